@@ -1,0 +1,176 @@
+# SPDX-License-Identifier: MIT
+#
+# sctk: one non-recursive GNU Makefile.  See README.md and HACKING.md.
+#
+#   make                      build build/lib/libsccore.a and build/bin/sc-*
+#   make check                install missing packages, run unit and bats tests
+#   make SANITIZE=address,undefined check
+#   make DEVELOPER=1          -Werror
+#   make install PREFIX=/usr DESTDIR=/tmp/x
+#   make lint | bench | demo | clean | uninstall
+
+VERSION  = 0.1.0
+
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+DESTDIR ?=
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+PROTOC_C ?= protoc-c
+INSTALL ?= install
+
+ifdef SANITIZE
+BUILD   ?= build/sanitize
+CFLAGS  += -O1 -fsanitize=$(SANITIZE) -fno-sanitize-recover=$(SANITIZE) \
+	   -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=$(SANITIZE)
+else
+BUILD   ?= build
+endif
+
+WARN     = -Wall -Wextra -Wformat=2 -Wformat-security -Wmissing-prototypes \
+	   -Wstrict-prototypes -Wold-style-definition -Wpointer-arith -Wshadow \
+	   -Wwrite-strings -Wvla -Wundef -fno-common
+ifdef DEVELOPER
+WARN    += -Werror
+endif
+
+GEN      = $(BUILD)/gen
+OBJ      = $(BUILD)/obj
+CSTD     = -std=c11 -D_GNU_SOURCE -DSCTK_VERSION='"$(VERSION)"' -pthread
+ALL_CPPFLAGS = -Ilib -I$(GEN) $(CPPFLAGS)
+LIBS     = -lgrpc -lgpr -lprotobuf-c -lsqlite3 -lz -lcrypto -lpthread -lm
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+.PHONY: all check unit bats install uninstall clean lint bench demo deps \
+	format
+
+# --- protocol code, generated into $(GEN), never committed -------------
+PROTOS   := $(sort $(shell find proto -name '*.proto'))
+PROTO_REL = $(PROTOS:proto/%=%)
+WKT      = google/protobuf/any.proto google/protobuf/duration.proto
+GEN_C    = $(addprefix $(GEN)/,$(PROTO_REL:.proto=.pb-c.c) $(WKT:.proto=.pb-c.c))
+GEN_H    = $(GEN_C:.c=.h)
+GEN_OBJ  = $(GEN_C:$(GEN)/%.c=$(OBJ)/gen/%.o)
+
+# One protoc-c run writes every file into a temporary directory that is
+# renamed into place, so an interrupted run never leaves half a tree.
+$(GEN)/.stamp: $(PROTOS)
+	@rm -rf $(GEN).tmp && mkdir -p $(GEN).tmp
+	$(PROTOC_C) -Iproto -I/usr/include --c_out=$(GEN).tmp $(PROTO_REL) $(WKT)
+	@rm -rf $(GEN) && mv $(GEN).tmp $(GEN) && touch $@
+$(GEN_C) $(GEN_H): $(GEN)/.stamp
+
+# --- libraries --------------------------------------------------------
+CORE_SRC := $(sort $(wildcard lib/core/*.c))
+SRV_SRC  := $(sort $(wildcard lib/server/*.c))
+CORE_OBJ  = $(CORE_SRC:%.c=$(OBJ)/%.o)
+SRV_OBJ   = $(SRV_SRC:%.c=$(OBJ)/%.o)
+LIBCORE   = $(BUILD)/lib/libsccore.a
+LIBSRV    = $(BUILD)/lib/libscserver.a
+
+# --- programs: every cmd/<tool>/ directory is one program --------------
+TOOLS    := $(sort $(notdir $(wildcard cmd/sc-*)))
+BINS      = $(TOOLS:%=$(BUILD)/bin/%)
+MANS     := $(sort $(wildcard man/*.[1-8]))
+
+# --- tests --------------------------------------------------------------
+UNIT_SRC := $(sort $(wildcard test/unit/test-*.c))
+UNIT_BIN  = $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%)
+UNIT_LIB := $(filter-out $(UNIT_SRC),$(wildcard test/unit/*.c))
+TOOL_SRC := $(sort $(wildcard test/tools/*.c))
+TOOL_BIN  = $(TOOL_SRC:test/tools/%.c=$(BUILD)/test/tools/%)
+
+all: $(LIBCORE) $(LIBSRV) $(BINS)
+
+$(OBJ)/gen/%.o: $(GEN)/%.c $(GEN)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(ALL_CPPFLAGS) $(CFLAGS) -w -c -o $@ $<
+
+$(OBJ)/%.o: %.c $(GEN)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(ALL_CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
+
+$(LIBCORE): $(CORE_OBJ) $(GEN_OBJ)
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIBSRV): $(SRV_OBJ)
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(AR) rcs $@ $^ $(if $(SRV_OBJ),,/dev/null)
+
+define tool_rule
+$(BUILD)/bin/$(1): $(patsubst %.c,$(OBJ)/%.o,$(wildcard cmd/$(1)/*.c)) \
+    $(LIBSRV) $(LIBCORE)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) $$(LDFLAGS) -o $$@ \
+	    $(patsubst %.c,$(OBJ)/%.o,$(wildcard cmd/$(1)/*.c)) \
+	    $(LIBSRV) $(LIBCORE) $$(LIBS)
+endef
+$(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
+
+$(BUILD)/test/test-%: $(OBJ)/test/unit/test-%.o $(UNIT_LIB:%.c=$(OBJ)/%.o) \
+    $(LIBSRV) $(LIBCORE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_LIB:%.c=$(OBJ)/%.o) \
+	    $(LIBSRV) $(LIBCORE) $(LIBS)
+
+$(BUILD)/test/tools/%: $(OBJ)/test/tools/%.o $(LIBCORE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBCORE) $(LIBS)
+
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
+
+# --- check --------------------------------------------------------------
+# scripts/deps is cheap when nothing is missing; it installs what is.
+deps:
+	@scripts/deps
+
+TESTS ?=
+check: deps
+	@$(MAKE) --no-print-directory all unit-bins
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) scripts/run-tests $(TESTS)
+
+.PHONY: unit-bins
+unit-bins: $(UNIT_BIN) $(TOOL_BIN)
+
+# --- install ------------------------------------------------------------
+install: all
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(MANDIR)/man7
+	$(INSTALL) -m 0755 $(BINS) $(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 0644 $(filter %.1,$(MANS)) $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 0644 $(filter %.7,$(MANS)) $(DESTDIR)$(MANDIR)/man7
+
+uninstall:
+	rm -f $(TOOLS:%=$(DESTDIR)$(BINDIR)/%)
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(filter %.1,$(MANS))))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(filter %.7,$(MANS))))
+
+# --- lint ---------------------------------------------------------------
+C_FILES = $(shell find lib cmd test/unit test/tools -name '*.[ch]' 2>/dev/null)
+lint: $(GEN)/.stamp
+	clang-format --dry-run -Werror $(C_FILES)
+	cppcheck --quiet --error-exitcode=1 --std=c11 --inline-suppr \
+	    --suppress=missingIncludeSystem --suppress=unusedFunction \
+	    --suppress=missingInclude -Ilib lib cmd
+	mandoc -Tlint -W warning $(MANS)
+	scripts/check-usage $(BUILD)
+	scripts/check-exit-codes
+
+format:
+	clang-format -i $(C_FILES)
+
+# --- bench and demo -----------------------------------------------------
+bench: all
+	@BUILD=$(BUILD) test/bench/run
+
+demo: all
+	@BUILD=$(BUILD) scripts/demo
+
+clean:
+	rm -rf build

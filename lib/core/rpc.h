@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * rpc.h: the only module that calls the gRPC C core (grpc_*).
+ *
+ * Client side: a channel (struct sc_rpc) with unary calls, server-
+ * streaming reads and client-streaming writes, each with an absolute
+ * CLOCK_MONOTONIC deadline (NULL means none) and cancellation.  A
+ * channel may be used from several threads at once; one call object
+ * (stream, upload) belongs to one thread, except sc_rpc_stream_cancel()
+ * and sc_rpc_upload_cancel(), which any thread may call.
+ *
+ * Server side: a server with registered methods, completion-queue
+ * threads that never block, and calls driven by callbacks.  At most one
+ * message send is in flight per call; its completion callback is the
+ * flow-control signal.  A status always carries initial metadata and
+ * optional grpc-status-details-bin trailing metadata.
+ *
+ * Errors: failed calls fill struct sc_error via sc_error_from_grpc()
+ * (rpc_code, errclass, sqlstate, error_id, retry_delay_ms).
+ */
+
+#ifndef SC_RPC_H
+#define SC_RPC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+struct sc_buf;
+struct sc_error;
+struct sc_uri;
+
+/* ------------------------------------------------------------ client */
+
+struct sc_rpc;
+struct sc_rpc_stream;
+struct sc_rpc_upload;
+
+/*
+ * Open a channel to u: insecure, or TLS with system roots when
+ * u->use_ssl (or a token is set and the host is not a loopback name),
+ * or with the PEM roots in ca_file when not NULL; "authorization: Bearer
+ * <token>" and u->params as metadata on every call; receive limit
+ * u->max_message_size; keepalive 60 s / 20 s timeout.  Connecting is
+ * lazy: unreachable servers surface as UNAVAILABLE on the first call.
+ * Returns NULL on failure.  Free with sc_rpc_free().
+ */
+struct sc_rpc	*sc_rpc_new(const struct sc_uri *u, const char *ca_file,
+		    struct sc_error *err);
+void		 sc_rpc_free(struct sc_rpc *rpc);
+
+/*
+ * Unary call: send req, wait for the reply or the deadline, and append
+ * the reply bytes to resp.  0, or -1 with err filled (a gRPC status, or
+ * SC_ST_TIMEOUT for DEADLINE_EXCEEDED).
+ */
+int	 sc_rpc_unary(struct sc_rpc *rpc, const char *method, const void *req,
+	    size_t reqlen, struct sc_buf *resp, const struct timespec *deadline,
+	    struct sc_error *err);
+
+/*
+ * Start a server-streaming call.  deadline bounds the whole call (the
+ * gRPC deadline).  Returns NULL on failure.  Free with
+ * sc_rpc_stream_free(), which cancels the call if still running.
+ */
+struct sc_rpc_stream *sc_rpc_stream_open(struct sc_rpc *rpc,
+		    const char *method, const void *req, size_t reqlen,
+		    const struct timespec *deadline, struct sc_error *err);
+/*
+ * Read the next message into msg (reset first).  Returns 1 with a
+ * message, 0 at the end of a stream that finished with status OK, -1 on
+ * error (err has the status).  If wait_until (absolute, monotonic) passes
+ * first, returns -1 with SC_ST_TIMEOUT and rpc_code -1 and the stream
+ * stays usable; the caller may cancel it (a no-progress watchdog).
+ */
+int	 sc_rpc_stream_read(struct sc_rpc_stream *s, struct sc_buf *msg,
+	    const struct timespec *wait_until, struct sc_error *err);
+/* Cancel the call; safe from any thread; later reads return -1. */
+void	 sc_rpc_stream_cancel(struct sc_rpc_stream *s);
+void	 sc_rpc_stream_free(struct sc_rpc_stream *s);
+
+/* Client-streaming call (AddArtifacts). */
+struct sc_rpc_upload *sc_rpc_upload_open(struct sc_rpc *rpc,
+		    const char *method, const struct timespec *deadline,
+		    struct sc_error *err);
+/* Send one message; blocks while the transport is full.  0 or -1. */
+int	 sc_rpc_upload_write(struct sc_rpc_upload *up, const void *msg,
+	    size_t len, struct sc_error *err);
+/* Half-close, wait for the single reply, append it to resp.  0 or -1. */
+int	 sc_rpc_upload_finish(struct sc_rpc_upload *up, struct sc_buf *resp,
+	    struct sc_error *err);
+void	 sc_rpc_upload_cancel(struct sc_rpc_upload *up);
+void	 sc_rpc_upload_free(struct sc_rpc_upload *up);
+
+/* ------------------------------------------------------------ server */
+
+struct sc_rpc_server;
+struct sc_rpc_call;
+
+enum sc_rpc_kind {
+	SC_RPC_UNARY = 0,	/* request arrives with the call */
+	SC_RPC_SERVER_STREAM,	/* request arrives with the call */
+	SC_RPC_CLIENT_STREAM	/* read messages with sc_rpc_call_read() */
+};
+
+/*
+ * A new call.  Runs on a completion-queue thread: it must not block.  The
+ * call stays valid until it has been finished and closed; keep it longer
+ * with sc_rpc_call_ref().
+ */
+typedef void sc_rpc_handler_fn(struct sc_rpc_call *call, void *arg);
+/* A send completed: ok is false when the call is dead. Must not block. */
+typedef void sc_rpc_sent_fn(struct sc_rpc_call *call, bool ok, void *arg);
+/* A client message (msg, len), or end of input (msg NULL, ok true), or a dead call (ok false). */
+typedef void sc_rpc_read_fn(struct sc_rpc_call *call, const void *msg,
+		    size_t len, bool ok, void *arg);
+/* The call ended (cancelled: client cancel, deadline, broken connection). */
+typedef void sc_rpc_close_fn(struct sc_rpc_call *call, bool cancelled,
+		    void *arg);
+
+struct sc_rpc_server_opts {
+	const char	*listen;	/* "127.0.0.1:0", "[::1]:15002" */
+	const char	*tls_cert_file;	/* PEM, with tls_key_file, or NULL */
+	const char	*tls_key_file;
+	long		 max_message_size; /* receive limit; 0 = 128 MiB */
+	int		 nthreads;	/* completion-queue threads; 0 = 2 */
+};
+
+/* Create (not yet listening). NULL on failure. */
+struct sc_rpc_server *sc_rpc_server_new(const struct sc_rpc_server_opts *o,
+		    struct sc_error *err);
+/* Register a method path before sc_rpc_server_start(). 0 or -1. */
+int	 sc_rpc_server_add_method(struct sc_rpc_server *srv, const char *path,
+	    enum sc_rpc_kind kind, sc_rpc_handler_fn *fn, void *arg,
+	    struct sc_error *err);
+/*
+ * Bind (SO_REUSEPORT off, so a busy port is an error: SC_ST_IO), start
+ * the threads, and store the bound port in *portp.  Unknown methods get
+ * UNIMPLEMENTED at once.
+ */
+int	 sc_rpc_server_start(struct sc_rpc_server *srv, int *portp,
+	    struct sc_error *err);
+/*
+ * Stop accepting, cancel every live call, wait until all calls have been
+ * freed, and join the threads.  Idempotent.
+ */
+void	 sc_rpc_server_shutdown(struct sc_rpc_server *srv);
+void	 sc_rpc_server_free(struct sc_rpc_server *srv);
+
+/* The request message of a unary or server-streaming call. */
+const uint8_t	*sc_rpc_call_request(struct sc_rpc_call *call, size_t *lenp);
+/* Copy the first value of request metadata key into out; 0 found, -1 not. */
+int	 sc_rpc_call_metadata(struct sc_rpc_call *call, const char *key,
+	    char *out, size_t outsz);
+/* "ipv4:127.0.0.1:5555" or similar; borrowed, valid while the call is. */
+const char	*sc_rpc_call_peer(struct sc_rpc_call *call);
+void	 sc_rpc_call_ref(struct sc_rpc_call *call);
+void	 sc_rpc_call_unref(struct sc_rpc_call *call);
+/*
+ * Send one message (copied).  At most one send may be in flight; sent()
+ * runs (on a CQ thread) once gRPC has accepted the message into flow
+ * control, or the call died.  Callable from any thread, including from
+ * sent() itself.  Returns -1 if a send is already in flight, the call is
+ * finished or dead (sent() is then not called).
+ */
+int	 sc_rpc_call_send(struct sc_rpc_call *call, const void *msg, size_t len,
+	    sc_rpc_sent_fn *sent, void *arg);
+/* Unary reply: message and status OK in one batch. 0 or -1. */
+int	 sc_rpc_call_reply(struct sc_rpc_call *call, const void *msg,
+	    size_t len);
+/*
+ * Finish with a status (adds initial metadata if none went out; details,
+ * if not NULL, become grpc-status-details-bin).  Waits for no in-flight
+ * send: if one is in flight, the status goes out when it completes.
+ * Exactly once per call; further calls return -1.
+ */
+int	 sc_rpc_call_finish(struct sc_rpc_call *call, int code, const char *msg,
+	    const void *details, size_t details_len);
+/* Register the close callback (once, before returning from the handler). */
+void	 sc_rpc_call_on_close(struct sc_rpc_call *call, sc_rpc_close_fn *fn,
+	    void *arg);
+/* True once the client cancelled or the call ended. */
+bool	 sc_rpc_call_is_done(struct sc_rpc_call *call);
+/* Client-streaming: read the next message; one read outstanding. 0 or -1. */
+int	 sc_rpc_call_read(struct sc_rpc_call *call, sc_rpc_read_fn *fn,
+	    void *arg);
+
+#endif

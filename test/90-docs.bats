@@ -1,0 +1,35 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+#
+# 90-docs: man pages, usage strings and the exit-code table stay in sync.
+
+bats_require_minimum_version 1.7.0
+load helpers/common
+
+@test "sctk.7 lints clean" {
+	run -0 mandoc -Tlint -W warning "$SCTK_TOP/man/sctk.7"
+	[ -z "$output" ]
+}
+
+@test "--help equals the man page SYNOPSIS for every program" {
+	run -0 "$SCTK_TOP/scripts/check-usage" "$SCTK_BUILD"
+}
+
+@test "exit codes in error.h match sctk.7 and every page" {
+	run -0 "$SCTK_TOP/scripts/check-exit-codes"
+}
+
+@test "check-exit-codes notices a missing code" {
+	local t="$BATS_TEST_TMPDIR/tree"
+	mkdir -p "$t/scripts" "$t/lib/core" "$t/man"
+	cp "$SCTK_TOP/scripts/check-exit-codes" "$t/scripts/"
+	cp "$SCTK_TOP/lib/core/error.h" "$t/lib/core/"
+	sed '/^\.It 6$/,+1d' "$SCTK_TOP/man/sctk.7" >"$t/man/sctk.7"
+	run -1 "$t/scripts/check-exit-codes"
+	[[ "$output" == *"sctk.7 lists"* ]]
+}
+
+@test "the README names both set-up commands" {
+	grep -q '^    make demo ' "$SCTK_TOP/README.md"
+	grep -q '^    make check ' "$SCTK_TOP/README.md"
+}

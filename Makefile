@@ -82,6 +82,8 @@ UNIT_BIN  = $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%)
 UNIT_LIB := $(filter-out $(UNIT_SRC),$(wildcard test/unit/*.c))
 TOOL_SRC := $(sort $(wildcard test/tools/*.c))
 TOOL_BIN  = $(TOOL_SRC:test/tools/%.c=$(BUILD)/test/tools/%)
+BENCH_SRC := $(sort $(wildcard test/bench/*.c))
+BENCH_BIN = $(BENCH_SRC:test/bench/%.c=$(BUILD)/bench/%)
 
 all: $(LIBCORE) $(LIBSRV) $(BINS)
 
@@ -101,7 +103,7 @@ $(LIBCORE): $(CORE_OBJ) $(GEN_OBJ)
 $(LIBSRV): $(SRV_OBJ)
 	@mkdir -p $(@D)
 	@rm -f $@
-	$(AR) rcs $@ $^ $(if $(SRV_OBJ),,/dev/null)
+	$(if $(SRV_OBJ),$(AR) rcs $@ $^,printf '!<arch>\n' >$@)
 
 define tool_rule
 $(BUILD)/bin/$(1): $(patsubst %.c,$(OBJ)/%.o,$(wildcard cmd/$(1)/*.c)) \
@@ -122,6 +124,10 @@ $(BUILD)/test/test-%: $(OBJ)/test/unit/test-%.o $(UNIT_LIB:%.c=$(OBJ)/%.o) \
 $(BUILD)/test/tools/%: $(OBJ)/test/tools/%.o $(LIBCORE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBCORE) $(LIBS)
+
+$(BUILD)/bench/%: $(OBJ)/test/bench/%.o $(LIBSRV) $(LIBCORE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBSRV) $(LIBCORE) $(LIBS)
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 
@@ -152,7 +158,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(filter %.7,$(MANS))))
 
 # --- lint ---------------------------------------------------------------
-C_FILES = $(shell find lib cmd test/unit test/tools -name '*.[ch]' 2>/dev/null)
+C_FILES = $(shell find lib cmd test/unit test/tools test/bench -name '*.[ch]' 2>/dev/null)
 lint: $(GEN)/.stamp
 	clang-format --dry-run -Werror $(C_FILES)
 	cppcheck --quiet --error-exitcode=1 --std=c11 --inline-suppr \
@@ -166,7 +172,7 @@ format:
 	clang-format -i $(C_FILES)
 
 # --- bench and demo -----------------------------------------------------
-bench: all
+bench: all $(BENCH_BIN)
 	@BUILD=$(BUILD) test/bench/run
 
 demo: all

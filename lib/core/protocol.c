@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * protocol.c: packing and unpacking Spark Connect messages.
+ *
+ * protobuf-c does the encoding; this file adds what input from a peer
+ * needs on top: a bounded output buffer, a nesting-depth check before
+ * parsing (protobuf-c recurses once per nested message), allocation that
+ * aborts on exhaustion so NULL always means malformed input, and
+ * google.protobuf.Any helpers for error details.
+ */
+
+#include "core/protocol.h"
+
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/xmem.h"
+#include "core/banned.h"
+
+/* Wire types (protobuf encoding). */
+#define WT_VARINT	0
+#define WT_I64		1
+#define WT_LEN		2
+#define WT_I32		5
+
+static void *
+xalloc(void *data, size_t size)
+{
+	(void)data;
+	return sc_xmalloc(size);
+}
+
+static void
+xfree(void *data, void *p)
+{
+	(void)data;
+	free(p);
+}
+
+/*
+ * Memory from this allocator is plain malloc(), so callers free messages
+ * with protobuf_c_message_free_unpacked(m, NULL).
+ */
+static ProtobufCAllocator xallocator = { xalloc, xfree, NULL };
+
+static int
+read_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t	*p = *pp;
+	uint64_t	 x = 0;
+	unsigned int	 shift;
+
+	for (shift = 0; shift < 64; shift += 7) {
+		if (p == end)
+			return -1;
+		x |= (uint64_t)(*p & 0x7f) << shift;
+		if ((*p++ & 0x80) == 0) {
+			*pp = p;
+			*v = x;
+			return 0;
+		}
+	}
+	return -1;		/* more than ten bytes */
+}
+
+/*
+ * Walk the encoding of a message of type d and fail if it is not
+ * well-framed or nests messages deeper than SC_PROTO_MAX_DEPTH.  Field
+ * contents are left to protobuf-c; only length-delimited fields that d
+ * declares as messages (map entries included) are descended into.  The
+ * recursion is bounded by the depth limit.
+ */
+static int
+check_nesting(const ProtobufCMessageDescriptor *d, const uint8_t *p,
+    size_t n, unsigned int depth)
+{
+	const ProtobufCFieldDescriptor	*f;
+	const uint8_t			*end = p + n;
+	uint64_t			 key, v;
+
+	if (depth > SC_PROTO_MAX_DEPTH)
+		return -1;
+	while (p < end) {
+		if (read_varint(&p, end, &key) == -1 || (key >> 3) == 0 ||
+		    (key >> 3) > 0x1fffffff)
+			return -1;
+		switch (key & 7) {
+		case WT_VARINT:
+			if (read_varint(&p, end, &v) == -1)
+				return -1;
+			break;
+		case WT_I64:
+			if (end - p < 8)
+				return -1;
+			p += 8;
+			break;
+		case WT_I32:
+			if (end - p < 4)
+				return -1;
+			p += 4;
+			break;
+		case WT_LEN:
+			if (read_varint(&p, end, &v) == -1 ||
+			    v > (uint64_t)(end - p))
+				return -1;
+			f = protobuf_c_message_descriptor_get_field(d,
+			    (unsigned int)(key >> 3));
+			if (f != NULL && f->type == PROTOBUF_C_TYPE_MESSAGE &&
+			    check_nesting(f->descriptor, p, (size_t)v,
+			    depth + 1) == -1)
+				return -1;
+			p += v;
+			break;
+		default:
+			return -1;	/* groups: not valid in proto3 */
+		}
+	}
+	return 0;
+}
+
+int
+sc_proto_pack(const ProtobufCMessage *m, struct sc_buf *out,
+    struct sc_error *err)
+{
+	size_t	 size;
+
+	size = protobuf_c_message_get_packed_size(m);
+	if (size > out->max || out->len > out->max - size)
+		return sc_error_set(err, SC_ST_PROTOCOL,
+		    "%s message of %zu bytes exceeds the limit of %zu bytes",
+		    m->descriptor->short_name, size, out->max);
+	if (sc_buf_grow(out, size, err) == -1)
+		return -1;
+	protobuf_c_message_pack(m, out->data + out->len);
+	sc_buf_setlen(out, out->len + size);
+	return 0;
+}
+
+uint8_t *
+sc_proto_pack_alloc(const ProtobufCMessage *m, size_t *lenp)
+{
+	uint8_t	*p;
+	size_t	 size;
+
+	size = protobuf_c_message_get_packed_size(m);
+	p = sc_xmalloc(size);
+	*lenp = protobuf_c_message_pack(m, p);
+	return p;
+}
+
+void *
+sc_proto_unpack(const ProtobufCMessageDescriptor *d, const void *p,
+    size_t n, struct sc_error *err)
+{
+	static const uint8_t	 empty[1];
+	ProtobufCMessage	*m;
+
+	if (p == NULL) {
+		if (n != 0)
+			goto bad;
+		p = empty;
+	}
+	if (check_nesting(d, p, n, 0) == -1)
+		goto bad;
+	if ((m = protobuf_c_message_unpack(d, &xallocator, n, p)) == NULL)
+		goto bad;
+	return m;
+bad:
+	sc_error_set(err, SC_ST_PROTOCOL, "malformed %s message",
+	    d->short_name);
+	return NULL;
+}
+
+void
+sc_proto_any_pack(Google__Protobuf__Any *any, const ProtobufCMessage *m)
+{
+	google__protobuf__any__init(any);
+	any->type_url = sc_xasprintf("%s%s", SC_TYPE_URL_PREFIX,
+	    m->descriptor->name);
+	any->value.data = sc_proto_pack_alloc(m, &any->value.len);
+}
+
+void
+sc_proto_any_release(Google__Protobuf__Any *any)
+{
+	/* After __init() type_url points at protobuf-c's static "". */
+	if (any->type_url != protobuf_c_empty_string)
+		free(any->type_url);
+	free(any->value.data);
+	google__protobuf__any__init(any);
+}
+
+bool
+sc_proto_any_is(const Google__Protobuf__Any *any,
+    const ProtobufCMessageDescriptor *d)
+{
+	const char	*slash;
+
+	if (any->type_url == NULL ||
+	    (slash = strrchr(any->type_url, '/')) == NULL)
+		return false;
+	return strcmp(slash + 1, d->name) == 0;
+}
+
+void *
+sc_proto_any_unpack(const Google__Protobuf__Any *any,
+    const ProtobufCMessageDescriptor *d, struct sc_error *err)
+{
+	if (!sc_proto_any_is(any, d)) {
+		sc_error_set(err, SC_ST_PROTOCOL,
+		    "expected a %s in google.protobuf.Any, got '%s'",
+		    d->name, any->type_url != NULL ? any->type_url : "");
+		return NULL;
+	}
+	return sc_proto_unpack(d, any->value.data, any->value.len, err);
+}

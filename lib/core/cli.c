@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * cli.c: common options, usage errors and error reports for the sc-*
+ * programs, plus strtonum-style number, duration and size parsing.
+ *
+ * This is the one lib/core file that prints and exits, and only in the
+ * functions cli.h marks so; they are meant to be called from main().
+ */
+
+#include "core/cli.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/error.h"
+#include "core/log.h"
+#include "core/timeutil.h"
+#include "core/banned.h"
+
+#ifndef SCTK_VERSION
+#define SCTK_VERSION "0.0.0"
+#endif
+
+void
+sc_cli_init(struct sc_cli_common *c, const char *progname)
+{
+	memset(c, 0, sizeof(*c));
+	c->progname = progname;
+	c->server = NULL;
+	c->timeout_ms = -1;
+	c->has_deadline = false;
+	c->verbosity = 0;
+	c->quiet = false;
+	sc_log_init(progname, SC_LOG_STYLE_CLIENT, SC_LOG_WARN);
+	/* A dead peer or pipe must be an EPIPE error, not a silent death. */
+	signal(SIGPIPE, SIG_IGN);
+	setlocale(LC_CTYPE, "");
+}
+
+static void
+apply_level(const struct sc_cli_common *c)
+{
+	if (c->quiet)
+		sc_log_level = SC_LOG_ERROR;
+	else if (c->verbosity >= 2)
+		sc_log_level = SC_LOG_DEBUG;
+	else if (c->verbosity == 1)
+		sc_log_level = SC_LOG_INFO;
+	else
+		sc_log_level = SC_LOG_WARN;
+}
+
+int
+sc_cli_common_opt(struct sc_cli_common *c, int ch, const char *optarg,
+    const char *usage_text)
+{
+	struct sc_error	 err;
+	int64_t		 ms;
+
+	switch (ch) {
+	case 'h':
+		fputs(usage_text, stdout);
+		exit(sc_check_stdout());
+	case 'q':
+		c->quiet = true;
+		c->verbosity = 0;
+		break;
+	case 's':
+		c->server = optarg;
+		break;
+	case 't':
+		if (sc_parse_duration_ms(optarg, &ms, &err) == -1) {
+			sc_err("invalid timeout: %s", err.msg);
+			return -1;
+		}
+		if (ms == 0) {
+			sc_err("invalid timeout: '%s' is not greater than zero",
+			    optarg);
+			return -1;
+		}
+		c->timeout_ms = ms;
+		break;
+	case 'v':
+		c->verbosity++;
+		c->quiet = false;
+		break;
+	case 'V':
+		printf("%s %s\n", c->progname, SCTK_VERSION);
+		exit(sc_check_stdout());
+	default:
+		return 1;
+	}
+	apply_level(c);
+	return 0;
+}
+
+void
+sc_cli_finish_common(struct sc_cli_common *c)
+{
+	if (c->timeout_ms >= 0) {
+		sc_deadline_in_ms(&c->deadline, c->timeout_ms);
+		c->has_deadline = true;
+	} else
+		c->has_deadline = false;
+	apply_level(c);
+}
+
+/* The synopsis: usage_text up to its first blank line. */
+static void
+print_synopsis(const char *usage_text)
+{
+	const char	*blank;
+
+	blank = strstr(usage_text, "\n\n");
+	if (blank != NULL)
+		fwrite(usage_text, 1, (size_t)(blank - usage_text) + 1, stderr);
+	else {
+		fputs(usage_text, stderr);
+		if (usage_text[0] != '\0' &&
+		    usage_text[strlen(usage_text) - 1] != '\n')
+			fputc('\n', stderr);
+	}
+}
+
+void
+sc_usage(const char *usage_text)
+{
+	print_synopsis(usage_text);
+	fprintf(stderr, "try '%s --help'\n", sc_log_progname());
+	exit(SC_EXIT_USAGE);
+}
+
+void
+sc_usage_msg(const char *usage_text, const char *fmt, ...)
+{
+	char	 msg[1024];
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	sc_err("%s", msg);
+	sc_usage(usage_text);
+}
+
+static void __attribute__((noreturn))
+die_of_sigpipe(void)
+{
+	fflush(stderr);
+	signal(SIGPIPE, SIG_DFL);
+	raise(SIGPIPE);
+	/* SIGPIPE blocked by our parent: end as a write error would. */
+	_exit(SC_EXIT_IO);
+}
+
+int
+sc_report_error(const struct sc_error *err)
+{
+	if (err->status == SC_ST_IO && err->sys_errno == EPIPE)
+		die_of_sigpipe();
+	if (err->errclass[0] != '\0' && strstr(err->msg, err->errclass) == NULL)
+		sc_err("%s [%s]", err->msg, err->errclass);
+	else
+		sc_err("%s", err->msg);
+	return sc_exit_code(err);
+}
+
+int
+sc_check_stdout(void)
+{
+	int	 e = 0;
+
+	errno = 0;
+	if (fflush(stdout) == EOF)
+		e = errno;
+	if (ferror(stdout) && e == 0)
+		e = errno != 0 ? errno : EIO;
+	errno = 0;
+	if (fclose(stdout) == EOF && e == 0)
+		e = errno != 0 ? errno : EIO;
+	if (e == 0)
+		return SC_EXIT_OK;
+	if (e == EPIPE)
+		die_of_sigpipe();
+	sc_err("cannot write standard output: %s", strerror(e));
+	return SC_EXIT_IO;
+}
+
+int
+sc_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+    struct sc_error *err)
+{
+	unsigned long long	 v;
+	char			*end;
+
+	if (s == NULL || s[0] < '0' || s[0] > '9')
+		return sc_error_set(err, SC_ST_USAGE, "'%s' is not a number",
+		    s != NULL ? s : "");
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end != '\0')
+		return sc_error_set(err, SC_ST_USAGE, "'%s' is not a number",
+		    s);
+	if (errno == ERANGE || v > max)
+		return sc_error_set(err, SC_ST_USAGE, "'%s' is too large", s);
+	if (v < min)
+		return sc_error_set(err, SC_ST_USAGE, "'%s' is too small", s);
+	*out = v;
+	return 0;
+}
+
+/*
+ * Leading decimal digits of s into *v, with the count in *ndig; -1 if the
+ * value exceeds limit.
+ */
+static int
+digits(const char **sp, uint64_t limit, uint64_t *v, size_t *ndig)
+{
+	const char	*s = *sp;
+	uint64_t	 x = 0;
+	unsigned int	 d;
+
+	*ndig = 0;
+	for (; *s >= '0' && *s <= '9'; s++, (*ndig)++) {
+		d = (unsigned int)(*s - '0');
+		if (x > (limit - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*sp = s;
+	*v = x;
+	return 0;
+}
+
+int
+sc_parse_duration_ms(const char *s, int64_t *out, struct sc_error *err)
+{
+	static const struct {
+		const char	*name;
+		uint64_t	 ms;
+	} units[] = {
+		{ "", 1 }, { "ms", 1 }, { "s", 1000 }, { "m", 60000 },
+		{ "h", 3600000 }, { "d", 86400000 }
+	};
+	const char	*p = s;
+	uint64_t	 whole, frac = 0, scale = 1, mult = 0, total;
+	size_t		 nd, i;
+
+	if (s == NULL)
+		return sc_error_set(err, SC_ST_USAGE, "'' is not a duration");
+	if (digits(&p, UINT64_MAX, &whole, &nd) == -1)
+		return sc_error_set(err, SC_ST_USAGE, "'%s' is too large", s);
+	if (nd == 0)
+		goto bad;
+	if (*p == '.') {
+		p++;
+		/* Up to nine fraction digits count; more are ignored. */
+		for (nd = 0; *p >= '0' && *p <= '9'; p++, nd++)
+			if (nd < 9) {
+				frac = frac * 10 + (uint64_t)(*p - '0');
+				scale *= 10;
+			}
+		if (nd == 0)
+			goto bad;
+	}
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(p, units[i].name) == 0)
+			mult = units[i].ms;
+	if (mult == 0)
+		goto bad;
+	if (whole > (uint64_t)INT64_MAX / mult)
+		return sc_error_set(err, SC_ST_USAGE, "'%s' is too large", s);
+	/* frac < 1e9 and mult <= 8.64e7: the product fits in 64 bits. */
+	total = whole * mult + (frac * mult + scale / 2) / scale;
+	if (total > (uint64_t)INT64_MAX)
+		return sc_error_set(err, SC_ST_USAGE, "'%s' is too large", s);
+	*out = (int64_t)total;
+	return 0;
+bad:
+	return sc_error_set(err, SC_ST_USAGE, "'%s' is not a duration", s);
+}
+
+int
+sc_parse_size(const char *s, uint64_t *out, struct sc_error *err)
+{
+	static const struct {
+		const char	*name;
+		unsigned int	 shift;
+	} units[] = {
+		{ "", 0 }, { "b", 0 },
+		{ "k", 10 }, { "kb", 10 }, { "kib", 10 },
+		{ "m", 20 }, { "mb", 20 }, { "mib", 20 },
+		{ "g", 30 }, { "gb", 30 }, { "gib", 30 },
+		{ "t", 40 }, { "tb", 40 }, { "tib", 40 },
+		{ "p", 50 }, { "pb", 50 }, { "pib", 50 }
+	};
+	const char	*p = s;
+	uint64_t	 v;
+	size_t		 nd, i;
+
+	if (s == NULL)
+		return sc_error_set(err, SC_ST_USAGE, "'' is not a size");
+	if (digits(&p, UINT64_MAX, &v, &nd) == -1)
+		return sc_error_set(err, SC_ST_USAGE, "'%s' is too large", s);
+	if (nd == 0)
+		goto bad;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcasecmp(p, units[i].name) == 0)
+			break;
+	if (i == sizeof(units) / sizeof(units[0]))
+		goto bad;
+	if (units[i].shift > 0 && v > (UINT64_MAX >> units[i].shift))
+		return sc_error_set(err, SC_ST_USAGE, "'%s' is too large", s);
+	*out = v << units[i].shift;
+	return 0;
+bad:
+	return sc_error_set(err, SC_ST_USAGE, "'%s' is not a size", s);
+}

@@ -1,0 +1,740 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * output.c: record writers (table, CSV, TSV, JSON lines).
+ *
+ * Each record is built in memory and written with one fwrite, so a
+ * write error is noticed at the record where it happens and a record is
+ * never half-escaped.  The table format holds back the first records to
+ * size its columns; output.h states every escaping rule.
+ */
+
+#include "core/output.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/xmem.h"
+#include "core/banned.h"
+
+/* The table format sizes its columns from this many records ... */
+#define TABLE_ROWS	1000
+/* ... or fewer, if holding them would take more memory than this. */
+#define TABLE_BYTES	((size_t)16 << 20)
+
+/* One rendered table cell inside o->tbuf. */
+struct cell {
+	size_t	 off;		/* into tbuf */
+	size_t	 len;		/* bytes */
+	size_t	 width;		/* code points */
+	bool	 right;		/* right-aligned (numbers) */
+};
+
+struct sc_output {
+	FILE			*fp;
+	enum sc_out_format	 format;
+	bool			 header;
+	bool			 flush;
+	char			*null_text;
+	size_t			 null_len;
+
+	bool			 have_names;
+	size_t			 ncols;
+	char			**names;
+
+	int			 write_errno;	/* first write error, or 0 */
+	struct sc_buf		 line;		/* the record being built */
+
+	/* Table: widths, and the records held until they are known. */
+	size_t			*widths;
+	bool			 streaming;	/* widths fixed, rows written */
+	struct sc_buf		 tbuf;		/* rendered cell text */
+	struct cell		*cells;		/* header row first, if any */
+	size_t			 ncells;
+	size_t			 capcells;
+	size_t			 nrows;		/* data rows held */
+};
+
+int
+sc_out_format_parse(const char *s, enum sc_out_format *out)
+{
+	if (strcmp(s, "table") == 0)
+		*out = SC_OUT_TABLE;
+	else if (strcmp(s, "csv") == 0)
+		*out = SC_OUT_CSV;
+	else if (strcmp(s, "tsv") == 0)
+		*out = SC_OUT_TSV;
+	else if (strcmp(s, "jsonl") == 0 || strcmp(s, "json") == 0)
+		*out = SC_OUT_JSONL;
+	else
+		return -1;
+	return 0;
+}
+
+static bool
+is_regular_file(FILE *fp)
+{
+	struct stat	 st;
+	int		 fd;
+
+	fd = fileno(fp);
+	return fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+struct sc_output *
+sc_output_new(FILE *fp, enum sc_out_format format,
+    const struct sc_output_opts *opts)
+{
+	struct sc_output	*o;
+	const char		*nt;
+	int			 flush;
+
+	o = sc_xcalloc(1, sizeof(*o));
+	o->fp = fp;
+	o->format = format;
+	o->header = opts != NULL ? opts->header : true;
+	nt = opts != NULL ? opts->null_text : NULL;
+	if (nt == NULL)
+		nt = format == SC_OUT_TABLE ? "NULL" : "";
+	o->null_text = sc_xstrdup(nt);
+	o->null_len = strlen(nt);
+	flush = opts != NULL ? opts->flush : -1;
+	o->flush = flush < 0 ? !is_regular_file(fp) : flush != 0;
+	sc_buf_init(&o->line, SC_BUF_UNLIMITED);
+	sc_buf_init(&o->tbuf, SC_BUF_UNLIMITED);
+	return o;
+}
+
+void
+sc_output_free(struct sc_output *o)
+{
+	size_t	 i;
+
+	if (o == NULL)
+		return;
+	for (i = 0; i < o->ncols; i++)
+		free(o->names[i]);
+	free(o->names);
+	free(o->widths);
+	free(o->cells);
+	free(o->null_text);
+	sc_buf_release(&o->line);
+	sc_buf_release(&o->tbuf);
+	free(o);
+}
+
+static int
+write_failed(struct sc_output *o, struct sc_error *err)
+{
+	return sc_error_set_errno(err, SC_ST_IO, o->write_errno,
+	    "cannot write output");
+}
+
+/* Write n bytes; remember the first failure. */
+static int
+put(struct sc_output *o, const void *p, size_t n, struct sc_error *err)
+{
+	if (o->write_errno != 0)
+		return write_failed(o, err);
+	errno = 0;
+	if ((n > 0 && fwrite(p, 1, n, o->fp) != n) || ferror(o->fp)) {
+		o->write_errno = errno != 0 ? errno : EIO;
+		return write_failed(o, err);
+	}
+	return 0;
+}
+
+/* Write o->line, then flush if wanted. */
+static int
+put_line(struct sc_output *o, struct sc_error *err)
+{
+	int	 rc;
+
+	rc = put(o, o->line.data, o->line.len, err);
+	sc_buf_reset(&o->line);
+	if (rc == 0 && o->flush) {
+		errno = 0;
+		if (fflush(o->fp) == EOF) {
+			o->write_errno = errno != 0 ? errno : EIO;
+			return write_failed(o, err);
+		}
+	}
+	return rc;
+}
+
+/*
+ * Length of the valid UTF-8 sequence at p (n bytes available), or 0 if
+ * the byte at p does not begin one (RFC 3629: no overlong forms, no
+ * surrogates, nothing above U+10FFFF).
+ */
+static size_t
+utf8_len(const unsigned char *p, size_t n)
+{
+	unsigned char	 lo = 0x80, hi = 0xbf;
+	size_t		 len, i;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		len = 3;
+		if (p[0] == 0xe0)
+			lo = 0xa0;
+		else if (p[0] == 0xed)
+			hi = 0x9f;
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		len = 4;
+		if (p[0] == 0xf0)
+			lo = 0x90;
+		else if (p[0] == 0xf4)
+			hi = 0x8f;
+	} else
+		return 0;
+	if (n < len || p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+static void
+add(struct sc_output *o, const void *p, size_t n)
+{
+	/* The line buffer is unlimited: sc_buf_add() cannot fail here. */
+	(void)sc_buf_add(&o->line, p, n, NULL);
+}
+
+static void
+addstr(struct sc_output *o, const char *s)
+{
+	add(o, s, strlen(s));
+}
+
+/* --- JSON lines --------------------------------------------------------- */
+
+static void
+json_string(struct sc_output *o, const char *s, size_t n)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	const unsigned char	*p = (const unsigned char *)s;
+	char			 esc[6];
+	size_t			 i, start, len;
+
+	addstr(o, "\"");
+	for (i = 0, start = 0; i < n; i += len) {
+		len = 1;
+		if (p[i] >= 0x20 && p[i] != '"' && p[i] != '\\' && p[i] < 0x80)
+			continue;
+		if (p[i] >= 0x80 && (len = utf8_len(p + i, n - i)) > 0)
+			continue;
+		add(o, p + start, i - start);
+		len = 1;
+		switch (p[i]) {
+		case '"':
+			addstr(o, "\\\"");
+			break;
+		case '\\':
+			addstr(o, "\\\\");
+			break;
+		case '\b':
+			addstr(o, "\\b");
+			break;
+		case '\f':
+			addstr(o, "\\f");
+			break;
+		case '\n':
+			addstr(o, "\\n");
+			break;
+		case '\r':
+			addstr(o, "\\r");
+			break;
+		case '\t':
+			addstr(o, "\\t");
+			break;
+		default:
+			if (p[i] < 0x20) {
+				memcpy(esc, "\\u00", 4);
+				esc[4] = hex[p[i] >> 4];
+				esc[5] = hex[p[i] & 0xf];
+				add(o, esc, 6);
+			} else
+				addstr(o, "\\ufffd");	/* invalid UTF-8 */
+		}
+		start = i + 1;
+	}
+	add(o, p + start, n - start);
+	addstr(o, "\"");
+}
+
+/* RFC 8259 number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+static bool
+json_number_ok(const char *s, size_t n)
+{
+	size_t	 i = 0, d;
+
+	if (i < n && s[i] == '-')
+		i++;
+	if (i < n && s[i] == '0')
+		i++;
+	else if (i < n && s[i] >= '1' && s[i] <= '9')
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+	else
+		return false;
+	if (i < n && s[i] == '.') {
+		for (i++, d = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			d++;
+		if (d == 0)
+			return false;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		for (d = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			d++;
+		if (d == 0)
+			return false;
+	}
+	return i == n;
+}
+
+static void
+json_value(struct sc_output *o, const struct sc_out_value *v)
+{
+	size_t	 i, start;
+
+	switch (v->kind) {
+	case SC_OUT_NULL:
+		addstr(o, "null");
+		return;
+	case SC_OUT_NUMBER:
+		if (v->n > 0 && json_number_ok(v->p, v->n)) {
+			add(o, v->p, v->n);
+			return;
+		}
+		break;
+	case SC_OUT_BOOL:
+		if ((v->n == 4 && memcmp(v->p, "true", 4) == 0) ||
+		    (v->n == 5 && memcmp(v->p, "false", 5) == 0)) {
+			add(o, v->p, v->n);
+			return;
+		}
+		break;
+	case SC_OUT_JSON:
+		if (v->n == 0) {
+			addstr(o, "null");
+			return;
+		}
+		/*
+		 * Raw, but a line break (only ever whitespace outside
+		 * strings in valid JSON) would split the record.
+		 */
+		for (i = 0, start = 0; i < v->n; i++)
+			if (v->p[i] == '\n' || v->p[i] == '\r') {
+				add(o, v->p + start, i - start);
+				addstr(o, " ");
+				start = i + 1;
+			}
+		add(o, v->p + start, v->n - start);
+		return;
+	case SC_OUT_STRING:
+		break;
+	}
+	if (v->n == 0 && v->kind != SC_OUT_STRING)
+		addstr(o, "null");
+	else
+		json_string(o, v->p, v->n);
+}
+
+static int
+jsonl_row(struct sc_output *o, const struct sc_out_value *v,
+    struct sc_error *err)
+{
+	size_t	 i;
+
+	addstr(o, "{");
+	for (i = 0; i < o->ncols; i++) {
+		if (i > 0)
+			addstr(o, ",");
+		json_string(o, o->names[i], strlen(o->names[i]));
+		addstr(o, ":");
+		json_value(o, &v[i]);
+	}
+	addstr(o, "}\n");
+	return put_line(o, err);
+}
+
+/* --- CSV and TSV ------------------------------------------------------- */
+
+static void
+csv_field(struct sc_output *o, enum sc_out_kind kind, const char *p,
+    size_t n)
+{
+	size_t	 i, start;
+	bool	 quote;
+
+	if (kind == SC_OUT_NULL) {
+		p = o->null_text;
+		n = o->null_len;
+	}
+	quote = n > 0 && (p[0] == ' ' || p[0] == '\t' || p[n - 1] == ' ' ||
+	    p[n - 1] == '\t');
+	for (i = 0; i < n && !quote; i++)
+		if (p[i] == ',' || p[i] == '"' || p[i] == '\r' || p[i] == '\n')
+			quote = true;
+	/* A value that reads like the null text must not be mistaken. */
+	if (kind != SC_OUT_NULL && n == o->null_len &&
+	    (n == 0 || memcmp(p, o->null_text, n) == 0))
+		quote = true;
+	if (!quote) {
+		add(o, p, n);
+		return;
+	}
+	addstr(o, "\"");
+	for (i = 0, start = 0; i < n; i++)
+		if (p[i] == '"') {
+			add(o, p + start, i + 1 - start);
+			addstr(o, "\"");
+			start = i + 1;
+		}
+	add(o, p + start, n - start);
+	addstr(o, "\"");
+}
+
+static void
+tsv_field(struct sc_output *o, enum sc_out_kind kind, const char *p,
+    size_t n)
+{
+	const char	*rep;
+	size_t		 i, start;
+
+	if (kind == SC_OUT_NULL) {
+		add(o, o->null_text, o->null_len);
+		return;
+	}
+	for (i = 0, start = 0; i < n; i++) {
+		switch (p[i]) {
+		case '\t':
+			rep = "\\t";
+			break;
+		case '\n':
+			rep = "\\n";
+			break;
+		case '\r':
+			rep = "\\r";
+			break;
+		case '\\':
+			rep = "\\\\";
+			break;
+		case '\0':
+			rep = "\\0";
+			break;
+		default:
+			continue;
+		}
+		add(o, p + start, i - start);
+		addstr(o, rep);
+		start = i + 1;
+	}
+	add(o, p + start, n - start);
+}
+
+static int
+sv_row(struct sc_output *o, const struct sc_out_value *v, size_t n,
+    struct sc_error *err)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			addstr(o, o->format == SC_OUT_CSV ? "," : "\t");
+		if (o->format == SC_OUT_CSV)
+			csv_field(o, v[i].kind, v[i].p, v[i].n);
+		else
+			tsv_field(o, v[i].kind, v[i].p, v[i].n);
+	}
+	addstr(o, "\n");
+	return put_line(o, err);
+}
+
+/* --- table ----------------------------------------------------------- */
+
+/*
+ * Append the display form of n bytes at p to b and return its width in
+ * code points: control characters and bytes of invalid UTF-8 become
+ * visible escapes, so a cell is always one line.
+ */
+static size_t
+render(struct sc_buf *b, const char *s, size_t n)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	const unsigned char	*p = (const unsigned char *)s;
+	char			 esc[8];
+	size_t			 i, len, w = 0, cp;
+
+	for (i = 0; i < n; i += len) {
+		len = utf8_len(p + i, n - i);
+		if (len == 1 && p[i] >= 0x20 && p[i] != 0x7f) {
+			(void)sc_buf_add(b, p + i, 1, NULL);
+			w++;
+			continue;
+		}
+		if (len == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0) {
+			/* C1 control characters, U+0080-U+009F. */
+			cp = p[i + 1];
+			memcpy(esc, "\\u00", 4);
+			esc[4] = hex[cp >> 4];
+			esc[5] = hex[cp & 0xf];
+			(void)sc_buf_add(b, esc, 6, NULL);
+			w += 6;
+			continue;
+		}
+		if (len > 1) {
+			(void)sc_buf_add(b, p + i, len, NULL);
+			w++;
+			continue;
+		}
+		len = 1;
+		if (p[i] == '\t')
+			(void)sc_buf_add(b, "\\t", 2, NULL);
+		else if (p[i] == '\n')
+			(void)sc_buf_add(b, "\\n", 2, NULL);
+		else if (p[i] == '\r')
+			(void)sc_buf_add(b, "\\r", 2, NULL);
+		else {
+			memcpy(esc, "\\x", 2);
+			esc[2] = hex[p[i] >> 4];
+			esc[3] = hex[p[i] & 0xf];
+			(void)sc_buf_add(b, esc, 4, NULL);
+			w += 4;
+			continue;
+		}
+		w += 2;
+	}
+	return w;
+}
+
+/* Render one cell into tbuf and record it. */
+static void
+hold_cell(struct sc_output *o, enum sc_out_kind kind, const char *p,
+    size_t n)
+{
+	struct cell	*c;
+
+	if (o->ncells == o->capcells) {
+		o->capcells = o->capcells ? o->capcells * 2 : 64;
+		o->cells = sc_xreallocarray(o->cells, o->capcells,
+		    sizeof(*o->cells));
+	}
+	c = &o->cells[o->ncells++];
+	c->off = o->tbuf.len;
+	if (kind == SC_OUT_NULL)
+		c->width = render(&o->tbuf, o->null_text, o->null_len);
+	else
+		c->width = render(&o->tbuf, p, n);
+	c->len = o->tbuf.len - c->off;
+	c->right = kind == SC_OUT_NUMBER;
+}
+
+static void
+spaces(struct sc_output *o, size_t n)
+{
+	static const char	 sp[] = "                                ";
+	size_t			 k;
+
+	while (n > 0) {
+		k = n < sizeof(sp) - 1 ? n : sizeof(sp) - 1;
+		add(o, sp, k);
+		n -= k;
+	}
+}
+
+/* Lay out one record of ncols cells (text in tb) into o->line. */
+static void
+table_line(struct sc_output *o, const struct cell *cells, const char *tb)
+{
+	size_t	 i, pad, start = o->line.len;
+
+	for (i = 0; i < o->ncols; i++) {
+		const struct cell *c = &cells[i];
+		bool last = i + 1 == o->ncols;
+
+		if (i > 0)
+			addstr(o, "  ");
+		pad = o->widths[i] > c->width ? o->widths[i] - c->width : 0;
+		if (c->right)
+			spaces(o, pad);
+		add(o, tb + c->off, c->len);
+		if (!c->right && !last)
+			spaces(o, pad);
+	}
+	/* No trailing blanks, e.g. after padding before an empty cell. */
+	while (o->line.len > start && o->line.data[o->line.len - 1] == ' ')
+		sc_buf_setlen(&o->line, o->line.len - 1);
+	addstr(o, "\n");
+}
+
+static void
+table_rule(struct sc_output *o)
+{
+	size_t	 i, k;
+
+	for (i = 0; i < o->ncols; i++) {
+		if (i > 0)
+			addstr(o, "  ");
+		for (k = 0; k < o->widths[i]; k++)
+			addstr(o, "-");
+	}
+	addstr(o, "\n");
+}
+
+/* Widths are final: write the header and every held record. */
+static int
+table_release(struct sc_output *o, struct sc_error *err)
+{
+	size_t	 r, first = 0;
+	int	 rc;
+
+	o->streaming = true;
+	if (o->header && o->ncols > 0) {
+		table_line(o, o->cells, (const char *)o->tbuf.data);
+		table_rule(o);
+		first = 1;
+	}
+	for (r = 0; r < o->nrows; r++) {
+		table_line(o, o->cells + (first + r) * o->ncols,
+		    (const char *)o->tbuf.data);
+		/* Write in pieces rather than as one huge buffer. */
+		if (o->line.len >= 65536) {
+			rc = put(o, o->line.data, o->line.len, err);
+			sc_buf_reset(&o->line);
+			if (rc == -1)
+				return -1;
+		}
+	}
+	sc_buf_release(&o->tbuf);
+	sc_buf_init(&o->tbuf, SC_BUF_UNLIMITED);
+	o->ncells = 0;
+	o->nrows = 0;
+	return put_line(o, err);
+}
+
+static int
+table_row(struct sc_output *o, const struct sc_out_value *v,
+    struct sc_error *err)
+{
+	size_t	 i, base = o->ncells;
+
+	for (i = 0; i < o->ncols; i++)
+		hold_cell(o, v[i].kind, v[i].p, v[i].n);
+	if (o->streaming) {
+		table_line(o, o->cells + base, (const char *)o->tbuf.data);
+		o->ncells = base;
+		sc_buf_reset(&o->tbuf);
+		return put_line(o, err);
+	}
+	for (i = 0; i < o->ncols; i++)
+		if (o->cells[base + i].width > o->widths[i])
+			o->widths[i] = o->cells[base + i].width;
+	o->nrows++;
+	if (o->nrows >= TABLE_ROWS ||
+	    o->tbuf.len + o->ncells * sizeof(struct cell) > TABLE_BYTES)
+		return table_release(o, err);
+	return 0;
+}
+
+/* --- public ------------------------------------------------------------- */
+
+int
+sc_output_header(struct sc_output *o, const char *const *names, size_t n,
+    struct sc_error *err)
+{
+	size_t	 i;
+
+	if (o->have_names)
+		return sc_error_set(err, SC_ST_INTERNAL,
+		    "output header written twice");
+	o->have_names = true;
+	o->ncols = n;
+	o->names = sc_xcalloc(n ? n : 1, sizeof(*o->names));
+	for (i = 0; i < n; i++)
+		o->names[i] = sc_xstrdup(names[i]);
+	if (o->header &&
+	    (o->format == SC_OUT_CSV || o->format == SC_OUT_TSV)) {
+		struct sc_out_value	 v;
+
+		for (i = 0; i < n; i++) {
+			v.kind = SC_OUT_STRING;
+			v.p = names[i];
+			v.n = strlen(names[i]);
+			if (i > 0)
+				addstr(o, o->format == SC_OUT_CSV ? "," : "\t");
+			if (o->format == SC_OUT_CSV)
+				csv_field(o, v.kind, v.p, v.n);
+			else
+				tsv_field(o, v.kind, v.p, v.n);
+		}
+		addstr(o, "\n");
+		if (put_line(o, err) == -1)
+			return -1;
+	}
+	if (o->format == SC_OUT_TABLE) {
+		o->widths = sc_xcalloc(n ? n : 1, sizeof(*o->widths));
+		if (o->header)
+			for (i = 0; i < n; i++) {
+				hold_cell(o, SC_OUT_STRING, names[i],
+				    strlen(names[i]));
+				o->widths[i] = o->cells[i].width;
+			}
+	}
+	return 0;
+}
+
+int
+sc_output_row(struct sc_output *o, const struct sc_out_value *v, size_t n,
+    struct sc_error *err)
+{
+	if (o->write_errno != 0)
+		return write_failed(o, err);
+	if (!o->have_names)
+		return sc_error_set(err, SC_ST_INTERNAL,
+		    "output record before the header");
+	if (n != o->ncols)
+		return sc_error_set(err, SC_ST_INTERNAL,
+		    "output record has %zu values for %zu columns", n,
+		    o->ncols);
+	switch (o->format) {
+	case SC_OUT_TABLE:
+		return table_row(o, v, err);
+	case SC_OUT_JSONL:
+		return jsonl_row(o, v, err);
+	case SC_OUT_CSV:
+	case SC_OUT_TSV:
+		break;
+	}
+	return sv_row(o, v, n, err);
+}
+
+int
+sc_output_finish(struct sc_output *o, struct sc_error *err)
+{
+	if (o->write_errno != 0)
+		return write_failed(o, err);
+	if (o->format == SC_OUT_TABLE && o->have_names && !o->streaming &&
+	    table_release(o, err) == -1)
+		return -1;
+	errno = 0;
+	if (fflush(o->fp) == EOF || ferror(o->fp)) {
+		o->write_errno = errno != 0 ? errno : EIO;
+		return write_failed(o, err);
+	}
+	return 0;
+}

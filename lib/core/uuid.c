@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * uuid.c: version 4 UUIDs from the kernel's CSPRNG.  Session and
+ * operation ids are chosen by the client, so they must not be guessable
+ * or collide; getrandom(2) is the only source used.
+ */
+
+#include "core/uuid.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <sys/random.h>
+
+#include "core/error.h"
+#include "core/banned.h"
+
+static const char hexdigits[] = "0123456789abcdef";
+
+/* Fill buf with n random bytes, retrying on EINTR and short reads. */
+static int
+random_bytes(uint8_t *buf, size_t n, struct sc_error *err)
+{
+	size_t	 got = 0;
+	ssize_t	 r;
+
+	while (got < n) {
+		r = getrandom(buf + got, n - got, 0);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return sc_error_set_errno(err, SC_ST_INTERNAL, errno,
+			    "cannot read random bytes");
+		}
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+int
+sc_uuid_v4(char out[SC_UUID_STRLEN], struct sc_error *err)
+{
+	uint8_t	 b[16];
+	char	 s[SC_UUID_STRLEN];
+	size_t	 i, j;
+
+	if (random_bytes(b, sizeof(b), err) == -1)
+		return -1;
+	b[6] = (uint8_t)((b[6] & 0x0f) | 0x40);	/* version 4 */
+	b[8] = (uint8_t)((b[8] & 0x3f) | 0x80);	/* variant 10xx (RFC 4122) */
+	for (i = 0, j = 0; i < sizeof(b); i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			s[j++] = '-';
+		s[j++] = hexdigits[b[i] >> 4];
+		s[j++] = hexdigits[b[i] & 0x0f];
+	}
+	s[j] = '\0';
+	for (i = 0; i < SC_UUID_STRLEN; i++)
+		out[i] = s[i];
+	return 0;
+}
+
+static bool
+is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	    (c >= 'A' && c <= 'F');
+}
+
+bool
+sc_uuid_valid(const char *s)
+{
+	size_t	 i;
+
+	if (s == NULL)
+		return false;
+	for (i = 0; i < 36; i++) {
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (s[i] != '-')
+				return false;
+		} else if (!is_hex(s[i]))
+			return false;	/* also stops at an early NUL */
+	}
+	return s[36] == '\0';
+}
+
+void
+sc_uuid_lower(char *s)
+{
+	for (; *s != '\0'; s++)
+		if (*s >= 'A' && *s <= 'F')
+			*s = (char)(*s - 'A' + 'a');
+}

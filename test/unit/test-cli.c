@@ -1,0 +1,484 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * test-cli.c: number, duration and size parsing, the common options, and
+ * (in child processes) the functions that print and exit.
+ */
+
+#include "core/cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "core/log.h"
+#include "core/timeutil.h"
+#include "core/xmem.h"
+#include "tap.h"
+#include "core/banned.h"
+
+static void
+test_uint(void)
+{
+	static const struct {
+		const char	*s;
+		uint64_t	 min, max;
+		uint64_t	 want;
+		const char	*msg;	/* NULL: success */
+	} t[] = {
+		{ "0", 0, 10, 0, NULL },
+		{ "10", 0, 10, 10, NULL },
+		{ "007", 0, 10, 7, NULL },
+		{ "5", 5, 5, 5, NULL },
+		{ "18446744073709551615", 0, UINT64_MAX, UINT64_MAX, NULL },
+		{ "11", 0, 10, 0, "'11' is too large" },
+		{ "4", 5, 10, 0, "'4' is too small" },
+		{ "18446744073709551616", 0, UINT64_MAX, 0,
+		  "'18446744073709551616' is too large" },
+		{ "99999999999999999999999", 0, UINT64_MAX, 0,
+		  "'99999999999999999999999' is too large" },
+		{ "", 0, 10, 0, "'' is not a number" },
+		{ "abc", 0, 10, 0, "'abc' is not a number" },
+		{ "1a", 0, 10, 0, "'1a' is not a number" },
+		{ "-1", 0, 10, 0, "'-1' is not a number" },
+		{ "+1", 0, 10, 0, "'+1' is not a number" },
+		{ " 1", 0, 10, 0, "' 1' is not a number" },
+		{ "1 ", 0, 10, 0, "'1 ' is not a number" },
+		{ "0x10", 0, 100, 0, "'0x10' is not a number" },
+		{ "1.0", 0, 10, 0, "'1.0' is not a number" },
+	};
+	struct sc_error	 err;
+	uint64_t	 v;
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < SC_NELEM(t); i++) {
+		v = 12345;
+		rc = sc_parse_uint(t[i].s, t[i].min, t[i].max, &v, &err);
+		if (t[i].msg == NULL) {
+			is_int(rc, 0, "uint '%s' [%llu, %llu]", t[i].s,
+			    (unsigned long long)t[i].min,
+			    (unsigned long long)t[i].max);
+			ok(v == t[i].want, "  = %llu",
+			    (unsigned long long)t[i].want);
+		} else {
+			is_int(rc, -1, "uint '%s' [%llu, %llu] rejected",
+			    t[i].s, (unsigned long long)t[i].min,
+			    (unsigned long long)t[i].max);
+			is_str(err.msg, t[i].msg, "  message");
+			is_int(err.status, SC_ST_USAGE, "  status usage");
+			ok(v == 12345, "  out untouched");
+		}
+	}
+	is_int(sc_parse_uint(NULL, 0, 1, &v, &err), -1, "uint NULL");
+	is_str(err.msg, "'' is not a number", "  message");
+}
+
+static void
+test_duration(void)
+{
+	static const struct {
+		const char	*s;
+		int64_t		 want;
+		const char	*msg;
+	} t[] = {
+		{ "0", 0, NULL },
+		{ "250", 250, NULL },
+		{ "250ms", 250, NULL },
+		{ "2s", 2000, NULL },
+		{ "1.5s", 1500, NULL },
+		{ "0.25s", 250, NULL },
+		{ "0.0005s", 1, NULL },		/* 0.5 ms rounds to nearest */
+		{ "0.0004s", 0, NULL },
+		{ "1.5", 2, NULL },
+		{ "5m", 300000, NULL },
+		{ "1h", 3600000, NULL },
+		{ "1.5h", 5400000, NULL },
+		{ "2d", 172800000, NULL },
+		{ "1.1234567891s", 1123, NULL },
+		{ "9223372036854775807", INT64_MAX, NULL },
+		{ "9223372036854775807ms", INT64_MAX, NULL },
+		{ "9223372036854775808", 0,
+		  "'9223372036854775808' is too large" },
+		{ "9223372036854775807s", 0,
+		  "'9223372036854775807s' is too large" },
+		{ "99999999999999999999999", 0,
+		  "'99999999999999999999999' is too large" },
+		{ "", 0, "'' is not a duration" },
+		{ "s", 0, "'s' is not a duration" },
+		{ "1x", 0, "'1x' is not a duration" },
+		{ "1S", 0, "'1S' is not a duration" },
+		{ "-1s", 0, "'-1s' is not a duration" },
+		{ "+1s", 0, "'+1s' is not a duration" },
+		{ ".5s", 0, "'.5s' is not a duration" },
+		{ "1.s", 0, "'1.s' is not a duration" },
+		{ "1.", 0, "'1.' is not a duration" },
+		{ "1 s", 0, "'1 s' is not a duration" },
+		{ "1s ", 0, "'1s ' is not a duration" },
+		{ "1m30s", 0, "'1m30s' is not a duration" },
+		{ "1.2.3s", 0, "'1.2.3s' is not a duration" },
+	};
+	struct sc_error	 err;
+	int64_t		 v;
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < SC_NELEM(t); i++) {
+		v = -7;
+		rc = sc_parse_duration_ms(t[i].s, &v, &err);
+		if (t[i].msg == NULL) {
+			is_int(rc, 0, "duration '%s'", t[i].s);
+			is_int(v, t[i].want, "  = %lld ms",
+			    (long long)t[i].want);
+		} else {
+			is_int(rc, -1, "duration '%s' rejected", t[i].s);
+			is_str(err.msg, t[i].msg, "  message");
+			is_int(err.status, SC_ST_USAGE, "  status usage");
+			is_int(v, -7, "  out untouched");
+		}
+	}
+}
+
+static void
+test_size(void)
+{
+	static const struct {
+		const char	*s;
+		uint64_t	 want;
+		const char	*msg;
+	} t[] = {
+		{ "0", 0, NULL },
+		{ "4096", 4096, NULL },
+		{ "4096b", 4096, NULL },
+		{ "32k", 32768, NULL },
+		{ "32K", 32768, NULL },
+		{ "32kb", 32768, NULL },
+		{ "32KiB", 32768, NULL },
+		{ "10m", 10485760, NULL },
+		{ "10MB", 10485760, NULL },
+		{ "10MiB", 10485760, NULL },
+		{ "1g", 1073741824, NULL },
+		{ "1GiB", 1073741824, NULL },
+		{ "1gb", 1073741824, NULL },
+		{ "2t", 2199023255552ULL, NULL },
+		{ "1p", 1125899906842624ULL, NULL },
+		{ "1PiB", 1125899906842624ULL, NULL },
+		{ "16383p", 16383ULL << 50, NULL },
+		{ "16384p", 0, "'16384p' is too large" },
+		{ "18446744073709551615", UINT64_MAX, NULL },
+		{ "18446744073709551616", 0,
+		  "'18446744073709551616' is too large" },
+		{ "17179869184g", 0, "'17179869184g' is too large" },
+		{ "", 0, "'' is not a size" },
+		{ "k", 0, "'k' is not a size" },
+		{ "1x", 0, "'1x' is not a size" },
+		{ "1kk", 0, "'1kk' is not a size" },
+		{ "1ki", 0, "'1ki' is not a size" },
+		{ "1.5m", 0, "'1.5m' is not a size" },
+		{ "-1", 0, "'-1' is not a size" },
+		{ " 1", 0, "' 1' is not a size" },
+		{ "1 k", 0, "'1 k' is not a size" },
+		{ "1e", 0, "'1e' is not a size" },
+	};
+	struct sc_error	 err;
+	uint64_t	 v;
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < SC_NELEM(t); i++) {
+		v = 7;
+		rc = sc_parse_size(t[i].s, &v, &err);
+		if (t[i].msg == NULL) {
+			is_int(rc, 0, "size '%s'", t[i].s);
+			ok(v == t[i].want, "  = %llu",
+			    (unsigned long long)t[i].want);
+		} else {
+			is_int(rc, -1, "size '%s' rejected", t[i].s);
+			is_str(err.msg, t[i].msg, "  message");
+			is_int(err.status, SC_ST_USAGE, "  status usage");
+			ok(v == 7, "  out untouched");
+		}
+	}
+}
+
+/* --- child processes for what prints and exits ------------------------ */
+
+struct run {
+	int	 status;	/* from waitpid */
+	char	 out[4096];
+	char	 errs[4096];
+};
+
+static void
+slurp(int fd, char *buf, size_t bufsz)
+{
+	size_t	 n = 0;
+	ssize_t	 r;
+
+	while (n + 1 < bufsz && (r = read(fd, buf + n, bufsz - 1 - n)) > 0)
+		n += (size_t)r;
+	buf[n] = '\0';
+	close(fd);
+}
+
+/*
+ * Run fn(arg) in a child with stdout and stderr captured; fn normally
+ * exits, and returning from it exits 99.  If stdout_fd >= 0 the child's
+ * stdout is that descriptor instead.
+ */
+static void
+run_child(struct run *r, void (*fn)(const void *), const void *arg,
+    int stdout_fd)
+{
+	int	 po[2], pe[2];
+	pid_t	 pid;
+
+	if (pipe(po) == -1 || pipe(pe) == -1)
+		abort();
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		dup2(stdout_fd >= 0 ? stdout_fd : po[1], 1);
+		dup2(pe[1], 2);
+		close(po[0]);
+		close(pe[0]);
+		close(po[1]);
+		close(pe[1]);
+		fn(arg);
+		_exit(99);
+	}
+	close(po[1]);
+	close(pe[1]);
+	slurp(po[0], r->out, sizeof(r->out));
+	slurp(pe[0], r->errs, sizeof(r->errs));
+	waitpid(pid, &r->status, 0);
+}
+
+static const char usage_text[] =
+    "usage: sc-test [-qv] [-s server] [-t timeout] thing...\n"
+    "\n"
+    "  -x                     an option of its own\n"
+    SC_CLI_COMMON_HELP;
+
+static void
+child_opt(const void *arg)
+{
+	struct sc_cli_common	 c;
+
+	sc_cli_init(&c, "sc-test");
+	sc_cli_common_opt(&c, *(const int *)arg, NULL, usage_text);
+}
+
+static void
+child_usage(const void *arg)
+{
+	(void)arg;
+	sc_log_init("sc-test", SC_LOG_STYLE_CLIENT, SC_LOG_WARN);
+	sc_usage(usage_text);
+}
+
+static void
+child_usage_msg(const void *arg)
+{
+	(void)arg;
+	sc_log_init("sc-test", SC_LOG_STYLE_CLIENT, SC_LOG_WARN);
+	sc_usage_msg(usage_text, "missing %s", "thing");
+}
+
+static void
+child_report(const void *arg)
+{
+	sc_log_init("sc-test", SC_LOG_STYLE_CLIENT, SC_LOG_WARN);
+	exit(sc_report_error(arg));
+}
+
+static void
+child_write_stdout(const void *arg)
+{
+	struct sc_cli_common	 c;
+
+	sc_cli_init(&c, "sc-test");
+	fputs(arg, stdout);
+	exit(sc_check_stdout());
+}
+
+static void
+test_exiting(void)
+{
+	struct sc_error	 err;
+	struct run	 r;
+	int		 ch, p[2], fd;
+	char		*want;
+
+	ch = 'h';
+	run_child(&r, child_opt, &ch, -1);
+	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "-h exits 0");
+	is_str(r.out, usage_text, "-h prints the whole usage to stdout");
+	is_str(r.errs, "", "-h: nothing on stderr");
+
+	ch = 'V';
+	run_child(&r, child_opt, &ch, -1);
+	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "-V exits 0");
+	want = sc_xasprintf("sc-test %s\n", SCTK_VERSION);
+	is_str(r.out, want, "-V prints the version");
+	is_str(r.out, "sc-test 0.1.0\n", "-V: sc-test 0.1.0");
+	free(want);
+
+	run_child(&r, child_usage, NULL, -1);
+	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2,
+	    "sc_usage exits 2");
+	is_str(r.out, "", "sc_usage: nothing on stdout");
+	is_str(r.errs,
+	    "usage: sc-test [-qv] [-s server] [-t timeout] thing...\n"
+	    "try 'sc-test --help'\n", "sc_usage: synopsis and hint on stderr");
+
+	run_child(&r, child_usage_msg, NULL, -1);
+	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2,
+	    "sc_usage_msg exits 2");
+	is_str(r.errs, "sc-test: missing thing\n"
+	    "usage: sc-test [-qv] [-s server] [-t timeout] thing...\n"
+	    "try 'sc-test --help'\n", "sc_usage_msg: message, synopsis, hint");
+
+	sc_error_from_grpc(&err, SC_GRPC_NOT_FOUND, "no such operation", NULL,
+	    0);
+	run_child(&r, child_report, &err, -1);
+	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 3,
+	    "report NOT_FOUND returns 3");
+	is_str(r.errs, "sc-test: no such operation\n", "report: message");
+
+	snprintf(err.errclass, sizeof(err.errclass), "INVALID_HANDLE.FORMAT");
+	run_child(&r, child_report, &err, -1);
+	is_str(r.errs, "sc-test: no such operation [INVALID_HANDLE.FORMAT]\n",
+	    "report: class appended");
+
+	sc_error_from_grpc(&err, SC_GRPC_INTERNAL,
+	    "[INVALID_HANDLE.FORMAT] bad handle", NULL, 0);
+	run_child(&r, child_report, &err, -1);
+	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 1,
+	    "report INTERNAL returns 1");
+	is_str(r.errs, "sc-test: [INVALID_HANDLE.FORMAT] bad handle\n",
+	    "report: class already in the message");
+
+	sc_error_set_errno(&err, SC_ST_IO, EPIPE, "cannot write output");
+	run_child(&r, child_report, &err, -1);
+	ok(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGPIPE,
+	    "report of EPIPE dies of SIGPIPE");
+	is_str(r.errs, "", "report of EPIPE: silent");
+
+	/* sc_check_stdout: fine, EPIPE, and a full disk. */
+	run_child(&r, child_write_stdout, "hello\n", -1);
+	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0,
+	    "check_stdout ok: 0");
+	is_str(r.out, "hello\n", "check_stdout ok: output");
+
+	if (pipe(p) == -1)
+		abort();
+	close(p[0]);
+	run_child(&r, child_write_stdout, "hello\n", p[1]);
+	close(p[1]);
+	ok(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGPIPE,
+	    "check_stdout on a closed pipe dies of SIGPIPE");
+	is_str(r.errs, "", "check_stdout EPIPE: silent");
+
+	fd = open("/dev/full", O_WRONLY);
+	ok(fd >= 0, "open /dev/full");
+	run_child(&r, child_write_stdout, "hello\n", fd);
+	close(fd);
+	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == SC_EXIT_IO,
+	    "check_stdout on /dev/full exits 9");
+	is_str(r.errs,
+	    "sc-test: cannot write standard output: No space left on device\n",
+	    "check_stdout /dev/full: message");
+}
+
+/* Common options that neither print nor exit, in this process. */
+static void
+test_common_opts(void)
+{
+	struct sc_cli_common	 c;
+	struct timespec		 before;
+	int64_t			 left;
+	int			 saved, p[2];
+
+	sc_cli_init(&c, "sc-test");
+	is_str(c.progname, "sc-test", "init: progname");
+	ok(c.server == NULL, "init: no server");
+	is_int(c.timeout_ms, -1, "init: no timeout");
+	ok(!c.has_deadline && !c.quiet && c.verbosity == 0, "init: defaults");
+	is_int(sc_log_level, SC_LOG_WARN, "init: log level warn");
+	is_str(sc_log_progname(), "sc-test", "init: log progname");
+	ok(signal(SIGPIPE, SIG_IGN) == SIG_IGN, "init: SIGPIPE ignored");
+
+	is_int(sc_cli_common_opt(&c, 's', "sc://h:1", usage_text), 0, "-s");
+	is_str(c.server, "sc://h:1", "  server stored");
+	is_int(sc_cli_common_opt(&c, 'v', NULL, usage_text), 0, "-v");
+	is_int(sc_log_level, SC_LOG_INFO, "  info");
+	is_int(sc_cli_common_opt(&c, 'v', NULL, usage_text), 0, "-vv");
+	is_int(sc_log_level, SC_LOG_DEBUG, "  debug");
+	is_int(c.verbosity, 2, "  verbosity 2");
+	is_int(sc_cli_common_opt(&c, 'q', NULL, usage_text), 0, "-q");
+	is_int(sc_log_level, SC_LOG_ERROR, "  errors only");
+	ok(c.quiet && c.verbosity == 0, "  -q cancels -v");
+	is_int(sc_cli_common_opt(&c, 'v', NULL, usage_text), 0, "-v after -q");
+	ok(!c.quiet && sc_log_level == SC_LOG_INFO, "  -v cancels -q");
+	is_int(sc_cli_common_opt(&c, 'x', NULL, usage_text), 1,
+	    "-x is not common");
+	is_int(sc_cli_common_opt(&c, '?', NULL, usage_text), 1,
+	    "'?' is not common");
+
+	is_int(sc_cli_common_opt(&c, 't', "1.5s", usage_text), 0, "-t 1.5s");
+	is_int(c.timeout_ms, 1500, "  1500 ms");
+
+	/* Invalid -t values: -1 and a message on stderr. */
+	fflush(stderr);
+	saved = dup(2);
+	if (pipe(p) == -1)
+		abort();
+	dup2(p[1], 2);
+	close(p[1]);
+	is_int(sc_cli_common_opt(&c, 't', "soon", usage_text), -1, "-t soon");
+	is_int(sc_cli_common_opt(&c, 't', "0", usage_text), -1, "-t 0");
+	is_int(c.timeout_ms, 1500, "  timeout unchanged");
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	{
+		char	 buf[512];
+
+		slurp(p[0], buf, sizeof(buf));
+		is_str(buf, "sc-test: invalid timeout: 'soon' is not a "
+		    "duration\nsc-test: invalid timeout: '0' is not greater "
+		    "than zero\n", "  messages on stderr");
+	}
+
+	sc_mono_now(&before);
+	sc_cli_finish_common(&c);
+	ok(c.has_deadline, "finish: deadline set");
+	left = sc_ms_until(&c.deadline);
+	ok(left > 1400 && left <= 1500, "finish: deadline 1.5 s away (%lld)",
+	    (long long)left);
+	is_int(sc_log_level, SC_LOG_INFO, "finish: log level kept");
+
+	sc_cli_init(&c, "sc-test");
+	sc_cli_finish_common(&c);
+	ok(!c.has_deadline, "finish without -t: no deadline");
+	is_int(sc_log_level, SC_LOG_WARN, "finish: warn by default");
+	sc_log_level = SC_LOG_WARN;
+}
+
+int
+main(void)
+{
+	test_uint();
+	test_duration();
+	test_size();
+	test_common_opts();
+	test_exiting();
+	return tap_done();
+}

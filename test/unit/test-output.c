@@ -1,0 +1,493 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * test-output.c: every escaping rule of the CSV, TSV, JSON lines and
+ * table writers, byte for byte, plus flushing and write errors.
+ */
+
+#include "core/output.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/error.h"
+#include "core/xmem.h"
+#include "tap.h"
+#include "core/banned.h"
+
+/* A value from a string literal (sizeof keeps embedded NULs). */
+#define S(lit)	{ SC_OUT_STRING, lit, sizeof(lit) - 1 }
+#define N(lit)	{ SC_OUT_NUMBER, lit, sizeof(lit) - 1 }
+#define BO(lit)	{ SC_OUT_BOOL, lit, sizeof(lit) - 1 }
+#define J(lit)	{ SC_OUT_JSON, lit, sizeof(lit) - 1 }
+#define NUL_V	{ SC_OUT_NULL, NULL, 0 }
+
+struct mem {
+	FILE	*fp;
+	char	*buf;
+	size_t	 len;
+};
+
+static struct sc_output *
+open_mem(struct mem *m, enum sc_out_format f, const struct sc_output_opts *o)
+{
+	m->buf = NULL;
+	m->len = 0;
+	m->fp = open_memstream(&m->buf, &m->len);
+	if (m->fp == NULL)
+		abort();
+	return sc_output_new(m->fp, f, o);
+}
+
+/* Finish, close, and compare everything written with want (wlen bytes). */
+static void
+check_mem(struct mem *m, struct sc_output *o, const char *want, size_t wlen,
+    const char *name)
+{
+	struct sc_error	 err;
+
+	is_int(sc_output_finish(o, &err), 0, "%s: finish", name);
+	sc_output_free(o);
+	fclose(m->fp);
+	is_mem(m->buf, m->len, want, wlen, "%s: exact bytes", name);
+	if (m->len != wlen || memcmp(m->buf, want, wlen) != 0)
+		printf("#   got '%.*s'\n", (int)m->len, m->buf);
+	free(m->buf);
+}
+
+#define CHECK(m, o, lit, name) check_mem(m, o, lit, sizeof(lit) - 1, name)
+
+static void
+row(struct sc_output *o, const struct sc_out_value *v, size_t n)
+{
+	struct sc_error	 err;
+
+	if (sc_output_row(o, v, n, &err) != 0)
+		printf("#   row failed: %s\n", err.msg);
+}
+
+static void
+test_parse(void)
+{
+	enum sc_out_format	 f = SC_OUT_TSV;
+
+	ok(sc_out_format_parse("table", &f) == 0 && f == SC_OUT_TABLE,
+	    "parse table");
+	ok(sc_out_format_parse("csv", &f) == 0 && f == SC_OUT_CSV, "parse csv");
+	ok(sc_out_format_parse("tsv", &f) == 0 && f == SC_OUT_TSV, "parse tsv");
+	ok(sc_out_format_parse("jsonl", &f) == 0 && f == SC_OUT_JSONL,
+	    "parse jsonl");
+	f = SC_OUT_CSV;
+	ok(sc_out_format_parse("json", &f) == 0 && f == SC_OUT_JSONL,
+	    "parse json");
+	ok(sc_out_format_parse("CSV", &f) == -1 && f == SC_OUT_JSONL,
+	    "parse CSV fails, out untouched");
+	ok(sc_out_format_parse("", &f) == -1, "parse '' fails");
+}
+
+static void
+test_csv(void)
+{
+	static const char *const names[] = { "a", "b,c", "q\"x", " s" };
+	static const struct sc_out_value r1[] = {
+		S("plain"), S("has,comma"), S("quo\"te\""), S("line\nbreak")
+	};
+	static const struct sc_out_value r2[] = {
+		S("cr\r"), S(" lead"), S("trail "), S("\ttab")
+	};
+	static const struct sc_out_value r3[] = {
+		S(""), NUL_V, N("42"), BO("true")
+	};
+	static const struct sc_out_value r4[] = {
+		J("{\"a\":1}"), S("a\0b"), S("in ner"), S("\xc3\xa9")
+	};
+	struct sc_output_opts	 opts = { true, "NULL", -1 };
+	struct sc_output	*o;
+	struct mem		 m;
+	struct sc_error		 err;
+
+	o = open_mem(&m, SC_OUT_CSV, NULL);
+	is_int(sc_output_header(o, names, 4, &err), 0, "csv header");
+	row(o, r1, 4);
+	row(o, r2, 4);
+	row(o, r3, 4);
+	row(o, r4, 4);
+	CHECK(&m, o,
+	    "a,\"b,c\",\"q\"\"x\",\" s\"\n"
+	    "plain,\"has,comma\",\"quo\"\"te\"\"\",\"line\nbreak\"\n"
+	    "\"cr\r\",\" lead\",\"trail \",\"\ttab\"\n"
+	    "\"\",,42,true\n"
+	    "\"{\"\"a\"\":1}\",a\0b,in ner,\xc3\xa9\n", "csv");
+
+	/* null text "NULL": a NULL is bare, the string "NULL" quoted. */
+	{
+		static const struct sc_out_value v[] = {
+			NUL_V, S("NULL"), S(""), S("NULLx")
+		};
+
+		o = open_mem(&m, SC_OUT_CSV, &opts);
+		sc_output_header(o, names, 4, &err);
+		row(o, v, 4);
+		CHECK(&m, o, "a,\"b,c\",\"q\"\"x\",\" s\"\n"
+		    "NULL,\"NULL\",,NULLx\n", "csv null text NULL");
+	}
+	/* A null text that itself needs quotes. */
+	{
+		static const struct sc_out_value v[] = { NUL_V, S("x") };
+		static const char *const nm[] = { "a", "b" };
+		struct sc_output_opts oo = { false, "n,a", 0 };
+
+		o = open_mem(&m, SC_OUT_CSV, &oo);
+		sc_output_header(o, nm, 2, &err);
+		row(o, v, 2);
+		CHECK(&m, o, "\"n,a\",x\n", "csv quoted null text, no header");
+	}
+}
+
+static void
+test_tsv(void)
+{
+	static const char *const names[] = { "a\tb", "c\\d" };
+	static const struct sc_out_value r1[] = { S("t\tt"), S("n\nn") };
+	static const struct sc_out_value r2[] = { S("r\rr"), S("b\\b") };
+	static const struct sc_out_value r3[] = { S("z\0z"), NUL_V };
+	static const struct sc_out_value r4[] = { S(""), N("-1.5") };
+	static const struct sc_out_value r5[] = { S("\\N"), S("\"q\", x") };
+	struct sc_output_opts	 opts = { true, "\\N", -1 };
+	struct sc_output	*o;
+	struct mem		 m;
+	struct sc_error		 err;
+
+	o = open_mem(&m, SC_OUT_TSV, NULL);
+	sc_output_header(o, names, 2, &err);
+	row(o, r1, 2);
+	row(o, r2, 2);
+	row(o, r3, 2);
+	row(o, r4, 2);
+	row(o, r5, 2);
+	CHECK(&m, o,
+	    "a\\tb\tc\\\\d\n"
+	    "t\\tt\tn\\nn\n"
+	    "r\\rr\tb\\\\b\n"
+	    "z\\0z\t\n"
+	    "\t-1.5\n"
+	    "\\\\N\t\"q\", x\n", "tsv");
+
+	o = open_mem(&m, SC_OUT_TSV, &opts);
+	sc_output_header(o, names, 2, &err);
+	row(o, r3, 2);
+	row(o, r5, 2);
+	CHECK(&m, o,
+	    "a\\tb\tc\\\\d\n"
+	    "z\\0z\t\\N\n"
+	    "\\\\N\t\"q\", x\n", "tsv with null text \\N");
+}
+
+static void
+test_jsonl(void)
+{
+	static const char *const names[] = { "s", "n", "b", "j", "z" };
+	static const struct sc_out_value r1[] = {
+		S("x"), N("42"), BO("true"), J("{\"k\":[1,2]}"), NUL_V
+	};
+	static const struct sc_out_value r2[] = {
+		S("\"\\\b\f\n\r\t\x01\x1f\x7f/"), N("-0.5e+10"), BO("false"),
+		J("[1,\n 2]\r\n"), S("a\0b")
+	};
+	static const struct sc_out_value r3[] = {
+		S("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"), N("NaN"), BO("TRUE"),
+		J(""), S("")
+	};
+	static const struct sc_out_value r4[] = {
+		S("\xff"), N("01"), BO("1"), J("null"), S("\xc3")
+	};
+	static const struct sc_out_value r5[] = {
+		S("\xc0\xaf"), N("1."), { SC_OUT_BOOL, "", 0 },
+		{ SC_OUT_NUMBER, "", 0 }, S("\xed\xa0\x80")
+	};
+	static const struct sc_out_value r6[] = {
+		S("\xf4\x90\x80\x80"), N("1e"), BO("false"), N("-0"),
+		S("\xe2\x82x\xf4\x8f\xbf\xbf")
+	};
+	struct sc_output	*o;
+	struct mem		 m;
+	struct sc_error		 err;
+
+	o = open_mem(&m, SC_OUT_JSONL, NULL);
+	sc_output_header(o, names, 5, &err);
+	row(o, r1, 5);
+	row(o, r2, 5);
+	row(o, r3, 5);
+	row(o, r4, 5);
+	row(o, r5, 5);
+	row(o, r6, 5);
+	CHECK(&m, o,
+	    "{\"s\":\"x\",\"n\":42,\"b\":true,\"j\":{\"k\":[1,2]},\"z\":null}\n"
+	    "{\"s\":\"\\\"\\\\\\b\\f\\n\\r\\t\\u0001\\u001f\x7f/\","
+	    "\"n\":-0.5e+10,\"b\":false,\"j\":[1,  2]  ,"
+	    "\"z\":\"a\\u0000b\"}\n"
+	    "{\"s\":\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\",\"n\":\"NaN\","
+	    "\"b\":\"TRUE\",\"j\":null,\"z\":\"\"}\n"
+	    "{\"s\":\"\\ufffd\",\"n\":\"01\",\"b\":\"1\",\"j\":null,"
+	    "\"z\":\"\\ufffd\"}\n"
+	    "{\"s\":\"\\ufffd\\ufffd\",\"n\":\"1.\",\"b\":null,\"j\":null,"
+	    "\"z\":\"\\ufffd\\ufffd\\ufffd\"}\n"
+	    "{\"s\":\"\\ufffd\\ufffd\\ufffd\\ufffd\",\"n\":\"1e\","
+	    "\"b\":false,\"j\":-0,\"z\":\"\\ufffd\\ufffdx\xf4\x8f\xbf\xbf\"}\n",
+	    "jsonl");
+
+	/* Column names are escaped; header=false changes nothing. */
+	{
+		static const char *const nm[] = { "a\"b", "\n" };
+		static const struct sc_out_value v[] = { N("1"), N("2") };
+		struct sc_output_opts oo = { false, NULL, 0 };
+
+		o = open_mem(&m, SC_OUT_JSONL, &oo);
+		sc_output_header(o, nm, 2, &err);
+		row(o, v, 2);
+		CHECK(&m, o, "{\"a\\\"b\":1,\"\\n\":2}\n", "jsonl names");
+	}
+}
+
+static void
+test_table(void)
+{
+	static const char *const names[] = { "id", "name", "note" };
+	static const struct sc_out_value r1[] = {
+		N("1"), S("alice"), S("x")
+	};
+	static const struct sc_out_value r2[] = { N("22"), NUL_V, S("") };
+	static const struct sc_out_value r3[] = {
+		N("333"), S("\xc3\xa9 x"), S("last")
+	};
+	static const struct sc_out_value r4[] = {
+		N("-4"), S("a\tb\nc\x01\xff\r"), S("\xc2\x85|\x7f")
+	};
+	struct sc_output	*o;
+	struct mem		 m;
+	struct sc_error		 err;
+
+	o = open_mem(&m, SC_OUT_TABLE, NULL);
+	sc_output_header(o, names, 3, &err);
+	row(o, r1, 3);
+	row(o, r2, 3);
+	row(o, r3, 3);
+	is_int(m.len, 0, "table: nothing written before finish");
+	CHECK(&m, o,
+	    "id   name   note\n"
+	    "---  -----  ----\n"
+	    "  1  alice  x\n"
+	    " 22  NULL\n"
+	    "333  \xc3\xa9 x    last\n", "table, widths in code points");
+
+	o = open_mem(&m, SC_OUT_TABLE, NULL);
+	sc_output_header(o, names, 3, &err);
+	row(o, r4, 3);
+	CHECK(&m, o,
+	    "id  name               note\n"
+	    "--  -----------------  -----------\n"
+	    "-4  a\\tb\\nc\\x01\\xff\\r  \\u0085|\\x7f\n",
+	    "table escapes control characters and bad UTF-8");
+
+	/* No header: no rule either; header only: header and rule. */
+	{
+		struct sc_output_opts oo = { false, "-", 0 };
+
+		o = open_mem(&m, SC_OUT_TABLE, &oo);
+		sc_output_header(o, names, 3, &err);
+		row(o, r2, 3);
+		row(o, r1, 3);
+		CHECK(&m, o, "22  -\n 1  alice  x\n",
+		    "table without header, null text '-'");
+	}
+	o = open_mem(&m, SC_OUT_TABLE, NULL);
+	sc_output_header(o, names, 3, &err);
+	CHECK(&m, o, "id  name  note\n--  ----  ----\n", "table, no rows");
+}
+
+/* Widths come from the first 1000 rows; later rows do not move them. */
+static void
+test_table_stream(void)
+{
+	static const char *const names[] = { "a", "b" };
+	static const struct sc_out_value small[] = { S("x"), S("y") };
+	static const struct sc_out_value wide[] = { S("wide"), S("z") };
+	struct sc_output	*o;
+	struct mem		 m;
+	struct sc_error		 err;
+	char			*want, *p;
+	size_t			 i, len_after_1000;
+
+	o = open_mem(&m, SC_OUT_TABLE, NULL);
+	sc_output_header(o, names, 2, &err);
+	for (i = 0; i < 999; i++)
+		row(o, small, 2);
+	is_int(m.len, 0, "999 rows held back");
+	row(o, small, 2);
+	len_after_1000 = m.len;
+	is_int(len_after_1000, 5 + 5 + 1000 * 5,
+	    "the 1000th row releases header, rule and rows");
+	row(o, wide, 2);
+	row(o, small, 2);
+	ok(m.len > len_after_1000, "later rows are written at once");
+
+	want = sc_xmalloc(8 + 1002 * 7 + 1);
+	p = want;
+	memcpy(p, "a  b\n-  -\n", 10);
+	p += 10;
+	for (i = 0; i < 1000; i++, p += 5)
+		memcpy(p, "x  y\n", 5);
+	memcpy(p, "wide  z\nx  y\n", 13);
+	p += 13;
+	check_mem(&m, o, want, (size_t)(p - want),
+	    "table: a longer later cell widens only its row");
+	free(want);
+
+	/* A huge first row ends the buffering at once (memory bound). */
+	{
+		size_t		 n = ((size_t)16 << 20) + 10;
+		char		*big = sc_xmalloc(n);
+		struct sc_out_value v[2] = {
+			{ SC_OUT_STRING, big, n }, S("q")
+		};
+
+		memset(big, 'b', n);
+		o = open_mem(&m, SC_OUT_TABLE, NULL);
+		sc_output_header(o, names, 2, &err);
+		row(o, v, 2);
+		ok(m.len > n, "a 16 MiB row is written without waiting");
+		sc_output_free(o);
+		fclose(m.fp);
+		free(m.buf);
+		free(big);
+	}
+}
+
+static void
+test_misuse(void)
+{
+	static const char *const names[] = { "a", "b" };
+	static const struct sc_out_value v[] = { S("1"), S("2") };
+	struct sc_output	*o;
+	struct mem		 m;
+	struct sc_error		 err;
+
+	o = open_mem(&m, SC_OUT_CSV, NULL);
+	is_int(sc_output_row(o, v, 2, &err), -1, "row before header");
+	is_int(err.status, SC_ST_INTERNAL, "  internal");
+	is_str(err.msg, "output record before the header", "  message");
+	sc_output_header(o, names, 2, &err);
+	is_int(sc_output_header(o, names, 2, &err), -1, "header twice");
+	is_str(err.msg, "output header written twice", "  message");
+	is_int(sc_output_row(o, v, 1, &err), -1, "wrong value count");
+	is_str(err.msg, "output record has 1 values for 2 columns",
+	    "  message");
+	row(o, v, 2);
+	CHECK(&m, o, "a,b\n1,2\n", "misuse leaves the output intact");
+	sc_output_free(NULL);
+	ok(1, "sc_output_free(NULL) is a no-op");
+}
+
+static void
+test_flush(void)
+{
+	static const char *const names[] = { "a" };
+	static const struct sc_out_value v[] = { S("1") };
+	struct sc_output_opts	 opts = { true, NULL, 1 };
+	struct sc_output	*o;
+	struct sc_error		 err;
+	struct stat		 st;
+	struct mem		 m;
+	FILE			*fp;
+
+	/* A regular file: auto means no flush per record. */
+	fp = tmpfile();
+	o = sc_output_new(fp, SC_OUT_CSV, NULL);
+	sc_output_header(o, names, 1, &err);
+	row(o, v, 1);
+	fstat(fileno(fp), &st);
+	is_int(st.st_size, 0, "regular file: records stay buffered");
+	is_int(sc_output_finish(o, &err), 0, "regular file: finish");
+	fstat(fileno(fp), &st);
+	is_int(st.st_size, 4, "regular file: finish flushes");
+	sc_output_free(o);
+
+	/* flush = 1 forces it even on a regular file. */
+	rewind(fp);
+	o = sc_output_new(fp, SC_OUT_CSV, &opts);
+	sc_output_header(o, names, 1, &err);
+	row(o, v, 1);
+	row(o, v, 1);
+	fstat(fileno(fp), &st);
+	is_int(st.st_size, 6, "flush=1: each record written at once");
+	sc_output_free(o);
+	fclose(fp);
+
+	/* Not a regular file (memstream): flushed per record. */
+	o = open_mem(&m, SC_OUT_JSONL, NULL);
+	sc_output_header(o, names, 1, &err);
+	row(o, v, 1);
+	is_int(m.len, 10, "memstream: record flushed at once");
+	CHECK(&m, o, "{\"a\":\"1\"}\n", "memstream jsonl");
+}
+
+static void
+test_write_error(void)
+{
+	static const char *const names[] = { "a" };
+	static const struct sc_out_value v[] = { S("1") };
+	struct sc_output_opts	 opts = { true, NULL, 0 };
+	struct sc_output	*o;
+	struct sc_error		 err;
+	FILE			*fp;
+
+	fp = fopen("/dev/full", "w");
+	ok(fp != NULL, "open /dev/full");
+	if (fp == NULL)
+		return;
+	o = sc_output_new(fp, SC_OUT_CSV, NULL);	/* auto: flushes */
+	is_int(sc_output_header(o, names, 1, &err), -1,
+	    "/dev/full: header fails");
+	is_int(err.status, SC_ST_IO, "  SC_ST_IO");
+	is_int(err.sys_errno, ENOSPC, "  ENOSPC");
+	is_str(err.msg, "cannot write output: No space left on device",
+	    "  message");
+	sc_error_init(&err);
+	is_int(sc_output_row(o, v, 1, &err), -1, "  later rows fail too");
+	is_int(err.sys_errno, ENOSPC, "  with the same errno");
+	sc_error_init(&err);
+	is_int(sc_output_finish(o, &err), -1, "  and finish");
+	is_int(err.status, SC_ST_IO, "  SC_ST_IO");
+	sc_output_free(o);
+	fclose(fp);
+
+	/* Without per-record flushing the error shows at finish. */
+	fp = fopen("/dev/full", "w");
+	o = sc_output_new(fp, SC_OUT_TABLE, &opts);
+	is_int(sc_output_header(o, names, 1, &err), 0,
+	    "buffered: header ok");
+	is_int(sc_output_row(o, v, 1, &err), 0, "buffered: row ok");
+	is_int(sc_output_finish(o, &err), -1, "buffered: finish fails");
+	is_int(err.status, SC_ST_IO, "  SC_ST_IO");
+	is_int(err.sys_errno, ENOSPC, "  ENOSPC");
+	sc_output_free(o);
+	fclose(fp);
+}
+
+int
+main(void)
+{
+	test_parse();
+	test_csv();
+	test_tsv();
+	test_jsonl();
+	test_table();
+	test_table_stream();
+	test_misuse();
+	test_flush();
+	test_write_error();
+	return tap_done();
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * test-uuid.c: version 4 UUID generation and validation.
+ */
+
+#include "core/uuid.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "tap.h"
+#include "core/banned.h"
+
+#define NUUID	1000
+
+static int
+cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static void
+test_generate(void)
+{
+	static char	 ids[NUUID][SC_UUID_STRLEN];
+	struct sc_error	 err;
+	size_t		 i, j;
+	int		 fmt_ok = 1, ver_ok = 1, var_ok = 1, lower_ok = 1;
+	int		 dup = 0, rc_ok = 1;
+
+	for (i = 0; i < NUUID; i++) {
+		if (sc_uuid_v4(ids[i], &err) != 0)
+			rc_ok = 0;
+		if (strlen(ids[i]) != 36 || !sc_uuid_valid(ids[i]))
+			fmt_ok = 0;
+		if (ids[i][14] != '4')
+			ver_ok = 0;
+		if (hexval(ids[i][19]) < 8 || hexval(ids[i][19]) > 11)
+			var_ok = 0;
+		for (j = 0; j < 36; j++)
+			if (ids[i][j] != '-' && hexval(ids[i][j]) < 0)
+				lower_ok = 0;
+	}
+	ok(rc_ok, "sc_uuid_v4 returns 0 %d times", NUUID);
+	ok(fmt_ok, "every uuid is 36 chars in 8-4-4-4-12 form");
+	ok(ver_ok, "version nibble is 4");
+	ok(var_ok, "variant bits are 10 (8, 9, a or b)");
+	ok(lower_ok, "lower-case hex digits only");
+	ok(ids[0][8] == '-' && ids[0][13] == '-' && ids[0][18] == '-' &&
+	    ids[0][23] == '-', "dashes at 8, 13, 18, 23");
+	qsort(ids, NUUID, sizeof(ids[0]), cmp);
+	for (i = 1; i < NUUID; i++)
+		if (strcmp(ids[i - 1], ids[i]) == 0)
+			dup++;
+	is_int(dup, 0, "%d uuids are all different", NUUID);
+}
+
+static void
+test_valid(void)
+{
+	static const struct {
+		const char	*s;
+		bool		 valid;
+	} t[] = {
+		{ "00112233-4455-6677-8899-aabbccddeeff", true },
+		{ "00112233-4455-6677-8899-AABBCCDDEEFF", true },
+		{ "0f1E2d3C-4b5a-4697-8877-665544332211", true },
+		{ "00000000-0000-0000-0000-000000000000", true },
+		{ "", false },
+		{ "00112233-4455-6677-8899-aabbccddeef", false },
+		{ "00112233-4455-6677-8899-aabbccddeeff0", false },
+		{ "00112233-4455-6677-8899-aabbccddeefg", false },
+		{ "00112233_4455-6677-8899-aabbccddeeff", false },
+		{ "001122334-455-6677-8899-aabbccddeeff", false },
+		{ "{00112233-4455-6677-8899-aabbccddeeff}", false },
+		{ "00112233445566778899aabbccddeeff", false },
+		{ " 00112233-4455-6677-8899-aabbccddeeff", false },
+		{ "00112233-4455-6677-8899-aabbccddeef ", false },
+		{ "00112233-4455-6677-8899-aabbccddee\xff", false },
+	};
+	size_t	 i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		is_int(sc_uuid_valid(t[i].s), t[i].valid, "valid('%s') is %s",
+		    t[i].s, t[i].valid ? "true" : "false");
+	is_int(sc_uuid_valid(NULL), false, "valid(NULL) is false");
+}
+
+static void
+test_lower(void)
+{
+	char	 s[] = "0F1E2D3C-4B5A-4697-8877-AABBCCDDEEFF";
+	char	 t[] = "";
+
+	sc_uuid_lower(s);
+	is_str(s, "0f1e2d3c-4b5a-4697-8877-aabbccddeeff", "lower-cased");
+	sc_uuid_lower(t);
+	is_str(t, "", "empty string unchanged");
+}
+
+int
+main(void)
+{
+	test_generate();
+	test_valid();
+	test_lower();
+	return tap_done();
+}

@@ -1,0 +1,980 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * arrow_write.c: Arrow IPC stream writer (schema, record batches, EOS).
+ *
+ * FlatBuffers are laid out front to back (arrow-ipc.md 1.8 B): each
+ * vtable just before its table, 8-byte fields first, then references,
+ * then smaller scalars, then the referenced objects in field order.  This
+ * reproduces the byte-exact example of arrow-ipc.md section 6.
+ */
+
+#include "core/arrow.h"
+
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/xmem.h"
+#include "core/banned.h"
+
+/* Arrow type tags (Schema.fbs Type union) and message header tags. */
+enum {
+	T_NULL = 1, T_INT = 2, T_FLOAT = 3, T_BINARY = 4, T_UTF8 = 5,
+	T_BOOL = 6, T_DECIMAL = 7, T_DATE = 8, T_TIMESTAMP = 10,
+	T_LIST = 12, T_STRUCT = 13, T_MAP = 17, T_LARGE_BINARY = 19,
+	T_LARGE_UTF8 = 20, T_LARGE_LIST = 21
+};
+enum { H_SCHEMA = 1, H_RECORD_BATCH = 3 };
+#define METADATA_V5	4
+
+/* ---- a growable byte array, kept across flushes -------------------- */
+
+struct bytes {
+	uint8_t	*p;
+	size_t	 len;
+	size_t	 cap;
+};
+
+static void
+bytes_reserve(struct bytes *b, size_t n)
+{
+	size_t	 ncap;
+
+	if (n <= b->cap - b->len)
+		return;
+	if (n > SIZE_MAX / 2 - b->len)
+		SC_BUG("Arrow buffer size overflow");
+	ncap = b->cap ? b->cap : 64;
+	while (ncap - b->len < n)
+		ncap *= 2;
+	b->p = sc_xrealloc(b->p, ncap);
+	b->cap = ncap;
+}
+
+static size_t
+bytes_put(struct bytes *b, const void *p, size_t n)
+{
+	size_t	 pos = b->len;
+
+	bytes_reserve(b, n);
+	if (p)
+		memcpy(b->p + b->len, p, n);
+	else
+		memset(b->p + b->len, 0, n);
+	b->len += n;
+	return pos;
+}
+
+static void
+bytes_free(struct bytes *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+static void
+le16(uint8_t *p, uint16_t v)
+{
+	p[0] = v & 0xff;
+	p[1] = v >> 8;
+}
+
+static void
+le32(uint8_t *p, uint32_t v)
+{
+	int	 i;
+
+	for (i = 0; i < 4; i++)
+		p[i] = (v >> (8 * i)) & 0xff;
+}
+
+static void
+le64(uint8_t *p, uint64_t v)
+{
+	int	 i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (v >> (8 * i)) & 0xff;
+}
+
+static uint32_t
+rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+}
+
+static uint64_t
+rd64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int	 i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* ---- front-to-back FlatBuffer builder ------------------------------ */
+
+/* Zero-pad until len % align == rem. */
+static void
+fb_pad(struct bytes *b, size_t align, size_t rem)
+{
+	while (b->len % align != rem)
+		bytes_put(b, NULL, 1);
+}
+
+static void
+fb_patch(struct bytes *b, size_t slot, size_t target)
+{
+	le32(b->p + slot, (uint32_t)(target - slot));
+}
+
+/* One table field: a scalar of size 1, 2, 4 or 8, or (size 0) a uoffset. */
+struct fbf {
+	uint8_t		 id;
+	uint8_t		 size;
+	uint64_t	 val;
+};
+
+/*
+ * Write vtable and table; store the slot positions of the uoffset fields,
+ * in the order they appear in f[], into slots[].  Returns the table's
+ * position.
+ */
+static size_t
+fb_table(struct bytes *b, const struct fbf *f, size_t n, size_t *slots)
+{
+	static const uint8_t order[] = { 8, 0, 4, 2, 1 };
+	uint8_t		 tmp[8];
+	size_t		 vt, t, vs, pos, i, k, nslot = 0;
+	unsigned	 maxid = 0;
+	bool		 has8 = false;
+
+	for (i = 0; i < n; i++) {
+		if (f[i].id + 1u > maxid)
+			maxid = f[i].id + 1u;
+		if (f[i].size == 8)
+			has8 = true;
+	}
+	vs = 4 + 2 * (size_t)maxid;
+	fb_pad(b, 2, 0);
+	vt = bytes_put(b, NULL, vs);
+	if (has8)
+		fb_pad(b, 8, 4);
+	else
+		fb_pad(b, 4, 0);
+	t = b->len;
+	le32(tmp, (uint32_t)(t - vt));
+	bytes_put(b, tmp, 4);
+	for (k = 0; k < SC_NELEM(order); k++)
+		for (i = 0; i < n; i++) {
+			if (f[i].size != order[k])
+				continue;
+			switch (f[i].size) {
+			case 8:
+				le64(tmp, f[i].val);
+				break;
+			case 4:
+			case 0:
+				le32(tmp, (uint32_t)f[i].val);
+				break;
+			case 2:
+				le16(tmp, (uint16_t)f[i].val);
+				break;
+			default:
+				tmp[0] = (uint8_t)f[i].val;
+				break;
+			}
+			pos = bytes_put(b, tmp, f[i].size ? f[i].size : 4);
+			if (f[i].size == 0)
+				slots[nslot++] = pos;
+			le16(b->p + vt + 4 + 2 * f[i].id, (uint16_t)(pos - t));
+		}
+	fb_pad(b, 4, 0);
+	le16(b->p + vt, (uint16_t)vs);
+	le16(b->p + vt + 2, (uint16_t)(b->len - t));
+	return t;
+}
+
+static size_t
+fb_string(struct bytes *b, const char *s)
+{
+	uint8_t	 tmp[4];
+	size_t	 n = strlen(s), pos;
+
+	fb_pad(b, 4, 0);
+	le32(tmp, (uint32_t)n);
+	pos = bytes_put(b, tmp, 4);
+	bytes_put(b, s, n);
+	bytes_put(b, NULL, 1);
+	return pos;
+}
+
+/* A vector of n uoffsets; returns its position (slot i at pos + 4 + 4i). */
+static size_t
+fb_offvec(struct bytes *b, size_t n)
+{
+	uint8_t	 tmp[4];
+	size_t	 pos;
+
+	fb_pad(b, 4, 0);
+	le32(tmp, (uint32_t)n);
+	pos = bytes_put(b, tmp, 4);
+	bytes_put(b, NULL, 4 * n);
+	return pos;
+}
+
+/* A vector of n 16-byte structs of two int64 each. */
+static size_t
+fb_pairvec(struct bytes *b, const uint64_t *pairs, size_t n)
+{
+	uint8_t	 tmp[8];
+	size_t	 pos, i;
+
+	fb_pad(b, 8, 4);
+	le32(tmp, (uint32_t)n);
+	pos = bytes_put(b, tmp, 4);
+	for (i = 0; i < 2 * n; i++) {
+		le64(tmp, pairs[i]);
+		bytes_put(b, tmp, 8);
+	}
+	return pos;
+}
+
+/* The Field.type_type tag for f's type. */
+static uint8_t
+type_tag(const struct sc_arrow_field *f)
+{
+	switch (f->type) {
+	case SC_ARROW_NULL:		return T_NULL;
+	case SC_ARROW_BOOL:		return T_BOOL;
+	case SC_ARROW_INT8:
+	case SC_ARROW_INT16:
+	case SC_ARROW_INT32:
+	case SC_ARROW_INT64:		return T_INT;
+	case SC_ARROW_FLOAT:
+	case SC_ARROW_DOUBLE:		return T_FLOAT;
+	case SC_ARROW_DECIMAL128:	return T_DECIMAL;
+	case SC_ARROW_UTF8:		return T_UTF8;
+	case SC_ARROW_LARGE_UTF8:	return T_LARGE_UTF8;
+	case SC_ARROW_BINARY:		return T_BINARY;
+	case SC_ARROW_LARGE_BINARY:	return T_LARGE_BINARY;
+	case SC_ARROW_DATE32:		return T_DATE;
+	case SC_ARROW_TIMESTAMP_US:	return T_TIMESTAMP;
+	case SC_ARROW_STRUCT:		return T_STRUCT;
+	case SC_ARROW_LIST:		return T_LIST;
+	case SC_ARROW_LARGE_LIST:	return T_LARGE_LIST;
+	case SC_ARROW_MAP:		return T_MAP;
+	}
+	SC_BUG("unknown Arrow type %d", (int)f->type);
+}
+
+/* Writes the Field.type table; returns its position. */
+static size_t
+fb_type(struct bytes *b, const struct sc_arrow_field *f)
+{
+	struct fbf	 v[3];
+	size_t		 n = 0, slot, t;
+
+	switch (f->type) {
+	case SC_ARROW_INT8:
+	case SC_ARROW_INT16:
+	case SC_ARROW_INT32:
+	case SC_ARROW_INT64:
+		v[n++] = (struct fbf){ 0, 4, f->type == SC_ARROW_INT8 ? 8 :
+		    f->type == SC_ARROW_INT16 ? 16 :
+		    f->type == SC_ARROW_INT32 ? 32 : 64 };
+		v[n++] = (struct fbf){ 1, 1, 1 };	/* is_signed */
+		break;
+	case SC_ARROW_FLOAT:
+	case SC_ARROW_DOUBLE:
+		v[n++] = (struct fbf){ 0, 2,
+		    f->type == SC_ARROW_FLOAT ? 1 : 2 };
+		break;
+	case SC_ARROW_DECIMAL128:
+		v[n++] = (struct fbf){ 0, 4, (uint32_t)f->precision };
+		v[n++] = (struct fbf){ 1, 4, (uint32_t)f->scale };
+		v[n++] = (struct fbf){ 2, 4, 128 };
+		break;
+	case SC_ARROW_DATE32:
+		v[n++] = (struct fbf){ 0, 2, 0 };	/* DAY: not default */
+		break;
+	case SC_ARROW_TIMESTAMP_US:
+		v[n++] = (struct fbf){ 0, 2, 2 };	/* MICROSECOND */
+		if (f->tz) {
+			v[n++] = (struct fbf){ 1, 0, 0 };
+			t = fb_table(b, v, n, &slot);
+			fb_patch(b, slot, fb_string(b, f->tz));
+			return t;
+		}
+		break;
+	default:				/* empty type tables */
+		break;
+	}
+	return fb_table(b, v, n, &slot);
+}
+
+static void
+fb_field(struct bytes *b, const struct sc_arrow_field *f, size_t at)
+{
+	struct fbf	 v[5];
+	size_t		 slots[3], t, vec, i, n = 0;
+
+	v[n++] = (struct fbf){ 0, 0, 0 };			/* name */
+	if (f->nullable)				/* default false */
+		v[n++] = (struct fbf){ 1, 1, 1 };
+	v[n++] = (struct fbf){ 2, 1, type_tag(f) };		/* type_type */
+	v[n++] = (struct fbf){ 3, 0, 0 };			/* type */
+	v[n++] = (struct fbf){ 5, 0, 0 };			/* children */
+	t = fb_table(b, v, n, slots);
+	fb_patch(b, at, t);
+	fb_patch(b, slots[0], fb_string(b, f->name ? f->name : ""));
+	fb_patch(b, slots[1], fb_type(b, f));
+	vec = fb_offvec(b, f->nchildren);
+	fb_patch(b, slots[2], vec);
+	for (i = 0; i < f->nchildren; i++)
+		fb_field(b, &f->children[i], vec + 4 + 4 * i);
+}
+
+/*
+ * Frame the FlatBuffer fb as one encapsulated message (continuation, M,
+ * metadata padded to 8) followed by body bytes from the writer's columns
+ * (appended by the caller).
+ */
+static int
+frame_metadata(struct bytes *fb, struct sc_buf *out, size_t body,
+    struct sc_error *err)
+{
+	uint8_t	 pre[8];
+
+	fb_pad(fb, 8, 0);
+	if (fb->len > INT32_MAX)
+		return sc_error_set(err, SC_ST_INTERNAL,
+		    "Arrow metadata too large");
+	le32(pre, 0xffffffffu);
+	le32(pre + 4, (uint32_t)fb->len);
+	if (sc_buf_grow(out, 8 + fb->len + body, err) == -1)
+		return -1;
+	sc_buf_add(out, pre, 8, NULL);
+	sc_buf_add(out, fb->p, fb->len, NULL);
+	return 0;
+}
+
+/* Message table with a header of type htype; returns the header slot. */
+static size_t
+fb_message(struct bytes *b, uint8_t htype, bool with_body, uint64_t body)
+{
+	struct fbf	 v[4];
+	size_t		 n = 0, slot, t;
+
+	b->len = 0;
+	bytes_put(b, NULL, 4);			/* root uoffset */
+	v[n++] = (struct fbf){ 0, 2, METADATA_V5 };
+	v[n++] = (struct fbf){ 1, 1, htype };
+	v[n++] = (struct fbf){ 2, 0, 0 };
+	if (with_body)
+		v[n++] = (struct fbf){ 3, 8, body };
+	t = fb_table(b, v, n, &slot);
+	fb_patch(b, 0, t);
+	return slot;
+}
+
+static void
+build_schema(struct bytes *b, const struct sc_arrow_schema *s)
+{
+	struct fbf	 v[1] = { { 1, 0, 0 } };
+	size_t		 hslot, slot, t, vec, i;
+
+	hslot = fb_message(b, H_SCHEMA, false, 0);
+	t = fb_table(b, v, 1, &slot);
+	fb_patch(b, hslot, t);
+	vec = fb_offvec(b, s->nfields);
+	fb_patch(b, slot, vec);
+	for (i = 0; i < s->nfields; i++)
+		fb_field(b, &s->fields[i], vec + 4 + 4 * i);
+}
+
+int
+sc_arrow_write_schema(const struct sc_arrow_schema *s, struct sc_buf *out,
+    struct sc_error *err)
+{
+	struct bytes	 b = { 0 };
+	int		 rc;
+
+	build_schema(&b, s);
+	rc = frame_metadata(&b, out, 0, err);
+	bytes_free(&b);
+	return rc;
+}
+
+int
+sc_arrow_write_eos(struct sc_buf *out, struct sc_error *err)
+{
+	static const uint8_t eos[8] = { 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0 };
+
+	return sc_buf_add(out, eos, sizeof(eos), err);
+}
+
+int
+sc_arrow_schema_only(const struct sc_arrow_schema *s, struct sc_buf *out,
+    struct sc_error *err)
+{
+	if (sc_arrow_write_schema(s, out, err) == -1)
+		return -1;
+	return sc_arrow_write_eos(out, err);
+}
+
+/* ---- the row writer ------------------------------------------------ */
+
+struct wcol {
+	const struct sc_arrow_field *f;
+	size_t		 n;		/* values appended */
+	size_t		 nnull;
+	unsigned	 width;		/* fixed-width bytes; 0 bool/var/null */
+	unsigned	 offw;		/* 4 or 8 for var-width, else 0 */
+	struct bytes	 valid;		/* validity bitmap */
+	struct bytes	 vals;		/* values, bool bits, or offsets */
+	struct bytes	 data;		/* var-width bytes */
+};
+
+struct sc_arrow_writer {
+	struct sc_arrow_schema	 schema;
+	struct wcol		*cols;
+	size_t			 nrows;
+	struct bytes		 meta;	/* FlatBuffer scratch */
+};
+
+static void
+col_reset(struct wcol *c)
+{
+	c->n = c->nnull = 0;
+	c->valid.len = c->vals.len = c->data.len = 0;
+	if (c->offw)
+		bytes_put(&c->vals, NULL, c->offw);	/* offsets[0] = 0 */
+}
+
+struct sc_arrow_writer *
+sc_arrow_writer_new(const struct sc_arrow_schema *s, struct sc_error *err)
+{
+	struct sc_arrow_writer	*w;
+	struct wcol		*c;
+	size_t			 i;
+
+	for (i = 0; i < s->nfields; i++)
+		switch (s->fields[i].type) {
+		case SC_ARROW_STRUCT:
+		case SC_ARROW_LIST:
+		case SC_ARROW_LARGE_LIST:
+		case SC_ARROW_MAP:
+			sc_error_set(err, SC_ST_INTERNAL,
+			    "cannot write nested Arrow column '%s'",
+			    s->fields[i].name ? s->fields[i].name : "");
+			return NULL;
+		default:
+			break;
+		}
+	w = sc_xcalloc(1, sizeof(*w));
+	sc_arrow_schema_copy(&w->schema, s);
+	w->cols = sc_xcalloc(s->nfields ? s->nfields : 1, sizeof(*w->cols));
+	for (i = 0; i < s->nfields; i++) {
+		c = &w->cols[i];
+		c->f = &w->schema.fields[i];
+		switch (c->f->type) {
+		case SC_ARROW_INT8:		c->width = 1; break;
+		case SC_ARROW_INT16:		c->width = 2; break;
+		case SC_ARROW_INT32:
+		case SC_ARROW_DATE32:
+		case SC_ARROW_FLOAT:		c->width = 4; break;
+		case SC_ARROW_INT64:
+		case SC_ARROW_TIMESTAMP_US:
+		case SC_ARROW_DOUBLE:		c->width = 8; break;
+		case SC_ARROW_DECIMAL128:	c->width = 16; break;
+		case SC_ARROW_UTF8:
+		case SC_ARROW_BINARY:		c->offw = 4; break;
+		case SC_ARROW_LARGE_UTF8:
+		case SC_ARROW_LARGE_BINARY:	c->offw = 8; break;
+		default:			break;
+		}
+		col_reset(c);
+	}
+	return w;
+}
+
+void
+sc_arrow_writer_free(struct sc_arrow_writer *w)
+{
+	size_t	 i;
+
+	if (w == NULL)
+		return;
+	for (i = 0; i < w->schema.nfields; i++) {
+		bytes_free(&w->cols[i].valid);
+		bytes_free(&w->cols[i].vals);
+		bytes_free(&w->cols[i].data);
+	}
+	free(w->cols);
+	bytes_free(&w->meta);
+	sc_arrow_schema_release(&w->schema);
+	free(w);
+}
+
+const struct sc_arrow_schema *
+sc_arrow_writer_schema(const struct sc_arrow_writer *w)
+{
+	return &w->schema;
+}
+
+size_t
+sc_arrow_writer_rows(const struct sc_arrow_writer *w)
+{
+	return w->nrows;
+}
+
+static size_t
+pad8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+size_t
+sc_arrow_writer_bytes(const struct sc_arrow_writer *w)
+{
+	size_t	 i, sum = 0;
+
+	for (i = 0; i < w->schema.nfields; i++)
+		sum += pad8(w->cols[i].valid.len) + pad8(w->cols[i].vals.len) +
+		    pad8(w->cols[i].data.len);
+	return sum;
+}
+
+/* Find column col and check it can take the next value of this row. */
+static struct wcol *
+col_get(struct sc_arrow_writer *w, size_t col, struct sc_error *err)
+{
+	struct wcol	*c;
+
+	if (col >= w->schema.nfields) {
+		sc_error_set(err, SC_ST_INTERNAL,
+		    "Arrow column %zu out of range", col);
+		return NULL;
+	}
+	c = &w->cols[col];
+	if (c->n != w->nrows) {
+		sc_error_set(err, SC_ST_INTERNAL,
+		    "Arrow column '%s' already has a value for row %zu",
+		    c->f->name, w->nrows);
+		return NULL;
+	}
+	return c;
+}
+
+static int
+wrong_kind(const struct wcol *c, const char *what, struct sc_error *err)
+{
+	return sc_error_set(err, SC_ST_INTERNAL,
+	    "cannot append %s to Arrow %s column '%s'", what,
+	    sc_arrow_type_name(c->f->type), c->f->name);
+}
+
+/* Add one bit (the next slot) to a bitmap. */
+static void
+bit_push(struct bytes *b, size_t idx, bool set)
+{
+	if (idx % 8 == 0)
+		bytes_put(b, NULL, 1);
+	if (set)
+		b->p[idx / 8] |= (uint8_t)(1u << (idx % 8));
+}
+
+/* Record the validity of the value being appended and count it. */
+static void
+col_push_valid(struct wcol *c, bool valid)
+{
+	bit_push(&c->valid, c->n, valid);
+	if (!valid)
+		c->nnull++;
+}
+
+int
+sc_arrow_append_null(struct sc_arrow_writer *w, size_t col,
+    struct sc_error *err)
+{
+	struct wcol	*c;
+	uint8_t		 off[8];
+
+	if ((c = col_get(w, col, err)) == NULL)
+		return -1;
+	if (!c->f->nullable && c->f->type != SC_ARROW_NULL)
+		return sc_error_set(err, SC_ST_FAILED,
+		    "null value in non-nullable column '%s'", c->f->name);
+	if (c->f->type == SC_ARROW_NULL) {
+		c->nnull++;
+		c->n++;
+		return 0;
+	}
+	col_push_valid(c, false);
+	if (c->f->type == SC_ARROW_BOOL)
+		bit_push(&c->vals, c->n, false);
+	else if (c->width)
+		bytes_put(&c->vals, NULL, c->width);
+	else if (c->offw) {
+		memcpy(off, c->vals.p + c->vals.len - c->offw, c->offw);
+		bytes_put(&c->vals, off, c->offw);
+	}
+	c->n++;
+	return 0;
+}
+
+int
+sc_arrow_append_bool(struct sc_arrow_writer *w, size_t col, bool v,
+    struct sc_error *err)
+{
+	struct wcol	*c;
+
+	if ((c = col_get(w, col, err)) == NULL)
+		return -1;
+	if (c->f->type != SC_ARROW_BOOL)
+		return wrong_kind(c, "a boolean", err);
+	col_push_valid(c, true);
+	bit_push(&c->vals, c->n, v);
+	c->n++;
+	return 0;
+}
+
+static void
+col_push_le(struct wcol *c, uint64_t v)
+{
+	uint8_t	 tmp[8];
+
+	le64(tmp, v);
+	col_push_valid(c, true);
+	bytes_put(&c->vals, tmp, c->width);	/* low bytes: little-endian */
+	c->n++;
+}
+
+int
+sc_arrow_append_int64(struct sc_arrow_writer *w, size_t col, int64_t v,
+    struct sc_error *err)
+{
+	struct wcol	*c;
+	int64_t		 lo, hi;
+
+	if ((c = col_get(w, col, err)) == NULL)
+		return -1;
+	switch (c->f->type) {
+	case SC_ARROW_INT8:	lo = INT8_MIN; hi = INT8_MAX; break;
+	case SC_ARROW_INT16:	lo = INT16_MIN; hi = INT16_MAX; break;
+	case SC_ARROW_INT32:
+	case SC_ARROW_DATE32:	lo = INT32_MIN; hi = INT32_MAX; break;
+	case SC_ARROW_INT64:
+	case SC_ARROW_TIMESTAMP_US: lo = INT64_MIN; hi = INT64_MAX; break;
+	default:
+		return wrong_kind(c, "an integer", err);
+	}
+	if (v < lo || v > hi)
+		return sc_error_set(err, SC_ST_FAILED,
+		    "value %lld out of range for %s column '%s'",
+		    (long long)v, sc_arrow_type_name(c->f->type), c->f->name);
+	col_push_le(c, (uint64_t)v);
+	return 0;
+}
+
+int
+sc_arrow_append_double(struct sc_arrow_writer *w, size_t col, double v,
+    struct sc_error *err)
+{
+	struct wcol	*c;
+	uint64_t	 u;
+	uint32_t	 u32;
+	float		 fv;
+
+	if ((c = col_get(w, col, err)) == NULL)
+		return -1;
+	if (c->f->type == SC_ARROW_DOUBLE) {
+		memcpy(&u, &v, 8);
+		col_push_le(c, u);
+	} else if (c->f->type == SC_ARROW_FLOAT) {
+		fv = (float)v;
+		memcpy(&u32, &fv, 4);
+		col_push_le(c, u32);
+	} else
+		return wrong_kind(c, "a floating-point value", err);
+	return 0;
+}
+
+int
+sc_arrow_append_bytes(struct sc_arrow_writer *w, size_t col, const void *p,
+    size_t n, struct sc_error *err)
+{
+	struct wcol	*c;
+	uint8_t		 tmp[8];
+	uint64_t	 end;
+
+	if ((c = col_get(w, col, err)) == NULL)
+		return -1;
+	if (c->offw == 0)
+		return wrong_kind(c, "bytes", err);
+	if (n > (size_t)INT32_MAX ||
+	    (c->offw == 4 && c->data.len > (size_t)INT32_MAX - n))
+		return sc_error_set(err, SC_ST_FAILED,
+		    "value too large for Arrow column '%s'", c->f->name);
+	col_push_valid(c, true);
+	if (n)
+		bytes_put(&c->data, p, n);
+	end = c->data.len;
+	if (c->offw == 4)
+		le32(tmp, (uint32_t)end);
+	else
+		le64(tmp, end);
+	bytes_put(&c->vals, tmp, c->offw);
+	c->n++;
+	return 0;
+}
+
+typedef unsigned __int128 u128;
+
+static u128
+pow10_u128(int e)
+{
+	u128	 r = 1;
+
+	while (e-- > 0)
+		r *= 10;
+	return r;
+}
+
+static int
+push_decimal(struct wcol *c, u128 mag, bool neg, struct sc_error *err)
+{
+	uint8_t	 tmp[16];
+	u128	 v;
+
+	if (mag >= pow10_u128(c->f->precision))
+		return sc_error_set(err, SC_ST_FAILED,
+		    "decimal value out of range for decimal(%d,%d) column "
+		    "'%s'", c->f->precision, c->f->scale, c->f->name);
+	v = neg ? (u128)0 - mag : mag;
+	le64(tmp, (uint64_t)v);
+	le64(tmp + 8, (uint64_t)(v >> 64));
+	col_push_valid(c, true);
+	bytes_put(&c->vals, tmp, 16);
+	c->n++;
+	return 0;
+}
+
+static int
+decimal_col(struct sc_arrow_writer *w, size_t col, struct wcol **cp,
+    struct sc_error *err)
+{
+	if ((*cp = col_get(w, col, err)) == NULL)
+		return -1;
+	if ((*cp)->f->type != SC_ARROW_DECIMAL128)
+		return wrong_kind(*cp, "a decimal", err);
+	if ((*cp)->f->precision < 1 || (*cp)->f->precision > 38 ||
+	    (*cp)->f->scale < 0 || (*cp)->f->scale > (*cp)->f->precision)
+		return sc_error_set(err, SC_ST_INTERNAL,
+		    "bad decimal(%d,%d) column '%s'", (*cp)->f->precision,
+		    (*cp)->f->scale, (*cp)->f->name);
+	return 0;
+}
+
+int
+sc_arrow_append_decimal128(struct sc_arrow_writer *w, size_t col,
+    int64_t hi, uint64_t lo, struct sc_error *err)
+{
+	struct wcol	*c;
+	u128		 v;
+	bool		 neg = hi < 0;
+
+	if (decimal_col(w, col, &c, err) == -1)
+		return -1;
+	v = (u128)(uint64_t)hi << 64 | lo;
+	return push_decimal(c, neg ? (u128)0 - v : v, neg, err);
+}
+
+int
+sc_arrow_append_decimal_str(struct sc_arrow_writer *w, size_t col,
+    const char *s, struct sc_error *err)
+{
+	struct wcol	*c;
+	const char	*p = s;
+	u128		 mag = 0, lim = pow10_u128(38);
+	bool		 neg = false, point = false, digits = false;
+	int		 frac = 0, round = 0;
+
+	if (decimal_col(w, col, &c, err) == -1)
+		return -1;
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	for (; *p; p++) {
+		if (*p == '.' && !point) {
+			point = true;
+			continue;
+		}
+		if (*p < '0' || *p > '9')
+			break;
+		digits = true;
+		if (point && frac == c->f->scale) {
+			/* Half-up: only the first dropped digit matters. */
+			if (round == 0)
+				round = *p >= '5' ? 1 : -1;
+			continue;
+		}
+		if (point)
+			frac++;
+		mag = mag * 10 + (u128)(*p - '0');
+		if (mag >= lim)
+			return sc_error_set(err, SC_ST_FAILED,
+			    "decimal value '%s' out of range for column '%s'",
+			    s, c->f->name);
+	}
+	if (*p != '\0' || !digits)
+		return sc_error_set(err, SC_ST_FAILED,
+		    "invalid decimal literal '%s' for column '%s'", s,
+		    c->f->name);
+	for (; frac < c->f->scale; frac++) {
+		mag *= 10;
+		if (mag >= lim)
+			return sc_error_set(err, SC_ST_FAILED,
+			    "decimal value '%s' out of range for column '%s'",
+			    s, c->f->name);
+	}
+	if (round == 1)
+		mag++;
+	return push_decimal(c, mag, neg && mag != 0, err);
+}
+
+/* Drop values beyond row k (a partial row). */
+static void
+col_truncate(struct wcol *c, size_t k)
+{
+	size_t	 i;
+
+	for (i = k; i < c->n; i++) {
+		if (c->f->type == SC_ARROW_NULL)
+			c->nnull--;
+		else if (!(c->valid.p[i / 8] >> (i % 8) & 1))
+			c->nnull--;
+		if (c->f->type != SC_ARROW_NULL)
+			c->valid.p[i / 8] &= (uint8_t)~(1u << (i % 8));
+		if (c->f->type == SC_ARROW_BOOL)
+			c->vals.p[i / 8] &= (uint8_t)~(1u << (i % 8));
+	}
+	c->n = k;
+	if (c->f->type == SC_ARROW_NULL)
+		return;
+	c->valid.len = (k + 7) / 8;
+	if (c->f->type == SC_ARROW_BOOL)
+		c->vals.len = (k + 7) / 8;
+	else if (c->width)
+		c->vals.len = k * c->width;
+	else if (c->offw) {
+		c->vals.len = (k + 1) * c->offw;
+		c->data.len = c->offw == 4 ? rd32(c->vals.p + k * 4) :
+		    (size_t)rd64(c->vals.p + k * 8);
+	}
+}
+
+int
+sc_arrow_writer_end_row(struct sc_arrow_writer *w, struct sc_error *err)
+{
+	size_t	 i;
+
+	for (i = 0; i < w->schema.nfields; i++)
+		if (w->cols[i].n != w->nrows + 1)
+			break;
+	if (i == w->schema.nfields) {
+		w->nrows++;
+		return 0;
+	}
+	sc_error_set(err, SC_ST_INTERNAL,
+	    "Arrow row %zu has no value for column '%s'", w->nrows,
+	    w->schema.fields[i].name);
+	for (i = 0; i < w->schema.nfields; i++)
+		col_truncate(&w->cols[i], w->nrows);
+	return -1;
+}
+
+static void
+add_body(struct sc_buf *out, const struct bytes *b)
+{
+	static const uint8_t zero[8];
+
+	sc_buf_add(out, b->p, b->len, NULL);
+	sc_buf_add(out, zero, pad8(b->len) - b->len, NULL);
+}
+
+int
+sc_arrow_writer_flush_batch(struct sc_arrow_writer *w, struct sc_buf *out,
+    struct sc_error *err)
+{
+	struct fbf	 v[3] = { { 0, 8, 0 }, { 1, 0, 0 }, { 2, 0, 0 } };
+	uint64_t	*nodes, *bufs;
+	size_t		 nf = w->schema.nfields, nb = 0, i, hslot, t;
+	size_t		 slots[2], body = 0;
+	struct wcol	*c;
+	int		 rc;
+
+	for (i = 0; i < nf; i++)
+		if (w->cols[i].n != w->nrows)
+			return sc_error_set(err, SC_ST_INTERNAL,
+			    "Arrow row %zu is incomplete", w->nrows);
+	nodes = sc_xcalloc(2 * nf + 1, sizeof(*nodes));
+	bufs = sc_xcalloc(6 * nf + 1, sizeof(*bufs));
+#define ADDBUF(len_) do {						\
+	bufs[2 * nb] = body;						\
+	bufs[2 * nb + 1] = (len_);					\
+	body += pad8(len_);						\
+	nb++;								\
+} while (0)
+	for (i = 0; i < nf; i++) {
+		c = &w->cols[i];
+		nodes[2 * i] = c->n;
+		nodes[2 * i + 1] = c->nnull;
+		if (c->f->type == SC_ARROW_NULL)
+			continue;
+		ADDBUF(c->valid.len);
+		ADDBUF(c->vals.len);
+		if (c->offw)
+			ADDBUF(c->data.len);
+	}
+#undef ADDBUF
+	hslot = fb_message(&w->meta, H_RECORD_BATCH, true, body);
+	v[0].val = w->nrows;
+	t = fb_table(&w->meta, v, 3, slots);
+	fb_patch(&w->meta, hslot, t);
+	fb_patch(&w->meta, slots[0], fb_pairvec(&w->meta, nodes, nf));
+	fb_patch(&w->meta, slots[1], fb_pairvec(&w->meta, bufs, nb));
+	free(nodes);
+	free(bufs);
+	if ((rc = frame_metadata(&w->meta, out, body, err)) == -1)
+		return -1;
+	for (i = 0; i < nf; i++) {
+		c = &w->cols[i];
+		if (c->f->type == SC_ARROW_NULL)
+			continue;
+		add_body(out, &c->valid);
+		add_body(out, &c->vals);
+		if (c->offw)
+			add_body(out, &c->data);
+	}
+	for (i = 0; i < nf; i++)
+		col_reset(&w->cols[i]);
+	w->nrows = 0;
+	return 0;
+}
+
+int
+sc_arrow_writer_flush(struct sc_arrow_writer *w, struct sc_buf *out,
+    struct sc_error *err)
+{
+	if (sc_arrow_write_schema(&w->schema, out, err) == -1 ||
+	    sc_arrow_writer_flush_batch(w, out, err) == -1)
+		return -1;
+	return sc_arrow_write_eos(out, err);
+}

@@ -41,11 +41,12 @@ struct sc_rpc_upload;
 /*
  * Open a channel to u: insecure, or TLS with system roots when
  * u->use_ssl (or a token is set and the host is not a loopback name),
- * or with the PEM roots in ca_file when not NULL; "authorization: Bearer
- * <token>" and u->params as metadata on every call; receive limit
- * u->max_message_size; keepalive 60 s / 20 s timeout.  Connecting is
- * lazy: unreachable servers surface as UNAVAILABLE on the first call.
- * Returns NULL on failure.  Free with sc_rpc_free().
+ * or TLS with the PEM roots in ca_file when not NULL (a ca_file alone
+ * turns TLS on); "authorization: Bearer <token>" and u->params as
+ * metadata on every call; receive limit u->max_message_size; keepalive
+ * 60 s / 20 s timeout.  Connecting is lazy: unreachable servers
+ * surface as UNAVAILABLE on the first call.  Returns NULL on failure.
+ * Free with sc_rpc_free().
  */
 struct sc_rpc	*sc_rpc_new(const struct sc_uri *u, const char *ca_file,
 		    struct sc_error *err);
@@ -106,14 +107,44 @@ enum sc_rpc_kind {
 };
 
 /*
- * A new call.  Runs on a completion-queue thread: it must not block.  The
- * call stays valid until it has been finished and closed; keep it longer
- * with sc_rpc_call_ref().
+ * Server threads and call lifetime (the rules rpc.c implements):
+ *
+ *  - Every call is pinned to one of the nthreads completion-queue
+ *    threads.  Its handler and its sent(), read() and close() callbacks
+ *    run there, one at a time, in completion order, with no rpc.c lock
+ *    held, so they may call sc_rpc_call_send/reply/finish/read.  They
+ *    must not block.
+ *  - Any other thread may call sc_rpc_call_send/reply/finish/read/peer/
+ *    is_done too: a per-call mutex serialises them with the callbacks,
+ *    and none of them waits for the network.
+ *  - A call is valid from the handler until its close callback has
+ *    returned.  To use it from another thread, or later, take
+ *    sc_rpc_call_ref() in the handler and drop it with
+ *    sc_rpc_call_unref() when done (typically in or after close()).
+ *    The object is freed once the handler has returned, every batch has
+ *    completed (status sent or call cancelled, RECV_CLOSE done) and the
+ *    last reference is gone.
+ *  - A call nobody finishes ends when the client cancels, its deadline
+ *    passes, the connection breaks, or sc_rpc_server_shutdown() cancels
+ *    it.  close() then reports cancelled=true; rpc.c sends no status of
+ *    its own (the client already has one), and later send/reply/finish
+ *    return -1.
+ *  - sc_rpc_server_shutdown() cancels every call and waits until every
+ *    call object is freed, so references held elsewhere must be dropped
+ *    once close() has run.  Never call it from a callback.
+ */
+
+/*
+ * A new call.  Runs on the call's completion-queue thread: it must not
+ * block.  See the rules above for how long the call stays valid.
  */
 typedef void sc_rpc_handler_fn(struct sc_rpc_call *call, void *arg);
 /* A send completed: ok is false when the call is dead. Must not block. */
 typedef void sc_rpc_sent_fn(struct sc_rpc_call *call, bool ok, void *arg);
-/* A client message (msg, len), or end of input (msg NULL, ok true), or a dead call (ok false). */
+/*
+ * A client message (msg, len), or end of input (msg NULL, ok true), or a
+ * dead call (ok false).
+ */
 typedef void sc_rpc_read_fn(struct sc_rpc_call *call, const void *msg,
 		    size_t len, bool ok, void *arg);
 /* The call ended (cancelled: client cancel, deadline, broken connection). */
@@ -144,7 +175,8 @@ int	 sc_rpc_server_start(struct sc_rpc_server *srv, int *portp,
 	    struct sc_error *err);
 /*
  * Stop accepting, cancel every live call, wait until all calls have been
- * freed, and join the threads.  Idempotent.
+ * freed, and join the threads.  Idempotent (but not to be called from
+ * two threads at once, nor from a callback).
  */
 void	 sc_rpc_server_shutdown(struct sc_rpc_server *srv);
 void	 sc_rpc_server_free(struct sc_rpc_server *srv);
@@ -167,14 +199,19 @@ void	 sc_rpc_call_unref(struct sc_rpc_call *call);
  */
 int	 sc_rpc_call_send(struct sc_rpc_call *call, const void *msg, size_t len,
 	    sc_rpc_sent_fn *sent, void *arg);
-/* Unary reply: message and status OK in one batch. 0 or -1. */
+/*
+ * Unary reply: message and status OK in one batch.  0, or -1 if a send
+ * is in flight or the call is finished, closed or dead.
+ */
 int	 sc_rpc_call_reply(struct sc_rpc_call *call, const void *msg,
 	    size_t len);
 /*
  * Finish with a status (adds initial metadata if none went out; details,
  * if not NULL, become grpc-status-details-bin).  Waits for no in-flight
- * send: if one is in flight, the status goes out when it completes.
- * Exactly once per call; further calls return -1.
+ * send: if one is in flight, the status goes out when it completes
+ * (and not at all if that send fails).  Exactly once per call; further
+ * calls return -1, as does finishing a call that is already closed
+ * (cancelled) or dead, which sends nothing.
  */
 int	 sc_rpc_call_finish(struct sc_rpc_call *call, int code, const char *msg,
 	    const void *details, size_t details_len);
@@ -183,7 +220,11 @@ void	 sc_rpc_call_on_close(struct sc_rpc_call *call, sc_rpc_close_fn *fn,
 	    void *arg);
 /* True once the client cancelled or the call ended. */
 bool	 sc_rpc_call_is_done(struct sc_rpc_call *call);
-/* Client-streaming: read the next message; one read outstanding. 0 or -1. */
+/*
+ * Client-streaming: read the next message; one read outstanding.  msg is
+ * valid only during fn, which may call sc_rpc_call_read() again.  0, or
+ * -1 if a read is outstanding or the call is closed or dead.
+ */
 int	 sc_rpc_call_read(struct sc_rpc_call *call, sc_rpc_read_fn *fn,
 	    void *arg);
 

@@ -1,0 +1,1764 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * rpc.c: the only code that calls the gRPC C core (Debian 12, 1.51).
+ * Clients wait on a pooled pluck queue per call; the server runs one
+ * completion queue per thread, each call pinned to one queue and guarded
+ * by a per-call mutex.  "Pitfall N" refers to shared/grpc-c-core.md.
+ */
+
+#include "core/rpc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <grpc/byte_buffer.h>
+#include <grpc/byte_buffer_reader.h>
+#include <grpc/grpc.h>
+#include <grpc/grpc_security.h>
+#include <grpc/slice.h>
+#include <grpc/support/alloc.h>
+#include <grpc/support/log.h>
+#include <grpc/support/time.h>
+
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "core/uri.h"
+#include "core/xmem.h"
+#include "core/banned.h"
+
+#ifndef SCTK_VERSION
+#define SCTK_VERSION "0.0.0"
+#endif
+
+#define DETAILS_KEY	"grpc-status-details-bin"
+#define MAX_PEM		(1L << 20)	/* certificate and key files */
+#define MAX_REGCALLS	64		/* registered methods per channel */
+#define MAX_FREE_CQS	16		/* pooled pluck queues per channel */
+#define ARMED		4		/* requests armed per method, queue */
+#define DEFAULT_SRV_MAX	(128L * 1024 * 1024)
+
+/* ------------------------------------------------------------ common */
+
+static pthread_once_t	 core_once = PTHREAD_ONCE_INIT;
+
+static void
+core_log(gpr_log_func_args *a)
+{
+	sc_debug("grpc %s:%d: %s", a->file, a->line, a->message);
+}
+
+/*
+ * grpc_init() once per process, never undone: grpc_shutdown() while a
+ * channel or server lives breaks it, and at exit it cannot free the
+ * core's internal threads anyway.
+ */
+static void
+core_init(void)
+{
+	gpr_set_log_function(core_log);
+	grpc_init();
+	if (getenv("GRPC_VERBOSITY") == NULL)
+		gpr_set_log_verbosity(GPR_LOG_SEVERITY_ERROR);
+}
+
+static void
+core_start(void)
+{
+	(void)pthread_once(&core_once, core_init);
+}
+
+/* An absolute CLOCK_MONOTONIC time as a gRPC deadline; NULL = none. */
+static gpr_timespec
+to_gpr(const struct timespec *ts)
+{
+	struct timespec	 now;
+	int64_t		 sec, nsec;
+
+	if (ts == NULL)
+		return gpr_inf_future(GPR_CLOCK_MONOTONIC);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (ts->tv_sec > now.tv_sec + 100L * 365 * 86400)
+		return gpr_inf_future(GPR_CLOCK_MONOTONIC);
+	sec = (int64_t)ts->tv_sec - now.tv_sec;
+	nsec = (int64_t)ts->tv_nsec - now.tv_nsec;
+	if (sec < 0 || (sec == 0 && nsec <= 0))
+		return gpr_now(GPR_CLOCK_MONOTONIC);
+	return gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
+	    gpr_time_from_nanos(sec * 1000000000 + nsec, GPR_TIMESPAN));
+}
+
+static void
+arg_int(grpc_arg *a, const char *key, int v)
+{
+	a->type = GRPC_ARG_INTEGER;
+	a->key = (char *)key;
+	a->value.integer = v;
+}
+
+static void
+arg_str(grpc_arg *a, const char *key, const char *v)
+{
+	a->type = GRPC_ARG_STRING;
+	a->key = (char *)key;
+	a->value.string = (char *)v;
+}
+
+/* A receive limit in bytes as a channel argument; <= 0 is unlimited. */
+static int
+limit_arg(long n)
+{
+	if (n <= 0 || n > INT_MAX)
+		return -1;
+	return (int)n;
+}
+
+/* One slice allocation and one copy. */
+static grpc_byte_buffer *
+make_bb(const void *p, size_t n)
+{
+	grpc_byte_buffer	*bb;
+	grpc_slice		 s;
+
+	s = grpc_slice_malloc(n);
+	if (n > 0)
+		memcpy(GRPC_SLICE_START_PTR(s), p, n);
+	bb = grpc_raw_byte_buffer_create(&s, 1);
+	grpc_slice_unref(s);
+	return bb;
+}
+
+/*
+ * The whole message as one slice (a reference to the only slice when it
+ * is uncompressed and contiguous, else one copy).  -1 if it cannot be
+ * decompressed.
+ */
+static int
+bb_flatten(grpc_byte_buffer *bb, grpc_slice *out)
+{
+	grpc_byte_buffer_reader	 r;
+
+	if (bb->type == GRPC_BB_RAW &&
+	    bb->data.raw.compression == GRPC_COMPRESS_NONE &&
+	    bb->data.raw.slice_buffer.count == 1) {
+		*out = grpc_slice_ref(bb->data.raw.slice_buffer.slices[0]);
+		return 0;
+	}
+	if (!grpc_byte_buffer_reader_init(&r, bb))
+		return -1;
+	*out = grpc_byte_buffer_reader_readall(&r);
+	grpc_byte_buffer_reader_destroy(&r);
+	return 0;
+}
+
+/* Append a received message to out: one copy. */
+static int
+bb_append(grpc_byte_buffer *bb, struct sc_buf *out, struct sc_error *err)
+{
+	grpc_byte_buffer_reader	 r;
+	grpc_slice		 s;
+	int			 rc = 0;
+
+	if (!grpc_byte_buffer_reader_init(&r, bb))
+		return sc_error_set(err, SC_ST_PROTOCOL,
+		    "cannot decompress a message from the server");
+	if (bb->data.raw.compression == GRPC_COMPRESS_NONE &&
+	    sc_buf_grow(out, grpc_byte_buffer_length(bb), err) == -1) {
+		grpc_byte_buffer_reader_destroy(&r);
+		return -1;
+	}
+	while (grpc_byte_buffer_reader_next(&r, &s)) {
+		if (rc == 0)
+			rc = sc_buf_add(out, GRPC_SLICE_START_PTR(s),
+			    GRPC_SLICE_LENGTH(s), err);
+		grpc_slice_unref(s);
+	}
+	grpc_byte_buffer_reader_destroy(&r);
+	return rc;
+}
+
+/* Read a whole (small) file; malloc'ed and NUL-terminated. */
+static char *
+read_file(const char *path, const char *what, struct sc_error *err)
+{
+	struct sc_buf	 b;
+	char		 chunk[8192];
+	size_t		 n;
+	FILE		*fp;
+
+	if ((fp = fopen(path, "re")) == NULL) {
+		sc_error_set_errno(err, SC_ST_IO, errno, "cannot open %s '%s'",
+		    what, path);
+		return NULL;
+	}
+	sc_buf_init(&b, MAX_PEM);
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+		if (sc_buf_add(&b, chunk, n, NULL) == -1) {
+			fclose(fp);
+			sc_error_set(err, SC_ST_IO, "%s '%s' is too large",
+			    what, path);
+			return NULL;
+		}
+	if (ferror(fp)) {
+		sc_error_set_errno(err, SC_ST_IO, errno, "cannot read %s '%s'",
+		    what, path);
+		fclose(fp);
+		sc_buf_release(&b);
+		return NULL;
+	}
+	fclose(fp);
+	return (char *)sc_buf_detach(&b, NULL);
+}
+
+static void
+free_secret(char *s)
+{
+	if (s != NULL) {
+		explicit_bzero(s, strlen(s));
+		free(s);
+	}
+}
+
+/* ------------------------------------------------------------ client */
+
+struct regcall {
+	char	*method;	/* must outlive the channel */
+	void	*handle;
+};
+
+struct sc_rpc {
+	grpc_channel		*ch;
+	grpc_metadata		*md;		/* sent on every call */
+	size_t			 nmd;
+	pthread_mutex_t		 mu;		/* regcalls and cqs */
+	struct regcall		 regcalls[MAX_REGCALLS];
+	size_t			 nregcalls;
+	grpc_completion_queue	*cqs[MAX_FREE_CQS];
+	size_t			 ncqs;
+};
+
+/* Tags of one client call: each is a batch that may be outstanding. */
+enum {
+	CT_START = 0,	/* send initial metadata (+ message, close) */
+	CT_STATUS,	/* receive status */
+	CT_RECV,	/* receive one message */
+	CT_SEND,	/* send one message */
+	CT_FINISH,	/* half-close and receive the reply */
+	CT_MAX
+};
+
+struct ccall {
+	struct sc_rpc		*rpc;
+	grpc_call		*call;
+	grpc_completion_queue	*cq;
+	unsigned		 pending;	/* bit per outstanding tag */
+	char			 tags[CT_MAX];
+	grpc_metadata_array	 init_md;
+	grpc_metadata_array	 trail_md;
+	grpc_status_code	 status;
+	grpc_slice		 details;
+	const char		*errstr;
+	grpc_byte_buffer	*send_bb;
+	grpc_byte_buffer	*recv_bb;
+	bool			 status_done;
+	atomic_bool		 cancelled;
+};
+
+struct sc_rpc_stream {
+	struct ccall	 c;
+	bool		 ended;		/* end of stream or failure seen */
+};
+
+struct sc_rpc_upload {
+	struct ccall	 c;
+	bool		 finished;
+};
+
+static bool
+is_loopback(const char *host)
+{
+	return strcasecmp(host, "localhost") == 0 ||
+	    strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0 ||
+	    strcasecmp(host, "ip6-localhost") == 0;
+}
+
+static int
+add_md(struct sc_rpc *rpc, const char *key, const char *value,
+    struct sc_error *err)
+{
+	grpc_slice	 k, v;
+
+	k = grpc_slice_from_copied_string(key);
+	v = grpc_slice_from_copied_string(value);
+	if (!grpc_header_key_is_legal(k) || (!grpc_is_binary_header(k) &&
+	    !grpc_header_nonbin_value_is_legal(v))) {
+		grpc_slice_unref(k);
+		grpc_slice_unref(v);
+		return sc_error_set(err, SC_ST_USAGE,
+		    "invalid metadata '%s' in the server address", key);
+	}
+	rpc->md[rpc->nmd].key = k;
+	rpc->md[rpc->nmd].value = v;
+	rpc->nmd++;
+	return 0;
+}
+
+static grpc_channel_credentials *
+client_creds(const struct sc_uri *u, const char *ca_file,
+    struct sc_error *err)
+{
+	grpc_channel_credentials	*creds;
+	char				*pem = NULL;
+
+	if (!u->use_ssl && ca_file == NULL &&
+	    (!u->has_token || is_loopback(u->host)))
+		return grpc_insecure_credentials_create();
+	if (ca_file != NULL &&
+	    (pem = read_file(ca_file, "CA file", err)) == NULL)
+		return NULL;
+	creds = grpc_ssl_credentials_create(pem, NULL, NULL, NULL);
+	free(pem);
+	if (creds == NULL)
+		sc_error_set(err, SC_ST_USAGE, "cannot set up TLS");
+	return creds;
+}
+
+struct sc_rpc *
+sc_rpc_new(const struct sc_uri *u, const char *ca_file, struct sc_error *err)
+{
+	grpc_channel_credentials	*creds;
+	struct sc_rpc			*rpc;
+	grpc_channel_args		 ca;
+	grpc_arg			 args[7];
+	char				 target[300], *auth;
+	size_t				 i;
+	int				 rc;
+
+	core_start();
+	if (u->is_ipv6)
+		snprintf(target, sizeof(target), "[%s]:%d", u->host, u->port);
+	else
+		snprintf(target, sizeof(target), "%s:%d", u->host, u->port);
+
+	rpc = sc_xcalloc(1, sizeof(*rpc));
+	pthread_mutex_init(&rpc->mu, NULL);
+	rpc->md = sc_xcalloc(u->nparams + 1, sizeof(*rpc->md));
+	if (u->has_token && u->token != NULL) {
+		auth = sc_xasprintf("Bearer %s", u->token);
+		rc = add_md(rpc, "authorization", auth, err);
+		free_secret(auth);
+		if (rc == -1)
+			goto fail;
+	}
+	for (i = 0; i < u->nparams; i++)
+		if (add_md(rpc, u->params[i].key, u->params[i].value,
+		    err) == -1)
+			goto fail;
+
+	if ((creds = client_creds(u, ca_file, err)) == NULL)
+		goto fail;
+	arg_int(&args[0], GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH,
+	    limit_arg(u->max_message_size));
+	arg_int(&args[1], GRPC_ARG_KEEPALIVE_TIME_MS, 60000);
+	arg_int(&args[2], GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 20000);
+	arg_int(&args[3], GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+	arg_int(&args[4], GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
+	arg_str(&args[5], GRPC_ARG_PRIMARY_USER_AGENT_STRING,
+	    "sctk/" SCTK_VERSION);
+	arg_int(&args[6], GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, -1);
+	ca.num_args = SC_NELEM(args);
+	ca.args = args;
+	rpc->ch = grpc_channel_create(target, creds, &ca);
+	grpc_channel_credentials_release(creds);
+	if (rpc->ch == NULL) {
+		sc_error_set(err, SC_ST_INTERNAL, "cannot create a channel to "
+		    "'%s'", target);
+		goto fail;
+	}
+	return rpc;
+fail:
+	sc_rpc_free(rpc);
+	return NULL;
+}
+
+void
+sc_rpc_free(struct sc_rpc *rpc)
+{
+	size_t	 i;
+
+	if (rpc == NULL)
+		return;
+	if (rpc->ch != NULL)
+		grpc_channel_destroy(rpc->ch);
+	for (i = 0; i < rpc->nregcalls; i++)
+		free(rpc->regcalls[i].method);
+	for (i = 0; i < rpc->ncqs; i++) {
+		grpc_completion_queue_shutdown(rpc->cqs[i]);
+		(void)grpc_completion_queue_pluck(rpc->cqs[i], NULL,
+		    gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+		grpc_completion_queue_destroy(rpc->cqs[i]);
+	}
+	for (i = 0; i < rpc->nmd; i++) {
+		/* the token must not linger in freed memory */
+		if (!GRPC_SLICE_IS_EMPTY(rpc->md[i].value) &&
+		    grpc_slice_str_cmp(rpc->md[i].key, "authorization") == 0)
+			explicit_bzero(GRPC_SLICE_START_PTR(rpc->md[i].value),
+			    GRPC_SLICE_LENGTH(rpc->md[i].value));
+		grpc_slice_unref(rpc->md[i].key);
+		grpc_slice_unref(rpc->md[i].value);
+	}
+	free(rpc->md);
+	pthread_mutex_destroy(&rpc->mu);
+	free(rpc);
+}
+
+static grpc_completion_queue *
+cq_get(struct sc_rpc *rpc)
+{
+	grpc_completion_queue	*cq = NULL;
+
+	pthread_mutex_lock(&rpc->mu);
+	if (rpc->ncqs > 0)
+		cq = rpc->cqs[--rpc->ncqs];
+	pthread_mutex_unlock(&rpc->mu);
+	if (cq == NULL)
+		cq = grpc_completion_queue_create_for_pluck(NULL);
+	return cq;
+}
+
+/* Every batch on cq has been dequeued. */
+static void
+cq_put(struct sc_rpc *rpc, grpc_completion_queue *cq)
+{
+	pthread_mutex_lock(&rpc->mu);
+	if (rpc->ncqs < MAX_FREE_CQS) {
+		rpc->cqs[rpc->ncqs++] = cq;
+		cq = NULL;
+	}
+	pthread_mutex_unlock(&rpc->mu);
+	if (cq != NULL) {
+		grpc_completion_queue_shutdown(cq);
+		(void)grpc_completion_queue_pluck(cq, NULL,
+		    gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+		grpc_completion_queue_destroy(cq);
+	}
+}
+
+/* The registered-call handle for method, or NULL when the table is full. */
+static void *
+regcall(struct sc_rpc *rpc, const char *method)
+{
+	void	*h = NULL;
+	size_t	 i;
+
+	pthread_mutex_lock(&rpc->mu);
+	for (i = 0; i < rpc->nregcalls; i++)
+		if (strcmp(rpc->regcalls[i].method, method) == 0) {
+			h = rpc->regcalls[i].handle;
+			break;
+		}
+	if (h == NULL && rpc->nregcalls < MAX_REGCALLS) {
+		rpc->regcalls[i].method = sc_xstrdup(method);
+		h = grpc_channel_register_call(rpc->ch,
+		    rpc->regcalls[i].method, NULL, NULL);
+		rpc->regcalls[i].handle = h;
+		rpc->nregcalls++;
+	}
+	pthread_mutex_unlock(&rpc->mu);
+	return h;
+}
+
+static int
+cc_open(struct ccall *c, struct sc_rpc *rpc, const char *method,
+    const struct timespec *deadline, struct sc_error *err)
+{
+	gpr_timespec	 dl;
+	grpc_slice	 path;
+	void		*h;
+
+	memset(c, 0, sizeof(*c));
+	c->rpc = rpc;
+	grpc_metadata_array_init(&c->init_md);
+	grpc_metadata_array_init(&c->trail_md);
+	c->details = grpc_empty_slice();
+	c->status = GRPC_STATUS_UNKNOWN;
+	atomic_init(&c->cancelled, false);
+	if (method[0] != '/')
+		return sc_error_set(err, SC_ST_INTERNAL,
+		    "bad method name '%s'", method);
+	c->cq = cq_get(rpc);
+	dl = to_gpr(deadline);
+	if ((h = regcall(rpc, method)) != NULL)
+		c->call = grpc_channel_create_registered_call(rpc->ch, NULL,
+		    GRPC_PROPAGATE_DEFAULTS, c->cq, h, dl, NULL);
+	else {
+		path = grpc_slice_from_copied_string(method);
+		c->call = grpc_channel_create_call(rpc->ch, NULL,
+		    GRPC_PROPAGATE_DEFAULTS, c->cq, path, NULL, dl, NULL);
+		grpc_slice_unref(path);
+	}
+	if (c->call == NULL)
+		return sc_error_set(err, SC_ST_INTERNAL,
+		    "cannot create a call to %s", method);
+	return 0;
+}
+
+/*
+ * Start a batch.  A refused batch poisons the call (pitfall 3), so the
+ * call is cancelled and treated as failed.
+ */
+static int
+cc_start(struct ccall *c, int tag, const grpc_op *ops, size_t n,
+    struct sc_error *err)
+{
+	grpc_call_error	 rc;
+
+	rc = grpc_call_start_batch(c->call, ops, n, &c->tags[tag], NULL);
+	if (rc != GRPC_CALL_OK) {
+		grpc_call_cancel(c->call, NULL);
+		return sc_error_set(err, SC_ST_INTERNAL,
+		    "gRPC refused an operation: %s",
+		    grpc_call_error_to_string(rc));
+	}
+	c->pending |= 1U << tag;
+	return 0;
+}
+
+/* Wait for tag: 1 succeeded, 0 failed, -1 until passed first. */
+static int
+cc_wait(struct ccall *c, int tag, gpr_timespec until)
+{
+	grpc_event	 ev;
+
+	if (!(c->pending & (1U << tag)))
+		return 0;
+	ev = grpc_completion_queue_pluck(c->cq, &c->tags[tag], until, NULL);
+	if (ev.type != GRPC_OP_COMPLETE)
+		return -1;
+	c->pending &= ~(1U << tag);
+	if (tag == CT_STATUS)
+		c->status_done = true;
+	return ev.success ? 1 : 0;
+}
+
+static int
+cc_wait_inf(struct ccall *c, int tag)
+{
+	return cc_wait(c, tag, gpr_inf_future(GPR_CLOCK_MONOTONIC));
+}
+
+static int
+cc_start_status(struct ccall *c, struct sc_error *err)
+{
+	grpc_op	 op;
+
+	memset(&op, 0, sizeof(op));
+	op.op = GRPC_OP_RECV_STATUS_ON_CLIENT;
+	op.data.recv_status_on_client.trailing_metadata = &c->trail_md;
+	op.data.recv_status_on_client.status = &c->status;
+	op.data.recv_status_on_client.status_details = &c->details;
+	op.data.recv_status_on_client.error_string = &c->errstr;
+	return cc_start(c, CT_STATUS, &op, 1, err);
+}
+
+/* Turn the received status into err; always -1. */
+static int
+cc_status_error(struct ccall *c, struct sc_error *err)
+{
+	const void	*details = NULL;
+	size_t		 dlen = 0, i, n;
+	char		 msg[1024];
+
+	if (err == NULL)
+		return -1;
+	if (!c->status_done)
+		return sc_error_set(err, SC_ST_INTERNAL,
+		    "call failed without a status");
+	n = GRPC_SLICE_LENGTH(c->details);
+	if (n >= sizeof(msg))
+		n = sizeof(msg) - 1;
+	memcpy(msg, GRPC_SLICE_START_PTR(c->details), n);
+	msg[n] = '\0';
+	for (i = 0; i < c->trail_md.count; i++)
+		if (grpc_slice_str_cmp(c->trail_md.metadata[i].key,
+		    DETAILS_KEY) == 0) {
+			details = GRPC_SLICE_START_PTR(
+			    c->trail_md.metadata[i].value);
+			dlen = GRPC_SLICE_LENGTH(c->trail_md.metadata[i].value);
+			break;
+		}
+	sc_error_from_grpc(err, (int)c->status, msg, details, dlen);
+	if (c->status == GRPC_STATUS_DEADLINE_EXCEEDED)
+		err->status = SC_ST_TIMEOUT;
+	return -1;
+}
+
+/* Wait for the status (the call has ended) and report it: 0 if OK. */
+static int
+cc_result(struct ccall *c, struct sc_error *err)
+{
+	if (c->pending & (1U << CT_STATUS))
+		(void)cc_wait_inf(c, CT_STATUS);
+	if (c->status_done && c->status == GRPC_STATUS_OK)
+		return 0;
+	return cc_status_error(c, err);
+}
+
+/* Cancel unless ended, dequeue every outstanding batch, free. */
+static void
+cc_close(struct ccall *c)
+{
+	int	 t;
+
+	if (c->call != NULL) {
+		if (!c->status_done)
+			grpc_call_cancel(c->call, NULL);
+		for (t = 0; t < CT_MAX; t++)
+			(void)cc_wait_inf(c, t);
+		grpc_call_unref(c->call);
+	}
+	if (c->cq != NULL)
+		cq_put(c->rpc, c->cq);
+	grpc_metadata_array_destroy(&c->init_md);
+	grpc_metadata_array_destroy(&c->trail_md);
+	grpc_slice_unref(c->details);
+	if (c->errstr != NULL)
+		gpr_free((void *)c->errstr);
+	if (c->send_bb != NULL)
+		grpc_byte_buffer_destroy(c->send_bb);
+	if (c->recv_bb != NULL)
+		grpc_byte_buffer_destroy(c->recv_bb);
+}
+
+static void
+op_send_md(grpc_op *op, struct sc_rpc *rpc)
+{
+	memset(op, 0, sizeof(*op));
+	op->op = GRPC_OP_SEND_INITIAL_METADATA;
+	op->data.send_initial_metadata.count = rpc->nmd;
+	op->data.send_initial_metadata.metadata = rpc->md;
+}
+
+static void
+op_simple(grpc_op *op, grpc_op_type type)
+{
+	memset(op, 0, sizeof(*op));
+	op->op = type;
+}
+
+int
+sc_rpc_unary(struct sc_rpc *rpc, const char *method, const void *req,
+    size_t reqlen, struct sc_buf *resp, const struct timespec *deadline,
+    struct sc_error *err)
+{
+	struct ccall	 c;
+	grpc_op		 ops[6];
+	int		 rc = -1;
+
+	if (cc_open(&c, rpc, method, deadline, err) == -1)
+		goto out;
+	c.send_bb = make_bb(req, reqlen);
+	op_send_md(&ops[0], rpc);
+	op_simple(&ops[1], GRPC_OP_SEND_MESSAGE);
+	ops[1].data.send_message.send_message = c.send_bb;
+	op_simple(&ops[2], GRPC_OP_SEND_CLOSE_FROM_CLIENT);
+	op_simple(&ops[3], GRPC_OP_RECV_INITIAL_METADATA);
+	ops[3].data.recv_initial_metadata.recv_initial_metadata = &c.init_md;
+	op_simple(&ops[4], GRPC_OP_RECV_MESSAGE);
+	ops[4].data.recv_message.recv_message = &c.recv_bb;
+	op_simple(&ops[5], GRPC_OP_RECV_STATUS_ON_CLIENT);
+	ops[5].data.recv_status_on_client.trailing_metadata = &c.trail_md;
+	ops[5].data.recv_status_on_client.status = &c.status;
+	ops[5].data.recv_status_on_client.status_details = &c.details;
+	ops[5].data.recv_status_on_client.error_string = &c.errstr;
+	if (cc_start(&c, CT_START, ops, SC_NELEM(ops), err) == -1)
+		goto out;
+	(void)cc_wait_inf(&c, CT_START);
+	c.status_done = true;
+	if (c.status != GRPC_STATUS_OK)
+		rc = cc_status_error(&c, err);
+	else if (c.recv_bb == NULL)
+		rc = sc_error_set(err, SC_ST_PROTOCOL,
+		    "no reply message from %s", method);
+	else
+		rc = bb_append(c.recv_bb, resp, err);
+out:
+	cc_close(&c);
+	return rc;
+}
+
+struct sc_rpc_stream *
+sc_rpc_stream_open(struct sc_rpc *rpc, const char *method, const void *req,
+    size_t reqlen, const struct timespec *deadline, struct sc_error *err)
+{
+	struct sc_rpc_stream	*s;
+	grpc_op			 ops[4];
+
+	s = sc_xcalloc(1, sizeof(*s));
+	if (cc_open(&s->c, rpc, method, deadline, err) == -1)
+		goto fail;
+	s->c.send_bb = make_bb(req, reqlen);
+	op_send_md(&ops[0], rpc);
+	op_simple(&ops[1], GRPC_OP_SEND_MESSAGE);
+	ops[1].data.send_message.send_message = s->c.send_bb;
+	op_simple(&ops[2], GRPC_OP_SEND_CLOSE_FROM_CLIENT);
+	op_simple(&ops[3], GRPC_OP_RECV_INITIAL_METADATA);
+	ops[3].data.recv_initial_metadata.recv_initial_metadata =
+	    &s->c.init_md;
+	if (cc_start(&s->c, CT_START, ops, SC_NELEM(ops), err) == -1 ||
+	    cc_start_status(&s->c, err) == -1)
+		goto fail;
+	return s;
+fail:
+	sc_rpc_stream_free(s);
+	return NULL;
+}
+
+int
+sc_rpc_stream_read(struct sc_rpc_stream *s, struct sc_buf *msg,
+    const struct timespec *wait_until, struct sc_error *err)
+{
+	struct ccall	*c = &s->c;
+	grpc_op		 op;
+	int		 r;
+
+	sc_buf_reset(msg);
+	if (atomic_load(&c->cancelled))
+		return sc_error_from_grpc(err, SC_GRPC_CANCELLED,
+		    "call cancelled by the client", NULL, 0);
+	if (s->ended)
+		return cc_result(c, err);
+	if (!(c->pending & (1U << CT_RECV))) {
+		op_simple(&op, GRPC_OP_RECV_MESSAGE);
+		op.data.recv_message.recv_message = &c->recv_bb;
+		if (cc_start(c, CT_RECV, &op, 1, err) == -1) {
+			s->ended = true;
+			return -1;
+		}
+	}
+	r = cc_wait(c, CT_RECV, wait_until != NULL ?
+	    to_gpr(wait_until) : gpr_inf_future(GPR_CLOCK_MONOTONIC));
+	if (r == -1)
+		return sc_error_set(err, SC_ST_TIMEOUT,
+		    "no message from the server in time");
+	if (r == 1 && c->recv_bb != NULL) {
+		r = bb_append(c->recv_bb, msg, err);
+		grpc_byte_buffer_destroy(c->recv_bb);
+		c->recv_bb = NULL;
+		return r == 0 ? 1 : -1;
+	}
+	s->ended = true;
+	return cc_result(c, err);
+}
+
+void
+sc_rpc_stream_cancel(struct sc_rpc_stream *s)
+{
+	atomic_store(&s->c.cancelled, true);
+	grpc_call_cancel(s->c.call, NULL);
+}
+
+void
+sc_rpc_stream_free(struct sc_rpc_stream *s)
+{
+	if (s == NULL)
+		return;
+	cc_close(&s->c);
+	free(s);
+}
+
+struct sc_rpc_upload *
+sc_rpc_upload_open(struct sc_rpc *rpc, const char *method,
+    const struct timespec *deadline, struct sc_error *err)
+{
+	struct sc_rpc_upload	*up;
+	grpc_op			 ops[2];
+
+	up = sc_xcalloc(1, sizeof(*up));
+	if (cc_open(&up->c, rpc, method, deadline, err) == -1)
+		goto fail;
+	/*
+	 * Ask for the initial metadata at once: in 1.51 a client call that
+	 * has not started RECV_INITIAL_METADATA gets no status until its
+	 * deadline when the server ends it while we are still sending.
+	 */
+	op_send_md(&ops[0], rpc);
+	op_simple(&ops[1], GRPC_OP_RECV_INITIAL_METADATA);
+	ops[1].data.recv_initial_metadata.recv_initial_metadata =
+	    &up->c.init_md;
+	if (cc_start(&up->c, CT_START, ops, SC_NELEM(ops), err) == -1 ||
+	    cc_start_status(&up->c, err) == -1)
+		goto fail;
+	return up;
+fail:
+	sc_rpc_upload_free(up);
+	return NULL;
+}
+
+/* The previous send must be done before the next; 0 ok, -1 call failed. */
+static int
+up_wait_send(struct sc_rpc_upload *up, struct sc_error *err)
+{
+	struct ccall	*c = &up->c;
+	int		 r;
+
+	if (!(c->pending & (1U << CT_SEND)))
+		return 0;
+	r = cc_wait_inf(c, CT_SEND);
+	grpc_byte_buffer_destroy(c->send_bb);
+	c->send_bb = NULL;
+	if (r == 1)
+		return 0;
+	up->finished = true;
+	if (cc_result(c, err) == 0)
+		return sc_error_set(err, SC_ST_PROTOCOL,
+		    "the server ended the upload early");
+	return -1;
+}
+
+static int
+up_check(struct sc_rpc_upload *up, struct sc_error *err)
+{
+	if (atomic_load(&up->c.cancelled))
+		return sc_error_from_grpc(err, SC_GRPC_CANCELLED,
+		    "call cancelled by the client", NULL, 0);
+	if (up->finished)
+		return sc_error_set(err, SC_ST_INTERNAL,
+		    "upload already finished");
+	return 0;
+}
+
+int
+sc_rpc_upload_write(struct sc_rpc_upload *up, const void *msg, size_t len,
+    struct sc_error *err)
+{
+	struct ccall	*c = &up->c;
+	grpc_op		 op;
+
+	if (up_check(up, err) == -1 || up_wait_send(up, err) == -1)
+		return -1;
+	c->send_bb = make_bb(msg, len);
+	op_simple(&op, GRPC_OP_SEND_MESSAGE);
+	op.data.send_message.send_message = c->send_bb;
+	if (cc_start(c, CT_SEND, &op, 1, err) == -1) {
+		up->finished = true;
+		return -1;
+	}
+	return 0;
+}
+
+int
+sc_rpc_upload_finish(struct sc_rpc_upload *up, struct sc_buf *resp,
+    struct sc_error *err)
+{
+	struct ccall	*c = &up->c;
+	grpc_op		 ops[2];
+
+	if (up_check(up, err) == -1 || up_wait_send(up, err) == -1)
+		return -1;
+	up->finished = true;
+	op_simple(&ops[0], GRPC_OP_SEND_CLOSE_FROM_CLIENT);
+	op_simple(&ops[1], GRPC_OP_RECV_MESSAGE);
+	ops[1].data.recv_message.recv_message = &c->recv_bb;
+	if (cc_start(c, CT_FINISH, ops, SC_NELEM(ops), err) == -1)
+		return -1;
+	(void)cc_wait_inf(c, CT_FINISH);
+	if (cc_result(c, err) == -1)
+		return -1;
+	if (c->recv_bb == NULL)
+		return sc_error_set(err, SC_ST_PROTOCOL,
+		    "no reply message to the upload");
+	return bb_append(c->recv_bb, resp, err);
+}
+
+void
+sc_rpc_upload_cancel(struct sc_rpc_upload *up)
+{
+	atomic_store(&up->c.cancelled, true);
+	grpc_call_cancel(up->c.call, NULL);
+}
+
+void
+sc_rpc_upload_free(struct sc_rpc_upload *up)
+{
+	if (up == NULL)
+		return;
+	cc_close(&up->c);
+	free(up);
+}
+
+/* ------------------------------------------------------------ server */
+
+enum tag_kind {
+	TAG_NEW,	/* a requested call arrived (or the request failed) */
+	TAG_CLOSE,	/* RECV_CLOSE_ON_SERVER */
+	TAG_SEND,	/* SEND_MESSAGE (+ initial metadata) */
+	TAG_STATUS,	/* SEND_STATUS (+ initial metadata, message) */
+	TAG_READ,	/* RECV_MESSAGE */
+	TAG_SHUTDOWN	/* grpc_server_shutdown_and_notify */
+};
+
+struct tag {
+	enum tag_kind		 kind;
+	struct sc_rpc_call	*call;
+};
+
+struct method {
+	char			*path;
+	enum sc_rpc_kind	 kind;
+	sc_rpc_handler_fn	*fn;
+	void			*arg;
+	void			*handle;
+};
+
+struct cqt {
+	struct sc_rpc_server	*srv;
+	grpc_completion_queue	*cq;
+	pthread_t		 tid;
+	bool			 running;
+};
+
+enum srv_state { SRV_NEW, SRV_RUNNING, SRV_STOPPING, SRV_STOPPED };
+
+struct sc_rpc_server {
+	grpc_server		*gs;
+	char			*listen;
+	char			*cert_file;
+	char			*key_file;
+	int			 nthreads;
+	struct method		**methods;
+	size_t			 nmethods;
+	struct cqt		*cqts;
+	size_t			 ncqts;		/* created queues */
+	atomic_bool		 stopping;	/* no more re-arming */
+	struct tag		 shutdown_tag;
+	pthread_mutex_t		 mu;
+	pthread_cond_t		 cv;
+	enum srv_state		 state;		/* under mu */
+	size_t			 ncalls;	/* call objects alive (mu) */
+	bool			 shutdown_done;	/* under mu */
+};
+
+struct sc_rpc_call {
+	struct sc_rpc_server	*srv;
+	struct method		*m;		/* NULL: catch-all */
+	struct cqt		*cqt;
+	grpc_call		*call;
+	gpr_timespec		 deadline;
+	grpc_metadata_array	 req_md;
+	grpc_call_details	 cd;		/* catch-all only */
+	grpc_byte_buffer	*req_bb;
+	grpc_slice		 req;		/* the request message */
+	atomic_int		 refs;
+	int			 close_cancelled; /* RECV_CLOSE_ON_SERVER out */
+	struct tag		 t_new, t_close, t_send, t_status, t_read;
+
+	pthread_mutex_t		 mu;		/* everything below */
+	char			*peer;
+	bool			 md_sent;	/* initial metadata started */
+	bool			 sending;	/* a SEND_MESSAGE outstanding */
+	bool			 deferred;	/* status waits for the send */
+	bool			 finished;	/* finish or reply was called */
+	bool			 closed;	/* RECV_CLOSE completed */
+	bool			 dead;		/* a batch was refused */
+	bool			 reading;
+	grpc_byte_buffer	*send_bb;	/* message in flight */
+	grpc_byte_buffer	*recv_bb;
+	sc_rpc_sent_fn		*sent_fn;
+	void			*sent_arg;
+	sc_rpc_read_fn		*read_fn;
+	void			*read_arg;
+	sc_rpc_close_fn		*close_fn;
+	void			*close_arg;
+	grpc_status_code	 st_code;
+	grpc_slice		 st_msg;
+	grpc_metadata		 st_md;		/* grpc-status-details-bin */
+	bool			 st_has_md;
+};
+
+static void
+call_free(struct sc_rpc_call *c)
+{
+	struct sc_rpc_server	*srv = c->srv;
+
+	if (c->call != NULL)
+		grpc_call_unref(c->call);
+	grpc_metadata_array_destroy(&c->req_md);
+	grpc_call_details_destroy(&c->cd);
+	if (c->req_bb != NULL)
+		grpc_byte_buffer_destroy(c->req_bb);
+	if (c->send_bb != NULL)
+		grpc_byte_buffer_destroy(c->send_bb);
+	if (c->recv_bb != NULL)
+		grpc_byte_buffer_destroy(c->recv_bb);
+	grpc_slice_unref(c->req);
+	grpc_slice_unref(c->st_msg);
+	if (c->st_has_md)
+		grpc_slice_unref(c->st_md.value);
+	if (c->peer != NULL)
+		gpr_free(c->peer);
+	pthread_mutex_destroy(&c->mu);
+	free(c);
+
+	pthread_mutex_lock(&srv->mu);
+	if (--srv->ncalls == 0)
+		pthread_cond_broadcast(&srv->cv);
+	pthread_mutex_unlock(&srv->mu);
+}
+
+void
+sc_rpc_call_ref(struct sc_rpc_call *c)
+{
+	atomic_fetch_add(&c->refs, 1);
+}
+
+void
+sc_rpc_call_unref(struct sc_rpc_call *c)
+{
+	if (c != NULL && atomic_fetch_sub(&c->refs, 1) == 1)
+		call_free(c);
+}
+
+static struct sc_rpc_call *
+call_new(struct sc_rpc_server *srv, struct method *m, struct cqt *t)
+{
+	struct sc_rpc_call	*c;
+
+	c = sc_xcalloc(1, sizeof(*c));
+	c->srv = srv;
+	c->m = m;
+	c->cqt = t;
+	atomic_init(&c->refs, 1);
+	grpc_metadata_array_init(&c->req_md);
+	grpc_call_details_init(&c->cd);
+	c->req = grpc_empty_slice();
+	c->st_msg = grpc_empty_slice();
+	pthread_mutex_init(&c->mu, NULL);
+	c->t_new.kind = TAG_NEW;
+	c->t_close.kind = TAG_CLOSE;
+	c->t_send.kind = TAG_SEND;
+	c->t_status.kind = TAG_STATUS;
+	c->t_read.kind = TAG_READ;
+	c->t_new.call = c->t_close.call = c->t_send.call = c;
+	c->t_status.call = c->t_read.call = c;
+	pthread_mutex_lock(&srv->mu);
+	srv->ncalls++;
+	pthread_mutex_unlock(&srv->mu);
+	return c;
+}
+
+/* Arm one request for m (NULL: the catch-all) on queue t. */
+static void
+arm(struct sc_rpc_server *srv, struct method *m, struct cqt *t)
+{
+	struct sc_rpc_call	*c;
+	grpc_call_error		 rc;
+
+	c = call_new(srv, m, t);
+	if (m != NULL)
+		rc = grpc_server_request_registered_call(srv->gs, m->handle,
+		    &c->call, &c->deadline, &c->req_md,
+		    m->kind == SC_RPC_CLIENT_STREAM ? NULL : &c->req_bb,
+		    t->cq, t->cq, &c->t_new);
+	else
+		rc = grpc_server_request_call(srv->gs, &c->call, &c->cd,
+		    &c->req_md, t->cq, t->cq, &c->t_new);
+	if (rc != GRPC_CALL_OK) {
+		sc_debug("cannot request a call: %s",
+		    grpc_call_error_to_string(rc));
+		sc_rpc_call_unref(c);
+	}
+}
+
+/*
+ * Start a batch for c with c->mu held, holding a reference until its
+ * completion has run (pitfall 5).  A refused batch poisons the call
+ * (pitfall 3): it is cancelled and marked dead.
+ */
+static int
+call_start(struct sc_rpc_call *c, const grpc_op *ops, size_t n,
+    struct tag *t)
+{
+	grpc_call_error	 rc;
+
+	sc_rpc_call_ref(c);
+	rc = grpc_call_start_batch(c->call, ops, n, t, NULL);
+	if (rc == GRPC_CALL_OK)
+		return 0;
+	sc_debug("batch refused: %s", grpc_call_error_to_string(rc));
+	c->dead = true;
+	grpc_call_cancel(c->call, NULL);
+	/* the caller holds another reference: this never frees */
+	atomic_fetch_sub(&c->refs, 1);
+	return -1;
+}
+
+/* Add SEND_INITIAL_METADATA to ops if it has not gone out yet. */
+static size_t
+add_initial_md(struct sc_rpc_call *c, grpc_op *ops)
+{
+	if (c->md_sent)
+		return 0;
+	op_simple(&ops[0], GRPC_OP_SEND_INITIAL_METADATA);
+	return 1;
+}
+
+/* With c->mu held: send the stored status (pitfall 1: with metadata). */
+static int
+start_status(struct sc_rpc_call *c)
+{
+	grpc_op	 ops[2];
+	size_t	 n;
+
+	n = add_initial_md(c, ops);
+	op_simple(&ops[n], GRPC_OP_SEND_STATUS_FROM_SERVER);
+	ops[n].data.send_status_from_server.status = c->st_code;
+	ops[n].data.send_status_from_server.status_details = &c->st_msg;
+	if (c->st_has_md) {
+		ops[n].data.send_status_from_server.trailing_metadata =
+		    &c->st_md;
+		ops[n].data.send_status_from_server.trailing_metadata_count = 1;
+	}
+	n++;
+	if (call_start(c, ops, n, &c->t_status) == -1)
+		return -1;
+	c->md_sent = true;
+	return 0;
+}
+
+static bool
+usable(const struct sc_rpc_call *c)
+{
+	return !c->finished && !c->closed && !c->dead;
+}
+
+int
+sc_rpc_call_send(struct sc_rpc_call *c, const void *msg, size_t len,
+    sc_rpc_sent_fn *sent, void *arg)
+{
+	grpc_op	 ops[2];
+	size_t	 n;
+	int	 rc = -1;
+
+	sc_rpc_call_ref(c);
+	pthread_mutex_lock(&c->mu);
+	if (usable(c) && !c->sending) {
+		n = add_initial_md(c, ops);
+		c->send_bb = make_bb(msg, len);
+		op_simple(&ops[n], GRPC_OP_SEND_MESSAGE);
+		ops[n++].data.send_message.send_message = c->send_bb;
+		c->sending = true;
+		c->sent_fn = sent;
+		c->sent_arg = arg;
+		if (call_start(c, ops, n, &c->t_send) == 0) {
+			c->md_sent = true;
+			rc = 0;
+		} else {
+			c->sending = false;
+			grpc_byte_buffer_destroy(c->send_bb);
+			c->send_bb = NULL;
+		}
+	}
+	pthread_mutex_unlock(&c->mu);
+	sc_rpc_call_unref(c);
+	return rc;
+}
+
+int
+sc_rpc_call_reply(struct sc_rpc_call *c, const void *msg, size_t len)
+{
+	grpc_op	 ops[3];
+	size_t	 n;
+	int	 rc = -1;
+
+	sc_rpc_call_ref(c);
+	pthread_mutex_lock(&c->mu);
+	if (usable(c) && !c->sending) {
+		c->finished = true;
+		n = add_initial_md(c, ops);
+		c->send_bb = make_bb(msg, len);
+		op_simple(&ops[n], GRPC_OP_SEND_MESSAGE);
+		ops[n++].data.send_message.send_message = c->send_bb;
+		op_simple(&ops[n], GRPC_OP_SEND_STATUS_FROM_SERVER);
+		ops[n++].data.send_status_from_server.status = GRPC_STATUS_OK;
+		if (call_start(c, ops, n, &c->t_status) == 0) {
+			c->md_sent = true;
+			rc = 0;
+		}
+	}
+	pthread_mutex_unlock(&c->mu);
+	sc_rpc_call_unref(c);
+	return rc;
+}
+
+int
+sc_rpc_call_finish(struct sc_rpc_call *c, int code, const char *msg,
+    const void *details, size_t details_len)
+{
+	int	 rc = -1;
+
+	sc_rpc_call_ref(c);
+	pthread_mutex_lock(&c->mu);
+	if (usable(c)) {
+		c->finished = true;
+		if (code < 0 || code > SC_GRPC_UNAUTHENTICATED)
+			code = SC_GRPC_UNKNOWN;
+		c->st_code = (grpc_status_code)code;
+		c->st_msg = grpc_slice_from_copied_string(msg ? msg : "");
+		if (details != NULL && details_len > 0) {
+			c->st_md.key = grpc_slice_from_static_string(
+			    DETAILS_KEY);
+			c->st_md.value = grpc_slice_from_copied_buffer(details,
+			    details_len);
+			c->st_has_md = true;
+		}
+		if (c->sending) {
+			c->deferred = true;
+			rc = 0;
+		} else
+			rc = start_status(c);
+	}
+	pthread_mutex_unlock(&c->mu);
+	sc_rpc_call_unref(c);
+	return rc;
+}
+
+int
+sc_rpc_call_read(struct sc_rpc_call *c, sc_rpc_read_fn *fn, void *arg)
+{
+	grpc_op	 op;
+	int	 rc = -1;
+
+	if (fn == NULL)
+		return -1;
+	sc_rpc_call_ref(c);
+	pthread_mutex_lock(&c->mu);
+	if (!c->closed && !c->dead && !c->reading) {
+		op_simple(&op, GRPC_OP_RECV_MESSAGE);
+		op.data.recv_message.recv_message = &c->recv_bb;
+		c->reading = true;
+		c->read_fn = fn;
+		c->read_arg = arg;
+		if (call_start(c, &op, 1, &c->t_read) == 0)
+			rc = 0;
+		else
+			c->reading = false;
+	}
+	pthread_mutex_unlock(&c->mu);
+	sc_rpc_call_unref(c);
+	return rc;
+}
+
+void
+sc_rpc_call_on_close(struct sc_rpc_call *c, sc_rpc_close_fn *fn, void *arg)
+{
+	pthread_mutex_lock(&c->mu);
+	c->close_fn = fn;
+	c->close_arg = arg;
+	pthread_mutex_unlock(&c->mu);
+}
+
+bool
+sc_rpc_call_is_done(struct sc_rpc_call *c)
+{
+	bool	 done;
+
+	pthread_mutex_lock(&c->mu);
+	done = c->closed || c->dead;
+	pthread_mutex_unlock(&c->mu);
+	return done;
+}
+
+const uint8_t *
+sc_rpc_call_request(struct sc_rpc_call *c, size_t *lenp)
+{
+	*lenp = GRPC_SLICE_LENGTH(c->req);
+	return GRPC_SLICE_START_PTR(c->req);
+}
+
+int
+sc_rpc_call_metadata(struct sc_rpc_call *c, const char *key, char *out,
+    size_t outsz)
+{
+	const grpc_metadata	*md;
+	size_t			 i, n;
+
+	for (i = 0; i < c->req_md.count; i++) {
+		md = &c->req_md.metadata[i];
+		if (grpc_slice_str_cmp(md->key, key) != 0)
+			continue;
+		if (outsz == 0)
+			return 0;
+		n = GRPC_SLICE_LENGTH(md->value);
+		if (n >= outsz)
+			n = outsz - 1;
+		memcpy(out, GRPC_SLICE_START_PTR(md->value), n);
+		out[n] = '\0';
+		return 0;
+	}
+	return -1;
+}
+
+const char *
+sc_rpc_call_peer(struct sc_rpc_call *c)
+{
+	const char	*p;
+
+	pthread_mutex_lock(&c->mu);
+	if (c->peer == NULL)
+		c->peer = grpc_call_get_peer(c->call);
+	p = c->peer;
+	pthread_mutex_unlock(&c->mu);
+	return p;
+}
+
+/* Unknown method: answer at once (pitfall 2). */
+static void
+on_unknown(struct sc_rpc_call *c)
+{
+	grpc_op	 ops[3];
+	char	 msg[300];
+
+	snprintf(msg, sizeof(msg), "unknown method '%.*s'",
+	    (int)GRPC_SLICE_LENGTH(c->cd.method) > 256 ? 256 :
+	    (int)GRPC_SLICE_LENGTH(c->cd.method),
+	    (const char *)GRPC_SLICE_START_PTR(c->cd.method));
+	c->st_msg = grpc_slice_from_copied_string(msg);
+	op_simple(&ops[0], GRPC_OP_SEND_INITIAL_METADATA);
+	op_simple(&ops[1], GRPC_OP_SEND_STATUS_FROM_SERVER);
+	ops[1].data.send_status_from_server.status = GRPC_STATUS_UNIMPLEMENTED;
+	ops[1].data.send_status_from_server.status_details = &c->st_msg;
+	op_simple(&ops[2], GRPC_OP_RECV_CLOSE_ON_SERVER);
+	ops[2].data.recv_close_on_server.cancelled = &c->close_cancelled;
+	pthread_mutex_lock(&c->mu);
+	c->finished = true;
+	(void)call_start(c, ops, SC_NELEM(ops), &c->t_status);
+	pthread_mutex_unlock(&c->mu);
+}
+
+static void
+on_new(struct sc_rpc_call *c, bool ok)
+{
+	struct method	*m = c->m;
+	grpc_op		 op;
+	bool		 bad = false;
+	int		 rc;
+
+	if (!ok) {			/* shutting down */
+		sc_rpc_call_unref(c);
+		return;
+	}
+	if (!atomic_load(&c->srv->stopping))
+		arm(c->srv, m, c->cqt);
+	if (m == NULL) {
+		on_unknown(c);
+		sc_rpc_call_unref(c);
+		return;
+	}
+	if (m->kind != SC_RPC_CLIENT_STREAM &&
+	    (c->req_bb == NULL || bb_flatten(c->req_bb, &c->req) == -1))
+		bad = true;
+
+	op_simple(&op, GRPC_OP_RECV_CLOSE_ON_SERVER);
+	op.data.recv_close_on_server.cancelled = &c->close_cancelled;
+	pthread_mutex_lock(&c->mu);
+	rc = call_start(c, &op, 1, &c->t_close);
+	if (rc == -1)
+		c->closed = true;
+	pthread_mutex_unlock(&c->mu);
+
+	if (rc == 0 && bad)
+		(void)sc_rpc_call_finish(c, SC_GRPC_INTERNAL,
+		    c->req_bb == NULL ? "missing request message" :
+		    "cannot decompress the request message", NULL, 0);
+	else if (rc == 0)
+		m->fn(c, m->arg);
+	sc_rpc_call_unref(c);
+}
+
+static void
+on_send(struct sc_rpc_call *c, bool ok)
+{
+	grpc_byte_buffer	*bb;
+	sc_rpc_sent_fn		*fn;
+	void			*arg;
+
+	pthread_mutex_lock(&c->mu);
+	c->sending = false;
+	bb = c->send_bb;
+	c->send_bb = NULL;
+	fn = c->sent_fn;
+	arg = c->sent_arg;
+	c->sent_fn = NULL;
+	if (c->deferred) {
+		c->deferred = false;
+		if (ok && !c->closed && !c->dead)
+			(void)start_status(c);
+	}
+	pthread_mutex_unlock(&c->mu);
+	grpc_byte_buffer_destroy(bb);
+	if (fn != NULL)
+		fn(c, ok, arg);
+	sc_rpc_call_unref(c);
+}
+
+static void
+on_status(struct sc_rpc_call *c)
+{
+	grpc_byte_buffer	*bb;
+
+	pthread_mutex_lock(&c->mu);
+	bb = c->send_bb;		/* a unary reply */
+	c->send_bb = NULL;
+	pthread_mutex_unlock(&c->mu);
+	if (bb != NULL)
+		grpc_byte_buffer_destroy(bb);
+	sc_rpc_call_unref(c);
+}
+
+static void
+on_read(struct sc_rpc_call *c, bool ok)
+{
+	grpc_byte_buffer	*bb;
+	sc_rpc_read_fn		*fn;
+	grpc_slice		 s;
+	void			*arg;
+
+	pthread_mutex_lock(&c->mu);
+	c->reading = false;
+	bb = c->recv_bb;
+	c->recv_bb = NULL;
+	fn = c->read_fn;
+	arg = c->read_arg;
+	pthread_mutex_unlock(&c->mu);
+	if (!ok)
+		fn(c, NULL, 0, false, arg);
+	else if (bb == NULL)
+		fn(c, NULL, 0, true, arg);
+	else if (bb_flatten(bb, &s) == -1) {
+		grpc_call_cancel(c->call, NULL);
+		fn(c, NULL, 0, false, arg);
+	} else {
+		fn(c, GRPC_SLICE_START_PTR(s), GRPC_SLICE_LENGTH(s), true,
+		    arg);
+		grpc_slice_unref(s);
+	}
+	if (bb != NULL)
+		grpc_byte_buffer_destroy(bb);
+	sc_rpc_call_unref(c);
+}
+
+static void
+on_close(struct sc_rpc_call *c, bool ok)
+{
+	sc_rpc_close_fn	*fn;
+	void		*arg;
+	bool		 cancelled;
+
+	pthread_mutex_lock(&c->mu);
+	c->closed = true;
+	cancelled = !ok || c->close_cancelled;
+	fn = c->close_fn;
+	arg = c->close_arg;
+	c->close_fn = NULL;
+	pthread_mutex_unlock(&c->mu);
+	if (fn != NULL)
+		fn(c, cancelled, arg);
+	sc_rpc_call_unref(c);
+}
+
+static void
+dispatch(struct sc_rpc_server *srv, struct tag *t, bool ok)
+{
+	switch (t->kind) {
+	case TAG_NEW:
+		on_new(t->call, ok);
+		break;
+	case TAG_CLOSE:
+		on_close(t->call, ok);
+		break;
+	case TAG_SEND:
+		on_send(t->call, ok);
+		break;
+	case TAG_STATUS:
+		on_status(t->call);
+		break;
+	case TAG_READ:
+		on_read(t->call, ok);
+		break;
+	case TAG_SHUTDOWN:
+		pthread_mutex_lock(&srv->mu);
+		srv->shutdown_done = true;
+		pthread_cond_broadcast(&srv->cv);
+		pthread_mutex_unlock(&srv->mu);
+		break;
+	}
+}
+
+static void *
+cq_main(void *arg)
+{
+	struct cqt	*t = arg;
+	grpc_event	 ev;
+
+	for (;;) {
+		ev = grpc_completion_queue_next(t->cq,
+		    gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+		if (ev.type == GRPC_QUEUE_SHUTDOWN)
+			break;
+		if (ev.type == GRPC_OP_COMPLETE)
+			dispatch(t->srv, ev.tag, ev.success != 0);
+	}
+	return NULL;
+}
+
+struct sc_rpc_server *
+sc_rpc_server_new(const struct sc_rpc_server_opts *o, struct sc_error *err)
+{
+	struct sc_rpc_server	*srv;
+	grpc_channel_args	 ca;
+	grpc_arg		 args[6];
+	long			 max;
+
+	if (o->listen == NULL || o->listen[0] == '\0') {
+		sc_error_set(err, SC_ST_USAGE, "no listen address");
+		return NULL;
+	}
+	if ((o->tls_cert_file == NULL) != (o->tls_key_file == NULL)) {
+		sc_error_set(err, SC_ST_USAGE,
+		    "TLS needs both a certificate and a key file");
+		return NULL;
+	}
+	core_start();
+	srv = sc_xcalloc(1, sizeof(*srv));
+	srv->listen = sc_xstrdup(o->listen);
+	if (o->tls_cert_file != NULL) {
+		srv->cert_file = sc_xstrdup(o->tls_cert_file);
+		srv->key_file = sc_xstrdup(o->tls_key_file);
+	}
+	srv->nthreads = o->nthreads > 0 ? o->nthreads : 2;
+	atomic_init(&srv->stopping, false);
+	srv->shutdown_tag.kind = TAG_SHUTDOWN;
+	pthread_mutex_init(&srv->mu, NULL);
+	pthread_cond_init(&srv->cv, NULL);
+	srv->state = SRV_NEW;
+
+	max = o->max_message_size != 0 ? o->max_message_size :
+	    DEFAULT_SRV_MAX;
+	arg_int(&args[0], GRPC_ARG_ALLOW_REUSEPORT, 0);
+	arg_int(&args[1], GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH, limit_arg(max));
+	arg_int(&args[2], GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,
+	    10000);
+	arg_int(&args[3], GRPC_ARG_HTTP2_MAX_PING_STRIKES, 0);
+	arg_int(&args[4], GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+	arg_int(&args[5], GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, -1);
+	ca.num_args = SC_NELEM(args);
+	ca.args = args;
+	srv->gs = grpc_server_create(&ca, NULL);
+	if (srv->gs == NULL) {
+		sc_error_set(err, SC_ST_INTERNAL, "cannot create a server");
+		sc_rpc_server_free(srv);
+		return NULL;
+	}
+	return srv;
+}
+
+int
+sc_rpc_server_add_method(struct sc_rpc_server *srv, const char *path,
+    enum sc_rpc_kind kind, sc_rpc_handler_fn *fn, void *arg,
+    struct sc_error *err)
+{
+	struct method	*m;
+
+	if (srv->state != SRV_NEW)
+		return sc_error_set(err, SC_ST_INTERNAL,
+		    "method %s added after the server started", path);
+	if (path[0] != '/')
+		return sc_error_set(err, SC_ST_INTERNAL,
+		    "bad method name '%s'", path);
+	m = sc_xcalloc(1, sizeof(*m));
+	m->path = sc_xstrdup(path);
+	m->kind = kind;
+	m->fn = fn;
+	m->arg = arg;
+	m->handle = grpc_server_register_method(srv->gs, m->path, NULL,
+	    kind == SC_RPC_CLIENT_STREAM ? GRPC_SRM_PAYLOAD_NONE :
+	    GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER, 0);
+	if (m->handle == NULL) {
+		free(m->path);
+		free(m);
+		return sc_error_set(err, SC_ST_INTERNAL,
+		    "cannot register method %s (twice?)", path);
+	}
+	srv->methods = sc_xreallocarray(srv->methods, srv->nmethods + 1,
+	    sizeof(*srv->methods));
+	srv->methods[srv->nmethods++] = m;
+	return 0;
+}
+
+static grpc_server_credentials *
+server_creds(struct sc_rpc_server *srv, struct sc_error *err)
+{
+	grpc_server_credentials		*creds;
+	grpc_ssl_pem_key_cert_pair	 pair;
+	char				*cert, *key;
+
+	if (srv->cert_file == NULL)
+		return grpc_insecure_server_credentials_create();
+	if ((cert = read_file(srv->cert_file, "certificate file",
+	    err)) == NULL)
+		return NULL;
+	if ((key = read_file(srv->key_file, "key file", err)) == NULL) {
+		free(cert);
+		return NULL;
+	}
+	pair.private_key = key;
+	pair.cert_chain = cert;
+	creds = grpc_ssl_server_credentials_create(NULL, &pair, 1, 0, NULL);
+	free_secret(key);
+	free(cert);
+	if (creds == NULL)
+		sc_error_set(err, SC_ST_USAGE, "cannot set up TLS with '%s'",
+		    srv->cert_file);
+	return creds;
+}
+
+/* Shut down, drain and destroy the queues (threads already joined). */
+static void
+destroy_cqs(struct sc_rpc_server *srv)
+{
+	size_t	 i;
+
+	for (i = 0; i < srv->ncqts; i++) {
+		grpc_completion_queue_shutdown(srv->cqts[i].cq);
+		if (srv->cqts[i].running)
+			pthread_join(srv->cqts[i].tid, NULL);
+		else
+			while (grpc_completion_queue_next(srv->cqts[i].cq,
+			    gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
+			    GRPC_QUEUE_SHUTDOWN)
+				;
+		grpc_completion_queue_destroy(srv->cqts[i].cq);
+	}
+	free(srv->cqts);
+	srv->cqts = NULL;
+	srv->ncqts = 0;
+}
+
+int
+sc_rpc_server_start(struct sc_rpc_server *srv, int *portp,
+    struct sc_error *err)
+{
+	grpc_server_credentials	*creds;
+	size_t			 i, j, k;
+	int			 port;
+
+	if (srv->state != SRV_NEW)
+		return sc_error_set(err, SC_ST_INTERNAL,
+		    "server started twice");
+	if ((creds = server_creds(srv, err)) == NULL)
+		return -1;
+	srv->cqts = sc_xcalloc((size_t)srv->nthreads, sizeof(*srv->cqts));
+	for (i = 0; i < (size_t)srv->nthreads; i++) {
+		srv->cqts[i].srv = srv;
+		srv->cqts[i].cq = grpc_completion_queue_create_for_next(NULL);
+		grpc_server_register_completion_queue(srv->gs,
+		    srv->cqts[i].cq, NULL);
+		srv->ncqts++;
+	}
+	port = grpc_server_add_http2_port(srv->gs, srv->listen, creds);
+	grpc_server_credentials_release(creds);
+	if (port == 0) {
+		/* no listener was added: the server may be destroyed as is */
+		grpc_server_destroy(srv->gs);
+		srv->gs = NULL;
+		destroy_cqs(srv);
+		srv->state = SRV_STOPPED;
+		return sc_error_set(err, SC_ST_IO, "cannot listen on '%s'",
+		    srv->listen);
+	}
+	grpc_server_start(srv->gs);
+	for (i = 0; i < srv->ncqts; i++) {
+		for (j = 0; j < srv->nmethods; j++)
+			for (k = 0; k < ARMED; k++)
+				arm(srv, srv->methods[j], &srv->cqts[i]);
+		arm(srv, NULL, &srv->cqts[i]);
+	}
+	for (i = 0; i < srv->ncqts; i++) {
+		if (pthread_create(&srv->cqts[i].tid, NULL, cq_main,
+		    &srv->cqts[i]) != 0)
+			SC_BUG("cannot create a completion-queue thread");
+		srv->cqts[i].running = true;
+	}
+	pthread_mutex_lock(&srv->mu);
+	srv->state = SRV_RUNNING;
+	pthread_mutex_unlock(&srv->mu);
+	if (portp != NULL)
+		*portp = port;
+	return 0;
+}
+
+/*
+ * Pitfall 15: shutdown_and_notify, cancel every call, wait for the tag
+ * and for every call object (armed requests fail with ok=0 and are
+ * freed then), destroy the server, then shut the queues down and join
+ * their threads.
+ */
+void
+sc_rpc_server_shutdown(struct sc_rpc_server *srv)
+{
+	pthread_mutex_lock(&srv->mu);
+	if (srv->state != SRV_RUNNING) {
+		pthread_mutex_unlock(&srv->mu);
+		return;
+	}
+	srv->state = SRV_STOPPING;
+	pthread_mutex_unlock(&srv->mu);
+
+	atomic_store(&srv->stopping, true);
+	grpc_server_shutdown_and_notify(srv->gs, srv->cqts[0].cq,
+	    &srv->shutdown_tag);
+	grpc_server_cancel_all_calls(srv->gs);
+	pthread_mutex_lock(&srv->mu);
+	while (!srv->shutdown_done || srv->ncalls > 0)
+		pthread_cond_wait(&srv->cv, &srv->mu);
+	pthread_mutex_unlock(&srv->mu);
+	grpc_server_destroy(srv->gs);
+	srv->gs = NULL;
+	destroy_cqs(srv);
+	pthread_mutex_lock(&srv->mu);
+	srv->state = SRV_STOPPED;
+	pthread_mutex_unlock(&srv->mu);
+}
+
+void
+sc_rpc_server_free(struct sc_rpc_server *srv)
+{
+	size_t	 i;
+
+	if (srv == NULL)
+		return;
+	sc_rpc_server_shutdown(srv);
+	if (srv->gs != NULL)		/* never started */
+		grpc_server_destroy(srv->gs);
+	if (srv->cqts != NULL)
+		destroy_cqs(srv);
+	for (i = 0; i < srv->nmethods; i++) {
+		free(srv->methods[i]->path);
+		free(srv->methods[i]);
+	}
+	free(srv->methods);
+	free(srv->listen);
+	free(srv->cert_file);
+	free(srv->key_file);
+	pthread_cond_destroy(&srv->cv);
+	pthread_mutex_destroy(&srv->mu);
+	free(srv);
+}

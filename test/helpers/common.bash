@@ -11,8 +11,13 @@ SCTK_NODE_PATH=${SCTK_NODE_PATH:-$SCTK_NODE_DIR/node_modules}
 export SCTK_TOP SCTK_BUILD SCTK_NODE_DIR SCTK_NODE_PATH
 export PATH="$SCTK_BUILD/bin:$SCTK_BUILD/test/tools:$PATH"
 export GRPC_VERBOSITY=${GRPC_VERBOSITY:-NONE}
-# The tests must not pick up the caller's server or token.
-unset SPARK_REMOTE SPARK_CONNECT_AUTHENTICATE_TOKEN
+# The tests must not pick up the caller's server or token; a file's own
+# server (sc_server_start in setup_file) exports SCTK_SERVER_PID and
+# SPARK_REMOTE, which this file is loaded again after, so keep those.
+if [ -z "${SCTK_SERVER_PID:-}" ]; then
+	unset SPARK_REMOTE
+fi
+unset SPARK_CONNECT_AUTHENTICATE_TOKEN
 
 # Under a sanitizer build, every process writes its reports next to the
 # file's temporary files; check_sanitizer_reports fails if any exist.

@@ -1,0 +1,529 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * sc-serve: a Spark Connect server with an embedded SQLite engine.
+ *
+ * main() parses options into the server settings, starts the engine,
+ * the session and execution managers and the gRPC service, announces
+ * the bound address (log and --ready-file), then waits in sigwait() for
+ * SIGTERM or SIGINT and shuts everything down in order.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/cli.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "core/rpc.h"
+#include "core/timeutil.h"
+#include "core/xmem.h"
+#include "server/engine.h"
+#include "server/exec.h"
+#include "server/server.h"
+#include "server/service.h"
+#include "server/session.h"
+#include "core/banned.h"
+
+static const char usage_text[] =
+    "usage: sc-serve [-hV] [--conf key=value] [--database file]\n"
+    "       [--detached-timeout duration] [--listen address]\n"
+    "       [--log-level level] [--maintenance-interval duration]\n"
+    "       [--max-stream-duration duration] [--max-stream-size size]\n"
+    "       [--ready-file file] [--retry-buffer size]\n"
+    "       [--session-timeout duration] [--tls-cert file --tls-key file]\n"
+    "       [--token token]\n"
+    "\n"
+    "  --conf key=value           set a server setting by its Spark name\n"
+    "  --database file            SQLite database (default: in memory)\n"
+    "  --detached-timeout d       abandon detached operations after d (5m)\n"
+    "  -h, --help                 print this help and exit\n"
+    "  --listen address           host:port to listen on (127.0.0.1:15002;\n"
+    "                             port 0 picks a free port)\n"
+    "  --log-level level          error, warn, info (default) or debug\n"
+    "  --maintenance-interval d   operation maintenance interval (30s)\n"
+    "  --max-stream-duration d    end a result stream after d (2m)\n"
+    "  --max-stream-size size     end a result stream after size (1g)\n"
+    "  --ready-file file          write sc://host:port there once listening\n"
+    "  --retry-buffer size        responses kept for reattach (10m)\n"
+    "  --session-timeout d        close idle sessions after d (60m; -1 never)\n"
+    "  --tls-cert file            PEM certificate chain (with --tls-key)\n"
+    "  --tls-key file             PEM private key (with --tls-cert)\n"
+    "  --token token              require 'authorization: Bearer token'\n"
+    "  -V, --version              print the version and exit\n";
+
+enum {
+	OPT_CONF = 256,
+	OPT_DATABASE,
+	OPT_DETACHED_TIMEOUT,
+	OPT_LISTEN,
+	OPT_LOG_LEVEL,
+	OPT_MAINTENANCE_INTERVAL,
+	OPT_MAX_STREAM_DURATION,
+	OPT_MAX_STREAM_SIZE,
+	OPT_READY_FILE,
+	OPT_RETRY_BUFFER,
+	OPT_SESSION_TIMEOUT,
+	OPT_TLS_CERT,
+	OPT_TLS_KEY,
+	OPT_TOKEN
+};
+
+static const struct option longopts[] = {	/* sorted */
+	{ "conf",		required_argument, NULL, OPT_CONF },
+	{ "database",		required_argument, NULL, OPT_DATABASE },
+	{ "detached-timeout",	required_argument, NULL, OPT_DETACHED_TIMEOUT },
+	{ "help",		no_argument,	   NULL, 'h' },
+	{ "listen",		required_argument, NULL, OPT_LISTEN },
+	{ "log-level",		required_argument, NULL, OPT_LOG_LEVEL },
+	{ "maintenance-interval", required_argument, NULL,
+	    OPT_MAINTENANCE_INTERVAL },
+	{ "max-stream-duration", required_argument, NULL,
+	    OPT_MAX_STREAM_DURATION },
+	{ "max-stream-size",	required_argument, NULL, OPT_MAX_STREAM_SIZE },
+	{ "ready-file",		required_argument, NULL, OPT_READY_FILE },
+	{ "retry-buffer",	required_argument, NULL, OPT_RETRY_BUFFER },
+	{ "session-timeout",	required_argument, NULL, OPT_SESSION_TIMEOUT },
+	{ "tls-cert",		required_argument, NULL, OPT_TLS_CERT },
+	{ "tls-key",		required_argument, NULL, OPT_TLS_KEY },
+	{ "token",		required_argument, NULL, OPT_TOKEN },
+	{ "version",		no_argument,	   NULL, 'V' },
+	{ NULL,			0,		   NULL, 0 }
+};
+
+struct opts {
+	const char		*listen;
+	const char		*ready_file;
+	const char		*database;
+	const char		*tls_cert;
+	const char		*tls_key;
+	enum sc_log_level	 level;
+	char			 host[256];	/* of listen, as given */
+};
+
+/* Session maintenance thread (the execution manager has its own timer). */
+struct maint {
+	struct sc_server	*srv;
+	pthread_mutex_t		 lock;
+	pthread_cond_t		 cv;
+	bool			 stop;
+	pthread_t		 tid;
+};
+
+/* One --conf or a setting option; a bad one is a usage error. */
+static void
+set(struct sc_server_conf *conf, const char *key, const char *value)
+{
+	struct sc_error	 err;
+
+	if (sc_server_conf_set(conf, key, value, &err) == -1)
+		sc_usage_msg(usage_text, "%s", err.msg);
+}
+
+static void
+set_pair(struct sc_server_conf *conf, const char *arg)
+{
+	const char	*eq;
+	char		 key[256];
+
+	if ((eq = strchr(arg, '=')) == NULL || eq == arg ||
+	    (size_t)(eq - arg) >= sizeof(key))
+		sc_usage_msg(usage_text, "--conf needs key=value, not '%s'",
+		    arg);
+	memcpy(key, arg, (size_t)(eq - arg));
+	key[eq - arg] = '\0';
+	set(conf, key, eq + 1);
+}
+
+/* Split "host:port" or "[v6]:port"; the host is kept as given. */
+static void
+check_listen(struct opts *o)
+{
+	struct sc_error	 err;
+	const char	*colon;
+	uint64_t	 port;
+	size_t		 n;
+
+	colon = strrchr(o->listen, ':');
+	if (colon == NULL || colon == o->listen ||
+	    (o->listen[0] == '[' && colon[-1] != ']') ||
+	    (o->listen[0] != '[' && strchr(o->listen, ':') != colon))
+		sc_usage_msg(usage_text, "invalid listen address '%s'",
+		    o->listen);
+	if (sc_parse_uint(colon + 1, 0, 65535, &port, &err) == -1)
+		sc_usage_msg(usage_text, "invalid listen address '%s': %s",
+		    o->listen, err.msg);
+	n = (size_t)(colon - o->listen);
+	if (n >= sizeof(o->host))
+		sc_usage_msg(usage_text, "invalid listen address '%s'",
+		    o->listen);
+	memcpy(o->host, o->listen, n);
+	o->host[n] = '\0';
+}
+
+static void
+parse_options(int argc, char *argv[], struct opts *o,
+    struct sc_server_conf *conf)
+{
+	struct sc_cli_common	 common;
+	const char		*env;
+	int			 ch;
+
+	sc_cli_init(&common, "sc-serve");
+	memset(o, 0, sizeof(*o));
+	o->listen = "127.0.0.1:15002";
+	o->level = SC_LOG_INFO;
+	sc_server_conf_default(conf);
+	if ((env = getenv("SPARK_CONNECT_AUTHENTICATE_TOKEN")) != NULL)
+		set(conf, "spark.connect.authenticate.token", env);
+
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_CONF:
+			set_pair(conf, optarg);
+			break;
+		case OPT_DATABASE:
+			o->database = optarg;
+			break;
+		case OPT_DETACHED_TIMEOUT:
+			set(conf, "detached-timeout", optarg);
+			break;
+		case 'h':
+		case 'V':
+			sc_cli_common_opt(&common, ch, optarg, usage_text);
+			break;
+		case OPT_LISTEN:
+			o->listen = optarg;
+			break;
+		case OPT_LOG_LEVEL:
+			if (sc_log_level_parse(optarg, &o->level) == -1)
+				sc_usage_msg(usage_text,
+				    "invalid log level '%s'", optarg);
+			break;
+		case OPT_MAINTENANCE_INTERVAL:
+			set(conf, "maintenance-interval", optarg);
+			break;
+		case OPT_MAX_STREAM_DURATION:
+			set(conf, "max-stream-duration", optarg);
+			break;
+		case OPT_MAX_STREAM_SIZE:
+			set(conf, "max-stream-size", optarg);
+			break;
+		case OPT_READY_FILE:
+			o->ready_file = optarg;
+			break;
+		case OPT_RETRY_BUFFER:
+			set(conf, "retry-buffer", optarg);
+			break;
+		case OPT_SESSION_TIMEOUT:
+			set(conf, "session-timeout", optarg);
+			break;
+		case OPT_TLS_CERT:
+			o->tls_cert = optarg;
+			break;
+		case OPT_TLS_KEY:
+			o->tls_key = optarg;
+			break;
+		case OPT_TOKEN:
+			set(conf, "token", optarg);
+			break;
+		case ':':
+			sc_usage_msg(usage_text, "option '%s' needs a value",
+			    argv[optind - 1]);
+		default:
+			if (optopt != 0)
+				sc_usage_msg(usage_text,
+				    "unknown option '-%c'", optopt);
+			sc_usage_msg(usage_text, "unknown option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		sc_usage_msg(usage_text, "unexpected operand '%s'",
+		    argv[optind]);
+	if ((o->tls_cert == NULL) != (o->tls_key == NULL))
+		sc_usage_msg(usage_text,
+		    "--tls-cert and --tls-key must be given together");
+	check_listen(o);
+}
+
+/* The reason host:port cannot be bound, found by trying it ourselves. */
+static void
+bind_reason(const char *host, const char *port, char *out, size_t outsz)
+{
+	struct addrinfo	 hints, *res, *ai;
+	char		 h[256];
+	size_t		 n = strlen(host);
+	int		 fd, e = 0, one = 1, r;
+
+	if (n >= 2 && host[0] == '[' && host[n - 1] == ']' &&
+	    n - 2 < sizeof(h)) {
+		memcpy(h, host + 1, n - 2);
+		h[n - 2] = '\0';
+	} else
+		snprintf(h, sizeof(h), "%s", host);
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+	if ((r = getaddrinfo(h, port, &hints, &res)) != 0) {
+		snprintf(out, outsz, "%s", gai_strerror(r));
+		goto lower;
+	}
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		if ((fd = socket(ai->ai_family, ai->ai_socktype,
+		    ai->ai_protocol)) == -1) {
+			e = errno;
+			continue;
+		}
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+			e = 0;
+		else
+			e = errno;
+		close(fd);
+		if (e != 0)
+			break;
+	}
+	freeaddrinfo(res);
+	snprintf(out, outsz, "%s", e != 0 ? strerror(e) :
+	    "the gRPC library refused the address");
+lower:
+	if (out[0] >= 'A' && out[0] <= 'Z')
+		out[0] = (char)(out[0] - 'A' + 'a');
+}
+
+/* Write "sc://host:port\n" to path through a temporary file. */
+static int
+write_ready(const char *path, const char *host, int port,
+    struct sc_error *err)
+{
+	char	 tmp[4096];
+	FILE	*f;
+	int	 bad;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path,
+	    (long)getpid()) >= sizeof(tmp))
+		return sc_error_set(err, SC_ST_IO,
+		    "ready file name '%s' is too long", path);
+	if ((f = fopen(tmp, "w")) == NULL)
+		return sc_error_set_errno(err, SC_ST_IO, errno,
+		    "cannot write '%s'", tmp);
+	fprintf(f, "sc://%s:%d\n", host, port);
+	bad = fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0;
+	if (fclose(f) != 0 || bad) {
+		unlink(tmp);
+		return sc_error_set_errno(err, SC_ST_IO, errno,
+		    "cannot write '%s'", tmp);
+	}
+	if (rename(tmp, path) == -1) {
+		unlink(tmp);
+		return sc_error_set_errno(err, SC_ST_IO, errno,
+		    "cannot rename '%s' to '%s'", tmp, path);
+	}
+	return 0;
+}
+
+static void *
+maint_main(void *arg)
+{
+	struct maint	*m = arg;
+	struct timespec	 at;
+	size_t		 n;
+
+	pthread_mutex_lock(&m->lock);
+	while (!m->stop) {
+		sc_deadline_in_ms(&at, m->srv->conf.session_maintenance_ms);
+		while (!m->stop &&
+		    pthread_cond_timedwait(&m->cv, &m->lock, &at) != ETIMEDOUT)
+			;
+		if (m->stop)
+			break;
+		pthread_mutex_unlock(&m->lock);
+		if ((n = sc_sessmgr_maintain(m->srv->sessions)) > 0)
+			sc_info("closed %zu idle session%s", n,
+			    n == 1 ? "" : "s");
+		pthread_mutex_lock(&m->lock);
+	}
+	pthread_mutex_unlock(&m->lock);
+	return NULL;
+}
+
+static void
+maint_start(struct maint *m, struct sc_server *srv)
+{
+	pthread_condattr_t	 ca;
+
+	m->srv = srv;
+	m->stop = false;
+	pthread_mutex_init(&m->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&m->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	if (pthread_create(&m->tid, NULL, maint_main, m) != 0)
+		SC_BUG("cannot create the maintenance thread");
+}
+
+static void
+maint_stop(struct maint *m)
+{
+	pthread_mutex_lock(&m->lock);
+	m->stop = true;
+	pthread_cond_signal(&m->cv);
+	pthread_mutex_unlock(&m->lock);
+	pthread_join(m->tid, NULL);
+	pthread_cond_destroy(&m->cv);
+	pthread_mutex_destroy(&m->lock);
+}
+
+/*
+ * sc_rpc_server_shutdown() cancels every call at once; a status that
+ * sc_execmgr_shutdown() queued behind a message still in flight would be
+ * lost with it, so give such statuses this long to go out.
+ */
+#define STATUS_GRACE_MS	250
+
+static void
+linger(int64_t ms)
+{
+	struct timespec	 ts;
+
+	ts.tv_sec = (time_t)(ms / 1000);
+	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+/* A start-up failure: "sc-serve: message", the matching exit code. */
+static int
+fatal(const struct sc_error *err)
+{
+	fprintf(stderr, "sc-serve: %s\n", err->msg);
+	return sc_exit_code(err);
+}
+
+/*
+ * Create the RPC server, register the service and bind.  Returns an exit
+ * code: SC_EXIT_OK, or the failure's after printing it.
+ */
+static int
+start_rpc(struct sc_server *srv, const struct opts *o, int *port)
+{
+	struct sc_rpc_server_opts	 ro;
+	struct sc_error			 err;
+	char				 why[256];
+
+	memset(&ro, 0, sizeof(ro));
+	ro.listen = o->listen;
+	ro.tls_cert_file = o->tls_cert;
+	ro.tls_key_file = o->tls_key;
+	ro.max_message_size = (long)srv->conf.max_message_size;
+	ro.nthreads = srv->conf.workers > 2 ? srv->conf.workers : 2;
+	if ((srv->rpc = sc_rpc_server_new(&ro, &err)) == NULL ||
+	    sc_service_register(srv, &err) == -1)
+		return fatal(&err);
+	if (sc_rpc_server_start(srv->rpc, port, &err) == -1) {
+		if (err.status != SC_ST_IO)
+			return fatal(&err);
+		bind_reason(o->host, strrchr(o->listen, ':') + 1, why,
+		    sizeof(why));
+		fprintf(stderr, "sc-serve: cannot listen on '%s': %s\n",
+		    o->listen, why);
+		return SC_EXIT_IO;
+	}
+	return SC_EXIT_OK;
+}
+
+/*
+ * Tear down in dependency order: operations first, so their streams end
+ * with a status, then the RPC server (no call left), then sessions,
+ * whose engine connections go before the engine.
+ */
+static void
+stop_server(struct sc_server *srv)
+{
+	struct sc_exec_counts	 counts;
+
+	sc_execmgr_counts(srv->execs, &counts);
+	sc_execmgr_shutdown(srv->execs);
+	if (counts.attached > 0)
+		linger(STATUS_GRACE_MS);
+	if (srv->rpc != NULL)
+		sc_rpc_server_shutdown(srv->rpc);
+	sc_service_drain();
+	sc_sessmgr_close_all(srv->sessions);
+	sc_execmgr_free(srv->execs);
+	srv->execs = NULL;
+	sc_sessmgr_free(srv->sessions);
+	if (srv->rpc != NULL)
+		sc_rpc_server_free(srv->rpc);
+	sc_engine_free(srv->engine);
+	explicit_bzero(srv->conf.token, sizeof(srv->conf.token));
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct sc_server	 srv;
+	struct opts		 o;
+	struct maint		 maint;
+	struct sc_error		 err;
+	sigset_t		 sigs;
+	int			 sig, port, rc;
+
+	memset(&srv, 0, sizeof(srv));
+	parse_options(argc, argv, &o, &srv.conf);
+	sc_log_init("sc-serve", SC_LOG_STYLE_SERVER, o.level);
+
+	/*
+	 * Every thread inherits the mask; only sigwait() sees these.  A
+	 * shell starts background jobs with SIGINT ignored, and an ignored
+	 * signal is discarded even when blocked, so restore the default.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+
+	srv.started_ms = sc_realtime_ms();
+	if ((srv.engine = sc_engine_new(o.database, &err)) == NULL)
+		return fatal(&err);
+	srv.sessions = sc_sessmgr_new(&srv);
+	srv.execs = sc_execmgr_new(&srv);
+	if ((rc = start_rpc(&srv, &o, &port)) != SC_EXIT_OK)
+		goto out;
+	sc_info("sc-serve %s listening on %s:%d%s", SCTK_VERSION, o.host, port,
+	    srv.conf.token[0] != '\0' ? " (token required)" : "");
+	if (o.ready_file != NULL &&
+	    write_ready(o.ready_file, o.host, port, &err) == -1) {
+		rc = fatal(&err);
+		goto out;
+	}
+	maint_start(&maint, &srv);
+
+	while (sigwait(&sigs, &sig) != 0 || (sig != SIGTERM && sig != SIGINT))
+		;
+	sc_info("shutting down (%s)", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+	maint_stop(&maint);
+	rc = SC_EXIT_OK;
+	if (o.ready_file != NULL)
+		unlink(o.ready_file);
+out:
+	stop_server(&srv);
+	if (rc == SC_EXIT_OK)
+		sc_info("stopped");
+	return rc;
+}

@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * conf.c: sc-serve's settings under their Spark names, each with a short
+ * sctk alias (the long option of the same name).  Values are parsed as
+ * Spark parses them: durations "500ms", "30s", "5m" (a bare number is
+ * milliseconds), sizes "10m", "1g" (a bare number is bytes), booleans
+ * "true"/"false".
+ */
+
+#include "server/server.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/cli.h"
+#include "core/error.h"
+#include "core/banned.h"
+
+#define KIB	((int64_t)1024)
+#define MIB	(1024 * KIB)
+#define GIB	(1024 * MIB)
+
+enum kind {
+	K_SIZE,		/* int64_t bytes */
+	K_DURATION,	/* int64_t milliseconds */
+	K_BOOL,		/* bool */
+	K_COUNT,	/* int64_t */
+	K_INT,		/* int */
+	K_TOKEN		/* char[256] secret */
+};
+
+/* A value of -1 is accepted besides [min, max] ("never", "disabled"). */
+#define F_MINUS1	0x1
+
+static const struct setting {
+	const char	*name;
+	const char	*alias;
+	enum kind	 kind;
+	size_t		 off;
+	int64_t		 min;
+	int64_t		 max;
+	unsigned	 flags;
+} settings[] = {
+	{ "spark.connect.execute.reattachable.observerRetryBufferSize",
+	    "retry-buffer", K_SIZE,
+	    offsetof(struct sc_server_conf, retry_buffer_size),
+	    0, INT64_MAX, 0 },
+	{ "spark.connect.execute.reattachable.senderMaxStreamDuration",
+	    "max-stream-duration", K_DURATION,
+	    offsetof(struct sc_server_conf, max_stream_duration_ms),
+	    0, INT64_MAX, 0 },
+	{ "spark.connect.execute.reattachable.senderMaxStreamSize",
+	    "max-stream-size", K_SIZE,
+	    offsetof(struct sc_server_conf, max_stream_size),
+	    0, INT64_MAX, 0 },
+	{ "spark.connect.execute.reattachable.enabled",
+	    "reattachable", K_BOOL,
+	    offsetof(struct sc_server_conf, reattachable_enabled),
+	    0, 1, 0 },
+	{ "spark.connect.execute.manager.detachedTimeout",
+	    "detached-timeout", K_DURATION,
+	    offsetof(struct sc_server_conf, detached_timeout_ms),
+	    1, INT64_MAX, 0 },
+	{ "spark.connect.execute.manager.maintenanceInterval",
+	    "maintenance-interval", K_DURATION,
+	    offsetof(struct sc_server_conf, maintenance_interval_ms),
+	    1, INT64_MAX, 0 },
+	{ "spark.connect.execute.manager.abandonedTombstonesSize",
+	    "abandoned-tombstones", K_COUNT,
+	    offsetof(struct sc_server_conf, abandoned_tombstones),
+	    0, INT32_MAX, 0 },
+	{ "spark.connect.session.inactiveOperations.cacheExpiration",
+	    "inactive-operations-expiry", K_DURATION,
+	    offsetof(struct sc_server_conf, inactive_op_expiry_ms),
+	    0, INT64_MAX, 0 },
+	{ "spark.connect.session.manager.defaultSessionTimeout",
+	    "session-timeout", K_DURATION,
+	    offsetof(struct sc_server_conf, session_timeout_ms),
+	    1, INT64_MAX, F_MINUS1 },
+	{ "spark.connect.session.manager.maintenanceInterval",
+	    "session-maintenance-interval", K_DURATION,
+	    offsetof(struct sc_server_conf, session_maintenance_ms),
+	    1, INT64_MAX, 0 },
+	{ "spark.connect.session.manager.closedSessionsTombstonesSize",
+	    "closed-session-tombstones", K_COUNT,
+	    offsetof(struct sc_server_conf, closed_session_tombstones),
+	    0, INT32_MAX, 0 },
+	{ "spark.sql.execution.arrow.maxRecordsPerBatch",
+	    "batch-rows", K_COUNT,
+	    offsetof(struct sc_server_conf, batch_max_rows),
+	    1, INT32_MAX, 0 },
+	{ "spark.connect.grpc.arrow.maxBatchSize",
+	    "batch-size", K_SIZE,
+	    offsetof(struct sc_server_conf, batch_max_bytes),
+	    KIB, INT32_MAX, 0 },
+	{ "sctk.execute.highWaterBytes",
+	    "high-water", K_SIZE,
+	    offsetof(struct sc_server_conf, high_water_bytes),
+	    KIB, INT64_MAX, 0 },
+	{ "spark.connect.progress.reportInterval",
+	    "progress-interval", K_DURATION,
+	    offsetof(struct sc_server_conf, progress_interval_ms),
+	    1, INT64_MAX, F_MINUS1 },
+	{ "spark.connect.grpc.maxInboundMessageSize",
+	    "max-message-size", K_SIZE,
+	    offsetof(struct sc_server_conf, max_message_size),
+	    KIB, INT32_MAX, 0 },
+	{ "spark.connect.grpc.maxMetadataSize",
+	    "max-metadata-size", K_SIZE,
+	    offsetof(struct sc_server_conf, max_metadata_size),
+	    0, INT32_MAX, 0 },
+	{ "sctk.execute.workers",
+	    "workers", K_INT,
+	    offsetof(struct sc_server_conf, workers),
+	    1, 256, 0 },
+	{ "spark.connect.authenticate.token",
+	    "token", K_TOKEN,
+	    offsetof(struct sc_server_conf, token),
+	    0, 0, 0 },
+};
+
+#define NSETTINGS (sizeof(settings) / sizeof(settings[0]))
+
+/* What a set token reads as (Spark's redaction text). */
+#define REDACTED	"*********(redacted)"
+
+void
+sc_server_conf_default(struct sc_server_conf *conf)
+{
+	memset(conf, 0, sizeof(*conf));
+	conf->retry_buffer_size = 10 * MIB;
+	conf->max_stream_duration_ms = 2 * 60 * 1000;
+	conf->max_stream_size = GIB;
+	conf->reattachable_enabled = true;
+	conf->detached_timeout_ms = 5 * 60 * 1000;
+	conf->maintenance_interval_ms = 30 * 1000;
+	conf->abandoned_tombstones = 10000;
+	conf->inactive_op_expiry_ms = 30 * 60 * 1000;
+	conf->session_timeout_ms = 60 * 60 * 1000;
+	conf->session_maintenance_ms = 30 * 1000;
+	conf->closed_session_tombstones = 1000;
+	conf->batch_max_rows = 10000;
+	conf->batch_max_bytes = 4 * MIB;
+	conf->high_water_bytes = 16 * MIB;
+	conf->progress_interval_ms = 2000;
+	conf->max_message_size = 128 * MIB;
+	conf->max_metadata_size = 1024;
+	conf->workers = 4;
+	conf->token[0] = '\0';
+}
+
+static const struct setting *
+lookup(const char *key)
+{
+	size_t	 i;
+
+	for (i = 0; i < NSETTINGS; i++)
+		if (strcmp(key, settings[i].name) == 0 ||
+		    strcmp(key, settings[i].alias) == 0)
+			return &settings[i];
+	return NULL;
+}
+
+/* Parse value per st into *out; message without the key on failure. */
+static int
+parse_number(const struct setting *st, const char *value, int64_t *out,
+    struct sc_error *err)
+{
+	uint64_t	 u;
+	int64_t		 v;
+
+	if ((st->flags & F_MINUS1) && strcmp(value, "-1") == 0) {
+		*out = -1;
+		return 0;
+	}
+	switch (st->kind) {
+	case K_SIZE:
+		if (sc_parse_size(value, &u, err) == -1)
+			return -1;
+		if (u > INT64_MAX)
+			return sc_error_set(err, SC_ST_USAGE,
+			    "'%s' is too large", value);
+		v = (int64_t)u;
+		break;
+	case K_DURATION:
+		if (sc_parse_duration_ms(value, &v, err) == -1)
+			return -1;
+		break;
+	default:
+		if (sc_parse_uint(value, 0, INT64_MAX, &u, err) == -1)
+			return -1;
+		v = (int64_t)u;
+		break;
+	}
+	if (v < st->min)
+		return sc_error_set(err, SC_ST_USAGE, "'%s' is too small",
+		    value);
+	if (v > st->max)
+		return sc_error_set(err, SC_ST_USAGE, "'%s' is too large",
+		    value);
+	*out = v;
+	return 0;
+}
+
+int
+sc_server_conf_set(struct sc_server_conf *conf, const char *key,
+    const char *value, struct sc_error *err)
+{
+	const struct setting	*st;
+	struct sc_error		 e;
+	char			*field;
+	int64_t			 v = 0;
+
+	if ((st = lookup(key)) == NULL)
+		return sc_error_set(err, SC_ST_USAGE, "unknown setting '%s'",
+		    key);
+	field = (char *)conf + st->off;
+	switch (st->kind) {
+	case K_BOOL:
+		if (strcasecmp(value, "true") == 0)
+			*(bool *)(void *)field = true;
+		else if (strcasecmp(value, "false") == 0)
+			*(bool *)(void *)field = false;
+		else
+			return sc_error_set(err, SC_ST_USAGE,
+			    "invalid value for '%s': '%s' is not a boolean",
+			    key, value);
+		return 0;
+	case K_TOKEN:
+		if (strlen(value) >= sizeof(conf->token))
+			return sc_error_set(err, SC_ST_USAGE,
+			    "invalid value for '%s': longer than %zu bytes",
+			    key, sizeof(conf->token) - 1);
+		memcpy(field, value, strlen(value) + 1);
+		return 0;
+	default:
+		break;
+	}
+	if (parse_number(st, value, &v, &e) == -1)
+		return sc_error_set(err, SC_ST_USAGE,
+		    "invalid value for '%s': %s", key, e.msg);
+	if (st->kind == K_INT)
+		*(int *)(void *)field = (int)v;
+	else
+		*(int64_t *)(void *)field = v;
+	return 0;
+}
+
+/* "10m", "1g", "512k" when exact, else bytes. */
+static void
+format_size(int64_t v, char *out, size_t outsz)
+{
+	if (v > 0 && v % GIB == 0)
+		snprintf(out, outsz, "%" PRId64 "g", v / GIB);
+	else if (v > 0 && v % MIB == 0)
+		snprintf(out, outsz, "%" PRId64 "m", v / MIB);
+	else if (v > 0 && v % KIB == 0)
+		snprintf(out, outsz, "%" PRId64 "k", v / KIB);
+	else
+		snprintf(out, outsz, "%" PRId64, v);
+}
+
+/* "1h", "5m", "30s" when exact, else "250ms"; 0 and -1 bare. */
+static void
+format_duration(int64_t v, char *out, size_t outsz)
+{
+	if (v <= 0)
+		snprintf(out, outsz, "%" PRId64, v);
+	else if (v % 3600000 == 0)
+		snprintf(out, outsz, "%" PRId64 "h", v / 3600000);
+	else if (v % 60000 == 0)
+		snprintf(out, outsz, "%" PRId64 "m", v / 60000);
+	else if (v % 1000 == 0)
+		snprintf(out, outsz, "%" PRId64 "s", v / 1000);
+	else
+		snprintf(out, outsz, "%" PRId64 "ms", v);
+}
+
+/* Format setting st; false when it has no value (an unset token). */
+static bool
+format(const struct sc_server_conf *conf, const struct setting *st,
+    char *out, size_t outsz)
+{
+	const char	*field = (const char *)conf + st->off;
+
+	switch (st->kind) {
+	case K_SIZE:
+		format_size(*(const int64_t *)(const void *)field, out, outsz);
+		break;
+	case K_DURATION:
+		format_duration(*(const int64_t *)(const void *)field, out,
+		    outsz);
+		break;
+	case K_BOOL:
+		snprintf(out, outsz, "%s",
+		    *(const bool *)(const void *)field ? "true" : "false");
+		break;
+	case K_COUNT:
+		snprintf(out, outsz, "%" PRId64,
+		    *(const int64_t *)(const void *)field);
+		break;
+	case K_INT:
+		snprintf(out, outsz, "%d", *(const int *)(const void *)field);
+		break;
+	case K_TOKEN:
+		if (field[0] == '\0')
+			return false;
+		snprintf(out, outsz, "%s", REDACTED);
+		break;
+	}
+	return true;
+}
+
+int
+sc_server_conf_get(const struct sc_server_conf *conf, const char *key,
+    char *out, size_t outsz)
+{
+	size_t	 i;
+
+	for (i = 0; i < NSETTINGS; i++)
+		if (strcmp(key, settings[i].name) == 0)
+			return format(conf, &settings[i], out, outsz) ? 0 : -1;
+	return -1;
+}
+
+void
+sc_server_conf_each(const struct sc_server_conf *conf,
+    void (*fn)(const char *key, const char *value, void *arg), void *arg)
+{
+	char	 value[64];
+	size_t	 i;
+
+	for (i = 0; i < NSETTINGS; i++)
+		if (format(conf, &settings[i], value, sizeof(value)))
+			fn(settings[i].name, value, arg);
+}

@@ -1,0 +1,1051 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * service.c: the ten methods of spark.connect.SparkConnectService.  Each
+ * handler checks the bearer token, decodes the request, looks the
+ * session up and answers; operations are delegated to exec.h, plans to
+ * the engine.  Handlers run on completion-queue threads and do not
+ * block: AnalyzePlan requests that touch the engine run on a thread of
+ * their own.
+ */
+
+#include "server/service.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/log.h"
+#include "core/protocol.h"
+#include "core/rpc.h"
+#include "core/xmem.h"
+#include "server/engine.h"
+#include "server/exec.h"
+#include "server/session.h"
+#include "core/banned.h"
+
+/* The request's optional fields, NULL when absent. */
+#define OBSERVED(r) ((r)->_client_observed_server_side_session_id_case != 0 ? \
+	(r)->client_observed_server_side_session_id : NULL)
+#define USER(r) ((r)->user_context != NULL ? (r)->user_context->user_id : "")
+
+/* Settings a client may read but not change, besides the server's. */
+static const struct {
+	const char	*key;
+	const char	*value;
+} builtins[] = {
+	{ "spark.app.name",		"sc-serve" },
+	{ "spark.sql.session.timeZone",	"UTC" },
+};
+
+/* Keys Spark Connect warns about (SparkConnectConfigHandler). */
+static const char *const unsupported_keys[] = {
+	"spark.sql.execution.arrow.enabled",
+	"spark.sql.execution.arrow.pyspark.fallback.enabled",
+};
+
+/* AnalyzePlan threads still running, so shutdown can wait for them. */
+static pthread_mutex_t	 jobs_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t	 jobs_cv = PTHREAD_COND_INITIALIZER;
+static int		 jobs;
+
+/* ------------------------------------------------------------ helpers */
+
+static bool
+has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Compare without an early exit, so timing does not reveal the token. */
+static bool
+same_secret(const char *a, const char *b)
+{
+	size_t			 la = strlen(a), lb = strlen(b), i, n;
+	volatile unsigned char	 diff = la != lb;
+
+	n = la > lb ? la : lb;
+	for (i = 0; i < n; i++)
+		diff |= (unsigned char)((i < la ? a[i] : 0) ^
+		    (i < lb ? b[i] : 0));
+	return diff == 0;
+}
+
+/* Check the bearer token; on failure the call is finished. */
+static bool
+authorized(struct sc_server *srv, struct sc_rpc_call *call)
+{
+	char	 got[512], want[sizeof(srv->conf.token) + 8];
+	bool	 ok;
+
+	if (srv->conf.token[0] == '\0')
+		return true;
+	if (sc_rpc_call_metadata(call, "authorization", got,
+	    sizeof(got)) == -1) {
+		sc_rpc_call_finish(call, SC_GRPC_UNAUTHENTICATED,
+		    "No authentication token provided", NULL, 0);
+		return false;
+	}
+	snprintf(want, sizeof(want), "Bearer %s", srv->conf.token);
+	ok = same_secret(got, want);
+	explicit_bzero(got, sizeof(got));
+	explicit_bzero(want, sizeof(want));
+	if (!ok) {
+		sc_debug("bad token from %s", sc_rpc_call_peer(call));
+		sc_rpc_call_finish(call, SC_GRPC_UNAUTHENTICATED,
+		    "Invalid authentication token", NULL, 0);
+	}
+	return ok;
+}
+
+/* Unpack the request; on failure the call is finished INVALID_ARGUMENT. */
+static void *
+decode(struct sc_rpc_call *call, const ProtobufCMessageDescriptor *d)
+{
+	struct sc_error	 err;
+	const uint8_t	*p;
+	size_t		 len;
+	void		*m;
+
+	p = sc_rpc_call_request(call, &len);
+	if ((m = sc_proto_unpack(d, p, len, &err)) == NULL)
+		sc_rpc_call_finish(call, SC_GRPC_INVALID_ARGUMENT, err.msg,
+		    NULL, 0);
+	return m;
+}
+
+static void
+reply(struct sc_rpc_call *call, const ProtobufCMessage *m)
+{
+	uint8_t	*buf;
+	size_t	 len;
+
+	buf = sc_proto_pack_alloc(m, &len);
+	sc_rpc_call_reply(call, buf, len);
+	free(buf);
+}
+
+static void
+free_msg(void *m)
+{
+	if (m != NULL)
+		protobuf_c_message_free_unpacked(m, NULL);
+}
+
+/* Look the session up; on failure the call is finished. */
+static struct sc_session *
+session(struct sc_server *srv, struct sc_rpc_call *call, const char *user,
+    const char *sid, const char *observed, enum sc_sess_lookup how)
+{
+	struct sc_session	*s;
+	struct sc_error		 err;
+
+	s = sc_sessmgr_get(srv->sessions, user, sid, observed, how, &err);
+	if (s == NULL) {
+		sc_debug("session '%s': %s", sid, err.msg);
+		sc_srv_finish_error(call, NULL, &err);
+	}
+	return s;
+}
+
+/* An INTERNAL error without an error class (Spark's plain exceptions). */
+static int __attribute__((format(printf, 2, 3)))
+plain_error(struct sc_error *err, const char *fmt, ...)
+{
+	char	 text[sizeof(err->msg)];
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	sc_error_set(err, SC_ST_FAILED, "%s", text);
+	err->rpc_code = SC_GRPC_INTERNAL;
+	return -1;
+}
+
+/* ------------------------------------------------------------ operations */
+
+static void
+h_execute(struct sc_rpc_call *call, void *arg)
+{
+	struct sc_server			*srv = arg;
+	Spark__Connect__ExecutePlanRequest	*req;
+	struct sc_session			*s;
+
+	if (!authorized(srv, call) || (req = decode(call,
+	    &spark__connect__execute_plan_request__descriptor)) == NULL)
+		return;
+	s = session(srv, call, USER(req), req->session_id, OBSERVED(req),
+	    SC_SESS_GET_OR_CREATE);
+	if (s != NULL) {
+		sc_exec_execute(srv->execs, s, call, req);
+		sc_session_unref(s);
+	}
+	free_msg(req);
+}
+
+static void
+h_reattach(struct sc_rpc_call *call, void *arg)
+{
+	struct sc_server			*srv = arg;
+	Spark__Connect__ReattachExecuteRequest	*req;
+	struct sc_session			*s;
+
+	if (!authorized(srv, call) || (req = decode(call,
+	    &spark__connect__reattach_execute_request__descriptor)) == NULL)
+		return;
+	s = session(srv, call, USER(req), req->session_id, OBSERVED(req),
+	    SC_SESS_GET_ONLY);
+	if (s != NULL) {
+		sc_exec_reattach(srv->execs, s, call, req);
+		sc_session_unref(s);
+	}
+	free_msg(req);
+}
+
+static void
+h_release_execute(struct sc_rpc_call *call, void *arg)
+{
+	struct sc_server			*srv = arg;
+	Spark__Connect__ReleaseExecuteRequest	*req;
+	Spark__Connect__ReleaseExecuteResponse	 resp =
+	    SPARK__CONNECT__RELEASE_EXECUTE_RESPONSE__INIT;
+	struct sc_session			*s;
+	struct sc_error				 err;
+	bool					 found;
+
+	if (!authorized(srv, call) || (req = decode(call,
+	    &spark__connect__release_execute_request__descriptor)) == NULL)
+		return;
+	/* As Spark: the observed server-side session id is not checked. */
+	s = session(srv, call, USER(req), req->session_id, NULL,
+	    SC_SESS_GET_ONLY);
+	if (s == NULL) {
+		free_msg(req);
+		return;
+	}
+	if (sc_exec_release(srv->execs, s, req, &found, &err) == -1)
+		sc_srv_finish_error(call, s, &err);
+	else {
+		resp.session_id = req->session_id;
+		resp.server_side_session_id = s->server_side_id;
+		if (found) {
+			resp._operation_id_case =
+			    SPARK__CONNECT__RELEASE_EXECUTE_RESPONSE___OPERATION_ID_OPERATION_ID;
+			resp.operation_id = req->operation_id;
+		}
+		reply(call, &resp.base);
+	}
+	sc_session_unref(s);
+	free_msg(req);
+}
+
+static void
+h_interrupt(struct sc_rpc_call *call, void *arg)
+{
+	struct sc_server			*srv = arg;
+	Spark__Connect__InterruptRequest	*req;
+	Spark__Connect__InterruptResponse	 resp =
+	    SPARK__CONNECT__INTERRUPT_RESPONSE__INIT;
+	struct sc_session			*s;
+	struct sc_error				 err;
+	const char				*target = NULL;
+	char					**ids = NULL;
+	size_t					 nids = 0, i;
+
+	if (!authorized(srv, call) || (req = decode(call,
+	    &spark__connect__interrupt_request__descriptor)) == NULL)
+		return;
+	s = session(srv, call, USER(req), req->session_id, OBSERVED(req),
+	    SC_SESS_GET_OR_CREATE);
+	if (s == NULL) {
+		free_msg(req);
+		return;
+	}
+	if (req->interrupt_type ==
+	    SPARK__CONNECT__INTERRUPT_REQUEST__INTERRUPT_TYPE__INTERRUPT_TYPE_TAG &&
+	    req->interrupt_case ==
+	    SPARK__CONNECT__INTERRUPT_REQUEST__INTERRUPT_OPERATION_TAG)
+		target = req->operation_tag;
+	if (req->interrupt_type ==
+	    SPARK__CONNECT__INTERRUPT_REQUEST__INTERRUPT_TYPE__INTERRUPT_TYPE_OPERATION_ID &&
+	    req->interrupt_case ==
+	    SPARK__CONNECT__INTERRUPT_REQUEST__INTERRUPT_OPERATION_ID)
+		target = req->operation_id;
+	if (sc_exec_interrupt(srv->execs, s, (int)req->interrupt_type, target,
+	    &ids, &nids, &err) == -1)
+		sc_srv_finish_error(call, s, &err);
+	else {
+		resp.session_id = req->session_id;
+		resp.server_side_session_id = s->server_side_id;
+		resp.n_interrupted_ids = nids;
+		resp.interrupted_ids = ids;
+		reply(call, &resp.base);
+	}
+	for (i = 0; i < nids; i++)
+		free(ids[i]);
+	free(ids);
+	sc_session_unref(s);
+	free_msg(req);
+}
+
+/* ------------------------------------------------------------ Config */
+
+/* Response pairs and warnings, all malloc'ed. */
+struct conf_out {
+	Spark__Connect__KeyValue	**pairs;
+	size_t				 npairs;
+	char				**warnings;
+	size_t				 nwarnings;
+};
+
+static void
+out_pair(struct conf_out *o, const char *key, const char *value)
+{
+	Spark__Connect__KeyValue	*kv;
+
+	kv = sc_xmalloc(sizeof(*kv));
+	spark__connect__key_value__init(kv);
+	kv->key = sc_xstrdup(key);
+	if (value != NULL) {
+		kv->_value_case = SPARK__CONNECT__KEY_VALUE___VALUE_VALUE;
+		kv->value = sc_xstrdup(value);
+	}
+	o->pairs = sc_xreallocarray(o->pairs, o->npairs + 1,
+	    sizeof(*o->pairs));
+	o->pairs[o->npairs++] = kv;
+}
+
+static void
+out_warning(struct conf_out *o, char *text)
+{
+	o->warnings = sc_xreallocarray(o->warnings, o->nwarnings + 1,
+	    sizeof(*o->warnings));
+	o->warnings[o->nwarnings++] = text;
+}
+
+static void
+out_free(struct conf_out *o)
+{
+	size_t	 i;
+
+	for (i = 0; i < o->npairs; i++) {
+		free(o->pairs[i]->key);
+		if (o->pairs[i]->_value_case != 0)
+			free(o->pairs[i]->value);
+		free(o->pairs[i]);
+	}
+	free(o->pairs);
+	for (i = 0; i < o->nwarnings; i++)
+		free(o->warnings[i]);
+	free(o->warnings);
+}
+
+static void
+warn_key(struct conf_out *o, const char *key)
+{
+	size_t	 i;
+
+	for (i = 0; i < SC_NELEM(unsupported_keys); i++)
+		if (strcmp(key, unsupported_keys[i]) == 0)
+			out_warning(o, sc_xasprintf("The SQL config '%s' is "
+			    "NOT supported in Spark Connect", key));
+}
+
+/* The value of key for session s (malloc'ed), or NULL when unset. */
+static char *
+conf_value(struct sc_session *s, const char *key)
+{
+	char	 buf[128], *v;
+	size_t	 i;
+
+	if ((v = sc_session_conf_get(s, key)) != NULL)
+		return v;
+	if (sc_server_conf_get(&s->server->conf, key, buf, sizeof(buf)) == 0)
+		return sc_xstrdup(buf);
+	for (i = 0; i < SC_NELEM(builtins); i++)
+		if (strcmp(key, builtins[i].key) == 0)
+			return sc_xstrdup(builtins[i].value);
+	return NULL;
+}
+
+/* Whether key names a server-wide setting a session may not change. */
+static bool
+is_static(struct sc_session *s, const char *key)
+{
+	char	 buf[128];
+	size_t	 i;
+
+	if (has_prefix(key, "spark.connect.") || has_prefix(key, "sctk."))
+		return true;
+	if (sc_server_conf_get(&s->server->conf, key, buf, sizeof(buf)) == 0)
+		return true;
+	for (i = 0; i < SC_NELEM(builtins); i++)
+		if (strcmp(key, builtins[i].key) == 0)
+			return true;
+	return false;
+}
+
+static int
+cannot_modify(struct sc_error *err, const char *key)
+{
+	return sc_srv_error(err, "CANNOT_MODIFY_CONFIG", "46110",
+	    "Cannot modify the value of the Spark config: \"%s\".", key);
+}
+
+static int
+conf_set(struct sc_session *s, const Spark__Connect__ConfigRequest__Set *op,
+    struct conf_out *o, struct sc_error *err)
+{
+	const Spark__Connect__KeyValue	*kv;
+	struct sc_error			 e;
+	size_t				 i;
+	int				 rc;
+	bool				 silent;
+
+	silent = op->_silent_case != 0 && op->silent;
+	for (i = 0; i < op->n_pairs; i++) {
+		kv = op->pairs[i];
+		warn_key(o, kv->key);
+		if (kv->_value_case == 0)
+			rc = plain_error(&e,
+			    "value cannot be null for key: %s", kv->key);
+		else if (is_static(s, kv->key))
+			rc = cannot_modify(&e, kv->key);
+		else {
+			sc_session_conf_set(s, kv->key, kv->value);
+			rc = 0;
+		}
+		if (rc == 0)
+			continue;
+		if (!silent) {
+			*err = e;
+			return -1;
+		}
+		out_warning(o, sc_xasprintf("Failed to set %s to %s due to %s",
+		    kv->key, kv->_value_case != 0 ? kv->value : "null",
+		    e.msg));
+	}
+	return 0;
+}
+
+static int
+conf_get(struct sc_session *s, char **keys, size_t n, bool option,
+    struct conf_out *o, struct sc_error *err)
+{
+	char	*v;
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		warn_key(o, keys[i]);
+		v = conf_value(s, keys[i]);
+		if (v == NULL && !option)
+			return sc_srv_error(err, "SQL_CONF_NOT_FOUND", "42K0I",
+			    "The SQL config \"%s\" cannot be found. Please "
+			    "verify that the config exists.", keys[i]);
+		out_pair(o, keys[i], v);
+		free(v);
+	}
+	return 0;
+}
+
+static void
+conf_get_default(struct sc_session *s,
+    const Spark__Connect__ConfigRequest__GetWithDefault *op,
+    struct conf_out *o)
+{
+	const Spark__Connect__KeyValue	*kv;
+	char				*v;
+	size_t				 i;
+
+	for (i = 0; i < op->n_pairs; i++) {
+		kv = op->pairs[i];
+		warn_key(o, kv->key);
+		v = conf_value(s, kv->key);
+		out_pair(o, kv->key, v != NULL ? v :
+		    kv->_value_case != 0 ? kv->value : NULL);
+		free(v);
+	}
+}
+
+/* GetAll collects every visible setting; later sources override. */
+struct all {
+	struct conf_out	*o;
+	const char	*prefix;
+};
+
+static void
+all_add(const char *key, const char *value, void *arg)
+{
+	struct all	*a = arg;
+	struct conf_out	*o = a->o;
+	size_t		 i;
+
+	if (!has_prefix(key, a->prefix))
+		return;
+	key += strlen(a->prefix);
+	for (i = 0; i < o->npairs; i++)
+		if (strcmp(o->pairs[i]->key, key) == 0) {
+			free(o->pairs[i]->value);
+			o->pairs[i]->value = sc_xstrdup(value);
+			return;
+		}
+	out_pair(o, key, value);
+}
+
+static int
+cmp_pair(const void *a, const void *b)
+{
+	const Spark__Connect__KeyValue	*x = *(const void *const *)a;
+	const Spark__Connect__KeyValue	*y = *(const void *const *)b;
+
+	return strcmp(x->key, y->key);
+}
+
+static void
+conf_get_all(struct sc_session *s,
+    const Spark__Connect__ConfigRequest__GetAll *op, struct conf_out *o)
+{
+	struct all	 a;
+	size_t		 i;
+
+	a.o = o;
+	a.prefix = op->_prefix_case != 0 ? op->prefix : "";
+	for (i = 0; i < SC_NELEM(builtins); i++)
+		all_add(builtins[i].key, builtins[i].value, &a);
+	sc_server_conf_each(&s->server->conf, all_add, &a);
+	sc_session_conf_each(s, all_add, &a);
+	if (o->npairs > 1)
+		qsort(o->pairs, o->npairs, sizeof(*o->pairs), cmp_pair);
+}
+
+static int
+conf_unset(struct sc_session *s, char **keys, size_t n, struct conf_out *o,
+    struct sc_error *err)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		warn_key(o, keys[i]);
+		if (is_static(s, keys[i]))
+			return cannot_modify(err, keys[i]);
+		sc_session_conf_unset(s, keys[i]);
+	}
+	return 0;
+}
+
+/*
+ * Spark answers true for its registered, non-static SQL settings; sctk
+ * cannot know Spark's registry, so every spark.sql.* key that is not a
+ * server setting counts as a session setting.
+ */
+static void
+conf_is_modifiable(struct sc_session *s, char **keys, size_t n,
+    struct conf_out *o)
+{
+	size_t	 i;
+	bool	 mod;
+
+	for (i = 0; i < n; i++) {
+		mod = has_prefix(keys[i], "spark.sql.") &&
+		    !is_static(s, keys[i]);
+		out_pair(o, keys[i], mod ? "true" : "false");
+	}
+}
+
+static int
+config(struct sc_session *s, const Spark__Connect__ConfigRequest *req,
+    struct conf_out *o, struct sc_error *err)
+{
+	const Spark__Connect__ConfigRequest__Operation	*op = req->operation;
+
+	switch (op != NULL ? op->op_type_case :
+	    SPARK__CONNECT__CONFIG_REQUEST__OPERATION__OP_TYPE__NOT_SET) {
+	case SPARK__CONNECT__CONFIG_REQUEST__OPERATION__OP_TYPE_SET:
+		return conf_set(s, op->set, o, err);
+	case SPARK__CONNECT__CONFIG_REQUEST__OPERATION__OP_TYPE_GET:
+		return conf_get(s, op->get->keys, op->get->n_keys, false, o,
+		    err);
+	case SPARK__CONNECT__CONFIG_REQUEST__OPERATION__OP_TYPE_GET_WITH_DEFAULT:
+		conf_get_default(s, op->get_with_default, o);
+		return 0;
+	case SPARK__CONNECT__CONFIG_REQUEST__OPERATION__OP_TYPE_GET_OPTION:
+		return conf_get(s, op->get_option->keys,
+		    op->get_option->n_keys, true, o, err);
+	case SPARK__CONNECT__CONFIG_REQUEST__OPERATION__OP_TYPE_GET_ALL:
+		conf_get_all(s, op->get_all, o);
+		return 0;
+	case SPARK__CONNECT__CONFIG_REQUEST__OPERATION__OP_TYPE_UNSET:
+		return conf_unset(s, op->unset->keys, op->unset->n_keys, o,
+		    err);
+	case SPARK__CONNECT__CONFIG_REQUEST__OPERATION__OP_TYPE_IS_MODIFIABLE:
+		conf_is_modifiable(s, op->is_modifiable->keys,
+		    op->is_modifiable->n_keys, o);
+		return 0;
+	default:
+		return plain_error(err,
+		    "ConfigRequest.operation is not set or not supported");
+	}
+}
+
+static void
+h_config(struct sc_rpc_call *call, void *arg)
+{
+	struct sc_server		*srv = arg;
+	Spark__Connect__ConfigRequest	*req;
+	Spark__Connect__ConfigResponse	 resp =
+	    SPARK__CONNECT__CONFIG_RESPONSE__INIT;
+	struct sc_session		*s;
+	struct sc_error			 err;
+	struct conf_out			 o;
+
+	if (!authorized(srv, call) || (req = decode(call,
+	    &spark__connect__config_request__descriptor)) == NULL)
+		return;
+	s = session(srv, call, USER(req), req->session_id, OBSERVED(req),
+	    SC_SESS_GET_OR_CREATE);
+	if (s == NULL) {
+		free_msg(req);
+		return;
+	}
+	memset(&o, 0, sizeof(o));
+	if (config(s, req, &o, &err) == -1)
+		sc_srv_finish_error(call, s, &err);
+	else {
+		resp.session_id = req->session_id;
+		resp.server_side_session_id = s->server_side_id;
+		resp.n_pairs = o.npairs;
+		resp.pairs = o.pairs;
+		resp.n_warnings = o.nwarnings;
+		resp.warnings = o.warnings;
+		reply(call, &resp.base);
+	}
+	out_free(&o);
+	sc_session_unref(s);
+	free_msg(req);
+}
+
+/* ------------------------------------------------------------ AnalyzePlan */
+
+struct analyze_job {
+	struct sc_rpc_call			*call;
+	struct sc_session			*s;
+	Spark__Connect__AnalyzePlanRequest	*req;
+};
+
+static const Spark__Connect__Relation *
+plan_root(const Spark__Connect__Plan *p, struct sc_session *s,
+    struct sc_error *err)
+{
+	if (p == NULL || p->op_type_case != SPARK__CONNECT__PLAN__OP_TYPE_ROOT ||
+	    p->root == NULL) {
+		sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "AnalyzePlan needs a plan with a root relation.");
+		return NULL;
+	}
+	if (s->conn == NULL) {
+		plain_error(err, "no SQL engine for this session");
+		return NULL;
+	}
+	return p->root;
+}
+
+static const char *
+analyze_name(Spark__Connect__AnalyzePlanRequest__AnalyzeCase c)
+{
+	switch (c) {
+	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_INPUT_FILES:
+		return "input_files";
+	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_DDL_PARSE:
+		return "ddl_parse";
+	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_SAME_SEMANTICS:
+		return "same_semantics";
+	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_SEMANTIC_HASH:
+		return "semantic_hash";
+	default:
+		return "this request";
+	}
+}
+
+static protobuf_c_boolean
+is_local_plan(const Spark__Connect__Plan *p)
+{
+	return p != NULL && p->op_type_case == SPARK__CONNECT__PLAN__OP_TYPE_ROOT &&
+	    p->root != NULL && p->root->rel_type_case ==
+	    SPARK__CONNECT__RELATION__REL_TYPE_LOCAL_RELATION;
+}
+
+/* Answer an AnalyzePlan request (may run the engine: not on a CQ thread). */
+static void
+analyze(struct sc_rpc_call *call, struct sc_session *s,
+    const Spark__Connect__AnalyzePlanRequest *req)
+{
+	Spark__Connect__AnalyzePlanResponse		 resp =
+	    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__INIT;
+	Spark__Connect__AnalyzePlanResponse__Schema	 schema =
+	    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__SCHEMA__INIT;
+	Spark__Connect__AnalyzePlanResponse__Explain	 explain =
+	    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__EXPLAIN__INIT;
+	Spark__Connect__AnalyzePlanResponse__TreeString	 tree =
+	    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__TREE_STRING__INIT;
+	Spark__Connect__AnalyzePlanResponse__IsLocal	 local =
+	    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__IS_LOCAL__INIT;
+	Spark__Connect__AnalyzePlanResponse__IsStreaming streaming =
+	    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__IS_STREAMING__INIT;
+	Spark__Connect__AnalyzePlanResponse__SparkVersion version =
+	    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__SPARK_VERSION__INIT;
+	const Spark__Connect__Relation			*root;
+	Spark__Connect__DataType			*dt = NULL;
+	struct sc_error					 err;
+	char						*text = NULL;
+	int						 rc = -1, mode;
+
+	switch (req->analyze_case) {
+	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_SCHEMA:
+		if ((root = plan_root(req->schema->plan, s, &err)) == NULL ||
+		    (rc = sc_engine_schema(s->conn, root, &dt, &err)) == -1)
+			break;
+		schema.schema = dt;
+		resp.result_case =
+		    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_SCHEMA;
+		resp.schema = &schema;
+		break;
+	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_EXPLAIN:
+		mode = (int)req->explain->explain_mode;
+		if (mode == 0)
+			mode = 1;
+		if ((root = plan_root(req->explain->plan, s, &err)) == NULL ||
+		    (rc = sc_engine_explain(s->conn, root, mode, &text,
+		    &err)) == -1)
+			break;
+		explain.explain_string = text;
+		resp.result_case =
+		    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_EXPLAIN;
+		resp.explain = &explain;
+		break;
+	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_TREE_STRING:
+		if ((root = plan_root(req->tree_string->plan, s,
+		    &err)) == NULL ||
+		    (rc = sc_engine_tree_string(s->conn, root, &text,
+		    &err)) == -1)
+			break;
+		tree.tree_string = text;
+		resp.result_case =
+		    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_TREE_STRING;
+		resp.tree_string = &tree;
+		break;
+	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_IS_LOCAL:
+		/* As Dataset.isLocal: the plan is a local relation. */
+		local.is_local = is_local_plan(req->is_local->plan);
+		resp.result_case =
+		    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_IS_LOCAL;
+		resp.is_local = &local;
+		rc = 0;
+		break;
+	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_IS_STREAMING:
+		streaming.is_streaming = 0;
+		resp.result_case =
+		    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_IS_STREAMING;
+		resp.is_streaming = &streaming;
+		rc = 0;
+		break;
+	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_SPARK_VERSION:
+		version.version = (char *)SC_SERVICE_SPARK_VERSION;
+		resp.result_case =
+		    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_SPARK_VERSION;
+		resp.spark_version = &version;
+		rc = 0;
+		break;
+	default:
+		sc_srv_error(&err, "UNSUPPORTED_FEATURE.ANALYZE_PLAN", "0A000",
+		    "The feature is not supported: AnalyzePlan %s.",
+		    analyze_name(req->analyze_case));
+		break;
+	}
+	if (rc == -1)
+		sc_srv_finish_error(call, s, &err);
+	else {
+		resp.session_id = req->session_id;
+		resp.server_side_session_id = s->server_side_id;
+		reply(call, &resp.base);
+	}
+	if (dt != NULL)
+		sc_engine_datatype_free(dt);
+	free(text);
+}
+
+static void
+job_done(struct analyze_job *j)
+{
+	struct sc_rpc_call	*call = j->call;
+
+	sc_session_unref(j->s);
+	free_msg(j->req);
+	free(j);
+	pthread_mutex_lock(&jobs_lock);
+	if (--jobs == 0)
+		pthread_cond_broadcast(&jobs_cv);
+	pthread_mutex_unlock(&jobs_lock);
+	sc_rpc_call_unref(call);
+}
+
+static void *
+analyze_main(void *arg)
+{
+	struct analyze_job	*j = arg;
+
+	analyze(j->call, j->s, j->req);
+	job_done(j);
+	return NULL;
+}
+
+static bool
+needs_engine(Spark__Connect__AnalyzePlanRequest__AnalyzeCase c)
+{
+	return c == SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_SCHEMA ||
+	    c == SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_EXPLAIN ||
+	    c == SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_TREE_STRING;
+}
+
+static void
+h_analyze(struct sc_rpc_call *call, void *arg)
+{
+	struct sc_server			*srv = arg;
+	Spark__Connect__AnalyzePlanRequest	*req;
+	struct sc_session			*s;
+	struct analyze_job			*j;
+	pthread_attr_t				 attr;
+	pthread_t				 tid;
+	int					 rc;
+
+	if (!authorized(srv, call) || (req = decode(call,
+	    &spark__connect__analyze_plan_request__descriptor)) == NULL)
+		return;
+	s = session(srv, call, USER(req), req->session_id, OBSERVED(req),
+	    SC_SESS_GET_OR_CREATE);
+	if (s == NULL) {
+		free_msg(req);
+		return;
+	}
+	j = sc_xcalloc(1, sizeof(*j));
+	j->call = call;
+	j->s = s;
+	j->req = req;
+	sc_rpc_call_ref(call);
+	pthread_mutex_lock(&jobs_lock);
+	jobs++;
+	pthread_mutex_unlock(&jobs_lock);
+	if (!needs_engine(req->analyze_case)) {
+		analyze_main(j);
+		return;
+	}
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	rc = pthread_create(&tid, &attr, analyze_main, j);
+	pthread_attr_destroy(&attr);
+	if (rc != 0)
+		analyze_main(j);	/* no thread: answer here */
+}
+
+/* ------------------------------------------------------------ sessions */
+
+static void
+h_release_session(struct sc_rpc_call *call, void *arg)
+{
+	struct sc_server			*srv = arg;
+	Spark__Connect__ReleaseSessionRequest	*req;
+	Spark__Connect__ReleaseSessionResponse	 resp =
+	    SPARK__CONNECT__RELEASE_SESSION_RESPONSE__INIT;
+	char					 ssid[SC_UUID_STRLEN];
+
+	if (!authorized(srv, call) || (req = decode(call,
+	    &spark__connect__release_session_request__descriptor)) == NULL)
+		return;
+	resp.session_id = req->session_id;
+	if (sc_sessmgr_release(srv->sessions, USER(req), req->session_id,
+	    req->allow_reconnect, ssid) == 1) {
+		sc_info("session %s released%s", req->session_id,
+		    req->allow_reconnect ? " (reconnect allowed)" : "");
+		resp.server_side_session_id = ssid;
+	}
+	reply(call, &resp.base);
+	free_msg(req);
+}
+
+static void
+h_fetch_error_details(struct sc_rpc_call *call, void *arg)
+{
+	struct sc_server				*srv = arg;
+	Spark__Connect__FetchErrorDetailsRequest	*req;
+	Spark__Connect__FetchErrorDetailsResponse	 resp =
+	    SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__INIT;
+	Spark__Connect__FetchErrorDetailsResponse__Error e =
+	    SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__ERROR__INIT;
+	Spark__Connect__FetchErrorDetailsResponse__SparkThrowable t =
+	    SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__SPARK_THROWABLE__INIT;
+	Spark__Connect__FetchErrorDetailsResponse__SparkThrowable__MessageParametersEntry
+	    param = SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__SPARK_THROWABLE__MESSAGE_PARAMETERS_ENTRY__INIT;
+	Spark__Connect__FetchErrorDetailsResponse__SparkThrowable__MessageParametersEntry
+	    *params[1];
+	Spark__Connect__FetchErrorDetailsResponse__Error *errors[1];
+	struct sc_session				*s;
+	struct sc_error					 stored;
+	const char *const				*classes;
+	const char					*pname;
+	char						 pvalue[sizeof(stored.msg)];
+	size_t						 n;
+
+	if (!authorized(srv, call) || (req = decode(call,
+	    &spark__connect__fetch_error_details_request__descriptor)) == NULL)
+		return;
+	s = session(srv, call, USER(req), req->session_id, OBSERVED(req),
+	    SC_SESS_GET_OR_CREATE);
+	if (s == NULL) {
+		free_msg(req);
+		return;
+	}
+	resp.session_id = req->session_id;
+	resp.server_side_session_id = s->server_side_id;
+	if (sc_session_error_take(s, req->error_id, &stored) == 0) {
+		classes = sc_srv_error_classes(&stored);
+		for (n = 0; classes[n] != NULL; n++)
+			;
+		e.n_error_type_hierarchy = n;
+		e.error_type_hierarchy = (char **)(uintptr_t)classes;
+		e.message = stored.msg;
+		if (stored.errclass[0] != '\0') {
+			t._error_class_case =
+			    SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__SPARK_THROWABLE___ERROR_CLASS_ERROR_CLASS;
+			t.error_class = stored.errclass;
+		}
+		if (stored.sqlstate[0] != '\0') {
+			t._sql_state_case =
+			    SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__SPARK_THROWABLE___SQL_STATE_SQL_STATE;
+			t.sql_state = stored.sqlstate;
+		}
+		if (sc_srv_error_param(&stored, &pname, pvalue,
+		    sizeof(pvalue))) {
+			param.key = (char *)(uintptr_t)pname;
+			param.value = pvalue;
+			params[0] = &param;
+			t.n_message_parameters = 1;
+			t.message_parameters = params;
+		}
+		e._spark_throwable_case =
+		    SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__ERROR___SPARK_THROWABLE_SPARK_THROWABLE;
+		e.spark_throwable = &t;
+		errors[0] = &e;
+		resp.n_errors = 1;
+		resp.errors = errors;
+		resp._root_error_idx_case =
+		    SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE___ROOT_ERROR_IDX_ROOT_ERROR_IDX;
+		resp.root_error_idx = 0;
+	}
+	reply(call, &resp.base);
+	sc_session_unref(s);
+	free_msg(req);
+}
+
+/* ------------------------------------------------------------ artifacts */
+
+static void
+h_artifact_status(struct sc_rpc_call *call, void *arg)
+{
+	struct sc_server				*srv = arg;
+	Spark__Connect__ArtifactStatusesRequest		*req;
+	Spark__Connect__ArtifactStatusesResponse	 resp =
+	    SPARK__CONNECT__ARTIFACT_STATUSES_RESPONSE__INIT;
+	Spark__Connect__ArtifactStatusesResponse__ArtifactStatus no =
+	    SPARK__CONNECT__ARTIFACT_STATUSES_RESPONSE__ARTIFACT_STATUS__INIT;
+	Spark__Connect__ArtifactStatusesResponse__StatusesEntry *ents, **entp;
+	struct sc_session				*s;
+	size_t						 i;
+
+	if (!authorized(srv, call) || (req = decode(call,
+	    &spark__connect__artifact_statuses_request__descriptor)) == NULL)
+		return;
+	s = session(srv, call, USER(req), req->session_id, OBSERVED(req),
+	    SC_SESS_GET_OR_CREATE);
+	if (s == NULL) {
+		free_msg(req);
+		return;
+	}
+	/* sc-serve stores no artifacts: every name is reported missing. */
+	no.exists = 0;
+	ents = sc_xcalloc(req->n_names ? req->n_names : 1, sizeof(*ents));
+	entp = sc_xcalloc(req->n_names ? req->n_names : 1, sizeof(*entp));
+	for (i = 0; i < req->n_names; i++) {
+		spark__connect__artifact_statuses_response__statuses_entry__init(
+		    &ents[i]);
+		ents[i].key = req->names[i];
+		ents[i].value = &no;
+		entp[i] = &ents[i];
+	}
+	resp.n_statuses = req->n_names;
+	resp.statuses = entp;
+	resp.session_id = req->session_id;
+	resp.server_side_session_id = s->server_side_id;
+	reply(call, &resp.base);
+	free(ents);
+	free(entp);
+	sc_session_unref(s);
+	free_msg(req);
+}
+
+static void
+h_add_artifacts(struct sc_rpc_call *call, void *arg)
+{
+	struct sc_server	*srv = arg;
+
+	if (!authorized(srv, call))
+		return;
+	sc_rpc_call_finish(call, SC_GRPC_UNIMPLEMENTED,
+	    "sc-serve does not accept artifacts", NULL, 0);
+}
+
+/* ------------------------------------------------------------ registry */
+
+int
+sc_service_register(struct sc_server *srv, struct sc_error *err)
+{
+	static const struct {
+		const char		*path;
+		enum sc_rpc_kind	 kind;
+		sc_rpc_handler_fn	*fn;
+	} methods[] = {
+		{ SC_METHOD_EXECUTE_PLAN, SC_RPC_SERVER_STREAM, h_execute },
+		{ SC_METHOD_ANALYZE_PLAN, SC_RPC_UNARY, h_analyze },
+		{ SC_METHOD_CONFIG, SC_RPC_UNARY, h_config },
+		{ SC_METHOD_ADD_ARTIFACTS, SC_RPC_CLIENT_STREAM,
+		    h_add_artifacts },
+		{ SC_METHOD_ARTIFACT_STATUS, SC_RPC_UNARY, h_artifact_status },
+		{ SC_METHOD_INTERRUPT, SC_RPC_UNARY, h_interrupt },
+		{ SC_METHOD_REATTACH_EXECUTE, SC_RPC_SERVER_STREAM,
+		    h_reattach },
+		{ SC_METHOD_RELEASE_EXECUTE, SC_RPC_UNARY, h_release_execute },
+		{ SC_METHOD_RELEASE_SESSION, SC_RPC_UNARY, h_release_session },
+		{ SC_METHOD_FETCH_ERROR_DETAILS, SC_RPC_UNARY,
+		    h_fetch_error_details },
+	};
+	size_t	 i;
+
+	sc_srv_error_set_max_metadata(srv->conf.max_metadata_size);
+	for (i = 0; i < SC_NELEM(methods); i++)
+		if (sc_rpc_server_add_method(srv->rpc, methods[i].path,
+		    methods[i].kind, methods[i].fn, srv, err) == -1)
+			return -1;
+	return 0;
+}
+
+void
+sc_service_drain(void)
+{
+	pthread_mutex_lock(&jobs_lock);
+	while (jobs > 0)
+		pthread_cond_wait(&jobs_cv, &jobs_lock);
+	pthread_mutex_unlock(&jobs_lock);
+}

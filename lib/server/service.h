@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * service.h: the spark.connect.SparkConnectService handlers of sc-serve
+ * (service.c) and the helpers behind Spark-style error replies
+ * (srverror.c).
+ */
+
+#ifndef SC_SERVICE_H
+#define SC_SERVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "server/server.h"
+
+struct sc_error;
+
+/* The Spark version AnalyzePlan.spark_version reports. */
+#define SC_SERVICE_SPARK_VERSION	"4.0.0"
+
+/*
+ * Register the ten methods of the service on srv->rpc (created, not yet
+ * started).  srv->sessions and srv->execs must be set and outlive the
+ * server; srv->conf is read on every call (token, limits).  0, or -1
+ * with err set.
+ */
+int	 sc_service_register(struct sc_server *srv, struct sc_error *err);
+
+/*
+ * Wait until no AnalyzePlan request is being answered on a thread of
+ * its own; call it after sc_rpc_server_shutdown().
+ */
+void	 sc_service_drain(void);
+
+/*
+ * The limit on ErrorInfo metadata values sc_srv_finish_error() applies
+ * to messageParameters (spark.connect.grpc.maxMetadataSize, default
+ * 1024); set once at start-up.
+ */
+void	 sc_srv_error_set_max_metadata(int64_t bytes);
+
+/*
+ * The Java class hierarchy Spark would report for err, most specific
+ * first and ending with "java.lang.Object" (NULL-terminated, static).
+ * [0] is ErrorInfo.reason, e.g. "org.apache.spark.SparkSQLException" for
+ * INVALID_HANDLE and INVALID_CURSOR errors.
+ */
+const char *const *sc_srv_error_classes(const struct sc_error *err);
+
+/*
+ * The message parameter of err, if its class has one sctk can recover
+ * from the message (INVALID_HANDLE.* -> handle, SQL_CONF_NOT_FOUND ->
+ * sqlConf, ...): true with *name (static) and the value in value.
+ */
+bool	 sc_srv_error_param(const struct sc_error *err, const char **name,
+	    char *value, size_t valuesz);
+
+#endif

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * session.h: the session manager of sc-serve and per-session state.
+ *
+ * Sessions are keyed by (user_id, session_id) as Spark does; the manager
+ * creates them on demand, closes them on ReleaseSession or after an idle
+ * timeout, and remembers closed keys (tombstones) so that a closed
+ * session cannot silently come back.  Each session carries its runtime
+ * conf (Config RPC) and the FetchErrorDetails cache.
+ */
+
+#ifndef SC_SERVER_SESSION_H
+#define SC_SERVER_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/uuid.h"
+#include "server/server.h"
+
+struct sc_error;
+struct sc_sessmgr;
+
+/* Errors kept per session for FetchErrorDetails, and for how long. */
+#define SC_SESSION_MAX_ERRORS		20
+#define SC_SESSION_ERROR_TTL_MS		60000
+
+/* The clock of a manager: milliseconds on a monotonic scale. */
+typedef int64_t sc_sessmgr_clock_fn(void *arg);
+
+/*
+ * A manager for srv (borrowed; srv->conf is read for the timeouts and
+ * bounds, srv->engine for new connections and srv->execs to close a
+ * session's operations; either may be NULL).  Free with
+ * sc_sessmgr_free().
+ */
+struct sc_sessmgr *sc_sessmgr_new(struct sc_server *srv);
+/* Close every session (as on shutdown) and free m.  NULL is a no-op. */
+void	 sc_sessmgr_free(struct sc_sessmgr *m);
+/* Replace the clock (sc_mono_ms() by default); for tests. */
+void	 sc_sessmgr_set_clock(struct sc_sessmgr *m, sc_sessmgr_clock_fn *fn,
+	    void *arg);
+/* The current time on m's clock. */
+int64_t	 sc_sessmgr_now(struct sc_sessmgr *m);
+
+enum sc_sess_lookup {
+	SC_SESS_GET_OR_CREATE = 0,	/* ExecutePlan, Config, AnalyzePlan... */
+	SC_SESS_GET_ONLY		/* ReattachExecute, ReleaseExecute */
+};
+
+/*
+ * Find the session (user_id, session_id), creating it for
+ * SC_SESS_GET_OR_CREATE, and refresh its idle timer.  observed_ssid, if
+ * not NULL, is the request's client_observed_server_side_session_id.
+ * Returns a new reference (drop it with sc_session_unref()), or NULL with
+ * err set by sc_srv_error(): INVALID_HANDLE.FORMAT (session_id is not a
+ * UUID), INVALID_HANDLE.SESSION_CLOSED (the key is tombstoned),
+ * INVALID_HANDLE.SESSION_NOT_FOUND (SC_SESS_GET_ONLY, unknown key),
+ * INVALID_HANDLE.SESSION_CHANGED (observed_ssid differs from the
+ * session's server_side_id).  A failure to open the session's engine
+ * connection is passed on as the engine reported it.
+ */
+struct sc_session *sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
+		    const char *session_id, const char *observed_ssid,
+		    enum sc_sess_lookup how, struct sc_error *err);
+
+/*
+ * ReleaseSession: close the session: mark it closed, remove it, tombstone
+ * its key unless allow_reconnect, and close its operations as abandoned
+ * (sc_exec_session_closed()).  Its engine connection is freed when the
+ * last reference goes.  Returns 1 and copies the session's server-side
+ * id into ssid when it existed, 0 when it did not (nothing happens).
+ */
+int	 sc_sessmgr_release(struct sc_sessmgr *m, const char *user_id,
+	    const char *session_id, bool allow_reconnect,
+	    char ssid[SC_UUID_STRLEN]);
+
+/*
+ * Periodic maintenance: close (and tombstone) every session idle for at
+ * least conf.session_timeout_ms (never when -1), trim the tombstones to
+ * conf.closed_session_tombstones and drop expired FetchErrorDetails
+ * entries.  Returns the number of sessions closed.
+ */
+size_t	 sc_sessmgr_maintain(struct sc_sessmgr *m);
+
+/* Close every session without tombstones (shutdown). */
+void	 sc_sessmgr_close_all(struct sc_sessmgr *m);
+
+/* Counts, for tests and logs. */
+size_t	 sc_sessmgr_count(struct sc_sessmgr *m);
+size_t	 sc_sessmgr_tombstone_count(struct sc_sessmgr *m);
+
+/* True once the session was released or expired. */
+bool	 sc_session_is_closed(struct sc_session *s);
+
+/*
+ * Per-session runtime conf.  Values are strings; set replaces, unset
+ * returns whether the key was there.  get returns a malloc'ed copy
+ * (free()) or NULL when the key is not set.  each calls fn for every
+ * entry in key order on a snapshot, so fn may call back into s.
+ */
+void	 sc_session_conf_set(struct sc_session *s, const char *key,
+	    const char *value);
+char	*sc_session_conf_get(struct sc_session *s, const char *key);
+bool	 sc_session_conf_unset(struct sc_session *s, const char *key);
+void	 sc_session_conf_each(struct sc_session *s,
+	    void (*fn)(const char *key, const char *value, void *arg),
+	    void *arg);
+
+/*
+ * FetchErrorDetails cache.  put stores a copy of err under a new random
+ * id (written to id), evicting the least recently used entry beyond
+ * SC_SESSION_MAX_ERRORS; 0, or -1 if no id could be made.  take looks id
+ * up, removes it and copies the error into *out: 0, or -1 when there is
+ * no such entry or it was last touched SC_SESSION_ERROR_TTL_MS ago.
+ */
+int	 sc_session_error_put(struct sc_session *s, const struct sc_error *err,
+	    char id[SC_UUID_STRLEN]);
+int	 sc_session_error_take(struct sc_session *s, const char *id,
+	    struct sc_error *out);
+
+#endif

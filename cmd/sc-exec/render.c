@@ -1,0 +1,472 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * render.c: results to stdout.  Text formats decode every ArrowBatch
+ * with core/arrow and write records through core/output; the arrow
+ * format re-frames Spark's per-response IPC streams (each a schema, one
+ * batch and an end-of-stream marker) into one stream per result: the
+ * schema once, every record batch, one end-of-stream marker.  Each
+ * response is written and dropped before the next is read, so memory
+ * stays flat however large the result.
+ */
+
+#include "sc-exec.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/arrow.h"
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/xmem.h"
+#include "core/banned.h"
+
+#define CELL_MAX	(256UL * 1024 * 1024)
+
+struct render {
+	FILE			*fp;
+	struct render_opts	 o;
+	uint64_t		 rows;		/* all results */
+	uint64_t		 bytes;
+	bool			 limit;		/* max_rows reached */
+
+	/* The current result. */
+	bool			 started;	/* header or schema written */
+	bool			 empty;		/* no columns: print nothing */
+	uint64_t		 res_rows;
+	struct sc_output	*out;
+	size_t			 ncols;
+	struct sc_buf		*cells;
+	struct sc_out_value	*vals;
+	struct sc_arrow_schema	 schema;	/* arrow mode: the first one */
+	char			**pending;	/* names from a schema message */
+	size_t			 npending;
+	uint64_t		 batch_rows;	/* rows decoded in this batch */
+};
+
+struct render *
+render_new(FILE *fp, const struct render_opts *o)
+{
+	struct render	*r;
+
+	r = sc_xcalloc(1, sizeof(*r));
+	r->fp = fp;
+	r->o = *o;
+	sc_arrow_schema_init(&r->schema);
+	return r;
+}
+
+static void
+clear_pending(struct render *r)
+{
+	size_t	 i;
+
+	for (i = 0; i < r->npending; i++)
+		free(r->pending[i]);
+	SC_FREE(r->pending);
+	r->npending = 0;
+}
+
+static void
+reset_result(struct render *r)
+{
+	size_t	 i;
+
+	sc_output_free(r->out);
+	r->out = NULL;
+	for (i = 0; i < r->ncols; i++)
+		sc_buf_release(&r->cells[i]);
+	SC_FREE(r->cells);
+	SC_FREE(r->vals);
+	r->ncols = 0;
+	sc_arrow_schema_release(&r->schema);
+	clear_pending(r);
+	r->started = false;
+	r->empty = false;
+	r->res_rows = 0;
+}
+
+void
+render_free(struct render *r)
+{
+	if (r == NULL)
+		return;
+	reset_result(r);
+	free(r);
+}
+
+void
+render_begin(struct render *r)
+{
+	reset_result(r);
+}
+
+uint64_t
+render_rows(const struct render *r)
+{
+	return r->rows;
+}
+
+uint64_t
+render_bytes(const struct render *r)
+{
+	return r->bytes;
+}
+
+bool
+render_limit_reached(const struct render *r)
+{
+	return r->limit;
+}
+
+static int
+write_error(struct sc_error *err)
+{
+	return sc_error_set_errno(err, SC_ST_IO, errno,
+	    "cannot write output");
+}
+
+/* ----------------------------------------------------------- text mode */
+
+static int
+text_header(struct render *r, const char *const *names, size_t n,
+    struct sc_error *err)
+{
+	struct sc_output_opts	 oo;
+	size_t			 i;
+
+	r->started = true;
+	if (n == 0) {
+		r->empty = true;
+		return 0;
+	}
+	memset(&oo, 0, sizeof(oo));
+	oo.header = r->o.header;
+	oo.null_text = r->o.null_text;
+	oo.flush = -1;
+	r->out = sc_output_new(r->fp, r->o.format, &oo);
+	r->ncols = n;
+	r->cells = sc_xcalloc(n, sizeof(*r->cells));
+	r->vals = sc_xcalloc(n, sizeof(*r->vals));
+	for (i = 0; i < n; i++)
+		sc_buf_init(&r->cells[i], CELL_MAX);
+	return sc_output_header(r->out, names, n, err);
+}
+
+static int
+text_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
+{
+	struct render	*r = arg;
+	const char	**names;
+	size_t		 i, row, n = b->schema->nfields;
+	int		 kind, rc;
+
+	if (!r->started) {
+		names = sc_xcalloc(n + 1, sizeof(*names));
+		for (i = 0; i < n; i++)
+			names[i] = b->schema->fields[i].name;
+		rc = text_header(r, names, n, err);
+		free(names);
+		if (rc == -1)
+			return -1;
+	}
+	if (n != r->ncols && !(r->empty && n == 0))
+		return sc_error_set(err, SC_ST_PROTOCOL, "result has %zu "
+		    "columns in one batch and %zu in another", r->ncols, n);
+	for (row = 0; row < b->nrows; row++) {
+		if (r->o.max_rows > 0 && r->rows >= r->o.max_rows) {
+			r->limit = true;
+			return -1;
+		}
+		r->batch_rows++;
+		r->res_rows++;
+		r->rows++;
+		if (r->empty)
+			continue;
+		for (i = 0; i < n; i++) {
+			sc_buf_reset(&r->cells[i]);
+			if (sc_arrow_format_value(b, i, row, SC_ARROW_FMT_TEXT,
+			    &r->cells[i], &kind, err) == -1)
+				return -1;
+			r->vals[i].kind = (enum sc_out_kind)kind;
+			r->vals[i].p = (const char *)r->cells[i].data;
+			r->vals[i].n = r->cells[i].len;
+		}
+		if (sc_output_row(r->out, r->vals, n, err) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------- arrow mode */
+
+static uint32_t
+rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+}
+
+static uint16_t
+rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+/*
+ * Field id of the root table of FlatBuffer fb[0..n): its position, or 0
+ * if absent or out of bounds.  The stream was validated by core/arrow
+ * already; these checks only keep this reader safe on its own.
+ */
+static size_t
+fb_field(const uint8_t *fb, size_t n, unsigned int id, size_t size)
+{
+	size_t	 t, vt, vtsz, o, e;
+	int32_t	 so;
+
+	if (n < 8)
+		return 0;
+	t = rd32(fb);
+	if (t > n - 4)
+		return 0;
+	so = (int32_t)rd32(fb + t);
+	if ((int64_t)t - so < 0 || (int64_t)t - so > (int64_t)n - 4)
+		return 0;
+	vt = (size_t)((int64_t)t - so);
+	vtsz = rd16(fb + vt);
+	o = 4 + 2 * (size_t)id;
+	if (o + 2 > vtsz || vt + o + 2 > n)
+		return 0;
+	e = rd16(fb + vt + o);
+	if (e == 0 || t + e + size > n)
+		return 0;
+	return t + e;
+}
+
+struct ipc_msg {
+	const uint8_t	*meta;
+	size_t		 metalen;
+	const uint8_t	*body;
+	size_t		 bodylen;
+	int		 type;		/* 1 schema, 3 record batch */
+};
+
+/* The next message at *off: 1, 0 at end of stream, -1 if malformed. */
+static int
+ipc_next(const uint8_t *p, size_t n, size_t *off, struct ipc_msg *m)
+{
+	size_t		 at = *off, f;
+	int32_t		 len;
+	int64_t		 body = 0;
+	int		 i;
+
+	if (at + 4 > n)
+		return 0;
+	len = (int32_t)rd32(p + at);
+	at += 4;
+	if (len == -1) {
+		if (at + 4 > n)
+			return -1;
+		len = (int32_t)rd32(p + at);
+		at += 4;
+	}
+	if (len == 0)
+		return 0;
+	if (len < 0 || (size_t)len > n - at)
+		return -1;
+	m->meta = p + at;
+	m->metalen = (size_t)len;
+	m->type = 0;
+	if ((f = fb_field(m->meta, m->metalen, 1, 1)) != 0)
+		m->type = m->meta[f];
+	if ((f = fb_field(m->meta, m->metalen, 3, 8)) != 0)
+		for (i = 7; i >= 0; i--)
+			body = body << 8 | m->meta[f + (size_t)i];
+	at += (size_t)len;
+	if (body < 0 || (uint64_t)body > n - at)
+		return -1;
+	m->body = p + at;
+	m->bodylen = (size_t)body;
+	*off = at + (size_t)body;
+	return 1;
+}
+
+/* Write one message in the modern framing (8-byte aligned metadata). */
+static int
+ipc_write(struct render *r, const struct ipc_msg *m, struct sc_error *err)
+{
+	static const uint8_t	 zero[8];
+	uint8_t			 pre[8];
+	size_t			 padded = (m->metalen + 7) & ~(size_t)7;
+
+	memset(pre, 0xff, 4);
+	pre[4] = (uint8_t)padded;
+	pre[5] = (uint8_t)(padded >> 8);
+	pre[6] = (uint8_t)(padded >> 16);
+	pre[7] = (uint8_t)(padded >> 24);
+	if (fwrite(pre, 1, 8, r->fp) != 8 ||
+	    fwrite(m->meta, 1, m->metalen, r->fp) != m->metalen ||
+	    fwrite(zero, 1, padded - m->metalen, r->fp) !=
+	    padded - m->metalen ||
+	    fwrite(m->body, 1, m->bodylen, r->fp) != m->bodylen)
+		return write_error(err);
+	return 0;
+}
+
+static bool
+field_equal(const struct sc_arrow_field *a, const struct sc_arrow_field *b)
+{
+	size_t	 i;
+
+	if (strcmp(a->name, b->name) != 0 || a->type != b->type ||
+	    a->nullable != b->nullable || a->precision != b->precision ||
+	    a->scale != b->scale || (a->tz == NULL) != (b->tz == NULL) ||
+	    (a->tz != NULL && strcmp(a->tz, b->tz) != 0) ||
+	    a->nchildren != b->nchildren)
+		return false;
+	for (i = 0; i < a->nchildren; i++)
+		if (!field_equal(&a->children[i], &b->children[i]))
+			return false;
+	return true;
+}
+
+static int
+arrow_count(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
+{
+	struct render	*r = arg;
+	size_t		 i;
+
+	if (!r->started) {
+		sc_arrow_schema_copy(&r->schema, b->schema);
+		r->started = true;
+		r->empty = b->schema->nfields == 0;
+	} else {
+		if (r->schema.nfields != b->schema->nfields)
+			goto changed;
+		for (i = 0; i < r->schema.nfields; i++)
+			if (!field_equal(&r->schema.fields[i],
+			    &b->schema->fields[i]))
+				goto changed;
+	}
+	r->batch_rows += b->nrows;
+	return 0;
+changed:
+	return sc_error_set(err, SC_ST_PROTOCOL,
+	    "the result schema changed between Arrow batches");
+}
+
+static int
+arrow_batch(struct render *r, const uint8_t *p, size_t n, bool first,
+    struct sc_error *err)
+{
+	struct ipc_msg	 m;
+	size_t		 off = 0;
+	int		 k;
+
+	if (r->empty)
+		return 0;
+	while ((k = ipc_next(p, n, &off, &m)) == 1) {
+		if (m.type == 1 && !first)
+			continue;	/* the schema goes out once */
+		if (ipc_write(r, &m, err) == -1)
+			return -1;
+	}
+	if (k == -1)
+		return sc_error_set(err, SC_ST_PROTOCOL,
+		    "malformed Arrow IPC framing");
+	return 0;
+}
+
+/* --------------------------------------------------------------- common */
+
+/* Write one Arrow IPC stream; r->batch_rows counts its rows. */
+static int
+render_data(struct render *r, const uint8_t *p, size_t n, bool first,
+    struct sc_error *err)
+{
+	r->batch_rows = 0;
+	r->bytes += n;
+	if (r->o.mode == RENDER_ARROW) {
+		if (sc_arrow_read_stream(p, n, arrow_count, r, err) == -1 ||
+		    arrow_batch(r, p, n, first, err) == -1)
+			return -1;
+		r->res_rows += r->batch_rows;
+		r->rows += r->batch_rows;
+	} else if (sc_arrow_read_stream(p, n, text_batch, r, err) == -1)
+		return r->limit ? 1 : -1;
+	if (r->o.max_rows > 0 && r->rows >= r->o.max_rows)
+		r->limit = true;
+	return 0;
+}
+
+int
+render_batch(struct render *r,
+    const Spark__Connect__ExecutePlanResponse__ArrowBatch *b,
+    struct sc_error *err)
+{
+	int	 rc;
+
+	if (b->_start_offset_case ==
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH___START_OFFSET_START_OFFSET &&
+	    b->start_offset != (int64_t)r->res_rows)
+		return sc_error_set(err, SC_ST_PROTOCOL, "Arrow batch starts "
+		    "at row %lld, but %llu rows were received",
+		    (long long)b->start_offset,
+		    (unsigned long long)r->res_rows);
+	rc = render_data(r, b->data.data, b->data.len, !r->started, err);
+	if (rc != 0)
+		return rc;
+	if (r->batch_rows != (uint64_t)b->row_count)
+		return sc_error_set(err, SC_ST_PROTOCOL, "Arrow batch says "
+		    "%lld rows but holds %llu", (long long)b->row_count,
+		    (unsigned long long)r->batch_rows);
+	return r->limit ? 1 : 0;
+}
+
+int
+render_local(struct render *r, const void *p, size_t n, struct sc_error *err)
+{
+	return render_data(r, p, n, !r->started, err);
+}
+
+void
+render_schema(struct render *r, const Spark__Connect__DataType *schema)
+{
+	const Spark__Connect__DataType__Struct *st;
+	size_t	 i;
+
+	if (r->started || schema == NULL || schema->kind_case !=
+	    SPARK__CONNECT__DATA_TYPE__KIND_STRUCT)
+		return;
+	st = schema->struct_;
+	clear_pending(r);
+	r->pending = sc_xcalloc(st->n_fields + 1, sizeof(*r->pending));
+	for (i = 0; i < st->n_fields; i++)
+		r->pending[i] = sc_xstrdup(st->fields[i]->name);
+	r->npending = st->n_fields;
+}
+
+int
+render_end(struct render *r, struct sc_error *err)
+{
+	static const uint8_t	 eos[8] = { 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0 };
+	int			 rc = 0;
+
+	if (r->o.mode == RENDER_ARROW) {
+		if (r->started && !r->empty &&
+		    fwrite(eos, 1, sizeof(eos), r->fp) != sizeof(eos))
+			rc = write_error(err);
+		else if (fflush(r->fp) == EOF)
+			rc = write_error(err);
+	} else {
+		/* A result without batches: the header from its schema. */
+		if (!r->started && r->npending > 0)
+			rc = text_header(r, (const char *const *)r->pending,
+			    r->npending, err);
+		if (rc == 0 && r->out != NULL)
+			rc = sc_output_finish(r->out, err);
+	}
+	reset_result(r);
+	return rc;
+}

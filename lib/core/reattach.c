@@ -1,0 +1,715 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * reattach.c: the reattachable-execution loop.
+ *
+ * The operation's own state (operation id, last response id, counters)
+ * lives in the iterator, never in a stream: a stream is disposable and
+ * is dropped on every failure (LESSONS.md 2.10).  All decisions are made
+ * in handle_failure(), one place, so the unit test can pin each branch.
+ */
+
+#include "core/reattach.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/session.h"
+#include "core/timeutil.h"
+#include "core/uuid.h"
+#include "core/xmem.h"
+#include "core/banned.h"
+
+/* Largest single response accepted (the channel has its own limit too). */
+#define MSG_MAX		(1024UL * 1024 * 1024)
+
+enum it_state {
+	ST_RUNNING = 0,
+	ST_DONE,
+	ST_FAILED
+};
+
+struct sc_reattach {
+	struct sc_client	*c;
+	struct sc_reattach_opts	 o;
+	uint8_t			*exec;		/* packed ExecutePlanRequest */
+	size_t			 exec_len;
+	char			 opid[SC_UUID_STRLEN];
+	char			*last_rid;	/* last response returned */
+	bool			 pending_release; /* last_rid not released */
+	bool			 attach;	/* no ExecutePlan of ours */
+	bool			 need_execute;	/* next stream: ExecutePlan */
+	enum it_state		 state;
+	struct sc_error		 final_err;
+	uint64_t		 nresp;
+	uint64_t		 nstreams;
+	int			 resends;
+	struct sc_retry_state	 rs;
+	struct sc_buf		 msg;
+	int64_t			 stream_start_ms;
+	uint64_t		 stream_nresp;
+
+	pthread_mutex_t		 lock;		/* stream, aborted, released */
+	pthread_cond_t		 cond;		/* wakes a backoff sleep */
+	void			*stream;
+	bool			 aborted;
+	bool			 released;
+};
+
+void
+sc_reattach_opts_init(struct sc_reattach_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->reattachable = true;
+	sc_retry_policy_default(&o->policy);
+	o->segment_ms = 10 * 60 * 1000;
+	o->watchdog_ms = 150 * 1000;
+	o->min_rotation_ms = 1000;
+}
+
+static uint32_t
+default_rnd(void)
+{
+	return (uint32_t)random();
+}
+
+static struct sc_reattach *
+it_new(struct sc_client *c, const struct sc_reattach_opts *o)
+{
+	struct sc_reattach	*it;
+	pthread_condattr_t	 a;
+
+	it = sc_xcalloc(1, sizeof(*it));
+	it->c = c;
+	if (o != NULL)
+		it->o = *o;
+	else
+		sc_reattach_opts_init(&it->o);
+	if (it->o.rnd == NULL)
+		it->o.rnd = default_rnd;
+	sc_retry_state_init(&it->rs, &it->o.policy);
+	sc_buf_init(&it->msg, MSG_MAX);
+	pthread_mutex_init(&it->lock, NULL);
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(&it->cond, &a);
+	pthread_condattr_destroy(&a);
+	return it;
+}
+
+static int
+set_opid(struct sc_reattach *it, const char *id, struct sc_error *err)
+{
+	if (!sc_uuid_valid(id))
+		return sc_error_set(err, SC_ST_USAGE,
+		    "operation id '%s' is not a UUID", id);
+	snprintf(it->opid, sizeof(it->opid), "%s", id);
+	/* The server normalises ids to lower case but looks them up raw. */
+	sc_uuid_lower(it->opid);
+	return 0;
+}
+
+static void
+it_free(struct sc_reattach *it)
+{
+	free(it->exec);
+	free(it->last_rid);
+	sc_buf_release(&it->msg);
+	pthread_cond_destroy(&it->cond);
+	pthread_mutex_destroy(&it->lock);
+	free(it);
+}
+
+struct sc_reattach *
+sc_reattach_open(struct sc_client *c,
+    const Spark__Connect__ExecutePlanRequest *req,
+    const struct sc_reattach_opts *o, struct sc_error *err)
+{
+	Spark__Connect__ExecutePlanRequest r = *req;
+	Spark__Connect__ExecutePlanRequest__RequestOption opt =
+	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__REQUEST_OPTION__INIT;
+	Spark__Connect__ReattachOptions ro = SPARK__CONNECT__REATTACH_OPTIONS__INIT;
+	Spark__Connect__ExecutePlanRequest__RequestOption **opts;
+	struct sc_reattach	*it;
+	size_t			 i, n = 0;
+
+	it = it_new(c, o);
+	if (req->_operation_id_case ==
+	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST___OPERATION_ID_OPERATION_ID &&
+	    req->operation_id != NULL && req->operation_id[0] != '\0') {
+		if (set_opid(it, req->operation_id, err) == -1) {
+			it_free(it);
+			return NULL;
+		}
+	} else if (sc_uuid_v4(it->opid, err) == -1) {
+		it_free(it);
+		return NULL;
+	}
+
+	sc_client_stamp_execute(c, &r);
+	r._operation_id_case =
+	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST___OPERATION_ID_OPERATION_ID;
+	r.operation_id = it->opid;
+
+	/* Our own reattach option replaces any the caller put in. */
+	opts = sc_xcalloc(req->n_request_options + 1, sizeof(*opts));
+	for (i = 0; i < req->n_request_options; i++)
+		if (req->request_options[i]->request_option_case !=
+		    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__REQUEST_OPTION__REQUEST_OPTION_REATTACH_OPTIONS)
+			opts[n++] = req->request_options[i];
+	if (it->o.reattachable) {
+		ro.reattachable = true;
+		opt.request_option_case =
+		    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__REQUEST_OPTION__REQUEST_OPTION_REATTACH_OPTIONS;
+		opt.reattach_options = &ro;
+		opts[n++] = &opt;
+	}
+	r.request_options = opts;
+	r.n_request_options = n;
+	it->exec = sc_proto_pack_alloc(&r.base, &it->exec_len);
+	free(opts);
+	it->need_execute = true;
+	return it;
+}
+
+struct sc_reattach *
+sc_reattach_attach(struct sc_client *c, const char *operation_id,
+    const char *after, const struct sc_reattach_opts *o, struct sc_error *err)
+{
+	struct sc_reattach	*it;
+
+	it = it_new(c, o);
+	if (set_opid(it, operation_id, err) == -1) {
+		it_free(it);
+		return NULL;
+	}
+	/* Attaching is only meaningful for a reattachable operation. */
+	it->o.reattachable = true;
+	it->attach = true;
+	if (after != NULL && after[0] != '\0')
+		it->last_rid = sc_xstrdup(after);
+	return it;
+}
+
+const char *
+sc_reattach_operation_id(const struct sc_reattach *it)
+{
+	return it->opid;
+}
+
+const char *
+sc_reattach_last_response_id(const struct sc_reattach *it)
+{
+	return it->last_rid;
+}
+
+uint64_t
+sc_reattach_responses(const struct sc_reattach *it)
+{
+	return it->nresp;
+}
+
+uint64_t
+sc_reattach_streams(const struct sc_reattach *it)
+{
+	return it->nstreams;
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static void
+emit(struct sc_reattach *it, enum sc_client_event_kind kind,
+    const struct sc_error *e, enum sc_retry_reason why, int64_t delay,
+    int attempt, int max, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+
+static void
+emit(struct sc_reattach *it, enum sc_client_event_kind kind,
+    const struct sc_error *e, enum sc_retry_reason why, int64_t delay,
+    int attempt, int max, const char *fmt, ...)
+{
+	struct sc_client_event	 ev;
+	char			 text[1400];
+	va_list			 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = kind;
+	ev.operation_id = it->opid;
+	ev.response_id = it->last_rid;
+	ev.reason = why;
+	ev.delay_ms = delay;
+	ev.attempt = attempt;
+	ev.max_attempts = max;
+	ev.err = e;
+	ev.text = text;
+	sc_client_emit(it->c, &ev);
+}
+
+/* Drop the current stream (cancelling it if still running). */
+static void
+close_stream(struct sc_reattach *it)
+{
+	void	*st;
+
+	pthread_mutex_lock(&it->lock);
+	st = it->stream;
+	it->stream = NULL;
+	pthread_mutex_unlock(&it->lock);
+	sc_client_stream_free(it->c, st);
+}
+
+/* Queue ReleaseAll once, if the server may hold the operation. */
+static void
+release_all_once(struct sc_reattach *it)
+{
+	bool	 go = false;
+
+	pthread_mutex_lock(&it->lock);
+	if (it->o.reattachable && !it->released &&
+	    (it->attach || it->nstreams > 0)) {
+		it->released = true;
+		go = true;
+	}
+	pthread_mutex_unlock(&it->lock);
+	if (go)
+		sc_client_release_all(it->c, it->opid);
+}
+
+static bool
+is_aborted(struct sc_reattach *it)
+{
+	bool	 a;
+
+	pthread_mutex_lock(&it->lock);
+	a = it->aborted;
+	pthread_mutex_unlock(&it->lock);
+	return a;
+}
+
+static int
+fail(struct sc_reattach *it, const struct sc_error *e, struct sc_error *err)
+{
+	close_stream(it);
+	it->state = ST_FAILED;
+	it->final_err = *e;
+	release_all_once(it);
+	if (err != NULL)
+		*err = *e;
+	return -1;
+}
+
+static int
+fail_interrupted(struct sc_reattach *it, struct sc_error *err)
+{
+	struct sc_error	 e;
+
+	sc_error_init(&e);
+	sc_error_set(&e, SC_ST_FAILED, "operation %s interrupted", it->opid);
+	return fail(it, &e, err);
+}
+
+static bool
+has_class(const struct sc_error *e, const char *cls)
+{
+	return strcmp(e->errclass, cls) == 0 || strstr(e->msg, cls) != NULL;
+}
+
+/* Sleep ms unless aborted first: 0, or -1 when aborted. */
+static int
+backoff_sleep(struct sc_reattach *it, int64_t ms)
+{
+	struct timespec	 until;
+	int		 rc;
+
+	if (it->o.sleep != NULL)
+		return it->o.sleep(it->o.sleep_arg, ms) == 0 &&
+		    !is_aborted(it) ? 0 : -1;
+	sc_deadline_in_ms(&until, ms);
+	pthread_mutex_lock(&it->lock);
+	while (!it->aborted)
+		if (pthread_cond_timedwait(&it->cond, &it->lock, &until) ==
+		    ETIMEDOUT)
+			break;
+	rc = it->aborted ? -1 : 0;
+	pthread_mutex_unlock(&it->lock);
+	return rc;
+}
+
+/*
+ * Spend one attempt of the current budget on e (reason why): wait the
+ * backoff and return 0 so the caller opens a new stream, or fail.
+ */
+static int
+backoff(struct sc_reattach *it, const struct sc_error *e,
+    enum sc_retry_reason why, struct sc_error *err)
+{
+	struct sc_retry_policy	 pol = it->o.policy;
+	struct sc_error		 last = *e;
+	int64_t			 delay;
+	char			 secs[SC_CLIENT_SECS_STRLEN];
+	size_t			 n;
+
+	pol.max_retries = sc_client_max_retries(it->c, &it->o.policy);
+	delay = sc_retry_next_delay(&pol, &it->rs, e->retry_delay_ms,
+	    it->o.rnd());
+	if (delay < 0) {
+		n = strlen(last.msg);
+		if (it->rs.attempt > 0)
+			snprintf(last.msg + n, sizeof(last.msg) - n,
+			    " (gave up after %d %s in %llds)",
+			    it->rs.attempt,
+			    it->rs.attempt == 1 ? "retry" : "retries",
+			    (long long)(it->rs.elapsed_ms / 1000));
+		return fail(it, &last, err);
+	}
+	/* A wait that would outlive the deadline: report the real error. */
+	if (it->o.deadline != NULL && sc_ms_until(it->o.deadline) < delay)
+		return fail(it, &last, err);
+	sc_client_format_secs(delay, secs);
+	emit(it, SC_CLIENT_EV_RETRY, e, why, delay, it->rs.attempt,
+	    pol.max_retries, "%s, %s in %s (attempt %d of %d)",
+	    sc_retry_reason_str(why),
+	    it->need_execute ? "retrying" : "reattaching", secs,
+	    it->rs.attempt, pol.max_retries);
+	if (backoff_sleep(it, delay) == -1)
+		return fail_interrupted(it, err);
+	return 0;
+}
+
+/*
+ * A stream failed with e (or could not be opened).  Decide: 0 to open
+ * another stream, -1 (err set) to give up.
+ */
+static int
+handle_failure(struct sc_reattach *it, const struct sc_error *e,
+    struct sc_error *err)
+{
+	struct sc_error		 f;
+	enum sc_retry_reason	 why;
+	bool			 watchdog;
+
+	close_stream(it);
+	if (is_aborted(it))
+		return fail_interrupted(it, err);
+	if (it->o.deadline != NULL && sc_ms_until(it->o.deadline) <= 0) {
+		sc_error_init(&f);
+		sc_error_set(&f, SC_ST_TIMEOUT, "operation %s timed out",
+		    it->opid);
+		return fail(it, &f, err);
+	}
+	watchdog = e->status == SC_ST_TIMEOUT && e->rpc_code == -1;
+
+	if (!it->o.reattachable) {
+		/* Without reattach only a request that produced nothing may
+		 * be sent again (as Spark's clients do). */
+		if (it->nresp == 0 && !watchdog && sc_retry_classify(e, &why)) {
+			it->need_execute = true;
+			return backoff(it, e, why, err);
+		}
+		return fail(it, e, err);
+	}
+
+	if (watchdog)
+		return backoff(it, e, SC_RETRY_NO_PROGRESS, err);
+	if (e->rpc_code == SC_GRPC_DEADLINE_EXCEEDED)
+		return backoff(it, e, SC_RETRY_DEADLINE, err);
+
+	if (has_class(e, "INVALID_HANDLE.OPERATION_NOT_FOUND") ||
+	    has_class(e, "INVALID_HANDLE.SESSION_NOT_FOUND")) {
+		if (it->nresp == 0 && it->attach) {
+			f = *e;
+			f.status = SC_ST_NOTFOUND;
+			return fail(it, &f, err);
+		}
+		if (it->nresp == 0) {
+			/* The ExecutePlan never reached the server: send the
+			 * same request again, and read that stream (never
+			 * also reattach: SPARK-44833). */
+			if (it->resends >= it->o.policy.max_retries)
+				return fail(it, e, err);
+			it->resends++;
+			it->need_execute = true;
+			emit(it, SC_CLIENT_EV_RESEND, e, SC_RETRY_UNAVAILABLE,
+			    0, it->resends, it->o.policy.max_retries,
+			    "operation %s unknown to the server before any "
+			    "response; sending ExecutePlan again (%d of %d)",
+			    it->opid, it->resends, it->o.policy.max_retries);
+			return 0;
+		}
+		sc_error_init(&f);
+		sc_error_set(&f, SC_ST_FAILED, "[RESPONSE_ALREADY_RECEIVED] "
+		    "the server lost operation %s after %llu responses were "
+		    "received (%s); the result is incomplete", it->opid,
+		    (unsigned long long)it->nresp,
+		    e->errclass[0] != '\0' ? e->errclass : e->msg);
+		f.rpc_code = e->rpc_code;
+		snprintf(f.errclass, sizeof(f.errclass), "%s",
+		    "RESPONSE_ALREADY_RECEIVED");
+		return fail(it, &f, err);
+	}
+	if (has_class(e, "INVALID_HANDLE.OPERATION_ABANDONED")) {
+		f = *e;
+		f.status = SC_ST_NOTFOUND;
+		return fail(it, &f, err);
+	}
+	if (sc_retry_classify(e, &why))
+		return backoff(it, e, why, err);
+	return fail(it, e, err);
+}
+
+/* Open the next stream: ExecutePlan, or ReattachExecute. */
+static int
+open_stream(struct sc_reattach *it, struct sc_error *e)
+{
+	Spark__Connect__ReattachExecuteRequest r =
+	    SPARK__CONNECT__REATTACH_EXECUTE_REQUEST__INIT;
+	struct timespec		 dl, *dlp = NULL;
+	const char		*method;
+	uint8_t			*bytes = NULL;
+	const uint8_t		*req;
+	size_t			 len;
+	void			*st;
+
+	if (it->o.segment_ms > 0) {
+		sc_deadline_in_ms(&dl, it->o.segment_ms);
+		dlp = &dl;
+	}
+	if (it->o.deadline != NULL && (dlp == NULL ||
+	    sc_ms_until(it->o.deadline) < sc_ms_until(dlp))) {
+		dl = *it->o.deadline;
+		dlp = &dl;
+	}
+	if (it->need_execute) {
+		method = SC_METHOD_EXECUTE_PLAN;
+		req = it->exec;
+		len = it->exec_len;
+		if (it->nstreams == 0)
+			emit(it, SC_CLIENT_EV_EXECUTE, NULL, 0, 0, 0, 0,
+			    "executing operation %s", it->opid);
+	} else {
+		sc_client_stamp_reattach(it->c, &r);
+		r.operation_id = it->opid;
+		if (it->last_rid != NULL) {
+			r._last_response_id_case =
+			    SPARK__CONNECT__REATTACH_EXECUTE_REQUEST___LAST_RESPONSE_ID_LAST_RESPONSE_ID;
+			r.last_response_id = it->last_rid;
+		}
+		bytes = sc_proto_pack_alloc(&r.base, &len);
+		method = SC_METHOD_REATTACH_EXECUTE;
+		req = bytes;
+		if (it->last_rid != NULL)
+			emit(it, SC_CLIENT_EV_REATTACH, NULL, 0, 0, 0, 0,
+			    "attaching to operation %s after response %s",
+			    it->opid, it->last_rid);
+		else
+			emit(it, SC_CLIENT_EV_REATTACH, NULL, 0, 0, 0, 0,
+			    "attaching to operation %s from the start",
+			    it->opid);
+	}
+	st = sc_client_stream_open(it->c, method, req, len, dlp, e);
+	free(bytes);
+	pthread_mutex_lock(&it->lock);
+	/* Counted even on failure: the request may have reached the server. */
+	it->nstreams++;
+	if (st != NULL && it->aborted) {
+		pthread_mutex_unlock(&it->lock);
+		sc_client_stream_free(it->c, st);
+		sc_error_set(e, SC_ST_FAILED, "operation %s interrupted",
+		    it->opid);
+		return -1;
+	}
+	it->stream = st;
+	pthread_mutex_unlock(&it->lock);
+	/*
+	 * Even a failed ExecutePlan may have reached the server: what
+	 * follows is a reattach, and NOT_FOUND then brings the re-send.
+	 */
+	it->need_execute = false;
+	if (st == NULL)
+		return -1;
+	it->stream_start_ms = sc_mono_ms();
+	it->stream_nresp = 0;
+	return 0;
+}
+
+/* Check a response; 0 or -1 with e set (SC_ST_PROTOCOL). */
+static int
+check_response(struct sc_reattach *it,
+    const Spark__Connect__ExecutePlanResponse *m, struct sc_error *e)
+{
+	if (sc_client_check_response(it->c, m->session_id,
+	    m->server_side_session_id, e) == -1)
+		return -1;
+	if (m->operation_id != NULL && m->operation_id[0] != '\0' &&
+	    strcmp(m->operation_id, it->opid) != 0)
+		return sc_error_set(e, SC_ST_PROTOCOL, "server answered for "
+		    "operation '%s', expected '%s'", m->operation_id,
+		    it->opid);
+	if (it->o.reattachable && (m->response_id == NULL ||
+	    m->response_id[0] == '\0'))
+		return sc_error_set(e, SC_ST_PROTOCOL, "server sent a response "
+		    "without a response id for reattachable operation %s",
+		    it->opid);
+	return 0;
+}
+
+int
+sc_reattach_next(struct sc_reattach *it,
+    Spark__Connect__ExecutePlanResponse **resp, struct sc_error *err)
+{
+	Spark__Connect__ExecutePlanResponse *m;
+	struct timespec		 wu, *wup;
+	struct sc_error		 e;
+	bool			 rel;
+	int			 r;
+
+	if (it->state == ST_DONE)
+		return 0;
+	if (it->state == ST_FAILED) {
+		if (err != NULL)
+			*err = it->final_err;
+		return -1;
+	}
+	if (is_aborted(it))
+		return fail_interrupted(it, err);
+	if (it->pending_release) {
+		/* The caller is done with the previous response. */
+		pthread_mutex_lock(&it->lock);
+		rel = !it->released;
+		pthread_mutex_unlock(&it->lock);
+		if (rel)
+			sc_client_release_until(it->c, it->opid, it->last_rid);
+		it->pending_release = false;
+	}
+	for (;;) {
+		sc_error_init(&e);
+		if (is_aborted(it))
+			return fail_interrupted(it, err);
+		if (it->stream == NULL && open_stream(it, &e) == -1) {
+			if (handle_failure(it, &e, err) == -1)
+				return -1;
+			continue;
+		}
+		wup = NULL;
+		if (it->o.watchdog_ms > 0) {
+			sc_deadline_in_ms(&wu, it->o.watchdog_ms);
+			wup = &wu;
+		}
+		if (it->o.deadline != NULL && (wup == NULL ||
+		    sc_ms_until(it->o.deadline) < sc_ms_until(wup))) {
+			wu = *it->o.deadline;
+			wup = &wu;
+		}
+		r = sc_client_stream_read(it->c, it->stream, &it->msg, wup, &e);
+		if (r == 1) {
+			m = sc_proto_unpack(
+			    &spark__connect__execute_plan_response__descriptor,
+			    it->msg.data, it->msg.len, &e);
+			if (m == NULL)
+				return fail(it, &e, err);
+			if (check_response(it, m, &e) == -1) {
+				protobuf_c_message_free_unpacked(&m->base, NULL);
+				return fail(it, &e, err);
+			}
+			it->nresp++;
+			it->stream_nresp++;
+			/* Progress: the next failure gets a fresh budget. */
+			sc_retry_state_init(&it->rs, &it->o.policy);
+			if (m->response_type_case ==
+			    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_RESULT_COMPLETE) {
+				protobuf_c_message_free_unpacked(&m->base, NULL);
+				close_stream(it);
+				it->state = ST_DONE;
+				emit(it, SC_CLIENT_EV_COMPLETE, NULL, 0, 0, 0, 0,
+				    "operation %s complete after %llu "
+				    "responses on %llu stream%s", it->opid,
+				    (unsigned long long)it->nresp,
+				    (unsigned long long)it->nstreams,
+				    it->nstreams == 1 ? "" : "s");
+				release_all_once(it);
+				return 0;
+			}
+			if (m->response_id != NULL && m->response_id[0] != '\0') {
+				free(it->last_rid);
+				it->last_rid = sc_xstrdup(m->response_id);
+				it->pending_release = it->o.reattachable;
+			}
+			*resp = m;
+			return 1;
+		}
+		if (r == 0) {
+			close_stream(it);
+			if (!it->o.reattachable) {
+				it->state = ST_DONE;
+				return 0;
+			}
+			if (it->stream_nresp == 0 && sc_mono_ms() -
+			    it->stream_start_ms < it->o.min_rotation_ms) {
+				sc_error_set(&e, SC_ST_PROTOCOL, "the stream "
+				    "of operation %s ended at once without a "
+				    "response or ResultComplete", it->opid);
+				if (backoff(it, &e, SC_RETRY_STREAM_END,
+				    err) == -1)
+					return -1;
+				continue;
+			}
+			/* A normal rotation: the server is alive and well. */
+			sc_retry_state_init(&it->rs, &it->o.policy);
+			emit(it, SC_CLIENT_EV_ROTATION, NULL,
+			    SC_RETRY_STREAM_END, 0, 0, 0, "stream of "
+			    "operation %s ended after %llu responses without "
+			    "ResultComplete; reattaching", it->opid,
+			    (unsigned long long)it->stream_nresp);
+			continue;
+		}
+		if (handle_failure(it, &e, err) == -1)
+			return -1;
+	}
+}
+
+void
+sc_reattach_abort(struct sc_reattach *it)
+{
+	pthread_mutex_lock(&it->lock);
+	it->aborted = true;
+	if (it->stream != NULL)
+		sc_client_stream_cancel(it->c, it->stream);
+	pthread_cond_broadcast(&it->cond);
+	pthread_mutex_unlock(&it->lock);
+	/* A completed operation was released already (released is set). */
+	release_all_once(it);
+}
+
+bool
+sc_reattach_aborted(struct sc_reattach *it)
+{
+	return is_aborted(it);
+}
+
+void
+sc_reattach_close(struct sc_reattach *it)
+{
+	if (it == NULL)
+		return;
+	close_stream(it);
+	release_all_once(it);
+	it_free(it);
+}
+
+void
+sc_reattach_detach(struct sc_reattach *it)
+{
+	if (it == NULL)
+		return;
+	close_stream(it);
+	it_free(it);
+}

@@ -1,0 +1,905 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * session.c: client-side session context and the release worker.
+ *
+ * Releases are fire-and-forget for the caller: they go into a small queue
+ * that one worker thread per client drains, so a slow or dead server
+ * never holds up output (Python's process-wide pool taught the opposite
+ * lesson, see LESSONS.md 2.11).
+ */
+
+#include "core/session.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/rpc.h"
+#include "core/timeutil.h"
+#include "core/uri.h"
+#include "core/uuid.h"
+#include "core/xmem.h"
+#include "core/banned.h"
+
+#define DEFAULT_QUEUE		64
+#define DEFAULT_RELEASE_MS	10000
+#define DEFAULT_CONNECT_RETRIES	3
+/* Largest reply accepted from a unary call. */
+#define UNARY_MAX		(256UL * 1024 * 1024)
+
+struct relreq {
+	char	*opid;
+	char	*rid;		/* ReleaseUntil id; NULL for ReleaseAll */
+};
+
+struct sc_client {
+	const struct sc_transport *tr;
+	void			*ctx;
+	struct sc_rpc		*rpc;		/* owned, or NULL (fake transport) */
+
+	char			 session_id[64];
+	char			*user_id;
+	char			*client_type;
+	Spark__Connect__UserContext uc;
+
+	struct sc_retry_policy	 policy;
+	struct sc_retry_policy	 rel_policy;
+	int			 connect_retries;
+	int64_t			 rel_timeout_ms;
+	size_t			 qcap;
+	sc_client_event_fn	*on_event;
+	void			*event_arg;
+
+	pthread_mutex_t		 lock;
+	pthread_cond_t		 cond;		/* queue grew, or stopping */
+	pthread_cond_t		 idle;		/* queue shrank or drained */
+	char			*ssid;		/* first server-side id seen */
+	bool			 reached;
+	struct relreq		*queue;
+	size_t			 qlen;
+	bool			 busy;		/* worker sending one */
+	bool			 stopping;
+	bool			 started;
+	pthread_t		 worker;
+	struct sc_client_stats	 stats;
+};
+
+/* ------------------------------------------------------ rpc transport */
+
+static void *
+rpc_open(void *ctx, const char *method, const void *req, size_t reqlen,
+    const struct timespec *deadline, struct sc_error *err)
+{
+	return sc_rpc_stream_open(ctx, method, req, reqlen, deadline, err);
+}
+
+static int
+rpc_read(void *st, struct sc_buf *msg, const struct timespec *wait_until,
+    struct sc_error *err)
+{
+	return sc_rpc_stream_read(st, msg, wait_until, err);
+}
+
+static void
+rpc_cancel(void *st)
+{
+	sc_rpc_stream_cancel(st);
+}
+
+static void
+rpc_sfree(void *st)
+{
+	sc_rpc_stream_free(st);
+}
+
+static int
+rpc_unary(void *ctx, const char *method, const void *req, size_t reqlen,
+    struct sc_buf *resp, const struct timespec *deadline,
+    struct sc_error *err)
+{
+	return sc_rpc_unary(ctx, method, req, reqlen, resp, deadline, err);
+}
+
+static const struct sc_transport rpc_transport = {
+	rpc_open, rpc_read, rpc_cancel, rpc_sfree, rpc_unary
+};
+
+/* ------------------------------------------------------------ helpers */
+
+static void
+cond_init_mono(pthread_cond_t *cv)
+{
+	pthread_condattr_t	 a;
+
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(cv, &a);
+	pthread_condattr_destroy(&a);
+}
+
+void
+sc_client_format_secs(int64_t ms, char *out)
+{
+	long long	 t;
+
+	if (ms < 0)
+		ms = 0;
+	if (ms % 1000 == 0)
+		snprintf(out, SC_CLIENT_SECS_STRLEN, "%llds",
+		    (long long)(ms / 1000));
+	else if (ms < 100)
+		snprintf(out, SC_CLIENT_SECS_STRLEN, "0.%02llds",
+		    (long long)((ms + 5) / 10));
+	else {
+		t = (long long)((ms + 50) / 100);	/* tenths */
+		snprintf(out, SC_CLIENT_SECS_STRLEN, "%lld.%llds", t / 10,
+		    t % 10);
+	}
+}
+
+void
+sc_client_emit(struct sc_client *c, const struct sc_client_event *ev)
+{
+	if (c->on_event != NULL)
+		c->on_event(ev, c->event_arg);
+}
+
+/* ------------------------------------------------------- construction */
+
+struct sc_client *
+sc_client_new_transport(const struct sc_transport *t, void *ctx,
+    const struct sc_uri *u, const struct sc_client_opts *o,
+    struct sc_error *err)
+{
+	struct sc_client	*c;
+	const char		*sid = NULL, *uid = NULL, *env;
+
+	if (o != NULL && o->session_id != NULL)
+		sid = o->session_id;
+	else if (u != NULL && u->session_id[0] != '\0')
+		sid = u->session_id;
+	if (sid != NULL && !sc_uuid_valid(sid)) {
+		sc_error_set(err, SC_ST_USAGE,
+		    "session id '%s' is not a UUID", sid);
+		return NULL;
+	}
+
+	c = sc_xcalloc(1, sizeof(*c));
+	if (sid != NULL)
+		snprintf(c->session_id, sizeof(c->session_id), "%s", sid);
+	else if (sc_uuid_v4(c->session_id, err) == -1) {
+		free(c);
+		return NULL;
+	}
+	c->tr = t;
+	c->ctx = ctx;
+
+	if (o != NULL && o->user_id != NULL)
+		uid = o->user_id;
+	else if (u != NULL && u->user_id[0] != '\0')
+		uid = u->user_id;
+	else if ((env = getenv("USER")) != NULL)
+		uid = env;
+	c->user_id = sc_xstrdup(uid != NULL ? uid : "");
+	if (u != NULL && u->user_agent[0] != '\0')
+		c->client_type = sc_xasprintf("%s %s", u->user_agent,
+		    SC_CLIENT_TYPE);
+	else
+		c->client_type = sc_xstrdup(SC_CLIENT_TYPE);
+	spark__connect__user_context__init(&c->uc);
+	c->uc.user_id = c->user_id;
+
+	if (o != NULL && o->policy != NULL)
+		c->policy = *o->policy;
+	else
+		sc_retry_policy_default(&c->policy);
+	if (o != NULL && o->release_policy != NULL)
+		c->rel_policy = *o->release_policy;
+	else
+		c->rel_policy = c->policy;
+	c->connect_retries = DEFAULT_CONNECT_RETRIES;
+	if (o != NULL && o->connect_retries != 0)
+		c->connect_retries = o->connect_retries;
+	c->rel_timeout_ms = o != NULL && o->release_timeout_ms > 0 ?
+	    o->release_timeout_ms : DEFAULT_RELEASE_MS;
+	c->qcap = o != NULL && o->release_queue > 0 ? o->release_queue :
+	    DEFAULT_QUEUE;
+	c->queue = sc_xcalloc(c->qcap, sizeof(*c->queue));
+	if (o != NULL) {
+		c->on_event = o->on_event;
+		c->event_arg = o->event_arg;
+	}
+	pthread_mutex_init(&c->lock, NULL);
+	cond_init_mono(&c->cond);
+	cond_init_mono(&c->idle);
+	return c;
+}
+
+struct sc_client *
+sc_client_new(const struct sc_uri *u, const struct sc_client_opts *o,
+    struct sc_error *err)
+{
+	struct sc_client	*c;
+	struct sc_rpc		*rpc;
+
+	rpc = sc_rpc_new(u, o != NULL ? o->ca_file : NULL, err);
+	if (rpc == NULL)
+		return NULL;
+	c = sc_client_new_transport(&rpc_transport, rpc, u, o, err);
+	if (c == NULL) {
+		sc_rpc_free(rpc);
+		return NULL;
+	}
+	c->rpc = rpc;
+	return c;
+}
+
+static void
+relreq_clear(struct relreq *r)
+{
+	SC_FREE(r->opid);
+	SC_FREE(r->rid);
+}
+
+void
+sc_client_free(struct sc_client *c)
+{
+	size_t	 i;
+
+	if (c == NULL)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->stopping = true;
+	pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+	if (c->started)
+		pthread_join(c->worker, NULL);
+	for (i = 0; i < c->qlen; i++)
+		relreq_clear(&c->queue[i]);
+	free(c->queue);
+	pthread_cond_destroy(&c->cond);
+	pthread_cond_destroy(&c->idle);
+	pthread_mutex_destroy(&c->lock);
+	if (c->rpc != NULL)
+		sc_rpc_free(c->rpc);
+	free(c->ssid);
+	free(c->user_id);
+	free(c->client_type);
+	free(c);
+}
+
+/* ---------------------------------------------------------- accessors */
+
+const char *
+sc_client_session_id(const struct sc_client *c)
+{
+	return c->session_id;
+}
+
+const char *
+sc_client_user_id(const struct sc_client *c)
+{
+	return c->user_id;
+}
+
+const char *
+sc_client_type(const struct sc_client *c)
+{
+	return c->client_type;
+}
+
+const char *
+sc_client_server_side_session_id(struct sc_client *c)
+{
+	const char	*s;
+
+	pthread_mutex_lock(&c->lock);
+	s = c->ssid;
+	pthread_mutex_unlock(&c->lock);
+	return s;
+}
+
+bool
+sc_client_reached(struct sc_client *c)
+{
+	bool	 r;
+
+	pthread_mutex_lock(&c->lock);
+	r = c->reached;
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+void
+sc_client_mark_reached(struct sc_client *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->reached = true;
+	pthread_mutex_unlock(&c->lock);
+}
+
+int
+sc_client_max_retries(struct sc_client *c, const struct sc_retry_policy *p)
+{
+	int	 n = p->max_retries;
+
+	if (!sc_client_reached(c) && c->connect_retries >= 0 &&
+	    c->connect_retries < n)
+		n = c->connect_retries;
+	return n;
+}
+
+void
+sc_client_get_stats(struct sc_client *c, struct sc_client_stats *st)
+{
+	pthread_mutex_lock(&c->lock);
+	*st = c->stats;
+	pthread_mutex_unlock(&c->lock);
+}
+
+int
+sc_client_check_response(struct sc_client *c, const char *session_id,
+    const char *ssid, struct sc_error *err)
+{
+	int	 rc = 0;
+
+	if (session_id == NULL || strcmp(session_id, c->session_id) != 0)
+		return sc_error_set(err, SC_ST_PROTOCOL,
+		    "server answered for session '%s', expected '%s'",
+		    session_id != NULL ? session_id : "", c->session_id);
+	if (ssid == NULL || ssid[0] == '\0')
+		return 0;
+	pthread_mutex_lock(&c->lock);
+	if (c->ssid == NULL)
+		c->ssid = sc_xstrdup(ssid);
+	else if (strcmp(c->ssid, ssid) != 0)
+		rc = sc_error_set(err, SC_ST_PROTOCOL,
+		    "server-side session changed from '%s' to '%s' "
+		    "(the server restarted or the session was re-created)",
+		    c->ssid, ssid);
+	pthread_mutex_unlock(&c->lock);
+	return rc;
+}
+
+/* ---------------------------------------------------------- envelopes */
+
+void
+sc_client_stamp_execute(struct sc_client *c,
+    Spark__Connect__ExecutePlanRequest *m)
+{
+	const char	*ssid = sc_client_server_side_session_id(c);
+
+	m->session_id = c->session_id;
+	m->user_context = &c->uc;
+	m->_client_type_case =
+	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST___CLIENT_TYPE_CLIENT_TYPE;
+	m->client_type = c->client_type;
+	if (ssid != NULL) {
+		m->_client_observed_server_side_session_id_case =
+		    SPARK__CONNECT__EXECUTE_PLAN_REQUEST___CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID_CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID;
+		m->client_observed_server_side_session_id = (char *)ssid;
+	}
+}
+
+void
+sc_client_stamp_reattach(struct sc_client *c,
+    Spark__Connect__ReattachExecuteRequest *m)
+{
+	const char	*ssid = sc_client_server_side_session_id(c);
+
+	m->session_id = c->session_id;
+	m->user_context = &c->uc;
+	m->_client_type_case =
+	    SPARK__CONNECT__REATTACH_EXECUTE_REQUEST___CLIENT_TYPE_CLIENT_TYPE;
+	m->client_type = c->client_type;
+	if (ssid != NULL) {
+		m->_client_observed_server_side_session_id_case =
+		    SPARK__CONNECT__REATTACH_EXECUTE_REQUEST___CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID_CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID;
+		m->client_observed_server_side_session_id = (char *)ssid;
+	}
+}
+
+void
+sc_client_stamp_release(struct sc_client *c,
+    Spark__Connect__ReleaseExecuteRequest *m)
+{
+	const char	*ssid = sc_client_server_side_session_id(c);
+
+	m->session_id = c->session_id;
+	m->user_context = &c->uc;
+	m->_client_type_case =
+	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST___CLIENT_TYPE_CLIENT_TYPE;
+	m->client_type = c->client_type;
+	if (ssid != NULL) {
+		m->_client_observed_server_side_session_id_case =
+		    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST___CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID_CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID;
+		m->client_observed_server_side_session_id = (char *)ssid;
+	}
+}
+
+void
+sc_client_stamp_analyze(struct sc_client *c,
+    Spark__Connect__AnalyzePlanRequest *m)
+{
+	const char	*ssid = sc_client_server_side_session_id(c);
+
+	m->session_id = c->session_id;
+	m->user_context = &c->uc;
+	m->_client_type_case =
+	    SPARK__CONNECT__ANALYZE_PLAN_REQUEST___CLIENT_TYPE_CLIENT_TYPE;
+	m->client_type = c->client_type;
+	if (ssid != NULL) {
+		m->_client_observed_server_side_session_id_case =
+		    SPARK__CONNECT__ANALYZE_PLAN_REQUEST___CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID_CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID;
+		m->client_observed_server_side_session_id = (char *)ssid;
+	}
+}
+
+void
+sc_client_stamp_config(struct sc_client *c, Spark__Connect__ConfigRequest *m)
+{
+	const char	*ssid = sc_client_server_side_session_id(c);
+
+	m->session_id = c->session_id;
+	m->user_context = &c->uc;
+	m->_client_type_case =
+	    SPARK__CONNECT__CONFIG_REQUEST___CLIENT_TYPE_CLIENT_TYPE;
+	m->client_type = c->client_type;
+	if (ssid != NULL) {
+		m->_client_observed_server_side_session_id_case =
+		    SPARK__CONNECT__CONFIG_REQUEST___CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID_CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID;
+		m->client_observed_server_side_session_id = (char *)ssid;
+	}
+}
+
+void
+sc_client_stamp_interrupt(struct sc_client *c,
+    Spark__Connect__InterruptRequest *m)
+{
+	const char	*ssid = sc_client_server_side_session_id(c);
+
+	m->session_id = c->session_id;
+	m->user_context = &c->uc;
+	m->_client_type_case =
+	    SPARK__CONNECT__INTERRUPT_REQUEST___CLIENT_TYPE_CLIENT_TYPE;
+	m->client_type = c->client_type;
+	if (ssid != NULL) {
+		m->_client_observed_server_side_session_id_case =
+		    SPARK__CONNECT__INTERRUPT_REQUEST___CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID_CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID;
+		m->client_observed_server_side_session_id = (char *)ssid;
+	}
+}
+
+/* -------------------------------------------------------------- calls */
+
+static void
+note_status(struct sc_client *c, const struct sc_error *e)
+{
+	/*
+	 * Any gRPC status other than UNAVAILABLE came from a server (or a
+	 * proxy in front of one); our own watchdog timeout (rpc_code -1)
+	 * says nothing either way.
+	 */
+	if (e->rpc_code >= 0 && e->rpc_code != SC_GRPC_UNAVAILABLE)
+		sc_client_mark_reached(c);
+}
+
+void *
+sc_client_stream_open(struct sc_client *c, const char *method,
+    const void *req, size_t reqlen, const struct timespec *deadline,
+    struct sc_error *err)
+{
+	void	*st;
+
+	st = c->tr->stream_open(c->ctx, method, req, reqlen, deadline, err);
+	if (st == NULL && err != NULL)
+		note_status(c, err);
+	return st;
+}
+
+int
+sc_client_stream_read(struct sc_client *c, void *stream, struct sc_buf *msg,
+    const struct timespec *wait_until, struct sc_error *err)
+{
+	int	 r;
+
+	r = c->tr->stream_read(stream, msg, wait_until, err);
+	if (r >= 0)
+		sc_client_mark_reached(c);
+	else if (err != NULL)
+		note_status(c, err);
+	return r;
+}
+
+void
+sc_client_stream_cancel(struct sc_client *c, void *stream)
+{
+	c->tr->stream_cancel(stream);
+}
+
+void
+sc_client_stream_free(struct sc_client *c, void *stream)
+{
+	if (stream != NULL)
+		c->tr->stream_free(stream);
+}
+
+static const char *
+method_name(const char *path)
+{
+	const char	*s = strrchr(path, '/');
+
+	return s != NULL ? s + 1 : path;
+}
+
+int
+sc_client_unary(struct sc_client *c, const char *method,
+    const ProtobufCMessage *req, const ProtobufCMessageDescriptor *d,
+    void **resp, const struct timespec *deadline, struct sc_error *err)
+{
+	struct sc_retry_policy	 pol = c->policy;
+	struct sc_retry_state	 rs;
+	struct sc_client_event	 ev;
+	struct sc_error		 e;
+	enum sc_retry_reason	 why;
+	struct sc_buf		 out;
+	uint8_t			*bytes;
+	size_t			 len;
+	int64_t			 delay;
+	char			 secs[SC_CLIENT_SECS_STRLEN], text[1400];
+	void			*m;
+
+	bytes = sc_proto_pack_alloc(req, &len);
+	sc_buf_init(&out, UNARY_MAX);
+	sc_retry_state_init(&rs, &pol);
+	for (;;) {
+		sc_error_init(&e);
+		sc_buf_reset(&out);
+		if (c->tr->unary(c->ctx, method, bytes, len, &out, deadline,
+		    &e) == 0) {
+			sc_client_mark_reached(c);
+			m = sc_proto_unpack(d, out.data, out.len, err);
+			free(bytes);
+			sc_buf_release(&out);
+			if (m == NULL)
+				return -1;
+			*resp = m;
+			return 0;
+		}
+		note_status(c, &e);
+		pol.max_retries = sc_client_max_retries(c, &c->policy);
+		if (!sc_retry_classify(&e, &why) ||
+		    (delay = sc_retry_next_delay(&pol, &rs, e.retry_delay_ms,
+		    (uint32_t)random())) < 0 ||
+		    (deadline != NULL && sc_ms_until(deadline) < delay))
+			break;
+		sc_client_format_secs(delay, secs);
+		snprintf(text, sizeof(text), "%s, retrying %s in %s "
+		    "(attempt %d of %d): %s", sc_retry_reason_str(why),
+		    method_name(method), secs, rs.attempt, pol.max_retries,
+		    e.msg);
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = SC_CLIENT_EV_RETRY;
+		ev.reason = why;
+		ev.delay_ms = delay;
+		ev.attempt = rs.attempt;
+		ev.max_attempts = pol.max_retries;
+		ev.err = &e;
+		ev.text = text;
+		sc_client_emit(c, &ev);
+		if (sc_retry_sleep_ms(delay, deadline) == -1)
+			break;
+	}
+	free(bytes);
+	sc_buf_release(&out);
+	if (err != NULL)
+		*err = e;
+	return -1;
+}
+
+/* ---------------------------------------------------- release worker */
+
+/* Sleep ms unless the client is stopping; false if it is. Lock held. */
+static bool
+sleep_locked(struct sc_client *c, int64_t ms)
+{
+	struct timespec	 until;
+
+	sc_deadline_in_ms(&until, ms);
+	while (!c->stopping)
+		if (pthread_cond_timedwait(&c->cond, &c->lock, &until) ==
+		    ETIMEDOUT)
+			break;
+	return !c->stopping;
+}
+
+static void
+release_event(struct sc_client *c, enum sc_client_event_kind kind,
+    const struct relreq *r, const struct sc_error *e, int64_t delay,
+    int attempt, int max)
+{
+	struct sc_client_event	 ev;
+	char			 text[1400], secs[SC_CLIENT_SECS_STRLEN];
+	char			 what[160];
+
+	if (c->on_event == NULL)
+		return;
+	if (r->rid != NULL)
+		snprintf(what, sizeof(what), "ReleaseUntil %s of operation %s",
+		    r->rid, r->opid);
+	else
+		snprintf(what, sizeof(what), "ReleaseAll of operation %s",
+		    r->opid);
+	switch (kind) {
+	case SC_CLIENT_EV_RELEASE:
+		snprintf(text, sizeof(text), "released: %s", what);
+		break;
+	case SC_CLIENT_EV_RELEASE_RETRY:
+		sc_client_format_secs(delay, secs);
+		snprintf(text, sizeof(text), "%s failed, retrying in %s "
+		    "(attempt %d of %d): %s", what, secs, attempt, max,
+		    e->msg);
+		break;
+	default:
+		snprintf(text, sizeof(text), "%s failed: %s", what,
+		    e != NULL ? e->msg : "client stopped");
+		break;
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = kind;
+	ev.operation_id = r->opid;
+	ev.response_id = r->rid;
+	ev.delay_ms = delay;
+	ev.attempt = attempt;
+	ev.max_attempts = max;
+	ev.err = e;
+	ev.text = text;
+	c->on_event(&ev, c->event_arg);
+}
+
+/* One ReleaseExecute with retries.  Called without the lock. */
+static void
+send_release(struct sc_client *c, const struct relreq *r)
+{
+	Spark__Connect__ReleaseExecuteRequest		 req =
+	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__INIT;
+	Spark__Connect__ReleaseExecuteRequest__ReleaseAll all =
+	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_ALL__INIT;
+	Spark__Connect__ReleaseExecuteRequest__ReleaseUntil until =
+	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_UNTIL__INIT;
+	Spark__Connect__ReleaseExecuteResponse *resp;
+	struct sc_retry_policy	 pol = c->rel_policy;
+	struct sc_retry_state	 rs;
+	struct sc_error		 e;
+	struct timespec		 dl;
+	struct sc_buf		 out;
+	uint8_t			*bytes;
+	size_t			 len;
+	int64_t			 delay;
+	bool			 ok;
+
+	sc_buf_init(&out, UNARY_MAX);
+	sc_retry_state_init(&rs, &pol);
+	for (;;) {
+		sc_client_stamp_release(c, &req);
+		req.operation_id = r->opid;
+		if (r->rid != NULL) {
+			until.response_id = r->rid;
+			req.release_case =
+			    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_RELEASE_UNTIL;
+			req.release_until = &until;
+		} else {
+			req.release_case =
+			    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_RELEASE_ALL;
+			req.release_all = &all;
+		}
+		bytes = sc_proto_pack_alloc(&req.base, &len);
+		sc_error_init(&e);
+		sc_buf_reset(&out);
+		sc_deadline_in_ms(&dl, c->rel_timeout_ms);
+		ok = c->tr->unary(c->ctx, SC_METHOD_RELEASE_EXECUTE, bytes, len,
+		    &out, &dl, &e) == 0;
+		free(bytes);
+		if (ok) {
+			sc_client_mark_reached(c);
+			resp = sc_proto_unpack(
+			    &spark__connect__release_execute_response__descriptor,
+			    out.data, out.len, &e);
+			if (resp != NULL) {
+				ok = sc_client_check_response(c,
+				    resp->session_id,
+				    resp->server_side_session_id, &e) == 0;
+				protobuf_c_message_free_unpacked(&resp->base,
+				    NULL);
+			} else
+				ok = false;
+			if (ok) {
+				pthread_mutex_lock(&c->lock);
+				c->stats.releases_sent++;
+				pthread_mutex_unlock(&c->lock);
+				release_event(c, SC_CLIENT_EV_RELEASE, r, NULL,
+				    0, 0, 0);
+				break;
+			}
+		} else
+			note_status(c, &e);
+		pol.max_retries = sc_client_max_retries(c, &c->rel_policy);
+		if (!sc_retry_classify(&e, NULL) ||
+		    (delay = sc_retry_next_delay(&pol, &rs, e.retry_delay_ms,
+		    (uint32_t)random())) < 0) {
+			pthread_mutex_lock(&c->lock);
+			c->stats.releases_failed++;
+			pthread_mutex_unlock(&c->lock);
+			release_event(c, SC_CLIENT_EV_RELEASE_FAILED, r, &e, 0,
+			    0, 0);
+			break;
+		}
+		release_event(c, SC_CLIENT_EV_RELEASE_RETRY, r, &e, delay,
+		    rs.attempt, pol.max_retries);
+		pthread_mutex_lock(&c->lock);
+		ok = sleep_locked(c, delay);
+		if (!ok)
+			c->stats.releases_failed++;
+		pthread_mutex_unlock(&c->lock);
+		if (!ok) {
+			release_event(c, SC_CLIENT_EV_RELEASE_FAILED, r, &e, 0,
+			    0, 0);
+			break;
+		}
+	}
+	sc_buf_release(&out);
+}
+
+static void *
+worker_main(void *arg)
+{
+	struct sc_client	*c = arg;
+	struct relreq		 r;
+
+	pthread_mutex_lock(&c->lock);
+	for (;;) {
+		while (c->qlen == 0 && !c->stopping)
+			pthread_cond_wait(&c->cond, &c->lock);
+		if (c->stopping)
+			break;
+		r = c->queue[0];
+		memmove(&c->queue[0], &c->queue[1],
+		    (c->qlen - 1) * sizeof(c->queue[0]));
+		c->qlen--;
+		c->busy = true;
+		pthread_cond_broadcast(&c->idle);
+		pthread_mutex_unlock(&c->lock);
+
+		send_release(c, &r);
+		relreq_clear(&r);
+
+		pthread_mutex_lock(&c->lock);
+		c->busy = false;
+		pthread_cond_broadcast(&c->idle);
+	}
+	c->busy = false;
+	pthread_cond_broadcast(&c->idle);
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+/* Start the worker on first use.  Lock held. */
+static void
+ensure_worker(struct sc_client *c)
+{
+	sigset_t	 all, old;
+
+	if (c->started)
+		return;
+	/* The worker never handles signals; the caller's threads do. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (pthread_create(&c->worker, NULL, worker_main, c) != 0)
+		SC_BUG("cannot start the release worker thread");
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	c->started = true;
+}
+
+static struct relreq *
+find_pending(struct sc_client *c, const char *opid)
+{
+	size_t	 i;
+
+	for (i = 0; i < c->qlen; i++)
+		if (strcmp(c->queue[i].opid, opid) == 0)
+			return &c->queue[i];
+	return NULL;
+}
+
+void
+sc_client_release_until(struct sc_client *c, const char *opid,
+    const char *rid)
+{
+	struct relreq	*r;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->stopping)
+		goto out;
+	ensure_worker(c);
+	if ((r = find_pending(c, opid)) != NULL) {
+		/* A pending ReleaseAll covers it; else the newer id wins. */
+		if (r->rid != NULL) {
+			free(r->rid);
+			r->rid = sc_xstrdup(rid);
+		}
+		c->stats.releases_coalesced++;
+	} else if (c->qlen == c->qcap)
+		c->stats.releases_coalesced++;
+	else {
+		r = &c->queue[c->qlen++];
+		r->opid = sc_xstrdup(opid);
+		r->rid = sc_xstrdup(rid);
+		pthread_cond_broadcast(&c->cond);
+	}
+out:
+	pthread_mutex_unlock(&c->lock);
+}
+
+void
+sc_client_release_all(struct sc_client *c, const char *opid)
+{
+	struct relreq	*r;
+	size_t		 i;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->stopping)
+		goto out;
+	ensure_worker(c);
+	if ((r = find_pending(c, opid)) != NULL) {
+		SC_FREE(r->rid);
+		c->stats.releases_coalesced++;
+		goto out;
+	}
+	while (c->qlen == c->qcap && !c->stopping) {
+		for (i = 0; i < c->qlen; i++)
+			if (c->queue[i].rid != NULL)
+				break;
+		if (i < c->qlen) {
+			relreq_clear(&c->queue[i]);
+			memmove(&c->queue[i], &c->queue[i + 1],
+			    (c->qlen - i - 1) * sizeof(c->queue[0]));
+			c->qlen--;
+			c->stats.releases_coalesced++;
+			break;
+		}
+		pthread_cond_wait(&c->idle, &c->lock);
+	}
+	if (c->stopping)
+		goto out;
+	r = &c->queue[c->qlen++];
+	r->opid = sc_xstrdup(opid);
+	r->rid = NULL;
+	pthread_cond_broadcast(&c->cond);
+out:
+	pthread_mutex_unlock(&c->lock);
+}
+
+int
+sc_client_release_wait(struct sc_client *c, const struct timespec *deadline)
+{
+	int	 rc = 0;
+
+	pthread_mutex_lock(&c->lock);
+	while ((c->qlen > 0 || c->busy) && !c->stopping) {
+		if (deadline == NULL)
+			pthread_cond_wait(&c->idle, &c->lock);
+		else if (pthread_cond_timedwait(&c->idle, &c->lock,
+		    deadline) == ETIMEDOUT) {
+			rc = (c->qlen > 0 || c->busy) ? -1 : 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	return rc;
+}

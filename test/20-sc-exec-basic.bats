@@ -1,0 +1,374 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+#
+# 20-sc-exec-basic: sc-exec against a private sc-serve: what it runs (SQL
+# operand, -f, stdin, several statements, --range, --plan, --analyze),
+# every output option, the connection options, and every exit code.
+
+bats_require_minimum_version 1.7.0
+load helpers/common
+load helpers/server
+
+setup_file() {
+	sc_server_start
+}
+
+teardown_file() {
+	sc_server_stop
+}
+
+teardown() {
+	[ -n "${OTHER_PID:-}" ] && kill -9 "$OTHER_PID" 2>/dev/null
+	OTHER_PID=
+	true
+}
+
+# helpers/common unsets SPARK_REMOTE for every test: point it back at
+# this file's server.
+setup() {
+	SPARK_REMOTE=$(head -1 "$BATS_FILE_TMPDIR/server.ready")
+	export SPARK_REMOTE
+}
+
+# ---------------------------------------------------------------- usage
+
+@test "-h prints the usage on stdout and exits 0" {
+	run -0 --separate-stderr sc-exec -h
+	[[ "${lines[0]}" == "usage: sc-exec [-hqVv] [--analyze] [--detach]"* ]]
+	[[ "$output" == *"--watchdog time"* ]]
+	[ -z "$stderr" ]
+}
+
+@test "-V prints the version" {
+	run -0 sc-exec -V
+	[[ "$output" =~ ^sc-exec\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+}
+
+@test "usage errors exit 2 with the synopsis on stderr" {
+	run -2 --separate-stderr sc-exec
+	[ "${stderr_lines[0]}" = "sc-exec: nothing to run: give SQL, -f, --range, --plan or --attach" ]
+	[[ "${stderr_lines[1]}" == "usage: sc-exec "* ]]
+	[ -z "$output" ]
+	run -2 --separate-stderr sc-exec 'SELECT 1' --range 0:1
+	[ "${stderr_lines[0]}" = "sc-exec: give only one of SQL, -f, --range, --plan and --attach" ]
+	run -2 --separate-stderr sc-exec 'SELECT 1' 'SELECT 2'
+	[ "${stderr_lines[0]}" = "sc-exec: too many operands (quote the SQL as one argument)" ]
+	run -2 --separate-stderr sc-exec --range 5
+	[ "${stderr_lines[0]}" = "sc-exec: invalid range '5': expected start:end[:step] with a non-zero step" ]
+	run -2 --separate-stderr sc-exec --range 0:5:0
+	[ "${stderr_lines[0]}" = "sc-exec: invalid range '0:5:0': expected start:end[:step] with a non-zero step" ]
+	run -2 --separate-stderr sc-exec --format xml 'SELECT 1'
+	[ "${stderr_lines[0]}" = "sc-exec: invalid format 'xml': expected table, csv, tsv, jsonl or arrow" ]
+	run -2 --separate-stderr sc-exec --operation-id nope 'SELECT 1'
+	[ "${stderr_lines[0]}" = "sc-exec: invalid operation id 'nope': not a UUID" ]
+	run -2 --separate-stderr sc-exec --session-id nope 'SELECT 1'
+	[ "${stderr_lines[0]}" = "sc-exec: invalid session id 'nope': not a UUID" ]
+	run -2 --separate-stderr sc-exec --tag 'a,b' 'SELECT 1'
+	[ "${stderr_lines[0]}" = "sc-exec: invalid tag 'a,b': must be non-empty without ','" ]
+	run -2 --separate-stderr sc-exec --max-rows 0 'SELECT 1'
+	[ "${stderr_lines[0]}" = "sc-exec: invalid --max-rows: '0' is too small" ]
+	run -2 --separate-stderr sc-exec --watchdog soon 'SELECT 1'
+	[ "${stderr_lines[0]}" = "sc-exec: invalid --watchdog: 'soon' is not a duration" ]
+	run -2 --separate-stderr sc-exec -H novalue 'SELECT 1'
+	[ "${stderr_lines[0]}" = "sc-exec: invalid header 'novalue': expected key=value" ]
+	run -2 --separate-stderr sc-exec --after x 'SELECT 1'
+	[ "${stderr_lines[0]}" = "sc-exec: --after needs --attach" ]
+	run -2 --separate-stderr sc-exec --detach --no-reattach 'SELECT 1'
+	[ "${stderr_lines[0]}" = "sc-exec: cannot use --detach and --no-reattach" ]
+	run -2 --separate-stderr sc-exec --format arrow --max-rows 3 'SELECT 1'
+	[ "${stderr_lines[0]}" = "sc-exec: cannot use --max-rows and --format arrow" ]
+	run -2 --separate-stderr sc-exec --attach 00000000-0000-4000-8000-000000000000
+	[ "${stderr_lines[0]}" = "sc-exec: --attach needs the operation's session id (--session-id or session_id= in the URI)" ]
+	run -2 --separate-stderr sc-exec --no-such-option
+	[[ "${stderr_lines[1]}" == "usage: sc-exec "* ]]
+}
+
+@test "a bad server address is a usage error" {
+	run -2 --separate-stderr sc-exec -s 'http://x' 'SELECT 1'
+	[[ "$stderr" == "sc-exec: "* ]]
+}
+
+@test "empty SQL is a usage error" {
+	run -2 --separate-stderr sc-exec ' ; -- nothing ;'
+	[ "$stderr" = "sc-exec: no SQL statement given" ]
+}
+
+# ---------------------------------------------------------------- input
+
+@test "SQL operand, CSV by default when stdout is not a terminal" {
+	run -0 --separate-stderr sc-exec "SELECT 1 AS a, 'x' AS b"
+	[ "$output" = "$(printf 'a,b\n1,x')" ]
+	[ -z "$stderr" ]
+}
+
+@test "several statements run in order in one session" {
+	run -0 --separate-stderr sc-exec "CREATE TEMP TABLE t1 (a BIGINT);
+	    INSERT INTO t1 VALUES (1), (2); -- a comment; not a split
+	    SELECT a, 'x;y' AS s FROM t1 ORDER BY a /* ; */"
+	[ "$output" = "$(printf 'a,s\n1,x;y\n2,x;y')" ]
+	run -0 sc-exec 'SELECT 1 AS `a;b`; SELECT "c;d" AS e;;'
+	[ "$output" = "$(printf 'a;b\n1\ne\nc;d')" ]
+}
+
+@test "-f file, -f - and - read the SQL" {
+	printf 'SELECT 7 AS n;\n' >"$BATS_TEST_TMPDIR/q.sql"
+	run -0 sc-exec -f "$BATS_TEST_TMPDIR/q.sql"
+	[ "$output" = "$(printf 'n\n7')" ]
+	run -0 sc-exec -f - <"$BATS_TEST_TMPDIR/q.sql"
+	[ "$output" = "$(printf 'n\n7')" ]
+	run -0 sc-exec - <"$BATS_TEST_TMPDIR/q.sql"
+	[ "$output" = "$(printf 'n\n7')" ]
+	run -9 --separate-stderr sc-exec -f "$BATS_TEST_TMPDIR/missing.sql"
+	[ "$stderr" = "sc-exec: cannot open '$BATS_TEST_TMPDIR/missing.sql': No such file or directory" ]
+}
+
+@test "--range streams a Range relation" {
+	run -0 sc-exec --range 0:5
+	[ "$output" = "$(printf 'id\n0\n1\n2\n3\n4')" ]
+	run -0 sc-exec --no-header --range 10:0:-3
+	[ "$output" = "$(printf '10\n7\n4\n1')" ]
+}
+
+@test "--range over several Arrow batches" {
+	run -0 sc-exec --no-header --range 0:25000
+	[ "${#lines[@]}" -eq 25000 ]
+	[ "$output" = "$(seq 0 24999)" ]
+}
+
+@test "--plan runs a serialized spark.connect.Plan" {
+	# Plan{root: Relation{range{end: 5, step: 1}}}
+	printf '\x0a\x06\x7a\x04\x10\x05\x18\x01' >"$BATS_TEST_TMPDIR/p.bin"
+	run -0 sc-exec --plan "$BATS_TEST_TMPDIR/p.bin"
+	[ "$output" = "$(printf 'id\n0\n1\n2\n3\n4')" ]
+	printf 'garbage' >"$BATS_TEST_TMPDIR/bad.bin"
+	run -2 --separate-stderr sc-exec --plan "$BATS_TEST_TMPDIR/bad.bin"
+	[ "$stderr" = "sc-exec: '$BATS_TEST_TMPDIR/bad.bin' is not a serialized spark.connect.Plan" ]
+}
+
+@test "--analyze prints the schema without running" {
+	run -0 sc-exec --analyze --range 0:3
+	[ "$output" = "$(printf 'name,type,nullable\nid,bigint,false')" ]
+	run -0 sc-exec --analyze --format jsonl --range 0:3
+	[ "$output" = '{"name":"id","type":"bigint","nullable":false}' ]
+}
+
+# --------------------------------------------------------------- output
+
+@test "--format tsv, jsonl and table" {
+	run -0 sc-exec --format tsv "SELECT 1 AS a, 'p q' AS b"
+	[ "$output" = "$(printf 'a\tb\n1\tp q')" ]
+	run -0 sc-exec --format jsonl "SELECT 1 AS a, 'p' AS b, NULL AS c"
+	[ "$output" = '{"a":1,"b":"p","c":null}' ]
+	run -0 sc-exec --format table --range 0:3
+	[ "$output" = "$(printf 'id\n--\n 0\n 1\n 2')" ]
+}
+
+@test "typed columns in CSV, TSV and JSON lines" {
+	local q="CREATE TEMP TABLE ty (i INT, l BIGINT, d DOUBLE, dt DATE,
+	    ts TIMESTAMP, dec DECIMAL(5,2), b BOOLEAN, bin BINARY, s STRING);
+	    INSERT INTO ty VALUES (1, 9007199254740993, 0.1, '2024-01-02',
+	    '2024-01-02 03:04:05.5', 12.3, 1, X'0aff', 'a,\"b'),
+	    (NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, '');
+	    SELECT * FROM ty"
+	run -0 sc-exec --format jsonl "$q"
+	[ "${lines[0]}" = '{"i":1,"l":9007199254740993,"d":0.1,"dt":"2024-01-02","ts":"2024-01-02 03:04:05.5","dec":12.30,"b":true,"bin":"0aff","s":"a,\"b"}' ]
+	[ "${lines[1]}" = '{"i":null,"l":null,"d":null,"dt":null,"ts":null,"dec":null,"b":false,"bin":null,"s":""}' ]
+	run -0 sc-exec --format csv "$q"
+	[ "${lines[1]}" = '1,9007199254740993,0.1,2024-01-02,2024-01-02 03:04:05.5,12.30,true,0aff,"a,""b"' ]
+	[ "${lines[2]}" = ',,,,,,false,,""' ]
+	run -0 sc-exec --format tsv --no-header "$q"
+	[ "${lines[0]}" = "$(printf '1\t9007199254740993\t0.1\t2024-01-02\t2024-01-02 03:04:05.5\t12.30\ttrue\t0aff\ta,"b')" ]
+}
+
+@test "--analyze of SQL" {
+	run -0 sc-exec --analyze "SELECT 'x' AS s, 1.5 AS d"
+	[ "$output" = "$(printf 'name,type,nullable\ns,string,true\nd,double,true')" ]
+}
+
+@test "-q hides warnings; --no-progress wins over --progress" {
+	run -0 --separate-stderr sc-exec -q --detach 'SELECT 1'
+	[ -z "$stderr" ]
+	run -0 --separate-stderr sc-exec --progress --no-progress --range 0:3
+	[ -z "$stderr" ]
+}
+
+@test "--header, --no-header and --null" {
+	run -0 sc-exec --no-header "SELECT 1 AS a"
+	[ "$output" = "1" ]
+	run -0 sc-exec --header --null NA "SELECT NULL AS a, 2 AS b"
+	[ "$output" = "$(printf 'a,b\nNA,2')" ]
+}
+
+@test "--max-rows stops early and exits 0" {
+	run -0 --separate-stderr sc-exec --no-header --max-rows 3 --range 0:100000
+	[ "$output" = "$(printf '0\n1\n2')" ]
+	[ -z "$stderr" ]
+}
+
+@test "--format arrow writes one IPC stream: schema, batches, one EOS" {
+	sc-exec --format arrow --range 0:25000 >"$BATS_TEST_TMPDIR/r.arrow"
+	run -0 od -An -tx1 -N4 "$BATS_TEST_TMPDIR/r.arrow"
+	[ "$(echo $output)" = "ff ff ff ff" ]
+	run -0 bash -c "tail -c 8 '$BATS_TEST_TMPDIR/r.arrow' | od -An -tx1"
+	[ "$(echo $output)" = "ff ff ff ff 00 00 00 00" ]
+	# Exactly one end-of-stream marker and one schema.
+	run -0 bash -c "od -An -v -tx1 -w8 '$BATS_TEST_TMPDIR/r.arrow' |
+	    grep -c '^ ff ff ff ff 00 00 00 00$'"
+	[ "$output" = 1 ]
+	need_node
+	run -0 --separate-stderr node "$SCTK_TOP/test/conformance/arrow-interop.js" read \
+	    <"$BATS_TEST_TMPDIR/r.arrow"
+	[ "${#lines[@]}" -eq 25000 ]
+}
+
+@test "--progress goes to stderr only" {
+	run -0 --separate-stderr sc-exec --progress --no-header --range 0:20000
+	[ "${#lines[@]}" -eq 20000 ]
+	[[ "$stderr" == *" rows "* ]] || [ -z "$stderr" ]
+	[[ "$output" != *rows* ]]
+}
+
+@test "write errors exit 9" {
+	run -9 bash -c 'sc-exec --range 0:100000 >/dev/full'
+	[ "$output" = "sc-exec: cannot write output: No space left on device" ]
+	run -9 bash -c 'sc-exec --format arrow --range 0:100000 >/dev/full'
+	[ "$output" = "sc-exec: cannot write output: No space left on device" ]
+}
+
+@test "a closed pipe ends sc-exec quietly by SIGPIPE" {
+	run -0 bash -c 'sc-exec --no-header --range 0:10000000 | head -1;
+	    echo "status ${PIPESTATUS[0]}"'
+	[ "${lines[0]}" = 0 ]
+	[ "${lines[1]}" = "status 141" ]
+}
+
+# ------------------------------------------------------------ operations
+
+@test "-v logs the operation, its completion and its release" {
+	run -0 --separate-stderr sc-exec -v --range 0:3
+	[[ "$stderr" =~ sc-exec:\ executing\ operation\ [0-9a-f-]{36} ]]
+	[[ "$stderr" == *"complete after"* ]]
+	[[ "$stderr" == *"released: ReleaseAll of operation "* ]]
+}
+
+@test "--operation-id is used, and a reused id is refused" {
+	local id=5b0c1d2e-3f40-4a5b-8c6d-7e8f9a0b1c2d
+	local sid=5b0c1d2e-3f40-4a5b-8c6d-000000000001
+	run -0 --separate-stderr sc-exec -v --session-id "$sid" \
+	    --operation-id "$id" --range 0:1
+	[[ "$stderr" == *"executing operation $id"* ]]
+	run -1 --separate-stderr sc-exec --session-id "$sid" \
+	    --operation-id "$id" --range 0:1
+	[[ "$stderr" == "sc-exec: [INVALID_HANDLE.OPERATION_ALREADY_EXISTS]"* ]]
+	run -2 --separate-stderr sc-exec --operation-id "$id" 'SELECT 1; SELECT 2'
+	[ "$stderr" = "sc-exec: --detach and --operation-id need a single statement, not 2" ]
+}
+
+@test "--tag, -H, --user-id and --session-id are accepted" {
+	run -0 sc-exec --tag nightly --tag etl -H x-trace=abc --user-id bob \
+	    --session-id 0f0e0d0c-0b0a-4908-8706-050403020100 --range 0:2
+	[ "$output" = "$(printf 'id\n0\n1')" ]
+}
+
+@test "--no-reattach runs without reattachable execution" {
+	run -0 --separate-stderr sc-exec -v --no-reattach --no-header --range 0:20000
+	[ "${#lines[@]}" -eq 20000 ]
+	[[ "$stderr" != *"attaching"* ]]
+	[[ "$stderr" != *"ReleaseAll"* ]]
+}
+
+# ------------------------------------------------------------ exit codes
+
+@test "a server-reported error exits 1 with its class and message" {
+	run -1 --separate-stderr sc-exec 'SELECT * FROM no_such_table'
+	[[ "$stderr" == "sc-exec: [TABLE_OR_VIEW_NOT_FOUND] "* ]]
+	[ -z "$output" ]
+	run -1 --separate-stderr sc-exec 'SELEKT 1'
+	[[ "$stderr" == "sc-exec: [PARSE_SYNTAX_ERROR] "* ]]
+}
+
+@test "a statement failing stops the script" {
+	run -1 --separate-stderr sc-exec "SELECT 1 AS a; SELECT * FROM nope; SELECT 3 AS c"
+	[ "$output" = "$(printf 'a\n1')" ]
+	[[ "$stderr" == "sc-exec: [TABLE_OR_VIEW_NOT_FOUND] "* ]]
+}
+
+@test "an unknown operation exits 3" {
+	run -3 --separate-stderr sc-exec --session-id 0f0e0d0c-0b0a-4908-8706-050403020101 \
+	    --attach 11111111-2222-4333-8444-555555555555
+	[[ "$stderr" == *"INVALID_HANDLE."* ]]
+}
+
+@test "an unreachable server exits 4, quickly" {
+	local start=$SECONDS
+	run -4 --separate-stderr sc-exec -s sc://127.0.0.1:1 'SELECT 1'
+	[[ "$stderr" == "sc-exec: "*"(gave up after 3 retries in 1s)" ]]
+	[ $((SECONDS - start)) -lt 10 ]
+	run -4 --separate-stderr sc-exec --max-retries 0 -s sc://127.0.0.1:1 'SELECT 1'
+	[ "${#stderr_lines[@]}" -eq 1 ]
+}
+
+@test "the timeout exits 5 and the query is cancelled" {
+	run -5 --separate-stderr sc-exec -t 1s \
+	    'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c'
+	[[ "$stderr" == "sc-exec: operation "*" timed out" ]]
+}
+
+@test "the watchdog reattaches, then gives up with exit 5" {
+	run -5 --separate-stderr sc-exec -v --watchdog 300ms --max-retries 2 \
+	    'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c'
+	[[ "$stderr" == *"sc-exec: no progress, reattaching in 0.05s (attempt 1 of 2)"* ]]
+	[[ "$stderr" == *"sc-exec: no progress, reattaching in 0.2s (attempt 2 of 2)"* ]]
+	[[ "$stderr" == *"attaching to operation "* ]]
+}
+
+@test "the segment timeout reattaches, then gives up with exit 5" {
+	run -5 --separate-stderr sc-exec -v --segment-timeout 300ms --watchdog 0 --max-retries 1 \
+	    'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c'
+	[[ "$stderr" == *"sc-exec: no response in time, reattaching in 0.05s (attempt 1 of 1)"* ]]
+}
+
+# --------------------------------------------------- token, TLS, CA file
+
+# start_other ARGS...: a second sc-serve for one test; sets OTHER (its
+# address) and OTHER_PID.
+start_other() {
+	local ready="$BATS_TEST_TMPDIR/other.ready"
+	sc-serve --listen 127.0.0.1:0 --ready-file "$ready" "$@" \
+	    >"$BATS_TEST_TMPDIR/other.log" 2>&1 3>&- &
+	OTHER_PID=$!
+	wait_for test -s "$ready"
+	OTHER=$(head -1 "$ready")
+}
+
+stop_other() {
+	kill -TERM "$OTHER_PID"
+	wait "$OTHER_PID"
+}
+
+@test "--token: accepted, missing or wrong exits 8" {
+	start_other --token s3cret
+	run -0 sc-exec -s "$OTHER" --token s3cret --range 0:2
+	[ "$output" = "$(printf 'id\n0\n1')" ]
+	run -0 sc-exec -s "$OTHER;token=s3cret" --range 0:1
+	run -8 --separate-stderr sc-exec -s "$OTHER" --range 0:2
+	[[ "$stderr" == "sc-exec: "* ]]
+	run -8 --separate-stderr sc-exec -s "$OTHER" --token wrong --range 0:2
+	stop_other
+}
+
+@test "--tls with --ca-file; an untrusted certificate exits 4" {
+	command -v openssl >/dev/null || skip "openssl is not installed"
+	openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
+	    -addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
+	    -keyout "$BATS_TEST_TMPDIR/key.pem" -out "$BATS_TEST_TMPDIR/cert.pem" \
+	    2>/dev/null
+	start_other --tls-cert "$BATS_TEST_TMPDIR/cert.pem" \
+	    --tls-key "$BATS_TEST_TMPDIR/key.pem"
+	run -0 sc-exec -s "$OTHER" --tls --ca-file "$BATS_TEST_TMPDIR/cert.pem" \
+	    --range 0:2
+	[ "$output" = "$(printf 'id\n0\n1')" ]
+	run -4 --separate-stderr sc-exec -s "$OTHER" --tls --range 0:2
+	run -4 --separate-stderr sc-exec -s "$OTHER" --range 0:2
+	stop_other
+}

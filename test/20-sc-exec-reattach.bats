@@ -1,0 +1,161 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+#
+# 20-sc-exec-reattach: the reattach paths of sc-exec against a private
+# sc-serve whose streams rotate every 4 KiB: forced rotation, detach and
+# attach from another process, SIGINT releasing the operation, and a
+# server that dies mid-stream.
+
+bats_require_minimum_version 1.7.0
+load helpers/common
+load helpers/server
+
+SID=6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d
+
+setup_file() {
+	sc_server_start \
+	    --conf spark.connect.execute.reattachable.senderMaxStreamSize=4k
+}
+
+teardown_file() {
+	sc_server_stop
+}
+
+# helpers/common unsets SPARK_REMOTE for every test: point it back at
+# this file's server.
+setup() {
+	SPARK_REMOTE=$(head -1 "$BATS_FILE_TMPDIR/server.ready")
+	export SPARK_REMOTE
+}
+
+# two_operations FILE: FILE logs the start of two operations.
+two_operations() {
+	[ "$(grep -c 'executing operation' "$1")" -ge 2 ]
+}
+
+teardown() {
+	[ -n "${BG_PID:-}" ] && kill -9 "$BG_PID" 2>/dev/null
+	[ -n "${SRV2_PID:-}" ] && kill -9 "$SRV2_PID" 2>/dev/null
+	BG_PID= SRV2_PID=
+	true
+}
+
+@test "streams rotated every 4 KiB are reattached with no row lost or repeated" {
+	run -0 --separate-stderr sc-exec -v --no-header --range 0:100000
+	[ "${#lines[@]}" -eq 100000 ]
+	[ "$output" = "$(seq 0 99999)" ]
+	# Every rotation is logged, then a reattach after the last response.
+	local rot att
+	rot=$(grep -c 'without ResultComplete; reattaching$' <<<"$stderr")
+	att=$(grep -c 'attaching to operation .* after response ' <<<"$stderr")
+	[ "$rot" -ge 5 ]
+	[ "$att" -eq "$rot" ]
+	[[ "$stderr" == *"complete after"*"on $((rot + 1)) streams"* ]]
+}
+
+@test "rotation with SQL, arrow output byte-identical to --no-reattach" {
+	sc-exec --format arrow --no-reattach \
+	    'SELECT id, id * 2 AS twice FROM range(30000)' >"$BATS_TEST_TMPDIR/a"
+	sc-exec --format arrow \
+	    'SELECT id, id * 2 AS twice FROM range(30000)' >"$BATS_TEST_TMPDIR/b"
+	cmp "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+}
+
+@test "--detach prints the id; --attach from another process streams it all" {
+	run -0 --separate-stderr sc-exec --session-id "$SID" --detach \
+	    --range 0:50000
+	[[ "$output" =~ ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ ]]
+	local op=$output
+	[ -z "$stderr" ]
+	run -0 --separate-stderr sc-exec --session-id "$SID" --no-header \
+	    --attach "$op"
+	[ "${#lines[@]}" -eq 50000 ]
+	[ "$output" = "$(seq 0 49999)" ]
+	# Attaching released it: it is gone now.
+	run -3 --separate-stderr sc-exec --session-id "$SID" --attach "$op"
+	[[ "$stderr" == *"INVALID_HANDLE.OPERATION_NOT_FOUND"* ]]
+}
+
+@test "--detach with a new session prints how to attach" {
+	run -0 --separate-stderr sc-exec --detach 'SELECT 1 AS one'
+	local op=${lines[0]}
+	[[ "$stderr" =~ ^sc-exec:\ operation\ $op\ runs\ detached\ in\ new\ session\ ([0-9a-f-]{36})\;\ attach\ with\ --session-id\ ([0-9a-f-]{36})\ --attach\ $op$ ]]
+	local sid=${BASH_REMATCH[1]}
+	run -0 sc-exec --session-id "$sid" --attach "$op"
+	[ "$output" = "$(printf 'one\n1')" ]
+}
+
+@test "--attach --after sends last_response_id (an unknown one is refused)" {
+	local op
+	op=$(sc-exec --session-id "$SID" --detach --range 0:10)
+	run -1 --separate-stderr sc-exec --session-id "$SID" --attach "$op" \
+	    --after 00000000-0000-4000-8000-000000000000
+	[[ "$stderr" == "sc-exec: [INVALID_CURSOR.POSITION_NOT_FOUND]"* ]]
+}
+
+@test "--attach needs the same user id" {
+	local op
+	op=$(sc-exec --session-id "$SID" --user-id alice --detach --range 0:10)
+	run -3 --separate-stderr sc-exec --session-id "$SID" --user-id mallory \
+	    --attach "$op"
+	run -0 sc-exec --session-id "$SID" --user-id alice --attach "$op"
+	[ "${#lines[@]}" -eq 11 ]
+}
+
+@test "SIGINT prints the operation id, releases it and dies by SIGINT" {
+	local err="$BATS_TEST_TMPDIR/err" op rc=0
+	env --default-signal=INT sc-exec --session-id "$SID" -v \
+	    'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c' \
+	    >/dev/null 2>"$err" 3>&- &
+	BG_PID=$!
+	# The query is the second operation (the first is the SQL command).
+	wait_for two_operations "$err"
+	op=$(grep 'executing operation' "$err" | tail -1 | sed 's/.* //')
+	sleep 0.3
+	kill -INT "$BG_PID"
+	wait "$BG_PID" || rc=$?
+	BG_PID=
+	[ "$rc" -eq 130 ]
+	grep -q "^sc-exec: interrupted; operation $op\$" "$err"
+	run -3 --separate-stderr sc-exec --session-id "$SID" --attach "$op"
+}
+
+@test "SIGTERM does the same" {
+	local err="$BATS_TEST_TMPDIR/err" op=0d1e2f30-4152-4637-8849-5a6b7c8d9eaf
+	local rc=0
+	sc-exec --session-id "$SID" -v --operation-id "$op" \
+	    'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c' \
+	    >/dev/null 2>"$err" 3>&- &
+	BG_PID=$!
+	wait_for grep -q "executing operation $op" "$err"
+	sleep 0.3
+	kill -TERM "$BG_PID"
+	wait "$BG_PID" || rc=$?
+	BG_PID=
+	[ "$rc" -eq 143 ]
+	grep -q "^sc-exec: interrupted; operation $op\$" "$err"
+	run -3 sc-exec --session-id "$SID" --attach "$op"
+}
+
+@test "a server that dies mid-stream: clear error, exit 4, not success" {
+	local ready="$BATS_TEST_TMPDIR/ready2" out="$BATS_TEST_TMPDIR/out"
+	local err="$BATS_TEST_TMPDIR/err" rc
+	sc-serve --listen 127.0.0.1:0 --ready-file "$ready" \
+	    >"$BATS_TEST_TMPDIR/srv2.log" 2>&1 3>&- &
+	SRV2_PID=$!
+	wait_for test -s "$ready"
+	# A slow reader keeps the stream open while the server is killed.
+	bash -c "sc-exec -s '$(cat "$ready")' --max-retries 2 --no-header \
+	    --range 0:3000000 2>'$err' | (sleep 2; cat >'$out');
+	    exit \${PIPESTATUS[0]}" 3>&- &
+	BG_PID=$!
+	sleep 1
+	kill -9 "$SRV2_PID"
+	SRV2_PID=
+	rc=0
+	wait "$BG_PID" || rc=$?
+	BG_PID=
+	[ "$rc" -eq 4 ]
+	[[ "$(tail -1 "$err")" == "sc-exec: "*"(gave up after 2 retries in 0s)" ]]
+	[ "$(wc -l <"$out")" -lt 3000000 ]
+}

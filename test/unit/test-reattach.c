@@ -1,0 +1,1148 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * test-reattach.c: the reattach loop and the release worker against a
+ * scripted fake transport.  Each script is a list of streams; each stream
+ * a list of steps (a response, ResultComplete, a clean end, an error, a
+ * stall).  The fake records every request, cancellation and release, and
+ * the sleep hook records backoff delays instead of sleeping.
+ */
+
+#include "core/reattach.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/session.h"
+#include "core/timeutil.h"
+#include "core/uuid.h"
+#include "core/xmem.h"
+#include "tap.h"
+#include "core/banned.h"
+
+#define SID	"00112233-4455-6677-8899-aabbccddeeff"
+#define NF_MSG	"[INVALID_HANDLE.OPERATION_NOT_FOUND] The handle `x` is " \
+		"invalid. Operation not found. SQLSTATE: HY000"
+
+enum step_kind {
+	S_NONE = 0,	/* end of the step list: behaves as S_END */
+	S_RESP,		/* a response with id rid */
+	S_COMPLETE,	/* ResultComplete */
+	S_END,		/* stream ends with OK */
+	S_ERR,		/* stream fails with gRPC code and msg */
+	S_OPEN_FAIL,	/* (first step only) opening fails */
+	S_STALL		/* nothing arrives before wait_until */
+};
+
+struct step {
+	enum step_kind	 kind;
+	const char	*rid;		/* S_RESP */
+	int		 code;		/* S_ERR, S_OPEN_FAIL */
+	const char	*msg;
+	const char	*sid;		/* override session id */
+	const char	*ssid;		/* server-side session id */
+};
+
+#define MAXSTEPS	8
+#define MAXSEGS		16
+#define MAXLOG		64
+
+struct seg {
+	struct step	 steps[MAXSTEPS];
+};
+
+struct opened {
+	char		 method[16];	/* "execute" or "reattach" */
+	char		 opid[64];
+	char		 last[64];	/* "" if none */
+	char		 observed[64];	/* client_observed_ssid or "" */
+	bool		 reattachable;	/* ExecutePlan: option present */
+	uint8_t		*bytes;
+	size_t		 len;
+	bool		 had_deadline;
+};
+
+struct rel {
+	char		 opid[64];
+	char		 rid[64];	/* "" for ReleaseAll */
+};
+
+struct fake {
+	struct seg	 segs[MAXSEGS];
+	int		 nsegs, cur;
+	struct opened	 opens[MAXSEGS];
+	int		 nopens;
+	int		 cancels, frees, stalls_with_wait;
+	int64_t		 sleeps[MAXLOG];
+	int		 nsleeps;
+
+	pthread_mutex_t	 lock;
+	pthread_cond_t	 cond;
+	struct rel	 rels[MAXLOG];
+	int		 nrels;
+	int		 rel_fail;	/* fail this many releases (UNAVAILABLE) */
+	bool		 gate_closed;	/* block releases until opened */
+	int		 in_unary;
+};
+
+struct fstream {
+	struct fake	*f;
+	int		 seg, pos;
+	char		 opid[64];
+};
+
+static struct fake F;
+
+static void
+fake_reset(void)
+{
+	int	 i;
+
+	for (i = 0; i < F.nopens; i++)
+		free(F.opens[i].bytes);
+	pthread_mutex_destroy(&F.lock);
+	pthread_cond_destroy(&F.cond);
+	memset(&F, 0, sizeof(F));
+	pthread_mutex_init(&F.lock, NULL);
+	pthread_cond_init(&F.cond, NULL);
+}
+
+static void *
+f_open(void *ctx, const char *method, const void *req, size_t reqlen,
+    const struct timespec *deadline, struct sc_error *err)
+{
+	struct fake	*f = ctx;
+	struct opened	*o;
+	struct fstream	*s;
+	struct seg	*sg;
+	size_t		 i;
+
+	if (f->nopens >= MAXSEGS || f->cur >= f->nsegs) {
+		sc_error_from_grpc(err, SC_GRPC_FAILED_PRECONDITION,
+		    "script exhausted", NULL, 0);
+		return NULL;
+	}
+	o = &f->opens[f->nopens++];
+	o->bytes = sc_xmemdup(req, reqlen);
+	o->len = reqlen;
+	o->had_deadline = deadline != NULL;
+	if (strcmp(method, SC_METHOD_EXECUTE_PLAN) == 0) {
+		Spark__Connect__ExecutePlanRequest *r = sc_proto_unpack(
+		    &spark__connect__execute_plan_request__descriptor, req,
+		    reqlen, NULL);
+		snprintf(o->method, sizeof(o->method), "execute");
+		snprintf(o->opid, sizeof(o->opid), "%s", r->operation_id);
+		for (i = 0; i < r->n_request_options; i++)
+			if (r->request_options[i]->request_option_case ==
+			    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__REQUEST_OPTION__REQUEST_OPTION_REATTACH_OPTIONS &&
+			    r->request_options[i]->reattach_options->reattachable)
+				o->reattachable = true;
+		if (r->_client_observed_server_side_session_id_case != 0)
+			snprintf(o->observed, sizeof(o->observed), "%s",
+			    r->client_observed_server_side_session_id);
+		protobuf_c_message_free_unpacked(&r->base, NULL);
+	} else {
+		Spark__Connect__ReattachExecuteRequest *r = sc_proto_unpack(
+		    &spark__connect__reattach_execute_request__descriptor, req,
+		    reqlen, NULL);
+		snprintf(o->method, sizeof(o->method), "reattach");
+		snprintf(o->opid, sizeof(o->opid), "%s", r->operation_id);
+		if (r->_last_response_id_case != 0)
+			snprintf(o->last, sizeof(o->last), "%s",
+			    r->last_response_id);
+		if (r->_client_observed_server_side_session_id_case != 0)
+			snprintf(o->observed, sizeof(o->observed), "%s",
+			    r->client_observed_server_side_session_id);
+		protobuf_c_message_free_unpacked(&r->base, NULL);
+	}
+	sg = &f->segs[f->cur++];
+	if (sg->steps[0].kind == S_OPEN_FAIL) {
+		sc_error_from_grpc(err, sg->steps[0].code, sg->steps[0].msg,
+		    NULL, 0);
+		return NULL;
+	}
+	s = sc_xcalloc(1, sizeof(*s));
+	s->f = f;
+	s->seg = f->cur - 1;
+	snprintf(s->opid, sizeof(s->opid), "%s", o->opid);
+	return s;
+}
+
+static int
+f_read(void *stream, struct sc_buf *msg, const struct timespec *wait_until,
+    struct sc_error *err)
+{
+	struct fstream	*s = stream;
+	Spark__Connect__ExecutePlanResponse r =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__INIT;
+	Spark__Connect__ExecutePlanResponse__ResultComplete rc =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESULT_COMPLETE__INIT;
+	const struct step *st;
+
+	if (s->pos >= MAXSTEPS)
+		return 0;
+	st = &s->f->segs[s->seg].steps[s->pos++];
+	switch (st->kind) {
+	case S_NONE:
+	case S_END:
+	case S_OPEN_FAIL:
+		return 0;
+	case S_ERR:
+		return sc_error_from_grpc(err, st->code, st->msg, NULL, 0);
+	case S_STALL:
+		if (wait_until != NULL)
+			s->f->stalls_with_wait++;
+		sc_error_set(err, SC_ST_TIMEOUT, "no message in time");
+		return -1;
+	case S_RESP:
+	case S_COMPLETE:
+		break;
+	}
+	r.session_id = (char *)(st->sid != NULL ? st->sid : SID);
+	r.server_side_session_id = (char *)(st->ssid != NULL ? st->ssid : "");
+	r.operation_id = s->opid;
+	r.response_id = (char *)(st->rid != NULL ? st->rid : "rc");
+	if (st->kind == S_COMPLETE) {
+		r.response_type_case =
+		    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_RESULT_COMPLETE;
+		r.result_complete = &rc;
+	}
+	sc_buf_reset(msg);
+	sc_proto_pack(&r.base, msg, NULL);
+	return 1;
+}
+
+static void
+f_cancel(void *stream)
+{
+	((struct fstream *)stream)->f->cancels++;
+}
+
+static void
+f_sfree(void *stream)
+{
+	((struct fstream *)stream)->f->frees++;
+	free(stream);
+}
+
+static int
+f_unary(void *ctx, const char *method, const void *req, size_t reqlen,
+    struct sc_buf *resp, const struct timespec *deadline,
+    struct sc_error *err)
+{
+	struct fake	*f = ctx;
+	Spark__Connect__ReleaseExecuteRequest *r;
+	Spark__Connect__ReleaseExecuteResponse out =
+	    SPARK__CONNECT__RELEASE_EXECUTE_RESPONSE__INIT;
+	struct rel	*l;
+	int		 rc = 0;
+
+	(void)deadline;
+	if (strcmp(method, SC_METHOD_RELEASE_EXECUTE) != 0)
+		return sc_error_from_grpc(err, SC_GRPC_UNIMPLEMENTED,
+		    "unexpected method", NULL, 0);
+	r = sc_proto_unpack(&spark__connect__release_execute_request__descriptor,
+	    req, reqlen, NULL);
+	pthread_mutex_lock(&f->lock);
+	f->in_unary++;
+	pthread_cond_broadcast(&f->cond);
+	while (f->gate_closed)
+		pthread_cond_wait(&f->cond, &f->lock);
+	if (f->rel_fail > 0) {
+		f->rel_fail--;
+		rc = sc_error_from_grpc(err, SC_GRPC_UNAVAILABLE,
+		    "connection reset", NULL, 0);
+	} else if (f->nrels < MAXLOG) {
+		l = &f->rels[f->nrels++];
+		snprintf(l->opid, sizeof(l->opid), "%s", r->operation_id);
+		if (r->release_case ==
+		    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_RELEASE_UNTIL)
+			snprintf(l->rid, sizeof(l->rid), "%s",
+			    r->release_until->response_id);
+	}
+	pthread_mutex_unlock(&f->lock);
+	if (rc == 0) {
+		out.session_id = (char *)SID;
+		sc_proto_pack(&out.base, resp, NULL);
+	}
+	protobuf_c_message_free_unpacked(&r->base, NULL);
+	return rc;
+}
+
+static const struct sc_transport fake_transport = {
+	f_open, f_read, f_cancel, f_sfree, f_unary
+};
+
+static int
+f_sleep(void *arg, int64_t ms)
+{
+	(void)arg;
+	if (F.nsleeps < MAXLOG)
+		F.sleeps[F.nsleeps++] = ms;
+	return 0;
+}
+
+static uint32_t
+zero_rnd(void)
+{
+	return 0;
+}
+
+/* ------------------------------------------------------------- events */
+
+static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
+static char	 ev_text[MAXLOG][256];
+static enum sc_client_event_kind ev_kind[MAXLOG];
+static enum sc_retry_reason ev_reason[MAXLOG];
+static int	 nev;
+
+static void
+on_event(const struct sc_client_event *ev, void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&ev_lock);
+	if (nev < MAXLOG) {
+		snprintf(ev_text[nev], sizeof(ev_text[nev]), "%s", ev->text);
+		ev_kind[nev] = ev->kind;
+		ev_reason[nev] = ev->reason;
+		nev++;
+	}
+	pthread_mutex_unlock(&ev_lock);
+}
+
+static int
+find_event(enum sc_client_event_kind k, int from)
+{
+	int	 i;
+
+	for (i = from; i < nev; i++)
+		if (ev_kind[i] == k)
+			return i;
+	return -1;
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static struct sc_client *
+client(int connect_retries)
+{
+	struct sc_client_opts	 o;
+	struct sc_retry_policy	 rp;
+	struct sc_client	*c;
+
+	sc_retry_policy_default(&rp);
+	rp.initial_ms = 1;
+	rp.multiplier = 1;
+	rp.max_retries = 3;
+	memset(&o, 0, sizeof(o));
+	o.session_id = SID;
+	o.user_id = "tester";
+	o.connect_retries = connect_retries;
+	o.release_policy = &rp;
+	o.on_event = on_event;
+	c = sc_client_new_transport(&fake_transport, &F, NULL, &o, NULL);
+	nev = 0;
+	return c;
+}
+
+static void
+opts(struct sc_reattach_opts *o, int max_retries)
+{
+	sc_reattach_opts_init(o);
+	o->policy.max_retries = max_retries;
+	o->policy.jitter_ms = 0;
+	o->sleep = f_sleep;
+	o->rnd = zero_rnd;
+	o->min_rotation_ms = 1000;
+}
+
+static Spark__Connect__Plan plan = SPARK__CONNECT__PLAN__INIT;
+
+static struct sc_reattach *
+start(struct sc_client *c, const struct sc_reattach_opts *o)
+{
+	Spark__Connect__ExecutePlanRequest req =
+	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__INIT;
+
+	req.plan = &plan;
+	return sc_reattach_open(c, &req, o, NULL);
+}
+
+/* Drain the iterator; returns the last sc_reattach_next() result and
+ * writes the response ids seen, space-separated, into ids. */
+static int
+drain(struct sc_reattach *it, char *ids, size_t idsz, struct sc_error *err)
+{
+	Spark__Connect__ExecutePlanResponse *m;
+	size_t	 n = 0;
+	int	 r;
+
+	ids[0] = '\0';
+	while ((r = sc_reattach_next(it, &m, err)) == 1) {
+		n += (size_t)snprintf(ids + n, idsz - n, "%s%s", n ? " " : "",
+		    m->response_id);
+		protobuf_c_message_free_unpacked(&m->base, NULL);
+	}
+	return r;
+}
+
+static void
+wait_releases(struct sc_client *c)
+{
+	struct timespec	 dl;
+
+	sc_deadline_in_ms(&dl, 5000);
+	sc_client_release_wait(c, &dl);
+}
+
+#define RESP(id)	{ S_RESP, id, 0, NULL, NULL, NULL }
+#define COMPLETE	{ S_COMPLETE, "rc", 0, NULL, NULL, NULL }
+#define END		{ S_END, NULL, 0, NULL, NULL, NULL }
+#define ERR(c, m)	{ S_ERR, NULL, c, m, NULL, NULL }
+#define OPENFAIL(c, m)	{ S_OPEN_FAIL, NULL, c, m, NULL, NULL }
+#define STALL		{ S_STALL, NULL, 0, NULL, NULL, NULL }
+
+static void
+script(const struct seg *segs, int n)
+{
+	int	 i;
+
+	for (i = 0; i < n; i++)
+		F.segs[i] = segs[i];
+	F.nsegs = n;
+}
+
+/* -------------------------------------------------------------- tests */
+
+static void
+test_happy(void)
+{
+	static const struct seg s[] = {
+		{ { RESP("r1"), RESP("r2"), COMPLETE } },
+	};
+	struct sc_reattach_opts	 o;
+	struct sc_client	*c;
+	struct sc_reattach	*it;
+	struct sc_error		 err;
+	char			 ids[256], opid[SC_UUID_STRLEN];
+	int			 r;
+
+	fake_reset();
+	script(s, 1);
+	c = client(-1);
+	opts(&o, 3);
+	it = start(c, &o);
+	ok(it != NULL && sc_uuid_valid(sc_reattach_operation_id(it)),
+	    "happy: operation id generated before the first send");
+	snprintf(opid, sizeof(opid), "%s", sc_reattach_operation_id(it));
+	is_int(F.nopens, 0, "happy: nothing sent by open");
+	r = drain(it, ids, sizeof(ids), &err);
+	is_int(r, 0, "happy: ends with 0");
+	is_str(ids, "r1 r2", "happy: responses in order, ResultComplete "
+	    "not returned");
+	is_int(F.nopens, 1, "happy: one stream");
+	is_str(F.opens[0].method, "execute", "happy: ExecutePlan sent");
+	is_str(F.opens[0].opid, opid, "happy: request carries the id");
+	ok(F.opens[0].reattachable, "happy: reattachable option set");
+	ok(F.opens[0].had_deadline, "happy: segment deadline set");
+	is_int(sc_reattach_next(it, NULL, &err), 0, "happy: 0 again");
+	sc_reattach_close(it);
+	wait_releases(c);
+	ok(F.nrels >= 1 && strcmp(F.rels[F.nrels - 1].rid, "") == 0 &&
+	    strcmp(F.rels[F.nrels - 1].opid, opid) == 0,
+	    "happy: ReleaseAll sent last");
+	if (F.nrels == 2)
+		is_str(F.rels[0].rid, "r1", "happy: ReleaseUntil r1 before");
+	else
+		ok(F.nrels == 1, "happy: ReleaseUntil coalesced into "
+		    "ReleaseAll");
+	is_int(F.frees, 1, "happy: stream freed");
+	sc_client_free(c);
+}
+
+static void
+test_rotation(void)
+{
+	static const struct seg s[] = {
+		{ { RESP("r1"), RESP("r2"), END } },
+		{ { RESP("r3"), END } },
+		{ { RESP("r4"), COMPLETE } },
+	};
+	struct sc_reattach_opts	 o;
+	struct sc_client	*c;
+	struct sc_reattach	*it;
+	struct sc_error		 err;
+	char			 ids[256];
+	int			 i;
+
+	fake_reset();
+	script(s, 3);
+	c = client(-1);
+	opts(&o, 3);
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), 0, "rotation: completes");
+	is_str(ids, "r1 r2 r3 r4", "rotation: every response once");
+	is_int(F.nopens, 3, "rotation: three streams");
+	is_str(F.opens[1].method, "reattach", "rotation: ReattachExecute");
+	is_str(F.opens[1].last, "r2", "rotation: last_response_id r2");
+	is_str(F.opens[2].last, "r3", "rotation: then r3");
+	is_str(F.opens[1].opid, F.opens[0].opid, "rotation: same operation");
+	is_int(F.nsleeps, 0, "rotation: no backoff for a rotation");
+	is_int(sc_reattach_streams(it), 3, "rotation: streams counted");
+	i = find_event(SC_CLIENT_EV_ROTATION, 0);
+	ok(i >= 0 && strstr(ev_text[i], "ended after 2 responses without "
+	    "ResultComplete") != NULL, "rotation: event logged");
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
+static void
+test_notfound_before(void)
+{
+	static const struct seg s[] = {
+		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "connection refused") } },
+		{ { ERR(SC_GRPC_INTERNAL, NF_MSG) } },
+		{ { RESP("r1"), COMPLETE } },
+	};
+	struct sc_reattach_opts	 o;
+	struct sc_client	*c;
+	struct sc_reattach	*it;
+	struct sc_error		 err;
+	char			 ids[256];
+
+	fake_reset();
+	script(s, 3);
+	c = client(-1);
+	opts(&o, 3);
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), 0,
+	    "notfound-before: completes");
+	is_str(ids, "r1", "notfound-before: result from the re-sent plan");
+	is_int(F.nopens, 3, "notfound-before: three calls");
+	is_str(F.opens[1].method, "reattach", "notfound-before: reattach "
+	    "after UNAVAILABLE");
+	is_str(F.opens[1].last, "", "notfound-before: no last_response_id");
+	is_str(F.opens[2].method, "execute", "notfound-before: ExecutePlan "
+	    "re-sent");
+	ok(F.opens[2].len == F.opens[0].len && memcmp(F.opens[2].bytes,
+	    F.opens[0].bytes, F.opens[0].len) == 0,
+	    "notfound-before: the same ExecutePlan bytes");
+	is_int(F.nsleeps, 1, "notfound-before: one backoff (UNAVAILABLE)");
+	is_int(F.sleeps[0], 50, "notfound-before: 50 ms");
+	ok(find_event(SC_CLIENT_EV_RESEND, 0) >= 0,
+	    "notfound-before: re-send logged");
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
+static void
+test_notfound_after(void)
+{
+	static const struct seg s[] = {
+		{ { RESP("r1"), ERR(SC_GRPC_UNAVAILABLE, "reset") } },
+		{ { ERR(SC_GRPC_INTERNAL, NF_MSG) } },
+	};
+	struct sc_reattach_opts	 o;
+	struct sc_client	*c;
+	struct sc_reattach	*it;
+	struct sc_error		 err;
+	char			 ids[256], opid[SC_UUID_STRLEN];
+
+	fake_reset();
+	script(s, 2);
+	c = client(-1);
+	opts(&o, 3);
+	it = start(c, &o);
+	snprintf(opid, sizeof(opid), "%s", sc_reattach_operation_id(it));
+	is_int(drain(it, ids, sizeof(ids), &err), -1,
+	    "notfound-after: fails");
+	is_str(ids, "r1", "notfound-after: r1 was delivered");
+	is_str(err.errclass, "RESPONSE_ALREADY_RECEIVED",
+	    "notfound-after: RESPONSE_ALREADY_RECEIVED");
+	is_int(err.status, SC_ST_FAILED, "notfound-after: status FAILED");
+	ok(strstr(err.msg, "after 1 responses were received "
+	    "(INVALID_HANDLE.OPERATION_NOT_FOUND)") != NULL,
+	    "notfound-after: message names the cause");
+	is_int(F.nopens, 2, "notfound-after: no re-send");
+	is_str(F.opens[1].last, "r1", "notfound-after: reattach after r1");
+	is_int(sc_reattach_next(it, NULL, &err), -1,
+	    "notfound-after: -1 again");
+	is_str(err.errclass, "RESPONSE_ALREADY_RECEIVED",
+	    "notfound-after: same error again");
+	wait_releases(c);
+	ok(F.nrels >= 1 && strcmp(F.rels[F.nrels - 1].rid, "") == 0 &&
+	    strcmp(F.rels[F.nrels - 1].opid, opid) == 0,
+	    "notfound-after: ReleaseAll on the error");
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
+static void
+test_fresh_budget(void)
+{
+	static const struct seg s[] = {
+		{ { RESP("r1"), ERR(SC_GRPC_UNAVAILABLE, "reset") } },
+		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+		{ { ERR(SC_GRPC_UNAVAILABLE, "reset") } },
+		{ { RESP("r2"), ERR(SC_GRPC_UNAVAILABLE, "reset") } },
+		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+		{ { RESP("r3"), COMPLETE } },
+	};
+	struct sc_reattach_opts	 o;
+	struct sc_client	*c;
+	struct sc_reattach	*it;
+	struct sc_error		 err;
+	char			 ids[256];
+	int			 i;
+
+	fake_reset();
+	script(s, 6);
+	c = client(-1);
+	opts(&o, 3);
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), 0, "budget: completes");
+	is_str(ids, "r1 r2 r3", "budget: all responses once");
+	is_int(F.nsleeps, 5, "budget: five backoffs");
+	is_int(F.sleeps[0], 50, "budget: 50 ms");
+	is_int(F.sleeps[1], 200, "budget: 200 ms");
+	is_int(F.sleeps[2], 800, "budget: 800 ms (third of three)");
+	is_int(F.sleeps[3], 50, "budget: fresh budget after r2: 50 ms");
+	is_int(F.sleeps[4], 200, "budget: then 200 ms");
+	is_str(F.opens[1].last, "r1", "budget: reattach after r1");
+	is_str(F.opens[3].last, "r1", "budget: still after r1");
+	is_str(F.opens[4].last, "r2", "budget: then after r2");
+	i = find_event(SC_CLIENT_EV_RETRY, 0);
+	is_str(i >= 0 ? ev_text[i] : "", "server unavailable, reattaching "
+	    "in 0.05s (attempt 1 of 3)", "budget: retry message");
+	i = find_event(SC_CLIENT_EV_RETRY, i + 1);
+	i = find_event(SC_CLIENT_EV_RETRY, i + 1);
+	is_str(i >= 0 ? ev_text[i] : "", "server unavailable, reattaching "
+	    "in 0.8s (attempt 3 of 3)", "budget: third retry message");
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
+static void
+test_exhausted(void)
+{
+	static const struct seg s[] = {
+		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "connection refused") } },
+		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "connection refused") } },
+		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "connection refused") } },
+		{ { RESP("never") } },
+	};
+	struct sc_reattach_opts	 o;
+	struct sc_client	*c;
+	struct sc_reattach	*it;
+	struct sc_error		 err;
+	char			 ids[256];
+
+	fake_reset();
+	script(s, 4);
+	c = client(-1);
+	opts(&o, 2);
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "exhausted: fails");
+	is_int(err.status, SC_ST_UNAVAILABLE, "exhausted: UNAVAILABLE (4)");
+	is_str(err.msg, "connection refused (gave up after 2 retries in 0s)",
+	    "exhausted: the real error, with the count");
+	is_int(F.nopens, 3, "exhausted: 1 + 2 attempts");
+	is_int(F.nsleeps, 2, "exhausted: two waits");
+	sc_reattach_close(it);
+	sc_client_free(c);
+
+	/* A server never reached gets only connect_retries. */
+	fake_reset();
+	script(s, 4);
+	c = client(1);
+	opts(&o, 15);
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1,
+	    "connect budget: fails");
+	is_int(F.nopens, 2, "connect budget: one retry only");
+	is_int(err.status, SC_ST_UNAVAILABLE, "connect budget: UNAVAILABLE");
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
+static void
+test_total_cap(void)
+{
+	static const struct seg s[] = {
+		{ { RESP("r1"), ERR(SC_GRPC_UNAVAILABLE, "reset") } },
+		{ { ERR(SC_GRPC_UNAVAILABLE, "reset") } },
+		{ { ERR(SC_GRPC_UNAVAILABLE, "reset") } },
+		{ { ERR(SC_GRPC_UNAVAILABLE, "reset") } },
+	};
+	struct sc_reattach_opts	 o;
+	struct sc_client	*c;
+	struct sc_reattach	*it;
+	struct sc_error		 err;
+	char			 ids[256];
+
+	fake_reset();
+	script(s, 4);
+	c = client(-1);
+	opts(&o, 15);
+	o.policy.max_total_ms = 300;
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "total cap: fails");
+	is_int(F.nsleeps, 2, "total cap: 50 + 200, then 800 exceeds 300");
+	is_int(err.status, SC_ST_UNAVAILABLE, "total cap: last error");
+	ok(strstr(err.msg, "gave up after 2 retries") != NULL,
+	    "total cap: says so");
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
+static void
+test_session_checks(void)
+{
+	static const struct seg s1[] = {
+		{ { { S_RESP, "r1", 0, NULL, "99999999-4455-6677-8899-aabbccddeeff",
+		    NULL } } },
+	};
+	static const struct seg s2[] = {
+		{ { { S_RESP, "r1", 0, NULL, NULL, "ssid-a" },
+		    ERR(SC_GRPC_UNAVAILABLE, "reset") } },
+		{ { { S_RESP, "r2", 0, NULL, NULL, "ssid-b" } } },
+	};
+	struct sc_reattach_opts	 o;
+	struct sc_client	*c;
+	struct sc_reattach	*it;
+	struct sc_error		 err;
+	char			 ids[256];
+
+	fake_reset();
+	script(s1, 1);
+	c = client(-1);
+	opts(&o, 3);
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "session: mismatch "
+	    "fails");
+	is_int(err.status, SC_ST_PROTOCOL, "session: PROTOCOL");
+	is_str(err.msg, "server answered for session "
+	    "'99999999-4455-6677-8899-aabbccddeeff', expected '" SID "'",
+	    "session: message");
+	is_str(ids, "", "session: nothing returned");
+	sc_reattach_close(it);
+	sc_client_free(c);
+
+	fake_reset();
+	script(s2, 2);
+	c = client(-1);
+	opts(&o, 3);
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "ssid: change fails");
+	is_str(ids, "r1", "ssid: first response returned");
+	is_str(F.opens[1].observed, "ssid-a",
+	    "ssid: reattach sends the observed server-side id");
+	is_str(err.msg, "server-side session changed from 'ssid-a' to "
+	    "'ssid-b' (the server restarted or the session was re-created)",
+	    "ssid: message");
+	is_str(sc_client_server_side_session_id(c), "ssid-a",
+	    "ssid: first one kept");
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
+static void
+test_watchdog(void)
+{
+	static const struct seg s[] = {
+		{ { RESP("r1"), STALL } },
+		{ { RESP("r2"), ERR(SC_GRPC_DEADLINE_EXCEEDED, "Deadline "
+		    "Exceeded") } },
+		{ { COMPLETE } },
+	};
+	struct sc_reattach_opts	 o;
+	struct sc_client	*c;
+	struct sc_reattach	*it;
+	struct sc_error		 err;
+	char			 ids[256];
+	int			 i;
+
+	fake_reset();
+	script(s, 3);
+	c = client(-1);
+	opts(&o, 3);
+	o.watchdog_ms = 1000;
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), 0, "watchdog: completes");
+	is_str(ids, "r1 r2", "watchdog: no duplicate");
+	is_int(F.stalls_with_wait, 1, "watchdog: read had a wait_until");
+	is_int(F.nopens, 3, "watchdog: reattached twice");
+	is_str(F.opens[1].last, "r1", "watchdog: after r1");
+	is_str(F.opens[2].last, "r2", "deadline: after r2");
+	is_int(F.frees, 3, "watchdog: every stream freed");
+	i = find_event(SC_CLIENT_EV_RETRY, 0);
+	ok(i >= 0 && ev_reason[i] == SC_RETRY_NO_PROGRESS,
+	    "watchdog: reason no progress");
+	is_str(i >= 0 ? ev_text[i] : "", "no progress, reattaching in "
+	    "0.05s (attempt 1 of 3)", "watchdog: message");
+	i = find_event(SC_CLIENT_EV_RETRY, i + 1);
+	ok(i >= 0 && ev_reason[i] == SC_RETRY_DEADLINE,
+	    "deadline: reason deadline");
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
+static void
+test_server_error(void)
+{
+	static const struct seg s[] = {
+		{ { RESP("r1"), ERR(SC_GRPC_INTERNAL, "[TABLE_OR_VIEW_NOT_FOUND] "
+		    "The table or view `t` cannot be found. SQLSTATE: 42P01") } },
+	};
+	struct sc_reattach_opts	 o;
+	struct sc_client	*c;
+	struct sc_reattach	*it;
+	struct sc_error		 err;
+	char			 ids[256], opid[SC_UUID_STRLEN];
+
+	fake_reset();
+	script(s, 1);
+	c = client(-1);
+	opts(&o, 3);
+	it = start(c, &o);
+	snprintf(opid, sizeof(opid), "%s", sc_reattach_operation_id(it));
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "error: fails");
+	is_int(err.status, SC_ST_FAILED, "error: FAILED (1)");
+	is_str(err.errclass, "TABLE_OR_VIEW_NOT_FOUND", "error: class");
+	is_int(F.nsleeps, 0, "error: not retried");
+	wait_releases(c);
+	ok(F.nrels >= 1 && strcmp(F.rels[F.nrels - 1].rid, "") == 0 &&
+	    strcmp(F.rels[F.nrels - 1].opid, opid) == 0,
+	    "error: ReleaseAll");
+	sc_reattach_close(it);
+	wait_releases(c);
+	is_int(F.rels[F.nrels - 1].rid[0], 0, "error: close adds nothing");
+	sc_client_free(c);
+}
+
+static void
+test_attach(void)
+{
+	static const struct seg s1[] = {
+		{ { ERR(SC_GRPC_INTERNAL, NF_MSG) } },
+	};
+	static const struct seg s2[] = {
+		{ { RESP("r6"), COMPLETE } },
+	};
+	struct sc_reattach_opts	 o;
+	struct sc_client	*c;
+	struct sc_reattach	*it;
+	struct sc_error		 err;
+	char			 ids[256];
+
+	fake_reset();
+	script(s1, 1);
+	c = client(-1);
+	opts(&o, 3);
+	it = sc_reattach_attach(c, "0A0B0C0D-0000-4000-8000-000000000001",
+	    NULL, &o, &err);
+	is_str(sc_reattach_operation_id(it),
+	    "0a0b0c0d-0000-4000-8000-000000000001", "attach: id lower-cased");
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "attach: unknown");
+	is_int(err.status, SC_ST_NOTFOUND, "attach: NOTFOUND (3)");
+	is_str(F.opens[0].method, "reattach", "attach: no ExecutePlan");
+	is_int(F.nopens, 1, "attach: no re-send");
+	sc_reattach_close(it);
+	sc_client_free(c);
+
+	fake_reset();
+	script(s2, 1);
+	c = client(-1);
+	it = sc_reattach_attach(c, "0a0b0c0d-0000-4000-8000-000000000001",
+	    "r5", &o, &err);
+	is_int(drain(it, ids, sizeof(ids), &err), 0, "attach --after: ok");
+	is_str(F.opens[0].last, "r5", "attach --after: last_response_id");
+	is_str(ids, "r6", "attach --after: the rest");
+	sc_reattach_close(it);
+	sc_client_free(c);
+
+	ok(sc_reattach_attach(c = client(-1), "nope", NULL, &o, &err) == NULL &&
+	    err.status == SC_ST_USAGE, "attach: bad id is a usage error");
+	sc_client_free(c);
+}
+
+static void
+test_instant_end(void)
+{
+	static const struct seg s[] = {
+		{ { END } },
+		{ { RESP("r1"), COMPLETE } },
+	};
+	struct sc_reattach_opts	 o;
+	struct sc_client	*c;
+	struct sc_reattach	*it;
+	struct sc_error		 err;
+	char			 ids[256];
+	int			 i;
+
+	fake_reset();
+	script(s, 2);
+	c = client(-1);
+	opts(&o, 3);
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), 0, "instant end: ok");
+	is_int(F.nsleeps, 1, "instant end: empty stream costs a backoff");
+	i = find_event(SC_CLIENT_EV_RETRY, 0);
+	ok(i >= 0 && ev_reason[i] == SC_RETRY_STREAM_END,
+	    "instant end: reason stream end");
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
+static void
+test_not_reattachable(void)
+{
+	static const struct seg s[] = {
+		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+		{ { RESP("r1"), RESP("r2"), END } },
+	};
+	static const struct seg s2[] = {
+		{ { RESP("r1"), ERR(SC_GRPC_UNAVAILABLE, "reset") } },
+	};
+	struct sc_reattach_opts	 o;
+	struct sc_client	*c;
+	struct sc_reattach	*it;
+	struct sc_client_stats	 st;
+	struct sc_error		 err;
+	char			 ids[256];
+
+	fake_reset();
+	script(s, 2);
+	c = client(-1);
+	opts(&o, 3);
+	o.reattachable = false;
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), 0, "no-reattach: ok");
+	is_str(ids, "r1 r2", "no-reattach: stream end is the end");
+	ok(!F.opens[0].reattachable, "no-reattach: no reattach option");
+	is_str(F.opens[1].method, "execute", "no-reattach: re-sent before "
+	    "any response");
+	sc_reattach_close(it);
+	wait_releases(c);
+	sc_client_get_stats(c, &st);
+	is_int(F.nrels, 0, "no-reattach: nothing released");
+	sc_client_free(c);
+
+	fake_reset();
+	script(s2, 1);
+	c = client(-1);
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "no-reattach: a "
+	    "failure after a response is final");
+	is_int(err.status, SC_ST_UNAVAILABLE, "no-reattach: UNAVAILABLE");
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
+static void
+test_abort(void)
+{
+	static const struct seg s[] = {
+		{ { RESP("r1"), RESP("r2"), COMPLETE } },
+	};
+	struct sc_reattach_opts	 o;
+	struct sc_client	*c;
+	struct sc_reattach	*it;
+	Spark__Connect__ExecutePlanResponse *m;
+	struct sc_error		 err;
+	char			 opid[SC_UUID_STRLEN];
+
+	fake_reset();
+	script(s, 1);
+	c = client(-1);
+	opts(&o, 3);
+	it = start(c, &o);
+	snprintf(opid, sizeof(opid), "%s", sc_reattach_operation_id(it));
+	is_int(sc_reattach_next(it, &m, &err), 1, "abort: first response");
+	protobuf_c_message_free_unpacked(&m->base, NULL);
+	sc_reattach_abort(it);
+	ok(sc_reattach_aborted(it), "abort: flagged");
+	is_int(F.cancels, 1, "abort: stream cancelled");
+	is_int(sc_reattach_next(it, &m, &err), -1, "abort: next fails");
+	ok(strstr(err.msg, "interrupted") != NULL, "abort: interrupted");
+	wait_releases(c);
+	ok(F.nrels >= 1 && strcmp(F.rels[F.nrels - 1].rid, "") == 0 &&
+	    strcmp(F.rels[F.nrels - 1].opid, opid) == 0,
+	    "abort: ReleaseAll");
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
+static void
+test_detach(void)
+{
+	static const struct seg s[] = {
+		{ { RESP("r1"), RESP("r2"), COMPLETE } },
+	};
+	struct sc_reattach_opts	 o;
+	struct sc_client	*c;
+	struct sc_reattach	*it;
+	Spark__Connect__ExecutePlanResponse *m;
+	struct sc_error		 err;
+
+	fake_reset();
+	script(s, 1);
+	c = client(-1);
+	opts(&o, 3);
+	it = start(c, &o);
+	is_int(sc_reattach_next(it, &m, &err), 1, "detach: first response");
+	protobuf_c_message_free_unpacked(&m->base, NULL);
+	sc_reattach_detach(it);
+	wait_releases(c);
+	is_int(F.nrels, 0, "detach: nothing released");
+	sc_client_free(c);
+}
+
+static void
+test_user_opid(void)
+{
+	static const struct seg s[] = {
+		{ { COMPLETE } },
+	};
+	Spark__Connect__ExecutePlanRequest req =
+	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__INIT;
+	struct sc_reattach_opts	 o;
+	struct sc_client	*c;
+	struct sc_reattach	*it;
+	struct sc_error		 err;
+	char			 ids[64];
+
+	fake_reset();
+	script(s, 1);
+	c = client(-1);
+	opts(&o, 3);
+	req.plan = &plan;
+	req._operation_id_case =
+	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST___OPERATION_ID_OPERATION_ID;
+	req.operation_id = (char *)"ABCDEF00-0000-4000-8000-000000000002";
+	it = sc_reattach_open(c, &req, &o, &err);
+	is_int(drain(it, ids, sizeof(ids), &err), 0, "user id: ok");
+	is_str(F.opens[0].opid, "abcdef00-0000-4000-8000-000000000002",
+	    "user id: sent lower-cased");
+	sc_reattach_close(it);
+	req.operation_id = (char *)"not-a-uuid";
+	ok(sc_reattach_open(c, &req, &o, &err) == NULL &&
+	    err.status == SC_ST_USAGE, "user id: rejected if not a UUID");
+	sc_client_free(c);
+}
+
+static void
+test_release_worker(void)
+{
+	struct sc_client_stats	 st;
+	struct sc_client	*c;
+	struct timespec		 dl;
+	int			 i;
+
+	/* Coalescing: one release in flight, more queued behind it. */
+	fake_reset();
+	c = client(-1);
+	pthread_mutex_lock(&F.lock);
+	F.gate_closed = true;
+	pthread_mutex_unlock(&F.lock);
+	sc_client_release_until(c, "op-1", "a");
+	pthread_mutex_lock(&F.lock);
+	while (F.in_unary == 0)
+		pthread_cond_wait(&F.cond, &F.lock);
+	pthread_mutex_unlock(&F.lock);
+	sc_client_release_until(c, "op-1", "b");
+	sc_client_release_until(c, "op-1", "c");
+	sc_client_release_until(c, "op-2", "x");
+	sc_client_release_all(c, "op-1");
+	sc_client_release_until(c, "op-1", "d");
+	sc_deadline_in_ms(&dl, 50);
+	is_int(sc_client_release_wait(c, &dl), -1,
+	    "worker: wait times out while blocked");
+	pthread_mutex_lock(&F.lock);
+	F.gate_closed = false;
+	pthread_cond_broadcast(&F.cond);
+	pthread_mutex_unlock(&F.lock);
+	wait_releases(c);
+	is_int(F.nrels, 3, "worker: three requests sent");
+	is_str(F.rels[0].rid, "a", "worker: the first as sent");
+	is_str(F.rels[1].opid, "op-1", "worker: op-1 next (queue order)");
+	is_str(F.rels[1].rid, "", "worker: coalesced into ReleaseAll");
+	is_str(F.rels[2].rid, "x", "worker: op-2 untouched");
+	sc_client_get_stats(c, &st);
+	is_int(st.releases_coalesced, 3, "worker: b, c->all, d coalesced");
+	is_int(st.releases_sent, 3, "worker: sent counted");
+	sc_client_free(c);
+
+	/* Retry then success; then a bounded queue. */
+	fake_reset();
+	c = client(-1);
+	F.rel_fail = 2;
+	sc_client_release_all(c, "op-3");
+	wait_releases(c);
+	is_int(F.nrels, 1, "worker: released after two failures");
+	i = find_event(SC_CLIENT_EV_RELEASE_RETRY, 0);
+	ok(i >= 0 && strstr(ev_text[i], "ReleaseAll of operation op-3 "
+	    "failed, retrying in") != NULL, "worker: retry logged");
+	ok(find_event(SC_CLIENT_EV_RELEASE, 0) >= 0, "worker: success logged");
+	sc_client_free(c);
+
+	fake_reset();
+	c = client(-1);
+	F.rel_fail = 10;
+	sc_client_release_all(c, "op-4");
+	wait_releases(c);
+	i = find_event(SC_CLIENT_EV_RELEASE_FAILED, 0);
+	ok(i >= 0 && strstr(ev_text[i], "ReleaseAll of operation op-4 "
+	    "failed: connection reset") != NULL, "worker: give-up logged");
+	sc_client_get_stats(c, &st);
+	is_int(st.releases_failed, 1, "worker: failure counted");
+	sc_client_free(c);
+}
+
+static void
+test_format_secs(void)
+{
+	char	 b[SC_CLIENT_SECS_STRLEN];
+
+	sc_client_format_secs(50, b);
+	is_str(b, "0.05s", "secs: 50 ms");
+	sc_client_format_secs(400, b);
+	is_str(b, "0.4s", "secs: 400 ms");
+	sc_client_format_secs(3417, b);
+	is_str(b, "3.4s", "secs: 3417 ms");
+	sc_client_format_secs(60000, b);
+	is_str(b, "60s", "secs: 60 s");
+	sc_client_format_secs(999, b);
+	is_str(b, "1.0s", "secs: 999 ms");
+}
+
+int
+main(void)
+{
+	pthread_mutex_init(&F.lock, NULL);
+	pthread_cond_init(&F.cond, NULL);
+	test_happy();
+	test_rotation();
+	test_notfound_before();
+	test_notfound_after();
+	test_fresh_budget();
+	test_exhausted();
+	test_total_cap();
+	test_session_checks();
+	test_watchdog();
+	test_server_error();
+	test_attach();
+	test_instant_end();
+	test_not_reattachable();
+	test_abort();
+	test_detach();
+	test_user_opid();
+	test_release_worker();
+	test_format_secs();
+	fake_reset();
+	return tap_done();
+}

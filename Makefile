@@ -175,7 +175,9 @@ format:
 bench: all $(BENCH_BIN)
 	@BUILD=$(BUILD) test/bench/run
 
-demo: all
+# The README's "run it" command: like check, it installs what is missing.
+demo: deps
+	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) scripts/demo
 
 clean:

@@ -685,6 +685,48 @@ sc_arrow_append_int64(struct sc_arrow_writer *w, size_t col, int64_t v,
 }
 
 int
+sc_arrow_append_int64_seq(struct sc_arrow_writer *w, int64_t start,
+    int64_t step, size_t n, struct sc_error *err)
+{
+	struct wcol	*c;
+	uint8_t		*p;
+	uint64_t	 v = (uint64_t)start;
+	size_t		 i, first, nbytes;
+
+	if (w->schema.nfields != 1)
+		return sc_error_set(err, SC_ST_INTERNAL,
+		    "a sequence needs a one-column Arrow writer");
+	if ((c = col_get(w, 0, err)) == NULL)
+		return -1;
+	if (c->f->type != SC_ARROW_INT64)
+		return wrong_kind(c, "an int64 sequence", err);
+	if (n == 0)
+		return 0;
+	/* Validity: finish the partial byte, then whole bytes of ones. */
+	first = c->n;
+	while (first % 8 != 0 && first < c->n + n)
+		bit_push(&c->valid, first++, true);
+	if (first < c->n + n) {
+		i = c->n + n - first;		/* bits left, from a byte start */
+		nbytes = (i + 7) / 8;
+		bytes_reserve(&c->valid, nbytes);
+		memset(c->valid.p + c->valid.len, 0xff, i / 8);
+		if (i % 8 != 0)		/* unused high bits stay zero */
+			c->valid.p[c->valid.len + i / 8] =
+			    (uint8_t)((1u << (i % 8)) - 1);
+		c->valid.len += nbytes;
+	}
+	bytes_reserve(&c->vals, n * 8);
+	p = c->vals.p + c->vals.len;
+	for (i = 0; i < n; i++, v += (uint64_t)step)
+		le64(p + i * 8, v);
+	c->vals.len += n * 8;
+	c->n += n;
+	w->nrows += n;
+	return 0;
+}
+
+int
 sc_arrow_append_double(struct sc_arrow_writer *w, size_t col, double v,
     struct sc_error *err)
 {

@@ -23,7 +23,6 @@ sc_buf_init(struct sc_buf *b, size_t max)
 	b->len = 0;
 	b->cap = 0;
 	b->max = max;
-	empty[0] = '\0';
 }
 
 void

@@ -1,0 +1,1393 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * engine.c: the SQLite engine's database and connections, running a
+ * translated plan into Arrow batches (type decisions, batching,
+ * cancellation), SQLite errors as Spark errors, SqlCommand, and the
+ * AnalyzePlan entry points.  Translation is in engine_plan.c.
+ */
+
+#define SC_ENGINE_INTERNAL
+#include "server/engine.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "core/xmem.h"
+#include "server/server.h"
+#include "core/banned.h"
+
+/*
+ * Columns whose type is neither known from the plan nor declared are
+ * typed from the values of up to this many first rows (buffered).
+ */
+#define INFER_ROWS	10000
+#define INFER_BYTES	(4 << 20)
+
+/* SQLite checks the cancel flag every this many VM instructions. */
+#define PROGRESS_OPS	1000
+
+static atomic_uint	 memdb_seq;
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+/* ------------------------------------------------------------------ */
+
+int
+sc_eng_canceled(struct sc_error *err)
+{
+	return sc_srv_error(err, "OPERATION_CANCELED", "HY008",
+	    "Operation has been canceled.");
+}
+
+/* Quote a possibly qualified SQLite name as `a`.`b`. */
+static void
+backquote(struct sc_buf *b, const char *s, size_t n)
+{
+	size_t	 i;
+
+	sc_buf_addch(b, '`', NULL);
+	for (i = 0; i < n; i++) {
+		if (s[i] == '.')
+			sc_buf_addstr(b, "`.`", NULL);
+		else
+			sc_buf_addch(b, s[i], NULL);
+	}
+	sc_buf_addch(b, '`', NULL);
+}
+
+/* A message already in Spark's form "[CLASS] text SQLSTATE: xxxxx". */
+static int
+spark_form(const char *msg, struct sc_error *err)
+{
+	const char	*close, *st;
+	char		 cls[128], state[8];
+	size_t		 cl, tl;
+
+	if (msg[0] != '[' || (close = strchr(msg, ']')) == NULL ||
+	    close[1] != ' ')
+		return 0;
+	st = strstr(close, " SQLSTATE: ");
+	if (st == NULL || strlen(st + 11) != 5)
+		return 0;
+	cl = (size_t)(close - msg - 1);
+	if (cl == 0 || cl >= sizeof(cls))
+		return 0;
+	memcpy(cls, msg + 1, cl);
+	cls[cl] = '\0';
+	memcpy(state, st + 11, 6);
+	tl = (size_t)(st - (close + 2));
+	sc_srv_error(err, cls, state, "%.*s", (int)tl, close + 2);
+	return 1;
+}
+
+/* Whether run r has been told to stop. */
+bool
+sc_eng_is_canceled(const struct sc_erun *r)
+{
+	return atomic_load(&r->cancel) != 0 ||
+	    (r->ext != NULL && atomic_load(r->ext) != 0);
+}
+
+/*
+ * The error of x's last failed SQLite call (rc, its message saved in
+ * x->run->errmsg by the wrappers below) as a Spark error; see the table
+ * in engine.h.
+ */
+int
+sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err)
+{
+	const char	*msg = x->run->errmsg, *p;
+	struct sc_buf	 b;
+	int		 ret;
+	size_t		 n;
+
+	if ((rc & 0xff) == SQLITE_INTERRUPT || sc_eng_is_canceled(x->run))
+		return sc_eng_canceled(err);
+	if (spark_form(msg, err))
+		return -1;
+	sc_buf_init(&b, 4096);
+	if (strncmp(msg, "no such table: ", 15) == 0 ||
+	    strncmp(msg, "no such view: ", 14) == 0) {
+		p = strchr(msg, ':') + 2;
+		backquote(&b, p, strlen(p));
+		ret = sc_srv_error(err, "TABLE_OR_VIEW_NOT_FOUND", "42P01",
+		    "The table or view %s cannot be found. Verify the "
+		    "spelling and correctness of the schema and catalog.",
+		    (const char *)b.data);
+	} else if (strncmp(msg, "no such column: ", 16) == 0) {
+		p = msg + 16;
+		backquote(&b, p, strlen(p));
+		ret = sc_srv_error(err, "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION",
+		    "42703", "A column, variable, or function parameter with "
+		    "name %s cannot be resolved.", (const char *)b.data);
+	} else if (strncmp(msg, "no such function: ", 18) == 0) {
+		p = msg + 18;
+		backquote(&b, p, strlen(p));
+		ret = sc_srv_error(err, "UNRESOLVED_ROUTINE", "42883",
+		    "Cannot resolve routine %s on search path "
+		    "[`system`.`builtin`, `system`.`session`, `main`].",
+		    (const char *)b.data);
+	} else if (strncmp(msg, "near \"", 6) == 0 &&
+	    strstr(msg, "\": syntax error") != NULL) {
+		n = (size_t)(strstr(msg, "\": syntax error") - (msg + 6));
+		ret = sc_srv_error(err, "PARSE_SYNTAX_ERROR", "42601",
+		    "Syntax error at or near '%.*s'.", (int)n, msg + 6);
+	} else if (strcmp(msg, "incomplete input") == 0) {
+		ret = sc_srv_error(err, "PARSE_SYNTAX_ERROR", "42601",
+		    "Syntax error at or near end of input.");
+	} else if (strncmp(msg, "unrecognized token: ", 20) == 0) {
+		ret = sc_srv_error(err, "PARSE_SYNTAX_ERROR", "42601",
+		    "Syntax error at or near %s.", msg + 20);
+	} else if (strstr(msg, " already exists") != NULL &&
+	    (strncmp(msg, "table ", 6) == 0 ||
+	    strncmp(msg, "view ", 5) == 0)) {
+		p = strchr(msg, ' ') + 1;
+		n = (size_t)(strstr(p, " already exists") - p);
+		backquote(&b, p, n);
+		ret = sc_srv_error(err, "TABLE_OR_VIEW_ALREADY_EXISTS",
+		    "42P07", "Cannot create table or view %s because it "
+		    "already exists.", (const char *)b.data);
+	} else if ((rc & 0xff) == SQLITE_CONSTRAINT) {
+		ret = sc_srv_error(err, "CONSTRAINT_VIOLATION", "23000",
+		    "%s.", msg);
+	} else if ((rc & 0xff) == SQLITE_BUSY ||
+	    (rc & 0xff) == SQLITE_LOCKED) {
+		ret = sc_srv_error(err, "SQLITE_BUSY", "40001", "%s (another "
+		    "session or operation holds a conflicting lock).", msg);
+	} else {
+		ret = sc_srv_error(err, "SQLITE_ERROR",
+		    (rc & 0xff) == SQLITE_ERROR ? "42000" : "HY000", "%s.",
+		    msg);
+	}
+	sc_buf_release(&b);
+	return ret;
+}
+
+/*
+ * Save the connection's error message for x's call.  The caller holds
+ * the connection mutex: another call of the connection could otherwise
+ * replace the message in between.
+ */
+static void
+save_error(struct sc_ectx *x)
+{
+	snprintf(x->run->errmsg, sizeof(x->run->errmsg), "%s",
+	    sqlite3_errmsg(x->c->db));
+}
+
+/* ------------------------------------------------------------------ */
+/* Engine and connections                                              */
+/* ------------------------------------------------------------------ */
+
+static int
+open_db(struct sc_engine *e, sqlite3 **dbp, struct sc_error *err)
+{
+	sqlite3	*db = NULL;
+	int	 rc;
+
+	rc = sqlite3_open_v2(e->uri, &db, e->flags, NULL);
+	if (rc != SQLITE_OK) {
+		sc_error_set(err, SC_ST_IO, "cannot open database '%s': %s",
+		    e->memdb ? "(memory)" : e->uri,
+		    db != NULL ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		sqlite3_close_v2(db);
+		return -1;
+	}
+	sqlite3_extended_result_codes(db, 0);
+	sqlite3_busy_timeout(db, SC_ENGINE_BUSY_TIMEOUT_MS);
+	*dbp = db;
+	return 0;
+}
+
+struct sc_engine *
+sc_engine_new(const char *dbfile, struct sc_error *err)
+{
+	struct sc_engine	*e = sc_xcalloc(1, sizeof(*e));
+	sqlite3_stmt		*st;
+	const char		*mode;
+	int			 rc;
+
+	/* FULLMUTEX: the calls of a session may run at the same time. */
+	e->flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+	    SQLITE_OPEN_FULLMUTEX;
+	if (dbfile == NULL) {
+		e->memdb = true;
+		e->flags |= SQLITE_OPEN_URI;
+		e->uri = sc_xasprintf("file:/sctk-%ld-%u?vfs=memdb",
+		    (long)getpid(), atomic_fetch_add(&memdb_seq, 1));
+	} else {
+		e->uri = sc_xstrdup(dbfile);
+	}
+	if (open_db(e, &e->anchor, err) == -1)
+		goto fail;
+	if (!e->memdb) {
+		rc = sqlite3_prepare_v2(e->anchor, "PRAGMA journal_mode=WAL",
+		    -1, &st, NULL);
+		if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+			mode = (const char *)sqlite3_column_text(st, 0);
+			if (mode == NULL || strcasecmp(mode, "wal") != 0) {
+				sqlite3_finalize(st);
+				sc_error_set(err, SC_ST_IO, "cannot use WAL "
+				    "mode on database '%s'", dbfile);
+				goto fail;
+			}
+		} else {
+			sc_error_set(err, SC_ST_IO, "cannot open database "
+			    "'%s': %s", dbfile, sqlite3_errmsg(e->anchor));
+			sqlite3_finalize(st);
+			goto fail;
+		}
+		sqlite3_finalize(st);
+	}
+	return e;
+fail:
+	sc_engine_free(e);
+	return NULL;
+}
+
+void
+sc_engine_free(struct sc_engine *e)
+{
+	if (e == NULL)
+		return;
+	sqlite3_close_v2(e->anchor);
+	free(e->uri);
+	free(e);
+}
+
+/* The call the current thread runs, for SQLite's progress handler. */
+static _Thread_local struct sc_erun *current_run;
+
+/*
+ * Called by SQLite every PROGRESS_OPS instructions of a statement, in
+ * the thread stepping it: non-zero interrupts that statement only.
+ */
+static int
+progress(void *arg)
+{
+	(void)arg;
+	return current_run != NULL && sc_eng_is_canceled(current_run);
+}
+
+struct sc_engine_conn *
+sc_engine_conn_new(struct sc_engine *e, struct sc_error *err)
+{
+	struct sc_engine_conn	*c = sc_xcalloc(1, sizeof(*c));
+	char			*msg = NULL;
+	int			 rc;
+
+	c->e = e;
+	pthread_mutex_init(&c->lock, NULL);
+	if (open_db(e, &c->db, err) == -1)
+		goto fail;
+	/* Spark's LIKE is case-sensitive. */
+	rc = sqlite3_exec(c->db, "PRAGMA temp_store=MEMORY; "
+	    "PRAGMA case_sensitive_like=ON", NULL, NULL, &msg);
+	if (rc == SQLITE_OK && !e->memdb)
+		rc = sqlite3_exec(c->db, "PRAGMA synchronous=NORMAL", NULL,
+		    NULL, &msg);
+	if (rc == SQLITE_OK)
+		rc = sc_eng_range_module(c->db);
+	if (rc == SQLITE_OK)
+		rc = sc_eng_register_functions(c->db);
+	if (rc != SQLITE_OK) {
+		sc_error_set(err, SC_ST_INTERNAL, "cannot set up a database "
+		    "connection: %s", msg != NULL ? msg : sqlite3_errstr(rc));
+		sqlite3_free(msg);
+		goto fail;
+	}
+	sqlite3_progress_handler(c->db, PROGRESS_OPS, progress, NULL);
+	return c;
+fail:
+	sc_engine_conn_free(c);
+	return NULL;
+}
+
+void
+sc_engine_conn_free(struct sc_engine_conn *c)
+{
+	size_t	 i;
+
+	if (c == NULL)
+		return;
+	sqlite3_close_v2(c->db);	/* TEMP tables go with it */
+	pthread_mutex_destroy(&c->lock);
+	for (i = 0; i < c->nstale; i++)
+		free(c->stale[i]);
+	free(c->stale);
+	free(c);
+}
+
+void
+sc_engine_conn_interrupt(struct sc_engine_conn *c)
+{
+	struct sc_erun	*r;
+
+	pthread_mutex_lock(&c->lock);
+	for (r = c->runs; r != NULL; r = r->next)
+		atomic_store(&r->cancel, 1);
+	pthread_mutex_unlock(&c->lock);
+}
+
+unsigned
+sc_eng_next_tmp(struct sc_engine_conn *c)
+{
+	unsigned	 n;
+
+	pthread_mutex_lock(&c->lock);
+	n = c->tmpseq++;
+	pthread_mutex_unlock(&c->lock);
+	return n;
+}
+
+void
+sc_eng_add_tmp(struct sc_ectx *x, const char *name)
+{
+	struct sc_erun	*r = x->run;
+
+	r->tmp = sc_xreallocarray(r->tmp, r->ntmp + 1, sizeof(*r->tmp));
+	r->tmp[r->ntmp++] = sc_xstrdup(name);
+}
+
+static void
+call_begin(struct sc_engine_conn *c, struct sc_ectx *x, struct sc_erun *r,
+    const atomic_int *cancel)
+{
+	memset(r, 0, sizeof(*r));
+	r->c = c;
+	r->ext = cancel;
+	atomic_init(&r->cancel, 0);
+	sc_buf_init(&r->out, SC_BUF_UNLIMITED);
+	pthread_mutex_lock(&c->lock);
+	r->next = c->runs;
+	c->runs = r;
+	pthread_mutex_unlock(&c->lock);
+	memset(x, 0, sizeof(*x));
+	x->c = c;
+	x->run = r;
+	r->outer = current_run;
+	current_run = r;
+}
+
+/*
+ * Drop a TEMP table; SQLite refuses while another statement of the
+ * connection runs, so such a table is kept for a later call.
+ */
+static bool
+drop_tmp(struct sc_engine_conn *c, const char *name)
+{
+	char	*sql = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\"",
+		    name);
+	int	 rc;
+
+	if (sql == NULL)
+		return false;
+	rc = sqlite3_exec(c->db, sql, NULL, NULL, NULL);
+	sqlite3_free(sql);
+	return rc == SQLITE_OK;
+}
+
+static void
+call_end(struct sc_engine_conn *c, struct sc_ectx *x)
+{
+	struct sc_erun	*r = x->run, **pp;
+	char		**left = NULL;
+	size_t		 i, nleft = 0;
+
+	current_run = r->outer;
+	pthread_mutex_lock(&c->lock);
+	for (pp = &c->runs; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == r) {
+			*pp = r->next;
+			break;
+		}
+	/* Take the stale tables over: this call retries them. */
+	left = c->stale;
+	nleft = c->nstale;
+	c->stale = NULL;
+	c->nstale = 0;
+	pthread_mutex_unlock(&c->lock);
+	for (i = 0; i < r->ntmp; i++) {
+		left = sc_xreallocarray(left, nleft + 1, sizeof(*left));
+		left[nleft++] = r->tmp[i];
+	}
+	free(r->tmp);
+	for (i = 0; i < nleft; i++) {
+		if (drop_tmp(c, left[i])) {
+			free(left[i]);
+			continue;
+		}
+		pthread_mutex_lock(&c->lock);
+		c->stale = sc_xreallocarray(c->stale, c->nstale + 1,
+		    sizeof(*c->stale));
+		c->stale[c->nstale++] = left[i];
+		pthread_mutex_unlock(&c->lock);
+	}
+	free(left);
+	free(x->params.v);
+	x->params.v = NULL;
+	sc_buf_release(&r->out);
+}
+
+/* ------------------------------------------------------------------ */
+/* Statements and parameters                                           */
+/* ------------------------------------------------------------------ */
+
+int
+sc_eng_prepare(struct sc_ectx *x, const char *sql, size_t len,
+    sqlite3_stmt **st, const char **tail, struct sc_error *err)
+{
+	sqlite3_mutex	*m = sqlite3_db_mutex(x->c->db);
+	int		 rc;
+
+	*st = NULL;
+	sqlite3_mutex_enter(m);
+	rc = sqlite3_prepare_v3(x->c->db, sql, (int)len, 0, st, tail);
+	if (rc != SQLITE_OK)
+		save_error(x);
+	sqlite3_mutex_leave(m);
+	if (rc != SQLITE_OK) {
+		sqlite3_finalize(*st);
+		*st = NULL;
+		return sc_eng_sqlite_error(x, rc, err);
+	}
+	return 0;
+}
+
+/*
+ * sqlite3_step(); on an error the statement is reset under the
+ * connection mutex, which puts its own message back, and that is saved.
+ */
+int
+sc_eng_step(struct sc_ectx *x, sqlite3_stmt *st)
+{
+	sqlite3_mutex	*m;
+	int		 rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		return rc;
+	m = sqlite3_db_mutex(x->c->db);
+	sqlite3_mutex_enter(m);
+	sqlite3_reset(st);
+	save_error(x);
+	sqlite3_mutex_leave(m);
+	return rc;
+}
+
+/* Run SQL without results (short statements: the mutex is held). */
+int
+sc_eng_exec(struct sc_ectx *x, const char *sql, struct sc_error *err)
+{
+	sqlite3_mutex	*m = sqlite3_db_mutex(x->c->db);
+	int		 rc;
+
+	sqlite3_mutex_enter(m);
+	rc = sqlite3_exec(x->c->db, sql, NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		save_error(x);
+	sqlite3_mutex_leave(m);
+	return rc == SQLITE_OK ? 0 : sc_eng_sqlite_error(x, rc, err);
+}
+
+static const struct sc_eparam *
+find_param(const struct sc_eparams *p, const char *name, size_t pos)
+{
+	size_t	 i, k = 0;
+
+	for (i = 0; i < p->n; i++) {
+		if (name != NULL && p->v[i].name != NULL &&
+		    strcmp(p->v[i].name, name) == 0)
+			return &p->v[i];
+		if (name == NULL && p->v[i].name == NULL && k++ == pos)
+			return &p->v[i];
+	}
+	return NULL;
+}
+
+/*
+ * Bind every parameter of st: "?" takes the next positional value
+ * (*posused counts them across statements), "?NNN" the NNN-th, and
+ * ":name", "@name", "$name" the named value "name".
+ */
+int
+sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st,
+    const struct sc_eparams *p, size_t *posused, struct sc_error *err)
+{
+	int			 i, n = sqlite3_bind_parameter_count(st);
+	const char		*name;
+	const struct sc_eparam	*v;
+	size_t			 pos;
+
+	(void)x;
+	for (i = 1; i <= n; i++) {
+		name = sqlite3_bind_parameter_name(st, i);
+		if (name == NULL || name[0] == '?') {
+			if (name != NULL && name[1] != '\0')
+				pos = (size_t)strtoul(name + 1, NULL, 10) - 1;
+			else
+				pos = (*posused)++;
+			v = find_param(p, NULL, pos);
+			if (v == NULL)
+				return sc_srv_error(err,
+				    "UNBOUND_SQL_PARAMETER", "42P02",
+				    "Found the unbound parameter: _%zu. "
+				    "Please, fix `args` and provide a mapping "
+				    "of the parameter to a SQL literal.",
+				    pos + 1);
+		} else {
+			v = find_param(p, name + 1, 0);
+			if (v == NULL)
+				return sc_srv_error(err,
+				    "UNBOUND_SQL_PARAMETER", "42P02",
+				    "Found the unbound parameter: %s. Please, "
+				    "fix `args` and provide a mapping of the "
+				    "parameter to a SQL literal.", name + 1);
+		}
+		if (v->lit != NULL) {
+			if (sc_eng_literal_param(v->lit, st, i, err) == -1)
+				return -1;
+		} else if (v->expr->expr_type_case ==
+		    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL) {
+			if (sc_eng_literal_param(v->expr->literal, st, i,
+			    err) == -1)
+				return -1;
+		} else {
+			return sc_srv_error(err,
+			    "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
+			    "SQL parameter %s must be a literal in sc-serve.",
+			    name != NULL ? name : "?");
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Batches                                                             */
+/* ------------------------------------------------------------------ */
+
+int
+sc_eng_batch_begin(struct sc_ebatch *b, struct sc_ectx *x,
+    const struct sc_ecol *cols, size_t n,
+    const struct sc_engine_limits *limits,
+    const struct sc_engine_sink *sink, struct sc_error *err)
+{
+	struct sc_arrow_schema		 as;
+	Spark__Connect__DataType	*dt;
+	int				 rc;
+
+	memset(b, 0, sizeof(*b));
+	b->run = x->run;
+	b->sink = sink;
+	b->max_rows = limits != NULL && limits->max_rows > 0 ?
+	    limits->max_rows : INT64_MAX;
+	b->max_bytes = limits != NULL && limits->max_bytes > 0 ?
+	    limits->max_bytes : INT64_MAX;
+	if (sc_eng_arrow_schema(cols, n, &as, err) == -1)
+		return -1;
+	b->w = sc_arrow_writer_new(&as, err);
+	sc_arrow_schema_release(&as);
+	if (b->w == NULL)
+		return -1;
+	if (sink->schema != NULL) {
+		dt = sc_eng_schema_new(cols, n);
+		rc = sink->schema(sink->arg, dt);
+		sc_engine_datatype_free(dt);
+		if (rc != 0) {
+			sc_eng_batch_release(b);
+			return sc_eng_canceled(err);
+		}
+	}
+	return 0;
+}
+
+int
+sc_eng_batch_flush(struct sc_ebatch *b, struct sc_error *err)
+{
+	int64_t	 rows = (int64_t)sc_arrow_writer_rows(b->w);
+
+	struct sc_buf	*out = &b->run->out;
+
+	sc_buf_reset(out);
+	if (sc_arrow_writer_flush(b->w, out, err) == -1)
+		return -1;
+	if (b->sink->batch(b->sink->arg, out->data, out->len, rows,
+	    b->sent) != 0)
+		return sc_eng_canceled(err);
+	b->sent += rows;
+	/* Keep a big batch's buffer from pinning memory. */
+	if (out->cap > (8u << 20)) {
+		sc_buf_release(out);
+		sc_buf_init(out, SC_BUF_UNLIMITED);
+	}
+	if (sc_eng_is_canceled(b->run))
+		return sc_eng_canceled(err);
+	return 0;
+}
+
+/* Flush what is left; an empty result still gets its one batch. */
+int
+sc_eng_batch_end(struct sc_ebatch *b, struct sc_error *err)
+{
+	if (sc_arrow_writer_rows(b->w) > 0 || b->sent == 0)
+		return sc_eng_batch_flush(b, err);
+	return 0;
+}
+
+void
+sc_eng_batch_release(struct sc_ebatch *b)
+{
+	sc_arrow_writer_free(b->w);
+	b->w = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Running a statement                                                 */
+/* ------------------------------------------------------------------ */
+
+/* Rows buffered to infer column types. */
+struct rowbuf {
+	struct sc_eval	*v;
+	size_t		 nv;
+	size_t		 cap;
+	struct sc_buf	 bytes;
+	size_t		 rows;
+	bool		 done;		/* the statement is finished */
+};
+
+static void
+rowbuf_add(struct rowbuf *rb, sqlite3_stmt *st, int ncol)
+{
+	int		 i;
+	struct sc_eval	*v;
+
+	if (rb->nv + (size_t)ncol > rb->cap) {
+		rb->cap = rb->cap == 0 ? 256 : rb->cap * 2;
+		if (rb->cap < rb->nv + (size_t)ncol)
+			rb->cap = rb->nv + (size_t)ncol;
+		rb->v = sc_xreallocarray(rb->v, rb->cap, sizeof(*rb->v));
+	}
+	for (i = 0; i < ncol; i++) {
+		v = &rb->v[rb->nv++];
+		sc_eng_eval_column(st, i, v);
+		if (v->t == SQLITE_TEXT || v->t == SQLITE_BLOB) {
+			/* Offsets now, pointers once the bytes stop moving. */
+			v->i = (int64_t)rb->bytes.len;
+			sc_buf_add(&rb->bytes, v->p, v->n, NULL);
+			v->p = NULL;
+		}
+	}
+	rb->rows++;
+}
+
+static void
+rowbuf_fix(struct rowbuf *rb)
+{
+	size_t	 i;
+
+	for (i = 0; i < rb->nv; i++)
+		if (rb->v[i].t == SQLITE_TEXT || rb->v[i].t == SQLITE_BLOB)
+			rb->v[i].p = rb->bytes.data + rb->v[i].i;
+}
+
+static void
+rowbuf_release(struct rowbuf *rb)
+{
+	free(rb->v);
+	sc_buf_release(&rb->bytes);
+}
+
+/* Type a column from the storage classes seen in the buffered rows. */
+static void
+infer(struct sc_ecol *col, const struct rowbuf *rb, int ncol, int i)
+{
+	size_t	 r;
+	int	 seen = 0;
+
+	for (r = 0; r < rb->rows; r++)
+		seen |= 1 << rb->v[r * (size_t)ncol + (size_t)i].t;
+	memset(&col->type, 0, sizeof(col->type));
+	col->inferred = true;
+	if (seen & (1 << SQLITE_BLOB))
+		col->type.t = SC_ARROW_BINARY;
+	else if (seen & (1 << SQLITE_TEXT))
+		col->type.t = SC_ARROW_UTF8;
+	else if (seen & (1 << SQLITE_FLOAT))
+		col->type.t = SC_ARROW_DOUBLE;
+	else if (seen & (1 << SQLITE_INTEGER))
+		col->type.t = SC_ARROW_INT64;
+	else
+		col->type.t = SC_ARROW_NULL;
+}
+
+/* Whether result column i is a table column declared NOT NULL. */
+static bool
+declared_not_null(sqlite3 *db, sqlite3_stmt *st, int i)
+{
+	const char	*dbn = sqlite3_column_database_name(st, i);
+	const char	*tbl = sqlite3_column_table_name(st, i);
+	const char	*col = sqlite3_column_origin_name(st, i);
+	int		 notnull = 0;
+
+	if (dbn == NULL || tbl == NULL || col == NULL)
+		return false;
+	if (strcmp(tbl, "range") == 0 && strcmp(col, "id") == 0)
+		return true;
+	if (sqlite3_table_column_metadata(db, dbn, tbl, col, NULL, NULL,
+	    &notnull, NULL, NULL) != SQLITE_OK)
+		return false;
+	return notnull != 0;
+}
+
+/* Decide the result columns of st from the plan, declarations, values. */
+static int
+result_columns(struct sc_ectx *x, const struct sc_eplan *p,
+    sqlite3_stmt *st, bool schema_only, struct rowbuf *rb,
+    struct sc_ecol **colsp, size_t *np, struct sc_error *err)
+{
+	int		 ncol = sqlite3_column_count(st), i, rc;
+	struct sc_ecol	*cols;
+	const char	*decl, *name;
+	bool		 unknown = false;
+
+	cols = sc_xcalloc(ncol > 0 ? (size_t)ncol : 1, sizeof(*cols));
+	for (i = 0; i < ncol; i++) {
+		const struct sc_ecol *pc = p->cols != NULL &&
+		    p->ncols == (size_t)ncol ? &p->cols[i] : NULL;
+
+		name = pc != NULL ? pc->name : sqlite3_column_name(st, i);
+		cols[i].name = sc_xstrdup(name != NULL ? name : "");
+		cols[i].type.t = SC_ETYPE_UNKNOWN;
+		cols[i].nullable = -1;
+		if (pc != NULL) {
+			cols[i].type = pc->type;
+			cols[i].nullable = pc->nullable;
+		}
+		if (cols[i].type.t == SC_ETYPE_UNKNOWN) {
+			decl = sqlite3_column_decltype(st, i);
+			if (decl == NULL || sc_eng_parse_type(decl,
+			    strlen(decl), true, &cols[i].type) == -1)
+				cols[i].type.t = SC_ETYPE_UNKNOWN;
+		}
+		if (cols[i].nullable < 0)
+			cols[i].nullable = !declared_not_null(x->c->db, st,
+			    i);
+		if (cols[i].type.t == SC_ETYPE_UNKNOWN)
+			unknown = true;
+	}
+	/* Analysis only looks at rows when that has no side effects. */
+	if (unknown && schema_only && !sqlite3_stmt_readonly(st))
+		rb->done = true;
+	else if (unknown) {
+		while (rb->rows < INFER_ROWS && rb->bytes.len < INFER_BYTES) {
+			rc = sc_eng_step(x, st);
+			if (rc == SQLITE_DONE) {
+				rb->done = true;
+				break;
+			}
+			if (rc != SQLITE_ROW) {
+				sc_ecols_free(cols, (size_t)ncol);
+				return sc_eng_sqlite_error(x, rc, err);
+			}
+			rowbuf_add(rb, st, ncol);
+		}
+		rowbuf_fix(rb);
+	}
+	for (i = 0; i < ncol; i++)
+		if (cols[i].type.t == SC_ETYPE_UNKNOWN)
+			infer(&cols[i], rb, ncol, i);
+	*colsp = cols;
+	*np = (size_t)ncol;
+	return 0;
+}
+
+static int
+end_row(struct sc_ebatch *b, struct sc_error *err)
+{
+	if (sc_arrow_writer_end_row(b->w, err) == -1)
+		return -1;
+	if ((int64_t)sc_arrow_writer_rows(b->w) >= b->max_rows ||
+	    (int64_t)sc_arrow_writer_bytes(b->w) >= b->max_bytes)
+		return sc_eng_batch_flush(b, err);
+	return 0;
+}
+
+/* Stream st's rows (after those buffered in rb) into batches. */
+static int
+stream_rows(struct sc_ectx *x, sqlite3_stmt *st,
+    const struct sc_ecol *cols, size_t ncol, struct rowbuf *rb,
+    const struct sc_engine_limits *limits,
+    const struct sc_engine_sink *sink, struct sc_error *err)
+{
+	struct sc_ebatch	 b;
+	struct sc_eval		 v;
+	size_t			 r, i;
+	int64_t			 row = 0;
+	int			 rc, ret = -1;
+
+	if (sc_eng_batch_begin(&b, x, cols, ncol, limits, sink, err) == -1)
+		return -1;
+	for (r = 0; r < rb->rows; r++, row++) {
+		for (i = 0; i < ncol; i++)
+			if (sc_eng_put(b.w, i, &cols[i], &rb->v[r * ncol + i],
+			    row, err) == -1)
+				goto out;
+		if (end_row(&b, err) == -1)
+			goto out;
+	}
+	if (!rb->done) {
+		for (;;) {
+			rc = sc_eng_step(x, st);
+			if (rc == SQLITE_DONE)
+				break;
+			if (rc != SQLITE_ROW) {
+				sc_eng_sqlite_error(x, rc, err);
+				goto out;
+			}
+			for (i = 0; i < ncol; i++) {
+				sc_eng_eval_column(st, (int)i, &v);
+				if (sc_eng_put(b.w, i, &cols[i], &v, row,
+				    err) == -1)
+					goto out;
+			}
+			row++;
+			if (end_row(&b, err) == -1)
+				goto out;
+		}
+	}
+	ret = sc_eng_batch_end(&b, err);
+out:
+	sc_eng_batch_release(&b);
+	return ret;
+}
+
+/* Whether the rest of a SQL text holds another statement. */
+static bool
+blank_tail(const char *s)
+{
+	while (*s != '\0') {
+		if (isspace((unsigned char)*s) || *s == ';') {
+			s++;
+		} else if (s[0] == '-' && s[1] == '-') {
+			while (*s != '\0' && *s != '\n')
+				s++;
+		} else if (s[0] == '/' && s[1] == '*') {
+			const char *e = strstr(s + 2, "*/");
+
+			if (e == NULL)
+				return true;
+			s = e + 2;
+		} else {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Run plan p: schema to the sink, then batches; with schema_only just
+ * the result columns in *colsp (free with sc_ecols_free()).  A raw plan
+ * may hold several statements; all but the last are run to completion
+ * first and the result is the last one's.
+ */
+int
+sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
+    const struct sc_engine_limits *limits,
+    const struct sc_engine_sink *sink, bool schema_only,
+    struct sc_ecol **colsp, size_t *ncolsp, struct sc_error *err)
+{
+	sqlite3_stmt		*st = NULL;
+	const char		*sql = (const char *)p->sql.data, *tail;
+	struct sc_ecol		*cols = NULL;
+	struct rowbuf		 rb;
+	size_t			 ncol = 0, posused = 0;
+	int			 rc, ret = -1;
+
+	if (p->kind == SC_EPLAN_RANGE) {
+		if (!schema_only)
+			return sc_eng_range_run(x, p, limits, sink, err);
+		cols = sc_xcalloc(1, sizeof(*cols));
+		cols->name = sc_xstrdup(p->ncols == 1 ? p->cols[0].name : "id");
+		cols->type.t = SC_ARROW_INT64;
+		cols->nullable = 0;
+		*colsp = cols;
+		*ncolsp = 1;
+		return 0;
+	}
+	memset(&rb, 0, sizeof(rb));
+	sc_buf_init(&rb.bytes, SC_BUF_UNLIMITED);
+	for (;;) {
+		if (sc_eng_prepare(x, sql, strlen(sql), &st, &tail, err) == -1)
+			goto out;
+		if (st == NULL) {	/* only blanks or comments */
+			if (*tail == '\0' || tail == sql)
+				break;
+			sql = tail;
+			continue;
+		}
+		if (sc_eng_bind(x, st, &x->params, &posused, err) == -1)
+			goto out;
+		if (!p->raw || blank_tail(tail))
+			break;
+		if (schema_only) {
+			/* Analysis must not run the statements before. */
+			sc_srv_error(err, "PARSE_SYNTAX_ERROR", "42601",
+			    "Syntax error at or near '%.20s': the schema of "
+			    "several statements is not defined.", tail);
+			goto out;
+		}
+		/* Not the last statement: run it. */
+		while ((rc = sc_eng_step(x, st)) == SQLITE_ROW)
+			;
+		if (rc != SQLITE_DONE) {
+			sc_eng_sqlite_error(x, rc, err);
+			goto out;
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+		sql = tail;
+	}
+	if (st == NULL) {
+		/* Nothing but comments: an empty, zero-column result. */
+		rb.done = true;
+		if (schema_only) {
+			*colsp = NULL;
+			*ncolsp = 0;
+			ret = 0;
+		} else {
+			ret = stream_rows(x, NULL, NULL, 0, &rb, limits, sink,
+			    err);
+		}
+		goto out;
+	}
+	if (!p->raw && !blank_tail(tail)) {
+		sc_srv_error(err, "PARSE_SYNTAX_ERROR", "42601",
+		    "Syntax error at or near '%.20s': only one statement is "
+		    "allowed here.", tail);
+		goto out;
+	}
+	if (result_columns(x, p, st, schema_only, &rb, &cols, &ncol,
+	    err) == -1)
+		goto out;
+	if (schema_only) {
+		*colsp = cols;
+		*ncolsp = ncol;
+		cols = NULL;
+		ret = 0;
+		goto out;
+	}
+	ret = stream_rows(x, st, cols, ncol, &rb, limits, sink, err);
+out:
+	sqlite3_finalize(st);
+	sc_ecols_free(cols, ncol);
+	rowbuf_release(&rb);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Public entry points                                                 */
+/* ------------------------------------------------------------------ */
+
+int
+sc_engine_run_cancelable(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root,
+    const struct sc_engine_limits *limits,
+    const struct sc_engine_sink *sink, const atomic_int *cancel,
+    struct sc_error *err)
+{
+	struct sc_ectx	 x;
+	struct sc_erun	 r;
+	struct sc_eplan	 p;
+	int		 rc;
+
+	call_begin(c, &x, &r, cancel);
+	sc_eplan_init(&p);
+	rc = sc_eng_translate(&x, root, &p, err);
+	if (rc == 0)
+		rc = sc_eng_exec_plan(&x, &p, limits, sink, false, NULL, NULL,
+		    err);
+	sc_eplan_release(&p);
+	call_end(c, &x);
+	return rc;
+}
+
+int
+sc_engine_run(struct sc_engine_conn *c, const Spark__Connect__Relation *root,
+    const struct sc_engine_limits *limits,
+    const struct sc_engine_sink *sink, struct sc_error *err)
+{
+	return sc_engine_run_cancelable(c, root, limits, sink, NULL, err);
+}
+
+static int
+plan_columns(struct sc_engine_conn *c, const Spark__Connect__Relation *root,
+    struct sc_ecol **colsp, size_t *np, struct sc_error *err)
+{
+	struct sc_ectx	 x;
+	struct sc_erun	 r;
+	struct sc_eplan	 p;
+	int		 rc;
+
+	call_begin(c, &x, &r, NULL);
+	sc_eplan_init(&p);
+	rc = sc_eng_translate(&x, root, &p, err);
+	if (rc == 0)
+		rc = sc_eng_exec_plan(&x, &p, NULL, NULL, true, colsp, np,
+		    err);
+	sc_eplan_release(&p);
+	call_end(c, &x);
+	return rc;
+}
+
+int
+sc_engine_schema(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root, Spark__Connect__DataType **out,
+    struct sc_error *err)
+{
+	struct sc_ecol	*cols = NULL;
+	size_t		 n = 0;
+
+	if (plan_columns(c, root, &cols, &n, err) == -1)
+		return -1;
+	*out = sc_eng_schema_new(cols, n);
+	sc_ecols_free(cols, n);
+	return 0;
+}
+
+int
+sc_engine_tree_string(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root, char **text, struct sc_error *err)
+{
+	struct sc_ecol	*cols = NULL;
+	struct sc_buf	 b;
+	size_t		 n = 0, i;
+
+	if (plan_columns(c, root, &cols, &n, err) == -1)
+		return -1;
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	sc_buf_addstr(&b, "root\n", NULL);
+	for (i = 0; i < n; i++) {
+		sc_buf_addf(&b, NULL, " |-- %s: ", cols[i].name);
+		sc_eng_type_name(&cols[i].type, &b);
+		sc_buf_addf(&b, NULL, " (nullable = %s)\n",
+		    cols[i].nullable != 0 ? "true" : "false");
+	}
+	sc_ecols_free(cols, n);
+	*text = (char *)sc_buf_detach(&b, NULL);
+	return 0;
+}
+
+/* EXPLAIN QUERY PLAN rows as an indented tree. */
+static int
+query_plan(struct sc_ectx *x, const char *sql, struct sc_buf *b,
+    struct sc_error *err)
+{
+	sqlite3_stmt	*st;
+	char		*q = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sql);
+	int		 ids[64], depth[64], nids = 0, rc, id, parent, d, i;
+
+	if (q == NULL)
+		return sc_error_set(err, SC_ST_INTERNAL, "out of memory");
+	rc = sc_eng_prepare(x, q, strlen(q), &st, NULL, err);
+	sqlite3_free(q);
+	if (rc == -1)
+		return -1;
+	while ((rc = sc_eng_step(x, st)) == SQLITE_ROW) {
+		id = sqlite3_column_int(st, 0);
+		parent = sqlite3_column_int(st, 1);
+		d = 0;
+		for (i = 0; i < nids; i++)
+			if (ids[i] == parent)
+				d = depth[i] + 1;
+		if (nids < 64) {
+			ids[nids] = id;
+			depth[nids++] = d;
+		}
+		for (i = 0; i < d; i++)
+			sc_buf_addstr(b, "   ", NULL);
+		sc_buf_addf(b, NULL, "%s%s\n", d > 0 ? "+- " : "",
+		    (const char *)sqlite3_column_text(st, 3));
+	}
+	if (rc != SQLITE_DONE) {
+		sc_eng_sqlite_error(x, rc, err);
+		sqlite3_finalize(st);
+		return -1;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int
+program(struct sc_ectx *x, const char *sql, struct sc_buf *b,
+    struct sc_error *err)
+{
+	sqlite3_stmt	*st;
+	char		*q = sqlite3_mprintf("EXPLAIN %s", sql);
+	int		 rc, i;
+	const char	*p4;
+
+	if (q == NULL)
+		return sc_error_set(err, SC_ST_INTERNAL, "out of memory");
+	rc = sc_eng_prepare(x, q, strlen(q), &st, NULL, err);
+	sqlite3_free(q);
+	if (rc == -1)
+		return -1;
+	sc_buf_addstr(b, "addr  opcode         p1    p2    p3    p4\n",
+	    NULL);
+	while ((rc = sc_eng_step(x, st)) == SQLITE_ROW) {
+		sc_buf_addf(b, NULL, "%-5d %-14s", sqlite3_column_int(st, 0),
+		    (const char *)sqlite3_column_text(st, 1));
+		for (i = 2; i <= 4; i++)
+			sc_buf_addf(b, NULL, " %-5d",
+			    sqlite3_column_int(st, i));
+		p4 = (const char *)sqlite3_column_text(st, 5);
+		sc_buf_addf(b, NULL, " %s\n", p4 != NULL ? p4 : "");
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return sc_eng_sqlite_error(x, rc, err);
+	return 0;
+}
+
+int
+sc_engine_explain(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root, int mode, char **text,
+    struct sc_error *err)
+{
+	struct sc_ectx	 x;
+	struct sc_erun	 r;
+	struct sc_eplan	 p;
+	struct sc_buf	 b;
+	int		 rc;
+
+	call_begin(c, &x, &r, NULL);
+	sc_eplan_init(&p);
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	rc = sc_eng_translate(&x, root, &p, err);
+	if (rc == 0 && p.kind == SC_EPLAN_RANGE) {
+		sc_buf_addf(&b, NULL, "== Physical Plan ==\nRange (start=%"
+		    PRId64 ", step=%" PRId64 ", count=%" PRIu64 ", native "
+		    "Arrow generator)\n", p.start, p.step, p.count);
+	} else if (rc == 0) {
+		sc_buf_addf(&b, NULL, "== SQL ==\n%s\n\n== Physical Plan ==\n",
+		    (const char *)p.sql.data);
+		rc = query_plan(&x, (const char *)p.sql.data, &b, err);
+		if (rc == 0 && mode >= 2 && mode <= 4) {
+			sc_buf_addstr(&b, "\n== SQLite Program ==\n", NULL);
+			rc = program(&x, (const char *)p.sql.data, &b, err);
+		}
+	}
+	sc_eplan_release(&p);
+	call_end(c, &x);
+	if (rc == -1) {
+		sc_buf_release(&b);
+		return -1;
+	}
+	*text = (char *)sc_buf_detach(&b, NULL);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* SqlCommand                                                          */
+/* ------------------------------------------------------------------ */
+
+/* A command's output is one Arrow stream in one message: bounded. */
+#define COMMAND_OUTPUT_MAX	(64 << 20)
+
+struct capture {
+	struct sc_buf	 data;
+	bool		 overflow;
+};
+
+static int
+capture_batch(void *arg, const uint8_t *ipc, size_t len, int64_t rows,
+    int64_t start_offset)
+{
+	struct capture	*cap = arg;
+
+	(void)rows;
+	(void)start_offset;
+	if (sc_buf_add(&cap->data, ipc, len, NULL) == -1) {
+		cap->overflow = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* Deep copy of m as a Relation that sc_engine_relation_free() frees. */
+static Spark__Connect__Relation *
+relation_copy(const Spark__Connect__Relation *m, struct sc_error *err)
+{
+	uint8_t				*bytes;
+	size_t				 len;
+	Spark__Connect__Relation	*r;
+
+	bytes = sc_proto_pack_alloc(&m->base, &len);
+	r = sc_proto_unpack(&spark__connect__relation__descriptor, bytes, len,
+	    err);
+	free(bytes);
+	return r;
+}
+
+void
+sc_engine_relation_free(Spark__Connect__Relation *r)
+{
+	if (r != NULL)
+		protobuf_c_message_free_unpacked(&r->base, NULL);
+}
+
+/* Collect a SQL message's parameters (3.5 and 4.x fields). */
+void
+sc_eng_params_from_sql(struct sc_eparams *ps, const Spark__Connect__SQL *q)
+{
+	size_t	 i, n = q->n_args + q->n_pos_args + q->n_named_arguments +
+		    q->n_pos_arguments;
+
+	ps->v = sc_xcalloc(n > 0 ? n : 1, sizeof(*ps->v));
+	ps->n = 0;
+	for (i = 0; i < q->n_args; i++) {
+		ps->v[ps->n].name = q->args[i]->key;
+		ps->v[ps->n++].lit = q->args[i]->value;
+	}
+	for (i = 0; i < q->n_named_arguments; i++) {
+		ps->v[ps->n].name = q->named_arguments[i]->key;
+		ps->v[ps->n++].expr = q->named_arguments[i]->value;
+	}
+	for (i = 0; i < q->n_pos_args; i++)
+		ps->v[ps->n++].lit = q->pos_args[i];
+	for (i = 0; i < q->n_pos_arguments; i++)
+		ps->v[ps->n++].expr = q->pos_arguments[i];
+}
+
+/* Whether text is a single query (the echo case of a SqlCommand). */
+static int
+is_single_query(struct sc_ectx *x, const char *sql, bool *query,
+    struct sc_error *err)
+{
+	sqlite3_stmt	*st;
+	const char	*tail;
+
+	if (sc_eng_prepare(x, sql, strlen(sql), &st, &tail, err) == -1)
+		return -1;
+	*query = st != NULL && blank_tail(tail) &&
+	    sqlite3_column_count(st) > 0 && sqlite3_stmt_readonly(st);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int
+sc_engine_sql_command(struct sc_engine_conn *c,
+    const Spark__Connect__SqlCommand *cmd, Spark__Connect__Relation **result,
+    struct sc_error *err)
+{
+	return sc_engine_sql_command_cancelable(c, cmd, result, NULL, err);
+}
+
+int
+sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
+    const Spark__Connect__SqlCommand *cmd, Spark__Connect__Relation **result,
+    const atomic_int *cancel, struct sc_error *err)
+{
+	Spark__Connect__SQL		 q = SPARK__CONNECT__SQL__INIT;
+	Spark__Connect__SQL__ArgsEntry	*args = NULL, **argp = NULL;
+	Spark__Connect__SQL__NamedArgumentsEntry *na = NULL, **nap = NULL;
+	Spark__Connect__Relation	 rel = SPARK__CONNECT__RELATION__INIT;
+	Spark__Connect__LocalRelation	 lr;
+	const Spark__Connect__SQL	*src;
+	struct sc_engine_sink		 sink;
+	struct sc_ectx			 x;
+	struct sc_erun			 run;
+	struct sc_eplan			 p;
+	struct capture			 cap;
+	bool				 query;
+	size_t				 i;
+	int				 rc = -1;
+
+	if (cmd->input != NULL) {
+		if (cmd->input->rel_type_case !=
+		    SPARK__CONNECT__RELATION__REL_TYPE_SQL)
+			return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+			    "SqlCommand.input must be a sql relation.");
+		src = cmd->input->sql;
+	} else {
+		/* The 3.5 form, re-expressed as a SQL message. */
+		q.query = cmd->sql;
+		args = sc_xcalloc(cmd->n_args + 1, sizeof(*args));
+		argp = sc_xcalloc(cmd->n_args + 1, sizeof(*argp));
+		for (i = 0; i < cmd->n_args; i++) {
+			spark__connect__sql__args_entry__init(&args[i]);
+			args[i].key = cmd->args[i]->key;
+			args[i].value = cmd->args[i]->value;
+			argp[i] = &args[i];
+		}
+		q.n_args = cmd->n_args;
+		q.args = argp;
+		na = sc_xcalloc(cmd->n_named_arguments + 1, sizeof(*na));
+		nap = sc_xcalloc(cmd->n_named_arguments + 1, sizeof(*nap));
+		for (i = 0; i < cmd->n_named_arguments; i++) {
+			spark__connect__sql__named_arguments_entry__init(
+			    &na[i]);
+			na[i].key = cmd->named_arguments[i]->key;
+			na[i].value = cmd->named_arguments[i]->value;
+			nap[i] = &na[i];
+		}
+		q.n_named_arguments = cmd->n_named_arguments;
+		q.named_arguments = nap;
+		q.n_pos_args = cmd->n_pos_args;
+		q.pos_args = cmd->pos_args;
+		q.n_pos_arguments = cmd->n_pos_arguments;
+		q.pos_arguments = cmd->pos_arguments;
+		src = &q;
+	}
+	call_begin(c, &x, &run, cancel);
+	sc_eplan_init(&p);
+	sc_buf_init(&cap.data, COMMAND_OUTPUT_MAX);
+	cap.overflow = false;
+	p.raw = true;
+	sc_eng_dialect(src->query != NULL ? src->query : "", &p.sql);
+	if (is_single_query(&x, (const char *)p.sql.data, &query, err) == -1)
+		goto out;
+	if (query) {
+		rel.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_SQL;
+		rel.sql = (Spark__Connect__SQL *)src;
+		*result = relation_copy(&rel, err);
+		rc = *result != NULL ? 0 : -1;
+		goto out;
+	}
+	sc_eng_params_from_sql(&x.params, src);
+	memset(&sink, 0, sizeof(sink));
+	sink.batch = capture_batch;
+	sink.arg = &cap;
+	if (sc_eng_exec_plan(&x, &p, NULL, &sink, false, NULL, NULL,
+	    err) == -1) {
+		if (cap.overflow)
+			sc_srv_error(err, "COMMAND_OUTPUT_TOO_LARGE", "54000",
+			    "The output of the SQL command exceeds %d MiB; "
+			    "run it as a query instead.",
+			    COMMAND_OUTPUT_MAX >> 20);
+		goto out;
+	}
+	spark__connect__local_relation__init(&lr);
+	lr._data_case = SPARK__CONNECT__LOCAL_RELATION___DATA_DATA;
+	lr.data.data = cap.data.data;
+	lr.data.len = cap.data.len;
+	rel.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_LOCAL_RELATION;
+	rel.local_relation = &lr;
+	*result = relation_copy(&rel, err);
+	rc = *result != NULL ? 0 : -1;
+out:
+	sc_buf_release(&cap.data);
+	sc_eplan_release(&p);
+	call_end(c, &x);
+	free(args);
+	free(argp);
+	free(na);
+	free(nap);
+	return rc;
+}

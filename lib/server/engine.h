@@ -1,0 +1,470 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * engine.h: the embedded SQLite engine of sc-serve.
+ *
+ * Spark Connect plans (a single-input chain of relations) are translated
+ * to one SQLite statement whose rows are streamed out as Arrow IPC
+ * batches; range() is generated natively.  One struct sc_engine per
+ * process owns the database, one struct sc_engine_conn per session owns a
+ * SQLite connection (so TEMP tables and views are session-scoped).
+ *
+ * Database.  NULL dbfile: an in-memory database in SQLite's memdb VFS
+ * ("file:/sctk-<pid>-<n>?vfs=memdb"), shared by every connection of the
+ * engine and alive until sc_engine_free(); SQLite caps it at 1 GiB
+ * (then "database or disk is full").  A file is opened in WAL mode.
+ * Every connection has a busy timeout (SC_ENGINE_BUSY_TIMEOUT_MS): a
+ * writer waits for readers and other writers instead of failing at once,
+ * and fails with SQLITE_BUSY after it.  The memdb has no WAL, so a
+ * result being streamed (a read transaction, held while the sink blocks)
+ * holds off writers of other sessions until it ends.  Several calls may
+ * run on one struct sc_engine_conn at the same time (the operations of a
+ * session, AnalyzePlan): its connection is opened SQLITE_OPEN_FULLMUTEX,
+ * every call keeps its own state, and a native range never touches
+ * SQLite.  Statements of one connection interleave row by row; a long
+ * single step (a big aggregate) holds the connection until it returns.
+ * Cancellation sets a flag that SQLite's progress handler and the batch
+ * loops check (sqlite3_interrupt() is not used: it would also hit the
+ * other calls of the connection).
+ *
+ * Relations: sql (args, pos_args, named_arguments, pos_arguments bound as
+ * SQLite parameters :name, @name, $name, ? and ?NNN; a root sql may hold
+ * several statements, run in order, the last one giving the result),
+ * range, local_relation (decoded into a TEMP table dropped when the call
+ * ends), read.named_table (spark_catalog.default.t is main.t), project,
+ * filter, sort, limit, offset, aggregate (GROUPBY), subquery_alias, to_df,
+ * with_columns_renamed (3.5 map and 4.x renames), show_string.  A range
+ * root, and limit/offset/to_df/subquery_alias/with_columns_renamed/a
+ * projection of its column over a range, are produced natively without
+ * SQLite; under anything else a range becomes the eponymous table-valued
+ * function range(end), range(start, end[, step]), also usable in SQL.
+ * Expressions: literal (scalar kinds), unresolved_attribute (a.b and
+ * `quoted` parts), unresolved_function (operators == != <> < <= > >= <=>
+ * + - * / % and or not, isnull, isnotnull, in, like, count/sum/avg/mean/
+ * min/max with DISTINCT, and the scalar functions of funcs[] in
+ * engine_plan.c), expression_string (SQL text, given to SQLite),
+ * unresolved_star (also t.*), alias, cast (Spark semantics through the
+ * SQL function sc_cast; ANSI errors unless eval_mode is TRY or LEGACY),
+ * sort_order (in sort).  User SQL (sql relations, SqlCommand,
+ * expression_string) goes to SQLite as written, except that CAST(e AS t)
+ * and TRY_CAST with a Spark type become sc_cast() (Spark's conversions
+ * and ANSI errors; SQLite's CAST('2024-01-02' AS DATE) is 2024), and the
+ * type name STRING becomes TEXT in CREATE column definitions (SQLite's
+ * NUMERIC affinity for "STRING" would turn '007' into 7).  Otherwise it
+ * keeps SQLite's semantics: 7/2 is 3 in SQL text (the "/" function of a
+ * plan divides as Spark does), comparisons give 0/1, "x" is a column or
+ * else a string.  LIKE is case-sensitive, as in Spark.
+ *
+ * Result types.  Columns whose type the translation knows (literals,
+ * casts, comparisons and boolean operators -> boolean, count -> bigint,
+ * avg and "/" -> double, range id) use it; else the declared type of a
+ * table column decides (BIGINT/LONG, INT/INTEGER, SMALLINT, TINYINT/BYTE,
+ * BOOLEAN, DOUBLE/REAL (8 bytes, as SQLite stores it), FLOAT, STRING/
+ * TEXT/VARCHAR/CHAR, BINARY/BLOB, DATE, TIMESTAMP, TIMESTAMP_NTZ,
+ * DECIMAL(p,s)); else the type is inferred from the values of the first
+ * rows (up to 10000 rows or 4 MiB, buffered): INTEGER -> bigint, REAL ->
+ * double (INTEGER and REAL mixed -> double), TEXT -> string (also when
+ * mixed with numbers), BLOB -> binary, all NULL or no rows -> void.
+ * Later values are coerced: an integer into a double column, anything
+ * into a string column as its SQLite text, an integral real into an
+ * integer column; any other mismatch fails with INCONSISTENT_COLUMN_TYPE
+ * (42804), asking for a CAST.  Comparisons in raw SQL stay bigint (SQLite
+ * gives 0/1).  DATE values are 'YYYY-MM-DD' text (or integer days);
+ * TIMESTAMP values 'YYYY-MM-DD[ T]HH:MM:SS[.ffffff][zone]' text, UTC when
+ * no zone is given (or integer seconds); TIMESTAMP columns carry the
+ * Arrow time zone "UTC".  Nullability: false for NOT NULL table columns,
+ * range ids, literals and count; true otherwise.  Decimals kept as REAL
+ * by SQLite arithmetic have 15 significant digits.
+ *
+ * Errors are Spark-style (sc_srv_error(): status SC_ST_FAILED, message
+ * "[CLASS] text SQLSTATE: xxxxx"):
+ *   TABLE_OR_VIEW_NOT_FOUND 42P01            SQLite "no such table"
+ *   UNRESOLVED_COLUMN.WITHOUT_SUGGESTION 42703  "no such column"
+ *   PARSE_SYNTAX_ERROR 42601                 SQLite syntax errors
+ *   OPERATION_CANCELED HY008                 interrupted, or a sink
+ *                                            callback returned -1
+ *   UNRESOLVED_ROUTINE 42883                 unknown function
+ *   WRONG_NUM_ARGS.WITHOUT_SUGGESTION 42605  bad argument count
+ *   UNBOUND_SQL_PARAMETER 42P02              a parameter without a value
+ *   TABLE_OR_VIEW_ALREADY_EXISTS 42P07       SQLite "already exists"
+ *   CONSTRAINT_VIOLATION 23000               SQLite constraint errors
+ *   SQLITE_BUSY 40001                        lock wait timed out
+ *   UNSUPPORTED_FEATURE.RELATION 0A000       relation type not supported;
+ *                                            the message names it
+ *                                            ("The relation type 'join' is
+ *                                            not supported by sc-serve.")
+ *   UNSUPPORTED_FEATURE.EXPRESSION 0A000     expression type not supported
+ *   UNSUPPORTED_FEATURE.GROUP_TYPE 0A000     rollup/cube/pivot/sets
+ *   UNSUPPORTED_FEATURE.DATA_TYPE 0A000      e.g. array literal, nested
+ *                                            local_relation column
+ *   INVALID_PLAN_INPUT 22023                 malformed plan (no input, a
+ *                                            to_df with wrong count, ...)
+ *   INVALID_PARAMETER_VALUE.RANGE 22023      range step 0
+ *   INCONSISTENT_COLUMN_TYPE 42804           see "Result types"
+ *   CAST_INVALID_INPUT 22018, CAST_OVERFLOW 22003   unconvertible values
+ *   COMMAND_OUTPUT_TOO_LARGE 54000           SqlCommand output > 64 MiB
+ *   SQLITE_ERROR 42000 (HY000)               any other SQLite error, with
+ *                                            SQLite's message (HY000 when
+ *                                            it is not a plain SQL error)
+ */
+
+#ifndef SC_ENGINE_H
+#define SC_ENGINE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/protocol.h"
+
+struct sc_error;
+struct sc_engine;
+struct sc_engine_conn;
+
+/* How long a connection waits for another one's lock. */
+#define SC_ENGINE_BUSY_TIMEOUT_MS	30000
+
+/*
+ * Open the engine's database: dbfile, or a fresh shared in-memory one
+ * when dbfile is NULL.  Registers nothing global.  NULL on failure
+ * (err set).  Free with sc_engine_free() after every connection.
+ */
+struct sc_engine *sc_engine_new(const char *dbfile, struct sc_error *err);
+void	 sc_engine_free(struct sc_engine *e);
+
+/* A new connection (one per session).  NULL on failure (err set). */
+struct sc_engine_conn *sc_engine_conn_new(struct sc_engine *e,
+	    struct sc_error *err);
+/* Close the connection; its TEMP tables and views go with it. */
+void	 sc_engine_conn_free(struct sc_engine_conn *c);
+
+/*
+ * Cancel every call in progress on c (safe from any thread, at any time,
+ * also while a call is blocked in a sink callback): each fails with
+ * OPERATION_CANCELED.  A call that starts afterwards is not affected.
+ * To cancel one of several concurrent calls, use the *_cancelable forms.
+ */
+void	 sc_engine_conn_interrupt(struct sc_engine_conn *c);
+
+/*
+ * Limits of one Arrow batch: a batch is closed when it holds max_rows
+ * rows or its estimated body size (sc_arrow_writer_bytes()) reaches
+ * max_bytes, whichever comes first (each batch holds at least one row).
+ * <= 0, or a NULL limits pointer, means unlimited.
+ */
+struct sc_engine_limits {
+	int64_t	 max_rows;
+	int64_t	 max_bytes;
+};
+
+struct sc_engine_sink {
+	/*
+	 * The result schema as DataType{struct}; owned by the engine, valid
+	 * during the call.  Return 0, or -1 to stop (the run then fails
+	 * with OPERATION_CANCELED).
+	 */
+	int	(*schema)(void *arg, const Spark__Connect__DataType *schema);
+	/*
+	 * One complete Arrow IPC stream (schema, one record batch, end of
+	 * stream) of rows rows; start_offset is the number of rows in the
+	 * batches before it.  ipc is valid during the call only.  May block
+	 * (backpressure).  Return 0, or -1 to stop (OPERATION_CANCELED).
+	 */
+	int	(*batch)(void *arg, const uint8_t *ipc, size_t len,
+		    int64_t rows, int64_t start_offset);
+	void	*arg;
+};
+
+/*
+ * Run the relation root: sink->schema once, then sink->batch once per
+ * batch, at least once (an empty result gives one 0-row batch).  A sql
+ * root that is not a query (DDL, DML) is executed and gives an empty
+ * zero-column result; one with several statements runs them in order
+ * and gives the last one's result.  0, or -1 with err set (nothing more
+ * is sent to the sink after an error; batches already sent stay sent).
+ */
+int	 sc_engine_run(struct sc_engine_conn *c,
+	    const Spark__Connect__Relation *root,
+	    const struct sc_engine_limits *limits,
+	    const struct sc_engine_sink *sink, struct sc_error *err);
+
+/*
+ * Execute a SqlCommand: the 3.5 form (sql, args, pos_args) or the 4.x
+ * form (input = Relation{sql}; it wins when both are set).  A statement
+ * that is not a query (DDL, DML, or several statements, which are run in
+ * order) is executed now and *result is Relation{local_relation{data:
+ * one Arrow stream with the output of the last statement}}; a single
+ * query is not run and *result is Relation{sql} echoing the query and its
+ * arguments.  *result is heap-allocated: free it with
+ * sc_engine_relation_free().  *result is set only on success.
+ */
+int	 sc_engine_sql_command(struct sc_engine_conn *c,
+	    const Spark__Connect__SqlCommand *cmd,
+	    Spark__Connect__Relation **result, struct sc_error *err);
+void	 sc_engine_relation_free(Spark__Connect__Relation *r);
+
+/*
+ * As sc_engine_run() and sc_engine_sql_command(); in addition the call
+ * stops with OPERATION_CANCELED once *cancel is non-zero (set it from any
+ * thread; it is polled every 1000 SQLite VM steps, every 64 Ki range
+ * rows and after every batch).  cancel may be NULL.  This cancels one
+ * operation of a session whose other calls go on.
+ */
+int	 sc_engine_run_cancelable(struct sc_engine_conn *c,
+	    const Spark__Connect__Relation *root,
+	    const struct sc_engine_limits *limits,
+	    const struct sc_engine_sink *sink, const atomic_int *cancel,
+	    struct sc_error *err);
+int	 sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
+	    const Spark__Connect__SqlCommand *cmd,
+	    Spark__Connect__Relation **result, const atomic_int *cancel,
+	    struct sc_error *err);
+
+/*
+ * AnalyzePlan.schema: the result schema of root as DataType{struct}.
+ * Types inferred from values need the first rows (up to 10000) to be
+ * computed; a statement that writes is never run for that (its unknown
+ * types are void), and several statements are a PARSE_SYNTAX_ERROR.
+ * A show_string root runs its input.  Free *out with
+ * sc_engine_datatype_free().
+ */
+int	 sc_engine_schema(struct sc_engine_conn *c,
+	    const Spark__Connect__Relation *root,
+	    Spark__Connect__DataType **out, struct sc_error *err);
+void	 sc_engine_datatype_free(Spark__Connect__DataType *t);
+
+/*
+ * AnalyzePlan.explain: a malloc'ed text (free()) with the SQL the plan
+ * became and SQLite's EXPLAIN QUERY PLAN; mode is ExplainMode (1 simple,
+ * 2 extended, 3 codegen, 4 cost, 5 formatted): extended, codegen and
+ * cost add the SQLite bytecode program.  A native range says so.
+ */
+int	 sc_engine_explain(struct sc_engine_conn *c,
+	    const Spark__Connect__Relation *root, int mode, char **text,
+	    struct sc_error *err);
+
+/*
+ * AnalyzePlan.tree_string: Spark's printSchema text, malloc'ed (free()):
+ * "root\n |-- id: long (nullable = false)\n".
+ */
+int	 sc_engine_tree_string(struct sc_engine_conn *c,
+	    const Spark__Connect__Relation *root, char **text,
+	    struct sc_error *err);
+
+/*
+ * Append the printSchema name of DataType t ("long", "decimal(10,2)",
+ * "void", ...) to out.  0, or -1 (SC_ST_FAILED) for a type the engine
+ * does not produce.
+ */
+struct sc_buf;
+int	 sc_engine_type_name(const Spark__Connect__DataType *t,
+	    struct sc_buf *out, struct sc_error *err);
+
+#ifdef SC_ENGINE_INTERNAL
+/*
+ * Private to lib/server/engine*.c, which define SC_ENGINE_INTERNAL
+ * before including this header.  Nothing else may use it.
+ */
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "core/arrow.h"
+#include "core/buf.h"
+
+/* A column type: an Arrow type, decimal precision/scale, zone flag. */
+#define SC_ETYPE_UNKNOWN	(-1)
+struct sc_etype {
+	int	 t;		/* enum sc_arrow_type or SC_ETYPE_UNKNOWN */
+	int	 prec;		/* DECIMAL128 */
+	int	 scale;		/* DECIMAL128 */
+	bool	 ntz;		/* TIMESTAMP_US: without time zone */
+};
+
+/* An output column of a translated relation. */
+struct sc_ecol {
+	char		*name;
+	struct sc_etype	 type;		/* static type, or t UNKNOWN */
+	int		 nullable;	/* 1, 0, or -1 when unknown */
+	bool		 inferred;	/* type guessed from values */
+};
+
+/* One SQLite value (t is SQLITE_INTEGER ... SQLITE_NULL). */
+struct sc_eval {
+	int		 t;
+	int64_t		 i;
+	double		 d;
+	const uint8_t	*p;		/* TEXT (not NUL-terminated), BLOB */
+	size_t		 n;
+};
+
+struct sc_engine {
+	char		*uri;		/* name given to sqlite3_open_v2 */
+	int		 flags;		/* its open flags */
+	bool		 memdb;
+	sqlite3		*anchor;	/* keeps a memdb alive */
+};
+
+/*
+ * A session's connection.  Calls on it may run at the same time (one
+ * sqlite3 handle, opened FULLMUTEX); each has a struct sc_erun.
+ */
+struct sc_engine_conn {
+	struct sc_engine	*e;
+	sqlite3			*db;
+	pthread_mutex_t		 lock;		/* the fields below */
+	struct sc_erun		*runs;		/* calls in progress */
+	unsigned		 tmpseq;	/* TEMP table names */
+	char			**stale;	/* TEMP tables left to drop */
+	size_t			 nstale;
+};
+
+/* One call in progress on a connection. */
+struct sc_erun {
+	struct sc_engine_conn	*c;
+	atomic_int		 cancel;	/* sc_engine_conn_interrupt() */
+	const atomic_int	*ext;		/* the caller's flag, or NULL */
+	struct sc_buf		 out;		/* IPC of the batch to send */
+	char			**tmp;		/* TEMP tables to drop */
+	size_t			 ntmp;
+	char			 errmsg[512];	/* SQLite's, for this call */
+	struct sc_erun		*outer;		/* the thread's previous run */
+	struct sc_erun		*next;
+};
+
+/* One SQL parameter value: a literal, or an expression holding one. */
+struct sc_eparam {
+	const char				*name;	/* NULL: positional */
+	const Spark__Connect__Expression__Literal *lit;
+	const Spark__Connect__Expression	*expr;
+};
+
+struct sc_eparams {
+	struct sc_eparam	*v;
+	size_t			 n;
+};
+
+enum sc_eplan_kind {
+	SC_EPLAN_SQL = 0,	/* sql: a statement */
+	SC_EPLAN_RANGE		/* native range */
+};
+
+/* A translated relation. */
+struct sc_eplan {
+	enum sc_eplan_kind	 kind;
+	struct sc_buf		 sql;	/* the statement (also for a range) */
+	bool			 raw;	/* sql is the user's own text */
+	char			*table;	/* a table reference to read from */
+	char			*alias;	/* qualifier for the parent, or NULL */
+	struct sc_ecol		*cols;	/* NULL: ask SQLite (names only) */
+	size_t			 ncols;
+	/* SC_EPLAN_RANGE: count values start, start + step, ... */
+	int64_t			 start;
+	int64_t			 step;
+	uint64_t		 count;
+};
+
+/* Translation of one call: parameters of the plan's sql leaf. */
+struct sc_ectx {
+	struct sc_engine_conn	*c;
+	struct sc_erun		*run;
+	struct sc_eparams	 params;
+	unsigned		 seq;	/* for generated aliases */
+	int			 depth;
+};
+
+/* Batches being written for a sink (engine.c). */
+struct sc_ebatch {
+	struct sc_erun			*run;
+	struct sc_arrow_writer		*w;
+	const struct sc_engine_sink	*sink;
+	int64_t				 max_rows;	/* > 0 */
+	int64_t				 max_bytes;	/* > 0 */
+	int64_t				 sent;		/* rows flushed */
+};
+
+/* engine.c */
+bool	 sc_eng_is_canceled(const struct sc_erun *r);
+int	 sc_eng_canceled(struct sc_error *err);
+int	 sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err);
+int	 sc_eng_prepare(struct sc_ectx *x, const char *sql, size_t len,
+	    sqlite3_stmt **st, const char **tail, struct sc_error *err);
+int	 sc_eng_step(struct sc_ectx *x, sqlite3_stmt *st);
+int	 sc_eng_exec(struct sc_ectx *x, const char *sql, struct sc_error *err);
+int	 sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st,
+	    const struct sc_eparams *p, size_t *posused, struct sc_error *err);
+void	 sc_eng_add_tmp(struct sc_ectx *x, const char *name);
+unsigned sc_eng_next_tmp(struct sc_engine_conn *c);
+int	 sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
+	    const struct sc_engine_limits *limits,
+	    const struct sc_engine_sink *sink, bool schema_only,
+	    struct sc_ecol **colsp, size_t *ncolsp, struct sc_error *err);
+int	 sc_eng_batch_begin(struct sc_ebatch *b, struct sc_ectx *x,
+	    const struct sc_ecol *cols, size_t n,
+	    const struct sc_engine_limits *limits,
+	    const struct sc_engine_sink *sink, struct sc_error *err);
+int	 sc_eng_batch_flush(struct sc_ebatch *b, struct sc_error *err);
+int	 sc_eng_batch_end(struct sc_ebatch *b, struct sc_error *err);
+void	 sc_eng_batch_release(struct sc_ebatch *b);
+
+/* engine_plan.c */
+void	 sc_eplan_init(struct sc_eplan *p);
+void	 sc_eplan_release(struct sc_eplan *p);
+void	 sc_ecols_free(struct sc_ecol *cols, size_t n);
+int	 sc_eng_translate(struct sc_ectx *x,
+	    const Spark__Connect__Relation *r, struct sc_eplan *out,
+	    struct sc_error *err);
+int	 sc_eng_plan_columns(struct sc_ectx *x, struct sc_eplan *p,
+	    struct sc_error *err);
+int	 sc_eng_plan_limit(struct sc_ectx *x, struct sc_eplan *p, uint64_t n,
+	    struct sc_error *err);
+void	 sc_eng_quote_ident(struct sc_buf *b, const char *s, size_t n);
+void	 sc_eng_dialect(const char *s, struct sc_buf *out);
+int	 sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
+	    sqlite3_stmt *st, int idx, struct sc_error *err);
+void	 sc_eng_params_from_sql(struct sc_eparams *ps,
+	    const Spark__Connect__SQL *q);
+
+/* engine_range.c */
+int	 sc_eng_range_module(sqlite3 *db);
+int	 sc_eng_range_count(int64_t start, int64_t end, int64_t step,
+	    uint64_t *count, struct sc_error *err);
+int	 sc_eng_range_run(struct sc_ectx *x, const struct sc_eplan *p,
+	    const struct sc_engine_limits *limits,
+	    const struct sc_engine_sink *sink, struct sc_error *err);
+
+/* engine_types.c */
+int	 sc_eng_parse_type(const char *s, size_t n, bool sqlite_names,
+	    struct sc_etype *out);
+int	 sc_eng_type_from_proto(const Spark__Connect__DataType *t,
+	    struct sc_etype *out, struct sc_error *err);
+void	 sc_eng_type_name(const struct sc_etype *t, struct sc_buf *out);
+void	 sc_eng_type_sql(const struct sc_etype *t, struct sc_buf *out);
+void	 sc_eng_type_decl(const struct sc_etype *t, struct sc_buf *out);
+Spark__Connect__DataType *sc_eng_schema_new(const struct sc_ecol *cols,
+	    size_t n);
+int	 sc_eng_arrow_schema(const struct sc_ecol *cols, size_t n,
+	    struct sc_arrow_schema *out, struct sc_error *err);
+void	 sc_eng_eval_column(sqlite3_stmt *st, int col, struct sc_eval *v);
+int	 sc_eng_put(struct sc_arrow_writer *w, size_t col,
+	    const struct sc_ecol *c, const struct sc_eval *v, int64_t row,
+	    struct sc_error *err);
+int	 sc_eng_register_functions(sqlite3 *db);
+void	 sc_eng_fmt_double(double d, bool is_float, char *buf, size_t sz);
+int	 sc_eng_parse_date(const char *s, size_t n, int32_t *days);
+int	 sc_eng_parse_timestamp(const char *s, size_t n, int64_t *us);
+void	 sc_eng_fmt_date(int32_t days, char *buf, size_t sz);
+void	 sc_eng_fmt_timestamp(int64_t us, char *buf, size_t sz);
+
+/* engine_local.c */
+int	 sc_eng_local_relation(struct sc_ectx *x,
+	    const Spark__Connect__LocalRelation *lr, struct sc_eplan *out,
+	    struct sc_error *err);
+
+/* engine_show.c */
+int	 sc_eng_show(struct sc_ectx *x, const Spark__Connect__ShowString *s,
+	    struct sc_buf *text, struct sc_error *err);
+#endif
+
+#endif

@@ -1,0 +1,1874 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * exec.c: operations, their senders and the execution manager.
+ *
+ * An operation (struct sc_exec_op) has a state machine, a response
+ * buffer (exec_buffer.c) and at most one sender: the RPC streaming its
+ * responses.  A sender never blocks anybody: it hands one response to
+ * the transport, and the transport's sent() callback hands the next one
+ * (flow control); a sender with nothing to send costs no thread, and is
+ * woken by whoever changes the operation (a new response, the end, an
+ * interrupt, the timer).  Decisions are taken under the operation lock;
+ * finishing a call, which may take a session lock in service.c, happens
+ * after every lock was dropped ("acts" collected on the way).
+ */
+
+#include "server/exec.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/log.h"
+#include "core/timeutil.h"
+#include "core/uuid.h"
+#include "core/xmem.h"
+#include "server/session.h"
+#include "core/banned.h"
+
+#define NO_DEADLINE	INT64_MAX
+#define COMPLETED_MAX	10000
+
+/* ---------------------------------------------------- keyed tables */
+
+/*
+ * A table of keys (user NUL session NUL operation) kept in insertion
+ * order, for the live operations, the abandoned tombstones and the
+ * recently completed ids.
+ */
+struct kent {
+	struct kent	*hnext;
+	struct kent	*prev, *next;
+	uint64_t	 hash;
+	size_t		 klen;
+	char		*key;
+	int64_t		 t;		/* when added */
+	void		*val;
+};
+
+struct ktab {
+	struct kent	**b;
+	size_t		 nb;
+	size_t		 n;
+	struct kent	 head;
+};
+
+static uint64_t
+key_hash(const char *k, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)k[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static char *
+key_make(const char *user, const char *session, const char *op, size_t *lenp)
+{
+	size_t	 ul = strlen(user), sl = strlen(session), ol = strlen(op);
+	char	*k;
+
+	k = sc_xmalloc(ul + sl + ol + 3);
+	memcpy(k, user, ul + 1);
+	memcpy(k + ul + 1, session, sl + 1);
+	memcpy(k + ul + sl + 2, op, ol + 1);
+	*lenp = ul + sl + ol + 3;
+	return k;
+}
+
+/* The three parts of a key. */
+static void
+key_split(const char *k, const char **user, const char **session,
+    const char **op)
+{
+	*user = k;
+	*session = k + strlen(k) + 1;
+	*op = *session + strlen(*session) + 1;
+}
+
+static void
+ktab_init(struct ktab *t)
+{
+	t->nb = 64;
+	t->b = sc_xcalloc(t->nb, sizeof(*t->b));
+	t->n = 0;
+	t->head.prev = t->head.next = &t->head;
+}
+
+static struct kent *
+ktab_find(struct ktab *t, const char *key, size_t klen)
+{
+	uint64_t	 h = key_hash(key, klen);
+	struct kent	*e;
+
+	for (e = t->b[h & (t->nb - 1)]; e != NULL; e = e->hnext)
+		if (e->hash == h && e->klen == klen &&
+		    memcmp(e->key, key, klen) == 0)
+			return e;
+	return NULL;
+}
+
+static void
+ktab_insert(struct ktab *t, struct kent *e)
+{
+	struct kent	**nb, *x, *nx;
+	size_t		 i, n;
+
+	if (t->n + 1 > t->nb) {
+		n = t->nb * 2;
+		nb = sc_xcalloc(n, sizeof(*nb));
+		for (i = 0; i < t->nb; i++)
+			for (x = t->b[i]; x != NULL; x = nx) {
+				nx = x->hnext;
+				x->hnext = nb[x->hash & (n - 1)];
+				nb[x->hash & (n - 1)] = x;
+			}
+		free(t->b);
+		t->b = nb;
+		t->nb = n;
+	}
+	e->hash = key_hash(e->key, e->klen);
+	e->hnext = t->b[e->hash & (t->nb - 1)];
+	t->b[e->hash & (t->nb - 1)] = e;
+	e->prev = t->head.prev;
+	e->next = &t->head;
+	t->head.prev->next = e;
+	t->head.prev = e;
+	t->n++;
+}
+
+static void
+ktab_remove(struct ktab *t, struct kent *e)
+{
+	struct kent	**pp;
+
+	for (pp = &t->b[e->hash & (t->nb - 1)]; *pp != e; pp = &(*pp)->hnext)
+		;
+	*pp = e->hnext;
+	e->prev->next = e->next;
+	e->next->prev = e->prev;
+	e->hnext = e->prev = e->next = NULL;
+	t->n--;
+}
+
+static struct kent *
+ktab_oldest(struct ktab *t)
+{
+	return t->head.next == &t->head ? NULL : t->head.next;
+}
+
+/* ------------------------------------------------------ structures */
+
+struct sender;
+
+struct sc_exec_op {
+	atomic_int	 refs;
+	struct sc_execmgr *m;
+	struct kent	 kent;		/* key; in m->ops */
+	char		 id[SC_UUID_STRLEN];
+	struct sc_session *sess;
+	char		**tags;
+	size_t		 ntags;
+	bool		 reattachable;
+	uint8_t		*plan;		/* packed Plan, or NULL */
+	size_t		 planlen;
+	int64_t		 created_ms;
+
+	pthread_mutex_t	 lock;
+	pthread_cond_t	 cond;		/* emit waits for room */
+	int		 waiters;
+	enum sc_exec_state state;
+	bool		 registered;
+	struct sc_execbuf *buf;
+	struct sc_error	 error;		/* FAILED or CANCELED */
+	bool		 has_error;
+	struct sender	*sender;	/* attached sender, holds a ref */
+	int64_t		 detached_since; /* -1 while attached */
+	atomic_int	 cancel;	/* set with CANCELED */
+	int64_t		 rows_sent;
+	int64_t		 bytes_sent;
+	int64_t		 rotations;
+	int64_t		 reattaches;
+
+	struct sc_exec_op *qnext;	/* run queue, manager lock */
+	bool		 queued;
+};
+
+struct sender {
+	atomic_int	 refs;
+	struct sc_exec_op *op;		/* holds a ref */
+	struct sc_rpc_call *call;	/* holds a ref */
+	int64_t		 start;		/* first index sent */
+	int64_t		 next;		/* next index to send */
+	int64_t		 sent_bytes;	/* this stream */
+	int64_t		 deadline;	/* or NO_DEADLINE */
+	int64_t		 max_size;	/* 0: none */
+	bool		 in_flight;
+	bool		 done;		/* its end was decided */
+	bool		 interrupted;	/* ends DISCONNECTED */
+};
+
+struct sc_execmgr {
+	struct sc_server	*srv;
+	struct sc_server_conf	 conf;
+	sc_exec_clock_fn	*clock;
+	void			*clock_arg;
+	sc_exec_run_fn		*run;
+	void			*run_arg;
+	struct sc_exec_transport tr;
+	size_t			 completed_max;
+
+	pthread_mutex_t		 lock;
+	pthread_cond_t		 work_cv;
+	pthread_cond_t		 timer_cv;
+	struct ktab		 ops;		/* live operations */
+	struct ktab		 tombs;		/* abandoned */
+	struct ktab		 done;		/* completed */
+	struct sc_exec_op	*qhead, *qtail;
+	size_t			 nqueued;
+	pthread_t		*workers;
+	int			 nworkers;
+	pthread_t		 timer;
+	bool			 has_timer;
+	bool			 stopping;
+	bool			 stopped;
+	uint64_t		 started;
+	uint64_t		 abandoned;
+};
+
+/* What to do with a call once every lock is dropped. */
+enum act_kind {
+	ACT_OK = 0,		/* finish with OK */
+	ACT_ERROR,		/* finish with a Spark error */
+	ACT_STATUS		/* finish with a plain gRPC status */
+};
+
+struct act {
+	struct sender	*s;		/* holds a ref */
+	enum act_kind	 kind;
+	int		 code;
+	const char	*msg;
+	bool		 remove;	/* then remove the op */
+	struct sc_error	 err;
+};
+
+struct acts {
+	struct act	*v;
+	size_t		 n, cap;
+	struct sc_exec_op **unref;	/* op refs to drop */
+	size_t		 nunref, capunref;
+};
+
+static void	 pump(struct sc_exec_op *op, struct sender *s, int64_t now,
+		    struct acts *a);
+static void	 sent_cb(struct sc_rpc_call *call, bool ok, void *arg);
+
+/* ------------------------------------------------------------ misc */
+
+static int64_t
+now_ms(struct sc_execmgr *m)
+{
+	return m->clock(m->clock_arg);
+}
+
+static int64_t
+default_clock(void *arg)
+{
+	(void)arg;
+	return sc_mono_ms();
+}
+
+const char *
+sc_exec_state_name(enum sc_exec_state st)
+{
+	switch (st) {
+	case SC_EXEC_PENDING:
+		return "PENDING";
+	case SC_EXEC_RUNNING:
+		return "RUNNING";
+	case SC_EXEC_FINISHED:
+		return "FINISHED";
+	case SC_EXEC_FAILED:
+		return "FAILED";
+	case SC_EXEC_CANCELED:
+		return "CANCELED";
+	case SC_EXEC_CLOSED:
+		return "CLOSED";
+	}
+	return "?";
+}
+
+bool
+sc_exec_state_legal(enum sc_exec_state from, enum sc_exec_state to)
+{
+	switch (from) {
+	case SC_EXEC_PENDING:
+		return to == SC_EXEC_RUNNING || to == SC_EXEC_CANCELED;
+	case SC_EXEC_RUNNING:
+		return to == SC_EXEC_FINISHED || to == SC_EXEC_FAILED ||
+		    to == SC_EXEC_CANCELED;
+	case SC_EXEC_FINISHED:
+	case SC_EXEC_FAILED:
+	case SC_EXEC_CANCELED:
+		return to == SC_EXEC_CLOSED;
+	case SC_EXEC_CLOSED:
+		return false;
+	}
+	return false;
+}
+
+static void
+set_state(struct sc_exec_op *op, enum sc_exec_state to)
+{
+	if (!sc_exec_state_legal(op->state, to))
+		SC_BUG("operation %s: illegal transition %s -> %s", op->id,
+		    sc_exec_state_name(op->state), sc_exec_state_name(to));
+	op->state = to;
+}
+
+static int
+handle_error(struct sc_error *err, const char *sub, const char *handle,
+    const char *text)
+{
+	char	 cls[64];
+
+	snprintf(cls, sizeof(cls), "INVALID_HANDLE.%s", sub);
+	return sc_srv_error(err, cls, "HY000", "The handle `%s` is invalid. %s",
+	    handle, text);
+}
+
+static int
+canceled_error(struct sc_error *err)
+{
+	return sc_srv_error(err, "OPERATION_CANCELED", "HY008",
+	    "Operation has been canceled.");
+}
+
+static int
+disconnected_error(struct sc_error *err)
+{
+	return sc_srv_error(err, "INVALID_CURSOR.DISCONNECTED", "HY109",
+	    "The cursor is invalid. The cursor has been disconnected by the "
+	    "server.");
+}
+
+static int
+not_reattachable_error(struct sc_error *err)
+{
+	return sc_srv_error(err, "INVALID_CURSOR.NOT_REATTACHABLE", "HY109",
+	    "The cursor is invalid. The cursor is not reattachable.");
+}
+
+/* A plain INTERNAL error without an error class (a Java exception). */
+static int
+internal_error(struct sc_error *err, const char *msg)
+{
+	sc_error_set(err, SC_ST_FAILED, "%s", msg);
+	if (err != NULL)
+		err->rpc_code = SC_GRPC_INTERNAL;
+	return -1;
+}
+
+/* ------------------------------------------------ refs and actions */
+
+static void
+op_ref(struct sc_exec_op *op)
+{
+	atomic_fetch_add(&op->refs, 1);
+}
+
+/* Drop a reference; never with a lock of ours held. */
+static void
+op_unref(struct sc_exec_op *op)
+{
+	size_t	 i;
+
+	if (op == NULL || atomic_fetch_sub(&op->refs, 1) != 1)
+		return;
+	sc_execbuf_free(op->buf);
+	for (i = 0; i < op->ntags; i++)
+		free(op->tags[i]);
+	free(op->tags);
+	free(op->plan);
+	free(op->kent.key);
+	pthread_mutex_destroy(&op->lock);
+	pthread_cond_destroy(&op->cond);
+	sc_session_unref(op->sess);
+	free(op);
+}
+
+static void
+sender_ref(struct sender *s)
+{
+	atomic_fetch_add(&s->refs, 1);
+}
+
+/* Drop a reference that is known not to be the last (locks may be held). */
+static void
+sender_unref_held(struct sender *s)
+{
+	if (atomic_fetch_sub(&s->refs, 1) == 1)
+		SC_BUG("last sender reference dropped under a lock");
+}
+
+/* Drop a reference; never with a lock of ours held. */
+static void
+sender_unref(struct sender *s)
+{
+	struct sc_exec_op *op;
+
+	if (s == NULL || atomic_fetch_sub(&s->refs, 1) != 1)
+		return;
+	op = s->op;
+	op->m->tr.unref(s->call);
+	free(s);
+	op_unref(op);
+}
+
+static void
+acts_init(struct acts *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+static struct act *
+acts_add(struct acts *a, struct sender *s, enum act_kind kind)
+{
+	struct act *x;
+
+	if (a->n == a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 4;
+		a->v = sc_xreallocarray(a->v, a->cap, sizeof(*a->v));
+	}
+	x = &a->v[a->n++];
+	memset(x, 0, sizeof(*x));
+	sender_ref(s);
+	x->s = s;
+	x->kind = kind;
+	return x;
+}
+
+static void
+acts_unref_later(struct acts *a, struct sc_exec_op *op)
+{
+	if (a->nunref == a->capunref) {
+		a->capunref = a->capunref ? a->capunref * 2 : 4;
+		a->unref = sc_xreallocarray(a->unref, a->capunref,
+		    sizeof(*a->unref));
+	}
+	a->unref[a->nunref++] = op;
+}
+
+static void	 remove_op(struct sc_execmgr *m, struct sc_exec_op *op);
+
+/* Finish calls, then drop references; no lock of ours is held. */
+static void
+acts_run(struct sc_execmgr *m, struct acts *a)
+{
+	struct act	*x;
+	size_t		 i;
+
+	for (i = 0; i < a->n; i++) {
+		x = &a->v[i];
+		switch (x->kind) {
+		case ACT_OK:
+			m->tr.finish(x->s->call, SC_GRPC_OK, "");
+			break;
+		case ACT_ERROR:
+			m->tr.finish_error(x->s->call, x->s->op->sess, &x->err);
+			break;
+		case ACT_STATUS:
+			m->tr.finish(x->s->call, x->code, x->msg);
+			break;
+		}
+		if (x->remove)
+			remove_op(m, x->s->op);
+		sender_unref(x->s);
+	}
+	for (i = 0; i < a->nunref; i++)
+		op_unref(a->unref[i]);
+	free(a->v);
+	free(a->unref);
+	acts_init(a);
+}
+
+/* ------------------------------------------------------- senders */
+
+static struct sender *
+sender_new(struct sc_exec_op *op, struct sc_rpc_call *call)
+{
+	struct sc_execmgr *m = op->m;
+	struct sender	*s;
+
+	s = sc_xcalloc(1, sizeof(*s));
+	atomic_init(&s->refs, 1);
+	op_ref(op);
+	s->op = op;
+	m->tr.ref(call);
+	s->call = call;
+	s->start = s->next = 1;
+	s->deadline = NO_DEADLINE;
+	if (op->reattachable) {
+		if (m->conf.max_stream_duration_ms > 0)
+			s->deadline = now_ms(m) +
+			    m->conf.max_stream_duration_ms;
+		s->max_size = m->conf.max_stream_size > 0 ?
+		    m->conf.max_stream_size : 0;
+	}
+	return s;
+}
+
+/*
+ * Decide the end of sender s (op locked): detach it from op and queue
+ * the finish.  Non-reattachable operations go with their stream.
+ */
+static struct act *
+end_sender(struct sc_exec_op *op, struct sender *s, int64_t now,
+    enum act_kind kind, struct acts *a, const char *why)
+{
+	struct act	*x;
+
+	s->done = true;
+	x = acts_add(a, s, kind);
+	if (op->sender == s) {
+		op->sender = NULL;
+		op->detached_since = now;
+		sender_unref_held(s);
+		sc_info("operation %s detached: %s (%lld bytes in this stream)",
+		    op->id, why, (long long)s->sent_bytes);
+	}
+	if (!op->reattachable && op->registered)
+		x->remove = true;
+	return x;
+}
+
+/* Whether a stream limit ends s now (graceful end, client reattaches). */
+static bool
+limit_reached(const struct sender *s, int64_t now)
+{
+	return now >= s->deadline ||
+	    (s->max_size > 0 && s->sent_bytes > s->max_size);
+}
+
+static void
+rotate(struct sc_exec_op *op, struct sender *s, int64_t now, struct acts *a)
+{
+	op->rotations++;
+	end_sender(op, s, now, ACT_OK, a, now >= s->deadline ?
+	    "stream rotated at senderMaxStreamDuration" :
+	    "stream rotated at senderMaxStreamSize");
+}
+
+/*
+ * Move sender s on (op locked): end it, send the next response, or
+ * wait.  At most one send is in flight; sent_cb() calls pump again.
+ */
+static void
+pump(struct sc_exec_op *op, struct sender *s, int64_t now, struct acts *a)
+{
+	struct sc_execmgr *m = op->m;
+	struct sc_execbuf_stats st;
+	struct sc_error	 e;
+	const uint8_t	*data;
+	size_t		 len;
+	int64_t		 rows;
+	struct act	*x;
+	int		 rc;
+
+	if (s->done)
+		return;
+	if (s->interrupted) {
+		x = end_sender(op, s, now, ACT_ERROR, a, "disconnected");
+		disconnected_error(&x->err);
+		return;
+	}
+	if (s->in_flight) {
+		if (now >= s->deadline)
+			rotate(op, s, now, a);
+		return;
+	}
+	sc_execbuf_stats(op->buf, &st);
+	if (st.final >= 0 && s->next > st.final) {
+		if (op->has_error) {
+			x = end_sender(op, s, now, ACT_ERROR, a, op->error.msg);
+			x->err = op->error;
+		} else
+			end_sender(op, s, now, ACT_OK, a, "complete");
+		return;
+	}
+	if (limit_reached(s, now)) {
+		rotate(op, s, now, a);
+		return;
+	}
+	rc = sc_execbuf_consume(op->buf, s->next, &data, &len, &rows, &e);
+	if (rc == 0)
+		return;
+	if (rc != 1) {
+		x = end_sender(op, s, now, ACT_ERROR, a, "position evicted");
+		if (rc == -1)
+			x->err = e;
+		else
+			internal_error(&x->err, "response stream ended early");
+		return;
+	}
+	if (op->waiters > 0)
+		pthread_cond_broadcast(&op->cond);
+	sender_ref(s);			/* for sent_cb() */
+	if (m->tr.send(s->call, data, len, sent_cb, s) == -1) {
+		sender_unref_held(s);
+		x = end_sender(op, s, now, ACT_STATUS, a, "call ended");
+		x->code = SC_GRPC_CANCELLED;
+		x->msg = "call ended";
+		return;
+	}
+	s->in_flight = true;
+	s->next++;
+	s->sent_bytes += (int64_t)len;
+	op->bytes_sent += (int64_t)len;
+	op->rows_sent += rows;
+}
+
+static void
+sent_cb(struct sc_rpc_call *call, bool ok, void *arg)
+{
+	struct sender	*s = arg;
+	struct sc_exec_op *op = s->op;
+	struct sc_execmgr *m = op->m;
+	struct acts	 a;
+	struct act	*x;
+	int64_t		 now = now_ms(m);
+
+	(void)call;
+	acts_init(&a);
+	pthread_mutex_lock(&op->lock);
+	s->in_flight = false;
+	if (!ok) {
+		if (!s->done) {
+			x = end_sender(op, s, now, ACT_STATUS, &a,
+			    "client went away");
+			x->code = SC_GRPC_CANCELLED;
+			x->msg = "call ended";
+		}
+	} else
+		pump(op, s, now, &a);
+	pthread_mutex_unlock(&op->lock);
+	acts_run(m, &a);
+	sender_unref(s);
+}
+
+static void
+close_cb(struct sc_rpc_call *call, bool cancelled, void *arg)
+{
+	struct sender	*s = arg;
+	struct sc_exec_op *op = s->op;
+	struct sc_execmgr *m = op->m;
+	struct acts	 a;
+	struct act	*x;
+
+	(void)call;
+	acts_init(&a);
+	pthread_mutex_lock(&op->lock);
+	if (!s->done) {
+		x = end_sender(op, s, now_ms(m), ACT_STATUS, &a, cancelled ?
+		    "client cancelled the call" : "call closed");
+		x->code = SC_GRPC_CANCELLED;
+		x->msg = "call ended";
+	}
+	pthread_mutex_unlock(&op->lock);
+	acts_run(m, &a);
+	sender_unref(s);
+}
+
+/* -------------------------------------------------- op transitions */
+
+/* PENDING or RUNNING -> CANCELED (op locked); true if it moved. */
+static bool
+cancel_locked(struct sc_exec_op *op)
+{
+	if (op->state != SC_EXEC_PENDING && op->state != SC_EXEC_RUNNING)
+		return false;
+	atomic_store(&op->cancel, 1);
+	set_state(op, SC_EXEC_CANCELED);
+	canceled_error(&op->error);
+	op->has_error = true;
+	sc_execbuf_finish(op->buf);
+	pthread_cond_broadcast(&op->cond);
+	sc_info("operation %s canceled", op->id);
+	return true;
+}
+
+static void
+tomb_add(struct sc_execmgr *m, const struct kent *src, int64_t now)
+{
+	struct kent	*e;
+
+	if (m->conf.abandoned_tombstones <= 0)
+		return;
+	if ((e = ktab_find(&m->tombs, src->key, src->klen)) != NULL)
+		ktab_remove(&m->tombs, e);
+	else {
+		e = sc_xcalloc(1, sizeof(*e));
+		e->key = sc_xmemdup(src->key, src->klen);
+		e->klen = src->klen;
+	}
+	e->t = now;
+	ktab_insert(&m->tombs, e);
+	while (m->tombs.n > (size_t)m->conf.abandoned_tombstones) {
+		e = ktab_oldest(&m->tombs);
+		ktab_remove(&m->tombs, e);
+		free(e->key);
+		free(e);
+	}
+}
+
+static void
+done_add(struct sc_execmgr *m, const struct kent *src, int64_t now)
+{
+	struct kent	*e;
+
+	if ((e = ktab_find(&m->done, src->key, src->klen)) != NULL)
+		ktab_remove(&m->done, e);
+	else {
+		e = sc_xcalloc(1, sizeof(*e));
+		e->key = sc_xmemdup(src->key, src->klen);
+		e->klen = src->klen;
+	}
+	e->t = now;
+	ktab_insert(&m->done, e);
+	while (m->done.n > m->completed_max) {
+		e = ktab_oldest(&m->done);
+		ktab_remove(&m->done, e);
+		free(e->key);
+		free(e);
+	}
+}
+
+enum close_how {
+	CLOSE_COMPLETED = 0,	/* released or ended: remember the id */
+	CLOSE_ABANDONED,	/* tombstone first */
+	CLOSE_FORGET		/* shutdown, closed session at creation */
+};
+
+/*
+ * Remove op from the manager (manager and op locked): tombstone or
+ * remember it first, cancel it if it still runs, drop its responses
+ * and disconnect its sender.  The registry's reference goes to a.
+ */
+static void
+close_locked(struct sc_execmgr *m, struct sc_exec_op *op,
+    enum close_how how, int64_t now, struct acts *a)
+{
+	if (!op->registered)
+		return;
+	if (how == CLOSE_ABANDONED)
+		tomb_add(m, &op->kent, now);
+	else if (how == CLOSE_COMPLETED)
+		done_add(m, &op->kent, now);
+	ktab_remove(&m->ops, &op->kent);
+	op->registered = false;
+	cancel_locked(op);
+	set_state(op, SC_EXEC_CLOSED);
+	sc_execbuf_release_all(op->buf);
+	if (op->sender != NULL) {
+		op->sender->interrupted = true;
+		pump(op, op->sender, now, a);
+	}
+	pthread_cond_broadcast(&op->cond);
+	acts_unref_later(a, op);
+}
+
+/* A non-reattachable operation whose stream ended goes away. */
+static void
+remove_op(struct sc_execmgr *m, struct sc_exec_op *op)
+{
+	struct acts	 a;
+
+	acts_init(&a);
+	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&op->lock);
+	if (op->registered) {
+		close_locked(m, op, CLOSE_COMPLETED, now_ms(m), &a);
+		sc_info("operation %s removed (not reattachable, stream "
+		    "ended)", op->id);
+	}
+	pthread_mutex_unlock(&op->lock);
+	pthread_mutex_unlock(&m->lock);
+	acts_run(m, &a);
+}
+
+/* ----------------------------------------------------- the runners */
+
+/*
+ * Take the first queued operation still PENDING (manager locked); those
+ * canceled meanwhile are unqueued into a.
+ */
+static struct sc_exec_op *
+pick(struct sc_execmgr *m, struct acts *a)
+{
+	struct sc_exec_op *op, *prev, *next;
+	enum sc_exec_state st;
+
+	for (prev = NULL, op = m->qhead; op != NULL; op = next) {
+		next = op->qnext;
+		pthread_mutex_lock(&op->lock);
+		st = op->state;
+		pthread_mutex_unlock(&op->lock);
+		if (prev != NULL)
+			prev->qnext = next;
+		else
+			m->qhead = next;
+		if (m->qtail == op)
+			m->qtail = prev;
+		op->qnext = NULL;
+		op->queued = false;
+		m->nqueued--;
+		if (st == SC_EXEC_PENDING)
+			return op;
+		acts_unref_later(a, op);
+	}
+	return NULL;
+}
+
+/* Build and pack a response with op's ids; returns the bytes. */
+static uint8_t *
+pack_response(struct sc_exec_op *op, Spark__Connect__ExecutePlanResponse *r,
+    char rid[SC_UUID_STRLEN], size_t *lenp, struct sc_error *err)
+{
+	char		*o1, *o2, *o3, *o4;
+	uint8_t		*data;
+
+	if (sc_uuid_v4(rid, err) == -1)
+		return NULL;
+	o1 = r->session_id;
+	o2 = r->server_side_session_id;
+	o3 = r->operation_id;
+	o4 = r->response_id;
+	r->session_id = op->sess->session_id;
+	r->server_side_session_id = op->sess->server_side_id;
+	r->operation_id = op->id;
+	r->response_id = rid;
+	data = sc_proto_pack_alloc(&r->base, lenp);
+	r->session_id = o1;
+	r->server_side_session_id = o2;
+	r->operation_id = o3;
+	r->response_id = o4;
+	return data;
+}
+
+static void
+run_op(struct sc_execmgr *m, struct sc_exec_op *op)
+{
+	Spark__Connect__ExecutePlanResponse r =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__INIT;
+	Spark__Connect__ExecutePlanResponse__ResultComplete rc_msg =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESULT_COMPLETE__INIT;
+	Spark__Connect__Plan *plan = NULL;
+	struct sc_error	 err;
+	struct acts	 a;
+	uint8_t		*done_bytes = NULL;
+	size_t		 done_len = 0;
+	char		 rid[SC_UUID_STRLEN];
+	int		 rc;
+	int64_t		 t0 = sc_mono_ms();
+	struct sc_execbuf_stats st;
+
+	acts_init(&a);
+	sc_error_init(&err);
+	pthread_mutex_lock(&op->lock);
+	if (op->state != SC_EXEC_PENDING) {
+		pthread_mutex_unlock(&op->lock);
+		return;
+	}
+	set_state(op, SC_EXEC_RUNNING);
+	pthread_mutex_unlock(&op->lock);
+	sc_debug("operation %s running", op->id);
+
+	rc = 0;
+	if (op->plan != NULL) {
+		plan = sc_proto_unpack(&spark__connect__plan__descriptor,
+		    op->plan, op->planlen, &err);
+		if (plan == NULL)
+			rc = -1;
+	}
+	if (rc == 0)
+		rc = m->run(op, plan, m->run_arg, &err);
+	if (plan != NULL)
+		protobuf_c_message_free_unpacked(&plan->base, NULL);
+	if (rc == 0 && op->reattachable) {
+		r.response_type_case =
+		    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_RESULT_COMPLETE;
+		r.result_complete = &rc_msg;
+		done_bytes = pack_response(op, &r, rid, &done_len, &err);
+		if (done_bytes == NULL)
+			rc = -1;
+	}
+
+	pthread_mutex_lock(&op->lock);
+	if (op->state == SC_EXEC_RUNNING) {
+		if (rc == 0) {
+			if (done_bytes != NULL) {
+				sc_execbuf_add(op->buf, rid, done_bytes,
+				    done_len, 0);
+				done_bytes = NULL;
+			}
+			sc_execbuf_finish(op->buf);
+			set_state(op, SC_EXEC_FINISHED);
+		} else {
+			op->error = err;
+			op->has_error = true;
+			sc_execbuf_finish(op->buf);
+			set_state(op, SC_EXEC_FAILED);
+		}
+		if (op->sender != NULL)
+			pump(op, op->sender, now_ms(m), &a);
+		sc_execbuf_stats(op->buf, &st);
+		if (rc == 0)
+			sc_info("operation %s finished: %lld responses in "
+			    "%lld ms", op->id, (long long)st.produced,
+			    (long long)(sc_mono_ms() - t0));
+		else
+			sc_info("operation %s failed after %lld responses: %s",
+			    op->id, (long long)st.produced, err.msg);
+	}
+	pthread_mutex_unlock(&op->lock);
+	free(done_bytes);
+	acts_run(m, &a);
+}
+
+static void *
+worker_main(void *arg)
+{
+	struct sc_execmgr *m = arg;
+	struct sc_exec_op *op;
+	struct acts	 a;
+	bool		 stop;
+
+	for (;;) {
+		acts_init(&a);
+		op = NULL;
+		pthread_mutex_lock(&m->lock);
+		while (!m->stopping && (op = pick(m, &a)) == NULL &&
+		    a.nunref == 0)
+			pthread_cond_wait(&m->work_cv, &m->lock);
+		stop = m->stopping;
+		pthread_mutex_unlock(&m->lock);
+		acts_run(m, &a);
+		if (op != NULL) {
+			run_op(m, op);
+			op_unref(op);
+		} else if (stop)
+			break;
+	}
+	return NULL;
+}
+
+/* --------------------------------------------------- runner helpers */
+
+int
+sc_exec_emit(struct sc_exec_op *op, Spark__Connect__ExecutePlanResponse *resp,
+    struct sc_error *err)
+{
+	struct sc_execmgr *m = op->m;
+	struct sc_execbuf_stats st;
+	struct acts	 a;
+	uint8_t		*data;
+	size_t		 len;
+	int64_t		 rows = 0;
+	char		 rid[SC_UUID_STRLEN];
+
+	if ((data = pack_response(op, resp, rid, &len, err)) == NULL)
+		return -1;
+	if (resp->response_type_case ==
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_ARROW_BATCH &&
+	    resp->arrow_batch != NULL)
+		rows = resp->arrow_batch->row_count;
+	acts_init(&a);
+	pthread_mutex_lock(&op->lock);
+	for (;;) {
+		if (op->state != SC_EXEC_RUNNING)
+			break;
+		sc_execbuf_stats(op->buf, &st);
+		if (m->conf.high_water_bytes < 0 ||
+		    st.unconsumed <= m->conf.high_water_bytes)
+			break;
+		op->waiters++;
+		pthread_cond_wait(&op->cond, &op->lock);
+		op->waiters--;
+	}
+	if (op->state != SC_EXEC_RUNNING) {
+		pthread_mutex_unlock(&op->lock);
+		free(data);
+		return canceled_error(err);
+	}
+	sc_execbuf_add(op->buf, rid, data, len, rows);
+	if (op->sender != NULL)
+		pump(op, op->sender, now_ms(m), &a);
+	pthread_mutex_unlock(&op->lock);
+	acts_run(m, &a);
+	return 0;
+}
+
+bool
+sc_exec_op_canceled(struct sc_exec_op *op)
+{
+	bool	 r;
+
+	pthread_mutex_lock(&op->lock);
+	r = op->state == SC_EXEC_CANCELED || op->state == SC_EXEC_CLOSED;
+	pthread_mutex_unlock(&op->lock);
+	return r;
+}
+
+const char *
+sc_exec_op_id(const struct sc_exec_op *op)
+{
+	return op->id;
+}
+
+struct sc_session *
+sc_exec_op_session(const struct sc_exec_op *op)
+{
+	return op->sess;
+}
+
+struct sc_server *
+sc_exec_op_server(const struct sc_exec_op *op)
+{
+	return op->m->srv;
+}
+
+enum sc_exec_state
+sc_exec_op_state(struct sc_exec_op *op)
+{
+	enum sc_exec_state st;
+
+	pthread_mutex_lock(&op->lock);
+	st = op->state;
+	pthread_mutex_unlock(&op->lock);
+	return st;
+}
+
+const atomic_int *
+sc_exec_op_cancel_flag(const struct sc_exec_op *op)
+{
+	return &op->cancel;
+}
+
+/* ---------------------------------------------------- the handlers */
+
+static struct sc_exec_op *
+op_new(struct sc_execmgr *m, struct sc_session *s, const char *id,
+    bool reattachable)
+{
+	struct sc_exec_op *op;
+
+	op = sc_xcalloc(1, sizeof(*op));
+	atomic_init(&op->refs, 1);
+	op->m = m;
+	memcpy(op->id, id, SC_UUID_STRLEN);
+	sc_session_ref(s);
+	op->sess = s;
+	op->reattachable = reattachable;
+	op->created_ms = sc_realtime_ms();
+	op->kent.key = key_make(s->user_id, s->session_id, id, &op->kent.klen);
+	op->kent.val = op;
+	pthread_mutex_init(&op->lock, NULL);
+	pthread_cond_init(&op->cond, NULL);
+	atomic_init(&op->cancel, 0);
+	op->state = SC_EXEC_PENDING;
+	op->buf = sc_execbuf_new(reattachable ? m->conf.retry_buffer_size : 0);
+	op->detached_since = -1;
+	return op;
+}
+
+static bool
+wants_reattach(const Spark__Connect__ExecutePlanRequest *req)
+{
+	size_t	 i;
+	const Spark__Connect__ExecutePlanRequest__RequestOption *o;
+
+	for (i = 0; i < req->n_request_options; i++) {
+		o = req->request_options[i];
+		if (o != NULL && o->request_option_case ==
+		    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__REQUEST_OPTION__REQUEST_OPTION_REATTACH_OPTIONS &&
+		    o->reattach_options != NULL &&
+		    o->reattach_options->reattachable)
+			return true;
+	}
+	return false;
+}
+
+static int
+check_tags(const Spark__Connect__ExecutePlanRequest *req,
+    struct sc_error *err)
+{
+	size_t	 i;
+
+	for (i = 0; i < req->n_tags; i++) {
+		if (req->tags[i] == NULL || req->tags[i][0] == '\0')
+			return internal_error(err,
+			    "Spark Connect tag cannot be an empty string.");
+		if (strchr(req->tags[i], ',') != NULL)
+			return internal_error(err,
+			    "Spark job tag cannot contain ','.");
+	}
+	return 0;
+}
+
+static void
+unavailable_status(struct act *x)
+{
+	x->kind = ACT_STATUS;
+	x->code = SC_GRPC_UNAVAILABLE;
+	x->msg = "sc-serve is shutting down";
+}
+
+void
+sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
+    struct sc_rpc_call *call, const Spark__Connect__ExecutePlanRequest *req)
+{
+	struct sc_exec_op *op;
+	struct sender	*snd;
+	struct sc_error	 err;
+	struct kent	*e;
+	struct acts	 a;
+	struct act	*x;
+	char		 id[SC_UUID_STRLEN];
+	bool		 reattachable;
+	int64_t		 now;
+	size_t		 i;
+	int		 rc;
+
+	sc_error_init(&err);
+	if (req->_operation_id_case ==
+	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST___OPERATION_ID_OPERATION_ID) {
+		if (!sc_uuid_valid(req->operation_id)) {
+			handle_error(&err, "FORMAT", req->operation_id != NULL ?
+			    req->operation_id : "",
+			    "Handle must be an UUID string of the format "
+			    "'00112233-4455-6677-8899-aabbccddeeff'");
+			m->tr.finish_error(call, s, &err);
+			return;
+		}
+		memcpy(id, req->operation_id, SC_UUID_STRLEN);
+		sc_uuid_lower(id);
+	} else if (sc_uuid_v4(id, &err) == -1) {
+		m->tr.finish_error(call, s, &err);
+		return;
+	}
+	if (check_tags(req, &err) == -1) {
+		m->tr.finish_error(call, s, &err);
+		return;
+	}
+	reattachable = m->conf.reattachable_enabled && wants_reattach(req);
+	op = op_new(m, s, id, reattachable);
+	if (req->n_tags > 0) {
+		op->tags = sc_xcalloc(req->n_tags, sizeof(*op->tags));
+		for (i = 0; i < req->n_tags; i++)
+			op->tags[i] = sc_xstrdup(req->tags[i]);
+		op->ntags = req->n_tags;
+	}
+	if (req->plan != NULL)
+		op->plan = sc_proto_pack_alloc(&req->plan->base, &op->planlen);
+
+	snd = sender_new(op, call);
+	sender_ref(snd);
+	m->tr.on_close(call, close_cb, snd);
+
+	acts_init(&a);
+	rc = 0;
+	if (sc_session_is_closed(s))
+		rc = handle_error(&err, "SESSION_CLOSED", s->session_id,
+		    "Session was closed.");
+	pthread_mutex_lock(&m->lock);
+	now = now_ms(m);
+	if (m->stopping)
+		rc = -1;
+	else if (rc == -1)
+		;
+	else if (ktab_find(&m->ops, op->kent.key, op->kent.klen) != NULL)
+		rc = handle_error(&err, "OPERATION_ALREADY_EXISTS", id,
+		    "Operation already exists.");
+	else if (ktab_find(&m->tombs, op->kent.key, op->kent.klen) != NULL)
+		rc = handle_error(&err, "OPERATION_ABANDONED", id,
+		    "Operation was considered abandoned because of "
+		    "inactivity and removed.");
+	else if ((e = ktab_find(&m->done, op->kent.key,
+	    op->kent.klen)) != NULL) {
+		if (now - e->t < m->conf.inactive_op_expiry_ms)
+			rc = handle_error(&err, "OPERATION_ALREADY_EXISTS", id,
+			    "Operation already exists.");
+		else {
+			ktab_remove(&m->done, e);
+			free(e->key);
+			free(e);
+		}
+	}
+	if (rc == 0) {
+		op_ref(op);			/* the registry's */
+		op->registered = true;
+		ktab_insert(&m->ops, &op->kent);
+		op_ref(op);			/* the queue's */
+		op->queued = true;
+		if (m->qtail != NULL)
+			m->qtail->qnext = op;
+		else
+			m->qhead = op;
+		m->qtail = op;
+		m->nqueued++;
+		pthread_mutex_lock(&op->lock);
+		sender_ref(snd);		/* op->sender */
+		op->sender = snd;
+		pthread_mutex_unlock(&op->lock);
+		m->started++;
+		sc_info("operation %s started: session %s user '%s'%s, %zu "
+		    "tags", id, s->session_id, s->user_id, reattachable ?
+		    ", reattachable" : "", op->ntags);
+		pthread_cond_broadcast(&m->work_cv);
+		pthread_cond_signal(&m->timer_cv);
+	} else {
+		pthread_mutex_lock(&op->lock);
+		snd->done = true;
+		x = acts_add(&a, snd, ACT_ERROR);
+		if (m->stopping)
+			unavailable_status(x);
+		else
+			x->err = err;
+		pthread_mutex_unlock(&op->lock);
+	}
+	pthread_mutex_unlock(&m->lock);
+
+	/* Closed meanwhile: sc_exec_session_closed() may have missed it. */
+	if (rc == 0 && sc_session_is_closed(s)) {
+		pthread_mutex_lock(&m->lock);
+		pthread_mutex_lock(&op->lock);
+		if (op->sender == snd) {
+			x = end_sender(op, snd, now, ACT_ERROR, &a,
+			    "session closed");
+			x->remove = false;
+			handle_error(&x->err, "SESSION_CLOSED", s->session_id,
+			    "Session was closed.");
+		}
+		close_locked(m, op, CLOSE_FORGET, now, &a);
+		pthread_mutex_unlock(&op->lock);
+		pthread_mutex_unlock(&m->lock);
+	}
+	acts_run(m, &a);
+	sender_unref(snd);
+	op_unref(op);
+}
+
+/* Find the registered op for key (manager locked); err when there is none. */
+static struct sc_exec_op *
+find_op(struct sc_execmgr *m, const char *key, size_t klen, const char *id,
+    struct sc_error *err)
+{
+	struct kent	*e;
+
+	if ((e = ktab_find(&m->ops, key, klen)) != NULL)
+		return e->val;
+	if (ktab_find(&m->tombs, key, klen) != NULL)
+		handle_error(err, "OPERATION_ABANDONED", id,
+		    "Operation was considered abandoned because of "
+		    "inactivity and removed.");
+	else
+		handle_error(err, "OPERATION_NOT_FOUND", id,
+		    "Operation not found.");
+	return NULL;
+}
+
+void
+sc_exec_reattach(struct sc_execmgr *m, struct sc_session *s,
+    struct sc_rpc_call *call, const Spark__Connect__ReattachExecuteRequest *req)
+{
+	struct sc_exec_op *op;
+	struct sender	*snd, *old;
+	struct sc_error	 err;
+	struct acts	 a;
+	struct act	*x;
+	char		*key;
+	size_t		 klen;
+	int64_t		 now, index, start;
+	const char	*id;
+	int		 rc;
+
+	id = req->operation_id != NULL ? req->operation_id : "";
+	sc_error_init(&err);
+	key = key_make(s->user_id, s->session_id, id, &klen);
+	pthread_mutex_lock(&m->lock);
+	op = find_op(m, key, klen, id, &err);
+	if (op != NULL) {
+		if (!op->reattachable) {
+			not_reattachable_error(&err);
+			op = NULL;
+		} else
+			op_ref(op);
+	}
+	pthread_mutex_unlock(&m->lock);
+	if (op == NULL) {
+		free(key);
+		m->tr.finish_error(call, s, &err);
+		return;
+	}
+
+	snd = sender_new(op, call);
+	sender_ref(snd);
+	m->tr.on_close(call, close_cb, snd);
+
+	acts_init(&a);
+	rc = 0;
+	pthread_mutex_lock(&m->lock);
+	pthread_mutex_lock(&op->lock);
+	now = now_ms(m);
+	start = 1;
+	if (m->stopping) {
+		rc = -1;
+	} else if (!op->registered) {
+		rc = -1;
+		find_op(m, key, klen, id, &err);
+	} else if (req->_last_response_id_case ==
+	    SPARK__CONNECT__REATTACH_EXECUTE_REQUEST___LAST_RESPONSE_ID_LAST_RESPONSE_ID) {
+		rc = sc_execbuf_lookup(op->buf, req->last_response_id, &index,
+		    &err);
+		start = index + 1;
+	}
+	if (rc == 0) {
+		/* One sender per operation: the old one is disconnected. */
+		if ((old = op->sender) != NULL) {
+			old->interrupted = true;
+			pump(op, old, now, &a);
+		}
+		if (sc_execbuf_unavailable(op->buf, start, &err))
+			rc = -1;
+	}
+	if (rc == 0) {
+		snd->start = snd->next = start;
+		sender_ref(snd);
+		op->sender = snd;
+		op->detached_since = -1;
+		op->reattaches++;
+		sc_info("operation %s attached: reattach %lld from index %lld",
+		    op->id, (long long)op->reattaches, (long long)start);
+		pump(op, snd, now, &a);
+		pthread_cond_signal(&m->timer_cv);
+	} else {
+		snd->done = true;
+		x = acts_add(&a, snd, ACT_ERROR);
+		if (m->stopping)
+			unavailable_status(x);
+		else
+			x->err = err;
+	}
+	pthread_mutex_unlock(&op->lock);
+	pthread_mutex_unlock(&m->lock);
+	free(key);
+	acts_run(m, &a);
+	sender_unref(snd);
+	op_unref(op);
+}
+
+int
+sc_exec_release(struct sc_execmgr *m, struct sc_session *s,
+    const Spark__Connect__ReleaseExecuteRequest *req, bool *found,
+    struct sc_error *err)
+{
+	struct sc_exec_op *op;
+	struct kent	*e;
+	struct acts	 a;
+	char		*key;
+	size_t		 klen;
+	const char	*id;
+	int		 rc = 0;
+
+	id = req->operation_id != NULL ? req->operation_id : "";
+	key = key_make(s->user_id, s->session_id, id, &klen);
+	acts_init(&a);
+	pthread_mutex_lock(&m->lock);
+	e = ktab_find(&m->ops, key, klen);
+	free(key);
+	if (e == NULL) {
+		pthread_mutex_unlock(&m->lock);
+		*found = false;
+		return 0;
+	}
+	op = e->val;
+	pthread_mutex_lock(&op->lock);
+	if (!op->reattachable)
+		rc = not_reattachable_error(err);
+	else if (req->release_case ==
+	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_RELEASE_ALL) {
+		sc_info("operation %s released (%s)", op->id,
+		    sc_exec_state_name(op->state));
+		close_locked(m, op, CLOSE_COMPLETED, now_ms(m), &a);
+	} else if (req->release_case ==
+	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_RELEASE_UNTIL &&
+	    req->release_until != NULL) {
+		rc = sc_execbuf_release_until(op->buf,
+		    req->release_until->response_id, err);
+		if (rc == 0 && op->waiters > 0)
+			pthread_cond_broadcast(&op->cond);
+		sc_debug("operation %s released until %s", op->id,
+		    req->release_until->response_id);
+	} else
+		rc = internal_error(err, "Unknown ReleaseExecute type!");
+	pthread_mutex_unlock(&op->lock);
+	pthread_mutex_unlock(&m->lock);
+	acts_run(m, &a);
+	if (rc == 0)
+		*found = true;
+	return rc;
+}
+
+static bool
+same_session(const struct sc_exec_op *op, const struct sc_session *s)
+{
+	return strcmp(op->sess->user_id, s->user_id) == 0 &&
+	    strcmp(op->sess->session_id, s->session_id) == 0;
+}
+
+static bool
+has_tag(const struct sc_exec_op *op, const char *tag)
+{
+	size_t	 i;
+
+	for (i = 0; i < op->ntags; i++)
+		if (strcmp(op->tags[i], tag) == 0)
+			return true;
+	return false;
+}
+
+int
+sc_exec_interrupt(struct sc_execmgr *m, struct sc_session *s, int type,
+    const char *arg, char ***ids, size_t *nids, struct sc_error *err)
+{
+	struct sc_exec_op *op;
+	struct kent	*e;
+	struct acts	 a;
+	char		**v = NULL;
+	size_t		 n = 0;
+	bool		 match;
+
+	if (type == 2 && (arg == NULL || arg[0] == '\0'))
+		return sc_srv_error(err,
+		    "INVALID_PARAMETER_VALUE.INTERRUPT_TYPE_TAG_REQUIRES_TAG",
+		    "22023", "The value of parameter(s) `operation_tag` in "
+		    "`interrupt` is invalid. INTERRUPT_TYPE_TAG requested, but "
+		    "no operation_tag provided.");
+	if (type == 3 && (arg == NULL || arg[0] == '\0'))
+		return sc_srv_error(err,
+		    "INVALID_PARAMETER_VALUE.INTERRUPT_TYPE_OPERATION_ID_REQUIRES_ID",
+		    "22023", "The value of parameter(s) `operation_id` in "
+		    "`interrupt` is invalid. INTERRUPT_TYPE_OPERATION_ID "
+		    "requested, but no operation_id provided.");
+	if (type < 1 || type > 3)
+		return sc_srv_error(err, "UNSUPPORTED_FEATURE.INTERRUPT_TYPE",
+		    "0A000", "The feature is not supported: Unsupported "
+		    "interrupt type: %d.", type);
+	acts_init(&a);
+	pthread_mutex_lock(&m->lock);
+	for (e = m->ops.head.next; e != &m->ops.head; e = e->next) {
+		op = e->val;
+		if (!same_session(op, s))
+			continue;
+		match = type == 1 || (type == 2 && has_tag(op, arg)) ||
+		    (type == 3 && strcmp(op->id, arg) == 0);
+		if (!match)
+			continue;
+		pthread_mutex_lock(&op->lock);
+		if (cancel_locked(op)) {
+			v = sc_xreallocarray(v, n + 1, sizeof(*v));
+			v[n++] = sc_xstrdup(op->id);
+			if (op->sender != NULL)
+				pump(op, op->sender, now_ms(m), &a);
+		}
+		pthread_mutex_unlock(&op->lock);
+	}
+	pthread_mutex_unlock(&m->lock);
+	acts_run(m, &a);
+	*ids = v;
+	*nids = n;
+	return 0;
+}
+
+void
+sc_exec_session_closed(struct sc_execmgr *m, struct sc_session *s)
+{
+	struct sc_exec_op *op;
+	struct kent	*e, *next;
+	struct acts	 a;
+	int64_t		 now;
+
+	acts_init(&a);
+	pthread_mutex_lock(&m->lock);
+	now = now_ms(m);
+	for (e = m->ops.head.next; e != &m->ops.head; e = next) {
+		next = e->next;
+		op = e->val;
+		if (!same_session(op, s))
+			continue;
+		pthread_mutex_lock(&op->lock);
+		sc_info("operation %s abandoned: session closed", op->id);
+		close_locked(m, op, CLOSE_ABANDONED, now, &a);
+		m->abandoned++;
+		pthread_mutex_unlock(&op->lock);
+	}
+	pthread_mutex_unlock(&m->lock);
+	acts_run(m, &a);
+}
+
+size_t
+sc_execmgr_maintain(struct sc_execmgr *m, int64_t now)
+{
+	struct sc_exec_op *op;
+	struct kent	*e, *next;
+	struct acts	 a;
+	size_t		 n = 0;
+	int64_t		 idle;
+
+	acts_init(&a);
+	pthread_mutex_lock(&m->lock);
+	for (e = m->ops.head.next; e != &m->ops.head; e = next) {
+		next = e->next;
+		op = e->val;
+		pthread_mutex_lock(&op->lock);
+		if (op->sender == NULL && op->detached_since >= 0 &&
+		    (idle = now - op->detached_since) >=
+		    m->conf.detached_timeout_ms) {
+			sc_info("operation %s abandoned: detached for %lld ms",
+			    op->id, (long long)idle);
+			close_locked(m, op, CLOSE_ABANDONED, now, &a);
+			m->abandoned++;
+			n++;
+		}
+		pthread_mutex_unlock(&op->lock);
+	}
+	while ((e = ktab_oldest(&m->done)) != NULL &&
+	    now - e->t >= m->conf.inactive_op_expiry_ms) {
+		ktab_remove(&m->done, e);
+		free(e->key);
+		free(e);
+	}
+	pthread_mutex_unlock(&m->lock);
+	acts_run(m, &a);
+	return n;
+}
+
+size_t
+sc_execmgr_expire_streams(struct sc_execmgr *m, int64_t now)
+{
+	struct sc_exec_op *op;
+	struct kent	*e;
+	struct acts	 a;
+	size_t		 n = 0;
+
+	acts_init(&a);
+	pthread_mutex_lock(&m->lock);
+	for (e = m->ops.head.next; e != &m->ops.head; e = e->next) {
+		op = e->val;
+		pthread_mutex_lock(&op->lock);
+		if (op->sender != NULL && now >= op->sender->deadline) {
+			pump(op, op->sender, now, &a);
+			n++;
+		}
+		pthread_mutex_unlock(&op->lock);
+	}
+	pthread_mutex_unlock(&m->lock);
+	acts_run(m, &a);
+	return n;
+}
+
+/* ------------------------------------------------------- the timer */
+
+static void
+abs_mono(int64_t ms, struct timespec *ts)
+{
+	ts->tv_sec = (time_t)(ms / 1000);
+	ts->tv_nsec = (long)(ms % 1000) * 1000000L;
+}
+
+static void *
+timer_main(void *arg)
+{
+	struct sc_execmgr *m = arg;
+	struct sc_exec_op *op;
+	struct kent	*e;
+	struct timespec	 ts;
+	int64_t		 now, wake, next_maint, interval;
+
+	interval = m->conf.maintenance_interval_ms;
+	if (interval < 10)
+		interval = 10;
+	pthread_mutex_lock(&m->lock);
+	next_maint = now_ms(m) + interval;
+	while (!m->stopping) {
+		now = now_ms(m);
+		wake = next_maint;
+		for (e = m->ops.head.next; e != &m->ops.head; e = e->next) {
+			op = e->val;
+			pthread_mutex_lock(&op->lock);
+			if (op->sender != NULL && op->sender->deadline < wake)
+				wake = op->sender->deadline;
+			pthread_mutex_unlock(&op->lock);
+		}
+		if (now < wake) {
+			abs_mono(wake, &ts);
+			pthread_cond_timedwait(&m->timer_cv, &m->lock, &ts);
+			continue;
+		}
+		pthread_mutex_unlock(&m->lock);
+		sc_execmgr_expire_streams(m, now);
+		if (now >= next_maint) {
+			sc_execmgr_maintain(m, now);
+			next_maint = now + interval;
+		}
+		pthread_mutex_lock(&m->lock);
+	}
+	pthread_mutex_unlock(&m->lock);
+	return NULL;
+}
+
+/* ----------------------------------------------------- the manager */
+
+static int
+tr_send(struct sc_rpc_call *call, const void *msg, size_t len,
+    sc_rpc_sent_fn *sent, void *arg)
+{
+	return sc_rpc_call_send(call, msg, len, sent, arg);
+}
+
+static int
+tr_finish(struct sc_rpc_call *call, int code, const char *msg)
+{
+	return sc_rpc_call_finish(call, code, msg, NULL, 0);
+}
+
+static const struct sc_exec_transport rpc_transport = {
+	.send = tr_send,
+	.finish = tr_finish,
+	.finish_error = sc_srv_finish_error,
+	.on_close = sc_rpc_call_on_close,
+	.ref = sc_rpc_call_ref,
+	.unref = sc_rpc_call_unref,
+};
+
+struct sc_execmgr *
+sc_execmgr_new_opts(struct sc_server *srv, const struct sc_execmgr_opts *o)
+{
+	struct sc_execmgr *m;
+	pthread_condattr_t ca;
+	int		 i, rc;
+
+	m = sc_xcalloc(1, sizeof(*m));
+	m->srv = srv;
+	m->conf = srv->conf;
+	m->clock = o != NULL && o->clock != NULL ? o->clock : default_clock;
+	m->clock_arg = o != NULL ? o->clock_arg : NULL;
+	m->run = o != NULL && o->run != NULL ? o->run : sc_exec_run_engine;
+	m->run_arg = o != NULL ? o->run_arg : NULL;
+	m->tr = o != NULL && o->transport != NULL ? *o->transport :
+	    rpc_transport;
+	m->completed_max = o != NULL && o->completed_max > 0 ?
+	    o->completed_max : COMPLETED_MAX;
+	pthread_mutex_init(&m->lock, NULL);
+	pthread_cond_init(&m->work_cv, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&m->timer_cv, &ca);
+	pthread_condattr_destroy(&ca);
+	ktab_init(&m->ops);
+	ktab_init(&m->tombs);
+	ktab_init(&m->done);
+	m->nworkers = m->conf.workers > 0 ? m->conf.workers : 1;
+	m->workers = sc_xcalloc((size_t)m->nworkers, sizeof(*m->workers));
+	for (i = 0; i < m->nworkers; i++)
+		if ((rc = pthread_create(&m->workers[i], NULL, worker_main,
+		    m)) != 0)
+			SC_BUG("cannot start a worker thread: %s",
+			    strerror(rc));
+	if (o == NULL || !o->no_timer) {
+		if ((rc = pthread_create(&m->timer, NULL, timer_main, m)) != 0)
+			SC_BUG("cannot start the timer thread: %s",
+			    strerror(rc));
+		m->has_timer = true;
+	}
+	return m;
+}
+
+struct sc_execmgr *
+sc_execmgr_new(struct sc_server *srv)
+{
+	return sc_execmgr_new_opts(srv, NULL);
+}
+
+void
+sc_execmgr_shutdown(struct sc_execmgr *m)
+{
+	struct sc_exec_op *op;
+	struct kent	*e, *next;
+	struct acts	 a;
+	struct act	*x;
+	int64_t		 now;
+	int		 i;
+
+	acts_init(&a);
+	pthread_mutex_lock(&m->lock);
+	if (m->stopping) {
+		pthread_mutex_unlock(&m->lock);
+		return;
+	}
+	m->stopping = true;
+	now = now_ms(m);
+	for (e = m->ops.head.next; e != &m->ops.head; e = e->next) {
+		op = e->val;
+		pthread_mutex_lock(&op->lock);
+		cancel_locked(op);
+		if (op->sender != NULL) {
+			x = end_sender(op, op->sender, now, ACT_STATUS, &a,
+			    "server shutting down");
+			x->remove = false;
+			unavailable_status(x);
+		}
+		pthread_mutex_unlock(&op->lock);
+	}
+	pthread_cond_broadcast(&m->work_cv);
+	pthread_cond_broadcast(&m->timer_cv);
+	pthread_mutex_unlock(&m->lock);
+	acts_run(m, &a);
+
+	for (i = 0; i < m->nworkers; i++)
+		pthread_join(m->workers[i], NULL);
+	if (m->has_timer)
+		pthread_join(m->timer, NULL);
+
+	pthread_mutex_lock(&m->lock);
+	for (e = m->ops.head.next; e != &m->ops.head; e = next) {
+		next = e->next;
+		op = e->val;
+		pthread_mutex_lock(&op->lock);
+		close_locked(m, op, CLOSE_FORGET, now, &a);
+		pthread_mutex_unlock(&op->lock);
+	}
+	while ((op = m->qhead) != NULL) {
+		m->qhead = op->qnext;
+		op->qnext = NULL;
+		op->queued = false;
+		acts_unref_later(&a, op);
+	}
+	m->qtail = NULL;
+	m->nqueued = 0;
+	m->stopped = true;
+	pthread_mutex_unlock(&m->lock);
+	acts_run(m, &a);
+}
+
+static void
+ktab_free_entries(struct ktab *t)
+{
+	struct kent	*e;
+
+	while ((e = ktab_oldest(t)) != NULL) {
+		ktab_remove(t, e);
+		free(e->key);
+		free(e);
+	}
+	free(t->b);
+}
+
+void
+sc_execmgr_free(struct sc_execmgr *m)
+{
+	if (m == NULL)
+		return;
+	sc_execmgr_shutdown(m);
+	ktab_free_entries(&m->tombs);
+	ktab_free_entries(&m->done);
+	free(m->ops.b);
+	free(m->workers);
+	pthread_mutex_destroy(&m->lock);
+	pthread_cond_destroy(&m->work_cv);
+	pthread_cond_destroy(&m->timer_cv);
+	free(m);
+}
+
+/* -------------------------------------------------- inspection */
+
+void
+sc_execmgr_counts(struct sc_execmgr *m, struct sc_exec_counts *c)
+{
+	struct sc_exec_op *op;
+	struct kent	*e;
+
+	memset(c, 0, sizeof(*c));
+	pthread_mutex_lock(&m->lock);
+	for (e = m->ops.head.next; e != &m->ops.head; e = e->next) {
+		op = e->val;
+		pthread_mutex_lock(&op->lock);
+		c->by_state[op->state]++;
+		if (op->sender != NULL)
+			c->attached++;
+		pthread_mutex_unlock(&op->lock);
+	}
+	c->live = m->ops.n;
+	c->tombstones = m->tombs.n;
+	c->completed = m->done.n;
+	c->queued = m->nqueued;
+	c->started = m->started;
+	c->abandoned = m->abandoned;
+	pthread_mutex_unlock(&m->lock);
+}
+
+void
+sc_execmgr_each(struct sc_execmgr *m,
+    void (*fn)(const struct sc_exec_info *info, void *arg), void *arg)
+{
+	struct sc_exec_info info;
+	struct sc_execbuf_stats st;
+	struct sc_exec_op *op;
+	struct kent	*e;
+
+	pthread_mutex_lock(&m->lock);
+	for (e = m->ops.head.next; e != &m->ops.head; e = e->next) {
+		op = e->val;
+		memset(&info, 0, sizeof(info));
+		key_split(e->key, &info.user_id, &info.session_id,
+		    &info.op_id);
+		pthread_mutex_lock(&op->lock);
+		sc_execbuf_stats(op->buf, &st);
+		info.state = op->state;
+		info.reattachable = op->reattachable;
+		info.attached = op->sender != NULL;
+		info.created_ms = op->created_ms;
+		info.detached_since_ms = op->sender != NULL ? -1 :
+		    op->detached_since;
+		info.buffered_bytes = st.bytes;
+		info.buffered_responses = st.count;
+		info.produced = st.produced;
+		info.consumed = st.consumed;
+		info.rows_sent = op->rows_sent;
+		info.bytes_sent = op->bytes_sent;
+		info.rotations = op->rotations;
+		info.reattaches = op->reattaches;
+		info.ntags = op->ntags;
+		info.tags = op->tags;
+		pthread_mutex_unlock(&op->lock);
+		fn(&info, arg);
+	}
+	for (e = m->tombs.head.next; e != &m->tombs.head; e = e->next) {
+		memset(&info, 0, sizeof(info));
+		key_split(e->key, &info.user_id, &info.session_id,
+		    &info.op_id);
+		info.tombstone = true;
+		info.state = SC_EXEC_CLOSED;
+		info.detached_since_ms = -1;
+		fn(&info, arg);
+	}
+	pthread_mutex_unlock(&m->lock);
+}

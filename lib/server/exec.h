@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * exec.h: operations of sc-serve: ExecutePlan, ReattachExecute,
+ * ReleaseExecute, Interrupt and the execution manager (Spark's
+ * ExecuteHolder, ExecuteResponseObserver, ExecuteGrpcResponseSender and
+ * SparkConnectExecutionManager; spark-connect-protocol.md 4.2-4.8).
+ *
+ *   exec_buffer.c   the per-operation response buffer (retry buffer)
+ *   exec.c          operations, their state machine, senders, and the
+ *                   manager: registry, tombstones, worker pool, timer
+ *   exec_run.c      the default runner: a plan on the embedded engine
+ *
+ * Threads: the handlers below run on completion-queue threads and never
+ * block; plans run on conf.workers worker threads; one timer thread ends
+ * streams at senderMaxStreamDuration and runs maintenance.  Operations
+ * beyond the workers wait PENDING, in order.  The operations of one
+ * session may run at the same time (each has its own cancel flag for the
+ * engine).  Locks: the manager lock is taken before an operation lock;
+ * none of them is held while calling sc_srv_finish_error() or into the
+ * session manager.
+ */
+
+#ifndef SC_EXEC_H
+#define SC_EXEC_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/protocol.h"
+#include "core/rpc.h"
+#include "server/server.h"
+
+struct sc_error;
+struct sc_execmgr;
+struct sc_exec_op;
+
+/* ------------------------------------------------------- the service */
+
+/*
+ * A manager for srv (borrowed; srv->conf is read once here, srv->engine
+ * when plans run).  Starts conf.workers worker threads and the timer
+ * thread, which also calls sc_execmgr_maintain() every
+ * conf.maintenance_interval_ms.  Never returns NULL.
+ */
+struct sc_execmgr *sc_execmgr_new(struct sc_server *srv);
+/*
+ * Shut down: refuse new operations, cancel every operation, end every
+ * attached stream with UNAVAILABLE "sc-serve is shutting down", and join
+ * all threads.  Idempotent.  Call it with no session lock held.
+ */
+void	 sc_execmgr_shutdown(struct sc_execmgr *m);
+/*
+ * Shut down if not done yet, and free m.  NULL is a no-op.  Call it after
+ * sc_rpc_server_shutdown(): until then call callbacks may still arrive.
+ * The right order is sc_execmgr_shutdown(), sc_rpc_server_shutdown(),
+ * sc_execmgr_free().
+ */
+void	 sc_execmgr_free(struct sc_execmgr *m);
+
+/*
+ * The handlers own the call's reply: they always finish the call, now
+ * (an error) or later (the stream).  The session has been looked up
+ * (get-or-create for ExecutePlan, get-only for ReattachExecute) and
+ * SESSION_CHANGED checked by the caller; they take their own session
+ * reference when they keep it.  Both register the call's close callback
+ * (sc_rpc_call_on_close()), so the caller must not.  Neither blocks.
+ *
+ * sc_exec_execute: validate operation_id (INVALID_HANDLE.FORMAT) and
+ * tags, refuse a live or recently completed id
+ * (INVALID_HANDLE.OPERATION_ALREADY_EXISTS) or an abandoned one
+ * (INVALID_HANDLE.OPERATION_ABANDONED), queue the plan and attach the
+ * call as the operation's sender.
+ *
+ * sc_exec_reattach: INVALID_HANDLE.OPERATION_NOT_FOUND,
+ * INVALID_HANDLE.OPERATION_ABANDONED, INVALID_CURSOR.NOT_REATTACHABLE,
+ * INVALID_CURSOR.POSITION_NOT_FOUND or POSITION_NOT_AVAILABLE; otherwise
+ * the call replaces the current sender (which ends with
+ * INVALID_CURSOR.DISCONNECTED) and resumes after last_response_id.
+ */
+void	 sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
+	    struct sc_rpc_call *call,
+	    const Spark__Connect__ExecutePlanRequest *req);
+void	 sc_exec_reattach(struct sc_execmgr *m, struct sc_session *s,
+	    struct sc_rpc_call *call,
+	    const Spark__Connect__ReattachExecuteRequest *req);
+
+/*
+ * ReleaseExecute (the session was looked up get-only).  Returns 0 and
+ * sets *found (false: no such operation, which is not an error), or -1
+ * with err set by sc_srv_error(): INVALID_CURSOR.NOT_REATTACHABLE,
+ * INVALID_CURSOR.POSITION_NOT_FOUND (release_until of an id this
+ * operation never produced, or one forgotten long ago: see
+ * exec_buffer.c), or an INTERNAL error when neither release_all nor
+ * release_until is set.
+ */
+int	 sc_exec_release(struct sc_execmgr *m, struct sc_session *s,
+	    const Spark__Connect__ReleaseExecuteRequest *req, bool *found,
+	    struct sc_error *err);
+
+/*
+ * Interrupt operations of session s: type 1 all, 2 those tagged arg, 3
+ * the one with id arg.  On success *ids is a malloc'ed array of *nids
+ * malloc'ed operation ids (those this call moved to CANCELED; free each
+ * and the array; NULL when *nids is 0).  -1 with err set by
+ * sc_srv_error(): INVALID_PARAMETER_VALUE.INTERRUPT_TYPE_TAG_REQUIRES_TAG,
+ * ..._OPERATION_ID_REQUIRES_ID, UNSUPPORTED_FEATURE.INTERRUPT_TYPE.
+ */
+int	 sc_exec_interrupt(struct sc_execmgr *m, struct sc_session *s,
+	    int type, const char *arg, char ***ids, size_t *nids,
+	    struct sc_error *err);
+
+/*
+ * Session s was closed: remove its operations as abandoned (tombstoned,
+ * canceled, streams ended with INVALID_CURSOR.DISCONNECTED).  Call it
+ * after marking s closed and with no session or session-manager lock
+ * held.
+ */
+void	 sc_exec_session_closed(struct sc_execmgr *m, struct sc_session *s);
+
+/*
+ * Maintenance at now_mono_ms (the manager's clock): remove operations
+ * detached for at least conf.detached_timeout_ms as abandoned
+ * (tombstone first, then remove), and drop expired entries of the
+ * recently-completed cache.  Returns the number of operations abandoned.
+ */
+size_t	 sc_execmgr_maintain(struct sc_execmgr *m, int64_t now_mono_ms);
+
+/* ---------------------------------------------------- inspection */
+
+enum sc_exec_state {
+	SC_EXEC_PENDING = 0,	/* queued for a worker */
+	SC_EXEC_RUNNING,	/* a worker runs the plan */
+	SC_EXEC_FINISHED,	/* all responses produced */
+	SC_EXEC_FAILED,		/* ended with an error (replayed) */
+	SC_EXEC_CANCELED,	/* interrupted: ends with OPERATION_CANCELED */
+	SC_EXEC_CLOSED		/* removed, its buffer dropped */
+};
+#define SC_EXEC_NSTATES	6
+
+/* "PENDING", "RUNNING", ...; "?" when out of range. */
+const char *sc_exec_state_name(enum sc_exec_state st);
+/*
+ * Whether an operation may go from -> to.  Legal: PENDING->RUNNING,
+ * PENDING->CANCELED, RUNNING->FINISHED, RUNNING->FAILED,
+ * RUNNING->CANCELED, and FINISHED, FAILED or CANCELED -> CLOSED.  An
+ * operation closed while PENDING or RUNNING is canceled first.
+ */
+bool	 sc_exec_state_legal(enum sc_exec_state from,
+	    enum sc_exec_state to);
+
+struct sc_exec_counts {
+	size_t	 live;		/* registered operations */
+	size_t	 by_state[SC_EXEC_NSTATES]; /* live ones per state */
+	size_t	 attached;	/* live ones with a sender */
+	size_t	 tombstones;	/* abandoned ids remembered */
+	size_t	 completed;	/* recently completed ids remembered */
+	size_t	 queued;	/* waiting for a worker */
+	uint64_t started;	/* operations created since start */
+	uint64_t abandoned;	/* removed as abandoned since start */
+};
+
+/* One live operation or tombstone, as sc_execmgr_each() shows it. */
+struct sc_exec_info {
+	const char	*op_id;
+	const char	*user_id;
+	const char	*session_id;
+	bool		 tombstone;	/* abandoned: ids only */
+	enum sc_exec_state state;
+	bool		 reattachable;
+	bool		 attached;	/* a stream is attached */
+	int64_t		 created_ms;	/* realtime */
+	int64_t		 detached_since_ms; /* -1: attached */
+	int64_t		 buffered_bytes; /* kept for retry or unsent */
+	int64_t		 buffered_responses;
+	int64_t		 produced;	/* highest index produced */
+	int64_t		 consumed;	/* highest index sent */
+	int64_t		 rows_sent;	/* Arrow rows sent */
+	int64_t		 bytes_sent;	/* bytes sent, all streams */
+	int64_t		 rotations;	/* streams ended at a limit */
+	int64_t		 reattaches;	/* reattaches attached */
+	size_t		 ntags;
+	char *const	*tags;
+};
+
+void	 sc_execmgr_counts(struct sc_execmgr *m, struct sc_exec_counts *c);
+/*
+ * Call fn for every live operation, then every tombstone.  fn runs with
+ * the manager lock held: it must not call back into m.  info is valid
+ * during the call only.
+ */
+void	 sc_execmgr_each(struct sc_execmgr *m,
+	    void (*fn)(const struct sc_exec_info *info, void *arg), void *arg);
+
+/* ---------------------------------- internals, exposed for the tests */
+
+/*
+ * The response buffer of one operation (exec_buffer.c).  Responses are
+ * packed bytes with an index 1, 2, 3, ... and a UUID response id.  Not
+ * locked: the owner's lock protects it.
+ */
+struct sc_execbuf;
+
+/* Ids of evicted responses still answered exactly (see exec_buffer.c). */
+#define SC_EXECBUF_EVICTED_IDS	8192
+
+/* A buffer keeping retry_size bytes behind the last consumed response. */
+struct sc_execbuf *sc_execbuf_new(int64_t retry_size);
+void	 sc_execbuf_free(struct sc_execbuf *b);
+/*
+ * Append a response: id (36-character UUID, any case), data (malloc'ed,
+ * ownership taken) and the number of Arrow rows it carries (for
+ * statistics).  Returns its index.  Not after sc_execbuf_finish().
+ */
+int64_t	 sc_execbuf_add(struct sc_execbuf *b, const char *id,
+	    uint8_t *data, size_t len, int64_t rows);
+/* No more responses: the final index is the last one added. */
+void	 sc_execbuf_finish(struct sc_execbuf *b);
+/*
+ * Consume response index (index >= 1), as a sender does before sending
+ * it.  Returns 1 with *data, *len and *rows (borrowed until the next
+ * call on b; rows may be NULL), 0 if it has not been produced yet, 2 if
+ * index is past the final index (the stream is complete), or -1 with
+ * INVALID_CURSOR.POSITION_NOT_AVAILABLE if it was evicted or released.
+ * Consuming evicts older responses by Spark's rule (4.3).
+ */
+int	 sc_execbuf_consume(struct sc_execbuf *b, int64_t index,
+	    const uint8_t **data, size_t *len, int64_t *rows,
+	    struct sc_error *err);
+/*
+ * Whether consuming index would fail with POSITION_NOT_AVAILABLE (it
+ * was evicted or released); err filled when true.
+ */
+bool	 sc_execbuf_unavailable(struct sc_execbuf *b, int64_t index,
+	    struct sc_error *err);
+/* The index of response id: 0, or -1 with POSITION_NOT_FOUND. */
+int	 sc_execbuf_lookup(struct sc_execbuf *b, const char *id,
+	    int64_t *index, struct sc_error *err);
+/* Drop responses up to and including id: 0, or -1 POSITION_NOT_FOUND. */
+int	 sc_execbuf_release_until(struct sc_execbuf *b, const char *id,
+	    struct sc_error *err);
+/* Drop every buffered response (ids are still known). */
+void	 sc_execbuf_release_all(struct sc_execbuf *b);
+
+struct sc_execbuf_stats {
+	int64_t	 produced;	/* highest index added, 0 if none */
+	int64_t	 consumed;	/* highest index consumed, 0 if none */
+	int64_t	 final;		/* -1 until finished */
+	int64_t	 first;		/* lowest buffered index */
+	int64_t	 bytes;		/* bytes buffered */
+	int64_t	 count;		/* responses buffered */
+	int64_t	 unconsumed;	/* bytes above consumed */
+	int64_t	 known_ids;	/* ids that can be looked up */
+};
+void	 sc_execbuf_stats(const struct sc_execbuf *b,
+	    struct sc_execbuf_stats *st);
+
+/* The clock of a manager: milliseconds on a monotonic scale. */
+typedef int64_t sc_exec_clock_fn(void *arg);
+
+/*
+ * Runs one operation's plan on a worker thread: produce responses with
+ * sc_exec_emit() (schema, batches, metrics, ...; ResultComplete is added
+ * by the caller), then return 0, or -1 with err (the stream then ends
+ * with err after the responses produced so far).  The default runner
+ * (exec_run.c) uses srv->engine.
+ */
+typedef int sc_exec_run_fn(struct sc_exec_op *op,
+		    const Spark__Connect__Plan *plan, void *arg,
+		    struct sc_error *err);
+
+/*
+ * How a manager talks to calls; the default is rpc.c and
+ * sc_srv_finish_error().  Tests substitute fakes.
+ */
+struct sc_exec_transport {
+	int	(*send)(struct sc_rpc_call *call, const void *msg,
+		    size_t len, sc_rpc_sent_fn *sent, void *arg);
+	int	(*finish)(struct sc_rpc_call *call, int code,
+		    const char *msg);
+	void	(*finish_error)(struct sc_rpc_call *call,
+		    struct sc_session *s, const struct sc_error *err);
+	void	(*on_close)(struct sc_rpc_call *call, sc_rpc_close_fn *fn,
+		    void *arg);
+	void	(*ref)(struct sc_rpc_call *call);
+	void	(*unref)(struct sc_rpc_call *call);
+};
+
+struct sc_execmgr_opts {
+	sc_exec_clock_fn	*clock;		/* NULL: sc_mono_ms() */
+	void			*clock_arg;
+	sc_exec_run_fn		*run;		/* NULL: engine */
+	void			*run_arg;
+	const struct sc_exec_transport *transport; /* NULL: rpc.c */
+	bool			 no_timer;	/* no timer thread */
+	size_t			 completed_max;	/* 0: 10000 */
+};
+
+/* As sc_execmgr_new() with substitutes (tests). */
+struct sc_execmgr *sc_execmgr_new_opts(struct sc_server *srv,
+		    const struct sc_execmgr_opts *o);
+/*
+ * End streams that reached senderMaxStreamDuration at now (the manager's
+ * clock); the timer thread does this.  Returns the number ended.
+ */
+size_t	 sc_execmgr_expire_streams(struct sc_execmgr *m, int64_t now);
+
+/*
+ * For runners: set the response's ids (session, server-side session,
+ * operation, a fresh response id), pack it once, and buffer it, waking
+ * the sender.  Blocks while the operation's unsent bytes exceed
+ * conf.high_water_bytes.  0, or -1 with OPERATION_CANCELED once the
+ * operation was canceled or closed (the response is dropped).  resp
+ * stays the caller's; the id fields are reset before returning.
+ */
+int	 sc_exec_emit(struct sc_exec_op *op,
+	    Spark__Connect__ExecutePlanResponse *resp, struct sc_error *err);
+/* True once the operation was canceled or closed (runners may poll). */
+bool	 sc_exec_op_canceled(struct sc_exec_op *op);
+/* The operation's id, session and manager (borrowed). */
+const char	*sc_exec_op_id(const struct sc_exec_op *op);
+struct sc_session *sc_exec_op_session(const struct sc_exec_op *op);
+struct sc_server *sc_exec_op_server(const struct sc_exec_op *op);
+/* The operation's current state (locks it). */
+enum sc_exec_state sc_exec_op_state(struct sc_exec_op *op);
+/*
+ * For runners: the operation's cancel flag, non-zero once it was
+ * canceled or closed (for sc_engine_run_cancelable()); valid as long as
+ * the operation.
+ */
+const atomic_int *sc_exec_op_cancel_flag(const struct sc_exec_op *op);
+
+/* The default runner (exec_run.c). */
+int	 sc_exec_run_engine(struct sc_exec_op *op,
+	    const Spark__Connect__Plan *plan, void *arg, struct sc_error *err);
+
+#endif

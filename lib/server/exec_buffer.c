@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * exec_buffer.c: the response buffer of one operation, Spark's
+ * ExecuteResponseObserver (spark-connect-protocol.md 4.3): packed
+ * responses by index, the retry-buffer eviction rule, and the
+ * response-id -> index map behind ReattachExecute and ReleaseExecute.
+ *
+ * Bounded id map.  Spark never prunes its id maps, so a very long stream
+ * costs memory per response ever produced.  Here the ids of buffered
+ * responses are always known, plus those of the last
+ * SC_EXECBUF_EVICTED_IDS evicted ones (a ring: indices [base, first));
+ * older ids are forgotten.  A known id behaves exactly as in Spark: a
+ * reattach after it resumes at the next index, which fails with
+ * POSITION_NOT_AVAILABLE if that one was evicted; release_until of it is
+ * a no-op.  A forgotten id is answered as never produced,
+ * POSITION_NOT_FOUND.  Clients only name ids they received recently, so
+ * the difference shows only for a reattach or release that arrives after
+ * thousands of later responses were already sent and evicted, when the
+ * resume point is long gone anyway.
+ */
+
+#include "server/exec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/uuid.h"
+#include "core/xmem.h"
+#include "core/banned.h"
+
+struct entry {
+	uint8_t		 id[16];
+	uint8_t		*data;		/* NULL once dropped */
+	size_t		 len;
+	int64_t		 rows;
+};
+
+struct slot {
+	uint8_t		 id[16];
+	int64_t		 index;		/* 0: empty */
+};
+
+struct sc_execbuf {
+	int64_t		 retry_size;
+	struct entry	*ring;		/* indices [base, produced] */
+	size_t		 cap;		/* power of two */
+	int64_t		 base;		/* lowest known id */
+	int64_t		 first;		/* lowest buffered */
+	int64_t		 produced;
+	int64_t		 consumed;
+	int64_t		 final;
+	int64_t		 bytes;
+	int64_t		 count;
+	int64_t		 unconsumed;
+	struct slot	*tab;		/* id -> index */
+	size_t		 tabcap;	/* power of two */
+	size_t		 tabused;
+};
+
+static struct entry *
+ent(struct sc_execbuf *b, int64_t index)
+{
+	return &b->ring[(size_t)index & (b->cap - 1)];
+}
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Parse a canonical UUID into 16 bytes; false if it is not one. */
+static bool
+parse_id(const char *s, uint8_t out[16])
+{
+	size_t	 i, n;
+
+	if (!sc_uuid_valid(s))
+		return false;
+	for (i = 0, n = 0; s[i] != '\0' && n < 16; i++) {
+		if (s[i] == '-')
+			continue;
+		out[n++] = (uint8_t)(hexval(s[i]) << 4 | hexval(s[i + 1]));
+		i++;
+	}
+	return n == 16;
+}
+
+static void
+format_id(const uint8_t id[16], char out[SC_UUID_STRLEN])
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t	 i, o;
+
+	for (i = 0, o = 0; i < 16; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			out[o++] = '-';
+		out[o++] = hex[id[i] >> 4];
+		out[o++] = hex[id[i] & 15];
+	}
+	out[o] = '\0';
+}
+
+static size_t
+id_hash(const uint8_t id[16])
+{
+	uint64_t a, c;
+
+	/* Our ids are random; a lookup key from a client only probes. */
+	memcpy(&a, id, 8);
+	memcpy(&c, id + 8, 8);
+	a ^= c * 0x9e3779b97f4a7c15ULL;
+	return (size_t)(a ^ (a >> 29));
+}
+
+static void
+tab_put(struct slot *tab, size_t cap, const uint8_t id[16], int64_t index)
+{
+	size_t	 i;
+
+	for (i = id_hash(id) & (cap - 1); tab[i].index != 0;
+	    i = (i + 1) & (cap - 1))
+		;
+	memcpy(tab[i].id, id, 16);
+	tab[i].index = index;
+}
+
+static void
+tab_add(struct sc_execbuf *b, const uint8_t id[16], int64_t index)
+{
+	struct slot	*nt;
+	size_t		 i, ncap;
+
+	if ((b->tabused + 1) * 2 > b->tabcap) {
+		ncap = b->tabcap ? b->tabcap * 2 : 64;
+		nt = sc_xcalloc(ncap, sizeof(*nt));
+		for (i = 0; i < b->tabcap; i++)
+			if (b->tab[i].index != 0)
+				tab_put(nt, ncap, b->tab[i].id,
+				    b->tab[i].index);
+		free(b->tab);
+		b->tab = nt;
+		b->tabcap = ncap;
+	}
+	tab_put(b->tab, b->tabcap, id, index);
+	b->tabused++;
+}
+
+static struct slot *
+tab_find(struct sc_execbuf *b, const uint8_t id[16])
+{
+	size_t	 i;
+
+	if (b->tabcap == 0)
+		return NULL;
+	for (i = id_hash(id) & (b->tabcap - 1); b->tab[i].index != 0;
+	    i = (i + 1) & (b->tabcap - 1))
+		if (memcmp(b->tab[i].id, id, 16) == 0)
+			return &b->tab[i];
+	return NULL;
+}
+
+/* Remove a slot, shifting later members of its cluster back. */
+static void
+tab_del(struct sc_execbuf *b, struct slot *sl)
+{
+	size_t	 mask = b->tabcap - 1, i, j, home;
+
+	i = (size_t)(sl - b->tab);
+	b->tab[i].index = 0;
+	for (j = (i + 1) & mask; b->tab[j].index != 0; j = (j + 1) & mask) {
+		home = id_hash(b->tab[j].id) & mask;
+		/* Move j to the hole at i unless its home lies in (i, j]. */
+		if ((j > i && (home <= i || home > j)) ||
+		    (j < i && (home <= i && home > j))) {
+			b->tab[i] = b->tab[j];
+			b->tab[j].index = 0;
+			i = j;
+		}
+	}
+	b->tabused--;
+}
+
+struct sc_execbuf *
+sc_execbuf_new(int64_t retry_size)
+{
+	struct sc_execbuf *b;
+
+	b = sc_xcalloc(1, sizeof(*b));
+	b->retry_size = retry_size < 0 ? 0 : retry_size;
+	b->cap = 16;
+	b->ring = sc_xcalloc(b->cap, sizeof(*b->ring));
+	b->base = 1;
+	b->first = 1;
+	b->final = -1;
+	return b;
+}
+
+void
+sc_execbuf_free(struct sc_execbuf *b)
+{
+	int64_t	 i;
+
+	if (b == NULL)
+		return;
+	for (i = b->first; i <= b->produced; i++)
+		free(ent(b, i)->data);
+	free(b->ring);
+	free(b->tab);
+	free(b);
+}
+
+static void
+ring_grow(struct sc_execbuf *b)
+{
+	struct entry	*nr;
+	size_t		 ncap = b->cap * 2;
+	int64_t		 i;
+
+	nr = sc_xcalloc(ncap, sizeof(*nr));
+	for (i = b->base; i <= b->produced; i++)
+		nr[(size_t)i & (ncap - 1)] = *ent(b, i);
+	free(b->ring);
+	b->ring = nr;
+	b->cap = ncap;
+}
+
+int64_t
+sc_execbuf_add(struct sc_execbuf *b, const char *id, uint8_t *data,
+    size_t len, int64_t rows)
+{
+	struct entry	*e;
+	uint8_t		 bin[16];
+
+	if (b->final >= 0)
+		SC_BUG("response added after the final one");
+	if (!parse_id(id, bin))
+		SC_BUG("response id '%s' is not a UUID", id);
+	if ((uint64_t)(b->produced + 1 - b->base) >= b->cap)
+		ring_grow(b);
+	b->produced++;
+	e = ent(b, b->produced);
+	memcpy(e->id, bin, 16);
+	e->data = data;
+	e->len = len;
+	e->rows = rows;
+	tab_add(b, bin, b->produced);
+	b->bytes += (int64_t)len;
+	b->count++;
+	if (b->produced > b->consumed)
+		b->unconsumed += (int64_t)len;
+	return b->produced;
+}
+
+void
+sc_execbuf_finish(struct sc_execbuf *b)
+{
+	if (b->final < 0)
+		b->final = b->produced;
+}
+
+/* Forget the oldest evicted ids beyond the ring's size. */
+static void
+trim_ids(struct sc_execbuf *b)
+{
+	struct slot	*sl;
+
+	while (b->first - b->base > SC_EXECBUF_EVICTED_IDS) {
+		sl = tab_find(b, ent(b, b->base)->id);
+		if (sl != NULL)
+			tab_del(b, sl);
+		memset(ent(b, b->base), 0, sizeof(struct entry));
+		b->base++;
+	}
+}
+
+/* Drop buffered responses with index <= upto. */
+static void
+drop_until(struct sc_execbuf *b, int64_t upto)
+{
+	struct entry	*e;
+
+	if (upto > b->produced)
+		upto = b->produced;
+	for (; b->first <= upto; b->first++) {
+		e = ent(b, b->first);
+		b->bytes -= (int64_t)e->len;
+		b->count--;
+		if (b->first > b->consumed)
+			b->unconsumed -= (int64_t)e->len;
+		SC_FREE(e->data);
+	}
+	trim_ids(b);
+}
+
+static int
+not_available(struct sc_execbuf *b, int64_t index, struct sc_error *err)
+{
+	char	 id[SC_UUID_STRLEN];
+
+	if (index >= b->base && index <= b->produced)
+		format_id(ent(b, index)->id, id);
+	else
+		memcpy(id, "<UNKNOWN>", sizeof("<UNKNOWN>"));
+	return sc_srv_error(err, "INVALID_CURSOR.POSITION_NOT_AVAILABLE",
+	    "HY109", "The cursor is invalid. The cursor position id %s is "
+	    "no longer available at index %lld.", id, (long long)index);
+}
+
+bool
+sc_execbuf_unavailable(struct sc_execbuf *b, int64_t index,
+    struct sc_error *err)
+{
+	if (index < b->first && index <= b->produced) {
+		not_available(b, index, err);
+		return true;
+	}
+	return false;
+}
+
+int
+sc_execbuf_consume(struct sc_execbuf *b, int64_t index,
+    const uint8_t **data, size_t *len, int64_t *rows, struct sc_error *err)
+{
+	struct entry	*e;
+	int64_t		 i, j, sum;
+
+	if (index < 1)
+		SC_BUG("response index %lld", (long long)index);
+	if (b->final >= 0 && index > b->final)
+		return 2;
+	if (index > b->produced)
+		return 0;
+	if (index < b->first)
+		return not_available(b, index, err);
+	if (index > b->consumed) {
+		for (j = b->consumed + 1; j <= index; j++)
+			if (j >= b->first)
+				b->unconsumed -= (int64_t)ent(b, j)->len;
+		b->consumed = index;
+	}
+	/*
+	 * Spark's rule: walk back from index - 1 while the sizes summed so
+	 * far stay below the retry size; the walk stops at the response that
+	 * reaches it (which is kept) or at one already gone, and everything
+	 * at or below where it stopped goes.
+	 */
+	sum = 0;
+	for (i = index - 1; i >= b->first && sum < b->retry_size; i--)
+		sum += (int64_t)ent(b, i)->len;
+	if (i >= b->first)
+		drop_until(b, i);
+	e = ent(b, index);
+	*data = e->data;
+	*len = e->len;
+	if (rows != NULL)
+		*rows = e->rows;
+	return 1;
+}
+
+int
+sc_execbuf_lookup(struct sc_execbuf *b, const char *id, int64_t *index,
+    struct sc_error *err)
+{
+	struct slot	*sl;
+	uint8_t		 bin[16];
+
+	if (id == NULL || !parse_id(id, bin) || (sl = tab_find(b, bin)) == NULL)
+		return sc_srv_error(err, "INVALID_CURSOR.POSITION_NOT_FOUND",
+		    "HY109", "The cursor is invalid. The cursor position id "
+		    "%s is not found.", id != NULL ? id : "");
+	*index = sl->index;
+	return 0;
+}
+
+int
+sc_execbuf_release_until(struct sc_execbuf *b, const char *id,
+    struct sc_error *err)
+{
+	int64_t	 index;
+
+	if (sc_execbuf_lookup(b, id, &index, err) == -1)
+		return -1;
+	drop_until(b, index);
+	return 0;
+}
+
+void
+sc_execbuf_release_all(struct sc_execbuf *b)
+{
+	drop_until(b, b->produced);
+}
+
+void
+sc_execbuf_stats(const struct sc_execbuf *b, struct sc_execbuf_stats *st)
+{
+	st->produced = b->produced;
+	st->consumed = b->consumed;
+	st->final = b->final;
+	st->first = b->first;
+	st->bytes = b->bytes;
+	st->count = b->count;
+	st->unconsumed = b->unconsumed;
+	st->known_ids = (int64_t)b->tabused;
+}

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * exec_run.c: the default runner: one operation's plan on the embedded
+ * engine, producing Spark's response order (4.5): for a root relation a
+ * schema-only response, the Arrow batches and a metrics-only response;
+ * for a sql_command its result relation and metrics.  ResultComplete is
+ * added by exec.c.
+ */
+
+#include "server/exec.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "server/engine.h"
+#include "core/banned.h"
+
+/* Command field numbers in spark/connect/commands.proto (4.x). */
+static const char *const command_names[] = {
+	NULL, "register_function", "write_operation", "create_dataframe_view",
+	"write_operation_v2", "sql_command", "write_stream_operation_start",
+	"streaming_query_command", "get_resources_command",
+	"streaming_query_manager_command", "register_table_function",
+	"streaming_query_listener_bus_command", "register_data_source",
+	"create_resource_profile_command", "checkpoint_command",
+	"remove_cached_remote_relation_command", "merge_into_table_command",
+	"ml_command", "execute_external_command", "pipeline_command"
+};
+
+struct run {
+	struct sc_exec_op	*op;
+	int64_t			 rows;
+	struct sc_error		 err;	/* why the sink stopped */
+	bool			 stopped;
+};
+
+static int
+emit(struct run *r, Spark__Connect__ExecutePlanResponse *resp)
+{
+	if (sc_exec_emit(r->op, resp, &r->err) == -1) {
+		r->stopped = true;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+on_schema(void *arg, const Spark__Connect__DataType *schema)
+{
+	Spark__Connect__ExecutePlanResponse resp =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__INIT;
+
+	resp.schema = (Spark__Connect__DataType *)schema;
+	return emit(arg, &resp);
+}
+
+static int
+on_batch(void *arg, const uint8_t *ipc, size_t len, int64_t rows,
+    int64_t start_offset)
+{
+	struct run	*r = arg;
+	Spark__Connect__ExecutePlanResponse resp =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__INIT;
+	Spark__Connect__ExecutePlanResponse__ArrowBatch ab =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH__INIT;
+
+	ab.row_count = rows;
+	ab.data.data = (uint8_t *)ipc;
+	ab.data.len = len;
+	ab._start_offset_case =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH___START_OFFSET_START_OFFSET;
+	ab.start_offset = start_offset;
+	resp.response_type_case =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_ARROW_BATCH;
+	resp.arrow_batch = &ab;
+	if (emit(r, &resp) == -1)
+		return -1;
+	r->rows += rows;
+	return 0;
+}
+
+/* The metrics-only response: one plan node with its output rows. */
+static int
+emit_metrics(struct run *r, const char *node)
+{
+	static char	 key[] = "numOutputRows";
+	static char	 vname[] = "number of output rows";
+	static char	 vtype[] = "sum";
+	char		 name[64];
+	Spark__Connect__ExecutePlanResponse resp =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__INIT;
+	Spark__Connect__ExecutePlanResponse__Metrics mt =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__METRICS__INIT;
+	Spark__Connect__ExecutePlanResponse__Metrics__MetricObject mo =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__METRICS__METRIC_OBJECT__INIT;
+	Spark__Connect__ExecutePlanResponse__Metrics__MetricObject__ExecutionMetricsEntry me =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__METRICS__METRIC_OBJECT__EXECUTION_METRICS_ENTRY__INIT;
+	Spark__Connect__ExecutePlanResponse__Metrics__MetricValue mv =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__METRICS__METRIC_VALUE__INIT;
+	Spark__Connect__ExecutePlanResponse__Metrics__MetricObject *mop = &mo;
+	Spark__Connect__ExecutePlanResponse__Metrics__MetricObject__ExecutionMetricsEntry *mep =
+	    &me;
+
+	snprintf(name, sizeof(name), "%s", node);
+	mv.name = vname;
+	mv.value = r->rows;
+	mv.metric_type = vtype;
+	me.key = key;
+	me.value = &mv;
+	mo.name = name;
+	mo.n_execution_metrics = 1;
+	mo.execution_metrics = &mep;
+	mt.n_metrics = 1;
+	mt.metrics = &mop;
+	resp.metrics = &mt;
+	return emit(r, &resp);
+}
+
+static int
+run_root(struct run *r, struct sc_engine_conn *conn,
+    const Spark__Connect__Relation *root, struct sc_error *err)
+{
+	const struct sc_server_conf *conf = &sc_exec_op_server(r->op)->conf;
+	struct sc_engine_limits lim;
+	struct sc_engine_sink sink;
+	int		 rc;
+
+	/* Spark keeps each batch under 70% of the maximum message size. */
+	lim.max_rows = conf->batch_max_rows;
+	lim.max_bytes = conf->batch_max_bytes > 0 ?
+	    conf->batch_max_bytes / 10 * 7 : 0;
+	sink.schema = on_schema;
+	sink.batch = on_batch;
+	sink.arg = r;
+	rc = sc_engine_run_cancelable(conn, root, &lim, &sink,
+	    sc_exec_op_cancel_flag(r->op), err);
+	if (rc == -1) {
+		if (r->stopped && err != NULL)
+			*err = r->err;
+		return -1;
+	}
+	if (emit_metrics(r, "SQLite") == -1) {
+		if (err != NULL)
+			*err = r->err;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+unsupported_command(const Spark__Connect__Command *cmd, struct sc_error *err)
+{
+	char		 what[64];
+	uint32_t	 tag = 0;
+
+	if (cmd->command_type_case ==
+	    SPARK__CONNECT__COMMAND__COMMAND_TYPE_EXTENSION)
+		snprintf(what, sizeof(what), "extension");
+	else {
+		if (cmd->base.n_unknown_fields > 0)
+			tag = cmd->base.unknown_fields[0].tag;
+		if (tag > 0 && tag < sizeof(command_names) /
+		    sizeof(command_names[0]))
+			snprintf(what, sizeof(what), "%s", command_names[tag]);
+		else if (tag > 0)
+			snprintf(what, sizeof(what), "field %u", tag);
+		else
+			snprintf(what, sizeof(what), "(none)");
+	}
+	return sc_srv_error(err, "UNSUPPORTED_FEATURE.COMMAND", "0A000",
+	    "The feature is not supported: the command %s; sc-serve runs "
+	    "only sql_command.", what);
+}
+
+static int
+run_command(struct run *r, struct sc_engine_conn *conn,
+    const Spark__Connect__Command *cmd, struct sc_error *err)
+{
+	Spark__Connect__ExecutePlanResponse resp =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__INIT;
+	Spark__Connect__ExecutePlanResponse__SqlCommandResult res =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__SQL_COMMAND_RESULT__INIT;
+	Spark__Connect__Relation *rel = NULL;
+	int		 rc;
+
+	if (cmd->command_type_case !=
+	    SPARK__CONNECT__COMMAND__COMMAND_TYPE_SQL_COMMAND ||
+	    cmd->sql_command == NULL)
+		return unsupported_command(cmd, err);
+	rc = sc_engine_sql_command_cancelable(conn, cmd->sql_command, &rel,
+	    sc_exec_op_cancel_flag(r->op), err);
+	if (rc == -1)
+		return -1;
+	res.relation = rel;
+	resp.response_type_case =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_SQL_COMMAND_RESULT;
+	resp.sql_command_result = &res;
+	rc = emit(r, &resp);
+	sc_engine_relation_free(rel);
+	if (rc == 0)
+		rc = emit_metrics(r, "SQLiteCommand");
+	if (rc == -1 && err != NULL)
+		*err = r->err;
+	return rc;
+}
+
+int
+sc_exec_run_engine(struct sc_exec_op *op, const Spark__Connect__Plan *plan,
+    void *arg, struct sc_error *err)
+{
+	struct sc_session *s = sc_exec_op_session(op);
+	struct run	 r;
+
+	(void)arg;
+	memset(&r, 0, sizeof(r));
+	r.op = op;
+	if (plan == NULL ||
+	    plan->op_type_case == SPARK__CONNECT__PLAN__OP_TYPE__NOT_SET ||
+	    (plan->op_type_case == SPARK__CONNECT__PLAN__OP_TYPE_ROOT &&
+	    plan->root == NULL) ||
+	    (plan->op_type_case == SPARK__CONNECT__PLAN__OP_TYPE_COMMAND &&
+	    plan->command == NULL))
+		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "The plan has neither a root relation nor a command.");
+	if (s->conn == NULL)
+		return sc_srv_error(err, "INTERNAL_ERROR", "XX000",
+		    "The session has no engine connection.");
+	if (plan->op_type_case == SPARK__CONNECT__PLAN__OP_TYPE_ROOT)
+		return run_root(&r, s->conn, plan->root, err);
+	return run_command(&r, s->conn, plan->command, err);
+}

@@ -718,8 +718,17 @@ sc_arrow_append_int64_seq(struct sc_arrow_writer *w, int64_t start,
 	}
 	bytes_reserve(&c->vals, n * 8);
 	p = c->vals.p + c->vals.len;
+	/*
+	 * A byte-wise store costs about 60 instructions a row; on a
+	 * little-endian host the value's own bytes are already in order.
+	 */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (i = 0; i < n; i++, v += (uint64_t)step)
+		memcpy(p + i * 8, &v, 8);
+#else
 	for (i = 0; i < n; i++, v += (uint64_t)step)
 		le64(p + i * 8, v);
+#endif
 	c->vals.len += n * 8;
 	c->n += n;
 	w->nrows += n;

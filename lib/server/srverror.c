@@ -230,7 +230,10 @@ sc_srv_error(struct sc_error *err, const char *errclass, const char *sqlstate,
 		snprintf(suffix, sizeof(suffix), " SQLSTATE: %s", err->sqlstate);
 	fixed = strlen(prefix) + strlen(suffix) + 1;
 	fit_text(text, sizeof(err->msg) > fixed ? sizeof(err->msg) - fixed : 0);
-	snprintf(err->msg, sizeof(err->msg), "%s%s%s", prefix, text, suffix);
+	/* fit_text() made room, so this cannot truncate; checked anyway. */
+	if (snprintf(err->msg, sizeof(err->msg), "%s%s%s", prefix, text,
+	    suffix) >= (int)sizeof(err->msg))
+		err->msg[sizeof(err->msg) - 1] = '\0';
 	return -1;
 }
 

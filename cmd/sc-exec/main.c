@@ -74,8 +74,7 @@ static const char usage_text[] =
     "      --user-id id       user id (default from the URI, else $USER)\n"
     "      --token token      bearer token (enables TLS off localhost)\n"
     "      --tls              use TLS\n"
-    "      --ca-file file     PEM roots for TLS\n"
-    SC_CLI_COMMON_HELP;
+    "      --ca-file file     PEM roots for TLS\n" SC_CLI_COMMON_HELP;
 
 enum {
 	OPT_AFTER = 256,
@@ -104,110 +103,109 @@ enum {
 	OPT_WATCHDOG
 };
 
-static const struct option longopts[] = {
-	{ "after",		required_argument, NULL, OPT_AFTER },
-	{ "analyze",		no_argument,	   NULL, OPT_ANALYZE },
-	{ "attach",		required_argument, NULL, OPT_ATTACH },
-	{ "ca-file",		required_argument, NULL, OPT_CA_FILE },
-	{ "detach",		no_argument,	   NULL, OPT_DETACH },
-	{ "file",		required_argument, NULL, 'f' },
-	{ "format",		required_argument, NULL, OPT_FORMAT },
-	{ "header",		no_argument,	   NULL, OPT_HEADER },
-	{ "help",		no_argument,	   NULL, 'h' },
-	{ "max-retries",	required_argument, NULL, OPT_MAX_RETRIES },
-	{ "max-rows",		required_argument, NULL, OPT_MAX_ROWS },
-	{ "metadata",		required_argument, NULL, 'H' },
-	{ "no-header",		no_argument,	   NULL, OPT_NO_HEADER },
-	{ "no-progress",	no_argument,	   NULL, OPT_NO_PROGRESS },
-	{ "no-reattach",	no_argument,	   NULL, OPT_NO_REATTACH },
-	{ "null",		required_argument, NULL, OPT_NULL },
-	{ "operation-id",	required_argument, NULL, OPT_OPERATION_ID },
-	{ "plan",		required_argument, NULL, OPT_PLAN },
-	{ "progress",		no_argument,	   NULL, OPT_PROGRESS },
-	{ "quiet",		no_argument,	   NULL, 'q' },
-	{ "range",		required_argument, NULL, OPT_RANGE },
-	{ "segment-timeout",	required_argument, NULL, OPT_SEGMENT_TIMEOUT },
-	{ "server",		required_argument, NULL, 's' },
-	{ "session-id",		required_argument, NULL, OPT_SESSION_ID },
-	{ "tag",		required_argument, NULL, OPT_TAG },
-	{ "timeout",		required_argument, NULL, 't' },
-	{ "tls",		no_argument,	   NULL, OPT_TLS },
-	{ "token",		required_argument, NULL, OPT_TOKEN },
-	{ "user-id",		required_argument, NULL, OPT_USER_ID },
-	{ "verbose",		no_argument,	   NULL, 'v' },
-	{ "version",		no_argument,	   NULL, 'V' },
-	{ "watchdog",		required_argument, NULL, OPT_WATCHDOG },
-	{ NULL,			0,		   NULL, 0 }
-};
+static const struct option longopts[] = { { "after", required_argument, NULL,
+					      OPT_AFTER },
+	{ "analyze", no_argument, NULL, OPT_ANALYZE },
+	{ "attach", required_argument, NULL, OPT_ATTACH },
+	{ "ca-file", required_argument, NULL, OPT_CA_FILE },
+	{ "detach", no_argument, NULL, OPT_DETACH },
+	{ "file", required_argument, NULL, 'f' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "header", no_argument, NULL, OPT_HEADER },
+	{ "help", no_argument, NULL, 'h' },
+	{ "max-retries", required_argument, NULL, OPT_MAX_RETRIES },
+	{ "max-rows", required_argument, NULL, OPT_MAX_ROWS },
+	{ "metadata", required_argument, NULL, 'H' },
+	{ "no-header", no_argument, NULL, OPT_NO_HEADER },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "no-reattach", no_argument, NULL, OPT_NO_REATTACH },
+	{ "null", required_argument, NULL, OPT_NULL },
+	{ "operation-id", required_argument, NULL, OPT_OPERATION_ID },
+	{ "plan", required_argument, NULL, OPT_PLAN },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "range", required_argument, NULL, OPT_RANGE },
+	{ "segment-timeout", required_argument, NULL, OPT_SEGMENT_TIMEOUT },
+	{ "server", required_argument, NULL, 's' },
+	{ "session-id", required_argument, NULL, OPT_SESSION_ID },
+	{ "tag", required_argument, NULL, OPT_TAG },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "tls", no_argument, NULL, OPT_TLS },
+	{ "token", required_argument, NULL, OPT_TOKEN },
+	{ "user-id", required_argument, NULL, OPT_USER_ID },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
+	{ NULL, 0, NULL, 0 } };
 
 /* Largest SQL script or plan file read. */
-#define INPUT_MAX	(64UL * 1024 * 1024)
+#define INPUT_MAX (64UL * 1024 * 1024)
 /* How long the end of the run, or an interrupt, waits for releases. */
-#define RELEASE_WAIT_MS	 5000
+#define RELEASE_WAIT_MS 5000
 #define INTERRUPT_WAIT_MS 2000
 
 struct opts {
-	struct sc_cli_common	 common;
-	const char		*after;
-	bool			 analyze;
-	const char		*attach;
-	const char		*ca_file;
-	bool			 detach;
-	const char		*file;
-	int			 format;	/* -1: default */
-	bool			 arrow;
-	int			 header;	/* -1: default */
-	int			 max_retries;	/* -1: default */
-	uint64_t		 max_rows;
-	char			**meta;
-	size_t			 nmeta;
-	const char		*null_text;
-	char			 opid[SC_UUID_STRLEN];
-	const char		*plan_file;
-	int			 progress;	/* -1: default */
-	bool			 reattach;
-	bool			 has_range;
-	int64_t			 range[3];
-	int64_t			 segment_ms;	/* -1: default */
-	const char		*session_id;
-	const char		**tags;
-	size_t			 ntags;
-	const char		*token;
-	bool			 tls;
-	const char		*user_id;
-	int64_t			 watchdog_ms;	/* -1: default */
-	const char		*sql;		/* operand */
+	struct sc_cli_common common;
+	const char *after;
+	bool analyze;
+	const char *attach;
+	const char *ca_file;
+	bool detach;
+	const char *file;
+	int format; /* -1: default */
+	bool arrow;
+	int header; /* -1: default */
+	int max_retries; /* -1: default */
+	uint64_t max_rows;
+	char **meta;
+	size_t nmeta;
+	const char *null_text;
+	char opid[SC_UUID_STRLEN];
+	const char *plan_file;
+	int progress; /* -1: default */
+	bool reattach;
+	bool has_range;
+	int64_t range[3];
+	int64_t segment_ms; /* -1: default */
+	const char *session_id;
+	const char **tags;
+	size_t ntags;
+	const char *token;
+	bool tls;
+	const char *user_id;
+	int64_t watchdog_ms; /* -1: default */
+	const char *sql; /* operand */
 };
 
 /* What the run needs; one per process. */
 struct run {
-	struct opts		*o;
-	struct sc_client	*c;
-	struct render		*r;
-	struct sc_reattach_opts	 ro;
-	const struct timespec	*deadline;
-	bool			 detached;
-	bool			 generated_session;
+	struct opts *o;
+	struct sc_client *c;
+	struct render *r;
+	struct sc_reattach_opts ro;
+	const struct timespec *deadline;
+	bool detached;
+	bool generated_session;
 };
 
 /* The operation in progress, for the signal thread. */
-static pthread_mutex_t	 cur_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t cur_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sc_reattach *cur_it;
-static struct sc_client	*cur_client;
-static volatile int	 interrupted;
+static struct sc_client *cur_client;
+static volatile int interrupted;
 /* The client, for the event callback (set before any event can fire). */
-static struct sc_client	*ev_client;
+static struct sc_client *ev_client;
 
 /* -------------------------------------------------------------- signals */
 
 static void *
 signal_main(void *arg)
 {
-	sigset_t	*set = arg, one;
-	struct timespec	 dl;
-	char		 opid[SC_UUID_STRLEN] = "";
+	sigset_t *set = arg, one;
+	struct timespec dl;
+	char opid[SC_UUID_STRLEN] = "";
 	struct sc_client *c;
-	int		 sig;
+	int sig;
 
 	if (sigwait(set, &sig) != 0)
 		return NULL;
@@ -241,8 +239,7 @@ signal_main(void *arg)
 }
 
 /* The main thread after an interrupt: wait to be killed. */
-static void __attribute__((noreturn))
-wait_for_death(void)
+static void __attribute__((noreturn)) wait_for_death(void)
 {
 	for (;;)
 		pause();
@@ -283,8 +280,8 @@ on_event(const struct sc_client_event *ev, void *arg)
 static int
 parse_range(const char *s, int64_t out[3])
 {
-	char	*end;
-	int	 i;
+	char *end;
+	int i;
 
 	out[2] = 1;
 	for (i = 0; i < 3; i++) {
@@ -304,8 +301,8 @@ parse_range(const char *s, int64_t out[3])
 static int64_t
 parse_ms(const char *what, const char *s)
 {
-	struct sc_error	 err;
-	int64_t		 ms;
+	struct sc_error err;
+	int64_t ms;
 
 	if (sc_parse_duration_ms(s, &ms, &err) == -1)
 		sc_usage_msg(usage_text, "invalid %s: %s", what, err.msg);
@@ -315,21 +312,23 @@ parse_ms(const char *what, const char *s)
 static void
 parse_args(struct opts *o, int argc, char **argv)
 {
-	struct sc_error	 err;
-	uint64_t	 n;
+	struct sc_error err;
+	uint64_t n;
 	enum sc_out_format f;
-	int		 ch, r, nsrc;
+	int ch, r, nsrc;
 
-	while ((ch = getopt_long(argc, argv, "f:H:hqs:t:Vv", longopts,
-	    NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "f:H:hqs:t:Vv", longopts, NULL)) !=
+	    -1) {
 		switch (ch) {
 		case 'f':
 			o->file = optarg;
 			break;
 		case 'H':
 			if (strchr(optarg, '=') == NULL || optarg[0] == '=')
-				sc_usage_msg(usage_text, "invalid header '%s': "
-				    "expected key=value", optarg);
+				sc_usage_msg(usage_text,
+				    "invalid header '%s': "
+				    "expected key=value",
+				    optarg);
 			o->meta = sc_xreallocarray(o->meta, o->nmeta + 1,
 			    sizeof(*o->meta));
 			o->meta[o->nmeta++] = optarg;
@@ -342,8 +341,10 @@ parse_args(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_ATTACH:
 			if (!sc_uuid_valid(optarg))
-				sc_usage_msg(usage_text, "invalid operation id "
-				    "'%s': not a UUID", optarg);
+				sc_usage_msg(usage_text,
+				    "invalid operation id "
+				    "'%s': not a UUID",
+				    optarg);
 			o->attach = optarg;
 			break;
 		case OPT_CA_FILE:
@@ -359,7 +360,8 @@ parse_args(struct opts *o, int argc, char **argv)
 				o->arrow = false;
 				o->format = (int)f;
 			} else
-				sc_usage_msg(usage_text, "invalid format '%s': "
+				sc_usage_msg(usage_text,
+				    "invalid format '%s': "
 				    "expected table, csv, tsv, jsonl or arrow",
 				    optarg);
 			break;
@@ -368,15 +370,17 @@ parse_args(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_MAX_RETRIES:
 			if (sc_parse_uint(optarg, 0, 1000, &n, &err) == -1)
-				sc_usage_msg(usage_text, "invalid --max-retries: "
-				    "%s", err.msg);
+				sc_usage_msg(usage_text,
+				    "invalid --max-retries: "
+				    "%s",
+				    err.msg);
 			o->max_retries = (int)n;
 			break;
 		case OPT_MAX_ROWS:
 			if (sc_parse_uint(optarg, 1, UINT64_MAX / 2, &n,
-			    &err) == -1)
-				sc_usage_msg(usage_text, "invalid --max-rows: %s",
-				    err.msg);
+				&err) == -1)
+				sc_usage_msg(usage_text,
+				    "invalid --max-rows: %s", err.msg);
 			o->max_rows = n;
 			break;
 		case OPT_NO_HEADER:
@@ -393,8 +397,10 @@ parse_args(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_OPERATION_ID:
 			if (!sc_uuid_valid(optarg))
-				sc_usage_msg(usage_text, "invalid operation id "
-				    "'%s': not a UUID", optarg);
+				sc_usage_msg(usage_text,
+				    "invalid operation id "
+				    "'%s': not a UUID",
+				    optarg);
 			snprintf(o->opid, sizeof(o->opid), "%s", optarg);
 			sc_uuid_lower(o->opid);
 			break;
@@ -406,9 +412,11 @@ parse_args(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_RANGE:
 			if (parse_range(optarg, o->range) == -1)
-				sc_usage_msg(usage_text, "invalid range '%s': "
+				sc_usage_msg(usage_text,
+				    "invalid range '%s': "
 				    "expected start:end[:step] with a non-zero "
-				    "step", optarg);
+				    "step",
+				    optarg);
 			o->has_range = true;
 			break;
 		case OPT_SEGMENT_TIMEOUT:
@@ -416,14 +424,18 @@ parse_args(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_SESSION_ID:
 			if (!sc_uuid_valid(optarg))
-				sc_usage_msg(usage_text, "invalid session id "
-				    "'%s': not a UUID", optarg);
+				sc_usage_msg(usage_text,
+				    "invalid session id "
+				    "'%s': not a UUID",
+				    optarg);
 			o->session_id = optarg;
 			break;
 		case OPT_TAG:
 			if (optarg[0] == '\0' || strchr(optarg, ',') != NULL)
-				sc_usage_msg(usage_text, "invalid tag '%s': "
-				    "must be non-empty without ','", optarg);
+				sc_usage_msg(usage_text,
+				    "invalid tag '%s': "
+				    "must be non-empty without ','",
+				    optarg);
 			o->tags = sc_xreallocarray(o->tags, o->ntags + 1,
 			    sizeof(*o->tags));
 			o->tags[o->ntags++] = optarg;
@@ -453,7 +465,8 @@ parse_args(struct opts *o, int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if (argc > 1)
-		sc_usage_msg(usage_text, "too many operands (quote the SQL as "
+		sc_usage_msg(usage_text,
+		    "too many operands (quote the SQL as "
 		    "one argument)");
 	if (argc == 1)
 		o->sql = argv[0];
@@ -461,10 +474,12 @@ parse_args(struct opts *o, int argc, char **argv)
 	nsrc = (o->sql != NULL) + (o->file != NULL) + o->has_range +
 	    (o->plan_file != NULL) + (o->attach != NULL);
 	if (nsrc == 0)
-		sc_usage_msg(usage_text, "nothing to run: give SQL, -f, "
+		sc_usage_msg(usage_text,
+		    "nothing to run: give SQL, -f, "
 		    "--range, --plan or --attach");
 	if (nsrc > 1)
-		sc_usage_msg(usage_text, "give only one of SQL, -f, --range, "
+		sc_usage_msg(usage_text,
+		    "give only one of SQL, -f, --range, "
 		    "--plan and --attach");
 	if (o->after != NULL && o->attach == NULL)
 		sc_usage_msg(usage_text, "--after needs --attach");
@@ -473,24 +488,30 @@ parse_args(struct opts *o, int argc, char **argv)
 	if (o->attach != NULL && o->analyze)
 		sc_usage_msg(usage_text, "cannot use --attach and --analyze");
 	if (o->attach != NULL && o->opid[0] != '\0')
-		sc_usage_msg(usage_text, "cannot use --attach and "
+		sc_usage_msg(usage_text,
+		    "cannot use --attach and "
 		    "--operation-id");
 	if (o->attach != NULL && !o->reattach)
-		sc_usage_msg(usage_text, "cannot use --attach and "
+		sc_usage_msg(usage_text,
+		    "cannot use --attach and "
 		    "--no-reattach");
 	if (o->detach && !o->reattach)
-		sc_usage_msg(usage_text, "cannot use --detach and "
+		sc_usage_msg(usage_text,
+		    "cannot use --detach and "
 		    "--no-reattach");
 	if (o->detach && o->analyze)
 		sc_usage_msg(usage_text, "cannot use --detach and --analyze");
 	if (o->analyze && o->arrow)
-		sc_usage_msg(usage_text, "cannot use --analyze and --format "
+		sc_usage_msg(usage_text,
+		    "cannot use --analyze and --format "
 		    "arrow");
 	if (o->arrow && o->max_rows > 0)
-		sc_usage_msg(usage_text, "cannot use --max-rows and --format "
+		sc_usage_msg(usage_text,
+		    "cannot use --max-rows and --format "
 		    "arrow");
 	if (o->arrow && (o->header >= 0 || o->null_text != NULL))
-		sc_usage_msg(usage_text, "--header, --no-header and --null "
+		sc_usage_msg(usage_text,
+		    "--header, --no-header and --null "
 		    "do not apply to --format arrow");
 }
 
@@ -499,10 +520,10 @@ parse_args(struct opts *o, int argc, char **argv)
 static int
 read_all(const char *path, struct sc_buf *b, struct sc_error *err)
 {
-	FILE	*fp;
-	char	 chunk[65536];
-	size_t	 n;
-	bool	 is_stdin = strcmp(path, "-") == 0;
+	FILE *fp;
+	char chunk[65536];
+	size_t n;
+	bool is_stdin = strcmp(path, "-") == 0;
 
 	fp = is_stdin ? stdin : fopen(path, "rb");
 	if (fp == NULL)
@@ -530,14 +551,15 @@ read_all(const char *path, struct sc_buf *b, struct sc_error *err)
 
 /* ------------------------------------------------------------ execution */
 
-static int run_plan(struct run *x, const Spark__Connect__Plan *plan,
-	    bool final, struct sc_error *err);
+static int run_plan(struct run *x, const Spark__Connect__Plan *plan, bool final,
+    struct sc_error *err);
 
 static bool
 is_sql_command(const Spark__Connect__Plan *plan)
 {
 	return plan->op_type_case == SPARK__CONNECT__PLAN__OP_TYPE_COMMAND &&
-	    plan->command != NULL && plan->command->command_type_case ==
+	    plan->command != NULL &&
+	    plan->command->command_type_case ==
 	    SPARK__CONNECT__COMMAND__COMMAND_TYPE_SQL_COMMAND;
 }
 
@@ -562,9 +584,9 @@ print_detached(struct run *x, const char *opid)
 	fflush(stdout);
 	if (x->generated_session)
 		sc_warn("operation %s runs detached in new session %s; attach "
-		    "with --session-id %s --attach %s", opid,
-		    sc_client_session_id(x->c), sc_client_session_id(x->c),
-		    opid);
+			"with --session-id %s --attach %s",
+		    opid, sc_client_session_id(x->c),
+		    sc_client_session_id(x->c), opid);
 	else
 		sc_info("operation %s runs detached in session %s", opid,
 		    sc_client_session_id(x->c));
@@ -582,8 +604,8 @@ consume(struct run *x, struct sc_reattach *it, bool detach,
 	Spark__Connect__ExecutePlanResponse *m, *held = NULL;
 	Spark__Connect__Plan next = SPARK__CONNECT__PLAN__INIT;
 	Spark__Connect__Relation *rel;
-	int	 k = 0, rc = 0;
-	bool	 keep, stop = false;
+	int k = 0, rc = 0;
+	bool keep, stop = false;
 
 	set_current(it);
 	render_begin(x->r);
@@ -672,8 +694,8 @@ run_plan(struct run *x, const Spark__Connect__Plan *plan, bool final,
 {
 	Spark__Connect__ExecutePlanRequest req =
 	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__INIT;
-	struct sc_reattach	*it;
-	bool			 last = final && !is_sql_command(plan);
+	struct sc_reattach *it;
+	bool last = final && !is_sql_command(plan);
 
 	req.plan = (Spark__Connect__Plan *)plan;
 	req.n_tags = x->o->ntags;
@@ -693,18 +715,19 @@ run_plan(struct run *x, const Spark__Connect__Plan *plan, bool final,
 static int
 run_sql(struct run *x, const char *stmt, struct sc_error *err)
 {
-	Spark__Connect__SQL		 sq = SPARK__CONNECT__SQL__INIT;
-	Spark__Connect__Relation	 in = SPARK__CONNECT__RELATION__INIT;
-	Spark__Connect__SqlCommand	 sc = SPARK__CONNECT__SQL_COMMAND__INIT;
-	Spark__Connect__Command		 cmd = SPARK__CONNECT__COMMAND__INIT;
-	Spark__Connect__Plan		 plan = SPARK__CONNECT__PLAN__INIT;
+	Spark__Connect__SQL sq = SPARK__CONNECT__SQL__INIT;
+	Spark__Connect__Relation in = SPARK__CONNECT__RELATION__INIT;
+	Spark__Connect__SqlCommand sc = SPARK__CONNECT__SQL_COMMAND__INIT;
+	Spark__Connect__Command cmd = SPARK__CONNECT__COMMAND__INIT;
+	Spark__Connect__Plan plan = SPARK__CONNECT__PLAN__INIT;
 
 	sq.query = (char *)stmt;
 	in.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_SQL;
 	in.sql = &sq;
 	sc.sql = (char *)stmt;
 	sc.input = &in;
-	cmd.command_type_case = SPARK__CONNECT__COMMAND__COMMAND_TYPE_SQL_COMMAND;
+	cmd.command_type_case =
+	    SPARK__CONNECT__COMMAND__COMMAND_TYPE_SQL_COMMAND;
 	cmd.sql_command = &sc;
 	plan.op_type_case = SPARK__CONNECT__PLAN__OP_TYPE_COMMAND;
 	plan.command = &cmd;
@@ -734,28 +757,28 @@ analyze(struct run *x, const Spark__Connect__Plan *plan, struct sc_error *err)
 	Spark__Connect__AnalyzePlanResponse *resp;
 	const Spark__Connect__DataType *dt;
 	static const char *const names[] = { "name", "type", "nullable" };
-	struct sc_output_opts	 oo;
-	struct sc_output	*out;
-	struct sc_out_value	 v[3];
-	struct sc_buf		 tn;
-	size_t			 i, n;
-	int			 rc = 0;
+	struct sc_output_opts oo;
+	struct sc_output *out;
+	struct sc_out_value v[3];
+	struct sc_buf tn;
+	size_t i, n;
+	int rc = 0;
 
 	sc_client_stamp_analyze(x->c, &req);
 	sch.plan = (Spark__Connect__Plan *)plan;
 	req.analyze_case = SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_SCHEMA;
 	req.schema = &sch;
 	if (sc_client_unary(x->c, SC_METHOD_ANALYZE_PLAN, &req.base,
-	    &spark__connect__analyze_plan_response__descriptor,
-	    (void **)&resp, x->deadline, err) == -1)
+		&spark__connect__analyze_plan_response__descriptor,
+		(void **)&resp, x->deadline, err) == -1)
 		return -1;
 	if (sc_client_check_response(x->c, resp->session_id,
-	    resp->server_side_session_id, err) == -1) {
+		resp->server_side_session_id, err) == -1) {
 		protobuf_c_message_free_unpacked(&resp->base, NULL);
 		return -1;
 	}
 	if (resp->result_case !=
-	    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_SCHEMA ||
+		SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_SCHEMA ||
 	    resp->schema->schema == NULL) {
 		protobuf_c_message_free_unpacked(&resp->base, NULL);
 		return sc_error_set(err, SC_ST_PROTOCOL,
@@ -769,8 +792,9 @@ analyze(struct run *x, const Spark__Connect__Plan *plan, struct sc_error *err)
 	out = sc_output_new(stdout, (enum sc_out_format)x->o->format, &oo);
 	sc_buf_init(&tn, 1024 * 1024);
 	rc = sc_output_header(out, names, 3, err);
-	n = dt->kind_case == SPARK__CONNECT__DATA_TYPE__KIND_STRUCT ?
-	    dt->struct_->n_fields : 1;
+	n = dt->kind_case == SPARK__CONNECT__DATA_TYPE__KIND_STRUCT
+	    ? dt->struct_->n_fields
+	    : 1;
 	for (i = 0; rc == 0 && i < n; i++) {
 		const Spark__Connect__DataType__StructField *f = NULL;
 
@@ -816,8 +840,8 @@ sql_plan(const char *stmt, Spark__Connect__SQL *sq,
 static int
 make_uri(struct opts *o, struct sc_uri *u, struct sc_error *err)
 {
-	size_t	 i, k;
-	char	*eq;
+	size_t i, k;
+	char *eq;
 
 	if (sc_uri_parse_default(u, o->common.server, err) == -1)
 		return -1;
@@ -841,8 +865,8 @@ make_uri(struct opts *o, struct sc_uri *u, struct sc_error *err)
 		eq = strchr(o->meta[i], '=');
 		u->params = sc_xreallocarray(u->params, u->nparams + 1,
 		    sizeof(*u->params));
-		u->params[u->nparams].key = sc_xstrndup(o->meta[i],
-		    (size_t)(eq - o->meta[i]));
+		u->params[u->nparams].key =
+		    sc_xstrndup(o->meta[i], (size_t)(eq - o->meta[i]));
 		u->params[u->nparams].value = sc_xstrdup(eq + 1);
 		for (k = 0; u->params[u->nparams].key[k] != '\0'; k++)
 			if (u->params[u->nparams].key[k] >= 'A' &&
@@ -856,17 +880,17 @@ make_uri(struct opts *o, struct sc_uri *u, struct sc_error *err)
 static int
 run_all(struct run *x, struct sc_error *err)
 {
-	struct opts		*o = x->o;
-	struct sc_buf		 in;
-	Spark__Connect__Plan	*pf = NULL;
-	Spark__Connect__Plan	 plan = SPARK__CONNECT__PLAN__INIT;
+	struct opts *o = x->o;
+	struct sc_buf in;
+	Spark__Connect__Plan *pf = NULL;
+	Spark__Connect__Plan plan = SPARK__CONNECT__PLAN__INIT;
 	Spark__Connect__Relation rel = SPARK__CONNECT__RELATION__INIT;
-	Spark__Connect__Range	 rg = SPARK__CONNECT__RANGE__INIT;
-	Spark__Connect__SQL	 sq = SPARK__CONNECT__SQL__INIT;
-	struct sc_reattach	*it;
-	char			**stmts = NULL;
-	size_t			 n = 0, i;
-	int			 rc = 0;
+	Spark__Connect__Range rg = SPARK__CONNECT__RANGE__INIT;
+	Spark__Connect__SQL sq = SPARK__CONNECT__SQL__INIT;
+	struct sc_reattach *it;
+	char **stmts = NULL;
+	size_t n = 0, i;
+	int rc = 0;
 
 	if (o->attach != NULL) {
 		it = sc_reattach_attach(x->c, o->attach, o->after, &x->ro, err);
@@ -878,8 +902,8 @@ run_all(struct run *x, struct sc_error *err)
 		range_relation(o->range, &rg, &rel);
 		plan.op_type_case = SPARK__CONNECT__PLAN__OP_TYPE_ROOT;
 		plan.root = &rel;
-		return o->analyze ? analyze(x, &plan, err) :
-		    run_plan(x, &plan, true, err);
+		return o->analyze ? analyze(x, &plan, err)
+				  : run_plan(x, &plan, true, err);
 	}
 
 	sc_buf_init(&in, INPUT_MAX);
@@ -888,19 +912,22 @@ run_all(struct run *x, struct sc_error *err)
 			sc_buf_release(&in);
 			return -1;
 		}
-		pf = sc_proto_unpack(&spark__connect__plan__descriptor,
-		    in.data, in.len, NULL);
+		pf = sc_proto_unpack(&spark__connect__plan__descriptor, in.data,
+		    in.len, NULL);
 		sc_buf_release(&in);
-		if (pf == NULL || pf->op_type_case ==
-		    SPARK__CONNECT__PLAN__OP_TYPE__NOT_SET) {
+		if (pf == NULL ||
+		    pf->op_type_case ==
+			SPARK__CONNECT__PLAN__OP_TYPE__NOT_SET) {
 			if (pf != NULL)
 				protobuf_c_message_free_unpacked(&pf->base,
 				    NULL);
-			return sc_error_set(err, SC_ST_USAGE, "'%s' is not a "
-			    "serialized spark.connect.Plan", o->plan_file);
+			return sc_error_set(err, SC_ST_USAGE,
+			    "'%s' is not a "
+			    "serialized spark.connect.Plan",
+			    o->plan_file);
 		}
-		rc = o->analyze ? analyze(x, pf, err) :
-		    run_plan(x, pf, true, err);
+		rc = o->analyze ? analyze(x, pf, err)
+				: run_plan(x, pf, true, err);
 		protobuf_c_message_free_unpacked(&pf->base, NULL);
 		return rc;
 	}
@@ -922,8 +949,10 @@ run_all(struct run *x, struct sc_error *err)
 	if (n == 0)
 		rc = sc_error_set(err, SC_ST_USAGE, "no SQL statement given");
 	else if (n > 1 && (o->detach || o->opid[0] != '\0'))
-		rc = sc_error_set(err, SC_ST_USAGE, "--detach and "
-		    "--operation-id need a single statement, not %zu", n);
+		rc = sc_error_set(err, SC_ST_USAGE,
+		    "--detach and "
+		    "--operation-id need a single statement, not %zu",
+		    n);
 	for (i = 0; rc == 0 && i < n; i++) {
 		if (o->analyze) {
 			sql_plan(stmts[i], &sq, &rel, &plan);
@@ -940,18 +969,18 @@ run_all(struct run *x, struct sc_error *err)
 int
 main(int argc, char **argv)
 {
-	struct opts		 o;
-	struct run		 x;
-	struct sc_client_opts	 co;
-	struct sc_retry_policy	 pol;
-	struct render_opts	 rop;
-	struct sc_error		 err;
-	struct sc_uri		 u;
-	struct timespec		 dl;
-	pthread_t		 sigthr;
-	struct sigaction	 sa;
-	static sigset_t		 sigs;
-	int			 rc = 0;
+	struct opts o;
+	struct run x;
+	struct sc_client_opts co;
+	struct sc_retry_policy pol;
+	struct render_opts rop;
+	struct sc_error err;
+	struct sc_uri u;
+	struct timespec dl;
+	pthread_t sigthr;
+	struct sigaction sa;
+	static sigset_t sigs;
+	int rc = 0;
 
 	memset(&o, 0, sizeof(o));
 	sc_cli_init(&o.common, "sc-exec");
@@ -975,7 +1004,8 @@ main(int argc, char **argv)
 	}
 	if (o.attach != NULL && u.session_id[0] == '\0') {
 		sc_uri_release(&u);
-		sc_usage_msg(usage_text, "--attach needs the operation's "
+		sc_usage_msg(usage_text,
+		    "--attach needs the operation's "
 		    "session id (--session-id or session_id= in the URI)");
 	}
 
@@ -1035,8 +1065,9 @@ main(int argc, char **argv)
 	rop.null_text = o.null_text;
 	rop.max_rows = o.max_rows;
 	x.r = render_new(stdout, &rop);
-	progress_enable(o.progress == 1 || (o.progress < 0 &&
-	    !o.common.quiet && !o.detach && isatty(STDERR_FILENO)));
+	progress_enable(o.progress == 1 ||
+	    (o.progress < 0 && !o.common.quiet && !o.detach &&
+		isatty(STDERR_FILENO)));
 
 	if (run_all(&x, &err) == -1)
 		rc = -1;
@@ -1047,7 +1078,7 @@ main(int argc, char **argv)
 	sc_deadline_in_ms(&dl, RELEASE_WAIT_MS);
 	if (sc_client_release_wait(x.c, &dl) == -1)
 		sc_info("some releases did not finish; the server drops "
-		    "them on its own after its detached timeout");
+			"them on its own after its detached timeout");
 	pthread_mutex_lock(&cur_lock);
 	if (interrupted) {
 		/* The signal thread uses the client and ends the process. */

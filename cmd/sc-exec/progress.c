@@ -16,13 +16,13 @@
 #include "core/timeutil.h"
 #include "core/banned.h"
 
-#define REDRAW_MS	200
+#define REDRAW_MS 200
 
-static pthread_mutex_t	 lock = PTHREAD_MUTEX_INITIALIZER;
-static bool		 enabled, drawn;
-static int64_t		 start_ms, last_ms;
-static uint64_t		 nrows, nbytes;
-static int64_t		 stages, stages_done, tasks, tasks_done, inflight;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static bool enabled, drawn;
+static int64_t start_ms, last_ms;
+static uint64_t nrows, nbytes;
+static int64_t stages, stages_done, tasks, tasks_done, inflight;
 
 void
 progress_enable(bool on)
@@ -37,7 +37,7 @@ static void
 human(double v, const char *unit, char *out, size_t outsz)
 {
 	static const char *const pfx[] = { "", "k", "M", "G", "T", "P" };
-	size_t	 i = 0;
+	size_t i = 0;
 
 	while (v >= 1000 && i + 1 < sizeof(pfx) / sizeof(pfx[0])) {
 		v /= 1000;
@@ -53,14 +53,13 @@ human(double v, const char *unit, char *out, size_t outsz)
 static void
 draw(void)
 {
-	char	 line[256], b[32], rate[32];
-	double	 secs;
-	int	 n;
+	char line[256], b[32], rate[32];
+	double secs;
+	int n;
 
 	secs = (double)(sc_mono_ms() - start_ms) / 1000;
 	human((double)nbytes, "B", b, sizeof(b));
-	human(secs > 0 ? (double)nbytes / secs : 0, "B/s", rate,
-	    sizeof(rate));
+	human(secs > 0 ? (double)nbytes / secs : 0, "B/s", rate, sizeof(rate));
 	n = snprintf(line, sizeof(line), "\r\033[K%llu rows  %s  %s",
 	    (unsigned long long)nrows, b, rate);
 	if (stages > 0 && n > 0 && (size_t)n < sizeof(line))
@@ -76,7 +75,7 @@ draw(void)
 void
 progress_update(uint64_t rows, uint64_t bytes)
 {
-	int64_t	 now;
+	int64_t now;
 
 	pthread_mutex_lock(&lock);
 	nrows = rows;
@@ -92,7 +91,7 @@ progress_update(uint64_t rows, uint64_t bytes)
 void
 progress_stages(const Spark__Connect__ExecutePlanResponse__ExecutionProgress *p)
 {
-	size_t	 i;
+	size_t i;
 
 	pthread_mutex_lock(&lock);
 	stages = (int64_t)p->n_stages;

@@ -24,28 +24,28 @@
 #include "core/xmem.h"
 #include "core/banned.h"
 
-#define CELL_MAX	(256UL * 1024 * 1024)
+#define CELL_MAX (256UL * 1024 * 1024)
 
 struct render {
-	FILE			*fp;
-	struct render_opts	 o;
-	uint64_t		 rows;		/* all results */
-	uint64_t		 bytes;
-	bool			 limit;		/* max_rows reached */
+	FILE *fp;
+	struct render_opts o;
+	uint64_t rows; /* all results */
+	uint64_t bytes;
+	bool limit; /* max_rows reached */
 
 	/* The current result. */
-	bool			 started;	/* header or schema written */
-	bool			 empty;		/* no columns: print nothing */
-	uint64_t		 res_rows;
-	struct sc_output	*out;
-	size_t			 ncols;
-	struct sc_buf		*cells;
-	struct sc_out_value	*vals;
-	struct sc_arrow_schema	 schema;	/* arrow mode: the first one */
-	char			**pending;	/* names from a schema message */
-	size_t			 npending;
-	uint64_t		 batch_rows;	/* rows decoded in this batch */
-	bool			 flush_batches;	/* stdout is a pipe or tty */
+	bool started; /* header or schema written */
+	bool empty; /* no columns: print nothing */
+	uint64_t res_rows;
+	struct sc_output *out;
+	size_t ncols;
+	struct sc_buf *cells;
+	struct sc_out_value *vals;
+	struct sc_arrow_schema schema; /* arrow mode: the first one */
+	char **pending; /* names from a schema message */
+	size_t npending;
+	uint64_t batch_rows; /* rows decoded in this batch */
+	bool flush_batches; /* stdout is a pipe or tty */
 };
 
 /*
@@ -58,7 +58,7 @@ struct render {
 static bool
 stdout_is_file(FILE *fp)
 {
-	struct stat	 st;
+	struct stat st;
 
 	return fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
 }
@@ -66,7 +66,7 @@ stdout_is_file(FILE *fp)
 struct render *
 render_new(FILE *fp, const struct render_opts *o)
 {
-	struct render	*r;
+	struct render *r;
 
 	r = sc_xcalloc(1, sizeof(*r));
 	r->fp = fp;
@@ -79,7 +79,7 @@ render_new(FILE *fp, const struct render_opts *o)
 static void
 clear_pending(struct render *r)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < r->npending; i++)
 		free(r->pending[i]);
@@ -90,7 +90,7 @@ clear_pending(struct render *r)
 static void
 reset_result(struct render *r)
 {
-	size_t	 i;
+	size_t i;
 
 	sc_output_free(r->out);
 	r->out = NULL;
@@ -142,8 +142,7 @@ render_limit_reached(const struct render *r)
 static int
 write_error(struct sc_error *err)
 {
-	return sc_error_set_errno(err, SC_ST_IO, errno,
-	    "cannot write output");
+	return sc_error_set_errno(err, SC_ST_IO, errno, "cannot write output");
 }
 
 /* ----------------------------------------------------------- text mode */
@@ -152,8 +151,8 @@ static int
 text_header(struct render *r, const char *const *names, size_t n,
     struct sc_error *err)
 {
-	struct sc_output_opts	 oo;
-	size_t			 i;
+	struct sc_output_opts oo;
+	size_t i;
 
 	r->started = true;
 	if (n == 0) {
@@ -176,10 +175,10 @@ text_header(struct render *r, const char *const *names, size_t n,
 static int
 text_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 {
-	struct render	*r = arg;
-	const char	**names;
-	size_t		 i, row, n = b->schema->nfields;
-	int		 kind, rc;
+	struct render *r = arg;
+	const char **names;
+	size_t i, row, n = b->schema->nfields;
+	int kind, rc;
 
 	if (!r->started) {
 		names = sc_xcalloc(n + 1, sizeof(*names));
@@ -191,8 +190,10 @@ text_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 			return -1;
 	}
 	if (n != r->ncols && !(r->empty && n == 0))
-		return sc_error_set(err, SC_ST_PROTOCOL, "result has %zu "
-		    "columns in one batch and %zu in another", r->ncols, n);
+		return sc_error_set(err, SC_ST_PROTOCOL,
+		    "result has %zu "
+		    "columns in one batch and %zu in another",
+		    r->ncols, n);
 	for (row = 0; row < b->nrows; row++) {
 		if (r->o.max_rows > 0 && r->rows >= r->o.max_rows) {
 			r->limit = true;
@@ -206,7 +207,7 @@ text_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 		for (i = 0; i < n; i++) {
 			sc_buf_reset(&r->cells[i]);
 			if (sc_arrow_format_value(b, i, row, SC_ARROW_FMT_TEXT,
-			    &r->cells[i], &kind, err) == -1)
+				&r->cells[i], &kind, err) == -1)
 				return -1;
 			r->vals[i].kind = (enum sc_out_kind)kind;
 			r->vals[i].p = (const char *)r->cells[i].data;
@@ -243,8 +244,8 @@ rd16(const uint8_t *p)
 static size_t
 fb_field(const uint8_t *fb, size_t n, unsigned int id, size_t size)
 {
-	size_t	 t, vt, vtsz, o, e;
-	int32_t	 so;
+	size_t t, vt, vtsz, o, e;
+	int32_t so;
 
 	if (n < 8)
 		return 0;
@@ -266,21 +267,21 @@ fb_field(const uint8_t *fb, size_t n, unsigned int id, size_t size)
 }
 
 struct ipc_msg {
-	const uint8_t	*meta;
-	size_t		 metalen;
-	const uint8_t	*body;
-	size_t		 bodylen;
-	int		 type;		/* 1 schema, 3 record batch */
+	const uint8_t *meta;
+	size_t metalen;
+	const uint8_t *body;
+	size_t bodylen;
+	int type; /* 1 schema, 3 record batch */
 };
 
 /* The next message at *off: 1, 0 at end of stream, -1 if malformed. */
 static int
 ipc_next(const uint8_t *p, size_t n, size_t *off, struct ipc_msg *m)
 {
-	size_t		 at = *off, f;
-	int32_t		 len;
-	int64_t		 body = 0;
-	int		 i;
+	size_t at = *off, f;
+	int32_t len;
+	int64_t body = 0;
+	int i;
 
 	if (at + 4 > n)
 		return 0;
@@ -317,9 +318,9 @@ ipc_next(const uint8_t *p, size_t n, size_t *off, struct ipc_msg *m)
 static int
 ipc_write(struct render *r, const struct ipc_msg *m, struct sc_error *err)
 {
-	static const uint8_t	 zero[8];
-	uint8_t			 pre[8];
-	size_t			 padded = (m->metalen + 7) & ~(size_t)7;
+	static const uint8_t zero[8];
+	uint8_t pre[8];
+	size_t padded = (m->metalen + 7) & ~(size_t)7;
 
 	memset(pre, 0xff, 4);
 	pre[4] = (uint8_t)padded;
@@ -329,7 +330,7 @@ ipc_write(struct render *r, const struct ipc_msg *m, struct sc_error *err)
 	if (fwrite(pre, 1, 8, r->fp) != 8 ||
 	    fwrite(m->meta, 1, m->metalen, r->fp) != m->metalen ||
 	    fwrite(zero, 1, padded - m->metalen, r->fp) !=
-	    padded - m->metalen ||
+		padded - m->metalen ||
 	    fwrite(m->body, 1, m->bodylen, r->fp) != m->bodylen)
 		return write_error(err);
 	return 0;
@@ -338,7 +339,7 @@ ipc_write(struct render *r, const struct ipc_msg *m, struct sc_error *err)
 static bool
 field_equal(const struct sc_arrow_field *a, const struct sc_arrow_field *b)
 {
-	size_t	 i;
+	size_t i;
 
 	if (strcmp(a->name, b->name) != 0 || a->type != b->type ||
 	    a->nullable != b->nullable || a->precision != b->precision ||
@@ -355,8 +356,8 @@ field_equal(const struct sc_arrow_field *a, const struct sc_arrow_field *b)
 static int
 arrow_count(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 {
-	struct render	*r = arg;
-	size_t		 i;
+	struct render *r = arg;
+	size_t i;
 
 	if (!r->started) {
 		sc_arrow_schema_copy(&r->schema, b->schema);
@@ -367,7 +368,7 @@ arrow_count(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 			goto changed;
 		for (i = 0; i < r->schema.nfields; i++)
 			if (!field_equal(&r->schema.fields[i],
-			    &b->schema->fields[i]))
+				&b->schema->fields[i]))
 				goto changed;
 	}
 	r->batch_rows += b->nrows;
@@ -381,15 +382,15 @@ static int
 arrow_batch(struct render *r, const uint8_t *p, size_t n, bool first,
     struct sc_error *err)
 {
-	struct ipc_msg	 m;
-	size_t		 off = 0;
-	int		 k;
+	struct ipc_msg m;
+	size_t off = 0;
+	int k;
 
 	if (r->empty)
 		return 0;
 	while ((k = ipc_next(p, n, &off, &m)) == 1) {
 		if (m.type == 1 && !first)
-			continue;	/* the schema goes out once */
+			continue; /* the schema goes out once */
 		if (ipc_write(r, &m, err) == -1)
 			return -1;
 	}
@@ -426,12 +427,13 @@ render_batch(struct render *r,
     const Spark__Connect__ExecutePlanResponse__ArrowBatch *b,
     struct sc_error *err)
 {
-	int	 rc;
+	int rc;
 
 	if (b->_start_offset_case ==
-	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH___START_OFFSET_START_OFFSET &&
+		SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH___START_OFFSET_START_OFFSET &&
 	    b->start_offset != (int64_t)r->res_rows)
-		return sc_error_set(err, SC_ST_PROTOCOL, "Arrow batch starts "
+		return sc_error_set(err, SC_ST_PROTOCOL,
+		    "Arrow batch starts "
 		    "at row %lld, but %llu rows were received",
 		    (long long)b->start_offset,
 		    (unsigned long long)r->res_rows);
@@ -439,9 +441,10 @@ render_batch(struct render *r,
 	if (rc != 0)
 		return rc;
 	if (r->batch_rows != (uint64_t)b->row_count)
-		return sc_error_set(err, SC_ST_PROTOCOL, "Arrow batch says "
-		    "%lld rows but holds %llu", (long long)b->row_count,
-		    (unsigned long long)r->batch_rows);
+		return sc_error_set(err, SC_ST_PROTOCOL,
+		    "Arrow batch says "
+		    "%lld rows but holds %llu",
+		    (long long)b->row_count, (unsigned long long)r->batch_rows);
 	return r->limit ? 1 : 0;
 }
 
@@ -455,10 +458,10 @@ void
 render_schema(struct render *r, const Spark__Connect__DataType *schema)
 {
 	const Spark__Connect__DataType__Struct *st;
-	size_t	 i;
+	size_t i;
 
-	if (r->started || schema == NULL || schema->kind_case !=
-	    SPARK__CONNECT__DATA_TYPE__KIND_STRUCT)
+	if (r->started || schema == NULL ||
+	    schema->kind_case != SPARK__CONNECT__DATA_TYPE__KIND_STRUCT)
 		return;
 	st = schema->struct_;
 	clear_pending(r);
@@ -471,8 +474,8 @@ render_schema(struct render *r, const Spark__Connect__DataType *schema)
 int
 render_end(struct render *r, struct sc_error *err)
 {
-	static const uint8_t	 eos[8] = { 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0 };
-	int			 rc = 0;
+	static const uint8_t eos[8] = { 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0 };
+	int rc = 0;
 
 	if (r->o.mode == RENDER_ARROW) {
 		if (r->started && !r->empty &&

@@ -30,73 +30,72 @@ struct sc_error;
  * malloc'ed array of malloc'ed strings in *out (free with
  * sql_free_statements()).
  */
-size_t	 sql_split(const char *sql, size_t n, char ***out);
-void	 sql_free_statements(char **v, size_t n);
+size_t sql_split(const char *sql, size_t n, char ***out);
+void sql_free_statements(char **v, size_t n);
 
 /* ------------------------------------------------------------- types.c */
 
 /* Append the Spark SQL name of t ("bigint", "array<int>", ...) to out. */
-int	 type_name(const Spark__Connect__DataType *t, struct sc_buf *out,
-	    struct sc_error *err);
+int type_name(const Spark__Connect__DataType *t, struct sc_buf *out,
+    struct sc_error *err);
 
 /* ------------------------------------------------------------ render.c */
 
 enum render_mode {
-	RENDER_TEXT = 0,	/* table, CSV, TSV, JSON lines */
-	RENDER_ARROW		/* one raw Arrow IPC stream per result */
+	RENDER_TEXT = 0, /* table, CSV, TSV, JSON lines */
+	RENDER_ARROW /* one raw Arrow IPC stream per result */
 };
 
 struct render_opts {
-	enum render_mode	 mode;
-	enum sc_out_format	 format;	/* RENDER_TEXT */
-	bool			 header;
-	const char		*null_text;	/* NULL: the format's default */
-	uint64_t		 max_rows;	/* 0: no limit (text only) */
+	enum render_mode mode;
+	enum sc_out_format format; /* RENDER_TEXT */
+	bool header;
+	const char *null_text; /* NULL: the format's default */
+	uint64_t max_rows; /* 0: no limit (text only) */
 };
 
 struct render;
 
-struct render	*render_new(FILE *fp, const struct render_opts *o);
-void		 render_free(struct render *r);
+struct render *render_new(FILE *fp, const struct render_opts *o);
+void render_free(struct render *r);
 /* Start a new result (one operation's rows). */
-void		 render_begin(struct render *r);
+void render_begin(struct render *r);
 /*
  * Write one ArrowBatch.  0 to go on, 1 when --max-rows was reached (the
  * caller stops reading), -1 with err set: SC_ST_PROTOCOL for bad data or
  * row counts, SC_ST_IO for a write error.
  */
-int		 render_batch(struct render *r,
-		    const Spark__Connect__ExecutePlanResponse__ArrowBatch *b,
-		    struct sc_error *err);
+int render_batch(struct render *r,
+    const Spark__Connect__ExecutePlanResponse__ArrowBatch *b,
+    struct sc_error *err);
 /*
  * Write the Arrow IPC stream of a LocalRelation (a command's output), as
  * render_batch() does, without the row count checks.
  */
-int		 render_local(struct render *r, const void *p, size_t n,
-		    struct sc_error *err);
+int render_local(struct render *r, const void *p, size_t n,
+    struct sc_error *err);
 /* A result's schema (DataType), used for the header if no batch comes. */
-void		 render_schema(struct render *r,
-		    const Spark__Connect__DataType *schema);
+void render_schema(struct render *r, const Spark__Connect__DataType *schema);
 /* Finish the current result (flush the table, write end-of-stream). */
-int		 render_end(struct render *r, struct sc_error *err);
+int render_end(struct render *r, struct sc_error *err);
 /* Rows and Arrow bytes written so far, over all results. */
-uint64_t	 render_rows(const struct render *r);
-uint64_t	 render_bytes(const struct render *r);
-bool		 render_limit_reached(const struct render *r);
+uint64_t render_rows(const struct render *r);
+uint64_t render_bytes(const struct render *r);
+bool render_limit_reached(const struct render *r);
 
 /* ----------------------------------------------------------- progress.c */
 
 /* Turn the progress line on (it is drawn on stderr only). */
-void	 progress_enable(bool on);
+void progress_enable(bool on);
 /* Record rows/bytes so far and, at most every 200 ms, redraw. */
-void	 progress_update(uint64_t rows, uint64_t bytes);
+void progress_update(uint64_t rows, uint64_t bytes);
 /* Record an ExecutionProgress message. */
-void	 progress_stages(
-	    const Spark__Connect__ExecutePlanResponse__ExecutionProgress *p);
+void progress_stages(
+    const Spark__Connect__ExecutePlanResponse__ExecutionProgress *p);
 /* Erase the line (before other stderr output, and at the end). */
-void	 progress_clear(void);
+void progress_clear(void);
 /* Lock around other stderr output so lines are not interleaved. */
-void	 progress_lock(void);
-void	 progress_unlock(void);
+void progress_lock(void);
+void progress_unlock(void);
 
 #endif

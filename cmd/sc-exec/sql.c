@@ -31,14 +31,14 @@ push(char ***v, size_t *n, const char *s, size_t len)
 size_t
 sql_split(const char *sql, size_t n, char ***out)
 {
-	char	**v = NULL;
-	size_t	 nv = 0, i = 0, start = 0;
-	bool	 code = false;	/* the statement has more than comments */
-	int	 depth;
-	char	 q;
+	char **v = NULL;
+	size_t nv = 0, i = 0, start = 0;
+	bool code = false; /* the statement has more than comments */
+	int depth;
+	char q;
 
 	while (i < n) {
-		char	 ch = sql[i];
+		char ch = sql[i];
 
 		if (ch == '\'' || ch == '"' || ch == '`') {
 			q = ch;
@@ -83,7 +83,7 @@ sql_split(const char *sql, size_t n, char ***out)
 void
 sql_free_statements(char **v, size_t n)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < n; i++)
 		free(v[i]);

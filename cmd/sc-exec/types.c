@@ -16,8 +16,8 @@ type_name(const Spark__Connect__DataType *t, struct sc_buf *out,
     struct sc_error *err)
 {
 	const Spark__Connect__DataType__Struct *st;
-	size_t	 i;
-	int	 p, s;
+	size_t i;
+	int p, s;
 
 	if (t == NULL)
 		return sc_buf_addstr(out, "unknown", err);
@@ -43,11 +43,13 @@ type_name(const Spark__Connect__DataType *t, struct sc_buf *out,
 	case SPARK__CONNECT__DATA_TYPE__KIND_DECIMAL:
 		/* Spark's defaults when absent: decimal(10,0). */
 		p = t->decimal->_precision_case ==
-		    SPARK__CONNECT__DATA_TYPE__DECIMAL___PRECISION_PRECISION ?
-		    t->decimal->precision : 10;
+			SPARK__CONNECT__DATA_TYPE__DECIMAL___PRECISION_PRECISION
+		    ? t->decimal->precision
+		    : 10;
 		s = t->decimal->_scale_case ==
-		    SPARK__CONNECT__DATA_TYPE__DECIMAL___SCALE_SCALE ?
-		    t->decimal->scale : 0;
+			SPARK__CONNECT__DATA_TYPE__DECIMAL___SCALE_SCALE
+		    ? t->decimal->scale
+		    : 0;
 		return sc_buf_addf(out, err, "decimal(%d,%d)", p, s);
 	case SPARK__CONNECT__DATA_TYPE__KIND_STRING:
 		return sc_buf_addstr(out, "string", err);
@@ -87,8 +89,8 @@ type_name(const Spark__Connect__DataType *t, struct sc_buf *out,
 		for (i = 0; i < st->n_fields; i++)
 			if ((i > 0 && sc_buf_addch(out, ',', err) == -1) ||
 			    sc_buf_addf(out, err, "%s:", st->fields[i]->name) ==
-			    -1 || type_name(st->fields[i]->data_type, out,
-			    err) == -1)
+				-1 ||
+			    type_name(st->fields[i]->data_type, out, err) == -1)
 				return -1;
 		return sc_buf_addch(out, '>', err);
 	case SPARK__CONNECT__DATA_TYPE__KIND_UNPARSED:

@@ -79,52 +79,51 @@ enum {
 	OPT_TOKEN
 };
 
-static const struct option longopts[] = {	/* sorted */
-	{ "conf",		required_argument, NULL, OPT_CONF },
-	{ "database",		required_argument, NULL, OPT_DATABASE },
-	{ "detached-timeout",	required_argument, NULL, OPT_DETACHED_TIMEOUT },
-	{ "help",		no_argument,	   NULL, 'h' },
-	{ "listen",		required_argument, NULL, OPT_LISTEN },
-	{ "log-level",		required_argument, NULL, OPT_LOG_LEVEL },
+static const struct option longopts[] = { /* sorted */
+	{ "conf", required_argument, NULL, OPT_CONF },
+	{ "database", required_argument, NULL, OPT_DATABASE },
+	{ "detached-timeout", required_argument, NULL, OPT_DETACHED_TIMEOUT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 	{ "maintenance-interval", required_argument, NULL,
 	    OPT_MAINTENANCE_INTERVAL },
 	{ "max-stream-duration", required_argument, NULL,
 	    OPT_MAX_STREAM_DURATION },
-	{ "max-stream-size",	required_argument, NULL, OPT_MAX_STREAM_SIZE },
-	{ "ready-file",		required_argument, NULL, OPT_READY_FILE },
-	{ "retry-buffer",	required_argument, NULL, OPT_RETRY_BUFFER },
-	{ "session-timeout",	required_argument, NULL, OPT_SESSION_TIMEOUT },
-	{ "tls-cert",		required_argument, NULL, OPT_TLS_CERT },
-	{ "tls-key",		required_argument, NULL, OPT_TLS_KEY },
-	{ "token",		required_argument, NULL, OPT_TOKEN },
-	{ "version",		no_argument,	   NULL, 'V' },
-	{ NULL,			0,		   NULL, 0 }
+	{ "max-stream-size", required_argument, NULL, OPT_MAX_STREAM_SIZE },
+	{ "ready-file", required_argument, NULL, OPT_READY_FILE },
+	{ "retry-buffer", required_argument, NULL, OPT_RETRY_BUFFER },
+	{ "session-timeout", required_argument, NULL, OPT_SESSION_TIMEOUT },
+	{ "tls-cert", required_argument, NULL, OPT_TLS_CERT },
+	{ "tls-key", required_argument, NULL, OPT_TLS_KEY },
+	{ "token", required_argument, NULL, OPT_TOKEN },
+	{ "version", no_argument, NULL, 'V' }, { NULL, 0, NULL, 0 }
 };
 
 struct opts {
-	const char		*listen;
-	const char		*ready_file;
-	const char		*database;
-	const char		*tls_cert;
-	const char		*tls_key;
-	enum sc_log_level	 level;
-	char			 host[256];	/* of listen, as given */
+	const char *listen;
+	const char *ready_file;
+	const char *database;
+	const char *tls_cert;
+	const char *tls_key;
+	enum sc_log_level level;
+	char host[256]; /* of listen, as given */
 };
 
 /* Session maintenance thread (the execution manager has its own timer). */
 struct maint {
-	struct sc_server	*srv;
-	pthread_mutex_t		 lock;
-	pthread_cond_t		 cv;
-	bool			 stop;
-	pthread_t		 tid;
+	struct sc_server *srv;
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+	bool stop;
+	pthread_t tid;
 };
 
 /* One --conf or a setting option; a bad one is a usage error. */
 static void
 set(struct sc_server_conf *conf, const char *key, const char *value)
 {
-	struct sc_error	 err;
+	struct sc_error err;
 
 	if (sc_server_conf_set(conf, key, value, &err) == -1)
 		sc_usage_msg(usage_text, "%s", err.msg);
@@ -133,8 +132,8 @@ set(struct sc_server_conf *conf, const char *key, const char *value)
 static void
 set_pair(struct sc_server_conf *conf, const char *arg)
 {
-	const char	*eq;
-	char		 key[256];
+	const char *eq;
+	char key[256];
 
 	if ((eq = strchr(arg, '=')) == NULL || eq == arg ||
 	    (size_t)(eq - arg) >= sizeof(key))
@@ -149,10 +148,10 @@ set_pair(struct sc_server_conf *conf, const char *arg)
 static void
 check_listen(struct opts *o)
 {
-	struct sc_error	 err;
-	const char	*colon;
-	uint64_t	 port;
-	size_t		 n;
+	struct sc_error err;
+	const char *colon;
+	uint64_t port;
+	size_t n;
 
 	colon = strrchr(o->listen, ':');
 	if (colon == NULL || colon == o->listen ||
@@ -175,9 +174,9 @@ static void
 parse_options(int argc, char *argv[], struct opts *o,
     struct sc_server_conf *conf)
 {
-	struct sc_cli_common	 common;
-	const char		*env;
-	int			 ch;
+	struct sc_cli_common common;
+	const char *env;
+	int ch;
 
 	sc_cli_init(&common, "sc-serve");
 	memset(o, 0, sizeof(*o));
@@ -243,8 +242,8 @@ parse_options(int argc, char *argv[], struct opts *o,
 			    argv[optind - 1]);
 		default:
 			if (optopt != 0)
-				sc_usage_msg(usage_text,
-				    "unknown option '-%c'", optopt);
+				sc_usage_msg(usage_text, "unknown option '-%c'",
+				    optopt);
 			sc_usage_msg(usage_text, "unknown option '%s'",
 			    argv[optind - 1]);
 		}
@@ -262,10 +261,10 @@ parse_options(int argc, char *argv[], struct opts *o,
 static void
 bind_reason(const char *host, const char *port, char *out, size_t outsz)
 {
-	struct addrinfo	 hints, *res, *ai;
-	char		 h[256];
-	size_t		 n = strlen(host);
-	int		 fd, e = 0, one = 1, r;
+	struct addrinfo hints, *res, *ai;
+	char h[256];
+	size_t n = strlen(host);
+	int fd, e = 0, one = 1, r;
 
 	if (n >= 2 && host[0] == '[' && host[n - 1] == ']' &&
 	    n - 2 < sizeof(h)) {
@@ -282,7 +281,7 @@ bind_reason(const char *host, const char *port, char *out, size_t outsz)
 	}
 	for (ai = res; ai != NULL; ai = ai->ai_next) {
 		if ((fd = socket(ai->ai_family, ai->ai_socktype,
-		    ai->ai_protocol)) == -1) {
+			 ai->ai_protocol)) == -1) {
 			e = errno;
 			continue;
 		}
@@ -296,8 +295,8 @@ bind_reason(const char *host, const char *port, char *out, size_t outsz)
 			break;
 	}
 	freeaddrinfo(res);
-	snprintf(out, outsz, "%s", e != 0 ? strerror(e) :
-	    "the gRPC library refused the address");
+	snprintf(out, outsz, "%s",
+	    e != 0 ? strerror(e) : "the gRPC library refused the address");
 lower:
 	if (out[0] >= 'A' && out[0] <= 'Z')
 		out[0] = (char)(out[0] - 'A' + 'a');
@@ -305,15 +304,14 @@ lower:
 
 /* Write "sc://host:port\n" to path through a temporary file. */
 static int
-write_ready(const char *path, const char *host, int port,
-    struct sc_error *err)
+write_ready(const char *path, const char *host, int port, struct sc_error *err)
 {
-	char	 tmp[4096];
-	FILE	*f;
-	int	 bad;
+	char tmp[4096];
+	FILE *f;
+	int bad;
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path,
-	    (long)getpid()) >= sizeof(tmp))
+		(long)getpid()) >= sizeof(tmp))
 		return sc_error_set(err, SC_ST_IO,
 		    "ready file name '%s' is too long", path);
 	if ((f = fopen(tmp, "w")) == NULL)
@@ -337,9 +335,9 @@ write_ready(const char *path, const char *host, int port,
 static void *
 maint_main(void *arg)
 {
-	struct maint	*m = arg;
-	struct timespec	 at;
-	size_t		 n;
+	struct maint *m = arg;
+	struct timespec at;
+	size_t n;
 
 	pthread_mutex_lock(&m->lock);
 	while (!m->stop) {
@@ -362,7 +360,7 @@ maint_main(void *arg)
 static void
 maint_start(struct maint *m, struct sc_server *srv)
 {
-	pthread_condattr_t	 ca;
+	pthread_condattr_t ca;
 
 	m->srv = srv;
 	m->stop = false;
@@ -392,12 +390,12 @@ maint_stop(struct maint *m)
  * sc_execmgr_shutdown() queued behind a message still in flight would be
  * lost with it, so give such statuses this long to go out.
  */
-#define STATUS_GRACE_MS	250
+#define STATUS_GRACE_MS 250
 
 static void
 linger(int64_t ms)
 {
-	struct timespec	 ts;
+	struct timespec ts;
 
 	ts.tv_sec = (time_t)(ms / 1000);
 	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
@@ -420,9 +418,9 @@ fatal(const struct sc_error *err)
 static int
 start_rpc(struct sc_server *srv, const struct opts *o, int *port)
 {
-	struct sc_rpc_server_opts	 ro;
-	struct sc_error			 err;
-	char				 why[256];
+	struct sc_rpc_server_opts ro;
+	struct sc_error err;
+	char why[256];
 
 	memset(&ro, 0, sizeof(ro));
 	ro.listen = o->listen;
@@ -453,7 +451,7 @@ start_rpc(struct sc_server *srv, const struct opts *o, int *port)
 static void
 stop_server(struct sc_server *srv)
 {
-	struct sc_exec_counts	 counts;
+	struct sc_exec_counts counts;
 
 	sc_execmgr_counts(srv->execs, &counts);
 	sc_execmgr_shutdown(srv->execs);
@@ -475,12 +473,12 @@ stop_server(struct sc_server *srv)
 int
 main(int argc, char *argv[])
 {
-	struct sc_server	 srv;
-	struct opts		 o;
-	struct maint		 maint;
-	struct sc_error		 err;
-	sigset_t		 sigs;
-	int			 sig, port, rc;
+	struct sc_server srv;
+	struct opts o;
+	struct maint maint;
+	struct sc_error err;
+	sigset_t sigs;
+	int sig, port, rc;
 
 	memset(&srv, 0, sizeof(srv));
 	parse_options(argc, argv, &o, &srv.conf);

@@ -25,7 +25,7 @@ sc_arrow_schema_init(struct sc_arrow_schema *s)
 static void
 field_release(struct sc_arrow_field *f)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < f->nchildren; i++)
 		field_release(&f->children[i]);
@@ -38,7 +38,7 @@ field_release(struct sc_arrow_field *f)
 void
 sc_arrow_schema_release(struct sc_arrow_schema *s)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < s->nfields; i++)
 		field_release(&s->fields[i]);
@@ -49,15 +49,15 @@ sc_arrow_schema_release(struct sc_arrow_schema *s)
 static void
 field_copy(struct sc_arrow_field *dst, const struct sc_arrow_field *src)
 {
-	size_t	 i;
+	size_t i;
 
 	*dst = *src;
 	dst->name = sc_xstrdup(src->name ? src->name : "");
 	dst->tz = src->tz ? sc_xstrdup(src->tz) : NULL;
 	dst->children = NULL;
 	if (src->nchildren) {
-		dst->children = sc_xcalloc(src->nchildren,
-		    sizeof(*dst->children));
+		dst->children =
+		    sc_xcalloc(src->nchildren, sizeof(*dst->children));
 		for (i = 0; i < src->nchildren; i++)
 			field_copy(&dst->children[i], &src->children[i]);
 	}
@@ -67,7 +67,7 @@ void
 sc_arrow_schema_copy(struct sc_arrow_schema *dst,
     const struct sc_arrow_schema *src)
 {
-	size_t	 i;
+	size_t i;
 
 	sc_arrow_schema_init(dst);
 	if (src->nfields == 0)
@@ -82,7 +82,7 @@ static struct sc_arrow_field *
 field_append(struct sc_arrow_field **arr, size_t *n, const char *name,
     enum sc_arrow_type type, bool nullable)
 {
-	struct sc_arrow_field	*f;
+	struct sc_arrow_field *f;
 
 	*arr = sc_xreallocarray(*arr, *n + 1, sizeof(**arr));
 	f = &(*arr)[(*n)++];
@@ -104,33 +104,51 @@ struct sc_arrow_field *
 sc_arrow_field_add_child(struct sc_arrow_field *f, const char *name,
     enum sc_arrow_type type, bool nullable)
 {
-	return field_append(&f->children, &f->nchildren, name, type,
-	    nullable);
+	return field_append(&f->children, &f->nchildren, name, type, nullable);
 }
 
 const char *
 sc_arrow_type_name(enum sc_arrow_type type)
 {
 	switch (type) {
-	case SC_ARROW_NULL:		return "null";
-	case SC_ARROW_BOOL:		return "bool";
-	case SC_ARROW_INT8:		return "int8";
-	case SC_ARROW_INT16:		return "int16";
-	case SC_ARROW_INT32:		return "int32";
-	case SC_ARROW_INT64:		return "int64";
-	case SC_ARROW_FLOAT:		return "float";
-	case SC_ARROW_DOUBLE:		return "double";
-	case SC_ARROW_DECIMAL128:	return "decimal128";
-	case SC_ARROW_UTF8:		return "utf8";
-	case SC_ARROW_LARGE_UTF8:	return "large_utf8";
-	case SC_ARROW_BINARY:		return "binary";
-	case SC_ARROW_LARGE_BINARY:	return "large_binary";
-	case SC_ARROW_DATE32:		return "date32";
-	case SC_ARROW_TIMESTAMP_US:	return "timestamp[us]";
-	case SC_ARROW_STRUCT:		return "struct";
-	case SC_ARROW_LIST:		return "list";
-	case SC_ARROW_MAP:		return "map";
-	case SC_ARROW_LARGE_LIST:	return "large_list";
+	case SC_ARROW_NULL:
+		return "null";
+	case SC_ARROW_BOOL:
+		return "bool";
+	case SC_ARROW_INT8:
+		return "int8";
+	case SC_ARROW_INT16:
+		return "int16";
+	case SC_ARROW_INT32:
+		return "int32";
+	case SC_ARROW_INT64:
+		return "int64";
+	case SC_ARROW_FLOAT:
+		return "float";
+	case SC_ARROW_DOUBLE:
+		return "double";
+	case SC_ARROW_DECIMAL128:
+		return "decimal128";
+	case SC_ARROW_UTF8:
+		return "utf8";
+	case SC_ARROW_LARGE_UTF8:
+		return "large_utf8";
+	case SC_ARROW_BINARY:
+		return "binary";
+	case SC_ARROW_LARGE_BINARY:
+		return "large_binary";
+	case SC_ARROW_DATE32:
+		return "date32";
+	case SC_ARROW_TIMESTAMP_US:
+		return "timestamp[us]";
+	case SC_ARROW_STRUCT:
+		return "struct";
+	case SC_ARROW_LIST:
+		return "list";
+	case SC_ARROW_MAP:
+		return "map";
+	case SC_ARROW_LARGE_LIST:
+		return "large_list";
 	}
 	return "unknown";
 }
@@ -139,8 +157,8 @@ int
 sc_arrow_field_sql_type(const struct sc_arrow_field *f, struct sc_buf *out,
     struct sc_error *err)
 {
-	const struct sc_arrow_field	*e;
-	size_t				 i;
+	const struct sc_arrow_field *e;
+	size_t i;
 
 	switch (f->type) {
 	case SC_ARROW_NULL:
@@ -171,8 +189,8 @@ sc_arrow_field_sql_type(const struct sc_arrow_field *f, struct sc_buf *out,
 	case SC_ARROW_DATE32:
 		return sc_buf_addstr(out, "date", err);
 	case SC_ARROW_TIMESTAMP_US:
-		return sc_buf_addstr(out, f->tz ? "timestamp" :
-		    "timestamp_ntz", err);
+		return sc_buf_addstr(out, f->tz ? "timestamp" : "timestamp_ntz",
+		    err);
 	case SC_ARROW_LIST:
 	case SC_ARROW_LARGE_LIST:
 		if (sc_buf_addstr(out, "array<", err) == -1)
@@ -187,9 +205,10 @@ sc_arrow_field_sql_type(const struct sc_arrow_field *f, struct sc_buf *out,
 		if (f->nchildren == 1 && f->children[0].nchildren == 2) {
 			e = &f->children[0];
 			if (sc_arrow_field_sql_type(&e->children[0], out,
-			    err) == -1 || sc_buf_addch(out, ',', err) == -1 ||
+				err) == -1 ||
+			    sc_buf_addch(out, ',', err) == -1 ||
 			    sc_arrow_field_sql_type(&e->children[1], out,
-			    err) == -1)
+				err) == -1)
 				return -1;
 		}
 		return sc_buf_addch(out, '>', err);
@@ -200,11 +219,11 @@ sc_arrow_field_sql_type(const struct sc_arrow_field *f, struct sc_buf *out,
 			if (i && sc_buf_addch(out, ',', err) == -1)
 				return -1;
 			if (sc_buf_addf(out, err, "%s:",
-			    f->children[i].name ? f->children[i].name :
-			    "") == -1)
+				f->children[i].name ? f->children[i].name
+						    : "") == -1)
 				return -1;
 			if (sc_arrow_field_sql_type(&f->children[i], out,
-			    err) == -1)
+				err) == -1)
 				return -1;
 		}
 		return sc_buf_addch(out, '>', err);

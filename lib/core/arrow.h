@@ -30,17 +30,17 @@ enum sc_arrow_type {
 	SC_ARROW_INT64,
 	SC_ARROW_FLOAT,
 	SC_ARROW_DOUBLE,
-	SC_ARROW_DECIMAL128,	/* precision, scale */
+	SC_ARROW_DECIMAL128, /* precision, scale */
 	SC_ARROW_UTF8,
 	SC_ARROW_LARGE_UTF8,
 	SC_ARROW_BINARY,
 	SC_ARROW_LARGE_BINARY,
-	SC_ARROW_DATE32,	/* days since 1970-01-01 */
-	SC_ARROW_TIMESTAMP_US,	/* microseconds; tz NULL = without time zone */
-	SC_ARROW_STRUCT,	/* children = the fields */
-	SC_ARROW_LIST,		/* one child ("element") */
-	SC_ARROW_MAP,		/* one child "entries": struct {key, value} */
-	SC_ARROW_LARGE_LIST	/* one child, int64 offsets (read only) */
+	SC_ARROW_DATE32, /* days since 1970-01-01 */
+	SC_ARROW_TIMESTAMP_US, /* microseconds; tz NULL = without time zone */
+	SC_ARROW_STRUCT, /* children = the fields */
+	SC_ARROW_LIST, /* one child ("element") */
+	SC_ARROW_MAP, /* one child "entries": struct {key, value} */
+	SC_ARROW_LARGE_LIST /* one child, int64 offsets (read only) */
 };
 
 /*
@@ -49,49 +49,49 @@ enum sc_arrow_type {
  * module (an absent name reads as "").
  */
 struct sc_arrow_field {
-	char			*name;
-	enum sc_arrow_type	 type;
-	bool			 nullable;
-	int			 precision;	/* DECIMAL128 only */
-	int			 scale;		/* DECIMAL128 only */
-	char			*tz;		/* TIMESTAMP_US; NULL = NTZ */
-	struct sc_arrow_field	*children;
-	size_t			 nchildren;
+	char *name;
+	enum sc_arrow_type type;
+	bool nullable;
+	int precision; /* DECIMAL128 only */
+	int scale; /* DECIMAL128 only */
+	char *tz; /* TIMESTAMP_US; NULL = NTZ */
+	struct sc_arrow_field *children;
+	size_t nchildren;
 };
 
 struct sc_arrow_schema {
-	struct sc_arrow_field	*fields;
-	size_t			 nfields;
+	struct sc_arrow_field *fields;
+	size_t nfields;
 };
 
 /* Make s empty (no allocation). */
-void	 sc_arrow_schema_init(struct sc_arrow_schema *s);
+void sc_arrow_schema_init(struct sc_arrow_schema *s);
 /* Free everything s owns; s is left empty (as after init). */
-void	 sc_arrow_schema_release(struct sc_arrow_schema *s);
+void sc_arrow_schema_release(struct sc_arrow_schema *s);
 /* Deep copy src into dst (dst is overwritten, not released first). */
-void	 sc_arrow_schema_copy(struct sc_arrow_schema *dst,
-	    const struct sc_arrow_schema *src);
+void sc_arrow_schema_copy(struct sc_arrow_schema *dst,
+    const struct sc_arrow_schema *src);
 /*
  * Append a field (name copied) with all other attributes zero/NULL, and
  * return it.  The pointer stays valid until the next add to the same
  * schema.  Set precision/scale directly; set tz with sc_xstrdup().
  */
 struct sc_arrow_field *sc_arrow_schema_add(struct sc_arrow_schema *s,
-	    const char *name, enum sc_arrow_type type, bool nullable);
+    const char *name, enum sc_arrow_type type, bool nullable);
 /* As sc_arrow_schema_add(), appending a child to a nested field. */
 struct sc_arrow_field *sc_arrow_field_add_child(struct sc_arrow_field *f,
-	    const char *name, enum sc_arrow_type type, bool nullable);
+    const char *name, enum sc_arrow_type type, bool nullable);
 
 /* "int64", "utf8", "timestamp[us]", ... (fixed strings, for messages). */
-const char	*sc_arrow_type_name(enum sc_arrow_type type);
+const char *sc_arrow_type_name(enum sc_arrow_type type);
 
 /*
  * Append f's Spark SQL type to out: boolean, tinyint, smallint, int,
  * bigint, float, double, decimal(p,s), string, binary, date, timestamp,
  * timestamp_ntz, void, array<T>, map<K,V>, struct<name:T,...>.
  */
-int	 sc_arrow_field_sql_type(const struct sc_arrow_field *f,
-	    struct sc_buf *out, struct sc_error *err);
+int sc_arrow_field_sql_type(const struct sc_arrow_field *f, struct sc_buf *out,
+    struct sc_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Writer                                                              */
@@ -108,11 +108,11 @@ struct sc_arrow_writer;
  * sc_arrow_writer_free().
  */
 struct sc_arrow_writer *sc_arrow_writer_new(const struct sc_arrow_schema *s,
-	    struct sc_error *err);
-void	 sc_arrow_writer_free(struct sc_arrow_writer *w);
+    struct sc_error *err);
+void sc_arrow_writer_free(struct sc_arrow_writer *w);
 /* The writer's own copy of the schema. */
 const struct sc_arrow_schema *sc_arrow_writer_schema(
-	    const struct sc_arrow_writer *w);
+    const struct sc_arrow_writer *w);
 
 /*
  * Appending a row: call one sc_arrow_append_*() per column, in any column
@@ -133,43 +133,42 @@ const struct sc_arrow_schema *sc_arrow_writer_schema(
  *   column scale with round-half-up (as Spark casts), precision-checked.
  * _null: any nullable column; the only append allowed for NULL columns.
  */
-int	 sc_arrow_append_null(struct sc_arrow_writer *w, size_t col,
-	    struct sc_error *err);
-int	 sc_arrow_append_bool(struct sc_arrow_writer *w, size_t col, bool v,
-	    struct sc_error *err);
-int	 sc_arrow_append_int64(struct sc_arrow_writer *w, size_t col,
-	    int64_t v, struct sc_error *err);
+int sc_arrow_append_null(struct sc_arrow_writer *w, size_t col,
+    struct sc_error *err);
+int sc_arrow_append_bool(struct sc_arrow_writer *w, size_t col, bool v,
+    struct sc_error *err);
+int sc_arrow_append_int64(struct sc_arrow_writer *w, size_t col, int64_t v,
+    struct sc_error *err);
 /*
  * Append n rows start, start + step, ... to the only column of a
  * one-column int64 writer (a range): one bounds check and a tight loop
  * instead of n appends and n sc_arrow_writer_end_row() calls.  The rows
  * are complete afterwards.  Arithmetic wraps as in two's complement.
  */
-int	 sc_arrow_append_int64_seq(struct sc_arrow_writer *w, int64_t start,
-	    int64_t step, size_t n, struct sc_error *err);
-int	 sc_arrow_append_double(struct sc_arrow_writer *w, size_t col,
-	    double v, struct sc_error *err);
-int	 sc_arrow_append_bytes(struct sc_arrow_writer *w, size_t col,
-	    const void *p, size_t n, struct sc_error *err);
-int	 sc_arrow_append_decimal128(struct sc_arrow_writer *w, size_t col,
-	    int64_t hi, uint64_t lo, struct sc_error *err);
-int	 sc_arrow_append_decimal_str(struct sc_arrow_writer *w, size_t col,
-	    const char *s, struct sc_error *err);
+int sc_arrow_append_int64_seq(struct sc_arrow_writer *w, int64_t start,
+    int64_t step, size_t n, struct sc_error *err);
+int sc_arrow_append_double(struct sc_arrow_writer *w, size_t col, double v,
+    struct sc_error *err);
+int sc_arrow_append_bytes(struct sc_arrow_writer *w, size_t col, const void *p,
+    size_t n, struct sc_error *err);
+int sc_arrow_append_decimal128(struct sc_arrow_writer *w, size_t col,
+    int64_t hi, uint64_t lo, struct sc_error *err);
+int sc_arrow_append_decimal_str(struct sc_arrow_writer *w, size_t col,
+    const char *s, struct sc_error *err);
 
 /*
  * Complete the current row: every column must have received exactly one
  * value since the previous end_row (else -1, SC_ST_INTERNAL, and the
  * partial row is discarded).  A zero-column schema just counts rows.
  */
-int	 sc_arrow_writer_end_row(struct sc_arrow_writer *w,
-	    struct sc_error *err);
+int sc_arrow_writer_end_row(struct sc_arrow_writer *w, struct sc_error *err);
 /* Completed rows buffered since the last flush. */
-size_t	 sc_arrow_writer_rows(const struct sc_arrow_writer *w);
+size_t sc_arrow_writer_rows(const struct sc_arrow_writer *w);
 /*
  * Estimated size in bytes of the record batch body buffered so far
  * (validity, offsets and data, 8-byte padded), for batch size limits.
  */
-size_t	 sc_arrow_writer_bytes(const struct sc_arrow_writer *w);
+size_t sc_arrow_writer_bytes(const struct sc_arrow_writer *w);
 
 /*
  * Append one complete IPC stream to out: the schema message, one record
@@ -178,36 +177,36 @@ size_t	 sc_arrow_writer_bytes(const struct sc_arrow_writer *w);
  * buffers, keeping their allocations.  -1 if out's limit is exceeded
  * (the rows are kept then).
  */
-int	 sc_arrow_writer_flush(struct sc_arrow_writer *w, struct sc_buf *out,
-	    struct sc_error *err);
+int sc_arrow_writer_flush(struct sc_arrow_writer *w, struct sc_buf *out,
+    struct sc_error *err);
 /* As flush, but only the record batch message (for multi-batch streams). */
-int	 sc_arrow_writer_flush_batch(struct sc_arrow_writer *w,
-	    struct sc_buf *out, struct sc_error *err);
+int sc_arrow_writer_flush_batch(struct sc_arrow_writer *w, struct sc_buf *out,
+    struct sc_error *err);
 
 /* Append the schema message alone.  Any schema (nested included). */
-int	 sc_arrow_write_schema(const struct sc_arrow_schema *s,
-	    struct sc_buf *out, struct sc_error *err);
+int sc_arrow_write_schema(const struct sc_arrow_schema *s, struct sc_buf *out,
+    struct sc_error *err);
 /* Append the end-of-stream marker FF FF FF FF 00 00 00 00. */
-int	 sc_arrow_write_eos(struct sc_buf *out, struct sc_error *err);
+int sc_arrow_write_eos(struct sc_buf *out, struct sc_error *err);
 /* Append a schema-only stream: schema message + end-of-stream marker. */
-int	 sc_arrow_schema_only(const struct sc_arrow_schema *s,
-	    struct sc_buf *out, struct sc_error *err);
+int sc_arrow_schema_only(const struct sc_arrow_schema *s, struct sc_buf *out,
+    struct sc_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Reader                                                              */
 /* ------------------------------------------------------------------ */
 
-struct sc_arrow_col;		/* private: one decoded column */
+struct sc_arrow_col; /* private: one decoded column */
 
 /*
  * One decoded record batch, valid only during the callback.  Values point
  * into the caller's input bytes.  index counts batches from 0.
  */
 struct sc_arrow_batch {
-	const struct sc_arrow_schema	*schema;
-	size_t				 nrows;
-	size_t				 index;
-	const struct sc_arrow_col	*cols;	/* private */
+	const struct sc_arrow_schema *schema;
+	size_t nrows;
+	size_t index;
+	const struct sc_arrow_col *cols; /* private */
 };
 
 /*
@@ -216,7 +215,7 @@ struct sc_arrow_batch {
  * as the callback left it.
  */
 typedef int sc_arrow_batch_fn(const struct sc_arrow_batch *b, void *arg,
-	    struct sc_error *err);
+    struct sc_error *err);
 
 /*
  * Validate and decode the IPC stream p[0..n) (modern or legacy framing,
@@ -230,19 +229,18 @@ typedef int sc_arrow_batch_fn(const struct sc_arrow_batch *b, void *arg,
  * "Arrow dictionary batches unsupported", "truncated Arrow stream".
  * fn may be NULL (validation only).
  */
-int	 sc_arrow_read_stream(const void *p, size_t n, sc_arrow_batch_fn *fn,
-	    void *arg, struct sc_error *err);
+int sc_arrow_read_stream(const void *p, size_t n, sc_arrow_batch_fn *fn,
+    void *arg, struct sc_error *err);
 
 /*
  * Decode just the schema message at the start of stream p[0..n) into
  * *out (initialised here; release with sc_arrow_schema_release()).
  */
-int	 sc_arrow_read_schema(const void *p, size_t n,
-	    struct sc_arrow_schema *out, struct sc_error *err);
+int sc_arrow_read_schema(const void *p, size_t n, struct sc_arrow_schema *out,
+    struct sc_error *err);
 
 /* True if the value is null (also for out-of-range col/row). */
-bool	 sc_arrow_is_null(const struct sc_arrow_batch *b, size_t col,
-	    size_t row);
+bool sc_arrow_is_null(const struct sc_arrow_batch *b, size_t col, size_t row);
 
 /*
  * Typed getters; 0 on success, -1 if col/row is out of range, the column
@@ -252,19 +250,16 @@ bool	 sc_arrow_is_null(const struct sc_arrow_batch *b, size_t col,
  * _bytes: UTF8, LARGE_UTF8, BINARY, LARGE_BINARY (pointer into input).
  * _decimal128: DECIMAL128 unscaled value.
  */
-int	 sc_arrow_get_int64(const struct sc_arrow_batch *b, size_t col,
-	    size_t row, int64_t *out);
-int	 sc_arrow_get_double(const struct sc_arrow_batch *b, size_t col,
-	    size_t row, double *out);
-int	 sc_arrow_get_bytes(const struct sc_arrow_batch *b, size_t col,
-	    size_t row, const uint8_t **p, size_t *n);
-int	 sc_arrow_get_decimal128(const struct sc_arrow_batch *b, size_t col,
-	    size_t row, int64_t *hi, uint64_t *lo);
+int sc_arrow_get_int64(const struct sc_arrow_batch *b, size_t col, size_t row,
+    int64_t *out);
+int sc_arrow_get_double(const struct sc_arrow_batch *b, size_t col, size_t row,
+    double *out);
+int sc_arrow_get_bytes(const struct sc_arrow_batch *b, size_t col, size_t row,
+    const uint8_t **p, size_t *n);
+int sc_arrow_get_decimal128(const struct sc_arrow_batch *b, size_t col,
+    size_t row, int64_t *hi, uint64_t *lo);
 
-enum sc_arrow_fmt {
-	SC_ARROW_FMT_TEXT = 0,
-	SC_ARROW_FMT_JSON = 1
-};
+enum sc_arrow_fmt { SC_ARROW_FMT_TEXT = 0, SC_ARROW_FMT_JSON = 1 };
 
 /*
  * Append the value at (col, row) to out and store its kind (an enum
@@ -294,8 +289,8 @@ enum sc_arrow_fmt {
  * (quote when STRING, "null" when NULL, raw otherwise).
  * Returns -1 on a bad col/row (SC_ST_INTERNAL) or if out's limit is hit.
  */
-int	 sc_arrow_format_value(const struct sc_arrow_batch *b, size_t col,
-	    size_t row, enum sc_arrow_fmt fmt, struct sc_buf *out,
-	    int *kind_out, struct sc_error *err);
+int sc_arrow_format_value(const struct sc_arrow_batch *b, size_t col,
+    size_t row, enum sc_arrow_fmt fmt, struct sc_buf *out, int *kind_out,
+    struct sc_error *err);
 
 #endif

@@ -23,26 +23,26 @@
 #include "core/xmem.h"
 #include "core/banned.h"
 
-#define MAX_METADATA	(64u << 20)	/* bytes of one message's metadata */
-#define MAX_DEPTH	64		/* schema nesting (Arrow C++'s limit) */
-#define MAX_FIELDS	100000		/* fields in one schema, all levels */
-#define MAX_TABLES	1000000		/* tables visited in one FlatBuffer */
-#define MAX_LENGTH	INT32_MAX	/* rows in one node (Arrow Java's) */
+#define MAX_METADATA (64u << 20) /* bytes of one message's metadata */
+#define MAX_DEPTH 64 /* schema nesting (Arrow C++'s limit) */
+#define MAX_FIELDS 100000 /* fields in one schema, all levels */
+#define MAX_TABLES 1000000 /* tables visited in one FlatBuffer */
+#define MAX_LENGTH INT32_MAX /* rows in one node (Arrow Java's) */
 
 /* Output kinds, numerically equal to enum sc_out_kind (core/output.h). */
 enum { K_NULL = 0, K_STRING = 1, K_NUMBER = 2, K_BOOL = 3, K_JSON = 4 };
 
 struct sc_arrow_col {
 	const struct sc_arrow_field *f;
-	int64_t			 length;
-	int64_t			 null_count;
-	bool			 allnull;	/* Null type or no bitmap */
-	const uint8_t		*validity;	/* NULL: see allnull */
-	const uint8_t		*values;	/* fixed width, bool bits */
-	const uint8_t		*offsets;	/* var-width, list, map */
-	const uint8_t		*data;		/* var-width bytes */
-	struct sc_arrow_col	*children;
-	size_t			 nchildren;
+	int64_t length;
+	int64_t null_count;
+	bool allnull; /* Null type or no bitmap */
+	const uint8_t *validity; /* NULL: see allnull */
+	const uint8_t *values; /* fixed width, bool bits */
+	const uint8_t *offsets; /* var-width, list, map */
+	const uint8_t *data; /* var-width bytes */
+	struct sc_arrow_col *children;
+	size_t nchildren;
 };
 
 static uint16_t
@@ -68,7 +68,7 @@ static int64_t
 rdi64(const uint8_t *p)
 {
 	uint64_t u = rd64(p);
-	int64_t	 v;
+	int64_t v;
 
 	memcpy(&v, &u, 8);
 	return v;
@@ -77,17 +77,17 @@ rdi64(const uint8_t *p)
 /* ---- FlatBuffer verification ---------------------------------------- */
 
 struct fb {
-	const uint8_t	*p;
-	size_t		 len;
-	size_t		 ntables;
-	struct sc_error	*err;
+	const uint8_t *p;
+	size_t len;
+	size_t ntables;
+	struct sc_error *err;
 };
 
 struct fbt {
-	struct fb	*fb;
-	size_t		 t;	/* table position */
-	size_t		 vt;	/* vtable position */
-	size_t		 vs;	/* vtable size */
+	struct fb *fb;
+	size_t t; /* table position */
+	size_t vt; /* vtable position */
+	size_t vs; /* vtable size */
 };
 
 static int
@@ -115,10 +115,10 @@ fb_uoffset(struct fb *b, size_t p, size_t *target)
 static int
 fb_table(struct fb *b, size_t t, struct fbt *out)
 {
-	int64_t	 vt;
-	int32_t	 so;
+	int64_t vt;
+	int32_t so;
 	uint32_t u;
-	size_t	 vs, ts;
+	size_t vs, ts;
 
 	if (++b->ntables > MAX_TABLES)
 		return fb_bad(b, "too many tables");
@@ -147,7 +147,7 @@ fb_table(struct fb *b, size_t t, struct fbt *out)
 static int
 fbt_field(const struct fbt *t, unsigned id, size_t sz, size_t *pos)
 {
-	size_t	 o = 4 + 2 * (size_t)id, e;
+	size_t o = 4 + 2 * (size_t)id, e;
 
 	if (o + 2 > t->vs)
 		return 0;
@@ -163,8 +163,8 @@ fbt_field(const struct fbt *t, unsigned id, size_t sz, size_t *pos)
 static int
 fbt_u8(const struct fbt *t, unsigned id, uint8_t def, uint8_t *out)
 {
-	size_t	 pos;
-	int	 r;
+	size_t pos;
+	int r;
 
 	if ((r = fbt_field(t, id, 1, &pos)) == -1)
 		return -1;
@@ -175,8 +175,8 @@ fbt_u8(const struct fbt *t, unsigned id, uint8_t def, uint8_t *out)
 static int
 fbt_i16(const struct fbt *t, unsigned id, int16_t def, int16_t *out)
 {
-	size_t	 pos;
-	int	 r;
+	size_t pos;
+	int r;
 
 	if ((r = fbt_field(t, id, 2, &pos)) == -1)
 		return -1;
@@ -187,8 +187,8 @@ fbt_i16(const struct fbt *t, unsigned id, int16_t def, int16_t *out)
 static int
 fbt_i32(const struct fbt *t, unsigned id, int32_t def, int32_t *out)
 {
-	size_t	 pos;
-	int	 r;
+	size_t pos;
+	int r;
 
 	if ((r = fbt_field(t, id, 4, &pos)) == -1)
 		return -1;
@@ -199,8 +199,8 @@ fbt_i32(const struct fbt *t, unsigned id, int32_t def, int32_t *out)
 static int
 fbt_i64(const struct fbt *t, unsigned id, int64_t def, int64_t *out)
 {
-	size_t	 pos;
-	int	 r;
+	size_t pos;
+	int r;
 
 	if ((r = fbt_field(t, id, 8, &pos)) == -1)
 		return -1;
@@ -212,8 +212,8 @@ fbt_i64(const struct fbt *t, unsigned id, int64_t def, int64_t *out)
 static int
 fbt_ref(const struct fbt *t, unsigned id, size_t *target)
 {
-	size_t	 pos;
-	int	 r;
+	size_t pos;
+	int r;
 
 	if ((r = fbt_field(t, id, 4, &pos)) <= 0)
 		return r;
@@ -225,8 +225,8 @@ fbt_ref(const struct fbt *t, unsigned id, size_t *target)
 static int
 fbt_table(const struct fbt *t, unsigned id, struct fbt *out)
 {
-	size_t	 pos;
-	int	 r;
+	size_t pos;
+	int r;
 
 	if ((r = fbt_ref(t, id, &pos)) <= 0)
 		return r;
@@ -240,9 +240,9 @@ static int
 fbt_vector(const struct fbt *t, unsigned id, size_t esz, size_t ealign,
     size_t *start, size_t *n)
 {
-	struct fb	*b = t->fb;
-	size_t		 v;
-	int		 r;
+	struct fb *b = t->fb;
+	size_t v;
+	int r;
 
 	if ((r = fbt_ref(t, id, &v)) <= 0)
 		return r;
@@ -260,8 +260,8 @@ fbt_vector(const struct fbt *t, unsigned id, size_t esz, size_t ealign,
 static int
 fbt_string(const struct fbt *t, unsigned id, const char **s, size_t *n)
 {
-	size_t	 start;
-	int	 r;
+	size_t start;
+	int r;
 
 	if ((r = fbt_vector(t, id, 1, 1, &start, n)) <= 0)
 		return r;
@@ -275,29 +275,48 @@ fbt_string(const struct fbt *t, unsigned id, const char **s, size_t *n)
 
 /* Type union tags. */
 enum {
-	T_NULL = 1, T_INT, T_FLOAT, T_BINARY, T_UTF8, T_BOOL, T_DECIMAL,
-	T_DATE, T_TIME, T_TIMESTAMP, T_INTERVAL, T_LIST, T_STRUCT, T_UNION,
-	T_FIXED_BINARY, T_FIXED_LIST, T_MAP, T_DURATION, T_LARGE_BINARY,
-	T_LARGE_UTF8, T_LARGE_LIST, T_RUN_END, T_BINARY_VIEW, T_UTF8_VIEW,
-	T_LIST_VIEW, T_LARGE_LIST_VIEW
+	T_NULL = 1,
+	T_INT,
+	T_FLOAT,
+	T_BINARY,
+	T_UTF8,
+	T_BOOL,
+	T_DECIMAL,
+	T_DATE,
+	T_TIME,
+	T_TIMESTAMP,
+	T_INTERVAL,
+	T_LIST,
+	T_STRUCT,
+	T_UNION,
+	T_FIXED_BINARY,
+	T_FIXED_LIST,
+	T_MAP,
+	T_DURATION,
+	T_LARGE_BINARY,
+	T_LARGE_UTF8,
+	T_LARGE_LIST,
+	T_RUN_END,
+	T_BINARY_VIEW,
+	T_UTF8_VIEW,
+	T_LIST_VIEW,
+	T_LARGE_LIST_VIEW
 };
 
-static const char *const type_tag_names[] = {
-	"NONE", "Null", "Int", "FloatingPoint", "Binary", "Utf8", "Bool",
-	"Decimal", "Date", "Time", "Timestamp", "Interval", "List", "Struct",
-	"Union", "FixedSizeBinary", "FixedSizeList", "Map", "Duration",
-	"LargeBinary", "LargeUtf8", "LargeList", "RunEndEncoded",
-	"BinaryView", "Utf8View", "ListView", "LargeListView"
-};
+static const char *const type_tag_names[] = { "NONE", "Null", "Int",
+	"FloatingPoint", "Binary", "Utf8", "Bool", "Decimal", "Date", "Time",
+	"Timestamp", "Interval", "List", "Struct", "Union", "FixedSizeBinary",
+	"FixedSizeList", "Map", "Duration", "LargeBinary", "LargeUtf8",
+	"LargeList", "RunEndEncoded", "BinaryView", "Utf8View", "ListView",
+	"LargeListView" };
 
 struct sparse {
-	struct fb	*fb;
-	size_t		 nfields;
+	struct fb *fb;
+	size_t nfields;
 };
 
 static int
-unsupported(struct sparse *sp, const struct sc_arrow_field *f,
-    const char *what)
+unsupported(struct sparse *sp, const struct sc_arrow_field *f, const char *what)
 {
 	return sc_error_set(sp->fb->err, SC_ST_PROTOCOL,
 	    "unsupported Arrow type '%s' for field '%s'", what, f->name);
@@ -311,35 +330,63 @@ static int
 parse_type(struct sparse *sp, struct sc_arrow_field *f, uint8_t tag,
     const struct fbt *ty)
 {
-	int32_t		 w, prec, scale;
-	int16_t		 unit;
-	uint8_t		 sign;
-	const char	*tz;
-	size_t		 tzlen;
-	char		 what[40];
-	int		 r;
+	int32_t w, prec, scale;
+	int16_t unit;
+	uint8_t sign;
+	const char *tz;
+	size_t tzlen;
+	char what[40];
+	int r;
 
 	switch (tag) {
-	case T_NULL:		f->type = SC_ARROW_NULL; return 0;
-	case T_BOOL:		f->type = SC_ARROW_BOOL; return 0;
-	case T_BINARY:		f->type = SC_ARROW_BINARY; return 0;
-	case T_UTF8:		f->type = SC_ARROW_UTF8; return 0;
-	case T_LARGE_BINARY:	f->type = SC_ARROW_LARGE_BINARY; return 0;
-	case T_LARGE_UTF8:	f->type = SC_ARROW_LARGE_UTF8; return 0;
-	case T_LIST:		f->type = SC_ARROW_LIST; return 0;
-	case T_LARGE_LIST:	f->type = SC_ARROW_LARGE_LIST; return 0;
-	case T_STRUCT:		f->type = SC_ARROW_STRUCT; return 0;
-	case T_MAP:		f->type = SC_ARROW_MAP; return 0;
+	case T_NULL:
+		f->type = SC_ARROW_NULL;
+		return 0;
+	case T_BOOL:
+		f->type = SC_ARROW_BOOL;
+		return 0;
+	case T_BINARY:
+		f->type = SC_ARROW_BINARY;
+		return 0;
+	case T_UTF8:
+		f->type = SC_ARROW_UTF8;
+		return 0;
+	case T_LARGE_BINARY:
+		f->type = SC_ARROW_LARGE_BINARY;
+		return 0;
+	case T_LARGE_UTF8:
+		f->type = SC_ARROW_LARGE_UTF8;
+		return 0;
+	case T_LIST:
+		f->type = SC_ARROW_LIST;
+		return 0;
+	case T_LARGE_LIST:
+		f->type = SC_ARROW_LARGE_LIST;
+		return 0;
+	case T_STRUCT:
+		f->type = SC_ARROW_STRUCT;
+		return 0;
+	case T_MAP:
+		f->type = SC_ARROW_MAP;
+		return 0;
 	case T_INT:
 		if (fbt_i32(ty, 0, 0, &w) == -1 ||
 		    fbt_u8(ty, 1, 0, &sign) == -1)
 			return -1;
 		if (sign) {
 			switch (w) {
-			case 8:	f->type = SC_ARROW_INT8; return 0;
-			case 16: f->type = SC_ARROW_INT16; return 0;
-			case 32: f->type = SC_ARROW_INT32; return 0;
-			case 64: f->type = SC_ARROW_INT64; return 0;
+			case 8:
+				f->type = SC_ARROW_INT8;
+				return 0;
+			case 16:
+				f->type = SC_ARROW_INT16;
+				return 0;
+			case 32:
+				f->type = SC_ARROW_INT32;
+				return 0;
+			case 64:
+				f->type = SC_ARROW_INT64;
+				return 0;
 			}
 		}
 		snprintf(what, sizeof(what), "%sint%d", sign ? "" : "u",
@@ -353,8 +400,8 @@ parse_type(struct sparse *sp, struct sc_arrow_field *f, uint8_t tag,
 		else if (unit == 2)
 			f->type = SC_ARROW_DOUBLE;
 		else
-			return unsupported(sp, f, unit == 0 ? "float16" :
-			    "FloatingPoint");
+			return unsupported(sp, f,
+			    unit == 0 ? "float16" : "FloatingPoint");
 		return 0;
 	case T_DECIMAL:
 		if (fbt_i32(ty, 0, 0, &prec) == -1 ||
@@ -385,9 +432,11 @@ parse_type(struct sparse *sp, struct sc_arrow_field *f, uint8_t tag,
 		if (fbt_i16(ty, 0, 0, &unit) == -1)
 			return -1;
 		if (unit != 2)
-			return unsupported(sp, f, unit == 0 ? "timestamp[s]" :
-			    unit == 1 ? "timestamp[ms]" : unit == 3 ?
-			    "timestamp[ns]" : "Timestamp");
+			return unsupported(sp, f,
+			    unit == 0	    ? "timestamp[s]"
+				: unit == 1 ? "timestamp[ms]"
+				: unit == 3 ? "timestamp[ns]"
+					    : "Timestamp");
 		if ((r = fbt_string(ty, 1, &tz, &tzlen)) == -1)
 			return -1;
 		f->type = SC_ARROW_TIMESTAMP_US;
@@ -405,11 +454,11 @@ static int
 parse_field(struct sparse *sp, const struct fbt *t, struct sc_arrow_field *f,
     int depth)
 {
-	struct fbt	 ty, ch;
-	const char	*name;
-	size_t		 namelen, start, n, i, pos;
-	uint8_t		 nullable, tag;
-	int		 r;
+	struct fbt ty, ch;
+	const char *name;
+	size_t namelen, start, n, i, pos;
+	uint8_t nullable, tag;
+	int r;
 
 	if (depth > MAX_DEPTH)
 		return sc_error_set(sp->fb->err, SC_ST_PROTOCOL,
@@ -427,8 +476,7 @@ parse_field(struct sparse *sp, const struct fbt *t, struct sc_arrow_field *f,
 		return -1;
 	if (r)
 		return sc_error_set(sp->fb->err, SC_ST_PROTOCOL,
-		    "Arrow dictionary-encoded field '%s' unsupported",
-		    f->name);
+		    "Arrow dictionary-encoded field '%s' unsupported", f->name);
 	if (tag == 0)
 		return fb_bad(sp->fb, "field without a type");
 	if ((r = fbt_table(t, 3, &ty)) == -1)
@@ -448,8 +496,8 @@ parse_field(struct sparse *sp, const struct fbt *t, struct sc_arrow_field *f,
 		if (n != 1)
 			return sc_error_set(sp->fb->err, SC_ST_PROTOCOL,
 			    "malformed Arrow metadata: %s field '%s' has %zu "
-			    "children", sc_arrow_type_name(f->type), f->name,
-			    n);
+			    "children",
+			    sc_arrow_type_name(f->type), f->name, n);
 		break;
 	case SC_ARROW_STRUCT:
 		break;
@@ -457,7 +505,8 @@ parse_field(struct sparse *sp, const struct fbt *t, struct sc_arrow_field *f,
 		if (n != 0)
 			return sc_error_set(sp->fb->err, SC_ST_PROTOCOL,
 			    "malformed Arrow metadata: %s field '%s' has "
-			    "children", sc_arrow_type_name(f->type), f->name);
+			    "children",
+			    sc_arrow_type_name(f->type), f->name);
 	}
 	if (n) {
 		f->children = sc_xcalloc(n, sizeof(*f->children));
@@ -471,21 +520,22 @@ parse_field(struct sparse *sp, const struct fbt *t, struct sc_arrow_field *f,
 	}
 	if (f->type == SC_ARROW_MAP &&
 	    (f->children[0].type != SC_ARROW_STRUCT ||
-	    f->children[0].nchildren != 2))
+		f->children[0].nchildren != 2))
 		return sc_error_set(sp->fb->err, SC_ST_PROTOCOL,
 		    "malformed Arrow metadata: map field '%s' needs a "
-		    "struct<key, value> child", f->name);
+		    "struct<key, value> child",
+		    f->name);
 	return 0;
 }
 
 static int
 parse_schema(struct fb *b, const struct fbt *t, struct sc_arrow_schema *s)
 {
-	struct sparse	 sp = { b, 0 };
-	struct fbt	 ft;
-	size_t		 start, n, i, pos;
-	int16_t		 endian;
-	int		 r;
+	struct sparse sp = { b, 0 };
+	struct fbt ft;
+	size_t start, n, i, pos;
+	int16_t endian;
+	int r;
 
 	if (fbt_i16(t, 0, 0, &endian) == -1)
 		return -1;
@@ -516,18 +566,18 @@ parse_schema(struct fb *b, const struct fbt *t, struct sc_arrow_schema *s)
 enum { H_SCHEMA = 1, H_DICTIONARY = 2, H_RECORD_BATCH = 3 };
 
 struct msg {
-	struct fb	 fb;
-	struct fbt	 header;
-	uint8_t		 htype;
-	const uint8_t	*body;
-	size_t		 bodylen;
+	struct fb fb;
+	struct fbt header;
+	uint8_t htype;
+	const uint8_t *body;
+	size_t bodylen;
 };
 
 struct stream {
-	const uint8_t	*p;
-	size_t		 n;
-	size_t		 pos;
-	struct sc_error	*err;
+	const uint8_t *p;
+	size_t n;
+	size_t pos;
+	struct sc_error *err;
 };
 
 /*
@@ -537,13 +587,13 @@ struct stream {
 static int
 next_message(struct stream *st, struct msg *m)
 {
-	size_t		 left = st->n - st->pos, meta, root;
-	struct fbt	 mt;
-	const uint8_t	*p = st->p + st->pos;
-	int32_t		 c;
-	int16_t		 version;
-	int64_t		 body;
-	int		 r;
+	size_t left = st->n - st->pos, meta, root;
+	struct fbt mt;
+	const uint8_t *p = st->p + st->pos;
+	int32_t c;
+	int16_t version;
+	int64_t body;
+	int r;
 
 	if (left == 0)
 		return 0;
@@ -569,7 +619,8 @@ next_message(struct stream *st, struct msg *m)
 		if (st->pos != st->n)
 			return sc_error_set(st->err, SC_ST_PROTOCOL,
 			    "malformed Arrow stream: %zu bytes after the "
-			    "end-of-stream marker", st->n - st->pos);
+			    "end-of-stream marker",
+			    st->n - st->pos);
 		return 0;
 	}
 	meta = (size_t)c;
@@ -619,7 +670,7 @@ truncated:
 static void
 cols_free(struct sc_arrow_col *c, size_t n)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < n; i++)
 		cols_free(c[i].children, c[i].nchildren);
@@ -631,8 +682,8 @@ static struct sc_arrow_col *
 cols_new(const struct sc_arrow_field *f, size_t n, size_t *nnodes,
     size_t *nbufs)
 {
-	struct sc_arrow_col	*c;
-	size_t			 i;
+	struct sc_arrow_col *c;
+	size_t i;
 
 	c = sc_xcalloc(n ? n : 1, sizeof(*c));
 	for (i = 0; i < n; i++) {
@@ -655,19 +706,19 @@ cols_new(const struct sc_arrow_field *f, size_t n, size_t *nnodes,
 			break;
 		}
 		c[i].nchildren = f[i].nchildren;
-		c[i].children = cols_new(f[i].children, f[i].nchildren, nnodes,
-		    nbufs);
+		c[i].children =
+		    cols_new(f[i].children, f[i].nchildren, nnodes, nbufs);
 	}
 	return c;
 }
 
 struct bctx {
-	struct sc_error	*err;
-	const uint8_t	*nodes;		/* FieldNode vector elements */
-	const uint8_t	*bufs;		/* Buffer vector elements */
-	size_t		 ni, bi;
-	const uint8_t	*body;
-	size_t		 bodylen;
+	struct sc_error *err;
+	const uint8_t *nodes; /* FieldNode vector elements */
+	const uint8_t *bufs; /* Buffer vector elements */
+	size_t ni, bi;
+	const uint8_t *body;
+	size_t bodylen;
 };
 
 static int
@@ -681,7 +732,7 @@ static int
 next_buf(struct bctx *x, const struct sc_arrow_field *f, const uint8_t **p,
     uint64_t *len)
 {
-	int64_t	 off, n;
+	int64_t off, n;
 
 	off = rdi64(x->bufs + 16 * x->bi);
 	n = rdi64(x->bufs + 16 * x->bi + 8);
@@ -702,8 +753,8 @@ static int
 check_offsets(struct bctx *x, struct sc_arrow_col *c, const uint8_t *p,
     uint64_t len, unsigned w, uint64_t limit, const char *what)
 {
-	int64_t		 prev, o;
-	size_t		 i, n = (size_t)c->length;
+	int64_t prev, o;
+	size_t i, n = (size_t)c->length;
 
 	c->offsets = p;
 	if (n == 0)
@@ -726,10 +777,10 @@ static int
 decode_col(struct bctx *x, struct sc_arrow_col *c)
 {
 	const struct sc_arrow_field *f = c->f;
-	const uint8_t	*p, *op;
-	uint64_t	 len, n, olen;
-	unsigned	 width = 0, ow;
-	size_t		 i;
+	const uint8_t *p, *op;
+	uint64_t len, n, olen;
+	unsigned width = 0, ow;
+	size_t i;
 
 	c->length = rdi64(x->nodes + 16 * x->ni);
 	c->null_count = rdi64(x->nodes + 16 * x->ni + 8);
@@ -763,21 +814,31 @@ decode_col(struct bctx *x, struct sc_arrow_col *c)
 			return batch_bad(x, f, "values buffer too short");
 		c->values = p;
 		return 0;
-	case SC_ARROW_INT8:		width = 1; break;
-	case SC_ARROW_INT16:		width = 2; break;
+	case SC_ARROW_INT8:
+		width = 1;
+		break;
+	case SC_ARROW_INT16:
+		width = 2;
+		break;
 	case SC_ARROW_INT32:
 	case SC_ARROW_DATE32:
-	case SC_ARROW_FLOAT:		width = 4; break;
+	case SC_ARROW_FLOAT:
+		width = 4;
+		break;
 	case SC_ARROW_INT64:
 	case SC_ARROW_DOUBLE:
-	case SC_ARROW_TIMESTAMP_US:	width = 8; break;
-	case SC_ARROW_DECIMAL128:	width = 16; break;
+	case SC_ARROW_TIMESTAMP_US:
+		width = 8;
+		break;
+	case SC_ARROW_DECIMAL128:
+		width = 16;
+		break;
 	case SC_ARROW_UTF8:
 	case SC_ARROW_BINARY:
 	case SC_ARROW_LARGE_UTF8:
 	case SC_ARROW_LARGE_BINARY:
-		ow = f->type == SC_ARROW_UTF8 || f->type == SC_ARROW_BINARY ?
-		    4 : 8;
+		ow = f->type == SC_ARROW_UTF8 || f->type == SC_ARROW_BINARY ? 4
+									    : 8;
 		if (next_buf(x, f, &op, &olen) == -1 ||
 		    next_buf(x, f, &c->data, &len) == -1)
 			return -1;
@@ -815,21 +876,21 @@ decode_col(struct bctx *x, struct sc_arrow_col *c)
 }
 
 struct reader {
-	struct sc_arrow_schema	 schema;
-	struct sc_arrow_col	*cols;
-	size_t			 nnodes, nbufs;
-	size_t			 nbatches;
+	struct sc_arrow_schema schema;
+	struct sc_arrow_col *cols;
+	size_t nnodes, nbufs;
+	size_t nbatches;
 };
 
 static int
 decode_batch(struct reader *rd, const struct msg *m, struct sc_arrow_batch *b,
     struct sc_error *err)
 {
-	struct bctx	 x;
-	struct fbt	 cmp;
-	size_t		 ns, nn, bs, nb, i;
-	int64_t		 length;
-	int		 r;
+	struct bctx x;
+	struct fbt cmp;
+	size_t ns, nn, bs, nb, i;
+	int64_t length;
+	int r;
 
 	if (fbt_i64(&m->header, 0, 0, &length) == -1)
 		return -1;
@@ -854,8 +915,8 @@ decode_batch(struct reader *rd, const struct msg *m, struct sc_arrow_batch *b,
 	if (nn != rd->nnodes || nb != rd->nbufs)
 		return sc_error_set(err, SC_ST_PROTOCOL,
 		    "malformed Arrow record batch: %zu nodes and %zu buffers, "
-		    "the schema needs %zu and %zu", nn, nb, rd->nnodes,
-		    rd->nbufs);
+		    "the schema needs %zu and %zu",
+		    nn, nb, rd->nnodes, rd->nbufs);
 	x.err = err;
 	x.nodes = m->fb.p + ns;
 	x.bufs = m->fb.p + bs;
@@ -883,8 +944,8 @@ decode_batch(struct reader *rd, const struct msg *m, struct sc_arrow_batch *b,
 static int
 read_schema_msg(struct stream *st, struct sc_arrow_schema *s)
 {
-	struct msg	 m;
-	int		 r;
+	struct msg m;
+	int r;
 
 	if ((r = next_message(st, &m)) == -1)
 		return -1;
@@ -902,8 +963,8 @@ int
 sc_arrow_read_schema(const void *p, size_t n, struct sc_arrow_schema *out,
     struct sc_error *err)
 {
-	struct stream		 st = { p, n, 0, err };
-	struct sc_arrow_schema	 s;
+	struct stream st = { p, n, 0, err };
+	struct sc_arrow_schema s;
 
 	sc_arrow_schema_init(&s);
 	if (read_schema_msg(&st, &s) == -1) {
@@ -915,14 +976,14 @@ sc_arrow_read_schema(const void *p, size_t n, struct sc_arrow_schema *out,
 }
 
 int
-sc_arrow_read_stream(const void *p, size_t n, sc_arrow_batch_fn *fn,
-    void *arg, struct sc_error *err)
+sc_arrow_read_stream(const void *p, size_t n, sc_arrow_batch_fn *fn, void *arg,
+    struct sc_error *err)
 {
-	struct stream		 st = { p, n, 0, err };
-	struct reader		 rd;
-	struct sc_arrow_batch	 b;
-	struct msg		 m;
-	int			 r, rc = -1;
+	struct stream st = { p, n, 0, err };
+	struct reader rd;
+	struct sc_arrow_batch b;
+	struct msg m;
+	int r, rc = -1;
 
 	memset(&rd, 0, sizeof(rd));
 	sc_arrow_schema_init(&rd.schema);
@@ -996,7 +1057,7 @@ sc_arrow_is_null(const struct sc_arrow_batch *b, size_t col, size_t row)
 static int64_t
 int_at(const struct sc_arrow_col *c, size_t i)
 {
-	const uint8_t	*p = c->values;
+	const uint8_t *p = c->values;
 
 	switch (c->f->type) {
 	case SC_ARROW_BOOL:
@@ -1018,8 +1079,8 @@ double_at(const struct sc_arrow_col *c, size_t i)
 {
 	uint64_t u;
 	uint32_t u32;
-	double	 d;
-	float	 f;
+	double d;
+	float f;
 
 	if (c->f->type == SC_ARROW_FLOAT) {
 		u32 = rd32(c->values + 4 * i);
@@ -1032,10 +1093,9 @@ double_at(const struct sc_arrow_col *c, size_t i)
 }
 
 static void
-bytes_at(const struct sc_arrow_col *c, size_t i, const uint8_t **p,
-    size_t *n)
+bytes_at(const struct sc_arrow_col *c, size_t i, const uint8_t **p, size_t *n)
 {
-	int64_t	 a, e;
+	int64_t a, e;
 
 	if (c->length == 0 || c->offsets == NULL) {
 		*p = c->data;
@@ -1134,8 +1194,8 @@ sc_arrow_get_bytes(const struct sc_arrow_batch *b, size_t col, size_t row,
 }
 
 int
-sc_arrow_get_decimal128(const struct sc_arrow_batch *b, size_t col,
-    size_t row, int64_t *hi, uint64_t *lo)
+sc_arrow_get_decimal128(const struct sc_arrow_batch *b, size_t col, size_t row,
+    int64_t *hi, uint64_t *lo)
 {
 	const struct sc_arrow_col *c = top_col(b, col, row);
 
@@ -1157,11 +1217,11 @@ sc_arrow_get_decimal128(const struct sc_arrow_batch *b, size_t col,
 static void
 shortest_digits(double v, bool is_float, char *digits, size_t dsz, int *exp)
 {
-	char		 tmp[48], *e;
-	const char	*s;
-	double		 r;
-	size_t		 k = 0;
-	int		 prec;
+	char tmp[48], *e;
+	const char *s;
+	double r;
+	size_t k = 0;
+	int prec;
 
 	for (prec = 2; prec <= 17; prec++) {
 		snprintf(tmp, sizeof(tmp), "%.*e", prec - 1, v);
@@ -1183,9 +1243,9 @@ shortest_digits(double v, bool is_float, char *digits, size_t dsz, int *exp)
 static int
 fmt_double(double v, bool is_float, struct sc_buf *out, struct sc_error *err)
 {
-	char	 d[32], txt[64];
-	size_t	 k, n = 0;
-	int	 e, i;
+	char d[32], txt[64];
+	size_t k, n = 0;
+	int e, i;
 
 	if (isnan(v))
 		return sc_buf_addstr(out, "NaN", err);
@@ -1234,14 +1294,13 @@ static int
 fmt_decimal(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
     struct sc_error *err)
 {
-	char	 dig[48], txt[64];
-	u128	 v;
-	bool	 neg;
-	size_t	 k = 0, n = 0;
-	int	 scale = c->f->scale, j;
+	char dig[48], txt[64];
+	u128 v;
+	bool neg;
+	size_t k = 0, n = 0;
+	int scale = c->f->scale, j;
 
-	v = (u128)rd64(c->values + 16 * i + 8) << 64 |
-	    rd64(c->values + 16 * i);
+	v = (u128)rd64(c->values + 16 * i + 8) << 64 | rd64(c->values + 16 * i);
 	neg = (v >> 127) != 0;
 	if (neg)
 		v = (u128)0 - v;
@@ -1266,7 +1325,7 @@ fmt_decimal(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
 static void
 civil(int64_t z, int64_t *y, unsigned *m, unsigned *d)
 {
-	int64_t		 era, yoe, doe, doy, mp;
+	int64_t era, yoe, doe, doy, mp;
 
 	z += 719468;
 	era = (z >= 0 ? z : z - 146096) / 146097;
@@ -1282,26 +1341,26 @@ civil(int64_t z, int64_t *y, unsigned *m, unsigned *d)
 static int
 fmt_date(int64_t days, struct sc_buf *out, struct sc_error *err)
 {
-	int64_t		 y;
-	unsigned	 m, d;
+	int64_t y;
+	unsigned m, d;
 
 	civil(days, &y, &m, &d);
 	if (y > 9999)
-		return sc_buf_addf(out, err, "+%lld-%02u-%02u", (long long)y,
-		    m, d);
+		return sc_buf_addf(out, err, "+%lld-%02u-%02u", (long long)y, m,
+		    d);
 	if (y < 0)
-		return sc_buf_addf(out, err, "-%04lld-%02u-%02u",
-		    (long long)-y, m, d);
+		return sc_buf_addf(out, err, "-%04lld-%02u-%02u", (long long)-y,
+		    m, d);
 	return sc_buf_addf(out, err, "%04lld-%02u-%02u", (long long)y, m, d);
 }
 
 static int
 fmt_timestamp(int64_t us, struct sc_buf *out, struct sc_error *err)
 {
-	const int64_t	 day = 86400000000LL;
-	int64_t		 days = us / day, rem = us % day, secs, frac;
-	char		 f[8];
-	int		 n;
+	const int64_t day = 86400000000LL;
+	int64_t days = us / day, rem = us % day, secs, frac;
+	char f[8];
+	int n;
 
 	if (rem < 0) {
 		days--;
@@ -1312,7 +1371,7 @@ fmt_timestamp(int64_t us, struct sc_buf *out, struct sc_error *err)
 	secs = rem / 1000000;
 	frac = rem % 1000000;
 	if (sc_buf_addf(out, err, " %02d:%02d:%02d", (int)(secs / 3600),
-	    (int)(secs / 60 % 60), (int)(secs % 60)) == -1)
+		(int)(secs / 60 % 60), (int)(secs % 60)) == -1)
 		return -1;
 	if (frac == 0)
 		return 0;
@@ -1330,8 +1389,8 @@ fmt_timestamp(int64_t us, struct sc_buf *out, struct sc_error *err)
 static size_t
 utf8_seq(const uint8_t *p, size_t n, size_t *bad)
 {
-	uint8_t	 lo = 0x80, hi = 0xbf, c = p[0];
-	size_t	 need, i;
+	uint8_t lo = 0x80, hi = 0xbf, c = p[0];
+	size_t need, i;
 
 	if (c < 0x80)
 		return 1;
@@ -1370,9 +1429,9 @@ put_text(const uint8_t *p, size_t n, bool json, struct sc_buf *out,
     struct sc_error *err)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t	 i = 0, start = 0, k, bad = 0;
-	char	 esc[8];
-	uint8_t	 c;
+	size_t i = 0, start = 0, k, bad = 0;
+	char esc[8];
+	uint8_t c;
 
 	if (json && sc_buf_addch(out, '"', err) == -1)
 		return -1;
@@ -1397,13 +1456,27 @@ put_text(const uint8_t *p, size_t n, bool json, struct sc_buf *out,
 		esc[0] = '\\';
 		esc[2] = '\0';
 		switch (c) {
-		case '"':	esc[1] = '"'; break;
-		case '\\':	esc[1] = '\\'; break;
-		case '\b':	esc[1] = 'b'; break;
-		case '\f':	esc[1] = 'f'; break;
-		case '\n':	esc[1] = 'n'; break;
-		case '\r':	esc[1] = 'r'; break;
-		case '\t':	esc[1] = 't'; break;
+		case '"':
+			esc[1] = '"';
+			break;
+		case '\\':
+			esc[1] = '\\';
+			break;
+		case '\b':
+			esc[1] = 'b';
+			break;
+		case '\f':
+			esc[1] = 'f';
+			break;
+		case '\n':
+			esc[1] = 'n';
+			break;
+		case '\r':
+			esc[1] = 'r';
+			break;
+		case '\t':
+			esc[1] = 't';
+			break;
 		default:
 			memcpy(esc, "\\u00", 4);
 			esc[4] = hex[c >> 4];
@@ -1426,7 +1499,7 @@ put_hex(const uint8_t *p, size_t n, bool json, struct sc_buf *out,
     struct sc_error *err)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t	 i;
+	size_t i;
 
 	if (sc_buf_grow(out, 2 * n + 2, err) == -1)
 		return -1;
@@ -1440,8 +1513,8 @@ put_hex(const uint8_t *p, size_t n, bool json, struct sc_buf *out,
 	return json ? sc_buf_addch(out, '"', err) : 0;
 }
 
-static int fmt_value(const struct sc_arrow_col *, size_t, bool,
-    struct sc_buf *, int *, struct sc_error *);
+static int fmt_value(const struct sc_arrow_col *, size_t, bool, struct sc_buf *,
+    int *, struct sc_error *);
 
 /* A string-kind value formatted as text, quoted when json. */
 static int
@@ -1463,8 +1536,8 @@ fmt_nested(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
     struct sc_error *err)
 {
 	const struct sc_arrow_col *ent, *key, *val;
-	size_t		 a, e, j;
-	bool		 obj;
+	size_t a, e, j;
+	bool obj;
 
 	switch (c->f->type) {
 	case SC_ARROW_STRUCT:
@@ -1474,10 +1547,11 @@ fmt_nested(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
 			if (j && sc_buf_addch(out, ',', err) == -1)
 				return -1;
 			if (put_text((const uint8_t *)c->children[j].f->name,
-			    strlen(c->children[j].f->name), true, out,
-			    err) == -1 || sc_buf_addch(out, ':', err) == -1 ||
+				strlen(c->children[j].f->name), true, out,
+				err) == -1 ||
+			    sc_buf_addch(out, ':', err) == -1 ||
 			    fmt_value(&c->children[j], i, true, out, NULL,
-			    err) == -1)
+				err) == -1)
 				return -1;
 		}
 		return sc_buf_addch(out, '}', err);
@@ -1489,7 +1563,7 @@ fmt_nested(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
 		for (j = a; j < e; j++)
 			if ((j > a && sc_buf_addch(out, ',', err) == -1) ||
 			    fmt_value(&c->children[0], j, true, out, NULL,
-			    err) == -1)
+				err) == -1)
 				return -1;
 		return sc_buf_addch(out, ']', err);
 	default:
@@ -1529,13 +1603,13 @@ fmt_nested(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
 }
 
 static int
-fmt_value(const struct sc_arrow_col *c, size_t i, bool json,
-    struct sc_buf *out, int *kind, struct sc_error *err)
+fmt_value(const struct sc_arrow_col *c, size_t i, bool json, struct sc_buf *out,
+    int *kind, struct sc_error *err)
 {
-	const uint8_t	*p;
-	size_t		 n;
-	double		 d;
-	int		 k;
+	const uint8_t *p;
+	size_t n;
+	double d;
+	int k;
 
 	if (col_null(c, i)) {
 		k = K_NULL;
@@ -1545,7 +1619,7 @@ fmt_value(const struct sc_arrow_col *c, size_t i, bool json,
 	}
 	switch (c->f->type) {
 	case SC_ARROW_NULL:
-		k = K_NULL;		/* not reached: Null columns are null */
+		k = K_NULL; /* not reached: Null columns are null */
 		break;
 	case SC_ARROW_BOOL:
 		k = K_BOOL;

@@ -22,26 +22,37 @@
 
 /* Arrow type tags (Schema.fbs Type union) and message header tags. */
 enum {
-	T_NULL = 1, T_INT = 2, T_FLOAT = 3, T_BINARY = 4, T_UTF8 = 5,
-	T_BOOL = 6, T_DECIMAL = 7, T_DATE = 8, T_TIMESTAMP = 10,
-	T_LIST = 12, T_STRUCT = 13, T_MAP = 17, T_LARGE_BINARY = 19,
-	T_LARGE_UTF8 = 20, T_LARGE_LIST = 21
+	T_NULL = 1,
+	T_INT = 2,
+	T_FLOAT = 3,
+	T_BINARY = 4,
+	T_UTF8 = 5,
+	T_BOOL = 6,
+	T_DECIMAL = 7,
+	T_DATE = 8,
+	T_TIMESTAMP = 10,
+	T_LIST = 12,
+	T_STRUCT = 13,
+	T_MAP = 17,
+	T_LARGE_BINARY = 19,
+	T_LARGE_UTF8 = 20,
+	T_LARGE_LIST = 21
 };
 enum { H_SCHEMA = 1, H_RECORD_BATCH = 3 };
-#define METADATA_V5	4
+#define METADATA_V5 4
 
 /* ---- a growable byte array, kept across flushes -------------------- */
 
 struct bytes {
-	uint8_t	*p;
-	size_t	 len;
-	size_t	 cap;
+	uint8_t *p;
+	size_t len;
+	size_t cap;
 };
 
 static void
 bytes_reserve(struct bytes *b, size_t n)
 {
-	size_t	 ncap;
+	size_t ncap;
 
 	if (n <= b->cap - b->len)
 		return;
@@ -57,7 +68,7 @@ bytes_reserve(struct bytes *b, size_t n)
 static size_t
 bytes_put(struct bytes *b, const void *p, size_t n)
 {
-	size_t	 pos = b->len;
+	size_t pos = b->len;
 
 	bytes_reserve(b, n);
 	if (p)
@@ -85,7 +96,7 @@ le16(uint8_t *p, uint16_t v)
 static void
 le32(uint8_t *p, uint32_t v)
 {
-	int	 i;
+	int i;
 
 	for (i = 0; i < 4; i++)
 		p[i] = (v >> (8 * i)) & 0xff;
@@ -94,7 +105,7 @@ le32(uint8_t *p, uint32_t v)
 static void
 le64(uint8_t *p, uint64_t v)
 {
-	int	 i;
+	int i;
 
 	for (i = 0; i < 8; i++)
 		p[i] = (v >> (8 * i)) & 0xff;
@@ -111,7 +122,7 @@ static uint64_t
 rd64(const uint8_t *p)
 {
 	uint64_t v = 0;
-	int	 i;
+	int i;
 
 	for (i = 7; i >= 0; i--)
 		v = v << 8 | p[i];
@@ -136,9 +147,9 @@ fb_patch(struct bytes *b, size_t slot, size_t target)
 
 /* One table field: a scalar of size 1, 2, 4 or 8, or (size 0) a uoffset. */
 struct fbf {
-	uint8_t		 id;
-	uint8_t		 size;
-	uint64_t	 val;
+	uint8_t id;
+	uint8_t size;
+	uint64_t val;
 };
 
 /*
@@ -150,10 +161,10 @@ static size_t
 fb_table(struct bytes *b, const struct fbf *f, size_t n, size_t *slots)
 {
 	static const uint8_t order[] = { 8, 0, 4, 2, 1 };
-	uint8_t		 tmp[8];
-	size_t		 vt, t, vs, pos, i, k, nslot = 0;
-	unsigned	 maxid = 0;
-	bool		 has8 = false;
+	uint8_t tmp[8];
+	size_t vt, t, vs, pos, i, k, nslot = 0;
+	unsigned maxid = 0;
+	bool has8 = false;
 
 	for (i = 0; i < n; i++) {
 		if (f[i].id + 1u > maxid)
@@ -204,8 +215,8 @@ fb_table(struct bytes *b, const struct fbf *f, size_t n, size_t *slots)
 static size_t
 fb_string(struct bytes *b, const char *s)
 {
-	uint8_t	 tmp[4];
-	size_t	 n = strlen(s), pos;
+	uint8_t tmp[4];
+	size_t n = strlen(s), pos;
 
 	fb_pad(b, 4, 0);
 	le32(tmp, (uint32_t)n);
@@ -219,8 +230,8 @@ fb_string(struct bytes *b, const char *s)
 static size_t
 fb_offvec(struct bytes *b, size_t n)
 {
-	uint8_t	 tmp[4];
-	size_t	 pos;
+	uint8_t tmp[4];
+	size_t pos;
 
 	fb_pad(b, 4, 0);
 	le32(tmp, (uint32_t)n);
@@ -233,8 +244,8 @@ fb_offvec(struct bytes *b, size_t n)
 static size_t
 fb_pairvec(struct bytes *b, const uint64_t *pairs, size_t n)
 {
-	uint8_t	 tmp[8];
-	size_t	 pos, i;
+	uint8_t tmp[8];
+	size_t pos, i;
 
 	fb_pad(b, 8, 4);
 	le32(tmp, (uint32_t)n);
@@ -251,25 +262,40 @@ static uint8_t
 type_tag(const struct sc_arrow_field *f)
 {
 	switch (f->type) {
-	case SC_ARROW_NULL:		return T_NULL;
-	case SC_ARROW_BOOL:		return T_BOOL;
+	case SC_ARROW_NULL:
+		return T_NULL;
+	case SC_ARROW_BOOL:
+		return T_BOOL;
 	case SC_ARROW_INT8:
 	case SC_ARROW_INT16:
 	case SC_ARROW_INT32:
-	case SC_ARROW_INT64:		return T_INT;
+	case SC_ARROW_INT64:
+		return T_INT;
 	case SC_ARROW_FLOAT:
-	case SC_ARROW_DOUBLE:		return T_FLOAT;
-	case SC_ARROW_DECIMAL128:	return T_DECIMAL;
-	case SC_ARROW_UTF8:		return T_UTF8;
-	case SC_ARROW_LARGE_UTF8:	return T_LARGE_UTF8;
-	case SC_ARROW_BINARY:		return T_BINARY;
-	case SC_ARROW_LARGE_BINARY:	return T_LARGE_BINARY;
-	case SC_ARROW_DATE32:		return T_DATE;
-	case SC_ARROW_TIMESTAMP_US:	return T_TIMESTAMP;
-	case SC_ARROW_STRUCT:		return T_STRUCT;
-	case SC_ARROW_LIST:		return T_LIST;
-	case SC_ARROW_LARGE_LIST:	return T_LARGE_LIST;
-	case SC_ARROW_MAP:		return T_MAP;
+	case SC_ARROW_DOUBLE:
+		return T_FLOAT;
+	case SC_ARROW_DECIMAL128:
+		return T_DECIMAL;
+	case SC_ARROW_UTF8:
+		return T_UTF8;
+	case SC_ARROW_LARGE_UTF8:
+		return T_LARGE_UTF8;
+	case SC_ARROW_BINARY:
+		return T_BINARY;
+	case SC_ARROW_LARGE_BINARY:
+		return T_LARGE_BINARY;
+	case SC_ARROW_DATE32:
+		return T_DATE;
+	case SC_ARROW_TIMESTAMP_US:
+		return T_TIMESTAMP;
+	case SC_ARROW_STRUCT:
+		return T_STRUCT;
+	case SC_ARROW_LIST:
+		return T_LIST;
+	case SC_ARROW_LARGE_LIST:
+		return T_LARGE_LIST;
+	case SC_ARROW_MAP:
+		return T_MAP;
 	}
 	SC_BUG("unknown Arrow type %d", (int)f->type);
 }
@@ -278,23 +304,25 @@ type_tag(const struct sc_arrow_field *f)
 static size_t
 fb_type(struct bytes *b, const struct sc_arrow_field *f)
 {
-	struct fbf	 v[3];
-	size_t		 n = 0, slot, t;
+	struct fbf v[3];
+	size_t n = 0, slot, t;
 
 	switch (f->type) {
 	case SC_ARROW_INT8:
 	case SC_ARROW_INT16:
 	case SC_ARROW_INT32:
 	case SC_ARROW_INT64:
-		v[n++] = (struct fbf){ 0, 4, f->type == SC_ARROW_INT8 ? 8 :
-		    f->type == SC_ARROW_INT16 ? 16 :
-		    f->type == SC_ARROW_INT32 ? 32 : 64 };
-		v[n++] = (struct fbf){ 1, 1, 1 };	/* is_signed */
+		v[n++] = (struct fbf){ 0, 4,
+			f->type == SC_ARROW_INT8	? 8
+			    : f->type == SC_ARROW_INT16 ? 16
+			    : f->type == SC_ARROW_INT32 ? 32
+							: 64 };
+		v[n++] = (struct fbf){ 1, 1, 1 }; /* is_signed */
 		break;
 	case SC_ARROW_FLOAT:
 	case SC_ARROW_DOUBLE:
-		v[n++] = (struct fbf){ 0, 2,
-		    f->type == SC_ARROW_FLOAT ? 1 : 2 };
+		v[n++] =
+		    (struct fbf){ 0, 2, f->type == SC_ARROW_FLOAT ? 1 : 2 };
 		break;
 	case SC_ARROW_DECIMAL128:
 		v[n++] = (struct fbf){ 0, 4, (uint32_t)f->precision };
@@ -302,10 +330,10 @@ fb_type(struct bytes *b, const struct sc_arrow_field *f)
 		v[n++] = (struct fbf){ 2, 4, 128 };
 		break;
 	case SC_ARROW_DATE32:
-		v[n++] = (struct fbf){ 0, 2, 0 };	/* DAY: not default */
+		v[n++] = (struct fbf){ 0, 2, 0 }; /* DAY: not default */
 		break;
 	case SC_ARROW_TIMESTAMP_US:
-		v[n++] = (struct fbf){ 0, 2, 2 };	/* MICROSECOND */
+		v[n++] = (struct fbf){ 0, 2, 2 }; /* MICROSECOND */
 		if (f->tz) {
 			v[n++] = (struct fbf){ 1, 0, 0 };
 			t = fb_table(b, v, n, &slot);
@@ -313,7 +341,7 @@ fb_type(struct bytes *b, const struct sc_arrow_field *f)
 			return t;
 		}
 		break;
-	default:				/* empty type tables */
+	default: /* empty type tables */
 		break;
 	}
 	return fb_table(b, v, n, &slot);
@@ -322,15 +350,15 @@ fb_type(struct bytes *b, const struct sc_arrow_field *f)
 static void
 fb_field(struct bytes *b, const struct sc_arrow_field *f, size_t at)
 {
-	struct fbf	 v[5];
-	size_t		 slots[3], t, vec, i, n = 0;
+	struct fbf v[5];
+	size_t slots[3], t, vec, i, n = 0;
 
-	v[n++] = (struct fbf){ 0, 0, 0 };			/* name */
-	if (f->nullable)				/* default false */
+	v[n++] = (struct fbf){ 0, 0, 0 }; /* name */
+	if (f->nullable) /* default false */
 		v[n++] = (struct fbf){ 1, 1, 1 };
-	v[n++] = (struct fbf){ 2, 1, type_tag(f) };		/* type_type */
-	v[n++] = (struct fbf){ 3, 0, 0 };			/* type */
-	v[n++] = (struct fbf){ 5, 0, 0 };			/* children */
+	v[n++] = (struct fbf){ 2, 1, type_tag(f) }; /* type_type */
+	v[n++] = (struct fbf){ 3, 0, 0 }; /* type */
+	v[n++] = (struct fbf){ 5, 0, 0 }; /* children */
 	t = fb_table(b, v, n, slots);
 	fb_patch(b, at, t);
 	fb_patch(b, slots[0], fb_string(b, f->name ? f->name : ""));
@@ -350,7 +378,7 @@ static int
 frame_metadata(struct bytes *fb, struct sc_buf *out, size_t body,
     struct sc_error *err)
 {
-	uint8_t	 pre[8];
+	uint8_t pre[8];
 
 	fb_pad(fb, 8, 0);
 	if (fb->len > INT32_MAX)
@@ -369,11 +397,11 @@ frame_metadata(struct bytes *fb, struct sc_buf *out, size_t body,
 static size_t
 fb_message(struct bytes *b, uint8_t htype, bool with_body, uint64_t body)
 {
-	struct fbf	 v[4];
-	size_t		 n = 0, slot, t;
+	struct fbf v[4];
+	size_t n = 0, slot, t;
 
 	b->len = 0;
-	bytes_put(b, NULL, 4);			/* root uoffset */
+	bytes_put(b, NULL, 4); /* root uoffset */
 	v[n++] = (struct fbf){ 0, 2, METADATA_V5 };
 	v[n++] = (struct fbf){ 1, 1, htype };
 	v[n++] = (struct fbf){ 2, 0, 0 };
@@ -387,8 +415,8 @@ fb_message(struct bytes *b, uint8_t htype, bool with_body, uint64_t body)
 static void
 build_schema(struct bytes *b, const struct sc_arrow_schema *s)
 {
-	struct fbf	 v[1] = { { 1, 0, 0 } };
-	size_t		 hslot, slot, t, vec, i;
+	struct fbf v[1] = { { 1, 0, 0 } };
+	size_t hslot, slot, t, vec, i;
 
 	hslot = fb_message(b, H_SCHEMA, false, 0);
 	t = fb_table(b, v, 1, &slot);
@@ -403,8 +431,8 @@ int
 sc_arrow_write_schema(const struct sc_arrow_schema *s, struct sc_buf *out,
     struct sc_error *err)
 {
-	struct bytes	 b = { 0 };
-	int		 rc;
+	struct bytes b = { 0 };
+	int rc;
 
 	build_schema(&b, s);
 	rc = frame_metadata(&b, out, 0, err);
@@ -433,20 +461,20 @@ sc_arrow_schema_only(const struct sc_arrow_schema *s, struct sc_buf *out,
 
 struct wcol {
 	const struct sc_arrow_field *f;
-	size_t		 n;		/* values appended */
-	size_t		 nnull;
-	unsigned	 width;		/* fixed-width bytes; 0 bool/var/null */
-	unsigned	 offw;		/* 4 or 8 for var-width, else 0 */
-	struct bytes	 valid;		/* validity bitmap */
-	struct bytes	 vals;		/* values, bool bits, or offsets */
-	struct bytes	 data;		/* var-width bytes */
+	size_t n; /* values appended */
+	size_t nnull;
+	unsigned width; /* fixed-width bytes; 0 bool/var/null */
+	unsigned offw; /* 4 or 8 for var-width, else 0 */
+	struct bytes valid; /* validity bitmap */
+	struct bytes vals; /* values, bool bits, or offsets */
+	struct bytes data; /* var-width bytes */
 };
 
 struct sc_arrow_writer {
-	struct sc_arrow_schema	 schema;
-	struct wcol		*cols;
-	size_t			 nrows;
-	struct bytes		 meta;	/* FlatBuffer scratch */
+	struct sc_arrow_schema schema;
+	struct wcol *cols;
+	size_t nrows;
+	struct bytes meta; /* FlatBuffer scratch */
 };
 
 static void
@@ -455,15 +483,15 @@ col_reset(struct wcol *c)
 	c->n = c->nnull = 0;
 	c->valid.len = c->vals.len = c->data.len = 0;
 	if (c->offw)
-		bytes_put(&c->vals, NULL, c->offw);	/* offsets[0] = 0 */
+		bytes_put(&c->vals, NULL, c->offw); /* offsets[0] = 0 */
 }
 
 struct sc_arrow_writer *
 sc_arrow_writer_new(const struct sc_arrow_schema *s, struct sc_error *err)
 {
-	struct sc_arrow_writer	*w;
-	struct wcol		*c;
-	size_t			 i;
+	struct sc_arrow_writer *w;
+	struct wcol *c;
+	size_t i;
 
 	for (i = 0; i < s->nfields; i++)
 		switch (s->fields[i].type) {
@@ -485,20 +513,35 @@ sc_arrow_writer_new(const struct sc_arrow_schema *s, struct sc_error *err)
 		c = &w->cols[i];
 		c->f = &w->schema.fields[i];
 		switch (c->f->type) {
-		case SC_ARROW_INT8:		c->width = 1; break;
-		case SC_ARROW_INT16:		c->width = 2; break;
+		case SC_ARROW_INT8:
+			c->width = 1;
+			break;
+		case SC_ARROW_INT16:
+			c->width = 2;
+			break;
 		case SC_ARROW_INT32:
 		case SC_ARROW_DATE32:
-		case SC_ARROW_FLOAT:		c->width = 4; break;
+		case SC_ARROW_FLOAT:
+			c->width = 4;
+			break;
 		case SC_ARROW_INT64:
 		case SC_ARROW_TIMESTAMP_US:
-		case SC_ARROW_DOUBLE:		c->width = 8; break;
-		case SC_ARROW_DECIMAL128:	c->width = 16; break;
+		case SC_ARROW_DOUBLE:
+			c->width = 8;
+			break;
+		case SC_ARROW_DECIMAL128:
+			c->width = 16;
+			break;
 		case SC_ARROW_UTF8:
-		case SC_ARROW_BINARY:		c->offw = 4; break;
+		case SC_ARROW_BINARY:
+			c->offw = 4;
+			break;
 		case SC_ARROW_LARGE_UTF8:
-		case SC_ARROW_LARGE_BINARY:	c->offw = 8; break;
-		default:			break;
+		case SC_ARROW_LARGE_BINARY:
+			c->offw = 8;
+			break;
+		default:
+			break;
 		}
 		col_reset(c);
 	}
@@ -508,7 +551,7 @@ sc_arrow_writer_new(const struct sc_arrow_schema *s, struct sc_error *err)
 void
 sc_arrow_writer_free(struct sc_arrow_writer *w)
 {
-	size_t	 i;
+	size_t i;
 
 	if (w == NULL)
 		return;
@@ -544,7 +587,7 @@ pad8(size_t n)
 size_t
 sc_arrow_writer_bytes(const struct sc_arrow_writer *w)
 {
-	size_t	 i, sum = 0;
+	size_t i, sum = 0;
 
 	for (i = 0; i < w->schema.nfields; i++)
 		sum += pad8(w->cols[i].valid.len) + pad8(w->cols[i].vals.len) +
@@ -556,7 +599,7 @@ sc_arrow_writer_bytes(const struct sc_arrow_writer *w)
 static struct wcol *
 col_get(struct sc_arrow_writer *w, size_t col, struct sc_error *err)
 {
-	struct wcol	*c;
+	struct wcol *c;
 
 	if (col >= w->schema.nfields) {
 		sc_error_set(err, SC_ST_INTERNAL,
@@ -604,8 +647,8 @@ int
 sc_arrow_append_null(struct sc_arrow_writer *w, size_t col,
     struct sc_error *err)
 {
-	struct wcol	*c;
-	uint8_t		 off[8];
+	struct wcol *c;
+	uint8_t off[8];
 
 	if ((c = col_get(w, col, err)) == NULL)
 		return -1;
@@ -634,7 +677,7 @@ int
 sc_arrow_append_bool(struct sc_arrow_writer *w, size_t col, bool v,
     struct sc_error *err)
 {
-	struct wcol	*c;
+	struct wcol *c;
 
 	if ((c = col_get(w, col, err)) == NULL)
 		return -1;
@@ -649,11 +692,11 @@ sc_arrow_append_bool(struct sc_arrow_writer *w, size_t col, bool v,
 static void
 col_push_le(struct wcol *c, uint64_t v)
 {
-	uint8_t	 tmp[8];
+	uint8_t tmp[8];
 
 	le64(tmp, v);
 	col_push_valid(c, true);
-	bytes_put(&c->vals, tmp, c->width);	/* low bytes: little-endian */
+	bytes_put(&c->vals, tmp, c->width); /* low bytes: little-endian */
 	c->n++;
 }
 
@@ -661,25 +704,37 @@ int
 sc_arrow_append_int64(struct sc_arrow_writer *w, size_t col, int64_t v,
     struct sc_error *err)
 {
-	struct wcol	*c;
-	int64_t		 lo, hi;
+	struct wcol *c;
+	int64_t lo, hi;
 
 	if ((c = col_get(w, col, err)) == NULL)
 		return -1;
 	switch (c->f->type) {
-	case SC_ARROW_INT8:	lo = INT8_MIN; hi = INT8_MAX; break;
-	case SC_ARROW_INT16:	lo = INT16_MIN; hi = INT16_MAX; break;
+	case SC_ARROW_INT8:
+		lo = INT8_MIN;
+		hi = INT8_MAX;
+		break;
+	case SC_ARROW_INT16:
+		lo = INT16_MIN;
+		hi = INT16_MAX;
+		break;
 	case SC_ARROW_INT32:
-	case SC_ARROW_DATE32:	lo = INT32_MIN; hi = INT32_MAX; break;
+	case SC_ARROW_DATE32:
+		lo = INT32_MIN;
+		hi = INT32_MAX;
+		break;
 	case SC_ARROW_INT64:
-	case SC_ARROW_TIMESTAMP_US: lo = INT64_MIN; hi = INT64_MAX; break;
+	case SC_ARROW_TIMESTAMP_US:
+		lo = INT64_MIN;
+		hi = INT64_MAX;
+		break;
 	default:
 		return wrong_kind(c, "an integer", err);
 	}
 	if (v < lo || v > hi)
 		return sc_error_set(err, SC_ST_FAILED,
-		    "value %lld out of range for %s column '%s'",
-		    (long long)v, sc_arrow_type_name(c->f->type), c->f->name);
+		    "value %lld out of range for %s column '%s'", (long long)v,
+		    sc_arrow_type_name(c->f->type), c->f->name);
 	col_push_le(c, (uint64_t)v);
 	return 0;
 }
@@ -688,10 +743,10 @@ int
 sc_arrow_append_int64_seq(struct sc_arrow_writer *w, int64_t start,
     int64_t step, size_t n, struct sc_error *err)
 {
-	struct wcol	*c;
-	uint8_t		*p;
-	uint64_t	 v = (uint64_t)start;
-	size_t		 i, first, nbytes;
+	struct wcol *c;
+	uint8_t *p;
+	uint64_t v = (uint64_t)start;
+	size_t i, first, nbytes;
 
 	if (w->schema.nfields != 1)
 		return sc_error_set(err, SC_ST_INTERNAL,
@@ -707,11 +762,11 @@ sc_arrow_append_int64_seq(struct sc_arrow_writer *w, int64_t start,
 	while (first % 8 != 0 && first < c->n + n)
 		bit_push(&c->valid, first++, true);
 	if (first < c->n + n) {
-		i = c->n + n - first;		/* bits left, from a byte start */
+		i = c->n + n - first; /* bits left, from a byte start */
 		nbytes = (i + 7) / 8;
 		bytes_reserve(&c->valid, nbytes);
 		memset(c->valid.p + c->valid.len, 0xff, i / 8);
-		if (i % 8 != 0)		/* unused high bits stay zero */
+		if (i % 8 != 0) /* unused high bits stay zero */
 			c->valid.p[c->valid.len + i / 8] =
 			    (uint8_t)((1u << (i % 8)) - 1);
 		c->valid.len += nbytes;
@@ -739,10 +794,10 @@ int
 sc_arrow_append_double(struct sc_arrow_writer *w, size_t col, double v,
     struct sc_error *err)
 {
-	struct wcol	*c;
-	uint64_t	 u;
-	uint32_t	 u32;
-	float		 fv;
+	struct wcol *c;
+	uint64_t u;
+	uint32_t u32;
+	float fv;
 
 	if ((c = col_get(w, col, err)) == NULL)
 		return -1;
@@ -762,9 +817,9 @@ int
 sc_arrow_append_bytes(struct sc_arrow_writer *w, size_t col, const void *p,
     size_t n, struct sc_error *err)
 {
-	struct wcol	*c;
-	uint8_t		 tmp[8];
-	uint64_t	 end;
+	struct wcol *c;
+	uint8_t tmp[8];
+	uint64_t end;
 
 	if ((c = col_get(w, col, err)) == NULL)
 		return -1;
@@ -792,7 +847,7 @@ typedef unsigned __int128 u128;
 static u128
 pow10_u128(int e)
 {
-	u128	 r = 1;
+	u128 r = 1;
 
 	while (e-- > 0)
 		r *= 10;
@@ -802,13 +857,14 @@ pow10_u128(int e)
 static int
 push_decimal(struct wcol *c, u128 mag, bool neg, struct sc_error *err)
 {
-	uint8_t	 tmp[16];
-	u128	 v;
+	uint8_t tmp[16];
+	u128 v;
 
 	if (mag >= pow10_u128(c->f->precision))
 		return sc_error_set(err, SC_ST_FAILED,
 		    "decimal value out of range for decimal(%d,%d) column "
-		    "'%s'", c->f->precision, c->f->scale, c->f->name);
+		    "'%s'",
+		    c->f->precision, c->f->scale, c->f->name);
 	v = neg ? (u128)0 - mag : mag;
 	le64(tmp, (uint64_t)v);
 	le64(tmp + 8, (uint64_t)(v >> 64));
@@ -835,12 +891,12 @@ decimal_col(struct sc_arrow_writer *w, size_t col, struct wcol **cp,
 }
 
 int
-sc_arrow_append_decimal128(struct sc_arrow_writer *w, size_t col,
-    int64_t hi, uint64_t lo, struct sc_error *err)
+sc_arrow_append_decimal128(struct sc_arrow_writer *w, size_t col, int64_t hi,
+    uint64_t lo, struct sc_error *err)
 {
-	struct wcol	*c;
-	u128		 v;
-	bool		 neg = hi < 0;
+	struct wcol *c;
+	u128 v;
+	bool neg = hi < 0;
 
 	if (decimal_col(w, col, &c, err) == -1)
 		return -1;
@@ -852,11 +908,11 @@ int
 sc_arrow_append_decimal_str(struct sc_arrow_writer *w, size_t col,
     const char *s, struct sc_error *err)
 {
-	struct wcol	*c;
-	const char	*p = s;
-	u128		 mag = 0, lim = pow10_u128(38);
-	bool		 neg = false, point = false, digits = false;
-	int		 frac = 0, round = 0;
+	struct wcol *c;
+	const char *p = s;
+	u128 mag = 0, lim = pow10_u128(38);
+	bool neg = false, point = false, digits = false;
+	int frac = 0, round = 0;
 
 	if (decimal_col(w, col, &c, err) == -1)
 		return -1;
@@ -904,7 +960,7 @@ sc_arrow_append_decimal_str(struct sc_arrow_writer *w, size_t col,
 static void
 col_truncate(struct wcol *c, size_t k)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = k; i < c->n; i++) {
 		if (c->f->type == SC_ARROW_NULL)
@@ -912,9 +968,9 @@ col_truncate(struct wcol *c, size_t k)
 		else if (!(c->valid.p[i / 8] >> (i % 8) & 1))
 			c->nnull--;
 		if (c->f->type != SC_ARROW_NULL)
-			c->valid.p[i / 8] &= (uint8_t)~(1u << (i % 8));
+			c->valid.p[i / 8] &= (uint8_t) ~(1u << (i % 8));
 		if (c->f->type == SC_ARROW_BOOL)
-			c->vals.p[i / 8] &= (uint8_t)~(1u << (i % 8));
+			c->vals.p[i / 8] &= (uint8_t) ~(1u << (i % 8));
 	}
 	c->n = k;
 	if (c->f->type == SC_ARROW_NULL)
@@ -926,15 +982,15 @@ col_truncate(struct wcol *c, size_t k)
 		c->vals.len = k * c->width;
 	else if (c->offw) {
 		c->vals.len = (k + 1) * c->offw;
-		c->data.len = c->offw == 4 ? rd32(c->vals.p + k * 4) :
-		    (size_t)rd64(c->vals.p + k * 8);
+		c->data.len = c->offw == 4 ? rd32(c->vals.p + k * 4)
+					   : (size_t)rd64(c->vals.p + k * 8);
 	}
 }
 
 int
 sc_arrow_writer_end_row(struct sc_arrow_writer *w, struct sc_error *err)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < w->schema.nfields; i++)
 		if (w->cols[i].n != w->nrows + 1)
@@ -964,12 +1020,12 @@ int
 sc_arrow_writer_flush_batch(struct sc_arrow_writer *w, struct sc_buf *out,
     struct sc_error *err)
 {
-	struct fbf	 v[3] = { { 0, 8, 0 }, { 1, 0, 0 }, { 2, 0, 0 } };
-	uint64_t	*nodes, *bufs;
-	size_t		 nf = w->schema.nfields, nb = 0, i, hslot, t;
-	size_t		 slots[2], body = 0;
-	struct wcol	*c;
-	int		 rc;
+	struct fbf v[3] = { { 0, 8, 0 }, { 1, 0, 0 }, { 2, 0, 0 } };
+	uint64_t *nodes, *bufs;
+	size_t nf = w->schema.nfields, nb = 0, i, hslot, t;
+	size_t slots[2], body = 0;
+	struct wcol *c;
+	int rc;
 
 	for (i = 0; i < nf; i++)
 		if (w->cols[i].n != w->nrows)
@@ -977,12 +1033,13 @@ sc_arrow_writer_flush_batch(struct sc_arrow_writer *w, struct sc_buf *out,
 			    "Arrow row %zu is incomplete", w->nrows);
 	nodes = sc_xcalloc(2 * nf + 1, sizeof(*nodes));
 	bufs = sc_xcalloc(6 * nf + 1, sizeof(*bufs));
-#define ADDBUF(len_) do {						\
-	bufs[2 * nb] = body;						\
-	bufs[2 * nb + 1] = (len_);					\
-	body += pad8(len_);						\
-	nb++;								\
-} while (0)
+#define ADDBUF(len_)                       \
+	do {                               \
+		bufs[2 * nb] = body;       \
+		bufs[2 * nb + 1] = (len_); \
+		body += pad8(len_);        \
+		nb++;                      \
+	} while (0)
 	for (i = 0; i < nf; i++) {
 		c = &w->cols[i];
 		nodes[2 * i] = c->n;

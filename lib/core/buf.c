@@ -14,7 +14,7 @@
 #include "core/xmem.h"
 #include "core/banned.h"
 
-static uint8_t	empty[1];
+static uint8_t empty[1];
 
 void
 sc_buf_init(struct sc_buf *b, size_t max)
@@ -45,7 +45,7 @@ sc_buf_reset(struct sc_buf *b)
 int
 sc_buf_grow(struct sc_buf *b, size_t n, struct sc_error *err)
 {
-	size_t	 want, ncap;
+	size_t want, ncap;
 
 	if (n > b->max || b->len > b->max - n) {
 		sc_buf_release(b);
@@ -90,7 +90,7 @@ sc_buf_addstr(struct sc_buf *b, const char *s, struct sc_error *err)
 int
 sc_buf_addch(struct sc_buf *b, int c, struct sc_error *err)
 {
-	uint8_t	 ch = (uint8_t)c;
+	uint8_t ch = (uint8_t)c;
 
 	return sc_buf_add(b, &ch, 1, err);
 }
@@ -99,8 +99,8 @@ int
 sc_buf_vaddf(struct sc_buf *b, struct sc_error *err, const char *fmt,
     va_list ap)
 {
-	va_list	 cp;
-	int	 n;
+	va_list cp;
+	int n;
 
 	va_copy(cp, ap);
 	n = vsnprintf(NULL, 0, fmt, cp);
@@ -117,8 +117,8 @@ sc_buf_vaddf(struct sc_buf *b, struct sc_error *err, const char *fmt,
 int
 sc_buf_addf(struct sc_buf *b, struct sc_error *err, const char *fmt, ...)
 {
-	va_list	 ap;
-	int	 rc;
+	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
 	rc = sc_buf_vaddf(b, err, fmt, ap);
@@ -151,7 +151,7 @@ sc_buf_consume(struct sc_buf *b, size_t n)
 uint8_t *
 sc_buf_detach(struct sc_buf *b, size_t *lenp)
 {
-	uint8_t	*p;
+	uint8_t *p;
 
 	if (b->cap == 0)
 		p = sc_xcalloc(1, 1);

@@ -21,39 +21,38 @@
 struct sc_error;
 
 struct sc_buf {
-	uint8_t	*data;	/* never NULL after init; NUL-terminated */
-	size_t	 len;	/* bytes used, excluding the NUL */
-	size_t	 cap;	/* bytes allocated (0 while data is the static empty) */
-	size_t	 max;	/* hard limit on len */
+	uint8_t *data; /* never NULL after init; NUL-terminated */
+	size_t len; /* bytes used, excluding the NUL */
+	size_t cap; /* bytes allocated (0 while data is the static empty) */
+	size_t max; /* hard limit on len */
 };
 
 #define SC_BUF_UNLIMITED ((size_t)-1 / 2)
 
 /* Make b empty with limit max; allocates nothing. */
-void	 sc_buf_init(struct sc_buf *b, size_t max);
+void sc_buf_init(struct sc_buf *b, size_t max);
 /* Free the contents; b must be re-initialised before reuse. */
-void	 sc_buf_release(struct sc_buf *b);
+void sc_buf_release(struct sc_buf *b);
 /* Empty b, keeping its allocation and limit. */
-void	 sc_buf_reset(struct sc_buf *b);
+void sc_buf_reset(struct sc_buf *b);
 /* Ensure room for n more bytes. 0, or -1 if over max (b emptied). */
-int	 sc_buf_grow(struct sc_buf *b, size_t n, struct sc_error *err);
+int sc_buf_grow(struct sc_buf *b, size_t n, struct sc_error *err);
 /* Append n bytes. 0, or -1 if over max (b emptied). */
-int	 sc_buf_add(struct sc_buf *b, const void *p, size_t n,
-	    struct sc_error *err);
-int	 sc_buf_addstr(struct sc_buf *b, const char *s, struct sc_error *err);
-int	 sc_buf_addch(struct sc_buf *b, int c, struct sc_error *err);
-int	 sc_buf_addf(struct sc_buf *b, struct sc_error *err, const char *fmt,
-	    ...) __attribute__((format(printf, 3, 4)));
-int	 sc_buf_vaddf(struct sc_buf *b, struct sc_error *err, const char *fmt,
-	    va_list ap) __attribute__((format(printf, 3, 0)));
+int sc_buf_add(struct sc_buf *b, const void *p, size_t n, struct sc_error *err);
+int sc_buf_addstr(struct sc_buf *b, const char *s, struct sc_error *err);
+int sc_buf_addch(struct sc_buf *b, int c, struct sc_error *err);
+int sc_buf_addf(struct sc_buf *b, struct sc_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int sc_buf_vaddf(struct sc_buf *b, struct sc_error *err, const char *fmt,
+    va_list ap) __attribute__((format(printf, 3, 0)));
 /* Set len (n <= len, or n <= cap - 1 after sc_buf_grow), keep the NUL. */
-void	 sc_buf_setlen(struct sc_buf *b, size_t n);
+void sc_buf_setlen(struct sc_buf *b, size_t n);
 /* Remove the first n bytes. */
-void	 sc_buf_consume(struct sc_buf *b, size_t n);
+void sc_buf_consume(struct sc_buf *b, size_t n);
 /*
  * Take the bytes: returns a malloc'ed NUL-terminated buffer (free()), and
  * stores its length in *lenp if lenp is not NULL; b becomes empty.
  */
-uint8_t	*sc_buf_detach(struct sc_buf *b, size_t *lenp);
+uint8_t *sc_buf_detach(struct sc_buf *b, size_t *lenp);
 
 #endif

@@ -61,8 +61,8 @@ int
 sc_cli_common_opt(struct sc_cli_common *c, int ch, const char *optarg,
     const char *usage_text)
 {
-	struct sc_error	 err;
-	int64_t		 ms;
+	struct sc_error err;
+	int64_t ms;
 
 	switch (ch) {
 	case 'h':
@@ -116,7 +116,7 @@ sc_cli_finish_common(struct sc_cli_common *c)
 static void
 print_synopsis(const char *usage_text)
 {
-	const char	*blank;
+	const char *blank;
 
 	blank = strstr(usage_text, "\n\n");
 	if (blank != NULL)
@@ -140,8 +140,8 @@ sc_usage(const char *usage_text)
 void
 sc_usage_msg(const char *usage_text, const char *fmt, ...)
 {
-	char	 msg[1024];
-	va_list	 ap;
+	char msg[1024];
+	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
@@ -150,8 +150,7 @@ sc_usage_msg(const char *usage_text, const char *fmt, ...)
 	sc_usage(usage_text);
 }
 
-static void __attribute__((noreturn))
-die_of_sigpipe(void)
+static void __attribute__((noreturn)) die_of_sigpipe(void)
 {
 	fflush(stderr);
 	signal(SIGPIPE, SIG_DFL);
@@ -175,7 +174,7 @@ sc_report_error(const struct sc_error *err)
 int
 sc_check_stdout(void)
 {
-	int	 e = 0;
+	int e = 0;
 
 	errno = 0;
 	if (fflush(stdout) == EOF)
@@ -197,8 +196,8 @@ int
 sc_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out,
     struct sc_error *err)
 {
-	unsigned long long	 v;
-	char			*end;
+	unsigned long long v;
+	char *end;
 
 	if (s == NULL || s[0] < '0' || s[0] > '9')
 		return sc_error_set(err, SC_ST_USAGE, "'%s' is not a number",
@@ -223,9 +222,9 @@ sc_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 static int
 digits(const char **sp, uint64_t limit, uint64_t *v, size_t *ndig)
 {
-	const char	*s = *sp;
-	uint64_t	 x = 0;
-	unsigned int	 d;
+	const char *s = *sp;
+	uint64_t x = 0;
+	unsigned int d;
 
 	*ndig = 0;
 	for (; *s >= '0' && *s <= '9'; s++, (*ndig)++) {
@@ -243,15 +242,13 @@ int
 sc_parse_duration_ms(const char *s, int64_t *out, struct sc_error *err)
 {
 	static const struct {
-		const char	*name;
-		uint64_t	 ms;
-	} units[] = {
-		{ "", 1 }, { "ms", 1 }, { "s", 1000 }, { "m", 60000 },
-		{ "h", 3600000 }, { "d", 86400000 }
-	};
-	const char	*p = s;
-	uint64_t	 whole, frac = 0, scale = 1, mult = 0, total;
-	size_t		 nd, i;
+		const char *name;
+		uint64_t ms;
+	} units[] = { { "", 1 }, { "ms", 1 }, { "s", 1000 }, { "m", 60000 },
+		{ "h", 3600000 }, { "d", 86400000 } };
+	const char *p = s;
+	uint64_t whole, frac = 0, scale = 1, mult = 0, total;
+	size_t nd, i;
 
 	if (s == NULL)
 		return sc_error_set(err, SC_ST_USAGE, "'' is not a duration");
@@ -291,19 +288,16 @@ int
 sc_parse_size(const char *s, uint64_t *out, struct sc_error *err)
 {
 	static const struct {
-		const char	*name;
-		unsigned int	 shift;
-	} units[] = {
-		{ "", 0 }, { "b", 0 },
-		{ "k", 10 }, { "kb", 10 }, { "kib", 10 },
-		{ "m", 20 }, { "mb", 20 }, { "mib", 20 },
-		{ "g", 30 }, { "gb", 30 }, { "gib", 30 },
-		{ "t", 40 }, { "tb", 40 }, { "tib", 40 },
-		{ "p", 50 }, { "pb", 50 }, { "pib", 50 }
-	};
-	const char	*p = s;
-	uint64_t	 v;
-	size_t		 nd, i;
+		const char *name;
+		unsigned int shift;
+	} units[] = { { "", 0 }, { "b", 0 }, { "k", 10 }, { "kb", 10 },
+		{ "kib", 10 }, { "m", 20 }, { "mb", 20 }, { "mib", 20 },
+		{ "g", 30 }, { "gb", 30 }, { "gib", 30 }, { "t", 40 },
+		{ "tb", 40 }, { "tib", 40 }, { "p", 50 }, { "pb", 50 },
+		{ "pib", 50 } };
+	const char *p = s;
+	uint64_t v;
+	size_t nd, i;
 
 	if (s == NULL)
 		return sc_error_set(err, SC_ST_USAGE, "'' is not a size");

@@ -32,24 +32,24 @@
 struct sc_error;
 
 /* The option list lines for the common options, for usage texts. */
-#define SC_CLI_COMMON_HELP \
-	"  -h, --help             print this help and exit\n" \
-	"  -q, --quiet            print errors only\n" \
+#define SC_CLI_COMMON_HELP                                                  \
+	"  -h, --help             print this help and exit\n"               \
+	"  -q, --quiet            print errors only\n"                      \
 	"  -s, --server uri       server address (default $SPARK_REMOTE,\n" \
-	"                         else sc://localhost:15002)\n" \
+	"                         else sc://localhost:15002)\n"             \
 	"  -t, --timeout time     give up after time (250ms, 2s, 5m, 1h;\n" \
-	"                         a bare number is milliseconds)\n" \
-	"  -v, --verbose          more messages; twice for debug\n" \
+	"                         a bare number is milliseconds)\n"         \
+	"  -v, --verbose          more messages; twice for debug\n"         \
 	"  -V, --version          print the version and exit\n"
 
 struct sc_cli_common {
-	const char	*progname;	/* "sc-exec" (borrowed) */
-	const char	*server;	/* -s argument (borrowed), or NULL */
-	int64_t		 timeout_ms;	/* -t in ms, -1 = none */
-	struct timespec	 deadline;	/* CLOCK_MONOTONIC, if has_deadline */
-	bool		 has_deadline;	/* set by sc_cli_finish_common() */
-	int		 verbosity;	/* number of -v */
-	bool		 quiet;		/* -q */
+	const char *progname; /* "sc-exec" (borrowed) */
+	const char *server; /* -s argument (borrowed), or NULL */
+	int64_t timeout_ms; /* -t in ms, -1 = none */
+	struct timespec deadline; /* CLOCK_MONOTONIC, if has_deadline */
+	bool has_deadline; /* set by sc_cli_finish_common() */
+	int verbosity; /* number of -v */
+	bool quiet; /* -q */
 };
 
 /*
@@ -58,7 +58,7 @@ struct sc_cli_common {
  * SIGPIPE (write errors become EPIPE), setlocale(LC_CTYPE, "").
  * progname is borrowed and must live as long as the process.
  */
-void	 sc_cli_init(struct sc_cli_common *c, const char *progname);
+void sc_cli_init(struct sc_cli_common *c, const char *progname);
 
 /*
  * Handle one getopt character if it is a common option:
@@ -72,26 +72,26 @@ void	 sc_cli_init(struct sc_cli_common *c, const char *progname);
  * invalid value, after printing "<progname>: <message>" to stderr.
  * The log level follows -q/-v as they are seen.
  */
-int	 sc_cli_common_opt(struct sc_cli_common *c, int ch, const char *optarg,
-	    const char *usage_text);
+int sc_cli_common_opt(struct sc_cli_common *c, int ch, const char *optarg,
+    const char *usage_text);
 
 /*
  * After option parsing: compute c->deadline from c->timeout_ms (once, so
  * retries and every call share it) and set the final log level.
  */
-void	 sc_cli_finish_common(struct sc_cli_common *c);
+void sc_cli_finish_common(struct sc_cli_common *c);
 
 /*
  * Usage error: print the synopsis part of usage_text and
  * "try '<progname> --help'" to stderr, exit 2.  (prints, exits)
  */
-void	 sc_usage(const char *usage_text) __attribute__((noreturn));
+void sc_usage(const char *usage_text) __attribute__((noreturn));
 
 /*
  * As sc_usage(), preceded by "<progname>: <message>".  (prints, exits)
  */
-void	 sc_usage_msg(const char *usage_text, const char *fmt, ...)
-	    __attribute__((noreturn, format(printf, 2, 3)));
+void sc_usage_msg(const char *usage_text, const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 2, 3)));
 
 /*
  * Print "<progname>: <err->msg>" to stderr, followed by " [<errclass>]"
@@ -101,7 +101,7 @@ void	 sc_usage_msg(const char *usage_text, const char *fmt, ...)
  * and raise it instead, so "sc-inspect | head" ends like any filter.
  * (prints)
  */
-int	 sc_report_error(const struct sc_error *err);
+int sc_report_error(const struct sc_error *err);
 
 /*
  * End of main() for tools that wrote to stdout: fflush, ferror and
@@ -110,7 +110,7 @@ int	 sc_report_error(const struct sc_error *err);
  * "<progname>: cannot write standard output: <strerror>" and return
  * SC_EXIT_IO.  (prints)
  */
-int	 sc_check_stdout(void);
+int sc_check_stdout(void);
 
 /*
  * Parse a decimal unsigned integer in [min, max] into *out, like
@@ -118,8 +118,8 @@ int	 sc_check_stdout(void);
  * (SC_ST_USAGE): "'<s>' is not a number", "'<s>' is too small",
  * "'<s>' is too large".
  */
-int	 sc_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out,
-	    struct sc_error *err);
+int sc_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+    struct sc_error *err);
 
 /*
  * Parse a duration into milliseconds: a non-negative decimal number,
@@ -128,8 +128,7 @@ int	 sc_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out,
  * A result is rounded to the nearest millisecond.  Errors (SC_ST_USAGE):
  * "'<s>' is not a duration", "'<s>' is too large".
  */
-int	 sc_parse_duration_ms(const char *s, int64_t *out,
-	    struct sc_error *err);
+int sc_parse_duration_ms(const char *s, int64_t *out, struct sc_error *err);
 
 /*
  * Parse a byte size as Spark's byte strings do: a non-negative decimal
@@ -138,6 +137,6 @@ int	 sc_parse_duration_ms(const char *s, int64_t *out,
  * "tb", "tib"; "p", "pb", "pib" ("4096", "32k", "10m", "1g", "64KiB").
  * Errors (SC_ST_USAGE): "'<s>' is not a size", "'<s>' is too large".
  */
-int	 sc_parse_size(const char *s, uint64_t *out, struct sc_error *err);
+int sc_parse_size(const char *s, uint64_t *out, struct sc_error *err);
 
 #endif

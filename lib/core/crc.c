@@ -19,14 +19,14 @@
 #include "core/banned.h"
 
 /* Largest piece handed to zlib at once (fits in uInt). */
-#define CRC_PIECE	((size_t)1 << 30)
+#define CRC_PIECE ((size_t)1 << 30)
 
 uint32_t
 sc_crc32_update(uint32_t crc, const void *p, size_t n)
 {
-	const Bytef	*b = p;
-	uLong		 c = crc;
-	size_t		 k;
+	const Bytef *b = p;
+	uLong c = crc;
+	size_t k;
 
 	while (n > 0) {
 		k = n < CRC_PIECE ? n : CRC_PIECE;
@@ -41,9 +41,9 @@ sc_crc32_update(uint32_t crc, const void *p, size_t n)
 static int
 crc_fd(int fd, const char *what, uint32_t *out, struct sc_error *err)
 {
-	unsigned char	 buf[65536];
-	uint32_t	 crc = 0;
-	ssize_t		 r;
+	unsigned char buf[65536];
+	uint32_t crc = 0;
+	ssize_t r;
 
 	for (;;) {
 		r = read(fd, buf, sizeof(buf));
@@ -73,7 +73,7 @@ sc_crc32_fd(int fd, uint32_t *out, struct sc_error *err)
 int
 sc_crc32_file(const char *path, uint32_t *out, struct sc_error *err)
 {
-	int	 fd, rc, saved;
+	int fd, rc, saved;
 
 	while ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
 		if (errno != EINTR)

@@ -32,12 +32,12 @@ uint32_t sc_crc32_update(uint32_t crc, const void *p, size_t n);
  * file (fd is left at end of file, not closed).  0 and *out set, or -1
  * with err set (SC_ST_IO, errno) on a read error.
  */
-int	 sc_crc32_fd(int fd, uint32_t *out, struct sc_error *err);
+int sc_crc32_fd(int fd, uint32_t *out, struct sc_error *err);
 
 /*
  * CRC of the whole file at path.  0 and *out set, or -1 with err set
  * (SC_ST_IO: "cannot open '<path>': ..." or "cannot read '<path>': ...").
  */
-int	 sc_crc32_file(const char *path, uint32_t *out, struct sc_error *err);
+int sc_crc32_file(const char *path, uint32_t *out, struct sc_error *err);
 
 #endif

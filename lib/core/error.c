@@ -19,7 +19,7 @@
 #include "core/xmem.h"
 #include "core/banned.h"
 
-#define SPARK_DOMAIN	"org.apache.spark"
+#define SPARK_DOMAIN "org.apache.spark"
 
 /*
  * Drop an incomplete UTF-8 sequence at the end of s, left there when a
@@ -28,8 +28,8 @@
 static void
 trim_partial_utf8(char *s)
 {
-	size_t		 i = strlen(s), k = 0, need;
-	unsigned char	 c;
+	size_t i = strlen(s), k = 0, need;
+	unsigned char c;
 
 	while (i > 0 && k < 3 && ((unsigned char)s[i - 1] & 0xc0) == 0x80) {
 		i--;
@@ -39,7 +39,7 @@ trim_partial_utf8(char *s)
 		return;
 	c = (unsigned char)s[i - 1];
 	if (c < 0xc0)
-		return;		/* ASCII, or stray continuation bytes */
+		return; /* ASCII, or stray continuation bytes */
 	need = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1;
 	if (k < need)
 		s[i - 1] = '\0';
@@ -49,7 +49,7 @@ trim_partial_utf8(char *s)
 static void
 copy_text(char *dst, size_t dstsz, const char *src)
 {
-	size_t	 n = strlen(src);
+	size_t n = strlen(src);
 
 	if (n < dstsz) {
 		memmove(dst, src, n + 1);
@@ -64,7 +64,7 @@ copy_text(char *dst, size_t dstsz, const char *src)
 static bool
 copy_whole(char *dst, size_t dstsz, const char *src)
 {
-	size_t	 n = strlen(src);
+	size_t n = strlen(src);
 
 	if (n >= dstsz)
 		return false;
@@ -87,13 +87,13 @@ sc_error_init(struct sc_error *err)
  * an argument ("cannot upload '%s': %s", name, err->msg).
  */
 static void
-set_v(struct sc_error *err, enum sc_status status, int errnum,
-    const char *fmt, va_list ap)
+set_v(struct sc_error *err, enum sc_status status, int errnum, const char *fmt,
+    va_list ap)
 {
-	char	 text[sizeof(err->msg)];
-	char	 ebuf[256];
-	size_t	 n;
-	int	 r;
+	char text[sizeof(err->msg)];
+	char ebuf[256];
+	size_t n;
+	int r;
 
 	r = vsnprintf(text, sizeof(text), fmt, ap);
 	if (r < 0)
@@ -114,10 +114,9 @@ set_v(struct sc_error *err, enum sc_status status, int errnum,
 }
 
 int
-sc_error_set(struct sc_error *err, enum sc_status status, const char *fmt,
-    ...)
+sc_error_set(struct sc_error *err, enum sc_status status, const char *fmt, ...)
 {
-	va_list	 ap;
+	va_list ap;
 
 	if (err == NULL)
 		return -1;
@@ -131,7 +130,7 @@ int
 sc_error_set_errno(struct sc_error *err, enum sc_status status, int errnum,
     const char *fmt, ...)
 {
-	va_list	 ap;
+	va_list ap;
 
 	if (err == NULL)
 		return -1;
@@ -190,8 +189,7 @@ sc_status_from_grpc(int code)
 int
 sc_exit_code(const struct sc_error *err)
 {
-	if (err == NULL || (int)err->status < 0 ||
-	    (int)err->status > SC_ST_MAX)
+	if (err == NULL || (int)err->status < 0 || (int)err->status > SC_ST_MAX)
 		return SC_EXIT_INTERNAL;
 	return (int)err->status;
 }
@@ -229,14 +227,12 @@ sc_strerror(enum sc_status status)
 const char *
 sc_grpc_code_name(int code)
 {
-	static const char *const names[] = {
-		"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT",
-		"DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
-		"PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
+	static const char *const names[] = { "OK", "CANCELLED", "UNKNOWN",
+		"INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
+		"ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
 		"FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
 		"UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS",
-		"UNAUTHENTICATED"
-	};
+		"UNAUTHENTICATED" };
 
 	if (code < 0 || (size_t)code >= SC_NELEM(names))
 		return "UNKNOWN_CODE";
@@ -251,9 +247,9 @@ sc_grpc_code_name(int code)
 int
 sc_error_class_from_message(const char *msg, char *out, size_t outsz)
 {
-	const char	*p, *start;
-	size_t		 n;
-	bool		 part_start = true;
+	const char *p, *start;
+	size_t n;
+	bool part_start = true;
 
 	if (msg == NULL || msg[0] != '[')
 		return -1;
@@ -263,7 +259,7 @@ sc_error_class_from_message(const char *msg, char *out, size_t outsz)
 			break;
 		if (*p == '.') {
 			if (part_start)
-				return -1;	/* empty part */
+				return -1; /* empty part */
 			part_start = true;
 			continue;
 		}
@@ -272,10 +268,10 @@ sc_error_class_from_message(const char *msg, char *out, size_t outsz)
 		else if (*p >= '0' && *p <= '9' && !part_start)
 			continue;
 		else
-			return -1;	/* lower case, space, NUL, ... */
+			return -1; /* lower case, space, NUL, ... */
 	}
 	if (part_start)
-		return -1;		/* "[]" or "[A.]" */
+		return -1; /* "[]" or "[A.]" */
 	n = (size_t)(p - start);
 	if (n >= outsz)
 		return -1;
@@ -287,7 +283,7 @@ sc_error_class_from_message(const char *msg, char *out, size_t outsz)
 static Google__Rpc__ErrorInfo__MetadataEntry *
 new_entry(const char *key, const char *value)
 {
-	Google__Rpc__ErrorInfo__MetadataEntry	*e;
+	Google__Rpc__ErrorInfo__MetadataEntry *e;
 
 	e = sc_xmalloc(sizeof(*e));
 	google__rpc__error_info__metadata_entry__init(e);
@@ -299,15 +295,15 @@ new_entry(const char *key, const char *value)
 uint8_t *
 sc_error_encode_details(const struct sc_spark_error *se, size_t *lenp)
 {
-	Google__Rpc__Status	 status = GOOGLE__RPC__STATUS__INIT;
-	Google__Rpc__ErrorInfo	 info = GOOGLE__RPC__ERROR_INFO__INIT;
-	Google__Rpc__RetryInfo	 retry = GOOGLE__RPC__RETRY_INFO__INIT;
+	Google__Rpc__Status status = GOOGLE__RPC__STATUS__INIT;
+	Google__Rpc__ErrorInfo info = GOOGLE__RPC__ERROR_INFO__INIT;
+	Google__Rpc__RetryInfo retry = GOOGLE__RPC__RETRY_INFO__INIT;
 	Google__Protobuf__Duration delay = GOOGLE__PROTOBUF__DURATION__INIT;
-	Google__Protobuf__Any	 anys[2];
-	Google__Protobuf__Any	*anyp[2];
+	Google__Protobuf__Any anys[2];
+	Google__Protobuf__Any *anyp[2];
 	Google__Rpc__ErrorInfo__MetadataEntry *meta[5];
-	size_t			 i, nmeta = 0;
-	uint8_t			*out;
+	size_t i, nmeta = 0;
+	uint8_t *out;
 
 	/* protobuf-c only reads these strings; the casts drop const. */
 	if (se->errclass != NULL)
@@ -315,8 +311,7 @@ sc_error_encode_details(const struct sc_spark_error *se, size_t *lenp)
 	if (se->sqlstate != NULL)
 		meta[nmeta++] = new_entry("sqlState", se->sqlstate);
 	if (se->params_json != NULL)
-		meta[nmeta++] = new_entry("messageParameters",
-		    se->params_json);
+		meta[nmeta++] = new_entry("messageParameters", se->params_json);
 	if (se->classes_json != NULL)
 		meta[nmeta++] = new_entry("classes", se->classes_json);
 	if (se->error_id != NULL)
@@ -354,7 +349,7 @@ sc_error_encode_details(const struct sc_spark_error *se, size_t *lenp)
 static int
 duration_ms(const Google__Protobuf__Duration *d)
 {
-	int64_t	 ms;
+	int64_t ms;
 
 	if (d == NULL || d->seconds < 0 || d->nanos < 0)
 		return 0;
@@ -367,15 +362,15 @@ duration_ms(const Google__Protobuf__Duration *d)
 int
 sc_error_decode_details(struct sc_error *err, const void *p, size_t n)
 {
-	Google__Rpc__Status	*st;
-	Google__Rpc__ErrorInfo	*info = NULL;
-	Google__Rpc__RetryInfo	*retry = NULL;
-	const char		*key, *val;
-	char			 errclass[sizeof(err->errclass)];
-	char			 sqlstate[sizeof(err->sqlstate)];
-	char			 error_id[sizeof(err->error_id)];
-	int			 delay = -1, rc = -1;
-	size_t			 i;
+	Google__Rpc__Status *st;
+	Google__Rpc__ErrorInfo *info = NULL;
+	Google__Rpc__RetryInfo *retry = NULL;
+	const char *key, *val;
+	char errclass[sizeof(err->errclass)];
+	char sqlstate[sizeof(err->sqlstate)];
+	char error_id[sizeof(err->error_id)];
+	int delay = -1, rc = -1;
+	size_t i;
 
 	st = sc_proto_unpack(&google__rpc__status__descriptor, p, n, NULL);
 	if (st == NULL)
@@ -383,14 +378,16 @@ sc_error_decode_details(struct sc_error *err, const void *p, size_t n)
 	for (i = 0; i < st->n_details; i++) {
 		const Google__Protobuf__Any *any = st->details[i];
 
-		if (info == NULL && sc_proto_any_is(any,
-		    &google__rpc__error_info__descriptor)) {
+		if (info == NULL &&
+		    sc_proto_any_is(any,
+			&google__rpc__error_info__descriptor)) {
 			info = sc_proto_any_unpack(any,
 			    &google__rpc__error_info__descriptor, NULL);
 			if (info == NULL)
 				goto out;
-		} else if (retry == NULL && sc_proto_any_is(any,
-		    &google__rpc__retry_info__descriptor)) {
+		} else if (retry == NULL &&
+		    sc_proto_any_is(any,
+			&google__rpc__retry_info__descriptor)) {
 			retry = sc_proto_any_unpack(any,
 			    &google__rpc__retry_info__descriptor, NULL);
 			if (retry == NULL)

@@ -26,32 +26,32 @@
  * The numeric value of each SC_ST_* equals its exit code.
  */
 enum sc_status {
-	SC_ST_OK = 0,		/* success */
-	SC_ST_FAILED = 1,	/* the server refused or failed the operation */
-	SC_ST_USAGE = 2,	/* bad option, operand or value */
-	SC_ST_NOTFOUND = 3,	/* no such operation, session or artifact */
-	SC_ST_UNAVAILABLE = 4,	/* server unreachable; retry later */
-	SC_ST_TIMEOUT = 5,	/* deadline passed; retry later */
-	SC_ST_INTEGRITY = 6,	/* CRC mismatch or DATA_LOSS */
-	SC_ST_PROTOCOL = 7,	/* malformed or unexpected reply */
-	SC_ST_DENIED = 8,	/* PERMISSION_DENIED or UNAUTHENTICATED */
-	SC_ST_IO = 9,		/* local I/O failure */
-	SC_ST_INTERNAL = 10	/* bug or resource exhaustion in the tool */
+	SC_ST_OK = 0, /* success */
+	SC_ST_FAILED = 1, /* the server refused or failed the operation */
+	SC_ST_USAGE = 2, /* bad option, operand or value */
+	SC_ST_NOTFOUND = 3, /* no such operation, session or artifact */
+	SC_ST_UNAVAILABLE = 4, /* server unreachable; retry later */
+	SC_ST_TIMEOUT = 5, /* deadline passed; retry later */
+	SC_ST_INTEGRITY = 6, /* CRC mismatch or DATA_LOSS */
+	SC_ST_PROTOCOL = 7, /* malformed or unexpected reply */
+	SC_ST_DENIED = 8, /* PERMISSION_DENIED or UNAUTHENTICATED */
+	SC_ST_IO = 9, /* local I/O failure */
+	SC_ST_INTERNAL = 10 /* bug or resource exhaustion in the tool */
 };
 #define SC_ST_MAX SC_ST_INTERNAL
 
 /* Exit codes are the status values; these names are used by main(). */
-#define SC_EXIT_OK		SC_ST_OK
-#define SC_EXIT_FAILED		SC_ST_FAILED
-#define SC_EXIT_USAGE		SC_ST_USAGE
-#define SC_EXIT_NOTFOUND	SC_ST_NOTFOUND
-#define SC_EXIT_UNAVAILABLE	SC_ST_UNAVAILABLE
-#define SC_EXIT_TIMEOUT		SC_ST_TIMEOUT
-#define SC_EXIT_INTEGRITY	SC_ST_INTEGRITY
-#define SC_EXIT_PROTOCOL	SC_ST_PROTOCOL
-#define SC_EXIT_DENIED		SC_ST_DENIED
-#define SC_EXIT_IO		SC_ST_IO
-#define SC_EXIT_INTERNAL	SC_ST_INTERNAL
+#define SC_EXIT_OK SC_ST_OK
+#define SC_EXIT_FAILED SC_ST_FAILED
+#define SC_EXIT_USAGE SC_ST_USAGE
+#define SC_EXIT_NOTFOUND SC_ST_NOTFOUND
+#define SC_EXIT_UNAVAILABLE SC_ST_UNAVAILABLE
+#define SC_EXIT_TIMEOUT SC_ST_TIMEOUT
+#define SC_EXIT_INTEGRITY SC_ST_INTEGRITY
+#define SC_EXIT_PROTOCOL SC_ST_PROTOCOL
+#define SC_EXIT_DENIED SC_ST_DENIED
+#define SC_EXIT_IO SC_ST_IO
+#define SC_EXIT_INTERNAL SC_ST_INTERNAL
 
 /* gRPC status codes, numerically identical to grpc_status_code. */
 enum sc_grpc_code {
@@ -75,31 +75,30 @@ enum sc_grpc_code {
 };
 
 struct sc_error {
-	enum sc_status	 status;	/* classification, maps to an exit code */
-	int		 rpc_code;	/* gRPC status if one was received, else -1 */
-	int		 sys_errno;	/* errno if a system call failed, else 0 */
-	int		 retry_delay_ms; /* RetryInfo delay, -1 if none was sent */
-	char		 msg[1024];	/* complete sentence, no trailing newline */
-	char		 errclass[128];	/* Spark error class, e.g. INVALID_HANDLE.FORMAT */
-	char		 sqlstate[8];	/* SQLSTATE, or "" */
-	char		 error_id[40];	/* errorId for FetchErrorDetails, or "" */
+	enum sc_status status; /* classification, maps to an exit code */
+	int rpc_code; /* gRPC status if one was received, else -1 */
+	int sys_errno; /* errno if a system call failed, else 0 */
+	int retry_delay_ms; /* RetryInfo delay, -1 if none was sent */
+	char msg[1024]; /* complete sentence, no trailing newline */
+	char errclass[128]; /* Spark error class, e.g. INVALID_HANDLE.FORMAT */
+	char sqlstate[8]; /* SQLSTATE, or "" */
+	char error_id[40]; /* errorId for FetchErrorDetails, or "" */
 };
 
 /* Set every field to "no error" (status SC_ST_OK, rpc_code -1). */
-void	 sc_error_init(struct sc_error *err);
+void sc_error_init(struct sc_error *err);
 
 /*
  * Fill err (if not NULL) with status and a printf-formatted message;
  * rpc_code becomes -1, sys_errno 0, the Spark fields empty.
  * Always returns -1 so callers can write "return sc_error_set(...)".
  */
-int	 sc_error_set(struct sc_error *err, enum sc_status status,
-	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int sc_error_set(struct sc_error *err, enum sc_status status, const char *fmt,
+    ...) __attribute__((format(printf, 3, 4)));
 
 /* As sc_error_set(), and records errno and appends ": strerror(errno)". */
-int	 sc_error_set_errno(struct sc_error *err, enum sc_status status,
-	    int errnum, const char *fmt, ...)
-	    __attribute__((format(printf, 4, 5)));
+int sc_error_set_errno(struct sc_error *err, enum sc_status status, int errnum,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
  * Fill err from a gRPC status: code, message and the raw bytes of the
@@ -110,42 +109,42 @@ int	 sc_error_set_errno(struct sc_error *err, enum sc_status status,
  * google.rpc.RetryInfo detail.  Malformed details are ignored (the
  * message still stands).  Returns -1.
  */
-int	 sc_error_from_grpc(struct sc_error *err, int code, const char *msg,
-	    const void *details, size_t details_len);
+int sc_error_from_grpc(struct sc_error *err, int code, const char *msg,
+    const void *details, size_t details_len);
 
 /* gRPC status code -> enum sc_status (STYLE.md G). */
-enum sc_status	 sc_status_from_grpc(int code);
+enum sc_status sc_status_from_grpc(int code);
 
 /* The exit code for err (its status), for main(). */
-int	 sc_exit_code(const struct sc_error *err);
+int sc_exit_code(const struct sc_error *err);
 
 /* A fixed phrase for a status, e.g. "server unavailable". */
-const char	*sc_strerror(enum sc_status status);
+const char *sc_strerror(enum sc_status status);
 
 /* The name of a gRPC code, e.g. "UNAVAILABLE"; "UNKNOWN_CODE" if out of range. */
-const char	*sc_grpc_code_name(int code);
+const char *sc_grpc_code_name(int code);
 
 /*
  * Copy the error class from a Spark status message of the form
  * "[CLASS.SUB] text" into out (size outsz).  Returns 0 when one was
  * found, -1 otherwise (out untouched).
  */
-int	 sc_error_class_from_message(const char *msg, char *out, size_t outsz);
+int sc_error_class_from_message(const char *msg, char *out, size_t outsz);
 
 /*
  * A Spark error as the server sends it, input to sc_error_encode_details().
  * All strings borrowed; NULL means "absent".
  */
 struct sc_spark_error {
-	const char	*errclass;	/* "INVALID_HANDLE.FORMAT" */
-	const char	*sqlstate;	/* "HY000" */
-	const char	*message;	/* full status message */
-	const char	*reason;	/* ErrorInfo.reason, Java-style class name */
-	const char	*classes_json;	/* JSON array of class names */
-	const char	*params_json;	/* JSON object messageParameters */
-	const char	*error_id;	/* errorId UUID */
-	int		 code;		/* gRPC code, normally SC_GRPC_INTERNAL */
-	int		 retry_delay_ms; /* >= 0 adds a RetryInfo detail */
+	const char *errclass; /* "INVALID_HANDLE.FORMAT" */
+	const char *sqlstate; /* "HY000" */
+	const char *message; /* full status message */
+	const char *reason; /* ErrorInfo.reason, Java-style class name */
+	const char *classes_json; /* JSON array of class names */
+	const char *params_json; /* JSON object messageParameters */
+	const char *error_id; /* errorId UUID */
+	int code; /* gRPC code, normally SC_GRPC_INTERNAL */
+	int retry_delay_ms; /* >= 0 adds a RetryInfo detail */
 };
 
 /*
@@ -154,13 +153,13 @@ struct sc_spark_error {
  * malloc'ed buffer (caller frees with free()) and stores its length in
  * *lenp.
  */
-uint8_t	*sc_error_encode_details(const struct sc_spark_error *se, size_t *lenp);
+uint8_t *sc_error_encode_details(const struct sc_spark_error *se, size_t *lenp);
 
 /*
  * Decode grpc-status-details-bin bytes into err's Spark fields (errclass,
  * sqlstate, error_id, retry_delay_ms).  Returns 0 on success, -1 if the
  * bytes are not a well-formed google.rpc.Status (err untouched then).
  */
-int	 sc_error_decode_details(struct sc_error *err, const void *p, size_t n);
+int sc_error_decode_details(struct sc_error *err, const void *p, size_t n);
 
 #endif

@@ -14,14 +14,14 @@
 
 #include "core/banned.h"
 
-enum sc_log_level	 sc_log_level = SC_LOG_WARN;
-static const char	*progname = "sc";
+enum sc_log_level sc_log_level = SC_LOG_WARN;
+static const char *progname = "sc";
 static enum sc_log_style style = SC_LOG_STYLE_CLIENT;
 
 void
 sc_log_init(const char *name, enum sc_log_style st, enum sc_log_level level)
 {
-	const char	*slash;
+	const char *slash;
 
 	if (name != NULL) {
 		slash = strrchr(name, '/');
@@ -41,7 +41,7 @@ int
 sc_log_level_parse(const char *s, enum sc_log_level *out)
 {
 	static const char *const names[] = { "error", "warn", "info", "debug" };
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(s, names[i]) == 0) {
@@ -55,12 +55,12 @@ void
 sc_log_write(enum sc_log_level level, const char *fmt, ...)
 {
 	static const char letters[] = "EWID";
-	char		 line[4096];
-	struct timespec	 ts;
-	struct tm	 tm;
-	va_list		 ap;
-	size_t		 n;
-	int		 r;
+	char line[4096];
+	struct timespec ts;
+	struct tm tm;
+	va_list ap;
+	size_t n;
+	int r;
 
 	if (style == SC_LOG_STYLE_SERVER) {
 		clock_gettime(CLOCK_REALTIME, &ts);
@@ -79,8 +79,8 @@ sc_log_write(enum sc_log_level level, const char *fmt, ...)
 	r = vsnprintf(line + n, sizeof(line) - n - 1, fmt, ap);
 	va_end(ap);
 	if (r > 0)
-		n += (size_t)r < sizeof(line) - n - 1 ? (size_t)r :
-		    sizeof(line) - n - 2;
+		n += (size_t)r < sizeof(line) - n - 1 ? (size_t)r
+						      : sizeof(line) - n - 2;
 	line[n++] = '\n';
 	/* One write per line keeps lines whole across threads. */
 	if (write(STDERR_FILENO, line, n) < 0)

@@ -23,41 +23,41 @@
 #include "core/banned.h"
 
 /* The table format sizes its columns from this many records ... */
-#define TABLE_ROWS	1000
+#define TABLE_ROWS 1000
 /* ... or fewer, if holding them would take more memory than this. */
-#define TABLE_BYTES	((size_t)16 << 20)
+#define TABLE_BYTES ((size_t)16 << 20)
 
 /* One rendered table cell inside o->tbuf. */
 struct cell {
-	size_t	 off;		/* into tbuf */
-	size_t	 len;		/* bytes */
-	size_t	 width;		/* code points */
-	bool	 right;		/* right-aligned (numbers) */
+	size_t off; /* into tbuf */
+	size_t len; /* bytes */
+	size_t width; /* code points */
+	bool right; /* right-aligned (numbers) */
 };
 
 struct sc_output {
-	FILE			*fp;
-	enum sc_out_format	 format;
-	bool			 header;
-	bool			 flush;
-	char			*null_text;
-	size_t			 null_len;
+	FILE *fp;
+	enum sc_out_format format;
+	bool header;
+	bool flush;
+	char *null_text;
+	size_t null_len;
 
-	bool			 have_names;
-	size_t			 ncols;
-	char			**names;
+	bool have_names;
+	size_t ncols;
+	char **names;
 
-	int			 write_errno;	/* first write error, or 0 */
-	struct sc_buf		 line;		/* the record being built */
+	int write_errno; /* first write error, or 0 */
+	struct sc_buf line; /* the record being built */
 
 	/* Table: widths, and the records held until they are known. */
-	size_t			*widths;
-	bool			 streaming;	/* widths fixed, rows written */
-	struct sc_buf		 tbuf;		/* rendered cell text */
-	struct cell		*cells;		/* header row first, if any */
-	size_t			 ncells;
-	size_t			 capcells;
-	size_t			 nrows;		/* data rows held */
+	size_t *widths;
+	bool streaming; /* widths fixed, rows written */
+	struct sc_buf tbuf; /* rendered cell text */
+	struct cell *cells; /* header row first, if any */
+	size_t ncells;
+	size_t capcells;
+	size_t nrows; /* data rows held */
 };
 
 int
@@ -79,8 +79,8 @@ sc_out_format_parse(const char *s, enum sc_out_format *out)
 static bool
 is_regular_file(FILE *fp)
 {
-	struct stat	 st;
-	int		 fd;
+	struct stat st;
+	int fd;
 
 	fd = fileno(fp);
 	return fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
@@ -90,9 +90,9 @@ struct sc_output *
 sc_output_new(FILE *fp, enum sc_out_format format,
     const struct sc_output_opts *opts)
 {
-	struct sc_output	*o;
-	const char		*nt;
-	int			 flush;
+	struct sc_output *o;
+	const char *nt;
+	int flush;
 
 	o = sc_xcalloc(1, sizeof(*o));
 	o->fp = fp;
@@ -113,7 +113,7 @@ sc_output_new(FILE *fp, enum sc_out_format format,
 void
 sc_output_free(struct sc_output *o)
 {
-	size_t	 i;
+	size_t i;
 
 	if (o == NULL)
 		return;
@@ -153,7 +153,7 @@ put(struct sc_output *o, const void *p, size_t n, struct sc_error *err)
 static int
 put_line(struct sc_output *o, struct sc_error *err)
 {
-	int	 rc;
+	int rc;
 
 	rc = put(o, o->line.data, o->line.len, err);
 	sc_buf_reset(&o->line);
@@ -175,8 +175,8 @@ put_line(struct sc_output *o, struct sc_error *err)
 static size_t
 utf8_len(const unsigned char *p, size_t n)
 {
-	unsigned char	 lo = 0x80, hi = 0xbf;
-	size_t		 len, i;
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len, i;
 
 	if (p[0] < 0x80)
 		return 1;
@@ -222,10 +222,10 @@ addstr(struct sc_output *o, const char *s)
 static void
 json_string(struct sc_output *o, const char *s, size_t n)
 {
-	static const char	 hex[] = "0123456789abcdef";
-	const unsigned char	*p = (const unsigned char *)s;
-	char			 esc[6];
-	size_t			 i, start, len;
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	char esc[6];
+	size_t i, start, len;
 
 	addstr(o, "\"");
 	for (i = 0, start = 0; i < n; i += len) {
@@ -265,7 +265,7 @@ json_string(struct sc_output *o, const char *s, size_t n)
 				esc[5] = hex[p[i] & 0xf];
 				add(o, esc, 6);
 			} else
-				addstr(o, "\\ufffd");	/* invalid UTF-8 */
+				addstr(o, "\\ufffd"); /* invalid UTF-8 */
 		}
 		start = i + 1;
 	}
@@ -277,7 +277,7 @@ json_string(struct sc_output *o, const char *s, size_t n)
 static bool
 json_number_ok(const char *s, size_t n)
 {
-	size_t	 i = 0, d;
+	size_t i = 0, d;
 
 	if (i < n && s[i] == '-')
 		i++;
@@ -309,7 +309,7 @@ json_number_ok(const char *s, size_t n)
 static void
 json_value(struct sc_output *o, const struct sc_out_value *v)
 {
-	size_t	 i, start;
+	size_t i, start;
 
 	switch (v->kind) {
 	case SC_OUT_NULL:
@@ -358,7 +358,7 @@ static int
 jsonl_row(struct sc_output *o, const struct sc_out_value *v,
     struct sc_error *err)
 {
-	size_t	 i;
+	size_t i;
 
 	addstr(o, "{");
 	for (i = 0; i < o->ncols; i++) {
@@ -375,18 +375,18 @@ jsonl_row(struct sc_output *o, const struct sc_out_value *v,
 /* --- CSV and TSV ------------------------------------------------------- */
 
 static void
-csv_field(struct sc_output *o, enum sc_out_kind kind, const char *p,
-    size_t n)
+csv_field(struct sc_output *o, enum sc_out_kind kind, const char *p, size_t n)
 {
-	size_t	 i, start;
-	bool	 quote;
+	size_t i, start;
+	bool quote;
 
 	if (kind == SC_OUT_NULL) {
 		p = o->null_text;
 		n = o->null_len;
 	}
-	quote = n > 0 && (p[0] == ' ' || p[0] == '\t' || p[n - 1] == ' ' ||
-	    p[n - 1] == '\t');
+	quote = n > 0 &&
+	    (p[0] == ' ' || p[0] == '\t' || p[n - 1] == ' ' ||
+		p[n - 1] == '\t');
 	for (i = 0; i < n && !quote; i++)
 		if (p[i] == ',' || p[i] == '"' || p[i] == '\r' || p[i] == '\n')
 			quote = true;
@@ -410,11 +410,10 @@ csv_field(struct sc_output *o, enum sc_out_kind kind, const char *p,
 }
 
 static void
-tsv_field(struct sc_output *o, enum sc_out_kind kind, const char *p,
-    size_t n)
+tsv_field(struct sc_output *o, enum sc_out_kind kind, const char *p, size_t n)
 {
-	const char	*rep;
-	size_t		 i, start;
+	const char *rep;
+	size_t i, start;
 
 	if (kind == SC_OUT_NULL) {
 		add(o, o->null_text, o->null_len);
@@ -451,7 +450,7 @@ static int
 sv_row(struct sc_output *o, const struct sc_out_value *v, size_t n,
     struct sc_error *err)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
 		if (i > 0)
@@ -475,10 +474,10 @@ sv_row(struct sc_output *o, const struct sc_out_value *v, size_t n,
 static size_t
 render(struct sc_buf *b, const char *s, size_t n)
 {
-	static const char	 hex[] = "0123456789abcdef";
-	const unsigned char	*p = (const unsigned char *)s;
-	char			 esc[8];
-	size_t			 i, len, w = 0, cp;
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	char esc[8];
+	size_t i, len, w = 0, cp;
 
 	for (i = 0; i < n; i += len) {
 		len = utf8_len(p + i, n - i);
@@ -524,15 +523,14 @@ render(struct sc_buf *b, const char *s, size_t n)
 
 /* Render one cell into tbuf and record it. */
 static void
-hold_cell(struct sc_output *o, enum sc_out_kind kind, const char *p,
-    size_t n)
+hold_cell(struct sc_output *o, enum sc_out_kind kind, const char *p, size_t n)
 {
-	struct cell	*c;
+	struct cell *c;
 
 	if (o->ncells == o->capcells) {
 		o->capcells = o->capcells ? o->capcells * 2 : 64;
-		o->cells = sc_xreallocarray(o->cells, o->capcells,
-		    sizeof(*o->cells));
+		o->cells =
+		    sc_xreallocarray(o->cells, o->capcells, sizeof(*o->cells));
 	}
 	c = &o->cells[o->ncells++];
 	c->off = o->tbuf.len;
@@ -547,8 +545,8 @@ hold_cell(struct sc_output *o, enum sc_out_kind kind, const char *p,
 static void
 spaces(struct sc_output *o, size_t n)
 {
-	static const char	 sp[] = "                                ";
-	size_t			 k;
+	static const char sp[] = "                                ";
+	size_t k;
 
 	while (n > 0) {
 		k = n < sizeof(sp) - 1 ? n : sizeof(sp) - 1;
@@ -561,7 +559,7 @@ spaces(struct sc_output *o, size_t n)
 static void
 table_line(struct sc_output *o, const struct cell *cells, const char *tb)
 {
-	size_t	 i, pad, start = o->line.len;
+	size_t i, pad, start = o->line.len;
 
 	for (i = 0; i < o->ncols; i++) {
 		const struct cell *c = &cells[i];
@@ -585,7 +583,7 @@ table_line(struct sc_output *o, const struct cell *cells, const char *tb)
 static void
 table_rule(struct sc_output *o)
 {
-	size_t	 i, k;
+	size_t i, k;
 
 	for (i = 0; i < o->ncols; i++) {
 		if (i > 0)
@@ -600,8 +598,8 @@ table_rule(struct sc_output *o)
 static int
 table_release(struct sc_output *o, struct sc_error *err)
 {
-	size_t	 r, first = 0;
-	int	 rc;
+	size_t r, first = 0;
+	int rc;
 
 	o->streaming = true;
 	if (o->header && o->ncols > 0) {
@@ -631,7 +629,7 @@ static int
 table_row(struct sc_output *o, const struct sc_out_value *v,
     struct sc_error *err)
 {
-	size_t	 i, base = o->ncells;
+	size_t i, base = o->ncells;
 
 	for (i = 0; i < o->ncols; i++)
 		hold_cell(o, v[i].kind, v[i].p, v[i].n);
@@ -657,7 +655,7 @@ int
 sc_output_header(struct sc_output *o, const char *const *names, size_t n,
     struct sc_error *err)
 {
-	size_t	 i;
+	size_t i;
 
 	if (o->have_names)
 		return sc_error_set(err, SC_ST_INTERNAL,
@@ -667,9 +665,8 @@ sc_output_header(struct sc_output *o, const char *const *names, size_t n,
 	o->names = sc_xcalloc(n ? n : 1, sizeof(*o->names));
 	for (i = 0; i < n; i++)
 		o->names[i] = sc_xstrdup(names[i]);
-	if (o->header &&
-	    (o->format == SC_OUT_CSV || o->format == SC_OUT_TSV)) {
-		struct sc_out_value	 v;
+	if (o->header && (o->format == SC_OUT_CSV || o->format == SC_OUT_TSV)) {
+		struct sc_out_value v;
 
 		for (i = 0; i < n; i++) {
 			v.kind = SC_OUT_STRING;

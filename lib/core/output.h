@@ -50,36 +50,31 @@
 
 struct sc_error;
 
-enum sc_out_format {
-	SC_OUT_TABLE = 0,
-	SC_OUT_CSV,
-	SC_OUT_TSV,
-	SC_OUT_JSONL
-};
+enum sc_out_format { SC_OUT_TABLE = 0, SC_OUT_CSV, SC_OUT_TSV, SC_OUT_JSONL };
 
 /* Parse "table", "csv", "tsv", "jsonl" or "json"; 0, or -1 (out untouched). */
-int	 sc_out_format_parse(const char *s, enum sc_out_format *out);
+int sc_out_format_parse(const char *s, enum sc_out_format *out);
 
 enum sc_out_kind {
-	SC_OUT_NULL = 0,	/* no value; p and n ignored */
-	SC_OUT_STRING,		/* text, quoted in JSON */
-	SC_OUT_NUMBER,		/* JSON number text, raw in JSON */
-	SC_OUT_BOOL,		/* "true" or "false", raw in JSON */
-	SC_OUT_JSON		/* a complete JSON value, raw in JSON */
+	SC_OUT_NULL = 0, /* no value; p and n ignored */
+	SC_OUT_STRING, /* text, quoted in JSON */
+	SC_OUT_NUMBER, /* JSON number text, raw in JSON */
+	SC_OUT_BOOL, /* "true" or "false", raw in JSON */
+	SC_OUT_JSON /* a complete JSON value, raw in JSON */
 };
 
 /* One cell: n bytes at p (borrowed for the call; p may be NULL if n 0). */
 struct sc_out_value {
 	enum sc_out_kind kind;
-	const char	*p;
-	size_t		 n;
+	const char *p;
+	size_t n;
 };
 
 struct sc_output_opts {
-	bool		 header;	/* table/CSV/TSV: write a header row */
-	const char	*null_text;	/* NULL cells; NULL means the default:
+	bool header; /* table/CSV/TSV: write a header row */
+	const char *null_text; /* NULL cells; NULL means the default:
 					   "" for CSV/TSV, "NULL" for table */
-	int		 flush;		/* 1 flush after each record, 0 never,
+	int flush; /* 1 flush after each record, 0 never,
 					   -1 auto: unless fp is a regular
 					   file */
 };
@@ -92,7 +87,7 @@ struct sc_output;
  * Free with sc_output_free().
  */
 struct sc_output *sc_output_new(FILE *fp, enum sc_out_format format,
-	    const struct sc_output_opts *opts);
+    const struct sc_output_opts *opts);
 
 /*
  * Set the n column names (copied) and, if opts->header, write the
@@ -100,8 +95,8 @@ struct sc_output *sc_output_new(FILE *fp, enum sc_out_format format,
  * exactly once, before any row.  -1 with err set: SC_ST_INTERNAL on
  * misuse, SC_ST_IO on a write error.
  */
-int	 sc_output_header(struct sc_output *o, const char *const *names,
-	    size_t n, struct sc_error *err);
+int sc_output_header(struct sc_output *o, const char *const *names, size_t n,
+    struct sc_error *err);
 
 /*
  * Write one record of n values (n must equal the number of columns).
@@ -109,16 +104,16 @@ int	 sc_output_header(struct sc_output *o, const char *const *names,
  * ("cannot write output: ...") on a write error; after a write error
  * every later call fails the same way.
  */
-int	 sc_output_row(struct sc_output *o, const struct sc_out_value *v,
-	    size_t n, struct sc_error *err);
+int sc_output_row(struct sc_output *o, const struct sc_out_value *v, size_t n,
+    struct sc_error *err);
 
 /*
  * Write whatever is buffered (the table) and fflush fp.  -1 with err
  * set (SC_ST_IO, errno) if any write failed.
  */
-int	 sc_output_finish(struct sc_output *o, struct sc_error *err);
+int sc_output_finish(struct sc_output *o, struct sc_error *err);
 
 /* Free o (NULL is a no-op); buffered table rows not finished are lost. */
-void	 sc_output_free(struct sc_output *o);
+void sc_output_free(struct sc_output *o);
 
 #endif

@@ -20,10 +20,10 @@
 #include "core/banned.h"
 
 /* Wire types (protobuf encoding). */
-#define WT_VARINT	0
-#define WT_I64		1
-#define WT_LEN		2
-#define WT_I32		5
+#define WT_VARINT 0
+#define WT_I64 1
+#define WT_LEN 2
+#define WT_I32 5
 
 static void *
 xalloc(void *data, size_t size)
@@ -48,9 +48,9 @@ static ProtobufCAllocator xallocator = { xalloc, xfree, NULL };
 static int
 read_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 {
-	const uint8_t	*p = *pp;
-	uint64_t	 x = 0;
-	unsigned int	 shift;
+	const uint8_t *p = *pp;
+	uint64_t x = 0;
+	unsigned int shift;
 
 	for (shift = 0; shift < 64; shift += 7) {
 		if (p == end)
@@ -62,7 +62,7 @@ read_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 			return 0;
 		}
 	}
-	return -1;		/* more than ten bytes */
+	return -1; /* more than ten bytes */
 }
 
 /*
@@ -73,12 +73,12 @@ read_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
  * recursion is bounded by the depth limit.
  */
 static int
-check_nesting(const ProtobufCMessageDescriptor *d, const uint8_t *p,
-    size_t n, unsigned int depth)
+check_nesting(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n,
+    unsigned int depth)
 {
-	const ProtobufCFieldDescriptor	*f;
-	const uint8_t			*end = p + n;
-	uint64_t			 key, v;
+	const ProtobufCFieldDescriptor *f;
+	const uint8_t *end = p + n;
+	uint64_t key, v;
 
 	if (depth > SC_PROTO_MAX_DEPTH)
 		return -1;
@@ -109,12 +109,12 @@ check_nesting(const ProtobufCMessageDescriptor *d, const uint8_t *p,
 			    (unsigned int)(key >> 3));
 			if (f != NULL && f->type == PROTOBUF_C_TYPE_MESSAGE &&
 			    check_nesting(f->descriptor, p, (size_t)v,
-			    depth + 1) == -1)
+				depth + 1) == -1)
 				return -1;
 			p += v;
 			break;
 		default:
-			return -1;	/* groups: not valid in proto3 */
+			return -1; /* groups: not valid in proto3 */
 		}
 	}
 	return 0;
@@ -124,7 +124,7 @@ int
 sc_proto_pack(const ProtobufCMessage *m, struct sc_buf *out,
     struct sc_error *err)
 {
-	size_t	 size;
+	size_t size;
 
 	size = protobuf_c_message_get_packed_size(m);
 	if (size > out->max || out->len > out->max - size)
@@ -141,8 +141,8 @@ sc_proto_pack(const ProtobufCMessage *m, struct sc_buf *out,
 uint8_t *
 sc_proto_pack_alloc(const ProtobufCMessage *m, size_t *lenp)
 {
-	uint8_t	*p;
-	size_t	 size;
+	uint8_t *p;
+	size_t size;
 
 	size = protobuf_c_message_get_packed_size(m);
 	p = sc_xmalloc(size);
@@ -151,11 +151,11 @@ sc_proto_pack_alloc(const ProtobufCMessage *m, size_t *lenp)
 }
 
 void *
-sc_proto_unpack(const ProtobufCMessageDescriptor *d, const void *p,
-    size_t n, struct sc_error *err)
+sc_proto_unpack(const ProtobufCMessageDescriptor *d, const void *p, size_t n,
+    struct sc_error *err)
 {
-	static const uint8_t	 empty[1];
-	ProtobufCMessage	*m;
+	static const uint8_t empty[1];
+	ProtobufCMessage *m;
 
 	if (p == NULL) {
 		if (n != 0)
@@ -177,8 +177,8 @@ void
 sc_proto_any_pack(Google__Protobuf__Any *any, const ProtobufCMessage *m)
 {
 	google__protobuf__any__init(any);
-	any->type_url = sc_xasprintf("%s%s", SC_TYPE_URL_PREFIX,
-	    m->descriptor->name);
+	any->type_url =
+	    sc_xasprintf("%s%s", SC_TYPE_URL_PREFIX, m->descriptor->name);
 	any->value.data = sc_proto_pack_alloc(m, &any->value.len);
 }
 
@@ -196,7 +196,7 @@ bool
 sc_proto_any_is(const Google__Protobuf__Any *any,
     const ProtobufCMessageDescriptor *d)
 {
-	const char	*slash;
+	const char *slash;
 
 	if (any->type_url == NULL ||
 	    (slash = strrchr(any->type_url, '/')) == NULL)
@@ -210,8 +210,8 @@ sc_proto_any_unpack(const Google__Protobuf__Any *any,
 {
 	if (!sc_proto_any_is(any, d)) {
 		sc_error_set(err, SC_ST_PROTOCOL,
-		    "expected a %s in google.protobuf.Any, got '%s'",
-		    d->name, any->type_url != NULL ? any->type_url : "");
+		    "expected a %s in google.protobuf.Any, got '%s'", d->name,
+		    any->type_url != NULL ? any->type_url : "");
 		return NULL;
 	}
 	return sc_proto_unpack(d, any->value.data, any->value.len, err);

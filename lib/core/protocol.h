@@ -37,25 +37,21 @@ struct sc_error;
  * method names below, or the meaning of a field as sctk uses it.  Never
  * renumber a field; an omitted oneof member keeps its number free.
  */
-#define SC_PROTOCOL_VERSION	1
+#define SC_PROTOCOL_VERSION 1
 
 /* The Spark releases whose protocol proto/ follows (see proto/README). */
-#define SC_PROTOCOL_SPARK	"3.5 4.0"
+#define SC_PROTOCOL_SPARK "3.5 4.0"
 
 /* The service and the gRPC path of each method. */
-#define SC_SERVICE		"spark.connect.SparkConnectService"
-#define SC_METHOD_EXECUTE_PLAN \
-	"/spark.connect.SparkConnectService/ExecutePlan"
-#define SC_METHOD_ANALYZE_PLAN \
-	"/spark.connect.SparkConnectService/AnalyzePlan"
-#define SC_METHOD_CONFIG \
-	"/spark.connect.SparkConnectService/Config"
+#define SC_SERVICE "spark.connect.SparkConnectService"
+#define SC_METHOD_EXECUTE_PLAN "/spark.connect.SparkConnectService/ExecutePlan"
+#define SC_METHOD_ANALYZE_PLAN "/spark.connect.SparkConnectService/AnalyzePlan"
+#define SC_METHOD_CONFIG "/spark.connect.SparkConnectService/Config"
 #define SC_METHOD_ADD_ARTIFACTS \
 	"/spark.connect.SparkConnectService/AddArtifacts"
 #define SC_METHOD_ARTIFACT_STATUS \
 	"/spark.connect.SparkConnectService/ArtifactStatus"
-#define SC_METHOD_INTERRUPT \
-	"/spark.connect.SparkConnectService/Interrupt"
+#define SC_METHOD_INTERRUPT "/spark.connect.SparkConnectService/Interrupt"
 #define SC_METHOD_REATTACH_EXECUTE \
 	"/spark.connect.SparkConnectService/ReattachExecute"
 #define SC_METHOD_RELEASE_EXECUTE \
@@ -66,14 +62,14 @@ struct sc_error;
 	"/spark.connect.SparkConnectService/FetchErrorDetails"
 
 /* google.protobuf.Any type URLs are this prefix plus the full name. */
-#define SC_TYPE_URL_PREFIX	"type.googleapis.com/"
+#define SC_TYPE_URL_PREFIX "type.googleapis.com/"
 
 /*
  * Deepest nesting of messages sc_proto_unpack() accepts (the top-level
  * message is depth 0).  Deeper input is rejected before protobuf-c, whose
  * parser recurses once per level, ever sees it.
  */
-#define SC_PROTO_MAX_DEPTH	100
+#define SC_PROTO_MAX_DEPTH 100
 
 /*
  * A note on proto3 "optional": protoc-c 1.4.1 rejects the keyword, so
@@ -98,15 +94,15 @@ struct sc_error;
  * left untouched then.  m must be a well-formed message: every set
  * string, bytes and message pointer valid.
  */
-int	 sc_proto_pack(const ProtobufCMessage *m, struct sc_buf *out,
-	    struct sc_error *err);
+int sc_proto_pack(const ProtobufCMessage *m, struct sc_buf *out,
+    struct sc_error *err);
 
 /*
  * Serialize m into a new malloc'ed buffer (free() it) and store its
  * length in *lenp.  Never fails (out of memory aborts).  An empty
  * message yields a valid one-byte allocation and *lenp == 0.
  */
-uint8_t	*sc_proto_pack_alloc(const ProtobufCMessage *m, size_t *lenp);
+uint8_t *sc_proto_pack_alloc(const ProtobufCMessage *m, size_t *lenp);
 
 /*
  * Parse n bytes at p as a message of type d.  Returns the message (free
@@ -116,33 +112,32 @@ uint8_t	*sc_proto_pack_alloc(const ProtobufCMessage *m, size_t *lenp);
  * or nest messages deeper than SC_PROTO_MAX_DEPTH.  Unknown fields are
  * kept and ignored.  p may be NULL when n is 0.
  */
-void	*sc_proto_unpack(const ProtobufCMessageDescriptor *d, const void *p,
-	    size_t n, struct sc_error *err);
+void *sc_proto_unpack(const ProtobufCMessageDescriptor *d, const void *p,
+    size_t n, struct sc_error *err);
 
 /*
  * Fill any (whose previous contents are not freed) with m packed and
  * type URL SC_TYPE_URL_PREFIX + full name of m's type.  Both allocations
  * belong to any; free them with sc_proto_any_release().
  */
-void	 sc_proto_any_pack(Google__Protobuf__Any *any,
-	    const ProtobufCMessage *m);
+void sc_proto_any_pack(Google__Protobuf__Any *any, const ProtobufCMessage *m);
 
 /* Free what sc_proto_any_pack() allocated and re-initialise any. */
-void	 sc_proto_any_release(Google__Protobuf__Any *any);
+void sc_proto_any_release(Google__Protobuf__Any *any);
 
 /*
  * Whether any holds a message of type d: its type URL's last path
  * segment equals d's full name (the host part is not checked).
  */
-bool	 sc_proto_any_is(const Google__Protobuf__Any *any,
-	    const ProtobufCMessageDescriptor *d);
+bool sc_proto_any_is(const Google__Protobuf__Any *any,
+    const ProtobufCMessageDescriptor *d);
 
 /*
  * Unpack the message inside any as type d.  NULL with err set
  * (SC_ST_PROTOCOL) when any holds another type or malformed bytes.  Free
  * with protobuf_c_message_free_unpacked(m, NULL).
  */
-void	*sc_proto_any_unpack(const Google__Protobuf__Any *any,
-	    const ProtobufCMessageDescriptor *d, struct sc_error *err);
+void *sc_proto_any_unpack(const Google__Protobuf__Any *any,
+    const ProtobufCMessageDescriptor *d, struct sc_error *err);
 
 #endif

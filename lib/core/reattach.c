@@ -27,39 +27,35 @@
 #include "core/banned.h"
 
 /* Largest single response accepted (the channel has its own limit too). */
-#define MSG_MAX		(1024UL * 1024 * 1024)
+#define MSG_MAX (1024UL * 1024 * 1024)
 
-enum it_state {
-	ST_RUNNING = 0,
-	ST_DONE,
-	ST_FAILED
-};
+enum it_state { ST_RUNNING = 0, ST_DONE, ST_FAILED };
 
 struct sc_reattach {
-	struct sc_client	*c;
-	struct sc_reattach_opts	 o;
-	uint8_t			*exec;		/* packed ExecutePlanRequest */
-	size_t			 exec_len;
-	char			 opid[SC_UUID_STRLEN];
-	char			*last_rid;	/* last response returned */
-	bool			 pending_release; /* last_rid not released */
-	bool			 attach;	/* no ExecutePlan of ours */
-	bool			 need_execute;	/* next stream: ExecutePlan */
-	enum it_state		 state;
-	struct sc_error		 final_err;
-	uint64_t		 nresp;
-	uint64_t		 nstreams;
-	int			 resends;
-	struct sc_retry_state	 rs;
-	struct sc_buf		 msg;
-	int64_t			 stream_start_ms;
-	uint64_t		 stream_nresp;
+	struct sc_client *c;
+	struct sc_reattach_opts o;
+	uint8_t *exec; /* packed ExecutePlanRequest */
+	size_t exec_len;
+	char opid[SC_UUID_STRLEN];
+	char *last_rid; /* last response returned */
+	bool pending_release; /* last_rid not released */
+	bool attach; /* no ExecutePlan of ours */
+	bool need_execute; /* next stream: ExecutePlan */
+	enum it_state state;
+	struct sc_error final_err;
+	uint64_t nresp;
+	uint64_t nstreams;
+	int resends;
+	struct sc_retry_state rs;
+	struct sc_buf msg;
+	int64_t stream_start_ms;
+	uint64_t stream_nresp;
 
-	pthread_mutex_t		 lock;		/* stream, aborted, released */
-	pthread_cond_t		 cond;		/* wakes a backoff sleep */
-	void			*stream;
-	bool			 aborted;
-	bool			 released;
+	pthread_mutex_t lock; /* stream, aborted, released */
+	pthread_cond_t cond; /* wakes a backoff sleep */
+	void *stream;
+	bool aborted;
+	bool released;
 };
 
 void
@@ -82,8 +78,8 @@ default_rnd(void)
 static struct sc_reattach *
 it_new(struct sc_client *c, const struct sc_reattach_opts *o)
 {
-	struct sc_reattach	*it;
-	pthread_condattr_t	 a;
+	struct sc_reattach *it;
+	pthread_condattr_t a;
 
 	it = sc_xcalloc(1, sizeof(*it));
 	it->c = c;
@@ -134,14 +130,15 @@ sc_reattach_open(struct sc_client *c,
 	Spark__Connect__ExecutePlanRequest r = *req;
 	Spark__Connect__ExecutePlanRequest__RequestOption opt =
 	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__REQUEST_OPTION__INIT;
-	Spark__Connect__ReattachOptions ro = SPARK__CONNECT__REATTACH_OPTIONS__INIT;
+	Spark__Connect__ReattachOptions ro =
+	    SPARK__CONNECT__REATTACH_OPTIONS__INIT;
 	Spark__Connect__ExecutePlanRequest__RequestOption **opts;
-	struct sc_reattach	*it;
-	size_t			 i, n = 0;
+	struct sc_reattach *it;
+	size_t i, n = 0;
 
 	it = it_new(c, o);
 	if (req->_operation_id_case ==
-	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST___OPERATION_ID_OPERATION_ID &&
+		SPARK__CONNECT__EXECUTE_PLAN_REQUEST___OPERATION_ID_OPERATION_ID &&
 	    req->operation_id != NULL && req->operation_id[0] != '\0') {
 		if (set_opid(it, req->operation_id, err) == -1) {
 			it_free(it);
@@ -182,7 +179,7 @@ struct sc_reattach *
 sc_reattach_attach(struct sc_client *c, const char *operation_id,
     const char *after, const struct sc_reattach_opts *o, struct sc_error *err)
 {
-	struct sc_reattach	*it;
+	struct sc_reattach *it;
 
 	it = it_new(c, o);
 	if (set_opid(it, operation_id, err) == -1) {
@@ -223,8 +220,7 @@ sc_reattach_streams(const struct sc_reattach *it)
 
 /* ------------------------------------------------------------ helpers */
 
-static void
-emit(struct sc_reattach *it, enum sc_client_event_kind kind,
+static void emit(struct sc_reattach *it, enum sc_client_event_kind kind,
     const struct sc_error *e, enum sc_retry_reason why, int64_t delay,
     int attempt, int max, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
@@ -234,9 +230,9 @@ emit(struct sc_reattach *it, enum sc_client_event_kind kind,
     const struct sc_error *e, enum sc_retry_reason why, int64_t delay,
     int attempt, int max, const char *fmt, ...)
 {
-	struct sc_client_event	 ev;
-	char			 text[1400];
-	va_list			 ap;
+	struct sc_client_event ev;
+	char text[1400];
+	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
@@ -258,7 +254,7 @@ emit(struct sc_reattach *it, enum sc_client_event_kind kind,
 static void
 close_stream(struct sc_reattach *it)
 {
-	void	*st;
+	void *st;
 
 	pthread_mutex_lock(&it->lock);
 	st = it->stream;
@@ -271,7 +267,7 @@ close_stream(struct sc_reattach *it)
 static void
 release_all_once(struct sc_reattach *it)
 {
-	bool	 go = false;
+	bool go = false;
 
 	pthread_mutex_lock(&it->lock);
 	if (it->o.reattachable && !it->released &&
@@ -287,7 +283,7 @@ release_all_once(struct sc_reattach *it)
 static bool
 is_aborted(struct sc_reattach *it)
 {
-	bool	 a;
+	bool a;
 
 	pthread_mutex_lock(&it->lock);
 	a = it->aborted;
@@ -310,7 +306,7 @@ fail(struct sc_reattach *it, const struct sc_error *e, struct sc_error *err)
 static int
 fail_interrupted(struct sc_reattach *it, struct sc_error *err)
 {
-	struct sc_error	 e;
+	struct sc_error e;
 
 	sc_error_init(&e);
 	sc_error_set(&e, SC_ST_FAILED, "operation %s interrupted", it->opid);
@@ -327,12 +323,13 @@ has_class(const struct sc_error *e, const char *cls)
 static int
 backoff_sleep(struct sc_reattach *it, int64_t ms)
 {
-	struct timespec	 until;
-	int		 rc;
+	struct timespec until;
+	int rc;
 
 	if (it->o.sleep != NULL)
-		return it->o.sleep(it->o.sleep_arg, ms) == 0 &&
-		    !is_aborted(it) ? 0 : -1;
+		return it->o.sleep(it->o.sleep_arg, ms) == 0 && !is_aborted(it)
+		    ? 0
+		    : -1;
 	sc_deadline_in_ms(&until, ms);
 	pthread_mutex_lock(&it->lock);
 	while (!it->aborted)
@@ -352,21 +349,20 @@ static int
 backoff(struct sc_reattach *it, const struct sc_error *e,
     enum sc_retry_reason why, struct sc_error *err)
 {
-	struct sc_retry_policy	 pol = it->o.policy;
-	struct sc_error		 last = *e;
-	int64_t			 delay;
-	char			 secs[SC_CLIENT_SECS_STRLEN];
-	size_t			 n;
+	struct sc_retry_policy pol = it->o.policy;
+	struct sc_error last = *e;
+	int64_t delay;
+	char secs[SC_CLIENT_SECS_STRLEN];
+	size_t n;
 
 	pol.max_retries = sc_client_max_retries(it->c, &it->o.policy);
-	delay = sc_retry_next_delay(&pol, &it->rs, e->retry_delay_ms,
-	    it->o.rnd());
+	delay =
+	    sc_retry_next_delay(&pol, &it->rs, e->retry_delay_ms, it->o.rnd());
 	if (delay < 0) {
 		n = strlen(last.msg);
 		if (it->rs.attempt > 0)
 			snprintf(last.msg + n, sizeof(last.msg) - n,
-			    " (gave up after %d %s in %llds)",
-			    it->rs.attempt,
+			    " (gave up after %d %s in %llds)", it->rs.attempt,
 			    it->rs.attempt == 1 ? "retry" : "retries",
 			    (long long)(it->rs.elapsed_ms / 1000));
 		return fail(it, &last, err);
@@ -378,8 +374,8 @@ backoff(struct sc_reattach *it, const struct sc_error *e,
 	emit(it, SC_CLIENT_EV_RETRY, e, why, delay, it->rs.attempt,
 	    pol.max_retries, "%s, %s in %s (attempt %d of %d)",
 	    sc_retry_reason_str(why),
-	    it->need_execute ? "retrying" : "reattaching", secs,
-	    it->rs.attempt, pol.max_retries);
+	    it->need_execute ? "retrying" : "reattaching", secs, it->rs.attempt,
+	    pol.max_retries);
 	if (backoff_sleep(it, delay) == -1)
 		return fail_interrupted(it, err);
 	return 0;
@@ -393,9 +389,9 @@ static int
 handle_failure(struct sc_reattach *it, const struct sc_error *e,
     struct sc_error *err)
 {
-	struct sc_error		 f;
-	enum sc_retry_reason	 why;
-	bool			 watchdog;
+	struct sc_error f;
+	enum sc_retry_reason why;
+	bool watchdog;
 
 	close_stream(it);
 	if (is_aborted(it))
@@ -446,10 +442,11 @@ handle_failure(struct sc_reattach *it, const struct sc_error *e,
 			return 0;
 		}
 		sc_error_init(&f);
-		sc_error_set(&f, SC_ST_FAILED, "[RESPONSE_ALREADY_RECEIVED] "
+		sc_error_set(&f, SC_ST_FAILED,
+		    "[RESPONSE_ALREADY_RECEIVED] "
 		    "the server lost operation %s after %llu responses were "
-		    "received (%s); the result is incomplete", it->opid,
-		    (unsigned long long)it->nresp,
+		    "received (%s); the result is incomplete",
+		    it->opid, (unsigned long long)it->nresp,
 		    e->errclass[0] != '\0' ? e->errclass : e->msg);
 		f.rpc_code = e->rpc_code;
 		snprintf(f.errclass, sizeof(f.errclass), "%s",
@@ -472,19 +469,19 @@ open_stream(struct sc_reattach *it, struct sc_error *e)
 {
 	Spark__Connect__ReattachExecuteRequest r =
 	    SPARK__CONNECT__REATTACH_EXECUTE_REQUEST__INIT;
-	struct timespec		 dl, *dlp = NULL;
-	const char		*method;
-	uint8_t			*bytes = NULL;
-	const uint8_t		*req;
-	size_t			 len;
-	void			*st;
+	struct timespec dl, *dlp = NULL;
+	const char *method;
+	uint8_t *bytes = NULL;
+	const uint8_t *req;
+	size_t len;
+	void *st;
 
 	if (it->o.segment_ms > 0) {
 		sc_deadline_in_ms(&dl, it->o.segment_ms);
 		dlp = &dl;
 	}
-	if (it->o.deadline != NULL && (dlp == NULL ||
-	    sc_ms_until(it->o.deadline) < sc_ms_until(dlp))) {
+	if (it->o.deadline != NULL &&
+	    (dlp == NULL || sc_ms_until(it->o.deadline) < sc_ms_until(dlp))) {
 		dl = *it->o.deadline;
 		dlp = &dl;
 	}
@@ -547,16 +544,18 @@ check_response(struct sc_reattach *it,
     const Spark__Connect__ExecutePlanResponse *m, struct sc_error *e)
 {
 	if (sc_client_check_response(it->c, m->session_id,
-	    m->server_side_session_id, e) == -1)
+		m->server_side_session_id, e) == -1)
 		return -1;
 	if (m->operation_id != NULL && m->operation_id[0] != '\0' &&
 	    strcmp(m->operation_id, it->opid) != 0)
-		return sc_error_set(e, SC_ST_PROTOCOL, "server answered for "
-		    "operation '%s', expected '%s'", m->operation_id,
-		    it->opid);
-	if (it->o.reattachable && (m->response_id == NULL ||
-	    m->response_id[0] == '\0'))
-		return sc_error_set(e, SC_ST_PROTOCOL, "server sent a response "
+		return sc_error_set(e, SC_ST_PROTOCOL,
+		    "server answered for "
+		    "operation '%s', expected '%s'",
+		    m->operation_id, it->opid);
+	if (it->o.reattachable &&
+	    (m->response_id == NULL || m->response_id[0] == '\0'))
+		return sc_error_set(e, SC_ST_PROTOCOL,
+		    "server sent a response "
 		    "without a response id for reattachable operation %s",
 		    it->opid);
 	return 0;
@@ -567,10 +566,10 @@ sc_reattach_next(struct sc_reattach *it,
     Spark__Connect__ExecutePlanResponse **resp, struct sc_error *err)
 {
 	Spark__Connect__ExecutePlanResponse *m;
-	struct timespec		 wu, *wup;
-	struct sc_error		 e;
-	bool			 rel;
-	int			 r;
+	struct timespec wu, *wup;
+	struct sc_error e;
+	bool rel;
+	int r;
 
 	if (it->state == ST_DONE)
 		return 0;
@@ -604,8 +603,9 @@ sc_reattach_next(struct sc_reattach *it,
 			sc_deadline_in_ms(&wu, it->o.watchdog_ms);
 			wup = &wu;
 		}
-		if (it->o.deadline != NULL && (wup == NULL ||
-		    sc_ms_until(it->o.deadline) < sc_ms_until(wup))) {
+		if (it->o.deadline != NULL &&
+		    (wup == NULL ||
+			sc_ms_until(it->o.deadline) < sc_ms_until(wup))) {
 			wu = *it->o.deadline;
 			wup = &wu;
 		}
@@ -617,7 +617,8 @@ sc_reattach_next(struct sc_reattach *it,
 			if (m == NULL)
 				return fail(it, &e, err);
 			if (check_response(it, m, &e) == -1) {
-				protobuf_c_message_free_unpacked(&m->base, NULL);
+				protobuf_c_message_free_unpacked(&m->base,
+				    NULL);
 				return fail(it, &e, err);
 			}
 			it->nresp++;
@@ -626,19 +627,22 @@ sc_reattach_next(struct sc_reattach *it,
 			sc_retry_state_init(&it->rs, &it->o.policy);
 			if (m->response_type_case ==
 			    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_RESULT_COMPLETE) {
-				protobuf_c_message_free_unpacked(&m->base, NULL);
+				protobuf_c_message_free_unpacked(&m->base,
+				    NULL);
 				close_stream(it);
 				it->state = ST_DONE;
-				emit(it, SC_CLIENT_EV_COMPLETE, NULL, 0, 0, 0, 0,
+				emit(it, SC_CLIENT_EV_COMPLETE, NULL, 0, 0, 0,
+				    0,
 				    "operation %s complete after %llu "
-				    "responses on %llu stream%s", it->opid,
-				    (unsigned long long)it->nresp,
+				    "responses on %llu stream%s",
+				    it->opid, (unsigned long long)it->nresp,
 				    (unsigned long long)it->nstreams,
 				    it->nstreams == 1 ? "" : "s");
 				release_all_once(it);
 				return 0;
 			}
-			if (m->response_id != NULL && m->response_id[0] != '\0') {
+			if (m->response_id != NULL &&
+			    m->response_id[0] != '\0') {
 				free(it->last_rid);
 				it->last_rid = sc_xstrdup(m->response_id);
 				it->pending_release = it->o.reattachable;
@@ -652,23 +656,27 @@ sc_reattach_next(struct sc_reattach *it,
 				it->state = ST_DONE;
 				return 0;
 			}
-			if (it->stream_nresp == 0 && sc_mono_ms() -
-			    it->stream_start_ms < it->o.min_rotation_ms) {
-				sc_error_set(&e, SC_ST_PROTOCOL, "the stream "
+			if (it->stream_nresp == 0 &&
+			    sc_mono_ms() - it->stream_start_ms <
+				it->o.min_rotation_ms) {
+				sc_error_set(&e, SC_ST_PROTOCOL,
+				    "the stream "
 				    "of operation %s ended at once without a "
-				    "response or ResultComplete", it->opid);
-				if (backoff(it, &e, SC_RETRY_STREAM_END,
-				    err) == -1)
+				    "response or ResultComplete",
+				    it->opid);
+				if (backoff(it, &e, SC_RETRY_STREAM_END, err) ==
+				    -1)
 					return -1;
 				continue;
 			}
 			/* A normal rotation: the server is alive and well. */
 			sc_retry_state_init(&it->rs, &it->o.policy);
 			emit(it, SC_CLIENT_EV_ROTATION, NULL,
-			    SC_RETRY_STREAM_END, 0, 0, 0, "stream of "
+			    SC_RETRY_STREAM_END, 0, 0, 0,
+			    "stream of "
 			    "operation %s ended after %llu responses without "
-			    "ResultComplete; reattaching", it->opid,
-			    (unsigned long long)it->stream_nresp);
+			    "ResultComplete; reattaching",
+			    it->opid, (unsigned long long)it->stream_nresp);
 			continue;
 		}
 		if (handle_failure(it, &e, err) == -1)

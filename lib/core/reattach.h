@@ -37,7 +37,7 @@ struct sc_reattach;
  * Sleep ms milliseconds for a backoff; return 0, or -1 to give up (for
  * tests, which record the delays instead of sleeping).
  */
-typedef int	 sc_reattach_sleep_fn(void *arg, int64_t ms);
+typedef int sc_reattach_sleep_fn(void *arg, int64_t ms);
 
 struct sc_reattach_opts {
 	/*
@@ -46,19 +46,19 @@ struct sc_reattach_opts {
 	 * failure is retried (by re-sending ExecutePlan) only before the
 	 * first response.
 	 */
-	bool		 reattachable;
-	struct sc_retry_policy policy;	/* default: Spark's DefaultPolicy */
+	bool reattachable;
+	struct sc_retry_policy policy; /* default: Spark's DefaultPolicy */
 	/*
 	 * Each ExecutePlan/ReattachExecute stream's gRPC deadline; when it
 	 * passes the loop reattaches.  0 = none.  Default 10 minutes.
 	 */
-	int64_t		 segment_ms;
+	int64_t segment_ms;
 	/*
 	 * No-progress watchdog: no message for this long cancels the stream
 	 * and reattaches.  0 = none.  Default 150 s, above Spark's 2-minute
 	 * stream rotation and below common 4-minute idle-connection kills.
 	 */
-	int64_t		 watchdog_ms;
+	int64_t watchdog_ms;
 	/* Absolute end of everything (CLOCK_MONOTONIC), or NULL. */
 	const struct timespec *deadline;
 	/*
@@ -67,14 +67,14 @@ struct sc_reattach_opts {
 	 * server that closes every stream at once cannot spin the loop.
 	 * Default 1000.
 	 */
-	int64_t		 min_rotation_ms;
-	sc_reattach_sleep_fn *sleep;	/* NULL: an interruptible sleep */
-	void		*sleep_arg;
-	uint32_t	 (*rnd)(void);	/* jitter source; NULL: random() */
+	int64_t min_rotation_ms;
+	sc_reattach_sleep_fn *sleep; /* NULL: an interruptible sleep */
+	void *sleep_arg;
+	uint32_t (*rnd)(void); /* jitter source; NULL: random() */
 };
 
 /* Fill o with the defaults described above. */
-void	 sc_reattach_opts_init(struct sc_reattach_opts *o);
+void sc_reattach_opts_init(struct sc_reattach_opts *o);
 
 /*
  * Start executing req (borrowed for the call; it is packed here).  The
@@ -86,8 +86,8 @@ void	 sc_reattach_opts_init(struct sc_reattach_opts *o);
  * c must outlive the iterator.
  */
 struct sc_reattach *sc_reattach_open(struct sc_client *c,
-		    const Spark__Connect__ExecutePlanRequest *req,
-		    const struct sc_reattach_opts *o, struct sc_error *err);
+    const Spark__Connect__ExecutePlanRequest *req,
+    const struct sc_reattach_opts *o, struct sc_error *err);
 
 /*
  * Attach to an existing reattachable operation (started by this or
@@ -97,8 +97,8 @@ struct sc_reattach *sc_reattach_open(struct sc_client *c,
  * sc_reattach_next() with SC_ST_NOTFOUND.
  */
 struct sc_reattach *sc_reattach_attach(struct sc_client *c,
-		    const char *operation_id, const char *after,
-		    const struct sc_reattach_opts *o, struct sc_error *err);
+    const char *operation_id, const char *after,
+    const struct sc_reattach_opts *o, struct sc_error *err);
 
 /*
  * The next response: 1 with *resp set (the caller frees it with
@@ -114,16 +114,16 @@ struct sc_reattach *sc_reattach_attach(struct sc_client *c,
  * responses were received.  After -1 or 0 every call returns the same.
  * A terminal error queues ReleaseAll.
  */
-int	 sc_reattach_next(struct sc_reattach *it,
-	    Spark__Connect__ExecutePlanResponse **resp, struct sc_error *err);
+int sc_reattach_next(struct sc_reattach *it,
+    Spark__Connect__ExecutePlanResponse **resp, struct sc_error *err);
 
 /* The operation id (valid until sc_reattach_close()). */
-const char	*sc_reattach_operation_id(const struct sc_reattach *it);
+const char *sc_reattach_operation_id(const struct sc_reattach *it);
 /* The last response id returned by sc_reattach_next(), or NULL. */
-const char	*sc_reattach_last_response_id(const struct sc_reattach *it);
+const char *sc_reattach_last_response_id(const struct sc_reattach *it);
 /* Responses returned so far, and streams opened (1 + reattaches). */
-uint64_t	 sc_reattach_responses(const struct sc_reattach *it);
-uint64_t	 sc_reattach_streams(const struct sc_reattach *it);
+uint64_t sc_reattach_responses(const struct sc_reattach *it);
+uint64_t sc_reattach_streams(const struct sc_reattach *it);
 
 /*
  * From any thread (a signal handler thread, say): cancel the current
@@ -132,20 +132,20 @@ uint64_t	 sc_reattach_streams(const struct sc_reattach *it);
  * already completed or is not reattachable.  Safe to call more than once;
  * it must not race with sc_reattach_close().
  */
-void	 sc_reattach_abort(struct sc_reattach *it);
-bool	 sc_reattach_aborted(struct sc_reattach *it);
+void sc_reattach_abort(struct sc_reattach *it);
+bool sc_reattach_aborted(struct sc_reattach *it);
 
 /*
  * Free the iterator; cancel the stream if one is open and queue ReleaseAll
  * for a reattachable operation not yet released.  NULL is a no-op.
  */
-void	 sc_reattach_close(struct sc_reattach *it);
+void sc_reattach_close(struct sc_reattach *it);
 
 /*
  * Free the iterator without releasing the operation, which stays on the
  * server for a later sc_reattach_attach() (sc-exec --detach).  Responses
  * returned so far are not released either.
  */
-void	 sc_reattach_detach(struct sc_reattach *it);
+void sc_reattach_detach(struct sc_reattach *it);
 
 #endif

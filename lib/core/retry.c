@@ -42,8 +42,8 @@ int64_t
 sc_retry_next_delay(const struct sc_retry_policy *p, struct sc_retry_state *st,
     int64_t server_delay_ms, uint32_t rnd)
 {
-	int64_t	 current, next, server;
-	double	 grown;
+	int64_t current, next, server;
+	double grown;
 
 	if (st->attempt >= p->max_retries)
 		return -1;
@@ -57,16 +57,18 @@ sc_retry_next_delay(const struct sc_retry_policy *p, struct sc_retry_state *st,
 		next = grown > 0 ? (int64_t)grown : 0;
 
 	if (server_delay_ms >= 0) {
-		server = server_delay_ms < p->max_server_delay_ms ?
-		    server_delay_ms : p->max_server_delay_ms;
+		server = server_delay_ms < p->max_server_delay_ms
+		    ? server_delay_ms
+		    : p->max_server_delay_ms;
 		if (server > current)
 			current = server;
 	}
 	if (current >= p->min_jitter_threshold_ms && p->jitter_ms > 0)
 		current += (int64_t)(rnd % (uint64_t)p->jitter_ms);
 
-	if (p->max_total_ms >= 0 && (current > p->max_total_ms ||
-	    st->elapsed_ms > p->max_total_ms - current))
+	if (p->max_total_ms >= 0 &&
+	    (current > p->max_total_ms ||
+		st->elapsed_ms > p->max_total_ms - current))
 		return -1;
 
 	st->attempt++;
@@ -78,7 +80,7 @@ sc_retry_next_delay(const struct sc_retry_policy *p, struct sc_retry_state *st,
 bool
 sc_retry_classify(const struct sc_error *err, enum sc_retry_reason *why)
 {
-	enum sc_retry_reason	 r;
+	enum sc_retry_reason r;
 
 	if (err == NULL)
 		return false;
@@ -86,7 +88,7 @@ sc_retry_classify(const struct sc_error *err, enum sc_retry_reason *why)
 		r = SC_RETRY_UNAVAILABLE;
 	else if (err->rpc_code == SC_GRPC_INTERNAL &&
 	    (strstr(err->msg, "INVALID_CURSOR.DISCONNECTED") != NULL ||
-	    strcmp(err->errclass, "INVALID_CURSOR.DISCONNECTED") == 0))
+		strcmp(err->errclass, "INVALID_CURSOR.DISCONNECTED") == 0))
 		r = SC_RETRY_DISCONNECTED;
 	else if (err->retry_delay_ms >= 0)
 		r = SC_RETRY_RETRY_INFO;
@@ -120,8 +122,8 @@ sc_retry_reason_str(enum sc_retry_reason why)
 int
 sc_retry_sleep_ms(int64_t ms, const struct timespec *deadline)
 {
-	struct timespec	 until;
-	int		 r;
+	struct timespec until;
+	int r;
 
 	if (deadline != NULL && sc_ms_until(deadline) < ms)
 		return -1;
@@ -130,7 +132,7 @@ sc_retry_sleep_ms(int64_t ms, const struct timespec *deadline)
 	sc_deadline_in_ms(&until, ms);
 	/* Absolute time, so a signal does not stretch the total sleep. */
 	while ((r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until,
-	    NULL)) == EINTR)
+		    NULL)) == EINTR)
 		;
 	return r == 0 ? 0 : -1;
 }

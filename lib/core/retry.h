@@ -20,39 +20,39 @@ struct sc_error;
 
 /* Spark's DefaultPolicy; sc_retry_policy_default() fills these values. */
 struct sc_retry_policy {
-	int	 max_retries;		/* 15 */
-	int64_t	 initial_ms;		/* 50 */
-	double	 multiplier;		/* 4.0 */
-	int64_t	 max_backoff_ms;	/* 60000 */
-	int64_t	 jitter_ms;		/* 500: [0, jitter) added */
-	int64_t	 min_jitter_threshold_ms; /* 2000: jitter only at or above */
-	int64_t	 max_server_delay_ms;	/* 600000: cap on RetryInfo delay */
-	int64_t	 max_total_ms;		/* 3600000: cap on the sum of waits */
+	int max_retries; /* 15 */
+	int64_t initial_ms; /* 50 */
+	double multiplier; /* 4.0 */
+	int64_t max_backoff_ms; /* 60000 */
+	int64_t jitter_ms; /* 500: [0, jitter) added */
+	int64_t min_jitter_threshold_ms; /* 2000: jitter only at or above */
+	int64_t max_server_delay_ms; /* 600000: cap on RetryInfo delay */
+	int64_t max_total_ms; /* 3600000: cap on the sum of waits */
 };
 
 /* Where one retry loop is; a fresh state per loop (per reattach). */
 struct sc_retry_state {
-	int	 attempt;	/* retries granted so far */
-	int64_t	 next_ms;	/* backoff before server delay and jitter */
-	int64_t	 elapsed_ms;	/* sum of the waits granted so far */
+	int attempt; /* retries granted so far */
+	int64_t next_ms; /* backoff before server delay and jitter */
+	int64_t elapsed_ms; /* sum of the waits granted so far */
 };
 
 /* Why a retry happens, for the one message printed per attempt. */
 enum sc_retry_reason {
-	SC_RETRY_UNAVAILABLE = 0,	/* gRPC UNAVAILABLE */
-	SC_RETRY_DISCONNECTED,		/* INVALID_CURSOR.DISCONNECTED */
-	SC_RETRY_RETRY_INFO,		/* google.rpc.RetryInfo was sent */
-	SC_RETRY_DEADLINE,		/* a per-segment deadline expired */
-	SC_RETRY_NO_PROGRESS,		/* the no-progress watchdog fired */
-	SC_RETRY_STREAM_END		/* stream ended before ResultComplete */
+	SC_RETRY_UNAVAILABLE = 0, /* gRPC UNAVAILABLE */
+	SC_RETRY_DISCONNECTED, /* INVALID_CURSOR.DISCONNECTED */
+	SC_RETRY_RETRY_INFO, /* google.rpc.RetryInfo was sent */
+	SC_RETRY_DEADLINE, /* a per-segment deadline expired */
+	SC_RETRY_NO_PROGRESS, /* the no-progress watchdog fired */
+	SC_RETRY_STREAM_END /* stream ended before ResultComplete */
 };
 
 /* Fill p with Spark's defaults (the values in the struct comments). */
-void	 sc_retry_policy_default(struct sc_retry_policy *p);
+void sc_retry_policy_default(struct sc_retry_policy *p);
 
 /* Start a retry loop: attempt 0, next_ms = p->initial_ms, elapsed 0. */
-void	 sc_retry_state_init(struct sc_retry_state *st,
-	    const struct sc_retry_policy *p);
+void sc_retry_state_init(struct sc_retry_state *st,
+    const struct sc_retry_policy *p);
 
 /*
  * The wait in milliseconds before the next retry, or -1 if the budget is
@@ -64,8 +64,8 @@ void	 sc_retry_state_init(struct sc_retry_state *st,
  * min_jitter_threshold_ms, current += rnd % jitter_ms.  On success
  * attempt and elapsed_ms advance; on -1 st is unchanged.
  */
-int64_t	 sc_retry_next_delay(const struct sc_retry_policy *p,
-	    struct sc_retry_state *st, int64_t server_delay_ms, uint32_t rnd);
+int64_t sc_retry_next_delay(const struct sc_retry_policy *p,
+    struct sc_retry_state *st, int64_t server_delay_ms, uint32_t rnd);
 
 /*
  * Whether err is retryable under Spark's DefaultPolicy: rpc_code
@@ -73,8 +73,7 @@ int64_t	 sc_retry_next_delay(const struct sc_retry_policy *p,
  * RetryInfo detail (retry_delay_ms >= 0).  If so and why is not NULL,
  * *why says which (the first that matches, in that order).
  */
-bool	 sc_retry_classify(const struct sc_error *err,
-	    enum sc_retry_reason *why);
+bool sc_retry_classify(const struct sc_error *err, enum sc_retry_reason *why);
 
 /* A short phrase for a reason, e.g. "server unavailable". */
 const char *sc_retry_reason_str(enum sc_retry_reason why);
@@ -84,6 +83,6 @@ const char *sc_retry_reason_str(enum sc_retry_reason why);
  * NULL and would pass before the sleep ends, return -1 at once without
  * sleeping; otherwise 0.
  */
-int	 sc_retry_sleep_ms(int64_t ms, const struct timespec *deadline);
+int sc_retry_sleep_ms(int64_t ms, const struct timespec *deadline);
 
 #endif

@@ -38,16 +38,16 @@
 #define SCTK_VERSION "0.0.0"
 #endif
 
-#define DETAILS_KEY	"grpc-status-details-bin"
-#define MAX_PEM		(1L << 20)	/* certificate and key files */
-#define MAX_REGCALLS	64		/* registered methods per channel */
-#define MAX_FREE_CQS	16		/* pooled pluck queues per channel */
-#define ARMED		4		/* requests armed per method, queue */
-#define DEFAULT_SRV_MAX	(128L * 1024 * 1024)
+#define DETAILS_KEY "grpc-status-details-bin"
+#define MAX_PEM (1L << 20) /* certificate and key files */
+#define MAX_REGCALLS 64 /* registered methods per channel */
+#define MAX_FREE_CQS 16 /* pooled pluck queues per channel */
+#define ARMED 4 /* requests armed per method, queue */
+#define DEFAULT_SRV_MAX (128L * 1024 * 1024)
 
 /* ------------------------------------------------------------ common */
 
-static pthread_once_t	 core_once = PTHREAD_ONCE_INIT;
+static pthread_once_t core_once = PTHREAD_ONCE_INIT;
 
 static void
 core_log(gpr_log_func_args *a)
@@ -79,8 +79,8 @@ core_start(void)
 static gpr_timespec
 to_gpr(const struct timespec *ts)
 {
-	struct timespec	 now;
-	int64_t		 sec, nsec;
+	struct timespec now;
+	int64_t sec, nsec;
 
 	if (ts == NULL)
 		return gpr_inf_future(GPR_CLOCK_MONOTONIC);
@@ -124,8 +124,8 @@ limit_arg(long n)
 static grpc_byte_buffer *
 make_bb(const void *p, size_t n)
 {
-	grpc_byte_buffer	*bb;
-	grpc_slice		 s;
+	grpc_byte_buffer *bb;
+	grpc_slice s;
 
 	s = grpc_slice_malloc(n);
 	if (n > 0)
@@ -143,7 +143,7 @@ make_bb(const void *p, size_t n)
 static int
 bb_flatten(grpc_byte_buffer *bb, grpc_slice *out)
 {
-	grpc_byte_buffer_reader	 r;
+	grpc_byte_buffer_reader r;
 
 	if (bb->type == GRPC_BB_RAW &&
 	    bb->data.raw.compression == GRPC_COMPRESS_NONE &&
@@ -162,9 +162,9 @@ bb_flatten(grpc_byte_buffer *bb, grpc_slice *out)
 static int
 bb_append(grpc_byte_buffer *bb, struct sc_buf *out, struct sc_error *err)
 {
-	grpc_byte_buffer_reader	 r;
-	grpc_slice		 s;
-	int			 rc = 0;
+	grpc_byte_buffer_reader r;
+	grpc_slice s;
+	int rc = 0;
 
 	if (!grpc_byte_buffer_reader_init(&r, bb))
 		return sc_error_set(err, SC_ST_PROTOCOL,
@@ -188,10 +188,10 @@ bb_append(grpc_byte_buffer *bb, struct sc_buf *out, struct sc_error *err)
 static char *
 read_file(const char *path, const char *what, struct sc_error *err)
 {
-	struct sc_buf	 b;
-	char		 chunk[8192];
-	size_t		 n;
-	FILE		*fp;
+	struct sc_buf b;
+	char chunk[8192];
+	size_t n;
+	FILE *fp;
 
 	if ((fp = fopen(path, "re")) == NULL) {
 		sc_error_set_errno(err, SC_ST_IO, errno, "cannot open %s '%s'",
@@ -229,56 +229,56 @@ free_secret(char *s)
 /* ------------------------------------------------------------ client */
 
 struct regcall {
-	char	*method;	/* must outlive the channel */
-	void	*handle;
+	char *method; /* must outlive the channel */
+	void *handle;
 };
 
 struct sc_rpc {
-	grpc_channel		*ch;
-	grpc_metadata		*md;		/* sent on every call */
-	size_t			 nmd;
-	pthread_mutex_t		 mu;		/* regcalls and cqs */
-	struct regcall		 regcalls[MAX_REGCALLS];
-	size_t			 nregcalls;
-	grpc_completion_queue	*cqs[MAX_FREE_CQS];
-	size_t			 ncqs;
+	grpc_channel *ch;
+	grpc_metadata *md; /* sent on every call */
+	size_t nmd;
+	pthread_mutex_t mu; /* regcalls and cqs */
+	struct regcall regcalls[MAX_REGCALLS];
+	size_t nregcalls;
+	grpc_completion_queue *cqs[MAX_FREE_CQS];
+	size_t ncqs;
 };
 
 /* Tags of one client call: each is a batch that may be outstanding. */
 enum {
-	CT_START = 0,	/* send initial metadata (+ message, close) */
-	CT_STATUS,	/* receive status */
-	CT_RECV,	/* receive one message */
-	CT_SEND,	/* send one message */
-	CT_FINISH,	/* half-close and receive the reply */
+	CT_START = 0, /* send initial metadata (+ message, close) */
+	CT_STATUS, /* receive status */
+	CT_RECV, /* receive one message */
+	CT_SEND, /* send one message */
+	CT_FINISH, /* half-close and receive the reply */
 	CT_MAX
 };
 
 struct ccall {
-	struct sc_rpc		*rpc;
-	grpc_call		*call;
-	grpc_completion_queue	*cq;
-	unsigned		 pending;	/* bit per outstanding tag */
-	char			 tags[CT_MAX];
-	grpc_metadata_array	 init_md;
-	grpc_metadata_array	 trail_md;
-	grpc_status_code	 status;
-	grpc_slice		 details;
-	const char		*errstr;
-	grpc_byte_buffer	*send_bb;
-	grpc_byte_buffer	*recv_bb;
-	bool			 status_done;
-	atomic_bool		 cancelled;
+	struct sc_rpc *rpc;
+	grpc_call *call;
+	grpc_completion_queue *cq;
+	unsigned pending; /* bit per outstanding tag */
+	char tags[CT_MAX];
+	grpc_metadata_array init_md;
+	grpc_metadata_array trail_md;
+	grpc_status_code status;
+	grpc_slice details;
+	const char *errstr;
+	grpc_byte_buffer *send_bb;
+	grpc_byte_buffer *recv_bb;
+	bool status_done;
+	atomic_bool cancelled;
 };
 
 struct sc_rpc_stream {
-	struct ccall	 c;
-	bool		 ended;		/* end of stream or failure seen */
+	struct ccall c;
+	bool ended; /* end of stream or failure seen */
 };
 
 struct sc_rpc_upload {
-	struct ccall	 c;
-	bool		 finished;
+	struct ccall c;
+	bool finished;
 };
 
 static bool
@@ -293,12 +293,13 @@ static int
 add_md(struct sc_rpc *rpc, const char *key, const char *value,
     struct sc_error *err)
 {
-	grpc_slice	 k, v;
+	grpc_slice k, v;
 
 	k = grpc_slice_from_copied_string(key);
 	v = grpc_slice_from_copied_string(value);
-	if (!grpc_header_key_is_legal(k) || (!grpc_is_binary_header(k) &&
-	    !grpc_header_nonbin_value_is_legal(v))) {
+	if (!grpc_header_key_is_legal(k) ||
+	    (!grpc_is_binary_header(k) &&
+		!grpc_header_nonbin_value_is_legal(v))) {
 		grpc_slice_unref(k);
 		grpc_slice_unref(v);
 		return sc_error_set(err, SC_ST_USAGE,
@@ -311,11 +312,10 @@ add_md(struct sc_rpc *rpc, const char *key, const char *value,
 }
 
 static grpc_channel_credentials *
-client_creds(const struct sc_uri *u, const char *ca_file,
-    struct sc_error *err)
+client_creds(const struct sc_uri *u, const char *ca_file, struct sc_error *err)
 {
-	grpc_channel_credentials	*creds;
-	char				*pem = NULL;
+	grpc_channel_credentials *creds;
+	char *pem = NULL;
 
 	if (!u->use_ssl && ca_file == NULL &&
 	    (!u->has_token || is_loopback(u->host)))
@@ -333,13 +333,13 @@ client_creds(const struct sc_uri *u, const char *ca_file,
 struct sc_rpc *
 sc_rpc_new(const struct sc_uri *u, const char *ca_file, struct sc_error *err)
 {
-	grpc_channel_credentials	*creds;
-	struct sc_rpc			*rpc;
-	grpc_channel_args		 ca;
-	grpc_arg			 args[7];
-	char				 target[300], *auth;
-	size_t				 i;
-	int				 rc;
+	grpc_channel_credentials *creds;
+	struct sc_rpc *rpc;
+	grpc_channel_args ca;
+	grpc_arg args[7];
+	char target[300], *auth;
+	size_t i;
+	int rc;
 
 	core_start();
 	if (u->is_ipv6)
@@ -358,8 +358,8 @@ sc_rpc_new(const struct sc_uri *u, const char *ca_file, struct sc_error *err)
 			goto fail;
 	}
 	for (i = 0; i < u->nparams; i++)
-		if (add_md(rpc, u->params[i].key, u->params[i].value,
-		    err) == -1)
+		if (add_md(rpc, u->params[i].key, u->params[i].value, err) ==
+		    -1)
 			goto fail;
 
 	if ((creds = client_creds(u, ca_file, err)) == NULL)
@@ -378,8 +378,10 @@ sc_rpc_new(const struct sc_uri *u, const char *ca_file, struct sc_error *err)
 	rpc->ch = grpc_channel_create(target, creds, &ca);
 	grpc_channel_credentials_release(creds);
 	if (rpc->ch == NULL) {
-		sc_error_set(err, SC_ST_INTERNAL, "cannot create a channel to "
-		    "'%s'", target);
+		sc_error_set(err, SC_ST_INTERNAL,
+		    "cannot create a channel to "
+		    "'%s'",
+		    target);
 		goto fail;
 	}
 	return rpc;
@@ -391,7 +393,7 @@ fail:
 void
 sc_rpc_free(struct sc_rpc *rpc)
 {
-	size_t	 i;
+	size_t i;
 
 	if (rpc == NULL)
 		return;
@@ -422,7 +424,7 @@ sc_rpc_free(struct sc_rpc *rpc)
 static grpc_completion_queue *
 cq_get(struct sc_rpc *rpc)
 {
-	grpc_completion_queue	*cq = NULL;
+	grpc_completion_queue *cq = NULL;
 
 	pthread_mutex_lock(&rpc->mu);
 	if (rpc->ncqs > 0)
@@ -455,8 +457,8 @@ cq_put(struct sc_rpc *rpc, grpc_completion_queue *cq)
 static void *
 regcall(struct sc_rpc *rpc, const char *method)
 {
-	void	*h = NULL;
-	size_t	 i;
+	void *h = NULL;
+	size_t i;
 
 	pthread_mutex_lock(&rpc->mu);
 	for (i = 0; i < rpc->nregcalls; i++)
@@ -466,8 +468,8 @@ regcall(struct sc_rpc *rpc, const char *method)
 		}
 	if (h == NULL && rpc->nregcalls < MAX_REGCALLS) {
 		rpc->regcalls[i].method = sc_xstrdup(method);
-		h = grpc_channel_register_call(rpc->ch,
-		    rpc->regcalls[i].method, NULL, NULL);
+		h = grpc_channel_register_call(rpc->ch, rpc->regcalls[i].method,
+		    NULL, NULL);
 		rpc->regcalls[i].handle = h;
 		rpc->nregcalls++;
 	}
@@ -479,9 +481,9 @@ static int
 cc_open(struct ccall *c, struct sc_rpc *rpc, const char *method,
     const struct timespec *deadline, struct sc_error *err)
 {
-	gpr_timespec	 dl;
-	grpc_slice	 path;
-	void		*h;
+	gpr_timespec dl;
+	grpc_slice path;
+	void *h;
 
 	memset(c, 0, sizeof(*c));
 	c->rpc = rpc;
@@ -491,8 +493,8 @@ cc_open(struct ccall *c, struct sc_rpc *rpc, const char *method,
 	c->status = GRPC_STATUS_UNKNOWN;
 	atomic_init(&c->cancelled, false);
 	if (method[0] != '/')
-		return sc_error_set(err, SC_ST_INTERNAL,
-		    "bad method name '%s'", method);
+		return sc_error_set(err, SC_ST_INTERNAL, "bad method name '%s'",
+		    method);
 	c->cq = cq_get(rpc);
 	dl = to_gpr(deadline);
 	if ((h = regcall(rpc, method)) != NULL)
@@ -518,7 +520,7 @@ static int
 cc_start(struct ccall *c, int tag, const grpc_op *ops, size_t n,
     struct sc_error *err)
 {
-	grpc_call_error	 rc;
+	grpc_call_error rc;
 
 	rc = grpc_call_start_batch(c->call, ops, n, &c->tags[tag], NULL);
 	if (rc != GRPC_CALL_OK) {
@@ -535,7 +537,7 @@ cc_start(struct ccall *c, int tag, const grpc_op *ops, size_t n,
 static int
 cc_wait(struct ccall *c, int tag, gpr_timespec until)
 {
-	grpc_event	 ev;
+	grpc_event ev;
 
 	if (!(c->pending & (1U << tag)))
 		return 0;
@@ -557,7 +559,7 @@ cc_wait_inf(struct ccall *c, int tag)
 static int
 cc_start_status(struct ccall *c, struct sc_error *err)
 {
-	grpc_op	 op;
+	grpc_op op;
 
 	memset(&op, 0, sizeof(op));
 	op.op = GRPC_OP_RECV_STATUS_ON_CLIENT;
@@ -572,9 +574,9 @@ cc_start_status(struct ccall *c, struct sc_error *err)
 static int
 cc_status_error(struct ccall *c, struct sc_error *err)
 {
-	const void	*details = NULL;
-	size_t		 dlen = 0, i, n;
-	char		 msg[1024];
+	const void *details = NULL;
+	size_t dlen = 0, i, n;
+	char msg[1024];
 
 	if (err == NULL)
 		return -1;
@@ -588,9 +590,9 @@ cc_status_error(struct ccall *c, struct sc_error *err)
 	msg[n] = '\0';
 	for (i = 0; i < c->trail_md.count; i++)
 		if (grpc_slice_str_cmp(c->trail_md.metadata[i].key,
-		    DETAILS_KEY) == 0) {
-			details = GRPC_SLICE_START_PTR(
-			    c->trail_md.metadata[i].value);
+			DETAILS_KEY) == 0) {
+			details =
+			    GRPC_SLICE_START_PTR(c->trail_md.metadata[i].value);
 			dlen = GRPC_SLICE_LENGTH(c->trail_md.metadata[i].value);
 			break;
 		}
@@ -615,7 +617,7 @@ cc_result(struct ccall *c, struct sc_error *err)
 static void
 cc_close(struct ccall *c)
 {
-	int	 t;
+	int t;
 
 	if (c->call != NULL) {
 		if (!c->status_done)
@@ -658,9 +660,9 @@ sc_rpc_unary(struct sc_rpc *rpc, const char *method, const void *req,
     size_t reqlen, struct sc_buf *resp, const struct timespec *deadline,
     struct sc_error *err)
 {
-	struct ccall	 c;
-	grpc_op		 ops[6];
-	int		 rc = -1;
+	struct ccall c;
+	grpc_op ops[6];
+	int rc = -1;
 
 	if (cc_open(&c, rpc, method, deadline, err) == -1)
 		goto out;
@@ -698,8 +700,8 @@ struct sc_rpc_stream *
 sc_rpc_stream_open(struct sc_rpc *rpc, const char *method, const void *req,
     size_t reqlen, const struct timespec *deadline, struct sc_error *err)
 {
-	struct sc_rpc_stream	*s;
-	grpc_op			 ops[4];
+	struct sc_rpc_stream *s;
+	grpc_op ops[4];
 
 	s = sc_xcalloc(1, sizeof(*s));
 	if (cc_open(&s->c, rpc, method, deadline, err) == -1)
@@ -710,8 +712,7 @@ sc_rpc_stream_open(struct sc_rpc *rpc, const char *method, const void *req,
 	ops[1].data.send_message.send_message = s->c.send_bb;
 	op_simple(&ops[2], GRPC_OP_SEND_CLOSE_FROM_CLIENT);
 	op_simple(&ops[3], GRPC_OP_RECV_INITIAL_METADATA);
-	ops[3].data.recv_initial_metadata.recv_initial_metadata =
-	    &s->c.init_md;
+	ops[3].data.recv_initial_metadata.recv_initial_metadata = &s->c.init_md;
 	if (cc_start(&s->c, CT_START, ops, SC_NELEM(ops), err) == -1 ||
 	    cc_start_status(&s->c, err) == -1)
 		goto fail;
@@ -725,9 +726,9 @@ int
 sc_rpc_stream_read(struct sc_rpc_stream *s, struct sc_buf *msg,
     const struct timespec *wait_until, struct sc_error *err)
 {
-	struct ccall	*c = &s->c;
-	grpc_op		 op;
-	int		 r;
+	struct ccall *c = &s->c;
+	grpc_op op;
+	int r;
 
 	sc_buf_reset(msg);
 	if (atomic_load(&c->cancelled))
@@ -743,8 +744,9 @@ sc_rpc_stream_read(struct sc_rpc_stream *s, struct sc_buf *msg,
 			return -1;
 		}
 	}
-	r = cc_wait(c, CT_RECV, wait_until != NULL ?
-	    to_gpr(wait_until) : gpr_inf_future(GPR_CLOCK_MONOTONIC));
+	r = cc_wait(c, CT_RECV,
+	    wait_until != NULL ? to_gpr(wait_until)
+			       : gpr_inf_future(GPR_CLOCK_MONOTONIC));
 	if (r == -1)
 		return sc_error_set(err, SC_ST_TIMEOUT,
 		    "no message from the server in time");
@@ -778,8 +780,8 @@ struct sc_rpc_upload *
 sc_rpc_upload_open(struct sc_rpc *rpc, const char *method,
     const struct timespec *deadline, struct sc_error *err)
 {
-	struct sc_rpc_upload	*up;
-	grpc_op			 ops[2];
+	struct sc_rpc_upload *up;
+	grpc_op ops[2];
 
 	up = sc_xcalloc(1, sizeof(*up));
 	if (cc_open(&up->c, rpc, method, deadline, err) == -1)
@@ -806,8 +808,8 @@ fail:
 static int
 up_wait_send(struct sc_rpc_upload *up, struct sc_error *err)
 {
-	struct ccall	*c = &up->c;
-	int		 r;
+	struct ccall *c = &up->c;
+	int r;
 
 	if (!(c->pending & (1U << CT_SEND)))
 		return 0;
@@ -839,8 +841,8 @@ int
 sc_rpc_upload_write(struct sc_rpc_upload *up, const void *msg, size_t len,
     struct sc_error *err)
 {
-	struct ccall	*c = &up->c;
-	grpc_op		 op;
+	struct ccall *c = &up->c;
+	grpc_op op;
 
 	if (up_check(up, err) == -1 || up_wait_send(up, err) == -1)
 		return -1;
@@ -858,8 +860,8 @@ int
 sc_rpc_upload_finish(struct sc_rpc_upload *up, struct sc_buf *resp,
     struct sc_error *err)
 {
-	struct ccall	*c = &up->c;
-	grpc_op		 ops[2];
+	struct ccall *c = &up->c;
+	grpc_op ops[2];
 
 	if (up_check(up, err) == -1 || up_wait_send(up, err) == -1)
 		return -1;
@@ -897,96 +899,96 @@ sc_rpc_upload_free(struct sc_rpc_upload *up)
 /* ------------------------------------------------------------ server */
 
 enum tag_kind {
-	TAG_NEW,	/* a requested call arrived (or the request failed) */
-	TAG_CLOSE,	/* RECV_CLOSE_ON_SERVER */
-	TAG_SEND,	/* SEND_MESSAGE (+ initial metadata) */
-	TAG_STATUS,	/* SEND_STATUS (+ initial metadata, message) */
-	TAG_READ,	/* RECV_MESSAGE */
-	TAG_SHUTDOWN	/* grpc_server_shutdown_and_notify */
+	TAG_NEW, /* a requested call arrived (or the request failed) */
+	TAG_CLOSE, /* RECV_CLOSE_ON_SERVER */
+	TAG_SEND, /* SEND_MESSAGE (+ initial metadata) */
+	TAG_STATUS, /* SEND_STATUS (+ initial metadata, message) */
+	TAG_READ, /* RECV_MESSAGE */
+	TAG_SHUTDOWN /* grpc_server_shutdown_and_notify */
 };
 
 struct tag {
-	enum tag_kind		 kind;
-	struct sc_rpc_call	*call;
+	enum tag_kind kind;
+	struct sc_rpc_call *call;
 };
 
 struct method {
-	char			*path;
-	enum sc_rpc_kind	 kind;
-	sc_rpc_handler_fn	*fn;
-	void			*arg;
-	void			*handle;
+	char *path;
+	enum sc_rpc_kind kind;
+	sc_rpc_handler_fn *fn;
+	void *arg;
+	void *handle;
 };
 
 struct cqt {
-	struct sc_rpc_server	*srv;
-	grpc_completion_queue	*cq;
-	pthread_t		 tid;
-	bool			 running;
+	struct sc_rpc_server *srv;
+	grpc_completion_queue *cq;
+	pthread_t tid;
+	bool running;
 };
 
 enum srv_state { SRV_NEW, SRV_RUNNING, SRV_STOPPING, SRV_STOPPED };
 
 struct sc_rpc_server {
-	grpc_server		*gs;
-	char			*listen;
-	char			*cert_file;
-	char			*key_file;
-	int			 nthreads;
-	struct method		**methods;
-	size_t			 nmethods;
-	struct cqt		*cqts;
-	size_t			 ncqts;		/* created queues */
-	atomic_bool		 stopping;	/* no more re-arming */
-	struct tag		 shutdown_tag;
-	pthread_mutex_t		 mu;
-	pthread_cond_t		 cv;
-	enum srv_state		 state;		/* under mu */
-	size_t			 ncalls;	/* call objects alive (mu) */
-	bool			 shutdown_done;	/* under mu */
+	grpc_server *gs;
+	char *listen;
+	char *cert_file;
+	char *key_file;
+	int nthreads;
+	struct method **methods;
+	size_t nmethods;
+	struct cqt *cqts;
+	size_t ncqts; /* created queues */
+	atomic_bool stopping; /* no more re-arming */
+	struct tag shutdown_tag;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	enum srv_state state; /* under mu */
+	size_t ncalls; /* call objects alive (mu) */
+	bool shutdown_done; /* under mu */
 };
 
 struct sc_rpc_call {
-	struct sc_rpc_server	*srv;
-	struct method		*m;		/* NULL: catch-all */
-	struct cqt		*cqt;
-	grpc_call		*call;
-	gpr_timespec		 deadline;
-	grpc_metadata_array	 req_md;
-	grpc_call_details	 cd;		/* catch-all only */
-	grpc_byte_buffer	*req_bb;
-	grpc_slice		 req;		/* the request message */
-	atomic_int		 refs;
-	int			 close_cancelled; /* RECV_CLOSE_ON_SERVER out */
-	struct tag		 t_new, t_close, t_send, t_status, t_read;
+	struct sc_rpc_server *srv;
+	struct method *m; /* NULL: catch-all */
+	struct cqt *cqt;
+	grpc_call *call;
+	gpr_timespec deadline;
+	grpc_metadata_array req_md;
+	grpc_call_details cd; /* catch-all only */
+	grpc_byte_buffer *req_bb;
+	grpc_slice req; /* the request message */
+	atomic_int refs;
+	int close_cancelled; /* RECV_CLOSE_ON_SERVER out */
+	struct tag t_new, t_close, t_send, t_status, t_read;
 
-	pthread_mutex_t		 mu;		/* everything below */
-	char			*peer;
-	bool			 md_sent;	/* initial metadata started */
-	bool			 sending;	/* a SEND_MESSAGE outstanding */
-	bool			 deferred;	/* status waits for the send */
-	bool			 finished;	/* finish or reply was called */
-	bool			 closed;	/* RECV_CLOSE completed */
-	bool			 dead;		/* a batch was refused */
-	bool			 reading;
-	grpc_byte_buffer	*send_bb;	/* message in flight */
-	grpc_byte_buffer	*recv_bb;
-	sc_rpc_sent_fn		*sent_fn;
-	void			*sent_arg;
-	sc_rpc_read_fn		*read_fn;
-	void			*read_arg;
-	sc_rpc_close_fn		*close_fn;
-	void			*close_arg;
-	grpc_status_code	 st_code;
-	grpc_slice		 st_msg;
-	grpc_metadata		 st_md;		/* grpc-status-details-bin */
-	bool			 st_has_md;
+	pthread_mutex_t mu; /* everything below */
+	char *peer;
+	bool md_sent; /* initial metadata started */
+	bool sending; /* a SEND_MESSAGE outstanding */
+	bool deferred; /* status waits for the send */
+	bool finished; /* finish or reply was called */
+	bool closed; /* RECV_CLOSE completed */
+	bool dead; /* a batch was refused */
+	bool reading;
+	grpc_byte_buffer *send_bb; /* message in flight */
+	grpc_byte_buffer *recv_bb;
+	sc_rpc_sent_fn *sent_fn;
+	void *sent_arg;
+	sc_rpc_read_fn *read_fn;
+	void *read_arg;
+	sc_rpc_close_fn *close_fn;
+	void *close_arg;
+	grpc_status_code st_code;
+	grpc_slice st_msg;
+	grpc_metadata st_md; /* grpc-status-details-bin */
+	bool st_has_md;
 };
 
 static void
 call_free(struct sc_rpc_call *c)
 {
-	struct sc_rpc_server	*srv = c->srv;
+	struct sc_rpc_server *srv = c->srv;
 
 	if (c->call != NULL)
 		grpc_call_unref(c->call);
@@ -1029,7 +1031,7 @@ sc_rpc_call_unref(struct sc_rpc_call *c)
 static struct sc_rpc_call *
 call_new(struct sc_rpc_server *srv, struct method *m, struct cqt *t)
 {
-	struct sc_rpc_call	*c;
+	struct sc_rpc_call *c;
 
 	c = sc_xcalloc(1, sizeof(*c));
 	c->srv = srv;
@@ -1058,15 +1060,15 @@ call_new(struct sc_rpc_server *srv, struct method *m, struct cqt *t)
 static void
 arm(struct sc_rpc_server *srv, struct method *m, struct cqt *t)
 {
-	struct sc_rpc_call	*c;
-	grpc_call_error		 rc;
+	struct sc_rpc_call *c;
+	grpc_call_error rc;
 
 	c = call_new(srv, m, t);
 	if (m != NULL)
 		rc = grpc_server_request_registered_call(srv->gs, m->handle,
 		    &c->call, &c->deadline, &c->req_md,
-		    m->kind == SC_RPC_CLIENT_STREAM ? NULL : &c->req_bb,
-		    t->cq, t->cq, &c->t_new);
+		    m->kind == SC_RPC_CLIENT_STREAM ? NULL : &c->req_bb, t->cq,
+		    t->cq, &c->t_new);
 	else
 		rc = grpc_server_request_call(srv->gs, &c->call, &c->cd,
 		    &c->req_md, t->cq, t->cq, &c->t_new);
@@ -1083,10 +1085,9 @@ arm(struct sc_rpc_server *srv, struct method *m, struct cqt *t)
  * (pitfall 3): it is cancelled and marked dead.
  */
 static int
-call_start(struct sc_rpc_call *c, const grpc_op *ops, size_t n,
-    struct tag *t)
+call_start(struct sc_rpc_call *c, const grpc_op *ops, size_t n, struct tag *t)
 {
-	grpc_call_error	 rc;
+	grpc_call_error rc;
 
 	sc_rpc_call_ref(c);
 	rc = grpc_call_start_batch(c->call, ops, n, t, NULL);
@@ -1114,8 +1115,8 @@ add_initial_md(struct sc_rpc_call *c, grpc_op *ops)
 static int
 start_status(struct sc_rpc_call *c)
 {
-	grpc_op	 ops[2];
-	size_t	 n;
+	grpc_op ops[2];
+	size_t n;
 
 	n = add_initial_md(c, ops);
 	op_simple(&ops[n], GRPC_OP_SEND_STATUS_FROM_SERVER);
@@ -1143,9 +1144,9 @@ int
 sc_rpc_call_send(struct sc_rpc_call *c, const void *msg, size_t len,
     sc_rpc_sent_fn *sent, void *arg)
 {
-	grpc_op	 ops[2];
-	size_t	 n;
-	int	 rc = -1;
+	grpc_op ops[2];
+	size_t n;
+	int rc = -1;
 
 	sc_rpc_call_ref(c);
 	pthread_mutex_lock(&c->mu);
@@ -1174,9 +1175,9 @@ sc_rpc_call_send(struct sc_rpc_call *c, const void *msg, size_t len,
 int
 sc_rpc_call_reply(struct sc_rpc_call *c, const void *msg, size_t len)
 {
-	grpc_op	 ops[3];
-	size_t	 n;
-	int	 rc = -1;
+	grpc_op ops[3];
+	size_t n;
+	int rc = -1;
 
 	sc_rpc_call_ref(c);
 	pthread_mutex_lock(&c->mu);
@@ -1202,7 +1203,7 @@ int
 sc_rpc_call_finish(struct sc_rpc_call *c, int code, const char *msg,
     const void *details, size_t details_len)
 {
-	int	 rc = -1;
+	int rc = -1;
 
 	sc_rpc_call_ref(c);
 	pthread_mutex_lock(&c->mu);
@@ -1213,10 +1214,10 @@ sc_rpc_call_finish(struct sc_rpc_call *c, int code, const char *msg,
 		c->st_code = (grpc_status_code)code;
 		c->st_msg = grpc_slice_from_copied_string(msg ? msg : "");
 		if (details != NULL && details_len > 0) {
-			c->st_md.key = grpc_slice_from_static_string(
-			    DETAILS_KEY);
-			c->st_md.value = grpc_slice_from_copied_buffer(details,
-			    details_len);
+			c->st_md.key =
+			    grpc_slice_from_static_string(DETAILS_KEY);
+			c->st_md.value =
+			    grpc_slice_from_copied_buffer(details, details_len);
 			c->st_has_md = true;
 		}
 		if (c->sending) {
@@ -1233,8 +1234,8 @@ sc_rpc_call_finish(struct sc_rpc_call *c, int code, const char *msg,
 int
 sc_rpc_call_read(struct sc_rpc_call *c, sc_rpc_read_fn *fn, void *arg)
 {
-	grpc_op	 op;
-	int	 rc = -1;
+	grpc_op op;
+	int rc = -1;
 
 	if (fn == NULL)
 		return -1;
@@ -1268,7 +1269,7 @@ sc_rpc_call_on_close(struct sc_rpc_call *c, sc_rpc_close_fn *fn, void *arg)
 bool
 sc_rpc_call_is_done(struct sc_rpc_call *c)
 {
-	bool	 done;
+	bool done;
 
 	pthread_mutex_lock(&c->mu);
 	done = c->closed || c->dead;
@@ -1287,8 +1288,8 @@ int
 sc_rpc_call_metadata(struct sc_rpc_call *c, const char *key, char *out,
     size_t outsz)
 {
-	const grpc_metadata	*md;
-	size_t			 i, n;
+	const grpc_metadata *md;
+	size_t i, n;
 
 	for (i = 0; i < c->req_md.count; i++) {
 		md = &c->req_md.metadata[i];
@@ -1309,7 +1310,7 @@ sc_rpc_call_metadata(struct sc_rpc_call *c, const char *key, char *out,
 const char *
 sc_rpc_call_peer(struct sc_rpc_call *c)
 {
-	const char	*p;
+	const char *p;
 
 	pthread_mutex_lock(&c->mu);
 	if (c->peer == NULL)
@@ -1323,12 +1324,13 @@ sc_rpc_call_peer(struct sc_rpc_call *c)
 static void
 on_unknown(struct sc_rpc_call *c)
 {
-	grpc_op	 ops[3];
-	char	 msg[300];
+	grpc_op ops[3];
+	char msg[300];
 
 	snprintf(msg, sizeof(msg), "unknown method '%.*s'",
-	    (int)GRPC_SLICE_LENGTH(c->cd.method) > 256 ? 256 :
-	    (int)GRPC_SLICE_LENGTH(c->cd.method),
+	    (int)GRPC_SLICE_LENGTH(c->cd.method) > 256
+		? 256
+		: (int)GRPC_SLICE_LENGTH(c->cd.method),
 	    (const char *)GRPC_SLICE_START_PTR(c->cd.method));
 	c->st_msg = grpc_slice_from_copied_string(msg);
 	op_simple(&ops[0], GRPC_OP_SEND_INITIAL_METADATA);
@@ -1346,12 +1348,12 @@ on_unknown(struct sc_rpc_call *c)
 static void
 on_new(struct sc_rpc_call *c, bool ok)
 {
-	struct method	*m = c->m;
-	grpc_op		 op;
-	bool		 bad = false;
-	int		 rc;
+	struct method *m = c->m;
+	grpc_op op;
+	bool bad = false;
+	int rc;
 
-	if (!ok) {			/* shutting down */
+	if (!ok) { /* shutting down */
 		sc_rpc_call_unref(c);
 		return;
 	}
@@ -1376,8 +1378,9 @@ on_new(struct sc_rpc_call *c, bool ok)
 
 	if (rc == 0 && bad)
 		(void)sc_rpc_call_finish(c, SC_GRPC_INTERNAL,
-		    c->req_bb == NULL ? "missing request message" :
-		    "cannot decompress the request message", NULL, 0);
+		    c->req_bb == NULL ? "missing request message"
+				      : "cannot decompress the request message",
+		    NULL, 0);
 	else if (rc == 0)
 		m->fn(c, m->arg);
 	sc_rpc_call_unref(c);
@@ -1386,9 +1389,9 @@ on_new(struct sc_rpc_call *c, bool ok)
 static void
 on_send(struct sc_rpc_call *c, bool ok)
 {
-	grpc_byte_buffer	*bb;
-	sc_rpc_sent_fn		*fn;
-	void			*arg;
+	grpc_byte_buffer *bb;
+	sc_rpc_sent_fn *fn;
+	void *arg;
 
 	pthread_mutex_lock(&c->mu);
 	c->sending = false;
@@ -1412,10 +1415,10 @@ on_send(struct sc_rpc_call *c, bool ok)
 static void
 on_status(struct sc_rpc_call *c)
 {
-	grpc_byte_buffer	*bb;
+	grpc_byte_buffer *bb;
 
 	pthread_mutex_lock(&c->mu);
-	bb = c->send_bb;		/* a unary reply */
+	bb = c->send_bb; /* a unary reply */
 	c->send_bb = NULL;
 	pthread_mutex_unlock(&c->mu);
 	if (bb != NULL)
@@ -1426,10 +1429,10 @@ on_status(struct sc_rpc_call *c)
 static void
 on_read(struct sc_rpc_call *c, bool ok)
 {
-	grpc_byte_buffer	*bb;
-	sc_rpc_read_fn		*fn;
-	grpc_slice		 s;
-	void			*arg;
+	grpc_byte_buffer *bb;
+	sc_rpc_read_fn *fn;
+	grpc_slice s;
+	void *arg;
 
 	pthread_mutex_lock(&c->mu);
 	c->reading = false;
@@ -1446,8 +1449,7 @@ on_read(struct sc_rpc_call *c, bool ok)
 		grpc_call_cancel(c->call, NULL);
 		fn(c, NULL, 0, false, arg);
 	} else {
-		fn(c, GRPC_SLICE_START_PTR(s), GRPC_SLICE_LENGTH(s), true,
-		    arg);
+		fn(c, GRPC_SLICE_START_PTR(s), GRPC_SLICE_LENGTH(s), true, arg);
 		grpc_slice_unref(s);
 	}
 	if (bb != NULL)
@@ -1458,9 +1460,9 @@ on_read(struct sc_rpc_call *c, bool ok)
 static void
 on_close(struct sc_rpc_call *c, bool ok)
 {
-	sc_rpc_close_fn	*fn;
-	void		*arg;
-	bool		 cancelled;
+	sc_rpc_close_fn *fn;
+	void *arg;
+	bool cancelled;
 
 	pthread_mutex_lock(&c->mu);
 	c->closed = true;
@@ -1505,8 +1507,8 @@ dispatch(struct sc_rpc_server *srv, struct tag *t, bool ok)
 static void *
 cq_main(void *arg)
 {
-	struct cqt	*t = arg;
-	grpc_event	 ev;
+	struct cqt *t = arg;
+	grpc_event ev;
 
 	for (;;) {
 		ev = grpc_completion_queue_next(t->cq,
@@ -1522,10 +1524,10 @@ cq_main(void *arg)
 struct sc_rpc_server *
 sc_rpc_server_new(const struct sc_rpc_server_opts *o, struct sc_error *err)
 {
-	struct sc_rpc_server	*srv;
-	grpc_channel_args	 ca;
-	grpc_arg		 args[6];
-	long			 max;
+	struct sc_rpc_server *srv;
+	grpc_channel_args ca;
+	grpc_arg args[6];
+	long max;
 
 	if (o->listen == NULL || o->listen[0] == '\0') {
 		sc_error_set(err, SC_ST_USAGE, "no listen address");
@@ -1550,8 +1552,7 @@ sc_rpc_server_new(const struct sc_rpc_server_opts *o, struct sc_error *err)
 	pthread_cond_init(&srv->cv, NULL);
 	srv->state = SRV_NEW;
 
-	max = o->max_message_size != 0 ? o->max_message_size :
-	    DEFAULT_SRV_MAX;
+	max = o->max_message_size != 0 ? o->max_message_size : DEFAULT_SRV_MAX;
 	arg_int(&args[0], GRPC_ARG_ALLOW_REUSEPORT, 0);
 	arg_int(&args[1], GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH, limit_arg(max));
 	arg_int(&args[2], GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,
@@ -1575,22 +1576,24 @@ sc_rpc_server_add_method(struct sc_rpc_server *srv, const char *path,
     enum sc_rpc_kind kind, sc_rpc_handler_fn *fn, void *arg,
     struct sc_error *err)
 {
-	struct method	*m;
+	struct method *m;
 
 	if (srv->state != SRV_NEW)
 		return sc_error_set(err, SC_ST_INTERNAL,
 		    "method %s added after the server started", path);
 	if (path[0] != '/')
-		return sc_error_set(err, SC_ST_INTERNAL,
-		    "bad method name '%s'", path);
+		return sc_error_set(err, SC_ST_INTERNAL, "bad method name '%s'",
+		    path);
 	m = sc_xcalloc(1, sizeof(*m));
 	m->path = sc_xstrdup(path);
 	m->kind = kind;
 	m->fn = fn;
 	m->arg = arg;
 	m->handle = grpc_server_register_method(srv->gs, m->path, NULL,
-	    kind == SC_RPC_CLIENT_STREAM ? GRPC_SRM_PAYLOAD_NONE :
-	    GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER, 0);
+	    kind == SC_RPC_CLIENT_STREAM
+		? GRPC_SRM_PAYLOAD_NONE
+		: GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER,
+	    0);
 	if (m->handle == NULL) {
 		free(m->path);
 		free(m);
@@ -1606,14 +1609,13 @@ sc_rpc_server_add_method(struct sc_rpc_server *srv, const char *path,
 static grpc_server_credentials *
 server_creds(struct sc_rpc_server *srv, struct sc_error *err)
 {
-	grpc_server_credentials		*creds;
-	grpc_ssl_pem_key_cert_pair	 pair;
-	char				*cert, *key;
+	grpc_server_credentials *creds;
+	grpc_ssl_pem_key_cert_pair pair;
+	char *cert, *key;
 
 	if (srv->cert_file == NULL)
 		return grpc_insecure_server_credentials_create();
-	if ((cert = read_file(srv->cert_file, "certificate file",
-	    err)) == NULL)
+	if ((cert = read_file(srv->cert_file, "certificate file", err)) == NULL)
 		return NULL;
 	if ((key = read_file(srv->key_file, "key file", err)) == NULL) {
 		free(cert);
@@ -1634,7 +1636,7 @@ server_creds(struct sc_rpc_server *srv, struct sc_error *err)
 static void
 destroy_cqs(struct sc_rpc_server *srv)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < srv->ncqts; i++) {
 		grpc_completion_queue_shutdown(srv->cqts[i].cq);
@@ -1642,8 +1644,8 @@ destroy_cqs(struct sc_rpc_server *srv)
 			pthread_join(srv->cqts[i].tid, NULL);
 		else
 			while (grpc_completion_queue_next(srv->cqts[i].cq,
-			    gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
-			    GRPC_QUEUE_SHUTDOWN)
+				   gpr_inf_future(GPR_CLOCK_REALTIME), NULL)
+				   .type != GRPC_QUEUE_SHUTDOWN)
 				;
 		grpc_completion_queue_destroy(srv->cqts[i].cq);
 	}
@@ -1653,12 +1655,11 @@ destroy_cqs(struct sc_rpc_server *srv)
 }
 
 int
-sc_rpc_server_start(struct sc_rpc_server *srv, int *portp,
-    struct sc_error *err)
+sc_rpc_server_start(struct sc_rpc_server *srv, int *portp, struct sc_error *err)
 {
-	grpc_server_credentials	*creds;
-	size_t			 i, j, k;
-	int			 port;
+	grpc_server_credentials *creds;
+	size_t i, j, k;
+	int port;
 
 	if (srv->state != SRV_NEW)
 		return sc_error_set(err, SC_ST_INTERNAL,
@@ -1669,8 +1670,8 @@ sc_rpc_server_start(struct sc_rpc_server *srv, int *portp,
 	for (i = 0; i < (size_t)srv->nthreads; i++) {
 		srv->cqts[i].srv = srv;
 		srv->cqts[i].cq = grpc_completion_queue_create_for_next(NULL);
-		grpc_server_register_completion_queue(srv->gs,
-		    srv->cqts[i].cq, NULL);
+		grpc_server_register_completion_queue(srv->gs, srv->cqts[i].cq,
+		    NULL);
 		srv->ncqts++;
 	}
 	port = grpc_server_add_http2_port(srv->gs, srv->listen, creds);
@@ -1693,7 +1694,7 @@ sc_rpc_server_start(struct sc_rpc_server *srv, int *portp,
 	}
 	for (i = 0; i < srv->ncqts; i++) {
 		if (pthread_create(&srv->cqts[i].tid, NULL, cq_main,
-		    &srv->cqts[i]) != 0)
+			&srv->cqts[i]) != 0)
 			SC_BUG("cannot create a completion-queue thread");
 		srv->cqts[i].running = true;
 	}
@@ -1741,12 +1742,12 @@ sc_rpc_server_shutdown(struct sc_rpc_server *srv)
 void
 sc_rpc_server_free(struct sc_rpc_server *srv)
 {
-	size_t	 i;
+	size_t i;
 
 	if (srv == NULL)
 		return;
 	sc_rpc_server_shutdown(srv);
-	if (srv->gs != NULL)		/* never started */
+	if (srv->gs != NULL) /* never started */
 		grpc_server_destroy(srv->gs);
 	if (srv->cqts != NULL)
 		destroy_cqs(srv);

@@ -48,27 +48,27 @@ struct sc_rpc_upload;
  * surface as UNAVAILABLE on the first call.  Returns NULL on failure.
  * Free with sc_rpc_free().
  */
-struct sc_rpc	*sc_rpc_new(const struct sc_uri *u, const char *ca_file,
-		    struct sc_error *err);
-void		 sc_rpc_free(struct sc_rpc *rpc);
+struct sc_rpc *sc_rpc_new(const struct sc_uri *u, const char *ca_file,
+    struct sc_error *err);
+void sc_rpc_free(struct sc_rpc *rpc);
 
 /*
  * Unary call: send req, wait for the reply or the deadline, and append
  * the reply bytes to resp.  0, or -1 with err filled (a gRPC status, or
  * SC_ST_TIMEOUT for DEADLINE_EXCEEDED).
  */
-int	 sc_rpc_unary(struct sc_rpc *rpc, const char *method, const void *req,
-	    size_t reqlen, struct sc_buf *resp, const struct timespec *deadline,
-	    struct sc_error *err);
+int sc_rpc_unary(struct sc_rpc *rpc, const char *method, const void *req,
+    size_t reqlen, struct sc_buf *resp, const struct timespec *deadline,
+    struct sc_error *err);
 
 /*
  * Start a server-streaming call.  deadline bounds the whole call (the
  * gRPC deadline).  Returns NULL on failure.  Free with
  * sc_rpc_stream_free(), which cancels the call if still running.
  */
-struct sc_rpc_stream *sc_rpc_stream_open(struct sc_rpc *rpc,
-		    const char *method, const void *req, size_t reqlen,
-		    const struct timespec *deadline, struct sc_error *err);
+struct sc_rpc_stream *sc_rpc_stream_open(struct sc_rpc *rpc, const char *method,
+    const void *req, size_t reqlen, const struct timespec *deadline,
+    struct sc_error *err);
 /*
  * Read the next message into msg (reset first).  Returns 1 with a
  * message, 0 at the end of a stream that finished with status OK, -1 on
@@ -76,24 +76,23 @@ struct sc_rpc_stream *sc_rpc_stream_open(struct sc_rpc *rpc,
  * first, returns -1 with SC_ST_TIMEOUT and rpc_code -1 and the stream
  * stays usable; the caller may cancel it (a no-progress watchdog).
  */
-int	 sc_rpc_stream_read(struct sc_rpc_stream *s, struct sc_buf *msg,
-	    const struct timespec *wait_until, struct sc_error *err);
+int sc_rpc_stream_read(struct sc_rpc_stream *s, struct sc_buf *msg,
+    const struct timespec *wait_until, struct sc_error *err);
 /* Cancel the call; safe from any thread; later reads return -1. */
-void	 sc_rpc_stream_cancel(struct sc_rpc_stream *s);
-void	 sc_rpc_stream_free(struct sc_rpc_stream *s);
+void sc_rpc_stream_cancel(struct sc_rpc_stream *s);
+void sc_rpc_stream_free(struct sc_rpc_stream *s);
 
 /* Client-streaming call (AddArtifacts). */
-struct sc_rpc_upload *sc_rpc_upload_open(struct sc_rpc *rpc,
-		    const char *method, const struct timespec *deadline,
-		    struct sc_error *err);
+struct sc_rpc_upload *sc_rpc_upload_open(struct sc_rpc *rpc, const char *method,
+    const struct timespec *deadline, struct sc_error *err);
 /* Send one message; blocks while the transport is full.  0 or -1. */
-int	 sc_rpc_upload_write(struct sc_rpc_upload *up, const void *msg,
-	    size_t len, struct sc_error *err);
+int sc_rpc_upload_write(struct sc_rpc_upload *up, const void *msg, size_t len,
+    struct sc_error *err);
 /* Half-close, wait for the single reply, append it to resp.  0 or -1. */
-int	 sc_rpc_upload_finish(struct sc_rpc_upload *up, struct sc_buf *resp,
-	    struct sc_error *err);
-void	 sc_rpc_upload_cancel(struct sc_rpc_upload *up);
-void	 sc_rpc_upload_free(struct sc_rpc_upload *up);
+int sc_rpc_upload_finish(struct sc_rpc_upload *up, struct sc_buf *resp,
+    struct sc_error *err);
+void sc_rpc_upload_cancel(struct sc_rpc_upload *up);
+void sc_rpc_upload_free(struct sc_rpc_upload *up);
 
 /* ------------------------------------------------------------ server */
 
@@ -101,9 +100,9 @@ struct sc_rpc_server;
 struct sc_rpc_call;
 
 enum sc_rpc_kind {
-	SC_RPC_UNARY = 0,	/* request arrives with the call */
-	SC_RPC_SERVER_STREAM,	/* request arrives with the call */
-	SC_RPC_CLIENT_STREAM	/* read messages with sc_rpc_call_read() */
+	SC_RPC_UNARY = 0, /* request arrives with the call */
+	SC_RPC_SERVER_STREAM, /* request arrives with the call */
+	SC_RPC_CLIENT_STREAM /* read messages with sc_rpc_call_read() */
 };
 
 /*
@@ -146,50 +145,50 @@ typedef void sc_rpc_sent_fn(struct sc_rpc_call *call, bool ok, void *arg);
  * dead call (ok false).
  */
 typedef void sc_rpc_read_fn(struct sc_rpc_call *call, const void *msg,
-		    size_t len, bool ok, void *arg);
+    size_t len, bool ok, void *arg);
 /* The call ended (cancelled: client cancel, deadline, broken connection). */
 typedef void sc_rpc_close_fn(struct sc_rpc_call *call, bool cancelled,
-		    void *arg);
+    void *arg);
 
 struct sc_rpc_server_opts {
-	const char	*listen;	/* "127.0.0.1:0", "[::1]:15002" */
-	const char	*tls_cert_file;	/* PEM, with tls_key_file, or NULL */
-	const char	*tls_key_file;
-	long		 max_message_size; /* receive limit; 0 = 128 MiB */
-	int		 nthreads;	/* completion-queue threads; 0 = 2 */
+	const char *listen; /* "127.0.0.1:0", "[::1]:15002" */
+	const char *tls_cert_file; /* PEM, with tls_key_file, or NULL */
+	const char *tls_key_file;
+	long max_message_size; /* receive limit; 0 = 128 MiB */
+	int nthreads; /* completion-queue threads; 0 = 2 */
 };
 
 /* Create (not yet listening). NULL on failure. */
 struct sc_rpc_server *sc_rpc_server_new(const struct sc_rpc_server_opts *o,
-		    struct sc_error *err);
+    struct sc_error *err);
 /* Register a method path before sc_rpc_server_start(). 0 or -1. */
-int	 sc_rpc_server_add_method(struct sc_rpc_server *srv, const char *path,
-	    enum sc_rpc_kind kind, sc_rpc_handler_fn *fn, void *arg,
-	    struct sc_error *err);
+int sc_rpc_server_add_method(struct sc_rpc_server *srv, const char *path,
+    enum sc_rpc_kind kind, sc_rpc_handler_fn *fn, void *arg,
+    struct sc_error *err);
 /*
  * Bind (SO_REUSEPORT off, so a busy port is an error: SC_ST_IO), start
  * the threads, and store the bound port in *portp.  Unknown methods get
  * UNIMPLEMENTED at once.
  */
-int	 sc_rpc_server_start(struct sc_rpc_server *srv, int *portp,
-	    struct sc_error *err);
+int sc_rpc_server_start(struct sc_rpc_server *srv, int *portp,
+    struct sc_error *err);
 /*
  * Stop accepting, cancel every live call, wait until all calls have been
  * freed, and join the threads.  Idempotent (but not to be called from
  * two threads at once, nor from a callback).
  */
-void	 sc_rpc_server_shutdown(struct sc_rpc_server *srv);
-void	 sc_rpc_server_free(struct sc_rpc_server *srv);
+void sc_rpc_server_shutdown(struct sc_rpc_server *srv);
+void sc_rpc_server_free(struct sc_rpc_server *srv);
 
 /* The request message of a unary or server-streaming call. */
-const uint8_t	*sc_rpc_call_request(struct sc_rpc_call *call, size_t *lenp);
+const uint8_t *sc_rpc_call_request(struct sc_rpc_call *call, size_t *lenp);
 /* Copy the first value of request metadata key into out; 0 found, -1 not. */
-int	 sc_rpc_call_metadata(struct sc_rpc_call *call, const char *key,
-	    char *out, size_t outsz);
+int sc_rpc_call_metadata(struct sc_rpc_call *call, const char *key, char *out,
+    size_t outsz);
 /* "ipv4:127.0.0.1:5555" or similar; borrowed, valid while the call is. */
-const char	*sc_rpc_call_peer(struct sc_rpc_call *call);
-void	 sc_rpc_call_ref(struct sc_rpc_call *call);
-void	 sc_rpc_call_unref(struct sc_rpc_call *call);
+const char *sc_rpc_call_peer(struct sc_rpc_call *call);
+void sc_rpc_call_ref(struct sc_rpc_call *call);
+void sc_rpc_call_unref(struct sc_rpc_call *call);
 /*
  * Send one message (copied).  At most one send may be in flight; sent()
  * runs (on a CQ thread) once gRPC has accepted the message into flow
@@ -197,14 +196,13 @@ void	 sc_rpc_call_unref(struct sc_rpc_call *call);
  * sent() itself.  Returns -1 if a send is already in flight, the call is
  * finished or dead (sent() is then not called).
  */
-int	 sc_rpc_call_send(struct sc_rpc_call *call, const void *msg, size_t len,
-	    sc_rpc_sent_fn *sent, void *arg);
+int sc_rpc_call_send(struct sc_rpc_call *call, const void *msg, size_t len,
+    sc_rpc_sent_fn *sent, void *arg);
 /*
  * Unary reply: message and status OK in one batch.  0, or -1 if a send
  * is in flight or the call is finished, closed or dead.
  */
-int	 sc_rpc_call_reply(struct sc_rpc_call *call, const void *msg,
-	    size_t len);
+int sc_rpc_call_reply(struct sc_rpc_call *call, const void *msg, size_t len);
 /*
  * Finish with a status (adds initial metadata if none went out; details,
  * if not NULL, become grpc-status-details-bin).  Waits for no in-flight
@@ -213,19 +211,18 @@ int	 sc_rpc_call_reply(struct sc_rpc_call *call, const void *msg,
  * calls return -1, as does finishing a call that is already closed
  * (cancelled) or dead, which sends nothing.
  */
-int	 sc_rpc_call_finish(struct sc_rpc_call *call, int code, const char *msg,
-	    const void *details, size_t details_len);
+int sc_rpc_call_finish(struct sc_rpc_call *call, int code, const char *msg,
+    const void *details, size_t details_len);
 /* Register the close callback (once, before returning from the handler). */
-void	 sc_rpc_call_on_close(struct sc_rpc_call *call, sc_rpc_close_fn *fn,
-	    void *arg);
+void sc_rpc_call_on_close(struct sc_rpc_call *call, sc_rpc_close_fn *fn,
+    void *arg);
 /* True once the client cancelled or the call ended. */
-bool	 sc_rpc_call_is_done(struct sc_rpc_call *call);
+bool sc_rpc_call_is_done(struct sc_rpc_call *call);
 /*
  * Client-streaming: read the next message; one read outstanding.  msg is
  * valid only during fn, which may call sc_rpc_call_read() again.  0, or
  * -1 if a read is outstanding or the call is closed or dead.
  */
-int	 sc_rpc_call_read(struct sc_rpc_call *call, sc_rpc_read_fn *fn,
-	    void *arg);
+int sc_rpc_call_read(struct sc_rpc_call *call, sc_rpc_read_fn *fn, void *arg);
 
 #endif

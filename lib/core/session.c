@@ -27,47 +27,47 @@
 #include "core/xmem.h"
 #include "core/banned.h"
 
-#define DEFAULT_QUEUE		64
-#define DEFAULT_RELEASE_MS	10000
-#define DEFAULT_CONNECT_RETRIES	3
+#define DEFAULT_QUEUE 64
+#define DEFAULT_RELEASE_MS 10000
+#define DEFAULT_CONNECT_RETRIES 3
 /* Largest reply accepted from a unary call. */
-#define UNARY_MAX		(256UL * 1024 * 1024)
+#define UNARY_MAX (256UL * 1024 * 1024)
 
 struct relreq {
-	char	*opid;
-	char	*rid;		/* ReleaseUntil id; NULL for ReleaseAll */
+	char *opid;
+	char *rid; /* ReleaseUntil id; NULL for ReleaseAll */
 };
 
 struct sc_client {
 	const struct sc_transport *tr;
-	void			*ctx;
-	struct sc_rpc		*rpc;		/* owned, or NULL (fake transport) */
+	void *ctx;
+	struct sc_rpc *rpc; /* owned, or NULL (fake transport) */
 
-	char			 session_id[64];
-	char			*user_id;
-	char			*client_type;
+	char session_id[64];
+	char *user_id;
+	char *client_type;
 	Spark__Connect__UserContext uc;
 
-	struct sc_retry_policy	 policy;
-	struct sc_retry_policy	 rel_policy;
-	int			 connect_retries;
-	int64_t			 rel_timeout_ms;
-	size_t			 qcap;
-	sc_client_event_fn	*on_event;
-	void			*event_arg;
+	struct sc_retry_policy policy;
+	struct sc_retry_policy rel_policy;
+	int connect_retries;
+	int64_t rel_timeout_ms;
+	size_t qcap;
+	sc_client_event_fn *on_event;
+	void *event_arg;
 
-	pthread_mutex_t		 lock;
-	pthread_cond_t		 cond;		/* queue grew, or stopping */
-	pthread_cond_t		 idle;		/* queue shrank or drained */
-	char			*ssid;		/* first server-side id seen */
-	bool			 reached;
-	struct relreq		*queue;
-	size_t			 qlen;
-	bool			 busy;		/* worker sending one */
-	bool			 stopping;
-	bool			 started;
-	pthread_t		 worker;
-	struct sc_client_stats	 stats;
+	pthread_mutex_t lock;
+	pthread_cond_t cond; /* queue grew, or stopping */
+	pthread_cond_t idle; /* queue shrank or drained */
+	char *ssid; /* first server-side id seen */
+	bool reached;
+	struct relreq *queue;
+	size_t qlen;
+	bool busy; /* worker sending one */
+	bool stopping;
+	bool started;
+	pthread_t worker;
+	struct sc_client_stats stats;
 };
 
 /* ------------------------------------------------------ rpc transport */
@@ -100,22 +100,20 @@ rpc_sfree(void *st)
 
 static int
 rpc_unary(void *ctx, const char *method, const void *req, size_t reqlen,
-    struct sc_buf *resp, const struct timespec *deadline,
-    struct sc_error *err)
+    struct sc_buf *resp, const struct timespec *deadline, struct sc_error *err)
 {
 	return sc_rpc_unary(ctx, method, req, reqlen, resp, deadline, err);
 }
 
-static const struct sc_transport rpc_transport = {
-	rpc_open, rpc_read, rpc_cancel, rpc_sfree, rpc_unary
-};
+static const struct sc_transport rpc_transport = { rpc_open, rpc_read,
+	rpc_cancel, rpc_sfree, rpc_unary };
 
 /* ------------------------------------------------------------ helpers */
 
 static void
 cond_init_mono(pthread_cond_t *cv)
 {
-	pthread_condattr_t	 a;
+	pthread_condattr_t a;
 
 	pthread_condattr_init(&a);
 	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
@@ -126,7 +124,7 @@ cond_init_mono(pthread_cond_t *cv)
 void
 sc_client_format_secs(int64_t ms, char *out)
 {
-	long long	 t;
+	long long t;
 
 	if (ms < 0)
 		ms = 0;
@@ -137,7 +135,7 @@ sc_client_format_secs(int64_t ms, char *out)
 		snprintf(out, SC_CLIENT_SECS_STRLEN, "0.%02llds",
 		    (long long)((ms + 5) / 10));
 	else {
-		t = (long long)((ms + 50) / 100);	/* tenths */
+		t = (long long)((ms + 50) / 100); /* tenths */
 		snprintf(out, SC_CLIENT_SECS_STRLEN, "%lld.%llds", t / 10,
 		    t % 10);
 	}
@@ -157,16 +155,16 @@ sc_client_new_transport(const struct sc_transport *t, void *ctx,
     const struct sc_uri *u, const struct sc_client_opts *o,
     struct sc_error *err)
 {
-	struct sc_client	*c;
-	const char		*sid = NULL, *uid = NULL, *env;
+	struct sc_client *c;
+	const char *sid = NULL, *uid = NULL, *env;
 
 	if (o != NULL && o->session_id != NULL)
 		sid = o->session_id;
 	else if (u != NULL && u->session_id[0] != '\0')
 		sid = u->session_id;
 	if (sid != NULL && !sc_uuid_valid(sid)) {
-		sc_error_set(err, SC_ST_USAGE,
-		    "session id '%s' is not a UUID", sid);
+		sc_error_set(err, SC_ST_USAGE, "session id '%s' is not a UUID",
+		    sid);
 		return NULL;
 	}
 
@@ -188,8 +186,8 @@ sc_client_new_transport(const struct sc_transport *t, void *ctx,
 		uid = env;
 	c->user_id = sc_xstrdup(uid != NULL ? uid : "");
 	if (u != NULL && u->user_agent[0] != '\0')
-		c->client_type = sc_xasprintf("%s %s", u->user_agent,
-		    SC_CLIENT_TYPE);
+		c->client_type =
+		    sc_xasprintf("%s %s", u->user_agent, SC_CLIENT_TYPE);
 	else
 		c->client_type = sc_xstrdup(SC_CLIENT_TYPE);
 	spark__connect__user_context__init(&c->uc);
@@ -206,10 +204,11 @@ sc_client_new_transport(const struct sc_transport *t, void *ctx,
 	c->connect_retries = DEFAULT_CONNECT_RETRIES;
 	if (o != NULL && o->connect_retries != 0)
 		c->connect_retries = o->connect_retries;
-	c->rel_timeout_ms = o != NULL && o->release_timeout_ms > 0 ?
-	    o->release_timeout_ms : DEFAULT_RELEASE_MS;
-	c->qcap = o != NULL && o->release_queue > 0 ? o->release_queue :
-	    DEFAULT_QUEUE;
+	c->rel_timeout_ms = o != NULL && o->release_timeout_ms > 0
+	    ? o->release_timeout_ms
+	    : DEFAULT_RELEASE_MS;
+	c->qcap = o != NULL && o->release_queue > 0 ? o->release_queue
+						    : DEFAULT_QUEUE;
 	c->queue = sc_xcalloc(c->qcap, sizeof(*c->queue));
 	if (o != NULL) {
 		c->on_event = o->on_event;
@@ -225,8 +224,8 @@ struct sc_client *
 sc_client_new(const struct sc_uri *u, const struct sc_client_opts *o,
     struct sc_error *err)
 {
-	struct sc_client	*c;
-	struct sc_rpc		*rpc;
+	struct sc_client *c;
+	struct sc_rpc *rpc;
 
 	rpc = sc_rpc_new(u, o != NULL ? o->ca_file : NULL, err);
 	if (rpc == NULL)
@@ -250,7 +249,7 @@ relreq_clear(struct relreq *r)
 void
 sc_client_free(struct sc_client *c)
 {
-	size_t	 i;
+	size_t i;
 
 	if (c == NULL)
 		return;
@@ -297,7 +296,7 @@ sc_client_type(const struct sc_client *c)
 const char *
 sc_client_server_side_session_id(struct sc_client *c)
 {
-	const char	*s;
+	const char *s;
 
 	pthread_mutex_lock(&c->lock);
 	s = c->ssid;
@@ -308,7 +307,7 @@ sc_client_server_side_session_id(struct sc_client *c)
 bool
 sc_client_reached(struct sc_client *c)
 {
-	bool	 r;
+	bool r;
 
 	pthread_mutex_lock(&c->lock);
 	r = c->reached;
@@ -327,7 +326,7 @@ sc_client_mark_reached(struct sc_client *c)
 int
 sc_client_max_retries(struct sc_client *c, const struct sc_retry_policy *p)
 {
-	int	 n = p->max_retries;
+	int n = p->max_retries;
 
 	if (!sc_client_reached(c) && c->connect_retries >= 0 &&
 	    c->connect_retries < n)
@@ -347,7 +346,7 @@ int
 sc_client_check_response(struct sc_client *c, const char *session_id,
     const char *ssid, struct sc_error *err)
 {
-	int	 rc = 0;
+	int rc = 0;
 
 	if (session_id == NULL || strcmp(session_id, c->session_id) != 0)
 		return sc_error_set(err, SC_ST_PROTOCOL,
@@ -373,7 +372,7 @@ void
 sc_client_stamp_execute(struct sc_client *c,
     Spark__Connect__ExecutePlanRequest *m)
 {
-	const char	*ssid = sc_client_server_side_session_id(c);
+	const char *ssid = sc_client_server_side_session_id(c);
 
 	m->session_id = c->session_id;
 	m->user_context = &c->uc;
@@ -391,7 +390,7 @@ void
 sc_client_stamp_reattach(struct sc_client *c,
     Spark__Connect__ReattachExecuteRequest *m)
 {
-	const char	*ssid = sc_client_server_side_session_id(c);
+	const char *ssid = sc_client_server_side_session_id(c);
 
 	m->session_id = c->session_id;
 	m->user_context = &c->uc;
@@ -409,7 +408,7 @@ void
 sc_client_stamp_release(struct sc_client *c,
     Spark__Connect__ReleaseExecuteRequest *m)
 {
-	const char	*ssid = sc_client_server_side_session_id(c);
+	const char *ssid = sc_client_server_side_session_id(c);
 
 	m->session_id = c->session_id;
 	m->user_context = &c->uc;
@@ -427,7 +426,7 @@ void
 sc_client_stamp_analyze(struct sc_client *c,
     Spark__Connect__AnalyzePlanRequest *m)
 {
-	const char	*ssid = sc_client_server_side_session_id(c);
+	const char *ssid = sc_client_server_side_session_id(c);
 
 	m->session_id = c->session_id;
 	m->user_context = &c->uc;
@@ -444,7 +443,7 @@ sc_client_stamp_analyze(struct sc_client *c,
 void
 sc_client_stamp_config(struct sc_client *c, Spark__Connect__ConfigRequest *m)
 {
-	const char	*ssid = sc_client_server_side_session_id(c);
+	const char *ssid = sc_client_server_side_session_id(c);
 
 	m->session_id = c->session_id;
 	m->user_context = &c->uc;
@@ -462,7 +461,7 @@ void
 sc_client_stamp_interrupt(struct sc_client *c,
     Spark__Connect__InterruptRequest *m)
 {
-	const char	*ssid = sc_client_server_side_session_id(c);
+	const char *ssid = sc_client_server_side_session_id(c);
 
 	m->session_id = c->session_id;
 	m->user_context = &c->uc;
@@ -491,11 +490,10 @@ note_status(struct sc_client *c, const struct sc_error *e)
 }
 
 void *
-sc_client_stream_open(struct sc_client *c, const char *method,
-    const void *req, size_t reqlen, const struct timespec *deadline,
-    struct sc_error *err)
+sc_client_stream_open(struct sc_client *c, const char *method, const void *req,
+    size_t reqlen, const struct timespec *deadline, struct sc_error *err)
 {
-	void	*st;
+	void *st;
 
 	st = c->tr->stream_open(c->ctx, method, req, reqlen, deadline, err);
 	if (st == NULL && err != NULL)
@@ -507,7 +505,7 @@ int
 sc_client_stream_read(struct sc_client *c, void *stream, struct sc_buf *msg,
     const struct timespec *wait_until, struct sc_error *err)
 {
-	int	 r;
+	int r;
 
 	r = c->tr->stream_read(stream, msg, wait_until, err);
 	if (r >= 0)
@@ -533,7 +531,7 @@ sc_client_stream_free(struct sc_client *c, void *stream)
 static const char *
 method_name(const char *path)
 {
-	const char	*s = strrchr(path, '/');
+	const char *s = strrchr(path, '/');
 
 	return s != NULL ? s + 1 : path;
 }
@@ -543,17 +541,17 @@ sc_client_unary(struct sc_client *c, const char *method,
     const ProtobufCMessage *req, const ProtobufCMessageDescriptor *d,
     void **resp, const struct timespec *deadline, struct sc_error *err)
 {
-	struct sc_retry_policy	 pol = c->policy;
-	struct sc_retry_state	 rs;
-	struct sc_client_event	 ev;
-	struct sc_error		 e;
-	enum sc_retry_reason	 why;
-	struct sc_buf		 out;
-	uint8_t			*bytes;
-	size_t			 len;
-	int64_t			 delay;
-	char			 secs[SC_CLIENT_SECS_STRLEN], text[1400];
-	void			*m;
+	struct sc_retry_policy pol = c->policy;
+	struct sc_retry_state rs;
+	struct sc_client_event ev;
+	struct sc_error e;
+	enum sc_retry_reason why;
+	struct sc_buf out;
+	uint8_t *bytes;
+	size_t len;
+	int64_t delay;
+	char secs[SC_CLIENT_SECS_STRLEN], text[1400];
+	void *m;
 
 	bytes = sc_proto_pack_alloc(req, &len);
 	sc_buf_init(&out, UNARY_MAX);
@@ -562,7 +560,7 @@ sc_client_unary(struct sc_client *c, const char *method,
 		sc_error_init(&e);
 		sc_buf_reset(&out);
 		if (c->tr->unary(c->ctx, method, bytes, len, &out, deadline,
-		    &e) == 0) {
+			&e) == 0) {
 			sc_client_mark_reached(c);
 			m = sc_proto_unpack(d, out.data, out.len, err);
 			free(bytes);
@@ -576,14 +574,15 @@ sc_client_unary(struct sc_client *c, const char *method,
 		pol.max_retries = sc_client_max_retries(c, &c->policy);
 		if (!sc_retry_classify(&e, &why) ||
 		    (delay = sc_retry_next_delay(&pol, &rs, e.retry_delay_ms,
-		    (uint32_t)random())) < 0 ||
+			 (uint32_t)random())) < 0 ||
 		    (deadline != NULL && sc_ms_until(deadline) < delay))
 			break;
 		sc_client_format_secs(delay, secs);
-		snprintf(text, sizeof(text), "%s, retrying %s in %s "
-		    "(attempt %d of %d): %s", sc_retry_reason_str(why),
-		    method_name(method), secs, rs.attempt, pol.max_retries,
-		    e.msg);
+		snprintf(text, sizeof(text),
+		    "%s, retrying %s in %s "
+		    "(attempt %d of %d): %s",
+		    sc_retry_reason_str(why), method_name(method), secs,
+		    rs.attempt, pol.max_retries, e.msg);
 		memset(&ev, 0, sizeof(ev));
 		ev.kind = SC_CLIENT_EV_RETRY;
 		ev.reason = why;
@@ -609,7 +608,7 @@ sc_client_unary(struct sc_client *c, const char *method,
 static bool
 sleep_locked(struct sc_client *c, int64_t ms)
 {
-	struct timespec	 until;
+	struct timespec until;
 
 	sc_deadline_in_ms(&until, ms);
 	while (!c->stopping)
@@ -624,9 +623,9 @@ release_event(struct sc_client *c, enum sc_client_event_kind kind,
     const struct relreq *r, const struct sc_error *e, int64_t delay,
     int attempt, int max)
 {
-	struct sc_client_event	 ev;
-	char			 text[1400], secs[SC_CLIENT_SECS_STRLEN];
-	char			 what[160];
+	struct sc_client_event ev;
+	char text[1400], secs[SC_CLIENT_SECS_STRLEN];
+	char what[160];
 
 	if (c->on_event == NULL)
 		return;
@@ -642,9 +641,10 @@ release_event(struct sc_client *c, enum sc_client_event_kind kind,
 		break;
 	case SC_CLIENT_EV_RELEASE_RETRY:
 		sc_client_format_secs(delay, secs);
-		snprintf(text, sizeof(text), "%s failed, retrying in %s "
-		    "(attempt %d of %d): %s", what, secs, attempt, max,
-		    e->msg);
+		snprintf(text, sizeof(text),
+		    "%s failed, retrying in %s "
+		    "(attempt %d of %d): %s",
+		    what, secs, attempt, max, e->msg);
 		break;
 	default:
 		snprintf(text, sizeof(text), "%s failed: %s", what,
@@ -667,22 +667,22 @@ release_event(struct sc_client *c, enum sc_client_event_kind kind,
 static void
 send_release(struct sc_client *c, const struct relreq *r)
 {
-	Spark__Connect__ReleaseExecuteRequest		 req =
+	Spark__Connect__ReleaseExecuteRequest req =
 	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__INIT;
 	Spark__Connect__ReleaseExecuteRequest__ReleaseAll all =
 	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_ALL__INIT;
 	Spark__Connect__ReleaseExecuteRequest__ReleaseUntil until =
 	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_UNTIL__INIT;
 	Spark__Connect__ReleaseExecuteResponse *resp;
-	struct sc_retry_policy	 pol = c->rel_policy;
-	struct sc_retry_state	 rs;
-	struct sc_error		 e;
-	struct timespec		 dl;
-	struct sc_buf		 out;
-	uint8_t			*bytes;
-	size_t			 len;
-	int64_t			 delay;
-	bool			 ok;
+	struct sc_retry_policy pol = c->rel_policy;
+	struct sc_retry_state rs;
+	struct sc_error e;
+	struct timespec dl;
+	struct sc_buf out;
+	uint8_t *bytes;
+	size_t len;
+	int64_t delay;
+	bool ok;
 
 	sc_buf_init(&out, UNARY_MAX);
 	sc_retry_state_init(&rs, &pol);
@@ -704,7 +704,7 @@ send_release(struct sc_client *c, const struct relreq *r)
 		sc_buf_reset(&out);
 		sc_deadline_in_ms(&dl, c->rel_timeout_ms);
 		ok = c->tr->unary(c->ctx, SC_METHOD_RELEASE_EXECUTE, bytes, len,
-		    &out, &dl, &e) == 0;
+			 &out, &dl, &e) == 0;
 		free(bytes);
 		if (ok) {
 			sc_client_mark_reached(c);
@@ -713,8 +713,8 @@ send_release(struct sc_client *c, const struct relreq *r)
 			    out.data, out.len, &e);
 			if (resp != NULL) {
 				ok = sc_client_check_response(c,
-				    resp->session_id,
-				    resp->server_side_session_id, &e) == 0;
+					 resp->session_id,
+					 resp->server_side_session_id, &e) == 0;
 				protobuf_c_message_free_unpacked(&resp->base,
 				    NULL);
 			} else
@@ -732,7 +732,7 @@ send_release(struct sc_client *c, const struct relreq *r)
 		pol.max_retries = sc_client_max_retries(c, &c->rel_policy);
 		if (!sc_retry_classify(&e, NULL) ||
 		    (delay = sc_retry_next_delay(&pol, &rs, e.retry_delay_ms,
-		    (uint32_t)random())) < 0) {
+			 (uint32_t)random())) < 0) {
 			pthread_mutex_lock(&c->lock);
 			c->stats.releases_failed++;
 			pthread_mutex_unlock(&c->lock);
@@ -759,8 +759,8 @@ send_release(struct sc_client *c, const struct relreq *r)
 static void *
 worker_main(void *arg)
 {
-	struct sc_client	*c = arg;
-	struct relreq		 r;
+	struct sc_client *c = arg;
+	struct relreq r;
 
 	pthread_mutex_lock(&c->lock);
 	for (;;) {
@@ -793,7 +793,7 @@ worker_main(void *arg)
 static void
 ensure_worker(struct sc_client *c)
 {
-	sigset_t	 all, old;
+	sigset_t all, old;
 
 	if (c->started)
 		return;
@@ -809,7 +809,7 @@ ensure_worker(struct sc_client *c)
 static struct relreq *
 find_pending(struct sc_client *c, const char *opid)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < c->qlen; i++)
 		if (strcmp(c->queue[i].opid, opid) == 0)
@@ -818,10 +818,9 @@ find_pending(struct sc_client *c, const char *opid)
 }
 
 void
-sc_client_release_until(struct sc_client *c, const char *opid,
-    const char *rid)
+sc_client_release_until(struct sc_client *c, const char *opid, const char *rid)
 {
-	struct relreq	*r;
+	struct relreq *r;
 
 	pthread_mutex_lock(&c->lock);
 	if (c->stopping)
@@ -849,8 +848,8 @@ out:
 void
 sc_client_release_all(struct sc_client *c, const char *opid)
 {
-	struct relreq	*r;
-	size_t		 i;
+	struct relreq *r;
+	size_t i;
 
 	pthread_mutex_lock(&c->lock);
 	if (c->stopping)
@@ -888,14 +887,14 @@ out:
 int
 sc_client_release_wait(struct sc_client *c, const struct timespec *deadline)
 {
-	int	 rc = 0;
+	int rc = 0;
 
 	pthread_mutex_lock(&c->lock);
 	while ((c->qlen > 0 || c->busy) && !c->stopping) {
 		if (deadline == NULL)
 			pthread_cond_wait(&c->idle, &c->lock);
-		else if (pthread_cond_timedwait(&c->idle, &c->lock,
-		    deadline) == ETIMEDOUT) {
+		else if (pthread_cond_timedwait(&c->idle, &c->lock, deadline) ==
+		    ETIMEDOUT) {
 			rc = (c->qlen > 0 || c->busy) ? -1 : 0;
 			break;
 		}

@@ -12,8 +12,8 @@
 
 #include "core/banned.h"
 
-#define NS_PER_MS	1000000L
-#define NS_PER_S	1000000000L
+#define NS_PER_MS 1000000L
+#define NS_PER_S 1000000000L
 
 void
 sc_mono_now(struct timespec *ts)
@@ -24,8 +24,8 @@ sc_mono_now(struct timespec *ts)
 void
 sc_deadline_in_ms(struct timespec *out, int64_t ms)
 {
-	struct timespec	 now;
-	int64_t		 sec, ns;
+	struct timespec now;
+	int64_t sec, ns;
 
 	sc_mono_now(&now);
 	sec = ms / 1000;
@@ -49,8 +49,8 @@ sc_deadline_in_ms(struct timespec *out, int64_t ms)
 int64_t
 sc_ms_until(const struct timespec *deadline)
 {
-	struct timespec	 now;
-	int64_t		 sec, ns;
+	struct timespec now;
+	int64_t sec, ns;
 
 	sc_mono_now(&now);
 	sec = (int64_t)deadline->tv_sec - (int64_t)now.tv_sec;
@@ -68,7 +68,7 @@ sc_ms_until(const struct timespec *deadline)
 int64_t
 sc_mono_ms(void)
 {
-	struct timespec	 ts;
+	struct timespec ts;
 
 	sc_mono_now(&ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / NS_PER_MS;
@@ -77,7 +77,7 @@ sc_mono_ms(void)
 int64_t
 sc_realtime_ms(void)
 {
-	struct timespec	 ts;
+	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / NS_PER_MS;
@@ -86,11 +86,11 @@ sc_realtime_ms(void)
 void
 sc_format_utc_ms(int64_t ms, char out[SC_UTC_MS_STRLEN])
 {
-	struct tm	 tm;
-	time_t		 sec;
-	int64_t		 frac;
-	char		 buf[96];
-	int		 r;
+	struct tm tm;
+	time_t sec;
+	int64_t frac;
+	char buf[96];
+	int r;
 
 	/* Floor division, so -1 ms is 1969-12-31T23:59:59.999Z. */
 	sec = (time_t)(ms / 1000);

@@ -23,14 +23,14 @@
 #include "core/xmem.h"
 #include "core/banned.h"
 
-#define BAD	"invalid server address: "
+#define BAD "invalid server address: "
 
 /* Parameters with a meaning of their own; the rest become metadata. */
 static const char *const known[] = { "token", "use_ssl", "user_id",
-    "user_agent", "session_id", "grpc_max_message_size" };
+	"user_agent", "session_id", "grpc_max_message_size" };
 
 /* Longest piece of input repeated in a message. */
-#define ECHO_MAX	64
+#define ECHO_MAX 64
 
 /*
  * Copy at most ECHO_MAX bytes of s (n bytes) into out for a message,
@@ -39,7 +39,7 @@ static const char *const known[] = { "token", "use_ssl", "user_id",
 static const char *
 echo(char *out, size_t outsz, const char *s, size_t n)
 {
-	size_t	 i, j = 0;
+	size_t i, j = 0;
 
 	for (i = 0; i < n && i < ECHO_MAX && j + 4 < outsz; i++)
 		out[j++] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
@@ -64,7 +64,7 @@ sc_uri_init(struct sc_uri *u)
 void
 sc_uri_release(struct sc_uri *u)
 {
-	size_t	 i;
+	size_t i;
 
 	if (u->token != NULL) {
 		explicit_bzero(u->token, strlen(u->token));
@@ -98,9 +98,9 @@ static int
 pct_decode(const char *s, size_t n, const char *key, char **outp,
     struct sc_error *err)
 {
-	char	*out, e[ECHO_MAX + 4];
-	size_t	 i, j = 0;
-	int	 hi, lo;
+	char *out, e[ECHO_MAX + 4];
+	size_t i, j = 0;
+	int hi, lo;
 
 	out = sc_xmalloc(n + 1);
 	for (i = 0; i < n; i++) {
@@ -134,13 +134,13 @@ pct_decode(const char *s, size_t n, const char *key, char **outp,
 static bool
 metadata_key_ok(const char *k)
 {
-	const char	*p;
+	const char *p;
 
 	if (*k == '\0' || strncmp(k, "grpc-", 5) == 0)
 		return false;
 	for (p = k; *p != '\0'; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		    *p == '-' || *p == '_' || *p == '.'))
+			*p == '-' || *p == '_' || *p == '.'))
 			return false;
 	return true;
 }
@@ -149,7 +149,7 @@ metadata_key_ok(const char *k)
 static bool
 is_bin_key(const char *k)
 {
-	size_t	 n = strlen(k);
+	size_t n = strlen(k);
 
 	return n > 4 && strcmp(k + n - 4, "-bin") == 0;
 }
@@ -167,9 +167,9 @@ metadata_value_ok(const char *v)
 static int
 parse_port(const char *s, size_t n, int *out, struct sc_error *err)
 {
-	char	 e[ECHO_MAX + 4];
-	long	 v = 0;
-	size_t	 i;
+	char e[ECHO_MAX + 4];
+	long v = 0;
+	size_t i;
 
 	if (n == 0)
 		return sc_error_set(err, SC_ST_USAGE,
@@ -205,11 +205,11 @@ host_too_long(size_t n, struct sc_error *err)
 static int
 parse_v6(struct sc_uri *u, const char *s, size_t n, struct sc_error *err)
 {
-	struct in6_addr	 a;
-	char		 addr[INET6_ADDRSTRLEN + 1], e[ECHO_MAX + 4];
-	const char	*pct, *zone = NULL;
-	size_t		 alen, zlen = 0, i = 0;
-	int		 r;
+	struct in6_addr a;
+	char addr[INET6_ADDRSTRLEN + 1], e[ECHO_MAX + 4];
+	const char *pct, *zone = NULL;
+	size_t alen, zlen = 0, i = 0;
+	int r;
 
 	if (n == 0)
 		return sc_error_set(err, SC_ST_USAGE, BAD "empty host");
@@ -224,9 +224,10 @@ parse_v6(struct sc_uri *u, const char *s, size_t n, struct sc_error *err)
 		}
 		for (i = 0; i < zlen; i++)
 			if (!((zone[i] >= 'a' && zone[i] <= 'z') ||
-			    (zone[i] >= 'A' && zone[i] <= 'Z') ||
-			    (zone[i] >= '0' && zone[i] <= '9') ||
-			    zone[i] == '.' || zone[i] == '-' || zone[i] == '_'))
+				(zone[i] >= 'A' && zone[i] <= 'Z') ||
+				(zone[i] >= '0' && zone[i] <= '9') ||
+				zone[i] == '.' || zone[i] == '-' ||
+				zone[i] == '_'))
 				break;
 	}
 	if (alen >= sizeof(addr) || (pct != NULL && (zlen == 0 || i < zlen)))
@@ -250,10 +251,9 @@ bad:
 }
 
 static int
-parse_hostname(struct sc_uri *u, const char *s, size_t n,
-    struct sc_error *err)
+parse_hostname(struct sc_uri *u, const char *s, size_t n, struct sc_error *err)
 {
-	size_t	 i;
+	size_t i;
 
 	if (n == 0)
 		return sc_error_set(err, SC_ST_USAGE, BAD "empty host");
@@ -268,7 +268,7 @@ parse_hostname(struct sc_uri *u, const char *s, size_t n,
 		if (c == '@')
 			return sc_error_set(err, SC_ST_USAGE,
 			    BAD "user names in the address are not supported "
-			    "(use ';user_id=name')");
+				"(use ';user_id=name')");
 		if (c > 0x20 && c < 0x7f)
 			return sc_error_set(err, SC_ST_USAGE,
 			    BAD "invalid character '%c' in host", c);
@@ -282,11 +282,10 @@ parse_hostname(struct sc_uri *u, const char *s, size_t n,
 
 /* host, host:port, [v6] or [v6]:port: exactly n bytes at s. */
 static int
-parse_authority(struct sc_uri *u, const char *s, size_t n,
-    struct sc_error *err)
+parse_authority(struct sc_uri *u, const char *s, size_t n, struct sc_error *err)
 {
-	const char	*close, *colon, *end = s + n;
-	char		 e[ECHO_MAX + 4];
+	const char *close, *colon, *end = s + n;
+	char e[ECHO_MAX + 4];
 
 	if (n > 0 && s[0] == '[') {
 		close = memchr(s, ']', n);
@@ -302,7 +301,7 @@ parse_authority(struct sc_uri *u, const char *s, size_t n,
 			return sc_error_set(err, SC_ST_USAGE,
 			    BAD "unexpected '%s' after ']'",
 			    echo(e, sizeof(e), close + 1,
-			    (size_t)(end - close - 1)));
+				(size_t)(end - close - 1)));
 		return parse_port(close + 2, (size_t)(end - close - 2),
 		    &u->port, err);
 	}
@@ -310,7 +309,7 @@ parse_authority(struct sc_uri *u, const char *s, size_t n,
 	if (colon != NULL && memchr(colon + 1, ':', (size_t)(end - colon - 1)))
 		return sc_error_set(err, SC_ST_USAGE,
 		    BAD "too many ':' "
-		    "(write an IPv6 address as '[addr]:port')");
+			"(write an IPv6 address as '[addr]:port')");
 	if (colon == NULL)
 		return parse_hostname(u, s, n, err);
 	if (parse_hostname(u, s, (size_t)(colon - s), err) == -1)
@@ -321,7 +320,7 @@ parse_authority(struct sc_uri *u, const char *s, size_t n,
 static int
 parse_bool(const char *key, const char *v, bool *out, struct sc_error *err)
 {
-	char	 e[ECHO_MAX + 4];
+	char e[ECHO_MAX + 4];
 
 	if (strcasecmp(v, "true") == 0)
 		*out = true;
@@ -337,9 +336,9 @@ parse_bool(const char *key, const char *v, bool *out, struct sc_error *err)
 static int
 parse_msg_size(const char *v, long *out, struct sc_error *err)
 {
-	char	 e[ECHO_MAX + 4];
-	long	 x = 0;
-	size_t	 i;
+	char e[ECHO_MAX + 4];
+	long x = 0;
+	size_t i;
 
 	for (i = 0; v[i] != '\0'; i++) {
 		if (v[i] < '0' || v[i] > '9')
@@ -350,7 +349,8 @@ parse_msg_size(const char *v, long *out, struct sc_error *err)
 	if (i == 0 || v[i] != '\0' || x == 0)
 		return sc_error_set(err, SC_ST_USAGE,
 		    BAD "grpc_max_message_size must be a positive integer, "
-		    "not '%s'", echo(e, sizeof(e), v, strlen(v)));
+			"not '%s'",
+		    echo(e, sizeof(e), v, strlen(v)));
 	if (x > INT_MAX)
 		return sc_error_set(err, SC_ST_USAGE,
 		    BAD "grpc_max_message_size is too large (at most %d)",
@@ -364,7 +364,7 @@ static int
 set_field(char *dst, size_t dstsz, const char *key, const char *v,
     struct sc_error *err)
 {
-	size_t	 n = strlen(v);
+	size_t n = strlen(v);
 
 	if (n >= dstsz)
 		return sc_error_set(err, SC_ST_USAGE,
@@ -379,16 +379,17 @@ static int
 apply_param(struct sc_uri *u, const char *key, char *value,
     struct sc_error *err)
 {
-	char	 e[ECHO_MAX + 4];
-	char	*lk;
-	size_t	 i;
-	int	 rc = 0;
+	char e[ECHO_MAX + 4];
+	char *lk;
+	size_t i;
+	int rc = 0;
 
 	if (strcmp(key, "token") == 0) {
 		if (value[0] == '\0' || !metadata_value_ok(value)) {
 			rc = sc_error_set(err, SC_ST_USAGE, BAD "token %s",
-			    value[0] == '\0' ? "is empty" :
-			    "contains characters not allowed in a header");
+			    value[0] == '\0'
+				? "is empty"
+				: "contains characters not allowed in a header");
 			explicit_bzero(value, strlen(value));
 			free(value);
 			return rc;
@@ -427,7 +428,8 @@ apply_param(struct sc_uri *u, const char *key, char *value,
 		} else if (!is_bin_key(lk) && !metadata_value_ok(value)) {
 			rc = sc_error_set(err, SC_ST_USAGE,
 			    BAD "value of '%s' contains characters not allowed "
-			    "in a header", lk);
+				"in a header",
+			    lk);
 			free(lk);
 		} else {
 			for (i = 0; i < u->nparams; i++)
@@ -459,13 +461,13 @@ apply_param(struct sc_uri *u, const char *key, char *value,
 static int
 parse_params(struct sc_uri *u, const char *s, size_t n, struct sc_error *err)
 {
-	const char	*end = s + n, *semi, *eq, *p;
-	char		 key[128], e[ECHO_MAX + 4];
-	char		*value = NULL;
-	size_t		 klen, j;
+	const char *end = s + n, *semi, *eq, *p;
+	char key[128], e[ECHO_MAX + 4];
+	char *value = NULL;
+	size_t klen, j;
 	/* Known keys seen, to catch duplicates (metadata keys are checked
 	   in apply_param). */
-	bool		 seen[SC_NELEM(known)] = { false };
+	bool seen[SC_NELEM(known)] = { false };
 
 	for (p = s; p < end; p = semi + 1) {
 		semi = memchr(p, ';', (size_t)(end - p));
@@ -477,8 +479,8 @@ parse_params(struct sc_uri *u, const char *s, size_t n, struct sc_error *err)
 		if (eq == NULL)
 			return sc_error_set(err, SC_ST_USAGE,
 			    BAD "parameter '%s' has no value (expected "
-			    "'key=value')", echo(e, sizeof(e), p,
-			    (size_t)(semi - p)));
+				"'key=value')",
+			    echo(e, sizeof(e), p, (size_t)(semi - p)));
 		klen = (size_t)(eq - p);
 		if (klen == 0)
 			return sc_error_set(err, SC_ST_USAGE,
@@ -496,7 +498,8 @@ parse_params(struct sc_uri *u, const char *s, size_t n, struct sc_error *err)
 		if (j < SC_NELEM(known) && strcmp(key, known[j]) != 0)
 			return sc_error_set(err, SC_ST_USAGE,
 			    BAD "parameter names are case-sensitive: '%s', "
-			    "not '%s'", known[j], key);
+				"not '%s'",
+			    known[j], key);
 		if (j < SC_NELEM(known)) {
 			if (seen[j])
 				return sc_error_set(err, SC_ST_USAGE,
@@ -504,7 +507,7 @@ parse_params(struct sc_uri *u, const char *s, size_t n, struct sc_error *err)
 			seen[j] = true;
 		}
 		if (pct_decode(eq + 1, (size_t)(semi - eq - 1), key, &value,
-		    err) == -1)
+			err) == -1)
 			return -1;
 		if (apply_param(u, key, value, err) == -1)
 			return -1;
@@ -516,14 +519,15 @@ parse_params(struct sc_uri *u, const char *s, size_t n, struct sc_error *err)
 static size_t
 scheme_len(const char *s)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; s[i] != '\0'; i++) {
 		if ((s[i] >= 'a' && s[i] <= 'z') ||
 		    (s[i] >= 'A' && s[i] <= 'Z'))
 			continue;
-		if (i > 0 && ((s[i] >= '0' && s[i] <= '9') || s[i] == '+' ||
-		    s[i] == '-' || s[i] == '.'))
+		if (i > 0 &&
+		    ((s[i] >= '0' && s[i] <= '9') || s[i] == '+' ||
+			s[i] == '-' || s[i] == '.'))
 			continue;
 		break;
 	}
@@ -535,9 +539,9 @@ scheme_len(const char *s)
 static int
 parse_into(struct sc_uri *u, const char *s, struct sc_error *err)
 {
-	const char	*auth, *rest;
-	char		 e[ECHO_MAX + 4];
-	size_t		 slen, alen;
+	const char *auth, *rest;
+	char e[ECHO_MAX + 4];
+	size_t slen, alen;
 
 	if (s == NULL || s[0] == '\0')
 		return sc_error_set(err, SC_ST_USAGE, BAD "empty address");
@@ -572,7 +576,7 @@ parse_into(struct sc_uri *u, const char *s, struct sc_error *err)
 int
 sc_uri_parse(struct sc_uri *u, const char *s, struct sc_error *err)
 {
-	struct sc_uri	 t;
+	struct sc_uri t;
 
 	sc_uri_init(&t);
 	if (parse_into(&t, s, err) == -1) {
@@ -587,7 +591,7 @@ sc_uri_parse(struct sc_uri *u, const char *s, struct sc_error *err)
 int
 sc_uri_parse_default(struct sc_uri *u, const char *spec, struct sc_error *err)
 {
-	const char	*env;
+	const char *env;
 
 	if (spec != NULL)
 		return sc_uri_parse(u, spec, err);
@@ -607,7 +611,7 @@ static int
 write_hostport(const struct sc_uri *u, const char *prefix, char *buf,
     size_t bufsz)
 {
-	int	 r;
+	int r;
 
 	if (u->is_ipv6)
 		r = snprintf(buf, bufsz, "%s[%s]:%d", prefix, u->host, u->port);

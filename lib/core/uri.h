@@ -18,48 +18,48 @@
 
 struct sc_error;
 
-#define SC_URI_DEFAULT_PORT	15002
-#define SC_URI_DEFAULT_MAX_MSG	(128L * 1024 * 1024)
+#define SC_URI_DEFAULT_PORT 15002
+#define SC_URI_DEFAULT_MAX_MSG (128L * 1024 * 1024)
 
 struct sc_kv {
-	char	*key;		/* malloc'ed */
-	char	*value;		/* malloc'ed */
+	char *key; /* malloc'ed */
+	char *value; /* malloc'ed */
 };
 
 struct sc_uri {
-	char		 host[256];	/* without brackets */
-	int		 port;		/* 1..65535 */
-	bool		 is_ipv6;	/* host was bracketed */
-	bool		 use_ssl;
-	bool		 has_token;
-	char		*token;		/* malloc'ed or NULL; wiped on release */
-	char		 user_id[256];	/* "" if not given */
-	char		 user_agent[2048]; /* "" if not given */
-	char		 session_id[64]; /* "" if not given; else a valid UUID */
-	long		 max_message_size; /* bytes, default 128 MiB */
-	struct sc_kv	*params;	/* extra metadata, nparams entries */
-	size_t		 nparams;
+	char host[256]; /* without brackets */
+	int port; /* 1..65535 */
+	bool is_ipv6; /* host was bracketed */
+	bool use_ssl;
+	bool has_token;
+	char *token; /* malloc'ed or NULL; wiped on release */
+	char user_id[256]; /* "" if not given */
+	char user_agent[2048]; /* "" if not given */
+	char session_id[64]; /* "" if not given; else a valid UUID */
+	long max_message_size; /* bytes, default 128 MiB */
+	struct sc_kv *params; /* extra metadata, nparams entries */
+	size_t nparams;
 };
 
 /* Zero u with defaults (port 15002, 128 MiB); allocates nothing. */
-void	 sc_uri_init(struct sc_uri *u);
+void sc_uri_init(struct sc_uri *u);
 /* Free the token (wiped) and params; u is re-initialised. */
-void	 sc_uri_release(struct sc_uri *u);
+void sc_uri_release(struct sc_uri *u);
 /*
  * Parse s into u (which must be initialised; previous contents are
  * released first on success).  On failure u is untouched and err says
  * which part is wrong (status SC_ST_USAGE).
  */
-int	 sc_uri_parse(struct sc_uri *u, const char *s, struct sc_error *err);
+int sc_uri_parse(struct sc_uri *u, const char *s, struct sc_error *err);
 /*
  * Parse spec, or $SPARK_REMOTE when spec is NULL, or "sc://localhost"
  * when both are absent.
  */
-int	 sc_uri_parse_default(struct sc_uri *u, const char *spec,
-	    struct sc_error *err);
+int sc_uri_parse_default(struct sc_uri *u, const char *spec,
+    struct sc_error *err);
 /* Write the gRPC target ("host:port", "[v6]:port") into buf; 0 or -1. */
-int	 sc_uri_target(const struct sc_uri *u, char *buf, size_t bufsz);
+int sc_uri_target(const struct sc_uri *u, char *buf, size_t bufsz);
 /* Write "sc://host:port" (no secrets) into buf; 0 or -1. */
-int	 sc_uri_format(const struct sc_uri *u, char *buf, size_t bufsz);
+int sc_uri_format(const struct sc_uri *u, char *buf, size_t bufsz);
 
 #endif

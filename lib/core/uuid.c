@@ -21,8 +21,8 @@ static const char hexdigits[] = "0123456789abcdef";
 static int
 random_bytes(uint8_t *buf, size_t n, struct sc_error *err)
 {
-	size_t	 got = 0;
-	ssize_t	 r;
+	size_t got = 0;
+	ssize_t r;
 
 	while (got < n) {
 		r = getrandom(buf + got, n - got, 0);
@@ -40,14 +40,14 @@ random_bytes(uint8_t *buf, size_t n, struct sc_error *err)
 int
 sc_uuid_v4(char out[SC_UUID_STRLEN], struct sc_error *err)
 {
-	uint8_t	 b[16];
-	char	 s[SC_UUID_STRLEN];
-	size_t	 i, j;
+	uint8_t b[16];
+	char s[SC_UUID_STRLEN];
+	size_t i, j;
 
 	if (random_bytes(b, sizeof(b), err) == -1)
 		return -1;
-	b[6] = (uint8_t)((b[6] & 0x0f) | 0x40);	/* version 4 */
-	b[8] = (uint8_t)((b[8] & 0x3f) | 0x80);	/* variant 10xx (RFC 4122) */
+	b[6] = (uint8_t)((b[6] & 0x0f) | 0x40); /* version 4 */
+	b[8] = (uint8_t)((b[8] & 0x3f) | 0x80); /* variant 10xx (RFC 4122) */
 	for (i = 0, j = 0; i < sizeof(b); i++) {
 		if (i == 4 || i == 6 || i == 8 || i == 10)
 			s[j++] = '-';
@@ -70,7 +70,7 @@ is_hex(char c)
 bool
 sc_uuid_valid(const char *s)
 {
-	size_t	 i;
+	size_t i;
 
 	if (s == NULL)
 		return false;
@@ -79,7 +79,7 @@ sc_uuid_valid(const char *s)
 			if (s[i] != '-')
 				return false;
 		} else if (!is_hex(s[i]))
-			return false;	/* also stops at an early NUL */
+			return false; /* also stops at an early NUL */
 	}
 	return s[36] == '\0';
 }

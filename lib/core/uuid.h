@@ -15,7 +15,7 @@
 struct sc_error;
 
 /* Buffer size for a UUID string including its NUL. */
-#define SC_UUID_STRLEN	37
+#define SC_UUID_STRLEN 37
 
 /*
  * Write a new random UUID (version 4, RFC 4122 variant) in lower case
@@ -23,16 +23,16 @@ struct sc_error;
  * set (SC_ST_INTERNAL and errno) if no random bytes could be read; out is
  * untouched then.
  */
-int	 sc_uuid_v4(char out[SC_UUID_STRLEN], struct sc_error *err);
+int sc_uuid_v4(char out[SC_UUID_STRLEN], struct sc_error *err);
 
 /*
  * Whether s is exactly 36 characters in canonical 8-4-4-4-12 form (hex
  * digits of either case).  Any version and variant are accepted.
  * s may be NULL (false).
  */
-bool	 sc_uuid_valid(const char *s);
+bool sc_uuid_valid(const char *s);
 
 /* Lower-case the hex digits of s in place (s is NUL-terminated). */
-void	 sc_uuid_lower(char *s);
+void sc_uuid_lower(char *s);
 
 #endif

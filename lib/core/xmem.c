@@ -13,8 +13,7 @@
 
 #include "core/banned.h"
 
-static void __attribute__((noreturn))
-oom(size_t n)
+static void __attribute__((noreturn)) oom(size_t n)
 {
 	fprintf(stderr, "sc: out of memory (%zu bytes)\n", n);
 	abort();
@@ -23,7 +22,7 @@ oom(size_t n)
 void *
 sc_xmalloc(size_t n)
 {
-	void	*p;
+	void *p;
 
 	if ((p = malloc(n ? n : 1)) == NULL)
 		oom(n);
@@ -33,7 +32,7 @@ sc_xmalloc(size_t n)
 void *
 sc_xcalloc(size_t nmemb, size_t size)
 {
-	void	*p;
+	void *p;
 
 	if ((p = calloc(nmemb ? nmemb : 1, size ? size : 1)) == NULL)
 		oom(nmemb * size);
@@ -43,7 +42,7 @@ sc_xcalloc(size_t nmemb, size_t size)
 void *
 sc_xrealloc(void *p, size_t n)
 {
-	void	*q;
+	void *q;
 
 	if ((q = realloc(p, n ? n : 1)) == NULL)
 		oom(n);
@@ -67,8 +66,8 @@ sc_xstrdup(const char *s)
 char *
 sc_xstrndup(const char *s, size_t n)
 {
-	size_t	 len = strnlen(s, n);
-	char	*p = sc_xmalloc(len + 1);
+	size_t len = strnlen(s, n);
+	char *p = sc_xmalloc(len + 1);
 
 	memcpy(p, s, len);
 	p[len] = '\0';
@@ -78,7 +77,7 @@ sc_xstrndup(const char *s, size_t n)
 void *
 sc_xmemdup(const void *p, size_t n)
 {
-	void	*q = sc_xmalloc(n);
+	void *q = sc_xmalloc(n);
 
 	if (n)
 		memcpy(q, p, n);
@@ -88,9 +87,9 @@ sc_xmemdup(const void *p, size_t n)
 char *
 sc_xasprintf(const char *fmt, ...)
 {
-	va_list	 ap;
-	char	*s;
-	int	 n;
+	va_list ap;
+	char *s;
+	int n;
 
 	va_start(ap, fmt);
 	n = vasprintf(&s, fmt, ap);
@@ -103,7 +102,7 @@ sc_xasprintf(const char *fmt, ...)
 void
 sc_bug_fl(const char *file, int line, const char *fmt, ...)
 {
-	va_list	 ap;
+	va_list ap;
 
 	fprintf(stderr, "BUG: %s:%d: ", file, line);
 	va_start(ap, fmt);

@@ -21,113 +21,98 @@
 #include "core/error.h"
 #include "core/banned.h"
 
-#define KIB	((int64_t)1024)
-#define MIB	(1024 * KIB)
-#define GIB	(1024 * MIB)
+#define KIB ((int64_t)1024)
+#define MIB (1024 * KIB)
+#define GIB (1024 * MIB)
 
 enum kind {
-	K_SIZE,		/* int64_t bytes */
-	K_DURATION,	/* int64_t milliseconds */
-	K_BOOL,		/* bool */
-	K_COUNT,	/* int64_t */
-	K_INT,		/* int */
-	K_TOKEN		/* char[256] secret */
+	K_SIZE, /* int64_t bytes */
+	K_DURATION, /* int64_t milliseconds */
+	K_BOOL, /* bool */
+	K_COUNT, /* int64_t */
+	K_INT, /* int */
+	K_TOKEN /* char[256] secret */
 };
 
 /* A value of -1 is accepted besides [min, max] ("never", "disabled"). */
-#define F_MINUS1	0x1
+#define F_MINUS1 0x1
 
 static const struct setting {
-	const char	*name;
-	const char	*alias;
-	enum kind	 kind;
-	size_t		 off;
-	int64_t		 min;
-	int64_t		 max;
-	unsigned	 flags;
+	const char *name;
+	const char *alias;
+	enum kind kind;
+	size_t off;
+	int64_t min;
+	int64_t max;
+	unsigned flags;
 } settings[] = {
 	{ "spark.connect.execute.reattachable.observerRetryBufferSize",
 	    "retry-buffer", K_SIZE,
-	    offsetof(struct sc_server_conf, retry_buffer_size),
-	    0, INT64_MAX, 0 },
+	    offsetof(struct sc_server_conf, retry_buffer_size), 0, INT64_MAX,
+	    0 },
 	{ "spark.connect.execute.reattachable.senderMaxStreamDuration",
 	    "max-stream-duration", K_DURATION,
-	    offsetof(struct sc_server_conf, max_stream_duration_ms),
-	    0, INT64_MAX, 0 },
+	    offsetof(struct sc_server_conf, max_stream_duration_ms), 0,
+	    INT64_MAX, 0 },
 	{ "spark.connect.execute.reattachable.senderMaxStreamSize",
 	    "max-stream-size", K_SIZE,
-	    offsetof(struct sc_server_conf, max_stream_size),
-	    0, INT64_MAX, 0 },
-	{ "spark.connect.execute.reattachable.enabled",
-	    "reattachable", K_BOOL,
-	    offsetof(struct sc_server_conf, reattachable_enabled),
-	    0, 1, 0 },
-	{ "spark.connect.execute.manager.detachedTimeout",
-	    "detached-timeout", K_DURATION,
-	    offsetof(struct sc_server_conf, detached_timeout_ms),
-	    1, INT64_MAX, 0 },
+	    offsetof(struct sc_server_conf, max_stream_size), 0, INT64_MAX, 0 },
+	{ "spark.connect.execute.reattachable.enabled", "reattachable", K_BOOL,
+	    offsetof(struct sc_server_conf, reattachable_enabled), 0, 1, 0 },
+	{ "spark.connect.execute.manager.detachedTimeout", "detached-timeout",
+	    K_DURATION, offsetof(struct sc_server_conf, detached_timeout_ms), 1,
+	    INT64_MAX, 0 },
 	{ "spark.connect.execute.manager.maintenanceInterval",
 	    "maintenance-interval", K_DURATION,
-	    offsetof(struct sc_server_conf, maintenance_interval_ms),
-	    1, INT64_MAX, 0 },
+	    offsetof(struct sc_server_conf, maintenance_interval_ms), 1,
+	    INT64_MAX, 0 },
 	{ "spark.connect.execute.manager.abandonedTombstonesSize",
 	    "abandoned-tombstones", K_COUNT,
-	    offsetof(struct sc_server_conf, abandoned_tombstones),
-	    0, INT32_MAX, 0 },
+	    offsetof(struct sc_server_conf, abandoned_tombstones), 0, INT32_MAX,
+	    0 },
 	{ "spark.connect.session.inactiveOperations.cacheExpiration",
 	    "inactive-operations-expiry", K_DURATION,
-	    offsetof(struct sc_server_conf, inactive_op_expiry_ms),
-	    0, INT64_MAX, 0 },
+	    offsetof(struct sc_server_conf, inactive_op_expiry_ms), 0,
+	    INT64_MAX, 0 },
 	{ "spark.connect.session.manager.defaultSessionTimeout",
 	    "session-timeout", K_DURATION,
-	    offsetof(struct sc_server_conf, session_timeout_ms),
-	    1, INT64_MAX, F_MINUS1 },
+	    offsetof(struct sc_server_conf, session_timeout_ms), 1, INT64_MAX,
+	    F_MINUS1 },
 	{ "spark.connect.session.manager.maintenanceInterval",
 	    "session-maintenance-interval", K_DURATION,
-	    offsetof(struct sc_server_conf, session_maintenance_ms),
-	    1, INT64_MAX, 0 },
+	    offsetof(struct sc_server_conf, session_maintenance_ms), 1,
+	    INT64_MAX, 0 },
 	{ "spark.connect.session.manager.closedSessionsTombstonesSize",
 	    "closed-session-tombstones", K_COUNT,
-	    offsetof(struct sc_server_conf, closed_session_tombstones),
-	    0, INT32_MAX, 0 },
-	{ "spark.sql.execution.arrow.maxRecordsPerBatch",
-	    "batch-rows", K_COUNT,
-	    offsetof(struct sc_server_conf, batch_max_rows),
-	    1, INT32_MAX, 0 },
-	{ "spark.connect.grpc.arrow.maxBatchSize",
-	    "batch-size", K_SIZE,
-	    offsetof(struct sc_server_conf, batch_max_bytes),
-	    KIB, INT32_MAX, 0 },
-	{ "sctk.execute.highWaterBytes",
-	    "high-water", K_SIZE,
-	    offsetof(struct sc_server_conf, high_water_bytes),
-	    KIB, INT64_MAX, 0 },
-	{ "spark.connect.progress.reportInterval",
-	    "progress-interval", K_DURATION,
-	    offsetof(struct sc_server_conf, progress_interval_ms),
+	    offsetof(struct sc_server_conf, closed_session_tombstones), 0,
+	    INT32_MAX, 0 },
+	{ "spark.sql.execution.arrow.maxRecordsPerBatch", "batch-rows", K_COUNT,
+	    offsetof(struct sc_server_conf, batch_max_rows), 1, INT32_MAX, 0 },
+	{ "spark.connect.grpc.arrow.maxBatchSize", "batch-size", K_SIZE,
+	    offsetof(struct sc_server_conf, batch_max_bytes), KIB, INT32_MAX,
+	    0 },
+	{ "sctk.execute.highWaterBytes", "high-water", K_SIZE,
+	    offsetof(struct sc_server_conf, high_water_bytes), KIB, INT64_MAX,
+	    0 },
+	{ "spark.connect.progress.reportInterval", "progress-interval",
+	    K_DURATION, offsetof(struct sc_server_conf, progress_interval_ms),
 	    1, INT64_MAX, F_MINUS1 },
-	{ "spark.connect.grpc.maxInboundMessageSize",
-	    "max-message-size", K_SIZE,
-	    offsetof(struct sc_server_conf, max_message_size),
-	    KIB, INT32_MAX, 0 },
-	{ "spark.connect.grpc.maxMetadataSize",
-	    "max-metadata-size", K_SIZE,
-	    offsetof(struct sc_server_conf, max_metadata_size),
-	    0, INT32_MAX, 0 },
-	{ "sctk.execute.workers",
-	    "workers", K_INT,
-	    offsetof(struct sc_server_conf, workers),
-	    1, 256, 0 },
-	{ "spark.connect.authenticate.token",
-	    "token", K_TOKEN,
-	    offsetof(struct sc_server_conf, token),
-	    0, 0, 0 },
+	{ "spark.connect.grpc.maxInboundMessageSize", "max-message-size",
+	    K_SIZE, offsetof(struct sc_server_conf, max_message_size), KIB,
+	    INT32_MAX, 0 },
+	{ "spark.connect.grpc.maxMetadataSize", "max-metadata-size", K_SIZE,
+	    offsetof(struct sc_server_conf, max_metadata_size), 0, INT32_MAX,
+	    0 },
+	{ "sctk.execute.workers", "workers", K_INT,
+	    offsetof(struct sc_server_conf, workers), 1, 256, 0 },
+	{ "spark.connect.authenticate.token", "token", K_TOKEN,
+	    offsetof(struct sc_server_conf, token), 0, 0, 0 },
 };
 
 #define NSETTINGS (sizeof(settings) / sizeof(settings[0]))
 
 /* What a set token reads as (Spark's redaction text). */
-#define REDACTED	"*********(redacted)"
+#define REDACTED "*********(redacted)"
 
 void
 sc_server_conf_default(struct sc_server_conf *conf)
@@ -157,7 +142,7 @@ sc_server_conf_default(struct sc_server_conf *conf)
 static const struct setting *
 lookup(const char *key)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < NSETTINGS; i++)
 		if (strcmp(key, settings[i].name) == 0 ||
@@ -171,8 +156,8 @@ static int
 parse_number(const struct setting *st, const char *value, int64_t *out,
     struct sc_error *err)
 {
-	uint64_t	 u;
-	int64_t		 v;
+	uint64_t u;
+	int64_t v;
 
 	if ((st->flags & F_MINUS1) && strcmp(value, "-1") == 0) {
 		*out = -1;
@@ -211,10 +196,10 @@ int
 sc_server_conf_set(struct sc_server_conf *conf, const char *key,
     const char *value, struct sc_error *err)
 {
-	const struct setting	*st;
-	struct sc_error		 e;
-	char			*field;
-	int64_t			 v = 0;
+	const struct setting *st;
+	struct sc_error e;
+	char *field;
+	int64_t v = 0;
 
 	if ((st = lookup(key)) == NULL)
 		return sc_error_set(err, SC_ST_USAGE, "unknown setting '%s'",
@@ -283,10 +268,10 @@ format_duration(int64_t v, char *out, size_t outsz)
 
 /* Format setting st; false when it has no value (an unset token). */
 static bool
-format(const struct sc_server_conf *conf, const struct setting *st,
-    char *out, size_t outsz)
+format(const struct sc_server_conf *conf, const struct setting *st, char *out,
+    size_t outsz)
 {
-	const char	*field = (const char *)conf + st->off;
+	const char *field = (const char *)conf + st->off;
 
 	switch (st->kind) {
 	case K_SIZE:
@@ -320,7 +305,7 @@ int
 sc_server_conf_get(const struct sc_server_conf *conf, const char *key,
     char *out, size_t outsz)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < NSETTINGS; i++)
 		if (strcmp(key, settings[i].name) == 0)
@@ -332,8 +317,8 @@ void
 sc_server_conf_each(const struct sc_server_conf *conf,
     void (*fn)(const char *key, const char *value, void *arg), void *arg)
 {
-	char	 value[64];
-	size_t	 i;
+	char value[64];
+	size_t i;
 
 	for (i = 0; i < NSETTINGS; i++)
 		if (format(conf, &settings[i], value, sizeof(value)))

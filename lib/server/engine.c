@@ -27,13 +27,13 @@
  * Columns whose type is neither known from the plan nor declared are
  * typed from the values of up to this many first rows (buffered).
  */
-#define INFER_ROWS	10000
-#define INFER_BYTES	(4 << 20)
+#define INFER_ROWS 10000
+#define INFER_BYTES (4 << 20)
 
 /* SQLite checks the cancel flag every this many VM instructions. */
-#define PROGRESS_OPS	1000
+#define PROGRESS_OPS 1000
 
-static atomic_uint	 memdb_seq;
+static atomic_uint memdb_seq;
 
 /* ------------------------------------------------------------------ */
 /* Errors                                                              */
@@ -50,7 +50,7 @@ sc_eng_canceled(struct sc_error *err)
 static void
 backquote(struct sc_buf *b, const char *s, size_t n)
 {
-	size_t	 i;
+	size_t i;
 
 	sc_buf_addch(b, '`', NULL);
 	for (i = 0; i < n; i++) {
@@ -66,9 +66,9 @@ backquote(struct sc_buf *b, const char *s, size_t n)
 static int
 spark_form(const char *msg, struct sc_error *err)
 {
-	const char	*close, *st;
-	char		 cls[128], state[8];
-	size_t		 cl, tl;
+	const char *close, *st;
+	char cls[128], state[8];
+	size_t cl, tl;
 
 	if (msg[0] != '[' || (close = strchr(msg, ']')) == NULL ||
 	    close[1] != ' ')
@@ -103,10 +103,10 @@ sc_eng_is_canceled(const struct sc_erun *r)
 int
 sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err)
 {
-	const char	*msg = x->run->errmsg, *p;
-	struct sc_buf	 b;
-	int		 ret;
-	size_t		 n;
+	const char *msg = x->run->errmsg, *p;
+	struct sc_buf b;
+	int ret;
+	size_t n;
 
 	if ((rc & 0xff) == SQLITE_INTERRUPT || sc_eng_is_canceled(x->run))
 		return sc_eng_canceled(err);
@@ -125,8 +125,10 @@ sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err)
 		p = msg + 16;
 		backquote(&b, p, strlen(p));
 		ret = sc_srv_error(err, "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION",
-		    "42703", "A column, variable, or function parameter with "
-		    "name %s cannot be resolved.", (const char *)b.data);
+		    "42703",
+		    "A column, variable, or function parameter with "
+		    "name %s cannot be resolved.",
+		    (const char *)b.data);
 	} else if (strncmp(msg, "no such function: ", 18) == 0) {
 		p = msg + 18;
 		backquote(&b, p, strlen(p));
@@ -146,21 +148,22 @@ sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err)
 		ret = sc_srv_error(err, "PARSE_SYNTAX_ERROR", "42601",
 		    "Syntax error at or near %s.", msg + 20);
 	} else if (strstr(msg, " already exists") != NULL &&
-	    (strncmp(msg, "table ", 6) == 0 ||
-	    strncmp(msg, "view ", 5) == 0)) {
+	    (strncmp(msg, "table ", 6) == 0 || strncmp(msg, "view ", 5) == 0)) {
 		p = strchr(msg, ' ') + 1;
 		n = (size_t)(strstr(p, " already exists") - p);
 		backquote(&b, p, n);
-		ret = sc_srv_error(err, "TABLE_OR_VIEW_ALREADY_EXISTS",
-		    "42P07", "Cannot create table or view %s because it "
-		    "already exists.", (const char *)b.data);
+		ret = sc_srv_error(err, "TABLE_OR_VIEW_ALREADY_EXISTS", "42P07",
+		    "Cannot create table or view %s because it "
+		    "already exists.",
+		    (const char *)b.data);
 	} else if ((rc & 0xff) == SQLITE_CONSTRAINT) {
-		ret = sc_srv_error(err, "CONSTRAINT_VIOLATION", "23000",
-		    "%s.", msg);
-	} else if ((rc & 0xff) == SQLITE_BUSY ||
-	    (rc & 0xff) == SQLITE_LOCKED) {
-		ret = sc_srv_error(err, "SQLITE_BUSY", "40001", "%s (another "
-		    "session or operation holds a conflicting lock).", msg);
+		ret = sc_srv_error(err, "CONSTRAINT_VIOLATION", "23000", "%s.",
+		    msg);
+	} else if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED) {
+		ret = sc_srv_error(err, "SQLITE_BUSY", "40001",
+		    "%s (another "
+		    "session or operation holds a conflicting lock).",
+		    msg);
 	} else {
 		ret = sc_srv_error(err, "SQLITE_ERROR",
 		    (rc & 0xff) == SQLITE_ERROR ? "42000" : "HY000", "%s.",
@@ -189,8 +192,8 @@ save_error(struct sc_ectx *x)
 static int
 open_db(struct sc_engine *e, sqlite3 **dbp, struct sc_error *err)
 {
-	sqlite3	*db = NULL;
-	int	 rc;
+	sqlite3 *db = NULL;
+	int rc;
 
 	rc = sqlite3_open_v2(e->uri, &db, e->flags, NULL);
 	if (rc != SQLITE_OK) {
@@ -209,10 +212,10 @@ open_db(struct sc_engine *e, sqlite3 **dbp, struct sc_error *err)
 struct sc_engine *
 sc_engine_new(const char *dbfile, struct sc_error *err)
 {
-	struct sc_engine	*e = sc_xcalloc(1, sizeof(*e));
-	sqlite3_stmt		*st;
-	const char		*mode;
-	int			 rc;
+	struct sc_engine *e = sc_xcalloc(1, sizeof(*e));
+	sqlite3_stmt *st;
+	const char *mode;
+	int rc;
 
 	/* FULLMUTEX: the calls of a session may run at the same time. */
 	e->flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
@@ -234,13 +237,17 @@ sc_engine_new(const char *dbfile, struct sc_error *err)
 			mode = (const char *)sqlite3_column_text(st, 0);
 			if (mode == NULL || strcasecmp(mode, "wal") != 0) {
 				sqlite3_finalize(st);
-				sc_error_set(err, SC_ST_IO, "cannot use WAL "
-				    "mode on database '%s'", dbfile);
+				sc_error_set(err, SC_ST_IO,
+				    "cannot use WAL "
+				    "mode on database '%s'",
+				    dbfile);
 				goto fail;
 			}
 		} else {
-			sc_error_set(err, SC_ST_IO, "cannot open database "
-			    "'%s': %s", dbfile, sqlite3_errmsg(e->anchor));
+			sc_error_set(err, SC_ST_IO,
+			    "cannot open database "
+			    "'%s': %s",
+			    dbfile, sqlite3_errmsg(e->anchor));
 			sqlite3_finalize(st);
 			goto fail;
 		}
@@ -279,17 +286,19 @@ progress(void *arg)
 struct sc_engine_conn *
 sc_engine_conn_new(struct sc_engine *e, struct sc_error *err)
 {
-	struct sc_engine_conn	*c = sc_xcalloc(1, sizeof(*c));
-	char			*msg = NULL;
-	int			 rc;
+	struct sc_engine_conn *c = sc_xcalloc(1, sizeof(*c));
+	char *msg = NULL;
+	int rc;
 
 	c->e = e;
 	pthread_mutex_init(&c->lock, NULL);
 	if (open_db(e, &c->db, err) == -1)
 		goto fail;
 	/* Spark's LIKE is case-sensitive. */
-	rc = sqlite3_exec(c->db, "PRAGMA temp_store=MEMORY; "
-	    "PRAGMA case_sensitive_like=ON", NULL, NULL, &msg);
+	rc = sqlite3_exec(c->db,
+	    "PRAGMA temp_store=MEMORY; "
+	    "PRAGMA case_sensitive_like=ON",
+	    NULL, NULL, &msg);
 	if (rc == SQLITE_OK && !e->memdb)
 		rc = sqlite3_exec(c->db, "PRAGMA synchronous=NORMAL", NULL,
 		    NULL, &msg);
@@ -298,8 +307,10 @@ sc_engine_conn_new(struct sc_engine *e, struct sc_error *err)
 	if (rc == SQLITE_OK)
 		rc = sc_eng_register_functions(c->db);
 	if (rc != SQLITE_OK) {
-		sc_error_set(err, SC_ST_INTERNAL, "cannot set up a database "
-		    "connection: %s", msg != NULL ? msg : sqlite3_errstr(rc));
+		sc_error_set(err, SC_ST_INTERNAL,
+		    "cannot set up a database "
+		    "connection: %s",
+		    msg != NULL ? msg : sqlite3_errstr(rc));
 		sqlite3_free(msg);
 		goto fail;
 	}
@@ -313,11 +324,11 @@ fail:
 void
 sc_engine_conn_free(struct sc_engine_conn *c)
 {
-	size_t	 i;
+	size_t i;
 
 	if (c == NULL)
 		return;
-	sqlite3_close_v2(c->db);	/* TEMP tables go with it */
+	sqlite3_close_v2(c->db); /* TEMP tables go with it */
 	pthread_mutex_destroy(&c->lock);
 	for (i = 0; i < c->nstale; i++)
 		free(c->stale[i]);
@@ -328,7 +339,7 @@ sc_engine_conn_free(struct sc_engine_conn *c)
 void
 sc_engine_conn_interrupt(struct sc_engine_conn *c)
 {
-	struct sc_erun	*r;
+	struct sc_erun *r;
 
 	pthread_mutex_lock(&c->lock);
 	for (r = c->runs; r != NULL; r = r->next)
@@ -339,7 +350,7 @@ sc_engine_conn_interrupt(struct sc_engine_conn *c)
 unsigned
 sc_eng_next_tmp(struct sc_engine_conn *c)
 {
-	unsigned	 n;
+	unsigned n;
 
 	pthread_mutex_lock(&c->lock);
 	n = c->tmpseq++;
@@ -350,7 +361,7 @@ sc_eng_next_tmp(struct sc_engine_conn *c)
 void
 sc_eng_add_tmp(struct sc_ectx *x, const char *name)
 {
-	struct sc_erun	*r = x->run;
+	struct sc_erun *r = x->run;
 
 	r->tmp = sc_xreallocarray(r->tmp, r->ntmp + 1, sizeof(*r->tmp));
 	r->tmp[r->ntmp++] = sc_xstrdup(name);
@@ -383,9 +394,8 @@ call_begin(struct sc_engine_conn *c, struct sc_ectx *x, struct sc_erun *r,
 static bool
 drop_tmp(struct sc_engine_conn *c, const char *name)
 {
-	char	*sql = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\"",
-		    name);
-	int	 rc;
+	char *sql = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\"", name);
+	int rc;
 
 	if (sql == NULL)
 		return false;
@@ -397,9 +407,9 @@ drop_tmp(struct sc_engine_conn *c, const char *name)
 static void
 call_end(struct sc_engine_conn *c, struct sc_ectx *x)
 {
-	struct sc_erun	*r = x->run, **pp;
-	char		**left = NULL;
-	size_t		 i, nleft = 0;
+	struct sc_erun *r = x->run, **pp;
+	char **left = NULL;
+	size_t i, nleft = 0;
 
 	current_run = r->outer;
 	pthread_mutex_lock(&c->lock);
@@ -444,8 +454,8 @@ int
 sc_eng_prepare(struct sc_ectx *x, const char *sql, size_t len,
     sqlite3_stmt **st, const char **tail, struct sc_error *err)
 {
-	sqlite3_mutex	*m = sqlite3_db_mutex(x->c->db);
-	int		 rc;
+	sqlite3_mutex *m = sqlite3_db_mutex(x->c->db);
+	int rc;
 
 	*st = NULL;
 	sqlite3_mutex_enter(m);
@@ -468,8 +478,8 @@ sc_eng_prepare(struct sc_ectx *x, const char *sql, size_t len,
 int
 sc_eng_step(struct sc_ectx *x, sqlite3_stmt *st)
 {
-	sqlite3_mutex	*m;
-	int		 rc = sqlite3_step(st);
+	sqlite3_mutex *m;
+	int rc = sqlite3_step(st);
 
 	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
 		return rc;
@@ -485,8 +495,8 @@ sc_eng_step(struct sc_ectx *x, sqlite3_stmt *st)
 int
 sc_eng_exec(struct sc_ectx *x, const char *sql, struct sc_error *err)
 {
-	sqlite3_mutex	*m = sqlite3_db_mutex(x->c->db);
-	int		 rc;
+	sqlite3_mutex *m = sqlite3_db_mutex(x->c->db);
+	int rc;
 
 	sqlite3_mutex_enter(m);
 	rc = sqlite3_exec(x->c->db, sql, NULL, NULL, NULL);
@@ -499,7 +509,7 @@ sc_eng_exec(struct sc_ectx *x, const char *sql, struct sc_error *err)
 static const struct sc_eparam *
 find_param(const struct sc_eparams *p, const char *name, size_t pos)
 {
-	size_t	 i, k = 0;
+	size_t i, k = 0;
 
 	for (i = 0; i < p->n; i++) {
 		if (name != NULL && p->v[i].name != NULL &&
@@ -517,13 +527,13 @@ find_param(const struct sc_eparams *p, const char *name, size_t pos)
  * ":name", "@name", "$name" the named value "name".
  */
 int
-sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st,
-    const struct sc_eparams *p, size_t *posused, struct sc_error *err)
+sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_eparams *p,
+    size_t *posused, struct sc_error *err)
 {
-	int			 i, n = sqlite3_bind_parameter_count(st);
-	const char		*name;
-	const struct sc_eparam	*v;
-	size_t			 pos;
+	int i, n = sqlite3_bind_parameter_count(st);
+	const char *name;
+	const struct sc_eparam *v;
+	size_t pos;
 
 	(void)x;
 	for (i = 1; i <= n; i++) {
@@ -548,7 +558,8 @@ sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st,
 				    "UNBOUND_SQL_PARAMETER", "42P02",
 				    "Found the unbound parameter: %s. Please, "
 				    "fix `args` and provide a mapping of the "
-				    "parameter to a SQL literal.", name + 1);
+				    "parameter to a SQL literal.",
+				    name + 1);
 		}
 		if (v->lit != NULL) {
 			if (sc_eng_literal_param(v->lit, st, i, err) == -1)
@@ -556,7 +567,7 @@ sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st,
 		} else if (v->expr->expr_type_case ==
 		    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL) {
 			if (sc_eng_literal_param(v->expr->literal, st, i,
-			    err) == -1)
+				err) == -1)
 				return -1;
 		} else {
 			return sc_srv_error(err,
@@ -574,21 +585,21 @@ sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st,
 
 int
 sc_eng_batch_begin(struct sc_ebatch *b, struct sc_ectx *x,
-    const struct sc_ecol *cols, size_t n,
-    const struct sc_engine_limits *limits,
+    const struct sc_ecol *cols, size_t n, const struct sc_engine_limits *limits,
     const struct sc_engine_sink *sink, struct sc_error *err)
 {
-	struct sc_arrow_schema		 as;
-	Spark__Connect__DataType	*dt;
-	int				 rc;
+	struct sc_arrow_schema as;
+	Spark__Connect__DataType *dt;
+	int rc;
 
 	memset(b, 0, sizeof(*b));
 	b->run = x->run;
 	b->sink = sink;
-	b->max_rows = limits != NULL && limits->max_rows > 0 ?
-	    limits->max_rows : INT64_MAX;
-	b->max_bytes = limits != NULL && limits->max_bytes > 0 ?
-	    limits->max_bytes : INT64_MAX;
+	b->max_rows = limits != NULL && limits->max_rows > 0 ? limits->max_rows
+							     : INT64_MAX;
+	b->max_bytes = limits != NULL && limits->max_bytes > 0
+	    ? limits->max_bytes
+	    : INT64_MAX;
 	if (sc_eng_arrow_schema(cols, n, &as, err) == -1)
 		return -1;
 	b->w = sc_arrow_writer_new(&as, err);
@@ -610,15 +621,15 @@ sc_eng_batch_begin(struct sc_ebatch *b, struct sc_ectx *x,
 int
 sc_eng_batch_flush(struct sc_ebatch *b, struct sc_error *err)
 {
-	int64_t	 rows = (int64_t)sc_arrow_writer_rows(b->w);
+	int64_t rows = (int64_t)sc_arrow_writer_rows(b->w);
 
-	struct sc_buf	*out = &b->run->out;
+	struct sc_buf *out = &b->run->out;
 
 	sc_buf_reset(out);
 	if (sc_arrow_writer_flush(b->w, out, err) == -1)
 		return -1;
-	if (b->sink->batch(b->sink->arg, out->data, out->len, rows,
-	    b->sent) != 0)
+	if (b->sink->batch(b->sink->arg, out->data, out->len, rows, b->sent) !=
+	    0)
 		return sc_eng_canceled(err);
 	b->sent += rows;
 	/* Keep a big batch's buffer from pinning memory. */
@@ -653,19 +664,19 @@ sc_eng_batch_release(struct sc_ebatch *b)
 
 /* Rows buffered to infer column types. */
 struct rowbuf {
-	struct sc_eval	*v;
-	size_t		 nv;
-	size_t		 cap;
-	struct sc_buf	 bytes;
-	size_t		 rows;
-	bool		 done;		/* the statement is finished */
+	struct sc_eval *v;
+	size_t nv;
+	size_t cap;
+	struct sc_buf bytes;
+	size_t rows;
+	bool done; /* the statement is finished */
 };
 
 static void
 rowbuf_add(struct rowbuf *rb, sqlite3_stmt *st, int ncol)
 {
-	int		 i;
-	struct sc_eval	*v;
+	int i;
+	struct sc_eval *v;
 
 	if (rb->nv + (size_t)ncol > rb->cap) {
 		rb->cap = rb->cap == 0 ? 256 : rb->cap * 2;
@@ -689,7 +700,7 @@ rowbuf_add(struct rowbuf *rb, sqlite3_stmt *st, int ncol)
 static void
 rowbuf_fix(struct rowbuf *rb)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < rb->nv; i++)
 		if (rb->v[i].t == SQLITE_TEXT || rb->v[i].t == SQLITE_BLOB)
@@ -707,8 +718,8 @@ rowbuf_release(struct rowbuf *rb)
 static void
 infer(struct sc_ecol *col, const struct rowbuf *rb, int ncol, int i)
 {
-	size_t	 r;
-	int	 seen = 0;
+	size_t r;
+	int seen = 0;
 
 	for (r = 0; r < rb->rows; r++)
 		seen |= 1 << rb->v[r * (size_t)ncol + (size_t)i].t;
@@ -730,36 +741,37 @@ infer(struct sc_ecol *col, const struct rowbuf *rb, int ncol, int i)
 static bool
 declared_not_null(sqlite3 *db, sqlite3_stmt *st, int i)
 {
-	const char	*dbn = sqlite3_column_database_name(st, i);
-	const char	*tbl = sqlite3_column_table_name(st, i);
-	const char	*col = sqlite3_column_origin_name(st, i);
-	int		 notnull = 0;
+	const char *dbn = sqlite3_column_database_name(st, i);
+	const char *tbl = sqlite3_column_table_name(st, i);
+	const char *col = sqlite3_column_origin_name(st, i);
+	int notnull = 0;
 
 	if (dbn == NULL || tbl == NULL || col == NULL)
 		return false;
 	if (strcmp(tbl, "range") == 0 && strcmp(col, "id") == 0)
 		return true;
 	if (sqlite3_table_column_metadata(db, dbn, tbl, col, NULL, NULL,
-	    &notnull, NULL, NULL) != SQLITE_OK)
+		&notnull, NULL, NULL) != SQLITE_OK)
 		return false;
 	return notnull != 0;
 }
 
 /* Decide the result columns of st from the plan, declarations, values. */
 static int
-result_columns(struct sc_ectx *x, const struct sc_eplan *p,
-    sqlite3_stmt *st, bool schema_only, struct rowbuf *rb,
-    struct sc_ecol **colsp, size_t *np, struct sc_error *err)
+result_columns(struct sc_ectx *x, const struct sc_eplan *p, sqlite3_stmt *st,
+    bool schema_only, struct rowbuf *rb, struct sc_ecol **colsp, size_t *np,
+    struct sc_error *err)
 {
-	int		 ncol = sqlite3_column_count(st), i, rc;
-	struct sc_ecol	*cols;
-	const char	*decl, *name;
-	bool		 unknown = false;
+	int ncol = sqlite3_column_count(st), i, rc;
+	struct sc_ecol *cols;
+	const char *decl, *name;
+	bool unknown = false;
 
 	cols = sc_xcalloc(ncol > 0 ? (size_t)ncol : 1, sizeof(*cols));
 	for (i = 0; i < ncol; i++) {
-		const struct sc_ecol *pc = p->cols != NULL &&
-		    p->ncols == (size_t)ncol ? &p->cols[i] : NULL;
+		const struct sc_ecol *pc =
+		    p->cols != NULL && p->ncols == (size_t)ncol ? &p->cols[i]
+								: NULL;
 
 		name = pc != NULL ? pc->name : sqlite3_column_name(st, i);
 		cols[i].name = sc_xstrdup(name != NULL ? name : "");
@@ -771,13 +783,13 @@ result_columns(struct sc_ectx *x, const struct sc_eplan *p,
 		}
 		if (cols[i].type.t == SC_ETYPE_UNKNOWN) {
 			decl = sqlite3_column_decltype(st, i);
-			if (decl == NULL || sc_eng_parse_type(decl,
-			    strlen(decl), true, &cols[i].type) == -1)
+			if (decl == NULL ||
+			    sc_eng_parse_type(decl, strlen(decl), true,
+				&cols[i].type) == -1)
 				cols[i].type.t = SC_ETYPE_UNKNOWN;
 		}
 		if (cols[i].nullable < 0)
-			cols[i].nullable = !declared_not_null(x->c->db, st,
-			    i);
+			cols[i].nullable = !declared_not_null(x->c->db, st, i);
 		if (cols[i].type.t == SC_ETYPE_UNKNOWN)
 			unknown = true;
 	}
@@ -820,23 +832,22 @@ end_row(struct sc_ebatch *b, struct sc_error *err)
 
 /* Stream st's rows (after those buffered in rb) into batches. */
 static int
-stream_rows(struct sc_ectx *x, sqlite3_stmt *st,
-    const struct sc_ecol *cols, size_t ncol, struct rowbuf *rb,
-    const struct sc_engine_limits *limits,
+stream_rows(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_ecol *cols,
+    size_t ncol, struct rowbuf *rb, const struct sc_engine_limits *limits,
     const struct sc_engine_sink *sink, struct sc_error *err)
 {
-	struct sc_ebatch	 b;
-	struct sc_eval		 v;
-	size_t			 r, i;
-	int64_t			 row = 0;
-	int			 rc, ret = -1;
+	struct sc_ebatch b;
+	struct sc_eval v;
+	size_t r, i;
+	int64_t row = 0;
+	int rc, ret = -1;
 
 	if (sc_eng_batch_begin(&b, x, cols, ncol, limits, sink, err) == -1)
 		return -1;
 	for (r = 0; r < rb->rows; r++, row++) {
 		for (i = 0; i < ncol; i++)
 			if (sc_eng_put(b.w, i, &cols[i], &rb->v[r * ncol + i],
-			    row, err) == -1)
+				row, err) == -1)
 				goto out;
 		if (end_row(&b, err) == -1)
 			goto out;
@@ -853,7 +864,7 @@ stream_rows(struct sc_ectx *x, sqlite3_stmt *st,
 			for (i = 0; i < ncol; i++) {
 				sc_eng_eval_column(st, (int)i, &v);
 				if (sc_eng_put(b.w, i, &cols[i], &v, row,
-				    err) == -1)
+					err) == -1)
 					goto out;
 			}
 			row++;
@@ -898,16 +909,16 @@ blank_tail(const char *s)
  */
 int
 sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
-    const struct sc_engine_limits *limits,
-    const struct sc_engine_sink *sink, bool schema_only,
-    struct sc_ecol **colsp, size_t *ncolsp, struct sc_error *err)
+    const struct sc_engine_limits *limits, const struct sc_engine_sink *sink,
+    bool schema_only, struct sc_ecol **colsp, size_t *ncolsp,
+    struct sc_error *err)
 {
-	sqlite3_stmt		*st = NULL;
-	const char		*sql = (const char *)p->sql.data, *tail;
-	struct sc_ecol		*cols = NULL;
-	struct rowbuf		 rb;
-	size_t			 ncol = 0, posused = 0;
-	int			 rc, ret = -1;
+	sqlite3_stmt *st = NULL;
+	const char *sql = (const char *)p->sql.data, *tail;
+	struct sc_ecol *cols = NULL;
+	struct rowbuf rb;
+	size_t ncol = 0, posused = 0;
+	int rc, ret = -1;
 
 	if (p->kind == SC_EPLAN_RANGE) {
 		if (!schema_only)
@@ -925,7 +936,7 @@ sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
 	for (;;) {
 		if (sc_eng_prepare(x, sql, strlen(sql), &st, &tail, err) == -1)
 			goto out;
-		if (st == NULL) {	/* only blanks or comments */
+		if (st == NULL) { /* only blanks or comments */
 			if (*tail == '\0' || tail == sql)
 				break;
 			sql = tail;
@@ -939,7 +950,8 @@ sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
 			/* Analysis must not run the statements before. */
 			sc_srv_error(err, "PARSE_SYNTAX_ERROR", "42601",
 			    "Syntax error at or near '%.20s': the schema of "
-			    "several statements is not defined.", tail);
+			    "several statements is not defined.",
+			    tail);
 			goto out;
 		}
 		/* Not the last statement: run it. */
@@ -969,11 +981,11 @@ sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
 	if (!p->raw && !blank_tail(tail)) {
 		sc_srv_error(err, "PARSE_SYNTAX_ERROR", "42601",
 		    "Syntax error at or near '%.20s': only one statement is "
-		    "allowed here.", tail);
+		    "allowed here.",
+		    tail);
 		goto out;
 	}
-	if (result_columns(x, p, st, schema_only, &rb, &cols, &ncol,
-	    err) == -1)
+	if (result_columns(x, p, st, schema_only, &rb, &cols, &ncol, err) == -1)
 		goto out;
 	if (schema_only) {
 		*colsp = cols;
@@ -996,15 +1008,14 @@ out:
 
 int
 sc_engine_run_cancelable(struct sc_engine_conn *c,
-    const Spark__Connect__Relation *root,
-    const struct sc_engine_limits *limits,
+    const Spark__Connect__Relation *root, const struct sc_engine_limits *limits,
     const struct sc_engine_sink *sink, const atomic_int *cancel,
     struct sc_error *err)
 {
-	struct sc_ectx	 x;
-	struct sc_erun	 r;
-	struct sc_eplan	 p;
-	int		 rc;
+	struct sc_ectx x;
+	struct sc_erun r;
+	struct sc_eplan p;
+	int rc;
 
 	call_begin(c, &x, &r, cancel);
 	sc_eplan_init(&p);
@@ -1019,8 +1030,8 @@ sc_engine_run_cancelable(struct sc_engine_conn *c,
 
 int
 sc_engine_run(struct sc_engine_conn *c, const Spark__Connect__Relation *root,
-    const struct sc_engine_limits *limits,
-    const struct sc_engine_sink *sink, struct sc_error *err)
+    const struct sc_engine_limits *limits, const struct sc_engine_sink *sink,
+    struct sc_error *err)
 {
 	return sc_engine_run_cancelable(c, root, limits, sink, NULL, err);
 }
@@ -1029,29 +1040,27 @@ static int
 plan_columns(struct sc_engine_conn *c, const Spark__Connect__Relation *root,
     struct sc_ecol **colsp, size_t *np, struct sc_error *err)
 {
-	struct sc_ectx	 x;
-	struct sc_erun	 r;
-	struct sc_eplan	 p;
-	int		 rc;
+	struct sc_ectx x;
+	struct sc_erun r;
+	struct sc_eplan p;
+	int rc;
 
 	call_begin(c, &x, &r, NULL);
 	sc_eplan_init(&p);
 	rc = sc_eng_translate(&x, root, &p, err);
 	if (rc == 0)
-		rc = sc_eng_exec_plan(&x, &p, NULL, NULL, true, colsp, np,
-		    err);
+		rc = sc_eng_exec_plan(&x, &p, NULL, NULL, true, colsp, np, err);
 	sc_eplan_release(&p);
 	call_end(c, &x);
 	return rc;
 }
 
 int
-sc_engine_schema(struct sc_engine_conn *c,
-    const Spark__Connect__Relation *root, Spark__Connect__DataType **out,
-    struct sc_error *err)
+sc_engine_schema(struct sc_engine_conn *c, const Spark__Connect__Relation *root,
+    Spark__Connect__DataType **out, struct sc_error *err)
 {
-	struct sc_ecol	*cols = NULL;
-	size_t		 n = 0;
+	struct sc_ecol *cols = NULL;
+	size_t n = 0;
 
 	if (plan_columns(c, root, &cols, &n, err) == -1)
 		return -1;
@@ -1064,9 +1073,9 @@ int
 sc_engine_tree_string(struct sc_engine_conn *c,
     const Spark__Connect__Relation *root, char **text, struct sc_error *err)
 {
-	struct sc_ecol	*cols = NULL;
-	struct sc_buf	 b;
-	size_t		 n = 0, i;
+	struct sc_ecol *cols = NULL;
+	struct sc_buf b;
+	size_t n = 0, i;
 
 	if (plan_columns(c, root, &cols, &n, err) == -1)
 		return -1;
@@ -1088,9 +1097,9 @@ static int
 query_plan(struct sc_ectx *x, const char *sql, struct sc_buf *b,
     struct sc_error *err)
 {
-	sqlite3_stmt	*st;
-	char		*q = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sql);
-	int		 ids[64], depth[64], nids = 0, rc, id, parent, d, i;
+	sqlite3_stmt *st;
+	char *q = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sql);
+	int ids[64], depth[64], nids = 0, rc, id, parent, d, i;
 
 	if (q == NULL)
 		return sc_error_set(err, SC_ST_INTERNAL, "out of memory");
@@ -1127,10 +1136,10 @@ static int
 program(struct sc_ectx *x, const char *sql, struct sc_buf *b,
     struct sc_error *err)
 {
-	sqlite3_stmt	*st;
-	char		*q = sqlite3_mprintf("EXPLAIN %s", sql);
-	int		 rc, i;
-	const char	*p4;
+	sqlite3_stmt *st;
+	char *q = sqlite3_mprintf("EXPLAIN %s", sql);
+	int rc, i;
+	const char *p4;
 
 	if (q == NULL)
 		return sc_error_set(err, SC_ST_INTERNAL, "out of memory");
@@ -1138,8 +1147,7 @@ program(struct sc_ectx *x, const char *sql, struct sc_buf *b,
 	sqlite3_free(q);
 	if (rc == -1)
 		return -1;
-	sc_buf_addstr(b, "addr  opcode         p1    p2    p3    p4\n",
-	    NULL);
+	sc_buf_addstr(b, "addr  opcode         p1    p2    p3    p4\n", NULL);
 	while ((rc = sc_eng_step(x, st)) == SQLITE_ROW) {
 		sc_buf_addf(b, NULL, "%-5d %-14s", sqlite3_column_int(st, 0),
 		    (const char *)sqlite3_column_text(st, 1));
@@ -1160,20 +1168,22 @@ sc_engine_explain(struct sc_engine_conn *c,
     const Spark__Connect__Relation *root, int mode, char **text,
     struct sc_error *err)
 {
-	struct sc_ectx	 x;
-	struct sc_erun	 r;
-	struct sc_eplan	 p;
-	struct sc_buf	 b;
-	int		 rc;
+	struct sc_ectx x;
+	struct sc_erun r;
+	struct sc_eplan p;
+	struct sc_buf b;
+	int rc;
 
 	call_begin(c, &x, &r, NULL);
 	sc_eplan_init(&p);
 	sc_buf_init(&b, SC_BUF_UNLIMITED);
 	rc = sc_eng_translate(&x, root, &p, err);
 	if (rc == 0 && p.kind == SC_EPLAN_RANGE) {
-		sc_buf_addf(&b, NULL, "== Physical Plan ==\nRange (start=%"
-		    PRId64 ", step=%" PRId64 ", count=%" PRIu64 ", native "
-		    "Arrow generator)\n", p.start, p.step, p.count);
+		sc_buf_addf(&b, NULL,
+		    "== Physical Plan ==\nRange (start=%" PRId64
+		    ", step=%" PRId64 ", count=%" PRIu64 ", native "
+		    "Arrow generator)\n",
+		    p.start, p.step, p.count);
 	} else if (rc == 0) {
 		sc_buf_addf(&b, NULL, "== SQL ==\n%s\n\n== Physical Plan ==\n",
 		    (const char *)p.sql.data);
@@ -1198,18 +1208,18 @@ sc_engine_explain(struct sc_engine_conn *c,
 /* ------------------------------------------------------------------ */
 
 /* A command's output is one Arrow stream in one message: bounded. */
-#define COMMAND_OUTPUT_MAX	(64 << 20)
+#define COMMAND_OUTPUT_MAX (64 << 20)
 
 struct capture {
-	struct sc_buf	 data;
-	bool		 overflow;
+	struct sc_buf data;
+	bool overflow;
 };
 
 static int
 capture_batch(void *arg, const uint8_t *ipc, size_t len, int64_t rows,
     int64_t start_offset)
 {
-	struct capture	*cap = arg;
+	struct capture *cap = arg;
 
 	(void)rows;
 	(void)start_offset;
@@ -1224,9 +1234,9 @@ capture_batch(void *arg, const uint8_t *ipc, size_t len, int64_t rows,
 static Spark__Connect__Relation *
 relation_copy(const Spark__Connect__Relation *m, struct sc_error *err)
 {
-	uint8_t				*bytes;
-	size_t				 len;
-	Spark__Connect__Relation	*r;
+	uint8_t *bytes;
+	size_t len;
+	Spark__Connect__Relation *r;
 
 	bytes = sc_proto_pack_alloc(&m->base, &len);
 	r = sc_proto_unpack(&spark__connect__relation__descriptor, bytes, len,
@@ -1246,8 +1256,9 @@ sc_engine_relation_free(Spark__Connect__Relation *r)
 void
 sc_eng_params_from_sql(struct sc_eparams *ps, const Spark__Connect__SQL *q)
 {
-	size_t	 i, n = q->n_args + q->n_pos_args + q->n_named_arguments +
-		    q->n_pos_arguments;
+	size_t i,
+	    n = q->n_args + q->n_pos_args + q->n_named_arguments +
+	    q->n_pos_arguments;
 
 	ps->v = sc_xcalloc(n > 0 ? n : 1, sizeof(*ps->v));
 	ps->n = 0;
@@ -1270,8 +1281,8 @@ static int
 is_single_query(struct sc_ectx *x, const char *sql, bool *query,
     struct sc_error *err)
 {
-	sqlite3_stmt	*st;
-	const char	*tail;
+	sqlite3_stmt *st;
+	const char *tail;
 
 	if (sc_eng_prepare(x, sql, strlen(sql), &st, &tail, err) == -1)
 		return -1;
@@ -1294,20 +1305,20 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
     const Spark__Connect__SqlCommand *cmd, Spark__Connect__Relation **result,
     const atomic_int *cancel, struct sc_error *err)
 {
-	Spark__Connect__SQL		 q = SPARK__CONNECT__SQL__INIT;
-	Spark__Connect__SQL__ArgsEntry	*args = NULL, **argp = NULL;
+	Spark__Connect__SQL q = SPARK__CONNECT__SQL__INIT;
+	Spark__Connect__SQL__ArgsEntry *args = NULL, **argp = NULL;
 	Spark__Connect__SQL__NamedArgumentsEntry *na = NULL, **nap = NULL;
-	Spark__Connect__Relation	 rel = SPARK__CONNECT__RELATION__INIT;
-	Spark__Connect__LocalRelation	 lr;
-	const Spark__Connect__SQL	*src;
-	struct sc_engine_sink		 sink;
-	struct sc_ectx			 x;
-	struct sc_erun			 run;
-	struct sc_eplan			 p;
-	struct capture			 cap;
-	bool				 query;
-	size_t				 i;
-	int				 rc = -1;
+	Spark__Connect__Relation rel = SPARK__CONNECT__RELATION__INIT;
+	Spark__Connect__LocalRelation lr;
+	const Spark__Connect__SQL *src;
+	struct sc_engine_sink sink;
+	struct sc_ectx x;
+	struct sc_erun run;
+	struct sc_eplan p;
+	struct capture cap;
+	bool query;
+	size_t i;
+	int rc = -1;
 
 	if (cmd->input != NULL) {
 		if (cmd->input->rel_type_case !=
@@ -1364,8 +1375,8 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 	memset(&sink, 0, sizeof(sink));
 	sink.batch = capture_batch;
 	sink.arg = &cap;
-	if (sc_eng_exec_plan(&x, &p, NULL, &sink, false, NULL, NULL,
-	    err) == -1) {
+	if (sc_eng_exec_plan(&x, &p, NULL, &sink, false, NULL, NULL, err) ==
+	    -1) {
 		if (cap.overflow)
 			sc_srv_error(err, "COMMAND_OUTPUT_TOO_LARGE", "54000",
 			    "The output of the SQL command exceeds %d MiB; "

@@ -122,7 +122,7 @@ struct sc_engine;
 struct sc_engine_conn;
 
 /* How long a connection waits for another one's lock. */
-#define SC_ENGINE_BUSY_TIMEOUT_MS	30000
+#define SC_ENGINE_BUSY_TIMEOUT_MS 30000
 
 /*
  * Open the engine's database: dbfile, or a fresh shared in-memory one
@@ -130,13 +130,13 @@ struct sc_engine_conn;
  * (err set).  Free with sc_engine_free() after every connection.
  */
 struct sc_engine *sc_engine_new(const char *dbfile, struct sc_error *err);
-void	 sc_engine_free(struct sc_engine *e);
+void sc_engine_free(struct sc_engine *e);
 
 /* A new connection (one per session).  NULL on failure (err set). */
 struct sc_engine_conn *sc_engine_conn_new(struct sc_engine *e,
-	    struct sc_error *err);
+    struct sc_error *err);
 /* Close the connection; its TEMP tables and views go with it. */
-void	 sc_engine_conn_free(struct sc_engine_conn *c);
+void sc_engine_conn_free(struct sc_engine_conn *c);
 
 /*
  * Cancel every call in progress on c (safe from any thread, at any time,
@@ -144,7 +144,7 @@ void	 sc_engine_conn_free(struct sc_engine_conn *c);
  * OPERATION_CANCELED.  A call that starts afterwards is not affected.
  * To cancel one of several concurrent calls, use the *_cancelable forms.
  */
-void	 sc_engine_conn_interrupt(struct sc_engine_conn *c);
+void sc_engine_conn_interrupt(struct sc_engine_conn *c);
 
 /*
  * Limits of one Arrow batch: a batch is closed when it holds max_rows
@@ -153,8 +153,8 @@ void	 sc_engine_conn_interrupt(struct sc_engine_conn *c);
  * <= 0, or a NULL limits pointer, means unlimited.
  */
 struct sc_engine_limits {
-	int64_t	 max_rows;
-	int64_t	 max_bytes;
+	int64_t max_rows;
+	int64_t max_bytes;
 };
 
 struct sc_engine_sink {
@@ -163,16 +163,16 @@ struct sc_engine_sink {
 	 * during the call.  Return 0, or -1 to stop (the run then fails
 	 * with OPERATION_CANCELED).
 	 */
-	int	(*schema)(void *arg, const Spark__Connect__DataType *schema);
+	int (*schema)(void *arg, const Spark__Connect__DataType *schema);
 	/*
 	 * One complete Arrow IPC stream (schema, one record batch, end of
 	 * stream) of rows rows; start_offset is the number of rows in the
 	 * batches before it.  ipc is valid during the call only.  May block
 	 * (backpressure).  Return 0, or -1 to stop (OPERATION_CANCELED).
 	 */
-	int	(*batch)(void *arg, const uint8_t *ipc, size_t len,
-		    int64_t rows, int64_t start_offset);
-	void	*arg;
+	int (*batch)(void *arg, const uint8_t *ipc, size_t len, int64_t rows,
+	    int64_t start_offset);
+	void *arg;
 };
 
 /*
@@ -183,10 +183,9 @@ struct sc_engine_sink {
  * and gives the last one's result.  0, or -1 with err set (nothing more
  * is sent to the sink after an error; batches already sent stay sent).
  */
-int	 sc_engine_run(struct sc_engine_conn *c,
-	    const Spark__Connect__Relation *root,
-	    const struct sc_engine_limits *limits,
-	    const struct sc_engine_sink *sink, struct sc_error *err);
+int sc_engine_run(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root, const struct sc_engine_limits *limits,
+    const struct sc_engine_sink *sink, struct sc_error *err);
 
 /*
  * Execute a SqlCommand: the 3.5 form (sql, args, pos_args) or the 4.x
@@ -198,10 +197,10 @@ int	 sc_engine_run(struct sc_engine_conn *c,
  * arguments.  *result is heap-allocated: free it with
  * sc_engine_relation_free().  *result is set only on success.
  */
-int	 sc_engine_sql_command(struct sc_engine_conn *c,
-	    const Spark__Connect__SqlCommand *cmd,
-	    Spark__Connect__Relation **result, struct sc_error *err);
-void	 sc_engine_relation_free(Spark__Connect__Relation *r);
+int sc_engine_sql_command(struct sc_engine_conn *c,
+    const Spark__Connect__SqlCommand *cmd, Spark__Connect__Relation **result,
+    struct sc_error *err);
+void sc_engine_relation_free(Spark__Connect__Relation *r);
 
 /*
  * As sc_engine_run() and sc_engine_sql_command(); in addition the call
@@ -210,15 +209,13 @@ void	 sc_engine_relation_free(Spark__Connect__Relation *r);
  * rows and after every batch).  cancel may be NULL.  This cancels one
  * operation of a session whose other calls go on.
  */
-int	 sc_engine_run_cancelable(struct sc_engine_conn *c,
-	    const Spark__Connect__Relation *root,
-	    const struct sc_engine_limits *limits,
-	    const struct sc_engine_sink *sink, const atomic_int *cancel,
-	    struct sc_error *err);
-int	 sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
-	    const Spark__Connect__SqlCommand *cmd,
-	    Spark__Connect__Relation **result, const atomic_int *cancel,
-	    struct sc_error *err);
+int sc_engine_run_cancelable(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root, const struct sc_engine_limits *limits,
+    const struct sc_engine_sink *sink, const atomic_int *cancel,
+    struct sc_error *err);
+int sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
+    const Spark__Connect__SqlCommand *cmd, Spark__Connect__Relation **result,
+    const atomic_int *cancel, struct sc_error *err);
 
 /*
  * AnalyzePlan.schema: the result schema of root as DataType{struct}.
@@ -228,10 +225,10 @@ int	 sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
  * A show_string root runs its input.  Free *out with
  * sc_engine_datatype_free().
  */
-int	 sc_engine_schema(struct sc_engine_conn *c,
-	    const Spark__Connect__Relation *root,
-	    Spark__Connect__DataType **out, struct sc_error *err);
-void	 sc_engine_datatype_free(Spark__Connect__DataType *t);
+int sc_engine_schema(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root, Spark__Connect__DataType **out,
+    struct sc_error *err);
+void sc_engine_datatype_free(Spark__Connect__DataType *t);
 
 /*
  * AnalyzePlan.explain: a malloc'ed text (free()) with the SQL the plan
@@ -239,17 +236,16 @@ void	 sc_engine_datatype_free(Spark__Connect__DataType *t);
  * 2 extended, 3 codegen, 4 cost, 5 formatted): extended, codegen and
  * cost add the SQLite bytecode program.  A native range says so.
  */
-int	 sc_engine_explain(struct sc_engine_conn *c,
-	    const Spark__Connect__Relation *root, int mode, char **text,
-	    struct sc_error *err);
+int sc_engine_explain(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root, int mode, char **text,
+    struct sc_error *err);
 
 /*
  * AnalyzePlan.tree_string: Spark's printSchema text, malloc'ed (free()):
  * "root\n |-- id: long (nullable = false)\n".
  */
-int	 sc_engine_tree_string(struct sc_engine_conn *c,
-	    const Spark__Connect__Relation *root, char **text,
-	    struct sc_error *err);
+int sc_engine_tree_string(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root, char **text, struct sc_error *err);
 
 /*
  * Append the printSchema name of DataType t ("long", "decimal(10,2)",
@@ -257,8 +253,8 @@ int	 sc_engine_tree_string(struct sc_engine_conn *c,
  * does not produce.
  */
 struct sc_buf;
-int	 sc_engine_type_name(const Spark__Connect__DataType *t,
-	    struct sc_buf *out, struct sc_error *err);
+int sc_engine_type_name(const Spark__Connect__DataType *t, struct sc_buf *out,
+    struct sc_error *err);
 
 #ifdef SC_ENGINE_INTERNAL
 /*
@@ -274,36 +270,36 @@ int	 sc_engine_type_name(const Spark__Connect__DataType *t,
 #include "core/buf.h"
 
 /* A column type: an Arrow type, decimal precision/scale, zone flag. */
-#define SC_ETYPE_UNKNOWN	(-1)
+#define SC_ETYPE_UNKNOWN (-1)
 struct sc_etype {
-	int	 t;		/* enum sc_arrow_type or SC_ETYPE_UNKNOWN */
-	int	 prec;		/* DECIMAL128 */
-	int	 scale;		/* DECIMAL128 */
-	bool	 ntz;		/* TIMESTAMP_US: without time zone */
+	int t; /* enum sc_arrow_type or SC_ETYPE_UNKNOWN */
+	int prec; /* DECIMAL128 */
+	int scale; /* DECIMAL128 */
+	bool ntz; /* TIMESTAMP_US: without time zone */
 };
 
 /* An output column of a translated relation. */
 struct sc_ecol {
-	char		*name;
-	struct sc_etype	 type;		/* static type, or t UNKNOWN */
-	int		 nullable;	/* 1, 0, or -1 when unknown */
-	bool		 inferred;	/* type guessed from values */
+	char *name;
+	struct sc_etype type; /* static type, or t UNKNOWN */
+	int nullable; /* 1, 0, or -1 when unknown */
+	bool inferred; /* type guessed from values */
 };
 
 /* One SQLite value (t is SQLITE_INTEGER ... SQLITE_NULL). */
 struct sc_eval {
-	int		 t;
-	int64_t		 i;
-	double		 d;
-	const uint8_t	*p;		/* TEXT (not NUL-terminated), BLOB */
-	size_t		 n;
+	int t;
+	int64_t i;
+	double d;
+	const uint8_t *p; /* TEXT (not NUL-terminated), BLOB */
+	size_t n;
 };
 
 struct sc_engine {
-	char		*uri;		/* name given to sqlite3_open_v2 */
-	int		 flags;		/* its open flags */
-	bool		 memdb;
-	sqlite3		*anchor;	/* keeps a memdb alive */
+	char *uri; /* name given to sqlite3_open_v2 */
+	int flags; /* its open flags */
+	bool memdb;
+	sqlite3 *anchor; /* keeps a memdb alive */
 };
 
 /*
@@ -311,160 +307,157 @@ struct sc_engine {
  * sqlite3 handle, opened FULLMUTEX); each has a struct sc_erun.
  */
 struct sc_engine_conn {
-	struct sc_engine	*e;
-	sqlite3			*db;
-	pthread_mutex_t		 lock;		/* the fields below */
-	struct sc_erun		*runs;		/* calls in progress */
-	unsigned		 tmpseq;	/* TEMP table names */
-	char			**stale;	/* TEMP tables left to drop */
-	size_t			 nstale;
+	struct sc_engine *e;
+	sqlite3 *db;
+	pthread_mutex_t lock; /* the fields below */
+	struct sc_erun *runs; /* calls in progress */
+	unsigned tmpseq; /* TEMP table names */
+	char **stale; /* TEMP tables left to drop */
+	size_t nstale;
 };
 
 /* One call in progress on a connection. */
 struct sc_erun {
-	struct sc_engine_conn	*c;
-	atomic_int		 cancel;	/* sc_engine_conn_interrupt() */
-	const atomic_int	*ext;		/* the caller's flag, or NULL */
-	struct sc_buf		 out;		/* IPC of the batch to send */
-	char			**tmp;		/* TEMP tables to drop */
-	size_t			 ntmp;
-	char			 errmsg[512];	/* SQLite's, for this call */
-	struct sc_erun		*outer;		/* the thread's previous run */
-	struct sc_erun		*next;
+	struct sc_engine_conn *c;
+	atomic_int cancel; /* sc_engine_conn_interrupt() */
+	const atomic_int *ext; /* the caller's flag, or NULL */
+	struct sc_buf out; /* IPC of the batch to send */
+	char **tmp; /* TEMP tables to drop */
+	size_t ntmp;
+	char errmsg[512]; /* SQLite's, for this call */
+	struct sc_erun *outer; /* the thread's previous run */
+	struct sc_erun *next;
 };
 
 /* One SQL parameter value: a literal, or an expression holding one. */
 struct sc_eparam {
-	const char				*name;	/* NULL: positional */
+	const char *name; /* NULL: positional */
 	const Spark__Connect__Expression__Literal *lit;
-	const Spark__Connect__Expression	*expr;
+	const Spark__Connect__Expression *expr;
 };
 
 struct sc_eparams {
-	struct sc_eparam	*v;
-	size_t			 n;
+	struct sc_eparam *v;
+	size_t n;
 };
 
 enum sc_eplan_kind {
-	SC_EPLAN_SQL = 0,	/* sql: a statement */
-	SC_EPLAN_RANGE		/* native range */
+	SC_EPLAN_SQL = 0, /* sql: a statement */
+	SC_EPLAN_RANGE /* native range */
 };
 
 /* A translated relation. */
 struct sc_eplan {
-	enum sc_eplan_kind	 kind;
-	struct sc_buf		 sql;	/* the statement (also for a range) */
-	bool			 raw;	/* sql is the user's own text */
-	char			*table;	/* a table reference to read from */
-	char			*alias;	/* qualifier for the parent, or NULL */
-	struct sc_ecol		*cols;	/* NULL: ask SQLite (names only) */
-	size_t			 ncols;
+	enum sc_eplan_kind kind;
+	struct sc_buf sql; /* the statement (also for a range) */
+	bool raw; /* sql is the user's own text */
+	char *table; /* a table reference to read from */
+	char *alias; /* qualifier for the parent, or NULL */
+	struct sc_ecol *cols; /* NULL: ask SQLite (names only) */
+	size_t ncols;
 	/* SC_EPLAN_RANGE: count values start, start + step, ... */
-	int64_t			 start;
-	int64_t			 step;
-	uint64_t		 count;
+	int64_t start;
+	int64_t step;
+	uint64_t count;
 };
 
 /* Translation of one call: parameters of the plan's sql leaf. */
 struct sc_ectx {
-	struct sc_engine_conn	*c;
-	struct sc_erun		*run;
-	struct sc_eparams	 params;
-	unsigned		 seq;	/* for generated aliases */
-	int			 depth;
+	struct sc_engine_conn *c;
+	struct sc_erun *run;
+	struct sc_eparams params;
+	unsigned seq; /* for generated aliases */
+	int depth;
 };
 
 /* Batches being written for a sink (engine.c). */
 struct sc_ebatch {
-	struct sc_erun			*run;
-	struct sc_arrow_writer		*w;
-	const struct sc_engine_sink	*sink;
-	int64_t				 max_rows;	/* > 0 */
-	int64_t				 max_bytes;	/* > 0 */
-	int64_t				 sent;		/* rows flushed */
+	struct sc_erun *run;
+	struct sc_arrow_writer *w;
+	const struct sc_engine_sink *sink;
+	int64_t max_rows; /* > 0 */
+	int64_t max_bytes; /* > 0 */
+	int64_t sent; /* rows flushed */
 };
 
 /* engine.c */
-bool	 sc_eng_is_canceled(const struct sc_erun *r);
-int	 sc_eng_canceled(struct sc_error *err);
-int	 sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err);
-int	 sc_eng_prepare(struct sc_ectx *x, const char *sql, size_t len,
-	    sqlite3_stmt **st, const char **tail, struct sc_error *err);
-int	 sc_eng_step(struct sc_ectx *x, sqlite3_stmt *st);
-int	 sc_eng_exec(struct sc_ectx *x, const char *sql, struct sc_error *err);
-int	 sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st,
-	    const struct sc_eparams *p, size_t *posused, struct sc_error *err);
-void	 sc_eng_add_tmp(struct sc_ectx *x, const char *name);
+bool sc_eng_is_canceled(const struct sc_erun *r);
+int sc_eng_canceled(struct sc_error *err);
+int sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err);
+int sc_eng_prepare(struct sc_ectx *x, const char *sql, size_t len,
+    sqlite3_stmt **st, const char **tail, struct sc_error *err);
+int sc_eng_step(struct sc_ectx *x, sqlite3_stmt *st);
+int sc_eng_exec(struct sc_ectx *x, const char *sql, struct sc_error *err);
+int sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_eparams *p,
+    size_t *posused, struct sc_error *err);
+void sc_eng_add_tmp(struct sc_ectx *x, const char *name);
 unsigned sc_eng_next_tmp(struct sc_engine_conn *c);
-int	 sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
-	    const struct sc_engine_limits *limits,
-	    const struct sc_engine_sink *sink, bool schema_only,
-	    struct sc_ecol **colsp, size_t *ncolsp, struct sc_error *err);
-int	 sc_eng_batch_begin(struct sc_ebatch *b, struct sc_ectx *x,
-	    const struct sc_ecol *cols, size_t n,
-	    const struct sc_engine_limits *limits,
-	    const struct sc_engine_sink *sink, struct sc_error *err);
-int	 sc_eng_batch_flush(struct sc_ebatch *b, struct sc_error *err);
-int	 sc_eng_batch_end(struct sc_ebatch *b, struct sc_error *err);
-void	 sc_eng_batch_release(struct sc_ebatch *b);
+int sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
+    const struct sc_engine_limits *limits, const struct sc_engine_sink *sink,
+    bool schema_only, struct sc_ecol **colsp, size_t *ncolsp,
+    struct sc_error *err);
+int sc_eng_batch_begin(struct sc_ebatch *b, struct sc_ectx *x,
+    const struct sc_ecol *cols, size_t n, const struct sc_engine_limits *limits,
+    const struct sc_engine_sink *sink, struct sc_error *err);
+int sc_eng_batch_flush(struct sc_ebatch *b, struct sc_error *err);
+int sc_eng_batch_end(struct sc_ebatch *b, struct sc_error *err);
+void sc_eng_batch_release(struct sc_ebatch *b);
 
 /* engine_plan.c */
-void	 sc_eplan_init(struct sc_eplan *p);
-void	 sc_eplan_release(struct sc_eplan *p);
-void	 sc_ecols_free(struct sc_ecol *cols, size_t n);
-int	 sc_eng_translate(struct sc_ectx *x,
-	    const Spark__Connect__Relation *r, struct sc_eplan *out,
-	    struct sc_error *err);
-int	 sc_eng_plan_columns(struct sc_ectx *x, struct sc_eplan *p,
-	    struct sc_error *err);
-int	 sc_eng_plan_limit(struct sc_ectx *x, struct sc_eplan *p, uint64_t n,
-	    struct sc_error *err);
-void	 sc_eng_quote_ident(struct sc_buf *b, const char *s, size_t n);
-void	 sc_eng_dialect(const char *s, struct sc_buf *out);
-int	 sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
-	    sqlite3_stmt *st, int idx, struct sc_error *err);
-void	 sc_eng_params_from_sql(struct sc_eparams *ps,
-	    const Spark__Connect__SQL *q);
+void sc_eplan_init(struct sc_eplan *p);
+void sc_eplan_release(struct sc_eplan *p);
+void sc_ecols_free(struct sc_ecol *cols, size_t n);
+int sc_eng_translate(struct sc_ectx *x, const Spark__Connect__Relation *r,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_plan_columns(struct sc_ectx *x, struct sc_eplan *p,
+    struct sc_error *err);
+int sc_eng_plan_limit(struct sc_ectx *x, struct sc_eplan *p, uint64_t n,
+    struct sc_error *err);
+void sc_eng_quote_ident(struct sc_buf *b, const char *s, size_t n);
+void sc_eng_dialect(const char *s, struct sc_buf *out);
+int sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
+    sqlite3_stmt *st, int idx, struct sc_error *err);
+void sc_eng_params_from_sql(struct sc_eparams *ps,
+    const Spark__Connect__SQL *q);
 
 /* engine_range.c */
-int	 sc_eng_range_module(sqlite3 *db);
-int	 sc_eng_range_count(int64_t start, int64_t end, int64_t step,
-	    uint64_t *count, struct sc_error *err);
-int	 sc_eng_range_run(struct sc_ectx *x, const struct sc_eplan *p,
-	    const struct sc_engine_limits *limits,
-	    const struct sc_engine_sink *sink, struct sc_error *err);
+int sc_eng_range_module(sqlite3 *db);
+int sc_eng_range_count(int64_t start, int64_t end, int64_t step,
+    uint64_t *count, struct sc_error *err);
+int sc_eng_range_run(struct sc_ectx *x, const struct sc_eplan *p,
+    const struct sc_engine_limits *limits, const struct sc_engine_sink *sink,
+    struct sc_error *err);
 
 /* engine_types.c */
-int	 sc_eng_parse_type(const char *s, size_t n, bool sqlite_names,
-	    struct sc_etype *out);
-int	 sc_eng_type_from_proto(const Spark__Connect__DataType *t,
-	    struct sc_etype *out, struct sc_error *err);
-void	 sc_eng_type_name(const struct sc_etype *t, struct sc_buf *out);
-void	 sc_eng_type_sql(const struct sc_etype *t, struct sc_buf *out);
-void	 sc_eng_type_decl(const struct sc_etype *t, struct sc_buf *out);
+int sc_eng_parse_type(const char *s, size_t n, bool sqlite_names,
+    struct sc_etype *out);
+int sc_eng_type_from_proto(const Spark__Connect__DataType *t,
+    struct sc_etype *out, struct sc_error *err);
+void sc_eng_type_name(const struct sc_etype *t, struct sc_buf *out);
+void sc_eng_type_sql(const struct sc_etype *t, struct sc_buf *out);
+void sc_eng_type_decl(const struct sc_etype *t, struct sc_buf *out);
 Spark__Connect__DataType *sc_eng_schema_new(const struct sc_ecol *cols,
-	    size_t n);
-int	 sc_eng_arrow_schema(const struct sc_ecol *cols, size_t n,
-	    struct sc_arrow_schema *out, struct sc_error *err);
-void	 sc_eng_eval_column(sqlite3_stmt *st, int col, struct sc_eval *v);
-int	 sc_eng_put(struct sc_arrow_writer *w, size_t col,
-	    const struct sc_ecol *c, const struct sc_eval *v, int64_t row,
-	    struct sc_error *err);
-int	 sc_eng_register_functions(sqlite3 *db);
-void	 sc_eng_fmt_double(double d, bool is_float, char *buf, size_t sz);
-int	 sc_eng_parse_date(const char *s, size_t n, int32_t *days);
-int	 sc_eng_parse_timestamp(const char *s, size_t n, int64_t *us);
-void	 sc_eng_fmt_date(int32_t days, char *buf, size_t sz);
-void	 sc_eng_fmt_timestamp(int64_t us, char *buf, size_t sz);
+    size_t n);
+int sc_eng_arrow_schema(const struct sc_ecol *cols, size_t n,
+    struct sc_arrow_schema *out, struct sc_error *err);
+void sc_eng_eval_column(sqlite3_stmt *st, int col, struct sc_eval *v);
+int sc_eng_put(struct sc_arrow_writer *w, size_t col, const struct sc_ecol *c,
+    const struct sc_eval *v, int64_t row, struct sc_error *err);
+int sc_eng_register_functions(sqlite3 *db);
+void sc_eng_fmt_double(double d, bool is_float, char *buf, size_t sz);
+int sc_eng_parse_date(const char *s, size_t n, int32_t *days);
+int sc_eng_parse_timestamp(const char *s, size_t n, int64_t *us);
+void sc_eng_fmt_date(int32_t days, char *buf, size_t sz);
+void sc_eng_fmt_timestamp(int64_t us, char *buf, size_t sz);
 
 /* engine_local.c */
-int	 sc_eng_local_relation(struct sc_ectx *x,
-	    const Spark__Connect__LocalRelation *lr, struct sc_eplan *out,
-	    struct sc_error *err);
+int sc_eng_local_relation(struct sc_ectx *x,
+    const Spark__Connect__LocalRelation *lr, struct sc_eplan *out,
+    struct sc_error *err);
 
 /* engine_show.c */
-int	 sc_eng_show(struct sc_ectx *x, const Spark__Connect__ShowString *s,
-	    struct sc_buf *text, struct sc_error *err);
+int sc_eng_show(struct sc_ectx *x, const Spark__Connect__ShowString *s,
+    struct sc_buf *text, struct sc_error *err);
 #endif
 
 #endif

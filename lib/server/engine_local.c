@@ -35,7 +35,7 @@ static void
 add_col(struct sc_ecol **cols, size_t *n, const char *name, size_t nl,
     const struct sc_etype *t, bool nullable)
 {
-	struct sc_ecol	*c;
+	struct sc_ecol *c;
 
 	*cols = sc_xreallocarray(*cols, *n + 1, sizeof(**cols));
 	c = &(*cols)[(*n)++];
@@ -48,8 +48,8 @@ add_col(struct sc_ecol **cols, size_t *n, const char *name, size_t nl,
 /* --- JSON schema: {"type":"struct","fields":[{...}, ...]} ----------- */
 
 struct json {
-	const char	*p;
-	const char	*end;
+	const char *p;
+	const char *end;
 };
 
 static void
@@ -71,12 +71,24 @@ jstring(struct json *j, struct sc_buf *out)
 		if (*j->p == '\\' && j->p + 1 < j->end) {
 			j->p++;
 			switch (*j->p) {
-			case 'n': sc_buf_addch(out, '\n', NULL); break;
-			case 't': sc_buf_addch(out, '\t', NULL); break;
-			case 'r': sc_buf_addch(out, '\r', NULL); break;
-			case 'b': sc_buf_addch(out, '\b', NULL); break;
-			case 'f': sc_buf_addch(out, '\f', NULL); break;
-			default: sc_buf_addch(out, *j->p, NULL); break;
+			case 'n':
+				sc_buf_addch(out, '\n', NULL);
+				break;
+			case 't':
+				sc_buf_addch(out, '\t', NULL);
+				break;
+			case 'r':
+				sc_buf_addch(out, '\r', NULL);
+				break;
+			case 'b':
+				sc_buf_addch(out, '\b', NULL);
+				break;
+			case 'f':
+				sc_buf_addch(out, '\f', NULL);
+				break;
+			default:
+				sc_buf_addch(out, *j->p, NULL);
+				break;
 			}
 			j->p++;
 		} else {
@@ -92,8 +104,8 @@ jstring(struct json *j, struct sc_buf *out)
 static int
 jskip(struct json *j, int depth)
 {
-	struct sc_buf	 tmp;
-	char		 close;
+	struct sc_buf tmp;
+	char close;
 
 	if (depth > 32)
 		return -1;
@@ -143,8 +155,9 @@ jskip(struct json *j, int depth)
 			return -1;
 		}
 	}
-	while (j->p < j->end && (isalnum((unsigned char)*j->p) ||
-	    *j->p == '-' || *j->p == '+' || *j->p == '.'))
+	while (j->p < j->end &&
+	    (isalnum((unsigned char)*j->p) || *j->p == '-' || *j->p == '+' ||
+		*j->p == '.'))
 		j->p++;
 	return 0;
 }
@@ -164,10 +177,10 @@ static int
 jfield(struct json *j, struct sc_ecol **cols, size_t *n, const char *all,
     struct sc_error *err)
 {
-	struct sc_buf	 key, name, type;
-	struct sc_etype	 t;
-	bool		 nullable = true, has_type = false;
-	int		 rc = -1;
+	struct sc_buf key, name, type;
+	struct sc_etype t;
+	bool nullable = true, has_type = false;
+	int rc = -1;
 
 	sc_buf_init(&key, SC_BUF_UNLIMITED);
 	sc_buf_init(&name, SC_BUF_UNLIMITED);
@@ -212,11 +225,12 @@ jfield(struct json *j, struct sc_ecol **cols, size_t *n, const char *all,
 	}
 	if (!has_type)
 		goto bad;
-	if (sc_eng_parse_type((const char *)type.data, type.len, false,
-	    &t) == -1) {
-		rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE",
-		    "0A000", "The data type '%s' is not supported by "
-		    "sc-serve.", (const char *)type.data);
+	if (sc_eng_parse_type((const char *)type.data, type.len, false, &t) ==
+	    -1) {
+		rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
+		    "The data type '%s' is not supported by "
+		    "sc-serve.",
+		    (const char *)type.data);
 		goto out;
 	}
 	add_col(cols, n, (const char *)name.data, name.len, &t, nullable);
@@ -235,10 +249,10 @@ static int
 json_schema(const char *s, struct sc_ecol **cols, size_t *n,
     struct sc_error *err)
 {
-	struct json	 j = { s, s + strlen(s) };
-	struct sc_buf	 key;
-	int		 rc = -1;
-	bool		 fields = false;
+	struct json j = { s, s + strlen(s) };
+	struct sc_buf key;
+	int rc = -1;
+	bool fields = false;
 
 	sc_buf_init(&key, SC_BUF_UNLIMITED);
 	if (jexpect(&j, '{') == -1)
@@ -297,11 +311,11 @@ static int
 ddl_schema(const char *s, struct sc_ecol **cols, size_t *n,
     struct sc_error *err)
 {
-	const char	*p = s, *end = s + strlen(s), *ts, *te;
-	struct sc_buf	 name;
-	struct sc_etype	 t;
-	int		 depth;
-	bool		 nullable;
+	const char *p = s, *end = s + strlen(s), *ts, *te;
+	struct sc_buf name;
+	struct sc_etype t;
+	int depth;
+	bool nullable;
 
 	while (p < end && isspace((unsigned char)*p))
 		p++;
@@ -329,8 +343,8 @@ ddl_schema(const char *s, struct sc_ecol **cols, size_t *n,
 				goto bad;
 			p++;
 		} else {
-			while (p < end && (isalnum((unsigned char)*p) ||
-			    *p == '_'))
+			while (p < end &&
+			    (isalnum((unsigned char)*p) || *p == '_'))
 				sc_buf_addch(&name, *p++, NULL);
 		}
 		if (name.len == 0)
@@ -361,16 +375,16 @@ ddl_schema(const char *s, struct sc_ecol **cols, size_t *n,
 			const char *q;
 
 			for (q = ts; q < te; q++) {
-				if (te - q >= 8 && strncasecmp(q, "NOT NULL",
-				    8) == 0 && q > ts &&
-				    isspace((unsigned char)q[-1])) {
+				if (te - q >= 8 &&
+				    strncasecmp(q, "NOT NULL", 8) == 0 &&
+				    q > ts && isspace((unsigned char)q[-1])) {
 					nullable = false;
 					te = q;
 					break;
 				}
-				if (te - q >= 7 && strncasecmp(q, "COMMENT",
-				    7) == 0 && q > ts &&
-				    isspace((unsigned char)q[-1])) {
+				if (te - q >= 7 &&
+				    strncasecmp(q, "COMMENT", 7) == 0 &&
+				    q > ts && isspace((unsigned char)q[-1])) {
 					te = q;
 					break;
 				}
@@ -378,8 +392,10 @@ ddl_schema(const char *s, struct sc_ecol **cols, size_t *n,
 		}
 		if (sc_eng_parse_type(ts, (size_t)(te - ts), false, &t) == -1) {
 			sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE",
-			    "0A000", "The data type '%.*s' is not supported by "
-			    "sc-serve.", (int)(te - ts), ts);
+			    "0A000",
+			    "The data type '%.*s' is not supported by "
+			    "sc-serve.",
+			    (int)(te - ts), ts);
 			sc_buf_release(&name);
 			return -1;
 		}
@@ -399,7 +415,7 @@ static int
 schema_string(const char *s, struct sc_ecol **cols, size_t *n,
     struct sc_error *err)
 {
-	const char	*p = s;
+	const char *p = s;
 
 	while (isspace((unsigned char)*p))
 		p++;
@@ -411,11 +427,11 @@ schema_string(const char *s, struct sc_ecol **cols, size_t *n,
 /* --- Arrow data ------------------------------------------------------ */
 
 static int
-arrow_cols(const struct sc_arrow_schema *as, struct sc_ecol **cols,
-    size_t *n, struct sc_error *err)
+arrow_cols(const struct sc_arrow_schema *as, struct sc_ecol **cols, size_t *n,
+    struct sc_error *err)
 {
-	size_t		 i;
-	struct sc_etype	 t;
+	size_t i;
+	struct sc_etype t;
 
 	for (i = 0; i < as->nfields; i++) {
 		const struct sc_arrow_field *f = &as->fields[i];
@@ -442,8 +458,8 @@ arrow_cols(const struct sc_arrow_schema *as, struct sc_ecol **cols,
 				return sc_srv_error(err,
 				    "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
 				    "Column `%s` has the unsupported type "
-				    "decimal(%d,%d).", f->name, t.prec,
-				    t.scale);
+				    "decimal(%d,%d).",
+				    f->name, t.prec, t.scale);
 			break;
 		case SC_ARROW_UTF8:
 		case SC_ARROW_LARGE_UTF8:
@@ -474,11 +490,11 @@ static void
 dec128_text(int64_t hi, uint64_t lo, int scale, char *buf, size_t sz)
 {
 	unsigned __int128 bits = (unsigned __int128)(uint64_t)hi << 64 | lo;
-	__int128	 v = (__int128)bits;
+	__int128 v = (__int128)bits;
 	unsigned __int128 u;
-	char		 d[48];
-	int		 nd = 0, i;
-	size_t		 o = 0;
+	char d[48];
+	int nd = 0, i;
+	size_t o = 0;
 
 	u = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
 	do {
@@ -498,22 +514,22 @@ dec128_text(int64_t hi, uint64_t lo, int scale, char *buf, size_t sz)
 }
 
 struct insert {
-	struct sc_ectx		*x;
-	sqlite3_stmt		*st;
+	struct sc_ectx *x;
+	sqlite3_stmt *st;
 };
 
 static int
 insert_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 {
-	struct insert		*ins = arg;
+	struct insert *ins = arg;
 	const struct sc_arrow_schema *s = b->schema;
-	size_t			 r, i;
-	int64_t			 iv;
-	double			 dv;
-	const uint8_t		*p;
-	size_t			 n;
-	char			 buf[64];
-	int			 rc, col;
+	size_t r, i;
+	int64_t iv;
+	double dv;
+	const uint8_t *p;
+	size_t n;
+	char buf[64];
+	int rc, col;
 
 	for (r = 0; r < b->nrows; r++) {
 		for (i = 0; i < s->nfields; i++) {
@@ -561,7 +577,7 @@ insert_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 				    SQLITE_TRANSIENT);
 				break;
 			case SC_ARROW_DECIMAL128: {
-				int64_t	 hi;
+				int64_t hi;
 				uint64_t lo;
 
 				sc_arrow_get_decimal128(b, i, r, &hi, &lo);
@@ -589,18 +605,18 @@ sc_eng_local_relation(struct sc_ectx *x,
     const Spark__Connect__LocalRelation *lr, struct sc_eplan *out,
     struct sc_error *err)
 {
-	struct sc_arrow_schema	 as;
-	struct sc_ecol		*cols = NULL, *scols = NULL;
-	size_t			 n = 0, ns = 0, i;
-	struct sc_buf		 sql;
-	struct insert		 ins;
-	char			 name[48];
-	bool			 data, schema;
-	int			 rc = -1;
+	struct sc_arrow_schema as;
+	struct sc_ecol *cols = NULL, *scols = NULL;
+	size_t n = 0, ns = 0, i;
+	struct sc_buf sql;
+	struct insert ins;
+	char name[48];
+	bool data, schema;
+	int rc = -1;
 
 	data = lr->_data_case == SPARK__CONNECT__LOCAL_RELATION___DATA_DATA;
 	schema = lr->_schema_case ==
-	    SPARK__CONNECT__LOCAL_RELATION___SCHEMA_SCHEMA &&
+		SPARK__CONNECT__LOCAL_RELATION___SCHEMA_SCHEMA &&
 	    lr->schema != NULL && lr->schema[0] != '\0';
 	sc_arrow_schema_init(&as);
 	sc_buf_init(&sql, SC_BUF_UNLIMITED);
@@ -610,7 +626,7 @@ sc_eng_local_relation(struct sc_ectx *x,
 		    "A local relation needs data or a schema.");
 	if (data) {
 		if (sc_arrow_read_schema(lr->data.data, lr->data.len, &as,
-		    err) == -1)
+			err) == -1)
 			goto out;
 		if (arrow_cols(&as, &cols, &n, err) == -1)
 			goto out;
@@ -621,7 +637,8 @@ sc_eng_local_relation(struct sc_ectx *x,
 		if (data && ns != n) {
 			sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 			    "The local relation's schema has %zu columns but "
-			    "its data has %zu.", ns, n);
+			    "its data has %zu.",
+			    ns, n);
 			goto out;
 		}
 		sc_ecols_free(cols, n);
@@ -635,8 +652,7 @@ sc_eng_local_relation(struct sc_ectx *x,
 		    "sc-serve.");
 		goto out;
 	}
-	snprintf(name, sizeof(name), "_sc_local_%u",
-	    sc_eng_next_tmp(x->c));
+	snprintf(name, sizeof(name), "_sc_local_%u", sc_eng_next_tmp(x->c));
 	sc_buf_addstr(&sql, "CREATE TEMP TABLE ", NULL);
 	sc_eng_quote_ident(&sql, name, strlen(name));
 	sc_buf_addch(&sql, '(', NULL);
@@ -662,11 +678,11 @@ sc_eng_local_relation(struct sc_ectx *x,
 			sc_buf_addstr(&sql, i > 0 ? ", ?" : "?", NULL);
 		sc_buf_addch(&sql, ')', NULL);
 		ins.x = x;
-		if (sc_eng_prepare(x, (const char *)sql.data, sql.len,
-		    &ins.st, NULL, err) == -1)
+		if (sc_eng_prepare(x, (const char *)sql.data, sql.len, &ins.st,
+			NULL, err) == -1)
 			goto out;
 		if (sc_arrow_read_stream(lr->data.data, lr->data.len,
-		    insert_batch, &ins, err) == -1)
+			insert_batch, &ins, err) == -1)
 			goto out;
 	}
 	sc_buf_reset(&sql);

@@ -26,22 +26,21 @@
 #include "server/server.h"
 #include "core/banned.h"
 
-#define MAX_DEPTH	200
+#define MAX_DEPTH 200
 
 /* Shorter names for the generated enum constants used here. */
-#define LIT_(x)		SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_##x
-#define REL_(x)		SPARK__CONNECT__RELATION__REL_TYPE_##x
-#define EXPR_(x)	SPARK__CONNECT__EXPRESSION__EXPR_TYPE_##x
-#define LITDEC_(x)	SPARK__CONNECT__EXPRESSION__LITERAL__DECIMAL___##x
-#define STAR_TARGET_(x)	\
+#define LIT_(x) SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_##x
+#define REL_(x) SPARK__CONNECT__RELATION__REL_TYPE_##x
+#define EXPR_(x) SPARK__CONNECT__EXPRESSION__EXPR_TYPE_##x
+#define LITDEC_(x) SPARK__CONNECT__EXPRESSION__LITERAL__DECIMAL___##x
+#define STAR_TARGET_(x) \
 	SPARK__CONNECT__EXPRESSION__UNRESOLVED_STAR___UNPARSED_TARGET_##x
-#define SORT_DIR_(x)	\
-    SPARK__CONNECT__EXPRESSION__SORT_ORDER__SORT_DIRECTION__SORT_DIRECTION_##x
-#define SORT_NULLS_(x)	\
+#define SORT_DIR_(x) \
+	SPARK__CONNECT__EXPRESSION__SORT_ORDER__SORT_DIRECTION__SORT_DIRECTION_##x
+#define SORT_NULLS_(x) \
 	SPARK__CONNECT__EXPRESSION__SORT_ORDER__NULL_ORDERING__SORT_NULLS_##x
-#define GROUP_(x)	SPARK__CONNECT__AGGREGATE__GROUP_TYPE__GROUP_TYPE_##x
-#define EVAL_(x)	\
-	SPARK__CONNECT__EXPRESSION__CAST__EVAL_MODE__EVAL_MODE_##x
+#define GROUP_(x) SPARK__CONNECT__AGGREGATE__GROUP_TYPE__GROUP_TYPE_##x
+#define EVAL_(x) SPARK__CONNECT__EXPRESSION__CAST__EVAL_MODE__EVAL_MODE_##x
 
 /* ------------------------------------------------------------------ */
 /* Plans and columns                                                   */
@@ -70,7 +69,7 @@ sc_eplan_release(struct sc_eplan *p)
 void
 sc_ecols_free(struct sc_ecol *cols, size_t n)
 {
-	size_t	 i;
+	size_t i;
 
 	if (cols == NULL)
 		return;
@@ -82,8 +81,8 @@ sc_ecols_free(struct sc_ecol *cols, size_t n)
 static struct sc_ecol *
 cols_copy(const struct sc_ecol *src, size_t n)
 {
-	struct sc_ecol	*c = sc_xcalloc(n > 0 ? n : 1, sizeof(*c));
-	size_t		 i;
+	struct sc_ecol *c = sc_xcalloc(n > 0 ? n : 1, sizeof(*c));
+	size_t i;
 
 	for (i = 0; i < n; i++) {
 		c[i] = src[i];
@@ -96,7 +95,7 @@ static void
 cols_add(struct sc_ecol **cols, size_t *n, const char *name,
     const struct sc_etype *t, int nullable)
 {
-	struct sc_ecol	*c;
+	struct sc_ecol *c;
 
 	*cols = sc_xreallocarray(*cols, *n + 1, sizeof(**cols));
 	c = &(*cols)[(*n)++];
@@ -126,7 +125,7 @@ plan_move(struct sc_eplan *dst, struct sc_eplan *src)
 void
 sc_eng_quote_ident(struct sc_buf *b, const char *s, size_t n)
 {
-	size_t	 i;
+	size_t i;
 
 	sc_buf_addch(b, '`', NULL);
 	for (i = 0; i < n; i++) {
@@ -146,7 +145,7 @@ qident(struct sc_buf *b, const char *s)
 static void
 qstring(struct sc_buf *b, const char *s, size_t n)
 {
-	size_t	 i;
+	size_t i;
 
 	sc_buf_addch(b, '\'', NULL);
 	for (i = 0; i < n; i++) {
@@ -162,17 +161,16 @@ qstring(struct sc_buf *b, const char *s, size_t n)
  * does not know them (a user's SQL); types stay unknown then.
  */
 int
-sc_eng_plan_columns(struct sc_ectx *x, struct sc_eplan *p,
-    struct sc_error *err)
+sc_eng_plan_columns(struct sc_ectx *x, struct sc_eplan *p, struct sc_error *err)
 {
-	sqlite3_stmt	*st;
-	const char	*tail;
-	int		 i, n;
+	sqlite3_stmt *st;
+	const char *tail;
+	int i, n;
 
 	if (p->cols != NULL)
 		return 0;
-	if (sc_eng_prepare(x, (const char *)p->sql.data, p->sql.len, &st,
-	    &tail, err) == -1)
+	if (sc_eng_prepare(x, (const char *)p->sql.data, p->sql.len, &st, &tail,
+		err) == -1)
 		return -1;
 	n = st != NULL ? sqlite3_column_count(st) : 0;
 	p->cols = sc_xcalloc(n > 0 ? (size_t)n : 1, sizeof(*p->cols));
@@ -196,8 +194,8 @@ sc_eng_plan_columns(struct sc_ectx *x, struct sc_eplan *p,
 static void
 from_item(struct sc_ectx *x, const struct sc_eplan *p, struct sc_buf *b)
 {
-	size_t	 n = p->sql.len;
-	char	 gen[32];
+	size_t n = p->sql.len;
+	char gen[32];
 
 	if (p->table != NULL) {
 		sc_buf_addstr(b, p->table, NULL);
@@ -207,8 +205,8 @@ from_item(struct sc_ectx *x, const struct sc_eplan *p, struct sc_buf *b)
 		}
 		return;
 	}
-	while (n > 0 && (isspace(p->sql.data[n - 1]) ||
-	    p->sql.data[n - 1] == ';'))
+	while (
+	    n > 0 && (isspace(p->sql.data[n - 1]) || p->sql.data[n - 1] == ';'))
 		n--;
 	sc_buf_addstr(b, "(\n", NULL);
 	sc_buf_add(b, p->sql.data, n, NULL);
@@ -228,9 +226,9 @@ from_item(struct sc_ectx *x, const struct sc_eplan *p, struct sc_buf *b)
 enum tok { T_SPACE, T_WORD, T_IDENT, T_STRING, T_PUNCT };
 
 struct token {
-	enum tok	 kind;
-	size_t		 off;
-	size_t		 len;
+	enum tok kind;
+	size_t off;
+	size_t len;
 };
 
 static bool
@@ -250,10 +248,10 @@ punct_is(const char *s, const struct token *t, char c)
 static struct token *
 tokenize(const char *s, size_t *np)
 {
-	struct token	*v = NULL;
-	size_t		 n = 0, i = 0, j;
-	enum tok	 k;
-	char		 q;
+	struct token *v = NULL;
+	size_t n = 0, i = 0, j;
+	enum tok k;
+	char q;
 
 	while (s[i] != '\0') {
 		j = i;
@@ -311,12 +309,12 @@ next_sig(const struct token *t, size_t n, size_t i)
 }
 
 struct dialect {
-	const char	*s;
-	struct token	*t;
-	size_t		 n;
-	bool		 create;	/* the statement is a CREATE */
-	size_t		 sig[2];	/* the last two non-space tokens */
-	size_t		 nsig;
+	const char *s;
+	struct token *t;
+	size_t n;
+	bool create; /* the statement is a CREATE */
+	size_t sig[2]; /* the last two non-space tokens */
+	size_t nsig;
 };
 
 static void emit(struct dialect *, size_t, size_t, struct sc_buf *);
@@ -329,13 +327,13 @@ static void emit(struct dialect *, size_t, size_t, struct sc_buf *);
 static size_t
 rewrite_cast(struct dialect *d, size_t i, struct sc_buf *out)
 {
-	const char	*s = d->s;
-	struct token	*t = d->t;
-	struct sc_buf	 ty;
-	struct sc_etype	 et;
-	size_t		 open, j, k = 0, as = 0;
-	int		 depth = 0, rc;
-	bool		 try_ = word_is(s, &t[i], "try_cast");
+	const char *s = d->s;
+	struct token *t = d->t;
+	struct sc_buf ty;
+	struct sc_etype et;
+	size_t open, j, k = 0, as = 0;
+	int depth = 0, rc;
+	bool try_ = word_is(s, &t[i], "try_cast");
 
 	open = next_sig(t, d->n, i);
 	if (open >= d->n || !punct_is(s, &t[open], '('))
@@ -369,10 +367,10 @@ rewrite_cast(struct dialect *d, size_t i, struct sc_buf *out)
 static void
 emit(struct dialect *d, size_t from, size_t to, struct sc_buf *out)
 {
-	const char	*s = d->s;
-	struct token	*t = d->t;
-	size_t		 i, nx, after;
-	bool		 repl;
+	const char *s = d->s;
+	struct token *t = d->t;
+	size_t i, nx, after;
+	bool repl;
 
 	for (i = from; i < to; i++) {
 		if (t[i].kind == T_SPACE) {
@@ -380,7 +378,7 @@ emit(struct dialect *d, size_t from, size_t to, struct sc_buf *out)
 			continue;
 		}
 		if ((word_is(s, &t[i], "cast") ||
-		    word_is(s, &t[i], "try_cast")) &&
+			word_is(s, &t[i], "try_cast")) &&
 		    (after = rewrite_cast(d, i, out)) != 0) {
 			i = after - 1;
 			d->sig[1] = d->sig[0];
@@ -391,9 +389,9 @@ emit(struct dialect *d, size_t from, size_t to, struct sc_buf *out)
 		repl = false;
 		if (word_is(s, &t[i], "string") && d->nsig > 1 && d->create &&
 		    (t[d->sig[0]].kind == T_WORD ||
-		    t[d->sig[0]].kind == T_IDENT) &&
+			t[d->sig[0]].kind == T_IDENT) &&
 		    (punct_is(s, &t[d->sig[1]], '(') ||
-		    punct_is(s, &t[d->sig[1]], ','))) {
+			punct_is(s, &t[d->sig[1]], ','))) {
 			nx = next_sig(t, d->n, i);
 			repl = nx >= d->n || !punct_is(s, &t[nx], '(');
 		}
@@ -420,7 +418,7 @@ emit(struct dialect *d, size_t from, size_t to, struct sc_buf *out)
 void
 sc_eng_dialect(const char *s, struct sc_buf *out)
 {
-	struct dialect	 d;
+	struct dialect d;
 
 	memset(&d, 0, sizeof(d));
 	d.s = s;
@@ -434,43 +432,76 @@ sc_eng_dialect(const char *s, struct sc_buf *out)
 /* ------------------------------------------------------------------ */
 
 struct numname {
-	unsigned	 num;
-	const char	*name;
+	unsigned num;
+	const char *name;
 };
 
 static const struct numname relnames[] = {
-	{ 5, "join" }, { 6, "set_op" }, { 12, "sample" },
-	{ 14, "deduplicate" }, { 17, "repartition" }, { 21, "drop" },
-	{ 22, "tail" }, { 23, "with_columns" }, { 24, "hint" },
-	{ 25, "unpivot" }, { 26, "to_schema" },
-	{ 27, "repartition_by_expression" }, { 28, "map_partitions" },
-	{ 29, "collect_metrics" }, { 30, "parse" }, { 31, "group_map" },
-	{ 32, "co_group_map" }, { 33, "with_watermark" },
-	{ 34, "apply_in_pandas_with_state" }, { 35, "html_string" },
-	{ 36, "cached_local_relation" }, { 37, "cached_remote_relation" },
+	{ 5, "join" },
+	{ 6, "set_op" },
+	{ 12, "sample" },
+	{ 14, "deduplicate" },
+	{ 17, "repartition" },
+	{ 21, "drop" },
+	{ 22, "tail" },
+	{ 23, "with_columns" },
+	{ 24, "hint" },
+	{ 25, "unpivot" },
+	{ 26, "to_schema" },
+	{ 27, "repartition_by_expression" },
+	{ 28, "map_partitions" },
+	{ 29, "collect_metrics" },
+	{ 30, "parse" },
+	{ 31, "group_map" },
+	{ 32, "co_group_map" },
+	{ 33, "with_watermark" },
+	{ 34, "apply_in_pandas_with_state" },
+	{ 35, "html_string" },
+	{ 36, "cached_local_relation" },
+	{ 37, "cached_remote_relation" },
 	{ 38, "common_inline_user_defined_table_function" },
 	{ 39, "as_of_join" },
 	{ 40, "common_inline_user_defined_data_source" },
-	{ 41, "with_relations" }, { 42, "transpose" },
-	{ 43, "unresolved_table_valued_function" }, { 44, "lateral_join" },
-	{ 45, "chunked_cached_local_relation" }, { 46, "relation_changes" },
-	{ 47, "nearest_by_join" }, { 48, "zip" }, { 49, "graph_frames" },
-	{ 90, "fill_na" }, { 91, "drop_na" }, { 92, "replace" },
-	{ 100, "summary" }, { 101, "crosstab" }, { 102, "describe" },
-	{ 103, "cov" }, { 104, "corr" }, { 105, "approx_quantile" },
-	{ 106, "freq_items" }, { 107, "sample_by" }, { 200, "catalog" },
-	{ 300, "ml_relation" }, { 998, "extension" }, { 999, "unknown" },
+	{ 41, "with_relations" },
+	{ 42, "transpose" },
+	{ 43, "unresolved_table_valued_function" },
+	{ 44, "lateral_join" },
+	{ 45, "chunked_cached_local_relation" },
+	{ 46, "relation_changes" },
+	{ 47, "nearest_by_join" },
+	{ 48, "zip" },
+	{ 49, "graph_frames" },
+	{ 90, "fill_na" },
+	{ 91, "drop_na" },
+	{ 92, "replace" },
+	{ 100, "summary" },
+	{ 101, "crosstab" },
+	{ 102, "describe" },
+	{ 103, "cov" },
+	{ 104, "corr" },
+	{ 105, "approx_quantile" },
+	{ 106, "freq_items" },
+	{ 107, "sample_by" },
+	{ 200, "catalog" },
+	{ 300, "ml_relation" },
+	{ 998, "extension" },
+	{ 999, "unknown" },
 };
 
 static const struct numname exprnames[] = {
-	{ 8, "unresolved_regex" }, { 10, "lambda_function" },
-	{ 11, "window" }, { 12, "unresolved_extract_value" },
+	{ 8, "unresolved_regex" },
+	{ 10, "lambda_function" },
+	{ 11, "window" },
+	{ 12, "unresolved_extract_value" },
 	{ 13, "update_fields" },
 	{ 14, "unresolved_named_lambda_variable" },
 	{ 15, "common_inline_user_defined_function" },
-	{ 16, "call_function" }, { 17, "named_argument_expression" },
-	{ 19, "merge_action" }, { 21, "lazy_expression" },
-	{ 22, "subquery_expression" }, { 999, "extension" },
+	{ 16, "call_function" },
+	{ 17, "named_argument_expression" },
+	{ 19, "merge_action" },
+	{ 21, "lazy_expression" },
+	{ 22, "subquery_expression" },
+	{ 999, "extension" },
 };
 
 /* The first unknown field number of m, or 0. */
@@ -481,10 +512,9 @@ unknown_field(const ProtobufCMessage *m)
 }
 
 static const char *
-numname(const struct numname *t, size_t n, unsigned num, char *buf,
-    size_t sz)
+numname(const struct numname *t, size_t n, unsigned num, char *buf, size_t sz)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < n; i++)
 		if (t[i].num == num)
@@ -496,8 +526,8 @@ numname(const struct numname *t, size_t n, unsigned num, char *buf,
 static int
 unsupported_relation(const Spark__Connect__Relation *r, struct sc_error *err)
 {
-	char		 buf[32];
-	unsigned	 num = (unsigned)r->rel_type_case;
+	char buf[32];
+	unsigned num = (unsigned)r->rel_type_case;
 
 	if (r->rel_type_case == REL_(_NOT_SET))
 		num = unknown_field(&r->base);
@@ -513,8 +543,8 @@ static int
 unsupported_expression(const Spark__Connect__Expression *e,
     struct sc_error *err)
 {
-	char		 buf[32];
-	unsigned	 num = (unsigned)e->expr_type_case;
+	char buf[32];
+	unsigned num = (unsigned)e->expr_type_case;
 
 	if (e->expr_type_case == EXPR_(_NOT_SET))
 		num = unknown_field(&e->base);
@@ -538,14 +568,14 @@ no_input(const char *what, struct sc_error *err)
 /* ------------------------------------------------------------------ */
 
 struct ident {
-	char	*parts[8];
-	size_t	 n;
+	char *parts[8];
+	size_t n;
 };
 
 static void
 ident_release(struct ident *id)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < id->n; i++)
 		free(id->parts[i]);
@@ -556,7 +586,7 @@ ident_release(struct ident *id)
 static int
 ident_parse(const char *s, struct ident *id, struct sc_error *err)
 {
-	struct sc_buf	 part;
+	struct sc_buf part;
 
 	id->n = 0;
 	sc_buf_init(&part, 4096);
@@ -605,10 +635,10 @@ bad:
 
 /* What an expression produced besides its SQL. */
 struct einfo {
-	struct sc_buf	 name;		/* Spark's column name for it */
-	struct sc_etype	 type;		/* or t UNKNOWN */
-	int		 nullable;	/* 1 or 0 */
-	bool		 aliased;
+	struct sc_buf name; /* Spark's column name for it */
+	struct sc_etype type; /* or t UNKNOWN */
+	int nullable; /* 1 or 0 */
+	bool aliased;
 };
 
 static void
@@ -634,13 +664,13 @@ set_type(struct einfo *ei, int t)
 }
 
 static int expr(struct sc_ectx *, const struct sc_eplan *,
-	    const Spark__Connect__Expression *, struct sc_buf *,
-	    struct einfo *, struct sc_error *);
+    const Spark__Connect__Expression *, struct sc_buf *, struct einfo *,
+    struct sc_error *);
 
 static const struct sc_ecol *
 find_col(const struct sc_eplan *in, const char *name)
 {
-	size_t	 i;
+	size_t i;
 
 	if (in == NULL || in->cols == NULL)
 		return NULL;
@@ -655,12 +685,13 @@ attribute(const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedAttribute *a,
     struct sc_buf *sql, struct einfo *ei, struct sc_error *err)
 {
-	struct ident		 id;
-	const struct sc_ecol	*c;
-	size_t			 i;
+	struct ident id;
+	const struct sc_ecol *c;
+	size_t i;
 
-	if (ident_parse(a->unparsed_identifier != NULL ?
-	    a->unparsed_identifier : "", &id, err) == -1)
+	if (ident_parse(a->unparsed_identifier != NULL ? a->unparsed_identifier
+						       : "",
+		&id, err) == -1)
 		return -1;
 	for (i = 0; i < id.n; i++) {
 		if (i > 0)
@@ -669,7 +700,7 @@ attribute(const struct sc_eplan *in,
 	}
 	sc_buf_addstr(&ei->name, id.parts[id.n - 1], NULL);
 	c = find_col(in, id.parts[id.n - 1]);
-	ei->nullable = -1;	/* SQLite's table metadata may know */
+	ei->nullable = -1; /* SQLite's table metadata may know */
 	if (c != NULL) {
 		ei->type = c->type;
 		ei->nullable = c->nullable;
@@ -682,11 +713,12 @@ attribute(const struct sc_eplan *in,
 static int
 real_literal(struct sc_buf *sql, double d, struct sc_error *err)
 {
-	char	 b[40];
+	char b[40];
 
 	if (isnan(d))
 		return sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE",
-		    "0A000", "NaN literals are not supported by sc-serve "
+		    "0A000",
+		    "NaN literals are not supported by sc-serve "
 		    "(SQLite has no NaN).");
 	if (isinf(d)) {
 		sc_buf_addstr(sql, d > 0 ? "9e999" : "(-9e999)", NULL);
@@ -717,7 +749,7 @@ int_literal(struct sc_buf *sql, int64_t v)
 static int
 decimal_text(const char *s, int *prec, int *scale)
 {
-	int	 ni = 0, nf = 0, point = 0, lead = 1;
+	int ni = 0, nf = 0, point = 0, lead = 1;
 
 	if (*s == '+' || *s == '-')
 		s++;
@@ -745,8 +777,8 @@ static int
 literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
     struct einfo *ei, struct sc_error *err)
 {
-	char	 b[64];
-	size_t	 i;
+	char b[64];
+	size_t i;
 
 	ei->nullable = 0;
 	switch (l->literal_type_case) {
@@ -755,8 +787,8 @@ literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 		sc_buf_addstr(&ei->name, "NULL", NULL);
 		ei->nullable = 1;
 		set_type(ei, SC_ARROW_NULL);
-		if (l->null != NULL && sc_eng_type_from_proto(l->null,
-		    &ei->type, NULL) == -1)
+		if (l->null != NULL &&
+		    sc_eng_type_from_proto(l->null, &ei->type, NULL) == -1)
 			set_type(ei, SC_ARROW_NULL);
 		return 0;
 	case LIT_(BINARY):
@@ -764,8 +796,7 @@ literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 		sc_buf_addstr(&ei->name, "X'", NULL);
 		for (i = 0; i < l->binary.len; i++) {
 			sc_buf_addf(sql, NULL, "%02X", l->binary.data[i]);
-			sc_buf_addf(&ei->name, NULL, "%02X",
-			    l->binary.data[i]);
+			sc_buf_addf(&ei->name, NULL, "%02X", l->binary.data[i]);
 		}
 		sc_buf_addch(sql, '\'', NULL);
 		sc_buf_addch(&ei->name, '\'', NULL);
@@ -781,11 +812,10 @@ literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 	case LIT_(INTEGER):
 		int_literal(sql, l->integer);
 		sc_buf_addf(&ei->name, NULL, "%d", (int)l->integer);
-		set_type(ei, l->literal_type_case ==
-		    LIT_(BYTE) ?
-		    SC_ARROW_INT8 : l->literal_type_case ==
-		    LIT_(SHORT) ?
-		    SC_ARROW_INT16 : SC_ARROW_INT32);
+		set_type(ei,
+		    l->literal_type_case == LIT_(BYTE)	      ? SC_ARROW_INT8
+			: l->literal_type_case == LIT_(SHORT) ? SC_ARROW_INT16
+							      : SC_ARROW_INT32);
 		return 0;
 	case LIT_(LONG):
 		int_literal(sql, l->long_);
@@ -794,9 +824,8 @@ literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 		return 0;
 	case LIT_(FLOAT):
 	case LIT_(DOUBLE): {
-		bool	 f = l->literal_type_case ==
-		    LIT_(FLOAT);
-		double	 d = f ? (double)l->float_ : l->double_;
+		bool f = l->literal_type_case == LIT_(FLOAT);
+		double d = f ? (double)l->float_ : l->double_;
 
 		if (real_literal(sql, d, err) == -1)
 			return -1;
@@ -808,10 +837,10 @@ literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 	case LIT_(DECIMAL): {
 		const Spark__Connect__Expression__Literal__Decimal *d =
 		    l->decimal;
-		int	 prec, scale;
+		int prec, scale;
 
-		if (d->value == NULL || decimal_text(d->value, &prec,
-		    &scale) == -1)
+		if (d->value == NULL ||
+		    decimal_text(d->value, &prec, &scale) == -1)
 			return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 			    "Malformed decimal literal '%s'.",
 			    d->value != NULL ? d->value : "");
@@ -844,8 +873,7 @@ literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 		return 0;
 	case LIT_(TIMESTAMP):
 	case LIT_(TIMESTAMP_NTZ): {
-		bool	 ntz = l->literal_type_case ==
-		    LIT_(TIMESTAMP_NTZ);
+		bool ntz = l->literal_type_case == LIT_(TIMESTAMP_NTZ);
 
 		sc_eng_fmt_timestamp(ntz ? l->timestamp_ntz : l->timestamp, b,
 		    sizeof(b));
@@ -861,16 +889,17 @@ literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 	}
 	return sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
 	    "Literals of this type (Literal field %d) are not supported by "
-	    "sc-serve.", (int)l->literal_type_case);
+	    "sc-serve.",
+	    (int)l->literal_type_case);
 }
 
 int
 sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
     sqlite3_stmt *st, int idx, struct sc_error *err)
 {
-	char	 b[64];
-	double	 d;
-	char	*end;
+	char b[64];
+	double d;
+	char *end;
 
 	switch (l->literal_type_case) {
 	case LIT_(NULL):
@@ -927,29 +956,57 @@ sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
 	}
 	return sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
 	    "SQL parameters of this type (Literal field %d) are not "
-	    "supported by sc-serve.", (int)l->literal_type_case);
+	    "supported by sc-serve.",
+	    (int)l->literal_type_case);
 }
 
 /* --- functions ----------------------------------------------------- */
 
 enum fkind {
-	F_CMP, F_NULLSAFE, F_NE, F_ARITH, F_DIV, F_LOGIC, F_NOT, F_NEG,
-	F_ISNULL, F_ISNOTNULL, F_IN, F_LIKE, F_STARTS, F_ENDS, F_CONTAINS,
-	F_SIMPLE, F_REPLACE, F_LOG, F_FLOORCEIL, F_ROUND, F_COALESCE,
-	F_NVL2, F_EXTREME, F_IF, F_WHEN, F_CONCAT, F_SUBSTR, F_COUNT, F_AGG,
-	F_NOW, F_DATEPART, F_TOTYPE
+	F_CMP,
+	F_NULLSAFE,
+	F_NE,
+	F_ARITH,
+	F_DIV,
+	F_LOGIC,
+	F_NOT,
+	F_NEG,
+	F_ISNULL,
+	F_ISNOTNULL,
+	F_IN,
+	F_LIKE,
+	F_STARTS,
+	F_ENDS,
+	F_CONTAINS,
+	F_SIMPLE,
+	F_REPLACE,
+	F_LOG,
+	F_FLOORCEIL,
+	F_ROUND,
+	F_COALESCE,
+	F_NVL2,
+	F_EXTREME,
+	F_IF,
+	F_WHEN,
+	F_CONCAT,
+	F_SUBSTR,
+	F_COUNT,
+	F_AGG,
+	F_NOW,
+	F_DATEPART,
+	F_TOTYPE
 };
 
 /* Result type: an Arrow type, unknown, or that of the first argument. */
-#define R_UNK	SC_ETYPE_UNKNOWN
-#define R_ARG	(-2)
+#define R_UNK SC_ETYPE_UNKNOWN
+#define R_ARG (-2)
 
 struct fdef {
-	const char	*name;		/* Spark's name, lower case */
-	enum fkind	 k;
-	const char	*sql;		/* operator or SQLite function */
-	int		 min, max;	/* argument count; max -1: any */
-	int		 rtype;
+	const char *name; /* Spark's name, lower case */
+	enum fkind k;
+	const char *sql; /* operator or SQLite function */
+	int min, max; /* argument count; max -1: any */
+	int rtype;
 };
 
 /*
@@ -1041,9 +1098,8 @@ static const struct fdef funcs[] = {
 	{ "min", F_AGG, "min", 1, 1, R_ARG },
 	{ "max", F_AGG, "max", 1, 1, R_ARG },
 	{ "current_date", F_NOW, "date('now')", 0, 0, SC_ARROW_DATE32 },
-	{ "current_timestamp", F_NOW,
-	    "strftime('%Y-%m-%d %H:%M:%f', 'now')", 0, 0,
-	    SC_ARROW_TIMESTAMP_US },
+	{ "current_timestamp", F_NOW, "strftime('%Y-%m-%d %H:%M:%f', 'now')", 0,
+	    0, SC_ARROW_TIMESTAMP_US },
 	{ "now", F_NOW, "strftime('%Y-%m-%d %H:%M:%f', 'now')", 0, 0,
 	    SC_ARROW_TIMESTAMP_US },
 	{ "year", F_DATEPART, "%Y", 1, 1, SC_ARROW_INT32 },
@@ -1054,13 +1110,12 @@ static const struct fdef funcs[] = {
 	{ "minute", F_DATEPART, "%M", 1, 1, SC_ARROW_INT32 },
 	{ "second", F_DATEPART, "%S", 1, 1, SC_ARROW_INT32 },
 	{ "to_date", F_TOTYPE, "date", 1, 1, SC_ARROW_DATE32 },
-	{ "to_timestamp", F_TOTYPE, "timestamp", 1, 1,
-	    SC_ARROW_TIMESTAMP_US },
+	{ "to_timestamp", F_TOTYPE, "timestamp", 1, 1, SC_ARROW_TIMESTAMP_US },
 };
 
 struct farg {
-	struct sc_buf	 sql;
-	struct einfo	 ei;
+	struct sc_buf sql;
+	struct einfo ei;
 };
 
 static bool
@@ -1081,7 +1136,7 @@ static void
 common_type(struct einfo *ei, struct farg *a, size_t from, size_t n,
     size_t step)
 {
-	size_t	 i;
+	size_t i;
 
 	ei->type.t = SC_ETYPE_UNKNOWN;
 	for (i = from; i < n; i += step) {
@@ -1093,12 +1148,12 @@ common_type(struct einfo *ei, struct farg *a, size_t from, size_t n,
 		}
 		if (ei->type.t == SC_ETYPE_UNKNOWN) {
 			ei->type = a[i].ei.type;
-		} else if (memcmp(&ei->type, &a[i].ei.type,
-		    sizeof(ei->type)) != 0) {
+		} else if (memcmp(&ei->type, &a[i].ei.type, sizeof(ei->type)) !=
+		    0) {
 			if (is_num_type(ei->type.t) &&
 			    is_num_type(a[i].ei.type.t) &&
 			    !is_int_type(ei->type.t) !=
-			    !is_int_type(a[i].ei.type.t)) {
+				!is_int_type(a[i].ei.type.t)) {
 				set_type(ei, SC_ARROW_DOUBLE);
 			} else if (is_int_type(ei->type.t) &&
 			    is_int_type(a[i].ei.type.t)) {
@@ -1115,7 +1170,7 @@ common_type(struct einfo *ei, struct farg *a, size_t from, size_t n,
 static void
 list(struct sc_buf *b, struct farg *a, size_t from, size_t n, bool names)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = from; i < n; i++) {
 		if (i > from)
@@ -1128,22 +1183,21 @@ list(struct sc_buf *b, struct farg *a, size_t from, size_t n, bool names)
 	}
 }
 
-#define A(i)	((const char *)a[i].sql.data)
-#define N(i)	((const char *)a[i].ei.name.data)
+#define A(i) ((const char *)a[i].sql.data)
+#define N(i) ((const char *)a[i].ei.name.data)
 
 static int
 function(struct sc_ectx *x, const struct sc_eplan *in,
-    const Spark__Connect__Expression__UnresolvedFunction *f,
-    struct sc_buf *sql, struct einfo *ei, struct sc_error *err)
+    const Spark__Connect__Expression__UnresolvedFunction *f, struct sc_buf *sql,
+    struct einfo *ei, struct sc_error *err)
 {
-	const struct fdef	*fd = NULL;
-	struct farg		*a = NULL;
-	char			 lname[64];
-	const char		*fname = f->function_name != NULL ?
-				    f->function_name : "";
-	size_t			 n = f->n_arguments, i, k;
-	int			 rc = -1;
-	bool			 star = false;
+	const struct fdef *fd = NULL;
+	struct farg *a = NULL;
+	char lname[64];
+	const char *fname = f->function_name != NULL ? f->function_name : "";
+	size_t n = f->n_arguments, i, k;
+	int rc = -1;
+	bool star = false;
 
 	for (i = 0; fname[i] != '\0' && i + 1 < sizeof(lname); i++)
 		lname[i] = (char)tolower((unsigned char)fname[i]);
@@ -1161,13 +1215,15 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 		    fname);
 	if ((int)n < fd->min || (fd->max >= 0 && (int)n > fd->max))
 		return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-		    "42605", "The `%s` requires %d%s parameters but the "
-		    "actual number is %zu.", fname, fd->min,
-		    fd->max == fd->min ? "" : " or more", n);
+		    "42605",
+		    "The `%s` requires %d%s parameters but the "
+		    "actual number is %zu.",
+		    fname, fd->min, fd->max == fd->min ? "" : " or more", n);
 	if (f->is_distinct && fd->k != F_COUNT && fd->k != F_AGG)
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 		    "DISTINCT is only allowed in aggregate functions, not in "
-		    "`%s`.", fname);
+		    "`%s`.",
+		    fname);
 	a = sc_xcalloc(n + 1, sizeof(*a));
 	for (i = 0; i < n; i++) {
 		sc_buf_init(&a[i].sql, SC_BUF_UNLIMITED);
@@ -1176,8 +1232,8 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 	for (i = 0; i < n; i++) {
 		const Spark__Connect__Expression *ae = f->arguments[i];
 
-		if (fd->k == F_COUNT && n == 1 && ae->expr_type_case ==
-		    EXPR_(UNRESOLVED_STAR)) {
+		if (fd->k == F_COUNT && n == 1 &&
+		    ae->expr_type_case == EXPR_(UNRESOLVED_STAR)) {
 			star = true;
 			continue;
 		}
@@ -1187,16 +1243,14 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 	if (fd->rtype == R_ARG && n > 0)
 		ei->type = a[0].ei.type;
 	else
-		set_type(ei, fd->rtype == R_ARG ? SC_ETYPE_UNKNOWN :
-		    fd->rtype);
+		set_type(ei, fd->rtype == R_ARG ? SC_ETYPE_UNKNOWN : fd->rtype);
 	ei->nullable = 1;
 
 	switch (fd->k) {
 	case F_CMP:
 	case F_LOGIC:
 		sc_buf_addf(sql, NULL, "(%s %s %s)", A(0), fd->sql, A(1));
-		sc_buf_addf(&ei->name, NULL, "(%s %s %s)", N(0), fd->sql,
-		    N(1));
+		sc_buf_addf(&ei->name, NULL, "(%s %s %s)", N(0), fd->sql, N(1));
 		break;
 	case F_NULLSAFE:
 		sc_buf_addf(sql, NULL, "(%s IS %s)", A(0), A(1));
@@ -1215,8 +1269,7 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 			break;
 		}
 		sc_buf_addf(sql, NULL, "(%s %s %s)", A(0), fd->sql, A(1));
-		sc_buf_addf(&ei->name, NULL, "(%s %s %s)", N(0), fd->sql,
-		    N(1));
+		sc_buf_addf(&ei->name, NULL, "(%s %s %s)", N(0), fd->sql, N(1));
 		common_type(ei, a, 0, 2, 1);
 		if (!is_num_type(ei->type.t))
 			ei->type.t = SC_ETYPE_UNKNOWN;
@@ -1254,13 +1307,14 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 		sc_buf_addf(&ei->name, NULL, "%s LIKE %s", N(0), N(1));
 		break;
 	case F_STARTS:
-		sc_buf_addf(sql, NULL, "(substr(%s, 1, length(%s)) = %s)",
-		    A(0), A(1), A(1));
+		sc_buf_addf(sql, NULL, "(substr(%s, 1, length(%s)) = %s)", A(0),
+		    A(1), A(1));
 		break;
 	case F_ENDS:
-		sc_buf_addf(sql, NULL, "(length(%s) >= length(%s) AND "
-		    "substr(%s, length(%s) - length(%s) + 1) = %s)", A(0),
-		    A(1), A(0), A(0), A(1), A(1));
+		sc_buf_addf(sql, NULL,
+		    "(length(%s) >= length(%s) AND "
+		    "substr(%s, length(%s) - length(%s) + 1) = %s)",
+		    A(0), A(1), A(0), A(0), A(1), A(1));
 		break;
 	case F_CONTAINS:
 		sc_buf_addf(sql, NULL, "(instr(%s, %s) > 0)", A(0), A(1));
@@ -1306,8 +1360,10 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 		common_type(ei, a, 0, n, 1);
 		break;
 	case F_NVL2:
-		sc_buf_addf(sql, NULL, "(CASE WHEN %s IS NOT NULL THEN %s "
-		    "ELSE %s END)", A(0), A(1), A(2));
+		sc_buf_addf(sql, NULL,
+		    "(CASE WHEN %s IS NOT NULL THEN %s "
+		    "ELSE %s END)",
+		    A(0), A(1), A(2));
 		common_type(ei, a, 1, 3, 1);
 		break;
 	case F_IF:
@@ -1334,7 +1390,7 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 		sc_buf_addstr(&ei->name, " END", NULL);
 		common_type(ei, a, 1, n, 2);
 		if (n % 2 == 1 && ei->type.t != SC_ETYPE_UNKNOWN) {
-			struct einfo	 t;
+			struct einfo t;
 
 			einfo_init(&t);
 			t.type = ei->type;
@@ -1369,9 +1425,10 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 		break;
 	case F_COUNT:
 		ei->nullable = 0;
-		if (star || (n == 1 && f->arguments[0]->expr_type_case ==
-		    EXPR_(LITERAL) &&
-		    !f->is_distinct && a[0].ei.type.t != SC_ARROW_NULL)) {
+		if (star ||
+		    (n == 1 &&
+			f->arguments[0]->expr_type_case == EXPR_(LITERAL) &&
+			!f->is_distinct && a[0].ei.type.t != SC_ARROW_NULL)) {
 			sc_buf_addstr(sql, "count(*)", NULL);
 			sc_buf_addf(&ei->name, NULL, "count(%s)",
 			    star ? "1" : N(0));
@@ -1379,7 +1436,8 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 		}
 		if (n > 1) {
 			sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
-			    "0A000", "count() of several columns is not "
+			    "0A000",
+			    "count() of several columns is not "
 			    "supported by sc-serve.");
 			goto out;
 		}
@@ -1432,10 +1490,10 @@ cast(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__Cast *c, struct sc_buf *sql,
     struct einfo *ei, struct sc_error *err)
 {
-	struct sc_buf	 inner, tn;
-	struct einfo	 iei;
-	struct sc_etype	 to;
-	int		 mode, rc = -1;
+	struct sc_buf inner, tn;
+	struct einfo iei;
+	struct sc_etype to;
+	int mode, rc = -1;
 
 	if (c->expr == NULL)
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
@@ -1447,7 +1505,7 @@ cast(struct sc_ectx *x, const struct sc_eplan *in,
 	} else if (c->cast_to_type_case ==
 	    SPARK__CONNECT__EXPRESSION__CAST__CAST_TO_TYPE_TYPE_STR) {
 		if (sc_eng_parse_type(c->type_str, strlen(c->type_str), false,
-		    &to) == -1)
+			&to) == -1)
 			return sc_srv_error(err,
 			    "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
 			    "The data type '%s' is not supported by sc-serve.",
@@ -1456,8 +1514,7 @@ cast(struct sc_ectx *x, const struct sc_eplan *in,
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 		    "A cast has no target type.");
 	}
-	mode = c->eval_mode == EVAL_(TRY) ||
-	    c->eval_mode == EVAL_(LEGACY);
+	mode = c->eval_mode == EVAL_(TRY) || c->eval_mode == EVAL_(LEGACY);
 	sc_buf_init(&inner, SC_BUF_UNLIMITED);
 	sc_buf_init(&tn, 256);
 	einfo_init(&iei);
@@ -1488,10 +1545,10 @@ out:
 /* Translate e (over input in, which may be NULL) to SQL text. */
 static int
 expr(struct sc_ectx *x, const struct sc_eplan *in,
-    const Spark__Connect__Expression *e, struct sc_buf *sql,
-    struct einfo *ei, struct sc_error *err)
+    const Spark__Connect__Expression *e, struct sc_buf *sql, struct einfo *ei,
+    struct sc_error *err)
 {
-	int	 rc;
+	int rc;
 
 	if (e == NULL)
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
@@ -1528,8 +1585,10 @@ expr(struct sc_ectx *x, const struct sc_eplan *in,
 
 		if (a->n_name != 1) {
 			rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
-			    "0A000", "An alias with %zu names (a multi-column "
-			    "alias) is not supported by sc-serve.", a->n_name);
+			    "0A000",
+			    "An alias with %zu names (a multi-column "
+			    "alias) is not supported by sc-serve.",
+			    a->n_name);
 			break;
 		}
 		rc = expr(x, in, a->expr, sql, ei, err);
@@ -1565,13 +1624,13 @@ expr(struct sc_ectx *x, const struct sc_eplan *in,
 /* ------------------------------------------------------------------ */
 
 static int rel(struct sc_ectx *, const Spark__Connect__Relation *,
-	    struct sc_eplan *, struct sc_error *);
+    struct sc_eplan *, struct sc_error *);
 
 /* A range's SQL form, for parents that are not native. */
 static void
 range_sql(struct sc_eplan *p)
 {
-	__int128	 end;
+	__int128 end;
 
 	end = (__int128)p->start + (__int128)p->count * p->step;
 
@@ -1582,14 +1641,15 @@ range_sql(struct sc_eplan *p)
 	sc_buf_reset(&p->sql);
 	sc_buf_addf(&p->sql, NULL, "SELECT id AS ");
 	qident(&p->sql, p->cols[0].name);
-	sc_buf_addf(&p->sql, NULL, " FROM range(%" PRId64 ", %" PRId64 ", %"
-	    PRId64 ")", p->start, (int64_t)end, p->step);
+	sc_buf_addf(&p->sql, NULL,
+	    " FROM range(%" PRId64 ", %" PRId64 ", %" PRId64 ")", p->start,
+	    (int64_t)end, p->step);
 }
 
 static void
 range_rename(struct sc_eplan *p, const char *name)
 {
-	char	*old = p->cols[0].name;
+	char *old = p->cols[0].name;
 
 	p->cols[0].name = sc_xstrdup(name);
 	free(old);
@@ -1600,14 +1660,15 @@ static int
 range_rel(const Spark__Connect__Range *r, struct sc_eplan *out,
     struct sc_error *err)
 {
-	struct sc_etype	 t = { SC_ARROW_INT64, 0, 0, false };
+	struct sc_etype t = { SC_ARROW_INT64, 0, 0, false };
 
 	out->kind = SC_EPLAN_RANGE;
-	out->start = r->_start_case == SPARK__CONNECT__RANGE___START_START ?
-	    r->start : 0;
+	out->start = r->_start_case == SPARK__CONNECT__RANGE___START_START
+	    ? r->start
+	    : 0;
 	out->step = r->step;
-	if (sc_eng_range_count(out->start, r->end, r->step, &out->count,
-	    err) == -1)
+	if (sc_eng_range_count(out->start, r->end, r->step, &out->count, err) ==
+	    -1)
 		return -1;
 	cols_add(&out->cols, &out->ncols, "id", &t, 0);
 	range_sql(out);
@@ -1619,19 +1680,22 @@ static int
 named_table(const Spark__Connect__Read *r, struct sc_eplan *out,
     struct sc_error *err)
 {
-	struct ident	 id;
-	struct sc_buf	 t;
-	size_t		 i, first = 0;
+	struct ident id;
+	struct sc_buf t;
+	size_t i, first = 0;
 
 	if (r->read_type_case != SPARK__CONNECT__READ__READ_TYPE_NAMED_TABLE)
 		return sc_srv_error(err, "UNSUPPORTED_FEATURE.RELATION",
-		    "0A000", "The relation type 'read.data_source' is not "
+		    "0A000",
+		    "The relation type 'read.data_source' is not "
 		    "supported by sc-serve.");
 	if (unknown_field(&r->base) == 3)
 		return sc_srv_error(err, "UNSUPPORTED_FEATURE.RELATION",
 		    "0A000", "Streaming reads are not supported by sc-serve.");
-	if (ident_parse(r->named_table->unparsed_identifier != NULL ?
-	    r->named_table->unparsed_identifier : "", &id, err) == -1)
+	if (ident_parse(r->named_table->unparsed_identifier != NULL
+		    ? r->named_table->unparsed_identifier
+		    : "",
+		&id, err) == -1)
 		return -1;
 	if (id.n > 1 && strcasecmp(id.parts[0], "spark_catalog") == 0)
 		first = 1;
@@ -1661,27 +1725,24 @@ named_table(const Spark__Connect__Read *r, struct sc_eplan *out,
 static const char *
 range_passthrough(const Spark__Connect__Project *p, const char *col)
 {
-	const Spark__Connect__Expression	*e;
-	const char				*name = col;
+	const Spark__Connect__Expression *e;
+	const char *name = col;
 
 	if (p->n_expressions != 1)
 		return NULL;
 	e = p->expressions[0];
-	if (e->expr_type_case == EXPR_(ALIAS) &&
-	    e->alias->n_name == 1) {
+	if (e->expr_type_case == EXPR_(ALIAS) && e->alias->n_name == 1) {
 		name = e->alias->name[0];
 		e = e->alias->expr;
 		if (e == NULL)
 			return NULL;
 	}
-	if (e->expr_type_case ==
-	    EXPR_(UNRESOLVED_STAR) &&
+	if (e->expr_type_case == EXPR_(UNRESOLVED_STAR) &&
 	    e->unresolved_star->_unparsed_target_case ==
-	    STAR_TARGET_(_NOT_SET) &&
+		STAR_TARGET_(_NOT_SET) &&
 	    name == col)
 		return name;
-	if (e->expr_type_case ==
-	    EXPR_(UNRESOLVED_ATTRIBUTE) &&
+	if (e->expr_type_case == EXPR_(UNRESOLVED_ATTRIBUTE) &&
 	    e->unresolved_attribute->unparsed_identifier != NULL &&
 	    strcasecmp(e->unresolved_attribute->unparsed_identifier, col) == 0)
 		return name;
@@ -1694,11 +1755,10 @@ select_item(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression *e, struct sc_buf *sql,
     struct sc_eplan *out, struct sc_error *err)
 {
-	struct einfo	 ei;
-	size_t		 i;
+	struct einfo ei;
+	size_t i;
 
-	if (e != NULL && e->expr_type_case ==
-	    EXPR_(UNRESOLVED_STAR)) {
+	if (e != NULL && e->expr_type_case == EXPR_(UNRESOLVED_STAR)) {
 		const Spark__Connect__Expression__UnresolvedStar *s =
 		    e->unresolved_star;
 
@@ -1707,9 +1767,9 @@ select_item(struct sc_ectx *x, const struct sc_eplan *in,
 			    "A star (*) needs an input relation.");
 		if (s->_unparsed_target_case == STAR_TARGET_(UNPARSED_TARGET) &&
 		    s->unparsed_target != NULL) {
-			struct ident	 id;
-			char		*t = sc_xstrdup(s->unparsed_target);
-			size_t		 l = strlen(t);
+			struct ident id;
+			char *t = sc_xstrdup(s->unparsed_target);
+			size_t l = strlen(t);
 
 			if (l >= 2 && strcmp(t + l - 2, ".*") == 0)
 				t[l - 2] = '\0';
@@ -1737,8 +1797,8 @@ select_item(struct sc_ectx *x, const struct sc_eplan *in,
 	}
 	sc_buf_addstr(sql, " AS ", NULL);
 	qident(sql, (const char *)ei.name.data);
-	cols_add(&out->cols, &out->ncols, (const char *)ei.name.data,
-	    &ei.type, ei.nullable);
+	cols_add(&out->cols, &out->ncols, (const char *)ei.name.data, &ei.type,
+	    ei.nullable);
 	einfo_release(&ei);
 	return 0;
 }
@@ -1747,21 +1807,22 @@ static int
 project(struct sc_ectx *x, const Spark__Connect__Project *p,
     struct sc_eplan *out, struct sc_error *err)
 {
-	struct sc_eplan	 in;
-	const char	*keep;
-	size_t		 i;
-	int		 rc = -1;
+	struct sc_eplan in;
+	const char *keep;
+	size_t i;
+	int rc = -1;
 
 	if (p->n_expressions == 0)
 		return sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
-		    "0A000", "A projection without columns is not supported "
+		    "0A000",
+		    "A projection without columns is not supported "
 		    "by sc-serve.");
 	sc_eplan_init(&in);
 	if (p->input != NULL) {
 		if (rel(x, p->input, &in, err) == -1)
 			goto out;
-		if (in.kind == SC_EPLAN_RANGE && (keep = range_passthrough(p,
-		    in.cols[0].name)) != NULL) {
+		if (in.kind == SC_EPLAN_RANGE &&
+		    (keep = range_passthrough(p, in.cols[0].name)) != NULL) {
 			range_rename(&in, keep);
 			plan_move(out, &in);
 			return 0;
@@ -1774,7 +1835,7 @@ project(struct sc_ectx *x, const Spark__Connect__Project *p,
 		if (i > 0)
 			sc_buf_addstr(&out->sql, ", ", NULL);
 		if (select_item(x, p->input != NULL ? &in : NULL,
-		    p->expressions[i], &out->sql, out, err) == -1)
+			p->expressions[i], &out->sql, out, err) == -1)
 			goto out;
 	}
 	if (p->input != NULL) {
@@ -1820,12 +1881,12 @@ wrap_begin(struct sc_ectx *x, const Spark__Connect__Relation *input,
 }
 
 static int
-filter(struct sc_ectx *x, const Spark__Connect__Filter *f,
-    struct sc_eplan *out, struct sc_error *err)
+filter(struct sc_ectx *x, const Spark__Connect__Filter *f, struct sc_eplan *out,
+    struct sc_error *err)
 {
-	struct sc_eplan	 in;
-	struct einfo	 ei;
-	int		 rc = -1;
+	struct sc_eplan in;
+	struct einfo ei;
+	int rc = -1;
 
 	sc_eplan_init(&in);
 	einfo_init(&ei);
@@ -1845,10 +1906,10 @@ static int
 sort(struct sc_ectx *x, const Spark__Connect__Sort *s, struct sc_eplan *out,
     struct sc_error *err)
 {
-	struct sc_eplan	 in;
-	struct einfo	 ei;
-	size_t		 i;
-	int		 rc = -1, desc;
+	struct sc_eplan in;
+	struct einfo ei;
+	size_t i;
+	int rc = -1, desc;
 
 	sc_eplan_init(&in);
 	if (wrap_begin(x, s->input, "sort", &in, out, err) == -1)
@@ -1866,8 +1927,7 @@ sort(struct sc_ectx *x, const Spark__Connect__Sort *s, struct sc_eplan *out,
 		desc = o->direction == SORT_DIR_(DESCENDING);
 		sc_buf_addstr(&out->sql, desc ? " DESC" : " ASC", NULL);
 		if (o->null_ordering == SORT_NULLS_(FIRST) ||
-		    (o->null_ordering == SORT_NULLS_(UNSPECIFIED) &&
-		    !desc))
+		    (o->null_ordering == SORT_NULLS_(UNSPECIFIED) && !desc))
 			sc_buf_addstr(&out->sql, " NULLS FIRST", NULL);
 		else
 			sc_buf_addstr(&out->sql, " NULLS LAST", NULL);
@@ -1882,8 +1942,8 @@ static int
 limit_offset(struct sc_ectx *x, const Spark__Connect__Relation *input,
     int32_t n, bool offset, struct sc_eplan *out, struct sc_error *err)
 {
-	struct sc_eplan	 in;
-	int		 rc = -1;
+	struct sc_eplan in;
+	int rc = -1;
 
 	if (n < 0)
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
@@ -1896,8 +1956,8 @@ limit_offset(struct sc_ectx *x, const Spark__Connect__Relation *input,
 		goto out;
 	if (in.kind == SC_EPLAN_RANGE) {
 		if (offset) {
-			uint64_t skip = (uint64_t)n < in.count ?
-			    (uint64_t)n : in.count;
+			uint64_t skip = (uint64_t)n < in.count ? (uint64_t)n
+							       : in.count;
 
 			in.start = (int64_t)((uint64_t)in.start +
 			    skip * (uint64_t)in.step);
@@ -1925,21 +1985,22 @@ static int
 aggregate(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
     struct sc_eplan *out, struct sc_error *err)
 {
-	struct sc_eplan	 in;
-	struct sc_buf	 group;
-	struct einfo	 ei;
-	size_t		 i, nitems = 0;
-	int		 rc = -1;
+	struct sc_eplan in;
+	struct sc_buf group;
+	struct einfo ei;
+	size_t i, nitems = 0;
+	int rc = -1;
 
 	if (a->group_type != GROUP_(GROUPBY) &&
 	    a->group_type != GROUP_(UNSPECIFIED))
 		return sc_srv_error(err, "UNSUPPORTED_FEATURE.GROUP_TYPE",
-		    "0A000", "Aggregation with %s is not supported by "
+		    "0A000",
+		    "Aggregation with %s is not supported by "
 		    "sc-serve (only groupBy is).",
-		    a->group_type == GROUP_(ROLLUP) ? "rollup" :
-		    a->group_type == GROUP_(CUBE) ? "cube" :
-		    a->group_type == GROUP_(PIVOT) ? "pivot" :
-		    "grouping sets");
+		    a->group_type == GROUP_(ROLLUP)	 ? "rollup"
+			: a->group_type == GROUP_(CUBE)	 ? "cube"
+			: a->group_type == GROUP_(PIVOT) ? "pivot"
+							 : "grouping sets");
 	if (a->input == NULL)
 		return no_input("aggregate", err);
 	sc_eplan_init(&in);
@@ -1949,7 +2010,7 @@ aggregate(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
 		goto out;
 	sc_buf_addstr(&out->sql, "SELECT ", NULL);
 	for (i = 0; i < a->n_grouping_expressions; i++) {
-		size_t	 start = out->sql.len;
+		size_t start = out->sql.len;
 
 		if (nitems++ > 0)
 			sc_buf_addstr(&out->sql, ", ", NULL);
@@ -1975,8 +2036,8 @@ aggregate(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
 	for (i = 0; i < a->n_aggregate_expressions; i++) {
 		if (nitems++ > 0)
 			sc_buf_addstr(&out->sql, ", ", NULL);
-		if (select_item(x, &in, a->aggregate_expressions[i],
-		    &out->sql, out, err) == -1)
+		if (select_item(x, &in, a->aggregate_expressions[i], &out->sql,
+			out, err) == -1)
 			goto out;
 	}
 	if (nitems == 0) {
@@ -2006,8 +2067,8 @@ static int
 rename_all(struct sc_ectx *x, struct sc_eplan *in, char **names,
     struct sc_eplan *out, struct sc_error *err)
 {
-	size_t	 i, n;
-	char	 cte[32];
+	size_t i, n;
+	char cte[32];
 
 	(void)err;
 	if (in->kind == SC_EPLAN_RANGE) {
@@ -2042,8 +2103,8 @@ static int
 to_df(struct sc_ectx *x, const Spark__Connect__ToDF *t, struct sc_eplan *out,
     struct sc_error *err)
 {
-	struct sc_eplan	 in;
-	int		 rc = -1;
+	struct sc_eplan in;
+	int rc = -1;
 
 	if (t->input == NULL)
 		return no_input("to_df", err);
@@ -2054,8 +2115,8 @@ to_df(struct sc_ectx *x, const Spark__Connect__ToDF *t, struct sc_eplan *out,
 	if (t->n_column_names != in.ncols) {
 		sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 		    "The number of columns doesn't match: the input has %zu "
-		    "columns, toDF gave %zu names.", in.ncols,
-		    t->n_column_names);
+		    "columns, toDF gave %zu names.",
+		    in.ncols, t->n_column_names);
 		goto out;
 	}
 	rc = rename_all(x, &in, t->column_names, out, err);
@@ -2068,7 +2129,7 @@ out:
 static int
 varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
-	int	 shift = 0;
+	int shift = 0;
 
 	*v = 0;
 	while (*p < end && shift < 64) {
@@ -2090,14 +2151,14 @@ varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 static void
 renames_4x(const ProtobufCMessage *m, char ***from, char ***to, size_t *n)
 {
-	unsigned	 i;
+	unsigned i;
 
 	for (i = 0; i < m->n_unknown_fields; i++) {
 		const ProtobufCMessageUnknownField *u = &m->unknown_fields[i];
-		const uint8_t	*p = u->data, *end = u->data + u->len;
-		char		*f = NULL, *t = NULL;
+		const uint8_t *p = u->data, *end = u->data + u->len;
+		char *f = NULL, *t = NULL;
 
-		uint64_t	 total;
+		uint64_t total;
 
 		if (u->tag != 3 ||
 		    u->wire_type != PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED)
@@ -2107,7 +2168,7 @@ renames_4x(const ProtobufCMessage *m, char ***from, char ***to, size_t *n)
 		    total != (uint64_t)(end - p))
 			continue;
 		while (p < end) {
-			uint64_t	 key, len;
+			uint64_t key, len;
 
 			if (varint(&p, end, &key) == -1 || (key & 7) != 2 ||
 			    varint(&p, end, &len) == -1 ||
@@ -2138,10 +2199,10 @@ static int
 renamed(struct sc_ectx *x, const Spark__Connect__WithColumnsRenamed *w,
     struct sc_eplan *out, struct sc_error *err)
 {
-	struct sc_eplan	 in;
-	char		**names = NULL, **from = NULL, **to = NULL;
-	size_t		 i, k, n = 0;
-	int		 rc = -1;
+	struct sc_eplan in;
+	char **names = NULL, **from = NULL, **to = NULL;
+	size_t i, k, n = 0;
+	int rc = -1;
 
 	if (w->input == NULL)
 		return no_input("with_columns_renamed", err);
@@ -2180,8 +2241,8 @@ static int
 show_string(struct sc_ectx *x, const Spark__Connect__ShowString *s,
     struct sc_eplan *out, struct sc_error *err)
 {
-	struct sc_buf	 text;
-	struct sc_etype	 t = { SC_ARROW_UTF8, 0, 0, false };
+	struct sc_buf text;
+	struct sc_etype t = { SC_ARROW_UTF8, 0, 0, false };
 
 	if (s->input == NULL)
 		return no_input("show_string", err);
@@ -2199,10 +2260,10 @@ show_string(struct sc_ectx *x, const Spark__Connect__ShowString *s,
 }
 
 static int
-rel(struct sc_ectx *x, const Spark__Connect__Relation *r,
-    struct sc_eplan *out, struct sc_error *err)
+rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
+    struct sc_error *err)
 {
-	int	 rc;
+	int rc;
 
 	if (r == NULL)
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
@@ -2258,8 +2319,9 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r,
 		rc = rel(x, r->subquery_alias->input, out, err);
 		if (rc == 0) {
 			free(out->alias);
-			out->alias = sc_xstrdup(r->subquery_alias->alias !=
-			    NULL ? r->subquery_alias->alias : "");
+			out->alias = sc_xstrdup(r->subquery_alias->alias != NULL
+				? r->subquery_alias->alias
+				: "");
 		}
 		break;
 	case REL_(TO_DF):
@@ -2284,7 +2346,7 @@ int
 sc_eng_plan_limit(struct sc_ectx *x, struct sc_eplan *p, uint64_t n,
     struct sc_error *err)
 {
-	struct sc_eplan	 w;
+	struct sc_eplan w;
 
 	if (p->kind == SC_EPLAN_RANGE) {
 		if (n < p->count)

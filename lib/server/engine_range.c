@@ -17,15 +17,15 @@
 #include "server/server.h"
 #include "core/banned.h"
 
-#define RANGE_STEP_ZERO_MSG \
+#define RANGE_STEP_ZERO_MSG                                             \
 	"The value of parameter `step` in `range` is invalid: it must " \
 	"not be 0."
 
 int
-sc_eng_range_count(int64_t start, int64_t end, int64_t step,
-    uint64_t *count, struct sc_error *err)
+sc_eng_range_count(int64_t start, int64_t end, int64_t step, uint64_t *count,
+    struct sc_error *err)
 {
-	__int128	 diff = (__int128)end - start, n;
+	__int128 diff = (__int128)end - start, n;
 
 	if (step == 0)
 		return sc_srv_error(err, "INVALID_PARAMETER_VALUE.RANGE",
@@ -55,9 +55,9 @@ sc_eng_range_count(int64_t start, int64_t end, int64_t step,
 static uint64_t
 rows_until_check(const struct sc_ebatch *b)
 {
-	int64_t	 rows = (int64_t)sc_arrow_writer_rows(b->w);
-	int64_t	 bytes = (int64_t)sc_arrow_writer_bytes(b->w);
-	int64_t	 k = (b->max_bytes - bytes - 1) / 16;
+	int64_t rows = (int64_t)sc_arrow_writer_rows(b->w);
+	int64_t bytes = (int64_t)sc_arrow_writer_bytes(b->w);
+	int64_t k = (b->max_bytes - bytes - 1) / 16;
 
 	if (k > b->max_rows - rows)
 		k = b->max_rows - rows;
@@ -71,13 +71,13 @@ rows_until_check(const struct sc_ebatch *b)
  */
 int
 sc_eng_range_run(struct sc_ectx *x, const struct sc_eplan *p,
-    const struct sc_engine_limits *limits,
-    const struct sc_engine_sink *sink, struct sc_error *err)
+    const struct sc_engine_limits *limits, const struct sc_engine_sink *sink,
+    struct sc_error *err)
 {
-	struct sc_ecol		 col;
-	struct sc_ebatch	 b;
-	uint64_t		 left = p->count, cur = (uint64_t)p->start, k;
-	int			 rc = -1;
+	struct sc_ecol col;
+	struct sc_ebatch b;
+	uint64_t left = p->count, cur = (uint64_t)p->start, k;
+	int rc = -1;
 
 	memset(&col, 0, sizeof(col));
 	col.name = p->ncols == 1 ? p->cols[0].name : (char *)"id";
@@ -96,7 +96,7 @@ sc_eng_range_run(struct sc_ectx *x, const struct sc_eplan *p,
 		if (k > 65536)
 			k = 65536;
 		if (sc_arrow_append_int64_seq(b.w, (int64_t)cur, p->step,
-		    (size_t)k, err) == -1)
+			(size_t)k, err) == -1)
 			goto out;
 		cur += k * (uint64_t)p->step;
 		left -= k;
@@ -118,25 +118,26 @@ out:
 enum { RCOL_ID = 0, RCOL_START, RCOL_STOP, RCOL_STEP };
 
 struct rcursor {
-	sqlite3_vtab_cursor	 base;
-	int64_t			 start, stop, step;
-	uint64_t		 cur;
-	uint64_t		 left;
-	int64_t			 rowid;
+	sqlite3_vtab_cursor base;
+	int64_t start, stop, step;
+	uint64_t cur;
+	uint64_t left;
+	int64_t rowid;
 };
 
 static int
 r_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
     sqlite3_vtab **vt, char **errp)
 {
-	sqlite3_vtab	*v;
-	int		 rc;
+	sqlite3_vtab *v;
+	int rc;
 
 	(void)aux;
 	(void)argc;
 	(void)argv;
 	(void)errp;
-	rc = sqlite3_declare_vtab(db, "CREATE TABLE x(id BIGINT NOT NULL, "
+	rc = sqlite3_declare_vtab(db,
+	    "CREATE TABLE x(id BIGINT NOT NULL, "
 	    "start HIDDEN, stop HIDDEN, step HIDDEN)");
 	if (rc != SQLITE_OK)
 		return rc;
@@ -163,7 +164,7 @@ r_disconnect(sqlite3_vtab *v)
 static int
 r_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 {
-	int	 i, col, mask = 0, n = 0, idx[4] = { -1, -1, -1, -1 };
+	int i, col, mask = 0, n = 0, idx[4] = { -1, -1, -1, -1 };
 
 	(void)v;
 	for (i = 0; i < info->nConstraint; i++) {
@@ -196,7 +197,7 @@ r_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 static int
 r_open(sqlite3_vtab *v, sqlite3_vtab_cursor **cp)
 {
-	struct rcursor	*c = sqlite3_malloc(sizeof(*c));
+	struct rcursor *c = sqlite3_malloc(sizeof(*c));
 
 	(void)v;
 	if (c == NULL)
@@ -225,19 +226,21 @@ static int
 r_filter(sqlite3_vtab_cursor *cp, int idxnum, const char *idxstr, int argc,
     sqlite3_value **argv)
 {
-	struct rcursor	*c = (struct rcursor *)cp;
-	int64_t		 a[3];
-	int		 i;
+	struct rcursor *c = (struct rcursor *)cp;
+	int64_t a[3];
+	int i;
 
 	(void)idxnum;
 	(void)idxstr;
 	if (argc < 1 || argc > 3)
-		return r_fail(cp, "[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The "
+		return r_fail(cp,
+		    "[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The "
 		    "`range` requires [1, 2, 3] parameters but the actual "
 		    "number is 0. SQLSTATE: 42605");
 	for (i = 0; i < argc; i++) {
 		if (sqlite3_value_numeric_type(argv[i]) != SQLITE_INTEGER)
-			return r_fail(cp, "[DATATYPE_MISMATCH.UNEXPECTED_INPUT_"
+			return r_fail(cp,
+			    "[DATATYPE_MISMATCH.UNEXPECTED_INPUT_"
 			    "TYPE] The arguments of `range` must be integers. "
 			    "SQLSTATE: 42K09");
 		a[i] = sqlite3_value_int64(argv[i]);
@@ -246,10 +249,11 @@ r_filter(sqlite3_vtab_cursor *cp, int idxnum, const char *idxstr, int argc,
 	c->stop = argc == 1 ? a[0] : a[1];
 	c->step = argc == 3 ? a[2] : 1;
 	if (c->step == 0)
-		return r_fail(cp, "[INVALID_PARAMETER_VALUE.RANGE] "
-		    RANGE_STEP_ZERO_MSG " SQLSTATE: 22023");
-	if (sc_eng_range_count(c->start, c->stop, c->step, &c->left,
-	    NULL) == -1)
+		return r_fail(cp,
+		    "[INVALID_PARAMETER_VALUE.RANGE] " RANGE_STEP_ZERO_MSG
+		    " SQLSTATE: 22023");
+	if (sc_eng_range_count(c->start, c->stop, c->step, &c->left, NULL) ==
+	    -1)
 		return SQLITE_ERROR;
 	c->cur = (uint64_t)c->start;
 	c->rowid = 1;
@@ -259,7 +263,7 @@ r_filter(sqlite3_vtab_cursor *cp, int idxnum, const char *idxstr, int argc,
 static int
 r_next(sqlite3_vtab_cursor *cp)
 {
-	struct rcursor	*c = (struct rcursor *)cp;
+	struct rcursor *c = (struct rcursor *)cp;
 
 	c->left--;
 	c->cur += (uint64_t)c->step;
@@ -276,7 +280,7 @@ r_eof(sqlite3_vtab_cursor *cp)
 static int
 r_column(sqlite3_vtab_cursor *cp, sqlite3_context *ctx, int col)
 {
-	struct rcursor	*c = (struct rcursor *)cp;
+	struct rcursor *c = (struct rcursor *)cp;
 
 	switch (col) {
 	case RCOL_ID:
@@ -304,7 +308,7 @@ r_rowid(sqlite3_vtab_cursor *cp, sqlite3_int64 *rowid)
 
 static const sqlite3_module range_module = {
 	.iVersion = 0,
-	.xCreate = NULL,	/* eponymous only */
+	.xCreate = NULL, /* eponymous only */
 	.xConnect = r_connect,
 	.xBestIndex = r_best_index,
 	.xDisconnect = r_disconnect,
@@ -321,6 +325,5 @@ static const sqlite3_module range_module = {
 int
 sc_eng_range_module(sqlite3 *db)
 {
-	return sqlite3_create_module_v2(db, "range", &range_module, NULL,
-	    NULL);
+	return sqlite3_create_module_v2(db, "range", &range_module, NULL, NULL);
 }

@@ -22,13 +22,13 @@
 #include "server/server.h"
 #include "core/banned.h"
 
-#define MIN_COL_WIDTH	3
+#define MIN_COL_WIDTH 3
 
 struct cells {
-	char	**v;
-	size_t	 n;
-	size_t	 ncols;
-	int32_t	 truncate;
+	char **v;
+	size_t n;
+	size_t ncols;
+	int32_t truncate;
 };
 
 static void
@@ -81,9 +81,9 @@ full_width(uint32_t c)
 static size_t
 length(const char *s)
 {
-	const unsigned char	*p = (const unsigned char *)s;
-	uint32_t		 cp;
-	size_t			 n = 0;
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+	size_t n = 0;
 
 	while (*p != '\0') {
 		p += utf8_next(p, &cp);
@@ -95,9 +95,9 @@ length(const char *s)
 static size_t
 half_width(const char *s)
 {
-	const unsigned char	*p = (const unsigned char *)s;
-	uint32_t		 cp;
-	size_t			 n = 0;
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+	size_t n = 0;
 
 	while (*p != '\0') {
 		p += utf8_next(p, &cp);
@@ -112,9 +112,9 @@ half_width(const char *s)
 static size_t
 prefix_bytes(const char *s, size_t n)
 {
-	const unsigned char	*p = (const unsigned char *)s;
-	uint32_t		 cp;
-	size_t			 k = 0, l;
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+	size_t k = 0, l;
 
 	while (*p != '\0') {
 		l = utf8_next(p, &cp);
@@ -130,18 +130,34 @@ prefix_bytes(const char *s, size_t n)
 static void
 escape_meta(struct sc_buf *out, const uint8_t *p, size_t n)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
 		switch (p[i]) {
-		case '\n': sc_buf_addstr(out, "\\n", NULL); break;
-		case '\r': sc_buf_addstr(out, "\\r", NULL); break;
-		case '\t': sc_buf_addstr(out, "\\t", NULL); break;
-		case '\f': sc_buf_addstr(out, "\\f", NULL); break;
-		case '\b': sc_buf_addstr(out, "\\b", NULL); break;
-		case 0x0b: sc_buf_addstr(out, "\\v", NULL); break;
-		case 0x07: sc_buf_addstr(out, "\\a", NULL); break;
-		default: sc_buf_addch(out, p[i], NULL); break;
+		case '\n':
+			sc_buf_addstr(out, "\\n", NULL);
+			break;
+		case '\r':
+			sc_buf_addstr(out, "\\r", NULL);
+			break;
+		case '\t':
+			sc_buf_addstr(out, "\\t", NULL);
+			break;
+		case '\f':
+			sc_buf_addstr(out, "\\f", NULL);
+			break;
+		case '\b':
+			sc_buf_addstr(out, "\\b", NULL);
+			break;
+		case 0x0b:
+			sc_buf_addstr(out, "\\v", NULL);
+			break;
+		case 0x07:
+			sc_buf_addstr(out, "\\a", NULL);
+			break;
+		default:
+			sc_buf_addch(out, p[i], NULL);
+			break;
 		}
 	}
 }
@@ -149,11 +165,11 @@ escape_meta(struct sc_buf *out, const uint8_t *p, size_t n)
 static int
 show_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 {
-	struct cells	*c = arg;
-	struct sc_buf	 v, e;
-	size_t		 r, i, k, len;
-	const uint8_t	*p;
-	int		 rc = 0;
+	struct cells *c = arg;
+	struct sc_buf v, e;
+	size_t r, i, k, len;
+	const uint8_t *p;
+	int rc = 0;
 
 	sc_buf_init(&v, SC_BUF_UNLIMITED);
 	sc_buf_init(&e, SC_BUF_UNLIMITED);
@@ -174,7 +190,8 @@ show_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 					    k > 0 ? " " : "", p[k]);
 				sc_buf_addch(&v, ']', NULL);
 			} else if (sc_arrow_format_value(b, i, r,
-			    SC_ARROW_FMT_TEXT, &v, NULL, err) == -1) {
+				       SC_ARROW_FMT_TEXT, &v, NULL,
+				       err) == -1) {
 				rc = -1;
 				break;
 			}
@@ -182,13 +199,13 @@ show_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 			len = length((const char *)e.data);
 			if (c->truncate > 0 && len > (size_t)c->truncate) {
 				if (c->truncate < 4) {
-					sc_buf_setlen(&e, prefix_bytes(
-					    (const char *)e.data,
-					    (size_t)c->truncate));
+					sc_buf_setlen(&e,
+					    prefix_bytes((const char *)e.data,
+						(size_t)c->truncate));
 				} else {
-					sc_buf_setlen(&e, prefix_bytes(
-					    (const char *)e.data,
-					    (size_t)c->truncate - 3));
+					sc_buf_setlen(&e,
+					    prefix_bytes((const char *)e.data,
+						(size_t)c->truncate - 3));
 					sc_buf_addstr(&e, "...", NULL);
 				}
 			}
@@ -211,7 +228,7 @@ pad(struct sc_buf *b, size_t n, char ch)
 static void
 separator(struct sc_buf *out, const size_t *cw, size_t nc)
 {
-	size_t	 j;
+	size_t j;
 
 	sc_buf_addch(out, '+', NULL);
 	for (j = 0; j < nc; j++) {
@@ -226,9 +243,9 @@ static void
 layout(const struct cells *c, size_t nrows, bool more, int32_t num_rows,
     bool vertical, struct sc_buf *out)
 {
-	size_t	 nc = c->ncols, i, j, w, *cw;
-	size_t	 namew = MIN_COL_WIDTH, dataw = MIN_COL_WIDTH;
-	char	 hdr[48];
+	size_t nc = c->ncols, i, j, w, *cw;
+	size_t namew = MIN_COL_WIDTH, dataw = MIN_COL_WIDTH;
+	char hdr[48];
 
 	if (!vertical) {
 		cw = sc_xcalloc(nc + 1, sizeof(*cw));
@@ -314,16 +331,16 @@ int
 sc_eng_show(struct sc_ectx *x, const Spark__Connect__ShowString *s,
     struct sc_buf *text, struct sc_error *err)
 {
-	struct sc_ectx		 sub;
-	struct sc_eplan		 p;
-	struct sc_engine_sink	 sink;
-	struct sc_arrow_schema	 as;
-	struct sc_buf		 ipc, e;
-	struct cells		 c;
-	int32_t			 num_rows = s->num_rows < 0 ? 0 : s->num_rows;
-	size_t			 i, nrows;
-	bool			 more;
-	int			 rc = -1;
+	struct sc_ectx sub;
+	struct sc_eplan p;
+	struct sc_engine_sink sink;
+	struct sc_arrow_schema as;
+	struct sc_buf ipc, e;
+	struct cells c;
+	int32_t num_rows = s->num_rows < 0 ? 0 : s->num_rows;
+	size_t i, nrows;
+	bool more;
+	int rc = -1;
 
 	if (num_rows > INT32_MAX - 16)
 		num_rows = INT32_MAX - 16;
@@ -344,8 +361,8 @@ sc_eng_show(struct sc_ectx *x, const Spark__Connect__ShowString *s,
 	memset(&sink, 0, sizeof(sink));
 	sink.batch = capture;
 	sink.arg = &ipc;
-	if (sc_eng_exec_plan(&sub, &p, NULL, &sink, false, NULL, NULL,
-	    err) == -1)
+	if (sc_eng_exec_plan(&sub, &p, NULL, &sink, false, NULL, NULL, err) ==
+	    -1)
 		goto out;
 	if (sc_arrow_read_schema(ipc.data, ipc.len, &as, err) == -1)
 		goto out;

@@ -29,8 +29,8 @@
 /* ------------------------------------------------------------------ */
 
 struct tname {
-	const char	*name;
-	int		 t;
+	const char *name;
+	int t;
 };
 
 static const struct tname tnames[] = {
@@ -77,8 +77,8 @@ static const struct tname tnames[] = {
 static int
 parse_small_int(const char **sp, const char *end, int *out)
 {
-	const char	*s = *sp;
-	long		 v = 0;
+	const char *s = *sp;
+	long v = 0;
 
 	while (s < end && isspace((unsigned char)*s))
 		s++;
@@ -106,11 +106,11 @@ int
 sc_eng_parse_type(const char *s, size_t n, bool sqlite_names,
     struct sc_etype *out)
 {
-	const char	*end = s + n, *p, *q;
-	char		 base[32] = "";
-	size_t		 bl = 0, i;
-	int		 prec = -1, scale = 0;
-	bool		 params = false;
+	const char *end = s + n, *p, *q;
+	char base[32] = "";
+	size_t bl = 0, i;
+	int prec = -1, scale = 0;
+	bool params = false;
 
 	while (s < end && isspace((unsigned char)*s))
 		s++;
@@ -149,8 +149,9 @@ sc_eng_parse_type(const char *s, size_t n, bool sqlite_names,
 	}
 	memset(out, 0, sizeof(*out));
 	out->t = SC_ETYPE_UNKNOWN;
-	if (!sqlite_names && (strcmp(base, "void") == 0 ||
-	    strcmp(base, "null") == 0) && !params) {
+	if (!sqlite_names &&
+	    (strcmp(base, "void") == 0 || strcmp(base, "null") == 0) &&
+	    !params) {
 		out->t = SC_ARROW_NULL;
 		return 0;
 	}
@@ -188,8 +189,8 @@ sc_eng_parse_type(const char *s, size_t n, bool sqlite_names,
 }
 
 int
-sc_eng_type_from_proto(const Spark__Connect__DataType *t,
-    struct sc_etype *out, struct sc_error *err)
+sc_eng_type_from_proto(const Spark__Connect__DataType *t, struct sc_etype *out,
+    struct sc_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	switch (t->kind_case) {
@@ -233,8 +234,8 @@ sc_eng_type_from_proto(const Spark__Connect__DataType *t,
 		if (out->prec < 1 || out->prec > 38 || out->scale < 0 ||
 		    out->scale > out->prec)
 			return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
-			    "Invalid decimal type decimal(%d,%d).",
-			    out->prec, out->scale);
+			    "Invalid decimal type decimal(%d,%d).", out->prec,
+			    out->scale);
 		return 0;
 	case SPARK__CONNECT__DATA_TYPE__KIND_STRING:
 	case SPARK__CONNECT__DATA_TYPE__KIND_CHAR:
@@ -254,40 +255,63 @@ sc_eng_type_from_proto(const Spark__Connect__DataType *t,
 	case SPARK__CONNECT__DATA_TYPE__KIND_UNPARSED: {
 		const char *s = t->unparsed->data_type_string;
 
-		if (s != NULL && sc_eng_parse_type(s, strlen(s), false,
-		    out) == 0)
+		if (s != NULL &&
+		    sc_eng_parse_type(s, strlen(s), false, out) == 0)
 			return 0;
 		return sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE",
-		    "0A000", "The data type '%s' is not supported by "
-		    "sc-serve.", s != NULL ? s : "");
+		    "0A000",
+		    "The data type '%s' is not supported by "
+		    "sc-serve.",
+		    s != NULL ? s : "");
 	}
 	default:
 		break;
 	}
 	return sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
 	    "The data type with DataType field %d is not supported by "
-	    "sc-serve (only flat types are).", (int)t->kind_case);
+	    "sc-serve (only flat types are).",
+	    (int)t->kind_case);
 }
 
 /* printSchema names. */
 void
 sc_eng_type_name(const struct sc_etype *t, struct sc_buf *out)
 {
-	const char	*s = "void";
+	const char *s = "void";
 
 	switch (t->t) {
-	case SC_ARROW_BOOL:	s = "boolean"; break;
-	case SC_ARROW_INT8:	s = "byte"; break;
-	case SC_ARROW_INT16:	s = "short"; break;
-	case SC_ARROW_INT32:	s = "integer"; break;
-	case SC_ARROW_INT64:	s = "long"; break;
-	case SC_ARROW_FLOAT:	s = "float"; break;
-	case SC_ARROW_DOUBLE:	s = "double"; break;
+	case SC_ARROW_BOOL:
+		s = "boolean";
+		break;
+	case SC_ARROW_INT8:
+		s = "byte";
+		break;
+	case SC_ARROW_INT16:
+		s = "short";
+		break;
+	case SC_ARROW_INT32:
+		s = "integer";
+		break;
+	case SC_ARROW_INT64:
+		s = "long";
+		break;
+	case SC_ARROW_FLOAT:
+		s = "float";
+		break;
+	case SC_ARROW_DOUBLE:
+		s = "double";
+		break;
 	case SC_ARROW_UTF8:
-	case SC_ARROW_LARGE_UTF8: s = "string"; break;
+	case SC_ARROW_LARGE_UTF8:
+		s = "string";
+		break;
 	case SC_ARROW_BINARY:
-	case SC_ARROW_LARGE_BINARY: s = "binary"; break;
-	case SC_ARROW_DATE32:	s = "date"; break;
+	case SC_ARROW_LARGE_BINARY:
+		s = "binary";
+		break;
+	case SC_ARROW_DATE32:
+		s = "date";
+		break;
 	case SC_ARROW_TIMESTAMP_US:
 		s = t->ntz ? "timestamp_ntz" : "timestamp";
 		break;
@@ -304,21 +328,41 @@ sc_eng_type_name(const struct sc_etype *t, struct sc_buf *out)
 void
 sc_eng_type_sql(const struct sc_etype *t, struct sc_buf *out)
 {
-	const char	*s = "VOID";
+	const char *s = "VOID";
 
 	switch (t->t) {
-	case SC_ARROW_BOOL:	s = "BOOLEAN"; break;
-	case SC_ARROW_INT8:	s = "TINYINT"; break;
-	case SC_ARROW_INT16:	s = "SMALLINT"; break;
-	case SC_ARROW_INT32:	s = "INT"; break;
-	case SC_ARROW_INT64:	s = "BIGINT"; break;
-	case SC_ARROW_FLOAT:	s = "FLOAT"; break;
-	case SC_ARROW_DOUBLE:	s = "DOUBLE"; break;
+	case SC_ARROW_BOOL:
+		s = "BOOLEAN";
+		break;
+	case SC_ARROW_INT8:
+		s = "TINYINT";
+		break;
+	case SC_ARROW_INT16:
+		s = "SMALLINT";
+		break;
+	case SC_ARROW_INT32:
+		s = "INT";
+		break;
+	case SC_ARROW_INT64:
+		s = "BIGINT";
+		break;
+	case SC_ARROW_FLOAT:
+		s = "FLOAT";
+		break;
+	case SC_ARROW_DOUBLE:
+		s = "DOUBLE";
+		break;
 	case SC_ARROW_UTF8:
-	case SC_ARROW_LARGE_UTF8: s = "STRING"; break;
+	case SC_ARROW_LARGE_UTF8:
+		s = "STRING";
+		break;
 	case SC_ARROW_BINARY:
-	case SC_ARROW_LARGE_BINARY: s = "BINARY"; break;
-	case SC_ARROW_DATE32:	s = "DATE"; break;
+	case SC_ARROW_LARGE_BINARY:
+		s = "BINARY";
+		break;
+	case SC_ARROW_DATE32:
+		s = "DATE";
+		break;
 	case SC_ARROW_TIMESTAMP_US:
 		s = t->ntz ? "TIMESTAMP_NTZ" : "TIMESTAMP";
 		break;
@@ -370,7 +414,7 @@ sc_eng_type_decl(const struct sc_etype *t, struct sc_buf *out)
 static void *
 kind_new(const ProtobufCMessageDescriptor *d)
 {
-	ProtobufCMessage	*m = sc_xcalloc(1, d->sizeof_message);
+	ProtobufCMessage *m = sc_xcalloc(1, d->sizeof_message);
 
 	d->message_init(m);
 	return m;
@@ -382,49 +426,49 @@ static const ProtobufCMessageDescriptor *const ntz_descriptor =
 static Spark__Connect__DataType *
 datatype_new(const struct sc_etype *t)
 {
-	Spark__Connect__DataType	*d = sc_xmalloc(sizeof(*d));
+	Spark__Connect__DataType *d = sc_xmalloc(sizeof(*d));
 
 	spark__connect__data_type__init(d);
 	switch (t->t) {
 	case SC_ARROW_BOOL:
 		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_BOOLEAN;
-		d->boolean = kind_new(
-		    &spark__connect__data_type__boolean__descriptor);
+		d->boolean =
+		    kind_new(&spark__connect__data_type__boolean__descriptor);
 		break;
 	case SC_ARROW_INT8:
 		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_BYTE;
-		d->byte = kind_new(
-		    &spark__connect__data_type__byte__descriptor);
+		d->byte =
+		    kind_new(&spark__connect__data_type__byte__descriptor);
 		break;
 	case SC_ARROW_INT16:
 		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_SHORT;
-		d->short_ = kind_new(
-		    &spark__connect__data_type__short__descriptor);
+		d->short_ =
+		    kind_new(&spark__connect__data_type__short__descriptor);
 		break;
 	case SC_ARROW_INT32:
 		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_INTEGER;
-		d->integer = kind_new(
-		    &spark__connect__data_type__integer__descriptor);
+		d->integer =
+		    kind_new(&spark__connect__data_type__integer__descriptor);
 		break;
 	case SC_ARROW_INT64:
 		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_LONG;
-		d->long_ = kind_new(
-		    &spark__connect__data_type__long__descriptor);
+		d->long_ =
+		    kind_new(&spark__connect__data_type__long__descriptor);
 		break;
 	case SC_ARROW_FLOAT:
 		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_FLOAT;
-		d->float_ = kind_new(
-		    &spark__connect__data_type__float__descriptor);
+		d->float_ =
+		    kind_new(&spark__connect__data_type__float__descriptor);
 		break;
 	case SC_ARROW_DOUBLE:
 		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_DOUBLE;
-		d->double_ = kind_new(
-		    &spark__connect__data_type__double__descriptor);
+		d->double_ =
+		    kind_new(&spark__connect__data_type__double__descriptor);
 		break;
 	case SC_ARROW_DECIMAL128:
 		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_DECIMAL;
-		d->decimal = kind_new(
-		    &spark__connect__data_type__decimal__descriptor);
+		d->decimal =
+		    kind_new(&spark__connect__data_type__decimal__descriptor);
 		d->decimal->_precision_case =
 		    SPARK__CONNECT__DATA_TYPE__DECIMAL___PRECISION_PRECISION;
 		d->decimal->precision = t->prec;
@@ -435,19 +479,19 @@ datatype_new(const struct sc_etype *t)
 	case SC_ARROW_UTF8:
 	case SC_ARROW_LARGE_UTF8:
 		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_STRING;
-		d->string = kind_new(
-		    &spark__connect__data_type__string__descriptor);
+		d->string =
+		    kind_new(&spark__connect__data_type__string__descriptor);
 		break;
 	case SC_ARROW_BINARY:
 	case SC_ARROW_LARGE_BINARY:
 		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_BINARY;
-		d->binary = kind_new(
-		    &spark__connect__data_type__binary__descriptor);
+		d->binary =
+		    kind_new(&spark__connect__data_type__binary__descriptor);
 		break;
 	case SC_ARROW_DATE32:
 		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_DATE;
-		d->date = kind_new(
-		    &spark__connect__data_type__date__descriptor);
+		d->date =
+		    kind_new(&spark__connect__data_type__date__descriptor);
 		break;
 	case SC_ARROW_TIMESTAMP_US:
 		if (t->ntz) {
@@ -463,8 +507,8 @@ datatype_new(const struct sc_etype *t)
 		break;
 	default:
 		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_NULL;
-		d->null = kind_new(
-		    &spark__connect__data_type__null__descriptor);
+		d->null =
+		    kind_new(&spark__connect__data_type__null__descriptor);
 		break;
 	}
 	return d;
@@ -473,9 +517,9 @@ datatype_new(const struct sc_etype *t)
 Spark__Connect__DataType *
 sc_eng_schema_new(const struct sc_ecol *cols, size_t n)
 {
-	Spark__Connect__DataType		*d = sc_xmalloc(sizeof(*d));
-	Spark__Connect__DataType__Struct	*st;
-	size_t					 i;
+	Spark__Connect__DataType *d = sc_xmalloc(sizeof(*d));
+	Spark__Connect__DataType__Struct *st;
+	size_t i;
 
 	spark__connect__data_type__init(d);
 	d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_STRUCT;
@@ -504,7 +548,7 @@ sc_eng_schema_new(const struct sc_ecol *cols, size_t n)
 void
 sc_engine_datatype_free(Spark__Connect__DataType *t)
 {
-	size_t	 i;
+	size_t i;
 
 	if (t == NULL)
 		return;
@@ -519,7 +563,7 @@ sc_engine_datatype_free(Spark__Connect__DataType *t)
 		free(st->fields);
 		free(st);
 	} else if (t->kind_case != SPARK__CONNECT__DATA_TYPE__KIND__NOT_SET) {
-		free(t->null);	/* any member of the union */
+		free(t->null); /* any member of the union */
 	}
 	free(t);
 }
@@ -528,7 +572,7 @@ int
 sc_engine_type_name(const Spark__Connect__DataType *t, struct sc_buf *out,
     struct sc_error *err)
 {
-	struct sc_etype	 et;
+	struct sc_etype et;
 
 	if (sc_eng_type_from_proto(t, &et, err) == -1)
 		return -1;
@@ -540,13 +584,13 @@ int
 sc_eng_arrow_schema(const struct sc_ecol *cols, size_t n,
     struct sc_arrow_schema *out, struct sc_error *err)
 {
-	size_t	 i;
+	size_t i;
 
 	(void)err;
 	sc_arrow_schema_init(out);
 	for (i = 0; i < n; i++) {
-		struct sc_arrow_field	*f;
-		int			 t = cols[i].type.t;
+		struct sc_arrow_field *f;
+		int t = cols[i].type.t;
 
 		if (t == SC_ETYPE_UNKNOWN)
 			t = SC_ARROW_NULL;
@@ -571,7 +615,7 @@ sc_eng_arrow_schema(const struct sc_ecol *cols, size_t n,
 static int64_t
 days_from_civil(int64_t y, int m, int d)
 {
-	int64_t		 era, yoe, doy, doe;
+	int64_t era, yoe, doy, doe;
 
 	y -= m <= 2;
 	era = (y >= 0 ? y : y - 399) / 400;
@@ -584,7 +628,7 @@ days_from_civil(int64_t y, int m, int d)
 static void
 civil_from_days(int64_t z, int64_t *yp, int *mp, int *dp)
 {
-	int64_t		 era, doe, yoe, y, doy, mp_;
+	int64_t era, doe, yoe, y, doy, mp_;
 
 	z += 719468;
 	era = (z >= 0 ? z : z - 146096) / 146097;
@@ -601,8 +645,8 @@ civil_from_days(int64_t z, int64_t *yp, int *mp, int *dp)
 static int
 days_in_month(int64_t y, int m)
 {
-	static const int dim[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31,
-	    30, 31 };
+	static const int dim[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30,
+		31 };
 
 	if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
 		return 29;
@@ -612,9 +656,9 @@ days_in_month(int64_t y, int m)
 static int
 digits(const char **sp, const char *end, int min, int max, int64_t *out)
 {
-	const char	*s = *sp;
-	int64_t		 v = 0;
-	int		 n = 0;
+	const char *s = *sp;
+	int64_t v = 0;
+	int n = 0;
 
 	while (s < end && isdigit((unsigned char)*s) && n < max) {
 		v = v * 10 + (*s - '0');
@@ -635,9 +679,9 @@ digits(const char **sp, const char *end, int min, int max, int64_t *out)
 static int
 parse_date_part(const char **sp, const char *end, int64_t *days)
 {
-	const char	*s = *sp;
-	int64_t		 y, m = 1, d = 1;
-	int		 neg = 0;
+	const char *s = *sp;
+	int64_t y, m = 1, d = 1;
+	int neg = 0;
 
 	if (s < end && (*s == '-' || *s == '+'))
 		neg = *s++ == '-';
@@ -665,8 +709,8 @@ parse_date_part(const char **sp, const char *end, int64_t *days)
 static void
 trim(const char **sp, size_t *np)
 {
-	const char	*s = *sp;
-	size_t		 n = *np;
+	const char *s = *sp;
+	size_t n = *np;
 
 	while (n > 0 && isspace((unsigned char)*s)) {
 		s++;
@@ -682,8 +726,8 @@ trim(const char **sp, size_t *np)
 int
 sc_eng_parse_date(const char *s, size_t n, int32_t *out)
 {
-	const char	*end;
-	int64_t		 days;
+	const char *end;
+	int64_t days;
 
 	trim(&s, &n);
 	end = s + n;
@@ -704,9 +748,9 @@ sc_eng_parse_date(const char *s, size_t n, int32_t *out)
 int
 sc_eng_parse_timestamp(const char *s, size_t n, int64_t *out)
 {
-	const char	*end;
-	int64_t		 days, h = 0, mi = 0, sec = 0, frac = 0, off = 0;
-	int		 fd = 0;
+	const char *end;
+	int64_t days, h = 0, mi = 0, sec = 0, frac = 0, off = 0;
+	int fd = 0;
 
 	trim(&s, &n);
 	end = s + n;
@@ -747,8 +791,8 @@ sc_eng_parse_timestamp(const char *s, size_t n, int64_t *out)
 		} else if (end - s == 3 && strncasecmp(s, "UTC", 3) == 0) {
 			s += 3;
 		} else if (s < end && (*s == '+' || *s == '-')) {
-			int	 neg = *s == '-';
-			int64_t	 oh, om = 0;
+			int neg = *s == '-';
+			int64_t oh, om = 0;
 
 			s++;
 			if (digits(&s, end, 1, 2, &oh) == -1)
@@ -764,16 +808,16 @@ sc_eng_parse_timestamp(const char *s, size_t n, int64_t *out)
 	}
 	if (s != end)
 		return -1;
-	*out = ((days * 86400 + h * 3600 + mi * 60 + sec) - off) * 1000000 +
-	    frac;
+	*out =
+	    ((days * 86400 + h * 3600 + mi * 60 + sec) - off) * 1000000 + frac;
 	return 0;
 }
 
 void
 sc_eng_fmt_date(int32_t days, char *buf, size_t sz)
 {
-	int64_t	 y;
-	int	 m, d;
+	int64_t y;
+	int m, d;
 
 	civil_from_days(days, &y, &m, &d);
 	if (y >= 0 && y <= 9999)
@@ -785,10 +829,10 @@ sc_eng_fmt_date(int32_t days, char *buf, size_t sz)
 void
 sc_eng_fmt_timestamp(int64_t us, char *buf, size_t sz)
 {
-	int64_t		 secs, days, rem, frac;
-	size_t		 l;
-	int		 i;
-	char		 f[8];
+	int64_t secs, days, rem, frac;
+	size_t l;
+	int i;
+	char f[8];
 
 	secs = us / 1000000;
 	frac = us % 1000000;
@@ -827,10 +871,10 @@ sc_eng_fmt_timestamp(int64_t us, char *buf, size_t sz)
 void
 sc_eng_fmt_double(double d, bool is_float, char *buf, size_t sz)
 {
-	char	 tmp[40], dig[24];
-	char	*p, *e;
-	int	 prec, nd = 0, exp10, i;
-	size_t	 o = 0;
+	char tmp[40], dig[24];
+	char *p, *e;
+	int prec, nd = 0, exp10, i;
+	size_t o = 0;
 
 	if (isnan(d)) {
 		snprintf(buf, sz, "NaN");
@@ -846,8 +890,8 @@ sc_eng_fmt_double(double d, bool is_float, char *buf, size_t sz)
 	}
 	for (prec = 1; prec <= 17; prec++) {
 		snprintf(tmp, sizeof(tmp), "%.*e", prec - 1, d);
-		if (is_float ? (float)strtod(tmp, NULL) == (float)d :
-		    strtod(tmp, NULL) == d)
+		if (is_float ? (float)strtod(tmp, NULL) == (float)d
+			     : strtod(tmp, NULL) == d)
 			break;
 	}
 	p = tmp;
@@ -861,7 +905,11 @@ sc_eng_fmt_double(double d, bool is_float, char *buf, size_t sz)
 	dig[nd] = '\0';
 	exp10 = (int)strtol(p + 1, &e, 10);
 
-#define PUT(c) do { if (o + 1 < sz) buf[o++] = (c); } while (0)
+#define PUT(c)                          \
+	do {                            \
+		if (o + 1 < sz)         \
+			buf[o++] = (c); \
+	} while (0)
 	if (d < 0)
 		PUT('-');
 	if (exp10 >= -3 && exp10 < 7) {
@@ -908,10 +956,10 @@ static int
 dec_rescale(const char *s, size_t n, int prec, int scale, char *out,
     size_t outsz)
 {
-	char		 dg[96];
-	const char	*end;
-	int		 nd = 0, point = -1, exp10 = 0, neg = 0, shift, i, ni;
-	bool		 any = false;
+	char dg[96];
+	const char *end;
+	int nd = 0, point = -1, exp10 = 0, neg = 0, shift, i, ni;
+	bool any = false;
 
 	trim(&s, &n);
 	end = s + n;
@@ -939,10 +987,10 @@ dec_rescale(const char *s, size_t n, int prec, int scale, char *out,
 	if (!any)
 		return -1;
 	if (s < end && (*s == 'e' || *s == 'E')) {
-		char	*e;
-		long	 x;
-		char	 eb[16];
-		size_t	 el = (size_t)(end - s - 1);
+		char *e;
+		long x;
+		char eb[16];
+		size_t el = (size_t)(end - s - 1);
 
 		if (el == 0 || el >= sizeof(eb))
 			return -1;
@@ -966,8 +1014,8 @@ dec_rescale(const char *s, size_t n, int prec, int scale, char *out,
 		for (i = 0; i < shift && nd > 0; i++)
 			dg[nd++] = '0';
 	} else {
-		int	 drop = -shift;
-		bool	 up;
+		int drop = -shift;
+		bool up;
 
 		if (drop > nd) {
 			nd = 0;
@@ -1003,11 +1051,11 @@ dec_rescale(const char *s, size_t n, int prec, int scale, char *out,
 		i += ni;
 	}
 	if (scale > 0) {
-		int	 k;
+		int k;
 
 		out[i++] = '.';
 		for (k = 0; k < scale; k++) {
-			int	 src = ni + k;
+			int src = ni + k;
 
 			out[i++] = src >= 0 && src < nd ? dg[src] : '0';
 		}
@@ -1020,8 +1068,8 @@ dec_rescale(const char *s, size_t n, int prec, int scale, char *out,
 static int
 parse_int64(const char *s, size_t n, int64_t *out)
 {
-	char	 b[32];
-	char	*e;
+	char b[32];
+	char *e;
 	long long v;
 
 	trim(&s, &n);
@@ -1029,8 +1077,9 @@ parse_int64(const char *s, size_t n, int64_t *out)
 		return -1;
 	memcpy(b, s, n);
 	b[n] = '\0';
-	if (!isdigit((unsigned char)b[0]) && !(n > 1 && (b[0] == '-' ||
-	    b[0] == '+') && isdigit((unsigned char)b[1])))
+	if (!isdigit((unsigned char)b[0]) &&
+	    !(n > 1 && (b[0] == '-' || b[0] == '+') &&
+		isdigit((unsigned char)b[1])))
 		return -1;
 	errno = 0;
 	v = strtoll(b, &e, 10);
@@ -1044,9 +1093,9 @@ parse_int64(const char *s, size_t n, int64_t *out)
 static int
 parse_double(const char *s, size_t n, double *out)
 {
-	char	 b[64];
-	char	*e;
-	size_t	 i;
+	char b[64];
+	char *e;
+	size_t i;
 
 	trim(&s, &n);
 	if (n == 0 || n >= sizeof(b))
@@ -1065,7 +1114,7 @@ parse_bool(const char *s, size_t n, int *out)
 {
 	static const char *const yes[] = { "t", "true", "y", "yes", "1" };
 	static const char *const no[] = { "f", "false", "n", "no", "0" };
-	size_t	 i;
+	size_t i;
 
 	trim(&s, &n);
 	for (i = 0; i < SC_NELEM(yes); i++) {
@@ -1115,7 +1164,7 @@ double_to_int64(double d, int64_t *out)
 void
 sc_eng_eval_column(sqlite3_stmt *st, int col, struct sc_eval *v)
 {
-	sqlite3_value	*sv = sqlite3_column_value(st, col);
+	sqlite3_value *sv = sqlite3_column_value(st, col);
 
 	v->t = sqlite3_value_type(sv);
 	switch (v->t) {
@@ -1142,11 +1191,16 @@ static const char *
 storage_name(int t)
 {
 	switch (t) {
-	case SQLITE_INTEGER:	return "INTEGER";
-	case SQLITE_FLOAT:	return "REAL";
-	case SQLITE_TEXT:	return "TEXT";
-	case SQLITE_BLOB:	return "BLOB";
-	default:		return "NULL";
+	case SQLITE_INTEGER:
+		return "INTEGER";
+	case SQLITE_FLOAT:
+		return "REAL";
+	case SQLITE_TEXT:
+		return "TEXT";
+	case SQLITE_BLOB:
+		return "BLOB";
+	default:
+		return "NULL";
 	}
 }
 
@@ -1154,7 +1208,7 @@ storage_name(int t)
 static void
 value_text(const struct sc_eval *v, char *buf, size_t sz)
 {
-	size_t	 n;
+	size_t n;
 
 	switch (v->t) {
 	case SQLITE_INTEGER:
@@ -1181,9 +1235,9 @@ static int
 put_mismatch(const struct sc_ecol *c, const struct sc_eval *v, int64_t row,
     bool overflow, struct sc_error *err)
 {
-	struct sc_buf	 tn;
-	char		 vt[96];
-	int		 rc;
+	struct sc_buf tn;
+	char vt[96];
+	int rc;
 
 	sc_buf_init(&tn, 64);
 	sc_eng_type_sql(&c->type, &tn);
@@ -1192,17 +1246,19 @@ put_mismatch(const struct sc_ecol *c, const struct sc_eval *v, int64_t row,
 		rc = sc_srv_error(err, "INCONSISTENT_COLUMN_TYPE", "42804",
 		    "Column `%s` was given the type %s from its first rows, "
 		    "but row %" PRId64 " holds the %s value %s; add a CAST to "
-		    "the query.", c->name, (const char *)tn.data, row + 1,
-		    storage_name(v->t), vt);
+		    "the query.",
+		    c->name, (const char *)tn.data, row + 1, storage_name(v->t),
+		    vt);
 	else if (overflow)
 		rc = sc_srv_error(err, "CAST_OVERFLOW", "22003",
 		    "The value %s of column `%s` cannot be cast to \"%s\" due "
-		    "to an overflow.", vt, c->name, (const char *)tn.data);
+		    "to an overflow.",
+		    vt, c->name, (const char *)tn.data);
 	else
 		rc = sc_srv_error(err, "CAST_INVALID_INPUT", "22018",
 		    "The value %s of the type \"%s\" in column `%s` cannot be "
-		    "cast to \"%s\" because it is malformed.", vt,
-		    storage_name(v->t), c->name, (const char *)tn.data);
+		    "cast to \"%s\" because it is malformed.",
+		    vt, storage_name(v->t), c->name, (const char *)tn.data);
 	sc_buf_release(&tn);
 	return rc;
 }
@@ -1226,12 +1282,12 @@ int
 sc_eng_put(struct sc_arrow_writer *w, size_t col, const struct sc_ecol *c,
     const struct sc_eval *v, int64_t row, struct sc_error *err)
 {
-	char		 tb[128];
-	int64_t		 i64;
-	double		 d;
-	int32_t		 days;
-	int		 b;
-	size_t		 n;
+	char tb[128];
+	int64_t i64;
+	double d;
+	int32_t days;
+	int b;
+	size_t n;
 
 	if (v->t == SQLITE_NULL)
 		return sc_arrow_append_null(w, col, err);
@@ -1256,7 +1312,8 @@ sc_eng_put(struct sc_arrow_writer *w, size_t col, const struct sc_ecol *c,
 			    (double)i64 != v->d)
 				return put_mismatch(c, v, row,
 				    !c->inferred && !isnan(v->d) &&
-				    v->d == trunc(v->d), err);
+					v->d == trunc(v->d),
+				    err);
 		} else if (v->t != SQLITE_TEXT ||
 		    parse_int64((const char *)v->p, v->n, &i64) == -1) {
 			break;
@@ -1276,8 +1333,8 @@ sc_eng_put(struct sc_arrow_writer *w, size_t col, const struct sc_ecol *c,
 			return sc_arrow_append_double(w, col, d, err);
 		break;
 	case SC_ARROW_DECIMAL128: {
-		char	 out[64];
-		int	 rc;
+		char out[64];
+		int rc;
 
 		if (v->t == SQLITE_INTEGER) {
 			n = number_text(v, tb, sizeof(tb));
@@ -1304,7 +1361,8 @@ sc_eng_put(struct sc_arrow_writer *w, size_t col, const struct sc_ecol *c,
 		if (v->t == SQLITE_TEXT || v->t == SQLITE_BLOB)
 			return sc_arrow_append_bytes(w, col, v->p, v->n, err);
 		if ((c->type.t == SC_ARROW_BINARY ||
-		    c->type.t == SC_ARROW_LARGE_BINARY) && c->inferred)
+			c->type.t == SC_ARROW_LARGE_BINARY) &&
+		    c->inferred)
 			break;
 		n = number_text(v, tb, sizeof(tb));
 		return sc_arrow_append_bytes(w, col, tb, n, err);
@@ -1316,8 +1374,8 @@ sc_eng_put(struct sc_arrow_writer *w, size_t col, const struct sc_ecol *c,
 			return sc_arrow_append_int64(w, col, v->i, err);
 		break;
 	case SC_ARROW_TIMESTAMP_US:
-		if (v->t == SQLITE_TEXT && sc_eng_parse_timestamp(
-		    (const char *)v->p, v->n, &i64) == 0)
+		if (v->t == SQLITE_TEXT &&
+		    sc_eng_parse_timestamp((const char *)v->p, v->n, &i64) == 0)
 			return sc_arrow_append_int64(w, col, i64, err);
 		if (v->t == SQLITE_INTEGER) {
 			if (v->i > INT64_MAX / 1000000 ||
@@ -1354,9 +1412,9 @@ static void
 cast_fail(sqlite3_context *ctx, int mode, bool overflow, sqlite3_value *x,
     const struct sc_etype *to)
 {
-	struct sc_buf	 tn;
-	char		*msg, vt[96];
-	struct sc_eval	 v;
+	struct sc_buf tn;
+	char *msg, vt[96];
+	struct sc_eval v;
 
 	if (mode != 0) {
 		sqlite3_result_null(ctx);
@@ -1369,24 +1427,27 @@ cast_fail(sqlite3_context *ctx, int mode, bool overflow, sqlite3_value *x,
 	else if (v.t == SQLITE_FLOAT)
 		v.d = sqlite3_value_double(x);
 	else if (v.t == SQLITE_TEXT || v.t == SQLITE_BLOB) {
-		v.p = v.t == SQLITE_TEXT ? sqlite3_value_text(x) :
-		    sqlite3_value_blob(x);
+		v.p = v.t == SQLITE_TEXT ? sqlite3_value_text(x)
+					 : sqlite3_value_blob(x);
 		v.n = (size_t)sqlite3_value_bytes(x);
 	}
 	value_text(&v, vt, sizeof(vt));
 	sc_buf_init(&tn, 64);
 	sc_eng_type_sql(to, &tn);
 	if (overflow)
-		msg = sqlite3_mprintf("[CAST_OVERFLOW] The value %s cannot be "
+		msg = sqlite3_mprintf(
+		    "[CAST_OVERFLOW] The value %s cannot be "
 		    "cast to \"%s\" due to an overflow. Use `try_cast` to "
 		    "tolerate overflow and return NULL instead. "
-		    "SQLSTATE: 22003", vt, (const char *)tn.data);
+		    "SQLSTATE: 22003",
+		    vt, (const char *)tn.data);
 	else
-		msg = sqlite3_mprintf("[CAST_INVALID_INPUT] The value %s of "
+		msg = sqlite3_mprintf(
+		    "[CAST_INVALID_INPUT] The value %s of "
 		    "the type \"%s\" cannot be cast to \"%s\" because it is "
 		    "malformed. Use `try_cast` to tolerate malformed input and "
-		    "return NULL instead. SQLSTATE: 22018", vt,
-		    storage_name(v.t), (const char *)tn.data);
+		    "return NULL instead. SQLSTATE: 22018",
+		    vt, storage_name(v.t), (const char *)tn.data);
 	sc_buf_release(&tn);
 	if (msg == NULL) {
 		sqlite3_result_error_nomem(ctx);
@@ -1406,8 +1467,8 @@ aux_free(void *p)
 static const struct sc_etype *
 cast_type_arg(sqlite3_context *ctx, sqlite3_value **argv, int i)
 {
-	struct sc_etype	*t = sqlite3_get_auxdata(ctx, i);
-	const char	*s;
+	struct sc_etype *t = sqlite3_get_auxdata(ctx, i);
+	const char *s;
 
 	if (t != NULL)
 		return t;
@@ -1426,10 +1487,10 @@ static void
 cast_to_int(sqlite3_context *ctx, sqlite3_value *x, int type, int mode,
     const struct sc_etype *to)
 {
-	int64_t		 v;
-	double		 d;
-	const char	*s, *dot;
-	size_t		 n;
+	int64_t v;
+	double d;
+	const char *s, *dot;
+	size_t n;
 
 	switch (sqlite3_value_type(x)) {
 	case SQLITE_INTEGER:
@@ -1459,8 +1520,8 @@ cast_to_int(sqlite3_context *ctx, sqlite3_value *x, int type, int mode,
 				n = (size_t)(dot - s);
 		}
 		if (parse_int64(s, n, &v) == -1) {
-			size_t	 k;
-			bool	 num = n > 0;
+			size_t k;
+			bool num = n > 0;
 
 			for (k = 0; k < n; k++)
 				if (!isdigit((unsigned char)s[k]) &&
@@ -1485,13 +1546,14 @@ static void
 cast_to_string(sqlite3_context *ctx, sqlite3_value *x,
     const struct sc_etype *from)
 {
-	char	 b[64];
+	char b[64];
 
 	switch (sqlite3_value_type(x)) {
 	case SQLITE_INTEGER:
 		if (from != NULL && from->t == SC_ARROW_BOOL) {
-			sqlite3_result_text(ctx, sqlite3_value_int64(x) != 0 ?
-			    "true" : "false", -1, SQLITE_STATIC);
+			sqlite3_result_text(ctx,
+			    sqlite3_value_int64(x) != 0 ? "true" : "false", -1,
+			    SQLITE_STATIC);
 			return;
 		}
 		snprintf(b, sizeof(b), "%lld",
@@ -1517,20 +1579,22 @@ cast_to_string(sqlite3_context *ctx, sqlite3_value *x,
 static void
 cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	const struct sc_etype	*to, *from = NULL;
-	sqlite3_value		*x = argv[0];
-	int			 mode = sqlite3_value_int(argv[2]), vt, b;
-	const char		*s = NULL;
-	size_t			 n = 0;
-	char			 buf[96];
-	double			 d;
-	int64_t			 i64;
-	int32_t			 days;
+	const struct sc_etype *to, *from = NULL;
+	sqlite3_value *x = argv[0];
+	int mode = sqlite3_value_int(argv[2]), vt, b;
+	const char *s = NULL;
+	size_t n = 0;
+	char buf[96];
+	double d;
+	int64_t i64;
+	int32_t days;
 
 	to = cast_type_arg(ctx, argv, 1);
 	if (to == NULL) {
-		sqlite3_result_error(ctx, "[INVALID_PLAN_INPUT] sc_cast: bad "
-		    "type SQLSTATE: 22023", -1);
+		sqlite3_result_error(ctx,
+		    "[INVALID_PLAN_INPUT] sc_cast: bad "
+		    "type SQLSTATE: 22023",
+		    -1);
 		return;
 	}
 	if (argc > 3 && sqlite3_value_type(argv[3]) == SQLITE_TEXT)
@@ -1580,7 +1644,7 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_double(ctx, d);
 		return;
 	case SC_ARROW_DECIMAL128: {
-		int	 rc;
+		int rc;
 
 		if (vt == SQLITE_FLOAT) {
 			d = sqlite3_value_double(x);
@@ -1667,12 +1731,14 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 static int
 value_cmp(sqlite3_value *a, sqlite3_value *b)
 {
-	int	 ta = sqlite3_value_type(a), tb = sqlite3_value_type(b);
-	int	 ca = ta == SQLITE_INTEGER || ta == SQLITE_FLOAT ? 0 :
-		    ta == SQLITE_TEXT ? 1 : 2;
-	int	 cb = tb == SQLITE_INTEGER || tb == SQLITE_FLOAT ? 0 :
-		    tb == SQLITE_TEXT ? 1 : 2;
-	int	 na, nb, r;
+	int ta = sqlite3_value_type(a), tb = sqlite3_value_type(b);
+	int ca = ta == SQLITE_INTEGER || ta == SQLITE_FLOAT ? 0
+	    : ta == SQLITE_TEXT				    ? 1
+							    : 2;
+	int cb = tb == SQLITE_INTEGER || tb == SQLITE_FLOAT ? 0
+	    : tb == SQLITE_TEXT				    ? 1
+							    : 2;
+	int na, nb, r;
 
 	if (ca != cb)
 		return ca < cb ? -1 : 1;
@@ -1701,8 +1767,8 @@ value_cmp(sqlite3_value *a, sqlite3_value *b)
 static void
 extreme_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	int		 want = *(int *)sqlite3_user_data(ctx), i;
-	sqlite3_value	*best = NULL;
+	int want = *(int *)sqlite3_user_data(ctx), i;
+	sqlite3_value *best = NULL;
 
 	for (i = 0; i < argc; i++) {
 		if (sqlite3_value_type(argv[i]) == SQLITE_NULL)
@@ -1719,11 +1785,11 @@ extreme_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 int
 sc_eng_register_functions(sqlite3 *db)
 {
-	static int	 greatest = 1, least = -1;
-	int		 rc, flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
+	static int greatest = 1, least = -1;
+	int rc, flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
 
-	rc = sqlite3_create_function_v2(db, "sc_cast", 3, flags, NULL,
-	    cast_fn, NULL, NULL, NULL);
+	rc = sqlite3_create_function_v2(db, "sc_cast", 3, flags, NULL, cast_fn,
+	    NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_function_v2(db, "sc_cast", 4, flags, NULL,
 		    cast_fn, NULL, NULL, NULL);
@@ -1731,7 +1797,7 @@ sc_eng_register_functions(sqlite3 *db)
 		rc = sqlite3_create_function_v2(db, "greatest", -1, flags,
 		    &greatest, extreme_fn, NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
-		rc = sqlite3_create_function_v2(db, "least", -1, flags,
-		    &least, extreme_fn, NULL, NULL, NULL);
+		rc = sqlite3_create_function_v2(db, "least", -1, flags, &least,
+		    extreme_fn, NULL, NULL, NULL);
 	return rc;
 }

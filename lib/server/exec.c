@@ -30,8 +30,8 @@
 #include "server/session.h"
 #include "core/banned.h"
 
-#define NO_DEADLINE	INT64_MAX
-#define COMPLETED_MAX	10000
+#define NO_DEADLINE INT64_MAX
+#define COMPLETED_MAX 10000
 
 /* ---------------------------------------------------- keyed tables */
 
@@ -41,27 +41,27 @@
  * recently completed ids.
  */
 struct kent {
-	struct kent	*hnext;
-	struct kent	*prev, *next;
-	uint64_t	 hash;
-	size_t		 klen;
-	char		*key;
-	int64_t		 t;		/* when added */
-	void		*val;
+	struct kent *hnext;
+	struct kent *prev, *next;
+	uint64_t hash;
+	size_t klen;
+	char *key;
+	int64_t t; /* when added */
+	void *val;
 };
 
 struct ktab {
-	struct kent	**b;
-	size_t		 nb;
-	size_t		 n;
-	struct kent	 head;
+	struct kent **b;
+	size_t nb;
+	size_t n;
+	struct kent head;
 };
 
 static uint64_t
 key_hash(const char *k, size_t n)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
 		h ^= (unsigned char)k[i];
@@ -73,8 +73,8 @@ key_hash(const char *k, size_t n)
 static char *
 key_make(const char *user, const char *session, const char *op, size_t *lenp)
 {
-	size_t	 ul = strlen(user), sl = strlen(session), ol = strlen(op);
-	char	*k;
+	size_t ul = strlen(user), sl = strlen(session), ol = strlen(op);
+	char *k;
 
 	k = sc_xmalloc(ul + sl + ol + 3);
 	memcpy(k, user, ul + 1);
@@ -106,8 +106,8 @@ ktab_init(struct ktab *t)
 static struct kent *
 ktab_find(struct ktab *t, const char *key, size_t klen)
 {
-	uint64_t	 h = key_hash(key, klen);
-	struct kent	*e;
+	uint64_t h = key_hash(key, klen);
+	struct kent *e;
 
 	for (e = t->b[h & (t->nb - 1)]; e != NULL; e = e->hnext)
 		if (e->hash == h && e->klen == klen &&
@@ -119,8 +119,8 @@ ktab_find(struct ktab *t, const char *key, size_t klen)
 static void
 ktab_insert(struct ktab *t, struct kent *e)
 {
-	struct kent	**nb, *x, *nx;
-	size_t		 i, n;
+	struct kent **nb, *x, *nx;
+	size_t i, n;
 
 	if (t->n + 1 > t->nb) {
 		n = t->nb * 2;
@@ -148,7 +148,7 @@ ktab_insert(struct ktab *t, struct kent *e)
 static void
 ktab_remove(struct ktab *t, struct kent *e)
 {
-	struct kent	**pp;
+	struct kent **pp;
 
 	for (pp = &t->b[e->hash & (t->nb - 1)]; *pp != e; pp = &(*pp)->hnext)
 		;
@@ -170,106 +170,106 @@ ktab_oldest(struct ktab *t)
 struct sender;
 
 struct sc_exec_op {
-	atomic_int	 refs;
+	atomic_int refs;
 	struct sc_execmgr *m;
-	struct kent	 kent;		/* key; in m->ops */
-	char		 id[SC_UUID_STRLEN];
+	struct kent kent; /* key; in m->ops */
+	char id[SC_UUID_STRLEN];
 	struct sc_session *sess;
-	char		**tags;
-	size_t		 ntags;
-	bool		 reattachable;
-	uint8_t		*plan;		/* packed Plan, or NULL */
-	size_t		 planlen;
-	int64_t		 created_ms;
+	char **tags;
+	size_t ntags;
+	bool reattachable;
+	uint8_t *plan; /* packed Plan, or NULL */
+	size_t planlen;
+	int64_t created_ms;
 
-	pthread_mutex_t	 lock;
-	pthread_cond_t	 cond;		/* emit waits for room */
-	int		 waiters;
+	pthread_mutex_t lock;
+	pthread_cond_t cond; /* emit waits for room */
+	int waiters;
 	enum sc_exec_state state;
-	bool		 registered;
+	bool registered;
 	struct sc_execbuf *buf;
-	struct sc_error	 error;		/* FAILED or CANCELED */
-	bool		 has_error;
-	struct sender	*sender;	/* attached sender, holds a ref */
-	int64_t		 detached_since; /* -1 while attached */
-	atomic_int	 cancel;	/* set with CANCELED */
-	int64_t		 rows_sent;
-	int64_t		 bytes_sent;
-	int64_t		 rotations;
-	int64_t		 reattaches;
+	struct sc_error error; /* FAILED or CANCELED */
+	bool has_error;
+	struct sender *sender; /* attached sender, holds a ref */
+	int64_t detached_since; /* -1 while attached */
+	atomic_int cancel; /* set with CANCELED */
+	int64_t rows_sent;
+	int64_t bytes_sent;
+	int64_t rotations;
+	int64_t reattaches;
 
-	struct sc_exec_op *qnext;	/* run queue, manager lock */
-	bool		 queued;
+	struct sc_exec_op *qnext; /* run queue, manager lock */
+	bool queued;
 };
 
 struct sender {
-	atomic_int	 refs;
-	struct sc_exec_op *op;		/* holds a ref */
-	struct sc_rpc_call *call;	/* holds a ref */
-	int64_t		 start;		/* first index sent */
-	int64_t		 next;		/* next index to send */
-	int64_t		 sent_bytes;	/* this stream */
-	int64_t		 deadline;	/* or NO_DEADLINE */
-	int64_t		 max_size;	/* 0: none */
-	bool		 in_flight;
-	bool		 done;		/* its end was decided */
-	bool		 interrupted;	/* ends DISCONNECTED */
+	atomic_int refs;
+	struct sc_exec_op *op; /* holds a ref */
+	struct sc_rpc_call *call; /* holds a ref */
+	int64_t start; /* first index sent */
+	int64_t next; /* next index to send */
+	int64_t sent_bytes; /* this stream */
+	int64_t deadline; /* or NO_DEADLINE */
+	int64_t max_size; /* 0: none */
+	bool in_flight;
+	bool done; /* its end was decided */
+	bool interrupted; /* ends DISCONNECTED */
 };
 
 struct sc_execmgr {
-	struct sc_server	*srv;
-	struct sc_server_conf	 conf;
-	sc_exec_clock_fn	*clock;
-	void			*clock_arg;
-	sc_exec_run_fn		*run;
-	void			*run_arg;
+	struct sc_server *srv;
+	struct sc_server_conf conf;
+	sc_exec_clock_fn *clock;
+	void *clock_arg;
+	sc_exec_run_fn *run;
+	void *run_arg;
 	struct sc_exec_transport tr;
-	size_t			 completed_max;
+	size_t completed_max;
 
-	pthread_mutex_t		 lock;
-	pthread_cond_t		 work_cv;
-	pthread_cond_t		 timer_cv;
-	struct ktab		 ops;		/* live operations */
-	struct ktab		 tombs;		/* abandoned */
-	struct ktab		 done;		/* completed */
-	struct sc_exec_op	*qhead, *qtail;
-	size_t			 nqueued;
-	pthread_t		*workers;
-	int			 nworkers;
-	pthread_t		 timer;
-	bool			 has_timer;
-	bool			 stopping;
-	bool			 stopped;
-	uint64_t		 started;
-	uint64_t		 abandoned;
+	pthread_mutex_t lock;
+	pthread_cond_t work_cv;
+	pthread_cond_t timer_cv;
+	struct ktab ops; /* live operations */
+	struct ktab tombs; /* abandoned */
+	struct ktab done; /* completed */
+	struct sc_exec_op *qhead, *qtail;
+	size_t nqueued;
+	pthread_t *workers;
+	int nworkers;
+	pthread_t timer;
+	bool has_timer;
+	bool stopping;
+	bool stopped;
+	uint64_t started;
+	uint64_t abandoned;
 };
 
 /* What to do with a call once every lock is dropped. */
 enum act_kind {
-	ACT_OK = 0,		/* finish with OK */
-	ACT_ERROR,		/* finish with a Spark error */
-	ACT_STATUS		/* finish with a plain gRPC status */
+	ACT_OK = 0, /* finish with OK */
+	ACT_ERROR, /* finish with a Spark error */
+	ACT_STATUS /* finish with a plain gRPC status */
 };
 
 struct act {
-	struct sender	*s;		/* holds a ref */
-	enum act_kind	 kind;
-	int		 code;
-	const char	*msg;
-	bool		 remove;	/* then remove the op */
-	struct sc_error	 err;
+	struct sender *s; /* holds a ref */
+	enum act_kind kind;
+	int code;
+	const char *msg;
+	bool remove; /* then remove the op */
+	struct sc_error err;
 };
 
 struct acts {
-	struct act	*v;
-	size_t		 n, cap;
-	struct sc_exec_op **unref;	/* op refs to drop */
-	size_t		 nunref, capunref;
+	struct act *v;
+	size_t n, cap;
+	struct sc_exec_op **unref; /* op refs to drop */
+	size_t nunref, capunref;
 };
 
-static void	 pump(struct sc_exec_op *op, struct sender *s, int64_t now,
-		    struct acts *a);
-static void	 sent_cb(struct sc_rpc_call *call, bool ok, void *arg);
+static void pump(struct sc_exec_op *op, struct sender *s, int64_t now,
+    struct acts *a);
+static void sent_cb(struct sc_rpc_call *call, bool ok, void *arg);
 
 /* ------------------------------------------------------------ misc */
 
@@ -338,7 +338,7 @@ static int
 handle_error(struct sc_error *err, const char *sub, const char *handle,
     const char *text)
 {
-	char	 cls[64];
+	char cls[64];
 
 	snprintf(cls, sizeof(cls), "INVALID_HANDLE.%s", sub);
 	return sc_srv_error(err, cls, "HY000", "The handle `%s` is invalid. %s",
@@ -389,7 +389,7 @@ op_ref(struct sc_exec_op *op)
 static void
 op_unref(struct sc_exec_op *op)
 {
-	size_t	 i;
+	size_t i;
 
 	if (op == NULL || atomic_fetch_sub(&op->refs, 1) != 1)
 		return;
@@ -461,20 +461,20 @@ acts_unref_later(struct acts *a, struct sc_exec_op *op)
 {
 	if (a->nunref == a->capunref) {
 		a->capunref = a->capunref ? a->capunref * 2 : 4;
-		a->unref = sc_xreallocarray(a->unref, a->capunref,
-		    sizeof(*a->unref));
+		a->unref =
+		    sc_xreallocarray(a->unref, a->capunref, sizeof(*a->unref));
 	}
 	a->unref[a->nunref++] = op;
 }
 
-static void	 remove_op(struct sc_execmgr *m, struct sc_exec_op *op);
+static void remove_op(struct sc_execmgr *m, struct sc_exec_op *op);
 
 /* Finish calls, then drop references; no lock of ours is held. */
 static void
 acts_run(struct sc_execmgr *m, struct acts *a)
 {
-	struct act	*x;
-	size_t		 i;
+	struct act *x;
+	size_t i;
 
 	for (i = 0; i < a->n; i++) {
 		x = &a->v[i];
@@ -506,7 +506,7 @@ static struct sender *
 sender_new(struct sc_exec_op *op, struct sc_rpc_call *call)
 {
 	struct sc_execmgr *m = op->m;
-	struct sender	*s;
+	struct sender *s;
 
 	s = sc_xcalloc(1, sizeof(*s));
 	atomic_init(&s->refs, 1);
@@ -518,10 +518,10 @@ sender_new(struct sc_exec_op *op, struct sc_rpc_call *call)
 	s->deadline = NO_DEADLINE;
 	if (op->reattachable) {
 		if (m->conf.max_stream_duration_ms > 0)
-			s->deadline = now_ms(m) +
-			    m->conf.max_stream_duration_ms;
-		s->max_size = m->conf.max_stream_size > 0 ?
-		    m->conf.max_stream_size : 0;
+			s->deadline =
+			    now_ms(m) + m->conf.max_stream_duration_ms;
+		s->max_size =
+		    m->conf.max_stream_size > 0 ? m->conf.max_stream_size : 0;
 	}
 	return s;
 }
@@ -534,7 +534,7 @@ static struct act *
 end_sender(struct sc_exec_op *op, struct sender *s, int64_t now,
     enum act_kind kind, struct acts *a, const char *why)
 {
-	struct act	*x;
+	struct act *x;
 
 	s->done = true;
 	x = acts_add(a, s, kind);
@@ -562,9 +562,9 @@ static void
 rotate(struct sc_exec_op *op, struct sender *s, int64_t now, struct acts *a)
 {
 	op->rotations++;
-	end_sender(op, s, now, ACT_OK, a, now >= s->deadline ?
-	    "stream rotated at senderMaxStreamDuration" :
-	    "stream rotated at senderMaxStreamSize");
+	end_sender(op, s, now, ACT_OK, a,
+	    now >= s->deadline ? "stream rotated at senderMaxStreamDuration"
+			       : "stream rotated at senderMaxStreamSize");
 }
 
 /*
@@ -576,12 +576,12 @@ pump(struct sc_exec_op *op, struct sender *s, int64_t now, struct acts *a)
 {
 	struct sc_execmgr *m = op->m;
 	struct sc_execbuf_stats st;
-	struct sc_error	 e;
-	const uint8_t	*data;
-	size_t		 len;
-	int64_t		 rows;
-	struct act	*x;
-	int		 rc;
+	struct sc_error e;
+	const uint8_t *data;
+	size_t len;
+	int64_t rows;
+	struct act *x;
+	int rc;
 
 	if (s->done)
 		return;
@@ -621,7 +621,7 @@ pump(struct sc_exec_op *op, struct sender *s, int64_t now, struct acts *a)
 	}
 	if (op->waiters > 0)
 		pthread_cond_broadcast(&op->cond);
-	sender_ref(s);			/* for sent_cb() */
+	sender_ref(s); /* for sent_cb() */
 	if (m->tr.send(s->call, data, len, sent_cb, s) == -1) {
 		sender_unref_held(s);
 		x = end_sender(op, s, now, ACT_STATUS, a, "call ended");
@@ -639,12 +639,12 @@ pump(struct sc_exec_op *op, struct sender *s, int64_t now, struct acts *a)
 static void
 sent_cb(struct sc_rpc_call *call, bool ok, void *arg)
 {
-	struct sender	*s = arg;
+	struct sender *s = arg;
 	struct sc_exec_op *op = s->op;
 	struct sc_execmgr *m = op->m;
-	struct acts	 a;
-	struct act	*x;
-	int64_t		 now = now_ms(m);
+	struct acts a;
+	struct act *x;
+	int64_t now = now_ms(m);
 
 	(void)call;
 	acts_init(&a);
@@ -667,18 +667,18 @@ sent_cb(struct sc_rpc_call *call, bool ok, void *arg)
 static void
 close_cb(struct sc_rpc_call *call, bool cancelled, void *arg)
 {
-	struct sender	*s = arg;
+	struct sender *s = arg;
 	struct sc_exec_op *op = s->op;
 	struct sc_execmgr *m = op->m;
-	struct acts	 a;
-	struct act	*x;
+	struct acts a;
+	struct act *x;
 
 	(void)call;
 	acts_init(&a);
 	pthread_mutex_lock(&op->lock);
 	if (!s->done) {
-		x = end_sender(op, s, now_ms(m), ACT_STATUS, &a, cancelled ?
-		    "client cancelled the call" : "call closed");
+		x = end_sender(op, s, now_ms(m), ACT_STATUS, &a,
+		    cancelled ? "client cancelled the call" : "call closed");
 		x->code = SC_GRPC_CANCELLED;
 		x->msg = "call ended";
 	}
@@ -708,7 +708,7 @@ cancel_locked(struct sc_exec_op *op)
 static void
 tomb_add(struct sc_execmgr *m, const struct kent *src, int64_t now)
 {
-	struct kent	*e;
+	struct kent *e;
 
 	if (m->conf.abandoned_tombstones <= 0)
 		return;
@@ -732,7 +732,7 @@ tomb_add(struct sc_execmgr *m, const struct kent *src, int64_t now)
 static void
 done_add(struct sc_execmgr *m, const struct kent *src, int64_t now)
 {
-	struct kent	*e;
+	struct kent *e;
 
 	if ((e = ktab_find(&m->done, src->key, src->klen)) != NULL)
 		ktab_remove(&m->done, e);
@@ -752,9 +752,9 @@ done_add(struct sc_execmgr *m, const struct kent *src, int64_t now)
 }
 
 enum close_how {
-	CLOSE_COMPLETED = 0,	/* released or ended: remember the id */
-	CLOSE_ABANDONED,	/* tombstone first */
-	CLOSE_FORGET		/* shutdown, closed session at creation */
+	CLOSE_COMPLETED = 0, /* released or ended: remember the id */
+	CLOSE_ABANDONED, /* tombstone first */
+	CLOSE_FORGET /* shutdown, closed session at creation */
 };
 
 /*
@@ -763,8 +763,8 @@ enum close_how {
  * and disconnect its sender.  The registry's reference goes to a.
  */
 static void
-close_locked(struct sc_execmgr *m, struct sc_exec_op *op,
-    enum close_how how, int64_t now, struct acts *a)
+close_locked(struct sc_execmgr *m, struct sc_exec_op *op, enum close_how how,
+    int64_t now, struct acts *a)
 {
 	if (!op->registered)
 		return;
@@ -789,7 +789,7 @@ close_locked(struct sc_execmgr *m, struct sc_exec_op *op,
 static void
 remove_op(struct sc_execmgr *m, struct sc_exec_op *op)
 {
-	struct acts	 a;
+	struct acts a;
 
 	acts_init(&a);
 	pthread_mutex_lock(&m->lock);
@@ -797,7 +797,8 @@ remove_op(struct sc_execmgr *m, struct sc_exec_op *op)
 	if (op->registered) {
 		close_locked(m, op, CLOSE_COMPLETED, now_ms(m), &a);
 		sc_info("operation %s removed (not reattachable, stream "
-		    "ended)", op->id);
+			"ended)",
+		    op->id);
 	}
 	pthread_mutex_unlock(&op->lock);
 	pthread_mutex_unlock(&m->lock);
@@ -842,8 +843,8 @@ static uint8_t *
 pack_response(struct sc_exec_op *op, Spark__Connect__ExecutePlanResponse *r,
     char rid[SC_UUID_STRLEN], size_t *lenp, struct sc_error *err)
 {
-	char		*o1, *o2, *o3, *o4;
-	uint8_t		*data;
+	char *o1, *o2, *o3, *o4;
+	uint8_t *data;
 
 	if (sc_uuid_v4(rid, err) == -1)
 		return NULL;
@@ -871,13 +872,13 @@ run_op(struct sc_execmgr *m, struct sc_exec_op *op)
 	Spark__Connect__ExecutePlanResponse__ResultComplete rc_msg =
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESULT_COMPLETE__INIT;
 	Spark__Connect__Plan *plan = NULL;
-	struct sc_error	 err;
-	struct acts	 a;
-	uint8_t		*done_bytes = NULL;
-	size_t		 done_len = 0;
-	char		 rid[SC_UUID_STRLEN];
-	int		 rc;
-	int64_t		 t0 = sc_mono_ms();
+	struct sc_error err;
+	struct acts a;
+	uint8_t *done_bytes = NULL;
+	size_t done_len = 0;
+	char rid[SC_UUID_STRLEN];
+	int rc;
+	int64_t t0 = sc_mono_ms();
 	struct sc_execbuf_stats st;
 
 	acts_init(&a);
@@ -932,7 +933,8 @@ run_op(struct sc_execmgr *m, struct sc_exec_op *op)
 		sc_execbuf_stats(op->buf, &st);
 		if (rc == 0)
 			sc_info("operation %s finished: %lld responses in "
-			    "%lld ms", op->id, (long long)st.produced,
+				"%lld ms",
+			    op->id, (long long)st.produced,
 			    (long long)(sc_mono_ms() - t0));
 		else
 			sc_info("operation %s failed after %lld responses: %s",
@@ -948,15 +950,15 @@ worker_main(void *arg)
 {
 	struct sc_execmgr *m = arg;
 	struct sc_exec_op *op;
-	struct acts	 a;
-	bool		 stop;
+	struct acts a;
+	bool stop;
 
 	for (;;) {
 		acts_init(&a);
 		op = NULL;
 		pthread_mutex_lock(&m->lock);
-		while (!m->stopping && (op = pick(m, &a)) == NULL &&
-		    a.nunref == 0)
+		while (
+		    !m->stopping && (op = pick(m, &a)) == NULL && a.nunref == 0)
 			pthread_cond_wait(&m->work_cv, &m->lock);
 		stop = m->stopping;
 		pthread_mutex_unlock(&m->lock);
@@ -978,16 +980,16 @@ sc_exec_emit(struct sc_exec_op *op, Spark__Connect__ExecutePlanResponse *resp,
 {
 	struct sc_execmgr *m = op->m;
 	struct sc_execbuf_stats st;
-	struct acts	 a;
-	uint8_t		*data;
-	size_t		 len;
-	int64_t		 rows = 0;
-	char		 rid[SC_UUID_STRLEN];
+	struct acts a;
+	uint8_t *data;
+	size_t len;
+	int64_t rows = 0;
+	char rid[SC_UUID_STRLEN];
 
 	if ((data = pack_response(op, resp, rid, &len, err)) == NULL)
 		return -1;
 	if (resp->response_type_case ==
-	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_ARROW_BATCH &&
+		SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_ARROW_BATCH &&
 	    resp->arrow_batch != NULL)
 		rows = resp->arrow_batch->row_count;
 	acts_init(&a);
@@ -1019,7 +1021,7 @@ sc_exec_emit(struct sc_exec_op *op, Spark__Connect__ExecutePlanResponse *resp,
 bool
 sc_exec_op_canceled(struct sc_exec_op *op)
 {
-	bool	 r;
+	bool r;
 
 	pthread_mutex_lock(&op->lock);
 	r = op->state == SC_EXEC_CANCELED || op->state == SC_EXEC_CLOSED;
@@ -1092,13 +1094,14 @@ op_new(struct sc_execmgr *m, struct sc_session *s, const char *id,
 static bool
 wants_reattach(const Spark__Connect__ExecutePlanRequest *req)
 {
-	size_t	 i;
+	size_t i;
 	const Spark__Connect__ExecutePlanRequest__RequestOption *o;
 
 	for (i = 0; i < req->n_request_options; i++) {
 		o = req->request_options[i];
-		if (o != NULL && o->request_option_case ==
-		    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__REQUEST_OPTION__REQUEST_OPTION_REATTACH_OPTIONS &&
+		if (o != NULL &&
+		    o->request_option_case ==
+			SPARK__CONNECT__EXECUTE_PLAN_REQUEST__REQUEST_OPTION__REQUEST_OPTION_REATTACH_OPTIONS &&
 		    o->reattach_options != NULL &&
 		    o->reattach_options->reattachable)
 			return true;
@@ -1107,10 +1110,9 @@ wants_reattach(const Spark__Connect__ExecutePlanRequest *req)
 }
 
 static int
-check_tags(const Spark__Connect__ExecutePlanRequest *req,
-    struct sc_error *err)
+check_tags(const Spark__Connect__ExecutePlanRequest *req, struct sc_error *err)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < req->n_tags; i++) {
 		if (req->tags[i] == NULL || req->tags[i][0] == '\0')
@@ -1136,23 +1138,23 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
     struct sc_rpc_call *call, const Spark__Connect__ExecutePlanRequest *req)
 {
 	struct sc_exec_op *op;
-	struct sender	*snd;
-	struct sc_error	 err;
-	struct kent	*e;
-	struct acts	 a;
-	struct act	*x;
-	char		 id[SC_UUID_STRLEN];
-	bool		 reattachable;
-	int64_t		 now;
-	size_t		 i;
-	int		 rc;
+	struct sender *snd;
+	struct sc_error err;
+	struct kent *e;
+	struct acts a;
+	struct act *x;
+	char id[SC_UUID_STRLEN];
+	bool reattachable;
+	int64_t now;
+	size_t i;
+	int rc;
 
 	sc_error_init(&err);
 	if (req->_operation_id_case ==
 	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST___OPERATION_ID_OPERATION_ID) {
 		if (!sc_uuid_valid(req->operation_id)) {
-			handle_error(&err, "FORMAT", req->operation_id != NULL ?
-			    req->operation_id : "",
+			handle_error(&err, "FORMAT",
+			    req->operation_id != NULL ? req->operation_id : "",
 			    "Handle must be an UUID string of the format "
 			    "'00112233-4455-6677-8899-aabbccddeeff'");
 			m->tr.finish_error(call, s, &err);
@@ -1201,8 +1203,8 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
 		rc = handle_error(&err, "OPERATION_ABANDONED", id,
 		    "Operation was considered abandoned because of "
 		    "inactivity and removed.");
-	else if ((e = ktab_find(&m->done, op->kent.key,
-	    op->kent.klen)) != NULL) {
+	else if ((e = ktab_find(&m->done, op->kent.key, op->kent.klen)) !=
+	    NULL) {
 		if (now - e->t < m->conf.inactive_op_expiry_ms)
 			rc = handle_error(&err, "OPERATION_ALREADY_EXISTS", id,
 			    "Operation already exists.");
@@ -1213,10 +1215,10 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
 		}
 	}
 	if (rc == 0) {
-		op_ref(op);			/* the registry's */
+		op_ref(op); /* the registry's */
 		op->registered = true;
 		ktab_insert(&m->ops, &op->kent);
-		op_ref(op);			/* the queue's */
+		op_ref(op); /* the queue's */
 		op->queued = true;
 		if (m->qtail != NULL)
 			m->qtail->qnext = op;
@@ -1225,13 +1227,14 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
 		m->qtail = op;
 		m->nqueued++;
 		pthread_mutex_lock(&op->lock);
-		sender_ref(snd);		/* op->sender */
+		sender_ref(snd); /* op->sender */
 		op->sender = snd;
 		pthread_mutex_unlock(&op->lock);
 		m->started++;
 		sc_info("operation %s started: session %s user '%s'%s, %zu "
-		    "tags", id, s->session_id, s->user_id, reattachable ?
-		    ", reattachable" : "", op->ntags);
+			"tags",
+		    id, s->session_id, s->user_id,
+		    reattachable ? ", reattachable" : "", op->ntags);
 		pthread_cond_broadcast(&m->work_cv);
 		pthread_cond_signal(&m->timer_cv);
 	} else {
@@ -1271,7 +1274,7 @@ static struct sc_exec_op *
 find_op(struct sc_execmgr *m, const char *key, size_t klen, const char *id,
     struct sc_error *err)
 {
-	struct kent	*e;
+	struct kent *e;
 
 	if ((e = ktab_find(&m->ops, key, klen)) != NULL)
 		return e->val;
@@ -1290,15 +1293,15 @@ sc_exec_reattach(struct sc_execmgr *m, struct sc_session *s,
     struct sc_rpc_call *call, const Spark__Connect__ReattachExecuteRequest *req)
 {
 	struct sc_exec_op *op;
-	struct sender	*snd, *old;
-	struct sc_error	 err;
-	struct acts	 a;
-	struct act	*x;
-	char		*key;
-	size_t		 klen;
-	int64_t		 now, index, start;
-	const char	*id;
-	int		 rc;
+	struct sender *snd, *old;
+	struct sc_error err;
+	struct acts a;
+	struct act *x;
+	char *key;
+	size_t klen;
+	int64_t now, index, start;
+	const char *id;
+	int rc;
 
 	id = req->operation_id != NULL ? req->operation_id : "";
 	sc_error_init(&err);
@@ -1381,12 +1384,12 @@ sc_exec_release(struct sc_execmgr *m, struct sc_session *s,
     struct sc_error *err)
 {
 	struct sc_exec_op *op;
-	struct kent	*e;
-	struct acts	 a;
-	char		*key;
-	size_t		 klen;
-	const char	*id;
-	int		 rc = 0;
+	struct kent *e;
+	struct acts a;
+	char *key;
+	size_t klen;
+	const char *id;
+	int rc = 0;
 
 	id = req->operation_id != NULL ? req->operation_id : "";
 	key = key_make(s->user_id, s->session_id, id, &klen);
@@ -1409,7 +1412,7 @@ sc_exec_release(struct sc_execmgr *m, struct sc_session *s,
 		    sc_exec_state_name(op->state));
 		close_locked(m, op, CLOSE_COMPLETED, now_ms(m), &a);
 	} else if (req->release_case ==
-	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_RELEASE_UNTIL &&
+		SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_RELEASE_UNTIL &&
 	    req->release_until != NULL) {
 		rc = sc_execbuf_release_until(op->buf,
 		    req->release_until->response_id, err);
@@ -1437,7 +1440,7 @@ same_session(const struct sc_exec_op *op, const struct sc_session *s)
 static bool
 has_tag(const struct sc_exec_op *op, const char *tag)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < op->ntags; i++)
 		if (strcmp(op->tags[i], tag) == 0)
@@ -1450,28 +1453,32 @@ sc_exec_interrupt(struct sc_execmgr *m, struct sc_session *s, int type,
     const char *arg, char ***ids, size_t *nids, struct sc_error *err)
 {
 	struct sc_exec_op *op;
-	struct kent	*e;
-	struct acts	 a;
-	char		**v = NULL;
-	size_t		 n = 0;
-	bool		 match;
+	struct kent *e;
+	struct acts a;
+	char **v = NULL;
+	size_t n = 0;
+	bool match;
 
 	if (type == 2 && (arg == NULL || arg[0] == '\0'))
 		return sc_srv_error(err,
 		    "INVALID_PARAMETER_VALUE.INTERRUPT_TYPE_TAG_REQUIRES_TAG",
-		    "22023", "The value of parameter(s) `operation_tag` in "
+		    "22023",
+		    "The value of parameter(s) `operation_tag` in "
 		    "`interrupt` is invalid. INTERRUPT_TYPE_TAG requested, but "
 		    "no operation_tag provided.");
 	if (type == 3 && (arg == NULL || arg[0] == '\0'))
 		return sc_srv_error(err,
 		    "INVALID_PARAMETER_VALUE.INTERRUPT_TYPE_OPERATION_ID_REQUIRES_ID",
-		    "22023", "The value of parameter(s) `operation_id` in "
+		    "22023",
+		    "The value of parameter(s) `operation_id` in "
 		    "`interrupt` is invalid. INTERRUPT_TYPE_OPERATION_ID "
 		    "requested, but no operation_id provided.");
 	if (type < 1 || type > 3)
 		return sc_srv_error(err, "UNSUPPORTED_FEATURE.INTERRUPT_TYPE",
-		    "0A000", "The feature is not supported: Unsupported "
-		    "interrupt type: %d.", type);
+		    "0A000",
+		    "The feature is not supported: Unsupported "
+		    "interrupt type: %d.",
+		    type);
 	acts_init(&a);
 	pthread_mutex_lock(&m->lock);
 	for (e = m->ops.head.next; e != &m->ops.head; e = e->next) {
@@ -1502,9 +1509,9 @@ void
 sc_exec_session_closed(struct sc_execmgr *m, struct sc_session *s)
 {
 	struct sc_exec_op *op;
-	struct kent	*e, *next;
-	struct acts	 a;
-	int64_t		 now;
+	struct kent *e, *next;
+	struct acts a;
+	int64_t now;
 
 	acts_init(&a);
 	pthread_mutex_lock(&m->lock);
@@ -1528,10 +1535,10 @@ size_t
 sc_execmgr_maintain(struct sc_execmgr *m, int64_t now)
 {
 	struct sc_exec_op *op;
-	struct kent	*e, *next;
-	struct acts	 a;
-	size_t		 n = 0;
-	int64_t		 idle;
+	struct kent *e, *next;
+	struct acts a;
+	size_t n = 0;
+	int64_t idle;
 
 	acts_init(&a);
 	pthread_mutex_lock(&m->lock);
@@ -1541,7 +1548,7 @@ sc_execmgr_maintain(struct sc_execmgr *m, int64_t now)
 		pthread_mutex_lock(&op->lock);
 		if (op->sender == NULL && op->detached_since >= 0 &&
 		    (idle = now - op->detached_since) >=
-		    m->conf.detached_timeout_ms) {
+			m->conf.detached_timeout_ms) {
 			sc_info("operation %s abandoned: detached for %lld ms",
 			    op->id, (long long)idle);
 			close_locked(m, op, CLOSE_ABANDONED, now, &a);
@@ -1565,9 +1572,9 @@ size_t
 sc_execmgr_expire_streams(struct sc_execmgr *m, int64_t now)
 {
 	struct sc_exec_op *op;
-	struct kent	*e;
-	struct acts	 a;
-	size_t		 n = 0;
+	struct kent *e;
+	struct acts a;
+	size_t n = 0;
 
 	acts_init(&a);
 	pthread_mutex_lock(&m->lock);
@@ -1599,9 +1606,9 @@ timer_main(void *arg)
 {
 	struct sc_execmgr *m = arg;
 	struct sc_exec_op *op;
-	struct kent	*e;
-	struct timespec	 ts;
-	int64_t		 now, wake, next_maint, interval;
+	struct kent *e;
+	struct timespec ts;
+	int64_t now, wake, next_maint, interval;
 
 	interval = m->conf.maintenance_interval_ms;
 	if (interval < 10)
@@ -1664,7 +1671,7 @@ sc_execmgr_new_opts(struct sc_server *srv, const struct sc_execmgr_opts *o)
 {
 	struct sc_execmgr *m;
 	pthread_condattr_t ca;
-	int		 i, rc;
+	int i, rc;
 
 	m = sc_xcalloc(1, sizeof(*m));
 	m->srv = srv;
@@ -1673,10 +1680,10 @@ sc_execmgr_new_opts(struct sc_server *srv, const struct sc_execmgr_opts *o)
 	m->clock_arg = o != NULL ? o->clock_arg : NULL;
 	m->run = o != NULL && o->run != NULL ? o->run : sc_exec_run_engine;
 	m->run_arg = o != NULL ? o->run_arg : NULL;
-	m->tr = o != NULL && o->transport != NULL ? *o->transport :
-	    rpc_transport;
-	m->completed_max = o != NULL && o->completed_max > 0 ?
-	    o->completed_max : COMPLETED_MAX;
+	m->tr = o != NULL && o->transport != NULL ? *o->transport
+						  : rpc_transport;
+	m->completed_max = o != NULL && o->completed_max > 0 ? o->completed_max
+							     : COMPLETED_MAX;
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_cond_init(&m->work_cv, NULL);
 	pthread_condattr_init(&ca);
@@ -1690,7 +1697,7 @@ sc_execmgr_new_opts(struct sc_server *srv, const struct sc_execmgr_opts *o)
 	m->workers = sc_xcalloc((size_t)m->nworkers, sizeof(*m->workers));
 	for (i = 0; i < m->nworkers; i++)
 		if ((rc = pthread_create(&m->workers[i], NULL, worker_main,
-		    m)) != 0)
+			 m)) != 0)
 			SC_BUG("cannot start a worker thread: %s",
 			    strerror(rc));
 	if (o == NULL || !o->no_timer) {
@@ -1712,11 +1719,11 @@ void
 sc_execmgr_shutdown(struct sc_execmgr *m)
 {
 	struct sc_exec_op *op;
-	struct kent	*e, *next;
-	struct acts	 a;
-	struct act	*x;
-	int64_t		 now;
-	int		 i;
+	struct kent *e, *next;
+	struct acts a;
+	struct act *x;
+	int64_t now;
+	int i;
 
 	acts_init(&a);
 	pthread_mutex_lock(&m->lock);
@@ -1772,7 +1779,7 @@ sc_execmgr_shutdown(struct sc_execmgr *m)
 static void
 ktab_free_entries(struct ktab *t)
 {
-	struct kent	*e;
+	struct kent *e;
 
 	while ((e = ktab_oldest(t)) != NULL) {
 		ktab_remove(t, e);
@@ -1804,7 +1811,7 @@ void
 sc_execmgr_counts(struct sc_execmgr *m, struct sc_exec_counts *c)
 {
 	struct sc_exec_op *op;
-	struct kent	*e;
+	struct kent *e;
 
 	memset(c, 0, sizeof(*c));
 	pthread_mutex_lock(&m->lock);
@@ -1832,22 +1839,21 @@ sc_execmgr_each(struct sc_execmgr *m,
 	struct sc_exec_info info;
 	struct sc_execbuf_stats st;
 	struct sc_exec_op *op;
-	struct kent	*e;
+	struct kent *e;
 
 	pthread_mutex_lock(&m->lock);
 	for (e = m->ops.head.next; e != &m->ops.head; e = e->next) {
 		op = e->val;
 		memset(&info, 0, sizeof(info));
-		key_split(e->key, &info.user_id, &info.session_id,
-		    &info.op_id);
+		key_split(e->key, &info.user_id, &info.session_id, &info.op_id);
 		pthread_mutex_lock(&op->lock);
 		sc_execbuf_stats(op->buf, &st);
 		info.state = op->state;
 		info.reattachable = op->reattachable;
 		info.attached = op->sender != NULL;
 		info.created_ms = op->created_ms;
-		info.detached_since_ms = op->sender != NULL ? -1 :
-		    op->detached_since;
+		info.detached_since_ms =
+		    op->sender != NULL ? -1 : op->detached_since;
 		info.buffered_bytes = st.bytes;
 		info.buffered_responses = st.count;
 		info.produced = st.produced;
@@ -1863,8 +1869,7 @@ sc_execmgr_each(struct sc_execmgr *m,
 	}
 	for (e = m->tombs.head.next; e != &m->tombs.head; e = e->next) {
 		memset(&info, 0, sizeof(info));
-		key_split(e->key, &info.user_id, &info.session_id,
-		    &info.op_id);
+		key_split(e->key, &info.user_id, &info.session_id, &info.op_id);
 		info.tombstone = true;
 		info.state = SC_EXEC_CLOSED;
 		info.detached_since_ms = -1;

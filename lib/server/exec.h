@@ -51,14 +51,14 @@ struct sc_execmgr *sc_execmgr_new(struct sc_server *srv);
  * attached stream with UNAVAILABLE "sc-serve is shutting down", and join
  * all threads.  Idempotent.  Call it with no session lock held.
  */
-void	 sc_execmgr_shutdown(struct sc_execmgr *m);
+void sc_execmgr_shutdown(struct sc_execmgr *m);
 /*
  * Shut down if not done yet, and free m.  NULL is a no-op.  Call it after
  * sc_rpc_server_shutdown(): until then call callbacks may still arrive.
  * The right order is sc_execmgr_shutdown(), sc_rpc_server_shutdown(),
  * sc_execmgr_free().
  */
-void	 sc_execmgr_free(struct sc_execmgr *m);
+void sc_execmgr_free(struct sc_execmgr *m);
 
 /*
  * The handlers own the call's reply: they always finish the call, now
@@ -80,12 +80,11 @@ void	 sc_execmgr_free(struct sc_execmgr *m);
  * the call replaces the current sender (which ends with
  * INVALID_CURSOR.DISCONNECTED) and resumes after last_response_id.
  */
-void	 sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
-	    struct sc_rpc_call *call,
-	    const Spark__Connect__ExecutePlanRequest *req);
-void	 sc_exec_reattach(struct sc_execmgr *m, struct sc_session *s,
-	    struct sc_rpc_call *call,
-	    const Spark__Connect__ReattachExecuteRequest *req);
+void sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
+    struct sc_rpc_call *call, const Spark__Connect__ExecutePlanRequest *req);
+void sc_exec_reattach(struct sc_execmgr *m, struct sc_session *s,
+    struct sc_rpc_call *call,
+    const Spark__Connect__ReattachExecuteRequest *req);
 
 /*
  * ReleaseExecute (the session was looked up get-only).  Returns 0 and
@@ -96,9 +95,9 @@ void	 sc_exec_reattach(struct sc_execmgr *m, struct sc_session *s,
  * exec_buffer.c), or an INTERNAL error when neither release_all nor
  * release_until is set.
  */
-int	 sc_exec_release(struct sc_execmgr *m, struct sc_session *s,
-	    const Spark__Connect__ReleaseExecuteRequest *req, bool *found,
-	    struct sc_error *err);
+int sc_exec_release(struct sc_execmgr *m, struct sc_session *s,
+    const Spark__Connect__ReleaseExecuteRequest *req, bool *found,
+    struct sc_error *err);
 
 /*
  * Interrupt operations of session s: type 1 all, 2 those tagged arg, 3
@@ -108,9 +107,8 @@ int	 sc_exec_release(struct sc_execmgr *m, struct sc_session *s,
  * sc_srv_error(): INVALID_PARAMETER_VALUE.INTERRUPT_TYPE_TAG_REQUIRES_TAG,
  * ..._OPERATION_ID_REQUIRES_ID, UNSUPPORTED_FEATURE.INTERRUPT_TYPE.
  */
-int	 sc_exec_interrupt(struct sc_execmgr *m, struct sc_session *s,
-	    int type, const char *arg, char ***ids, size_t *nids,
-	    struct sc_error *err);
+int sc_exec_interrupt(struct sc_execmgr *m, struct sc_session *s, int type,
+    const char *arg, char ***ids, size_t *nids, struct sc_error *err);
 
 /*
  * Session s was closed: remove its operations as abandoned (tombstoned,
@@ -118,7 +116,7 @@ int	 sc_exec_interrupt(struct sc_execmgr *m, struct sc_session *s,
  * after marking s closed and with no session or session-manager lock
  * held.
  */
-void	 sc_exec_session_closed(struct sc_execmgr *m, struct sc_session *s);
+void sc_exec_session_closed(struct sc_execmgr *m, struct sc_session *s);
 
 /*
  * Maintenance at now_mono_ms (the manager's clock): remove operations
@@ -126,19 +124,19 @@ void	 sc_exec_session_closed(struct sc_execmgr *m, struct sc_session *s);
  * (tombstone first, then remove), and drop expired entries of the
  * recently-completed cache.  Returns the number of operations abandoned.
  */
-size_t	 sc_execmgr_maintain(struct sc_execmgr *m, int64_t now_mono_ms);
+size_t sc_execmgr_maintain(struct sc_execmgr *m, int64_t now_mono_ms);
 
 /* ---------------------------------------------------- inspection */
 
 enum sc_exec_state {
-	SC_EXEC_PENDING = 0,	/* queued for a worker */
-	SC_EXEC_RUNNING,	/* a worker runs the plan */
-	SC_EXEC_FINISHED,	/* all responses produced */
-	SC_EXEC_FAILED,		/* ended with an error (replayed) */
-	SC_EXEC_CANCELED,	/* interrupted: ends with OPERATION_CANCELED */
-	SC_EXEC_CLOSED		/* removed, its buffer dropped */
+	SC_EXEC_PENDING = 0, /* queued for a worker */
+	SC_EXEC_RUNNING, /* a worker runs the plan */
+	SC_EXEC_FINISHED, /* all responses produced */
+	SC_EXEC_FAILED, /* ended with an error (replayed) */
+	SC_EXEC_CANCELED, /* interrupted: ends with OPERATION_CANCELED */
+	SC_EXEC_CLOSED /* removed, its buffer dropped */
 };
-#define SC_EXEC_NSTATES	6
+#define SC_EXEC_NSTATES 6
 
 /* "PENDING", "RUNNING", ...; "?" when out of range. */
 const char *sc_exec_state_name(enum sc_exec_state st);
@@ -148,51 +146,50 @@ const char *sc_exec_state_name(enum sc_exec_state st);
  * RUNNING->CANCELED, and FINISHED, FAILED or CANCELED -> CLOSED.  An
  * operation closed while PENDING or RUNNING is canceled first.
  */
-bool	 sc_exec_state_legal(enum sc_exec_state from,
-	    enum sc_exec_state to);
+bool sc_exec_state_legal(enum sc_exec_state from, enum sc_exec_state to);
 
 struct sc_exec_counts {
-	size_t	 live;		/* registered operations */
-	size_t	 by_state[SC_EXEC_NSTATES]; /* live ones per state */
-	size_t	 attached;	/* live ones with a sender */
-	size_t	 tombstones;	/* abandoned ids remembered */
-	size_t	 completed;	/* recently completed ids remembered */
-	size_t	 queued;	/* waiting for a worker */
-	uint64_t started;	/* operations created since start */
-	uint64_t abandoned;	/* removed as abandoned since start */
+	size_t live; /* registered operations */
+	size_t by_state[SC_EXEC_NSTATES]; /* live ones per state */
+	size_t attached; /* live ones with a sender */
+	size_t tombstones; /* abandoned ids remembered */
+	size_t completed; /* recently completed ids remembered */
+	size_t queued; /* waiting for a worker */
+	uint64_t started; /* operations created since start */
+	uint64_t abandoned; /* removed as abandoned since start */
 };
 
 /* One live operation or tombstone, as sc_execmgr_each() shows it. */
 struct sc_exec_info {
-	const char	*op_id;
-	const char	*user_id;
-	const char	*session_id;
-	bool		 tombstone;	/* abandoned: ids only */
+	const char *op_id;
+	const char *user_id;
+	const char *session_id;
+	bool tombstone; /* abandoned: ids only */
 	enum sc_exec_state state;
-	bool		 reattachable;
-	bool		 attached;	/* a stream is attached */
-	int64_t		 created_ms;	/* realtime */
-	int64_t		 detached_since_ms; /* -1: attached */
-	int64_t		 buffered_bytes; /* kept for retry or unsent */
-	int64_t		 buffered_responses;
-	int64_t		 produced;	/* highest index produced */
-	int64_t		 consumed;	/* highest index sent */
-	int64_t		 rows_sent;	/* Arrow rows sent */
-	int64_t		 bytes_sent;	/* bytes sent, all streams */
-	int64_t		 rotations;	/* streams ended at a limit */
-	int64_t		 reattaches;	/* reattaches attached */
-	size_t		 ntags;
-	char *const	*tags;
+	bool reattachable;
+	bool attached; /* a stream is attached */
+	int64_t created_ms; /* realtime */
+	int64_t detached_since_ms; /* -1: attached */
+	int64_t buffered_bytes; /* kept for retry or unsent */
+	int64_t buffered_responses;
+	int64_t produced; /* highest index produced */
+	int64_t consumed; /* highest index sent */
+	int64_t rows_sent; /* Arrow rows sent */
+	int64_t bytes_sent; /* bytes sent, all streams */
+	int64_t rotations; /* streams ended at a limit */
+	int64_t reattaches; /* reattaches attached */
+	size_t ntags;
+	char *const *tags;
 };
 
-void	 sc_execmgr_counts(struct sc_execmgr *m, struct sc_exec_counts *c);
+void sc_execmgr_counts(struct sc_execmgr *m, struct sc_exec_counts *c);
 /*
  * Call fn for every live operation, then every tombstone.  fn runs with
  * the manager lock held: it must not call back into m.  info is valid
  * during the call only.
  */
-void	 sc_execmgr_each(struct sc_execmgr *m,
-	    void (*fn)(const struct sc_exec_info *info, void *arg), void *arg);
+void sc_execmgr_each(struct sc_execmgr *m,
+    void (*fn)(const struct sc_exec_info *info, void *arg), void *arg);
 
 /* ---------------------------------- internals, exposed for the tests */
 
@@ -204,20 +201,20 @@ void	 sc_execmgr_each(struct sc_execmgr *m,
 struct sc_execbuf;
 
 /* Ids of evicted responses still answered exactly (see exec_buffer.c). */
-#define SC_EXECBUF_EVICTED_IDS	8192
+#define SC_EXECBUF_EVICTED_IDS 8192
 
 /* A buffer keeping retry_size bytes behind the last consumed response. */
 struct sc_execbuf *sc_execbuf_new(int64_t retry_size);
-void	 sc_execbuf_free(struct sc_execbuf *b);
+void sc_execbuf_free(struct sc_execbuf *b);
 /*
  * Append a response: id (36-character UUID, any case), data (malloc'ed,
  * ownership taken) and the number of Arrow rows it carries (for
  * statistics).  Returns its index.  Not after sc_execbuf_finish().
  */
-int64_t	 sc_execbuf_add(struct sc_execbuf *b, const char *id,
-	    uint8_t *data, size_t len, int64_t rows);
+int64_t sc_execbuf_add(struct sc_execbuf *b, const char *id, uint8_t *data,
+    size_t len, int64_t rows);
 /* No more responses: the final index is the last one added. */
-void	 sc_execbuf_finish(struct sc_execbuf *b);
+void sc_execbuf_finish(struct sc_execbuf *b);
 /*
  * Consume response index (index >= 1), as a sender does before sending
  * it.  Returns 1 with *data, *len and *rows (borrowed until the next
@@ -226,36 +223,34 @@ void	 sc_execbuf_finish(struct sc_execbuf *b);
  * INVALID_CURSOR.POSITION_NOT_AVAILABLE if it was evicted or released.
  * Consuming evicts older responses by Spark's rule (4.3).
  */
-int	 sc_execbuf_consume(struct sc_execbuf *b, int64_t index,
-	    const uint8_t **data, size_t *len, int64_t *rows,
-	    struct sc_error *err);
+int sc_execbuf_consume(struct sc_execbuf *b, int64_t index,
+    const uint8_t **data, size_t *len, int64_t *rows, struct sc_error *err);
 /*
  * Whether consuming index would fail with POSITION_NOT_AVAILABLE (it
  * was evicted or released); err filled when true.
  */
-bool	 sc_execbuf_unavailable(struct sc_execbuf *b, int64_t index,
-	    struct sc_error *err);
+bool sc_execbuf_unavailable(struct sc_execbuf *b, int64_t index,
+    struct sc_error *err);
 /* The index of response id: 0, or -1 with POSITION_NOT_FOUND. */
-int	 sc_execbuf_lookup(struct sc_execbuf *b, const char *id,
-	    int64_t *index, struct sc_error *err);
+int sc_execbuf_lookup(struct sc_execbuf *b, const char *id, int64_t *index,
+    struct sc_error *err);
 /* Drop responses up to and including id: 0, or -1 POSITION_NOT_FOUND. */
-int	 sc_execbuf_release_until(struct sc_execbuf *b, const char *id,
-	    struct sc_error *err);
+int sc_execbuf_release_until(struct sc_execbuf *b, const char *id,
+    struct sc_error *err);
 /* Drop every buffered response (ids are still known). */
-void	 sc_execbuf_release_all(struct sc_execbuf *b);
+void sc_execbuf_release_all(struct sc_execbuf *b);
 
 struct sc_execbuf_stats {
-	int64_t	 produced;	/* highest index added, 0 if none */
-	int64_t	 consumed;	/* highest index consumed, 0 if none */
-	int64_t	 final;		/* -1 until finished */
-	int64_t	 first;		/* lowest buffered index */
-	int64_t	 bytes;		/* bytes buffered */
-	int64_t	 count;		/* responses buffered */
-	int64_t	 unconsumed;	/* bytes above consumed */
-	int64_t	 known_ids;	/* ids that can be looked up */
+	int64_t produced; /* highest index added, 0 if none */
+	int64_t consumed; /* highest index consumed, 0 if none */
+	int64_t final; /* -1 until finished */
+	int64_t first; /* lowest buffered index */
+	int64_t bytes; /* bytes buffered */
+	int64_t count; /* responses buffered */
+	int64_t unconsumed; /* bytes above consumed */
+	int64_t known_ids; /* ids that can be looked up */
 };
-void	 sc_execbuf_stats(const struct sc_execbuf *b,
-	    struct sc_execbuf_stats *st);
+void sc_execbuf_stats(const struct sc_execbuf *b, struct sc_execbuf_stats *st);
 
 /* The clock of a manager: milliseconds on a monotonic scale. */
 typedef int64_t sc_exec_clock_fn(void *arg);
@@ -268,44 +263,42 @@ typedef int64_t sc_exec_clock_fn(void *arg);
  * (exec_run.c) uses srv->engine.
  */
 typedef int sc_exec_run_fn(struct sc_exec_op *op,
-		    const Spark__Connect__Plan *plan, void *arg,
-		    struct sc_error *err);
+    const Spark__Connect__Plan *plan, void *arg, struct sc_error *err);
 
 /*
  * How a manager talks to calls; the default is rpc.c and
  * sc_srv_finish_error().  Tests substitute fakes.
  */
 struct sc_exec_transport {
-	int	(*send)(struct sc_rpc_call *call, const void *msg,
-		    size_t len, sc_rpc_sent_fn *sent, void *arg);
-	int	(*finish)(struct sc_rpc_call *call, int code,
-		    const char *msg);
-	void	(*finish_error)(struct sc_rpc_call *call,
-		    struct sc_session *s, const struct sc_error *err);
-	void	(*on_close)(struct sc_rpc_call *call, sc_rpc_close_fn *fn,
-		    void *arg);
-	void	(*ref)(struct sc_rpc_call *call);
-	void	(*unref)(struct sc_rpc_call *call);
+	int (*send)(struct sc_rpc_call *call, const void *msg, size_t len,
+	    sc_rpc_sent_fn *sent, void *arg);
+	int (*finish)(struct sc_rpc_call *call, int code, const char *msg);
+	void (*finish_error)(struct sc_rpc_call *call, struct sc_session *s,
+	    const struct sc_error *err);
+	void (*on_close)(struct sc_rpc_call *call, sc_rpc_close_fn *fn,
+	    void *arg);
+	void (*ref)(struct sc_rpc_call *call);
+	void (*unref)(struct sc_rpc_call *call);
 };
 
 struct sc_execmgr_opts {
-	sc_exec_clock_fn	*clock;		/* NULL: sc_mono_ms() */
-	void			*clock_arg;
-	sc_exec_run_fn		*run;		/* NULL: engine */
-	void			*run_arg;
+	sc_exec_clock_fn *clock; /* NULL: sc_mono_ms() */
+	void *clock_arg;
+	sc_exec_run_fn *run; /* NULL: engine */
+	void *run_arg;
 	const struct sc_exec_transport *transport; /* NULL: rpc.c */
-	bool			 no_timer;	/* no timer thread */
-	size_t			 completed_max;	/* 0: 10000 */
+	bool no_timer; /* no timer thread */
+	size_t completed_max; /* 0: 10000 */
 };
 
 /* As sc_execmgr_new() with substitutes (tests). */
 struct sc_execmgr *sc_execmgr_new_opts(struct sc_server *srv,
-		    const struct sc_execmgr_opts *o);
+    const struct sc_execmgr_opts *o);
 /*
  * End streams that reached senderMaxStreamDuration at now (the manager's
  * clock); the timer thread does this.  Returns the number ended.
  */
-size_t	 sc_execmgr_expire_streams(struct sc_execmgr *m, int64_t now);
+size_t sc_execmgr_expire_streams(struct sc_execmgr *m, int64_t now);
 
 /*
  * For runners: set the response's ids (session, server-side session,
@@ -315,12 +308,12 @@ size_t	 sc_execmgr_expire_streams(struct sc_execmgr *m, int64_t now);
  * operation was canceled or closed (the response is dropped).  resp
  * stays the caller's; the id fields are reset before returning.
  */
-int	 sc_exec_emit(struct sc_exec_op *op,
-	    Spark__Connect__ExecutePlanResponse *resp, struct sc_error *err);
+int sc_exec_emit(struct sc_exec_op *op,
+    Spark__Connect__ExecutePlanResponse *resp, struct sc_error *err);
 /* True once the operation was canceled or closed (runners may poll). */
-bool	 sc_exec_op_canceled(struct sc_exec_op *op);
+bool sc_exec_op_canceled(struct sc_exec_op *op);
 /* The operation's id, session and manager (borrowed). */
-const char	*sc_exec_op_id(const struct sc_exec_op *op);
+const char *sc_exec_op_id(const struct sc_exec_op *op);
 struct sc_session *sc_exec_op_session(const struct sc_exec_op *op);
 struct sc_server *sc_exec_op_server(const struct sc_exec_op *op);
 /* The operation's current state (locks it). */
@@ -333,7 +326,7 @@ enum sc_exec_state sc_exec_op_state(struct sc_exec_op *op);
 const atomic_int *sc_exec_op_cancel_flag(const struct sc_exec_op *op);
 
 /* The default runner (exec_run.c). */
-int	 sc_exec_run_engine(struct sc_exec_op *op,
-	    const Spark__Connect__Plan *plan, void *arg, struct sc_error *err);
+int sc_exec_run_engine(struct sc_exec_op *op, const Spark__Connect__Plan *plan,
+    void *arg, struct sc_error *err);
 
 #endif

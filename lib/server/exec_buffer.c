@@ -30,32 +30,32 @@
 #include "core/banned.h"
 
 struct entry {
-	uint8_t		 id[16];
-	uint8_t		*data;		/* NULL once dropped */
-	size_t		 len;
-	int64_t		 rows;
+	uint8_t id[16];
+	uint8_t *data; /* NULL once dropped */
+	size_t len;
+	int64_t rows;
 };
 
 struct slot {
-	uint8_t		 id[16];
-	int64_t		 index;		/* 0: empty */
+	uint8_t id[16];
+	int64_t index; /* 0: empty */
 };
 
 struct sc_execbuf {
-	int64_t		 retry_size;
-	struct entry	*ring;		/* indices [base, produced] */
-	size_t		 cap;		/* power of two */
-	int64_t		 base;		/* lowest known id */
-	int64_t		 first;		/* lowest buffered */
-	int64_t		 produced;
-	int64_t		 consumed;
-	int64_t		 final;
-	int64_t		 bytes;
-	int64_t		 count;
-	int64_t		 unconsumed;
-	struct slot	*tab;		/* id -> index */
-	size_t		 tabcap;	/* power of two */
-	size_t		 tabused;
+	int64_t retry_size;
+	struct entry *ring; /* indices [base, produced] */
+	size_t cap; /* power of two */
+	int64_t base; /* lowest known id */
+	int64_t first; /* lowest buffered */
+	int64_t produced;
+	int64_t consumed;
+	int64_t final;
+	int64_t bytes;
+	int64_t count;
+	int64_t unconsumed;
+	struct slot *tab; /* id -> index */
+	size_t tabcap; /* power of two */
+	size_t tabused;
 };
 
 static struct entry *
@@ -80,7 +80,7 @@ hexval(char c)
 static bool
 parse_id(const char *s, uint8_t out[16])
 {
-	size_t	 i, n;
+	size_t i, n;
 
 	if (!sc_uuid_valid(s))
 		return false;
@@ -97,7 +97,7 @@ static void
 format_id(const uint8_t id[16], char out[SC_UUID_STRLEN])
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t	 i, o;
+	size_t i, o;
 
 	for (i = 0, o = 0; i < 16; i++) {
 		if (i == 4 || i == 6 || i == 8 || i == 10)
@@ -123,10 +123,10 @@ id_hash(const uint8_t id[16])
 static void
 tab_put(struct slot *tab, size_t cap, const uint8_t id[16], int64_t index)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = id_hash(id) & (cap - 1); tab[i].index != 0;
-	    i = (i + 1) & (cap - 1))
+	     i = (i + 1) & (cap - 1))
 		;
 	memcpy(tab[i].id, id, 16);
 	tab[i].index = index;
@@ -135,8 +135,8 @@ tab_put(struct slot *tab, size_t cap, const uint8_t id[16], int64_t index)
 static void
 tab_add(struct sc_execbuf *b, const uint8_t id[16], int64_t index)
 {
-	struct slot	*nt;
-	size_t		 i, ncap;
+	struct slot *nt;
+	size_t i, ncap;
 
 	if ((b->tabused + 1) * 2 > b->tabcap) {
 		ncap = b->tabcap ? b->tabcap * 2 : 64;
@@ -156,12 +156,12 @@ tab_add(struct sc_execbuf *b, const uint8_t id[16], int64_t index)
 static struct slot *
 tab_find(struct sc_execbuf *b, const uint8_t id[16])
 {
-	size_t	 i;
+	size_t i;
 
 	if (b->tabcap == 0)
 		return NULL;
 	for (i = id_hash(id) & (b->tabcap - 1); b->tab[i].index != 0;
-	    i = (i + 1) & (b->tabcap - 1))
+	     i = (i + 1) & (b->tabcap - 1))
 		if (memcmp(b->tab[i].id, id, 16) == 0)
 			return &b->tab[i];
 	return NULL;
@@ -171,7 +171,7 @@ tab_find(struct sc_execbuf *b, const uint8_t id[16])
 static void
 tab_del(struct sc_execbuf *b, struct slot *sl)
 {
-	size_t	 mask = b->tabcap - 1, i, j, home;
+	size_t mask = b->tabcap - 1, i, j, home;
 
 	i = (size_t)(sl - b->tab);
 	b->tab[i].index = 0;
@@ -206,7 +206,7 @@ sc_execbuf_new(int64_t retry_size)
 void
 sc_execbuf_free(struct sc_execbuf *b)
 {
-	int64_t	 i;
+	int64_t i;
 
 	if (b == NULL)
 		return;
@@ -220,9 +220,9 @@ sc_execbuf_free(struct sc_execbuf *b)
 static void
 ring_grow(struct sc_execbuf *b)
 {
-	struct entry	*nr;
-	size_t		 ncap = b->cap * 2;
-	int64_t		 i;
+	struct entry *nr;
+	size_t ncap = b->cap * 2;
+	int64_t i;
 
 	nr = sc_xcalloc(ncap, sizeof(*nr));
 	for (i = b->base; i <= b->produced; i++)
@@ -233,11 +233,11 @@ ring_grow(struct sc_execbuf *b)
 }
 
 int64_t
-sc_execbuf_add(struct sc_execbuf *b, const char *id, uint8_t *data,
-    size_t len, int64_t rows)
+sc_execbuf_add(struct sc_execbuf *b, const char *id, uint8_t *data, size_t len,
+    int64_t rows)
 {
-	struct entry	*e;
-	uint8_t		 bin[16];
+	struct entry *e;
+	uint8_t bin[16];
 
 	if (b->final >= 0)
 		SC_BUG("response added after the final one");
@@ -270,7 +270,7 @@ sc_execbuf_finish(struct sc_execbuf *b)
 static void
 trim_ids(struct sc_execbuf *b)
 {
-	struct slot	*sl;
+	struct slot *sl;
 
 	while (b->first - b->base > SC_EXECBUF_EVICTED_IDS) {
 		sl = tab_find(b, ent(b, b->base)->id);
@@ -285,7 +285,7 @@ trim_ids(struct sc_execbuf *b)
 static void
 drop_until(struct sc_execbuf *b, int64_t upto)
 {
-	struct entry	*e;
+	struct entry *e;
 
 	if (upto > b->produced)
 		upto = b->produced;
@@ -303,15 +303,17 @@ drop_until(struct sc_execbuf *b, int64_t upto)
 static int
 not_available(struct sc_execbuf *b, int64_t index, struct sc_error *err)
 {
-	char	 id[SC_UUID_STRLEN];
+	char id[SC_UUID_STRLEN];
 
 	if (index >= b->base && index <= b->produced)
 		format_id(ent(b, index)->id, id);
 	else
 		memcpy(id, "<UNKNOWN>", sizeof("<UNKNOWN>"));
 	return sc_srv_error(err, "INVALID_CURSOR.POSITION_NOT_AVAILABLE",
-	    "HY109", "The cursor is invalid. The cursor position id %s is "
-	    "no longer available at index %lld.", id, (long long)index);
+	    "HY109",
+	    "The cursor is invalid. The cursor position id %s is "
+	    "no longer available at index %lld.",
+	    id, (long long)index);
 }
 
 bool
@@ -326,11 +328,11 @@ sc_execbuf_unavailable(struct sc_execbuf *b, int64_t index,
 }
 
 int
-sc_execbuf_consume(struct sc_execbuf *b, int64_t index,
-    const uint8_t **data, size_t *len, int64_t *rows, struct sc_error *err)
+sc_execbuf_consume(struct sc_execbuf *b, int64_t index, const uint8_t **data,
+    size_t *len, int64_t *rows, struct sc_error *err)
 {
-	struct entry	*e;
-	int64_t		 i, j, sum;
+	struct entry *e;
+	int64_t i, j, sum;
 
 	if (index < 1)
 		SC_BUG("response index %lld", (long long)index);
@@ -369,13 +371,15 @@ int
 sc_execbuf_lookup(struct sc_execbuf *b, const char *id, int64_t *index,
     struct sc_error *err)
 {
-	struct slot	*sl;
-	uint8_t		 bin[16];
+	struct slot *sl;
+	uint8_t bin[16];
 
 	if (id == NULL || !parse_id(id, bin) || (sl = tab_find(b, bin)) == NULL)
 		return sc_srv_error(err, "INVALID_CURSOR.POSITION_NOT_FOUND",
-		    "HY109", "The cursor is invalid. The cursor position id "
-		    "%s is not found.", id != NULL ? id : "");
+		    "HY109",
+		    "The cursor is invalid. The cursor position id "
+		    "%s is not found.",
+		    id != NULL ? id : "");
 	*index = sl->index;
 	return 0;
 }
@@ -384,7 +388,7 @@ int
 sc_execbuf_release_until(struct sc_execbuf *b, const char *id,
     struct sc_error *err)
 {
-	int64_t	 index;
+	int64_t index;
 
 	if (sc_execbuf_lookup(b, id, &index, err) == -1)
 		return -1;

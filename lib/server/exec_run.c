@@ -17,22 +17,21 @@
 #include "core/banned.h"
 
 /* Command field numbers in spark/connect/commands.proto (4.x). */
-static const char *const command_names[] = {
-	NULL, "register_function", "write_operation", "create_dataframe_view",
-	"write_operation_v2", "sql_command", "write_stream_operation_start",
+static const char *const command_names[] = { NULL, "register_function",
+	"write_operation", "create_dataframe_view", "write_operation_v2",
+	"sql_command", "write_stream_operation_start",
 	"streaming_query_command", "get_resources_command",
 	"streaming_query_manager_command", "register_table_function",
 	"streaming_query_listener_bus_command", "register_data_source",
 	"create_resource_profile_command", "checkpoint_command",
 	"remove_cached_remote_relation_command", "merge_into_table_command",
-	"ml_command", "execute_external_command", "pipeline_command"
-};
+	"ml_command", "execute_external_command", "pipeline_command" };
 
 struct run {
-	struct sc_exec_op	*op;
-	int64_t			 rows;
-	struct sc_error		 err;	/* why the sink stopped */
-	bool			 stopped;
+	struct sc_exec_op *op;
+	int64_t rows;
+	struct sc_error err; /* why the sink stopped */
+	bool stopped;
 };
 
 static int
@@ -59,7 +58,7 @@ static int
 on_batch(void *arg, const uint8_t *ipc, size_t len, int64_t rows,
     int64_t start_offset)
 {
-	struct run	*r = arg;
+	struct run *r = arg;
 	Spark__Connect__ExecutePlanResponse resp =
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__INIT;
 	Spark__Connect__ExecutePlanResponse__ArrowBatch ab =
@@ -84,23 +83,24 @@ on_batch(void *arg, const uint8_t *ipc, size_t len, int64_t rows,
 static int
 emit_metrics(struct run *r, const char *node)
 {
-	static char	 key[] = "numOutputRows";
-	static char	 vname[] = "number of output rows";
-	static char	 vtype[] = "sum";
-	char		 name[64];
+	static char key[] = "numOutputRows";
+	static char vname[] = "number of output rows";
+	static char vtype[] = "sum";
+	char name[64];
 	Spark__Connect__ExecutePlanResponse resp =
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__INIT;
 	Spark__Connect__ExecutePlanResponse__Metrics mt =
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__METRICS__INIT;
 	Spark__Connect__ExecutePlanResponse__Metrics__MetricObject mo =
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__METRICS__METRIC_OBJECT__INIT;
-	Spark__Connect__ExecutePlanResponse__Metrics__MetricObject__ExecutionMetricsEntry me =
-	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__METRICS__METRIC_OBJECT__EXECUTION_METRICS_ENTRY__INIT;
+	Spark__Connect__ExecutePlanResponse__Metrics__MetricObject__ExecutionMetricsEntry
+	    me =
+		SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__METRICS__METRIC_OBJECT__EXECUTION_METRICS_ENTRY__INIT;
 	Spark__Connect__ExecutePlanResponse__Metrics__MetricValue mv =
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__METRICS__METRIC_VALUE__INIT;
 	Spark__Connect__ExecutePlanResponse__Metrics__MetricObject *mop = &mo;
-	Spark__Connect__ExecutePlanResponse__Metrics__MetricObject__ExecutionMetricsEntry *mep =
-	    &me;
+	Spark__Connect__ExecutePlanResponse__Metrics__MetricObject__ExecutionMetricsEntry
+	    *mep = &me;
 
 	snprintf(name, sizeof(name), "%s", node);
 	mv.name = vname;
@@ -124,12 +124,12 @@ run_root(struct run *r, struct sc_engine_conn *conn,
 	const struct sc_server_conf *conf = &sc_exec_op_server(r->op)->conf;
 	struct sc_engine_limits lim;
 	struct sc_engine_sink sink;
-	int		 rc;
+	int rc;
 
 	/* Spark keeps each batch under 70% of the maximum message size. */
 	lim.max_rows = conf->batch_max_rows;
-	lim.max_bytes = conf->batch_max_bytes > 0 ?
-	    conf->batch_max_bytes / 10 * 7 : 0;
+	lim.max_bytes =
+	    conf->batch_max_bytes > 0 ? conf->batch_max_bytes / 10 * 7 : 0;
 	sink.schema = on_schema;
 	sink.batch = on_batch;
 	sink.arg = r;
@@ -151,8 +151,8 @@ run_root(struct run *r, struct sc_engine_conn *conn,
 static int
 unsupported_command(const Spark__Connect__Command *cmd, struct sc_error *err)
 {
-	char		 what[64];
-	uint32_t	 tag = 0;
+	char what[64];
+	uint32_t tag = 0;
 
 	if (cmd->command_type_case ==
 	    SPARK__CONNECT__COMMAND__COMMAND_TYPE_EXTENSION)
@@ -160,8 +160,8 @@ unsupported_command(const Spark__Connect__Command *cmd, struct sc_error *err)
 	else {
 		if (cmd->base.n_unknown_fields > 0)
 			tag = cmd->base.unknown_fields[0].tag;
-		if (tag > 0 && tag < sizeof(command_names) /
-		    sizeof(command_names[0]))
+		if (tag > 0 &&
+		    tag < sizeof(command_names) / sizeof(command_names[0]))
 			snprintf(what, sizeof(what), "%s", command_names[tag]);
 		else if (tag > 0)
 			snprintf(what, sizeof(what), "field %u", tag);
@@ -170,7 +170,8 @@ unsupported_command(const Spark__Connect__Command *cmd, struct sc_error *err)
 	}
 	return sc_srv_error(err, "UNSUPPORTED_FEATURE.COMMAND", "0A000",
 	    "The feature is not supported: the command %s; sc-serve runs "
-	    "only sql_command.", what);
+	    "only sql_command.",
+	    what);
 }
 
 static int
@@ -182,10 +183,10 @@ run_command(struct run *r, struct sc_engine_conn *conn,
 	Spark__Connect__ExecutePlanResponse__SqlCommandResult res =
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__SQL_COMMAND_RESULT__INIT;
 	Spark__Connect__Relation *rel = NULL;
-	int		 rc;
+	int rc;
 
 	if (cmd->command_type_case !=
-	    SPARK__CONNECT__COMMAND__COMMAND_TYPE_SQL_COMMAND ||
+		SPARK__CONNECT__COMMAND__COMMAND_TYPE_SQL_COMMAND ||
 	    cmd->sql_command == NULL)
 		return unsupported_command(cmd, err);
 	rc = sc_engine_sql_command_cancelable(conn, cmd->sql_command, &rel,
@@ -210,7 +211,7 @@ sc_exec_run_engine(struct sc_exec_op *op, const Spark__Connect__Plan *plan,
     void *arg, struct sc_error *err)
 {
 	struct sc_session *s = sc_exec_op_session(op);
-	struct run	 r;
+	struct run r;
 
 	(void)arg;
 	memset(&r, 0, sizeof(r));
@@ -218,9 +219,9 @@ sc_exec_run_engine(struct sc_exec_op *op, const Spark__Connect__Plan *plan,
 	if (plan == NULL ||
 	    plan->op_type_case == SPARK__CONNECT__PLAN__OP_TYPE__NOT_SET ||
 	    (plan->op_type_case == SPARK__CONNECT__PLAN__OP_TYPE_ROOT &&
-	    plan->root == NULL) ||
+		plan->root == NULL) ||
 	    (plan->op_type_case == SPARK__CONNECT__PLAN__OP_TYPE_COMMAND &&
-	    plan->command == NULL))
+		plan->command == NULL))
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 		    "The plan has neither a root relation nor a command.");
 	if (s->conn == NULL)

@@ -38,55 +38,62 @@ struct sc_sessmgr;
 
 /* Server settings; defaults are Spark's (spark-connect-protocol.md 4.x). */
 struct sc_server_conf {
-	int64_t	 retry_buffer_size;	/* observerRetryBufferSize, 10 MiB */
-	int64_t	 max_stream_duration_ms; /* senderMaxStreamDuration, 2 min */
-	int64_t	 max_stream_size;	/* senderMaxStreamSize, 1 GiB */
-	bool	 reattachable_enabled;	/* reattachable.enabled, true */
-	int64_t	 detached_timeout_ms;	/* manager.detachedTimeout, 5 min */
-	int64_t	 maintenance_interval_ms; /* manager.maintenanceInterval, 30 s */
-	int64_t	 abandoned_tombstones;	/* manager.abandonedTombstonesSize, 10000 */
-	int64_t	 inactive_op_expiry_ms;	/* inactiveOperations.cacheExpiration, 30 min */
-	int64_t	 session_timeout_ms;	/* session.manager.defaultSessionTimeout, 60 min; -1 never */
-	int64_t	 session_maintenance_ms; /* session.manager.maintenanceInterval, 30 s */
-	int64_t	 closed_session_tombstones; /* closedSessionsTombstonesSize, 1000 */
-	int64_t	 batch_max_rows;	/* spark.sql.execution.arrow.maxRecordsPerBatch, 10000 */
-	int64_t	 batch_max_bytes;	/* spark.connect.grpc.arrow.maxBatchSize, 4 MiB */
-	int64_t	 high_water_bytes;	/* engine pauses above this many unconsumed bytes */
-	int64_t	 progress_interval_ms;	/* spark.connect.progress.reportInterval, 2 s */
-	int64_t	 max_message_size;	/* grpc.maxInboundMessageSize, 128 MiB */
-	int64_t	 max_metadata_size;	/* grpc.maxMetadataSize, 1024 */
-	int	 workers;		/* execution worker threads, 4 */
-	char	 token[256];		/* authenticate.token, "" = none */
+	int64_t retry_buffer_size; /* observerRetryBufferSize, 10 MiB */
+	int64_t max_stream_duration_ms; /* senderMaxStreamDuration, 2 min */
+	int64_t max_stream_size; /* senderMaxStreamSize, 1 GiB */
+	bool reattachable_enabled; /* reattachable.enabled, true */
+	int64_t detached_timeout_ms; /* manager.detachedTimeout, 5 min */
+	int64_t maintenance_interval_ms; /* manager.maintenanceInterval, 30 s */
+	int64_t abandoned_tombstones; /* manager.abandonedTombstonesSize, 10000 */
+	int64_t
+	    inactive_op_expiry_ms; /* inactiveOperations.cacheExpiration, 30 min */
+	int64_t
+	    session_timeout_ms; /* session.manager.defaultSessionTimeout, 60 min; -1 never */
+	int64_t
+	    session_maintenance_ms; /* session.manager.maintenanceInterval, 30 s */
+	int64_t
+	    closed_session_tombstones; /* closedSessionsTombstonesSize, 1000 */
+	int64_t
+	    batch_max_rows; /* spark.sql.execution.arrow.maxRecordsPerBatch, 10000 */
+	int64_t
+	    batch_max_bytes; /* spark.connect.grpc.arrow.maxBatchSize, 4 MiB */
+	int64_t
+	    high_water_bytes; /* engine pauses above this many unconsumed bytes */
+	int64_t
+	    progress_interval_ms; /* spark.connect.progress.reportInterval, 2 s */
+	int64_t max_message_size; /* grpc.maxInboundMessageSize, 128 MiB */
+	int64_t max_metadata_size; /* grpc.maxMetadataSize, 1024 */
+	int workers; /* execution worker threads, 4 */
+	char token[256]; /* authenticate.token, "" = none */
 };
 
 /* Fill conf with the defaults. */
-void	 sc_server_conf_default(struct sc_server_conf *conf);
+void sc_server_conf_default(struct sc_server_conf *conf);
 /*
  * Set one setting by its Spark name (or its short sctk alias) from a
  * string as Spark accepts it ("5m", "10m" bytes, "true").  0, or -1 with
  * SC_ST_USAGE for an unknown key or a bad value.
  */
-int	 sc_server_conf_set(struct sc_server_conf *conf, const char *key,
-	    const char *value, struct sc_error *err);
+int sc_server_conf_set(struct sc_server_conf *conf, const char *key,
+    const char *value, struct sc_error *err);
 /*
  * Format the current value of a Spark-named server setting into out;
  * 0, or -1 if key is not a server setting.
  */
-int	 sc_server_conf_get(const struct sc_server_conf *conf, const char *key,
-	    char *out, size_t outsz);
+int sc_server_conf_get(const struct sc_server_conf *conf, const char *key,
+    char *out, size_t outsz);
 /* Call fn for every server setting (Spark name, formatted value). */
-void	 sc_server_conf_each(const struct sc_server_conf *conf,
-	    void (*fn)(const char *key, const char *value, void *arg),
-	    void *arg);
+void sc_server_conf_each(const struct sc_server_conf *conf,
+    void (*fn)(const char *key, const char *value, void *arg), void *arg);
 
 /* The whole server; one per process. */
 struct sc_server {
-	struct sc_server_conf	 conf;
-	struct sc_engine	*engine;
-	struct sc_sessmgr	*sessions;
-	struct sc_execmgr	*execs;
-	struct sc_rpc_server	*rpc;
-	int64_t			 started_ms;	/* realtime */
+	struct sc_server_conf conf;
+	struct sc_engine *engine;
+	struct sc_sessmgr *sessions;
+	struct sc_execmgr *execs;
+	struct sc_rpc_server *rpc;
+	int64_t started_ms; /* realtime */
 };
 
 /*
@@ -95,32 +102,32 @@ struct sc_server {
  * it.  Fields above the lock are immutable after creation.
  */
 struct sc_session {
-	char			 user_id[256];
-	char			 session_id[64];	/* as sent by the client */
-	char			 server_side_id[37];	/* our own random UUID */
-	struct sc_server	*server;
-	struct sc_engine_conn	*conn;		/* one SQLite connection */
+	char user_id[256];
+	char session_id[64]; /* as sent by the client */
+	char server_side_id[37]; /* our own random UUID */
+	struct sc_server *server;
+	struct sc_engine_conn *conn; /* one SQLite connection */
 
-	pthread_mutex_t		 lock;
-	int			 refs;
-	bool			 closed;
-	int64_t			 created_ms;	/* realtime */
-	int64_t			 last_access_ms; /* monotonic */
-	void			*conf;		/* per-session conf (session.c) */
-	void			*errors;	/* FetchErrorDetails cache (session.c) */
+	pthread_mutex_t lock;
+	int refs;
+	bool closed;
+	int64_t created_ms; /* realtime */
+	int64_t last_access_ms; /* monotonic */
+	void *conf; /* per-session conf (session.c) */
+	void *errors; /* FetchErrorDetails cache (session.c) */
 };
 
-void	 sc_session_ref(struct sc_session *s);
-void	 sc_session_unref(struct sc_session *s);
+void sc_session_ref(struct sc_session *s);
+void sc_session_unref(struct sc_session *s);
 
 /*
  * Error replies.  sc_srv_error() fills err with a Spark error: status
  * SC_ST_FAILED, rpc_code INTERNAL, errclass and sqlstate set, msg
  * "[CLASS] text SQLSTATE: xxxxx".  Returns -1.
  */
-int	 sc_srv_error(struct sc_error *err, const char *errclass,
-	    const char *sqlstate, const char *fmt, ...)
-	    __attribute__((format(printf, 4, 5)));
+int sc_srv_error(struct sc_error *err, const char *errclass,
+    const char *sqlstate, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /*
  * Finish call with err as Spark does: gRPC status err->rpc_code (INTERNAL
  * when -1), the message truncated to 2048 bytes, and
@@ -128,7 +135,7 @@ int	 sc_srv_error(struct sc_error *err, const char *errclass,
  * messageParameters, classes, errorId when session is not NULL, in which
  * case the full error is kept for FetchErrorDetails).
  */
-void	 sc_srv_finish_error(struct sc_rpc_call *call, struct sc_session *s,
-	    const struct sc_error *err);
+void sc_srv_finish_error(struct sc_rpc_call *call, struct sc_session *s,
+    const struct sc_error *err);
 
 #endif

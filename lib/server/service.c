@@ -29,17 +29,19 @@
 #include "core/banned.h"
 
 /* The request's optional fields, NULL when absent. */
-#define OBSERVED(r) ((r)->_client_observed_server_side_session_id_case != 0 ? \
-	(r)->client_observed_server_side_session_id : NULL)
+#define OBSERVED(r)                                             \
+	((r)->_client_observed_server_side_session_id_case != 0 \
+		? (r)->client_observed_server_side_session_id   \
+		: NULL)
 #define USER(r) ((r)->user_context != NULL ? (r)->user_context->user_id : "")
 
 /* Settings a client may read but not change, besides the server's. */
 static const struct {
-	const char	*key;
-	const char	*value;
+	const char *key;
+	const char *value;
 } builtins[] = {
-	{ "spark.app.name",		"sc-serve" },
-	{ "spark.sql.session.timeZone",	"UTC" },
+	{ "spark.app.name", "sc-serve" },
+	{ "spark.sql.session.timeZone", "UTC" },
 };
 
 /* Keys Spark Connect warns about (SparkConnectConfigHandler). */
@@ -49,9 +51,9 @@ static const char *const unsupported_keys[] = {
 };
 
 /* AnalyzePlan threads still running, so shutdown can wait for them. */
-static pthread_mutex_t	 jobs_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t	 jobs_cv = PTHREAD_COND_INITIALIZER;
-static int		 jobs;
+static pthread_mutex_t jobs_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t jobs_cv = PTHREAD_COND_INITIALIZER;
+static int jobs;
 
 /* ------------------------------------------------------------ helpers */
 
@@ -65,13 +67,13 @@ has_prefix(const char *s, const char *prefix)
 static bool
 same_secret(const char *a, const char *b)
 {
-	size_t			 la = strlen(a), lb = strlen(b), i, n;
-	volatile unsigned char	 diff = la != lb;
+	size_t la = strlen(a), lb = strlen(b), i, n;
+	volatile unsigned char diff = la != lb;
 
 	n = la > lb ? la : lb;
 	for (i = 0; i < n; i++)
-		diff |= (unsigned char)((i < la ? a[i] : 0) ^
-		    (i < lb ? b[i] : 0));
+		diff |=
+		    (unsigned char)((i < la ? a[i] : 0) ^ (i < lb ? b[i] : 0));
 	return diff == 0;
 }
 
@@ -79,13 +81,13 @@ same_secret(const char *a, const char *b)
 static bool
 authorized(struct sc_server *srv, struct sc_rpc_call *call)
 {
-	char	 got[512], want[sizeof(srv->conf.token) + 8];
-	bool	 ok;
+	char got[512], want[sizeof(srv->conf.token) + 8];
+	bool ok;
 
 	if (srv->conf.token[0] == '\0')
 		return true;
-	if (sc_rpc_call_metadata(call, "authorization", got,
-	    sizeof(got)) == -1) {
+	if (sc_rpc_call_metadata(call, "authorization", got, sizeof(got)) ==
+	    -1) {
 		sc_rpc_call_finish(call, SC_GRPC_UNAUTHENTICATED,
 		    "No authentication token provided", NULL, 0);
 		return false;
@@ -106,10 +108,10 @@ authorized(struct sc_server *srv, struct sc_rpc_call *call)
 static void *
 decode(struct sc_rpc_call *call, const ProtobufCMessageDescriptor *d)
 {
-	struct sc_error	 err;
-	const uint8_t	*p;
-	size_t		 len;
-	void		*m;
+	struct sc_error err;
+	const uint8_t *p;
+	size_t len;
+	void *m;
 
 	p = sc_rpc_call_request(call, &len);
 	if ((m = sc_proto_unpack(d, p, len, &err)) == NULL)
@@ -121,8 +123,8 @@ decode(struct sc_rpc_call *call, const ProtobufCMessageDescriptor *d)
 static void
 reply(struct sc_rpc_call *call, const ProtobufCMessage *m)
 {
-	uint8_t	*buf;
-	size_t	 len;
+	uint8_t *buf;
+	size_t len;
 
 	buf = sc_proto_pack_alloc(m, &len);
 	sc_rpc_call_reply(call, buf, len);
@@ -141,8 +143,8 @@ static struct sc_session *
 session(struct sc_server *srv, struct sc_rpc_call *call, const char *user,
     const char *sid, const char *observed, enum sc_sess_lookup how)
 {
-	struct sc_session	*s;
-	struct sc_error		 err;
+	struct sc_session *s;
+	struct sc_error err;
 
 	s = sc_sessmgr_get(srv->sessions, user, sid, observed, how, &err);
 	if (s == NULL) {
@@ -156,8 +158,8 @@ session(struct sc_server *srv, struct sc_rpc_call *call, const char *user,
 static int __attribute__((format(printf, 2, 3)))
 plain_error(struct sc_error *err, const char *fmt, ...)
 {
-	char	 text[sizeof(err->msg)];
-	va_list	 ap;
+	char text[sizeof(err->msg)];
+	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
@@ -172,12 +174,13 @@ plain_error(struct sc_error *err, const char *fmt, ...)
 static void
 h_execute(struct sc_rpc_call *call, void *arg)
 {
-	struct sc_server			*srv = arg;
-	Spark__Connect__ExecutePlanRequest	*req;
-	struct sc_session			*s;
+	struct sc_server *srv = arg;
+	Spark__Connect__ExecutePlanRequest *req;
+	struct sc_session *s;
 
-	if (!authorized(srv, call) || (req = decode(call,
-	    &spark__connect__execute_plan_request__descriptor)) == NULL)
+	if (!authorized(srv, call) ||
+	    (req = decode(call,
+		 &spark__connect__execute_plan_request__descriptor)) == NULL)
 		return;
 	s = session(srv, call, USER(req), req->session_id, OBSERVED(req),
 	    SC_SESS_GET_OR_CREATE);
@@ -191,12 +194,14 @@ h_execute(struct sc_rpc_call *call, void *arg)
 static void
 h_reattach(struct sc_rpc_call *call, void *arg)
 {
-	struct sc_server			*srv = arg;
-	Spark__Connect__ReattachExecuteRequest	*req;
-	struct sc_session			*s;
+	struct sc_server *srv = arg;
+	Spark__Connect__ReattachExecuteRequest *req;
+	struct sc_session *s;
 
-	if (!authorized(srv, call) || (req = decode(call,
-	    &spark__connect__reattach_execute_request__descriptor)) == NULL)
+	if (!authorized(srv, call) ||
+	    (req = decode(call,
+		 &spark__connect__reattach_execute_request__descriptor)) ==
+		NULL)
 		return;
 	s = session(srv, call, USER(req), req->session_id, OBSERVED(req),
 	    SC_SESS_GET_ONLY);
@@ -210,16 +215,17 @@ h_reattach(struct sc_rpc_call *call, void *arg)
 static void
 h_release_execute(struct sc_rpc_call *call, void *arg)
 {
-	struct sc_server			*srv = arg;
-	Spark__Connect__ReleaseExecuteRequest	*req;
-	Spark__Connect__ReleaseExecuteResponse	 resp =
+	struct sc_server *srv = arg;
+	Spark__Connect__ReleaseExecuteRequest *req;
+	Spark__Connect__ReleaseExecuteResponse resp =
 	    SPARK__CONNECT__RELEASE_EXECUTE_RESPONSE__INIT;
-	struct sc_session			*s;
-	struct sc_error				 err;
-	bool					 found;
+	struct sc_session *s;
+	struct sc_error err;
+	bool found;
 
-	if (!authorized(srv, call) || (req = decode(call,
-	    &spark__connect__release_execute_request__descriptor)) == NULL)
+	if (!authorized(srv, call) ||
+	    (req = decode(call,
+		 &spark__connect__release_execute_request__descriptor)) == NULL)
 		return;
 	/* As Spark: the observed server-side session id is not checked. */
 	s = session(srv, call, USER(req), req->session_id, NULL,
@@ -247,18 +253,19 @@ h_release_execute(struct sc_rpc_call *call, void *arg)
 static void
 h_interrupt(struct sc_rpc_call *call, void *arg)
 {
-	struct sc_server			*srv = arg;
-	Spark__Connect__InterruptRequest	*req;
-	Spark__Connect__InterruptResponse	 resp =
+	struct sc_server *srv = arg;
+	Spark__Connect__InterruptRequest *req;
+	Spark__Connect__InterruptResponse resp =
 	    SPARK__CONNECT__INTERRUPT_RESPONSE__INIT;
-	struct sc_session			*s;
-	struct sc_error				 err;
-	const char				*target = NULL;
-	char					**ids = NULL;
-	size_t					 nids = 0, i;
+	struct sc_session *s;
+	struct sc_error err;
+	const char *target = NULL;
+	char **ids = NULL;
+	size_t nids = 0, i;
 
-	if (!authorized(srv, call) || (req = decode(call,
-	    &spark__connect__interrupt_request__descriptor)) == NULL)
+	if (!authorized(srv, call) ||
+	    (req = decode(call,
+		 &spark__connect__interrupt_request__descriptor)) == NULL)
 		return;
 	s = session(srv, call, USER(req), req->session_id, OBSERVED(req),
 	    SC_SESS_GET_OR_CREATE);
@@ -267,17 +274,17 @@ h_interrupt(struct sc_rpc_call *call, void *arg)
 		return;
 	}
 	if (req->interrupt_type ==
-	    SPARK__CONNECT__INTERRUPT_REQUEST__INTERRUPT_TYPE__INTERRUPT_TYPE_TAG &&
+		SPARK__CONNECT__INTERRUPT_REQUEST__INTERRUPT_TYPE__INTERRUPT_TYPE_TAG &&
 	    req->interrupt_case ==
-	    SPARK__CONNECT__INTERRUPT_REQUEST__INTERRUPT_OPERATION_TAG)
+		SPARK__CONNECT__INTERRUPT_REQUEST__INTERRUPT_OPERATION_TAG)
 		target = req->operation_tag;
 	if (req->interrupt_type ==
-	    SPARK__CONNECT__INTERRUPT_REQUEST__INTERRUPT_TYPE__INTERRUPT_TYPE_OPERATION_ID &&
+		SPARK__CONNECT__INTERRUPT_REQUEST__INTERRUPT_TYPE__INTERRUPT_TYPE_OPERATION_ID &&
 	    req->interrupt_case ==
-	    SPARK__CONNECT__INTERRUPT_REQUEST__INTERRUPT_OPERATION_ID)
+		SPARK__CONNECT__INTERRUPT_REQUEST__INTERRUPT_OPERATION_ID)
 		target = req->operation_id;
 	if (sc_exec_interrupt(srv->execs, s, (int)req->interrupt_type, target,
-	    &ids, &nids, &err) == -1)
+		&ids, &nids, &err) == -1)
 		sc_srv_finish_error(call, s, &err);
 	else {
 		resp.session_id = req->session_id;
@@ -297,16 +304,16 @@ h_interrupt(struct sc_rpc_call *call, void *arg)
 
 /* Response pairs and warnings, all malloc'ed. */
 struct conf_out {
-	Spark__Connect__KeyValue	**pairs;
-	size_t				 npairs;
-	char				**warnings;
-	size_t				 nwarnings;
+	Spark__Connect__KeyValue **pairs;
+	size_t npairs;
+	char **warnings;
+	size_t nwarnings;
 };
 
 static void
 out_pair(struct conf_out *o, const char *key, const char *value)
 {
-	Spark__Connect__KeyValue	*kv;
+	Spark__Connect__KeyValue *kv;
 
 	kv = sc_xmalloc(sizeof(*kv));
 	spark__connect__key_value__init(kv);
@@ -315,8 +322,7 @@ out_pair(struct conf_out *o, const char *key, const char *value)
 		kv->_value_case = SPARK__CONNECT__KEY_VALUE___VALUE_VALUE;
 		kv->value = sc_xstrdup(value);
 	}
-	o->pairs = sc_xreallocarray(o->pairs, o->npairs + 1,
-	    sizeof(*o->pairs));
+	o->pairs = sc_xreallocarray(o->pairs, o->npairs + 1, sizeof(*o->pairs));
 	o->pairs[o->npairs++] = kv;
 }
 
@@ -331,7 +337,7 @@ out_warning(struct conf_out *o, char *text)
 static void
 out_free(struct conf_out *o)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < o->npairs; i++) {
 		free(o->pairs[i]->key);
@@ -348,20 +354,22 @@ out_free(struct conf_out *o)
 static void
 warn_key(struct conf_out *o, const char *key)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < SC_NELEM(unsupported_keys); i++)
 		if (strcmp(key, unsupported_keys[i]) == 0)
-			out_warning(o, sc_xasprintf("The SQL config '%s' is "
-			    "NOT supported in Spark Connect", key));
+			out_warning(o,
+			    sc_xasprintf("The SQL config '%s' is "
+					 "NOT supported in Spark Connect",
+				key));
 }
 
 /* The value of key for session s (malloc'ed), or NULL when unset. */
 static char *
 conf_value(struct sc_session *s, const char *key)
 {
-	char	 buf[128], *v;
-	size_t	 i;
+	char buf[128], *v;
+	size_t i;
 
 	if ((v = sc_session_conf_get(s, key)) != NULL)
 		return v;
@@ -377,8 +385,8 @@ conf_value(struct sc_session *s, const char *key)
 static bool
 is_static(struct sc_session *s, const char *key)
 {
-	char	 buf[128];
-	size_t	 i;
+	char buf[128];
+	size_t i;
 
 	if (has_prefix(key, "spark.connect.") || has_prefix(key, "sctk."))
 		return true;
@@ -401,19 +409,19 @@ static int
 conf_set(struct sc_session *s, const Spark__Connect__ConfigRequest__Set *op,
     struct conf_out *o, struct sc_error *err)
 {
-	const Spark__Connect__KeyValue	*kv;
-	struct sc_error			 e;
-	size_t				 i;
-	int				 rc;
-	bool				 silent;
+	const Spark__Connect__KeyValue *kv;
+	struct sc_error e;
+	size_t i;
+	int rc;
+	bool silent;
 
 	silent = op->_silent_case != 0 && op->silent;
 	for (i = 0; i < op->n_pairs; i++) {
 		kv = op->pairs[i];
 		warn_key(o, kv->key);
 		if (kv->_value_case == 0)
-			rc = plain_error(&e,
-			    "value cannot be null for key: %s", kv->key);
+			rc = plain_error(&e, "value cannot be null for key: %s",
+			    kv->key);
 		else if (is_static(s, kv->key))
 			rc = cannot_modify(&e, kv->key);
 		else {
@@ -426,9 +434,9 @@ conf_set(struct sc_session *s, const Spark__Connect__ConfigRequest__Set *op,
 			*err = e;
 			return -1;
 		}
-		out_warning(o, sc_xasprintf("Failed to set %s to %s due to %s",
-		    kv->key, kv->_value_case != 0 ? kv->value : "null",
-		    e.msg));
+		out_warning(o,
+		    sc_xasprintf("Failed to set %s to %s due to %s", kv->key,
+			kv->_value_case != 0 ? kv->value : "null", e.msg));
 	}
 	return 0;
 }
@@ -437,8 +445,8 @@ static int
 conf_get(struct sc_session *s, char **keys, size_t n, bool option,
     struct conf_out *o, struct sc_error *err)
 {
-	char	*v;
-	size_t	 i;
+	char *v;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
 		warn_key(o, keys[i]);
@@ -446,7 +454,8 @@ conf_get(struct sc_session *s, char **keys, size_t n, bool option,
 		if (v == NULL && !option)
 			return sc_srv_error(err, "SQL_CONF_NOT_FOUND", "42K0I",
 			    "The SQL config \"%s\" cannot be found. Please "
-			    "verify that the config exists.", keys[i]);
+			    "verify that the config exists.",
+			    keys[i]);
 		out_pair(o, keys[i], v);
 		free(v);
 	}
@@ -455,35 +464,36 @@ conf_get(struct sc_session *s, char **keys, size_t n, bool option,
 
 static void
 conf_get_default(struct sc_session *s,
-    const Spark__Connect__ConfigRequest__GetWithDefault *op,
-    struct conf_out *o)
+    const Spark__Connect__ConfigRequest__GetWithDefault *op, struct conf_out *o)
 {
-	const Spark__Connect__KeyValue	*kv;
-	char				*v;
-	size_t				 i;
+	const Spark__Connect__KeyValue *kv;
+	char *v;
+	size_t i;
 
 	for (i = 0; i < op->n_pairs; i++) {
 		kv = op->pairs[i];
 		warn_key(o, kv->key);
 		v = conf_value(s, kv->key);
-		out_pair(o, kv->key, v != NULL ? v :
-		    kv->_value_case != 0 ? kv->value : NULL);
+		out_pair(o, kv->key,
+		    v != NULL		       ? v
+			: kv->_value_case != 0 ? kv->value
+					       : NULL);
 		free(v);
 	}
 }
 
 /* GetAll collects every visible setting; later sources override. */
 struct all {
-	struct conf_out	*o;
-	const char	*prefix;
+	struct conf_out *o;
+	const char *prefix;
 };
 
 static void
 all_add(const char *key, const char *value, void *arg)
 {
-	struct all	*a = arg;
-	struct conf_out	*o = a->o;
-	size_t		 i;
+	struct all *a = arg;
+	struct conf_out *o = a->o;
+	size_t i;
 
 	if (!has_prefix(key, a->prefix))
 		return;
@@ -500,8 +510,8 @@ all_add(const char *key, const char *value, void *arg)
 static int
 cmp_pair(const void *a, const void *b)
 {
-	const Spark__Connect__KeyValue	*x = *(const void *const *)a;
-	const Spark__Connect__KeyValue	*y = *(const void *const *)b;
+	const Spark__Connect__KeyValue *x = *(const void *const *)a;
+	const Spark__Connect__KeyValue *y = *(const void *const *)b;
 
 	return strcmp(x->key, y->key);
 }
@@ -510,8 +520,8 @@ static void
 conf_get_all(struct sc_session *s,
     const Spark__Connect__ConfigRequest__GetAll *op, struct conf_out *o)
 {
-	struct all	 a;
-	size_t		 i;
+	struct all a;
+	size_t i;
 
 	a.o = o;
 	a.prefix = op->_prefix_case != 0 ? op->prefix : "";
@@ -527,7 +537,7 @@ static int
 conf_unset(struct sc_session *s, char **keys, size_t n, struct conf_out *o,
     struct sc_error *err)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
 		warn_key(o, keys[i]);
@@ -547,8 +557,8 @@ static void
 conf_is_modifiable(struct sc_session *s, char **keys, size_t n,
     struct conf_out *o)
 {
-	size_t	 i;
-	bool	 mod;
+	size_t i;
+	bool mod;
 
 	for (i = 0; i < n; i++) {
 		mod = has_prefix(keys[i], "spark.sql.") &&
@@ -561,10 +571,11 @@ static int
 config(struct sc_session *s, const Spark__Connect__ConfigRequest *req,
     struct conf_out *o, struct sc_error *err)
 {
-	const Spark__Connect__ConfigRequest__Operation	*op = req->operation;
+	const Spark__Connect__ConfigRequest__Operation *op = req->operation;
 
-	switch (op != NULL ? op->op_type_case :
-	    SPARK__CONNECT__CONFIG_REQUEST__OPERATION__OP_TYPE__NOT_SET) {
+	switch (op != NULL
+		? op->op_type_case
+		: SPARK__CONNECT__CONFIG_REQUEST__OPERATION__OP_TYPE__NOT_SET) {
 	case SPARK__CONNECT__CONFIG_REQUEST__OPERATION__OP_TYPE_SET:
 		return conf_set(s, op->set, o, err);
 	case SPARK__CONNECT__CONFIG_REQUEST__OPERATION__OP_TYPE_GET:
@@ -574,8 +585,8 @@ config(struct sc_session *s, const Spark__Connect__ConfigRequest *req,
 		conf_get_default(s, op->get_with_default, o);
 		return 0;
 	case SPARK__CONNECT__CONFIG_REQUEST__OPERATION__OP_TYPE_GET_OPTION:
-		return conf_get(s, op->get_option->keys,
-		    op->get_option->n_keys, true, o, err);
+		return conf_get(s, op->get_option->keys, op->get_option->n_keys,
+		    true, o, err);
 	case SPARK__CONNECT__CONFIG_REQUEST__OPERATION__OP_TYPE_GET_ALL:
 		conf_get_all(s, op->get_all, o);
 		return 0;
@@ -595,16 +606,17 @@ config(struct sc_session *s, const Spark__Connect__ConfigRequest *req,
 static void
 h_config(struct sc_rpc_call *call, void *arg)
 {
-	struct sc_server		*srv = arg;
-	Spark__Connect__ConfigRequest	*req;
-	Spark__Connect__ConfigResponse	 resp =
+	struct sc_server *srv = arg;
+	Spark__Connect__ConfigRequest *req;
+	Spark__Connect__ConfigResponse resp =
 	    SPARK__CONNECT__CONFIG_RESPONSE__INIT;
-	struct sc_session		*s;
-	struct sc_error			 err;
-	struct conf_out			 o;
+	struct sc_session *s;
+	struct sc_error err;
+	struct conf_out o;
 
-	if (!authorized(srv, call) || (req = decode(call,
-	    &spark__connect__config_request__descriptor)) == NULL)
+	if (!authorized(srv, call) ||
+	    (req = decode(call, &spark__connect__config_request__descriptor)) ==
+		NULL)
 		return;
 	s = session(srv, call, USER(req), req->session_id, OBSERVED(req),
 	    SC_SESS_GET_OR_CREATE);
@@ -632,16 +644,17 @@ h_config(struct sc_rpc_call *call, void *arg)
 /* ------------------------------------------------------------ AnalyzePlan */
 
 struct analyze_job {
-	struct sc_rpc_call			*call;
-	struct sc_session			*s;
-	Spark__Connect__AnalyzePlanRequest	*req;
+	struct sc_rpc_call *call;
+	struct sc_session *s;
+	Spark__Connect__AnalyzePlanRequest *req;
 };
 
 static const Spark__Connect__Relation *
 plan_root(const Spark__Connect__Plan *p, struct sc_session *s,
     struct sc_error *err)
 {
-	if (p == NULL || p->op_type_case != SPARK__CONNECT__PLAN__OP_TYPE_ROOT ||
+	if (p == NULL ||
+	    p->op_type_case != SPARK__CONNECT__PLAN__OP_TYPE_ROOT ||
 	    p->root == NULL) {
 		sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 		    "AnalyzePlan needs a plan with a root relation.");
@@ -674,8 +687,10 @@ analyze_name(Spark__Connect__AnalyzePlanRequest__AnalyzeCase c)
 static protobuf_c_boolean
 is_local_plan(const Spark__Connect__Plan *p)
 {
-	return p != NULL && p->op_type_case == SPARK__CONNECT__PLAN__OP_TYPE_ROOT &&
-	    p->root != NULL && p->root->rel_type_case ==
+	return p != NULL &&
+	    p->op_type_case == SPARK__CONNECT__PLAN__OP_TYPE_ROOT &&
+	    p->root != NULL &&
+	    p->root->rel_type_case ==
 	    SPARK__CONNECT__RELATION__REL_TYPE_LOCAL_RELATION;
 }
 
@@ -684,25 +699,25 @@ static void
 analyze(struct sc_rpc_call *call, struct sc_session *s,
     const Spark__Connect__AnalyzePlanRequest *req)
 {
-	Spark__Connect__AnalyzePlanResponse		 resp =
+	Spark__Connect__AnalyzePlanResponse resp =
 	    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__INIT;
-	Spark__Connect__AnalyzePlanResponse__Schema	 schema =
+	Spark__Connect__AnalyzePlanResponse__Schema schema =
 	    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__SCHEMA__INIT;
-	Spark__Connect__AnalyzePlanResponse__Explain	 explain =
+	Spark__Connect__AnalyzePlanResponse__Explain explain =
 	    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__EXPLAIN__INIT;
-	Spark__Connect__AnalyzePlanResponse__TreeString	 tree =
+	Spark__Connect__AnalyzePlanResponse__TreeString tree =
 	    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__TREE_STRING__INIT;
-	Spark__Connect__AnalyzePlanResponse__IsLocal	 local =
+	Spark__Connect__AnalyzePlanResponse__IsLocal local =
 	    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__IS_LOCAL__INIT;
 	Spark__Connect__AnalyzePlanResponse__IsStreaming streaming =
 	    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__IS_STREAMING__INIT;
 	Spark__Connect__AnalyzePlanResponse__SparkVersion version =
 	    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__SPARK_VERSION__INIT;
-	const Spark__Connect__Relation			*root;
-	Spark__Connect__DataType			*dt = NULL;
-	struct sc_error					 err;
-	char						*text = NULL;
-	int						 rc = -1, mode;
+	const Spark__Connect__Relation *root;
+	Spark__Connect__DataType *dt = NULL;
+	struct sc_error err;
+	char *text = NULL;
+	int rc = -1, mode;
 
 	switch (req->analyze_case) {
 	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_SCHEMA:
@@ -720,7 +735,7 @@ analyze(struct sc_rpc_call *call, struct sc_session *s,
 			mode = 1;
 		if ((root = plan_root(req->explain->plan, s, &err)) == NULL ||
 		    (rc = sc_engine_explain(s->conn, root, mode, &text,
-		    &err)) == -1)
+			 &err)) == -1)
 			break;
 		explain.explain_string = text;
 		resp.result_case =
@@ -728,10 +743,10 @@ analyze(struct sc_rpc_call *call, struct sc_session *s,
 		resp.explain = &explain;
 		break;
 	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_TREE_STRING:
-		if ((root = plan_root(req->tree_string->plan, s,
-		    &err)) == NULL ||
-		    (rc = sc_engine_tree_string(s->conn, root, &text,
-		    &err)) == -1)
+		if ((root = plan_root(req->tree_string->plan, s, &err)) ==
+			NULL ||
+		    (rc = sc_engine_tree_string(s->conn, root, &text, &err)) ==
+			-1)
 			break;
 		tree.tree_string = text;
 		resp.result_case =
@@ -781,7 +796,7 @@ analyze(struct sc_rpc_call *call, struct sc_session *s,
 static void
 job_done(struct analyze_job *j)
 {
-	struct sc_rpc_call	*call = j->call;
+	struct sc_rpc_call *call = j->call;
 
 	sc_session_unref(j->s);
 	free_msg(j->req);
@@ -796,7 +811,7 @@ job_done(struct analyze_job *j)
 static void *
 analyze_main(void *arg)
 {
-	struct analyze_job	*j = arg;
+	struct analyze_job *j = arg;
 
 	analyze(j->call, j->s, j->req);
 	job_done(j);
@@ -814,16 +829,17 @@ needs_engine(Spark__Connect__AnalyzePlanRequest__AnalyzeCase c)
 static void
 h_analyze(struct sc_rpc_call *call, void *arg)
 {
-	struct sc_server			*srv = arg;
-	Spark__Connect__AnalyzePlanRequest	*req;
-	struct sc_session			*s;
-	struct analyze_job			*j;
-	pthread_attr_t				 attr;
-	pthread_t				 tid;
-	int					 rc;
+	struct sc_server *srv = arg;
+	Spark__Connect__AnalyzePlanRequest *req;
+	struct sc_session *s;
+	struct analyze_job *j;
+	pthread_attr_t attr;
+	pthread_t tid;
+	int rc;
 
-	if (!authorized(srv, call) || (req = decode(call,
-	    &spark__connect__analyze_plan_request__descriptor)) == NULL)
+	if (!authorized(srv, call) ||
+	    (req = decode(call,
+		 &spark__connect__analyze_plan_request__descriptor)) == NULL)
 		return;
 	s = session(srv, call, USER(req), req->session_id, OBSERVED(req),
 	    SC_SESS_GET_OR_CREATE);
@@ -848,7 +864,7 @@ h_analyze(struct sc_rpc_call *call, void *arg)
 	rc = pthread_create(&tid, &attr, analyze_main, j);
 	pthread_attr_destroy(&attr);
 	if (rc != 0)
-		analyze_main(j);	/* no thread: answer here */
+		analyze_main(j); /* no thread: answer here */
 }
 
 /* ------------------------------------------------------------ sessions */
@@ -856,18 +872,19 @@ h_analyze(struct sc_rpc_call *call, void *arg)
 static void
 h_release_session(struct sc_rpc_call *call, void *arg)
 {
-	struct sc_server			*srv = arg;
-	Spark__Connect__ReleaseSessionRequest	*req;
-	Spark__Connect__ReleaseSessionResponse	 resp =
+	struct sc_server *srv = arg;
+	Spark__Connect__ReleaseSessionRequest *req;
+	Spark__Connect__ReleaseSessionResponse resp =
 	    SPARK__CONNECT__RELEASE_SESSION_RESPONSE__INIT;
-	char					 ssid[SC_UUID_STRLEN];
+	char ssid[SC_UUID_STRLEN];
 
-	if (!authorized(srv, call) || (req = decode(call,
-	    &spark__connect__release_session_request__descriptor)) == NULL)
+	if (!authorized(srv, call) ||
+	    (req = decode(call,
+		 &spark__connect__release_session_request__descriptor)) == NULL)
 		return;
 	resp.session_id = req->session_id;
 	if (sc_sessmgr_release(srv->sessions, USER(req), req->session_id,
-	    req->allow_reconnect, ssid) == 1) {
+		req->allow_reconnect, ssid) == 1) {
 		sc_info("session %s released%s", req->session_id,
 		    req->allow_reconnect ? " (reconnect allowed)" : "");
 		resp.server_side_session_id = ssid;
@@ -879,28 +896,31 @@ h_release_session(struct sc_rpc_call *call, void *arg)
 static void
 h_fetch_error_details(struct sc_rpc_call *call, void *arg)
 {
-	struct sc_server				*srv = arg;
-	Spark__Connect__FetchErrorDetailsRequest	*req;
-	Spark__Connect__FetchErrorDetailsResponse	 resp =
+	struct sc_server *srv = arg;
+	Spark__Connect__FetchErrorDetailsRequest *req;
+	Spark__Connect__FetchErrorDetailsResponse resp =
 	    SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__INIT;
 	Spark__Connect__FetchErrorDetailsResponse__Error e =
 	    SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__ERROR__INIT;
 	Spark__Connect__FetchErrorDetailsResponse__SparkThrowable t =
 	    SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__SPARK_THROWABLE__INIT;
 	Spark__Connect__FetchErrorDetailsResponse__SparkThrowable__MessageParametersEntry
-	    param = SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__SPARK_THROWABLE__MESSAGE_PARAMETERS_ENTRY__INIT;
+	    param =
+		SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__SPARK_THROWABLE__MESSAGE_PARAMETERS_ENTRY__INIT;
 	Spark__Connect__FetchErrorDetailsResponse__SparkThrowable__MessageParametersEntry
 	    *params[1];
 	Spark__Connect__FetchErrorDetailsResponse__Error *errors[1];
-	struct sc_session				*s;
-	struct sc_error					 stored;
-	const char *const				*classes;
-	const char					*pname;
-	char						 pvalue[sizeof(stored.msg)];
-	size_t						 n;
+	struct sc_session *s;
+	struct sc_error stored;
+	const char *const *classes;
+	const char *pname;
+	char pvalue[sizeof(stored.msg)];
+	size_t n;
 
-	if (!authorized(srv, call) || (req = decode(call,
-	    &spark__connect__fetch_error_details_request__descriptor)) == NULL)
+	if (!authorized(srv, call) ||
+	    (req = decode(call,
+		 &spark__connect__fetch_error_details_request__descriptor)) ==
+		NULL)
 		return;
 	s = session(srv, call, USER(req), req->session_id, OBSERVED(req),
 	    SC_SESS_GET_OR_CREATE);
@@ -928,7 +948,7 @@ h_fetch_error_details(struct sc_rpc_call *call, void *arg)
 			t.sql_state = stored.sqlstate;
 		}
 		if (sc_srv_error_param(&stored, &pname, pvalue,
-		    sizeof(pvalue))) {
+			sizeof(pvalue))) {
 			param.key = (char *)(uintptr_t)pname;
 			param.value = pvalue;
 			params[0] = &param;
@@ -955,18 +975,20 @@ h_fetch_error_details(struct sc_rpc_call *call, void *arg)
 static void
 h_artifact_status(struct sc_rpc_call *call, void *arg)
 {
-	struct sc_server				*srv = arg;
-	Spark__Connect__ArtifactStatusesRequest		*req;
-	Spark__Connect__ArtifactStatusesResponse	 resp =
+	struct sc_server *srv = arg;
+	Spark__Connect__ArtifactStatusesRequest *req;
+	Spark__Connect__ArtifactStatusesResponse resp =
 	    SPARK__CONNECT__ARTIFACT_STATUSES_RESPONSE__INIT;
 	Spark__Connect__ArtifactStatusesResponse__ArtifactStatus no =
 	    SPARK__CONNECT__ARTIFACT_STATUSES_RESPONSE__ARTIFACT_STATUS__INIT;
 	Spark__Connect__ArtifactStatusesResponse__StatusesEntry *ents, **entp;
-	struct sc_session				*s;
-	size_t						 i;
+	struct sc_session *s;
+	size_t i;
 
-	if (!authorized(srv, call) || (req = decode(call,
-	    &spark__connect__artifact_statuses_request__descriptor)) == NULL)
+	if (!authorized(srv, call) ||
+	    (req = decode(call,
+		 &spark__connect__artifact_statuses_request__descriptor)) ==
+		NULL)
 		return;
 	s = session(srv, call, USER(req), req->session_id, OBSERVED(req),
 	    SC_SESS_GET_OR_CREATE);
@@ -999,7 +1021,7 @@ h_artifact_status(struct sc_rpc_call *call, void *arg)
 static void
 h_add_artifacts(struct sc_rpc_call *call, void *arg)
 {
-	struct sc_server	*srv = arg;
+	struct sc_server *srv = arg;
 
 	if (!authorized(srv, call))
 		return;
@@ -1013,9 +1035,9 @@ int
 sc_service_register(struct sc_server *srv, struct sc_error *err)
 {
 	static const struct {
-		const char		*path;
-		enum sc_rpc_kind	 kind;
-		sc_rpc_handler_fn	*fn;
+		const char *path;
+		enum sc_rpc_kind kind;
+		sc_rpc_handler_fn *fn;
 	} methods[] = {
 		{ SC_METHOD_EXECUTE_PLAN, SC_RPC_SERVER_STREAM, h_execute },
 		{ SC_METHOD_ANALYZE_PLAN, SC_RPC_UNARY, h_analyze },
@@ -1031,12 +1053,12 @@ sc_service_register(struct sc_server *srv, struct sc_error *err)
 		{ SC_METHOD_FETCH_ERROR_DETAILS, SC_RPC_UNARY,
 		    h_fetch_error_details },
 	};
-	size_t	 i;
+	size_t i;
 
 	sc_srv_error_set_max_metadata(srv->conf.max_metadata_size);
 	for (i = 0; i < SC_NELEM(methods); i++)
 		if (sc_rpc_server_add_method(srv->rpc, methods[i].path,
-		    methods[i].kind, methods[i].fn, srv, err) == -1)
+			methods[i].kind, methods[i].fn, srv, err) == -1)
 			return -1;
 	return 0;
 }

@@ -18,7 +18,7 @@
 struct sc_error;
 
 /* The Spark version AnalyzePlan.spark_version reports. */
-#define SC_SERVICE_SPARK_VERSION	"4.0.0"
+#define SC_SERVICE_SPARK_VERSION "4.0.0"
 
 /*
  * Register the ten methods of the service on srv->rpc (created, not yet
@@ -26,20 +26,20 @@ struct sc_error;
  * server; srv->conf is read on every call (token, limits).  0, or -1
  * with err set.
  */
-int	 sc_service_register(struct sc_server *srv, struct sc_error *err);
+int sc_service_register(struct sc_server *srv, struct sc_error *err);
 
 /*
  * Wait until no AnalyzePlan request is being answered on a thread of
  * its own; call it after sc_rpc_server_shutdown().
  */
-void	 sc_service_drain(void);
+void sc_service_drain(void);
 
 /*
  * The limit on ErrorInfo metadata values sc_srv_finish_error() applies
  * to messageParameters (spark.connect.grpc.maxMetadataSize, default
  * 1024); set once at start-up.
  */
-void	 sc_srv_error_set_max_metadata(int64_t bytes);
+void sc_srv_error_set_max_metadata(int64_t bytes);
 
 /*
  * The Java class hierarchy Spark would report for err, most specific
@@ -54,7 +54,7 @@ const char *const *sc_srv_error_classes(const struct sc_error *err);
  * from the message (INVALID_HANDLE.* -> handle, SQL_CONF_NOT_FOUND ->
  * sqlConf, ...): true with *name (static) and the value in value.
  */
-bool	 sc_srv_error_param(const struct sc_error *err, const char **name,
-	    char *value, size_t valuesz);
+bool sc_srv_error_param(const struct sc_error *err, const char **name,
+    char *value, size_t valuesz);
 
 #endif

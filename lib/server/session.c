@@ -22,71 +22,71 @@
 #include "core/banned.h"
 
 #define CONTAINER(p, type, member) \
-	((type *)(void *)((char *)(p) - offsetof(type, member)))
+	((type *)(void *)((char *)(p)-offsetof(type, member)))
 
 /* A hash table of (user, session) keys with chained buckets. */
 struct hnode {
-	struct hnode	*next;
-	uint64_t	 hash;
-	const char	*user;
-	const char	*sess;
+	struct hnode *next;
+	uint64_t hash;
+	const char *user;
+	const char *sess;
 };
 
 struct htab {
-	struct hnode	**b;
-	size_t		 nb;
-	size_t		 n;
+	struct hnode **b;
+	size_t nb;
+	size_t n;
 };
 
 struct conf_kv {
-	char	*key;
-	char	*value;
+	char *key;
+	char *value;
 };
 
 struct conf_map {
-	struct conf_kv	*v;
-	size_t		 n;
-	size_t		 cap;
+	struct conf_kv *v;
+	size_t n;
+	size_t cap;
 };
 
 struct err_entry {
-	char		 id[SC_UUID_STRLEN];
-	int64_t		 atime;
-	struct sc_error	 err;
+	char id[SC_UUID_STRLEN];
+	int64_t atime;
+	struct sc_error err;
 };
 
 struct err_cache {
 	struct err_entry e[SC_SESSION_MAX_ERRORS];
-	size_t		 n;
+	size_t n;
 };
 
 /* The public session first, so a struct sc_session * is a struct sess *. */
 struct sess {
-	struct sc_session	 pub;
-	struct hnode		 node;
-	struct sc_sessmgr	*mgr;
-	struct conf_map		 conf;
-	struct err_cache	 errors;
+	struct sc_session pub;
+	struct hnode node;
+	struct sc_sessmgr *mgr;
+	struct conf_map conf;
+	struct err_cache errors;
 };
 
 /* A closed key; the list is in recency order, most recent first. */
 struct tomb {
-	struct hnode	 node;
-	struct tomb	*prev;
-	struct tomb	*next;
-	char		*user;
-	char		*sess;
+	struct hnode node;
+	struct tomb *prev;
+	struct tomb *next;
+	char *user;
+	char *sess;
 };
 
 struct sc_sessmgr {
-	struct sc_server	*srv;
-	pthread_mutex_t		 lock;
-	struct htab		 sessions;
-	struct htab		 tombs;
-	struct tomb		*lru_head;
-	struct tomb		*lru_tail;
-	sc_sessmgr_clock_fn	*clock;
-	void			*clock_arg;
+	struct sc_server *srv;
+	pthread_mutex_t lock;
+	struct htab sessions;
+	struct htab tombs;
+	struct tomb *lru_head;
+	struct tomb *lru_tail;
+	sc_sessmgr_clock_fn *clock;
+	void *clock_arg;
 };
 
 /* ------------------------------------------------------------ hashing */
@@ -104,10 +104,10 @@ fnv(uint64_t h, const char *s)
 static uint64_t
 key_hash(const char *user, const char *sess)
 {
-	uint64_t	 h = 0xcbf29ce484222325ULL;
+	uint64_t h = 0xcbf29ce484222325ULL;
 
 	h = fnv(h, user);
-	h ^= 0xff;		/* cannot occur in UTF-8: separates the parts */
+	h ^= 0xff; /* cannot occur in UTF-8: separates the parts */
 	h *= 0x100000001b3ULL;
 	return fnv(h, sess);
 }
@@ -115,7 +115,7 @@ key_hash(const char *user, const char *sess)
 static struct hnode **
 htab_slot(struct htab *t, uint64_t hash, const char *user, const char *sess)
 {
-	struct hnode	**pp;
+	struct hnode **pp;
 
 	if (t->nb == 0)
 		return NULL;
@@ -129,7 +129,7 @@ htab_slot(struct htab *t, uint64_t hash, const char *user, const char *sess)
 static struct hnode *
 htab_find(struct htab *t, const char *user, const char *sess)
 {
-	struct hnode	**pp;
+	struct hnode **pp;
 
 	pp = htab_slot(t, key_hash(user, sess), user, sess);
 	return pp != NULL ? *pp : NULL;
@@ -138,8 +138,8 @@ htab_find(struct htab *t, const char *user, const char *sess)
 static void
 htab_insert(struct htab *t, struct hnode *n)
 {
-	struct hnode	**nb, *p, *next;
-	size_t		 i, size;
+	struct hnode **nb, *p, *next;
+	size_t i, size;
 
 	if (t->n >= t->nb) {
 		size = t->nb ? t->nb * 2 : 16;
@@ -163,7 +163,7 @@ htab_insert(struct htab *t, struct hnode *n)
 static void
 htab_remove(struct htab *t, struct hnode *n)
 {
-	struct hnode	**pp;
+	struct hnode **pp;
 
 	for (pp = &t->b[n->hash % t->nb]; *pp != NULL; pp = &(*pp)->next)
 		if (*pp == n) {
@@ -215,7 +215,7 @@ tomb_free(struct sc_sessmgr *m, struct tomb *t)
 static void
 tomb_trim(struct sc_sessmgr *m)
 {
-	int64_t	 max = m->srv->conf.closed_session_tombstones;
+	int64_t max = m->srv->conf.closed_session_tombstones;
 
 	if (max < 0)
 		max = 0;
@@ -226,8 +226,8 @@ tomb_trim(struct sc_sessmgr *m)
 static void
 tomb_add(struct sc_sessmgr *m, const char *user, const char *sess)
 {
-	struct hnode	*n;
-	struct tomb	*t;
+	struct hnode *n;
+	struct tomb *t;
 
 	if ((n = htab_find(&m->tombs, user, sess)) != NULL) {
 		t = CONTAINER(n, struct tomb, node);
@@ -249,8 +249,8 @@ tomb_add(struct sc_sessmgr *m, const char *user, const char *sess)
 static bool
 tomb_check(struct sc_sessmgr *m, const char *user, const char *sess)
 {
-	struct hnode	*n;
-	struct tomb	*t;
+	struct hnode *n;
+	struct tomb *t;
 
 	if ((n = htab_find(&m->tombs, user, sess)) == NULL)
 		return false;
@@ -272,7 +272,7 @@ default_clock(void *arg)
 struct sc_sessmgr *
 sc_sessmgr_new(struct sc_server *srv)
 {
-	struct sc_sessmgr	*m;
+	struct sc_sessmgr *m;
 
 	m = sc_xcalloc(1, sizeof(*m));
 	m->srv = srv;
@@ -282,8 +282,7 @@ sc_sessmgr_new(struct sc_server *srv)
 }
 
 void
-sc_sessmgr_set_clock(struct sc_sessmgr *m, sc_sessmgr_clock_fn *fn,
-    void *arg)
+sc_sessmgr_set_clock(struct sc_sessmgr *m, sc_sessmgr_clock_fn *fn, void *arg)
 {
 	pthread_mutex_lock(&m->lock);
 	m->clock = fn != NULL ? fn : default_clock;
@@ -301,17 +300,17 @@ static int
 handle_error(struct sc_error *err, const char *sub, const char *handle,
     const char *text)
 {
-	return sc_srv_error(err, sub, "HY000",
-	    "The handle `%s` is invalid. %s", handle, text);
+	return sc_srv_error(err, sub, "HY000", "The handle `%s` is invalid. %s",
+	    handle, text);
 }
 
 static struct sess *
 sess_new(struct sc_sessmgr *m, const char *user, const char *sess_id,
     struct sc_error *err)
 {
-	struct sess		*s;
-	struct sc_engine_conn	*conn = NULL;
-	char			 ssid[SC_UUID_STRLEN];
+	struct sess *s;
+	struct sc_engine_conn *conn = NULL;
+	char ssid[SC_UUID_STRLEN];
 
 	if (sc_uuid_v4(ssid, err) == -1)
 		return NULL;
@@ -325,7 +324,7 @@ sess_new(struct sc_sessmgr *m, const char *user, const char *sess_id,
 	s->pub.server = m->srv;
 	s->pub.conn = conn;
 	pthread_mutex_init(&s->pub.lock, NULL);
-	s->pub.refs = 1;		/* the manager's */
+	s->pub.refs = 1; /* the manager's */
 	s->pub.created_ms = sc_realtime_ms();
 	s->pub.last_access_ms = sc_sessmgr_now(m);
 	s->pub.conf = &s->conf;
@@ -339,7 +338,7 @@ sess_new(struct sc_sessmgr *m, const char *user, const char *sess_id,
 static void
 sess_free(struct sess *s)
 {
-	size_t	 i;
+	size_t i;
 
 	if (s->pub.conn != NULL)
 		sc_engine_conn_free(s->pub.conn);
@@ -363,7 +362,7 @@ sc_session_ref(struct sc_session *s)
 void
 sc_session_unref(struct sc_session *s)
 {
-	int	 refs;
+	int refs;
 
 	if (s == NULL)
 		return;
@@ -377,7 +376,7 @@ sc_session_unref(struct sc_session *s)
 bool
 sc_session_is_closed(struct sc_session *s)
 {
-	bool	 closed;
+	bool closed;
 
 	pthread_mutex_lock(&s->lock);
 	closed = s->closed;
@@ -389,7 +388,7 @@ sc_session_is_closed(struct sc_session *s)
 static void
 sess_use(struct sc_sessmgr *m, struct sess *s)
 {
-	int64_t	 now = sc_sessmgr_now(m);
+	int64_t now = sc_sessmgr_now(m);
 
 	pthread_mutex_lock(&s->pub.lock);
 	s->pub.refs++;
@@ -399,11 +398,11 @@ sess_use(struct sc_sessmgr *m, struct sess *s)
 
 struct sc_session *
 sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
-    const char *session_id, const char *observed_ssid,
-    enum sc_sess_lookup how, struct sc_error *err)
+    const char *session_id, const char *observed_ssid, enum sc_sess_lookup how,
+    struct sc_error *err)
 {
-	struct hnode	*n;
-	struct sess	*s, *fresh;
+	struct hnode *n;
+	struct sess *s, *fresh;
 
 	if (user_id == NULL)
 		user_id = "";
@@ -411,8 +410,9 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 		session_id = "";
 	if (!sc_uuid_valid(session_id))
 		return handle_error(err, "INVALID_HANDLE.FORMAT", session_id,
-		    "Handle must be an UUID string of the format "
-		    "'00112233-4455-6677-8899-aabbccddeeff'"), NULL;
+			   "Handle must be an UUID string of the format "
+			   "'00112233-4455-6677-8899-aabbccddeeff'"),
+		       NULL;
 	if (strlen(user_id) >= sizeof(((struct sc_session *)0)->user_id)) {
 		sc_error_set(err, SC_ST_USAGE,
 		    "user_id is longer than %zu bytes",
@@ -427,12 +427,14 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 	if (n == NULL && tomb_check(m, user_id, session_id)) {
 		pthread_mutex_unlock(&m->lock);
 		return handle_error(err, "INVALID_HANDLE.SESSION_CLOSED",
-		    session_id, "Session was closed."), NULL;
+			   session_id, "Session was closed."),
+		       NULL;
 	}
 	if (n == NULL && how == SC_SESS_GET_ONLY) {
 		pthread_mutex_unlock(&m->lock);
 		return handle_error(err, "INVALID_HANDLE.SESSION_NOT_FOUND",
-		    session_id, "Session not found."), NULL;
+			   session_id, "Session not found."),
+		       NULL;
 	}
 	if (n != NULL) {
 		s = CONTAINER(n, struct sess, node);
@@ -449,10 +451,11 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 			pthread_mutex_unlock(&m->lock);
 			sess_free(fresh);
 			return handle_error(err,
-			    "INVALID_HANDLE.SESSION_CLOSED", session_id,
-			    "Session was closed."), NULL;
+				   "INVALID_HANDLE.SESSION_CLOSED", session_id,
+				   "Session was closed."),
+			       NULL;
 		}
-		if (n != NULL) {	/* another request created it first */
+		if (n != NULL) { /* another request created it first */
 			s = CONTAINER(n, struct sess, node);
 			sess_use(m, s);
 		} else {
@@ -470,8 +473,10 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 	    strcmp(observed_ssid, s->pub.server_side_id) != 0) {
 		sc_session_unref(&s->pub);
 		return handle_error(err, "INVALID_HANDLE.SESSION_CHANGED",
-		    session_id, "The existing Spark server driver instance "
-		    "has restarted. Please reconnect."), NULL;
+			   session_id,
+			   "The existing Spark server driver instance "
+			   "has restarted. Please reconnect."),
+		       NULL;
 	}
 	return &s->pub;
 }
@@ -496,8 +501,8 @@ int
 sc_sessmgr_release(struct sc_sessmgr *m, const char *user_id,
     const char *session_id, bool allow_reconnect, char ssid[SC_UUID_STRLEN])
 {
-	struct hnode	*n;
-	struct sess	*s;
+	struct hnode *n;
+	struct sess *s;
 
 	if (user_id == NULL)
 		user_id = "";
@@ -522,7 +527,7 @@ sc_sessmgr_release(struct sc_sessmgr *m, const char *user_id,
 static void
 errors_expire(struct err_cache *c, int64_t now)
 {
-	size_t	 i = 0;
+	size_t i = 0;
 
 	while (i < c->n)
 		if (now - c->e[i].atime >= SC_SESSION_ERROR_TTL_MS)
@@ -539,11 +544,11 @@ static struct sess **
 collect(struct sc_sessmgr *m, bool (*pick)(struct sess *, int64_t, int64_t),
     bool tomb, size_t *np)
 {
-	struct sess	**out = NULL, *s;
-	struct hnode	*p, *next;
-	int64_t		 now = sc_sessmgr_now(m);
-	int64_t		 timeout = m->srv->conf.session_timeout_ms;
-	size_t		 i, n = 0;
+	struct sess **out = NULL, *s;
+	struct hnode *p, *next;
+	int64_t now = sc_sessmgr_now(m);
+	int64_t timeout = m->srv->conf.session_timeout_ms;
+	size_t i, n = 0;
 
 	for (i = 0; i < m->sessions.nb; i++)
 		for (p = m->sessions.b[i]; p != NULL; p = next) {
@@ -567,7 +572,7 @@ collect(struct sc_sessmgr *m, bool (*pick)(struct sess *, int64_t, int64_t),
 static bool
 pick_idle(struct sess *s, int64_t now, int64_t timeout)
 {
-	int64_t	 last;
+	int64_t last;
 
 	if (timeout < 0)
 		return false;
@@ -589,8 +594,8 @@ pick_all(struct sess *s, int64_t now, int64_t timeout)
 size_t
 sc_sessmgr_maintain(struct sc_sessmgr *m)
 {
-	struct sess	**v;
-	size_t		 i, n;
+	struct sess **v;
+	size_t i, n;
 
 	pthread_mutex_lock(&m->lock);
 	v = collect(m, pick_idle, true, &n);
@@ -605,8 +610,8 @@ sc_sessmgr_maintain(struct sc_sessmgr *m)
 void
 sc_sessmgr_close_all(struct sc_sessmgr *m)
 {
-	struct sess	**v;
-	size_t		 i, n;
+	struct sess **v;
+	size_t i, n;
 
 	pthread_mutex_lock(&m->lock);
 	v = collect(m, pick_all, false, &n);
@@ -633,7 +638,7 @@ sc_sessmgr_free(struct sc_sessmgr *m)
 size_t
 sc_sessmgr_count(struct sc_sessmgr *m)
 {
-	size_t	 n;
+	size_t n;
 
 	pthread_mutex_lock(&m->lock);
 	n = m->sessions.n;
@@ -644,7 +649,7 @@ sc_sessmgr_count(struct sc_sessmgr *m)
 size_t
 sc_sessmgr_tombstone_count(struct sc_sessmgr *m)
 {
-	size_t	 n;
+	size_t n;
 
 	pthread_mutex_lock(&m->lock);
 	n = m->tombs.n;
@@ -658,8 +663,8 @@ sc_sessmgr_tombstone_count(struct sc_sessmgr *m)
 static size_t
 conf_find(const struct conf_map *c, const char *key, bool *found)
 {
-	size_t	 lo = 0, hi = c->n, mid;
-	int	 r;
+	size_t lo = 0, hi = c->n, mid;
+	int r;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
@@ -678,13 +683,12 @@ conf_find(const struct conf_map *c, const char *key, bool *found)
 }
 
 void
-sc_session_conf_set(struct sc_session *pub, const char *key,
-    const char *value)
+sc_session_conf_set(struct sc_session *pub, const char *key, const char *value)
 {
-	struct sess	*s = (struct sess *)pub;
-	struct conf_map	*c = &s->conf;
-	bool		 found;
-	size_t		 i;
+	struct sess *s = (struct sess *)pub;
+	struct conf_map *c = &s->conf;
+	bool found;
+	size_t i;
 
 	pthread_mutex_lock(&pub->lock);
 	i = conf_find(c, key, &found);
@@ -707,10 +711,10 @@ sc_session_conf_set(struct sc_session *pub, const char *key,
 char *
 sc_session_conf_get(struct sc_session *pub, const char *key)
 {
-	struct sess	*s = (struct sess *)pub;
-	char		*value = NULL;
-	bool		 found;
-	size_t		 i;
+	struct sess *s = (struct sess *)pub;
+	char *value = NULL;
+	bool found;
+	size_t i;
 
 	pthread_mutex_lock(&pub->lock);
 	i = conf_find(&s->conf, key, &found);
@@ -723,10 +727,10 @@ sc_session_conf_get(struct sc_session *pub, const char *key)
 bool
 sc_session_conf_unset(struct sc_session *pub, const char *key)
 {
-	struct sess	*s = (struct sess *)pub;
-	struct conf_map	*c = &s->conf;
-	bool		 found;
-	size_t		 i;
+	struct sess *s = (struct sess *)pub;
+	struct conf_map *c = &s->conf;
+	bool found;
+	size_t i;
 
 	pthread_mutex_lock(&pub->lock);
 	i = conf_find(c, key, &found);
@@ -744,9 +748,9 @@ void
 sc_session_conf_each(struct sc_session *pub,
     void (*fn)(const char *key, const char *value, void *arg), void *arg)
 {
-	struct sess	*s = (struct sess *)pub;
-	struct conf_kv	*snap;
-	size_t		 i, n;
+	struct sess *s = (struct sess *)pub;
+	struct conf_kv *snap;
+	size_t i, n;
 
 	pthread_mutex_lock(&pub->lock);
 	n = s->conf.n;
@@ -770,11 +774,11 @@ int
 sc_session_error_put(struct sc_session *pub, const struct sc_error *err,
     char id[SC_UUID_STRLEN])
 {
-	struct sess		*s = (struct sess *)pub;
-	struct err_cache	*c = &s->errors;
-	struct err_entry	*e;
-	int64_t			 now = sc_sessmgr_now(s->mgr);
-	size_t			 i, oldest;
+	struct sess *s = (struct sess *)pub;
+	struct err_cache *c = &s->errors;
+	struct err_entry *e;
+	int64_t now = sc_sessmgr_now(s->mgr);
+	size_t i, oldest;
 
 	if (sc_uuid_v4(id, NULL) == -1)
 		return -1;
@@ -798,11 +802,11 @@ int
 sc_session_error_take(struct sc_session *pub, const char *id,
     struct sc_error *out)
 {
-	struct sess		*s = (struct sess *)pub;
-	struct err_cache	*c = &s->errors;
-	int64_t			 now = sc_sessmgr_now(s->mgr);
-	size_t			 i;
-	int			 rc = -1;
+	struct sess *s = (struct sess *)pub;
+	struct err_cache *c = &s->errors;
+	int64_t now = sc_sessmgr_now(s->mgr);
+	size_t i;
+	int rc = -1;
 
 	pthread_mutex_lock(&pub->lock);
 	errors_expire(c, now);

@@ -24,8 +24,8 @@ struct sc_error;
 struct sc_sessmgr;
 
 /* Errors kept per session for FetchErrorDetails, and for how long. */
-#define SC_SESSION_MAX_ERRORS		20
-#define SC_SESSION_ERROR_TTL_MS		60000
+#define SC_SESSION_MAX_ERRORS 20
+#define SC_SESSION_ERROR_TTL_MS 60000
 
 /* The clock of a manager: milliseconds on a monotonic scale. */
 typedef int64_t sc_sessmgr_clock_fn(void *arg);
@@ -38,16 +38,16 @@ typedef int64_t sc_sessmgr_clock_fn(void *arg);
  */
 struct sc_sessmgr *sc_sessmgr_new(struct sc_server *srv);
 /* Close every session (as on shutdown) and free m.  NULL is a no-op. */
-void	 sc_sessmgr_free(struct sc_sessmgr *m);
+void sc_sessmgr_free(struct sc_sessmgr *m);
 /* Replace the clock (sc_mono_ms() by default); for tests. */
-void	 sc_sessmgr_set_clock(struct sc_sessmgr *m, sc_sessmgr_clock_fn *fn,
-	    void *arg);
+void sc_sessmgr_set_clock(struct sc_sessmgr *m, sc_sessmgr_clock_fn *fn,
+    void *arg);
 /* The current time on m's clock. */
-int64_t	 sc_sessmgr_now(struct sc_sessmgr *m);
+int64_t sc_sessmgr_now(struct sc_sessmgr *m);
 
 enum sc_sess_lookup {
-	SC_SESS_GET_OR_CREATE = 0,	/* ExecutePlan, Config, AnalyzePlan... */
-	SC_SESS_GET_ONLY		/* ReattachExecute, ReleaseExecute */
+	SC_SESS_GET_OR_CREATE = 0, /* ExecutePlan, Config, AnalyzePlan... */
+	SC_SESS_GET_ONLY /* ReattachExecute, ReleaseExecute */
 };
 
 /*
@@ -63,8 +63,8 @@ enum sc_sess_lookup {
  * connection is passed on as the engine reported it.
  */
 struct sc_session *sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
-		    const char *session_id, const char *observed_ssid,
-		    enum sc_sess_lookup how, struct sc_error *err);
+    const char *session_id, const char *observed_ssid, enum sc_sess_lookup how,
+    struct sc_error *err);
 
 /*
  * ReleaseSession: close the session: mark it closed, remove it, tombstone
@@ -73,9 +73,8 @@ struct sc_session *sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
  * last reference goes.  Returns 1 and copies the session's server-side
  * id into ssid when it existed, 0 when it did not (nothing happens).
  */
-int	 sc_sessmgr_release(struct sc_sessmgr *m, const char *user_id,
-	    const char *session_id, bool allow_reconnect,
-	    char ssid[SC_UUID_STRLEN]);
+int sc_sessmgr_release(struct sc_sessmgr *m, const char *user_id,
+    const char *session_id, bool allow_reconnect, char ssid[SC_UUID_STRLEN]);
 
 /*
  * Periodic maintenance: close (and tombstone) every session idle for at
@@ -83,17 +82,17 @@ int	 sc_sessmgr_release(struct sc_sessmgr *m, const char *user_id,
  * conf.closed_session_tombstones and drop expired FetchErrorDetails
  * entries.  Returns the number of sessions closed.
  */
-size_t	 sc_sessmgr_maintain(struct sc_sessmgr *m);
+size_t sc_sessmgr_maintain(struct sc_sessmgr *m);
 
 /* Close every session without tombstones (shutdown). */
-void	 sc_sessmgr_close_all(struct sc_sessmgr *m);
+void sc_sessmgr_close_all(struct sc_sessmgr *m);
 
 /* Counts, for tests and logs. */
-size_t	 sc_sessmgr_count(struct sc_sessmgr *m);
-size_t	 sc_sessmgr_tombstone_count(struct sc_sessmgr *m);
+size_t sc_sessmgr_count(struct sc_sessmgr *m);
+size_t sc_sessmgr_tombstone_count(struct sc_sessmgr *m);
 
 /* True once the session was released or expired. */
-bool	 sc_session_is_closed(struct sc_session *s);
+bool sc_session_is_closed(struct sc_session *s);
 
 /*
  * Per-session runtime conf.  Values are strings; set replaces, unset
@@ -101,13 +100,12 @@ bool	 sc_session_is_closed(struct sc_session *s);
  * (free()) or NULL when the key is not set.  each calls fn for every
  * entry in key order on a snapshot, so fn may call back into s.
  */
-void	 sc_session_conf_set(struct sc_session *s, const char *key,
-	    const char *value);
-char	*sc_session_conf_get(struct sc_session *s, const char *key);
-bool	 sc_session_conf_unset(struct sc_session *s, const char *key);
-void	 sc_session_conf_each(struct sc_session *s,
-	    void (*fn)(const char *key, const char *value, void *arg),
-	    void *arg);
+void sc_session_conf_set(struct sc_session *s, const char *key,
+    const char *value);
+char *sc_session_conf_get(struct sc_session *s, const char *key);
+bool sc_session_conf_unset(struct sc_session *s, const char *key);
+void sc_session_conf_each(struct sc_session *s,
+    void (*fn)(const char *key, const char *value, void *arg), void *arg);
 
 /*
  * FetchErrorDetails cache.  put stores a copy of err under a new random
@@ -116,9 +114,9 @@ void	 sc_session_conf_each(struct sc_session *s,
  * up, removes it and copies the error into *out: 0, or -1 when there is
  * no such entry or it was last touched SC_SESSION_ERROR_TTL_MS ago.
  */
-int	 sc_session_error_put(struct sc_session *s, const struct sc_error *err,
-	    char id[SC_UUID_STRLEN]);
-int	 sc_session_error_take(struct sc_session *s, const char *id,
-	    struct sc_error *out);
+int sc_session_error_put(struct sc_session *s, const struct sc_error *err,
+    char id[SC_UUID_STRLEN]);
+int sc_session_error_take(struct sc_session *s, const char *id,
+    struct sc_error *out);
 
 #endif

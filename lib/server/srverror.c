@@ -22,20 +22,17 @@
 #include "core/banned.h"
 
 /* Spark cuts status messages to this many bytes (commons abbreviate). */
-#define MAX_STATUS_MSG	2048
+#define MAX_STATUS_MSG 2048
 
-static int64_t	 max_metadata = 1024;
+static int64_t max_metadata = 1024;
 
-#define TAIL	"java.lang.Exception", "java.lang.Throwable", "java.lang.Object"
-#define RTAIL	"java.lang.RuntimeException", TAIL
+#define TAIL "java.lang.Exception", "java.lang.Throwable", "java.lang.Object"
+#define RTAIL "java.lang.RuntimeException", TAIL
 
-static const char *const c_spark[] = {
-	"org.apache.spark.SparkException", TAIL, NULL
-};
-static const char *const c_sql[] = {
-	"org.apache.spark.SparkSQLException", "java.sql.SQLException", TAIL,
-	NULL
-};
+static const char *const c_spark[] = { "org.apache.spark.SparkException", TAIL,
+	NULL };
+static const char *const c_sql[] = { "org.apache.spark.SparkSQLException",
+	"java.sql.SQLException", TAIL, NULL };
 static const char *const c_analysis[] = {
 	"org.apache.spark.sql.AnalysisException", TAIL, NULL
 };
@@ -57,8 +54,8 @@ static const char *const c_illegal[] = {
 };
 static const char *const c_numfmt[] = {
 	"org.apache.spark.SparkNumberFormatException",
-	"java.lang.NumberFormatException",
-	"java.lang.IllegalArgumentException", RTAIL, NULL
+	"java.lang.NumberFormatException", "java.lang.IllegalArgumentException",
+	RTAIL, NULL
 };
 static const char *const c_arith[] = {
 	"org.apache.spark.SparkArithmeticException",
@@ -67,24 +64,24 @@ static const char *const c_arith[] = {
 
 /* Error class prefix -> the exception Spark raises for it. */
 static const struct {
-	const char		*prefix;
-	const char *const	*classes;
+	const char *prefix;
+	const char *const *classes;
 } kinds[] = {
-	{ "CANNOT_MODIFY_CONFIG",	c_analysis },
-	{ "CAST_INVALID_INPUT",		c_numfmt },
-	{ "CAST_OVERFLOW",		c_arith },
-	{ "INCONSISTENT_COLUMN_TYPE",	c_analysis },
-	{ "INVALID_CURSOR",		c_sql },
-	{ "INVALID_HANDLE",		c_sql },
-	{ "INVALID_PARAMETER_VALUE",	c_illegal },
-	{ "INVALID_PLAN_INPUT",		c_illegal },
-	{ "PARSE_SYNTAX_ERROR",		c_parse },
-	{ "SQL_CONF_NOT_FOUND",		c_nosuch },
+	{ "CANNOT_MODIFY_CONFIG", c_analysis },
+	{ "CAST_INVALID_INPUT", c_numfmt },
+	{ "CAST_OVERFLOW", c_arith },
+	{ "INCONSISTENT_COLUMN_TYPE", c_analysis },
+	{ "INVALID_CURSOR", c_sql },
+	{ "INVALID_HANDLE", c_sql },
+	{ "INVALID_PARAMETER_VALUE", c_illegal },
+	{ "INVALID_PLAN_INPUT", c_illegal },
+	{ "PARSE_SYNTAX_ERROR", c_parse },
+	{ "SQL_CONF_NOT_FOUND", c_nosuch },
 	{ "TABLE_OR_VIEW_ALREADY_EXISTS", c_analysis },
-	{ "TABLE_OR_VIEW_NOT_FOUND",	c_analysis },
-	{ "UNBOUND_SQL_PARAMETER",	c_analysis },
-	{ "UNRESOLVED_",		c_analysis },
-	{ "UNSUPPORTED_FEATURE",	c_unsupported },
+	{ "TABLE_OR_VIEW_NOT_FOUND", c_analysis },
+	{ "UNBOUND_SQL_PARAMETER", c_analysis },
+	{ "UNRESOLVED_", c_analysis },
+	{ "UNSUPPORTED_FEATURE", c_unsupported },
 };
 
 /*
@@ -93,14 +90,14 @@ static const struct {
  * one keeps its quotes (Spark renders config names that way).
  */
 static const struct {
-	const char	*prefix;
-	const char	*name;
-	char		 quote;
-	bool		 keep;
+	const char *prefix;
+	const char *name;
+	char quote;
+	bool keep;
 } params[] = {
-	{ "CANNOT_MODIFY_CONFIG",	"key",		'"',	true },
-	{ "INVALID_HANDLE",		"handle",	'`',	false },
-	{ "SQL_CONF_NOT_FOUND",		"sqlConf",	'"',	true },
+	{ "CANNOT_MODIFY_CONFIG", "key", '"', true },
+	{ "INVALID_HANDLE", "handle", '`', false },
+	{ "SQL_CONF_NOT_FOUND", "sqlConf", '"', true },
 };
 
 void
@@ -118,7 +115,7 @@ has_prefix(const char *s, const char *prefix)
 const char *const *
 sc_srv_error_classes(const struct sc_error *err)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (has_prefix(err->errclass, kinds[i].prefix))
@@ -127,11 +124,11 @@ sc_srv_error_classes(const struct sc_error *err)
 }
 
 bool
-sc_srv_error_param(const struct sc_error *err, const char **name,
-    char *value, size_t valuesz)
+sc_srv_error_param(const struct sc_error *err, const char **name, char *value,
+    size_t valuesz)
 {
-	const char	*p, *q;
-	size_t		 i, n;
+	const char *p, *q;
+	size_t i, n;
 
 	if (err->errclass[0] == '\0')
 		return false;
@@ -163,7 +160,7 @@ sc_srv_error_param(const struct sc_error *err, const char **name,
 static void
 json_str(struct sc_buf *b, const char *s)
 {
-	unsigned char	 c;
+	unsigned char c;
 
 	sc_buf_addch(b, '"', NULL);
 	for (; (c = (unsigned char)*s) != '\0'; s++)
@@ -183,7 +180,7 @@ json_str(struct sc_buf *b, const char *s)
 static void
 fit_text(char *text, size_t room)
 {
-	size_t	 n = strlen(text);
+	size_t n = strlen(text);
 
 	if (n <= room)
 		return;
@@ -193,7 +190,7 @@ fit_text(char *text, size_t room)
 	}
 	n = room - 3;
 	while (n > 0 && ((unsigned char)text[n] & 0xc0) == 0x80)
-		n--;		/* do not split a UTF-8 sequence */
+		n--; /* do not split a UTF-8 sequence */
 	memcpy(text + n, "...", 4);
 }
 
@@ -201,11 +198,11 @@ int
 sc_srv_error(struct sc_error *err, const char *errclass, const char *sqlstate,
     const char *fmt, ...)
 {
-	char	 text[sizeof(err->msg)];
-	char	 prefix[sizeof(err->errclass) + 3];
-	char	 suffix[sizeof(err->sqlstate) + 12];
-	va_list	 ap;
-	size_t	 fixed;
+	char text[sizeof(err->msg)];
+	char prefix[sizeof(err->errclass) + 3];
+	char suffix[sizeof(err->sqlstate) + 12];
+	va_list ap;
+	size_t fixed;
 
 	if (err == NULL)
 		return -1;
@@ -227,12 +224,13 @@ sc_srv_error(struct sc_error *err, const char *errclass, const char *sqlstate,
 	if (err->errclass[0] != '\0')
 		snprintf(prefix, sizeof(prefix), "[%s] ", err->errclass);
 	if (err->sqlstate[0] != '\0')
-		snprintf(suffix, sizeof(suffix), " SQLSTATE: %s", err->sqlstate);
+		snprintf(suffix, sizeof(suffix), " SQLSTATE: %s",
+		    err->sqlstate);
 	fixed = strlen(prefix) + strlen(suffix) + 1;
 	fit_text(text, sizeof(err->msg) > fixed ? sizeof(err->msg) - fixed : 0);
 	/* fit_text() made room, so this cannot truncate; checked anyway. */
 	if (snprintf(err->msg, sizeof(err->msg), "%s%s%s", prefix, text,
-	    suffix) >= (int)sizeof(err->msg))
+		suffix) >= (int)sizeof(err->msg))
 		err->msg[sizeof(err->msg) - 1] = '\0';
 	return -1;
 }
@@ -241,16 +239,16 @@ void
 sc_srv_finish_error(struct sc_rpc_call *call, struct sc_session *s,
     const struct sc_error *err)
 {
-	struct sc_spark_error	 se;
-	const char *const	*classes;
-	const char		*pname;
-	struct sc_buf		 cj, pj;
-	char			 msg[MAX_STATUS_MSG + 1];
-	char			 pvalue[sizeof(err->msg)];
-	char			 id[SC_UUID_STRLEN];
-	uint8_t			*details;
-	size_t			 len, i;
-	int			 code;
+	struct sc_spark_error se;
+	const char *const *classes;
+	const char *pname;
+	struct sc_buf cj, pj;
+	char msg[MAX_STATUS_MSG + 1];
+	char pvalue[sizeof(err->msg)];
+	char id[SC_UUID_STRLEN];
+	uint8_t *details;
+	size_t len, i;
+	int code;
 
 	code = err->rpc_code == -1 ? SC_GRPC_INTERNAL : err->rpc_code;
 	snprintf(msg, sizeof(msg), "%s", err->msg);

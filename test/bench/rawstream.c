@@ -29,23 +29,22 @@
 #include "core/xmem.h"
 #include "core/banned.h"
 
-#define M_STREAM	"/sctk.bench.Raw/Stream"
-#define M_ECHO		"/sctk.bench.Raw/Echo"
+#define M_STREAM "/sctk.bench.Raw/Stream"
+#define M_ECHO "/sctk.bench.Raw/Echo"
 
 /* The largest message the reference sends: below gRPC's receive limit. */
-#define MAX_MSG		(64UL * 1024 * 1024)
-#define MAX_COUNT	100000000ULL
+#define MAX_MSG (64UL * 1024 * 1024)
+#define MAX_COUNT 100000000ULL
 
 /* The ids in the message: UUID-shaped, as sc-serve's. */
-#define UUID0		"00000000-0000-4000-8000-00000000000"
+#define UUID0 "00000000-0000-4000-8000-00000000000"
 
 static const char usage_text[] =
     "usage: rawstream serve [--ready-file file] [--threads n]\n"
     "       rawstream stream -s uri --size bytes --count n\n"
     "       rawstream unary -s uri --count n [--warmup n] [--size bytes]\n";
 
-static void __attribute__((noreturn))
-usage(void)
+static void __attribute__((noreturn)) usage(void)
 {
 	fputs(usage_text, stderr);
 	exit(2);
@@ -54,7 +53,7 @@ usage(void)
 static void __attribute__((noreturn, format(printf, 1, 2)))
 die(const char *fmt, ...)
 {
-	va_list	 ap;
+	va_list ap;
 
 	fputs("rawstream: ", stderr);
 	va_start(ap, fmt);
@@ -67,8 +66,8 @@ die(const char *fmt, ...)
 static uint64_t
 num_arg(const char *s, const char *what, uint64_t max)
 {
-	char			*end;
-	unsigned long long	 v;
+	char *end;
+	unsigned long long v;
 
 	errno = 0;
 	v = strtoull(s, &end, 10);
@@ -80,7 +79,7 @@ num_arg(const char *s, const char *what, uint64_t max)
 static double
 now_s(void)
 {
-	struct timespec	 ts;
+	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
@@ -96,13 +95,13 @@ now_s(void)
 static uint8_t *
 make_message(size_t size, size_t *lenp)
 {
-	Spark__Connect__ExecutePlanResponse			 r =
+	Spark__Connect__ExecutePlanResponse r =
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__INIT;
-	Spark__Connect__ExecutePlanResponse__ArrowBatch		 b =
+	Spark__Connect__ExecutePlanResponse__ArrowBatch b =
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH__INIT;
-	uint8_t		*data, *out;
-	size_t		 dlen, over, len;
-	int		 i;
+	uint8_t *data, *out;
+	size_t dlen, over, len;
+	int i;
 
 	r.session_id = (char *)UUID0 "0";
 	r.server_side_session_id = (char *)UUID0 "1";
@@ -130,9 +129,9 @@ make_message(size_t size, size_t *lenp)
 }
 
 struct stream_state {
-	uint8_t		*msg;
-	size_t		 len;
-	uint64_t	 left;
+	uint8_t *msg;
+	size_t len;
+	uint64_t left;
 };
 
 static void
@@ -145,7 +144,7 @@ stream_done(struct stream_state *st)
 static void
 stream_sent(struct sc_rpc_call *call, bool ok, void *arg)
 {
-	struct stream_state	*st = arg;
+	struct stream_state *st = arg;
 
 	if (!ok) {
 		stream_done(st);
@@ -165,11 +164,11 @@ stream_sent(struct sc_rpc_call *call, bool ok, void *arg)
 static void
 on_stream(struct sc_rpc_call *call, void *arg)
 {
-	struct stream_state	*st;
-	const uint8_t		*req;
-	char			 text[64];
-	size_t			 n;
-	unsigned long long	 count, size;
+	struct stream_state *st;
+	const uint8_t *req;
+	char text[64];
+	size_t n;
+	unsigned long long count, size;
 
 	(void)arg;
 	req = sc_rpc_call_request(call, &n);
@@ -200,8 +199,8 @@ on_stream(struct sc_rpc_call *call, void *arg)
 static void
 on_echo(struct sc_rpc_call *call, void *arg)
 {
-	const uint8_t	*req;
-	size_t		 n;
+	const uint8_t *req;
+	size_t n;
 
 	(void)arg;
 	req = sc_rpc_call_request(call, &n);
@@ -212,18 +211,18 @@ static int
 serve(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
-		{ "ready-file",	required_argument, NULL, 'r' },
-		{ "threads",	required_argument, NULL, 'n' },
-		{ NULL,		0,		   NULL, 0 }
+		{ "ready-file", required_argument, NULL, 'r' },
+		{ "threads", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
 	};
-	struct sc_rpc_server_opts	 o;
-	struct sc_rpc_server		*srv;
-	struct sc_error			 err;
-	const char			*ready = NULL;
-	char				 tmp[4096];
-	sigset_t			 set;
-	FILE				*f;
-	int				 ch, port, sig;
+	struct sc_rpc_server_opts o;
+	struct sc_rpc_server *srv;
+	struct sc_error err;
+	const char *ready = NULL;
+	char tmp[4096];
+	sigset_t set;
+	FILE *f;
+	int ch, port, sig;
 
 	memset(&o, 0, sizeof(o));
 	o.listen = "127.0.0.1:0";
@@ -251,9 +250,9 @@ serve(int argc, char *argv[])
 	sc_error_init(&err);
 	if ((srv = sc_rpc_server_new(&o, &err)) == NULL ||
 	    sc_rpc_server_add_method(srv, M_STREAM, SC_RPC_SERVER_STREAM,
-	    on_stream, NULL, &err) == -1 ||
+		on_stream, NULL, &err) == -1 ||
 	    sc_rpc_server_add_method(srv, M_ECHO, SC_RPC_UNARY, on_echo, NULL,
-	    &err) == -1 ||
+		&err) == -1 ||
 	    sc_rpc_server_start(srv, &port, &err) == -1)
 		die("server: %s", err.msg);
 	if (ready != NULL) {
@@ -278,23 +277,22 @@ serve(int argc, char *argv[])
 /* ------------------------------------------------------------ clients */
 
 struct client_opts {
-	const char	*server;
-	uint64_t	 size;
-	uint64_t	 count;
-	uint64_t	 warmup;
+	const char *server;
+	uint64_t size;
+	uint64_t count;
+	uint64_t warmup;
 };
 
 static void
 client_args(int argc, char *argv[], struct client_opts *co)
 {
 	static const struct option longopts[] = {
-		{ "count",	required_argument, NULL, 'c' },
-		{ "server",	required_argument, NULL, 's' },
-		{ "size",	required_argument, NULL, 'z' },
-		{ "warmup",	required_argument, NULL, 'w' },
-		{ NULL,		0,		   NULL, 0 }
+		{ "count", required_argument, NULL, 'c' },
+		{ "server", required_argument, NULL, 's' },
+		{ "size", required_argument, NULL, 'z' },
+		{ "warmup", required_argument, NULL, 'w' }, { NULL, 0, NULL, 0 }
 	};
-	int	 ch;
+	int ch;
 
 	memset(co, 0, sizeof(*co));
 	co->warmup = 200;
@@ -323,9 +321,9 @@ client_args(int argc, char *argv[], struct client_opts *co)
 static struct sc_rpc *
 connect_to(const char *server)
 {
-	struct sc_uri	 u;
-	struct sc_error	 err;
-	struct sc_rpc	*rpc;
+	struct sc_uri u;
+	struct sc_error err;
+	struct sc_rpc *rpc;
 
 	sc_error_init(&err);
 	sc_uri_init(&u);
@@ -340,15 +338,15 @@ connect_to(const char *server)
 static int
 stream_client(int argc, char *argv[])
 {
-	struct client_opts	 co;
-	struct sc_rpc		*rpc;
-	struct sc_rpc_stream	*s;
-	struct sc_error		 err;
-	struct sc_buf		 msg;
-	char			 req[64];
-	uint64_t		 msgs = 0, bytes = 0;
-	double			 t0, secs;
-	int			 r, n;
+	struct client_opts co;
+	struct sc_rpc *rpc;
+	struct sc_rpc_stream *s;
+	struct sc_error err;
+	struct sc_buf msg;
+	char req[64];
+	uint64_t msgs = 0, bytes = 0;
+	double t0, secs;
+	int r, n;
 
 	client_args(argc, argv, &co);
 	if (co.size == 0)
@@ -360,7 +358,7 @@ stream_client(int argc, char *argv[])
 	    co.size);
 	t0 = now_s();
 	if ((s = sc_rpc_stream_open(rpc, M_STREAM, req, (size_t)n, NULL,
-	    &err)) == NULL)
+		 &err)) == NULL)
 		die("stream: %s", err.msg);
 	while ((r = sc_rpc_stream_read(s, &msg, NULL, &err)) == 1) {
 		msgs++;
@@ -376,16 +374,16 @@ stream_client(int argc, char *argv[])
 		die("stream: %" PRIu64 " messages, expected %" PRIu64, msgs,
 		    co.count);
 	printf("msgs=%" PRIu64 " bytes=%" PRIu64 " avg_msg=%.0f secs=%.6f "
-	    "msgs_per_s=%.0f mb_per_s=%.2f\n", msgs, bytes,
-	    (double)bytes / (double)msgs, secs, (double)msgs / secs,
-	    (double)bytes / secs / 1e6);
+	       "msgs_per_s=%.0f mb_per_s=%.2f\n",
+	    msgs, bytes, (double)bytes / (double)msgs, secs,
+	    (double)msgs / secs, (double)bytes / secs / 1e6);
 	return 0;
 }
 
 static int
 cmp_double(const void *a, const void *b)
 {
-	double	 x = *(const double *)a, y = *(const double *)b;
+	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
 }
@@ -394,7 +392,7 @@ cmp_double(const void *a, const void *b)
 static double
 percentile(const double *v, size_t n, double p)
 {
-	size_t	 k;
+	size_t k;
 
 	k = (size_t)(p / 100.0 * (double)n + 0.999999);
 	if (k == 0)
@@ -407,13 +405,13 @@ percentile(const double *v, size_t n, double p)
 static int
 unary_client(int argc, char *argv[])
 {
-	struct client_opts	 co;
-	struct sc_rpc		*rpc;
-	struct sc_error		 err;
-	struct sc_buf		 resp;
-	uint8_t			*req;
-	double			*lat, t0, sum = 0;
-	uint64_t		 i;
+	struct client_opts co;
+	struct sc_rpc *rpc;
+	struct sc_error err;
+	struct sc_buf resp;
+	uint8_t *req;
+	double *lat, t0, sum = 0;
+	uint64_t i;
 
 	client_args(argc, argv, &co);
 	if (co.size == 0)
@@ -428,11 +426,11 @@ unary_client(int argc, char *argv[])
 		sc_buf_reset(&resp);
 		t0 = now_s();
 		if (sc_rpc_unary(rpc, M_ECHO, req, co.size, &resp, NULL,
-		    &err) == -1)
+			&err) == -1)
 			die("unary: %s", err.msg);
 		if (resp.len != co.size)
-			die("unary: echo of %zu bytes, sent %" PRIu64,
-			    resp.len, co.size);
+			die("unary: echo of %zu bytes, sent %" PRIu64, resp.len,
+			    co.size);
 		if (i >= co.warmup) {
 			lat[i - co.warmup] = now_s() - t0;
 			sum += lat[i - co.warmup];
@@ -440,9 +438,10 @@ unary_client(int argc, char *argv[])
 	}
 	qsort(lat, co.count, sizeof(*lat), cmp_double);
 	printf("count=%" PRIu64 " p50_us=%.1f p99_us=%.1f mean_us=%.1f "
-	    "max_us=%.1f\n", co.count, percentile(lat, co.count, 50) * 1e6,
-	    percentile(lat, co.count, 99) * 1e6,
-	    sum / (double)co.count * 1e6, lat[co.count - 1] * 1e6);
+	       "max_us=%.1f\n",
+	    co.count, percentile(lat, co.count, 50) * 1e6,
+	    percentile(lat, co.count, 99) * 1e6, sum / (double)co.count * 1e6,
+	    lat[co.count - 1] * 1e6);
 	free(lat);
 	free(req);
 	sc_buf_release(&resp);

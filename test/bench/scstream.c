@@ -29,7 +29,7 @@
 #include "core/xmem.h"
 #include "core/banned.h"
 
-#define MAX_COUNT	10000000000ULL
+#define MAX_COUNT 10000000000ULL
 
 /* Two generated enum names too long for one line. */
 #define ARROW_BATCH \
@@ -45,8 +45,7 @@ static const char usage_text[] =
     "       scstream hold -s uri (--range end | --sql query)"
     " --hold-ms ms\n";
 
-static void __attribute__((noreturn))
-usage(void)
+static void __attribute__((noreturn)) usage(void)
 {
 	fputs(usage_text, stderr);
 	exit(2);
@@ -55,7 +54,7 @@ usage(void)
 static void __attribute__((noreturn, format(printf, 1, 2)))
 die(const char *fmt, ...)
 {
-	va_list	 ap;
+	va_list ap;
 
 	fputs("scstream: ", stderr);
 	va_start(ap, fmt);
@@ -68,8 +67,8 @@ die(const char *fmt, ...)
 static uint64_t
 num_arg(const char *s, const char *what, uint64_t max)
 {
-	char			*end;
-	unsigned long long	 v;
+	char *end;
+	unsigned long long v;
 
 	errno = 0;
 	v = strtoull(s, &end, 10);
@@ -81,37 +80,36 @@ num_arg(const char *s, const char *what, uint64_t max)
 static double
 now_s(void)
 {
-	struct timespec	 ts;
+	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 struct opts {
-	const char	*server;
-	const char	*sql;
-	int64_t		 range_end;	/* -1: no --range */
-	uint64_t	 count;
-	uint64_t	 warmup;
-	uint64_t	 hold_ms;
-	bool		 reattachable;
+	const char *server;
+	const char *sql;
+	int64_t range_end; /* -1: no --range */
+	uint64_t count;
+	uint64_t warmup;
+	uint64_t hold_ms;
+	bool reattachable;
 };
 
 static void
 parse_args(int argc, char *argv[], struct opts *o)
 {
 	static const struct option longopts[] = {
-		{ "count",		required_argument, NULL, 'c' },
-		{ "hold-ms",		required_argument, NULL, 'H' },
-		{ "no-reattach",	no_argument,	   NULL, 'N' },
-		{ "range",		required_argument, NULL, 'r' },
-		{ "reattachable",	no_argument,	   NULL, 'R' },
-		{ "server",		required_argument, NULL, 's' },
-		{ "sql",		required_argument, NULL, 'q' },
-		{ "warmup",		required_argument, NULL, 'w' },
-		{ NULL,			0,		   NULL, 0 }
+		{ "count", required_argument, NULL, 'c' },
+		{ "hold-ms", required_argument, NULL, 'H' },
+		{ "no-reattach", no_argument, NULL, 'N' },
+		{ "range", required_argument, NULL, 'r' },
+		{ "reattachable", no_argument, NULL, 'R' },
+		{ "server", required_argument, NULL, 's' },
+		{ "sql", required_argument, NULL, 'q' },
+		{ "warmup", required_argument, NULL, 'w' }, { NULL, 0, NULL, 0 }
 	};
-	int	 ch;
+	int ch;
 
 	while ((ch = getopt_long(argc, argv, "s:", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -128,8 +126,8 @@ parse_args(int argc, char *argv[], struct opts *o)
 			o->sql = optarg;
 			break;
 		case 'r':
-			o->range_end = (int64_t)num_arg(optarg, "range end",
-			    INT64_MAX);
+			o->range_end =
+			    (int64_t)num_arg(optarg, "range end", INT64_MAX);
 			break;
 		case 'R':
 			o->reattachable = true;
@@ -152,9 +150,9 @@ parse_args(int argc, char *argv[], struct opts *o)
 static struct sc_client *
 connect_to(const char *server)
 {
-	struct sc_uri		 u;
-	struct sc_error		 err;
-	struct sc_client	*c;
+	struct sc_uri u;
+	struct sc_error err;
+	struct sc_client *c;
 
 	sc_error_init(&err);
 	sc_uri_init(&u);
@@ -168,10 +166,10 @@ connect_to(const char *server)
 
 /* The plan: plan.root is a Range(0, end, 1) or a SQL relation. */
 struct plan {
-	Spark__Connect__Plan		 plan;
-	Spark__Connect__Relation	 rel;
-	Spark__Connect__Range		 range;
-	Spark__Connect__SQL		 sql;
+	Spark__Connect__Plan plan;
+	Spark__Connect__Relation rel;
+	Spark__Connect__Range range;
+	Spark__Connect__SQL sql;
 };
 
 static void
@@ -198,13 +196,13 @@ plan_init(struct plan *p, const struct opts *o)
 }
 
 struct totals {
-	uint64_t	 responses;
-	uint64_t	 batches;
-	uint64_t	 rows;
-	uint64_t	 data_bytes;	/* ArrowBatch.data */
-	uint64_t	 batch_msg_bytes; /* packed ArrowBatch responses */
-	uint64_t	 streams;
-	bool		 complete;
+	uint64_t responses;
+	uint64_t batches;
+	uint64_t rows;
+	uint64_t data_bytes; /* ArrowBatch.data */
+	uint64_t batch_msg_bytes; /* packed ArrowBatch responses */
+	uint64_t streams;
+	bool complete;
 };
 
 /* Run the plan once through the reattach loop, reading to the end. */
@@ -214,10 +212,10 @@ run_once(struct sc_client *c, const struct plan *p, bool reattachable,
 {
 	Spark__Connect__ExecutePlanRequest req =
 	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__INIT;
-	Spark__Connect__ExecutePlanResponse	*resp;
-	struct sc_reattach_opts			 ro;
-	struct sc_reattach			*it;
-	int					 r;
+	Spark__Connect__ExecutePlanResponse *resp;
+	struct sc_reattach_opts ro;
+	struct sc_reattach *it;
+	int r;
 
 	sc_reattach_opts_init(&ro);
 	ro.reattachable = reattachable;
@@ -245,12 +243,12 @@ run_once(struct sc_client *c, const struct plan *p, bool reattachable,
 static int
 stream_cmd(int argc, char *argv[])
 {
-	struct opts		 o = { .range_end = -1, .reattachable = true };
-	struct plan		 p;
-	struct totals		 t;
-	struct sc_client	*c;
-	struct sc_error		 err;
-	double			 t0, secs;
+	struct opts o = { .range_end = -1, .reattachable = true };
+	struct plan p;
+	struct totals t;
+	struct sc_client *c;
+	struct sc_error err;
+	double t0, secs;
 
 	parse_args(argc, argv, &o);
 	plan_init(&p, &o);
@@ -267,19 +265,20 @@ stream_cmd(int argc, char *argv[])
 		die("stream: %" PRIu64 " rows, expected %" PRId64, t.rows,
 		    o.range_end);
 	printf("rows=%" PRIu64 " batches=%" PRIu64 " responses=%" PRIu64
-	    " streams=%" PRIu64 " data_bytes=%" PRIu64 " batch_msg_bytes=%"
-	    PRIu64 " avg_msg=%.0f secs=%.6f rows_per_s=%.0f mb_per_s=%.2f\n",
+	       " streams=%" PRIu64 " data_bytes=%" PRIu64
+	       " batch_msg_bytes=%" PRIu64
+	       " avg_msg=%.0f secs=%.6f rows_per_s=%.0f mb_per_s=%.2f\n",
 	    t.rows, t.batches, t.responses, t.streams, t.data_bytes,
-	    t.batch_msg_bytes, t.batches ? (double)t.batch_msg_bytes /
-	    (double)t.batches : 0.0, secs, (double)t.rows / secs,
-	    (double)t.data_bytes / secs / 1e6);
+	    t.batch_msg_bytes,
+	    t.batches ? (double)t.batch_msg_bytes / (double)t.batches : 0.0,
+	    secs, (double)t.rows / secs, (double)t.data_bytes / secs / 1e6);
 	return 0;
 }
 
 static int
 cmp_double(const void *a, const void *b)
 {
-	double	 x = *(const double *)a, y = *(const double *)b;
+	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
 }
@@ -288,7 +287,7 @@ cmp_double(const void *a, const void *b)
 static double
 percentile(const double *v, size_t n, double p)
 {
-	size_t	 k;
+	size_t k;
 
 	k = (size_t)(p / 100.0 * (double)n + 0.999999);
 	if (k == 0)
@@ -301,13 +300,13 @@ percentile(const double *v, size_t n, double p)
 static int
 latency_cmd(int argc, char *argv[])
 {
-	struct opts		 o = { .range_end = -1, .warmup = 200 };
-	struct plan		 p;
-	struct totals		 t;
-	struct sc_client	*c;
-	struct sc_error		 err;
-	double			*lat, t0, sum = 0;
-	uint64_t		 i;
+	struct opts o = { .range_end = -1, .warmup = 200 };
+	struct plan p;
+	struct totals t;
+	struct sc_client *c;
+	struct sc_error err;
+	double *lat, t0, sum = 0;
+	uint64_t i;
 
 	parse_args(argc, argv, &o);
 	if (o.count == 0)
@@ -332,7 +331,8 @@ latency_cmd(int argc, char *argv[])
 	sc_client_free(c);
 	qsort(lat, o.count, sizeof(*lat), cmp_double);
 	printf("count=%" PRIu64 " p50_us=%.1f p99_us=%.1f mean_us=%.1f "
-	    "max_us=%.1f\n", o.count, percentile(lat, o.count, 50) * 1e6,
+	       "max_us=%.1f\n",
+	    o.count, percentile(lat, o.count, 50) * 1e6,
 	    percentile(lat, o.count, 99) * 1e6, sum / (double)o.count * 1e6,
 	    lat[o.count - 1] * 1e6);
 	free(lat);
@@ -347,7 +347,7 @@ latency_cmd(int argc, char *argv[])
 static int
 hold_cmd(int argc, char *argv[])
 {
-	struct opts		 o = { .range_end = -1 };
+	struct opts o = { .range_end = -1 };
 	Spark__Connect__ExecutePlanRequest req =
 	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__INIT;
 	Spark__Connect__ExecutePlanRequest__RequestOption ropt =
@@ -359,18 +359,18 @@ hold_cmd(int argc, char *argv[])
 	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__INIT;
 	Spark__Connect__ReleaseExecuteRequest__ReleaseAll all =
 	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_ALL__INIT;
-	struct plan		 p;
-	struct sc_client	*c;
-	struct sc_error		 err;
-	struct sc_buf		 msg;
-	struct timespec		 until;
-	char			 opid[SC_UUID_STRLEN];
-	void			*s, *resp;
-	uint8_t			*packed;
-	size_t			 len;
-	uint64_t		 got = 0, bytes = 0;
-	double			 t0, held;
-	int			 i, r;
+	struct plan p;
+	struct sc_client *c;
+	struct sc_error err;
+	struct sc_buf msg;
+	struct timespec until;
+	char opid[SC_UUID_STRLEN];
+	void *s, *resp;
+	uint8_t *packed;
+	size_t len;
+	uint64_t got = 0, bytes = 0;
+	double t0, held;
+	int i, r;
 
 	parse_args(argc, argv, &o);
 	if (o.hold_ms == 0)
@@ -425,8 +425,8 @@ hold_cmd(int argc, char *argv[])
 	until.tv_sec += 10;
 	resp = NULL;
 	if (sc_client_unary(c, SC_METHOD_RELEASE_EXECUTE, &rel.base,
-	    &spark__connect__release_execute_response__descriptor, &resp,
-	    &until, &err) == -1)
+		&spark__connect__release_execute_response__descriptor, &resp,
+		&until, &err) == -1)
 		die("hold: ReleaseExecute: %s", err.msg);
 	protobuf_c_message_free_unpacked(resp, NULL);
 	sc_client_free(c);

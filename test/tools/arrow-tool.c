@@ -23,7 +23,7 @@
 #include "core/xmem.h"
 #include "core/banned.h"
 
-#define NROWS_MAX	(256u << 20)
+#define NROWS_MAX (256u << 20)
 
 static int
 die(const struct sc_error *err)
@@ -35,8 +35,8 @@ die(const struct sc_error *err)
 static int
 write_all(const void *p, size_t n)
 {
-	const char	*s = p;
-	ssize_t		 w;
+	const char *s = p;
+	ssize_t w;
 
 	while (n) {
 		if ((w = write(1, s, n)) == -1) {
@@ -51,14 +51,30 @@ write_all(const void *p, size_t n)
 }
 
 enum {
-	C_B, C_I8, C_I16, C_I32, C_I64, C_F32, C_F64, C_DEC, C_DEC38, C_S,
-	C_LS, C_BIN, C_LBIN, C_D, C_TS, C_TSNTZ, C_N, NCOLS
+	C_B,
+	C_I8,
+	C_I16,
+	C_I32,
+	C_I64,
+	C_F32,
+	C_F64,
+	C_DEC,
+	C_DEC38,
+	C_S,
+	C_LS,
+	C_BIN,
+	C_LBIN,
+	C_D,
+	C_TS,
+	C_TSNTZ,
+	C_N,
+	NCOLS
 };
 
 static void
 make_schema(struct sc_arrow_schema *s)
 {
-	struct sc_arrow_field	*f;
+	struct sc_arrow_field *f;
 
 	sc_arrow_schema_init(s);
 	sc_arrow_schema_add(s, "b", SC_ARROW_BOOL, true);
@@ -88,18 +104,21 @@ make_schema(struct sc_arrow_schema *s)
 static const int64_t i8v[] = { -128, 127, 0, -1, 42 };
 static const int64_t i16v[] = { -32768, 32767, 0, 1234, -1 };
 static const int64_t i32v[] = { INT32_MIN, INT32_MAX, 0, -7, 65536 };
-static const int64_t i64v[] = { INT64_MIN, INT64_MAX, 0,
-	-1234567890123LL, 9007199254740993LL };
+static const int64_t i64v[] = { INT64_MIN, INT64_MAX, 0, -1234567890123LL,
+	9007199254740993LL };
 static const char *const decv[] = { "12.30", "-0.05", "99999999.99", "0",
 	"-12345678.9", "0.005", "1.004" };
-static const char *const dec38v[] = {
-	"-12345678901234567890123456789012.345678",
+static const char *const dec38v[] = { "-12345678901234567890123456789012.345678",
 	"99999999999999999999999999999999.999999", "0.000001", "-1", "7.5" };
 static const char *const sv[] = { "", "hello", "quote \" backslash \\",
-	"tab\tnl\n ctrl\x01\x1f del\x7f", "\xc3\xbcn\xc3\xaf" "c\xc3\xb8" "d"
-	"\xc3\xa9 \xe2\x98\x83 \xf0\x9f\x98\x80", "a,b", "\xe2\x80\xa8" };
-static const int64_t dv[] = { 0, -1, 19000, -719528, 2932896, 2932897,
-	-719529, 11016 };
+	"tab\tnl\n ctrl\x01\x1f del\x7f",
+	"\xc3\xbcn\xc3\xaf"
+	"c\xc3\xb8"
+	"d"
+	"\xc3\xa9 \xe2\x98\x83 \xf0\x9f\x98\x80",
+	"a,b", "\xe2\x80\xa8" };
+static const int64_t dv[] = { 0, -1, 19000, -719528, 2932896, 2932897, -719529,
+	11016 };
 static const int64_t tsv[] = { 0, 1, -1, 1700000000123456LL,
 	-62135596800000000LL, 253402300799999999LL, 1000, 86399999999LL,
 	-86400000001LL };
@@ -107,9 +126,9 @@ static const int64_t tsv[] = { 0, 1, -1, 1700000000123456LL,
 static double
 f64_at(unsigned r)
 {
-	static const double v[] = { 0.1, -0.0, 1e7, 1e-4, 123456789.125,
-		NAN, INFINITY, -INFINITY, 5e-324, 1.7976931348623157e308,
-		0.001, 9999999.0, 1.0, -2.5e-3, 100.0, 1e21 };
+	static const double v[] = { 0.1, -0.0, 1e7, 1e-4, 123456789.125, NAN,
+		INFINITY, -INFINITY, 5e-324, 1.7976931348623157e308, 0.001,
+		9999999.0, 1.0, -2.5e-3, 100.0, 1e21 };
 
 	return v[r % SC_NELEM(v)];
 }
@@ -124,15 +143,15 @@ f32_at(unsigned r)
 	return v[r % SC_NELEM(v)];
 }
 
-#define PICK(a, r)	((a)[(r) % SC_NELEM(a)])
+#define PICK(a, r) ((a)[(r) % SC_NELEM(a)])
 
 static int
 append_row(struct sc_arrow_writer *w, unsigned r, struct sc_error *err)
 {
 	static const uint8_t bytes[] = { 0x00, 0xff, 0x10, 0xab, 0x7f };
-	const char	*s;
-	unsigned	 c;
-	int		 rc = 0;
+	const char *s;
+	unsigned c;
+	int rc = 0;
 
 	for (c = 0; c < NCOLS && rc == 0; c++) {
 		if (c == C_N || (c != C_I32 && (r + c) % 4 == 3)) {
@@ -184,8 +203,7 @@ append_row(struct sc_arrow_writer *w, unsigned r, struct sc_error *err)
 			break;
 		case C_TS:
 		case C_TSNTZ:
-			rc = sc_arrow_append_int64(w, c, PICK(tsv, r + c),
-			    err);
+			rc = sc_arrow_append_int64(w, c, PICK(tsv, r + c), err);
 			break;
 		}
 	}
@@ -198,11 +216,11 @@ static int
 cmd_write(void)
 {
 	static const unsigned sizes[] = { 5, 0, 7, 4 };
-	struct sc_arrow_schema	 s;
-	struct sc_arrow_writer	*w;
-	struct sc_error		 err;
-	struct sc_buf		 out;
-	unsigned		 b, i, r = 0;
+	struct sc_arrow_schema s;
+	struct sc_arrow_writer *w;
+	struct sc_error err;
+	struct sc_buf out;
+	unsigned b, i, r = 0;
 
 	sc_error_init(&err);
 	sc_buf_init(&out, SC_BUF_UNLIMITED);
@@ -233,10 +251,10 @@ cmd_write(void)
 static int
 cmd_example(void)
 {
-	struct sc_arrow_schema	 s;
-	struct sc_arrow_writer	*w;
-	struct sc_error		 err;
-	struct sc_buf		 out;
+	struct sc_arrow_schema s;
+	struct sc_arrow_writer *w;
+	struct sc_error err;
+	struct sc_buf out;
 
 	sc_error_init(&err);
 	sc_buf_init(&out, SC_BUF_UNLIMITED);
@@ -262,9 +280,9 @@ cmd_example(void)
 static int
 print_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 {
-	struct sc_buf	*line = arg;
-	size_t		 r, c;
-	const char	*name;
+	struct sc_buf *line = arg;
+	size_t r, c;
+	const char *name;
 
 	for (r = 0; r < b->nrows; r++) {
 		sc_buf_reset(line);
@@ -277,7 +295,7 @@ print_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 			/* Field names: simple ASCII in these tests. */
 			if (sc_buf_addf(line, err, "\"%s\":", name) == -1 ||
 			    sc_arrow_format_value(b, c, r, SC_ARROW_FMT_JSON,
-			    line, NULL, err) == -1)
+				line, NULL, err) == -1)
 				return -1;
 		}
 		if (sc_buf_addch(line, '}', err) == -1 ||
@@ -293,11 +311,11 @@ print_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 static int
 cmd_read(void)
 {
-	struct sc_buf	 in, line;
-	struct sc_error	 err;
-	char		 tmp[65536];
-	ssize_t		 n;
-	int		 rc = 0;
+	struct sc_buf in, line;
+	struct sc_error err;
+	char tmp[65536];
+	ssize_t n;
+	int rc = 0;
 
 	sc_error_init(&err);
 	sc_buf_init(&in, NROWS_MAX);
@@ -316,8 +334,8 @@ cmd_read(void)
 		if (sc_buf_add(&in, tmp, (size_t)n, &err) == -1)
 			return die(&err);
 	}
-	if (sc_arrow_read_stream(in.data, in.len, print_batch, &line,
-	    &err) == -1)
+	if (sc_arrow_read_stream(in.data, in.len, print_batch, &line, &err) ==
+	    -1)
 		rc = die(&err);
 	sc_buf_release(&in);
 	sc_buf_release(&line);

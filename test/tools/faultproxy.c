@@ -28,26 +28,26 @@
 
 #include "core/banned.h"
 
-#define MAXCONN		64
-#define BUFSZ		65536
+#define MAXCONN 64
+#define BUFSZ 65536
 
 struct half {
-	char	 buf[BUFSZ];
-	size_t	 off, len;	/* pending bytes buf[off..len) */
-	int	 eof;		/* reader saw EOF */
+	char buf[BUFSZ];
+	size_t off, len; /* pending bytes buf[off..len) */
+	int eof; /* reader saw EOF */
 };
 
 struct pair {
-	int		 cfd, ufd;	/* client, upstream; -1 when free */
-	int		 connecting;	/* upstream connect in progress */
-	struct half	 up, down;	/* client->upstream, upstream->client */
-	unsigned long	 moved, limit;	/* 0 limit: never cut */
+	int cfd, ufd; /* client, upstream; -1 when free */
+	int connecting; /* upstream connect in progress */
+	struct half up, down; /* client->upstream, upstream->client */
+	unsigned long moved, limit; /* 0 limit: never cut */
 };
 
-static struct pair	 conns[MAXCONN];
+static struct pair conns[MAXCONN];
 static volatile sig_atomic_t stop;
-static unsigned long	 nconns, ncuts, nbytes;
-static const char	*statsfile;
+static unsigned long nconns, ncuts, nbytes;
+static const char *statsfile;
 
 static void
 on_signal(int sig)
@@ -59,7 +59,8 @@ on_signal(int sig)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: faultproxy [-c bytes] [-m max-cuts] "
+	fprintf(stderr,
+	    "usage: faultproxy [-c bytes] [-m max-cuts] "
 	    "[-o statsfile] [-s seed] [-T seconds] port\n");
 	exit(2);
 }
@@ -67,8 +68,8 @@ usage(void)
 static unsigned long
 number(const char *s, const char *what)
 {
-	char		*end;
-	unsigned long	 v;
+	char *end;
+	unsigned long v;
 
 	errno = 0;
 	v = strtoul(s, &end, 10);
@@ -82,8 +83,8 @@ number(const char *s, const char *what)
 static void
 write_stats(void)
 {
-	FILE	*fp;
-	char	 tmp[4096];
+	FILE *fp;
+	char tmp[4096];
 
 	if (statsfile == NULL)
 		return;
@@ -106,7 +107,7 @@ nonblock(int fd)
 static void
 drop(struct pair *p, int rst)
 {
-	struct linger	 lg = { 1, 0 };
+	struct linger lg = { 1, 0 };
 
 	if (rst) {
 		setsockopt(p->cfd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
@@ -121,7 +122,7 @@ drop(struct pair *p, int rst)
 static ssize_t
 fill(int fd, struct half *h)
 {
-	ssize_t	 n;
+	ssize_t n;
 
 	if (h->len != 0 || h->eof)
 		return 0;
@@ -141,8 +142,8 @@ fill(int fd, struct half *h)
 static int
 flush(struct pair *p, int fd, struct half *h, unsigned long *max_cuts)
 {
-	size_t	 want = h->len - h->off;
-	ssize_t	 n;
+	size_t want = h->len - h->off;
+	ssize_t n;
 
 	if (want == 0)
 		return 0;
@@ -170,15 +171,15 @@ flush(struct pair *p, int fd, struct half *h, unsigned long *max_cuts)
 int
 main(int argc, char **argv)
 {
-	struct sockaddr_in	 sa, up;
-	struct pollfd		 pfd[1 + 2 * MAXCONN];
-	struct pair		*map[1 + 2 * MAXCONN];
-	unsigned long		 cut = 0, max_cuts = (unsigned long)-1;
-	unsigned long		 seconds = 120, seed = 0;
-	socklen_t		 slen = sizeof(sa);
-	time_t			 end;
-	int			 ch, lfd, fd, i, np, port, one = 1, seeded = 0;
-	int			 err;
+	struct sockaddr_in sa, up;
+	struct pollfd pfd[1 + 2 * MAXCONN];
+	struct pair *map[1 + 2 * MAXCONN];
+	unsigned long cut = 0, max_cuts = (unsigned long)-1;
+	unsigned long seconds = 120, seed = 0;
+	socklen_t slen = sizeof(sa);
+	time_t end;
+	int ch, lfd, fd, i, np, port, one = 1, seeded = 0;
+	int err;
 
 	while ((ch = getopt(argc, argv, "c:m:o:s:T:")) != -1) {
 		switch (ch) {
@@ -252,13 +253,15 @@ main(int argc, char **argv)
 			if (p->cfd == -1)
 				continue;
 			pfd[np].fd = p->cfd;
-			pfd[np].events = (p->up.len == 0 && !p->up.eof ?
-			    POLLIN : 0) | (p->down.len > 0 ? POLLOUT : 0);
+			pfd[np].events =
+			    (p->up.len == 0 && !p->up.eof ? POLLIN : 0) |
+			    (p->down.len > 0 ? POLLOUT : 0);
 			map[np++] = p;
 			pfd[np].fd = p->ufd;
-			pfd[np].events = p->connecting ? POLLOUT :
-			    (p->down.len == 0 && !p->down.eof ? POLLIN : 0) |
-			    (p->up.len > 0 ? POLLOUT : 0);
+			pfd[np].events = p->connecting
+			    ? POLLOUT
+			    : (p->down.len == 0 && !p->down.eof ? POLLIN : 0) |
+				(p->up.len > 0 ? POLLOUT : 0);
 			map[np++] = p;
 		}
 		if (poll(pfd, (nfds_t)np, 200) < 0) {
@@ -290,17 +293,20 @@ main(int argc, char **argv)
 				    &one, sizeof(one));
 				p->connecting = 1;
 				if (connect(p->ufd, (struct sockaddr *)&up,
-				    sizeof(up)) == -1 && errno != EINPROGRESS)
+					sizeof(up)) == -1 &&
+				    errno != EINPROGRESS)
 					drop(p, 0);
 				if (cut > 0)
-					p->limit = seeded ? 1 + (unsigned long)
-					    random() % (2 * cut) : cut;
+					p->limit = seeded ? 1 +
+						(unsigned long)random() %
+						    (2 * cut)
+							  : cut;
 				nconns++;
 			}
 		}
 		for (i = 1; i < np; i += 2) {
 			struct pair *p = map[i];
-			short	 cr = pfd[i].revents, ur = pfd[i + 1].revents;
+			short cr = pfd[i].revents, ur = pfd[i + 1].revents;
 
 			if (p->cfd == -1)
 				continue;
@@ -308,8 +314,9 @@ main(int argc, char **argv)
 				if (ur == 0)
 					continue;
 				slen = sizeof(err);
-				if (getsockopt(p->ufd, SOL_SOCKET, SO_ERROR, &err,
-				    &slen) == -1 || err != 0) {
+				if (getsockopt(p->ufd, SOL_SOCKET, SO_ERROR,
+					&err, &slen) == -1 ||
+				    err != 0) {
 					drop(p, 0);
 					continue;
 				}

@@ -23,7 +23,7 @@ static int tap_n, tap_failed;
 static void __attribute__((format(printf, 4, 5)))
 tap_ok(int pass, const char *file, int line, const char *fmt, ...)
 {
-	va_list	 ap;
+	va_list ap;
 
 	tap_n++;
 	if (!pass)
@@ -38,29 +38,33 @@ tap_ok(int pass, const char *file, int line, const char *fmt, ...)
 	fflush(stdout);
 }
 
-#define is_int(got, want, ...) do {					\
-	long long g_ = (long long)(got), w_ = (long long)(want);	\
-	ok(g_ == w_, __VA_ARGS__);					\
-	if (g_ != w_)							\
-		printf("#   got %lld, want %lld\n", g_, w_);		\
-} while (0)
+#define is_int(got, want, ...)                                           \
+	do {                                                             \
+		long long g_ = (long long)(got), w_ = (long long)(want); \
+		ok(g_ == w_, __VA_ARGS__);                               \
+		if (g_ != w_)                                            \
+			printf("#   got %lld, want %lld\n", g_, w_);     \
+	} while (0)
 
-#define is_str(got, want, ...) do {					\
-	const char *g_ = (got), *w_ = (want);				\
-	int eq_ = (g_ == NULL && w_ == NULL) ||				\
-	    (g_ != NULL && w_ != NULL && strcmp(g_, w_) == 0);		\
-	ok(eq_, __VA_ARGS__);						\
-	if (!eq_)							\
-		printf("#   got '%s', want '%s'\n", g_ ? g_ : "(null)",	\
-		    w_ ? w_ : "(null)");				\
-} while (0)
+#define is_str(got, want, ...)                                         \
+	do {                                                           \
+		const char *g_ = (got), *w_ = (want);                  \
+		int eq_ = (g_ == NULL && w_ == NULL) ||                \
+		    (g_ != NULL && w_ != NULL && strcmp(g_, w_) == 0); \
+		ok(eq_, __VA_ARGS__);                                  \
+		if (!eq_)                                              \
+			printf("#   got '%s', want '%s'\n",            \
+			    g_ ? g_ : "(null)", w_ ? w_ : "(null)");   \
+	} while (0)
 
-#define is_mem(got, gotlen, want, wantlen, ...) do {			\
-	size_t gl_ = (gotlen), wl_ = (wantlen);				\
-	ok(gl_ == wl_ && memcmp((got), (want), gl_) == 0, __VA_ARGS__);	\
-	if (gl_ != wl_)							\
-		printf("#   length %zu, want %zu\n", gl_, wl_);		\
-} while (0)
+#define is_mem(got, gotlen, want, wantlen, ...)                         \
+	do {                                                            \
+		size_t gl_ = (gotlen), wl_ = (wantlen);                 \
+		ok(gl_ == wl_ && memcmp((got), (want), gl_) == 0,       \
+		    __VA_ARGS__);                                       \
+		if (gl_ != wl_)                                         \
+			printf("#   length %zu, want %zu\n", gl_, wl_); \
+	} while (0)
 
 static int
 tap_done(void)

@@ -21,15 +21,15 @@ static void
 invariants(const struct sc_buf *b, const char *name)
 {
 	ok(b->data != NULL && b->data[b->len] == '\0' && b->len <= b->max &&
-	    (b->cap == 0 ? b->len == 0 : b->len < b->cap),
+		(b->cap == 0 ? b->len == 0 : b->len < b->cap),
 	    "%s: data non-NULL, NUL-terminated, len <= max, len < cap", name);
 }
 
 static int
 vaddf_helper(struct sc_buf *b, struct sc_error *err, const char *fmt, ...)
 {
-	va_list	 ap;
-	int	 rc;
+	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
 	rc = sc_buf_vaddf(b, err, fmt, ap);
@@ -40,9 +40,9 @@ vaddf_helper(struct sc_buf *b, struct sc_error *err, const char *fmt, ...)
 static void
 test_basic(void)
 {
-	struct sc_buf	 b;
-	struct sc_error	 err;
-	size_t		 i;
+	struct sc_buf b;
+	struct sc_error err;
+	size_t i;
 
 	sc_buf_init(&b, SC_BUF_UNLIMITED);
 	invariants(&b, "init");
@@ -106,8 +106,8 @@ test_basic(void)
 static void
 test_max(void)
 {
-	struct sc_buf	 b;
-	struct sc_error	 err;
+	struct sc_buf b;
+	struct sc_error err;
 
 	sc_buf_init(&b, 10);
 	is_int(sc_buf_add(&b, "0123456789", 10, &err), 0,
@@ -151,9 +151,9 @@ test_max(void)
 static void
 test_detach(void)
 {
-	struct sc_buf	 b;
-	uint8_t		*p;
-	size_t		 n = 99;
+	struct sc_buf b;
+	uint8_t *p;
+	size_t n = 99;
 
 	sc_buf_init(&b, 100);
 	p = sc_buf_detach(&b, &n);
@@ -179,11 +179,11 @@ test_detach(void)
 static void
 test_xmem(void)
 {
-	char	*s;
-	int	*a;
-	void	*q;
-	size_t	 i;
-	int	 arr[7];
+	char *s;
+	int *a;
+	void *q;
+	size_t i;
+	int arr[7];
 
 	s = sc_xstrdup("dup");
 	is_str(s, "dup", "xstrdup");

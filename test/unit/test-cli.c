@@ -27,10 +27,10 @@ static void
 test_uint(void)
 {
 	static const struct {
-		const char	*s;
-		uint64_t	 min, max;
-		uint64_t	 want;
-		const char	*msg;	/* NULL: success */
+		const char *s;
+		uint64_t min, max;
+		uint64_t want;
+		const char *msg; /* NULL: success */
 	} t[] = {
 		{ "0", 0, 10, 0, NULL },
 		{ "10", 0, 10, 10, NULL },
@@ -40,9 +40,9 @@ test_uint(void)
 		{ "11", 0, 10, 0, "'11' is too large" },
 		{ "4", 5, 10, 0, "'4' is too small" },
 		{ "18446744073709551616", 0, UINT64_MAX, 0,
-		  "'18446744073709551616' is too large" },
+		    "'18446744073709551616' is too large" },
 		{ "99999999999999999999999", 0, UINT64_MAX, 0,
-		  "'99999999999999999999999' is too large" },
+		    "'99999999999999999999999' is too large" },
 		{ "", 0, 10, 0, "'' is not a number" },
 		{ "abc", 0, 10, 0, "'abc' is not a number" },
 		{ "1a", 0, 10, 0, "'1a' is not a number" },
@@ -53,10 +53,10 @@ test_uint(void)
 		{ "0x10", 0, 100, 0, "'0x10' is not a number" },
 		{ "1.0", 0, 10, 0, "'1.0' is not a number" },
 	};
-	struct sc_error	 err;
-	uint64_t	 v;
-	size_t		 i;
-	int		 rc;
+	struct sc_error err;
+	uint64_t v;
+	size_t i;
+	int rc;
 
 	for (i = 0; i < SC_NELEM(t); i++) {
 		v = 12345;
@@ -84,9 +84,9 @@ static void
 test_duration(void)
 {
 	static const struct {
-		const char	*s;
-		int64_t		 want;
-		const char	*msg;
+		const char *s;
+		int64_t want;
+		const char *msg;
 	} t[] = {
 		{ "0", 0, NULL },
 		{ "250", 250, NULL },
@@ -94,7 +94,7 @@ test_duration(void)
 		{ "2s", 2000, NULL },
 		{ "1.5s", 1500, NULL },
 		{ "0.25s", 250, NULL },
-		{ "0.0005s", 1, NULL },		/* 0.5 ms rounds to nearest */
+		{ "0.0005s", 1, NULL }, /* 0.5 ms rounds to nearest */
 		{ "0.0004s", 0, NULL },
 		{ "1.5", 2, NULL },
 		{ "5m", 300000, NULL },
@@ -105,11 +105,11 @@ test_duration(void)
 		{ "9223372036854775807", INT64_MAX, NULL },
 		{ "9223372036854775807ms", INT64_MAX, NULL },
 		{ "9223372036854775808", 0,
-		  "'9223372036854775808' is too large" },
+		    "'9223372036854775808' is too large" },
 		{ "9223372036854775807s", 0,
-		  "'9223372036854775807s' is too large" },
+		    "'9223372036854775807s' is too large" },
 		{ "99999999999999999999999", 0,
-		  "'99999999999999999999999' is too large" },
+		    "'99999999999999999999999' is too large" },
 		{ "", 0, "'' is not a duration" },
 		{ "s", 0, "'s' is not a duration" },
 		{ "1x", 0, "'1x' is not a duration" },
@@ -124,10 +124,10 @@ test_duration(void)
 		{ "1m30s", 0, "'1m30s' is not a duration" },
 		{ "1.2.3s", 0, "'1.2.3s' is not a duration" },
 	};
-	struct sc_error	 err;
-	int64_t		 v;
-	size_t		 i;
-	int		 rc;
+	struct sc_error err;
+	int64_t v;
+	size_t i;
+	int rc;
 
 	for (i = 0; i < SC_NELEM(t); i++) {
 		v = -7;
@@ -149,9 +149,9 @@ static void
 test_size(void)
 {
 	static const struct {
-		const char	*s;
-		uint64_t	 want;
-		const char	*msg;
+		const char *s;
+		uint64_t want;
+		const char *msg;
 	} t[] = {
 		{ "0", 0, NULL },
 		{ "4096", 4096, NULL },
@@ -173,7 +173,7 @@ test_size(void)
 		{ "16384p", 0, "'16384p' is too large" },
 		{ "18446744073709551615", UINT64_MAX, NULL },
 		{ "18446744073709551616", 0,
-		  "'18446744073709551616' is too large" },
+		    "'18446744073709551616' is too large" },
 		{ "17179869184g", 0, "'17179869184g' is too large" },
 		{ "", 0, "'' is not a size" },
 		{ "k", 0, "'k' is not a size" },
@@ -186,10 +186,10 @@ test_size(void)
 		{ "1 k", 0, "'1 k' is not a size" },
 		{ "1e", 0, "'1e' is not a size" },
 	};
-	struct sc_error	 err;
-	uint64_t	 v;
-	size_t		 i;
-	int		 rc;
+	struct sc_error err;
+	uint64_t v;
+	size_t i;
+	int rc;
 
 	for (i = 0; i < SC_NELEM(t); i++) {
 		v = 7;
@@ -210,16 +210,16 @@ test_size(void)
 /* --- child processes for what prints and exits ------------------------ */
 
 struct run {
-	int	 status;	/* from waitpid */
-	char	 out[4096];
-	char	 errs[4096];
+	int status; /* from waitpid */
+	char out[4096];
+	char errs[4096];
 };
 
 static void
 slurp(int fd, char *buf, size_t bufsz)
 {
-	size_t	 n = 0;
-	ssize_t	 r;
+	size_t n = 0;
+	ssize_t r;
 
 	while (n + 1 < bufsz && (r = read(fd, buf + n, bufsz - 1 - n)) > 0)
 		n += (size_t)r;
@@ -236,8 +236,8 @@ static void
 run_child(struct run *r, void (*fn)(const void *), const void *arg,
     int stdout_fd)
 {
-	int	 po[2], pe[2];
-	pid_t	 pid;
+	int po[2], pe[2];
+	pid_t pid;
 
 	if (pipe(po) == -1 || pipe(pe) == -1)
 		abort();
@@ -263,13 +263,12 @@ run_child(struct run *r, void (*fn)(const void *), const void *arg,
 static const char usage_text[] =
     "usage: sc-test [-qv] [-s server] [-t timeout] thing...\n"
     "\n"
-    "  -x                     an option of its own\n"
-    SC_CLI_COMMON_HELP;
+    "  -x                     an option of its own\n" SC_CLI_COMMON_HELP;
 
 static void
 child_opt(const void *arg)
 {
-	struct sc_cli_common	 c;
+	struct sc_cli_common c;
 
 	sc_cli_init(&c, "sc-test");
 	sc_cli_common_opt(&c, *(const int *)arg, NULL, usage_text);
@@ -301,7 +300,7 @@ child_report(const void *arg)
 static void
 child_write_stdout(const void *arg)
 {
-	struct sc_cli_common	 c;
+	struct sc_cli_common c;
 
 	sc_cli_init(&c, "sc-test");
 	fputs(arg, stdout);
@@ -311,10 +310,10 @@ child_write_stdout(const void *arg)
 static void
 test_exiting(void)
 {
-	struct sc_error	 err;
-	struct run	 r;
-	int		 ch, p[2], fd;
-	char		*want;
+	struct sc_error err;
+	struct run r;
+	int ch, p[2], fd;
+	char *want;
 
 	ch = 'h';
 	run_child(&r, child_opt, &ch, -1);
@@ -336,14 +335,17 @@ test_exiting(void)
 	is_str(r.out, "", "sc_usage: nothing on stdout");
 	is_str(r.errs,
 	    "usage: sc-test [-qv] [-s server] [-t timeout] thing...\n"
-	    "try 'sc-test --help'\n", "sc_usage: synopsis and hint on stderr");
+	    "try 'sc-test --help'\n",
+	    "sc_usage: synopsis and hint on stderr");
 
 	run_child(&r, child_usage_msg, NULL, -1);
 	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2,
 	    "sc_usage_msg exits 2");
-	is_str(r.errs, "sc-test: missing thing\n"
+	is_str(r.errs,
+	    "sc-test: missing thing\n"
 	    "usage: sc-test [-qv] [-s server] [-t timeout] thing...\n"
-	    "try 'sc-test --help'\n", "sc_usage_msg: message, synopsis, hint");
+	    "try 'sc-test --help'\n",
+	    "sc_usage_msg: message, synopsis, hint");
 
 	sc_error_from_grpc(&err, SC_GRPC_NOT_FOUND, "no such operation", NULL,
 	    0);
@@ -401,10 +403,10 @@ test_exiting(void)
 static void
 test_common_opts(void)
 {
-	struct sc_cli_common	 c;
-	struct timespec		 before;
-	int64_t			 left;
-	int			 saved, p[2];
+	struct sc_cli_common c;
+	struct timespec before;
+	int64_t left;
+	int saved, p[2];
 
 	sc_cli_init(&c, "sc-test");
 	is_str(c.progname, "sc-test", "init: progname");
@@ -449,12 +451,14 @@ test_common_opts(void)
 	dup2(saved, 2);
 	close(saved);
 	{
-		char	 buf[512];
+		char buf[512];
 
 		slurp(p[0], buf, sizeof(buf));
-		is_str(buf, "sc-test: invalid timeout: 'soon' is not a "
+		is_str(buf,
+		    "sc-test: invalid timeout: 'soon' is not a "
 		    "duration\nsc-test: invalid timeout: '0' is not greater "
-		    "than zero\n", "  messages on stderr");
+		    "than zero\n",
+		    "  messages on stderr");
 	}
 
 	sc_mono_now(&before);

@@ -14,26 +14,26 @@
 #include "tap.h"
 #include "core/banned.h"
 
-#define RB	"spark.connect.execute.reattachable.observerRetryBufferSize"
-#define DUR	"spark.connect.execute.reattachable.senderMaxStreamDuration"
-#define SIZE	"spark.connect.execute.reattachable.senderMaxStreamSize"
-#define DT	"spark.connect.execute.manager.detachedTimeout"
-#define ST	"spark.connect.session.manager.defaultSessionTimeout"
-#define TOKEN	"spark.connect.authenticate.token"
+#define RB "spark.connect.execute.reattachable.observerRetryBufferSize"
+#define DUR "spark.connect.execute.reattachable.senderMaxStreamDuration"
+#define SIZE "spark.connect.execute.reattachable.senderMaxStreamSize"
+#define DT "spark.connect.execute.manager.detachedTimeout"
+#define ST "spark.connect.session.manager.defaultSessionTimeout"
+#define TOKEN "spark.connect.authenticate.token"
 
 static const char *
 get(const struct sc_server_conf *c, const char *key)
 {
-	static char	 buf[128];
+	static char buf[128];
 
 	if (sc_server_conf_get(c, key, buf, sizeof(buf)) == -1)
 		return "(none)";
 	return buf;
 }
 
-static int	 each_n;
-static char	 each_first[128], each_last[128];
-static int	 each_token;
+static int each_n;
+static char each_first[128], each_last[128];
+static int each_token;
 
 static void
 each(const char *key, const char *value, void *arg)
@@ -50,7 +50,7 @@ each(const char *key, const char *value, void *arg)
 static void
 test_defaults(void)
 {
-	struct sc_server_conf	 c;
+	struct sc_server_conf c;
 
 	sc_server_conf_default(&c);
 	is_int(c.retry_buffer_size, 10 * 1024 * 1024, "retry buffer 10 MiB");
@@ -79,8 +79,8 @@ test_defaults(void)
 	is_str(get(&c, ST), "1h", "session timeout reads 1h");
 	is_str(get(&c, "spark.connect.execute.reattachable.enabled"), "true",
 	    "reattachable reads true");
-	is_str(get(&c, "spark.sql.execution.arrow.maxRecordsPerBatch"),
-	    "10000", "batch rows read 10000");
+	is_str(get(&c, "spark.sql.execution.arrow.maxRecordsPerBatch"), "10000",
+	    "batch rows read 10000");
 	is_str(get(&c, "spark.connect.grpc.maxMetadataSize"), "1k",
 	    "metadata size reads 1k");
 	is_str(get(&c, "sctk.execute.workers"), "4", "workers read 4");
@@ -94,8 +94,8 @@ test_defaults(void)
 static void
 test_parse(void)
 {
-	struct sc_server_conf	 c;
-	struct sc_error		 err;
+	struct sc_server_conf c;
+	struct sc_error err;
 
 	sc_server_conf_default(&c);
 	is_int(sc_server_conf_set(&c, DT, "5m", &err), 0, "5m parses");
@@ -132,8 +132,11 @@ test_parse(void)
 	    "max-stream-size 64k");
 	is_int(c.max_stream_size, 65536, "stream size 64 KiB");
 
-	is_int(sc_server_conf_set(&c, "spark.connect.execute.reattachable."
-	    "enabled", "FALSE", &err), 0, "FALSE parses");
+	is_int(sc_server_conf_set(&c,
+		   "spark.connect.execute.reattachable."
+		   "enabled",
+		   "FALSE", &err),
+	    0, "FALSE parses");
 	ok(!c.reattachable_enabled, "reattachable off");
 	is_int(sc_server_conf_set(&c, "reattachable", "true", &err), 0,
 	    "true parses");
@@ -150,21 +153,26 @@ test_parse(void)
 	is_int(sc_server_conf_set(&c, "workers", "8", &err), 0, "workers 8");
 	is_int(c.workers, 8, "8 workers");
 	is_int(sc_server_conf_set(&c, "sctk.execute.highWaterBytes", "32m",
-	    &err), 0, "high water 32m");
+		   &err),
+	    0, "high water 32m");
 	is_int(c.high_water_bytes, 32 * 1024 * 1024, "32 MiB high water");
 	is_int(sc_server_conf_set(&c, "spark.connect.progress.reportInterval",
-	    "-1", &err), 0, "progress -1 disables");
+		   "-1", &err),
+	    0, "progress -1 disables");
 	is_int(c.progress_interval_ms, -1, "progress disabled");
-	is_int(sc_server_conf_set(&c, "spark.connect.session.manager."
-	    "closedSessionsTombstonesSize", "0", &err), 0, "0 tombstones");
+	is_int(sc_server_conf_set(&c,
+		   "spark.connect.session.manager."
+		   "closedSessionsTombstonesSize",
+		   "0", &err),
+	    0, "0 tombstones");
 	is_int(c.closed_session_tombstones, 0, "no session tombstones");
 }
 
 static void
 test_errors(void)
 {
-	struct sc_server_conf	 c, before;
-	struct sc_error		 err;
+	struct sc_server_conf c, before;
+	struct sc_error err;
 
 	sc_server_conf_default(&c);
 	before = c;
@@ -178,8 +186,10 @@ test_errors(void)
 	    "bad duration message");
 	is_int(sc_server_conf_set(&c, "detached-timeout", "0", &err), -1,
 	    "a zero detached timeout fails");
-	is_str(err.msg, "invalid value for 'detached-timeout': '0' is too "
-	    "small", "too small message names the alias as typed");
+	is_str(err.msg,
+	    "invalid value for 'detached-timeout': '0' is too "
+	    "small",
+	    "too small message names the alias as typed");
 	is_int(sc_server_conf_set(&c, RB, "10q", &err), -1, "10q fails");
 	is_str(err.msg, "invalid value for '" RB "': '10q' is not a size",
 	    "bad size message");
@@ -187,8 +197,10 @@ test_errors(void)
 	    "a negative size fails");
 	is_int(sc_server_conf_set(&c, "reattachable", "yes", &err), -1,
 	    "yes is not a boolean");
-	is_str(err.msg, "invalid value for 'reattachable': 'yes' is not a "
-	    "boolean", "bad boolean message");
+	is_str(err.msg,
+	    "invalid value for 'reattachable': 'yes' is not a "
+	    "boolean",
+	    "bad boolean message");
 	is_int(sc_server_conf_set(&c, "workers", "0", &err), -1,
 	    "0 workers fails");
 	is_str(err.msg, "invalid value for 'workers': '0' is too small",
@@ -199,19 +211,20 @@ test_errors(void)
 	    "257 workers message");
 	is_int(sc_server_conf_set(&c, ST, "-2", &err), -1,
 	    "session timeout -2 fails");
-	is_int(sc_server_conf_set(&c, "spark.connect.grpc."
-	    "maxInboundMessageSize", "4g", &err), -1,
-	    "a 4 GiB message limit fails");
-	ok(memcmp(&c, &before, sizeof(c)) == 0,
-	    "failed sets change nothing");
+	is_int(sc_server_conf_set(&c,
+		   "spark.connect.grpc."
+		   "maxInboundMessageSize",
+		   "4g", &err),
+	    -1, "a 4 GiB message limit fails");
+	ok(memcmp(&c, &before, sizeof(c)) == 0, "failed sets change nothing");
 }
 
 static void
 test_token(void)
 {
-	struct sc_server_conf	 c;
-	struct sc_error		 err;
-	char			 longtok[300];
+	struct sc_server_conf c;
+	struct sc_error err;
+	char longtok[300];
 
 	sc_server_conf_default(&c);
 	each_n = each_token = 0;

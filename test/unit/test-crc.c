@@ -30,17 +30,17 @@ test_values(void)
 	is_int(sc_crc32_update(0x12345678u, NULL, 0), 0x12345678u,
 	    "no bytes leave the crc alone");
 	is_int(sc_crc32_update(0, "a", 1), 0xE8B7BE43u, "crc of \"a\"");
-	is_int(sc_crc32_update(0,
-	    "The quick brown fox jumps over the lazy dog", 43), 0x414FA339u,
-	    "crc of the quick brown fox");
+	is_int(sc_crc32_update(0, "The quick brown fox jumps over the lazy dog",
+		   43),
+	    0x414FA339u, "crc of the quick brown fox");
 }
 
 static void
 test_splits(void)
 {
-	unsigned char	 buf[1000];
-	uint32_t	 whole, c;
-	size_t		 i, bad = 0;
+	unsigned char buf[1000];
+	uint32_t whole, c;
+	size_t i, bad = 0;
 
 	srand(12345);
 	for (i = 0; i < sizeof(buf); i++)
@@ -71,12 +71,12 @@ test_splits(void)
 static void
 test_huge(void)
 {
-	size_t		 n = (size_t)UINT_MAX + 2, step = (size_t)1 << 26, i, k;
-	unsigned char	*p;
-	uint32_t	 c = 0;
+	size_t n = (size_t)UINT_MAX + 2, step = (size_t)1 << 26, i, k;
+	unsigned char *p;
+	uint32_t c = 0;
 
-	p = mmap(NULL, n, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS |
-	    MAP_NORESERVE, -1, 0);
+	p = mmap(NULL, n, PROT_READ,
+	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	ok(p != MAP_FAILED, "map %zu bytes of zeros", n);
 	if (p == MAP_FAILED)
 		return;
@@ -92,12 +92,12 @@ test_huge(void)
 static void
 test_files(void)
 {
-	char		 path[] = "/tmp/test-crc.XXXXXX";
-	struct sc_error	 err;
-	unsigned char	*big;
-	uint32_t	 c = 0, want;
-	size_t		 n = 200000, i;
-	int		 fd, rc;
+	char path[] = "/tmp/test-crc.XXXXXX";
+	struct sc_error err;
+	unsigned char *big;
+	uint32_t c = 0, want;
+	size_t n = 200000, i;
+	int fd, rc;
 
 	big = malloc(n);
 	for (i = 0; i < n; i++)

@@ -29,28 +29,27 @@
 #include "core/banned.h"
 
 /* Shorter names for the generated enum constants used here. */
-#define LIT_(x)		SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_##x
-#define REL_(x)		SPARK__CONNECT__RELATION__REL_TYPE_##x
-#define EXPR_(x)	SPARK__CONNECT__EXPRESSION__EXPR_TYPE_##x
-#define LITDEC_(x)	SPARK__CONNECT__EXPRESSION__LITERAL__DECIMAL___##x
-#define STAR_TARGET_(x)	\
+#define LIT_(x) SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_##x
+#define REL_(x) SPARK__CONNECT__RELATION__REL_TYPE_##x
+#define EXPR_(x) SPARK__CONNECT__EXPRESSION__EXPR_TYPE_##x
+#define LITDEC_(x) SPARK__CONNECT__EXPRESSION__LITERAL__DECIMAL___##x
+#define STAR_TARGET_(x) \
 	SPARK__CONNECT__EXPRESSION__UNRESOLVED_STAR___UNPARSED_TARGET_##x
-#define SORT_DIR_(x)	\
-    SPARK__CONNECT__EXPRESSION__SORT_ORDER__SORT_DIRECTION__SORT_DIRECTION_##x
-#define EVAL_(x)	\
-	SPARK__CONNECT__EXPRESSION__CAST__EVAL_MODE__EVAL_MODE_##x
+#define SORT_DIR_(x) \
+	SPARK__CONNECT__EXPRESSION__SORT_ORDER__SORT_DIRECTION__SORT_DIRECTION_##x
+#define EVAL_(x) SPARK__CONNECT__EXPRESSION__CAST__EVAL_MODE__EVAL_MODE_##x
 
 /* ------------------------------------------------------------------ */
 /* Building plans (everything heap-allocated: free_unpacked frees it)  */
 /* ------------------------------------------------------------------ */
 
-typedef Spark__Connect__Relation	Rel;
-typedef Spark__Connect__Expression	Expr;
+typedef Spark__Connect__Relation Rel;
+typedef Spark__Connect__Expression Expr;
 
 static Rel *
 rel_new(void)
 {
-	Rel	*r = sc_xmalloc(sizeof(*r));
+	Rel *r = sc_xmalloc(sizeof(*r));
 
 	spark__connect__relation__init(r);
 	return r;
@@ -59,7 +58,7 @@ rel_new(void)
 static Expr *
 expr_new(void)
 {
-	Expr	*e = sc_xmalloc(sizeof(*e));
+	Expr *e = sc_xmalloc(sizeof(*e));
 
 	spark__connect__expression__init(e);
 	return e;
@@ -74,8 +73,8 @@ rel_free(Rel *r)
 static Rel *
 R_sql(const char *q)
 {
-	Rel			*r = rel_new();
-	Spark__Connect__SQL	*s = sc_xmalloc(sizeof(*s));
+	Rel *r = rel_new();
+	Spark__Connect__SQL *s = sc_xmalloc(sizeof(*s));
 
 	spark__connect__sql__init(s);
 	s->query = sc_xstrdup(q);
@@ -87,8 +86,8 @@ R_sql(const char *q)
 static Rel *
 R_range3(int64_t start, int64_t end, int64_t step, int has_start)
 {
-	Rel			*r = rel_new();
-	Spark__Connect__Range	*g = sc_xmalloc(sizeof(*g));
+	Rel *r = rel_new();
+	Spark__Connect__Range *g = sc_xmalloc(sizeof(*g));
 
 	spark__connect__range__init(g);
 	if (has_start) {
@@ -111,8 +110,8 @@ R_range(int64_t start, int64_t end)
 static Rel *
 R_table(const char *name)
 {
-	Rel				*r = rel_new();
-	Spark__Connect__Read		*rd = sc_xmalloc(sizeof(*rd));
+	Rel *r = rel_new();
+	Spark__Connect__Read *rd = sc_xmalloc(sizeof(*rd));
 	Spark__Connect__Read__NamedTable *nt = sc_xmalloc(sizeof(*nt));
 
 	spark__connect__read__init(rd);
@@ -129,7 +128,7 @@ R_table(const char *name)
 static Expr **
 exprs(size_t *n, va_list ap)
 {
-	Expr	**v = NULL, *e;
+	Expr **v = NULL, *e;
 
 	*n = 0;
 	while ((e = va_arg(ap, Expr *)) != NULL) {
@@ -142,9 +141,9 @@ exprs(size_t *n, va_list ap)
 static Rel *
 R_project(Rel *in, ...)
 {
-	Rel			*r = rel_new();
-	Spark__Connect__Project	*p = sc_xmalloc(sizeof(*p));
-	va_list			 ap;
+	Rel *r = rel_new();
+	Spark__Connect__Project *p = sc_xmalloc(sizeof(*p));
+	va_list ap;
 
 	spark__connect__project__init(p);
 	p->input = in;
@@ -159,8 +158,8 @@ R_project(Rel *in, ...)
 static Rel *
 R_filter(Rel *in, Expr *cond)
 {
-	Rel			*r = rel_new();
-	Spark__Connect__Filter	*f = sc_xmalloc(sizeof(*f));
+	Rel *r = rel_new();
+	Spark__Connect__Filter *f = sc_xmalloc(sizeof(*f));
 
 	spark__connect__filter__init(f);
 	f->input = in;
@@ -175,13 +174,11 @@ typedef Spark__Connect__Expression__SortOrder SortOrder;
 static SortOrder *
 S_order(Expr *child, int desc, int nulls)
 {
-	SortOrder	*o = sc_xmalloc(sizeof(*o));
+	SortOrder *o = sc_xmalloc(sizeof(*o));
 
 	spark__connect__expression__sort_order__init(o);
 	o->child = child;
-	o->direction = desc ?
-	    SORT_DIR_(DESCENDING) :
-	    SORT_DIR_(ASCENDING);
+	o->direction = desc ? SORT_DIR_(DESCENDING) : SORT_DIR_(ASCENDING);
 	o->null_ordering =
 	    (Spark__Connect__Expression__SortOrder__NullOrdering)nulls;
 	return o;
@@ -190,10 +187,10 @@ S_order(Expr *child, int desc, int nulls)
 static Rel *
 R_sort(Rel *in, ...)
 {
-	Rel			*r = rel_new();
-	Spark__Connect__Sort	*s = sc_xmalloc(sizeof(*s));
-	SortOrder		*o;
-	va_list			 ap;
+	Rel *r = rel_new();
+	Spark__Connect__Sort *s = sc_xmalloc(sizeof(*s));
+	SortOrder *o;
+	va_list ap;
 
 	spark__connect__sort__init(s);
 	s->input = in;
@@ -212,8 +209,8 @@ R_sort(Rel *in, ...)
 static Rel *
 R_limit(Rel *in, int32_t n)
 {
-	Rel			*r = rel_new();
-	Spark__Connect__Limit	*l = sc_xmalloc(sizeof(*l));
+	Rel *r = rel_new();
+	Spark__Connect__Limit *l = sc_xmalloc(sizeof(*l));
 
 	spark__connect__limit__init(l);
 	l->input = in;
@@ -226,8 +223,8 @@ R_limit(Rel *in, int32_t n)
 static Rel *
 R_offset(Rel *in, int32_t n)
 {
-	Rel			*r = rel_new();
-	Spark__Connect__Offset	*o = sc_xmalloc(sizeof(*o));
+	Rel *r = rel_new();
+	Spark__Connect__Offset *o = sc_xmalloc(sizeof(*o));
 
 	spark__connect__offset__init(o);
 	o->input = in;
@@ -241,9 +238,9 @@ R_offset(Rel *in, int32_t n)
 static Rel *
 R_agg(Rel *in, int type, ...)
 {
-	Rel			*r = rel_new();
+	Rel *r = rel_new();
 	Spark__Connect__Aggregate *a = sc_xmalloc(sizeof(*a));
-	va_list			 ap;
+	va_list ap;
 
 	spark__connect__aggregate__init(a);
 	a->input = in;
@@ -260,8 +257,8 @@ R_agg(Rel *in, int type, ...)
 static Rel *
 R_alias(Rel *in, const char *name)
 {
-	Rel				*r = rel_new();
-	Spark__Connect__SubqueryAlias	*s = sc_xmalloc(sizeof(*s));
+	Rel *r = rel_new();
+	Spark__Connect__SubqueryAlias *s = sc_xmalloc(sizeof(*s));
 
 	spark__connect__subquery_alias__init(s);
 	s->input = in;
@@ -274,10 +271,10 @@ R_alias(Rel *in, const char *name)
 static Rel *
 R_todf(Rel *in, ...)
 {
-	Rel			*r = rel_new();
-	Spark__Connect__ToDF	*t = sc_xmalloc(sizeof(*t));
-	const char		*s;
-	va_list			 ap;
+	Rel *r = rel_new();
+	Spark__Connect__ToDF *t = sc_xmalloc(sizeof(*t));
+	const char *s;
+	va_list ap;
 
 	spark__connect__to_df__init(t);
 	t->input = in;
@@ -294,16 +291,16 @@ R_todf(Rel *in, ...)
 }
 
 #define RENAME_ENTRY \
-    spark__connect__with_columns_renamed__rename_columns_map_entry__descriptor
+	spark__connect__with_columns_renamed__rename_columns_map_entry__descriptor
 
 /* Pairs old, new; NULL-terminated. */
 static Rel *
 R_renamed(Rel *in, ...)
 {
-	Rel				*r = rel_new();
+	Rel *r = rel_new();
 	Spark__Connect__WithColumnsRenamed *w = sc_xmalloc(sizeof(*w));
-	const char			*f;
-	va_list				 ap;
+	const char *f;
+	va_list ap;
 
 	spark__connect__with_columns_renamed__init(w);
 	w->input = in;
@@ -320,8 +317,7 @@ R_renamed(Rel *in, ...)
 		w->rename_columns_map[w->n_rename_columns_map++] = e;
 	}
 	va_end(ap);
-	r->rel_type_case =
-	    REL_(WITH_COLUMNS_RENAMED);
+	r->rel_type_case = REL_(WITH_COLUMNS_RENAMED);
 	r->with_columns_renamed = w;
 	return r;
 }
@@ -329,8 +325,8 @@ R_renamed(Rel *in, ...)
 static Rel *
 R_show(Rel *in, int32_t n, int32_t truncate, int vertical)
 {
-	Rel				*r = rel_new();
-	Spark__Connect__ShowString	*s = sc_xmalloc(sizeof(*s));
+	Rel *r = rel_new();
+	Spark__Connect__ShowString *s = sc_xmalloc(sizeof(*s));
 
 	spark__connect__show_string__init(s);
 	s->input = in;
@@ -345,8 +341,8 @@ R_show(Rel *in, int32_t n, int32_t truncate, int vertical)
 static Rel *
 R_local(const void *data, size_t len, const char *schema)
 {
-	Rel				*r = rel_new();
-	Spark__Connect__LocalRelation	*l = sc_xmalloc(sizeof(*l));
+	Rel *r = rel_new();
+	Spark__Connect__LocalRelation *l = sc_xmalloc(sizeof(*l));
 
 	spark__connect__local_relation__init(l);
 	if (data != NULL) {
@@ -369,7 +365,7 @@ typedef Spark__Connect__Expression__Literal Lit;
 static Lit *
 lit_new(void)
 {
-	Lit	*l = sc_xmalloc(sizeof(*l));
+	Lit *l = sc_xmalloc(sizeof(*l));
 
 	spark__connect__expression__literal__init(l);
 	return l;
@@ -378,7 +374,7 @@ lit_new(void)
 static Expr *
 E_lit(Lit *l)
 {
-	Expr	*e = expr_new();
+	Expr *e = expr_new();
 
 	e->expr_type_case = EXPR_(LITERAL);
 	e->literal = l;
@@ -388,7 +384,7 @@ E_lit(Lit *l)
 static Lit *
 L_long(int64_t v)
 {
-	Lit	*l = lit_new();
+	Lit *l = lit_new();
 
 	l->literal_type_case = LIT_(LONG);
 	l->long_ = v;
@@ -398,7 +394,7 @@ L_long(int64_t v)
 static Lit *
 L_int(int32_t v)
 {
-	Lit	*l = lit_new();
+	Lit *l = lit_new();
 
 	l->literal_type_case = LIT_(INTEGER);
 	l->integer = v;
@@ -408,7 +404,7 @@ L_int(int32_t v)
 static Lit *
 L_str(const char *s)
 {
-	Lit	*l = lit_new();
+	Lit *l = lit_new();
 
 	l->literal_type_case = LIT_(STRING);
 	l->string = sc_xstrdup(s);
@@ -418,7 +414,7 @@ L_str(const char *s)
 static Lit *
 L_double(double d)
 {
-	Lit	*l = lit_new();
+	Lit *l = lit_new();
 
 	l->literal_type_case = LIT_(DOUBLE);
 	l->double_ = d;
@@ -428,7 +424,7 @@ L_double(double d)
 static Lit *
 L_bool(int b)
 {
-	Lit	*l = lit_new();
+	Lit *l = lit_new();
 
 	l->literal_type_case = LIT_(BOOLEAN);
 	l->boolean = b;
@@ -438,7 +434,7 @@ L_bool(int b)
 static Lit *
 L_null(void)
 {
-	Lit			*l = lit_new();
+	Lit *l = lit_new();
 	Spark__Connect__DataType *t = sc_xmalloc(sizeof(*t));
 	Spark__Connect__DataType__NULL *n = sc_xmalloc(sizeof(*n));
 
@@ -454,7 +450,7 @@ L_null(void)
 static Lit *
 L_date(int32_t days)
 {
-	Lit	*l = lit_new();
+	Lit *l = lit_new();
 
 	l->literal_type_case = LIT_(DATE);
 	l->date = days;
@@ -464,7 +460,7 @@ L_date(int32_t days)
 static Lit *
 L_decimal(const char *v, int p, int s)
 {
-	Lit					*l = lit_new();
+	Lit *l = lit_new();
 	Spark__Connect__Expression__Literal__Decimal *d =
 	    sc_xmalloc(sizeof(*d));
 
@@ -482,14 +478,13 @@ L_decimal(const char *v, int p, int s)
 static Expr *
 E_col(const char *name)
 {
-	Expr					*e = expr_new();
+	Expr *e = expr_new();
 	Spark__Connect__Expression__UnresolvedAttribute *a =
 	    sc_xmalloc(sizeof(*a));
 
 	spark__connect__expression__unresolved_attribute__init(a);
 	a->unparsed_identifier = sc_xstrdup(name);
-	e->expr_type_case =
-	    EXPR_(UNRESOLVED_ATTRIBUTE);
+	e->expr_type_case = EXPR_(UNRESOLVED_ATTRIBUTE);
 	e->unresolved_attribute = a;
 	return e;
 }
@@ -497,7 +492,7 @@ E_col(const char *name)
 static Expr *
 E_star(const char *target)
 {
-	Expr					*e = expr_new();
+	Expr *e = expr_new();
 	Spark__Connect__Expression__UnresolvedStar *s = sc_xmalloc(sizeof(*s));
 
 	spark__connect__expression__unresolved_star__init(s);
@@ -505,8 +500,7 @@ E_star(const char *target)
 		s->_unparsed_target_case = STAR_TARGET_(UNPARSED_TARGET);
 		s->unparsed_target = sc_xstrdup(target);
 	}
-	e->expr_type_case =
-	    EXPR_(UNRESOLVED_STAR);
+	e->expr_type_case = EXPR_(UNRESOLVED_STAR);
 	e->unresolved_star = s;
 	return e;
 }
@@ -514,10 +508,10 @@ E_star(const char *target)
 static Expr *
 E_fn2(const char *name, int distinct, ...)
 {
-	Expr					*e = expr_new();
+	Expr *e = expr_new();
 	Spark__Connect__Expression__UnresolvedFunction *f =
 	    sc_xmalloc(sizeof(*f));
-	va_list					 ap;
+	va_list ap;
 
 	spark__connect__expression__unresolved_function__init(f);
 	f->function_name = sc_xstrdup(name);
@@ -525,18 +519,17 @@ E_fn2(const char *name, int distinct, ...)
 	va_start(ap, distinct);
 	f->arguments = exprs(&f->n_arguments, ap);
 	va_end(ap);
-	e->expr_type_case =
-	    EXPR_(UNRESOLVED_FUNCTION);
+	e->expr_type_case = EXPR_(UNRESOLVED_FUNCTION);
 	e->unresolved_function = f;
 	return e;
 }
 
-#define E_fn(name, ...)	E_fn2(name, 0, __VA_ARGS__)
+#define E_fn(name, ...) E_fn2(name, 0, __VA_ARGS__)
 
 static Expr *
 E_alias(Expr *in, const char *name)
 {
-	Expr				*e = expr_new();
+	Expr *e = expr_new();
 	Spark__Connect__Expression__Alias *a = sc_xmalloc(sizeof(*a));
 
 	spark__connect__expression__alias__init(a);
@@ -552,7 +545,7 @@ E_alias(Expr *in, const char *name)
 static Expr *
 E_cast(Expr *in, const char *type, int try_)
 {
-	Expr				*e = expr_new();
+	Expr *e = expr_new();
 	Spark__Connect__Expression__Cast *c = sc_xmalloc(sizeof(*c));
 
 	spark__connect__expression__cast__init(c);
@@ -570,14 +563,13 @@ E_cast(Expr *in, const char *type, int try_)
 static Expr *
 E_sqlexpr(const char *s)
 {
-	Expr					*e = expr_new();
+	Expr *e = expr_new();
 	Spark__Connect__Expression__ExpressionString *x =
 	    sc_xmalloc(sizeof(*x));
 
 	spark__connect__expression__expression_string__init(x);
 	x->expression = sc_xstrdup(s);
-	e->expr_type_case =
-	    EXPR_(EXPRESSION_STRING);
+	e->expr_type_case = EXPR_(EXPRESSION_STRING);
 	e->expression_string = x;
 	return e;
 }
@@ -585,7 +577,7 @@ E_sqlexpr(const char *s)
 static void
 sql_arg(Spark__Connect__SQL *s, const char *name, Lit *v)
 {
-	Spark__Connect__SQL__ArgsEntry	*a = sc_xmalloc(sizeof(*a));
+	Spark__Connect__SQL__ArgsEntry *a = sc_xmalloc(sizeof(*a));
 
 	spark__connect__sql__args_entry__init(a);
 	a->key = sc_xstrdup(name);
@@ -597,8 +589,8 @@ sql_arg(Spark__Connect__SQL *s, const char *name, Lit *v)
 static void
 sql_pos(Spark__Connect__SQL *s, Lit *v)
 {
-	s->pos_args = sc_xreallocarray(s->pos_args, s->n_pos_args + 1,
-	    sizeof(v));
+	s->pos_args =
+	    sc_xreallocarray(s->pos_args, s->n_pos_args + 1, sizeof(v));
 	s->pos_args[s->n_pos_args++] = v;
 }
 
@@ -628,17 +620,17 @@ sql_pos_expr(Spark__Connect__SQL *s, Expr *v)
 /* ------------------------------------------------------------------ */
 
 struct res {
-	struct sc_buf	 schema;	/* "name:type:nullable,..." */
-	struct sc_buf	 data;		/* "v,v;v,v;" */
-	int		 nschema;
-	int		 nbatches;
-	int64_t		 rows;
-	int64_t		 sum;		/* column 0 as int64 */
-	bool		 sum_only;
-	bool		 bad_offset;
-	bool		 bad_rows;
-	int64_t		 batch_rows[64];
-	int		 stop_after;	/* return -1 after this many batches */
+	struct sc_buf schema; /* "name:type:nullable,..." */
+	struct sc_buf data; /* "v,v;v,v;" */
+	int nschema;
+	int nbatches;
+	int64_t rows;
+	int64_t sum; /* column 0 as int64 */
+	bool sum_only;
+	bool bad_offset;
+	bool bad_rows;
+	int64_t batch_rows[64];
+	int stop_after; /* return -1 after this many batches */
 };
 
 static void
@@ -659,8 +651,8 @@ res_release(struct res *r)
 static int
 on_schema(void *arg, const Spark__Connect__DataType *dt)
 {
-	struct res	*r = arg;
-	size_t		 i;
+	struct res *r = arg;
+	size_t i;
 
 	r->nschema++;
 	for (i = 0; i < dt->struct_->n_fields; i++) {
@@ -671,8 +663,8 @@ on_schema(void *arg, const Spark__Connect__DataType *dt)
 			sc_buf_addch(&r->schema, ',', NULL);
 		sc_buf_addf(&r->schema, NULL, "%s:", f->name);
 		sc_engine_type_name(f->data_type, &r->schema, NULL);
-		sc_buf_addf(&r->schema, NULL, ":%s", f->nullable ? "null" :
-		    "notnull");
+		sc_buf_addf(&r->schema, NULL, ":%s",
+		    f->nullable ? "null" : "notnull");
 	}
 	return 0;
 }
@@ -680,9 +672,9 @@ on_schema(void *arg, const Spark__Connect__DataType *dt)
 static int
 decode(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 {
-	struct res	*r = arg;
-	size_t		 row, col;
-	int64_t		 v;
+	struct res *r = arg;
+	size_t row, col;
+	int64_t v;
 
 	for (row = 0; row < b->nrows; row++) {
 		if (r->sum_only) {
@@ -696,7 +688,8 @@ decode(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 			if (sc_arrow_is_null(b, col, row))
 				sc_buf_addstr(&r->data, "null", NULL);
 			else if (sc_arrow_format_value(b, col, row,
-			    SC_ARROW_FMT_TEXT, &r->data, NULL, err) == -1)
+				     SC_ARROW_FMT_TEXT, &r->data, NULL,
+				     err) == -1)
 				return -1;
 		}
 		sc_buf_addch(&r->data, ';', NULL);
@@ -708,8 +701,8 @@ static int
 on_batch(void *arg, const uint8_t *ipc, size_t len, int64_t rows,
     int64_t start_offset)
 {
-	struct res		*r = arg;
-	struct sc_error		 err;
+	struct res *r = arg;
+	struct sc_error err;
 
 	if (start_offset != r->rows)
 		r->bad_offset = true;
@@ -719,15 +712,15 @@ on_batch(void *arg, const uint8_t *ipc, size_t len, int64_t rows,
 	r->rows += rows;
 	{
 		/* Count the rows the stream really holds. */
-		size_t		 before = r->data.len;
+		size_t before = r->data.len;
 
 		if (sc_arrow_read_stream(ipc, len, decode, r, &err) == -1) {
 			printf("# decode failed: %s\n", err.msg);
 			r->bad_rows = true;
 		}
 		if (!r->sum_only) {
-			const uint8_t	*p = r->data.data + before;
-			int64_t		 n = 0;
+			const uint8_t *p = r->data.data + before;
+			int64_t n = 0;
 
 			for (; p < r->data.data + r->data.len; p++)
 				if (*p == ';')
@@ -744,9 +737,9 @@ on_batch(void *arg, const uint8_t *ipc, size_t len, int64_t rows,
 static Rel *
 relation_copy_for_test(const Rel *m)
 {
-	uint8_t		*b;
-	size_t		 n;
-	Rel		*r;
+	uint8_t *b;
+	size_t n;
+	Rel *r;
 
 	b = sc_proto_pack_alloc(&m->base, &n);
 	r = sc_proto_unpack(&spark__connect__relation__descriptor, b, n, NULL);
@@ -754,16 +747,16 @@ relation_copy_for_test(const Rel *m)
 	return r;
 }
 
-static struct sc_engine		*eng;
-static struct sc_engine_conn	*c1, *c2;
+static struct sc_engine *eng;
+static struct sc_engine_conn *c1, *c2;
 
 static int
-run_l(struct sc_engine_conn *c, Rel *root, int64_t max_rows,
-    int64_t max_bytes, struct res *r, struct sc_error *err)
+run_l(struct sc_engine_conn *c, Rel *root, int64_t max_rows, int64_t max_bytes,
+    struct res *r, struct sc_error *err)
 {
-	struct sc_engine_limits	 lim = { max_rows, max_bytes };
-	struct sc_engine_sink	 sink = { on_schema, on_batch, r };
-	int			 rc;
+	struct sc_engine_limits lim = { max_rows, max_bytes };
+	struct sc_engine_sink sink = { on_schema, on_batch, r };
+	int rc;
 
 	sc_error_init(err);
 	rc = sc_engine_run(c, root, &lim, &sink, err);
@@ -772,8 +765,7 @@ run_l(struct sc_engine_conn *c, Rel *root, int64_t max_rows,
 }
 
 static int
-run(struct sc_engine_conn *c, Rel *root, struct res *r,
-    struct sc_error *err)
+run(struct sc_engine_conn *c, Rel *root, struct res *r, struct sc_error *err)
 {
 	return run_l(c, root, 10000, 4 << 20, r, err);
 }
@@ -782,9 +774,9 @@ run(struct sc_engine_conn *c, Rel *root, struct res *r,
 static void
 check(Rel *root, const char *schema, const char *data, const char *name)
 {
-	struct res	 r;
-	struct sc_error	 err;
-	int		 rc;
+	struct res r;
+	struct sc_error err;
+	int rc;
 
 	res_init(&r);
 	rc = run(c1, root, &r, &err);
@@ -803,9 +795,9 @@ static void
 check_err(struct sc_engine_conn *c, Rel *root, const char *cls,
     const char *name)
 {
-	struct res	 r;
-	struct sc_error	 err;
-	int		 rc;
+	struct res r;
+	struct sc_error err;
+	int rc;
 
 	res_init(&r);
 	rc = run(c, root, &r, &err);
@@ -819,8 +811,8 @@ check_err(struct sc_engine_conn *c, Rel *root, const char *cls,
 static void
 exec_sql(struct sc_engine_conn *c, const char *sql)
 {
-	struct res	 r;
-	struct sc_error	 err;
+	struct res r;
+	struct sc_error err;
 
 	res_init(&r);
 	if (run(c, R_sql(sql), &r, &err) == -1)
@@ -836,21 +828,23 @@ static void
 test_sql_basic(void)
 {
 	check(R_sql("SELECT 1 AS a, 'x' AS b, 2.5 AS c, NULL AS d, "
-	    "x'0102' AS e"),
+		    "x'0102' AS e"),
 	    "a:long:null,b:string:null,c:double:null,d:void:null,"
-	    "e:binary:null", "1,x,2.5,null,0102;", "sql literals");
+	    "e:binary:null",
+	    "1,x,2.5,null,0102;", "sql literals");
 	check(R_sql("SELECT * FROM t ORDER BY a"),
 	    "a:integer:notnull,b:string:null,d:date:null,"
 	    "p:decimal(10,2):null,f:boolean:null,ts:timestamp:null",
 	    "1,one,2024-01-02,1.50,true,2024-01-02 03:04:05;"
 	    "2,two,null,null,false,null;3,null,1970-01-01,-0.25,null,"
-	    "1970-01-01 00:00:00.5;", "declared types");
+	    "1970-01-01 00:00:00.5;",
+	    "declared types");
 }
 
 static void
 test_sql_args(void)
 {
-	Rel	*r;
+	Rel *r;
 	struct res res;
 	struct sc_error err;
 
@@ -874,17 +868,18 @@ test_sql_args(void)
 	res_init(&res);
 	r = R_sql("SELECT :missing AS v");
 	ok(run(c1, r, &res, &err) == -1 &&
-	    strcmp(err.errclass, "UNBOUND_SQL_PARAMETER") == 0 &&
-	    strcmp(err.sqlstate, "42P02") == 0, "unbound parameter error");
+		strcmp(err.errclass, "UNBOUND_SQL_PARAMETER") == 0 &&
+		strcmp(err.sqlstate, "42P02") == 0,
+	    "unbound parameter error");
 	res_release(&res);
 }
 
 static void
 test_range(void)
 {
-	struct res	 r;
-	struct sc_error	 err;
-	int		 rc;
+	struct res r;
+	struct sc_error err;
+	int rc;
 
 	check(R_range(0, 5), "id:long:notnull", "0;1;2;3;4;", "range");
 	check(R_range3(0, 10, 3, 0), "id:long:notnull", "0;3;6;9;",
@@ -907,12 +902,12 @@ test_range(void)
 	res_init(&r);
 	r.sum_only = true;
 	{
-		struct timespec	 t0, t1;
-		double		 secs;
+		struct timespec t0, t1;
+		double secs;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		rc = run_l(c1, R_range(0, 50000000), 100000, 64 << 20, &r,
-		    &err);
+		rc =
+		    run_l(c1, R_range(0, 50000000), 100000, 64 << 20, &r, &err);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		secs = (double)(t1.tv_sec - t0.tv_sec) +
 		    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
@@ -920,15 +915,15 @@ test_range(void)
 		    secs, 50.0 / secs);
 	}
 	ok(rc == 0 && r.rows == 50000000 && r.sum == 1249999975000000LL &&
-	    r.nbatches == 500 && !r.bad_offset,
+		r.nbatches == 500 && !r.bad_offset,
 	    "native range(0, 50000000): rows, sum, 500 batches");
 	res_release(&r);
 
 	/* As a table-valued function. */
-	check(R_sql("SELECT id FROM range(4)"), "id:long:notnull",
-	    "0;1;2;3;", "range TVF 1 arg");
-	check(R_sql("SELECT id FROM range(2, 5)"), "id:long:notnull",
-	    "2;3;4;", "range TVF 2 args");
+	check(R_sql("SELECT id FROM range(4)"), "id:long:notnull", "0;1;2;3;",
+	    "range TVF 1 arg");
+	check(R_sql("SELECT id FROM range(2, 5)"), "id:long:notnull", "2;3;4;",
+	    "range TVF 2 args");
 	check(R_sql("SELECT * FROM range(10, 0, -4)"), "id:long:notnull",
 	    "10;6;2;", "range TVF 3 args");
 	check_err(c1, R_sql("SELECT * FROM range(1, 2, 0)"),
@@ -940,12 +935,13 @@ test_range(void)
 	ok(rc == 0 && r.rows == 1 && r.sum == 1000000, "TVF count");
 	res_release(&r);
 	check(R_sql("SELECT count(*) AS n, sum(id) AS s FROM range(0, "
-	    "1000000)"), "n:long:null,s:long:null", "1000000,499999500000;",
+		    "1000000)"),
+	    "n:long:null,s:long:null", "1000000,499999500000;",
 	    "TVF count and sum");
 	/* A range under a filter goes through the TVF. */
-	check(R_filter(R_range(0, 10), E_fn(">", E_col("id"),
-	    E_lit(L_long(6)), NULL)), "id:long:notnull", "7;8;9;",
-	    "filter over range");
+	check(R_filter(R_range(0, 10),
+		  E_fn(">", E_col("id"), E_lit(L_long(6)), NULL)),
+	    "id:long:notnull", "7;8;9;", "filter over range");
 }
 
 /*
@@ -955,15 +951,15 @@ test_range(void)
 static Rel *
 renamed_4x(void)
 {
-	Spark__Connect__WithColumnsRenamed	 w;
-	struct sc_buf				 inner, outer;
-	uint8_t					*b;
-	size_t					 n;
-	Rel					*r;
+	Spark__Connect__WithColumnsRenamed w;
+	struct sc_buf inner, outer;
+	uint8_t *b;
+	size_t n;
+	Rel *r;
 	static const uint8_t rename[] = {
-		0x1a, 0x07,			/* field 3, 7 bytes */
-		0x0a, 0x02, 'i', 'd',		/* col_name "id" */
-		0x12, 0x01, 'n',		/* new_column_name "n" */
+		0x1a, 0x07, /* field 3, 7 bytes */
+		0x0a, 0x02, 'i', 'd', /* col_name "id" */
+		0x12, 0x01, 'n', /* new_column_name "n" */
 	};
 
 	spark__connect__with_columns_renamed__init(&w);
@@ -975,7 +971,7 @@ renamed_4x(void)
 	sc_buf_add(&inner, rename, sizeof(rename), NULL);
 	free(b);
 	sc_buf_init(&outer, SC_BUF_UNLIMITED);
-	sc_buf_addch(&outer, 0x9a, NULL);	/* field 19, length-delimited */
+	sc_buf_addch(&outer, 0x9a, NULL); /* field 19, length-delimited */
 	sc_buf_addch(&outer, 0x01, NULL);
 	sc_buf_addch(&outer, (int)inner.len, NULL);
 	sc_buf_add(&outer, inner.data, inner.len, NULL);
@@ -989,58 +985,73 @@ renamed_4x(void)
 static void
 test_relations(void)
 {
-	check(R_project(R_table("t"), E_col("a"), E_alias(E_fn("+",
-	    E_col("a"), E_lit(L_long(10)), NULL), "a10"), NULL),
+	check(
+	    R_project(R_table("t"), E_col("a"),
+		E_alias(E_fn("+", E_col("a"), E_lit(L_long(10)), NULL), "a10"),
+		NULL),
 	    "a:integer:notnull,a10:long:null", "1,11;2,12;3,13;",
 	    "project over named table");
 	check(R_project(NULL, E_lit(L_long(1)), E_lit(L_str("s")),
-	    E_lit(L_bool(1)), E_lit(L_null()), E_lit(L_double(1e20)),
-	    E_lit(L_date(19724)), E_lit(L_decimal("12.345", 6, 3)), NULL),
+		  E_lit(L_bool(1)), E_lit(L_null()), E_lit(L_double(1e20)),
+		  E_lit(L_date(19724)), E_lit(L_decimal("12.345", 6, 3)), NULL),
 	    "1:long:notnull,s:string:notnull,true:boolean:notnull,"
 	    "NULL:void:null,1.0E20:double:notnull,"
 	    "DATE '2024-01-02':date:notnull,12.345:decimal(6,3):notnull",
 	    "1,s,true,null,1.0E20,2024-01-02,12.345;",
 	    "project without input: literals");
-	check(R_filter(R_table("t"), E_fn("==", E_col("b"),
-	    E_lit(L_str("two")), NULL)), "a:integer:notnull,b:string:null,"
+	check(R_filter(R_table("t"),
+		  E_fn("==", E_col("b"), E_lit(L_str("two")), NULL)),
+	    "a:integer:notnull,b:string:null,"
 	    "d:date:null,p:decimal(10,2):null,f:boolean:null,"
-	    "ts:timestamp:null", "2,two,null,null,false,null;", "filter");
+	    "ts:timestamp:null",
+	    "2,two,null,null,false,null;", "filter");
 	check(R_project(R_sort(R_table("t"), S_order(E_col("b"), 1, 0), NULL),
-	    E_col("b"), NULL), "b:string:null", "two;one;null;",
+		  E_col("b"), NULL),
+	    "b:string:null", "two;one;null;",
 	    "sort desc (nulls last by default)");
 	check(R_project(R_sort(R_table("t"), S_order(E_col("b"), 0, 2), NULL),
-	    E_col("b"), NULL), "b:string:null", "one;two;null;",
-	    "sort asc nulls last");
-	check(R_project(R_limit(R_sort(R_table("t"), S_order(E_col("a"), 1, 0),
-	    NULL), 2), E_col("a"), NULL), "a:integer:notnull", "3;2;",
-	    "limit over sort");
-	check(R_project(R_offset(R_sort(R_table("t"), S_order(E_col("a"), 0,
-	    0), NULL), 1), E_col("a"), NULL), "a:integer:notnull", "2;3;",
-	    "offset over sort");
+		  E_col("b"), NULL),
+	    "b:string:null", "one;two;null;", "sort asc nulls last");
+	check(R_project(
+		  R_limit(R_sort(R_table("t"), S_order(E_col("a"), 1, 0), NULL),
+		      2),
+		  E_col("a"), NULL),
+	    "a:integer:notnull", "3;2;", "limit over sort");
+	check(R_project(R_offset(R_sort(R_table("t"), S_order(E_col("a"), 0, 0),
+				     NULL),
+			    1),
+		  E_col("a"), NULL),
+	    "a:integer:notnull", "2;3;", "offset over sort");
 	check(R_sort(R_agg(R_table("g"), 1, E_col("k"), NULL,
-	    E_fn("count", E_star(NULL), NULL), E_fn("sum", E_col("v"), NULL),
-	    E_fn("avg", E_col("v"), NULL), E_fn("min", E_col("v"), NULL),
-	    E_fn("max", E_col("v"), NULL), E_fn2("count", 1, E_col("v"), NULL),
-	    NULL), S_order(E_col("k"), 0, 0), NULL),
+			 E_fn("count", E_star(NULL), NULL),
+			 E_fn("sum", E_col("v"), NULL),
+			 E_fn("avg", E_col("v"), NULL),
+			 E_fn("min", E_col("v"), NULL),
+			 E_fn("max", E_col("v"), NULL),
+			 E_fn2("count", 1, E_col("v"), NULL), NULL),
+		  S_order(E_col("k"), 0, 0), NULL),
 	    "k:string:null,count(1):long:notnull,sum(v):long:null,"
 	    "avg(v):double:null,min(v):long:null,max(v):long:null,"
 	    "count(DISTINCT v):long:notnull",
 	    "a,3,6,2.0,1,3,3;b,2,20,10.0,10,10,1;", "aggregate groupBy");
-	check(R_agg(R_table("g"), 1, NULL, E_alias(E_fn("count",
-	    E_lit(L_int(1)), NULL), "n"), NULL), "n:long:notnull", "5;",
-	    "global aggregate");
-	check_err(c1, R_agg(R_table("g"), 2, E_col("k"), NULL,
-	    E_fn("count", E_star(NULL), NULL), NULL),
+	check(R_agg(R_table("g"), 1, NULL,
+		  E_alias(E_fn("count", E_lit(L_int(1)), NULL), "n"), NULL),
+	    "n:long:notnull", "5;", "global aggregate");
+	check_err(c1,
+	    R_agg(R_table("g"), 2, E_col("k"), NULL,
+		E_fn("count", E_star(NULL), NULL), NULL),
 	    "UNSUPPORTED_FEATURE.GROUP_TYPE", "rollup unsupported");
-	check(R_project(R_filter(R_alias(R_table("t"), "q"), E_fn(">",
-	    E_col("q.a"), E_lit(L_long(2)), NULL)), E_col("q.b"), NULL),
+	check(R_project(R_filter(R_alias(R_table("t"), "q"),
+			    E_fn(">", E_col("q.a"), E_lit(L_long(2)), NULL)),
+		  E_col("q.b"), NULL),
 	    "b:string:null", "null;", "subquery_alias and qualified names");
 	check(R_todf(R_sql("SELECT 1 AS a, 2 AS a"), "x", "y", NULL),
 	    "x:long:null,y:long:null", "1,2;", "toDF with duplicate names");
 	check_err(c1, R_todf(R_range(0, 1), "x", "y", NULL),
 	    "INVALID_PLAN_INPUT", "toDF wrong count");
 	check(R_renamed(R_sql("SELECT 1 AS a, 2 AS b"), "A", "aa", "zz", "q",
-	    NULL), "aa:long:null,b:long:null", "1,2;",
+		  NULL),
+	    "aa:long:null,b:long:null", "1,2;",
 	    "withColumnsRenamed (case-insensitive, missing ignored)");
 	check(renamed_4x(), "n:long:notnull", "0;1;",
 	    "withColumnsRenamed 4.x renames field");
@@ -1049,13 +1060,15 @@ test_relations(void)
 	    "p:decimal(10,2):null,f:boolean:null,ts:timestamp:null",
 	    "1,one,2024-01-02,1.50,true,2024-01-02 03:04:05;"
 	    "2,two,null,null,false,null;3,null,1970-01-01,-0.25,null,"
-	    "1970-01-01 00:00:00.5;", "star");
+	    "1970-01-01 00:00:00.5;",
+	    "star");
 	check(R_project(R_alias(R_table("t"), "z"), E_star("z.*"), NULL),
 	    "a:integer:notnull,b:string:null,d:date:null,"
 	    "p:decimal(10,2):null,f:boolean:null,ts:timestamp:null",
 	    "1,one,2024-01-02,1.50,true,2024-01-02 03:04:05;"
 	    "2,two,null,null,false,null;3,null,1970-01-01,-0.25,null,"
-	    "1970-01-01 00:00:00.5;", "qualified star");
+	    "1970-01-01 00:00:00.5;",
+	    "qualified star");
 	check(R_table("spark_catalog.default.t2"), "x:long:null", "7;",
 	    "spark_catalog.default.t means main.t");
 	check_err(c1, R_table("nope"), "TABLE_OR_VIEW_NOT_FOUND",
@@ -1065,23 +1078,21 @@ test_relations(void)
 static void
 test_expressions(void)
 {
-	Rel	*in = R_sql("SELECT 7 AS a, 2 AS b, 'Hello' AS s, NULL AS n, "
-	    "1.5 AS x");
+	Rel *in = R_sql("SELECT 7 AS a, 2 AS b, 'Hello' AS s, NULL AS n, "
+			"1.5 AS x");
 
-	check(R_project(in,
-	    E_fn("==", E_col("a"), E_lit(L_long(7)), NULL),
-	    E_fn("!=", E_col("a"), E_col("b"), NULL),
-	    E_fn("<", E_col("a"), E_col("b"), NULL),
-	    E_fn("<=", E_col("b"), E_lit(L_long(2)), NULL),
-	    E_fn(">", E_col("a"), E_col("b"), NULL),
-	    E_fn(">=", E_col("a"), E_lit(L_long(8)), NULL),
-	    E_fn("<=>", E_col("n"), E_lit(L_null()), NULL),
-	    E_fn("and", E_lit(L_bool(1)), E_lit(L_bool(0)), NULL),
-	    E_fn("or", E_lit(L_bool(1)), E_lit(L_bool(0)), NULL),
-	    E_fn("not", E_lit(L_bool(0)), NULL),
-	    E_fn("isnull", E_col("n"), NULL),
-	    E_fn("isnotnull", E_col("n"), NULL),
-	    NULL),
+	check(R_project(in, E_fn("==", E_col("a"), E_lit(L_long(7)), NULL),
+		  E_fn("!=", E_col("a"), E_col("b"), NULL),
+		  E_fn("<", E_col("a"), E_col("b"), NULL),
+		  E_fn("<=", E_col("b"), E_lit(L_long(2)), NULL),
+		  E_fn(">", E_col("a"), E_col("b"), NULL),
+		  E_fn(">=", E_col("a"), E_lit(L_long(8)), NULL),
+		  E_fn("<=>", E_col("n"), E_lit(L_null()), NULL),
+		  E_fn("and", E_lit(L_bool(1)), E_lit(L_bool(0)), NULL),
+		  E_fn("or", E_lit(L_bool(1)), E_lit(L_bool(0)), NULL),
+		  E_fn("not", E_lit(L_bool(0)), NULL),
+		  E_fn("isnull", E_col("n"), NULL),
+		  E_fn("isnotnull", E_col("n"), NULL), NULL),
 	    "(a = 7):boolean:null,(NOT (a = b)):boolean:null,"
 	    "(a < b):boolean:null,(b <= 2):boolean:null,(a > b):boolean:null,"
 	    "(a >= 8):boolean:null,(n <=> NULL):boolean:notnull,"
@@ -1092,20 +1103,18 @@ test_expressions(void)
 	    "comparisons and logic");
 
 	in = R_sql("SELECT 7 AS a, 2 AS b, 'Hello' AS s, NULL AS n, 1.5 AS x");
-	check(R_project(in,
-	    E_fn("+", E_col("a"), E_col("b"), NULL),
-	    E_fn("-", E_col("a"), E_col("b"), NULL),
-	    E_fn("*", E_col("a"), E_col("b"), NULL),
-	    E_fn("/", E_col("a"), E_col("b"), NULL),
-	    E_fn("%", E_col("a"), E_col("b"), NULL),
-	    E_fn("-", E_col("a"), NULL),
-	    E_fn("abs", E_lit(L_long(-3)), NULL),
-	    E_fn("round", E_lit(L_double(2.5)), NULL),
-	    E_fn("floor", E_col("x"), NULL),
-	    E_fn("ceil", E_col("x"), NULL),
-	    E_fn("sqrt", E_lit(L_long(16)), NULL),
-	    E_fn("pow", E_lit(L_long(2)), E_lit(L_long(10)), NULL),
-	    NULL),
+	check(R_project(in, E_fn("+", E_col("a"), E_col("b"), NULL),
+		  E_fn("-", E_col("a"), E_col("b"), NULL),
+		  E_fn("*", E_col("a"), E_col("b"), NULL),
+		  E_fn("/", E_col("a"), E_col("b"), NULL),
+		  E_fn("%", E_col("a"), E_col("b"), NULL),
+		  E_fn("-", E_col("a"), NULL),
+		  E_fn("abs", E_lit(L_long(-3)), NULL),
+		  E_fn("round", E_lit(L_double(2.5)), NULL),
+		  E_fn("floor", E_col("x"), NULL),
+		  E_fn("ceil", E_col("x"), NULL),
+		  E_fn("sqrt", E_lit(L_long(16)), NULL),
+		  E_fn("pow", E_lit(L_long(2)), E_lit(L_long(10)), NULL), NULL),
 	    "(a + b):long:null,(a - b):long:null,(a * b):long:null,"
 	    "(a / b):double:null,(a % b):long:null,(- a):long:null,"
 	    "abs(-3):long:null,round(2.5):double:null,floor(x):long:null,"
@@ -1113,45 +1122,44 @@ test_expressions(void)
 	    "9,5,14,3.5,1,-7,3,3.0,1,2,4.0,1024.0;", "arithmetic and math");
 
 	in = R_sql("SELECT 7 AS a, 2 AS b, ' Hello ' AS s, NULL AS n");
-	check(R_project(in,
-	    E_fn("upper", E_col("s"), NULL),
-	    E_fn("lower", E_col("s"), NULL),
-	    E_fn("length", E_col("s"), NULL),
-	    E_fn("trim", E_col("s"), NULL),
-	    E_fn("ltrim", E_col("s"), NULL),
-	    E_fn("rtrim", E_col("s"), NULL),
-	    E_fn("concat", E_col("s"), E_lit(L_str("!")), E_col("a"), NULL),
-	    E_fn("substring", E_col("s"), E_lit(L_int(0)), E_lit(L_int(3)),
-	    NULL),
-	    E_fn("replace", E_col("s"), E_lit(L_str("l")), E_lit(L_str("L")),
-	    NULL),
-	    E_fn("coalesce", E_col("n"), E_col("b"), NULL),
-	    E_fn("greatest", E_col("a"), E_col("n"), E_col("b"), NULL),
-	    E_fn("least", E_col("a"), E_col("n"), E_col("b"), NULL),
-	    NULL),
+	check(
+	    R_project(in, E_fn("upper", E_col("s"), NULL),
+		E_fn("lower", E_col("s"), NULL),
+		E_fn("length", E_col("s"), NULL),
+		E_fn("trim", E_col("s"), NULL), E_fn("ltrim", E_col("s"), NULL),
+		E_fn("rtrim", E_col("s"), NULL),
+		E_fn("concat", E_col("s"), E_lit(L_str("!")), E_col("a"), NULL),
+		E_fn("substring", E_col("s"), E_lit(L_int(0)), E_lit(L_int(3)),
+		    NULL),
+		E_fn("replace", E_col("s"), E_lit(L_str("l")),
+		    E_lit(L_str("L")), NULL),
+		E_fn("coalesce", E_col("n"), E_col("b"), NULL),
+		E_fn("greatest", E_col("a"), E_col("n"), E_col("b"), NULL),
+		E_fn("least", E_col("a"), E_col("n"), E_col("b"), NULL), NULL),
 	    "upper(s):string:null,lower(s):string:null,length(s):integer:null,"
 	    "trim(s):string:null,ltrim(s):string:null,rtrim(s):string:null,"
 	    "concat(s, !, a):string:null,substring(s, 0, 3):string:null,"
 	    "replace(s, l, L):string:null,coalesce(n, b):long:null,"
 	    "greatest(a, n, b):long:null,least(a, n, b):long:null",
 	    " HELLO , hello ,7,Hello,Hello , Hello, Hello !7, He, HeLLo ,2,"
-	    "7,2;", "string and null functions");
+	    "7,2;",
+	    "string and null functions");
 
 	in = R_sql("SELECT 7 AS a, 2 AS b, NULL AS n");
 	check(R_project(in,
-	    E_fn("when", E_fn(">", E_col("a"), E_lit(L_long(5)), NULL),
-	    E_lit(L_str("big")), E_lit(L_str("small")), NULL),
-	    E_fn("if", E_fn("<", E_col("a"), E_col("b"), NULL),
-	    E_lit(L_long(1)), E_lit(L_long(0)), NULL),
-	    E_fn("in", E_col("a"), E_lit(L_long(1)), E_lit(L_long(7)), NULL),
-	    E_alias(E_cast(E_col("a"), "string", 0), "as_str"),
-	    E_cast(E_lit(L_str("12")), "int", 0),
-	    E_cast(E_lit(L_str("x")), "int", 1),
-	    E_cast(E_lit(L_str("2024-02-29")), "date", 0),
-	    E_cast(E_lit(L_str("1.005")), "decimal(5,2)", 0),
-	    E_cast(E_fn("==", E_col("a"), E_col("a"), NULL), "string", 0),
-	    E_alias(E_sqlexpr("a * 100 + b"), "e"),
-	    NULL),
+		  E_fn("when", E_fn(">", E_col("a"), E_lit(L_long(5)), NULL),
+		      E_lit(L_str("big")), E_lit(L_str("small")), NULL),
+		  E_fn("if", E_fn("<", E_col("a"), E_col("b"), NULL),
+		      E_lit(L_long(1)), E_lit(L_long(0)), NULL),
+		  E_fn("in", E_col("a"), E_lit(L_long(1)), E_lit(L_long(7)),
+		      NULL),
+		  E_alias(E_cast(E_col("a"), "string", 0), "as_str"),
+		  E_cast(E_lit(L_str("12")), "int", 0),
+		  E_cast(E_lit(L_str("x")), "int", 1),
+		  E_cast(E_lit(L_str("2024-02-29")), "date", 0),
+		  E_cast(E_lit(L_str("1.005")), "decimal(5,2)", 0),
+		  E_cast(E_fn("==", E_col("a"), E_col("a"), NULL), "string", 0),
+		  E_alias(E_sqlexpr("a * 100 + b"), "e"), NULL),
 	    "CASE WHEN (a > 5) THEN big ELSE small END:string:null,"
 	    "(IF((a < b), 1, 0)):long:null,(a IN (1, 7)):boolean:null,"
 	    "as_str:string:null,CAST(12 AS INT):integer:notnull,"
@@ -1160,10 +1168,12 @@ test_expressions(void)
 	    "CAST((a = a) AS STRING):string:null,e:long:null",
 	    "big,0,true,7,12,null,2024-02-29,1.01,true,702;",
 	    "when, if, in, cast, expression_string");
-	check_err(c1, R_project(NULL, E_cast(E_lit(L_str("x")), "int", 0),
-	    NULL), "CAST_INVALID_INPUT", "ANSI cast error");
-	check_err(c1, R_project(NULL, E_fn("nosuchfn", E_lit(L_long(1)),
-	    NULL), NULL), "UNRESOLVED_ROUTINE", "unknown function");
+	check_err(c1,
+	    R_project(NULL, E_cast(E_lit(L_str("x")), "int", 0), NULL),
+	    "CAST_INVALID_INPUT", "ANSI cast error");
+	check_err(c1,
+	    R_project(NULL, E_fn("nosuchfn", E_lit(L_long(1)), NULL), NULL),
+	    "UNRESOLVED_ROUTINE", "unknown function");
 	check_err(c1, R_project(R_table("t"), E_col("zz"), NULL),
 	    "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION", "unknown column");
 }
@@ -1172,12 +1182,14 @@ static void
 test_types(void)
 {
 	check(R_sql("SELECT CASE WHEN id < 2 THEN NULL ELSE id END AS v FROM "
-	    "range(4)"), "v:long:null", "null;null;2;3;",
-	    "inferred past leading nulls");
+		    "range(4)"),
+	    "v:long:null", "null;null;2;3;", "inferred past leading nulls");
 	check(R_sql("SELECT CASE WHEN id = 0 THEN 1 ELSE 0.5 END AS v FROM "
-	    "range(3)"), "v:double:null", "1.0;0.5;0.5;", "int and real mix");
+		    "range(3)"),
+	    "v:double:null", "1.0;0.5;0.5;", "int and real mix");
 	check(R_sql("SELECT CASE WHEN id = 0 THEN 1 ELSE 'x' END AS v FROM "
-	    "range(2)"), "v:string:null", "1;x;", "int and text mix");
+		    "range(2)"),
+	    "v:string:null", "1;x;", "int and text mix");
 	check(R_sql("SELECT NULL AS v FROM range(2)"), "v:void:null",
 	    "null;null;", "all null is void");
 	check(R_sql("SELECT * FROM ty"),
@@ -1190,32 +1202,34 @@ test_types(void)
 	exec_sql(c1, "CREATE TABLE strs(s STRING, `string` STRING)");
 	exec_sql(c1, "INSERT INTO strs VALUES ('007', '1e3')");
 	check(R_sql("SELECT s, string, CAST(42 AS STRING) AS c, "
-	    "CAST('0042' AS STRING) AS d FROM strs"),
+		    "CAST('0042' AS STRING) AS d FROM strs"),
 	    "s:string:null,string:string:null,c:string:null,d:string:null",
 	    "007,1e3,42,0042;", "STRING columns and casts keep text");
-	check(R_sql("SELECT CAST('2024-01-02' AS DATE) AS d, "
-	    "TRY_CAST('x' AS INT) AS i, CAST(CAST(' 12 ' AS INT) + 1 AS "
-	    "STRING) AS s, CAST(1.005 AS DECIMAL(4, 2)) AS p, "
-	    "CAST('true' AS BOOLEAN) AS b"),
+	check(R_sql(
+		  "SELECT CAST('2024-01-02' AS DATE) AS d, "
+		  "TRY_CAST('x' AS INT) AS i, CAST(CAST(' 12 ' AS INT) + 1 AS "
+		  "STRING) AS s, CAST(1.005 AS DECIMAL(4, 2)) AS p, "
+		  "CAST('true' AS BOOLEAN) AS b"),
 	    "d:string:null,i:void:null,s:string:null,p:string:null,"
-	    "b:long:null", "2024-01-02,null,13,1.01,1;",
-	    "Spark CAST in SQL text");
+	    "b:long:null",
+	    "2024-01-02,null,13,1.01,1;", "Spark CAST in SQL text");
 	check_err(c1, R_sql("SELECT CAST('x' AS INT) AS i"),
 	    "CAST_INVALID_INPUT", "ANSI CAST in SQL text");
 	check(R_sql("SELECT 'Abc' LIKE 'a%' AS l1, 'Abc' LIKE 'A%' AS l2"),
 	    "l1:long:null,l2:long:null", "0,1;", "LIKE is case-sensitive");
-	check_err(c1, R_sql("SELECT CASE WHEN id < 20000 THEN id ELSE 'x' "
-	    "END AS v FROM range(20001)"), "INCONSISTENT_COLUMN_TYPE",
-	    "late type change");
+	check_err(c1,
+	    R_sql("SELECT CASE WHEN id < 20000 THEN id ELSE 'x' "
+		  "END AS v FROM range(20001)"),
+	    "INCONSISTENT_COLUMN_TYPE", "late type change");
 }
 
 static void
 build_arrow(struct sc_buf *out)
 {
-	struct sc_arrow_schema	 s;
-	struct sc_arrow_field	*f;
-	struct sc_arrow_writer	*w;
-	struct sc_error		 err;
+	struct sc_arrow_schema s;
+	struct sc_arrow_field *f;
+	struct sc_arrow_writer *w;
+	struct sc_error err;
 
 	sc_arrow_schema_init(&s);
 	sc_arrow_schema_add(&s, "id", SC_ARROW_INT64, false);
@@ -1252,7 +1266,7 @@ build_arrow(struct sc_buf *out)
 static void
 test_local(void)
 {
-	struct sc_buf	 a;
+	struct sc_buf a;
 
 	sc_buf_init(&a, SC_BUF_UNLIMITED);
 	build_arrow(&a);
@@ -1260,26 +1274,31 @@ test_local(void)
 	    "id:long:notnull,name:string:null,x:double:null,ok:boolean:null,"
 	    "d:date:null,p:decimal(10,2):null,i:integer:null",
 	    "1,0123,1.5,true,2024-01-02,-12.34,5;"
-	    "2,null,null,false,null,null,null;", "local relation");
+	    "2,null,null,false,null,null,null;",
+	    "local relation");
 	check(R_project(R_filter(R_local(a.data, a.len, NULL),
-	    E_fn("==", E_col("ok"), E_lit(L_bool(1)), NULL)), E_col("name"),
-	    NULL), "name:string:null", "0123;", "filter over local relation");
-	check(R_local(a.data, a.len, "a bigint, b string, c double, "
-	    "e boolean, f date, g decimal(10,2), h bigint"),
+			    E_fn("==", E_col("ok"), E_lit(L_bool(1)), NULL)),
+		  E_col("name"), NULL),
+	    "name:string:null", "0123;", "filter over local relation");
+	check(R_local(a.data, a.len,
+		  "a bigint, b string, c double, "
+		  "e boolean, f date, g decimal(10,2), h bigint"),
 	    "a:long:null,b:string:null,c:double:null,e:boolean:null,"
 	    "f:date:null,g:decimal(10,2):null,h:long:null",
 	    "1,0123,1.5,true,2024-01-02,-12.34,5;"
-	    "2,null,null,false,null,null,null;", "local relation + DDL schema");
-	check(R_local(NULL, 0, "{\"type\":\"struct\",\"fields\":["
-	    "{\"name\":\"k\",\"type\":\"integer\",\"nullable\":false,"
-	    "\"metadata\":{}},{\"name\":\"v\",\"type\":\"string\","
-	    "\"nullable\":true,\"metadata\":{}}]}"),
+	    "2,null,null,false,null,null,null;",
+	    "local relation + DDL schema");
+	check(R_local(NULL, 0,
+		  "{\"type\":\"struct\",\"fields\":["
+		  "{\"name\":\"k\",\"type\":\"integer\",\"nullable\":false,"
+		  "\"metadata\":{}},{\"name\":\"v\",\"type\":\"string\","
+		  "\"nullable\":true,\"metadata\":{}}]}"),
 	    "k:integer:notnull,v:string:null", "", "empty with JSON schema");
 	sc_buf_release(&a);
 	/* The TEMP table is gone after the run. */
 	check(R_sql("SELECT count(*) AS n FROM sqlite_temp_schema WHERE "
-	    "name LIKE '_sc_local%'"), "n:long:null", "0;",
-	    "local relation tables dropped");
+		    "name LIKE '_sc_local%'"),
+	    "n:long:null", "0;", "local relation tables dropped");
 }
 
 static void
@@ -1293,22 +1312,30 @@ test_show(void)
 	    "|  1| one|\n"
 	    "|  2| two|\n"
 	    "|  3|NULL|\n"
-	    "+---+----+\n;", "show_string");
+	    "+---+----+\n;",
+	    "show_string");
 	check(R_show(R_range(0, 5), 2, 0, 0), "show_string:string:notnull",
 	    "+---+\n|id |\n+---+\n|0  |\n|1  |\n+---+\n"
-	    "only showing top 2 rows\n;", "show_string untruncated, more");
+	    "only showing top 2 rows\n;",
+	    "show_string untruncated, more");
 	check(R_show(R_sql("SELECT 'abcdefghij' AS long_name, 1 AS n"), 5, 5,
-	    0), "show_string:string:notnull",
+		  0),
+	    "show_string:string:notnull",
 	    "+---------+---+\n|long_name|  n|\n+---------+---+\n"
-	    "|    ab...|  1|\n+---------+---+\n;", "show_string truncate 5");
-	check(R_show(R_sql("SELECT a, b FROM t ORDER BY a LIMIT 2"), 20, 20,
-	    1), "show_string:string:notnull",
+	    "|    ab...|  1|\n+---------+---+\n;",
+	    "show_string truncate 5");
+	check(R_show(R_sql("SELECT a, b FROM t ORDER BY a LIMIT 2"), 20, 20, 1),
+	    "show_string:string:notnull",
 	    "-RECORD 0--\n a   | 1   \n b   | one \n"
-	    "-RECORD 1--\n a   | 2   \n b   | two \n;", "show_string vertical");
+	    "-RECORD 1--\n a   | 2   \n b   | two \n;",
+	    "show_string vertical");
 	check(R_show(R_project(NULL, E_lit(L_double(1e20)),
-	    E_alias(E_lit(L_double(0.1)), "d"), E_alias(E_sqlexpr("x'6869'"),
-	    "b"), E_alias(E_lit(L_date(0)), "dt"), E_alias(E_lit(L_str(
-	    "a\tb")), "s"), NULL), 20, 20, 0), "show_string:string:notnull",
+			 E_alias(E_lit(L_double(0.1)), "d"),
+			 E_alias(E_sqlexpr("x'6869'"), "b"),
+			 E_alias(E_lit(L_date(0)), "dt"),
+			 E_alias(E_lit(L_str("a\tb")), "s"), NULL),
+		  20, 20, 0),
+	    "show_string:string:notnull",
 	    "+------+---+-------+----------+----+\n"
 	    "|1.0E20|  d|      b|        dt|   s|\n"
 	    "+------+---+-------+----------+----+\n"
@@ -1326,11 +1353,11 @@ test_show(void)
 static void
 test_tree_string(void)
 {
-	struct sc_error		 err;
-	char			*text = NULL;
-	Rel			*r;
+	struct sc_error err;
+	char *text = NULL;
+	Rel *r;
 	Spark__Connect__DataType *dt = NULL;
-	int			 rc;
+	int rc;
 
 	r = R_range(0, 3);
 	rc = sc_engine_tree_string(c1, r, &text, &err);
@@ -1358,18 +1385,20 @@ test_tree_string(void)
 	r = R_sql("SELECT 1 AS one");
 	rc = sc_engine_schema(c1, r, &dt, &err);
 	ok(rc == 0 && dt->kind_case == SPARK__CONNECT__DATA_TYPE__KIND_STRUCT &&
-	    dt->struct_->n_fields == 1 &&
-	    strcmp(dt->struct_->fields[0]->name, "one") == 0 &&
-	    dt->struct_->fields[0]->data_type->kind_case ==
-	    SPARK__CONNECT__DATA_TYPE__KIND_LONG, "schema of SELECT 1");
+		dt->struct_->n_fields == 1 &&
+		strcmp(dt->struct_->fields[0]->name, "one") == 0 &&
+		dt->struct_->fields[0]->data_type->kind_case ==
+		    SPARK__CONNECT__DATA_TYPE__KIND_LONG,
+	    "schema of SELECT 1");
 	sc_engine_datatype_free(dt);
 	rel_free(r);
 
 	r = R_sql("INSERT INTO g VALUES ('z', 1) RETURNING k");
 	rc = sc_engine_schema(c1, r, &dt, &err);
 	ok(rc == 0 && dt->struct_->n_fields == 1 &&
-	    dt->struct_->fields[0]->data_type->kind_case ==
-	    SPARK__CONNECT__DATA_TYPE__KIND_STRING, "schema of DML");
+		dt->struct_->fields[0]->data_type->kind_case ==
+		    SPARK__CONNECT__DATA_TYPE__KIND_STRING,
+	    "schema of DML");
 	if (rc == 0)
 		sc_engine_datatype_free(dt);
 	rel_free(r);
@@ -1383,18 +1412,20 @@ test_tree_string(void)
 	check_err(c1, R_sql("SELECT * FROM never"), "TABLE_OR_VIEW_NOT_FOUND",
 	    "analysis did not run the DDL");
 
-	r = R_project(R_range(0, 10), E_fn(">", E_col("id"),
-	    E_lit(L_long(3)), NULL), NULL);
+	r = R_project(R_range(0, 10),
+	    E_fn(">", E_col("id"), E_lit(L_long(3)), NULL), NULL);
 	rc = sc_engine_explain(c1, r, 1, &text, &err);
 	ok(rc == 0 && strstr(text, "== SQL ==") != NULL &&
-	    strstr(text, "== Physical Plan ==") != NULL &&
-	    strstr(text, "range") != NULL &&
-	    strstr(text, "SQLite Program") == NULL, "explain simple");
+		strstr(text, "== Physical Plan ==") != NULL &&
+		strstr(text, "range") != NULL &&
+		strstr(text, "SQLite Program") == NULL,
+	    "explain simple");
 	if (rc == 0)
 		free(text);
 	rc = sc_engine_explain(c1, r, 2, &text, &err);
 	ok(rc == 0 && strstr(text, "== SQLite Program ==") != NULL &&
-	    strstr(text, "VFilter") != NULL, "explain extended");
+		strstr(text, "VFilter") != NULL,
+	    "explain extended");
 	if (rc == 0)
 		free(text);
 	rel_free(r);
@@ -1403,7 +1434,7 @@ test_tree_string(void)
 static void
 test_sessions(void)
 {
-	struct sc_error	 err;
+	struct sc_error err;
 
 	exec_sql(c1, "CREATE TEMP TABLE tmp1(x INT)");
 	exec_sql(c1, "INSERT INTO tmp1 VALUES (5)");
@@ -1422,22 +1453,24 @@ test_sessions(void)
 }
 
 struct writer {
-	struct sc_engine_conn	*c;
-	int			 fails;
+	struct sc_engine_conn *c;
+	int fails;
 };
 
 static void *
 writer_thread(void *arg)
 {
-	struct writer	*w = arg;
-	struct res	 r;
-	struct sc_error	 err;
-	int		 i;
+	struct writer *w = arg;
+	struct res r;
+	struct sc_error err;
+	int i;
 
 	for (i = 0; i < 200; i++) {
 		res_init(&r);
-		if (run(w->c, R_sql(i % 2 ? "INSERT INTO conc VALUES (1)" :
-		    "SELECT count(*) FROM conc"), &r, &err) == -1) {
+		if (run(w->c,
+			R_sql(i % 2 ? "INSERT INTO conc VALUES (1)"
+				    : "SELECT count(*) FROM conc"),
+			&r, &err) == -1) {
 			printf("# concurrent: %s\n", err.msg);
 			w->fails++;
 		}
@@ -1449,8 +1482,8 @@ writer_thread(void *arg)
 static void
 test_concurrency(void)
 {
-	pthread_t	 t1, t2;
-	struct writer	 w1 = { c1, 0 }, w2 = { c2, 0 };
+	pthread_t t1, t2;
+	struct writer w1 = { c1, 0 }, w2 = { c2, 0 };
 
 	exec_sql(c1, "CREATE TABLE conc(x INT)");
 	pthread_create(&t1, NULL, writer_thread, &w1);
@@ -1466,13 +1499,13 @@ test_concurrency(void)
 static void
 test_file_db(void)
 {
-	char			 path[] = "/tmp/sc-engine-test-XXXXXX";
-	struct sc_engine	*e;
-	struct sc_engine_conn	*a, *b;
-	struct sc_error		 err;
-	struct res		 r;
-	int			 fd;
-	char			*wal, *shm;
+	char path[] = "/tmp/sc-engine-test-XXXXXX";
+	struct sc_engine *e;
+	struct sc_engine_conn *a, *b;
+	struct sc_error err;
+	struct res r;
+	int fd;
+	char *wal, *shm;
 
 	fd = mkstemp(path);
 	close(fd);
@@ -1488,12 +1521,13 @@ test_file_db(void)
 	res_release(&r);
 	res_init(&r);
 	ok(run(b, R_sql("SELECT sum(x) AS s FROM f"), &r, &err) == 0 &&
-	    strcmp((const char *)r.data.data, "3;") == 0,
+		strcmp((const char *)r.data.data, "3;") == 0,
 	    "file database shared, several statements in one sql");
 	res_release(&r);
 	res_init(&r);
 	ok(run(b, R_sql("PRAGMA journal_mode"), &r, &err) == 0 &&
-	    strcmp((const char *)r.data.data, "wal;") == 0, "WAL mode");
+		strcmp((const char *)r.data.data, "wal;") == 0,
+	    "WAL mode");
 	res_release(&r);
 	sc_engine_conn_free(a);
 	sc_engine_conn_free(b);
@@ -1510,36 +1544,36 @@ test_file_db(void)
 static void
 test_sql_command(void)
 {
-	Spark__Connect__SqlCommand	 cmd;
-	Spark__Connect__Relation	*out = NULL;
-	struct sc_error			 err;
-	struct res			 r;
-	Rel				*in;
-	int				 rc;
+	Spark__Connect__SqlCommand cmd;
+	Spark__Connect__Relation *out = NULL;
+	struct sc_error err;
+	struct res r;
+	Rel *in;
+	int rc;
 
 	spark__connect__sql_command__init(&cmd);
 	cmd.sql = (char *)"CREATE TABLE cmd1(a INT, b STRING)";
 	rc = sc_engine_sql_command(c1, &cmd, &out, &err);
-	ok(rc == 0 && out != NULL && out->rel_type_case ==
-	    REL_(LOCAL_RELATION) &&
-	    out->local_relation->_data_case ==
-	    SPARK__CONNECT__LOCAL_RELATION___DATA_DATA,
+	ok(rc == 0 && out != NULL &&
+		out->rel_type_case == REL_(LOCAL_RELATION) &&
+		out->local_relation->_data_case ==
+		    SPARK__CONNECT__LOCAL_RELATION___DATA_DATA,
 	    "DDL runs eagerly, gives a local relation");
 	if (rc == 0) {
 		struct sc_arrow_schema s;
 
 		ok(sc_arrow_read_schema(out->local_relation->data.data,
-		    out->local_relation->data.len, &s, &err) == 0 &&
-		    s.nfields == 0, "DDL output has no columns");
+		       out->local_relation->data.len, &s, &err) == 0 &&
+			s.nfields == 0,
+		    "DDL output has no columns");
 		sc_arrow_schema_release(&s);
 		sc_engine_relation_free(out);
 	}
 
 	cmd.sql = (char *)"INSERT INTO cmd1 VALUES (1, 'a'), (2, 'b') "
-	    "RETURNING a";
+			  "RETURNING a";
 	rc = sc_engine_sql_command(c1, &cmd, &out, &err);
-	ok(rc == 0 && out->rel_type_case ==
-	    REL_(LOCAL_RELATION),
+	ok(rc == 0 && out->rel_type_case == REL_(LOCAL_RELATION),
 	    "DML runs eagerly");
 	if (rc == 0) {
 		res_init(&r);
@@ -1552,10 +1586,10 @@ test_sql_command(void)
 
 	cmd.sql = (char *)"SELECT * FROM cmd1 WHERE a = :v";
 	{
-		Spark__Connect__SqlCommand__ArgsEntry	 ae =
+		Spark__Connect__SqlCommand__ArgsEntry ae =
 		    SPARK__CONNECT__SQL_COMMAND__ARGS_ENTRY__INIT;
-		Spark__Connect__SqlCommand__ArgsEntry	*aep = &ae;
-		Lit					*v = L_long(2);
+		Spark__Connect__SqlCommand__ArgsEntry *aep = &ae;
+		Lit *v = L_long(2);
 
 		ae.key = (char *)"v";
 		ae.value = v;
@@ -1566,11 +1600,12 @@ test_sql_command(void)
 		cmd.args = NULL;
 		protobuf_c_message_free_unpacked(&v->base, NULL);
 	}
-	ok(rc == 0 && out->rel_type_case ==
-	    REL_(SQL) &&
-	    strcmp(out->sql->query, "SELECT * FROM cmd1 WHERE a = :v") == 0 &&
-	    out->sql->n_args == 1 && strcmp(out->sql->args[0]->key, "v") == 0 &&
-	    out->sql->args[0]->value->long_ == 2,
+	ok(rc == 0 && out->rel_type_case == REL_(SQL) &&
+		strcmp(out->sql->query, "SELECT * FROM cmd1 WHERE a = :v") ==
+		    0 &&
+		out->sql->n_args == 1 &&
+		strcmp(out->sql->args[0]->key, "v") == 0 &&
+		out->sql->args[0]->value->long_ == 2,
 	    "query is echoed with its args (3.5 form)");
 	if (rc == 0) {
 		/* ... and the echo runs. */
@@ -1587,8 +1622,7 @@ test_sql_command(void)
 	spark__connect__sql_command__init(&cmd);
 	cmd.input = in;
 	rc = sc_engine_sql_command(c1, &cmd, &out, &err);
-	ok(rc == 0 && out->rel_type_case ==
-	    REL_(LOCAL_RELATION),
+	ok(rc == 0 && out->rel_type_case == REL_(LOCAL_RELATION),
 	    "4.x form DML");
 	if (rc == 0)
 		sc_engine_relation_free(out);
@@ -1600,9 +1634,9 @@ test_sql_command(void)
 	spark__connect__sql_command__init(&cmd);
 	cmd.input = in;
 	rc = sc_engine_sql_command(c1, &cmd, &out, &err);
-	ok(rc == 0 && out->rel_type_case ==
-	    REL_(SQL) &&
-	    strcmp(out->sql->query, "SELECT 1") == 0, "4.x form query echo");
+	ok(rc == 0 && out->rel_type_case == REL_(SQL) &&
+		strcmp(out->sql->query, "SELECT 1") == 0,
+	    "4.x form query echo");
 	if (rc == 0)
 		sc_engine_relation_free(out);
 	rel_free(in);
@@ -1610,8 +1644,9 @@ test_sql_command(void)
 	spark__connect__sql_command__init(&cmd);
 	cmd.sql = (char *)"CREATE TABLE cmd1(x INT)";
 	rc = sc_engine_sql_command(c1, &cmd, &out, &err);
-	ok(rc == -1 && strcmp(err.errclass, "TABLE_OR_VIEW_ALREADY_EXISTS") ==
-	    0 && strstr(err.msg, "SQLSTATE: 42P07") != NULL,
+	ok(rc == -1 &&
+		strcmp(err.errclass, "TABLE_OR_VIEW_ALREADY_EXISTS") == 0 &&
+		strstr(err.msg, "SQLSTATE: 42P07") != NULL,
 	    "sql_command error in Spark shape");
 }
 
@@ -1621,22 +1656,23 @@ test_unsupported(void)
 	/* Relation{join: {}} and Expression{window: {}} as wire bytes. */
 	static const uint8_t join[] = { 0x2a, 0x00 };
 	static const uint8_t window_expr[] = { 0x5a, 0x00 };
-	struct sc_error		 err;
-	Rel			*r;
-	Expr			*e;
+	struct sc_error err;
+	Rel *r;
+	Expr *e;
 
 	r = sc_proto_unpack(&spark__connect__relation__descriptor, join,
 	    sizeof(join), &err);
 	ok(r != NULL, "unpack join relation");
 	if (r != NULL) {
-		struct res	 res;
+		struct res res;
 
 		res_init(&res);
 		ok(run(c1, r, &res, &err) == -1, "join fails");
 		is_str(err.errclass, "UNSUPPORTED_FEATURE.RELATION",
 		    "join error class");
 		is_str(err.sqlstate, "0A000", "join sqlstate");
-		is_str(err.msg, "[UNSUPPORTED_FEATURE.RELATION] The relation "
+		is_str(err.msg,
+		    "[UNSUPPORTED_FEATURE.RELATION] The relation "
 		    "type 'join' is not supported by sc-serve. SQLSTATE: 0A000",
 		    "join message");
 		res_release(&res);
@@ -1650,14 +1686,14 @@ test_unsupported(void)
 }
 
 struct intr {
-	struct sc_engine_conn	*c;
-	int			 ms;
+	struct sc_engine_conn *c;
+	int ms;
 };
 
 static void *
 interrupter(void *arg)
 {
-	struct intr	*in = arg;
+	struct intr *in = arg;
 
 	usleep((useconds_t)in->ms * 1000);
 	sc_engine_conn_interrupt(in->c);
@@ -1667,11 +1703,11 @@ interrupter(void *arg)
 static void
 test_interrupt(void)
 {
-	pthread_t	 t;
-	struct intr	 in = { c2, 200 };
-	struct res	 r;
-	struct sc_error	 err;
-	int		 rc;
+	pthread_t t;
+	struct intr in = { c2, 200 };
+	struct res r;
+	struct sc_error err;
+	int rc;
 
 	/* Not running: no effect on the next run. */
 	sc_engine_conn_interrupt(c2);
@@ -1684,14 +1720,14 @@ test_interrupt(void)
 	rc = run(c2, R_range(0, INT64_MAX), &r, &err);
 	pthread_join(t, NULL);
 	ok(rc == -1 && strcmp(err.errclass, "OPERATION_CANCELED") == 0 &&
-	    strcmp(err.sqlstate, "HY008") == 0,
+		strcmp(err.sqlstate, "HY008") == 0,
 	    "interrupt native range: OPERATION_CANCELED");
 	res_release(&r);
 
 	res_init(&r);
 	pthread_create(&t, NULL, interrupter, &in);
-	rc = run(c2, R_sql("SELECT count(*) FROM range(0, 1000000000000)"),
-	    &r, &err);
+	rc = run(c2, R_sql("SELECT count(*) FROM range(0, 1000000000000)"), &r,
+	    &err);
 	pthread_join(t, NULL);
 	ok(rc == -1 && strcmp(err.errclass, "OPERATION_CANCELED") == 0,
 	    "interrupt SQL: OPERATION_CANCELED");
@@ -1702,7 +1738,8 @@ test_interrupt(void)
 	r.stop_after = 2;
 	rc = run_l(c2, R_range(0, 1000), 100, 1 << 20, &r, &err);
 	ok(rc == -1 && strcmp(err.errclass, "OPERATION_CANCELED") == 0 &&
-	    r.nbatches == 2, "sink stop: OPERATION_CANCELED after 2 batches");
+		r.nbatches == 2,
+	    "sink stop: OPERATION_CANCELED after 2 batches");
 	res_release(&r);
 
 	check(R_range(0, 2), "id:long:notnull", "0;1;",
@@ -1711,23 +1748,23 @@ test_interrupt(void)
 
 /* A run in another thread whose sink waits at its first batch. */
 struct paused {
-	struct sc_engine_conn	*c;
-	Rel			*root;
-	atomic_int		 cancel;
-	pthread_mutex_t		 mu;
-	pthread_cond_t		 cv;
-	int			 at_batch;	/* reached the first batch */
-	int			 go;		/* may continue */
-	struct res		 r;
-	struct sc_error		 err;
-	int			 rc;
+	struct sc_engine_conn *c;
+	Rel *root;
+	atomic_int cancel;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int at_batch; /* reached the first batch */
+	int go; /* may continue */
+	struct res r;
+	struct sc_error err;
+	int rc;
 };
 
 static int
 paused_batch(void *arg, const uint8_t *ipc, size_t len, int64_t rows,
     int64_t start_offset)
 {
-	struct paused	*p = arg;
+	struct paused *p = arg;
 
 	pthread_mutex_lock(&p->mu);
 	p->at_batch = 1;
@@ -1747,13 +1784,13 @@ paused_schema(void *arg, const Spark__Connect__DataType *dt)
 static void *
 paused_thread(void *arg)
 {
-	struct paused		*p = arg;
-	struct sc_engine_limits	 lim = { 1000, 1 << 20 };
-	struct sc_engine_sink	 sink = { paused_schema, paused_batch, p };
+	struct paused *p = arg;
+	struct sc_engine_limits lim = { 1000, 1 << 20 };
+	struct sc_engine_sink sink = { paused_schema, paused_batch, p };
 
 	sc_error_init(&p->err);
-	p->rc = sc_engine_run_cancelable(p->c, p->root, &lim, &sink,
-	    &p->cancel, &p->err);
+	p->rc = sc_engine_run_cancelable(p->c, p->root, &lim, &sink, &p->cancel,
+	    &p->err);
 	rel_free(p->root);
 	return NULL;
 }
@@ -1792,9 +1829,9 @@ paused_go(struct paused *p, pthread_t t)
 static void
 test_same_session(void)
 {
-	struct paused	 a, b;
-	pthread_t	 ta, tb;
-	struct sc_buf	 arrow;
+	struct paused a, b;
+	pthread_t ta, tb;
+	struct sc_buf arrow;
 
 	/* A SQL stream stays open while other calls of the session run. */
 	paused_start(&a, &ta, c1, R_sql("SELECT id FROM range(5000)"));
@@ -1803,15 +1840,18 @@ test_same_session(void)
 	sc_buf_init(&arrow, SC_BUF_UNLIMITED);
 	build_arrow(&arrow);
 	check(R_project(R_local(arrow.data, arrow.len, NULL), E_col("id"),
-	    NULL), "id:long:notnull", "1;2;",
+		  NULL),
+	    "id:long:notnull", "1;2;",
 	    "same session: a local relation while another streams");
 	sc_buf_release(&arrow);
 	paused_go(&a, ta);
 	ok(a.rc == 0 && a.r.rows == 5000 && a.r.sum == 12497500 &&
-	    !a.r.bad_offset, "same session: the paused stream completes");
+		!a.r.bad_offset,
+	    "same session: the paused stream completes");
 	res_release(&a.r);
 	check(R_sql("SELECT count(*) AS n FROM sqlite_temp_schema WHERE "
-	    "name LIKE '_sc_local%'"), "n:long:null", "0;",
+		    "name LIKE '_sc_local%'"),
+	    "n:long:null", "0;",
 	    "same session: TEMP table dropped once the stream ended");
 
 	/* Cancel one of two concurrent calls. */
@@ -1834,8 +1874,8 @@ test_same_session(void)
 	paused_go(&a, ta);
 	paused_go(&b, tb);
 	ok(a.rc == -1 && b.rc == -1 &&
-	    strcmp(a.err.errclass, "OPERATION_CANCELED") == 0 &&
-	    strcmp(b.err.errclass, "OPERATION_CANCELED") == 0,
+		strcmp(a.err.errclass, "OPERATION_CANCELED") == 0 &&
+		strcmp(b.err.errclass, "OPERATION_CANCELED") == 0,
 	    "interrupt: both calls of the session canceled");
 	res_release(&a.r);
 	res_release(&b.r);
@@ -1846,15 +1886,15 @@ test_same_session(void)
 static void
 test_batching(void)
 {
-	struct res	 r;
-	struct sc_error	 err;
-	int		 rc, i;
-	bool		 sizes = true;
+	struct res r;
+	struct sc_error err;
+	int rc, i;
+	bool sizes = true;
 
 	res_init(&r);
 	rc = run_l(c1, R_range(0, 100), 30, 1 << 20, &r, &err);
 	ok(rc == 0 && r.nbatches == 4 && r.batch_rows[0] == 30 &&
-	    r.batch_rows[3] == 10 && !r.bad_offset && !r.bad_rows,
+		r.batch_rows[3] == 10 && !r.bad_offset && !r.bad_rows,
 	    "native range: 100 rows / max 30 = 4 batches");
 	res_release(&r);
 
@@ -1880,10 +1920,12 @@ test_batching(void)
 
 	/* Strings of 100 bytes: offsets 4 + data 100 per row. */
 	res_init(&r);
-	rc = run_l(c1, R_sql("SELECT printf('%0100d', id) AS s FROM "
-	    "range(50)"), 1000, 1000, &r, &err);
-	ok(rc == 0 && r.nbatches == 5 && r.batch_rows[0] == 10 &&
-	    !r.bad_rows && r.rows == 50,
+	rc = run_l(c1,
+	    R_sql("SELECT printf('%0100d', id) AS s FROM "
+		  "range(50)"),
+	    1000, 1000, &r, &err);
+	ok(rc == 0 && r.nbatches == 5 && r.batch_rows[0] == 10 && !r.bad_rows &&
+		r.rows == 50,
 	    "SQL: bytes limit 1000 with 100-byte strings = 5 batches");
 	if (r.nbatches != 5)
 		printf("#   %d batches, first %" PRId64 "\n", r.nbatches,
@@ -1900,7 +1942,7 @@ test_batching(void)
 	rc = run_l(c1, R_sql("CREATE TABLE IF NOT EXISTS emptyddl(x)"), 10,
 	    1000, &r, &err);
 	ok(rc == 0 && r.nbatches == 1 && r.rows == 0 &&
-	    strcmp((const char *)r.schema.data, "") == 0,
+		strcmp((const char *)r.schema.data, "") == 0,
 	    "DDL as a root: zero columns, one empty batch");
 	if (rc != 0)
 		printf("#   %s\n", err.msg);
@@ -1910,20 +1952,25 @@ test_batching(void)
 static void
 setup(void)
 {
-	exec_sql(c1, "CREATE TABLE t(a INT NOT NULL, b STRING, d DATE, "
+	exec_sql(c1,
+	    "CREATE TABLE t(a INT NOT NULL, b STRING, d DATE, "
 	    "p DECIMAL(10,2), f BOOLEAN, ts TIMESTAMP)");
-	exec_sql(c1, "INSERT INTO t VALUES (1, 'one', '2024-01-02', 1.5, 1, "
+	exec_sql(c1,
+	    "INSERT INTO t VALUES (1, 'one', '2024-01-02', 1.5, 1, "
 	    "'2024-01-02 03:04:05'), (2, 'two', NULL, NULL, 0, NULL), "
 	    "(3, NULL, '1970-01-01', '-0.25', NULL, '1970-01-01T00:00:00.5Z')");
 	exec_sql(c1, "CREATE TABLE g(k TEXT, v BIGINT)");
-	exec_sql(c1, "INSERT INTO g VALUES ('a', 1), ('a', 2), ('a', 3), "
+	exec_sql(c1,
+	    "INSERT INTO g VALUES ('a', 1), ('a', 2), ('a', 3), "
 	    "('b', 10), ('b', 10)");
 	exec_sql(c1, "CREATE TABLE t2(x BIGINT)");
 	exec_sql(c1, "INSERT INTO t2 VALUES (7)");
-	exec_sql(c1, "CREATE TABLE ty(i8 TINYINT, i16 SMALLINT, i64 BIGINT, "
+	exec_sql(c1,
+	    "CREATE TABLE ty(i8 TINYINT, i16 SMALLINT, i64 BIGINT, "
 	    "fl FLOAT, db DOUBLE, vc VARCHAR(10), bn BINARY, "
 	    "tn TIMESTAMP_NTZ)");
-	exec_sql(c1, "INSERT INTO ty VALUES (1, 2, 3, 0.5, 0.25, 'v', "
+	exec_sql(c1,
+	    "INSERT INTO ty VALUES (1, 2, 3, 0.5, 0.25, 'v', "
 	    "x'6869', '2024-01-01')");
 	exec_sql(c1, "CREATE TABLE badint(i INT)");
 	exec_sql(c1, "INSERT INTO badint VALUES ('abc')");
@@ -1932,7 +1979,7 @@ setup(void)
 int
 main(void)
 {
-	struct sc_error	 err;
+	struct sc_error err;
 
 	eng = sc_engine_new(NULL, &err);
 	ok(eng != NULL, "in-memory engine");

@@ -20,9 +20,9 @@ static void
 test_grpc_table(void)
 {
 	static const struct {
-		int		 code;
-		const char	*name;
-		enum sc_status	 status;
+		int code;
+		const char *name;
+		enum sc_status status;
 	} t[] = {
 		{ 0, "OK", SC_ST_OK },
 		{ 1, "CANCELLED", SC_ST_FAILED },
@@ -42,8 +42,8 @@ test_grpc_table(void)
 		{ 15, "DATA_LOSS", SC_ST_INTEGRITY },
 		{ 16, "UNAUTHENTICATED", SC_ST_DENIED },
 	};
-	struct sc_error	 err;
-	size_t		 i;
+	struct sc_error err;
+	size_t i;
 
 	for (i = 0; i < SC_NELEM(t); i++) {
 		is_int(sc_status_from_grpc(t[i].code), t[i].status,
@@ -51,8 +51,8 @@ test_grpc_table(void)
 		is_str(sc_grpc_code_name(t[i].code), t[i].name,
 		    "grpc %d has its name", t[i].code);
 		sc_error_from_grpc(&err, t[i].code, "m", NULL, 0);
-		is_int(sc_exit_code(&err), (int)t[i].status,
-		    "grpc %d exits %d", t[i].code, (int)t[i].status);
+		is_int(sc_exit_code(&err), (int)t[i].status, "grpc %d exits %d",
+		    t[i].code, (int)t[i].status);
 	}
 	is_int(sc_status_from_grpc(17), SC_ST_FAILED, "grpc 17 -> failed");
 	is_int(sc_status_from_grpc(-1), SC_ST_FAILED, "grpc -1 -> failed");
@@ -63,10 +63,10 @@ test_grpc_table(void)
 static void
 test_set(void)
 {
-	struct sc_error	 err;
-	char		 big[3000];
-	size_t		 i, n;
-	int		 rc;
+	struct sc_error err;
+	char big[3000];
+	size_t i, n;
+	int rc;
 
 	sc_error_init(&err);
 	is_int(err.status, SC_ST_OK, "init: status ok");
@@ -89,8 +89,8 @@ test_set(void)
 	is_int(err.retry_delay_ms, -1, "set clears retry_delay_ms");
 	is_int(err.rpc_code, -1, "set clears rpc_code");
 
-	rc = sc_error_set_errno(&err, SC_ST_IO, ENOENT, "cannot open '%s'",
-	    "f");
+	rc =
+	    sc_error_set_errno(&err, SC_ST_IO, ENOENT, "cannot open '%s'", "f");
 	is_int(rc, -1, "set_errno returns -1");
 	is_str(err.msg, "cannot open 'f': No such file or directory",
 	    "set_errno appends strerror");
@@ -104,7 +104,7 @@ test_set(void)
 
 	/* A long message is cut at a character boundary. */
 	for (i = 0; i + 2 < sizeof(big); i += 2) {
-		big[i] = (char)0xc3;	/* U+00E9 */
+		big[i] = (char)0xc3; /* U+00E9 */
 		big[i + 1] = (char)0xa9;
 	}
 	big[i] = '\0';
@@ -114,8 +114,9 @@ test_set(void)
 	ok((unsigned char)err.msg[n - 1] == 0xa9, "ends with a complete char");
 	sc_error_set_errno(&err, SC_ST_FAILED, EIO, "%s", big);
 	n = strlen(err.msg);
-	ok(n < sizeof(err.msg) && ((unsigned char)err.msg[n - 1] == 0xa9 ||
-	    (unsigned char)err.msg[n - 1] < 0x80),
+	ok(n < sizeof(err.msg) &&
+		((unsigned char)err.msg[n - 1] == 0xa9 ||
+		    (unsigned char)err.msg[n - 1] < 0x80),
 	    "long msg + errno cut cleanly");
 
 	is_int(sc_exit_code(NULL), SC_EXIT_INTERNAL, "exit code of NULL");
@@ -128,22 +129,23 @@ test_set(void)
 	is_str(sc_strerror((enum sc_status)99), "unknown status",
 	    "strerror out of range");
 	for (i = 0; i <= SC_ST_MAX; i++)
-		ok(strcmp(sc_strerror((enum sc_status)i),
-		    "unknown status") != 0, "strerror %zu has a phrase", i);
+		ok(strcmp(sc_strerror((enum sc_status)i), "unknown status") !=
+			0,
+		    "strerror %zu has a phrase", i);
 }
 
 static void
 test_class(void)
 {
 	static const struct {
-		const char	*msg;
-		const char	*want;	/* NULL: -1 */
+		const char *msg;
+		const char *want; /* NULL: -1 */
 	} t[] = {
 		{ "[INVALID_HANDLE.OPERATION_NOT_FOUND] The handle `x` is "
 		  "invalid. Operation not found. SQLSTATE: HY000",
-		  "INVALID_HANDLE.OPERATION_NOT_FOUND" },
+		    "INVALID_HANDLE.OPERATION_NOT_FOUND" },
 		{ "[INVALID_CURSOR.DISCONNECTED] The cursor is invalid.",
-		  "INVALID_CURSOR.DISCONNECTED" },
+		    "INVALID_CURSOR.DISCONNECTED" },
 		{ "[OPERATION_CANCELED] x", "OPERATION_CANCELED" },
 		{ "[_LEGACY_ERROR_TEMP_1234] x", "_LEGACY_ERROR_TEMP_1234" },
 		{ "[A]", "A" },
@@ -164,9 +166,9 @@ test_class(void)
 		{ " [A] x", NULL },
 		{ "x [A] y", NULL },
 	};
-	char	 out[128], small[5];
-	size_t	 i;
-	int	 rc;
+	char out[128], small[5];
+	size_t i;
+	int rc;
 
 	for (i = 0; i < SC_NELEM(t); i++) {
 		snprintf(out, sizeof(out), "untouched");
@@ -182,8 +184,8 @@ test_class(void)
 	}
 	is_int(sc_error_class_from_message(NULL, out, sizeof(out)), -1,
 	    "NULL message");
-	is_int(sc_error_class_from_message("[ABCD] x", small, sizeof(small)),
-	    0, "class that just fits");
+	is_int(sc_error_class_from_message("[ABCD] x", small, sizeof(small)), 0,
+	    "class that just fits");
 	is_str(small, "ABCD", "class that just fits: value");
 	is_int(sc_error_class_from_message("[ABCDE] x", small, sizeof(small)),
 	    -1, "class too long for out");
@@ -192,8 +194,8 @@ test_class(void)
 static void
 test_from_grpc(void)
 {
-	struct sc_error	 err;
-	int		 rc;
+	struct sc_error err;
+	int rc;
 
 	rc = sc_error_from_grpc(&err, SC_GRPC_INTERNAL,
 	    "[INVALID_HANDLE.OPERATION_NOT_FOUND] The handle `a` is invalid.",
@@ -226,25 +228,26 @@ test_from_grpc(void)
 static void
 test_round_trip(void)
 {
-	struct sc_spark_error	 se = {
+	struct sc_spark_error se = {
 		.errclass = "INVALID_HANDLE.OPERATION_NOT_FOUND",
 		.sqlstate = "HY000",
-		.message = "[INVALID_HANDLE.OPERATION_NOT_FOUND] The handle "
+		.message =
+		    "[INVALID_HANDLE.OPERATION_NOT_FOUND] The handle "
 		    "`x` is invalid. Operation not found. SQLSTATE: HY000",
 		.reason = "org.apache.spark.SparkSQLException",
 		.classes_json = "[\"org.apache.spark.SparkSQLException\","
-		    "\"java.lang.Object\"]",
+				"\"java.lang.Object\"]",
 		.params_json = "{\"handle\":\"x\"}",
 		.error_id = "0f1e2d3c-4b5a-4697-8877-665544332211",
 		.code = SC_GRPC_INTERNAL,
 		.retry_delay_ms = 2500,
 	};
-	Google__Rpc__Status	*st;
-	Google__Rpc__ErrorInfo	*info;
-	Google__Rpc__RetryInfo	*ri;
-	struct sc_error		 err;
-	uint8_t			*p;
-	size_t			 n, i, nmeta_found = 0;
+	Google__Rpc__Status *st;
+	Google__Rpc__ErrorInfo *info;
+	Google__Rpc__RetryInfo *ri;
+	struct sc_error err;
+	uint8_t *p;
+	size_t n, i, nmeta_found = 0;
 
 	p = sc_error_encode_details(&se, &n);
 	ok(p != NULL && n > 0, "encode returns bytes");
@@ -318,9 +321,9 @@ test_round_trip(void)
 
 	/* Every truncation is rejected (or decodes) without crashing. */
 	for (i = 0; i < n; i++) {
-		struct sc_error	 e2;
-		uint8_t		*cut = sc_xmemdup(p, i);
-		int		 rc;
+		struct sc_error e2;
+		uint8_t *cut = sc_xmemdup(p, i);
+		int rc;
 
 		sc_error_init(&e2);
 		rc = sc_error_decode_details(&e2, cut, i);
@@ -364,9 +367,9 @@ test_round_trip(void)
 static uint8_t *
 status_with(const char *type_url, const void *val, size_t vlen, size_t *n)
 {
-	Google__Rpc__Status	 st = GOOGLE__RPC__STATUS__INIT;
-	Google__Protobuf__Any	 any = GOOGLE__PROTOBUF__ANY__INIT;
-	Google__Protobuf__Any	*anyp = &any;
+	Google__Rpc__Status st = GOOGLE__RPC__STATUS__INIT;
+	Google__Protobuf__Any any = GOOGLE__PROTOBUF__ANY__INIT;
+	Google__Protobuf__Any *anyp = &any;
 
 	any.type_url = (char *)type_url;
 	any.value.data = (uint8_t *)val;
@@ -381,14 +384,14 @@ status_with(const char *type_url, const void *val, size_t vlen, size_t *n)
 static void
 test_malformed(void)
 {
-	Google__Rpc__ErrorInfo	 info = GOOGLE__RPC__ERROR_INFO__INIT;
+	Google__Rpc__ErrorInfo info = GOOGLE__RPC__ERROR_INFO__INIT;
 	Google__Rpc__ErrorInfo__MetadataEntry e =
 	    GOOGLE__RPC__ERROR_INFO__METADATA_ENTRY__INIT;
 	Google__Rpc__ErrorInfo__MetadataEntry *ep = &e;
-	struct sc_error		 err;
-	uint8_t			*ib, *p;
-	size_t			 ilen, n;
-	static const uint8_t	 garbage[] = { 0xff, 0xff, 0xff, 0xff, 0x0f };
+	struct sc_error err;
+	uint8_t *ib, *p;
+	size_t ilen, n;
+	static const uint8_t garbage[] = { 0xff, 0xff, 0xff, 0xff, 0x0f };
 
 	info.reason = (char *)"org.apache.spark.SparkException";
 	info.domain = (char *)"org.apache.spark";

@@ -23,9 +23,9 @@
 static const char *
 rid(int64_t n)
 {
-	static char	 buf[8][SC_UUID_STRLEN];
-	static int	 k;
-	char		*p = buf[k++ & 7];
+	static char buf[8][SC_UUID_STRLEN];
+	static int k;
+	char *p = buf[k++ & 7];
 
 	snprintf(p, SC_UUID_STRLEN, "%08x-0000-4000-8000-%012llx",
 	    (unsigned)(n * 2654435761u), (unsigned long long)n);
@@ -35,7 +35,7 @@ rid(int64_t n)
 static int64_t
 add(struct sc_execbuf *b, int64_t n, size_t len)
 {
-	uint8_t	*d = sc_xmalloc(len ? len : 1);
+	uint8_t *d = sc_xmalloc(len ? len : 1);
 
 	memset(d, (int)(n & 0xff), len);
 	return sc_execbuf_add(b, rid(n), d, len, (int64_t)n);
@@ -44,9 +44,9 @@ add(struct sc_execbuf *b, int64_t n, size_t len)
 static int
 consume(struct sc_execbuf *b, int64_t index)
 {
-	const uint8_t	*d;
-	size_t		 len;
-	int64_t		 rows;
+	const uint8_t *d;
+	size_t len;
+	int64_t rows;
 
 	return sc_execbuf_consume(b, index, &d, &len, &rows, NULL);
 }
@@ -66,9 +66,9 @@ test_eviction_rule(void)
 {
 	static const size_t sizes[] = { 100, 5, 7, 300, 1, 2 };
 	struct sc_execbuf *b = sc_execbuf_new(10);
-	const uint8_t	*d;
-	size_t		 len, i;
-	int64_t		 rows;
+	const uint8_t *d;
+	size_t len, i;
+	int64_t rows;
 
 	for (i = 0; i < SC_NELEM(sizes); i++)
 		is_int(add(b, (int64_t)i + 1, sizes[i]), i + 1,
@@ -77,8 +77,7 @@ test_eviction_rule(void)
 	is_int(stats(b).unconsumed, 415, "all unconsumed");
 
 	/* Consume 1: nothing before it. */
-	is_int(sc_execbuf_consume(b, 1, &d, &len, &rows, NULL), 1,
-	    "consume 1");
+	is_int(sc_execbuf_consume(b, 1, &d, &len, &rows, NULL), 1, "consume 1");
 	is_int(len, 100, "response 1 is 100 bytes");
 	is_int(rows, 1, "rows of response 1");
 	is_int(d[0], 1, "data of response 1");
@@ -120,7 +119,7 @@ static void
 test_zero_and_huge(void)
 {
 	struct sc_execbuf *b = sc_execbuf_new(0);
-	int64_t		 i;
+	int64_t i;
 
 	for (i = 1; i <= 5; i++)
 		add(b, i, 10);
@@ -156,32 +155,37 @@ static void
 test_positions(void)
 {
 	struct sc_execbuf *b = sc_execbuf_new(0);
-	struct sc_error	 err;
-	int64_t		 i, index;
-	char		 want[200];
+	struct sc_error err;
+	int64_t i, index;
+	char want[200];
 
 	for (i = 1; i <= 4; i++)
 		add(b, i, 10);
 	consume(b, 1);
 	consume(b, 2);
-	consume(b, 3);			/* drops 1, 2 */
+	consume(b, 3); /* drops 1, 2 */
 
 	sc_error_init(&err);
 	is_int(sc_execbuf_consume(b, 1, &(const uint8_t *){ NULL },
-	    &(size_t){ 0 }, NULL, &err), -1, "consuming evicted 1 fails");
+		   &(size_t){ 0 }, NULL, &err),
+	    -1, "consuming evicted 1 fails");
 	is_str(err.errclass, "INVALID_CURSOR.POSITION_NOT_AVAILABLE",
 	    "POSITION_NOT_AVAILABLE class");
 	is_str(err.sqlstate, "HY109", "its SQLSTATE");
-	snprintf(want, sizeof(want), "[INVALID_CURSOR.POSITION_NOT_AVAILABLE] "
+	snprintf(want, sizeof(want),
+	    "[INVALID_CURSOR.POSITION_NOT_AVAILABLE] "
 	    "The cursor is invalid. The cursor position id %s is no longer "
-	    "available at index 1. SQLSTATE: HY109", rid(1));
-	is_str(err.msg, want, "POSITION_NOT_AVAILABLE message names id and "
+	    "available at index 1. SQLSTATE: HY109",
+	    rid(1));
+	is_str(err.msg, want,
+	    "POSITION_NOT_AVAILABLE message names id and "
 	    "index");
 	is_int(err.rpc_code, SC_GRPC_INTERNAL, "INTERNAL status");
 
 	ok(sc_execbuf_unavailable(b, 2, NULL), "2 is unavailable");
 	ok(!sc_execbuf_unavailable(b, 3, NULL), "3 is available");
-	ok(!sc_execbuf_unavailable(b, 5, NULL), "5 (not produced) is not "
+	ok(!sc_execbuf_unavailable(b, 5, NULL),
+	    "5 (not produced) is not "
 	    "unavailable");
 
 	is_int(sc_execbuf_lookup(b, rid(1), &index, NULL), 0,
@@ -191,8 +195,8 @@ test_positions(void)
 	is_int(index, 4, "id 4 -> index 4");
 	/* Upper case is the same id. */
 	{
-		char	 up[SC_UUID_STRLEN];
-		size_t	 k;
+		char up[SC_UUID_STRLEN];
+		size_t k;
 
 		memcpy(up, rid(3), SC_UUID_STRLEN);
 		for (k = 0; up[k] != '\0'; k++)
@@ -208,9 +212,11 @@ test_positions(void)
 	    "unknown id fails");
 	is_str(err.errclass, "INVALID_CURSOR.POSITION_NOT_FOUND",
 	    "POSITION_NOT_FOUND class");
-	snprintf(want, sizeof(want), "[INVALID_CURSOR.POSITION_NOT_FOUND] "
+	snprintf(want, sizeof(want),
+	    "[INVALID_CURSOR.POSITION_NOT_FOUND] "
 	    "The cursor is invalid. The cursor position id %s is not found. "
-	    "SQLSTATE: HY109", rid(99));
+	    "SQLSTATE: HY109",
+	    rid(99));
 	is_str(err.msg, want, "POSITION_NOT_FOUND message");
 	is_int(sc_execbuf_lookup(b, "not-a-uuid", &index, &err), -1,
 	    "malformed id fails");
@@ -223,16 +229,15 @@ static void
 test_release(void)
 {
 	struct sc_execbuf *b = sc_execbuf_new(1000);
-	struct sc_error	 err;
-	int64_t		 i;
+	struct sc_error err;
+	int64_t i;
 
 	for (i = 1; i <= 6; i++)
 		add(b, i, 10);
 	consume(b, 1);
 	consume(b, 2);
 	is_int(stats(b).unconsumed, 40, "40 bytes unconsumed");
-	is_int(sc_execbuf_release_until(b, rid(2), NULL), 0,
-	    "release until 2");
+	is_int(sc_execbuf_release_until(b, rid(2), NULL), 0, "release until 2");
 	is_int(stats(b).first, 3, "1 and 2 dropped (inclusive)");
 	is_int(stats(b).bytes, 40, "40 bytes left");
 	is_int(sc_execbuf_release_until(b, rid(1), NULL), 0,
@@ -266,8 +271,8 @@ test_million(void)
 {
 	struct sc_execbuf *b = sc_execbuf_new(500);
 	struct sc_execbuf_stats st;
-	int64_t		 i, index, maxknown = 0;
-	bool		 good = true;
+	int64_t i, index, maxknown = 0;
+	bool good = true;
 
 	for (i = 1; i <= 1000000; i++) {
 		add(b, i, 100);
@@ -282,16 +287,20 @@ test_million(void)
 	is_int(st.count, 6, "B=500, 100-byte responses: 6 buffered");
 	is_int(st.known_ids, 6 + SC_EXECBUF_EVICTED_IDS,
 	    "known ids = buffered + ring");
-	ok(maxknown <= 6 + SC_EXECBUF_EVICTED_IDS, "id map never grew "
-	    "beyond that (max %lld)", (long long)maxknown);
+	ok(maxknown <= 6 + SC_EXECBUF_EVICTED_IDS,
+	    "id map never grew "
+	    "beyond that (max %lld)",
+	    (long long)maxknown);
 	is_int(sc_execbuf_lookup(b, rid(1000000 - 6), &index, NULL), 0,
 	    "a just evicted id is known");
 	is_int(index, 1000000 - 6, "and maps to its index");
 	ok(sc_execbuf_unavailable(b, index, NULL), "and is unavailable");
 	is_int(sc_execbuf_lookup(b, rid(1000000 - 5 - SC_EXECBUF_EVICTED_IDS),
-	    &index, NULL), 0, "the oldest remembered id is known");
+		   &index, NULL),
+	    0, "the oldest remembered id is known");
 	is_int(sc_execbuf_lookup(b, rid(1000000 - 6 - SC_EXECBUF_EVICTED_IDS),
-	    &index, NULL), -1, "one older is forgotten (POSITION_NOT_FOUND)");
+		   &index, NULL),
+	    -1, "one older is forgotten (POSITION_NOT_FOUND)");
 	is_int(sc_execbuf_lookup(b, rid(1), &index, NULL), -1,
 	    "the first id is forgotten");
 	sc_execbuf_free(b);

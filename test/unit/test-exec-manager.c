@@ -28,21 +28,21 @@
 /* ------------------------------------------------------ fake calls */
 
 struct sc_rpc_call {
-	pthread_mutex_t	 mu;
-	pthread_cond_t	 cv;
-	atomic_int	 refs;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	atomic_int refs;
 	Spark__Connect__ExecutePlanResponse **msgs;
-	size_t		 nmsgs;
-	bool		 in_flight;
-	sc_rpc_sent_fn	*sent;
-	void		*sent_arg;
-	bool		 finished;
-	int		 code;
-	char		 status[2048];
-	char		 errclass[128];
-	sc_rpc_close_fn	*close_fn;
-	void		*close_arg;
-	int		 violations;	/* send with one in flight */
+	size_t nmsgs;
+	bool in_flight;
+	sc_rpc_sent_fn *sent;
+	void *sent_arg;
+	bool finished;
+	int code;
+	char status[2048];
+	char errclass[128];
+	sc_rpc_close_fn *close_fn;
+	void *close_arg;
+	int violations; /* send with one in flight */
 };
 
 static struct sc_rpc_call *
@@ -60,7 +60,7 @@ call_new(void)
 static void
 call_free(struct sc_rpc_call *c)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < c->nmsgs; i++)
 		protobuf_c_message_free_unpacked(&c->msgs[i]->base, NULL);
@@ -71,8 +71,8 @@ call_free(struct sc_rpc_call *c)
 }
 
 static int
-f_send(struct sc_rpc_call *c, const void *msg, size_t len,
-    sc_rpc_sent_fn *sent, void *arg)
+f_send(struct sc_rpc_call *c, const void *msg, size_t len, sc_rpc_sent_fn *sent,
+    void *arg)
 {
 	Spark__Connect__ExecutePlanResponse *r;
 
@@ -124,8 +124,8 @@ f_finish_error(struct sc_rpc_call *c, struct sc_session *s,
 	pthread_mutex_lock(&c->mu);
 	if (!c->finished) {
 		c->finished = true;
-		c->code = err->rpc_code == -1 ? SC_GRPC_INTERNAL :
-		    err->rpc_code;
+		c->code = err->rpc_code == -1 ? SC_GRPC_INTERNAL
+					      : err->rpc_code;
 		snprintf(c->status, sizeof(c->status), "%s", err->msg);
 		snprintf(c->errclass, sizeof(c->errclass), "%s", err->errclass);
 		pthread_cond_broadcast(&c->cv);
@@ -167,8 +167,8 @@ static const struct sc_exec_transport fake_tr = {
 static bool
 ack(struct sc_rpc_call *c, bool okay)
 {
-	sc_rpc_sent_fn	*fn;
-	void		*arg;
+	sc_rpc_sent_fn *fn;
+	void *arg;
 
 	pthread_mutex_lock(&c->mu);
 	if (!c->in_flight) {
@@ -187,8 +187,8 @@ ack(struct sc_rpc_call *c, bool okay)
 static void
 call_close(struct sc_rpc_call *c, bool cancelled)
 {
-	sc_rpc_close_fn	*fn;
-	void		*arg;
+	sc_rpc_close_fn *fn;
+	void *arg;
 
 	ack(c, false);
 	pthread_mutex_lock(&c->mu);
@@ -216,9 +216,9 @@ deadline_in(struct timespec *ts, int ms)
 static bool
 drive(struct sc_rpc_call *c)
 {
-	struct timespec	 ts;
-	int64_t		 end = sc_mono_ms() + 5000;
-	bool		 fin;
+	struct timespec ts;
+	int64_t end = sc_mono_ms() + 5000;
+	bool fin;
 
 	for (;;) {
 		while (ack(c, true))
@@ -241,8 +241,8 @@ drive(struct sc_rpc_call *c)
 static bool
 wait_msgs(struct sc_rpc_call *c, size_t n)
 {
-	struct timespec	 ts;
-	bool		 r;
+	struct timespec ts;
+	bool r;
 
 	deadline_in(&ts, 5000);
 	pthread_mutex_lock(&c->mu);
@@ -258,8 +258,8 @@ wait_msgs(struct sc_rpc_call *c, size_t n)
 static bool
 wait_finished(struct sc_rpc_call *c)
 {
-	struct timespec	 ts;
-	bool		 r;
+	struct timespec ts;
+	bool r;
 
 	deadline_in(&ts, 5000);
 	pthread_mutex_lock(&c->mu);
@@ -287,11 +287,11 @@ is_batch(const Spark__Connect__ExecutePlanResponse *r)
 
 /* --------------------------------------------------- fake runner */
 
-static atomic_int	 runs;
-static pthread_mutex_t	 gate_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t	 gate_cv = PTHREAD_COND_INITIALIZER;
-static bool		 gate_open;
-static atomic_int	 emit_failures;
+static atomic_int runs;
+static pthread_mutex_t gate_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
+static bool gate_open;
+static atomic_int emit_failures;
 
 static void
 gate_set(bool open)
@@ -316,11 +316,11 @@ fake_run(struct sc_exec_op *op, const Spark__Connect__Plan *plan, void *arg,
 	Spark__Connect__ExecutePlanResponse__ArrowBatch ab;
 	Spark__Connect__ExecutePlanResponse__Metrics mt;
 	Spark__Connect__DataType dt;
-	struct timespec	 ts;
-	char		 prog[256], *tok, *save;
-	uint8_t		*data;
-	int		 n, size, i, rc;
-	int64_t		 offset = 0;
+	struct timespec ts;
+	char prog[256], *tok, *save;
+	uint8_t *data;
+	int n, size, i, rc;
+	int64_t offset = 0;
 
 	(void)arg;
 	atomic_fetch_add(&runs, 1);
@@ -329,7 +329,7 @@ fake_run(struct sc_exec_op *op, const Spark__Connect__Plan *plan, void *arg,
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023", "no");
 	snprintf(prog, sizeof(prog), "%s", plan->command->sql_command->sql);
 	for (tok = strtok_r(prog, " ", &save); tok != NULL;
-	    tok = strtok_r(NULL, " ", &save)) {
+	     tok = strtok_r(NULL, " ", &save)) {
 		spark__connect__execute_plan_response__init(&r);
 		rc = 0;
 		if (strcmp(tok, "schema") == 0) {
@@ -340,7 +340,8 @@ fake_run(struct sc_exec_op *op, const Spark__Connect__Plan *plan, void *arg,
 			data = sc_xcalloc(1, (size_t)size + 1);
 			for (i = 0; i < n && rc == 0; i++) {
 				spark__connect__execute_plan_response__init(&r);
-				spark__connect__execute_plan_response__arrow_batch__init(&ab);
+				spark__connect__execute_plan_response__arrow_batch__init(
+				    &ab);
 				ab.row_count = 1;
 				ab.data.data = data;
 				ab.data.len = (size_t)size;
@@ -354,7 +355,8 @@ fake_run(struct sc_exec_op *op, const Spark__Connect__Plan *plan, void *arg,
 			}
 			free(data);
 		} else if (strcmp(tok, "metrics") == 0) {
-			spark__connect__execute_plan_response__metrics__init(&mt);
+			spark__connect__execute_plan_response__metrics__init(
+			    &mt);
 			r.metrics = &mt;
 			rc = sc_exec_emit(op, &r, err);
 		} else if (strcmp(tok, "gate") == 0) {
@@ -380,7 +382,7 @@ fake_run(struct sc_exec_op *op, const Spark__Connect__Plan *plan, void *arg,
 
 /* ------------------------------------------------------- fixtures */
 
-static atomic_llong	 fake_now = 1000000;
+static atomic_llong fake_now = 1000000;
 
 static int64_t
 fake_clock(void *arg)
@@ -389,7 +391,7 @@ fake_clock(void *arg)
 	return atomic_load(&fake_now);
 }
 
-static struct sc_server	 srv;
+static struct sc_server srv;
 static struct sc_execmgr *mgr;
 
 static struct sc_session *
@@ -445,7 +447,7 @@ execute(struct sc_session *s, const char *opid, const char *prog,
 	Spark__Connect__SqlCommand sql;
 	Spark__Connect__ExecutePlanRequest__RequestOption opt, *optp = &opt;
 	Spark__Connect__ReattachOptions ro;
-	char		*tags[1];
+	char *tags[1];
 	struct sc_rpc_call *c = call_new();
 
 	spark__connect__execute_plan_request__init(&req);
@@ -538,8 +540,8 @@ release(struct sc_session *s, const char *opid, int how, const char *id,
 static int
 settled_refs(struct sc_rpc_call *c)
 {
-	int64_t	 end = sc_mono_ms() + 5000;
-	int	 r;
+	int64_t end = sc_mono_ms() + 5000;
+	int r;
 
 	while ((r = atomic_load(&c->refs)) != 1 && sc_mono_ms() < end)
 		nanosleep(&(struct timespec){ 0, 100000 }, NULL);
@@ -550,7 +552,7 @@ settled_refs(struct sc_rpc_call *c)
 static void
 done(struct sc_rpc_call *c, const char *what)
 {
-	int	 v;
+	int v;
 
 	call_close(c, false);
 	v = c->violations;
@@ -560,10 +562,10 @@ done(struct sc_rpc_call *c, const char *what)
 }
 
 struct find {
-	const char		*id;
-	struct sc_exec_info	 info;
-	bool			 found;
-	bool			 tombstone;
+	const char *id;
+	struct sc_exec_info info;
+	bool found;
+	bool tombstone;
 };
 
 static void
@@ -581,7 +583,7 @@ find_cb(const struct sc_exec_info *i, void *arg)
 static struct find
 find(const char *id)
 {
-	struct find	 f;
+	struct find f;
 
 	memset(&f, 0, sizeof(f));
 	f.id = id;
@@ -593,8 +595,8 @@ find(const char *id)
 static bool
 wait_state(const char *id, enum sc_exec_state st)
 {
-	int64_t		 end = sc_mono_ms() + 5000;
-	struct find	 f;
+	int64_t end = sc_mono_ms() + 5000;
+	struct find f;
 
 	do {
 		f = find(id);
@@ -605,13 +607,13 @@ wait_state(const char *id, enum sc_exec_state st)
 	return false;
 }
 
-#define OP1	"6a0b3c1e-1111-4aaa-8bbb-000000000001"
-#define OP2	"6a0b3c1e-1111-4aaa-8bbb-000000000002"
-#define OP3	"6a0b3c1e-1111-4aaa-8bbb-000000000003"
-#define OP4	"6a0b3c1e-1111-4aaa-8bbb-000000000004"
-#define OP5	"6a0b3c1e-1111-4aaa-8bbb-000000000005"
-#define SID	"00112233-4455-6677-8899-aabbccddeeff"
-#define SID2	"00112233-4455-6677-8899-aabbccddee00"
+#define OP1 "6a0b3c1e-1111-4aaa-8bbb-000000000001"
+#define OP2 "6a0b3c1e-1111-4aaa-8bbb-000000000002"
+#define OP3 "6a0b3c1e-1111-4aaa-8bbb-000000000003"
+#define OP4 "6a0b3c1e-1111-4aaa-8bbb-000000000004"
+#define OP5 "6a0b3c1e-1111-4aaa-8bbb-000000000005"
+#define SID "00112233-4455-6677-8899-aabbccddeeff"
+#define SID2 "00112233-4455-6677-8899-aabbccddee00"
 
 /* ---------------------------------------------------------- tests */
 
@@ -619,20 +621,20 @@ static void
 test_basic(struct sc_session *s)
 {
 	struct sc_rpc_call *c;
-	struct find	 f;
-	size_t		 i, j;
-	bool		 ids_ok = true, uniq = true;
+	struct find f;
+	size_t i, j;
+	bool ids_ok = true, uniq = true;
 
 	c = execute(s, OP1, "schema batch:3:10 metrics", true, "t1");
 	ok(drive(c), "basic: stream finished");
 	is_int(c->code, SC_GRPC_OK, "basic: status OK");
 	is_int(c->nmsgs, 6, "basic: schema, 3 batches, metrics, complete");
 	ok(c->nmsgs == 6 && c->msgs[0]->schema != NULL &&
-	    c->msgs[0]->response_type_case ==
-	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE__NOT_SET,
+		c->msgs[0]->response_type_case ==
+		    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE__NOT_SET,
 	    "basic: schema-only response first");
 	ok(c->nmsgs == 6 && is_batch(c->msgs[1]) && is_batch(c->msgs[3]) &&
-	    c->msgs[3]->arrow_batch->start_offset == 2,
+		c->msgs[3]->arrow_batch->start_offset == 2,
 	    "basic: batches in order with start_offset");
 	ok(c->nmsgs == 6 && c->msgs[4]->metrics != NULL,
 	    "basic: metrics-only response");
@@ -641,16 +643,17 @@ test_basic(struct sc_session *s)
 	for (i = 0; i < c->nmsgs; i++) {
 		if (strcmp(c->msgs[i]->session_id, SID) != 0 ||
 		    strcmp(c->msgs[i]->server_side_session_id,
-		    s->server_side_id) != 0 ||
+			s->server_side_id) != 0 ||
 		    strcmp(c->msgs[i]->operation_id, OP1) != 0 ||
 		    !sc_uuid_valid(c->msgs[i]->response_id))
 			ids_ok = false;
 		for (j = 0; j < i; j++)
 			if (strcmp(c->msgs[i]->response_id,
-			    c->msgs[j]->response_id) == 0)
+				c->msgs[j]->response_id) == 0)
 				uniq = false;
 	}
-	ok(ids_ok, "basic: every response carries the session, server-side "
+	ok(ids_ok,
+	    "basic: every response carries the session, server-side "
 	    "session and operation ids and a UUID response id");
 	ok(uniq, "basic: response ids are distinct");
 	f = find(OP1);
@@ -683,9 +686,11 @@ test_non_reattachable(struct sc_session *s)
 	ok(wait_finished(c), "recently completed: refused at once");
 	is_str(c->errclass, "INVALID_HANDLE.OPERATION_ALREADY_EXISTS",
 	    "recently completed id: OPERATION_ALREADY_EXISTS");
-	is_str(c->status, "[INVALID_HANDLE.OPERATION_ALREADY_EXISTS] The "
+	is_str(c->status,
+	    "[INVALID_HANDLE.OPERATION_ALREADY_EXISTS] The "
 	    "handle `" OP2 "` is invalid. Operation already exists. "
-	    "SQLSTATE: HY000", "OPERATION_ALREADY_EXISTS message");
+	    "SQLSTATE: HY000",
+	    "OPERATION_ALREADY_EXISTS message");
 	is_int(c->code, SC_GRPC_INTERNAL, "as INTERNAL");
 	done(c, "already exists");
 	sc_execmgr_counts(mgr, &n);
@@ -699,7 +704,8 @@ test_ids_and_tags(struct sc_session *s)
 
 	c = execute(s, "not-a-uuid", "batch:1:1", true, NULL);
 	ok(wait_finished(c), "bad id: refused");
-	is_str(c->status, "[INVALID_HANDLE.FORMAT] The handle `not-a-uuid` "
+	is_str(c->status,
+	    "[INVALID_HANDLE.FORMAT] The handle `not-a-uuid` "
 	    "is invalid. Handle must be an UUID string of the format "
 	    "'00112233-4455-6677-8899-aabbccddeeff' SQLSTATE: HY000",
 	    "bad id: INVALID_HANDLE.FORMAT message");
@@ -709,8 +715,9 @@ test_ids_and_tags(struct sc_session *s)
 	c = execute(s, "6A0B3C1E-1111-4AAA-8BBB-0000000000AA", "batch:1:1",
 	    false, NULL);
 	ok(drive(c), "upper-case id runs");
-	ok(c->nmsgs == 1 && strcmp(c->msgs[0]->operation_id,
-	    "6a0b3c1e-1111-4aaa-8bbb-0000000000aa") == 0,
+	ok(c->nmsgs == 1 &&
+		strcmp(c->msgs[0]->operation_id,
+		    "6a0b3c1e-1111-4aaa-8bbb-0000000000aa") == 0,
 	    "operation id normalized to lower case");
 	done(c, "upper-case id");
 
@@ -738,13 +745,14 @@ static void
 test_reattach(struct sc_session *s)
 {
 	struct sc_rpc_call *c, *c2, *c3;
-	char		 id2[SC_UUID_STRLEN];
-	struct find	 f;
+	char id2[SC_UUID_STRLEN];
+	struct find f;
 
 	c = reattach(s, OP3, NULL);
 	ok(wait_finished(c), "unknown op: refused");
-	is_str(c->status, "[INVALID_HANDLE.OPERATION_NOT_FOUND] The handle `"
-	    OP3 "` is invalid. Operation not found. SQLSTATE: HY000",
+	is_str(c->status,
+	    "[INVALID_HANDLE.OPERATION_NOT_FOUND] The handle `" OP3
+	    "` is invalid. Operation not found. SQLSTATE: HY000",
 	    "unknown op: OPERATION_NOT_FOUND");
 	done(c, "reattach unknown");
 
@@ -768,13 +776,15 @@ test_reattach(struct sc_session *s)
 	ok(wait_finished(c), "old sender ended");
 	is_str(c->errclass, "INVALID_CURSOR.DISCONNECTED",
 	    "old sender: INVALID_CURSOR.DISCONNECTED");
-	is_str(c->status, "[INVALID_CURSOR.DISCONNECTED] The cursor is "
+	is_str(c->status,
+	    "[INVALID_CURSOR.DISCONNECTED] The cursor is "
 	    "invalid. The cursor has been disconnected by the server. "
-	    "SQLSTATE: HY109", "DISCONNECTED message");
+	    "SQLSTATE: HY109",
+	    "DISCONNECTED message");
 	is_int(c->code, SC_GRPC_INTERNAL, "DISCONNECTED as INTERNAL");
 	ok(wait_msgs(c2, 1), "new sender resumes");
 	ok(c2->nmsgs >= 1 && c2->msgs[0]->arrow_batch != NULL &&
-	    c2->msgs[0]->arrow_batch->start_offset == 2,
+		c2->msgs[0]->arrow_batch->start_offset == 2,
 	    "resumes right after last_response_id (third batch)");
 	gate_set(true);
 	ok(drive(c2), "reattached stream finished");
@@ -797,7 +807,8 @@ test_reattach(struct sc_session *s)
 	ok(wait_state(OP4, SC_EXEC_RUNNING), "non-reattachable running");
 	c2 = reattach(s, OP4, NULL);
 	ok(wait_finished(c2), "reattach to non-reattachable refused");
-	is_str(c2->status, "[INVALID_CURSOR.NOT_REATTACHABLE] The cursor is "
+	is_str(c2->status,
+	    "[INVALID_CURSOR.NOT_REATTACHABLE] The cursor is "
 	    "invalid. The cursor is not reattachable. SQLSTATE: HY109",
 	    "NOT_REATTACHABLE");
 	done(c2, "not reattachable");
@@ -810,9 +821,9 @@ static void
 test_release(struct sc_session *s)
 {
 	struct sc_rpc_call *c, *c2;
-	struct sc_error	 err;
-	struct find	 f;
-	bool		 found = true;
+	struct sc_error err;
+	struct find f;
+	bool found = true;
 
 	is_int(release(s, OP5, 0, NULL, &found, &err), 0,
 	    "release unknown op: success");
@@ -824,10 +835,12 @@ test_release(struct sc_session *s)
 	    "release_until");
 	ok(found, "release_until: found");
 	f = find(OP5);
-	is_int(f.info.buffered_responses, 3, "release_until dropped 2 "
+	is_int(f.info.buffered_responses, 3,
+	    "release_until dropped 2 "
 	    "(inclusive)");
 	is_int(release(s, OP5, 1, "6a0b3c1e-0000-4000-8000-00000000beef",
-	    &found, &err), -1, "release_until unknown id fails");
+		   &found, &err),
+	    -1, "release_until unknown id fails");
 	is_str(err.errclass, "INVALID_CURSOR.POSITION_NOT_FOUND",
 	    "with POSITION_NOT_FOUND");
 	is_int(release(s, OP5, 2, NULL, &found, &err), -1,
@@ -862,10 +875,11 @@ test_release(struct sc_session *s)
 	done(c, "bad op id 2");
 	c = execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000015", "gate", true,
 	    NULL);
-	ok(wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000015",
-	    SC_EXEC_RUNNING), "running");
+	ok(wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000015", SC_EXEC_RUNNING),
+	    "running");
 	is_int(release(s, "6a0b3c1e-1111-4aaa-8bbb-000000000015", 0, NULL,
-	    &found, &err), 0, "release_all while running");
+		   &found, &err),
+	    0, "release_all while running");
 	ok(wait_finished(c), "attached sender ended");
 	is_str(c->errclass, "INVALID_CURSOR.DISCONNECTED",
 	    "release_all: sender DISCONNECTED");
@@ -873,10 +887,11 @@ test_release(struct sc_session *s)
 
 	c = execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000016", "gate", false,
 	    NULL);
-	ok(wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000016",
-	    SC_EXEC_RUNNING), "non-reattachable running");
+	ok(wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000016", SC_EXEC_RUNNING),
+	    "non-reattachable running");
 	is_int(release(s, "6a0b3c1e-1111-4aaa-8bbb-000000000016", 0, NULL,
-	    &found, &err), -1, "release non-reattachable fails");
+		   &found, &err),
+	    -1, "release non-reattachable fails");
 	is_str(err.errclass, "INVALID_CURSOR.NOT_REATTACHABLE",
 	    "with NOT_REATTACHABLE");
 	gate_set(true);
@@ -889,13 +904,13 @@ static void
 test_rotation_size(struct sc_session *s)
 {
 	struct sc_rpc_call *c;
-	char		 last[SC_UUID_STRLEN];
-	int		 streams = 0, total = 0;
-	bool		 complete = false, each_one = true, graceful = true;
-	struct find	 f;
-	bool		 found;
-	struct sc_error	 err;
-	const char	*id = "6a0b3c1e-1111-4aaa-8bbb-000000000020";
+	char last[SC_UUID_STRLEN];
+	int streams = 0, total = 0;
+	bool complete = false, each_one = true, graceful = true;
+	struct find f;
+	bool found;
+	struct sc_error err;
+	const char *id = "6a0b3c1e-1111-4aaa-8bbb-000000000020";
 
 	srv.conf.max_stream_size = 1;
 	mgr_stop();
@@ -923,7 +938,8 @@ test_rotation_size(struct sc_session *s)
 	is_int(streams, 5, "rotation: 5 streams for 5 responses");
 	is_int(total, 5, "rotation: every response once");
 	ok(each_one, "rotation: the response crossing the size is still sent");
-	ok(graceful, "rotation: intermediate streams end OK without "
+	ok(graceful,
+	    "rotation: intermediate streams end OK without "
 	    "ResultComplete");
 	f = find(id);
 	is_int(f.info.rotations, 4, "rotation: 4 rotations counted");
@@ -938,9 +954,9 @@ static void
 test_rotation_time(struct sc_session *s)
 {
 	struct sc_rpc_call *c, *c2;
-	const char	*id = "6a0b3c1e-1111-4aaa-8bbb-000000000021";
-	bool		 found;
-	struct sc_error	 err;
+	const char *id = "6a0b3c1e-1111-4aaa-8bbb-000000000021";
+	bool found;
+	struct sc_error err;
 
 	gate_set(false);
 	c = execute(s, id, "schema gate batch:1:5", true, NULL);
@@ -970,15 +986,17 @@ static void
 test_error_replay(struct sc_session *s)
 {
 	struct sc_rpc_call *c, *c2, *c3;
-	const char	*id = "6a0b3c1e-1111-4aaa-8bbb-000000000022";
-	bool		 found;
-	struct sc_error	 err;
+	const char *id = "6a0b3c1e-1111-4aaa-8bbb-000000000022";
+	bool found;
+	struct sc_error err;
 
 	c = execute(s, id, "batch:2:10 fail", true, NULL);
 	ok(drive(c), "error: stream ended");
 	is_int(c->nmsgs, 2, "error: responses before the error went out");
-	is_str(c->status, "[DIVIDE_BY_ZERO] Division by zero. SQLSTATE: "
-	    "22012", "error: then the error status");
+	is_str(c->status,
+	    "[DIVIDE_BY_ZERO] Division by zero. SQLSTATE: "
+	    "22012",
+	    "error: then the error status");
 	ok(wait_state(id, SC_EXEC_FAILED), "error: FAILED");
 	c2 = reattach(s, id, c->msgs[1]->response_id);
 	ok(drive(c2), "error: reattach after the last response");
@@ -998,14 +1016,14 @@ static void
 test_interrupt(struct sc_session *s)
 {
 	struct sc_rpc_call *c, *c2, *c3;
-	struct sc_error	 err;
-	char		**ids;
-	size_t		 n, i;
-	int		 before;
-	const char	*a3 = "6a0b3c1e-1111-4aaa-8bbb-000000000033";
-	const char	*a = "6a0b3c1e-1111-4aaa-8bbb-000000000030";
-	const char	*b = "6a0b3c1e-1111-4aaa-8bbb-000000000031";
-	bool		 found;
+	struct sc_error err;
+	char **ids;
+	size_t n, i;
+	int before;
+	const char *a3 = "6a0b3c1e-1111-4aaa-8bbb-000000000033";
+	const char *a = "6a0b3c1e-1111-4aaa-8bbb-000000000030";
+	const char *b = "6a0b3c1e-1111-4aaa-8bbb-000000000031";
+	bool found;
 
 	is_int(sc_exec_interrupt(mgr, s, 2, "", &ids, &n, &err), -1,
 	    "TAG without a tag fails");
@@ -1027,7 +1045,8 @@ test_interrupt(struct sc_session *s)
 	c = execute(s, a, "gate batch:1:1", true, "ta");
 	ok(wait_state(a, SC_EXEC_RUNNING), "interrupt: a running");
 	c3 = execute(s, a3, "gate", true, NULL);
-	ok(wait_state(a3, SC_EXEC_RUNNING), "interrupt: a3 running too "
+	ok(wait_state(a3, SC_EXEC_RUNNING),
+	    "interrupt: a3 running too "
 	    "(same session)");
 	/* Both workers are busy: b waits PENDING. */
 	c2 = execute(s, b, "batch:1:1", true, "tb");
@@ -1039,8 +1058,10 @@ test_interrupt(struct sc_session *s)
 		free(ids[i]);
 	free(ids);
 	ok(drive(c2), "b's stream ended");
-	is_str(c2->status, "[OPERATION_CANCELED] Operation has been canceled. "
-	    "SQLSTATE: HY008", "b: OPERATION_CANCELED");
+	is_str(c2->status,
+	    "[OPERATION_CANCELED] Operation has been canceled. "
+	    "SQLSTATE: HY008",
+	    "b: OPERATION_CANCELED");
 	is_int(c2->nmsgs, 0, "b: nothing produced");
 	ok(wait_state(b, SC_EXEC_CANCELED), "b CANCELED");
 	is_int(sc_exec_interrupt(mgr, s, 3, b, &ids, &n, &err), 0,
@@ -1081,8 +1102,8 @@ test_interrupt(struct sc_session *s)
 	/* ALL: only this session's running operations. */
 	c = execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000032", "gate", false,
 	    NULL);
-	ok(wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000032",
-	    SC_EXEC_RUNNING), "all: running");
+	ok(wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000032", SC_EXEC_RUNNING),
+	    "all: running");
 	is_int(sc_exec_interrupt(mgr, s, 1, NULL, &ids, &n, &err), 0,
 	    "interrupt all");
 	is_int(n, 1, "all: one operation");
@@ -1099,11 +1120,11 @@ static void
 test_backpressure(struct sc_session *s)
 {
 	struct sc_rpc_call *c;
-	struct find	 f;
-	const char	*id = "6a0b3c1e-1111-4aaa-8bbb-000000000040";
-	bool		 found;
-	struct sc_error	 err;
-	int		 fails;
+	struct find f;
+	const char *id = "6a0b3c1e-1111-4aaa-8bbb-000000000040";
+	bool found;
+	struct sc_error err;
+	int fails;
 
 	srv.conf.high_water_bytes = 0;
 	mgr_stop();
@@ -1112,8 +1133,10 @@ test_backpressure(struct sc_session *s)
 	ok(wait_msgs(c, 1), "backpressure: first batch sent");
 	nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
 	f = find(id);
-	ok(f.info.produced <= 2, "backpressure: producer paused (%lld "
-	    "produced)", (long long)f.info.produced);
+	ok(f.info.produced <= 2,
+	    "backpressure: producer paused (%lld "
+	    "produced)",
+	    (long long)f.info.produced);
 	ok(f.info.state == SC_EXEC_RUNNING, "backpressure: still running");
 	ok(drive(c), "backpressure: all sent once the client reads");
 	is_int(c->nmsgs, 51, "backpressure: 50 batches and ResultComplete");
@@ -1122,8 +1145,8 @@ test_backpressure(struct sc_session *s)
 
 	/* A client that never reads: release_all frees the worker. */
 	fails = atomic_load(&emit_failures);
-	c = execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000041",
-	    "batch:50:1000", true, NULL);
+	c = execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000041", "batch:50:1000",
+	    true, NULL);
 	ok(wait_msgs(c, 1), "stalled: first batch");
 	call_close(c, true);
 	nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
@@ -1136,8 +1159,8 @@ test_backpressure(struct sc_session *s)
 	{
 		int64_t end = sc_mono_ms() + 5000;
 
-		while (atomic_load(&emit_failures) == fails &&
-		    sc_mono_ms() < end)
+		while (
+		    atomic_load(&emit_failures) == fails && sc_mono_ms() < end)
 			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 	}
 	is_int(atomic_load(&emit_failures) - fails, 1,
@@ -1153,11 +1176,11 @@ test_abandon(struct sc_session *s)
 {
 	struct sc_rpc_call *c;
 	struct sc_exec_counts n;
-	const char	*id = "6a0b3c1e-1111-4aaa-8bbb-000000000050";
-	int64_t		 t;
-	bool		 found;
-	struct sc_error	 err;
-	struct find	 f;
+	const char *id = "6a0b3c1e-1111-4aaa-8bbb-000000000050";
+	int64_t t;
+	bool found;
+	struct sc_error err;
+	struct find f;
 
 	c = execute(s, id, "batch:1:1", true, NULL);
 	ok(drive(c), "abandon: stream done");
@@ -1174,10 +1197,12 @@ test_abandon(struct sc_session *s)
 	is_int(n.abandoned, 1, "abandon: counted");
 	c = reattach(s, id, NULL);
 	ok(wait_finished(c), "abandon: reattach refused");
-	is_str(c->status, "[INVALID_HANDLE.OPERATION_ABANDONED] The handle `"
+	is_str(c->status,
+	    "[INVALID_HANDLE.OPERATION_ABANDONED] The handle `"
 	    "6a0b3c1e-1111-4aaa-8bbb-000000000050` is invalid. Operation was "
 	    "considered abandoned because of inactivity and removed. "
-	    "SQLSTATE: HY000", "abandon: OPERATION_ABANDONED on reattach");
+	    "SQLSTATE: HY000",
+	    "abandon: OPERATION_ABANDONED on reattach");
 	done(c, "abandoned reattach");
 	c = execute(s, id, "batch:1:1", true, NULL);
 	ok(wait_finished(c), "abandon: re-execute refused");
@@ -1191,8 +1216,8 @@ test_abandon(struct sc_session *s)
 	gate_set(false);
 	c = execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000051", "gate", true,
 	    NULL);
-	ok(wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000051",
-	    SC_EXEC_RUNNING), "attached: running");
+	ok(wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000051", SC_EXEC_RUNNING),
+	    "attached: running");
 	is_int(sc_execmgr_maintain(mgr, fake_now + 3600 * 1000), 0,
 	    "attached: not abandoned");
 	/* Detached while running: abandoned and canceled. */
@@ -1211,8 +1236,8 @@ test_tombstone_lru(struct sc_session *s)
 {
 	struct sc_rpc_call *c;
 	struct sc_exec_counts n;
-	char		 id[SC_UUID_STRLEN];
-	int		 i;
+	char id[SC_UUID_STRLEN];
+	int i;
 
 	srv.conf.abandoned_tombstones = 3;
 	mgr_stop();
@@ -1249,11 +1274,11 @@ test_completed_cache(struct sc_session *s)
 {
 	struct sc_rpc_call *c;
 	struct sc_exec_counts n;
-	struct sc_error	 err;
-	bool		 found;
-	char		 id[SC_UUID_STRLEN];
-	int		 i;
-	int64_t		 t;
+	struct sc_error err;
+	bool found;
+	char id[SC_UUID_STRLEN];
+	int i;
+	int64_t t;
 
 	srv.conf.inactive_op_expiry_ms = 1000;
 	mgr_stop();
@@ -1298,7 +1323,7 @@ test_session_closed(void)
 {
 	struct sc_session *s = session_new("bob", SID2);
 	struct sc_rpc_call *c, *c2;
-	const char	*id = "6a0b3c1e-1111-4aaa-8bbb-000000000060";
+	const char *id = "6a0b3c1e-1111-4aaa-8bbb-000000000060";
 
 	gate_set(false);
 	c = execute(s, id, "gate", true, NULL);
@@ -1336,8 +1361,8 @@ test_shutdown(struct sc_session *s)
 	gate_set(false);
 	c = execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000070", "gate", true,
 	    NULL);
-	ok(wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000070",
-	    SC_EXEC_RUNNING), "shutdown: running");
+	ok(wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000070", SC_EXEC_RUNNING),
+	    "shutdown: running");
 	sc_execmgr_shutdown(mgr);
 	ok(c->finished, "shutdown: stream ended");
 	is_int(c->code, SC_GRPC_UNAVAILABLE, "shutdown: UNAVAILABLE");

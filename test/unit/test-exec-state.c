@@ -30,21 +30,21 @@
 /* ------------------------------------------------------ fake calls */
 
 struct sc_rpc_call {
-	pthread_mutex_t	 mu;
-	pthread_cond_t	 cv;
-	atomic_int	 refs;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	atomic_int refs;
 	Spark__Connect__ExecutePlanResponse **msgs;
-	size_t		 nmsgs;
-	bool		 in_flight;
-	sc_rpc_sent_fn	*sent;
-	void		*sent_arg;
-	bool		 finished;
-	int		 code;
-	char		 status[2048];
-	char		 errclass[128];
-	sc_rpc_close_fn	*close_fn;
-	void		*close_arg;
-	int		 violations;	/* send with one in flight */
+	size_t nmsgs;
+	bool in_flight;
+	sc_rpc_sent_fn *sent;
+	void *sent_arg;
+	bool finished;
+	int code;
+	char status[2048];
+	char errclass[128];
+	sc_rpc_close_fn *close_fn;
+	void *close_arg;
+	int violations; /* send with one in flight */
 };
 
 static struct sc_rpc_call *
@@ -62,7 +62,7 @@ call_new(void)
 static void
 call_free(struct sc_rpc_call *c)
 {
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < c->nmsgs; i++)
 		protobuf_c_message_free_unpacked(&c->msgs[i]->base, NULL);
@@ -73,8 +73,8 @@ call_free(struct sc_rpc_call *c)
 }
 
 static int
-f_send(struct sc_rpc_call *c, const void *msg, size_t len,
-    sc_rpc_sent_fn *sent, void *arg)
+f_send(struct sc_rpc_call *c, const void *msg, size_t len, sc_rpc_sent_fn *sent,
+    void *arg)
 {
 	Spark__Connect__ExecutePlanResponse *r;
 
@@ -126,8 +126,8 @@ f_finish_error(struct sc_rpc_call *c, struct sc_session *s,
 	pthread_mutex_lock(&c->mu);
 	if (!c->finished) {
 		c->finished = true;
-		c->code = err->rpc_code == -1 ? SC_GRPC_INTERNAL :
-		    err->rpc_code;
+		c->code = err->rpc_code == -1 ? SC_GRPC_INTERNAL
+					      : err->rpc_code;
 		snprintf(c->status, sizeof(c->status), "%s", err->msg);
 		snprintf(c->errclass, sizeof(c->errclass), "%s", err->errclass);
 		pthread_cond_broadcast(&c->cv);
@@ -169,8 +169,8 @@ static const struct sc_exec_transport fake_tr = {
 static bool
 ack(struct sc_rpc_call *c, bool okay)
 {
-	sc_rpc_sent_fn	*fn;
-	void		*arg;
+	sc_rpc_sent_fn *fn;
+	void *arg;
 
 	pthread_mutex_lock(&c->mu);
 	if (!c->in_flight) {
@@ -189,8 +189,8 @@ ack(struct sc_rpc_call *c, bool okay)
 static void
 call_close(struct sc_rpc_call *c, bool cancelled)
 {
-	sc_rpc_close_fn	*fn;
-	void		*arg;
+	sc_rpc_close_fn *fn;
+	void *arg;
 
 	ack(c, false);
 	pthread_mutex_lock(&c->mu);
@@ -230,11 +230,11 @@ is_batch(const Spark__Connect__ExecutePlanResponse *r)
 
 /* --------------------------------------------------- fake runner */
 
-static atomic_int	 runs;
-static pthread_mutex_t	 gate_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t	 gate_cv = PTHREAD_COND_INITIALIZER;
-static bool		 gate_open;
-static atomic_int	 emit_failures;
+static atomic_int runs;
+static pthread_mutex_t gate_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
+static bool gate_open;
+static atomic_int emit_failures;
 
 static void
 gate_set(bool open)
@@ -260,11 +260,11 @@ fake_run(struct sc_exec_op *op, const Spark__Connect__Plan *plan, void *arg,
 	Spark__Connect__ExecutePlanResponse__ArrowBatch ab;
 	Spark__Connect__ExecutePlanResponse__Metrics mt;
 	Spark__Connect__DataType dt;
-	struct timespec	 ts;
-	char		 prog[256], *tok, *save;
-	uint8_t		*data;
-	int		 n, size, i, rc;
-	int64_t		 offset = 0;
+	struct timespec ts;
+	char prog[256], *tok, *save;
+	uint8_t *data;
+	int n, size, i, rc;
+	int64_t offset = 0;
 
 	(void)arg;
 	atomic_fetch_add(&runs, 1);
@@ -273,7 +273,7 @@ fake_run(struct sc_exec_op *op, const Spark__Connect__Plan *plan, void *arg,
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023", "no");
 	snprintf(prog, sizeof(prog), "%s", plan->command->sql_command->sql);
 	for (tok = strtok_r(prog, " ", &save); tok != NULL;
-	    tok = strtok_r(NULL, " ", &save)) {
+	     tok = strtok_r(NULL, " ", &save)) {
 		spark__connect__execute_plan_response__init(&r);
 		rc = 0;
 		if (strcmp(tok, "schema") == 0) {
@@ -284,7 +284,8 @@ fake_run(struct sc_exec_op *op, const Spark__Connect__Plan *plan, void *arg,
 			data = sc_xcalloc(1, (size_t)size + 1);
 			for (i = 0; i < n && rc == 0; i++) {
 				spark__connect__execute_plan_response__init(&r);
-				spark__connect__execute_plan_response__arrow_batch__init(&ab);
+				spark__connect__execute_plan_response__arrow_batch__init(
+				    &ab);
 				ab.row_count = 1;
 				ab.data.data = data;
 				ab.data.len = (size_t)size;
@@ -300,7 +301,8 @@ fake_run(struct sc_exec_op *op, const Spark__Connect__Plan *plan, void *arg,
 		} else if (sscanf(tok, "sleep:%d", &n) == 1) {
 			nanosleep(&(struct timespec){ 0, n * 1000L }, NULL);
 		} else if (strcmp(tok, "metrics") == 0) {
-			spark__connect__execute_plan_response__metrics__init(&mt);
+			spark__connect__execute_plan_response__metrics__init(
+			    &mt);
 			r.metrics = &mt;
 			rc = sc_exec_emit(op, &r, err);
 		} else if (strcmp(tok, "gate") == 0) {
@@ -326,7 +328,7 @@ fake_run(struct sc_exec_op *op, const Spark__Connect__Plan *plan, void *arg,
 
 /* ------------------------------------------------------- fixtures */
 
-static atomic_llong	 fake_now = 1000000;
+static atomic_llong fake_now = 1000000;
 
 static int64_t
 fake_clock(void *arg)
@@ -335,7 +337,7 @@ fake_clock(void *arg)
 	return atomic_load(&fake_now);
 }
 
-static struct sc_server	 srv;
+static struct sc_server srv;
 static struct sc_execmgr *mgr;
 
 static struct sc_session *
@@ -391,7 +393,7 @@ execute(struct sc_session *s, const char *opid, const char *prog,
 	Spark__Connect__SqlCommand sql;
 	Spark__Connect__ExecutePlanRequest__RequestOption opt, *optp = &opt;
 	Spark__Connect__ReattachOptions ro;
-	char		*tags[1];
+	char *tags[1];
 	struct sc_rpc_call *c = call_new();
 
 	spark__connect__execute_plan_request__init(&req);
@@ -484,8 +486,8 @@ release(struct sc_session *s, const char *opid, int how, const char *id,
 static int
 settled_refs(struct sc_rpc_call *c)
 {
-	int64_t	 end = sc_mono_ms() + 5000;
-	int	 r;
+	int64_t end = sc_mono_ms() + 5000;
+	int r;
 
 	while ((r = atomic_load(&c->refs)) != 1 && sc_mono_ms() < end)
 		nanosleep(&(struct timespec){ 0, 100000 }, NULL);
@@ -493,7 +495,7 @@ settled_refs(struct sc_rpc_call *c)
 }
 
 /* Close and free a call; its references must all be gone. */
-static int	 leaks, violations;
+static int leaks, violations;
 
 static void
 done(struct sc_rpc_call *c, const char *what)
@@ -507,10 +509,10 @@ done(struct sc_rpc_call *c, const char *what)
 }
 
 struct find {
-	const char		*id;
-	struct sc_exec_info	 info;
-	bool			 found;
-	bool			 tombstone;
+	const char *id;
+	struct sc_exec_info info;
+	bool found;
+	bool tombstone;
 };
 
 static void
@@ -528,7 +530,7 @@ find_cb(const struct sc_exec_info *i, void *arg)
 static struct find
 find(const char *id)
 {
-	struct find	 f;
+	struct find f;
 
 	memset(&f, 0, sizeof(f));
 	f.id = id;
@@ -540,8 +542,8 @@ find(const char *id)
 static bool
 wait_state(const char *id, enum sc_exec_state st)
 {
-	int64_t		 end = sc_mono_ms() + 5000;
-	struct find	 f;
+	int64_t end = sc_mono_ms() + 5000;
+	struct find f;
 
 	do {
 		f = find(id);
@@ -552,26 +554,26 @@ wait_state(const char *id, enum sc_exec_state st)
 	return false;
 }
 
-#define OP1	"6a0b3c1e-1111-4aaa-8bbb-000000000001"
-#define OP2	"6a0b3c1e-1111-4aaa-8bbb-000000000002"
-#define OP3	"6a0b3c1e-1111-4aaa-8bbb-000000000003"
-#define OP4	"6a0b3c1e-1111-4aaa-8bbb-000000000004"
-#define OP5	"6a0b3c1e-1111-4aaa-8bbb-000000000005"
-#define SID	"00112233-4455-6677-8899-aabbccddeeff"
-#define SID2	"00112233-4455-6677-8899-aabbccddee00"
+#define OP1 "6a0b3c1e-1111-4aaa-8bbb-000000000001"
+#define OP2 "6a0b3c1e-1111-4aaa-8bbb-000000000002"
+#define OP3 "6a0b3c1e-1111-4aaa-8bbb-000000000003"
+#define OP4 "6a0b3c1e-1111-4aaa-8bbb-000000000004"
+#define OP5 "6a0b3c1e-1111-4aaa-8bbb-000000000005"
+#define SID "00112233-4455-6677-8899-aabbccddeeff"
+#define SID2 "00112233-4455-6677-8899-aabbccddee00"
 
 /* --------------------------------------------------------- acker */
 
-static pthread_mutex_t	 ack_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t ack_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct sc_rpc_call *ack_calls[64];
-static size_t		 ack_n;
-static atomic_bool	 ack_stop;
-static pthread_t	 ack_thr;
+static size_t ack_n;
+static atomic_bool ack_stop;
+static pthread_t ack_thr;
 
 static void *
 acker(void *arg)
 {
-	size_t	 i;
+	size_t i;
 
 	(void)arg;
 	while (!atomic_load(&ack_stop)) {
@@ -595,7 +597,7 @@ acked(struct sc_rpc_call *c)
 static void
 unacked(struct sc_rpc_call *c)
 {
-	size_t	 i;
+	size_t i;
 
 	pthread_mutex_lock(&ack_mu);
 	for (i = 0; i < ack_n; i++)
@@ -610,8 +612,8 @@ unacked(struct sc_rpc_call *c)
 static bool
 settle(struct sc_rpc_call *c)
 {
-	int64_t	 end = sc_mono_ms() + 5000;
-	bool	 r = false;
+	int64_t end = sc_mono_ms() + 5000;
+	bool r = false;
 
 	while (sc_mono_ms() < end) {
 		pthread_mutex_lock(&c->mu);
@@ -634,7 +636,7 @@ opid(char *out, int family, int n)
 static void
 random_pause(unsigned *seed)
 {
-	int	 k = (int)(rand_r(seed) % 200), i;
+	int k = (int)(rand_r(seed) % 200), i;
 
 	for (i = 0; i < k; i++)
 		sched_yield();
@@ -647,14 +649,14 @@ test_table(void)
 {
 	/* from \ to: PENDING RUNNING FINISHED FAILED CANCELED CLOSED */
 	static const bool want[SC_EXEC_NSTATES][SC_EXEC_NSTATES] = {
-		{ 0, 1, 0, 0, 1, 0 },	/* PENDING */
-		{ 0, 0, 1, 1, 1, 0 },	/* RUNNING */
-		{ 0, 0, 0, 0, 0, 1 },	/* FINISHED */
-		{ 0, 0, 0, 0, 0, 1 },	/* FAILED */
-		{ 0, 0, 0, 0, 0, 1 },	/* CANCELED */
-		{ 0, 0, 0, 0, 0, 0 },	/* CLOSED */
+		{ 0, 1, 0, 0, 1, 0 }, /* PENDING */
+		{ 0, 0, 1, 1, 1, 0 }, /* RUNNING */
+		{ 0, 0, 0, 0, 0, 1 }, /* FINISHED */
+		{ 0, 0, 0, 0, 0, 1 }, /* FAILED */
+		{ 0, 0, 0, 0, 0, 1 }, /* CANCELED */
+		{ 0, 0, 0, 0, 0, 0 }, /* CLOSED */
 	};
-	int	 f, t, bad = 0;
+	int f, t, bad = 0;
 
 	for (f = 0; f < SC_EXEC_NSTATES; f++)
 		for (t = 0; t < SC_EXEC_NSTATES; t++) {
@@ -681,13 +683,13 @@ test_table(void)
 static void
 test_interrupt_pending(struct sc_session *s)
 {
-	char		 a[8][SC_UUID_STRLEN], b[SC_UUID_STRLEN];
+	char a[8][SC_UUID_STRLEN], b[SC_UUID_STRLEN];
 	struct sc_rpc_call *ca[8], *cb;
-	struct sc_error	 err;
-	char		**ids;
-	size_t		 n, i;
-	int		 k, w, nw = srv.conf.workers, before, good = 0;
-	bool		 found, fine;
+	struct sc_error err;
+	char **ids;
+	size_t n, i;
+	int k, w, nw = srv.conf.workers, before, good = 0;
+	bool found, fine;
 
 	for (k = 0; k < 50; k++) {
 		gate_set(false);
@@ -727,31 +729,33 @@ test_interrupt_pending(struct sc_session *s)
 		release(s, b, 0, NULL, &found, &err);
 		done(cb, "pending b");
 	}
-	is_int(good, 50, "interrupt while PENDING: CANCELED, never run, "
+	is_int(good, 50,
+	    "interrupt while PENDING: CANCELED, never run, "
 	    "OPERATION_CANCELED; the running ones finish (50 runs)");
 }
 
 struct racer {
-	struct sc_session	*s;
-	const char		*id;
-	unsigned		 seed;
-	char			**ids;
-	size_t			 n;
-	int			 rc;
+	struct sc_session *s;
+	const char *id;
+	unsigned seed;
+	char **ids;
+	size_t n;
+	int rc;
 };
 
-static atomic_bool	 go;
+static atomic_bool go;
 
 static void *
 interrupter(void *arg)
 {
-	struct racer	*r = arg;
-	struct sc_error	 err;
+	struct racer *r = arg;
+	struct sc_error err;
 
 	while (!atomic_load(&go))
 		;
-	nanosleep(&(struct timespec){ 0, (long)(rand_r(&r->seed) % 800) *
-	    1000L }, NULL);
+	nanosleep(&(struct timespec){ 0,
+		      (long)(rand_r(&r->seed) % 800) * 1000L },
+	    NULL);
 	r->rc = sc_exec_interrupt(mgr, r->s, 3, r->id, &r->ids, &r->n, &err);
 	return NULL;
 }
@@ -765,15 +769,15 @@ interrupter(void *arg)
 static void
 test_interrupt_race(struct sc_session *s)
 {
-	struct racer	 r;
+	struct racer r;
 	struct sc_rpc_call *c;
-	pthread_t	 t;
-	char		 id[SC_UUID_STRLEN];
-	int		 k, canceled = 0, finished = 0, bad = 0;
-	size_t		 i;
-	bool		 found;
-	struct sc_error	 err;
-	struct find	 f;
+	pthread_t t;
+	char id[SC_UUID_STRLEN];
+	int k, canceled = 0, finished = 0, bad = 0;
+	size_t i;
+	bool found;
+	struct sc_error err;
+	struct find f;
 
 	for (k = 0; k < 300; k++) {
 		opid(id, 2, k);
@@ -794,8 +798,8 @@ test_interrupt_race(struct sc_session *s)
 		if (r.rc == 0 && r.n == 1) {
 			if (strcmp(c->errclass, "OPERATION_CANCELED") == 0 &&
 			    f.info.state == SC_EXEC_CANCELED &&
-			    (c->nmsgs == 0 || !has_complete(c->msgs[c->nmsgs -
-			    1])))
+			    (c->nmsgs == 0 ||
+				!has_complete(c->msgs[c->nmsgs - 1])))
 				canceled++;
 			else
 				bad++;
@@ -815,17 +819,19 @@ test_interrupt_race(struct sc_session *s)
 		release(s, id, 0, NULL, &found, &err);
 		done(c, "interrupt race");
 	}
-	is_int(bad, 0, "interrupt vs completion: only legal outcomes "
-	    "(%d canceled, %d finished)", canceled, finished);
+	is_int(bad, 0,
+	    "interrupt vs completion: only legal outcomes "
+	    "(%d canceled, %d finished)",
+	    canceled, finished);
 	is_int(canceled + finished, 300, "interrupt vs completion: 300 runs");
 }
 
 static void *
 releaser(void *arg)
 {
-	struct racer	*r = arg;
-	struct sc_error	 err;
-	bool		 found;
+	struct racer *r = arg;
+	struct sc_error err;
+	bool found;
 
 	while (!atomic_load(&go))
 		;
@@ -842,11 +848,11 @@ releaser(void *arg)
 static void
 test_release_race(struct sc_session *s)
 {
-	struct racer	 r;
+	struct racer r;
 	struct sc_rpc_call *c;
-	pthread_t	 t;
-	char		 id[SC_UUID_STRLEN];
-	int		 k, disc = 0, compl = 0, bad = 0;
+	pthread_t t;
+	char id[SC_UUID_STRLEN];
+	int k, disc = 0, compl = 0, bad = 0;
 
 	for (k = 0; k < 300; k++) {
 		opid(id, 3, k);
@@ -867,14 +873,16 @@ test_release_race(struct sc_session *s)
 			disc++;
 		else if (c->code == SC_GRPC_OK && c->nmsgs == 21 &&
 		    has_complete(c->msgs[20]))
-			compl++;
+			compl ++;
 		else
 			bad++;
 		unacked(c);
 		done(c, "release race");
 	}
-	is_int(bad, 0, "release during send: only legal outcomes (%d "
-	    "disconnected, %d complete)", disc, compl);
+	is_int(bad, 0,
+	    "release during send: only legal outcomes (%d "
+	    "disconnected, %d complete)",
+	    disc, compl );
 	is_int(disc + compl, 300, "release during send: 300 runs");
 }
 
@@ -887,13 +895,13 @@ static void
 test_reattach_race(struct sc_session *s)
 {
 	struct sc_rpc_call *c, *c2;
-	char		 id[SC_UUID_STRLEN], last[SC_UUID_STRLEN];
-	int		 k, bad = 0, disc = 0;
-	int64_t		 seen, want_first;
-	unsigned	 seed = 99;
-	bool		 found;
-	struct sc_error	 err;
-	size_t		 i;
+	char id[SC_UUID_STRLEN], last[SC_UUID_STRLEN];
+	int k, bad = 0, disc = 0;
+	int64_t seen, want_first;
+	unsigned seed = 99;
+	bool found;
+	struct sc_error err;
+	size_t i;
 
 	for (k = 0; k < 300; k++) {
 		opid(id, 4, k);
@@ -919,17 +927,17 @@ test_reattach_race(struct sc_session *s)
 			bad++;
 		/* Indices: batches 1..10 have start_offset 0..9; 11 done. */
 		want_first = seen + 1;
-		if (c2->code != SC_GRPC_OK ||
-		    (int64_t)c2->nmsgs != 11 - seen) {
+		if (c2->code != SC_GRPC_OK || (int64_t)c2->nmsgs != 11 - seen) {
 			bad++;
 			goto next;
 		}
 		for (i = 0; i < c2->nmsgs; i++) {
 			int64_t index = want_first + (int64_t)i;
 
-			if (index <= 10 && (!is_batch(c2->msgs[i]) ||
-			    c2->msgs[i]->arrow_batch->start_offset != index -
-			    1))
+			if (index <= 10 &&
+			    (!is_batch(c2->msgs[i]) ||
+				c2->msgs[i]->arrow_batch->start_offset !=
+				    index - 1))
 				bad++;
 			if (index == 11 && !has_complete(c2->msgs[i]))
 				bad++;
@@ -941,8 +949,10 @@ next:
 		done(c, "reattach race old");
 		done(c2, "reattach race new");
 	}
-	is_int(bad, 0, "reattach during completion: resumes exactly after "
-	    "the last seen id (%d disconnected)", disc);
+	is_int(bad, 0,
+	    "reattach during completion: resumes exactly after "
+	    "the last seen id (%d disconnected)",
+	    disc);
 }
 
 /* The session closes while its operations run. */
@@ -951,10 +961,10 @@ test_session_close_race(void)
 {
 	struct sc_session *s;
 	struct sc_rpc_call *c;
-	char		 id[SC_UUID_STRLEN], sid[64];
-	int		 k, bad = 0;
-	unsigned	 seed = 5;
-	struct find	 f;
+	char id[SC_UUID_STRLEN], sid[64];
+	int k, bad = 0;
+	unsigned seed = 5;
+	struct find f;
 
 	for (k = 0; k < 200; k++) {
 		snprintf(sid, sizeof(sid), "00112233-4455-6677-8899-%012d", k);
@@ -969,8 +979,9 @@ test_session_close_race(void)
 		sc_exec_session_closed(mgr, s);
 		if (!settle(c))
 			bad++;
-		else if (strcmp(c->errclass, "INVALID_CURSOR.DISCONNECTED")
-		    != 0 && !(c->code == SC_GRPC_OK && c->nmsgs == 51))
+		else if (strcmp(c->errclass, "INVALID_CURSOR.DISCONNECTED") !=
+			0 &&
+		    !(c->code == SC_GRPC_OK && c->nmsgs == 51))
 			bad++;
 		f = find(id);
 		if (!f.found || !f.tombstone)
@@ -980,7 +991,7 @@ test_session_close_race(void)
 		/* Its worker may still be unwinding: wait for the refs. */
 		{
 			int64_t end = sc_mono_ms() + 5000;
-			int	 refs;
+			int refs;
 
 			do {
 				pthread_mutex_lock(&s->lock);
@@ -997,20 +1008,21 @@ test_session_close_race(void)
 		pthread_mutex_destroy(&s->lock);
 		free(s);
 	}
-	is_int(bad, 0, "session close while running: DISCONNECTED or "
+	is_int(bad, 0,
+	    "session close while running: DISCONNECTED or "
 	    "complete, tombstoned, references released (200 runs)");
 }
 
 struct dup {
-	struct sc_session	*s;
-	const char		*id;
-	struct sc_rpc_call	*c;
+	struct sc_session *s;
+	const char *id;
+	struct sc_rpc_call *c;
 };
 
 static void *
 dup_exec(void *arg)
 {
-	struct dup	*d = arg;
+	struct dup *d = arg;
 
 	d->c = execute(d->s, d->id, "batch:2:10", true, NULL);
 	return NULL;
@@ -1020,12 +1032,12 @@ dup_exec(void *arg)
 static void
 test_duplicate_race(struct sc_session *s)
 {
-	struct dup	 d[8];
-	pthread_t	 t[8];
-	char		 id[SC_UUID_STRLEN];
-	int		 k, i, bad = 0, winners, exists;
-	bool		 found;
-	struct sc_error	 err;
+	struct dup d[8];
+	pthread_t t[8];
+	char id[SC_UUID_STRLEN];
+	int k, i, bad = 0, winners, exists;
+	bool found;
+	struct sc_error err;
 
 	for (k = 0; k < 50; k++) {
 		opid(id, 6, k);
@@ -1043,7 +1055,8 @@ test_duplicate_race(struct sc_session *s)
 			if (d[i].c->code == SC_GRPC_OK && d[i].c->nmsgs == 3)
 				winners++;
 			else if (strcmp(d[i].c->errclass,
-			    "INVALID_HANDLE.OPERATION_ALREADY_EXISTS") == 0)
+				     "INVALID_HANDLE.OPERATION_ALREADY_EXISTS") ==
+			    0)
 				exists++;
 			unacked(d[i].c);
 		}
@@ -1053,7 +1066,8 @@ test_duplicate_race(struct sc_session *s)
 		for (i = 0; i < 8; i++)
 			done(d[i].c, "duplicate");
 	}
-	is_int(bad, 0, "concurrent ExecutePlan with one id: one runs, seven "
+	is_int(bad, 0,
+	    "concurrent ExecutePlan with one id: one runs, seven "
 	    "get OPERATION_ALREADY_EXISTS (50 runs)");
 }
 

@@ -19,16 +19,31 @@
 #include "core/banned.h"
 
 /* A value from a string literal (sizeof keeps embedded NULs). */
-#define S(lit)	{ SC_OUT_STRING, lit, sizeof(lit) - 1 }
-#define N(lit)	{ SC_OUT_NUMBER, lit, sizeof(lit) - 1 }
-#define BO(lit)	{ SC_OUT_BOOL, lit, sizeof(lit) - 1 }
-#define J(lit)	{ SC_OUT_JSON, lit, sizeof(lit) - 1 }
-#define NUL_V	{ SC_OUT_NULL, NULL, 0 }
+#define S(lit)                                      \
+	{                                           \
+		SC_OUT_STRING, lit, sizeof(lit) - 1 \
+	}
+#define N(lit)                                      \
+	{                                           \
+		SC_OUT_NUMBER, lit, sizeof(lit) - 1 \
+	}
+#define BO(lit)                                   \
+	{                                         \
+		SC_OUT_BOOL, lit, sizeof(lit) - 1 \
+	}
+#define J(lit)                                    \
+	{                                         \
+		SC_OUT_JSON, lit, sizeof(lit) - 1 \
+	}
+#define NUL_V                        \
+	{                            \
+		SC_OUT_NULL, NULL, 0 \
+	}
 
 struct mem {
-	FILE	*fp;
-	char	*buf;
-	size_t	 len;
+	FILE *fp;
+	char *buf;
+	size_t len;
 };
 
 static struct sc_output *
@@ -47,7 +62,7 @@ static void
 check_mem(struct mem *m, struct sc_output *o, const char *want, size_t wlen,
     const char *name)
 {
-	struct sc_error	 err;
+	struct sc_error err;
 
 	is_int(sc_output_finish(o, &err), 0, "%s: finish", name);
 	sc_output_free(o);
@@ -63,7 +78,7 @@ check_mem(struct mem *m, struct sc_output *o, const char *want, size_t wlen,
 static void
 row(struct sc_output *o, const struct sc_out_value *v, size_t n)
 {
-	struct sc_error	 err;
+	struct sc_error err;
 
 	if (sc_output_row(o, v, n, &err) != 0)
 		printf("#   row failed: %s\n", err.msg);
@@ -72,7 +87,7 @@ row(struct sc_output *o, const struct sc_out_value *v, size_t n)
 static void
 test_parse(void)
 {
-	enum sc_out_format	 f = SC_OUT_TSV;
+	enum sc_out_format f = SC_OUT_TSV;
 
 	ok(sc_out_format_parse("table", &f) == 0 && f == SC_OUT_TABLE,
 	    "parse table");
@@ -92,22 +107,18 @@ static void
 test_csv(void)
 {
 	static const char *const names[] = { "a", "b,c", "q\"x", " s" };
-	static const struct sc_out_value r1[] = {
-		S("plain"), S("has,comma"), S("quo\"te\""), S("line\nbreak")
-	};
-	static const struct sc_out_value r2[] = {
-		S("cr\r"), S(" lead"), S("trail "), S("\ttab")
-	};
-	static const struct sc_out_value r3[] = {
-		S(""), NUL_V, N("42"), BO("true")
-	};
-	static const struct sc_out_value r4[] = {
-		J("{\"a\":1}"), S("a\0b"), S("in ner"), S("\xc3\xa9")
-	};
-	struct sc_output_opts	 opts = { true, "NULL", -1 };
-	struct sc_output	*o;
-	struct mem		 m;
-	struct sc_error		 err;
+	static const struct sc_out_value r1[] = { S("plain"), S("has,comma"),
+		S("quo\"te\""), S("line\nbreak") };
+	static const struct sc_out_value r2[] = { S("cr\r"), S(" lead"),
+		S("trail "), S("\ttab") };
+	static const struct sc_out_value r3[] = { S(""), NUL_V, N("42"),
+		BO("true") };
+	static const struct sc_out_value r4[] = { J("{\"a\":1}"), S("a\0b"),
+		S("in ner"), S("\xc3\xa9") };
+	struct sc_output_opts opts = { true, "NULL", -1 };
+	struct sc_output *o;
+	struct mem m;
+	struct sc_error err;
 
 	o = open_mem(&m, SC_OUT_CSV, NULL);
 	is_int(sc_output_header(o, names, 4, &err), 0, "csv header");
@@ -120,19 +131,21 @@ test_csv(void)
 	    "plain,\"has,comma\",\"quo\"\"te\"\"\",\"line\nbreak\"\n"
 	    "\"cr\r\",\" lead\",\"trail \",\"\ttab\"\n"
 	    "\"\",,42,true\n"
-	    "\"{\"\"a\"\":1}\",a\0b,in ner,\xc3\xa9\n", "csv");
+	    "\"{\"\"a\"\":1}\",a\0b,in ner,\xc3\xa9\n",
+	    "csv");
 
 	/* null text "NULL": a NULL is bare, the string "NULL" quoted. */
 	{
-		static const struct sc_out_value v[] = {
-			NUL_V, S("NULL"), S(""), S("NULLx")
-		};
+		static const struct sc_out_value v[] = { NUL_V, S("NULL"),
+			S(""), S("NULLx") };
 
 		o = open_mem(&m, SC_OUT_CSV, &opts);
 		sc_output_header(o, names, 4, &err);
 		row(o, v, 4);
-		CHECK(&m, o, "a,\"b,c\",\"q\"\"x\",\" s\"\n"
-		    "NULL,\"NULL\",,NULLx\n", "csv null text NULL");
+		CHECK(&m, o,
+		    "a,\"b,c\",\"q\"\"x\",\" s\"\n"
+		    "NULL,\"NULL\",,NULLx\n",
+		    "csv null text NULL");
 	}
 	/* A null text that itself needs quotes. */
 	{
@@ -156,10 +169,10 @@ test_tsv(void)
 	static const struct sc_out_value r3[] = { S("z\0z"), NUL_V };
 	static const struct sc_out_value r4[] = { S(""), N("-1.5") };
 	static const struct sc_out_value r5[] = { S("\\N"), S("\"q\", x") };
-	struct sc_output_opts	 opts = { true, "\\N", -1 };
-	struct sc_output	*o;
-	struct mem		 m;
-	struct sc_error		 err;
+	struct sc_output_opts opts = { true, "\\N", -1 };
+	struct sc_output *o;
+	struct mem m;
+	struct sc_error err;
 
 	o = open_mem(&m, SC_OUT_TSV, NULL);
 	sc_output_header(o, names, 2, &err);
@@ -174,7 +187,8 @@ test_tsv(void)
 	    "r\\rr\tb\\\\b\n"
 	    "z\\0z\t\n"
 	    "\t-1.5\n"
-	    "\\\\N\t\"q\", x\n", "tsv");
+	    "\\\\N\t\"q\", x\n",
+	    "tsv");
 
 	o = open_mem(&m, SC_OUT_TSV, &opts);
 	sc_output_header(o, names, 2, &err);
@@ -183,16 +197,16 @@ test_tsv(void)
 	CHECK(&m, o,
 	    "a\\tb\tc\\\\d\n"
 	    "z\\0z\t\\N\n"
-	    "\\\\N\t\"q\", x\n", "tsv with null text \\N");
+	    "\\\\N\t\"q\", x\n",
+	    "tsv with null text \\N");
 }
 
 static void
 test_jsonl(void)
 {
 	static const char *const names[] = { "s", "n", "b", "j", "z" };
-	static const struct sc_out_value r1[] = {
-		S("x"), N("42"), BO("true"), J("{\"k\":[1,2]}"), NUL_V
-	};
+	static const struct sc_out_value r1[] = { S("x"), N("42"), BO("true"),
+		J("{\"k\":[1,2]}"), NUL_V };
 	static const struct sc_out_value r2[] = {
 		S("\"\\\b\f\n\r\t\x01\x1f\x7f/"), N("-0.5e+10"), BO("false"),
 		J("[1,\n 2]\r\n"), S("a\0b")
@@ -201,20 +215,16 @@ test_jsonl(void)
 		S("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"), N("NaN"), BO("TRUE"),
 		J(""), S("")
 	};
-	static const struct sc_out_value r4[] = {
-		S("\xff"), N("01"), BO("1"), J("null"), S("\xc3")
-	};
-	static const struct sc_out_value r5[] = {
-		S("\xc0\xaf"), N("1."), { SC_OUT_BOOL, "", 0 },
-		{ SC_OUT_NUMBER, "", 0 }, S("\xed\xa0\x80")
-	};
-	static const struct sc_out_value r6[] = {
-		S("\xf4\x90\x80\x80"), N("1e"), BO("false"), N("-0"),
-		S("\xe2\x82x\xf4\x8f\xbf\xbf")
-	};
-	struct sc_output	*o;
-	struct mem		 m;
-	struct sc_error		 err;
+	static const struct sc_out_value r4[] = { S("\xff"), N("01"), BO("1"),
+		J("null"), S("\xc3") };
+	static const struct sc_out_value r5[] = { S("\xc0\xaf"), N("1."),
+		{ SC_OUT_BOOL, "", 0 }, { SC_OUT_NUMBER, "", 0 },
+		S("\xed\xa0\x80") };
+	static const struct sc_out_value r6[] = { S("\xf4\x90\x80\x80"),
+		N("1e"), BO("false"), N("-0"), S("\xe2\x82x\xf4\x8f\xbf\xbf") };
+	struct sc_output *o;
+	struct mem m;
+	struct sc_error err;
 
 	o = open_mem(&m, SC_OUT_JSONL, NULL);
 	sc_output_header(o, names, 5, &err);
@@ -256,19 +266,15 @@ static void
 test_table(void)
 {
 	static const char *const names[] = { "id", "name", "note" };
-	static const struct sc_out_value r1[] = {
-		N("1"), S("alice"), S("x")
-	};
+	static const struct sc_out_value r1[] = { N("1"), S("alice"), S("x") };
 	static const struct sc_out_value r2[] = { N("22"), NUL_V, S("") };
-	static const struct sc_out_value r3[] = {
-		N("333"), S("\xc3\xa9 x"), S("last")
-	};
-	static const struct sc_out_value r4[] = {
-		N("-4"), S("a\tb\nc\x01\xff\r"), S("\xc2\x85|\x7f")
-	};
-	struct sc_output	*o;
-	struct mem		 m;
-	struct sc_error		 err;
+	static const struct sc_out_value r3[] = { N("333"), S("\xc3\xa9 x"),
+		S("last") };
+	static const struct sc_out_value r4[] = { N("-4"),
+		S("a\tb\nc\x01\xff\r"), S("\xc2\x85|\x7f") };
+	struct sc_output *o;
+	struct mem m;
+	struct sc_error err;
 
 	o = open_mem(&m, SC_OUT_TABLE, NULL);
 	sc_output_header(o, names, 3, &err);
@@ -281,7 +287,8 @@ test_table(void)
 	    "---  -----  ----\n"
 	    "  1  alice  x\n"
 	    " 22  NULL\n"
-	    "333  \xc3\xa9 x    last\n", "table, widths in code points");
+	    "333  \xc3\xa9 x    last\n",
+	    "table, widths in code points");
 
 	o = open_mem(&m, SC_OUT_TABLE, NULL);
 	sc_output_header(o, names, 3, &err);
@@ -315,11 +322,11 @@ test_table_stream(void)
 	static const char *const names[] = { "a", "b" };
 	static const struct sc_out_value small[] = { S("x"), S("y") };
 	static const struct sc_out_value wide[] = { S("wide"), S("z") };
-	struct sc_output	*o;
-	struct mem		 m;
-	struct sc_error		 err;
-	char			*want, *p;
-	size_t			 i, len_after_1000;
+	struct sc_output *o;
+	struct mem m;
+	struct sc_error err;
+	char *want, *p;
+	size_t i, len_after_1000;
 
 	o = open_mem(&m, SC_OUT_TABLE, NULL);
 	sc_output_header(o, names, 2, &err);
@@ -348,11 +355,10 @@ test_table_stream(void)
 
 	/* A huge first row ends the buffering at once (memory bound). */
 	{
-		size_t		 n = ((size_t)16 << 20) + 10;
-		char		*big = sc_xmalloc(n);
-		struct sc_out_value v[2] = {
-			{ SC_OUT_STRING, big, n }, S("q")
-		};
+		size_t n = ((size_t)16 << 20) + 10;
+		char *big = sc_xmalloc(n);
+		struct sc_out_value v[2] = { { SC_OUT_STRING, big, n },
+			S("q") };
 
 		memset(big, 'b', n);
 		o = open_mem(&m, SC_OUT_TABLE, NULL);
@@ -371,9 +377,9 @@ test_misuse(void)
 {
 	static const char *const names[] = { "a", "b" };
 	static const struct sc_out_value v[] = { S("1"), S("2") };
-	struct sc_output	*o;
-	struct mem		 m;
-	struct sc_error		 err;
+	struct sc_output *o;
+	struct mem m;
+	struct sc_error err;
 
 	o = open_mem(&m, SC_OUT_CSV, NULL);
 	is_int(sc_output_row(o, v, 2, &err), -1, "row before header");
@@ -396,12 +402,12 @@ test_flush(void)
 {
 	static const char *const names[] = { "a" };
 	static const struct sc_out_value v[] = { S("1") };
-	struct sc_output_opts	 opts = { true, NULL, 1 };
-	struct sc_output	*o;
-	struct sc_error		 err;
-	struct stat		 st;
-	struct mem		 m;
-	FILE			*fp;
+	struct sc_output_opts opts = { true, NULL, 1 };
+	struct sc_output *o;
+	struct sc_error err;
+	struct stat st;
+	struct mem m;
+	FILE *fp;
 
 	/* A regular file: auto means no flush per record. */
 	fp = tmpfile();
@@ -439,16 +445,16 @@ test_write_error(void)
 {
 	static const char *const names[] = { "a" };
 	static const struct sc_out_value v[] = { S("1") };
-	struct sc_output_opts	 opts = { true, NULL, 0 };
-	struct sc_output	*o;
-	struct sc_error		 err;
-	FILE			*fp;
+	struct sc_output_opts opts = { true, NULL, 0 };
+	struct sc_output *o;
+	struct sc_error err;
+	FILE *fp;
 
 	fp = fopen("/dev/full", "w");
 	ok(fp != NULL, "open /dev/full");
 	if (fp == NULL)
 		return;
-	o = sc_output_new(fp, SC_OUT_CSV, NULL);	/* auto: flushes */
+	o = sc_output_new(fp, SC_OUT_CSV, NULL); /* auto: flushes */
 	is_int(sc_output_header(o, names, 1, &err), -1,
 	    "/dev/full: header fails");
 	is_int(err.status, SC_ST_IO, "  SC_ST_IO");
@@ -467,8 +473,7 @@ test_write_error(void)
 	/* Without per-record flushing the error shows at finish. */
 	fp = fopen("/dev/full", "w");
 	o = sc_output_new(fp, SC_OUT_TABLE, &opts);
-	is_int(sc_output_header(o, names, 1, &err), 0,
-	    "buffered: header ok");
+	is_int(sc_output_header(o, names, 1, &err), 0, "buffered: header ok");
 	is_int(sc_output_row(o, v, 1, &err), 0, "buffered: row ok");
 	is_int(sc_output_finish(o, &err), -1, "buffered: finish fails");
 	is_int(err.status, SC_ST_IO, "  SC_ST_IO");

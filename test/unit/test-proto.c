@@ -22,9 +22,9 @@
 #include "core/banned.h"
 
 /* A string literal of wire bytes as (pointer, length), without its NUL. */
-#define BYTES(s)	(const uint8_t *)(s), (sizeof(s) - 1)
+#define BYTES(s) (const uint8_t *)(s), (sizeof(s) - 1)
 
-#define S(s)		((char *)(s))
+#define S(s) ((char *)(s))
 
 /* Short names for the long oneof-case and enum constants used below. */
 #define C_CONFIG_OPERATION_OP_TYPE_GET \
@@ -59,8 +59,7 @@
 	SPARK__CONNECT__INTERRUPT_REQUEST__INTERRUPT_TYPE__INTERRUPT_TYPE_OPERATION_ID
 #define C_INTR_IT_IT_TAG \
 	SPARK__CONNECT__INTERRUPT_REQUEST__INTERRUPT_TYPE__INTERRUPT_TYPE_TAG
-#define C_RANGE_NPART_NOT_SET \
-	SPARK__CONNECT__RANGE___NUM_PARTITIONS__NOT_SET
+#define C_RANGE_NPART_NOT_SET SPARK__CONNECT__RANGE___NUM_PARTITIONS__NOT_SET
 #define C_RANGE_NPART_NPART \
 	SPARK__CONNECT__RANGE___NUM_PARTITIONS_NUM_PARTITIONS
 #define C_REATTACH_LRID_LRID \
@@ -73,7 +72,7 @@
 static void
 hexdump(const char *label, const uint8_t *p, size_t n)
 {
-	size_t	 i;
+	size_t i;
 
 	printf("#   %s:", label);
 	for (i = 0; i < n; i++)
@@ -83,11 +82,10 @@ hexdump(const char *label, const uint8_t *p, size_t n)
 
 /* Pack m with protobuf-c and compare with the literal bytes. */
 static void
-check_pack(const void *m, const uint8_t *want, size_t wantlen,
-    const char *name)
+check_pack(const void *m, const uint8_t *want, size_t wantlen, const char *name)
 {
-	uint8_t	*p;
-	size_t	 n;
+	uint8_t *p;
+	size_t n;
 
 	p = sc_proto_pack_alloc(m, &n);
 	is_mem(p, n, want, wantlen, "%s: packs to the literal bytes", name);
@@ -103,8 +101,8 @@ static void *
 unpack(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n,
     const char *name)
 {
-	struct sc_error	 err;
-	void		*m;
+	struct sc_error err;
+	void *m;
 
 	m = sc_proto_unpack(d, p, n, &err);
 	ok(m != NULL, "%s: unpacks", name);
@@ -123,73 +121,76 @@ check_repack(void *m, const uint8_t *want, size_t wantlen, const char *name)
 
 /* ------------------------------------------------ ExecutePlanRequest */
 
-static const char epr_bytes[] =
-	"\x0a\x04" "sess"		/* 1 session_id, LEN 4 */
-	"\x12\x03"			/* 2 user_context, LEN 3 */
-	  "\x0a\x01" "u"		/*   1 user_id */
-	"\x1a\x0e"			/* 3 plan, LEN 14 */
-	  "\x0a\x0c"			/*   1 root (Relation), LEN 12 */
-	    "\x52\x0a"		/*     10 sql (SQL), tag 10<<3|2 */
-	      "\x0a\x08" "SELECT 1"	/*       1 query */
-	"\x2a\x04"			/* 5 request_options[0], LEN 4 */
-	  "\x0a\x02"			/*   1 reattach_options, LEN 2 */
-	    "\x08\x01"			/*     1 reattachable = true */
-	"\x32\x02" "op"			/* 6 operation_id (optional) */
-	"\x3a\x02" "t1"			/* 7 tags[0] */
-	"\x3a\x02" "t2"			/* 7 tags[1] */
-	"\x42\x03" "srv";		/* 8 client_observed_server_side_... */
+static const char epr_bytes[] = "\x0a\x04"
+				"sess" /* 1 session_id, LEN 4 */
+				"\x12\x03" /* 2 user_context, LEN 3 */
+				"\x0a\x01"
+				"u" /*   1 user_id */
+				"\x1a\x0e" /* 3 plan, LEN 14 */
+				"\x0a\x0c" /*   1 root (Relation), LEN 12 */
+				"\x52\x0a" /*     10 sql (SQL), tag 10<<3|2 */
+				"\x0a\x08"
+				"SELECT 1" /*       1 query */
+				"\x2a\x04" /* 5 request_options[0], LEN 4 */
+				"\x0a\x02" /*   1 reattach_options, LEN 2 */
+				"\x08\x01" /*     1 reattachable = true */
+				"\x32\x02"
+				"op" /* 6 operation_id (optional) */
+				"\x3a\x02"
+				"t1" /* 7 tags[0] */
+				"\x3a\x02"
+				"t2" /* 7 tags[1] */
+				"\x42\x03"
+				"srv"; /* 8 client_observed_server_side_... */
 
 static void
 test_execute_plan_request(void)
 {
-	Spark__Connect__ExecutePlanRequest	 req =
-	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__INIT, *r;
-	Spark__Connect__UserContext		 uc =
-	    SPARK__CONNECT__USER_CONTEXT__INIT;
-	Spark__Connect__Plan			 plan =
-	    SPARK__CONNECT__PLAN__INIT;
-	Spark__Connect__Relation		 rel =
-	    SPARK__CONNECT__RELATION__INIT;
-	Spark__Connect__SQL			 sql =
-	    SPARK__CONNECT__SQL__INIT;
+	Spark__Connect__ExecutePlanRequest
+	    req = SPARK__CONNECT__EXECUTE_PLAN_REQUEST__INIT,
+	    *r;
+	Spark__Connect__UserContext uc = SPARK__CONNECT__USER_CONTEXT__INIT;
+	Spark__Connect__Plan plan = SPARK__CONNECT__PLAN__INIT;
+	Spark__Connect__Relation rel = SPARK__CONNECT__RELATION__INIT;
+	Spark__Connect__SQL sql = SPARK__CONNECT__SQL__INIT;
 	Spark__Connect__ExecutePlanRequest__RequestOption opt =
 	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__REQUEST_OPTION__INIT;
 	Spark__Connect__ExecutePlanRequest__RequestOption *opts[1];
-	Spark__Connect__ReattachOptions		 ro =
+	Spark__Connect__ReattachOptions ro =
 	    SPARK__CONNECT__REATTACH_OPTIONS__INIT;
-	char					*tags[2];
+	char *tags[2];
 
 	r = unpack(&spark__connect__execute_plan_request__descriptor,
 	    BYTES(epr_bytes), "ExecutePlanRequest");
 	if (r != NULL) {
 		is_str(r->session_id, "sess", "session_id is field 1");
 		ok(r->user_context != NULL &&
-		    strcmp(r->user_context->user_id, "u") == 0,
+			strcmp(r->user_context->user_id, "u") == 0,
 		    "user_context.user_id is 2.1");
-		ok(r->plan != NULL && r->plan->op_type_case ==
-		    SPARK__CONNECT__PLAN__OP_TYPE_ROOT &&
-		    r->plan->root->rel_type_case ==
-		    SPARK__CONNECT__RELATION__REL_TYPE_SQL,
+		ok(r->plan != NULL &&
+			r->plan->op_type_case ==
+			    SPARK__CONNECT__PLAN__OP_TYPE_ROOT &&
+			r->plan->root->rel_type_case ==
+			    SPARK__CONNECT__RELATION__REL_TYPE_SQL,
 		    "plan.root.sql is 3.1.10");
 		if (r->plan != NULL && r->plan->root != NULL &&
 		    r->plan->root->rel_type_case ==
-		    SPARK__CONNECT__RELATION__REL_TYPE_SQL)
+			SPARK__CONNECT__RELATION__REL_TYPE_SQL)
 			is_str(r->plan->root->sql->query, "SELECT 1",
 			    "sql.query is field 1");
 		is_int(r->n_request_options, 1, "one request option");
 		ok(r->n_request_options == 1 &&
-		    r->request_options[0]->request_option_case ==
-		    C_EPREQ_REQOPT_REQOPT_REATTACH_OPTIONS &&
-		    r->request_options[0]->reattach_options->reattachable,
+			r->request_options[0]->request_option_case ==
+			    C_EPREQ_REQOPT_REQOPT_REATTACH_OPTIONS &&
+			r->request_options[0]->reattach_options->reattachable,
 		    "request_options[0].reattach_options.reattachable");
-		is_int(r->_operation_id_case,
-		    C_EPREQ_OPID_OPID,
+		is_int(r->_operation_id_case, C_EPREQ_OPID_OPID,
 		    "operation_id present");
 		is_str(r->operation_id, "op", "operation_id is field 6");
 		ok(r->n_tags == 2 && strcmp(r->tags[0], "t1") == 0 &&
-		    strcmp(r->tags[1], "t2") == 0, "tags are field 7");
-		is_int(r->_client_type_case,
-		    C_EPREQ_CLIENT_TYPE_NOT_SET,
+			strcmp(r->tags[1], "t2") == 0,
+		    "tags are field 7");
+		is_int(r->_client_type_case, C_EPREQ_CLIENT_TYPE_NOT_SET,
 		    "client_type absent");
 		is_str(r->client_observed_server_side_session_id, "srv",
 		    "client_observed_server_side_session_id is field 8");
@@ -206,14 +207,12 @@ test_execute_plan_request(void)
 	plan.root = &rel;
 	req.plan = &plan;
 	ro.reattachable = 1;
-	opt.request_option_case =
-	    C_EPREQ_REQOPT_REQOPT_REATTACH_OPTIONS;
+	opt.request_option_case = C_EPREQ_REQOPT_REQOPT_REATTACH_OPTIONS;
 	opt.reattach_options = &ro;
 	opts[0] = &opt;
 	req.n_request_options = 1;
 	req.request_options = opts;
-	req._operation_id_case =
-	    C_EPREQ_OPID_OPID;
+	req._operation_id_case = C_EPREQ_OPID_OPID;
 	req.operation_id = S("op");
 	tags[0] = S("t1");
 	tags[1] = S("t2");
@@ -228,46 +227,56 @@ test_execute_plan_request(void)
 /* ----------------------------------------------- ExecutePlanResponse */
 
 static const char resp_batch_bytes[] =
-	"\x0a\x04" "sess"		/* 1 session_id */
-	"\x12\x0b"			/* 2 arrow_batch, LEN 11 */
-	  "\x08\x03"			/*   1 row_count = 3 */
-	  "\x12\x04" "\xde\xad\xbe\xef"	/*   2 data, 4 bytes */
-	  "\x18\xac\x02"		/*   3 start_offset = 300 (optional) */
-	"\x62\x02" "op"		/* 12 operation_id, tag 12<<3|2 */
-	"\x6a\x02" "r1"			/* 13 response_id */
-	"\x7a\x03" "srv";		/* 15 server_side_session_id */
+    "\x0a\x04"
+    "sess" /* 1 session_id */
+    "\x12\x0b" /* 2 arrow_batch, LEN 11 */
+    "\x08\x03" /*   1 row_count = 3 */
+    "\x12\x04"
+    "\xde\xad\xbe\xef" /*   2 data, 4 bytes */
+    "\x18\xac\x02" /*   3 start_offset = 300 (optional) */
+    "\x62\x02"
+    "op" /* 12 operation_id, tag 12<<3|2 */
+    "\x6a\x02"
+    "r1" /* 13 response_id */
+    "\x7a\x03"
+    "srv"; /* 15 server_side_session_id */
 
 static const char resp_schema_bytes[] =
-	"\x0a\x04" "sess"		/* 1 session_id */
-	"\x3a\x02"			/* 7 schema (DataType), LEN 2 */
-	  "\x3a\x00"			/*   7 long, empty message */
-	"\x62\x02" "op"			/* 12 operation_id */
-	"\x6a\x02" "r0"			/* 13 response_id */
-	"\x7a\x03" "srv";		/* 15 server_side_session_id */
+    "\x0a\x04"
+    "sess" /* 1 session_id */
+    "\x3a\x02" /* 7 schema (DataType), LEN 2 */
+    "\x3a\x00" /*   7 long, empty message */
+    "\x62\x02"
+    "op" /* 12 operation_id */
+    "\x6a\x02"
+    "r0" /* 13 response_id */
+    "\x7a\x03"
+    "srv"; /* 15 server_side_session_id */
 
-static const char resp_done_bytes[] =
-	"\x0a\x04" "sess"		/* 1 session_id */
-	"\x62\x02" "op"			/* 12 operation_id */
-	"\x6a\x02" "r2"			/* 13 response_id */
-	"\x72\x00"			/* 14 result_complete, empty */
-	"\x7a\x03" "srv";		/* 15 server_side_session_id */
+static const char resp_done_bytes[] = "\x0a\x04"
+				      "sess" /* 1 session_id */
+				      "\x62\x02"
+				      "op" /* 12 operation_id */
+				      "\x6a\x02"
+				      "r2" /* 13 response_id */
+				      "\x72\x00" /* 14 result_complete, empty */
+				      "\x7a\x03"
+				      "srv"; /* 15 server_side_session_id */
 
 static void
 test_execute_plan_response(void)
 {
-	Spark__Connect__ExecutePlanResponse	 resp =
-	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__INIT, *r;
+	Spark__Connect__ExecutePlanResponse
+	    resp = SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__INIT,
+	    *r;
 	Spark__Connect__ExecutePlanResponse__ArrowBatch ab =
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH__INIT;
 	Spark__Connect__ExecutePlanResponse__ResultComplete rc =
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESULT_COMPLETE__INIT;
-	Spark__Connect__DataType		 dt =
-	    SPARK__CONNECT__DATA_TYPE__INIT;
-	Spark__Connect__DataType__Long		 lt =
+	Spark__Connect__DataType dt = SPARK__CONNECT__DATA_TYPE__INIT;
+	Spark__Connect__DataType__Long lt =
 	    SPARK__CONNECT__DATA_TYPE__LONG__INIT;
-	uint8_t					 data[4] = {
-		0xde, 0xad, 0xbe, 0xef
-	};
+	uint8_t data[4] = { 0xde, 0xad, 0xbe, 0xef };
 
 	r = unpack(&spark__connect__execute_plan_response__descriptor,
 	    BYTES(resp_batch_bytes), "ExecutePlanResponse arrow_batch");
@@ -277,18 +286,15 @@ test_execute_plan_response(void)
 		is_str(r->response_id, "r1", "response_id is field 13");
 		is_str(r->server_side_session_id, "srv",
 		    "server_side_session_id is field 15");
-		is_int(r->response_type_case,
-		    C_EPRESP_RT_AB,
+		is_int(r->response_type_case, C_EPRESP_RT_AB,
 		    "arrow_batch is field 2");
-		if (r->response_type_case ==
-		    C_EPRESP_RT_AB) {
+		if (r->response_type_case == C_EPRESP_RT_AB) {
 			is_int(r->arrow_batch->row_count, 3, "row_count");
 			is_mem(r->arrow_batch->data.data,
 			    r->arrow_batch->data.len, data, sizeof(data),
 			    "data");
 			is_int(r->arrow_batch->_start_offset_case,
-			    C_EPRESP_AB_SOFF_SOFF,
-			    "start_offset present");
+			    C_EPRESP_AB_SOFF_SOFF, "start_offset present");
 			is_int(r->arrow_batch->start_offset, 300,
 			    "start_offset");
 		}
@@ -304,11 +310,9 @@ test_execute_plan_response(void)
 	ab.row_count = 3;
 	ab.data.data = data;
 	ab.data.len = sizeof(data);
-	ab._start_offset_case =
-	    C_EPRESP_AB_SOFF_SOFF;
+	ab._start_offset_case = C_EPRESP_AB_SOFF_SOFF;
 	ab.start_offset = 300;
-	resp.response_type_case =
-	    C_EPRESP_RT_AB;
+	resp.response_type_case = C_EPRESP_RT_AB;
 	resp.arrow_batch = &ab;
 	check_pack(&resp, BYTES(resp_batch_bytes),
 	    "ExecutePlanResponse arrow_batch");
@@ -316,18 +320,17 @@ test_execute_plan_response(void)
 	r = unpack(&spark__connect__execute_plan_response__descriptor,
 	    BYTES(resp_schema_bytes), "ExecutePlanResponse schema");
 	if (r != NULL) {
-		is_int(r->response_type_case,
-		    C_EPRESP_RT_NOT_SET,
+		is_int(r->response_type_case, C_EPRESP_RT_NOT_SET,
 		    "schema-only response has no response_type");
-		ok(r->schema != NULL && r->schema->kind_case ==
-		    SPARK__CONNECT__DATA_TYPE__KIND_LONG,
+		ok(r->schema != NULL &&
+			r->schema->kind_case ==
+			    SPARK__CONNECT__DATA_TYPE__KIND_LONG,
 		    "schema is field 7, a long");
 		is_str(r->response_id, "r0", "response_id");
 		check_repack(r, BYTES(resp_schema_bytes), "schema repack");
 	}
 	resp.response_id = S("r0");
-	resp.response_type_case =
-	    C_EPRESP_RT_NOT_SET;
+	resp.response_type_case = C_EPRESP_RT_NOT_SET;
 	dt.kind_case = SPARK__CONNECT__DATA_TYPE__KIND_LONG;
 	dt.long_ = &lt;
 	resp.schema = &dt;
@@ -337,8 +340,7 @@ test_execute_plan_response(void)
 	r = unpack(&spark__connect__execute_plan_response__descriptor,
 	    BYTES(resp_done_bytes), "ExecutePlanResponse result_complete");
 	if (r != NULL) {
-		is_int(r->response_type_case,
-		    C_EPRESP_RT_RESULT_COMPLETE,
+		is_int(r->response_type_case, C_EPRESP_RT_RESULT_COMPLETE,
 		    "result_complete is field 14");
 		ok(r->result_complete != NULL, "result_complete set");
 		check_repack(r, BYTES(resp_done_bytes),
@@ -346,8 +348,7 @@ test_execute_plan_response(void)
 	}
 	resp.schema = NULL;
 	resp.response_id = S("r2");
-	resp.response_type_case =
-	    C_EPRESP_RT_RESULT_COMPLETE;
+	resp.response_type_case = C_EPRESP_RT_RESULT_COMPLETE;
 	resp.result_complete = &rc;
 	check_pack(&resp, BYTES(resp_done_bytes),
 	    "ExecutePlanResponse result_complete");
@@ -356,30 +357,29 @@ test_execute_plan_response(void)
 /* ------------------------------------------------------------- Range */
 
 static const char range_start0_bytes[] =
-	"\x08\x00"			/* 1 start = 0, present (optional) */
-	"\x10\x0a"			/* 2 end = 10 */
-	"\x18\x01";			/* 3 step = 1 */
+    "\x08\x00" /* 1 start = 0, present (optional) */
+    "\x10\x0a" /* 2 end = 10 */
+    "\x18\x01"; /* 3 step = 1 */
 
-static const char range_nostart_bytes[] =
-	"\x10\x0a"			/* 2 end = 10 */
-	"\x18\x01";			/* 3 step = 1 */
+static const char range_nostart_bytes[] = "\x10\x0a" /* 2 end = 10 */
+					  "\x18\x01"; /* 3 step = 1 */
 
 static const char range_neg_bytes[] =
-	"\x08\xfb\xff\xff\xff\xff\xff\xff\xff\xff\x01"	/* 1 start = -5 */
-	"\x10\x0a"			/* 2 end = 10 */
-	"\x18\x02"			/* 3 step = 2 */
-	"\x20\x04";			/* 4 num_partitions = 4 (optional) */
+    "\x08\xfb\xff\xff\xff\xff\xff\xff\xff\xff\x01" /* 1 start = -5 */
+    "\x10\x0a" /* 2 end = 10 */
+    "\x18\x02" /* 3 step = 2 */
+    "\x20\x04"; /* 4 num_partitions = 4 (optional) */
 
 /* Relation{range: Range{end 3}} plus unknown field 99 (varint 1). */
 static const char rel_range_unknown_bytes[] =
-	"\x7a\x02"			/* 15 range, tag 15<<3|2, LEN 2 */
-	  "\x10\x03"			/*   2 end = 3 */
-	"\x98\x06\x01";		/* 99 unknown, tag 99<<3|0 = 792 */
+    "\x7a\x02" /* 15 range, tag 15<<3|2, LEN 2 */
+    "\x10\x03" /*   2 end = 3 */
+    "\x98\x06\x01"; /* 99 unknown, tag 99<<3|0 = 792 */
 
 static void
 test_range(void)
 {
-	Spark__Connect__Range	 rg = SPARK__CONNECT__RANGE__INIT, *r;
+	Spark__Connect__Range rg = SPARK__CONNECT__RANGE__INIT, *r;
 	Spark__Connect__Relation *rel;
 
 	r = unpack(&spark__connect__range__descriptor,
@@ -390,8 +390,7 @@ test_range(void)
 		is_int(r->start, 0, "start");
 		is_int(r->end, 10, "end");
 		is_int(r->step, 1, "step");
-		is_int(r->_num_partitions_case,
-		    C_RANGE_NPART_NOT_SET,
+		is_int(r->_num_partitions_case, C_RANGE_NPART_NOT_SET,
 		    "num_partitions absent");
 		check_repack(r, BYTES(range_start0_bytes), "Range repack");
 	}
@@ -413,12 +412,11 @@ test_range(void)
 	rg._start_case = SPARK__CONNECT__RANGE___START__NOT_SET;
 	check_pack(&rg, BYTES(range_nostart_bytes), "Range without start");
 
-	r = unpack(&spark__connect__range__descriptor,
-	    BYTES(range_neg_bytes), "Range start=-5");
+	r = unpack(&spark__connect__range__descriptor, BYTES(range_neg_bytes),
+	    "Range start=-5");
 	if (r != NULL) {
 		is_int(r->start, -5, "negative start, ten-byte varint");
-		is_int(r->_num_partitions_case,
-		    C_RANGE_NPART_NPART,
+		is_int(r->_num_partitions_case, C_RANGE_NPART_NPART,
 		    "num_partitions present");
 		is_int(r->num_partitions, 4, "num_partitions");
 		protobuf_c_message_free_unpacked(&r->base, NULL);
@@ -426,8 +424,7 @@ test_range(void)
 	rg._start_case = SPARK__CONNECT__RANGE___START_START;
 	rg.start = -5;
 	rg.step = 2;
-	rg._num_partitions_case =
-	    C_RANGE_NPART_NPART;
+	rg._num_partitions_case = C_RANGE_NPART_NPART;
 	rg.num_partitions = 4;
 	check_pack(&rg, BYTES(range_neg_bytes), "Range start=-5");
 
@@ -435,67 +432,81 @@ test_range(void)
 	    BYTES(rel_range_unknown_bytes), "Relation with unknown field");
 	if (rel != NULL) {
 		ok(rel->rel_type_case ==
-		    SPARK__CONNECT__RELATION__REL_TYPE_RANGE &&
-		    rel->range->end == 3, "range is Relation field 15");
-		is_int(rel->base.n_unknown_fields, 1,
-		    "unknown field 99 kept");
+			    SPARK__CONNECT__RELATION__REL_TYPE_RANGE &&
+			rel->range->end == 3,
+		    "range is Relation field 15");
+		is_int(rel->base.n_unknown_fields, 1, "unknown field 99 kept");
 		protobuf_c_message_free_unpacked(&rel->base, NULL);
 	}
 }
 
 /* ------------------------------------------ Reattach, Release, Interrupt */
 
-static const char reattach_bytes[] =
-	"\x0a\x04" "sess"		/* 1 session_id */
-	"\x1a\x02" "op"			/* 3 operation_id */
-	"\x2a\x02" "r7";		/* 5 last_response_id (optional) */
+static const char reattach_bytes[] = "\x0a\x04"
+				     "sess" /* 1 session_id */
+				     "\x1a\x02"
+				     "op" /* 3 operation_id */
+				     "\x2a\x02"
+				     "r7"; /* 5 last_response_id (optional) */
 
 static const char reattach_empty_bytes[] =
-	"\x0a\x04" "sess"		/* 1 session_id */
-	"\x1a\x02" "op"			/* 3 operation_id */
-	"\x2a\x00";			/* 5 last_response_id "", present */
+    "\x0a\x04"
+    "sess" /* 1 session_id */
+    "\x1a\x02"
+    "op" /* 3 operation_id */
+    "\x2a\x00"; /* 5 last_response_id "", present */
 
 static const char release_until_bytes[] =
-	"\x0a\x04" "sess"		/* 1 session_id */
-	"\x1a\x02" "op"			/* 3 operation_id */
-	"\x32\x04"			/* 6 release_until, LEN 4 */
-	  "\x0a\x02" "r9";		/*   1 response_id */
+    "\x0a\x04"
+    "sess" /* 1 session_id */
+    "\x1a\x02"
+    "op" /* 3 operation_id */
+    "\x32\x04" /* 6 release_until, LEN 4 */
+    "\x0a\x02"
+    "r9"; /*   1 response_id */
 
-static const char release_all_bytes[] =
-	"\x0a\x04" "sess"		/* 1 session_id */
-	"\x1a\x02" "op"			/* 3 operation_id */
-	"\x2a\x00";			/* 5 release_all, empty */
+static const char release_all_bytes[] = "\x0a\x04"
+					"sess" /* 1 session_id */
+					"\x1a\x02"
+					"op" /* 3 operation_id */
+					"\x2a\x00"; /* 5 release_all, empty */
 
 static const char interrupt_tag_bytes[] =
-	"\x0a\x04" "sess"		/* 1 session_id */
-	"\x20\x02"			/* 4 interrupt_type = TAG (2) */
-	"\x2a\x03" "job";		/* 5 operation_tag */
+    "\x0a\x04"
+    "sess" /* 1 session_id */
+    "\x20\x02" /* 4 interrupt_type = TAG (2) */
+    "\x2a\x03"
+    "job"; /* 5 operation_tag */
 
 static const char interrupt_id_bytes[] =
-	"\x0a\x04" "sess"		/* 1 session_id */
-	"\x20\x03"			/* 4 interrupt_type = OPERATION_ID */
-	"\x32\x02" "op";		/* 6 operation_id */
+    "\x0a\x04"
+    "sess" /* 1 session_id */
+    "\x20\x03" /* 4 interrupt_type = OPERATION_ID */
+    "\x32\x02"
+    "op"; /* 6 operation_id */
 
 static void
 test_reattach_release_interrupt(void)
 {
-	Spark__Connect__ReattachExecuteRequest	 ra =
-	    SPARK__CONNECT__REATTACH_EXECUTE_REQUEST__INIT, *r;
-	Spark__Connect__ReleaseExecuteRequest	 rl =
-	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__INIT, *l;
+	Spark__Connect__ReattachExecuteRequest
+	    ra = SPARK__CONNECT__REATTACH_EXECUTE_REQUEST__INIT,
+	    *r;
+	Spark__Connect__ReleaseExecuteRequest
+	    rl = SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__INIT,
+	    *l;
 	Spark__Connect__ReleaseExecuteRequest__ReleaseUntil ru =
 	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_UNTIL__INIT;
 	Spark__Connect__ReleaseExecuteRequest__ReleaseAll rall =
 	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_ALL__INIT;
-	Spark__Connect__InterruptRequest	 ir =
-	    SPARK__CONNECT__INTERRUPT_REQUEST__INIT, *i;
+	Spark__Connect__InterruptRequest
+	    ir = SPARK__CONNECT__INTERRUPT_REQUEST__INIT,
+	    *i;
 
 	r = unpack(&spark__connect__reattach_execute_request__descriptor,
 	    BYTES(reattach_bytes), "ReattachExecuteRequest");
 	if (r != NULL) {
 		is_str(r->operation_id, "op", "operation_id is field 3");
-		is_int(r->_last_response_id_case,
-		    C_REATTACH_LRID_LRID,
+		is_int(r->_last_response_id_case, C_REATTACH_LRID_LRID,
 		    "last_response_id present");
 		is_str(r->last_response_id, "r7",
 		    "last_response_id is field 5");
@@ -503,8 +514,7 @@ test_reattach_release_interrupt(void)
 	}
 	ra.session_id = S("sess");
 	ra.operation_id = S("op");
-	ra._last_response_id_case =
-	    C_REATTACH_LRID_LRID;
+	ra._last_response_id_case = C_REATTACH_LRID_LRID;
 	ra.last_response_id = S("r7");
 	check_pack(&ra, BYTES(reattach_bytes), "ReattachExecuteRequest");
 	ra.last_response_id = S("");
@@ -513,9 +523,8 @@ test_reattach_release_interrupt(void)
 	r = unpack(&spark__connect__reattach_execute_request__descriptor,
 	    BYTES(reattach_empty_bytes), "Reattach with empty id");
 	if (r != NULL) {
-		ok(r->_last_response_id_case ==
-		    C_REATTACH_LRID_LRID &&
-		    strcmp(r->last_response_id, "") == 0,
+		ok(r->_last_response_id_case == C_REATTACH_LRID_LRID &&
+			strcmp(r->last_response_id, "") == 0,
 		    "present empty last_response_id survives decoding");
 		protobuf_c_message_free_unpacked(&r->base, NULL);
 	}
@@ -523,9 +532,8 @@ test_reattach_release_interrupt(void)
 	l = unpack(&spark__connect__release_execute_request__descriptor,
 	    BYTES(release_until_bytes), "ReleaseExecuteRequest until");
 	if (l != NULL) {
-		ok(l->release_case ==
-		    C_RELEASE_RELEASE_RELEASE_UNTIL &&
-		    strcmp(l->release_until->response_id, "r9") == 0,
+		ok(l->release_case == C_RELEASE_RELEASE_RELEASE_UNTIL &&
+			strcmp(l->release_until->response_id, "r9") == 0,
 		    "release_until.response_id is 6.1");
 		check_repack(l, BYTES(release_until_bytes),
 		    "ReleaseExecute repack");
@@ -533,13 +541,11 @@ test_reattach_release_interrupt(void)
 	rl.session_id = S("sess");
 	rl.operation_id = S("op");
 	ru.response_id = S("r9");
-	rl.release_case =
-	    C_RELEASE_RELEASE_RELEASE_UNTIL;
+	rl.release_case = C_RELEASE_RELEASE_RELEASE_UNTIL;
 	rl.release_until = &ru;
 	check_pack(&rl, BYTES(release_until_bytes),
 	    "ReleaseExecuteRequest release_until");
-	rl.release_case =
-	    C_RELEASE_RELEASE_RELEASE_ALL;
+	rl.release_case = C_RELEASE_RELEASE_RELEASE_ALL;
 	rl.release_all = &rall;
 	check_pack(&rl, BYTES(release_all_bytes),
 	    "ReleaseExecuteRequest release_all");
@@ -547,12 +553,10 @@ test_reattach_release_interrupt(void)
 	i = unpack(&spark__connect__interrupt_request__descriptor,
 	    BYTES(interrupt_tag_bytes), "InterruptRequest tag");
 	if (i != NULL) {
-		is_int(i->interrupt_type,
-		    C_INTR_IT_IT_TAG,
+		is_int(i->interrupt_type, C_INTR_IT_IT_TAG,
 		    "interrupt_type is field 4");
-		ok(i->interrupt_case ==
-		    C_INTR_INTERRUPT_OPERATION_TAG &&
-		    strcmp(i->operation_tag, "job") == 0,
+		ok(i->interrupt_case == C_INTR_INTERRUPT_OPERATION_TAG &&
+			strcmp(i->operation_tag, "job") == 0,
 		    "operation_tag is field 5");
 		check_repack(i, BYTES(interrupt_tag_bytes),
 		    "Interrupt tag repack");
@@ -560,69 +564,68 @@ test_reattach_release_interrupt(void)
 	i = unpack(&spark__connect__interrupt_request__descriptor,
 	    BYTES(interrupt_id_bytes), "InterruptRequest id");
 	if (i != NULL) {
-		ok(i->interrupt_case ==
-		    C_INTR_INTERRUPT_OPID &&
-		    strcmp(i->operation_id, "op") == 0,
+		ok(i->interrupt_case == C_INTR_INTERRUPT_OPID &&
+			strcmp(i->operation_id, "op") == 0,
 		    "operation_id is field 6");
 		protobuf_c_message_free_unpacked(&i->base, NULL);
 	}
 	ir.session_id = S("sess");
-	ir.interrupt_type =
-	    C_INTR_IT_IT_TAG;
-	ir.interrupt_case =
-	    C_INTR_INTERRUPT_OPERATION_TAG;
+	ir.interrupt_type = C_INTR_IT_IT_TAG;
+	ir.interrupt_case = C_INTR_INTERRUPT_OPERATION_TAG;
 	ir.operation_tag = S("job");
 	check_pack(&ir, BYTES(interrupt_tag_bytes), "InterruptRequest tag");
-	ir.interrupt_type =
-	    C_INTR_IT_IT_OPID;
-	ir.interrupt_case =
-	    C_INTR_INTERRUPT_OPID;
+	ir.interrupt_type = C_INTR_IT_IT_OPID;
+	ir.interrupt_case = C_INTR_INTERRUPT_OPID;
 	ir.operation_id = S("op");
 	check_pack(&ir, BYTES(interrupt_id_bytes), "InterruptRequest id");
 }
 
 /* ------------------------------------------------ google.rpc.Status */
 
-static const char errinfo_bytes[] =
-	"\x0a\x01" "R"			/* 1 reason */
-	"\x12\x10" "org.apache.spark"	/* 2 domain, 16 bytes */
-	"\x1a\x0f"			/* 3 metadata entry, LEN 15 */
-	  "\x0a\x0a" "errorClass"	/*   1 key, 10 bytes */
-	  "\x12\x01" "X";		/*   2 value */
+static const char errinfo_bytes[] = "\x0a\x01"
+				    "R" /* 1 reason */
+				    "\x12\x10"
+				    "org.apache.spark" /* 2 domain, 16 bytes */
+				    "\x1a\x0f" /* 3 metadata entry, LEN 15 */
+				    "\x0a\x0a"
+				    "errorClass" /*   1 key, 10 bytes */
+				    "\x12\x01"
+				    "X"; /*   2 value */
 
-static const char status_bytes[] =
-	"\x08\x0d"			/* 1 code = 13 (INTERNAL) */
-	"\x12\x04" "boom"		/* 2 message */
-	"\x1a\x52"			/* 3 details[0] (Any), LEN 82 */
-	  "\x0a\x28"			/*   1 type_url, 40 bytes */
-	    "type.googleapis.com/google.rpc.ErrorInfo"
-	  "\x12\x26"			/*   2 value, 38 bytes: */
-	    "\x0a\x01" "R"		/*     ErrorInfo 1 reason */
-	    "\x12\x10" "org.apache.spark" /*   2 domain */
-	    "\x1a\x0f"			/*     3 metadata entry */
-	      "\x0a\x0a" "errorClass"	/*       1 key */
-	      "\x12\x01" "X";		/*       2 value */
+static const char status_bytes[] = "\x08\x0d" /* 1 code = 13 (INTERNAL) */
+				   "\x12\x04"
+				   "boom" /* 2 message */
+				   "\x1a\x52" /* 3 details[0] (Any), LEN 82 */
+				   "\x0a\x28" /*   1 type_url, 40 bytes */
+				   "type.googleapis.com/google.rpc.ErrorInfo"
+				   "\x12\x26" /*   2 value, 38 bytes: */
+				   "\x0a\x01"
+				   "R" /*     ErrorInfo 1 reason */
+				   "\x12\x10"
+				   "org.apache.spark" /*   2 domain */
+				   "\x1a\x0f" /*     3 metadata entry */
+				   "\x0a\x0a"
+				   "errorClass" /*       1 key */
+				   "\x12\x01"
+				   "X"; /*       2 value */
 
 static const char retryinfo_bytes[] =
-	"\x0a\x08"			/* 1 retry_delay (Duration), LEN 8 */
-	  "\x08\x02"			/*   1 seconds = 2 */
-	  "\x10\x80\xca\xb5\xee\x01";	/*   2 nanos = 500000000 */
+    "\x0a\x08" /* 1 retry_delay (Duration), LEN 8 */
+    "\x08\x02" /*   1 seconds = 2 */
+    "\x10\x80\xca\xb5\xee\x01"; /*   2 nanos = 500000000 */
 
 static void
 test_status(void)
 {
-	Google__Rpc__Status			 st =
-	    GOOGLE__RPC__STATUS__INIT, *s;
-	Google__Rpc__ErrorInfo			 ei =
-	    GOOGLE__RPC__ERROR_INFO__INIT, *e;
-	Google__Rpc__ErrorInfo__MetadataEntry	 me =
-	    GOOGLE__RPC__ERROR_INFO__METADATA_ENTRY__INIT, *mes[1];
-	Google__Rpc__RetryInfo			 ri =
-	    GOOGLE__RPC__RETRY_INFO__INIT, *rr;
-	Google__Protobuf__Duration		 du =
-	    GOOGLE__PROTOBUF__DURATION__INIT;
-	Google__Protobuf__Any			 any, *anys[1];
-	struct sc_error				 err;
+	Google__Rpc__Status st = GOOGLE__RPC__STATUS__INIT, *s;
+	Google__Rpc__ErrorInfo ei = GOOGLE__RPC__ERROR_INFO__INIT, *e;
+	Google__Rpc__ErrorInfo__MetadataEntry
+	    me = GOOGLE__RPC__ERROR_INFO__METADATA_ENTRY__INIT,
+	    *mes[1];
+	Google__Rpc__RetryInfo ri = GOOGLE__RPC__RETRY_INFO__INIT, *rr;
+	Google__Protobuf__Duration du = GOOGLE__PROTOBUF__DURATION__INIT;
+	Google__Protobuf__Any any, *anys[1];
+	struct sc_error err;
 
 	s = unpack(&google__rpc__status__descriptor, BYTES(status_bytes),
 	    "google.rpc.Status");
@@ -635,10 +638,10 @@ test_status(void)
 			    "type.googleapis.com/google.rpc.ErrorInfo",
 			    "Any.type_url");
 			ok(sc_proto_any_is(s->details[0],
-			    &google__rpc__error_info__descriptor),
+			       &google__rpc__error_info__descriptor),
 			    "sc_proto_any_is ErrorInfo");
 			ok(!sc_proto_any_is(s->details[0],
-			    &google__rpc__retry_info__descriptor),
+			       &google__rpc__retry_info__descriptor),
 			    "not a RetryInfo");
 			rr = sc_proto_any_unpack(s->details[0],
 			    &google__rpc__retry_info__descriptor, &err);
@@ -652,9 +655,9 @@ test_status(void)
 				is_str(e->domain, "org.apache.spark",
 				    "domain is field 2");
 				ok(e->n_metadata == 1 &&
-				    strcmp(e->metadata[0]->key,
-				    "errorClass") == 0 &&
-				    strcmp(e->metadata[0]->value, "X") == 0,
+					strcmp(e->metadata[0]->key,
+					    "errorClass") == 0 &&
+					strcmp(e->metadata[0]->value, "X") == 0,
 				    "metadata map is field 3");
 				protobuf_c_message_free_unpacked(&e->base,
 				    NULL);
@@ -683,14 +686,13 @@ test_status(void)
 	sc_proto_any_release(&any);
 	ok(any.value.data == NULL && any.value.len == 0,
 	    "sc_proto_any_release empties the Any");
-	sc_proto_any_release(&any);	/* harmless on an initialised Any */
+	sc_proto_any_release(&any); /* harmless on an initialised Any */
 
 	rr = unpack(&google__rpc__retry_info__descriptor,
 	    BYTES(retryinfo_bytes), "RetryInfo");
 	if (rr != NULL) {
-		ok(rr->retry_delay != NULL &&
-		    rr->retry_delay->seconds == 2 &&
-		    rr->retry_delay->nanos == 500000000,
+		ok(rr->retry_delay != NULL && rr->retry_delay->seconds == 2 &&
+			rr->retry_delay->nanos == 500000000,
 		    "retry_delay is Duration{2 s, 500000000 ns}");
 		protobuf_c_message_free_unpacked(&rr->base, NULL);
 	}
@@ -702,62 +704,61 @@ test_status(void)
 
 /* ------------------------------------------- DataType, Literal, Config */
 
-static const char dt_long_bytes[] =
-	"\x3a\x00";			/* 7 long, empty message */
+static const char dt_long_bytes[] = "\x3a\x00"; /* 7 long, empty message */
 
 static const char dt_struct_bytes[] =
-	"\xaa\x01\x0c"		/* 21 struct, 2-byte tag; LEN 12 */
-	  "\x0a\x0a"			/*   1 fields[0], LEN 10 */
-	    "\x0a\x02" "id"		/*     1 name */
-	    "\x12\x02"			/*     2 data_type, LEN 2 */
-	      "\x3a\x00"		/*       7 long */
-	    "\x18\x01";			/*     3 nullable = true */
+    "\xaa\x01\x0c" /* 21 struct, 2-byte tag; LEN 12 */
+    "\x0a\x0a" /*   1 fields[0], LEN 10 */
+    "\x0a\x02"
+    "id" /*     1 name */
+    "\x12\x02" /*     2 data_type, LEN 2 */
+    "\x3a\x00" /*       7 long */
+    "\x18\x01"; /*     3 nullable = true */
 
-static const char lit_long_bytes[] =
-	"\x0a\x02"			/* 1 literal, LEN 2 */
-	  "\x38\x2a";			/*   7 long = 42, tag 7<<3|0 */
+static const char lit_long_bytes[] = "\x0a\x02" /* 1 literal, LEN 2 */
+				     "\x38\x2a"; /*   7 long = 42, tag 7<<3|0 */
 
 static const char lit_neg_bytes[] =
-	"\x0a\x0b"			/* 1 literal, LEN 11 */
-	  "\x38\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01"; /* 7 long = -1 */
+    "\x0a\x0b" /* 1 literal, LEN 11 */
+    "\x38\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01"; /* 7 long = -1 */
 
 static const char config_get_bytes[] =
-	"\x0a\x04" "sess"		/* 1 session_id */
-	"\x1a\x1a"			/* 3 operation, LEN 26 */
-	  "\x12\x18"			/*   2 get, LEN 24 */
-	    "\x0a\x16" "spark.sql.ansi.enabled"; /* 1 keys[0], 22 bytes */
+    "\x0a\x04"
+    "sess" /* 1 session_id */
+    "\x1a\x1a" /* 3 operation, LEN 26 */
+    "\x12\x18" /*   2 get, LEN 24 */
+    "\x0a\x16"
+    "spark.sql.ansi.enabled"; /* 1 keys[0], 22 bytes */
 
 static void
 test_types_literals_config(void)
 {
-	Spark__Connect__DataType	 dt = SPARK__CONNECT__DATA_TYPE__INIT,
-					 inner =
-	    SPARK__CONNECT__DATA_TYPE__INIT,
-					*d;
-	Spark__Connect__DataType__Long	 lt =
+	Spark__Connect__DataType dt = SPARK__CONNECT__DATA_TYPE__INIT,
+				 inner = SPARK__CONNECT__DATA_TYPE__INIT, *d;
+	Spark__Connect__DataType__Long lt =
 	    SPARK__CONNECT__DATA_TYPE__LONG__INIT;
 	Spark__Connect__DataType__Struct st =
 	    SPARK__CONNECT__DATA_TYPE__STRUCT__INIT;
-	Spark__Connect__DataType__StructField sf =
-	    SPARK__CONNECT__DATA_TYPE__STRUCT_FIELD__INIT, *sfs[1];
-	Spark__Connect__Expression	 ex =
-	    SPARK__CONNECT__EXPRESSION__INIT,
-					*x;
+	Spark__Connect__DataType__StructField
+	    sf = SPARK__CONNECT__DATA_TYPE__STRUCT_FIELD__INIT,
+	    *sfs[1];
+	Spark__Connect__Expression ex = SPARK__CONNECT__EXPRESSION__INIT, *x;
 	Spark__Connect__Expression__Literal lit =
 	    SPARK__CONNECT__EXPRESSION__LITERAL__INIT;
-	Spark__Connect__ConfigRequest	 cr =
-	    SPARK__CONNECT__CONFIG_REQUEST__INIT, *c;
+	Spark__Connect__ConfigRequest cr = SPARK__CONNECT__CONFIG_REQUEST__INIT,
+				      *c;
 	Spark__Connect__ConfigRequest__Operation op =
 	    SPARK__CONNECT__CONFIG_REQUEST__OPERATION__INIT;
 	Spark__Connect__ConfigRequest__Get get =
 	    SPARK__CONNECT__CONFIG_REQUEST__GET__INIT;
-	char				*keys[1];
+	char *keys[1];
 
-	d = unpack(&spark__connect__data_type__descriptor,
-	    BYTES(dt_long_bytes), "DataType long");
+	d = unpack(&spark__connect__data_type__descriptor, BYTES(dt_long_bytes),
+	    "DataType long");
 	if (d != NULL) {
 		ok(d->kind_case == SPARK__CONNECT__DATA_TYPE__KIND_LONG &&
-		    d->long_ != NULL, "long is field 7");
+			d->long_ != NULL,
+		    "long is field 7");
 		check_repack(d, BYTES(dt_long_bytes), "DataType long repack");
 	}
 	dt.kind_case = SPARK__CONNECT__DATA_TYPE__KIND_LONG;
@@ -768,14 +769,15 @@ test_types_literals_config(void)
 	    BYTES(dt_struct_bytes), "DataType struct");
 	if (d != NULL) {
 		ok(d->kind_case == SPARK__CONNECT__DATA_TYPE__KIND_STRUCT &&
-		    d->struct_->n_fields == 1, "struct is field 21");
+			d->struct_->n_fields == 1,
+		    "struct is field 21");
 		if (d->kind_case == SPARK__CONNECT__DATA_TYPE__KIND_STRUCT &&
 		    d->struct_->n_fields == 1) {
 			sfs[0] = d->struct_->fields[0];
 			is_str(sfs[0]->name, "id", "StructField.name");
 			ok(sfs[0]->data_type != NULL &&
-			    sfs[0]->data_type->kind_case ==
-			    SPARK__CONNECT__DATA_TYPE__KIND_LONG,
+				sfs[0]->data_type->kind_case ==
+				    SPARK__CONNECT__DATA_TYPE__KIND_LONG,
 			    "StructField.data_type is field 2");
 			ok(sfs[0]->nullable, "StructField.nullable");
 			is_int(sfs[0]->_metadata_case,
@@ -800,15 +802,14 @@ test_types_literals_config(void)
 	x = unpack(&spark__connect__expression__descriptor,
 	    BYTES(lit_long_bytes), "Expression literal long");
 	if (x != NULL) {
-		ok(x->expr_type_case ==
-		    C_EXPRESSION_EXPR_TYPE_LITERAL &&
-		    x->literal->literal_type_case ==
-		    C_EXPRESSION_LITERAL_LT_LONG &&
-		    x->literal->long_ == 42, "literal 1, long 7 = 42");
+		ok(x->expr_type_case == C_EXPRESSION_EXPR_TYPE_LITERAL &&
+			x->literal->literal_type_case ==
+			    C_EXPRESSION_LITERAL_LT_LONG &&
+			x->literal->long_ == 42,
+		    "literal 1, long 7 = 42");
 		check_repack(x, BYTES(lit_long_bytes), "literal repack");
 	}
-	lit.literal_type_case =
-	    C_EXPRESSION_LITERAL_LT_LONG;
+	lit.literal_type_case = C_EXPRESSION_LITERAL_LT_LONG;
 	lit.long_ = 42;
 	ex.expr_type_case = C_EXPRESSION_EXPR_TYPE_LITERAL;
 	ex.literal = &lit;
@@ -825,11 +826,12 @@ test_types_literals_config(void)
 	c = unpack(&spark__connect__config_request__descriptor,
 	    BYTES(config_get_bytes), "ConfigRequest get");
 	if (c != NULL) {
-		ok(c->operation != NULL && c->operation->op_type_case ==
-		    C_CONFIG_OPERATION_OP_TYPE_GET &&
-		    c->operation->get->n_keys == 1 &&
-		    strcmp(c->operation->get->keys[0],
-		    "spark.sql.ansi.enabled") == 0,
+		ok(c->operation != NULL &&
+			c->operation->op_type_case ==
+			    C_CONFIG_OPERATION_OP_TYPE_GET &&
+			c->operation->get->n_keys == 1 &&
+			strcmp(c->operation->get->keys[0],
+			    "spark.sql.ansi.enabled") == 0,
 		    "operation 3, get 2, keys 1");
 		check_repack(c, BYTES(config_get_bytes), "Config repack");
 	}
@@ -866,9 +868,9 @@ put_varint(uint8_t *p, size_t *n, uint64_t v)
 static size_t
 nested_alias(uint8_t *out, size_t outsz, int levels, size_t *alias_off)
 {
-	uint8_t	*b;
-	size_t	 n = 0, m = 0, i;
-	int	 l;
+	uint8_t *b;
+	size_t n = 0, m = 0, i;
+	int l;
 
 	if ((b = malloc(outsz)) == NULL)
 		abort();
@@ -879,10 +881,10 @@ nested_alias(uint8_t *out, size_t outsz, int levels, size_t *alias_off)
 	out[n++] = 0x01;
 	for (l = 0; l < levels; l++) {
 		m = 0;
-		b[m++] = 0x32;			/* Expression 6 alias */
+		b[m++] = 0x32; /* Expression 6 alias */
 		put_varint(b, &m, n + 1 + (n < 0x80 ? 1 : 2));
 		*alias_off = m;
-		b[m++] = 0x0a;			/* Alias 1 expr */
+		b[m++] = 0x0a; /* Alias 1 expr */
 		put_varint(b, &m, n);
 		for (i = 0; i < n; i++)
 			b[m + i] = out[i];
@@ -898,23 +900,22 @@ static void
 test_malformed(void)
 {
 	static const char truncated_varint[] =
-	    "\x10\x80";		/* Range 2 end, varint cut short */
+	    "\x10\x80"; /* Range 2 end, varint cut short */
 	static const char long_varint[] =
 	    "\x10\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01"; /* 11 bytes */
 	static const char len_past_end[] =
-	    "\x0a\x05" "ab";		/* 1 session_id, LEN 5, 2 bytes */
+	    "\x0a\x05"
+	    "ab"; /* 1 session_id, LEN 5, 2 bytes */
 	static const char inner_past_end[] =
-	    "\x12\x03"			/* 2 arrow_batch, LEN 3 */
-	      "\x12\x05\x00";		/*   2 data, LEN 5: too long */
-	static const char bad_wire_type[] =
-	    "\x0f";			/* field 1, wire type 7 */
-	static const char field_zero[] =
-	    "\x00\x01";			/* field number 0 */
-	struct sc_error	 err;
-	struct sc_buf	 buf;
-	uint8_t		 deep[1024];
-	size_t		 n, off;
-	void		*m;
+	    "\x12\x03" /* 2 arrow_batch, LEN 3 */
+	    "\x12\x05\x00"; /*   2 data, LEN 5: too long */
+	static const char bad_wire_type[] = "\x0f"; /* field 1, wire type 7 */
+	static const char field_zero[] = "\x00\x01"; /* field number 0 */
+	struct sc_error err;
+	struct sc_buf buf;
+	uint8_t deep[1024];
+	size_t n, off;
+	void *m;
 	Spark__Connect__Range rg = SPARK__CONNECT__RANGE__INIT;
 
 	m = sc_proto_unpack(&spark__connect__range__descriptor,
@@ -950,7 +951,7 @@ test_malformed(void)
 	if (m != NULL)
 		protobuf_c_message_free_unpacked(m, NULL);
 
-	n = nested_alias(deep, sizeof(deep), 49, &off);	/* depth 99 */
+	n = nested_alias(deep, sizeof(deep), 49, &off); /* depth 99 */
 	m = sc_proto_unpack(&spark__connect__expression__descriptor, deep, n,
 	    &err);
 	ok(m != NULL, "nesting depth 99 accepted");
@@ -974,7 +975,7 @@ test_malformed(void)
 	rg.step = 1;
 	sc_buf_init(&buf, 8);
 	ok(sc_proto_pack(&rg.base, &buf, &err) == 0 &&
-	    sc_proto_pack(&rg.base, &buf, &err) == 0,
+		sc_proto_pack(&rg.base, &buf, &err) == 0,
 	    "two packs fit in 8 bytes");
 	is_mem(buf.data, buf.len, "\x10\x0a\x18\x01\x10\x0a\x18\x01", 8,
 	    "sc_proto_pack appends");

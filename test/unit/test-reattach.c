@@ -24,75 +24,76 @@
 #include "tap.h"
 #include "core/banned.h"
 
-#define SID	"00112233-4455-6677-8899-aabbccddeeff"
-#define NF_MSG	"[INVALID_HANDLE.OPERATION_NOT_FOUND] The handle `x` is " \
-		"invalid. Operation not found. SQLSTATE: HY000"
+#define SID "00112233-4455-6677-8899-aabbccddeeff"
+#define NF_MSG                                                    \
+	"[INVALID_HANDLE.OPERATION_NOT_FOUND] The handle `x` is " \
+	"invalid. Operation not found. SQLSTATE: HY000"
 
 enum step_kind {
-	S_NONE = 0,	/* end of the step list: behaves as S_END */
-	S_RESP,		/* a response with id rid */
-	S_COMPLETE,	/* ResultComplete */
-	S_END,		/* stream ends with OK */
-	S_ERR,		/* stream fails with gRPC code and msg */
-	S_OPEN_FAIL,	/* (first step only) opening fails */
-	S_STALL		/* nothing arrives before wait_until */
+	S_NONE = 0, /* end of the step list: behaves as S_END */
+	S_RESP, /* a response with id rid */
+	S_COMPLETE, /* ResultComplete */
+	S_END, /* stream ends with OK */
+	S_ERR, /* stream fails with gRPC code and msg */
+	S_OPEN_FAIL, /* (first step only) opening fails */
+	S_STALL /* nothing arrives before wait_until */
 };
 
 struct step {
-	enum step_kind	 kind;
-	const char	*rid;		/* S_RESP */
-	int		 code;		/* S_ERR, S_OPEN_FAIL */
-	const char	*msg;
-	const char	*sid;		/* override session id */
-	const char	*ssid;		/* server-side session id */
+	enum step_kind kind;
+	const char *rid; /* S_RESP */
+	int code; /* S_ERR, S_OPEN_FAIL */
+	const char *msg;
+	const char *sid; /* override session id */
+	const char *ssid; /* server-side session id */
 };
 
-#define MAXSTEPS	8
-#define MAXSEGS		16
-#define MAXLOG		64
+#define MAXSTEPS 8
+#define MAXSEGS 16
+#define MAXLOG 64
 
 struct seg {
-	struct step	 steps[MAXSTEPS];
+	struct step steps[MAXSTEPS];
 };
 
 struct opened {
-	char		 method[16];	/* "execute" or "reattach" */
-	char		 opid[64];
-	char		 last[64];	/* "" if none */
-	char		 observed[64];	/* client_observed_ssid or "" */
-	bool		 reattachable;	/* ExecutePlan: option present */
-	uint8_t		*bytes;
-	size_t		 len;
-	bool		 had_deadline;
+	char method[16]; /* "execute" or "reattach" */
+	char opid[64];
+	char last[64]; /* "" if none */
+	char observed[64]; /* client_observed_ssid or "" */
+	bool reattachable; /* ExecutePlan: option present */
+	uint8_t *bytes;
+	size_t len;
+	bool had_deadline;
 };
 
 struct rel {
-	char		 opid[64];
-	char		 rid[64];	/* "" for ReleaseAll */
+	char opid[64];
+	char rid[64]; /* "" for ReleaseAll */
 };
 
 struct fake {
-	struct seg	 segs[MAXSEGS];
-	int		 nsegs, cur;
-	struct opened	 opens[MAXSEGS];
-	int		 nopens;
-	int		 cancels, frees, stalls_with_wait;
-	int64_t		 sleeps[MAXLOG];
-	int		 nsleeps;
+	struct seg segs[MAXSEGS];
+	int nsegs, cur;
+	struct opened opens[MAXSEGS];
+	int nopens;
+	int cancels, frees, stalls_with_wait;
+	int64_t sleeps[MAXLOG];
+	int nsleeps;
 
-	pthread_mutex_t	 lock;
-	pthread_cond_t	 cond;
-	struct rel	 rels[MAXLOG];
-	int		 nrels;
-	int		 rel_fail;	/* fail this many releases (UNAVAILABLE) */
-	bool		 gate_closed;	/* block releases until opened */
-	int		 in_unary;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct rel rels[MAXLOG];
+	int nrels;
+	int rel_fail; /* fail this many releases (UNAVAILABLE) */
+	bool gate_closed; /* block releases until opened */
+	int in_unary;
 };
 
 struct fstream {
-	struct fake	*f;
-	int		 seg, pos;
-	char		 opid[64];
+	struct fake *f;
+	int seg, pos;
+	char opid[64];
 };
 
 static struct fake F;
@@ -100,7 +101,7 @@ static struct fake F;
 static void
 fake_reset(void)
 {
-	int	 i;
+	int i;
 
 	for (i = 0; i < F.nopens; i++)
 		free(F.opens[i].bytes);
@@ -115,11 +116,11 @@ static void *
 f_open(void *ctx, const char *method, const void *req, size_t reqlen,
     const struct timespec *deadline, struct sc_error *err)
 {
-	struct fake	*f = ctx;
-	struct opened	*o;
-	struct fstream	*s;
-	struct seg	*sg;
-	size_t		 i;
+	struct fake *f = ctx;
+	struct opened *o;
+	struct fstream *s;
+	struct seg *sg;
+	size_t i;
 
 	if (f->nopens >= MAXSEGS || f->cur >= f->nsegs) {
 		sc_error_from_grpc(err, SC_GRPC_FAILED_PRECONDITION,
@@ -138,8 +139,9 @@ f_open(void *ctx, const char *method, const void *req, size_t reqlen,
 		snprintf(o->opid, sizeof(o->opid), "%s", r->operation_id);
 		for (i = 0; i < r->n_request_options; i++)
 			if (r->request_options[i]->request_option_case ==
-			    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__REQUEST_OPTION__REQUEST_OPTION_REATTACH_OPTIONS &&
-			    r->request_options[i]->reattach_options->reattachable)
+				SPARK__CONNECT__EXECUTE_PLAN_REQUEST__REQUEST_OPTION__REQUEST_OPTION_REATTACH_OPTIONS &&
+			    r->request_options[i]
+				->reattach_options->reattachable)
 				o->reattachable = true;
 		if (r->_client_observed_server_side_session_id_case != 0)
 			snprintf(o->observed, sizeof(o->observed), "%s",
@@ -176,7 +178,7 @@ static int
 f_read(void *stream, struct sc_buf *msg, const struct timespec *wait_until,
     struct sc_error *err)
 {
-	struct fstream	*s = stream;
+	struct fstream *s = stream;
 	Spark__Connect__ExecutePlanResponse r =
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__INIT;
 	Spark__Connect__ExecutePlanResponse__ResultComplete rc =
@@ -231,22 +233,22 @@ f_sfree(void *stream)
 
 static int
 f_unary(void *ctx, const char *method, const void *req, size_t reqlen,
-    struct sc_buf *resp, const struct timespec *deadline,
-    struct sc_error *err)
+    struct sc_buf *resp, const struct timespec *deadline, struct sc_error *err)
 {
-	struct fake	*f = ctx;
+	struct fake *f = ctx;
 	Spark__Connect__ReleaseExecuteRequest *r;
 	Spark__Connect__ReleaseExecuteResponse out =
 	    SPARK__CONNECT__RELEASE_EXECUTE_RESPONSE__INIT;
-	struct rel	*l;
-	int		 rc = 0;
+	struct rel *l;
+	int rc = 0;
 
 	(void)deadline;
 	if (strcmp(method, SC_METHOD_RELEASE_EXECUTE) != 0)
 		return sc_error_from_grpc(err, SC_GRPC_UNIMPLEMENTED,
 		    "unexpected method", NULL, 0);
-	r = sc_proto_unpack(&spark__connect__release_execute_request__descriptor,
-	    req, reqlen, NULL);
+	r = sc_proto_unpack(
+	    &spark__connect__release_execute_request__descriptor, req, reqlen,
+	    NULL);
 	pthread_mutex_lock(&f->lock);
 	f->in_unary++;
 	pthread_cond_broadcast(&f->cond);
@@ -273,9 +275,8 @@ f_unary(void *ctx, const char *method, const void *req, size_t reqlen,
 	return rc;
 }
 
-static const struct sc_transport fake_transport = {
-	f_open, f_read, f_cancel, f_sfree, f_unary
-};
+static const struct sc_transport fake_transport = { f_open, f_read, f_cancel,
+	f_sfree, f_unary };
 
 static int
 f_sleep(void *arg, int64_t ms)
@@ -295,10 +296,10 @@ zero_rnd(void)
 /* ------------------------------------------------------------- events */
 
 static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
-static char	 ev_text[MAXLOG][256];
+static char ev_text[MAXLOG][256];
 static enum sc_client_event_kind ev_kind[MAXLOG];
 static enum sc_retry_reason ev_reason[MAXLOG];
-static int	 nev;
+static int nev;
 
 static void
 on_event(const struct sc_client_event *ev, void *arg)
@@ -317,7 +318,7 @@ on_event(const struct sc_client_event *ev, void *arg)
 static int
 find_event(enum sc_client_event_kind k, int from)
 {
-	int	 i;
+	int i;
 
 	for (i = from; i < nev; i++)
 		if (ev_kind[i] == k)
@@ -330,9 +331,9 @@ find_event(enum sc_client_event_kind k, int from)
 static struct sc_client *
 client(int connect_retries)
 {
-	struct sc_client_opts	 o;
-	struct sc_retry_policy	 rp;
-	struct sc_client	*c;
+	struct sc_client_opts o;
+	struct sc_retry_policy rp;
+	struct sc_client *c;
 
 	sc_retry_policy_default(&rp);
 	rp.initial_ms = 1;
@@ -378,8 +379,8 @@ static int
 drain(struct sc_reattach *it, char *ids, size_t idsz, struct sc_error *err)
 {
 	Spark__Connect__ExecutePlanResponse *m;
-	size_t	 n = 0;
-	int	 r;
+	size_t n = 0;
+	int r;
 
 	ids[0] = '\0';
 	while ((r = sc_reattach_next(it, &m, err)) == 1) {
@@ -393,23 +394,41 @@ drain(struct sc_reattach *it, char *ids, size_t idsz, struct sc_error *err)
 static void
 wait_releases(struct sc_client *c)
 {
-	struct timespec	 dl;
+	struct timespec dl;
 
 	sc_deadline_in_ms(&dl, 5000);
 	sc_client_release_wait(c, &dl);
 }
 
-#define RESP(id)	{ S_RESP, id, 0, NULL, NULL, NULL }
-#define COMPLETE	{ S_COMPLETE, "rc", 0, NULL, NULL, NULL }
-#define END		{ S_END, NULL, 0, NULL, NULL, NULL }
-#define ERR(c, m)	{ S_ERR, NULL, c, m, NULL, NULL }
-#define OPENFAIL(c, m)	{ S_OPEN_FAIL, NULL, c, m, NULL, NULL }
-#define STALL		{ S_STALL, NULL, 0, NULL, NULL, NULL }
+#define RESP(id)                                \
+	{                                       \
+		S_RESP, id, 0, NULL, NULL, NULL \
+	}
+#define COMPLETE                                      \
+	{                                             \
+		S_COMPLETE, "rc", 0, NULL, NULL, NULL \
+	}
+#define END                                      \
+	{                                        \
+		S_END, NULL, 0, NULL, NULL, NULL \
+	}
+#define ERR(c, m)                             \
+	{                                     \
+		S_ERR, NULL, c, m, NULL, NULL \
+	}
+#define OPENFAIL(c, m)                              \
+	{                                           \
+		S_OPEN_FAIL, NULL, c, m, NULL, NULL \
+	}
+#define STALL                                      \
+	{                                          \
+		S_STALL, NULL, 0, NULL, NULL, NULL \
+	}
 
 static void
 script(const struct seg *segs, int n)
 {
-	int	 i;
+	int i;
 
 	for (i = 0; i < n; i++)
 		F.segs[i] = segs[i];
@@ -424,12 +443,12 @@ test_happy(void)
 	static const struct seg s[] = {
 		{ { RESP("r1"), RESP("r2"), COMPLETE } },
 	};
-	struct sc_reattach_opts	 o;
-	struct sc_client	*c;
-	struct sc_reattach	*it;
-	struct sc_error		 err;
-	char			 ids[256], opid[SC_UUID_STRLEN];
-	int			 r;
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	char ids[256], opid[SC_UUID_STRLEN];
+	int r;
 
 	fake_reset();
 	script(s, 1);
@@ -442,7 +461,8 @@ test_happy(void)
 	is_int(F.nopens, 0, "happy: nothing sent by open");
 	r = drain(it, ids, sizeof(ids), &err);
 	is_int(r, 0, "happy: ends with 0");
-	is_str(ids, "r1 r2", "happy: responses in order, ResultComplete "
+	is_str(ids, "r1 r2",
+	    "happy: responses in order, ResultComplete "
 	    "not returned");
 	is_int(F.nopens, 1, "happy: one stream");
 	is_str(F.opens[0].method, "execute", "happy: ExecutePlan sent");
@@ -453,12 +473,13 @@ test_happy(void)
 	sc_reattach_close(it);
 	wait_releases(c);
 	ok(F.nrels >= 1 && strcmp(F.rels[F.nrels - 1].rid, "") == 0 &&
-	    strcmp(F.rels[F.nrels - 1].opid, opid) == 0,
+		strcmp(F.rels[F.nrels - 1].opid, opid) == 0,
 	    "happy: ReleaseAll sent last");
 	if (F.nrels == 2)
 		is_str(F.rels[0].rid, "r1", "happy: ReleaseUntil r1 before");
 	else
-		ok(F.nrels == 1, "happy: ReleaseUntil coalesced into "
+		ok(F.nrels == 1,
+		    "happy: ReleaseUntil coalesced into "
 		    "ReleaseAll");
 	is_int(F.frees, 1, "happy: stream freed");
 	sc_client_free(c);
@@ -472,12 +493,12 @@ test_rotation(void)
 		{ { RESP("r3"), END } },
 		{ { RESP("r4"), COMPLETE } },
 	};
-	struct sc_reattach_opts	 o;
-	struct sc_client	*c;
-	struct sc_reattach	*it;
-	struct sc_error		 err;
-	char			 ids[256];
-	int			 i;
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	char ids[256];
+	int i;
 
 	fake_reset();
 	script(s, 3);
@@ -494,8 +515,11 @@ test_rotation(void)
 	is_int(F.nsleeps, 0, "rotation: no backoff for a rotation");
 	is_int(sc_reattach_streams(it), 3, "rotation: streams counted");
 	i = find_event(SC_CLIENT_EV_ROTATION, 0);
-	ok(i >= 0 && strstr(ev_text[i], "ended after 2 responses without "
-	    "ResultComplete") != NULL, "rotation: event logged");
+	ok(i >= 0 &&
+		strstr(ev_text[i],
+		    "ended after 2 responses without "
+		    "ResultComplete") != NULL,
+	    "rotation: event logged");
 	sc_reattach_close(it);
 	sc_client_free(c);
 }
@@ -508,11 +532,11 @@ test_notfound_before(void)
 		{ { ERR(SC_GRPC_INTERNAL, NF_MSG) } },
 		{ { RESP("r1"), COMPLETE } },
 	};
-	struct sc_reattach_opts	 o;
-	struct sc_client	*c;
-	struct sc_reattach	*it;
-	struct sc_error		 err;
-	char			 ids[256];
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	char ids[256];
 
 	fake_reset();
 	script(s, 3);
@@ -523,13 +547,15 @@ test_notfound_before(void)
 	    "notfound-before: completes");
 	is_str(ids, "r1", "notfound-before: result from the re-sent plan");
 	is_int(F.nopens, 3, "notfound-before: three calls");
-	is_str(F.opens[1].method, "reattach", "notfound-before: reattach "
+	is_str(F.opens[1].method, "reattach",
+	    "notfound-before: reattach "
 	    "after UNAVAILABLE");
 	is_str(F.opens[1].last, "", "notfound-before: no last_response_id");
-	is_str(F.opens[2].method, "execute", "notfound-before: ExecutePlan "
+	is_str(F.opens[2].method, "execute",
+	    "notfound-before: ExecutePlan "
 	    "re-sent");
-	ok(F.opens[2].len == F.opens[0].len && memcmp(F.opens[2].bytes,
-	    F.opens[0].bytes, F.opens[0].len) == 0,
+	ok(F.opens[2].len == F.opens[0].len &&
+		memcmp(F.opens[2].bytes, F.opens[0].bytes, F.opens[0].len) == 0,
 	    "notfound-before: the same ExecutePlan bytes");
 	is_int(F.nsleeps, 1, "notfound-before: one backoff (UNAVAILABLE)");
 	is_int(F.sleeps[0], 50, "notfound-before: 50 ms");
@@ -546,11 +572,11 @@ test_notfound_after(void)
 		{ { RESP("r1"), ERR(SC_GRPC_UNAVAILABLE, "reset") } },
 		{ { ERR(SC_GRPC_INTERNAL, NF_MSG) } },
 	};
-	struct sc_reattach_opts	 o;
-	struct sc_client	*c;
-	struct sc_reattach	*it;
-	struct sc_error		 err;
-	char			 ids[256], opid[SC_UUID_STRLEN];
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	char ids[256], opid[SC_UUID_STRLEN];
 
 	fake_reset();
 	script(s, 2);
@@ -558,14 +584,14 @@ test_notfound_after(void)
 	opts(&o, 3);
 	it = start(c, &o);
 	snprintf(opid, sizeof(opid), "%s", sc_reattach_operation_id(it));
-	is_int(drain(it, ids, sizeof(ids), &err), -1,
-	    "notfound-after: fails");
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "notfound-after: fails");
 	is_str(ids, "r1", "notfound-after: r1 was delivered");
 	is_str(err.errclass, "RESPONSE_ALREADY_RECEIVED",
 	    "notfound-after: RESPONSE_ALREADY_RECEIVED");
 	is_int(err.status, SC_ST_FAILED, "notfound-after: status FAILED");
-	ok(strstr(err.msg, "after 1 responses were received "
-	    "(INVALID_HANDLE.OPERATION_NOT_FOUND)") != NULL,
+	ok(strstr(err.msg,
+	       "after 1 responses were received "
+	       "(INVALID_HANDLE.OPERATION_NOT_FOUND)") != NULL,
 	    "notfound-after: message names the cause");
 	is_int(F.nopens, 2, "notfound-after: no re-send");
 	is_str(F.opens[1].last, "r1", "notfound-after: reattach after r1");
@@ -575,7 +601,7 @@ test_notfound_after(void)
 	    "notfound-after: same error again");
 	wait_releases(c);
 	ok(F.nrels >= 1 && strcmp(F.rels[F.nrels - 1].rid, "") == 0 &&
-	    strcmp(F.rels[F.nrels - 1].opid, opid) == 0,
+		strcmp(F.rels[F.nrels - 1].opid, opid) == 0,
 	    "notfound-after: ReleaseAll on the error");
 	sc_reattach_close(it);
 	sc_client_free(c);
@@ -592,12 +618,12 @@ test_fresh_budget(void)
 		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
 		{ { RESP("r3"), COMPLETE } },
 	};
-	struct sc_reattach_opts	 o;
-	struct sc_client	*c;
-	struct sc_reattach	*it;
-	struct sc_error		 err;
-	char			 ids[256];
-	int			 i;
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	char ids[256];
+	int i;
 
 	fake_reset();
 	script(s, 6);
@@ -616,12 +642,16 @@ test_fresh_budget(void)
 	is_str(F.opens[3].last, "r1", "budget: still after r1");
 	is_str(F.opens[4].last, "r2", "budget: then after r2");
 	i = find_event(SC_CLIENT_EV_RETRY, 0);
-	is_str(i >= 0 ? ev_text[i] : "", "server unavailable, reattaching "
-	    "in 0.05s (attempt 1 of 3)", "budget: retry message");
+	is_str(i >= 0 ? ev_text[i] : "",
+	    "server unavailable, reattaching "
+	    "in 0.05s (attempt 1 of 3)",
+	    "budget: retry message");
 	i = find_event(SC_CLIENT_EV_RETRY, i + 1);
 	i = find_event(SC_CLIENT_EV_RETRY, i + 1);
-	is_str(i >= 0 ? ev_text[i] : "", "server unavailable, reattaching "
-	    "in 0.8s (attempt 3 of 3)", "budget: third retry message");
+	is_str(i >= 0 ? ev_text[i] : "",
+	    "server unavailable, reattaching "
+	    "in 0.8s (attempt 3 of 3)",
+	    "budget: third retry message");
 	sc_reattach_close(it);
 	sc_client_free(c);
 }
@@ -635,11 +665,11 @@ test_exhausted(void)
 		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "connection refused") } },
 		{ { RESP("never") } },
 	};
-	struct sc_reattach_opts	 o;
-	struct sc_client	*c;
-	struct sc_reattach	*it;
-	struct sc_error		 err;
-	char			 ids[256];
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	char ids[256];
 
 	fake_reset();
 	script(s, 4);
@@ -661,8 +691,7 @@ test_exhausted(void)
 	c = client(1);
 	opts(&o, 15);
 	it = start(c, &o);
-	is_int(drain(it, ids, sizeof(ids), &err), -1,
-	    "connect budget: fails");
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "connect budget: fails");
 	is_int(F.nopens, 2, "connect budget: one retry only");
 	is_int(err.status, SC_ST_UNAVAILABLE, "connect budget: UNAVAILABLE");
 	sc_reattach_close(it);
@@ -678,11 +707,11 @@ test_total_cap(void)
 		{ { ERR(SC_GRPC_UNAVAILABLE, "reset") } },
 		{ { ERR(SC_GRPC_UNAVAILABLE, "reset") } },
 	};
-	struct sc_reattach_opts	 o;
-	struct sc_client	*c;
-	struct sc_reattach	*it;
-	struct sc_error		 err;
-	char			 ids[256];
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	char ids[256];
 
 	fake_reset();
 	script(s, 4);
@@ -703,29 +732,31 @@ static void
 test_session_checks(void)
 {
 	static const struct seg s1[] = {
-		{ { { S_RESP, "r1", 0, NULL, "99999999-4455-6677-8899-aabbccddeeff",
-		    NULL } } },
+		{ { { S_RESP, "r1", 0, NULL,
+		    "99999999-4455-6677-8899-aabbccddeeff", NULL } } },
 	};
 	static const struct seg s2[] = {
 		{ { { S_RESP, "r1", 0, NULL, NULL, "ssid-a" },
 		    ERR(SC_GRPC_UNAVAILABLE, "reset") } },
 		{ { { S_RESP, "r2", 0, NULL, NULL, "ssid-b" } } },
 	};
-	struct sc_reattach_opts	 o;
-	struct sc_client	*c;
-	struct sc_reattach	*it;
-	struct sc_error		 err;
-	char			 ids[256];
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	char ids[256];
 
 	fake_reset();
 	script(s1, 1);
 	c = client(-1);
 	opts(&o, 3);
 	it = start(c, &o);
-	is_int(drain(it, ids, sizeof(ids), &err), -1, "session: mismatch "
+	is_int(drain(it, ids, sizeof(ids), &err), -1,
+	    "session: mismatch "
 	    "fails");
 	is_int(err.status, SC_ST_PROTOCOL, "session: PROTOCOL");
-	is_str(err.msg, "server answered for session "
+	is_str(err.msg,
+	    "server answered for session "
 	    "'99999999-4455-6677-8899-aabbccddeeff', expected '" SID "'",
 	    "session: message");
 	is_str(ids, "", "session: nothing returned");
@@ -741,7 +772,8 @@ test_session_checks(void)
 	is_str(ids, "r1", "ssid: first response returned");
 	is_str(F.opens[1].observed, "ssid-a",
 	    "ssid: reattach sends the observed server-side id");
-	is_str(err.msg, "server-side session changed from 'ssid-a' to "
+	is_str(err.msg,
+	    "server-side session changed from 'ssid-a' to "
 	    "'ssid-b' (the server restarted or the session was re-created)",
 	    "ssid: message");
 	is_str(sc_client_server_side_session_id(c), "ssid-a",
@@ -755,16 +787,18 @@ test_watchdog(void)
 {
 	static const struct seg s[] = {
 		{ { RESP("r1"), STALL } },
-		{ { RESP("r2"), ERR(SC_GRPC_DEADLINE_EXCEEDED, "Deadline "
-		    "Exceeded") } },
+		{ { RESP("r2"),
+		    ERR(SC_GRPC_DEADLINE_EXCEEDED,
+			"Deadline "
+			"Exceeded") } },
 		{ { COMPLETE } },
 	};
-	struct sc_reattach_opts	 o;
-	struct sc_client	*c;
-	struct sc_reattach	*it;
-	struct sc_error		 err;
-	char			 ids[256];
-	int			 i;
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	char ids[256];
+	int i;
 
 	fake_reset();
 	script(s, 3);
@@ -782,8 +816,10 @@ test_watchdog(void)
 	i = find_event(SC_CLIENT_EV_RETRY, 0);
 	ok(i >= 0 && ev_reason[i] == SC_RETRY_NO_PROGRESS,
 	    "watchdog: reason no progress");
-	is_str(i >= 0 ? ev_text[i] : "", "no progress, reattaching in "
-	    "0.05s (attempt 1 of 3)", "watchdog: message");
+	is_str(i >= 0 ? ev_text[i] : "",
+	    "no progress, reattaching in "
+	    "0.05s (attempt 1 of 3)",
+	    "watchdog: message");
 	i = find_event(SC_CLIENT_EV_RETRY, i + 1);
 	ok(i >= 0 && ev_reason[i] == SC_RETRY_DEADLINE,
 	    "deadline: reason deadline");
@@ -795,14 +831,16 @@ static void
 test_server_error(void)
 {
 	static const struct seg s[] = {
-		{ { RESP("r1"), ERR(SC_GRPC_INTERNAL, "[TABLE_OR_VIEW_NOT_FOUND] "
-		    "The table or view `t` cannot be found. SQLSTATE: 42P01") } },
+		{ { RESP("r1"),
+		    ERR(SC_GRPC_INTERNAL,
+			"[TABLE_OR_VIEW_NOT_FOUND] "
+			"The table or view `t` cannot be found. SQLSTATE: 42P01") } },
 	};
-	struct sc_reattach_opts	 o;
-	struct sc_client	*c;
-	struct sc_reattach	*it;
-	struct sc_error		 err;
-	char			 ids[256], opid[SC_UUID_STRLEN];
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	char ids[256], opid[SC_UUID_STRLEN];
 
 	fake_reset();
 	script(s, 1);
@@ -816,7 +854,7 @@ test_server_error(void)
 	is_int(F.nsleeps, 0, "error: not retried");
 	wait_releases(c);
 	ok(F.nrels >= 1 && strcmp(F.rels[F.nrels - 1].rid, "") == 0 &&
-	    strcmp(F.rels[F.nrels - 1].opid, opid) == 0,
+		strcmp(F.rels[F.nrels - 1].opid, opid) == 0,
 	    "error: ReleaseAll");
 	sc_reattach_close(it);
 	wait_releases(c);
@@ -833,18 +871,18 @@ test_attach(void)
 	static const struct seg s2[] = {
 		{ { RESP("r6"), COMPLETE } },
 	};
-	struct sc_reattach_opts	 o;
-	struct sc_client	*c;
-	struct sc_reattach	*it;
-	struct sc_error		 err;
-	char			 ids[256];
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	char ids[256];
 
 	fake_reset();
 	script(s1, 1);
 	c = client(-1);
 	opts(&o, 3);
-	it = sc_reattach_attach(c, "0A0B0C0D-0000-4000-8000-000000000001",
-	    NULL, &o, &err);
+	it = sc_reattach_attach(c, "0A0B0C0D-0000-4000-8000-000000000001", NULL,
+	    &o, &err);
 	is_str(sc_reattach_operation_id(it),
 	    "0a0b0c0d-0000-4000-8000-000000000001", "attach: id lower-cased");
 	is_int(drain(it, ids, sizeof(ids), &err), -1, "attach: unknown");
@@ -857,8 +895,8 @@ test_attach(void)
 	fake_reset();
 	script(s2, 1);
 	c = client(-1);
-	it = sc_reattach_attach(c, "0a0b0c0d-0000-4000-8000-000000000001",
-	    "r5", &o, &err);
+	it = sc_reattach_attach(c, "0a0b0c0d-0000-4000-8000-000000000001", "r5",
+	    &o, &err);
 	is_int(drain(it, ids, sizeof(ids), &err), 0, "attach --after: ok");
 	is_str(F.opens[0].last, "r5", "attach --after: last_response_id");
 	is_str(ids, "r6", "attach --after: the rest");
@@ -866,7 +904,8 @@ test_attach(void)
 	sc_client_free(c);
 
 	ok(sc_reattach_attach(c = client(-1), "nope", NULL, &o, &err) == NULL &&
-	    err.status == SC_ST_USAGE, "attach: bad id is a usage error");
+		err.status == SC_ST_USAGE,
+	    "attach: bad id is a usage error");
 	sc_client_free(c);
 }
 
@@ -877,12 +916,12 @@ test_instant_end(void)
 		{ { END } },
 		{ { RESP("r1"), COMPLETE } },
 	};
-	struct sc_reattach_opts	 o;
-	struct sc_client	*c;
-	struct sc_reattach	*it;
-	struct sc_error		 err;
-	char			 ids[256];
-	int			 i;
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	char ids[256];
+	int i;
 
 	fake_reset();
 	script(s, 2);
@@ -908,12 +947,12 @@ test_not_reattachable(void)
 	static const struct seg s2[] = {
 		{ { RESP("r1"), ERR(SC_GRPC_UNAVAILABLE, "reset") } },
 	};
-	struct sc_reattach_opts	 o;
-	struct sc_client	*c;
-	struct sc_reattach	*it;
-	struct sc_client_stats	 st;
-	struct sc_error		 err;
-	char			 ids[256];
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_client_stats st;
+	struct sc_error err;
+	char ids[256];
 
 	fake_reset();
 	script(s, 2);
@@ -924,7 +963,8 @@ test_not_reattachable(void)
 	is_int(drain(it, ids, sizeof(ids), &err), 0, "no-reattach: ok");
 	is_str(ids, "r1 r2", "no-reattach: stream end is the end");
 	ok(!F.opens[0].reattachable, "no-reattach: no reattach option");
-	is_str(F.opens[1].method, "execute", "no-reattach: re-sent before "
+	is_str(F.opens[1].method, "execute",
+	    "no-reattach: re-sent before "
 	    "any response");
 	sc_reattach_close(it);
 	wait_releases(c);
@@ -936,7 +976,8 @@ test_not_reattachable(void)
 	script(s2, 1);
 	c = client(-1);
 	it = start(c, &o);
-	is_int(drain(it, ids, sizeof(ids), &err), -1, "no-reattach: a "
+	is_int(drain(it, ids, sizeof(ids), &err), -1,
+	    "no-reattach: a "
 	    "failure after a response is final");
 	is_int(err.status, SC_ST_UNAVAILABLE, "no-reattach: UNAVAILABLE");
 	sc_reattach_close(it);
@@ -949,12 +990,12 @@ test_abort(void)
 	static const struct seg s[] = {
 		{ { RESP("r1"), RESP("r2"), COMPLETE } },
 	};
-	struct sc_reattach_opts	 o;
-	struct sc_client	*c;
-	struct sc_reattach	*it;
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
 	Spark__Connect__ExecutePlanResponse *m;
-	struct sc_error		 err;
-	char			 opid[SC_UUID_STRLEN];
+	struct sc_error err;
+	char opid[SC_UUID_STRLEN];
 
 	fake_reset();
 	script(s, 1);
@@ -971,7 +1012,7 @@ test_abort(void)
 	ok(strstr(err.msg, "interrupted") != NULL, "abort: interrupted");
 	wait_releases(c);
 	ok(F.nrels >= 1 && strcmp(F.rels[F.nrels - 1].rid, "") == 0 &&
-	    strcmp(F.rels[F.nrels - 1].opid, opid) == 0,
+		strcmp(F.rels[F.nrels - 1].opid, opid) == 0,
 	    "abort: ReleaseAll");
 	sc_reattach_close(it);
 	sc_client_free(c);
@@ -983,11 +1024,11 @@ test_detach(void)
 	static const struct seg s[] = {
 		{ { RESP("r1"), RESP("r2"), COMPLETE } },
 	};
-	struct sc_reattach_opts	 o;
-	struct sc_client	*c;
-	struct sc_reattach	*it;
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
 	Spark__Connect__ExecutePlanResponse *m;
-	struct sc_error		 err;
+	struct sc_error err;
 
 	fake_reset();
 	script(s, 1);
@@ -1010,11 +1051,11 @@ test_user_opid(void)
 	};
 	Spark__Connect__ExecutePlanRequest req =
 	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__INIT;
-	struct sc_reattach_opts	 o;
-	struct sc_client	*c;
-	struct sc_reattach	*it;
-	struct sc_error		 err;
-	char			 ids[64];
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	char ids[64];
 
 	fake_reset();
 	script(s, 1);
@@ -1031,17 +1072,18 @@ test_user_opid(void)
 	sc_reattach_close(it);
 	req.operation_id = (char *)"not-a-uuid";
 	ok(sc_reattach_open(c, &req, &o, &err) == NULL &&
-	    err.status == SC_ST_USAGE, "user id: rejected if not a UUID");
+		err.status == SC_ST_USAGE,
+	    "user id: rejected if not a UUID");
 	sc_client_free(c);
 }
 
 static void
 test_release_worker(void)
 {
-	struct sc_client_stats	 st;
-	struct sc_client	*c;
-	struct timespec		 dl;
-	int			 i;
+	struct sc_client_stats st;
+	struct sc_client *c;
+	struct timespec dl;
+	int i;
 
 	/* Coalescing: one release in flight, more queued behind it. */
 	fake_reset();
@@ -1085,8 +1127,11 @@ test_release_worker(void)
 	wait_releases(c);
 	is_int(F.nrels, 1, "worker: released after two failures");
 	i = find_event(SC_CLIENT_EV_RELEASE_RETRY, 0);
-	ok(i >= 0 && strstr(ev_text[i], "ReleaseAll of operation op-3 "
-	    "failed, retrying in") != NULL, "worker: retry logged");
+	ok(i >= 0 &&
+		strstr(ev_text[i],
+		    "ReleaseAll of operation op-3 "
+		    "failed, retrying in") != NULL,
+	    "worker: retry logged");
 	ok(find_event(SC_CLIENT_EV_RELEASE, 0) >= 0, "worker: success logged");
 	sc_client_free(c);
 
@@ -1096,8 +1141,11 @@ test_release_worker(void)
 	sc_client_release_all(c, "op-4");
 	wait_releases(c);
 	i = find_event(SC_CLIENT_EV_RELEASE_FAILED, 0);
-	ok(i >= 0 && strstr(ev_text[i], "ReleaseAll of operation op-4 "
-	    "failed: connection reset") != NULL, "worker: give-up logged");
+	ok(i >= 0 &&
+		strstr(ev_text[i],
+		    "ReleaseAll of operation op-4 "
+		    "failed: connection reset") != NULL,
+	    "worker: give-up logged");
 	sc_client_get_stats(c, &st);
 	is_int(st.releases_failed, 1, "worker: failure counted");
 	sc_client_free(c);
@@ -1106,7 +1154,7 @@ test_release_worker(void)
 static void
 test_format_secs(void)
 {
-	char	 b[SC_CLIENT_SECS_STRLEN];
+	char b[SC_CLIENT_SECS_STRLEN];
 
 	sc_client_format_secs(50, b);
 	is_str(b, "0.05s", "secs: 50 ms");

@@ -17,8 +17,8 @@
 static void
 test_defaults(void)
 {
-	struct sc_retry_policy	 p;
-	struct sc_retry_state	 st;
+	struct sc_retry_policy p;
+	struct sc_retry_state st;
 
 	memset(&p, 0xff, sizeof(p));
 	sc_retry_policy_default(&p);
@@ -39,19 +39,18 @@ test_defaults(void)
 static void
 test_sequence(void)
 {
-	static const int64_t	 base[15] = { 50, 200, 800, 3200, 12800,
-	    51200, 60000, 60000, 60000, 60000, 60000, 60000, 60000, 60000,
-	    60000 };
-	struct sc_retry_policy	 p;
-	struct sc_retry_state	 st;
-	int64_t			 d, want, total = 0;
-	uint32_t		 rnd;
-	int			 i;
+	static const int64_t base[15] = { 50, 200, 800, 3200, 12800, 51200,
+		60000, 60000, 60000, 60000, 60000, 60000, 60000, 60000, 60000 };
+	struct sc_retry_policy p;
+	struct sc_retry_state st;
+	int64_t d, want, total = 0;
+	uint32_t rnd;
+	int i;
 
 	sc_retry_policy_default(&p);
 	sc_retry_state_init(&st, &p);
 	for (i = 0; i < 15; i++) {
-		rnd = 977u * (uint32_t)i + 123u;	/* varied jitter */
+		rnd = 977u * (uint32_t)i + 123u; /* varied jitter */
 		want = base[i];
 		if (want >= 2000)
 			want += rnd % 500;
@@ -90,8 +89,8 @@ test_sequence(void)
 static void
 test_server_delay(void)
 {
-	struct sc_retry_policy	 p;
-	struct sc_retry_state	 st;
+	struct sc_retry_policy p;
+	struct sc_retry_state st;
 
 	sc_retry_policy_default(&p);
 	sc_retry_state_init(&st, &p);
@@ -117,9 +116,9 @@ test_server_delay(void)
 static void
 test_total_cap(void)
 {
-	struct sc_retry_policy	 p;
-	struct sc_retry_state	 st;
-	int			 i;
+	struct sc_retry_policy p;
+	struct sc_retry_state st;
+	int i;
 
 	sc_retry_policy_default(&p);
 	p.max_total_ms = 1000;
@@ -165,8 +164,8 @@ test_total_cap(void)
 static void
 test_classify(void)
 {
-	struct sc_error		 err;
-	enum sc_retry_reason	 why;
+	struct sc_error err;
+	enum sc_retry_reason why;
 
 	sc_error_from_grpc(&err, SC_GRPC_UNAVAILABLE, "connection refused",
 	    NULL, 0);
@@ -226,15 +225,15 @@ test_classify(void)
 	    "reason string NO_PROGRESS");
 	is_str(sc_retry_reason_str(SC_RETRY_STREAM_END), "stream ended early",
 	    "reason string STREAM_END");
-	is_str(sc_retry_reason_str((enum sc_retry_reason)99),
-	    "unknown reason", "reason string out of range");
+	is_str(sc_retry_reason_str((enum sc_retry_reason)99), "unknown reason",
+	    "reason string out of range");
 }
 
 static void
 test_sleep(void)
 {
-	struct timespec	 dl;
-	int64_t		 t0, t;
+	struct timespec dl;
+	int64_t t0, t;
 
 	t0 = sc_mono_ms();
 	is_int(sc_retry_sleep_ms(30, NULL), 0, "sleep 30 ms");

@@ -28,25 +28,25 @@
 #include "tap.h"
 #include "core/banned.h"
 
-#define BIG	(64 * 1024)	/* message size of the endless stream */
+#define BIG (64 * 1024) /* message size of the endless stream */
 
-static uint8_t		 bigmsg[BIG];
+static uint8_t bigmsg[BIG];
 
 /* What the server saw; tests reset the fields they use. */
-static atomic_int	 inf_sent;	/* completed sends of /t.T/Infinite */
-static atomic_int	 inf_done;	/* its send chain stopped */
-static atomic_int	 inf_closed;	/* 1 closed, 2 closed cancelled */
-static atomic_int	 hold_closed;	/* same for /t.T/Hold */
-static atomic_int	 slow_closed;	/* same for /t.T/Slow */
-static atomic_int	 delayed_live;	/* worker threads of /t.T/Delayed */
+static atomic_int inf_sent; /* completed sends of /t.T/Infinite */
+static atomic_int inf_done; /* its send chain stopped */
+static atomic_int inf_closed; /* 1 closed, 2 closed cancelled */
+static atomic_int hold_closed; /* same for /t.T/Hold */
+static atomic_int slow_closed; /* same for /t.T/Slow */
+static atomic_int delayed_live; /* worker threads of /t.T/Delayed */
 
 /* ------------------------------------------------------------ handlers */
 
 static void
 h_echo(struct sc_rpc_call *call, void *arg)
 {
-	const uint8_t	*p;
-	size_t		 n;
+	const uint8_t *p;
+	size_t n;
 
 	(void)arg;
 	p = sc_rpc_call_request(call, &n);
@@ -55,8 +55,8 @@ h_echo(struct sc_rpc_call *call, void *arg)
 }
 
 struct count {
-	int	 n, i;
-	char	 msg[32];
+	int n, i;
+	char msg[32];
 };
 
 static void count_sent(struct sc_rpc_call *, bool, void *);
@@ -65,7 +65,7 @@ static void count_sent(struct sc_rpc_call *, bool, void *);
 static void
 count_next(struct sc_rpc_call *call, struct count *st)
 {
-	int	 len;
+	int len;
 
 	if (st->i == st->n) {
 		(void)sc_rpc_call_finish(call, 0, NULL, NULL, 0);
@@ -90,10 +90,10 @@ count_sent(struct sc_rpc_call *call, bool ok, void *arg)
 static void
 h_count(struct sc_rpc_call *call, void *arg)
 {
-	struct count	*st;
-	const uint8_t	*p;
-	char		 tmp[16];
-	size_t		 n;
+	struct count *st;
+	const uint8_t *p;
+	char tmp[16];
+	size_t n;
 
 	(void)arg;
 	p = sc_rpc_call_request(call, &n);
@@ -109,9 +109,9 @@ h_count(struct sc_rpc_call *call, void *arg)
 static void
 h_fail(struct sc_rpc_call *call, void *arg)
 {
-	struct sc_spark_error	 se;
-	uint8_t			*d;
-	size_t			 dlen;
+	struct sc_spark_error se;
+	uint8_t *d;
+	size_t dlen;
 
 	(void)arg;
 	memset(&se, 0, sizeof(se));
@@ -129,16 +129,16 @@ h_fail(struct sc_rpc_call *call, void *arg)
 }
 
 struct sum {
-	long	 count, bytes;
+	long count, bytes;
 };
 
 static void
 sum_read(struct sc_rpc_call *call, const void *msg, size_t len, bool ok,
     void *arg)
 {
-	struct sum	*st = arg;
-	char		 reply[64];
-	int		 n;
+	struct sum *st = arg;
+	char reply[64];
+	int n;
 
 	if (!ok) {
 		free(st);
@@ -160,7 +160,7 @@ sum_read(struct sc_rpc_call *call, const void *msg, size_t len, bool ok,
 static void
 h_sum(struct sc_rpc_call *call, void *arg)
 {
-	struct sum	*st;
+	struct sum *st;
 
 	(void)arg;
 	st = sc_xcalloc(1, sizeof(*st));
@@ -171,13 +171,13 @@ h_sum(struct sc_rpc_call *call, void *arg)
 static void
 h_meta(struct sc_rpc_call *call, void *arg)
 {
-	char		 auth[128], foo[64], reply[300];
-	const char	*peer;
-	int		 n;
+	char auth[128], foo[64], reply[300];
+	const char *peer;
+	int n;
 
 	(void)arg;
-	if (sc_rpc_call_metadata(call, "authorization", auth,
-	    sizeof(auth)) == -1)
+	if (sc_rpc_call_metadata(call, "authorization", auth, sizeof(auth)) ==
+	    -1)
 		snprintf(auth, sizeof(auth), "-");
 	if (sc_rpc_call_metadata(call, "x-foo", foo, sizeof(foo)) == -1)
 		snprintf(foo, sizeof(foo), "-");
@@ -236,7 +236,7 @@ h_infinite(struct sc_rpc_call *call, void *arg)
 static void *
 delayed_worker(void *arg)
 {
-	struct sc_rpc_call	*call = arg;
+	struct sc_rpc_call *call = arg;
 
 	usleep(800 * 1000);
 	(void)sc_rpc_call_send(call, "late", 4, NULL, NULL);
@@ -249,7 +249,7 @@ delayed_worker(void *arg)
 static void
 h_delayed(struct sc_rpc_call *call, void *arg)
 {
-	pthread_t	 t;
+	pthread_t t;
 
 	(void)arg;
 	sc_rpc_call_ref(call);
@@ -274,7 +274,7 @@ elapsed_ms(int64_t t0)
 static int
 wait_for(atomic_int *v, int want, int ms)
 {
-	int64_t	 t0 = sc_mono_ms();
+	int64_t t0 = sc_mono_ms();
 
 	while (atomic_load(v) != want && elapsed_ms(t0) < ms)
 		usleep(5000);
@@ -285,10 +285,10 @@ wait_for(atomic_int *v, int want, int ms)
 static struct sc_rpc *
 client(const char *prefix, int port, const char *suffix)
 {
-	struct sc_error	 err;
-	struct sc_uri	 u;
-	struct sc_rpc	*rpc;
-	char		 spec[256];
+	struct sc_error err;
+	struct sc_uri u;
+	struct sc_rpc *rpc;
+	char spec[256];
 
 	snprintf(spec, sizeof(spec), "%s%d%s", prefix, port, suffix);
 	sc_uri_init(&u);
@@ -307,7 +307,7 @@ static int
 unary_str(struct sc_rpc *rpc, const char *method, const char *req,
     struct sc_buf *resp, int timeout_ms, struct sc_error *err)
 {
-	struct timespec	 dl;
+	struct timespec dl;
 
 	sc_deadline_in_ms(&dl, timeout_ms);
 	sc_buf_reset(resp);
@@ -318,9 +318,9 @@ unary_str(struct sc_rpc *rpc, const char *method, const char *req,
 static int
 free_port(void)
 {
-	struct sockaddr_in	 sin;
-	socklen_t		 len = sizeof(sin);
-	int			 fd, port;
+	struct sockaddr_in sin;
+	socklen_t len = sizeof(sin);
+	int fd, port;
 
 	fd = socket(AF_INET, SOCK_STREAM, 0);
 	memset(&sin, 0, sizeof(sin));
@@ -341,9 +341,9 @@ server(const char *listen, const char *cert, const char *key, int *portp,
     struct sc_error *err)
 {
 	static const struct {
-		const char		*path;
-		enum sc_rpc_kind	 kind;
-		sc_rpc_handler_fn	*fn;
+		const char *path;
+		enum sc_rpc_kind kind;
+		sc_rpc_handler_fn *fn;
 	} methods[] = {
 		{ "/t.T/Echo", SC_RPC_UNARY, h_echo },
 		{ "/t.T/Count", SC_RPC_SERVER_STREAM, h_count },
@@ -355,9 +355,9 @@ server(const char *listen, const char *cert, const char *key, int *portp,
 		{ "/t.T/Infinite", SC_RPC_SERVER_STREAM, h_infinite },
 		{ "/t.T/Delayed", SC_RPC_SERVER_STREAM, h_delayed },
 	};
-	struct sc_rpc_server_opts	 o;
-	struct sc_rpc_server		*srv;
-	size_t				 i;
+	struct sc_rpc_server_opts o;
+	struct sc_rpc_server *srv;
+	size_t i;
 
 	memset(&o, 0, sizeof(o));
 	o.listen = listen;
@@ -368,7 +368,7 @@ server(const char *listen, const char *cert, const char *key, int *portp,
 		return NULL;
 	for (i = 0; i < SC_NELEM(methods); i++)
 		if (sc_rpc_server_add_method(srv, methods[i].path,
-		    methods[i].kind, methods[i].fn, NULL, err) == -1)
+			methods[i].kind, methods[i].fn, NULL, err) == -1)
 			goto fail;
 	if (sc_rpc_server_start(srv, portp, err) == -1)
 		goto fail;
@@ -383,16 +383,17 @@ fail:
 static void
 test_unary(struct sc_rpc *rpc)
 {
-	struct sc_error	 err;
-	struct sc_buf	 resp;
-	struct timespec	 dl;
-	uint8_t		*big;
-	size_t		 i, n = 3 * 1024 * 1024 + 17;
+	struct sc_error err;
+	struct sc_buf resp;
+	struct timespec dl;
+	uint8_t *big;
+	size_t i, n = 3 * 1024 * 1024 + 17;
 
 	sc_buf_init(&resp, SC_BUF_UNLIMITED);
 	is_int(unary_str(rpc, "/t.T/Echo", "hello", &resp, 5000, &err), 0,
 	    "unary echo succeeds");
-	is_mem(resp.data, resp.len, "hello", 5, "unary echo returns the "
+	is_mem(resp.data, resp.len, "hello", 5,
+	    "unary echo returns the "
 	    "request");
 	is_int(unary_str(rpc, "/t.T/Echo", "", &resp, 5000, &err), 0,
 	    "unary echo of an empty message");
@@ -413,10 +414,10 @@ test_unary(struct sc_rpc *rpc)
 static void
 test_limit(int port)
 {
-	struct sc_error	 err;
-	struct sc_buf	 resp;
-	struct sc_rpc	*rpc;
-	char		 req[4097];
+	struct sc_error err;
+	struct sc_buf resp;
+	struct sc_rpc *rpc;
+	char req[4097];
 
 	rpc = client("sc://127.0.0.1:", port, "/;grpc_max_message_size=1024");
 	ok(rpc != NULL, "client with a 1 KiB receive limit");
@@ -438,12 +439,12 @@ test_limit(int port)
 static void
 test_server_stream(struct sc_rpc *rpc)
 {
-	struct sc_rpc_stream	*s;
-	struct sc_error		 err;
-	struct sc_buf		 msg;
-	struct timespec		 dl;
-	char			 want[32];
-	int			 i, r, good = 0;
+	struct sc_rpc_stream *s;
+	struct sc_error err;
+	struct sc_buf msg;
+	struct timespec dl;
+	char want[32];
+	int i, r, good = 0;
 
 	sc_buf_init(&msg, SC_BUF_UNLIMITED);
 	sc_deadline_in_ms(&dl, 10000);
@@ -481,10 +482,10 @@ test_server_stream(struct sc_rpc *rpc)
 static void
 test_error(struct sc_rpc *rpc)
 {
-	struct sc_rpc_stream	*s;
-	struct sc_error		 err;
-	struct sc_buf		 resp;
-	struct timespec		 dl;
+	struct sc_rpc_stream *s;
+	struct sc_error err;
+	struct sc_buf resp;
+	struct timespec dl;
 
 	sc_buf_init(&resp, SC_BUF_UNLIMITED);
 	is_int(unary_str(rpc, "/t.T/Fail", "x", &resp, 5000, &err), -1,
@@ -511,12 +512,12 @@ test_error(struct sc_rpc *rpc)
 static void
 test_upload(struct sc_rpc *rpc)
 {
-	struct sc_rpc_upload	*up;
-	struct sc_error		 err;
-	struct sc_buf		 resp;
-	struct timespec		 dl;
-	char			 chunk[30000];
-	int			 i, rc = 0;
+	struct sc_rpc_upload *up;
+	struct sc_error err;
+	struct sc_buf resp;
+	struct timespec dl;
+	char chunk[30000];
+	int i, rc = 0;
 
 	memset(chunk, 'a', sizeof(chunk));
 	sc_buf_init(&resp, SC_BUF_UNLIMITED);
@@ -533,7 +534,8 @@ test_upload(struct sc_rpc *rpc)
 	rc |= sc_rpc_upload_write(up, chunk, 0, &err);
 	is_int(rc, 0, "104 writes succeed");
 	is_int(sc_rpc_upload_finish(up, &resp, &err), 0, "upload finish");
-	is_str((char *)resp.data, "104:3000060", "server counted messages "
+	is_str((char *)resp.data, "104:3000060",
+	    "server counted messages "
 	    "and bytes");
 	sc_rpc_upload_free(up);
 
@@ -561,8 +563,10 @@ test_upload(struct sc_rpc *rpc)
 			break;
 	if (i == 1000)
 		(void)sc_rpc_upload_finish(up, &resp, &err);
-	is_int(err.rpc_code, SC_GRPC_INTERNAL, "upload failed by the server "
-	    "early reports its status (after %d writes)", i);
+	is_int(err.rpc_code, SC_GRPC_INTERNAL,
+	    "upload failed by the server "
+	    "early reports its status (after %d writes)",
+	    i);
 	is_str(err.errclass, "TEST_ERROR.SUB", "... and its error class");
 	is_int(sc_rpc_upload_write(up, chunk, 10, &err), -1,
 	    "writing after the failure fails");
@@ -582,9 +586,9 @@ test_upload(struct sc_rpc *rpc)
 static void
 test_metadata(int port)
 {
-	struct sc_error	 err;
-	struct sc_buf	 resp;
-	struct sc_rpc	*rpc;
+	struct sc_error err;
+	struct sc_buf resp;
+	struct sc_rpc *rpc;
 
 	sc_buf_init(&resp, SC_BUF_UNLIMITED);
 	rpc = client("sc://127.0.0.1:", port, "/;token=s3cr%3Dt;x-foo=bar");
@@ -608,11 +612,11 @@ test_metadata(int port)
 static void
 test_unknown(struct sc_rpc *rpc)
 {
-	struct sc_rpc_stream	*s;
-	struct sc_error		 err;
-	struct sc_buf		 resp;
-	struct timespec		 dl;
-	int64_t			 t0;
+	struct sc_rpc_stream *s;
+	struct sc_error err;
+	struct sc_buf resp;
+	struct timespec dl;
+	int64_t t0;
 
 	sc_buf_init(&resp, SC_BUF_UNLIMITED);
 	t0 = sc_mono_ms();
@@ -621,8 +625,10 @@ test_unknown(struct sc_rpc *rpc)
 	is_int(err.rpc_code, SC_GRPC_UNIMPLEMENTED, "... with UNIMPLEMENTED");
 	ok(elapsed_ms(t0) < 500, "... at once (%lld ms)",
 	    (long long)elapsed_ms(t0));
-	ok(strstr(err.msg, "/t.T/Nope") != NULL, "message names the method: "
-	    "%s", err.msg);
+	ok(strstr(err.msg, "/t.T/Nope") != NULL,
+	    "message names the method: "
+	    "%s",
+	    err.msg);
 
 	sc_deadline_in_ms(&dl, 10000);
 	t0 = sc_mono_ms();
@@ -638,9 +644,9 @@ test_unknown(struct sc_rpc *rpc)
 static void
 test_deadline(struct sc_rpc *rpc)
 {
-	struct sc_error	 err;
-	struct sc_buf	 resp;
-	int64_t		 t0, ms;
+	struct sc_error err;
+	struct sc_buf resp;
+	int64_t t0, ms;
 
 	sc_buf_init(&resp, SC_BUF_UNLIMITED);
 	atomic_store(&slow_closed, 0);
@@ -662,11 +668,11 @@ test_deadline(struct sc_rpc *rpc)
 static void
 test_watchdog(struct sc_rpc *rpc)
 {
-	struct sc_rpc_stream	*s;
-	struct sc_error		 err;
-	struct sc_buf		 msg;
-	struct timespec		 dl, wait;
-	int64_t			 t0, ms;
+	struct sc_rpc_stream *s;
+	struct sc_error err;
+	struct sc_buf msg;
+	struct timespec dl, wait;
+	int64_t t0, ms;
 
 	sc_buf_init(&msg, SC_BUF_UNLIMITED);
 	sc_deadline_in_ms(&dl, 10000);
@@ -702,13 +708,13 @@ cancel_later(void *arg)
 static void
 test_cancel(struct sc_rpc *rpc)
 {
-	struct sc_rpc_stream	*s;
-	struct sc_error		 err;
-	struct sc_buf		 msg;
-	struct timespec		 dl;
-	pthread_t		 t;
-	int64_t			 t0;
-	int			 i, good = 0;
+	struct sc_rpc_stream *s;
+	struct sc_error err;
+	struct sc_buf msg;
+	struct timespec dl;
+	pthread_t t;
+	int64_t t0;
+	int i, good = 0;
 
 	sc_buf_init(&msg, SC_BUF_UNLIMITED);
 	sc_deadline_in_ms(&dl, 20000);
@@ -751,11 +757,11 @@ test_cancel(struct sc_rpc *rpc)
 static void
 test_backpressure(int port)
 {
-	struct sc_rpc_stream	*s;
-	struct sc_error		 err;
-	struct timespec		 dl;
-	struct sc_rpc		*rpc;
-	int			 prev = -1, cur = 0, stable = 0, i;
+	struct sc_rpc_stream *s;
+	struct sc_error err;
+	struct timespec dl;
+	struct sc_rpc *rpc;
+	int prev = -1, cur = 0, stable = 0, i;
 
 	/* a fresh connection: flow-control windows grow with use */
 	rpc = client("127.0.0.1:", port, "");
@@ -771,8 +777,10 @@ test_backpressure(int port)
 		prev = cur;
 	}
 	is_int(stable, 4, "the server's send chain stalls (%d sends)", cur);
-	ok(cur > 0 && cur <= 256, "... after a bounded number of 64 KiB "
-	    "messages (%d)", cur);
+	ok(cur > 0 && cur <= 256,
+	    "... after a bounded number of 64 KiB "
+	    "messages (%d)",
+	    cur);
 	is_int(atomic_load(&inf_done), 0, "... without failing");
 	sc_rpc_stream_free(s);
 	is_int(wait_for(&inf_closed, 2, 3000), 2,
@@ -784,10 +792,10 @@ test_backpressure(int port)
 static void
 test_busy_port(int port)
 {
-	struct sc_rpc_server	*srv;
-	struct sc_error		 err;
-	char			 listen[64], want[128];
-	int			 p2 = 0;
+	struct sc_rpc_server *srv;
+	struct sc_error err;
+	char listen[64], want[128];
+	int p2 = 0;
 
 	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
 	sc_error_init(&err);
@@ -802,11 +810,11 @@ test_busy_port(int port)
 static void
 test_unreachable(void)
 {
-	struct sc_error	 err;
-	struct sc_buf	 resp;
-	struct sc_rpc	*rpc;
-	int64_t		 t0;
-	int		 port = free_port();
+	struct sc_error err;
+	struct sc_buf resp;
+	struct sc_rpc *rpc;
+	int64_t t0;
+	int port = free_port();
 
 	ok(port > 0, "found a closed port");
 	rpc = client("127.0.0.1:", port, "");
@@ -823,25 +831,26 @@ test_unreachable(void)
 }
 
 struct conc {
-	struct sc_rpc	*rpc;
-	int		 id;
-	int		 good;
+	struct sc_rpc *rpc;
+	int id;
+	int good;
 };
 
 static void *
 conc_main(void *arg)
 {
-	struct conc	*c = arg;
-	struct sc_error	 err;
-	struct sc_buf	 resp;
-	char		 req[64];
-	int		 i;
+	struct conc *c = arg;
+	struct sc_error err;
+	struct sc_buf resp;
+	char req[64];
+	int i;
 
 	sc_buf_init(&resp, SC_BUF_UNLIMITED);
 	for (i = 0; i < 200; i++) {
 		snprintf(req, sizeof(req), "thread %d call %d", c->id, i);
-		if (unary_str(c->rpc, "/t.T/Echo", req, &resp, 10000,
-		    &err) == 0 && strcmp((char *)resp.data, req) == 0)
+		if (unary_str(c->rpc, "/t.T/Echo", req, &resp, 10000, &err) ==
+			0 &&
+		    strcmp((char *)resp.data, req) == 0)
 			c->good++;
 	}
 	sc_buf_release(&resp);
@@ -851,9 +860,9 @@ conc_main(void *arg)
 static void
 test_concurrent(struct sc_rpc *rpc)
 {
-	struct conc	 c[4];
-	pthread_t	 t[4];
-	int		 i, good = 0;
+	struct conc c[4];
+	pthread_t t[4];
+	int i, good = 0;
 
 	for (i = 0; i < 4; i++) {
 		c[i].rpc = rpc;
@@ -871,14 +880,14 @@ test_concurrent(struct sc_rpc *rpc)
 static void
 test_tls(void)
 {
-	struct sc_rpc_server	*srv;
-	struct sc_error		 err;
-	struct sc_buf		 resp;
-	struct sc_uri		 u;
-	struct sc_rpc		*rpc;
-	char			 dir[] = "/tmp/test-rpc-XXXXXX", cmd[1024];
-	char			 crt[64], key[64], spec[128];
-	int			 port = 0;
+	struct sc_rpc_server *srv;
+	struct sc_error err;
+	struct sc_buf resp;
+	struct sc_uri u;
+	struct sc_rpc *rpc;
+	char dir[] = "/tmp/test-rpc-XXXXXX", cmd[1024];
+	char crt[64], key[64], spec[128];
+	int port = 0;
 
 	if (mkdtemp(dir) == NULL) {
 		ok(0, "mkdtemp");
@@ -886,10 +895,12 @@ test_tls(void)
 	}
 	snprintf(crt, sizeof(crt), "%s/server.crt", dir);
 	snprintf(key, sizeof(key), "%s/server.key", dir);
-	snprintf(cmd, sizeof(cmd), "openssl req -x509 -newkey rsa:2048 "
+	snprintf(cmd, sizeof(cmd),
+	    "openssl req -x509 -newkey rsa:2048 "
 	    "-nodes -keyout %s -out %s -days 2 -subj /CN=localhost "
 	    "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 "
-	    ">/dev/null 2>&1", key, crt);
+	    ">/dev/null 2>&1",
+	    key, crt);
 	if (system(cmd) != 0) {
 		printf("ok %d - TLS # skip no openssl\n", ++tap_n);
 		rmdir(dir);
@@ -904,8 +915,8 @@ test_tls(void)
 		sc_uri_init(&u);
 		(void)sc_uri_parse(&u, spec, &err);
 		rpc = sc_rpc_new(&u, crt, &err);
-		is_int(unary_str(rpc, "/t.T/Echo", "secure", &resp, 5000,
-		    &err), 0, "echo over TLS with the CA file");
+		is_int(unary_str(rpc, "/t.T/Echo", "secure", &resp, 5000, &err),
+		    0, "echo over TLS with the CA file");
 		is_str((char *)resp.data, "secure", "... returns the request");
 		sc_rpc_free(rpc);
 		sc_uri_release(&u);
@@ -930,11 +941,11 @@ test_tls(void)
 static void
 test_shutdown(struct sc_rpc_server *srv, struct sc_rpc *rpc)
 {
-	struct sc_rpc_stream	*hold, *inf;
-	struct sc_error		 err;
-	struct sc_buf		 msg;
-	struct timespec		 dl;
-	int64_t			 t0, ms;
+	struct sc_rpc_stream *hold, *inf;
+	struct sc_error err;
+	struct sc_buf msg;
+	struct timespec dl;
+	int64_t t0, ms;
 
 	sc_buf_init(&msg, SC_BUF_UNLIMITED);
 	sc_deadline_in_ms(&dl, 30000);
@@ -959,13 +970,17 @@ test_shutdown(struct sc_rpc_server *srv, struct sc_rpc *rpc)
 	is_int(sc_rpc_stream_read(hold, &msg, NULL, &err), -1,
 	    "the client's held stream fails");
 	ok(err.rpc_code == SC_GRPC_UNAVAILABLE ||
-	    err.rpc_code == SC_GRPC_CANCELLED, "... UNAVAILABLE or "
-	    "CANCELLED (%d)", err.rpc_code);
+		err.rpc_code == SC_GRPC_CANCELLED,
+	    "... UNAVAILABLE or "
+	    "CANCELLED (%d)",
+	    err.rpc_code);
 	while (sc_rpc_stream_read(inf, &msg, NULL, &err) == 1)
 		;
 	ok(err.rpc_code == SC_GRPC_UNAVAILABLE ||
-	    err.rpc_code == SC_GRPC_CANCELLED, "the endless stream fails "
-	    "too (%d)", err.rpc_code);
+		err.rpc_code == SC_GRPC_CANCELLED,
+	    "the endless stream fails "
+	    "too (%d)",
+	    err.rpc_code);
 	sc_rpc_stream_free(hold);
 	sc_rpc_stream_free(inf);
 	sc_buf_release(&msg);
@@ -974,10 +989,10 @@ test_shutdown(struct sc_rpc_server *srv, struct sc_rpc *rpc)
 int
 main(void)
 {
-	struct sc_rpc_server	*srv;
-	struct sc_error		 err;
-	struct sc_rpc		*rpc;
-	int			 port = 0;
+	struct sc_rpc_server *srv;
+	struct sc_error err;
+	struct sc_rpc *rpc;
+	int port = 0;
 
 	memset(bigmsg, 'b', sizeof(bigmsg));
 	srv = server("127.0.0.1:0", NULL, NULL, &port, &err);

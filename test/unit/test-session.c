@@ -21,10 +21,10 @@
 #include "tap.h"
 #include "core/banned.h"
 
-#define S1	"00112233-4455-6677-8899-aabbccddeeff"
-#define S2	"6f1d2c3b-0000-4000-8000-000000000002"
+#define S1 "00112233-4455-6677-8899-aabbccddeeff"
+#define S2 "6f1d2c3b-0000-4000-8000-000000000002"
 
-static int64_t	 fake_now = 1000000;
+static int64_t fake_now = 1000000;
 
 static int64_t
 fake_clock(void *arg)
@@ -33,7 +33,7 @@ fake_clock(void *arg)
 	return fake_now;
 }
 
-static struct sc_server	 srv;
+static struct sc_server srv;
 
 static struct sc_sessmgr *
 setup(void)
@@ -56,16 +56,17 @@ get(struct sc_sessmgr *m, const char *user, const char *sid,
 static void
 test_format(void)
 {
-	struct sc_sessmgr	*m = setup();
-	struct sc_error		 err;
+	struct sc_sessmgr *m = setup();
+	struct sc_error err;
 
-	ok(get(m, "u", "not-a-uuid", NULL, SC_SESS_GET_OR_CREATE, &err) ==
-	    NULL, "a session id that is not a UUID is refused");
+	ok(get(m, "u", "not-a-uuid", NULL, SC_SESS_GET_OR_CREATE, &err) == NULL,
+	    "a session id that is not a UUID is refused");
 	is_str(err.errclass, "INVALID_HANDLE.FORMAT", "FORMAT class");
 	is_str(err.sqlstate, "HY000", "FORMAT sqlstate");
 	is_int(err.rpc_code, SC_GRPC_INTERNAL, "Spark errors are INTERNAL");
 	is_int(err.status, SC_ST_FAILED, "status FAILED");
-	is_str(err.msg, "[INVALID_HANDLE.FORMAT] The handle `not-a-uuid` is "
+	is_str(err.msg,
+	    "[INVALID_HANDLE.FORMAT] The handle `not-a-uuid` is "
 	    "invalid. Handle must be an UUID string of the format "
 	    "'00112233-4455-6677-8899-aabbccddeeff' SQLSTATE: HY000",
 	    "FORMAT message");
@@ -73,7 +74,8 @@ test_format(void)
 	    "an empty session id is refused");
 	is_str(err.errclass, "INVALID_HANDLE.FORMAT", "empty id: FORMAT");
 	ok(get(m, "u", "00112233-4455-6677-8899-aabbccddeeff0", NULL,
-	    SC_SESS_GET_OR_CREATE, &err) == NULL, "37 characters refused");
+	       SC_SESS_GET_OR_CREATE, &err) == NULL,
+	    "37 characters refused");
 	is_int(sc_sessmgr_count(m), 0, "nothing was created");
 	sc_sessmgr_free(m);
 }
@@ -81,15 +83,16 @@ test_format(void)
 static void
 test_create(void)
 {
-	struct sc_sessmgr	*m = setup();
-	struct sc_session	*a, *b, *c, *d;
-	struct sc_error		 err;
+	struct sc_sessmgr *m = setup();
+	struct sc_session *a, *b, *c, *d;
+	struct sc_error err;
 
 	ok(get(m, "u", S1, NULL, SC_SESS_GET_ONLY, &err) == NULL,
 	    "get-only of an unknown session fails");
 	is_str(err.errclass, "INVALID_HANDLE.SESSION_NOT_FOUND",
 	    "SESSION_NOT_FOUND class");
-	is_str(err.msg, "[INVALID_HANDLE.SESSION_NOT_FOUND] The handle `" S1
+	is_str(err.msg,
+	    "[INVALID_HANDLE.SESSION_NOT_FOUND] The handle `" S1
 	    "` is invalid. Session not found. SQLSTATE: HY000",
 	    "SESSION_NOT_FOUND message");
 
@@ -128,9 +131,9 @@ test_create(void)
 static void
 test_changed(void)
 {
-	struct sc_sessmgr	*m = setup();
-	struct sc_session	*a, *b;
-	struct sc_error		 err;
+	struct sc_sessmgr *m = setup();
+	struct sc_session *a, *b;
+	struct sc_error err;
 
 	a = get(m, "u", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
 	b = get(m, "u", S1, a->server_side_id, SC_SESS_GET_ONLY, &err);
@@ -140,7 +143,8 @@ test_changed(void)
 	    "another observed id fails");
 	is_str(err.errclass, "INVALID_HANDLE.SESSION_CHANGED",
 	    "SESSION_CHANGED class");
-	is_str(err.msg, "[INVALID_HANDLE.SESSION_CHANGED] The handle `" S1
+	is_str(err.msg,
+	    "[INVALID_HANDLE.SESSION_CHANGED] The handle `" S1
 	    "` is invalid. The existing Spark server driver instance has "
 	    "restarted. Please reconnect. SQLSTATE: HY000",
 	    "SESSION_CHANGED message");
@@ -156,10 +160,10 @@ test_changed(void)
 static void
 test_release(void)
 {
-	struct sc_sessmgr	*m = setup();
-	struct sc_session	*a, *b;
-	struct sc_error		 err;
-	char			 ssid[SC_UUID_STRLEN], old[SC_UUID_STRLEN];
+	struct sc_sessmgr *m = setup();
+	struct sc_session *a, *b;
+	struct sc_error err;
+	char ssid[SC_UUID_STRLEN], old[SC_UUID_STRLEN];
 
 	a = get(m, "u", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
 	memcpy(old, a->server_side_id, sizeof(old));
@@ -174,7 +178,8 @@ test_release(void)
 
 	ok(get(m, "u", S1, NULL, SC_SESS_GET_OR_CREATE, &err) == NULL,
 	    "get-or-create of a released session fails");
-	is_str(err.msg, "[INVALID_HANDLE.SESSION_CLOSED] The handle `" S1
+	is_str(err.msg,
+	    "[INVALID_HANDLE.SESSION_CLOSED] The handle `" S1
 	    "` is invalid. Session was closed. SQLSTATE: HY000",
 	    "SESSION_CLOSED message");
 	ok(get(m, "u", S1, NULL, SC_SESS_GET_ONLY, &err) == NULL,
@@ -198,10 +203,10 @@ test_release(void)
 static void
 test_reconnect(void)
 {
-	struct sc_sessmgr	*m = setup();
-	struct sc_session	*a, *b;
-	struct sc_error		 err;
-	char			 ssid[SC_UUID_STRLEN], old[SC_UUID_STRLEN];
+	struct sc_sessmgr *m = setup();
+	struct sc_session *a, *b;
+	struct sc_error err;
+	char ssid[SC_UUID_STRLEN], old[SC_UUID_STRLEN];
 
 	a = get(m, "u", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
 	memcpy(old, a->server_side_id, sizeof(old));
@@ -226,9 +231,9 @@ test_reconnect(void)
 static void
 test_expiry(void)
 {
-	struct sc_sessmgr	*m = setup();
-	struct sc_session	*a, *b;
-	struct sc_error		 err;
+	struct sc_sessmgr *m = setup();
+	struct sc_session *a, *b;
+	struct sc_error err;
 
 	srv.conf.session_timeout_ms = 1000;
 	a = get(m, "u", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
@@ -264,18 +269,18 @@ test_expiry(void)
 static void
 test_tombstone_bound(void)
 {
-	struct sc_sessmgr	*m = setup();
-	struct sc_session	*s;
-	struct sc_error		 err;
-	char			 ids[5][SC_UUID_STRLEN], ssid[SC_UUID_STRLEN];
-	int			 i;
+	struct sc_sessmgr *m = setup();
+	struct sc_session *s;
+	struct sc_error err;
+	char ids[5][SC_UUID_STRLEN], ssid[SC_UUID_STRLEN];
+	int i;
 
 	srv.conf.closed_session_tombstones = 3;
 	for (i = 0; i < 5; i++) {
 		snprintf(ids[i], sizeof(ids[i]),
 		    "00000000-0000-4000-8000-00000000000%d", i);
-		sc_session_unref(get(m, "u", ids[i], NULL,
-		    SC_SESS_GET_OR_CREATE, &err));
+		sc_session_unref(
+		    get(m, "u", ids[i], NULL, SC_SESS_GET_OR_CREATE, &err));
 		sc_sessmgr_release(m, "u", ids[i], false, ssid);
 	}
 	is_int(sc_sessmgr_tombstone_count(m), 3, "tombstones are bounded");
@@ -303,14 +308,14 @@ test_tombstone_bound(void)
 	sc_sessmgr_free(m);
 }
 
-static int	 conf_n;
-static char	 conf_seen[256];
+static int conf_n;
+static char conf_seen[256];
 
 static void
 conf_cb(const char *key, const char *value, void *arg)
 {
-	struct sc_session	*s = arg;
-	size_t			 n = strlen(conf_seen);
+	struct sc_session *s = arg;
+	size_t n = strlen(conf_seen);
 
 	/* each works on a snapshot, so calling back into s is allowed. */
 	sc_session_conf_set(s, "z.added", "1");
@@ -321,10 +326,10 @@ conf_cb(const char *key, const char *value, void *arg)
 static void
 test_conf(void)
 {
-	struct sc_sessmgr	*m = setup();
-	struct sc_session	*s;
-	struct sc_error		 err;
-	char			*v;
+	struct sc_sessmgr *m = setup();
+	struct sc_session *s;
+	struct sc_error err;
+	char *v;
 
 	s = get(m, "u", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
 	ok(sc_session_conf_get(s, "a") == NULL, "unset key is NULL");
@@ -347,8 +352,7 @@ test_conf(void)
 	free(v);
 	sc_session_unref(s);
 	s = get(m, "v", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
-	ok(sc_session_conf_get(s, "spark.a") == NULL,
-	    "conf is per session");
+	ok(sc_session_conf_get(s, "spark.a") == NULL, "conf is per session");
 	sc_session_unref(s);
 	sc_sessmgr_free(m);
 }
@@ -356,12 +360,12 @@ test_conf(void)
 static void
 test_errors_cache(void)
 {
-	struct sc_sessmgr	*m = setup();
-	struct sc_session	*s;
-	struct sc_error		 e, out;
-	char			 id[SC_UUID_STRLEN], first[SC_UUID_STRLEN];
-	char			 last[SC_UUID_STRLEN];
-	int			 i;
+	struct sc_sessmgr *m = setup();
+	struct sc_session *s;
+	struct sc_error e, out;
+	char id[SC_UUID_STRLEN], first[SC_UUID_STRLEN];
+	char last[SC_UUID_STRLEN];
+	int i;
 
 	s = get(m, "u", S1, NULL, SC_SESS_GET_OR_CREATE, &e);
 	sc_srv_error(&e, "TABLE_OR_VIEW_NOT_FOUND", "42P01",
@@ -391,8 +395,7 @@ test_errors_cache(void)
 	}
 	is_int(sc_session_error_take(s, first, &out), -1,
 	    "the oldest of 21 entries was evicted");
-	is_int(sc_session_error_take(s, last, &out), 0,
-	    "the newest is kept");
+	is_int(sc_session_error_take(s, last, &out), 0, "the newest is kept");
 	sc_session_unref(s);
 	sc_sessmgr_free(m);
 }
@@ -400,16 +403,18 @@ test_errors_cache(void)
 static void
 test_srv_error(void)
 {
-	struct sc_error		 e;
-	const char *const	*classes;
-	const char		*name;
-	char			 value[256], big[2000];
+	struct sc_error e;
+	const char *const *classes;
+	const char *name;
+	char value[256], big[2000];
 
 	is_int(sc_srv_error(&e, "SQL_CONF_NOT_FOUND", "42K0I",
-	    "The SQL config \"%s\" cannot be found.", "x.y"), -1,
-	    "sc_srv_error returns -1");
-	is_str(e.msg, "[SQL_CONF_NOT_FOUND] The SQL config \"x.y\" cannot be "
-	    "found. SQLSTATE: 42K0I", "message format");
+		   "The SQL config \"%s\" cannot be found.", "x.y"),
+	    -1, "sc_srv_error returns -1");
+	is_str(e.msg,
+	    "[SQL_CONF_NOT_FOUND] The SQL config \"x.y\" cannot be "
+	    "found. SQLSTATE: 42K0I",
+	    "message format");
 	is_int(e.retry_delay_ms, -1, "no retry delay");
 	ok(sc_srv_error_param(&e, &name, value, sizeof(value)),
 	    "SQL_CONF_NOT_FOUND has a parameter");

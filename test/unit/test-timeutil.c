@@ -15,8 +15,8 @@ static void
 test_format(void)
 {
 	static const struct {
-		int64_t		 ms;
-		const char	*want;
+		int64_t ms;
+		const char *want;
 	} t[] = {
 		{ 0, "1970-01-01T00:00:00.000Z" },
 		{ 1, "1970-01-01T00:00:00.001Z" },
@@ -30,8 +30,8 @@ test_format(void)
 		{ 4102444799999, "2099-12-31T23:59:59.999Z" },
 		{ 253402300800000, "10000-01-01T00:00:00.000Z" },
 	};
-	char	 out[SC_UTC_MS_STRLEN];
-	size_t	 i;
+	char out[SC_UTC_MS_STRLEN];
+	size_t i;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		sc_format_utc_ms(t[i].ms, out);
@@ -46,8 +46,8 @@ test_format(void)
 static void
 test_clocks(void)
 {
-	struct timespec	 a, dl;
-	int64_t		 m0, m1, r, left;
+	struct timespec a, dl;
+	int64_t m0, m1, r, left;
 
 	sc_mono_now(&a);
 	ok(a.tv_nsec >= 0 && a.tv_nsec < 1000000000L, "mono_now nsec range");

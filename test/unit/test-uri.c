@@ -18,97 +18,96 @@
 #define UUID "0f1e2d3c-4b5a-4697-8877-665544332211"
 
 struct good {
-	const char	*in;
-	const char	*host;
-	int		 port;
-	bool		 v6;
-	bool		 ssl;
-	const char	*token;		/* NULL: none */
-	const char	*user_id;
-	const char	*user_agent;
-	const char	*session_id;
-	long		 maxmsg;	/* 0: default */
-	const char	*params;	/* "k=v,k=v" in order, or "" */
-	const char	*target;
+	const char *in;
+	const char *host;
+	int port;
+	bool v6;
+	bool ssl;
+	const char *token; /* NULL: none */
+	const char *user_id;
+	const char *user_agent;
+	const char *session_id;
+	long maxmsg; /* 0: default */
+	const char *params; /* "k=v,k=v" in order, or "" */
+	const char *target;
 };
 
 static const struct good goods[] = {
-	{ "sc://localhost", "localhost", 15002, false, false, NULL, "", "",
-	  "", 0, "", "localhost:15002" },
-	{ "sc://localhost/", "localhost", 15002, false, false, NULL, "", "",
-	  "", 0, "", "localhost:15002" },
+	{ "sc://localhost", "localhost", 15002, false, false, NULL, "", "", "",
+	    0, "", "localhost:15002" },
+	{ "sc://localhost/", "localhost", 15002, false, false, NULL, "", "", "",
+	    0, "", "localhost:15002" },
 	{ "sc://h:1", "h", 1, false, false, NULL, "", "", "", 0, "", "h:1" },
 	{ "sc://h:65535/", "h", 65535, false, false, NULL, "", "", "", 0, "",
-	  "h:65535" },
+	    "h:65535" },
 	{ "sc://h:007", "h", 7, false, false, NULL, "", "", "", 0, "", "h:7" },
 	{ "SC://Example.COM:443", "Example.COM", 443, false, false, NULL, "",
-	  "", "", 0, "", "Example.COM:443" },
-	{ "sc://10.0.0.1:15003", "10.0.0.1", 15003, false, false, NULL, "",
-	  "", "", 0, "", "10.0.0.1:15003" },
+	    "", "", 0, "", "Example.COM:443" },
+	{ "sc://10.0.0.1:15003", "10.0.0.1", 15003, false, false, NULL, "", "",
+	    "", 0, "", "10.0.0.1:15003" },
 	{ "sc://my_host-1.example:80", "my_host-1.example", 80, false, false,
-	  NULL, "", "", "", 0, "", "my_host-1.example:80" },
+	    NULL, "", "", "", 0, "", "my_host-1.example:80" },
 	{ "sc://[::1]:15002", "::1", 15002, true, false, NULL, "", "", "", 0,
-	  "", "[::1]:15002" },
+	    "", "[::1]:15002" },
 	{ "sc://[::1]", "::1", 15002, true, false, NULL, "", "", "", 0, "",
-	  "[::1]:15002" },
-	{ "sc://[2001:db8::7]/;use_ssl=true", "2001:db8::7", 15002, true,
-	  true, NULL, "", "", "", 0, "", "[2001:db8::7]:15002" },
+	    "[::1]:15002" },
+	{ "sc://[2001:db8::7]/;use_ssl=true", "2001:db8::7", 15002, true, true,
+	    NULL, "", "", "", 0, "", "[2001:db8::7]:15002" },
 	{ "sc://[fe80::1%25eth0]:9", "fe80::1%eth0", 9, true, false, NULL, "",
-	  "", "", 0, "", "[fe80::1%eth0]:9" },
-	{ "sc://[::ffff:1.2.3.4]:5", "::ffff:1.2.3.4", 5, true, false, NULL,
-	  "", "", "", 0, "", "[::ffff:1.2.3.4]:5" },
-	{ "localhost:15002", "localhost", 15002, false, false, NULL, "", "",
-	  "", 0, "", "localhost:15002" },
+	    "", "", 0, "", "[fe80::1%eth0]:9" },
+	{ "sc://[::ffff:1.2.3.4]:5", "::ffff:1.2.3.4", 5, true, false, NULL, "",
+	    "", "", 0, "", "[::ffff:1.2.3.4]:5" },
+	{ "localhost:15002", "localhost", 15002, false, false, NULL, "", "", "",
+	    0, "", "localhost:15002" },
 	{ "example.com", "example.com", 15002, false, false, NULL, "", "", "",
-	  0, "", "example.com:15002" },
-	{ "127.0.0.1:1", "127.0.0.1", 1, false, false, NULL, "", "", "", 0,
-	  "", "127.0.0.1:1" },
+	    0, "", "example.com:15002" },
+	{ "127.0.0.1:1", "127.0.0.1", 1, false, false, NULL, "", "", "", 0, "",
+	    "127.0.0.1:1" },
 	{ "[::1]:15002", "::1", 15002, true, false, NULL, "", "", "", 0, "",
-	  "[::1]:15002" },
+	    "[::1]:15002" },
 	{ "[::1]", "::1", 15002, true, false, NULL, "", "", "", 0, "",
-	  "[::1]:15002" },
+	    "[::1]:15002" },
 	{ "sc://h/;token=abc", "h", 15002, false, false, "abc", "", "", "", 0,
-	  "", "h:15002" },
+	    "", "h:15002" },
 	{ "sc://h;token=abc", "h", 15002, false, false, "abc", "", "", "", 0,
-	  "", "h:15002" },
-	{ "sc://h:1/;token=a%2Fb%3d%3D==", "h", 1, false, false, "a/b====",
-	  "", "", "", 0, "", "h:1" },
-	{ "sc://h/;use_ssl=true", "h", 15002, false, true, NULL, "", "", "",
-	  0, "", "h:15002" },
+	    "", "h:15002" },
+	{ "sc://h:1/;token=a%2Fb%3d%3D==", "h", 1, false, false, "a/b====", "",
+	    "", "", 0, "", "h:1" },
+	{ "sc://h/;use_ssl=true", "h", 15002, false, true, NULL, "", "", "", 0,
+	    "", "h:15002" },
 	{ "sc://h/;use_ssl=FALSE", "h", 15002, false, false, NULL, "", "", "",
-	  0, "", "h:15002" },
-	{ "sc://h/;user_id=alice;user_agent=my%20app", "h", 15002, false,
-	  false, NULL, "alice", "my app", "", 0, "", "h:15002" },
-	{ "sc://h/;user_id=", "h", 15002, false, false, NULL, "", "", "", 0,
-	  "", "h:15002" },
+	    0, "", "h:15002" },
+	{ "sc://h/;user_id=alice;user_agent=my%20app", "h", 15002, false, false,
+	    NULL, "alice", "my app", "", 0, "", "h:15002" },
+	{ "sc://h/;user_id=", "h", 15002, false, false, NULL, "", "", "", 0, "",
+	    "h:15002" },
 	{ "sc://h/;session_id=" UUID, "h", 15002, false, false, NULL, "", "",
-	  UUID, 0, "", "h:15002" },
-	{ "sc://h/;session_id=0F1E2D3C-4B5A-4697-8877-665544332211", "h",
-	  15002, false, false, NULL, "", "",
-	  "0F1E2D3C-4B5A-4697-8877-665544332211", 0, "", "h:15002" },
+	    UUID, 0, "", "h:15002" },
+	{ "sc://h/;session_id=0F1E2D3C-4B5A-4697-8877-665544332211", "h", 15002,
+	    false, false, NULL, "", "", "0F1E2D3C-4B5A-4697-8877-665544332211",
+	    0, "", "h:15002" },
 	{ "sc://h/;grpc_max_message_size=1048576", "h", 15002, false, false,
-	  NULL, "", "", "", 1048576, "", "h:15002" },
-	{ "sc://h/;grpc_max_message_size=2147483647", "h", 15002, false,
-	  false, NULL, "", "", "", 2147483647L, "", "h:15002" },
+	    NULL, "", "", "", 1048576, "", "h:15002" },
+	{ "sc://h/;grpc_max_message_size=2147483647", "h", 15002, false, false,
+	    NULL, "", "", "", 2147483647L, "", "h:15002" },
 	{ "sc://h/;x-my-header=abcd", "h", 15002, false, false, NULL, "", "",
-	  "", 0, "x-my-header=abcd", "h:15002" },
-	{ "sc://h/;X-Trace.Id=1;b_c=%20v%20;empty=", "h", 15002, false,
-	  false, NULL, "", "", "", 0, "x-trace.id=1,b_c= v ,empty=",
-	  "h:15002" },
-	{ "sc://h/;k-bin=%01%FF", "h", 15002, false, false, NULL, "", "", "",
-	  0, "k-bin=\x01\xff", "h:15002" },
-	{ "sc://h/;;token=t;", "h", 15002, false, false, "t", "", "", "", 0,
-	  "", "h:15002" },
-	{ "sc://h:2/;token=t;use_ssl=true;user_id=u;user_agent=ua;session_id="
-	  UUID ";grpc_max_message_size=5;a=1", "h", 2, false, true, "t", "u",
-	  "ua", UUID, 5, "a=1", "h:2" },
+	    "", 0, "x-my-header=abcd", "h:15002" },
+	{ "sc://h/;X-Trace.Id=1;b_c=%20v%20;empty=", "h", 15002, false, false,
+	    NULL, "", "", "", 0, "x-trace.id=1,b_c= v ,empty=", "h:15002" },
+	{ "sc://h/;k-bin=%01%FF", "h", 15002, false, false, NULL, "", "", "", 0,
+	    "k-bin=\x01\xff", "h:15002" },
+	{ "sc://h/;;token=t;", "h", 15002, false, false, "t", "", "", "", 0, "",
+	    "h:15002" },
+	{ "sc://h:2/;token=t;use_ssl=true;user_id=u;user_agent=ua;session_id=" UUID
+	  ";grpc_max_message_size=5;a=1",
+	    "h", 2, false, true, "t", "u", "ua", UUID, 5, "a=1", "h:2" },
 	{ "sc://h/;v=a+b", "h", 15002, false, false, NULL, "", "", "", 0,
-	  "v=a+b", "h:15002" },
+	    "v=a+b", "h:15002" },
 };
 
 struct bad {
-	const char	*in;
-	const char	*msg;	/* exact message */
+	const char *in;
+	const char *msg; /* exact message */
 };
 
 static const struct bad bads[] = {
@@ -126,7 +125,7 @@ static const struct bad bads[] = {
 	{ "sc://h:0", B "port '0' is out of range (1-65535)" },
 	{ "sc://h:65536", B "port '65536' is out of range (1-65535)" },
 	{ "h:99999999999999999999",
-	  B "port '99999999999999999999' is out of range (1-65535)" },
+	    B "port '99999999999999999999' is out of range (1-65535)" },
 	{ "sc://[::1", B "missing ']' after IPv6 address '::1'" },
 	{ "[::1:15002", B "missing ']' after IPv6 address '::1:15002'" },
 	{ "sc://[::1]x", B "unexpected 'x' after ']'" },
@@ -140,70 +139,95 @@ static const struct bad bads[] = {
 	{ "[fe80::1%e/0]", B "a path or parameters need the 'sc://' form" },
 	{ "sc://[fe80::1%e!]", B "'fe80::1%e!' is not a valid IPv6 address" },
 	{ "::1", B "too many ':' (write an IPv6 address as '[addr]:port')" },
-	{ "sc://a:b:c", B "too many ':' (write an IPv6 address as "
-	  "'[addr]:port')" },
+	{ "sc://a:b:c",
+	    B "too many ':' (write an IPv6 address as "
+	      "'[addr]:port')" },
 	{ "http://h:1", B "unknown scheme 'http' (expected 'sc://')" },
 	{ "grpc://h", B "unknown scheme 'grpc' (expected 'sc://')" },
 	{ "scs://h", B "unknown scheme 'scs' (expected 'sc://')" },
-	{ "sc://h/path", B "unexpected path '/path' (only '/' may follow the "
-	  "host)" },
-	{ "sc://h//;a=1", B "unexpected path '//' (only '/' may follow the "
-	  "host)" },
-	{ "sc://h/x;token=secret", B "unexpected path '/x' (only '/' may "
-	  "follow the host)" },
+	{ "sc://h/path",
+	    B "unexpected path '/path' (only '/' may follow the "
+	      "host)" },
+	{ "sc://h//;a=1",
+	    B "unexpected path '//' (only '/' may follow the "
+	      "host)" },
+	{ "sc://h/x;token=secret",
+	    B "unexpected path '/x' (only '/' may "
+	      "follow the host)" },
 	{ "h:1/", B "a path or parameters need the 'sc://' form" },
 	{ "h;token=x", B "a path or parameters need the 'sc://' form" },
-	{ "sc://h/;token", B "parameter 'token' has no value (expected "
-	  "'key=value')" },
-	{ "sc://h/;a=1;flag", B "parameter 'flag' has no value (expected "
-	  "'key=value')" },
+	{ "sc://h/;token",
+	    B "parameter 'token' has no value (expected "
+	      "'key=value')" },
+	{ "sc://h/;a=1;flag",
+	    B "parameter 'flag' has no value (expected "
+	      "'key=value')" },
 	{ "sc://h/;=v", B "empty parameter name" },
-	{ "sc://h/;Token=t", B "parameter names are case-sensitive: 'token', "
-	  "not 'Token'" },
-	{ "sc://h/;USE_SSL=true", B "parameter names are case-sensitive: "
-	  "'use_ssl', not 'USE_SSL'" },
+	{ "sc://h/;Token=t",
+	    B "parameter names are case-sensitive: 'token', "
+	      "not 'Token'" },
+	{ "sc://h/;USE_SSL=true",
+	    B "parameter names are case-sensitive: "
+	      "'use_ssl', not 'USE_SSL'" },
 	{ "sc://h/;token=a;token=b", B "duplicate parameter 'token'" },
-	{ "sc://h/;use_ssl=true;use_ssl=true", B "duplicate parameter "
-	  "'use_ssl'" },
+	{ "sc://h/;use_ssl=true;use_ssl=true",
+	    B "duplicate parameter "
+	      "'use_ssl'" },
 	{ "sc://h/;x-a=1;X-A=2", B "duplicate parameter 'x-a'" },
 	{ "sc://h/;token=", B "token is empty" },
-	{ "sc://h/;token=a%0Ab", B "token contains characters not allowed in "
-	  "a header" },
-	{ "sc://h/;use_ssl=yes", B "use_ssl must be 'true' or 'false', not "
-	  "'yes'" },
+	{ "sc://h/;token=a%0Ab",
+	    B "token contains characters not allowed in "
+	      "a header" },
+	{ "sc://h/;use_ssl=yes",
+	    B "use_ssl must be 'true' or 'false', not "
+	      "'yes'" },
 	{ "sc://h/;use_ssl=", B "use_ssl must be 'true' or 'false', not ''" },
-	{ "sc://h/;grpc_max_message_size=0", B "grpc_max_message_size must be "
-	  "a positive integer, not '0'" },
-	{ "sc://h/;grpc_max_message_size=-5", B "grpc_max_message_size must "
-	  "be a positive integer, not '-5'" },
-	{ "sc://h/;grpc_max_message_size=1k", B "grpc_max_message_size must "
-	  "be a positive integer, not '1k'" },
-	{ "sc://h/;grpc_max_message_size=", B "grpc_max_message_size must be "
-	  "a positive integer, not ''" },
-	{ "sc://h/;grpc_max_message_size=2147483648", B "grpc_max_message_size "
-	  "is too large (at most 2147483647)" },
+	{ "sc://h/;grpc_max_message_size=0",
+	    B "grpc_max_message_size must be "
+	      "a positive integer, not '0'" },
+	{ "sc://h/;grpc_max_message_size=-5",
+	    B "grpc_max_message_size must "
+	      "be a positive integer, not '-5'" },
+	{ "sc://h/;grpc_max_message_size=1k",
+	    B "grpc_max_message_size must "
+	      "be a positive integer, not '1k'" },
+	{ "sc://h/;grpc_max_message_size=",
+	    B "grpc_max_message_size must be "
+	      "a positive integer, not ''" },
+	{ "sc://h/;grpc_max_message_size=2147483648",
+	    B "grpc_max_message_size "
+	      "is too large (at most 2147483647)" },
 	{ "sc://h/;session_id=abc", B "session_id 'abc' is not a UUID" },
-	{ "sc://h/;session_id=" UUID "0", B "session_id '" UUID "0' is not a "
-	  "UUID" },
-	{ "sc://h/;user_id=%zz", B "bad percent escape '%zz' in parameter "
-	  "'user_id'" },
-	{ "sc://h/;user_id=a%4", B "bad percent escape '%4' in parameter "
-	  "'user_id'" },
-	{ "sc://h/;user_id=a%", B "bad percent escape '%' in parameter "
-	  "'user_id'" },
-	{ "sc://h/;token=%G0", B "bad percent escape '%G0' in parameter "
-	  "'token'" },
-	{ "sc://h/;user_id=a%00b", B "'%00' is not allowed in parameter "
-	  "'user_id'" },
+	{ "sc://h/;session_id=" UUID "0",
+	    B "session_id '" UUID "0' is not a "
+	      "UUID" },
+	{ "sc://h/;user_id=%zz",
+	    B "bad percent escape '%zz' in parameter "
+	      "'user_id'" },
+	{ "sc://h/;user_id=a%4",
+	    B "bad percent escape '%4' in parameter "
+	      "'user_id'" },
+	{ "sc://h/;user_id=a%",
+	    B "bad percent escape '%' in parameter "
+	      "'user_id'" },
+	{ "sc://h/;token=%G0",
+	    B "bad percent escape '%G0' in parameter "
+	      "'token'" },
+	{ "sc://h/;user_id=a%00b",
+	    B "'%00' is not allowed in parameter "
+	      "'user_id'" },
 	{ "sc://h/;bad key=1", B "'bad key' is not a valid metadata key" },
 	{ "sc://h/;k%41=1", B "'k%41' is not a valid metadata key" },
-	{ "sc://h/;grpc-timeout=1", B "'grpc-timeout' is not a valid metadata "
-	  "key" },
+	{ "sc://h/;grpc-timeout=1",
+	    B "'grpc-timeout' is not a valid metadata "
+	      "key" },
 	{ "sc://h/;x:y=1", B "'x:y' is not a valid metadata key" },
-	{ "sc://h/;x-a=%0A", B "value of 'x-a' contains characters not allowed "
-	  "in a header" },
-	{ "sc://user@h", B "user names in the address are not supported (use "
-	  "';user_id=name')" },
+	{ "sc://h/;x-a=%0A",
+	    B "value of 'x-a' contains characters not allowed "
+	      "in a header" },
+	{ "sc://user@h",
+	    B "user names in the address are not supported (use "
+	      "';user_id=name')" },
 	{ "sc://h?x=1", B "invalid character '?' in host" },
 	{ "sc://h#f", B "invalid character '#' in host" },
 	{ "sc://h st", B "invalid byte 0x20 in host" },
@@ -215,7 +239,7 @@ static const struct bad bads[] = {
 static void
 params_str(const struct sc_uri *u, char *buf, size_t bufsz)
 {
-	size_t	 i, len = 0;
+	size_t i, len = 0;
 
 	buf[0] = '\0';
 	for (i = 0; i < u->nparams; i++)
@@ -226,11 +250,11 @@ params_str(const struct sc_uri *u, char *buf, size_t bufsz)
 static void
 test_good(void)
 {
-	struct sc_uri	 u;
-	struct sc_error	 err;
-	char		 buf[512];
-	size_t		 i;
-	int		 rc;
+	struct sc_uri u;
+	struct sc_error err;
+	char buf[512];
+	size_t i;
+	int rc;
 
 	for (i = 0; i < SC_NELEM(goods); i++) {
 		const struct good *g = &goods[i];
@@ -252,8 +276,9 @@ test_good(void)
 		is_str(u.user_id, g->user_id, "  user_id");
 		is_str(u.user_agent, g->user_agent, "  user_agent");
 		is_str(u.session_id, g->session_id, "  session_id");
-		is_int(u.max_message_size, g->maxmsg ? g->maxmsg :
-		    SC_URI_DEFAULT_MAX_MSG, "  max_message_size");
+		is_int(u.max_message_size,
+		    g->maxmsg ? g->maxmsg : SC_URI_DEFAULT_MAX_MSG,
+		    "  max_message_size");
 		params_str(&u, buf, sizeof(buf));
 		is_str(buf, g->params, "  params");
 		is_int(sc_uri_target(&u, buf, sizeof(buf)), 0, "  target ok");
@@ -266,10 +291,10 @@ test_good(void)
 static void
 test_bad(void)
 {
-	struct sc_uri	 u;
-	struct sc_error	 err;
-	size_t		 i;
-	int		 rc;
+	struct sc_uri u;
+	struct sc_error err;
+	size_t i;
+	int rc;
 
 	for (i = 0; i < SC_NELEM(bads); i++) {
 		sc_uri_init(&u);
@@ -279,7 +304,7 @@ test_bad(void)
 		is_str(err.msg, bads[i].msg, "  message");
 		is_int(err.status, SC_ST_USAGE, "  status usage");
 		ok(strcmp(u.host, "keep") == 0 && u.port == 1 &&
-		    u.token != NULL && strcmp(u.token, "old") == 0,
+			u.token != NULL && strcmp(u.token, "old") == 0,
 		    "  previous contents untouched");
 		sc_uri_release(&u);
 	}
@@ -288,10 +313,10 @@ test_bad(void)
 static void
 test_misc(void)
 {
-	struct sc_uri	 u;
-	struct sc_error	 err;
-	char		 buf[300], small[7];
-	char		*s;
+	struct sc_uri u;
+	struct sc_error err;
+	char buf[300], small[7];
+	char *s;
 
 	/* Lengths: host 255 ok, 256 not; user_agent 2047 ok, 2048 not. */
 	sc_uri_init(&u);
@@ -330,13 +355,18 @@ test_misc(void)
 	free(s);
 
 	/* Long input is cut in messages. */
-	is_int(sc_uri_parse(&u, "sc://h/;session_id="
-	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-	    "aaaaaa",
-	    &err), -1, "long session_id");
-	is_str(err.msg, B "session_id '"
-	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-	    "...' is not a UUID", "  echo cut at 64 bytes");
+	is_int(
+	    sc_uri_parse(&u,
+		"sc://h/;session_id="
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		"aaaaaa",
+		&err),
+	    -1, "long session_id");
+	is_str(err.msg,
+	    B "session_id '"
+	      "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	      "...' is not a UUID",
+	    "  echo cut at 64 bytes");
 
 	/* The token never appears in a message. */
 	is_int(sc_uri_parse(&u, "sc://h:0/;token=hunter2", &err), -1,
@@ -354,10 +384,8 @@ test_misc(void)
 	is_int(sc_uri_parse(&u, "sc://[::1]:7/;token=t", &err), 0, "v6 parse");
 	is_int(sc_uri_format(&u, buf, sizeof(buf)), 0, "format ok");
 	is_str(buf, "sc://[::1]:7", "format has no token");
-	is_int(sc_uri_target(&u, small, sizeof(small)), -1,
-	    "target too small");
-	is_int(sc_uri_format(&u, small, sizeof(small)), -1,
-	    "format too small");
+	is_int(sc_uri_target(&u, small, sizeof(small)), -1, "target too small");
+	is_int(sc_uri_format(&u, small, sizeof(small)), -1, "format too small");
 	is_int(sc_uri_parse(&u, "sc://host:15002", &err), 0, "re-parse");
 	ok(u.token == NULL && !u.has_token, "re-parse dropped the token");
 	is_int(sc_uri_format(&u, buf, sizeof(buf)), 0, "format ok");
@@ -368,14 +396,14 @@ test_misc(void)
 	is_int(u.port, SC_URI_DEFAULT_PORT, "released: default port");
 	ok(u.params == NULL && u.nparams == 0 && u.token == NULL,
 	    "released: empty");
-	sc_uri_release(&u);	/* twice is fine */
+	sc_uri_release(&u); /* twice is fine */
 }
 
 static void
 test_default(void)
 {
-	struct sc_uri	 u;
-	struct sc_error	 err;
+	struct sc_uri u;
+	struct sc_error err;
 
 	sc_uri_init(&u);
 	unsetenv("SPARK_REMOTE");
@@ -398,8 +426,10 @@ test_default(void)
 
 	setenv("SPARK_REMOTE", "sc://remote:0", 1);
 	is_int(sc_uri_parse_default(&u, NULL, &err), -1, "bad env");
-	is_str(err.msg, B "port '0' is out of range (1-65535) "
-	    "(from SPARK_REMOTE)", "  message names SPARK_REMOTE");
+	is_str(err.msg,
+	    B "port '0' is out of range (1-65535) "
+	      "(from SPARK_REMOTE)",
+	    "  message names SPARK_REMOTE");
 	is_int(err.status, SC_ST_USAGE, "  usage");
 	is_str(u.host, "other", "  u untouched");
 	is_int(sc_uri_parse_default(&u, "x:0", &err), -1, "bad spec");

@@ -13,7 +13,7 @@
 #include "tap.h"
 #include "core/banned.h"
 
-#define NUUID	1000
+#define NUUID 1000
 
 static int
 cmp(const void *a, const void *b)
@@ -34,11 +34,11 @@ hexval(char c)
 static void
 test_generate(void)
 {
-	static char	 ids[NUUID][SC_UUID_STRLEN];
-	struct sc_error	 err;
-	size_t		 i, j;
-	int		 fmt_ok = 1, ver_ok = 1, var_ok = 1, lower_ok = 1;
-	int		 dup = 0, rc_ok = 1;
+	static char ids[NUUID][SC_UUID_STRLEN];
+	struct sc_error err;
+	size_t i, j;
+	int fmt_ok = 1, ver_ok = 1, var_ok = 1, lower_ok = 1;
+	int dup = 0, rc_ok = 1;
 
 	for (i = 0; i < NUUID; i++) {
 		if (sc_uuid_v4(ids[i], &err) != 0)
@@ -59,7 +59,8 @@ test_generate(void)
 	ok(var_ok, "variant bits are 10 (8, 9, a or b)");
 	ok(lower_ok, "lower-case hex digits only");
 	ok(ids[0][8] == '-' && ids[0][13] == '-' && ids[0][18] == '-' &&
-	    ids[0][23] == '-', "dashes at 8, 13, 18, 23");
+		ids[0][23] == '-',
+	    "dashes at 8, 13, 18, 23");
 	qsort(ids, NUUID, sizeof(ids[0]), cmp);
 	for (i = 1; i < NUUID; i++)
 		if (strcmp(ids[i - 1], ids[i]) == 0)
@@ -71,8 +72,8 @@ static void
 test_valid(void)
 {
 	static const struct {
-		const char	*s;
-		bool		 valid;
+		const char *s;
+		bool valid;
 	} t[] = {
 		{ "00112233-4455-6677-8899-aabbccddeeff", true },
 		{ "00112233-4455-6677-8899-AABBCCDDEEFF", true },
@@ -90,7 +91,7 @@ test_valid(void)
 		{ "00112233-4455-6677-8899-aabbccddeef ", false },
 		{ "00112233-4455-6677-8899-aabbccddee\xff", false },
 	};
-	size_t	 i;
+	size_t i;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		is_int(sc_uuid_valid(t[i].s), t[i].valid, "valid('%s') is %s",
@@ -101,8 +102,8 @@ test_valid(void)
 static void
 test_lower(void)
 {
-	char	 s[] = "0F1E2D3C-4B5A-4697-8877-AABBCCDDEEFF";
-	char	 t[] = "";
+	char s[] = "0F1E2D3C-4B5A-4697-8877-AABBCCDDEEFF";
+	char t[] = "";
 
 	sc_uuid_lower(s);
 	is_str(s, "0f1e2d3c-4b5a-4697-8877-aabbccddeeff", "lower-cased");

@@ -198,6 +198,8 @@ int
 sc_srv_error(struct sc_error *err, const char *errclass, const char *sqlstate,
     const char *fmt, ...)
 {
+	/* sizeof does not dereference; err may be NULL (checked below). */
+	/* cppcheck-suppress ctunullpointer */
 	char text[sizeof(err->msg)];
 	char prefix[sizeof(err->errclass) + 3];
 	char suffix[sizeof(err->sqlstate) + 12];

@@ -216,8 +216,8 @@ text_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 		if (sc_output_row(r->out, r->vals, n, err) == -1)
 			return -1;
 	}
-	if (r->flush_batches && !r->empty && fflush(r->fp) == EOF)
-		return write_error(err);
+	if (r->flush_batches && !r->empty && sc_output_flush(r->out, err) == -1)
+		return -1;
 	return 0;
 }
 

@@ -1288,6 +1288,54 @@ fmt_double(double v, bool is_float, struct sc_buf *out, struct sc_error *err)
 	return sc_buf_addf(out, err, "%sE%d", txt, e);
 }
 
+/*
+ * The decimal text of v, written backwards to end[-1], end[-2], ...; the
+ * start of the text.  20 bytes before end are enough for INT64_MIN.
+ */
+static char *
+int_text(int64_t v, char *end)
+{
+	static const char pairs[] = "00010203040506070809"
+				    "10111213141516171819"
+				    "20212223242526272829"
+				    "30313233343536373839"
+				    "40414243444546474849"
+				    "50515253545556575859"
+				    "60616263646566676869"
+				    "70717273747576777879"
+				    "80818283848586878889"
+				    "90919293949596979899";
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	char *p = end;
+	unsigned int k;
+
+	while (u >= 100) {
+		k = (unsigned int)(u % 100) * 2;
+		u /= 100;
+		*--p = pairs[k + 1];
+		*--p = pairs[k];
+	}
+	if (u >= 10) {
+		k = (unsigned int)u * 2;
+		*--p = pairs[k + 1];
+		*--p = pairs[k];
+	} else
+		*--p = (char)('0' + u);
+	if (v < 0)
+		*--p = '-';
+	return p;
+}
+
+/* Append v in decimal, as printf's "%lld" would. */
+static int
+fmt_int(int64_t v, struct sc_buf *out, struct sc_error *err)
+{
+	char txt[24], *s;
+
+	s = int_text(v, txt + sizeof(txt));
+	return sc_buf_add(out, s, (size_t)(txt + sizeof(txt) - s), err);
+}
+
 typedef unsigned __int128 u128;
 
 static int
@@ -1321,6 +1369,16 @@ fmt_decimal(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
 	return sc_buf_addstr(out, txt, err);
 }
 
+/* v as exactly width decimal digits, zero-padded (v < 10^width). */
+static void
+padded(char *p, unsigned int v, int width)
+{
+	while (width-- > 0) {
+		p[width] = (char)('0' + v % 10);
+		v /= 10;
+	}
+}
+
 /* Days since 1970-01-01 to a proleptic Gregorian date. */
 static void
 civil(int64_t z, int64_t *y, unsigned *m, unsigned *d)
@@ -1341,10 +1399,19 @@ civil(int64_t z, int64_t *y, unsigned *m, unsigned *d)
 static int
 fmt_date(int64_t days, struct sc_buf *out, struct sc_error *err)
 {
+	char txt[10];
 	int64_t y;
 	unsigned m, d;
 
 	civil(days, &y, &m, &d);
+	if (y >= 0 && y <= 9999) {
+		padded(txt, (unsigned)y, 4);
+		txt[4] = '-';
+		padded(txt + 5, m, 2);
+		txt[7] = '-';
+		padded(txt + 8, d, 2);
+		return sc_buf_add(out, txt, 10, err);
+	}
 	if (y > 9999)
 		return sc_buf_addf(out, err, "+%lld-%02u-%02u", (long long)y, m,
 		    d);
@@ -1359,8 +1426,8 @@ fmt_timestamp(int64_t us, struct sc_buf *out, struct sc_error *err)
 {
 	const int64_t day = 86400000000LL;
 	int64_t days = us / day, rem = us % day, secs, frac;
-	char f[8];
-	int n;
+	char txt[16];
+	size_t n;
 
 	if (rem < 0) {
 		days--;
@@ -1370,15 +1437,20 @@ fmt_timestamp(int64_t us, struct sc_buf *out, struct sc_error *err)
 		return -1;
 	secs = rem / 1000000;
 	frac = rem % 1000000;
-	if (sc_buf_addf(out, err, " %02d:%02d:%02d", (int)(secs / 3600),
-		(int)(secs / 60 % 60), (int)(secs % 60)) == -1)
-		return -1;
+	txt[0] = ' ';
+	padded(txt + 1, (unsigned int)(secs / 3600), 2);
+	txt[3] = ':';
+	padded(txt + 4, (unsigned int)(secs / 60 % 60), 2);
+	txt[6] = ':';
+	padded(txt + 7, (unsigned int)(secs % 60), 2);
 	if (frac == 0)
-		return 0;
-	snprintf(f, sizeof(f), "%06d", (int)frac);
-	for (n = 6; f[n - 1] == '0'; n--)
+		return sc_buf_add(out, txt, 9, err);
+	/* A '.' and the microseconds without trailing zeros. */
+	txt[9] = '.';
+	padded(txt + 10, (unsigned int)frac, 6);
+	for (n = 16; txt[n - 1] == '0'; n--)
 		;
-	return sc_buf_addf(out, err, ".%.*s", n, f);
+	return sc_buf_add(out, txt, n, err);
 }
 
 /*
@@ -1623,8 +1695,8 @@ fmt_value(const struct sc_arrow_col *c, size_t i, bool json, struct sc_buf *out,
 		break;
 	case SC_ARROW_BOOL:
 		k = K_BOOL;
-		if (sc_buf_addstr(out, int_at(c, i) ? "true" : "false", err) ==
-		    -1)
+		if ((int_at(c, i) ? sc_buf_add(out, "true", 4, err)
+				  : sc_buf_add(out, "false", 5, err)) == -1)
 			return -1;
 		break;
 	case SC_ARROW_INT8:
@@ -1632,8 +1704,7 @@ fmt_value(const struct sc_arrow_col *c, size_t i, bool json, struct sc_buf *out,
 	case SC_ARROW_INT32:
 	case SC_ARROW_INT64:
 		k = K_NUMBER;
-		if (sc_buf_addf(out, err, "%lld", (long long)int_at(c, i)) ==
-		    -1)
+		if (fmt_int(int_at(c, i), out, err) == -1)
 			return -1;
 		break;
 	case SC_ARROW_FLOAT:

@@ -3,10 +3,11 @@
 /*
  * output.c: record writers (table, CSV, TSV, JSON lines).
  *
- * Each record is built in memory and written with one fwrite, so a
- * write error is noticed at the record where it happens and a record is
- * never half-escaped.  The table format holds back the first records to
- * size its columns; output.h states every escaping rule.
+ * Records are built in memory and written whole, several at a time
+ * (one fwrite per OUT_CHUNK bytes, or per record when flushing after
+ * each), so a record is never half-escaped.  The table format holds back
+ * the first records to size its columns; output.h states every escaping
+ * rule.
  */
 
 #include "core/output.h"
@@ -26,6 +27,8 @@
 #define TABLE_ROWS 1000
 /* ... or fewer, if holding them would take more memory than this. */
 #define TABLE_BYTES ((size_t)16 << 20)
+/* Whole records are collected up to this many bytes before a write. */
+#define OUT_CHUNK ((size_t)64 << 10)
 
 /* One rendered table cell inside o->tbuf. */
 struct cell {
@@ -46,6 +49,8 @@ struct sc_output {
 	bool have_names;
 	size_t ncols;
 	char **names;
+	char **keys; /* JSON lines: each name escaped, with its ':' */
+	size_t *keylens;
 
 	int write_errno; /* first write error, or 0 */
 	struct sc_buf line; /* the record being built */
@@ -117,9 +122,17 @@ sc_output_free(struct sc_output *o)
 
 	if (o == NULL)
 		return;
-	for (i = 0; i < o->ncols; i++)
+	/* Records not yet written go out as they would have one by one. */
+	if (o->write_errno == 0 && o->line.len > 0)
+		(void)fwrite(o->line.data, 1, o->line.len, o->fp);
+	for (i = 0; i < o->ncols; i++) {
 		free(o->names[i]);
+		if (o->keys != NULL)
+			free(o->keys[i]);
+	}
 	free(o->names);
+	free(o->keys);
+	free(o->keylens);
 	free(o->widths);
 	free(o->cells);
 	free(o->null_text);
@@ -149,15 +162,15 @@ put(struct sc_output *o, const void *p, size_t n, struct sc_error *err)
 	return 0;
 }
 
-/* Write o->line, then flush if wanted. */
+/* Write all of o->line, then fflush if flush. */
 static int
-put_line(struct sc_output *o, struct sc_error *err)
+drain(struct sc_output *o, bool flush, struct sc_error *err)
 {
 	int rc;
 
 	rc = put(o, o->line.data, o->line.len, err);
 	sc_buf_reset(&o->line);
-	if (rc == 0 && o->flush) {
+	if (rc == 0 && flush) {
 		errno = 0;
 		if (fflush(o->fp) == EOF) {
 			o->write_errno = errno != 0 ? errno : EIO;
@@ -165,6 +178,15 @@ put_line(struct sc_output *o, struct sc_error *err)
 		}
 	}
 	return rc;
+}
+
+/* A record is complete in o->line: write it now or with later ones. */
+static int
+put_line(struct sc_output *o, struct sc_error *err)
+{
+	if (!o->flush && o->line.len < OUT_CHUNK)
+		return 0;
+	return drain(o, o->flush, err);
 }
 
 /*
@@ -207,8 +229,17 @@ utf8_len(const unsigned char *p, size_t n)
 static void
 add(struct sc_output *o, const void *p, size_t n)
 {
+	struct sc_buf *b = &o->line;
+
+	/* Room for n bytes and the NUL (cap is 0 before the first add). */
+	if (n < b->cap - b->len) {
+		memcpy(b->data + b->len, p, n);
+		b->len += n;
+		b->data[b->len] = '\0';
+		return;
+	}
 	/* The line buffer is unlimited: sc_buf_add() cannot fail here. */
-	(void)sc_buf_add(&o->line, p, n, NULL);
+	(void)sc_buf_add(b, p, n, NULL);
 }
 
 static void
@@ -364,8 +395,7 @@ jsonl_row(struct sc_output *o, const struct sc_out_value *v,
 	for (i = 0; i < o->ncols; i++) {
 		if (i > 0)
 			addstr(o, ",");
-		json_string(o, o->names[i], strlen(o->names[i]));
-		addstr(o, ":");
+		add(o, o->keys[i], o->keylens[i]);
 		json_value(o, &v[i]);
 	}
 	addstr(o, "}\n");
@@ -480,12 +510,17 @@ render(struct sc_buf *b, const char *s, size_t n)
 	size_t i, len, w = 0, cp;
 
 	for (i = 0; i < n; i += len) {
-		len = utf8_len(p + i, n - i);
-		if (len == 1 && p[i] >= 0x20 && p[i] != 0x7f) {
-			(void)sc_buf_add(b, p + i, 1, NULL);
-			w++;
+		/* A run of printable ASCII is copied as it is. */
+		for (len = 0;
+		     i + len < n && p[i + len] >= 0x20 && p[i + len] < 0x7f;
+		     len++)
+			;
+		if (len > 0) {
+			(void)sc_buf_add(b, p + i, len, NULL);
+			w += len;
 			continue;
 		}
+		len = utf8_len(p + i, n - i);
 		if (len == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0) {
 			/* C1 control characters, U+0080-U+009F. */
 			cp = p[i + 1];
@@ -683,6 +718,19 @@ sc_output_header(struct sc_output *o, const char *const *names, size_t n,
 		if (put_line(o, err) == -1)
 			return -1;
 	}
+	if (o->format == SC_OUT_JSONL) {
+		/* Escape the keys once; o->line holds no record yet. */
+		o->keys = sc_xcalloc(n ? n : 1, sizeof(*o->keys));
+		o->keylens = sc_xcalloc(n ? n : 1, sizeof(*o->keylens));
+		for (i = 0; i < n; i++) {
+			sc_buf_reset(&o->line);
+			json_string(o, names[i], strlen(names[i]));
+			addstr(o, ":");
+			o->keys[i] = sc_xstrdup((const char *)o->line.data);
+			o->keylens[i] = o->line.len;
+		}
+		sc_buf_reset(&o->line);
+	}
 	if (o->format == SC_OUT_TABLE) {
 		o->widths = sc_xcalloc(n ? n : 1, sizeof(*o->widths));
 		if (o->header)
@@ -721,12 +769,22 @@ sc_output_row(struct sc_output *o, const struct sc_out_value *v, size_t n,
 }
 
 int
+sc_output_flush(struct sc_output *o, struct sc_error *err)
+{
+	if (o->write_errno != 0)
+		return write_failed(o, err);
+	return drain(o, true, err);
+}
+
+int
 sc_output_finish(struct sc_output *o, struct sc_error *err)
 {
 	if (o->write_errno != 0)
 		return write_failed(o, err);
 	if (o->format == SC_OUT_TABLE && o->have_names && !o->streaming &&
 	    table_release(o, err) == -1)
+		return -1;
+	if (o->line.len > 0 && drain(o, false, err) == -1)
 		return -1;
 	errno = 0;
 	if (fflush(o->fp) == EOF || ferror(o->fp)) {

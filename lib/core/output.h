@@ -108,6 +108,12 @@ int sc_output_row(struct sc_output *o, const struct sc_out_value *v, size_t n,
     struct sc_error *err);
 
 /*
+ * Write the records collected so far (not the table's held ones) and
+ * fflush fp.  -1 with err set (SC_ST_IO, errno) if any write failed.
+ */
+int sc_output_flush(struct sc_output *o, struct sc_error *err);
+
+/*
  * Write whatever is buffered (the table) and fflush fp.  -1 with err
  * set (SC_ST_IO, errno) if any write failed.
  */

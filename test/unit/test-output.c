@@ -482,6 +482,130 @@ test_write_error(void)
 	fclose(fp);
 }
 
+/* Records are collected and written in large pieces, in order. */
+static void
+test_batching(void)
+{
+	static const char *const names[] = { "a", "b" };
+	static const char *const jnames[] = { "k\"1", "t\t" };
+	struct sc_out_value v[2];
+	struct sc_output_opts opts = { true, NULL, 0 };
+	struct sc_output *o;
+	struct sc_error err;
+	struct stat st;
+	struct mem m;
+	char num[32], *want;
+	size_t i, wlen = 0, cap = 1 << 21;
+	FILE *fp;
+	int n;
+
+	/* 100000 CSV records (about 1.5 MB), every byte in order. */
+	want = sc_xmalloc(cap);
+	o = open_mem(&m, SC_OUT_CSV, &opts);
+	sc_output_header(o, names, 2, &err);
+	wlen += (size_t)snprintf(want + wlen, cap - wlen, "a,b\n");
+	for (i = 0; i < 100000; i++) {
+		n = snprintf(num, sizeof(num), "%zu", i * 7919);
+		v[0].kind = SC_OUT_NUMBER;
+		v[0].p = num;
+		v[0].n = (size_t)n;
+		v[1].kind = i % 3 == 0 ? SC_OUT_NULL : SC_OUT_STRING;
+		v[1].p = i % 3 == 1 ? "x,y" : "";
+		v[1].n = i % 3 == 1 ? 3 : 0;
+		row(o, v, 2);
+		wlen += (size_t)snprintf(want + wlen, cap - wlen, "%s,%s\n",
+		    num,
+		    i % 3 == 0	     ? ""
+			: i % 3 == 1 ? "\"x,y\""
+				     : "\"\"");
+	}
+	ok(m.len < wlen, "collected records are not all written yet");
+	check_mem(&m, o, want, wlen, "100000 csv records");
+	free(want);
+
+	/* sc_output_flush() writes what is collected, and fflushes. */
+	fp = tmpfile();
+	o = sc_output_new(fp, SC_OUT_TSV, &opts);
+	sc_output_header(o, names, 2, &err);
+	v[0].kind = SC_OUT_STRING;
+	v[0].p = "a\tb";
+	v[0].n = 3;
+	v[1].kind = SC_OUT_NULL;
+	row(o, v, 2);
+	fstat(fileno(fp), &st);
+	is_int(st.st_size, 0, "flush: nothing written before");
+	is_int(sc_output_flush(o, &err), 0, "flush: 0");
+	fstat(fileno(fp), &st);
+	is_int(st.st_size, 10, "flush: header and record written");
+	is_int(sc_output_flush(o, &err), 0, "flush again: 0");
+	fstat(fileno(fp), &st);
+	is_int(st.st_size, 10, "flush again: nothing more");
+
+	/* Freed without finish: collected records still go to fp. */
+	row(o, v, 2);
+	sc_output_free(o);
+	fflush(fp);
+	fstat(fileno(fp), &st);
+	is_int(st.st_size, 16, "free writes the collected record");
+	fclose(fp);
+
+	/* JSON lines keys, escaped once, the same in every record. */
+	o = open_mem(&m, SC_OUT_JSONL, &opts);
+	sc_output_header(o, jnames, 2, &err);
+	v[0].kind = SC_OUT_NUMBER;
+	v[0].p = "-1";
+	v[0].n = 2;
+	v[1].kind = SC_OUT_NULL;
+	row(o, v, 2);
+	v[0].kind = SC_OUT_STRING;
+	row(o, v, 2);
+	CHECK(&m, o,
+	    "{\"k\\\"1\":-1,\"t\\t\":null}\n"
+	    "{\"k\\\"1\":\"-1\",\"t\\t\":null}\n",
+	    "jsonl keys in every record");
+
+	/* Flush on a full device reports the error. */
+	fp = fopen("/dev/full", "w");
+	ok(fp != NULL, "open /dev/full");
+	if (fp == NULL)
+		return;
+	o = sc_output_new(fp, SC_OUT_CSV, &opts);
+	is_int(sc_output_header(o, names, 2, &err), 0, "full: header ok");
+	is_int(sc_output_flush(o, &err), -1, "full: flush fails");
+	is_int(err.status, SC_ST_IO, "  SC_ST_IO");
+	is_int(err.sys_errno, ENOSPC, "  ENOSPC");
+	sc_error_init(&err);
+	is_int(sc_output_flush(o, &err), -1, "full: flush fails again");
+	is_int(err.sys_errno, ENOSPC, "  with the same errno");
+	sc_output_free(o);
+	fclose(fp);
+}
+
+/* Table cells: printable ASCII runs next to escapes and UTF-8. */
+static void
+test_table_runs(void)
+{
+	static const char *const names[] = { "c" };
+	static const struct sc_out_value v1[] = { S("ab\x7f"
+						    "cd\x01"
+						    "e") };
+	static const struct sc_out_value v2[] = { S("\xc3\xa9xy\xffz~") };
+	struct sc_output *o;
+	struct sc_error err;
+	struct mem m;
+
+	o = open_mem(&m, SC_OUT_TABLE, NULL);
+	sc_output_header(o, names, 1, &err);
+	row(o, v1, 1);
+	row(o, v2, 1);
+	CHECK(&m, o,
+	    "c\n"
+	    "-------------\n"
+	    "ab\\x7fcd\\x01e\n"
+	    "\xc3\xa9xy\\xffz~\n",
+	    "table: runs, escapes, UTF-8");
+}
+
 int
 main(void)
 {
@@ -494,5 +618,7 @@ main(void)
 	test_misuse();
 	test_flush();
 	test_write_error();
+	test_batching();
+	test_table_runs();
 	return tap_done();
 }

@@ -1140,11 +1140,16 @@ usable(const struct sc_rpc_call *c)
 	return !c->finished && !c->closed && !c->dead;
 }
 
-int
-sc_rpc_call_send(struct sc_rpc_call *c, const void *msg, size_t len,
-    sc_rpc_sent_fn *sent, void *arg)
+/*
+ * Send the message msg, len: copied, or (unref not NULL) referenced in
+ * place and released with unref(ref) once gRPC is done with it.
+ */
+static int
+call_send(struct sc_rpc_call *c, const void *msg, size_t len,
+    void (*unref)(void *), void *ref, sc_rpc_sent_fn *sent, void *arg)
 {
 	grpc_op ops[2];
+	grpc_slice sl;
 	size_t n;
 	int rc = -1;
 
@@ -1152,7 +1157,14 @@ sc_rpc_call_send(struct sc_rpc_call *c, const void *msg, size_t len,
 	pthread_mutex_lock(&c->mu);
 	if (usable(c) && !c->sending) {
 		n = add_initial_md(c, ops);
-		c->send_bb = make_bb(msg, len);
+		if (unref != NULL) {
+			sl = grpc_slice_new_with_user_data((void *)msg, len,
+			    unref, ref);
+			c->send_bb = grpc_raw_byte_buffer_create(&sl, 1);
+			grpc_slice_unref(sl);
+			unref = NULL;
+		} else
+			c->send_bb = make_bb(msg, len);
 		op_simple(&ops[n], GRPC_OP_SEND_MESSAGE);
 		ops[n++].data.send_message.send_message = c->send_bb;
 		c->sending = true;
@@ -1169,7 +1181,23 @@ sc_rpc_call_send(struct sc_rpc_call *c, const void *msg, size_t len,
 	}
 	pthread_mutex_unlock(&c->mu);
 	sc_rpc_call_unref(c);
+	if (unref != NULL)
+		unref(ref);
 	return rc;
+}
+
+int
+sc_rpc_call_send(struct sc_rpc_call *c, const void *msg, size_t len,
+    sc_rpc_sent_fn *sent, void *arg)
+{
+	return call_send(c, msg, len, NULL, NULL, sent, arg);
+}
+
+int
+sc_rpc_call_send_ref(struct sc_rpc_call *c, const void *msg, size_t len,
+    void (*unref)(void *), void *ref, sc_rpc_sent_fn *sent, void *arg)
+{
+	return call_send(c, msg, len, unref, ref, sent, arg);
 }
 
 int

@@ -199,6 +199,14 @@ void sc_rpc_call_unref(struct sc_rpc_call *call);
 int sc_rpc_call_send(struct sc_rpc_call *call, const void *msg, size_t len,
     sc_rpc_sent_fn *sent, void *arg);
 /*
+ * As sc_rpc_call_send(), without copying: msg, len stay valid until
+ * unref(ref) is called, which happens exactly once, from any thread
+ * (perhaps after the call ended), once gRPC no longer needs the bytes;
+ * also when the send is refused (-1).
+ */
+int sc_rpc_call_send_ref(struct sc_rpc_call *call, const void *msg, size_t len,
+    void (*unref)(void *), void *ref, sc_rpc_sent_fn *sent, void *arg);
+/*
  * Unary reply: message and status OK in one batch.  0, or -1 if a send
  * is in flight or the call is finished, closed or dead.
  */

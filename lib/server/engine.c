@@ -625,6 +625,14 @@ sc_eng_batch_flush(struct sc_ebatch *b, struct sc_error *err)
 
 	struct sc_buf *out = &b->run->out;
 
+	if (b->sink == b->run->wsink && b->run->bw != NULL) {
+		if (b->run->bw(b->sink->arg, b->w, rows, b->sent) != 0)
+			return sc_eng_canceled(err);
+		b->sent += rows;
+		if (sc_eng_is_canceled(b->run))
+			return sc_eng_canceled(err);
+		return 0;
+	}
 	sc_buf_reset(out);
 	if (sc_arrow_writer_flush(b->w, out, err) == -1)
 		return -1;
@@ -1007,10 +1015,10 @@ out:
 /* ------------------------------------------------------------------ */
 
 int
-sc_engine_run_cancelable(struct sc_engine_conn *c,
+sc_engine_run_writer(struct sc_engine_conn *c,
     const Spark__Connect__Relation *root, const struct sc_engine_limits *limits,
-    const struct sc_engine_sink *sink, const atomic_int *cancel,
-    struct sc_error *err)
+    const struct sc_engine_sink *sink, sc_engine_batch_writer_fn *bw,
+    const atomic_int *cancel, struct sc_error *err)
 {
 	struct sc_ectx x;
 	struct sc_erun r;
@@ -1018,6 +1026,8 @@ sc_engine_run_cancelable(struct sc_engine_conn *c,
 	int rc;
 
 	call_begin(c, &x, &r, cancel);
+	r.wsink = sink;
+	r.bw = bw;
 	sc_eplan_init(&p);
 	rc = sc_eng_translate(&x, root, &p, err);
 	if (rc == 0)
@@ -1026,6 +1036,15 @@ sc_engine_run_cancelable(struct sc_engine_conn *c,
 	sc_eplan_release(&p);
 	call_end(c, &x);
 	return rc;
+}
+
+int
+sc_engine_run_cancelable(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root, const struct sc_engine_limits *limits,
+    const struct sc_engine_sink *sink, const atomic_int *cancel,
+    struct sc_error *err)
+{
+	return sc_engine_run_writer(c, root, limits, sink, NULL, cancel, err);
 }
 
 int

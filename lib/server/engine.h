@@ -117,6 +117,7 @@
 
 #include "core/protocol.h"
 
+struct sc_arrow_writer;
 struct sc_error;
 struct sc_engine;
 struct sc_engine_conn;
@@ -213,6 +214,18 @@ int sc_engine_run_cancelable(struct sc_engine_conn *c,
     const Spark__Connect__Relation *root, const struct sc_engine_limits *limits,
     const struct sc_engine_sink *sink, const atomic_int *cancel,
     struct sc_error *err);
+/*
+ * Instead of sink->batch: the writer w holding the batch's rows;
+ * bw writes the stream itself with sc_arrow_writer_flush(), into memory
+ * of its own (no copy), with sink->arg.  Return 0, or -1 to stop.
+ */
+typedef int sc_engine_batch_writer_fn(void *arg, struct sc_arrow_writer *w,
+    int64_t rows, int64_t start_offset);
+/* As sc_engine_run_cancelable(), with the batches of sink given to bw. */
+int sc_engine_run_writer(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root, const struct sc_engine_limits *limits,
+    const struct sc_engine_sink *sink, sc_engine_batch_writer_fn *bw,
+    const atomic_int *cancel, struct sc_error *err);
 int sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
     const Spark__Connect__SqlCommand *cmd, Spark__Connect__Relation **result,
     const atomic_int *cancel, struct sc_error *err);
@@ -322,6 +335,8 @@ struct sc_erun {
 	atomic_int cancel; /* sc_engine_conn_interrupt() */
 	const atomic_int *ext; /* the caller's flag, or NULL */
 	struct sc_buf out; /* IPC of the batch to send */
+	const struct sc_engine_sink *wsink; /* whose batches go to bw */
+	sc_engine_batch_writer_fn *bw;
 	char **tmp; /* TEMP tables to drop */
 	size_t ntmp;
 	char errmsg[512]; /* SQLite's, for this call */

@@ -32,6 +32,7 @@
 
 #define NO_DEADLINE INT64_MAX
 #define COMPLETED_MAX 10000
+#define LOW_WATER_GAP (1 << 20)
 
 /* ---------------------------------------------------- keyed tables */
 
@@ -579,7 +580,7 @@ pump(struct sc_exec_op *op, struct sender *s, int64_t now, struct acts *a)
 	struct sc_error e;
 	const uint8_t *data;
 	size_t len;
-	int64_t rows;
+	int64_t rows, gap;
 	struct act *x;
 	int rc;
 
@@ -619,10 +620,27 @@ pump(struct sc_exec_op *op, struct sender *s, int64_t now, struct acts *a)
 			internal_error(&x->err, "response stream ended early");
 		return;
 	}
-	if (op->waiters > 0)
-		pthread_cond_broadcast(&op->cond);
+	/*
+	 * Wake a producer waiting for room only once LOW_WATER_GAP bytes
+	 * (or half the high water) are free again, so that it produces in
+	 * short runs instead of one response per wakeup; short enough for
+	 * the allocator to reuse the blocks just freed.
+	 */
+	if (op->waiters > 0) {
+		sc_execbuf_stats(op->buf, &st);
+		gap = m->conf.high_water_bytes / 2;
+		if (gap > LOW_WATER_GAP)
+			gap = LOW_WATER_GAP;
+		if (st.unconsumed <= m->conf.high_water_bytes - gap)
+			pthread_cond_broadcast(&op->cond);
+	}
 	sender_ref(s); /* for sent_cb() */
-	if (m->tr.send(s->call, data, len, sent_cb, s) == -1) {
+	if (m->tr.send_ref != NULL)
+		rc = m->tr.send_ref(s->call, data, len, sc_execmem_unref,
+		    sc_execbuf_ref(op->buf, s->next), sent_cb, s);
+	else
+		rc = m->tr.send(s->call, data, len, sent_cb, s);
+	if (rc == -1) {
 		sender_unref_held(s);
 		x = end_sender(op, s, now, ACT_STATUS, a, "call ended");
 		x->code = SC_GRPC_CANCELLED;
@@ -974,24 +992,18 @@ worker_main(void *arg)
 
 /* --------------------------------------------------- runner helpers */
 
-int
-sc_exec_emit(struct sc_exec_op *op, Spark__Connect__ExecutePlanResponse *resp,
-    struct sc_error *err)
+/*
+ * Buffer response rid (the bytes data, len inside the malloc'ed mem,
+ * ownership taken), waiting for room, and wake the sender.
+ */
+static int
+emit_bytes(struct sc_exec_op *op, const char *rid, void *mem, uint8_t *data,
+    size_t len, int64_t rows, struct sc_error *err)
 {
 	struct sc_execmgr *m = op->m;
 	struct sc_execbuf_stats st;
 	struct acts a;
-	uint8_t *data;
-	size_t len;
-	int64_t rows = 0;
-	char rid[SC_UUID_STRLEN];
 
-	if ((data = pack_response(op, resp, rid, &len, err)) == NULL)
-		return -1;
-	if (resp->response_type_case ==
-		SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_ARROW_BATCH &&
-	    resp->arrow_batch != NULL)
-		rows = resp->arrow_batch->row_count;
 	acts_init(&a);
 	pthread_mutex_lock(&op->lock);
 	for (;;) {
@@ -1007,15 +1019,157 @@ sc_exec_emit(struct sc_exec_op *op, Spark__Connect__ExecutePlanResponse *resp,
 	}
 	if (op->state != SC_EXEC_RUNNING) {
 		pthread_mutex_unlock(&op->lock);
-		free(data);
+		free(mem);
 		return canceled_error(err);
 	}
-	sc_execbuf_add(op->buf, rid, data, len, rows);
+	sc_execbuf_add_mem(op->buf, rid, mem, data, len, rows);
 	if (op->sender != NULL)
 		pump(op, op->sender, now_ms(m), &a);
 	pthread_mutex_unlock(&op->lock);
 	acts_run(m, &a);
 	return 0;
+}
+
+int
+sc_exec_emit(struct sc_exec_op *op, Spark__Connect__ExecutePlanResponse *resp,
+    struct sc_error *err)
+{
+	uint8_t *data;
+	size_t len;
+	int64_t rows = 0;
+	char rid[SC_UUID_STRLEN];
+
+	if ((data = pack_response(op, resp, rid, &len, err)) == NULL)
+		return -1;
+	if (resp->response_type_case ==
+		SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_ARROW_BATCH &&
+	    resp->arrow_batch != NULL)
+		rows = resp->arrow_batch->row_count;
+	return emit_bytes(op, rid, data, data, len, rows, err);
+}
+
+static size_t
+varint_len(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+static uint8_t *
+put_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* Length of string field s (tag of one byte); 0 when it is not sent. */
+static size_t
+str_field_len(const char *s)
+{
+	size_t n = s != NULL ? strlen(s) : 0;
+
+	return n == 0 ? 0 : 1 + varint_len(n) + n;
+}
+
+static uint8_t *
+put_str_field(uint8_t *p, uint8_t tag, const char *s)
+{
+	size_t n = s != NULL ? strlen(s) : 0;
+
+	if (n == 0)
+		return p;
+	*p++ = tag;
+	p = put_varint(p, n);
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* Wire tags (field << 3 | wire type) of the envelope. */
+#define TAG_SESSION_ID 0x0a /* 1, bytes */
+#define TAG_ARROW_BATCH 0x12 /* 2, bytes */
+#define TAG_OPERATION_ID 0x62 /* 12, bytes */
+#define TAG_RESPONSE_ID 0x6a /* 13, bytes */
+#define TAG_SERVER_SIDE_ID 0x7a /* 15, bytes */
+#define TAG_AB_ROW_COUNT 0x08 /* ArrowBatch 1, varint */
+#define TAG_AB_DATA 0x12 /* ArrowBatch 2, bytes */
+#define TAG_AB_START_OFFSET 0x18 /* ArrowBatch 3, varint */
+
+size_t
+sc_exec_arrow_envelope(uint8_t *out, size_t room, const char *session_id,
+    const char *server_side_session_id, const char *operation_id,
+    const char *response_id, int64_t rows, int64_t start_offset, size_t ipclen)
+{
+	size_t ab, n;
+	uint8_t *p;
+
+	ab = 1 + varint_len((uint64_t)rows) + 1 +
+	    varint_len((uint64_t)start_offset) + 1 + varint_len(ipclen) +
+	    ipclen;
+	n = str_field_len(session_id) + str_field_len(operation_id) +
+	    str_field_len(response_id) + str_field_len(server_side_session_id) +
+	    1 + varint_len(ab) + (ab - ipclen);
+	if (n > room)
+		return 0;
+	p = out + room - n;
+	p = put_str_field(p, TAG_SESSION_ID, session_id);
+	p = put_str_field(p, TAG_OPERATION_ID, operation_id);
+	p = put_str_field(p, TAG_RESPONSE_ID, response_id);
+	p = put_str_field(p, TAG_SERVER_SIDE_ID, server_side_session_id);
+	*p++ = TAG_ARROW_BATCH;
+	p = put_varint(p, ab);
+	*p++ = TAG_AB_ROW_COUNT;
+	p = put_varint(p, (uint64_t)rows);
+	*p++ = TAG_AB_START_OFFSET;
+	p = put_varint(p, (uint64_t)start_offset);
+	*p++ = TAG_AB_DATA;
+	put_varint(p, ipclen);
+	return n;
+}
+
+int
+sc_exec_emit_arrow(struct sc_exec_op *op, uint8_t *mem, size_t ipclen,
+    int64_t rows, int64_t start_offset, struct sc_error *err)
+{
+	Spark__Connect__ExecutePlanResponse resp =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__INIT;
+	Spark__Connect__ExecutePlanResponse__ArrowBatch ab =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH__INIT;
+	char rid[SC_UUID_STRLEN];
+	size_t n;
+	int rc;
+
+	if (sc_uuid_v4(rid, err) == -1) {
+		free(mem);
+		return -1;
+	}
+	n = sc_exec_arrow_envelope(mem, SC_EXEC_ARROW_HEADROOM,
+	    op->sess->session_id, op->sess->server_side_id, op->id, rid, rows,
+	    start_offset, ipclen);
+	if (n > 0)
+		return emit_bytes(op, rid, mem,
+		    mem + SC_EXEC_ARROW_HEADROOM - n, n + ipclen, rows, err);
+	/* Ids too long for the headroom: pack a copy. */
+	ab.row_count = rows;
+	ab.data.data = mem + SC_EXEC_ARROW_HEADROOM;
+	ab.data.len = ipclen;
+	ab._start_offset_case =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH___START_OFFSET_START_OFFSET;
+	ab.start_offset = start_offset;
+	resp.response_type_case =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_ARROW_BATCH;
+	resp.arrow_batch = &ab;
+	rc = sc_exec_emit(op, &resp, err);
+	free(mem);
+	return rc;
 }
 
 bool
@@ -1659,6 +1813,7 @@ tr_finish(struct sc_rpc_call *call, int code, const char *msg)
 
 static const struct sc_exec_transport rpc_transport = {
 	.send = tr_send,
+	.send_ref = sc_rpc_call_send_ref,
 	.finish = tr_finish,
 	.finish_error = sc_srv_finish_error,
 	.on_close = sc_rpc_call_on_close,

@@ -213,6 +213,12 @@ void sc_execbuf_free(struct sc_execbuf *b);
  */
 int64_t sc_execbuf_add(struct sc_execbuf *b, const char *id, uint8_t *data,
     size_t len, int64_t rows);
+/*
+ * As sc_execbuf_add(), with the bytes data, len inside the malloc'ed
+ * block mem (ownership taken).
+ */
+int64_t sc_execbuf_add_mem(struct sc_execbuf *b, const char *id, void *mem,
+    uint8_t *data, size_t len, int64_t rows);
 /* No more responses: the final index is the last one added. */
 void sc_execbuf_finish(struct sc_execbuf *b);
 /*
@@ -225,6 +231,14 @@ void sc_execbuf_finish(struct sc_execbuf *b);
  */
 int sc_execbuf_consume(struct sc_execbuf *b, int64_t index,
     const uint8_t **data, size_t *len, int64_t *rows, struct sc_error *err);
+/*
+ * A new reference to the memory of buffered response index (just
+ * consumed), which stays valid after the buffer drops it; release it
+ * with sc_execmem_unref() (from any thread).
+ */
+struct sc_execmem;
+struct sc_execmem *sc_execbuf_ref(struct sc_execbuf *b, int64_t index);
+void sc_execmem_unref(void *mem);
 /*
  * Whether consuming index would fail with POSITION_NOT_AVAILABLE (it
  * was evicted or released); err filled when true.
@@ -272,6 +286,9 @@ typedef int sc_exec_run_fn(struct sc_exec_op *op,
 struct sc_exec_transport {
 	int (*send)(struct sc_rpc_call *call, const void *msg, size_t len,
 	    sc_rpc_sent_fn *sent, void *arg);
+	/* Optional: send without copying (sc_rpc_call_send_ref()). */
+	int (*send_ref)(struct sc_rpc_call *call, const void *msg, size_t len,
+	    void (*unref)(void *), void *ref, sc_rpc_sent_fn *sent, void *arg);
 	int (*finish)(struct sc_rpc_call *call, int code, const char *msg);
 	void (*finish_error)(struct sc_rpc_call *call, struct sc_session *s,
 	    const struct sc_error *err);
@@ -310,6 +327,25 @@ size_t sc_execmgr_expire_streams(struct sc_execmgr *m, int64_t now);
  */
 int sc_exec_emit(struct sc_exec_op *op,
     Spark__Connect__ExecutePlanResponse *resp, struct sc_error *err);
+/*
+ * For runners: the ArrowBatch response of an Arrow IPC stream of ipclen
+ * bytes at mem + SC_EXEC_ARROW_HEADROOM, mem malloc'ed (ownership taken,
+ * also on error).  The envelope is encoded in place in front of the
+ * bytes, which are not copied.  As sc_exec_emit() otherwise.
+ */
+#define SC_EXEC_ARROW_HEADROOM 256
+int sc_exec_emit_arrow(struct sc_exec_op *op, uint8_t *mem, size_t ipclen,
+    int64_t rows, int64_t start_offset, struct sc_error *err);
+/*
+ * The ExecutePlanResponse{ids, arrow_batch{row_count, start_offset,
+ * data}} wire bytes that precede a data field of ipclen bytes, written
+ * to end at out + room.  Returns their length, or 0 if more than room
+ * bytes would be needed.  Empty or NULL strings are left out, as
+ * protobuf-c does.
+ */
+size_t sc_exec_arrow_envelope(uint8_t *out, size_t room, const char *session_id,
+    const char *server_side_session_id, const char *operation_id,
+    const char *response_id, int64_t rows, int64_t start_offset, size_t ipclen);
 /* True once the operation was canceled or closed (runners may poll). */
 bool sc_exec_op_canceled(struct sc_exec_op *op);
 /* The operation's id, session and manager (borrowed). */

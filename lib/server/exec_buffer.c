@@ -22,6 +22,7 @@
 
 #include "server/exec.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,9 +30,16 @@
 #include "core/xmem.h"
 #include "core/banned.h"
 
+/* Response bytes shared with the transport until it has sent them. */
+struct sc_execmem {
+	atomic_int refs;
+	void *p; /* malloc'ed */
+};
+
 struct entry {
 	uint8_t id[16];
-	uint8_t *data; /* NULL once dropped */
+	struct sc_execmem *mem; /* NULL once dropped */
+	uint8_t *data; /* inside mem->p */
 	size_t len;
 	int64_t rows;
 };
@@ -57,6 +65,17 @@ struct sc_execbuf {
 	size_t tabcap; /* power of two */
 	size_t tabused;
 };
+
+void
+sc_execmem_unref(void *arg)
+{
+	struct sc_execmem *m = arg;
+
+	if (m == NULL || atomic_fetch_sub(&m->refs, 1) != 1)
+		return;
+	free(m->p);
+	free(m);
+}
 
 static struct entry *
 ent(struct sc_execbuf *b, int64_t index)
@@ -211,7 +230,7 @@ sc_execbuf_free(struct sc_execbuf *b)
 	if (b == NULL)
 		return;
 	for (i = b->first; i <= b->produced; i++)
-		free(ent(b, i)->data);
+		sc_execmem_unref(ent(b, i)->mem);
 	free(b->ring);
 	free(b->tab);
 	free(b);
@@ -236,6 +255,13 @@ int64_t
 sc_execbuf_add(struct sc_execbuf *b, const char *id, uint8_t *data, size_t len,
     int64_t rows)
 {
+	return sc_execbuf_add_mem(b, id, data, data, len, rows);
+}
+
+int64_t
+sc_execbuf_add_mem(struct sc_execbuf *b, const char *id, void *mem,
+    uint8_t *data, size_t len, int64_t rows)
+{
 	struct entry *e;
 	uint8_t bin[16];
 
@@ -248,6 +274,9 @@ sc_execbuf_add(struct sc_execbuf *b, const char *id, uint8_t *data, size_t len,
 	b->produced++;
 	e = ent(b, b->produced);
 	memcpy(e->id, bin, 16);
+	e->mem = sc_xmalloc(sizeof(*e->mem));
+	atomic_init(&e->mem->refs, 1);
+	e->mem->p = mem;
 	e->data = data;
 	e->len = len;
 	e->rows = rows;
@@ -295,7 +324,9 @@ drop_until(struct sc_execbuf *b, int64_t upto)
 		b->count--;
 		if (b->first > b->consumed)
 			b->unconsumed -= (int64_t)e->len;
-		SC_FREE(e->data);
+		sc_execmem_unref(e->mem);
+		e->mem = NULL;
+		e->data = NULL;
 	}
 	trim_ids(b);
 }
@@ -365,6 +396,18 @@ sc_execbuf_consume(struct sc_execbuf *b, int64_t index, const uint8_t **data,
 	if (rows != NULL)
 		*rows = e->rows;
 	return 1;
+}
+
+struct sc_execmem *
+sc_execbuf_ref(struct sc_execbuf *b, int64_t index)
+{
+	struct sc_execmem *m;
+
+	if (index < b->first || index > b->produced)
+		SC_BUG("response index %lld is not buffered", (long long)index);
+	m = ent(b, index)->mem;
+	atomic_fetch_add(&m->refs, 1);
+	return m;
 }
 
 int

@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/arrow.h"
+#include "core/buf.h"
+#include "core/xmem.h"
 #include "server/engine.h"
 #include "core/banned.h"
 
@@ -32,6 +35,7 @@ struct run {
 	int64_t rows;
 	struct sc_error err; /* why the sink stopped */
 	bool stopped;
+	size_t last_ipc; /* size of the previous batch's stream */
 };
 
 static int
@@ -75,6 +79,42 @@ on_batch(void *arg, const uint8_t *ipc, size_t len, int64_t rows,
 	resp.arrow_batch = &ab;
 	if (emit(r, &resp) == -1)
 		return -1;
+	r->rows += rows;
+	return 0;
+}
+
+/*
+ * Write the batch's Arrow stream once, into a block sized after the
+ * previous batch with room for the response envelope in front; the
+ * block becomes the buffered response (no further copy).
+ */
+static int
+on_batch_writer(void *arg, struct sc_arrow_writer *w, int64_t rows,
+    int64_t start_offset)
+{
+	struct run *r = arg;
+	struct sc_buf b;
+	uint8_t *mem;
+	size_t len;
+
+	/* Sized after the previous batch: usually no regrowth. */
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	b.cap = SC_EXEC_ARROW_HEADROOM + r->last_ipc + 1024;
+	b.data = sc_xmalloc(b.cap);
+	b.len = SC_EXEC_ARROW_HEADROOM;
+	b.data[b.len] = '\0';
+	if (sc_arrow_writer_flush(w, &b, &r->err) == -1) {
+		sc_buf_release(&b);
+		r->stopped = true;
+		return -1;
+	}
+	mem = sc_buf_detach(&b, &len);
+	r->last_ipc = len - SC_EXEC_ARROW_HEADROOM;
+	if (sc_exec_emit_arrow(r->op, mem, r->last_ipc, rows, start_offset,
+		&r->err) == -1) {
+		r->stopped = true;
+		return -1;
+	}
 	r->rows += rows;
 	return 0;
 }
@@ -127,13 +167,14 @@ run_root(struct run *r, struct sc_engine_conn *conn,
 	int rc;
 
 	/* Spark keeps each batch under 70% of the maximum message size. */
+	memset(&sink, 0, sizeof(sink));
 	lim.max_rows = conf->batch_max_rows;
 	lim.max_bytes =
 	    conf->batch_max_bytes > 0 ? conf->batch_max_bytes / 10 * 7 : 0;
 	sink.schema = on_schema;
 	sink.batch = on_batch;
 	sink.arg = r;
-	rc = sc_engine_run_cancelable(conn, root, &lim, &sink,
+	rc = sc_engine_run_writer(conn, root, &lim, &sink, on_batch_writer,
 	    sc_exec_op_cancel_flag(r->op), err);
 	if (rc == -1) {
 		if (r->stopped && err != NULL)

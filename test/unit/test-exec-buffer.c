@@ -4,7 +4,9 @@
  * test-exec-buffer.c: the per-operation response buffer (exec_buffer.c):
  * Spark's retry-buffer eviction rule with exact byte sizes, the
  * POSITION_NOT_FOUND / POSITION_NOT_AVAILABLE answers, release_until and
- * release_all, and the bounded id map over a million responses.
+ * release_all, the bounded id map over a million responses, shared
+ * response memory (sc_execbuf_ref), and the hand-encoded ArrowBatch
+ * envelope against protobuf-c.
  */
 
 #include "server/exec.h"
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/protocol.h"
 #include "core/uuid.h"
 #include "core/xmem.h"
 #include "tap.h"
@@ -306,6 +309,144 @@ test_million(void)
 	sc_execbuf_free(b);
 }
 
+static void
+test_shared_memory(void)
+{
+	struct sc_execbuf *b = sc_execbuf_new(0);
+	struct sc_execmem *m1, *m2;
+	const uint8_t *d;
+	size_t len;
+	int64_t rows;
+	uint8_t *mem = sc_xmalloc(100);
+
+	memset(mem, 'x', 100);
+	memcpy(mem + 10, "hello", 5);
+	is_int(sc_execbuf_add_mem(b, rid(1), mem, mem + 10, 5, 7), 1,
+	    "add_mem: index 1");
+	add(b, 2, 30);
+	is_int(sc_execbuf_consume(b, 1, &d, &len, &rows, NULL), 1,
+	    "add_mem: consumed");
+	ok(d == mem + 10 && len == 5 && rows == 7,
+	    "add_mem: bytes inside the block");
+	m1 = sc_execbuf_ref(b, 1);
+	is_int(sc_execbuf_consume(b, 2, &d, &len, &rows, NULL), 1,
+	    "consume 2 (evicts 1 with retry size 0)");
+	is_int(stats(b).first, 2, "response 1 dropped by the buffer");
+	m2 = sc_execbuf_ref(b, 2);
+	sc_execbuf_release_all(b);
+	is_int(stats(b).count, 0, "release_all: nothing buffered");
+	is_mem(mem + 10, 5, "hello", 5, "a referenced block outlives eviction");
+	sc_execmem_unref(m1);
+	sc_execbuf_free(b);
+	sc_execmem_unref(m2);
+	sc_execmem_unref(NULL);
+	ok(true, "references released after the buffer (no leak under ASan)");
+}
+
+/* One envelope case: hand-encoded vs protobuf-c, all fields. */
+static void
+envelope_case(const char *sid, const char *ssid, int64_t rows, int64_t start,
+    size_t ipclen)
+{
+	static const char opid[] = "6a0b3c1e-1111-4aaa-8bbb-0000000000aa";
+	static const char respid[] = "0f0e0d0c-0b0a-4988-8776-665544332211";
+	Spark__Connect__ExecutePlanResponse want =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__INIT;
+	Spark__Connect__ExecutePlanResponse__ArrowBatch ab =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH__INIT;
+	Spark__Connect__ExecutePlanResponse *got;
+	uint8_t *mem, *ref, *re;
+	size_t i, n, reflen, relen;
+	struct sc_error err;
+
+	mem = sc_xmalloc(SC_EXEC_ARROW_HEADROOM + ipclen + 1);
+	for (i = 0; i < ipclen; i++)
+		mem[SC_EXEC_ARROW_HEADROOM + i] = (uint8_t)(i * 7 + 3);
+	n = sc_exec_arrow_envelope(mem, SC_EXEC_ARROW_HEADROOM, sid, ssid, opid,
+	    respid, rows, start, ipclen);
+	ok(n > 0 && n <= SC_EXEC_ARROW_HEADROOM,
+	    "envelope rows=%lld len=%zu: %zu bytes", (long long)rows, ipclen,
+	    n);
+
+	want.session_id = (char *)sid;
+	want.server_side_session_id = (char *)ssid;
+	want.operation_id = (char *)opid;
+	want.response_id = (char *)respid;
+	ab.row_count = rows;
+	ab.data.data = mem + SC_EXEC_ARROW_HEADROOM;
+	ab.data.len = ipclen;
+	ab._start_offset_case =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH___START_OFFSET_START_OFFSET;
+	ab.start_offset = start;
+	want.response_type_case =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_ARROW_BATCH;
+	want.arrow_batch = &ab;
+	ref = sc_proto_pack_alloc(&want.base, &reflen);
+
+	sc_error_init(&err);
+	got =
+	    sc_proto_unpack(&spark__connect__execute_plan_response__descriptor,
+		mem + SC_EXEC_ARROW_HEADROOM - n, n + ipclen, &err);
+	ok(got != NULL, "envelope decodes (%s)", got ? "" : err.msg);
+	if (got == NULL) {
+		free(ref);
+		free(mem);
+		return;
+	}
+	is_str(got->session_id, sid, "session_id");
+	is_str(got->server_side_session_id, ssid, "server_side_session_id");
+	is_str(got->operation_id, opid, "operation_id");
+	is_str(got->response_id, respid, "response_id");
+	is_int(got->response_type_case,
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_ARROW_BATCH,
+	    "response type arrow_batch");
+	ok(got->arrow_batch != NULL && got->arrow_batch->row_count == rows,
+	    "row_count");
+	ok(got->arrow_batch != NULL &&
+		got->arrow_batch->_start_offset_case ==
+		    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH___START_OFFSET_START_OFFSET &&
+		got->arrow_batch->start_offset == start,
+	    "start_offset set");
+	ok(got->arrow_batch != NULL && got->arrow_batch->data.len == ipclen &&
+		(ipclen == 0 ||
+		    memcmp(got->arrow_batch->data.data,
+			mem + SC_EXEC_ARROW_HEADROOM, ipclen) == 0),
+	    "data");
+	ok(got->base.n_unknown_fields == 0 &&
+		got->arrow_batch->base.n_unknown_fields == 0,
+	    "no unknown fields");
+	re = sc_proto_pack_alloc(&got->base, &relen);
+	ok(relen == reflen && memcmp(re, ref, reflen) == 0,
+	    "repacked = pack_response's bytes (%zu, %zu)", relen, reflen);
+	free(re);
+	protobuf_c_message_free_unpacked(&got->base, NULL);
+	free(ref);
+	free(mem);
+}
+
+static void
+test_envelope(void)
+{
+	static const char sid[] = "11111111-2222-4333-8444-555555555555";
+	static const char ssid[] = "99999999-8888-4777-8666-555555555555";
+	uint8_t room[300];
+
+	envelope_case(sid, ssid, 0, 0, 0);
+	envelope_case(sid, ssid, 0, 12345, 200);
+	envelope_case(sid, ssid, 1, 0, 127);
+	envelope_case(sid, ssid, 127, 128, 128);
+	envelope_case(sid, ssid, 10000, 49990000, 81704);
+	envelope_case(sid, ssid, 1 << 20, INT64_MAX, (size_t)1 << 21);
+	envelope_case(sid, ssid, -1, -5, 16383);
+	envelope_case(sid, "", 3, 3, 16384);
+	is_int(sc_exec_arrow_envelope(room, 100, sid, ssid, sid, ssid, 1, 1,
+		   10),
+	    0, "too little room: 0");
+	ok(sc_exec_arrow_envelope(room, sizeof(room), sid, ssid, sid, ssid, 1,
+	       1, 10) > 0,
+	    "enough room");
+}
+
 int
 main(void)
 {
@@ -314,5 +455,7 @@ main(void)
 	test_positions();
 	test_release();
 	test_million();
+	test_shared_memory();
+	test_envelope();
 	return tap_done();
 }

@@ -1149,6 +1149,33 @@ test_release_worker(void)
 	sc_client_get_stats(c, &st);
 	is_int(st.releases_failed, 1, "worker: failure counted");
 	sc_client_free(c);
+
+	/*
+	 * Pacing: 200 ReleaseUntil in a burst become a handful of RPCs,
+	 * the last carrying the newest id, and a ReleaseAll queued behind
+	 * them takes over the pending request and goes out last.
+	 */
+	fake_reset();
+	c = client(-1);
+	{
+		char rid[16];
+
+		for (i = 0; i < 200; i++) {
+			snprintf(rid, sizeof(rid), "r%d", i);
+			sc_client_release_until(c, "op-5", rid);
+		}
+		wait_releases(c);
+		ok(F.nrels >= 1 && F.nrels <= 3,
+		    "pacing: 200 ReleaseUntil sent as %d RPCs", F.nrels);
+		is_str(F.rels[F.nrels - 1].rid, "r199",
+		    "pacing: the newest id is released");
+		sc_client_release_until(c, "op-5", "r200");
+		sc_client_release_all(c, "op-5");
+		wait_releases(c);
+		is_str(F.rels[F.nrels - 1].rid, "",
+		    "pacing: ReleaseAll sent last");
+	}
+	sc_client_free(c);
 }
 
 static void

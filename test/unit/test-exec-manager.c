@@ -21,196 +21,11 @@
 #include "core/error.h"
 #include "core/timeutil.h"
 #include "core/uuid.h"
-#include "core/xmem.h"
+#include "exec-fake.h"
 #include "tap.h"
 #include "core/banned.h"
 
-/* ------------------------------------------------------ fake calls */
-
-struct sc_rpc_call {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	atomic_int refs;
-	Spark__Connect__ExecutePlanResponse **msgs;
-	size_t nmsgs;
-	bool in_flight;
-	sc_rpc_sent_fn *sent;
-	void *sent_arg;
-	bool finished;
-	int code;
-	char status[2048];
-	char errclass[128];
-	sc_rpc_close_fn *close_fn;
-	void *close_arg;
-	int violations; /* send with one in flight */
-};
-
-static struct sc_rpc_call *
-call_new(void)
-{
-	struct sc_rpc_call *c = sc_xcalloc(1, sizeof(*c));
-
-	pthread_mutex_init(&c->mu, NULL);
-	pthread_cond_init(&c->cv, NULL);
-	atomic_init(&c->refs, 1);
-	c->code = -1;
-	return c;
-}
-
-static void
-call_free(struct sc_rpc_call *c)
-{
-	size_t i;
-
-	for (i = 0; i < c->nmsgs; i++)
-		protobuf_c_message_free_unpacked(&c->msgs[i]->base, NULL);
-	free(c->msgs);
-	pthread_mutex_destroy(&c->mu);
-	pthread_cond_destroy(&c->cv);
-	free(c);
-}
-
-static int
-f_send(struct sc_rpc_call *c, const void *msg, size_t len, sc_rpc_sent_fn *sent,
-    void *arg)
-{
-	Spark__Connect__ExecutePlanResponse *r;
-
-	pthread_mutex_lock(&c->mu);
-	if (c->finished) {
-		pthread_mutex_unlock(&c->mu);
-		return -1;
-	}
-	if (c->in_flight) {
-		c->violations++;
-		pthread_mutex_unlock(&c->mu);
-		return -1;
-	}
-	r = sc_proto_unpack(&spark__connect__execute_plan_response__descriptor,
-	    msg, len, NULL);
-	if (r == NULL)
-		SC_BUG("unpackable response");
-	c->msgs = sc_xreallocarray(c->msgs, c->nmsgs + 1, sizeof(*c->msgs));
-	c->msgs[c->nmsgs++] = r;
-	c->in_flight = true;
-	c->sent = sent;
-	c->sent_arg = arg;
-	pthread_cond_broadcast(&c->cv);
-	pthread_mutex_unlock(&c->mu);
-	return 0;
-}
-
-static int
-f_finish(struct sc_rpc_call *c, int code, const char *msg)
-{
-	pthread_mutex_lock(&c->mu);
-	if (c->finished) {
-		pthread_mutex_unlock(&c->mu);
-		return -1;
-	}
-	c->finished = true;
-	c->code = code;
-	snprintf(c->status, sizeof(c->status), "%s", msg);
-	pthread_cond_broadcast(&c->cv);
-	pthread_mutex_unlock(&c->mu);
-	return 0;
-}
-
-static void
-f_finish_error(struct sc_rpc_call *c, struct sc_session *s,
-    const struct sc_error *err)
-{
-	(void)s;
-	pthread_mutex_lock(&c->mu);
-	if (!c->finished) {
-		c->finished = true;
-		c->code = err->rpc_code == -1 ? SC_GRPC_INTERNAL
-					      : err->rpc_code;
-		snprintf(c->status, sizeof(c->status), "%s", err->msg);
-		snprintf(c->errclass, sizeof(c->errclass), "%s", err->errclass);
-		pthread_cond_broadcast(&c->cv);
-	}
-	pthread_mutex_unlock(&c->mu);
-}
-
-static void
-f_on_close(struct sc_rpc_call *c, sc_rpc_close_fn *fn, void *arg)
-{
-	pthread_mutex_lock(&c->mu);
-	c->close_fn = fn;
-	c->close_arg = arg;
-	pthread_mutex_unlock(&c->mu);
-}
-
-static void
-f_ref(struct sc_rpc_call *c)
-{
-	atomic_fetch_add(&c->refs, 1);
-}
-
-static void
-f_unref(struct sc_rpc_call *c)
-{
-	atomic_fetch_sub(&c->refs, 1);
-}
-
-static const struct sc_exec_transport fake_tr = {
-	.send = f_send,
-	.finish = f_finish,
-	.finish_error = f_finish_error,
-	.on_close = f_on_close,
-	.ref = f_ref,
-	.unref = f_unref,
-};
-
-/* Complete the send in flight, if any (the transport's sent()). */
-static bool
-ack(struct sc_rpc_call *c, bool okay)
-{
-	sc_rpc_sent_fn *fn;
-	void *arg;
-
-	pthread_mutex_lock(&c->mu);
-	if (!c->in_flight) {
-		pthread_mutex_unlock(&c->mu);
-		return false;
-	}
-	c->in_flight = false;
-	fn = c->sent;
-	arg = c->sent_arg;
-	pthread_mutex_unlock(&c->mu);
-	fn(c, okay, arg);
-	return true;
-}
-
-/* The call ends (RECV_CLOSE): the in-flight send dies, close runs. */
-static void
-call_close(struct sc_rpc_call *c, bool cancelled)
-{
-	sc_rpc_close_fn *fn;
-	void *arg;
-
-	ack(c, false);
-	pthread_mutex_lock(&c->mu);
-	fn = c->close_fn;
-	arg = c->close_arg;
-	c->close_fn = NULL;
-	pthread_mutex_unlock(&c->mu);
-	if (fn != NULL)
-		fn(c, cancelled, arg);
-}
-
-static void
-deadline_in(struct timespec *ts, int ms)
-{
-	clock_gettime(CLOCK_REALTIME, ts);
-	ts->tv_sec += ms / 1000;
-	ts->tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (ts->tv_nsec >= 1000000000L) {
-		ts->tv_sec++;
-		ts->tv_nsec -= 1000000000L;
-	}
-}
+/* ------------------------------------------------------ fixtures */
 
 /* Ack sends until the call is finished (5 s at most); true if it was. */
 static bool
@@ -221,11 +36,11 @@ drive(struct sc_rpc_call *c)
 	bool fin;
 
 	for (;;) {
-		while (ack(c, true))
+		while (xf_ack(c, true))
 			;
 		pthread_mutex_lock(&c->mu);
 		if (!c->finished && !c->in_flight) {
-			deadline_in(&ts, 2);
+			xf_deadline_in(&ts, 2);
 			pthread_cond_timedwait(&c->cv, &c->mu, &ts);
 		}
 		fin = c->finished && !c->in_flight;
@@ -244,7 +59,7 @@ wait_msgs(struct sc_rpc_call *c, size_t n)
 	struct timespec ts;
 	bool r;
 
-	deadline_in(&ts, 5000);
+	xf_deadline_in(&ts, 5000);
 	pthread_mutex_lock(&c->mu);
 	while (c->nmsgs < n && !c->finished)
 		if (pthread_cond_timedwait(&c->cv, &c->mu, &ts) != 0)
@@ -261,7 +76,7 @@ wait_finished(struct sc_rpc_call *c)
 	struct timespec ts;
 	bool r;
 
-	deadline_in(&ts, 5000);
+	xf_deadline_in(&ts, 5000);
 	pthread_mutex_lock(&c->mu);
 	while (!c->finished)
 		if (pthread_cond_timedwait(&c->cv, &c->mu, &ts) != 0)
@@ -271,349 +86,16 @@ wait_finished(struct sc_rpc_call *c)
 	return r;
 }
 
-static bool
-has_complete(const Spark__Connect__ExecutePlanResponse *r)
-{
-	return r->response_type_case ==
-	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_RESULT_COMPLETE;
-}
-
-static bool
-is_batch(const Spark__Connect__ExecutePlanResponse *r)
-{
-	return r->response_type_case ==
-	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_ARROW_BATCH;
-}
-
-/* --------------------------------------------------- fake runner */
-
-static atomic_int runs;
-static pthread_mutex_t gate_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
-static bool gate_open;
-static atomic_int emit_failures;
-
-static void
-gate_set(bool open)
-{
-	pthread_mutex_lock(&gate_mu);
-	gate_open = open;
-	pthread_cond_broadcast(&gate_cv);
-	pthread_mutex_unlock(&gate_mu);
-}
-
-/*
- * The plan is a sql_command whose text is a program: "schema",
- * "batch:N:SIZE" (N Arrow batches of SIZE data bytes, one row each),
- * "metrics", "gate" (wait until the gate opens or the operation is
- * canceled) and "fail" (end with DIVIDE_BY_ZERO).
- */
-static int
-fake_run(struct sc_exec_op *op, const Spark__Connect__Plan *plan, void *arg,
-    struct sc_error *err)
-{
-	Spark__Connect__ExecutePlanResponse r;
-	Spark__Connect__ExecutePlanResponse__ArrowBatch ab;
-	Spark__Connect__ExecutePlanResponse__Metrics mt;
-	Spark__Connect__DataType dt;
-	struct timespec ts;
-	char prog[256], *tok, *save;
-	uint8_t *data;
-	int n, size, i, rc;
-	int64_t offset = 0;
-
-	(void)arg;
-	atomic_fetch_add(&runs, 1);
-	if (plan == NULL || plan->command == NULL ||
-	    plan->command->sql_command == NULL)
-		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023", "no");
-	snprintf(prog, sizeof(prog), "%s", plan->command->sql_command->sql);
-	for (tok = strtok_r(prog, " ", &save); tok != NULL;
-	     tok = strtok_r(NULL, " ", &save)) {
-		spark__connect__execute_plan_response__init(&r);
-		rc = 0;
-		if (strcmp(tok, "schema") == 0) {
-			spark__connect__data_type__init(&dt);
-			r.schema = &dt;
-			rc = sc_exec_emit(op, &r, err);
-		} else if (sscanf(tok, "batch:%d:%d", &n, &size) == 2) {
-			data = sc_xcalloc(1, (size_t)size + 1);
-			for (i = 0; i < n && rc == 0; i++) {
-				spark__connect__execute_plan_response__init(&r);
-				spark__connect__execute_plan_response__arrow_batch__init(
-				    &ab);
-				ab.row_count = 1;
-				ab.data.data = data;
-				ab.data.len = (size_t)size;
-				ab._start_offset_case =
-				    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH___START_OFFSET_START_OFFSET;
-				ab.start_offset = offset++;
-				r.response_type_case =
-				    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_ARROW_BATCH;
-				r.arrow_batch = &ab;
-				rc = sc_exec_emit(op, &r, err);
-			}
-			free(data);
-		} else if (strcmp(tok, "metrics") == 0) {
-			spark__connect__execute_plan_response__metrics__init(
-			    &mt);
-			r.metrics = &mt;
-			rc = sc_exec_emit(op, &r, err);
-		} else if (strcmp(tok, "gate") == 0) {
-			pthread_mutex_lock(&gate_mu);
-			while (!gate_open && !sc_exec_op_canceled(op)) {
-				deadline_in(&ts, 1);
-				pthread_cond_timedwait(&gate_cv, &gate_mu, &ts);
-			}
-			pthread_mutex_unlock(&gate_mu);
-			if (sc_exec_op_canceled(op))
-				return sc_srv_error(err, "OPERATION_CANCELED",
-				    "HY008", "Operation has been canceled.");
-		} else if (strcmp(tok, "fail") == 0)
-			return sc_srv_error(err, "DIVIDE_BY_ZERO", "22012",
-			    "Division by zero.");
-		if (rc == -1) {
-			atomic_fetch_add(&emit_failures, 1);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* ------------------------------------------------------- fixtures */
-
-static atomic_llong fake_now = 1000000;
-
-static int64_t
-fake_clock(void *arg)
-{
-	(void)arg;
-	return atomic_load(&fake_now);
-}
-
-static struct sc_server srv;
-static struct sc_execmgr *mgr;
-
-static struct sc_session *
-session_new(const char *user, const char *sid)
-{
-	struct sc_session *s = sc_xcalloc(1, sizeof(*s));
-
-	snprintf(s->user_id, sizeof(s->user_id), "%s", user);
-	snprintf(s->session_id, sizeof(s->session_id), "%s", sid);
-	if (sc_uuid_v4(s->server_side_id, NULL) == -1)
-		SC_BUG("uuid");
-	pthread_mutex_init(&s->lock, NULL);
-	s->refs = 1000;
-	return s;
-}
-
-static void
-mgr_start(size_t completed_max)
-{
-	struct sc_execmgr_opts o;
-
-	memset(&o, 0, sizeof(o));
-	o.clock = fake_clock;
-	o.run = fake_run;
-	o.transport = &fake_tr;
-	o.no_timer = true;
-	o.completed_max = completed_max;
-	mgr = sc_execmgr_new_opts(&srv, &o);
-}
-
-static void
-mgr_stop(void)
-{
-	sc_execmgr_free(mgr);
-	mgr = NULL;
-}
-
-static void
-conf_reset(void)
-{
-	sc_server_conf_default(&srv.conf);
-	srv.conf.workers = 2;
-}
-
-/* Build and run an ExecutePlan; returns the call. */
-static struct sc_rpc_call *
-execute(struct sc_session *s, const char *opid, const char *prog,
-    bool reattachable, const char *tag)
-{
-	Spark__Connect__ExecutePlanRequest req;
-	Spark__Connect__Plan plan;
-	Spark__Connect__Command cmd;
-	Spark__Connect__SqlCommand sql;
-	Spark__Connect__ExecutePlanRequest__RequestOption opt, *optp = &opt;
-	Spark__Connect__ReattachOptions ro;
-	char *tags[1];
-	struct sc_rpc_call *c = call_new();
-
-	spark__connect__execute_plan_request__init(&req);
-	spark__connect__plan__init(&plan);
-	spark__connect__command__init(&cmd);
-	spark__connect__sql_command__init(&sql);
-	spark__connect__execute_plan_request__request_option__init(&opt);
-	spark__connect__reattach_options__init(&ro);
-	sql.sql = (char *)prog;
-	cmd.command_type_case =
-	    SPARK__CONNECT__COMMAND__COMMAND_TYPE_SQL_COMMAND;
-	cmd.sql_command = &sql;
-	plan.op_type_case = SPARK__CONNECT__PLAN__OP_TYPE_COMMAND;
-	plan.command = &cmd;
-	req.session_id = s->session_id;
-	req.plan = &plan;
-	if (opid != NULL) {
-		req._operation_id_case =
-		    SPARK__CONNECT__EXECUTE_PLAN_REQUEST___OPERATION_ID_OPERATION_ID;
-		req.operation_id = (char *)opid;
-	}
-	if (reattachable) {
-		ro.reattachable = true;
-		opt.request_option_case =
-		    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__REQUEST_OPTION__REQUEST_OPTION_REATTACH_OPTIONS;
-		opt.reattach_options = &ro;
-		req.n_request_options = 1;
-		req.request_options = &optp;
-	}
-	if (tag != NULL) {
-		tags[0] = (char *)tag;
-		req.n_tags = 1;
-		req.tags = tags;
-	}
-	sc_exec_execute(mgr, s, c, &req);
-	return c;
-}
-
-static struct sc_rpc_call *
-reattach(struct sc_session *s, const char *opid, const char *last)
-{
-	Spark__Connect__ReattachExecuteRequest req;
-	struct sc_rpc_call *c = call_new();
-
-	spark__connect__reattach_execute_request__init(&req);
-	req.session_id = s->session_id;
-	req.operation_id = (char *)opid;
-	if (last != NULL) {
-		req._last_response_id_case =
-		    SPARK__CONNECT__REATTACH_EXECUTE_REQUEST___LAST_RESPONSE_ID_LAST_RESPONSE_ID;
-		req.last_response_id = (char *)last;
-	}
-	sc_exec_reattach(mgr, s, c, &req);
-	return c;
-}
-
-/* 0 all, 1 until id, 2 neither. */
-static int
-release(struct sc_session *s, const char *opid, int how, const char *id,
-    bool *found, struct sc_error *err)
-{
-	Spark__Connect__ReleaseExecuteRequest req;
-	Spark__Connect__ReleaseExecuteRequest__ReleaseAll all;
-	Spark__Connect__ReleaseExecuteRequest__ReleaseUntil until;
-
-	spark__connect__release_execute_request__init(&req);
-	spark__connect__release_execute_request__release_all__init(&all);
-	spark__connect__release_execute_request__release_until__init(&until);
-	req.session_id = s->session_id;
-	req.operation_id = (char *)opid;
-	if (how == 0) {
-		req.release_case =
-		    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_RELEASE_ALL;
-		req.release_all = &all;
-	} else if (how == 1) {
-		req.release_case =
-		    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_RELEASE_UNTIL;
-		until.response_id = (char *)id;
-		req.release_until = &until;
-	}
-	sc_error_init(err);
-	return sc_exec_release(mgr, s, &req, found, err);
-}
-
-/*
- * Wait (5 s at most) until only the test's reference to c is left: the
- * thread that finished a call may still hold the sender's for a moment,
- * as it would hold a real call's.
- */
-static int
-settled_refs(struct sc_rpc_call *c)
-{
-	int64_t end = sc_mono_ms() + 5000;
-	int r;
-
-	while ((r = atomic_load(&c->refs)) != 1 && sc_mono_ms() < end)
-		nanosleep(&(struct timespec){ 0, 100000 }, NULL);
-	return r;
-}
-
 /* Close and free a call; its references must all be gone. */
 static void
 done(struct sc_rpc_call *c, const char *what)
 {
-	int v;
+	int v, refs;
 
-	call_close(c, false);
-	v = c->violations;
+	refs = xf_call_retire(c, &v);
 	is_int(v, 0, "%s: never two sends in flight", what);
-	is_int(settled_refs(c), 1, "%s: call references released", what);
-	call_free(c);
+	is_int(refs, 1, "%s: call references released", what);
 }
-
-struct find {
-	const char *id;
-	struct sc_exec_info info;
-	bool found;
-	bool tombstone;
-};
-
-static void
-find_cb(const struct sc_exec_info *i, void *arg)
-{
-	struct find *f = arg;
-
-	if (strcmp(i->op_id, f->id) == 0) {
-		f->found = true;
-		f->tombstone = i->tombstone;
-		f->info = *i;
-	}
-}
-
-static struct find
-find(const char *id)
-{
-	struct find f;
-
-	memset(&f, 0, sizeof(f));
-	f.id = id;
-	sc_execmgr_each(mgr, find_cb, &f);
-	return f;
-}
-
-/* Wait for an operation's state (5 s). */
-static bool
-wait_state(const char *id, enum sc_exec_state st)
-{
-	int64_t end = sc_mono_ms() + 5000;
-	struct find f;
-
-	do {
-		f = find(id);
-		if (f.found && !f.tombstone && f.info.state == st)
-			return true;
-		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
-	} while (sc_mono_ms() < end);
-	return false;
-}
-
-#define OP1 "6a0b3c1e-1111-4aaa-8bbb-000000000001"
-#define OP2 "6a0b3c1e-1111-4aaa-8bbb-000000000002"
-#define OP3 "6a0b3c1e-1111-4aaa-8bbb-000000000003"
-#define OP4 "6a0b3c1e-1111-4aaa-8bbb-000000000004"
-#define OP5 "6a0b3c1e-1111-4aaa-8bbb-000000000005"
-#define SID "00112233-4455-6677-8899-aabbccddeeff"
-#define SID2 "00112233-4455-6677-8899-aabbccddee00"
 
 /* ---------------------------------------------------------- tests */
 
@@ -621,11 +103,11 @@ static void
 test_basic(struct sc_session *s)
 {
 	struct sc_rpc_call *c;
-	struct find f;
+	struct xf_find f;
 	size_t i, j;
 	bool ids_ok = true, uniq = true;
 
-	c = execute(s, OP1, "schema batch:3:10 metrics", true, "t1");
+	c = xf_execute(s, OP1, "schema batch:3:10 metrics", true, "t1");
 	ok(drive(c), "basic: stream finished");
 	is_int(c->code, SC_GRPC_OK, "basic: status OK");
 	is_int(c->nmsgs, 6, "basic: schema, 3 batches, metrics, complete");
@@ -633,12 +115,13 @@ test_basic(struct sc_session *s)
 		c->msgs[0]->response_type_case ==
 		    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE__NOT_SET,
 	    "basic: schema-only response first");
-	ok(c->nmsgs == 6 && is_batch(c->msgs[1]) && is_batch(c->msgs[3]) &&
+	ok(c->nmsgs == 6 && xf_is_batch(c->msgs[1]) &&
+		xf_is_batch(c->msgs[3]) &&
 		c->msgs[3]->arrow_batch->start_offset == 2,
 	    "basic: batches in order with start_offset");
 	ok(c->nmsgs == 6 && c->msgs[4]->metrics != NULL,
 	    "basic: metrics-only response");
-	ok(c->nmsgs == 6 && has_complete(c->msgs[5]),
+	ok(c->nmsgs == 6 && xf_has_complete(c->msgs[5]),
 	    "basic: ResultComplete last");
 	for (i = 0; i < c->nmsgs; i++) {
 		if (strcmp(c->msgs[i]->session_id, SID) != 0 ||
@@ -656,11 +139,11 @@ test_basic(struct sc_session *s)
 	    "basic: every response carries the session, server-side "
 	    "session and operation ids and a UUID response id");
 	ok(uniq, "basic: response ids are distinct");
-	f = find(OP1);
+	f = xf_find(OP1);
 	ok(f.found && f.info.state == SC_EXEC_FINISHED,
 	    "basic: reattachable op stays registered, FINISHED");
 	ok(!f.info.attached, "basic: detached after the stream");
-	is_int(f.info.detached_since_ms, fake_now, "basic: detached now");
+	is_int(f.info.detached_since_ms, xf_now, "basic: detached now");
 	is_int(f.info.rows_sent, 3, "basic: 3 rows sent");
 	is_int(f.info.produced, 6, "basic: 6 produced");
 	is_int(f.info.consumed, 6, "basic: 6 consumed");
@@ -675,14 +158,14 @@ test_non_reattachable(struct sc_session *s)
 	struct sc_rpc_call *c;
 	struct sc_exec_counts n;
 
-	c = execute(s, OP2, "batch:2:10", false, NULL);
+	c = xf_execute(s, OP2, "batch:2:10", false, NULL);
 	ok(drive(c), "non-reattachable: finished");
 	is_int(c->code, SC_GRPC_OK, "non-reattachable: OK");
 	is_int(c->nmsgs, 2, "non-reattachable: no ResultComplete");
-	ok(!find(OP2).found, "non-reattachable: removed at stream end");
+	ok(!xf_find(OP2).found, "non-reattachable: removed at stream end");
 	done(c, "non-reattachable");
 
-	c = execute(s, OP2, "batch:1:1", true, NULL);
+	c = xf_execute(s, OP2, "batch:1:1", true, NULL);
 	ok(wait_finished(c), "recently completed: refused at once");
 	is_str(c->errclass, "INVALID_HANDLE.OPERATION_ALREADY_EXISTS",
 	    "recently completed id: OPERATION_ALREADY_EXISTS");
@@ -693,7 +176,7 @@ test_non_reattachable(struct sc_session *s)
 	    "OPERATION_ALREADY_EXISTS message");
 	is_int(c->code, SC_GRPC_INTERNAL, "as INTERNAL");
 	done(c, "already exists");
-	sc_execmgr_counts(mgr, &n);
+	sc_execmgr_counts(xf_mgr, &n);
 	ok(n.completed >= 1, "completed cache holds it");
 }
 
@@ -702,7 +185,7 @@ test_ids_and_tags(struct sc_session *s)
 {
 	struct sc_rpc_call *c;
 
-	c = execute(s, "not-a-uuid", "batch:1:1", true, NULL);
+	c = xf_execute(s, "not-a-uuid", "batch:1:1", true, NULL);
 	ok(wait_finished(c), "bad id: refused");
 	is_str(c->status,
 	    "[INVALID_HANDLE.FORMAT] The handle `not-a-uuid` "
@@ -712,7 +195,7 @@ test_ids_and_tags(struct sc_session *s)
 	is_int(c->nmsgs, 0, "bad id: no responses");
 	done(c, "bad id");
 
-	c = execute(s, "6A0B3C1E-1111-4AAA-8BBB-0000000000AA", "batch:1:1",
+	c = xf_execute(s, "6A0B3C1E-1111-4AAA-8BBB-0000000000AA", "batch:1:1",
 	    false, NULL);
 	ok(drive(c), "upper-case id runs");
 	ok(c->nmsgs == 1 &&
@@ -721,20 +204,20 @@ test_ids_and_tags(struct sc_session *s)
 	    "operation id normalized to lower case");
 	done(c, "upper-case id");
 
-	c = execute(s, NULL, "batch:1:1", false, NULL);
+	c = xf_execute(s, NULL, "batch:1:1", false, NULL);
 	ok(drive(c), "no id: runs");
 	ok(c->nmsgs == 1 && sc_uuid_valid(c->msgs[0]->operation_id),
 	    "no id: a generated UUID");
 	done(c, "generated id");
 
-	c = execute(s, NULL, "batch:1:1", true, "");
+	c = xf_execute(s, NULL, "batch:1:1", true, "");
 	ok(wait_finished(c), "empty tag refused");
 	is_str(c->status, "Spark Connect tag cannot be an empty string.",
 	    "empty tag message");
 	is_str(c->errclass, "", "empty tag: no error class (as Spark)");
 	is_int(c->code, SC_GRPC_INTERNAL, "empty tag: INTERNAL");
 	done(c, "empty tag");
-	c = execute(s, NULL, "batch:1:1", true, "a,b");
+	c = xf_execute(s, NULL, "batch:1:1", true, "a,b");
 	ok(wait_finished(c), "tag with ',' refused");
 	is_str(c->status, "Spark job tag cannot contain ','.",
 	    "tag with ',' message");
@@ -746,9 +229,9 @@ test_reattach(struct sc_session *s)
 {
 	struct sc_rpc_call *c, *c2, *c3;
 	char id2[SC_UUID_STRLEN];
-	struct find f;
+	struct xf_find f;
 
-	c = reattach(s, OP3, NULL);
+	c = xf_reattach(s, OP3, NULL);
 	ok(wait_finished(c), "unknown op: refused");
 	is_str(c->status,
 	    "[INVALID_HANDLE.OPERATION_NOT_FOUND] The handle `" OP3
@@ -756,23 +239,23 @@ test_reattach(struct sc_session *s)
 	    "unknown op: OPERATION_NOT_FOUND");
 	done(c, "reattach unknown");
 
-	gate_set(false);
-	c = execute(s, OP3, "batch:3:10 gate batch:2:10", true, NULL);
+	xf_gate_set(false);
+	c = xf_execute(s, OP3, "batch:3:10 gate batch:2:10", true, NULL);
 	ok(wait_msgs(c, 1), "reattach: first response sent");
-	ack(c, true);
+	xf_ack(c, true);
 	ok(wait_msgs(c, 2), "reattach: second response sent");
-	ack(c, true);
+	xf_ack(c, true);
 	ok(wait_msgs(c, 3), "reattach: third response sent");
 	snprintf(id2, sizeof(id2), "%s", c->msgs[1]->response_id);
 
-	c2 = reattach(s, OP3, "6a0b3c1e-0000-4000-8000-00000000dead");
+	c2 = xf_reattach(s, OP3, "6a0b3c1e-0000-4000-8000-00000000dead");
 	ok(wait_finished(c2), "unknown last_response_id refused");
 	is_str(c2->errclass, "INVALID_CURSOR.POSITION_NOT_FOUND",
 	    "unknown last_response_id: POSITION_NOT_FOUND");
 	ok(!c->finished, "the attached sender is left alone");
 	done(c2, "position not found");
 
-	c2 = reattach(s, OP3, id2);
+	c2 = xf_reattach(s, OP3, id2);
 	ok(wait_finished(c), "old sender ended");
 	is_str(c->errclass, "INVALID_CURSOR.DISCONNECTED",
 	    "old sender: INVALID_CURSOR.DISCONNECTED");
@@ -786,33 +269,33 @@ test_reattach(struct sc_session *s)
 	ok(c2->nmsgs >= 1 && c2->msgs[0]->arrow_batch != NULL &&
 		c2->msgs[0]->arrow_batch->start_offset == 2,
 	    "resumes right after last_response_id (third batch)");
-	gate_set(true);
+	xf_gate_set(true);
 	ok(drive(c2), "reattached stream finished");
 	is_int(c2->nmsgs, 4, "third batch, 2 more, ResultComplete");
-	ok(c2->nmsgs == 4 && has_complete(c2->msgs[3]), "ends complete");
-	f = find(OP3);
+	ok(c2->nmsgs == 4 && xf_has_complete(c2->msgs[3]), "ends complete");
+	f = xf_find(OP3);
 	is_int(f.info.reattaches, 1, "one reattach counted");
 	done(c, "disconnected sender");
 
 	/* Reattach after completion with the last id: OK, nothing sent. */
-	c3 = reattach(s, OP3, c2->msgs[3]->response_id);
+	c3 = xf_reattach(s, OP3, c2->msgs[3]->response_id);
 	ok(drive(c3), "reattach after the end");
 	is_int(c3->nmsgs, 0, "nothing left to send");
 	is_int(c3->code, SC_GRPC_OK, "and OK");
 	done(c3, "reattach at end");
 	done(c2, "reattached");
 
-	gate_set(false);
-	c = execute(s, OP4, "gate", false, NULL);
-	ok(wait_state(OP4, SC_EXEC_RUNNING), "non-reattachable running");
-	c2 = reattach(s, OP4, NULL);
+	xf_gate_set(false);
+	c = xf_execute(s, OP4, "gate", false, NULL);
+	ok(xf_wait_state(OP4, SC_EXEC_RUNNING), "non-reattachable running");
+	c2 = xf_reattach(s, OP4, NULL);
 	ok(wait_finished(c2), "reattach to non-reattachable refused");
 	is_str(c2->status,
 	    "[INVALID_CURSOR.NOT_REATTACHABLE] The cursor is "
 	    "invalid. The cursor is not reattachable. SQLSTATE: HY109",
 	    "NOT_REATTACHABLE");
 	done(c2, "not reattachable");
-	gate_set(true);
+	xf_gate_set(true);
 	ok(drive(c), "non-reattachable finished");
 	done(c, "non-reattachable gate");
 }
@@ -822,46 +305,46 @@ test_release(struct sc_session *s)
 {
 	struct sc_rpc_call *c, *c2;
 	struct sc_error err;
-	struct find f;
+	struct xf_find f;
 	bool found = true;
 
-	is_int(release(s, OP5, 0, NULL, &found, &err), 0,
+	is_int(xf_release(s, OP5, 0, NULL, &found, &err), 0,
 	    "release unknown op: success");
 	ok(!found, "release unknown op: found=false");
 
-	c = execute(s, OP5, "batch:4:10", true, NULL);
+	c = xf_execute(s, OP5, "batch:4:10", true, NULL);
 	ok(drive(c), "release: stream done");
-	is_int(release(s, OP5, 1, c->msgs[1]->response_id, &found, &err), 0,
+	is_int(xf_release(s, OP5, 1, c->msgs[1]->response_id, &found, &err), 0,
 	    "release_until");
 	ok(found, "release_until: found");
-	f = find(OP5);
+	f = xf_find(OP5);
 	is_int(f.info.buffered_responses, 3,
 	    "release_until dropped 2 "
 	    "(inclusive)");
-	is_int(release(s, OP5, 1, "6a0b3c1e-0000-4000-8000-00000000beef",
+	is_int(xf_release(s, OP5, 1, "6a0b3c1e-0000-4000-8000-00000000beef",
 		   &found, &err),
 	    -1, "release_until unknown id fails");
 	is_str(err.errclass, "INVALID_CURSOR.POSITION_NOT_FOUND",
 	    "with POSITION_NOT_FOUND");
-	is_int(release(s, OP5, 2, NULL, &found, &err), -1,
+	is_int(xf_release(s, OP5, 2, NULL, &found, &err), -1,
 	    "release with neither fails");
 	is_str(err.msg, "Unknown ReleaseExecute type!", "its message");
 	is_int(err.rpc_code, SC_GRPC_INTERNAL, "as INTERNAL");
 
 	/* Reattach from the start: 1 and 2 were released. */
-	c2 = reattach(s, OP5, NULL);
+	c2 = xf_reattach(s, OP5, NULL);
 	ok(wait_finished(c2), "reattach to a released position");
 	is_str(c2->errclass, "INVALID_CURSOR.POSITION_NOT_AVAILABLE",
 	    "POSITION_NOT_AVAILABLE");
 	done(c2, "position not available");
 
-	is_int(release(s, OP5, 0, NULL, &found, &err), 0, "release_all");
+	is_int(xf_release(s, OP5, 0, NULL, &found, &err), 0, "release_all");
 	ok(found, "release_all: found");
-	ok(!find(OP5).found, "release_all: removed");
-	is_int(release(s, OP5, 0, NULL, &found, &err), 0,
+	ok(!xf_find(OP5).found, "release_all: removed");
+	is_int(xf_release(s, OP5, 0, NULL, &found, &err), 0,
 	    "second release_all: success");
 	ok(!found, "second release_all: found=false");
-	c2 = reattach(s, OP5, NULL);
+	c2 = xf_reattach(s, OP5, NULL);
 	ok(wait_finished(c2), "reattach after release_all");
 	is_str(c2->errclass, "INVALID_HANDLE.OPERATION_NOT_FOUND",
 	    "released (not tombstoned): OPERATION_NOT_FOUND");
@@ -869,15 +352,16 @@ test_release(struct sc_session *s)
 	done(c, "release");
 
 	/* release_all while running and attached. */
-	gate_set(false);
-	c = execute(s, OP5 "x", "gate", true, NULL);
+	xf_gate_set(false);
+	c = xf_execute(s, OP5 "x", "gate", true, NULL);
 	ok(wait_finished(c), "bad op id refused");
 	done(c, "bad op id 2");
-	c = execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000015", "gate", true,
+	c = xf_execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000015", "gate", true,
 	    NULL);
-	ok(wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000015", SC_EXEC_RUNNING),
+	ok(xf_wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000015",
+	       SC_EXEC_RUNNING),
 	    "running");
-	is_int(release(s, "6a0b3c1e-1111-4aaa-8bbb-000000000015", 0, NULL,
+	is_int(xf_release(s, "6a0b3c1e-1111-4aaa-8bbb-000000000015", 0, NULL,
 		   &found, &err),
 	    0, "release_all while running");
 	ok(wait_finished(c), "attached sender ended");
@@ -885,16 +369,17 @@ test_release(struct sc_session *s)
 	    "release_all: sender DISCONNECTED");
 	done(c, "release running");
 
-	c = execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000016", "gate", false,
+	c = xf_execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000016", "gate", false,
 	    NULL);
-	ok(wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000016", SC_EXEC_RUNNING),
+	ok(xf_wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000016",
+	       SC_EXEC_RUNNING),
 	    "non-reattachable running");
-	is_int(release(s, "6a0b3c1e-1111-4aaa-8bbb-000000000016", 0, NULL,
+	is_int(xf_release(s, "6a0b3c1e-1111-4aaa-8bbb-000000000016", 0, NULL,
 		   &found, &err),
 	    -1, "release non-reattachable fails");
 	is_str(err.errclass, "INVALID_CURSOR.NOT_REATTACHABLE",
 	    "with NOT_REATTACHABLE");
-	gate_set(true);
+	xf_gate_set(true);
 	ok(drive(c), "non-reattachable finishes");
 	done(c, "release non-reattachable");
 }
@@ -907,15 +392,15 @@ test_rotation_size(struct sc_session *s)
 	char last[SC_UUID_STRLEN];
 	int streams = 0, total = 0;
 	bool complete = false, each_one = true, graceful = true;
-	struct find f;
+	struct xf_find f;
 	bool found;
 	struct sc_error err;
 	const char *id = "6a0b3c1e-1111-4aaa-8bbb-000000000020";
 
-	srv.conf.max_stream_size = 1;
-	mgr_stop();
-	mgr_start(0);
-	c = execute(s, id, "batch:4:10", true, NULL);
+	xf_srv.conf.max_stream_size = 1;
+	xf_mgr_stop();
+	xf_mgr_start(0);
+	c = xf_execute(s, id, "batch:4:10", true, NULL);
 	last[0] = '\0';
 	while (!complete && streams < 20) {
 		if (!drive(c))
@@ -927,12 +412,12 @@ test_rotation_size(struct sc_session *s)
 		if (c->nmsgs > 0) {
 			snprintf(last, sizeof(last), "%s",
 			    c->msgs[c->nmsgs - 1]->response_id);
-			complete = has_complete(c->msgs[c->nmsgs - 1]);
+			complete = xf_has_complete(c->msgs[c->nmsgs - 1]);
 		}
 		if (!complete && (c->code != SC_GRPC_OK || c->errclass[0]))
 			graceful = false;
 		done(c, "rotation stream");
-		c = complete ? NULL : reattach(s, id, last[0] ? last : NULL);
+		c = complete ? NULL : xf_reattach(s, id, last[0] ? last : NULL);
 	}
 	ok(complete, "rotation: ResultComplete reached");
 	is_int(streams, 5, "rotation: 5 streams for 5 responses");
@@ -941,13 +426,13 @@ test_rotation_size(struct sc_session *s)
 	ok(graceful,
 	    "rotation: intermediate streams end OK without "
 	    "ResultComplete");
-	f = find(id);
+	f = xf_find(id);
 	is_int(f.info.rotations, 4, "rotation: 4 rotations counted");
 	is_int(f.info.reattaches, 4, "rotation: 4 reattaches");
-	release(s, id, 0, NULL, &found, &err);
-	srv.conf.max_stream_size = 1 << 30;
-	mgr_stop();
-	mgr_start(0);
+	xf_release(s, id, 0, NULL, &found, &err);
+	xf_srv.conf.max_stream_size = 1 << 30;
+	xf_mgr_stop();
+	xf_mgr_start(0);
 }
 
 static void
@@ -958,26 +443,26 @@ test_rotation_time(struct sc_session *s)
 	bool found;
 	struct sc_error err;
 
-	gate_set(false);
-	c = execute(s, id, "schema gate batch:1:5", true, NULL);
+	xf_gate_set(false);
+	c = xf_execute(s, id, "schema gate batch:1:5", true, NULL);
 	ok(wait_msgs(c, 1), "duration: schema sent");
-	ack(c, true);
-	is_int(sc_execmgr_expire_streams(mgr, fake_now + 119999), 0,
+	xf_ack(c, true);
+	is_int(sc_execmgr_expire_streams(xf_mgr, xf_now + 119999), 0,
 	    "duration: nothing expires before 2 min");
 	ok(!c->finished, "duration: still attached");
-	atomic_fetch_add(&fake_now, 120000);
-	is_int(sc_execmgr_expire_streams(mgr, fake_now), 1,
+	atomic_fetch_add(&xf_now, 120000);
+	is_int(sc_execmgr_expire_streams(xf_mgr, xf_now), 1,
 	    "duration: expired at 2 min");
 	ok(c->finished, "duration: stream ended");
 	is_int(c->code, SC_GRPC_OK, "duration: graceful OK");
 	is_int(c->nmsgs, 1, "duration: no ResultComplete");
-	c2 = reattach(s, id, c->msgs[0]->response_id);
-	gate_set(true);
+	c2 = xf_reattach(s, id, c->msgs[0]->response_id);
+	xf_gate_set(true);
 	ok(drive(c2), "duration: reattached stream finished");
 	is_int(c2->nmsgs, 2, "duration: batch and ResultComplete");
-	ok(c2->nmsgs == 2 && has_complete(c2->msgs[1]),
+	ok(c2->nmsgs == 2 && xf_has_complete(c2->msgs[1]),
 	    "duration: complete on the second stream");
-	release(s, id, 0, NULL, &found, &err);
+	xf_release(s, id, 0, NULL, &found, &err);
 	done(c, "duration 1");
 	done(c2, "duration 2");
 }
@@ -990,23 +475,23 @@ test_error_replay(struct sc_session *s)
 	bool found;
 	struct sc_error err;
 
-	c = execute(s, id, "batch:2:10 fail", true, NULL);
+	c = xf_execute(s, id, "batch:2:10 fail", true, NULL);
 	ok(drive(c), "error: stream ended");
 	is_int(c->nmsgs, 2, "error: responses before the error went out");
 	is_str(c->status,
 	    "[DIVIDE_BY_ZERO] Division by zero. SQLSTATE: "
 	    "22012",
 	    "error: then the error status");
-	ok(wait_state(id, SC_EXEC_FAILED), "error: FAILED");
-	c2 = reattach(s, id, c->msgs[1]->response_id);
+	ok(xf_wait_state(id, SC_EXEC_FAILED), "error: FAILED");
+	c2 = xf_reattach(s, id, c->msgs[1]->response_id);
 	ok(drive(c2), "error: reattach after the last response");
 	is_int(c2->nmsgs, 0, "error: nothing more");
 	is_str(c2->errclass, "DIVIDE_BY_ZERO", "error: replayed on reattach");
-	c3 = reattach(s, id, NULL);
+	c3 = xf_reattach(s, id, NULL);
 	ok(drive(c3), "error: reattach from the start");
 	is_int(c3->nmsgs, 2, "error: both responses again (retry buffer)");
 	is_str(c3->errclass, "DIVIDE_BY_ZERO", "error: and the error again");
-	release(s, id, 0, NULL, &found, &err);
+	xf_release(s, id, 0, NULL, &found, &err);
 	done(c, "error 1");
 	done(c2, "error 2");
 	done(c3, "error 3");
@@ -1025,33 +510,33 @@ test_interrupt(struct sc_session *s)
 	const char *b = "6a0b3c1e-1111-4aaa-8bbb-000000000031";
 	bool found;
 
-	is_int(sc_exec_interrupt(mgr, s, 2, "", &ids, &n, &err), -1,
+	is_int(sc_exec_interrupt(xf_mgr, s, 2, "", &ids, &n, &err), -1,
 	    "TAG without a tag fails");
 	is_str(err.errclass,
 	    "INVALID_PARAMETER_VALUE.INTERRUPT_TYPE_TAG_REQUIRES_TAG",
 	    "TAG_REQUIRES_TAG");
-	is_int(sc_exec_interrupt(mgr, s, 3, NULL, &ids, &n, &err), -1,
+	is_int(sc_exec_interrupt(xf_mgr, s, 3, NULL, &ids, &n, &err), -1,
 	    "OPERATION_ID without an id fails");
 	is_str(err.errclass,
 	    "INVALID_PARAMETER_VALUE.INTERRUPT_TYPE_OPERATION_ID_REQUIRES_ID",
 	    "OPERATION_ID_REQUIRES_ID");
-	is_int(sc_exec_interrupt(mgr, s, 0, NULL, &ids, &n, &err), -1,
+	is_int(sc_exec_interrupt(xf_mgr, s, 0, NULL, &ids, &n, &err), -1,
 	    "UNSPECIFIED fails");
 	is_str(err.errclass, "UNSUPPORTED_FEATURE.INTERRUPT_TYPE",
 	    "UNSUPPORTED_FEATURE.INTERRUPT_TYPE");
 
-	gate_set(false);
-	before = atomic_load(&runs);
-	c = execute(s, a, "gate batch:1:1", true, "ta");
-	ok(wait_state(a, SC_EXEC_RUNNING), "interrupt: a running");
-	c3 = execute(s, a3, "gate", true, NULL);
-	ok(wait_state(a3, SC_EXEC_RUNNING),
+	xf_gate_set(false);
+	before = atomic_load(&xf_runs);
+	c = xf_execute(s, a, "gate batch:1:1", true, "ta");
+	ok(xf_wait_state(a, SC_EXEC_RUNNING), "interrupt: a running");
+	c3 = xf_execute(s, a3, "gate", true, NULL);
+	ok(xf_wait_state(a3, SC_EXEC_RUNNING),
 	    "interrupt: a3 running too "
 	    "(same session)");
 	/* Both workers are busy: b waits PENDING. */
-	c2 = execute(s, b, "batch:1:1", true, "tb");
-	ok(wait_state(b, SC_EXEC_PENDING), "interrupt: b pending");
-	is_int(sc_exec_interrupt(mgr, s, 3, b, &ids, &n, &err), 0,
+	c2 = xf_execute(s, b, "batch:1:1", true, "tb");
+	ok(xf_wait_state(b, SC_EXEC_PENDING), "interrupt: b pending");
+	is_int(sc_exec_interrupt(xf_mgr, s, 3, b, &ids, &n, &err), 0,
 	    "interrupt b by id");
 	ok(n == 1 && strcmp(ids[0], b) == 0, "interrupted_ids = [b]");
 	for (i = 0; i < n; i++)
@@ -1063,13 +548,13 @@ test_interrupt(struct sc_session *s)
 	    "SQLSTATE: HY008",
 	    "b: OPERATION_CANCELED");
 	is_int(c2->nmsgs, 0, "b: nothing produced");
-	ok(wait_state(b, SC_EXEC_CANCELED), "b CANCELED");
-	is_int(sc_exec_interrupt(mgr, s, 3, b, &ids, &n, &err), 0,
+	ok(xf_wait_state(b, SC_EXEC_CANCELED), "b CANCELED");
+	is_int(sc_exec_interrupt(xf_mgr, s, 3, b, &ids, &n, &err), 0,
 	    "interrupt b again");
 	is_int(n, 0, "already canceled: not listed");
 	free(ids);
 
-	is_int(sc_exec_interrupt(mgr, s, 2, "ta", &ids, &n, &err), 0,
+	is_int(sc_exec_interrupt(xf_mgr, s, 2, "ta", &ids, &n, &err), 0,
 	    "interrupt by tag");
 	ok(n == 1 && strcmp(ids[0], a) == 0, "tag ta -> a");
 	for (i = 0; i < n; i++)
@@ -1077,34 +562,35 @@ test_interrupt(struct sc_session *s)
 	free(ids);
 	ok(drive(c), "a's stream ended");
 	is_str(c->errclass, "OPERATION_CANCELED", "a: OPERATION_CANCELED");
-	ok(wait_state(a, SC_EXEC_CANCELED), "a CANCELED");
-	is_int(sc_exec_interrupt(mgr, s, 3, a3, &ids, &n, &err), 0,
+	ok(xf_wait_state(a, SC_EXEC_CANCELED), "a CANCELED");
+	is_int(sc_exec_interrupt(xf_mgr, s, 3, a3, &ids, &n, &err), 0,
 	    "interrupt a3");
 	is_int(n, 1, "a3 listed");
 	for (i = 0; i < n; i++)
 		free(ids[i]);
 	free(ids);
 	ok(drive(c3), "a3's stream ended");
-	is_int(atomic_load(&runs) - before, 2, "b never ran");
-	release(s, a, 0, NULL, &found, &err);
-	release(s, b, 0, NULL, &found, &err);
-	release(s, a3, 0, NULL, &found, &err);
+	is_int(atomic_load(&xf_runs) - before, 2, "b never ran");
+	xf_release(s, a, 0, NULL, &found, &err);
+	xf_release(s, b, 0, NULL, &found, &err);
+	xf_release(s, a3, 0, NULL, &found, &err);
 	done(c, "interrupt a");
 	done(c2, "interrupt b");
 	done(c3, "interrupt a3");
 
-	c = execute(s, a, "batch:1:1", true, NULL);
+	c = xf_execute(s, a, "batch:1:1", true, NULL);
 	ok(wait_finished(c), "released id reused within expiry");
 	is_str(c->errclass, "INVALID_HANDLE.OPERATION_ALREADY_EXISTS",
 	    "released id: OPERATION_ALREADY_EXISTS");
 	done(c, "reuse");
 
 	/* ALL: only this session's running operations. */
-	c = execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000032", "gate", false,
+	c = xf_execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000032", "gate", false,
 	    NULL);
-	ok(wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000032", SC_EXEC_RUNNING),
+	ok(xf_wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000032",
+	       SC_EXEC_RUNNING),
 	    "all: running");
-	is_int(sc_exec_interrupt(mgr, s, 1, NULL, &ids, &n, &err), 0,
+	is_int(sc_exec_interrupt(xf_mgr, s, 1, NULL, &ids, &n, &err), 0,
 	    "interrupt all");
 	is_int(n, 1, "all: one operation");
 	for (i = 0; i < n; i++)
@@ -1113,26 +599,26 @@ test_interrupt(struct sc_session *s)
 	ok(drive(c), "all: stream ended");
 	is_str(c->errclass, "OPERATION_CANCELED", "all: OPERATION_CANCELED");
 	done(c, "interrupt all");
-	gate_set(true);
+	xf_gate_set(true);
 }
 
 static void
 test_backpressure(struct sc_session *s)
 {
 	struct sc_rpc_call *c;
-	struct find f;
+	struct xf_find f;
 	const char *id = "6a0b3c1e-1111-4aaa-8bbb-000000000040";
 	bool found;
 	struct sc_error err;
 	int fails;
 
-	srv.conf.high_water_bytes = 0;
-	mgr_stop();
-	mgr_start(0);
-	c = execute(s, id, "batch:50:1000", true, NULL);
+	xf_srv.conf.high_water_bytes = 0;
+	xf_mgr_stop();
+	xf_mgr_start(0);
+	c = xf_execute(s, id, "batch:50:1000", true, NULL);
 	ok(wait_msgs(c, 1), "backpressure: first batch sent");
 	nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
-	f = find(id);
+	f = xf_find(id);
 	ok(f.info.produced <= 2,
 	    "backpressure: producer paused (%lld "
 	    "produced)",
@@ -1140,35 +626,35 @@ test_backpressure(struct sc_session *s)
 	ok(f.info.state == SC_EXEC_RUNNING, "backpressure: still running");
 	ok(drive(c), "backpressure: all sent once the client reads");
 	is_int(c->nmsgs, 51, "backpressure: 50 batches and ResultComplete");
-	release(s, id, 0, NULL, &found, &err);
+	xf_release(s, id, 0, NULL, &found, &err);
 	done(c, "backpressure");
 
 	/* A client that never reads: release_all frees the worker. */
-	fails = atomic_load(&emit_failures);
-	c = execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000041", "batch:50:1000",
-	    true, NULL);
+	fails = atomic_load(&xf_emit_failures);
+	c = xf_execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000041",
+	    "batch:50:1000", true, NULL);
 	ok(wait_msgs(c, 1), "stalled: first batch");
-	call_close(c, true);
+	xf_call_close(c, true);
 	nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
-	f = find("6a0b3c1e-1111-4aaa-8bbb-000000000041");
+	f = xf_find("6a0b3c1e-1111-4aaa-8bbb-000000000041");
 	ok(f.info.state == SC_EXEC_RUNNING && f.info.produced <= 2,
 	    "stalled: paused, bounded");
 	ok(!f.info.attached, "stalled: detached after the client left");
-	release(s, "6a0b3c1e-1111-4aaa-8bbb-000000000041", 0, NULL, &found,
+	xf_release(s, "6a0b3c1e-1111-4aaa-8bbb-000000000041", 0, NULL, &found,
 	    &err);
 	{
 		int64_t end = sc_mono_ms() + 5000;
 
-		while (
-		    atomic_load(&emit_failures) == fails && sc_mono_ms() < end)
+		while (atomic_load(&xf_emit_failures) == fails &&
+		    sc_mono_ms() < end)
 			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 	}
-	is_int(atomic_load(&emit_failures) - fails, 1,
+	is_int(atomic_load(&xf_emit_failures) - fails, 1,
 	    "stalled: the blocked producer woke up canceled");
 	done(c, "stalled");
-	srv.conf.high_water_bytes = 16 << 20;
-	mgr_stop();
-	mgr_start(0);
+	xf_srv.conf.high_water_bytes = 16 << 20;
+	xf_mgr_stop();
+	xf_mgr_start(0);
 }
 
 static void
@@ -1180,22 +666,22 @@ test_abandon(struct sc_session *s)
 	int64_t t;
 	bool found;
 	struct sc_error err;
-	struct find f;
+	struct xf_find f;
 
-	c = execute(s, id, "batch:1:1", true, NULL);
+	c = xf_execute(s, id, "batch:1:1", true, NULL);
 	ok(drive(c), "abandon: stream done");
-	t = fake_now;
+	t = xf_now;
 	done(c, "abandon");
-	is_int(sc_execmgr_maintain(mgr, t + 5 * 60 * 1000 - 1), 0,
+	is_int(sc_execmgr_maintain(xf_mgr, t + 5 * 60 * 1000 - 1), 0,
 	    "abandon: not before detachedTimeout");
-	ok(find(id).found, "abandon: still there");
-	is_int(sc_execmgr_maintain(mgr, t + 5 * 60 * 1000), 1,
+	ok(xf_find(id).found, "abandon: still there");
+	is_int(sc_execmgr_maintain(xf_mgr, t + 5 * 60 * 1000), 1,
 	    "abandon: removed at detachedTimeout");
-	f = find(id);
+	f = xf_find(id);
 	ok(f.found && f.tombstone, "abandon: tombstoned");
-	sc_execmgr_counts(mgr, &n);
+	sc_execmgr_counts(xf_mgr, &n);
 	is_int(n.abandoned, 1, "abandon: counted");
-	c = reattach(s, id, NULL);
+	c = xf_reattach(s, id, NULL);
 	ok(wait_finished(c), "abandon: reattach refused");
 	is_str(c->status,
 	    "[INVALID_HANDLE.OPERATION_ABANDONED] The handle `"
@@ -1204,31 +690,32 @@ test_abandon(struct sc_session *s)
 	    "SQLSTATE: HY000",
 	    "abandon: OPERATION_ABANDONED on reattach");
 	done(c, "abandoned reattach");
-	c = execute(s, id, "batch:1:1", true, NULL);
+	c = xf_execute(s, id, "batch:1:1", true, NULL);
 	ok(wait_finished(c), "abandon: re-execute refused");
 	is_str(c->errclass, "INVALID_HANDLE.OPERATION_ABANDONED",
 	    "abandon: OPERATION_ABANDONED on ExecutePlan");
 	done(c, "abandoned execute");
-	is_int(release(s, id, 0, NULL, &found, &err), 0, "abandon: release");
+	is_int(xf_release(s, id, 0, NULL, &found, &err), 0, "abandon: release");
 	ok(!found, "abandon: release finds nothing");
 
 	/* An attached operation is never abandoned. */
-	gate_set(false);
-	c = execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000051", "gate", true,
+	xf_gate_set(false);
+	c = xf_execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000051", "gate", true,
 	    NULL);
-	ok(wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000051", SC_EXEC_RUNNING),
+	ok(xf_wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000051",
+	       SC_EXEC_RUNNING),
 	    "attached: running");
-	is_int(sc_execmgr_maintain(mgr, fake_now + 3600 * 1000), 0,
+	is_int(sc_execmgr_maintain(xf_mgr, xf_now + 3600 * 1000), 0,
 	    "attached: not abandoned");
 	/* Detached while running: abandoned and canceled. */
-	call_close(c, true);
-	t = fake_now;
-	is_int(sc_execmgr_maintain(mgr, t + 5 * 60 * 1000), 1,
+	xf_call_close(c, true);
+	t = xf_now;
+	is_int(sc_execmgr_maintain(xf_mgr, t + 5 * 60 * 1000), 1,
 	    "detached while running: abandoned");
-	ok(find("6a0b3c1e-1111-4aaa-8bbb-000000000051").tombstone,
+	ok(xf_find("6a0b3c1e-1111-4aaa-8bbb-000000000051").tombstone,
 	    "detached while running: tombstoned");
 	done(c, "abandoned running");
-	gate_set(true);
+	xf_gate_set(true);
 }
 
 static void
@@ -1239,34 +726,34 @@ test_tombstone_lru(struct sc_session *s)
 	char id[SC_UUID_STRLEN];
 	int i;
 
-	srv.conf.abandoned_tombstones = 3;
-	mgr_stop();
-	mgr_start(0);
+	xf_srv.conf.abandoned_tombstones = 3;
+	xf_mgr_stop();
+	xf_mgr_start(0);
 	for (i = 0; i < 5; i++) {
 		snprintf(id, sizeof(id), "6a0b3c1e-2222-4aaa-8bbb-%012d", i);
-		c = execute(s, id, "batch:1:1", true, NULL);
+		c = xf_execute(s, id, "batch:1:1", true, NULL);
 		drive(c);
 		done(c, "lru op");
-		atomic_fetch_add(&fake_now, 10);
+		atomic_fetch_add(&xf_now, 10);
 	}
-	is_int(sc_execmgr_maintain(mgr, fake_now + 5 * 60 * 1000), 5,
+	is_int(sc_execmgr_maintain(xf_mgr, xf_now + 5 * 60 * 1000), 5,
 	    "lru: 5 abandoned");
-	sc_execmgr_counts(mgr, &n);
+	sc_execmgr_counts(xf_mgr, &n);
 	is_int(n.tombstones, 3, "lru: 3 tombstones kept");
 	is_int(n.live, 0, "lru: none live");
-	c = reattach(s, "6a0b3c1e-2222-4aaa-8bbb-000000000000", NULL);
+	c = xf_reattach(s, "6a0b3c1e-2222-4aaa-8bbb-000000000000", NULL);
 	wait_finished(c);
 	is_str(c->errclass, "INVALID_HANDLE.OPERATION_NOT_FOUND",
 	    "lru: the oldest tombstone was evicted");
 	done(c, "lru old");
-	c = reattach(s, "6a0b3c1e-2222-4aaa-8bbb-000000000004", NULL);
+	c = xf_reattach(s, "6a0b3c1e-2222-4aaa-8bbb-000000000004", NULL);
 	wait_finished(c);
 	is_str(c->errclass, "INVALID_HANDLE.OPERATION_ABANDONED",
 	    "lru: the newest is remembered");
 	done(c, "lru new");
-	srv.conf.abandoned_tombstones = 10000;
-	mgr_stop();
-	mgr_start(0);
+	xf_srv.conf.abandoned_tombstones = 10000;
+	xf_mgr_stop();
+	xf_mgr_start(0);
 }
 
 static void
@@ -1280,77 +767,77 @@ test_completed_cache(struct sc_session *s)
 	int i;
 	int64_t t;
 
-	srv.conf.inactive_op_expiry_ms = 1000;
-	mgr_stop();
-	mgr_start(2);
+	xf_srv.conf.inactive_op_expiry_ms = 1000;
+	xf_mgr_stop();
+	xf_mgr_start(2);
 	for (i = 0; i < 3; i++) {
 		snprintf(id, sizeof(id), "6a0b3c1e-3333-4aaa-8bbb-%012d", i);
-		c = execute(s, id, "batch:1:1", true, NULL);
+		c = xf_execute(s, id, "batch:1:1", true, NULL);
 		drive(c);
 		done(c, "completed op");
-		release(s, id, 0, NULL, &found, &err);
+		xf_release(s, id, 0, NULL, &found, &err);
 	}
-	sc_execmgr_counts(mgr, &n);
+	sc_execmgr_counts(xf_mgr, &n);
 	is_int(n.completed, 2, "completed cache bounded to 2");
-	c = execute(s, "6a0b3c1e-3333-4aaa-8bbb-000000000000", "batch:1:1",
+	c = xf_execute(s, "6a0b3c1e-3333-4aaa-8bbb-000000000000", "batch:1:1",
 	    true, NULL);
 	ok(drive(c), "evicted completed id may run again");
 	is_int(c->code, SC_GRPC_OK, "and runs");
 	done(c, "rerun");
-	t = fake_now;
-	c = execute(s, "6a0b3c1e-3333-4aaa-8bbb-000000000002", "batch:1:1",
+	t = xf_now;
+	c = xf_execute(s, "6a0b3c1e-3333-4aaa-8bbb-000000000002", "batch:1:1",
 	    true, NULL);
 	wait_finished(c);
 	is_str(c->errclass, "INVALID_HANDLE.OPERATION_ALREADY_EXISTS",
 	    "completed within expiry: ALREADY_EXISTS");
 	done(c, "within expiry");
-	atomic_store(&fake_now, t + 1000);
-	c = execute(s, "6a0b3c1e-3333-4aaa-8bbb-000000000002", "batch:1:1",
+	atomic_store(&xf_now, t + 1000);
+	c = xf_execute(s, "6a0b3c1e-3333-4aaa-8bbb-000000000002", "batch:1:1",
 	    true, NULL);
 	ok(drive(c), "after expiry: runs");
 	is_int(c->code, SC_GRPC_OK, "after expiry: OK");
 	done(c, "after expiry");
-	sc_execmgr_maintain(mgr, fake_now + 1000);
-	sc_execmgr_counts(mgr, &n);
+	sc_execmgr_maintain(xf_mgr, xf_now + 1000);
+	sc_execmgr_counts(xf_mgr, &n);
 	is_int(n.completed, 0, "maintenance drops expired entries");
-	srv.conf.inactive_op_expiry_ms = 30 * 60 * 1000;
-	mgr_stop();
-	mgr_start(0);
+	xf_srv.conf.inactive_op_expiry_ms = 30 * 60 * 1000;
+	xf_mgr_stop();
+	xf_mgr_start(0);
 }
 
 static void
 test_session_closed(void)
 {
-	struct sc_session *s = session_new("bob", SID2);
+	struct sc_session *s = xf_session_new("bob", SID2);
 	struct sc_rpc_call *c, *c2;
 	const char *id = "6a0b3c1e-1111-4aaa-8bbb-000000000060";
 
-	gate_set(false);
-	c = execute(s, id, "gate", true, NULL);
-	ok(wait_state(id, SC_EXEC_RUNNING), "session close: running");
+	xf_gate_set(false);
+	c = xf_execute(s, id, "gate", true, NULL);
+	ok(xf_wait_state(id, SC_EXEC_RUNNING), "session close: running");
 	pthread_mutex_lock(&s->lock);
 	s->closed = true;
 	pthread_mutex_unlock(&s->lock);
-	sc_exec_session_closed(mgr, s);
+	sc_exec_session_closed(xf_mgr, s);
 	ok(wait_finished(c), "session close: stream ended");
 	is_str(c->errclass, "INVALID_CURSOR.DISCONNECTED",
 	    "session close: DISCONNECTED");
-	ok(find(id).tombstone, "session close: removed as abandoned");
-	c2 = execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000061", "batch:1:1",
+	ok(xf_find(id).tombstone, "session close: removed as abandoned");
+	c2 = xf_execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000061", "batch:1:1",
 	    true, NULL);
 	ok(wait_finished(c2), "closed session: ExecutePlan refused");
 	is_str(c2->errclass, "INVALID_HANDLE.SESSION_CLOSED",
 	    "closed session: SESSION_CLOSED");
-	ok(!find("6a0b3c1e-1111-4aaa-8bbb-000000000061").found,
+	ok(!xf_find("6a0b3c1e-1111-4aaa-8bbb-000000000061").found,
 	    "closed session: nothing registered");
-	gate_set(true);
+	xf_gate_set(true);
 	done(c, "session close");
 	done(c2, "closed session");
-	mgr_stop();
+	xf_mgr_stop();
 	is_int(s->refs, 1000, "session close: session references released");
 	pthread_mutex_destroy(&s->lock);
 	free(s);
-	mgr_start(0);
+	xf_mgr_start(0);
 }
 
 static void
@@ -1358,22 +845,23 @@ test_shutdown(struct sc_session *s)
 {
 	struct sc_rpc_call *c;
 
-	gate_set(false);
-	c = execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000070", "gate", true,
+	xf_gate_set(false);
+	c = xf_execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000070", "gate", true,
 	    NULL);
-	ok(wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000070", SC_EXEC_RUNNING),
+	ok(xf_wait_state("6a0b3c1e-1111-4aaa-8bbb-000000000070",
+	       SC_EXEC_RUNNING),
 	    "shutdown: running");
-	sc_execmgr_shutdown(mgr);
+	sc_execmgr_shutdown(xf_mgr);
 	ok(c->finished, "shutdown: stream ended");
 	is_int(c->code, SC_GRPC_UNAVAILABLE, "shutdown: UNAVAILABLE");
 	done(c, "shutdown");
-	c = execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000071", "gate", true,
+	c = xf_execute(s, "6a0b3c1e-1111-4aaa-8bbb-000000000071", "gate", true,
 	    NULL);
 	ok(c->finished && c->code == SC_GRPC_UNAVAILABLE,
 	    "after shutdown: refused UNAVAILABLE");
 	done(c, "after shutdown");
-	mgr_stop();
-	gate_set(true);
+	xf_mgr_stop();
+	xf_gate_set(true);
 }
 
 int
@@ -1381,9 +869,9 @@ main(void)
 {
 	struct sc_session *s;
 
-	conf_reset();
-	mgr_start(0);
-	s = session_new("alice", SID);
+	xf_conf_reset();
+	xf_mgr_start(0);
+	s = xf_session_new("alice", SID);
 	test_basic(s);
 	test_non_reattachable(s);
 	test_ids_and_tags(s);

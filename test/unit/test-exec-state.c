@@ -23,476 +23,11 @@
 #include "core/error.h"
 #include "core/timeutil.h"
 #include "core/uuid.h"
-#include "core/xmem.h"
+#include "exec-fake.h"
 #include "tap.h"
 #include "core/banned.h"
 
-/* ------------------------------------------------------ fake calls */
-
-struct sc_rpc_call {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	atomic_int refs;
-	Spark__Connect__ExecutePlanResponse **msgs;
-	size_t nmsgs;
-	bool in_flight;
-	sc_rpc_sent_fn *sent;
-	void *sent_arg;
-	bool finished;
-	int code;
-	char status[2048];
-	char errclass[128];
-	sc_rpc_close_fn *close_fn;
-	void *close_arg;
-	int violations; /* send with one in flight */
-};
-
-static struct sc_rpc_call *
-call_new(void)
-{
-	struct sc_rpc_call *c = sc_xcalloc(1, sizeof(*c));
-
-	pthread_mutex_init(&c->mu, NULL);
-	pthread_cond_init(&c->cv, NULL);
-	atomic_init(&c->refs, 1);
-	c->code = -1;
-	return c;
-}
-
-static void
-call_free(struct sc_rpc_call *c)
-{
-	size_t i;
-
-	for (i = 0; i < c->nmsgs; i++)
-		protobuf_c_message_free_unpacked(&c->msgs[i]->base, NULL);
-	free(c->msgs);
-	pthread_mutex_destroy(&c->mu);
-	pthread_cond_destroy(&c->cv);
-	free(c);
-}
-
-static int
-f_send(struct sc_rpc_call *c, const void *msg, size_t len, sc_rpc_sent_fn *sent,
-    void *arg)
-{
-	Spark__Connect__ExecutePlanResponse *r;
-
-	pthread_mutex_lock(&c->mu);
-	if (c->finished) {
-		pthread_mutex_unlock(&c->mu);
-		return -1;
-	}
-	if (c->in_flight) {
-		c->violations++;
-		pthread_mutex_unlock(&c->mu);
-		return -1;
-	}
-	r = sc_proto_unpack(&spark__connect__execute_plan_response__descriptor,
-	    msg, len, NULL);
-	if (r == NULL)
-		SC_BUG("unpackable response");
-	c->msgs = sc_xreallocarray(c->msgs, c->nmsgs + 1, sizeof(*c->msgs));
-	c->msgs[c->nmsgs++] = r;
-	c->in_flight = true;
-	c->sent = sent;
-	c->sent_arg = arg;
-	pthread_cond_broadcast(&c->cv);
-	pthread_mutex_unlock(&c->mu);
-	return 0;
-}
-
-static int
-f_finish(struct sc_rpc_call *c, int code, const char *msg)
-{
-	pthread_mutex_lock(&c->mu);
-	if (c->finished) {
-		pthread_mutex_unlock(&c->mu);
-		return -1;
-	}
-	c->finished = true;
-	c->code = code;
-	snprintf(c->status, sizeof(c->status), "%s", msg);
-	pthread_cond_broadcast(&c->cv);
-	pthread_mutex_unlock(&c->mu);
-	return 0;
-}
-
-static void
-f_finish_error(struct sc_rpc_call *c, struct sc_session *s,
-    const struct sc_error *err)
-{
-	(void)s;
-	pthread_mutex_lock(&c->mu);
-	if (!c->finished) {
-		c->finished = true;
-		c->code = err->rpc_code == -1 ? SC_GRPC_INTERNAL
-					      : err->rpc_code;
-		snprintf(c->status, sizeof(c->status), "%s", err->msg);
-		snprintf(c->errclass, sizeof(c->errclass), "%s", err->errclass);
-		pthread_cond_broadcast(&c->cv);
-	}
-	pthread_mutex_unlock(&c->mu);
-}
-
-static void
-f_on_close(struct sc_rpc_call *c, sc_rpc_close_fn *fn, void *arg)
-{
-	pthread_mutex_lock(&c->mu);
-	c->close_fn = fn;
-	c->close_arg = arg;
-	pthread_mutex_unlock(&c->mu);
-}
-
-static void
-f_ref(struct sc_rpc_call *c)
-{
-	atomic_fetch_add(&c->refs, 1);
-}
-
-static void
-f_unref(struct sc_rpc_call *c)
-{
-	atomic_fetch_sub(&c->refs, 1);
-}
-
-static const struct sc_exec_transport fake_tr = {
-	.send = f_send,
-	.finish = f_finish,
-	.finish_error = f_finish_error,
-	.on_close = f_on_close,
-	.ref = f_ref,
-	.unref = f_unref,
-};
-
-/* Complete the send in flight, if any (the transport's sent()). */
-static bool
-ack(struct sc_rpc_call *c, bool okay)
-{
-	sc_rpc_sent_fn *fn;
-	void *arg;
-
-	pthread_mutex_lock(&c->mu);
-	if (!c->in_flight) {
-		pthread_mutex_unlock(&c->mu);
-		return false;
-	}
-	c->in_flight = false;
-	fn = c->sent;
-	arg = c->sent_arg;
-	pthread_mutex_unlock(&c->mu);
-	fn(c, okay, arg);
-	return true;
-}
-
-/* The call ends (RECV_CLOSE): the in-flight send dies, close runs. */
-static void
-call_close(struct sc_rpc_call *c, bool cancelled)
-{
-	sc_rpc_close_fn *fn;
-	void *arg;
-
-	ack(c, false);
-	pthread_mutex_lock(&c->mu);
-	fn = c->close_fn;
-	arg = c->close_arg;
-	c->close_fn = NULL;
-	pthread_mutex_unlock(&c->mu);
-	if (fn != NULL)
-		fn(c, cancelled, arg);
-}
-
-static void
-deadline_in(struct timespec *ts, int ms)
-{
-	clock_gettime(CLOCK_REALTIME, ts);
-	ts->tv_sec += ms / 1000;
-	ts->tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (ts->tv_nsec >= 1000000000L) {
-		ts->tv_sec++;
-		ts->tv_nsec -= 1000000000L;
-	}
-}
-
-static bool
-has_complete(const Spark__Connect__ExecutePlanResponse *r)
-{
-	return r->response_type_case ==
-	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_RESULT_COMPLETE;
-}
-
-static bool
-is_batch(const Spark__Connect__ExecutePlanResponse *r)
-{
-	return r->response_type_case ==
-	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_ARROW_BATCH;
-}
-
-/* --------------------------------------------------- fake runner */
-
-static atomic_int runs;
-static pthread_mutex_t gate_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
-static bool gate_open;
-static atomic_int emit_failures;
-
-static void
-gate_set(bool open)
-{
-	pthread_mutex_lock(&gate_mu);
-	gate_open = open;
-	pthread_cond_broadcast(&gate_cv);
-	pthread_mutex_unlock(&gate_mu);
-}
-
-/*
- * The plan is a sql_command whose text is a program: "schema",
- * "batch:N:SIZE" (N Arrow batches of SIZE data bytes, one row each),
- * "metrics", "gate" (wait until the gate opens or the operation is
- * canceled), "sleep:US" (sleep US microseconds) and "fail" (end with
- * DIVIDE_BY_ZERO).
- */
-static int
-fake_run(struct sc_exec_op *op, const Spark__Connect__Plan *plan, void *arg,
-    struct sc_error *err)
-{
-	Spark__Connect__ExecutePlanResponse r;
-	Spark__Connect__ExecutePlanResponse__ArrowBatch ab;
-	Spark__Connect__ExecutePlanResponse__Metrics mt;
-	Spark__Connect__DataType dt;
-	struct timespec ts;
-	char prog[256], *tok, *save;
-	uint8_t *data;
-	int n, size, i, rc;
-	int64_t offset = 0;
-
-	(void)arg;
-	atomic_fetch_add(&runs, 1);
-	if (plan == NULL || plan->command == NULL ||
-	    plan->command->sql_command == NULL)
-		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023", "no");
-	snprintf(prog, sizeof(prog), "%s", plan->command->sql_command->sql);
-	for (tok = strtok_r(prog, " ", &save); tok != NULL;
-	     tok = strtok_r(NULL, " ", &save)) {
-		spark__connect__execute_plan_response__init(&r);
-		rc = 0;
-		if (strcmp(tok, "schema") == 0) {
-			spark__connect__data_type__init(&dt);
-			r.schema = &dt;
-			rc = sc_exec_emit(op, &r, err);
-		} else if (sscanf(tok, "batch:%d:%d", &n, &size) == 2) {
-			data = sc_xcalloc(1, (size_t)size + 1);
-			for (i = 0; i < n && rc == 0; i++) {
-				spark__connect__execute_plan_response__init(&r);
-				spark__connect__execute_plan_response__arrow_batch__init(
-				    &ab);
-				ab.row_count = 1;
-				ab.data.data = data;
-				ab.data.len = (size_t)size;
-				ab._start_offset_case =
-				    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH___START_OFFSET_START_OFFSET;
-				ab.start_offset = offset++;
-				r.response_type_case =
-				    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_ARROW_BATCH;
-				r.arrow_batch = &ab;
-				rc = sc_exec_emit(op, &r, err);
-			}
-			free(data);
-		} else if (sscanf(tok, "sleep:%d", &n) == 1) {
-			nanosleep(&(struct timespec){ 0, n * 1000L }, NULL);
-		} else if (strcmp(tok, "metrics") == 0) {
-			spark__connect__execute_plan_response__metrics__init(
-			    &mt);
-			r.metrics = &mt;
-			rc = sc_exec_emit(op, &r, err);
-		} else if (strcmp(tok, "gate") == 0) {
-			pthread_mutex_lock(&gate_mu);
-			while (!gate_open && !sc_exec_op_canceled(op)) {
-				deadline_in(&ts, 1);
-				pthread_cond_timedwait(&gate_cv, &gate_mu, &ts);
-			}
-			pthread_mutex_unlock(&gate_mu);
-			if (sc_exec_op_canceled(op))
-				return sc_srv_error(err, "OPERATION_CANCELED",
-				    "HY008", "Operation has been canceled.");
-		} else if (strcmp(tok, "fail") == 0)
-			return sc_srv_error(err, "DIVIDE_BY_ZERO", "22012",
-			    "Division by zero.");
-		if (rc == -1) {
-			atomic_fetch_add(&emit_failures, 1);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* ------------------------------------------------------- fixtures */
-
-static atomic_llong fake_now = 1000000;
-
-static int64_t
-fake_clock(void *arg)
-{
-	(void)arg;
-	return atomic_load(&fake_now);
-}
-
-static struct sc_server srv;
-static struct sc_execmgr *mgr;
-
-static struct sc_session *
-session_new(const char *user, const char *sid)
-{
-	struct sc_session *s = sc_xcalloc(1, sizeof(*s));
-
-	snprintf(s->user_id, sizeof(s->user_id), "%s", user);
-	snprintf(s->session_id, sizeof(s->session_id), "%s", sid);
-	if (sc_uuid_v4(s->server_side_id, NULL) == -1)
-		SC_BUG("uuid");
-	pthread_mutex_init(&s->lock, NULL);
-	s->refs = 1000;
-	return s;
-}
-
-static void
-mgr_start(size_t completed_max)
-{
-	struct sc_execmgr_opts o;
-
-	memset(&o, 0, sizeof(o));
-	o.clock = fake_clock;
-	o.run = fake_run;
-	o.transport = &fake_tr;
-	o.no_timer = true;
-	o.completed_max = completed_max;
-	mgr = sc_execmgr_new_opts(&srv, &o);
-}
-
-static void
-mgr_stop(void)
-{
-	sc_execmgr_free(mgr);
-	mgr = NULL;
-}
-
-static void
-conf_reset(void)
-{
-	sc_server_conf_default(&srv.conf);
-	srv.conf.workers = 2;
-}
-
-/* Build and run an ExecutePlan; returns the call. */
-static struct sc_rpc_call *
-execute(struct sc_session *s, const char *opid, const char *prog,
-    bool reattachable, const char *tag)
-{
-	Spark__Connect__ExecutePlanRequest req;
-	Spark__Connect__Plan plan;
-	Spark__Connect__Command cmd;
-	Spark__Connect__SqlCommand sql;
-	Spark__Connect__ExecutePlanRequest__RequestOption opt, *optp = &opt;
-	Spark__Connect__ReattachOptions ro;
-	char *tags[1];
-	struct sc_rpc_call *c = call_new();
-
-	spark__connect__execute_plan_request__init(&req);
-	spark__connect__plan__init(&plan);
-	spark__connect__command__init(&cmd);
-	spark__connect__sql_command__init(&sql);
-	spark__connect__execute_plan_request__request_option__init(&opt);
-	spark__connect__reattach_options__init(&ro);
-	sql.sql = (char *)prog;
-	cmd.command_type_case =
-	    SPARK__CONNECT__COMMAND__COMMAND_TYPE_SQL_COMMAND;
-	cmd.sql_command = &sql;
-	plan.op_type_case = SPARK__CONNECT__PLAN__OP_TYPE_COMMAND;
-	plan.command = &cmd;
-	req.session_id = s->session_id;
-	req.plan = &plan;
-	if (opid != NULL) {
-		req._operation_id_case =
-		    SPARK__CONNECT__EXECUTE_PLAN_REQUEST___OPERATION_ID_OPERATION_ID;
-		req.operation_id = (char *)opid;
-	}
-	if (reattachable) {
-		ro.reattachable = true;
-		opt.request_option_case =
-		    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__REQUEST_OPTION__REQUEST_OPTION_REATTACH_OPTIONS;
-		opt.reattach_options = &ro;
-		req.n_request_options = 1;
-		req.request_options = &optp;
-	}
-	if (tag != NULL) {
-		tags[0] = (char *)tag;
-		req.n_tags = 1;
-		req.tags = tags;
-	}
-	sc_exec_execute(mgr, s, c, &req);
-	return c;
-}
-
-static struct sc_rpc_call *
-reattach(struct sc_session *s, const char *opid, const char *last)
-{
-	Spark__Connect__ReattachExecuteRequest req;
-	struct sc_rpc_call *c = call_new();
-
-	spark__connect__reattach_execute_request__init(&req);
-	req.session_id = s->session_id;
-	req.operation_id = (char *)opid;
-	if (last != NULL) {
-		req._last_response_id_case =
-		    SPARK__CONNECT__REATTACH_EXECUTE_REQUEST___LAST_RESPONSE_ID_LAST_RESPONSE_ID;
-		req.last_response_id = (char *)last;
-	}
-	sc_exec_reattach(mgr, s, c, &req);
-	return c;
-}
-
-/* 0 all, 1 until id, 2 neither. */
-static int
-release(struct sc_session *s, const char *opid, int how, const char *id,
-    bool *found, struct sc_error *err)
-{
-	Spark__Connect__ReleaseExecuteRequest req;
-	Spark__Connect__ReleaseExecuteRequest__ReleaseAll all;
-	Spark__Connect__ReleaseExecuteRequest__ReleaseUntil until;
-
-	spark__connect__release_execute_request__init(&req);
-	spark__connect__release_execute_request__release_all__init(&all);
-	spark__connect__release_execute_request__release_until__init(&until);
-	req.session_id = s->session_id;
-	req.operation_id = (char *)opid;
-	if (how == 0) {
-		req.release_case =
-		    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_RELEASE_ALL;
-		req.release_all = &all;
-	} else if (how == 1) {
-		req.release_case =
-		    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_RELEASE_UNTIL;
-		until.response_id = (char *)id;
-		req.release_until = &until;
-	}
-	sc_error_init(err);
-	return sc_exec_release(mgr, s, &req, found, err);
-}
-
-/*
- * Wait (5 s at most) until only the test's reference to c is left: the
- * thread that finished a call may still hold the sender's for a moment,
- * as it would hold a real call's.
- */
-static int
-settled_refs(struct sc_rpc_call *c)
-{
-	int64_t end = sc_mono_ms() + 5000;
-	int r;
-
-	while ((r = atomic_load(&c->refs)) != 1 && sc_mono_ms() < end)
-		nanosleep(&(struct timespec){ 0, 100000 }, NULL);
-	return r;
-}
+/* ------------------------------------------------------ fixtures */
 
 /* Close and free a call; its references must all be gone. */
 static int leaks, violations;
@@ -500,67 +35,13 @@ static int leaks, violations;
 static void
 done(struct sc_rpc_call *c, const char *what)
 {
+	int v;
+
 	(void)what;
-	call_close(c, false);
-	violations += c->violations;
-	if (settled_refs(c) != 1)
+	if (xf_call_retire(c, &v) != 1)
 		leaks++;
-	call_free(c);
+	violations += v;
 }
-
-struct find {
-	const char *id;
-	struct sc_exec_info info;
-	bool found;
-	bool tombstone;
-};
-
-static void
-find_cb(const struct sc_exec_info *i, void *arg)
-{
-	struct find *f = arg;
-
-	if (strcmp(i->op_id, f->id) == 0) {
-		f->found = true;
-		f->tombstone = i->tombstone;
-		f->info = *i;
-	}
-}
-
-static struct find
-find(const char *id)
-{
-	struct find f;
-
-	memset(&f, 0, sizeof(f));
-	f.id = id;
-	sc_execmgr_each(mgr, find_cb, &f);
-	return f;
-}
-
-/* Wait for an operation's state (5 s). */
-static bool
-wait_state(const char *id, enum sc_exec_state st)
-{
-	int64_t end = sc_mono_ms() + 5000;
-	struct find f;
-
-	do {
-		f = find(id);
-		if (f.found && !f.tombstone && f.info.state == st)
-			return true;
-		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
-	} while (sc_mono_ms() < end);
-	return false;
-}
-
-#define OP1 "6a0b3c1e-1111-4aaa-8bbb-000000000001"
-#define OP2 "6a0b3c1e-1111-4aaa-8bbb-000000000002"
-#define OP3 "6a0b3c1e-1111-4aaa-8bbb-000000000003"
-#define OP4 "6a0b3c1e-1111-4aaa-8bbb-000000000004"
-#define OP5 "6a0b3c1e-1111-4aaa-8bbb-000000000005"
-#define SID "00112233-4455-6677-8899-aabbccddeeff"
-#define SID2 "00112233-4455-6677-8899-aabbccddee00"
 
 /* --------------------------------------------------------- acker */
 
@@ -579,7 +60,7 @@ acker(void *arg)
 	while (!atomic_load(&ack_stop)) {
 		pthread_mutex_lock(&ack_mu);
 		for (i = 0; i < ack_n; i++)
-			ack(ack_calls[i], true);
+			xf_ack(ack_calls[i], true);
 		pthread_mutex_unlock(&ack_mu);
 		sched_yield();
 	}
@@ -688,24 +169,24 @@ test_interrupt_pending(struct sc_session *s)
 	struct sc_error err;
 	char **ids;
 	size_t n, i;
-	int k, w, nw = srv.conf.workers, before, good = 0;
+	int k, w, nw = xf_srv.conf.workers, before, good = 0;
 	bool found, fine;
 
 	for (k = 0; k < 50; k++) {
-		gate_set(false);
-		before = atomic_load(&runs);
+		xf_gate_set(false);
+		before = atomic_load(&xf_runs);
 		for (w = 0; w < nw; w++) {
 			opid(a[w], 1, 8 * k + w);
-			ca[w] = execute(s, a[w], "gate", true, NULL);
-			wait_state(a[w], SC_EXEC_RUNNING);
+			ca[w] = xf_execute(s, a[w], "gate", true, NULL);
+			xf_wait_state(a[w], SC_EXEC_RUNNING);
 			acked(ca[w]);
 		}
 		opid(b, 1, 8 * k + 7);
-		cb = execute(s, b, "batch:1:1", true, NULL);
+		cb = xf_execute(s, b, "batch:1:1", true, NULL);
 		acked(cb);
-		fine = wait_state(b, SC_EXEC_PENDING);
-		sc_exec_interrupt(mgr, s, 3, b, &ids, &n, &err);
-		gate_set(true);
+		fine = xf_wait_state(b, SC_EXEC_PENDING);
+		sc_exec_interrupt(xf_mgr, s, 3, b, &ids, &n, &err);
+		xf_gate_set(true);
 		for (w = 0; w < nw; w++) {
 			settle(ca[w]);
 			if (ca[w]->code != SC_GRPC_OK)
@@ -714,19 +195,19 @@ test_interrupt_pending(struct sc_session *s)
 		settle(cb);
 		if (fine && n == 1 && strcmp(ids[0], b) == 0 &&
 		    strcmp(cb->errclass, "OPERATION_CANCELED") == 0 &&
-		    cb->nmsgs == 0 && atomic_load(&runs) - before == nw &&
-		    wait_state(b, SC_EXEC_CANCELED))
+		    cb->nmsgs == 0 && atomic_load(&xf_runs) - before == nw &&
+		    xf_wait_state(b, SC_EXEC_CANCELED))
 			good++;
 		for (i = 0; i < n; i++)
 			free(ids[i]);
 		free(ids);
 		for (w = 0; w < nw; w++) {
 			unacked(ca[w]);
-			release(s, a[w], 0, NULL, &found, &err);
+			xf_release(s, a[w], 0, NULL, &found, &err);
 			done(ca[w], "pending a");
 		}
 		unacked(cb);
-		release(s, b, 0, NULL, &found, &err);
+		xf_release(s, b, 0, NULL, &found, &err);
 		done(cb, "pending b");
 	}
 	is_int(good, 50,
@@ -756,7 +237,7 @@ interrupter(void *arg)
 	nanosleep(&(struct timespec){ 0,
 		      (long)(rand_r(&r->seed) % 800) * 1000L },
 	    NULL);
-	r->rc = sc_exec_interrupt(mgr, r->s, 3, r->id, &r->ids, &r->n, &err);
+	r->rc = sc_exec_interrupt(xf_mgr, r->s, 3, r->id, &r->ids, &r->n, &err);
 	return NULL;
 }
 
@@ -777,7 +258,7 @@ test_interrupt_race(struct sc_session *s)
 	size_t i;
 	bool found;
 	struct sc_error err;
-	struct find f;
+	struct xf_find f;
 
 	for (k = 0; k < 300; k++) {
 		opid(id, 2, k);
@@ -788,24 +269,24 @@ test_interrupt_race(struct sc_session *s)
 		atomic_store(&go, false);
 		pthread_create(&t, NULL, interrupter, &r);
 		atomic_store(&go, true);
-		c = execute(s, id, "batch:1:10 sleep:300 batch:2:10", true,
+		c = xf_execute(s, id, "batch:1:10 sleep:300 batch:2:10", true,
 		    NULL);
 		acked(c);
 		pthread_join(t, NULL);
 		if (!settle(c))
 			bad++;
-		f = find(id);
+		f = xf_find(id);
 		if (r.rc == 0 && r.n == 1) {
 			if (strcmp(c->errclass, "OPERATION_CANCELED") == 0 &&
 			    f.info.state == SC_EXEC_CANCELED &&
 			    (c->nmsgs == 0 ||
-				!has_complete(c->msgs[c->nmsgs - 1])))
+				!xf_has_complete(c->msgs[c->nmsgs - 1])))
 				canceled++;
 			else
 				bad++;
 		} else if (r.rc == 0 && r.n == 0) {
 			if (c->code == SC_GRPC_OK && c->nmsgs == 4 &&
-			    has_complete(c->msgs[3]) &&
+			    xf_has_complete(c->msgs[3]) &&
 			    f.info.state == SC_EXEC_FINISHED)
 				finished++;
 			else
@@ -816,7 +297,7 @@ test_interrupt_race(struct sc_session *s)
 			free(r.ids[i]);
 		free(r.ids);
 		unacked(c);
-		release(s, id, 0, NULL, &found, &err);
+		xf_release(s, id, 0, NULL, &found, &err);
 		done(c, "interrupt race");
 	}
 	is_int(bad, 0,
@@ -836,7 +317,7 @@ releaser(void *arg)
 	while (!atomic_load(&go))
 		;
 	random_pause(&r->seed);
-	r->rc = release(r->s, r->id, 0, NULL, &found, &err);
+	r->rc = xf_release(r->s, r->id, 0, NULL, &found, &err);
 	r->n = found;
 	return NULL;
 }
@@ -862,17 +343,17 @@ test_release_race(struct sc_session *s)
 		r.seed = (unsigned)k * 7;
 		atomic_store(&go, false);
 		pthread_create(&t, NULL, releaser, &r);
-		c = execute(s, id, "batch:20:100", true, NULL);
+		c = xf_execute(s, id, "batch:20:100", true, NULL);
 		acked(c);
 		atomic_store(&go, true);
 		pthread_join(t, NULL);
-		if (!settle(c) || r.rc != 0 || r.n != 1 || find(id).found)
+		if (!settle(c) || r.rc != 0 || r.n != 1 || xf_find(id).found)
 			bad++;
 		else if (strcmp(c->errclass, "INVALID_CURSOR.DISCONNECTED") ==
 		    0)
 			disc++;
 		else if (c->code == SC_GRPC_OK && c->nmsgs == 21 &&
-		    has_complete(c->msgs[20]))
+		    xf_has_complete(c->msgs[20]))
 			compl ++;
 		else
 			bad++;
@@ -905,7 +386,7 @@ test_reattach_race(struct sc_session *s)
 
 	for (k = 0; k < 300; k++) {
 		opid(id, 4, k);
-		c = execute(s, id, "batch:5:10 sleep:200 batch:5:10", true,
+		c = xf_execute(s, id, "batch:5:10 sleep:200 batch:5:10", true,
 		    NULL);
 		acked(c);
 		random_pause(&seed);
@@ -915,7 +396,7 @@ test_reattach_race(struct sc_session *s)
 			snprintf(last, sizeof(last), "%s",
 			    c->msgs[seen - 1]->response_id);
 		pthread_mutex_unlock(&c->mu);
-		c2 = reattach(s, id, seen > 0 ? last : NULL);
+		c2 = xf_reattach(s, id, seen > 0 ? last : NULL);
 		acked(c2);
 		if (!settle(c) || !settle(c2)) {
 			bad++;
@@ -935,17 +416,17 @@ test_reattach_race(struct sc_session *s)
 			int64_t index = want_first + (int64_t)i;
 
 			if (index <= 10 &&
-			    (!is_batch(c2->msgs[i]) ||
+			    (!xf_is_batch(c2->msgs[i]) ||
 				c2->msgs[i]->arrow_batch->start_offset !=
 				    index - 1))
 				bad++;
-			if (index == 11 && !has_complete(c2->msgs[i]))
+			if (index == 11 && !xf_has_complete(c2->msgs[i]))
 				bad++;
 		}
 next:
 		unacked(c);
 		unacked(c2);
-		release(s, id, 0, NULL, &found, &err);
+		xf_release(s, id, 0, NULL, &found, &err);
 		done(c, "reattach race old");
 		done(c2, "reattach race new");
 	}
@@ -964,26 +445,26 @@ test_session_close_race(void)
 	char id[SC_UUID_STRLEN], sid[64];
 	int k, bad = 0;
 	unsigned seed = 5;
-	struct find f;
+	struct xf_find f;
 
 	for (k = 0; k < 200; k++) {
 		snprintf(sid, sizeof(sid), "00112233-4455-6677-8899-%012d", k);
-		s = session_new("carol", sid);
+		s = xf_session_new("carol", sid);
 		opid(id, 5, k);
-		c = execute(s, id, "batch:50:10", true, NULL);
+		c = xf_execute(s, id, "batch:50:10", true, NULL);
 		acked(c);
 		random_pause(&seed);
 		pthread_mutex_lock(&s->lock);
 		s->closed = true;
 		pthread_mutex_unlock(&s->lock);
-		sc_exec_session_closed(mgr, s);
+		sc_exec_session_closed(xf_mgr, s);
 		if (!settle(c))
 			bad++;
 		else if (strcmp(c->errclass, "INVALID_CURSOR.DISCONNECTED") !=
 			0 &&
 		    !(c->code == SC_GRPC_OK && c->nmsgs == 51))
 			bad++;
-		f = find(id);
+		f = xf_find(id);
 		if (!f.found || !f.tombstone)
 			bad++;
 		unacked(c);
@@ -1024,7 +505,7 @@ dup_exec(void *arg)
 {
 	struct dup *d = arg;
 
-	d->c = execute(d->s, d->id, "batch:2:10", true, NULL);
+	d->c = xf_execute(d->s, d->id, "batch:2:10", true, NULL);
 	return NULL;
 }
 
@@ -1062,7 +543,7 @@ test_duplicate_race(struct sc_session *s)
 		}
 		if (winners != 1 || exists != 7)
 			bad++;
-		release(s, id, 0, NULL, &found, &err);
+		xf_release(s, id, 0, NULL, &found, &err);
 		for (i = 0; i < 8; i++)
 			done(d[i].c, "duplicate");
 	}
@@ -1077,11 +558,11 @@ main(void)
 	struct sc_session *s;
 
 	test_table();
-	conf_reset();
-	srv.conf.workers = 4;
-	mgr_start(0);
+	xf_conf_reset();
+	xf_srv.conf.workers = 4;
+	xf_mgr_start(0);
 	pthread_create(&ack_thr, NULL, acker, NULL);
-	s = session_new("alice", SID);
+	s = xf_session_new("alice", SID);
 	test_interrupt_pending(s);
 	test_interrupt_race(s);
 	test_release_race(s);
@@ -1090,7 +571,7 @@ main(void)
 	test_duplicate_race(s);
 	atomic_store(&ack_stop, true);
 	pthread_join(ack_thr, NULL);
-	mgr_stop();
+	xf_mgr_stop();
 	is_int(violations, 0, "flow control: never two sends in flight");
 	is_int(leaks, 0, "every call reference released");
 	is_int(s->refs, 1000, "session references all released");

@@ -278,7 +278,7 @@ test_tombstone_bound(void)
 	srv.conf.closed_session_tombstones = 3;
 	for (i = 0; i < 5; i++) {
 		snprintf(ids[i], sizeof(ids[i]),
-		    "00000000-0000-4000-8000-00000000000%d", i);
+		    "00000000-0000-4000-8000-00000000000%c", '0' + i);
 		sc_session_unref(
 		    get(m, "u", ids[i], NULL, SC_SESS_GET_OR_CREATE, &err));
 		sc_sessmgr_release(m, "u", ids[i], false, ssid);

@@ -7,7 +7,8 @@
  * (schema, one record batch, end-of-stream marker) for the flat types a
  * result row can hold.  The reader validates untrusted streams (both
  * framings, V4/V5) and exposes every type Spark sends, nested included.
- * See /work/shared/arrow-ipc.md for the format.
+ * See the shared notes arrow-ipc.md (../shared/ beside the repository) for
+ * the format.
  */
 
 #ifndef SC_ARROW_H

@@ -44,46 +44,8 @@ static const char usage_text[] =
     "       rawstream stream -s uri --size bytes --count n\n"
     "       rawstream unary -s uri --count n [--warmup n] [--size bytes]\n";
 
-static void __attribute__((noreturn)) usage(void)
-{
-	fputs(usage_text, stderr);
-	exit(2);
-}
-
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("rawstream: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static uint64_t
-num_arg(const char *s, const char *what, uint64_t max)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0' || v > max)
-		die("invalid %s '%s'", what, s);
-	return v;
-}
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#define BENCH_PROG "rawstream"
+#include "bench.h"
 
 /* ------------------------------------------------------------ server */
 

@@ -45,46 +45,8 @@ static const char usage_text[] =
     "       scstream hold -s uri (--range end | --sql query)"
     " --hold-ms ms\n";
 
-static void __attribute__((noreturn)) usage(void)
-{
-	fputs(usage_text, stderr);
-	exit(2);
-}
-
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("scstream: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static uint64_t
-num_arg(const char *s, const char *what, uint64_t max)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0' || v > max)
-		die("invalid %s '%s'", what, s);
-	return v;
-}
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#define BENCH_PROG "scstream"
+#include "bench.h"
 
 struct opts {
 	const char *server;

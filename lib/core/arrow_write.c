@@ -468,6 +468,14 @@ struct wcol {
 	struct bytes valid; /* validity bitmap */
 	struct bytes vals; /* values, bool bits, or offsets */
 	struct bytes data; /* var-width bytes */
+	/*
+	 * A column holding only a sequence (sc_arrow_append_int64_seq)
+	 * keeps start and step instead of the values, and writes them
+	 * straight into the flushed batch: a Range is then generated into
+	 * the message once, not into a column buffer and copied again.
+	 */
+	bool lazy;
+	uint64_t lazy_start, lazy_step;
 };
 
 struct sc_arrow_writer {
@@ -481,6 +489,7 @@ static void
 col_reset(struct wcol *c)
 {
 	c->n = c->nnull = 0;
+	c->lazy = false;
 	c->valid.len = c->vals.len = c->data.len = 0;
 	if (c->offw)
 		bytes_put(&c->vals, NULL, c->offw); /* offsets[0] = 0 */
@@ -584,14 +593,53 @@ pad8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
+/* The value buffer's length, virtual for a lazy sequence. */
+static size_t
+vals_len(const struct wcol *c)
+{
+	return c->lazy ? c->n * 8 : c->vals.len;
+}
+
+/* Write values start, start + step, ... as little-endian int64s. */
+static void
+fill_seq(uint8_t *p, uint64_t v, uint64_t step, size_t n)
+{
+	size_t i;
+
+	/*
+	 * A byte-wise store costs about 60 instructions a row; on a
+	 * little-endian host the value's own bytes are already in order.
+	 */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (i = 0; i < n; i++, v += step)
+		memcpy(p + i * 8, &v, 8);
+#else
+	for (i = 0; i < n; i++, v += step)
+		le64(p + i * 8, v);
+#endif
+}
+
+/* Turn a lazy sequence into real values before anything else is added. */
+static void
+materialize(struct wcol *c)
+{
+	if (!c->lazy)
+		return;
+	c->lazy = false;
+	c->vals.len = 0;
+	bytes_reserve(&c->vals, c->n * 8);
+	fill_seq(c->vals.p, c->lazy_start, c->lazy_step, c->n);
+	c->vals.len = c->n * 8;
+}
+
 size_t
 sc_arrow_writer_bytes(const struct sc_arrow_writer *w)
 {
 	size_t i, sum = 0;
 
 	for (i = 0; i < w->schema.nfields; i++)
-		sum += pad8(w->cols[i].valid.len) + pad8(w->cols[i].vals.len) +
-		    pad8(w->cols[i].data.len);
+		sum += pad8(w->cols[i].valid.len) +
+		    pad8(vals_len(&w->cols[i])) + pad8(w->cols[i].data.len);
 	return sum;
 }
 
@@ -607,6 +655,7 @@ col_get(struct sc_arrow_writer *w, size_t col, struct sc_error *err)
 		return NULL;
 	}
 	c = &w->cols[col];
+	materialize(c);
 	if (c->n != w->nrows) {
 		sc_error_set(err, SC_ST_INTERNAL,
 		    "Arrow column '%s' already has a value for row %zu",
@@ -745,16 +794,23 @@ sc_arrow_append_int64_seq(struct sc_arrow_writer *w, int64_t start,
 {
 	struct wcol *c;
 	uint8_t *p;
-	uint64_t v = (uint64_t)start;
 	size_t i, first, nbytes;
+	bool extend;
 
 	if (w->schema.nfields != 1)
 		return sc_error_set(err, SC_ST_INTERNAL,
 		    "a sequence needs a one-column Arrow writer");
-	if ((c = col_get(w, 0, err)) == NULL)
-		return -1;
-	if (c->f->type != SC_ARROW_INT64)
-		return wrong_kind(c, "an int64 sequence", err);
+	c = &w->cols[0];
+	/* A fresh column, or one that continues the same sequence, stays lazy. */
+	extend = c->lazy && c->lazy_step == (uint64_t)step &&
+	    c->lazy_start + c->n * c->lazy_step == (uint64_t)start;
+	if (!extend &&
+	    (c->f->type != SC_ARROW_INT64 || c->n != 0 || w->nrows != 0)) {
+		if ((c = col_get(w, 0, err)) == NULL)
+			return -1;
+		if (c->f->type != SC_ARROW_INT64)
+			return wrong_kind(c, "an int64 sequence", err);
+	}
 	if (n == 0)
 		return 0;
 	/* Validity: finish the partial byte, then whole bytes of ones. */
@@ -771,20 +827,18 @@ sc_arrow_append_int64_seq(struct sc_arrow_writer *w, int64_t start,
 			    (uint8_t)((1u << (i % 8)) - 1);
 		c->valid.len += nbytes;
 	}
-	bytes_reserve(&c->vals, n * 8);
-	p = c->vals.p + c->vals.len;
-	/*
-	 * A byte-wise store costs about 60 instructions a row; on a
-	 * little-endian host the value's own bytes are already in order.
-	 */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	for (i = 0; i < n; i++, v += (uint64_t)step)
-		memcpy(p + i * 8, &v, 8);
-#else
-	for (i = 0; i < n; i++, v += (uint64_t)step)
-		le64(p + i * 8, v);
-#endif
-	c->vals.len += n * 8;
+	if (extend || (c->n == 0 && !c->lazy)) {
+		if (!extend) {
+			c->lazy = true;
+			c->lazy_start = (uint64_t)start;
+			c->lazy_step = (uint64_t)step;
+		}
+	} else {
+		bytes_reserve(&c->vals, n * 8);
+		p = c->vals.p + c->vals.len;
+		fill_seq(p, (uint64_t)start, (uint64_t)step, n);
+		c->vals.len += n * 8;
+	}
 	c->n += n;
 	w->nrows += n;
 	return 0;
@@ -962,6 +1016,7 @@ col_truncate(struct wcol *c, size_t k)
 {
 	size_t i;
 
+	materialize(c);
 	for (i = k; i < c->n; i++) {
 		if (c->f->type == SC_ARROW_NULL)
 			c->nnull--;
@@ -1016,6 +1071,20 @@ add_body(struct sc_buf *out, const struct bytes *b)
 	sc_buf_add(out, zero, pad8(b->len) - b->len, NULL);
 }
 
+/* A lazy sequence, generated straight into out, padded. */
+static void
+add_seq(struct sc_buf *out, const struct wcol *c)
+{
+	static const uint8_t zero[8];
+	size_t len = c->n * 8;
+
+	if (sc_buf_grow(out, len, NULL) == -1)
+		return;
+	fill_seq(out->data + out->len, c->lazy_start, c->lazy_step, c->n);
+	sc_buf_setlen(out, out->len + len);
+	sc_buf_add(out, zero, pad8(len) - len, NULL);
+}
+
 int
 sc_arrow_writer_flush_batch(struct sc_arrow_writer *w, struct sc_buf *out,
     struct sc_error *err)
@@ -1047,7 +1116,7 @@ sc_arrow_writer_flush_batch(struct sc_arrow_writer *w, struct sc_buf *out,
 		if (c->f->type == SC_ARROW_NULL)
 			continue;
 		ADDBUF(c->valid.len);
-		ADDBUF(c->vals.len);
+		ADDBUF(vals_len(c));
 		if (c->offw)
 			ADDBUF(c->data.len);
 	}
@@ -1067,7 +1136,10 @@ sc_arrow_writer_flush_batch(struct sc_arrow_writer *w, struct sc_buf *out,
 		if (c->f->type == SC_ARROW_NULL)
 			continue;
 		add_body(out, &c->valid);
-		add_body(out, &c->vals);
+		if (c->lazy)
+			add_seq(out, c);
+		else
+			add_body(out, &c->vals);
 		if (c->offw)
 			add_body(out, &c->data);
 	}

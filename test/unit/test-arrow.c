@@ -3251,6 +3251,43 @@ test_int64_seq(void)
 	sc_arrow_writer_free(w);
 	sc_arrow_schema_release(&s);
 
+	/*
+	 * A fresh column keeps the sequence lazily and writes it at flush;
+	 * a continuing sequence extends it, anything else makes it real.
+	 */
+	sc_arrow_schema_init(&s);
+	sc_arrow_schema_add(&s, "id", SC_ARROW_INT64, false);
+	w = sc_arrow_writer_new(&s, &err);
+	ok(sc_arrow_append_int64_seq(w, 10, 2, 5, &err) == 0 &&
+		sc_arrow_append_int64_seq(w, 20, 2, 3, &err) == 0 &&
+		sc_arrow_append_int64_seq(w, 100, 1, 2, &err) == 0 &&
+		sc_arrow_append_int64(w, 0, 7, &err) == 0 &&
+		sc_arrow_writer_end_row(w, &err) == 0,
+	    "lazy seq: extend, break and a single row");
+	is_int(sc_arrow_writer_bytes(w), 8 * 11 + 8,
+	    "lazy seq: byte estimate counts the virtual values");
+	sc_buf_reset(&out);
+	ok(sc_arrow_writer_flush(w, &out, &err) == 0, "lazy seq: flush");
+	memset(&c, 0, sizeof(c));
+	ok(sc_arrow_read_stream(out.data, out.len, seq_batch, &c, &err) == 0,
+	    "lazy seq: reader accepts it");
+	is_int(c.rows, 11, "lazy seq: rows");
+	/* 10..18 step 2 = 70, 20..24 = 66, 100 + 101, 7 */
+	is_int(c.sum, 70 + 66 + 201 + 7, "lazy seq: checksum");
+	is_int(c.last, 7, "lazy seq: last value");
+	ok(sc_arrow_append_int64_seq(w, -5, -1, 1000, &err) == 0,
+	    "lazy seq: a whole batch of one sequence");
+	sc_buf_reset(&out);
+	ok(sc_arrow_writer_flush(w, &out, &err) == 0, "lazy seq: flush 2");
+	memset(&c, 0, sizeof(c));
+	ok(sc_arrow_read_stream(out.data, out.len, seq_batch, &c, &err) == 0,
+	    "lazy seq: second batch readable");
+	is_int(c.rows, 1000, "lazy seq: second batch rows");
+	is_int(c.sum, -5000 - 499500, "lazy seq: second batch checksum");
+	is_int(c.last, -1004, "lazy seq: second batch last value");
+	sc_arrow_writer_free(w);
+	sc_arrow_schema_release(&s);
+
 	sc_arrow_schema_init(&s);
 	sc_arrow_schema_add(&s, "a", SC_ARROW_INT64, false);
 	sc_arrow_schema_add(&s, "b", SC_ARROW_INT64, false);

@@ -59,7 +59,7 @@ jws(struct json *j)
 		j->p++;
 }
 
-/* A JSON string into out (escapes decoded for ASCII, \uXXXX kept raw). */
+/* A JSON string into out (escapes decoded for ASCII, \u escapes kept raw). */
 static int
 jstring(struct json *j, struct sc_buf *out)
 {

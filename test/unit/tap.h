@@ -66,6 +66,22 @@ tap_ok(int pass, const char *file, int line, const char *fmt, ...)
 			printf("#   length %zu, want %zu\n", gl_, wl_); \
 	} while (0)
 
+/*
+ * A template for mkstemp()/mkdtemp(): "/tmp/<prefix>" and the six
+ * placeholder characters they replace.
+ */
+static inline void
+tap_template(char *buf, size_t n, const char *prefix)
+{
+	size_t len, i;
+
+	snprintf(buf, n, "/tmp/%s", prefix);
+	len = strlen(buf);
+	for (i = 0; i < 6 && len + 1 < n; i++)
+		buf[len++] = 'X';
+	buf[len] = '\0';
+}
+
 static int
 tap_done(void)
 {

@@ -92,7 +92,7 @@ test_huge(void)
 static void
 test_files(void)
 {
-	char path[] = "/tmp/test-crc.XXXXXX";
+	char path[64];
 	struct sc_error err;
 	unsigned char *big;
 	uint32_t c = 0, want;
@@ -104,6 +104,7 @@ test_files(void)
 		big[i] = (unsigned char)(i * 7 + (i >> 8));
 	want = sc_crc32_update(0, big, n);
 
+	tap_template(path, sizeof(path), "test-crc.");
 	fd = mkstemp(path);
 	ok(fd >= 0, "temporary file");
 	ok(write(fd, big, n) == (ssize_t)n, "write 200000 bytes");

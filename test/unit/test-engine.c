@@ -1499,7 +1499,7 @@ test_concurrency(void)
 static void
 test_file_db(void)
 {
-	char path[] = "/tmp/sc-engine-test-XXXXXX";
+	char path[64];
 	struct sc_engine *e;
 	struct sc_engine_conn *a, *b;
 	struct sc_error err;
@@ -1507,6 +1507,7 @@ test_file_db(void)
 	int fd;
 	char *wal, *shm;
 
+	tap_template(path, sizeof(path), "sc-engine-test-");
 	fd = mkstemp(path);
 	close(fd);
 	e = sc_engine_new(path, &err);

@@ -885,10 +885,11 @@ test_tls(void)
 	struct sc_buf resp;
 	struct sc_uri u;
 	struct sc_rpc *rpc;
-	char dir[] = "/tmp/test-rpc-XXXXXX", cmd[1024];
+	char dir[64], cmd[1024];
 	char crt[64], key[64], spec[128];
 	int port = 0;
 
+	tap_template(dir, sizeof(dir), "test-rpc-");
 	if (mkdtemp(dir) == NULL) {
 		ok(0, "mkdtemp");
 		return;

@@ -57,4 +57,26 @@ static double __attribute__((unused)) now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* qsort() comparison for doubles. */
+static int __attribute__((unused)) cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The p-th percentile (0..100) of sorted v[0..n-1], nearest rank. */
+static double __attribute__((unused))
+percentile(const double *v, size_t n, double p)
+{
+	size_t k;
+
+	k = (size_t)(p / 100.0 * (double)n + 0.999999);
+	if (k == 0)
+		k = 1;
+	if (k > n)
+		k = n;
+	return v[k - 1];
+}
+
 #endif

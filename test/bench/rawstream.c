@@ -343,28 +343,6 @@ stream_client(int argc, char *argv[])
 }
 
 static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The p-th percentile (0..100) of sorted v[0..n-1], nearest rank. */
-static double
-percentile(const double *v, size_t n, double p)
-{
-	size_t k;
-
-	k = (size_t)(p / 100.0 * (double)n + 0.999999);
-	if (k == 0)
-		k = 1;
-	if (k > n)
-		k = n;
-	return v[k - 1];
-}
-
-static int
 unary_client(int argc, char *argv[])
 {
 	struct client_opts co;

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * log.c: stderr messages for clients and the server.
+ * log.c: stderr messages for clients and the server.  Each message is
+ * formatted, then escaped (sc_log_escape), then written as one line.
  */
 
 #include "core/log.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -51,15 +53,114 @@ sc_log_level_parse(const char *s, enum sc_log_level *out)
 	return -1;
 }
 
+/*
+ * The length of the valid UTF-8 sequence of two to four bytes at p (n
+ * bytes left), or 0 when p does not start one (an overlong form, a
+ * surrogate, a value above U+10FFFF, a stray or missing continuation).
+ */
+static size_t
+utf8_len(const unsigned char *p, size_t n)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (p[0] == 0xe0)
+		lo = 0xa0; /* overlong */
+	else if (p[0] == 0xed)
+		hi = 0x9f; /* surrogates */
+	else if (p[0] == 0xf0)
+		lo = 0x90; /* overlong */
+	else if (p[0] == 0xf4)
+		hi = 0x8f; /* above U+10FFFF */
+	if (n < len || p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/* The code point of the valid sequence of len bytes at p. */
+static uint32_t
+utf8_decode(const unsigned char *p, size_t len)
+{
+	uint32_t cp = p[0] & (0xff >> (len + 1));
+	size_t i;
+
+	for (i = 1; i < len; i++)
+		cp = cp << 6 | (p[i] & 0x3f);
+	return cp;
+}
+
+size_t
+sc_log_escape(char *out, size_t outsz, const char *in, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)in;
+	char esc[8];
+	size_t i = 0, o = 0, n, w;
+	uint32_t cp;
+
+	if (outsz == 0)
+		return 0;
+	while (i < len) {
+		n = 1;
+		w = 0;
+		if (p[i] == '\\') {
+			esc[w++] = '\\';
+			esc[w++] = '\\';
+		} else if (p[i] == '\n' || p[i] == '\r' || p[i] == '\t') {
+			esc[w++] = '\\';
+			esc[w++] = p[i] == '\n' ? 'n'
+			    : p[i] == '\r'	? 'r'
+						: 't';
+		} else if (p[i] >= 0x20 && p[i] < 0x7f) {
+			esc[w++] = (char)p[i];
+		} else if (p[i] < 0x80 || (n = utf8_len(p + i, len - i)) == 0) {
+			n = 1;
+			esc[w++] = '\\';
+			esc[w++] = 'x';
+			esc[w++] = hex[p[i] >> 4];
+			esc[w++] = hex[p[i] & 0xf];
+		} else if ((cp = utf8_decode(p + i, n)) <= 0x9f ||
+		    cp == 0x2028 || cp == 0x2029) {
+			esc[w++] = '\\';
+			esc[w++] = 'u';
+			esc[w++] = hex[cp >> 12 & 0xf];
+			esc[w++] = hex[cp >> 8 & 0xf];
+			esc[w++] = hex[cp >> 4 & 0xf];
+			esc[w++] = hex[cp & 0xf];
+		} else {
+			memcpy(esc, p + i, n);
+			w = n;
+		}
+		if (o + w >= outsz)
+			break;
+		memcpy(out + o, esc, w);
+		o += w;
+		i += n;
+	}
+	out[o] = '\0';
+	return i;
+}
+
 void
 sc_log_write(enum sc_log_level level, const char *fmt, ...)
 {
 	static const char letters[] = "EWID";
-	char line[4096];
+	char msg[4096], line[4096];
 	struct timespec ts;
 	struct tm tm;
 	va_list ap;
-	size_t n;
+	size_t n, len;
 	int r;
 
 	if (style == SC_LOG_STYLE_SERVER) {
@@ -76,11 +177,12 @@ sc_log_write(enum sc_log_level level, const char *fmt, ...)
 	if (n >= sizeof(line))
 		n = sizeof(line) - 1;
 	va_start(ap, fmt);
-	r = vsnprintf(line + n, sizeof(line) - n - 1, fmt, ap);
+	r = vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (r > 0)
-		n += (size_t)r < sizeof(line) - n - 1 ? (size_t)r
-						      : sizeof(line) - n - 2;
+	len = r < 0 ? 0 : (size_t)r < sizeof(msg) ? (size_t)r : sizeof(msg) - 1;
+	/* Leave room for the newline. */
+	sc_log_escape(line + n, sizeof(line) - n - 1, msg, len);
+	n += strlen(line + n);
 	line[n++] = '\n';
 	/* One write per line keeps lines whole across threads. */
 	if (write(STDERR_FILENO, line, n) < 0)

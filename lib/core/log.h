@@ -8,10 +8,17 @@
  * "2026-08-22T10:00:00.123Z 12345 I message".  The level test happens
  * before the arguments are evaluated.  Thread-safe: one line is written
  * with one write(2).
+ *
+ * Every message goes through sc_log_escape() after it is formatted, so a
+ * value from the network (a user id, a session id, an error text) cannot
+ * start a line of its own or put raw bytes into the log: one message is
+ * always exactly one line of printable UTF-8.
  */
 
 #ifndef SC_LOG_H
 #define SC_LOG_H
+
+#include <stddef.h>
 
 enum sc_log_level {
 	SC_LOG_ERROR = 0,
@@ -33,6 +40,18 @@ int sc_log_level_parse(const char *s, enum sc_log_level *out);
 
 void sc_log_write(enum sc_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/*
+ * Copy the len bytes at in to out (outsz bytes, always NUL-terminated)
+ * with these escaped: backslash as \\, tab, newline and carriage return
+ * as \t, \n, \r, other control bytes, DEL and every byte that is not
+ * part of a valid UTF-8 sequence as \xNN, and the C1 controls and the
+ * line and paragraph separators (U+0080-U+009F, U+2028, U+2029) as
+ * \uNNNN.  Other UTF-8 passes through.  An escape or a character that
+ * does not fit whole is left out, and so is everything after it.
+ * Returns the number of bytes of in that were copied or escaped.
+ */
+size_t sc_log_escape(char *out, size_t outsz, const char *in, size_t len);
 
 #define sc_err(...) sc_log_write(SC_LOG_ERROR, __VA_ARGS__)
 #define sc_warn(...)                                            \

@@ -107,6 +107,29 @@ static const struct setting {
 	    offsetof(struct sc_server_conf, workers), 1, 256, 0 },
 	{ "spark.connect.authenticate.token", "token", K_TOKEN,
 	    offsetof(struct sc_server_conf, token), 0, 0, 0 },
+	/* Limits: sessions, session conf, shutdown, memory. */
+	{ "sctk.session.maxSessions", "max-sessions", K_COUNT,
+	    offsetof(struct sc_server_conf, max_sessions), 1, INT32_MAX, 0 },
+	{ "sctk.session.maxSessionsPerUser", "max-sessions-per-user", K_COUNT,
+	    offsetof(struct sc_server_conf, max_user_sessions), 1, INT32_MAX,
+	    0 },
+	{ "sctk.session.maxConfKeys", "session-conf-keys", K_COUNT,
+	    offsetof(struct sc_server_conf, conf_max_keys), 0, INT32_MAX, 0 },
+	{ "sctk.session.maxConfKeySize", "session-conf-key-size", K_SIZE,
+	    offsetof(struct sc_server_conf, conf_max_key_size), 1, INT32_MAX,
+	    0 },
+	{ "sctk.session.maxConfValueSize", "session-conf-value-size", K_SIZE,
+	    offsetof(struct sc_server_conf, conf_max_value_size), 0, INT32_MAX,
+	    0 },
+	{ "sctk.session.maxConfBytes", "session-conf-bytes", K_SIZE,
+	    offsetof(struct sc_server_conf, conf_max_bytes), 0, INT64_MAX, 0 },
+	{ "sctk.server.shutdownTimeout", "shutdown-timeout", K_DURATION,
+	    offsetof(struct sc_server_conf, shutdown_timeout_ms), 1, INT64_MAX,
+	    F_MINUS1 },
+	{ "sctk.server.mallocArenas", "malloc-arenas", K_INT,
+	    offsetof(struct sc_server_conf, malloc_arenas), 0, 1024, 0 },
+	{ "sctk.server.trimThreshold", "trim-threshold", K_SIZE,
+	    offsetof(struct sc_server_conf, trim_threshold), 0, INT64_MAX, 0 },
 };
 
 #define NSETTINGS (sizeof(settings) / sizeof(settings[0]))
@@ -137,6 +160,15 @@ sc_server_conf_default(struct sc_server_conf *conf)
 	conf->max_metadata_size = 1024;
 	conf->workers = 4;
 	conf->token[0] = '\0';
+	conf->max_sessions = 10000;
+	conf->max_user_sessions = 5000;
+	conf->conf_max_keys = 10000;
+	conf->conf_max_key_size = KIB;
+	conf->conf_max_value_size = 64 * KIB;
+	conf->conf_max_bytes = MIB;
+	conf->shutdown_timeout_ms = 10 * 1000;
+	conf->malloc_arenas = 2;
+	conf->trim_threshold = 16 * MIB;
 }
 
 static const struct setting *

@@ -65,6 +65,16 @@ struct sc_server_conf {
 	int64_t max_metadata_size; /* grpc.maxMetadataSize, 1024 */
 	int workers; /* execution worker threads, 4 */
 	char token[256]; /* authenticate.token, "" = none */
+	/* Limits on sessions, their conf, shutdown and memory (sctk.*). */
+	int64_t max_sessions; /* sctk.session.maxSessions, 10000 */
+	int64_t max_user_sessions; /* sctk.session.maxSessionsPerUser, 5000 */
+	int64_t conf_max_keys; /* sctk.session.maxConfKeys, 10000 */
+	int64_t conf_max_key_size; /* sctk.session.maxConfKeySize, 1 KiB */
+	int64_t conf_max_value_size; /* sctk.session.maxConfValueSize, 64 KiB */
+	int64_t conf_max_bytes; /* sctk.session.maxConfBytes, 1 MiB */
+	int64_t shutdown_timeout_ms; /* sctk.server.shutdownTimeout, 10 s */
+	int malloc_arenas; /* sctk.server.mallocArenas, 2; 0: glibc's */
+	int64_t trim_threshold; /* sctk.server.trimThreshold, 16 MiB; 0 off */
 };
 
 /* Fill conf with the defaults. */
@@ -99,14 +109,15 @@ struct sc_server {
 /*
  * A session.  Created and owned by the session manager; reference
  * counted so an operation or an RPC can keep it while the manager drops
- * it.  Fields above the lock are immutable after creation.
+ * it.  Fields above the lock are immutable after creation, except conn:
+ * NULL until sc_session_conn() opens it (under the lock), then fixed.
  */
 struct sc_session {
 	char user_id[256];
 	char session_id[64]; /* as sent by the client */
 	char server_side_id[37]; /* our own random UUID */
 	struct sc_server *server;
-	struct sc_engine_conn *conn; /* one SQLite connection */
+	struct sc_engine_conn *conn; /* one SQLite connection, or NULL */
 
 	pthread_mutex_t lock;
 	int refs;
@@ -114,7 +125,7 @@ struct sc_session {
 	int64_t created_ms; /* realtime */
 	int64_t last_access_ms; /* monotonic */
 	void *conf; /* per-session conf (session.c) */
-	void *errors; /* FetchErrorDetails cache (session.c) */
+	void *errors; /* FetchErrorDetails cache (session.c), or NULL */
 };
 
 void sc_session_ref(struct sc_session *s);

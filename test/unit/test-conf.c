@@ -229,10 +229,11 @@ test_token(void)
 	sc_server_conf_default(&c);
 	each_n = each_token = 0;
 	sc_server_conf_each(&c, each, NULL);
-	is_int(each_n, 18, "each lists 18 settings without a token");
+	is_int(each_n, 27, "each lists 27 settings without a token");
 	is_int(each_token, 0, "each skips an unset token");
 	is_str(each_first, RB, "each starts with the retry buffer");
-	is_str(each_last, "sctk.execute.workers", "each ends with workers");
+	is_str(each_last, "sctk.server.trimThreshold",
+	    "each ends with the trim threshold");
 
 	is_int(sc_server_conf_set(&c, "token", "s3cret", &err), 0,
 	    "token alias sets the token");
@@ -240,7 +241,7 @@ test_token(void)
 	is_str(get(&c, TOKEN), "*********(redacted)", "token is redacted");
 	each_n = each_token = 0;
 	sc_server_conf_each(&c, each, NULL);
-	is_int(each_n, 19, "each lists the token once set");
+	is_int(each_n, 28, "each lists the token once set");
 	is_int(each_token, 1, "each shows the token (redacted)");
 
 	memset(longtok, 'x', sizeof(longtok) - 1);
@@ -254,6 +255,91 @@ test_token(void)
 	is_str(get(&c, TOKEN), "(none)", "empty token means none");
 }
 
+static void
+test_limits(void)
+{
+	struct sc_server_conf c, before;
+	struct sc_error err;
+
+	sc_server_conf_default(&c);
+	is_int(c.max_sessions, 10000, "10000 sessions");
+	is_int(c.max_user_sessions, 5000, "5000 sessions per user");
+	is_int(c.conf_max_keys, 10000, "10000 settings per session");
+	is_int(c.conf_max_key_size, 1024, "keys up to 1 KiB");
+	is_int(c.conf_max_value_size, 65536, "values up to 64 KiB");
+	is_int(c.conf_max_bytes, 1048576, "1 MiB of settings per session");
+	is_int(c.shutdown_timeout_ms, 10000, "shutdown within 10 s");
+	is_int(c.malloc_arenas, 2, "two malloc arenas");
+	is_int(c.trim_threshold, 16 * 1024 * 1024, "trim above 16 MiB");
+	is_str(get(&c, "sctk.session.maxSessions"), "10000",
+	    "maxSessions reads 10000");
+	is_str(get(&c, "sctk.session.maxSessionsPerUser"), "5000",
+	    "maxSessionsPerUser reads 5000");
+	is_str(get(&c, "sctk.session.maxConfKeys"), "10000",
+	    "maxConfKeys reads 10000");
+	is_str(get(&c, "sctk.session.maxConfKeySize"), "1k",
+	    "maxConfKeySize reads 1k");
+	is_str(get(&c, "sctk.session.maxConfValueSize"), "64k",
+	    "maxConfValueSize reads 64k");
+	is_str(get(&c, "sctk.session.maxConfBytes"), "1m",
+	    "maxConfBytes reads 1m");
+	is_str(get(&c, "sctk.server.shutdownTimeout"), "10s",
+	    "shutdownTimeout reads 10s");
+	is_str(get(&c, "sctk.server.mallocArenas"), "2",
+	    "mallocArenas reads 2");
+	is_str(get(&c, "sctk.server.trimThreshold"), "16m",
+	    "trimThreshold reads 16m");
+
+	is_int(sc_server_conf_set(&c, "max-sessions", "3", &err), 0,
+	    "max-sessions 3");
+	is_int(c.max_sessions, 3, "3 sessions");
+	is_int(sc_server_conf_set(&c, "max-sessions-per-user", "2", &err), 0,
+	    "max-sessions-per-user 2");
+	is_int(c.max_user_sessions, 2, "2 per user");
+	is_int(sc_server_conf_set(&c, "session-conf-keys", "0", &err), 0,
+	    "no session settings at all is allowed");
+	is_int(c.conf_max_keys, 0, "0 keys");
+	is_int(sc_server_conf_set(&c, "session-conf-key-size", "64", &err), 0,
+	    "key size 64");
+	is_int(c.conf_max_key_size, 64, "64 bytes");
+	is_int(sc_server_conf_set(&c, "session-conf-value-size", "1m", &err), 0,
+	    "value size 1m");
+	is_int(c.conf_max_value_size, 1048576, "1 MiB values");
+	is_int(sc_server_conf_set(&c, "session-conf-bytes", "4m", &err), 0,
+	    "session-conf-bytes 4m");
+	is_int(c.conf_max_bytes, 4194304, "4 MiB of settings");
+	is_int(sc_server_conf_set(&c, "shutdown-timeout", "2s", &err), 0,
+	    "shutdown-timeout 2s");
+	is_int(c.shutdown_timeout_ms, 2000, "2000 ms");
+	is_int(sc_server_conf_set(&c, "sctk.server.shutdownTimeout", "-1",
+		   &err),
+	    0, "shutdown timeout -1 waits for ever");
+	is_int(c.shutdown_timeout_ms, -1, "no shutdown limit");
+	is_int(sc_server_conf_set(&c, "malloc-arenas", "0", &err), 0,
+	    "malloc-arenas 0 keeps glibc's default");
+	is_int(c.malloc_arenas, 0, "0 arenas");
+	is_int(sc_server_conf_set(&c, "trim-threshold", "0", &err), 0,
+	    "trim-threshold 0 turns trimming off");
+	is_int(c.trim_threshold, 0, "no trimming");
+
+	before = c;
+	is_int(sc_server_conf_set(&c, "max-sessions", "0", &err), -1,
+	    "0 sessions fails");
+	is_str(err.msg, "invalid value for 'max-sessions': '0' is too small",
+	    "0 sessions message");
+	is_int(sc_server_conf_set(&c, "max-sessions-per-user", "0", &err), -1,
+	    "0 sessions per user fails");
+	is_int(sc_server_conf_set(&c, "session-conf-key-size", "0", &err), -1,
+	    "0-byte keys fail");
+	is_int(sc_server_conf_set(&c, "shutdown-timeout", "0", &err), -1,
+	    "a zero shutdown timeout fails");
+	is_int(sc_server_conf_set(&c, "shutdown-timeout", "-2", &err), -1,
+	    "shutdown timeout -2 fails");
+	is_int(sc_server_conf_set(&c, "malloc-arenas", "1025", &err), -1,
+	    "1025 arenas fail");
+	ok(memcmp(&c, &before, sizeof(c)) == 0, "failed sets change nothing");
+}
+
 int
 main(void)
 {
@@ -261,5 +347,6 @@ main(void)
 	test_parse();
 	test_errors();
 	test_token();
+	test_limits();
 	return tap_done();
 }

@@ -177,6 +177,7 @@ h_execute(struct sc_rpc_call *call, void *arg)
 	struct sc_server *srv = arg;
 	Spark__Connect__ExecutePlanRequest *req;
 	struct sc_session *s;
+	struct sc_error err;
 
 	if (!authorized(srv, call) ||
 	    (req = decode(call,
@@ -184,10 +185,16 @@ h_execute(struct sc_rpc_call *call, void *arg)
 		return;
 	s = session(srv, call, USER(req), req->session_id, OBSERVED(req),
 	    SC_SESS_GET_OR_CREATE);
-	if (s != NULL) {
-		sc_exec_execute(srv->execs, s, call, req);
-		sc_session_unref(s);
+	if (s == NULL) {
+		free_msg(req);
+		return;
 	}
+	/* A session's engine connection is opened by its first execution. */
+	if (srv->engine != NULL && sc_session_conn(s, &err) == NULL)
+		sc_srv_finish_error(call, s, &err);
+	else
+		sc_exec_execute(srv->execs, s, call, req);
+	sc_session_unref(s);
 	free_msg(req);
 }
 
@@ -306,9 +313,20 @@ h_interrupt(struct sc_rpc_call *call, void *arg)
 struct conf_out {
 	Spark__Connect__KeyValue **pairs;
 	size_t npairs;
+	size_t pairs_cap;
 	char **warnings;
 	size_t nwarnings;
+	size_t warnings_cap;
 };
+
+/* Make room for one more element in the array v (n used of cap). */
+#define GROW(v, n, cap)                                                   \
+	do {                                                              \
+		if ((n) >= (cap)) {                                       \
+			(cap) = (cap) ? (cap)*2 : 16;                     \
+			(v) = sc_xreallocarray((v), (cap), sizeof(*(v))); \
+		}                                                         \
+	} while (0)
 
 static void
 out_pair(struct conf_out *o, const char *key, const char *value)
@@ -322,15 +340,14 @@ out_pair(struct conf_out *o, const char *key, const char *value)
 		kv->_value_case = SPARK__CONNECT__KEY_VALUE___VALUE_VALUE;
 		kv->value = sc_xstrdup(value);
 	}
-	o->pairs = sc_xreallocarray(o->pairs, o->npairs + 1, sizeof(*o->pairs));
+	GROW(o->pairs, o->npairs, o->pairs_cap);
 	o->pairs[o->npairs++] = kv;
 }
 
 static void
 out_warning(struct conf_out *o, char *text)
 {
-	o->warnings = sc_xreallocarray(o->warnings, o->nwarnings + 1,
-	    sizeof(*o->warnings));
+	GROW(o->warnings, o->nwarnings, o->warnings_cap);
 	o->warnings[o->nwarnings++] = text;
 }
 
@@ -405,40 +422,59 @@ cannot_modify(struct sc_error *err, const char *key)
 	    "Cannot modify the value of the Spark config: \"%s\".", key);
 }
 
+/*
+ * Set: as Spark, pairs are set in order up to the first error, which
+ * silent turns into a warning.  The pairs that can be set go to the
+ * session in one batch, so a batch that would pass a session limit
+ * (SESSION_CONF_LIMIT_EXCEEDED, even when silent) sets nothing.
+ */
 static int
 conf_set(struct sc_session *s, const Spark__Connect__ConfigRequest__Set *op,
     struct conf_out *o, struct sc_error *err)
 {
 	const Spark__Connect__KeyValue *kv;
+	const char **keys, **values;
 	struct sc_error e;
-	size_t i;
+	size_t i, n = 0;
+	bool silent, failed = false;
 	int rc;
-	bool silent;
 
+	if (sc_session_conf_check_count(&s->server->conf, op->n_pairs, err) ==
+	    -1)
+		return -1;
 	silent = op->_silent_case != 0 && op->silent;
-	for (i = 0; i < op->n_pairs; i++) {
+	keys = sc_xcalloc(op->n_pairs ? op->n_pairs : 1, sizeof(*keys));
+	values = sc_xcalloc(op->n_pairs ? op->n_pairs : 1, sizeof(*values));
+	for (i = 0; i < op->n_pairs && !failed; i++) {
 		kv = op->pairs[i];
 		warn_key(o, kv->key);
 		if (kv->_value_case == 0)
-			rc = plain_error(&e, "value cannot be null for key: %s",
+			plain_error(&e, "value cannot be null for key: %s",
 			    kv->key);
 		else if (is_static(s, kv->key))
-			rc = cannot_modify(&e, kv->key);
+			cannot_modify(&e, kv->key);
 		else {
-			sc_session_conf_set(s, kv->key, kv->value);
-			rc = 0;
-		}
-		if (rc == 0)
+			keys[n] = kv->key;
+			values[n++] = kv->value;
 			continue;
-		if (!silent) {
-			*err = e;
-			return -1;
 		}
-		out_warning(o,
-		    sc_xasprintf("Failed to set %s to %s due to %s", kv->key,
-			kv->_value_case != 0 ? kv->value : "null", e.msg));
+		if (!silent)
+			failed = true;
+		else
+			out_warning(o,
+			    sc_xasprintf("Failed to set %s to %s due to %s",
+				kv->key,
+				kv->_value_case != 0 ? kv->value : "null",
+				e.msg));
 	}
-	return 0;
+	rc = sc_session_conf_set_many(s, keys, values, n, err);
+	free(keys);
+	free(values);
+	if (rc == 0 && failed) {
+		*err = e;
+		rc = -1;
+	}
+	return rc;
 }
 
 static int
@@ -448,6 +484,8 @@ conf_get(struct sc_session *s, char **keys, size_t n, bool option,
 	char *v;
 	size_t i;
 
+	if (sc_session_conf_check_count(&s->server->conf, n, err) == -1)
+		return -1;
 	for (i = 0; i < n; i++) {
 		warn_key(o, keys[i]);
 		v = conf_value(s, keys[i]);
@@ -462,14 +500,18 @@ conf_get(struct sc_session *s, char **keys, size_t n, bool option,
 	return 0;
 }
 
-static void
+static int
 conf_get_default(struct sc_session *s,
-    const Spark__Connect__ConfigRequest__GetWithDefault *op, struct conf_out *o)
+    const Spark__Connect__ConfigRequest__GetWithDefault *op, struct conf_out *o,
+    struct sc_error *err)
 {
 	const Spark__Connect__KeyValue *kv;
 	char *v;
 	size_t i;
 
+	if (sc_session_conf_check_count(&s->server->conf, op->n_pairs, err) ==
+	    -1)
+		return -1;
 	for (i = 0; i < op->n_pairs; i++) {
 		kv = op->pairs[i];
 		warn_key(o, kv->key);
@@ -480,40 +522,49 @@ conf_get_default(struct sc_session *s,
 					       : NULL);
 		free(v);
 	}
+	return 0;
 }
 
-/* GetAll collects every visible setting; later sources override. */
+/*
+ * GetAll collects every visible setting with the rank of its source
+ * (built-in, server, session: a later source overrides), sorts by key and
+ * rank and keeps the last entry of each key: O(n log n).
+ */
+struct all_entry {
+	char *key; /* without the prefix */
+	char *value;
+	int rank;
+};
+
 struct all {
-	struct conf_out *o;
+	struct all_entry *v;
+	size_t n;
+	size_t cap;
 	const char *prefix;
+	int rank;
 };
 
 static void
 all_add(const char *key, const char *value, void *arg)
 {
 	struct all *a = arg;
-	struct conf_out *o = a->o;
-	size_t i;
 
 	if (!has_prefix(key, a->prefix))
 		return;
-	key += strlen(a->prefix);
-	for (i = 0; i < o->npairs; i++)
-		if (strcmp(o->pairs[i]->key, key) == 0) {
-			free(o->pairs[i]->value);
-			o->pairs[i]->value = sc_xstrdup(value);
-			return;
-		}
-	out_pair(o, key, value);
+	GROW(a->v, a->n, a->cap);
+	a->v[a->n].key = sc_xstrdup(key + strlen(a->prefix));
+	a->v[a->n].value = sc_xstrdup(value);
+	a->v[a->n].rank = a->rank;
+	a->n++;
 }
 
 static int
-cmp_pair(const void *a, const void *b)
+cmp_entry(const void *a, const void *b)
 {
-	const Spark__Connect__KeyValue *x = *(const void *const *)a;
-	const Spark__Connect__KeyValue *y = *(const void *const *)b;
+	const struct all_entry *x = a, *y = b;
+	int r = strcmp(x->key, y->key);
 
-	return strcmp(x->key, y->key);
+	return r != 0 ? r : x->rank - y->rank;
 }
 
 static void
@@ -523,14 +574,23 @@ conf_get_all(struct sc_session *s,
 	struct all a;
 	size_t i;
 
-	a.o = o;
+	memset(&a, 0, sizeof(a));
 	a.prefix = op->_prefix_case != 0 ? op->prefix : "";
 	for (i = 0; i < SC_NELEM(builtins); i++)
 		all_add(builtins[i].key, builtins[i].value, &a);
+	a.rank = 1;
 	sc_server_conf_each(&s->server->conf, all_add, &a);
+	a.rank = 2;
 	sc_session_conf_each(s, all_add, &a);
-	if (o->npairs > 1)
-		qsort(o->pairs, o->npairs, sizeof(*o->pairs), cmp_pair);
+	if (a.n > 1)
+		qsort(a.v, a.n, sizeof(*a.v), cmp_entry);
+	for (i = 0; i < a.n; i++) {
+		if (i + 1 == a.n || strcmp(a.v[i].key, a.v[i + 1].key) != 0)
+			out_pair(o, a.v[i].key, a.v[i].value);
+		free(a.v[i].key);
+		free(a.v[i].value);
+	}
+	free(a.v);
 }
 
 static int
@@ -539,6 +599,8 @@ conf_unset(struct sc_session *s, char **keys, size_t n, struct conf_out *o,
 {
 	size_t i;
 
+	if (sc_session_conf_check_count(&s->server->conf, n, err) == -1)
+		return -1;
 	for (i = 0; i < n; i++) {
 		warn_key(o, keys[i]);
 		if (is_static(s, keys[i]))
@@ -553,18 +615,21 @@ conf_unset(struct sc_session *s, char **keys, size_t n, struct conf_out *o,
  * cannot know Spark's registry, so every spark.sql.* key that is not a
  * server setting counts as a session setting.
  */
-static void
+static int
 conf_is_modifiable(struct sc_session *s, char **keys, size_t n,
-    struct conf_out *o)
+    struct conf_out *o, struct sc_error *err)
 {
 	size_t i;
 	bool mod;
 
+	if (sc_session_conf_check_count(&s->server->conf, n, err) == -1)
+		return -1;
 	for (i = 0; i < n; i++) {
 		mod = has_prefix(keys[i], "spark.sql.") &&
 		    !is_static(s, keys[i]);
 		out_pair(o, keys[i], mod ? "true" : "false");
 	}
+	return 0;
 }
 
 static int
@@ -582,8 +647,7 @@ config(struct sc_session *s, const Spark__Connect__ConfigRequest *req,
 		return conf_get(s, op->get->keys, op->get->n_keys, false, o,
 		    err);
 	case SPARK__CONNECT__CONFIG_REQUEST__OPERATION__OP_TYPE_GET_WITH_DEFAULT:
-		conf_get_default(s, op->get_with_default, o);
-		return 0;
+		return conf_get_default(s, op->get_with_default, o, err);
 	case SPARK__CONNECT__CONFIG_REQUEST__OPERATION__OP_TYPE_GET_OPTION:
 		return conf_get(s, op->get_option->keys, op->get_option->n_keys,
 		    true, o, err);
@@ -594,9 +658,8 @@ config(struct sc_session *s, const Spark__Connect__ConfigRequest *req,
 		return conf_unset(s, op->unset->keys, op->unset->n_keys, o,
 		    err);
 	case SPARK__CONNECT__CONFIG_REQUEST__OPERATION__OP_TYPE_IS_MODIFIABLE:
-		conf_is_modifiable(s, op->is_modifiable->keys,
-		    op->is_modifiable->n_keys, o);
-		return 0;
+		return conf_is_modifiable(s, op->is_modifiable->keys,
+		    op->is_modifiable->n_keys, o, err);
 	default:
 		return plain_error(err,
 		    "ConfigRequest.operation is not set or not supported");
@@ -660,10 +723,8 @@ plan_root(const Spark__Connect__Plan *p, struct sc_session *s,
 		    "AnalyzePlan needs a plan with a root relation.");
 		return NULL;
 	}
-	if (s->conn == NULL) {
-		plain_error(err, "no SQL engine for this session");
+	if (sc_session_conn(s, err) == NULL)
 		return NULL;
-	}
 	return p->root;
 }
 

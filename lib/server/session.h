@@ -4,10 +4,13 @@
  * session.h: the session manager of sc-serve and per-session state.
  *
  * Sessions are keyed by (user_id, session_id) as Spark does; the manager
- * creates them on demand, closes them on ReleaseSession or after an idle
- * timeout, and remembers closed keys (tombstones) so that a closed
- * session cannot silently come back.  Each session carries its runtime
- * conf (Config RPC) and the FetchErrorDetails cache.
+ * creates them on demand, up to sctk.session.maxSessions in all and
+ * sctk.session.maxSessionsPerUser per user id, closes them on
+ * ReleaseSession or after an idle timeout, and remembers closed keys
+ * (tombstones) so that a closed session cannot silently come back.  Each
+ * session carries its runtime conf (Config RPC, bounded by the
+ * sctk.session.maxConf* settings), the FetchErrorDetails cache and its
+ * engine connection, which is opened on first use.
  */
 
 #ifndef SC_SERVER_SESSION_H
@@ -59,8 +62,11 @@ enum sc_sess_lookup {
  * UUID), INVALID_HANDLE.SESSION_CLOSED (the key is tombstoned),
  * INVALID_HANDLE.SESSION_NOT_FOUND (SC_SESS_GET_ONLY, unknown key),
  * INVALID_HANDLE.SESSION_CHANGED (observed_ssid differs from the
- * session's server_side_id).  A failure to open the session's engine
- * connection is passed on as the engine reported it.
+ * session's server_side_id), or SESSION_LIMIT_EXCEEDED.SERVER or .USER
+ * (SQLSTATE 53300, rpc_code RESOURCE_EXHAUSTED) when a new session would
+ * pass conf.max_sessions or conf.max_user_sessions; the first refusal in
+ * a minute is logged as a warning.  A new session has no engine
+ * connection yet (see sc_session_conn()).
  */
 struct sc_session *sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
     const char *session_id, const char *observed_ssid, enum sc_sess_lookup how,
@@ -89,23 +95,51 @@ void sc_sessmgr_close_all(struct sc_sessmgr *m);
 
 /* Counts, for tests and logs. */
 size_t sc_sessmgr_count(struct sc_sessmgr *m);
+size_t sc_sessmgr_user_count(struct sc_sessmgr *m, const char *user_id);
 size_t sc_sessmgr_tombstone_count(struct sc_sessmgr *m);
 
 /* True once the session was released or expired. */
 bool sc_session_is_closed(struct sc_session *s);
 
 /*
- * Per-session runtime conf.  Values are strings; set replaces, unset
- * returns whether the key was there.  get returns a malloc'ed copy
- * (free()) or NULL when the key is not set.  each calls fn for every
- * entry in key order on a snapshot, so fn may call back into s.
+ * The session's engine connection, opened on the first call (the server
+ * has an engine) and kept until the session is freed; later calls return
+ * the same one.  NULL with err set when it cannot be opened or there is
+ * no engine.  s->conn may be read directly only by code that runs after
+ * a successful call (an operation started by the caller).
  */
-void sc_session_conf_set(struct sc_session *s, const char *key,
-    const char *value);
+struct sc_engine_conn *sc_session_conn(struct sc_session *s,
+    struct sc_error *err);
+
+/*
+ * Per-session runtime conf.  Values are strings.  set_many sets n pairs
+ * (a repeated key takes its last value) or, when a limit of the server's
+ * conf would be passed, none: -1 with err SESSION_CONF_LIMIT_EXCEEDED
+ * (SQLSTATE 54000, rpc_code RESOURCE_EXHAUSTED) and subclass KEY_SIZE (a
+ * key longer than conf_max_key_size), VALUE_SIZE (a value longer than
+ * conf_max_value_size), KEY_COUNT (more than conf_max_keys settings) or
+ * TOTAL_SIZE (keys and values of more than conf_max_bytes).  set is
+ * set_many of one pair.  unset returns whether the key was there.  get
+ * returns a malloc'ed copy (free()) or NULL when the key is not set.
+ * each calls fn for every entry in key order on a snapshot, so fn may
+ * call back into s.  Every call is O(1) or O(n log n) in the pairs
+ * involved, never in the square of the session's settings.
+ */
+int sc_session_conf_set_many(struct sc_session *s, const char *const *keys,
+    const char *const *values, size_t n, struct sc_error *err);
+int sc_session_conf_set(struct sc_session *s, const char *key,
+    const char *value, struct sc_error *err);
 char *sc_session_conf_get(struct sc_session *s, const char *key);
 bool sc_session_conf_unset(struct sc_session *s, const char *key);
+size_t sc_session_conf_count(struct sc_session *s);
 void sc_session_conf_each(struct sc_session *s,
     void (*fn)(const char *key, const char *value, void *arg), void *arg);
+/*
+ * Whether a Config request naming n keys stays within conf_max_keys: 0,
+ * or -1 with err SESSION_CONF_LIMIT_EXCEEDED.KEY_COUNT as above.
+ */
+int sc_session_conf_check_count(const struct sc_server_conf *conf, size_t n,
+    struct sc_error *err);
 
 /*
  * FetchErrorDetails cache.  put stores a copy of err under a new random

@@ -4,9 +4,10 @@
  * test-session.c: the session manager of sc-serve (lib/server/session.c)
  * with a fake clock and no engine: handle format, get-or-create versus
  * get-only, per-user keys, SESSION_CHANGED, release and tombstones,
- * allow_reconnect, idle expiry, the tombstone bound, per-session conf,
- * the FetchErrorDetails cache, and the Spark error text and metadata
- * helpers of srverror.c.
+ * allow_reconnect, idle expiry, the tombstone bound, the caps on
+ * sessions in total and per user, per-session conf and its limits, the
+ * engine connection opened on first use, the FetchErrorDetails cache,
+ * and the Spark error text and metadata helpers of srverror.c.
  */
 
 #include "server/session.h"
@@ -16,7 +17,9 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/log.h"
 #include "core/uuid.h"
+#include "server/engine.h"
 #include "server/service.h"
 #include "tap.h"
 #include "core/banned.h"
@@ -318,7 +321,7 @@ conf_cb(const char *key, const char *value, void *arg)
 	size_t n = strlen(conf_seen);
 
 	/* each works on a snapshot, so calling back into s is allowed. */
-	sc_session_conf_set(s, "z.added", "1");
+	sc_session_conf_set(s, "z.added", "1", NULL);
 	snprintf(conf_seen + n, sizeof(conf_seen) - n, "%s=%s;", key, value);
 	conf_n++;
 }
@@ -333,10 +336,11 @@ test_conf(void)
 
 	s = get(m, "u", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
 	ok(sc_session_conf_get(s, "a") == NULL, "unset key is NULL");
-	sc_session_conf_set(s, "spark.b", "2");
-	sc_session_conf_set(s, "spark.a", "1");
-	sc_session_conf_set(s, "spark.c", "3");
-	sc_session_conf_set(s, "spark.a", "one");
+	is_int(sc_session_conf_set(s, "spark.b", "2", &err), 0, "set");
+	sc_session_conf_set(s, "spark.a", "1", NULL);
+	sc_session_conf_set(s, "spark.c", "3", NULL);
+	sc_session_conf_set(s, "spark.a", "one", NULL);
+	is_int(sc_session_conf_count(s), 3, "three keys");
 	v = sc_session_conf_get(s, "spark.a");
 	is_str(v, "one", "set replaces");
 	free(v);
@@ -353,6 +357,261 @@ test_conf(void)
 	sc_session_unref(s);
 	s = get(m, "v", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
 	ok(sc_session_conf_get(s, "spark.a") == NULL, "conf is per session");
+	sc_session_unref(s);
+	sc_sessmgr_free(m);
+}
+
+/* A session id that differs in its last digits. */
+static const char *
+sid(unsigned n)
+{
+	static char buf[SC_UUID_STRLEN];
+
+	snprintf(buf, sizeof(buf), "6f1d2c3b-0000-4000-8000-%012x", n);
+	return buf;
+}
+
+static void
+test_caps(void)
+{
+	struct sc_sessmgr *m = setup();
+	struct sc_session *s;
+	struct sc_error err;
+	char ssid[SC_UUID_STRLEN];
+	unsigned i;
+
+	srv.conf.max_sessions = 5;
+	srv.conf.max_user_sessions = 3;
+	for (i = 0; i < 3; i++) {
+		s = get(m, "alice", sid(i), NULL, SC_SESS_GET_OR_CREATE, &err);
+		ok(s != NULL, "alice's session %u is created", i);
+		sc_session_unref(s);
+	}
+	is_int(sc_sessmgr_user_count(m, "alice"), 3, "alice has three");
+	ok(get(m, "alice", sid(3), NULL, SC_SESS_GET_OR_CREATE, &err) == NULL,
+	    "a fourth session of alice is refused");
+	is_str(err.errclass, "SESSION_LIMIT_EXCEEDED.USER", "USER class");
+	is_str(err.sqlstate, "53300", "sqlstate 53300");
+	is_int(err.rpc_code, SC_GRPC_RESOURCE_EXHAUSTED,
+	    "status RESOURCE_EXHAUSTED");
+	is_str(err.msg,
+	    "[SESSION_LIMIT_EXCEEDED.USER] Cannot create a new session: "
+	    "this user already has 3 sessions, the limit per user "
+	    "(sctk.session.maxSessionsPerUser). Release sessions that are "
+	    "no longer used, or retry when idle ones have expired. "
+	    "SQLSTATE: 53300",
+	    "USER message");
+	s = get(m, "alice", sid(1), NULL, SC_SESS_GET_OR_CREATE, &err);
+	ok(s != NULL, "an existing session of alice is still found");
+	sc_session_unref(s);
+
+	for (i = 10; i < 12; i++) {
+		s = get(m, "bob", sid(i), NULL, SC_SESS_GET_OR_CREATE, &err);
+		ok(s != NULL, "bob's session %u is created", i);
+		sc_session_unref(s);
+	}
+	is_int(sc_sessmgr_count(m), 5, "five sessions in all");
+	ok(get(m, "carol", sid(20), NULL, SC_SESS_GET_OR_CREATE, &err) == NULL,
+	    "a sixth session is refused, whoever asks");
+	is_str(err.errclass, "SESSION_LIMIT_EXCEEDED.SERVER", "SERVER class");
+	is_int(err.rpc_code, SC_GRPC_RESOURCE_EXHAUSTED,
+	    "SERVER: RESOURCE_EXHAUSTED");
+	ok(strstr(err.msg,
+	       "the server already has 5 sessions, its limit "
+	       "(sctk.session.maxSessions)") != NULL,
+	    "SERVER message names the count and the setting");
+	is_int(sc_sessmgr_user_count(m, "carol"), 0, "carol has none");
+	is_int(sc_sessmgr_count(m), 5, "a refusal creates nothing");
+
+	is_int(sc_sessmgr_release(m, "bob", sid(10), false, ssid), 1,
+	    "release one of bob's");
+	is_int(sc_sessmgr_user_count(m, "bob"), 1, "bob has one left");
+	s = get(m, "carol", sid(20), NULL, SC_SESS_GET_OR_CREATE, &err);
+	ok(s != NULL, "a released session frees a place");
+	sc_session_unref(s);
+
+	srv.conf.session_timeout_ms = 1000;
+	fake_now += 1000;
+	is_int(sc_sessmgr_maintain(m), 5, "all five expire");
+	is_int(sc_sessmgr_user_count(m, "alice"), 0, "expiry counts out");
+	s = get(m, "alice", sid(5), NULL, SC_SESS_GET_OR_CREATE, &err);
+	ok(s != NULL, "alice may create sessions again");
+	sc_session_unref(s);
+	sc_sessmgr_free(m);
+}
+
+/* Count entries; note the first four keys in conf_seen. */
+static void
+count_cb(const char *key, const char *value, void *arg)
+{
+	size_t n = strlen(conf_seen);
+
+	(void)value;
+	(void)arg;
+	if (conf_n++ < 4)
+		snprintf(conf_seen + n, sizeof(conf_seen) - n, "%s,", key);
+}
+
+/* Replace key's value with value: true when that worked. */
+static bool
+unset_and_set(struct sc_session *s, const char *key, const char *value)
+{
+	struct sc_error err;
+	bool was = sc_session_conf_unset(s, key);
+
+	return was && sc_session_conf_set(s, key, value, &err) == 0;
+}
+
+static void
+test_conf_limits(void)
+{
+	struct sc_sessmgr *m = setup();
+	struct sc_session *s;
+	struct sc_error err;
+	const char *keys[4], *values[4];
+	char key[64], *big, *v;
+	int i, n, rc;
+
+	srv.conf.conf_max_keys = 3;
+	srv.conf.conf_max_key_size = 8;
+	srv.conf.conf_max_value_size = 10;
+	srv.conf.conf_max_bytes = 32;
+	s = get(m, "u", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
+
+	is_int(sc_session_conf_set(s, "k1", "0123456789", &err), 0,
+	    "a value of the largest size is accepted");
+	is_int(sc_session_conf_set(s, "k1", "0123456789a", &err), -1,
+	    "a value one byte larger is refused");
+	is_str(err.errclass, "SESSION_CONF_LIMIT_EXCEEDED.VALUE_SIZE",
+	    "VALUE_SIZE class");
+	is_str(err.sqlstate, "54000", "sqlstate 54000");
+	is_int(err.rpc_code, SC_GRPC_RESOURCE_EXHAUSTED, "RESOURCE_EXHAUSTED");
+	is_str(err.msg,
+	    "[SESSION_CONF_LIMIT_EXCEEDED.VALUE_SIZE] The value for \"k1\" "
+	    "is 11 bytes long; values of at most 10 bytes are allowed "
+	    "(sctk.session.maxConfValueSize). SQLSTATE: 54000",
+	    "VALUE_SIZE message");
+	v = sc_session_conf_get(s, "k1");
+	is_str(v, "0123456789", "the refused value did not replace the old");
+	free(v);
+	is_int(sc_session_conf_set(s, "12345678", "x", &err), 0,
+	    "a key of the largest size is accepted");
+	is_int(sc_session_conf_set(s, "123456789", "x", &err), -1,
+	    "a key one byte longer is refused");
+	is_str(err.errclass, "SESSION_CONF_LIMIT_EXCEEDED.KEY_SIZE",
+	    "KEY_SIZE class");
+	ok(strstr(err.msg, "9 bytes long; keys of at most 8 bytes") != NULL,
+	    "KEY_SIZE message gives both sizes");
+
+	/* k1 and 12345678 are set: one more key fits, two do not. */
+	keys[0] = "k2";
+	values[0] = "a";
+	keys[1] = "k3";
+	values[1] = "b";
+	is_int(sc_session_conf_set_many(s, keys, values, 2, &err), -1,
+	    "a batch that would make four keys is refused");
+	is_str(err.errclass, "SESSION_CONF_LIMIT_EXCEEDED.KEY_COUNT",
+	    "KEY_COUNT class");
+	is_str(err.msg,
+	    "[SESSION_CONF_LIMIT_EXCEEDED.KEY_COUNT] The session would hold "
+	    "4 settings; at most 3 are allowed (sctk.session.maxConfKeys). "
+	    "SQLSTATE: 54000",
+	    "KEY_COUNT message");
+	ok(sc_session_conf_get(s, "k2") == NULL, "and sets none of it");
+	keys[1] = "k2";
+	values[1] = "c";
+	keys[2] = "k1";
+	values[2] = "z";
+	is_int(sc_session_conf_set_many(s, keys, values, 3, &err), 0,
+	    "a repeated key and a replaced key count once");
+	v = sc_session_conf_get(s, "k2");
+	is_str(v, "c", "the last value of a repeated key wins");
+	free(v);
+	is_int(sc_session_conf_count(s), 3, "three keys");
+
+	/* k1=z, 12345678=x, k2=c: 15 bytes of 32. */
+	is_int(sc_session_conf_set(s, "k2", "0123456789", &err), 0,
+	    "replacing a value within the total is fine");
+	rc = sc_session_conf_set(s, "k1", "0123456789", &err);
+	is_int(rc, -1, "a value that passes the total is refused");
+	is_str(err.errclass, "SESSION_CONF_LIMIT_EXCEEDED.TOTAL_SIZE",
+	    "TOTAL_SIZE class");
+	ok(strstr(err.msg, "would take 33 bytes; at most 32") != NULL,
+	    "TOTAL_SIZE message: %s", err.msg);
+	ok(sc_session_conf_unset(s, "k2"), "unset frees room");
+	is_int(sc_session_conf_set(s, "k1", "0123456789", &err), 0,
+	    "then it fits");
+
+	is_int(sc_session_conf_check_count(&srv.conf, 3, &err), 0,
+	    "a request with three keys is fine");
+	is_int(sc_session_conf_check_count(&srv.conf, 4, &err), -1,
+	    "a request with four keys is not");
+	is_str(err.msg,
+	    "[SESSION_CONF_LIMIT_EXCEEDED.KEY_COUNT] The request names 4 "
+	    "keys; a session holds at most 3 settings "
+	    "(sctk.session.maxConfKeys). SQLSTATE: 54000",
+	    "request KEY_COUNT message");
+
+	/* The defaults: 10000 keys, values up to 64 KiB. */
+	sc_server_conf_default(&srv.conf);
+	n = 10000 - (int)sc_session_conf_count(s);
+	for (i = 0; i < n; i++) {
+		snprintf(key, sizeof(key), "spark.k%05d", n - i);
+		if (sc_session_conf_set(s, key, "v", &err) == -1)
+			break;
+	}
+	is_int(i, n, "10000 keys fit with the defaults");
+	is_int(sc_session_conf_set(s, "one.more", "v", &err), -1,
+	    "the 10001st is refused");
+	is_str(err.errclass, "SESSION_CONF_LIMIT_EXCEEDED.KEY_COUNT",
+	    "KEY_COUNT at 10000");
+	conf_n = 0;
+	conf_seen[0] = '\0';
+	sc_session_conf_each(s, count_cb, NULL);
+	is_int(conf_n, 10000, "each lists 10000 entries");
+	is_str(conf_seen, "12345678,k1,spark.k00001,spark.k00002,",
+	    "in key order");
+	big = malloc(64 * 1024 + 2);
+	memset(big, 'v', 64 * 1024 + 1);
+	big[64 * 1024 + 1] = '\0';
+	is_int(sc_session_conf_set(s, "k1", big, &err), -1,
+	    "a value of 64 KiB + 1 is refused by default");
+	big[64 * 1024] = '\0';
+	ok(unset_and_set(s, "k1", big), "a value of 64 KiB is accepted");
+	free(big);
+	sc_session_unref(s);
+	sc_sessmgr_free(m);
+}
+
+static void
+test_lazy(void)
+{
+	struct sc_sessmgr *m = setup();
+	struct sc_session *s;
+	struct sc_engine_conn *c;
+	struct sc_error err, e;
+	char id[SC_UUID_STRLEN];
+
+	srv.engine = sc_engine_new(NULL, &err);
+	ok(srv.engine != NULL, "an in-memory engine");
+	s = get(m, "u", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
+	ok(s->conn == NULL, "a new session has no engine connection");
+	ok(s->errors == NULL, "nor an error cache");
+	c = sc_session_conn(s, &err);
+	ok(c != NULL && s->conn == c, "the first use opens the connection");
+	ok(sc_session_conn(s, &err) == c, "later uses get the same one");
+	sc_srv_error(&e, "X", "", "x");
+	sc_session_error_put(s, &e, id);
+	ok(s->errors != NULL, "the first error makes the cache");
+	sc_session_unref(s);
+	sc_sessmgr_free(m);
+	sc_engine_free(srv.engine);
+	srv.engine = NULL;
+
+	m = setup();
+	s = get(m, "u", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
+	ok(sc_session_conn(s, &err) == NULL, "no engine, no connection");
+	is_str(err.msg, "no SQL engine for this session", "and why");
 	sc_session_unref(s);
 	sc_sessmgr_free(m);
 }
@@ -461,6 +720,7 @@ test_srv_error(void)
 int
 main(void)
 {
+	sc_log_init("test-session", SC_LOG_STYLE_CLIENT, SC_LOG_ERROR);
 	test_format();
 	test_create();
 	test_changed();
@@ -469,6 +729,9 @@ main(void)
 	test_expiry();
 	test_tombstone_bound();
 	test_conf();
+	test_caps();
+	test_conf_limits();
+	test_lazy();
 	test_errors_cache();
 	test_srv_error();
 	return tap_done();

@@ -6,14 +6,19 @@
  * main() parses options into the server settings, starts the engine,
  * the session and execution managers and the gRPC service, announces
  * the bound address (log and --ready-file), then waits in sigwait() for
- * SIGTERM or SIGINT and shuts everything down in order.
+ * SIGTERM or SIGINT and shuts everything down in order, within
+ * sctk.server.shutdownTimeout.  A maintenance thread expires idle
+ * sessions and gives memory the allocator keeps but does not use back to
+ * the system.
  */
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <netdb.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +26,9 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "core/cli.h"
 #include "core/error.h"
@@ -110,14 +118,35 @@ struct opts {
 	char host[256]; /* of listen, as given */
 };
 
-/* Session maintenance thread (the execution manager has its own timer). */
+/*
+ * Session maintenance and memory thread (the execution manager has its
+ * own timer).  floor is the smallest amount of memory the process was
+ * seen to hold beyond what is allocated (code, stacks, the allocator's
+ * own free memory); memory is returned when that grows by trim_threshold.
+ */
 struct maint {
 	struct sc_server *srv;
 	pthread_mutex_t lock;
 	pthread_cond_t cv;
 	bool stop;
 	pthread_t tid;
+	int64_t floor;
 };
+
+/* How often the maintenance thread looks at memory. */
+#define MEMORY_TICK_MS 1000
+
+/* Shutdown watchdog: exits the process if stopping takes too long. */
+struct watchdog {
+	pthread_t tid;
+	sigset_t sigs; /* SIGTERM and SIGINT */
+	int64_t timeout_ms; /* -1: no limit */
+	char timeout[32]; /* as the setting reads */
+	atomic_bool done;
+};
+
+/* How often the watchdog checks whether the shutdown finished. */
+#define WATCHDOG_POLL_MS 50
 
 /* One --conf or a setting option; a bad one is a usage error. */
 static void
@@ -332,25 +361,98 @@ write_ready(const char *path, const char *host, int port, struct sc_error *err)
 	return 0;
 }
 
+/* Resident set size in bytes, or -1. */
+static int64_t
+rss_bytes(void)
+{
+	unsigned long long size, resident;
+	FILE *f;
+	int n;
+
+	if ((f = fopen("/proc/self/statm", "r")) == NULL)
+		return -1;
+	n = fscanf(f, "%llu %llu", &size, &resident);
+	fclose(f);
+	if (n != 2)
+		return -1;
+	return (int64_t)resident * (int64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* Bytes the program has allocated and not freed, or -1. */
+static int64_t
+heap_in_use(void)
+{
+#ifdef __GLIBC__
+	struct mallinfo2 mi = mallinfo2();
+
+	return (int64_t)(mi.uordblks + mi.hblkhd);
+#else
+	return -1;
+#endif
+}
+
+/*
+ * glibc keeps memory that large requests freed in its arenas (2 GB
+ * resident with 156 MiB in use was seen), and gives it back only from
+ * the top of the main heap.  When the process holds trim_threshold more
+ * than its floor beyond what is in use, malloc_trim() returns the free
+ * pages of every arena.  Reading the resident size first keeps this
+ * cheap while the process is small.
+ */
+static void
+memory_tick(struct maint *m)
+{
+	int64_t limit = m->srv->conf.trim_threshold, rss, used, held, after;
+
+	if (limit <= 0 || (rss = rss_bytes()) < 0 || rss - m->floor < limit ||
+	    (used = heap_in_use()) < 0)
+		return;
+	held = rss - used;
+	if (held < m->floor)
+		m->floor = held;
+	if (held - m->floor < limit)
+		return;
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+	if ((after = rss_bytes()) < 0)
+		return;
+	sc_debug("returned freed memory: resident %" PRId64 " MiB -> %" PRId64
+		 " MiB, %" PRId64 " MiB in use",
+	    rss >> 20, after >> 20, used >> 20);
+	m->floor = after - used > 0 ? after - used : 0;
+}
+
 static void *
 maint_main(void *arg)
 {
 	struct maint *m = arg;
 	struct timespec at;
+	int64_t now, next_sessions, wait;
 	size_t n;
 
 	pthread_mutex_lock(&m->lock);
+	next_sessions = sc_mono_ms() + m->srv->conf.session_maintenance_ms;
 	while (!m->stop) {
-		sc_deadline_in_ms(&at, m->srv->conf.session_maintenance_ms);
+		now = sc_mono_ms();
+		wait = next_sessions - now;
+		if (wait > MEMORY_TICK_MS)
+			wait = MEMORY_TICK_MS;
+		sc_deadline_in_ms(&at, wait > 0 ? wait : 0);
 		while (!m->stop &&
 		    pthread_cond_timedwait(&m->cv, &m->lock, &at) != ETIMEDOUT)
 			;
 		if (m->stop)
 			break;
 		pthread_mutex_unlock(&m->lock);
-		if ((n = sc_sessmgr_maintain(m->srv->sessions)) > 0)
-			sc_info("closed %zu idle session%s", n,
-			    n == 1 ? "" : "s");
+		if (sc_mono_ms() >= next_sessions) {
+			if ((n = sc_sessmgr_maintain(m->srv->sessions)) > 0)
+				sc_info("closed %zu idle session%s", n,
+				    n == 1 ? "" : "s");
+			next_sessions =
+			    sc_mono_ms() + m->srv->conf.session_maintenance_ms;
+		}
+		memory_tick(m);
 		pthread_mutex_lock(&m->lock);
 	}
 	pthread_mutex_unlock(&m->lock);
@@ -364,6 +466,9 @@ maint_start(struct maint *m, struct sc_server *srv)
 
 	m->srv = srv;
 	m->stop = false;
+	m->floor = rss_bytes() - heap_in_use();
+	if (m->floor < 0)
+		m->floor = 0;
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -383,6 +488,66 @@ maint_stop(struct maint *m)
 	pthread_join(m->tid, NULL);
 	pthread_cond_destroy(&m->cv);
 	pthread_mutex_destroy(&m->lock);
+}
+
+static void *
+watchdog_main(void *arg)
+{
+	struct watchdog *w = arg;
+	struct timespec ts;
+	int64_t end, left;
+	int sig;
+
+	end = w->timeout_ms < 0 ? -1 : sc_mono_ms() + w->timeout_ms;
+	while (!atomic_load(&w->done)) {
+		left = end < 0 ? WATCHDOG_POLL_MS : end - sc_mono_ms();
+		if (left <= 0) {
+			sc_err("shutdown did not finish within %s "
+			       "(sctk.server.shutdownTimeout); exiting now",
+			    w->timeout);
+			_exit(SC_EXIT_INTERNAL);
+		}
+		if (left > WATCHDOG_POLL_MS)
+			left = WATCHDOG_POLL_MS;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)left * 1000000L;
+		sig = sigtimedwait(&w->sigs, NULL, &ts);
+		if ((sig == SIGTERM || sig == SIGINT) &&
+		    !atomic_load(&w->done)) {
+			sc_err("%s during shutdown; exiting now",
+			    sig == SIGTERM ? "SIGTERM" : "SIGINT");
+			_exit(SC_EXIT_INTERNAL);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * From the first SIGTERM or SIGINT on, the process ends within the
+ * shutdown timeout, or at once on a second signal, even if a thread is
+ * stuck (a long statement, a handler that does not return); exit status
+ * 10 then says the shutdown was not clean.
+ */
+static void
+watchdog_start(struct watchdog *w, const sigset_t *sigs,
+    const struct sc_server_conf *conf)
+{
+	w->sigs = *sigs;
+	w->timeout_ms = conf->shutdown_timeout_ms;
+	if (sc_server_conf_get(conf, "sctk.server.shutdownTimeout", w->timeout,
+		sizeof(w->timeout)) == -1)
+		snprintf(w->timeout, sizeof(w->timeout), "%" PRId64 " ms",
+		    w->timeout_ms);
+	atomic_init(&w->done, false);
+	if (pthread_create(&w->tid, NULL, watchdog_main, w) != 0)
+		SC_BUG("cannot create the shutdown watchdog");
+}
+
+static void
+watchdog_stop(struct watchdog *w)
+{
+	atomic_store(&w->done, true);
+	pthread_join(w->tid, NULL);
 }
 
 /*
@@ -476,13 +641,23 @@ main(int argc, char *argv[])
 	struct sc_server srv;
 	struct opts o;
 	struct maint maint;
+	struct watchdog dog;
 	struct sc_error err;
 	sigset_t sigs;
 	int sig, port, rc;
+	bool stopping = false;
 
 	memset(&srv, 0, sizeof(srv));
 	parse_options(argc, argv, &o, &srv.conf);
 	sc_log_init("sc-serve", SC_LOG_STYLE_SERVER, o.level);
+#ifdef __GLIBC__
+	/*
+	 * Before any thread: fewer arenas hold less freed memory (one per
+	 * thread by default, up to eight per core).
+	 */
+	if (srv.conf.malloc_arenas > 0)
+		mallopt(M_ARENA_MAX, srv.conf.malloc_arenas);
+#endif
 
 	/*
 	 * Every thread inherits the mask; only sigwait() sees these.  A
@@ -515,12 +690,16 @@ main(int argc, char *argv[])
 	while (sigwait(&sigs, &sig) != 0 || (sig != SIGTERM && sig != SIGINT))
 		;
 	sc_info("shutting down (%s)", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+	watchdog_start(&dog, &sigs, &srv.conf);
+	stopping = true;
 	maint_stop(&maint);
 	rc = SC_EXIT_OK;
 	if (o.ready_file != NULL)
 		unlink(o.ready_file);
 out:
 	stop_server(&srv);
+	if (stopping)
+		watchdog_stop(&dog);
 	if (rc == SC_EXIT_OK)
 		sc_info("stopped");
 	return rc;

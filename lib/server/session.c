@@ -367,9 +367,9 @@ check_caps(struct sc_sessmgr *m, const char *user, bool *warn,
 }
 
 static void
-cap_refused(const struct sc_error *err)
+cap_refused(const char *user, const struct sc_error *err)
 {
-	sc_warn("new sessions refused: %s", err->msg);
+	sc_warn("new sessions refused: %s (user '%s')", err->msg, user);
 }
 
 /* ------------------------------------------------------------ sessions */
@@ -577,7 +577,7 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 	if (n == NULL && check_caps(m, user_id, &warn, err) == -1) {
 		pthread_mutex_unlock(&m->lock);
 		if (warn)
-			cap_refused(err);
+			cap_refused(user_id, err);
 		return NULL;
 	}
 	if (n != NULL) {
@@ -606,7 +606,7 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 			pthread_mutex_unlock(&m->lock);
 			sess_free(fresh);
 			if (warn)
-				cap_refused(err);
+				cap_refused(user_id, err);
 			return NULL;
 		} else {
 			s = fresh;

@@ -1576,7 +1576,7 @@ put_hex(const uint8_t *p, size_t n, bool json, struct sc_buf *out,
 	if (sc_buf_grow(out, 2 * n + 2, err) == -1)
 		return -1;
 	if (json)
-		sc_buf_addch(out, '"', NULL);
+		(void)sc_buf_addch(out, '"', NULL); /* room reserved above */
 	for (i = 0; i < n; i++) {
 		out->data[out->len++] = (uint8_t)hex[p[i] >> 4];
 		out->data[out->len++] = (uint8_t)hex[p[i] & 15];

@@ -386,10 +386,11 @@ frame_metadata(struct bytes *fb, struct sc_buf *out, size_t body,
 		    "Arrow metadata too large");
 	le32(pre, 0xffffffffu);
 	le32(pre + 4, (uint32_t)fb->len);
+	/* Room for the body too: add_body() and add_seq() cannot fail. */
 	if (sc_buf_grow(out, 8 + fb->len + body, err) == -1)
 		return -1;
-	sc_buf_add(out, pre, 8, NULL);
-	sc_buf_add(out, fb->p, fb->len, NULL);
+	(void)sc_buf_add(out, pre, 8, NULL);
+	(void)sc_buf_add(out, fb->p, fb->len, NULL);
 	return 0;
 }
 
@@ -1067,8 +1068,8 @@ add_body(struct sc_buf *out, const struct bytes *b)
 {
 	static const uint8_t zero[8];
 
-	sc_buf_add(out, b->p, b->len, NULL);
-	sc_buf_add(out, zero, pad8(b->len) - b->len, NULL);
+	(void)sc_buf_add(out, b->p, b->len, NULL);
+	(void)sc_buf_add(out, zero, pad8(b->len) - b->len, NULL);
 }
 
 /* A lazy sequence, generated straight into out, padded. */
@@ -1082,7 +1083,7 @@ add_seq(struct sc_buf *out, const struct wcol *c)
 		return;
 	fill_seq(out->data + out->len, c->lazy_start, c->lazy_step, c->n);
 	sc_buf_setlen(out, out->len + len);
-	sc_buf_add(out, zero, pad8(len) - len, NULL);
+	(void)sc_buf_add(out, zero, pad8(len) - len, NULL);
 }
 
 int

@@ -86,14 +86,6 @@ struct sc_arrow_field *sc_arrow_field_add_child(struct sc_arrow_field *f,
 /* "int64", "utf8", "timestamp[us]", ... (fixed strings, for messages). */
 const char *sc_arrow_type_name(enum sc_arrow_type type);
 
-/*
- * Append f's Spark SQL type to out: boolean, tinyint, smallint, int,
- * bigint, float, double, decimal(p,s), string, binary, date, timestamp,
- * timestamp_ntz, void, array<T>, map<K,V>, struct<name:T,...>.
- */
-int sc_arrow_field_sql_type(const struct sc_arrow_field *f, struct sc_buf *out,
-    struct sc_error *err);
-
 /* ------------------------------------------------------------------ */
 /* Writer                                                              */
 /* ------------------------------------------------------------------ */
@@ -130,8 +122,8 @@ const struct sc_arrow_schema *sc_arrow_writer_schema(
  *   LARGE_BINARY.  p may be NULL when n is 0.
  * _decimal128: the unscaled value as a 128-bit two's complement integer
  *   hi:lo; checked against the column precision.
- * _decimal_str: a decimal literal "[-+]digits[.digits]", rescaled to the
- *   column scale with round-half-up (as Spark casts), precision-checked.
+ * _decimal_str: decimal text as Spark's CAST reads it, rounded half up
+ *   to the column scale and precision-checked (sc_value_parse_decimal).
  * _null: any nullable column; the only append allowed for NULL columns.
  */
 int sc_arrow_append_null(struct sc_arrow_writer *w, size_t col,
@@ -269,18 +261,16 @@ enum sc_arrow_fmt { SC_ARROW_FMT_TEXT = 0, SC_ARROW_FMT_JSON = 1 };
  *
  * SC_ARROW_FMT_TEXT appends raw text (never quoted), as Spark prints it:
  *   null -> nothing (kind NULL); bool -> true/false (BOOL);
- *   integers -> decimal (NUMBER); float/double -> Java (JDK 19+)
- *   Double/Float.toString: the shortest digits that round-trip, at
- *   least two significant: 1.0, 0.001, 1.0E7, 1.0E-4, -0.0, 4.9E-324
- *   (NUMBER), and NaN, Infinity, -Infinity (STRING);
- *   decimal -> unscaled value with the point inserted, 12.30 for scale 2
- *   (NUMBER); utf8 -> the bytes, invalid UTF-8 replaced by U+FFFD
- *   (STRING); binary -> lowercase hex, no prefix (STRING);
- *   date -> YYYY-MM-DD (STRING); timestamp -> YYYY-MM-DD HH:MM:SS with
- *   ".f" to ".ffffff" when non-zero, trailing zeros trimmed, in UTC
- *   whatever the column's tz (STRING); years outside 0000..9999 are
- *   printed with a sign, +10000-01-01; struct, list, map -> the JSON
- *   text below (JSON).
+ *   integers -> decimal (NUMBER); float/double -> Java's
+ *   Float/Double.toString (sc_value_fmt_float/double in core/value.h):
+ *   1.0, 0.001, 1.0E7, 1.0E-4, -0.0, 4.9E-324 (NUMBER), and NaN,
+ *   Infinity, -Infinity (STRING); decimal -> sc_value_fmt_decimal(),
+ *   12.30 for scale 2 (NUMBER); utf8 -> the bytes, invalid UTF-8
+ *   replaced by U+FFFD (STRING); binary -> lowercase hex, no prefix
+ *   (STRING); date -> sc_value_fmt_date(), YYYY-MM-DD (STRING);
+ *   timestamp -> sc_value_fmt_timestamp(), YYYY-MM-DD HH:MM:SS[.ffffff]
+ *   in UTC whatever the column's tz (STRING); struct, list, map -> the
+ *   JSON text below (JSON).
  * SC_ARROW_FMT_JSON appends one JSON value: null, true/false, numbers
  *   as in TEXT, strings quoted and escaped like JavaScript's
  *   JSON.stringify (so NaN and Infinity become "NaN", "Infinity"),

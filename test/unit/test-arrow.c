@@ -919,6 +919,24 @@ nested_fn(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 	return 0;
 }
 
+/* "name:type(children...)" for a field and its children. */
+static void
+type_tree(const struct sc_arrow_field *f, struct sc_buf *out)
+{
+	size_t i;
+
+	sc_buf_addf(out, NULL, "%s:%s", f->name, sc_arrow_type_name(f->type));
+	if (f->nchildren == 0)
+		return;
+	sc_buf_addch(out, '(', NULL);
+	for (i = 0; i < f->nchildren; i++) {
+		if (i > 0)
+			sc_buf_addch(out, ',', NULL);
+		type_tree(&f->children[i], out);
+	}
+	sc_buf_addch(out, ')', NULL);
+}
+
 static void
 test_nested(void)
 {
@@ -948,13 +966,14 @@ test_nested(void)
 	is_int(sc_arrow_read_schema(js_nested, sizeof(js_nested), &s, &err), 0,
 	    "nested schema");
 	for (i = 0; i < s.nfields; i++) {
-		sc_arrow_field_sql_type(&s.fields[i], &t, &err);
+		type_tree(&s.fields[i], &t);
 		sc_buf_addch(&t, ';', &err);
 	}
 	is_str((char *)t.data,
-	    "struct<a:int,b:array<string>>;"
-	    "map<string,bigint>;array<smallint>;",
-	    "Spark SQL type strings");
+	    "st:struct(a:int32,b:list(element:utf8));"
+	    "m:map(entries:struct(key:utf8,value:int64));"
+	    "ll:large_list(element:int16);",
+	    "nested schema: names and types at every level");
 	ok(s.fields[1].nchildren == 1 &&
 		strcmp(s.fields[1].children[0].name, "entries") == 0 &&
 		s.fields[1].children[0].nchildren == 2 &&

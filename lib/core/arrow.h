@@ -232,6 +232,43 @@ int sc_arrow_read_stream(const void *p, size_t n, sc_arrow_batch_fn *fn,
 int sc_arrow_read_schema(const void *p, size_t n, struct sc_arrow_schema *out,
     struct sc_error *err);
 
+/*
+ * Re-framing.  Spark sends a result as many IPC streams, one per
+ * ExecutePlanResponse (a schema, record batches, an end-of-stream marker
+ * each).  A joiner writes them as one stream: the first schema, every
+ * record batch, one end-of-stream marker, each message in the modern
+ * framing (continuation marker, metadata padded to 8 bytes).  Bytes go
+ * out through fn as they are, without copies.  A result without columns
+ * (a command's) writes nothing.
+ */
+typedef int sc_arrow_write_fn(void *arg, const void *p, size_t n,
+    struct sc_error *err);
+
+struct sc_arrow_join {
+	sc_arrow_write_fn *write;
+	void *arg;
+	struct sc_arrow_schema schema; /* the first stream's */
+	bool started; /* a stream was added */
+};
+
+/* Start a joiner writing through fn(arg, ...); allocates nothing. */
+void sc_arrow_join_init(struct sc_arrow_join *j, sc_arrow_write_fn *fn,
+    void *arg);
+/*
+ * Validate stream p[0..n) in full (as sc_arrow_read_stream()), check that
+ * its schema equals the first stream's (else SC_ST_PROTOCOL "the result
+ * schema changed between Arrow batches"), then write its record batches,
+ * and its schema if it is the first.  Nothing of a stream that fails
+ * validation is written.  *rows (if not NULL) gets its row count.  -1
+ * with err as the check or fn left it.
+ */
+int sc_arrow_join_add(struct sc_arrow_join *j, const void *p, size_t n,
+    uint64_t *rows, struct sc_error *err);
+/* Write the end-of-stream marker (if a schema with columns went out). */
+int sc_arrow_join_finish(struct sc_arrow_join *j, struct sc_error *err);
+/* Free what j holds; sc_arrow_join_init() before reuse. */
+void sc_arrow_join_release(struct sc_arrow_join *j);
+
 /* True if the value is null (also for out-of-range col/row). */
 bool sc_arrow_is_null(const struct sc_arrow_batch *b, size_t col, size_t row);
 

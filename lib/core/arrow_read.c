@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * arrow_read.c: Arrow IPC stream reader for untrusted input.
+ * arrow_read.c: Arrow IPC stream reader for untrusted input, and the
+ * joiner that re-frames many streams into one.
  *
  * Every FlatBuffer object is bounds-checked before it is read (offsets,
  * vtables and vectors inside the buffer, a bound on the tables visited),
  * scalars are assembled byte by byte (the input has no alignment
  * guarantee), and every record batch is validated in full (node and
  * buffer counts, buffer ranges, offsets, child lengths) before the
- * caller's callback sees it, so accessors need no further checks.
+ * caller's callback sees it, so accessors need no further checks.  One
+ * walker, next_message(), reads the framing for both.
  */
 
 #include "core/arrow.h"
@@ -932,9 +934,14 @@ sc_arrow_read_schema(const void *p, size_t n, struct sc_arrow_schema *out,
 	return 0;
 }
 
-int
-sc_arrow_read_stream(const void *p, size_t n, sc_arrow_batch_fn *fn, void *arg,
-    struct sc_error *err)
+/*
+ * Validate and decode stream p[0..n), calling fn (if not NULL) per
+ * record batch; the stream's schema is left in *schema (initialised
+ * here; the caller releases it, also on error).
+ */
+static int
+read_stream(const void *p, size_t n, sc_arrow_batch_fn *fn, void *arg,
+    struct sc_arrow_schema *schema, struct sc_error *err)
 {
 	struct stream st = { p, n, 0, err };
 	struct reader rd;
@@ -978,6 +985,149 @@ sc_arrow_read_stream(const void *p, size_t n, sc_arrow_batch_fn *fn, void *arg,
 out:
 	if (rd.cols)
 		cols_free(rd.cols, rd.schema.nfields);
-	sc_arrow_schema_release(&rd.schema);
+	*schema = rd.schema;
 	return rc;
+}
+
+int
+sc_arrow_read_stream(const void *p, size_t n, sc_arrow_batch_fn *fn, void *arg,
+    struct sc_error *err)
+{
+	struct sc_arrow_schema s;
+	int rc;
+
+	rc = read_stream(p, n, fn, arg, &s, err);
+	sc_arrow_schema_release(&s);
+	return rc;
+}
+
+/* ---- re-framing ----------------------------------------------------- */
+
+void
+sc_arrow_join_init(struct sc_arrow_join *j, sc_arrow_write_fn *fn, void *arg)
+{
+	memset(j, 0, sizeof(*j));
+	j->write = fn;
+	j->arg = arg;
+	sc_arrow_schema_init(&j->schema);
+}
+
+void
+sc_arrow_join_release(struct sc_arrow_join *j)
+{
+	sc_arrow_schema_release(&j->schema);
+	j->started = false;
+}
+
+static bool
+field_equal(const struct sc_arrow_field *a, const struct sc_arrow_field *b)
+{
+	size_t i;
+
+	if (strcmp(a->name, b->name) != 0 || a->type != b->type ||
+	    a->nullable != b->nullable || a->precision != b->precision ||
+	    a->scale != b->scale || (a->tz == NULL) != (b->tz == NULL) ||
+	    (a->tz != NULL && strcmp(a->tz, b->tz) != 0) ||
+	    a->nchildren != b->nchildren)
+		return false;
+	for (i = 0; i < a->nchildren; i++)
+		if (!field_equal(&a->children[i], &b->children[i]))
+			return false;
+	return true;
+}
+
+static bool
+schema_equal(const struct sc_arrow_schema *a, const struct sc_arrow_schema *b)
+{
+	size_t i;
+
+	if (a->nfields != b->nfields)
+		return false;
+	for (i = 0; i < a->nfields; i++)
+		if (!field_equal(&a->fields[i], &b->fields[i]))
+			return false;
+	return true;
+}
+
+static int
+count_rows(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
+{
+	(void)err;
+	*(uint64_t *)arg += b->nrows;
+	return 0;
+}
+
+/*
+ * Write message m in the modern framing: the continuation marker, the
+ * metadata length padded to 8, the metadata and its padding, the body.
+ */
+static int
+put_message(struct sc_arrow_join *j, const struct msg *m, struct sc_error *err)
+{
+	static const uint8_t zero[8];
+	uint8_t pre[8];
+	size_t padded = (m->fb.len + 7) & ~(size_t)7;
+
+	memset(pre, 0xff, 4);
+	pre[4] = (uint8_t)padded;
+	pre[5] = (uint8_t)(padded >> 8);
+	pre[6] = (uint8_t)(padded >> 16);
+	pre[7] = (uint8_t)(padded >> 24);
+	if (j->write(j->arg, pre, 8, err) == -1 ||
+	    j->write(j->arg, m->fb.p, m->fb.len, err) == -1 ||
+	    (padded > m->fb.len &&
+		j->write(j->arg, zero, padded - m->fb.len, err) == -1) ||
+	    (m->bodylen > 0 &&
+		j->write(j->arg, m->body, m->bodylen, err) == -1))
+		return -1;
+	return 0;
+}
+
+int
+sc_arrow_join_add(struct sc_arrow_join *j, const void *p, size_t n,
+    uint64_t *rows, struct sc_error *err)
+{
+	struct stream st = { p, n, 0, err };
+	struct sc_arrow_schema s;
+	struct msg m;
+	uint64_t nrows = 0;
+	bool first = !j->started;
+	int r;
+
+	/* Validate the whole stream before writing any of it. */
+	if (read_stream(p, n, count_rows, &nrows, &s, err) == -1) {
+		sc_arrow_schema_release(&s);
+		return -1;
+	}
+	if (first) {
+		j->schema = s;
+		j->started = true;
+	} else {
+		r = schema_equal(&j->schema, &s);
+		sc_arrow_schema_release(&s);
+		if (!r)
+			return sc_error_set(err, SC_ST_PROTOCOL,
+			    "the result schema changed between Arrow "
+			    "batches");
+	}
+	if (rows != NULL)
+		*rows = nrows;
+	if (j->schema.nfields == 0)
+		return 0;
+	/* The same walker again, over metadata known to be sound. */
+	while ((r = next_message(&st, &m)) == 1)
+		if ((m.htype == H_RECORD_BATCH || first) &&
+		    put_message(j, &m, err) == -1)
+			return -1;
+	return r;
+}
+
+int
+sc_arrow_join_finish(struct sc_arrow_join *j, struct sc_error *err)
+{
+	static const uint8_t eos[8] = { 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0 };
+
+	if (!j->started || j->schema.nfields == 0)
+		return 0;
+	return j->write(j->arg, eos, sizeof(eos), err);
 }

@@ -98,13 +98,6 @@ sc_arrow_schema_add(struct sc_arrow_schema *s, const char *name,
 	return field_append(&s->fields, &s->nfields, name, type, nullable);
 }
 
-struct sc_arrow_field *
-sc_arrow_field_add_child(struct sc_arrow_field *f, const char *name,
-    enum sc_arrow_type type, bool nullable)
-{
-	return field_append(&f->children, &f->nchildren, name, type, nullable);
-}
-
 const char *
 sc_arrow_type_name(enum sc_arrow_type type)
 {

@@ -6,9 +6,11 @@
  * The writer builds what Spark sends in one ExecutePlanResponse.ArrowBatch
  * (schema, one record batch, end-of-stream marker) for the flat types a
  * result row can hold.  The reader validates untrusted streams (both
- * framings, V4/V5) and exposes every type Spark sends, nested included.
- * See the shared notes arrow-ipc.md (../shared/ beside the repository) for
- * the format.
+ * framings, V4/V5) and exposes every type Spark sends, nested included;
+ * the joiner re-frames many such streams into one.  Files: arrow.c
+ * (schemas), arrow_write.c, arrow_read.c (validate, decode, re-frame),
+ * arrow_format.c (values by type, as text and as JSON); arrow_int.h is
+ * what they share.
  */
 
 #ifndef SC_ARROW_H
@@ -78,9 +80,6 @@ void sc_arrow_schema_copy(struct sc_arrow_schema *dst,
  * schema.  Set precision/scale directly; set tz with sc_xstrdup().
  */
 struct sc_arrow_field *sc_arrow_schema_add(struct sc_arrow_schema *s,
-    const char *name, enum sc_arrow_type type, bool nullable);
-/* As sc_arrow_schema_add(), appending a child to a nested field. */
-struct sc_arrow_field *sc_arrow_field_add_child(struct sc_arrow_field *f,
     const char *name, enum sc_arrow_type type, bool nullable);
 
 /* "int64", "utf8", "timestamp[us]", ... (fixed strings, for messages). */
@@ -181,9 +180,6 @@ int sc_arrow_write_schema(const struct sc_arrow_schema *s, struct sc_buf *out,
     struct sc_error *err);
 /* Append the end-of-stream marker FF FF FF FF 00 00 00 00. */
 int sc_arrow_write_eos(struct sc_buf *out, struct sc_error *err);
-/* Append a schema-only stream: schema message + end-of-stream marker. */
-int sc_arrow_schema_only(const struct sc_arrow_schema *s, struct sc_buf *out,
-    struct sc_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Reader                                                              */

@@ -152,20 +152,6 @@ sc_buf_setlen(struct sc_buf *b, size_t n)
 		b->data[n] = '\0';
 }
 
-void
-sc_buf_consume(struct sc_buf *b, size_t n)
-{
-	if (n >= b->len) {
-		b->len = 0;
-		if (b->cap)
-			b->data[0] = '\0';
-		return;
-	}
-	memmove(b->data, b->data + n, b->len - n);
-	b->len -= n;
-	b->data[b->len] = '\0';
-}
-
 uint8_t *
 sc_buf_detach(struct sc_buf *b, size_t *lenp)
 {

@@ -56,8 +56,6 @@ int sc_buf_vaddf(struct sc_buf *b, struct sc_error *err, const char *fmt,
     va_list ap) __attribute__((format(printf, 3, 0)));
 /* Set len (n <= len, or n <= cap - 1 after sc_buf_grow), keep the NUL. */
 void sc_buf_setlen(struct sc_buf *b, size_t n);
-/* Remove the first n bytes (a failure stays). */
-void sc_buf_consume(struct sc_buf *b, size_t n);
 /*
  * Take the bytes: returns a malloc'ed NUL-terminated buffer (free()), and
  * stores its length in *lenp if lenp is not NULL; b becomes empty (and

@@ -195,36 +195,6 @@ sc_exit_code(const struct sc_error *err)
 }
 
 const char *
-sc_strerror(enum sc_status status)
-{
-	switch (status) {
-	case SC_ST_OK:
-		return "success";
-	case SC_ST_FAILED:
-		return "operation failed";
-	case SC_ST_USAGE:
-		return "invalid usage";
-	case SC_ST_NOTFOUND:
-		return "not found";
-	case SC_ST_UNAVAILABLE:
-		return "server unavailable";
-	case SC_ST_TIMEOUT:
-		return "timed out";
-	case SC_ST_INTEGRITY:
-		return "data integrity error";
-	case SC_ST_PROTOCOL:
-		return "protocol error";
-	case SC_ST_DENIED:
-		return "permission denied";
-	case SC_ST_IO:
-		return "input/output error";
-	case SC_ST_INTERNAL:
-		return "internal error";
-	}
-	return "unknown status";
-}
-
-const char *
 sc_grpc_code_name(int code)
 {
 	static const char *const names[] = { "OK", "CANCELLED", "UNKNOWN",

@@ -1294,17 +1294,6 @@ sc_rpc_call_on_close(struct sc_rpc_call *c, sc_rpc_close_fn *fn, void *arg)
 	pthread_mutex_unlock(&c->mu);
 }
 
-bool
-sc_rpc_call_is_done(struct sc_rpc_call *c)
-{
-	bool done;
-
-	pthread_mutex_lock(&c->mu);
-	done = c->closed || c->dead;
-	pthread_mutex_unlock(&c->mu);
-	return done;
-}
-
 const uint8_t *
 sc_rpc_call_request(struct sc_rpc_call *c, size_t *lenp)
 {

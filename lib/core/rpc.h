@@ -113,8 +113,8 @@ enum sc_rpc_kind {
  *    run there, one at a time, in completion order, with no rpc.c lock
  *    held, so they may call sc_rpc_call_send/reply/finish/read.  They
  *    must not block.
- *  - Any other thread may call sc_rpc_call_send/reply/finish/read/peer/
- *    is_done too: a per-call mutex serialises them with the callbacks,
+ *  - Any other thread may call sc_rpc_call_send/reply/finish/read/peer
+ *    too: a per-call mutex serialises them with the callbacks,
  *    and none of them waits for the network.
  *  - A call is valid from the handler until its close callback has
  *    returned.  To use it from another thread, or later, take
@@ -224,8 +224,6 @@ int sc_rpc_call_finish(struct sc_rpc_call *call, int code, const char *msg,
 /* Register the close callback (once, before returning from the handler). */
 void sc_rpc_call_on_close(struct sc_rpc_call *call, sc_rpc_close_fn *fn,
     void *arg);
-/* True once the client cancelled or the call ended. */
-bool sc_rpc_call_is_done(struct sc_rpc_call *call);
 /*
  * Client-streaming: read the next message; one read outstanding.  msg is
  * valid only during fn, which may call sc_rpc_call_read() again.  0, or

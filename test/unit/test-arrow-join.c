@@ -302,7 +302,8 @@ test_empty(void)
 	sc_buf_init(&want, SC_BUF_UNLIMITED);
 
 	/* A first response with a schema and no batch, then one with rows. */
-	sc_arrow_schema_only(sc_arrow_writer_schema(w), &a, NULL);
+	sc_arrow_write_schema(sc_arrow_writer_schema(w), &a, NULL);
+	sc_arrow_write_eos(&a, NULL);
 	rows(w, 7, 2);
 	sc_arrow_writer_flush(w, &b, NULL);
 	sc_arrow_write_schema(sc_arrow_writer_schema(w), &want, NULL);
@@ -326,7 +327,8 @@ test_empty(void)
 	/* A result without columns writes nothing at all. */
 	sc_arrow_schema_init(&none);
 	sc_buf_reset(&a);
-	sc_arrow_schema_only(&none, &a, NULL);
+	sc_arrow_write_schema(&none, &a, NULL);
+	sc_arrow_write_eos(&a, NULL);
 	sink_init(&k);
 	sc_arrow_join_init(&j, put, &k);
 	is_int(sc_arrow_join_add(&j, a.data, a.len, NULL, &err), 0,

@@ -122,16 +122,6 @@ test_set(void)
 	is_int(sc_exit_code(NULL), SC_EXIT_INTERNAL, "exit code of NULL");
 	err.status = (enum sc_status)42;
 	is_int(sc_exit_code(&err), SC_EXIT_INTERNAL, "exit code of garbage");
-	is_str(sc_strerror(SC_ST_UNAVAILABLE), "server unavailable",
-	    "strerror unavailable");
-	is_str(sc_strerror(SC_ST_TIMEOUT), "timed out", "strerror timeout");
-	is_str(sc_strerror(SC_ST_OK), "success", "strerror ok");
-	is_str(sc_strerror((enum sc_status)99), "unknown status",
-	    "strerror out of range");
-	for (i = 0; i <= SC_ST_MAX; i++)
-		ok(strcmp(sc_strerror((enum sc_status)i), "unknown status") !=
-			0,
-		    "strerror %zu has a phrase", i);
 }
 
 static void

@@ -113,6 +113,21 @@ int sc_error_from_grpc(struct sc_error *err, int code, const char *msg,
     const void *details, size_t details_len);
 
 /*
+ * Put a transport failure in our words: if err holds the gRPC core's own
+ * text for a call to target ("host:port") that could not connect or lost
+ * its connection, replace the message with "cannot connect to 'target':
+ * connection refused" (or: timed out, name not resolved, network
+ * unreachable, TLS certificate verify failed, TLS handshake failed, not
+ * a gRPC server, connection closed by the server, ...), "lost the
+ * connection to 'target': connection reset", or, for a bare "Deadline
+ * Exceeded", "timed out waiting for 'target'".  Only UNAVAILABLE and
+ * DEADLINE_EXCEEDED errors without a Spark error class are looked at;
+ * any other message (the server's own) stays.  status, rpc_code and the
+ * other fields never change.
+ */
+void sc_error_reword_transport(struct sc_error *err, const char *target);
+
+/*
  * gRPC status code -> enum sc_status: NOT_FOUND 3, UNAVAILABLE 4,
  * DEADLINE_EXCEEDED 5, DATA_LOSS 6, UNIMPLEMENTED 7, PERMISSION_DENIED
  * and UNAUTHENTICATED 8, OK 0, any other 1 (the table in sctk(7)).

@@ -12,7 +12,10 @@
  * which any thread may call.
  *
  * Errors: failed calls fill struct sc_error via sc_error_from_grpc()
- * (rpc_code, errclass, sqlstate, error_id, retry_delay_ms).
+ * (rpc_code, errclass, sqlstate, error_id, retry_delay_ms), with the
+ * gRPC core's words for a failed or lost connection replaced by ours
+ * (sc_error_reword_transport(): "cannot connect to 'host:port':
+ * connection refused").
  */
 
 #ifndef SC_RPC_H

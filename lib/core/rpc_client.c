@@ -91,6 +91,7 @@ struct regcall {
 };
 
 struct sc_rpc {
+	char target[300]; /* host:port, for messages */
 	grpc_channel *ch;
 	grpc_metadata *md; /* sent on every call */
 	size_t nmd;
@@ -194,17 +195,19 @@ sc_rpc_new(const struct sc_uri *u, const char *ca_file, struct sc_error *err)
 	struct sc_rpc *rpc;
 	grpc_channel_args ca;
 	grpc_arg args[7];
-	char target[300], *auth;
+	char *auth;
 	size_t i;
 	int rc;
 
 	sc_rpc_core_start();
-	if (u->is_ipv6)
-		snprintf(target, sizeof(target), "[%s]:%d", u->host, u->port);
-	else
-		snprintf(target, sizeof(target), "%s:%d", u->host, u->port);
-
 	rpc = sc_xcalloc(1, sizeof(*rpc));
+	if (u->is_ipv6)
+		snprintf(rpc->target, sizeof(rpc->target), "[%s]:%d", u->host,
+		    u->port);
+	else
+		snprintf(rpc->target, sizeof(rpc->target), "%s:%d", u->host,
+		    u->port);
+
 	pthread_mutex_init(&rpc->mu, NULL);
 	rpc->md = sc_xcalloc(u->nparams + 1, sizeof(*rpc->md));
 	if (u->has_token && u->token != NULL) {
@@ -232,11 +235,11 @@ sc_rpc_new(const struct sc_uri *u, const char *ca_file, struct sc_error *err)
 	sc_rpc_arg_int(&args[6], GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, -1);
 	ca.num_args = SC_NELEM(args);
 	ca.args = args;
-	rpc->ch = grpc_channel_create(target, creds, &ca);
+	rpc->ch = grpc_channel_create(rpc->target, creds, &ca);
 	grpc_channel_credentials_release(creds);
 	if (rpc->ch == NULL) {
 		sc_error_set(err, SC_ST_INTERNAL,
-		    "cannot create a channel to '%s'", target);
+		    "cannot create a channel to '%s'", rpc->target);
 		goto fail;
 	}
 	return rpc;
@@ -454,6 +457,7 @@ cc_status_error(struct ccall *c, struct sc_error *err)
 	sc_error_from_grpc(err, (int)c->status, msg, details, dlen);
 	if (c->status == GRPC_STATUS_DEADLINE_EXCEEDED)
 		err->status = SC_ST_TIMEOUT;
+	sc_error_reword_transport(err, c->rpc->target);
 	return -1;
 }
 

@@ -3,11 +3,9 @@
 /*
  * render.c: results to stdout.  Text formats decode every ArrowBatch
  * with core/arrow and write records through core/output; the arrow
- * format re-frames Spark's per-response IPC streams (each a schema, one
- * batch and an end-of-stream marker) into one stream per result: the
- * schema once, every record batch, one end-of-stream marker.  Each
- * response is written and dropped before the next is read, so memory
- * stays flat however large the result.
+ * format joins Spark's per-response IPC streams into one stream per
+ * result (sc_arrow_join).  Each response is written and dropped before
+ * the next is read, so memory stays flat however large the result.
  */
 
 #include "sc-exec.h"
@@ -41,7 +39,7 @@ struct render {
 	size_t ncols;
 	struct sc_buf *cells;
 	struct sc_out_value *vals;
-	struct sc_arrow_schema schema; /* arrow mode: the first one */
+	struct sc_arrow_join join; /* arrow mode */
 	char **pending; /* names from a schema message */
 	size_t npending;
 	uint64_t batch_rows; /* rows decoded in this batch */
@@ -63,6 +61,23 @@ stdout_is_file(FILE *fp)
 	return fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+static int
+write_error(struct sc_error *err)
+{
+	return sc_error_set_errno(err, SC_ST_IO, errno, "cannot write output");
+}
+
+/* The joiner's output. */
+static int
+put(void *arg, const void *p, size_t n, struct sc_error *err)
+{
+	struct render *r = arg;
+
+	if (fwrite(p, 1, n, r->fp) != n)
+		return write_error(err);
+	return 0;
+}
+
 struct render *
 render_new(FILE *fp, const struct render_opts *o)
 {
@@ -71,7 +86,7 @@ render_new(FILE *fp, const struct render_opts *o)
 	r = sc_xcalloc(1, sizeof(*r));
 	r->fp = fp;
 	r->o = *o;
-	sc_arrow_schema_init(&r->schema);
+	sc_arrow_join_init(&r->join, put, r);
 	r->flush_batches = !stdout_is_file(fp);
 	return r;
 }
@@ -99,7 +114,8 @@ reset_result(struct render *r)
 	SC_FREE(r->cells);
 	SC_FREE(r->vals);
 	r->ncols = 0;
-	sc_arrow_schema_release(&r->schema);
+	sc_arrow_join_release(&r->join);
+	sc_arrow_join_init(&r->join, put, r);
 	clear_pending(r);
 	r->started = false;
 	r->empty = false;
@@ -137,12 +153,6 @@ bool
 render_limit_reached(const struct render *r)
 {
 	return r->limit;
-}
-
-static int
-write_error(struct sc_error *err)
-{
-	return sc_error_set_errno(err, SC_ST_IO, errno, "cannot write output");
 }
 
 /* ----------------------------------------------------------- text mode */
@@ -191,8 +201,7 @@ text_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 	}
 	if (n != r->ncols && !(r->empty && n == 0))
 		return sc_error_set(err, SC_ST_PROTOCOL,
-		    "result has %zu "
-		    "columns in one batch and %zu in another",
+		    "result has %zu columns in one batch and %zu in another",
 		    r->ncols, n);
 	for (row = 0; row < b->nrows; row++) {
 		if (r->o.max_rows > 0 && r->rows >= r->o.max_rows) {
@@ -221,198 +230,19 @@ text_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 	return 0;
 }
 
-/* ---------------------------------------------------------- arrow mode */
-
-static uint32_t
-rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	    (uint32_t)p[3] << 24;
-}
-
-static uint16_t
-rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-/*
- * Field id of the root table of FlatBuffer fb[0..n): its position, or 0
- * if absent or out of bounds.  The stream was validated by core/arrow
- * already; these checks only keep this reader safe on its own.
- */
-static size_t
-fb_field(const uint8_t *fb, size_t n, unsigned int id, size_t size)
-{
-	size_t t, vt, vtsz, o, e;
-	int32_t so;
-
-	if (n < 8)
-		return 0;
-	t = rd32(fb);
-	if (t > n - 4)
-		return 0;
-	so = (int32_t)rd32(fb + t);
-	if ((int64_t)t - so < 0 || (int64_t)t - so > (int64_t)n - 4)
-		return 0;
-	vt = (size_t)((int64_t)t - so);
-	vtsz = rd16(fb + vt);
-	o = 4 + 2 * (size_t)id;
-	if (o + 2 > vtsz || vt + o + 2 > n)
-		return 0;
-	e = rd16(fb + vt + o);
-	if (e == 0 || t + e + size > n)
-		return 0;
-	return t + e;
-}
-
-struct ipc_msg {
-	const uint8_t *meta;
-	size_t metalen;
-	const uint8_t *body;
-	size_t bodylen;
-	int type; /* 1 schema, 3 record batch */
-};
-
-/* The next message at *off: 1, 0 at end of stream, -1 if malformed. */
-static int
-ipc_next(const uint8_t *p, size_t n, size_t *off, struct ipc_msg *m)
-{
-	size_t at = *off, f;
-	int32_t len;
-	int64_t body = 0;
-	int i;
-
-	if (at + 4 > n)
-		return 0;
-	len = (int32_t)rd32(p + at);
-	at += 4;
-	if (len == -1) {
-		if (at + 4 > n)
-			return -1;
-		len = (int32_t)rd32(p + at);
-		at += 4;
-	}
-	if (len == 0)
-		return 0;
-	if (len < 0 || (size_t)len > n - at)
-		return -1;
-	m->meta = p + at;
-	m->metalen = (size_t)len;
-	m->type = 0;
-	if ((f = fb_field(m->meta, m->metalen, 1, 1)) != 0)
-		m->type = m->meta[f];
-	if ((f = fb_field(m->meta, m->metalen, 3, 8)) != 0)
-		for (i = 7; i >= 0; i--)
-			body = body << 8 | m->meta[f + (size_t)i];
-	at += (size_t)len;
-	if (body < 0 || (uint64_t)body > n - at)
-		return -1;
-	m->body = p + at;
-	m->bodylen = (size_t)body;
-	*off = at + (size_t)body;
-	return 1;
-}
-
-/* Write one message in the modern framing (8-byte aligned metadata). */
-static int
-ipc_write(struct render *r, const struct ipc_msg *m, struct sc_error *err)
-{
-	static const uint8_t zero[8];
-	uint8_t pre[8];
-	size_t padded = (m->metalen + 7) & ~(size_t)7;
-
-	memset(pre, 0xff, 4);
-	pre[4] = (uint8_t)padded;
-	pre[5] = (uint8_t)(padded >> 8);
-	pre[6] = (uint8_t)(padded >> 16);
-	pre[7] = (uint8_t)(padded >> 24);
-	if (fwrite(pre, 1, 8, r->fp) != 8 ||
-	    fwrite(m->meta, 1, m->metalen, r->fp) != m->metalen ||
-	    fwrite(zero, 1, padded - m->metalen, r->fp) !=
-		padded - m->metalen ||
-	    fwrite(m->body, 1, m->bodylen, r->fp) != m->bodylen)
-		return write_error(err);
-	return 0;
-}
-
-static bool
-field_equal(const struct sc_arrow_field *a, const struct sc_arrow_field *b)
-{
-	size_t i;
-
-	if (strcmp(a->name, b->name) != 0 || a->type != b->type ||
-	    a->nullable != b->nullable || a->precision != b->precision ||
-	    a->scale != b->scale || (a->tz == NULL) != (b->tz == NULL) ||
-	    (a->tz != NULL && strcmp(a->tz, b->tz) != 0) ||
-	    a->nchildren != b->nchildren)
-		return false;
-	for (i = 0; i < a->nchildren; i++)
-		if (!field_equal(&a->children[i], &b->children[i]))
-			return false;
-	return true;
-}
-
-static int
-arrow_count(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
-{
-	struct render *r = arg;
-	size_t i;
-
-	if (!r->started) {
-		sc_arrow_schema_copy(&r->schema, b->schema);
-		r->started = true;
-		r->empty = b->schema->nfields == 0;
-	} else {
-		if (r->schema.nfields != b->schema->nfields)
-			goto changed;
-		for (i = 0; i < r->schema.nfields; i++)
-			if (!field_equal(&r->schema.fields[i],
-				&b->schema->fields[i]))
-				goto changed;
-	}
-	r->batch_rows += b->nrows;
-	return 0;
-changed:
-	return sc_error_set(err, SC_ST_PROTOCOL,
-	    "the result schema changed between Arrow batches");
-}
-
-static int
-arrow_batch(struct render *r, const uint8_t *p, size_t n, bool first,
-    struct sc_error *err)
-{
-	struct ipc_msg m;
-	size_t off = 0;
-	int k;
-
-	if (r->empty)
-		return 0;
-	while ((k = ipc_next(p, n, &off, &m)) == 1) {
-		if (m.type == 1 && !first)
-			continue; /* the schema goes out once */
-		if (ipc_write(r, &m, err) == -1)
-			return -1;
-	}
-	if (k == -1)
-		return sc_error_set(err, SC_ST_PROTOCOL,
-		    "malformed Arrow IPC framing");
-	return 0;
-}
-
 /* --------------------------------------------------------------- common */
 
 /* Write one Arrow IPC stream; r->batch_rows counts its rows. */
 static int
-render_data(struct render *r, const uint8_t *p, size_t n, bool first,
-    struct sc_error *err)
+render_data(struct render *r, const uint8_t *p, size_t n, struct sc_error *err)
 {
 	r->batch_rows = 0;
 	r->bytes += n;
 	if (r->o.mode == RENDER_ARROW) {
-		if (sc_arrow_read_stream(p, n, arrow_count, r, err) == -1 ||
-		    arrow_batch(r, p, n, first, err) == -1)
+		if (sc_arrow_join_add(&r->join, p, n, &r->batch_rows, err) ==
+		    -1)
 			return -1;
+		r->started = true;
 		r->res_rows += r->batch_rows;
 		r->rows += r->batch_rows;
 	} else if (sc_arrow_read_stream(p, n, text_batch, r, err) == -1)
@@ -433,17 +263,15 @@ render_batch(struct render *r,
 		SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH___START_OFFSET_START_OFFSET &&
 	    b->start_offset != (int64_t)r->res_rows)
 		return sc_error_set(err, SC_ST_PROTOCOL,
-		    "Arrow batch starts "
-		    "at row %lld, but %llu rows were received",
+		    "Arrow batch starts at row %lld, but %llu rows were received",
 		    (long long)b->start_offset,
 		    (unsigned long long)r->res_rows);
-	rc = render_data(r, b->data.data, b->data.len, !r->started, err);
+	rc = render_data(r, b->data.data, b->data.len, err);
 	if (rc != 0)
 		return rc;
 	if (r->batch_rows != (uint64_t)b->row_count)
 		return sc_error_set(err, SC_ST_PROTOCOL,
-		    "Arrow batch says "
-		    "%lld rows but holds %llu",
+		    "Arrow batch says %lld rows but holds %llu",
 		    (long long)b->row_count, (unsigned long long)r->batch_rows);
 	return r->limit ? 1 : 0;
 }
@@ -451,7 +279,7 @@ render_batch(struct render *r,
 int
 render_local(struct render *r, const void *p, size_t n, struct sc_error *err)
 {
-	return render_data(r, p, n, !r->started, err);
+	return render_data(r, p, n, err);
 }
 
 void
@@ -474,13 +302,11 @@ render_schema(struct render *r, const Spark__Connect__DataType *schema)
 int
 render_end(struct render *r, struct sc_error *err)
 {
-	static const uint8_t eos[8] = { 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0 };
 	int rc = 0;
 
 	if (r->o.mode == RENDER_ARROW) {
-		if (r->started && !r->empty &&
-		    fwrite(eos, 1, sizeof(eos), r->fp) != sizeof(eos))
-			rc = write_error(err);
+		if (sc_arrow_join_finish(&r->join, err) == -1)
+			rc = -1;
 		else if (fflush(r->fp) == EOF)
 			rc = write_error(err);
 	} else {

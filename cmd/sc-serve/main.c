@@ -33,7 +33,7 @@
 #include "core/cli.h"
 #include "core/error.h"
 #include "core/log.h"
-#include "core/rpc.h"
+#include "core/rpc_server.h"
 #include "core/timeutil.h"
 #include "core/xmem.h"
 #include "server/engine.h"

@@ -10,8 +10,6 @@
 
 #include <string.h>
 
-#include "core/buf.h"
-#include "core/error.h"
 #include "core/xmem.h"
 #include "core/banned.h"
 
@@ -100,13 +98,6 @@ sc_arrow_schema_add(struct sc_arrow_schema *s, const char *name,
 	return field_append(&s->fields, &s->nfields, name, type, nullable);
 }
 
-struct sc_arrow_field *
-sc_arrow_field_add_child(struct sc_arrow_field *f, const char *name,
-    enum sc_arrow_type type, bool nullable)
-{
-	return field_append(&f->children, &f->nchildren, name, type, nullable);
-}
-
 const char *
 sc_arrow_type_name(enum sc_arrow_type type)
 {
@@ -151,83 +142,4 @@ sc_arrow_type_name(enum sc_arrow_type type)
 		return "large_list";
 	}
 	return "unknown";
-}
-
-int
-sc_arrow_field_sql_type(const struct sc_arrow_field *f, struct sc_buf *out,
-    struct sc_error *err)
-{
-	const struct sc_arrow_field *e;
-	size_t i;
-
-	switch (f->type) {
-	case SC_ARROW_NULL:
-		return sc_buf_addstr(out, "void", err);
-	case SC_ARROW_BOOL:
-		return sc_buf_addstr(out, "boolean", err);
-	case SC_ARROW_INT8:
-		return sc_buf_addstr(out, "tinyint", err);
-	case SC_ARROW_INT16:
-		return sc_buf_addstr(out, "smallint", err);
-	case SC_ARROW_INT32:
-		return sc_buf_addstr(out, "int", err);
-	case SC_ARROW_INT64:
-		return sc_buf_addstr(out, "bigint", err);
-	case SC_ARROW_FLOAT:
-		return sc_buf_addstr(out, "float", err);
-	case SC_ARROW_DOUBLE:
-		return sc_buf_addstr(out, "double", err);
-	case SC_ARROW_DECIMAL128:
-		return sc_buf_addf(out, err, "decimal(%d,%d)", f->precision,
-		    f->scale);
-	case SC_ARROW_UTF8:
-	case SC_ARROW_LARGE_UTF8:
-		return sc_buf_addstr(out, "string", err);
-	case SC_ARROW_BINARY:
-	case SC_ARROW_LARGE_BINARY:
-		return sc_buf_addstr(out, "binary", err);
-	case SC_ARROW_DATE32:
-		return sc_buf_addstr(out, "date", err);
-	case SC_ARROW_TIMESTAMP_US:
-		return sc_buf_addstr(out, f->tz ? "timestamp" : "timestamp_ntz",
-		    err);
-	case SC_ARROW_LIST:
-	case SC_ARROW_LARGE_LIST:
-		if (sc_buf_addstr(out, "array<", err) == -1)
-			return -1;
-		if (f->nchildren == 1 &&
-		    sc_arrow_field_sql_type(&f->children[0], out, err) == -1)
-			return -1;
-		return sc_buf_addch(out, '>', err);
-	case SC_ARROW_MAP:
-		if (sc_buf_addstr(out, "map<", err) == -1)
-			return -1;
-		if (f->nchildren == 1 && f->children[0].nchildren == 2) {
-			e = &f->children[0];
-			if (sc_arrow_field_sql_type(&e->children[0], out,
-				err) == -1 ||
-			    sc_buf_addch(out, ',', err) == -1 ||
-			    sc_arrow_field_sql_type(&e->children[1], out,
-				err) == -1)
-				return -1;
-		}
-		return sc_buf_addch(out, '>', err);
-	case SC_ARROW_STRUCT:
-		if (sc_buf_addstr(out, "struct<", err) == -1)
-			return -1;
-		for (i = 0; i < f->nchildren; i++) {
-			if (i && sc_buf_addch(out, ',', err) == -1)
-				return -1;
-			if (sc_buf_addf(out, err, "%s:",
-				f->children[i].name ? f->children[i].name
-						    : "") == -1)
-				return -1;
-			if (sc_arrow_field_sql_type(&f->children[i], out,
-				err) == -1)
-				return -1;
-		}
-		return sc_buf_addch(out, '>', err);
-	}
-	return sc_error_set(err, SC_ST_INTERNAL, "unknown Arrow type %d",
-	    (int)f->type);
 }

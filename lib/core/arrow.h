@@ -6,9 +6,11 @@
  * The writer builds what Spark sends in one ExecutePlanResponse.ArrowBatch
  * (schema, one record batch, end-of-stream marker) for the flat types a
  * result row can hold.  The reader validates untrusted streams (both
- * framings, V4/V5) and exposes every type Spark sends, nested included.
- * See the shared notes arrow-ipc.md (../shared/ beside the repository) for
- * the format.
+ * framings, V4/V5) and exposes every type Spark sends, nested included;
+ * the joiner re-frames many such streams into one.  Files: arrow.c
+ * (schemas), arrow_write.c, arrow_read.c (validate, decode, re-frame),
+ * arrow_format.c (values by type, as text and as JSON); arrow_int.h is
+ * what they share.
  */
 
 #ifndef SC_ARROW_H
@@ -79,20 +81,9 @@ void sc_arrow_schema_copy(struct sc_arrow_schema *dst,
  */
 struct sc_arrow_field *sc_arrow_schema_add(struct sc_arrow_schema *s,
     const char *name, enum sc_arrow_type type, bool nullable);
-/* As sc_arrow_schema_add(), appending a child to a nested field. */
-struct sc_arrow_field *sc_arrow_field_add_child(struct sc_arrow_field *f,
-    const char *name, enum sc_arrow_type type, bool nullable);
 
 /* "int64", "utf8", "timestamp[us]", ... (fixed strings, for messages). */
 const char *sc_arrow_type_name(enum sc_arrow_type type);
-
-/*
- * Append f's Spark SQL type to out: boolean, tinyint, smallint, int,
- * bigint, float, double, decimal(p,s), string, binary, date, timestamp,
- * timestamp_ntz, void, array<T>, map<K,V>, struct<name:T,...>.
- */
-int sc_arrow_field_sql_type(const struct sc_arrow_field *f, struct sc_buf *out,
-    struct sc_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Writer                                                              */
@@ -130,8 +121,8 @@ const struct sc_arrow_schema *sc_arrow_writer_schema(
  *   LARGE_BINARY.  p may be NULL when n is 0.
  * _decimal128: the unscaled value as a 128-bit two's complement integer
  *   hi:lo; checked against the column precision.
- * _decimal_str: a decimal literal "[-+]digits[.digits]", rescaled to the
- *   column scale with round-half-up (as Spark casts), precision-checked.
+ * _decimal_str: decimal text as Spark's CAST reads it, rounded half up
+ *   to the column scale and precision-checked (sc_value_parse_decimal).
  * _null: any nullable column; the only append allowed for NULL columns.
  */
 int sc_arrow_append_null(struct sc_arrow_writer *w, size_t col,
@@ -189,9 +180,6 @@ int sc_arrow_write_schema(const struct sc_arrow_schema *s, struct sc_buf *out,
     struct sc_error *err);
 /* Append the end-of-stream marker FF FF FF FF 00 00 00 00. */
 int sc_arrow_write_eos(struct sc_buf *out, struct sc_error *err);
-/* Append a schema-only stream: schema message + end-of-stream marker. */
-int sc_arrow_schema_only(const struct sc_arrow_schema *s, struct sc_buf *out,
-    struct sc_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Reader                                                              */
@@ -240,6 +228,43 @@ int sc_arrow_read_stream(const void *p, size_t n, sc_arrow_batch_fn *fn,
 int sc_arrow_read_schema(const void *p, size_t n, struct sc_arrow_schema *out,
     struct sc_error *err);
 
+/*
+ * Re-framing.  Spark sends a result as many IPC streams, one per
+ * ExecutePlanResponse (a schema, record batches, an end-of-stream marker
+ * each).  A joiner writes them as one stream: the first schema, every
+ * record batch, one end-of-stream marker, each message in the modern
+ * framing (continuation marker, metadata padded to 8 bytes).  Bytes go
+ * out through fn as they are, without copies.  A result without columns
+ * (a command's) writes nothing.
+ */
+typedef int sc_arrow_write_fn(void *arg, const void *p, size_t n,
+    struct sc_error *err);
+
+struct sc_arrow_join {
+	sc_arrow_write_fn *write;
+	void *arg;
+	struct sc_arrow_schema schema; /* the first stream's */
+	bool started; /* a stream was added */
+};
+
+/* Start a joiner writing through fn(arg, ...); allocates nothing. */
+void sc_arrow_join_init(struct sc_arrow_join *j, sc_arrow_write_fn *fn,
+    void *arg);
+/*
+ * Validate stream p[0..n) in full (as sc_arrow_read_stream()), check that
+ * its schema equals the first stream's (else SC_ST_PROTOCOL "the result
+ * schema changed between Arrow batches"), then write its record batches,
+ * and its schema if it is the first.  Nothing of a stream that fails
+ * validation is written.  *rows (if not NULL) gets its row count.  -1
+ * with err as the check or fn left it.
+ */
+int sc_arrow_join_add(struct sc_arrow_join *j, const void *p, size_t n,
+    uint64_t *rows, struct sc_error *err);
+/* Write the end-of-stream marker (if a schema with columns went out). */
+int sc_arrow_join_finish(struct sc_arrow_join *j, struct sc_error *err);
+/* Free what j holds; sc_arrow_join_init() before reuse. */
+void sc_arrow_join_release(struct sc_arrow_join *j);
+
 /* True if the value is null (also for out-of-range col/row). */
 bool sc_arrow_is_null(const struct sc_arrow_batch *b, size_t col, size_t row);
 
@@ -269,18 +294,16 @@ enum sc_arrow_fmt { SC_ARROW_FMT_TEXT = 0, SC_ARROW_FMT_JSON = 1 };
  *
  * SC_ARROW_FMT_TEXT appends raw text (never quoted), as Spark prints it:
  *   null -> nothing (kind NULL); bool -> true/false (BOOL);
- *   integers -> decimal (NUMBER); float/double -> Java (JDK 19+)
- *   Double/Float.toString: the shortest digits that round-trip, at
- *   least two significant: 1.0, 0.001, 1.0E7, 1.0E-4, -0.0, 4.9E-324
- *   (NUMBER), and NaN, Infinity, -Infinity (STRING);
- *   decimal -> unscaled value with the point inserted, 12.30 for scale 2
- *   (NUMBER); utf8 -> the bytes, invalid UTF-8 replaced by U+FFFD
- *   (STRING); binary -> lowercase hex, no prefix (STRING);
- *   date -> YYYY-MM-DD (STRING); timestamp -> YYYY-MM-DD HH:MM:SS with
- *   ".f" to ".ffffff" when non-zero, trailing zeros trimmed, in UTC
- *   whatever the column's tz (STRING); years outside 0000..9999 are
- *   printed with a sign, +10000-01-01; struct, list, map -> the JSON
- *   text below (JSON).
+ *   integers -> decimal (NUMBER); float/double -> Java's
+ *   Float/Double.toString (sc_value_fmt_float/double in core/value.h):
+ *   1.0, 0.001, 1.0E7, 1.0E-4, -0.0, 4.9E-324 (NUMBER), and NaN,
+ *   Infinity, -Infinity (STRING); decimal -> sc_value_fmt_decimal(),
+ *   12.30 for scale 2 (NUMBER); utf8 -> the bytes, invalid UTF-8
+ *   replaced by U+FFFD (STRING); binary -> lowercase hex, no prefix
+ *   (STRING); date -> sc_value_fmt_date(), YYYY-MM-DD (STRING);
+ *   timestamp -> sc_value_fmt_timestamp(), YYYY-MM-DD HH:MM:SS[.ffffff]
+ *   in UTC whatever the column's tz (STRING); struct, list, map -> the
+ *   JSON text below (JSON).
  * SC_ARROW_FMT_JSON appends one JSON value: null, true/false, numbers
  *   as in TEXT, strings quoted and escaped like JavaScript's
  *   JSON.stringify (so NaN and Infinity become "NaN", "Infinity"),

@@ -1,23 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * arrow_read.c: Arrow IPC stream reader for untrusted input.
+ * arrow_read.c: Arrow IPC stream reader for untrusted input, and the
+ * joiner that re-frames many streams into one.
  *
- * Every FlatBuffer object is bounds-checked before it is read
- * (arrow-ipc.md 1.9), scalars are assembled byte by byte (the input has no
- * alignment guarantee), and every record batch is validated in full
- * (node and buffer counts, buffer ranges, offsets, child lengths) before
- * the caller's callback sees it, so accessors need no further checks.
+ * Every FlatBuffer object is bounds-checked before it is read (offsets,
+ * vtables and vectors inside the buffer, a bound on the tables visited),
+ * scalars are assembled byte by byte (the input has no alignment
+ * guarantee), and every record batch is validated in full (node and
+ * buffer counts, buffer ranges, offsets, child lengths) before the
+ * caller's callback sees it, so accessors need no further checks.  One
+ * walker, next_message(), reads the framing for both.
  */
 
 #include "core/arrow.h"
 
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/arrow_int.h"
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/xmem.h"
@@ -28,51 +31,6 @@
 #define MAX_FIELDS 100000 /* fields in one schema, all levels */
 #define MAX_TABLES 1000000 /* tables visited in one FlatBuffer */
 #define MAX_LENGTH INT32_MAX /* rows in one node (Arrow Java's) */
-
-/* Output kinds, numerically equal to enum sc_out_kind (core/output.h). */
-enum { K_NULL = 0, K_STRING = 1, K_NUMBER = 2, K_BOOL = 3, K_JSON = 4 };
-
-struct sc_arrow_col {
-	const struct sc_arrow_field *f;
-	int64_t length;
-	int64_t null_count;
-	bool allnull; /* Null type or no bitmap */
-	const uint8_t *validity; /* NULL: see allnull */
-	const uint8_t *values; /* fixed width, bool bits */
-	const uint8_t *offsets; /* var-width, list, map */
-	const uint8_t *data; /* var-width bytes */
-	struct sc_arrow_col *children;
-	size_t nchildren;
-};
-
-static uint16_t
-rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t
-rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	    (uint32_t)p[3] << 24;
-}
-
-static uint64_t
-rd64(const uint8_t *p)
-{
-	return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
-}
-
-static int64_t
-rdi64(const uint8_t *p)
-{
-	uint64_t u = rd64(p);
-	int64_t v;
-
-	memcpy(&v, &u, 8);
-	return v;
-}
 
 /* ---- FlatBuffer verification ---------------------------------------- */
 
@@ -105,7 +63,7 @@ fb_uoffset(struct fb *b, size_t p, size_t *target)
 
 	if (p % 4 || p > b->len || b->len - p < 4)
 		return fb_bad(b, "offset out of bounds");
-	v = rd32(b->p + p);
+	v = sc_arrow_rd32(b->p + p);
 	if (v == 0 || v > INT32_MAX || v >= b->len - p)
 		return fb_bad(b, "offset out of bounds");
 	*target = p + v;
@@ -124,14 +82,14 @@ fb_table(struct fb *b, size_t t, struct fbt *out)
 		return fb_bad(b, "too many tables");
 	if (t % 4 || t > b->len || b->len - t < 4)
 		return fb_bad(b, "table out of bounds");
-	u = rd32(b->p + t);
+	u = sc_arrow_rd32(b->p + t);
 	memcpy(&so, &u, 4);
 	vt = (int64_t)t - so;
 	if (vt < 0 || vt % 2 || (uint64_t)vt > b->len ||
 	    b->len - (size_t)vt < 4)
 		return fb_bad(b, "vtable out of bounds");
-	vs = rd16(b->p + vt);
-	ts = rd16(b->p + vt + 2);
+	vs = sc_arrow_rd16(b->p + vt);
+	ts = sc_arrow_rd16(b->p + vt + 2);
 	if (vs % 2 || vs < 4 || vs > b->len - (size_t)vt)
 		return fb_bad(b, "bad vtable size");
 	if (ts < 4 || ts > b->len - t)
@@ -151,7 +109,7 @@ fbt_field(const struct fbt *t, unsigned id, size_t sz, size_t *pos)
 
 	if (o + 2 > t->vs)
 		return 0;
-	e = rd16(t->fb->p + t->vt + o);
+	e = sc_arrow_rd16(t->fb->p + t->vt + o);
 	if (e == 0)
 		return 0;
 	*pos = t->t + e;
@@ -180,7 +138,7 @@ fbt_i16(const struct fbt *t, unsigned id, int16_t def, int16_t *out)
 
 	if ((r = fbt_field(t, id, 2, &pos)) == -1)
 		return -1;
-	*out = r ? (int16_t)rd16(t->fb->p + pos) : def;
+	*out = r ? (int16_t)sc_arrow_rd16(t->fb->p + pos) : def;
 	return 0;
 }
 
@@ -192,7 +150,7 @@ fbt_i32(const struct fbt *t, unsigned id, int32_t def, int32_t *out)
 
 	if ((r = fbt_field(t, id, 4, &pos)) == -1)
 		return -1;
-	*out = r ? (int32_t)rd32(t->fb->p + pos) : def;
+	*out = r ? (int32_t)sc_arrow_rd32(t->fb->p + pos) : def;
 	return 0;
 }
 
@@ -204,7 +162,7 @@ fbt_i64(const struct fbt *t, unsigned id, int64_t def, int64_t *out)
 
 	if ((r = fbt_field(t, id, 8, &pos)) == -1)
 		return -1;
-	*out = r ? rdi64(t->fb->p + pos) : def;
+	*out = r ? sc_arrow_rdi64(t->fb->p + pos) : def;
 	return 0;
 }
 
@@ -248,7 +206,7 @@ fbt_vector(const struct fbt *t, unsigned id, size_t esz, size_t ealign,
 		return r;
 	if (v % 4 || b->len - v < 4)
 		return fb_bad(b, "vector out of bounds");
-	*n = rd32(b->p + v);
+	*n = sc_arrow_rd32(b->p + v);
 	if (*n > (b->len - v - 4) / esz)
 		return fb_bad(b, "vector out of bounds");
 	*start = v + 4;
@@ -599,11 +557,11 @@ next_message(struct stream *st, struct msg *m)
 		return 0;
 	if (left < 4)
 		goto truncated;
-	c = (int32_t)rd32(p);
+	c = (int32_t)sc_arrow_rd32(p);
 	if (c == -1) {
 		if (left < 8)
 			goto truncated;
-		c = (int32_t)rd32(p + 4);
+		c = (int32_t)sc_arrow_rd32(p + 4);
 		p += 8;
 		left -= 8;
 		st->pos += 8;
@@ -734,8 +692,8 @@ next_buf(struct bctx *x, const struct sc_arrow_field *f, const uint8_t **p,
 {
 	int64_t off, n;
 
-	off = rdi64(x->bufs + 16 * x->bi);
-	n = rdi64(x->bufs + 16 * x->bi + 8);
+	off = sc_arrow_rdi64(x->bufs + 16 * x->bi);
+	n = sc_arrow_rdi64(x->bufs + 16 * x->bi + 8);
 	x->bi++;
 	if (off < 0 || n < 0 || (uint64_t)off > x->bodylen ||
 	    (uint64_t)n > x->bodylen - (uint64_t)off)
@@ -763,7 +721,8 @@ check_offsets(struct bctx *x, struct sc_arrow_col *c, const uint8_t *p,
 		return batch_bad(x, c->f, "offsets buffer too short");
 	prev = 0;
 	for (i = 0; i <= n; i++) {
-		o = w == 4 ? (int32_t)rd32(p + 4 * i) : rdi64(p + 8 * i);
+		o = w == 4 ? (int32_t)sc_arrow_rd32(p + 4 * i)
+			   : sc_arrow_rdi64(p + 8 * i);
 		if (o < prev)
 			return batch_bad(x, c->f, "offsets not increasing");
 		prev = o;
@@ -782,8 +741,8 @@ decode_col(struct bctx *x, struct sc_arrow_col *c)
 	unsigned width = 0, ow;
 	size_t i;
 
-	c->length = rdi64(x->nodes + 16 * x->ni);
-	c->null_count = rdi64(x->nodes + 16 * x->ni + 8);
+	c->length = sc_arrow_rdi64(x->nodes + 16 * x->ni);
+	c->null_count = sc_arrow_rdi64(x->nodes + 16 * x->ni + 8);
 	x->ni++;
 	if (c->length < 0 || c->length > MAX_LENGTH)
 		return batch_bad(x, f, "bad length");
@@ -975,9 +934,14 @@ sc_arrow_read_schema(const void *p, size_t n, struct sc_arrow_schema *out,
 	return 0;
 }
 
-int
-sc_arrow_read_stream(const void *p, size_t n, sc_arrow_batch_fn *fn, void *arg,
-    struct sc_error *err)
+/*
+ * Validate and decode stream p[0..n), calling fn (if not NULL) per
+ * record batch; the stream's schema is left in *schema (initialised
+ * here; the caller releases it, also on error).
+ */
+static int
+read_stream(const void *p, size_t n, sc_arrow_batch_fn *fn, void *arg,
+    struct sc_arrow_schema *schema, struct sc_error *err)
 {
 	struct stream st = { p, n, 0, err };
 	struct reader rd;
@@ -996,7 +960,6 @@ sc_arrow_read_stream(const void *p, size_t n, sc_arrow_batch_fn *fn, void *arg,
 			goto out;
 		if (r == 0)
 			break;
-		m.header.fb = &m.fb;
 		switch (m.htype) {
 		case H_RECORD_BATCH:
 			if (decode_batch(&rd, &m, &b, err) == -1)
@@ -1022,748 +985,149 @@ sc_arrow_read_stream(const void *p, size_t n, sc_arrow_batch_fn *fn, void *arg,
 out:
 	if (rd.cols)
 		cols_free(rd.cols, rd.schema.nfields);
-	sc_arrow_schema_release(&rd.schema);
+	*schema = rd.schema;
 	return rc;
 }
 
-/* ---- accessors -------------------------------------------------------- */
+int
+sc_arrow_read_stream(const void *p, size_t n, sc_arrow_batch_fn *fn, void *arg,
+    struct sc_error *err)
+{
+	struct sc_arrow_schema s;
+	int rc;
+
+	rc = read_stream(p, n, fn, arg, &s, err);
+	sc_arrow_schema_release(&s);
+	return rc;
+}
+
+/* ---- re-framing ----------------------------------------------------- */
+
+void
+sc_arrow_join_init(struct sc_arrow_join *j, sc_arrow_write_fn *fn, void *arg)
+{
+	memset(j, 0, sizeof(*j));
+	j->write = fn;
+	j->arg = arg;
+	sc_arrow_schema_init(&j->schema);
+}
+
+void
+sc_arrow_join_release(struct sc_arrow_join *j)
+{
+	sc_arrow_schema_release(&j->schema);
+	j->started = false;
+}
 
 static bool
-col_null(const struct sc_arrow_col *c, size_t i)
+field_equal(const struct sc_arrow_field *a, const struct sc_arrow_field *b)
 {
-	if (c->allnull)
-		return true;
-	if (c->validity == NULL)
-		return false;
-	return !(c->validity[i / 8] >> (i % 8) & 1);
-}
-
-static const struct sc_arrow_col *
-top_col(const struct sc_arrow_batch *b, size_t col, size_t row)
-{
-	if (b == NULL || col >= b->schema->nfields || row >= b->nrows)
-		return NULL;
-	return &b->cols[col];
-}
-
-bool
-sc_arrow_is_null(const struct sc_arrow_batch *b, size_t col, size_t row)
-{
-	const struct sc_arrow_col *c = top_col(b, col, row);
-
-	return c == NULL || col_null(c, row);
-}
-
-static int64_t
-int_at(const struct sc_arrow_col *c, size_t i)
-{
-	const uint8_t *p = c->values;
-
-	switch (c->f->type) {
-	case SC_ARROW_BOOL:
-		return p[i / 8] >> (i % 8) & 1;
-	case SC_ARROW_INT8:
-		return (int8_t)p[i];
-	case SC_ARROW_INT16:
-		return (int16_t)rd16(p + 2 * i);
-	case SC_ARROW_INT32:
-	case SC_ARROW_DATE32:
-		return (int32_t)rd32(p + 4 * i);
-	default:
-		return rdi64(p + 8 * i);
-	}
-}
-
-static double
-double_at(const struct sc_arrow_col *c, size_t i)
-{
-	uint64_t u;
-	uint32_t u32;
-	double d;
-	float f;
-
-	if (c->f->type == SC_ARROW_FLOAT) {
-		u32 = rd32(c->values + 4 * i);
-		memcpy(&f, &u32, 4);
-		return f;
-	}
-	u = rd64(c->values + 8 * i);
-	memcpy(&d, &u, 8);
-	return d;
-}
-
-static void
-bytes_at(const struct sc_arrow_col *c, size_t i, const uint8_t **p, size_t *n)
-{
-	int64_t a, e;
-
-	if (c->length == 0 || c->offsets == NULL) {
-		*p = c->data;
-		*n = 0;
-		return;
-	}
-	if (c->f->type == SC_ARROW_UTF8 || c->f->type == SC_ARROW_BINARY) {
-		a = (int32_t)rd32(c->offsets + 4 * i);
-		e = (int32_t)rd32(c->offsets + 4 * i + 4);
-	} else {
-		a = rdi64(c->offsets + 8 * i);
-		e = rdi64(c->offsets + 8 * i + 8);
-	}
-	*p = c->data + a;
-	*n = (size_t)(e - a);
-}
-
-/* Child range [*a, *e) of list/map slot i. */
-static void
-range_at(const struct sc_arrow_col *c, size_t i, size_t *a, size_t *e)
-{
-	if (c->f->type == SC_ARROW_LARGE_LIST) {
-		*a = (size_t)rdi64(c->offsets + 8 * i);
-		*e = (size_t)rdi64(c->offsets + 8 * i + 8);
-	} else {
-		*a = (size_t)(int32_t)rd32(c->offsets + 4 * i);
-		*e = (size_t)(int32_t)rd32(c->offsets + 4 * i + 4);
-	}
-}
-
-int
-sc_arrow_get_int64(const struct sc_arrow_batch *b, size_t col, size_t row,
-    int64_t *out)
-{
-	const struct sc_arrow_col *c = top_col(b, col, row);
-
-	if (c == NULL || col_null(c, row))
-		return -1;
-	switch (c->f->type) {
-	case SC_ARROW_BOOL:
-	case SC_ARROW_INT8:
-	case SC_ARROW_INT16:
-	case SC_ARROW_INT32:
-	case SC_ARROW_INT64:
-	case SC_ARROW_DATE32:
-	case SC_ARROW_TIMESTAMP_US:
-		*out = int_at(c, row);
-		return 0;
-	default:
-		return -1;
-	}
-}
-
-int
-sc_arrow_get_double(const struct sc_arrow_batch *b, size_t col, size_t row,
-    double *out)
-{
-	const struct sc_arrow_col *c = top_col(b, col, row);
-
-	if (c == NULL || col_null(c, row))
-		return -1;
-	switch (c->f->type) {
-	case SC_ARROW_FLOAT:
-	case SC_ARROW_DOUBLE:
-		*out = double_at(c, row);
-		return 0;
-	case SC_ARROW_INT8:
-	case SC_ARROW_INT16:
-	case SC_ARROW_INT32:
-	case SC_ARROW_INT64:
-		*out = (double)int_at(c, row);
-		return 0;
-	default:
-		return -1;
-	}
-}
-
-int
-sc_arrow_get_bytes(const struct sc_arrow_batch *b, size_t col, size_t row,
-    const uint8_t **p, size_t *n)
-{
-	const struct sc_arrow_col *c = top_col(b, col, row);
-
-	if (c == NULL || col_null(c, row))
-		return -1;
-	switch (c->f->type) {
-	case SC_ARROW_UTF8:
-	case SC_ARROW_LARGE_UTF8:
-	case SC_ARROW_BINARY:
-	case SC_ARROW_LARGE_BINARY:
-		bytes_at(c, row, p, n);
-		return 0;
-	default:
-		return -1;
-	}
-}
-
-int
-sc_arrow_get_decimal128(const struct sc_arrow_batch *b, size_t col, size_t row,
-    int64_t *hi, uint64_t *lo)
-{
-	const struct sc_arrow_col *c = top_col(b, col, row);
-
-	if (c == NULL || col_null(c, row) || c->f->type != SC_ARROW_DECIMAL128)
-		return -1;
-	*lo = rd64(c->values + 16 * row);
-	*hi = rdi64(c->values + 16 * row + 8);
-	return 0;
-}
-
-/* ---- formatting ------------------------------------------------------- */
-
-/*
- * Shortest decimal digits (no trailing zeros) that read back as v (as a
- * float when is_float), and the decimal exponent of the first digit.
- * v is finite and positive.  At least two significant digits are tried,
- * as Java's "d.d" form always shows two: 4.9E-324, not 5.0E-324.
- */
-static void
-shortest_digits(double v, bool is_float, char *digits, size_t dsz, int *exp)
-{
-	char tmp[48], *e;
-	const char *s;
-	double r;
-	size_t k = 0;
-	int prec;
-
-	for (prec = 2; prec <= 17; prec++) {
-		snprintf(tmp, sizeof(tmp), "%.*e", prec - 1, v);
-		r = strtod(tmp, NULL);
-		if (is_float ? (float)r == (float)v : r == v)
-			break;
-	}
-	e = strchr(tmp, 'e');
-	for (s = tmp; s < e && k + 1 < dsz; s++)
-		if (*s >= '0' && *s <= '9')
-			digits[k++] = *s;
-	while (k > 1 && digits[k - 1] == '0')
-		k--;
-	digits[k] = '\0';
-	*exp = (int)strtol(e + 1, NULL, 10);
-}
-
-/* Java's Double.toString layout with shortest round-trip digits. */
-static int
-fmt_double(double v, bool is_float, struct sc_buf *out, struct sc_error *err)
-{
-	char d[32], txt[64];
-	size_t k, n = 0;
-	int e, i;
-
-	if (isnan(v))
-		return sc_buf_addstr(out, "NaN", err);
-	if (isinf(v))
-		return sc_buf_addstr(out, v > 0 ? "Infinity" : "-Infinity",
-		    err);
-	if (v == 0)
-		return sc_buf_addstr(out, signbit(v) ? "-0.0" : "0.0", err);
-	if (v < 0)
-		txt[n++] = '-';
-	shortest_digits(fabs(v), is_float, d, sizeof(d), &e);
-	k = strlen(d);
-	if (e >= -3 && e < 7) {
-		if (e < 0) {
-			txt[n++] = '0';
-			txt[n++] = '.';
-			for (i = -1; i > e; i--)
-				txt[n++] = '0';
-			for (i = 0; i < (int)k; i++)
-				txt[n++] = d[i];
-		} else {
-			for (i = 0; i <= e; i++)
-				txt[n++] = i < (int)k ? d[i] : '0';
-			txt[n++] = '.';
-			if ((int)k <= e + 1)
-				txt[n++] = '0';
-			for (i = e + 1; i < (int)k; i++)
-				txt[n++] = d[i];
-		}
-		txt[n] = '\0';
-		return sc_buf_addstr(out, txt, err);
-	}
-	txt[n++] = d[0];
-	txt[n++] = '.';
-	if (k == 1)
-		txt[n++] = '0';
-	for (i = 1; i < (int)k; i++)
-		txt[n++] = d[i];
-	txt[n] = '\0';
-	return sc_buf_addf(out, err, "%sE%d", txt, e);
-}
-
-/*
- * The decimal text of v, written backwards to end[-1], end[-2], ...; the
- * start of the text.  20 bytes before end are enough for INT64_MIN.
- */
-static char *
-int_text(int64_t v, char *end)
-{
-	static const char pairs[] = "00010203040506070809"
-				    "10111213141516171819"
-				    "20212223242526272829"
-				    "30313233343536373839"
-				    "40414243444546474849"
-				    "50515253545556575859"
-				    "60616263646566676869"
-				    "70717273747576777879"
-				    "80818283848586878889"
-				    "90919293949596979899";
-	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	char *p = end;
-	unsigned int k;
-
-	while (u >= 100) {
-		k = (unsigned int)(u % 100) * 2;
-		u /= 100;
-		*--p = pairs[k + 1];
-		*--p = pairs[k];
-	}
-	if (u >= 10) {
-		k = (unsigned int)u * 2;
-		*--p = pairs[k + 1];
-		*--p = pairs[k];
-	} else
-		*--p = (char)('0' + u);
-	if (v < 0)
-		*--p = '-';
-	return p;
-}
-
-/* Append v in decimal, as printf's "%lld" would. */
-static int
-fmt_int(int64_t v, struct sc_buf *out, struct sc_error *err)
-{
-	char txt[24], *s;
-
-	s = int_text(v, txt + sizeof(txt));
-	return sc_buf_add(out, s, (size_t)(txt + sizeof(txt) - s), err);
-}
-
-typedef unsigned __int128 u128;
-
-static int
-fmt_decimal(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
-    struct sc_error *err)
-{
-	char dig[48], txt[64];
-	u128 v;
-	bool neg;
-	size_t k = 0, n = 0;
-	int scale = c->f->scale, j;
-
-	v = (u128)rd64(c->values + 16 * i + 8) << 64 | rd64(c->values + 16 * i);
-	neg = (v >> 127) != 0;
-	if (neg)
-		v = (u128)0 - v;
-	do {
-		dig[k++] = (char)('0' + (int)(v % 10));
-		v /= 10;
-	} while (v);
-	while ((int)k <= scale)
-		dig[k++] = '0';
-	if (neg)
-		txt[n++] = '-';
-	for (j = (int)k - 1; j >= 0; j--) {
-		txt[n++] = dig[j];
-		if (j == scale && scale > 0)
-			txt[n++] = '.';
-	}
-	txt[n] = '\0';
-	return sc_buf_addstr(out, txt, err);
-}
-
-/* v as exactly width decimal digits, zero-padded (v < 10^width). */
-static void
-padded(char *p, unsigned int v, int width)
-{
-	while (width-- > 0) {
-		p[width] = (char)('0' + v % 10);
-		v /= 10;
-	}
-}
-
-/* Days since 1970-01-01 to a proleptic Gregorian date. */
-static void
-civil(int64_t z, int64_t *y, unsigned *m, unsigned *d)
-{
-	int64_t era, yoe, doe, doy, mp;
-
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = (unsigned)(doy - (153 * mp + 2) / 5 + 1);
-	*m = (unsigned)(mp < 10 ? mp + 3 : mp - 9);
-	*y = yoe + era * 400 + (*m <= 2);
-}
-
-static int
-fmt_date(int64_t days, struct sc_buf *out, struct sc_error *err)
-{
-	char txt[10];
-	int64_t y;
-	unsigned m, d;
-
-	civil(days, &y, &m, &d);
-	if (y >= 0 && y <= 9999) {
-		padded(txt, (unsigned)y, 4);
-		txt[4] = '-';
-		padded(txt + 5, m, 2);
-		txt[7] = '-';
-		padded(txt + 8, d, 2);
-		return sc_buf_add(out, txt, 10, err);
-	}
-	if (y > 9999)
-		return sc_buf_addf(out, err, "+%lld-%02u-%02u", (long long)y, m,
-		    d);
-	if (y < 0)
-		return sc_buf_addf(out, err, "-%04lld-%02u-%02u", (long long)-y,
-		    m, d);
-	return sc_buf_addf(out, err, "%04lld-%02u-%02u", (long long)y, m, d);
-}
-
-static int
-fmt_timestamp(int64_t us, struct sc_buf *out, struct sc_error *err)
-{
-	const int64_t day = 86400000000LL;
-	int64_t days = us / day, rem = us % day, secs, frac;
-	char txt[16];
-	size_t n;
-
-	if (rem < 0) {
-		days--;
-		rem += day;
-	}
-	if (fmt_date(days, out, err) == -1)
-		return -1;
-	secs = rem / 1000000;
-	frac = rem % 1000000;
-	txt[0] = ' ';
-	padded(txt + 1, (unsigned int)(secs / 3600), 2);
-	txt[3] = ':';
-	padded(txt + 4, (unsigned int)(secs / 60 % 60), 2);
-	txt[6] = ':';
-	padded(txt + 7, (unsigned int)(secs % 60), 2);
-	if (frac == 0)
-		return sc_buf_add(out, txt, 9, err);
-	/* A '.' and the microseconds without trailing zeros. */
-	txt[9] = '.';
-	padded(txt + 10, (unsigned int)frac, 6);
-	for (n = 16; txt[n - 1] == '0'; n--)
-		;
-	return sc_buf_add(out, txt, n, err);
-}
-
-/*
- * Length of the valid UTF-8 sequence at p (at most n bytes), or 0 and in
- * *bad the length of the maximal invalid subpart to replace by U+FFFD (as
- * the WHATWG decoder and JavaScript's TextDecoder do).
- */
-static size_t
-utf8_seq(const uint8_t *p, size_t n, size_t *bad)
-{
-	uint8_t lo = 0x80, hi = 0xbf, c = p[0];
-	size_t need, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		need = 1;
-	else if (c >= 0xe0 && c <= 0xef) {
-		need = 2;
-		if (c == 0xe0)
-			lo = 0xa0;
-		if (c == 0xed)
-			hi = 0x9f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		need = 3;
-		if (c == 0xf0)
-			lo = 0x90;
-		if (c == 0xf4)
-			hi = 0x8f;
-	} else {
-		*bad = 1;
-		return 0;
-	}
-	for (i = 1; i <= need; i++) {
-		if (i >= n || p[i] < lo || p[i] > hi) {
-			*bad = i;
-			return 0;
-		}
-		lo = 0x80;
-		hi = 0xbf;
-	}
-	return need + 1;
-}
-
-/* Append text p[0..n), invalid UTF-8 replaced, JSON-escaped if json. */
-static int
-put_text(const uint8_t *p, size_t n, bool json, struct sc_buf *out,
-    struct sc_error *err)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t i = 0, start = 0, k, bad = 0;
-	char esc[8];
-	uint8_t c;
-
-	if (json && sc_buf_addch(out, '"', err) == -1)
-		return -1;
-	while (i < n) {
-		c = p[i];
-		if (c >= 0x80) {
-			if ((k = utf8_seq(p + i, n - i, &bad)) != 0) {
-				i += k;
-				continue;
-			}
-			if (sc_buf_add(out, p + start, i - start, err) == -1 ||
-			    sc_buf_add(out, "\xef\xbf\xbd", 3, err) == -1)
-				return -1;
-			i += bad;
-			start = i;
-			continue;
-		}
-		if (!json || (c >= 0x20 && c != '"' && c != '\\')) {
-			i++;
-			continue;
-		}
-		esc[0] = '\\';
-		esc[2] = '\0';
-		switch (c) {
-		case '"':
-			esc[1] = '"';
-			break;
-		case '\\':
-			esc[1] = '\\';
-			break;
-		case '\b':
-			esc[1] = 'b';
-			break;
-		case '\f':
-			esc[1] = 'f';
-			break;
-		case '\n':
-			esc[1] = 'n';
-			break;
-		case '\r':
-			esc[1] = 'r';
-			break;
-		case '\t':
-			esc[1] = 't';
-			break;
-		default:
-			memcpy(esc, "\\u00", 4);
-			esc[4] = hex[c >> 4];
-			esc[5] = hex[c & 15];
-			esc[6] = '\0';
-			break;
-		}
-		if (sc_buf_add(out, p + start, i - start, err) == -1 ||
-		    sc_buf_addstr(out, esc, err) == -1)
-			return -1;
-		start = ++i;
-	}
-	if (sc_buf_add(out, p + start, i - start, err) == -1)
-		return -1;
-	return json ? sc_buf_addch(out, '"', err) : 0;
-}
-
-static int
-put_hex(const uint8_t *p, size_t n, bool json, struct sc_buf *out,
-    struct sc_error *err)
-{
-	static const char hex[] = "0123456789abcdef";
 	size_t i;
 
-	if (sc_buf_grow(out, 2 * n + 2, err) == -1)
-		return -1;
-	if (json)
-		sc_buf_addch(out, '"', NULL);
-	for (i = 0; i < n; i++) {
-		out->data[out->len++] = (uint8_t)hex[p[i] >> 4];
-		out->data[out->len++] = (uint8_t)hex[p[i] & 15];
-	}
-	out->data[out->len] = '\0';
-	return json ? sc_buf_addch(out, '"', err) : 0;
+	if (strcmp(a->name, b->name) != 0 || a->type != b->type ||
+	    a->nullable != b->nullable || a->precision != b->precision ||
+	    a->scale != b->scale || (a->tz == NULL) != (b->tz == NULL) ||
+	    (a->tz != NULL && strcmp(a->tz, b->tz) != 0) ||
+	    a->nchildren != b->nchildren)
+		return false;
+	for (i = 0; i < a->nchildren; i++)
+		if (!field_equal(&a->children[i], &b->children[i]))
+			return false;
+	return true;
 }
 
-static int fmt_value(const struct sc_arrow_col *, size_t, bool, struct sc_buf *,
-    int *, struct sc_error *);
-
-/* A string-kind value formatted as text, quoted when json. */
-static int
-quoted(const struct sc_arrow_col *c, size_t i, bool json, struct sc_buf *out,
-    struct sc_error *err)
+static bool
+schema_equal(const struct sc_arrow_schema *a, const struct sc_arrow_schema *b)
 {
-	if (json && sc_buf_addch(out, '"', err) == -1)
-		return -1;
-	if (c->f->type == SC_ARROW_DATE32) {
-		if (fmt_date(int_at(c, i), out, err) == -1)
-			return -1;
-	} else if (fmt_timestamp(int_at(c, i), out, err) == -1)
-		return -1;
-	return json ? sc_buf_addch(out, '"', err) : 0;
+	size_t i;
+
+	if (a->nfields != b->nfields)
+		return false;
+	for (i = 0; i < a->nfields; i++)
+		if (!field_equal(&a->fields[i], &b->fields[i]))
+			return false;
+	return true;
 }
 
 static int
-fmt_nested(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
-    struct sc_error *err)
+count_rows(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 {
-	const struct sc_arrow_col *ent, *key, *val;
-	size_t a, e, j;
-	bool obj;
-
-	switch (c->f->type) {
-	case SC_ARROW_STRUCT:
-		if (sc_buf_addch(out, '{', err) == -1)
-			return -1;
-		for (j = 0; j < c->nchildren; j++) {
-			if (j && sc_buf_addch(out, ',', err) == -1)
-				return -1;
-			if (put_text((const uint8_t *)c->children[j].f->name,
-				strlen(c->children[j].f->name), true, out,
-				err) == -1 ||
-			    sc_buf_addch(out, ':', err) == -1 ||
-			    fmt_value(&c->children[j], i, true, out, NULL,
-				err) == -1)
-				return -1;
-		}
-		return sc_buf_addch(out, '}', err);
-	case SC_ARROW_LIST:
-	case SC_ARROW_LARGE_LIST:
-		range_at(c, i, &a, &e);
-		if (sc_buf_addch(out, '[', err) == -1)
-			return -1;
-		for (j = a; j < e; j++)
-			if ((j > a && sc_buf_addch(out, ',', err) == -1) ||
-			    fmt_value(&c->children[0], j, true, out, NULL,
-				err) == -1)
-				return -1;
-		return sc_buf_addch(out, ']', err);
-	default:
-		break;
-	}
-	ent = &c->children[0];
-	key = &ent->children[0];
-	val = &ent->children[1];
-	obj = key->f->type == SC_ARROW_UTF8 ||
-	    key->f->type == SC_ARROW_LARGE_UTF8;
-	range_at(c, i, &a, &e);
-	if (sc_buf_addch(out, obj ? '{' : '[', err) == -1)
-		return -1;
-	for (j = a; j < e; j++) {
-		if (j > a && sc_buf_addch(out, ',', err) == -1)
-			return -1;
-		if (obj) {
-			if (col_null(key, j)) {
-				if (sc_buf_addstr(out, "\"null\"", err) == -1)
-					return -1;
-			} else if (fmt_value(key, j, true, out, NULL, err) ==
-			    -1)
-				return -1;
-			if (sc_buf_addch(out, ':', err) == -1 ||
-			    fmt_value(val, j, true, out, NULL, err) == -1)
-				return -1;
-			continue;
-		}
-		if (sc_buf_addstr(out, "{\"key\":", err) == -1 ||
-		    fmt_value(key, j, true, out, NULL, err) == -1 ||
-		    sc_buf_addstr(out, ",\"value\":", err) == -1 ||
-		    fmt_value(val, j, true, out, NULL, err) == -1 ||
-		    sc_buf_addch(out, '}', err) == -1)
-			return -1;
-	}
-	return sc_buf_addch(out, obj ? '}' : ']', err);
+	(void)err;
+	*(uint64_t *)arg += b->nrows;
+	return 0;
 }
 
+/*
+ * Write message m in the modern framing: the continuation marker, the
+ * metadata length padded to 8, the metadata and its padding, the body.
+ */
 static int
-fmt_value(const struct sc_arrow_col *c, size_t i, bool json, struct sc_buf *out,
-    int *kind, struct sc_error *err)
+put_message(struct sc_arrow_join *j, const struct msg *m, struct sc_error *err)
 {
-	const uint8_t *p;
-	size_t n;
-	double d;
-	int k;
+	static const uint8_t zero[8];
+	uint8_t pre[8];
+	size_t padded = (m->fb.len + 7) & ~(size_t)7;
 
-	if (col_null(c, i)) {
-		k = K_NULL;
-		if (json && sc_buf_addstr(out, "null", err) == -1)
-			return -1;
-		goto done;
-	}
-	switch (c->f->type) {
-	case SC_ARROW_NULL:
-		k = K_NULL; /* not reached: Null columns are null */
-		break;
-	case SC_ARROW_BOOL:
-		k = K_BOOL;
-		if ((int_at(c, i) ? sc_buf_add(out, "true", 4, err)
-				  : sc_buf_add(out, "false", 5, err)) == -1)
-			return -1;
-		break;
-	case SC_ARROW_INT8:
-	case SC_ARROW_INT16:
-	case SC_ARROW_INT32:
-	case SC_ARROW_INT64:
-		k = K_NUMBER;
-		if (fmt_int(int_at(c, i), out, err) == -1)
-			return -1;
-		break;
-	case SC_ARROW_FLOAT:
-	case SC_ARROW_DOUBLE:
-		d = double_at(c, i);
-		k = isfinite(d) ? K_NUMBER : K_STRING;
-		if (k == K_STRING && json && sc_buf_addch(out, '"', err) == -1)
-			return -1;
-		if (fmt_double(d, c->f->type == SC_ARROW_FLOAT, out, err) == -1)
-			return -1;
-		if (k == K_STRING && json && sc_buf_addch(out, '"', err) == -1)
-			return -1;
-		break;
-	case SC_ARROW_DECIMAL128:
-		k = K_NUMBER;
-		if (fmt_decimal(c, i, out, err) == -1)
-			return -1;
-		break;
-	case SC_ARROW_UTF8:
-	case SC_ARROW_LARGE_UTF8:
-		k = K_STRING;
-		bytes_at(c, i, &p, &n);
-		if (put_text(p, n, json, out, err) == -1)
-			return -1;
-		break;
-	case SC_ARROW_BINARY:
-	case SC_ARROW_LARGE_BINARY:
-		k = K_STRING;
-		bytes_at(c, i, &p, &n);
-		if (put_hex(p, n, json, out, err) == -1)
-			return -1;
-		break;
-	case SC_ARROW_DATE32:
-	case SC_ARROW_TIMESTAMP_US:
-		k = K_STRING;
-		if (quoted(c, i, json, out, err) == -1)
-			return -1;
-		break;
-	default:
-		k = K_JSON;
-		if (fmt_nested(c, i, out, err) == -1)
-			return -1;
-		break;
-	}
-done:
-	if (kind)
-		*kind = k;
+	memset(pre, 0xff, 4);
+	pre[4] = (uint8_t)padded;
+	pre[5] = (uint8_t)(padded >> 8);
+	pre[6] = (uint8_t)(padded >> 16);
+	pre[7] = (uint8_t)(padded >> 24);
+	if (j->write(j->arg, pre, 8, err) == -1 ||
+	    j->write(j->arg, m->fb.p, m->fb.len, err) == -1 ||
+	    (padded > m->fb.len &&
+		j->write(j->arg, zero, padded - m->fb.len, err) == -1) ||
+	    (m->bodylen > 0 &&
+		j->write(j->arg, m->body, m->bodylen, err) == -1))
+		return -1;
 	return 0;
 }
 
 int
-sc_arrow_format_value(const struct sc_arrow_batch *b, size_t col, size_t row,
-    enum sc_arrow_fmt fmt, struct sc_buf *out, int *kind_out,
-    struct sc_error *err)
+sc_arrow_join_add(struct sc_arrow_join *j, const void *p, size_t n,
+    uint64_t *rows, struct sc_error *err)
 {
-	const struct sc_arrow_col *c = top_col(b, col, row);
+	struct stream st = { p, n, 0, err };
+	struct sc_arrow_schema s;
+	struct msg m;
+	uint64_t nrows = 0;
+	bool first = !j->started;
+	int r;
 
-	if (c == NULL)
-		return sc_error_set(err, SC_ST_INTERNAL,
-		    "Arrow value (%zu, %zu) out of range", col, row);
-	return fmt_value(c, row, fmt == SC_ARROW_FMT_JSON, out, kind_out, err);
+	/* Validate the whole stream before writing any of it. */
+	if (read_stream(p, n, count_rows, &nrows, &s, err) == -1) {
+		sc_arrow_schema_release(&s);
+		return -1;
+	}
+	if (first) {
+		j->schema = s;
+		j->started = true;
+	} else {
+		r = schema_equal(&j->schema, &s);
+		sc_arrow_schema_release(&s);
+		if (!r)
+			return sc_error_set(err, SC_ST_PROTOCOL,
+			    "the result schema changed between Arrow "
+			    "batches");
+	}
+	if (rows != NULL)
+		*rows = nrows;
+	if (j->schema.nfields == 0)
+		return 0;
+	/* The same walker again, over metadata known to be sound. */
+	while ((r = next_message(&st, &m)) == 1)
+		if ((m.htype == H_RECORD_BATCH || first) &&
+		    put_message(j, &m, err) == -1)
+			return -1;
+	return r;
+}
+
+int
+sc_arrow_join_finish(struct sc_arrow_join *j, struct sc_error *err)
+{
+	static const uint8_t eos[8] = { 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0 };
+
+	if (!j->started || j->schema.nfields == 0)
+		return 0;
+	return j->write(j->arg, eos, sizeof(eos), err);
 }

@@ -3,10 +3,10 @@
 /*
  * arrow_write.c: Arrow IPC stream writer (schema, record batches, EOS).
  *
- * FlatBuffers are laid out front to back (arrow-ipc.md 1.8 B): each
- * vtable just before its table, 8-byte fields first, then references,
- * then smaller scalars, then the referenced objects in field order.  This
- * reproduces the byte-exact example of arrow-ipc.md section 6.
+ * FlatBuffers are laid out front to back: each vtable just before its
+ * table, 8-byte fields first, then references, then smaller scalars, then
+ * the referenced objects in field order.  test-arrow.c holds a 312-byte
+ * reference stream this layout reproduces byte for byte.
  */
 
 #include "core/arrow.h"
@@ -15,8 +15,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/arrow_int.h"
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/value.h"
 #include "core/xmem.h"
 #include "core/banned.h"
 
@@ -109,24 +111,6 @@ le64(uint8_t *p, uint64_t v)
 
 	for (i = 0; i < 8; i++)
 		p[i] = (v >> (8 * i)) & 0xff;
-}
-
-static uint32_t
-rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	    (uint32_t)p[3] << 24;
-}
-
-static uint64_t
-rd64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
 }
 
 /* ---- front-to-back FlatBuffer builder ------------------------------ */
@@ -386,10 +370,11 @@ frame_metadata(struct bytes *fb, struct sc_buf *out, size_t body,
 		    "Arrow metadata too large");
 	le32(pre, 0xffffffffu);
 	le32(pre + 4, (uint32_t)fb->len);
+	/* Room for the body too: add_body() and add_seq() cannot fail. */
 	if (sc_buf_grow(out, 8 + fb->len + body, err) == -1)
 		return -1;
-	sc_buf_add(out, pre, 8, NULL);
-	sc_buf_add(out, fb->p, fb->len, NULL);
+	(void)sc_buf_add(out, pre, 8, NULL);
+	(void)sc_buf_add(out, fb->p, fb->len, NULL);
 	return 0;
 }
 
@@ -446,15 +431,6 @@ sc_arrow_write_eos(struct sc_buf *out, struct sc_error *err)
 	static const uint8_t eos[8] = { 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0 };
 
 	return sc_buf_add(out, eos, sizeof(eos), err);
-}
-
-int
-sc_arrow_schema_only(const struct sc_arrow_schema *s, struct sc_buf *out,
-    struct sc_error *err)
-{
-	if (sc_arrow_write_schema(s, out, err) == -1)
-		return -1;
-	return sc_arrow_write_eos(out, err);
 }
 
 /* ---- the row writer ------------------------------------------------ */
@@ -909,16 +885,21 @@ pow10_u128(int e)
 }
 
 static int
+out_of_range(const struct wcol *c, struct sc_error *err)
+{
+	return sc_error_set(err, SC_ST_FAILED,
+	    "decimal value out of range for decimal(%d,%d) column '%s'",
+	    c->f->precision, c->f->scale, c->f->name);
+}
+
+static int
 push_decimal(struct wcol *c, u128 mag, bool neg, struct sc_error *err)
 {
 	uint8_t tmp[16];
 	u128 v;
 
 	if (mag >= pow10_u128(c->f->precision))
-		return sc_error_set(err, SC_ST_FAILED,
-		    "decimal value out of range for decimal(%d,%d) column "
-		    "'%s'",
-		    c->f->precision, c->f->scale, c->f->name);
+		return out_of_range(c, err);
 	v = neg ? (u128)0 - mag : mag;
 	le64(tmp, (uint64_t)v);
 	le64(tmp + 8, (uint64_t)(v >> 64));
@@ -963,51 +944,21 @@ sc_arrow_append_decimal_str(struct sc_arrow_writer *w, size_t col,
     const char *s, struct sc_error *err)
 {
 	struct wcol *c;
-	const char *p = s;
-	u128 mag = 0, lim = pow10_u128(38);
-	bool neg = false, point = false, digits = false;
-	int frac = 0, round = 0;
+	int64_t hi;
+	uint64_t lo;
+	int r;
 
 	if (decimal_col(w, col, &c, err) == -1)
 		return -1;
-	if (*p == '-' || *p == '+')
-		neg = *p++ == '-';
-	for (; *p; p++) {
-		if (*p == '.' && !point) {
-			point = true;
-			continue;
-		}
-		if (*p < '0' || *p > '9')
-			break;
-		digits = true;
-		if (point && frac == c->f->scale) {
-			/* Half-up: only the first dropped digit matters. */
-			if (round == 0)
-				round = *p >= '5' ? 1 : -1;
-			continue;
-		}
-		if (point)
-			frac++;
-		mag = mag * 10 + (u128)(*p - '0');
-		if (mag >= lim)
-			return sc_error_set(err, SC_ST_FAILED,
-			    "decimal value '%s' out of range for column '%s'",
-			    s, c->f->name);
-	}
-	if (*p != '\0' || !digits)
+	r = sc_value_parse_decimal(s, strlen(s), c->f->precision, c->f->scale,
+	    &hi, &lo);
+	if (r == -1)
 		return sc_error_set(err, SC_ST_FAILED,
 		    "invalid decimal literal '%s' for column '%s'", s,
 		    c->f->name);
-	for (; frac < c->f->scale; frac++) {
-		mag *= 10;
-		if (mag >= lim)
-			return sc_error_set(err, SC_ST_FAILED,
-			    "decimal value '%s' out of range for column '%s'",
-			    s, c->f->name);
-	}
-	if (round == 1)
-		mag++;
-	return push_decimal(c, mag, neg && mag != 0, err);
+	if (r == -2)
+		return out_of_range(c, err);
+	return sc_arrow_append_decimal128(w, col, hi, lo, err);
 }
 
 /* Drop values beyond row k (a partial row). */
@@ -1037,8 +988,9 @@ col_truncate(struct wcol *c, size_t k)
 		c->vals.len = k * c->width;
 	else if (c->offw) {
 		c->vals.len = (k + 1) * c->offw;
-		c->data.len = c->offw == 4 ? rd32(c->vals.p + k * 4)
-					   : (size_t)rd64(c->vals.p + k * 8);
+		c->data.len = c->offw == 4
+		    ? sc_arrow_rd32(c->vals.p + k * 4)
+		    : (size_t)sc_arrow_rd64(c->vals.p + k * 8);
 	}
 }
 
@@ -1067,8 +1019,8 @@ add_body(struct sc_buf *out, const struct bytes *b)
 {
 	static const uint8_t zero[8];
 
-	sc_buf_add(out, b->p, b->len, NULL);
-	sc_buf_add(out, zero, pad8(b->len) - b->len, NULL);
+	(void)sc_buf_add(out, b->p, b->len, NULL);
+	(void)sc_buf_add(out, zero, pad8(b->len) - b->len, NULL);
 }
 
 /* A lazy sequence, generated straight into out, padded. */
@@ -1082,7 +1034,7 @@ add_seq(struct sc_buf *out, const struct wcol *c)
 		return;
 	fill_seq(out->data + out->len, c->lazy_start, c->lazy_step, c->n);
 	sc_buf_setlen(out, out->len + len);
-	sc_buf_add(out, zero, pad8(len) - len, NULL);
+	(void)sc_buf_add(out, zero, pad8(len) - len, NULL);
 }
 
 int

@@ -23,6 +23,7 @@ sc_buf_init(struct sc_buf *b, size_t max)
 	b->len = 0;
 	b->cap = 0;
 	b->max = max;
+	b->failed = false;
 }
 
 void
@@ -32,6 +33,7 @@ sc_buf_release(struct sc_buf *b)
 		free(b->data);
 	b->data = empty;
 	b->len = b->cap = 0;
+	b->failed = false;
 }
 
 void
@@ -40,6 +42,18 @@ sc_buf_reset(struct sc_buf *b)
 	b->len = 0;
 	if (b->cap)
 		b->data[0] = '\0';
+	b->failed = false;
+}
+
+/*
+ * Free the contents and stay failed: a caller that ignores one result
+ * must not go on to build text that lost its front.
+ */
+static void
+fail(struct sc_buf *b)
+{
+	sc_buf_release(b);
+	b->failed = true;
 }
 
 int
@@ -47,8 +61,8 @@ sc_buf_grow(struct sc_buf *b, size_t n, struct sc_error *err)
 {
 	size_t want, ncap;
 
-	if (n > b->max || b->len > b->max - n) {
-		sc_buf_release(b);
+	if (b->failed || n > b->max || b->len > b->max - n) {
+		fail(b);
 		return sc_error_set(err, SC_ST_PROTOCOL,
 		    "data exceeds the limit of %zu bytes", b->max);
 	}
@@ -105,8 +119,10 @@ sc_buf_vaddf(struct sc_buf *b, struct sc_error *err, const char *fmt,
 	va_copy(cp, ap);
 	n = vsnprintf(NULL, 0, fmt, cp);
 	va_end(cp);
-	if (n < 0)
+	if (n < 0) {
+		fail(b);
 		return sc_error_set(err, SC_ST_INTERNAL, "bad format string");
+	}
 	if (sc_buf_grow(b, (size_t)n, err) == -1)
 		return -1;
 	vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, ap);
@@ -136,18 +152,6 @@ sc_buf_setlen(struct sc_buf *b, size_t n)
 		b->data[n] = '\0';
 }
 
-void
-sc_buf_consume(struct sc_buf *b, size_t n)
-{
-	if (n >= b->len) {
-		sc_buf_reset(b);
-		return;
-	}
-	memmove(b->data, b->data + n, b->len - n);
-	b->len -= n;
-	b->data[b->len] = '\0';
-}
-
 uint8_t *
 sc_buf_detach(struct sc_buf *b, size_t *lenp)
 {
@@ -161,5 +165,6 @@ sc_buf_detach(struct sc_buf *b, size_t *lenp)
 		*lenp = b->len;
 	b->data = empty;
 	b->len = b->cap = 0;
+	b->failed = false;
 	return p;
 }

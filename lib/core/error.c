@@ -162,6 +162,84 @@ sc_error_from_grpc(struct sc_error *err, int code, const char *msg,
 	return -1;
 }
 
+/*
+ * gRPC's own words for a transport failure, and ours.  First match wins,
+ * so the specific come before the general.
+ */
+static const struct {
+	const char *grpc; /* a substring of the core's message */
+	const char *ours;
+} causes[] = {
+	{ "Connection refused", "connection refused" },
+	{ "Connection timed out", "timed out" },
+	{ "Timeout occurred", "timed out" },
+	{ "Deadline Exceeded", "timed out" },
+	{ "Domain name not found", "name not resolved" },
+	{ "DNS resolution failed", "name not resolved" },
+	{ "Network is unreachable", "network unreachable" },
+	{ "No route to host", "no route to host" },
+	{ "certificate verify failed", "TLS certificate verify failed" },
+	{ "is not in peer certificate",
+	    "TLS certificate is for another host name" },
+	{ "wrong version number",
+	    "TLS handshake failed: the server does not speak TLS" },
+	{ "andshake failed", "TLS handshake failed" },
+	{ "http1.x server", "not a gRPC server (it answered in HTTP/1.x)" },
+	{ "Socket closed", "connection closed by the server" },
+	{ "Connection reset by peer", "connection reset" },
+	{ "Broken pipe", "connection closed by the server" },
+	{ "GOAWAY received", "the server is going away" },
+	{ "keepalive watchdog timeout", "no answer to keepalive pings" },
+};
+
+/* The text after the last ": " of s, its first letter lowered. */
+static void
+last_cause(const char *s, char *out, size_t outsz)
+{
+	const char *p, *c = s;
+
+	for (p = s; (p = strstr(p, ": ")) != NULL; p += 2)
+		c = p + 2;
+	copy_text(out, outsz, c);
+	if (out[0] >= 'A' && out[0] <= 'Z' && !(out[1] >= 'A' && out[1] <= 'Z'))
+		out[0] = (char)(out[0] - 'A' + 'a');
+}
+
+void
+sc_error_reword_transport(struct sc_error *err, const char *target)
+{
+	char cause[256];
+	const char *why = NULL, *how;
+	bool connect;
+	size_t i;
+
+	if (err == NULL || err->errclass[0] != '\0')
+		return;
+	if (err->rpc_code == SC_GRPC_DEADLINE_EXCEEDED &&
+	    strcmp(err->msg, "Deadline Exceeded") == 0) {
+		snprintf(err->msg, sizeof(err->msg),
+		    "timed out waiting for '%s'", target);
+		return;
+	}
+	if (err->rpc_code != SC_GRPC_UNAVAILABLE)
+		return;
+	connect = strncmp(err->msg, "failed to connect to all addresses", 34) ==
+		0 ||
+	    strncmp(err->msg, "DNS resolution failed", 21) == 0;
+	for (i = 0; i < SC_NELEM(causes) && why == NULL; i++)
+		if (strstr(err->msg, causes[i].grpc) != NULL)
+			why = causes[i].ours;
+	if (why == NULL) {
+		if (!connect)
+			return; /* not the core's words: the server's own */
+		last_cause(err->msg, cause, sizeof(cause));
+		why = cause;
+	}
+	how = connect ? "cannot connect to" : "lost the connection to";
+	snprintf(err->msg, sizeof(err->msg), "%s '%s': %s", how, target, why);
+	trim_partial_utf8(err->msg);
+}
+
 enum sc_status
 sc_status_from_grpc(int code)
 {
@@ -192,36 +270,6 @@ sc_exit_code(const struct sc_error *err)
 	if (err == NULL || (int)err->status < 0 || (int)err->status > SC_ST_MAX)
 		return SC_EXIT_INTERNAL;
 	return (int)err->status;
-}
-
-const char *
-sc_strerror(enum sc_status status)
-{
-	switch (status) {
-	case SC_ST_OK:
-		return "success";
-	case SC_ST_FAILED:
-		return "operation failed";
-	case SC_ST_USAGE:
-		return "invalid usage";
-	case SC_ST_NOTFOUND:
-		return "not found";
-	case SC_ST_UNAVAILABLE:
-		return "server unavailable";
-	case SC_ST_TIMEOUT:
-		return "timed out";
-	case SC_ST_INTEGRITY:
-		return "data integrity error";
-	case SC_ST_PROTOCOL:
-		return "protocol error";
-	case SC_ST_DENIED:
-		return "permission denied";
-	case SC_ST_IO:
-		return "input/output error";
-	case SC_ST_INTERNAL:
-		return "internal error";
-	}
-	return "unknown status";
 }
 
 const char *

@@ -3,7 +3,7 @@
 /*
  * error.h: classified errors, exit codes and Spark error decoding.
  *
- * Ownership rules for all of lib/core (see also lib/core/README):
+ * Ownership rules for all of lib/core:
  *  1. Whoever allocates frees; a function returning memory names its free.
  *  2. const char * parameters are borrowed for the duration of the call.
  *  3. Out-parameters are written only on success.
@@ -112,14 +112,30 @@ int sc_error_set_errno(struct sc_error *err, enum sc_status status, int errnum,
 int sc_error_from_grpc(struct sc_error *err, int code, const char *msg,
     const void *details, size_t details_len);
 
-/* gRPC status code -> enum sc_status (STYLE.md G). */
+/*
+ * Put a transport failure in our words: if err holds the gRPC core's own
+ * text for a call to target ("host:port") that could not connect or lost
+ * its connection, replace the message with "cannot connect to 'target':
+ * connection refused" (or: timed out, name not resolved, network
+ * unreachable, TLS certificate verify failed, TLS handshake failed, not
+ * a gRPC server, connection closed by the server, ...), "lost the
+ * connection to 'target': connection reset", or, for a bare "Deadline
+ * Exceeded", "timed out waiting for 'target'".  Only UNAVAILABLE and
+ * DEADLINE_EXCEEDED errors without a Spark error class are looked at;
+ * any other message (the server's own) stays.  status, rpc_code and the
+ * other fields never change.
+ */
+void sc_error_reword_transport(struct sc_error *err, const char *target);
+
+/*
+ * gRPC status code -> enum sc_status: NOT_FOUND 3, UNAVAILABLE 4,
+ * DEADLINE_EXCEEDED 5, DATA_LOSS 6, UNIMPLEMENTED 7, PERMISSION_DENIED
+ * and UNAUTHENTICATED 8, OK 0, any other 1 (the table in sctk(7)).
+ */
 enum sc_status sc_status_from_grpc(int code);
 
 /* The exit code for err (its status), for main(). */
 int sc_exit_code(const struct sc_error *err);
-
-/* A fixed phrase for a status, e.g. "server unavailable". */
-const char *sc_strerror(enum sc_status status);
 
 /* The name of a gRPC code, e.g. "UNAVAILABLE"; "UNKNOWN_CODE" if out of range. */
 const char *sc_grpc_code_name(int code);

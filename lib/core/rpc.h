@@ -1,23 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * rpc.h: the only module that calls the gRPC C core (grpc_*).
+ * rpc.h: the client half of the only module that calls the gRPC C core
+ * (grpc_*, in lib/core/rpc*.c); the server half is rpc_server.h.
  *
- * Client side: a channel (struct sc_rpc) with unary calls, server-
- * streaming reads and client-streaming writes, each with an absolute
- * CLOCK_MONOTONIC deadline (NULL means none) and cancellation.  A
- * channel may be used from several threads at once; one call object
- * (stream, upload) belongs to one thread, except sc_rpc_stream_cancel()
- * and sc_rpc_upload_cancel(), which any thread may call.
- *
- * Server side: a server with registered methods, completion-queue
- * threads that never block, and calls driven by callbacks.  At most one
- * message send is in flight per call; its completion callback is the
- * flow-control signal.  A status always carries initial metadata and
- * optional grpc-status-details-bin trailing metadata.
+ * A channel (struct sc_rpc) with unary calls, server-streaming reads and
+ * client-streaming writes, each with an absolute CLOCK_MONOTONIC deadline
+ * (NULL means none) and cancellation.  A channel may be used from
+ * several threads at once; one call object (stream, upload) belongs to
+ * one thread, except sc_rpc_stream_cancel() and sc_rpc_upload_cancel(),
+ * which any thread may call.
  *
  * Errors: failed calls fill struct sc_error via sc_error_from_grpc()
- * (rpc_code, errclass, sqlstate, error_id, retry_delay_ms).
+ * (rpc_code, errclass, sqlstate, error_id, retry_delay_ms), with the
+ * gRPC core's words for a failed or lost connection replaced by ours
+ * (sc_error_reword_transport(): "cannot connect to 'host:port':
+ * connection refused").
  */
 
 #ifndef SC_RPC_H
@@ -31,8 +29,6 @@
 struct sc_buf;
 struct sc_error;
 struct sc_uri;
-
-/* ------------------------------------------------------------ client */
 
 struct sc_rpc;
 struct sc_rpc_stream;
@@ -82,7 +78,11 @@ int sc_rpc_stream_read(struct sc_rpc_stream *s, struct sc_buf *msg,
 void sc_rpc_stream_cancel(struct sc_rpc_stream *s);
 void sc_rpc_stream_free(struct sc_rpc_stream *s);
 
-/* Client-streaming call (AddArtifacts). */
+/*
+ * Client-streaming call (AddArtifacts).  No tool calls it yet: it is the
+ * transport sc-upload is to be written on, kept with its tests in
+ * test-rpc.c (and rpc_server.h's sc_rpc_call_read() is its other end).
+ */
 struct sc_rpc_upload *sc_rpc_upload_open(struct sc_rpc *rpc, const char *method,
     const struct timespec *deadline, struct sc_error *err);
 /* Send one message; blocks while the transport is full.  0 or -1. */
@@ -93,144 +93,5 @@ int sc_rpc_upload_finish(struct sc_rpc_upload *up, struct sc_buf *resp,
     struct sc_error *err);
 void sc_rpc_upload_cancel(struct sc_rpc_upload *up);
 void sc_rpc_upload_free(struct sc_rpc_upload *up);
-
-/* ------------------------------------------------------------ server */
-
-struct sc_rpc_server;
-struct sc_rpc_call;
-
-enum sc_rpc_kind {
-	SC_RPC_UNARY = 0, /* request arrives with the call */
-	SC_RPC_SERVER_STREAM, /* request arrives with the call */
-	SC_RPC_CLIENT_STREAM /* read messages with sc_rpc_call_read() */
-};
-
-/*
- * Server threads and call lifetime (the rules rpc.c implements):
- *
- *  - Every call is pinned to one of the nthreads completion-queue
- *    threads.  Its handler and its sent(), read() and close() callbacks
- *    run there, one at a time, in completion order, with no rpc.c lock
- *    held, so they may call sc_rpc_call_send/reply/finish/read.  They
- *    must not block.
- *  - Any other thread may call sc_rpc_call_send/reply/finish/read/peer/
- *    is_done too: a per-call mutex serialises them with the callbacks,
- *    and none of them waits for the network.
- *  - A call is valid from the handler until its close callback has
- *    returned.  To use it from another thread, or later, take
- *    sc_rpc_call_ref() in the handler and drop it with
- *    sc_rpc_call_unref() when done (typically in or after close()).
- *    The object is freed once the handler has returned, every batch has
- *    completed (status sent or call cancelled, RECV_CLOSE done) and the
- *    last reference is gone.
- *  - A call nobody finishes ends when the client cancels, its deadline
- *    passes, the connection breaks, or sc_rpc_server_shutdown() cancels
- *    it.  close() then reports cancelled=true; rpc.c sends no status of
- *    its own (the client already has one), and later send/reply/finish
- *    return -1.
- *  - sc_rpc_server_shutdown() cancels every call and waits until every
- *    call object is freed, so references held elsewhere must be dropped
- *    once close() has run.  Never call it from a callback.
- */
-
-/*
- * A new call.  Runs on the call's completion-queue thread: it must not
- * block.  See the rules above for how long the call stays valid.
- */
-typedef void sc_rpc_handler_fn(struct sc_rpc_call *call, void *arg);
-/* A send completed: ok is false when the call is dead. Must not block. */
-typedef void sc_rpc_sent_fn(struct sc_rpc_call *call, bool ok, void *arg);
-/*
- * A client message (msg, len), or end of input (msg NULL, ok true), or a
- * dead call (ok false).
- */
-typedef void sc_rpc_read_fn(struct sc_rpc_call *call, const void *msg,
-    size_t len, bool ok, void *arg);
-/* The call ended (cancelled: client cancel, deadline, broken connection). */
-typedef void sc_rpc_close_fn(struct sc_rpc_call *call, bool cancelled,
-    void *arg);
-
-struct sc_rpc_server_opts {
-	const char *listen; /* "127.0.0.1:0", "[::1]:15002" */
-	const char *tls_cert_file; /* PEM, with tls_key_file, or NULL */
-	const char *tls_key_file;
-	long max_message_size; /* receive limit; 0 = 128 MiB */
-	int nthreads; /* completion-queue threads; 0 = 2 */
-};
-
-/* Create (not yet listening). NULL on failure. */
-struct sc_rpc_server *sc_rpc_server_new(const struct sc_rpc_server_opts *o,
-    struct sc_error *err);
-/* Register a method path before sc_rpc_server_start(). 0 or -1. */
-int sc_rpc_server_add_method(struct sc_rpc_server *srv, const char *path,
-    enum sc_rpc_kind kind, sc_rpc_handler_fn *fn, void *arg,
-    struct sc_error *err);
-/*
- * Bind (SO_REUSEPORT off, so a busy port is an error: SC_ST_IO), start
- * the threads, and store the bound port in *portp.  Unknown methods get
- * UNIMPLEMENTED at once.
- */
-int sc_rpc_server_start(struct sc_rpc_server *srv, int *portp,
-    struct sc_error *err);
-/*
- * Stop accepting, cancel every live call, wait until all calls have been
- * freed, and join the threads.  Idempotent (but not to be called from
- * two threads at once, nor from a callback).
- */
-void sc_rpc_server_shutdown(struct sc_rpc_server *srv);
-void sc_rpc_server_free(struct sc_rpc_server *srv);
-
-/* The request message of a unary or server-streaming call. */
-const uint8_t *sc_rpc_call_request(struct sc_rpc_call *call, size_t *lenp);
-/* Copy the first value of request metadata key into out; 0 found, -1 not. */
-int sc_rpc_call_metadata(struct sc_rpc_call *call, const char *key, char *out,
-    size_t outsz);
-/* "ipv4:127.0.0.1:5555" or similar; borrowed, valid while the call is. */
-const char *sc_rpc_call_peer(struct sc_rpc_call *call);
-void sc_rpc_call_ref(struct sc_rpc_call *call);
-void sc_rpc_call_unref(struct sc_rpc_call *call);
-/*
- * Send one message (copied).  At most one send may be in flight; sent()
- * runs (on a CQ thread) once gRPC has accepted the message into flow
- * control, or the call died.  Callable from any thread, including from
- * sent() itself.  Returns -1 if a send is already in flight, the call is
- * finished or dead (sent() is then not called).
- */
-int sc_rpc_call_send(struct sc_rpc_call *call, const void *msg, size_t len,
-    sc_rpc_sent_fn *sent, void *arg);
-/*
- * As sc_rpc_call_send(), without copying: msg, len stay valid until
- * unref(ref) is called, which happens exactly once, from any thread
- * (perhaps after the call ended), once gRPC no longer needs the bytes;
- * also when the send is refused (-1).
- */
-int sc_rpc_call_send_ref(struct sc_rpc_call *call, const void *msg, size_t len,
-    void (*unref)(void *), void *ref, sc_rpc_sent_fn *sent, void *arg);
-/*
- * Unary reply: message and status OK in one batch.  0, or -1 if a send
- * is in flight or the call is finished, closed or dead.
- */
-int sc_rpc_call_reply(struct sc_rpc_call *call, const void *msg, size_t len);
-/*
- * Finish with a status (adds initial metadata if none went out; details,
- * if not NULL, become grpc-status-details-bin).  Waits for no in-flight
- * send: if one is in flight, the status goes out when it completes
- * (and not at all if that send fails).  Exactly once per call; further
- * calls return -1, as does finishing a call that is already closed
- * (cancelled) or dead, which sends nothing.
- */
-int sc_rpc_call_finish(struct sc_rpc_call *call, int code, const char *msg,
-    const void *details, size_t details_len);
-/* Register the close callback (once, before returning from the handler). */
-void sc_rpc_call_on_close(struct sc_rpc_call *call, sc_rpc_close_fn *fn,
-    void *arg);
-/* True once the client cancelled or the call ended. */
-bool sc_rpc_call_is_done(struct sc_rpc_call *call);
-/*
- * Client-streaming: read the next message; one read outstanding.  msg is
- * valid only during fn, which may call sc_rpc_call_read() again.  0, or
- * -1 if a read is outstanding or the call is closed or dead.
- */
-int sc_rpc_call_read(struct sc_rpc_call *call, sc_rpc_read_fn *fn, void *arg);
 
 #endif

@@ -1,14 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * timeutil.c: monotonic deadlines and UTC timestamps.  All arithmetic
+ * timeutil.c: monotonic deadlines and millisecond clocks.  All arithmetic
  * saturates, so "no timeout" can be spelled as a huge value safely.
  */
 
 #include "core/timeutil.h"
-
-#include <stdio.h>
-#include <string.h>
 
 #include "core/banned.h"
 
@@ -81,31 +78,4 @@ sc_realtime_ms(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / NS_PER_MS;
-}
-
-void
-sc_format_utc_ms(int64_t ms, char out[SC_UTC_MS_STRLEN])
-{
-	struct tm tm;
-	time_t sec;
-	int64_t frac;
-	char buf[96];
-	int r;
-
-	/* Floor division, so -1 ms is 1969-12-31T23:59:59.999Z. */
-	sec = (time_t)(ms / 1000);
-	frac = ms % 1000;
-	if (frac < 0) {
-		frac += 1000;
-		sec--;
-	}
-	r = -1;
-	if (gmtime_r(&sec, &tm) != NULL)
-		r = snprintf(buf, sizeof(buf),
-		    "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
-		    tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-		    (int)frac);
-	if (r < 0 || r >= SC_UTC_MS_STRLEN)
-		r = snprintf(buf, sizeof(buf), "(time out of range)");
-	memcpy(out, buf, (size_t)r + 1);
 }

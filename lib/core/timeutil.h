@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * timeutil.h: monotonic deadlines and wall-clock formatting.
+ * timeutil.h: monotonic deadlines and millisecond clocks.
  *
- * Deadlines are absolute CLOCK_MONOTONIC times (STYLE.md D.7), computed
+ * Deadlines are absolute CLOCK_MONOTONIC times, computed
  * once in main() and passed down to every blocking call.
  */
 
@@ -12,9 +12,6 @@
 
 #include <stdint.h>
 #include <time.h>
-
-/* Buffer size for sc_format_utc_ms(): "2026-08-22T10:00:00.123Z" + NUL. */
-#define SC_UTC_MS_STRLEN 32
 
 /* The current CLOCK_MONOTONIC time. */
 void sc_mono_now(struct timespec *ts);
@@ -37,11 +34,5 @@ int64_t sc_mono_ms(void);
 
 /* CLOCK_REALTIME in milliseconds since the Unix epoch. */
 int64_t sc_realtime_ms(void);
-
-/*
- * Format ms since the epoch as ISO 8601 UTC with milliseconds, e.g.
- * "2026-08-22T10:00:00.123Z" (negative times are before 1970).
- */
-void sc_format_utc_ms(int64_t ms, char out[SC_UTC_MS_STRLEN]);
 
 #endif

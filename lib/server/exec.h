@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #include "core/protocol.h"
-#include "core/rpc.h"
+#include "core/rpc_server.h"
 #include "server/server.h"
 
 struct sc_error;

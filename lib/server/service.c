@@ -21,7 +21,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "core/protocol.h"
-#include "core/rpc.h"
+#include "core/rpc_server.h"
 #include "core/xmem.h"
 #include "server/engine.h"
 #include "server/exec.h"

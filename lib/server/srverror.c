@@ -16,7 +16,7 @@
 
 #include "core/buf.h"
 #include "core/error.h"
-#include "core/rpc.h"
+#include "core/rpc_server.h"
 #include "core/uuid.h"
 #include "server/session.h"
 #include "core/banned.h"

@@ -25,6 +25,7 @@
 #include "core/error.h"
 #include "core/protocol.h"
 #include "core/rpc.h"
+#include "core/rpc_server.h"
 #include "core/uri.h"
 #include "core/xmem.h"
 #include "core/banned.h"

@@ -8,7 +8,7 @@
  *                       IPC stream on stdout
  *   arrow-tool read     an IPC stream from stdin, printed as JSON lines,
  *                       one object per row (the JSON formatter)
- *   arrow-tool example  the 312-byte stream of arrow-ipc.md section 6
+ *   arrow-tool example  the 312-byte reference stream of test-arrow.c
  */
 
 #include <errno.h>

@@ -2,7 +2,7 @@
 
 /*
  * test-buf.c: struct sc_buf invariants, the maximum size and its
- * self-freeing failure, and the sc_x* allocation helpers.
+ * self-freeing, sticky failure, and the sc_x* allocation helpers.
  */
 
 #include "core/buf.h"
@@ -67,14 +67,7 @@ test_basic(void)
 	is_int(sc_buf_add(&b, NULL, 0, &err), 0, "add nothing");
 	is_int(b.len, 21, "add nothing: len unchanged");
 
-	sc_buf_consume(&b, 6);
-	is_str((char *)b.data, "world 42-xyza", "consume 6");
-	is_int(b.len, 15, "consume: len");
-	invariants(&b, "consume");
-	sc_buf_consume(&b, 100);
-	is_int(b.len, 0, "consume more than len empties");
-	invariants(&b, "consume all");
-
+	sc_buf_reset(&b);
 	sc_buf_addstr(&b, "abcdef", &err);
 	sc_buf_setlen(&b, 3);
 	is_str((char *)b.data, "abc", "setlen shortens and terminates");
@@ -122,19 +115,20 @@ test_max(void)
 	is_int(b.cap, 0, "  buffer freed");
 	invariants(&b, "after overflow");
 
-	is_int(sc_buf_addstr(&b, "again", &err), 0, "usable after overflow");
-	is_str((char *)b.data, "again", "  contents");
 	is_int(b.max, 10, "  limit kept");
+	sc_buf_reset(&b);
 
-	is_int(sc_buf_addf(&b, &err, "%s", "123456"), -1,
+	is_int(sc_buf_addf(&b, &err, "%s", "12345678901"), -1,
 	    "addf over the limit fails");
 	is_int(b.len, 0, "  buffer emptied");
 	invariants(&b, "addf overflow");
+	sc_buf_reset(&b);
 
 	is_int(sc_buf_add(&b, "abc", 3, &err), 0, "add 3");
 	is_int(sc_buf_grow(&b, 8, &err), -1, "grow past max fails");
 	is_int(b.len, 0, "  buffer emptied");
 	is_int(b.cap, 0, "  buffer freed");
+	sc_buf_reset(&b);
 
 	is_int(sc_buf_add(&b, "x", (size_t)-1, NULL), -1,
 	    "huge length fails without overflow (NULL err)");
@@ -145,6 +139,75 @@ test_max(void)
 	is_int(sc_buf_add(&b, "", 0, &err), 0, "max 0: empty add ok");
 	is_int(sc_buf_addch(&b, 'a', &err), -1, "max 0: any byte fails");
 	invariants(&b, "max 0");
+	sc_buf_release(&b);
+}
+
+/*
+ * A failed append is sticky.  Before, the buffer was emptied and left
+ * usable, so a builder that ignored one result (err NULL) went on to
+ * hold only the text appended after the failure: a 5,000-byte
+ * identifier read as its last 903 bytes.
+ */
+static void
+test_sticky(void)
+{
+	struct sc_buf b;
+	struct sc_error err;
+	const char *name;
+	size_t i;
+
+	sc_buf_init(&b, 8);
+	is_int(sc_buf_addstr(&b, "12345", NULL), 0, "sticky: 5 of 8 bytes");
+	is_int(sc_buf_addstr(&b, "6789", NULL), -1, "sticky: 9 bytes fail");
+	ok(b.failed, "  buffer marked failed");
+	is_int(b.len, 0, "  buffer emptied");
+	invariants(&b, "failed");
+
+	sc_error_init(&err);
+	is_int(sc_buf_addch(&b, 'x', &err), -1, "later addch fails");
+	is_int(err.status, SC_ST_PROTOCOL, "  status protocol");
+	is_str(err.msg, "data exceeds the limit of 8 bytes", "  message");
+	is_int(sc_buf_addstr(&b, "y", NULL), -1, "later addstr fails");
+	is_int(sc_buf_add(&b, "z", 1, NULL), -1, "later add fails");
+	is_int(sc_buf_add(&b, NULL, 0, NULL), -1, "later empty add fails");
+	is_int(sc_buf_addf(&b, NULL, "%d", 1), -1, "later addf fails");
+	is_int(vaddf_helper(&b, NULL, "%d", 2), -1, "later vaddf fails");
+	is_int(sc_buf_grow(&b, 1, NULL), -1, "later grow fails");
+	is_int(b.len, 0, "  nothing was appended");
+	is_str((char *)b.data, "", "  data is still \"\"");
+	invariants(&b, "still failed");
+
+	sc_buf_setlen(&b, 0);
+	is_int(sc_buf_addch(&b, 'x', NULL), -1, "setlen keeps the failure");
+
+	sc_buf_reset(&b);
+	ok(!b.failed, "reset clears the failure");
+	is_int(sc_buf_addstr(&b, "again", NULL), 0, "usable after reset");
+	is_str((char *)b.data, "again", "  contents");
+	is_int(b.max, 8, "  limit kept");
+	invariants(&b, "after reset");
+
+	is_int(sc_buf_addstr(&b, "_overflow", NULL), -1, "overflow again");
+	sc_buf_release(&b);
+	ok(!b.failed, "release clears the failure");
+	sc_buf_init(&b, 8);
+	is_int(sc_buf_addstr(&b, "_overflow", NULL), -1, "overflow once more");
+	free(sc_buf_detach(&b, NULL));
+	ok(!b.failed, "detach clears the failure");
+	is_int(sc_buf_addstr(&b, "ok", NULL), 0, "usable after detach");
+	sc_buf_release(&b);
+
+	/*
+	 * The reported case: a name built byte by byte into a 4096-byte
+	 * buffer with every result ignored.  It must not end up as its
+	 * tail (here the last 903 bytes, all 'b').
+	 */
+	sc_buf_init(&b, 4096);
+	for (i = 0; i < 5000; i++)
+		(void)sc_buf_addch(&b, i < 4097 ? 'a' : 'b', NULL);
+	name = (const char *)b.data;
+	is_int(b.len, 0, "5000-byte name in a 4096-byte buffer: no tail");
+	ok(strchr(name, 'b') == NULL, "  none of the last 903 bytes kept");
 	sc_buf_release(&b);
 }
 
@@ -222,6 +285,7 @@ main(void)
 {
 	test_basic();
 	test_max();
+	test_sticky();
 	test_detach();
 	test_xmem();
 	return tap_done();

@@ -2,7 +2,8 @@
 
 /*
  * test-error.c: struct sc_error, the gRPC -> status -> exit code tables,
- * error classes in messages, and grpc-status-details-bin encode/decode.
+ * error classes in messages, grpc-status-details-bin encode/decode, and
+ * transport failures in our words instead of the gRPC core's.
  */
 
 #include "core/error.h"
@@ -122,16 +123,6 @@ test_set(void)
 	is_int(sc_exit_code(NULL), SC_EXIT_INTERNAL, "exit code of NULL");
 	err.status = (enum sc_status)42;
 	is_int(sc_exit_code(&err), SC_EXIT_INTERNAL, "exit code of garbage");
-	is_str(sc_strerror(SC_ST_UNAVAILABLE), "server unavailable",
-	    "strerror unavailable");
-	is_str(sc_strerror(SC_ST_TIMEOUT), "timed out", "strerror timeout");
-	is_str(sc_strerror(SC_ST_OK), "success", "strerror ok");
-	is_str(sc_strerror((enum sc_status)99), "unknown status",
-	    "strerror out of range");
-	for (i = 0; i <= SC_ST_MAX; i++)
-		ok(strcmp(sc_strerror((enum sc_status)i), "unknown status") !=
-			0,
-		    "strerror %zu has a phrase", i);
 }
 
 static void
@@ -464,6 +455,137 @@ test_malformed(void)
 	free(ib);
 }
 
+/*
+ * The gRPC core's messages (as 1.51 writes them: refused, DNS, TLS,
+ * plaintext to TLS, HTTP/1, a dropped connection, a deadline) become
+ * ours; anything else stays, and no status changes.
+ */
+static void
+test_reword(void)
+{
+	static const struct {
+		int code;
+		const char *errclass; /* NULL: none */
+		const char *in;
+		const char *out;
+	} rows[] = {
+		{ SC_GRPC_UNAVAILABLE, NULL,
+		    "failed to connect to all addresses; last error: UNKNOWN: "
+		    "ipv4:127.0.0.1:1: Failed to connect to remote host: "
+		    "Connection refused",
+		    "cannot connect to 'h:1': connection refused" },
+		{ SC_GRPC_UNAVAILABLE, NULL,
+		    "failed to connect to all addresses; last error: UNKNOWN: "
+		    "ipv4:192.0.2.1:15002: Failed to connect to remote host: "
+		    "Connection timed out",
+		    "cannot connect to 'h:1': timed out" },
+		{ SC_GRPC_UNAVAILABLE, NULL,
+		    "failed to connect to all addresses; last error: UNKNOWN: "
+		    "ipv4:192.0.2.1:15002: Failed to connect to remote host: "
+		    "Timeout occurred: FD Shutdown",
+		    "cannot connect to 'h:1': timed out" },
+		{ SC_GRPC_UNAVAILABLE, NULL,
+		    "DNS resolution failed for no-such-host.invalid:15002: "
+		    "C-ares status is not ARES_SUCCESS qtype=AAAA "
+		    "name=no-such-host.invalid is_balancer=0: Domain name not "
+		    "found",
+		    "cannot connect to 'h:1': name not resolved" },
+		{ SC_GRPC_UNAVAILABLE, NULL,
+		    "DNS resolution failed for x:1: C-ares status is not "
+		    "ARES_SUCCESS qtype=A name=x is_balancer=0: Timeout while "
+		    "contacting DNS servers",
+		    "cannot connect to 'h:1': name not resolved" },
+		{ SC_GRPC_UNAVAILABLE, NULL,
+		    "failed to connect to all addresses; last error: UNKNOWN: "
+		    "ipv4:10.1.2.3:1: Failed to connect to remote host: Network "
+		    "is unreachable",
+		    "cannot connect to 'h:1': network unreachable" },
+		{ SC_GRPC_UNAVAILABLE, NULL,
+		    "failed to connect to all addresses; last error: UNKNOWN: "
+		    "ipv4:127.0.0.1:41509: Ssl handshake failed: SSL_ERROR_SSL: "
+		    "error:0A000086:SSL routines::certificate verify failed",
+		    "cannot connect to 'h:1': TLS certificate verify failed" },
+		{ SC_GRPC_UNAVAILABLE, NULL,
+		    "failed to connect to all addresses; last error: UNKNOWN: "
+		    "ipv4:127.0.0.1:36373: Peer name 127.0.0.1 is not in peer "
+		    "certificate",
+		    "cannot connect to 'h:1': TLS certificate is for another "
+		    "host name" },
+		{ SC_GRPC_UNAVAILABLE, NULL,
+		    "failed to connect to all addresses; last error: UNKNOWN: "
+		    "ipv4:127.0.0.1:42159: Ssl handshake failed: SSL_ERROR_SSL: "
+		    "error:0A00010B:SSL routines::wrong version number",
+		    "cannot connect to 'h:1': TLS handshake failed: the server "
+		    "does not speak TLS" },
+		{ SC_GRPC_UNAVAILABLE, NULL,
+		    "failed to connect to all addresses; last error: UNKNOWN: "
+		    "ipv4:127.0.0.1:4: Ssl handshake failed: SSL_ERROR_SSL: "
+		    "error:0A000410:SSL routines::sslv3 alert handshake failure",
+		    "cannot connect to 'h:1': TLS handshake failed" },
+		{ SC_GRPC_UNAVAILABLE, NULL,
+		    "failed to connect to all addresses; last error: "
+		    "UNAVAILABLE: ipv4:127.0.0.1:41041: Socket closed",
+		    "cannot connect to 'h:1': connection closed by the "
+		    "server" },
+		{ SC_GRPC_UNAVAILABLE, NULL,
+		    "failed to connect to all addresses; last error: INTERNAL: "
+		    "ipv4:127.0.0.1:35387: Trying to connect an http1.x server",
+		    "cannot connect to 'h:1': not a gRPC server (it answered in "
+		    "HTTP/1.x)" },
+		/* An unknown cause: the core's framing goes, the cause stays. */
+		{ SC_GRPC_UNAVAILABLE, NULL,
+		    "failed to connect to all addresses; last error: UNKNOWN: "
+		    "ipv4:127.0.0.1:9: Something new went wrong",
+		    "cannot connect to 'h:1': something new went wrong" },
+		{ SC_GRPC_UNAVAILABLE, NULL,
+		    "failed to connect to all addresses; last error: UNKNOWN: "
+		    "ipv4:127.0.0.1:9: ALPN negotiation failed",
+		    "cannot connect to 'h:1': ALPN negotiation failed" },
+		/* A connection that was up and went away. */
+		{ SC_GRPC_UNAVAILABLE, NULL, "recvmsg:Connection reset by peer",
+		    "lost the connection to 'h:1': connection reset" },
+		{ SC_GRPC_UNAVAILABLE, NULL, "Socket closed",
+		    "lost the connection to 'h:1': connection closed by the "
+		    "server" },
+		{ SC_GRPC_UNAVAILABLE, NULL, "sendmsg: Broken pipe",
+		    "lost the connection to 'h:1': connection closed by the "
+		    "server" },
+		{ SC_GRPC_UNAVAILABLE, NULL, "GOAWAY received",
+		    "lost the connection to 'h:1': the server is going away" },
+		{ SC_GRPC_UNAVAILABLE, NULL, "keepalive watchdog timeout",
+		    "lost the connection to 'h:1': no answer to keepalive "
+		    "pings" },
+		{ SC_GRPC_DEADLINE_EXCEEDED, NULL, "Deadline Exceeded",
+		    "timed out waiting for 'h:1'" },
+		/* Not the core's words, or not a transport failure: kept. */
+		{ SC_GRPC_UNAVAILABLE, NULL, "server is shutting down",
+		    "server is shutting down" },
+		{ SC_GRPC_UNAVAILABLE, "SESSION_CLOSED",
+		    "[SESSION_CLOSED] Connection refused by policy",
+		    "[SESSION_CLOSED] Connection refused by policy" },
+		{ SC_GRPC_DEADLINE_EXCEEDED, NULL, "query took too long",
+		    "query took too long" },
+		{ SC_GRPC_INTERNAL, NULL, "Socket closed", "Socket closed" },
+		{ SC_GRPC_NOT_FOUND, NULL, "Connection refused",
+		    "Connection refused" },
+	};
+	struct sc_error err;
+	enum sc_status st;
+	size_t i;
+
+	for (i = 0; i < SC_NELEM(rows); i++) {
+		sc_error_from_grpc(&err, rows[i].code, rows[i].in, NULL, 0);
+		if (rows[i].errclass != NULL)
+			is_str(err.errclass, rows[i].errclass,
+			    "rows[%zu]: class from the message", i);
+		st = err.status;
+		sc_error_reword_transport(&err, "h:1");
+		is_str(err.msg, rows[i].out, "rows[%zu]: reworded", i);
+		ok(err.status == st && err.rpc_code == rows[i].code,
+		    "  status and code kept");
+	}
+}
+
 int
 main(void)
 {
@@ -473,5 +595,6 @@ main(void)
 	test_from_grpc();
 	test_round_trip();
 	test_malformed();
+	test_reword();
 	return tap_done();
 }

@@ -8,6 +8,7 @@
  */
 
 #include "core/rpc.h"
+#include "core/rpc_server.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * test-timeutil.c: deadlines, millisecond clocks and UTC formatting.
+ * test-timeutil.c: deadlines and millisecond clocks.
  */
 
 #include "core/timeutil.h"
@@ -10,38 +10,6 @@
 
 #include "tap.h"
 #include "core/banned.h"
-
-static void
-test_format(void)
-{
-	static const struct {
-		int64_t ms;
-		const char *want;
-	} t[] = {
-		{ 0, "1970-01-01T00:00:00.000Z" },
-		{ 1, "1970-01-01T00:00:00.001Z" },
-		{ 999, "1970-01-01T00:00:00.999Z" },
-		{ 1000, "1970-01-01T00:00:01.000Z" },
-		{ -1, "1969-12-31T23:59:59.999Z" },
-		{ -1000, "1969-12-31T23:59:59.000Z" },
-		{ -1001, "1969-12-31T23:59:58.999Z" },
-		{ 951782400000, "2000-02-29T00:00:00.000Z" },
-		{ 1787392800123, "2026-08-22T10:00:00.123Z" },
-		{ 4102444799999, "2099-12-31T23:59:59.999Z" },
-		{ 253402300800000, "10000-01-01T00:00:00.000Z" },
-	};
-	char out[SC_UTC_MS_STRLEN];
-	size_t i;
-
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		sc_format_utc_ms(t[i].ms, out);
-		is_str(out, t[i].want, "format %lld", (long long)t[i].ms);
-	}
-	sc_format_utc_ms(INT64_MAX, out);
-	ok(strlen(out) < SC_UTC_MS_STRLEN, "INT64_MAX fits (%s)", out);
-	sc_format_utc_ms(INT64_MIN, out);
-	ok(strlen(out) < SC_UTC_MS_STRLEN, "INT64_MIN fits (%s)", out);
-}
 
 static void
 test_clocks(void)
@@ -100,7 +68,6 @@ test_clocks(void)
 int
 main(void)
 {
-	test_format();
 	test_clocks();
 	return tap_done();
 }

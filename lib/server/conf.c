@@ -130,6 +130,16 @@ static const struct setting {
 	    offsetof(struct sc_server_conf, malloc_arenas), 0, 1024, 0 },
 	{ "sctk.server.trimThreshold", "trim-threshold", K_SIZE,
 	    offsetof(struct sc_server_conf, trim_threshold), 0, INT64_MAX, 0 },
+	/* Artifacts. */
+	{ "sctk.artifact.maxSize", "max-artifact-size", K_SIZE,
+	    offsetof(struct sc_server_conf, artifact_max_size), 0, INT64_MAX,
+	    F_MINUS1 },
+	{ "sctk.artifact.maxSessionBytes", "artifact-session-bytes", K_SIZE,
+	    offsetof(struct sc_server_conf, artifact_session_bytes), 0,
+	    INT64_MAX, F_MINUS1 },
+	{ "sctk.artifact.maxSessionFiles", "artifact-session-files", K_COUNT,
+	    offsetof(struct sc_server_conf, artifact_session_files), 0,
+	    INT64_MAX, F_MINUS1 },
 };
 
 #define NSETTINGS (sizeof(settings) / sizeof(settings[0]))
@@ -169,6 +179,9 @@ sc_server_conf_default(struct sc_server_conf *conf)
 	conf->shutdown_timeout_ms = 10 * 1000;
 	conf->malloc_arenas = 2;
 	conf->trim_threshold = 16 * MIB;
+	conf->artifact_max_size = 2 * GIB;
+	conf->artifact_session_bytes = 10 * GIB;
+	conf->artifact_session_files = 10000;
 }
 
 static const struct setting *

@@ -13,6 +13,7 @@
  *               flow control), ExecutePlan, ReattachExecute,
  *               ReleaseExecute, Interrupt, the execution manager
  *   engine*.c   the embedded SQLite engine (engine.h)
+ *   artifact.c  per-session artifact store (artifact.h)
  *
  * Locking: the session manager lock is taken before any session lock,
  * a session lock before any operation lock; nothing calls into rpc.c
@@ -31,6 +32,7 @@
 
 struct sc_engine;
 struct sc_engine_conn;
+struct sc_artifact_store;
 struct sc_execmgr;
 struct sc_rpc_call;
 struct sc_rpc_server;
@@ -75,6 +77,10 @@ struct sc_server_conf {
 	int64_t shutdown_timeout_ms; /* sctk.server.shutdownTimeout, 10 s */
 	int malloc_arenas; /* sctk.server.mallocArenas, 2; 0: glibc's */
 	int64_t trim_threshold; /* sctk.server.trimThreshold, 16 MiB; 0 off */
+	/* Artifacts (sctk.artifact.*); -1: no limit. */
+	int64_t artifact_max_size; /* maxSize, 2 GiB */
+	int64_t artifact_session_bytes; /* maxSessionBytes, 10 GiB */
+	int64_t artifact_session_files; /* maxSessionFiles, 10000 */
 };
 
 /* Fill conf with the defaults. */
@@ -103,6 +109,7 @@ struct sc_server {
 	struct sc_sessmgr *sessions;
 	struct sc_execmgr *execs;
 	struct sc_rpc_server *rpc;
+	struct sc_artifact_store *artifacts; /* or NULL: none are kept */
 	int64_t started_ms; /* realtime */
 };
 

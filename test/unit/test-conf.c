@@ -229,11 +229,11 @@ test_token(void)
 	sc_server_conf_default(&c);
 	each_n = each_token = 0;
 	sc_server_conf_each(&c, each, NULL);
-	is_int(each_n, 27, "each lists 27 settings without a token");
+	is_int(each_n, 30, "each lists 30 settings without a token");
 	is_int(each_token, 0, "each skips an unset token");
 	is_str(each_first, RB, "each starts with the retry buffer");
-	is_str(each_last, "sctk.server.trimThreshold",
-	    "each ends with the trim threshold");
+	is_str(each_last, "sctk.artifact.maxSessionFiles",
+	    "each ends with the artifact file quota");
 
 	is_int(sc_server_conf_set(&c, "token", "s3cret", &err), 0,
 	    "token alias sets the token");
@@ -241,7 +241,7 @@ test_token(void)
 	is_str(get(&c, TOKEN), "*********(redacted)", "token is redacted");
 	each_n = each_token = 0;
 	sc_server_conf_each(&c, each, NULL);
-	is_int(each_n, 28, "each lists the token once set");
+	is_int(each_n, 31, "each lists the token once set");
 	is_int(each_token, 1, "each shows the token (redacted)");
 
 	memset(longtok, 'x', sizeof(longtok) - 1);
@@ -289,6 +289,20 @@ test_limits(void)
 	    "mallocArenas reads 2");
 	is_str(get(&c, "sctk.server.trimThreshold"), "16m",
 	    "trimThreshold reads 16m");
+	is_str(get(&c, "sctk.artifact.maxSize"), "2g", "maxSize reads 2g");
+	is_str(get(&c, "sctk.artifact.maxSessionBytes"), "10g",
+	    "maxSessionBytes reads 10g");
+	is_str(get(&c, "sctk.artifact.maxSessionFiles"), "10000",
+	    "maxSessionFiles reads 10000");
+	is_int(sc_server_conf_set(&c, "max-artifact-size", "-1", &err), 0,
+	    "max-artifact-size -1 (no limit)");
+	is_int(c.artifact_max_size, -1, "no artifact size limit");
+	is_int(sc_server_conf_set(&c, "sctk.artifact.maxSessionBytes", "64k",
+		   &err),
+	    0, "maxSessionBytes 64k");
+	is_int(c.artifact_session_bytes, 65536, "64 KiB per session");
+	is_int(sc_server_conf_set(&c, "artifact-session-files", "-2", &err), -1,
+	    "-2 files is refused");
 
 	is_int(sc_server_conf_set(&c, "max-sessions", "3", &err), 0,
 	    "max-sessions 3");

@@ -22,6 +22,7 @@
 #include "core/log.h"
 #include "core/timeutil.h"
 #include "core/xmem.h"
+#include "server/artifact.h"
 #include "server/engine.h"
 #include "server/exec.h"
 #include "core/banned.h"
@@ -633,8 +634,9 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 
 /*
  * Close a session the manager has already unlinked: new operations are
- * refused from now on, existing ones are removed as abandoned, and the
- * manager's reference goes.  Called without the manager lock.
+ * refused from now on, existing ones are removed as abandoned, its
+ * artifacts are deleted, and the manager's reference goes.  Called
+ * without the manager lock.
  */
 static void
 sess_close(struct sc_sessmgr *m, struct sess *s)
@@ -644,6 +646,9 @@ sess_close(struct sc_sessmgr *m, struct sess *s)
 	pthread_mutex_unlock(&s->pub.lock);
 	if (m->srv->execs != NULL)
 		sc_exec_session_closed(m->srv->execs, &s->pub);
+	if (m->srv->artifacts != NULL)
+		sc_artifact_session_closed(m->srv->artifacts,
+		    s->pub.server_side_id);
 	sc_session_unref(&s->pub);
 }
 

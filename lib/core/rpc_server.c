@@ -96,6 +96,7 @@ struct sc_rpc_server {
 	enum srv_state state; /* under mu */
 	size_t ncalls; /* call objects alive (mu) */
 	bool shutdown_done; /* under mu */
+	sc_rpc_details_fn *details_fn; /* set before start, then read-only */
 };
 
 struct sc_rpc_call {
@@ -381,8 +382,14 @@ int
 sc_rpc_call_finish(struct sc_rpc_call *c, int code, const char *msg,
     const void *details, size_t details_len)
 {
+	uint8_t *made = NULL;
 	int rc = -1;
 
+	if ((details == NULL || details_len == 0) && code != SC_GRPC_OK &&
+	    c->srv->details_fn != NULL &&
+	    (made = c->srv->details_fn(code, msg ? msg : "", &details_len)) !=
+		NULL)
+		details = made;
 	sc_rpc_call_ref(c);
 	pthread_mutex_lock(&c->mu);
 	if (usable(c)) {
@@ -406,6 +413,7 @@ sc_rpc_call_finish(struct sc_rpc_call *c, int code, const char *msg,
 	}
 	pthread_mutex_unlock(&c->mu);
 	sc_rpc_call_unref(c);
+	free(made);
 	return rc;
 }
 
@@ -493,6 +501,8 @@ on_unknown(struct sc_rpc_call *c)
 {
 	grpc_op ops[3];
 	char msg[300];
+	uint8_t *details;
+	size_t len;
 
 	snprintf(msg, sizeof(msg), "unknown method '%.*s'",
 	    (int)GRPC_SLICE_LENGTH(c->cd.method) > 256
@@ -504,6 +514,19 @@ on_unknown(struct sc_rpc_call *c)
 	sc_rpc_op(&ops[1], GRPC_OP_SEND_STATUS_FROM_SERVER);
 	ops[1].data.send_status_from_server.status = GRPC_STATUS_UNIMPLEMENTED;
 	ops[1].data.send_status_from_server.status_details = &c->st_msg;
+	if (c->srv->details_fn != NULL &&
+	    (details = c->srv->details_fn(SC_GRPC_UNIMPLEMENTED, msg, &len)) !=
+		NULL) {
+		c->st_md.key =
+		    grpc_slice_from_static_string(SC_RPC_DETAILS_KEY);
+		c->st_md.value =
+		    grpc_slice_from_copied_buffer((char *)details, len);
+		c->st_has_md = true;
+		free(details);
+		ops[1].data.send_status_from_server.trailing_metadata =
+		    &c->st_md;
+		ops[1].data.send_status_from_server.trailing_metadata_count = 1;
+	}
 	sc_rpc_op(&ops[2], GRPC_OP_RECV_CLOSE_ON_SERVER);
 	ops[2].data.recv_close_on_server.cancelled = &c->close_cancelled;
 	pthread_mutex_lock(&c->mu);
@@ -737,6 +760,12 @@ sc_rpc_server_new(const struct sc_rpc_server_opts *o, struct sc_error *err)
 		return NULL;
 	}
 	return srv;
+}
+
+void
+sc_rpc_server_set_details(struct sc_rpc_server *srv, sc_rpc_details_fn *fn)
+{
+	srv->details_fn = fn;
 }
 
 int

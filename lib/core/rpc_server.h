@@ -71,6 +71,12 @@ typedef void sc_rpc_read_fn(struct sc_rpc_call *call, const void *msg,
 /* The call ended (cancelled: client cancel, deadline, broken connection). */
 typedef void sc_rpc_close_fn(struct sc_rpc_call *call, bool cancelled,
     void *arg);
+/*
+ * The grpc-status-details-bin bytes for a status code != OK with message
+ * msg that its sender gave no details for: malloc'ed (rpc.c frees them),
+ * length in *lenp, or NULL for none.  Runs on any thread, must not block.
+ */
+typedef uint8_t *sc_rpc_details_fn(int code, const char *msg, size_t *lenp);
 
 struct sc_rpc_server_opts {
 	const char *listen; /* "127.0.0.1:0", "[::1]:15002" */
@@ -83,6 +89,13 @@ struct sc_rpc_server_opts {
 /* Create (not yet listening). NULL on failure. */
 struct sc_rpc_server *sc_rpc_server_new(const struct sc_rpc_server_opts *o,
     struct sc_error *err);
+/*
+ * Give every non-OK status sent without details, unknown methods and
+ * malformed requests included, the details fn makes.  Call before
+ * sc_rpc_server_start().
+ */
+void sc_rpc_server_set_details(struct sc_rpc_server *srv,
+    sc_rpc_details_fn *fn);
 /* Register a method path before sc_rpc_server_start(). 0 or -1. */
 int sc_rpc_server_add_method(struct sc_rpc_server *srv, const char *path,
     enum sc_rpc_kind kind, sc_rpc_handler_fn *fn, void *arg,
@@ -90,7 +103,7 @@ int sc_rpc_server_add_method(struct sc_rpc_server *srv, const char *path,
 /*
  * Bind (SO_REUSEPORT off, so a busy port is an error: SC_ST_IO), start
  * the threads, and store the bound port in *portp.  Unknown methods get
- * UNIMPLEMENTED at once.
+ * UNIMPLEMENTED at once (with the details of sc_rpc_server_set_details()).
  */
 int sc_rpc_server_start(struct sc_rpc_server *srv, int *portp,
     struct sc_error *err);
@@ -135,7 +148,8 @@ int sc_rpc_call_send_ref(struct sc_rpc_call *call, const void *msg, size_t len,
 int sc_rpc_call_reply(struct sc_rpc_call *call, const void *msg, size_t len);
 /*
  * Finish with a status (adds initial metadata if none went out; details,
- * if not NULL, become grpc-status-details-bin).  Waits for no in-flight
+ * if not NULL, become grpc-status-details-bin; a non-OK status without
+ * them gets those of the server's sc_rpc_details_fn, if it has one).  Waits for no in-flight
  * send: if one is in flight, the status goes out when it completes
  * (and not at all if that send fails).  Exactly once per call; further
  * calls return -1, as does finishing a call that is already closed
@@ -147,11 +161,11 @@ int sc_rpc_call_finish(struct sc_rpc_call *call, int code, const char *msg,
 void sc_rpc_call_on_close(struct sc_rpc_call *call, sc_rpc_close_fn *fn,
     void *arg);
 /*
- * Client-streaming (AddArtifacts, for sc-upload; sc-serve refuses it for
- * now and nothing calls this yet): read the next message; one read
- * outstanding.  msg is
- * valid only during fn, which may call sc_rpc_call_read() again.  0, or
- * -1 if a read is outstanding or the call is closed or dead.
+ * Client-streaming (AddArtifacts): read the next message; one read
+ * outstanding.  msg is valid only during fn, which may call
+ * sc_rpc_call_read() again; fn runs on the call's completion-queue
+ * thread.  Callable from any thread.  0, or -1 if a read is outstanding
+ * or the call is closed or dead.
  */
 int sc_rpc_call_read(struct sc_rpc_call *call, sc_rpc_read_fn *fn, void *arg);
 

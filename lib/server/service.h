@@ -29,8 +29,8 @@ struct sc_error;
 int sc_service_register(struct sc_server *srv, struct sc_error *err);
 
 /*
- * Wait until no AnalyzePlan request is being answered on a thread of
- * its own; call it after sc_rpc_server_shutdown().
+ * Wait until no AnalyzePlan request or AddArtifacts call is being
+ * handled on a thread of its own; call it after sc_rpc_server_shutdown().
  */
 void sc_service_drain(void);
 
@@ -40,6 +40,17 @@ void sc_service_drain(void);
  * 1024); set once at start-up.
  */
 void sc_srv_error_set_max_metadata(int64_t bytes);
+
+/*
+ * grpc-status-details-bin for a status that carries no error class of
+ * its own (sc_rpc_details_fn): a google.rpc.Status with code, msg and an
+ * ErrorInfo whose errorClass follows the code: OPERATION_CANCELED
+ * (CANCELLED), INVALID_REQUEST (INVALID_ARGUMENT), UNAUTHENTICATED,
+ * UNSUPPORTED_FEATURE.RPC (UNIMPLEMENTED), SERVER_UNAVAILABLE,
+ * RESOURCE_EXHAUSTED, ..., INTERNAL_ERROR for any other.  malloc'ed;
+ * length in *lenp.
+ */
+uint8_t *sc_srv_error_details(int code, const char *msg, size_t *lenp);
 
 /*
  * The Java class hierarchy Spark would report for err, most specific

@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "core/rpc_server.h"
 #include "core/uuid.h"
+#include "core/xmem.h"
 #include "server/session.h"
 #include "core/banned.h"
 
@@ -61,25 +62,37 @@ static const char *const c_arith[] = {
 	"org.apache.spark.SparkArithmeticException",
 	"java.lang.ArithmeticException", RTAIL, NULL
 };
+static const char *const c_runtime[] = {
+	"org.apache.spark.SparkRuntimeException", RTAIL, NULL
+};
+static const char *const c_security[] = {
+	"org.apache.spark.SparkSecurityException",
+	"java.lang.SecurityException", RTAIL, NULL
+};
 
 /* Error class prefix -> the exception Spark raises for it. */
 static const struct {
 	const char *prefix;
 	const char *const *classes;
 } kinds[] = {
+	{ "ARTIFACT_ALREADY_EXISTS", c_runtime },
 	{ "CANNOT_MODIFY_CONFIG", c_analysis },
 	{ "CAST_INVALID_INPUT", c_numfmt },
 	{ "CAST_OVERFLOW", c_arith },
 	{ "INCONSISTENT_COLUMN_TYPE", c_analysis },
+	{ "INVALID_ARTIFACT_PATH", c_runtime },
+	{ "INVALID_ARTIFACT_STREAM", c_runtime },
 	{ "INVALID_CURSOR", c_sql },
 	{ "INVALID_HANDLE", c_sql },
 	{ "INVALID_PARAMETER_VALUE", c_illegal },
 	{ "INVALID_PLAN_INPUT", c_illegal },
 	{ "PARSE_SYNTAX_ERROR", c_parse },
+	{ "PATH_NOT_FOUND", c_analysis },
 	{ "SQL_CONF_NOT_FOUND", c_nosuch },
 	{ "TABLE_OR_VIEW_ALREADY_EXISTS", c_analysis },
 	{ "TABLE_OR_VIEW_NOT_FOUND", c_analysis },
 	{ "UNBOUND_SQL_PARAMETER", c_analysis },
+	{ "UNAUTHENTICATED", c_security },
 	{ "UNRESOLVED_", c_analysis },
 	{ "UNSUPPORTED_FEATURE", c_unsupported },
 };
@@ -95,8 +108,12 @@ static const struct {
 	char quote;
 	bool keep;
 } params[] = {
+	{ "ARTIFACT_ALREADY_EXISTS", "normalizedRemoteRelativePath", '`',
+	    false },
 	{ "CANNOT_MODIFY_CONFIG", "key", '"', true },
+	{ "INVALID_ARTIFACT_PATH", "name", '`', false },
 	{ "INVALID_HANDLE", "handle", '`', false },
+	{ "PATH_NOT_FOUND", "path", '`', false },
 	{ "SQL_CONF_NOT_FOUND", "sqlConf", '"', true },
 };
 
@@ -237,6 +254,70 @@ sc_srv_error(struct sc_error *err, const char *errclass, const char *sqlstate,
 	return -1;
 }
 
+/*
+ * The error class of a status that carries none of its own, by gRPC
+ * code: Spark's where it has one (OPERATION_CANCELED, INTERNAL_ERROR),
+ * else sctk's.
+ */
+static const struct {
+	int code;
+	const char *errclass;
+	const char *sqlstate;
+} by_code[] = {
+	{ SC_GRPC_CANCELLED, "OPERATION_CANCELED", "HY008" },
+	{ SC_GRPC_INVALID_ARGUMENT, "INVALID_REQUEST", "22023" },
+	{ SC_GRPC_DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED", "57014" },
+	{ SC_GRPC_NOT_FOUND, "NOT_FOUND", "42704" },
+	{ SC_GRPC_PERMISSION_DENIED, "PERMISSION_DENIED", "42501" },
+	{ SC_GRPC_RESOURCE_EXHAUSTED, "RESOURCE_EXHAUSTED", "53000" },
+	{ SC_GRPC_UNIMPLEMENTED, "UNSUPPORTED_FEATURE.RPC", "0A000" },
+	{ SC_GRPC_UNAVAILABLE, "SERVER_UNAVAILABLE", "08006" },
+	{ SC_GRPC_UNAUTHENTICATED, "UNAUTHENTICATED", "28000" },
+};
+
+uint8_t *
+sc_srv_error_details(int code, const char *msg, size_t *lenp)
+{
+	struct sc_spark_error se;
+	struct sc_error err;
+	struct sc_buf cj;
+	const char *const *classes;
+	uint8_t *details;
+	size_t i;
+
+	sc_error_init(&err);
+	snprintf(err.errclass, sizeof(err.errclass), "INTERNAL_ERROR");
+	snprintf(err.sqlstate, sizeof(err.sqlstate), "XX000");
+	for (i = 0; i < SC_NELEM(by_code); i++)
+		if (by_code[i].code == code) {
+			snprintf(err.errclass, sizeof(err.errclass), "%s",
+			    by_code[i].errclass);
+			snprintf(err.sqlstate, sizeof(err.sqlstate), "%s",
+			    by_code[i].sqlstate);
+		}
+	memset(&se, 0, sizeof(se));
+	se.code = code;
+	se.message = msg;
+	se.retry_delay_ms = -1;
+	se.errclass = err.errclass;
+	se.sqlstate = err.sqlstate;
+	se.params_json = "{}";
+	classes = sc_srv_error_classes(&err);
+	se.reason = classes[0];
+	sc_buf_init(&cj, SC_BUF_UNLIMITED);
+	sc_buf_addch(&cj, '[', NULL);
+	for (i = 0; classes[i] != NULL; i++) {
+		if (i > 0)
+			sc_buf_addch(&cj, ',', NULL);
+		json_str(&cj, classes[i]);
+	}
+	sc_buf_addch(&cj, ']', NULL);
+	se.classes_json = (const char *)cj.data;
+	details = sc_error_encode_details(&se, lenp);
+	sc_buf_release(&cj);
+	return details;
+}
+
 void
 sc_srv_finish_error(struct sc_rpc_call *call, struct sc_session *s,
     const struct sc_error *err)
@@ -256,8 +337,13 @@ sc_srv_finish_error(struct sc_rpc_call *call, struct sc_session *s,
 	snprintf(msg, sizeof(msg), "%s", err->msg);
 	fit_text(msg, MAX_STATUS_MSG);
 	if (err->errclass[0] == '\0' && code != SC_GRPC_INTERNAL) {
-		/* Not a Spark error (UNAUTHENTICATED, INVALID_ARGUMENT, ...). */
-		sc_rpc_call_finish(call, code, msg, NULL, 0);
+		/*
+		 * Not a Spark error (UNAUTHENTICATED, INVALID_ARGUMENT, ...):
+		 * an error class by code, as for every bare status.
+		 */
+		details = sc_srv_error_details(code, msg, &len);
+		sc_rpc_call_finish(call, code, msg, details, len);
+		free(details);
 		return;
 	}
 

@@ -36,6 +36,7 @@
 #include "core/rpc_server.h"
 #include "core/timeutil.h"
 #include "core/xmem.h"
+#include "server/artifact.h"
 #include "server/engine.h"
 #include "server/exec.h"
 #include "server/server.h"
@@ -44,14 +45,17 @@
 #include "core/banned.h"
 
 static const char usage_text[] =
-    "usage: sc-serve [-hV] [--conf key=value] [--database file]\n"
-    "       [--detached-timeout duration] [--listen address]\n"
-    "       [--log-level level] [--maintenance-interval duration]\n"
+    "usage: sc-serve [-hV] [--artifact-dir dir] [--conf key=value]\n"
+    "       [--database file] [--detached-timeout duration]\n"
+    "       [--listen address] [--log-level level]\n"
+    "       [--maintenance-interval duration] [--max-artifact-size size]\n"
     "       [--max-stream-duration duration] [--max-stream-size size]\n"
     "       [--ready-file file] [--retry-buffer size]\n"
     "       [--session-timeout duration] [--tls-cert file --tls-key file]\n"
     "       [--token token]\n"
     "\n"
+    "  --artifact-dir dir         keep uploaded artifacts in dir (default: a\n"
+    "                             private directory removed at exit)\n"
     "  --conf key=value           set a server setting by its Spark name\n"
     "  --database file            SQLite database (default: in memory)\n"
     "  --detached-timeout d       abandon detached operations after d (5m)\n"
@@ -60,6 +64,7 @@ static const char usage_text[] =
     "                             port 0 picks a free port)\n"
     "  --log-level level          error, warn, info (default) or debug\n"
     "  --maintenance-interval d   operation maintenance interval (30s)\n"
+    "  --max-artifact-size size   largest artifact accepted (2g; -1 none)\n"
     "  --max-stream-duration d    end a result stream after d (2m)\n"
     "  --max-stream-size size     end a result stream after size (1g)\n"
     "  --ready-file file          write sc://host:port there once listening\n"
@@ -71,12 +76,14 @@ static const char usage_text[] =
     "  -V, --version              print the version and exit\n";
 
 enum {
-	OPT_CONF = 256,
+	OPT_ARTIFACT_DIR = 256,
+	OPT_CONF,
 	OPT_DATABASE,
 	OPT_DETACHED_TIMEOUT,
 	OPT_LISTEN,
 	OPT_LOG_LEVEL,
 	OPT_MAINTENANCE_INTERVAL,
+	OPT_MAX_ARTIFACT_SIZE,
 	OPT_MAX_STREAM_DURATION,
 	OPT_MAX_STREAM_SIZE,
 	OPT_READY_FILE,
@@ -88,6 +95,7 @@ enum {
 };
 
 static const struct option longopts[] = { /* sorted */
+	{ "artifact-dir", required_argument, NULL, OPT_ARTIFACT_DIR },
 	{ "conf", required_argument, NULL, OPT_CONF },
 	{ "database", required_argument, NULL, OPT_DATABASE },
 	{ "detached-timeout", required_argument, NULL, OPT_DETACHED_TIMEOUT },
@@ -96,6 +104,7 @@ static const struct option longopts[] = { /* sorted */
 	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 	{ "maintenance-interval", required_argument, NULL,
 	    OPT_MAINTENANCE_INTERVAL },
+	{ "max-artifact-size", required_argument, NULL, OPT_MAX_ARTIFACT_SIZE },
 	{ "max-stream-duration", required_argument, NULL,
 	    OPT_MAX_STREAM_DURATION },
 	{ "max-stream-size", required_argument, NULL, OPT_MAX_STREAM_SIZE },
@@ -109,6 +118,7 @@ static const struct option longopts[] = { /* sorted */
 };
 
 struct opts {
+	const char *artifact_dir;
 	const char *listen;
 	const char *ready_file;
 	const char *database;
@@ -218,6 +228,9 @@ parse_options(int argc, char *argv[], struct opts *o,
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
 		switch (ch) {
+		case OPT_ARTIFACT_DIR:
+			o->artifact_dir = optarg;
+			break;
 		case OPT_CONF:
 			set_pair(conf, optarg);
 			break;
@@ -241,6 +254,9 @@ parse_options(int argc, char *argv[], struct opts *o,
 			break;
 		case OPT_MAINTENANCE_INTERVAL:
 			set(conf, "maintenance-interval", optarg);
+			break;
+		case OPT_MAX_ARTIFACT_SIZE:
+			set(conf, "max-artifact-size", optarg);
 			break;
 		case OPT_MAX_STREAM_DURATION:
 			set(conf, "max-stream-duration", optarg);
@@ -568,6 +584,22 @@ linger(int64_t ms)
 		;
 }
 
+/* The artifact store of --artifact-dir, or a private one; NULL on error. */
+static struct sc_artifact_store *
+open_artifacts(const struct opts *o, const struct sc_server_conf *conf,
+    struct sc_error *err)
+{
+	struct sc_artifact_limits lim;
+	struct sc_artifact_store *st;
+
+	lim.max_size = conf->artifact_max_size;
+	lim.session_bytes = conf->artifact_session_bytes;
+	lim.session_files = conf->artifact_session_files;
+	if ((st = sc_artifact_store_new(o->artifact_dir, &lim, err)) != NULL)
+		sc_debug("artifacts in '%s'", sc_artifact_store_dir(st));
+	return st;
+}
+
 /* A start-up failure: "sc-serve: message", the matching exit code. */
 static int
 fatal(const struct sc_error *err)
@@ -631,6 +663,9 @@ stop_server(struct sc_server *srv)
 	sc_sessmgr_free(srv->sessions);
 	if (srv->rpc != NULL)
 		sc_rpc_server_free(srv->rpc);
+	/* After the sessions: their artifacts are gone, then the store. */
+	sc_artifact_store_free(srv->artifacts);
+	srv->artifacts = NULL;
 	sc_engine_free(srv->engine);
 	explicit_bzero(srv->conf.token, sizeof(srv->conf.token));
 }
@@ -674,6 +709,10 @@ main(int argc, char *argv[])
 	srv.started_ms = sc_realtime_ms();
 	if ((srv.engine = sc_engine_new(o.database, &err)) == NULL)
 		return fatal(&err);
+	if ((srv.artifacts = open_artifacts(&o, &srv.conf, &err)) == NULL) {
+		sc_engine_free(srv.engine);
+		return fatal(&err);
+	}
 	srv.sessions = sc_sessmgr_new(&srv);
 	srv.execs = sc_execmgr_new(&srv);
 	if ((rc = start_rpc(&srv, &o, &port)) != SC_EXIT_OK)

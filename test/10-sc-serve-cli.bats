@@ -36,12 +36,12 @@ server_port() {
 
 @test "-h prints the usage on stdout and exits 0" {
 	run --separate-stderr -0 sc-serve -h
-	[ "${lines[0]}" = "usage: sc-serve [-hV] [--conf key=value] [--database file]" ]
+	[ "${lines[0]}" = "usage: sc-serve [-hV] [--artifact-dir dir] [--conf key=value]" ]
 	[[ "$output" == *"  --ready-file file "* ]]
 	[[ "$output" == *"  -V, --version "* ]]
 	[ -z "$stderr" ]
 	run --separate-stderr -0 sc-serve --help
-	[ "${lines[0]}" = "usage: sc-serve [-hV] [--conf key=value] [--database file]" ]
+	[ "${lines[0]}" = "usage: sc-serve [-hV] [--artifact-dir dir] [--conf key=value]" ]
 }
 
 @test "-V prints the version" {
@@ -56,7 +56,7 @@ server_port() {
 	run --separate-stderr -2 timeout 10 sc-serve --no-such-option
 	[ -z "$output" ]
 	[ "${stderr_lines[0]}" = "sc-serve: unknown option '--no-such-option'" ]
-	[ "${stderr_lines[1]}" = "usage: sc-serve [-hV] [--conf key=value] [--database file]" ]
+	[ "${stderr_lines[1]}" = "usage: sc-serve [-hV] [--artifact-dir dir] [--conf key=value]" ]
 	[ "${stderr_lines[-1]}" = "try 'sc-serve --help'" ]
 	run --separate-stderr -2 timeout 10 sc-serve -x
 	[ "${stderr_lines[0]}" = "sc-serve: unknown option '-x'" ]

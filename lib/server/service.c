@@ -1261,6 +1261,8 @@ upload_finish(struct upload_job *j)
 	    sc_artifact_upload_commit(j->up, &v, &n, &err) == -1) {
 		sc_debug("AddArtifacts of session %s failed: %s", j->session_id,
 		    err.msg);
+		sc_artifact_upload_free(j->up);
+		j->up = NULL;
 		sc_srv_finish_error(j->call, j->s, &err);
 		return;
 	}
@@ -1342,6 +1344,9 @@ upload_main(void *arg)
 				    "AddArtifacts of session %s failed: %s",
 				    j->session_id ? j->session_id : "?",
 				    err.msg);
+				/* Nothing is left once the client is told. */
+				sc_artifact_upload_free(j->up);
+				j->up = NULL;
 				sc_srv_finish_error(j->call, j->s, &err);
 				done = true;
 			}

@@ -111,6 +111,7 @@ struct staged {
 struct sc_artifact_upload {
 	struct sc_artifact_store *st;
 	struct record *rec;
+	char handle[64]; /* the session id the client sent */
 	int dirfd; /* the session's directory */
 	struct staged *v;
 	size_t n, cap;
@@ -839,11 +840,12 @@ sc_artifact_store_dir(const struct sc_artifact_store *st)
 
 /* ------------------------------------------------------------ uploads */
 
+/* The session of up was closed (the handle is the client's id). */
 static int
-session_closed(struct sc_error *err, const struct record *r)
+session_closed(struct sc_error *err, const struct sc_artifact_upload *up)
 {
 	return sc_srv_error(err, "INVALID_HANDLE.SESSION_CLOSED", "HY000",
-	    "The handle `%s` is invalid. Session was closed.", r->ssid);
+	    "The handle `%s` is invalid. Session was closed.", up->handle);
 }
 
 struct sc_artifact_upload *
@@ -881,10 +883,11 @@ sc_artifact_upload_new(struct sc_artifact_store *st, struct sc_session *s,
 	up = sc_xcalloc(1, sizeof(*up));
 	up->st = st;
 	up->rec = r;
+	snprintf(up->handle, sizeof(up->handle), "%s", s->session_id);
 	pthread_mutex_lock(&r->lock);
 	if (atomic_load(&r->closed)) {
 		pthread_mutex_unlock(&r->lock);
-		session_closed(err, r);
+		session_closed(err, up);
 		up->dirfd = -1;
 		sc_artifact_upload_free(up);
 		return NULL;
@@ -1044,7 +1047,7 @@ add_staged(struct sc_artifact_upload *up, const char *name, int64_t size,
 		need_bytes = size > r->v[i]->size ? size - r->v[i]->size : 0;
 	}
 	if (atomic_load(&r->closed))
-		rc = session_closed(err, r);
+		rc = session_closed(err, up);
 	else if (lim->session_files >= 0 && need_files > 0 &&
 	    r->used_files + r->staged_files >= lim->session_files)
 		rc = limit_error(up, err, "SESSION_FILES",
@@ -1098,7 +1101,7 @@ stage_open(struct sc_artifact_upload *up, struct staged *a,
 	pthread_mutex_lock(&up->rec->lock);
 	if (atomic_load(&up->rec->closed)) {
 		pthread_mutex_unlock(&up->rec->lock);
-		session_closed(err, up->rec);
+		session_closed(err, up);
 		return fail(up);
 	}
 	for (i = 0; i < 16 && a->fd == -1 && e == EEXIST; i++) {
@@ -1208,7 +1211,7 @@ take_chunk(struct sc_artifact_upload *up, struct staged *a, const void *data,
 
 	show_name(a->name, strlen(a->name), shown, sizeof(shown));
 	if (atomic_load(&up->rec->closed)) {
-		session_closed(err, up->rec);
+		session_closed(err, up);
 		return fail(up);
 	}
 	if ((int64_t)len > a->total - a->bytes)
@@ -1385,7 +1388,7 @@ sc_artifact_upload_commit(struct sc_artifact_upload *up,
 	pthread_mutex_lock(&r->lock);
 	if (atomic_load(&r->closed)) {
 		pthread_mutex_unlock(&r->lock);
-		return session_closed(err, r);
+		return session_closed(err, up);
 	}
 	for (i = 0; i < up->n && rc == 0; i++) {
 		a = &up->v[i];

@@ -23,6 +23,7 @@
 #include "core/log.h"
 #include "core/protocol.h"
 #include "core/rpc_server.h"
+#include "core/timeutil.h"
 #include "core/xmem.h"
 #include "server/artifact.h"
 #include "server/engine.h"
@@ -1105,6 +1106,7 @@ struct upload_job {
 	struct sc_artifact_upload *up;
 	char *session_id; /* as the first message named it */
 	int64_t bytes; /* received in artifacts' data */
+	int64_t touched_ms; /* when the session's idle timer was reset */
 
 	pthread_mutex_t mu; /* everything below */
 	pthread_cond_t cv;
@@ -1116,6 +1118,8 @@ struct upload_job {
 
 /* Stack of an upload thread; it only handles one message at a time. */
 #define UPLOAD_STACK (256 * 1024)
+/* How often a running upload resets its session's idle timer. */
+#define UPLOAD_TOUCH_MS 1000
 
 static void
 job_unref(struct upload_job *j)
@@ -1176,6 +1180,20 @@ upload_read(struct upload_job *j)
 	return false;
 }
 
+/* Reset the idle timer of the upload's session, as any RPC does. */
+static void
+touch(struct upload_job *j)
+{
+	struct sc_session *s;
+	struct sc_error err;
+
+	s = sc_sessmgr_get(j->srv->sessions, j->s->user_id, j->s->session_id,
+	    NULL, SC_SESS_GET_ONLY, &err);
+	if (s != NULL)
+		sc_session_unref(s);
+	j->touched_ms = sc_mono_ms();
+}
+
 /* Handle one AddArtifactsRequest; -1 with err set ends the call. */
 static int
 upload_message(struct upload_job *j, const uint8_t *msg, size_t len,
@@ -1208,6 +1226,10 @@ upload_message(struct upload_job *j, const uint8_t *msg, size_t len,
 			return -1;
 		}
 		j->session_id = sc_xstrdup(req->session_id);
+		j->touched_ms = sc_mono_ms();
+	} else if (sc_mono_ms() - j->touched_ms >= UPLOAD_TOUCH_MS) {
+		/* A long upload keeps its session from expiring under it. */
+		touch(j);
 	}
 	switch (req->payload_case) {
 	case SPARK__CONNECT__ADD_ARTIFACTS_REQUEST__PAYLOAD_BATCH:

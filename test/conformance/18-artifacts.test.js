@@ -558,6 +558,24 @@ test('the session quota of bytes and files is RESOURCE_EXHAUSTED and ' +
 	await s.releaseSession();
 });
 
+test('a long upload keeps its session from expiring', T, async () => {
+	const s = new lib.Session(lim);
+	const c = A.openCall(s);
+	const data = B(6 * 1024, 1);
+	// 3.5 s in all, longer than --session-timeout 2s, with 700 ms
+	// between messages.
+	await c.write(begin('files/slow', 6 * 1024 * 6, 6, data));
+	for (let i = 1; i < 6; i++) {
+		await lib.sleep(700);
+		await c.write(chunk(data));
+	}
+	const r = await c.end();
+	assert.equal(r.err, null, r.err && lib.statusText(r.err));
+	assert.equal(sha(LIMITS, r.resp.server_side_session_id, 'files/slow'),
+	    A.sha256(Buffer.concat([data, data, data, data, data, data])));
+	await s.releaseSession();
+});
+
 test('an expired session\'s artifacts are removed', T, async () => {
 	const s = new lib.Session(lim);
 	const r = await A.addArtifacts(s, [{ name: 'files/a',

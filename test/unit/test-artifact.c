@@ -929,6 +929,10 @@ test_sessions(void)
 	is_int(sc_artifact_upload_chunk(up, "67890", 5, crc("67890"), &err), -1,
 	    "the upload's next chunk fails");
 	is_str(err.errclass, "INVALID_HANDLE.SESSION_CLOSED", "%s", err.msg);
+	is_str(err.msg,
+	    "[INVALID_HANDLE.SESSION_CLOSED] The handle `" S1 "` is invalid. "
+	    "Session was closed. SQLSTATE: HY000",
+	    "naming the client's session id");
 	sc_artifact_upload_free(up);
 	ok(access(dir, F_OK) == -1, "and nothing comes back");
 	ok(!sc_artifact_cached(st, s->server_side_id, "cache/abc"),

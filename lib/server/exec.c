@@ -1268,8 +1268,9 @@ sc_execmgr_compensate(struct sc_execmgr *m, int64_t now)
 		m->compensations++;
 		n = 1;
 		if (m->extra == 1)
-			sc_info("all %d slots busy for %lld ms with work "
-				"waiting: running one more operation",
+			sc_info("all %d workers busy for %lld ms with "
+				"operations waiting: running one more beside "
+				"them (sctk.execute.compensationDelay)",
 			    m->workers, (long long)waited);
 		else
 			sc_debug("compensation: %d extra slots, %d threads",

@@ -103,6 +103,15 @@ static const struct setting {
 	{ "spark.connect.grpc.maxMetadataSize", "max-metadata-size", K_SIZE,
 	    offsetof(struct sc_server_conf, max_metadata_size), 0, INT32_MAX,
 	    0 },
+	{ "sctk.execute.maxThreads", "max-threads", K_INT,
+	    offsetof(struct sc_server_conf, max_threads), 1, 4096, 0 },
+	{ "sctk.execute.maxRunningPerUser", "max-running-per-user", K_INT,
+	    offsetof(struct sc_server_conf, max_running_per_user), 1, 4096, 0 },
+	{ "sctk.execute.compensationDelay", "compensation-delay", K_DURATION,
+	    offsetof(struct sc_server_conf, compensation_delay_ms), 1,
+	    INT32_MAX, F_MINUS1 },
+	{ "sctk.execute.threadIdleTimeout", "thread-idle-timeout", K_DURATION,
+	    offsetof(struct sc_server_conf, thread_idle_ms), 1, INT32_MAX, 0 },
 	{ "sctk.execute.workers", "workers", K_INT,
 	    offsetof(struct sc_server_conf, workers), 1, 256, 0 },
 	{ "spark.connect.authenticate.token", "token", K_TOKEN,
@@ -158,6 +167,10 @@ sc_server_conf_default(struct sc_server_conf *conf)
 	conf->progress_interval_ms = 2000;
 	conf->max_message_size = 128 * MIB;
 	conf->max_metadata_size = 1024;
+	conf->max_threads = 64;
+	conf->max_running_per_user = 16;
+	conf->compensation_delay_ms = 200;
+	conf->thread_idle_ms = 60 * 1000;
 	conf->workers = 4;
 	conf->token[0] = '\0';
 	conf->max_sessions = 10000;

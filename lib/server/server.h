@@ -63,6 +63,11 @@ struct sc_server_conf {
 	    progress_interval_ms; /* spark.connect.progress.reportInterval, 2 s */
 	int64_t max_message_size; /* grpc.maxInboundMessageSize, 128 MiB */
 	int64_t max_metadata_size; /* grpc.maxMetadataSize, 1024 */
+	int max_threads; /* sctk.execute.maxThreads: runner thread cap, 64 */
+	int max_running_per_user; /* sctk.execute.maxRunningPerUser, 16 */
+	int64_t
+	    compensation_delay_ms; /* sctk.execute.compensationDelay, 200 ms; -1 never */
+	int64_t thread_idle_ms; /* sctk.execute.threadIdleTimeout, 60 s */
 	int workers; /* execution worker threads, 4 */
 	char token[256]; /* authenticate.token, "" = none */
 	/* Limits on sessions, their conf, shutdown and memory (sctk.*). */

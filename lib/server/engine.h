@@ -365,6 +365,12 @@ enum sc_eplan_kind {
 struct sc_eplan {
 	enum sc_eplan_kind kind;
 	struct sc_buf sql; /* the statement (also for a range) */
+	/*
+	 * Common table expressions sql reads from ("`_sc_q0` AS (...),
+	 * ..."), empty when none; sc_eng_translate() puts them in front
+	 * of sql ("WITH ... sql") before it returns.
+	 */
+	struct sc_buf with;
 	bool raw; /* sql is the user's own text */
 	char *table; /* a table reference to read from */
 	char *alias; /* qualifier for the parent, or NULL */

@@ -976,15 +976,17 @@ sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
 	char b[64];
 	double d;
 	char *end;
+	int rc;
 
 	switch (l->literal_type_case) {
 	case LIT_(NULL):
 		sqlite3_bind_null(st, idx);
 		return 0;
 	case LIT_(BINARY):
-		sqlite3_bind_blob(st, idx, l->binary.data, (int)l->binary.len,
+		/* A value over the value limit is refused, not NULL. */
+		rc = sqlite3_bind_blob64(st, idx, l->binary.data, l->binary.len,
 		    SQLITE_TRANSIENT);
-		return 0;
+		return rc == SQLITE_OK ? 0 : sc_eng_bind_error(st, rc, err);
 	case LIT_(BOOLEAN):
 		sqlite3_bind_int(st, idx, l->boolean ? 1 : 0);
 		return 0;
@@ -1013,8 +1015,9 @@ sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
 			    SQLITE_TRANSIENT);
 		return 0;
 	case LIT_(STRING):
-		sqlite3_bind_text(st, idx, l->string, -1, SQLITE_TRANSIENT);
-		return 0;
+		rc = sqlite3_bind_text64(st, idx, l->string, strlen(l->string),
+		    SQLITE_TRANSIENT, SQLITE_UTF8);
+		return rc == SQLITE_OK ? 0 : sc_eng_bind_error(st, rc, err);
 	case LIT_(DATE):
 		sc_eng_fmt_date(l->date, b, sizeof(b));
 		sqlite3_bind_text(st, idx, b, -1, SQLITE_TRANSIENT);

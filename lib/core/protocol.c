@@ -172,7 +172,7 @@ sc_proto_unpack(const ProtobufCMessageDescriptor *d, const void *p, size_t n,
 		    "deeper than the limit of %d levels (about %d chained "
 		    "relations or nested expressions)",
 		    d->short_name, SC_PROTO_MAX_DEPTH,
-		    SC_PROTO_MAX_DEPTH / 2 - 2);
+		    SC_PROTO_MAX_DEPTH / 2 - 3);
 		return NULL;
 	default:
 		goto bad;

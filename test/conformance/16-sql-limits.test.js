@@ -114,7 +114,7 @@ test('a plan deeper than the nesting limit gets an error naming the limit',
 	assert.equal(err.code, lib.code.INVALID_ARGUMENT, lib.statusText(err));
 	assert.equal(err.details, 'ExecutePlanRequest message nested too ' +
 	    'deeply: messages within messages deeper than the limit of 100 ' +
-	    'levels (about 48 chained relations or nested expressions)');
+	    'levels (about 47 chained relations or nested expressions)');
 	const a = await lib.rejects(s.analyze({ schema: { plan:
 	    { root: filterChain(60) } } }));
 	assert.equal(a.code, lib.code.INVALID_ARGUMENT, lib.statusText(a));

@@ -177,9 +177,12 @@ struct sc_server_conf;
 #define SC_ENGINE_MAX_ROW (120 << 20)
 
 /*
- * Open the engine's database: dbfile, or a fresh shared in-memory one
- * when dbfile is NULL.  Registers nothing global.  NULL on failure
- * (err set).  Free with sc_engine_free() after every connection.
+ * Open the engine's database: dbfile (a plain path, never a URI), or a
+ * fresh shared in-memory one when dbfile is NULL.  NULL on failure (err
+ * set).  Free with sc_engine_free() after every connection.  The first
+ * call sets SQLite up for the process (the accounting allocator, no URI
+ * file names), which only works before anything else uses SQLite; every
+ * call sets SQLite's heap limit to the default of sctk.sql.heapLimit.
  */
 struct sc_engine *sc_engine_new(const char *dbfile, struct sc_error *err);
 void sc_engine_free(struct sc_engine *e);

@@ -674,6 +674,7 @@ main(int argc, char *argv[])
 	srv.started_ms = sc_realtime_ms();
 	if ((srv.engine = sc_engine_new(o.database, &err)) == NULL)
 		return fatal(&err);
+	sc_engine_configure(srv.engine, &srv.conf);
 	srv.sessions = sc_sessmgr_new(&srv);
 	srv.execs = sc_execmgr_new(&srv);
 	if ((rc = start_rpc(&srv, &o, &port)) != SC_EXIT_OK)

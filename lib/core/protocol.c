@@ -67,10 +67,10 @@ read_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 
 /*
  * Walk the encoding of a message of type d and fail if it is not
- * well-framed or nests messages deeper than SC_PROTO_MAX_DEPTH.  Field
- * contents are left to protobuf-c; only length-delimited fields that d
- * declares as messages (map entries included) are descended into.  The
- * recursion is bounded by the depth limit.
+ * well-framed (-1) or nests messages deeper than SC_PROTO_MAX_DEPTH
+ * (-2).  Field contents are left to protobuf-c; only length-delimited
+ * fields that d declares as messages (map entries included) are
+ * descended into.  The recursion is bounded by the depth limit.
  */
 static int
 check_nesting(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n,
@@ -79,9 +79,10 @@ check_nesting(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n,
 	const ProtobufCFieldDescriptor *f;
 	const uint8_t *end = p + n;
 	uint64_t key, v;
+	int rc;
 
 	if (depth > SC_PROTO_MAX_DEPTH)
-		return -1;
+		return -2;
 	while (p < end) {
 		if (read_varint(&p, end, &key) == -1 || (key >> 3) == 0 ||
 		    (key >> 3) > 0x1fffffff)
@@ -108,9 +109,9 @@ check_nesting(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n,
 			f = protobuf_c_message_descriptor_get_field(d,
 			    (unsigned int)(key >> 3));
 			if (f != NULL && f->type == PROTOBUF_C_TYPE_MESSAGE &&
-			    check_nesting(f->descriptor, p, (size_t)v,
-				depth + 1) == -1)
-				return -1;
+			    (rc = check_nesting(f->descriptor, p, (size_t)v,
+				 depth + 1)) < 0)
+				return rc;
 			p += v;
 			break;
 		default:
@@ -162,8 +163,20 @@ sc_proto_unpack(const ProtobufCMessageDescriptor *d, const void *p, size_t n,
 			goto bad;
 		p = empty;
 	}
-	if (check_nesting(d, p, n, 0) == -1)
+	switch (check_nesting(d, p, n, 0)) {
+	case 0:
+		break;
+	case -2:
+		sc_error_set(err, SC_ST_PROTOCOL,
+		    "%s message nested too deeply: messages within messages "
+		    "deeper than the limit of %d levels (about %d chained "
+		    "relations or nested expressions)",
+		    d->short_name, SC_PROTO_MAX_DEPTH,
+		    SC_PROTO_MAX_DEPTH / 2 - 3);
+		return NULL;
+	default:
 		goto bad;
+	}
 	if ((m = protobuf_c_message_unpack(d, &xallocator, n, p)) == NULL)
 		goto bad;
 	return m;

@@ -108,8 +108,9 @@ uint8_t *sc_proto_pack_alloc(const ProtobufCMessage *m, size_t *lenp);
  * Parse n bytes at p as a message of type d.  Returns the message (free
  * with protobuf_c_message_free_unpacked(m, NULL)), or NULL with err set
  * to SC_ST_PROTOCOL "malformed <short name> message", e.g. "malformed
- * ExecutePlanResponse message", when the bytes are not a valid encoding
- * or nest messages deeper than SC_PROTO_MAX_DEPTH.  Unknown fields are
+ * ExecutePlanResponse message", when the bytes are not a valid encoding,
+ * or "<short name> message nested too deeply: ..." naming the limit when
+ * they nest messages deeper than SC_PROTO_MAX_DEPTH.  Unknown fields are
  * kept and ignored.  p may be NULL when n is 0.
  */
 void *sc_proto_unpack(const ProtobufCMessageDescriptor *d, const void *p,

@@ -112,6 +112,14 @@ static const struct setting {
 	    INT32_MAX, F_MINUS1 },
 	{ "sctk.execute.threadIdleTimeout", "thread-idle-timeout", K_DURATION,
 	    offsetof(struct sc_server_conf, thread_idle_ms), 1, INT32_MAX, 0 },
+	/* The SQL engine's limits (sc_engine_configure()). */
+	{ "sctk.sql.operationMemory", "operation-memory", K_SIZE,
+	    offsetof(struct sc_server_conf, sql_op_memory), 0, INT64_MAX, 0 },
+	{ "sctk.sql.maxValueSize", "max-value-size", K_SIZE,
+	    offsetof(struct sc_server_conf, sql_max_value), KIB, 1000000000,
+	    0 },
+	{ "sctk.sql.heapLimit", "heap-limit", K_SIZE,
+	    offsetof(struct sc_server_conf, sql_heap_limit), 0, INT64_MAX, 0 },
 	{ "sctk.execute.workers", "workers", K_INT,
 	    offsetof(struct sc_server_conf, workers), 1, 256, 0 },
 	{ "spark.connect.authenticate.token", "token", K_TOKEN,
@@ -182,6 +190,9 @@ sc_server_conf_default(struct sc_server_conf *conf)
 	conf->shutdown_timeout_ms = 10 * 1000;
 	conf->malloc_arenas = 2;
 	conf->trim_threshold = 16 * MIB;
+	conf->sql_op_memory = 256 * MIB;
+	conf->sql_max_value = 64 * MIB;
+	conf->sql_heap_limit = 4 * GIB;
 }
 
 static const struct setting *

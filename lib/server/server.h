@@ -80,6 +80,10 @@ struct sc_server_conf {
 	int64_t shutdown_timeout_ms; /* sctk.server.shutdownTimeout, 10 s */
 	int malloc_arenas; /* sctk.server.mallocArenas, 2; 0: glibc's */
 	int64_t trim_threshold; /* sctk.server.trimThreshold, 16 MiB; 0 off */
+	/* The SQL engine's limits (engine.h); 0 means none. */
+	int64_t sql_op_memory; /* sctk.sql.operationMemory, 256 MiB */
+	int64_t sql_max_value; /* sctk.sql.maxValueSize, 64 MiB */
+	int64_t sql_heap_limit; /* sctk.sql.heapLimit, 4 GiB */
 };
 
 /* Fill conf with the defaults. */

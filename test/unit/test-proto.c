@@ -967,7 +967,10 @@ test_malformed(void)
 	    &err);
 	ok(m == NULL, "nesting depth %d refused", SC_PROTO_MAX_DEPTH + 1);
 	if (m == NULL)
-		is_str(err.msg, "malformed Expression message",
+		is_str(err.msg,
+		    "Expression message nested too deeply: messages within "
+		    "messages deeper than the limit of 100 levels (about 47 "
+		    "chained relations or nested expressions)",
 		    "depth error message");
 
 	/* sc_proto_pack: appends, and refuses to pass the limit. */

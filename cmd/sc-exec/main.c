@@ -25,7 +25,7 @@
 #include "core/protocol.h"
 #include "core/reattach.h"
 #include "core/retry.h"
-#include "core/session.h"
+#include "core/client.h"
 #include "core/timeutil.h"
 #include "core/uri.h"
 #include "core/uuid.h"

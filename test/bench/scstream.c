@@ -23,7 +23,7 @@
 #include "core/error.h"
 #include "core/protocol.h"
 #include "core/reattach.h"
-#include "core/session.h"
+#include "core/client.h"
 #include "core/uri.h"
 #include "core/uuid.h"
 #include "core/xmem.h"

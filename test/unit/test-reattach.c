@@ -17,7 +17,7 @@
 
 #include "core/buf.h"
 #include "core/error.h"
-#include "core/session.h"
+#include "core/client.h"
 #include "core/timeutil.h"
 #include "core/uuid.h"
 #include "core/xmem.h"

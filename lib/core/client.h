@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * session.h: the client side of one Spark Connect connection and session.
+ * client.h: the client side of one Spark Connect connection and session.
  *
  * A struct sc_client holds what every request names (session id, user
  * id, client type, the server-side session id observed so far), the
@@ -16,8 +16,8 @@
  * release worker thread.
  */
 
-#ifndef SC_SESSION_H
-#define SC_SESSION_H
+#ifndef SC_CLIENT_H
+#define SC_CLIENT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * session.c: client-side session context and the release worker.
+ * client.c: client-side session context and the release worker.
  *
  * Releases are fire-and-forget for the caller: they go into a small queue
  * that one worker thread per client drains, so a slow or dead server
@@ -9,7 +9,7 @@
  * lesson, see LESSONS.md 2.11).
  */
 
-#include "core/session.h"
+#include "core/client.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -410,15 +410,14 @@ test_common_opts(void)
 
 	sc_cli_init(&c, "sc-test");
 	is_str(c.progname, "sc-test", "init: progname");
-	ok(c.server == NULL, "init: no server");
 	is_int(c.timeout_ms, -1, "init: no timeout");
 	ok(!c.has_deadline && !c.quiet && c.verbosity == 0, "init: defaults");
 	is_int(sc_log_level, SC_LOG_WARN, "init: log level warn");
 	is_str(sc_log_progname(), "sc-test", "init: log progname");
 	ok(signal(SIGPIPE, SIG_IGN) == SIG_IGN, "init: SIGPIPE ignored");
 
-	is_int(sc_cli_common_opt(&c, 's', "sc://h:1", usage_text), 0, "-s");
-	is_str(c.server, "sc://h:1", "  server stored");
+	is_int(sc_cli_common_opt(&c, 's', "sc://h:1", usage_text), 1,
+	    "-s is a connection option, not a common one");
 	is_int(sc_cli_common_opt(&c, 'v', NULL, usage_text), 0, "-v");
 	is_int(sc_log_level, SC_LOG_INFO, "  info");
 	is_int(sc_cli_common_opt(&c, 'v', NULL, usage_text), 0, "-vv");

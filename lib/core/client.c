@@ -316,17 +316,20 @@ sc_client_new(const struct sc_uri *u, const struct sc_client_opts *o,
     struct sc_error *err)
 {
 	struct sc_client *c;
-	struct sc_rpc *rpc;
 
-	rpc = sc_rpc_new(u, o != NULL ? o->ca_file : NULL, err);
-	if (rpc == NULL)
+	/*
+	 * The client (and its worker thread) first: a thread that cannot
+	 * start is an error here, where gRPC's own would abort.
+	 */
+	if ((c = sc_client_new_transport(&rpc_transport, NULL, u, o, err)) ==
+	    NULL)
 		return NULL;
-	c = sc_client_new_transport(&rpc_transport, rpc, u, o, err);
-	if (c == NULL) {
-		sc_rpc_free(rpc);
+	c->rpc = sc_rpc_new(u, o != NULL ? o->ca_file : NULL, err);
+	if (c->rpc == NULL) {
+		sc_client_free(c);
 		return NULL;
 	}
-	c->rpc = rpc;
+	c->ctx = c->rpc;
 	return c;
 }
 

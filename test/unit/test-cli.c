@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * test-cli.c: number, duration and size parsing, the common options, and
- * (in child processes) the functions that print and exit.
+ * test-cli.c: number, duration and size parsing, the common options, the
+ * option parser (sc_cli_parse: every kind of table row, operands, the
+ * common and connection options) and, in child processes, the functions
+ * that print and exit, among them every usage error's one voice.
  */
 
 #include "core/cli.h"
@@ -16,12 +18,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/conn.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "core/timeutil.h"
+#include "core/uri.h"
 #include "core/xmem.h"
 #include "tap.h"
 #include "core/banned.h"
+
+#define S(s) ((char *)(s))
 
 static void
 test_uint(void)
@@ -475,6 +481,192 @@ test_common_opts(void)
 	sc_log_level = SC_LOG_WARN;
 }
 
+/* --- the option parser ---------------------------------------------- */
+
+static const char parse_usage[] =
+    "usage: sc-test [-fv] [--name text] thing...\n"
+    "\n"
+    "  -f, --flag  a flag\n";
+
+struct popts {
+	struct sc_cli_common common;
+	struct sc_conn_opts conn;
+	bool flag;
+	int mode;
+	const char *name, *id;
+	uint64_t count;
+	int64_t wait_ms;
+	int calls;
+	const char *last;
+};
+
+static int
+count_call(void *p, const char *value, struct sc_error *err)
+{
+	struct popts *o = p;
+
+	if (strcmp(value, "bad") == 0)
+		return sc_error_set(err, SC_ST_USAGE, "invalid pick '%s': bad",
+		    value);
+	o->calls++;
+	o->last = value;
+	return 0;
+}
+
+/* Parse argv (NULL-terminated) into o; the index of the first operand. */
+static int
+parse(struct popts *o, char **argv)
+{
+	const struct sc_cli_opt table[] = {
+		SC_CLI_UINT("count", 'n', &o->count, 1, 10),
+		SC_CLI_FLAG("flag", 'f', &o->flag),
+		SC_CLI_UUID("id", 0, &o->id, "thing id"),
+		SC_CLI_SET("loud", 0, &o->mode, 2),
+		SC_CLI_STRING("name", 0, &o->name),
+		SC_CLI_CALL("pick", 'p', o, count_call),
+		SC_CLI_SET("quietly", 0, &o->mode, 1),
+		SC_CLI_DURATION("wait", 0, &o->wait_ms),
+		SC_CLI_END,
+	};
+	int argc = 0;
+
+	while (argv[argc] != NULL)
+		argc++;
+	memset(o, 0, sizeof(*o));
+	sc_cli_init(&o->common, "sc-test");
+	sc_conn_opts_init(&o->conn);
+	return sc_cli_parse(table, parse_usage, &o->common, &o->conn, argc,
+	    argv);
+}
+
+static void
+test_parse(void)
+{
+	char *a1[] = { S("sc-test"), S("op1"), S("-f"), S("--name"), S("x"),
+		S("--count=7"), S("-p"), S("a"), S("--pick"), S("b"),
+		S("--loud"), S("--wait"), S("1.5s"), S("--id"),
+		S("0F0E0D0C-0B0A-4908-8706-050403020100"), S("-t"), S("2s"),
+		S("-s"), S("sc://h:1"), S("-H"), S("x-a=1"), S("--tls"),
+		S("--session-id"), S("0f0e0d0c-0b0a-4908-8706-050403020100"),
+		S("op2"), NULL };
+	char *a2[] = { S("sc-test"), S("-fn3"), S("--quietly"), S("-v"),
+		S("--"), S("-f"), NULL };
+	struct popts o;
+	int i;
+
+	i = parse(&o, a1);
+	is_int(i, 23, "operands after the options (getopt permutes)");
+	is_str(a1[i], "op1", "  first operand");
+	is_str(a1[i + 1], "op2", "  second operand");
+	ok(o.flag, "FLAG -f");
+	is_str(o.name, "x", "STRING --name x");
+	is_int(o.count, 7, "UINT --count=7");
+	ok(o.calls == 2 && strcmp(o.last, "b") == 0, "CALL -p a --pick b");
+	is_int(o.mode, 2, "SET --loud");
+	is_int(o.wait_ms, 1500, "DURATION --wait 1.5s");
+	is_str(o.id, "0F0E0D0C-0B0A-4908-8706-050403020100", "UUID --id");
+	ok(o.common.has_deadline && o.common.timeout_ms == 2000,
+	    "common -t 2s, deadline computed");
+	is_str(o.conn.server, "sc://h:1", "connection -s");
+	ok(o.conn.nheaders == 1 && strcmp(o.conn.headers[0].key, "x-a") == 0,
+	    "connection -H");
+	ok(o.conn.tls && o.conn.session_id != NULL,
+	    "connection --tls and --session-id");
+	sc_conn_opts_release(&o.conn);
+
+	i = parse(&o, a2);
+	ok(o.flag && o.count == 3, "bundled -fn3");
+	is_int(o.mode, 1, "SET --quietly");
+	is_int(sc_log_level, SC_LOG_INFO, "common -v");
+	is_str(a2[i], "-f", "after --, -f is an operand");
+	sc_conn_opts_release(&o.conn);
+	sc_log_level = SC_LOG_WARN;
+}
+
+static void
+child_parse(const void *arg)
+{
+	char *argv[8] = { S("sc-test") };
+	const char *const *args = arg;
+	struct popts o;
+	int i;
+
+	for (i = 0; args[i] != NULL && i < 6; i++)
+		argv[i + 1] = (char *)args[i];
+	sc_log_init("sc-test", SC_LOG_STYLE_CLIENT, SC_LOG_WARN);
+	parse(&o, argv);
+	exit(0);
+}
+
+/*
+ * Every usage error, from getopt or from a value, in the same voice:
+ * "sc-test: <message>", the synopsis, the hint, exit 2.
+ */
+static void
+test_usage_voice(void)
+{
+	static const struct {
+		const char *args[4];
+		const char *msg;
+	} t[] = {
+		{ { "--bogus" }, "unknown option '--bogus'" },
+		{ { "--bogus=1" }, "unknown option '--bogus'" },
+		{ { "-x" }, "unknown option '-x'" },
+		{ { "-fx" }, "unknown option '-x'" },
+		{ { "-xf" }, "unknown option '-x'" },
+		{ { "--tls", "-xf" }, "unknown option '-x'" },
+		{ { "--name" }, "option '--name' needs a value" },
+		{ { "-n" }, "option '-n' needs a value" },
+		{ { "-fn" }, "option '-n' needs a value" },
+		{ { "-H" }, "option '-H' needs a value" },
+		{ { "--server" }, "option '--server' needs a value" },
+		{ { "--flag=yes" }, "option '--flag' takes no value" },
+		{ { "--tls=1" }, "option '--tls' takes no value" },
+		{ { "--help=1" }, "option '--help' takes no value" },
+		{ { "--qu" }, "option '--qu' is ambiguous" },
+		{ { "--count", "0" }, "invalid --count: '0' is too small" },
+		{ { "--count", "x" }, "invalid --count: 'x' is not a number" },
+		{ { "--wait", "soon" },
+		    "invalid --wait: 'soon' is not a duration" },
+		{ { "--id", "nope" }, "invalid thing id 'nope': not a UUID" },
+		{ { "--pick", "bad" }, "invalid pick 'bad': bad" },
+		{ { "-t", "0" },
+		    "invalid timeout: '0' is not greater than zero" },
+		{ { "-H", "grpc-timeout=1S" },
+		    "invalid header 'grpc-timeout=1S': 'grpc-timeout' is reserved for gRPC" },
+		{ { "-H", "x-a=1", "-H", "X-A=2" },
+		    "invalid header 'X-A=2': duplicate header 'x-a'" },
+		{ { "--session-id", "nope" },
+		    "invalid session id 'nope': not a UUID" },
+	};
+	struct run r;
+	char want[512];
+	size_t i;
+
+	for (i = 0; i < SC_NELEM(t); i++) {
+		run_child(&r, child_parse, t[i].args, -1);
+		ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2,
+		    "%s %s: exit 2", t[i].args[0],
+		    t[i].args[1] != NULL ? t[i].args[1] : "");
+		snprintf(want, sizeof(want),
+		    "sc-test: %s\n"
+		    "usage: sc-test [-fv] [--name text] thing...\n"
+		    "try 'sc-test --help'\n",
+		    t[i].msg);
+		is_str(r.errs, want, "  message, synopsis, hint");
+		is_str(r.out, "", "  nothing on stdout");
+	}
+	/* -h and --help: the whole usage on stdout, exit 0. */
+	{
+		static const char *const h[] = { "--help", NULL };
+
+		run_child(&r, child_parse, h, -1);
+		ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0,
+		    "--help exits 0");
+		is_str(r.out, parse_usage, "  prints the usage text");
+	}
+}
+
 int
 main(void)
 {
@@ -483,5 +675,7 @@ main(void)
 	test_size();
 	test_common_opts();
 	test_exiting();
+	test_parse();
+	test_usage_voice();
 	return tap_done();
 }

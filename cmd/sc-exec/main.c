@@ -260,8 +260,8 @@ start(struct run *x, struct opts *o, struct sc_error *err)
 	if (o->attach != NULL && sc_client_session_is_new(x->c))
 		sc_usage_msg(usage_text,
 		    "--attach needs the operation's session id (--session-id or session_id= in the URI)");
-	sc_debug("session %s, user '%s'", sc_client_session_id(x->c),
-	    sc_client_user_id(x->c));
+	sc_debug("server %s, session %s, user '%s'", sc_client_server(x->c),
+	    sc_client_session_id(x->c), sc_client_user_id(x->c));
 
 	sc_reattach_opts_init(&x->ro);
 	x->ro.reattachable = !o->no_reattach;
@@ -289,6 +289,7 @@ start(struct run *x, struct opts *o, struct sc_error *err)
 static int
 finish(struct run *x, int rc, struct sc_error *err)
 {
+	struct sc_client_stats st;
 	struct timespec dl;
 
 	progress_clear();
@@ -297,6 +298,11 @@ finish(struct run *x, int rc, struct sc_error *err)
 	if (sc_client_release_wait(x->c, &dl) == -1)
 		sc_info(
 		    "some releases did not finish; the server drops them on its own after its detached timeout");
+	sc_client_get_stats(x->c, &st);
+	sc_debug("releases: %llu sent, %llu given up, %llu coalesced",
+	    (unsigned long long)st.releases_sent,
+	    (unsigned long long)st.releases_failed,
+	    (unsigned long long)st.releases_coalesced);
 	sc_signals_drop_client(); /* after a signal: never returns */
 	sc_client_free(x->c);
 	sc_conn_opts_release(&x->o->conn);

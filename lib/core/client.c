@@ -50,6 +50,7 @@ struct sc_client {
 	void *ctx;
 	struct sc_rpc *rpc; /* owned, or NULL (fake transport) */
 
+	char server[300]; /* sc://host:port, or "" */
 	char session_id[64];
 	bool new_session; /* session_id was generated */
 	char *user_id;
@@ -259,6 +260,8 @@ sc_client_new_transport(const struct sc_transport *t, void *ctx,
 		c->new_session = true;
 	c->tr = t;
 	c->ctx = ctx;
+	if (u != NULL && sc_uri_format(u, c->server, sizeof(c->server)) == -1)
+		c->server[0] = '\0';
 
 	if (o != NULL && o->user_id != NULL)
 		uid = o->user_id;
@@ -384,6 +387,12 @@ const char *
 sc_client_user_id(const struct sc_client *c)
 {
 	return c->user_id;
+}
+
+const char *
+sc_client_server(const struct sc_client *c)
+{
+	return c->server;
 }
 
 bool

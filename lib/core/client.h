@@ -194,6 +194,8 @@ void sc_client_free(struct sc_client *c);
 /* The ids every request carries (valid until sc_client_free()). */
 const char *sc_client_session_id(const struct sc_client *c);
 const char *sc_client_user_id(const struct sc_client *c);
+/* The server, "sc://host:port" (no secrets; "" for a fake transport). */
+const char *sc_client_server(const struct sc_client *c);
 /*
  * Whether the session id was made up here because none was given: the
  * server has nothing of this session yet, and nobody else can name it.
@@ -399,7 +401,7 @@ void sc_client_release_all(struct sc_client *c, const char *operation_id);
 int sc_client_release_wait(struct sc_client *c,
     const struct timespec *deadline);
 
-/* Counters, for tests and -v summaries. */
+/* Counters, for tests and -vv summaries. */
 struct sc_client_stats {
 	uint64_t releases_sent; /* succeeded */
 	uint64_t releases_failed; /* given up */

@@ -778,6 +778,7 @@ test_live(void)
 	ok(c != NULL && sc_client_session_is_new(c),
 	    "a client in a new session");
 	is_str(sc_client_user_id(c), "tester", "  with the --user-id given");
+	is_str(sc_client_server(c), server, "  on the server given");
 	test_config(c, &dl);
 	test_operations(c, &dl);
 	test_artifacts_analyze(c, &dl);

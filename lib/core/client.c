@@ -566,12 +566,32 @@ static void release_event(struct sc_client *c, enum sc_client_event_kind kind,
     int attempt, int max);
 static bool sleep_locked(struct sc_client *c, int64_t ms);
 
+/* Fill an event and deliver it. */
+static void
+emit(struct sc_client *c, enum sc_client_event_kind kind,
+    const struct relreq *r, enum sc_retry_reason why, const struct sc_error *e,
+    int64_t delay, int attempt, int max, const char *text)
+{
+	struct sc_client_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = kind;
+	ev.operation_id = r != NULL ? r->opid : NULL;
+	ev.response_id = r != NULL ? r->rid : NULL;
+	ev.reason = why;
+	ev.delay_ms = delay;
+	ev.attempt = attempt;
+	ev.max_attempts = max;
+	ev.err = e;
+	ev.text = text;
+	sc_client_emit(c, &ev);
+}
+
 static void
 retry_event(struct sc_client *c, const char *method, const struct retrying *rt,
     const struct sc_error *e, enum sc_retry_reason why, int64_t delay,
     int attempt, int max)
 {
-	struct sc_client_event ev;
 	char secs[SC_CLIENT_SECS_STRLEN], text[EVENT_TEXT_MAX];
 
 	if (rt->rel != NULL) {
@@ -584,15 +604,7 @@ retry_event(struct sc_client *c, const char *method, const struct retrying *rt,
 	    "%s, retrying %s in %s (attempt %d of %d): %s",
 	    sc_retry_reason_str(why), method_name(method), secs, attempt, max,
 	    e->msg);
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = SC_CLIENT_EV_RETRY;
-	ev.reason = why;
-	ev.delay_ms = delay;
-	ev.attempt = attempt;
-	ev.max_attempts = max;
-	ev.err = e;
-	ev.text = text;
-	sc_client_emit(c, &ev);
+	emit(c, SC_CLIENT_EV_RETRY, NULL, why, e, delay, attempt, max, text);
 }
 
 /* Wait a backoff: 0, or -1 to give up (deadline, or client stopping). */
@@ -711,7 +723,6 @@ release_event(struct sc_client *c, enum sc_client_event_kind kind,
     const struct relreq *r, const struct sc_error *e, int64_t delay,
     int attempt, int max)
 {
-	struct sc_client_event ev;
 	char text[EVENT_TEXT_MAX], secs[SC_CLIENT_SECS_STRLEN];
 	char what[160];
 
@@ -738,16 +749,7 @@ release_event(struct sc_client *c, enum sc_client_event_kind kind,
 		    e != NULL ? e->msg : "client stopped");
 		break;
 	}
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = kind;
-	ev.operation_id = r->opid;
-	ev.response_id = r->rid;
-	ev.delay_ms = delay;
-	ev.attempt = attempt;
-	ev.max_attempts = max;
-	ev.err = e;
-	ev.text = text;
-	sc_client_emit(c, &ev);
+	emit(c, kind, r, SC_RETRY_UNAVAILABLE, e, delay, attempt, max, text);
 }
 
 /*

@@ -24,6 +24,7 @@
 #include "core/timeutil.h"
 #include "core/uri.h"
 #include "core/xmem.h"
+#include "child.h"
 #include "tap.h"
 #include "core/banned.h"
 
@@ -215,57 +216,6 @@ test_size(void)
 
 /* --- child processes for what prints and exits ------------------------ */
 
-struct run {
-	int status; /* from waitpid */
-	char out[4096];
-	char errs[4096];
-};
-
-static void
-slurp(int fd, char *buf, size_t bufsz)
-{
-	size_t n = 0;
-	ssize_t r;
-
-	while (n + 1 < bufsz && (r = read(fd, buf + n, bufsz - 1 - n)) > 0)
-		n += (size_t)r;
-	buf[n] = '\0';
-	close(fd);
-}
-
-/*
- * Run fn(arg) in a child with stdout and stderr captured; fn normally
- * exits, and returning from it exits 99.  If stdout_fd >= 0 the child's
- * stdout is that descriptor instead.
- */
-static void
-run_child(struct run *r, void (*fn)(const void *), const void *arg,
-    int stdout_fd)
-{
-	int po[2], pe[2];
-	pid_t pid;
-
-	if (pipe(po) == -1 || pipe(pe) == -1)
-		abort();
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		dup2(stdout_fd >= 0 ? stdout_fd : po[1], 1);
-		dup2(pe[1], 2);
-		close(po[0]);
-		close(pe[0]);
-		close(po[1]);
-		close(pe[1]);
-		fn(arg);
-		_exit(99);
-	}
-	close(po[1]);
-	close(pe[1]);
-	slurp(po[0], r->out, sizeof(r->out));
-	slurp(pe[0], r->errs, sizeof(r->errs));
-	waitpid(pid, &r->status, 0);
-}
-
 static const char usage_text[] =
     "usage: sc-test [-qv] [-s server] [-t timeout] thing...\n"
     "\n"
@@ -317,37 +267,37 @@ static void
 test_exiting(void)
 {
 	struct sc_error err;
-	struct run r;
+	struct child r;
 	int ch, p[2], fd;
 	char *want;
 
 	ch = 'h';
-	run_child(&r, child_opt, &ch, -1);
+	child_run(&r, child_opt, &ch, -1);
 	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "-h exits 0");
-	is_str(r.out, usage_text, "-h prints the whole usage to stdout");
-	is_str(r.errs, "", "-h: nothing on stderr");
+	is_str(r.outbuf, usage_text, "-h prints the whole usage to stdout");
+	is_str(r.errbuf, "", "-h: nothing on stderr");
 
 	ch = 'V';
-	run_child(&r, child_opt, &ch, -1);
+	child_run(&r, child_opt, &ch, -1);
 	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "-V exits 0");
 	want = sc_xasprintf("sc-test %s\n", SCTK_VERSION);
-	is_str(r.out, want, "-V prints the version");
-	is_str(r.out, "sc-test 0.1.0\n", "-V: sc-test 0.1.0");
+	is_str(r.outbuf, want, "-V prints the version");
+	is_str(r.outbuf, "sc-test 0.1.0\n", "-V: sc-test 0.1.0");
 	free(want);
 
-	run_child(&r, child_usage, NULL, -1);
+	child_run(&r, child_usage, NULL, -1);
 	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2,
 	    "sc_usage exits 2");
-	is_str(r.out, "", "sc_usage: nothing on stdout");
-	is_str(r.errs,
+	is_str(r.outbuf, "", "sc_usage: nothing on stdout");
+	is_str(r.errbuf,
 	    "usage: sc-test [-qv] [-s server] [-t timeout] thing...\n"
 	    "try 'sc-test --help'\n",
 	    "sc_usage: synopsis and hint on stderr");
 
-	run_child(&r, child_usage_msg, NULL, -1);
+	child_run(&r, child_usage_msg, NULL, -1);
 	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2,
 	    "sc_usage_msg exits 2");
-	is_str(r.errs,
+	is_str(r.errbuf,
 	    "sc-test: missing thing\n"
 	    "usage: sc-test [-qv] [-s server] [-t timeout] thing...\n"
 	    "try 'sc-test --help'\n",
@@ -355,52 +305,52 @@ test_exiting(void)
 
 	sc_error_from_grpc(&err, SC_GRPC_NOT_FOUND, "no such operation", NULL,
 	    0);
-	run_child(&r, child_report, &err, -1);
+	child_run(&r, child_report, &err, -1);
 	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 3,
 	    "report NOT_FOUND returns 3");
-	is_str(r.errs, "sc-test: no such operation\n", "report: message");
+	is_str(r.errbuf, "sc-test: no such operation\n", "report: message");
 
 	snprintf(err.errclass, sizeof(err.errclass), "INVALID_HANDLE.FORMAT");
-	run_child(&r, child_report, &err, -1);
-	is_str(r.errs, "sc-test: no such operation [INVALID_HANDLE.FORMAT]\n",
+	child_run(&r, child_report, &err, -1);
+	is_str(r.errbuf, "sc-test: no such operation [INVALID_HANDLE.FORMAT]\n",
 	    "report: class appended");
 
 	sc_error_from_grpc(&err, SC_GRPC_INTERNAL,
 	    "[INVALID_HANDLE.FORMAT] bad handle", NULL, 0);
-	run_child(&r, child_report, &err, -1);
+	child_run(&r, child_report, &err, -1);
 	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 1,
 	    "report INTERNAL returns 1");
-	is_str(r.errs, "sc-test: [INVALID_HANDLE.FORMAT] bad handle\n",
+	is_str(r.errbuf, "sc-test: [INVALID_HANDLE.FORMAT] bad handle\n",
 	    "report: class already in the message");
 
 	sc_error_set_errno(&err, SC_ST_IO, EPIPE, "cannot write output");
-	run_child(&r, child_report, &err, -1);
+	child_run(&r, child_report, &err, -1);
 	ok(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGPIPE,
 	    "report of EPIPE dies of SIGPIPE");
-	is_str(r.errs, "", "report of EPIPE: silent");
+	is_str(r.errbuf, "", "report of EPIPE: silent");
 
 	/* sc_check_stdout: fine, EPIPE, and a full disk. */
-	run_child(&r, child_write_stdout, "hello\n", -1);
+	child_run(&r, child_write_stdout, "hello\n", -1);
 	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0,
 	    "check_stdout ok: 0");
-	is_str(r.out, "hello\n", "check_stdout ok: output");
+	is_str(r.outbuf, "hello\n", "check_stdout ok: output");
 
 	if (pipe(p) == -1)
 		abort();
 	close(p[0]);
-	run_child(&r, child_write_stdout, "hello\n", p[1]);
+	child_run(&r, child_write_stdout, "hello\n", p[1]);
 	close(p[1]);
 	ok(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGPIPE,
 	    "check_stdout on a closed pipe dies of SIGPIPE");
-	is_str(r.errs, "", "check_stdout EPIPE: silent");
+	is_str(r.errbuf, "", "check_stdout EPIPE: silent");
 
 	fd = open("/dev/full", O_WRONLY);
 	ok(fd >= 0, "open /dev/full");
-	run_child(&r, child_write_stdout, "hello\n", fd);
+	child_run(&r, child_write_stdout, "hello\n", fd);
 	close(fd);
 	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == SC_EXIT_IO,
 	    "check_stdout on /dev/full exits 9");
-	is_str(r.errs,
+	is_str(r.errbuf,
 	    "sc-test: cannot write standard output: No space left on device\n",
 	    "check_stdout /dev/full: message");
 }
@@ -458,7 +408,7 @@ test_common_opts(void)
 	{
 		char buf[512];
 
-		slurp(p[0], buf, sizeof(buf));
+		child_slurp(p[0], buf, sizeof(buf));
 		is_str(buf,
 		    "sc-test: invalid timeout: 'soon' is not a "
 		    "duration\nsc-test: invalid timeout: '0' is not greater "
@@ -639,12 +589,12 @@ test_usage_voice(void)
 		{ { "--session-id", "nope" },
 		    "invalid session id 'nope': not a UUID" },
 	};
-	struct run r;
+	struct child r;
 	char want[512];
 	size_t i;
 
 	for (i = 0; i < SC_NELEM(t); i++) {
-		run_child(&r, child_parse, t[i].args, -1);
+		child_run(&r, child_parse, t[i].args, -1);
 		ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2,
 		    "%s %s: exit 2", t[i].args[0],
 		    t[i].args[1] != NULL ? t[i].args[1] : "");
@@ -653,17 +603,17 @@ test_usage_voice(void)
 		    "usage: sc-test [-fv] [--name text] thing...\n"
 		    "try 'sc-test --help'\n",
 		    t[i].msg);
-		is_str(r.errs, want, "  message, synopsis, hint");
-		is_str(r.out, "", "  nothing on stdout");
+		is_str(r.errbuf, want, "  message, synopsis, hint");
+		is_str(r.outbuf, "", "  nothing on stdout");
 	}
 	/* -h and --help: the whole usage on stdout, exit 0. */
 	{
 		static const char *const h[] = { "--help", NULL };
 
-		run_child(&r, child_parse, h, -1);
+		child_run(&r, child_parse, h, -1);
 		ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0,
 		    "--help exits 0");
-		is_str(r.out, parse_usage, "  prints the usage text");
+		is_str(r.outbuf, parse_usage, "  prints the usage text");
 	}
 }
 

@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,6 +35,7 @@
 #include "core/uri.h"
 #include "core/uuid.h"
 #include "core/xmem.h"
+#include "child.h"
 #include "tap.h"
 #include "core/banned.h"
 
@@ -308,64 +308,36 @@ test_events(void)
 	sc_client_free(c);
 }
 
-/* The address space this process uses now, from /proc. */
-static unsigned long
-vm_size(void)
+static void
+child_no_worker(const void *arg)
 {
-	char line[256];
-	unsigned long kb = 0;
-	FILE *fp;
+	struct sc_client_opts o;
+	struct sc_error err;
 
-	if ((fp = fopen("/proc/self/status", "r")) == NULL)
-		return 0;
-	while (fgets(line, sizeof(line), fp) != NULL)
-		if (sscanf(line, "VmSize: %lu kB", &kb) == 1)
-			break;
-	fclose(fp);
-	return kb * 1024;
+	(void)arg;
+	memset(&o, 0, sizeof(o));
+	if (child_no_room_for_threads() == -1)
+		exit(3);
+	if (sc_client_new_transport(&fake, NULL, NULL, &o, &err) != NULL)
+		exit(4);
+	fprintf(stderr, "%d %s", (int)err.status, err.msg);
+	exit(0);
 }
 
 /* A process out of room for threads gets an error, not an abort. */
 static void
 test_no_worker(void)
 {
-	struct sc_client_opts o;
-	struct sc_error err;
-	struct rlimit rl;
-	int st, p[2];
-	char buf[256];
-	ssize_t n;
-	pid_t pid;
+	struct child k;
 
 	if (getenv("SCTK_SANITIZE") != NULL) {
 		ok(1, "# SKIP address-space limits break the sanitizers");
 		return;
 	}
-	if (pipe(p) == -1)
-		abort();
-	fflush(stdout);
-	if ((pid = fork()) == 0) {
-		close(p[0]);
-		memset(&o, 0, sizeof(o));
-		if (getrlimit(RLIMIT_AS, &rl) == -1)
-			_exit(3);
-		rl.rlim_cur = vm_size() + (1UL << 20);
-		if (setrlimit(RLIMIT_AS, &rl) == -1)
-			_exit(3);
-		if (sc_client_new_transport(&fake, NULL, NULL, &o, &err) !=
-		    NULL)
-			_exit(4);
-		dprintf(p[1], "%d %s", (int)err.status, err.msg);
-		_exit(0);
-	}
-	close(p[1]);
-	n = read(p[0], buf, sizeof(buf) - 1);
-	buf[n > 0 ? n : 0] = '\0';
-	close(p[0]);
-	waitpid(pid, &st, 0);
-	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	child_run(&k, child_no_worker, NULL, -1);
+	ok(WIFEXITED(k.status) && WEXITSTATUS(k.status) == 0,
 	    "no room for the release worker: sc_client_new fails, no abort");
-	is_str(buf,
+	is_str(k.errbuf,
 	    "10 cannot start the release worker thread: Resource temporarily unavailable",
 	    "  SC_ST_INTERNAL (exit 10), with the reason");
 }

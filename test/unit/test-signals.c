@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,6 +28,7 @@
 #include "core/reattach.h"
 #include "core/result.h"
 #include "core/xmem.h"
+#include "child.h"
 #include "tap.h"
 #include "core/banned.h"
 
@@ -40,12 +40,11 @@
 /*
  * Streams block until cancelled; unary calls are ReleaseExecute, each
  * written to stdout as "ReleaseAll <operation id>".  The child tells the
- * parent a stream is open by writing to fd sync_fd.
+ * parent a stream is open by writing to child_ready_fd.
  */
 static pthread_mutex_t fk_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t fk_cond = PTHREAD_COND_INITIALIZER;
 static bool fk_cancelled;
-static int sync_fd = -1;
 
 static void *
 fk_open(void *ctx, const char *method, const void *req, size_t reqlen,
@@ -57,7 +56,7 @@ fk_open(void *ctx, const char *method, const void *req, size_t reqlen,
 	(void)reqlen;
 	(void)deadline;
 	(void)err;
-	if (write(sync_fd, "o", 1) != 1)
+	if (write(child_ready_fd, "o", 1) != 1)
 		abort();
 	return &fk_cancelled;
 }
@@ -137,7 +136,7 @@ unlock_marker(void)
 
 /* Start an operation and wait in it for the signal. */
 static void
-child_operation(void)
+child_operation(const void *arg)
 {
 	struct sc_signals_opts so = { 0, lock_marker, unlock_marker };
 	struct sc_client_opts co;
@@ -148,6 +147,8 @@ child_operation(void)
 	struct sc_client *c;
 	struct sc_error err;
 
+	(void)arg;
+	sc_log_init("sc-test", SC_LOG_STYLE_CLIENT, SC_LOG_WARN);
 	if (sc_signals_start(&so, &err) == -1)
 		exit(3);
 	memset(&co, 0, sizeof(co));
@@ -167,13 +168,15 @@ child_operation(void)
 
 /* No operation: wait for the signal. */
 static void
-child_idle(void)
+child_idle(const void *arg)
 {
 	struct sc_error err;
 
+	(void)arg;
+	sc_log_init("sc-test", SC_LOG_STYLE_CLIENT, SC_LOG_WARN);
 	if (sc_signals_start(NULL, &err) == -1)
 		exit(3);
-	if (write(sync_fd, "i", 1) != 1)
+	if (write(child_ready_fd, "i", 1) != 1)
 		exit(4);
 	sleep(30);
 	exit(6);
@@ -181,10 +184,11 @@ child_idle(void)
 
 /* Both signals ignored by whoever started us: they stay ignored. */
 static void
-child_ignored(void)
+child_ignored(const void *arg)
 {
 	struct sc_error err;
 
+	(void)arg;
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	if (sc_signals_start(NULL, &err) == -1)
@@ -195,35 +199,15 @@ child_ignored(void)
 	exit(sc_signals_caught() ? 8 : 7);
 }
 
-/* The address space this process uses now, from /proc. */
-static unsigned long
-vm_size(void)
-{
-	char line[256];
-	unsigned long kb = 0;
-	FILE *fp;
-
-	if ((fp = fopen("/proc/self/status", "r")) == NULL)
-		return 0;
-	while (fgets(line, sizeof(line), fp) != NULL)
-		if (sscanf(line, "VmSize: %lu kB", &kb) == 1)
-			break;
-	fclose(fp);
-	return kb * 1024;
-}
-
 /* No room for a thread's stack: sc_signals_start() fails cleanly. */
 static void
-child_no_thread(void)
+child_no_thread(const void *arg)
 {
-	struct rlimit rl;
 	struct sc_error err;
 	sigset_t cur;
 
-	if (getrlimit(RLIMIT_AS, &rl) == -1)
-		exit(3);
-	rl.rlim_cur = vm_size() + (1UL << 20);
-	if (setrlimit(RLIMIT_AS, &rl) == -1)
+	(void)arg;
+	if (child_no_room_for_threads() == -1)
 		exit(3);
 	if (sc_signals_start(NULL, &err) != -1)
 		exit(4);
@@ -232,104 +216,40 @@ child_no_thread(void)
 	exit(sigismember(&cur, SIGTERM) || sigismember(&cur, SIGINT) ? 5 : 0);
 }
 
-/* ------------------------------------------------------------ driver */
-
-struct child {
-	pid_t pid;
-	int out, err, sync;
-};
-
-static void
-start_child(struct child *k, void (*fn)(void))
-{
-	int po[2], pe[2], ps[2];
-
-	if (pipe(po) == -1 || pipe(pe) == -1 || pipe(ps) == -1)
-		abort();
-	fflush(stdout);
-	if ((k->pid = fork()) == 0) {
-		dup2(po[1], 1);
-		dup2(pe[1], 2);
-		close(po[0]);
-		close(pe[0]);
-		close(ps[0]);
-		sync_fd = ps[1];
-		sc_log_init("sc-test", SC_LOG_STYLE_CLIENT, SC_LOG_WARN);
-		fn();
-		_exit(99);
-	}
-	close(po[1]);
-	close(pe[1]);
-	close(ps[1]);
-	k->out = po[0];
-	k->err = pe[0];
-	k->sync = ps[0];
-}
-
-static void
-slurp(int fd, char *buf, size_t bufsz)
-{
-	size_t n = 0;
-	ssize_t r;
-
-	while (n + 1 < bufsz && (r = read(fd, buf + n, bufsz - 1 - n)) > 0)
-		n += (size_t)r;
-	buf[n] = '\0';
-	close(fd);
-}
-
-/* Wait for the child's sync byte, send sig, collect everything. */
-static int
-signal_child(struct child *k, int sig, char *out, char *errs, size_t n)
-{
-	char c;
-	int status = 0;
-
-	if (sig != 0 && read(k->sync, &c, 1) == 1)
-		kill(k->pid, sig);
-	slurp(k->out, out, n);
-	slurp(k->err, errs, n);
-	close(k->sync);
-	waitpid(k->pid, &status, 0);
-	return status;
-}
-
 static void
 test_signals(void)
 {
 	struct child k;
-	char out[1024], errs[1024];
-	int st;
 
-	start_child(&k, child_operation);
-	st = signal_child(&k, SIGTERM, out, errs, sizeof(errs));
-	ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM,
+	child_start(&k, child_operation, NULL, -1);
+	child_signal(&k, SIGTERM);
+	child_finish(&k);
+	ok(WIFSIGNALED(k.status) && WTERMSIG(k.status) == SIGTERM,
 	    "SIGTERM in an operation: the process dies of SIGTERM");
-	is_str(errs, "<sc-test: interrupted; operation " OPID "\n>",
+	is_str(k.errbuf, "<sc-test: interrupted; operation " OPID "\n>",
 	    "  the message names the operation, inside the stderr lock");
-	is_str(out, "ReleaseAll " OPID "\n",
+	is_str(k.outbuf, "ReleaseAll " OPID "\n",
 	    "  the operation was released before dying");
 
-	start_child(&k, child_idle);
-	st = signal_child(&k, SIGINT, out, errs, sizeof(errs));
-	ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT,
+	child_start(&k, child_idle, NULL, -1);
+	child_signal(&k, SIGINT);
+	child_finish(&k);
+	ok(WIFSIGNALED(k.status) && WTERMSIG(k.status) == SIGINT,
 	    "SIGINT with nothing running: dies of SIGINT");
-	is_str(errs, "sc-test: interrupted\n", "  message");
+	is_str(k.errbuf, "sc-test: interrupted\n", "  message");
 
-	start_child(&k, child_ignored);
-	st = signal_child(&k, 0, out, errs, sizeof(errs));
-	ok(WIFEXITED(st) && WEXITSTATUS(st) == 7,
+	child_run(&k, child_ignored, NULL, -1);
+	ok(WIFEXITED(k.status) && WEXITSTATUS(k.status) == 7,
 	    "signals ignored at start stay ignored");
 
 	if (getenv("SCTK_SANITIZE") != NULL) {
 		ok(1, "# SKIP address-space limits break the sanitizers");
 		return;
 	}
-	start_child(&k, child_no_thread);
-	st = signal_child(&k, 0, out, errs, sizeof(errs));
-	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	child_run(&k, child_no_thread, NULL, -1);
+	ok(WIFEXITED(k.status) && WEXITSTATUS(k.status) == 0,
 	    "no thread: sc_signals_start fails and unblocks the signals");
-	is_str(errs,
+	is_str(k.errbuf,
 	    "10 cannot start the signal thread: Resource temporarily unavailable\n",
 	    "  SC_ST_INTERNAL (exit 10), with the reason");
 }

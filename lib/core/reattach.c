@@ -524,11 +524,24 @@ open_stream(struct sc_reattach *it, struct sc_error *e)
 			    "attaching to operation %s from the start",
 			    it->opid);
 	}
+	/*
+	 * Counted before the request goes, under the lock sc_reattach_abort()
+	 * takes: either the abort comes first and nothing is sent, or the
+	 * server may hold the operation from here on (even if opening fails)
+	 * and the abort releases it.
+	 */
+	pthread_mutex_lock(&it->lock);
+	if (it->aborted) {
+		pthread_mutex_unlock(&it->lock);
+		free(bytes);
+		return sc_error_set(e, SC_ST_FAILED, "operation %s interrupted",
+		    it->opid);
+	}
+	it->nstreams++;
+	pthread_mutex_unlock(&it->lock);
 	st = sc_client_stream_open(it->c, method, req, len, dlp, e);
 	free(bytes);
 	pthread_mutex_lock(&it->lock);
-	/* Counted even on failure: the request may have reached the server. */
-	it->nstreams++;
 	if (st != NULL && it->aborted) {
 		pthread_mutex_unlock(&it->lock);
 		sc_client_stream_free(it->c, st);

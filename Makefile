@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 #
-# sctk: one non-recursive GNU Makefile.  See README.md and HACKING.md.
+# sctk: one non-recursive GNU Makefile.  See README.md and HACKING.md
+# (how to run one test, how to add a program).
 #
 #   make                      build build/lib/libsccore.a and build/bin/sc-*
 #   make check                install missing packages, run unit and bats tests

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/result.h"
 #include "core/timeutil.h"
 #include "core/banned.h"
 
@@ -89,19 +90,14 @@ progress_update(uint64_t rows, uint64_t bytes)
 }
 
 void
-progress_stages(const Spark__Connect__ExecutePlanResponse__ExecutionProgress *p)
+progress_stages(const struct sc_result_progress *p)
 {
-	size_t i;
-
 	pthread_mutex_lock(&lock);
-	stages = (int64_t)p->n_stages;
-	stages_done = tasks = tasks_done = 0;
-	for (i = 0; i < p->n_stages; i++) {
-		stages_done += p->stages[i]->done ? 1 : 0;
-		tasks += p->stages[i]->num_tasks;
-		tasks_done += p->stages[i]->num_completed_tasks;
-	}
-	inflight = p->num_inflight_tasks;
+	stages = p->stages;
+	stages_done = p->stages_done;
+	tasks = p->tasks;
+	tasks_done = p->tasks_done;
+	inflight = p->inflight;
 	if (enabled) {
 		last_ms = sc_mono_ms();
 		draw();

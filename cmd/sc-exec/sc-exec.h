@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * sc-exec.h: the parts of sc-exec shared between its files: statement
- * splitting (sql.c), result rendering (render.c), Spark type names
- * (types.c) and the progress line (progress.c).
+ * sc-exec.h: the parts of sc-exec shared between its files: the options
+ * and the run (main.c), running operations (run.c), statement splitting
+ * (sql.c), result rendering (render.c), Spark type names (types.c) and
+ * the progress line (progress.c).
  */
 
 #ifndef SC_EXEC_H
@@ -14,11 +15,59 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/cli.h"
+#include "core/conn.h"
 #include "core/output.h"
 #include "core/protocol.h"
+#include "core/reattach.h"
+#include "core/retry.h"
 
 struct sc_buf;
+struct sc_client;
 struct sc_error;
+struct sc_result_progress;
+struct render;
+
+/* --------------------------------------------------- main.c and run.c */
+
+struct tags {
+	const char **v;
+	size_t n;
+};
+
+/* The command line, as main.c parsed and checked it. */
+struct opts {
+	struct sc_cli_common common;
+	struct sc_conn_opts conn;
+	const char *sql, *file, *plan_file, *attach, *after, *opid, *null_text;
+	bool analyze, detach, no_reattach, has_range, arrow;
+	int64_t range[3];
+	int format, header, progress; /* -1: default */
+	uint64_t max_retries, max_rows; /* UINT64_MAX, 0: default */
+	int64_t segment_ms, watchdog_ms; /* -1: default */
+	struct tags tags;
+};
+
+/* What the run needs; one per process, set up by main.c. */
+struct run {
+	struct opts *o;
+	struct sc_client *c;
+	struct render *r;
+	struct sc_retry_policy policy;
+	struct sc_reattach_opts ro;
+	const struct timespec *deadline;
+	bool detached; /* --detach has printed the operation id */
+};
+
+/* ---------------------------------------------------------------- run.c */
+
+/*
+ * Do what the options ask: attach, or run the range, the plan or each
+ * SQL statement, rendering the rows (or, with --analyze, the schema).
+ * 0, or -1 with err set.  After a signal it waits for the signal thread
+ * to end the process.
+ */
+int run_all(struct run *x, struct sc_error *err);
 
 /* ---------------------------------------------------------------- sql.c */
 
@@ -89,9 +138,8 @@ bool render_limit_reached(const struct render *r);
 void progress_enable(bool on);
 /* Record rows/bytes so far and, at most every 200 ms, redraw. */
 void progress_update(uint64_t rows, uint64_t bytes);
-/* Record an ExecutionProgress message. */
-void progress_stages(
-    const Spark__Connect__ExecutePlanResponse__ExecutionProgress *p);
+/* Record the execution's progress. */
+void progress_stages(const struct sc_result_progress *p);
 /* Erase the line (before other stderr output, and at the end). */
 void progress_clear(void);
 /* Lock around other stderr output so lines are not interleaved. */

@@ -709,6 +709,7 @@ main(int argc, char *argv[])
 	srv.started_ms = sc_realtime_ms();
 	if ((srv.engine = sc_engine_new(o.database, &err)) == NULL)
 		return fatal(&err);
+	sc_engine_configure(srv.engine, &srv.conf);
 	if ((srv.artifacts = open_artifacts(&o, &srv.conf, &err)) == NULL) {
 		sc_engine_free(srv.engine);
 		return fatal(&err);

@@ -19,21 +19,32 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/conn.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "core/timeutil.h"
+#include "core/uuid.h"
+#include "core/xmem.h"
 #include "core/banned.h"
 
 #ifndef SCTK_VERSION
 #define SCTK_VERSION "0.0.0"
 #endif
 
+const struct option sc_cli_common_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
 void
 sc_cli_init(struct sc_cli_common *c, const char *progname)
 {
 	memset(c, 0, sizeof(*c));
 	c->progname = progname;
-	c->server = NULL;
 	c->timeout_ms = -1;
 	c->has_deadline = false;
 	c->verbosity = 0;
@@ -57,11 +68,12 @@ apply_level(const struct sc_cli_common *c)
 		sc_log_level = SC_LOG_WARN;
 }
 
-int
-sc_cli_common_opt(struct sc_cli_common *c, int ch, const char *optarg,
-    const char *usage_text)
+/* sc_cli_common_opt() with the message in err instead of printed. */
+static int
+common_opt(struct sc_cli_common *c, int ch, const char *optarg,
+    const char *usage_text, struct sc_error *err)
 {
-	struct sc_error err;
+	struct sc_error e;
 	int64_t ms;
 
 	switch (ch) {
@@ -72,19 +84,14 @@ sc_cli_common_opt(struct sc_cli_common *c, int ch, const char *optarg,
 		c->quiet = true;
 		c->verbosity = 0;
 		break;
-	case 's':
-		c->server = optarg;
-		break;
 	case 't':
-		if (sc_parse_duration_ms(optarg, &ms, &err) == -1) {
-			sc_err("invalid timeout: %s", err.msg);
-			return -1;
-		}
-		if (ms == 0) {
-			sc_err("invalid timeout: '%s' is not greater than zero",
+		if (sc_parse_duration_ms(optarg, &ms, &e) == -1)
+			return sc_error_set(err, SC_ST_USAGE,
+			    "invalid timeout: %s", e.msg);
+		if (ms == 0)
+			return sc_error_set(err, SC_ST_USAGE,
+			    "invalid timeout: '%s' is not greater than zero",
 			    optarg);
-			return -1;
-		}
 		c->timeout_ms = ms;
 		break;
 	case 'v':
@@ -99,6 +106,222 @@ sc_cli_common_opt(struct sc_cli_common *c, int ch, const char *optarg,
 	}
 	apply_level(c);
 	return 0;
+}
+
+int
+sc_cli_common_opt(struct sc_cli_common *c, int ch, const char *optarg,
+    const char *usage_text)
+{
+	struct sc_error err;
+	int r;
+
+	if ((r = common_opt(c, ch, optarg, usage_text, &err)) == -1)
+		sc_err("%s", err.msg);
+	return r;
+}
+
+/* ------------------------------------------------------ option parser */
+
+/* An sc_cli_opt's value, or -1 with the message in err. */
+static int
+table_opt(const struct sc_cli_opt *o, const char *value, struct sc_error *err)
+{
+	struct sc_error e;
+
+	switch (o->kind) {
+	case SC_CLI_KIND_FLAG:
+		*(bool *)o->ptr = true;
+		return 0;
+	case SC_CLI_KIND_SET:
+		*(int *)o->ptr = o->value;
+		return 0;
+	case SC_CLI_KIND_STRING:
+		*(const char **)o->ptr = value;
+		return 0;
+	case SC_CLI_KIND_UINT:
+		if (sc_parse_uint(value, o->min, o->max, o->ptr, &e) == -1)
+			return sc_error_set(err, SC_ST_USAGE,
+			    "invalid --%s: %s", o->name, e.msg);
+		return 0;
+	case SC_CLI_KIND_DURATION:
+		if (sc_parse_duration_ms(value, o->ptr, &e) == -1)
+			return sc_error_set(err, SC_ST_USAGE,
+			    "invalid --%s: %s", o->name, e.msg);
+		return 0;
+	case SC_CLI_KIND_UUID:
+		if (!sc_uuid_valid(value))
+			return sc_error_set(err, SC_ST_USAGE,
+			    "invalid %s '%s': not a UUID", o->what, value);
+		*(const char **)o->ptr = value;
+		return 0;
+	case SC_CLI_KIND_CALL:
+		return o->fn(o->ptr, value, err);
+	case SC_CLI_KIND_END:
+		break;
+	}
+	SC_BUG("option --%s of kind %d", o->name, (int)o->kind);
+}
+
+int
+sc_cli_parse(const struct sc_cli_opt *opts, const char *usage_text,
+    struct sc_cli_common *common, struct sc_conn_opts *conn, int argc,
+    char *argv[])
+{
+	struct option longopts[SC_CLI_MAX_OPTS + 1];
+	struct sc_cli_parser p;
+	struct sc_error err;
+	char optstring[SC_CLI_MAX_OPTS * 2 + 1];
+	size_t i, n = 0;
+	int ch;
+
+	/* Long options report their row's index + 256; letters themselves. */
+	memset(longopts, 0, sizeof(longopts));
+	for (i = 0; opts[i].kind != SC_CLI_KIND_END; i++) {
+		if (i >= SC_CLI_MAX_OPTS || opts[i].letter >= 256)
+			SC_BUG("option table too large");
+		longopts[i].name = opts[i].name;
+		longopts[i].has_arg = opts[i].kind == SC_CLI_KIND_FLAG ||
+			opts[i].kind == SC_CLI_KIND_SET
+		    ? no_argument
+		    : required_argument;
+		longopts[i].val = (int)i + 256;
+		if (opts[i].letter != 0) {
+			optstring[n++] = (char)opts[i].letter;
+			if (longopts[i].has_arg == required_argument)
+				optstring[n++] = ':';
+		}
+	}
+	optstring[n] = '\0';
+	sc_cli_parser_init(&p, usage_text, optstring, longopts, common, conn);
+	while ((ch = sc_cli_next(&p, argc, argv)) != -1) {
+		if (ch < 256)
+			for (i = 0; opts[i].kind != SC_CLI_KIND_END &&
+			     opts[i].letter != ch;
+			     i++)
+				;
+		else
+			i = (size_t)ch - 256;
+		sc_error_init(&err);
+		if (table_opt(&opts[i], optarg, &err) == -1)
+			sc_usage_msg(usage_text, "%s", err.msg);
+	}
+	if (common != NULL)
+		sc_cli_finish_common(common);
+	return optind;
+}
+
+static void
+add_opts(struct sc_cli_parser *p, size_t *n, const char *optstring,
+    const struct option *longopts)
+{
+	size_t len = strlen(p->optstring);
+
+	if (len + strlen(optstring) >= sizeof(p->optstring))
+		SC_BUG("option string too long");
+	memcpy(p->optstring + len, optstring, strlen(optstring) + 1);
+	for (; longopts != NULL && longopts->name != NULL; longopts++) {
+		if (*n >= SC_CLI_MAX_OPTS)
+			SC_BUG("more than %d options", SC_CLI_MAX_OPTS);
+		p->longopts[(*n)++] = *longopts;
+	}
+}
+
+void
+sc_cli_parser_init(struct sc_cli_parser *p, const char *usage_text,
+    const char *optstring, const struct option *longopts,
+    struct sc_cli_common *common, struct sc_conn_opts *conn)
+{
+	size_t n = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->usage_text = usage_text;
+	p->common = common;
+	p->conn = conn;
+	p->own = longopts;
+	/* ':' first: a missing value is reported apart from an unknown option. */
+	p->optstring[0] = ':';
+	add_opts(p, &n, optstring, longopts);
+	if (common != NULL)
+		add_opts(p, &n, SC_CLI_COMMON_OPTSTRING,
+		    sc_cli_common_longopts);
+	if (conn != NULL)
+		add_opts(p, &n, SC_CONN_OPTSTRING, sc_conn_longopts);
+	memset(&p->longopts[n], 0, sizeof(p->longopts[n]));
+	optind = 0; /* glibc: start over at argv[1] */
+}
+
+/* Whether ch is one of the short options of p. */
+static bool
+is_short(const struct sc_cli_parser *p, int ch)
+{
+	return ch > 0 && ch < 256 && ch != ':' &&
+	    strchr(p->optstring, ch) != NULL;
+}
+
+/* getopt's '?' or ':' for the element arg, in our words.  (exits) */
+static void __attribute__((noreturn))
+bad_option(const struct sc_cli_parser *p, int ch, const char *arg)
+{
+	const struct option *o;
+	size_t len;
+	int matches = 0;
+
+	/*
+	 * getopt leaves the offending element at argv[optind - 1] for long
+	 * options and missing values; an unknown letter is in optopt.
+	 */
+	if (ch == ':') {
+		if (strncmp(arg, "--", 2) == 0)
+			sc_usage_msg(p->usage_text,
+			    "option '%.*s' needs a value",
+			    (int)strcspn(arg, "="), arg);
+		sc_usage_msg(p->usage_text, "option '-%c' needs a value",
+		    optopt);
+	}
+	if (optopt != 0 && !is_short(p, optopt) && optopt < 256)
+		sc_usage_msg(p->usage_text, "unknown option '-%c'", optopt);
+	len = strcspn(arg, "=");
+	if (optopt != 0 && arg[len] == '=')
+		sc_usage_msg(p->usage_text, "option '%.*s' takes no value",
+		    (int)len, arg);
+	if (strncmp(arg, "--", 2) == 0)
+		for (o = p->longopts; o->name != NULL; o++)
+			if (strncmp(o->name, arg + 2, len - 2) == 0)
+				matches++;
+	if (matches > 1)
+		sc_usage_msg(p->usage_text, "option '%.*s' is ambiguous",
+		    (int)len, arg);
+	sc_usage_msg(p->usage_text, "unknown option '%.*s'", (int)len, arg);
+}
+
+int
+sc_cli_next(struct sc_cli_parser *p, int argc, char *argv[])
+{
+	struct sc_error err;
+	int ch, r;
+
+	for (;;) {
+		opterr = 0;
+		optopt = 0;
+		ch = getopt_long(argc, argv, p->optstring, p->longopts, NULL);
+		if (ch == -1)
+			return -1;
+		if (ch == '?' || ch == ':')
+			bad_option(p, ch,
+			    optind > 0 && optind <= argc ? argv[optind - 1]
+							 : "");
+		sc_error_init(&err);
+		r = 1;
+		if (p->common != NULL)
+			r = common_opt(p->common, ch, optarg, p->usage_text,
+			    &err);
+		if (r == 1 && p->conn != NULL)
+			r = sc_conn_opt(p->conn, ch, optarg, &err);
+		if (r == -1)
+			sc_usage_msg(p->usage_text, "%s", err.msg);
+		if (r == 1)
+			return ch;
+	}
 }
 
 void

@@ -6,8 +6,8 @@
  * Unlike the rest of lib/core, the functions marked "prints" or "exits"
  * here write to stdout/stderr and may end the process: they exist so
  * that every tool spells its common options, usage errors and error
- * reports identically (STYLE.md F and H).  Only main() may call those.
- * The sc_parse_*() functions are ordinary library functions.
+ * reports identically.  Only main() and its option parsing may call
+ * those.  The sc_parse_*() functions are ordinary library functions.
  *
  * A tool's usage text is one string: the synopsis line(s) ("usage: ..."),
  * then optionally a blank line and an option list, e.g.
@@ -16,35 +16,48 @@
  *	    "usage: sc-release [-qv] [-s server] [-t timeout] operation-id...\n"
  *	    "\n"
  *	    "  -a, --all              release every operation\n"
- *	    SC_CLI_COMMON_HELP;
+ *	    SC_CONN_HELP SC_CLI_COMMON_HELP;
  *
  * -h prints all of it to stdout; usage errors print only the synopsis
  * (everything before the first blank line) to stderr.
+ *
+ * Every usage error has one voice, whoever finds it:
+ *
+ *	sc-release: unknown option '--bogus'
+ *	usage: sc-release [-qv] [-s server] [-t timeout] operation-id...
+ *	try 'sc-release --help'
+ *
+ * and exit status 2.  sc_cli_next() below parses a tool's own options
+ * together with the common ones (-h -q -t -v -V) and the connection
+ * options of core/conn.h, and speaks that voice for getopt's errors.
  */
 
 #ifndef SC_CLI_H
 #define SC_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
+struct sc_conn_opts;
 struct sc_error;
 
 /* The option list lines for the common options, for usage texts. */
 #define SC_CLI_COMMON_HELP                                                  \
 	"  -h, --help             print this help and exit\n"               \
 	"  -q, --quiet            print errors only\n"                      \
-	"  -s, --server uri       server address (default $SPARK_REMOTE,\n" \
-	"                         else sc://localhost:15002)\n"             \
 	"  -t, --timeout time     give up after time (250ms, 2s, 5m, 1h;\n" \
 	"                         a bare number is milliseconds)\n"         \
 	"  -v, --verbose          more messages; twice for debug\n"         \
 	"  -V, --version          print the version and exit\n"
 
+/* The common options' short letters, and their table for getopt_long. */
+#define SC_CLI_COMMON_OPTSTRING "hqt:Vv"
+extern const struct option sc_cli_common_longopts[];
+
 struct sc_cli_common {
 	const char *progname; /* "sc-exec" (borrowed) */
-	const char *server; /* -s argument (borrowed), or NULL */
 	int64_t timeout_ms; /* -t in ms, -1 = none */
 	struct timespec deadline; /* CLOCK_MONOTONIC, if has_deadline */
 	bool has_deadline; /* set by sc_cli_finish_common() */
@@ -64,7 +77,6 @@ void sc_cli_init(struct sc_cli_common *c, const char *progname);
  * Handle one getopt character if it is a common option:
  *	-h  print usage_text to stdout, exit 0	(exits)
  *	-q  quiet: errors only (cancels -v)
- *	-s  server address (stored, parsed later by the tool)
  *	-t  timeout, sc_parse_duration_ms() syntax, must be > 0
  *	-v  verbosity: once info, twice debug (cancels -q)
  *	-V  print "<progname> <version>" to stdout, exit 0	(exits)
@@ -74,6 +86,131 @@ void sc_cli_init(struct sc_cli_common *c, const char *progname);
  */
 int sc_cli_common_opt(struct sc_cli_common *c, int ch, const char *optarg,
     const char *usage_text);
+
+/*
+ * The option parser of every program: its own options (optstring and
+ * longopts, getopt_long's syntax; both borrowed for the parser's life),
+ * plus the common options when common is not NULL and the connection
+ * options (core/conn.h) when conn is not NULL, both handled inside.
+ * A program numbers its long-only options from 256, below
+ * SC_CONN_OPT_BASE.  Parsing starts over at argv[1] (optind is reset).
+ */
+#define SC_CLI_MAX_OPTS 96
+struct sc_cli_parser {
+	const char *usage_text;
+	struct sc_cli_common *common;
+	struct sc_conn_opts *conn;
+	const struct option *own; /* the program's table */
+	char optstring[160];
+	struct option longopts[SC_CLI_MAX_OPTS + 1];
+};
+
+void sc_cli_parser_init(struct sc_cli_parser *p, const char *usage_text,
+    const char *optstring, const struct option *longopts,
+    struct sc_cli_common *common, struct sc_conn_opts *conn);
+
+/*
+ * The next option of the program's own (getopt's value: a letter or a
+ * long-only number; the value in the global optarg), or -1 after the
+ * last option, with optind at the first operand (operands may come
+ * before options, as with getopt_long).  Common and connection options
+ * are taken care of here.  A usage error prints and exits 2:
+ *	"unknown option '--bogus'", "unknown option '-x'",
+ *	"option '--server' needs a value", "option '--tls' takes no value",
+ *	"option '--no' is ambiguous", or the message of a bad value.
+ * (prints, exits)
+ */
+int sc_cli_next(struct sc_cli_parser *p, int argc, char *argv[]);
+
+/*
+ * A program's own options as a table, git's parse-options way: each row
+ * names the option and where its value goes, and sc_cli_parse() does
+ * the rest, with the messages every program shares.  Build the table in
+ * the function that parses (it points into the program's variables)
+ * with the SC_CLI_* macros, end it with SC_CLI_END:
+ *
+ *	struct sc_cli_opt opts[] = {
+ *		SC_CLI_FLAG("all", 'a', &o->all),
+ *		SC_CLI_UUID("operation-id", 0, &o->opid, "operation id"),
+ *		SC_CLI_DURATION("wait", 0, &o->wait_ms),
+ *		SC_CLI_END
+ *	};
+ *	optind = sc_cli_parse(opts, usage_text, &o->common, &o->conn,
+ *	    argc, argv);
+ */
+enum sc_cli_kind {
+	SC_CLI_KIND_END = 0,
+	SC_CLI_KIND_FLAG, /* bool *: set to true */
+	SC_CLI_KIND_SET, /* int *: set to the row's value */
+	SC_CLI_KIND_STRING, /* const char **: the value (argv's) */
+	SC_CLI_KIND_UINT, /* uint64_t *: a number in [min, max] */
+	SC_CLI_KIND_DURATION, /* int64_t *: sc_parse_duration_ms() */
+	SC_CLI_KIND_UUID, /* const char **: a UUID (argv's) */
+	SC_CLI_KIND_CALL /* fn(ptr, value, err) takes it */
+};
+
+/* 0, or -1 with err set to the whole message ("invalid tag 'x': ..."). */
+typedef int sc_cli_opt_fn(void *ptr, const char *value, struct sc_error *err);
+
+struct sc_cli_opt {
+	const char *name; /* long name, without "--" */
+	int letter; /* short option letter, or 0 */
+	enum sc_cli_kind kind;
+	void *ptr;
+	int value; /* SET */
+	uint64_t min, max; /* UINT */
+	const char *what; /* UUID: "operation id" in "invalid ..." */
+	sc_cli_opt_fn *fn; /* CALL */
+};
+
+#define SC_CLI_FLAG(name, letter, p)                                         \
+	{                                                                    \
+		(name), (letter), SC_CLI_KIND_FLAG, (p), 0, 0, 0, NULL, NULL \
+	}
+#define SC_CLI_SET(name, letter, p, v)                                        \
+	{                                                                     \
+		(name), (letter), SC_CLI_KIND_SET, (p), (v), 0, 0, NULL, NULL \
+	}
+#define SC_CLI_STRING(name, letter, p)                                         \
+	{                                                                      \
+		(name), (letter), SC_CLI_KIND_STRING, (p), 0, 0, 0, NULL, NULL \
+	}
+#define SC_CLI_UINT(name, letter, p, lo, hi)                                  \
+	{                                                                     \
+		(name), (letter), SC_CLI_KIND_UINT, (p), 0, (lo), (hi), NULL, \
+		    NULL                                                      \
+	}
+#define SC_CLI_DURATION(name, letter, p)                                    \
+	{                                                                   \
+		(name), (letter), SC_CLI_KIND_DURATION, (p), 0, 0, 0, NULL, \
+		    NULL                                                    \
+	}
+#define SC_CLI_UUID(name, letter, p, what)                                     \
+	{                                                                      \
+		(name), (letter), SC_CLI_KIND_UUID, (p), 0, 0, 0, (what), NULL \
+	}
+#define SC_CLI_CALL(name, letter, p, fn)                                     \
+	{                                                                    \
+		(name), (letter), SC_CLI_KIND_CALL, (p), 0, 0, 0, NULL, (fn) \
+	}
+#define SC_CLI_END                                                  \
+	{                                                           \
+		NULL, 0, SC_CLI_KIND_END, NULL, 0, 0, 0, NULL, NULL \
+	}
+
+/*
+ * Parse argv: the options of table opts, the common options (common,
+ * which sc_cli_init() prepared) and the connection options (conn, may
+ * be NULL for a program without a server), then sc_cli_finish_common().
+ * Returns the index of the first operand in argv.  A bad option or
+ * value is a usage error (prints, exits 2), with these messages besides
+ * sc_cli_next()'s: "invalid --<name>: <why>" (UINT, DURATION), "invalid
+ * <what> '<value>': not a UUID" (UUID), the callback's (CALL).
+ * (prints, exits)
+ */
+int sc_cli_parse(const struct sc_cli_opt *opts, const char *usage_text,
+    struct sc_cli_common *common, struct sc_conn_opts *conn, int argc,
+    char *argv[]);
 
 /*
  * After option parsing: compute c->deadline from c->timeout_ms (once, so

@@ -12,6 +12,7 @@
 
 #include "core/protocol.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "core/buf.h"
@@ -67,10 +68,10 @@ read_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 
 /*
  * Walk the encoding of a message of type d and fail if it is not
- * well-framed or nests messages deeper than SC_PROTO_MAX_DEPTH.  Field
- * contents are left to protobuf-c; only length-delimited fields that d
- * declares as messages (map entries included) are descended into.  The
- * recursion is bounded by the depth limit.
+ * well-framed (-1) or nests messages deeper than SC_PROTO_MAX_DEPTH
+ * (-2).  Field contents are left to protobuf-c; only length-delimited
+ * fields that d declares as messages (map entries included) are
+ * descended into.  The recursion is bounded by the depth limit.
  */
 static int
 check_nesting(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n,
@@ -79,9 +80,10 @@ check_nesting(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n,
 	const ProtobufCFieldDescriptor *f;
 	const uint8_t *end = p + n;
 	uint64_t key, v;
+	int rc;
 
 	if (depth > SC_PROTO_MAX_DEPTH)
-		return -1;
+		return -2;
 	while (p < end) {
 		if (read_varint(&p, end, &key) == -1 || (key >> 3) == 0 ||
 		    (key >> 3) > 0x1fffffff)
@@ -108,9 +110,9 @@ check_nesting(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n,
 			f = protobuf_c_message_descriptor_get_field(d,
 			    (unsigned int)(key >> 3));
 			if (f != NULL && f->type == PROTOBUF_C_TYPE_MESSAGE &&
-			    check_nesting(f->descriptor, p, (size_t)v,
-				depth + 1) == -1)
-				return -1;
+			    (rc = check_nesting(f->descriptor, p, (size_t)v,
+				 depth + 1)) < 0)
+				return rc;
 			p += v;
 			break;
 		default:
@@ -162,8 +164,20 @@ sc_proto_unpack(const ProtobufCMessageDescriptor *d, const void *p, size_t n,
 			goto bad;
 		p = empty;
 	}
-	if (check_nesting(d, p, n, 0) == -1)
+	switch (check_nesting(d, p, n, 0)) {
+	case 0:
+		break;
+	case -2:
+		sc_error_set(err, SC_ST_PROTOCOL,
+		    "%s message nested too deeply: messages within messages "
+		    "deeper than the limit of %d levels (about %d chained "
+		    "relations or nested expressions)",
+		    d->short_name, SC_PROTO_MAX_DEPTH,
+		    SC_PROTO_MAX_DEPTH / 2 - 3);
+		return NULL;
+	default:
 		goto bad;
+	}
 	if ((m = protobuf_c_message_unpack(d, &xallocator, n, p)) == NULL)
 		goto bad;
 	return m;
@@ -215,4 +229,144 @@ sc_proto_any_unpack(const Google__Protobuf__Any *any,
 		return NULL;
 	}
 	return sc_proto_unpack(d, any->value.data, any->value.len, err);
+}
+
+/* --------------------------------------------------- request envelopes */
+
+/*
+ * Every request message spells the envelope with the same field names,
+ * so one function stamps them all, through the descriptor.
+ */
+static const ProtobufCFieldDescriptor *
+field_of(const ProtobufCMessage *m, const char *name, ProtobufCType type)
+{
+	const ProtobufCFieldDescriptor *f;
+
+	f = protobuf_c_message_descriptor_get_field_by_name(m->descriptor,
+	    name);
+	if (f == NULL)
+		return NULL;
+	if (f->type != type || f->label == PROTOBUF_C_LABEL_REPEATED)
+		SC_BUG("%s.%s has an unexpected type", m->descriptor->name,
+		    name);
+	return f;
+}
+
+/* Store the pointer v in field f of m, and mark a oneof member present. */
+static void
+set_ptr(ProtobufCMessage *m, const ProtobufCFieldDescriptor *f, const void *v)
+{
+	uint32_t id = f->id;
+
+	memcpy((char *)m + f->offset, &v, sizeof(v));
+	if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF)
+		memcpy((char *)m + f->quantifier_offset, &id, sizeof(id));
+}
+
+/* The string in field name of m, or NULL if absent or not set. */
+static const char *
+get_str(const ProtobufCMessage *m, const char *name)
+{
+	const ProtobufCFieldDescriptor *f;
+	const char *v;
+	uint32_t id;
+
+	f = field_of(m, name, PROTOBUF_C_TYPE_STRING);
+	if (f == NULL)
+		return NULL;
+	if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) {
+		memcpy(&id, (const char *)m + f->quantifier_offset, sizeof(id));
+		if (id != f->id)
+			return NULL;
+	}
+	memcpy(&v, (const char *)m + f->offset, sizeof(v));
+	return v;
+}
+
+void
+sc_proto_stamp(ProtobufCMessage *m, const struct sc_proto_ids *ids)
+{
+	static const struct {
+		const char *name;
+		ProtobufCType type;
+		size_t off;
+	} fields[] = {
+		{ "session_id", PROTOBUF_C_TYPE_STRING,
+		    offsetof(struct sc_proto_ids, session_id) },
+		{ "user_context", PROTOBUF_C_TYPE_MESSAGE,
+		    offsetof(struct sc_proto_ids, user_context) },
+		{ "client_type", PROTOBUF_C_TYPE_STRING,
+		    offsetof(struct sc_proto_ids, client_type) },
+		{ "client_observed_server_side_session_id",
+		    PROTOBUF_C_TYPE_STRING,
+		    offsetof(struct sc_proto_ids, observed_ssid) },
+	};
+	const ProtobufCFieldDescriptor *f;
+	const void *v;
+	size_t i;
+
+	for (i = 0; i < SC_NELEM(fields); i++) {
+		memcpy(&v, (const char *)ids + fields[i].off, sizeof(v));
+		f = field_of(m, fields[i].name, fields[i].type);
+		if (f != NULL && v != NULL)
+			set_ptr(m, f, v);
+	}
+}
+
+void
+sc_proto_set_message(ProtobufCMessage *m, const char *name,
+    const ProtobufCMessage *v)
+{
+	const ProtobufCFieldDescriptor *f;
+
+	f = field_of(m, name, PROTOBUF_C_TYPE_MESSAGE);
+	if (f == NULL || f->descriptor != v->descriptor)
+		SC_BUG("%s has no %s field of type %s", m->descriptor->name,
+		    name, v->descriptor->name);
+	set_ptr(m, f, v);
+}
+
+void
+sc_proto_response_ids(const ProtobufCMessage *m, const char **session_id,
+    const char **ssid)
+{
+	if (session_id != NULL)
+		*session_id = get_str(m, "session_id");
+	if (ssid != NULL)
+		*ssid = get_str(m, "server_side_session_id");
+}
+
+int
+sc_proto_check_response(const ProtobufCMessage *m,
+    const struct sc_proto_expect *x, struct sc_error *err)
+{
+	const char *sid, *ssid, *op, *rid;
+
+	sc_proto_response_ids(m, &sid, &ssid);
+	if (sid == NULL)
+		sid = "";
+	if (strcmp(sid, x->session_id) != 0 &&
+	    !(sid[0] == '\0' &&
+		m->descriptor ==
+		    &spark__connect__artifact_statuses_response__descriptor))
+		return sc_error_set(err, SC_ST_PROTOCOL,
+		    "server answered for session '%s', expected '%s'", sid,
+		    x->session_id);
+	if (x->ssid != NULL && ssid != NULL && ssid[0] != '\0' &&
+	    strcmp(ssid, x->ssid) != 0)
+		return sc_error_set(err, SC_ST_PROTOCOL,
+		    "server-side session changed from '%s' to '%s' (the server restarted or the session was re-created)",
+		    x->ssid, ssid);
+	op = get_str(m, "operation_id");
+	if (x->operation_id != NULL && op != NULL && op[0] != '\0' &&
+	    strcmp(op, x->operation_id) != 0)
+		return sc_error_set(err, SC_ST_PROTOCOL,
+		    "server answered for operation '%s', expected '%s'", op,
+		    x->operation_id);
+	rid = get_str(m, "response_id");
+	if (x->response_id && (rid == NULL || rid[0] == '\0'))
+		return sc_error_set(err, SC_ST_PROTOCOL,
+		    "server sent a response without a response id for reattachable operation %s",
+		    x->operation_id != NULL ? x->operation_id : "");
+	return 0;
 }

@@ -108,8 +108,9 @@ uint8_t *sc_proto_pack_alloc(const ProtobufCMessage *m, size_t *lenp);
  * Parse n bytes at p as a message of type d.  Returns the message (free
  * with protobuf_c_message_free_unpacked(m, NULL)), or NULL with err set
  * to SC_ST_PROTOCOL "malformed <short name> message", e.g. "malformed
- * ExecutePlanResponse message", when the bytes are not a valid encoding
- * or nest messages deeper than SC_PROTO_MAX_DEPTH.  Unknown fields are
+ * ExecutePlanResponse message", when the bytes are not a valid encoding,
+ * or "<short name> message nested too deeply: ..." naming the limit when
+ * they nest messages deeper than SC_PROTO_MAX_DEPTH.  Unknown fields are
  * kept and ignored.  p may be NULL when n is 0.
  */
 void *sc_proto_unpack(const ProtobufCMessageDescriptor *d, const void *p,
@@ -139,5 +140,90 @@ bool sc_proto_any_is(const Google__Protobuf__Any *any,
  */
 void *sc_proto_any_unpack(const Google__Protobuf__Any *any,
     const ProtobufCMessageDescriptor *d, struct sc_error *err);
+
+/*
+ * Short names for the generated oneof-case and enum constants, so code
+ * that switches on them stays readable, e.g. SC_REL_(RANGE) for
+ * SPARK__CONNECT__RELATION__REL_TYPE_RANGE.
+ */
+#define SC_PLAN_(x) SPARK__CONNECT__PLAN__OP_TYPE_##x
+#define SC_REL_(x) SPARK__CONNECT__RELATION__REL_TYPE_##x
+#define SC_CMD_(x) SPARK__CONNECT__COMMAND__COMMAND_TYPE_##x
+#define SC_EXPR_(x) SPARK__CONNECT__EXPRESSION__EXPR_TYPE_##x
+#define SC_LIT_(x) SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_##x
+#define SC_DT_(x) SPARK__CONNECT__DATA_TYPE__KIND_##x
+#define SC_REQ_OPT_(x) \
+	SPARK__CONNECT__EXECUTE_PLAN_REQUEST__REQUEST_OPTION__REQUEST_OPTION_##x
+#define SC_EXEC_RESP_(x) \
+	SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_##x
+#define SC_ANALYZE_(x) SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_##x
+#define SC_ANALYZE_RESP_(x) SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_##x
+#define SC_CONF_OP_(x) SPARK__CONNECT__CONFIG_REQUEST__OPERATION__OP_TYPE_##x
+#define SC_RELEASE_(x) SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_##x
+#define SC_INTERRUPT_(x) SPARK__CONNECT__INTERRUPT_REQUEST__INTERRUPT_##x
+#define SC_INTERRUPT_TYPE_(x) \
+	SPARK__CONNECT__INTERRUPT_REQUEST__INTERRUPT_TYPE__INTERRUPT_TYPE_##x
+
+/* --------------------------------------------------- request envelopes */
+
+/*
+ * What every request names.  The pointers are borrowed: a stamped
+ * message points at them, so they must outlive it, and a message that
+ * was unpacked must have these fields cleared before it is freed.
+ */
+struct sc_proto_ids {
+	const char *session_id;
+	Spark__Connect__UserContext *user_context;
+	const char *client_type; /* NULL: not sent */
+	const char *observed_ssid; /* server-side session id seen, or NULL */
+};
+
+/*
+ * Set session_id, user_context, client_type and, when observed_ssid is
+ * not NULL, client_observed_server_side_session_id on m, any Spark
+ * Connect request (fields are found by name; one a message does not
+ * have, such as the observed id of ReleaseSessionRequest, is skipped).
+ */
+void sc_proto_stamp(ProtobufCMessage *m, const struct sc_proto_ids *ids);
+
+/*
+ * Point the message field name of m at v (borrowed: m must not be freed
+ * as an unpacked message while it holds v), marking a oneof member
+ * present, e.g. sc_proto_set_message(&req.base, "plan", &plan.base).
+ * A message without that field is a bug (SC_BUG).
+ */
+void sc_proto_set_message(ProtobufCMessage *m, const char *name,
+    const ProtobufCMessage *v);
+
+/*
+ * A response's session_id and server_side_session_id (borrowed from m),
+ * or NULL for one the message does not carry.  Either pointer may be
+ * NULL.
+ */
+void sc_proto_response_ids(const ProtobufCMessage *m, const char **session_id,
+    const char **ssid);
+
+/* What a response must say about whom it answers. */
+struct sc_proto_expect {
+	const char *session_id; /* must be equal */
+	const char *ssid; /* server-side session id seen before, or NULL */
+	const char *operation_id; /* NULL: not checked */
+	bool response_id; /* a non-empty response_id is required */
+};
+
+/*
+ * Check the ids of response m.  Its session_id must equal x->session_id
+ * (ArtifactStatusesResponse may leave it empty: Spark 3.5 does not send
+ * it); a non-empty server_side_session_id must equal x->ssid when that
+ * is set; a non-empty operation_id must equal x->operation_id when that
+ * is set; and with x->response_id, response_id must be non-empty.
+ * 0, or -1 with err set (SC_ST_PROTOCOL): "server answered for session
+ * 'X', expected 'Y'", "server-side session changed from 'X' to 'Y' (the
+ * server restarted or the session was re-created)", "server answered for
+ * operation 'X', expected 'Y'", "server sent a response without a
+ * response id for reattachable operation X".
+ */
+int sc_proto_check_response(const ProtobufCMessage *m,
+    const struct sc_proto_expect *x, struct sc_error *err);
 
 #endif

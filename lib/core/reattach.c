@@ -5,8 +5,9 @@
  *
  * The operation's own state (operation id, last response id, counters)
  * lives in the iterator, never in a stream: a stream is disposable and
- * is dropped on every failure (LESSONS.md 2.10).  All decisions are made
- * in handle_failure(), one place, so the unit test can pin each branch.
+ * is dropped on every failure, so a retry never starts from the state of
+ * a broken one.  All decisions are made in handle_failure(), one place,
+ * so the unit test can pin each branch.
  */
 
 #include "core/reattach.h"
@@ -20,7 +21,9 @@
 
 #include "core/buf.h"
 #include "core/error.h"
-#include "core/session.h"
+#include "core/plan.h"
+#include "core/result.h"
+#include "core/client.h"
 #include "core/timeutil.h"
 #include "core/uuid.h"
 #include "core/xmem.h"
@@ -149,7 +152,7 @@ sc_reattach_open(struct sc_client *c,
 		return NULL;
 	}
 
-	sc_client_stamp_execute(c, &r);
+	sc_client_stamp(c, &r.base);
 	r._operation_id_case =
 	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST___OPERATION_ID_OPERATION_ID;
 	r.operation_id = it->opid;
@@ -176,6 +179,27 @@ sc_reattach_open(struct sc_client *c,
 }
 
 struct sc_reattach *
+sc_reattach_execute(struct sc_client *c, const struct sc_plan *p,
+    const struct sc_reattach_exec *x, const struct sc_reattach_opts *o,
+    struct sc_error *err)
+{
+	Spark__Connect__ExecutePlanRequest req =
+	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__INIT;
+
+	sc_plan_attach(p, &req.base);
+	if (x != NULL) {
+		req.n_tags = x->ntags;
+		req.tags = (char **)x->tags;
+		if (x->operation_id != NULL) {
+			req._operation_id_case =
+			    SPARK__CONNECT__EXECUTE_PLAN_REQUEST___OPERATION_ID_OPERATION_ID;
+			req.operation_id = (char *)x->operation_id;
+		}
+	}
+	return sc_reattach_open(c, &req, o, err);
+}
+
+struct sc_reattach *
 sc_reattach_attach(struct sc_client *c, const char *operation_id,
     const char *after, const struct sc_reattach_opts *o, struct sc_error *err)
 {
@@ -198,18 +222,6 @@ const char *
 sc_reattach_operation_id(const struct sc_reattach *it)
 {
 	return it->opid;
-}
-
-const char *
-sc_reattach_last_response_id(const struct sc_reattach *it)
-{
-	return it->last_rid;
-}
-
-uint64_t
-sc_reattach_responses(const struct sc_reattach *it)
-{
-	return it->nresp;
 }
 
 uint64_t
@@ -493,7 +505,7 @@ open_stream(struct sc_reattach *it, struct sc_error *e)
 			emit(it, SC_CLIENT_EV_EXECUTE, NULL, 0, 0, 0, 0,
 			    "executing operation %s", it->opid);
 	} else {
-		sc_client_stamp_reattach(it->c, &r);
+		sc_client_stamp(it->c, &r.base);
 		r.operation_id = it->opid;
 		if (it->last_rid != NULL) {
 			r._last_response_id_case =
@@ -512,11 +524,24 @@ open_stream(struct sc_reattach *it, struct sc_error *e)
 			    "attaching to operation %s from the start",
 			    it->opid);
 	}
+	/*
+	 * Counted before the request goes, under the lock sc_reattach_abort()
+	 * takes: either the abort comes first and nothing is sent, or the
+	 * server may hold the operation from here on (even if opening fails)
+	 * and the abort releases it.
+	 */
+	pthread_mutex_lock(&it->lock);
+	if (it->aborted) {
+		pthread_mutex_unlock(&it->lock);
+		free(bytes);
+		return sc_error_set(e, SC_ST_FAILED, "operation %s interrupted",
+		    it->opid);
+	}
+	it->nstreams++;
+	pthread_mutex_unlock(&it->lock);
 	st = sc_client_stream_open(it->c, method, req, len, dlp, e);
 	free(bytes);
 	pthread_mutex_lock(&it->lock);
-	/* Counted even on failure: the request may have reached the server. */
-	it->nstreams++;
 	if (st != NULL && it->aborted) {
 		pthread_mutex_unlock(&it->lock);
 		sc_client_stream_free(it->c, st);
@@ -535,29 +560,6 @@ open_stream(struct sc_reattach *it, struct sc_error *e)
 		return -1;
 	it->stream_start_ms = sc_mono_ms();
 	it->stream_nresp = 0;
-	return 0;
-}
-
-/* Check a response; 0 or -1 with e set (SC_ST_PROTOCOL). */
-static int
-check_response(struct sc_reattach *it,
-    const Spark__Connect__ExecutePlanResponse *m, struct sc_error *e)
-{
-	if (sc_client_check_response(it->c, m->session_id,
-		m->server_side_session_id, e) == -1)
-		return -1;
-	if (m->operation_id != NULL && m->operation_id[0] != '\0' &&
-	    strcmp(m->operation_id, it->opid) != 0)
-		return sc_error_set(e, SC_ST_PROTOCOL,
-		    "server answered for "
-		    "operation '%s', expected '%s'",
-		    m->operation_id, it->opid);
-	if (it->o.reattachable &&
-	    (m->response_id == NULL || m->response_id[0] == '\0'))
-		return sc_error_set(e, SC_ST_PROTOCOL,
-		    "server sent a response "
-		    "without a response id for reattachable operation %s",
-		    it->opid);
 	return 0;
 }
 
@@ -616,7 +618,8 @@ sc_reattach_next(struct sc_reattach *it,
 			    it->msg.data, it->msg.len, &e);
 			if (m == NULL)
 				return fail(it, &e, err);
-			if (check_response(it, m, &e) == -1) {
+			if (sc_client_check_response(it->c, &m->base, it->opid,
+				it->o.reattachable, &e) == -1) {
 				protobuf_c_message_free_unpacked(&m->base,
 				    NULL);
 				return fail(it, &e, err);
@@ -682,6 +685,18 @@ sc_reattach_next(struct sc_reattach *it,
 		if (handle_failure(it, &e, err) == -1)
 			return -1;
 	}
+}
+
+int
+sc_reattach_next_result(struct sc_reattach *it, struct sc_result *r,
+    struct sc_error *err)
+{
+	Spark__Connect__ExecutePlanResponse *m;
+	int k;
+
+	if ((k = sc_reattach_next(it, &m, err)) == 1)
+		sc_result_init(r, m);
+	return k;
 }
 
 void

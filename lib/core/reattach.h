@@ -5,18 +5,23 @@
  * ReattachExecute, ReleaseExecute) as a pull iterator.
  *
  * It does what PySpark's and the Scala client's reattachable iterators do
- * (spark-connect-protocol.md 6.2), plus: a fresh retry budget whenever a
+ * (ExecutePlan with a reattachable option, ReattachExecute after the last
+ * response id on any failure or early end, ReleaseUntil as responses are
+ * consumed, ReleaseAll at the end), plus: a fresh retry budget whenever a
  * response arrives, backoff also for failures after a stream opened, a
  * total-time cap, a per-stream deadline and a no-progress watchdog that
  * turn a silently dead connection into a reattach, and response-id checks
  * on every message.
  *
- *	it = sc_reattach_open(client, &req, &opts, &err);
- *	while ((r = sc_reattach_next(it, &resp, &err)) == 1) {
- *		use(resp);
- *		protobuf_c_message_free_unpacked(&resp->base, NULL);
+ *	it = sc_reattach_execute(client, plan, &exec, &opts, &err);
+ *	while ((r = sc_reattach_next_result(it, &res, &err)) == 1) {
+ *		use(&res);			(core/result.h)
+ *		sc_result_release(&res);
  *	}
  *	sc_reattach_close(it);		(ReleaseAll, asynchronously)
+ *
+ * sc_reattach_open() and sc_reattach_next() are the same loop on the
+ * generated messages, for callers that build their own request.
  */
 
 #ifndef SC_REATTACH_H
@@ -31,7 +36,9 @@
 
 struct sc_client;
 struct sc_error;
+struct sc_plan;
 struct sc_reattach;
+struct sc_result;
 
 /*
  * Sleep ms milliseconds for a backoff; return 0, or -1 to give up (for
@@ -89,6 +96,21 @@ struct sc_reattach *sc_reattach_open(struct sc_client *c,
     const Spark__Connect__ExecutePlanRequest *req,
     const struct sc_reattach_opts *o, struct sc_error *err);
 
+/* What an execution carries besides its plan; pointers are borrowed. */
+struct sc_reattach_exec {
+	const char *operation_id; /* a UUID, or NULL: a random one */
+	const char *const *tags; /* ntags operation tags */
+	size_t ntags;
+};
+
+/*
+ * As sc_reattach_open(), for plan p (borrowed for the call) with the
+ * operation id and tags of x (may be NULL).
+ */
+struct sc_reattach *sc_reattach_execute(struct sc_client *c,
+    const struct sc_plan *p, const struct sc_reattach_exec *x,
+    const struct sc_reattach_opts *o, struct sc_error *err);
+
 /*
  * Attach to an existing reattachable operation (started by this or
  * another process with the same session and user id): the first call is
@@ -117,12 +139,16 @@ struct sc_reattach *sc_reattach_attach(struct sc_client *c,
 int sc_reattach_next(struct sc_reattach *it,
     Spark__Connect__ExecutePlanResponse **resp, struct sc_error *err);
 
+/*
+ * As sc_reattach_next(), with the response as a plain struct sc_result
+ * (core/result.h; release it with sc_result_release()).
+ */
+int sc_reattach_next_result(struct sc_reattach *it, struct sc_result *r,
+    struct sc_error *err);
+
 /* The operation id (valid until sc_reattach_close()). */
 const char *sc_reattach_operation_id(const struct sc_reattach *it);
-/* The last response id returned by sc_reattach_next(), or NULL. */
-const char *sc_reattach_last_response_id(const struct sc_reattach *it);
-/* Responses returned so far, and streams opened (1 + reattaches). */
-uint64_t sc_reattach_responses(const struct sc_reattach *it);
+/* Streams opened so far (1 + reattaches). */
 uint64_t sc_reattach_streams(const struct sc_reattach *it);
 
 /*

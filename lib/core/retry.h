@@ -2,7 +2,7 @@
 
 /*
  * retry.h: backoff policy for idempotent RPCs, as Spark Connect clients
- * do it (spark-connect-protocol.md section 6.1).
+ * do it: exponential backoff with jitter, honouring RetryInfo.
  *
  * sc_retry_next_delay() is pure (the random number is a parameter), so
  * the whole sequence can be unit-tested without a clock;

@@ -136,7 +136,7 @@ metadata_key_ok(const char *k)
 {
 	const char *p;
 
-	if (*k == '\0' || strncmp(k, "grpc-", 5) == 0)
+	if (*k == '\0')
 		return false;
 	for (p = k; *p != '\0'; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
@@ -162,6 +162,55 @@ metadata_value_ok(const char *v)
 		if ((unsigned char)*v < 0x20 || (unsigned char)*v > 0x7e)
 			return false;
 	return true;
+}
+
+int
+sc_uri_add_metadata(struct sc_kv **params, size_t *nparams, const char *key,
+    const char *value, struct sc_error *err)
+{
+	char e[ECHO_MAX + 4];
+	char *lk;
+	size_t i;
+	int rc = 0;
+
+	lk = sc_xstrdup(key);
+	for (i = 0; lk[i] != '\0'; i++)
+		if (lk[i] >= 'A' && lk[i] <= 'Z')
+			lk[i] = (char)(lk[i] - 'A' + 'a');
+	for (i = 0; i < SC_NELEM(known); i++)
+		if (strcmp(lk, known[i]) == 0)
+			break;
+	if (i < SC_NELEM(known))
+		rc = sc_error_set(err, SC_ST_USAGE,
+		    "'%s' is a server address parameter, not a header", lk);
+	else if (strncmp(lk, "grpc-", 5) == 0)
+		rc = sc_error_set(err, SC_ST_USAGE, "'%s' is reserved for gRPC",
+		    echo(e, sizeof(e), lk, strlen(lk)));
+	else if (!metadata_key_ok(lk))
+		rc = sc_error_set(err, SC_ST_USAGE,
+		    "'%s' is not a valid metadata key",
+		    echo(e, sizeof(e), key, strlen(key)));
+	else if (!is_bin_key(lk) && !metadata_value_ok(value))
+		rc = sc_error_set(err, SC_ST_USAGE,
+		    "value of '%s' contains characters not allowed in a header",
+		    lk);
+	else {
+		for (i = 0; i < *nparams; i++)
+			if (strcmp((*params)[i].key, lk) == 0)
+				break;
+		if (i < *nparams)
+			rc = sc_error_set(err, SC_ST_USAGE,
+			    "duplicate header '%s'", lk);
+	}
+	if (rc == -1) {
+		free(lk);
+		return -1;
+	}
+	*params = sc_xreallocarray(*params, *nparams + 1, sizeof(**params));
+	(*params)[*nparams].key = lk;
+	(*params)[*nparams].value = sc_xstrdup(value);
+	(*nparams)++;
+	return 0;
 }
 
 static int
@@ -379,9 +428,8 @@ static int
 apply_param(struct sc_uri *u, const char *key, char *value,
     struct sc_error *err)
 {
+	struct sc_error me;
 	char e[ECHO_MAX + 4];
-	char *lk;
-	size_t i;
 	int rc = 0;
 
 	if (strcmp(key, "token") == 0) {
@@ -416,38 +464,11 @@ apply_param(struct sc_uri *u, const char *key, char *value,
 	} else if (strcmp(key, "grpc_max_message_size") == 0)
 		rc = parse_msg_size(value, &u->max_message_size, err);
 	else {
-		lk = sc_xstrdup(key);
-		for (i = 0; lk[i] != '\0'; i++)
-			if (lk[i] >= 'A' && lk[i] <= 'Z')
-				lk[i] = (char)(lk[i] - 'A' + 'a');
-		if (!metadata_key_ok(lk)) {
-			rc = sc_error_set(err, SC_ST_USAGE,
-			    BAD "'%s' is not a valid metadata key",
-			    echo(e, sizeof(e), key, strlen(key)));
-			free(lk);
-		} else if (!is_bin_key(lk) && !metadata_value_ok(value)) {
-			rc = sc_error_set(err, SC_ST_USAGE,
-			    BAD "value of '%s' contains characters not allowed "
-				"in a header",
-			    lk);
-			free(lk);
-		} else {
-			for (i = 0; i < u->nparams; i++)
-				if (strcmp(u->params[i].key, lk) == 0)
-					break;
-			if (i < u->nparams) {
-				rc = sc_error_set(err, SC_ST_USAGE,
-				    BAD "duplicate parameter '%s'", lk);
-				free(lk);
-			} else {
-				u->params = sc_xreallocarray(u->params,
-				    u->nparams + 1, sizeof(*u->params));
-				u->params[u->nparams].key = lk;
-				u->params[u->nparams].value = value;
-				u->nparams++;
-				return 0;
-			}
-		}
+		sc_error_init(&me);
+		rc = sc_uri_add_metadata(&u->params, &u->nparams, key, value,
+		    &me);
+		if (rc == -1)
+			sc_error_set(err, SC_ST_USAGE, BAD "%s", me.msg);
 	}
 	free(value);
 	return rc;

@@ -57,6 +57,20 @@ int sc_uri_parse(struct sc_uri *u, const char *s, struct sc_error *err);
  */
 int sc_uri_parse_default(struct sc_uri *u, const char *spec,
     struct sc_error *err);
+/*
+ * Add the request header key=value to the list (*params, *nparams), as
+ * the URI's own ";key=value" parameters are added: the key is
+ * lower-cased (gRPC requires it) and must be a valid gRPC metadata key,
+ * not starting with "grpc-" (gRPC's own headers), not one of the
+ * address parameters above, and not already in the list; a value must
+ * be printable ASCII unless the key ends in "-bin".  Key and value are
+ * copied.  0, or -1 with err set (SC_ST_USAGE) and the list untouched:
+ * "'K' is not a valid metadata key", "'K' is reserved for gRPC", "'K' is
+ * a server address parameter, not a header", "value of 'K' contains
+ * characters not allowed in a header", "duplicate header 'K'".
+ */
+int sc_uri_add_metadata(struct sc_kv **params, size_t *nparams, const char *key,
+    const char *value, struct sc_error *err);
 /* Write the gRPC target ("host:port", "[v6]:port") into buf; 0 or -1. */
 int sc_uri_target(const struct sc_uri *u, char *buf, size_t bufsz);
 /* Write "sc://host:port" (no secrets) into buf; 0 or -1. */

@@ -103,6 +103,23 @@ static const struct setting {
 	{ "spark.connect.grpc.maxMetadataSize", "max-metadata-size", K_SIZE,
 	    offsetof(struct sc_server_conf, max_metadata_size), 0, INT32_MAX,
 	    0 },
+	{ "sctk.execute.maxThreads", "max-threads", K_INT,
+	    offsetof(struct sc_server_conf, max_threads), 1, 4096, 0 },
+	{ "sctk.execute.maxRunningPerUser", "max-running-per-user", K_INT,
+	    offsetof(struct sc_server_conf, max_running_per_user), 1, 4096, 0 },
+	{ "sctk.execute.compensationDelay", "compensation-delay", K_DURATION,
+	    offsetof(struct sc_server_conf, compensation_delay_ms), 1,
+	    INT32_MAX, F_MINUS1 },
+	{ "sctk.execute.threadIdleTimeout", "thread-idle-timeout", K_DURATION,
+	    offsetof(struct sc_server_conf, thread_idle_ms), 1, INT32_MAX, 0 },
+	/* The SQL engine's limits (sc_engine_configure()). */
+	{ "sctk.sql.operationMemory", "operation-memory", K_SIZE,
+	    offsetof(struct sc_server_conf, sql_op_memory), 0, INT64_MAX, 0 },
+	{ "sctk.sql.maxValueSize", "max-value-size", K_SIZE,
+	    offsetof(struct sc_server_conf, sql_max_value), KIB, 1000000000,
+	    0 },
+	{ "sctk.sql.heapLimit", "heap-limit", K_SIZE,
+	    offsetof(struct sc_server_conf, sql_heap_limit), 0, INT64_MAX, 0 },
 	{ "sctk.execute.workers", "workers", K_INT,
 	    offsetof(struct sc_server_conf, workers), 1, 256, 0 },
 	{ "spark.connect.authenticate.token", "token", K_TOKEN,
@@ -168,6 +185,10 @@ sc_server_conf_default(struct sc_server_conf *conf)
 	conf->progress_interval_ms = 2000;
 	conf->max_message_size = 128 * MIB;
 	conf->max_metadata_size = 1024;
+	conf->max_threads = 64;
+	conf->max_running_per_user = 16;
+	conf->compensation_delay_ms = 200;
+	conf->thread_idle_ms = 60 * 1000;
 	conf->workers = 4;
 	conf->token[0] = '\0';
 	conf->max_sessions = 10000;
@@ -182,6 +203,9 @@ sc_server_conf_default(struct sc_server_conf *conf)
 	conf->artifact_max_size = 2 * GIB;
 	conf->artifact_session_bytes = 10 * GIB;
 	conf->artifact_session_files = 10000;
+	conf->sql_op_memory = 256 * MIB;
+	conf->sql_max_value = 64 * MIB;
+	conf->sql_heap_limit = 4 * GIB;
 }
 
 static const struct setting *

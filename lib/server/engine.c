@@ -108,6 +108,8 @@ sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err)
 	int ret;
 	size_t n;
 
+	if (sc_eng_guard_error(x, rc, msg, err) == -1)
+		return -1;
 	if ((rc & 0xff) == SQLITE_INTERRUPT || sc_eng_is_canceled(x->run))
 		return sc_eng_canceled(err);
 	if (spark_form(msg, err))
@@ -195,7 +197,7 @@ open_db(struct sc_engine *e, sqlite3 **dbp, struct sc_error *err)
 	sqlite3 *db = NULL;
 	int rc;
 
-	rc = sqlite3_open_v2(e->uri, &db, e->flags, NULL);
+	rc = sqlite3_open_v2(e->uri, &db, e->flags, e->memdb ? "memdb" : NULL);
 	if (rc != SQLITE_OK) {
 		sc_error_set(err, SC_ST_IO, "cannot open database '%s': %s",
 		    e->memdb ? "(memory)" : e->uri,
@@ -213,23 +215,43 @@ struct sc_engine *
 sc_engine_new(const char *dbfile, struct sc_error *err)
 {
 	struct sc_engine *e = sc_xcalloc(1, sizeof(*e));
+	struct sc_server_conf conf;
 	sqlite3_stmt *st;
 	const char *mode;
 	int rc;
 
-	/* FULLMUTEX: the calls of a session may run at the same time. */
+	sc_eng_guard_init();
+	sc_server_conf_default(&conf);
+	sc_engine_configure(e, &conf);
+	/*
+	 * FULLMUTEX: the calls of a session may run at the same time.  No
+	 * URI: a memdb whose name starts with '/' is shared by every
+	 * connection that opens it with the memdb VFS.
+	 */
 	e->flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 	    SQLITE_OPEN_FULLMUTEX;
 	if (dbfile == NULL) {
 		e->memdb = true;
-		e->flags |= SQLITE_OPEN_URI;
-		e->uri = sc_xasprintf("file:/sctk-%ld-%u?vfs=memdb",
-		    (long)getpid(), atomic_fetch_add(&memdb_seq, 1));
+		e->uri = sc_xasprintf("/sctk-%ld-%u", (long)getpid(),
+		    atomic_fetch_add(&memdb_seq, 1));
 	} else {
 		e->uri = sc_xstrdup(dbfile);
 	}
 	if (open_db(e, &e->anchor, err) == -1)
 		goto fail;
+	/*
+	 * Write the memdb's first page now, outside any operation: the
+	 * database's memory then belongs to no operation's account, also
+	 * when it grows later.
+	 */
+	if (e->memdb &&
+	    sqlite3_exec(e->anchor, "PRAGMA user_version=0", NULL, NULL,
+		NULL) != SQLITE_OK) {
+		sc_error_set(err, SC_ST_INTERNAL,
+		    "cannot set up the in-memory database: %s",
+		    sqlite3_errmsg(e->anchor));
+		goto fail;
+	}
 	if (!e->memdb) {
 		rc = sqlite3_prepare_v2(e->anchor, "PRAGMA journal_mode=WAL",
 		    -1, &st, NULL);
@@ -260,6 +282,15 @@ fail:
 }
 
 void
+sc_engine_configure(struct sc_engine *e, const struct sc_server_conf *conf)
+{
+	e->op_memory = conf->sql_op_memory;
+	e->max_value = conf->sql_max_value;
+	e->heap_limit = conf->sql_heap_limit;
+	sc_eng_heap_limit(e->heap_limit);
+}
+
+void
 sc_engine_free(struct sc_engine *e)
 {
 	if (e == NULL)
@@ -272,15 +303,24 @@ sc_engine_free(struct sc_engine *e)
 /* The call the current thread runs, for SQLite's progress handler. */
 static _Thread_local struct sc_erun *current_run;
 
+struct sc_erun *
+sc_eng_current_run(void)
+{
+	return current_run;
+}
+
 /*
  * Called by SQLite every PROGRESS_OPS instructions of a statement, in
- * the thread stepping it: non-zero interrupts that statement only.
+ * the thread stepping it: non-zero interrupts that statement only, when
+ * its call is canceled or over its memory limit.
  */
 static int
 progress(void *arg)
 {
-	(void)arg;
-	return current_run != NULL && sc_eng_is_canceled(current_run);
+	if (current_run == NULL)
+		return 0;
+	return sc_eng_is_canceled(current_run) ||
+	    sc_eng_guard_over(arg, current_run);
 }
 
 struct sc_engine_conn *
@@ -306,6 +346,8 @@ sc_engine_conn_new(struct sc_engine *e, struct sc_error *err)
 		rc = sc_eng_range_module(c->db);
 	if (rc == SQLITE_OK)
 		rc = sc_eng_register_functions(c->db);
+	if (rc == SQLITE_OK)
+		rc = sc_eng_guard_conn(c);
 	if (rc != SQLITE_OK) {
 		sc_error_set(err, SC_ST_INTERNAL,
 		    "cannot set up a database "
@@ -314,7 +356,7 @@ sc_engine_conn_new(struct sc_engine *e, struct sc_error *err)
 		sqlite3_free(msg);
 		goto fail;
 	}
-	sqlite3_progress_handler(c->db, PROGRESS_OPS, progress, NULL);
+	sqlite3_progress_handler(c->db, PROGRESS_OPS, progress, c);
 	return c;
 fail:
 	sc_engine_conn_free(c);
@@ -385,6 +427,8 @@ call_begin(struct sc_engine_conn *c, struct sc_ectx *x, struct sc_erun *r,
 	x->run = r;
 	r->outer = current_run;
 	current_run = r;
+	r->acct = sc_eng_acct_new();
+	sc_eng_acct_enter(r->acct);
 }
 
 /*
@@ -444,6 +488,9 @@ call_end(struct sc_engine_conn *c, struct sc_ectx *x)
 	free(x->params.v);
 	x->params.v = NULL;
 	sc_buf_release(&r->out);
+	sc_eng_acct_enter(r->outer != NULL ? r->outer->acct : NULL);
+	sc_eng_acct_done(r->acct);
+	r->acct = NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -458,6 +505,7 @@ sc_eng_prepare(struct sc_ectx *x, const char *sql, size_t len,
 	int rc;
 
 	*st = NULL;
+	x->run->denied = SC_EDENY_NONE;
 	sqlite3_mutex_enter(m);
 	rc = sqlite3_prepare_v3(x->c->db, sql, (int)len, 0, st, tail);
 	if (rc != SQLITE_OK)
@@ -467,6 +515,11 @@ sc_eng_prepare(struct sc_ectx *x, const char *sql, size_t len,
 		sqlite3_finalize(*st);
 		*st = NULL;
 		return sc_eng_sqlite_error(x, rc, err);
+	}
+	if (*st != NULL && sc_eng_guard_statement(x, *st, err) == -1) {
+		sqlite3_finalize(*st);
+		*st = NULL;
+		return -1;
 	}
 	return 0;
 }
@@ -479,7 +532,10 @@ int
 sc_eng_step(struct sc_ectx *x, sqlite3_stmt *st)
 {
 	sqlite3_mutex *m;
-	int rc = sqlite3_step(st);
+	int rc;
+
+	x->run->denied = SC_EDENY_NONE; /* a statement may be recompiled */
+	rc = sqlite3_step(st);
 
 	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
 		return rc;
@@ -830,8 +886,20 @@ result_columns(struct sc_ectx *x, const struct sc_eplan *p, sqlite3_stmt *st,
 static int
 end_row(struct sc_ebatch *b, struct sc_error *err)
 {
+	size_t bytes;
+
 	if (sc_arrow_writer_end_row(b->w, err) == -1)
 		return -1;
+	bytes = sc_arrow_writer_bytes(b->w);
+	if (bytes > SC_ENGINE_MAX_ROW) {
+		sc_srv_error(err, "EXCEED_LIMIT_LENGTH", "54006",
+		    "A result row makes an Arrow batch of %zu bytes, more "
+		    "than the %d bytes one response message may hold.",
+		    bytes, SC_ENGINE_MAX_ROW);
+		if (err != NULL)
+			err->rpc_code = SC_GRPC_RESOURCE_EXHAUSTED;
+		return -1;
+	}
 	if ((int64_t)sc_arrow_writer_rows(b->w) >= b->max_rows ||
 	    (int64_t)sc_arrow_writer_bytes(b->w) >= b->max_bytes)
 		return sc_eng_batch_flush(b, err);

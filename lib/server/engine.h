@@ -27,6 +27,25 @@
  * loops check (sqlite3_interrupt() is not used: it would also hit the
  * other calls of the connection).
  *
+ * Restrictions (engine_guard.c).  User SQL gets what Spark SQL has: an
+ * authorizer refuses ATTACH and DETACH (so also VACUUM, whose INTO form
+ * writes a file), CREATE VIRTUAL TABLE, CREATE TRIGGER, BEGIN/COMMIT/
+ * ROLLBACK and SAVEPOINT, every PRAGMA but the read-only ones of a short
+ * list, and the functions fts3_tokenizer() (it installs or leaks a
+ * process address) and load_extension(); connections run in SQLite's
+ * defensive mode (no writable_schema, no sqlite_dbpage writes) with the
+ * FTS3 tokenizer interface and extension loading off, no attached
+ * database (SQLITE_LIMIT_ATTACHED 0), and no file name is read as a URI.
+ * Limits: one string or binary value sctk.sql.maxValueSize bytes
+ * (SQLITE_LIMIT_LENGTH), SQL text SC_ENGINE_MAX_SQL bytes, expression
+ * depth SC_ENGINE_MAX_EXPR_DEPTH, one result row SC_ENGINE_MAX_ROW bytes
+ * (it must fit a response message), and per operation the SQLite memory
+ * allocated while it runs and not yet freed (sctk.sql.operationMemory,
+ * checked by the progress handler); sctk.sql.heapLimit bounds all of
+ * SQLite's memory in the process.  Plans are translated into a flat
+ * list of common table expressions, one per relation, so a chain of
+ * relations does not nest subqueries.
+ *
  * Relations: sql (args, pos_args, named_arguments, pos_arguments bound as
  * SQLite parameters :name, @name, $name, ? and ?NNN; a root sql may hold
  * several statements, run in order, the last one giving the result),
@@ -103,6 +122,27 @@
  *   INCONSISTENT_COLUMN_TYPE 42804           see "Result types"
  *   CAST_INVALID_INPUT 22018, CAST_OVERFLOW 22003   unconvertible values
  *   COMMAND_OUTPUT_TOO_LARGE 54000           SqlCommand output > 64 MiB
+ *   UNSUPPORTED_FEATURE.STATEMENT 0A000      ATTACH, DETACH, VACUUM, CREATE
+ *                                            VIRTUAL TABLE, CREATE TRIGGER,
+ *                                            transactions, savepoints
+ *   UNSUPPORTED_FEATURE.PRAGMA 0A000         a pragma not on the read-only
+ *                                            list, or one that sets a value
+ *   UNRESOLVED_ROUTINE 42883                 also fts3_tokenizer(),
+ *                                            load_extension()
+ *   EXCEED_LIMIT_LENGTH 54006                a value over the value limit,
+ *                                            SQL text or a result row over
+ *                                            theirs (RESOURCE_EXHAUSTED)
+ *   UNABLE_TO_ACQUIRE_MEMORY 53200           the operation's memory limit,
+ *                                            or SQLite's heap limit, is
+ *                                            reached (RESOURCE_EXHAUSTED)
+ *   FAILED_TO_PARSE_TOO_COMPLEX 54001        SQL nested too deeply for
+ *                                            SQLite's parser, or an
+ *                                            expression deeper than
+ *                                            SC_ENGINE_MAX_EXPR_DEPTH
+ *   INVALID_PLAN_INPUT 22023                 local_relation Arrow data
+ *                                            that cannot be read
+ *                                            (UNSUPPORTED_FEATURE.DATA_TYPE
+ *                                            for unsupported Arrow data)
  *   SQLITE_ERROR 42000 (HY000)               any other SQLite error, with
  *                                            SQLite's message (HY000 when
  *                                            it is not a plain SQL error)
@@ -121,17 +161,40 @@ struct sc_arrow_writer;
 struct sc_error;
 struct sc_engine;
 struct sc_engine_conn;
+struct sc_server_conf;
 
 /* How long a connection waits for another one's lock. */
 #define SC_ENGINE_BUSY_TIMEOUT_MS 30000
 
+/* Longest SQL text one statement may have (SQLITE_LIMIT_SQL_LENGTH). */
+#define SC_ENGINE_MAX_SQL (128 << 20)
+/* Deepest expression tree (SQLITE_LIMIT_EXPR_DEPTH). */
+#define SC_ENGINE_MAX_EXPR_DEPTH 1000
 /*
- * Open the engine's database: dbfile, or a fresh shared in-memory one
- * when dbfile is NULL.  Registers nothing global.  NULL on failure
- * (err set).  Free with sc_engine_free() after every connection.
+ * Largest Arrow batch one result row may make: a batch is one response
+ * message, and clients refuse messages over 128 MiB.
+ */
+#define SC_ENGINE_MAX_ROW (120 << 20)
+
+/*
+ * Open the engine's database: dbfile (a plain path, never a URI), or a
+ * fresh shared in-memory one when dbfile is NULL.  NULL on failure (err
+ * set).  Free with sc_engine_free() after every connection.  The first
+ * call sets SQLite up for the process (the accounting allocator, no URI
+ * file names), which only works before anything else uses SQLite; every
+ * call sets SQLite's heap limit to the default of sctk.sql.heapLimit.
  */
 struct sc_engine *sc_engine_new(const char *dbfile, struct sc_error *err);
 void sc_engine_free(struct sc_engine *e);
+
+/*
+ * Take the engine's limits from conf (sql_op_memory, sql_max_value,
+ * sql_heap_limit); sc_engine_new() starts with their defaults.  Call it
+ * before the first connection: a connection keeps the value limit it
+ * was opened with.  The heap limit is process-wide (SQLite has one).
+ */
+void sc_engine_configure(struct sc_engine *e,
+    const struct sc_server_conf *conf);
 
 /* A new connection (one per session).  NULL on failure (err set). */
 struct sc_engine_conn *sc_engine_conn_new(struct sc_engine *e,
@@ -313,6 +376,9 @@ struct sc_engine {
 	int flags; /* its open flags */
 	bool memdb;
 	sqlite3 *anchor; /* keeps a memdb alive */
+	int64_t op_memory; /* bytes per operation, 0 unlimited */
+	int64_t max_value; /* bytes of one value */
+	int64_t heap_limit; /* SQLite's hard heap limit, 0 none */
 };
 
 /*
@@ -342,6 +408,18 @@ struct sc_erun {
 	char errmsg[512]; /* SQLite's, for this call */
 	struct sc_erun *outer; /* the thread's previous run */
 	struct sc_erun *next;
+	struct sc_eacct *acct; /* its SQLite memory, or NULL */
+	int denied; /* enum sc_edeny: what the authorizer refused */
+	char denied_what[160]; /* and its name */
+	bool exhausted; /* stopped by the memory limit */
+};
+
+/* Why the authorizer refused a statement (sc_erun.denied). */
+enum sc_edeny {
+	SC_EDENY_NONE = 0,
+	SC_EDENY_STATEMENT, /* UNSUPPORTED_FEATURE.STATEMENT */
+	SC_EDENY_PRAGMA, /* UNSUPPORTED_FEATURE.PRAGMA */
+	SC_EDENY_FUNCTION /* UNRESOLVED_ROUTINE */
 };
 
 /* One SQL parameter value: a literal, or an expression holding one. */
@@ -365,6 +443,12 @@ enum sc_eplan_kind {
 struct sc_eplan {
 	enum sc_eplan_kind kind;
 	struct sc_buf sql; /* the statement (also for a range) */
+	/*
+	 * Common table expressions sql reads from ("`_sc_q0` AS (...),
+	 * ..."), empty when none; sc_eng_translate() puts them in front
+	 * of sql ("WITH ... sql") before it returns.
+	 */
+	struct sc_buf with;
 	bool raw; /* sql is the user's own text */
 	char *table; /* a table reference to read from */
 	char *alias; /* qualifier for the parent, or NULL */
@@ -396,6 +480,7 @@ struct sc_ebatch {
 };
 
 /* engine.c */
+struct sc_erun *sc_eng_current_run(void);
 bool sc_eng_is_canceled(const struct sc_erun *r);
 int sc_eng_canceled(struct sc_error *err);
 int sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err);
@@ -464,6 +549,23 @@ int sc_eng_parse_date(const char *s, size_t n, int32_t *days);
 int sc_eng_parse_timestamp(const char *s, size_t n, int64_t *us);
 void sc_eng_fmt_date(int32_t days, char *buf, size_t sz);
 void sc_eng_fmt_timestamp(int64_t us, char *buf, size_t sz);
+
+/* engine_guard.c */
+struct sc_eacct;
+bool sc_eng_guard_init(void);
+int sc_eng_guard_conn(struct sc_engine_conn *c);
+int sc_eng_guard_statement(struct sc_ectx *x, sqlite3_stmt *st,
+    struct sc_error *err);
+bool sc_eng_guard_over(struct sc_engine_conn *c, struct sc_erun *r);
+int sc_eng_guard_error(struct sc_ectx *x, int rc, const char *msg,
+    struct sc_error *err);
+int sc_eng_too_big(struct sc_error *err, int64_t limit, const char *what);
+int sc_eng_bind_error(sqlite3_stmt *st, int rc, struct sc_error *err);
+struct sc_eacct *sc_eng_acct_new(void);
+void sc_eng_acct_enter(struct sc_eacct *a);
+int64_t sc_eng_acct_bytes(const struct sc_eacct *a);
+void sc_eng_acct_done(struct sc_eacct *a);
+void sc_eng_heap_limit(int64_t bytes);
 
 /* engine_local.c */
 int sc_eng_local_relation(struct sc_ectx *x,

@@ -518,6 +518,30 @@ struct insert {
 	sqlite3_stmt *st;
 };
 
+/*
+ * The Arrow reader's errors carry no error class: give them Spark's,
+ * keeping the reader's text.  Errors of the engine's own (a value over
+ * the limit while inserting) already have one.
+ */
+static void
+arrow_error(struct sc_error *err)
+{
+	char text[sizeof(err->msg)];
+
+	if (err == NULL || err->errclass[0] != '\0')
+		return;
+	snprintf(text, sizeof(text), "%s", err->msg);
+	if (strstr(text, "unsupported") != NULL)
+		sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
+		    "The local relation's Arrow data is not supported by "
+		    "sc-serve: %s.",
+		    text);
+	else
+		sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "The local relation's Arrow data cannot be read: %s.",
+		    text);
+}
+
 static int
 insert_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 {
@@ -529,7 +553,7 @@ insert_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 	const uint8_t *p;
 	size_t n;
 	char buf[64];
-	int rc, col;
+	int rc, brc, col;
 
 	for (r = 0; r < b->nrows; r++) {
 		for (i = 0; i < s->nfields; i++) {
@@ -545,35 +569,35 @@ insert_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 			case SC_ARROW_INT32:
 			case SC_ARROW_INT64:
 				sc_arrow_get_int64(b, i, r, &iv);
-				sqlite3_bind_int64(ins->st, col, iv);
+				brc = sqlite3_bind_int64(ins->st, col, iv);
 				break;
 			case SC_ARROW_FLOAT:
 			case SC_ARROW_DOUBLE:
 				sc_arrow_get_double(b, i, r, &dv);
-				sqlite3_bind_double(ins->st, col, dv);
+				brc = sqlite3_bind_double(ins->st, col, dv);
 				break;
 			case SC_ARROW_UTF8:
 			case SC_ARROW_LARGE_UTF8:
 				sc_arrow_get_bytes(b, i, r, &p, &n);
-				sqlite3_bind_text(ins->st, col, (const char *)p,
-				    (int)n, SQLITE_STATIC);
+				brc = sqlite3_bind_text(ins->st, col,
+				    (const char *)p, (int)n, SQLITE_STATIC);
 				break;
 			case SC_ARROW_BINARY:
 			case SC_ARROW_LARGE_BINARY:
 				sc_arrow_get_bytes(b, i, r, &p, &n);
-				sqlite3_bind_blob(ins->st, col, p, (int)n,
+				brc = sqlite3_bind_blob(ins->st, col, p, (int)n,
 				    SQLITE_STATIC);
 				break;
 			case SC_ARROW_DATE32:
 				sc_arrow_get_int64(b, i, r, &iv);
 				sc_eng_fmt_date((int32_t)iv, buf, sizeof(buf));
-				sqlite3_bind_text(ins->st, col, buf, -1,
+				brc = sqlite3_bind_text(ins->st, col, buf, -1,
 				    SQLITE_TRANSIENT);
 				break;
 			case SC_ARROW_TIMESTAMP_US:
 				sc_arrow_get_int64(b, i, r, &iv);
 				sc_eng_fmt_timestamp(iv, buf, sizeof(buf));
-				sqlite3_bind_text(ins->st, col, buf, -1,
+				brc = sqlite3_bind_text(ins->st, col, buf, -1,
 				    SQLITE_TRANSIENT);
 				break;
 			case SC_ARROW_DECIMAL128: {
@@ -583,14 +607,17 @@ insert_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 				sc_arrow_get_decimal128(b, i, r, &hi, &lo);
 				dec128_text(hi, lo, s->fields[i].scale, buf,
 				    sizeof(buf));
-				sqlite3_bind_text(ins->st, col, buf, -1,
+				brc = sqlite3_bind_text(ins->st, col, buf, -1,
 				    SQLITE_TRANSIENT);
 				break;
 			}
 			default:
-				sqlite3_bind_null(ins->st, col);
+				brc = sqlite3_bind_null(ins->st, col);
 				break;
 			}
+			/* A value over the value limit is refused, not NULL. */
+			if (brc != SQLITE_OK)
+				return sc_eng_bind_error(ins->st, brc, err);
 		}
 		rc = sc_eng_step(ins->x, ins->st);
 		sqlite3_reset(ins->st);
@@ -626,8 +653,10 @@ sc_eng_local_relation(struct sc_ectx *x,
 		    "A local relation needs data or a schema.");
 	if (data) {
 		if (sc_arrow_read_schema(lr->data.data, lr->data.len, &as,
-			err) == -1)
+			err) == -1) {
+			arrow_error(err);
 			goto out;
+		}
 		if (arrow_cols(&as, &cols, &n, err) == -1)
 			goto out;
 	}
@@ -682,8 +711,10 @@ sc_eng_local_relation(struct sc_ectx *x,
 			NULL, err) == -1)
 			goto out;
 		if (sc_arrow_read_stream(lr->data.data, lr->data.len,
-			insert_batch, &ins, err) == -1)
+			insert_batch, &ins, err) == -1) {
+			arrow_error(err);
 			goto out;
+		}
 	}
 	sc_buf_reset(&sql);
 	sc_buf_addstr(&sql, "temp.", NULL);

@@ -51,12 +51,14 @@ sc_eplan_init(struct sc_eplan *p)
 {
 	memset(p, 0, sizeof(*p));
 	sc_buf_init(&p->sql, SC_BUF_UNLIMITED);
+	sc_buf_init(&p->with, SC_BUF_UNLIMITED);
 }
 
 void
 sc_eplan_release(struct sc_eplan *p)
 {
 	sc_buf_release(&p->sql);
+	sc_buf_release(&p->with);
 	free(p->table);
 	free(p->alias);
 	sc_ecols_free(p->cols, p->ncols);
@@ -156,6 +158,61 @@ qstring(struct sc_buf *b, const char *s, size_t n)
 	sc_buf_addch(b, '\'', NULL);
 }
 
+/* The whole statement of p: its common table expressions, then sql. */
+static void
+plan_text(const struct sc_eplan *p, struct sc_buf *out)
+{
+	if (p->with.len > 0) {
+		sc_buf_addstr(out, "WITH ", NULL);
+		sc_buf_add(out, p->with.data, p->with.len, NULL);
+		sc_buf_addch(out, '\n', NULL);
+	}
+	sc_buf_add(out, p->sql.data, p->sql.len, NULL);
+}
+
+/* Put p's common table expressions in front of its statement. */
+static void
+plan_finish(struct sc_eplan *p)
+{
+	struct sc_buf full;
+
+	if (p->with.len == 0)
+		return;
+	sc_buf_init(&full, SC_BUF_UNLIMITED);
+	plan_text(p, &full);
+	sc_buf_release(&p->sql);
+	p->sql = full;
+	sc_buf_reset(&p->with);
+}
+
+/*
+ * Add the common table expression "name[(cols)] AS (\nbody\n)" to w
+ * (the body on lines of its own, so a trailing "--" comment ends before
+ * the parenthesis).
+ */
+static void
+with_add(struct sc_buf *w, const char *name, char *const *cols, size_t ncols,
+    const uint8_t *body, size_t n)
+{
+	size_t i;
+
+	if (w->len > 0)
+		sc_buf_addstr(w, ",\n", NULL);
+	qident(w, name);
+	if (cols != NULL) {
+		sc_buf_addch(w, '(', NULL);
+		for (i = 0; i < ncols; i++) {
+			if (i > 0)
+				sc_buf_addstr(w, ", ", NULL);
+			qident(w, cols[i]);
+		}
+		sc_buf_addch(w, ')', NULL);
+	}
+	sc_buf_addstr(w, " AS (\n", NULL);
+	sc_buf_add(w, body, n, NULL);
+	sc_buf_addstr(w, "\n)", NULL);
+}
+
 /*
  * Names of the output columns of p, from SQLite when the translation
  * does not know them (a user's SQL); types stay unknown then.
@@ -165,12 +222,22 @@ sc_eng_plan_columns(struct sc_ectx *x, struct sc_eplan *p, struct sc_error *err)
 {
 	sqlite3_stmt *st;
 	const char *tail;
-	int i, n;
+	struct sc_buf full;
+	int i, n, rc;
 
 	if (p->cols != NULL)
 		return 0;
-	if (sc_eng_prepare(x, (const char *)p->sql.data, p->sql.len, &st, &tail,
-		err) == -1)
+	if (p->with.len > 0) {
+		sc_buf_init(&full, SC_BUF_UNLIMITED);
+		plan_text(p, &full);
+		rc = sc_eng_prepare(x, (const char *)full.data, full.len, &st,
+		    &tail, err);
+		sc_buf_release(&full);
+	} else {
+		rc = sc_eng_prepare(x, (const char *)p->sql.data, p->sql.len,
+		    &st, &tail, err);
+	}
+	if (rc == -1)
 		return -1;
 	n = st != NULL ? sqlite3_column_count(st) : 0;
 	p->cols = sc_xcalloc(n > 0 ? (size_t)n : 1, sizeof(*p->cols));
@@ -187,15 +254,17 @@ sc_eng_plan_columns(struct sc_ectx *x, struct sc_eplan *p, struct sc_error *err)
 }
 
 /*
- * Append p as a FROM item: its table, or its statement as a subquery
- * (on lines of its own, so a trailing "--" comment ends before the
- * parenthesis), under its alias or a fresh one.
+ * Append p to b as a FROM item of plan out, under p's alias or a fresh
+ * one: p's table, or a common table expression of out holding p's
+ * statement.  Common table expressions, unlike subqueries in FROM, do
+ * not nest: a chain of relations stays within SQLite's parser stack.
  */
 static void
-from_item(struct sc_ectx *x, const struct sc_eplan *p, struct sc_buf *b)
+from_item(struct sc_ectx *x, struct sc_eplan *p, struct sc_eplan *out,
+    struct sc_buf *b)
 {
 	size_t n = p->sql.len;
-	char gen[32];
+	char gen[32], cte[32];
 
 	if (p->table != NULL) {
 		sc_buf_addstr(b, p->table, NULL);
@@ -208,9 +277,16 @@ from_item(struct sc_ectx *x, const struct sc_eplan *p, struct sc_buf *b)
 	while (
 	    n > 0 && (isspace(p->sql.data[n - 1]) || p->sql.data[n - 1] == ';'))
 		n--;
-	sc_buf_addstr(b, "(\n", NULL);
-	sc_buf_add(b, p->sql.data, n, NULL);
-	sc_buf_addstr(b, "\n) AS ", NULL);
+	if (p->with.len > 0) {
+		if (out->with.len > 0)
+			sc_buf_addstr(&out->with, ",\n", NULL);
+		sc_buf_add(&out->with, p->with.data, p->with.len, NULL);
+		sc_buf_reset(&p->with);
+	}
+	snprintf(cte, sizeof(cte), "_sc_q%u", x->seq++);
+	with_add(&out->with, cte, NULL, 0, p->sql.data, n);
+	qident(b, cte);
+	sc_buf_addstr(b, " AS ", NULL);
 	if (p->alias != NULL) {
 		qident(b, p->alias);
 	} else {
@@ -900,15 +976,17 @@ sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
 	char b[64];
 	double d;
 	char *end;
+	int rc;
 
 	switch (l->literal_type_case) {
 	case LIT_(NULL):
 		sqlite3_bind_null(st, idx);
 		return 0;
 	case LIT_(BINARY):
-		sqlite3_bind_blob(st, idx, l->binary.data, (int)l->binary.len,
+		/* A value over the value limit is refused, not NULL. */
+		rc = sqlite3_bind_blob64(st, idx, l->binary.data, l->binary.len,
 		    SQLITE_TRANSIENT);
-		return 0;
+		return rc == SQLITE_OK ? 0 : sc_eng_bind_error(st, rc, err);
 	case LIT_(BOOLEAN):
 		sqlite3_bind_int(st, idx, l->boolean ? 1 : 0);
 		return 0;
@@ -937,8 +1015,9 @@ sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
 			    SQLITE_TRANSIENT);
 		return 0;
 	case LIT_(STRING):
-		sqlite3_bind_text(st, idx, l->string, -1, SQLITE_TRANSIENT);
-		return 0;
+		rc = sqlite3_bind_text64(st, idx, l->string, strlen(l->string),
+		    SQLITE_TRANSIENT, SQLITE_UTF8);
+		return rc == SQLITE_OK ? 0 : sc_eng_bind_error(st, rc, err);
 	case LIT_(DATE):
 		sc_eng_fmt_date(l->date, b, sizeof(b));
 		sqlite3_bind_text(st, idx, b, -1, SQLITE_TRANSIENT);
@@ -1840,7 +1919,7 @@ project(struct sc_ectx *x, const Spark__Connect__Project *p,
 	}
 	if (p->input != NULL) {
 		sc_buf_addstr(&out->sql, " FROM ", NULL);
-		from_item(x, &in, &out->sql);
+		from_item(x, &in, out, &out->sql);
 		if (in.alias != NULL)
 			out->alias = sc_xstrdup(in.alias);
 	}
@@ -1860,7 +1939,7 @@ wrap_plan(struct sc_ectx *x, struct sc_eplan *in, struct sc_eplan *out,
 	if (sc_eng_plan_columns(x, in, err) == -1)
 		return -1;
 	sc_buf_addstr(&out->sql, "SELECT * FROM ", NULL);
-	from_item(x, in, &out->sql);
+	from_item(x, in, out, &out->sql);
 	out->cols = cols_copy(in->cols, in->ncols);
 	out->ncols = in->ncols;
 	if (in->alias != NULL)
@@ -2046,7 +2125,7 @@ aggregate(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
 		goto out;
 	}
 	sc_buf_addstr(&out->sql, " FROM ", NULL);
-	from_item(x, &in, &out->sql);
+	from_item(x, &in, out, &out->sql);
 	if (group.len > 0)
 		sc_buf_addf(&out->sql, NULL, " GROUP BY %s",
 		    (const char *)group.data);
@@ -2069,6 +2148,7 @@ rename_all(struct sc_ectx *x, struct sc_eplan *in, char **names,
 {
 	size_t i, n;
 	char cte[32];
+	struct sc_buf body;
 
 	(void)err;
 	if (in->kind == SC_EPLAN_RANGE) {
@@ -2077,18 +2157,13 @@ rename_all(struct sc_ectx *x, struct sc_eplan *in, char **names,
 		return 0;
 	}
 	n = in->ncols;
-	snprintf(cte, sizeof(cte), "_c%u", x->seq++);
-	sc_buf_addstr(&out->sql, "WITH ", NULL);
-	qident(&out->sql, cte);
-	sc_buf_addch(&out->sql, '(', NULL);
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			sc_buf_addstr(&out->sql, ", ", NULL);
-		qident(&out->sql, names[i]);
-	}
-	sc_buf_addstr(&out->sql, ") AS (SELECT * FROM ", NULL);
-	from_item(x, in, &out->sql);
-	sc_buf_addstr(&out->sql, ") SELECT * FROM ", NULL);
+	sc_buf_init(&body, SC_BUF_UNLIMITED);
+	sc_buf_addstr(&body, "SELECT * FROM ", NULL);
+	from_item(x, in, out, &body);
+	snprintf(cte, sizeof(cte), "_sc_q%u", x->seq++);
+	with_add(&out->with, cte, names, n, body.data, body.len);
+	sc_buf_release(&body);
+	sc_buf_addstr(&out->sql, "SELECT * FROM ", NULL);
 	qident(&out->sql, cte);
 	out->cols = cols_copy(in->cols, n);
 	out->ncols = n;
@@ -2360,6 +2435,7 @@ sc_eng_plan_limit(struct sc_ectx *x, struct sc_eplan *p, uint64_t n,
 		return -1;
 	}
 	sc_buf_addf(&w.sql, NULL, " LIMIT %" PRIu64, n);
+	plan_finish(&w);
 	plan_move(p, &w);
 	return 0;
 }
@@ -2369,5 +2445,8 @@ int
 sc_eng_translate(struct sc_ectx *x, const Spark__Connect__Relation *root,
     struct sc_eplan *out, struct sc_error *err)
 {
-	return rel(x, root, out, err);
+	if (rel(x, root, out, err) == -1)
+		return -1;
+	plan_finish(out);
+	return 0;
 }

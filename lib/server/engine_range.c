@@ -120,6 +120,8 @@ enum { RCOL_ID = 0, RCOL_START, RCOL_STOP, RCOL_STEP };
 struct rcursor {
 	sqlite3_vtab_cursor base;
 	int64_t start, stop, step;
+	int64_t arg[3]; /* the arguments as given, the hidden columns */
+	int nargs;
 	uint64_t cur;
 	uint64_t left;
 	int64_t rowid;
@@ -244,7 +246,9 @@ r_filter(sqlite3_vtab_cursor *cp, int idxnum, const char *idxstr, int argc,
 			    "TYPE] The arguments of `range` must be integers. "
 			    "SQLSTATE: 42K09");
 		a[i] = sqlite3_value_int64(argv[i]);
+		c->arg[i] = a[i];
 	}
+	c->nargs = argc;
 	c->start = argc == 1 ? 0 : a[0];
 	c->stop = argc == 1 ? a[0] : a[1];
 	c->step = argc == 3 ? a[2] : 1;
@@ -286,14 +290,17 @@ r_column(sqlite3_vtab_cursor *cp, sqlite3_context *ctx, int col)
 	case RCOL_ID:
 		sqlite3_result_int64(ctx, (int64_t)c->cur);
 		break;
-	case RCOL_START:
-		sqlite3_result_int64(ctx, c->start);
-		break;
-	case RCOL_STOP:
-		sqlite3_result_int64(ctx, c->stop);
-		break;
 	default:
-		sqlite3_result_int64(ctx, c->step);
+		/*
+		 * A hidden column is the argument it was given: SQLite may
+		 * check "start = <first argument>" itself rather than leave
+		 * it to xFilter (it can omit only the first 16 constraints),
+		 * and range(10) has start 0 but its first argument is 10.
+		 */
+		if (col - RCOL_START < c->nargs)
+			sqlite3_result_int64(ctx, c->arg[col - RCOL_START]);
+		else
+			sqlite3_result_null(ctx);
 		break;
 	}
 	return SQLITE_OK;

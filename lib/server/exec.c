@@ -170,6 +170,47 @@ ktab_oldest(struct ktab *t)
 
 struct sender;
 
+/*
+ * Where an operation is in the scheduler.  A slot is the right to
+ * compute: conf.workers of them, plus those granted by compensation.
+ */
+enum sched_st {
+	SCH_NONE = 0, /* not queued yet, or dropped from the queue */
+	SCH_QUEUED, /* PENDING, waiting in its session's queue */
+	SCH_READY, /* given a slot, waiting for a thread to take it */
+	SCH_SLOT, /* a thread runs it, holding a slot */
+	SCH_PARKED, /* waiting for its reader; no slot */
+	SCH_RESUME, /* its reader made room; waiting in turn for a slot */
+	SCH_NOSLOT, /* canceled while parked: ends without a slot */
+	SCH_DONE /* its run ended */
+};
+
+/* One user's share of the scheduler (m->users, m->slock). */
+struct uent {
+	struct kent kent; /* key: the user id */
+	int running; /* operations started and not ended */
+	size_t nnew, nresume; /* waiting entries */
+	struct squeue *scur; /* ring of sessions with waiting work */
+	size_t nsq;
+	struct uent *rnext, *rprev; /* ring of users with waiting work */
+};
+
+/* One session's waiting operations (m->squeues, m->slock). */
+struct squeue {
+	struct kent kent; /* key: user NUL session NUL */
+	struct uent *u;
+	struct sc_exec_op *rhead, *rtail; /* resuming after a pause */
+	struct sc_exec_op *nhead, *ntail; /* new, in arrival order */
+	struct squeue *next, *prev; /* ring in u */
+};
+
+/* A runner thread. */
+struct thr {
+	pthread_t tid;
+	struct sc_execmgr *m;
+	struct thr *next, *prev; /* m->live, or m->dead (next only) */
+};
+
 struct sc_exec_op {
 	atomic_int refs;
 	struct sc_execmgr *m;
@@ -199,8 +240,13 @@ struct sc_exec_op {
 	int64_t rotations;
 	int64_t reattaches;
 
-	struct sc_exec_op *qnext; /* run queue, manager lock */
-	bool queued;
+	/* The scheduler's, under m->slock. */
+	enum sched_st sched;
+	struct uent *user; /* while waiting or started */
+	struct squeue *sq; /* while waiting */
+	struct sc_exec_op *qnext, *qprev; /* in sq, or the ready list */
+	int64_t slot_since; /* when it got its slot */
+	pthread_cond_t slot_cv; /* SCH_RESUME waits here */
 };
 
 struct sender {
@@ -228,15 +274,39 @@ struct sc_execmgr {
 	size_t completed_max;
 
 	pthread_mutex_t lock;
-	pthread_cond_t work_cv;
 	pthread_cond_t timer_cv;
 	struct ktab ops; /* live operations */
 	struct ktab tombs; /* abandoned */
 	struct ktab done; /* completed */
-	struct sc_exec_op *qhead, *qtail;
-	size_t nqueued;
-	pthread_t *workers;
-	int nworkers;
+
+	/*
+	 * The scheduler, under slock: the innermost lock (taken after the
+	 * manager lock and an operation lock, never before).
+	 */
+	pthread_mutex_t slock;
+	pthread_cond_t work_cv; /* idle threads wait here */
+	pthread_cond_t threads_cv; /* a thread exited */
+	struct ktab users; /* struct uent */
+	struct ktab squeues; /* struct squeue */
+	struct uent *ucur; /* ring of users with waiting work */
+	size_t nring;
+	struct sc_exec_op *rhead, *rtail; /* ready: a slot, no thread yet */
+	size_t nready;
+	size_t nqueued; /* SCH_QUEUED */
+	size_t nresume; /* SCH_RESUME */
+	size_t nparked; /* SCH_PARKED */
+	int workers; /* slots */
+	int extra; /* slots added by compensation */
+	int nrunning; /* slots held */
+	int max_threads;
+	int user_max;
+	int nthreads, nidle;
+	struct thr *live, *dead;
+	int64_t stall_since; /* work waits, no slot given since; or -1 */
+	int64_t spawn_retry_at; /* after a failed pthread_create */
+	uint64_t compensations;
+	bool cap_warned;
+
 	pthread_t timer;
 	bool has_timer;
 	bool stopping;
@@ -285,6 +355,14 @@ default_clock(void *arg)
 {
 	(void)arg;
 	return sc_mono_ms();
+}
+
+/* An absolute CLOCK_MONOTONIC time from sc_mono_ms() milliseconds. */
+static void
+abs_mono(int64_t ms, struct timespec *ts)
+{
+	ts->tv_sec = (time_t)(ms / 1000);
+	ts->tv_nsec = (long)(ms % 1000) * 1000000L;
 }
 
 const char *
@@ -402,6 +480,7 @@ op_unref(struct sc_exec_op *op)
 	free(op->kent.key);
 	pthread_mutex_destroy(&op->lock);
 	pthread_cond_destroy(&op->cond);
+	pthread_cond_destroy(&op->slot_cv);
 	sc_session_unref(op->sess);
 	free(op);
 }
@@ -705,6 +784,538 @@ close_cb(struct sc_rpc_call *call, bool cancelled, void *arg)
 	sender_unref(s);
 }
 
+/* ---------------------------------------------------- the scheduler */
+
+/*
+ * Operations wait in per-session queues; sessions with waiting work form
+ * a ring per user, and such users a ring in the manager.  A free slot
+ * goes to the users in turn, within a user to its sessions in turn,
+ * within a session first to an operation resuming after a pause, then to
+ * the oldest new one.  So one user's hundred queued operations delay
+ * another user's next one by at most one turn.
+ *
+ * A new operation needs a slot and a thread, and its user must run fewer
+ * than conf.max_running_per_user operations (paused ones included: they
+ * keep a thread).  A running operation that waits for its reader gives
+ * its slot back (parks) and queues for one again when the reader made
+ * room.  When work has waited conf.compensation_delay_ms while every slot
+ * stayed busy (long queries that do not pause), one more slot is added
+ * (compensation); it goes away with the next slot released.  Threads are
+ * started on demand up to conf.max_threads; those beyond conf.workers
+ * exit after conf.thread_idle_ms without work.
+ */
+
+static void *worker_main(void *arg);
+
+static void
+op_unref_held(struct sc_exec_op *op)
+{
+	if (atomic_fetch_sub(&op->refs, 1) == 1)
+		SC_BUG("last operation reference dropped under a lock");
+}
+
+/* The user entry of op's user, created on first use. */
+static struct uent *
+user_get(struct sc_execmgr *m, const char *user)
+{
+	struct kent *e;
+	struct uent *u;
+	size_t klen = strlen(user) + 1;
+
+	if ((e = ktab_find(&m->users, user, klen)) != NULL)
+		return e->val;
+	u = sc_xcalloc(1, sizeof(*u));
+	u->kent.key = sc_xmemdup(user, klen);
+	u->kent.klen = klen;
+	u->kent.val = u;
+	ktab_insert(&m->users, &u->kent);
+	return u;
+}
+
+/* Forget u once it neither runs nor waits. */
+static void
+user_put(struct sc_execmgr *m, struct uent *u)
+{
+	if (u == NULL || u->running > 0 || u->nsq > 0)
+		return;
+	ktab_remove(&m->users, &u->kent);
+	free(u->kent.key);
+	free(u);
+}
+
+static void
+uring_add(struct sc_execmgr *m, struct uent *u)
+{
+	/* Just before the cursor: served at the end of this turn. */
+	if (m->ucur == NULL) {
+		u->rnext = u->rprev = u;
+		m->ucur = u;
+	} else {
+		u->rnext = m->ucur;
+		u->rprev = m->ucur->rprev;
+		u->rprev->rnext = u;
+		m->ucur->rprev = u;
+	}
+	m->nring++;
+}
+
+static void
+uring_del(struct sc_execmgr *m, struct uent *u)
+{
+	if (u->rnext == u)
+		m->ucur = NULL;
+	else {
+		u->rprev->rnext = u->rnext;
+		u->rnext->rprev = u->rprev;
+		if (m->ucur == u)
+			m->ucur = u->rnext;
+	}
+	u->rnext = u->rprev = NULL;
+	m->nring--;
+}
+
+/* The queue of op's session, created and put in its user's ring. */
+static struct squeue *
+squeue_get(struct sc_execmgr *m, struct sc_exec_op *op)
+{
+	struct uent *u = op->user;
+	struct squeue *q;
+	struct kent *e;
+	char *key;
+	size_t klen;
+
+	key = key_make(op->sess->user_id, op->sess->session_id, "", &klen);
+	if ((e = ktab_find(&m->squeues, key, klen)) != NULL) {
+		free(key);
+		return e->val;
+	}
+	q = sc_xcalloc(1, sizeof(*q));
+	q->kent.key = key;
+	q->kent.klen = klen;
+	q->kent.val = q;
+	q->u = u;
+	ktab_insert(&m->squeues, &q->kent);
+	if (u->scur == NULL) {
+		q->next = q->prev = q;
+		u->scur = q;
+		uring_add(m, u);
+	} else {
+		q->next = u->scur;
+		q->prev = u->scur->prev;
+		q->prev->next = q;
+		u->scur->prev = q;
+	}
+	u->nsq++;
+	return q;
+}
+
+static void
+squeue_drop(struct sc_execmgr *m, struct squeue *q)
+{
+	struct uent *u = q->u;
+
+	if (q->next == q)
+		u->scur = NULL;
+	else {
+		q->prev->next = q->next;
+		q->next->prev = q->prev;
+		if (u->scur == q)
+			u->scur = q->next;
+	}
+	u->nsq--;
+	ktab_remove(&m->squeues, &q->kent);
+	free(q->kent.key);
+	free(q);
+	if (u->nsq == 0)
+		uring_del(m, u);
+}
+
+/* Append op (SCH_QUEUED or SCH_RESUME, op->user set) to its queue. */
+static void
+sq_push(struct sc_execmgr *m, struct sc_exec_op *op)
+{
+	struct squeue *q = squeue_get(m, op);
+	struct sc_exec_op **head, **tail;
+
+	if (op->sched == SCH_RESUME) {
+		head = &q->rhead;
+		tail = &q->rtail;
+		op->user->nresume++;
+		m->nresume++;
+	} else {
+		head = &q->nhead;
+		tail = &q->ntail;
+		op->user->nnew++;
+		m->nqueued++;
+	}
+	op->sq = q;
+	op->qnext = NULL;
+	op->qprev = *tail;
+	if (*tail != NULL)
+		(*tail)->qnext = op;
+	else
+		*head = op;
+	*tail = op;
+}
+
+/* Take op out of its queue; the queue goes once it is empty. */
+static void
+sq_unlink(struct sc_execmgr *m, struct sc_exec_op *op)
+{
+	struct squeue *q = op->sq;
+	struct sc_exec_op **head, **tail;
+
+	if (op->sched == SCH_RESUME) {
+		head = &q->rhead;
+		tail = &q->rtail;
+		op->user->nresume--;
+		m->nresume--;
+	} else {
+		head = &q->nhead;
+		tail = &q->ntail;
+		op->user->nnew--;
+		m->nqueued--;
+	}
+	if (op->qprev != NULL)
+		op->qprev->qnext = op->qnext;
+	else
+		*head = op->qnext;
+	if (op->qnext != NULL)
+		op->qnext->qprev = op->qprev;
+	else
+		*tail = op->qprev;
+	op->qnext = op->qprev = NULL;
+	op->sq = NULL;
+	if (q->rhead == NULL && q->nhead == NULL)
+		squeue_drop(m, q);
+}
+
+/*
+ * The next waiting operation in fair order; new ones only if can_new and
+ * their user is below its cap.  take: unlink it and move the turns on.
+ */
+static struct sc_exec_op *
+sched_next(struct sc_execmgr *m, bool can_new, bool take)
+{
+	struct uent *u;
+	struct squeue *q;
+	struct sc_exec_op *op;
+	size_t i, j;
+	bool new_ok;
+
+	for (i = 0, u = m->ucur; i < m->nring; i++, u = u->rnext) {
+		new_ok = can_new && u->running < m->user_max;
+		if (u->nresume == 0 && (!new_ok || u->nnew == 0))
+			continue;
+		for (j = 0, q = u->scur; j < u->nsq; j++, q = q->next) {
+			op = q->rhead != NULL ? q->rhead
+			    : new_ok	      ? q->nhead
+					      : NULL;
+			if (op == NULL)
+				continue;
+			if (take) {
+				u->scur = q->next;
+				m->ucur = u->rnext;
+				sq_unlink(m, op);
+			}
+			return op;
+		}
+	}
+	return NULL;
+}
+
+/* Start a runner thread, counted idle until it takes work. */
+static int
+spawn(struct sc_execmgr *m, int64_t now)
+{
+	struct thr *t;
+	int rc;
+
+	t = sc_xcalloc(1, sizeof(*t));
+	t->m = m;
+	if ((rc = pthread_create(&t->tid, NULL, worker_main, t)) != 0) {
+		free(t);
+		sc_warn("cannot start a runner thread (%d running): %s",
+		    m->nthreads, strerror(rc));
+		m->spawn_retry_at = now + 1000;
+		return -1;
+	}
+	t->next = m->live;
+	t->prev = NULL;
+	if (m->live != NULL)
+		m->live->prev = t;
+	m->live = t;
+	m->nthreads++;
+	m->nidle++;
+	return 0;
+}
+
+/* Whether a new operation could get a thread now. */
+static bool
+can_start(struct sc_execmgr *m, int64_t now)
+{
+	return !m->stopping &&
+	    (m->nidle > (int)m->nready ||
+		(m->nthreads < m->max_threads && now >= m->spawn_retry_at));
+}
+
+/*
+ * op gives its slot back.  A slot added by compensation goes away when a
+ * long holder (one that held its slot for the compensation delay) lets
+ * go, or once fewer than conf.workers slots are busy; a short operation
+ * that ran in the added slot leaves it to the next one.
+ */
+static void
+slot_release(struct sc_execmgr *m, const struct sc_exec_op *op, int64_t now)
+{
+	m->nrunning--;
+	if (m->extra > 0 &&
+	    now - op->slot_since >= m->conf.compensation_delay_ms)
+		m->extra--;
+	if (m->nrunning < m->workers)
+		m->extra = 0;
+}
+
+/*
+ * Give free slots to waiting work, in fair order.  Returns true when a
+ * stall began (work waits and every slot is busy), for the caller to
+ * wake the timer, which compensates after conf.compensation_delay_ms.
+ */
+static bool
+dispatch(struct sc_execmgr *m, int64_t now)
+{
+	struct sc_exec_op *op;
+	bool can_new, granted = false, stalled, began;
+
+	while (m->nrunning < m->workers + m->extra) {
+		can_new = can_start(m, now);
+		if ((op = sched_next(m, can_new, false)) == NULL)
+			break;
+		if (op->sched == SCH_QUEUED && m->nidle <= (int)m->nready &&
+		    spawn(m, now) == -1)
+			continue;
+		sched_next(m, can_new, true);
+		m->nrunning++;
+		op->slot_since = now;
+		granted = true;
+		if (op->sched == SCH_RESUME) {
+			op->sched = SCH_SLOT;
+			pthread_cond_signal(&op->slot_cv);
+			continue;
+		}
+		op->sched = SCH_READY;
+		op->user->running++;
+		op->qnext = NULL;
+		if (m->rtail != NULL)
+			m->rtail->qnext = op;
+		else
+			m->rhead = op;
+		m->rtail = op;
+		m->nready++;
+		pthread_cond_signal(&m->work_cv);
+	}
+	if (m->nqueued > 0 && !m->stopping && m->nthreads >= m->max_threads &&
+	    m->nidle <= (int)m->nready) {
+		if (!m->cap_warned)
+			sc_warn("all %d runner threads are busy "
+				"(sctk.execute.maxThreads); queued "
+				"operations wait: %zu",
+			    m->nthreads, m->nqueued);
+		m->cap_warned = true;
+	} else if (m->nthreads < m->max_threads)
+		m->cap_warned = false;
+	stalled = m->nrunning >= m->workers + m->extra &&
+	    sched_next(m, can_start(m, now), false) != NULL;
+	began = stalled && m->stall_since < 0;
+	if (!stalled)
+		m->stall_since = -1;
+	else if (granted || began)
+		m->stall_since = now;
+	return began;
+}
+
+/* Wake the timer (no lock of ours held). */
+static void
+timer_kick(struct sc_execmgr *m)
+{
+	pthread_mutex_lock(&m->lock);
+	pthread_cond_signal(&m->timer_cv);
+	pthread_mutex_unlock(&m->lock);
+}
+
+/*
+ * Queue a new operation (manager locked, registered, its sender set).
+ * Returns dispatch()'s stall flag.
+ */
+static bool
+sched_add(struct sc_execmgr *m, struct sc_exec_op *op, int64_t now)
+{
+	bool began;
+
+	pthread_mutex_lock(&m->slock);
+	op_ref(op); /* the queue's */
+	op->user = user_get(m, op->sess->user_id);
+	op->sched = SCH_QUEUED;
+	sq_push(m, op);
+	began = dispatch(m, now);
+	pthread_mutex_unlock(&m->slock);
+	return began;
+}
+
+/*
+ * op was canceled (op locked): drop it from the queue, or wake it if it
+ * waits for a slot.  The queue's reference is never the last one: the
+ * registry holds one while an operation can be canceled.
+ */
+static void
+sched_cancel(struct sc_execmgr *m, struct sc_exec_op *op)
+{
+	pthread_mutex_lock(&m->slock);
+	if (op->sched == SCH_QUEUED) {
+		sq_unlink(m, op);
+		op->sched = SCH_NONE;
+		user_put(m, op->user);
+		op->user = NULL;
+		op_unref_held(op);
+	} else if (op->sched == SCH_RESUME) {
+		sq_unlink(m, op);
+		op->sched = SCH_NOSLOT;
+		pthread_cond_signal(&op->slot_cv);
+	}
+	pthread_mutex_unlock(&m->slock);
+}
+
+/* op waits for its reader (op locked): give its slot back. */
+static bool
+sched_park(struct sc_execmgr *m, struct sc_exec_op *op)
+{
+	bool parked = false;
+	int64_t now;
+
+	pthread_mutex_lock(&m->slock);
+	if (op->sched == SCH_SLOT) {
+		op->sched = SCH_PARKED;
+		m->nparked++;
+		now = now_ms(m);
+		slot_release(m, op, now);
+		dispatch(m, now);
+		parked = true;
+	}
+	pthread_mutex_unlock(&m->slock);
+	return parked;
+}
+
+/*
+ * A parked op can go on (no lock of ours held): wait in turn for a slot.
+ * Returns with op holding a slot (SCH_SLOT), or canceled (SCH_NOSLOT).
+ */
+static void
+sched_resume(struct sc_execmgr *m, struct sc_exec_op *op)
+{
+	bool began = false;
+
+	pthread_mutex_lock(&m->slock);
+	if (op->sched == SCH_PARKED) {
+		m->nparked--;
+		if (atomic_load(&op->cancel) != 0)
+			op->sched = SCH_NOSLOT;
+		else {
+			op->sched = SCH_RESUME;
+			sq_push(m, op);
+			began = dispatch(m, now_ms(m));
+		}
+	}
+	if (began) {
+		pthread_mutex_unlock(&m->slock);
+		timer_kick(m);
+		pthread_mutex_lock(&m->slock);
+	}
+	while (op->sched == SCH_RESUME)
+		pthread_cond_wait(&op->slot_cv, &m->slock);
+	pthread_mutex_unlock(&m->slock);
+}
+
+/* The run of op ended (scheduler locked); dispatch()'s stall flag. */
+static bool
+sched_end(struct sc_execmgr *m, struct sc_exec_op *op, int64_t now)
+{
+	if (op->sched == SCH_SLOT)
+		slot_release(m, op, now);
+	else if (op->sched == SCH_PARKED)
+		m->nparked--;
+	else if (op->sched != SCH_NOSLOT)
+		SC_BUG("operation %s ended in scheduler state %d", op->id,
+		    (int)op->sched);
+	op->sched = SCH_DONE;
+	op->user->running--;
+	user_put(m, op->user);
+	op->user = NULL;
+	return dispatch(m, now);
+}
+
+size_t
+sc_execmgr_compensate(struct sc_execmgr *m, int64_t now)
+{
+	size_t n = 0;
+	int64_t waited;
+
+	pthread_mutex_lock(&m->slock);
+	if (!m->stopping && m->stall_since >= 0 &&
+	    m->conf.compensation_delay_ms >= 0 &&
+	    (waited = now - m->stall_since) >= m->conf.compensation_delay_ms &&
+	    m->workers + m->extra < m->max_threads) {
+		m->extra++;
+		m->compensations++;
+		n = 1;
+		if (m->extra == 1)
+			sc_info("all %d workers busy for %lld ms with "
+				"operations waiting: running one more beside "
+				"them (sctk.execute.compensationDelay)",
+			    m->workers, (long long)waited);
+		else
+			sc_debug("compensation: %d extra slots, %d threads",
+			    m->extra, m->nthreads);
+	}
+	/* Also retries a thread that could not be started. */
+	if (!m->stopping)
+		dispatch(m, now);
+	pthread_mutex_unlock(&m->slock);
+	return n;
+}
+
+/* When the timer should call sc_execmgr_compensate(), or NO_DEADLINE. */
+static int64_t
+compensate_at(struct sc_execmgr *m, int64_t now)
+{
+	int64_t t = NO_DEADLINE;
+
+	pthread_mutex_lock(&m->slock);
+	if (m->stall_since >= 0 && m->conf.compensation_delay_ms >= 0 &&
+	    m->workers + m->extra < m->max_threads)
+		t = m->stall_since + m->conf.compensation_delay_ms;
+	if (m->nqueued > 0 && m->spawn_retry_at > now && m->spawn_retry_at < t)
+		t = m->spawn_retry_at;
+	pthread_mutex_unlock(&m->slock);
+	return t;
+}
+
+/* Join threads that exited (no lock of ours held). */
+static void
+reap(struct sc_execmgr *m)
+{
+	struct thr *t, *next;
+
+	pthread_mutex_lock(&m->slock);
+	t = m->dead;
+	m->dead = NULL;
+	pthread_mutex_unlock(&m->slock);
+	for (; t != NULL; t = next) {
+		next = t->next;
+		pthread_join(t->tid, NULL);
+		free(t);
+	}
+}
+
 /* -------------------------------------------------- op transitions */
 
 /* PENDING or RUNNING -> CANCELED (op locked); true if it moved. */
@@ -719,6 +1330,7 @@ cancel_locked(struct sc_exec_op *op)
 	op->has_error = true;
 	sc_execbuf_finish(op->buf);
 	pthread_cond_broadcast(&op->cond);
+	sched_cancel(op->m, op);
 	sc_info("operation %s canceled", op->id);
 	return true;
 }
@@ -824,37 +1436,6 @@ remove_op(struct sc_execmgr *m, struct sc_exec_op *op)
 }
 
 /* ----------------------------------------------------- the runners */
-
-/*
- * Take the first queued operation still PENDING (manager locked); those
- * canceled meanwhile are unqueued into a.
- */
-static struct sc_exec_op *
-pick(struct sc_execmgr *m, struct acts *a)
-{
-	struct sc_exec_op *op, *prev, *next;
-	enum sc_exec_state st;
-
-	for (prev = NULL, op = m->qhead; op != NULL; op = next) {
-		next = op->qnext;
-		pthread_mutex_lock(&op->lock);
-		st = op->state;
-		pthread_mutex_unlock(&op->lock);
-		if (prev != NULL)
-			prev->qnext = next;
-		else
-			m->qhead = next;
-		if (m->qtail == op)
-			m->qtail = prev;
-		op->qnext = NULL;
-		op->queued = false;
-		m->nqueued--;
-		if (st == SC_EXEC_PENDING)
-			return op;
-		acts_unref_later(a, op);
-	}
-	return NULL;
-}
 
 /* Build and pack a response with op's ids; returns the bytes. */
 static uint8_t *
@@ -963,30 +1544,72 @@ run_op(struct sc_execmgr *m, struct sc_exec_op *op)
 	acts_run(m, &a);
 }
 
+/*
+ * A runner thread: run ready operations; beyond conf.workers threads,
+ * exit after conf.thread_idle_ms without work.
+ */
 static void *
 worker_main(void *arg)
 {
-	struct sc_execmgr *m = arg;
+	struct thr *t = arg;
+	struct sc_execmgr *m = t->m;
 	struct sc_exec_op *op;
-	struct acts a;
-	bool stop;
+	struct timespec ts;
+	int64_t idle_end = -1;
+	bool began;
 
+	pthread_mutex_lock(&m->slock);
 	for (;;) {
-		acts_init(&a);
-		op = NULL;
-		pthread_mutex_lock(&m->lock);
-		while (
-		    !m->stopping && (op = pick(m, &a)) == NULL && a.nunref == 0)
-			pthread_cond_wait(&m->work_cv, &m->lock);
-		stop = m->stopping;
-		pthread_mutex_unlock(&m->lock);
-		acts_run(m, &a);
-		if (op != NULL) {
+		if ((op = m->rhead) != NULL) {
+			if ((m->rhead = op->qnext) == NULL)
+				m->rtail = NULL;
+			op->qnext = NULL;
+			m->nready--;
+			m->nidle--;
+			op->sched = SCH_SLOT;
+			pthread_mutex_unlock(&m->slock);
 			run_op(m, op);
-			op_unref(op);
-		} else if (stop)
+			pthread_mutex_lock(&m->slock);
+			began = sched_end(m, op, now_ms(m));
+			m->nidle++;
+			pthread_mutex_unlock(&m->slock);
+			if (began)
+				timer_kick(m);
+			op_unref(op); /* the queue's */
+			idle_end = -1;
+			pthread_mutex_lock(&m->slock);
+			continue;
+		}
+		if (m->stopping)
 			break;
+		if (m->nthreads <= m->workers) {
+			idle_end = -1;
+			pthread_cond_wait(&m->work_cv, &m->slock);
+			continue;
+		}
+		if (idle_end < 0)
+			idle_end = sc_mono_ms() + m->conf.thread_idle_ms;
+		else if (sc_mono_ms() >= idle_end)
+			break;
+		abs_mono(idle_end, &ts);
+		pthread_cond_timedwait(&m->work_cv, &m->slock, &ts);
 	}
+	m->nthreads--;
+	m->nidle--;
+	if (t->prev != NULL)
+		t->prev->next = t->next;
+	else
+		m->live = t->next;
+	if (t->next != NULL)
+		t->next->prev = t->prev;
+	t->prev = NULL;
+	t->next = m->dead;
+	m->dead = t;
+	if (!m->stopping)
+		sc_debug("runner thread exits after %lld ms idle (%d left)",
+		    (long long)m->conf.thread_idle_ms, m->nthreads);
+	pthread_cond_broadcast(&m->threads_cv);
+	pthread_mutex_unlock(&m->slock);
 	return NULL;
 }
 
@@ -1003,6 +1626,7 @@ emit_bytes(struct sc_exec_op *op, const char *rid, void *mem, uint8_t *data,
 	struct sc_execmgr *m = op->m;
 	struct sc_execbuf_stats st;
 	struct acts a;
+	bool parked = false;
 
 	acts_init(&a);
 	pthread_mutex_lock(&op->lock);
@@ -1013,9 +1637,18 @@ emit_bytes(struct sc_exec_op *op, const char *rid, void *mem, uint8_t *data,
 		if (m->conf.high_water_bytes < 0 ||
 		    st.unconsumed <= m->conf.high_water_bytes)
 			break;
+		/* Waiting for the reader: the slot is for others. */
+		if (!parked)
+			parked = sched_park(m, op);
 		op->waiters++;
 		pthread_cond_wait(&op->cond, &op->lock);
 		op->waiters--;
+	}
+	if (parked && op->state == SC_EXEC_RUNNING) {
+		/* Room again: compute on only with a slot, in turn. */
+		pthread_mutex_unlock(&op->lock);
+		sched_resume(m, op);
+		pthread_mutex_lock(&op->lock);
 	}
 	if (op->state != SC_EXEC_RUNNING) {
 		pthread_mutex_unlock(&op->lock);
@@ -1238,6 +1871,7 @@ op_new(struct sc_execmgr *m, struct sc_session *s, const char *id,
 	op->kent.val = op;
 	pthread_mutex_init(&op->lock, NULL);
 	pthread_cond_init(&op->cond, NULL);
+	pthread_cond_init(&op->slot_cv, NULL);
 	atomic_init(&op->cancel, 0);
 	op->state = SC_EXEC_PENDING;
 	op->buf = sc_execbuf_new(reattachable ? m->conf.retry_buffer_size : 0);
@@ -1372,14 +2006,6 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
 		op_ref(op); /* the registry's */
 		op->registered = true;
 		ktab_insert(&m->ops, &op->kent);
-		op_ref(op); /* the queue's */
-		op->queued = true;
-		if (m->qtail != NULL)
-			m->qtail->qnext = op;
-		else
-			m->qhead = op;
-		m->qtail = op;
-		m->nqueued++;
 		pthread_mutex_lock(&op->lock);
 		sender_ref(snd); /* op->sender */
 		op->sender = snd;
@@ -1389,7 +2015,8 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
 			"tags",
 		    id, s->session_id, s->user_id,
 		    reattachable ? ", reattachable" : "", op->ntags);
-		pthread_cond_broadcast(&m->work_cv);
+		/* Queued once its sender is set: it may run at once. */
+		sched_add(m, op, now);
 		pthread_cond_signal(&m->timer_cv);
 	} else {
 		pthread_mutex_lock(&op->lock);
@@ -1748,13 +2375,6 @@ sc_execmgr_expire_streams(struct sc_execmgr *m, int64_t now)
 
 /* ------------------------------------------------------- the timer */
 
-static void
-abs_mono(int64_t ms, struct timespec *ts)
-{
-	ts->tv_sec = (time_t)(ms / 1000);
-	ts->tv_nsec = (long)(ms % 1000) * 1000000L;
-}
-
 static void *
 timer_main(void *arg)
 {
@@ -1762,7 +2382,7 @@ timer_main(void *arg)
 	struct sc_exec_op *op;
 	struct kent *e;
 	struct timespec ts;
-	int64_t now, wake, next_maint, interval;
+	int64_t now, wake, next_maint, interval, comp;
 
 	interval = m->conf.maintenance_interval_ms;
 	if (interval < 10)
@@ -1779,15 +2399,22 @@ timer_main(void *arg)
 				wake = op->sender->deadline;
 			pthread_mutex_unlock(&op->lock);
 		}
+		/* A stall that begins signals timer_cv under m->lock. */
+		comp = compensate_at(m, now);
+		if (comp < wake)
+			wake = comp;
 		if (now < wake) {
 			abs_mono(wake, &ts);
 			pthread_cond_timedwait(&m->timer_cv, &m->lock, &ts);
 			continue;
 		}
 		pthread_mutex_unlock(&m->lock);
+		if (now >= comp)
+			sc_execmgr_compensate(m, now);
 		sc_execmgr_expire_streams(m, now);
 		if (now >= next_maint) {
 			sc_execmgr_maintain(m, now);
+			reap(m);
 			next_maint = now + interval;
 		}
 		pthread_mutex_lock(&m->lock);
@@ -1827,6 +2454,7 @@ sc_execmgr_new_opts(struct sc_server *srv, const struct sc_execmgr_opts *o)
 	struct sc_execmgr *m;
 	pthread_condattr_t ca;
 	int i, rc;
+	int64_t now;
 
 	m = sc_xcalloc(1, sizeof(*m));
 	m->srv = srv;
@@ -1840,21 +2468,32 @@ sc_execmgr_new_opts(struct sc_server *srv, const struct sc_execmgr_opts *o)
 	m->completed_max = o != NULL && o->completed_max > 0 ? o->completed_max
 							     : COMPLETED_MAX;
 	pthread_mutex_init(&m->lock, NULL);
-	pthread_cond_init(&m->work_cv, NULL);
+	pthread_mutex_init(&m->slock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&m->timer_cv, &ca);
+	pthread_cond_init(&m->work_cv, &ca);
 	pthread_condattr_destroy(&ca);
+	pthread_cond_init(&m->threads_cv, NULL);
 	ktab_init(&m->ops);
 	ktab_init(&m->tombs);
 	ktab_init(&m->done);
-	m->nworkers = m->conf.workers > 0 ? m->conf.workers : 1;
-	m->workers = sc_xcalloc((size_t)m->nworkers, sizeof(*m->workers));
-	for (i = 0; i < m->nworkers; i++)
-		if ((rc = pthread_create(&m->workers[i], NULL, worker_main,
-			 m)) != 0)
-			SC_BUG("cannot start a worker thread: %s",
-			    strerror(rc));
+	ktab_init(&m->users);
+	ktab_init(&m->squeues);
+	m->workers = m->conf.workers > 0 ? m->conf.workers : 1;
+	m->max_threads = m->conf.max_threads > m->workers ? m->conf.max_threads
+							  : m->workers;
+	m->user_max = m->conf.max_running_per_user > 0
+	    ? m->conf.max_running_per_user
+	    : m->max_threads;
+	m->stall_since = -1;
+	m->spawn_retry_at = INT64_MIN;
+	now = now_ms(m);
+	pthread_mutex_lock(&m->slock);
+	for (i = 0; i < m->workers; i++)
+		if (spawn(m, now) == -1)
+			SC_BUG("cannot start the runner threads");
+	pthread_mutex_unlock(&m->slock);
 	if (o == NULL || !o->no_timer) {
 		if ((rc = pthread_create(&m->timer, NULL, timer_main, m)) != 0)
 			SC_BUG("cannot start the timer thread: %s",
@@ -1878,7 +2517,6 @@ sc_execmgr_shutdown(struct sc_execmgr *m)
 	struct acts a;
 	struct act *x;
 	int64_t now;
-	int i;
 
 	acts_init(&a);
 	pthread_mutex_lock(&m->lock);
@@ -1886,7 +2524,9 @@ sc_execmgr_shutdown(struct sc_execmgr *m)
 		pthread_mutex_unlock(&m->lock);
 		return;
 	}
+	pthread_mutex_lock(&m->slock);
 	m->stopping = true;
+	pthread_mutex_unlock(&m->slock);
 	now = now_ms(m);
 	for (e = m->ops.head.next; e != &m->ops.head; e = e->next) {
 		op = e->val;
@@ -1900,13 +2540,17 @@ sc_execmgr_shutdown(struct sc_execmgr *m)
 		}
 		pthread_mutex_unlock(&op->lock);
 	}
-	pthread_cond_broadcast(&m->work_cv);
 	pthread_cond_broadcast(&m->timer_cv);
 	pthread_mutex_unlock(&m->lock);
 	acts_run(m, &a);
 
-	for (i = 0; i < m->nworkers; i++)
-		pthread_join(m->workers[i], NULL);
+	/* Canceled operations end; then every thread exits. */
+	pthread_mutex_lock(&m->slock);
+	pthread_cond_broadcast(&m->work_cv);
+	while (m->nthreads > 0)
+		pthread_cond_wait(&m->threads_cv, &m->slock);
+	pthread_mutex_unlock(&m->slock);
+	reap(m);
 	if (m->has_timer)
 		pthread_join(m->timer, NULL);
 
@@ -1918,14 +2562,8 @@ sc_execmgr_shutdown(struct sc_execmgr *m)
 		close_locked(m, op, CLOSE_FORGET, now, &a);
 		pthread_mutex_unlock(&op->lock);
 	}
-	while ((op = m->qhead) != NULL) {
-		m->qhead = op->qnext;
-		op->qnext = NULL;
-		op->queued = false;
-		acts_unref_later(&a, op);
-	}
-	m->qtail = NULL;
-	m->nqueued = 0;
+	if (m->nring != 0 || m->nready != 0 || m->nqueued != 0)
+		SC_BUG("operations still queued after shutdown");
 	m->stopped = true;
 	pthread_mutex_unlock(&m->lock);
 	acts_run(m, &a);
@@ -1953,10 +2591,13 @@ sc_execmgr_free(struct sc_execmgr *m)
 	ktab_free_entries(&m->tombs);
 	ktab_free_entries(&m->done);
 	free(m->ops.b);
-	free(m->workers);
+	free(m->users.b);
+	free(m->squeues.b);
 	pthread_mutex_destroy(&m->lock);
+	pthread_mutex_destroy(&m->slock);
 	pthread_cond_destroy(&m->work_cv);
 	pthread_cond_destroy(&m->timer_cv);
+	pthread_cond_destroy(&m->threads_cv);
 	free(m);
 }
 
@@ -1981,9 +2622,19 @@ sc_execmgr_counts(struct sc_execmgr *m, struct sc_exec_counts *c)
 	c->live = m->ops.n;
 	c->tombstones = m->tombs.n;
 	c->completed = m->done.n;
-	c->queued = m->nqueued;
 	c->started = m->started;
 	c->abandoned = m->abandoned;
+	pthread_mutex_lock(&m->slock);
+	c->queued = m->nqueued;
+	c->resuming = m->nresume;
+	c->parked = m->nparked;
+	c->slots = (size_t)m->workers;
+	c->slots_busy = (size_t)m->nrunning;
+	c->extra_slots = (size_t)m->extra;
+	c->threads = (size_t)m->nthreads;
+	c->idle_threads = (size_t)m->nidle;
+	c->compensations = m->compensations;
+	pthread_mutex_unlock(&m->slock);
 	pthread_mutex_unlock(&m->lock);
 }
 

@@ -12,13 +12,26 @@
  *   exec_run.c      the default runner: a plan on the embedded engine
  *
  * Threads: the handlers below run on completion-queue threads and never
- * block; plans run on conf.workers worker threads; one timer thread ends
- * streams at senderMaxStreamDuration and runs maintenance.  Operations
- * beyond the workers wait PENDING, in order.  The operations of one
- * session may run at the same time (each has its own cancel flag for the
- * engine).  Locks: the manager lock is taken before an operation lock;
- * none of them is held while calling sc_srv_finish_error() or into the
- * session manager.
+ * block; plans run on runner threads; one timer thread ends streams at
+ * senderMaxStreamDuration, runs maintenance and compensates stalls.
+ *
+ * Scheduling: conf.workers slots, the right to compute.  An operation
+ * waits PENDING until it gets a slot and a thread, in fair order (users
+ * in turn, their sessions in turn, each session's operations in
+ * order), and only while its user runs fewer than
+ * conf.max_running_per_user operations.  One that waits for its reader
+ * (backpressure) gives its slot back and queues for one again once the
+ * reader made room; it keeps its thread, since the engine calls the sink
+ * from inside its loop.  When work has waited conf.compensation_delay_ms
+ * while every slot stayed busy, one more slot is added until the next
+ * one is released.  Threads start on demand up to conf.max_threads;
+ * those beyond conf.workers exit after conf.thread_idle_ms idle.  The
+ * operations of one session may run at the same time (each has its own
+ * cancel flag for the engine).
+ *
+ * Locks: the manager lock is taken before an operation lock, and the
+ * scheduler lock after both; none of them is held while calling
+ * sc_srv_finish_error() or into the session manager.
  */
 
 #ifndef SC_EXEC_H
@@ -154,7 +167,15 @@ struct sc_exec_counts {
 	size_t attached; /* live ones with a sender */
 	size_t tombstones; /* abandoned ids remembered */
 	size_t completed; /* recently completed ids remembered */
-	size_t queued; /* waiting for a worker */
+	size_t queued; /* new ones waiting for a slot */
+	size_t resuming; /* paused ones waiting for a slot again */
+	size_t parked; /* paused for their reader, holding no slot */
+	size_t slots; /* conf.workers */
+	size_t slots_busy; /* held by running operations */
+	size_t extra_slots; /* added by compensation, still in use */
+	size_t threads; /* runner threads */
+	size_t idle_threads;
+	uint64_t compensations; /* slots added since start */
 	uint64_t started; /* operations created since start */
 	uint64_t abandoned; /* removed as abandoned since start */
 };
@@ -316,6 +337,13 @@ struct sc_execmgr *sc_execmgr_new_opts(struct sc_server *srv,
  * clock); the timer thread does this.  Returns the number ended.
  */
 size_t sc_execmgr_expire_streams(struct sc_execmgr *m, int64_t now);
+/*
+ * Add a slot if work has waited conf.compensation_delay_ms at now (the
+ * manager's clock) while every slot was busy, and the slots are fewer
+ * than conf.max_threads; the timer thread does this.  Returns the number
+ * of slots added (0 or 1).
+ */
+size_t sc_execmgr_compensate(struct sc_execmgr *m, int64_t now);
 
 /*
  * For runners: set the response's ids (session, server-side session,

@@ -65,6 +65,11 @@ struct sc_server_conf {
 	    progress_interval_ms; /* spark.connect.progress.reportInterval, 2 s */
 	int64_t max_message_size; /* grpc.maxInboundMessageSize, 128 MiB */
 	int64_t max_metadata_size; /* grpc.maxMetadataSize, 1024 */
+	int max_threads; /* sctk.execute.maxThreads: runner thread cap, 64 */
+	int max_running_per_user; /* sctk.execute.maxRunningPerUser, 16 */
+	int64_t
+	    compensation_delay_ms; /* sctk.execute.compensationDelay, 200 ms; -1 never */
+	int64_t thread_idle_ms; /* sctk.execute.threadIdleTimeout, 60 s */
 	int workers; /* execution worker threads, 4 */
 	char token[256]; /* authenticate.token, "" = none */
 	/* Limits on sessions, their conf, shutdown and memory (sctk.*). */
@@ -81,6 +86,10 @@ struct sc_server_conf {
 	int64_t artifact_max_size; /* maxSize, 2 GiB */
 	int64_t artifact_session_bytes; /* maxSessionBytes, 10 GiB */
 	int64_t artifact_session_files; /* maxSessionFiles, 10000 */
+	/* The SQL engine's limits (engine.h); 0 means none. */
+	int64_t sql_op_memory; /* sctk.sql.operationMemory, 256 MiB */
+	int64_t sql_max_value; /* sctk.sql.maxValueSize, 64 MiB */
+	int64_t sql_heap_limit; /* sctk.sql.heapLimit, 4 GiB */
 };
 
 /* Fill conf with the defaults. */

@@ -69,6 +69,11 @@ static const char *const c_security[] = {
 	"org.apache.spark.SparkSecurityException",
 	"java.lang.SecurityException", RTAIL, NULL
 };
+static const char *const c_oom[] = {
+	"org.apache.spark.memory.SparkOutOfMemoryError",
+	"java.lang.OutOfMemoryError", "java.lang.VirtualMachineError",
+	"java.lang.Error", TAIL, NULL
+};
 
 /* Error class prefix -> the exception Spark raises for it. */
 static const struct {
@@ -79,6 +84,8 @@ static const struct {
 	{ "CANNOT_MODIFY_CONFIG", c_analysis },
 	{ "CAST_INVALID_INPUT", c_numfmt },
 	{ "CAST_OVERFLOW", c_arith },
+	{ "EXCEED_LIMIT_LENGTH", c_runtime },
+	{ "FAILED_TO_PARSE_TOO_COMPLEX", c_parse },
 	{ "INCONSISTENT_COLUMN_TYPE", c_analysis },
 	{ "INVALID_ARTIFACT_PATH", c_runtime },
 	{ "INVALID_ARTIFACT_STREAM", c_runtime },
@@ -91,6 +98,7 @@ static const struct {
 	{ "SQL_CONF_NOT_FOUND", c_nosuch },
 	{ "TABLE_OR_VIEW_ALREADY_EXISTS", c_analysis },
 	{ "TABLE_OR_VIEW_NOT_FOUND", c_analysis },
+	{ "UNABLE_TO_ACQUIRE_MEMORY", c_oom },
 	{ "UNBOUND_SQL_PARAMETER", c_analysis },
 	{ "UNAUTHENTICATED", c_security },
 	{ "UNRESOLVED_", c_analysis },

@@ -23,7 +23,7 @@
 #include "core/error.h"
 #include "core/protocol.h"
 #include "core/reattach.h"
-#include "core/session.h"
+#include "core/client.h"
 #include "core/uri.h"
 #include "core/uuid.h"
 #include "core/xmem.h"
@@ -295,17 +295,13 @@ hold_cmd(int argc, char *argv[])
 	Spark__Connect__ExecutePlanRequest__RequestOption *ropts[1];
 	Spark__Connect__ReattachOptions reat =
 	    SPARK__CONNECT__REATTACH_OPTIONS__INIT;
-	Spark__Connect__ReleaseExecuteRequest rel =
-	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__INIT;
-	Spark__Connect__ReleaseExecuteRequest__ReleaseAll all =
-	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_ALL__INIT;
 	struct plan p;
 	struct sc_client *c;
 	struct sc_error err;
 	struct sc_buf msg;
 	struct timespec until;
 	char opid[SC_UUID_STRLEN];
-	void *s, *resp;
+	void *s;
 	uint8_t *packed;
 	size_t len;
 	uint64_t got = 0, bytes = 0;
@@ -321,7 +317,7 @@ hold_cmd(int argc, char *argv[])
 	if (sc_uuid_v4(opid, &err) == -1)
 		die("%s", err.msg);
 	req.plan = &p.plan;
-	sc_client_stamp_execute(c, &req);
+	sc_client_stamp(c, &req.base);
 	req._operation_id_case =
 	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST___OPERATION_ID_OPERATION_ID;
 	req.operation_id = opid;
@@ -356,19 +352,10 @@ hold_cmd(int argc, char *argv[])
 	sc_client_stream_free(c, s);
 	sc_buf_release(&msg);
 
-	sc_client_stamp_release(c, &rel);
-	rel.operation_id = opid;
-	rel.release_case =
-	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_RELEASE_ALL;
-	rel.release_all = &all;
 	clock_gettime(CLOCK_MONOTONIC, &until);
 	until.tv_sec += 10;
-	resp = NULL;
-	if (sc_client_unary(c, SC_METHOD_RELEASE_EXECUTE, &rel.base,
-		&spark__connect__release_execute_response__descriptor, &resp,
-		&until, &err) == -1)
+	if (sc_client_release_execute(c, opid, NULL, NULL, &until, &err) == -1)
 		die("hold: ReleaseExecute: %s", err.msg);
-	protobuf_c_message_free_unpacked(resp, NULL);
 	sc_client_free(c);
 	if (got == 0)
 		die("hold: no response after the hold");

@@ -204,10 +204,34 @@ xf_is_batch(const Spark__Connect__ExecutePlanResponse *r)
 /* --------------------------------------------------- fake runner */
 
 atomic_int xf_runs;
+static pthread_mutex_t starts_mu = PTHREAD_MUTEX_INITIALIZER;
+static char starts[XF_STARTS_MAX][SC_UUID_STRLEN];
+static size_t nstarts;
 static pthread_mutex_t gate_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
 static bool gate_open;
 atomic_int xf_emit_failures;
+
+void
+xf_starts_reset(void)
+{
+	pthread_mutex_lock(&starts_mu);
+	nstarts = 0;
+	pthread_mutex_unlock(&starts_mu);
+}
+
+size_t
+xf_starts(char out[][SC_UUID_STRLEN], size_t max)
+{
+	size_t i, n;
+
+	pthread_mutex_lock(&starts_mu);
+	n = nstarts < max ? nstarts : max;
+	for (i = 0; i < n; i++)
+		memcpy(out[i], starts[i], SC_UUID_STRLEN);
+	pthread_mutex_unlock(&starts_mu);
+	return n;
+}
 
 void
 xf_gate_set(bool open)
@@ -241,6 +265,10 @@ fake_run(struct sc_exec_op *op, const Spark__Connect__Plan *plan, void *arg,
 
 	(void)arg;
 	atomic_fetch_add(&xf_runs, 1);
+	pthread_mutex_lock(&starts_mu);
+	if (nstarts < XF_STARTS_MAX)
+		memcpy(starts[nstarts++], sc_exec_op_id(op), SC_UUID_STRLEN);
+	pthread_mutex_unlock(&starts_mu);
 	if (plan == NULL || plan->command == NULL ||
 	    plan->command->sql_command == NULL)
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023", "no");

@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "core/uuid.h"
+
 #define OP1 "6a0b3c1e-1111-4aaa-8bbb-000000000001"
 #define OP2 "6a0b3c1e-1111-4aaa-8bbb-000000000002"
 #define OP3 "6a0b3c1e-1111-4aaa-8bbb-000000000003"
@@ -70,6 +72,11 @@ bool xf_has_complete(const Spark__Connect__ExecutePlanResponse *r);
 bool xf_is_batch(const Spark__Connect__ExecutePlanResponse *r);
 
 void xf_gate_set(bool open);
+
+/* The ids of the operations the fake runner started, in order. */
+#define XF_STARTS_MAX 64
+void xf_starts_reset(void);
+size_t xf_starts(char out[][SC_UUID_STRLEN], size_t max);
 
 struct sc_session *xf_session_new(const char *user, const char *sid);
 void xf_mgr_start(size_t completed_max);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * test-cli.c: number, duration and size parsing, the common options, and
- * (in child processes) the functions that print and exit.
+ * test-cli.c: number, duration and size parsing, the common options, the
+ * option parser (sc_cli_parse: every kind of table row, operands, the
+ * common and connection options) and, in child processes, the functions
+ * that print and exit, among them every usage error's one voice.
  */
 
 #include "core/cli.h"
@@ -16,12 +18,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/conn.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "core/timeutil.h"
+#include "core/uri.h"
 #include "core/xmem.h"
+#include "child.h"
 #include "tap.h"
 #include "core/banned.h"
+
+#define S(s) ((char *)(s))
 
 static void
 test_uint(void)
@@ -209,57 +216,6 @@ test_size(void)
 
 /* --- child processes for what prints and exits ------------------------ */
 
-struct run {
-	int status; /* from waitpid */
-	char out[4096];
-	char errs[4096];
-};
-
-static void
-slurp(int fd, char *buf, size_t bufsz)
-{
-	size_t n = 0;
-	ssize_t r;
-
-	while (n + 1 < bufsz && (r = read(fd, buf + n, bufsz - 1 - n)) > 0)
-		n += (size_t)r;
-	buf[n] = '\0';
-	close(fd);
-}
-
-/*
- * Run fn(arg) in a child with stdout and stderr captured; fn normally
- * exits, and returning from it exits 99.  If stdout_fd >= 0 the child's
- * stdout is that descriptor instead.
- */
-static void
-run_child(struct run *r, void (*fn)(const void *), const void *arg,
-    int stdout_fd)
-{
-	int po[2], pe[2];
-	pid_t pid;
-
-	if (pipe(po) == -1 || pipe(pe) == -1)
-		abort();
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		dup2(stdout_fd >= 0 ? stdout_fd : po[1], 1);
-		dup2(pe[1], 2);
-		close(po[0]);
-		close(pe[0]);
-		close(po[1]);
-		close(pe[1]);
-		fn(arg);
-		_exit(99);
-	}
-	close(po[1]);
-	close(pe[1]);
-	slurp(po[0], r->out, sizeof(r->out));
-	slurp(pe[0], r->errs, sizeof(r->errs));
-	waitpid(pid, &r->status, 0);
-}
-
 static const char usage_text[] =
     "usage: sc-test [-qv] [-s server] [-t timeout] thing...\n"
     "\n"
@@ -311,37 +267,37 @@ static void
 test_exiting(void)
 {
 	struct sc_error err;
-	struct run r;
+	struct child r;
 	int ch, p[2], fd;
 	char *want;
 
 	ch = 'h';
-	run_child(&r, child_opt, &ch, -1);
+	child_run(&r, child_opt, &ch, -1);
 	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "-h exits 0");
-	is_str(r.out, usage_text, "-h prints the whole usage to stdout");
-	is_str(r.errs, "", "-h: nothing on stderr");
+	is_str(r.outbuf, usage_text, "-h prints the whole usage to stdout");
+	is_str(r.errbuf, "", "-h: nothing on stderr");
 
 	ch = 'V';
-	run_child(&r, child_opt, &ch, -1);
+	child_run(&r, child_opt, &ch, -1);
 	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "-V exits 0");
 	want = sc_xasprintf("sc-test %s\n", SCTK_VERSION);
-	is_str(r.out, want, "-V prints the version");
-	is_str(r.out, "sc-test 0.1.0\n", "-V: sc-test 0.1.0");
+	is_str(r.outbuf, want, "-V prints the version");
+	is_str(r.outbuf, "sc-test 0.1.0\n", "-V: sc-test 0.1.0");
 	free(want);
 
-	run_child(&r, child_usage, NULL, -1);
+	child_run(&r, child_usage, NULL, -1);
 	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2,
 	    "sc_usage exits 2");
-	is_str(r.out, "", "sc_usage: nothing on stdout");
-	is_str(r.errs,
+	is_str(r.outbuf, "", "sc_usage: nothing on stdout");
+	is_str(r.errbuf,
 	    "usage: sc-test [-qv] [-s server] [-t timeout] thing...\n"
 	    "try 'sc-test --help'\n",
 	    "sc_usage: synopsis and hint on stderr");
 
-	run_child(&r, child_usage_msg, NULL, -1);
+	child_run(&r, child_usage_msg, NULL, -1);
 	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2,
 	    "sc_usage_msg exits 2");
-	is_str(r.errs,
+	is_str(r.errbuf,
 	    "sc-test: missing thing\n"
 	    "usage: sc-test [-qv] [-s server] [-t timeout] thing...\n"
 	    "try 'sc-test --help'\n",
@@ -349,52 +305,52 @@ test_exiting(void)
 
 	sc_error_from_grpc(&err, SC_GRPC_NOT_FOUND, "no such operation", NULL,
 	    0);
-	run_child(&r, child_report, &err, -1);
+	child_run(&r, child_report, &err, -1);
 	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 3,
 	    "report NOT_FOUND returns 3");
-	is_str(r.errs, "sc-test: no such operation\n", "report: message");
+	is_str(r.errbuf, "sc-test: no such operation\n", "report: message");
 
 	snprintf(err.errclass, sizeof(err.errclass), "INVALID_HANDLE.FORMAT");
-	run_child(&r, child_report, &err, -1);
-	is_str(r.errs, "sc-test: no such operation [INVALID_HANDLE.FORMAT]\n",
+	child_run(&r, child_report, &err, -1);
+	is_str(r.errbuf, "sc-test: no such operation [INVALID_HANDLE.FORMAT]\n",
 	    "report: class appended");
 
 	sc_error_from_grpc(&err, SC_GRPC_INTERNAL,
 	    "[INVALID_HANDLE.FORMAT] bad handle", NULL, 0);
-	run_child(&r, child_report, &err, -1);
+	child_run(&r, child_report, &err, -1);
 	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 1,
 	    "report INTERNAL returns 1");
-	is_str(r.errs, "sc-test: [INVALID_HANDLE.FORMAT] bad handle\n",
+	is_str(r.errbuf, "sc-test: [INVALID_HANDLE.FORMAT] bad handle\n",
 	    "report: class already in the message");
 
 	sc_error_set_errno(&err, SC_ST_IO, EPIPE, "cannot write output");
-	run_child(&r, child_report, &err, -1);
+	child_run(&r, child_report, &err, -1);
 	ok(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGPIPE,
 	    "report of EPIPE dies of SIGPIPE");
-	is_str(r.errs, "", "report of EPIPE: silent");
+	is_str(r.errbuf, "", "report of EPIPE: silent");
 
 	/* sc_check_stdout: fine, EPIPE, and a full disk. */
-	run_child(&r, child_write_stdout, "hello\n", -1);
+	child_run(&r, child_write_stdout, "hello\n", -1);
 	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0,
 	    "check_stdout ok: 0");
-	is_str(r.out, "hello\n", "check_stdout ok: output");
+	is_str(r.outbuf, "hello\n", "check_stdout ok: output");
 
 	if (pipe(p) == -1)
 		abort();
 	close(p[0]);
-	run_child(&r, child_write_stdout, "hello\n", p[1]);
+	child_run(&r, child_write_stdout, "hello\n", p[1]);
 	close(p[1]);
 	ok(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGPIPE,
 	    "check_stdout on a closed pipe dies of SIGPIPE");
-	is_str(r.errs, "", "check_stdout EPIPE: silent");
+	is_str(r.errbuf, "", "check_stdout EPIPE: silent");
 
 	fd = open("/dev/full", O_WRONLY);
 	ok(fd >= 0, "open /dev/full");
-	run_child(&r, child_write_stdout, "hello\n", fd);
+	child_run(&r, child_write_stdout, "hello\n", fd);
 	close(fd);
 	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == SC_EXIT_IO,
 	    "check_stdout on /dev/full exits 9");
-	is_str(r.errs,
+	is_str(r.errbuf,
 	    "sc-test: cannot write standard output: No space left on device\n",
 	    "check_stdout /dev/full: message");
 }
@@ -410,15 +366,14 @@ test_common_opts(void)
 
 	sc_cli_init(&c, "sc-test");
 	is_str(c.progname, "sc-test", "init: progname");
-	ok(c.server == NULL, "init: no server");
 	is_int(c.timeout_ms, -1, "init: no timeout");
 	ok(!c.has_deadline && !c.quiet && c.verbosity == 0, "init: defaults");
 	is_int(sc_log_level, SC_LOG_WARN, "init: log level warn");
 	is_str(sc_log_progname(), "sc-test", "init: log progname");
 	ok(signal(SIGPIPE, SIG_IGN) == SIG_IGN, "init: SIGPIPE ignored");
 
-	is_int(sc_cli_common_opt(&c, 's', "sc://h:1", usage_text), 0, "-s");
-	is_str(c.server, "sc://h:1", "  server stored");
+	is_int(sc_cli_common_opt(&c, 's', "sc://h:1", usage_text), 1,
+	    "-s is a connection option, not a common one");
 	is_int(sc_cli_common_opt(&c, 'v', NULL, usage_text), 0, "-v");
 	is_int(sc_log_level, SC_LOG_INFO, "  info");
 	is_int(sc_cli_common_opt(&c, 'v', NULL, usage_text), 0, "-vv");
@@ -453,7 +408,7 @@ test_common_opts(void)
 	{
 		char buf[512];
 
-		slurp(p[0], buf, sizeof(buf));
+		child_slurp(p[0], buf, sizeof(buf));
 		is_str(buf,
 		    "sc-test: invalid timeout: 'soon' is not a "
 		    "duration\nsc-test: invalid timeout: '0' is not greater "
@@ -476,6 +431,192 @@ test_common_opts(void)
 	sc_log_level = SC_LOG_WARN;
 }
 
+/* --- the option parser ---------------------------------------------- */
+
+static const char parse_usage[] =
+    "usage: sc-test [-fv] [--name text] thing...\n"
+    "\n"
+    "  -f, --flag  a flag\n";
+
+struct popts {
+	struct sc_cli_common common;
+	struct sc_conn_opts conn;
+	bool flag;
+	int mode;
+	const char *name, *id;
+	uint64_t count;
+	int64_t wait_ms;
+	int calls;
+	const char *last;
+};
+
+static int
+count_call(void *p, const char *value, struct sc_error *err)
+{
+	struct popts *o = p;
+
+	if (strcmp(value, "bad") == 0)
+		return sc_error_set(err, SC_ST_USAGE, "invalid pick '%s': bad",
+		    value);
+	o->calls++;
+	o->last = value;
+	return 0;
+}
+
+/* Parse argv (NULL-terminated) into o; the index of the first operand. */
+static int
+parse(struct popts *o, char **argv)
+{
+	const struct sc_cli_opt table[] = {
+		SC_CLI_UINT("count", 'n', &o->count, 1, 10),
+		SC_CLI_FLAG("flag", 'f', &o->flag),
+		SC_CLI_UUID("id", 0, &o->id, "thing id"),
+		SC_CLI_SET("loud", 0, &o->mode, 2),
+		SC_CLI_STRING("name", 0, &o->name),
+		SC_CLI_CALL("pick", 'p', o, count_call),
+		SC_CLI_SET("quietly", 0, &o->mode, 1),
+		SC_CLI_DURATION("wait", 0, &o->wait_ms),
+		SC_CLI_END,
+	};
+	int argc = 0;
+
+	while (argv[argc] != NULL)
+		argc++;
+	memset(o, 0, sizeof(*o));
+	sc_cli_init(&o->common, "sc-test");
+	sc_conn_opts_init(&o->conn);
+	return sc_cli_parse(table, parse_usage, &o->common, &o->conn, argc,
+	    argv);
+}
+
+static void
+test_parse(void)
+{
+	char *a1[] = { S("sc-test"), S("op1"), S("-f"), S("--name"), S("x"),
+		S("--count=7"), S("-p"), S("a"), S("--pick"), S("b"),
+		S("--loud"), S("--wait"), S("1.5s"), S("--id"),
+		S("0F0E0D0C-0B0A-4908-8706-050403020100"), S("-t"), S("2s"),
+		S("-s"), S("sc://h:1"), S("-H"), S("x-a=1"), S("--tls"),
+		S("--session-id"), S("0f0e0d0c-0b0a-4908-8706-050403020100"),
+		S("op2"), NULL };
+	char *a2[] = { S("sc-test"), S("-fn3"), S("--quietly"), S("-v"),
+		S("--"), S("-f"), NULL };
+	struct popts o;
+	int i;
+
+	i = parse(&o, a1);
+	is_int(i, 23, "operands after the options (getopt permutes)");
+	is_str(a1[i], "op1", "  first operand");
+	is_str(a1[i + 1], "op2", "  second operand");
+	ok(o.flag, "FLAG -f");
+	is_str(o.name, "x", "STRING --name x");
+	is_int(o.count, 7, "UINT --count=7");
+	ok(o.calls == 2 && strcmp(o.last, "b") == 0, "CALL -p a --pick b");
+	is_int(o.mode, 2, "SET --loud");
+	is_int(o.wait_ms, 1500, "DURATION --wait 1.5s");
+	is_str(o.id, "0F0E0D0C-0B0A-4908-8706-050403020100", "UUID --id");
+	ok(o.common.has_deadline && o.common.timeout_ms == 2000,
+	    "common -t 2s, deadline computed");
+	is_str(o.conn.server, "sc://h:1", "connection -s");
+	ok(o.conn.nheaders == 1 && strcmp(o.conn.headers[0].key, "x-a") == 0,
+	    "connection -H");
+	ok(o.conn.tls && o.conn.session_id != NULL,
+	    "connection --tls and --session-id");
+	sc_conn_opts_release(&o.conn);
+
+	i = parse(&o, a2);
+	ok(o.flag && o.count == 3, "bundled -fn3");
+	is_int(o.mode, 1, "SET --quietly");
+	is_int(sc_log_level, SC_LOG_INFO, "common -v");
+	is_str(a2[i], "-f", "after --, -f is an operand");
+	sc_conn_opts_release(&o.conn);
+	sc_log_level = SC_LOG_WARN;
+}
+
+static void
+child_parse(const void *arg)
+{
+	char *argv[8] = { S("sc-test") };
+	const char *const *args = arg;
+	struct popts o;
+	int i;
+
+	for (i = 0; args[i] != NULL && i < 6; i++)
+		argv[i + 1] = (char *)args[i];
+	sc_log_init("sc-test", SC_LOG_STYLE_CLIENT, SC_LOG_WARN);
+	parse(&o, argv);
+	exit(0);
+}
+
+/*
+ * Every usage error, from getopt or from a value, in the same voice:
+ * "sc-test: <message>", the synopsis, the hint, exit 2.
+ */
+static void
+test_usage_voice(void)
+{
+	static const struct {
+		const char *args[4];
+		const char *msg;
+	} t[] = {
+		{ { "--bogus" }, "unknown option '--bogus'" },
+		{ { "--bogus=1" }, "unknown option '--bogus'" },
+		{ { "-x" }, "unknown option '-x'" },
+		{ { "-fx" }, "unknown option '-x'" },
+		{ { "-xf" }, "unknown option '-x'" },
+		{ { "--tls", "-xf" }, "unknown option '-x'" },
+		{ { "--name" }, "option '--name' needs a value" },
+		{ { "-n" }, "option '-n' needs a value" },
+		{ { "-fn" }, "option '-n' needs a value" },
+		{ { "-H" }, "option '-H' needs a value" },
+		{ { "--server" }, "option '--server' needs a value" },
+		{ { "--flag=yes" }, "option '--flag' takes no value" },
+		{ { "--tls=1" }, "option '--tls' takes no value" },
+		{ { "--help=1" }, "option '--help' takes no value" },
+		{ { "--qu" }, "option '--qu' is ambiguous" },
+		{ { "--count", "0" }, "invalid --count: '0' is too small" },
+		{ { "--count", "x" }, "invalid --count: 'x' is not a number" },
+		{ { "--wait", "soon" },
+		    "invalid --wait: 'soon' is not a duration" },
+		{ { "--id", "nope" }, "invalid thing id 'nope': not a UUID" },
+		{ { "--pick", "bad" }, "invalid pick 'bad': bad" },
+		{ { "-t", "0" },
+		    "invalid timeout: '0' is not greater than zero" },
+		{ { "-H", "grpc-timeout=1S" },
+		    "invalid header 'grpc-timeout=1S': 'grpc-timeout' is reserved for gRPC" },
+		{ { "-H", "x-a=1", "-H", "X-A=2" },
+		    "invalid header 'X-A=2': duplicate header 'x-a'" },
+		{ { "--session-id", "nope" },
+		    "invalid session id 'nope': not a UUID" },
+	};
+	struct child r;
+	char want[512];
+	size_t i;
+
+	for (i = 0; i < SC_NELEM(t); i++) {
+		child_run(&r, child_parse, t[i].args, -1);
+		ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2,
+		    "%s %s: exit 2", t[i].args[0],
+		    t[i].args[1] != NULL ? t[i].args[1] : "");
+		snprintf(want, sizeof(want),
+		    "sc-test: %s\n"
+		    "usage: sc-test [-fv] [--name text] thing...\n"
+		    "try 'sc-test --help'\n",
+		    t[i].msg);
+		is_str(r.errbuf, want, "  message, synopsis, hint");
+		is_str(r.outbuf, "", "  nothing on stdout");
+	}
+	/* -h and --help: the whole usage on stdout, exit 0. */
+	{
+		static const char *const h[] = { "--help", NULL };
+
+		child_run(&r, child_parse, h, -1);
+		ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0,
+		    "--help exits 0");
+		is_str(r.outbuf, parse_usage, "  prints the usage text");
+	}
+}
+
 int
 main(void)
 {
@@ -484,5 +625,7 @@ main(void)
 	test_size();
 	test_common_opts();
 	test_exiting();
+	test_parse();
+	test_usage_voice();
 	return tap_done();
 }

@@ -25,6 +25,7 @@
 #include "core/error.h"
 #include "core/protocol.h"
 #include "core/xmem.h"
+#include "server/server.h"
 #include "tap.h"
 #include "core/banned.h"
 
@@ -1977,6 +1978,191 @@ setup(void)
 	exec_sql(c1, "INSERT INTO badint VALUES ('abc')");
 }
 
+/* ------------------------------------------------------------------ */
+/* Restrictions and limits (engine_guard.c)                            */
+/* ------------------------------------------------------------------ */
+
+/* Run sql on c: rc, and err filled on failure. */
+static int
+run_sql(struct sc_engine_conn *c, const char *sql, struct sc_error *err)
+{
+	struct res r;
+	int rc;
+
+	res_init(&r);
+	rc = run(c, R_sql(sql), &r, err);
+	res_release(&r);
+	return rc;
+}
+
+/* Statements and functions Spark SQL lacks; no file is reached. */
+static void
+test_guard(void)
+{
+	Spark__Connect__SqlCommand cmd;
+	Spark__Connect__Relation *out = NULL;
+	struct sc_error err;
+	char path[64], *sql;
+	int fd;
+
+	tap_template(path, sizeof(path), "sc-engine-guard-");
+	fd = mkstemp(path);
+	close(fd);
+	unlink(path);
+	sql = sc_xasprintf("ATTACH 'file:%s?vfs=unix' AS y; "
+			   "CREATE TABLE y.t(a)",
+	    path);
+	check_err(c1, R_sql(sql), "UNSUPPORTED_FEATURE.STATEMENT",
+	    "ATTACH of a URI");
+	free(sql);
+	sql = sc_xasprintf("VACUUM INTO 'file:%s?vfs=unix'", path);
+	check_err(c1, R_sql(sql), "UNSUPPORTED_FEATURE.STATEMENT",
+	    "VACUUM INTO");
+	free(sql);
+	ok(access(path, F_OK) == -1, "no file was created");
+	check_err(c1, R_sql("DETACH DATABASE main"),
+	    "UNSUPPORTED_FEATURE.STATEMENT", "DETACH");
+	check_err(c1, R_sql("PRAGMA writable_schema=ON"),
+	    "UNSUPPORTED_FEATURE.PRAGMA", "writable_schema");
+	check_err(c1, R_sql("PRAGMA database_list"),
+	    "UNSUPPORTED_FEATURE.PRAGMA", "a pragma not on the list");
+	check_err(c1,
+	    R_sql("UPDATE sqlite_master SET sql = '' WHERE name = 'x'"),
+	    "SQLITE_ERROR", "defensive: sqlite_master is read-only");
+	check_err(c1, R_sql("SELECT fts3_tokenizer('simple')"),
+	    "UNRESOLVED_ROUTINE", "fts3_tokenizer");
+	/*
+	 * SQLite resolves a view's functions when it is used, and refuses
+	 * fts3_tokenizer() there before asking the authorizer (the
+	 * function is SQLITE_DIRECTONLY).
+	 */
+	exec_sql(c1, "CREATE VIEW fv AS SELECT fts3_tokenizer('simple') AS p");
+	check_err(c1, R_sql("SELECT * FROM fv"), "SQLITE_ERROR",
+	    "fts3_tokenizer in a view");
+	exec_sql(c1, "DROP VIEW fv");
+	check_err(c1, R_sql("CREATE VIRTUAL TABLE vt USING fts3(c)"),
+	    "UNSUPPORTED_FEATURE.STATEMENT", "CREATE VIRTUAL TABLE");
+	check_err(c1, R_sql("BEGIN IMMEDIATE"), "UNSUPPORTED_FEATURE.STATEMENT",
+	    "BEGIN");
+	check(R_sql("PRAGMA foreign_keys"), "foreign_keys:long:null", "0;",
+	    "a pragma of the list is read");
+	check(R_sql("SELECT count(*) AS n FROM pragma_table_info('sqlite_"
+		    "master')"),
+	    "n:long:null", "5;", "pragma table-valued function");
+	/* The same refusals through SqlCommand. */
+	spark__connect__sql_command__init(&cmd);
+	cmd.sql = (char *)"PRAGMA journal_mode = OFF";
+	sc_error_init(&err);
+	ok(sc_engine_sql_command(c1, &cmd, &out, &err) == -1 && out == NULL,
+	    "SqlCommand: a pragma with a value fails");
+	is_str(err.errclass, "UNSUPPORTED_FEATURE.PRAGMA",
+	    "SqlCommand: its class");
+}
+
+/* A chain of relations: SQL that SQLite's parser can take. */
+static void
+test_chains(void)
+{
+	char *sql;
+	Rel *r;
+	int i;
+
+	r = R_sql("SELECT id FROM range(100)");
+	for (i = 1; i <= 40; i++)
+		r = R_filter(r,
+		    E_fn(">=", E_col("id"), E_lit(L_long(i)), NULL));
+	check(R_agg(r, 1, NULL, E_alias(E_fn("count", E_col("id"), NULL), "n"),
+		  E_alias(E_fn("sum", E_col("id"), NULL), "s"), NULL),
+	    "n:long:notnull,s:long:null", "60,4170;", "40 chained filters");
+	r = R_sql("SELECT id FROM range(100)");
+	for (i = 1; i <= 20; i++)
+		r = R_project(
+		    R_filter(r,
+			E_fn(">=", E_col("id"), E_lit(L_long(i)), NULL)),
+		    E_col("id"), NULL);
+	r = R_limit(R_sort(R_todf(R_alias(r, "q"), "v", NULL),
+			S_order(E_col("v"), 1, 0), NULL),
+	    2);
+	check(r, "v:long:notnull", "99;98;", "20 project/filter pairs");
+	/* range(): a hidden column holds its argument (SQLite checks the
+	 * constraints past the 16th itself). */
+	sql = sc_xasprintf("SELECT count(*) AS n FROM range(100) WHERE %s",
+	    "id >= 0 AND id >= 1 AND id >= 2 AND id >= 3 AND id >= 4 AND "
+	    "id >= 5 AND id >= 6 AND id >= 7 AND id >= 8 AND id >= 9 AND "
+	    "id >= 10 AND id >= 11 AND id >= 12 AND id >= 13 AND "
+	    "id >= 14 AND id >= 15 AND id >= 16 AND id >= 17");
+	check(R_sql(sql), "n:long:null", "83;", "range() with 18 constraints");
+	free(sql);
+}
+
+/* The value and memory limits, as set by sc_engine_configure(). */
+static void
+test_limits(void)
+{
+	struct sc_server_conf conf;
+	struct sc_engine *e;
+	struct sc_engine_conn *c;
+	struct sc_error err;
+	struct res r;
+
+	sc_server_conf_default(&conf);
+	ok(sc_server_conf_set(&conf, "sctk.sql.operationMemory", "16m", &err) ==
+		    0 &&
+		sc_server_conf_set(&conf, "max-value-size", "1m", &err) == 0,
+	    "the limits are settings");
+	e = sc_engine_new(NULL, &err);
+	if (e == NULL)
+		return;
+	sc_engine_configure(e, &conf);
+	c = sc_engine_conn_new(e, &err);
+	ok(c != NULL, "a connection with the limits");
+	if (c == NULL) {
+		sc_engine_free(e);
+		return;
+	}
+	is_int(run_sql(c,
+		   "WITH RECURSIVE c(x) AS (SELECT 1 UNION SELECT x + 1 "
+		   "FROM c) SELECT count(*) FROM c",
+		   &err),
+	    -1, "a recursive UNION stops");
+	is_str(err.errclass, "UNABLE_TO_ACQUIRE_MEMORY", "memory: class");
+	is_str(err.sqlstate, "53200", "memory: SQLSTATE");
+	is_int(err.rpc_code, SC_GRPC_RESOURCE_EXHAUSTED,
+	    "memory: RESOURCE_EXHAUSTED");
+	ok(strstr(err.msg, "more than the 16777216 bytes") != NULL &&
+		strstr(err.msg, "sctk.sql.operationMemory") != NULL,
+	    "memory: the message names the limit: %s", err.msg);
+	is_int(run_sql(c, "SELECT zeroblob(1048577)", &err), -1,
+	    "a value over the value limit fails");
+	is_str(err.errclass, "EXCEED_LIMIT_LENGTH", "value: class");
+	is_int(err.rpc_code, SC_GRPC_RESOURCE_EXHAUSTED,
+	    "value: RESOURCE_EXHAUSTED");
+	res_init(&r);
+	ok(run(c, R_sql("SELECT length(zeroblob(1048576)) AS n"), &r, &err) ==
+		    0 &&
+		strcmp((const char *)r.data.data, "1048576;") == 0,
+	    "a value at the limit passes");
+	res_release(&r);
+	/* The database's own memory belongs to no operation. */
+	res_init(&r);
+	ok(run(c,
+	       R_sql("CREATE TABLE big(b BLOB); INSERT INTO big SELECT "
+		     "zeroblob(1000000) FROM range(40); SELECT count(*) AS n "
+		     "FROM big"),
+	       &r, &err) == 0 &&
+		strcmp((const char *)r.data.data, "40;") == 0,
+	    "40 MB written to the database by one operation: %s",
+	    r.data.len > 0 ? (const char *)r.data.data : err.msg);
+	res_release(&r);
+	res_init(&r);
+	ok(run(c, R_sql("SELECT count(*) AS n FROM big"), &r, &err) == 0 &&
+		strcmp((const char *)r.data.data, "40;") == 0,
+	    "the connection goes on");
+	res_release(&r);
+	sc_engine_conn_free(c);
+	sc_engine_free(e);
+}
+
 int
 main(void)
 {
@@ -2007,6 +2193,9 @@ main(void)
 	test_interrupt();
 	test_same_session();
 	test_batching();
+	test_guard();
+	test_chains();
+	test_limits();
 	sc_engine_conn_free(c1);
 	sc_engine_conn_free(c2);
 	sc_engine_free(eng);

@@ -6,7 +6,9 @@
  * and a fake clock.  Response ids and order, ExecutePlan /
  * ReattachExecute / ReleaseExecute / Interrupt answers, stream rotation,
  * error replay, backpressure, abandonment with tombstones, the tombstone
- * LRU and the recently-completed cache.
+ * LRU, the recently-completed cache, and the scheduler: slots given back
+ * while paused, compensation and its bound, the per-user cap and the
+ * fair order.
  */
 
 #include "server/exec.h"
@@ -805,6 +807,356 @@ test_completed_cache(struct sc_session *s)
 	xf_mgr_start(0);
 }
 
+/* ------------------------------------------------------ scheduling */
+
+static struct sc_exec_counts
+counts(void)
+{
+	struct sc_exec_counts n;
+
+	sc_execmgr_counts(xf_mgr, &n);
+	return n;
+}
+
+/* Wait (5 s) until fn(counts) holds. */
+static bool
+wait_counts(bool (*fn)(const struct sc_exec_counts *n, size_t v), size_t v)
+{
+	int64_t end = sc_mono_ms() + 5000;
+	struct sc_exec_counts n;
+
+	do {
+		sc_execmgr_counts(xf_mgr, &n);
+		if (fn(&n, v))
+			return true;
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	} while (sc_mono_ms() < end);
+	return false;
+}
+
+static bool
+parked_is(const struct sc_exec_counts *n, size_t v)
+{
+	return n->parked == v;
+}
+
+static bool
+threads_is(const struct sc_exec_counts *n, size_t v)
+{
+	return n->threads == v;
+}
+
+/* No slot busy, nothing parked or waiting to resume. */
+static bool
+quiet(const struct sc_exec_counts *n, size_t v)
+{
+	(void)v;
+	return n->slots_busy == 0 && n->parked == 0 && n->resuming == 0;
+}
+
+/* A fresh manager with these scheduler settings. */
+static void
+sched_restart(int workers, int max_threads, int per_user, int64_t idle_ms)
+{
+	xf_mgr_stop();
+	xf_srv.conf.workers = workers;
+	xf_srv.conf.max_threads = max_threads;
+	xf_srv.conf.max_running_per_user = per_user;
+	xf_srv.conf.thread_idle_ms = idle_ms;
+	xf_mgr_start(0);
+}
+
+static void
+sched_id(char id[SC_UUID_STRLEN], int n)
+{
+	snprintf(id, SC_UUID_STRLEN, "6a0b3c1e-5555-4aaa-8bbb-%012d", n);
+}
+
+static bool
+is_pending(const char *id)
+{
+	struct xf_find f = xf_find(id);
+
+	return f.found && f.info.state == SC_EXEC_PENDING;
+}
+
+/*
+ * An operation paused for its reader gives its slot back: with one
+ * slot, another operation runs to its end meanwhile.
+ */
+static void
+test_sched_park(void)
+{
+	struct sc_session *s1 = xf_session_new("alice", SID);
+	struct sc_session *s2 = xf_session_new("bob", SID2);
+	struct sc_rpc_call *c1, *c2;
+	struct sc_exec_counts n;
+	struct sc_error err;
+	struct xf_find f;
+	char big[SC_UUID_STRLEN], small[SC_UUID_STRLEN];
+	bool found;
+
+	sched_id(big, 1);
+	sched_id(small, 2);
+	xf_srv.conf.high_water_bytes = 0;
+	sched_restart(1, 64, 16, 60000);
+	c1 = xf_execute(s1, big, "batch:50:1000", true, NULL);
+	ok(wait_msgs(c1, 1), "park: first batch sent");
+	ok(wait_counts(parked_is, 1), "park: the unread operation parked");
+	n = counts();
+	is_int(n.slots_busy, 0, "park: it holds no slot");
+	is_int(n.threads, 1, "park: it keeps its thread");
+	c2 = xf_execute(s2, small, "batch:3:10", true, NULL);
+	ok(drive(c2), "park: another operation runs on the only slot");
+	is_int(c2->code, SC_GRPC_OK, "park: and ends OK");
+	is_int(c2->nmsgs, 4, "park: 3 batches and ResultComplete");
+	f = xf_find(big);
+	ok(f.info.state == SC_EXEC_RUNNING && f.info.produced <= 2,
+	    "park: the unread one is still paused (%lld produced)",
+	    (long long)f.info.produced);
+	n = counts();
+	is_int(n.threads, 2, "park: a second thread ran the other");
+	is_int(n.parked, 1, "park: still parked");
+	ok(drive(c1), "park: it resumes once its client reads");
+	is_int(c1->nmsgs, 51, "park: 50 batches and ResultComplete");
+	ok(xf_wait_state(big, SC_EXEC_FINISHED), "park: finished");
+	ok(wait_counts(quiet, 0),
+	    "park: no slot held, none parked or resuming");
+	xf_release(s1, big, 0, NULL, &found, &err);
+	xf_release(s2, small, 0, NULL, &found, &err);
+	done(c1, "park big");
+	done(c2, "park small");
+
+	/* Canceled while parked: the thread and the counts come back. */
+	sched_id(big, 3);
+	c1 = xf_execute(s1, big, "batch:50:1000", true, NULL);
+	ok(wait_counts(parked_is, 1), "park: parked again");
+	xf_release(s1, big, 0, NULL, &found, &err);
+	ok(wait_counts(parked_is, 0), "park: release wakes it");
+	ok(wait_counts(quiet, 0), "park: no slot after the cancel");
+	done(c1, "park canceled");
+
+	xf_srv.conf.high_water_bytes = 16 << 20;
+	xf_mgr_stop();
+	is_int(s1->refs + s2->refs, 2000, "park: session references released");
+	pthread_mutex_destroy(&s1->lock);
+	pthread_mutex_destroy(&s2->lock);
+	free(s1);
+	free(s2);
+	xf_mgr_start(0);
+}
+
+/*
+ * Runaways hold every slot: after the compensation delay one more slot
+ * runs waiting work, up to conf.max_threads threads; idle extra threads
+ * exit.
+ */
+static void
+test_sched_compensation(struct sc_session *s)
+{
+	struct sc_rpc_call *c[6];
+	struct sc_exec_counts n;
+	char id[6][SC_UUID_STRLEN];
+	int64_t t;
+	int i;
+
+	for (i = 0; i < 6; i++)
+		sched_id(id[i], 10 + i);
+	sched_restart(1, 3, 16, 50);
+	xf_gate_set(false);
+	c[0] = xf_execute(s, id[0], "gate", true, NULL);
+	ok(xf_wait_state(id[0], SC_EXEC_RUNNING), "compensation: runaway 1");
+	t = xf_now;
+	c[1] = xf_execute(s, id[1], "batch:1:1", true, NULL);
+	is_int(sc_execmgr_compensate(xf_mgr, t + 199), 0,
+	    "compensation: not before the delay");
+	ok(is_pending(id[1]), "compensation: the short one waits");
+	is_int(sc_execmgr_compensate(xf_mgr, t + 200), 1,
+	    "compensation: one slot added after 200 ms");
+	ok(xf_wait_state(id[1], SC_EXEC_FINISHED),
+	    "compensation: the short one ran beside the runaway");
+	n = counts();
+	is_int(n.extra_slots, 1,
+	    "compensation: the slot stays while the runaway holds its own");
+	c[2] = xf_execute(s, id[2], "batch:1:1", true, NULL);
+	ok(xf_wait_state(id[2], SC_EXEC_FINISHED),
+	    "compensation: the next short one runs at once");
+
+	/* More runaways: slots and threads stop at max_threads (3). */
+	c[3] = xf_execute(s, id[3], "gate", true, NULL);
+	ok(xf_wait_state(id[3], SC_EXEC_RUNNING),
+	    "compensation: runaway 2 in the added slot");
+	c[4] = xf_execute(s, id[4], "gate", true, NULL);
+	t = xf_now;
+	ok(is_pending(id[4]), "compensation: runaway 3 waits");
+	is_int(sc_execmgr_compensate(xf_mgr, t + 200), 1,
+	    "compensation: a second slot");
+	ok(xf_wait_state(id[4], SC_EXEC_RUNNING),
+	    "compensation: runaway 3 runs");
+	c[5] = xf_execute(s, id[5], "gate", true, NULL);
+	is_int(sc_execmgr_compensate(xf_mgr, t + 10000), 0,
+	    "compensation: none beyond max_threads");
+	ok(is_pending(id[5]), "compensation: runaway 4 waits");
+	n = counts();
+	is_int(n.threads, 3, "compensation: 3 threads");
+	is_int(n.slots_busy, 3, "compensation: 3 slots busy");
+	is_int(n.extra_slots, 2, "compensation: 2 of them added");
+	is_int(n.queued, 1, "compensation: 1 queued");
+	is_int(n.compensations, 2, "compensation: counted");
+
+	xf_gate_set(true);
+	for (i = 0; i < 6; i++)
+		ok(xf_wait_state(id[i], SC_EXEC_FINISHED),
+		    "compensation: op %d finished", i);
+	ok(wait_counts(quiet, 0), "compensation: no slot busy");
+	n = counts();
+	ok(n.threads <= 3, "compensation: never more than 3 threads (%zu)",
+	    n.threads);
+	is_int(n.extra_slots, 0, "compensation: added slots gone");
+	ok(wait_counts(threads_is, 1),
+	    "compensation: idle extra threads exit, 1 left");
+	for (i = 0; i < 6; i++)
+		done(c[i], "compensation");
+	xf_conf_reset();
+	xf_mgr_stop();
+	xf_mgr_start(0);
+}
+
+/*
+ * At most max_running_per_user operations of one user run, paused ones
+ * included; the rest wait, while other users' run.
+ */
+static void
+test_sched_user_cap(void)
+{
+	struct sc_session *a = xf_session_new("alice", SID);
+	struct sc_session *b = xf_session_new("bob", SID2);
+	struct sc_rpc_call *c[5];
+	struct sc_exec_counts n;
+	char id[5][SC_UUID_STRLEN];
+	int i;
+
+	for (i = 0; i < 5; i++)
+		sched_id(id[i], 20 + i);
+	sched_restart(4, 64, 2, 60000);
+	xf_gate_set(false);
+	c[0] = xf_execute(a, id[0], "gate", true, NULL);
+	c[1] = xf_execute(a, id[1], "gate", true, NULL);
+	c[2] = xf_execute(a, id[2], "gate", true, NULL);
+	c[3] = xf_execute(b, id[3], "gate", true, NULL);
+	ok(xf_wait_state(id[0], SC_EXEC_RUNNING) &&
+		xf_wait_state(id[1], SC_EXEC_RUNNING),
+	    "user cap: alice runs 2");
+	ok(xf_wait_state(id[3], SC_EXEC_RUNNING),
+	    "user cap: bob, who came later, runs");
+	ok(is_pending(id[2]), "user cap: alice's third waits");
+	n = counts();
+	is_int(n.slots_busy, 3, "user cap: a slot is free");
+	is_int(n.queued, 1, "user cap: one queued");
+	is_int(sc_execmgr_compensate(xf_mgr, xf_now + 10000), 0,
+	    "user cap: no compensation for a capped user");
+	ok(is_pending(id[2]), "user cap: still waits");
+	xf_gate_set(true);
+	ok(xf_wait_state(id[2], SC_EXEC_FINISHED),
+	    "user cap: it runs once the others end");
+	for (i = 0; i < 4; i++)
+		done(c[i], "user cap");
+
+	/* A parked operation counts: it keeps its thread. */
+	xf_srv.conf.high_water_bytes = 0;
+	sched_restart(4, 64, 1, 60000);
+	c[0] = xf_execute(a, id[4], "batch:50:1000", true, NULL);
+	ok(wait_counts(parked_is, 1), "user cap: alice's operation parked");
+	c[1] = xf_execute(a, "6a0b3c1e-5555-4aaa-8bbb-000000000099",
+	    "batch:1:1", true, NULL);
+	c[2] = xf_execute(b, "6a0b3c1e-5555-4aaa-8bbb-000000000098",
+	    "batch:1:1", true, NULL);
+	ok(xf_wait_state("6a0b3c1e-5555-4aaa-8bbb-000000000098",
+	       SC_EXEC_FINISHED),
+	    "user cap: bob's runs");
+	ok(is_pending("6a0b3c1e-5555-4aaa-8bbb-000000000099"),
+	    "user cap: alice's second waits for her parked one");
+	ok(drive(c[0]), "user cap: the parked one completes when read");
+	ok(xf_wait_state("6a0b3c1e-5555-4aaa-8bbb-000000000099",
+	       SC_EXEC_FINISHED),
+	    "user cap: then alice's second runs");
+	for (i = 0; i < 3; i++)
+		done(c[i], "user cap parked");
+	xf_conf_reset();
+	xf_mgr_stop();
+	pthread_mutex_destroy(&a->lock);
+	pthread_mutex_destroy(&b->lock);
+	free(a);
+	free(b);
+	xf_mgr_start(0);
+}
+
+/*
+ * Fair order: users in turn, a user's sessions in turn, a session's
+ * operations in order; one user's queue does not delay another's.
+ */
+static void
+test_sched_fair(void)
+{
+	static const char *const name[] = { "a1", "a2", "a3", "a4", "a5", "b1",
+		"a6", "a7" };
+	static const char *const want = "a1 b1 a6 a2 a7 a3 a4 a5";
+	struct sc_session *a1 = xf_session_new("alice", SID);
+	struct sc_session *a2 = xf_session_new("alice", SID2);
+	struct sc_session *b = xf_session_new("bob", SID);
+	struct sc_session *cs = xf_session_new("carol", SID);
+	struct sc_rpc_call *blk, *c[8];
+	char ids[8][SC_UUID_STRLEN], got[XF_STARTS_MAX][SC_UUID_STRLEN];
+	char order[128];
+	size_t n, i, j;
+
+	sched_restart(1, 64, 16, 60000);
+	xf_gate_set(false);
+	blk = xf_execute(cs, "6a0b3c1e-5555-4aaa-8bbb-000000000030", "gate",
+	    true, NULL);
+	ok(xf_wait_state("6a0b3c1e-5555-4aaa-8bbb-000000000030",
+	       SC_EXEC_RUNNING),
+	    "fair: carol's runaway holds the only slot");
+	/* a1..a5 in alice's first session, then b1, then a6, a7. */
+	for (i = 0; i < 8; i++)
+		sched_id(ids[i], 31 + (int)i);
+	for (i = 0; i < 5; i++)
+		c[i] = xf_execute(a1, ids[i], "batch:1:1", true, NULL);
+	c[5] = xf_execute(b, ids[5], "batch:1:1", true, NULL);
+	c[6] = xf_execute(a2, ids[6], "batch:1:1", true, NULL);
+	c[7] = xf_execute(a2, ids[7], "batch:1:1", true, NULL);
+	is_int(counts().queued, 8, "fair: 8 queued");
+	xf_starts_reset();
+	xf_gate_set(true);
+	for (i = 0; i < 8; i++)
+		xf_wait_state(ids[i], SC_EXEC_FINISHED);
+	n = xf_starts(got, XF_STARTS_MAX);
+	is_int(n, 8, "fair: 8 started");
+	order[0] = '\0';
+	for (i = 0; i < n; i++)
+		for (j = 0; j < 8; j++)
+			if (strcmp(got[i], ids[j]) == 0)
+				snprintf(order + strlen(order),
+				    sizeof(order) - strlen(order), "%s%s",
+				    i > 0 ? " " : "", name[j]);
+	is_str(order, want,
+	    "fair: bob's one operation second, alice's sessions alternate");
+	done(blk, "fair blocker");
+	for (i = 0; i < 8; i++)
+		done(c[i], "fair");
+	xf_mgr_stop();
+	pthread_mutex_destroy(&a1->lock);
+	pthread_mutex_destroy(&a2->lock);
+	pthread_mutex_destroy(&b->lock);
+	pthread_mutex_destroy(&cs->lock);
+	free(a1);
+	free(a2);
+	free(b);
+	free(cs);
+	xf_conf_reset();
+	xf_mgr_start(0);
+}
+
 static void
 test_session_closed(void)
 {
@@ -885,6 +1237,10 @@ main(void)
 	test_abandon(s);
 	test_tombstone_lru(s);
 	test_completed_cache(s);
+	test_sched_park();
+	test_sched_compensation(s);
+	test_sched_user_cap();
+	test_sched_fair();
 	test_session_closed();
 	test_shutdown(s);
 	is_int(s->refs, 1000, "session references all released");

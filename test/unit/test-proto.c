@@ -4,9 +4,10 @@
  * test-proto.c: the generated protocol code against hand-encoded bytes.
  *
  * Every expected encoding below was written byte by byte from the field
- * tables in spark-connect-protocol.md (tag = field << 3 | wire type; wire
+ * numbers of Spark Connect's messages (tag = field << 3 | wire type; wire
  * type 0 varint, 2 length-delimited), so a wrong number or type in proto/
- * shows up as a mismatch.  Each case decodes the bytes with protobuf-c and
+ * shows up as a mismatch.  Then the envelope every request carries
+ * (sc_proto_stamp) and the id checks of answers (sc_proto_check_response).  Each case decodes the bytes with protobuf-c and
  * checks the fields, and builds the message by hand, packs it and compares.
  */
 
@@ -18,6 +19,7 @@
 
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/xmem.h"
 #include "tap.h"
 #include "core/banned.h"
 
@@ -967,7 +969,10 @@ test_malformed(void)
 	    &err);
 	ok(m == NULL, "nesting depth %d refused", SC_PROTO_MAX_DEPTH + 1);
 	if (m == NULL)
-		is_str(err.msg, "malformed Expression message",
+		is_str(err.msg,
+		    "Expression message nested too deeply: messages within "
+		    "messages deeper than the limit of 100 levels (about 47 "
+		    "chained relations or nested expressions)",
 		    "depth error message");
 
 	/* sc_proto_pack: appends, and refuses to pass the limit. */
@@ -1004,9 +1009,209 @@ test_names(void)
 	    "ten methods");
 }
 
+/*
+ * Every request message gets the same envelope from sc_proto_stamp(),
+ * found by field name: stamp each, pack it, parse the bytes back and
+ * read the fields through the generated structs.
+ */
+static void
+test_stamp(void)
+{
+	static const struct {
+		const ProtobufCMessageDescriptor *d;
+		bool observed; /* has client_observed_server_side_session_id */
+	} t[] = {
+		{ &spark__connect__execute_plan_request__descriptor, true },
+		{ &spark__connect__reattach_execute_request__descriptor, true },
+		{ &spark__connect__release_execute_request__descriptor, true },
+		{ &spark__connect__analyze_plan_request__descriptor, true },
+		{ &spark__connect__config_request__descriptor, true },
+		{ &spark__connect__interrupt_request__descriptor, true },
+		{ &spark__connect__artifact_statuses_request__descriptor,
+		    true },
+		{ &spark__connect__add_artifacts_request__descriptor, true },
+		{ &spark__connect__fetch_error_details_request__descriptor,
+		    true },
+		{ &spark__connect__release_session_request__descriptor, false },
+	};
+	Spark__Connect__UserContext uc = SPARK__CONNECT__USER_CONTEXT__INIT;
+	struct sc_proto_ids ids;
+	const ProtobufCFieldDescriptor *f;
+	ProtobufCMessage *m, *back;
+	const char *sid, *ssid;
+	struct sc_buf b;
+	uint8_t *bytes;
+	size_t i, len;
+	int pass;
+
+	uc.user_id = S("alice");
+	ids.session_id = "00112233-4455-6677-8899-aabbccddeeff";
+	ids.user_context = &uc;
+	ids.client_type = "sctk/test";
+	for (pass = 0; pass < 2; pass++) {
+		ids.observed_ssid = pass == 0 ? NULL : "ssid-1";
+		for (i = 0; i < SC_NELEM(t); i++) {
+			m = sc_xcalloc(1, t[i].d->sizeof_message);
+			t[i].d->message_init(m);
+			sc_proto_stamp(m, &ids);
+			bytes = sc_proto_pack_alloc(m, &len);
+			back = sc_proto_unpack(t[i].d, bytes, len, NULL);
+			free(bytes);
+			ok(back != NULL, "%s stamped (%s observed id)",
+			    t[i].d->short_name, pass == 0 ? "no" : "an");
+			if (back == NULL) {
+				free(m);
+				continue;
+			}
+			/* The packed bytes carry the fields: read them back. */
+			f = protobuf_c_message_descriptor_get_field_by_name(
+			    t[i].d, "session_id");
+			is_str(*(char **)((char *)back + f->offset),
+			    ids.session_id, "  session_id");
+			f = protobuf_c_message_descriptor_get_field_by_name(
+			    t[i].d, "user_context");
+			is_str((*(Spark__Connect__UserContext **)((char *)back +
+				    f->offset))
+				   ->user_id,
+			    "alice", "  user_context.user_id");
+			f = protobuf_c_message_descriptor_get_field_by_name(
+			    t[i].d, "client_type");
+			is_int(
+			    *(uint32_t *)((char *)back + f->quantifier_offset),
+			    f->id, "  client_type present");
+			is_str(*(char **)((char *)back + f->offset),
+			    "sctk/test", "  client_type");
+			f = protobuf_c_message_descriptor_get_field_by_name(
+			    t[i].d, "client_observed_server_side_session_id");
+			if (!t[i].observed)
+				ok(f == NULL,
+				    "  no observed id in the message");
+			else if (pass == 0)
+				is_int(*(uint32_t *)((char *)back +
+					   f->quantifier_offset),
+				    0, "  no observed id yet: absent");
+			else
+				is_str(*(char **)((char *)back + f->offset),
+				    "ssid-1", "  observed id");
+			protobuf_c_message_free_unpacked(back, NULL);
+			free(m);
+		}
+	}
+
+	/* The ids of an answer, for any response type. */
+	{
+		Spark__Connect__ConfigResponse cr =
+		    SPARK__CONNECT__CONFIG_RESPONSE__INIT;
+		Spark__Connect__FetchErrorDetailsResponse fr =
+		    SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__INIT;
+
+		cr.session_id = S("s1");
+		cr.server_side_session_id = S("ss1");
+		sc_proto_response_ids(&cr.base, &sid, &ssid);
+		ok(sid != NULL && strcmp(sid, "s1") == 0 && ssid != NULL &&
+			strcmp(ssid, "ss1") == 0,
+		    "response ids of a ConfigResponse");
+		fr.session_id = S("s2");
+		sc_proto_response_ids(&fr.base, &sid, NULL);
+		is_str(sid, "s2",
+		    "response ids of a FetchErrorDetailsResponse");
+	}
+
+	/* sc_proto_set_message: the plan of an ExecutePlanRequest. */
+	{
+		Spark__Connect__ExecutePlanRequest req =
+		    SPARK__CONNECT__EXECUTE_PLAN_REQUEST__INIT;
+		Spark__Connect__Plan plan = SPARK__CONNECT__PLAN__INIT;
+
+		sc_proto_set_message(&req.base, "plan", &plan.base);
+		ok(req.plan == &plan, "set_message points the field at it");
+		sc_buf_init(&b, SC_BUF_UNLIMITED);
+		sc_proto_pack(&req.base, &b, NULL);
+		is_mem(b.data, b.len, "\x1a\x00", 2, "  packed as field 3");
+		sc_buf_release(&b);
+	}
+	is_int(SC_REL_(RANGE), SPARK__CONNECT__RELATION__REL_TYPE_RANGE,
+	    "SC_REL_ aliases the generated names");
+	is_int(SC_INTERRUPT_TYPE_(TAG),
+	    SPARK__CONNECT__INTERRUPT_REQUEST__INTERRUPT_TYPE__INTERRUPT_TYPE_TAG,
+	    "SC_INTERRUPT_TYPE_ too");
+}
+
+static void
+test_check_response(void)
+{
+	Spark__Connect__ExecutePlanResponse ep =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__INIT;
+	Spark__Connect__ConfigResponse cr =
+	    SPARK__CONNECT__CONFIG_RESPONSE__INIT;
+	Spark__Connect__ArtifactStatusesResponse ar =
+	    SPARK__CONNECT__ARTIFACT_STATUSES_RESPONSE__INIT;
+	Spark__Connect__ReleaseExecuteResponse rr =
+	    SPARK__CONNECT__RELEASE_EXECUTE_RESPONSE__INIT;
+	struct sc_proto_expect x = { "S", NULL, NULL, false };
+	struct sc_error err;
+
+	cr.session_id = S("S");
+	is_int(sc_proto_check_response(&cr.base, &x, &err), 0,
+	    "our session: accepted");
+	cr.server_side_session_id = S("ss1");
+	x.ssid = "ss1";
+	is_int(sc_proto_check_response(&cr.base, &x, &err), 0,
+	    "the same server-side session: accepted");
+	x.ssid = "ss0";
+	is_int(sc_proto_check_response(&cr.base, &x, &err), -1,
+	    "another server-side session: refused");
+	is_str(err.msg,
+	    "server-side session changed from 'ss0' to 'ss1' (the server restarted or the session was re-created)",
+	    "  message");
+	is_int(err.status, SC_ST_PROTOCOL, "  status protocol");
+	cr.server_side_session_id = S("");
+	is_int(sc_proto_check_response(&cr.base, &x, &err), 0,
+	    "no server-side session in the answer: accepted (3.5)");
+	cr.session_id = S("T");
+	is_int(sc_proto_check_response(&cr.base, &x, &err), -1,
+	    "another session: refused");
+	is_str(err.msg, "server answered for session 'T', expected 'S'",
+	    "  message");
+	cr.session_id = S("");
+	is_int(sc_proto_check_response(&cr.base, &x, &err), -1,
+	    "an empty session id: refused");
+	is_int(sc_proto_check_response(&ar.base, &x, &err), 0,
+	    "an empty session id in ArtifactStatusesResponse: accepted (3.5)");
+
+	/* ReleaseExecuteResponse: operation_id is optional (not found). */
+	x.ssid = NULL;
+	x.operation_id = "op1";
+	rr.session_id = S("S");
+	is_int(sc_proto_check_response(&rr.base, &x, &err), 0,
+	    "no operation id: accepted");
+	rr._operation_id_case =
+	    SPARK__CONNECT__RELEASE_EXECUTE_RESPONSE___OPERATION_ID_OPERATION_ID;
+	rr.operation_id = S("op2");
+	is_int(sc_proto_check_response(&rr.base, &x, &err), -1,
+	    "another operation: refused");
+	is_str(err.msg, "server answered for operation 'op2', expected 'op1'",
+	    "  message");
+
+	/* A reattachable operation's responses need a response id. */
+	ep.session_id = S("S");
+	ep.operation_id = S("op1");
+	x.response_id = true;
+	is_int(sc_proto_check_response(&ep.base, &x, &err), -1,
+	    "no response id: refused");
+	is_str(err.msg,
+	    "server sent a response without a response id for reattachable operation op1",
+	    "  message");
+	ep.response_id = S("r1");
+	is_int(sc_proto_check_response(&ep.base, &x, &err), 0,
+	    "with a response id: accepted");
+}
+
 int
 main(void)
 {
+	test_stamp();
+	test_check_response();
 	test_execute_plan_request();
 	test_execute_plan_response();
 	test_range();

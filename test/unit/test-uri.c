@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/error.h"
 #include "core/xmem.h"
@@ -173,7 +174,7 @@ static const struct bad bads[] = {
 	{ "sc://h/;use_ssl=true;use_ssl=true",
 	    B "duplicate parameter "
 	      "'use_ssl'" },
-	{ "sc://h/;x-a=1;X-A=2", B "duplicate parameter 'x-a'" },
+	{ "sc://h/;x-a=1;X-A=2", B "duplicate header 'x-a'" },
 	{ "sc://h/;token=", B "token is empty" },
 	{ "sc://h/;token=a%0Ab",
 	    B "token contains characters not allowed in "
@@ -218,9 +219,8 @@ static const struct bad bads[] = {
 	      "'user_id'" },
 	{ "sc://h/;bad key=1", B "'bad key' is not a valid metadata key" },
 	{ "sc://h/;k%41=1", B "'k%41' is not a valid metadata key" },
-	{ "sc://h/;grpc-timeout=1",
-	    B "'grpc-timeout' is not a valid metadata "
-	      "key" },
+	{ "sc://h/;grpc-timeout=1", B "'grpc-timeout' is reserved for gRPC" },
+	{ "sc://h/;GRPC-Timeout=1", B "'grpc-timeout' is reserved for gRPC" },
 	{ "sc://h/;x:y=1", B "'x:y' is not a valid metadata key" },
 	{ "sc://h/;x-a=%0A",
 	    B "value of 'x-a' contains characters not allowed "
@@ -439,6 +439,68 @@ test_default(void)
 	sc_uri_release(&u);
 }
 
+/*
+ * sc_uri_add_metadata(), the one check of request headers, whether they
+ * come from the address or from -H: every refusal leaves the list as it
+ * was, every acceptance adds exactly the lower-cased key and the value.
+ */
+static void
+test_add_metadata(void)
+{
+	static const struct {
+		const char *key, *value;
+		const char *msg; /* NULL: accepted */
+	} t[] = {
+		{ "x-trace", "abc", NULL },
+		{ "X-Other", "1", NULL },
+		{ "x-trace", "again", "duplicate header 'x-trace'" },
+		{ "X-TRACE", "again", "duplicate header 'x-trace'" },
+		{ "grpc-timeout", "1S", "'grpc-timeout' is reserved for gRPC" },
+		{ "Grpc-Encoding", "gzip",
+		    "'grpc-encoding' is reserved for gRPC" },
+		{ "bad key", "x", "'bad key' is not a valid metadata key" },
+		{ "x:y", "x", "'x:y' is not a valid metadata key" },
+		{ "", "x", "'' is not a valid metadata key" },
+		{ "token", "s3cret",
+		    "'token' is a server address parameter, not a header" },
+		{ "Session_Id", "x",
+		    "'session_id' is a server address parameter, not a header" },
+		{ "x-nl", "a\nb",
+		    "value of 'x-nl' contains characters not allowed in a "
+		    "header" },
+		{ "x-raw-bin", "a\nb", NULL },
+		{ "x.dots_under", "", NULL },
+	};
+	struct sc_kv *kv = NULL;
+	struct sc_error err;
+	size_t n = 0, want = 0, i;
+	int rc;
+
+	for (i = 0; i < SC_NELEM(t); i++) {
+		sc_error_init(&err);
+		rc = sc_uri_add_metadata(&kv, &n, t[i].key, t[i].value, &err);
+		if (t[i].msg == NULL) {
+			want++;
+			is_int(rc, 0, "header '%s' accepted", t[i].key);
+			ok(n == want &&
+				strcasecmp(kv[n - 1].key, t[i].key) == 0 &&
+				strcmp(kv[n - 1].value, t[i].value) == 0,
+			    "  added as the last entry");
+		} else {
+			is_int(rc, -1, "header '%s' refused", t[i].key);
+			is_str(err.msg, t[i].msg, "  message");
+			is_int(err.status, SC_ST_USAGE, "  status usage");
+			is_int(n, want, "  list unchanged");
+		}
+	}
+	is_str(kv[1].key, "x-other", "keys are lower-cased");
+	for (i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].value);
+	}
+	free(kv);
+}
+
 int
 main(void)
 {
@@ -446,5 +508,6 @@ main(void)
 	test_bad();
 	test_misc();
 	test_default();
+	test_add_metadata();
 	return tap_done();
 }

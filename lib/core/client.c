@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * session.c: client-side session context and the release worker.
+ * client.c: the client-side session context, the unary call pattern with
+ * retries, and the release worker.
  *
  * Releases are fire-and-forget for the caller: they go into a small queue
  * that one worker thread per client drains, so a slow or dead server
- * never holds up output (Python's process-wide pool taught the opposite
- * lesson, see LESSONS.md 2.11).
+ * never holds up output (a process-wide pool shared by every session, as
+ * PySpark had, lets one slow server stall the others).  The synchronous
+ * calls built on sc_client_call() are in client_calls.c.
  */
 
-#include "core/session.h"
+#include "core/client.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -19,7 +21,10 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/conn.h"
 #include "core/error.h"
+#include "core/log.h"
+#include "core/protocol.h"
 #include "core/rpc.h"
 #include "core/timeutil.h"
 #include "core/uri.h"
@@ -30,8 +35,10 @@
 #define DEFAULT_QUEUE 64
 #define DEFAULT_RELEASE_MS 10000
 #define DEFAULT_CONNECT_RETRIES 3
-/* Largest reply accepted from a unary call. */
+/* Largest request sent or reply accepted by a unary call. */
 #define UNARY_MAX (256UL * 1024 * 1024)
+/* An event line: a message, plus an sc_error's (1024) and some ids. */
+#define EVENT_TEXT_MAX 1400
 
 struct relreq {
 	char *opid;
@@ -43,7 +50,9 @@ struct sc_client {
 	void *ctx;
 	struct sc_rpc *rpc; /* owned, or NULL (fake transport) */
 
+	char server[300]; /* sc://host:port, or "" */
 	char session_id[64];
+	bool new_session; /* session_id was generated */
 	char *user_id;
 	char *client_type;
 	Spark__Connect__UserContext uc;
@@ -65,10 +74,11 @@ struct sc_client {
 	size_t qlen;
 	bool busy; /* worker sending one */
 	bool stopping;
-	bool started;
 	pthread_t worker;
 	struct sc_client_stats stats;
 };
+
+static void *worker_main(void *arg);
 
 /* ------------------------------------------------------ rpc transport */
 
@@ -144,11 +154,83 @@ sc_client_format_secs(int64_t ms, char *out)
 void
 sc_client_emit(struct sc_client *c, const struct sc_client_event *ev)
 {
-	if (c->on_event != NULL)
-		c->on_event(ev, c->event_arg);
+	struct sc_client_event e;
+
+	if (c->on_event == NULL)
+		return;
+	e = *ev;
+	e.client = c;
+	c->on_event(&e, c->event_arg);
+}
+
+enum sc_log_level
+sc_client_event_level(const struct sc_client_event *ev)
+{
+	/*
+	 * A failed release matters only if the server ever answered: one
+	 * that was never reached holds nothing of ours.
+	 */
+	if (ev->kind == SC_CLIENT_EV_RELEASE_FAILED && ev->client != NULL &&
+	    sc_client_reached(ev->client))
+		return SC_LOG_WARN;
+	return SC_LOG_INFO;
+}
+
+void
+sc_client_log_event(const struct sc_client_event *ev, void *arg)
+{
+	enum sc_log_level level = sc_client_event_level(ev);
+
+	(void)arg;
+	if (sc_log_level >= level)
+		sc_log_write(level, "%s", ev->text);
 }
 
 /* ------------------------------------------------------- construction */
+
+/* Start the release worker, which never handles signals. */
+static int
+start_worker(struct sc_client *c, struct sc_error *err)
+{
+	sigset_t all, old;
+	int e;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	e = pthread_create(&c->worker, NULL, worker_main, c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e != 0)
+		return sc_error_set_errno(err, SC_ST_INTERNAL, e,
+		    "cannot start the release worker thread");
+	return 0;
+}
+
+static void
+relreq_clear(struct relreq *r)
+{
+	SC_FREE(r->opid);
+	SC_FREE(r->rid);
+}
+
+/* Free what construction allocated; the worker is not running. */
+static void
+client_destroy(struct sc_client *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->qlen; i++)
+		relreq_clear(&c->queue[i]);
+	free(c->queue);
+	pthread_cond_destroy(&c->cond);
+	pthread_cond_destroy(&c->idle);
+	pthread_mutex_destroy(&c->lock);
+	if (c->rpc != NULL)
+		sc_rpc_free(c->rpc);
+	free(c->ssid);
+	free(c->user_id);
+	free(c->client_type);
+	free(c);
+}
 
 struct sc_client *
 sc_client_new_transport(const struct sc_transport *t, void *ctx,
@@ -174,9 +256,12 @@ sc_client_new_transport(const struct sc_transport *t, void *ctx,
 	else if (sc_uuid_v4(c->session_id, err) == -1) {
 		free(c);
 		return NULL;
-	}
+	} else
+		c->new_session = true;
 	c->tr = t;
 	c->ctx = ctx;
+	if (u != NULL && sc_uri_format(u, c->server, sizeof(c->server)) == -1)
+		c->server[0] = '\0';
 
 	if (o != NULL && o->user_id != NULL)
 		uid = o->user_id;
@@ -217,6 +302,15 @@ sc_client_new_transport(const struct sc_transport *t, void *ctx,
 	pthread_mutex_init(&c->lock, NULL);
 	cond_init_mono(&c->cond);
 	cond_init_mono(&c->idle);
+	/*
+	 * The worker starts now, not on the first release: a process out
+	 * of threads learns it here, as an error, before any operation
+	 * that would need releasing exists.
+	 */
+	if (start_worker(c, err) == -1) {
+		client_destroy(c);
+		return NULL;
+	}
 	return c;
 }
 
@@ -225,52 +319,60 @@ sc_client_new(const struct sc_uri *u, const struct sc_client_opts *o,
     struct sc_error *err)
 {
 	struct sc_client *c;
-	struct sc_rpc *rpc;
 
-	rpc = sc_rpc_new(u, o != NULL ? o->ca_file : NULL, err);
-	if (rpc == NULL)
+	/*
+	 * The client (and its worker thread) first: a thread that cannot
+	 * start is an error here, where gRPC's own would abort.
+	 */
+	if ((c = sc_client_new_transport(&rpc_transport, NULL, u, o, err)) ==
+	    NULL)
 		return NULL;
-	c = sc_client_new_transport(&rpc_transport, rpc, u, o, err);
-	if (c == NULL) {
-		sc_rpc_free(rpc);
+	c->rpc = sc_rpc_new(u, o != NULL ? o->ca_file : NULL, err);
+	if (c->rpc == NULL) {
+		sc_client_free(c);
 		return NULL;
 	}
-	c->rpc = rpc;
+	c->ctx = c->rpc;
 	return c;
 }
 
-static void
-relreq_clear(struct relreq *r)
+struct sc_client *
+sc_client_connect(const struct sc_conn_opts *co, const struct sc_client_opts *o,
+    struct sc_error *err)
 {
-	SC_FREE(r->opid);
-	SC_FREE(r->rid);
+	struct sc_client_opts opts;
+	struct sc_client *c;
+	struct sc_uri u;
+
+	sc_uri_init(&u);
+	if (sc_conn_uri(co, &u, err) == -1) {
+		sc_uri_release(&u);
+		return NULL;
+	}
+	if (o != NULL)
+		opts = *o;
+	else
+		memset(&opts, 0, sizeof(opts));
+	/* The URI carries the ids now (sc_conn_uri() put them there). */
+	opts.session_id = NULL;
+	opts.user_id = NULL;
+	opts.ca_file = co->ca_file;
+	c = sc_client_new(&u, &opts, err);
+	sc_uri_release(&u);
+	return c;
 }
 
 void
 sc_client_free(struct sc_client *c)
 {
-	size_t i;
-
 	if (c == NULL)
 		return;
 	pthread_mutex_lock(&c->lock);
 	c->stopping = true;
 	pthread_cond_broadcast(&c->cond);
 	pthread_mutex_unlock(&c->lock);
-	if (c->started)
-		pthread_join(c->worker, NULL);
-	for (i = 0; i < c->qlen; i++)
-		relreq_clear(&c->queue[i]);
-	free(c->queue);
-	pthread_cond_destroy(&c->cond);
-	pthread_cond_destroy(&c->idle);
-	pthread_mutex_destroy(&c->lock);
-	if (c->rpc != NULL)
-		sc_rpc_free(c->rpc);
-	free(c->ssid);
-	free(c->user_id);
-	free(c->client_type);
-	free(c);
+	pthread_join(c->worker, NULL);
+	client_destroy(c);
 }
 
 /* ---------------------------------------------------------- accessors */
@@ -288,9 +390,15 @@ sc_client_user_id(const struct sc_client *c)
 }
 
 const char *
-sc_client_type(const struct sc_client *c)
+sc_client_server(const struct sc_client *c)
 {
-	return c->client_type;
+	return c->server;
+}
+
+bool
+sc_client_session_is_new(const struct sc_client *c)
+{
+	return c->new_session;
 }
 
 const char *
@@ -315,8 +423,8 @@ sc_client_reached(struct sc_client *c)
 	return r;
 }
 
-void
-sc_client_mark_reached(struct sc_client *c)
+static void
+mark_reached(struct sc_client *c)
 {
 	pthread_mutex_lock(&c->lock);
 	c->reached = true;
@@ -342,137 +450,41 @@ sc_client_get_stats(struct sc_client *c, struct sc_client_stats *st)
 	pthread_mutex_unlock(&c->lock);
 }
 
-int
-sc_client_check_response(struct sc_client *c, const char *session_id,
-    const char *ssid, struct sc_error *err)
-{
-	int rc = 0;
-
-	if (session_id == NULL || strcmp(session_id, c->session_id) != 0)
-		return sc_error_set(err, SC_ST_PROTOCOL,
-		    "server answered for session '%s', expected '%s'",
-		    session_id != NULL ? session_id : "", c->session_id);
-	if (ssid == NULL || ssid[0] == '\0')
-		return 0;
-	pthread_mutex_lock(&c->lock);
-	if (c->ssid == NULL)
-		c->ssid = sc_xstrdup(ssid);
-	else if (strcmp(c->ssid, ssid) != 0)
-		rc = sc_error_set(err, SC_ST_PROTOCOL,
-		    "server-side session changed from '%s' to '%s' "
-		    "(the server restarted or the session was re-created)",
-		    c->ssid, ssid);
-	pthread_mutex_unlock(&c->lock);
-	return rc;
-}
-
 /* ---------------------------------------------------------- envelopes */
 
 void
-sc_client_stamp_execute(struct sc_client *c,
-    Spark__Connect__ExecutePlanRequest *m)
+sc_client_stamp(struct sc_client *c, ProtobufCMessage *m)
 {
-	const char *ssid = sc_client_server_side_session_id(c);
+	struct sc_proto_ids ids;
 
-	m->session_id = c->session_id;
-	m->user_context = &c->uc;
-	m->_client_type_case =
-	    SPARK__CONNECT__EXECUTE_PLAN_REQUEST___CLIENT_TYPE_CLIENT_TYPE;
-	m->client_type = c->client_type;
-	if (ssid != NULL) {
-		m->_client_observed_server_side_session_id_case =
-		    SPARK__CONNECT__EXECUTE_PLAN_REQUEST___CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID_CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID;
-		m->client_observed_server_side_session_id = (char *)ssid;
-	}
+	ids.session_id = c->session_id;
+	ids.user_context = &c->uc;
+	ids.client_type = c->client_type;
+	ids.observed_ssid = sc_client_server_side_session_id(c);
+	sc_proto_stamp(m, &ids);
 }
 
-void
-sc_client_stamp_reattach(struct sc_client *c,
-    Spark__Connect__ReattachExecuteRequest *m)
+int
+sc_client_check_response(struct sc_client *c, const ProtobufCMessage *m,
+    const char *operation_id, bool response_id, struct sc_error *err)
 {
-	const char *ssid = sc_client_server_side_session_id(c);
+	struct sc_proto_expect x;
+	const char *ssid;
+	int rc;
 
-	m->session_id = c->session_id;
-	m->user_context = &c->uc;
-	m->_client_type_case =
-	    SPARK__CONNECT__REATTACH_EXECUTE_REQUEST___CLIENT_TYPE_CLIENT_TYPE;
-	m->client_type = c->client_type;
-	if (ssid != NULL) {
-		m->_client_observed_server_side_session_id_case =
-		    SPARK__CONNECT__REATTACH_EXECUTE_REQUEST___CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID_CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID;
-		m->client_observed_server_side_session_id = (char *)ssid;
+	x.session_id = c->session_id;
+	x.operation_id = operation_id;
+	x.response_id = response_id;
+	pthread_mutex_lock(&c->lock);
+	x.ssid = c->ssid;
+	rc = sc_proto_check_response(m, &x, err);
+	if (rc == 0 && c->ssid == NULL) {
+		sc_proto_response_ids(m, NULL, &ssid);
+		if (ssid != NULL && ssid[0] != '\0')
+			c->ssid = sc_xstrdup(ssid);
 	}
-}
-
-void
-sc_client_stamp_release(struct sc_client *c,
-    Spark__Connect__ReleaseExecuteRequest *m)
-{
-	const char *ssid = sc_client_server_side_session_id(c);
-
-	m->session_id = c->session_id;
-	m->user_context = &c->uc;
-	m->_client_type_case =
-	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST___CLIENT_TYPE_CLIENT_TYPE;
-	m->client_type = c->client_type;
-	if (ssid != NULL) {
-		m->_client_observed_server_side_session_id_case =
-		    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST___CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID_CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID;
-		m->client_observed_server_side_session_id = (char *)ssid;
-	}
-}
-
-void
-sc_client_stamp_analyze(struct sc_client *c,
-    Spark__Connect__AnalyzePlanRequest *m)
-{
-	const char *ssid = sc_client_server_side_session_id(c);
-
-	m->session_id = c->session_id;
-	m->user_context = &c->uc;
-	m->_client_type_case =
-	    SPARK__CONNECT__ANALYZE_PLAN_REQUEST___CLIENT_TYPE_CLIENT_TYPE;
-	m->client_type = c->client_type;
-	if (ssid != NULL) {
-		m->_client_observed_server_side_session_id_case =
-		    SPARK__CONNECT__ANALYZE_PLAN_REQUEST___CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID_CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID;
-		m->client_observed_server_side_session_id = (char *)ssid;
-	}
-}
-
-void
-sc_client_stamp_config(struct sc_client *c, Spark__Connect__ConfigRequest *m)
-{
-	const char *ssid = sc_client_server_side_session_id(c);
-
-	m->session_id = c->session_id;
-	m->user_context = &c->uc;
-	m->_client_type_case =
-	    SPARK__CONNECT__CONFIG_REQUEST___CLIENT_TYPE_CLIENT_TYPE;
-	m->client_type = c->client_type;
-	if (ssid != NULL) {
-		m->_client_observed_server_side_session_id_case =
-		    SPARK__CONNECT__CONFIG_REQUEST___CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID_CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID;
-		m->client_observed_server_side_session_id = (char *)ssid;
-	}
-}
-
-void
-sc_client_stamp_interrupt(struct sc_client *c,
-    Spark__Connect__InterruptRequest *m)
-{
-	const char *ssid = sc_client_server_side_session_id(c);
-
-	m->session_id = c->session_id;
-	m->user_context = &c->uc;
-	m->_client_type_case =
-	    SPARK__CONNECT__INTERRUPT_REQUEST___CLIENT_TYPE_CLIENT_TYPE;
-	m->client_type = c->client_type;
-	if (ssid != NULL) {
-		m->_client_observed_server_side_session_id_case =
-		    SPARK__CONNECT__INTERRUPT_REQUEST___CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID_CLIENT_OBSERVED_SERVER_SIDE_SESSION_ID;
-		m->client_observed_server_side_session_id = (char *)ssid;
-	}
+	pthread_mutex_unlock(&c->lock);
+	return rc;
 }
 
 /* -------------------------------------------------------------- calls */
@@ -486,7 +498,7 @@ note_status(struct sc_client *c, const struct sc_error *e)
 	 * says nothing either way.
 	 */
 	if (e->rpc_code >= 0 && e->rpc_code != SC_GRPC_UNAVAILABLE)
-		sc_client_mark_reached(c);
+		mark_reached(c);
 }
 
 void *
@@ -509,7 +521,7 @@ sc_client_stream_read(struct sc_client *c, void *stream, struct sc_buf *msg,
 
 	r = c->tr->stream_read(stream, msg, wait_until, err);
 	if (r >= 0)
-		sc_client_mark_reached(c);
+		mark_reached(c);
 	else if (err != NULL)
 		note_status(c, err);
 	return r;
@@ -536,70 +548,158 @@ method_name(const char *path)
 	return s != NULL ? s + 1 : path;
 }
 
-int
-sc_client_unary(struct sc_client *c, const char *method,
-    const ProtobufCMessage *req, const ProtobufCMessageDescriptor *d,
-    void **resp, const struct timespec *deadline, struct sc_error *err)
+/*
+ * How one unary call is retried: the program's calls share a deadline
+ * and report retries as SC_CLIENT_EV_RETRY; the release worker gives
+ * each attempt its own timeout, reports SC_CLIENT_EV_RELEASE_RETRY and
+ * stops waiting when the client is freed.
+ */
+struct retrying {
+	const struct sc_retry_policy *policy;
+	const struct timespec *deadline; /* all attempts; NULL: none */
+	int64_t attempt_ms; /* each attempt's own limit; 0: none */
+	const struct relreq *rel; /* the release being sent, or NULL */
+};
+
+static void release_event(struct sc_client *c, enum sc_client_event_kind kind,
+    const struct relreq *r, const struct sc_error *e, int64_t delay,
+    int attempt, int max);
+static bool sleep_locked(struct sc_client *c, int64_t ms);
+
+/* Fill an event and deliver it. */
+static void
+emit(struct sc_client *c, enum sc_client_event_kind kind,
+    const struct relreq *r, enum sc_retry_reason why, const struct sc_error *e,
+    int64_t delay, int attempt, int max, const char *text)
 {
-	struct sc_retry_policy pol = c->policy;
-	struct sc_retry_state rs;
 	struct sc_client_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = kind;
+	ev.operation_id = r != NULL ? r->opid : NULL;
+	ev.response_id = r != NULL ? r->rid : NULL;
+	ev.reason = why;
+	ev.delay_ms = delay;
+	ev.attempt = attempt;
+	ev.max_attempts = max;
+	ev.err = e;
+	ev.text = text;
+	sc_client_emit(c, &ev);
+}
+
+static void
+retry_event(struct sc_client *c, const char *method, const struct retrying *rt,
+    const struct sc_error *e, enum sc_retry_reason why, int64_t delay,
+    int attempt, int max)
+{
+	char secs[SC_CLIENT_SECS_STRLEN], text[EVENT_TEXT_MAX];
+
+	if (rt->rel != NULL) {
+		release_event(c, SC_CLIENT_EV_RELEASE_RETRY, rt->rel, e, delay,
+		    attempt, max);
+		return;
+	}
+	sc_client_format_secs(delay, secs);
+	snprintf(text, sizeof(text),
+	    "%s, retrying %s in %s (attempt %d of %d): %s",
+	    sc_retry_reason_str(why), method_name(method), secs, attempt, max,
+	    e->msg);
+	emit(c, SC_CLIENT_EV_RETRY, NULL, why, e, delay, attempt, max, text);
+}
+
+/* Wait a backoff: 0, or -1 to give up (deadline, or client stopping). */
+static int
+retry_wait(struct sc_client *c, const struct retrying *rt, int64_t delay)
+{
+	bool ok;
+
+	if (rt->rel == NULL)
+		return sc_retry_sleep_ms(delay, rt->deadline);
+	pthread_mutex_lock(&c->lock);
+	ok = sleep_locked(c, delay);
+	pthread_mutex_unlock(&c->lock);
+	return ok ? 0 : -1;
+}
+
+static int
+unary_retrying(struct sc_client *c, const char *method, ProtobufCMessage *req,
+    const ProtobufCMessageDescriptor *d, void **resp, const struct retrying *rt,
+    struct sc_error *err)
+{
+	struct sc_retry_policy pol = *rt->policy;
+	struct sc_retry_state rs;
 	struct sc_error e;
 	enum sc_retry_reason why;
-	struct sc_buf out;
-	uint8_t *bytes;
-	size_t len;
+	struct timespec dl;
+	const struct timespec *dlp;
+	struct sc_buf in, out;
 	int64_t delay;
-	char secs[SC_CLIENT_SECS_STRLEN], text[1400];
-	void *m;
+	void *m = NULL;
 
-	bytes = sc_proto_pack_alloc(req, &len);
+	sc_error_init(&e);
+	sc_client_stamp(c, req);
+	sc_buf_init(&in, UNARY_MAX);
 	sc_buf_init(&out, UNARY_MAX);
+	if (sc_proto_pack(req, &in, &e) == -1)
+		goto out;
 	sc_retry_state_init(&rs, &pol);
 	for (;;) {
 		sc_error_init(&e);
 		sc_buf_reset(&out);
-		if (c->tr->unary(c->ctx, method, bytes, len, &out, deadline,
+		dlp = rt->deadline;
+		if (rt->attempt_ms > 0) {
+			sc_deadline_in_ms(&dl, rt->attempt_ms);
+			if (dlp == NULL || sc_ms_until(&dl) < sc_ms_until(dlp))
+				dlp = &dl;
+		}
+		if (c->tr->unary(c->ctx, method, in.data, in.len, &out, dlp,
 			&e) == 0) {
-			sc_client_mark_reached(c);
-			m = sc_proto_unpack(d, out.data, out.len, err);
-			free(bytes);
-			sc_buf_release(&out);
-			if (m == NULL)
-				return -1;
-			*resp = m;
-			return 0;
+			mark_reached(c);
+			/* A wrong answer is not retried. */
+			m = sc_proto_unpack(d, out.data, out.len, &e);
+			if (m != NULL &&
+			    sc_client_check_response(c, m, NULL, false, &e) ==
+				-1) {
+				protobuf_c_message_free_unpacked(m, NULL);
+				m = NULL;
+			}
+			break;
 		}
 		note_status(c, &e);
-		pol.max_retries = sc_client_max_retries(c, &c->policy);
+		pol.max_retries = sc_client_max_retries(c, rt->policy);
 		if (!sc_retry_classify(&e, &why) ||
 		    (delay = sc_retry_next_delay(&pol, &rs, e.retry_delay_ms,
 			 (uint32_t)random())) < 0 ||
-		    (deadline != NULL && sc_ms_until(deadline) < delay))
+		    (rt->deadline != NULL && sc_ms_until(rt->deadline) < delay))
 			break;
-		sc_client_format_secs(delay, secs);
-		snprintf(text, sizeof(text),
-		    "%s, retrying %s in %s "
-		    "(attempt %d of %d): %s",
-		    sc_retry_reason_str(why), method_name(method), secs,
-		    rs.attempt, pol.max_retries, e.msg);
-		memset(&ev, 0, sizeof(ev));
-		ev.kind = SC_CLIENT_EV_RETRY;
-		ev.reason = why;
-		ev.delay_ms = delay;
-		ev.attempt = rs.attempt;
-		ev.max_attempts = pol.max_retries;
-		ev.err = &e;
-		ev.text = text;
-		sc_client_emit(c, &ev);
-		if (sc_retry_sleep_ms(delay, deadline) == -1)
+		retry_event(c, method, rt, &e, why, delay, rs.attempt,
+		    pol.max_retries);
+		if (retry_wait(c, rt, delay) == -1)
 			break;
 	}
-	free(bytes);
+out:
+	sc_buf_release(&in);
 	sc_buf_release(&out);
-	if (err != NULL)
-		*err = e;
-	return -1;
+	if (m == NULL) {
+		if (err != NULL)
+			*err = e;
+		return -1;
+	}
+	*resp = m;
+	return 0;
+}
+
+int
+sc_client_call(struct sc_client *c, const char *method, ProtobufCMessage *req,
+    const ProtobufCMessageDescriptor *resp_type, void **resp,
+    const struct timespec *deadline, struct sc_error *err)
+{
+	struct retrying rt;
+
+	memset(&rt, 0, sizeof(rt));
+	rt.policy = &c->policy;
+	rt.deadline = deadline;
+	return unary_retrying(c, method, req, resp_type, resp, &rt, err);
 }
 
 /* ---------------------------------------------------- release worker */
@@ -623,8 +723,7 @@ release_event(struct sc_client *c, enum sc_client_event_kind kind,
     const struct relreq *r, const struct sc_error *e, int64_t delay,
     int attempt, int max)
 {
-	struct sc_client_event ev;
-	char text[1400], secs[SC_CLIENT_SECS_STRLEN];
+	char text[EVENT_TEXT_MAX], secs[SC_CLIENT_SECS_STRLEN];
 	char what[160];
 
 	if (c->on_event == NULL)
@@ -642,118 +741,94 @@ release_event(struct sc_client *c, enum sc_client_event_kind kind,
 	case SC_CLIENT_EV_RELEASE_RETRY:
 		sc_client_format_secs(delay, secs);
 		snprintf(text, sizeof(text),
-		    "%s failed, retrying in %s "
-		    "(attempt %d of %d): %s",
-		    what, secs, attempt, max, e->msg);
+		    "%s failed, retrying in %s (attempt %d of %d): %s", what,
+		    secs, attempt, max, e->msg);
 		break;
 	default:
 		snprintf(text, sizeof(text), "%s failed: %s", what,
 		    e != NULL ? e->msg : "client stopped");
 		break;
 	}
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = kind;
-	ev.operation_id = r->opid;
-	ev.response_id = r->rid;
-	ev.delay_ms = delay;
-	ev.attempt = attempt;
-	ev.max_attempts = max;
-	ev.err = e;
-	ev.text = text;
-	c->on_event(&ev, c->event_arg);
+	emit(c, kind, r, SC_RETRY_UNAVAILABLE, e, delay, attempt, max, text);
+}
+
+/*
+ * Fill a ReleaseExecute request for operation opid: ReleaseUntil rid, or
+ * ReleaseAll when rid is NULL.  all and until are the request's storage.
+ */
+static void
+release_request(Spark__Connect__ReleaseExecuteRequest *req,
+    Spark__Connect__ReleaseExecuteRequest__ReleaseAll *all,
+    Spark__Connect__ReleaseExecuteRequest__ReleaseUntil *until,
+    const char *opid, const char *rid)
+{
+	spark__connect__release_execute_request__init(req);
+	spark__connect__release_execute_request__release_all__init(all);
+	spark__connect__release_execute_request__release_until__init(until);
+	req->operation_id = (char *)opid;
+	if (rid != NULL) {
+		until->response_id = (char *)rid;
+		req->release_case = SC_RELEASE_(RELEASE_UNTIL);
+		req->release_until = until;
+	} else {
+		req->release_case = SC_RELEASE_(RELEASE_ALL);
+		req->release_all = all;
+	}
+}
+
+int
+sc_client_release_execute(struct sc_client *c, const char *operation_id,
+    const char *until, bool *found, const struct timespec *deadline,
+    struct sc_error *err)
+{
+	Spark__Connect__ReleaseExecuteRequest req;
+	Spark__Connect__ReleaseExecuteRequest__ReleaseAll all;
+	Spark__Connect__ReleaseExecuteRequest__ReleaseUntil u;
+	Spark__Connect__ReleaseExecuteResponse *resp;
+
+	release_request(&req, &all, &u, operation_id, until);
+	if (sc_client_call(c, SC_METHOD_RELEASE_EXECUTE, &req.base,
+		&spark__connect__release_execute_response__descriptor,
+		(void **)&resp, deadline, err) == -1)
+		return -1;
+	if (found != NULL)
+		*found = resp->_operation_id_case != 0;
+	protobuf_c_message_free_unpacked(&resp->base, NULL);
+	return 0;
 }
 
 /* One ReleaseExecute with retries.  Called without the lock. */
 static void
 send_release(struct sc_client *c, const struct relreq *r)
 {
-	Spark__Connect__ReleaseExecuteRequest req =
-	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__INIT;
-	Spark__Connect__ReleaseExecuteRequest__ReleaseAll all =
-	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_ALL__INIT;
-	Spark__Connect__ReleaseExecuteRequest__ReleaseUntil until =
-	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_UNTIL__INIT;
-	Spark__Connect__ReleaseExecuteResponse *resp;
-	struct sc_retry_policy pol = c->rel_policy;
-	struct sc_retry_state rs;
+	Spark__Connect__ReleaseExecuteRequest req;
+	Spark__Connect__ReleaseExecuteRequest__ReleaseAll all;
+	Spark__Connect__ReleaseExecuteRequest__ReleaseUntil until;
+	struct retrying rt;
 	struct sc_error e;
-	struct timespec dl;
-	struct sc_buf out;
-	uint8_t *bytes;
-	size_t len;
-	int64_t delay;
-	bool ok;
+	void *resp;
+	int rc;
 
-	sc_buf_init(&out, UNARY_MAX);
-	sc_retry_state_init(&rs, &pol);
-	for (;;) {
-		sc_client_stamp_release(c, &req);
-		req.operation_id = r->opid;
-		if (r->rid != NULL) {
-			until.response_id = r->rid;
-			req.release_case =
-			    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_RELEASE_UNTIL;
-			req.release_until = &until;
-		} else {
-			req.release_case =
-			    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_RELEASE_ALL;
-			req.release_all = &all;
-		}
-		bytes = sc_proto_pack_alloc(&req.base, &len);
-		sc_error_init(&e);
-		sc_buf_reset(&out);
-		sc_deadline_in_ms(&dl, c->rel_timeout_ms);
-		ok = c->tr->unary(c->ctx, SC_METHOD_RELEASE_EXECUTE, bytes, len,
-			 &out, &dl, &e) == 0;
-		free(bytes);
-		if (ok) {
-			sc_client_mark_reached(c);
-			resp = sc_proto_unpack(
-			    &spark__connect__release_execute_response__descriptor,
-			    out.data, out.len, &e);
-			if (resp != NULL) {
-				ok = sc_client_check_response(c,
-					 resp->session_id,
-					 resp->server_side_session_id, &e) == 0;
-				protobuf_c_message_free_unpacked(&resp->base,
-				    NULL);
-			} else
-				ok = false;
-			if (ok) {
-				pthread_mutex_lock(&c->lock);
-				c->stats.releases_sent++;
-				pthread_mutex_unlock(&c->lock);
-				release_event(c, SC_CLIENT_EV_RELEASE, r, NULL,
-				    0, 0, 0);
-				break;
-			}
-		} else
-			note_status(c, &e);
-		pol.max_retries = sc_client_max_retries(c, &c->rel_policy);
-		if (!sc_retry_classify(&e, NULL) ||
-		    (delay = sc_retry_next_delay(&pol, &rs, e.retry_delay_ms,
-			 (uint32_t)random())) < 0) {
-			pthread_mutex_lock(&c->lock);
-			c->stats.releases_failed++;
-			pthread_mutex_unlock(&c->lock);
-			release_event(c, SC_CLIENT_EV_RELEASE_FAILED, r, &e, 0,
-			    0, 0);
-			break;
-		}
-		release_event(c, SC_CLIENT_EV_RELEASE_RETRY, r, &e, delay,
-		    rs.attempt, pol.max_retries);
-		pthread_mutex_lock(&c->lock);
-		ok = sleep_locked(c, delay);
-		if (!ok)
-			c->stats.releases_failed++;
-		pthread_mutex_unlock(&c->lock);
-		if (!ok) {
-			release_event(c, SC_CLIENT_EV_RELEASE_FAILED, r, &e, 0,
-			    0, 0);
-			break;
-		}
-	}
-	sc_buf_release(&out);
+	release_request(&req, &all, &until, r->opid, r->rid);
+	memset(&rt, 0, sizeof(rt));
+	rt.policy = &c->rel_policy;
+	rt.attempt_ms = c->rel_timeout_ms;
+	rt.rel = r;
+	sc_error_init(&e);
+	rc = unary_retrying(c, SC_METHOD_RELEASE_EXECUTE, &req.base,
+	    &spark__connect__release_execute_response__descriptor, &resp, &rt,
+	    &e);
+	pthread_mutex_lock(&c->lock);
+	if (rc == 0)
+		c->stats.releases_sent++;
+	else
+		c->stats.releases_failed++;
+	pthread_mutex_unlock(&c->lock);
+	if (rc == 0) {
+		protobuf_c_message_free_unpacked(resp, NULL);
+		release_event(c, SC_CLIENT_EV_RELEASE, r, NULL, 0, 0, 0);
+	} else
+		release_event(c, SC_CLIENT_EV_RELEASE_FAILED, r, &e, 0, 0, 0);
 }
 
 /*
@@ -818,23 +893,6 @@ worker_main(void *arg)
 	return NULL;
 }
 
-/* Start the worker on first use.  Lock held. */
-static void
-ensure_worker(struct sc_client *c)
-{
-	sigset_t all, old;
-
-	if (c->started)
-		return;
-	/* The worker never handles signals; the caller's threads do. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	if (pthread_create(&c->worker, NULL, worker_main, c) != 0)
-		SC_BUG("cannot start the release worker thread");
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	c->started = true;
-}
-
 static struct relreq *
 find_pending(struct sc_client *c, const char *opid)
 {
@@ -854,7 +912,6 @@ sc_client_release_until(struct sc_client *c, const char *opid, const char *rid)
 	pthread_mutex_lock(&c->lock);
 	if (c->stopping)
 		goto out;
-	ensure_worker(c);
 	if ((r = find_pending(c, opid)) != NULL) {
 		/* A pending ReleaseAll covers it; else the newer id wins. */
 		if (r->rid != NULL) {
@@ -883,7 +940,6 @@ sc_client_release_all(struct sc_client *c, const char *opid)
 	pthread_mutex_lock(&c->lock);
 	if (c->stopping)
 		goto out;
-	ensure_worker(c);
 	if ((r = find_pending(c, opid)) != NULL) {
 		SC_FREE(r->rid);
 		c->stats.releases_coalesced++;

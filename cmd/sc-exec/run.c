@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * run.c: running what the options ask for.  Each SQL statement goes as
+ * spark.sql() sends it (a SqlCommand, then the relation it answers
+ * with); every operation is read to its end through core/reattach and
+ * its rows go to render.c.
+ */
+
+#include "sc-exec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/client.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "core/log.h"
+#include "core/output.h"
+#include "core/plan.h"
+#include "core/reattach.h"
+#include "core/result.h"
+#include "core/signals.h"
+#include "core/banned.h"
+
+/* Largest SQL script or plan file read. */
+#define INPUT_MAX (64UL * 1024 * 1024)
+/* Longest type name --analyze prints. */
+#define TYPE_NAME_MAX (1024 * 1024)
+
+static int run_plan(struct run *x, const struct sc_plan *plan, bool final,
+    struct sc_error *err);
+
+static void
+print_detached(struct run *x, const char *opid)
+{
+	const char *sid = sc_client_session_id(x->c);
+
+	printf("%s\n", opid);
+	fflush(stdout);
+	if (sc_client_session_is_new(x->c))
+		sc_warn(
+		    "operation %s runs detached in new session %s; attach with --session-id %s --attach %s",
+		    opid, sid, sid, opid);
+	else
+		sc_info("operation %s runs detached in session %s", opid, sid);
+}
+
+/*
+ * A SQL command answers with a relation to run next (spark.sql()): a
+ * query's plan, or a command's output rows, printed as they are.
+ */
+static int
+run_next(struct run *x, struct sc_plan *next, struct sc_error *err)
+{
+	const void *rows;
+	size_t len;
+	int rc;
+
+	if (x->o->detach || !sc_plan_local_rows(next, &rows, &len))
+		return run_plan(x, next, true, err);
+	render_begin(x->r);
+	rc = render_local(x->r, rows, len, err);
+	if (rc >= 0 && render_end(x->r, err) == -1)
+		rc = -1;
+	return rc == -1 ? -1 : 0;
+}
+
+/*
+ * Read an operation to its end, rendering its rows, then run the
+ * relation a SQL command answered with.  With detach, stop after the
+ * first response and leave the operation running.
+ */
+static int
+consume(struct run *x, struct sc_reattach *it, bool detach,
+    struct sc_error *err)
+{
+	struct sc_plan *next = NULL;
+	struct sc_result r;
+	int k = 0, rc = 0;
+
+	sc_signals_watch(it);
+	render_begin(x->r);
+	while (rc == 0 && (k = sc_reattach_next_result(it, &r, err)) == 1) {
+		if (detach) {
+			sc_result_release(&r);
+			sc_signals_watch(NULL);
+			print_detached(x, sc_reattach_operation_id(it));
+			sc_reattach_detach(it);
+			x->detached = true;
+			return 0;
+		}
+		if (r.kind == SC_RESULT_ARROW) {
+			rc = render_batch(x->r, sc_result_arrow_msg(&r), err);
+			progress_update(render_rows(x->r), render_bytes(x->r));
+		} else if (r.kind == SC_RESULT_SQL) {
+			sc_plan_free(next);
+			next = sc_result_take_relation(&r);
+		} else if (r.kind == SC_RESULT_PROGRESS)
+			progress_stages(&r.progress);
+		else if (r.kind == SC_RESULT_SCHEMA)
+			render_schema(x->r, sc_result_schema_msg(r.schema));
+		sc_result_release(&r);
+	}
+	if (rc == 0 && k == -1) {
+		if (sc_reattach_aborted(it) || sc_signals_caught())
+			sc_signals_wait();
+		rc = -1;
+	}
+	sc_signals_watch(NULL);
+	sc_reattach_close(it); /* ReleaseAll, unless done already */
+	if (rc == -1)
+		render_begin(x->r); /* drop what the failed result left */
+	else if ((rc = render_end(x->r, err)) == 0 && next != NULL &&
+	    !render_limit_reached(x->r))
+		rc = run_next(x, next, err);
+	sc_plan_free(next);
+	return rc;
+}
+
+/*
+ * Run one plan.  final: it is the operation the user's --operation-id
+ * and --detach apply to (a SQL command is followed by the final one).
+ */
+static int
+run_plan(struct run *x, const struct sc_plan *plan, bool final,
+    struct sc_error *err)
+{
+	struct sc_reattach_exec ex = { NULL, x->o->tags.v, x->o->tags.n };
+	struct sc_reattach *it;
+	bool last = final && !sc_plan_is_sql_command(plan);
+
+	if (last)
+		ex.operation_id = x->o->opid;
+	if ((it = sc_reattach_execute(x->c, plan, &ex, &x->ro, err)) == NULL)
+		return -1;
+	return consume(x, it, last && x->o->detach, err);
+}
+
+/* --analyze: AnalyzePlan(schema) and one record per column. */
+static int
+analyze(struct run *x, const struct sc_plan *plan, struct sc_error *err)
+{
+	static const char *const names[] = { "name", "type", "nullable" };
+	struct sc_result_schema *s;
+	struct sc_output_opts oo;
+	struct sc_output *out;
+	struct sc_out_value v[3];
+	struct sc_buf tn;
+	size_t i;
+	int rc;
+
+	if (sc_client_analyze_schema(x->c, plan, &s, x->deadline, err) == -1)
+		return -1;
+	memset(&oo, 0, sizeof(oo));
+	oo.header = x->o->header != 0;
+	oo.null_text = x->o->null_text;
+	oo.flush = -1;
+	out = sc_output_new(stdout, (enum sc_out_format)x->o->format, &oo);
+	sc_buf_init(&tn, TYPE_NAME_MAX);
+	rc = sc_output_header(out, names, 3, err);
+	for (i = 0; rc == 0 && i < sc_result_schema_ncols(s); i++) {
+		sc_buf_reset(&tn);
+		if ((rc = type_name(sc_result_schema_type_msg(s, i), &tn,
+			 err)) == -1)
+			break;
+		v[0].kind = v[1].kind = SC_OUT_STRING;
+		v[0].p = sc_result_schema_name(s, i);
+		v[0].n = strlen(v[0].p);
+		v[1].p = (const char *)tn.data;
+		v[1].n = tn.len;
+		v[2].kind = SC_OUT_BOOL;
+		v[2].p = sc_result_schema_nullable(s, i) ? "true" : "false";
+		v[2].n = strlen(v[2].p);
+		rc = sc_output_row(out, v, 3, err);
+	}
+	if (rc == 0)
+		rc = sc_output_finish(out, err);
+	sc_output_free(out);
+	sc_buf_release(&tn);
+	sc_result_schema_free(s);
+	return rc;
+}
+
+/* One plan, analyzed or run; the plan is freed. */
+static int
+run_one(struct run *x, struct sc_plan *plan, struct sc_error *err)
+{
+	int rc;
+
+	rc = x->o->analyze ? analyze(x, plan, err)
+			   : run_plan(x, plan, true, err);
+	sc_plan_free(plan);
+	return rc;
+}
+
+/* The SQL script, statement by statement, as spark.sql() runs each. */
+static int
+run_script(struct run *x, const char *script, size_t len, struct sc_error *err)
+{
+	const struct opts *o = x->o;
+	char **stmts;
+	size_t n, i;
+	int rc = 0;
+
+	n = sql_split(script, len, &stmts);
+	if (n == 0)
+		rc = sc_error_set(err, SC_ST_USAGE, "no SQL statement given");
+	else if (n > 1 && (o->detach || o->opid != NULL))
+		rc = sc_error_set(err, SC_ST_USAGE,
+		    "--detach and --operation-id need a single statement, not %zu",
+		    n);
+	for (i = 0; rc == 0 && i < n; i++) {
+		rc = run_one(x,
+		    o->analyze ? sc_plan_sql(stmts[i])
+			       : sc_plan_sql_command(stmts[i]),
+		    err);
+		if (x->detached || render_limit_reached(x->r))
+			break;
+	}
+	sql_free_statements(stmts, n);
+	return rc;
+}
+
+int
+run_all(struct run *x, struct sc_error *err)
+{
+	const struct opts *o = x->o;
+	const char *path = o->file != NULL ? o->file : o->plan_file;
+	struct sc_reattach *it;
+	struct sc_plan *plan;
+	struct sc_buf in;
+	int rc;
+
+	if (o->attach != NULL) {
+		it = sc_reattach_attach(x->c, o->attach, o->after, &x->ro, err);
+		return it != NULL ? consume(x, it, false, err) : -1;
+	}
+	if (o->has_range)
+		return run_one(x,
+		    sc_plan_range(o->range[0], o->range[1], o->range[2]), err);
+	if (path == NULL && strcmp(o->sql, "-") != 0)
+		return run_script(x, o->sql, strlen(o->sql), err);
+	sc_buf_init(&in, INPUT_MAX);
+	if ((rc = sc_file_read(path != NULL ? path : "-", &in, err)) == 0) {
+		if (o->plan_file == NULL)
+			rc = run_script(x, (const char *)in.data, in.len, err);
+		else if ((plan = sc_plan_parse(in.data, in.len, path, err)) ==
+		    NULL)
+			rc = -1;
+		else
+			rc = run_one(x, plan, err);
+	}
+	sc_buf_release(&in);
+	return rc;
+}

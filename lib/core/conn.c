@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * conn.c: the connection options of the client programs, and the server
+ * address they add up to.
+ */
+
+#include "core/conn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/uri.h"
+#include "core/uuid.h"
+#include "core/xmem.h"
+#include "core/banned.h"
+
+/* Longest user id a URI holds. */
+#define USER_ID_MAX (sizeof(((struct sc_uri *)NULL)->user_id) - 1)
+
+const struct option sc_conn_longopts[] = {
+	{ "ca-file", required_argument, NULL, SC_CONN_OPT_CA_FILE },
+	{ "metadata", required_argument, NULL, 'H' },
+	{ "server", required_argument, NULL, 's' },
+	{ "session-id", required_argument, NULL, SC_CONN_OPT_SESSION_ID },
+	{ "tls", no_argument, NULL, SC_CONN_OPT_TLS },
+	{ "token", required_argument, NULL, SC_CONN_OPT_TOKEN },
+	{ "user-id", required_argument, NULL, SC_CONN_OPT_USER_ID },
+	{ NULL, 0, NULL, 0 },
+};
+
+void
+sc_conn_opts_init(struct sc_conn_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->headers = NULL;
+}
+
+void
+sc_conn_opts_release(struct sc_conn_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nheaders; i++) {
+		free(o->headers[i].key);
+		free(o->headers[i].value);
+	}
+	free(o->headers);
+	sc_conn_opts_init(o);
+}
+
+/* -H key=value: split and check it as the URI's headers are checked. */
+static int
+add_header(struct sc_conn_opts *o, const char *arg, struct sc_error *err)
+{
+	struct sc_error e;
+	const char *eq = strchr(arg, '=');
+	char *key;
+	int rc;
+
+	if (eq == NULL || eq == arg)
+		return sc_error_set(err, SC_ST_USAGE,
+		    "invalid header '%s': expected key=value", arg);
+	key = sc_xstrndup(arg, (size_t)(eq - arg));
+	sc_error_init(&e);
+	rc = sc_uri_add_metadata(&o->headers, &o->nheaders, key, eq + 1, &e);
+	free(key);
+	if (rc == -1)
+		return sc_error_set(err, SC_ST_USAGE, "invalid header '%s': %s",
+		    arg, e.msg);
+	return 0;
+}
+
+int
+sc_conn_opt(struct sc_conn_opts *o, int ch, const char *optarg,
+    struct sc_error *err)
+{
+	switch (ch) {
+	case 'H':
+		return add_header(o, optarg, err);
+	case 's':
+		o->server = optarg;
+		return 0;
+	case SC_CONN_OPT_CA_FILE:
+		o->ca_file = optarg;
+		return 0;
+	case SC_CONN_OPT_SESSION_ID:
+		if (!sc_uuid_valid(optarg))
+			return sc_error_set(err, SC_ST_USAGE,
+			    "invalid session id '%s': not a UUID", optarg);
+		o->session_id = optarg;
+		return 0;
+	case SC_CONN_OPT_TLS:
+		o->tls = true;
+		return 0;
+	case SC_CONN_OPT_TOKEN:
+		o->token = optarg;
+		return 0;
+	case SC_CONN_OPT_USER_ID:
+		if (strlen(optarg) > USER_ID_MAX)
+			return sc_error_set(err, SC_ST_USAGE,
+			    "invalid user id: longer than %zu bytes",
+			    USER_ID_MAX);
+		o->user_id = optarg;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+int
+sc_conn_uri(const struct sc_conn_opts *o, struct sc_uri *u,
+    struct sc_error *err)
+{
+	struct sc_error e;
+	size_t i;
+
+	if (sc_uri_parse_default(u, o->server, err) == -1)
+		return -1;
+	if (o->token != NULL) {
+		if (u->token != NULL) {
+			explicit_bzero(u->token, strlen(u->token));
+			free(u->token);
+		}
+		u->token = sc_xstrdup(o->token);
+		u->has_token = true;
+	}
+	if (o->tls)
+		u->use_ssl = true;
+	if (o->user_id != NULL)
+		snprintf(u->user_id, sizeof(u->user_id), "%s", o->user_id);
+	if (o->session_id != NULL)
+		snprintf(u->session_id, sizeof(u->session_id), "%s",
+		    o->session_id);
+	for (i = 0; i < o->nheaders; i++) {
+		sc_error_init(&e);
+		if (sc_uri_add_metadata(&u->params, &u->nparams,
+			o->headers[i].key, o->headers[i].value, &e) == -1)
+			return sc_error_set(err, SC_ST_USAGE,
+			    "invalid header '%s=%s': %s (the server address sets it too)",
+			    o->headers[i].key, o->headers[i].value, e.msg);
+	}
+	return 0;
+}

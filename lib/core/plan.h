@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * plan.h: the plans a client sends, as opaque handles.
+ *
+ * A struct sc_plan is one spark.connect.Plan: a root relation whose rows
+ * are the result, or a command.  The builders below make the plans
+ * Spark's own clients make for the same calls; core/reattach executes
+ * one and core/client describes one (AnalyzePlan).  Nothing here names
+ * a generated protocol type: lib/core's other modules reach the message
+ * through sc_plan_attach().
+ */
+
+#ifndef SC_PLAN_H
+#define SC_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct sc_error;
+struct ProtobufCMessage;
+
+struct sc_plan;
+
+/*
+ * spark.sql(stmt): a sql_command carrying stmt twice, in the sql field
+ * Spark 3.5 reads and as an input relation Relation{sql{query}} that
+ * Spark 4.x reads (and prefers when both are set).  The server runs it
+ * and answers with a relation (sc_result_take_relation()) to execute
+ * next: a query's plan, or a command's output rows.  stmt is copied.
+ */
+struct sc_plan *sc_plan_sql_command(const char *stmt);
+
+/*
+ * Plan{root: Relation{sql{query: stmt}}}: the query as a relation, for
+ * AnalyzePlan (a command would run, not be described).  stmt is copied.
+ */
+struct sc_plan *sc_plan_sql(const char *stmt);
+
+/* spark.range(start, end, step): Plan{root: Relation{range}}; step != 0. */
+struct sc_plan *sc_plan_range(int64_t start, int64_t end, int64_t step);
+
+/*
+ * A serialized spark.connect.Plan (n bytes at p, copied).  NULL with err
+ * set (SC_ST_USAGE, "'<what>' is not a serialized spark.connect.Plan")
+ * when the bytes do not parse or name neither a root nor a command.
+ */
+struct sc_plan *sc_plan_parse(const void *p, size_t n, const char *what,
+    struct sc_error *err);
+
+/* Free p and everything it owns.  NULL is a no-op. */
+void sc_plan_free(struct sc_plan *p);
+
+/* Whether p is a sql_command (its result is a relation to run next). */
+bool sc_plan_is_sql_command(const struct sc_plan *p);
+
+/*
+ * Whether p's root is just rows: a LocalRelation with Arrow data and
+ * nothing else, as Spark answers a command (DDL, DML, SHOW ...).  If
+ * so, *data and *len (if not NULL) get the Arrow IPC stream, borrowed
+ * from p.
+ */
+bool sc_plan_local_rows(const struct sc_plan *p, const void **data,
+    size_t *len);
+
+/*
+ * Point the "plan" field of request m (ExecutePlanRequest,
+ * AnalyzePlanRequest.Schema and the like) at p's message, which stays
+ * p's: p must outlive m, and m must not be freed as an unpacked message.
+ * For lib/core's callers of the protocol.
+ */
+void sc_plan_attach(const struct sc_plan *p, struct ProtobufCMessage *m);
+
+/*
+ * A plan whose root is the Relation message rel, which lives inside the
+ * unpacked message owner; the plan takes owner and frees it (with
+ * protobuf_c_message_free_unpacked()).  For core/result.
+ */
+struct sc_plan *sc_plan_adopt_relation(struct ProtobufCMessage *owner,
+    struct ProtobufCMessage *rel);
+
+#endif

@@ -1,0 +1,327 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+#
+# 30-sc-serve-sql-safety: SQL must not crash sc-serve, reach its file
+# system, corrupt the shared schema or grow without bound: the
+# fts3_tokenizer crash, ATTACH and VACUUM INTO (with and without
+# --database), writable_schema (and a restart afterwards), pragmas and
+# other statements Spark SQL lacks, a 900 MB value, a recursive UNION,
+# and SQL nested too deeply for SQLite's parser.
+
+bats_require_minimum_version 1.7.0
+load helpers/common
+load helpers/server
+
+setup_file() {
+	sc_server_start
+}
+
+teardown_file() {
+	sc_server_stop
+}
+
+setup() {
+	SPARK_REMOTE=$(head -1 "$BATS_FILE_TMPDIR/server.ready")
+	export SPARK_REMOTE
+	DIR=$BATS_TEST_TMPDIR/fs
+	mkdir -p "$DIR"
+}
+
+teardown() {
+	if [ -n "${DB_PID:-}" ]; then
+		kill -9 "$DB_PID" 2>/dev/null
+		DB_PID=
+	fi
+	true
+}
+
+# db_start FILE: a second sc-serve on the database FILE (DB_PID,
+# DB_REMOTE), as the file's own server is started.
+db_start() {
+	local ready="$BATS_TEST_TMPDIR/db.ready" i n=50
+	[ -n "${SCTK_SANITIZE:-}" ] && n=500
+	rm -f "$ready"
+	sc-serve --listen 127.0.0.1:0 --ready-file "$ready" --database "$1" \
+	    >>"$BATS_TEST_TMPDIR/db.log" 2>&1 3>&- &
+	DB_PID=$!
+	for ((i = 0; i < n; i++)); do
+		[ -s "$ready" ] && break
+		kill -0 "$DB_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	if [ ! -s "$ready" ]; then
+		cat "$BATS_TEST_TMPDIR/db.log" >&2
+		return 1
+	fi
+	DB_REMOTE=$(cat "$ready")
+}
+
+# db_stop: SIGTERM, and the server must exit 0.
+db_stop() {
+	local i n=100 rc
+	[ -n "${SCTK_SANITIZE:-}" ] && n=600
+	kill -TERM "$DB_PID"
+	for ((i = 0; i < n; i++)); do
+		kill -0 "$DB_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	wait "$DB_PID"
+	rc=$?
+	DB_PID=
+	[ "$rc" -eq 0 ]
+}
+
+# The files under $DIR with their checksums, one per line.
+fs_state() {
+	(cd "$DIR" && find . -type f | LC_ALL=C sort | xargs -r cksum)
+}
+
+# The names of the files under $DIR (a live database's WAL and shared
+# memory files change with every access).
+fs_names() {
+	(cd "$DIR" && find . -type f | LC_ALL=C sort)
+}
+
+# Peak resident memory of the file's server since the last reset, in KiB.
+peak_reset() {
+	echo 5 >"/proc/$SCTK_SERVER_PID/clear_refs"
+}
+
+peak_kib() {
+	awk '/^VmHWM:/ { print $2 }' "/proc/$SCTK_SERVER_PID/status"
+}
+
+server_alive() {
+	kill -0 "$SCTK_SERVER_PID"
+	run -0 sc-exec -t 20s --format csv --no-header 'SELECT 41 + 1'
+	[ "$output" = 42 ]
+}
+
+# ------------------------------------------------------ fts3_tokenizer
+
+@test "fts3_tokenizer cannot install a pointer: the server survives" {
+	run -1 --separate-stderr sc-exec -t 30s \
+	    "SELECT fts3_tokenizer('evil', x'4141414141414141'); CREATE VIRTUAL TABLE tk USING fts3(content, tokenize=evil)"
+	[ "$stderr" = 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `fts3_tokenizer` on search path [`system`.`builtin`, `system`.`session`, `main`]. SQLSTATE: 42883' ]
+	[ -z "$output" ]
+	server_alive
+}
+
+@test "fts3_tokenizer does not reveal an address" {
+	run -1 --separate-stderr sc-exec -t 30s \
+	    "SELECT hex(fts3_tokenizer('simple'))"
+	[[ "$stderr" == 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `fts3_tokenizer`'* ]]
+	[ -z "$output" ]
+}
+
+@test "virtual tables cannot be created, so no tokenizer is reached" {
+	run -1 --separate-stderr sc-exec -t 30s \
+	    'CREATE VIRTUAL TABLE tk USING fts3(content)'
+	[ "$stderr" = 'sc-exec: [UNSUPPORTED_FEATURE.STATEMENT] The feature is not supported: CREATE VIRTUAL TABLE. sc-serve runs the SQL statements Spark SQL has. SQLSTATE: 0A000' ]
+	run -1 --separate-stderr sc-exec -t 30s \
+	    "SELECT load_extension('/lib/x86_64-linux-gnu/libm.so.6')"
+	[[ "$stderr" == 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `load_extension`'* ]]
+}
+
+# ---------------------------------------------------------- file system
+
+@test "ATTACH of a URI file name creates no file (in-memory database)" {
+	local before
+	before=$(fs_state)
+	run -1 --separate-stderr sc-exec -t 30s \
+	    "ATTACH DATABASE 'file:$DIR/evil.sh?vfs=unix' AS y; CREATE TABLE y.t(a); INSERT INTO y.t VALUES ('echo PWNED')"
+	[ "$stderr" = 'sc-exec: [UNSUPPORTED_FEATURE.STATEMENT] The feature is not supported: ATTACH DATABASE. sc-serve runs the SQL statements Spark SQL has. SQLSTATE: 0A000' ]
+	[ ! -e "$DIR/evil.sh" ]
+	[ "$(fs_state)" = "$before" ]
+	run -1 --separate-stderr sc-exec -t 30s 'DETACH DATABASE main'
+	[[ "$stderr" == *'[UNSUPPORTED_FEATURE.STATEMENT] The feature is not supported: DETACH DATABASE.'* ]]
+}
+
+@test "ATTACH cannot read or change another SQLite file" {
+	local before
+	db_start "$DIR/victim.db"
+	run -0 sc-exec -s "$DB_REMOTE" \
+	    "CREATE TABLE creds(u TEXT, p TEXT); INSERT INTO creds VALUES ('admin', 'hunter2')"
+	db_stop
+	before=$(fs_state)
+	[[ "$before" == *victim.db* ]]
+	run -1 --separate-stderr sc-exec -t 30s \
+	    "ATTACH 'file:$DIR/victim.db?vfs=unix' AS v; UPDATE v.creds SET p = 'owned'"
+	[[ "$stderr" == *'[UNSUPPORTED_FEATURE.STATEMENT] The feature is not supported: ATTACH DATABASE.'* ]]
+	run -1 --separate-stderr sc-exec -t 30s --format csv \
+	    "ATTACH 'file:$DIR/victim.db?vfs=unix&mode=ro' AS v"
+	[[ "$stderr" == *'[UNSUPPORTED_FEATURE.STATEMENT]'* ]]
+	[ "$(fs_state)" = "$before" ]
+	db_start "$DIR/victim.db"
+	run -0 sc-exec -s "$DB_REMOTE" --format csv --no-header \
+	    'SELECT u, p FROM creds'
+	[ "$output" = admin,hunter2 ]
+	db_stop
+}
+
+@test "VACUUM INTO writes no file (in-memory database)" {
+	local before
+	run -0 sc-exec 'CREATE TABLE secret(v TEXT); INSERT INTO secret VALUES ('"'other-users-data'"')'
+	before=$(fs_state)
+	run -1 --separate-stderr sc-exec -t 30s \
+	    "VACUUM INTO 'file:$DIR/dump.db?vfs=unix'"
+	[ "$stderr" = 'sc-exec: [UNSUPPORTED_FEATURE.STATEMENT] The feature is not supported: VACUUM. sc-serve runs the SQL statements Spark SQL has. SQLSTATE: 0A000' ]
+	run -1 --separate-stderr sc-exec -t 30s "VACUUM INTO '$DIR/dump2.db'"
+	[[ "$stderr" == *'[UNSUPPORTED_FEATURE.STATEMENT] The feature is not supported: VACUUM.'* ]]
+	run -1 --separate-stderr sc-exec -t 30s 'VACUUM'
+	[[ "$stderr" == *'[UNSUPPORTED_FEATURE.STATEMENT] The feature is not supported: VACUUM.'* ]]
+	[ ! -e "$DIR/dump.db" ] && [ ! -e "$DIR/dump2.db" ]
+	[ "$(fs_state)" = "$before" ]
+	run -0 sc-exec 'DROP TABLE secret'
+}
+
+@test "with --database, plain paths reach no file through ATTACH or VACUUM INTO" {
+	local before
+	db_start "$DIR/main.db"
+	run -0 sc-exec -s "$DB_REMOTE" \
+	    "CREATE TABLE secret(v TEXT); INSERT INTO secret VALUES ('other-users-data')"
+	before=$(fs_names)
+	run -1 --separate-stderr sc-exec -s "$DB_REMOTE" -t 30s \
+	    "ATTACH DATABASE '$DIR/evil.db' AS y; CREATE TABLE y.t(a)"
+	[[ "$stderr" == *'[UNSUPPORTED_FEATURE.STATEMENT] The feature is not supported: ATTACH DATABASE.'* ]]
+	run -1 --separate-stderr sc-exec -s "$DB_REMOTE" -t 30s \
+	    "ATTACH DATABASE 'file:$DIR/evil2.db?vfs=unix' AS y"
+	[[ "$stderr" == *'[UNSUPPORTED_FEATURE.STATEMENT] The feature is not supported: ATTACH DATABASE.'* ]]
+	run -1 --separate-stderr sc-exec -s "$DB_REMOTE" -t 30s \
+	    "VACUUM INTO '$DIR/dump.db'"
+	[[ "$stderr" == *'[UNSUPPORTED_FEATURE.STATEMENT] The feature is not supported: VACUUM.'* ]]
+	[ ! -e "$DIR/evil.db" ] && [ ! -e "$DIR/evil2.db" ] &&
+	    [ ! -e "$DIR/dump.db" ]
+	# Only the server's own database files.
+	[ "$(fs_names)" = "$before" ]
+	run -0 sc-exec -s "$DB_REMOTE" --format csv --no-header \
+	    'SELECT v FROM secret'
+	[ "$output" = other-users-data ]
+	db_stop
+}
+
+# ------------------------------------------------------ schema and pragmas
+
+@test "writable_schema is refused; the schema stays intact and --database restarts" {
+	db_start "$DIR/main.db"
+	run -0 sc-exec -s "$DB_REMOTE" \
+	    'CREATE TABLE t(a INT); INSERT INTO t VALUES (1), (2), (3)'
+	run -1 --separate-stderr sc-exec -s "$DB_REMOTE" -t 30s \
+	    'PRAGMA writable_schema=ON'
+	[ "$stderr" = 'sc-exec: [UNSUPPORTED_FEATURE.PRAGMA] The feature is not supported: PRAGMA writable_schema with a value. sc-serve only reads the pragmas listed in sc-serve(1). SQLSTATE: 0A000' ]
+	run -1 --separate-stderr sc-exec -s "$DB_REMOTE" -t 30s \
+	    "PRAGMA writable_schema=ON; UPDATE sqlite_master SET sql='CREATE TABLE t(' WHERE name='t'"
+	[[ "$stderr" == *'[UNSUPPORTED_FEATURE.PRAGMA]'* ]]
+	# Defensive mode: the schema table is read-only even without it.
+	run -1 --separate-stderr sc-exec -s "$DB_REMOTE" -t 30s \
+	    "UPDATE sqlite_master SET sql='CREATE TABLE t(' WHERE name='t'"
+	[ "$stderr" = 'sc-exec: [SQLITE_ERROR] table sqlite_master may not be modified. SQLSTATE: 42000' ]
+	run -1 --separate-stderr sc-exec -s "$DB_REMOTE" -t 30s \
+	    'SELECT * FROM pragma_writable_schema'
+	[[ "$stderr" == *'[UNSUPPORTED_FEATURE.PRAGMA]'* ]]
+	run -0 sc-exec -s "$DB_REMOTE" --format csv --no-header \
+	    'SELECT sum(a) FROM t'
+	[ "$output" = 6 ]
+	db_stop
+	db_start "$DIR/main.db"
+	run -0 sc-exec -s "$DB_REMOTE" --format csv --no-header \
+	    'SELECT count(*), sum(a) FROM t'
+	[ "$output" = 3,6 ]
+	db_stop
+}
+
+@test "only read-only pragmas run, and never with a value" {
+	run -0 sc-exec --format csv --no-header \
+	    'CREATE TABLE pt(a INT, b TEXT); PRAGMA table_info(pt)'
+	[ "${lines[0]}" = 0,a,INT,0,,0 ]
+	[ "${lines[1]}" = 1,b,TEXT,0,,0 ]
+	run -0 sc-exec --format csv --no-header \
+	    "SELECT group_concat(name, '|') FROM pragma_table_info('pt')"
+	[ "$output" = 'a|b' ]
+	run -0 sc-exec --format csv --no-header 'PRAGMA journal_mode'
+	[ "$output" = memory ]
+	local p
+	for p in 'journal_mode=OFF' 'hard_heap_limit=1' 'soft_heap_limit=1' \
+	    'locking_mode=EXCLUSIVE' 'max_page_count=1' 'case_sensitive_like=OFF' \
+	    'user_version=7' 'temp_store_directory='"'$DIR'"; do
+		run -1 --separate-stderr sc-exec -t 30s "PRAGMA $p"
+		[[ "$stderr" == *"[UNSUPPORTED_FEATURE.PRAGMA] The feature is not supported: PRAGMA ${p%%=*} with a value."* ]]
+	done
+	for p in database_list compile_options shrink_memory optimize; do
+		run -1 --separate-stderr sc-exec -t 30s "PRAGMA $p"
+		[[ "$stderr" == *"[UNSUPPORTED_FEATURE.PRAGMA] The feature is not supported: PRAGMA $p. "* ]]
+	done
+	# LIKE stayed case-sensitive.
+	run -0 sc-exec --format csv --no-header "SELECT 'a' LIKE 'A'"
+	[ "$output" = 0 ]
+	run -0 sc-exec 'DROP TABLE pt'
+	[ -z "$(ls -A "$DIR")" ]
+}
+
+@test "transactions and triggers are refused" {
+	run -1 --separate-stderr sc-exec -t 30s 'BEGIN EXCLUSIVE'
+	[ "$stderr" = 'sc-exec: [UNSUPPORTED_FEATURE.STATEMENT] The feature is not supported: BEGIN (transactions). sc-serve runs the SQL statements Spark SQL has. SQLSTATE: 0A000' ]
+	run -1 --separate-stderr sc-exec -t 30s 'SAVEPOINT s'
+	[[ "$stderr" == *'[UNSUPPORTED_FEATURE.STATEMENT] The feature is not supported: SAVEPOINT.'* ]]
+	run -1 --separate-stderr sc-exec -t 30s \
+	    'CREATE TABLE tt(a INT); CREATE TRIGGER tr AFTER INSERT ON tt BEGIN DELETE FROM tt; END'
+	[[ "$stderr" == *'[UNSUPPORTED_FEATURE.STATEMENT] The feature is not supported: CREATE TRIGGER.'* ]]
+	run -0 sc-exec --format csv --no-header \
+	    'INSERT INTO tt VALUES (1); SELECT count(*) FROM tt'
+	[ "$output" = 1 ]
+	run -0 sc-exec 'DROP TABLE tt'
+}
+
+# --------------------------------------------------------------- limits
+
+@test "a 900 MB value ends with EXCEED_LIMIT_LENGTH; the server stays small" {
+	local peak
+	peak_reset
+	run -1 --separate-stderr sc-exec -t 60s 'SELECT zeroblob(943718400)'
+	[ "$stderr" = 'sc-exec: [EXCEED_LIMIT_LENGTH] A string or binary value (or a row holding it) exceeds the limit of 67108864 bytes (sctk.sql.maxValueSize). SQLSTATE: 54006' ]
+	[ -z "$output" ]
+	peak=$(peak_kib)
+	echo "# zeroblob(943718400): server peak RSS ${peak} KiB" >&3
+	[ "$peak" -lt $((512 * 1024)) ]
+	# Under the limit a value still goes through.
+	run -0 sc-exec --format csv --no-header \
+	    'SELECT length(zeroblob(20000000))'
+	[ "$output" = 20000000 ]
+	server_alive
+}
+
+@test "a row too big for one response message is refused" {
+	run -1 --separate-stderr sc-exec -t 60s \
+	    'SELECT zeroblob(60000000) AS a, zeroblob(60000000) AS b, zeroblob(6000000) AS c'
+	[[ "$stderr" == 'sc-exec: [EXCEED_LIMIT_LENGTH] A result row makes an Arrow batch of '*' bytes, more than the 125829120 bytes one response message may hold. SQLSTATE: 54006' ]]
+	server_alive
+}
+
+@test "a recursive UNION stops at the operation memory limit" {
+	local peak t0 t1
+	peak_reset
+	t0=$(date +%s%N)
+	run -1 --separate-stderr sc-exec -t 300s \
+	    'WITH RECURSIVE c(x) AS (SELECT 1 UNION SELECT x + 1 FROM c) SELECT count(*) FROM c'
+	t1=$(date +%s%N)
+	[ "$stderr" = 'sc-exec: [UNABLE_TO_ACQUIRE_MEMORY] Unable to acquire memory: the operation holds more than the 268435456 bytes of SQLite memory one operation may use (sctk.sql.operationMemory). SQLSTATE: 53200' ]
+	peak=$(peak_kib)
+	echo "# recursive UNION: stopped after $(((t1 - t0) / 1000000)) ms, server peak RSS ${peak} KiB" >&3
+	[ "$peak" -lt $((1536 * 1024)) ]
+	server_alive
+}
+
+@test "SQL nested too deeply for the parser fails with FAILED_TO_PARSE_TOO_COMPLEX" {
+	local open close
+	open=$(printf '(%.0s' {1..300})
+	close=$(printf ')%.0s' {1..300})
+	run -1 --separate-stderr sc-exec -t 30s "SELECT ${open}1${close}"
+	[ "$stderr" = 'sc-exec: [FAILED_TO_PARSE_TOO_COMPLEX] The statement is too complex to parse: it nests parentheses or subqueries more deeply than the SQL parser allows. Divide it into simpler statements. SQLSTATE: 54001' ]
+	server_alive
+}
+
+@test "range() keeps its rows under more than 16 conditions" {
+	run -0 sc-exec --format csv --no-header \
+	    'SELECT count(*), sum(id) FROM range(100) WHERE id >= 0 AND id >= 1 AND id >= 2 AND id >= 3 AND id >= 4 AND id >= 5 AND id >= 6 AND id >= 7 AND id >= 8 AND id >= 9 AND id >= 10 AND id >= 11 AND id >= 12 AND id >= 13 AND id >= 14 AND id >= 15 AND id >= 16 AND id >= 17'
+	[ "$output" = 83,4814 ]
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+#
+# 31-sc-serve-starvation: a few bad clients do not make sc-serve
+# unavailable.  With default settings (4 workers), 4 clients stopped
+# with SIGSTOP while reading a large result, and 4 clients killed with
+# SIGKILL while an endless recursive query of theirs runs, leave no
+# worker free under the old scheduler; SELECT 1 from another session
+# must still answer, each time in under a second.
+
+bats_require_minimum_version 1.7.0
+load helpers/common
+load helpers/server
+
+BIG="SELECT id, randomblob(1000) AS b FROM range(10000000)"
+ENDLESS="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c)
+SELECT count(*) FROM c"
+
+setup_file() {
+	sc_server_start
+}
+
+teardown_file() {
+	local p
+	for p in ${BAD_PIDS:-}; do
+		kill -9 "$p" 2>/dev/null || true
+	done
+	sc_server_stop
+}
+
+# live_ops: the number of operations the server log shows started and
+# not ended (sc-exec runs a query as two: the command, then its result).
+live_ops() {
+	awk '$4 == "operation" && $6 == "started:" { live[$5] = 1 }
+	    $4 == "operation" && $6 ~ /^(finished|failed|canceled|released|removed)/ {
+		delete live[$5] }
+	    END { n = 0; for (k in live) n++; print n }' \
+	    "$BATS_FILE_TMPDIR/server.log"
+}
+
+# session_started SID N: N operations of session SID have started.
+session_started() {
+	[ "$(grep -c " started: session $1 " \
+	    "$BATS_FILE_TMPDIR/server.log")" -ge "$2" ]
+}
+
+@test "SELECT 1 answers in under a second beside 4 stalled and 4 killed clients" {
+	local i p sid probe pids=() t0 t1 ms limit=1000
+	[ -n "${SCTK_SANITIZE:-}" ] && limit=5000
+
+	# 4 clients reading a large result, then stopped: their operations
+	# fill their buffers and wait for a reader that never comes.
+	for i in 1 2 3 4; do
+		sid=$(cat /proc/sys/kernel/random/uuid)
+		sc-exec --session-id "$sid" --format arrow "$BIG" \
+		    >/dev/null 2>&1 3>&- &
+		pids+=($!)
+		wait_for session_started "$sid" 2
+	done
+	sleep 0.5
+	kill -STOP "${pids[@]}"
+	BAD_PIDS="${pids[*]}"
+	export BAD_PIDS
+
+	# 4 clients killed while their endless query runs: reattachable
+	# operations outlive their client until the detached timeout (5 min).
+	# (The old scheduler never starts their query: it waits for a
+	# worker, so only the command before it is there.)
+	for i in 1 2 3 4; do
+		sid=$(cat /proc/sys/kernel/random/uuid)
+		sc-exec --session-id "$sid" "$ENDLESS" >/dev/null 2>&1 3>&- &
+		p=$!
+		wait_for session_started "$sid" 2 || true
+		sleep 0.2
+		kill -9 "$p"
+		{ wait "$p"; } 2>/dev/null || true
+	done
+	sleep 0.5
+	[ "$(live_ops)" -eq 8 ] || {
+		echo "expected 8 live operations, found $(live_ops):" >&2
+		cat "$BATS_FILE_TMPDIR/server.log" >&2
+		return 1
+	}
+
+	for probe in 1 2 3 4 5; do
+		t0=$EPOCHREALTIME
+		run --separate-stderr -0 sc-exec -t 3s --no-header "SELECT 1"
+		t1=$EPOCHREALTIME
+		[ "$output" = "1" ]
+		[ -z "$stderr" ]
+		ms=$(((${t1/./} - ${t0/./}) / 1000))
+		echo "probe $probe: $ms ms" >&2
+		[ "$ms" -lt "$limit" ] || {
+			echo "probe $probe took $ms ms (limit $limit)" >&2
+			return 1
+		}
+		sleep 0.2
+	done
+
+	# The bad clients' 8 operations are all still there.
+	[ "$(live_ops)" -eq 8 ]
+}

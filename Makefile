@@ -42,6 +42,8 @@ OBJ      = $(BUILD)/obj
 CSTD     = -std=c11 -D_GNU_SOURCE -DSCTK_VERSION='"$(VERSION)"' -pthread
 ALL_CPPFLAGS = -Ilib -I$(GEN) $(CPPFLAGS)
 LIBS     = -lgrpc -lgpr -lprotobuf-c -lsqlite3 -lz -lcrypto -lpthread -lm
+# A program's own extra libraries: LIBS_<program>.
+LIBS_sc-inspect = -lncursesw
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
@@ -112,7 +114,7 @@ $(BUILD)/bin/$(1): $(patsubst %.c,$(OBJ)/%.o,$(wildcard cmd/$(1)/*.c)) \
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS) $$(LDFLAGS) -o $$@ \
 	    $(patsubst %.c,$(OBJ)/%.o,$(wildcard cmd/$(1)/*.c)) \
-	    $(LIBSRV) $(LIBCORE) $$(LIBS)
+	    $(LIBSRV) $(LIBCORE) $$(LIBS_$(1)) $$(LIBS)
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 

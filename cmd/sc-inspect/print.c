@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * print.c: the listings (list, show, sessions, tombstones, stats)
+ * through core/output: a table for people (one line per field for a
+ * single record), TSV, CSV or JSON lines for programs, or just the ids.
+ */
+
+#include "sc-inspect.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "core/log.h"
+#include "core/timeutil.h"
+#include "core/xmem.h"
+#include "core/banned.h"
+
+/* A cell's largest text (a statement is abbreviated by the server). */
+#define CELL_MAX (1024 * 1024)
+
+int
+printer_init(struct printer *p, const struct opts *o, enum sc_admin_rec rec,
+    bool vertical, struct sc_error *err)
+{
+	struct sc_output_opts oo;
+	const size_t *def;
+	size_t i;
+	int n;
+
+	memset(p, 0, sizeof(*p));
+	p->rec = rec;
+	p->header = o->header != 0;
+	if (o->ids) {
+		p->format = SC_OUT_TSV;
+		p->header = false;
+		p->idx[0] = (size_t)sc_admin_field_find(rec,
+		    rec == SC_ADMIN_REC_SESSION ? "session_id"
+						: "operation_id");
+		p->n = 1;
+	} else {
+		p->format = o->format >= 0  ? (enum sc_out_format)o->format
+		    : isatty(STDOUT_FILENO) ? SC_OUT_TABLE
+					    : SC_OUT_TSV;
+		p->how.human = p->format == SC_OUT_TABLE;
+		if (o->fields != NULL) {
+			if ((n = sc_admin_fields_parse(rec, o->fields, p->idx,
+				 MAX_FIELDS, err)) == -1)
+				return -1;
+			p->n = (size_t)n;
+		} else {
+			/* One record on its own: every field. */
+			p->n = sc_admin_default_fields(rec,
+			    p->how.human && !vertical, &def);
+			for (i = 0; i < p->n; i++)
+				p->idx[i] = def[i];
+		}
+	}
+	p->vertical = vertical && p->format == SC_OUT_TABLE;
+	p->how.json = p->format == SC_OUT_JSONL;
+	memset(&oo, 0, sizeof(oo));
+	oo.header = p->header && !p->vertical;
+	oo.null_text = p->format == SC_OUT_TABLE ? "-" : NULL;
+	oo.flush = -1;
+	p->out = sc_output_new(stdout, p->format, &oo);
+	p->cells = sc_xcalloc(p->n, sizeof(*p->cells));
+	for (i = 0; i < p->n; i++)
+		sc_buf_init(&p->cells[i], CELL_MAX);
+	return 0;
+}
+
+int
+printer_start(struct printer *p, struct sc_error *err)
+{
+	static const char *const kv[] = { "field", "value" };
+	const char *names[MAX_FIELDS];
+	size_t i;
+
+	if (p->vertical)
+		return sc_output_header(p->out, kv, 2, err);
+	for (i = 0; i < p->n; i++)
+		names[i] = sc_admin_field_name(p->rec, p->idx[i]);
+	return sc_output_header(p->out, names, p->n, err);
+}
+
+int
+printer_row(struct printer *p, const void *rec, struct sc_error *err)
+{
+	struct sc_out_value v[MAX_FIELDS], kv[2];
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		v[i].kind = sc_admin_field_value(p->rec, rec, p->idx[i],
+		    &p->how, &p->cells[i]);
+		v[i].p = (const char *)p->cells[i].data;
+		v[i].n = p->cells[i].len;
+	}
+	if (!p->vertical)
+		return sc_output_row(p->out, v, p->n, err);
+	for (i = 0; i < p->n; i++) {
+		kv[0].kind = SC_OUT_STRING;
+		kv[0].p = sc_admin_field_name(p->rec, p->idx[i]);
+		kv[0].n = strlen(kv[0].p);
+		kv[1] = v[i];
+		if (kv[1].kind != SC_OUT_NULL)
+			kv[1].kind = SC_OUT_STRING; /* left-aligned */
+		if (sc_output_row(p->out, kv, 2, err) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+int
+printer_finish(struct printer *p, struct sc_error *err)
+{
+	return sc_output_finish(p->out, err);
+}
+
+void
+printer_release(struct printer *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		sc_buf_release(&p->cells[i]);
+	free(p->cells);
+	sc_output_free(p->out);
+	memset(p, 0, sizeof(*p));
+}
+
+/* ------------------------------------------------------------ commands */
+
+static int64_t
+now_or(int64_t server_ms)
+{
+	return server_ms > 0 ? server_ms : sc_realtime_ms();
+}
+
+static int
+print_execs(struct printer *p, const struct sc_admin_exec_list *l,
+    struct sc_error *err)
+{
+	size_t i;
+
+	p->how.now_ms = now_or(l->server_time_ms);
+	if (printer_start(p, err) == -1)
+		return -1;
+	for (i = 0; i < l->n; i++)
+		if (printer_row(p, &l->v[i], err) == -1)
+			return -1;
+	return printer_finish(p, err);
+}
+
+static int
+print_sessions(struct printer *p, const struct sc_admin_session_list *l,
+    bool artifacts, struct sc_error *err)
+{
+	struct sc_admin_artifact_row row;
+	size_t i, j;
+
+	p->how.now_ms = now_or(l->server_time_ms);
+	if (printer_start(p, err) == -1)
+		return -1;
+	for (i = 0; i < l->n; i++) {
+		if (!artifacts) {
+			if (printer_row(p, &l->v[i], err) == -1)
+				return -1;
+			continue;
+		}
+		row.session = &l->v[i];
+		for (j = 0; j < l->v[i].nartifacts; j++) {
+			row.artifact = &l->v[i].artifacts[j];
+			if (printer_row(p, &row, err) == -1)
+				return -1;
+		}
+	}
+	return printer_finish(p, err);
+}
+
+static int
+print_tombs(struct printer *p, const struct sc_admin_tomb_list *l,
+    struct sc_error *err)
+{
+	size_t i;
+
+	p->how.now_ms = now_or(l->server_time_ms);
+	if (printer_start(p, err) == -1)
+		return -1;
+	for (i = 0; i < l->n; i++)
+		if (printer_row(p, &l->v[i], err) == -1)
+			return -1;
+	return printer_finish(p, err);
+}
+
+static int
+print_stats(struct printer *p, const struct sc_admin_stats *s,
+    struct sc_error *err)
+{
+	p->how.now_ms = now_or(s->server_time_ms);
+	if (printer_start(p, err) == -1 || printer_row(p, s, err) == -1)
+		return -1;
+	return printer_finish(p, err);
+}
+
+int
+run_print(const struct opts *o, struct sc_admin *a)
+{
+	const struct timespec *dl = o->common.has_deadline ? &o->common.deadline
+							   : NULL;
+	struct sc_admin_session_list sl;
+	struct sc_admin_tomb_list tl;
+	struct sc_admin_exec_list el;
+	struct sc_admin_filter f;
+	struct sc_admin_stats st;
+	struct printer p;
+	struct sc_error err;
+	int rc = -1;
+
+	sc_error_init(&err);
+	memset(&sl, 0, sizeof(sl));
+	memset(&tl, 0, sizeof(tl));
+	memset(&el, 0, sizeof(el));
+	if (printer_init(&p, o, opts_rec(o),
+		o->cmd == CMD_SHOW || o->cmd == CMD_STATS, &err) == -1)
+		return sc_report_error(&err);
+	opts_filter(o, &f);
+	switch (o->cmd) {
+	case CMD_LIST:
+		if (sc_admin_list(a, &f, 0, &el, dl, &err) == 0 &&
+		    (rc = print_execs(&p, &el, &err)) == 0 && el.truncated)
+			sc_warn(
+			    "the server listed only %zu executions, its limit; narrow the filter to see the others",
+			    el.n);
+		break;
+	case CMD_SHOW:
+		if (sc_admin_get(a, o->opid, &el, dl, &err) == 0)
+			rc = print_execs(&p, &el, &err);
+		break;
+	case CMD_SESSIONS:
+		if (sc_admin_sessions(a, o->user, o->session, &sl, dl, &err) ==
+		    0)
+			rc = print_sessions(&p, &sl, o->artifacts, &err);
+		break;
+	case CMD_TOMBSTONES:
+		if (sc_admin_tombstones(a, o->user, o->session, &tl, dl,
+			&err) == 0)
+			rc = print_tombs(&p, &tl, &err);
+		break;
+	case CMD_STATS:
+		if (sc_admin_stats(a, &st, dl, &err) == 0)
+			rc = print_stats(&p, &st, &err);
+		break;
+	case CMD_WATCH:
+		break;
+	}
+	printer_release(&p);
+	sc_admin_exec_list_release(&el);
+	sc_admin_session_list_release(&sl);
+	sc_admin_tomb_list_release(&tl);
+	if (rc == -1)
+		return sc_report_error(&err);
+	return sc_check_stdout();
+}

@@ -212,6 +212,7 @@ sc_admin_connect(const struct sc_conn_opts *co, const struct sc_admin_opts *o,
 	struct sc_error e;
 	const char *uid, *tok = o != NULL ? o->admin_token : NULL;
 	char server[300];
+	size_t i;
 
 	sc_uri_init(&u);
 	if (sc_conn_uri(co, &u, err) == -1)
@@ -223,6 +224,14 @@ sc_admin_connect(const struct sc_conn_opts *co, const struct sc_admin_opts *o,
 			    "invalid admin token: empty");
 			goto out;
 		}
+		for (i = 0; i < u.nparams; i++)
+			if (strcmp(u.params[i].key, SC_ADMIN_TOKEN_HEADER) ==
+			    0) {
+				sc_error_set(err, SC_ST_USAGE,
+				    "header '%s' given twice: as a header and as the admin token",
+				    SC_ADMIN_TOKEN_HEADER);
+				goto out;
+			}
 		if (sc_uri_add_metadata(&u.params, &u.nparams,
 			SC_ADMIN_TOKEN_HEADER, tok, &e) == -1) {
 			sc_error_set(err, SC_ST_USAGE,

@@ -60,7 +60,7 @@ lines_put(struct lines *l, const struct printer *p, const char *const *cells,
 		if (w > l->widths[i])
 			l->widths[i] = w;
 		num = isnull != NULL &&
-		    sc_admin_field_numeric(p->rec, p->idx[i]);
+		    sc_inspect_field_numeric(p->rec, p->idx[i]);
 		if (i > 0)
 			(void)sc_buf_addstr(&l->line, "  ", NULL);
 		text_fit(&l->line, s, i + 1 < p->n || num ? l->widths[i] : w,
@@ -80,21 +80,21 @@ lines_header(struct lines *l, const struct printer *p, struct sc_error *err)
 	size_t i;
 
 	for (i = 0; i < p->n; i++)
-		names[i] = sc_admin_field_name(p->rec, p->idx[i]);
+		names[i] = sc_inspect_field_name(p->rec, p->idx[i]);
 	return lines_put(l, p, names, NULL, err);
 }
 
 static int
-lines_event(struct lines *l, struct printer *p, const struct sc_admin_event *ev,
-    struct sc_error *err)
+lines_event(struct lines *l, struct printer *p,
+    const struct sc_inspect_event *ev, struct sc_error *err)
 {
 	const char *cells[MAX_FIELDS];
 	bool isnull[MAX_FIELDS];
 	size_t i;
 
 	for (i = 0; i < p->n; i++) {
-		isnull[i] = sc_admin_field_value(p->rec, ev, p->idx[i], &p->how,
-				&p->cells[i]) == SC_OUT_NULL;
+		isnull[i] = sc_inspect_field_value(p->rec, ev, p->idx[i],
+				&p->how, &p->cells[i]) == SC_OUT_NULL;
 		cells[i] = (const char *)p->cells[i].data;
 	}
 	return lines_put(l, p, cells, isnull, err);
@@ -110,13 +110,13 @@ die_of_sigpipe(void)
 }
 
 int
-run_follow(const struct opts *o, struct sc_admin *a)
+run_follow(const struct opts *o, struct sc_inspect *a)
 {
 	const struct timespec *dl = o->common.has_deadline ? &o->common.deadline
 							   : NULL;
-	struct sc_admin_watch *w = NULL;
-	struct sc_admin_filter f;
-	struct sc_admin_event ev;
+	struct sc_inspect_watch *w = NULL;
+	struct sc_inspect_filter f;
+	struct sc_inspect_event ev;
 	struct timespec wait;
 	struct printer p;
 	struct lines l;
@@ -128,13 +128,13 @@ run_follow(const struct opts *o, struct sc_admin *a)
 	sc_error_init(&err);
 	memset(&l, 0, sizeof(l));
 	sc_buf_init(&l.line, SC_BUF_UNLIMITED);
-	if (printer_init(&p, o, SC_ADMIN_REC_EVENT, false, &err) == -1)
+	if (printer_init(&p, o, SC_INSPECT_REC_EVENT, false, &err) == -1)
 		return sc_report_error(&err);
 	human = p.format == SC_OUT_TABLE;
 	for (i = 0; i < p.n; i++)
-		l.widths[i] = sc_admin_field_width(p.rec, p.idx[i]);
+		l.widths[i] = sc_inspect_field_width(p.rec, p.idx[i]);
 	opts_filter(o, &f);
-	if ((w = sc_admin_watch_open(a, &f, true, dl, &err)) == NULL)
+	if ((w = sc_inspect_watch_open(a, &f, true, dl, &err)) == NULL)
 		goto fail;
 	if (human ? p.header && lines_header(&l, &p, &err) == -1
 		  : printer_start(&p, &err) == -1 ||
@@ -144,7 +144,7 @@ run_follow(const struct opts *o, struct sc_admin *a)
 		if (stdout_gone())
 			die_of_sigpipe();
 		sc_deadline_in_ms(&wait, POLL_MS);
-		r = sc_admin_watch_next(w, &ev, &wait, &err);
+		r = sc_inspect_watch_next(w, &ev, &wait, &err);
 		if (r == -1 && err.status == SC_ST_TIMEOUT &&
 		    err.rpc_code == -1)
 			continue;
@@ -159,7 +159,7 @@ run_follow(const struct opts *o, struct sc_admin *a)
 			goto fail;
 	}
 	sc_info("the server ended the watch");
-	sc_admin_watch_free(w);
+	sc_inspect_watch_free(w);
 	if (!human && printer_finish(&p, &err) == -1) {
 		printer_release(&p);
 		sc_buf_release(&l.line);
@@ -169,7 +169,7 @@ run_follow(const struct opts *o, struct sc_admin *a)
 	sc_buf_release(&l.line);
 	return sc_check_stdout();
 fail:
-	sc_admin_watch_free(w);
+	sc_inspect_watch_free(w);
 	printer_release(&p);
 	sc_buf_release(&l.line);
 	return sc_report_error(&err);

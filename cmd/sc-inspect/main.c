@@ -95,7 +95,7 @@ static int
 opt_state(void *p, const char *s, struct sc_error *err)
 {
 	struct opts *o = p;
-	enum sc_admin_state st;
+	enum sc_inspect_state st;
 	const char *q = s, *e;
 	char name[32];
 	size_t len, i;
@@ -105,7 +105,7 @@ opt_state(void *p, const char *s, struct sc_error *err)
 		len = e != NULL ? (size_t)(e - q) : strlen(q);
 		snprintf(name, sizeof(name), "%.*s", (int)len, q);
 		if (len >= sizeof(name) ||
-		    sc_admin_state_parse(name, &st) == -1)
+		    sc_inspect_state_parse(name, &st) == -1)
 			return sc_error_set(err, SC_ST_USAGE,
 			    "invalid state '%.*s': expected pending, running, finished, failed, canceled or closed",
 			    (int)len, q);
@@ -190,7 +190,7 @@ parse_args(struct opts *o, int argc, char **argv)
 		sc_usage_msg(usage_text, "too many operands, from '%s'",
 		    argv[i]);
 	if (o->admin_token == NULL &&
-	    (env = getenv(SC_ADMIN_TOKEN_ENV)) != NULL && env[0] != '\0')
+	    (env = getenv(SC_INSPECT_TOKEN_ENV)) != NULL && env[0] != '\0')
 		o->admin_token = env;
 }
 
@@ -200,21 +200,21 @@ cmd_name(enum command c)
 	return commands[c].name;
 }
 
-enum sc_admin_rec
+enum sc_inspect_rec
 opts_rec(const struct opts *o)
 {
 	switch (o->cmd) {
 	case CMD_SESSIONS:
-		return o->artifacts ? SC_ADMIN_REC_ARTIFACT
-				    : SC_ADMIN_REC_SESSION;
+		return o->artifacts ? SC_INSPECT_REC_ARTIFACT
+				    : SC_INSPECT_REC_SESSION;
 	case CMD_TOMBSTONES:
-		return SC_ADMIN_REC_TOMB;
+		return SC_INSPECT_REC_TOMB;
 	case CMD_STATS:
-		return SC_ADMIN_REC_STATS;
+		return SC_INSPECT_REC_STATS;
 	case CMD_WATCH:
-		return SC_ADMIN_REC_EVENT;
+		return SC_INSPECT_REC_EVENT;
 	default:
-		return SC_ADMIN_REC_EXEC;
+		return SC_INSPECT_REC_EXEC;
 	}
 }
 
@@ -259,7 +259,7 @@ validate(const struct opts *o)
 		sc_usage_msg(usage_text,
 		    "--fields, --format and --no-header are for listings and watch --follow, not the watch view");
 	if (o->fields != NULL &&
-	    sc_admin_fields_parse(opts_rec(o), o->fields, idx, MAX_FIELDS,
+	    sc_inspect_fields_parse(opts_rec(o), o->fields, idx, MAX_FIELDS,
 		&e) == -1)
 		sc_usage_msg(usage_text, "invalid --fields: %s", e.msg);
 	if (view && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
@@ -268,7 +268,7 @@ validate(const struct opts *o)
 }
 
 void
-opts_filter(const struct opts *o, struct sc_admin_filter *f)
+opts_filter(const struct opts *o, struct sc_inspect_filter *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->session_id = o->session;
@@ -292,8 +292,8 @@ call_deadline(const struct opts *o, struct timespec *dl)
 int
 main(int argc, char **argv)
 {
-	struct sc_admin_opts ao;
-	struct sc_admin *a;
+	struct sc_inspect_opts ao;
+	struct sc_inspect *a;
 	struct sc_error err;
 	struct opts o;
 	int rc;
@@ -304,20 +304,21 @@ main(int argc, char **argv)
 	memset(&ao, 0, sizeof(ao));
 	ao.admin_token = o.admin_token;
 	ao.on_event = sc_client_log_event; /* retries, with -v */
-	if ((a = sc_admin_connect(&o.conn, &ao, &err)) == NULL) {
+	if ((a = sc_inspect_connect(&o.conn, &ao, &err)) == NULL) {
 		rc = sc_report_error(&err);
 		sc_conn_opts_release(&o.conn);
 		return rc;
 	}
-	sc_info("server %s, user '%s'%s", sc_admin_server(a),
-	    sc_admin_user_id(a), o.admin_token != NULL ? ", admin token" : "");
+	sc_info("server %s, user '%s'%s", sc_inspect_server(a),
+	    sc_inspect_user_id(a),
+	    o.admin_token != NULL ? ", admin token" : "");
 	if (o.cmd == CMD_WATCH && o.follow)
 		rc = run_follow(&o, a);
 	else if (o.cmd == CMD_WATCH)
 		rc = run_view(&o, a);
 	else
 		rc = run_print(&o, a);
-	sc_admin_free(a);
+	sc_inspect_free(a);
 	sc_conn_opts_release(&o.conn);
 	return rc;
 }

@@ -23,7 +23,7 @@
 #define CELL_MAX (1024 * 1024)
 
 int
-printer_init(struct printer *p, const struct opts *o, enum sc_admin_rec rec,
+printer_init(struct printer *p, const struct opts *o, enum sc_inspect_rec rec,
     bool vertical, struct sc_error *err)
 {
 	struct sc_output_opts oo;
@@ -37,9 +37,9 @@ printer_init(struct printer *p, const struct opts *o, enum sc_admin_rec rec,
 	if (o->ids) {
 		p->format = SC_OUT_TSV;
 		p->header = false;
-		p->idx[0] = (size_t)sc_admin_field_find(rec,
-		    rec == SC_ADMIN_REC_SESSION ? "session_id"
-						: "operation_id");
+		p->idx[0] = (size_t)sc_inspect_field_find(rec,
+		    rec == SC_INSPECT_REC_SESSION ? "session_id"
+						  : "operation_id");
 		p->n = 1;
 	} else {
 		p->format = o->format >= 0  ? (enum sc_out_format)o->format
@@ -47,13 +47,13 @@ printer_init(struct printer *p, const struct opts *o, enum sc_admin_rec rec,
 					    : SC_OUT_TSV;
 		p->how.human = p->format == SC_OUT_TABLE;
 		if (o->fields != NULL) {
-			if ((n = sc_admin_fields_parse(rec, o->fields, p->idx,
+			if ((n = sc_inspect_fields_parse(rec, o->fields, p->idx,
 				 MAX_FIELDS, err)) == -1)
 				return -1;
 			p->n = (size_t)n;
 		} else {
 			/* One record on its own: every field. */
-			p->n = sc_admin_default_fields(rec,
+			p->n = sc_inspect_default_fields(rec,
 			    p->how.human && !vertical, &def);
 			for (i = 0; i < p->n; i++)
 				p->idx[i] = def[i];
@@ -82,7 +82,7 @@ printer_start(struct printer *p, struct sc_error *err)
 	if (p->vertical)
 		return sc_output_header(p->out, kv, 2, err);
 	for (i = 0; i < p->n; i++)
-		names[i] = sc_admin_field_name(p->rec, p->idx[i]);
+		names[i] = sc_inspect_field_name(p->rec, p->idx[i]);
 	return sc_output_header(p->out, names, p->n, err);
 }
 
@@ -93,7 +93,7 @@ printer_row(struct printer *p, const void *rec, struct sc_error *err)
 	size_t i;
 
 	for (i = 0; i < p->n; i++) {
-		v[i].kind = sc_admin_field_value(p->rec, rec, p->idx[i],
+		v[i].kind = sc_inspect_field_value(p->rec, rec, p->idx[i],
 		    &p->how, &p->cells[i]);
 		v[i].p = (const char *)p->cells[i].data;
 		v[i].n = p->cells[i].len;
@@ -102,7 +102,7 @@ printer_row(struct printer *p, const void *rec, struct sc_error *err)
 		return sc_output_row(p->out, v, p->n, err);
 	for (i = 0; i < p->n; i++) {
 		kv[0].kind = SC_OUT_STRING;
-		kv[0].p = sc_admin_field_name(p->rec, p->idx[i]);
+		kv[0].p = sc_inspect_field_name(p->rec, p->idx[i]);
 		kv[0].n = strlen(kv[0].p);
 		kv[1] = v[i];
 		if (kv[1].kind != SC_OUT_NULL)
@@ -140,7 +140,7 @@ now_or(int64_t server_ms)
 }
 
 static int
-print_execs(struct printer *p, const struct sc_admin_exec_list *l,
+print_execs(struct printer *p, const struct sc_inspect_exec_list *l,
     struct sc_error *err)
 {
 	size_t i;
@@ -155,10 +155,10 @@ print_execs(struct printer *p, const struct sc_admin_exec_list *l,
 }
 
 static int
-print_sessions(struct printer *p, const struct sc_admin_session_list *l,
+print_sessions(struct printer *p, const struct sc_inspect_session_list *l,
     bool artifacts, struct sc_error *err)
 {
-	struct sc_admin_artifact_row row;
+	struct sc_inspect_artifact_row row;
 	size_t i, j;
 
 	p->how.now_ms = now_or(l->server_time_ms);
@@ -181,7 +181,7 @@ print_sessions(struct printer *p, const struct sc_admin_session_list *l,
 }
 
 static int
-print_tombs(struct printer *p, const struct sc_admin_tomb_list *l,
+print_tombs(struct printer *p, const struct sc_inspect_tomb_list *l,
     struct sc_error *err)
 {
 	size_t i;
@@ -196,7 +196,7 @@ print_tombs(struct printer *p, const struct sc_admin_tomb_list *l,
 }
 
 static int
-print_stats(struct printer *p, const struct sc_admin_stats *s,
+print_stats(struct printer *p, const struct sc_inspect_stats *s,
     struct sc_error *err)
 {
 	p->how.now_ms = now_or(s->server_time_ms);
@@ -206,15 +206,15 @@ print_stats(struct printer *p, const struct sc_admin_stats *s,
 }
 
 int
-run_print(const struct opts *o, struct sc_admin *a)
+run_print(const struct opts *o, struct sc_inspect *a)
 {
 	const struct timespec *dl = o->common.has_deadline ? &o->common.deadline
 							   : NULL;
-	struct sc_admin_session_list sl;
-	struct sc_admin_tomb_list tl;
-	struct sc_admin_exec_list el;
-	struct sc_admin_filter f;
-	struct sc_admin_stats st;
+	struct sc_inspect_session_list sl;
+	struct sc_inspect_tomb_list tl;
+	struct sc_inspect_exec_list el;
+	struct sc_inspect_filter f;
+	struct sc_inspect_stats st;
 	struct printer p;
 	struct sc_error err;
 	int rc = -1;
@@ -229,37 +229,37 @@ run_print(const struct opts *o, struct sc_admin *a)
 	opts_filter(o, &f);
 	switch (o->cmd) {
 	case CMD_LIST:
-		if (sc_admin_list(a, &f, 0, &el, dl, &err) == 0 &&
+		if (sc_inspect_list(a, &f, 0, &el, dl, &err) == 0 &&
 		    (rc = print_execs(&p, &el, &err)) == 0 && el.truncated)
 			sc_warn(
 			    "the server listed only %zu executions, its limit; narrow the filter to see the others",
 			    el.n);
 		break;
 	case CMD_SHOW:
-		if (sc_admin_get(a, o->opid, &el, dl, &err) == 0)
+		if (sc_inspect_get(a, o->opid, &el, dl, &err) == 0)
 			rc = print_execs(&p, &el, &err);
 		break;
 	case CMD_SESSIONS:
-		if (sc_admin_sessions(a, o->user, o->session, &sl, dl, &err) ==
-		    0)
+		if (sc_inspect_sessions(a, o->user, o->session, &sl, dl,
+			&err) == 0)
 			rc = print_sessions(&p, &sl, o->artifacts, &err);
 		break;
 	case CMD_TOMBSTONES:
-		if (sc_admin_tombstones(a, o->user, o->session, &tl, dl,
+		if (sc_inspect_tombstones(a, o->user, o->session, &tl, dl,
 			&err) == 0)
 			rc = print_tombs(&p, &tl, &err);
 		break;
 	case CMD_STATS:
-		if (sc_admin_stats(a, &st, dl, &err) == 0)
+		if (sc_inspect_stats(a, &st, dl, &err) == 0)
 			rc = print_stats(&p, &st, &err);
 		break;
 	case CMD_WATCH:
 		break;
 	}
 	printer_release(&p);
-	sc_admin_exec_list_release(&el);
-	sc_admin_session_list_release(&sl);
-	sc_admin_tomb_list_release(&tl);
+	sc_inspect_exec_list_release(&el);
+	sc_inspect_session_list_release(&sl);
+	sc_inspect_tomb_list_release(&tl);
 	if (rc == -1)
 		return sc_report_error(&err);
 	return sc_check_stdout();

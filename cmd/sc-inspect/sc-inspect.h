@@ -7,15 +7,15 @@
  * (text.c).
  */
 
-#ifndef SC_INSPECT_H
-#define SC_INSPECT_H
+#ifndef SC_INSPECT_CMD_H
+#define SC_INSPECT_CMD_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
-#include "core/admin.h"
+#include "core/inspect.h"
 #include "core/cli.h"
 #include "core/conn.h"
 #include "core/error.h"
@@ -43,7 +43,7 @@ struct opts {
 	const char *admin_token; /* --admin-token or $SCTK_ADMIN_TOKEN */
 	/* Filters. */
 	const char *session, *user, *tag;
-	enum sc_admin_state states[SC_ADMIN_NSTATES];
+	enum sc_inspect_state states[SC_INSPECT_NSTATES];
 	size_t nstates;
 	int64_t detached_for_ms, older_than_ms; /* -1: not given */
 	/* Output. */
@@ -55,10 +55,10 @@ struct opts {
 };
 
 /* The kind of record the command writes. */
-enum sc_admin_rec opts_rec(const struct opts *o);
+enum sc_inspect_rec opts_rec(const struct opts *o);
 
 /* The filter the options make (pointers into o). */
-void opts_filter(const struct opts *o, struct sc_admin_filter *f);
+void opts_filter(const struct opts *o, struct sc_inspect_filter *f);
 
 /* The per-call deadline of a long-running mode: -t, else 10 s. */
 void call_deadline(const struct opts *o, struct timespec *dl);
@@ -67,13 +67,13 @@ void call_deadline(const struct opts *o, struct timespec *dl);
 
 /* How records are written: a format and the fields, in order. */
 struct printer {
-	enum sc_admin_rec rec;
+	enum sc_inspect_rec rec;
 	enum sc_out_format format;
 	bool vertical; /* table of one record: one line per field */
 	bool header;
 	size_t idx[MAX_FIELDS];
 	size_t n;
-	struct sc_admin_render how;
+	struct sc_inspect_render how;
 	struct sc_output *out;
 	struct sc_buf *cells; /* n buffers */
 };
@@ -83,8 +83,8 @@ struct printer {
  * --ids, --no-header); vertical for a table of one record.  0, or -1
  * with err set (a bad --fields).
  */
-int printer_init(struct printer *p, const struct opts *o, enum sc_admin_rec rec,
-    bool vertical, struct sc_error *err);
+int printer_init(struct printer *p, const struct opts *o,
+    enum sc_inspect_rec rec, bool vertical, struct sc_error *err);
 /* Write the header (if any); then printer_row() per record. */
 int printer_start(struct printer *p, struct sc_error *err);
 int printer_row(struct printer *p, const void *rec, struct sc_error *err);
@@ -92,17 +92,17 @@ int printer_finish(struct printer *p, struct sc_error *err);
 void printer_release(struct printer *p);
 
 /* list, show, sessions, tombstones, stats: the exit status. */
-int run_print(const struct opts *o, struct sc_admin *a);
+int run_print(const struct opts *o, struct sc_inspect *a);
 
 /* -------------------------------------------------------- follow.c */
 
 /* watch --follow: the exit status. */
-int run_follow(const struct opts *o, struct sc_admin *a);
+int run_follow(const struct opts *o, struct sc_inspect *a);
 
 /* ---------------------------------------------------------- view.c */
 
 /* watch: the full-screen view; the exit status. */
-int run_view(const struct opts *o, struct sc_admin *a);
+int run_view(const struct opts *o, struct sc_inspect *a);
 
 /* ---------------------------------------------------------- text.c */
 

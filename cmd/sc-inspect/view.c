@@ -60,12 +60,12 @@ enum action { ACT_NONE = 0, ACT_RELEASE, ACT_INTERRUPT };
 
 struct view {
 	const struct opts *o;
-	struct sc_admin *a;
-	struct sc_admin_filter filter;
+	struct sc_inspect *a;
+	struct sc_inspect_filter filter;
 	int64_t interval_ms;
 
-	struct sc_admin_exec_list list;
-	struct sc_admin_stats stats;
+	struct sc_inspect_exec_list list;
+	struct sc_inspect_stats stats;
 	bool has_stats;
 	int64_t now_ms; /* the server's clock at the last listing */
 	int field[NCOLS]; /* each column's field index */
@@ -114,7 +114,7 @@ static int
 cmp_rows(const void *pa, const void *pb)
 {
 	const struct view *v = sort_view;
-	int c = sc_admin_field_cmp(SC_ADMIN_REC_EXEC, pa, pb,
+	int c = sc_inspect_field_cmp(SC_INSPECT_REC_EXEC, pa, pb,
 	    (size_t)v->field[v->sort], v->now_ms);
 
 	/* AGE runs against the creation time: an older one is older. */
@@ -154,17 +154,17 @@ sort_rows(struct view *v)
 static int
 reload(struct view *v, struct sc_error *err)
 {
-	struct sc_admin_exec_list l;
-	struct sc_admin_stats st;
+	struct sc_inspect_exec_list l;
+	struct sc_inspect_stats st;
 	struct timespec dl;
 
 	call_deadline(v->o, &dl);
-	if (sc_admin_list(v->a, &v->filter, 0, &l, &dl, err) == -1)
+	if (sc_inspect_list(v->a, &v->filter, 0, &l, &dl, err) == -1)
 		return -1;
-	sc_admin_exec_list_release(&v->list);
+	sc_inspect_exec_list_release(&v->list);
 	v->list = l;
 	v->now_ms = l.server_time_ms > 0 ? l.server_time_ms : sc_realtime_ms();
-	v->has_stats = sc_admin_stats(v->a, &st, &dl, NULL) == 0;
+	v->has_stats = sc_inspect_stats(v->a, &st, &dl, NULL) == 0;
 	if (v->has_stats)
 		v->stats = st;
 	sort_rows(v);
@@ -200,22 +200,23 @@ col_width(const struct view *v, size_t c)
 
 /* The text of column c for execution x. */
 static const char *
-cell(struct view *v, const struct sc_admin_exec *x, size_t c)
+cell(struct view *v, const struct sc_inspect_exec *x, size_t c)
 {
-	struct sc_admin_render how = { true, false, v->now_ms };
-	char d[SC_ADMIN_NUM_STRLEN];
+	struct sc_inspect_render how = { true, false, v->now_ms };
+	char d[SC_INSPECT_NUM_STRLEN];
 
 	if (c == COL_AGE) {
 		if (x->created_at_ms <= 0)
 			return "-";
-		sc_admin_format_duration(v->now_ms - x->created_at_ms, true, d);
+		sc_inspect_format_duration(v->now_ms - x->created_at_ms, true,
+		    d);
 		sc_buf_reset(&v->cell);
 		(void)sc_buf_addstr(&v->cell, d, NULL);
 		return (const char *)v->cell.data;
 	}
 	if (strcmp(cols[c].field, "attached") == 0)
 		return x->attached ? "yes" : "no";
-	if (sc_admin_field_value(SC_ADMIN_REC_EXEC, x, (size_t)v->field[c],
+	if (sc_inspect_field_value(SC_INSPECT_REC_EXEC, x, (size_t)v->field[c],
 		&how, &v->cell) == SC_OUT_NULL)
 		return "-";
 	return (const char *)v->cell.data;
@@ -223,7 +224,7 @@ cell(struct view *v, const struct sc_admin_exec *x, size_t c)
 
 /* One line of columns at y: the titles, or execution x. */
 static void
-draw_row(struct view *v, int y, const struct sc_admin_exec *x)
+draw_row(struct view *v, int y, const struct sc_inspect_exec *x)
 {
 	char title[64];
 	size_t c;
@@ -254,31 +255,32 @@ draw_row(struct view *v, int y, const struct sc_admin_exec *x)
 static void
 draw_summary(struct view *v)
 {
-	const struct sc_admin_stats *s = &v->stats;
-	char clock[SC_ADMIN_TIME_STRLEN], b1[SC_ADMIN_NUM_STRLEN],
-	    b2[SC_ADMIN_NUM_STRLEN];
+	const struct sc_inspect_stats *s = &v->stats;
+	char clock[SC_INSPECT_TIME_STRLEN], b1[SC_INSPECT_NUM_STRLEN],
+	    b2[SC_INSPECT_NUM_STRLEN];
 	struct sc_buf t;
 	int k;
 
 	sc_buf_init(&t, 4096);
-	sc_admin_format_time(sc_realtime_ms(), true, clock);
+	sc_inspect_format_time(sc_realtime_ms(), true, clock);
 	if (v->o->admin_token != NULL)
 		(void)sc_buf_addf(&t, NULL, "sc-inspect  %s  admin  %s",
-		    sc_admin_server(v->a), clock);
+		    sc_inspect_server(v->a), clock);
 	else
 		(void)sc_buf_addf(&t, NULL, "sc-inspect  %s  user '%s'  %s",
-		    sc_admin_server(v->a), sc_admin_user_id(v->a), clock);
+		    sc_inspect_server(v->a), sc_inspect_user_id(v->a), clock);
 	put(v, 0, 0, (const char *)t.data, COLS, true, false);
 	sc_buf_reset(&t);
 	(void)sc_buf_addf(&t, NULL, "executions %zu", v->list.n);
 	if (v->has_stats) {
-		for (k = 1; k < SC_ADMIN_NSTATES; k++)
+		for (k = 1; k < SC_INSPECT_NSTATES; k++)
 			if (s->by_state[k] > 0)
 				(void)sc_buf_addf(&t, NULL, ", %s %lld",
-				    sc_admin_state_name((enum sc_admin_state)k),
+				    sc_inspect_state_name(
+					(enum sc_inspect_state)k),
 				    (long long)s->by_state[k]);
-		sc_admin_format_size(s->buffered_bytes, b1);
-		sc_admin_format_duration(s->uptime_ms, true, b2);
+		sc_inspect_format_size(s->buffered_bytes, b1);
+		sc_inspect_format_duration(s->uptime_ms, true, b2);
 		(void)sc_buf_addf(&t, NULL,
 		    "   sessions %lld   buffered %s   streams %lld   up %s",
 		    (long long)s->sessions, b1, (long long)s->streams_open, b2);
@@ -305,7 +307,7 @@ static int
 detail_lines(void)
 {
 	int per = detail_per_line();
-	int nf = (int)sc_admin_nfields(SC_ADMIN_REC_EXEC) - DETAIL_IDS - 1;
+	int nf = (int)sc_inspect_nfields(SC_INSPECT_REC_EXEC) - DETAIL_IDS - 1;
 	int n = 3 + (nf + per - 1) / per; /* the rule, ids, statement */
 
 	return LINES - 5 - n >= 3 ? n : 0;
@@ -313,26 +315,26 @@ detail_lines(void)
 
 /* "name: value" of field i of x, appended to t. */
 static void
-detail_field(struct view *v, const struct sc_admin_exec *x, size_t i,
+detail_field(struct view *v, const struct sc_inspect_exec *x, size_t i,
     struct sc_buf *t)
 {
-	struct sc_admin_render how = { true, false, v->now_ms };
+	struct sc_inspect_render how = { true, false, v->now_ms };
 
-	if (sc_admin_field_value(SC_ADMIN_REC_EXEC, x, i, &how, &v->cell) ==
+	if (sc_inspect_field_value(SC_INSPECT_REC_EXEC, x, i, &how, &v->cell) ==
 	    SC_OUT_NULL)
 		(void)sc_buf_addf(t, NULL, "%s: -",
-		    sc_admin_field_name(SC_ADMIN_REC_EXEC, i));
+		    sc_inspect_field_name(SC_INSPECT_REC_EXEC, i));
 	else
 		(void)sc_buf_addf(t, NULL, "%s: %s",
-		    sc_admin_field_name(SC_ADMIN_REC_EXEC, i),
+		    sc_inspect_field_name(SC_INSPECT_REC_EXEC, i),
 		    (const char *)v->cell.data);
 }
 
 static void
 draw_detail(struct view *v, int y0, int n)
 {
-	const struct sc_admin_exec *x;
-	size_t i, nf = sc_admin_nfields(SC_ADMIN_REC_EXEC) - 1;
+	const struct sc_inspect_exec *x;
+	size_t i, nf = sc_inspect_nfields(SC_INSPECT_REC_EXEC) - 1;
 	int per = detail_per_line(), k;
 	struct sc_buf t;
 
@@ -403,7 +405,7 @@ draw(struct view *v)
 static void
 ask(struct view *v, enum action a)
 {
-	const struct sc_admin_exec *x;
+	const struct sc_inspect_exec *x;
 
 	if (v->list.n == 0) {
 		snprintf(v->msg, sizeof(v->msg), "no execution selected");
@@ -559,13 +561,13 @@ key(struct view *v, int ch)
 static void
 view_release(struct view *v)
 {
-	sc_admin_exec_list_release(&v->list);
+	sc_inspect_exec_list_release(&v->list);
 	sc_buf_release(&v->line);
 	sc_buf_release(&v->cell);
 }
 
 int
-run_view(const struct opts *o, struct sc_admin *a)
+run_view(const struct opts *o, struct sc_inspect *a)
 {
 	struct view v;
 	struct sc_error err;
@@ -581,7 +583,7 @@ run_view(const struct opts *o, struct sc_admin *a)
 					   : DEFAULT_INTERVAL_MS;
 	for (c = 0; c < NCOLS; c++)
 		v.field[c] =
-		    sc_admin_field_find(SC_ADMIN_REC_EXEC, cols[c].field);
+		    sc_inspect_field_find(SC_INSPECT_REC_EXEC, cols[c].field);
 	v.sort = COL_AGE; /* newest first */
 	sc_buf_init(&v.line, 1 << 20);
 	sc_buf_init(&v.cell, 1 << 20);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * test-admin-client.c: core/admin against a scripted fake transport:
+ * test-admin-client.c: core/inspect, the admin service's client, against a scripted fake transport:
  * what each request carries (the caller, the filter), how answers become
  * plain views (unknown enum values included), the message for a server
  * without the service, retries, NOT_FOUND, the Watch stream; and the
@@ -9,7 +9,7 @@
  * and ordering.
  */
 
-#include "core/admin.h"
+#include "core/inspect.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -156,15 +156,15 @@ count_event(const struct sc_client_event *ev, void *arg)
 		nevents++;
 }
 
-static struct sc_admin *
+static struct sc_inspect *
 fake_admin(bool admin_token)
 {
-	struct sc_admin_opts o;
+	struct sc_inspect_opts o;
 
 	memset(&o, 0, sizeof(o));
 	o.admin_token = admin_token ? "secret" : NULL;
 	o.on_event = count_event;
-	return sc_admin_new_transport(&fake, NULL, "sc://h:1", "alice", &o,
+	return sc_inspect_new_transport(&fake, NULL, "sc://h:1", "alice", &o,
 	    NULL);
 }
 
@@ -216,25 +216,26 @@ fill_exec(Sctk__Admin__V1__Execution *e, const char *op)
 static void
 test_states(void)
 {
-	enum sc_admin_state s;
+	enum sc_inspect_state s;
 
-	is_str(sc_admin_state_name(SC_ADMIN_STATE_PENDING), "pending",
+	is_str(sc_inspect_state_name(SC_INSPECT_STATE_PENDING), "pending",
 	    "state name pending");
-	is_str(sc_admin_state_name(SC_ADMIN_STATE_CLOSED), "closed",
+	is_str(sc_inspect_state_name(SC_INSPECT_STATE_CLOSED), "closed",
 	    "state name closed");
-	is_str(sc_admin_state_name((enum sc_admin_state)42), "unknown",
+	is_str(sc_inspect_state_name((enum sc_inspect_state)42), "unknown",
 	    "a state this client lacks is unknown");
-	ok(sc_admin_state_parse("canceled", &s) == 0 &&
-		s == SC_ADMIN_STATE_CANCELED,
+	ok(sc_inspect_state_parse("canceled", &s) == 0 &&
+		s == SC_INSPECT_STATE_CANCELED,
 	    "parse canceled");
-	ok(sc_admin_state_parse("unknown", &s) == -1,
+	ok(sc_inspect_state_parse("unknown", &s) == -1,
 	    "unknown is not a state to ask for");
-	ok(sc_admin_state_parse("RUNNING", &s) == -1, "states are lower case");
-	is_str(sc_admin_event_name(SC_ADMIN_EV_REMOVED), "removed",
+	ok(sc_inspect_state_parse("RUNNING", &s) == -1,
+	    "states are lower case");
+	is_str(sc_inspect_event_name(SC_INSPECT_EV_REMOVED), "removed",
 	    "event name removed");
-	is_str(sc_admin_event_name((enum sc_admin_event_kind)99), "unknown",
+	is_str(sc_inspect_event_name((enum sc_inspect_event_kind)99), "unknown",
 	    "unknown event");
-	is_str(sc_admin_tomb_kind_name(SC_ADMIN_TOMB_SESSION), "session",
+	is_str(sc_inspect_tomb_kind_name(SC_INSPECT_TOMB_SESSION), "session",
 	    "tombstone kind");
 }
 
@@ -245,13 +246,13 @@ test_list(void)
 	    SCTK__ADMIN__V1__LIST_EXECUTIONS_RESPONSE__INIT;
 	Sctk__Admin__V1__Execution e1, e2, *v[2] = { &e1, &e2 };
 	Sctk__Admin__V1__ListExecutionsRequest *rq;
-	static const enum sc_admin_state st[] = { SC_ADMIN_STATE_RUNNING,
-		SC_ADMIN_STATE_FINISHED };
-	struct sc_admin_filter f = { "s-1", "bob", "etl", st, 2, 600000,
+	static const enum sc_inspect_state st[] = { SC_INSPECT_STATE_RUNNING,
+		SC_INSPECT_STATE_FINISHED };
+	struct sc_inspect_filter f = { "s-1", "bob", "etl", st, 2, 600000,
 		7200000 };
-	struct sc_admin_exec_list l;
+	struct sc_inspect_exec_list l;
 	struct sc_error err;
-	struct sc_admin *a;
+	struct sc_inspect *a;
 
 	fx_reset();
 	fill_exec(&e1, "op-1");
@@ -267,7 +268,7 @@ test_list(void)
 	resp.server_time_ms = 1700000612250;
 	fx_answer(&resp.base);
 	a = fake_admin(false);
-	ok(sc_admin_list(a, &f, 50, &l, NULL, &err) == 0, "ListExecutions");
+	ok(sc_inspect_list(a, &f, 50, &l, NULL, &err) == 0, "ListExecutions");
 	is_str(fx.method, "/sctk.admin.v1.AdminService/ListExecutions",
 	    "method path");
 	rq =
@@ -297,23 +298,23 @@ test_list(void)
 	    "session id");
 	is_int(l.v[0].ntags, 2, "tags");
 	is_str(l.v[0].tags[1], "nightly", "second tag");
-	is_int(l.v[0].state, SC_ADMIN_STATE_RUNNING, "running");
+	is_int(l.v[0].state, SC_INSPECT_STATE_RUNNING, "running");
 	is_int(l.v[0].buffered_bytes, 1536, "buffered bytes");
 	is_int(l.v[0].abandon_in_ms, 60000, "abandon in");
 	is_str(l.v[0].server_side_session_id, "ssid-1", "server-side id");
-	is_int(l.v[1].state, SC_ADMIN_STATE_UNKNOWN,
+	is_int(l.v[1].state, SC_INSPECT_STATE_UNKNOWN,
 	    "an unknown state value is unknown");
 	is_int(l.v[1].raw_state, 42, "and its number is kept");
 	is_int(l.v[1].ntags, 0, "no tags");
 	is_str(l.v[1].last_error_class, "DIVIDE_BY_ZERO", "error class");
-	sc_admin_exec_list_release(&l);
+	sc_inspect_exec_list_release(&l);
 	ok(l.v == NULL && l.msg == NULL, "released");
 
 	/* No filter at all: an empty one, and no limit. */
 	resp.n_executions = 0;
 	resp.truncated = false;
 	fx_answer(&resp.base);
-	ok(sc_admin_list(a, NULL, 0, &l, NULL, &err) == 0 && l.n == 0,
+	ok(sc_inspect_list(a, NULL, 0, &l, NULL, &err) == 0 && l.n == 0,
 	    "empty list without a filter");
 	rq =
 	    last_request(&sctk__admin__v1__list_executions_request__descriptor);
@@ -323,24 +324,24 @@ test_list(void)
 	    "no conditions sent");
 	if (rq != NULL)
 		protobuf_c_message_free_unpacked(&rq->base, NULL);
-	sc_admin_exec_list_release(&l);
-	sc_admin_free(a);
+	sc_inspect_exec_list_release(&l);
+	sc_inspect_free(a);
 }
 
 static void
 test_errors(void)
 {
 	static const uint8_t junk[] = { 0x0a, 0xff, 0xff };
-	struct sc_admin_exec_list l;
-	struct sc_admin_stats st;
+	struct sc_inspect_exec_list l;
+	struct sc_inspect_stats st;
 	struct sc_error err;
-	struct sc_admin *a;
+	struct sc_inspect *a;
 
 	fx_reset();
 	a = fake_admin(false);
 	fx_fail(SC_GRPC_UNIMPLEMENTED);
 	sc_error_init(&err);
-	ok(sc_admin_list(a, NULL, 0, &l, NULL, &err) == -1,
+	ok(sc_inspect_list(a, NULL, 0, &l, NULL, &err) == -1,
 	    "UNIMPLEMENTED fails");
 	is_int(err.status, SC_ST_PROTOCOL, "as a protocol error (exit 7)");
 	is_str(err.msg,
@@ -353,7 +354,7 @@ test_errors(void)
 	 * UNAVAILABLE is retried: only 3 times before the server answers
 	 * (this one has: UNIMPLEMENTED came from a server).
 	 */
-	sc_admin_free(a);
+	sc_inspect_free(a);
 	a = fake_admin(false);
 	fx_reset();
 	nevents = 0;
@@ -362,7 +363,7 @@ test_errors(void)
 	fx_fail(SC_GRPC_UNAVAILABLE);
 	fx_fail(SC_GRPC_UNAVAILABLE);
 	fx_fail(SC_GRPC_UNAVAILABLE);
-	ok(sc_admin_stats(a, &st, NULL, &err) == -1, "unreachable fails");
+	ok(sc_inspect_stats(a, &st, NULL, &err) == -1, "unreachable fails");
 	is_int(err.status, SC_ST_UNAVAILABLE, "status 4");
 	is_int(fx.calls, 4, "one call and 3 retries");
 	is_int(nevents, 3, "a retry event each");
@@ -377,25 +378,25 @@ test_errors(void)
 		r.version = S("v");
 		fx_answer(&r.base);
 	}
-	ok(sc_admin_stats(a, &st, NULL, &err) == 0, "a retry succeeds");
+	ok(sc_inspect_stats(a, &st, NULL, &err) == 0, "a retry succeeds");
 	is_int(nevents, 1, "after one retry event");
 	is_str(st.version, "v", "with the answer");
 
 	fx_reset();
 	fx_fail(SC_GRPC_PERMISSION_DENIED);
-	ok(sc_admin_stats(a, &st, NULL, &err) == -1 &&
+	ok(sc_inspect_stats(a, &st, NULL, &err) == -1 &&
 		err.status == SC_ST_DENIED,
 	    "PERMISSION_DENIED is status 8");
 	is_int(fx.calls, 1, "and not retried");
 
 	fx_reset();
 	fx_raw(junk, sizeof(junk));
-	ok(sc_admin_list(a, NULL, 0, &l, NULL, &err) == -1 &&
+	ok(sc_inspect_list(a, NULL, 0, &l, NULL, &err) == -1 &&
 		err.status == SC_ST_PROTOCOL,
 	    "a malformed answer is a protocol error");
 	is_str(err.msg, "malformed ListExecutionsResponse message",
 	    "naming the message");
-	sc_admin_free(a);
+	sc_inspect_free(a);
 }
 
 static void
@@ -405,9 +406,9 @@ test_get(void)
 	    SCTK__ADMIN__V1__GET_EXECUTION_RESPONSE__INIT;
 	Sctk__Admin__V1__GetExecutionRequest *rq;
 	Sctk__Admin__V1__Execution e;
-	struct sc_admin_exec_list l;
+	struct sc_inspect_exec_list l;
 	struct sc_error err;
-	struct sc_admin *a;
+	struct sc_inspect *a;
 
 	fx_reset();
 	a = fake_admin(false);
@@ -415,7 +416,7 @@ test_get(void)
 	r.execution = &e;
 	r.server_time_ms = 5;
 	fx_answer(&r.base);
-	ok(sc_admin_get(a, "op-9", &l, NULL, &err) == 0 && l.n == 1,
+	ok(sc_inspect_get(a, "op-9", &l, NULL, &err) == 0 && l.n == 1,
 	    "GetExecution");
 	is_str(fx.method, "/sctk.admin.v1.AdminService/GetExecution",
 	    "method path");
@@ -426,28 +427,28 @@ test_get(void)
 	if (rq != NULL)
 		protobuf_c_message_free_unpacked(&rq->base, NULL);
 	is_str(l.v[0].operation_id, "op-9", "the execution");
-	sc_admin_exec_list_release(&l);
+	sc_inspect_exec_list_release(&l);
 
 	fx_fail(SC_GRPC_NOT_FOUND);
-	ok(sc_admin_get(a, "op-0", &l, NULL, &err) == -1, "NOT_FOUND fails");
+	ok(sc_inspect_get(a, "op-0", &l, NULL, &err) == -1, "NOT_FOUND fails");
 	is_int(err.status, SC_ST_NOTFOUND, "status 3");
 	is_str(err.msg, "no operation 'op-0' on the server for user 'alice'",
 	    "naming the user who may not see it");
 
 	r.execution = NULL;
 	fx_answer(&r.base);
-	ok(sc_admin_get(a, "op-9", &l, NULL, &err) == -1 &&
+	ok(sc_inspect_get(a, "op-9", &l, NULL, &err) == -1 &&
 		err.status == SC_ST_PROTOCOL,
 	    "an answer without the execution is a protocol error");
-	sc_admin_free(a);
+	sc_inspect_free(a);
 
 	fx_reset();
 	a = fake_admin(true);
 	fx_fail(SC_GRPC_NOT_FOUND);
-	ok(sc_admin_get(a, "op-0", &l, NULL, &err) == -1, "admin: NOT_FOUND");
+	ok(sc_inspect_get(a, "op-0", &l, NULL, &err) == -1, "admin: NOT_FOUND");
 	is_str(err.msg, "no operation 'op-0' on the server",
 	    "the admin sees every user's");
-	sc_admin_free(a);
+	sc_inspect_free(a);
 }
 
 static void
@@ -469,11 +470,11 @@ test_sessions_tombs_stats(void)
 				    c2 = SCTK__ADMIN__V1__STATE_COUNT__INIT,
 				    c3 = SCTK__ADMIN__V1__STATE_COUNT__INIT,
 				    *cv[3] = { &c1, &c2, &c3 };
-	struct sc_admin_session_list sl;
-	struct sc_admin_tomb_list tl;
-	struct sc_admin_stats st;
+	struct sc_inspect_session_list sl;
+	struct sc_inspect_tomb_list tl;
+	struct sc_inspect_stats st;
 	struct sc_error err;
-	struct sc_admin *a;
+	struct sc_inspect *a;
 
 	fx_reset();
 	a = fake_admin(false);
@@ -492,7 +493,7 @@ test_sessions_tombs_stats(void)
 	sr.n_sessions = 1;
 	sr.sessions = sv;
 	fx_answer(&sr.base);
-	ok(sc_admin_sessions(a, "alice", "s-1", &sl, NULL, &err) == 0 &&
+	ok(sc_inspect_sessions(a, "alice", "s-1", &sl, NULL, &err) == 0 &&
 		sl.n == 1,
 	    "ListSessions");
 	srq = last_request(&sctk__admin__v1__list_sessions_request__descriptor);
@@ -506,7 +507,7 @@ test_sessions_tombs_stats(void)
 	is_int(sl.v[0].artifacts[0].size, 1024, "its size");
 	is_int(sl.v[0].expires_in_ms, -1, "no idle timeout");
 	is_int(sl.v[0].operations, 3, "operations");
-	sc_admin_session_list_release(&sl);
+	sc_inspect_session_list_release(&sl);
 
 	t1.kind = SCTK__ADMIN__V1__TOMBSTONE__KIND__KIND_OPERATION;
 	t1.operation_id = S("op-1");
@@ -515,15 +516,15 @@ test_sessions_tombs_stats(void)
 	tr.n_tombstones = 2;
 	tr.tombstones = tv;
 	fx_answer(&tr.base);
-	ok(sc_admin_tombstones(a, NULL, NULL, &tl, NULL, &err) == 0 &&
+	ok(sc_inspect_tombstones(a, NULL, NULL, &tl, NULL, &err) == 0 &&
 		tl.n == 2,
 	    "ListTombstones");
 	is_str(fx.method, "/sctk.admin.v1.AdminService/ListTombstones",
 	    "method path");
-	is_int(tl.v[0].kind, SC_ADMIN_TOMB_OPERATION, "operation tombstone");
+	is_int(tl.v[0].kind, SC_INSPECT_TOMB_OPERATION, "operation tombstone");
 	is_str(tl.v[0].reason, "abandoned", "reason");
-	is_int(tl.v[1].kind, SC_ADMIN_TOMB_UNKNOWN, "an unknown kind");
-	sc_admin_tomb_list_release(&tl);
+	is_int(tl.v[1].kind, SC_INSPECT_TOMB_UNKNOWN, "an unknown kind");
+	sc_inspect_tomb_list_release(&tl);
 
 	c1.state = SCTK__ADMIN__V1__EXECUTION_STATE__EXECUTION_STATE_RUNNING;
 	c1.count = 2;
@@ -538,20 +539,20 @@ test_sessions_tombs_stats(void)
 	gr.uptime_ms = 61000;
 	gr.reattaches = 9;
 	fx_answer(&gr.base);
-	ok(sc_admin_stats(a, &st, NULL, &err) == 0, "GetStats");
-	is_int(st.by_state[SC_ADMIN_STATE_RUNNING], 2, "running");
-	is_int(st.by_state[SC_ADMIN_STATE_CLOSED], 1, "closed");
-	is_int(st.by_state[SC_ADMIN_STATE_UNKNOWN], 4, "unknown states");
+	ok(sc_inspect_stats(a, &st, NULL, &err) == 0, "GetStats");
+	is_int(st.by_state[SC_INSPECT_STATE_RUNNING], 2, "running");
+	is_int(st.by_state[SC_INSPECT_STATE_CLOSED], 1, "closed");
+	is_int(st.by_state[SC_INSPECT_STATE_UNKNOWN], 4, "unknown states");
 	is_int(st.sessions, 5, "sessions");
 	is_int(st.reattaches, 9, "reattaches");
 	is_str(st.version, "sctk 0.1.0", "version");
-	sc_admin_free(a);
+	sc_inspect_free(a);
 }
 
 static int seen;
 
 static int
-stop_after_two(const struct sc_admin_event *ev, void *arg)
+stop_after_two(const struct sc_inspect_event *ev, void *arg)
 {
 	(void)ev;
 	(void)arg;
@@ -566,11 +567,11 @@ test_watch(void)
 				    e3 = SCTK__ADMIN__V1__WATCH_EVENT__INIT;
 	Sctk__Admin__V1__WatchRequest *rq;
 	Sctk__Admin__V1__Execution x;
-	struct sc_admin_filter f = { NULL, NULL, "etl", NULL, 0, 0, 0 };
-	struct sc_admin_watch *w;
-	struct sc_admin_event ev;
+	struct sc_inspect_filter f = { NULL, NULL, "etl", NULL, 0, 0, 0 };
+	struct sc_inspect_watch *w;
+	struct sc_inspect_event ev;
 	struct sc_error err;
-	struct sc_admin *a;
+	struct sc_inspect *a;
 
 	fx_reset();
 	a = fake_admin(false);
@@ -584,7 +585,7 @@ test_watch(void)
 	fx_answer(&e1.base);
 	fx_answer(&e2.base);
 	fx_answer(&e3.base);
-	w = sc_admin_watch_open(a, &f, true, NULL, &err);
+	w = sc_inspect_watch_open(a, &f, true, NULL, &err);
 	ok(w != NULL, "Watch opens");
 	is_str(fx.method, "/sctk.admin.v1.AdminService/Watch", "method path");
 	rq = last_request(&sctk__admin__v1__watch_request__descriptor);
@@ -594,65 +595,67 @@ test_watch(void)
 	    "asks for a snapshot, with the filter, as the caller");
 	if (rq != NULL)
 		protobuf_c_message_free_unpacked(&rq->base, NULL);
-	is_int(sc_admin_watch_next(w, &ev, NULL, &err), 1, "an event");
-	ok(ev.kind == SC_ADMIN_EV_SNAPSHOT && ev.at_ms == 11 && ev.has_exec &&
+	is_int(sc_inspect_watch_next(w, &ev, NULL, &err), 1, "an event");
+	ok(ev.kind == SC_INSPECT_EV_SNAPSHOT && ev.at_ms == 11 && ev.has_exec &&
 		strcmp(ev.exec.operation_id, "op-w") == 0,
 	    "the snapshot of op-w");
-	is_int(sc_admin_watch_next(w, &ev, NULL, &err), 1, "another");
-	ok(ev.kind == SC_ADMIN_EV_REMOVED && !ev.has_exec &&
+	is_int(sc_inspect_watch_next(w, &ev, NULL, &err), 1, "another");
+	ok(ev.kind == SC_INSPECT_EV_REMOVED && !ev.has_exec &&
 		strcmp(ev.exec.operation_id, "") == 0 &&
 		ev.exec.abandon_in_ms == -1,
 	    "without an execution: empty strings");
-	is_int(sc_admin_watch_next(w, &ev, NULL, &err), 1, "a third");
-	ok(ev.kind == SC_ADMIN_EV_UNKNOWN && ev.raw_kind == 55,
+	is_int(sc_inspect_watch_next(w, &ev, NULL, &err), 1, "a third");
+	ok(ev.kind == SC_INSPECT_EV_UNKNOWN && ev.raw_kind == 55,
 	    "an unknown kind, its number kept");
-	is_int(sc_admin_watch_next(w, &ev, NULL, &err), 0, "the end");
-	sc_admin_watch_free(w);
+	is_int(sc_inspect_watch_next(w, &ev, NULL, &err), 0, "the end");
+	sc_inspect_watch_free(w);
 
 	fx_reset();
 	fx_fail(SC_GRPC_UNIMPLEMENTED);
-	w = sc_admin_watch_open(a, NULL, false, NULL, &err);
+	w = sc_inspect_watch_open(a, NULL, false, NULL, &err);
 	ok(w != NULL, "opens (the status comes with the first read)");
-	is_int(sc_admin_watch_next(w, &ev, NULL, &err), -1, "then fails");
+	is_int(sc_inspect_watch_next(w, &ev, NULL, &err), -1, "then fails");
 	is_str(err.msg,
 	    "the server at 'sc://h:1' has no sctk admin service (not sc-serve?)",
 	    "as a server without the service");
 	is_int(err.status, SC_ST_PROTOCOL, "status 7");
-	sc_admin_watch_free(w);
+	sc_inspect_watch_free(w);
 
 	fx_reset();
 	fx_answer(&e1.base);
 	fx_answer(&e1.base);
 	fx_answer(&e1.base);
 	seen = 0;
-	ok(sc_admin_watch(a, NULL, true, stop_after_two, NULL, NULL, &err) == 0,
-	    "sc_admin_watch stops when the callback says");
+	ok(sc_inspect_watch(a, NULL, true, stop_after_two, NULL, NULL, &err) ==
+		0,
+	    "sc_inspect_watch stops when the callback says");
 	is_int(seen, 2, "after two events");
-	sc_admin_free(a);
+	sc_inspect_free(a);
 }
 
 static void
 test_connect(void)
 {
-	struct sc_admin_opts o;
+	struct sc_inspect_opts o;
 	struct sc_conn_opts co;
-	struct sc_admin *a;
+	struct sc_inspect *a;
 	struct sc_error err;
 
 	memset(&o, 0, sizeof(o));
 	sc_conn_opts_init(&co);
 	co.server = "sc://127.0.0.1:1;user_id=carol";
 	o.admin_token = "t0k";
-	a = sc_admin_connect(&co, &o, &err);
+	a = sc_inspect_connect(&co, &o, &err);
 	ok(a != NULL, "connects lazily");
 	if (a != NULL) {
-		is_str(sc_admin_server(a), "sc://127.0.0.1:1", "server name");
-		is_str(sc_admin_user_id(a), "carol", "user from the URI");
+		is_str(sc_inspect_server(a), "sc://127.0.0.1:1", "server name");
+		is_str(sc_inspect_user_id(a), "carol", "user from the URI");
 	}
-	sc_admin_free(a);
+	sc_inspect_free(a);
 	ok(sc_conn_opt(&co, 'H', "x-sctk-admin-token=other", &err) == 0,
 	    "-H with the admin header");
-	ok(sc_admin_connect(&co, &o, &err) == NULL && err.status == SC_ST_USAGE,
+	ok(sc_inspect_connect(&co, &o, &err) == NULL &&
+		err.status == SC_ST_USAGE,
 	    "and --admin-token too is a usage error");
 	is_str(err.msg,
 	    "header 'x-sctk-admin-token' given twice: as a header and as the admin token",
@@ -661,7 +664,8 @@ test_connect(void)
 	sc_conn_opts_init(&co);
 	co.server = "sc://127.0.0.1:1";
 	o.admin_token = "bad\ntoken";
-	ok(sc_admin_connect(&co, &o, &err) == NULL && err.status == SC_ST_USAGE,
+	ok(sc_inspect_connect(&co, &o, &err) == NULL &&
+		err.status == SC_ST_USAGE,
 	    "a token that cannot be a header is refused");
 	is_str(err.msg,
 	    "invalid admin token: value of 'x-sctk-admin-token' contains characters not allowed in a header",
@@ -673,19 +677,19 @@ test_connect(void)
 
 /* Field name of kind r, rendered for rec. */
 static const char *
-val(enum sc_admin_rec r, const void *rec, const char *name, bool human,
+val(enum sc_inspect_rec r, const void *rec, const char *name, bool human,
     bool json, int64_t now, enum sc_out_kind *kind)
 {
 	static struct sc_buf b;
-	struct sc_admin_render how = { human, json, now };
+	struct sc_inspect_render how = { human, json, now };
 	enum sc_out_kind k;
-	int i = sc_admin_field_find(r, name);
+	int i = sc_inspect_field_find(r, name);
 
 	if (b.data == NULL)
 		sc_buf_init(&b, 1 << 16);
 	if (i < 0)
 		return "(no such field)";
-	k = sc_admin_field_value(r, rec, (size_t)i, &how, &b);
+	k = sc_inspect_field_value(r, rec, (size_t)i, &how, &b);
 	if (kind != NULL)
 		*kind = k;
 	return k == SC_OUT_NULL ? "(null)" : (const char *)b.data;
@@ -695,90 +699,94 @@ static void
 test_fields(void)
 {
 	static const char *const tg[] = { "a\"b", "c\\d", "\xff" };
-	struct sc_admin_exec x, y;
-	struct sc_admin_session s;
-	struct sc_admin_stats st;
+	struct sc_inspect_exec x, y;
+	struct sc_inspect_session s;
+	struct sc_inspect_stats st;
 	const int64_t now = 1700000612250;
 	enum sc_out_kind k;
 	const size_t *def;
 	size_t idx[8], n;
 	struct sc_error err;
-	char b[SC_ADMIN_TIME_STRLEN];
+	char b[SC_INSPECT_TIME_STRLEN];
 
-	is_int(sc_admin_nfields(SC_ADMIN_REC_EXEC), 22, "22 execution fields");
-	is_str(sc_admin_field_name(SC_ADMIN_REC_EXEC, 0), "operation_id",
+	is_int(sc_inspect_nfields(SC_INSPECT_REC_EXEC), 22,
+	    "22 execution fields");
+	is_str(sc_inspect_field_name(SC_INSPECT_REC_EXEC, 0), "operation_id",
 	    "first field");
-	is_str(sc_admin_field_name(SC_ADMIN_REC_EXEC, 21), "statement",
+	is_str(sc_inspect_field_name(SC_INSPECT_REC_EXEC, 21), "statement",
 	    "last field");
-	is_int(sc_admin_field_find(SC_ADMIN_REC_EXEC, "detached_for"), 10,
+	is_int(sc_inspect_field_find(SC_INSPECT_REC_EXEC, "detached_for"), 10,
 	    "find detached_for");
-	is_int(sc_admin_field_find(SC_ADMIN_REC_EXEC, "nope"), -1,
+	is_int(sc_inspect_field_find(SC_INSPECT_REC_EXEC, "nope"), -1,
 	    "no such field");
-	is_int(sc_admin_nfields(SC_ADMIN_REC_EVENT), 24,
+	is_int(sc_inspect_nfields(SC_INSPECT_REC_EVENT), 24,
 	    "an event: at, event and the execution's fields");
-	is_str(sc_admin_field_name(SC_ADMIN_REC_EVENT, 2), "operation_id",
+	is_str(sc_inspect_field_name(SC_INSPECT_REC_EVENT, 2), "operation_id",
 	    "after at and event");
-	ok(sc_admin_field_numeric(SC_ADMIN_REC_EXEC, 16) &&
-		!sc_admin_field_numeric(SC_ADMIN_REC_EXEC, 0),
+	ok(sc_inspect_field_numeric(SC_INSPECT_REC_EXEC, 16) &&
+		!sc_inspect_field_numeric(SC_INSPECT_REC_EXEC, 0),
 	    "rows_sent is a number, operation_id not");
-	is_int(sc_admin_field_width(SC_ADMIN_REC_EXEC, 0), 36, "an id is 36");
-	is_int(sc_admin_field_width(SC_ADMIN_REC_EXEC, 6), 19, "a time 19");
-	is_int(sc_admin_field_width(SC_ADMIN_REC_EXEC, 14), 18,
+	is_int(sc_inspect_field_width(SC_INSPECT_REC_EXEC, 0), 36,
+	    "an id is 36");
+	is_int(sc_inspect_field_width(SC_INSPECT_REC_EXEC, 6), 19, "a time 19");
+	is_int(sc_inspect_field_width(SC_INSPECT_REC_EXEC, 14), 18,
 	    "a short value: the name's width");
 
-	n = sc_admin_default_fields(SC_ADMIN_REC_EXEC, false, &def);
+	n = sc_inspect_default_fields(SC_INSPECT_REC_EXEC, false, &def);
 	ok(n == 22 && def[21] == 21, "machines get every field");
-	n = sc_admin_default_fields(SC_ADMIN_REC_EXEC, true, &def);
+	n = sc_inspect_default_fields(SC_INSPECT_REC_EXEC, true, &def);
 	ok(n == 10 && def[0] == 0 && def[9] == 21,
 	    "people get ten, ids first and the statement last");
 
-	is_int(sc_admin_fields_parse(SC_ADMIN_REC_EXEC, "state,operation_id",
-		   idx, 8, &err),
+	is_int(sc_inspect_fields_parse(SC_INSPECT_REC_EXEC,
+		   "state,operation_id", idx, 8, &err),
 	    2, "parse two fields");
 	ok(idx[0] == 4 && idx[1] == 0, "in the order given");
-	is_int(sc_admin_fields_parse(SC_ADMIN_REC_TOMB, "all", idx, 8, &err), 6,
-	    "all the tombstone's fields");
-	is_int(sc_admin_fields_parse(SC_ADMIN_REC_TOMB, "kind,bogus", idx, 8,
+	is_int(sc_inspect_fields_parse(SC_INSPECT_REC_TOMB, "all", idx, 8,
 		   &err),
+	    6, "all the tombstone's fields");
+	is_int(sc_inspect_fields_parse(SC_INSPECT_REC_TOMB, "kind,bogus", idx,
+		   8, &err),
 	    -1, "an unknown field");
 	is_str(err.msg,
 	    "unknown field 'bogus' (fields: kind, operation_id, session_id, user_id, reason, at)",
 	    "listing the fields there are");
 	is_int(err.status, SC_ST_USAGE, "a usage error");
-	is_int(sc_admin_fields_parse(SC_ADMIN_REC_TOMB, "kind,,at", idx, 8,
+	is_int(sc_inspect_fields_parse(SC_INSPECT_REC_TOMB, "kind,,at", idx, 8,
 		   &err),
 	    -1, "an empty name");
 	is_str(err.msg, "empty field name in 'kind,,at'", "is refused");
-	is_int(sc_admin_fields_parse(SC_ADMIN_REC_EXEC, "all", idx, 8, &err),
+	is_int(sc_inspect_fields_parse(SC_INSPECT_REC_EXEC, "all", idx, 8,
+		   &err),
 	    -1, "all of 22 into 8");
 	is_str(err.msg, "too many fields", "is too many");
 
 	/* Times, durations and sizes. */
-	sc_admin_format_time(1700000000250, false, b);
+	sc_inspect_format_time(1700000000250, false, b);
 	is_str(b, "2023-11-14T22:13:20.250Z", "RFC 3339 UTC, milliseconds");
-	sc_admin_format_time(0, false, b);
+	sc_inspect_format_time(0, false, b);
 	is_str(b, "", "time 0: never");
-	sc_admin_format_duration(612250, false, b);
+	sc_inspect_format_duration(612250, false, b);
 	is_str(b, "612.250", "machine duration in seconds");
-	sc_admin_format_duration(-5, false, b);
+	sc_inspect_format_duration(-5, false, b);
 	is_str(b, "0.000", "negative durations are 0");
-	sc_admin_format_duration(250, true, b);
+	sc_inspect_format_duration(250, true, b);
 	is_str(b, "250ms", "250ms");
-	sc_admin_format_duration(12345, true, b);
+	sc_inspect_format_duration(12345, true, b);
 	is_str(b, "12.3s", "12.3s");
-	sc_admin_format_duration(612250, true, b);
+	sc_inspect_format_duration(612250, true, b);
 	is_str(b, "10m12s", "10m12s");
-	sc_admin_format_duration(7380000, true, b);
+	sc_inspect_format_duration(7380000, true, b);
 	is_str(b, "2h03m", "2h03m");
-	sc_admin_format_duration(273600000, true, b);
+	sc_inspect_format_duration(273600000, true, b);
 	is_str(b, "3d04h", "3d04h");
-	sc_admin_format_size(512, b);
+	sc_inspect_format_size(512, b);
 	is_str(b, "512B", "512B");
-	sc_admin_format_size(1536, b);
+	sc_inspect_format_size(1536, b);
 	is_str(b, "1.5KiB", "1.5KiB");
-	sc_admin_format_size(20 * 1048576, b);
+	sc_inspect_format_size(20 * 1048576, b);
 	is_str(b, "20.0MiB", "20.0MiB");
-	sc_admin_format_size(1048575, b);
+	sc_inspect_format_size(1048575, b);
 	is_str(b, "1.0MiB", "just under a MiB rounds up a unit");
 
 	/* An execution's values. */
@@ -789,7 +797,7 @@ test_fields(void)
 	x.tags = tg;
 	x.ntags = 3;
 	x.statement = "SELECT 1";
-	x.state = SC_ADMIN_STATE_FINISHED;
+	x.state = SC_INSPECT_STATE_FINISHED;
 	x.reattachable = true;
 	x.created_at_ms = 1700000000250;
 	x.detached_since_at_ms = 1700000000000;
@@ -798,44 +806,44 @@ test_fields(void)
 	x.rows_sent = 7;
 	x.last_error_class = "";
 	x.server_side_session_id = "";
-	is_str(val(SC_ADMIN_REC_EXEC, &x, "state", false, false, now, &k),
+	is_str(val(SC_INSPECT_REC_EXEC, &x, "state", false, false, now, &k),
 	    "finished", "state");
 	is_int(k, SC_OUT_STRING, "a string");
-	is_str(val(SC_ADMIN_REC_EXEC, &x, "created", false, false, now, NULL),
+	is_str(val(SC_INSPECT_REC_EXEC, &x, "created", false, false, now, NULL),
 	    "2023-11-14T22:13:20.250Z", "created, for machines");
-	is_str(val(SC_ADMIN_REC_EXEC, &x, "finished", false, false, now, &k),
+	is_str(val(SC_INSPECT_REC_EXEC, &x, "finished", false, false, now, &k),
 	    "(null)", "a time that never was is null");
-	is_str(val(SC_ADMIN_REC_EXEC, &x, "detached_for", false, false, now,
+	is_str(val(SC_INSPECT_REC_EXEC, &x, "detached_for", false, false, now,
 		   &k),
 	    "612.250", "detached_for from the server's clock");
 	is_int(k, SC_OUT_NUMBER, "a number");
-	is_str(val(SC_ADMIN_REC_EXEC, &x, "detached_for", true, false, now,
+	is_str(val(SC_INSPECT_REC_EXEC, &x, "detached_for", true, false, now,
 		   NULL),
 	    "10m12s", "and for people");
-	is_str(val(SC_ADMIN_REC_EXEC, &x, "abandon_in", false, false, now,
+	is_str(val(SC_INSPECT_REC_EXEC, &x, "abandon_in", false, false, now,
 		   NULL),
 	    "(null)", "abandon_in -1 is null");
-	is_str(val(SC_ADMIN_REC_EXEC, &x, "reattachable", false, false, now,
+	is_str(val(SC_INSPECT_REC_EXEC, &x, "reattachable", false, false, now,
 		   &k),
 	    "true", "a boolean");
 	is_int(k, SC_OUT_BOOL, "of kind bool");
-	is_str(val(SC_ADMIN_REC_EXEC, &x, "buffered_bytes", false, false, now,
+	is_str(val(SC_INSPECT_REC_EXEC, &x, "buffered_bytes", false, false, now,
 		   NULL),
 	    "1536", "bytes for machines");
-	is_str(val(SC_ADMIN_REC_EXEC, &x, "buffered_bytes", true, false, now,
+	is_str(val(SC_INSPECT_REC_EXEC, &x, "buffered_bytes", true, false, now,
 		   NULL),
 	    "1.5KiB", "and for people");
-	is_str(val(SC_ADMIN_REC_EXEC, &x, "last_error_class", false, false, now,
-		   NULL),
+	is_str(val(SC_INSPECT_REC_EXEC, &x, "last_error_class", false, false,
+		   now, NULL),
 	    "(null)", "no error class is null");
-	is_str(val(SC_ADMIN_REC_EXEC, &x, "tags", false, false, now, &k),
+	is_str(val(SC_INSPECT_REC_EXEC, &x, "tags", false, false, now, &k),
 	    "a\"b,c\\d,\xff", "tags joined with ','");
-	is_str(val(SC_ADMIN_REC_EXEC, &x, "tags", false, true, now, &k),
+	is_str(val(SC_INSPECT_REC_EXEC, &x, "tags", false, true, now, &k),
 	    "[\"a\\\"b\",\"c\\\\d\",\"\\ufffd\"]",
 	    "a JSON array in JSON, escaped, invalid UTF-8 replaced");
 	is_int(k, SC_OUT_JSON, "of kind JSON");
 	x.attached = true;
-	is_str(val(SC_ADMIN_REC_EXEC, &x, "detached_for", false, false, now,
+	is_str(val(SC_INSPECT_REC_EXEC, &x, "detached_for", false, false, now,
 		   NULL),
 	    "(null)", "attached: detached_for is null");
 
@@ -843,16 +851,16 @@ test_fields(void)
 	y = x;
 	y.operation_id = "op-0";
 	y.rows_sent = 9;
-	ok(sc_admin_field_cmp(SC_ADMIN_REC_EXEC, &x, &y, 16, now) < 0,
+	ok(sc_inspect_field_cmp(SC_INSPECT_REC_EXEC, &x, &y, 16, now) < 0,
 	    "7 rows before 9");
 	y.rows_sent = 7;
-	ok(sc_admin_field_cmp(SC_ADMIN_REC_EXEC, &x, &y, 16, now) > 0,
+	ok(sc_inspect_field_cmp(SC_INSPECT_REC_EXEC, &x, &y, 16, now) > 0,
 	    "a tie goes by operation id");
 	y.abandon_in_ms = 5;
-	ok(sc_admin_field_cmp(SC_ADMIN_REC_EXEC, &x, &y, 11, now) < 0,
+	ok(sc_inspect_field_cmp(SC_INSPECT_REC_EXEC, &x, &y, 11, now) < 0,
 	    "an absent value first");
 	y.buffered_bytes = 100000;
-	ok(sc_admin_field_cmp(SC_ADMIN_REC_EXEC, &x, &y, 15, now) < 0,
+	ok(sc_inspect_field_cmp(SC_INSPECT_REC_EXEC, &x, &y, 15, now) < 0,
 	    "sizes as numbers, not as text");
 
 	/* Sessions and statistics. */
@@ -863,25 +871,27 @@ test_fields(void)
 	s.last_access_at_ms = now - 90000;
 	s.expires_in_ms = -1;
 	s.nartifacts = 2;
-	is_str(val(SC_ADMIN_REC_SESSION, &s, "idle_for", true, false, now,
+	is_str(val(SC_INSPECT_REC_SESSION, &s, "idle_for", true, false, now,
 		   NULL),
 	    "1m30s", "a session's idle time");
-	is_str(val(SC_ADMIN_REC_SESSION, &s, "expires_in", false, false, now,
+	is_str(val(SC_INSPECT_REC_SESSION, &s, "expires_in", false, false, now,
 		   NULL),
 	    "(null)", "no idle timeout");
-	is_str(val(SC_ADMIN_REC_SESSION, &s, "artifacts", false, false, now,
+	is_str(val(SC_INSPECT_REC_SESSION, &s, "artifacts", false, false, now,
 		   NULL),
 	    "2", "the number of artifacts");
 	memset(&st, 0, sizeof(st));
-	st.by_state[SC_ADMIN_STATE_RUNNING] = 2;
-	st.by_state[SC_ADMIN_STATE_UNKNOWN] = 1;
-	st.by_state[SC_ADMIN_STATE_CLOSED] = 3;
-	is_str(val(SC_ADMIN_REC_STATS, &st, "operations", false, false, now,
+	st.by_state[SC_INSPECT_STATE_RUNNING] = 2;
+	st.by_state[SC_INSPECT_STATE_UNKNOWN] = 1;
+	st.by_state[SC_INSPECT_STATE_CLOSED] = 3;
+	is_str(val(SC_INSPECT_REC_STATS, &st, "operations", false, false, now,
 		   NULL),
 	    "6", "operations: every state's");
-	is_str(val(SC_ADMIN_REC_STATS, &st, "closed", false, false, now, NULL),
+	is_str(val(SC_INSPECT_REC_STATS, &st, "closed", false, false, now,
+		   NULL),
 	    "3", "closed");
-	is_str(val(SC_ADMIN_REC_STATS, &st, "running", false, false, now, NULL),
+	is_str(val(SC_INSPECT_REC_STATS, &st, "running", false, false, now,
+		   NULL),
 	    "2", "running");
 }
 

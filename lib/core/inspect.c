@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * admin.c: the sctk.admin.v1 client: requests built from plain C
+ * inspect.c: the sctk.admin.v1 client: requests built from plain C
  * filters, answers turned into views of the decoded messages, the Watch
  * stream, and the one message for a server without the service.
  *
@@ -10,7 +10,7 @@
  * or check.  Retries follow the same policy and report the same events.
  */
 
-#include "core/admin.h"
+#include "core/inspect.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -30,7 +30,7 @@
 #include "sctk/admin/v1/admin.pb-c.h"
 #include "core/banned.h"
 
-#define METHOD(m) "/" SC_ADMIN_SERVICE "/" m
+#define METHOD(m) "/" SC_INSPECT_SERVICE "/" m
 #define M_LIST METHOD("ListExecutions")
 #define M_GET METHOD("GetExecution")
 #define M_SESSIONS METHOD("ListSessions")
@@ -45,7 +45,7 @@
 /* Retries while the server has never answered, as core/client's. */
 #define CONNECT_RETRIES 3
 
-struct sc_admin {
+struct sc_inspect {
 	const struct sc_transport *tr;
 	void *ctx;
 	struct sc_rpc *rpc; /* owned, or NULL (a test's transport) */
@@ -59,8 +59,8 @@ struct sc_admin {
 	bool reached; /* the server answered something */
 };
 
-struct sc_admin_watch {
-	struct sc_admin *a;
+struct sc_inspect_watch {
+	struct sc_inspect *a;
 	void *stream;
 	struct sc_buf msg;
 	Sctk__Admin__V1__WatchEvent *ev; /* the last event decoded */
@@ -106,37 +106,37 @@ static const struct sc_transport rpc_transport = { rpc_open, rpc_read,
 
 /* ------------------------------------------------------------- names */
 
-static const char *const state_names[SC_ADMIN_NSTATES] = { "unknown", "pending",
-	"running", "finished", "failed", "canceled", "closed" };
+static const char *const state_names[SC_INSPECT_NSTATES] = { "unknown",
+	"pending", "running", "finished", "failed", "canceled", "closed" };
 
 const char *
-sc_admin_state_name(enum sc_admin_state s)
+sc_inspect_state_name(enum sc_inspect_state s)
 {
-	if ((int)s <= 0 || (int)s >= SC_ADMIN_NSTATES)
+	if ((int)s <= 0 || (int)s >= SC_INSPECT_NSTATES)
 		return "unknown";
 	return state_names[s];
 }
 
 int
-sc_admin_state_parse(const char *s, enum sc_admin_state *out)
+sc_inspect_state_parse(const char *s, enum sc_inspect_state *out)
 {
 	int i;
 
-	for (i = 1; i < SC_ADMIN_NSTATES; i++)
+	for (i = 1; i < SC_INSPECT_NSTATES; i++)
 		if (strcmp(s, state_names[i]) == 0) {
-			*out = (enum sc_admin_state)i;
+			*out = (enum sc_inspect_state)i;
 			return 0;
 		}
 	return -1;
 }
 
 const char *
-sc_admin_tomb_kind_name(enum sc_admin_tomb_kind k)
+sc_inspect_tomb_kind_name(enum sc_inspect_tomb_kind k)
 {
 	switch (k) {
-	case SC_ADMIN_TOMB_OPERATION:
+	case SC_INSPECT_TOMB_OPERATION:
 		return "operation";
-	case SC_ADMIN_TOMB_SESSION:
+	case SC_INSPECT_TOMB_SESSION:
 		return "session";
 	default:
 		return "unknown";
@@ -148,7 +148,7 @@ static const char *const event_names[] = { "unknown", "snapshot", "created",
 	"canceled", "released", "abandoned", "removed" };
 
 const char *
-sc_admin_event_name(enum sc_admin_event_kind k)
+sc_inspect_event_name(enum sc_inspect_event_kind k)
 {
 	if ((int)k <= 0 ||
 	    (size_t)k >= sizeof(event_names) / sizeof(event_names[0]))
@@ -166,12 +166,12 @@ is_loopback(const char *host)
 	    strcasecmp(host, "ip6-localhost") == 0;
 }
 
-struct sc_admin *
-sc_admin_new_transport(const struct sc_transport *t, void *ctx,
-    const char *server, const char *user_id, const struct sc_admin_opts *o,
+struct sc_inspect *
+sc_inspect_new_transport(const struct sc_transport *t, void *ctx,
+    const char *server, const char *user_id, const struct sc_inspect_opts *o,
     struct sc_error *err)
 {
-	struct sc_admin *a;
+	struct sc_inspect *a;
 
 	(void)err;
 	a = sc_xcalloc(1, sizeof(*a));
@@ -197,16 +197,16 @@ wipe_header(struct sc_uri *u)
 	size_t i;
 
 	for (i = 0; i < u->nparams; i++)
-		if (strcmp(u->params[i].key, SC_ADMIN_TOKEN_HEADER) == 0)
+		if (strcmp(u->params[i].key, SC_INSPECT_TOKEN_HEADER) == 0)
 			explicit_bzero(u->params[i].value,
 			    strlen(u->params[i].value));
 }
 
-struct sc_admin *
-sc_admin_connect(const struct sc_conn_opts *co, const struct sc_admin_opts *o,
-    struct sc_error *err)
+struct sc_inspect *
+sc_inspect_connect(const struct sc_conn_opts *co,
+    const struct sc_inspect_opts *o, struct sc_error *err)
 {
-	struct sc_admin *a = NULL;
+	struct sc_inspect *a = NULL;
 	struct sc_rpc *rpc;
 	struct sc_uri u;
 	struct sc_error e;
@@ -225,15 +225,15 @@ sc_admin_connect(const struct sc_conn_opts *co, const struct sc_admin_opts *o,
 			goto out;
 		}
 		for (i = 0; i < u.nparams; i++)
-			if (strcmp(u.params[i].key, SC_ADMIN_TOKEN_HEADER) ==
+			if (strcmp(u.params[i].key, SC_INSPECT_TOKEN_HEADER) ==
 			    0) {
 				sc_error_set(err, SC_ST_USAGE,
 				    "header '%s' given twice: as a header and as the admin token",
-				    SC_ADMIN_TOKEN_HEADER);
+				    SC_INSPECT_TOKEN_HEADER);
 				goto out;
 			}
 		if (sc_uri_add_metadata(&u.params, &u.nparams,
-			SC_ADMIN_TOKEN_HEADER, tok, &e) == -1) {
+			SC_INSPECT_TOKEN_HEADER, tok, &e) == -1) {
 			sc_error_set(err, SC_ST_USAGE,
 			    "invalid admin token: %s", e.msg);
 			goto out;
@@ -247,7 +247,7 @@ sc_admin_connect(const struct sc_conn_opts *co, const struct sc_admin_opts *o,
 	if (sc_uri_format(&u, server, sizeof(server)) == -1)
 		server[0] = '\0';
 	uid = u.user_id[0] != '\0' ? u.user_id : getenv("USER");
-	a = sc_admin_new_transport(&rpc_transport, rpc, server, uid, o, err);
+	a = sc_inspect_new_transport(&rpc_transport, rpc, server, uid, o, err);
 	a->rpc = rpc;
 out:
 	wipe_header(&u);
@@ -256,7 +256,7 @@ out:
 }
 
 void
-sc_admin_free(struct sc_admin *a)
+sc_inspect_free(struct sc_inspect *a)
 {
 	if (a == NULL)
 		return;
@@ -268,13 +268,13 @@ sc_admin_free(struct sc_admin *a)
 }
 
 const char *
-sc_admin_server(const struct sc_admin *a)
+sc_inspect_server(const struct sc_inspect *a)
 {
 	return a->server;
 }
 
 const char *
-sc_admin_user_id(const struct sc_admin *a)
+sc_inspect_user_id(const struct sc_inspect *a)
 {
 	return a->user_id;
 }
@@ -290,7 +290,7 @@ method_name(const char *path)
 }
 
 static void
-note_status(struct sc_admin *a, const struct sc_error *e, bool ok)
+note_status(struct sc_inspect *a, const struct sc_error *e, bool ok)
 {
 	/* UNAVAILABLE, or our own timeout (-1), says nothing. */
 	if (ok || (e->rpc_code >= 0 && e->rpc_code != SC_GRPC_UNAVAILABLE)) {
@@ -301,7 +301,7 @@ note_status(struct sc_admin *a, const struct sc_error *e, bool ok)
 }
 
 static bool
-reached(struct sc_admin *a)
+reached(struct sc_inspect *a)
 {
 	bool r;
 
@@ -316,7 +316,7 @@ reached(struct sc_admin *a)
  * server (or anything else) answers UNIMPLEMENTED for every method here.
  */
 static void
-reword(struct sc_admin *a, struct sc_error *e)
+reword(struct sc_inspect *a, struct sc_error *e)
 {
 	if (e->rpc_code != SC_GRPC_UNIMPLEMENTED)
 		return;
@@ -327,7 +327,7 @@ reword(struct sc_admin *a, struct sc_error *e)
 }
 
 static void
-retry_event(struct sc_admin *a, const char *method, const struct sc_error *e,
+retry_event(struct sc_inspect *a, const char *method, const struct sc_error *e,
     enum sc_retry_reason why, int64_t delay, int attempt, int max)
 {
 	char secs[SC_CLIENT_SECS_STRLEN], text[1400];
@@ -356,7 +356,7 @@ retry_event(struct sc_admin *a, const char *method, const struct sc_error *e,
  * (not past deadline), unpack the answer as d into *resp.
  */
 static int
-call(struct sc_admin *a, const char *method, const ProtobufCMessage *req,
+call(struct sc_inspect *a, const char *method, const ProtobufCMessage *req,
     const ProtobufCMessageDescriptor *d, void **resp,
     const struct timespec *deadline, struct sc_error *err)
 {
@@ -413,7 +413,7 @@ out:
 /* ------------------------------------------------------- conversions */
 
 static void
-filter_to_proto(const struct sc_admin_filter *f,
+filter_to_proto(const struct sc_inspect_filter *f,
     Sctk__Admin__V1__ExecutionFilter *pf, Sctk__Admin__V1__ExecutionState *st)
 {
 	size_t i;
@@ -435,16 +435,16 @@ filter_to_proto(const struct sc_admin_filter *f,
 	pf->older_than_ms = f->older_than_ms > 0 ? f->older_than_ms : 0;
 }
 
-static enum sc_admin_state
+static enum sc_inspect_state
 state_from(int v)
 {
-	if (v <= 0 || v >= SC_ADMIN_NSTATES)
-		return SC_ADMIN_STATE_UNKNOWN;
-	return (enum sc_admin_state)v;
+	if (v <= 0 || v >= SC_INSPECT_NSTATES)
+		return SC_INSPECT_STATE_UNKNOWN;
+	return (enum sc_inspect_state)v;
 }
 
 static void
-exec_from(struct sc_admin_exec *x, const Sctk__Admin__V1__Execution *e)
+exec_from(struct sc_inspect_exec *x, const Sctk__Admin__V1__Execution *e)
 {
 	memset(x, 0, sizeof(*x));
 	x->operation_id = e->operation_id;
@@ -477,7 +477,7 @@ exec_from(struct sc_admin_exec *x, const Sctk__Admin__V1__Execution *e)
 
 /* An execution with every string "" (an event without one). */
 static void
-exec_empty(struct sc_admin_exec *x)
+exec_empty(struct sc_inspect_exec *x)
 {
 	memset(x, 0, sizeof(*x));
 	x->operation_id = x->session_id = x->user_id = x->statement = "";
@@ -486,7 +486,7 @@ exec_empty(struct sc_admin_exec *x)
 }
 
 static void
-exec_list_fill(struct sc_admin_exec_list *l,
+exec_list_fill(struct sc_inspect_exec_list *l,
     Sctk__Admin__V1__Execution *const *v, size_t n)
 {
 	size_t i, k = 0;
@@ -499,7 +499,7 @@ exec_list_fill(struct sc_admin_exec_list *l,
 }
 
 void
-sc_admin_exec_list_release(struct sc_admin_exec_list *l)
+sc_inspect_exec_list_release(struct sc_inspect_exec_list *l)
 {
 	free(l->v);
 	if (l->msg != NULL)
@@ -508,7 +508,7 @@ sc_admin_exec_list_release(struct sc_admin_exec_list *l)
 }
 
 void
-sc_admin_session_list_release(struct sc_admin_session_list *l)
+sc_inspect_session_list_release(struct sc_inspect_session_list *l)
 {
 	size_t i;
 
@@ -521,7 +521,7 @@ sc_admin_session_list_release(struct sc_admin_session_list *l)
 }
 
 void
-sc_admin_tomb_list_release(struct sc_admin_tomb_list *l)
+sc_inspect_tomb_list_release(struct sc_inspect_tomb_list *l)
 {
 	free(l->v);
 	if (l->msg != NULL)
@@ -532,9 +532,9 @@ sc_admin_tomb_list_release(struct sc_admin_tomb_list *l)
 /* ---------------------------------------------------------- the RPCs */
 
 int
-sc_admin_list(struct sc_admin *a, const struct sc_admin_filter *f, int limit,
-    struct sc_admin_exec_list *out, const struct timespec *deadline,
-    struct sc_error *err)
+sc_inspect_list(struct sc_inspect *a, const struct sc_inspect_filter *f,
+    int limit, struct sc_inspect_exec_list *out,
+    const struct timespec *deadline, struct sc_error *err)
 {
 	Sctk__Admin__V1__ListExecutionsRequest req =
 	    SCTK__ADMIN__V1__LIST_EXECUTIONS_REQUEST__INIT;
@@ -568,8 +568,8 @@ sc_admin_list(struct sc_admin *a, const struct sc_admin_filter *f, int limit,
 }
 
 int
-sc_admin_get(struct sc_admin *a, const char *operation_id,
-    struct sc_admin_exec_list *out, const struct timespec *deadline,
+sc_inspect_get(struct sc_inspect *a, const char *operation_id,
+    struct sc_inspect_exec_list *out, const struct timespec *deadline,
     struct sc_error *err)
 {
 	Sctk__Admin__V1__GetExecutionRequest req =
@@ -611,8 +611,8 @@ sc_admin_get(struct sc_admin *a, const char *operation_id,
 }
 
 int
-sc_admin_sessions(struct sc_admin *a, const char *user_id,
-    const char *session_id, struct sc_admin_session_list *out,
+sc_inspect_sessions(struct sc_inspect *a, const char *user_id,
+    const char *session_id, struct sc_inspect_session_list *out,
     const struct timespec *deadline, struct sc_error *err)
 {
 	Sctk__Admin__V1__ListSessionsRequest req =
@@ -620,7 +620,7 @@ sc_admin_sessions(struct sc_admin *a, const char *user_id,
 	Sctk__Admin__V1__ListSessionsResponse *r;
 	Sctk__Admin__V1__Caller caller = SCTK__ADMIN__V1__CALLER__INIT;
 	const Sctk__Admin__V1__Session *s;
-	struct sc_admin_session *x;
+	struct sc_inspect_session *x;
 	size_t i, j;
 	void *m;
 
@@ -671,8 +671,8 @@ sc_admin_sessions(struct sc_admin *a, const char *user_id,
 }
 
 int
-sc_admin_tombstones(struct sc_admin *a, const char *user_id,
-    const char *session_id, struct sc_admin_tomb_list *out,
+sc_inspect_tombstones(struct sc_inspect *a, const char *user_id,
+    const char *session_id, struct sc_inspect_tomb_list *out,
     const struct timespec *deadline, struct sc_error *err)
 {
 	Sctk__Admin__V1__ListTombstonesRequest req =
@@ -680,7 +680,7 @@ sc_admin_tombstones(struct sc_admin *a, const char *user_id,
 	Sctk__Admin__V1__ListTombstonesResponse *r;
 	Sctk__Admin__V1__Caller caller = SCTK__ADMIN__V1__CALLER__INIT;
 	const Sctk__Admin__V1__Tombstone *t;
-	struct sc_admin_tomb *x;
+	struct sc_inspect_tomb *x;
 	size_t i;
 	void *m;
 
@@ -704,10 +704,10 @@ sc_admin_tombstones(struct sc_admin *a, const char *user_id,
 		x = &out->v[out->n++];
 		x->kind = t->kind ==
 			SCTK__ADMIN__V1__TOMBSTONE__KIND__KIND_OPERATION
-		    ? SC_ADMIN_TOMB_OPERATION
+		    ? SC_INSPECT_TOMB_OPERATION
 		    : t->kind == SCTK__ADMIN__V1__TOMBSTONE__KIND__KIND_SESSION
-		    ? SC_ADMIN_TOMB_SESSION
-		    : SC_ADMIN_TOMB_UNKNOWN;
+		    ? SC_INSPECT_TOMB_SESSION
+		    : SC_INSPECT_TOMB_UNKNOWN;
 		x->operation_id = t->operation_id;
 		x->session_id = t->session_id;
 		x->user_id = t->user_id;
@@ -720,14 +720,14 @@ sc_admin_tombstones(struct sc_admin *a, const char *user_id,
 }
 
 int
-sc_admin_stats(struct sc_admin *a, struct sc_admin_stats *out,
+sc_inspect_stats(struct sc_inspect *a, struct sc_inspect_stats *out,
     const struct timespec *deadline, struct sc_error *err)
 {
 	Sctk__Admin__V1__GetStatsRequest req =
 	    SCTK__ADMIN__V1__GET_STATS_REQUEST__INIT;
 	Sctk__Admin__V1__GetStatsResponse *r;
 	Sctk__Admin__V1__Caller caller = SCTK__ADMIN__V1__CALLER__INIT;
-	struct sc_admin_stats s;
+	struct sc_inspect_stats s;
 	size_t i;
 	void *m;
 
@@ -767,8 +767,8 @@ sc_admin_stats(struct sc_admin *a, struct sc_admin_stats *out,
 
 /* -------------------------------------------------------------- watch */
 
-struct sc_admin_watch *
-sc_admin_watch_open(struct sc_admin *a, const struct sc_admin_filter *f,
+struct sc_inspect_watch *
+sc_inspect_watch_open(struct sc_inspect *a, const struct sc_inspect_filter *f,
     bool snapshot, const struct timespec *deadline, struct sc_error *err)
 {
 	Sctk__Admin__V1__WatchRequest req =
@@ -776,7 +776,7 @@ sc_admin_watch_open(struct sc_admin *a, const struct sc_admin_filter *f,
 	Sctk__Admin__V1__Caller caller = SCTK__ADMIN__V1__CALLER__INIT;
 	Sctk__Admin__V1__ExecutionFilter pf;
 	Sctk__Admin__V1__ExecutionState *st;
-	struct sc_admin_watch *w;
+	struct sc_inspect_watch *w;
 	struct sc_error e;
 	uint8_t *p;
 	size_t n;
@@ -801,14 +801,14 @@ sc_admin_watch_open(struct sc_admin *a, const struct sc_admin_filter *f,
 		reword(a, &e);
 		if (err != NULL)
 			*err = e;
-		sc_admin_watch_free(w);
+		sc_inspect_watch_free(w);
 		return NULL;
 	}
 	return w;
 }
 
 int
-sc_admin_watch_next(struct sc_admin_watch *w, struct sc_admin_event *ev,
+sc_inspect_watch_next(struct sc_inspect_watch *w, struct sc_inspect_event *ev,
     const struct timespec *wait_until, struct sc_error *err)
 {
 	Sctk__Admin__V1__WatchEvent *m;
@@ -836,9 +836,10 @@ sc_admin_watch_next(struct sc_admin_watch *w, struct sc_admin_event *ev,
 	w->ev = m;
 	memset(ev, 0, sizeof(*ev));
 	ev->raw_kind = (int)m->kind;
-	ev->kind = (int)m->kind > 0 && (int)m->kind <= (int)SC_ADMIN_EV_REMOVED
-	    ? (enum sc_admin_event_kind)m->kind
-	    : SC_ADMIN_EV_UNKNOWN;
+	ev->kind = (int)m->kind > 0 &&
+		(int)m->kind <= (int)SC_INSPECT_EV_REMOVED
+	    ? (enum sc_inspect_event_kind)m->kind
+	    : SC_INSPECT_EV_UNKNOWN;
 	ev->at_ms = m->at_ms;
 	ev->has_exec = m->execution != NULL;
 	if (m->execution != NULL)
@@ -849,14 +850,14 @@ sc_admin_watch_next(struct sc_admin_watch *w, struct sc_admin_event *ev,
 }
 
 void
-sc_admin_watch_cancel(struct sc_admin_watch *w)
+sc_inspect_watch_cancel(struct sc_inspect_watch *w)
 {
 	if (w->stream != NULL)
 		w->a->tr->stream_cancel(w->stream);
 }
 
 void
-sc_admin_watch_free(struct sc_admin_watch *w)
+sc_inspect_watch_free(struct sc_inspect_watch *w)
 {
 	if (w == NULL)
 		return;
@@ -869,21 +870,21 @@ sc_admin_watch_free(struct sc_admin_watch *w)
 }
 
 int
-sc_admin_watch(struct sc_admin *a, const struct sc_admin_filter *f,
-    bool snapshot, sc_admin_event_fn *fn, void *arg,
+sc_inspect_watch(struct sc_inspect *a, const struct sc_inspect_filter *f,
+    bool snapshot, sc_inspect_event_fn *fn, void *arg,
     const struct timespec *deadline, struct sc_error *err)
 {
-	struct sc_admin_watch *w;
-	struct sc_admin_event ev;
+	struct sc_inspect_watch *w;
+	struct sc_inspect_event ev;
 	int r;
 
-	if ((w = sc_admin_watch_open(a, f, snapshot, deadline, err)) == NULL)
+	if ((w = sc_inspect_watch_open(a, f, snapshot, deadline, err)) == NULL)
 		return -1;
-	while ((r = sc_admin_watch_next(w, &ev, NULL, err)) == 1)
+	while ((r = sc_inspect_watch_next(w, &ev, NULL, err)) == 1)
 		if (fn(&ev, arg) != 0) {
 			r = 0;
 			break;
 		}
-	sc_admin_watch_free(w);
+	sc_inspect_watch_free(w);
 	return r;
 }

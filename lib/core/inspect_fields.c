@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * admin_fields.c: the fields of the admin service's records, by stable
- * name, as text for machines or for people (see core/admin.h).
+ * inspect_fields.c: the fields of the admin service's records, by stable
+ * name, as text for machines or for people (see core/inspect.h).
  *
  * Each kind of record has a table of field names and types; a switch
  * per kind reads field i into a typed value, and one renderer and one
@@ -10,7 +10,7 @@
  * are written down once.
  */
 
-#include "core/admin.h"
+#include "core/inspect.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -141,20 +141,20 @@ static const struct field event_head[] = {
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct field *
-field_at(enum sc_admin_rec r, size_t i)
+field_at(enum sc_inspect_rec r, size_t i)
 {
 	switch (r) {
-	case SC_ADMIN_REC_EXEC:
+	case SC_INSPECT_REC_EXEC:
 		return i < NEXEC ? &exec_fields[i] : NULL;
-	case SC_ADMIN_REC_SESSION:
+	case SC_INSPECT_REC_SESSION:
 		return i < N(session_fields) ? &session_fields[i] : NULL;
-	case SC_ADMIN_REC_ARTIFACT:
+	case SC_INSPECT_REC_ARTIFACT:
 		return i < N(artifact_fields) ? &artifact_fields[i] : NULL;
-	case SC_ADMIN_REC_TOMB:
+	case SC_INSPECT_REC_TOMB:
 		return i < N(tomb_fields) ? &tomb_fields[i] : NULL;
-	case SC_ADMIN_REC_STATS:
+	case SC_INSPECT_REC_STATS:
 		return i < N(stats_fields) ? &stats_fields[i] : NULL;
-	case SC_ADMIN_REC_EVENT:
+	case SC_INSPECT_REC_EVENT:
 		if (i < NHEAD)
 			return &event_head[i];
 		return i - NHEAD < NEXEC ? &exec_fields[i - NHEAD] : NULL;
@@ -163,27 +163,27 @@ field_at(enum sc_admin_rec r, size_t i)
 }
 
 size_t
-sc_admin_nfields(enum sc_admin_rec r)
+sc_inspect_nfields(enum sc_inspect_rec r)
 {
 	switch (r) {
-	case SC_ADMIN_REC_EXEC:
+	case SC_INSPECT_REC_EXEC:
 		return NEXEC;
-	case SC_ADMIN_REC_SESSION:
+	case SC_INSPECT_REC_SESSION:
 		return N(session_fields);
-	case SC_ADMIN_REC_ARTIFACT:
+	case SC_INSPECT_REC_ARTIFACT:
 		return N(artifact_fields);
-	case SC_ADMIN_REC_TOMB:
+	case SC_INSPECT_REC_TOMB:
 		return N(tomb_fields);
-	case SC_ADMIN_REC_STATS:
+	case SC_INSPECT_REC_STATS:
 		return N(stats_fields);
-	case SC_ADMIN_REC_EVENT:
+	case SC_INSPECT_REC_EVENT:
 		return NHEAD + NEXEC;
 	}
 	return 0;
 }
 
 const char *
-sc_admin_field_name(enum sc_admin_rec r, size_t i)
+sc_inspect_field_name(enum sc_inspect_rec r, size_t i)
 {
 	const struct field *f = field_at(r, i);
 
@@ -191,9 +191,9 @@ sc_admin_field_name(enum sc_admin_rec r, size_t i)
 }
 
 int
-sc_admin_field_find(enum sc_admin_rec r, const char *name)
+sc_inspect_field_find(enum sc_inspect_rec r, const char *name)
 {
-	size_t i, n = sc_admin_nfields(r);
+	size_t i, n = sc_inspect_nfields(r);
 
 	for (i = 0; i < n; i++)
 		if (strcmp(field_at(r, i)->name, name) == 0)
@@ -202,7 +202,7 @@ sc_admin_field_find(enum sc_admin_rec r, const char *name)
 }
 
 size_t
-sc_admin_field_width(enum sc_admin_rec r, size_t i)
+sc_inspect_field_width(enum sc_inspect_rec r, size_t i)
 {
 	const struct field *f = field_at(r, i);
 	size_t n;
@@ -214,7 +214,7 @@ sc_admin_field_width(enum sc_admin_rec r, size_t i)
 }
 
 bool
-sc_admin_field_numeric(enum sc_admin_rec r, size_t i)
+sc_inspect_field_numeric(enum sc_inspect_rec r, size_t i)
 {
 	const struct field *f = field_at(r, i);
 
@@ -233,26 +233,26 @@ static const size_t all_idx[ALL_MAX] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
 	30, 31 };
 
 size_t
-sc_admin_default_fields(enum sc_admin_rec r, bool human, const size_t **idx)
+sc_inspect_default_fields(enum sc_inspect_rec r, bool human, const size_t **idx)
 {
-	if (human && r == SC_ADMIN_REC_EXEC) {
+	if (human && r == SC_INSPECT_REC_EXEC) {
 		*idx = exec_human;
 		return N(exec_human);
 	}
-	if (human && r == SC_ADMIN_REC_SESSION) {
+	if (human && r == SC_INSPECT_REC_SESSION) {
 		*idx = session_human;
 		return N(session_human);
 	}
-	if (human && r == SC_ADMIN_REC_EVENT) {
+	if (human && r == SC_INSPECT_REC_EVENT) {
 		*idx = event_human;
 		return N(event_human);
 	}
 	*idx = all_idx;
-	return sc_admin_nfields(r);
+	return sc_inspect_nfields(r);
 }
 
 int
-sc_admin_fields_parse(enum sc_admin_rec r, const char *list, size_t *idx,
+sc_inspect_fields_parse(enum sc_inspect_rec r, const char *list, size_t *idx,
     size_t max, struct sc_error *err)
 {
 	const char *p = list, *e;
@@ -262,10 +262,10 @@ sc_admin_fields_parse(enum sc_admin_rec r, const char *list, size_t *idx,
 	int k;
 
 	if (strcmp(list, "all") == 0) {
-		if (sc_admin_nfields(r) > max)
+		if (sc_inspect_nfields(r) > max)
 			return sc_error_set(err, SC_ST_USAGE,
 			    "too many fields");
-		for (i = 0; i < sc_admin_nfields(r); i++)
+		for (i = 0; i < sc_inspect_nfields(r); i++)
 			idx[i] = i;
 		return (int)i;
 	}
@@ -276,10 +276,10 @@ sc_admin_fields_parse(enum sc_admin_rec r, const char *list, size_t *idx,
 			return sc_error_set(err, SC_ST_USAGE,
 			    "empty field name in '%s'", list);
 		snprintf(name, sizeof(name), "%.*s", (int)len, p);
-		k = len < sizeof(name) ? sc_admin_field_find(r, name) : -1;
+		k = len < sizeof(name) ? sc_inspect_field_find(r, name) : -1;
 		if (k < 0) {
 			sc_buf_init(&all, 4096);
-			for (i = 0; i < sc_admin_nfields(r); i++)
+			for (i = 0; i < sc_inspect_nfields(r); i++)
 				(void)sc_buf_addf(&all, NULL, "%s%s",
 				    i > 0 ? ", " : "", field_at(r, i)->name);
 			sc_error_set(err, SC_ST_USAGE,
@@ -323,7 +323,7 @@ v_dur(struct val *v, bool present, int64_t ms)
 }
 
 static void
-exec_val(const struct sc_admin_exec *x, size_t i, int64_t now, struct val *v)
+exec_val(const struct sc_inspect_exec *x, size_t i, int64_t now, struct val *v)
 {
 	switch (i) {
 	case 0:
@@ -341,7 +341,7 @@ exec_val(const struct sc_admin_exec *x, size_t i, int64_t now, struct val *v)
 		v->present = true;
 		break;
 	case 4:
-		v_str(v, sc_admin_state_name(x->state));
+		v_str(v, sc_inspect_state_name(x->state));
 		break;
 	case 5:
 		v_num(v, x->reattachable);
@@ -399,7 +399,7 @@ exec_val(const struct sc_admin_exec *x, size_t i, int64_t now, struct val *v)
 }
 
 static void
-session_val(const struct sc_admin_session *s, size_t i, int64_t now,
+session_val(const struct sc_inspect_session *s, size_t i, int64_t now,
     struct val *v)
 {
 	switch (i) {
@@ -437,7 +437,7 @@ session_val(const struct sc_admin_session *s, size_t i, int64_t now,
 }
 
 static void
-artifact_val(const struct sc_admin_artifact_row *a, size_t i, struct val *v)
+artifact_val(const struct sc_inspect_artifact_row *a, size_t i, struct val *v)
 {
 	switch (i) {
 	case 0:
@@ -459,11 +459,11 @@ artifact_val(const struct sc_admin_artifact_row *a, size_t i, struct val *v)
 }
 
 static void
-tomb_val(const struct sc_admin_tomb *t, size_t i, struct val *v)
+tomb_val(const struct sc_inspect_tomb *t, size_t i, struct val *v)
 {
 	switch (i) {
 	case 0:
-		v_str(v, sc_admin_tomb_kind_name(t->kind));
+		v_str(v, sc_inspect_tomb_kind_name(t->kind));
 		break;
 	case 1:
 		v_str(v, t->operation_id);
@@ -484,7 +484,7 @@ tomb_val(const struct sc_admin_tomb *t, size_t i, struct val *v)
 }
 
 static void
-stats_val(const struct sc_admin_stats *s, size_t i, struct val *v)
+stats_val(const struct sc_inspect_stats *s, size_t i, struct val *v)
 {
 	int64_t total = 0;
 	int k;
@@ -507,7 +507,7 @@ stats_val(const struct sc_admin_stats *s, size_t i, struct val *v)
 		v_num(v, s->sessions);
 		break;
 	case 4:
-		for (k = 0; k < SC_ADMIN_NSTATES; k++)
+		for (k = 0; k < SC_INSPECT_NSTATES; k++)
 			total += s->by_state[k];
 		v_num(v, total);
 		break;
@@ -551,19 +551,20 @@ stats_val(const struct sc_admin_stats *s, size_t i, struct val *v)
 }
 
 static void
-event_val(const struct sc_admin_event *e, size_t i, int64_t now, struct val *v)
+event_val(const struct sc_inspect_event *e, size_t i, int64_t now,
+    struct val *v)
 {
 	if (i == 0)
 		v_num(v, e->at_ms);
 	else if (i == 1)
-		v_str(v, sc_admin_event_name(e->kind));
+		v_str(v, sc_inspect_event_name(e->kind));
 	else
 		exec_val(&e->exec, i - NHEAD, now, v);
 }
 
 /* Field i of rec as a typed value; false for a field that is not. */
 static bool
-get_val(enum sc_admin_rec r, const void *rec, size_t i, int64_t now,
+get_val(enum sc_inspect_rec r, const void *rec, size_t i, int64_t now,
     struct val *v)
 {
 	const struct field *f = field_at(r, i);
@@ -574,22 +575,22 @@ get_val(enum sc_admin_rec r, const void *rec, size_t i, int64_t now,
 	v->type = f->type;
 	v->present = true;
 	switch (r) {
-	case SC_ADMIN_REC_EXEC:
+	case SC_INSPECT_REC_EXEC:
 		exec_val(rec, i, now, v);
 		break;
-	case SC_ADMIN_REC_SESSION:
+	case SC_INSPECT_REC_SESSION:
 		session_val(rec, i, now, v);
 		break;
-	case SC_ADMIN_REC_ARTIFACT:
+	case SC_INSPECT_REC_ARTIFACT:
 		artifact_val(rec, i, v);
 		break;
-	case SC_ADMIN_REC_TOMB:
+	case SC_INSPECT_REC_TOMB:
 		tomb_val(rec, i, v);
 		break;
-	case SC_ADMIN_REC_STATS:
+	case SC_INSPECT_REC_STATS:
 		stats_val(rec, i, v);
 		break;
-	case SC_ADMIN_REC_EVENT:
+	case SC_INSPECT_REC_EVENT:
 		event_val(rec, i, now, v);
 		break;
 	}
@@ -599,7 +600,7 @@ get_val(enum sc_admin_rec r, const void *rec, size_t i, int64_t now,
 /* ------------------------------------------------------------ writing */
 
 void
-sc_admin_format_time(int64_t at_ms, bool human, char *out)
+sc_inspect_format_time(int64_t at_ms, bool human, char *out)
 {
 	struct tm tm;
 	time_t t;
@@ -612,54 +613,54 @@ sc_admin_format_time(int64_t at_ms, bool human, char *out)
 	if (human) {
 		if (localtime_r(&t, &tm) == NULL)
 			return;
-		strftime(out, SC_ADMIN_TIME_STRLEN, "%Y-%m-%d %H:%M:%S", &tm);
+		strftime(out, SC_INSPECT_TIME_STRLEN, "%Y-%m-%d %H:%M:%S", &tm);
 		return;
 	}
 	if (gmtime_r(&t, &tm) == NULL)
 		return;
-	n = strftime(out, SC_ADMIN_TIME_STRLEN, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(out + n, SC_ADMIN_TIME_STRLEN - n, ".%03dZ",
+	n = strftime(out, SC_INSPECT_TIME_STRLEN, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out + n, SC_INSPECT_TIME_STRLEN - n, ".%03dZ",
 	    (int)(at_ms % 1000));
 }
 
 void
-sc_admin_format_duration(int64_t ms, bool human, char *out)
+sc_inspect_format_duration(int64_t ms, bool human, char *out)
 {
 	int64_t s;
 
 	if (ms < 0)
 		ms = 0;
 	if (!human) {
-		snprintf(out, SC_ADMIN_NUM_STRLEN, "%" PRId64 ".%03d",
+		snprintf(out, SC_INSPECT_NUM_STRLEN, "%" PRId64 ".%03d",
 		    ms / 1000, (int)(ms % 1000));
 		return;
 	}
 	s = ms / 1000;
 	if (ms < 1000)
-		snprintf(out, SC_ADMIN_NUM_STRLEN, "%dms", (int)ms);
+		snprintf(out, SC_INSPECT_NUM_STRLEN, "%dms", (int)ms);
 	else if (ms < 60000)
-		snprintf(out, SC_ADMIN_NUM_STRLEN, "%d.%ds", (int)(ms / 1000),
+		snprintf(out, SC_INSPECT_NUM_STRLEN, "%d.%ds", (int)(ms / 1000),
 		    (int)(ms % 1000 / 100));
 	else if (s < 3600)
-		snprintf(out, SC_ADMIN_NUM_STRLEN, "%dm%02ds", (int)(s / 60),
+		snprintf(out, SC_INSPECT_NUM_STRLEN, "%dm%02ds", (int)(s / 60),
 		    (int)(s % 60));
 	else if (s < 86400)
-		snprintf(out, SC_ADMIN_NUM_STRLEN, "%dh%02dm", (int)(s / 3600),
-		    (int)(s % 3600 / 60));
+		snprintf(out, SC_INSPECT_NUM_STRLEN, "%dh%02dm",
+		    (int)(s / 3600), (int)(s % 3600 / 60));
 	else
-		snprintf(out, SC_ADMIN_NUM_STRLEN, "%" PRId64 "d%02dh",
+		snprintf(out, SC_INSPECT_NUM_STRLEN, "%" PRId64 "d%02dh",
 		    s / 86400, (int)(s % 86400 / 3600));
 }
 
 void
-sc_admin_format_size(int64_t bytes, char *out)
+sc_inspect_format_size(int64_t bytes, char *out)
 {
 	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
 	double v;
 	int u = 0;
 
 	if (bytes < 1024) {
-		snprintf(out, SC_ADMIN_NUM_STRLEN, "%" PRId64 "B",
+		snprintf(out, SC_INSPECT_NUM_STRLEN, "%" PRId64 "B",
 		    bytes < 0 ? 0 : bytes);
 		return;
 	}
@@ -668,7 +669,7 @@ sc_admin_format_size(int64_t bytes, char *out)
 		v /= 1024;
 		u++;
 	}
-	snprintf(out, SC_ADMIN_NUM_STRLEN, "%.1f%s", v, unit[u]);
+	snprintf(out, SC_INSPECT_NUM_STRLEN, "%.1f%s", v, unit[u]);
 }
 
 /* Whether p[0..n) begins with a valid UTF-8 sequence; its length or 0. */
@@ -726,10 +727,10 @@ json_str(struct sc_buf *b, const char *s)
 }
 
 enum sc_out_kind
-sc_admin_field_value(enum sc_admin_rec r, const void *rec, size_t i,
-    const struct sc_admin_render *how, struct sc_buf *b)
+sc_inspect_field_value(enum sc_inspect_rec r, const void *rec, size_t i,
+    const struct sc_inspect_render *how, struct sc_buf *b)
 {
-	char tmp[SC_ADMIN_TIME_STRLEN];
+	char tmp[SC_INSPECT_TIME_STRLEN];
 	struct val v;
 	size_t k;
 
@@ -760,16 +761,16 @@ sc_admin_field_value(enum sc_admin_rec r, const void *rec, size_t i,
 		(void)sc_buf_addstr(b, v.n ? "true" : "false", NULL);
 		return SC_OUT_BOOL;
 	case VT_TIME:
-		sc_admin_format_time(v.n, how->human, tmp);
+		sc_inspect_format_time(v.n, how->human, tmp);
 		(void)sc_buf_addstr(b, tmp, NULL);
 		return SC_OUT_STRING;
 	case VT_DUR:
-		sc_admin_format_duration(v.n, how->human, tmp);
+		sc_inspect_format_duration(v.n, how->human, tmp);
 		(void)sc_buf_addstr(b, tmp, NULL);
 		return SC_OUT_NUMBER;
 	case VT_SIZE:
 		if (how->human) {
-			sc_admin_format_size(v.n, tmp);
+			sc_inspect_format_size(v.n, tmp);
 			(void)sc_buf_addstr(b, tmp, NULL);
 			return SC_OUT_NUMBER;
 		}
@@ -809,8 +810,8 @@ cmp_val(const struct val *a, const struct val *b)
 }
 
 int
-sc_admin_field_cmp(enum sc_admin_rec r, const void *a, const void *b, size_t i,
-    int64_t now_ms)
+sc_inspect_field_cmp(enum sc_inspect_rec r, const void *a, const void *b,
+    size_t i, int64_t now_ms)
 {
 	struct val va, vb;
 	int c;

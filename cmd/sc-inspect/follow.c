@@ -100,6 +100,17 @@ lines_event(struct lines *l, struct printer *p,
 	return lines_put(l, p, cells, isnull, err);
 }
 
+/* The header line, if any. */
+static int
+start(struct printer *p, struct lines *l, bool human, struct sc_error *err)
+{
+	if (human)
+		return p->header ? lines_header(l, p, err) : 0;
+	if (printer_start(p, err) == -1)
+		return -1;
+	return sc_output_flush(p->out, err);
+}
+
 /* The reader of our output has gone: end as any filter does. */
 static void
 die_of_sigpipe(void)
@@ -121,7 +132,7 @@ run_follow(const struct opts *o, struct sc_inspect *a)
 	struct printer p;
 	struct lines l;
 	struct sc_error err;
-	bool human;
+	bool human, quiet, started = false;
 	size_t i;
 	int r;
 
@@ -136,20 +147,24 @@ run_follow(const struct opts *o, struct sc_inspect *a)
 	opts_filter(o, &f);
 	if ((w = sc_inspect_watch_open(a, &f, true, dl, &err)) == NULL)
 		goto fail;
-	if (human ? p.header && lines_header(&l, &p, &err) == -1
-		  : printer_start(&p, &err) == -1 ||
-		    sc_output_flush(p.out, &err) == -1)
-		goto fail;
+	/*
+	 * The header waits until the server has accepted the watch (an
+	 * event, or a quiet wait): one without the service writes nothing.
+	 */
 	for (;;) {
 		if (stdout_gone())
 			die_of_sigpipe();
 		sc_deadline_in_ms(&wait, POLL_MS);
 		r = sc_inspect_watch_next(w, &ev, &wait, &err);
-		if (r == -1 && err.status == SC_ST_TIMEOUT &&
-		    err.rpc_code == -1)
-			continue;
-		if (r == -1)
+		quiet = r == -1 && err.status == SC_ST_TIMEOUT &&
+		    err.rpc_code == -1;
+		if (r == -1 && !quiet)
 			goto fail;
+		if (!started && start(&p, &l, human, &err) == -1)
+			goto fail;
+		started = true;
+		if (quiet)
+			continue;
 		if (r == 0)
 			break;
 		p.how.now_ms = ev.at_ms > 0 ? ev.at_ms : sc_realtime_ms();

@@ -252,14 +252,20 @@ draw_row(struct view *v, int y, const struct sc_inspect_exec *x)
 	}
 }
 
+/*
+ * Line 0: the server, who asks, the time.  Line 1: the executions shown,
+ * by state; then the server's own figures.
+ */
 static void
 draw_summary(struct view *v)
 {
 	const struct sc_inspect_stats *s = &v->stats;
 	char clock[SC_INSPECT_TIME_STRLEN], b1[SC_INSPECT_NUM_STRLEN],
 	    b2[SC_INSPECT_NUM_STRLEN];
+	size_t by[SC_INSPECT_NSTATES] = { 0 }, i;
 	struct sc_buf t;
 	int k;
+	bool first = true;
 
 	sc_buf_init(&t, 4096);
 	sc_inspect_format_time(sc_realtime_ms(), true, clock);
@@ -271,18 +277,23 @@ draw_summary(struct view *v)
 		    sc_inspect_server(v->a), sc_inspect_user_id(v->a), clock);
 	put(v, 0, 0, (const char *)t.data, COLS, true, false);
 	sc_buf_reset(&t);
+	for (i = 0; i < v->list.n; i++)
+		by[v->list.v[i].state]++;
 	(void)sc_buf_addf(&t, NULL, "executions %zu", v->list.n);
+	for (k = 1; k <= SC_INSPECT_NSTATES; k++)
+		if (by[k % SC_INSPECT_NSTATES] > 0) {
+			(void)sc_buf_addf(&t, NULL, "%s %s %zu",
+			    first ? ":" : ",",
+			    sc_inspect_state_name((enum sc_inspect_state)(
+				k % SC_INSPECT_NSTATES)),
+			    by[k % SC_INSPECT_NSTATES]);
+			first = false;
+		}
 	if (v->has_stats) {
-		for (k = 1; k < SC_INSPECT_NSTATES; k++)
-			if (s->by_state[k] > 0)
-				(void)sc_buf_addf(&t, NULL, ", %s %lld",
-				    sc_inspect_state_name(
-					(enum sc_inspect_state)k),
-				    (long long)s->by_state[k]);
 		sc_inspect_format_size(s->buffered_bytes, b1);
 		sc_inspect_format_duration(s->uptime_ms, true, b2);
 		(void)sc_buf_addf(&t, NULL,
-		    "   sessions %lld   buffered %s   streams %lld   up %s",
+		    "   server: sessions %lld, buffered %s, streams %lld, up %s",
 		    (long long)s->sessions, b1, (long long)s->streams_open, b2);
 	}
 	put(v, 1, 0, (const char *)t.data, COLS, true, false);

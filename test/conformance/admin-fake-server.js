@@ -7,7 +7,7 @@
 // token), and every request logged for the test to check.
 //
 //   node admin-fake-server.js --ready-file F [--admin-token T]
-//       [--fixture FILE.json] [--log FILE] [--no-admin]
+//       [--fixture FILE.json] [--log FILE] [--no-admin] [--list-max N]
 //       [--watch-events N] [--watch-interval MS]
 //
 // --ready-file   written with "sc://127.0.0.1:PORT" once listening
@@ -17,6 +17,8 @@
 //                "-90s"-style strings in *_at_ms fields
 // --log          one JSON line per request: method, caller, the request
 //                and the admin token header seen
+// --list-max     the server's own limit on ListExecutions (0: none);
+//                a longer answer is cut and marked truncated
 // --no-admin     serve nothing at all (every call is UNIMPLEMENTED), as
 //                a Spark Connect server answers for this service
 // --watch-events after the snapshot, send N PROGRESS events of the first
@@ -34,7 +36,7 @@ const TOP = path.resolve(__dirname, '..', '..');
 
 function parseArgs(argv) {
 	const o = { adminToken: null, fixture: null, log: null, ready: null,
-		noAdmin: false, watchEvents: 0, watchInterval: 100 };
+		noAdmin: false, listMax: 0, watchEvents: 0, watchInterval: 100 };
 	for (let i = 2; i < argv.length; i++) {
 		const a = argv[i];
 		const next = () => {
@@ -47,6 +49,7 @@ function parseArgs(argv) {
 		else if (a === '--log') o.log = next();
 		else if (a === '--ready-file') o.ready = next();
 		else if (a === '--no-admin') o.noAdmin = true;
+		else if (a === '--list-max') o.listMax = Number(next());
 		else if (a === '--watch-events') o.watchEvents = Number(next());
 		else if (a === '--watch-interval') o.watchInterval = Number(next());
 		else throw new Error(`unknown option ${a}`);
@@ -145,8 +148,10 @@ function listExecutions(call, cb) {
 	let v = data.executions.filter((x) => see(x) && matches(x, req.filter, now));
 	v.sort((a, b) => b.created_at_ms - a.created_at_ms);
 	let truncated = false;
-	if (req.limit > 0 && v.length > req.limit) {
-		v = v.slice(0, req.limit);
+	let max = req.limit > 0 ? req.limit : opts.listMax;
+	if (opts.listMax > 0 && max > opts.listMax) max = opts.listMax;
+	if (max > 0 && v.length > max) {
+		v = v.slice(0, max);
 		truncated = true;
 	}
 	cb(null, { executions: v, truncated, server_time_ms: now });
@@ -195,7 +200,8 @@ function getStats(call, cb) {
 		version: 'fake 1',
 		started_at_ms: started,
 		uptime_ms: Date.now() - started,
-		operations: Object.entries(counts).map(([state, count]) => ({ state, count })),
+		operations: Object.entries(counts).map(([state, count]) => (
+			{ state: /^[0-9]+$/.test(state) ? Number(state) : state, count })),
 		sessions: data.sessions.length,
 		server_time_ms: Date.now(),
 		...data.stats,

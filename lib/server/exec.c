@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/htab.h"
 #include "core/log.h"
 #include "core/timeutil.h"
 #include "core/uuid.h"
@@ -37,39 +38,18 @@
 /* ---------------------------------------------------- keyed tables */
 
 /*
- * A table of keys (user NUL session NUL operation) kept in insertion
- * order, for the live operations, the abandoned tombstones and the
- * recently completed ids.
+ * The live operations, the abandoned tombstones, the recently completed
+ * ids and the scheduler's users and session queues are tables (core/htab)
+ * of keys user NUL session NUL operation NUL (or a prefix of that), in
+ * insertion order.  A kent is one entry with its own copy of the key.
  */
 struct kent {
-	struct kent *hnext;
-	struct kent *prev, *next;
-	uint64_t hash;
+	struct sc_htab_entry h;
+	char *key; /* owned */
 	size_t klen;
-	char *key;
 	int64_t t; /* when added */
 	void *val;
 };
-
-struct ktab {
-	struct kent **b;
-	size_t nb;
-	size_t n;
-	struct kent head;
-};
-
-static uint64_t
-key_hash(const char *k, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)k[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
 
 static char *
 key_make(const char *user, const char *session, const char *op, size_t *lenp)
@@ -95,75 +75,42 @@ key_split(const char *k, const char **user, const char **session,
 	*op = *session + strlen(*session) + 1;
 }
 
-static void
-ktab_init(struct ktab *t)
+static struct kent *
+kent_of(struct sc_htab_entry *h)
 {
-	t->nb = 64;
-	t->b = sc_xcalloc(t->nb, sizeof(*t->b));
-	t->n = 0;
-	t->head.prev = t->head.next = &t->head;
+	return h != NULL ? SC_HTAB_ITEM(h, struct kent, h) : NULL;
 }
 
 static struct kent *
-ktab_find(struct ktab *t, const char *key, size_t klen)
+ktab_find(struct sc_htab *t, const char *key, size_t klen)
 {
-	uint64_t h = key_hash(key, klen);
-	struct kent *e;
+	return kent_of(sc_htab_find(t, key, klen));
+}
 
-	for (e = t->b[h & (t->nb - 1)]; e != NULL; e = e->hnext)
-		if (e->hash == h && e->klen == klen &&
-		    memcmp(e->key, key, klen) == 0)
-			return e;
-	return NULL;
+/* Add e (its key set) as the newest entry. */
+static void
+ktab_insert(struct sc_htab *t, struct kent *e)
+{
+	sc_htab_insert(t, &e->h, e->key, e->klen);
 }
 
 static void
-ktab_insert(struct ktab *t, struct kent *e)
+ktab_remove(struct sc_htab *t, struct kent *e)
 {
-	struct kent **nb, *x, *nx;
-	size_t i, n;
-
-	if (t->n + 1 > t->nb) {
-		n = t->nb * 2;
-		nb = sc_xcalloc(n, sizeof(*nb));
-		for (i = 0; i < t->nb; i++)
-			for (x = t->b[i]; x != NULL; x = nx) {
-				nx = x->hnext;
-				x->hnext = nb[x->hash & (n - 1)];
-				nb[x->hash & (n - 1)] = x;
-			}
-		free(t->b);
-		t->b = nb;
-		t->nb = n;
-	}
-	e->hash = key_hash(e->key, e->klen);
-	e->hnext = t->b[e->hash & (t->nb - 1)];
-	t->b[e->hash & (t->nb - 1)] = e;
-	e->prev = t->head.prev;
-	e->next = &t->head;
-	t->head.prev->next = e;
-	t->head.prev = e;
-	t->n++;
+	sc_htab_remove(t, &e->h);
 }
 
-static void
-ktab_remove(struct ktab *t, struct kent *e)
+/* The oldest entry, or NULL; knext() walks on to the newest. */
+static struct kent *
+ktab_oldest(struct sc_htab *t)
 {
-	struct kent **pp;
-
-	for (pp = &t->b[e->hash & (t->nb - 1)]; *pp != e; pp = &(*pp)->hnext)
-		;
-	*pp = e->hnext;
-	e->prev->next = e->next;
-	e->next->prev = e->prev;
-	e->hnext = e->prev = e->next = NULL;
-	t->n--;
+	return kent_of(sc_htab_first(t));
 }
 
 static struct kent *
-ktab_oldest(struct ktab *t)
+knext(struct sc_htab *t, struct kent *e)
 {
-	return t->head.next == &t->head ? NULL : t->head.next;
+	return kent_of(sc_htab_next(t, &e->h));
 }
 
 /* ------------------------------------------------------ structures */
@@ -275,9 +222,9 @@ struct sc_execmgr {
 
 	pthread_mutex_t lock;
 	pthread_cond_t timer_cv;
-	struct ktab ops; /* live operations */
-	struct ktab tombs; /* abandoned */
-	struct ktab done; /* completed */
+	struct sc_htab ops; /* live operations */
+	struct sc_htab tombs; /* abandoned */
+	struct sc_htab done; /* completed */
 
 	/*
 	 * The scheduler, under slock: the innermost lock (taken after the
@@ -286,8 +233,8 @@ struct sc_execmgr {
 	pthread_mutex_t slock;
 	pthread_cond_t work_cv; /* idle threads wait here */
 	pthread_cond_t threads_cv; /* a thread exited */
-	struct ktab users; /* struct uent */
-	struct ktab squeues; /* struct squeue */
+	struct sc_htab users; /* struct uent */
+	struct sc_htab squeues; /* struct squeue */
 	struct uent *ucur; /* ring of users with waiting work */
 	size_t nring;
 	struct sc_exec_op *rhead, *rtail; /* ready: a slot, no thread yet */
@@ -1335,47 +1282,29 @@ cancel_locked(struct sc_exec_op *op)
 	return true;
 }
 
+/*
+ * Remember src's key in t (the tombstones or the completed ids) as of
+ * now, as its newest entry, keeping at most max: an LRU of ids.
+ */
 static void
-tomb_add(struct sc_execmgr *m, const struct kent *src, int64_t now)
+remember(struct sc_htab *t, const struct kent *src, int64_t now, size_t max)
 {
 	struct kent *e;
 
-	if (m->conf.abandoned_tombstones <= 0)
+	if (max == 0)
 		return;
-	if ((e = ktab_find(&m->tombs, src->key, src->klen)) != NULL)
-		ktab_remove(&m->tombs, e);
+	if ((e = ktab_find(t, src->key, src->klen)) != NULL)
+		sc_htab_touch(t, &e->h);
 	else {
 		e = sc_xcalloc(1, sizeof(*e));
 		e->key = sc_xmemdup(src->key, src->klen);
 		e->klen = src->klen;
+		ktab_insert(t, e);
 	}
 	e->t = now;
-	ktab_insert(&m->tombs, e);
-	while (m->tombs.n > (size_t)m->conf.abandoned_tombstones) {
-		e = ktab_oldest(&m->tombs);
-		ktab_remove(&m->tombs, e);
-		free(e->key);
-		free(e);
-	}
-}
-
-static void
-done_add(struct sc_execmgr *m, const struct kent *src, int64_t now)
-{
-	struct kent *e;
-
-	if ((e = ktab_find(&m->done, src->key, src->klen)) != NULL)
-		ktab_remove(&m->done, e);
-	else {
-		e = sc_xcalloc(1, sizeof(*e));
-		e->key = sc_xmemdup(src->key, src->klen);
-		e->klen = src->klen;
-	}
-	e->t = now;
-	ktab_insert(&m->done, e);
-	while (m->done.n > m->completed_max) {
-		e = ktab_oldest(&m->done);
-		ktab_remove(&m->done, e);
+	while (sc_htab_count(t) > max) {
+		e = ktab_oldest(t);
+		ktab_remove(t, e);
 		free(e->key);
 		free(e);
 	}
@@ -1398,10 +1327,11 @@ close_locked(struct sc_execmgr *m, struct sc_exec_op *op, enum close_how how,
 {
 	if (!op->registered)
 		return;
-	if (how == CLOSE_ABANDONED)
-		tomb_add(m, &op->kent, now);
+	if (how == CLOSE_ABANDONED && m->conf.abandoned_tombstones > 0)
+		remember(&m->tombs, &op->kent, now,
+		    (size_t)m->conf.abandoned_tombstones);
 	else if (how == CLOSE_COMPLETED)
-		done_add(m, &op->kent, now);
+		remember(&m->done, &op->kent, now, m->completed_max);
 	ktab_remove(&m->ops, &op->kent);
 	op->registered = false;
 	cancel_locked(op);
@@ -2262,7 +2192,7 @@ sc_exec_interrupt(struct sc_execmgr *m, struct sc_session *s, int type,
 		    type);
 	acts_init(&a);
 	pthread_mutex_lock(&m->lock);
-	for (e = m->ops.head.next; e != &m->ops.head; e = e->next) {
+	for (e = ktab_oldest(&m->ops); e != NULL; e = knext(&m->ops, e)) {
 		op = e->val;
 		if (!same_session(op, s))
 			continue;
@@ -2297,8 +2227,8 @@ sc_exec_session_closed(struct sc_execmgr *m, struct sc_session *s)
 	acts_init(&a);
 	pthread_mutex_lock(&m->lock);
 	now = now_ms(m);
-	for (e = m->ops.head.next; e != &m->ops.head; e = next) {
-		next = e->next;
+	for (e = ktab_oldest(&m->ops); e != NULL; e = next) {
+		next = knext(&m->ops, e);
 		op = e->val;
 		if (!same_session(op, s))
 			continue;
@@ -2323,8 +2253,8 @@ sc_execmgr_maintain(struct sc_execmgr *m, int64_t now)
 
 	acts_init(&a);
 	pthread_mutex_lock(&m->lock);
-	for (e = m->ops.head.next; e != &m->ops.head; e = next) {
-		next = e->next;
+	for (e = ktab_oldest(&m->ops); e != NULL; e = next) {
+		next = knext(&m->ops, e);
 		op = e->val;
 		pthread_mutex_lock(&op->lock);
 		if (op->sender == NULL && op->detached_since >= 0 &&
@@ -2359,7 +2289,7 @@ sc_execmgr_expire_streams(struct sc_execmgr *m, int64_t now)
 
 	acts_init(&a);
 	pthread_mutex_lock(&m->lock);
-	for (e = m->ops.head.next; e != &m->ops.head; e = e->next) {
+	for (e = ktab_oldest(&m->ops); e != NULL; e = knext(&m->ops, e)) {
 		op = e->val;
 		pthread_mutex_lock(&op->lock);
 		if (op->sender != NULL && now >= op->sender->deadline) {
@@ -2392,7 +2322,8 @@ timer_main(void *arg)
 	while (!m->stopping) {
 		now = now_ms(m);
 		wake = next_maint;
-		for (e = m->ops.head.next; e != &m->ops.head; e = e->next) {
+		for (e = ktab_oldest(&m->ops); e != NULL;
+		     e = knext(&m->ops, e)) {
 			op = e->val;
 			pthread_mutex_lock(&op->lock);
 			if (op->sender != NULL && op->sender->deadline < wake)
@@ -2475,11 +2406,11 @@ sc_execmgr_new_opts(struct sc_server *srv, const struct sc_execmgr_opts *o)
 	pthread_cond_init(&m->work_cv, &ca);
 	pthread_condattr_destroy(&ca);
 	pthread_cond_init(&m->threads_cv, NULL);
-	ktab_init(&m->ops);
-	ktab_init(&m->tombs);
-	ktab_init(&m->done);
-	ktab_init(&m->users);
-	ktab_init(&m->squeues);
+	sc_htab_init(&m->ops);
+	sc_htab_init(&m->tombs);
+	sc_htab_init(&m->done);
+	sc_htab_init(&m->users);
+	sc_htab_init(&m->squeues);
 	m->workers = m->conf.workers > 0 ? m->conf.workers : 1;
 	m->max_threads = m->conf.max_threads > m->workers ? m->conf.max_threads
 							  : m->workers;
@@ -2528,7 +2459,7 @@ sc_execmgr_shutdown(struct sc_execmgr *m)
 	m->stopping = true;
 	pthread_mutex_unlock(&m->slock);
 	now = now_ms(m);
-	for (e = m->ops.head.next; e != &m->ops.head; e = e->next) {
+	for (e = ktab_oldest(&m->ops); e != NULL; e = knext(&m->ops, e)) {
 		op = e->val;
 		pthread_mutex_lock(&op->lock);
 		cancel_locked(op);
@@ -2555,8 +2486,8 @@ sc_execmgr_shutdown(struct sc_execmgr *m)
 		pthread_join(m->timer, NULL);
 
 	pthread_mutex_lock(&m->lock);
-	for (e = m->ops.head.next; e != &m->ops.head; e = next) {
-		next = e->next;
+	for (e = ktab_oldest(&m->ops); e != NULL; e = next) {
+		next = knext(&m->ops, e);
 		op = e->val;
 		pthread_mutex_lock(&op->lock);
 		close_locked(m, op, CLOSE_FORGET, now, &a);
@@ -2570,7 +2501,7 @@ sc_execmgr_shutdown(struct sc_execmgr *m)
 }
 
 static void
-ktab_free_entries(struct ktab *t)
+ktab_free_entries(struct sc_htab *t)
 {
 	struct kent *e;
 
@@ -2579,7 +2510,7 @@ ktab_free_entries(struct ktab *t)
 		free(e->key);
 		free(e);
 	}
-	free(t->b);
+	sc_htab_release(t);
 }
 
 void
@@ -2590,9 +2521,9 @@ sc_execmgr_free(struct sc_execmgr *m)
 	sc_execmgr_shutdown(m);
 	ktab_free_entries(&m->tombs);
 	ktab_free_entries(&m->done);
-	free(m->ops.b);
-	free(m->users.b);
-	free(m->squeues.b);
+	sc_htab_release(&m->ops);
+	sc_htab_release(&m->users);
+	sc_htab_release(&m->squeues);
 	pthread_mutex_destroy(&m->lock);
 	pthread_mutex_destroy(&m->slock);
 	pthread_cond_destroy(&m->work_cv);
@@ -2611,7 +2542,7 @@ sc_execmgr_counts(struct sc_execmgr *m, struct sc_exec_counts *c)
 
 	memset(c, 0, sizeof(*c));
 	pthread_mutex_lock(&m->lock);
-	for (e = m->ops.head.next; e != &m->ops.head; e = e->next) {
+	for (e = ktab_oldest(&m->ops); e != NULL; e = knext(&m->ops, e)) {
 		op = e->val;
 		pthread_mutex_lock(&op->lock);
 		c->by_state[op->state]++;
@@ -2619,9 +2550,9 @@ sc_execmgr_counts(struct sc_execmgr *m, struct sc_exec_counts *c)
 			c->attached++;
 		pthread_mutex_unlock(&op->lock);
 	}
-	c->live = m->ops.n;
-	c->tombstones = m->tombs.n;
-	c->completed = m->done.n;
+	c->live = sc_htab_count(&m->ops);
+	c->tombstones = sc_htab_count(&m->tombs);
+	c->completed = sc_htab_count(&m->done);
 	c->started = m->started;
 	c->abandoned = m->abandoned;
 	pthread_mutex_lock(&m->slock);
@@ -2648,7 +2579,7 @@ sc_execmgr_each(struct sc_execmgr *m,
 	struct kent *e;
 
 	pthread_mutex_lock(&m->lock);
-	for (e = m->ops.head.next; e != &m->ops.head; e = e->next) {
+	for (e = ktab_oldest(&m->ops); e != NULL; e = knext(&m->ops, e)) {
 		op = e->val;
 		memset(&info, 0, sizeof(info));
 		key_split(e->key, &info.user_id, &info.session_id, &info.op_id);
@@ -2673,7 +2604,7 @@ sc_execmgr_each(struct sc_execmgr *m,
 		pthread_mutex_unlock(&op->lock);
 		fn(&info, arg);
 	}
-	for (e = m->tombs.head.next; e != &m->tombs.head; e = e->next) {
+	for (e = ktab_oldest(&m->tombs); e != NULL; e = knext(&m->tombs, e)) {
 		memset(&info, 0, sizeof(info));
 		key_split(e->key, &info.user_id, &info.session_id, &info.op_id);
 		info.tombstone = true;

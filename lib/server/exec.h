@@ -4,12 +4,17 @@
  * exec.h: operations of sc-serve: ExecutePlan, ReattachExecute,
  * ReleaseExecute, Interrupt and the execution manager (Spark's
  * ExecuteHolder, ExecuteResponseObserver, ExecuteGrpcResponseSender and
- * SparkConnectExecutionManager; spark-connect-protocol.md 4.2-4.8).
+ * SparkConnectExecutionManager).
  *
+ *   exec.c          operations, their state machine, the handlers, the
+ *                   manager's life and maintenance
+ *   exec_send.c     senders: pump, stream rotation, flow control, and
+ *                   sc_exec_emit*() for runners
+ *   exec_sched.c    the slot scheduler, runner threads, the timer
+ *   exec_table.c    keys, tombstones, recently completed ids, inspection
  *   exec_buffer.c   the per-operation response buffer (retry buffer)
- *   exec.c          operations, their state machine, senders, and the
- *                   manager: registry, tombstones, worker pool, timer
  *   exec_run.c      the default runner: a plan on the embedded engine
+ *   exec_int.h      what these files share
  *
  * Threads: the handlers below run on completion-queue threads and never
  * block; plans run on runner threads; one timer thread ends streams at
@@ -248,7 +253,7 @@ void sc_execbuf_finish(struct sc_execbuf *b);
  * call on b; rows may be NULL), 0 if it has not been produced yet, 2 if
  * index is past the final index (the stream is complete), or -1 with
  * INVALID_CURSOR.POSITION_NOT_AVAILABLE if it was evicted or released.
- * Consuming evicts older responses by Spark's rule (4.3).
+ * Consuming evicts older responses by Spark's rule (see exec_buffer.c).
  */
 int sc_execbuf_consume(struct sc_execbuf *b, int64_t index,
     const uint8_t **data, size_t *len, int64_t *rows, struct sc_error *err);

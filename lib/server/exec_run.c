@@ -2,10 +2,10 @@
 
 /*
  * exec_run.c: the default runner: one operation's plan on the embedded
- * engine, producing Spark's response order (4.5): for a root relation a
+ * engine, producing Spark's response order: for a root relation a
  * schema-only response, the Arrow batches and a metrics-only response;
  * for a sql_command its result relation and metrics.  ResultComplete is
- * added by exec.c.
+ * added by exec_sched.c.
  */
 
 #include "server/exec.h"

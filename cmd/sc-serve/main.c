@@ -675,8 +675,11 @@ main(int argc, char *argv[])
 	if ((srv.engine = sc_engine_new(o.database, &err)) == NULL)
 		return fatal(&err);
 	sc_engine_configure(srv.engine, &srv.conf);
-	srv.sessions = sc_sessmgr_new(&srv);
-	srv.execs = sc_execmgr_new(&srv);
+	srv.sessions = sc_sessmgr_new(&srv.conf, srv.engine);
+	srv.execs = sc_execmgr_new(&srv.conf);
+	/* A closed session's operations go with it. */
+	sc_sessmgr_on_close(srv.sessions, sc_exec_session_closed_hook,
+	    srv.execs);
 	if ((rc = start_rpc(&srv, &o, &port)) != SC_EXIT_OK)
 		goto out;
 	sc_info("sc-serve %s listening on %s:%d%s", SCTK_VERSION, o.host, port,

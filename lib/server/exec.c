@@ -646,6 +646,12 @@ sc_exec_session_closed(struct sc_execmgr *m, struct sc_session *s)
 	sc_exec_acts_run(m, &a);
 }
 
+void
+sc_exec_session_closed_hook(struct sc_session *s, void *execmgr)
+{
+	sc_exec_session_closed(execmgr, s);
+}
+
 size_t
 sc_execmgr_maintain(struct sc_execmgr *m, int64_t now)
 {
@@ -733,14 +739,14 @@ static const struct sc_exec_transport rpc_transport = {
 };
 
 struct sc_execmgr *
-sc_execmgr_new_opts(struct sc_server *srv, const struct sc_execmgr_opts *o)
+sc_execmgr_new_opts(const struct sc_server_conf *conf,
+    const struct sc_execmgr_opts *o)
 {
 	struct sc_execmgr *m;
 	pthread_condattr_t ca;
 
 	m = sc_xcalloc(1, sizeof(*m));
-	m->srv = srv;
-	m->conf = srv->conf;
+	m->conf = *conf;
 	m->clock = o != NULL && o->clock != NULL ? o->clock : default_clock;
 	m->clock_arg = o != NULL ? o->clock_arg : NULL;
 	m->run = o != NULL && o->run != NULL ? o->run : sc_exec_run_engine;
@@ -775,9 +781,9 @@ sc_execmgr_new_opts(struct sc_server *srv, const struct sc_execmgr_opts *o)
 }
 
 struct sc_execmgr *
-sc_execmgr_new(struct sc_server *srv)
+sc_execmgr_new(const struct sc_server_conf *conf)
 {
-	return sc_execmgr_new_opts(srv, NULL);
+	return sc_execmgr_new_opts(conf, NULL);
 }
 
 void

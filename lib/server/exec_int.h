@@ -193,7 +193,6 @@ struct sender {
 };
 
 struct sc_execmgr {
-	struct sc_server *srv;
 	struct sc_server_conf conf;
 	sc_exec_clock_fn *clock;
 	void *clock_arg;

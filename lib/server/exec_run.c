@@ -17,6 +17,7 @@
 #include "core/buf.h"
 #include "core/xmem.h"
 #include "server/engine.h"
+#include "server/session.h"
 #include "core/banned.h"
 
 /* Command field numbers in spark/connect/commands.proto (4.x). */
@@ -161,7 +162,7 @@ static int
 run_root(struct run *r, struct sc_engine_conn *conn,
     const Spark__Connect__Relation *root, struct sc_error *err)
 {
-	const struct sc_server_conf *conf = &sc_exec_op_server(r->op)->conf;
+	const struct sc_server_conf *conf = sc_exec_op_conf(r->op);
 	struct sc_engine_limits lim;
 	struct sc_engine_sink sink;
 	int rc;

@@ -610,10 +610,10 @@ sc_exec_op_session(const struct sc_exec_op *op)
 	return op->sess;
 }
 
-struct sc_server *
-sc_exec_op_server(const struct sc_exec_op *op)
+const struct sc_server_conf *
+sc_exec_op_conf(const struct sc_exec_op *op)
 {
-	return op->m->srv;
+	return &op->m->conf;
 }
 
 enum sc_exec_state

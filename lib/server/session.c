@@ -24,7 +24,6 @@
 #include "core/timeutil.h"
 #include "core/xmem.h"
 #include "server/engine.h"
-#include "server/exec.h"
 #include "core/banned.h"
 
 /*
@@ -59,17 +58,17 @@ struct err_cache {
 	size_t n;
 };
 
-/*
- * The public session first, so a struct sc_session * is a struct sess *.
- * pub.errors is a struct err_cache *, NULL until the first error.
- */
+/* The public session first, so a struct sc_session * is a struct sess *. */
 struct sess {
 	struct sc_session pub;
 	struct sc_htab_entry h; /* in m->sessions */
 	char *key;
 	size_t klen;
 	struct sc_sessmgr *mgr;
+	struct sc_engine *engine; /* borrowed; NULL: none */
+	/* Under pub.lock: */
 	struct conf_map conf;
+	struct err_cache *errors; /* NULL until the first error */
 };
 
 /* Sessions of one user, keyed user NUL. */
@@ -85,8 +84,16 @@ struct tomb {
 	char *key;
 };
 
+struct hook {
+	sc_sessmgr_close_fn *fn;
+	void *arg;
+};
+
 struct sc_sessmgr {
-	struct sc_server *srv;
+	const struct sc_server_conf *conf; /* borrowed */
+	struct sc_engine *engine; /* borrowed, or NULL */
+	struct hook hooks[SC_SESSMGR_MAX_HOOKS];
+	size_t nhooks;
 	pthread_mutex_t lock;
 	struct sc_htab sessions; /* struct sess */
 	struct sc_htab tombs; /* struct tomb, least recently used first */
@@ -136,7 +143,7 @@ tomb_free(struct sc_sessmgr *m, struct tomb *t)
 static void
 tomb_trim(struct sc_sessmgr *m)
 {
-	int64_t max = m->srv->conf.closed_session_tombstones;
+	int64_t max = m->conf->closed_session_tombstones;
 	struct sc_htab_entry *e;
 
 	if (max < 0)
@@ -240,7 +247,7 @@ static int
 check_caps(struct sc_sessmgr *m, const char *user, bool *warn,
     struct sc_error *err)
 {
-	const struct sc_server_conf *c = &m->srv->conf;
+	const struct sc_server_conf *c = m->conf;
 	int64_t now, have;
 
 	if ((int64_t)sc_htab_count(&m->sessions) >= c->max_sessions)
@@ -285,12 +292,13 @@ default_clock(void *arg)
 }
 
 struct sc_sessmgr *
-sc_sessmgr_new(struct sc_server *srv)
+sc_sessmgr_new(const struct sc_server_conf *conf, struct sc_engine *engine)
 {
 	struct sc_sessmgr *m;
 
 	m = sc_xcalloc(1, sizeof(*m));
-	m->srv = srv;
+	m->conf = conf;
+	m->engine = engine;
 	pthread_mutex_init(&m->lock, NULL);
 	sc_htab_init(&m->sessions);
 	sc_htab_init(&m->tombs);
@@ -337,13 +345,13 @@ sess_new(struct sc_sessmgr *m, const char *user, const char *sess_id,
 	snprintf(s->pub.user_id, sizeof(s->pub.user_id), "%s", user);
 	snprintf(s->pub.session_id, sizeof(s->pub.session_id), "%s", sess_id);
 	memcpy(s->pub.server_side_id, ssid, sizeof(ssid));
-	s->pub.server = m->srv;
+	s->pub.conf = m->conf;
 	pthread_mutex_init(&s->pub.lock, NULL);
 	s->pub.refs = 1; /* the manager's */
 	s->pub.created_ms = sc_realtime_ms();
 	s->pub.last_access_ms = sc_sessmgr_now(m);
-	s->pub.conf = &s->conf;
 	s->mgr = m;
+	s->engine = m->engine;
 	s->klen = key_make(key, user, sess_id);
 	s->key = sc_xmemdup(key, s->klen);
 	sc_htab_init(&s->conf.t);
@@ -359,7 +367,7 @@ sess_free(struct sess *s)
 		sc_engine_conn_free(s->pub.conn);
 	conf_clear(&s->conf);
 	free(s->key);
-	free(s->pub.errors);
+	free(s->errors);
 	pthread_mutex_destroy(&s->pub.lock);
 	free(s);
 }
@@ -367,6 +375,7 @@ sess_free(struct sess *s)
 struct sc_engine_conn *
 sc_session_conn(struct sc_session *s, struct sc_error *err)
 {
+	struct sc_engine *engine = ((struct sess *)s)->engine;
 	struct sc_engine_conn *c, *fresh;
 
 	pthread_mutex_lock(&s->lock);
@@ -374,7 +383,7 @@ sc_session_conn(struct sc_session *s, struct sc_error *err)
 	pthread_mutex_unlock(&s->lock);
 	if (c != NULL)
 		return c;
-	if (s->server->engine == NULL) {
+	if (engine == NULL) {
 		sc_error_set(err, SC_ST_INTERNAL,
 		    "no SQL engine for this session");
 		if (err != NULL)
@@ -382,7 +391,7 @@ sc_session_conn(struct sc_session *s, struct sc_error *err)
 		return NULL;
 	}
 	/* Open without the lock; of two racing opens the first one wins. */
-	if ((fresh = sc_engine_conn_new(s->server->engine, err)) == NULL)
+	if ((fresh = sc_engine_conn_new(engine, err)) == NULL)
 		return NULL;
 	pthread_mutex_lock(&s->lock);
 	if (s->conn == NULL) {
@@ -547,12 +556,32 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 static void
 sess_close(struct sc_sessmgr *m, struct sess *s)
 {
+	struct hook hooks[SC_SESSMGR_MAX_HOOKS];
+	size_t i, n;
+
 	pthread_mutex_lock(&s->pub.lock);
 	s->pub.closed = true;
 	pthread_mutex_unlock(&s->pub.lock);
-	if (m->srv->execs != NULL)
-		sc_exec_session_closed(m->srv->execs, &s->pub);
+	pthread_mutex_lock(&m->lock);
+	n = m->nhooks;
+	memcpy(hooks, m->hooks, n * sizeof(hooks[0]));
+	pthread_mutex_unlock(&m->lock);
+	for (i = 0; i < n; i++)
+		hooks[i].fn(&s->pub, hooks[i].arg);
 	sc_session_unref(&s->pub);
+}
+
+void
+sc_sessmgr_on_close(struct sc_sessmgr *m, sc_sessmgr_close_fn *fn, void *arg)
+{
+	pthread_mutex_lock(&m->lock);
+	if (m->nhooks == SC_SESSMGR_MAX_HOOKS)
+		SC_BUG("more than %d session close hooks",
+		    SC_SESSMGR_MAX_HOOKS);
+	m->hooks[m->nhooks].fn = fn;
+	m->hooks[m->nhooks].arg = arg;
+	m->nhooks++;
+	pthread_mutex_unlock(&m->lock);
 }
 
 int
@@ -607,14 +636,14 @@ collect(struct sc_sessmgr *m, bool (*pick)(struct sess *, int64_t, int64_t),
 	struct sess **out = NULL, *s;
 	struct sc_htab_entry *p, *next;
 	int64_t now = sc_sessmgr_now(m);
-	int64_t timeout = m->srv->conf.session_timeout_ms;
+	int64_t timeout = m->conf->session_timeout_ms;
 	size_t n = 0;
 
 	for (p = sc_htab_first(&m->sessions); p != NULL; p = next) {
 		next = sc_htab_next(&m->sessions, p);
 		s = SC_HTAB_ITEM(p, struct sess, h);
 		pthread_mutex_lock(&s->pub.lock);
-		errors_expire(s->pub.errors, now);
+		errors_expire(s->errors, now);
 		pthread_mutex_unlock(&s->pub.lock);
 		if (!pick(s, now, timeout))
 			continue;
@@ -834,7 +863,7 @@ int
 sc_session_conf_set_many(struct sc_session *pub, const char *const *keys,
     const char *const *values, size_t n, struct sc_error *err)
 {
-	const struct sc_server_conf *lim = &pub->server->conf;
+	const struct sc_server_conf *lim = pub->conf;
 	struct sess *s = (struct sess *)pub;
 	struct conf_map *c = &s->conf;
 	struct conf_kv *kv;
@@ -1014,9 +1043,9 @@ sc_session_error_put(struct sc_session *pub, const struct sc_error *err,
 	if (sc_uuid_v4(id, NULL) == -1)
 		return -1;
 	pthread_mutex_lock(&pub->lock);
-	if (pub->errors == NULL)
-		pub->errors = sc_xcalloc(1, sizeof(*c));
-	c = pub->errors;
+	if (s->errors == NULL)
+		s->errors = sc_xcalloc(1, sizeof(*c));
+	c = s->errors;
 	errors_expire(c, now);
 	if (c->n == SC_SESSION_MAX_ERRORS) {
 		for (oldest = 0, i = 1; i < c->n; i++)
@@ -1043,7 +1072,7 @@ sc_session_error_take(struct sc_session *pub, const char *id,
 	int rc = -1;
 
 	pthread_mutex_lock(&pub->lock);
-	c = pub->errors;
+	c = s->errors;
 	errors_expire(c, now);
 	for (i = 0; c != NULL && i < c->n; i++)
 		if (strcmp(c->e[i].id, id) == 0) {

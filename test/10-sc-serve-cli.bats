@@ -165,3 +165,23 @@ server_port() {
 	run -1 grep -q t0ken "$log"
 	[ ! -e "$ready" ]
 }
+
+@test "--session-timeout: the session manager closes idle sessions by itself" {
+	local ready="$BATS_TEST_TMPDIR/ready" log="$BATS_TEST_TMPDIR/log" pid
+	local sid=6f1d2c3b-0000-4000-8000-0000000000aa
+	sc-serve --listen 127.0.0.1:0 --ready-file "$ready" \
+	    --session-timeout 1s \
+	    --conf spark.connect.session.manager.maintenanceInterval=100ms \
+	    2>"$log" 3>&- &
+	pid=$!
+	wait_for test -s "$ready"
+	run --separate-stderr -0 sc-exec -s "$(cat "$ready")" \
+	    --session-id "$sid" "SELECT 1 AS one"
+	[ "$output" = "$(printf 'one\n1')" ]
+	wait_for grep -q ' I closed 1 idle session$' "$log"
+	run --separate-stderr -1 sc-exec -s "$(cat "$ready")" \
+	    --session-id "$sid" "SELECT 1 AS one"
+	[ "${stderr_lines[-1]}" = "sc-exec: [INVALID_HANDLE.SESSION_CLOSED] The handle \`$sid\` is invalid. Session was closed. SQLSTATE: HY000" ]
+	kill -TERM "$pid"
+	wait "$pid"
+}

@@ -4,12 +4,12 @@
  * sc-serve: a Spark Connect server with an embedded SQLite engine.
  *
  * main() parses options into the server settings, starts the engine,
- * the session and execution managers and the gRPC service, announces
- * the bound address (log and --ready-file), then waits in sigwait() for
- * SIGTERM or SIGINT and shuts everything down in order, within
- * sctk.server.shutdownTimeout.  A maintenance thread expires idle
- * sessions and gives memory the allocator keeps but does not use back to
- * the system.
+ * the session and execution managers (each with its own maintenance
+ * thread) and the gRPC service, announces the bound address (log and
+ * --ready-file), then waits for SIGTERM or SIGINT and shuts everything
+ * down in order, within sctk.server.shutdownTimeout.  While it waits,
+ * the main thread gives memory that the allocator keeps but does not use
+ * back to the system.
  */
 
 #include <errno.h>
@@ -119,21 +119,17 @@ struct opts {
 };
 
 /*
- * Session maintenance and memory thread (the execution manager has its
- * own timer).  floor is the smallest amount of memory the process was
- * seen to hold beyond what is allocated (code, stacks, the allocator's
- * own free memory); memory is returned when that grows by trim_threshold.
+ * Giving memory back.  floor is the smallest amount of memory the
+ * process was seen to hold beyond what is allocated (code, stacks, the
+ * allocator's own free memory); memory is returned when that grows by
+ * threshold (sctk.server.trimThreshold; 0: never).
  */
-struct maint {
-	struct sc_server *srv;
-	pthread_mutex_t lock;
-	pthread_cond_t cv;
-	bool stop;
-	pthread_t tid;
+struct trim {
+	int64_t threshold;
 	int64_t floor;
 };
 
-/* How often the maintenance thread looks at memory. */
+/* How often the main thread looks at memory while it waits. */
 #define MEMORY_TICK_MS 1000
 
 /* Shutdown watchdog: exits the process if stopping takes too long. */
@@ -400,9 +396,9 @@ heap_in_use(void)
  * cheap while the process is small.
  */
 static void
-memory_tick(struct maint *m)
+memory_tick(struct trim *m)
 {
-	int64_t limit = m->srv->conf.trim_threshold, rss, used, held, after;
+	int64_t limit = m->threshold, rss, used, held, after;
 
 	if (limit <= 0 || (rss = rss_bytes()) < 0 || rss - m->floor < limit ||
 	    (used = heap_in_use()) < 0)
@@ -423,71 +419,34 @@ memory_tick(struct maint *m)
 	m->floor = after - used > 0 ? after - used : 0;
 }
 
-static void *
-maint_main(void *arg)
+static void
+trim_init(struct trim *t, const struct sc_server_conf *conf)
 {
-	struct maint *m = arg;
-	struct timespec at;
-	int64_t now, next_sessions, wait;
-	size_t n;
+	t->threshold = conf->trim_threshold;
+	t->floor = rss_bytes() - heap_in_use();
+	if (t->floor < 0)
+		t->floor = 0;
+}
 
-	pthread_mutex_lock(&m->lock);
-	next_sessions = sc_mono_ms() + m->srv->conf.session_maintenance_ms;
-	while (!m->stop) {
-		now = sc_mono_ms();
-		wait = next_sessions - now;
-		if (wait > MEMORY_TICK_MS)
-			wait = MEMORY_TICK_MS;
-		sc_deadline_in_ms(&at, wait > 0 ? wait : 0);
-		while (!m->stop &&
-		    pthread_cond_timedwait(&m->cv, &m->lock, &at) != ETIMEDOUT)
-			;
-		if (m->stop)
-			break;
-		pthread_mutex_unlock(&m->lock);
-		if (sc_mono_ms() >= next_sessions) {
-			if ((n = sc_sessmgr_maintain(m->srv->sessions)) > 0)
-				sc_info("closed %zu idle session%s", n,
-				    n == 1 ? "" : "s");
-			next_sessions =
-			    sc_mono_ms() + m->srv->conf.session_maintenance_ms;
-		}
-		memory_tick(m);
-		pthread_mutex_lock(&m->lock);
+/*
+ * Wait for SIGTERM or SIGINT (blocked in every thread), looking at
+ * memory every MEMORY_TICK_MS meanwhile.  Returns the signal.
+ */
+static int
+wait_for_signal(const sigset_t *sigs, struct trim *t)
+{
+	struct timespec tick;
+	int sig;
+
+	tick.tv_sec = MEMORY_TICK_MS / 1000;
+	tick.tv_nsec = (long)(MEMORY_TICK_MS % 1000) * 1000000L;
+	for (;;) {
+		sig = sigtimedwait(sigs, NULL, &tick);
+		if (sig == SIGTERM || sig == SIGINT)
+			return sig;
+		if (sig == -1 && errno == EAGAIN)
+			memory_tick(t);
 	}
-	pthread_mutex_unlock(&m->lock);
-	return NULL;
-}
-
-static void
-maint_start(struct maint *m, struct sc_server *srv)
-{
-	pthread_condattr_t ca;
-
-	m->srv = srv;
-	m->stop = false;
-	m->floor = rss_bytes() - heap_in_use();
-	if (m->floor < 0)
-		m->floor = 0;
-	pthread_mutex_init(&m->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&m->cv, &ca);
-	pthread_condattr_destroy(&ca);
-	if (pthread_create(&m->tid, NULL, maint_main, m) != 0)
-		SC_BUG("cannot create the maintenance thread");
-}
-
-static void
-maint_stop(struct maint *m)
-{
-	pthread_mutex_lock(&m->lock);
-	m->stop = true;
-	pthread_cond_signal(&m->cv);
-	pthread_mutex_unlock(&m->lock);
-	pthread_join(m->tid, NULL);
-	pthread_cond_destroy(&m->cv);
-	pthread_mutex_destroy(&m->lock);
 }
 
 static void *
@@ -618,6 +577,7 @@ stop_server(struct sc_server *srv)
 {
 	struct sc_exec_counts counts;
 
+	sc_sessmgr_stop(srv->sessions);
 	sc_execmgr_counts(srv->execs, &counts);
 	sc_execmgr_shutdown(srv->execs);
 	if (counts.attached > 0)
@@ -640,7 +600,7 @@ main(int argc, char *argv[])
 {
 	struct sc_server srv;
 	struct opts o;
-	struct maint maint;
+	struct trim trim;
 	struct watchdog dog;
 	struct sc_error err;
 	sigset_t sigs;
@@ -689,14 +649,16 @@ main(int argc, char *argv[])
 		rc = fatal(&err);
 		goto out;
 	}
-	maint_start(&maint, &srv);
+	if (sc_sessmgr_start(srv.sessions, &err) == -1) {
+		rc = fatal(&err);
+		goto out;
+	}
+	trim_init(&trim, &srv.conf);
 
-	while (sigwait(&sigs, &sig) != 0 || (sig != SIGTERM && sig != SIGINT))
-		;
+	sig = wait_for_signal(&sigs, &trim);
 	sc_info("shutting down (%s)", sig == SIGTERM ? "SIGTERM" : "SIGINT");
 	watchdog_start(&dog, &sigs, &srv.conf);
 	stopping = true;
-	maint_stop(&maint);
 	rc = SC_EXIT_OK;
 	if (o.ready_file != NULL)
 		unlink(o.ready_file);

@@ -11,6 +11,7 @@
 
 #include "server/session.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -101,6 +102,13 @@ struct sc_sessmgr {
 	sc_sessmgr_clock_fn *clock;
 	void *clock_arg;
 	int64_t cap_warned; /* when a cap was last logged, or -1 */
+
+	/* The maintenance thread, under tlock. */
+	pthread_mutex_t tlock;
+	pthread_cond_t tcv; /* CLOCK_MONOTONIC */
+	pthread_t tid;
+	bool running;
+	bool stop;
 };
 
 /*
@@ -295,11 +303,17 @@ struct sc_sessmgr *
 sc_sessmgr_new(const struct sc_server_conf *conf, struct sc_engine *engine)
 {
 	struct sc_sessmgr *m;
+	pthread_condattr_t ca;
 
 	m = sc_xcalloc(1, sizeof(*m));
 	m->conf = conf;
 	m->engine = engine;
 	pthread_mutex_init(&m->lock, NULL);
+	pthread_mutex_init(&m->tlock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&m->tcv, &ca);
+	pthread_condattr_destroy(&ca);
 	sc_htab_init(&m->sessions);
 	sc_htab_init(&m->tombs);
 	sc_htab_init(&m->users);
@@ -716,6 +730,7 @@ sc_sessmgr_free(struct sc_sessmgr *m)
 
 	if (m == NULL)
 		return;
+	sc_sessmgr_stop(m);
 	sc_sessmgr_close_all(m);
 	while ((e = sc_htab_first(&m->tombs)) != NULL)
 		tomb_free(m, SC_HTAB_ITEM(e, struct tomb, h));
@@ -723,7 +738,74 @@ sc_sessmgr_free(struct sc_sessmgr *m)
 	sc_htab_release(&m->tombs);
 	sc_htab_release(&m->users);
 	pthread_mutex_destroy(&m->lock);
+	pthread_mutex_destroy(&m->tlock);
+	pthread_cond_destroy(&m->tcv);
 	free(m);
+}
+
+/* ------------------------------------------------------------ maintenance */
+
+/* Every conf.session_maintenance_ms, until sc_sessmgr_stop(). */
+static void *
+maint_main(void *arg)
+{
+	struct sc_sessmgr *m = arg;
+	struct timespec at;
+	int64_t every;
+	size_t n;
+
+	pthread_mutex_lock(&m->tlock);
+	while (!m->stop) {
+		every = m->conf->session_maintenance_ms;
+		sc_deadline_in_ms(&at, every > 0 ? every : 1);
+		while (!m->stop &&
+		    pthread_cond_timedwait(&m->tcv, &m->tlock, &at) !=
+			ETIMEDOUT)
+			;
+		if (m->stop)
+			break;
+		pthread_mutex_unlock(&m->tlock);
+		if ((n = sc_sessmgr_maintain(m)) > 0)
+			sc_info("closed %zu idle session%s", n,
+			    n == 1 ? "" : "s");
+		pthread_mutex_lock(&m->tlock);
+	}
+	pthread_mutex_unlock(&m->tlock);
+	return NULL;
+}
+
+int
+sc_sessmgr_start(struct sc_sessmgr *m, struct sc_error *err)
+{
+	int rc = 0, e;
+
+	pthread_mutex_lock(&m->tlock);
+	if (!m->running) {
+		m->stop = false;
+		if ((e = pthread_create(&m->tid, NULL, maint_main, m)) != 0)
+			rc = sc_error_set(err, SC_ST_INTERNAL,
+			    "cannot start the session maintenance thread: %s",
+			    strerror(e));
+		else
+			m->running = true;
+	}
+	pthread_mutex_unlock(&m->tlock);
+	return rc;
+}
+
+void
+sc_sessmgr_stop(struct sc_sessmgr *m)
+{
+	bool running;
+
+	pthread_mutex_lock(&m->tlock);
+	running = m->running;
+	m->stop = true;
+	m->running = false;
+	pthread_cond_signal(&m->tcv);
+	pthread_mutex_unlock(&m->tlock);
+	if (running)
+		pthread_join(m->tid, NULL);
 }
 
 size_t

@@ -67,6 +67,15 @@ typedef int64_t sc_sessmgr_clock_fn(void *arg);
 struct sc_sessmgr *sc_sessmgr_new(const struct sc_server_conf *conf,
     struct sc_engine *engine);
 /*
+ * Start the manager's maintenance thread: sc_sessmgr_maintain() every
+ * conf.session_maintenance_ms, logging how many sessions it closed.
+ * 0, or -1 with err (SC_ST_INTERNAL) when the thread cannot be started.
+ * sc_sessmgr_stop() stops and joins it (a no-op when it does not run);
+ * call it with no session lock held.
+ */
+int sc_sessmgr_start(struct sc_sessmgr *m, struct sc_error *err);
+void sc_sessmgr_stop(struct sc_sessmgr *m);
+/*
  * Close every session (as on shutdown, calling the close hooks), stop
  * the maintenance thread if it runs, and free m.  NULL is a no-op.
  */
@@ -129,7 +138,8 @@ int sc_sessmgr_release(struct sc_sessmgr *m, const char *user_id,
     const char *session_id, bool allow_reconnect, char ssid[SC_UUID_STRLEN]);
 
 /*
- * Periodic maintenance: close (and tombstone) every session idle for at
+ * Maintenance (the maintenance thread calls it; tests may call it
+ * directly): close (and tombstone) every session idle for at
  * least conf.session_timeout_ms (never when -1), trim the tombstones to
  * conf.closed_session_tombstones and drop expired FetchErrorDetails
  * entries.  Returns the number of sessions closed.

@@ -12,12 +12,14 @@
 
 #include "server/session.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "core/log.h"
+#include "core/timeutil.h"
 #include "core/uuid.h"
 #include "server/engine.h"
 #include "server/service.h"
@@ -27,7 +29,8 @@
 #define S1 "00112233-4455-6677-8899-aabbccddeeff"
 #define S2 "6f1d2c3b-0000-4000-8000-000000000002"
 
-static int64_t fake_now = 1000000;
+/* Atomic: the maintenance thread reads it too. */
+static _Atomic int64_t fake_now = 1000000;
 
 static int64_t
 fake_clock(void *arg)
@@ -654,6 +657,50 @@ test_close_hooks(void)
 	is_int(seen.calls, 6, "free after close_all calls no more hooks");
 }
 
+/* Wait up to 10 s for m to hold n sessions. */
+static bool
+wait_count(struct sc_sessmgr *m, size_t n)
+{
+	int64_t end = sc_mono_ms() + 10000;
+	struct timespec ms = { 0, 1000000L };
+
+	while (sc_sessmgr_count(m) != n && sc_mono_ms() < end)
+		nanosleep(&ms, NULL);
+	return sc_sessmgr_count(m) == n;
+}
+
+/* The manager's own thread expires idle sessions; stop ends it. */
+static void
+test_maintenance_thread(void)
+{
+	struct sc_sessmgr *m = setup();
+	struct sc_session *a;
+	struct sc_error err;
+	struct timespec pause = { 0, 100000000L };
+
+	srv.conf.session_timeout_ms = 1000;
+	srv.conf.session_maintenance_ms = 10;
+	a = get(m, "u", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
+	sc_session_unref(a);
+	is_int(sc_sessmgr_start(m, &err), 0, "the maintenance thread starts");
+	is_int(sc_sessmgr_start(m, &err), 0, "starting it again is a no-op");
+	nanosleep(&pause, NULL);
+	is_int(sc_sessmgr_count(m), 1, "a session not idle long enough stays");
+	fake_now += 1000;
+	ok(wait_count(m, 0), "the thread closes the idle session by itself");
+	is_int(sc_sessmgr_tombstone_count(m), 1, "and tombstones it");
+	sc_sessmgr_stop(m);
+	sc_sessmgr_stop(m); /* a second stop is a no-op */
+	a = get(m, "u", S2, NULL, SC_SESS_GET_OR_CREATE, &err);
+	sc_session_unref(a);
+	fake_now += 1000;
+	nanosleep(&pause, NULL);
+	is_int(sc_sessmgr_count(m), 1, "after stop nothing expires sessions");
+	is_int(sc_sessmgr_start(m, &err), 0, "it starts again after stop");
+	ok(wait_count(m, 0), "and expires again");
+	sc_sessmgr_free(m);
+}
+
 static void
 test_lazy(void)
 {
@@ -806,6 +853,7 @@ main(void)
 	test_caps();
 	test_conf_limits();
 	test_close_hooks();
+	test_maintenance_thread();
 	test_lazy();
 	test_errors_cache();
 	test_srv_error();

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 #
 # 10-sc-serve-cli: sc-serve's command line: help and version, usage
-# errors with exact messages (exit 2), a busy port (exit 9), the ready
-# file and the log line format.
+# errors with exact messages (exit 2), start-up errors in the log's
+# format (a busy port, an unwritable ready file: exit 9), the ready
+# file, the log line format, and --session-timeout at work.
 
 bats_require_minimum_version 1.7.0
 load helpers/common
@@ -17,9 +18,11 @@ teardown_file() {
 	sc_server_stop
 }
 
-# stderr_has LINE: the captured stderr has exactly this line.
-stderr_has() {
-	printf '%s\n' "$stderr" | grep -qxF -- "$1"
+# stderr_logged LEVEL MESSAGE: the captured stderr has a log line
+# "UTC-time pid LEVEL MESSAGE" of this process (MESSAGE: an ERE).
+stderr_logged() {
+	printf '%s\n' "$stderr" | grep -qxE -- \
+	    "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z [0-9]+ $1 $2"
 }
 
 # The address and port of the file's server, from its ready file
@@ -113,14 +116,14 @@ server_port() {
 	run --separate-stderr -9 timeout 10 sc-serve --listen "127.0.0.1:$port" \
 	    --ready-file "$BATS_TEST_TMPDIR/ready"
 	[ -z "$output" ]
-	stderr_has "sc-serve: cannot listen on '127.0.0.1:$port': address already in use"
+	stderr_logged E "cannot listen on '127\.0\.0\.1:$port': address already in use"
 	[ ! -e "$BATS_TEST_TMPDIR/ready" ]
 }
 
 @test "an unwritable ready file exits 9" {
 	run --separate-stderr -9 timeout 10 sc-serve --listen 127.0.0.1:0 \
 	    --ready-file "$BATS_TEST_TMPDIR/no/such/dir/ready"
-	printf '%s\n' "$stderr" | grep -qxE "sc-serve: cannot write '$BATS_TEST_TMPDIR/no/such/dir/ready\.[0-9]+\.tmp': No such file or directory"
+	stderr_logged E "cannot write '$BATS_TEST_TMPDIR/no/such/dir/ready\.[0-9]+\.tmp': No such file or directory"
 }
 
 @test "the ready file holds sc://127.0.0.1:port and a newline" {

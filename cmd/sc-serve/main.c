@@ -200,6 +200,7 @@ parse_options(int argc, char *argv[], struct opts *o,
     struct sc_server_conf *conf)
 {
 	struct sc_cli_common common;
+	struct sc_cli_parser p;
 	const char *env;
 	int ch;
 
@@ -211,8 +212,9 @@ parse_options(int argc, char *argv[], struct opts *o,
 	if ((env = getenv("SPARK_CONNECT_AUTHENTICATE_TOKEN")) != NULL)
 		set(conf, "spark.connect.authenticate.token", env);
 
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+	/* Only -h and -V of the common options: no -q, -t or -v here. */
+	sc_cli_parser_init(&p, usage_text, "hV", longopts, NULL, NULL);
+	while ((ch = sc_cli_next(&p, argc, argv)) != -1) {
 		switch (ch) {
 		case OPT_CONF:
 			set_pair(conf, optarg);
@@ -262,15 +264,8 @@ parse_options(int argc, char *argv[], struct opts *o,
 		case OPT_TOKEN:
 			set(conf, "token", optarg);
 			break;
-		case ':':
-			sc_usage_msg(usage_text, "option '%s' needs a value",
-			    argv[optind - 1]);
 		default:
-			if (optopt != 0)
-				sc_usage_msg(usage_text, "unknown option '-%c'",
-				    optopt);
-			sc_usage_msg(usage_text, "unknown option '%s'",
-			    argv[optind - 1]);
+			SC_BUG("option %d in the table but not handled", ch);
 		}
 	}
 	if (optind < argc)
@@ -527,12 +522,14 @@ linger(int64_t ms)
 		;
 }
 
-/* A start-up failure: "sc-serve: message", the matching exit code. */
+/*
+ * A start-up failure: logged as every other line of the server is (the
+ * log is in the server's format by then), and the matching exit code.
+ */
 static int
 fatal(const struct sc_error *err)
 {
-	fprintf(stderr, "sc-serve: %s\n", err->msg);
-	return sc_exit_code(err);
+	return sc_report_error(err);
 }
 
 /*
@@ -560,9 +557,9 @@ start_rpc(struct sc_server *srv, const struct opts *o, int *port)
 			return fatal(&err);
 		bind_reason(o->host, strrchr(o->listen, ':') + 1, why,
 		    sizeof(why));
-		fprintf(stderr, "sc-serve: cannot listen on '%s': %s\n",
+		sc_error_set(&err, SC_ST_IO, "cannot listen on '%s': %s",
 		    o->listen, why);
-		return SC_EXIT_IO;
+		return fatal(&err);
 	}
 	return SC_EXIT_OK;
 }

@@ -188,3 +188,17 @@ server_port() {
 	kill -TERM "$pid"
 	wait "$pid"
 }
+
+@test "a thread that cannot be started exits 10 with a log line, not an abort" {
+	local oc
+	oc=$(cat /proc/sys/vm/overcommit_memory 2>/dev/null) ||
+	    skip "no /proc/sys/vm/overcommit_memory"
+	[ "$oc" != 1 ] || skip "overcommit always on: thread stacks never fail"
+	[ -z "${SCTK_SANITIZE:-}" ] || skip "the sanitizers map memory of their own"
+	# A default thread stack of 95 GiB cannot be mapped, so the first
+	# pthread_create() fails (EAGAIN), as when threads run out.
+	run --separate-stderr -10 bash -c \
+	    'ulimit -s 100000000 && exec timeout 10 sc-serve --listen 127.0.0.1:0'
+	[ -z "$output" ]
+	stderr_logged E "cannot start the 4 runner threads \(started 0\): Resource temporarily unavailable"
+}

@@ -480,12 +480,15 @@ watchdog_main(void *arg)
  * From the first SIGTERM or SIGINT on, the process ends within the
  * shutdown timeout, or at once on a second signal, even if a thread is
  * stuck (a long statement, a handler that does not return); exit status
- * 10 then says the shutdown was not clean.
+ * 10 then says the shutdown was not clean.  Returns whether it runs:
+ * without a thread for it, the shutdown goes on without a bound.
  */
-static void
+static bool
 watchdog_start(struct watchdog *w, const sigset_t *sigs,
     const struct sc_server_conf *conf)
 {
+	int rc;
+
 	w->sigs = *sigs;
 	w->timeout_ms = conf->shutdown_timeout_ms;
 	if (sc_server_conf_get(conf, "sctk.server.shutdownTimeout", w->timeout,
@@ -493,8 +496,13 @@ watchdog_start(struct watchdog *w, const sigset_t *sigs,
 		snprintf(w->timeout, sizeof(w->timeout), "%" PRId64 " ms",
 		    w->timeout_ms);
 	atomic_init(&w->done, false);
-	if (pthread_create(&w->tid, NULL, watchdog_main, w) != 0)
-		SC_BUG("cannot create the shutdown watchdog");
+	if ((rc = pthread_create(&w->tid, NULL, watchdog_main, w)) != 0) {
+		sc_warn("cannot start the shutdown watchdog: %s; shutting "
+			"down without sctk.server.shutdownTimeout",
+		    strerror(rc));
+		return false;
+	}
+	return true;
 }
 
 static void
@@ -575,10 +583,12 @@ stop_server(struct sc_server *srv)
 	struct sc_exec_counts counts;
 
 	sc_sessmgr_stop(srv->sessions);
-	sc_execmgr_counts(srv->execs, &counts);
-	sc_execmgr_shutdown(srv->execs);
-	if (counts.attached > 0)
-		linger(STATUS_GRACE_MS);
+	if (srv->execs != NULL) {
+		sc_execmgr_counts(srv->execs, &counts);
+		sc_execmgr_shutdown(srv->execs);
+		if (counts.attached > 0)
+			linger(STATUS_GRACE_MS);
+	}
 	if (srv->rpc != NULL)
 		sc_rpc_server_shutdown(srv->rpc);
 	sc_service_drain();
@@ -602,7 +612,7 @@ main(int argc, char *argv[])
 	struct sc_error err;
 	sigset_t sigs;
 	int sig, port, rc;
-	bool stopping = false;
+	bool watching = false;
 
 	memset(&srv, 0, sizeof(srv));
 	parse_options(argc, argv, &o, &srv.conf);
@@ -633,7 +643,10 @@ main(int argc, char *argv[])
 		return fatal(&err);
 	sc_engine_configure(srv.engine, &srv.conf);
 	srv.sessions = sc_sessmgr_new(&srv.conf, srv.engine);
-	srv.execs = sc_execmgr_new(&srv.conf);
+	if ((srv.execs = sc_execmgr_new(&srv.conf, &err)) == NULL) {
+		rc = fatal(&err);
+		goto out;
+	}
 	/* A closed session's operations go with it. */
 	sc_sessmgr_on_close(srv.sessions, sc_exec_session_closed_hook,
 	    srv.execs);
@@ -654,14 +667,13 @@ main(int argc, char *argv[])
 
 	sig = wait_for_signal(&sigs, &trim);
 	sc_info("shutting down (%s)", sig == SIGTERM ? "SIGTERM" : "SIGINT");
-	watchdog_start(&dog, &sigs, &srv.conf);
-	stopping = true;
+	watching = watchdog_start(&dog, &sigs, &srv.conf);
 	rc = SC_EXIT_OK;
 	if (o.ready_file != NULL)
 		unlink(o.ready_file);
 out:
 	stop_server(&srv);
-	if (stopping)
+	if (watching)
 		watchdog_stop(&dog);
 	if (rc == SC_EXIT_OK)
 		sc_info("stopped");

@@ -740,7 +740,7 @@ static const struct sc_exec_transport rpc_transport = {
 
 struct sc_execmgr *
 sc_execmgr_new_opts(const struct sc_server_conf *conf,
-    const struct sc_execmgr_opts *o)
+    const struct sc_execmgr_opts *o, struct sc_error *err)
 {
 	struct sc_execmgr *m;
 	pthread_condattr_t ca;
@@ -776,14 +776,17 @@ sc_execmgr_new_opts(const struct sc_server_conf *conf,
 	    : m->max_threads;
 	m->stall_since = -1;
 	m->spawn_retry_at = INT64_MIN;
-	sc_exec_sched_start(m, o == NULL || !o->no_timer);
+	if (sc_exec_sched_start(m, o == NULL || !o->no_timer, err) == -1) {
+		sc_execmgr_free(m);
+		return NULL;
+	}
 	return m;
 }
 
 struct sc_execmgr *
-sc_execmgr_new(const struct sc_server_conf *conf)
+sc_execmgr_new(const struct sc_server_conf *conf, struct sc_error *err)
 {
-	return sc_execmgr_new_opts(conf, NULL);
+	return sc_execmgr_new_opts(conf, NULL, err);
 }
 
 void

@@ -62,9 +62,11 @@ struct sc_exec_op;
  * connection of their session (sc_session_conn(), opened by the caller
  * of sc_exec_execute()).  Starts conf.workers worker threads and the
  * timer thread, which also calls sc_execmgr_maintain() every
- * conf.maintenance_interval_ms.  Never returns NULL.
+ * conf.maintenance_interval_ms.  NULL with err (SC_ST_INTERNAL) when a
+ * thread cannot be started.
  */
-struct sc_execmgr *sc_execmgr_new(const struct sc_server_conf *conf);
+struct sc_execmgr *sc_execmgr_new(const struct sc_server_conf *conf,
+    struct sc_error *err);
 /*
  * Shut down: refuse new operations, cancel every operation, end every
  * attached stream with UNAVAILABLE "sc-serve is shutting down", and join
@@ -340,7 +342,7 @@ struct sc_execmgr_opts {
 
 /* As sc_execmgr_new() with substitutes (tests). */
 struct sc_execmgr *sc_execmgr_new_opts(const struct sc_server_conf *conf,
-    const struct sc_execmgr_opts *o);
+    const struct sc_execmgr_opts *o, struct sc_error *err);
 /*
  * End streams that reached senderMaxStreamDuration at now (the manager's
  * clock); the timer thread does this.  Returns the number ended.

@@ -314,10 +314,12 @@ uint8_t *sc_exec_pack_response(struct sc_exec_op *op,
 /* exec_sched.c */
 /*
  * Start conf.workers runner threads, and the timer thread when timer is
- * set; sc_exec_sched_stop() waits for every runner (their operations
+ * set: 0, or -1 with err (SC_ST_INTERNAL) when a thread cannot be
+ * started (those started run until sc_exec_sched_stop()).
+ * sc_exec_sched_stop() waits for every runner (their operations
  * canceled) and the timer to end (m->stopping set).
  */
-void sc_exec_sched_start(struct sc_execmgr *m, bool timer);
+int sc_exec_sched_start(struct sc_execmgr *m, bool timer, struct sc_error *err);
 void sc_exec_sched_stop(struct sc_execmgr *m);
 bool sc_exec_sched_add(struct sc_execmgr *m, struct sc_exec_op *op,
     int64_t now);

@@ -261,7 +261,10 @@ sched_next(struct sc_execmgr *m, bool can_new, bool take)
 	return NULL;
 }
 
-/* Start a runner thread, counted idle until it takes work. */
+/*
+ * Start a runner thread, counted idle until it takes work.  0, or
+ * pthread_create()'s error number.
+ */
 static int
 spawn(struct sc_execmgr *m, int64_t now)
 {
@@ -275,7 +278,7 @@ spawn(struct sc_execmgr *m, int64_t now)
 		sc_warn("cannot start a runner thread (%d running): %s",
 		    m->nthreads, strerror(rc));
 		m->spawn_retry_at = now + 1000;
-		return -1;
+		return rc;
 	}
 	t->next = m->live;
 	t->prev = NULL;
@@ -329,7 +332,7 @@ dispatch(struct sc_execmgr *m, int64_t now)
 		if ((op = sched_next(m, can_new, false)) == NULL)
 			break;
 		if (op->sched == SCH_QUEUED && m->nidle <= (int)m->nready &&
-		    spawn(m, now) == -1)
+		    spawn(m, now) != 0)
 			continue;
 		sched_next(m, can_new, true);
 		m->nrunning++;
@@ -759,23 +762,28 @@ timer_main(void *arg)
 
 /* ----------------------------------------------------- start and stop */
 
-void
-sc_exec_sched_start(struct sc_execmgr *m, bool timer)
+int
+sc_exec_sched_start(struct sc_execmgr *m, bool timer, struct sc_error *err)
 {
 	int64_t now = sc_exec_now(m);
-	int i, rc;
+	int i, rc = 0;
 
 	pthread_mutex_lock(&m->slock);
-	for (i = 0; i < m->workers; i++)
-		if (spawn(m, now) == -1)
-			SC_BUG("cannot start the runner threads");
+	for (i = 0; i < m->workers && rc == 0; i++)
+		rc = spawn(m, now);
 	pthread_mutex_unlock(&m->slock);
+	if (rc != 0)
+		return sc_error_set(err, SC_ST_INTERNAL,
+		    "cannot start the %d runner threads (started %d): %s",
+		    m->workers, i - 1, strerror(rc));
 	if (timer) {
 		if ((rc = pthread_create(&m->timer, NULL, timer_main, m)) != 0)
-			SC_BUG("cannot start the timer thread: %s",
+			return sc_error_set(err, SC_ST_INTERNAL,
+			    "cannot start the execution timer thread: %s",
 			    strerror(rc));
 		m->has_timer = true;
 	}
+	return 0;
 }
 
 void

@@ -366,7 +366,9 @@ xf_mgr_start(size_t completed_max)
 	o.transport = &fake_tr;
 	o.no_timer = true;
 	o.completed_max = completed_max;
-	xf_mgr = sc_execmgr_new_opts(&xf_conf, &o);
+	xf_mgr = sc_execmgr_new_opts(&xf_conf, &o, NULL);
+	if (xf_mgr == NULL)
+		SC_BUG("cannot start the execution manager");
 }
 
 void

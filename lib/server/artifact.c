@@ -1529,10 +1529,9 @@ not_found(struct sc_error *err, const char *name)
 }
 
 int
-sc_artifact_path(struct sc_session *s, const char *name, int *fdp, char *path,
-    size_t pathsz, struct sc_error *err)
+sc_artifact_path(struct sc_artifact_store *st, struct sc_session *s,
+    const char *name, int *fdp, char *path, size_t pathsz, struct sc_error *err)
 {
-	struct sc_artifact_store *st = s->server->artifacts;
 	struct record *r;
 	struct parsed p;
 	struct stat sb;

@@ -4,12 +4,17 @@
  * exec.h: operations of sc-serve: ExecutePlan, ReattachExecute,
  * ReleaseExecute, Interrupt and the execution manager (Spark's
  * ExecuteHolder, ExecuteResponseObserver, ExecuteGrpcResponseSender and
- * SparkConnectExecutionManager; spark-connect-protocol.md 4.2-4.8).
+ * SparkConnectExecutionManager).
  *
+ *   exec.c          operations, their state machine, the handlers, the
+ *                   manager's life and maintenance
+ *   exec_send.c     senders: pump, stream rotation, flow control, and
+ *                   sc_exec_emit*() for runners
+ *   exec_sched.c    the slot scheduler, runner threads, the timer
+ *   exec_table.c    keys, tombstones, recently completed ids, inspection
  *   exec_buffer.c   the per-operation response buffer (retry buffer)
- *   exec.c          operations, their state machine, senders, and the
- *                   manager: registry, tombstones, worker pool, timer
  *   exec_run.c      the default runner: a plan on the embedded engine
+ *   exec_int.h      what these files share
  *
  * Threads: the handlers below run on completion-queue threads and never
  * block; plans run on runner threads; one timer thread ends streams at
@@ -53,12 +58,15 @@ struct sc_exec_op;
 /* ------------------------------------------------------- the service */
 
 /*
- * A manager for srv (borrowed; srv->conf is read once here, srv->engine
- * when plans run).  Starts conf.workers worker threads and the timer
- * thread, which also calls sc_execmgr_maintain() every
- * conf.maintenance_interval_ms.  Never returns NULL.
+ * A manager with the settings conf (copied).  Plans run on the engine
+ * connection of their session (sc_session_conn(), opened by the caller
+ * of sc_exec_execute()).  Starts conf.workers worker threads and the
+ * timer thread, which also calls sc_execmgr_maintain() every
+ * conf.maintenance_interval_ms.  NULL with err (SC_ST_INTERNAL) when a
+ * thread cannot be started.
  */
-struct sc_execmgr *sc_execmgr_new(struct sc_server *srv);
+struct sc_execmgr *sc_execmgr_new(const struct sc_server_conf *conf,
+    struct sc_error *err);
 /*
  * Shut down: refuse new operations, cancel every operation, end every
  * attached stream with UNAVAILABLE "sc-serve is shutting down", and join
@@ -127,9 +135,12 @@ int sc_exec_interrupt(struct sc_execmgr *m, struct sc_session *s, int type,
  * Session s was closed: remove its operations as abandoned (tombstoned,
  * canceled, streams ended with INVALID_CURSOR.DISCONNECTED).  Call it
  * after marking s closed and with no session or session-manager lock
- * held.
+ * held.  sc_exec_session_closed_hook() is the same as a close hook of
+ * the session manager (sc_sessmgr_on_close(), arg: the execution
+ * manager).
  */
 void sc_exec_session_closed(struct sc_execmgr *m, struct sc_session *s);
+void sc_exec_session_closed_hook(struct sc_session *s, void *execmgr);
 
 /*
  * Maintenance at now_mono_ms (the manager's clock): remove operations
@@ -248,7 +259,7 @@ void sc_execbuf_finish(struct sc_execbuf *b);
  * call on b; rows may be NULL), 0 if it has not been produced yet, 2 if
  * index is past the final index (the stream is complete), or -1 with
  * INVALID_CURSOR.POSITION_NOT_AVAILABLE if it was evicted or released.
- * Consuming evicts older responses by Spark's rule (4.3).
+ * Consuming evicts older responses by Spark's rule (see exec_buffer.c).
  */
 int sc_execbuf_consume(struct sc_execbuf *b, int64_t index,
     const uint8_t **data, size_t *len, int64_t *rows, struct sc_error *err);
@@ -295,7 +306,7 @@ typedef int64_t sc_exec_clock_fn(void *arg);
  * sc_exec_emit() (schema, batches, metrics, ...; ResultComplete is added
  * by the caller), then return 0, or -1 with err (the stream then ends
  * with err after the responses produced so far).  The default runner
- * (exec_run.c) uses srv->engine.
+ * (exec_run.c) runs it on the session's engine connection.
  */
 typedef int sc_exec_run_fn(struct sc_exec_op *op,
     const Spark__Connect__Plan *plan, void *arg, struct sc_error *err);
@@ -330,8 +341,8 @@ struct sc_execmgr_opts {
 };
 
 /* As sc_execmgr_new() with substitutes (tests). */
-struct sc_execmgr *sc_execmgr_new_opts(struct sc_server *srv,
-    const struct sc_execmgr_opts *o);
+struct sc_execmgr *sc_execmgr_new_opts(const struct sc_server_conf *conf,
+    const struct sc_execmgr_opts *o, struct sc_error *err);
 /*
  * End streams that reached senderMaxStreamDuration at now (the manager's
  * clock); the timer thread does this.  Returns the number ended.
@@ -376,10 +387,10 @@ size_t sc_exec_arrow_envelope(uint8_t *out, size_t room, const char *session_id,
     const char *response_id, int64_t rows, int64_t start_offset, size_t ipclen);
 /* True once the operation was canceled or closed (runners may poll). */
 bool sc_exec_op_canceled(struct sc_exec_op *op);
-/* The operation's id, session and manager (borrowed). */
+/* The operation's id, session and its manager's settings (borrowed). */
 const char *sc_exec_op_id(const struct sc_exec_op *op);
 struct sc_session *sc_exec_op_session(const struct sc_exec_op *op);
-struct sc_server *sc_exec_op_server(const struct sc_exec_op *op);
+const struct sc_server_conf *sc_exec_op_conf(const struct sc_exec_op *op);
 /* The operation's current state (locks it). */
 enum sc_exec_state sc_exec_op_state(struct sc_exec_op *op);
 /*

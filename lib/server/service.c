@@ -393,7 +393,7 @@ conf_value(struct sc_session *s, const char *key)
 
 	if ((v = sc_session_conf_get(s, key)) != NULL)
 		return v;
-	if (sc_server_conf_get(&s->server->conf, key, buf, sizeof(buf)) == 0)
+	if (sc_server_conf_get(s->conf, key, buf, sizeof(buf)) == 0)
 		return sc_xstrdup(buf);
 	for (i = 0; i < SC_NELEM(builtins); i++)
 		if (strcmp(key, builtins[i].key) == 0)
@@ -410,7 +410,7 @@ is_static(struct sc_session *s, const char *key)
 
 	if (has_prefix(key, "spark.connect.") || has_prefix(key, "sctk."))
 		return true;
-	if (sc_server_conf_get(&s->server->conf, key, buf, sizeof(buf)) == 0)
+	if (sc_server_conf_get(s->conf, key, buf, sizeof(buf)) == 0)
 		return true;
 	for (i = 0; i < SC_NELEM(builtins); i++)
 		if (strcmp(key, builtins[i].key) == 0)
@@ -442,8 +442,7 @@ conf_set(struct sc_session *s, const Spark__Connect__ConfigRequest__Set *op,
 	bool silent, failed = false;
 	int rc;
 
-	if (sc_session_conf_check_count(&s->server->conf, op->n_pairs, err) ==
-	    -1)
+	if (sc_session_conf_check_count(s->conf, op->n_pairs, err) == -1)
 		return -1;
 	silent = op->_silent_case != 0 && op->silent;
 	keys = sc_xcalloc(op->n_pairs ? op->n_pairs : 1, sizeof(*keys));
@@ -487,7 +486,7 @@ conf_get(struct sc_session *s, char **keys, size_t n, bool option,
 	char *v;
 	size_t i;
 
-	if (sc_session_conf_check_count(&s->server->conf, n, err) == -1)
+	if (sc_session_conf_check_count(s->conf, n, err) == -1)
 		return -1;
 	for (i = 0; i < n; i++) {
 		warn_key(o, keys[i]);
@@ -512,8 +511,7 @@ conf_get_default(struct sc_session *s,
 	char *v;
 	size_t i;
 
-	if (sc_session_conf_check_count(&s->server->conf, op->n_pairs, err) ==
-	    -1)
+	if (sc_session_conf_check_count(s->conf, op->n_pairs, err) == -1)
 		return -1;
 	for (i = 0; i < op->n_pairs; i++) {
 		kv = op->pairs[i];
@@ -582,7 +580,7 @@ conf_get_all(struct sc_session *s,
 	for (i = 0; i < SC_NELEM(builtins); i++)
 		all_add(builtins[i].key, builtins[i].value, &a);
 	a.rank = 1;
-	sc_server_conf_each(&s->server->conf, all_add, &a);
+	sc_server_conf_each(s->conf, all_add, &a);
 	a.rank = 2;
 	sc_session_conf_each(s, all_add, &a);
 	if (a.n > 1)
@@ -602,7 +600,7 @@ conf_unset(struct sc_session *s, char **keys, size_t n, struct conf_out *o,
 {
 	size_t i;
 
-	if (sc_session_conf_check_count(&s->server->conf, n, err) == -1)
+	if (sc_session_conf_check_count(s->conf, n, err) == -1)
 		return -1;
 	for (i = 0; i < n; i++) {
 		warn_key(o, keys[i]);
@@ -625,7 +623,7 @@ conf_is_modifiable(struct sc_session *s, char **keys, size_t n,
 	size_t i;
 	bool mod;
 
-	if (sc_session_conf_check_count(&s->server->conf, n, err) == -1)
+	if (sc_session_conf_check_count(s->conf, n, err) == -1)
 		return -1;
 	for (i = 0; i < n; i++) {
 		mod = has_prefix(keys[i], "spark.sql.") &&

@@ -24,7 +24,7 @@
 #include <strings.h>
 
 #include "core/error.h"
-#include "server/server.h"
+#include "server/srverror.h"
 #include "core/banned.h"
 
 /* ------------------------------------------------------------------ */

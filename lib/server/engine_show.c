@@ -19,7 +19,7 @@
 
 #include "core/error.h"
 #include "core/xmem.h"
-#include "server/server.h"
+#include "server/srverror.h"
 #include "core/banned.h"
 
 #define MIN_COL_WIDTH 3

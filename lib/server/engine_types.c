@@ -21,7 +21,7 @@
 
 #include "core/error.h"
 #include "core/xmem.h"
-#include "server/server.h"
+#include "server/srverror.h"
 #include "core/banned.h"
 
 /* ------------------------------------------------------------------ */

@@ -1171,7 +1171,7 @@ sc_engine_tree_string(struct sc_engine_conn *c,
 	sc_buf_addstr(&b, "root\n", NULL);
 	for (i = 0; i < n; i++) {
 		sc_buf_addf(&b, NULL, " |-- %s: ", cols[i].name);
-		sc_eng_type_name(&cols[i].type, &b);
+		sc_eng_type_text(&cols[i].type, SC_VALUE_TYPENAME, &b);
 		sc_buf_addf(&b, NULL, " (nullable = %s)\n",
 		    cols[i].nullable != 0 ? "true" : "false");
 	}

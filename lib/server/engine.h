@@ -344,6 +344,7 @@ int sc_engine_type_name(const Spark__Connect__DataType *t, struct sc_buf *out,
 
 #include "core/arrow.h"
 #include "core/buf.h"
+#include "core/value.h"
 
 /* A column type: an Arrow type, decimal precision/scale, zone flag. */
 #define SC_ETYPE_UNKNOWN (-1)
@@ -533,8 +534,10 @@ int sc_eng_parse_type(const char *s, size_t n, bool sqlite_names,
     struct sc_etype *out);
 int sc_eng_type_from_proto(const Spark__Connect__DataType *t,
     struct sc_etype *out, struct sc_error *err);
-void sc_eng_type_name(const struct sc_etype *t, struct sc_buf *out);
-void sc_eng_type_sql(const struct sc_etype *t, struct sc_buf *out);
+enum sc_value_type sc_eng_value_type(const struct sc_etype *t);
+/* t's name in style (SC_VALUE_TYPENAME, SC_VALUE_SQL); 0 or -1. */
+int sc_eng_type_text(const struct sc_etype *t, enum sc_value_style style,
+    struct sc_buf *out);
 void sc_eng_type_decl(const struct sc_etype *t, struct sc_buf *out);
 Spark__Connect__DataType *sc_eng_schema_new(const struct sc_ecol *cols,
     size_t n);
@@ -544,11 +547,6 @@ void sc_eng_eval_column(sqlite3_stmt *st, int col, struct sc_eval *v);
 int sc_eng_put(struct sc_arrow_writer *w, size_t col, const struct sc_ecol *c,
     const struct sc_eval *v, int64_t row, struct sc_error *err);
 int sc_eng_register_functions(sqlite3 *db);
-void sc_eng_fmt_double(double d, bool is_float, char *buf, size_t sz);
-int sc_eng_parse_date(const char *s, size_t n, int32_t *days);
-int sc_eng_parse_timestamp(const char *s, size_t n, int64_t *us);
-void sc_eng_fmt_date(int32_t days, char *buf, size_t sz);
-void sc_eng_fmt_timestamp(int64_t us, char *buf, size_t sz);
 
 /* engine_guard.c */
 struct sc_eacct;

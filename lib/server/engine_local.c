@@ -590,13 +590,13 @@ insert_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 				break;
 			case SC_ARROW_DATE32:
 				sc_arrow_get_int64(b, i, r, &iv);
-				sc_eng_fmt_date((int32_t)iv, buf, sizeof(buf));
+				sc_value_fmt_date(iv, buf);
 				brc = sqlite3_bind_text(ins->st, col, buf, -1,
 				    SQLITE_TRANSIENT);
 				break;
 			case SC_ARROW_TIMESTAMP_US:
 				sc_arrow_get_int64(b, i, r, &iv);
-				sc_eng_fmt_timestamp(iv, buf, sizeof(buf));
+				sc_value_fmt_timestamp(iv, buf);
 				brc = sqlite3_bind_text(ins->st, col, buf, -1,
 				    SQLITE_TRANSIENT);
 				break;

@@ -435,7 +435,7 @@ rewrite_cast(struct dialect *d, size_t i, struct sc_buf *out)
 	sc_buf_addstr(out, "sc_cast(", NULL);
 	emit(d, open + 1, as, out);
 	sc_buf_addstr(out, ", '", NULL);
-	sc_eng_type_name(&et, out);
+	sc_eng_type_text(&et, SC_VALUE_TYPENAME, out);
 	sc_buf_addf(out, NULL, "', %d)", try_ ? 1 : 0);
 	return j + 1;
 }
@@ -905,7 +905,10 @@ literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 
 		if (real_literal(sql, d, err) == -1)
 			return -1;
-		sc_eng_fmt_double(d, f, b, sizeof(b));
+		if (f)
+			sc_value_fmt_float(l->float_, b);
+		else
+			sc_value_fmt_double(d, b);
 		sc_buf_addstr(&ei->name, b, NULL);
 		set_type(ei, f ? SC_ARROW_FLOAT : SC_ARROW_DOUBLE);
 		return 0;
@@ -942,7 +945,7 @@ literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 		set_type(ei, SC_ARROW_UTF8);
 		return 0;
 	case LIT_(DATE):
-		sc_eng_fmt_date(l->date, b, sizeof(b));
+		sc_value_fmt_date(l->date, b);
 		qstring(sql, b, strlen(b));
 		sc_buf_addf(&ei->name, NULL, "DATE '%s'", b);
 		set_type(ei, SC_ARROW_DATE32);
@@ -951,8 +954,8 @@ literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 	case LIT_(TIMESTAMP_NTZ): {
 		bool ntz = l->literal_type_case == LIT_(TIMESTAMP_NTZ);
 
-		sc_eng_fmt_timestamp(ntz ? l->timestamp_ntz : l->timestamp, b,
-		    sizeof(b));
+		sc_value_fmt_timestamp(ntz ? l->timestamp_ntz : l->timestamp,
+		    b);
 		qstring(sql, b, strlen(b));
 		sc_buf_addf(&ei->name, NULL, "%s '%s'",
 		    ntz ? "TIMESTAMP_NTZ" : "TIMESTAMP", b);
@@ -1019,15 +1022,15 @@ sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
 		    SQLITE_TRANSIENT, SQLITE_UTF8);
 		return rc == SQLITE_OK ? 0 : sc_eng_bind_error(st, rc, err);
 	case LIT_(DATE):
-		sc_eng_fmt_date(l->date, b, sizeof(b));
+		sc_value_fmt_date(l->date, b);
 		sqlite3_bind_text(st, idx, b, -1, SQLITE_TRANSIENT);
 		return 0;
 	case LIT_(TIMESTAMP):
-		sc_eng_fmt_timestamp(l->timestamp, b, sizeof(b));
+		sc_value_fmt_timestamp(l->timestamp, b);
 		sqlite3_bind_text(st, idx, b, -1, SQLITE_TRANSIENT);
 		return 0;
 	case LIT_(TIMESTAMP_NTZ):
-		sc_eng_fmt_timestamp(l->timestamp_ntz, b, sizeof(b));
+		sc_value_fmt_timestamp(l->timestamp_ntz, b);
 		sqlite3_bind_text(st, idx, b, -1, SQLITE_TRANSIENT);
 		return 0;
 	default:
@@ -1595,20 +1598,20 @@ cast(struct sc_ectx *x, const struct sc_eplan *in,
 	}
 	mode = c->eval_mode == EVAL_(TRY) || c->eval_mode == EVAL_(LEGACY);
 	sc_buf_init(&inner, SC_BUF_UNLIMITED);
-	sc_buf_init(&tn, 256);
+	sc_buf_init(&tn, SC_BUF_UNLIMITED);
 	einfo_init(&iei);
 	if (expr(x, in, c->expr, &inner, &iei, err) == -1)
 		goto out;
 	sc_buf_addf(sql, NULL, "sc_cast(%s, '", (const char *)inner.data);
-	sc_eng_type_name(&to, sql);
+	sc_eng_type_text(&to, SC_VALUE_TYPENAME, sql);
 	sc_buf_addf(sql, NULL, "', %d", mode);
 	if (iei.type.t != SC_ETYPE_UNKNOWN) {
 		sc_buf_addstr(sql, ", '", NULL);
-		sc_eng_type_name(&iei.type, sql);
+		sc_eng_type_text(&iei.type, SC_VALUE_TYPENAME, sql);
 		sc_buf_addch(sql, '\'', NULL);
 	}
 	sc_buf_addch(sql, ')', NULL);
-	sc_eng_type_sql(&to, &tn);
+	sc_eng_type_text(&to, SC_VALUE_SQL, &tn);
 	sc_buf_addf(&ei->name, NULL, "CAST(%s AS %s)",
 	    (const char *)iei.name.data, (const char *)tn.data);
 	ei->type = to;

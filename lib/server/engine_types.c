@@ -3,8 +3,9 @@
 /*
  * engine_types.c: Spark types for the SQLite engine.  Type names (Spark
  * and SQLite declared types), DataType messages, conversion of SQLite
- * values into Arrow columns, dates and timestamps as text, Java-style
- * double formatting, and the sc_cast() SQL function behind Spark's CAST.
+ * values into Arrow columns, and the sc_cast() SQL function behind
+ * Spark's CAST.  Values as text (doubles, dates, timestamps, decimals)
+ * are lib/core/value's, the same the client prints with.
  */
 
 #define SC_ENGINE_INTERNAL
@@ -273,106 +274,48 @@ sc_eng_type_from_proto(const Spark__Connect__DataType *t, struct sc_etype *out,
 	    (int)t->kind_case);
 }
 
-/* printSchema names. */
-void
-sc_eng_type_name(const struct sc_etype *t, struct sc_buf *out)
+/* The Spark type of t, as lib/core/value names types. */
+enum sc_value_type
+sc_eng_value_type(const struct sc_etype *t)
 {
-	const char *s = "void";
-
 	switch (t->t) {
 	case SC_ARROW_BOOL:
-		s = "boolean";
-		break;
+		return SC_VALUE_BOOLEAN;
 	case SC_ARROW_INT8:
-		s = "byte";
-		break;
+		return SC_VALUE_BYTE;
 	case SC_ARROW_INT16:
-		s = "short";
-		break;
+		return SC_VALUE_SHORT;
 	case SC_ARROW_INT32:
-		s = "integer";
-		break;
+		return SC_VALUE_INT;
 	case SC_ARROW_INT64:
-		s = "long";
-		break;
+		return SC_VALUE_LONG;
 	case SC_ARROW_FLOAT:
-		s = "float";
-		break;
+		return SC_VALUE_FLOAT;
 	case SC_ARROW_DOUBLE:
-		s = "double";
-		break;
+		return SC_VALUE_DOUBLE;
 	case SC_ARROW_UTF8:
 	case SC_ARROW_LARGE_UTF8:
-		s = "string";
-		break;
+		return SC_VALUE_STRING;
 	case SC_ARROW_BINARY:
 	case SC_ARROW_LARGE_BINARY:
-		s = "binary";
-		break;
+		return SC_VALUE_BINARY;
 	case SC_ARROW_DATE32:
-		s = "date";
-		break;
+		return SC_VALUE_DATE;
 	case SC_ARROW_TIMESTAMP_US:
-		s = t->ntz ? "timestamp_ntz" : "timestamp";
-		break;
+		return t->ntz ? SC_VALUE_TIMESTAMP_NTZ : SC_VALUE_TIMESTAMP;
 	case SC_ARROW_DECIMAL128:
-		sc_buf_addf(out, NULL, "decimal(%d,%d)", t->prec, t->scale);
-		return;
+		return SC_VALUE_DECIMAL;
 	default:
-		break;
+		return SC_VALUE_VOID;
 	}
-	sc_buf_addstr(out, s, NULL);
 }
 
-/* SQL names, as Spark prints them in CAST(x AS BIGINT) and in DDL. */
-void
-sc_eng_type_sql(const struct sc_etype *t, struct sc_buf *out)
+int
+sc_eng_type_text(const struct sc_etype *t, enum sc_value_style style,
+    struct sc_buf *out)
 {
-	const char *s = "VOID";
-
-	switch (t->t) {
-	case SC_ARROW_BOOL:
-		s = "BOOLEAN";
-		break;
-	case SC_ARROW_INT8:
-		s = "TINYINT";
-		break;
-	case SC_ARROW_INT16:
-		s = "SMALLINT";
-		break;
-	case SC_ARROW_INT32:
-		s = "INT";
-		break;
-	case SC_ARROW_INT64:
-		s = "BIGINT";
-		break;
-	case SC_ARROW_FLOAT:
-		s = "FLOAT";
-		break;
-	case SC_ARROW_DOUBLE:
-		s = "DOUBLE";
-		break;
-	case SC_ARROW_UTF8:
-	case SC_ARROW_LARGE_UTF8:
-		s = "STRING";
-		break;
-	case SC_ARROW_BINARY:
-	case SC_ARROW_LARGE_BINARY:
-		s = "BINARY";
-		break;
-	case SC_ARROW_DATE32:
-		s = "DATE";
-		break;
-	case SC_ARROW_TIMESTAMP_US:
-		s = t->ntz ? "TIMESTAMP_NTZ" : "TIMESTAMP";
-		break;
-	case SC_ARROW_DECIMAL128:
-		sc_buf_addf(out, NULL, "DECIMAL(%d,%d)", t->prec, t->scale);
-		return;
-	default:
-		break;
-	}
-	sc_buf_addstr(out, s, NULL);
+	return sc_value_type_name(sc_eng_value_type(t), t->prec, t->scale,
+	    style, out, NULL);
 }
 
 /*
@@ -396,7 +339,7 @@ sc_eng_type_decl(const struct sc_etype *t, struct sc_buf *out)
 	case SC_ARROW_NULL:
 		return;
 	default:
-		sc_eng_type_sql(t, out);
+		sc_eng_type_text(t, SC_VALUE_SQL, out);
 		return;
 	}
 }
@@ -576,8 +519,7 @@ sc_engine_type_name(const Spark__Connect__DataType *t, struct sc_buf *out,
 
 	if (sc_eng_type_from_proto(t, &et, err) == -1)
 		return -1;
-	sc_eng_type_name(&et, out);
-	return 0;
+	return sc_eng_type_text(&et, SC_VALUE_TYPENAME, out);
 }
 
 int
@@ -608,460 +550,21 @@ sc_eng_arrow_schema(const struct sc_ecol *cols, size_t n,
 }
 
 /* ------------------------------------------------------------------ */
-/* Dates and timestamps                                                */
+/* Numbers and booleans read from text                                */
 /* ------------------------------------------------------------------ */
 
-/* Days since 1970-01-01 of a proleptic Gregorian date. */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-	int64_t era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-static void
-civil_from_days(int64_t z, int64_t *yp, int *mp, int *dp)
-{
-	int64_t era, doe, yoe, y, doy, mp_;
-
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	y = yoe + era * 400;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp_ = (5 * doy + 2) / 153;
-	*dp = (int)(doy - (153 * mp_ + 2) / 5 + 1);
-	*mp = (int)(mp_ < 10 ? mp_ + 3 : mp_ - 9);
-	*yp = y + (*mp <= 2);
-}
-
-static int
-days_in_month(int64_t y, int m)
-{
-	static const int dim[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30,
-		31 };
-
-	if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
-		return 29;
-	return dim[m - 1];
-}
-
-static int
-digits(const char **sp, const char *end, int min, int max, int64_t *out)
+/* Drop the spaces around s[0..n): advances *sp, returns the new n. */
+static size_t
+strip(const char **sp, size_t n)
 {
 	const char *s = *sp;
-	int64_t v = 0;
-	int n = 0;
 
-	while (s < end && isdigit((unsigned char)*s) && n < max) {
-		v = v * 10 + (*s - '0');
+	for (; n > 0 && isspace((unsigned char)*s); n--)
 		s++;
-		n++;
-	}
-	if (n < min)
-		return -1;
-	*sp = s;
-	*out = v;
-	return 0;
-}
-
-/*
- * Parse "[+-]yyyy[-m[m][-d[d]]]" at *sp (Spark's date forms) and leave
- * *sp after it.
- */
-static int
-parse_date_part(const char **sp, const char *end, int64_t *days)
-{
-	const char *s = *sp;
-	int64_t y, m = 1, d = 1;
-	int neg = 0;
-
-	if (s < end && (*s == '-' || *s == '+'))
-		neg = *s++ == '-';
-	if (digits(&s, end, 4, 6, &y) == -1)
-		return -1;
-	if (s < end && *s == '-') {
-		s++;
-		if (digits(&s, end, 1, 2, &m) == -1)
-			return -1;
-		if (s < end && *s == '-') {
-			s++;
-			if (digits(&s, end, 1, 2, &d) == -1)
-				return -1;
-		}
-	}
-	if (neg)
-		y = -y;
-	if (m < 1 || m > 12 || d < 1 || d > days_in_month(y, (int)m))
-		return -1;
-	*days = days_from_civil(y, (int)m, (int)d);
-	*sp = s;
-	return 0;
-}
-
-static void
-trim(const char **sp, size_t *np)
-{
-	const char *s = *sp;
-	size_t n = *np;
-
-	while (n > 0 && isspace((unsigned char)*s)) {
-		s++;
-		n--;
-	}
 	while (n > 0 && isspace((unsigned char)s[n - 1]))
 		n--;
 	*sp = s;
-	*np = n;
-}
-
-/* A date, optionally followed by ' ' or 'T' and anything (ignored). */
-int
-sc_eng_parse_date(const char *s, size_t n, int32_t *out)
-{
-	const char *end;
-	int64_t days;
-
-	trim(&s, &n);
-	end = s + n;
-	if (parse_date_part(&s, end, &days) == -1)
-		return -1;
-	if (s < end && *s != ' ' && *s != 'T')
-		return -1;
-	if (days < INT32_MIN || days > INT32_MAX)
-		return -1;
-	*out = (int32_t)days;
-	return 0;
-}
-
-/*
- * "date[( |T)h[h]:m[m][:s[s][.fraction]]][zone]" where zone is Z, UTC,
- * or [+-]hh[:mm]; no zone means UTC.
- */
-int
-sc_eng_parse_timestamp(const char *s, size_t n, int64_t *out)
-{
-	const char *end;
-	int64_t days, h = 0, mi = 0, sec = 0, frac = 0, off = 0;
-	int fd = 0;
-
-	trim(&s, &n);
-	end = s + n;
-	if (parse_date_part(&s, end, &days) == -1)
-		return -1;
-	if (s < end && (*s == ' ' || *s == 'T')) {
-		s++;
-		if (digits(&s, end, 1, 2, &h) == -1 || s >= end || *s != ':')
-			return -1;
-		s++;
-		if (digits(&s, end, 1, 2, &mi) == -1)
-			return -1;
-		if (s < end && *s == ':') {
-			s++;
-			if (digits(&s, end, 1, 2, &sec) == -1)
-				return -1;
-			if (s < end && *s == '.') {
-				s++;
-				while (s < end && isdigit((unsigned char)*s)) {
-					if (fd < 6) {
-						frac = frac * 10 + (*s - '0');
-						fd++;
-					}
-					s++;
-				}
-			}
-		}
-		if (h > 23 || mi > 59 || sec > 59)
-			return -1;
-		while (fd < 6) {
-			frac *= 10;
-			fd++;
-		}
-		if (s < end && *s == ' ')
-			s++;
-		if (s < end && (*s == 'Z' || *s == 'z') && s + 1 == end) {
-			s++;
-		} else if (end - s == 3 && strncasecmp(s, "UTC", 3) == 0) {
-			s += 3;
-		} else if (s < end && (*s == '+' || *s == '-')) {
-			int neg = *s == '-';
-			int64_t oh, om = 0;
-
-			s++;
-			if (digits(&s, end, 1, 2, &oh) == -1)
-				return -1;
-			if (s < end && *s == ':')
-				s++;
-			if (s < end && digits(&s, end, 2, 2, &om) == -1)
-				return -1;
-			if (oh > 18 || om > 59)
-				return -1;
-			off = (oh * 3600 + om * 60) * (neg ? -1 : 1);
-		}
-	}
-	if (s != end)
-		return -1;
-	*out =
-	    ((days * 86400 + h * 3600 + mi * 60 + sec) - off) * 1000000 + frac;
-	return 0;
-}
-
-void
-sc_eng_fmt_date(int32_t days, char *buf, size_t sz)
-{
-	int64_t y;
-	int m, d;
-
-	civil_from_days(days, &y, &m, &d);
-	if (y >= 0 && y <= 9999)
-		snprintf(buf, sz, "%04" PRId64 "-%02d-%02d", y, m, d);
-	else
-		snprintf(buf, sz, "%+05" PRId64 "-%02d-%02d", y, m, d);
-}
-
-void
-sc_eng_fmt_timestamp(int64_t us, char *buf, size_t sz)
-{
-	int64_t secs, days, rem, frac;
-	size_t l;
-	int i;
-	char f[8];
-
-	secs = us / 1000000;
-	frac = us % 1000000;
-	if (frac < 0) {
-		frac += 1000000;
-		secs--;
-	}
-	days = secs / 86400;
-	rem = secs % 86400;
-	if (rem < 0) {
-		rem += 86400;
-		days--;
-	}
-	sc_eng_fmt_date((int32_t)days, buf, sz);
-	l = strlen(buf);
-	snprintf(buf + l, sz - l, " %02d:%02d:%02d", (int)(rem / 3600),
-	    (int)(rem / 60 % 60), (int)(rem % 60));
-	if (frac != 0) {
-		snprintf(f, sizeof(f), ".%06d", (int)frac);
-		for (i = 6; f[i] == '0'; i--)
-			f[i] = '\0';
-		l = strlen(buf);
-		snprintf(buf + l, sz - l, "%s", f);
-	}
-}
-
-/* ------------------------------------------------------------------ */
-/* Numbers as text                                                     */
-/* ------------------------------------------------------------------ */
-
-/*
- * Java's Double.toString (Float.toString with is_float): the shortest
- * digits that read back as d, plain notation for 1e-3 <= |d| < 1e7,
- * else d.dddE<n>; always a digit after the point.
- */
-void
-sc_eng_fmt_double(double d, bool is_float, char *buf, size_t sz)
-{
-	char tmp[40], dig[24];
-	char *p, *e;
-	int prec, nd = 0, exp10, i;
-	size_t o = 0;
-
-	if (isnan(d)) {
-		snprintf(buf, sz, "NaN");
-		return;
-	}
-	if (isinf(d)) {
-		snprintf(buf, sz, d > 0 ? "Infinity" : "-Infinity");
-		return;
-	}
-	if (d == 0) {
-		snprintf(buf, sz, signbit(d) ? "-0.0" : "0.0");
-		return;
-	}
-	for (prec = 1; prec <= 17; prec++) {
-		snprintf(tmp, sizeof(tmp), "%.*e", prec - 1, d);
-		if (is_float ? (float)strtod(tmp, NULL) == (float)d
-			     : strtod(tmp, NULL) == d)
-			break;
-	}
-	p = tmp;
-	if (*p == '-')
-		p++;
-	for (; *p != 'e' && *p != '\0'; p++)
-		if (isdigit((unsigned char)*p))
-			dig[nd++] = *p;
-	while (nd > 1 && dig[nd - 1] == '0')
-		nd--;
-	dig[nd] = '\0';
-	exp10 = (int)strtol(p + 1, &e, 10);
-
-#define PUT(c)                          \
-	do {                            \
-		if (o + 1 < sz)         \
-			buf[o++] = (c); \
-	} while (0)
-	if (d < 0)
-		PUT('-');
-	if (exp10 >= -3 && exp10 < 7) {
-		if (exp10 < 0) {
-			PUT('0');
-			PUT('.');
-			for (i = -1; i > exp10; i--)
-				PUT('0');
-			for (i = 0; i < nd; i++)
-				PUT(dig[i]);
-		} else {
-			for (i = 0; i <= exp10; i++)
-				PUT(i < nd ? dig[i] : '0');
-			PUT('.');
-			if (nd <= exp10 + 1)
-				PUT('0');
-			for (i = exp10 + 1; i < nd; i++)
-				PUT(dig[i]);
-		}
-	} else {
-		PUT(dig[0]);
-		PUT('.');
-		if (nd == 1)
-			PUT('0');
-		for (i = 1; i < nd; i++)
-			PUT(dig[i]);
-		PUT('E');
-		snprintf(tmp, sizeof(tmp), "%d", exp10);
-		for (p = tmp; *p != '\0'; p++)
-			PUT(*p);
-	}
-#undef PUT
-	if (sz > 0)
-		buf[o] = '\0';
-}
-
-/*
- * Rescale decimal text s[0..n) ("[+-]digits[.digits][e[+-]n]") to scale
- * digits after the point, rounding half up (away from zero), as Spark's
- * CAST(x AS DECIMAL(p,s)).  0 and the text in out, -1 malformed, -2 the
- * result needs more than prec digits.
- */
-static int
-dec_rescale(const char *s, size_t n, int prec, int scale, char *out,
-    size_t outsz)
-{
-	char dg[96];
-	const char *end;
-	int nd = 0, point = -1, exp10 = 0, neg = 0, shift, i, ni;
-	bool any = false;
-
-	trim(&s, &n);
-	end = s + n;
-	if (s < end && (*s == '+' || *s == '-'))
-		neg = *s++ == '-';
-	for (; s < end; s++) {
-		if (isdigit((unsigned char)*s)) {
-			any = true;
-			if (nd == 0 && *s == '0') {
-				if (point >= 0)
-					exp10--;
-				continue;
-			}
-			if (nd >= 80)
-				return -2;
-			dg[nd++] = *s;
-			if (point >= 0)
-				exp10--;
-		} else if (*s == '.' && point < 0) {
-			point = nd;
-		} else {
-			break;
-		}
-	}
-	if (!any)
-		return -1;
-	if (s < end && (*s == 'e' || *s == 'E')) {
-		char *e;
-		long x;
-		char eb[16];
-		size_t el = (size_t)(end - s - 1);
-
-		if (el == 0 || el >= sizeof(eb))
-			return -1;
-		memcpy(eb, s + 1, el);
-		eb[el] = '\0';
-		x = strtol(eb, &e, 10);
-		if (*e != '\0')
-			return -1;
-		if (x > 100 || x < -100)
-			return x > 0 && nd > 0 ? -2 : (nd = 0, 0);
-		exp10 += (int)x;
-		s = end;
-	}
-	if (s != end)
-		return -1;
-	/* value = dg[0..nd) * 10^exp10; want unscaled = value * 10^scale */
-	shift = exp10 + scale;
-	if (shift >= 0) {
-		if (nd + shift > 80)
-			return -2;
-		for (i = 0; i < shift && nd > 0; i++)
-			dg[nd++] = '0';
-	} else {
-		int drop = -shift;
-		bool up;
-
-		if (drop > nd) {
-			nd = 0;
-		} else {
-			up = dg[nd - drop] >= '5';
-			nd -= drop;
-			if (up) {
-				for (i = nd - 1; i >= 0 && dg[i] == '9'; i--)
-					dg[i] = '0';
-				if (i >= 0) {
-					dg[i]++;
-				} else {
-					memmove(dg + 1, dg, (size_t)nd);
-					dg[0] = '1';
-					nd++;
-				}
-			}
-		}
-	}
-	if (nd > prec)
-		return -2;
-	/* Format: integer part, '.', scale digits. */
-	ni = nd - scale;
-	i = 0;
-	if (outsz < (size_t)(prec + 4))
-		return -2;
-	if (neg && nd > 0)
-		out[i++] = '-';
-	if (ni <= 0) {
-		out[i++] = '0';
-	} else {
-		memcpy(out + i, dg, (size_t)ni);
-		i += ni;
-	}
-	if (scale > 0) {
-		int k;
-
-		out[i++] = '.';
-		for (k = 0; k < scale; k++) {
-			int src = ni + k;
-
-			out[i++] = src >= 0 && src < nd ? dg[src] : '0';
-		}
-	}
-	out[i] = '\0';
-	return 0;
+	return n;
 }
 
 /* Strict integer text: [+-]digits, surrounding spaces allowed. */
@@ -1072,7 +575,7 @@ parse_int64(const char *s, size_t n, int64_t *out)
 	char *e;
 	long long v;
 
-	trim(&s, &n);
+	n = strip(&s, n);
 	if (n == 0 || n >= sizeof(b))
 		return -1;
 	memcpy(b, s, n);
@@ -1097,7 +600,7 @@ parse_double(const char *s, size_t n, double *out)
 	char *e;
 	size_t i;
 
-	trim(&s, &n);
+	n = strip(&s, n);
 	if (n == 0 || n >= sizeof(b))
 		return -1;
 	memcpy(b, s, n);
@@ -1116,7 +619,7 @@ parse_bool(const char *s, size_t n, int *out)
 	static const char *const no[] = { "f", "false", "n", "no", "0" };
 	size_t i;
 
-	trim(&s, &n);
+	n = strip(&s, n);
 	for (i = 0; i < SC_NELEM(yes); i++) {
 		if (strlen(yes[i]) == n && strncasecmp(s, yes[i], n) == 0) {
 			*out = 1;
@@ -1208,6 +711,7 @@ storage_name(int t)
 static void
 value_text(const struct sc_eval *v, char *buf, size_t sz)
 {
+	char d[SC_VALUE_TEXT_MAX];
 	size_t n;
 
 	switch (v->t) {
@@ -1215,7 +719,8 @@ value_text(const struct sc_eval *v, char *buf, size_t sz)
 		snprintf(buf, sz, "%" PRId64, v->i);
 		break;
 	case SQLITE_FLOAT:
-		sc_eng_fmt_double(v->d, false, buf, sz);
+		sc_value_fmt_double(v->d, d);
+		snprintf(buf, sz, "%s", d);
 		break;
 	case SQLITE_TEXT:
 		n = v->n < 60 ? v->n : 60;
@@ -1239,8 +744,8 @@ put_mismatch(const struct sc_ecol *c, const struct sc_eval *v, int64_t row,
 	char vt[96];
 	int rc;
 
-	sc_buf_init(&tn, 64);
-	sc_eng_type_sql(&c->type, &tn);
+	sc_buf_init(&tn, SC_BUF_UNLIMITED);
+	sc_eng_type_text(&c->type, SC_VALUE_SQL, &tn);
 	value_text(v, vt, sizeof(vt));
 	if (c->inferred)
 		rc = sc_srv_error(err, "INCONSISTENT_COLUMN_TYPE", "42804",
@@ -1333,25 +838,26 @@ sc_eng_put(struct sc_arrow_writer *w, size_t col, const struct sc_ecol *c,
 			return sc_arrow_append_double(w, col, d, err);
 		break;
 	case SC_ARROW_DECIMAL128: {
-		char out[64];
+		const char *text = tb;
+		int64_t hi;
+		uint64_t lo;
 		int rc;
 
 		if (v->t == SQLITE_INTEGER) {
 			n = number_text(v, tb, sizeof(tb));
 		} else if (v->t == SQLITE_FLOAT && isfinite(v->d)) {
 			/* As Spark: the double's shortest decimal text. */
-			sc_eng_fmt_double(v->d, false, tb, sizeof(tb));
-			n = strlen(tb);
-		} else if (v->t == SQLITE_TEXT && v->n < sizeof(tb)) {
+			n = sc_value_fmt_double(v->d, tb);
+		} else if (v->t == SQLITE_TEXT) {
+			text = (const char *)v->p;
 			n = v->n;
-			memcpy(tb, v->p, n);
 		} else {
 			break;
 		}
-		rc = dec_rescale(tb, n, c->type.prec, c->type.scale, out,
-		    sizeof(out));
+		rc = sc_value_parse_decimal(text, n, c->type.prec,
+		    c->type.scale, &hi, &lo);
 		if (rc == 0)
-			return sc_arrow_append_decimal_str(w, col, out, err);
+			return sc_arrow_append_decimal128(w, col, hi, lo, err);
 		return put_mismatch(c, v, row, rc == -2, err);
 	}
 	case SC_ARROW_UTF8:
@@ -1368,14 +874,15 @@ sc_eng_put(struct sc_arrow_writer *w, size_t col, const struct sc_ecol *c,
 		return sc_arrow_append_bytes(w, col, tb, n, err);
 	case SC_ARROW_DATE32:
 		if (v->t == SQLITE_TEXT &&
-		    sc_eng_parse_date((const char *)v->p, v->n, &days) == 0)
+		    sc_value_parse_date((const char *)v->p, v->n, &days) == 0)
 			return sc_arrow_append_int64(w, col, days, err);
 		if (v->t == SQLITE_INTEGER && int_fits(SC_ARROW_INT32, v->i))
 			return sc_arrow_append_int64(w, col, v->i, err);
 		break;
 	case SC_ARROW_TIMESTAMP_US:
 		if (v->t == SQLITE_TEXT &&
-		    sc_eng_parse_timestamp((const char *)v->p, v->n, &i64) == 0)
+		    sc_value_parse_timestamp((const char *)v->p, v->n, &i64) ==
+			0)
 			return sc_arrow_append_int64(w, col, i64, err);
 		if (v->t == SQLITE_INTEGER) {
 			if (v->i > INT64_MAX / 1000000 ||
@@ -1432,8 +939,8 @@ cast_fail(sqlite3_context *ctx, int mode, bool overflow, sqlite3_value *x,
 		v.n = (size_t)sqlite3_value_bytes(x);
 	}
 	value_text(&v, vt, sizeof(vt));
-	sc_buf_init(&tn, 64);
-	sc_eng_type_sql(to, &tn);
+	sc_buf_init(&tn, SC_BUF_UNLIMITED);
+	sc_eng_type_text(to, SC_VALUE_SQL, &tn);
 	if (overflow)
 		msg = sqlite3_mprintf(
 		    "[CAST_OVERFLOW] The value %s cannot be "
@@ -1506,7 +1013,7 @@ cast_to_int(sqlite3_context *ctx, sqlite3_value *x, int type, int mode,
 	case SQLITE_TEXT:
 		s = (const char *)sqlite3_value_text(x);
 		n = (size_t)sqlite3_value_bytes(x);
-		trim(&s, &n);
+		n = strip(&s, n);
 		/* Spark ignores a fractional part: '1.9' -> 1 */
 		dot = memchr(s, '.', n);
 		if (dot != NULL) {
@@ -1546,7 +1053,7 @@ static void
 cast_to_string(sqlite3_context *ctx, sqlite3_value *x,
     const struct sc_etype *from)
 {
-	char b[64];
+	char b[SC_VALUE_TEXT_MAX];
 
 	switch (sqlite3_value_type(x)) {
 	case SQLITE_INTEGER:
@@ -1561,8 +1068,10 @@ cast_to_string(sqlite3_context *ctx, sqlite3_value *x,
 		sqlite3_result_text(ctx, b, -1, SQLITE_TRANSIENT);
 		return;
 	case SQLITE_FLOAT:
-		sc_eng_fmt_double(sqlite3_value_double(x),
-		    from != NULL && from->t == SC_ARROW_FLOAT, b, sizeof(b));
+		if (from != NULL && from->t == SC_ARROW_FLOAT)
+			sc_value_fmt_float((float)sqlite3_value_double(x), b);
+		else
+			sc_value_fmt_double(sqlite3_value_double(x), b);
 		sqlite3_result_text(ctx, b, -1, SQLITE_TRANSIENT);
 		return;
 	case SQLITE_TEXT:
@@ -1644,6 +1153,8 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_double(ctx, d);
 		return;
 	case SC_ARROW_DECIMAL128: {
+		int64_t hi;
+		uint64_t lo;
 		int rc;
 
 		if (vt == SQLITE_FLOAT) {
@@ -1652,9 +1163,8 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 				cast_fail(ctx, mode, false, x, to);
 				return;
 			}
-			sc_eng_fmt_double(d, false, buf, sizeof(buf));
+			n = sc_value_fmt_double(d, buf);
 			s = buf;
-			n = strlen(buf);
 		} else if (vt == SQLITE_INTEGER) {
 			snprintf(buf, sizeof(buf), "%lld",
 			    (long long)sqlite3_value_int64(x));
@@ -1664,11 +1174,13 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			cast_fail(ctx, mode, false, x, to);
 			return;
 		}
-		rc = dec_rescale(s, n, to->prec, to->scale, buf, sizeof(buf));
+		rc =
+		    sc_value_parse_decimal(s, n, to->prec, to->scale, &hi, &lo);
 		if (rc != 0) {
 			cast_fail(ctx, mode, rc == -2, x, to);
 			return;
 		}
+		sc_value_fmt_decimal(hi, lo, to->scale, buf);
 		sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
 		return;
 	}
@@ -1685,8 +1197,9 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			cast_fail(ctx, mode, false, x, to);
 		return;
 	case SC_ARROW_DATE32:
-		if (vt == SQLITE_TEXT && sc_eng_parse_date(s, n, &days) == 0) {
-			sc_eng_fmt_date(days, buf, sizeof(buf));
+		if (vt == SQLITE_TEXT &&
+		    sc_value_parse_date(s, n, &days) == 0) {
+			sc_value_fmt_date(days, buf);
 			sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
 		} else {
 			cast_fail(ctx, mode, false, x, to);
@@ -1694,7 +1207,7 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		return;
 	case SC_ARROW_TIMESTAMP_US:
 		if (vt == SQLITE_TEXT &&
-		    sc_eng_parse_timestamp(s, n, &i64) == 0) {
+		    sc_value_parse_timestamp(s, n, &i64) == 0) {
 		} else if (vt == SQLITE_INTEGER) {
 			i64 = sqlite3_value_int64(x);
 			if (i64 > INT64_MAX / 1000000 ||
@@ -1714,7 +1227,7 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			cast_fail(ctx, mode, false, x, to);
 			return;
 		}
-		sc_eng_fmt_timestamp(i64, buf, sizeof(buf));
+		sc_value_fmt_timestamp(i64, buf);
 		sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
 		return;
 	default:

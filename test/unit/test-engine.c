@@ -423,6 +423,31 @@ L_double(double d)
 }
 
 static Lit *
+L_float(float f)
+{
+	Lit *l = lit_new();
+
+	l->literal_type_case = LIT_(FLOAT);
+	l->float_ = f;
+	return l;
+}
+
+static Lit *
+L_timestamp(int64_t us, int ntz)
+{
+	Lit *l = lit_new();
+
+	if (ntz) {
+		l->literal_type_case = LIT_(TIMESTAMP_NTZ);
+		l->timestamp_ntz = us;
+	} else {
+		l->literal_type_case = LIT_(TIMESTAMP);
+		l->timestamp = us;
+	}
+	return l;
+}
+
+static Lit *
 L_bool(int b)
 {
 	Lit *l = lit_new();
@@ -1222,6 +1247,72 @@ test_types(void)
 	    R_sql("SELECT CASE WHEN id < 20000 THEN id ELSE 'x' "
 		  "END AS v FROM range(20001)"),
 	    "INCONSISTENT_COLUMN_TYPE", "late type change");
+}
+
+/*
+ * Values the server turns into text (literal column names, CAST(x AS
+ * STRING), CAST(text AS DECIMAL)) read as the client prints the typed
+ * value: Java's Double.toString and Float.toString, Spark's dates.
+ */
+static void
+test_value_text(void)
+{
+	char digits[120];
+
+	check(R_project(NULL, E_lit(L_double(4.9e-324)),
+		  E_cast(E_lit(L_double(4.9e-324)), "string", 0),
+		  E_lit(L_double(0x1p-24)),
+		  E_cast(E_lit(L_double(0x1p-24)), "string", 0), NULL),
+	    "4.9E-324:double:notnull,CAST(4.9E-324 AS STRING):string:notnull,"
+	    "5.960464477539063E-8:double:notnull,"
+	    "CAST(5.960464477539063E-8 AS STRING):string:notnull",
+	    "4.9E-324,4.9E-324,5.960464477539063E-8,5.960464477539063E-8;",
+	    "doubles as Java prints them");
+	check(R_project(NULL, E_lit(L_float(1.4e-45f)),
+		  E_cast(E_lit(L_float(1.4e-45f)), "string", 0),
+		  E_lit(L_float(0x1p-96f)),
+		  E_cast(E_lit(L_float(0x1p-96f)), "string", 0),
+		  E_cast(E_lit(L_float(0.1f)), "string", 0), NULL),
+	    "1.4E-45:float:notnull,CAST(1.4E-45 AS STRING):string:notnull,"
+	    "1.2621775E-29:float:notnull,"
+	    "CAST(1.2621775E-29 AS STRING):string:notnull,"
+	    "CAST(0.1 AS STRING):string:notnull",
+	    "1.4E-45,1.4E-45,1.2621775E-29,1.2621775E-29,0.1;",
+	    "floats as Java prints them");
+	check(R_project(NULL, E_lit(L_date(-719529)),
+		  E_cast(E_lit(L_date(-719529)), "string", 0),
+		  E_lit(L_date(2932897)), E_lit(L_timestamp(-1, 0)),
+		  E_cast(E_lit(L_timestamp(-1, 0)), "string", 0),
+		  E_lit(L_timestamp(1709211909120000, 1)), NULL),
+	    "DATE '-0001-12-31':date:notnull,"
+	    "CAST(DATE '-0001-12-31' AS STRING):string:notnull,"
+	    "DATE '+10000-01-01':date:notnull,"
+	    "TIMESTAMP '1969-12-31 23:59:59.999999':timestamp:notnull,"
+	    "CAST(TIMESTAMP '1969-12-31 23:59:59.999999' AS STRING):string:"
+	    "notnull,"
+	    "TIMESTAMP_NTZ '2024-02-29 13:05:09.12':timestamp_ntz:notnull",
+	    "-0001-12-31,-0001-12-31,+10000-01-01,1969-12-31 23:59:59.999999,"
+	    "1969-12-31 23:59:59.999999,2024-02-29 13:05:09.12;",
+	    "dates and timestamps as Spark prints them");
+	/* 0.111...1 with 100 digits after the point: rounded, not refused. */
+	memset(digits, '1', sizeof(digits));
+	memcpy(digits, "0.", 2);
+	digits[102] = '\0';
+	check(R_project(NULL,
+		  E_alias(E_cast(E_lit(L_double(0.1)), "decimal(5,3)", 0), "a"),
+		  E_alias(E_cast(E_lit(L_str("-12.3455")), "decimal(10,3)", 0),
+		      "b"),
+		  E_alias(E_cast(E_lit(L_str(digits)), "decimal(5,3)", 0), "c"),
+		  E_alias(E_cast(E_lit(L_double(1e-300)), "decimal(5,3)", 0),
+		      "d"),
+		  NULL),
+	    "a:decimal(5,3):notnull,b:decimal(10,3):notnull,"
+	    "c:decimal(5,3):notnull,d:decimal(5,3):notnull",
+	    "0.100,-12.346,0.111,0.000;", "decimals rescaled");
+	check(R_sql("SELECT CAST(CAST(4.9E-324 AS DOUBLE) AS STRING) AS s, "
+		    "CAST(1e-323 AS DECIMAL(5,3)) AS p"),
+	    "s:string:null,p:string:null", "4.9E-324,0.000;",
+	    "CAST in SQL text");
 }
 
 static void
@@ -2182,6 +2273,7 @@ main(void)
 	test_relations();
 	test_expressions();
 	test_types();
+	test_value_text();
 	test_local();
 	test_show();
 	test_tree_string();

@@ -47,12 +47,17 @@ sc_eng_canceled(struct sc_error *err)
 	    "Operation has been canceled.");
 }
 
-/* Quote a possibly qualified SQLite name as `a`.`b`. */
+/*
+ * Quote a possibly qualified SQLite name as `a`.`b`.  A name that save_error()
+ * cut short ends in its "..." marker, which stays one: `a`.`bc...`.
+ */
 static void
-backquote(struct sc_buf *b, const char *s, size_t n)
+backquote(struct sc_buf *b, const char *s, size_t n, bool cut)
 {
 	size_t i;
 
+	if (cut && n >= 3)
+		n -= 3;
 	sc_buf_addch(b, '`', NULL);
 	for (i = 0; i < n; i++) {
 		if (s[i] == '.')
@@ -60,6 +65,8 @@ backquote(struct sc_buf *b, const char *s, size_t n)
 		else
 			sc_buf_addch(b, s[i], NULL);
 	}
+	if (cut)
+		sc_buf_addstr(b, "...", NULL);
 	sc_buf_addch(b, '`', NULL);
 }
 
@@ -115,18 +122,18 @@ sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err)
 		return sc_eng_canceled(err);
 	if (spark_form(msg, err))
 		return -1;
-	sc_buf_init(&b, 4096);
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
 	if (strncmp(msg, "no such table: ", 15) == 0 ||
 	    strncmp(msg, "no such view: ", 14) == 0) {
 		p = strchr(msg, ':') + 2;
-		backquote(&b, p, strlen(p));
+		backquote(&b, p, strlen(p), x->run->errcut);
 		ret = sc_srv_error(err, "TABLE_OR_VIEW_NOT_FOUND", "42P01",
 		    "The table or view %s cannot be found. Verify the "
 		    "spelling and correctness of the schema and catalog.",
 		    (const char *)b.data);
 	} else if (strncmp(msg, "no such column: ", 16) == 0) {
 		p = msg + 16;
-		backquote(&b, p, strlen(p));
+		backquote(&b, p, strlen(p), x->run->errcut);
 		ret = sc_srv_error(err, "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION",
 		    "42703",
 		    "A column, variable, or function parameter with "
@@ -134,7 +141,7 @@ sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err)
 		    (const char *)b.data);
 	} else if (strncmp(msg, "no such function: ", 18) == 0) {
 		p = msg + 18;
-		backquote(&b, p, strlen(p));
+		backquote(&b, p, strlen(p), x->run->errcut);
 		ret = sc_srv_error(err, "UNRESOLVED_ROUTINE", "42883",
 		    "Cannot resolve routine %s on search path "
 		    "[`system`.`builtin`, `system`.`session`, `main`].",
@@ -154,7 +161,7 @@ sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err)
 	    (strncmp(msg, "table ", 6) == 0 || strncmp(msg, "view ", 5) == 0)) {
 		p = strchr(msg, ' ') + 1;
 		n = (size_t)(strstr(p, " already exists") - p);
-		backquote(&b, p, n);
+		backquote(&b, p, n, false);
 		ret = sc_srv_error(err, "TABLE_OR_VIEW_ALREADY_EXISTS", "42P07",
 		    "Cannot create table or view %s because it "
 		    "already exists.",
@@ -179,13 +186,20 @@ sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err)
 /*
  * Save the connection's error message for x's call.  The caller holds
  * the connection mutex: another call of the connection could otherwise
- * replace the message in between.
+ * replace the message in between.  A message too long for errmsg (a
+ * long table name) ends in "...", so a cut name is seen to be cut.
  */
 static void
 save_error(struct sc_ectx *x)
 {
-	snprintf(x->run->errmsg, sizeof(x->run->errmsg), "%s",
-	    sqlite3_errmsg(x->c->db));
+	char *m = x->run->errmsg;
+	size_t sz = sizeof(x->run->errmsg);
+
+	/* snprintf() may cut a UTF-8 sequence; sc_srv_error_fit() backs off. */
+	x->run->errcut = snprintf(m, sz, "%s", sqlite3_errmsg(x->c->db)) >=
+	    (int)sz;
+	if (x->run->errcut)
+		sc_srv_error_fit(m, sz - 2);
 }
 
 /* ------------------------------------------------------------------ */

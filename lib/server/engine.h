@@ -131,7 +131,9 @@
  *                                            load_extension()
  *   EXCEED_LIMIT_LENGTH 54006                a value over the value limit,
  *                                            SQL text or a result row over
- *                                            theirs (RESOURCE_EXHAUSTED)
+ *                                            theirs (RESOURCE_EXHAUSTED);
+ *                                            a name in a plan's identifier
+ *                                            over SC_ENGINE_MAX_IDENT bytes
  *   UNABLE_TO_ACQUIRE_MEMORY 53200           the operation's memory limit,
  *                                            or SQLite's heap limit, is
  *                                            reached (RESOURCE_EXHAUSTED)
@@ -170,6 +172,8 @@ struct sc_server_conf;
 #define SC_ENGINE_MAX_SQL (128 << 20)
 /* Deepest expression tree (SQLITE_LIMIT_EXPR_DEPTH). */
 #define SC_ENGINE_MAX_EXPR_DEPTH 1000
+/* Longest name in an identifier (a.b.c: a table or column of a plan). */
+#define SC_ENGINE_MAX_IDENT 4096
 /*
  * Largest Arrow batch one result row may make: a batch is one response
  * message, and clients refuse messages over 128 MiB.
@@ -407,6 +411,7 @@ struct sc_erun {
 	char **tmp; /* TEMP tables to drop */
 	size_t ntmp;
 	char errmsg[512]; /* SQLite's, for this call */
+	bool errcut; /* errmsg was cut short (ends in "...") */
 	struct sc_erun *outer; /* the thread's previous run */
 	struct sc_erun *next;
 	struct sc_eacct *acct; /* its SQLite memory, or NULL */

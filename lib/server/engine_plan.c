@@ -424,7 +424,7 @@ rewrite_cast(struct dialect *d, size_t i, struct sc_buf *out)
 	}
 	if (j >= d->n || as == 0)
 		return 0;
-	sc_buf_init(&ty, 256);
+	sc_buf_init(&ty, SC_BUF_UNLIMITED);
 	for (k = as + 1; k < j; k++)
 		if (t[k].kind != T_SPACE || ty.len > 0)
 			sc_buf_add(&ty, s + t[k].off, t[k].len, NULL);
@@ -658,14 +658,33 @@ ident_release(struct ident *id)
 	id->n = 0;
 }
 
-/* Spark's multi-part identifier: a.b, `a.b`.c, `x``y` (a backtick). */
+/* The identifier s has a part over SC_ENGINE_MAX_IDENT bytes. */
+static int
+ident_too_long(const char *s, struct sc_error *err)
+{
+	size_t k = 60;
+
+	/* Its start, cut on a UTF-8 character boundary. */
+	while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
+		k--;
+	return sc_srv_error(err, "EXCEED_LIMIT_LENGTH", "54006",
+	    "The identifier '%.*s...' (%zu bytes) has a name longer than the "
+	    "%d bytes sc-serve allows.",
+	    (int)k, s, strlen(s), SC_ENGINE_MAX_IDENT);
+}
+
+/*
+ * Spark's multi-part identifier: a.b, `a.b`.c, `x``y` (a backtick); each
+ * name at most SC_ENGINE_MAX_IDENT bytes.
+ */
 static int
 ident_parse(const char *s, struct ident *id, struct sc_error *err)
 {
+	const char *whole = s;
 	struct sc_buf part;
 
 	id->n = 0;
-	sc_buf_init(&part, 4096);
+	sc_buf_init(&part, SC_ENGINE_MAX_IDENT);
 	for (;;) {
 		sc_buf_reset(&part);
 		if (*s == '`') {
@@ -686,6 +705,12 @@ ident_parse(const char *s, struct ident *id, struct sc_error *err)
 		} else {
 			while (*s != '\0' && *s != '.')
 				sc_buf_addch(&part, *s++, NULL);
+		}
+		/* A failed append is sticky: one check covers the part. */
+		if (part.failed) {
+			sc_buf_release(&part);
+			ident_release(id);
+			return ident_too_long(whole, err);
 		}
 		if (id->n == SC_NELEM(id->parts))
 			goto bad;

@@ -1315,6 +1315,25 @@ test_value_text(void)
 	    "CAST in SQL text");
 }
 
+/*
+ * The type in CAST(x AS type) is read whole however long its text (it
+ * once went through a 256-byte buffer, and a longer one left the CAST to
+ * SQLite, which reads DECIMAL as NUMERIC).
+ */
+static void
+test_cast_type_text(void)
+{
+	char sql[600];
+
+	snprintf(sql, sizeof(sql),
+	    "SELECT CAST(' 12.345' AS DECIMAL(10,%300s2)) AS p", "");
+	check(R_sql(sql), "p:string:null", "12.35;", "long CAST type text");
+	snprintf(sql, sizeof(sql), "SELECT CAST('abc' AS DECIMAL(10,%300s2))",
+	    "");
+	check_err(c1, R_sql(sql), "CAST_INVALID_INPUT",
+	    "long CAST type text, ANSI error");
+}
+
 static void
 build_arrow(struct sc_buf *out)
 {
@@ -2274,6 +2293,7 @@ main(void)
 	test_expressions();
 	test_types();
 	test_value_text();
+	test_cast_type_text();
 	test_local();
 	test_show();
 	test_tree_string();

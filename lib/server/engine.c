@@ -635,8 +635,7 @@ sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_eparams *p,
 		if (v->lit != NULL) {
 			if (sc_eng_literal_param(v->lit, st, i, err) == -1)
 				return -1;
-		} else if (v->expr->expr_type_case ==
-		    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL) {
+		} else if (v->expr->expr_type_case == SC_EXPR_(LITERAL)) {
 			if (sc_eng_literal_param(v->expr->literal, st, i,
 				err) == -1)
 				return -1;
@@ -1423,8 +1422,7 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 	int rc = -1;
 
 	if (cmd->input != NULL) {
-		if (cmd->input->rel_type_case !=
-		    SPARK__CONNECT__RELATION__REL_TYPE_SQL)
+		if (cmd->input->rel_type_case != SC_REL_(SQL))
 			return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 			    "SqlCommand.input must be a sql relation.");
 		src = cmd->input->sql;
@@ -1467,7 +1465,7 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 	if (is_single_query(&x, (const char *)p.sql.data, &query, err) == -1)
 		goto out;
 	if (query) {
-		rel.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_SQL;
+		rel.rel_type_case = SC_REL_(SQL);
 		rel.sql = (Spark__Connect__SQL *)src;
 		*result = relation_copy(&rel, err);
 		rc = *result != NULL ? 0 : -1;
@@ -1490,7 +1488,7 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 	lr._data_case = SPARK__CONNECT__LOCAL_RELATION___DATA_DATA;
 	lr.data.data = cap.data.data;
 	lr.data.len = cap.data.len;
-	rel.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_LOCAL_RELATION;
+	rel.rel_type_case = SC_REL_(LOCAL_RELATION);
 	rel.local_relation = &lr;
 	*result = relation_copy(&rel, err);
 	rc = *result != NULL ? 0 : -1;

@@ -28,10 +28,10 @@
 
 #define MAX_DEPTH 200
 
-/* Shorter names for the generated enum constants used here. */
-#define LIT_(x) SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_##x
-#define REL_(x) SPARK__CONNECT__RELATION__REL_TYPE_##x
-#define EXPR_(x) SPARK__CONNECT__EXPRESSION__EXPR_TYPE_##x
+/*
+ * Short names for generated constants that core/protocol.h does not
+ * have (it has SC_REL_, SC_EXPR_, SC_LIT_, SC_DT_ ...).
+ */
 #define LITDEC_(x) SPARK__CONNECT__EXPRESSION__LITERAL__DECIMAL___##x
 #define STAR_TARGET_(x) \
 	SPARK__CONNECT__EXPRESSION__UNRESOLVED_STAR___UNPARSED_TARGET_##x
@@ -605,7 +605,7 @@ unsupported_relation(const Spark__Connect__Relation *r, struct sc_error *err)
 	char buf[32];
 	unsigned num = (unsigned)r->rel_type_case;
 
-	if (r->rel_type_case == REL_(_NOT_SET))
+	if (r->rel_type_case == SC_REL_(_NOT_SET))
 		num = unknown_field(&r->base);
 	if (num == 0)
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
@@ -622,7 +622,7 @@ unsupported_expression(const Spark__Connect__Expression *e,
 	char buf[32];
 	unsigned num = (unsigned)e->expr_type_case;
 
-	if (e->expr_type_case == EXPR_(_NOT_SET))
+	if (e->expr_type_case == SC_EXPR_(_NOT_SET))
 		num = unknown_field(&e->base);
 	if (num == 0)
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
@@ -883,7 +883,7 @@ literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 
 	ei->nullable = 0;
 	switch (l->literal_type_case) {
-	case LIT_(NULL):
+	case SC_LIT_(NULL):
 		sc_buf_addstr(sql, "NULL", NULL);
 		sc_buf_addstr(&ei->name, "NULL", NULL);
 		ei->nullable = 1;
@@ -892,7 +892,7 @@ literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 		    sc_eng_type_from_proto(l->null, &ei->type, NULL) == -1)
 			set_type(ei, SC_ARROW_NULL);
 		return 0;
-	case LIT_(BINARY):
+	case SC_LIT_(BINARY):
 		sc_buf_addstr(sql, "X'", NULL);
 		sc_buf_addstr(&ei->name, "X'", NULL);
 		for (i = 0; i < l->binary.len; i++) {
@@ -903,29 +903,30 @@ literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 		sc_buf_addch(&ei->name, '\'', NULL);
 		set_type(ei, SC_ARROW_BINARY);
 		return 0;
-	case LIT_(BOOLEAN):
+	case SC_LIT_(BOOLEAN):
 		sc_buf_addstr(sql, l->boolean ? "1" : "0", NULL);
 		sc_buf_addstr(&ei->name, l->boolean ? "true" : "false", NULL);
 		set_type(ei, SC_ARROW_BOOL);
 		return 0;
-	case LIT_(BYTE):
-	case LIT_(SHORT):
-	case LIT_(INTEGER):
+	case SC_LIT_(BYTE):
+	case SC_LIT_(SHORT):
+	case SC_LIT_(INTEGER):
 		int_literal(sql, l->integer);
 		sc_buf_addf(&ei->name, NULL, "%d", (int)l->integer);
 		set_type(ei,
-		    l->literal_type_case == LIT_(BYTE)	      ? SC_ARROW_INT8
-			: l->literal_type_case == LIT_(SHORT) ? SC_ARROW_INT16
-							      : SC_ARROW_INT32);
+		    l->literal_type_case == SC_LIT_(BYTE) ? SC_ARROW_INT8
+			: l->literal_type_case == SC_LIT_(SHORT)
+			? SC_ARROW_INT16
+			: SC_ARROW_INT32);
 		return 0;
-	case LIT_(LONG):
+	case SC_LIT_(LONG):
 		int_literal(sql, l->long_);
 		sc_buf_addf(&ei->name, NULL, "%" PRId64, l->long_);
 		set_type(ei, SC_ARROW_INT64);
 		return 0;
-	case LIT_(FLOAT):
-	case LIT_(DOUBLE): {
-		bool f = l->literal_type_case == LIT_(FLOAT);
+	case SC_LIT_(FLOAT):
+	case SC_LIT_(DOUBLE): {
+		bool f = l->literal_type_case == SC_LIT_(FLOAT);
 		double d = f ? (double)l->float_ : l->double_;
 
 		if (real_literal(sql, d, err) == -1)
@@ -938,7 +939,7 @@ literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 		set_type(ei, f ? SC_ARROW_FLOAT : SC_ARROW_DOUBLE);
 		return 0;
 	}
-	case LIT_(DECIMAL): {
+	case SC_LIT_(DECIMAL): {
 		const Spark__Connect__Expression__Literal__Decimal *d =
 		    l->decimal;
 		int prec, scale;
@@ -964,20 +965,20 @@ literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 		ei->type.scale = scale;
 		return 0;
 	}
-	case LIT_(STRING):
+	case SC_LIT_(STRING):
 		qstring(sql, l->string, strlen(l->string));
 		sc_buf_addstr(&ei->name, l->string, NULL);
 		set_type(ei, SC_ARROW_UTF8);
 		return 0;
-	case LIT_(DATE):
+	case SC_LIT_(DATE):
 		sc_value_fmt_date(l->date, b);
 		qstring(sql, b, strlen(b));
 		sc_buf_addf(&ei->name, NULL, "DATE '%s'", b);
 		set_type(ei, SC_ARROW_DATE32);
 		return 0;
-	case LIT_(TIMESTAMP):
-	case LIT_(TIMESTAMP_NTZ): {
-		bool ntz = l->literal_type_case == LIT_(TIMESTAMP_NTZ);
+	case SC_LIT_(TIMESTAMP):
+	case SC_LIT_(TIMESTAMP_NTZ): {
+		bool ntz = l->literal_type_case == SC_LIT_(TIMESTAMP_NTZ);
 
 		sc_value_fmt_timestamp(ntz ? l->timestamp_ntz : l->timestamp,
 		    b);
@@ -1007,32 +1008,32 @@ sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
 	int rc;
 
 	switch (l->literal_type_case) {
-	case LIT_(NULL):
+	case SC_LIT_(NULL):
 		sqlite3_bind_null(st, idx);
 		return 0;
-	case LIT_(BINARY):
+	case SC_LIT_(BINARY):
 		/* A value over the value limit is refused, not NULL. */
 		rc = sqlite3_bind_blob64(st, idx, l->binary.data, l->binary.len,
 		    SQLITE_TRANSIENT);
 		return rc == SQLITE_OK ? 0 : sc_eng_bind_error(st, rc, err);
-	case LIT_(BOOLEAN):
+	case SC_LIT_(BOOLEAN):
 		sqlite3_bind_int(st, idx, l->boolean ? 1 : 0);
 		return 0;
-	case LIT_(BYTE):
-	case LIT_(SHORT):
-	case LIT_(INTEGER):
+	case SC_LIT_(BYTE):
+	case SC_LIT_(SHORT):
+	case SC_LIT_(INTEGER):
 		sqlite3_bind_int(st, idx, l->integer);
 		return 0;
-	case LIT_(LONG):
+	case SC_LIT_(LONG):
 		sqlite3_bind_int64(st, idx, l->long_);
 		return 0;
-	case LIT_(FLOAT):
+	case SC_LIT_(FLOAT):
 		sqlite3_bind_double(st, idx, l->float_);
 		return 0;
-	case LIT_(DOUBLE):
+	case SC_LIT_(DOUBLE):
 		sqlite3_bind_double(st, idx, l->double_);
 		return 0;
-	case LIT_(DECIMAL):
+	case SC_LIT_(DECIMAL):
 		if (l->decimal->value == NULL)
 			break;
 		d = strtod(l->decimal->value, &end);
@@ -1042,19 +1043,19 @@ sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
 			sqlite3_bind_text(st, idx, l->decimal->value, -1,
 			    SQLITE_TRANSIENT);
 		return 0;
-	case LIT_(STRING):
+	case SC_LIT_(STRING):
 		rc = sqlite3_bind_text64(st, idx, l->string, strlen(l->string),
 		    SQLITE_TRANSIENT, SQLITE_UTF8);
 		return rc == SQLITE_OK ? 0 : sc_eng_bind_error(st, rc, err);
-	case LIT_(DATE):
+	case SC_LIT_(DATE):
 		sc_value_fmt_date(l->date, b);
 		sqlite3_bind_text(st, idx, b, -1, SQLITE_TRANSIENT);
 		return 0;
-	case LIT_(TIMESTAMP):
+	case SC_LIT_(TIMESTAMP):
 		sc_value_fmt_timestamp(l->timestamp, b);
 		sqlite3_bind_text(st, idx, b, -1, SQLITE_TRANSIENT);
 		return 0;
-	case LIT_(TIMESTAMP_NTZ):
+	case SC_LIT_(TIMESTAMP_NTZ):
 		sc_value_fmt_timestamp(l->timestamp_ntz, b);
 		sqlite3_bind_text(st, idx, b, -1, SQLITE_TRANSIENT);
 		return 0;
@@ -1340,7 +1341,7 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 		const Spark__Connect__Expression *ae = f->arguments[i];
 
 		if (fd->k == F_COUNT && n == 1 &&
-		    ae->expr_type_case == EXPR_(UNRESOLVED_STAR)) {
+		    ae->expr_type_case == SC_EXPR_(UNRESOLVED_STAR)) {
 			star = true;
 			continue;
 		}
@@ -1534,7 +1535,7 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 		ei->nullable = 0;
 		if (star ||
 		    (n == 1 &&
-			f->arguments[0]->expr_type_case == EXPR_(LITERAL) &&
+			f->arguments[0]->expr_type_case == SC_EXPR_(LITERAL) &&
 			!f->is_distinct && a[0].ei.type.t != SC_ARROW_NULL)) {
 			sc_buf_addstr(sql, "count(*)", NULL);
 			sc_buf_addf(&ei->name, NULL, "count(%s)",
@@ -1666,16 +1667,16 @@ expr(struct sc_ectx *x, const struct sc_eplan *in,
 		    "The plan nests deeper than %d levels.", MAX_DEPTH);
 	}
 	switch (e->expr_type_case) {
-	case EXPR_(LITERAL):
+	case SC_EXPR_(LITERAL):
 		rc = literal(e->literal, sql, ei, err);
 		break;
-	case EXPR_(UNRESOLVED_ATTRIBUTE):
+	case SC_EXPR_(UNRESOLVED_ATTRIBUTE):
 		rc = attribute(in, e->unresolved_attribute, sql, ei, err);
 		break;
-	case EXPR_(UNRESOLVED_FUNCTION):
+	case SC_EXPR_(UNRESOLVED_FUNCTION):
 		rc = function(x, in, e->unresolved_function, sql, ei, err);
 		break;
-	case EXPR_(EXPRESSION_STRING): {
+	case SC_EXPR_(EXPRESSION_STRING): {
 		const char *s = e->expression_string->expression;
 
 		if (s == NULL)
@@ -1687,7 +1688,7 @@ expr(struct sc_ectx *x, const struct sc_eplan *in,
 		rc = 0;
 		break;
 	}
-	case EXPR_(ALIAS): {
+	case SC_EXPR_(ALIAS): {
 		const Spark__Connect__Expression__Alias *a = e->alias;
 
 		if (a->n_name != 1) {
@@ -1706,15 +1707,15 @@ expr(struct sc_ectx *x, const struct sc_eplan *in,
 		}
 		break;
 	}
-	case EXPR_(CAST):
+	case SC_EXPR_(CAST):
 		rc = cast(x, in, e->cast, sql, ei, err);
 		break;
-	case EXPR_(UNRESOLVED_STAR):
+	case SC_EXPR_(UNRESOLVED_STAR):
 		rc = sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 		    "A star (*) can only be a projected column or the "
 		    "argument of count().");
 		break;
-	case EXPR_(SORT_ORDER):
+	case SC_EXPR_(SORT_ORDER):
 		rc = sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 		    "A sort order can only be used in a sort.");
 		break;
@@ -1838,18 +1839,18 @@ range_passthrough(const Spark__Connect__Project *p, const char *col)
 	if (p->n_expressions != 1)
 		return NULL;
 	e = p->expressions[0];
-	if (e->expr_type_case == EXPR_(ALIAS) && e->alias->n_name == 1) {
+	if (e->expr_type_case == SC_EXPR_(ALIAS) && e->alias->n_name == 1) {
 		name = e->alias->name[0];
 		e = e->alias->expr;
 		if (e == NULL)
 			return NULL;
 	}
-	if (e->expr_type_case == EXPR_(UNRESOLVED_STAR) &&
+	if (e->expr_type_case == SC_EXPR_(UNRESOLVED_STAR) &&
 	    e->unresolved_star->_unparsed_target_case ==
 		STAR_TARGET_(_NOT_SET) &&
 	    name == col)
 		return name;
-	if (e->expr_type_case == EXPR_(UNRESOLVED_ATTRIBUTE) &&
+	if (e->expr_type_case == SC_EXPR_(UNRESOLVED_ATTRIBUTE) &&
 	    e->unresolved_attribute->unparsed_identifier != NULL &&
 	    strcasecmp(e->unresolved_attribute->unparsed_identifier, col) == 0)
 		return name;
@@ -1865,7 +1866,7 @@ select_item(struct sc_ectx *x, const struct sc_eplan *in,
 	struct einfo ei;
 	size_t i;
 
-	if (e != NULL && e->expr_type_case == EXPR_(UNRESOLVED_STAR)) {
+	if (e != NULL && e->expr_type_case == SC_EXPR_(UNRESOLVED_STAR)) {
 		const Spark__Connect__Expression__UnresolvedStar *s =
 		    e->unresolved_star;
 
@@ -2377,7 +2378,7 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 		    "The plan nests deeper than %d levels.", MAX_DEPTH);
 	}
 	switch (r->rel_type_case) {
-	case REL_(SQL):
+	case SC_REL_(SQL):
 		out->raw = true;
 		sc_eng_dialect(r->sql->query != NULL ? r->sql->query : "",
 		    &out->sql);
@@ -2385,36 +2386,36 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 		sc_eng_params_from_sql(&x->params, r->sql);
 		rc = 0;
 		break;
-	case REL_(RANGE):
+	case SC_REL_(RANGE):
 		rc = range_rel(r->range, out, err);
 		break;
-	case REL_(READ):
+	case SC_REL_(READ):
 		rc = named_table(r->read, out, err);
 		break;
-	case REL_(LOCAL_RELATION):
+	case SC_REL_(LOCAL_RELATION):
 		rc = sc_eng_local_relation(x, r->local_relation, out, err);
 		break;
-	case REL_(PROJECT):
+	case SC_REL_(PROJECT):
 		rc = project(x, r->project, out, err);
 		break;
-	case REL_(FILTER):
+	case SC_REL_(FILTER):
 		rc = filter(x, r->filter, out, err);
 		break;
-	case REL_(SORT):
+	case SC_REL_(SORT):
 		rc = sort(x, r->sort, out, err);
 		break;
-	case REL_(LIMIT):
+	case SC_REL_(LIMIT):
 		rc = limit_offset(x, r->limit->input, r->limit->limit, false,
 		    out, err);
 		break;
-	case REL_(OFFSET):
+	case SC_REL_(OFFSET):
 		rc = limit_offset(x, r->offset->input, r->offset->offset, true,
 		    out, err);
 		break;
-	case REL_(AGGREGATE):
+	case SC_REL_(AGGREGATE):
 		rc = aggregate(x, r->aggregate, out, err);
 		break;
-	case REL_(SUBQUERY_ALIAS):
+	case SC_REL_(SUBQUERY_ALIAS):
 		if (r->subquery_alias->input == NULL) {
 			rc = no_input("subquery_alias", err);
 			break;
@@ -2427,13 +2428,13 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 				: "");
 		}
 		break;
-	case REL_(TO_DF):
+	case SC_REL_(TO_DF):
 		rc = to_df(x, r->to_df, out, err);
 		break;
-	case REL_(WITH_COLUMNS_RENAMED):
+	case SC_REL_(WITH_COLUMNS_RENAMED):
 		rc = renamed(x, r->with_columns_renamed, out, err);
 		break;
-	case REL_(SHOW_STRING):
+	case SC_REL_(SHOW_STRING):
 		rc = show_string(x, r->show_string, out, err);
 		break;
 	default:

@@ -195,34 +195,34 @@ sc_eng_type_from_proto(const Spark__Connect__DataType *t, struct sc_etype *out,
 {
 	memset(out, 0, sizeof(*out));
 	switch (t->kind_case) {
-	case SPARK__CONNECT__DATA_TYPE__KIND_NULL:
+	case SC_DT_(NULL):
 		out->t = SC_ARROW_NULL;
 		return 0;
-	case SPARK__CONNECT__DATA_TYPE__KIND_BINARY:
+	case SC_DT_(BINARY):
 		out->t = SC_ARROW_BINARY;
 		return 0;
-	case SPARK__CONNECT__DATA_TYPE__KIND_BOOLEAN:
+	case SC_DT_(BOOLEAN):
 		out->t = SC_ARROW_BOOL;
 		return 0;
-	case SPARK__CONNECT__DATA_TYPE__KIND_BYTE:
+	case SC_DT_(BYTE):
 		out->t = SC_ARROW_INT8;
 		return 0;
-	case SPARK__CONNECT__DATA_TYPE__KIND_SHORT:
+	case SC_DT_(SHORT):
 		out->t = SC_ARROW_INT16;
 		return 0;
-	case SPARK__CONNECT__DATA_TYPE__KIND_INTEGER:
+	case SC_DT_(INTEGER):
 		out->t = SC_ARROW_INT32;
 		return 0;
-	case SPARK__CONNECT__DATA_TYPE__KIND_LONG:
+	case SC_DT_(LONG):
 		out->t = SC_ARROW_INT64;
 		return 0;
-	case SPARK__CONNECT__DATA_TYPE__KIND_FLOAT:
+	case SC_DT_(FLOAT):
 		out->t = SC_ARROW_FLOAT;
 		return 0;
-	case SPARK__CONNECT__DATA_TYPE__KIND_DOUBLE:
+	case SC_DT_(DOUBLE):
 		out->t = SC_ARROW_DOUBLE;
 		return 0;
-	case SPARK__CONNECT__DATA_TYPE__KIND_DECIMAL:
+	case SC_DT_(DECIMAL):
 		out->t = SC_ARROW_DECIMAL128;
 		out->prec = 10;
 		out->scale = 0;
@@ -238,22 +238,22 @@ sc_eng_type_from_proto(const Spark__Connect__DataType *t, struct sc_etype *out,
 			    "Invalid decimal type decimal(%d,%d).", out->prec,
 			    out->scale);
 		return 0;
-	case SPARK__CONNECT__DATA_TYPE__KIND_STRING:
-	case SPARK__CONNECT__DATA_TYPE__KIND_CHAR:
-	case SPARK__CONNECT__DATA_TYPE__KIND_VAR_CHAR:
+	case SC_DT_(STRING):
+	case SC_DT_(CHAR):
+	case SC_DT_(VAR_CHAR):
 		out->t = SC_ARROW_UTF8;
 		return 0;
-	case SPARK__CONNECT__DATA_TYPE__KIND_DATE:
+	case SC_DT_(DATE):
 		out->t = SC_ARROW_DATE32;
 		return 0;
-	case SPARK__CONNECT__DATA_TYPE__KIND_TIMESTAMP:
+	case SC_DT_(TIMESTAMP):
 		out->t = SC_ARROW_TIMESTAMP_US;
 		return 0;
-	case SPARK__CONNECT__DATA_TYPE__KIND_TIMESTAMP_NTZ:
+	case SC_DT_(TIMESTAMP_NTZ):
 		out->t = SC_ARROW_TIMESTAMP_US;
 		out->ntz = true;
 		return 0;
-	case SPARK__CONNECT__DATA_TYPE__KIND_UNPARSED: {
+	case SC_DT_(UNPARSED): {
 		const char *s = t->unparsed->data_type_string;
 
 		if (s != NULL &&
@@ -374,42 +374,42 @@ datatype_new(const struct sc_etype *t)
 	spark__connect__data_type__init(d);
 	switch (t->t) {
 	case SC_ARROW_BOOL:
-		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_BOOLEAN;
+		d->kind_case = SC_DT_(BOOLEAN);
 		d->boolean =
 		    kind_new(&spark__connect__data_type__boolean__descriptor);
 		break;
 	case SC_ARROW_INT8:
-		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_BYTE;
+		d->kind_case = SC_DT_(BYTE);
 		d->byte =
 		    kind_new(&spark__connect__data_type__byte__descriptor);
 		break;
 	case SC_ARROW_INT16:
-		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_SHORT;
+		d->kind_case = SC_DT_(SHORT);
 		d->short_ =
 		    kind_new(&spark__connect__data_type__short__descriptor);
 		break;
 	case SC_ARROW_INT32:
-		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_INTEGER;
+		d->kind_case = SC_DT_(INTEGER);
 		d->integer =
 		    kind_new(&spark__connect__data_type__integer__descriptor);
 		break;
 	case SC_ARROW_INT64:
-		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_LONG;
+		d->kind_case = SC_DT_(LONG);
 		d->long_ =
 		    kind_new(&spark__connect__data_type__long__descriptor);
 		break;
 	case SC_ARROW_FLOAT:
-		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_FLOAT;
+		d->kind_case = SC_DT_(FLOAT);
 		d->float_ =
 		    kind_new(&spark__connect__data_type__float__descriptor);
 		break;
 	case SC_ARROW_DOUBLE:
-		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_DOUBLE;
+		d->kind_case = SC_DT_(DOUBLE);
 		d->double_ =
 		    kind_new(&spark__connect__data_type__double__descriptor);
 		break;
 	case SC_ARROW_DECIMAL128:
-		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_DECIMAL;
+		d->kind_case = SC_DT_(DECIMAL);
 		d->decimal =
 		    kind_new(&spark__connect__data_type__decimal__descriptor);
 		d->decimal->_precision_case =
@@ -421,35 +421,33 @@ datatype_new(const struct sc_etype *t)
 		break;
 	case SC_ARROW_UTF8:
 	case SC_ARROW_LARGE_UTF8:
-		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_STRING;
+		d->kind_case = SC_DT_(STRING);
 		d->string =
 		    kind_new(&spark__connect__data_type__string__descriptor);
 		break;
 	case SC_ARROW_BINARY:
 	case SC_ARROW_LARGE_BINARY:
-		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_BINARY;
+		d->kind_case = SC_DT_(BINARY);
 		d->binary =
 		    kind_new(&spark__connect__data_type__binary__descriptor);
 		break;
 	case SC_ARROW_DATE32:
-		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_DATE;
+		d->kind_case = SC_DT_(DATE);
 		d->date =
 		    kind_new(&spark__connect__data_type__date__descriptor);
 		break;
 	case SC_ARROW_TIMESTAMP_US:
 		if (t->ntz) {
-			d->kind_case =
-			    SPARK__CONNECT__DATA_TYPE__KIND_TIMESTAMP_NTZ;
+			d->kind_case = SC_DT_(TIMESTAMP_NTZ);
 			d->timestamp_ntz = kind_new(ntz_descriptor);
 		} else {
-			d->kind_case =
-			    SPARK__CONNECT__DATA_TYPE__KIND_TIMESTAMP;
+			d->kind_case = SC_DT_(TIMESTAMP);
 			d->timestamp = kind_new(
 			    &spark__connect__data_type__timestamp__descriptor);
 		}
 		break;
 	default:
-		d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_NULL;
+		d->kind_case = SC_DT_(NULL);
 		d->null =
 		    kind_new(&spark__connect__data_type__null__descriptor);
 		break;
@@ -465,7 +463,7 @@ sc_eng_schema_new(const struct sc_ecol *cols, size_t n)
 	size_t i;
 
 	spark__connect__data_type__init(d);
-	d->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_STRUCT;
+	d->kind_case = SC_DT_(STRUCT);
 	st = sc_xmalloc(sizeof(*st));
 	spark__connect__data_type__struct__init(st);
 	d->struct_ = st;
@@ -495,7 +493,7 @@ sc_engine_datatype_free(Spark__Connect__DataType *t)
 
 	if (t == NULL)
 		return;
-	if (t->kind_case == SPARK__CONNECT__DATA_TYPE__KIND_STRUCT) {
+	if (t->kind_case == SC_DT_(STRUCT)) {
 		Spark__Connect__DataType__Struct *st = t->struct_;
 
 		for (i = 0; i < st->n_fields; i++) {
@@ -505,7 +503,7 @@ sc_engine_datatype_free(Spark__Connect__DataType *t)
 		}
 		free(st->fields);
 		free(st);
-	} else if (t->kind_case != SPARK__CONNECT__DATA_TYPE__KIND__NOT_SET) {
+	} else if (t->kind_case != SC_DT_(_NOT_SET)) {
 		free(t->null); /* any member of the union */
 	}
 	free(t);

@@ -7,8 +7,7 @@
  * AnalyzePlan entry points.  Translation is in engine_plan.c.
  */
 
-#define SC_ENGINE_INTERNAL
-#include "server/engine.h"
+#include "server/engine_int.h"
 
 #include <ctype.h>
 #include <inttypes.h>

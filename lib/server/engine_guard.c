@@ -13,8 +13,7 @@
  * SQLite's memory in the whole process.
  */
 
-#define SC_ENGINE_INTERNAL
-#include "server/engine.h"
+#include "server/engine_int.h"
 
 #include <ctype.h>
 #include <pthread.h>

@@ -9,8 +9,7 @@
  * describes an empty relation when there is no data.
  */
 
-#define SC_ENGINE_INTERNAL
-#include "server/engine.h"
+#include "server/engine_int.h"
 
 #include <ctype.h>
 #include <inttypes.h>

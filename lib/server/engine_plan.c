@@ -10,8 +10,7 @@
  * table (funcs[] below); anything outside it is an error naming it.
  */
 
-#define SC_ENGINE_INTERNAL
-#include "server/engine.h"
+#include "server/engine_int.h"
 
 #include <ctype.h>
 #include <inttypes.h>

@@ -7,8 +7,7 @@
  * "SELECT id FROM range(10)" works as in Spark SQL.
  */
 
-#define SC_ENGINE_INTERNAL
-#include "server/engine.h"
+#include "server/engine_int.h"
 
 #include <string.h>
 

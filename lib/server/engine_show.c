@@ -10,8 +10,7 @@
  * vertical "-RECORD i---" form.
  */
 
-#define SC_ENGINE_INTERNAL
-#include "server/engine.h"
+#include "server/engine_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

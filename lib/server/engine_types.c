@@ -8,8 +8,7 @@
  * are lib/core/value's, the same the client prints with.
  */
 
-#define SC_ENGINE_INTERNAL
-#include "server/engine.h"
+#include "server/engine_int.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -4,7 +4,8 @@
  * engine.c: the SQLite engine's database and connections, running a
  * translated plan into Arrow batches (type decisions, batching,
  * cancellation), SQLite errors as Spark errors, SqlCommand, and the
- * AnalyzePlan entry points.  Translation is in engine_plan.c.
+ * AnalyzePlan entry points.  Translation is in engine_plan.c (relations),
+ * engine_expr.c (expressions) and engine_dialect.c (SQL text).
  */
 
 #include "server/engine_int.h"

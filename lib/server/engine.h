@@ -61,7 +61,7 @@
  * `quoted` parts), unresolved_function (operators == != <> < <= > >= <=>
  * + - * / % and or not, isnull, isnotnull, in, like, count/sum/avg/mean/
  * min/max with DISTINCT, and the scalar functions of funcs[] in
- * engine_plan.c), expression_string (SQL text, given to SQLite),
+ * engine_expr.c), expression_string (SQL text, given to SQLite),
  * unresolved_star (also t.*), alias, cast (Spark semantics through the
  * SQL function sc_cast; ANSI errors unless eval_mode is TRY or LEGACY),
  * sort_order (in sort).  User SQL (sql relations, SqlCommand,

@@ -21,6 +21,9 @@
 #include "core/buf.h"
 #include "core/value.h"
 
+/* Deepest nesting of relations and expressions a plan may have. */
+#define SC_ENG_MAX_PLAN_DEPTH 200
+
 /* A column type: an Arrow type, decimal precision/scale, zone flag. */
 #define SC_ETYPE_UNKNOWN (-1)
 struct sc_etype {
@@ -192,8 +195,38 @@ int sc_eng_plan_columns(struct sc_ectx *x, struct sc_eplan *p,
     struct sc_error *err);
 int sc_eng_plan_limit(struct sc_ectx *x, struct sc_eplan *p, uint64_t n,
     struct sc_error *err);
-void sc_eng_quote_ident(struct sc_buf *b, const char *s, size_t n);
+/* `name`, as SQLite never reads a string (a backtick doubled). */
+void sc_eng_quote_ident(struct sc_buf *b, const char *s);
+void sc_eng_quote_string(struct sc_buf *b, const char *s, size_t n);
+int sc_eng_unsupported_expression(const Spark__Connect__Expression *e,
+    struct sc_error *err);
+
+/* engine_dialect.c */
 void sc_eng_dialect(const char *s, struct sc_buf *out);
+
+/* engine_expr.c */
+/* A multi-part identifier, split: a.`b.c` is "a", "b.c". */
+struct sc_eident {
+	char *parts[8];
+	size_t n;
+};
+int sc_eng_ident_parse(const char *s, struct sc_eident *id,
+    struct sc_error *err);
+void sc_eng_ident_release(struct sc_eident *id);
+
+/* What an expression produced besides its SQL. */
+struct sc_einfo {
+	struct sc_buf name; /* Spark's column name for it */
+	struct sc_etype type; /* or t UNKNOWN */
+	int nullable; /* 1 or 0 */
+	bool aliased;
+};
+void sc_eng_einfo_init(struct sc_einfo *ei);
+void sc_eng_einfo_release(struct sc_einfo *ei);
+/* Translate e (over input in, which may be NULL) to SQL text. */
+int sc_eng_expr(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression *e, struct sc_buf *sql,
+    struct sc_einfo *ei, struct sc_error *err);
 int sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
     sqlite3_stmt *st, int idx, struct sc_error *err);
 

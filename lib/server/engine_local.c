@@ -682,12 +682,12 @@ sc_eng_local_relation(struct sc_ectx *x,
 	}
 	snprintf(name, sizeof(name), "_sc_local_%u", sc_eng_next_tmp(x->c));
 	sc_buf_addstr(&sql, "CREATE TEMP TABLE ", NULL);
-	sc_eng_quote_ident(&sql, name, strlen(name));
+	sc_eng_quote_ident(&sql, name);
 	sc_buf_addch(&sql, '(', NULL);
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			sc_buf_addstr(&sql, ", ", NULL);
-		sc_eng_quote_ident(&sql, cols[i].name, strlen(cols[i].name));
+		sc_eng_quote_ident(&sql, cols[i].name);
 		sc_buf_addch(&sql, ' ', NULL);
 		sc_eng_type_decl(&cols[i].type, &sql);
 		if (!cols[i].nullable)
@@ -700,7 +700,7 @@ sc_eng_local_relation(struct sc_ectx *x,
 	if (data) {
 		sc_buf_reset(&sql);
 		sc_buf_addstr(&sql, "INSERT INTO temp.", NULL);
-		sc_eng_quote_ident(&sql, name, strlen(name));
+		sc_eng_quote_ident(&sql, name);
 		sc_buf_addstr(&sql, " VALUES (", NULL);
 		for (i = 0; i < n; i++)
 			sc_buf_addstr(&sql, i > 0 ? ", ?" : "?", NULL);
@@ -717,7 +717,7 @@ sc_eng_local_relation(struct sc_ectx *x,
 	}
 	sc_buf_reset(&sql);
 	sc_buf_addstr(&sql, "temp.", NULL);
-	sc_eng_quote_ident(&sql, name, strlen(name));
+	sc_eng_quote_ident(&sql, name);
 	out->table = (char *)sc_buf_detach(&sql, NULL);
 	sc_buf_addf(&out->sql, NULL, "SELECT * FROM %s", out->table);
 	out->cols = cols;

@@ -252,6 +252,8 @@ Spark__Connect__DataType *sc_eng_schema_new(const struct sc_ecol *cols,
     size_t n);
 int sc_eng_arrow_schema(const struct sc_ecol *cols, size_t n,
     struct sc_arrow_schema *out, struct sc_error *err);
+
+/* engine_values.c */
 void sc_eng_eval_column(sqlite3_stmt *st, int col, struct sc_eval *v);
 int sc_eng_put(struct sc_arrow_writer *w, size_t col, const struct sc_ecol *c,
     const struct sc_eval *v, int64_t row, struct sc_error *err);

@@ -220,3 +220,25 @@ sc_eng_dialect(const char *s, struct sc_buf *out)
 	emit(&d, 0, d.n, out);
 	free(d.t);
 }
+
+bool
+sc_eng_sql_blank(const char *s)
+{
+	while (*s != '\0') {
+		if (isspace((unsigned char)*s) || *s == ';') {
+			s++;
+		} else if (s[0] == '-' && s[1] == '-') {
+			while (*s != '\0' && *s != '\n')
+				s++;
+		} else if (s[0] == '/' && s[1] == '*') {
+			const char *e = strstr(s + 2, "*/");
+
+			if (e == NULL)
+				return true;
+			s = e + 2;
+		} else {
+			return false;
+		}
+	}
+	return true;
+}

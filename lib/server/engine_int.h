@@ -149,7 +149,7 @@ struct sc_ectx {
 	int depth;
 };
 
-/* Batches being written for a sink (engine.c). */
+/* Batches being written for a sink (engine_run.c). */
 struct sc_ebatch {
 	struct sc_erun *run;
 	struct sc_arrow_writer *w;
@@ -172,6 +172,10 @@ int sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_eparams *p,
     size_t *posused, struct sc_error *err);
 void sc_eng_add_tmp(struct sc_ectx *x, const char *name);
 unsigned sc_eng_next_tmp(struct sc_engine_conn *c);
+void sc_eng_params_from_sql(struct sc_eparams *ps,
+    const Spark__Connect__SQL *q);
+
+/* engine_run.c */
 int sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
     const struct sc_engine_limits *limits, const struct sc_engine_sink *sink,
     bool schema_only, struct sc_ecol **colsp, size_t *ncolsp,
@@ -182,8 +186,6 @@ int sc_eng_batch_begin(struct sc_ebatch *b, struct sc_ectx *x,
 int sc_eng_batch_flush(struct sc_ebatch *b, struct sc_error *err);
 int sc_eng_batch_end(struct sc_ebatch *b, struct sc_error *err);
 void sc_eng_batch_release(struct sc_ebatch *b);
-void sc_eng_params_from_sql(struct sc_eparams *ps,
-    const Spark__Connect__SQL *q);
 
 /* engine_plan.c */
 void sc_eplan_init(struct sc_eplan *p);
@@ -203,6 +205,8 @@ int sc_eng_unsupported_expression(const Spark__Connect__Expression *e,
 
 /* engine_dialect.c */
 void sc_eng_dialect(const char *s, struct sc_buf *out);
+/* Whether the SQL text s holds nothing but spaces, comments and ';'. */
+bool sc_eng_sql_blank(const char *s);
 
 /* engine_expr.c */
 /* A multi-part identifier, split: a.`b.c` is "a", "b.c". */

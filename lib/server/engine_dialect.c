@@ -221,24 +221,31 @@ sc_eng_dialect(const char *s, struct sc_buf *out)
 	free(d.t);
 }
 
-bool
-sc_eng_sql_blank(const char *s)
+const char *
+sc_eng_sql_skip(const char *s)
 {
-	while (*s != '\0') {
-		if (isspace((unsigned char)*s) || *s == ';') {
+	for (;;) {
+		while (isspace((unsigned char)*s))
 			s++;
-		} else if (s[0] == '-' && s[1] == '-') {
+		if (s[0] == '-' && s[1] == '-') {
 			while (*s != '\0' && *s != '\n')
 				s++;
 		} else if (s[0] == '/' && s[1] == '*') {
 			const char *e = strstr(s + 2, "*/");
 
 			if (e == NULL)
-				return true;
+				return NULL;
 			s = e + 2;
 		} else {
-			return false;
+			return s;
 		}
 	}
-	return true;
+}
+
+bool
+sc_eng_sql_blank(const char *s)
+{
+	while ((s = sc_eng_sql_skip(s)) != NULL && *s == ';')
+		s++;
+	return s == NULL || *s == '\0';
 }

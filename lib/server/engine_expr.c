@@ -1031,12 +1031,8 @@ sc_eng_expr(struct sc_ectx *x, const struct sc_eplan *in,
 	if (e == NULL)
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 		    "An expression is missing.");
-	if (++x->depth > SC_ENG_MAX_PLAN_DEPTH) {
-		x->depth--;
-		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
-		    "The plan nests deeper than %d levels.",
-		    SC_ENG_MAX_PLAN_DEPTH);
-	}
+	if (sc_eng_deeper(x, err) == -1)
+		return -1;
 	switch (e->expr_type_case) {
 	case SC_EXPR_(LITERAL):
 		rc = literal(e->literal, sql, ei, err);

@@ -202,9 +202,16 @@ void sc_eng_quote_ident(struct sc_buf *b, const char *s);
 void sc_eng_quote_string(struct sc_buf *b, const char *s, size_t n);
 int sc_eng_unsupported_expression(const Spark__Connect__Expression *e,
     struct sc_error *err);
+/*
+ * Enter one more level of the plan (x->depth++; the caller decrements
+ * it when it leaves): 0, or -1 (err set) past SC_ENG_MAX_PLAN_DEPTH.
+ */
+int sc_eng_deeper(struct sc_ectx *x, struct sc_error *err);
 
 /* engine_dialect.c */
 void sc_eng_dialect(const char *s, struct sc_buf *out);
+/* s after its spaces and comments; NULL if a comment is not closed. */
+const char *sc_eng_sql_skip(const char *s);
 /* Whether the SQL text s holds nothing but spaces, comments and ';'. */
 bool sc_eng_sql_blank(const char *s);
 

@@ -1054,6 +1054,17 @@ show_string(struct sc_ectx *x, const Spark__Connect__ShowString *s,
 	return 0;
 }
 
+int
+sc_eng_deeper(struct sc_ectx *x, struct sc_error *err)
+{
+	if (x->depth >= SC_ENG_MAX_PLAN_DEPTH)
+		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "The plan nests deeper than %d levels.",
+		    SC_ENG_MAX_PLAN_DEPTH);
+	x->depth++;
+	return 0;
+}
+
 static int
 rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
     struct sc_error *err)
@@ -1063,12 +1074,8 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 	if (r == NULL)
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 		    "A relation is missing.");
-	if (++x->depth > SC_ENG_MAX_PLAN_DEPTH) {
-		x->depth--;
-		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
-		    "The plan nests deeper than %d levels.",
-		    SC_ENG_MAX_PLAN_DEPTH);
-	}
+	if (sc_eng_deeper(x, err) == -1)
+		return -1;
 	switch (r->rel_type_case) {
 	case SC_REL_(SQL):
 		out->raw = true;

@@ -524,7 +524,7 @@ EOF
 	run -8 --separate-stderr sc-release --token wrong --user-id bats --session-id "$SID" "$op" --session
 	[ "${lines[0]}" = "$op	error: UNAUTHENTICATED: Invalid authentication token" ]
 	[ "${lines[1]}" = "$SID	error: UNAUTHENTICATED: Invalid authentication token" ]
-	[ "$stderr" = "sc-release: 2 of 2 failed: UNAUTHENTICATED: Invalid authentication token" ]
+	[ "$stderr" = "sc-release: 2 of 2 failed: Invalid authentication token [UNAUTHENTICATED]" ]
 	SPARK_REMOTE=$SERVER run -8 --separate-stderr sc-release --user-id bats --session-id "$SID" "$op"
 	[[ "$output" == "$op	error: "* ]]
 	# Nothing was released.

@@ -235,8 +235,7 @@ test('statements are abbreviated to 200 bytes', T, async () => {
 	const r = await s.executeToCompletion(lib.sqlPlan(q));
 	const e = await getExec(r.operationId);
 	assert.ok(e.statement.endsWith('...'));
-	assert.ok(Buffer.byteLength(e.statement) <= 203,
-	    `${Buffer.byteLength(e.statement)} bytes`);
+	assert.equal(Buffer.byteLength(e.statement), 203, e.statement);
 	assert.ok(q.startsWith(e.statement.slice(0, -3)));
 	await s.release(r.operationId);
 });

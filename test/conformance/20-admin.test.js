@@ -377,7 +377,9 @@ test('GetStats: server-wide for the admin, one user\'s counts otherwise',
 		'EXECUTION_STATE_CANCELED', 'EXECUTION_STATE_CLOSED']);
 	assert.ok(a.operations[1].count >= 1, 'hank\'s op runs');
 	assert.ok(a.rss_bytes > 1024 * 1024);
-	assert.ok(a.heap_in_use_bytes > 0);
+	// mallinfo2() reads 0 under AddressSanitizer's allocator.
+	if (!lib.SANITIZE)
+		assert.ok(a.heap_in_use_bytes > 0);
 	assert.ok(a.sessions >= 1);
 	assert.ok(a.operations_started >= 10);
 	assert.ok(a.operations_finished >= 5);

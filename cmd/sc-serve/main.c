@@ -36,6 +36,7 @@
 #include "core/rpc_server.h"
 #include "core/timeutil.h"
 #include "core/xmem.h"
+#include "server/admin.h"
 #include "server/artifact.h"
 #include "server/engine.h"
 #include "server/exec.h"
@@ -52,8 +53,10 @@ static const char usage_text[] =
     "       [--max-stream-duration duration] [--max-stream-size size]\n"
     "       [--ready-file file] [--retry-buffer size]\n"
     "       [--session-timeout duration] [--tls-cert file --tls-key file]\n"
-    "       [--token token]\n"
+    "       [--token token] [--admin-token token]\n"
     "\n"
+    "  --admin-token token        callers presenting it see everything in the\n"
+    "                             admin service (sctk.admin.v1)\n"
     "  --artifact-dir dir         keep uploaded artifacts in dir (default: a\n"
     "                             private directory removed at exit)\n"
     "  --conf key=value           set a server setting by its Spark name\n"
@@ -76,7 +79,8 @@ static const char usage_text[] =
     "  -V, --version              print the version and exit\n";
 
 enum {
-	OPT_ARTIFACT_DIR = 256,
+	OPT_ADMIN_TOKEN = 256,
+	OPT_ARTIFACT_DIR,
 	OPT_CONF,
 	OPT_DATABASE,
 	OPT_DETACHED_TIMEOUT,
@@ -95,6 +99,7 @@ enum {
 };
 
 static const struct option longopts[] = { /* sorted */
+	{ "admin-token", required_argument, NULL, OPT_ADMIN_TOKEN },
 	{ "artifact-dir", required_argument, NULL, OPT_ARTIFACT_DIR },
 	{ "conf", required_argument, NULL, OPT_CONF },
 	{ "database", required_argument, NULL, OPT_DATABASE },
@@ -221,11 +226,16 @@ parse_options(int argc, char *argv[], struct opts *o,
 	sc_server_conf_default(conf);
 	if ((env = getenv("SPARK_CONNECT_AUTHENTICATE_TOKEN")) != NULL)
 		set(conf, "spark.connect.authenticate.token", env);
+	if ((env = getenv("SCTK_ADMIN_TOKEN")) != NULL)
+		set(conf, "sctk.admin.token", env);
 
 	/* Only -h and -V of the common options: no -q, -t or -v here. */
 	sc_cli_parser_init(&p, usage_text, "hV", longopts, NULL, NULL);
 	while ((ch = sc_cli_next(&p, argc, argv)) != -1) {
 		switch (ch) {
+		case OPT_ADMIN_TOKEN:
+			set(conf, "admin-token", optarg);
+			break;
 		case OPT_ARTIFACT_DIR:
 			o->artifact_dir = optarg;
 			break;
@@ -625,6 +635,7 @@ stop_server(struct sc_server *srv)
 	if (srv->execs != NULL) {
 		sc_execmgr_counts(srv->execs, &counts);
 		sc_execmgr_shutdown(srv->execs);
+		sc_admin_shutdown(srv->admin);
 		if (counts.attached > 0)
 			linger(STATUS_GRACE_MS);
 	}
@@ -634,6 +645,9 @@ stop_server(struct sc_server *srv)
 	sc_sessmgr_close_all(srv->sessions);
 	sc_execmgr_free(srv->execs);
 	srv->execs = NULL;
+	/* After the execution manager: it calls the admin service. */
+	sc_admin_free(srv->admin);
+	srv->admin = NULL;
 	sc_sessmgr_free(srv->sessions);
 	if (srv->rpc != NULL)
 		sc_rpc_server_free(srv->rpc);
@@ -642,6 +656,7 @@ stop_server(struct sc_server *srv)
 	srv->artifacts = NULL;
 	sc_engine_free(srv->engine);
 	explicit_bzero(srv->conf.token, sizeof(srv->conf.token));
+	explicit_bzero(srv->conf.admin_token, sizeof(srv->conf.admin_token));
 }
 
 int
@@ -698,6 +713,7 @@ main(int argc, char *argv[])
 	    srv.execs);
 	/* And its uploaded artifacts. */
 	sc_sessmgr_on_close(srv.sessions, artifacts_closed_hook, srv.artifacts);
+	srv.admin = sc_admin_new(&srv);
 	if ((rc = start_rpc(&srv, &o, &port)) != SC_EXIT_OK)
 		goto out;
 	sc_info("sc-serve %s listening on %s:%d%s", SCTK_VERSION, o.host, port,

@@ -129,7 +129,10 @@ cancel_locked(struct sc_exec_op *op)
 	sc_execbuf_finish(op->buf);
 	pthread_cond_broadcast(&op->cond);
 	sc_exec_sched_cancel(op->m, op);
+	op->finished_ms = sc_realtime_ms();
+	atomic_fetch_add(&op->m->canceled, 1);
 	sc_info("operation %s canceled", op->id);
+	sc_exec_event(op, SC_EXEC_EV_CANCELED, sc_exec_now(op->m));
 	return true;
 }
 
@@ -140,24 +143,31 @@ cancel_locked(struct sc_exec_op *op)
  */
 static void
 close_locked(struct sc_execmgr *m, struct sc_exec_op *op, enum close_how how,
-    int64_t now, struct acts *a)
+    int64_t now, struct acts *a, const char *why)
 {
+	struct kent *t;
+
 	if (!op->registered)
 		return;
-	if (how == CLOSE_ABANDONED && m->conf.abandoned_tombstones > 0)
-		sc_exec_remember(&m->tombs, &op->kent, now,
+	if (how == CLOSE_ABANDONED && m->conf.abandoned_tombstones > 0) {
+		t = sc_exec_remember(&m->tombs, &op->kent, now,
 		    (size_t)m->conf.abandoned_tombstones);
-	else if (how == CLOSE_COMPLETED)
+		if (t != NULL)
+			t->why = why;
+	} else if (how == CLOSE_COMPLETED)
 		sc_exec_remember(&m->done, &op->kent, now, m->completed_max);
 	ktab_remove(&m->ops, &op->kent);
 	op->registered = false;
 	cancel_locked(op);
+	if (how == CLOSE_ABANDONED)
+		sc_exec_event(op, SC_EXEC_EV_ABANDONED, now);
 	sc_exec_set_state(op, SC_EXEC_CLOSED);
 	sc_execbuf_release_all(op->buf);
 	if (op->sender != NULL) {
 		op->sender->interrupted = true;
 		sc_exec_pump(op, op->sender, now, a);
 	}
+	sc_exec_event(op, SC_EXEC_EV_REMOVED, now);
 	pthread_cond_broadcast(&op->cond);
 	sc_exec_acts_unref_later(a, op);
 }
@@ -172,7 +182,7 @@ sc_exec_remove_op(struct sc_execmgr *m, struct sc_exec_op *op)
 	pthread_mutex_lock(&m->lock);
 	pthread_mutex_lock(&op->lock);
 	if (op->registered) {
-		close_locked(m, op, CLOSE_COMPLETED, sc_exec_now(m), &a);
+		close_locked(m, op, CLOSE_COMPLETED, sc_exec_now(m), &a, NULL);
 		sc_info("operation %s removed (not reattachable, stream "
 			"ended)",
 		    op->id);
@@ -198,6 +208,7 @@ op_new(struct sc_execmgr *m, struct sc_session *s, const char *id,
 	op->sess = s;
 	op->reattachable = reattachable;
 	op->created_ms = sc_realtime_ms();
+	op->attach_change_ms = op->created_ms;
 	op->kent.key =
 	    sc_exec_key_make(s->user_id, s->session_id, id, &op->kent.klen);
 	op->kent.val = op;
@@ -300,6 +311,7 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
 	}
 	if (req->plan != NULL)
 		op->plan = sc_proto_pack_alloc(&req->plan->base, &op->planlen);
+	sc_exec_plan_summary(req->plan, op->statement, sizeof(op->statement));
 
 	snd = sc_exec_sender_new(op, call);
 	sc_exec_sender_ref(snd);
@@ -341,6 +353,7 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
 		pthread_mutex_lock(&op->lock);
 		sc_exec_sender_ref(snd); /* op->sender */
 		op->sender = snd;
+		sc_exec_event(op, SC_EXEC_EV_CREATED, now);
 		pthread_mutex_unlock(&op->lock);
 		m->started++;
 		sc_info("operation %s started: session %s user '%s'%s, %zu "
@@ -373,7 +386,7 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
 			handle_error(&x->err, "SESSION_CLOSED", s->session_id,
 			    "Session was closed.");
 		}
-		close_locked(m, op, CLOSE_FORGET, now, &a);
+		close_locked(m, op, CLOSE_FORGET, now, &a, NULL);
 		pthread_mutex_unlock(&op->lock);
 		pthread_mutex_unlock(&m->lock);
 	}
@@ -470,7 +483,10 @@ sc_exec_reattach(struct sc_execmgr *m, struct sc_session *s,
 		sc_exec_sender_ref(snd);
 		op->sender = snd;
 		op->detached_since = -1;
+		op->attach_change_ms = sc_realtime_ms();
 		op->reattaches++;
+		atomic_fetch_add(&m->reattached, 1);
+		sc_exec_event(op, SC_EXEC_EV_ATTACHED, now);
 		sc_info("operation %s attached: reattach %lld from index %lld",
 		    op->id, (long long)op->reattaches, (long long)start);
 		sc_exec_pump(op, snd, now, &a);
@@ -523,7 +539,8 @@ sc_exec_release(struct sc_execmgr *m, struct sc_session *s,
 	    SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_RELEASE_ALL) {
 		sc_info("operation %s released (%s)", op->id,
 		    sc_exec_state_name(op->state));
-		close_locked(m, op, CLOSE_COMPLETED, sc_exec_now(m), &a);
+		sc_exec_event(op, SC_EXEC_EV_RELEASED, sc_exec_now(m));
+		close_locked(m, op, CLOSE_COMPLETED, sc_exec_now(m), &a, NULL);
 	} else if (req->release_case ==
 		SPARK__CONNECT__RELEASE_EXECUTE_REQUEST__RELEASE_RELEASE_UNTIL &&
 	    req->release_until != NULL) {
@@ -638,7 +655,7 @@ sc_exec_session_closed(struct sc_execmgr *m, struct sc_session *s)
 			continue;
 		pthread_mutex_lock(&op->lock);
 		sc_info("operation %s abandoned: session closed", op->id);
-		close_locked(m, op, CLOSE_ABANDONED, now, &a);
+		close_locked(m, op, CLOSE_ABANDONED, now, &a, "session closed");
 		m->abandoned++;
 		pthread_mutex_unlock(&op->lock);
 	}
@@ -672,7 +689,8 @@ sc_execmgr_maintain(struct sc_execmgr *m, int64_t now)
 			m->conf.detached_timeout_ms) {
 			sc_info("operation %s abandoned: detached for %lld ms",
 			    op->id, (long long)idle);
-			close_locked(m, op, CLOSE_ABANDONED, now, &a);
+			close_locked(m, op, CLOSE_ABANDONED, now, &a,
+			    "detached too long");
 			m->abandoned++;
 			n++;
 		}
@@ -832,7 +850,7 @@ sc_execmgr_shutdown(struct sc_execmgr *m)
 		next = knext(&m->ops, e);
 		op = e->val;
 		pthread_mutex_lock(&op->lock);
-		close_locked(m, op, CLOSE_FORGET, now, &a);
+		close_locked(m, op, CLOSE_FORGET, now, &a, NULL);
 		pthread_mutex_unlock(&op->lock);
 	}
 	if (m->nring != 0 || m->nready != 0 || m->nqueued != 0)

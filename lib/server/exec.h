@@ -172,6 +172,45 @@ const char *sc_exec_state_name(enum sc_exec_state st);
  */
 bool sc_exec_state_legal(enum sc_exec_state from, enum sc_exec_state to);
 
+/* One live operation or tombstone, as sc_execmgr_each() shows it. */
+struct sc_exec_info {
+	const char *op_id;
+	const char *user_id;
+	const char *session_id;
+	const char *server_side_session_id; /* "" for tombstones */
+	bool tombstone; /* abandoned: ids, time and reason only */
+	enum sc_exec_state state;
+	bool reattachable;
+	bool attached; /* a stream is attached */
+	int64_t created_ms; /* realtime */
+	int64_t started_ms; /* realtime; 0: not yet */
+	int64_t finished_ms; /* realtime; 0: not yet (also canceled) */
+	int64_t detached_since_ms; /* manager clock; -1: attached */
+	int64_t attach_change_ms; /* realtime: attached or detached since */
+	int64_t abandon_in_ms; /* detached and reattachable; else -1 */
+	int64_t buffered_bytes; /* kept for retry or unsent */
+	int64_t buffered_responses;
+	int64_t produced; /* highest index produced */
+	int64_t consumed; /* highest index sent */
+	int64_t responses_sent; /* sends, all streams (resends count) */
+	int64_t responses_released; /* produced and no longer buffered */
+	int64_t rows_sent; /* Arrow rows sent */
+	int64_t bytes_sent; /* bytes sent, all streams */
+	int64_t rotations; /* streams ended at a limit */
+	int64_t reattaches; /* reattaches attached */
+	const char *statement; /* SQL text or plan summary, abbreviated */
+	char last_error_class[128]; /* "" when none or without a class */
+	int64_t closed_ms; /* tombstones: when, realtime */
+	const char *reason; /* tombstones: why */
+	size_t ntags;
+	char *const *tags;
+};
+
+/* The longest statement text kept (bytes, then "..."). */
+#define SC_EXEC_STATEMENT_MAX 200
+/* At most one PROGRESS event per operation per this many ms. */
+#define SC_EXEC_PROGRESS_MS 500
+
 struct sc_exec_counts {
 	size_t live; /* registered operations */
 	size_t by_state[SC_EXEC_NSTATES]; /* live ones per state */
@@ -189,29 +228,12 @@ struct sc_exec_counts {
 	uint64_t compensations; /* slots added since start */
 	uint64_t started; /* operations created since start */
 	uint64_t abandoned; /* removed as abandoned since start */
-};
-
-/* One live operation or tombstone, as sc_execmgr_each() shows it. */
-struct sc_exec_info {
-	const char *op_id;
-	const char *user_id;
-	const char *session_id;
-	bool tombstone; /* abandoned: ids only */
-	enum sc_exec_state state;
-	bool reattachable;
-	bool attached; /* a stream is attached */
-	int64_t created_ms; /* realtime */
-	int64_t detached_since_ms; /* -1: attached */
-	int64_t buffered_bytes; /* kept for retry or unsent */
-	int64_t buffered_responses;
-	int64_t produced; /* highest index produced */
-	int64_t consumed; /* highest index sent */
-	int64_t rows_sent; /* Arrow rows sent */
-	int64_t bytes_sent; /* bytes sent, all streams */
-	int64_t rotations; /* streams ended at a limit */
-	int64_t reattaches; /* reattaches attached */
-	size_t ntags;
-	char *const *tags;
+	uint64_t finished; /* ended FINISHED since start */
+	uint64_t failed; /* ended FAILED since start */
+	uint64_t canceled; /* CANCELED since start */
+	uint64_t reattaches; /* reattaches attached since start */
+	int64_t rows_sent; /* Arrow rows sent since start */
+	int64_t bytes_sent; /* response bytes sent since start */
 };
 
 void sc_execmgr_counts(struct sc_execmgr *m, struct sc_exec_counts *c);
@@ -222,6 +244,59 @@ void sc_execmgr_counts(struct sc_execmgr *m, struct sc_exec_counts *c);
  */
 void sc_execmgr_each(struct sc_execmgr *m,
     void (*fn)(const struct sc_exec_info *info, void *arg), void *arg);
+
+/*
+ * A copy of the live operations (oldest first), and of the tombstones
+ * when tombstones is set, taken with the manager lock held only while
+ * copying: its string pointers stay valid (the operations are
+ * referenced) until sc_exec_snapshot_release().
+ */
+struct sc_exec_snapshot {
+	struct sc_exec_info *v;
+	size_t n;
+	struct sc_exec_op **ops; /* referenced, n_ops of them */
+	size_t n_ops;
+	char **keys; /* tombstone key copies */
+	size_t n_keys;
+};
+void sc_execmgr_snapshot(struct sc_execmgr *m, bool tombstones,
+    struct sc_exec_snapshot *out);
+void sc_exec_snapshot_release(struct sc_exec_snapshot *s);
+
+/*
+ * Events of an operation's life, for an observer (sc-serve's admin
+ * service).  CREATED (registered, its first stream attached), STARTED
+ * (running), ATTACHED (a reattach), DETACHED (its stream ended),
+ * PROGRESS (responses produced or sent; at most one per
+ * SC_EXEC_PROGRESS_MS), FINISHED, FAILED, CANCELED, RELEASED
+ * (ReleaseExecute release_all), ABANDONED, REMOVED (gone from the
+ * manager, after RELEASED or ABANDONED or when a non-reattachable
+ * stream ended).
+ */
+enum sc_exec_event {
+	SC_EXEC_EV_CREATED = 0,
+	SC_EXEC_EV_STARTED,
+	SC_EXEC_EV_ATTACHED,
+	SC_EXEC_EV_DETACHED,
+	SC_EXEC_EV_PROGRESS,
+	SC_EXEC_EV_FINISHED,
+	SC_EXEC_EV_FAILED,
+	SC_EXEC_EV_CANCELED,
+	SC_EXEC_EV_RELEASED,
+	SC_EXEC_EV_ABANDONED,
+	SC_EXEC_EV_REMOVED
+};
+/*
+ * Called with the operation's lock (and maybe the manager lock) held:
+ * it must not block nor call into the manager; info is valid during the
+ * call only.
+ */
+typedef void sc_exec_event_fn(enum sc_exec_event ev,
+    const struct sc_exec_info *info, void *arg);
+/* Set the one observer, before the first operation is created. */
+void sc_execmgr_on_event(struct sc_execmgr *m, sc_exec_event_fn *fn, void *arg);
+/* The manager's settings (borrowed). */
+const struct sc_server_conf *sc_execmgr_conf(const struct sc_execmgr *m);
 
 /* ---------------------------------- internals, exposed for the tests */
 

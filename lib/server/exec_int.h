@@ -56,6 +56,8 @@ struct kent {
 	char *key; /* owned */
 	size_t klen;
 	int64_t t; /* when added */
+	int64_t rt; /* when added, realtime (tombstones) */
+	const char *why; /* static: why it was tombstoned, or NULL */
 	void *val;
 };
 
@@ -168,6 +170,13 @@ struct sc_exec_op {
 	int64_t bytes_sent;
 	int64_t rotations;
 	int64_t reattaches;
+	int64_t responses_sent; /* sends handed to the transport */
+	int64_t started_ms; /* realtime; 0: not yet */
+	int64_t finished_ms; /* realtime; 0: not yet */
+	int64_t attach_change_ms; /* realtime: last attach or detach */
+	int64_t progress_at; /* manager clock: last PROGRESS event */
+	/* Immutable after creation: a short text of the plan. */
+	char statement[SC_EXEC_STATEMENT_MAX + 4];
 
 	/* The scheduler's, under m->slock. */
 	enum sched_st sched;
@@ -241,6 +250,12 @@ struct sc_execmgr {
 	bool stopped;
 	uint64_t started;
 	uint64_t abandoned;
+	/* Totals since start (any thread). */
+	atomic_uint_fast64_t finished, failed, canceled, reattached;
+	atomic_int_fast64_t rows_total, bytes_total;
+	/* Set before the first operation, then read without a lock. */
+	sc_exec_event_fn *event_fn;
+	void *event_arg;
 };
 
 /* What to do with a call once every lock is dropped. */
@@ -330,8 +345,19 @@ void sc_exec_sched_resume(struct sc_execmgr *m, struct sc_exec_op *op);
 /* exec_table.c */
 char *sc_exec_key_make(const char *user, const char *session, const char *op,
     size_t *lenp);
-void sc_exec_remember(struct sc_htab *t, const struct kent *src, int64_t now,
-    size_t max);
+struct kent *sc_exec_remember(struct sc_htab *t, const struct kent *src,
+    int64_t now, size_t max);
+/*
+ * Fill info from op (op locked; pointers borrowed from op) and tell the
+ * event callback, if there is one, about ev.  PROGRESS is sent at most
+ * once per SC_EXEC_PROGRESS_MS per operation.
+ */
+void sc_exec_op_info(struct sc_exec_op *op, int64_t now,
+    struct sc_exec_info *info);
+void sc_exec_event(struct sc_exec_op *op, enum sc_exec_event ev, int64_t now);
+/* A short text of plan (SQL text or "range(0, 10)") into out. */
+void sc_exec_plan_summary(const Spark__Connect__Plan *plan, char *out,
+    size_t outsz);
 /* Remove and free every entry of t, and release it. */
 void sc_exec_ktab_free_entries(struct sc_htab *t);
 

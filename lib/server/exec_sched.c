@@ -583,6 +583,8 @@ run_op(struct sc_execmgr *m, struct sc_exec_op *op)
 		return;
 	}
 	sc_exec_set_state(op, SC_EXEC_RUNNING);
+	op->started_ms = sc_realtime_ms();
+	sc_exec_event(op, SC_EXEC_EV_STARTED, sc_exec_now(m));
 	pthread_mutex_unlock(&op->lock);
 	sc_debug("operation %s running", op->id);
 
@@ -617,12 +619,18 @@ run_op(struct sc_execmgr *m, struct sc_exec_op *op)
 			}
 			sc_execbuf_finish(op->buf);
 			sc_exec_set_state(op, SC_EXEC_FINISHED);
+			atomic_fetch_add(&m->finished, 1);
 		} else {
 			op->error = err;
 			op->has_error = true;
 			sc_execbuf_finish(op->buf);
 			sc_exec_set_state(op, SC_EXEC_FAILED);
+			atomic_fetch_add(&m->failed, 1);
 		}
+		op->finished_ms = sc_realtime_ms();
+		sc_exec_event(op,
+		    rc == 0 ? SC_EXEC_EV_FINISHED : SC_EXEC_EV_FAILED,
+		    sc_exec_now(m));
 		if (op->sender != NULL)
 			sc_exec_pump(op, op->sender, sc_exec_now(m), &a);
 		sc_execbuf_stats(op->buf, &st);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "core/timeutil.h"
 #include "core/xmem.h"
 #include "server/session.h"
 
@@ -192,9 +193,11 @@ sc_exec_end_sender(struct sc_exec_op *op, struct sender *s, int64_t now,
 	if (op->sender == s) {
 		op->sender = NULL;
 		op->detached_since = now;
+		op->attach_change_ms = sc_realtime_ms();
 		sender_unref_held(s);
 		sc_info("operation %s detached: %s (%lld bytes in this stream)",
 		    op->id, why, (long long)s->sent_bytes);
+		sc_exec_event(op, SC_EXEC_EV_DETACHED, now);
 	}
 	if (!op->reattachable && op->registered)
 		x->remove = true;
@@ -315,6 +318,10 @@ sc_exec_pump(struct sc_exec_op *op, struct sender *s, int64_t now,
 	s->sent_bytes += (int64_t)len;
 	op->bytes_sent += (int64_t)len;
 	op->rows_sent += rows;
+	op->responses_sent++;
+	atomic_fetch_add(&m->bytes_total, (int64_t)len);
+	atomic_fetch_add(&m->rows_total, rows);
+	sc_exec_event(op, SC_EXEC_EV_PROGRESS, now);
 }
 
 static void
@@ -440,6 +447,8 @@ emit_bytes(struct sc_exec_op *op, const char *rid, void *mem, uint8_t *data,
 	sc_execbuf_add_mem(op->buf, rid, mem, data, len, rows);
 	if (op->sender != NULL)
 		sc_exec_pump(op, op->sender, sc_exec_now(m), &a);
+	else
+		sc_exec_event(op, SC_EXEC_EV_PROGRESS, sc_exec_now(m));
 	pthread_mutex_unlock(&op->lock);
 	sc_exec_acts_run(m, &a);
 	return 0;

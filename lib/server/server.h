@@ -38,6 +38,7 @@
 
 #include "core/error.h"
 
+struct sc_admin;
 struct sc_engine;
 struct sc_engine_conn;
 struct sc_artifact_store;
@@ -81,6 +82,7 @@ struct sc_server_conf {
 	int64_t thread_idle_ms; /* sctk.execute.threadIdleTimeout, 60 s */
 	int workers; /* execution worker threads, 4 */
 	char token[256]; /* authenticate.token, "" = none */
+	char admin_token[256]; /* sctk.admin.token, "" = none */
 	/* Limits on sessions, their conf, shutdown and memory (sctk.*). */
 	int64_t max_sessions; /* sctk.session.maxSessions, 10000 */
 	int64_t max_user_sessions; /* sctk.session.maxSessionsPerUser, 5000 */
@@ -133,6 +135,7 @@ struct sc_server {
 	struct sc_execmgr *execs;
 	struct sc_rpc_server *rpc;
 	struct sc_artifact_store *artifacts; /* or NULL: none are kept */
+	struct sc_admin *admin; /* sctk.admin.v1 (admin.h), or NULL: none */
 	int64_t started_ms; /* realtime */
 };
 

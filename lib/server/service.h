@@ -23,7 +23,7 @@ struct sc_error;
 
 /*
  * Register the ten methods of the service on srv->rpc (created, not yet
- * started).  srv->sessions and srv->execs must be set and outlive the
+ * started), and those of srv->admin (admin.h) when it is set.  srv->sessions and srv->execs must be set and outlive the
  * server; srv->conf is read on every call (token, limits).  0, or -1
  * with err set.
  */

@@ -83,6 +83,8 @@ struct ucount {
 struct tomb {
 	struct sc_htab_entry h;
 	char *key;
+	const char *why; /* static */
+	int64_t at_ms; /* realtime */
 };
 
 struct hook {
@@ -162,7 +164,8 @@ tomb_trim(struct sc_sessmgr *m)
 }
 
 static void
-tomb_add(struct sc_sessmgr *m, const char *user, const char *sess)
+tomb_add(struct sc_sessmgr *m, const char *user, const char *sess,
+    const char *why)
 {
 	struct sc_htab_entry *e;
 	struct tomb *t;
@@ -173,11 +176,14 @@ tomb_add(struct sc_sessmgr *m, const char *user, const char *sess)
 		return;
 	if ((e = sc_htab_find(&m->tombs, k, klen)) != NULL) {
 		sc_htab_touch(&m->tombs, e);
-		return;
+		t = SC_HTAB_ITEM(e, struct tomb, h);
+	} else {
+		t = sc_xcalloc(1, sizeof(*t));
+		t->key = sc_xmemdup(k, klen);
+		sc_htab_insert(&m->tombs, &t->h, t->key, klen);
 	}
-	t = sc_xcalloc(1, sizeof(*t));
-	t->key = sc_xmemdup(k, klen);
-	sc_htab_insert(&m->tombs, &t->h, t->key, klen);
+	t->why = why;
+	t->at_ms = sc_realtime_ms();
 	tomb_trim(m);
 }
 
@@ -618,7 +624,7 @@ sc_sessmgr_release(struct sc_sessmgr *m, const char *user_id,
 	s = SC_HTAB_ITEM(n, struct sess, h);
 	sessions_remove(m, s);
 	if (!allow_reconnect)
-		tomb_add(m, user_id, session_id);
+		tomb_add(m, user_id, session_id, "released");
 	memcpy(ssid, s->pub.server_side_id, SC_UUID_STRLEN);
 	pthread_mutex_unlock(&m->lock);
 	sess_close(m, s);
@@ -664,7 +670,8 @@ collect(struct sc_sessmgr *m, bool (*pick)(struct sess *, int64_t, int64_t),
 			continue;
 		sessions_remove(m, s);
 		if (tomb)
-			tomb_add(m, s->pub.user_id, s->pub.session_id);
+			tomb_add(m, s->pub.user_id, s->pub.session_id,
+			    "expired");
 		out = sc_xreallocarray(out, n + 1, sizeof(*out));
 		out[n++] = s;
 	}
@@ -1166,4 +1173,71 @@ sc_session_error_take(struct sc_session *pub, const char *id,
 		}
 	pthread_mutex_unlock(&pub->lock);
 	return rc;
+}
+
+/* ------------------------------------------------------------ inspection */
+
+void
+sc_sessmgr_list(struct sc_sessmgr *m, struct sc_session_info **v, size_t *n)
+{
+	struct sc_session_info *out, *o;
+	struct sc_htab_entry *p;
+	struct sess *s;
+	int64_t now, now_rt, timeout, last;
+	size_t i = 0;
+
+	pthread_mutex_lock(&m->lock);
+	now = sc_sessmgr_now(m);
+	now_rt = sc_realtime_ms();
+	timeout = m->conf->session_timeout_ms;
+	out = sc_xcalloc(sc_htab_count(&m->sessions) + 1, sizeof(*out));
+	for (p = sc_htab_first(&m->sessions); p != NULL;
+	     p = sc_htab_next(&m->sessions, p)) {
+		s = SC_HTAB_ITEM(p, struct sess, h);
+		o = &out[i++];
+		memcpy(o->user_id, s->pub.user_id, sizeof(o->user_id));
+		memcpy(o->session_id, s->pub.session_id, sizeof(o->session_id));
+		memcpy(o->server_side_id, s->pub.server_side_id,
+		    sizeof(o->server_side_id));
+		o->created_ms = s->pub.created_ms;
+		pthread_mutex_lock(&s->pub.lock);
+		last = s->pub.last_access_ms;
+		pthread_mutex_unlock(&s->pub.lock);
+		o->last_access_ms = now_rt - (now - last);
+		o->expires_in_ms = -1;
+		if (timeout >= 0) {
+			o->expires_in_ms = timeout - (now - last);
+			if (o->expires_in_ms < 0)
+				o->expires_in_ms = 0;
+		}
+	}
+	pthread_mutex_unlock(&m->lock);
+	*v = out;
+	*n = i;
+}
+
+void
+sc_sessmgr_tombstones(struct sc_sessmgr *m, struct sc_session_tomb **v,
+    size_t *n)
+{
+	struct sc_session_tomb *out, *o;
+	struct sc_htab_entry *p;
+	struct tomb *t;
+	size_t i = 0;
+
+	pthread_mutex_lock(&m->lock);
+	out = sc_xcalloc(sc_htab_count(&m->tombs) + 1, sizeof(*out));
+	for (p = sc_htab_first(&m->tombs); p != NULL;
+	     p = sc_htab_next(&m->tombs, p)) {
+		t = SC_HTAB_ITEM(p, struct tomb, h);
+		o = &out[i++];
+		snprintf(o->user_id, sizeof(o->user_id), "%s", t->key);
+		snprintf(o->session_id, sizeof(o->session_id), "%s",
+		    t->key + strlen(t->key) + 1);
+		o->reason = t->why != NULL ? t->why : "closed";
+		o->at_ms = t->at_ms;
+	}
+	pthread_mutex_unlock(&m->lock);
+	*v = out;
+	*n = i;
 }

@@ -154,6 +154,33 @@ size_t sc_sessmgr_count(struct sc_sessmgr *m);
 size_t sc_sessmgr_user_count(struct sc_sessmgr *m, const char *user_id);
 size_t sc_sessmgr_tombstone_count(struct sc_sessmgr *m);
 
+/* A live session as sc_sessmgr_list() copies it. */
+struct sc_session_info {
+	char user_id[256];
+	char session_id[64];
+	char server_side_id[37];
+	int64_t created_ms; /* realtime */
+	int64_t last_access_ms; /* realtime */
+	int64_t expires_in_ms; /* idle timeout left; -1: none */
+};
+/*
+ * A copy of every live session, oldest first: *v (free() it; never
+ * NULL) and *n.  The manager lock is held only while copying.
+ */
+void sc_sessmgr_list(struct sc_sessmgr *m, struct sc_session_info **v,
+    size_t *n);
+
+/* A closed-session tombstone as sc_sessmgr_tombstones() copies it. */
+struct sc_session_tomb {
+	char user_id[256];
+	char session_id[64];
+	const char *reason; /* static: "released" or "expired" */
+	int64_t at_ms; /* realtime: when closed */
+};
+/* A copy of the tombstones, least recently used first; as above. */
+void sc_sessmgr_tombstones(struct sc_sessmgr *m, struct sc_session_tomb **v,
+    size_t *n);
+
 /* True once the session was released or expired. */
 bool sc_session_is_closed(struct sc_session *s);
 

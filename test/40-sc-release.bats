@@ -522,9 +522,9 @@ EOF
 	local op
 	op=$(detach --range 0:10)
 	run -8 --separate-stderr sc-release --token wrong --user-id bats --session-id "$SID" "$op" --session
-	[ "${lines[0]}" = "$op	error: Invalid authentication token" ]
-	[ "${lines[1]}" = "$SID	error: Invalid authentication token" ]
-	[ "$stderr" = "sc-release: 2 of 2 failed: Invalid authentication token" ]
+	[ "${lines[0]}" = "$op	error: UNAUTHENTICATED: Invalid authentication token" ]
+	[ "${lines[1]}" = "$SID	error: UNAUTHENTICATED: Invalid authentication token" ]
+	[ "$stderr" = "sc-release: 2 of 2 failed: Invalid authentication token [UNAUTHENTICATED]" ]
 	SPARK_REMOTE=$SERVER run -8 --separate-stderr sc-release --user-id bats --session-id "$SID" "$op"
 	[[ "$output" == "$op	error: "* ]]
 	# Nothing was released.

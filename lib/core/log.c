@@ -112,6 +112,21 @@ sc_log_escape(char *out, size_t outsz, const char *in, size_t len)
 	if (outsz == 0)
 		return 0;
 	while (i < len) {
+		/* A run of plain printable ASCII, the usual case, in one copy. */
+		for (n = 0; i + n < len && p[i + n] >= 0x20 &&
+		     p[i + n] < 0x7f && p[i + n] != '\\';
+		     n++)
+			;
+		if (n > 0) {
+			if (n > outsz - 1 - o)
+				n = outsz - 1 - o;
+			memcpy(out + o, p + i, n);
+			o += n;
+			i += n;
+			if (o + 1 >= outsz)
+				break;
+			continue;
+		}
 		n = 1;
 		w = 0;
 		if (p[i] == '\\') {

@@ -133,6 +133,7 @@ run_follow(const struct opts *o, struct sc_inspect *a)
 	struct lines l;
 	struct sc_error err;
 	bool human, quiet, started = false;
+	int64_t dropped = 0;
 	size_t i;
 	int r;
 
@@ -167,6 +168,12 @@ run_follow(const struct opts *o, struct sc_inspect *a)
 			continue;
 		if (r == 0)
 			break;
+		if (ev.dropped > dropped) {
+			sc_warn(
+			    "the server dropped %lld events of this watch so far: its output is read too slowly",
+			    (long long)ev.dropped);
+			dropped = ev.dropped;
+		}
 		p.how.now_ms = ev.at_ms > 0 ? ev.at_ms : sc_realtime_ms();
 		if (human ? lines_event(&l, &p, &ev, &err) == -1
 			  : printer_row(&p, &ev, &err) == -1 ||

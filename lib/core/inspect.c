@@ -841,6 +841,7 @@ sc_inspect_watch_next(struct sc_inspect_watch *w, struct sc_inspect_event *ev,
 	    ? (enum sc_inspect_event_kind)m->kind
 	    : SC_INSPECT_EV_UNKNOWN;
 	ev->at_ms = m->at_ms;
+	ev->dropped = m->dropped;
 	ev->has_exec = m->execution != NULL;
 	if (m->execution != NULL)
 		exec_from(&ev->exec, m->execution);

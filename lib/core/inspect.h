@@ -304,6 +304,12 @@ struct sc_inspect_event {
 	enum sc_inspect_event_kind kind;
 	int raw_kind; /* the number the server sent */
 	int64_t at_ms;
+	/*
+	 * Events the server dropped for this watch so far (cumulative): it
+	 * keeps a bounded queue per watch and drops the oldest when a
+	 * client reads too slowly.
+	 */
+	int64_t dropped;
 	bool has_exec; /* the server sent the execution */
 	struct sc_inspect_exec exec; /* zeroed strings "" without it */
 };

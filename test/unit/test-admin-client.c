@@ -580,6 +580,7 @@ test_watch(void)
 	e1.at_ms = 11;
 	e1.execution = &x;
 	e2.kind = SCTK__ADMIN__V1__WATCH_EVENT__KIND__KIND_REMOVED;
+	e2.dropped = 5;
 	e3.kind = (Sctk__Admin__V1__WatchEvent__Kind)55;
 	e3.execution = &x;
 	fx_answer(&e1.base);
@@ -600,6 +601,7 @@ test_watch(void)
 		strcmp(ev.exec.operation_id, "op-w") == 0,
 	    "the snapshot of op-w");
 	is_int(sc_inspect_watch_next(w, &ev, NULL, &err), 1, "another");
+	is_int(ev.dropped, 5, "the events the server dropped");
 	ok(ev.kind == SC_INSPECT_EV_REMOVED && !ev.has_exec &&
 		strcmp(ev.exec.operation_id, "") == 0 &&
 		ev.exec.abandon_in_ms == -1,

@@ -392,8 +392,8 @@ sc_upload_name(enum sc_upload_kind kind, const char *source, const char *as,
 		goto fail;
 	if (source == NULL)
 		src = NULL;
-	else if (url)
-		src = sc_xstrndup(source, hash != NULL ? frag_at : srclen);
+	else if (url && as == NULL && hash != NULL)
+		src = sc_xstrndup(source, frag_at); /* without the fragment */
 	else
 		src = sc_xstrndup(source, srclen);
 	free(base);

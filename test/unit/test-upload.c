@@ -111,6 +111,8 @@ test_names(void)
 	    "archives/e.tgz#env", "file:///tmp/e.tgz");
 	name_ok(SC_UPLOAD_AUTO, "http://h/x.csv#frag", NULL, "files/x.csv",
 	    "http://h/x.csv#frag");
+	name_ok(SC_UPLOAD_AUTO, "http://h/x.bin", "env.tgz#e",
+	    "archives/env.tgz#e", "http://h/x.bin");
 
 	name_bad(SC_UPLOAD_AUTO, "-", NULL,
 	    "standard input needs a name (--as)");

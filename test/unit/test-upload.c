@@ -881,7 +881,7 @@ test_send_checks(void)
 	rig_release(&r);
 
 	rig_init(&r);
-	item_init(&it[0], &m[0], "files/a", d0, 100);
+	item_init(&it[0], &m[0], "files/a", d1, 100);
 	item_init(&it[1], &m[1], "files/b", d0, 20);
 	m[0].real = 101;
 	sc_error_init(&err);

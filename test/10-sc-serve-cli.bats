@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 #
 # 10-sc-serve-cli: sc-serve's command line: help and version, usage
-# errors with exact messages (exit 2), a busy port (exit 9), the ready
-# file and the log line format.
+# errors with exact messages (exit 2), start-up errors in the log's
+# format (a busy port, an unwritable ready file: exit 9), the ready
+# file, the log line format, and --session-timeout at work.
 
 bats_require_minimum_version 1.7.0
 load helpers/common
@@ -17,9 +18,11 @@ teardown_file() {
 	sc_server_stop
 }
 
-# stderr_has LINE: the captured stderr has exactly this line.
-stderr_has() {
-	printf '%s\n' "$stderr" | grep -qxF -- "$1"
+# stderr_logged LEVEL MESSAGE: the captured stderr has a log line
+# "UTC-time pid LEVEL MESSAGE" of this process (MESSAGE: an ERE).
+stderr_logged() {
+	printf '%s\n' "$stderr" | grep -qxE -- \
+	    "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z [0-9]+ $1 $2"
 }
 
 # The address and port of the file's server, from its ready file
@@ -113,14 +116,14 @@ server_port() {
 	run --separate-stderr -9 timeout 10 sc-serve --listen "127.0.0.1:$port" \
 	    --ready-file "$BATS_TEST_TMPDIR/ready"
 	[ -z "$output" ]
-	stderr_has "sc-serve: cannot listen on '127.0.0.1:$port': address already in use"
+	stderr_logged E "cannot listen on '127\.0\.0\.1:$port': address already in use"
 	[ ! -e "$BATS_TEST_TMPDIR/ready" ]
 }
 
 @test "an unwritable ready file exits 9" {
 	run --separate-stderr -9 timeout 10 sc-serve --listen 127.0.0.1:0 \
 	    --ready-file "$BATS_TEST_TMPDIR/no/such/dir/ready"
-	printf '%s\n' "$stderr" | grep -qxE "sc-serve: cannot write '$BATS_TEST_TMPDIR/no/such/dir/ready\.[0-9]+\.tmp': No such file or directory"
+	stderr_logged E "cannot write '$BATS_TEST_TMPDIR/no/such/dir/ready\.[0-9]+\.tmp': No such file or directory"
 }
 
 @test "the ready file holds sc://127.0.0.1:port and a newline" {
@@ -164,4 +167,38 @@ server_port() {
 	grep -q 'listening on 127\.0\.0\.1:[0-9]* (token required)$' "$log"
 	run -1 grep -q t0ken "$log"
 	[ ! -e "$ready" ]
+}
+
+@test "--session-timeout: the session manager closes idle sessions by itself" {
+	local ready="$BATS_TEST_TMPDIR/ready" log="$BATS_TEST_TMPDIR/log" pid
+	local sid=6f1d2c3b-0000-4000-8000-0000000000aa
+	sc-serve --listen 127.0.0.1:0 --ready-file "$ready" \
+	    --session-timeout 1s \
+	    --conf spark.connect.session.manager.maintenanceInterval=100ms \
+	    2>"$log" 3>&- &
+	pid=$!
+	wait_for test -s "$ready"
+	run --separate-stderr -0 sc-exec -s "$(cat "$ready")" \
+	    --session-id "$sid" "SELECT 1 AS one"
+	[ "$output" = "$(printf 'one\n1')" ]
+	wait_for grep -q ' I closed 1 idle session$' "$log"
+	run --separate-stderr -1 sc-exec -s "$(cat "$ready")" \
+	    --session-id "$sid" "SELECT 1 AS one"
+	[ "${stderr_lines[-1]}" = "sc-exec: [INVALID_HANDLE.SESSION_CLOSED] The handle \`$sid\` is invalid. Session was closed. SQLSTATE: HY000" ]
+	kill -TERM "$pid"
+	wait "$pid"
+}
+
+@test "a thread that cannot be started exits 10 with a log line, not an abort" {
+	local oc
+	oc=$(cat /proc/sys/vm/overcommit_memory 2>/dev/null) ||
+	    skip "no /proc/sys/vm/overcommit_memory"
+	[ "$oc" != 1 ] || skip "overcommit always on: thread stacks never fail"
+	[ -z "${SCTK_SANITIZE:-}" ] || skip "the sanitizers map memory of their own"
+	# A default thread stack of 95 GiB cannot be mapped, so the first
+	# pthread_create() fails (EAGAIN), as when threads run out.
+	run --separate-stderr -10 bash -c \
+	    'ulimit -s 100000000 && exec timeout 10 sc-serve --listen 127.0.0.1:0'
+	[ -z "$output" ]
+	stderr_logged E "cannot start the 4 runner threads \(started 0\): Resource temporarily unavailable"
 }

@@ -100,16 +100,16 @@ mode() {
 	mkdir -m 755 "$art"
 	run -9 --separate-stderr sc-serve --listen 127.0.0.1:0 \
 	    --artifact-dir "$art"
-	[ "$stderr" = "sc-serve: artifact directory '$art' must belong to this user and be private to it (it has mode 0755); chmod 700 it" ]
+	[[ "$stderr" =~ ^[0-9T:.-]+Z\ [0-9]+\ E\ "artifact directory '$art' must belong to this user and be private to it (it has mode 0755); chmod 700 it"$ ]]
 	chmod 700 "$art"
 	sc_server_start --artifact-dir "$art"
 	run -9 --separate-stderr sc-serve --listen 127.0.0.1:0 \
 	    --artifact-dir "$art"
-	[ "$stderr" = "sc-serve: artifact directory '$art' is in use by another sc-serve" ]
+	[[ "$stderr" =~ ^[0-9T:.-]+Z\ [0-9]+\ E\ "artifact directory '$art' is in use by another sc-serve"$ ]]
 	touch "$BATS_TEST_TMPDIR/file"
 	run -9 --separate-stderr sc-serve --listen 127.0.0.1:0 \
 	    --artifact-dir "$BATS_TEST_TMPDIR/file/x"
-	[[ "$stderr" == "sc-serve: cannot create artifact directory '$BATS_TEST_TMPDIR/file/x': "* ]]
+	[[ "$stderr" == *" E cannot create artifact directory '$BATS_TEST_TMPDIR/file/x': "* ]]
 	run -2 --separate-stderr sc-serve --max-artifact-size 1x
 	[[ "$stderr" == "sc-serve: invalid value for 'max-artifact-size': "* ]]
 }

@@ -4,12 +4,12 @@
  * sc-serve: a Spark Connect server with an embedded SQLite engine.
  *
  * main() parses options into the server settings, starts the engine,
- * the session and execution managers and the gRPC service, announces
- * the bound address (log and --ready-file), then waits in sigwait() for
- * SIGTERM or SIGINT and shuts everything down in order, within
- * sctk.server.shutdownTimeout.  A maintenance thread expires idle
- * sessions and gives memory the allocator keeps but does not use back to
- * the system.
+ * the session and execution managers (each with its own maintenance
+ * thread) and the gRPC service, announces the bound address (log and
+ * --ready-file), then waits for SIGTERM or SIGINT and shuts everything
+ * down in order, within sctk.server.shutdownTimeout.  While it waits,
+ * the main thread gives memory that the allocator keeps but does not use
+ * back to the system.
  */
 
 #include <errno.h>
@@ -36,6 +36,7 @@
 #include "core/rpc_server.h"
 #include "core/timeutil.h"
 #include "core/xmem.h"
+#include "server/admin.h"
 #include "server/artifact.h"
 #include "server/engine.h"
 #include "server/exec.h"
@@ -52,8 +53,10 @@ static const char usage_text[] =
     "       [--max-stream-duration duration] [--max-stream-size size]\n"
     "       [--ready-file file] [--retry-buffer size]\n"
     "       [--session-timeout duration] [--tls-cert file --tls-key file]\n"
-    "       [--token token]\n"
+    "       [--token token] [--admin-token token]\n"
     "\n"
+    "  --admin-token token        callers presenting it see everything in the\n"
+    "                             admin service (sctk.admin.v1)\n"
     "  --artifact-dir dir         keep uploaded artifacts in dir (default: a\n"
     "                             private directory removed at exit)\n"
     "  --conf key=value           set a server setting by its Spark name\n"
@@ -76,7 +79,8 @@ static const char usage_text[] =
     "  -V, --version              print the version and exit\n";
 
 enum {
-	OPT_ARTIFACT_DIR = 256,
+	OPT_ADMIN_TOKEN = 256,
+	OPT_ARTIFACT_DIR,
 	OPT_CONF,
 	OPT_DATABASE,
 	OPT_DETACHED_TIMEOUT,
@@ -95,6 +99,7 @@ enum {
 };
 
 static const struct option longopts[] = { /* sorted */
+	{ "admin-token", required_argument, NULL, OPT_ADMIN_TOKEN },
 	{ "artifact-dir", required_argument, NULL, OPT_ARTIFACT_DIR },
 	{ "conf", required_argument, NULL, OPT_CONF },
 	{ "database", required_argument, NULL, OPT_DATABASE },
@@ -129,21 +134,17 @@ struct opts {
 };
 
 /*
- * Session maintenance and memory thread (the execution manager has its
- * own timer).  floor is the smallest amount of memory the process was
- * seen to hold beyond what is allocated (code, stacks, the allocator's
- * own free memory); memory is returned when that grows by trim_threshold.
+ * Giving memory back.  floor is the smallest amount of memory the
+ * process was seen to hold beyond what is allocated (code, stacks, the
+ * allocator's own free memory); memory is returned when that grows by
+ * threshold (sctk.server.trimThreshold; 0: never).
  */
-struct maint {
-	struct sc_server *srv;
-	pthread_mutex_t lock;
-	pthread_cond_t cv;
-	bool stop;
-	pthread_t tid;
+struct trim {
+	int64_t threshold;
 	int64_t floor;
 };
 
-/* How often the maintenance thread looks at memory. */
+/* How often the main thread looks at memory while it waits. */
 #define MEMORY_TICK_MS 1000
 
 /* Shutdown watchdog: exits the process if stopping takes too long. */
@@ -214,6 +215,7 @@ parse_options(int argc, char *argv[], struct opts *o,
     struct sc_server_conf *conf)
 {
 	struct sc_cli_common common;
+	struct sc_cli_parser p;
 	const char *env;
 	int ch;
 
@@ -224,10 +226,16 @@ parse_options(int argc, char *argv[], struct opts *o,
 	sc_server_conf_default(conf);
 	if ((env = getenv("SPARK_CONNECT_AUTHENTICATE_TOKEN")) != NULL)
 		set(conf, "spark.connect.authenticate.token", env);
+	if ((env = getenv("SCTK_ADMIN_TOKEN")) != NULL)
+		set(conf, "sctk.admin.token", env);
 
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+	/* Only -h and -V of the common options: no -q, -t or -v here. */
+	sc_cli_parser_init(&p, usage_text, "hV", longopts, NULL, NULL);
+	while ((ch = sc_cli_next(&p, argc, argv)) != -1) {
 		switch (ch) {
+		case OPT_ADMIN_TOKEN:
+			set(conf, "admin-token", optarg);
+			break;
 		case OPT_ARTIFACT_DIR:
 			o->artifact_dir = optarg;
 			break;
@@ -282,15 +290,8 @@ parse_options(int argc, char *argv[], struct opts *o,
 		case OPT_TOKEN:
 			set(conf, "token", optarg);
 			break;
-		case ':':
-			sc_usage_msg(usage_text, "option '%s' needs a value",
-			    argv[optind - 1]);
 		default:
-			if (optopt != 0)
-				sc_usage_msg(usage_text, "unknown option '-%c'",
-				    optopt);
-			sc_usage_msg(usage_text, "unknown option '%s'",
-			    argv[optind - 1]);
+			SC_BUG("option %d in the table but not handled", ch);
 		}
 	}
 	if (optind < argc)
@@ -416,9 +417,9 @@ heap_in_use(void)
  * cheap while the process is small.
  */
 static void
-memory_tick(struct maint *m)
+memory_tick(struct trim *m)
 {
-	int64_t limit = m->srv->conf.trim_threshold, rss, used, held, after;
+	int64_t limit = m->threshold, rss, used, held, after;
 
 	if (limit <= 0 || (rss = rss_bytes()) < 0 || rss - m->floor < limit ||
 	    (used = heap_in_use()) < 0)
@@ -439,71 +440,34 @@ memory_tick(struct maint *m)
 	m->floor = after - used > 0 ? after - used : 0;
 }
 
-static void *
-maint_main(void *arg)
+static void
+trim_init(struct trim *t, const struct sc_server_conf *conf)
 {
-	struct maint *m = arg;
-	struct timespec at;
-	int64_t now, next_sessions, wait;
-	size_t n;
+	t->threshold = conf->trim_threshold;
+	t->floor = rss_bytes() - heap_in_use();
+	if (t->floor < 0)
+		t->floor = 0;
+}
 
-	pthread_mutex_lock(&m->lock);
-	next_sessions = sc_mono_ms() + m->srv->conf.session_maintenance_ms;
-	while (!m->stop) {
-		now = sc_mono_ms();
-		wait = next_sessions - now;
-		if (wait > MEMORY_TICK_MS)
-			wait = MEMORY_TICK_MS;
-		sc_deadline_in_ms(&at, wait > 0 ? wait : 0);
-		while (!m->stop &&
-		    pthread_cond_timedwait(&m->cv, &m->lock, &at) != ETIMEDOUT)
-			;
-		if (m->stop)
-			break;
-		pthread_mutex_unlock(&m->lock);
-		if (sc_mono_ms() >= next_sessions) {
-			if ((n = sc_sessmgr_maintain(m->srv->sessions)) > 0)
-				sc_info("closed %zu idle session%s", n,
-				    n == 1 ? "" : "s");
-			next_sessions =
-			    sc_mono_ms() + m->srv->conf.session_maintenance_ms;
-		}
-		memory_tick(m);
-		pthread_mutex_lock(&m->lock);
+/*
+ * Wait for SIGTERM or SIGINT (blocked in every thread), looking at
+ * memory every MEMORY_TICK_MS meanwhile.  Returns the signal.
+ */
+static int
+wait_for_signal(const sigset_t *sigs, struct trim *t)
+{
+	struct timespec tick;
+	int sig;
+
+	tick.tv_sec = MEMORY_TICK_MS / 1000;
+	tick.tv_nsec = (long)(MEMORY_TICK_MS % 1000) * 1000000L;
+	for (;;) {
+		sig = sigtimedwait(sigs, NULL, &tick);
+		if (sig == SIGTERM || sig == SIGINT)
+			return sig;
+		if (sig == -1 && errno == EAGAIN)
+			memory_tick(t);
 	}
-	pthread_mutex_unlock(&m->lock);
-	return NULL;
-}
-
-static void
-maint_start(struct maint *m, struct sc_server *srv)
-{
-	pthread_condattr_t ca;
-
-	m->srv = srv;
-	m->stop = false;
-	m->floor = rss_bytes() - heap_in_use();
-	if (m->floor < 0)
-		m->floor = 0;
-	pthread_mutex_init(&m->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&m->cv, &ca);
-	pthread_condattr_destroy(&ca);
-	if (pthread_create(&m->tid, NULL, maint_main, m) != 0)
-		SC_BUG("cannot create the maintenance thread");
-}
-
-static void
-maint_stop(struct maint *m)
-{
-	pthread_mutex_lock(&m->lock);
-	m->stop = true;
-	pthread_cond_signal(&m->cv);
-	pthread_mutex_unlock(&m->lock);
-	pthread_join(m->tid, NULL);
-	pthread_cond_destroy(&m->cv);
-	pthread_mutex_destroy(&m->lock);
 }
 
 static void *
@@ -542,12 +506,15 @@ watchdog_main(void *arg)
  * From the first SIGTERM or SIGINT on, the process ends within the
  * shutdown timeout, or at once on a second signal, even if a thread is
  * stuck (a long statement, a handler that does not return); exit status
- * 10 then says the shutdown was not clean.
+ * 10 then says the shutdown was not clean.  Returns whether it runs:
+ * without a thread for it, the shutdown goes on without a bound.
  */
-static void
+static bool
 watchdog_start(struct watchdog *w, const sigset_t *sigs,
     const struct sc_server_conf *conf)
 {
+	int rc;
+
 	w->sigs = *sigs;
 	w->timeout_ms = conf->shutdown_timeout_ms;
 	if (sc_server_conf_get(conf, "sctk.server.shutdownTimeout", w->timeout,
@@ -555,8 +522,13 @@ watchdog_start(struct watchdog *w, const sigset_t *sigs,
 		snprintf(w->timeout, sizeof(w->timeout), "%" PRId64 " ms",
 		    w->timeout_ms);
 	atomic_init(&w->done, false);
-	if (pthread_create(&w->tid, NULL, watchdog_main, w) != 0)
-		SC_BUG("cannot create the shutdown watchdog");
+	if ((rc = pthread_create(&w->tid, NULL, watchdog_main, w)) != 0) {
+		sc_warn("cannot start the shutdown watchdog: %s; shutting "
+			"down without sctk.server.shutdownTimeout",
+		    strerror(rc));
+		return false;
+	}
+	return true;
 }
 
 static void
@@ -584,6 +556,13 @@ linger(int64_t ms)
 		;
 }
 
+/* Session close hook: the session's artifacts go with it. */
+static void
+artifacts_closed_hook(struct sc_session *s, void *arg)
+{
+	sc_artifact_session_closed(arg, s->server_side_id);
+}
+
 /* The artifact store of --artifact-dir, or a private one; NULL on error. */
 static struct sc_artifact_store *
 open_artifacts(const struct opts *o, const struct sc_server_conf *conf,
@@ -600,12 +579,14 @@ open_artifacts(const struct opts *o, const struct sc_server_conf *conf,
 	return st;
 }
 
-/* A start-up failure: "sc-serve: message", the matching exit code. */
+/*
+ * A start-up failure: logged as every other line of the server is (the
+ * log is in the server's format by then), and the matching exit code.
+ */
 static int
 fatal(const struct sc_error *err)
 {
-	fprintf(stderr, "sc-serve: %s\n", err->msg);
-	return sc_exit_code(err);
+	return sc_report_error(err);
 }
 
 /*
@@ -633,9 +614,9 @@ start_rpc(struct sc_server *srv, const struct opts *o, int *port)
 			return fatal(&err);
 		bind_reason(o->host, strrchr(o->listen, ':') + 1, why,
 		    sizeof(why));
-		fprintf(stderr, "sc-serve: cannot listen on '%s': %s\n",
+		sc_error_set(&err, SC_ST_IO, "cannot listen on '%s': %s",
 		    o->listen, why);
-		return SC_EXIT_IO;
+		return fatal(&err);
 	}
 	return SC_EXIT_OK;
 }
@@ -650,16 +631,23 @@ stop_server(struct sc_server *srv)
 {
 	struct sc_exec_counts counts;
 
-	sc_execmgr_counts(srv->execs, &counts);
-	sc_execmgr_shutdown(srv->execs);
-	if (counts.attached > 0)
-		linger(STATUS_GRACE_MS);
+	sc_sessmgr_stop(srv->sessions);
+	if (srv->execs != NULL) {
+		sc_execmgr_counts(srv->execs, &counts);
+		sc_execmgr_shutdown(srv->execs);
+		sc_admin_shutdown(srv->admin);
+		if (counts.attached > 0)
+			linger(STATUS_GRACE_MS);
+	}
 	if (srv->rpc != NULL)
 		sc_rpc_server_shutdown(srv->rpc);
 	sc_service_drain();
 	sc_sessmgr_close_all(srv->sessions);
 	sc_execmgr_free(srv->execs);
 	srv->execs = NULL;
+	/* After the execution manager: it calls the admin service. */
+	sc_admin_free(srv->admin);
+	srv->admin = NULL;
 	sc_sessmgr_free(srv->sessions);
 	if (srv->rpc != NULL)
 		sc_rpc_server_free(srv->rpc);
@@ -668,6 +656,7 @@ stop_server(struct sc_server *srv)
 	srv->artifacts = NULL;
 	sc_engine_free(srv->engine);
 	explicit_bzero(srv->conf.token, sizeof(srv->conf.token));
+	explicit_bzero(srv->conf.admin_token, sizeof(srv->conf.admin_token));
 }
 
 int
@@ -675,12 +664,12 @@ main(int argc, char *argv[])
 {
 	struct sc_server srv;
 	struct opts o;
-	struct maint maint;
+	struct trim trim;
 	struct watchdog dog;
 	struct sc_error err;
 	sigset_t sigs;
 	int sig, port, rc;
-	bool stopping = false;
+	bool watching = false;
 
 	memset(&srv, 0, sizeof(srv));
 	parse_options(argc, argv, &o, &srv.conf);
@@ -714,8 +703,17 @@ main(int argc, char *argv[])
 		sc_engine_free(srv.engine);
 		return fatal(&err);
 	}
-	srv.sessions = sc_sessmgr_new(&srv);
-	srv.execs = sc_execmgr_new(&srv);
+	srv.sessions = sc_sessmgr_new(&srv.conf, srv.engine);
+	if ((srv.execs = sc_execmgr_new(&srv.conf, &err)) == NULL) {
+		rc = fatal(&err);
+		goto out;
+	}
+	/* A closed session's operations go with it. */
+	sc_sessmgr_on_close(srv.sessions, sc_exec_session_closed_hook,
+	    srv.execs);
+	/* And its uploaded artifacts. */
+	sc_sessmgr_on_close(srv.sessions, artifacts_closed_hook, srv.artifacts);
+	srv.admin = sc_admin_new(&srv);
 	if ((rc = start_rpc(&srv, &o, &port)) != SC_EXIT_OK)
 		goto out;
 	sc_info("sc-serve %s listening on %s:%d%s", SCTK_VERSION, o.host, port,
@@ -725,20 +723,21 @@ main(int argc, char *argv[])
 		rc = fatal(&err);
 		goto out;
 	}
-	maint_start(&maint, &srv);
+	if (sc_sessmgr_start(srv.sessions, &err) == -1) {
+		rc = fatal(&err);
+		goto out;
+	}
+	trim_init(&trim, &srv.conf);
 
-	while (sigwait(&sigs, &sig) != 0 || (sig != SIGTERM && sig != SIGINT))
-		;
+	sig = wait_for_signal(&sigs, &trim);
 	sc_info("shutting down (%s)", sig == SIGTERM ? "SIGTERM" : "SIGINT");
-	watchdog_start(&dog, &sigs, &srv.conf);
-	stopping = true;
-	maint_stop(&maint);
+	watching = watchdog_start(&dog, &sigs, &srv.conf);
 	rc = SC_EXIT_OK;
 	if (o.ready_file != NULL)
 		unlink(o.ready_file);
 out:
 	stop_server(&srv);
-	if (stopping)
+	if (watching)
 		watchdog_stop(&dog);
 	if (rc == SC_EXIT_OK)
 		sc_info("stopped");

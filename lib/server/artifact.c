@@ -13,6 +13,7 @@
  */
 
 #include "server/artifact.h"
+#include "server/artifact_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -43,23 +44,6 @@
 #define NBUCKETS 256
 #define STAGE_PREFIX ".upload-"
 #define LOCK_FILE ".lock"
-#define CMP_BLOCK (64 * 1024)
-/* Bytes of a name shown in an error message. */
-#define SHOW_MAX 256
-
-static const struct prefix {
-	const char *text;
-	bool replace; /* a new upload replaces the stored artifact */
-	bool archive; /* may end with "#fragment" */
-	bool files; /* readable by the engine */
-} prefixes[] = {
-	{ "jars/", false, false, false },
-	{ "pyfiles/", false, false, false },
-	{ "files/", false, false, true },
-	{ "archives/", false, true, false },
-	{ "classes/", true, false, false },
-	{ "cache/", true, false, false },
-};
 
 /* A committed artifact. */
 struct entry {
@@ -95,7 +79,7 @@ struct sc_artifact_store {
 struct staged {
 	char *name; /* as sent */
 	char *path; /* stored name: without an archive's #fragment */
-	const struct prefix *pre;
+	const struct sc_artifact_prefix *pre;
 	char tmp[32]; /* staging file beneath the session directory */
 	int fd; /* open while data arrives, else -1 */
 	bool on_disk; /* tmp exists */
@@ -120,476 +104,6 @@ struct sc_artifact_upload {
 	bool failed;
 	struct sc_artifact_summary *sum;
 };
-
-/* ------------------------------------------------------------ names */
-
-/*
- * The first problem of s[0..n) as text: NULL when it is UTF-8 without
- * NUL bytes or control characters (C0, DEL, C1).
- */
-static const char *
-text_problem(const unsigned char *s, size_t n)
-{
-	size_t i = 0, k, need;
-	uint32_t cp, min;
-
-	while (i < n) {
-		cp = s[i];
-		if (cp == 0)
-			return "a NUL byte";
-		if (cp < 0x20 || cp == 0x7f)
-			return "a control character";
-		if (cp < 0x80) {
-			i++;
-			continue;
-		}
-		if (cp >= 0xc2 && cp <= 0xdf) {
-			need = 1;
-			min = 0x80;
-			cp &= 0x1f;
-		} else if (cp >= 0xe0 && cp <= 0xef) {
-			need = 2;
-			min = 0x800;
-			cp &= 0x0f;
-		} else if (cp >= 0xf0 && cp <= 0xf4) {
-			need = 3;
-			min = 0x10000;
-			cp &= 0x07;
-		} else
-			return "bytes that are not UTF-8";
-		if (n - i - 1 < need)
-			return "bytes that are not UTF-8";
-		for (k = 1; k <= need; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return "bytes that are not UTF-8";
-			cp = (cp << 6) | (s[i + k] & 0x3f);
-		}
-		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return "bytes that are not UTF-8";
-		if (cp >= 0x80 && cp <= 0x9f)
-			return "a control character";
-		i += need + 1;
-	}
-	return NULL;
-}
-
-/*
- * name[0..len) for a message: printable text as is, a backslash, a
- * backquote and any byte that is not printable UTF-8 as \xNN, cut with
- * "..." after SHOW_MAX bytes.
- */
-static void
-show_name(const char *name, size_t len, char *out, size_t outsz)
-{
-	const unsigned char *s = (const unsigned char *)name;
-	size_t i = 0, o = 0, k, step;
-
-	while (i < len && o + 8 < outsz && o < SHOW_MAX) {
-		step = 1;
-		if (s[i] >= 0x80) {
-			/* A whole printable UTF-8 sequence, or one escaped byte. */
-			step = s[i] >= 0xf0 ? 4 : s[i] >= 0xe0 ? 3 : 2;
-			if (step > len - i || text_problem(s + i, step) != NULL)
-				step = 0;
-		} else if (s[i] < 0x20 || s[i] == 0x7f || s[i] == '\\' ||
-		    s[i] == '`')
-			step = 0;
-		if (step == 0) {
-			o += (size_t)snprintf(out + o, outsz - o, "\\x%02x",
-			    s[i]);
-			i++;
-			continue;
-		}
-		for (k = 0; k < step; k++)
-			out[o++] = (char)s[i++];
-	}
-	if (i < len && o + 4 <= outsz) {
-		memcpy(out + o, "...", 3);
-		o += 3;
-	}
-	out[o] = '\0';
-}
-
-static int __attribute__((format(printf, 4, 5))) bad_name(struct sc_error *err,
-    const char *name, size_t len, const char *fmt, ...)
-{
-	char shown[SHOW_MAX + 16], why[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	show_name(name, len, shown, sizeof(shown));
-	return sc_srv_error(err, "INVALID_ARTIFACT_PATH", NULL,
-	    "Artifact with name: `%s` is invalid: %s.", shown, why);
-}
-
-/* What check_name learns about a good name. */
-struct parsed {
-	const struct prefix *pre;
-	size_t store_len; /* the stored name is name[0..store_len) */
-};
-
-static int
-parse_name(const char *name, size_t len, struct parsed *p, struct sc_error *err)
-{
-	const struct prefix *pre = NULL;
-	const char *hash, *c, *end, *slash;
-	const char *problem;
-	size_t i, plen, clen, depth = 0;
-
-	if (len == 0)
-		return bad_name(err, name, len, "the name is empty");
-	if (len > SC_ARTIFACT_NAME_MAX)
-		return bad_name(err, name, len,
-		    "the name is longer than %d bytes", SC_ARTIFACT_NAME_MAX);
-	if ((problem = text_problem((const unsigned char *)name, len)) != NULL)
-		return bad_name(err, name, len, "the name contains %s",
-		    problem);
-	if (memchr(name, '\\', len) != NULL)
-		return bad_name(err, name, len,
-		    "the name contains a backslash");
-	if (name[0] == '/')
-		return bad_name(err, name, len,
-		    "the name is an absolute path; it must be relative");
-	for (i = 0; i < SC_NELEM(prefixes); i++) {
-		plen = strlen(prefixes[i].text);
-		if (len >= plen && memcmp(name, prefixes[i].text, plen) == 0) {
-			pre = &prefixes[i];
-			break;
-		}
-	}
-	if (pre == NULL)
-		return bad_name(err, name, len,
-		    "the name must start with jars/, pyfiles/, files/, "
-		    "archives/, classes/ or cache/");
-	plen = strlen(pre->text);
-	p->pre = pre;
-	p->store_len = len;
-	if (pre->archive && (hash = memchr(name, '#', len)) != NULL) {
-		if (memchr(hash + 1, '#', len - (size_t)(hash - name) - 1) !=
-		    NULL)
-			return bad_name(err, name, len,
-			    "'#' in the path is not supported for adding an "
-			    "archive (only one #fragment may follow the name)");
-		if (memchr(hash + 1, '/', len - (size_t)(hash - name) - 1) !=
-		    NULL)
-			return bad_name(err, name, len,
-			    "the #fragment of an archive cannot contain '/'");
-		p->store_len = (size_t)(hash - name);
-	}
-	if (p->store_len == plen)
-		return bad_name(err, name, len, "nothing follows the prefix %s",
-		    pre->text);
-	/* Components of the stored name, the prefix's included. */
-	end = name + p->store_len;
-	for (c = name; c <= end; c = slash + 1) {
-		slash = memchr(c, '/', (size_t)(end - c));
-		if (slash == NULL)
-			slash = end;
-		clen = (size_t)(slash - c);
-		if (clen == 0)
-			return bad_name(err, name, len,
-			    "the name has an empty path component");
-		if ((clen == 1 && c[0] == '.') ||
-		    (clen == 2 && c[0] == '.' && c[1] == '.'))
-			return bad_name(err, name, len,
-			    "the name has a '%.*s' component; it must be a "
-			    "relative path and cannot reference "
-			    "parent/sibling/nephew directories",
-			    (int)clen, c);
-		if (clen > SC_ARTIFACT_COMPONENT_MAX)
-			return bad_name(err, name, len,
-			    "a path component is longer than %d bytes",
-			    SC_ARTIFACT_COMPONENT_MAX);
-		if (++depth > SC_ARTIFACT_DEPTH_MAX)
-			return bad_name(err, name, len,
-			    "the name has more than %d path components",
-			    SC_ARTIFACT_DEPTH_MAX);
-	}
-	return 0;
-}
-
-int
-sc_artifact_check_name(const char *name, size_t len, struct sc_error *err)
-{
-	struct parsed p;
-
-	return parse_name(name, len, &p, err);
-}
-
-/* ------------------------------------------------- the raw request */
-
-static bool
-get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
-{
-	const uint8_t *p = *pp;
-	unsigned shift;
-
-	*v = 0;
-	for (shift = 0; shift < 64 && p < end; shift += 7) {
-		*v |= (uint64_t)(*p & 0x7f) << shift;
-		if ((*p++ & 0x80) == 0) {
-			*pp = p;
-			return true;
-		}
-	}
-	return false;
-}
-
-/*
- * Walk the length-delimited fields path[0], path[1], ... of the message
- * p..end and check each string at the end of the path as a name.
- * Malformed input stops the walk quietly (the decoder reports it).
- */
-static int
-walk_names(const uint8_t *p, const uint8_t *end, const uint32_t *path,
-    size_t depth, struct sc_error *err)
-{
-	uint64_t key, n;
-
-	while (p < end) {
-		if (!get_varint(&p, end, &key))
-			return 0;
-		switch (key & 7) {
-		case 0:
-			if (!get_varint(&p, end, &n))
-				return 0;
-			break;
-		case 1:
-			if (end - p < 8)
-				return 0;
-			p += 8;
-			break;
-		case 5:
-			if (end - p < 4)
-				return 0;
-			p += 4;
-			break;
-		case 2:
-			if (!get_varint(&p, end, &n) || n > (uint64_t)(end - p))
-				return 0;
-			if ((key >> 3) == path[0]) {
-				if (depth == 1 &&
-				    sc_artifact_check_name((const char *)p,
-					(size_t)n, err) == -1)
-					return -1;
-				if (depth > 1 &&
-				    walk_names(p, p + n, path + 1, depth - 1,
-					err) == -1)
-					return -1;
-			}
-			p += n;
-			break;
-		default:
-			return 0;
-		}
-	}
-	return 0;
-}
-
-int
-sc_artifact_check_request(const void *msg, size_t len, struct sc_error *err)
-{
-	/* batch.artifacts[].name and begin_chunk.name */
-	static const uint32_t batch[] = { 3, 1, 1 }, begin[] = { 4, 1 };
-	const uint8_t *p = msg;
-
-	if (walk_names(p, p + len, batch, SC_NELEM(batch), err) == -1 ||
-	    walk_names(p, p + len, begin, SC_NELEM(begin), err) == -1)
-		return -1;
-	return 0;
-}
-
-/* ------------------------------------------------ files beneath fds */
-
-/*
- * Remove name beneath at and everything in it, never following a
- * symbolic link.  -1 if anything could not be removed.
- */
-static int
-rm_tree(int at, const char *name, int depth)
-{
-	struct dirent *de;
-	DIR *d;
-	int fd, rc = 0;
-
-	if (unlinkat(at, name, 0) == 0 || errno == ENOENT)
-		return 0;
-	if ((errno != EISDIR && errno != EPERM) ||
-	    depth > 2 * SC_ARTIFACT_DEPTH_MAX)
-		return -1;
-	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd == -1)
-		return -1;
-	if ((d = fdopendir(fd)) == NULL) {
-		close(fd);
-		return -1;
-	}
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 ||
-		    strcmp(de->d_name, "..") == 0)
-			continue;
-		if (rm_tree(dirfd(d), de->d_name, depth + 1) == -1)
-			rc = -1;
-	}
-	closedir(d);
-	if (unlinkat(at, name, AT_REMOVEDIR) == -1 && errno != ENOENT)
-		rc = -1;
-	return rc;
-}
-
-static bool
-is_full(int e)
-{
-	return e == ENOSPC || e == EDQUOT;
-}
-
-/* An I/O failure about artifact name: the store is full, or another. */
-static int
-io_error(struct sc_error *err, const char *name, const char *what, int e)
-{
-	char shown[SHOW_MAX + 16];
-
-	show_name(name, strlen(name), shown, sizeof(shown));
-	if (is_full(e)) {
-		sc_warn("artifact store: cannot %s for '%s': %s", what, shown,
-		    strerror(e));
-		sc_srv_error(err, "ARTIFACT_STORE_FULL", "53100",
-		    "Cannot store artifact `%s`: the artifact store is out "
-		    "of space (%s).",
-		    shown, strerror(e));
-		if (err != NULL)
-			err->rpc_code = SC_GRPC_RESOURCE_EXHAUSTED;
-		return -1;
-	}
-	sc_warn("artifact store: cannot %s for '%s': %s", what, shown,
-	    strerror(e));
-	return sc_srv_error(err, "INTERNAL_ERROR", "XX000",
-	    "Cannot store artifact `%s`: cannot %s: %s.", shown, what,
-	    strerror(e));
-}
-
-/*
- * Open the directory of path's parent beneath at, one component at a
- * time with O_NOFOLLOW, creating missing ones (0700) when create is set.
- * Returns a descriptor (at itself when path has one component: do not
- * close that one) and points *base at the last component of copy, a
- * writable copy of path.  -1 with err set, or -2 (err untouched) when
- * create is not set and a directory is missing.
- */
-static int
-open_parent(int at, char *copy, const char **base, bool create,
-    const char *name, struct sc_error *err)
-{
-	struct stat sb;
-	char *c, *slash;
-	int cur = at, fd, e, st;
-
-	for (c = copy; (slash = strchr(c, '/')) != NULL; c = slash + 1) {
-		*slash = '\0';
-		fd = openat(cur, c,
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd == -1 && errno == ENOENT && create &&
-		    mkdirat(cur, c, 0700) == -1 && errno != EEXIST) {
-			e = errno;
-			*slash = '/';
-			if (cur != at)
-				close(cur);
-			return io_error(err, name, "create a directory", e);
-		}
-		if (fd == -1 && create)
-			fd = openat(cur, c,
-			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		e = errno;
-		st = fd == -1 ? fstatat(cur, c, &sb, AT_SYMLINK_NOFOLLOW) : 0;
-		*slash = '/';
-		if (fd != -1) {
-			if (cur != at)
-				close(cur);
-			cur = fd;
-			continue;
-		}
-		if (cur != at)
-			close(cur);
-		if (st == 0 && S_ISLNK(sb.st_mode))
-			return bad_name(err, name, strlen(name),
-			    "'%.*s' in the session's store is a symbolic link",
-			    (int)(slash - copy), copy);
-		if (st == 0 && !S_ISDIR(sb.st_mode))
-			return bad_name(err, name, strlen(name),
-			    "'%.*s' is a stored artifact, not a directory",
-			    (int)(slash - copy), copy);
-		if (!create && e == ENOENT)
-			return -2;
-		return io_error(err, name, "open a directory", e);
-	}
-	*base = c;
-	return cur;
-}
-
-/* Whether files a (beneath at_a) and b (beneath at_b) hold the same bytes. */
-static int
-same_content(int at_a, const char *a, int at_b, const char *b, const char *name,
-    bool *same, struct sc_error *err)
-{
-	struct stat sa, sb;
-	char *buf;
-	ssize_t na, nb;
-	int fa, fb, rc = -1;
-
-	fa = openat(at_a, a, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fa == -1)
-		return io_error(err, name, "read the staged artifact", errno);
-	fb = openat(at_b, b, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fb == -1) {
-		io_error(err, name, "read the stored artifact", errno);
-		close(fa);
-		return -1;
-	}
-	buf = sc_xmalloc(2 * CMP_BLOCK);
-	if (fstat(fa, &sa) == -1 || fstat(fb, &sb) == -1) {
-		io_error(err, name, "compare with the stored artifact", errno);
-		goto out;
-	}
-	*same = sa.st_size == sb.st_size;
-	while (*same) {
-		na = read(fa, buf, CMP_BLOCK);
-		if (na == -1 && errno == EINTR)
-			continue;
-		if (na == -1) {
-			io_error(err, name, "read the staged artifact", errno);
-			goto out;
-		}
-		if (na == 0)
-			break;
-		for (nb = 0; nb < na;) {
-			ssize_t r =
-			    read(fb, buf + CMP_BLOCK + nb, (size_t)(na - nb));
-			if (r == -1 && errno == EINTR)
-				continue;
-			if (r <= 0) {
-				if (r == 0)
-					*same = false;
-				else {
-					io_error(err, name,
-					    "read the stored artifact", errno);
-					goto out;
-				}
-				break;
-			}
-			nb += r;
-		}
-		if (*same && memcmp(buf, buf + CMP_BLOCK, (size_t)na) != 0)
-			*same = false;
-	}
-	rc = 0;
-out:
-	free(buf);
-	close(fa);
-	close(fb);
-	return rc;
-}
 
 /* ------------------------------------------------------------ records */
 
@@ -783,7 +297,8 @@ sc_artifact_store_new(const char *dir, const struct sc_artifact_limits *limits,
 				    fstatat(st->rootfd, de->d_name, &sb,
 					AT_SYMLINK_NOFOLLOW) == 0 &&
 				    S_ISDIR(sb.st_mode) &&
-				    rm_tree(st->rootfd, de->d_name, 0) == 0)
+				    sc_artifact_rm_tree(st->rootfd, de->d_name,
+					0) == 0)
 					stale++;
 			closedir(d);
 		}
@@ -810,7 +325,7 @@ sc_artifact_store_free(struct sc_artifact_store *st)
 		for (r = st->b[i]; r != NULL; r = next) {
 			next = r->next;
 			if (st->rootfd != -1 &&
-			    rm_tree(st->rootfd, r->ssid, 0) == -1)
+			    sc_artifact_rm_tree(st->rootfd, r->ssid, 0) == -1)
 				sc_warn(
 				    "cannot remove the artifacts of session "
 				    "%s in '%s'",
@@ -824,7 +339,8 @@ sc_artifact_store_free(struct sc_artifact_store *st)
 	}
 	if (st->rootfd != -1)
 		close(st->rootfd);
-	if (st->owned && st->dir != NULL && rm_tree(AT_FDCWD, st->dir, 0) == -1)
+	if (st->owned && st->dir != NULL &&
+	    sc_artifact_rm_tree(AT_FDCWD, st->dir, 0) == -1)
 		sc_warn("cannot remove artifact directory '%s': %s", st->dir,
 		    strerror(errno));
 	free(st->dir);
@@ -902,7 +418,7 @@ sc_artifact_upload_new(struct sc_artifact_store *st, struct sc_session *s,
 	if (up->dirfd == -1) {
 		sc_warn("artifact store: cannot open '%s/%s': %s", st->dir,
 		    r->ssid, strerror(e));
-		if (is_full(e)) {
+		if (sc_artifact_is_full(e)) {
 			sc_srv_error(err, "ARTIFACT_STORE_FULL", "53100",
 			    "Cannot store artifacts: the artifact store is "
 			    "out of space (%s).",
@@ -1026,11 +542,11 @@ add_staged(struct sc_artifact_upload *up, const char *name, int64_t size,
 	size_t i;
 	int rc = 0;
 
-	if (parse_name(name, strlen(name), &p, err) == -1) {
+	if (sc_artifact_parse_name(name, strlen(name), &p, err) == -1) {
 		fail(up);
 		return NULL;
 	}
-	show_name(name, strlen(name), shown, sizeof(shown));
+	sc_artifact_show_name(name, strlen(name), shown, sizeof(shown));
 	if (lim->max_size >= 0 && size > lim->max_size) {
 		limit_error(up, err, "SIZE",
 		    "Artifact `%s` has %" PRId64 " bytes, more than the "
@@ -1116,7 +632,7 @@ stage_open(struct sc_artifact_upload *up, struct staged *a,
 	}
 	pthread_mutex_unlock(&up->rec->lock);
 	if (a->fd == -1) {
-		io_error(err, a->name, "create a staging file", e);
+		sc_artifact_io_error(err, a->name, "create a staging file", e);
 		return fail(up);
 	}
 	a->on_disk = true;
@@ -1135,7 +651,7 @@ stage_write(struct sc_artifact_upload *up, struct staged *a, const void *data,
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1) {
-			io_error(err, a->name, "write", errno);
+			sc_artifact_io_error(err, a->name, "write", errno);
 			return fail(up);
 		}
 		p += n;
@@ -1153,7 +669,7 @@ stage_close(struct sc_artifact_upload *up, struct staged *a,
 	a->fd = -1;
 	a->complete = true;
 	if (close(fd) == -1) {
-		io_error(err, a->name, "write", errno);
+		sc_artifact_io_error(err, a->name, "write", errno);
 		return fail(up);
 	}
 	return 0;
@@ -1174,8 +690,8 @@ still_open(struct sc_artifact_upload *up, const char *name,
 	const struct staged *a = &up->v[up->open - 1];
 	char shown[SHOW_MAX + 16], cur[SHOW_MAX + 16];
 
-	show_name(name, strlen(name), shown, sizeof(shown));
-	show_name(a->name, strlen(a->name), cur, sizeof(cur));
+	sc_artifact_show_name(name, strlen(name), shown, sizeof(shown));
+	sc_artifact_show_name(a->name, strlen(a->name), cur, sizeof(cur));
 	return stream_error(up, err, "CHUNKED_ARTIFACT_OPEN",
 	    "Artifact `%s` began while chunked artifact `%s` was still "
 	    "open: %" PRId64 " of its %" PRId64 " chunks have arrived.",
@@ -1209,7 +725,7 @@ take_chunk(struct sc_artifact_upload *up, struct staged *a, const void *data,
 {
 	char shown[SHOW_MAX + 16];
 
-	show_name(a->name, strlen(a->name), shown, sizeof(shown));
+	sc_artifact_show_name(a->name, strlen(a->name), shown, sizeof(shown));
 	if (atomic_load(&up->rec->closed)) {
 		session_closed(err, up);
 		return fail(up);
@@ -1254,7 +770,7 @@ sc_artifact_upload_begin(struct sc_artifact_upload *up, const char *name,
 		return still_open(up, name, err);
 	up->last_chunked = 0;
 	if (num_chunks < 1 || total_bytes < 0) {
-		show_name(name, strlen(name), shown, sizeof(shown));
+		sc_artifact_show_name(name, strlen(name), shown, sizeof(shown));
 		return stream_error(up, err, "BAD_HEADER",
 		    "Chunked artifact `%s` declares %" PRId64
 		    " bytes in %" PRId64 " chunks; it needs at least one "
@@ -1284,7 +800,8 @@ sc_artifact_upload_chunk(struct sc_artifact_upload *up, const void *data,
 		    err);
 	if (up->last_chunked != 0) {
 		a = &up->v[up->last_chunked - 1];
-		show_name(a->name, strlen(a->name), shown, sizeof(shown));
+		sc_artifact_show_name(a->name, strlen(a->name), shown,
+		    sizeof(shown));
 		return stream_error(up, err, "EXCESS_CHUNKS",
 		    "Excessive data chunks for artifact: %s, expected "
 		    "%" PRId64 " chunks in total. Processed %" PRId64
@@ -1313,19 +830,20 @@ commit_one(struct sc_artifact_upload *up, struct staged *a, bool *dup,
 
 	*dup = false;
 	copy = sc_xstrdup(a->path);
-	pfd = open_parent(up->dirfd, copy, &base, true, a->name, err);
+	pfd =
+	    sc_artifact_open_parent(up->dirfd, copy, &base, true, a->name, err);
 	if (pfd == -1) {
 		free(copy);
 		return -1;
 	}
 	if (fstatat(pfd, base, &sb, AT_SYMLINK_NOFOLLOW) == -1) {
 		if (errno != ENOENT) {
-			io_error(err, a->name, "look at the stored artifact",
-			    errno);
+			sc_artifact_io_error(err, a->name,
+			    "look at the stored artifact", errno);
 			goto out;
 		}
 	} else if (S_ISLNK(sb.st_mode)) {
-		bad_name(err, a->name, strlen(a->name),
+		sc_artifact_bad_name(err, a->name, strlen(a->name),
 		    "it is a symbolic link in the session's store");
 		goto out;
 	} else if (!S_ISREG(sb.st_mode)) {
@@ -1333,8 +851,8 @@ commit_one(struct sc_artifact_upload *up, struct staged *a, bool *dup,
 		rc = 0;
 		goto out;
 	} else if (!a->pre->replace) {
-		if (same_content(up->dirfd, a->tmp, pfd, base, a->name, &same,
-			err) == -1)
+		if (sc_artifact_same_content(up->dirfd, a->tmp, pfd, base,
+			a->name, &same, err) == -1)
 			goto out;
 		if (!same)
 			*dup = true;
@@ -1348,7 +866,8 @@ commit_one(struct sc_artifact_upload *up, struct staged *a, bool *dup,
 		goto out;
 	}
 	if (renameat(up->dirfd, a->tmp, pfd, base) == -1) {
-		io_error(err, a->name, "move the artifact into place", errno);
+		sc_artifact_io_error(err, a->name,
+		    "move the artifact into place", errno);
 		goto out;
 	}
 	a->on_disk = false;
@@ -1376,7 +895,8 @@ sc_artifact_upload_commit(struct sc_artifact_upload *up,
 		return refuse_failed(up, err);
 	if (up->open != 0) {
 		a = &up->v[up->open - 1];
-		show_name(a->name, strlen(a->name), shown, sizeof(shown));
+		sc_artifact_show_name(a->name, strlen(a->name), shown,
+		    sizeof(shown));
 		return stream_error(up, err, "UNFINISHED",
 		    "The stream ended before chunked artifact `%s` was "
 		    "complete: %" PRId64 " of %" PRId64 " chunks and "
@@ -1408,8 +928,8 @@ sc_artifact_upload_commit(struct sc_artifact_upload *up,
 	if (rc == -1)
 		return -1;
 	if (first_dup != NULL) {
-		show_name(first_dup->path, strlen(first_dup->path), shown,
-		    sizeof(shown));
+		sc_artifact_show_name(first_dup->path, strlen(first_dup->path),
+		    shown, sizeof(shown));
 		if (ndup == 1)
 			return sc_srv_error(err, "ARTIFACT_ALREADY_EXISTS",
 			    "42713",
@@ -1455,7 +975,7 @@ sc_artifact_session_closed(struct sc_artifact_store *st,
 		return;
 	pthread_mutex_lock(&r->lock);
 	atomic_store(&r->closed, true);
-	if (rm_tree(st->rootfd, r->ssid, 0) == -1)
+	if (sc_artifact_rm_tree(st->rootfd, r->ssid, 0) == -1)
 		sc_warn("cannot remove the artifacts of session %s in '%s'",
 		    r->ssid, st->dir);
 	pthread_mutex_unlock(&r->lock);
@@ -1523,16 +1043,15 @@ not_found(struct sc_error *err, const char *name)
 {
 	char shown[SHOW_MAX + 16];
 
-	show_name(name, strlen(name), shown, sizeof(shown));
+	sc_artifact_show_name(name, strlen(name), shown, sizeof(shown));
 	return sc_srv_error(err, "PATH_NOT_FOUND", "42K03",
 	    "Path does not exist: `%s`.", shown);
 }
 
 int
-sc_artifact_path(struct sc_session *s, const char *name, int *fdp, char *path,
-    size_t pathsz, struct sc_error *err)
+sc_artifact_path(struct sc_artifact_store *st, struct sc_session *s,
+    const char *name, int *fdp, char *path, size_t pathsz, struct sc_error *err)
 {
-	struct sc_artifact_store *st = s->server->artifacts;
 	struct record *r;
 	struct parsed p;
 	struct stat sb;
@@ -1541,10 +1060,10 @@ sc_artifact_path(struct sc_session *s, const char *name, int *fdp, char *path,
 	int sfd = -1, pfd = -1, fd = -1, rc = -1;
 	bool found = false;
 
-	if (parse_name(name, strlen(name), &p, err) == -1)
+	if (sc_artifact_parse_name(name, strlen(name), &p, err) == -1)
 		return -1;
 	if (!p.pre->files)
-		return bad_name(err, name, strlen(name),
+		return sc_artifact_bad_name(err, name, strlen(name),
 		    "only files/ artifacts can be read as data");
 	if (st == NULL)
 		return not_found(err, name);
@@ -1565,11 +1084,12 @@ sc_artifact_path(struct sc_session *s, const char *name, int *fdp, char *path,
 	sfd = openat(st->rootfd, r->ssid,
 	    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (sfd == -1) {
-		io_error(err, name, "open the session's directory", errno);
+		sc_artifact_io_error(err, name, "open the session's directory",
+		    errno);
 		goto out;
 	}
 	copy = sc_xstrdup(name);
-	pfd = open_parent(sfd, copy, &base, false, name, err);
+	pfd = sc_artifact_open_parent(sfd, copy, &base, false, name, err);
 	if (pfd == -2)
 		not_found(err, name);
 	if (pfd < 0)
@@ -1578,9 +1098,9 @@ sc_artifact_path(struct sc_session *s, const char *name, int *fdp, char *path,
 	if (fd == -1 && errno == ENOENT)
 		not_found(err, name);
 	else if (fd == -1 || fstat(fd, &sb) == -1)
-		io_error(err, name, "open the artifact", errno);
+		sc_artifact_io_error(err, name, "open the artifact", errno);
 	else if (!S_ISREG(sb.st_mode))
-		bad_name(err, name, strlen(name),
+		sc_artifact_bad_name(err, name, strlen(name),
 		    "it is not a regular file in the session's store");
 	else if (path != NULL &&
 	    (size_t)snprintf(path, pathsz, "%s/%s/%s", st->dir, r->ssid,

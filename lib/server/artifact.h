@@ -183,7 +183,8 @@ void sc_artifact_list_free(struct sc_artifact_info *v, size_t n);
  * INVALID_ARTIFACT_PATH (a bad name or not a files/ name), PATH_NOT_FOUND
  * (SQLSTATE 42K03: no such artifact in this session), or an I/O error.
  */
-int sc_artifact_path(struct sc_session *s, const char *name, int *fdp,
-    char *path, size_t pathsz, struct sc_error *err);
+int sc_artifact_path(struct sc_artifact_store *st, struct sc_session *s,
+    const char *name, int *fdp, char *path, size_t pathsz,
+    struct sc_error *err);
 
 #endif

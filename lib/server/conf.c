@@ -124,6 +124,8 @@ static const struct setting {
 	    offsetof(struct sc_server_conf, workers), 1, 256, 0 },
 	{ "spark.connect.authenticate.token", "token", K_TOKEN,
 	    offsetof(struct sc_server_conf, token), 0, 0, 0 },
+	{ "sctk.admin.token", "admin-token", K_TOKEN,
+	    offsetof(struct sc_server_conf, admin_token), 0, 0, 0 },
 	/* Limits: sessions, session conf, shutdown, memory. */
 	{ "sctk.session.maxSessions", "max-sessions", K_COUNT,
 	    offsetof(struct sc_server_conf, max_sessions), 1, INT32_MAX, 0 },
@@ -191,6 +193,7 @@ sc_server_conf_default(struct sc_server_conf *conf)
 	conf->thread_idle_ms = 60 * 1000;
 	conf->workers = 4;
 	conf->token[0] = '\0';
+	conf->admin_token[0] = '\0';
 	conf->max_sessions = 10000;
 	conf->max_user_sessions = 5000;
 	conf->conf_max_keys = 10000;
@@ -286,6 +289,9 @@ sc_server_conf_set(struct sc_server_conf *conf, const char *key,
 			    key, value);
 		return 0;
 	case K_TOKEN:
+		/* Every K_TOKEN field has the size of conf->token. */
+		_Static_assert(sizeof(conf->admin_token) == sizeof(conf->token),
+		    "token fields differ in size");
 		if (strlen(value) >= sizeof(conf->token))
 			return sc_error_set(err, SC_ST_USAGE,
 			    "invalid value for '%s': longer than %zu bytes",

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * engine.c: the SQLite engine's database and connections, running a
- * translated plan into Arrow batches (type decisions, batching,
- * cancellation), SQLite errors as Spark errors, SqlCommand, and the
- * AnalyzePlan entry points.  Translation is in engine_plan.c.
+ * engine.c: the SQLite engine's database and connections, calls on a
+ * connection (statements, parameters, cancellation), SQLite errors as
+ * Spark errors, and the entry points: running a plan, SqlCommand and
+ * AnalyzePlan.  Translation is in engine_plan.c (relations),
+ * engine_expr.c (expressions) and engine_dialect.c (SQL text); running a
+ * translated plan into Arrow batches in engine_run.c.
  */
 
-#define SC_ENGINE_INTERNAL
-#include "server/engine.h"
+#include "server/engine_int.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,14 +21,8 @@
 #include "core/error.h"
 #include "core/xmem.h"
 #include "server/server.h"
+#include "server/srverror.h"
 #include "core/banned.h"
-
-/*
- * Columns whose type is neither known from the plan nor declared are
- * typed from the values of up to this many first rows (buffered).
- */
-#define INFER_ROWS 10000
-#define INFER_BYTES (4 << 20)
 
 /* SQLite checks the cancel flag every this many VM instructions. */
 #define PROGRESS_OPS 1000
@@ -46,12 +40,17 @@ sc_eng_canceled(struct sc_error *err)
 	    "Operation has been canceled.");
 }
 
-/* Quote a possibly qualified SQLite name as `a`.`b`. */
+/*
+ * Quote a possibly qualified SQLite name as `a`.`b`.  A name that save_error()
+ * cut short ends in its "..." marker, which stays one: `a`.`bc...`.
+ */
 static void
-backquote(struct sc_buf *b, const char *s, size_t n)
+backquote(struct sc_buf *b, const char *s, size_t n, bool cut)
 {
 	size_t i;
 
+	if (cut && n >= 3)
+		n -= 3;
 	sc_buf_addch(b, '`', NULL);
 	for (i = 0; i < n; i++) {
 		if (s[i] == '.')
@@ -59,6 +58,8 @@ backquote(struct sc_buf *b, const char *s, size_t n)
 		else
 			sc_buf_addch(b, s[i], NULL);
 	}
+	if (cut)
+		sc_buf_addstr(b, "...", NULL);
 	sc_buf_addch(b, '`', NULL);
 }
 
@@ -114,18 +115,18 @@ sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err)
 		return sc_eng_canceled(err);
 	if (spark_form(msg, err))
 		return -1;
-	sc_buf_init(&b, 4096);
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
 	if (strncmp(msg, "no such table: ", 15) == 0 ||
 	    strncmp(msg, "no such view: ", 14) == 0) {
 		p = strchr(msg, ':') + 2;
-		backquote(&b, p, strlen(p));
+		backquote(&b, p, strlen(p), x->run->errcut);
 		ret = sc_srv_error(err, "TABLE_OR_VIEW_NOT_FOUND", "42P01",
 		    "The table or view %s cannot be found. Verify the "
 		    "spelling and correctness of the schema and catalog.",
 		    (const char *)b.data);
 	} else if (strncmp(msg, "no such column: ", 16) == 0) {
 		p = msg + 16;
-		backquote(&b, p, strlen(p));
+		backquote(&b, p, strlen(p), x->run->errcut);
 		ret = sc_srv_error(err, "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION",
 		    "42703",
 		    "A column, variable, or function parameter with "
@@ -133,7 +134,7 @@ sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err)
 		    (const char *)b.data);
 	} else if (strncmp(msg, "no such function: ", 18) == 0) {
 		p = msg + 18;
-		backquote(&b, p, strlen(p));
+		backquote(&b, p, strlen(p), x->run->errcut);
 		ret = sc_srv_error(err, "UNRESOLVED_ROUTINE", "42883",
 		    "Cannot resolve routine %s on search path "
 		    "[`system`.`builtin`, `system`.`session`, `main`].",
@@ -153,7 +154,7 @@ sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err)
 	    (strncmp(msg, "table ", 6) == 0 || strncmp(msg, "view ", 5) == 0)) {
 		p = strchr(msg, ' ') + 1;
 		n = (size_t)(strstr(p, " already exists") - p);
-		backquote(&b, p, n);
+		backquote(&b, p, n, false);
 		ret = sc_srv_error(err, "TABLE_OR_VIEW_ALREADY_EXISTS", "42P07",
 		    "Cannot create table or view %s because it "
 		    "already exists.",
@@ -178,13 +179,20 @@ sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err)
 /*
  * Save the connection's error message for x's call.  The caller holds
  * the connection mutex: another call of the connection could otherwise
- * replace the message in between.
+ * replace the message in between.  A message too long for errmsg (a
+ * long table name) ends in "...", so a cut name is seen to be cut.
  */
 static void
 save_error(struct sc_ectx *x)
 {
-	snprintf(x->run->errmsg, sizeof(x->run->errmsg), "%s",
-	    sqlite3_errmsg(x->c->db));
+	char *m = x->run->errmsg;
+	size_t sz = sizeof(x->run->errmsg);
+
+	/* snprintf() may cut a UTF-8 sequence; sc_srv_error_fit() backs off. */
+	x->run->errcut = snprintf(m, sz, "%s", sqlite3_errmsg(x->c->db)) >=
+	    (int)sz;
+	if (x->run->errcut)
+		sc_srv_error_fit(m, sz - 2);
 }
 
 /* ------------------------------------------------------------------ */
@@ -620,8 +628,7 @@ sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_eparams *p,
 		if (v->lit != NULL) {
 			if (sc_eng_literal_param(v->lit, st, i, err) == -1)
 				return -1;
-		} else if (v->expr->expr_type_case ==
-		    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL) {
+		} else if (v->expr->expr_type_case == SC_EXPR_(LITERAL)) {
 			if (sc_eng_literal_param(v->expr->literal, st, i,
 				err) == -1)
 				return -1;
@@ -633,449 +640,6 @@ sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_eparams *p,
 		}
 	}
 	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Batches                                                             */
-/* ------------------------------------------------------------------ */
-
-int
-sc_eng_batch_begin(struct sc_ebatch *b, struct sc_ectx *x,
-    const struct sc_ecol *cols, size_t n, const struct sc_engine_limits *limits,
-    const struct sc_engine_sink *sink, struct sc_error *err)
-{
-	struct sc_arrow_schema as;
-	Spark__Connect__DataType *dt;
-	int rc;
-
-	memset(b, 0, sizeof(*b));
-	b->run = x->run;
-	b->sink = sink;
-	b->max_rows = limits != NULL && limits->max_rows > 0 ? limits->max_rows
-							     : INT64_MAX;
-	b->max_bytes = limits != NULL && limits->max_bytes > 0
-	    ? limits->max_bytes
-	    : INT64_MAX;
-	if (sc_eng_arrow_schema(cols, n, &as, err) == -1)
-		return -1;
-	b->w = sc_arrow_writer_new(&as, err);
-	sc_arrow_schema_release(&as);
-	if (b->w == NULL)
-		return -1;
-	if (sink->schema != NULL) {
-		dt = sc_eng_schema_new(cols, n);
-		rc = sink->schema(sink->arg, dt);
-		sc_engine_datatype_free(dt);
-		if (rc != 0) {
-			sc_eng_batch_release(b);
-			return sc_eng_canceled(err);
-		}
-	}
-	return 0;
-}
-
-int
-sc_eng_batch_flush(struct sc_ebatch *b, struct sc_error *err)
-{
-	int64_t rows = (int64_t)sc_arrow_writer_rows(b->w);
-
-	struct sc_buf *out = &b->run->out;
-
-	if (b->sink == b->run->wsink && b->run->bw != NULL) {
-		if (b->run->bw(b->sink->arg, b->w, rows, b->sent) != 0)
-			return sc_eng_canceled(err);
-		b->sent += rows;
-		if (sc_eng_is_canceled(b->run))
-			return sc_eng_canceled(err);
-		return 0;
-	}
-	sc_buf_reset(out);
-	if (sc_arrow_writer_flush(b->w, out, err) == -1)
-		return -1;
-	if (b->sink->batch(b->sink->arg, out->data, out->len, rows, b->sent) !=
-	    0)
-		return sc_eng_canceled(err);
-	b->sent += rows;
-	/* Keep a big batch's buffer from pinning memory. */
-	if (out->cap > (8u << 20)) {
-		sc_buf_release(out);
-		sc_buf_init(out, SC_BUF_UNLIMITED);
-	}
-	if (sc_eng_is_canceled(b->run))
-		return sc_eng_canceled(err);
-	return 0;
-}
-
-/* Flush what is left; an empty result still gets its one batch. */
-int
-sc_eng_batch_end(struct sc_ebatch *b, struct sc_error *err)
-{
-	if (sc_arrow_writer_rows(b->w) > 0 || b->sent == 0)
-		return sc_eng_batch_flush(b, err);
-	return 0;
-}
-
-void
-sc_eng_batch_release(struct sc_ebatch *b)
-{
-	sc_arrow_writer_free(b->w);
-	b->w = NULL;
-}
-
-/* ------------------------------------------------------------------ */
-/* Running a statement                                                 */
-/* ------------------------------------------------------------------ */
-
-/* Rows buffered to infer column types. */
-struct rowbuf {
-	struct sc_eval *v;
-	size_t nv;
-	size_t cap;
-	struct sc_buf bytes;
-	size_t rows;
-	bool done; /* the statement is finished */
-};
-
-static void
-rowbuf_add(struct rowbuf *rb, sqlite3_stmt *st, int ncol)
-{
-	int i;
-	struct sc_eval *v;
-
-	if (rb->nv + (size_t)ncol > rb->cap) {
-		rb->cap = rb->cap == 0 ? 256 : rb->cap * 2;
-		if (rb->cap < rb->nv + (size_t)ncol)
-			rb->cap = rb->nv + (size_t)ncol;
-		rb->v = sc_xreallocarray(rb->v, rb->cap, sizeof(*rb->v));
-	}
-	for (i = 0; i < ncol; i++) {
-		v = &rb->v[rb->nv++];
-		sc_eng_eval_column(st, i, v);
-		if (v->t == SQLITE_TEXT || v->t == SQLITE_BLOB) {
-			/* Offsets now, pointers once the bytes stop moving. */
-			v->i = (int64_t)rb->bytes.len;
-			sc_buf_add(&rb->bytes, v->p, v->n, NULL);
-			v->p = NULL;
-		}
-	}
-	rb->rows++;
-}
-
-static void
-rowbuf_fix(struct rowbuf *rb)
-{
-	size_t i;
-
-	for (i = 0; i < rb->nv; i++)
-		if (rb->v[i].t == SQLITE_TEXT || rb->v[i].t == SQLITE_BLOB)
-			rb->v[i].p = rb->bytes.data + rb->v[i].i;
-}
-
-static void
-rowbuf_release(struct rowbuf *rb)
-{
-	free(rb->v);
-	sc_buf_release(&rb->bytes);
-}
-
-/* Type a column from the storage classes seen in the buffered rows. */
-static void
-infer(struct sc_ecol *col, const struct rowbuf *rb, int ncol, int i)
-{
-	size_t r;
-	int seen = 0;
-
-	for (r = 0; r < rb->rows; r++)
-		seen |= 1 << rb->v[r * (size_t)ncol + (size_t)i].t;
-	memset(&col->type, 0, sizeof(col->type));
-	col->inferred = true;
-	if (seen & (1 << SQLITE_BLOB))
-		col->type.t = SC_ARROW_BINARY;
-	else if (seen & (1 << SQLITE_TEXT))
-		col->type.t = SC_ARROW_UTF8;
-	else if (seen & (1 << SQLITE_FLOAT))
-		col->type.t = SC_ARROW_DOUBLE;
-	else if (seen & (1 << SQLITE_INTEGER))
-		col->type.t = SC_ARROW_INT64;
-	else
-		col->type.t = SC_ARROW_NULL;
-}
-
-/* Whether result column i is a table column declared NOT NULL. */
-static bool
-declared_not_null(sqlite3 *db, sqlite3_stmt *st, int i)
-{
-	const char *dbn = sqlite3_column_database_name(st, i);
-	const char *tbl = sqlite3_column_table_name(st, i);
-	const char *col = sqlite3_column_origin_name(st, i);
-	int notnull = 0;
-
-	if (dbn == NULL || tbl == NULL || col == NULL)
-		return false;
-	if (strcmp(tbl, "range") == 0 && strcmp(col, "id") == 0)
-		return true;
-	if (sqlite3_table_column_metadata(db, dbn, tbl, col, NULL, NULL,
-		&notnull, NULL, NULL) != SQLITE_OK)
-		return false;
-	return notnull != 0;
-}
-
-/* Decide the result columns of st from the plan, declarations, values. */
-static int
-result_columns(struct sc_ectx *x, const struct sc_eplan *p, sqlite3_stmt *st,
-    bool schema_only, struct rowbuf *rb, struct sc_ecol **colsp, size_t *np,
-    struct sc_error *err)
-{
-	int ncol = sqlite3_column_count(st), i, rc;
-	struct sc_ecol *cols;
-	const char *decl, *name;
-	bool unknown = false;
-
-	cols = sc_xcalloc(ncol > 0 ? (size_t)ncol : 1, sizeof(*cols));
-	for (i = 0; i < ncol; i++) {
-		const struct sc_ecol *pc =
-		    p->cols != NULL && p->ncols == (size_t)ncol ? &p->cols[i]
-								: NULL;
-
-		name = pc != NULL ? pc->name : sqlite3_column_name(st, i);
-		cols[i].name = sc_xstrdup(name != NULL ? name : "");
-		cols[i].type.t = SC_ETYPE_UNKNOWN;
-		cols[i].nullable = -1;
-		if (pc != NULL) {
-			cols[i].type = pc->type;
-			cols[i].nullable = pc->nullable;
-		}
-		if (cols[i].type.t == SC_ETYPE_UNKNOWN) {
-			decl = sqlite3_column_decltype(st, i);
-			if (decl == NULL ||
-			    sc_eng_parse_type(decl, strlen(decl), true,
-				&cols[i].type) == -1)
-				cols[i].type.t = SC_ETYPE_UNKNOWN;
-		}
-		if (cols[i].nullable < 0)
-			cols[i].nullable = !declared_not_null(x->c->db, st, i);
-		if (cols[i].type.t == SC_ETYPE_UNKNOWN)
-			unknown = true;
-	}
-	/* Analysis only looks at rows when that has no side effects. */
-	if (unknown && schema_only && !sqlite3_stmt_readonly(st))
-		rb->done = true;
-	else if (unknown) {
-		while (rb->rows < INFER_ROWS && rb->bytes.len < INFER_BYTES) {
-			rc = sc_eng_step(x, st);
-			if (rc == SQLITE_DONE) {
-				rb->done = true;
-				break;
-			}
-			if (rc != SQLITE_ROW) {
-				sc_ecols_free(cols, (size_t)ncol);
-				return sc_eng_sqlite_error(x, rc, err);
-			}
-			rowbuf_add(rb, st, ncol);
-		}
-		rowbuf_fix(rb);
-	}
-	for (i = 0; i < ncol; i++)
-		if (cols[i].type.t == SC_ETYPE_UNKNOWN)
-			infer(&cols[i], rb, ncol, i);
-	*colsp = cols;
-	*np = (size_t)ncol;
-	return 0;
-}
-
-static int
-end_row(struct sc_ebatch *b, struct sc_error *err)
-{
-	size_t bytes;
-
-	if (sc_arrow_writer_end_row(b->w, err) == -1)
-		return -1;
-	bytes = sc_arrow_writer_bytes(b->w);
-	if (bytes > SC_ENGINE_MAX_ROW) {
-		sc_srv_error(err, "EXCEED_LIMIT_LENGTH", "54006",
-		    "A result row makes an Arrow batch of %zu bytes, more "
-		    "than the %d bytes one response message may hold.",
-		    bytes, SC_ENGINE_MAX_ROW);
-		if (err != NULL)
-			err->rpc_code = SC_GRPC_RESOURCE_EXHAUSTED;
-		return -1;
-	}
-	if ((int64_t)sc_arrow_writer_rows(b->w) >= b->max_rows ||
-	    (int64_t)sc_arrow_writer_bytes(b->w) >= b->max_bytes)
-		return sc_eng_batch_flush(b, err);
-	return 0;
-}
-
-/* Stream st's rows (after those buffered in rb) into batches. */
-static int
-stream_rows(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_ecol *cols,
-    size_t ncol, struct rowbuf *rb, const struct sc_engine_limits *limits,
-    const struct sc_engine_sink *sink, struct sc_error *err)
-{
-	struct sc_ebatch b;
-	struct sc_eval v;
-	size_t r, i;
-	int64_t row = 0;
-	int rc, ret = -1;
-
-	if (sc_eng_batch_begin(&b, x, cols, ncol, limits, sink, err) == -1)
-		return -1;
-	for (r = 0; r < rb->rows; r++, row++) {
-		for (i = 0; i < ncol; i++)
-			if (sc_eng_put(b.w, i, &cols[i], &rb->v[r * ncol + i],
-				row, err) == -1)
-				goto out;
-		if (end_row(&b, err) == -1)
-			goto out;
-	}
-	if (!rb->done) {
-		for (;;) {
-			rc = sc_eng_step(x, st);
-			if (rc == SQLITE_DONE)
-				break;
-			if (rc != SQLITE_ROW) {
-				sc_eng_sqlite_error(x, rc, err);
-				goto out;
-			}
-			for (i = 0; i < ncol; i++) {
-				sc_eng_eval_column(st, (int)i, &v);
-				if (sc_eng_put(b.w, i, &cols[i], &v, row,
-					err) == -1)
-					goto out;
-			}
-			row++;
-			if (end_row(&b, err) == -1)
-				goto out;
-		}
-	}
-	ret = sc_eng_batch_end(&b, err);
-out:
-	sc_eng_batch_release(&b);
-	return ret;
-}
-
-/* Whether the rest of a SQL text holds another statement. */
-static bool
-blank_tail(const char *s)
-{
-	while (*s != '\0') {
-		if (isspace((unsigned char)*s) || *s == ';') {
-			s++;
-		} else if (s[0] == '-' && s[1] == '-') {
-			while (*s != '\0' && *s != '\n')
-				s++;
-		} else if (s[0] == '/' && s[1] == '*') {
-			const char *e = strstr(s + 2, "*/");
-
-			if (e == NULL)
-				return true;
-			s = e + 2;
-		} else {
-			return false;
-		}
-	}
-	return true;
-}
-
-/*
- * Run plan p: schema to the sink, then batches; with schema_only just
- * the result columns in *colsp (free with sc_ecols_free()).  A raw plan
- * may hold several statements; all but the last are run to completion
- * first and the result is the last one's.
- */
-int
-sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
-    const struct sc_engine_limits *limits, const struct sc_engine_sink *sink,
-    bool schema_only, struct sc_ecol **colsp, size_t *ncolsp,
-    struct sc_error *err)
-{
-	sqlite3_stmt *st = NULL;
-	const char *sql = (const char *)p->sql.data, *tail;
-	struct sc_ecol *cols = NULL;
-	struct rowbuf rb;
-	size_t ncol = 0, posused = 0;
-	int rc, ret = -1;
-
-	if (p->kind == SC_EPLAN_RANGE) {
-		if (!schema_only)
-			return sc_eng_range_run(x, p, limits, sink, err);
-		cols = sc_xcalloc(1, sizeof(*cols));
-		cols->name = sc_xstrdup(p->ncols == 1 ? p->cols[0].name : "id");
-		cols->type.t = SC_ARROW_INT64;
-		cols->nullable = 0;
-		*colsp = cols;
-		*ncolsp = 1;
-		return 0;
-	}
-	memset(&rb, 0, sizeof(rb));
-	sc_buf_init(&rb.bytes, SC_BUF_UNLIMITED);
-	for (;;) {
-		if (sc_eng_prepare(x, sql, strlen(sql), &st, &tail, err) == -1)
-			goto out;
-		if (st == NULL) { /* only blanks or comments */
-			if (*tail == '\0' || tail == sql)
-				break;
-			sql = tail;
-			continue;
-		}
-		if (sc_eng_bind(x, st, &x->params, &posused, err) == -1)
-			goto out;
-		if (!p->raw || blank_tail(tail))
-			break;
-		if (schema_only) {
-			/* Analysis must not run the statements before. */
-			sc_srv_error(err, "PARSE_SYNTAX_ERROR", "42601",
-			    "Syntax error at or near '%.20s': the schema of "
-			    "several statements is not defined.",
-			    tail);
-			goto out;
-		}
-		/* Not the last statement: run it. */
-		while ((rc = sc_eng_step(x, st)) == SQLITE_ROW)
-			;
-		if (rc != SQLITE_DONE) {
-			sc_eng_sqlite_error(x, rc, err);
-			goto out;
-		}
-		sqlite3_finalize(st);
-		st = NULL;
-		sql = tail;
-	}
-	if (st == NULL) {
-		/* Nothing but comments: an empty, zero-column result. */
-		rb.done = true;
-		if (schema_only) {
-			*colsp = NULL;
-			*ncolsp = 0;
-			ret = 0;
-		} else {
-			ret = stream_rows(x, NULL, NULL, 0, &rb, limits, sink,
-			    err);
-		}
-		goto out;
-	}
-	if (!p->raw && !blank_tail(tail)) {
-		sc_srv_error(err, "PARSE_SYNTAX_ERROR", "42601",
-		    "Syntax error at or near '%.20s': only one statement is "
-		    "allowed here.",
-		    tail);
-		goto out;
-	}
-	if (result_columns(x, p, st, schema_only, &rb, &cols, &ncol, err) == -1)
-		goto out;
-	if (schema_only) {
-		*colsp = cols;
-		*ncolsp = ncol;
-		cols = NULL;
-		ret = 0;
-		goto out;
-	}
-	ret = stream_rows(x, st, cols, ncol, &rb, limits, sink, err);
-out:
-	sqlite3_finalize(st);
-	sc_ecols_free(cols, ncol);
-	rowbuf_release(&rb);
-	return ret;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1170,7 +734,7 @@ sc_engine_tree_string(struct sc_engine_conn *c,
 	sc_buf_addstr(&b, "root\n", NULL);
 	for (i = 0; i < n; i++) {
 		sc_buf_addf(&b, NULL, " |-- %s: ", cols[i].name);
-		sc_eng_type_name(&cols[i].type, &b);
+		sc_eng_type_text(&cols[i].type, SC_VALUE_TYPENAME, &b);
 		sc_buf_addf(&b, NULL, " (nullable = %s)\n",
 		    cols[i].nullable != 0 ? "true" : "false");
 	}
@@ -1373,7 +937,7 @@ is_single_query(struct sc_ectx *x, const char *sql, bool *query,
 
 	if (sc_eng_prepare(x, sql, strlen(sql), &st, &tail, err) == -1)
 		return -1;
-	*query = st != NULL && blank_tail(tail) &&
+	*query = st != NULL && sc_eng_sql_blank(tail) &&
 	    sqlite3_column_count(st) > 0 && sqlite3_stmt_readonly(st);
 	sqlite3_finalize(st);
 	return 0;
@@ -1408,8 +972,7 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 	int rc = -1;
 
 	if (cmd->input != NULL) {
-		if (cmd->input->rel_type_case !=
-		    SPARK__CONNECT__RELATION__REL_TYPE_SQL)
+		if (cmd->input->rel_type_case != SC_REL_(SQL))
 			return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 			    "SqlCommand.input must be a sql relation.");
 		src = cmd->input->sql;
@@ -1452,7 +1015,7 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 	if (is_single_query(&x, (const char *)p.sql.data, &query, err) == -1)
 		goto out;
 	if (query) {
-		rel.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_SQL;
+		rel.rel_type_case = SC_REL_(SQL);
 		rel.sql = (Spark__Connect__SQL *)src;
 		*result = relation_copy(&rel, err);
 		rc = *result != NULL ? 0 : -1;
@@ -1475,7 +1038,7 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 	lr._data_case = SPARK__CONNECT__LOCAL_RELATION___DATA_DATA;
 	lr.data.data = cap.data.data;
 	lr.data.len = cap.data.len;
-	rel.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_LOCAL_RELATION;
+	rel.rel_type_case = SC_REL_(LOCAL_RELATION);
 	rel.local_relation = &lr;
 	*result = relation_copy(&rel, err);
 	rc = *result != NULL ? 0 : -1;

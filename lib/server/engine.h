@@ -61,7 +61,7 @@
  * `quoted` parts), unresolved_function (operators == != <> < <= > >= <=>
  * + - * / % and or not, isnull, isnotnull, in, like, count/sum/avg/mean/
  * min/max with DISTINCT, and the scalar functions of funcs[] in
- * engine_plan.c), expression_string (SQL text, given to SQLite),
+ * engine_expr.c), expression_string (SQL text, given to SQLite),
  * unresolved_star (also t.*), alias, cast (Spark semantics through the
  * SQL function sc_cast; ANSI errors unless eval_mode is TRY or LEGACY),
  * sort_order (in sort).  User SQL (sql relations, SqlCommand,
@@ -131,7 +131,9 @@
  *                                            load_extension()
  *   EXCEED_LIMIT_LENGTH 54006                a value over the value limit,
  *                                            SQL text or a result row over
- *                                            theirs (RESOURCE_EXHAUSTED)
+ *                                            theirs (RESOURCE_EXHAUSTED);
+ *                                            a name in a plan's identifier
+ *                                            over SC_ENGINE_MAX_IDENT bytes
  *   UNABLE_TO_ACQUIRE_MEMORY 53200           the operation's memory limit,
  *                                            or SQLite's heap limit, is
  *                                            reached (RESOURCE_EXHAUSTED)
@@ -170,6 +172,8 @@ struct sc_server_conf;
 #define SC_ENGINE_MAX_SQL (128 << 20)
 /* Deepest expression tree (SQLITE_LIMIT_EXPR_DEPTH). */
 #define SC_ENGINE_MAX_EXPR_DEPTH 1000
+/* Longest name in an identifier (a.b.c: a table or column of a plan). */
+#define SC_ENGINE_MAX_IDENT 4096
 /*
  * Largest Arrow batch one result row may make: a batch is one response
  * message, and clients refuse messages over 128 MiB.
@@ -331,250 +335,5 @@ int sc_engine_tree_string(struct sc_engine_conn *c,
 struct sc_buf;
 int sc_engine_type_name(const Spark__Connect__DataType *t, struct sc_buf *out,
     struct sc_error *err);
-
-#ifdef SC_ENGINE_INTERNAL
-/*
- * Private to lib/server/engine*.c, which define SC_ENGINE_INTERNAL
- * before including this header.  Nothing else may use it.
- */
-#include <pthread.h>
-#include <sqlite3.h>
-#include <stdatomic.h>
-#include <stdbool.h>
-
-#include "core/arrow.h"
-#include "core/buf.h"
-
-/* A column type: an Arrow type, decimal precision/scale, zone flag. */
-#define SC_ETYPE_UNKNOWN (-1)
-struct sc_etype {
-	int t; /* enum sc_arrow_type or SC_ETYPE_UNKNOWN */
-	int prec; /* DECIMAL128 */
-	int scale; /* DECIMAL128 */
-	bool ntz; /* TIMESTAMP_US: without time zone */
-};
-
-/* An output column of a translated relation. */
-struct sc_ecol {
-	char *name;
-	struct sc_etype type; /* static type, or t UNKNOWN */
-	int nullable; /* 1, 0, or -1 when unknown */
-	bool inferred; /* type guessed from values */
-};
-
-/* One SQLite value (t is SQLITE_INTEGER ... SQLITE_NULL). */
-struct sc_eval {
-	int t;
-	int64_t i;
-	double d;
-	const uint8_t *p; /* TEXT (not NUL-terminated), BLOB */
-	size_t n;
-};
-
-struct sc_engine {
-	char *uri; /* name given to sqlite3_open_v2 */
-	int flags; /* its open flags */
-	bool memdb;
-	sqlite3 *anchor; /* keeps a memdb alive */
-	int64_t op_memory; /* bytes per operation, 0 unlimited */
-	int64_t max_value; /* bytes of one value */
-	int64_t heap_limit; /* SQLite's hard heap limit, 0 none */
-};
-
-/*
- * A session's connection.  Calls on it may run at the same time (one
- * sqlite3 handle, opened FULLMUTEX); each has a struct sc_erun.
- */
-struct sc_engine_conn {
-	struct sc_engine *e;
-	sqlite3 *db;
-	pthread_mutex_t lock; /* the fields below */
-	struct sc_erun *runs; /* calls in progress */
-	unsigned tmpseq; /* TEMP table names */
-	char **stale; /* TEMP tables left to drop */
-	size_t nstale;
-};
-
-/* One call in progress on a connection. */
-struct sc_erun {
-	struct sc_engine_conn *c;
-	atomic_int cancel; /* sc_engine_conn_interrupt() */
-	const atomic_int *ext; /* the caller's flag, or NULL */
-	struct sc_buf out; /* IPC of the batch to send */
-	const struct sc_engine_sink *wsink; /* whose batches go to bw */
-	sc_engine_batch_writer_fn *bw;
-	char **tmp; /* TEMP tables to drop */
-	size_t ntmp;
-	char errmsg[512]; /* SQLite's, for this call */
-	struct sc_erun *outer; /* the thread's previous run */
-	struct sc_erun *next;
-	struct sc_eacct *acct; /* its SQLite memory, or NULL */
-	int denied; /* enum sc_edeny: what the authorizer refused */
-	char denied_what[160]; /* and its name */
-	bool exhausted; /* stopped by the memory limit */
-};
-
-/* Why the authorizer refused a statement (sc_erun.denied). */
-enum sc_edeny {
-	SC_EDENY_NONE = 0,
-	SC_EDENY_STATEMENT, /* UNSUPPORTED_FEATURE.STATEMENT */
-	SC_EDENY_PRAGMA, /* UNSUPPORTED_FEATURE.PRAGMA */
-	SC_EDENY_FUNCTION /* UNRESOLVED_ROUTINE */
-};
-
-/* One SQL parameter value: a literal, or an expression holding one. */
-struct sc_eparam {
-	const char *name; /* NULL: positional */
-	const Spark__Connect__Expression__Literal *lit;
-	const Spark__Connect__Expression *expr;
-};
-
-struct sc_eparams {
-	struct sc_eparam *v;
-	size_t n;
-};
-
-enum sc_eplan_kind {
-	SC_EPLAN_SQL = 0, /* sql: a statement */
-	SC_EPLAN_RANGE /* native range */
-};
-
-/* A translated relation. */
-struct sc_eplan {
-	enum sc_eplan_kind kind;
-	struct sc_buf sql; /* the statement (also for a range) */
-	/*
-	 * Common table expressions sql reads from ("`_sc_q0` AS (...),
-	 * ..."), empty when none; sc_eng_translate() puts them in front
-	 * of sql ("WITH ... sql") before it returns.
-	 */
-	struct sc_buf with;
-	bool raw; /* sql is the user's own text */
-	char *table; /* a table reference to read from */
-	char *alias; /* qualifier for the parent, or NULL */
-	struct sc_ecol *cols; /* NULL: ask SQLite (names only) */
-	size_t ncols;
-	/* SC_EPLAN_RANGE: count values start, start + step, ... */
-	int64_t start;
-	int64_t step;
-	uint64_t count;
-};
-
-/* Translation of one call: parameters of the plan's sql leaf. */
-struct sc_ectx {
-	struct sc_engine_conn *c;
-	struct sc_erun *run;
-	struct sc_eparams params;
-	unsigned seq; /* for generated aliases */
-	int depth;
-};
-
-/* Batches being written for a sink (engine.c). */
-struct sc_ebatch {
-	struct sc_erun *run;
-	struct sc_arrow_writer *w;
-	const struct sc_engine_sink *sink;
-	int64_t max_rows; /* > 0 */
-	int64_t max_bytes; /* > 0 */
-	int64_t sent; /* rows flushed */
-};
-
-/* engine.c */
-struct sc_erun *sc_eng_current_run(void);
-bool sc_eng_is_canceled(const struct sc_erun *r);
-int sc_eng_canceled(struct sc_error *err);
-int sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err);
-int sc_eng_prepare(struct sc_ectx *x, const char *sql, size_t len,
-    sqlite3_stmt **st, const char **tail, struct sc_error *err);
-int sc_eng_step(struct sc_ectx *x, sqlite3_stmt *st);
-int sc_eng_exec(struct sc_ectx *x, const char *sql, struct sc_error *err);
-int sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_eparams *p,
-    size_t *posused, struct sc_error *err);
-void sc_eng_add_tmp(struct sc_ectx *x, const char *name);
-unsigned sc_eng_next_tmp(struct sc_engine_conn *c);
-int sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
-    const struct sc_engine_limits *limits, const struct sc_engine_sink *sink,
-    bool schema_only, struct sc_ecol **colsp, size_t *ncolsp,
-    struct sc_error *err);
-int sc_eng_batch_begin(struct sc_ebatch *b, struct sc_ectx *x,
-    const struct sc_ecol *cols, size_t n, const struct sc_engine_limits *limits,
-    const struct sc_engine_sink *sink, struct sc_error *err);
-int sc_eng_batch_flush(struct sc_ebatch *b, struct sc_error *err);
-int sc_eng_batch_end(struct sc_ebatch *b, struct sc_error *err);
-void sc_eng_batch_release(struct sc_ebatch *b);
-
-/* engine_plan.c */
-void sc_eplan_init(struct sc_eplan *p);
-void sc_eplan_release(struct sc_eplan *p);
-void sc_ecols_free(struct sc_ecol *cols, size_t n);
-int sc_eng_translate(struct sc_ectx *x, const Spark__Connect__Relation *r,
-    struct sc_eplan *out, struct sc_error *err);
-int sc_eng_plan_columns(struct sc_ectx *x, struct sc_eplan *p,
-    struct sc_error *err);
-int sc_eng_plan_limit(struct sc_ectx *x, struct sc_eplan *p, uint64_t n,
-    struct sc_error *err);
-void sc_eng_quote_ident(struct sc_buf *b, const char *s, size_t n);
-void sc_eng_dialect(const char *s, struct sc_buf *out);
-int sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
-    sqlite3_stmt *st, int idx, struct sc_error *err);
-void sc_eng_params_from_sql(struct sc_eparams *ps,
-    const Spark__Connect__SQL *q);
-
-/* engine_range.c */
-int sc_eng_range_module(sqlite3 *db);
-int sc_eng_range_count(int64_t start, int64_t end, int64_t step,
-    uint64_t *count, struct sc_error *err);
-int sc_eng_range_run(struct sc_ectx *x, const struct sc_eplan *p,
-    const struct sc_engine_limits *limits, const struct sc_engine_sink *sink,
-    struct sc_error *err);
-
-/* engine_types.c */
-int sc_eng_parse_type(const char *s, size_t n, bool sqlite_names,
-    struct sc_etype *out);
-int sc_eng_type_from_proto(const Spark__Connect__DataType *t,
-    struct sc_etype *out, struct sc_error *err);
-void sc_eng_type_name(const struct sc_etype *t, struct sc_buf *out);
-void sc_eng_type_sql(const struct sc_etype *t, struct sc_buf *out);
-void sc_eng_type_decl(const struct sc_etype *t, struct sc_buf *out);
-Spark__Connect__DataType *sc_eng_schema_new(const struct sc_ecol *cols,
-    size_t n);
-int sc_eng_arrow_schema(const struct sc_ecol *cols, size_t n,
-    struct sc_arrow_schema *out, struct sc_error *err);
-void sc_eng_eval_column(sqlite3_stmt *st, int col, struct sc_eval *v);
-int sc_eng_put(struct sc_arrow_writer *w, size_t col, const struct sc_ecol *c,
-    const struct sc_eval *v, int64_t row, struct sc_error *err);
-int sc_eng_register_functions(sqlite3 *db);
-void sc_eng_fmt_double(double d, bool is_float, char *buf, size_t sz);
-int sc_eng_parse_date(const char *s, size_t n, int32_t *days);
-int sc_eng_parse_timestamp(const char *s, size_t n, int64_t *us);
-void sc_eng_fmt_date(int32_t days, char *buf, size_t sz);
-void sc_eng_fmt_timestamp(int64_t us, char *buf, size_t sz);
-
-/* engine_guard.c */
-struct sc_eacct;
-bool sc_eng_guard_init(void);
-int sc_eng_guard_conn(struct sc_engine_conn *c);
-int sc_eng_guard_statement(struct sc_ectx *x, sqlite3_stmt *st,
-    struct sc_error *err);
-bool sc_eng_guard_over(struct sc_engine_conn *c, struct sc_erun *r);
-int sc_eng_guard_error(struct sc_ectx *x, int rc, const char *msg,
-    struct sc_error *err);
-int sc_eng_too_big(struct sc_error *err, int64_t limit, const char *what);
-int sc_eng_bind_error(sqlite3_stmt *st, int rc, struct sc_error *err);
-struct sc_eacct *sc_eng_acct_new(void);
-void sc_eng_acct_enter(struct sc_eacct *a);
-int64_t sc_eng_acct_bytes(const struct sc_eacct *a);
-void sc_eng_acct_done(struct sc_eacct *a);
-void sc_eng_heap_limit(int64_t bytes);
-
-/* engine_local.c */
-int sc_eng_local_relation(struct sc_ectx *x,
-    const Spark__Connect__LocalRelation *lr, struct sc_eplan *out,
-    struct sc_error *err);
-
-/* engine_show.c */
-int sc_eng_show(struct sc_ectx *x, const Spark__Connect__ShowString *s,
-    struct sc_buf *text, struct sc_error *err);
-#endif
 
 #endif

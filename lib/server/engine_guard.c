@@ -13,8 +13,7 @@
  * SQLite's memory in the whole process.
  */
 
-#define SC_ENGINE_INTERNAL
-#include "server/engine.h"
+#include "server/engine_int.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -24,7 +23,7 @@
 #include <strings.h>
 
 #include "core/error.h"
-#include "server/server.h"
+#include "server/srverror.h"
 #include "core/banned.h"
 
 /* ------------------------------------------------------------------ */
@@ -399,22 +398,8 @@ first_word_is(const char *s, const char *w)
 {
 	size_t n = strlen(w);
 
-	for (;;) {
-		while (isspace((unsigned char)*s))
-			s++;
-		if (s[0] == '-' && s[1] == '-') {
-			while (*s != '\0' && *s != '\n')
-				s++;
-		} else if (s[0] == '/' && s[1] == '*') {
-			const char *e = strstr(s + 2, "*/");
-
-			if (e == NULL)
-				return false;
-			s = e + 2;
-		} else {
-			break;
-		}
-	}
+	if ((s = sc_eng_sql_skip(s)) == NULL)
+		return false;
 	return strncasecmp(s, w, n) == 0 && !isalnum((unsigned char)s[n]) &&
 	    s[n] != '_';
 }

@@ -9,8 +9,7 @@
  * describes an empty relation when there is no data.
  */
 
-#define SC_ENGINE_INTERNAL
-#include "server/engine.h"
+#include "server/engine_int.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -21,7 +20,7 @@
 
 #include "core/error.h"
 #include "core/xmem.h"
-#include "server/server.h"
+#include "server/srverror.h"
 #include "core/banned.h"
 
 static int
@@ -590,13 +589,13 @@ insert_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 				break;
 			case SC_ARROW_DATE32:
 				sc_arrow_get_int64(b, i, r, &iv);
-				sc_eng_fmt_date((int32_t)iv, buf, sizeof(buf));
+				sc_value_fmt_date(iv, buf);
 				brc = sqlite3_bind_text(ins->st, col, buf, -1,
 				    SQLITE_TRANSIENT);
 				break;
 			case SC_ARROW_TIMESTAMP_US:
 				sc_arrow_get_int64(b, i, r, &iv);
-				sc_eng_fmt_timestamp(iv, buf, sizeof(buf));
+				sc_value_fmt_timestamp(iv, buf);
 				brc = sqlite3_bind_text(ins->st, col, buf, -1,
 				    SQLITE_TRANSIENT);
 				break;
@@ -683,12 +682,12 @@ sc_eng_local_relation(struct sc_ectx *x,
 	}
 	snprintf(name, sizeof(name), "_sc_local_%u", sc_eng_next_tmp(x->c));
 	sc_buf_addstr(&sql, "CREATE TEMP TABLE ", NULL);
-	sc_eng_quote_ident(&sql, name, strlen(name));
+	sc_eng_quote_ident(&sql, name);
 	sc_buf_addch(&sql, '(', NULL);
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			sc_buf_addstr(&sql, ", ", NULL);
-		sc_eng_quote_ident(&sql, cols[i].name, strlen(cols[i].name));
+		sc_eng_quote_ident(&sql, cols[i].name);
 		sc_buf_addch(&sql, ' ', NULL);
 		sc_eng_type_decl(&cols[i].type, &sql);
 		if (!cols[i].nullable)
@@ -701,7 +700,7 @@ sc_eng_local_relation(struct sc_ectx *x,
 	if (data) {
 		sc_buf_reset(&sql);
 		sc_buf_addstr(&sql, "INSERT INTO temp.", NULL);
-		sc_eng_quote_ident(&sql, name, strlen(name));
+		sc_eng_quote_ident(&sql, name);
 		sc_buf_addstr(&sql, " VALUES (", NULL);
 		for (i = 0; i < n; i++)
 			sc_buf_addstr(&sql, i > 0 ? ", ?" : "?", NULL);
@@ -718,7 +717,7 @@ sc_eng_local_relation(struct sc_ectx *x,
 	}
 	sc_buf_reset(&sql);
 	sc_buf_addstr(&sql, "temp.", NULL);
-	sc_eng_quote_ident(&sql, name, strlen(name));
+	sc_eng_quote_ident(&sql, name);
 	out->table = (char *)sc_buf_detach(&sql, NULL);
 	sc_buf_addf(&out->sql, NULL, "SELECT * FROM %s", out->table);
 	out->cols = cols;

@@ -7,14 +7,13 @@
  * "SELECT id FROM range(10)" works as in Spark SQL.
  */
 
-#define SC_ENGINE_INTERNAL
-#include "server/engine.h"
+#include "server/engine_int.h"
 
 #include <string.h>
 
 #include "core/error.h"
 #include "core/xmem.h"
-#include "server/server.h"
+#include "server/srverror.h"
 #include "core/banned.h"
 
 #define RANGE_STEP_ZERO_MSG                                             \

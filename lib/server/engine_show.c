@@ -10,8 +10,7 @@
  * vertical "-RECORD i---" form.
  */
 
-#define SC_ENGINE_INTERNAL
-#include "server/engine.h"
+#include "server/engine_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +18,7 @@
 
 #include "core/error.h"
 #include "core/xmem.h"
-#include "server/server.h"
+#include "server/srverror.h"
 #include "core/banned.h"
 
 #define MIN_COL_WIDTH 3

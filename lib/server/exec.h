@@ -4,12 +4,17 @@
  * exec.h: operations of sc-serve: ExecutePlan, ReattachExecute,
  * ReleaseExecute, Interrupt and the execution manager (Spark's
  * ExecuteHolder, ExecuteResponseObserver, ExecuteGrpcResponseSender and
- * SparkConnectExecutionManager; spark-connect-protocol.md 4.2-4.8).
+ * SparkConnectExecutionManager).
  *
+ *   exec.c          operations, their state machine, the handlers, the
+ *                   manager's life and maintenance
+ *   exec_send.c     senders: pump, stream rotation, flow control, and
+ *                   sc_exec_emit*() for runners
+ *   exec_sched.c    the slot scheduler, runner threads, the timer
+ *   exec_table.c    keys, tombstones, recently completed ids, inspection
  *   exec_buffer.c   the per-operation response buffer (retry buffer)
- *   exec.c          operations, their state machine, senders, and the
- *                   manager: registry, tombstones, worker pool, timer
  *   exec_run.c      the default runner: a plan on the embedded engine
+ *   exec_int.h      what these files share
  *
  * Threads: the handlers below run on completion-queue threads and never
  * block; plans run on runner threads; one timer thread ends streams at
@@ -53,12 +58,15 @@ struct sc_exec_op;
 /* ------------------------------------------------------- the service */
 
 /*
- * A manager for srv (borrowed; srv->conf is read once here, srv->engine
- * when plans run).  Starts conf.workers worker threads and the timer
- * thread, which also calls sc_execmgr_maintain() every
- * conf.maintenance_interval_ms.  Never returns NULL.
+ * A manager with the settings conf (copied).  Plans run on the engine
+ * connection of their session (sc_session_conn(), opened by the caller
+ * of sc_exec_execute()).  Starts conf.workers worker threads and the
+ * timer thread, which also calls sc_execmgr_maintain() every
+ * conf.maintenance_interval_ms.  NULL with err (SC_ST_INTERNAL) when a
+ * thread cannot be started.
  */
-struct sc_execmgr *sc_execmgr_new(struct sc_server *srv);
+struct sc_execmgr *sc_execmgr_new(const struct sc_server_conf *conf,
+    struct sc_error *err);
 /*
  * Shut down: refuse new operations, cancel every operation, end every
  * attached stream with UNAVAILABLE "sc-serve is shutting down", and join
@@ -127,9 +135,12 @@ int sc_exec_interrupt(struct sc_execmgr *m, struct sc_session *s, int type,
  * Session s was closed: remove its operations as abandoned (tombstoned,
  * canceled, streams ended with INVALID_CURSOR.DISCONNECTED).  Call it
  * after marking s closed and with no session or session-manager lock
- * held.
+ * held.  sc_exec_session_closed_hook() is the same as a close hook of
+ * the session manager (sc_sessmgr_on_close(), arg: the execution
+ * manager).
  */
 void sc_exec_session_closed(struct sc_execmgr *m, struct sc_session *s);
+void sc_exec_session_closed_hook(struct sc_session *s, void *execmgr);
 
 /*
  * Maintenance at now_mono_ms (the manager's clock): remove operations
@@ -161,6 +172,45 @@ const char *sc_exec_state_name(enum sc_exec_state st);
  */
 bool sc_exec_state_legal(enum sc_exec_state from, enum sc_exec_state to);
 
+/* One live operation or tombstone, as sc_execmgr_each() shows it. */
+struct sc_exec_info {
+	const char *op_id;
+	const char *user_id;
+	const char *session_id;
+	const char *server_side_session_id; /* "" for tombstones */
+	bool tombstone; /* abandoned: ids, time and reason only */
+	enum sc_exec_state state;
+	bool reattachable;
+	bool attached; /* a stream is attached */
+	int64_t created_ms; /* realtime */
+	int64_t started_ms; /* realtime; 0: not yet */
+	int64_t finished_ms; /* realtime; 0: not yet (also canceled) */
+	int64_t detached_since_ms; /* manager clock; -1: attached */
+	int64_t attach_change_ms; /* realtime: attached or detached since */
+	int64_t abandon_in_ms; /* detached and reattachable; else -1 */
+	int64_t buffered_bytes; /* kept for retry or unsent */
+	int64_t buffered_responses;
+	int64_t produced; /* highest index produced */
+	int64_t consumed; /* highest index sent */
+	int64_t responses_sent; /* sends, all streams (resends count) */
+	int64_t responses_released; /* produced and no longer buffered */
+	int64_t rows_sent; /* Arrow rows sent */
+	int64_t bytes_sent; /* bytes sent, all streams */
+	int64_t rotations; /* streams ended at a limit */
+	int64_t reattaches; /* reattaches attached */
+	const char *statement; /* SQL text or plan summary, abbreviated */
+	char last_error_class[128]; /* "" when none or without a class */
+	int64_t closed_ms; /* tombstones: when, realtime */
+	const char *reason; /* tombstones: why */
+	size_t ntags;
+	char *const *tags;
+};
+
+/* The longest statement text kept (bytes, then "..."). */
+#define SC_EXEC_STATEMENT_MAX 200
+/* At most one PROGRESS event per operation per this many ms. */
+#define SC_EXEC_PROGRESS_MS 500
+
 struct sc_exec_counts {
 	size_t live; /* registered operations */
 	size_t by_state[SC_EXEC_NSTATES]; /* live ones per state */
@@ -178,29 +228,12 @@ struct sc_exec_counts {
 	uint64_t compensations; /* slots added since start */
 	uint64_t started; /* operations created since start */
 	uint64_t abandoned; /* removed as abandoned since start */
-};
-
-/* One live operation or tombstone, as sc_execmgr_each() shows it. */
-struct sc_exec_info {
-	const char *op_id;
-	const char *user_id;
-	const char *session_id;
-	bool tombstone; /* abandoned: ids only */
-	enum sc_exec_state state;
-	bool reattachable;
-	bool attached; /* a stream is attached */
-	int64_t created_ms; /* realtime */
-	int64_t detached_since_ms; /* -1: attached */
-	int64_t buffered_bytes; /* kept for retry or unsent */
-	int64_t buffered_responses;
-	int64_t produced; /* highest index produced */
-	int64_t consumed; /* highest index sent */
-	int64_t rows_sent; /* Arrow rows sent */
-	int64_t bytes_sent; /* bytes sent, all streams */
-	int64_t rotations; /* streams ended at a limit */
-	int64_t reattaches; /* reattaches attached */
-	size_t ntags;
-	char *const *tags;
+	uint64_t finished; /* ended FINISHED since start */
+	uint64_t failed; /* ended FAILED since start */
+	uint64_t canceled; /* CANCELED since start */
+	uint64_t reattaches; /* reattaches attached since start */
+	int64_t rows_sent; /* Arrow rows sent since start */
+	int64_t bytes_sent; /* response bytes sent since start */
 };
 
 void sc_execmgr_counts(struct sc_execmgr *m, struct sc_exec_counts *c);
@@ -211,6 +244,59 @@ void sc_execmgr_counts(struct sc_execmgr *m, struct sc_exec_counts *c);
  */
 void sc_execmgr_each(struct sc_execmgr *m,
     void (*fn)(const struct sc_exec_info *info, void *arg), void *arg);
+
+/*
+ * A copy of the live operations (oldest first), and of the tombstones
+ * when tombstones is set, taken with the manager lock held only while
+ * copying: its string pointers stay valid (the operations are
+ * referenced) until sc_exec_snapshot_release().
+ */
+struct sc_exec_snapshot {
+	struct sc_exec_info *v;
+	size_t n;
+	struct sc_exec_op **ops; /* referenced, n_ops of them */
+	size_t n_ops;
+	char **keys; /* tombstone key copies */
+	size_t n_keys;
+};
+void sc_execmgr_snapshot(struct sc_execmgr *m, bool tombstones,
+    struct sc_exec_snapshot *out);
+void sc_exec_snapshot_release(struct sc_exec_snapshot *s);
+
+/*
+ * Events of an operation's life, for an observer (sc-serve's admin
+ * service).  CREATED (registered, its first stream attached), STARTED
+ * (running), ATTACHED (a reattach), DETACHED (its stream ended),
+ * PROGRESS (responses produced or sent; at most one per
+ * SC_EXEC_PROGRESS_MS), FINISHED, FAILED, CANCELED, RELEASED
+ * (ReleaseExecute release_all), ABANDONED, REMOVED (gone from the
+ * manager, after RELEASED or ABANDONED or when a non-reattachable
+ * stream ended).
+ */
+enum sc_exec_event {
+	SC_EXEC_EV_CREATED = 0,
+	SC_EXEC_EV_STARTED,
+	SC_EXEC_EV_ATTACHED,
+	SC_EXEC_EV_DETACHED,
+	SC_EXEC_EV_PROGRESS,
+	SC_EXEC_EV_FINISHED,
+	SC_EXEC_EV_FAILED,
+	SC_EXEC_EV_CANCELED,
+	SC_EXEC_EV_RELEASED,
+	SC_EXEC_EV_ABANDONED,
+	SC_EXEC_EV_REMOVED
+};
+/*
+ * Called with the operation's lock (and maybe the manager lock) held:
+ * it must not block nor call into the manager; info is valid during the
+ * call only.
+ */
+typedef void sc_exec_event_fn(enum sc_exec_event ev,
+    const struct sc_exec_info *info, void *arg);
+/* Set the one observer, before the first operation is created. */
+void sc_execmgr_on_event(struct sc_execmgr *m, sc_exec_event_fn *fn, void *arg);
+/* The manager's settings (borrowed). */
+const struct sc_server_conf *sc_execmgr_conf(const struct sc_execmgr *m);
 
 /* ---------------------------------- internals, exposed for the tests */
 
@@ -248,7 +334,7 @@ void sc_execbuf_finish(struct sc_execbuf *b);
  * call on b; rows may be NULL), 0 if it has not been produced yet, 2 if
  * index is past the final index (the stream is complete), or -1 with
  * INVALID_CURSOR.POSITION_NOT_AVAILABLE if it was evicted or released.
- * Consuming evicts older responses by Spark's rule (4.3).
+ * Consuming evicts older responses by Spark's rule (see exec_buffer.c).
  */
 int sc_execbuf_consume(struct sc_execbuf *b, int64_t index,
     const uint8_t **data, size_t *len, int64_t *rows, struct sc_error *err);
@@ -295,7 +381,7 @@ typedef int64_t sc_exec_clock_fn(void *arg);
  * sc_exec_emit() (schema, batches, metrics, ...; ResultComplete is added
  * by the caller), then return 0, or -1 with err (the stream then ends
  * with err after the responses produced so far).  The default runner
- * (exec_run.c) uses srv->engine.
+ * (exec_run.c) runs it on the session's engine connection.
  */
 typedef int sc_exec_run_fn(struct sc_exec_op *op,
     const Spark__Connect__Plan *plan, void *arg, struct sc_error *err);
@@ -330,8 +416,8 @@ struct sc_execmgr_opts {
 };
 
 /* As sc_execmgr_new() with substitutes (tests). */
-struct sc_execmgr *sc_execmgr_new_opts(struct sc_server *srv,
-    const struct sc_execmgr_opts *o);
+struct sc_execmgr *sc_execmgr_new_opts(const struct sc_server_conf *conf,
+    const struct sc_execmgr_opts *o, struct sc_error *err);
 /*
  * End streams that reached senderMaxStreamDuration at now (the manager's
  * clock); the timer thread does this.  Returns the number ended.
@@ -376,10 +462,10 @@ size_t sc_exec_arrow_envelope(uint8_t *out, size_t room, const char *session_id,
     const char *response_id, int64_t rows, int64_t start_offset, size_t ipclen);
 /* True once the operation was canceled or closed (runners may poll). */
 bool sc_exec_op_canceled(struct sc_exec_op *op);
-/* The operation's id, session and manager (borrowed). */
+/* The operation's id, session and its manager's settings (borrowed). */
 const char *sc_exec_op_id(const struct sc_exec_op *op);
 struct sc_session *sc_exec_op_session(const struct sc_exec_op *op);
-struct sc_server *sc_exec_op_server(const struct sc_exec_op *op);
+const struct sc_server_conf *sc_exec_op_conf(const struct sc_exec_op *op);
 /* The operation's current state (locks it). */
 enum sc_exec_state sc_exec_op_state(struct sc_exec_op *op);
 /*

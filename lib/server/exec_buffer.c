@@ -2,7 +2,7 @@
 
 /*
  * exec_buffer.c: the response buffer of one operation, Spark's
- * ExecuteResponseObserver (spark-connect-protocol.md 4.3): packed
+ * ExecuteResponseObserver: packed
  * responses by index, the retry-buffer eviction rule, and the
  * response-id -> index map behind ReattachExecute and ReleaseExecute.
  *

@@ -2,10 +2,10 @@
 
 /*
  * exec_run.c: the default runner: one operation's plan on the embedded
- * engine, producing Spark's response order (4.5): for a root relation a
+ * engine, producing Spark's response order: for a root relation a
  * schema-only response, the Arrow batches and a metrics-only response;
  * for a sql_command its result relation and metrics.  ResultComplete is
- * added by exec.c.
+ * added by exec_sched.c.
  */
 
 #include "server/exec.h"
@@ -17,6 +17,7 @@
 #include "core/buf.h"
 #include "core/xmem.h"
 #include "server/engine.h"
+#include "server/session.h"
 #include "core/banned.h"
 
 /* Command field numbers in spark/connect/commands.proto (4.x). */
@@ -161,7 +162,7 @@ static int
 run_root(struct run *r, struct sc_engine_conn *conn,
     const Spark__Connect__Relation *root, struct sc_error *err)
 {
-	const struct sc_server_conf *conf = &sc_exec_op_server(r->op)->conf;
+	const struct sc_server_conf *conf = sc_exec_op_conf(r->op);
 	struct sc_engine_limits lim;
 	struct sc_engine_sink sink;
 	int rc;

@@ -5,7 +5,8 @@
  *
  *   conf.c      server settings under their Spark names (--conf)
  *   session.c   session manager: (user_id, session_id) -> struct sc_session,
- *               idle timeout, closed-session tombstones, per-session conf
+ *               idle timeout (its own maintenance thread), closed-session
+ *               tombstones, per-session conf, close hooks
  *   service.c   RPC handlers: decode requests, check sessions, reply,
  *               Spark-style errors; Config, AnalyzePlan, ReleaseSession,
  *               FetchErrorDetails, ArtifactStatus, AddArtifacts
@@ -14,6 +15,14 @@
  *               ReleaseExecute, Interrupt, the execution manager
  *   engine*.c   the embedded SQLite engine (engine.h)
  *   artifact.c  per-session artifact store (artifact.h)
+ *
+ * Layers: the session manager depends on no other manager; whoever must
+ * hear of a closed session (the execution manager, wired by sc-serve's
+ * main()) registers a close hook with sc_sessmgr_on_close().  exec*.c
+ * use sessions; service.c uses everything.  Each manager gets the
+ * settings (and the engine) it needs, not the whole struct sc_server.
+ * lib/server logs events (core/log.h) but never prints otherwise or
+ * exits.
  *
  * Locking: the session manager lock is taken before any session lock,
  * a session lock before any operation lock; nothing calls into rpc.c
@@ -24,21 +33,22 @@
 #ifndef SC_SERVER_H
 #define SC_SERVER_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "core/error.h"
 
+struct sc_admin;
 struct sc_engine;
 struct sc_engine_conn;
 struct sc_artifact_store;
 struct sc_execmgr;
 struct sc_rpc_call;
 struct sc_rpc_server;
+struct sc_session;
 struct sc_sessmgr;
 
-/* Server settings; defaults are Spark's (spark-connect-protocol.md 4.x). */
+/* Server settings; defaults are Spark's (its spark.connect.* settings). */
 struct sc_server_conf {
 	int64_t retry_buffer_size; /* observerRetryBufferSize, 10 MiB */
 	int64_t max_stream_duration_ms; /* senderMaxStreamDuration, 2 min */
@@ -72,6 +82,7 @@ struct sc_server_conf {
 	int64_t thread_idle_ms; /* sctk.execute.threadIdleTimeout, 60 s */
 	int workers; /* execution worker threads, 4 */
 	char token[256]; /* authenticate.token, "" = none */
+	char admin_token[256]; /* sctk.admin.token, "" = none */
 	/* Limits on sessions, their conf, shutdown and memory (sctk.*). */
 	int64_t max_sessions; /* sctk.session.maxSessions, 10000 */
 	int64_t max_user_sessions; /* sctk.session.maxSessionsPerUser, 5000 */
@@ -111,7 +122,12 @@ int sc_server_conf_get(const struct sc_server_conf *conf, const char *key,
 void sc_server_conf_each(const struct sc_server_conf *conf,
     void (*fn)(const char *key, const char *value, void *arg), void *arg);
 
-/* The whole server; one per process. */
+/*
+ * The whole server, as sc-serve's main() assembles it: it creates each
+ * part, gives each manager only what it needs (the settings, the engine,
+ * callbacks) and hands the whole to the RPC handlers (service.c).  No
+ * manager keeps a pointer to it.
+ */
 struct sc_server {
 	struct sc_server_conf conf;
 	struct sc_engine *engine;
@@ -119,33 +135,9 @@ struct sc_server {
 	struct sc_execmgr *execs;
 	struct sc_rpc_server *rpc;
 	struct sc_artifact_store *artifacts; /* or NULL: none are kept */
+	struct sc_admin *admin; /* sctk.admin.v1 (admin.h), or NULL: none */
 	int64_t started_ms; /* realtime */
 };
-
-/*
- * A session.  Created and owned by the session manager; reference
- * counted so an operation or an RPC can keep it while the manager drops
- * it.  Fields above the lock are immutable after creation, except conn:
- * NULL until sc_session_conn() opens it (under the lock), then fixed.
- */
-struct sc_session {
-	char user_id[256];
-	char session_id[64]; /* as sent by the client */
-	char server_side_id[37]; /* our own random UUID */
-	struct sc_server *server;
-	struct sc_engine_conn *conn; /* one SQLite connection, or NULL */
-
-	pthread_mutex_t lock;
-	int refs;
-	bool closed;
-	int64_t created_ms; /* realtime */
-	int64_t last_access_ms; /* monotonic */
-	void *conf; /* per-session conf (session.c) */
-	void *errors; /* FetchErrorDetails cache (session.c), or NULL */
-};
-
-void sc_session_ref(struct sc_session *s);
-void sc_session_unref(struct sc_session *s);
 
 /*
  * Error replies.  sc_srv_error() fills err with a Spark error: status

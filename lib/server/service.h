@@ -2,8 +2,8 @@
 
 /*
  * service.h: the spark.connect.SparkConnectService handlers of sc-serve
- * (service.c) and the helpers behind Spark-style error replies
- * (srverror.c).
+ * (service.c) and the settings and helpers of Spark-style error replies
+ * (srverror_rpc.c).  The errors themselves: srverror.h.
  */
 
 #ifndef SC_SERVICE_H
@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "server/server.h"
+#include "server/srverror.h"
 
 struct sc_error;
 
@@ -22,7 +23,7 @@ struct sc_error;
 
 /*
  * Register the ten methods of the service on srv->rpc (created, not yet
- * started).  srv->sessions and srv->execs must be set and outlive the
+ * started), and those of srv->admin (admin.h) when it is set.  srv->sessions and srv->execs must be set and outlive the
  * server; srv->conf is read on every call (token, limits).  0, or -1
  * with err set.
  */
@@ -51,21 +52,5 @@ void sc_srv_error_set_max_metadata(int64_t bytes);
  * length in *lenp.
  */
 uint8_t *sc_srv_error_details(int code, const char *msg, size_t *lenp);
-
-/*
- * The Java class hierarchy Spark would report for err, most specific
- * first and ending with "java.lang.Object" (NULL-terminated, static).
- * [0] is ErrorInfo.reason, e.g. "org.apache.spark.SparkSQLException" for
- * INVALID_HANDLE and INVALID_CURSOR errors.
- */
-const char *const *sc_srv_error_classes(const struct sc_error *err);
-
-/*
- * The message parameter of err, if its class has one sctk can recover
- * from the message (INVALID_HANDLE.* -> handle, SQL_CONF_NOT_FOUND ->
- * sqlConf, ...): true with *name (static) and the value in value.
- */
-bool sc_srv_error_param(const struct sc_error *err, const char **name,
-    char *value, size_t valuesz);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "server/session.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,43 +20,31 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/htab.h"
 #include "core/log.h"
 #include "core/timeutil.h"
 #include "core/xmem.h"
-#include "server/artifact.h"
 #include "server/engine.h"
-#include "server/exec.h"
 #include "core/banned.h"
 
-#define CONTAINER(p, type, member) \
-	((type *)(void *)((char *)(p)-offsetof(type, member)))
+/*
+ * Every table here is a core/htab.  Sessions and tombstones are keyed
+ * user NUL session NUL, the per-user counts user NUL, the conf by the
+ * setting's name.
+ */
+#define KEY_MAX                                      \
+	(sizeof(((struct sc_session *)0)->user_id) + \
+	    sizeof(((struct sc_session *)0)->session_id))
 
-/* A hash table of (user, session) keys with chained buckets. */
-struct hnode {
-	struct hnode *next;
-	uint64_t hash;
-	const char *user;
-	const char *sess;
-};
-
-struct htab {
-	struct hnode **b;
-	size_t nb;
-	size_t n;
-};
-
-/* Session conf: a hash table of keys, sorted only when listed. */
+/* Session conf: a table of keys, sorted only when listed. */
 struct conf_kv {
-	struct conf_kv *next;
-	uint64_t hash;
+	struct sc_htab_entry h;
 	char *key;
 	char *value;
 };
 
 struct conf_map {
-	struct conf_kv **b;
-	size_t nb;
-	size_t n;
+	struct sc_htab t;
 	int64_t bytes; /* of every key and value */
 };
 
@@ -70,165 +59,93 @@ struct err_cache {
 	size_t n;
 };
 
-/*
- * The public session first, so a struct sc_session * is a struct sess *.
- * pub.errors is a struct err_cache *, NULL until the first error.
- */
+/* The public session first, so a struct sc_session * is a struct sess *. */
 struct sess {
 	struct sc_session pub;
-	struct hnode node;
+	struct sc_htab_entry h; /* in m->sessions */
+	char *key;
+	size_t klen;
 	struct sc_sessmgr *mgr;
+	struct sc_engine *engine; /* borrowed; NULL: none */
+	/* Under pub.lock: */
 	struct conf_map conf;
+	struct err_cache *errors; /* NULL until the first error */
 };
 
-/* Sessions of one user, keyed (user, ""). */
+/* Sessions of one user, keyed user NUL. */
 struct ucount {
-	struct hnode node;
-	char *user;
+	struct sc_htab_entry h;
+	char *key;
 	int64_t n;
 };
 
-/* A closed key; the list is in recency order, most recent first. */
+/* A closed key; the table's order is the order of last use. */
 struct tomb {
-	struct hnode node;
-	struct tomb *prev;
-	struct tomb *next;
-	char *user;
-	char *sess;
+	struct sc_htab_entry h;
+	char *key;
+	const char *why; /* static */
+	int64_t at_ms; /* realtime */
+};
+
+struct hook {
+	sc_sessmgr_close_fn *fn;
+	void *arg;
 };
 
 struct sc_sessmgr {
-	struct sc_server *srv;
+	const struct sc_server_conf *conf; /* borrowed */
+	struct sc_engine *engine; /* borrowed, or NULL */
+	struct hook hooks[SC_SESSMGR_MAX_HOOKS];
+	size_t nhooks;
 	pthread_mutex_t lock;
-	struct htab sessions;
-	struct htab tombs;
-	struct htab users; /* struct ucount */
-	struct tomb *lru_head;
-	struct tomb *lru_tail;
+	struct sc_htab sessions; /* struct sess */
+	struct sc_htab tombs; /* struct tomb, least recently used first */
+	struct sc_htab users; /* struct ucount */
 	sc_sessmgr_clock_fn *clock;
 	void *clock_arg;
 	int64_t cap_warned; /* when a cap was last logged, or -1 */
+
+	/* The maintenance thread, under tlock. */
+	pthread_mutex_t tlock;
+	pthread_cond_t tcv; /* CLOCK_MONOTONIC */
+	pthread_t tid;
+	bool running;
+	bool stop;
 };
 
-/* ------------------------------------------------------------ hashing */
-
-static uint64_t
-fnv(uint64_t h, const char *s)
+/*
+ * Spell the key user NUL session NUL into k (KEY_MAX bytes); its length,
+ * or 0 when it does not fit, and then no table holds it.
+ */
+static size_t
+key_make(char *k, const char *user, const char *sess)
 {
-	for (; *s != '\0'; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
+	size_t ul = strlen(user), sl = strlen(sess);
+
+	if (ul + sl + 2 > KEY_MAX)
+		return 0;
+	memcpy(k, user, ul + 1);
+	memcpy(k + ul + 1, sess, sl + 1);
+	return ul + sl + 2;
 }
 
-static uint64_t
-key_hash(const char *user, const char *sess)
+/* The entry of t with the key (user, sess), or NULL. */
+static struct sc_htab_entry *
+find2(struct sc_htab *t, const char *user, const char *sess)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	char k[KEY_MAX];
+	size_t klen = key_make(k, user, sess);
 
-	h = fnv(h, user);
-	h ^= 0xff; /* cannot occur in UTF-8: separates the parts */
-	h *= 0x100000001b3ULL;
-	return fnv(h, sess);
-}
-
-static struct hnode **
-htab_slot(struct htab *t, uint64_t hash, const char *user, const char *sess)
-{
-	struct hnode **pp;
-
-	if (t->nb == 0)
-		return NULL;
-	for (pp = &t->b[hash % t->nb]; *pp != NULL; pp = &(*pp)->next)
-		if ((*pp)->hash == hash && strcmp((*pp)->user, user) == 0 &&
-		    strcmp((*pp)->sess, sess) == 0)
-			return pp;
-	return NULL;
-}
-
-static struct hnode *
-htab_find(struct htab *t, const char *user, const char *sess)
-{
-	struct hnode **pp;
-
-	pp = htab_slot(t, key_hash(user, sess), user, sess);
-	return pp != NULL ? *pp : NULL;
-}
-
-static void
-htab_insert(struct htab *t, struct hnode *n)
-{
-	struct hnode **nb, *p, *next;
-	size_t i, size;
-
-	if (t->n >= t->nb) {
-		size = t->nb ? t->nb * 2 : 16;
-		nb = sc_xcalloc(size, sizeof(*nb));
-		for (i = 0; i < t->nb; i++)
-			for (p = t->b[i]; p != NULL; p = next) {
-				next = p->next;
-				p->next = nb[p->hash % size];
-				nb[p->hash % size] = p;
-			}
-		free(t->b);
-		t->b = nb;
-		t->nb = size;
-	}
-	n->hash = key_hash(n->user, n->sess);
-	n->next = t->b[n->hash % t->nb];
-	t->b[n->hash % t->nb] = n;
-	t->n++;
-}
-
-static void
-htab_remove(struct htab *t, struct hnode *n)
-{
-	struct hnode **pp;
-
-	for (pp = &t->b[n->hash % t->nb]; *pp != NULL; pp = &(*pp)->next)
-		if (*pp == n) {
-			*pp = n->next;
-			t->n--;
-			return;
-		}
+	return klen != 0 ? sc_htab_find(t, k, klen) : NULL;
 }
 
 /* ------------------------------------------------------------ tombstones */
 
 static void
-lru_unlink(struct sc_sessmgr *m, struct tomb *t)
-{
-	if (t->prev != NULL)
-		t->prev->next = t->next;
-	else
-		m->lru_head = t->next;
-	if (t->next != NULL)
-		t->next->prev = t->prev;
-	else
-		m->lru_tail = t->prev;
-	t->prev = t->next = NULL;
-}
-
-static void
-lru_push(struct sc_sessmgr *m, struct tomb *t)
-{
-	t->prev = NULL;
-	t->next = m->lru_head;
-	if (m->lru_head != NULL)
-		m->lru_head->prev = t;
-	else
-		m->lru_tail = t;
-	m->lru_head = t;
-}
-
-static void
 tomb_free(struct sc_sessmgr *m, struct tomb *t)
 {
-	htab_remove(&m->tombs, &t->node);
-	lru_unlink(m, t);
-	free(t->user);
-	free(t->sess);
+	sc_htab_remove(&m->tombs, &t->h);
+	free(t->key);
 	free(t);
 }
 
@@ -236,33 +153,37 @@ tomb_free(struct sc_sessmgr *m, struct tomb *t)
 static void
 tomb_trim(struct sc_sessmgr *m)
 {
-	int64_t max = m->srv->conf.closed_session_tombstones;
+	int64_t max = m->conf->closed_session_tombstones;
+	struct sc_htab_entry *e;
 
 	if (max < 0)
 		max = 0;
-	while (m->lru_tail != NULL && (int64_t)m->tombs.n > max)
-		tomb_free(m, m->lru_tail);
+	while ((int64_t)sc_htab_count(&m->tombs) > max &&
+	    (e = sc_htab_first(&m->tombs)) != NULL)
+		tomb_free(m, SC_HTAB_ITEM(e, struct tomb, h));
 }
 
 static void
-tomb_add(struct sc_sessmgr *m, const char *user, const char *sess)
+tomb_add(struct sc_sessmgr *m, const char *user, const char *sess,
+    const char *why)
 {
-	struct hnode *n;
+	struct sc_htab_entry *e;
 	struct tomb *t;
+	char k[KEY_MAX];
+	size_t klen;
 
-	if ((n = htab_find(&m->tombs, user, sess)) != NULL) {
-		t = CONTAINER(n, struct tomb, node);
-		lru_unlink(m, t);
-		lru_push(m, t);
+	if ((klen = key_make(k, user, sess)) == 0)
 		return;
+	if ((e = sc_htab_find(&m->tombs, k, klen)) != NULL) {
+		sc_htab_touch(&m->tombs, e);
+		t = SC_HTAB_ITEM(e, struct tomb, h);
+	} else {
+		t = sc_xcalloc(1, sizeof(*t));
+		t->key = sc_xmemdup(k, klen);
+		sc_htab_insert(&m->tombs, &t->h, t->key, klen);
 	}
-	t = sc_xcalloc(1, sizeof(*t));
-	t->user = sc_xstrdup(user);
-	t->sess = sc_xstrdup(sess);
-	t->node.user = t->user;
-	t->node.sess = t->sess;
-	htab_insert(&m->tombs, &t->node);
-	lru_push(m, t);
+	t->why = why;
+	t->at_ms = sc_realtime_ms();
 	tomb_trim(m);
 }
 
@@ -270,62 +191,64 @@ tomb_add(struct sc_sessmgr *m, const char *user, const char *sess)
 static bool
 tomb_check(struct sc_sessmgr *m, const char *user, const char *sess)
 {
-	struct hnode *n;
-	struct tomb *t;
+	struct sc_htab_entry *e;
 
-	if ((n = htab_find(&m->tombs, user, sess)) == NULL)
+	if ((e = find2(&m->tombs, user, sess)) == NULL)
 		return false;
-	t = CONTAINER(n, struct tomb, node);
-	lru_unlink(m, t);
-	lru_push(m, t);
+	sc_htab_touch(&m->tombs, e);
 	return true;
 }
 
 /* ------------------------------------------------------------ caps */
 
+static struct ucount *
+user_find(struct sc_sessmgr *m, const char *user)
+{
+	struct sc_htab_entry *e;
+
+	e = sc_htab_find(&m->users, user, strlen(user) + 1);
+	return e != NULL ? SC_HTAB_ITEM(e, struct ucount, h) : NULL;
+}
+
 static int64_t
 user_sessions(struct sc_sessmgr *m, const char *user)
 {
-	struct hnode *n = htab_find(&m->users, user, "");
+	struct ucount *u = user_find(m, user);
 
-	return n != NULL ? CONTAINER(n, struct ucount, node)->n : 0;
+	return u != NULL ? u->n : 0;
 }
 
 /* Count a session of user in (delta 1) or out (delta -1). */
 static void
 user_count(struct sc_sessmgr *m, const char *user, int delta)
 {
-	struct hnode *n = htab_find(&m->users, user, "");
-	struct ucount *u;
+	struct ucount *u = user_find(m, user);
 
-	if (n == NULL) {
+	if (u == NULL) {
 		if (delta < 0)
 			return;
 		u = sc_xcalloc(1, sizeof(*u));
-		u->user = sc_xstrdup(user);
-		u->node.user = u->user;
-		u->node.sess = "";
-		htab_insert(&m->users, &u->node);
-	} else
-		u = CONTAINER(n, struct ucount, node);
+		u->key = sc_xstrdup(user);
+		sc_htab_insert(&m->users, &u->h, u->key, strlen(user) + 1);
+	}
 	if ((u->n += delta) > 0)
 		return;
-	htab_remove(&m->users, &u->node);
-	free(u->user);
+	sc_htab_remove(&m->users, &u->h);
+	free(u->key);
 	free(u);
 }
 
 static void
 sessions_add(struct sc_sessmgr *m, struct sess *s)
 {
-	htab_insert(&m->sessions, &s->node);
+	sc_htab_insert(&m->sessions, &s->h, s->key, s->klen);
 	user_count(m, s->pub.user_id, 1);
 }
 
 static void
 sessions_remove(struct sc_sessmgr *m, struct sess *s)
 {
-	htab_remove(&m->sessions, &s->node);
+	sc_htab_remove(&m->sessions, &s->h);
 	user_count(m, s->pub.user_id, -1);
 }
 
@@ -338,16 +261,16 @@ static int
 check_caps(struct sc_sessmgr *m, const char *user, bool *warn,
     struct sc_error *err)
 {
-	const struct sc_server_conf *c = &m->srv->conf;
+	const struct sc_server_conf *c = m->conf;
 	int64_t now, have;
 
-	if ((int64_t)m->sessions.n >= c->max_sessions)
+	if ((int64_t)sc_htab_count(&m->sessions) >= c->max_sessions)
 		sc_srv_error(err, "SESSION_LIMIT_EXCEEDED.SERVER", "53300",
 		    "Cannot create a new session: the server already has "
 		    "%lld sessions, its limit (sctk.session.maxSessions). "
 		    "Release sessions that are no longer used, or retry "
 		    "when idle ones have expired.",
-		    (long long)m->sessions.n);
+		    (long long)sc_htab_count(&m->sessions));
 	else if ((have = user_sessions(m, user)) >= c->max_user_sessions)
 		sc_srv_error(err, "SESSION_LIMIT_EXCEEDED.USER", "53300",
 		    "Cannot create a new session: this user already has "
@@ -383,13 +306,23 @@ default_clock(void *arg)
 }
 
 struct sc_sessmgr *
-sc_sessmgr_new(struct sc_server *srv)
+sc_sessmgr_new(const struct sc_server_conf *conf, struct sc_engine *engine)
 {
 	struct sc_sessmgr *m;
+	pthread_condattr_t ca;
 
 	m = sc_xcalloc(1, sizeof(*m));
-	m->srv = srv;
+	m->conf = conf;
+	m->engine = engine;
 	pthread_mutex_init(&m->lock, NULL);
+	pthread_mutex_init(&m->tlock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&m->tcv, &ca);
+	pthread_condattr_destroy(&ca);
+	sc_htab_init(&m->sessions);
+	sc_htab_init(&m->tombs);
+	sc_htab_init(&m->users);
 	m->clock = default_clock;
 	m->cap_warned = -1;
 	return m;
@@ -424,7 +357,7 @@ sess_new(struct sc_sessmgr *m, const char *user, const char *sess_id,
     struct sc_error *err)
 {
 	struct sess *s;
-	char ssid[SC_UUID_STRLEN];
+	char ssid[SC_UUID_STRLEN], key[KEY_MAX];
 
 	if (sc_uuid_v4(ssid, err) == -1)
 		return NULL;
@@ -432,15 +365,16 @@ sess_new(struct sc_sessmgr *m, const char *user, const char *sess_id,
 	snprintf(s->pub.user_id, sizeof(s->pub.user_id), "%s", user);
 	snprintf(s->pub.session_id, sizeof(s->pub.session_id), "%s", sess_id);
 	memcpy(s->pub.server_side_id, ssid, sizeof(ssid));
-	s->pub.server = m->srv;
+	s->pub.conf = m->conf;
 	pthread_mutex_init(&s->pub.lock, NULL);
 	s->pub.refs = 1; /* the manager's */
 	s->pub.created_ms = sc_realtime_ms();
 	s->pub.last_access_ms = sc_sessmgr_now(m);
-	s->pub.conf = &s->conf;
 	s->mgr = m;
-	s->node.user = s->pub.user_id;
-	s->node.sess = s->pub.session_id;
+	s->engine = m->engine;
+	s->klen = key_make(key, user, sess_id);
+	s->key = sc_xmemdup(key, s->klen);
+	sc_htab_init(&s->conf.t);
 	return s;
 }
 
@@ -452,7 +386,8 @@ sess_free(struct sess *s)
 	if (s->pub.conn != NULL)
 		sc_engine_conn_free(s->pub.conn);
 	conf_clear(&s->conf);
-	free(s->pub.errors);
+	free(s->key);
+	free(s->errors);
 	pthread_mutex_destroy(&s->pub.lock);
 	free(s);
 }
@@ -460,6 +395,7 @@ sess_free(struct sess *s)
 struct sc_engine_conn *
 sc_session_conn(struct sc_session *s, struct sc_error *err)
 {
+	struct sc_engine *engine = ((struct sess *)s)->engine;
 	struct sc_engine_conn *c, *fresh;
 
 	pthread_mutex_lock(&s->lock);
@@ -467,7 +403,7 @@ sc_session_conn(struct sc_session *s, struct sc_error *err)
 	pthread_mutex_unlock(&s->lock);
 	if (c != NULL)
 		return c;
-	if (s->server->engine == NULL) {
+	if (engine == NULL) {
 		sc_error_set(err, SC_ST_INTERNAL,
 		    "no SQL engine for this session");
 		if (err != NULL)
@@ -475,7 +411,7 @@ sc_session_conn(struct sc_session *s, struct sc_error *err)
 		return NULL;
 	}
 	/* Open without the lock; of two racing opens the first one wins. */
-	if ((fresh = sc_engine_conn_new(s->server->engine, err)) == NULL)
+	if ((fresh = sc_engine_conn_new(engine, err)) == NULL)
 		return NULL;
 	pthread_mutex_lock(&s->lock);
 	if (s->conn == NULL) {
@@ -539,7 +475,7 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
     const char *session_id, const char *observed_ssid, enum sc_sess_lookup how,
     struct sc_error *err)
 {
-	struct hnode *n;
+	struct sc_htab_entry *n;
 	struct sess *s, *fresh;
 	bool warn = false;
 
@@ -562,7 +498,7 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 	}
 
 	pthread_mutex_lock(&m->lock);
-	n = htab_find(&m->sessions, user_id, session_id);
+	n = find2(&m->sessions, user_id, session_id);
 	if (n == NULL && tomb_check(m, user_id, session_id)) {
 		pthread_mutex_unlock(&m->lock);
 		return handle_error(err, "INVALID_HANDLE.SESSION_CLOSED",
@@ -582,7 +518,7 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 		return NULL;
 	}
 	if (n != NULL) {
-		s = CONTAINER(n, struct sess, node);
+		s = SC_HTAB_ITEM(n, struct sess, h);
 		sess_use(m, s);
 		pthread_mutex_unlock(&m->lock);
 	} else {
@@ -591,7 +527,7 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 		if ((fresh = sess_new(m, user_id, session_id, err)) == NULL)
 			return NULL;
 		pthread_mutex_lock(&m->lock);
-		n = htab_find(&m->sessions, user_id, session_id);
+		n = find2(&m->sessions, user_id, session_id);
 		if (n == NULL && tomb_check(m, user_id, session_id)) {
 			pthread_mutex_unlock(&m->lock);
 			sess_free(fresh);
@@ -601,7 +537,7 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 			       NULL;
 		}
 		if (n != NULL) { /* another request created it first */
-			s = CONTAINER(n, struct sess, node);
+			s = SC_HTAB_ITEM(n, struct sess, h);
 			sess_use(m, s);
 		} else if (check_caps(m, user_id, &warn, err) == -1) {
 			pthread_mutex_unlock(&m->lock);
@@ -641,22 +577,39 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 static void
 sess_close(struct sc_sessmgr *m, struct sess *s)
 {
+	struct hook hooks[SC_SESSMGR_MAX_HOOKS];
+	size_t i, n;
+
 	pthread_mutex_lock(&s->pub.lock);
 	s->pub.closed = true;
 	pthread_mutex_unlock(&s->pub.lock);
-	if (m->srv->execs != NULL)
-		sc_exec_session_closed(m->srv->execs, &s->pub);
-	if (m->srv->artifacts != NULL)
-		sc_artifact_session_closed(m->srv->artifacts,
-		    s->pub.server_side_id);
+	pthread_mutex_lock(&m->lock);
+	n = m->nhooks;
+	memcpy(hooks, m->hooks, n * sizeof(hooks[0]));
+	pthread_mutex_unlock(&m->lock);
+	for (i = 0; i < n; i++)
+		hooks[i].fn(&s->pub, hooks[i].arg);
 	sc_session_unref(&s->pub);
+}
+
+void
+sc_sessmgr_on_close(struct sc_sessmgr *m, sc_sessmgr_close_fn *fn, void *arg)
+{
+	pthread_mutex_lock(&m->lock);
+	if (m->nhooks == SC_SESSMGR_MAX_HOOKS)
+		SC_BUG("more than %d session close hooks",
+		    SC_SESSMGR_MAX_HOOKS);
+	m->hooks[m->nhooks].fn = fn;
+	m->hooks[m->nhooks].arg = arg;
+	m->nhooks++;
+	pthread_mutex_unlock(&m->lock);
 }
 
 int
 sc_sessmgr_release(struct sc_sessmgr *m, const char *user_id,
     const char *session_id, bool allow_reconnect, char ssid[SC_UUID_STRLEN])
 {
-	struct hnode *n;
+	struct sc_htab_entry *n;
 	struct sess *s;
 
 	if (user_id == NULL)
@@ -664,14 +617,14 @@ sc_sessmgr_release(struct sc_sessmgr *m, const char *user_id,
 	if (session_id == NULL)
 		session_id = "";
 	pthread_mutex_lock(&m->lock);
-	if ((n = htab_find(&m->sessions, user_id, session_id)) == NULL) {
+	if ((n = find2(&m->sessions, user_id, session_id)) == NULL) {
 		pthread_mutex_unlock(&m->lock);
 		return 0;
 	}
-	s = CONTAINER(n, struct sess, node);
+	s = SC_HTAB_ITEM(n, struct sess, h);
 	sessions_remove(m, s);
 	if (!allow_reconnect)
-		tomb_add(m, user_id, session_id);
+		tomb_add(m, user_id, session_id, "released");
 	memcpy(ssid, s->pub.server_side_id, SC_UUID_STRLEN);
 	pthread_mutex_unlock(&m->lock);
 	sess_close(m, s);
@@ -702,26 +655,26 @@ collect(struct sc_sessmgr *m, bool (*pick)(struct sess *, int64_t, int64_t),
     bool tomb, size_t *np)
 {
 	struct sess **out = NULL, *s;
-	struct hnode *p, *next;
+	struct sc_htab_entry *p, *next;
 	int64_t now = sc_sessmgr_now(m);
-	int64_t timeout = m->srv->conf.session_timeout_ms;
-	size_t i, n = 0;
+	int64_t timeout = m->conf->session_timeout_ms;
+	size_t n = 0;
 
-	for (i = 0; i < m->sessions.nb; i++)
-		for (p = m->sessions.b[i]; p != NULL; p = next) {
-			next = p->next;
-			s = CONTAINER(p, struct sess, node);
-			pthread_mutex_lock(&s->pub.lock);
-			errors_expire(s->pub.errors, now);
-			pthread_mutex_unlock(&s->pub.lock);
-			if (!pick(s, now, timeout))
-				continue;
-			sessions_remove(m, s);
-			if (tomb)
-				tomb_add(m, s->pub.user_id, s->pub.session_id);
-			out = sc_xreallocarray(out, n + 1, sizeof(*out));
-			out[n++] = s;
-		}
+	for (p = sc_htab_first(&m->sessions); p != NULL; p = next) {
+		next = sc_htab_next(&m->sessions, p);
+		s = SC_HTAB_ITEM(p, struct sess, h);
+		pthread_mutex_lock(&s->pub.lock);
+		errors_expire(s->errors, now);
+		pthread_mutex_unlock(&s->pub.lock);
+		if (!pick(s, now, timeout))
+			continue;
+		sessions_remove(m, s);
+		if (tomb)
+			tomb_add(m, s->pub.user_id, s->pub.session_id,
+			    "expired");
+		out = sc_xreallocarray(out, n + 1, sizeof(*out));
+		out[n++] = s;
+	}
 	*np = n;
 	return out;
 }
@@ -781,16 +734,86 @@ sc_sessmgr_close_all(struct sc_sessmgr *m)
 void
 sc_sessmgr_free(struct sc_sessmgr *m)
 {
+	struct sc_htab_entry *e;
+
 	if (m == NULL)
 		return;
+	sc_sessmgr_stop(m);
 	sc_sessmgr_close_all(m);
-	while (m->lru_head != NULL)
-		tomb_free(m, m->lru_head);
-	free(m->sessions.b);
-	free(m->tombs.b);
-	free(m->users.b);
+	while ((e = sc_htab_first(&m->tombs)) != NULL)
+		tomb_free(m, SC_HTAB_ITEM(e, struct tomb, h));
+	sc_htab_release(&m->sessions);
+	sc_htab_release(&m->tombs);
+	sc_htab_release(&m->users);
 	pthread_mutex_destroy(&m->lock);
+	pthread_mutex_destroy(&m->tlock);
+	pthread_cond_destroy(&m->tcv);
 	free(m);
+}
+
+/* ------------------------------------------------------------ maintenance */
+
+/* Every conf.session_maintenance_ms, until sc_sessmgr_stop(). */
+static void *
+maint_main(void *arg)
+{
+	struct sc_sessmgr *m = arg;
+	struct timespec at;
+	int64_t every;
+	size_t n;
+
+	pthread_mutex_lock(&m->tlock);
+	while (!m->stop) {
+		every = m->conf->session_maintenance_ms;
+		sc_deadline_in_ms(&at, every > 0 ? every : 1);
+		while (!m->stop &&
+		    pthread_cond_timedwait(&m->tcv, &m->tlock, &at) !=
+			ETIMEDOUT)
+			;
+		if (m->stop)
+			break;
+		pthread_mutex_unlock(&m->tlock);
+		if ((n = sc_sessmgr_maintain(m)) > 0)
+			sc_info("closed %zu idle session%s", n,
+			    n == 1 ? "" : "s");
+		pthread_mutex_lock(&m->tlock);
+	}
+	pthread_mutex_unlock(&m->tlock);
+	return NULL;
+}
+
+int
+sc_sessmgr_start(struct sc_sessmgr *m, struct sc_error *err)
+{
+	int rc = 0, e;
+
+	pthread_mutex_lock(&m->tlock);
+	if (!m->running) {
+		m->stop = false;
+		if ((e = pthread_create(&m->tid, NULL, maint_main, m)) != 0)
+			rc = sc_error_set(err, SC_ST_INTERNAL,
+			    "cannot start the session maintenance thread: %s",
+			    strerror(e));
+		else
+			m->running = true;
+	}
+	pthread_mutex_unlock(&m->tlock);
+	return rc;
+}
+
+void
+sc_sessmgr_stop(struct sc_sessmgr *m)
+{
+	bool running;
+
+	pthread_mutex_lock(&m->tlock);
+	running = m->running;
+	m->stop = true;
+	m->running = false;
+	pthread_cond_signal(&m->tcv);
+	pthread_mutex_unlock(&m->tlock);
+	if (running)
+		pthread_join(m->tid, NULL);
 }
 
 size_t
@@ -799,7 +822,7 @@ sc_sessmgr_count(struct sc_sessmgr *m)
 	size_t n;
 
 	pthread_mutex_lock(&m->lock);
-	n = m->sessions.n;
+	n = sc_htab_count(&m->sessions);
 	pthread_mutex_unlock(&m->lock);
 	return n;
 }
@@ -821,47 +844,26 @@ sc_sessmgr_tombstone_count(struct sc_sessmgr *m)
 	size_t n;
 
 	pthread_mutex_lock(&m->lock);
-	n = m->tombs.n;
+	n = sc_htab_count(&m->tombs);
 	pthread_mutex_unlock(&m->lock);
 	return n;
 }
 
 /* ------------------------------------------------------------ conf */
 
-static uint64_t
-conf_hash(const char *key)
-{
-	return fnv(0xcbf29ce484222325ULL, key);
-}
-
-static struct conf_kv **
-conf_slot(struct conf_map *c, const char *key, uint64_t hash)
-{
-	struct conf_kv **pp;
-
-	if (c->nb == 0)
-		return NULL;
-	for (pp = &c->b[hash % c->nb]; *pp != NULL; pp = &(*pp)->next)
-		if ((*pp)->hash == hash && strcmp((*pp)->key, key) == 0)
-			return pp;
-	return NULL;
-}
-
 static struct conf_kv *
 conf_find(struct conf_map *c, const char *key)
 {
-	struct conf_kv **pp = conf_slot(c, key, conf_hash(key));
+	struct sc_htab_entry *e = sc_htab_find(&c->t, key, strlen(key));
 
-	return pp != NULL ? *pp : NULL;
+	return e != NULL ? SC_HTAB_ITEM(e, struct conf_kv, h) : NULL;
 }
 
 /* Set key to value (copies); session lock held. */
 static void
 conf_put(struct conf_map *c, const char *key, const char *value)
 {
-	struct conf_kv *kv, **nb, *p, *next;
-	uint64_t hash = conf_hash(key);
-	size_t i, size;
+	struct conf_kv *kv;
 
 	if ((kv = conf_find(c, key)) != NULL) {
 		c->bytes += (int64_t)strlen(value) - (int64_t)strlen(kv->value);
@@ -869,32 +871,19 @@ conf_put(struct conf_map *c, const char *key, const char *value)
 		kv->value = sc_xstrdup(value);
 		return;
 	}
-	if (c->n >= c->nb) {
-		size = c->nb ? c->nb * 2 : 8;
-		nb = sc_xcalloc(size, sizeof(*nb));
-		for (i = 0; i < c->nb; i++)
-			for (p = c->b[i]; p != NULL; p = next) {
-				next = p->next;
-				p->next = nb[p->hash % size];
-				nb[p->hash % size] = p;
-			}
-		free(c->b);
-		c->b = nb;
-		c->nb = size;
-	}
-	kv = sc_xmalloc(sizeof(*kv));
-	kv->hash = hash;
+	kv = sc_xcalloc(1, sizeof(*kv));
 	kv->key = sc_xstrdup(key);
 	kv->value = sc_xstrdup(value);
-	kv->next = c->b[hash % c->nb];
-	c->b[hash % c->nb] = kv;
-	c->n++;
+	sc_htab_insert(&c->t, &kv->h, kv->key, strlen(key));
 	c->bytes += (int64_t)(strlen(key) + strlen(value));
 }
 
+/* Take kv out of c and free it; session lock held. */
 static void
-conf_kv_free(struct conf_kv *kv)
+conf_del(struct conf_map *c, struct conf_kv *kv)
 {
+	sc_htab_remove(&c->t, &kv->h);
+	c->bytes -= (int64_t)(strlen(kv->key) + strlen(kv->value));
 	free(kv->key);
 	free(kv->value);
 	free(kv);
@@ -903,16 +892,12 @@ conf_kv_free(struct conf_kv *kv)
 static void
 conf_clear(struct conf_map *c)
 {
-	struct conf_kv *p, *next;
-	size_t i;
+	struct sc_htab_entry *e;
 
-	for (i = 0; i < c->nb; i++)
-		for (p = c->b[i]; p != NULL; p = next) {
-			next = p->next;
-			conf_kv_free(p);
-		}
-	free(c->b);
-	memset(c, 0, sizeof(*c));
+	while ((e = sc_htab_first(&c->t)) != NULL)
+		conf_del(c, SC_HTAB_ITEM(e, struct conf_kv, h));
+	sc_htab_release(&c->t);
+	c->bytes = 0;
 }
 
 static int conf_limit(struct sc_error *err, const char *sub, const char *fmt,
@@ -968,7 +953,7 @@ int
 sc_session_conf_set_many(struct sc_session *pub, const char *const *keys,
     const char *const *values, size_t n, struct sc_error *err)
 {
-	const struct sc_server_conf *lim = &pub->server->conf;
+	const struct sc_server_conf *lim = pub->conf;
 	struct sess *s = (struct sess *)pub;
 	struct conf_map *c = &s->conf;
 	struct conf_kv *kv;
@@ -1020,13 +1005,14 @@ sc_session_conf_set_many(struct sc_session *pub, const char *const *keys,
 			bytes += (int64_t)strlen(v[i].key) + vlen;
 		}
 	}
-	if ((int64_t)(c->n + fresh) > lim->conf_max_keys) {
+	if ((int64_t)(sc_htab_count(&c->t) + fresh) > lim->conf_max_keys) {
 		pthread_mutex_unlock(&pub->lock);
 		free(v);
 		return conf_limit(err, "KEY_COUNT",
 		    "The session would hold %zu settings; at most %lld are "
 		    "allowed (sctk.session.maxConfKeys).",
-		    c->n + fresh, (long long)lim->conf_max_keys);
+		    sc_htab_count(&c->t) + fresh,
+		    (long long)lim->conf_max_keys);
 	}
 	if (bytes > lim->conf_max_bytes) {
 		pthread_mutex_unlock(&pub->lock);
@@ -1068,19 +1054,13 @@ bool
 sc_session_conf_unset(struct sc_session *pub, const char *key)
 {
 	struct sess *s = (struct sess *)pub;
-	struct conf_map *c = &s->conf;
-	struct conf_kv **pp, *kv;
+	struct conf_kv *kv;
 
 	pthread_mutex_lock(&pub->lock);
-	if ((pp = conf_slot(c, key, conf_hash(key))) != NULL) {
-		kv = *pp;
-		*pp = kv->next;
-		c->n--;
-		c->bytes -= (int64_t)(strlen(kv->key) + strlen(kv->value));
-		conf_kv_free(kv);
-	}
+	if ((kv = conf_find(&s->conf, key)) != NULL)
+		conf_del(&s->conf, kv);
 	pthread_mutex_unlock(&pub->lock);
-	return pp != NULL;
+	return kv != NULL;
 }
 
 size_t
@@ -1090,15 +1070,21 @@ sc_session_conf_count(struct sc_session *pub)
 	size_t n;
 
 	pthread_mutex_lock(&pub->lock);
-	n = s->conf.n;
+	n = sc_htab_count(&s->conf.t);
 	pthread_mutex_unlock(&pub->lock);
 	return n;
 }
 
+/* A copy of one setting, for sc_session_conf_each(). */
+struct kv_copy {
+	char *key;
+	char *value;
+};
+
 static int
 cmp_kv(const void *a, const void *b)
 {
-	const struct conf_kv *x = a, *y = b;
+	const struct kv_copy *x = a, *y = b;
 
 	return strcmp(x->key, y->key);
 }
@@ -1108,17 +1094,20 @@ sc_session_conf_each(struct sc_session *pub,
     void (*fn)(const char *key, const char *value, void *arg), void *arg)
 {
 	struct sess *s = (struct sess *)pub;
-	struct conf_kv *snap, *p;
+	struct kv_copy *snap;
+	struct sc_htab_entry *e;
+	struct conf_kv *kv;
 	size_t i, n = 0;
 
 	pthread_mutex_lock(&pub->lock);
-	snap = sc_xcalloc(s->conf.n ? s->conf.n : 1, sizeof(*snap));
-	for (i = 0; i < s->conf.nb; i++)
-		for (p = s->conf.b[i]; p != NULL; p = p->next) {
-			snap[n].key = sc_xstrdup(p->key);
-			snap[n].value = sc_xstrdup(p->value);
-			n++;
-		}
+	snap = sc_xcalloc(sc_htab_count(&s->conf.t) + 1, sizeof(*snap));
+	for (e = sc_htab_first(&s->conf.t); e != NULL;
+	     e = sc_htab_next(&s->conf.t, e)) {
+		kv = SC_HTAB_ITEM(e, struct conf_kv, h);
+		snap[n].key = sc_xstrdup(kv->key);
+		snap[n].value = sc_xstrdup(kv->value);
+		n++;
+	}
 	pthread_mutex_unlock(&pub->lock);
 	qsort(snap, n, sizeof(*snap), cmp_kv);
 	for (i = 0; i < n; i++) {
@@ -1144,9 +1133,9 @@ sc_session_error_put(struct sc_session *pub, const struct sc_error *err,
 	if (sc_uuid_v4(id, NULL) == -1)
 		return -1;
 	pthread_mutex_lock(&pub->lock);
-	if (pub->errors == NULL)
-		pub->errors = sc_xcalloc(1, sizeof(*c));
-	c = pub->errors;
+	if (s->errors == NULL)
+		s->errors = sc_xcalloc(1, sizeof(*c));
+	c = s->errors;
 	errors_expire(c, now);
 	if (c->n == SC_SESSION_MAX_ERRORS) {
 		for (oldest = 0, i = 1; i < c->n; i++)
@@ -1173,7 +1162,7 @@ sc_session_error_take(struct sc_session *pub, const char *id,
 	int rc = -1;
 
 	pthread_mutex_lock(&pub->lock);
-	c = pub->errors;
+	c = s->errors;
 	errors_expire(c, now);
 	for (i = 0; c != NULL && i < c->n; i++)
 		if (strcmp(c->e[i].id, id) == 0) {
@@ -1184,4 +1173,71 @@ sc_session_error_take(struct sc_session *pub, const char *id,
 		}
 	pthread_mutex_unlock(&pub->lock);
 	return rc;
+}
+
+/* ------------------------------------------------------------ inspection */
+
+void
+sc_sessmgr_list(struct sc_sessmgr *m, struct sc_session_info **v, size_t *n)
+{
+	struct sc_session_info *out, *o;
+	struct sc_htab_entry *p;
+	struct sess *s;
+	int64_t now, now_rt, timeout, last;
+	size_t i = 0;
+
+	pthread_mutex_lock(&m->lock);
+	now = sc_sessmgr_now(m);
+	now_rt = sc_realtime_ms();
+	timeout = m->conf->session_timeout_ms;
+	out = sc_xcalloc(sc_htab_count(&m->sessions) + 1, sizeof(*out));
+	for (p = sc_htab_first(&m->sessions); p != NULL;
+	     p = sc_htab_next(&m->sessions, p)) {
+		s = SC_HTAB_ITEM(p, struct sess, h);
+		o = &out[i++];
+		memcpy(o->user_id, s->pub.user_id, sizeof(o->user_id));
+		memcpy(o->session_id, s->pub.session_id, sizeof(o->session_id));
+		memcpy(o->server_side_id, s->pub.server_side_id,
+		    sizeof(o->server_side_id));
+		o->created_ms = s->pub.created_ms;
+		pthread_mutex_lock(&s->pub.lock);
+		last = s->pub.last_access_ms;
+		pthread_mutex_unlock(&s->pub.lock);
+		o->last_access_ms = now_rt - (now - last);
+		o->expires_in_ms = -1;
+		if (timeout >= 0) {
+			o->expires_in_ms = timeout - (now - last);
+			if (o->expires_in_ms < 0)
+				o->expires_in_ms = 0;
+		}
+	}
+	pthread_mutex_unlock(&m->lock);
+	*v = out;
+	*n = i;
+}
+
+void
+sc_sessmgr_tombstones(struct sc_sessmgr *m, struct sc_session_tomb **v,
+    size_t *n)
+{
+	struct sc_session_tomb *out, *o;
+	struct sc_htab_entry *p;
+	struct tomb *t;
+	size_t i = 0;
+
+	pthread_mutex_lock(&m->lock);
+	out = sc_xcalloc(sc_htab_count(&m->tombs) + 1, sizeof(*out));
+	for (p = sc_htab_first(&m->tombs); p != NULL;
+	     p = sc_htab_next(&m->tombs, p)) {
+		t = SC_HTAB_ITEM(p, struct tomb, h);
+		o = &out[i++];
+		snprintf(o->user_id, sizeof(o->user_id), "%s", t->key);
+		snprintf(o->session_id, sizeof(o->session_id), "%s",
+		    t->key + strlen(t->key) + 1);
+		o->reason = t->why != NULL ? t->why : "closed";
+		o->at_ms = t->at_ms;
+	}
+	pthread_mutex_unlock(&m->lock);
+	*v = out;
+	*n = i;
 }

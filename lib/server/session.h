@@ -16,6 +16,7 @@
 #ifndef SC_SERVER_SESSION_H
 #define SC_SERVER_SESSION_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,8 +24,32 @@
 #include "core/uuid.h"
 #include "server/server.h"
 
+struct sc_engine;
 struct sc_error;
 struct sc_sessmgr;
+
+/*
+ * A session.  Created and owned by the session manager; reference
+ * counted so an operation or an RPC can keep it while the manager drops
+ * it.  Fields above the lock are immutable after creation, except conn:
+ * NULL until sc_session_conn() opens it (under the lock), then fixed.
+ */
+struct sc_session {
+	char user_id[256];
+	char session_id[64]; /* as sent by the client */
+	char server_side_id[37]; /* our own random UUID */
+	const struct sc_server_conf *conf; /* the manager's (borrowed) */
+	struct sc_engine_conn *conn; /* one SQLite connection, or NULL */
+
+	pthread_mutex_t lock;
+	int refs;
+	bool closed;
+	int64_t created_ms; /* realtime */
+	int64_t last_access_ms; /* monotonic */
+};
+
+void sc_session_ref(struct sc_session *s);
+void sc_session_unref(struct sc_session *s);
 
 /* Errors kept per session for FetchErrorDetails, and for how long. */
 #define SC_SESSION_MAX_ERRORS 20
@@ -34,14 +59,44 @@ struct sc_sessmgr;
 typedef int64_t sc_sessmgr_clock_fn(void *arg);
 
 /*
- * A manager for srv (borrowed; srv->conf is read for the timeouts and
- * bounds, srv->engine for new connections and srv->execs to close a
- * session's operations; either may be NULL).  Free with
- * sc_sessmgr_free().
+ * A manager with the settings conf (borrowed for the manager's life and
+ * read when used: timeouts, bounds, the limits on session conf) and the
+ * engine that opens sessions' connections (borrowed; NULL: none).  Free
+ * with sc_sessmgr_free().
  */
-struct sc_sessmgr *sc_sessmgr_new(struct sc_server *srv);
-/* Close every session (as on shutdown) and free m.  NULL is a no-op. */
+struct sc_sessmgr *sc_sessmgr_new(const struct sc_server_conf *conf,
+    struct sc_engine *engine);
+/*
+ * Start the manager's maintenance thread: sc_sessmgr_maintain() every
+ * conf.session_maintenance_ms, logging how many sessions it closed.
+ * 0, or -1 with err (SC_ST_INTERNAL) when the thread cannot be started.
+ * sc_sessmgr_stop() stops and joins it (a no-op when it does not run);
+ * call it with no session lock held.
+ */
+int sc_sessmgr_start(struct sc_sessmgr *m, struct sc_error *err);
+void sc_sessmgr_stop(struct sc_sessmgr *m);
+/*
+ * Close every session (as on shutdown, calling the close hooks), stop
+ * the maintenance thread if it runs, and free m.  NULL is a no-op.
+ */
 void sc_sessmgr_free(struct sc_sessmgr *m);
+
+/*
+ * A close hook: called once for every session the manager closes
+ * (released, expired, or at shutdown), after the session was marked
+ * closed and unlinked, with no lock of the manager or the session held.
+ * s is valid during the call; take a reference to keep it.
+ */
+typedef void sc_sessmgr_close_fn(struct sc_session *s, void *arg);
+#define SC_SESSMGR_MAX_HOOKS 4
+/*
+ * Register fn(s, arg) as a close hook; hooks run in the order they were
+ * registered.  Register them before the first session is created; at
+ * most SC_SESSMGR_MAX_HOOKS (more is a bug).  fn and arg must stay
+ * valid until every session is closed (sc_sessmgr_close_all()).
+ */
+void sc_sessmgr_on_close(struct sc_sessmgr *m, sc_sessmgr_close_fn *fn,
+    void *arg);
 /* Replace the clock (sc_mono_ms() by default); for tests. */
 void sc_sessmgr_set_clock(struct sc_sessmgr *m, sc_sessmgr_clock_fn *fn,
     void *arg);
@@ -74,8 +129,8 @@ struct sc_session *sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 
 /*
  * ReleaseSession: close the session: mark it closed, remove it, tombstone
- * its key unless allow_reconnect, and close its operations as abandoned
- * (sc_exec_session_closed()).  Its engine connection is freed when the
+ * its key unless allow_reconnect, and call the close hooks (which close
+ * its operations as abandoned).  Its engine connection is freed when the
  * last reference goes.  Returns 1 and copies the session's server-side
  * id into ssid when it existed, 0 when it did not (nothing happens).
  */
@@ -83,7 +138,8 @@ int sc_sessmgr_release(struct sc_sessmgr *m, const char *user_id,
     const char *session_id, bool allow_reconnect, char ssid[SC_UUID_STRLEN]);
 
 /*
- * Periodic maintenance: close (and tombstone) every session idle for at
+ * Maintenance (the maintenance thread calls it; tests may call it
+ * directly): close (and tombstone) every session idle for at
  * least conf.session_timeout_ms (never when -1), trim the tombstones to
  * conf.closed_session_tombstones and drop expired FetchErrorDetails
  * entries.  Returns the number of sessions closed.
@@ -97,6 +153,33 @@ void sc_sessmgr_close_all(struct sc_sessmgr *m);
 size_t sc_sessmgr_count(struct sc_sessmgr *m);
 size_t sc_sessmgr_user_count(struct sc_sessmgr *m, const char *user_id);
 size_t sc_sessmgr_tombstone_count(struct sc_sessmgr *m);
+
+/* A live session as sc_sessmgr_list() copies it. */
+struct sc_session_info {
+	char user_id[256];
+	char session_id[64];
+	char server_side_id[37];
+	int64_t created_ms; /* realtime */
+	int64_t last_access_ms; /* realtime */
+	int64_t expires_in_ms; /* idle timeout left; -1: none */
+};
+/*
+ * A copy of every live session, oldest first: *v (free() it; never
+ * NULL) and *n.  The manager lock is held only while copying.
+ */
+void sc_sessmgr_list(struct sc_sessmgr *m, struct sc_session_info **v,
+    size_t *n);
+
+/* A closed-session tombstone as sc_sessmgr_tombstones() copies it. */
+struct sc_session_tomb {
+	char user_id[256];
+	char session_id[64];
+	const char *reason; /* static: "released" or "expired" */
+	int64_t at_ms; /* realtime: when closed */
+};
+/* A copy of the tombstones, least recently used first; as above. */
+void sc_sessmgr_tombstones(struct sc_sessmgr *m, struct sc_session_tomb **v,
+    size_t *n);
 
 /* True once the session was released or expired. */
 bool sc_session_is_closed(struct sc_session *s);

@@ -14,6 +14,9 @@ const lib = require('./lib');
 const srv = lib.useServer({ conf: {
 	'spark.connect.execute.manager.detachedTimeout': '1s',
 	'spark.connect.execute.manager.maintenanceInterval': '200ms',
+	// The attached cases stream for WAIT: without this a fast machine
+	// reaches the default 1 GiB rotation and the stream ends OK.
+	'spark.connect.execute.reattachable.senderMaxStreamSize': '64g',
 } });
 const T = { timeout: 30000 };
 const QUERY = lib.sqlPlan('SELECT id FROM range(0, 100000)');

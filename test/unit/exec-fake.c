@@ -338,7 +338,7 @@ fake_clock(void *arg)
 	return atomic_load(&xf_now);
 }
 
-struct sc_server xf_srv;
+struct sc_server_conf xf_conf;
 struct sc_execmgr *xf_mgr;
 
 struct sc_session *
@@ -366,7 +366,9 @@ xf_mgr_start(size_t completed_max)
 	o.transport = &fake_tr;
 	o.no_timer = true;
 	o.completed_max = completed_max;
-	xf_mgr = sc_execmgr_new_opts(&xf_srv, &o);
+	xf_mgr = sc_execmgr_new_opts(&xf_conf, &o, NULL);
+	if (xf_mgr == NULL)
+		SC_BUG("cannot start the execution manager");
 }
 
 void
@@ -379,8 +381,8 @@ xf_mgr_stop(void)
 void
 xf_conf_reset(void)
 {
-	sc_server_conf_default(&xf_srv.conf);
-	xf_srv.conf.workers = 2;
+	sc_server_conf_default(&xf_conf);
+	xf_conf.workers = 2;
 }
 
 /* Build and run an ExecutePlan; returns the call. */

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "core/uuid.h"
+#include "server/session.h"
 
 #define OP1 "6a0b3c1e-1111-4aaa-8bbb-000000000001"
 #define OP2 "6a0b3c1e-1111-4aaa-8bbb-000000000002"
@@ -56,7 +57,7 @@ struct xf_find {
 	bool tombstone;
 };
 
-extern struct sc_server xf_srv;
+extern struct sc_server_conf xf_conf;
 extern struct sc_execmgr *xf_mgr;
 extern atomic_llong xf_now; /* the fake clock, in ms */
 extern atomic_int xf_runs; /* fake runner starts */

@@ -103,6 +103,13 @@ tree(void)
 	return out;
 }
 
+/* As sc-serve wires it: a closed session's artifacts go with it. */
+static void
+closed_hook(struct sc_session *s, void *arg)
+{
+	sc_artifact_session_closed(arg, s->server_side_id);
+}
+
 static struct sc_artifact_store *
 open_store(int64_t max_size, int64_t bytes, int64_t files)
 {
@@ -118,7 +125,8 @@ open_store(int64_t max_size, int64_t bytes, int64_t files)
 	memset(&srv, 0, sizeof(srv));
 	sc_server_conf_default(&srv.conf);
 	srv.artifacts = st;
-	srv.sessions = sc_sessmgr_new(&srv);
+	srv.sessions = sc_sessmgr_new(&srv.conf, NULL);
+	sc_sessmgr_on_close(srv.sessions, closed_hook, st);
 	return st;
 }
 
@@ -549,8 +557,8 @@ test_upload(void)
 		sc_artifact_list(st, S2, &li, &nl);
 		ok(li == NULL && nl == 0, "an unknown session has none");
 
-		is_int(sc_artifact_path(s, "files/a.csv", &fd, path,
-			   sizeof(path), &err),
+		is_int(sc_artifact_path(srv.artifacts, s, "files/a.csv", &fd,
+			   path, sizeof(path), &err),
 		    0, "the engine resolves files/a.csv");
 		ok(fd >= 0 && read(fd, path + 900, 8) == 8 &&
 			memcmp(path + 900, "x,y\n1,2\n", 8) == 0,
@@ -559,16 +567,17 @@ test_upload(void)
 		is_str(path, spath(s, "files/a.csv"), "its path");
 		if (fd >= 0)
 			close(fd);
-		ok(sc_artifact_path(s, "files/nope.csv", NULL, NULL, 0, &err) ==
-			-1,
+		ok(sc_artifact_path(srv.artifacts, s, "files/nope.csv", NULL,
+		       NULL, 0, &err) == -1,
 		    "a missing artifact");
 		is_str(err.errclass, "PATH_NOT_FOUND", "is PATH_NOT_FOUND");
 		is_str(err.sqlstate, "42K03", "SQLSTATE 42K03");
-		ok(sc_artifact_path(s, "jars/empty.jar", NULL, NULL, 0, &err) ==
-			-1,
+		ok(sc_artifact_path(srv.artifacts, s, "jars/empty.jar", NULL,
+		       NULL, 0, &err) == -1,
 		    "a jar is not data");
 		is_str(err.errclass, "INVALID_ARTIFACT_PATH", "refused");
-		ok(sc_artifact_path(s, "files/../x", NULL, NULL, 0, &err) == -1,
+		ok(sc_artifact_path(srv.artifacts, s, "files/../x", NULL, NULL,
+		       0, &err) == -1,
 		    "a bad name is refused");
 	}
 	sc_session_unref(s);
@@ -988,7 +997,8 @@ test_symlinks(void)
 	sc_artifact_upload_free(up);
 	snprintf(target, sizeof(target), "%s/x.csv", outside);
 	ok(access(target, F_OK) == -1, "nothing was written outside");
-	ok(sc_artifact_path(s, "files/x.csv", NULL, NULL, 0, &err) == -1,
+	ok(sc_artifact_path(srv.artifacts, s, "files/x.csv", NULL, NULL, 0,
+	       &err) == -1,
 	    "the engine does not follow it either");
 	unlink(link);
 

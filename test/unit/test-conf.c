@@ -253,6 +253,23 @@ test_token(void)
 	is_str(c.token, "s3cret", "token unchanged");
 	is_int(sc_server_conf_set(&c, TOKEN, "", &err), 0, "empty token");
 	is_str(get(&c, TOKEN), "(none)", "empty token means none");
+
+	/* The admin service's token: redacted the same way. */
+	is_str(get(&c, "sctk.admin.token"), "(none)", "no admin token");
+	is_int(sc_server_conf_set(&c, "admin-token", "adm1n", &err), 0,
+	    "admin-token alias sets the admin token");
+	is_str(c.admin_token, "adm1n", "admin token stored");
+	is_str(c.token, "", "admin token leaves the Spark token alone");
+	is_str(get(&c, "sctk.admin.token"), "*********(redacted)",
+	    "admin token is redacted");
+	each_n = 0;
+	sc_server_conf_each(&c, each, NULL);
+	is_int(each_n, 38, "each lists the admin token once set");
+	is_int(sc_server_conf_set(&c, "sctk.admin.token", longtok, &err), -1,
+	    "an overlong admin token fails");
+	is_str(err.msg,
+	    "invalid value for 'sctk.admin.token': longer than 255 bytes",
+	    "overlong admin token message does not echo it");
 }
 
 static void

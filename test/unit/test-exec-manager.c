@@ -399,7 +399,7 @@ test_rotation_size(struct sc_session *s)
 	struct sc_error err;
 	const char *id = "6a0b3c1e-1111-4aaa-8bbb-000000000020";
 
-	xf_srv.conf.max_stream_size = 1;
+	xf_conf.max_stream_size = 1;
 	xf_mgr_stop();
 	xf_mgr_start(0);
 	c = xf_execute(s, id, "batch:4:10", true, NULL);
@@ -432,7 +432,7 @@ test_rotation_size(struct sc_session *s)
 	is_int(f.info.rotations, 4, "rotation: 4 rotations counted");
 	is_int(f.info.reattaches, 4, "rotation: 4 reattaches");
 	xf_release(s, id, 0, NULL, &found, &err);
-	xf_srv.conf.max_stream_size = 1 << 30;
+	xf_conf.max_stream_size = 1 << 30;
 	xf_mgr_stop();
 	xf_mgr_start(0);
 }
@@ -614,7 +614,7 @@ test_backpressure(struct sc_session *s)
 	struct sc_error err;
 	int fails;
 
-	xf_srv.conf.high_water_bytes = 0;
+	xf_conf.high_water_bytes = 0;
 	xf_mgr_stop();
 	xf_mgr_start(0);
 	c = xf_execute(s, id, "batch:50:1000", true, NULL);
@@ -654,7 +654,7 @@ test_backpressure(struct sc_session *s)
 	is_int(atomic_load(&xf_emit_failures) - fails, 1,
 	    "stalled: the blocked producer woke up canceled");
 	done(c, "stalled");
-	xf_srv.conf.high_water_bytes = 16 << 20;
+	xf_conf.high_water_bytes = 16 << 20;
 	xf_mgr_stop();
 	xf_mgr_start(0);
 }
@@ -728,7 +728,7 @@ test_tombstone_lru(struct sc_session *s)
 	char id[SC_UUID_STRLEN];
 	int i;
 
-	xf_srv.conf.abandoned_tombstones = 3;
+	xf_conf.abandoned_tombstones = 3;
 	xf_mgr_stop();
 	xf_mgr_start(0);
 	for (i = 0; i < 5; i++) {
@@ -753,7 +753,7 @@ test_tombstone_lru(struct sc_session *s)
 	is_str(c->errclass, "INVALID_HANDLE.OPERATION_ABANDONED",
 	    "lru: the newest is remembered");
 	done(c, "lru new");
-	xf_srv.conf.abandoned_tombstones = 10000;
+	xf_conf.abandoned_tombstones = 10000;
 	xf_mgr_stop();
 	xf_mgr_start(0);
 }
@@ -769,7 +769,7 @@ test_completed_cache(struct sc_session *s)
 	int i;
 	int64_t t;
 
-	xf_srv.conf.inactive_op_expiry_ms = 1000;
+	xf_conf.inactive_op_expiry_ms = 1000;
 	xf_mgr_stop();
 	xf_mgr_start(2);
 	for (i = 0; i < 3; i++) {
@@ -802,7 +802,7 @@ test_completed_cache(struct sc_session *s)
 	sc_execmgr_maintain(xf_mgr, xf_now + 1000);
 	sc_execmgr_counts(xf_mgr, &n);
 	is_int(n.completed, 0, "maintenance drops expired entries");
-	xf_srv.conf.inactive_op_expiry_ms = 30 * 60 * 1000;
+	xf_conf.inactive_op_expiry_ms = 30 * 60 * 1000;
 	xf_mgr_stop();
 	xf_mgr_start(0);
 }
@@ -859,10 +859,10 @@ static void
 sched_restart(int workers, int max_threads, int per_user, int64_t idle_ms)
 {
 	xf_mgr_stop();
-	xf_srv.conf.workers = workers;
-	xf_srv.conf.max_threads = max_threads;
-	xf_srv.conf.max_running_per_user = per_user;
-	xf_srv.conf.thread_idle_ms = idle_ms;
+	xf_conf.workers = workers;
+	xf_conf.max_threads = max_threads;
+	xf_conf.max_running_per_user = per_user;
+	xf_conf.thread_idle_ms = idle_ms;
 	xf_mgr_start(0);
 }
 
@@ -898,7 +898,7 @@ test_sched_park(void)
 
 	sched_id(big, 1);
 	sched_id(small, 2);
-	xf_srv.conf.high_water_bytes = 0;
+	xf_conf.high_water_bytes = 0;
 	sched_restart(1, 64, 16, 60000);
 	c1 = xf_execute(s1, big, "batch:50:1000", true, NULL);
 	ok(wait_msgs(c1, 1), "park: first batch sent");
@@ -936,7 +936,7 @@ test_sched_park(void)
 	ok(wait_counts(quiet, 0), "park: no slot after the cancel");
 	done(c1, "park canceled");
 
-	xf_srv.conf.high_water_bytes = 16 << 20;
+	xf_conf.high_water_bytes = 16 << 20;
 	xf_mgr_stop();
 	is_int(s1->refs + s2->refs, 2000, "park: session references released");
 	pthread_mutex_destroy(&s1->lock);
@@ -1063,7 +1063,7 @@ test_sched_user_cap(void)
 		done(c[i], "user cap");
 
 	/* A parked operation counts: it keeps its thread. */
-	xf_srv.conf.high_water_bytes = 0;
+	xf_conf.high_water_bytes = 0;
 	sched_restart(4, 64, 1, 60000);
 	c[0] = xf_execute(a, id[4], "batch:50:1000", true, NULL);
 	ok(wait_counts(parked_is, 1), "user cap: alice's operation parked");

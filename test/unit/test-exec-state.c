@@ -169,7 +169,7 @@ test_interrupt_pending(struct sc_session *s)
 	struct sc_error err;
 	char **ids;
 	size_t n, i;
-	int k, w, nw = xf_srv.conf.workers, before, good = 0;
+	int k, w, nw = xf_conf.workers, before, good = 0;
 	bool found, fine;
 
 	for (k = 0; k < 50; k++) {
@@ -559,7 +559,7 @@ main(void)
 
 	test_table();
 	xf_conf_reset();
-	xf_srv.conf.workers = 4;
+	xf_conf.workers = 4;
 	xf_mgr_start(0);
 	pthread_create(&ack_thr, NULL, acker, NULL);
 	s = xf_session_new("alice", SID);

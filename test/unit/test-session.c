@@ -12,12 +12,14 @@
 
 #include "server/session.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "core/log.h"
+#include "core/timeutil.h"
 #include "core/uuid.h"
 #include "server/engine.h"
 #include "server/service.h"
@@ -27,7 +29,8 @@
 #define S1 "00112233-4455-6677-8899-aabbccddeeff"
 #define S2 "6f1d2c3b-0000-4000-8000-000000000002"
 
-static int64_t fake_now = 1000000;
+/* Atomic: the maintenance thread reads it too. */
+static _Atomic int64_t fake_now = 1000000;
 
 static int64_t
 fake_clock(void *arg)
@@ -38,14 +41,22 @@ fake_clock(void *arg)
 
 static struct sc_server srv;
 
+/* A manager with the default settings and engine (NULL: none). */
 static struct sc_sessmgr *
-setup(void)
+setup_with(struct sc_engine *engine)
 {
 	memset(&srv, 0, sizeof(srv));
 	sc_server_conf_default(&srv.conf);
-	srv.sessions = sc_sessmgr_new(&srv);
+	srv.engine = engine;
+	srv.sessions = sc_sessmgr_new(&srv.conf, engine);
 	sc_sessmgr_set_clock(srv.sessions, fake_clock, NULL);
 	return srv.sessions;
+}
+
+static struct sc_sessmgr *
+setup(void)
+{
+	return setup_with(NULL);
 }
 
 static struct sc_session *
@@ -105,7 +116,7 @@ test_create(void)
 	is_str(a->session_id, S1, "session id kept");
 	ok(sc_uuid_valid(a->server_side_id), "server-side id is a UUID");
 	ok(strcmp(a->server_side_id, S1) != 0, "server-side id is our own");
-	ok(a->server == &srv, "session knows its server");
+	ok(a->conf == &srv.conf, "session knows the server's settings");
 	ok(a->conn == NULL, "no engine, no connection");
 	ok(!sc_session_is_closed(a), "new session is open");
 	is_int(a->last_access_ms, fake_now, "last access is now");
@@ -583,30 +594,140 @@ test_conf_limits(void)
 	sc_sessmgr_free(m);
 }
 
+/* What the close hooks saw. */
+struct seen {
+	int calls;
+	bool all_closed; /* every session was closed when seen */
+	char last[64];
+	char order[16]; /* hook letters, in call order */
+};
+
+static struct seen seen;
+
+static void
+hook_a(struct sc_session *s, void *arg)
+{
+	size_t n = strlen(seen.order);
+
+	seen.calls++;
+	if (!sc_session_is_closed(s))
+		seen.all_closed = false;
+	snprintf(seen.last, sizeof(seen.last), "%s", s->session_id);
+	if (n + 1 < sizeof(seen.order))
+		seen.order[n] = *(const char *)arg;
+}
+
+static void
+test_close_hooks(void)
+{
+	struct sc_sessmgr *m = setup();
+	struct sc_session *a;
+	struct sc_error err;
+	char ssid[SC_UUID_STRLEN], la = 'a', lb = 'b';
+
+	memset(&seen, 0, sizeof(seen));
+	seen.all_closed = true;
+	sc_sessmgr_on_close(m, hook_a, &la);
+	sc_sessmgr_on_close(m, hook_a, &lb);
+	a = get(m, "u", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
+	sc_session_unref(a);
+	is_int(seen.calls, 0, "no hook while the session lives");
+	is_int(sc_sessmgr_release(m, "u", S1, false, ssid), 1, "release");
+	is_int(seen.calls, 2, "release calls each hook once");
+	is_str(seen.order, "ab", "hooks run in the order registered");
+	is_str(seen.last, S1, "with the released session");
+	is_int(sc_sessmgr_release(m, "u", S1, false, ssid), 0,
+	    "a second release finds nothing");
+	is_int(seen.calls, 2, "and calls no hook");
+
+	srv.conf.session_timeout_ms = 1000;
+	a = get(m, "u", S2, NULL, SC_SESS_GET_OR_CREATE, &err);
+	sc_session_unref(a);
+	fake_now += 1000;
+	is_int(sc_sessmgr_maintain(m), 1, "an idle session expires");
+	is_int(seen.calls, 4, "expiry calls the hooks");
+	is_str(seen.last, S2, "with the expired session");
+
+	a = get(m, "v", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
+	sc_session_unref(a);
+	sc_sessmgr_close_all(m);
+	is_int(seen.calls, 6, "close_all calls the hooks");
+	ok(seen.all_closed, "every session was marked closed before its hooks");
+	sc_sessmgr_free(m);
+	is_int(seen.calls, 6, "free after close_all calls no more hooks");
+}
+
+/* Wait up to 10 s for m to hold n sessions. */
+static bool
+wait_count(struct sc_sessmgr *m, size_t n)
+{
+	int64_t end = sc_mono_ms() + 10000;
+	struct timespec ms = { 0, 1000000L };
+
+	while (sc_sessmgr_count(m) != n && sc_mono_ms() < end)
+		nanosleep(&ms, NULL);
+	return sc_sessmgr_count(m) == n;
+}
+
+/* The manager's own thread expires idle sessions; stop ends it. */
+static void
+test_maintenance_thread(void)
+{
+	struct sc_sessmgr *m = setup();
+	struct sc_session *a;
+	struct sc_error err;
+	struct timespec pause = { 0, 100000000L };
+
+	srv.conf.session_timeout_ms = 1000;
+	srv.conf.session_maintenance_ms = 10;
+	a = get(m, "u", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
+	sc_session_unref(a);
+	is_int(sc_sessmgr_start(m, &err), 0, "the maintenance thread starts");
+	is_int(sc_sessmgr_start(m, &err), 0, "starting it again is a no-op");
+	nanosleep(&pause, NULL);
+	is_int(sc_sessmgr_count(m), 1, "a session not idle long enough stays");
+	fake_now += 1000;
+	ok(wait_count(m, 0), "the thread closes the idle session by itself");
+	is_int(sc_sessmgr_tombstone_count(m), 1, "and tombstones it");
+	sc_sessmgr_stop(m);
+	sc_sessmgr_stop(m); /* a second stop is a no-op */
+	a = get(m, "u", S2, NULL, SC_SESS_GET_OR_CREATE, &err);
+	sc_session_unref(a);
+	fake_now += 1000;
+	nanosleep(&pause, NULL);
+	is_int(sc_sessmgr_count(m), 1, "after stop nothing expires sessions");
+	is_int(sc_sessmgr_start(m, &err), 0, "it starts again after stop");
+	ok(wait_count(m, 0), "and expires again");
+	sc_sessmgr_free(m);
+}
+
 static void
 test_lazy(void)
 {
-	struct sc_sessmgr *m = setup();
+	struct sc_sessmgr *m;
 	struct sc_session *s;
 	struct sc_engine_conn *c;
-	struct sc_error err, e;
+	struct sc_engine *engine;
+	struct sc_error err, e, got;
 	char id[SC_UUID_STRLEN];
 
-	srv.engine = sc_engine_new(NULL, &err);
-	ok(srv.engine != NULL, "an in-memory engine");
+	engine = sc_engine_new(NULL, &err);
+	ok(engine != NULL, "an in-memory engine");
+	m = setup_with(engine);
 	s = get(m, "u", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
 	ok(s->conn == NULL, "a new session has no engine connection");
-	ok(s->errors == NULL, "nor an error cache");
+	ok(sc_session_error_take(s, S2, &got) == -1, "nor a cached error");
 	c = sc_session_conn(s, &err);
 	ok(c != NULL && s->conn == c, "the first use opens the connection");
 	ok(sc_session_conn(s, &err) == c, "later uses get the same one");
 	sc_srv_error(&e, "X", "", "x");
 	sc_session_error_put(s, &e, id);
-	ok(s->errors != NULL, "the first error makes the cache");
+	ok(sc_session_error_take(s, id, &got) == 0 &&
+		strcmp(got.errclass, "X") == 0,
+	    "the first error is kept");
 	sc_session_unref(s);
 	sc_sessmgr_free(m);
-	sc_engine_free(srv.engine);
-	srv.engine = NULL;
+	sc_engine_free(engine);
 
 	m = setup();
 	s = get(m, "u", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
@@ -731,6 +852,8 @@ main(void)
 	test_conf();
 	test_caps();
 	test_conf_limits();
+	test_close_hooks();
+	test_maintenance_thread();
 	test_lazy();
 	test_errors_cache();
 	test_srv_error();

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * engine_dialect.c: Spark SQL text made fit for SQLite.  A small
+ * tokenizer finds CAST and TRY_CAST with a Spark type (they become
+ * sc_cast(), Spark's conversions) and the type STRING in CREATE column
+ * definitions (it becomes TEXT); every other token is copied as it is.
+ */
+
+#include "server/engine_int.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/xmem.h"
+#include "core/banned.h"
+
+enum tok { T_SPACE, T_WORD, T_IDENT, T_STRING, T_PUNCT };
+
+struct token {
+	enum tok kind;
+	size_t off;
+	size_t len;
+};
+
+static bool
+word_is(const char *s, const struct token *t, const char *w)
+{
+	return t->kind == T_WORD && strlen(w) == t->len &&
+	    strncasecmp(s + t->off, w, t->len) == 0;
+}
+
+static bool
+punct_is(const char *s, const struct token *t, char c)
+{
+	return t->kind == T_PUNCT && s[t->off] == c;
+}
+
+/* Split s into tokens (whitespace and comments are T_SPACE). */
+static struct token *
+tokenize(const char *s, size_t *np)
+{
+	struct token *v = NULL;
+	size_t n = 0, i = 0, j;
+	enum tok k;
+	char q;
+
+	while (s[i] != '\0') {
+		j = i;
+		if (isspace((unsigned char)s[i])) {
+			k = T_SPACE;
+			while (isspace((unsigned char)s[j]))
+				j++;
+		} else if (s[i] == '-' && s[i + 1] == '-') {
+			k = T_SPACE;
+			while (s[j] != '\0' && s[j] != '\n')
+				j++;
+		} else if (s[i] == '/' && s[i + 1] == '*') {
+			const char *e = strstr(s + i + 2, "*/");
+
+			k = T_SPACE;
+			j = e != NULL ? (size_t)(e - s) + 2 : strlen(s);
+		} else if (s[i] == '\'' || s[i] == '"' || s[i] == '`' ||
+		    s[i] == '[') {
+			k = s[i] == '\'' ? T_STRING : T_IDENT;
+			q = s[i] == '[' ? ']' : s[i];
+			for (j = i + 1; s[j] != '\0'; j++) {
+				if (s[j] == q && s[j + 1] == q && q != ']')
+					j++;
+				else if (s[j] == q)
+					break;
+			}
+			if (s[j] != '\0')
+				j++;
+		} else if (isalpha((unsigned char)s[i]) || s[i] == '_') {
+			k = T_WORD;
+			while (isalnum((unsigned char)s[j]) || s[j] == '_' ||
+			    s[j] == '$')
+				j++;
+		} else {
+			k = T_PUNCT;
+			j++;
+		}
+		v = sc_xreallocarray(v, n + 1, sizeof(*v));
+		v[n].kind = k;
+		v[n].off = i;
+		v[n++].len = j - i;
+		i = j;
+	}
+	*np = n;
+	return v;
+}
+
+/* Index of the next non-space token after i, or n. */
+static size_t
+next_sig(const struct token *t, size_t n, size_t i)
+{
+	for (i++; i < n && t[i].kind == T_SPACE; i++)
+		;
+	return i;
+}
+
+struct dialect {
+	const char *s;
+	struct token *t;
+	size_t n;
+	bool create; /* the statement is a CREATE */
+	size_t sig[2]; /* the last two non-space tokens */
+	size_t nsig;
+};
+
+static void emit(struct dialect *, size_t, size_t, struct sc_buf *);
+
+/*
+ * CAST(e AS type) / TRY_CAST(e AS type) at token i with a Spark type:
+ * write sc_cast(e, 'type', mode) and return the index after it, or 0 to
+ * leave the text alone.
+ */
+static size_t
+rewrite_cast(struct dialect *d, size_t i, struct sc_buf *out)
+{
+	const char *s = d->s;
+	struct token *t = d->t;
+	struct sc_buf ty;
+	struct sc_etype et;
+	size_t open, j, k = 0, as = 0;
+	int depth = 0, rc;
+	bool try_ = word_is(s, &t[i], "try_cast");
+
+	open = next_sig(t, d->n, i);
+	if (open >= d->n || !punct_is(s, &t[open], '('))
+		return 0;
+	for (j = open; j < d->n; j++) {
+		if (punct_is(s, &t[j], '('))
+			depth++;
+		else if (punct_is(s, &t[j], ')') && --depth == 0)
+			break;
+		else if (depth == 1 && word_is(s, &t[j], "as"))
+			as = j;
+	}
+	if (j >= d->n || as == 0)
+		return 0;
+	sc_buf_init(&ty, SC_BUF_UNLIMITED);
+	for (k = as + 1; k < j; k++)
+		if (t[k].kind != T_SPACE || ty.len > 0)
+			sc_buf_add(&ty, s + t[k].off, t[k].len, NULL);
+	rc = sc_eng_parse_type((const char *)ty.data, ty.len, false, &et);
+	sc_buf_release(&ty);
+	if (rc == -1)
+		return 0;
+	sc_buf_addstr(out, "sc_cast(", NULL);
+	emit(d, open + 1, as, out);
+	sc_buf_addstr(out, ", '", NULL);
+	sc_eng_type_text(&et, SC_VALUE_TYPENAME, out);
+	sc_buf_addf(out, NULL, "', %d)", try_ ? 1 : 0);
+	return j + 1;
+}
+
+static void
+emit(struct dialect *d, size_t from, size_t to, struct sc_buf *out)
+{
+	const char *s = d->s;
+	struct token *t = d->t;
+	size_t i, nx, after;
+	bool repl;
+
+	for (i = from; i < to; i++) {
+		if (t[i].kind == T_SPACE) {
+			sc_buf_add(out, s + t[i].off, t[i].len, NULL);
+			continue;
+		}
+		if ((word_is(s, &t[i], "cast") ||
+			word_is(s, &t[i], "try_cast")) &&
+		    (after = rewrite_cast(d, i, out)) != 0) {
+			i = after - 1;
+			d->sig[1] = d->sig[0];
+			d->sig[0] = i;
+			d->nsig++;
+			continue;
+		}
+		repl = false;
+		if (word_is(s, &t[i], "string") && d->nsig > 1 && d->create &&
+		    (t[d->sig[0]].kind == T_WORD ||
+			t[d->sig[0]].kind == T_IDENT) &&
+		    (punct_is(s, &t[d->sig[1]], '(') ||
+			punct_is(s, &t[d->sig[1]], ','))) {
+			nx = next_sig(t, d->n, i);
+			repl = nx >= d->n || !punct_is(s, &t[nx], '(');
+		}
+		if (repl)
+			sc_buf_addstr(out, "TEXT", NULL);
+		else
+			sc_buf_add(out, s + t[i].off, t[i].len, NULL);
+		if (d->nsig == 0 || punct_is(s, &t[d->sig[0]], ';'))
+			d->create = word_is(s, &t[i], "create");
+		d->sig[1] = d->sig[0];
+		d->sig[0] = i;
+		d->nsig++;
+	}
+}
+
+/*
+ * Copy Spark SQL text s into out, adapted where SQLite would silently
+ * give other answers: CAST(e AS type) and TRY_CAST with a Spark type
+ * become sc_cast() (Spark's conversions and errors instead of SQLite's,
+ * where CAST('2024-01-02' AS DATE) is 2024), and the type name STRING
+ * becomes TEXT in the column definitions of CREATE statements (its
+ * NUMERIC affinity would turn '007' into 7).  Nothing else changes.
+ */
+void
+sc_eng_dialect(const char *s, struct sc_buf *out)
+{
+	struct dialect d;
+
+	memset(&d, 0, sizeof(d));
+	d.s = s;
+	d.t = tokenize(s, &d.n);
+	emit(&d, 0, d.n, out);
+	free(d.t);
+}
+
+const char *
+sc_eng_sql_skip(const char *s)
+{
+	for (;;) {
+		while (isspace((unsigned char)*s))
+			s++;
+		if (s[0] == '-' && s[1] == '-') {
+			while (*s != '\0' && *s != '\n')
+				s++;
+		} else if (s[0] == '/' && s[1] == '*') {
+			const char *e = strstr(s + 2, "*/");
+
+			if (e == NULL)
+				return NULL;
+			s = e + 2;
+		} else {
+			return s;
+		}
+	}
+}
+
+bool
+sc_eng_sql_blank(const char *s)
+{
+	while ((s = sc_eng_sql_skip(s)) != NULL && *s == ';')
+		s++;
+	return s == NULL || *s == '\0';
+}

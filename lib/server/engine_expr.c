@@ -1,0 +1,1095 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * engine_expr.c: Spark Connect expressions into SQLite SQL, each with
+ * the column name Spark would give it and, where known, its type.
+ * Functions are mapped by a table (funcs[] below); anything outside it
+ * is an error naming it.  Also identifiers (a.`b.c`) and SQL parameter
+ * values.
+ */
+
+#include "server/engine_int.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/error.h"
+#include "core/xmem.h"
+#include "server/srverror.h"
+#include "core/banned.h"
+
+/* Short names for generated constants core/protocol.h does not have. */
+#define LITDEC_(x) SPARK__CONNECT__EXPRESSION__LITERAL__DECIMAL___##x
+#define EVAL_(x) SPARK__CONNECT__EXPRESSION__CAST__EVAL_MODE__EVAL_MODE_##x
+
+/* ------------------------------------------------------------------ */
+/* Identifiers                                                         */
+/* ------------------------------------------------------------------ */
+
+void
+sc_eng_ident_release(struct sc_eident *id)
+{
+	size_t i;
+
+	for (i = 0; i < id->n; i++)
+		free(id->parts[i]);
+	id->n = 0;
+}
+
+/* The identifier s has a part over SC_ENGINE_MAX_IDENT bytes. */
+static int
+ident_too_long(const char *s, struct sc_error *err)
+{
+	size_t k = 60;
+
+	/* Its start, cut on a UTF-8 character boundary. */
+	while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
+		k--;
+	return sc_srv_error(err, "EXCEED_LIMIT_LENGTH", "54006",
+	    "The identifier '%.*s...' (%zu bytes) has a name longer than the "
+	    "%d bytes sc-serve allows.",
+	    (int)k, s, strlen(s), SC_ENGINE_MAX_IDENT);
+}
+
+/*
+ * Spark's multi-part identifier: a.b, `a.b`.c, `x``y` (a backtick); each
+ * name at most SC_ENGINE_MAX_IDENT bytes.
+ */
+int
+sc_eng_ident_parse(const char *s, struct sc_eident *id, struct sc_error *err)
+{
+	const char *whole = s;
+	struct sc_buf part;
+
+	id->n = 0;
+	sc_buf_init(&part, SC_ENGINE_MAX_IDENT);
+	for (;;) {
+		sc_buf_reset(&part);
+		if (*s == '`') {
+			s++;
+			for (;;) {
+				if (*s == '\0')
+					goto bad;
+				if (*s == '`' && s[1] == '`') {
+					sc_buf_addch(&part, '`', NULL);
+					s += 2;
+				} else if (*s == '`') {
+					s++;
+					break;
+				} else {
+					sc_buf_addch(&part, *s++, NULL);
+				}
+			}
+		} else {
+			while (*s != '\0' && *s != '.')
+				sc_buf_addch(&part, *s++, NULL);
+		}
+		/* A failed append is sticky: one check covers the part. */
+		if (part.failed) {
+			sc_buf_release(&part);
+			sc_eng_ident_release(id);
+			return ident_too_long(whole, err);
+		}
+		if (id->n == SC_NELEM(id->parts))
+			goto bad;
+		id->parts[id->n++] = sc_xstrdup((const char *)part.data);
+		if (*s == '\0')
+			break;
+		if (*s != '.')
+			goto bad;
+		s++;
+	}
+	sc_buf_release(&part);
+	return 0;
+bad:
+	sc_buf_release(&part);
+	sc_eng_ident_release(id);
+	return sc_srv_error(err, "PARSE_SYNTAX_ERROR", "42601",
+	    "Syntax error in the identifier '%.200s'.", s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Expressions                                                         */
+/* ------------------------------------------------------------------ */
+
+void
+sc_eng_einfo_init(struct sc_einfo *ei)
+{
+	memset(ei, 0, sizeof(*ei));
+	sc_buf_init(&ei->name, SC_BUF_UNLIMITED);
+	ei->type.t = SC_ETYPE_UNKNOWN;
+	ei->nullable = 1;
+}
+
+void
+sc_eng_einfo_release(struct sc_einfo *ei)
+{
+	sc_buf_release(&ei->name);
+}
+
+static void
+set_type(struct sc_einfo *ei, int t)
+{
+	memset(&ei->type, 0, sizeof(ei->type));
+	ei->type.t = t;
+}
+
+static const struct sc_ecol *
+find_col(const struct sc_eplan *in, const char *name)
+{
+	size_t i;
+
+	if (in == NULL || in->cols == NULL)
+		return NULL;
+	for (i = 0; i < in->ncols; i++)
+		if (strcasecmp(in->cols[i].name, name) == 0)
+			return &in->cols[i];
+	return NULL;
+}
+
+static int
+attribute(const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedAttribute *a,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
+{
+	struct sc_eident id;
+	const struct sc_ecol *c;
+	size_t i;
+
+	if (sc_eng_ident_parse(
+		a->unparsed_identifier != NULL ? a->unparsed_identifier : "",
+		&id, err) == -1)
+		return -1;
+	for (i = 0; i < id.n; i++) {
+		if (i > 0)
+			sc_buf_addch(sql, '.', NULL);
+		sc_eng_quote_ident(sql, id.parts[i]);
+	}
+	sc_buf_addstr(&ei->name, id.parts[id.n - 1], NULL);
+	c = find_col(in, id.parts[id.n - 1]);
+	ei->nullable = -1; /* SQLite's table metadata may know */
+	if (c != NULL) {
+		ei->type = c->type;
+		ei->nullable = c->nullable;
+	}
+	sc_eng_ident_release(&id);
+	return 0;
+}
+
+/* A double as a SQLite REAL literal that reads back exactly. */
+static int
+real_literal(struct sc_buf *sql, double d, struct sc_error *err)
+{
+	char b[40];
+
+	if (isnan(d))
+		return sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE",
+		    "0A000",
+		    "NaN literals are not supported by sc-serve "
+		    "(SQLite has no NaN).");
+	if (isinf(d)) {
+		sc_buf_addstr(sql, d > 0 ? "9e999" : "(-9e999)", NULL);
+		return 0;
+	}
+	snprintf(b, sizeof(b), "%.17g", d);
+	if (strpbrk(b, ".e") == NULL)
+		snprintf(b + strlen(b), sizeof(b) - strlen(b), ".0");
+	if (d < 0)
+		sc_buf_addf(sql, NULL, "(%s)", b);
+	else
+		sc_buf_addstr(sql, b, NULL);
+	return 0;
+}
+
+static void
+int_literal(struct sc_buf *sql, int64_t v)
+{
+	if (v == INT64_MIN)
+		sc_buf_addstr(sql, "(-9223372036854775807 - 1)", NULL);
+	else if (v < 0)
+		sc_buf_addf(sql, NULL, "(%" PRId64 ")", v);
+	else
+		sc_buf_addf(sql, NULL, "%" PRId64, v);
+}
+
+/* Check a decimal literal's text and find its precision and scale. */
+static int
+decimal_text(const char *s, int *prec, int *scale)
+{
+	int ni = 0, nf = 0, point = 0, lead = 1;
+
+	if (*s == '+' || *s == '-')
+		s++;
+	if (*s == '\0')
+		return -1;
+	for (; *s != '\0'; s++) {
+		if (*s == '.' && !point) {
+			point = 1;
+		} else if (!isdigit((unsigned char)*s)) {
+			return -1;
+		} else if (point) {
+			nf++;
+		} else if (*s != '0' || !lead) {
+			lead = 0;
+			ni++;
+		}
+	}
+	*prec = ni + nf > 0 ? ni + nf : 1;
+	*scale = nf;
+	return 0;
+}
+
+/* A literal as SQL; also its name and type. */
+static int
+literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
+    struct sc_einfo *ei, struct sc_error *err)
+{
+	char b[64];
+	size_t i;
+
+	ei->nullable = 0;
+	switch (l->literal_type_case) {
+	case SC_LIT_(NULL):
+		sc_buf_addstr(sql, "NULL", NULL);
+		sc_buf_addstr(&ei->name, "NULL", NULL);
+		ei->nullable = 1;
+		set_type(ei, SC_ARROW_NULL);
+		if (l->null != NULL &&
+		    sc_eng_type_from_proto(l->null, &ei->type, NULL) == -1)
+			set_type(ei, SC_ARROW_NULL);
+		return 0;
+	case SC_LIT_(BINARY):
+		sc_buf_addstr(sql, "X'", NULL);
+		sc_buf_addstr(&ei->name, "X'", NULL);
+		for (i = 0; i < l->binary.len; i++) {
+			sc_buf_addf(sql, NULL, "%02X", l->binary.data[i]);
+			sc_buf_addf(&ei->name, NULL, "%02X", l->binary.data[i]);
+		}
+		sc_buf_addch(sql, '\'', NULL);
+		sc_buf_addch(&ei->name, '\'', NULL);
+		set_type(ei, SC_ARROW_BINARY);
+		return 0;
+	case SC_LIT_(BOOLEAN):
+		sc_buf_addstr(sql, l->boolean ? "1" : "0", NULL);
+		sc_buf_addstr(&ei->name, l->boolean ? "true" : "false", NULL);
+		set_type(ei, SC_ARROW_BOOL);
+		return 0;
+	case SC_LIT_(BYTE):
+	case SC_LIT_(SHORT):
+	case SC_LIT_(INTEGER):
+		int_literal(sql, l->integer);
+		sc_buf_addf(&ei->name, NULL, "%d", (int)l->integer);
+		set_type(ei,
+		    l->literal_type_case == SC_LIT_(BYTE) ? SC_ARROW_INT8
+			: l->literal_type_case == SC_LIT_(SHORT)
+			? SC_ARROW_INT16
+			: SC_ARROW_INT32);
+		return 0;
+	case SC_LIT_(LONG):
+		int_literal(sql, l->long_);
+		sc_buf_addf(&ei->name, NULL, "%" PRId64, l->long_);
+		set_type(ei, SC_ARROW_INT64);
+		return 0;
+	case SC_LIT_(FLOAT):
+	case SC_LIT_(DOUBLE): {
+		bool f = l->literal_type_case == SC_LIT_(FLOAT);
+		double d = f ? (double)l->float_ : l->double_;
+
+		if (real_literal(sql, d, err) == -1)
+			return -1;
+		if (f)
+			sc_value_fmt_float(l->float_, b);
+		else
+			sc_value_fmt_double(d, b);
+		sc_buf_addstr(&ei->name, b, NULL);
+		set_type(ei, f ? SC_ARROW_FLOAT : SC_ARROW_DOUBLE);
+		return 0;
+	}
+	case SC_LIT_(DECIMAL): {
+		const Spark__Connect__Expression__Literal__Decimal *d =
+		    l->decimal;
+		int prec, scale;
+
+		if (d->value == NULL ||
+		    decimal_text(d->value, &prec, &scale) == -1)
+			return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+			    "Malformed decimal literal '%s'.",
+			    d->value != NULL ? d->value : "");
+		if (d->_precision_case == LITDEC_(PRECISION_PRECISION))
+			prec = d->precision;
+		if (d->_scale_case == LITDEC_(SCALE_SCALE))
+			scale = d->scale;
+		if (prec < 1 || prec > 38 || scale < 0 || scale > prec)
+			return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+			    "Invalid decimal literal type decimal(%d,%d).",
+			    prec, scale);
+		sc_buf_addf(sql, NULL, d->value[0] == '-' ? "(%s)" : "%s",
+		    d->value);
+		sc_buf_addstr(&ei->name, d->value, NULL);
+		set_type(ei, SC_ARROW_DECIMAL128);
+		ei->type.prec = prec;
+		ei->type.scale = scale;
+		return 0;
+	}
+	case SC_LIT_(STRING):
+		sc_eng_quote_string(sql, l->string, strlen(l->string));
+		sc_buf_addstr(&ei->name, l->string, NULL);
+		set_type(ei, SC_ARROW_UTF8);
+		return 0;
+	case SC_LIT_(DATE):
+		sc_value_fmt_date(l->date, b);
+		sc_eng_quote_string(sql, b, strlen(b));
+		sc_buf_addf(&ei->name, NULL, "DATE '%s'", b);
+		set_type(ei, SC_ARROW_DATE32);
+		return 0;
+	case SC_LIT_(TIMESTAMP):
+	case SC_LIT_(TIMESTAMP_NTZ): {
+		bool ntz = l->literal_type_case == SC_LIT_(TIMESTAMP_NTZ);
+
+		sc_value_fmt_timestamp(ntz ? l->timestamp_ntz : l->timestamp,
+		    b);
+		sc_eng_quote_string(sql, b, strlen(b));
+		sc_buf_addf(&ei->name, NULL, "%s '%s'",
+		    ntz ? "TIMESTAMP_NTZ" : "TIMESTAMP", b);
+		set_type(ei, SC_ARROW_TIMESTAMP_US);
+		ei->type.ntz = ntz;
+		return 0;
+	}
+	default:
+		break;
+	}
+	return sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
+	    "Literals of this type (Literal field %d) are not supported by "
+	    "sc-serve.",
+	    (int)l->literal_type_case);
+}
+
+int
+sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
+    sqlite3_stmt *st, int idx, struct sc_error *err)
+{
+	char b[64];
+	double d;
+	char *end;
+	int rc;
+
+	switch (l->literal_type_case) {
+	case SC_LIT_(NULL):
+		sqlite3_bind_null(st, idx);
+		return 0;
+	case SC_LIT_(BINARY):
+		/* A value over the value limit is refused, not NULL. */
+		rc = sqlite3_bind_blob64(st, idx, l->binary.data, l->binary.len,
+		    SQLITE_TRANSIENT);
+		return rc == SQLITE_OK ? 0 : sc_eng_bind_error(st, rc, err);
+	case SC_LIT_(BOOLEAN):
+		sqlite3_bind_int(st, idx, l->boolean ? 1 : 0);
+		return 0;
+	case SC_LIT_(BYTE):
+	case SC_LIT_(SHORT):
+	case SC_LIT_(INTEGER):
+		sqlite3_bind_int(st, idx, l->integer);
+		return 0;
+	case SC_LIT_(LONG):
+		sqlite3_bind_int64(st, idx, l->long_);
+		return 0;
+	case SC_LIT_(FLOAT):
+		sqlite3_bind_double(st, idx, l->float_);
+		return 0;
+	case SC_LIT_(DOUBLE):
+		sqlite3_bind_double(st, idx, l->double_);
+		return 0;
+	case SC_LIT_(DECIMAL):
+		if (l->decimal->value == NULL)
+			break;
+		d = strtod(l->decimal->value, &end);
+		if (*end == '\0' && end != l->decimal->value)
+			sqlite3_bind_double(st, idx, d);
+		else
+			sqlite3_bind_text(st, idx, l->decimal->value, -1,
+			    SQLITE_TRANSIENT);
+		return 0;
+	case SC_LIT_(STRING):
+		rc = sqlite3_bind_text64(st, idx, l->string, strlen(l->string),
+		    SQLITE_TRANSIENT, SQLITE_UTF8);
+		return rc == SQLITE_OK ? 0 : sc_eng_bind_error(st, rc, err);
+	case SC_LIT_(DATE):
+		sc_value_fmt_date(l->date, b);
+		sqlite3_bind_text(st, idx, b, -1, SQLITE_TRANSIENT);
+		return 0;
+	case SC_LIT_(TIMESTAMP):
+		sc_value_fmt_timestamp(l->timestamp, b);
+		sqlite3_bind_text(st, idx, b, -1, SQLITE_TRANSIENT);
+		return 0;
+	case SC_LIT_(TIMESTAMP_NTZ):
+		sc_value_fmt_timestamp(l->timestamp_ntz, b);
+		sqlite3_bind_text(st, idx, b, -1, SQLITE_TRANSIENT);
+		return 0;
+	default:
+		break;
+	}
+	return sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
+	    "SQL parameters of this type (Literal field %d) are not "
+	    "supported by sc-serve.",
+	    (int)l->literal_type_case);
+}
+
+/* --- functions ----------------------------------------------------- */
+
+enum fkind {
+	F_CMP,
+	F_NULLSAFE,
+	F_NE,
+	F_ARITH,
+	F_DIV,
+	F_LOGIC,
+	F_NOT,
+	F_NEG,
+	F_ISNULL,
+	F_ISNOTNULL,
+	F_IN,
+	F_LIKE,
+	F_STARTS,
+	F_ENDS,
+	F_CONTAINS,
+	F_SIMPLE,
+	F_REPLACE,
+	F_LOG,
+	F_FLOORCEIL,
+	F_ROUND,
+	F_COALESCE,
+	F_NVL2,
+	F_EXTREME,
+	F_IF,
+	F_WHEN,
+	F_CONCAT,
+	F_SUBSTR,
+	F_COUNT,
+	F_AGG,
+	F_NOW,
+	F_DATEPART,
+	F_TOTYPE
+};
+
+/* Result type: an Arrow type, unknown, or that of the first argument. */
+#define R_UNK SC_ETYPE_UNKNOWN
+#define R_ARG (-2)
+
+struct fdef {
+	const char *name; /* Spark's name, lower case */
+	enum fkind k;
+	const char *sql; /* operator or SQLite function */
+	int min, max; /* argument count; max -1: any */
+	int rtype;
+};
+
+/*
+ * The functions and operators sc-serve maps to SQLite.  Spark semantics
+ * kept: "/" is floating division, floor/ceil give bigint, greatest/least
+ * skip NULLs, LIKE is case-sensitive, substring position 0 means 1.
+ */
+static const struct fdef funcs[] = {
+	{ "==", F_CMP, "=", 2, 2, SC_ARROW_BOOL },
+	{ "=", F_CMP, "=", 2, 2, SC_ARROW_BOOL },
+	{ "!=", F_NE, "<>", 2, 2, SC_ARROW_BOOL },
+	{ "<>", F_NE, "<>", 2, 2, SC_ARROW_BOOL },
+	{ "<", F_CMP, "<", 2, 2, SC_ARROW_BOOL },
+	{ "<=", F_CMP, "<=", 2, 2, SC_ARROW_BOOL },
+	{ ">", F_CMP, ">", 2, 2, SC_ARROW_BOOL },
+	{ ">=", F_CMP, ">=", 2, 2, SC_ARROW_BOOL },
+	{ "<=>", F_NULLSAFE, "IS", 2, 2, SC_ARROW_BOOL },
+	{ "+", F_ARITH, "+", 2, 2, R_UNK },
+	{ "-", F_ARITH, "-", 1, 2, R_UNK },
+	{ "*", F_ARITH, "*", 2, 2, R_UNK },
+	{ "%", F_ARITH, "%", 2, 2, R_UNK },
+	{ "/", F_DIV, "/", 2, 2, SC_ARROW_DOUBLE },
+	{ "negative", F_NEG, "-", 1, 1, R_ARG },
+	{ "and", F_LOGIC, "AND", 2, 2, SC_ARROW_BOOL },
+	{ "or", F_LOGIC, "OR", 2, 2, SC_ARROW_BOOL },
+	{ "not", F_NOT, "NOT", 1, 1, SC_ARROW_BOOL },
+	{ "!", F_NOT, "NOT", 1, 1, SC_ARROW_BOOL },
+	{ "isnull", F_ISNULL, NULL, 1, 1, SC_ARROW_BOOL },
+	{ "isnotnull", F_ISNOTNULL, NULL, 1, 1, SC_ARROW_BOOL },
+	{ "in", F_IN, NULL, 1, -1, SC_ARROW_BOOL },
+	{ "like", F_LIKE, NULL, 2, 2, SC_ARROW_BOOL },
+	{ "startswith", F_STARTS, NULL, 2, 2, SC_ARROW_BOOL },
+	{ "endswith", F_ENDS, NULL, 2, 2, SC_ARROW_BOOL },
+	{ "contains", F_CONTAINS, NULL, 2, 2, SC_ARROW_BOOL },
+	{ "abs", F_SIMPLE, "abs", 1, 1, R_ARG },
+	{ "upper", F_SIMPLE, "upper", 1, 1, SC_ARROW_UTF8 },
+	{ "ucase", F_SIMPLE, "upper", 1, 1, SC_ARROW_UTF8 },
+	{ "lower", F_SIMPLE, "lower", 1, 1, SC_ARROW_UTF8 },
+	{ "lcase", F_SIMPLE, "lower", 1, 1, SC_ARROW_UTF8 },
+	{ "length", F_SIMPLE, "length", 1, 1, SC_ARROW_INT32 },
+	{ "char_length", F_SIMPLE, "length", 1, 1, SC_ARROW_INT32 },
+	{ "character_length", F_SIMPLE, "length", 1, 1, SC_ARROW_INT32 },
+	{ "trim", F_SIMPLE, "trim", 1, 2, SC_ARROW_UTF8 },
+	{ "ltrim", F_SIMPLE, "ltrim", 1, 2, SC_ARROW_UTF8 },
+	{ "rtrim", F_SIMPLE, "rtrim", 1, 2, SC_ARROW_UTF8 },
+	{ "instr", F_SIMPLE, "instr", 2, 2, SC_ARROW_INT32 },
+	{ "replace", F_REPLACE, "replace", 2, 3, SC_ARROW_UTF8 },
+	{ "sqrt", F_SIMPLE, "sqrt", 1, 1, SC_ARROW_DOUBLE },
+	{ "exp", F_SIMPLE, "exp", 1, 1, SC_ARROW_DOUBLE },
+	{ "ln", F_SIMPLE, "ln", 1, 1, SC_ARROW_DOUBLE },
+	{ "log10", F_SIMPLE, "log10", 1, 1, SC_ARROW_DOUBLE },
+	{ "log2", F_SIMPLE, "log2", 1, 1, SC_ARROW_DOUBLE },
+	{ "log", F_LOG, "log", 1, 2, SC_ARROW_DOUBLE },
+	{ "sin", F_SIMPLE, "sin", 1, 1, SC_ARROW_DOUBLE },
+	{ "cos", F_SIMPLE, "cos", 1, 1, SC_ARROW_DOUBLE },
+	{ "tan", F_SIMPLE, "tan", 1, 1, SC_ARROW_DOUBLE },
+	{ "asin", F_SIMPLE, "asin", 1, 1, SC_ARROW_DOUBLE },
+	{ "acos", F_SIMPLE, "acos", 1, 1, SC_ARROW_DOUBLE },
+	{ "atan", F_SIMPLE, "atan", 1, 1, SC_ARROW_DOUBLE },
+	{ "atan2", F_SIMPLE, "atan2", 2, 2, SC_ARROW_DOUBLE },
+	{ "degrees", F_SIMPLE, "degrees", 1, 1, SC_ARROW_DOUBLE },
+	{ "radians", F_SIMPLE, "radians", 1, 1, SC_ARROW_DOUBLE },
+	{ "pi", F_SIMPLE, "pi", 0, 0, SC_ARROW_DOUBLE },
+	{ "sign", F_SIMPLE, "sign", 1, 1, SC_ARROW_DOUBLE },
+	{ "signum", F_SIMPLE, "sign", 1, 1, SC_ARROW_DOUBLE },
+	{ "pow", F_SIMPLE, "pow", 2, 2, SC_ARROW_DOUBLE },
+	{ "power", F_SIMPLE, "pow", 2, 2, SC_ARROW_DOUBLE },
+	{ "floor", F_FLOORCEIL, "floor", 1, 1, SC_ARROW_INT64 },
+	{ "ceil", F_FLOORCEIL, "ceil", 1, 1, SC_ARROW_INT64 },
+	{ "ceiling", F_FLOORCEIL, "ceil", 1, 1, SC_ARROW_INT64 },
+	{ "round", F_ROUND, "round", 1, 2, R_UNK },
+	{ "coalesce", F_COALESCE, "coalesce", 1, -1, R_UNK },
+	{ "nvl", F_COALESCE, "coalesce", 2, 2, R_UNK },
+	{ "ifnull", F_COALESCE, "coalesce", 2, 2, R_UNK },
+	{ "nullif", F_SIMPLE, "nullif", 2, 2, R_ARG },
+	{ "nvl2", F_NVL2, NULL, 3, 3, R_UNK },
+	{ "greatest", F_EXTREME, "greatest", 2, -1, R_UNK },
+	{ "least", F_EXTREME, "least", 2, -1, R_UNK },
+	{ "if", F_IF, NULL, 3, 3, R_UNK },
+	{ "iff", F_IF, NULL, 3, 3, R_UNK },
+	{ "when", F_WHEN, NULL, 2, -1, R_UNK },
+	{ "concat", F_CONCAT, NULL, 0, -1, SC_ARROW_UTF8 },
+	{ "substring", F_SUBSTR, NULL, 2, 3, R_ARG },
+	{ "substr", F_SUBSTR, NULL, 2, 3, R_ARG },
+	{ "count", F_COUNT, "count", 1, -1, SC_ARROW_INT64 },
+	{ "sum", F_AGG, "sum", 1, 1, R_UNK },
+	{ "avg", F_AGG, "avg", 1, 1, SC_ARROW_DOUBLE },
+	{ "mean", F_AGG, "avg", 1, 1, SC_ARROW_DOUBLE },
+	{ "min", F_AGG, "min", 1, 1, R_ARG },
+	{ "max", F_AGG, "max", 1, 1, R_ARG },
+	{ "current_date", F_NOW, "date('now')", 0, 0, SC_ARROW_DATE32 },
+	{ "current_timestamp", F_NOW, "strftime('%Y-%m-%d %H:%M:%f', 'now')", 0,
+	    0, SC_ARROW_TIMESTAMP_US },
+	{ "now", F_NOW, "strftime('%Y-%m-%d %H:%M:%f', 'now')", 0, 0,
+	    SC_ARROW_TIMESTAMP_US },
+	{ "year", F_DATEPART, "%Y", 1, 1, SC_ARROW_INT32 },
+	{ "month", F_DATEPART, "%m", 1, 1, SC_ARROW_INT32 },
+	{ "day", F_DATEPART, "%d", 1, 1, SC_ARROW_INT32 },
+	{ "dayofmonth", F_DATEPART, "%d", 1, 1, SC_ARROW_INT32 },
+	{ "hour", F_DATEPART, "%H", 1, 1, SC_ARROW_INT32 },
+	{ "minute", F_DATEPART, "%M", 1, 1, SC_ARROW_INT32 },
+	{ "second", F_DATEPART, "%S", 1, 1, SC_ARROW_INT32 },
+	{ "to_date", F_TOTYPE, "date", 1, 1, SC_ARROW_DATE32 },
+	{ "to_timestamp", F_TOTYPE, "timestamp", 1, 1, SC_ARROW_TIMESTAMP_US },
+};
+
+struct farg {
+	struct sc_buf sql;
+	struct sc_einfo ei;
+};
+
+static bool
+is_int_type(int t)
+{
+	return t == SC_ARROW_INT8 || t == SC_ARROW_INT16 ||
+	    t == SC_ARROW_INT32 || t == SC_ARROW_INT64;
+}
+
+static bool
+is_num_type(int t)
+{
+	return is_int_type(t) || t == SC_ARROW_FLOAT || t == SC_ARROW_DOUBLE;
+}
+
+/* The common type of arguments from..n-1 (step apart), or unknown. */
+static void
+common_type(struct sc_einfo *ei, struct farg *a, size_t from, size_t n,
+    size_t step)
+{
+	size_t i;
+
+	ei->type.t = SC_ETYPE_UNKNOWN;
+	for (i = from; i < n; i += step) {
+		if (a[i].ei.type.t == SC_ARROW_NULL)
+			continue;
+		if (a[i].ei.type.t == SC_ETYPE_UNKNOWN) {
+			ei->type.t = SC_ETYPE_UNKNOWN;
+			return;
+		}
+		if (ei->type.t == SC_ETYPE_UNKNOWN) {
+			ei->type = a[i].ei.type;
+		} else if (memcmp(&ei->type, &a[i].ei.type, sizeof(ei->type)) !=
+		    0) {
+			if (is_num_type(ei->type.t) &&
+			    is_num_type(a[i].ei.type.t) &&
+			    !is_int_type(ei->type.t) !=
+				!is_int_type(a[i].ei.type.t)) {
+				set_type(ei, SC_ARROW_DOUBLE);
+			} else if (is_int_type(ei->type.t) &&
+			    is_int_type(a[i].ei.type.t)) {
+				if (a[i].ei.type.t > ei->type.t)
+					ei->type.t = a[i].ei.type.t;
+			} else {
+				ei->type.t = SC_ETYPE_UNKNOWN;
+				return;
+			}
+		}
+	}
+}
+
+static void
+list(struct sc_buf *b, struct farg *a, size_t from, size_t n, bool names)
+{
+	size_t i;
+
+	for (i = from; i < n; i++) {
+		if (i > from)
+			sc_buf_addstr(b, ", ", NULL);
+		if (names)
+			sc_buf_add(b, a[i].ei.name.data, a[i].ei.name.len,
+			    NULL);
+		else
+			sc_buf_add(b, a[i].sql.data, a[i].sql.len, NULL);
+	}
+}
+
+#define A(i) ((const char *)a[i].sql.data)
+#define N(i) ((const char *)a[i].ei.name.data)
+
+static int
+function(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, struct sc_buf *sql,
+    struct sc_einfo *ei, struct sc_error *err)
+{
+	const struct fdef *fd = NULL;
+	struct farg *a = NULL;
+	char lname[64];
+	const char *fname = f->function_name != NULL ? f->function_name : "";
+	size_t n = f->n_arguments, i, k;
+	int rc = -1;
+	bool star = false;
+
+	for (i = 0; fname[i] != '\0' && i + 1 < sizeof(lname); i++)
+		lname[i] = (char)tolower((unsigned char)fname[i]);
+	lname[i] = '\0';
+	for (i = 0; i < SC_NELEM(funcs); i++)
+		if (strcmp(funcs[i].name, lname) == 0) {
+			fd = &funcs[i];
+			break;
+		}
+	if (fd == NULL || f->is_user_defined_function)
+		return sc_srv_error(err, "UNRESOLVED_ROUTINE", "42883",
+		    "Cannot resolve routine `%s` on search path "
+		    "[`system`.`builtin`, `system`.`session`, `main`]; "
+		    "see engine_expr.c for the functions sc-serve maps.",
+		    fname);
+	if ((int)n < fd->min || (fd->max >= 0 && (int)n > fd->max))
+		return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+		    "42605",
+		    "The `%s` requires %d%s parameters but the "
+		    "actual number is %zu.",
+		    fname, fd->min, fd->max == fd->min ? "" : " or more", n);
+	if (f->is_distinct && fd->k != F_COUNT && fd->k != F_AGG)
+		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "DISTINCT is only allowed in aggregate functions, not in "
+		    "`%s`.",
+		    fname);
+	a = sc_xcalloc(n + 1, sizeof(*a));
+	for (i = 0; i < n; i++) {
+		sc_buf_init(&a[i].sql, SC_BUF_UNLIMITED);
+		sc_eng_einfo_init(&a[i].ei);
+	}
+	for (i = 0; i < n; i++) {
+		const Spark__Connect__Expression *ae = f->arguments[i];
+
+		if (fd->k == F_COUNT && n == 1 &&
+		    ae->expr_type_case == SC_EXPR_(UNRESOLVED_STAR)) {
+			star = true;
+			continue;
+		}
+		if (sc_eng_expr(x, in, ae, &a[i].sql, &a[i].ei, err) == -1)
+			goto out;
+	}
+	if (fd->rtype == R_ARG && n > 0)
+		ei->type = a[0].ei.type;
+	else
+		set_type(ei, fd->rtype == R_ARG ? SC_ETYPE_UNKNOWN : fd->rtype);
+	ei->nullable = 1;
+
+	switch (fd->k) {
+	case F_CMP:
+	case F_LOGIC:
+		sc_buf_addf(sql, NULL, "(%s %s %s)", A(0), fd->sql, A(1));
+		sc_buf_addf(&ei->name, NULL, "(%s %s %s)", N(0), fd->sql, N(1));
+		break;
+	case F_NULLSAFE:
+		sc_buf_addf(sql, NULL, "(%s IS %s)", A(0), A(1));
+		sc_buf_addf(&ei->name, NULL, "(%s <=> %s)", N(0), N(1));
+		ei->nullable = 0;
+		break;
+	case F_NE:
+		sc_buf_addf(sql, NULL, "(%s <> %s)", A(0), A(1));
+		sc_buf_addf(&ei->name, NULL, "(NOT (%s = %s))", N(0), N(1));
+		break;
+	case F_ARITH:
+		if (n == 1) {
+			sc_buf_addf(sql, NULL, "(- %s)", A(0));
+			sc_buf_addf(&ei->name, NULL, "(- %s)", N(0));
+			ei->type = a[0].ei.type;
+			break;
+		}
+		sc_buf_addf(sql, NULL, "(%s %s %s)", A(0), fd->sql, A(1));
+		sc_buf_addf(&ei->name, NULL, "(%s %s %s)", N(0), fd->sql, N(1));
+		common_type(ei, a, 0, 2, 1);
+		if (!is_num_type(ei->type.t))
+			ei->type.t = SC_ETYPE_UNKNOWN;
+		break;
+	case F_DIV:
+		sc_buf_addf(sql, NULL, "(CAST(%s AS REAL) / %s)", A(0), A(1));
+		sc_buf_addf(&ei->name, NULL, "(%s / %s)", N(0), N(1));
+		break;
+	case F_NOT:
+		sc_buf_addf(sql, NULL, "(NOT %s)", A(0));
+		sc_buf_addf(&ei->name, NULL, "(NOT %s)", N(0));
+		break;
+	case F_NEG:
+		sc_buf_addf(sql, NULL, "(- %s)", A(0));
+		sc_buf_addf(&ei->name, NULL, "(- %s)", N(0));
+		break;
+	case F_ISNULL:
+	case F_ISNOTNULL:
+		sc_buf_addf(sql, NULL, "(%s IS %sNULL)", A(0),
+		    fd->k == F_ISNULL ? "" : "NOT ");
+		sc_buf_addf(&ei->name, NULL, "(%s IS %sNULL)", N(0),
+		    fd->k == F_ISNULL ? "" : "NOT ");
+		ei->nullable = 0;
+		break;
+	case F_IN:
+		sc_buf_addf(sql, NULL, "(%s IN (", A(0));
+		list(sql, a, 1, n, false);
+		sc_buf_addstr(sql, "))", NULL);
+		sc_buf_addf(&ei->name, NULL, "(%s IN (", N(0));
+		list(&ei->name, a, 1, n, true);
+		sc_buf_addstr(&ei->name, "))", NULL);
+		break;
+	case F_LIKE:
+		sc_buf_addf(sql, NULL, "(%s LIKE %s ESCAPE '\\')", A(0), A(1));
+		sc_buf_addf(&ei->name, NULL, "%s LIKE %s", N(0), N(1));
+		break;
+	case F_STARTS:
+		sc_buf_addf(sql, NULL, "(substr(%s, 1, length(%s)) = %s)", A(0),
+		    A(1), A(1));
+		break;
+	case F_ENDS:
+		sc_buf_addf(sql, NULL,
+		    "(length(%s) >= length(%s) AND "
+		    "substr(%s, length(%s) - length(%s) + 1) = %s)",
+		    A(0), A(1), A(0), A(0), A(1), A(1));
+		break;
+	case F_CONTAINS:
+		sc_buf_addf(sql, NULL, "(instr(%s, %s) > 0)", A(0), A(1));
+		break;
+	case F_SIMPLE:
+	case F_EXTREME:
+		sc_buf_addf(sql, NULL, "%s(", fd->sql);
+		list(sql, a, 0, n, false);
+		sc_buf_addch(sql, ')', NULL);
+		if (fd->k == F_EXTREME)
+			common_type(ei, a, 0, n, 1);
+		break;
+	case F_REPLACE:
+		sc_buf_addf(sql, NULL, "replace(%s, %s, %s)", A(0), A(1),
+		    n == 3 ? A(2) : "''");
+		break;
+	case F_LOG:
+		if (n == 1)
+			sc_buf_addf(sql, NULL, "ln(%s)", A(0));
+		else
+			sc_buf_addf(sql, NULL, "log(%s, %s)", A(0), A(1));
+		break;
+	case F_FLOORCEIL:
+		sc_buf_addf(sql, NULL, "CAST(%s(%s) AS INTEGER)", fd->sql,
+		    A(0));
+		break;
+	case F_ROUND:
+		sc_buf_addf(sql, NULL, "round(%s, %s)", A(0),
+		    n == 2 ? A(1) : "0");
+		if (is_int_type(a[0].ei.type.t))
+			ei->type = a[0].ei.type;
+		else if (is_num_type(a[0].ei.type.t))
+			set_type(ei, SC_ARROW_DOUBLE);
+		break;
+	case F_COALESCE:
+		if (n == 1) {
+			sc_buf_addf(sql, NULL, "(%s)", A(0));
+		} else {
+			sc_buf_addstr(sql, "coalesce(", NULL);
+			list(sql, a, 0, n, false);
+			sc_buf_addch(sql, ')', NULL);
+		}
+		common_type(ei, a, 0, n, 1);
+		break;
+	case F_NVL2:
+		sc_buf_addf(sql, NULL,
+		    "(CASE WHEN %s IS NOT NULL THEN %s "
+		    "ELSE %s END)",
+		    A(0), A(1), A(2));
+		common_type(ei, a, 1, 3, 1);
+		break;
+	case F_IF:
+		sc_buf_addf(sql, NULL, "(CASE WHEN %s THEN %s ELSE %s END)",
+		    A(0), A(1), A(2));
+		sc_buf_addf(&ei->name, NULL, "(IF(%s, %s, %s))", N(0), N(1),
+		    N(2));
+		common_type(ei, a, 1, 3, 1);
+		break;
+	case F_WHEN:
+		sc_buf_addstr(sql, "(CASE", NULL);
+		sc_buf_addstr(&ei->name, "CASE", NULL);
+		for (k = 0; k + 1 < n; k += 2) {
+			sc_buf_addf(sql, NULL, " WHEN %s THEN %s", A(k),
+			    A(k + 1));
+			sc_buf_addf(&ei->name, NULL, " WHEN %s THEN %s", N(k),
+			    N(k + 1));
+		}
+		if (n % 2 == 1) {
+			sc_buf_addf(sql, NULL, " ELSE %s", A(n - 1));
+			sc_buf_addf(&ei->name, NULL, " ELSE %s", N(n - 1));
+		}
+		sc_buf_addstr(sql, " END)", NULL);
+		sc_buf_addstr(&ei->name, " END", NULL);
+		common_type(ei, a, 1, n, 2);
+		if (n % 2 == 1 && ei->type.t != SC_ETYPE_UNKNOWN) {
+			struct sc_einfo t;
+
+			sc_eng_einfo_init(&t);
+			t.type = ei->type;
+			common_type(&t, a, n - 1, n, 1);
+			if (memcmp(&t.type, &ei->type, sizeof(t.type)) != 0 &&
+			    a[n - 1].ei.type.t != SC_ARROW_NULL)
+				ei->type.t = SC_ETYPE_UNKNOWN;
+			sc_eng_einfo_release(&t);
+		}
+		break;
+	case F_CONCAT:
+		if (n == 0) {
+			sc_buf_addstr(sql, "''", NULL);
+		} else {
+			sc_buf_addch(sql, '(', NULL);
+			for (i = 0; i < n; i++)
+				sc_buf_addf(sql, NULL, "%s%s",
+				    i > 0 ? " || " : "", A(i));
+			if (n == 1)
+				sc_buf_addstr(sql, " || ''", NULL);
+			sc_buf_addch(sql, ')', NULL);
+		}
+		break;
+	case F_SUBSTR:
+		sc_buf_addf(sql, NULL, "substr(%s, iif(%s = 0, 1, %s)", A(0),
+		    A(1), A(1));
+		if (n == 3)
+			sc_buf_addf(sql, NULL, ", max(%s, 0)", A(2));
+		sc_buf_addch(sql, ')', NULL);
+		if (a[0].ei.type.t != SC_ARROW_BINARY)
+			set_type(ei, SC_ARROW_UTF8);
+		break;
+	case F_COUNT:
+		ei->nullable = 0;
+		if (star ||
+		    (n == 1 &&
+			f->arguments[0]->expr_type_case == SC_EXPR_(LITERAL) &&
+			!f->is_distinct && a[0].ei.type.t != SC_ARROW_NULL)) {
+			sc_buf_addstr(sql, "count(*)", NULL);
+			sc_buf_addf(&ei->name, NULL, "count(%s)",
+			    star ? "1" : N(0));
+			break;
+		}
+		if (n > 1) {
+			sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
+			    "0A000",
+			    "count() of several columns is not "
+			    "supported by sc-serve.");
+			goto out;
+		}
+		/* FALLTHROUGH */
+	case F_AGG:
+		sc_buf_addf(sql, NULL, "%s(%s%s)", fd->sql,
+		    f->is_distinct ? "DISTINCT " : "", A(0));
+		sc_buf_addf(&ei->name, NULL, "%s(%s%s)", lname,
+		    f->is_distinct ? "DISTINCT " : "", N(0));
+		if (strcmp(fd->sql, "sum") == 0) {
+			if (is_int_type(a[0].ei.type.t))
+				set_type(ei, SC_ARROW_INT64);
+			else if (is_num_type(a[0].ei.type.t))
+				set_type(ei, SC_ARROW_DOUBLE);
+		}
+		break;
+	case F_NOW:
+		sc_buf_addstr(sql, fd->sql, NULL);
+		sc_buf_addf(&ei->name, NULL, "%s()", lname);
+		ei->nullable = 0;
+		break;
+	case F_DATEPART:
+		sc_buf_addf(sql, NULL, "CAST(strftime('%s', %s) AS INTEGER)",
+		    fd->sql, A(0));
+		break;
+	case F_TOTYPE:
+		sc_buf_addf(sql, NULL, "sc_cast(%s, '%s', 0)", A(0), fd->sql);
+		break;
+	}
+	if (ei->name.len == 0) {
+		sc_buf_addf(&ei->name, NULL, "%s(", lname);
+		list(&ei->name, a, 0, n, true);
+		sc_buf_addch(&ei->name, ')', NULL);
+	}
+	rc = 0;
+out:
+	for (i = 0; i < n; i++) {
+		sc_buf_release(&a[i].sql);
+		sc_eng_einfo_release(&a[i].ei);
+	}
+	free(a);
+	return rc;
+}
+
+#undef A
+#undef N
+
+static int
+cast(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__Cast *c, struct sc_buf *sql,
+    struct sc_einfo *ei, struct sc_error *err)
+{
+	struct sc_buf inner, tn;
+	struct sc_einfo iei;
+	struct sc_etype to;
+	int mode, rc = -1;
+
+	if (c->expr == NULL)
+		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "A cast has no expression.");
+	if (c->cast_to_type_case ==
+	    SPARK__CONNECT__EXPRESSION__CAST__CAST_TO_TYPE_TYPE) {
+		if (sc_eng_type_from_proto(c->type, &to, err) == -1)
+			return -1;
+	} else if (c->cast_to_type_case ==
+	    SPARK__CONNECT__EXPRESSION__CAST__CAST_TO_TYPE_TYPE_STR) {
+		if (sc_eng_parse_type(c->type_str, strlen(c->type_str), false,
+			&to) == -1)
+			return sc_srv_error(err,
+			    "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
+			    "The data type '%s' is not supported by sc-serve.",
+			    c->type_str);
+	} else {
+		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "A cast has no target type.");
+	}
+	mode = c->eval_mode == EVAL_(TRY) || c->eval_mode == EVAL_(LEGACY);
+	sc_buf_init(&inner, SC_BUF_UNLIMITED);
+	sc_buf_init(&tn, SC_BUF_UNLIMITED);
+	sc_eng_einfo_init(&iei);
+	if (sc_eng_expr(x, in, c->expr, &inner, &iei, err) == -1)
+		goto out;
+	sc_buf_addf(sql, NULL, "sc_cast(%s, '", (const char *)inner.data);
+	sc_eng_type_text(&to, SC_VALUE_TYPENAME, sql);
+	sc_buf_addf(sql, NULL, "', %d", mode);
+	if (iei.type.t != SC_ETYPE_UNKNOWN) {
+		sc_buf_addstr(sql, ", '", NULL);
+		sc_eng_type_text(&iei.type, SC_VALUE_TYPENAME, sql);
+		sc_buf_addch(sql, '\'', NULL);
+	}
+	sc_buf_addch(sql, ')', NULL);
+	sc_eng_type_text(&to, SC_VALUE_SQL, &tn);
+	sc_buf_addf(&ei->name, NULL, "CAST(%s AS %s)",
+	    (const char *)iei.name.data, (const char *)tn.data);
+	ei->type = to;
+	ei->nullable = mode != 0 || iei.nullable;
+	rc = 0;
+out:
+	sc_buf_release(&inner);
+	sc_buf_release(&tn);
+	sc_eng_einfo_release(&iei);
+	return rc;
+}
+
+int
+sc_eng_expr(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression *e, struct sc_buf *sql,
+    struct sc_einfo *ei, struct sc_error *err)
+{
+	int rc;
+
+	if (e == NULL)
+		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "An expression is missing.");
+	if (sc_eng_deeper(x, err) == -1)
+		return -1;
+	switch (e->expr_type_case) {
+	case SC_EXPR_(LITERAL):
+		rc = literal(e->literal, sql, ei, err);
+		break;
+	case SC_EXPR_(UNRESOLVED_ATTRIBUTE):
+		rc = attribute(in, e->unresolved_attribute, sql, ei, err);
+		break;
+	case SC_EXPR_(UNRESOLVED_FUNCTION):
+		rc = function(x, in, e->unresolved_function, sql, ei, err);
+		break;
+	case SC_EXPR_(EXPRESSION_STRING): {
+		const char *s = e->expression_string->expression;
+
+		if (s == NULL)
+			s = "";
+		sc_buf_addch(sql, '(', NULL);
+		sc_eng_dialect(s, sql);
+		sc_buf_addstr(sql, "\n)", NULL);
+		sc_buf_addstr(&ei->name, s, NULL);
+		rc = 0;
+		break;
+	}
+	case SC_EXPR_(ALIAS): {
+		const Spark__Connect__Expression__Alias *a = e->alias;
+
+		if (a->n_name != 1) {
+			rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
+			    "0A000",
+			    "An alias with %zu names (a multi-column "
+			    "alias) is not supported by sc-serve.",
+			    a->n_name);
+			break;
+		}
+		rc = sc_eng_expr(x, in, a->expr, sql, ei, err);
+		if (rc == 0) {
+			sc_buf_reset(&ei->name);
+			sc_buf_addstr(&ei->name, a->name[0], NULL);
+			ei->aliased = true;
+		}
+		break;
+	}
+	case SC_EXPR_(CAST):
+		rc = cast(x, in, e->cast, sql, ei, err);
+		break;
+	case SC_EXPR_(UNRESOLVED_STAR):
+		rc = sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "A star (*) can only be a projected column or the "
+		    "argument of count().");
+		break;
+	case SC_EXPR_(SORT_ORDER):
+		rc = sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "A sort order can only be used in a sort.");
+		break;
+	default:
+		rc = sc_eng_unsupported_expression(e, err);
+		break;
+	}
+	x->depth--;
+	return rc;
+}

@@ -1,0 +1,643 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * exec_send.c: references and deferred actions, the senders of an
+ * operation's responses (sc_exec_pump, stream rotation at the stream limits,
+ * flow control with the transport's sent() callback), and what runners
+ * call: sc_exec_emit() and its zero-copy Arrow form, which wait for room
+ * below conf.high_water_bytes.
+ */
+
+#include "server/exec_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/timeutil.h"
+#include "core/xmem.h"
+#include "server/session.h"
+
+#include "core/banned.h"
+
+/* Wake a waiting producer only once this much room is free again. */
+#define LOW_WATER_GAP (1 << 20)
+
+static void sent_cb(struct sc_rpc_call *call, bool ok, void *arg);
+
+void
+sc_exec_op_ref(struct sc_exec_op *op)
+{
+	atomic_fetch_add(&op->refs, 1);
+}
+
+/* Drop a reference; never with a lock of ours held. */
+void
+sc_exec_op_unref(struct sc_exec_op *op)
+{
+	size_t i;
+
+	if (op == NULL || atomic_fetch_sub(&op->refs, 1) != 1)
+		return;
+	sc_execbuf_free(op->buf);
+	for (i = 0; i < op->ntags; i++)
+		free(op->tags[i]);
+	free(op->tags);
+	free(op->plan);
+	free(op->kent.key);
+	pthread_mutex_destroy(&op->lock);
+	pthread_cond_destroy(&op->cond);
+	pthread_cond_destroy(&op->slot_cv);
+	sc_session_unref(op->sess);
+	free(op);
+}
+
+void
+sc_exec_op_unref_held(struct sc_exec_op *op)
+{
+	if (atomic_fetch_sub(&op->refs, 1) == 1)
+		SC_BUG("last operation reference dropped under a lock");
+}
+
+void
+sc_exec_sender_ref(struct sender *s)
+{
+	atomic_fetch_add(&s->refs, 1);
+}
+
+/* Drop a reference that is known not to be the last (locks may be held). */
+static void
+sender_unref_held(struct sender *s)
+{
+	if (atomic_fetch_sub(&s->refs, 1) == 1)
+		SC_BUG("last sender reference dropped under a lock");
+}
+
+/* Drop a reference; never with a lock of ours held. */
+void
+sc_exec_sender_unref(struct sender *s)
+{
+	struct sc_exec_op *op;
+
+	if (s == NULL || atomic_fetch_sub(&s->refs, 1) != 1)
+		return;
+	op = s->op;
+	op->m->tr.unref(s->call);
+	free(s);
+	sc_exec_op_unref(op);
+}
+
+void
+sc_exec_acts_init(struct acts *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+struct act *
+sc_exec_acts_add(struct acts *a, struct sender *s, enum act_kind kind)
+{
+	struct act *x;
+
+	if (a->n == a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 4;
+		a->v = sc_xreallocarray(a->v, a->cap, sizeof(*a->v));
+	}
+	x = &a->v[a->n++];
+	memset(x, 0, sizeof(*x));
+	sc_exec_sender_ref(s);
+	x->s = s;
+	x->kind = kind;
+	return x;
+}
+
+void
+sc_exec_acts_unref_later(struct acts *a, struct sc_exec_op *op)
+{
+	if (a->nunref == a->capunref) {
+		a->capunref = a->capunref ? a->capunref * 2 : 4;
+		a->unref =
+		    sc_xreallocarray(a->unref, a->capunref, sizeof(*a->unref));
+	}
+	a->unref[a->nunref++] = op;
+}
+
+/* Finish calls, then drop references; no lock of ours is held. */
+void
+sc_exec_acts_run(struct sc_execmgr *m, struct acts *a)
+{
+	struct act *x;
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		x = &a->v[i];
+		switch (x->kind) {
+		case ACT_OK:
+			m->tr.finish(x->s->call, SC_GRPC_OK, "");
+			break;
+		case ACT_ERROR:
+			m->tr.finish_error(x->s->call, x->s->op->sess, &x->err);
+			break;
+		case ACT_STATUS:
+			m->tr.finish(x->s->call, x->code, x->msg);
+			break;
+		}
+		if (x->remove)
+			sc_exec_remove_op(m, x->s->op);
+		sc_exec_sender_unref(x->s);
+	}
+	for (i = 0; i < a->nunref; i++)
+		sc_exec_op_unref(a->unref[i]);
+	free(a->v);
+	free(a->unref);
+	sc_exec_acts_init(a);
+}
+
+/* ------------------------------------------------------- senders */
+
+struct sender *
+sc_exec_sender_new(struct sc_exec_op *op, struct sc_rpc_call *call)
+{
+	struct sc_execmgr *m = op->m;
+	struct sender *s;
+
+	s = sc_xcalloc(1, sizeof(*s));
+	atomic_init(&s->refs, 1);
+	sc_exec_op_ref(op);
+	s->op = op;
+	m->tr.ref(call);
+	s->call = call;
+	s->start = s->next = 1;
+	s->deadline = NO_DEADLINE;
+	if (op->reattachable) {
+		if (m->conf.max_stream_duration_ms > 0)
+			s->deadline =
+			    sc_exec_now(m) + m->conf.max_stream_duration_ms;
+		s->max_size =
+		    m->conf.max_stream_size > 0 ? m->conf.max_stream_size : 0;
+	}
+	return s;
+}
+
+/*
+ * Decide the end of sender s (op locked): detach it from op and queue
+ * the finish.  Non-reattachable operations go with their stream.
+ */
+struct act *
+sc_exec_end_sender(struct sc_exec_op *op, struct sender *s, int64_t now,
+    enum act_kind kind, struct acts *a, const char *why)
+{
+	struct act *x;
+
+	s->done = true;
+	x = sc_exec_acts_add(a, s, kind);
+	if (op->sender == s) {
+		op->sender = NULL;
+		op->detached_since = now;
+		op->attach_change_ms = sc_realtime_ms();
+		sender_unref_held(s);
+		sc_info("operation %s detached: %s (%lld bytes in this stream)",
+		    op->id, why, (long long)s->sent_bytes);
+		sc_exec_event(op, SC_EXEC_EV_DETACHED, now);
+	}
+	if (!op->reattachable && op->registered)
+		x->remove = true;
+	return x;
+}
+
+/* Whether a stream limit ends s now (graceful end, client reattaches). */
+static bool
+limit_reached(const struct sender *s, int64_t now)
+{
+	return now >= s->deadline ||
+	    (s->max_size > 0 && s->sent_bytes > s->max_size);
+}
+
+static void
+rotate(struct sc_exec_op *op, struct sender *s, int64_t now, struct acts *a)
+{
+	op->rotations++;
+	sc_exec_end_sender(op, s, now, ACT_OK, a,
+	    now >= s->deadline ? "stream rotated at senderMaxStreamDuration"
+			       : "stream rotated at senderMaxStreamSize");
+}
+
+static int
+disconnected_error(struct sc_error *err)
+{
+	return sc_srv_error(err, "INVALID_CURSOR.DISCONNECTED", "HY109",
+	    "The cursor is invalid. The cursor has been disconnected by the "
+	    "server.");
+}
+
+/*
+ * Move sender s on (op locked): end it, send the next response, or
+ * wait.  At most one send is in flight; sent_cb() calls pump again.
+ */
+void
+sc_exec_pump(struct sc_exec_op *op, struct sender *s, int64_t now,
+    struct acts *a)
+{
+	struct sc_execmgr *m = op->m;
+	struct sc_execbuf_stats st;
+	struct sc_error e;
+	const uint8_t *data;
+	size_t len;
+	int64_t rows, gap;
+	struct act *x;
+	int rc;
+
+	if (s->done)
+		return;
+	if (s->interrupted) {
+		x = sc_exec_end_sender(op, s, now, ACT_ERROR, a,
+		    "disconnected");
+		disconnected_error(&x->err);
+		return;
+	}
+	if (s->in_flight) {
+		if (now >= s->deadline)
+			rotate(op, s, now, a);
+		return;
+	}
+	sc_execbuf_stats(op->buf, &st);
+	if (st.final >= 0 && s->next > st.final) {
+		if (op->has_error) {
+			x = sc_exec_end_sender(op, s, now, ACT_ERROR, a,
+			    op->error.msg);
+			x->err = op->error;
+		} else
+			sc_exec_end_sender(op, s, now, ACT_OK, a, "complete");
+		return;
+	}
+	if (limit_reached(s, now)) {
+		rotate(op, s, now, a);
+		return;
+	}
+	rc = sc_execbuf_consume(op->buf, s->next, &data, &len, &rows, &e);
+	if (rc == 0)
+		return;
+	if (rc != 1) {
+		x = sc_exec_end_sender(op, s, now, ACT_ERROR, a,
+		    "position evicted");
+		if (rc == -1)
+			x->err = e;
+		else
+			sc_exec_internal_error(&x->err,
+			    "response stream ended early");
+		return;
+	}
+	/*
+	 * Wake a producer waiting for room only once LOW_WATER_GAP bytes
+	 * (or half the high water) are free again, so that it produces in
+	 * short runs instead of one response per wakeup; short enough for
+	 * the allocator to reuse the blocks just freed.
+	 */
+	if (op->waiters > 0) {
+		sc_execbuf_stats(op->buf, &st);
+		gap = m->conf.high_water_bytes / 2;
+		if (gap > LOW_WATER_GAP)
+			gap = LOW_WATER_GAP;
+		if (st.unconsumed <= m->conf.high_water_bytes - gap)
+			pthread_cond_broadcast(&op->cond);
+	}
+	sc_exec_sender_ref(s); /* for sent_cb() */
+	if (m->tr.send_ref != NULL)
+		rc = m->tr.send_ref(s->call, data, len, sc_execmem_unref,
+		    sc_execbuf_ref(op->buf, s->next), sent_cb, s);
+	else
+		rc = m->tr.send(s->call, data, len, sent_cb, s);
+	if (rc == -1) {
+		sender_unref_held(s);
+		x = sc_exec_end_sender(op, s, now, ACT_STATUS, a, "call ended");
+		x->code = SC_GRPC_CANCELLED;
+		x->msg = "call ended";
+		return;
+	}
+	s->in_flight = true;
+	s->next++;
+	s->sent_bytes += (int64_t)len;
+	op->bytes_sent += (int64_t)len;
+	op->rows_sent += rows;
+	op->responses_sent++;
+	atomic_fetch_add(&m->bytes_total, (int64_t)len);
+	atomic_fetch_add(&m->rows_total, rows);
+	sc_exec_event(op, SC_EXEC_EV_PROGRESS, now);
+}
+
+static void
+sent_cb(struct sc_rpc_call *call, bool ok, void *arg)
+{
+	struct sender *s = arg;
+	struct sc_exec_op *op = s->op;
+	struct sc_execmgr *m = op->m;
+	struct acts a;
+	struct act *x;
+	int64_t now = sc_exec_now(m);
+
+	(void)call;
+	sc_exec_acts_init(&a);
+	pthread_mutex_lock(&op->lock);
+	s->in_flight = false;
+	if (!ok) {
+		if (!s->done) {
+			x = sc_exec_end_sender(op, s, now, ACT_STATUS, &a,
+			    "client went away");
+			x->code = SC_GRPC_CANCELLED;
+			x->msg = "call ended";
+		}
+	} else
+		sc_exec_pump(op, s, now, &a);
+	pthread_mutex_unlock(&op->lock);
+	sc_exec_acts_run(m, &a);
+	sc_exec_sender_unref(s);
+}
+
+void
+sc_exec_close_cb(struct sc_rpc_call *call, bool cancelled, void *arg)
+{
+	struct sender *s = arg;
+	struct sc_exec_op *op = s->op;
+	struct sc_execmgr *m = op->m;
+	struct acts a;
+	struct act *x;
+
+	(void)call;
+	sc_exec_acts_init(&a);
+	pthread_mutex_lock(&op->lock);
+	if (!s->done) {
+		x = sc_exec_end_sender(op, s, sc_exec_now(m), ACT_STATUS, &a,
+		    cancelled ? "client cancelled the call" : "call closed");
+		x->code = SC_GRPC_CANCELLED;
+		x->msg = "call ended";
+	}
+	pthread_mutex_unlock(&op->lock);
+	sc_exec_acts_run(m, &a);
+	sc_exec_sender_unref(s);
+}
+
+/* --------------------------------------------------- runner helpers */
+
+/* Build and pack a response with op's ids; returns the bytes. */
+uint8_t *
+sc_exec_pack_response(struct sc_exec_op *op,
+    Spark__Connect__ExecutePlanResponse *r, char rid[SC_UUID_STRLEN],
+    size_t *lenp, struct sc_error *err)
+{
+	char *o1, *o2, *o3, *o4;
+	uint8_t *data;
+
+	if (sc_uuid_v4(rid, err) == -1)
+		return NULL;
+	o1 = r->session_id;
+	o2 = r->server_side_session_id;
+	o3 = r->operation_id;
+	o4 = r->response_id;
+	r->session_id = op->sess->session_id;
+	r->server_side_session_id = op->sess->server_side_id;
+	r->operation_id = op->id;
+	r->response_id = rid;
+	data = sc_proto_pack_alloc(&r->base, lenp);
+	r->session_id = o1;
+	r->server_side_session_id = o2;
+	r->operation_id = o3;
+	r->response_id = o4;
+	return data;
+}
+
+/*
+ * Buffer response rid (the bytes data, len inside the malloc'ed mem,
+ * ownership taken), waiting for room, and wake the sender.
+ */
+static int
+emit_bytes(struct sc_exec_op *op, const char *rid, void *mem, uint8_t *data,
+    size_t len, int64_t rows, struct sc_error *err)
+{
+	struct sc_execmgr *m = op->m;
+	struct sc_execbuf_stats st;
+	struct acts a;
+	bool parked = false;
+
+	sc_exec_acts_init(&a);
+	pthread_mutex_lock(&op->lock);
+	for (;;) {
+		if (op->state != SC_EXEC_RUNNING)
+			break;
+		sc_execbuf_stats(op->buf, &st);
+		if (m->conf.high_water_bytes < 0 ||
+		    st.unconsumed <= m->conf.high_water_bytes)
+			break;
+		/* Waiting for the reader: the slot is for others. */
+		if (!parked)
+			parked = sc_exec_sched_park(m, op);
+		op->waiters++;
+		pthread_cond_wait(&op->cond, &op->lock);
+		op->waiters--;
+	}
+	if (parked && op->state == SC_EXEC_RUNNING) {
+		/* Room again: compute on only with a slot, in turn. */
+		pthread_mutex_unlock(&op->lock);
+		sc_exec_sched_resume(m, op);
+		pthread_mutex_lock(&op->lock);
+	}
+	if (op->state != SC_EXEC_RUNNING) {
+		pthread_mutex_unlock(&op->lock);
+		free(mem);
+		return sc_exec_canceled_error(err);
+	}
+	sc_execbuf_add_mem(op->buf, rid, mem, data, len, rows);
+	if (op->sender != NULL)
+		sc_exec_pump(op, op->sender, sc_exec_now(m), &a);
+	else
+		sc_exec_event(op, SC_EXEC_EV_PROGRESS, sc_exec_now(m));
+	pthread_mutex_unlock(&op->lock);
+	sc_exec_acts_run(m, &a);
+	return 0;
+}
+
+int
+sc_exec_emit(struct sc_exec_op *op, Spark__Connect__ExecutePlanResponse *resp,
+    struct sc_error *err)
+{
+	uint8_t *data;
+	size_t len;
+	int64_t rows = 0;
+	char rid[SC_UUID_STRLEN];
+
+	if ((data = sc_exec_pack_response(op, resp, rid, &len, err)) == NULL)
+		return -1;
+	if (resp->response_type_case ==
+		SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_ARROW_BATCH &&
+	    resp->arrow_batch != NULL)
+		rows = resp->arrow_batch->row_count;
+	return emit_bytes(op, rid, data, data, len, rows, err);
+}
+
+static size_t
+varint_len(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+static uint8_t *
+put_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* Length of string field s (tag of one byte); 0 when it is not sent. */
+static size_t
+str_field_len(const char *s)
+{
+	size_t n = s != NULL ? strlen(s) : 0;
+
+	return n == 0 ? 0 : 1 + varint_len(n) + n;
+}
+
+static uint8_t *
+put_str_field(uint8_t *p, uint8_t tag, const char *s)
+{
+	size_t n = s != NULL ? strlen(s) : 0;
+
+	if (n == 0)
+		return p;
+	*p++ = tag;
+	p = put_varint(p, n);
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* Wire tags (field << 3 | wire type) of the envelope. */
+#define TAG_SESSION_ID 0x0a /* 1, bytes */
+#define TAG_ARROW_BATCH 0x12 /* 2, bytes */
+#define TAG_OPERATION_ID 0x62 /* 12, bytes */
+#define TAG_RESPONSE_ID 0x6a /* 13, bytes */
+#define TAG_SERVER_SIDE_ID 0x7a /* 15, bytes */
+#define TAG_AB_ROW_COUNT 0x08 /* ArrowBatch 1, varint */
+#define TAG_AB_DATA 0x12 /* ArrowBatch 2, bytes */
+#define TAG_AB_START_OFFSET 0x18 /* ArrowBatch 3, varint */
+
+size_t
+sc_exec_arrow_envelope(uint8_t *out, size_t room, const char *session_id,
+    const char *server_side_session_id, const char *operation_id,
+    const char *response_id, int64_t rows, int64_t start_offset, size_t ipclen)
+{
+	size_t ab, n;
+	uint8_t *p;
+
+	ab = 1 + varint_len((uint64_t)rows) + 1 +
+	    varint_len((uint64_t)start_offset) + 1 + varint_len(ipclen) +
+	    ipclen;
+	n = str_field_len(session_id) + str_field_len(operation_id) +
+	    str_field_len(response_id) + str_field_len(server_side_session_id) +
+	    1 + varint_len(ab) + (ab - ipclen);
+	if (n > room)
+		return 0;
+	p = out + room - n;
+	p = put_str_field(p, TAG_SESSION_ID, session_id);
+	p = put_str_field(p, TAG_OPERATION_ID, operation_id);
+	p = put_str_field(p, TAG_RESPONSE_ID, response_id);
+	p = put_str_field(p, TAG_SERVER_SIDE_ID, server_side_session_id);
+	*p++ = TAG_ARROW_BATCH;
+	p = put_varint(p, ab);
+	*p++ = TAG_AB_ROW_COUNT;
+	p = put_varint(p, (uint64_t)rows);
+	*p++ = TAG_AB_START_OFFSET;
+	p = put_varint(p, (uint64_t)start_offset);
+	*p++ = TAG_AB_DATA;
+	put_varint(p, ipclen);
+	return n;
+}
+
+int
+sc_exec_emit_arrow(struct sc_exec_op *op, uint8_t *mem, size_t ipclen,
+    int64_t rows, int64_t start_offset, struct sc_error *err)
+{
+	Spark__Connect__ExecutePlanResponse resp =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__INIT;
+	Spark__Connect__ExecutePlanResponse__ArrowBatch ab =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH__INIT;
+	char rid[SC_UUID_STRLEN];
+	size_t n;
+	int rc;
+
+	if (sc_uuid_v4(rid, err) == -1) {
+		free(mem);
+		return -1;
+	}
+	n = sc_exec_arrow_envelope(mem, SC_EXEC_ARROW_HEADROOM,
+	    op->sess->session_id, op->sess->server_side_id, op->id, rid, rows,
+	    start_offset, ipclen);
+	if (n > 0)
+		return emit_bytes(op, rid, mem,
+		    mem + SC_EXEC_ARROW_HEADROOM - n, n + ipclen, rows, err);
+	/* Ids too long for the headroom: pack a copy. */
+	ab.row_count = rows;
+	ab.data.data = mem + SC_EXEC_ARROW_HEADROOM;
+	ab.data.len = ipclen;
+	ab._start_offset_case =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH___START_OFFSET_START_OFFSET;
+	ab.start_offset = start_offset;
+	resp.response_type_case =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_ARROW_BATCH;
+	resp.arrow_batch = &ab;
+	rc = sc_exec_emit(op, &resp, err);
+	free(mem);
+	return rc;
+}
+
+bool
+sc_exec_op_canceled(struct sc_exec_op *op)
+{
+	bool r;
+
+	pthread_mutex_lock(&op->lock);
+	r = op->state == SC_EXEC_CANCELED || op->state == SC_EXEC_CLOSED;
+	pthread_mutex_unlock(&op->lock);
+	return r;
+}
+
+const char *
+sc_exec_op_id(const struct sc_exec_op *op)
+{
+	return op->id;
+}
+
+struct sc_session *
+sc_exec_op_session(const struct sc_exec_op *op)
+{
+	return op->sess;
+}
+
+const struct sc_server_conf *
+sc_exec_op_conf(const struct sc_exec_op *op)
+{
+	return &op->m->conf;
+}
+
+enum sc_exec_state
+sc_exec_op_state(struct sc_exec_op *op)
+{
+	enum sc_exec_state st;
+
+	pthread_mutex_lock(&op->lock);
+	st = op->state;
+	pthread_mutex_unlock(&op->lock);
+	return st;
+}
+
+const atomic_int *
+sc_exec_op_cancel_flag(const struct sc_exec_op *op)
+{
+	return &op->cancel;
+}

@@ -1,0 +1,422 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * service_artifact.c: the AddArtifacts and ArtifactStatus RPCs on the artifact
+ * store (artifact.h).  An upload runs on a thread of its own, counted so
+ * that shutdown waits for it.
+ */
+
+#include "server/service_int.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/log.h"
+#include "core/protocol.h"
+#include "core/rpc_server.h"
+#include "core/timeutil.h"
+#include "core/xmem.h"
+#include "server/artifact.h"
+#include "server/engine.h"
+#include "server/exec.h"
+#include "server/session.h"
+#include "core/banned.h"
+
+/* ------------------------------------------------------------ artifacts */
+
+void
+sc_svc_artifact_status(struct sc_rpc_call *call, void *arg)
+{
+	struct sc_server *srv = arg;
+	Spark__Connect__ArtifactStatusesRequest *req;
+	Spark__Connect__ArtifactStatusesResponse resp =
+	    SPARK__CONNECT__ARTIFACT_STATUSES_RESPONSE__INIT;
+	Spark__Connect__ArtifactStatusesResponse__ArtifactStatus no =
+	    SPARK__CONNECT__ARTIFACT_STATUSES_RESPONSE__ARTIFACT_STATUS__INIT;
+	Spark__Connect__ArtifactStatusesResponse__ArtifactStatus yes =
+	    SPARK__CONNECT__ARTIFACT_STATUSES_RESPONSE__ARTIFACT_STATUS__INIT;
+	Spark__Connect__ArtifactStatusesResponse__StatusesEntry *ents, **entp;
+	struct sc_session *s;
+	size_t i;
+
+	if (!sc_svc_authorized(srv, call) ||
+	    (req = sc_svc_decode(call,
+		 &spark__connect__artifact_statuses_request__descriptor)) ==
+		NULL)
+		return;
+	s = sc_svc_session(srv, call, USER(req), req->session_id, OBSERVED(req),
+	    SC_SESS_GET_OR_CREATE);
+	if (s == NULL) {
+		sc_svc_free_msg(req);
+		return;
+	}
+	/* As Spark: only cache/ names of this session can exist. */
+	no.exists = 0;
+	yes.exists = 1;
+	ents = sc_xcalloc(req->n_names ? req->n_names : 1, sizeof(*ents));
+	entp = sc_xcalloc(req->n_names ? req->n_names : 1, sizeof(*entp));
+	for (i = 0; i < req->n_names; i++) {
+		spark__connect__artifact_statuses_response__statuses_entry__init(
+		    &ents[i]);
+		ents[i].key = req->names[i];
+		ents[i].value = srv->artifacts != NULL &&
+			sc_artifact_cached(srv->artifacts, s->server_side_id,
+			    req->names[i])
+		    ? &yes
+		    : &no;
+		entp[i] = &ents[i];
+	}
+	resp.n_statuses = req->n_names;
+	resp.statuses = entp;
+	resp.session_id = req->session_id;
+	resp.server_side_session_id = s->server_side_id;
+	sc_svc_reply(call, &resp.base);
+	free(ents);
+	free(entp);
+	sc_session_unref(s);
+	sc_svc_free_msg(req);
+}
+
+/*
+ * One AddArtifacts call.  Its messages are handled on a thread of its
+ * own, since they go to disk: the read callback (on the call's
+ * completion-queue thread) hands each message over, and the thread asks
+ * for the next one before it handles the current, so the network and
+ * the disk overlap.  One message at a time is held, whatever the size of
+ * the artifacts.
+ */
+enum upload_in { IN_WAIT, IN_MSG, IN_EOF, IN_DEAD };
+
+struct upload_job {
+	struct sc_server *srv;
+	struct sc_rpc_call *call; /* a reference */
+	struct sc_session *s; /* from the first message, or NULL */
+	struct sc_artifact_upload *up;
+	char *session_id; /* as the first message named it */
+	int64_t bytes; /* received in artifacts' data */
+	int64_t touched_ms; /* when the session's idle timer was reset */
+
+	pthread_mutex_t mu; /* everything below */
+	pthread_cond_t cv;
+	int refs; /* the thread's, an outstanding read's */
+	enum upload_in in;
+	uint8_t *buf; /* the message handed over */
+	size_t len, cap;
+};
+
+/* Stack of an upload thread; it only handles one message at a time. */
+#define UPLOAD_STACK (256 * 1024)
+/* How often a running upload resets its session's idle timer. */
+#define UPLOAD_TOUCH_MS 1000
+
+static void
+job_unref(struct upload_job *j)
+{
+	bool last;
+
+	pthread_mutex_lock(&j->mu);
+	last = --j->refs == 0;
+	pthread_mutex_unlock(&j->mu);
+	if (!last)
+		return;
+	pthread_cond_destroy(&j->cv);
+	pthread_mutex_destroy(&j->mu);
+	free(j->buf);
+	free(j->session_id);
+	sc_rpc_call_unref(j->call);
+	free(j);
+}
+
+static void
+on_upload_read(struct sc_rpc_call *call, const void *msg, size_t len, bool ok,
+    void *arg)
+{
+	struct upload_job *j = arg;
+
+	(void)call;
+	pthread_mutex_lock(&j->mu);
+	if (!ok)
+		j->in = IN_DEAD;
+	else if (msg == NULL)
+		j->in = IN_EOF;
+	else {
+		if (len > j->cap) {
+			free(j->buf);
+			j->buf = sc_xmalloc(len);
+			j->cap = len;
+		}
+		if (len > 0)
+			memcpy(j->buf, msg, len);
+		j->len = len;
+		j->in = IN_MSG;
+	}
+	pthread_cond_signal(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+	job_unref(j);
+}
+
+/* Ask for the next message; false when the call is gone. */
+static bool
+upload_read(struct upload_job *j)
+{
+	pthread_mutex_lock(&j->mu);
+	j->refs++;
+	pthread_mutex_unlock(&j->mu);
+	if (sc_rpc_call_read(j->call, on_upload_read, j) == 0)
+		return true;
+	job_unref(j);
+	return false;
+}
+
+/* Reset the idle timer of the upload's session, as any RPC does. */
+static void
+touch(struct upload_job *j)
+{
+	struct sc_session *s;
+	struct sc_error err;
+
+	s = sc_sessmgr_get(j->srv->sessions, j->s->user_id, j->s->session_id,
+	    NULL, SC_SESS_GET_ONLY, &err);
+	if (s != NULL)
+		sc_session_unref(s);
+	j->touched_ms = sc_mono_ms();
+}
+
+/* Handle one AddArtifactsRequest; -1 with err set ends the call. */
+static int
+upload_message(struct upload_job *j, const uint8_t *msg, size_t len,
+    struct sc_error *err)
+{
+	Spark__Connect__AddArtifactsRequest *req;
+	const Spark__Connect__AddArtifactsRequest__Batch *b;
+	const Spark__Connect__AddArtifactsRequest__BeginChunkedArtifact *bc;
+	const Spark__Connect__AddArtifactsRequest__ArtifactChunk *c;
+	size_t i;
+	int rc = 0;
+
+	/* Names as sent: the decoded strings would end at a NUL byte. */
+	if (sc_artifact_check_request(msg, len, err) == -1)
+		return -1;
+	req = sc_proto_unpack(
+	    &spark__connect__add_artifacts_request__descriptor, msg, len, err);
+	if (req == NULL) {
+		err->rpc_code = SC_GRPC_INVALID_ARGUMENT;
+		return -1;
+	}
+	if (j->s == NULL) {
+		/* As Spark: the first message names the session. */
+		j->s = sc_sessmgr_get(j->srv->sessions, USER(req),
+		    req->session_id, OBSERVED(req), SC_SESS_GET_OR_CREATE, err);
+		if (j->s == NULL ||
+		    (j->up = sc_artifact_upload_new(j->srv->artifacts, j->s,
+			 err)) == NULL) {
+			sc_svc_free_msg(req);
+			return -1;
+		}
+		j->session_id = sc_xstrdup(req->session_id);
+		j->touched_ms = sc_mono_ms();
+	} else if (sc_mono_ms() - j->touched_ms >= UPLOAD_TOUCH_MS) {
+		/* A long upload keeps its session from expiring under it. */
+		touch(j);
+	}
+	switch (req->payload_case) {
+	case SPARK__CONNECT__ADD_ARTIFACTS_REQUEST__PAYLOAD_BATCH:
+		b = req->batch;
+		for (i = 0; i < b->n_artifacts && rc == 0; i++) {
+			c = b->artifacts[i]->data;
+			rc = sc_artifact_upload_single(j->up,
+			    b->artifacts[i]->name, c ? c->data.data : NULL,
+			    c ? c->data.len : 0, c ? c->crc : 0, err);
+			j->bytes += c ? (int64_t)c->data.len : 0;
+		}
+		break;
+	case SPARK__CONNECT__ADD_ARTIFACTS_REQUEST__PAYLOAD_BEGIN_CHUNK:
+		bc = req->begin_chunk;
+		c = bc->initial_chunk;
+		rc = sc_artifact_upload_begin(j->up, bc->name, bc->total_bytes,
+		    bc->num_chunks, c ? c->data.data : NULL,
+		    c ? c->data.len : 0, c ? c->crc : 0, err);
+		j->bytes += c ? (int64_t)c->data.len : 0;
+		break;
+	case SPARK__CONNECT__ADD_ARTIFACTS_REQUEST__PAYLOAD_CHUNK:
+		c = req->chunk;
+		rc = sc_artifact_upload_chunk(j->up, c->data.data, c->data.len,
+		    c->crc, err);
+		j->bytes += (int64_t)c->data.len;
+		break;
+	default:
+		rc = sc_srv_error(err, "INVALID_ARTIFACT_STREAM.NO_PAYLOAD",
+		    NULL,
+		    "An AddArtifactsRequest carries no batch, begin_chunk "
+		    "or chunk.");
+		break;
+	}
+	sc_svc_free_msg(req);
+	return rc;
+}
+
+/* Half-close: commit and answer with one summary per artifact. */
+static void
+upload_finish(struct upload_job *j)
+{
+	Spark__Connect__AddArtifactsResponse resp =
+	    SPARK__CONNECT__ADD_ARTIFACTS_RESPONSE__INIT;
+	Spark__Connect__AddArtifactsResponse__ArtifactSummary *sum = NULL;
+	Spark__Connect__AddArtifactsResponse__ArtifactSummary **sump = NULL;
+	const struct sc_artifact_summary *v = NULL;
+	struct sc_error err;
+	size_t i, n = 0, bad = 0;
+
+	if (j->up != NULL &&
+	    sc_artifact_upload_commit(j->up, &v, &n, &err) == -1) {
+		sc_debug("AddArtifacts of session %s failed: %s", j->session_id,
+		    err.msg);
+		sc_artifact_upload_free(j->up);
+		j->up = NULL;
+		sc_srv_finish_error(j->call, j->s, &err);
+		return;
+	}
+	sum = sc_xcalloc(n ? n : 1, sizeof(*sum));
+	sump = sc_xcalloc(n ? n : 1, sizeof(*sump));
+	for (i = 0; i < n; i++) {
+		spark__connect__add_artifacts_response__artifact_summary__init(
+		    &sum[i]);
+		sum[i].name = (char *)(uintptr_t)v[i].name;
+		sum[i].is_crc_successful = v[i].crc_ok;
+		bad += !v[i].crc_ok;
+		sump[i] = &sum[i];
+	}
+	resp.n_artifacts = n;
+	resp.artifacts = sump;
+	if (j->s != NULL) {
+		resp.session_id = j->session_id;
+		resp.server_side_session_id = j->s->server_side_id;
+		if (bad == 0)
+			sc_info("session %s: %zu artifact%s added (%" PRId64
+				" bytes received)",
+			    j->session_id, n, n == 1 ? "" : "s", j->bytes);
+		else
+			sc_info("session %s: %zu artifact%s added, %zu failed "
+				"their CRC (%" PRId64 " bytes received)",
+			    j->session_id, n - bad, n - bad == 1 ? "" : "s",
+			    bad, j->bytes);
+	}
+	sc_svc_reply(j->call, &resp.base);
+	free(sum);
+	free(sump);
+}
+
+static void
+upload_done(struct upload_job *j)
+{
+	sc_artifact_upload_free(j->up);
+	if (j->s != NULL)
+		sc_session_unref(j->s);
+	job_unref(j);
+	sc_svc_job_end();
+}
+
+static void *
+upload_main(void *arg)
+{
+	struct upload_job *j = arg;
+	struct sc_error err;
+	enum upload_in in;
+	uint8_t *msg = NULL, *tmp;
+	size_t len = 0, cap = 0, tcap;
+	bool done;
+
+	done = !upload_read(j);
+	while (!done) {
+		pthread_mutex_lock(&j->mu);
+		while (j->in == IN_WAIT)
+			pthread_cond_wait(&j->cv, &j->mu);
+		in = j->in;
+		j->in = IN_WAIT;
+		/* Take the message; the next one may arrive meanwhile. */
+		tmp = msg;
+		tcap = cap;
+		msg = j->buf;
+		len = j->len;
+		cap = j->cap;
+		j->buf = tmp;
+		j->cap = tcap;
+		pthread_mutex_unlock(&j->mu);
+		switch (in) {
+		case IN_MSG:
+			if (!upload_read(j))
+				done = true; /* cancelled: nothing to answer */
+			else if (upload_message(j, msg, len, &err) == -1) {
+				sc_debug(
+				    "AddArtifacts of session %s failed: %s",
+				    j->session_id ? j->session_id : "?",
+				    err.msg);
+				/* Nothing is left once the client is told. */
+				sc_artifact_upload_free(j->up);
+				j->up = NULL;
+				sc_srv_finish_error(j->call, j->s, &err);
+				done = true;
+			}
+			break;
+		case IN_EOF:
+			upload_finish(j);
+			done = true;
+			break;
+		default: /* cancelled, deadline, lost connection */
+			done = true;
+			break;
+		}
+	}
+	free(msg);
+	upload_done(j);
+	return NULL;
+}
+
+void
+sc_svc_add_artifacts(struct sc_rpc_call *call, void *arg)
+{
+	struct sc_server *srv = arg;
+	struct upload_job *j;
+	struct sc_error err;
+	pthread_attr_t attr;
+	pthread_t tid;
+	int rc;
+
+	if (!sc_svc_authorized(srv, call))
+		return;
+	if (srv->artifacts == NULL) {
+		sc_srv_error(&err, "UNSUPPORTED_FEATURE.ARTIFACTS", "0A000",
+		    "The feature is not supported: this server keeps no "
+		    "artifacts.");
+		err.rpc_code = SC_GRPC_UNIMPLEMENTED;
+		sc_srv_finish_error(call, NULL, &err);
+		return;
+	}
+	j = sc_xcalloc(1, sizeof(*j));
+	j->srv = srv;
+	j->call = call;
+	sc_rpc_call_ref(call);
+	pthread_mutex_init(&j->mu, NULL);
+	pthread_cond_init(&j->cv, NULL);
+	j->refs = 1;
+	j->in = IN_WAIT;
+	sc_svc_job_begin();
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, UPLOAD_STACK);
+	rc = pthread_create(&tid, &attr, upload_main, j);
+	pthread_attr_destroy(&attr);
+	if (rc != 0) {
+		sc_srv_error(&err, "RESOURCE_EXHAUSTED", "53000",
+		    "Cannot start an artifact upload now: %s.", strerror(rc));
+		err.rpc_code = SC_GRPC_RESOURCE_EXHAUSTED;
+		sc_srv_finish_error(call, NULL, &err);
+		upload_done(j);
+	}
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * service_int.h: what the files of the service module share: the steps
+ * every handler takes (token, decode, session, reply) and the handlers
+ * that live outside service.c.  Not for use outside lib/server/service*.c.
+ */
+
+#ifndef SCTK_SERVER_SERVICE_INT_H
+#define SCTK_SERVER_SERVICE_INT_H
+
+#include <stdbool.h>
+
+#include "core/protocol.h"
+#include "server/server.h"
+#include "server/service.h"
+#include "server/session.h"
+
+struct sc_rpc_call;
+
+/* The request's optional fields, NULL when absent. */
+#define OBSERVED(r)                                             \
+	((r)->_client_observed_server_side_session_id_case != 0 \
+		? (r)->client_observed_server_side_session_id   \
+		: NULL)
+#define USER(r) ((r)->user_context != NULL ? (r)->user_context->user_id : "")
+
+bool sc_svc_has_prefix(const char *s, const char *prefix);
+
+/* Check the bearer token; on failure the call is finished. */
+bool sc_svc_authorized(struct sc_server *srv, struct sc_rpc_call *call);
+
+/* Unpack the request; on failure the call is finished INVALID_ARGUMENT. */
+void *sc_svc_decode(struct sc_rpc_call *call,
+    const ProtobufCMessageDescriptor *d);
+
+/* Pack m and send it as the unary reply. */
+void sc_svc_reply(struct sc_rpc_call *call, const ProtobufCMessage *m);
+
+/* Free an unpacked request; NULL is fine. */
+void sc_svc_free_msg(void *m);
+
+/* Look the session up; on failure the call is finished. */
+struct sc_session *sc_svc_session(struct sc_server *srv,
+    struct sc_rpc_call *call, const char *user, const char *sid,
+    const char *observed, enum sc_sess_lookup how);
+
+/* An INTERNAL error without an error class (Spark's plain exceptions). */
+int sc_svc_plain_error(struct sc_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* A thread of the service starts or ends; sc_service_drain() waits. */
+void sc_svc_job_begin(void);
+void sc_svc_job_end(void);
+
+/* Handlers outside service.c (arg: the struct sc_server). */
+void sc_svc_config(struct sc_rpc_call *call, void *arg);
+void sc_svc_artifact_status(struct sc_rpc_call *call, void *arg);
+void sc_svc_add_artifacts(struct sc_rpc_call *call, void *arg);
+
+#endif

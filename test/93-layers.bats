@@ -1,0 +1,66 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+#
+# 93-layers: lib/server's layers, checked on the built objects.  The
+# SQLite engine (engine*.o) and the Spark errors it raises (srverror.o)
+# sit on lib/core alone: they call nothing of the RPC layer (rpc*.o), the
+# session manager (session.o), the execution manager (exec*.o) or the
+# service (service.o, srverror_rpc.o), and they link into a program with
+# lib/core minus its RPC objects and without the gRPC libraries.
+
+bats_require_minimum_version 1.7.0
+load helpers/common
+
+setup() {
+	obj="$SCTK_BUILD/obj"
+	engine=("$obj"/lib/server/engine*.o)
+	[ -e "${engine[0]}" ] || skip "no engine objects in $obj"
+	[ -e "$obj/lib/server/srverror.o" ]
+}
+
+@test "the engine and srverror.o name nothing of rpc, sessions, executions" {
+	local o bad=
+	for o in "${engine[@]}" "$obj/lib/server/srverror.o"; do
+		run -0 nm -u "$o"
+		bad+=$(printf '%s\n' "$output" | awk -v o="${o##*/}" '
+		    $2 ~ /^(sc_rpc_|sc_sess|sc_exec|sc_service_|sc_srv_finish|grpc_|gpr_)/ {
+			print o ": " $2
+		    }')
+	done
+	[ -z "$bad" ] || { echo "$bad"; false; }
+}
+
+@test "the engine links with lib/core minus rpc and without gRPC" {
+	local t="$BATS_TEST_TMPDIR" core=()
+	local o
+	for o in "$obj"/lib/core/*.o; do
+		case ${o##*/} in rpc*.o) continue ;; esac
+		core+=("$o")
+	done
+	[ "${#core[@]}" -gt 10 ]
+	run -0 ar rcs "$t/core.a" "${core[@]}" \
+	    $(find "$obj/gen" -name '*.o')
+	printf 'int main(void) { return 0; }\n' >"$t/main.c"
+	# Every object named here is linked whole: all that it calls must be
+	# found in lib/core's archive (which pulls only what is needed).
+	run -0 "${CC:-cc}" ${SANITIZE:+-fsanitize=$SANITIZE} -o "$t/layer" \
+	    "$t/main.c" "${engine[@]}" "$obj/lib/server/srverror.o" \
+	    "$obj/lib/server/conf.o" "$t/core.a" \
+	    -lprotobuf-c -lsqlite3 -lz -lpthread -lm
+	[ -x "$t/layer" ]
+	# Nothing of the RPC layer came in through lib/core either.
+	run -0 nm "$t/layer"
+	run -1 grep -E ' [TtDdBb] (sc_rpc_|grpc_)' <<<"$output"
+}
+
+@test "without srverror.o the engine's error calls stay unresolved" {
+	# The check above can fail: leave out the error module and the
+	# link must name sc_srv_error.
+	local t="$BATS_TEST_TMPDIR"
+	printf 'int main(void) { return 0; }\n' >"$t/main.c"
+	run ! "${CC:-cc}" ${SANITIZE:+-fsanitize=$SANITIZE} -o "$t/layer" \
+	    "$t/main.c" "${engine[@]}" "$obj/lib/server/conf.o" \
+	    "$SCTK_BUILD/lib/libsccore.a" \
+	    -lgrpc -lgpr -lprotobuf-c -lsqlite3 -lz -lpthread -lm
+	[[ "$output" == *"undefined reference to \`sc_srv_error'"* ]]
+}

@@ -563,6 +563,14 @@ artifacts_closed_hook(struct sc_session *s, void *arg)
 	sc_artifact_session_closed(arg, s->server_side_id);
 }
 
+/* The engine's resolver of a session's files/ artifacts. */
+static int
+artifact_files(void *arg, void *owner, const char *name, int *fdp,
+    struct sc_error *err)
+{
+	return sc_artifact_path(arg, owner, name, fdp, NULL, 0, err);
+}
+
 /* The artifact store of --artifact-dir, or a private one; NULL on error. */
 static struct sc_artifact_store *
 open_artifacts(const struct opts *o, const struct sc_server_conf *conf,
@@ -703,6 +711,7 @@ main(int argc, char *argv[])
 		sc_engine_free(srv.engine);
 		return fatal(&err);
 	}
+	sc_engine_set_files(srv.engine, artifact_files, srv.artifacts);
 	srv.sessions = sc_sessmgr_new(&srv.conf, srv.engine);
 	if ((srv.execs = sc_execmgr_new(&srv.conf, &err)) == NULL) {
 		rc = fatal(&err);

@@ -372,6 +372,19 @@ fail:
 }
 
 void
+sc_engine_set_files(struct sc_engine *e, sc_engine_files_fn *fn, void *arg)
+{
+	e->files = fn;
+	e->files_arg = arg;
+}
+
+void
+sc_engine_conn_set_owner(struct sc_engine_conn *c, void *owner)
+{
+	c->owner = owner;
+}
+
+void
 sc_engine_conn_free(struct sc_engine_conn *c)
 {
 	size_t i;
@@ -1011,7 +1024,9 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 	sc_buf_init(&cap.data, COMMAND_OUTPUT_MAX);
 	cap.overflow = false;
 	p.raw = true;
-	sc_eng_dialect(src->query != NULL ? src->query : "", &p.sql);
+	if (sc_eng_dialect(&x, src->query != NULL ? src->query : "", &p.sql,
+		err) == -1)
+		goto out;
 	if (is_single_query(&x, (const char *)p.sql.data, &query, err) == -1)
 		goto out;
 	if (query) {

@@ -95,6 +95,27 @@
  * range ids, literals and count; true otherwise.  Decimals kept as REAL
  * by SQLite arithmetic have 15 significant digits.
  *
+ * Files.  read.data_source (format csv, json or text; paths, or the
+ * option path, naming "files/..." artifacts of the session) and, in SQL,
+ * csv.`files/x.csv`, json.`...`, text.`...` (Spark SQL's own form, with
+ * default options) and sctk's read_files('files/x.csv', format => 'csv',
+ * header => true, ...) load the files into a TEMP table of the call,
+ * streamed line by line (twice when the schema is inferred).  Options:
+ * header, inferSchema, sep/delimiter, quote, escape, nullValue, path;
+ * multiLine false, mode PERMISSIVE and encoding UTF-8 only; others are
+ * ignored, as Spark does; a schema (DDL or JSON) replaces inference.
+ * CSV: columns _c0, _c1, ... (or the header's names) as wide as the
+ * first record; every column string unless inferSchema (int, bigint,
+ * double, date, timestamp, boolean, else string); an empty unquoted
+ * field, or one equal to nullValue, is null; short records are padded
+ * with nulls, long ones cut.  JSON lines: columns sorted by name, types
+ * bigint, decimal(38,0), double, boolean, string; a line that is not an
+ * object gives _corrupt_record; a nested value is
+ * UNSUPPORTED_FEATURE.DATA_TYPE.  Text: one column value.  Names
+ * outside files/ are UNSUPPORTED_FEATURE.DATA_SOURCE (0A000), as are
+ * other formats and unsupported option values; a missing file is
+ * PATH_NOT_FOUND (42K03), a bad name INVALID_ARTIFACT_PATH.
+ *
  * Errors are Spark-style (sc_srv_error(): status SC_ST_FAILED, message
  * "[CLASS] text SQLSTATE: xxxxx"):
  *   TABLE_OR_VIEW_NOT_FOUND 42P01            SQLite "no such table"
@@ -199,6 +220,20 @@ void sc_engine_free(struct sc_engine *e);
  */
 void sc_engine_configure(struct sc_engine *e,
     const struct sc_server_conf *conf);
+
+/*
+ * Uploaded files.  fn opens the artifact name ("files/...", already
+ * checked to start so) of the connection's owner: 0 with *fdp a new
+ * read-only descriptor (the engine closes it), or -1 with err set
+ * (PATH_NOT_FOUND 42K03 when there is none).  Set it before the first
+ * connection; without it every file is PATH_NOT_FOUND.  See "Files".
+ */
+typedef int sc_engine_files_fn(void *arg, void *owner, const char *name,
+    int *fdp, struct sc_error *err);
+void sc_engine_set_files(struct sc_engine *e, sc_engine_files_fn *fn,
+    void *arg);
+/* The owner (a session) given to the files resolver; before any call. */
+void sc_engine_conn_set_owner(struct sc_engine_conn *c, void *owner);
 
 /* A new connection (one per session).  NULL on failure (err set). */
 struct sc_engine_conn *sc_engine_conn_new(struct sc_engine *e,

@@ -4,7 +4,9 @@
  * engine_dialect.c: Spark SQL text made fit for SQLite.  A small
  * tokenizer finds CAST and TRY_CAST with a Spark type (they become
  * sc_cast(), Spark's conversions) and the type STRING in CREATE column
- * definitions (it becomes TEXT); every other token is copied as it is.
+ * definitions (it becomes TEXT), and file references (csv.`files/x.csv`,
+ * read_files(...)), which become the TEMP tables the files are loaded
+ * into; every other token is copied as it is.
  */
 
 #include "server/engine_int.h"
@@ -15,6 +17,7 @@
 #include <strings.h>
 
 #include "core/xmem.h"
+#include "server/srverror.h"
 #include "core/banned.h"
 
 enum tok { T_SPACE, T_WORD, T_IDENT, T_STRING, T_PUNCT };
@@ -103,6 +106,9 @@ next_sig(const struct token *t, size_t n, size_t i)
 }
 
 struct dialect {
+	struct sc_ectx *x; /* NULL: file references are copied */
+	struct sc_error *err;
+	int rc; /* -1 once loading a file failed */
 	const char *s;
 	struct token *t;
 	size_t n;
@@ -158,6 +164,136 @@ rewrite_cast(struct dialect *d, size_t i, struct sc_buf *out)
 	return j + 1;
 }
 
+/* The text of a quoted token, unquoted (a doubled quote is one). */
+static char *
+unquote(const struct dialect *d, const struct token *t)
+{
+	struct sc_buf b;
+	size_t i;
+	char q = d->s[t->off];
+
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	for (i = t->off + 1; i + 1 < t->off + t->len; i++) {
+		sc_buf_addch(&b, d->s[i], NULL);
+		if (d->s[i] == q && d->s[i + 1] == q)
+			i++;
+	}
+	return (char *)sc_buf_detach(&b, NULL);
+}
+
+static bool
+is_format_word(const char *s, const struct token *t)
+{
+	return word_is(s, t, "csv") || word_is(s, t, "json") ||
+	    word_is(s, t, "text");
+}
+
+/*
+ * Spark SQL's csv.`files/x.csv` (also json, text) at token i, not after
+ * a '.': load it and write the TEMP table's name; the index after it,
+ * or 0 to leave the text alone.
+ */
+static size_t
+rewrite_file_ref(struct dialect *d, size_t i, struct sc_buf *out)
+{
+	const char *s = d->s;
+	struct token *t = d->t;
+	size_t dot, id;
+	char *path, *fmt;
+
+	if (d->x == NULL || d->rc == -1 ||
+	    (d->nsig > 0 && punct_is(s, &t[d->sig[0]], '.')))
+		return 0;
+	dot = next_sig(t, d->n, i);
+	if (dot >= d->n || !punct_is(s, &t[dot], '.'))
+		return 0;
+	id = next_sig(t, d->n, dot);
+	if (id >= d->n || t[id].kind != T_IDENT || s[t[id].off] != '`' ||
+	    t[id].len < 2 || s[t[id].off + t[id].len - 1] != '`')
+		return 0;
+	path = unquote(d, &t[id]);
+	fmt = sc_xstrndup(s + t[i].off, t[i].len);
+	if (sc_eng_files_table(d->x, fmt, path, NULL, 0, out, d->err) == -1)
+		d->rc = -1;
+	free(path);
+	free(fmt);
+	return id + 1;
+}
+
+/*
+ * sctk's read_files('path', name => value, ...) at token i (values are
+ * strings, true, false or numbers; format defaults to csv): load it and
+ * write the TEMP table's name; the index after it, or 0.
+ */
+static size_t
+rewrite_read_files(struct dialect *d, size_t i, struct sc_buf *out)
+{
+	const char *s = d->s;
+	struct token *t = d->t;
+	char *path = NULL, *fmt = NULL, **kv = NULL;
+	size_t nkv = 0, j, k, end = 0;
+
+	if (d->x == NULL || d->rc == -1 ||
+	    (d->nsig > 0 && punct_is(s, &t[d->sig[0]], '.')))
+		return 0;
+	j = next_sig(t, d->n, i);
+	if (j >= d->n || !punct_is(s, &t[j], '('))
+		return 0;
+	j = next_sig(t, d->n, j);
+	if (j >= d->n || t[j].kind != T_STRING)
+		goto bad;
+	path = unquote(d, &t[j]);
+	for (;;) {
+		j = next_sig(t, d->n, j);
+		if (j < d->n && punct_is(s, &t[j], ')')) {
+			end = j + 1;
+			break;
+		}
+		if (j >= d->n || !punct_is(s, &t[j], ','))
+			goto bad;
+		j = next_sig(t, d->n, j);
+		if (j >= d->n || t[j].kind != T_WORD)
+			goto bad;
+		k = j;
+		j = next_sig(t, d->n, j);
+		if (j + 1 >= d->n || !punct_is(s, &t[j], '=') ||
+		    !punct_is(s, &t[j + 1], '>'))
+			goto bad;
+		j = next_sig(t, d->n, j + 1);
+		if (j >= d->n)
+			goto bad;
+		kv = sc_xreallocarray(kv, nkv + 2, sizeof(*kv));
+		kv[nkv++] = sc_xstrndup(s + t[k].off, t[k].len);
+		if (t[j].kind == T_STRING) {
+			kv[nkv++] = unquote(d, &t[j]);
+		} else if (t[j].kind == T_WORD) {
+			kv[nkv++] = sc_xstrndup(s + t[j].off, t[j].len);
+		} else {
+			goto bad;
+		}
+	}
+	for (k = 0; k + 1 < nkv; k += 2)
+		if (strcasecmp(kv[k], "format") == 0)
+			fmt = kv[k + 1];
+	if (sc_eng_files_table(d->x, fmt != NULL ? fmt : "csv", path,
+		(const char *const *)kv, nkv, out, d->err) == -1)
+		d->rc = -1;
+	goto out;
+bad:
+	d->rc = -1;
+	end = d->n;
+	sc_srv_error(d->err, "INVALID_PARAMETER_VALUE", "22023",
+	    "read_files() takes a path string and then name => value "
+	    "options whose values are strings, true or false: "
+	    "read_files('files/x.csv', format => 'csv', header => true).");
+out:
+	for (k = 0; k < nkv; k++)
+		free(kv[k]);
+	free(kv);
+	free(path);
+	return end;
+}
+
 static void
 emit(struct dialect *d, size_t from, size_t to, struct sc_buf *out)
 {
@@ -174,6 +310,18 @@ emit(struct dialect *d, size_t from, size_t to, struct sc_buf *out)
 		if ((word_is(s, &t[i], "cast") ||
 			word_is(s, &t[i], "try_cast")) &&
 		    (after = rewrite_cast(d, i, out)) != 0) {
+			i = after - 1;
+			d->sig[1] = d->sig[0];
+			d->sig[0] = i;
+			d->nsig++;
+			continue;
+		}
+		if (((is_format_word(s, &t[i]) &&
+			 (after = rewrite_file_ref(d, i, out)) != 0) ||
+			(word_is(s, &t[i], "read_files") &&
+			    (after = rewrite_read_files(d, i, out)) != 0))) {
+			if (after > to)
+				after = to;
 			i = after - 1;
 			d->sig[1] = d->sig[0];
 			d->sig[0] = i;
@@ -209,16 +357,20 @@ emit(struct dialect *d, size_t from, size_t to, struct sc_buf *out)
  * becomes TEXT in the column definitions of CREATE statements (its
  * NUMERIC affinity would turn '007' into 7).  Nothing else changes.
  */
-void
-sc_eng_dialect(const char *s, struct sc_buf *out)
+int
+sc_eng_dialect(struct sc_ectx *x, const char *s, struct sc_buf *out,
+    struct sc_error *err)
 {
 	struct dialect d;
 
 	memset(&d, 0, sizeof(d));
+	d.x = x;
+	d.err = err;
 	d.s = s;
 	d.t = tokenize(s, &d.n);
 	emit(&d, 0, d.n, out);
 	free(d.t);
+	return d.rc;
 }
 
 const char *

@@ -1049,10 +1049,9 @@ sc_eng_expr(struct sc_ectx *x, const struct sc_eplan *in,
 		if (s == NULL)
 			s = "";
 		sc_buf_addch(sql, '(', NULL);
-		sc_eng_dialect(s, sql);
+		rc = sc_eng_dialect(x, s, sql, err);
 		sc_buf_addstr(sql, "\n)", NULL);
 		sc_buf_addstr(&ei->name, s, NULL);
-		rc = 0;
 		break;
 	}
 	case SC_EXPR_(ALIAS): {

@@ -58,6 +58,8 @@ struct sc_engine {
 	int64_t op_memory; /* bytes per operation, 0 unlimited */
 	int64_t max_value; /* bytes of one value */
 	int64_t heap_limit; /* SQLite's hard heap limit, 0 none */
+	sc_engine_files_fn *files; /* resolver of files/ names, or NULL */
+	void *files_arg;
 };
 
 /*
@@ -72,6 +74,7 @@ struct sc_engine_conn {
 	unsigned tmpseq; /* TEMP table names */
 	char **stale; /* TEMP tables left to drop */
 	size_t nstale;
+	void *owner; /* given to e->files */
 };
 
 /* One call in progress on a connection. */
@@ -209,7 +212,12 @@ int sc_eng_unsupported_expression(const Spark__Connect__Expression *e,
 int sc_eng_deeper(struct sc_ectx *x, struct sc_error *err);
 
 /* engine_dialect.c */
-void sc_eng_dialect(const char *s, struct sc_buf *out);
+/*
+ * With x, file references (csv.`files/x.csv`, read_files(...)) are
+ * loaded and become TEMP tables; without, they are copied.  0 or -1.
+ */
+int sc_eng_dialect(struct sc_ectx *x, const char *s, struct sc_buf *out,
+    struct sc_error *err);
 /* s after its spaces and comments; NULL if a comment is not closed. */
 const char *sc_eng_sql_skip(const char *s);
 /* Whether the SQL text s holds nothing but spaces, comments and ';'. */
@@ -288,8 +296,23 @@ void sc_eng_acct_done(struct sc_eacct *a);
 void sc_eng_heap_limit(int64_t bytes);
 
 /* engine_local.c */
+/* A schema string (DDL "a INT, b STRING" or DataType JSON) as columns. */
+int sc_eng_schema_string(const char *s, struct sc_ecol **cols, size_t *n,
+    struct sc_error *err);
 int sc_eng_local_relation(struct sc_ectx *x,
     const Spark__Connect__LocalRelation *lr, struct sc_eplan *out,
+    struct sc_error *err);
+
+/* engine_files.c */
+int sc_eng_files_read(struct sc_ectx *x,
+    const Spark__Connect__Read__DataSource *ds, struct sc_eplan *out,
+    struct sc_error *err);
+/*
+ * Load path (format, options kv[0] = kv[1], ...) into a TEMP table of
+ * the call; its name ("temp.`_sc_file_N`") is appended to table.
+ */
+int sc_eng_files_table(struct sc_ectx *x, const char *format, const char *path,
+    const char *const *kv, size_t nkv, struct sc_buf *table,
     struct sc_error *err);
 
 /* engine_show.c */

@@ -410,8 +410,8 @@ bad:
 	return bad_schema(s, "malformed DDL", err);
 }
 
-static int
-schema_string(const char *s, struct sc_ecol **cols, size_t *n,
+int
+sc_eng_schema_string(const char *s, struct sc_ecol **cols, size_t *n,
     struct sc_error *err)
 {
 	const char *p = s;
@@ -660,7 +660,7 @@ sc_eng_local_relation(struct sc_ectx *x,
 			goto out;
 	}
 	if (schema) {
-		if (schema_string(lr->schema, &scols, &ns, err) == -1)
+		if (sc_eng_schema_string(lr->schema, &scols, &ns, err) == -1)
 			goto out;
 		if (data && ns != n) {
 			sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",

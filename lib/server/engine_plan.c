@@ -473,6 +473,13 @@ range_rel(const Spark__Connect__Range *r, struct sc_eplan *out,
 	return 0;
 }
 
+static int
+streaming_error(struct sc_error *err)
+{
+	return sc_srv_error(err, "UNSUPPORTED_FEATURE.RELATION", "0A000",
+	    "Streaming reads are not supported by sc-serve.");
+}
+
 /* Read from a table; spark_catalog.default.t means main.t. */
 static int
 named_table(const Spark__Connect__Read *r, struct sc_eplan *out,
@@ -482,14 +489,12 @@ named_table(const Spark__Connect__Read *r, struct sc_eplan *out,
 	struct sc_buf t;
 	size_t i, first = 0;
 
-	if (r->read_type_case != SPARK__CONNECT__READ__READ_TYPE_NAMED_TABLE)
-		return sc_srv_error(err, "UNSUPPORTED_FEATURE.RELATION",
-		    "0A000",
-		    "The relation type 'read.data_source' is not "
-		    "supported by sc-serve.");
+	if (r->read_type_case != SPARK__CONNECT__READ__READ_TYPE_NAMED_TABLE ||
+	    r->named_table == NULL)
+		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "A read relation needs a named table or a data source.");
 	if (unknown_field(&r->base) == 3)
-		return sc_srv_error(err, "UNSUPPORTED_FEATURE.RELATION",
-		    "0A000", "Streaming reads are not supported by sc-serve.");
+		return streaming_error(err);
 	if (sc_eng_ident_parse(r->named_table->unparsed_identifier != NULL
 		    ? r->named_table->unparsed_identifier
 		    : "",
@@ -1079,16 +1084,23 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 	switch (r->rel_type_case) {
 	case SC_REL_(SQL):
 		out->raw = true;
-		sc_eng_dialect(r->sql->query != NULL ? r->sql->query : "",
-		    &out->sql);
+		rc = sc_eng_dialect(x,
+		    r->sql->query != NULL ? r->sql->query : "", &out->sql, err);
 		free(x->params.v);
 		sc_eng_params_from_sql(&x->params, r->sql);
-		rc = 0;
 		break;
 	case SC_REL_(RANGE):
 		rc = range_rel(r->range, out, err);
 		break;
 	case SC_REL_(READ):
+		if (r->read->read_type_case ==
+		    SPARK__CONNECT__READ__READ_TYPE_DATA_SOURCE) {
+			rc = unknown_field(&r->read->base) == 3
+			    ? streaming_error(err)
+			    : sc_eng_files_read(x, r->read->data_source, out,
+				  err);
+			break;
+		}
 		rc = named_table(r->read, out, err);
 		break;
 	case SC_REL_(LOCAL_RELATION):

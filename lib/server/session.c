@@ -413,6 +413,8 @@ sc_session_conn(struct sc_session *s, struct sc_error *err)
 	/* Open without the lock; of two racing opens the first one wins. */
 	if ((fresh = sc_engine_conn_new(engine, err)) == NULL)
 		return NULL;
+	/* The engine reads the session's uploaded files through it. */
+	sc_engine_conn_set_owner(fresh, s);
 	pthread_mutex_lock(&s->lock);
 	if (s->conn == NULL) {
 		s->conn = fresh;

@@ -5,11 +5,19 @@
  * minimal server on core/rpc with a server-streaming method that sends one
  * pre-packed message N times (each send started from the previous send's
  * sent() callback) and a unary echo; "stream" and "unary" are clients that
- * read and discard.  No Spark Connect logic, so sc-serve's numbers can be
- * read as a fraction of what the transport alone does on this machine.
+ * read and discard.  "upload" is the client-streaming reference: it reads
+ * a file in pieces and streams each piece as one message to the server's
+ * sink, which counts the bytes and answers once; with --artifact NAME it
+ * streams the same pieces to a Spark Connect server's AddArtifacts
+ * instead, as BeginChunkedArtifact and ArtifactChunk messages with their
+ * CRC-32, packed by hand (the server's share of an upload, without any
+ * client logic).  No Spark Connect logic in the server,
+ * so sc-serve's and sc-upload's numbers can be read as a fraction of what
+ * the transport alone does on this machine.
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -18,10 +26,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/crc.h"
 #include "core/error.h"
 #include "core/protocol.h"
 #include "core/rpc.h"
@@ -32,6 +42,7 @@
 
 #define M_STREAM "/sctk.bench.Raw/Stream"
 #define M_ECHO "/sctk.bench.Raw/Echo"
+#define M_SINK "/sctk.bench.Raw/Sink"
 
 /* The largest message the reference sends: below gRPC's receive limit. */
 #define MAX_MSG (64UL * 1024 * 1024)
@@ -43,7 +54,9 @@
 static const char usage_text[] =
     "usage: rawstream serve [--ready-file file] [--threads n]\n"
     "       rawstream stream -s uri --size bytes --count n\n"
-    "       rawstream unary -s uri --count n [--warmup n] [--size bytes]\n";
+    "       rawstream unary -s uri --count n [--warmup n] [--size bytes]\n"
+    "       rawstream upload -s uri --file file [--size bytes]\n"
+    "                 [--artifact name --session-id uuid]\n";
 
 #define BENCH_PROG "rawstream"
 #include "bench.h"
@@ -170,6 +183,46 @@ on_echo(struct sc_rpc_call *call, void *arg)
 	(void)sc_rpc_call_reply(call, req, n);
 }
 
+struct sink {
+	uint64_t count, bytes;
+};
+
+/* Client-streaming: count the messages and bytes, answer "COUNT BYTES". */
+static void
+sink_read(struct sc_rpc_call *call, const void *msg, size_t len, bool ok,
+    void *arg)
+{
+	struct sink *st = arg;
+	char reply[64];
+	int n;
+
+	if (!ok) {
+		free(st);
+		return;
+	}
+	if (msg == NULL) {
+		n = snprintf(reply, sizeof(reply), "%" PRIu64 " %" PRIu64,
+		    st->count, st->bytes);
+		(void)sc_rpc_call_reply(call, reply, (size_t)n);
+		free(st);
+		return;
+	}
+	st->count++;
+	st->bytes += len;
+	if (sc_rpc_call_read(call, sink_read, st) == -1)
+		free(st);
+}
+
+static void
+on_sink(struct sc_rpc_call *call, void *arg)
+{
+	struct sink *st = sc_xcalloc(1, sizeof(*st));
+
+	(void)arg;
+	if (sc_rpc_call_read(call, sink_read, st) == -1)
+		free(st);
+}
+
 static int
 serve(int argc, char *argv[])
 {
@@ -216,6 +269,8 @@ serve(int argc, char *argv[])
 		on_stream, NULL, &err) == -1 ||
 	    sc_rpc_server_add_method(srv, M_ECHO, SC_RPC_UNARY, on_echo, NULL,
 		&err) == -1 ||
+	    sc_rpc_server_add_method(srv, M_SINK, SC_RPC_CLIENT_STREAM, on_sink,
+		NULL, &err) == -1 ||
 	    sc_rpc_server_start(srv, &port, &err) == -1)
 		die("server: %s", err.msg);
 	if (ready != NULL) {
@@ -241,6 +296,9 @@ serve(int argc, char *argv[])
 
 struct client_opts {
 	const char *server;
+	const char *file;
+	const char *artifact;
+	const char *session_id;
 	uint64_t size;
 	uint64_t count;
 	uint64_t warmup;
@@ -250,7 +308,10 @@ static void
 client_args(int argc, char *argv[], struct client_opts *co)
 {
 	static const struct option longopts[] = {
+		{ "artifact", required_argument, NULL, 'a' },
 		{ "count", required_argument, NULL, 'c' },
+		{ "file", required_argument, NULL, 'f' },
+		{ "session-id", required_argument, NULL, 'i' },
 		{ "server", required_argument, NULL, 's' },
 		{ "size", required_argument, NULL, 'z' },
 		{ "warmup", required_argument, NULL, 'w' }, { NULL, 0, NULL, 0 }
@@ -263,6 +324,15 @@ client_args(int argc, char *argv[], struct client_opts *co)
 		switch (ch) {
 		case 'c':
 			co->count = num_arg(optarg, "count", MAX_COUNT);
+			break;
+		case 'a':
+			co->artifact = optarg;
+			break;
+		case 'f':
+			co->file = optarg;
+			break;
+		case 'i':
+			co->session_id = optarg;
 			break;
 		case 's':
 			co->server = optarg;
@@ -277,7 +347,8 @@ client_args(int argc, char *argv[], struct client_opts *co)
 			usage();
 		}
 	}
-	if (optind != argc || co->server == NULL || co->count == 0)
+	if (optind != argc || co->server == NULL ||
+	    (co->count == 0 && co->file == NULL))
 		usage();
 }
 
@@ -390,6 +461,161 @@ unary_client(int argc, char *argv[])
 	return 0;
 }
 
+/*
+ * One piece as a message: the raw bytes for the sink, or an
+ * AddArtifactsRequest (begin_chunk for the first, chunk after) packed
+ * into msg.
+ */
+static const void *
+piece_message(const struct client_opts *co, struct sc_buf *msg,
+    const uint8_t *data, size_t len, uint64_t index, uint64_t total,
+    size_t *lenp)
+{
+	Spark__Connect__AddArtifactsRequest req =
+	    SPARK__CONNECT__ADD_ARTIFACTS_REQUEST__INIT;
+	Spark__Connect__AddArtifactsRequest__BeginChunkedArtifact b =
+	    SPARK__CONNECT__ADD_ARTIFACTS_REQUEST__BEGIN_CHUNKED_ARTIFACT__INIT;
+	Spark__Connect__AddArtifactsRequest__ArtifactChunk c =
+	    SPARK__CONNECT__ADD_ARTIFACTS_REQUEST__ARTIFACT_CHUNK__INIT;
+	Spark__Connect__UserContext uc = SPARK__CONNECT__USER_CONTEXT__INIT;
+	struct sc_error err;
+
+	if (co->artifact == NULL) {
+		*lenp = len;
+		return data;
+	}
+	uc.user_id = (char *)"bench";
+	req.session_id = (char *)co->session_id;
+	req.user_context = &uc;
+	c.data.data = (uint8_t *)data;
+	c.data.len = len;
+	c.crc = sc_crc32_update(0, data, len);
+	if (index == 0) {
+		b.name = (char *)co->artifact;
+		b.total_bytes = (int64_t)total;
+		b.num_chunks = (int64_t)((total + co->size - 1) / co->size);
+		b.initial_chunk = &c;
+		req.payload_case =
+		    SPARK__CONNECT__ADD_ARTIFACTS_REQUEST__PAYLOAD_BEGIN_CHUNK;
+		req.begin_chunk = &b;
+	} else {
+		req.payload_case =
+		    SPARK__CONNECT__ADD_ARTIFACTS_REQUEST__PAYLOAD_CHUNK;
+		req.chunk = &c;
+	}
+	sc_error_init(&err);
+	sc_buf_reset(msg);
+	if (sc_proto_pack(&req.base, msg, &err) == -1)
+		die("pack: %s", err.msg);
+	*lenp = msg->len;
+	return msg->data;
+}
+
+/* The answer: the sink's counts, or one artifact stored with a good CRC. */
+static void
+check_answer(const struct client_opts *co, const struct sc_buf *resp,
+    uint64_t msgs, uint64_t bytes)
+{
+	Spark__Connect__AddArtifactsResponse *r;
+	struct sc_error err;
+	uint64_t got_msgs, got_bytes;
+
+	if (co->artifact == NULL) {
+		if (sscanf((const char *)resp->data, "%" SCNu64 " %" SCNu64,
+			&got_msgs, &got_bytes) != 2 ||
+		    got_msgs != msgs || got_bytes != bytes)
+			die("upload: the sink counted '%s', sent %" PRIu64
+			    " %" PRIu64,
+			    (const char *)resp->data, msgs, bytes);
+		return;
+	}
+	sc_error_init(&err);
+	r = sc_proto_unpack(&spark__connect__add_artifacts_response__descriptor,
+	    resp->data, resp->len, &err);
+	if (r == NULL)
+		die("upload: %s", err.msg);
+	if (r->n_artifacts != 1 ||
+	    strcmp(r->artifacts[0]->name, co->artifact) != 0 ||
+	    !r->artifacts[0]->is_crc_successful)
+		die("upload: the server did not store '%s'", co->artifact);
+	protobuf_c_message_free_unpacked(&r->base, NULL);
+}
+
+/*
+ * The file in --size pieces (default 32 KiB, Spark's chunk), each piece
+ * one message, on one client-streaming call: what the transport does
+ * with the same bytes as an upload, reading included.
+ */
+static int
+upload_client(int argc, char *argv[])
+{
+	struct client_opts co;
+	struct sc_rpc *rpc;
+	struct sc_rpc_upload *up;
+	struct sc_error err;
+	struct sc_buf resp, msg;
+	struct stat st;
+	const void *m;
+	uint8_t *buf;
+	uint64_t msgs = 0, bytes = 0;
+	size_t have, mlen;
+	ssize_t r;
+	double t0, secs;
+	int fd;
+
+	client_args(argc, argv, &co);
+	if (co.file == NULL || (co.artifact != NULL) != (co.session_id != NULL))
+		usage();
+	if (co.size == 0)
+		co.size = 32768;
+	if ((fd = open(co.file, O_RDONLY | O_CLOEXEC)) == -1 ||
+	    fstat(fd, &st) == -1)
+		die("%s: %s", co.file, strerror(errno));
+	rpc = connect_to(co.server);
+	sc_error_init(&err);
+	sc_buf_init(&resp, SC_BUF_UNLIMITED);
+	sc_buf_init(&msg, SC_BUF_UNLIMITED);
+	buf = sc_xmalloc(co.size);
+	t0 = now_s();
+	if ((up = sc_rpc_upload_open(rpc,
+		 co.artifact != NULL ? SC_METHOD_ADD_ARTIFACTS : M_SINK, NULL,
+		 &err)) == NULL)
+		die("upload: %s", err.msg);
+	for (;;) {
+		/* Whole pieces, as an uploader would send them. */
+		have = 0;
+		while (have < co.size &&
+		    (r = read(fd, buf + have, co.size - have)) != 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0)
+				die("%s: %s", co.file, strerror(errno));
+			have += (size_t)r;
+		}
+		if (have == 0)
+			break;
+		m = piece_message(&co, &msg, buf, have, msgs,
+		    (uint64_t)st.st_size, &mlen);
+		if (sc_rpc_upload_write(up, m, mlen, &err) == -1)
+			die("upload: %s", err.msg);
+		msgs++;
+		bytes += have;
+	}
+	if (sc_rpc_upload_finish(up, &resp, &err) == -1)
+		die("upload: %s", err.msg);
+	secs = now_s() - t0;
+	check_answer(&co, &resp, msgs, bytes);
+	sc_rpc_upload_free(up);
+	close(fd);
+	free(buf);
+	sc_buf_release(&resp);
+	sc_buf_release(&msg);
+	sc_rpc_free(rpc);
+	printf("msgs=%" PRIu64 " bytes=%" PRIu64 " secs=%.6f mb_per_s=%.2f\n",
+	    msgs, bytes, secs, (double)bytes / secs / 1e6);
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -402,5 +628,7 @@ main(int argc, char *argv[])
 		return stream_client(argc - 1, argv + 1);
 	if (strcmp(argv[1], "unary") == 0)
 		return unary_client(argc - 1, argv + 1);
+	if (strcmp(argv[1], "upload") == 0)
+		return upload_client(argc - 1, argv + 1);
 	usage();
 }

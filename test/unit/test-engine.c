@@ -11,6 +11,7 @@
 
 #include "server/engine.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -26,6 +27,7 @@
 #include "core/protocol.h"
 #include "core/xmem.h"
 #include "server/server.h"
+#include "server/srverror.h"
 #include "tap.h"
 #include "core/banned.h"
 
@@ -2271,6 +2273,196 @@ test_limits(void)
 	sc_engine_free(e);
 }
 
+/* ------------------------------------------------------------------ */
+/* Reading uploaded files (engine_files.c)                             */
+/* ------------------------------------------------------------------ */
+
+static char files_dir[64];
+
+/* The resolver: "files/NAME" is NAME in files_dir; owner must be c1. */
+static int
+files_fn(void *arg, void *owner, const char *name, int *fdp,
+    struct sc_error *err)
+{
+	char path[256];
+
+	(void)arg;
+	snprintf(path, sizeof(path), "%s/%s", files_dir, name + 6);
+	if (owner != (void *)c1 ||
+	    (*fdp = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return sc_srv_error(err, "PATH_NOT_FOUND", "42K03",
+		    "Path does not exist: %s.", name);
+	return 0;
+}
+
+static void
+put_file(const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", files_dir, name);
+	f = fopen(path, "wb");
+	if (f != NULL) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* read.data_source of format over one path; opts "k", "v", ..., NULL. */
+static Rel *
+R_read(const char *format, const char *path, const char *schema, ...)
+{
+	Rel *r = rel_new();
+	Spark__Connect__Read *rd = sc_xmalloc(sizeof(*rd));
+	Spark__Connect__Read__DataSource *ds = sc_xmalloc(sizeof(*ds));
+	const char *k, *v;
+	va_list ap;
+
+	spark__connect__read__init(rd);
+	spark__connect__read__data_source__init(ds);
+	rd->read_type_case = SPARK__CONNECT__READ__READ_TYPE_DATA_SOURCE;
+	rd->data_source = ds;
+	r->rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_READ;
+	r->read = rd;
+	ds->_format_case = SPARK__CONNECT__READ__DATA_SOURCE___FORMAT_FORMAT;
+	ds->format = sc_xstrdup(format);
+	if (schema != NULL) {
+		ds->_schema_case =
+		    SPARK__CONNECT__READ__DATA_SOURCE___SCHEMA_SCHEMA;
+		ds->schema = sc_xstrdup(schema);
+	}
+	ds->paths = sc_xmalloc(sizeof(char *));
+	ds->paths[0] = sc_xstrdup(path);
+	ds->n_paths = 1;
+	va_start(ap, schema);
+	while ((k = va_arg(ap, const char *)) != NULL) {
+		Spark__Connect__Read__DataSource__OptionsEntry *o =
+		    sc_xmalloc(sizeof(*o));
+
+		v = va_arg(ap, const char *);
+		spark__connect__read__data_source__options_entry__init(o);
+		o->key = sc_xstrdup(k);
+		o->value = sc_xstrdup(v);
+		ds->options =
+		    sc_xreallocarray(ds->options, ds->n_options + 1, sizeof(o));
+		ds->options[ds->n_options++] = o;
+	}
+	va_end(ap);
+	return r;
+}
+
+static void
+test_files(void)
+{
+	char path[256];
+
+	snprintf(files_dir, sizeof(files_dir), "/tmp/sctk-engine-files-XXXXXX");
+	if (mkdtemp(files_dir) == NULL) {
+		ok(0, "a directory for files");
+		return;
+	}
+	/* Without a resolver every file is missing. */
+	check_err(c1, R_read("csv", "files/a.csv", NULL, NULL),
+	    "PATH_NOT_FOUND", "no resolver");
+	sc_engine_set_files(eng, files_fn, NULL);
+	sc_engine_conn_set_owner(c1, c1);
+
+	/* Quotes, escapes, separators inside quotes, CRLF, short rows. */
+	put_file("q.csv",
+	    "a,b,c\r\n"
+	    "\"x,y\",\"he said \"\"hi\"\"\",\"back\\\"slash\"\r\n"
+	    "\r\n"
+	    "plain,\"\",\r\n"
+	    "\"end\"tail,  sp  \r\n");
+	check(R_read("csv", "files/q.csv", NULL, "header", "true", NULL),
+	    "a:string:null,b:string:null,c:string:null",
+	    "x,y,he said \"hi\",back\"slash;plain,null,null;endtail,  sp  ,"
+	    "null;",
+	    "csv quoting, CRLF, empty line, short row");
+	check(R_read("csv", "files/q.csv", NULL, "header", "true", "escape", "",
+		  "nullValue", "-", NULL),
+	    "a:string:null,b:string:null,c:string:null",
+	    "x,y,he said \"hi\",back\\slash\";plain,,null;endtail,  sp  ,"
+	    "null;",
+	    "csv without escape; quoted empty is '' when nullValue is set");
+	/* Header names: empty ones are _c<i>, duplicates get their index. */
+	put_file("h.csv", "k,,K,z\n1,2,3,4,5\n");
+	check(R_read("csv", "files/h.csv", NULL, "header", "true",
+		  "inferSchema", "true", NULL),
+	    "k0:integer:null,_c1:integer:null,K2:integer:null,z:integer:null",
+	    "1,2,3,4;", "csv header names, a long row cut");
+	/* Inference merges: int+long=long, int+double=double, date+ts=ts. */
+	put_file("i.csv",
+	    "1,1,2024-01-01,true,1\n"
+	    "99999999999,0.5,2024-01-02 03:04:05,false,x\n"
+	    ",,,,\n");
+	check(R_read("csv", "files/i.csv", NULL, "inferSchema", "true", NULL),
+	    "_c0:long:null,_c1:double:null,_c2:timestamp:null,"
+	    "_c3:boolean:null,_c4:string:null",
+	    "1,1.0,2024-01-01 00:00:00,true,1;99999999999,0.5,"
+	    "2024-01-02 03:04:05,false,x;null,null,null,null,null;",
+	    "csv inferSchema merges");
+	check(R_read("csv", "files/i.csv", NULL, "sep", "|", NULL),
+	    "_c0:string:null",
+	    "1,1,2024-01-01,true,1;"
+	    "99999999999,0.5,2024-01-02 03:04:05,false,x;,,,,;",
+	    "csv with another separator");
+	check(R_read("csv", "files/i.csv", "a BIGINT, b DOUBLE", NULL),
+	    "a:long:null,b:double:null", "1,1.0;99999999999,0.5;null,null;",
+	    "csv with a schema");
+	/* JSON lines: escapes, surrogates, numbers, nulls, corrupt lines. */
+	put_file("j.json",
+	    "{\"s\": \"a\\tb\\u00e9\\ud83d\\ude00\", \"n\": -12, "
+	    "\"big\": 10000000000000000000}\r\n"
+	    "  \n"
+	    "{\"n\": 1e2, \"s\": null, \"t\": false, \"big\": 1}\n"
+	    "{\"n\": 3,}\n"
+	    "[1]\n");
+	check(R_read("json", "files/j.json", NULL, NULL),
+	    "_corrupt_record:string:null,big:decimal(38,0):null,n:double:null,"
+	    "s:string:null,t:boolean:null",
+	    "null,10000000000000000000,-12.0,a\tb\xc3\xa9\xf0\x9f\x98\x80,"
+	    "null;null,1,100.0,null,false;{\"n\": 3,},null,null,null,null;"
+	    "[1],null,null,null,null;",
+	    "json lines");
+	put_file("nest.json", "{\"a\": {\"b\": 1}}\n");
+	check_err(c1, R_read("json", "files/nest.json", NULL, NULL),
+	    "UNSUPPORTED_FEATURE.DATA_TYPE", "json nested value");
+	put_file("t.txt", "a\r\n\nb\rc\n");
+	check(R_read("text", "files/t.txt", NULL, NULL), "value:string:null",
+	    "a;;b\rc;", "text lines");
+	/* SQL forms. */
+	check(R_sql(
+		  "SELECT count(*) AS n, sum(_c0) AS s FROM csv.`files/i.csv`"),
+	    "n:long:null,s:long:null", "3,100000000000;",
+	    "csv.`files/...` in SQL");
+	check(R_sql("SELECT sum(n) AS s FROM read_files('files/j.json', "
+		    "format => 'json') WHERE n > 0"),
+	    "s:double:null", "100.0;", "read_files() in SQL");
+	check_err(c1, R_sql("SELECT * FROM read_files('files/i.csv', 7)"),
+	    "INVALID_PARAMETER_VALUE", "read_files() with a bad argument");
+	/* Refusals. */
+	check_err(c1, R_read("csv", "/etc/passwd", NULL, NULL),
+	    "UNSUPPORTED_FEATURE.DATA_SOURCE", "an absolute path");
+	check_err(c1, R_read("orc", "files/i.csv", NULL, NULL),
+	    "UNSUPPORTED_FEATURE.DATA_SOURCE", "another format");
+	check_err(c1, R_read("csv", "files/i.csv", NULL, "quote", "ab", NULL),
+	    "UNSUPPORTED_FEATURE.DATA_SOURCE", "a two-character quote");
+	check_err(c1, R_read("csv", "files/none.csv", NULL, NULL),
+	    "PATH_NOT_FOUND", "a missing file");
+	check_err(c2, R_read("csv", "files/i.csv", NULL, NULL),
+	    "PATH_NOT_FOUND", "another connection's owner");
+	sc_engine_set_files(eng, NULL, NULL);
+	for (const char *const *f = (const char *const[]){ "q.csv", "h.csv",
+		 "i.csv", "j.json", "nest.json", "t.txt", NULL };
+	     *f != NULL; f++) {
+		snprintf(path, sizeof(path), "%s/%s", files_dir, *f);
+		unlink(path);
+	}
+	rmdir(files_dir);
+}
+
 int
 main(void)
 {
@@ -2306,6 +2498,7 @@ main(void)
 	test_guard();
 	test_chains();
 	test_limits();
+	test_files();
 	sc_engine_conn_free(c1);
 	sc_engine_conn_free(c2);
 	sc_engine_free(eng);

@@ -27,7 +27,6 @@
 #include "core/uri.h"
 #include "core/xmem.h"
 /* The admin service's messages; only this file of lib/core uses them. */
-#include "sctk/admin/v1/admin.pb-c.h"
 #include "core/banned.h"
 
 #define METHOD(m) "/" SC_INSPECT_SERVICE "/" m

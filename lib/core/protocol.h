@@ -27,6 +27,7 @@
 #include "spark/connect/expressions.pb-c.h"
 #include "spark/connect/relations.pb-c.h"
 #include "spark/connect/types.pb-c.h"
+#include "sctk/admin/v1/admin.pb-c.h"
 
 struct sc_buf;
 struct sc_error;

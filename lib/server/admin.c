@@ -34,7 +34,6 @@
  * The generated code of admin.proto; protocol.h carries only the Spark
  * Connect messages.
  */
-#include "sctk/admin/v1/admin.pb-c.h"
 #include "core/banned.h"
 
 #define STATE(st) ((Sctk__Admin__V1__ExecutionState)((int)(st) + 1))

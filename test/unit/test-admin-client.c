@@ -19,7 +19,6 @@
 #include "core/error.h"
 #include "core/protocol.h"
 #include "core/xmem.h"
-#include "sctk/admin/v1/admin.pb-c.h"
 #include "tap.h"
 #include "core/banned.h"
 

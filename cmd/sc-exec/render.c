@@ -19,6 +19,7 @@
 #include "core/arrow.h"
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/result.h"
 #include "core/xmem.h"
 #include "core/banned.h"
 
@@ -253,26 +254,23 @@ render_data(struct render *r, const uint8_t *p, size_t n, struct sc_error *err)
 }
 
 int
-render_batch(struct render *r,
-    const Spark__Connect__ExecutePlanResponse__ArrowBatch *b,
+render_batch(struct render *r, const struct sc_result_arrow *b,
     struct sc_error *err)
 {
 	int rc;
 
-	if (b->_start_offset_case ==
-		SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH___START_OFFSET_START_OFFSET &&
-	    b->start_offset != (int64_t)r->res_rows)
+	if (b->has_start_offset && b->start_offset != (int64_t)r->res_rows)
 		return sc_error_set(err, SC_ST_PROTOCOL,
 		    "Arrow batch starts at row %lld, but %llu rows were received",
 		    (long long)b->start_offset,
 		    (unsigned long long)r->res_rows);
-	rc = render_data(r, b->data.data, b->data.len, err);
+	rc = render_data(r, b->data, b->len, err);
 	if (rc != 0)
 		return rc;
-	if (r->batch_rows != (uint64_t)b->row_count)
+	if (r->batch_rows != (uint64_t)b->rows)
 		return sc_error_set(err, SC_ST_PROTOCOL,
 		    "Arrow batch says %lld rows but holds %llu",
-		    (long long)b->row_count, (unsigned long long)r->batch_rows);
+		    (long long)b->rows, (unsigned long long)r->batch_rows);
 	return r->limit ? 1 : 0;
 }
 
@@ -283,20 +281,18 @@ render_local(struct render *r, const void *p, size_t n, struct sc_error *err)
 }
 
 void
-render_schema(struct render *r, const Spark__Connect__DataType *schema)
+render_schema(struct render *r, const struct sc_result_schema *schema)
 {
-	const Spark__Connect__DataType__Struct *st;
-	size_t i;
+	size_t i, n;
 
-	if (r->started || schema == NULL ||
-	    schema->kind_case != SPARK__CONNECT__DATA_TYPE__KIND_STRUCT)
+	if (r->started || schema == NULL)
 		return;
-	st = schema->struct_;
+	n = sc_result_schema_ncols(schema);
 	clear_pending(r);
-	r->pending = sc_xcalloc(st->n_fields + 1, sizeof(*r->pending));
-	for (i = 0; i < st->n_fields; i++)
-		r->pending[i] = sc_xstrdup(st->fields[i]->name);
-	r->npending = st->n_fields;
+	r->pending = sc_xcalloc(n + 1, sizeof(*r->pending));
+	for (i = 0; i < n; i++)
+		r->pending[i] = sc_xstrdup(sc_result_schema_name(schema, i));
+	r->npending = n;
 }
 
 int

@@ -93,7 +93,7 @@ consume(struct run *x, struct sc_reattach *it, bool detach,
 			return 0;
 		}
 		if (r.kind == SC_RESULT_ARROW) {
-			rc = render_batch(x->r, sc_result_arrow_msg(&r), err);
+			rc = render_batch(x->r, &r.arrow, err);
 			progress_update(render_rows(x->r), render_bytes(x->r));
 		} else if (r.kind == SC_RESULT_SQL) {
 			sc_plan_free(next);
@@ -101,7 +101,7 @@ consume(struct run *x, struct sc_reattach *it, bool detach,
 		} else if (r.kind == SC_RESULT_PROGRESS)
 			progress_stages(&r.progress);
 		else if (r.kind == SC_RESULT_SCHEMA)
-			render_schema(x->r, sc_result_schema_msg(r.schema));
+			render_schema(x->r, r.schema);
 		sc_result_release(&r);
 	}
 	if (rc == 0 && k == -1) {
@@ -163,8 +163,7 @@ analyze(struct run *x, const struct sc_plan *plan, struct sc_error *err)
 	rc = sc_output_header(out, names, 3, err);
 	for (i = 0; rc == 0 && i < sc_result_schema_ncols(s); i++) {
 		sc_buf_reset(&tn);
-		if ((rc = type_name(sc_result_schema_type_msg(s, i), &tn,
-			 err)) == -1)
+		if ((rc = sc_result_schema_type_name(s, i, &tn, err)) == -1)
 			break;
 		v[0].kind = v[1].kind = SC_OUT_STRING;
 		v[0].p = sc_result_schema_name(s, i);

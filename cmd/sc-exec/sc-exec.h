@@ -3,8 +3,8 @@
 /*
  * sc-exec.h: the parts of sc-exec shared between its files: the options
  * and the run (main.c), running operations (run.c), statement splitting
- * (sql.c), result rendering (render.c), Spark type names (types.c) and
- * the progress line (progress.c).
+ * (sql.c), result rendering (render.c) and the progress line
+ * (progress.c).
  */
 
 #ifndef SC_EXEC_H
@@ -18,14 +18,15 @@
 #include "core/cli.h"
 #include "core/conn.h"
 #include "core/output.h"
-#include "core/protocol.h"
 #include "core/reattach.h"
 #include "core/retry.h"
 
 struct sc_buf;
 struct sc_client;
 struct sc_error;
+struct sc_result_arrow;
 struct sc_result_progress;
+struct sc_result_schema;
 struct render;
 
 /* --------------------------------------------------- main.c and run.c */
@@ -82,12 +83,6 @@ int run_all(struct run *x, struct sc_error *err);
 size_t sql_split(const char *sql, size_t n, char ***out);
 void sql_free_statements(char **v, size_t n);
 
-/* ------------------------------------------------------------- types.c */
-
-/* Append the Spark SQL name of t ("bigint", "array<int>", ...) to out. */
-int type_name(const Spark__Connect__DataType *t, struct sc_buf *out,
-    struct sc_error *err);
-
 /* ------------------------------------------------------------ render.c */
 
 enum render_mode {
@@ -114,8 +109,7 @@ void render_begin(struct render *r);
  * caller stops reading), -1 with err set: SC_ST_PROTOCOL for bad data or
  * row counts, SC_ST_IO for a write error.
  */
-int render_batch(struct render *r,
-    const Spark__Connect__ExecutePlanResponse__ArrowBatch *b,
+int render_batch(struct render *r, const struct sc_result_arrow *b,
     struct sc_error *err);
 /*
  * Write the Arrow IPC stream of a LocalRelation (a command's output), as
@@ -123,8 +117,8 @@ int render_batch(struct render *r,
  */
 int render_local(struct render *r, const void *p, size_t n,
     struct sc_error *err);
-/* A result's schema (DataType), used for the header if no batch comes. */
-void render_schema(struct render *r, const Spark__Connect__DataType *schema);
+/* A result's schema, used for the header if no batch comes. */
+void render_schema(struct render *r, const struct sc_result_schema *schema);
 /* Finish the current result (flush the table, write end-of-stream). */
 int render_end(struct render *r, struct sc_error *err);
 /* Rows and Arrow bytes written so far, over all results. */

@@ -12,6 +12,7 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,15 +221,82 @@ validate(const struct opts *o)
 
 /* --------------------------------------------------------------- events */
 
+/*
+ * Release failures worth a warning wait until the run's own error (if
+ * any) has been reported, so the cause comes first and once.
+ */
+#define DEFERRED_MAX 4
+static pthread_mutex_t deferred_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *deferred[DEFERRED_MAX];
+static size_t ndeferred;
+
+/*
+ * A release that failed because the server does not know the operation
+ * or the session, or will not let us in, holds nothing we could free:
+ * the run's own error already says why.
+ */
+static bool
+release_moot(const struct sc_error *e)
+{
+	return e != NULL &&
+	    (e->status == SC_ST_DENIED || e->status == SC_ST_NOTFOUND ||
+		strncmp(e->errclass, "INVALID_HANDLE.", 15) == 0);
+}
+
 /* Client events (-v) between progress line redraws. */
 static void
 on_event(const struct sc_client_event *ev, void *arg)
 {
-	if (sc_log_level < sc_client_event_level(ev))
+	enum sc_log_level level = sc_client_event_level(ev);
+
+	if (ev->kind == SC_CLIENT_EV_RELEASE_FAILED && level == SC_LOG_WARN) {
+		if (release_moot(ev->err))
+			level = SC_LOG_INFO;
+		else if (sc_log_level >= level) {
+			pthread_mutex_lock(&deferred_lock);
+			if (ndeferred < DEFERRED_MAX)
+				deferred[ndeferred++] = sc_xstrdup(ev->text);
+			pthread_mutex_unlock(&deferred_lock);
+			return;
+		}
+	}
+	if (sc_log_level < level)
 		return;
 	progress_lock();
-	sc_client_log_event(ev, arg);
+	sc_log_write(level, "%s", ev->text);
 	progress_unlock();
+	(void)arg;
+}
+
+/* The release warnings held back, after everything else. */
+static void
+print_deferred(void)
+{
+	size_t i;
+
+	pthread_mutex_lock(&deferred_lock);
+	for (i = 0; i < ndeferred; i++) {
+		sc_warn("%s", deferred[i]);
+		SC_FREE(deferred[i]);
+	}
+	ndeferred = 0;
+	pthread_mutex_unlock(&deferred_lock);
+}
+
+/* A timeout of ours says which: the message names -t's value. */
+static void
+name_timeout(const struct opts *o, struct sc_error *err)
+{
+	char d[SC_DURATION_STRLEN];
+	size_t n;
+
+	if (err->status != SC_ST_TIMEOUT || !o->common.has_deadline ||
+	    sc_ms_until(&o->common.deadline) > 0)
+		return;
+	sc_duration_format(o->common.timeout_ms, d);
+	n = strlen(err->msg);
+	snprintf(err->msg + n, sizeof(err->msg) - n,
+	    " (the --timeout of %s passed)", d);
 }
 
 /* ------------------------------------------------------------ the story */
@@ -307,7 +375,13 @@ finish(struct run *x, int rc, struct sc_error *err)
 	sc_client_free(x->c);
 	sc_conn_opts_release(&x->o->conn);
 	free(x->o->tags.v);
-	return rc == -1 ? sc_report_error(err) : sc_check_stdout();
+	if (rc == -1) {
+		name_timeout(x->o, err);
+		rc = sc_report_error(err);
+	} else
+		rc = sc_check_stdout();
+	print_deferred();
+	return rc;
 }
 
 int
@@ -324,6 +398,7 @@ main(int argc, char **argv)
 		sc_client_free(x.c);
 		sc_conn_opts_release(&o.conn);
 		free(o.tags.v);
+		name_timeout(&o, &err);
 		return sc_report_error(&err);
 	}
 	return finish(&x, run_all(&x, &err), &err);

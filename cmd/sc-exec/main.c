@@ -38,17 +38,26 @@
 static const char usage_text[] =
     "usage: sc-exec [-hqVv] [--analyze] [--detach] [--header | --no-header]\n"
     "               [--no-reattach] [--progress | --no-progress] [--tls]\n"
-    "               [-f file] [-H key=value] [-s server] [-t timeout]\n"
-    "               [--after response-id] [--attach operation-id]\n"
-    "               [--ca-file file] [--format format] [--max-retries n]\n"
-    "               [--max-rows n] [--null text] [--operation-id uuid]\n"
-    "               [--plan file] [--range start:end[:step]]\n"
-    "               [--segment-timeout time] [--session-id uuid]\n"
-    "               [--tag tag] [--token token] [--user-id id]\n"
-    "               [--watchdog time] [sql | -]\n"
+    "               [-f file] [-H key=value] [-o file] [-s server]\n"
+    "               [-t timeout] [--after response-id] [--arg value]\n"
+    "               [--attach operation-id] [--ca-file file]\n"
+    "               [--format format] [--max-retries n] [--max-rows n]\n"
+    "               [--null text] [--operation-id uuid]\n"
+    "               [--param name=value] [--plan file]\n"
+    "               [--range start:end[:step]] [--segment-timeout time]\n"
+    "               [--session-id uuid] [--tag tag] [--token token]\n"
+    "               [--user-id id] [--watchdog time] [sql | -]\n"
     "\n"
-    "  sql, -f file           SQL statements separated by ';' (- or\n"
-    "                         -f - reads standard input)\n"
+    "  sql                    SQL statements separated by ';' (- reads\n"
+    "                         standard input, as does no SQL when it is\n"
+    "                         not a terminal)\n"
+    "  -f, --file file        SQL from file (- for standard input);\n"
+    "                         several -f run in order\n"
+    "      --param name=value bind :name in the SQL to value, sent as a\n"
+    "                         literal: [type:]text, type string (the\n"
+    "                         default), int, bigint, double, decimal,\n"
+    "                         boolean, date or timestamp\n"
+    "      --arg value        bind the next ? in the SQL the same way\n"
     "      --range s:e[:step] run spark.range(s, e, step)\n"
     "      --plan file        run a serialized spark.connect.Plan\n"
     "      --analyze          print the result schema without running\n"
@@ -57,14 +66,16 @@ static const char usage_text[] =
     "      --after id         with --attach: resume after this response\n"
     "      --operation-id id  the operation id to use (a UUID)\n"
     "      --tag tag          tag the operations (repeatable)\n"
+    "  -o, --output file      write the result to file, whole or not at\n"
+    "                         all (a temporary file renamed at the end)\n"
     "      --format fmt       table, csv, tsv, jsonl or arrow (default\n"
     "                         table on a terminal, else csv)\n"
     "      --header           write a header line (default)\n"
     "      --no-header        do not write a header line\n"
     "      --null text        text for NULL values\n"
-    "      --max-rows n       stop after n rows\n"
-    "      --progress         show progress on standard error (default\n"
-    "      --no-progress      when it is a terminal)\n"
+    "      --max-rows n       print at most n rows of each result\n"
+    "      --progress         show progress on standard error\n"
+    "      --no-progress      do not (default: show it on a terminal)\n"
     "      --no-reattach      do not ask for reattachable execution\n"
     "      --max-retries n    retries per failure streak (default 15)\n"
     "      --segment-timeout time  deadline of each stream (default 10m;\n"
@@ -122,17 +133,123 @@ opt_format(void *p, const char *s, struct sc_error *err)
 	return 0;
 }
 
+static void
+list_add(struct list *l, const char *s)
+{
+	l->v = sc_xreallocarray(l->v, l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = s;
+}
+
 static int
 opt_tag(void *p, const char *s, struct sc_error *err)
 {
-	struct tags *t = p;
-
 	if (s[0] == '\0' || strchr(s, ',') != NULL)
 		return sc_error_set(err, SC_ST_USAGE,
 		    "invalid tag '%s': must be non-empty without ','", s);
-	t->v = sc_xreallocarray(t->v, t->n + 1, sizeof(*t->v));
-	t->v[t->n++] = s;
+	list_add(p, s);
 	return 0;
+}
+
+static int
+opt_file(void *p, const char *s, struct sc_error *err)
+{
+	(void)err;
+	list_add(p, s);
+	return 0;
+}
+
+/* "[type:]value": the type word, if it is one, and the value. */
+static void
+typed_value(const char *s, struct sc_plan_param *p)
+{
+	static const struct {
+		const char *word;
+		enum sc_value_type type;
+	} types[] = { { "bigint", SC_VALUE_LONG },
+		{ "boolean", SC_VALUE_BOOLEAN }, { "date", SC_VALUE_DATE },
+		{ "decimal", SC_VALUE_DECIMAL }, { "double", SC_VALUE_DOUBLE },
+		{ "int", SC_VALUE_INT }, { "string", SC_VALUE_STRING },
+		{ "timestamp", SC_VALUE_TIMESTAMP } };
+	const char *colon = strchr(s, ':');
+	size_t i;
+
+	p->type = SC_VALUE_STRING;
+	p->text = s;
+	if (colon == NULL)
+		return;
+	for (i = 0; i < SC_NELEM(types); i++)
+		if (strlen(types[i].word) == (size_t)(colon - s) &&
+		    strncmp(s, types[i].word, (size_t)(colon - s)) == 0) {
+			p->type = types[i].type;
+			p->text = colon + 1;
+			return;
+		}
+}
+
+static int
+add_param(struct opts *o, const char *opt, const char *s, bool named,
+    struct sc_error *err)
+{
+	struct sc_plan_param p;
+	struct sc_error e;
+	const char *eq = NULL;
+	size_t i;
+
+	memset(&p, 0, sizeof(p));
+	if (named) {
+		eq = strchr(s, '=');
+		for (i = 0; eq != NULL && s + i < eq; i++)
+			if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
+				(s[i] >= 'A' && s[i] <= 'Z') ||
+				(i > 0 && s[i] >= '0' && s[i] <= '9')))
+				break;
+		if (eq == NULL || eq == s || s + i != eq)
+			return sc_error_set(err, SC_ST_USAGE,
+			    "invalid --param '%s': expected name=value, the "
+			    "name a SQL identifier",
+			    s);
+		p.name = sc_xstrndup(s, (size_t)(eq - s));
+		typed_value(eq + 1, &p);
+	} else
+		typed_value(s, &p);
+	if (sc_plan_param_check(&p, &e) == -1) {
+		free((char *)p.name);
+		return sc_error_set(err, SC_ST_USAGE, "invalid --%s '%s': %s",
+		    opt, s, e.msg);
+	}
+	o->params =
+	    sc_xreallocarray(o->params, o->nparams + 1, sizeof(*o->params));
+	o->params[o->nparams++] = p;
+	if (named)
+		o->named = true;
+	else
+		o->positional = true;
+	return 0;
+}
+
+static int
+opt_param(void *p, const char *s, struct sc_error *err)
+{
+	return add_param(p, "param", s, true, err);
+}
+
+static int
+opt_arg(void *p, const char *s, struct sc_error *err)
+{
+	return add_param(p, "arg", s, false, err);
+}
+
+static void
+opts_release(struct opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nparams; i++)
+		free((char *)o->params[i].name);
+	free(o->params);
+	sc_conn_opts_release(&o->conn);
+	free(o->tags.v);
+	free(o->files.v);
 }
 
 static void
@@ -141,9 +258,10 @@ parse_args(struct opts *o, int argc, char **argv)
 	const struct sc_cli_opt table[] = {
 		SC_CLI_STRING("after", 0, &o->after),
 		SC_CLI_FLAG("analyze", 0, &o->analyze),
+		SC_CLI_CALL("arg", 0, o, opt_arg),
 		SC_CLI_UUID("attach", 0, &o->attach, "operation id"),
 		SC_CLI_FLAG("detach", 0, &o->detach),
-		SC_CLI_STRING("file", 'f', &o->file),
+		SC_CLI_CALL("file", 'f', &o->files, opt_file),
 		SC_CLI_CALL("format", 0, o, opt_format),
 		SC_CLI_SET("header", 0, &o->header, 1),
 		SC_CLI_UINT("max-retries", 0, &o->max_retries, 0, 1000),
@@ -153,6 +271,8 @@ parse_args(struct opts *o, int argc, char **argv)
 		SC_CLI_FLAG("no-reattach", 0, &o->no_reattach),
 		SC_CLI_STRING("null", 0, &o->null_text),
 		SC_CLI_UUID("operation-id", 0, &o->opid, "operation id"),
+		SC_CLI_STRING("output", 'o', &o->output),
+		SC_CLI_CALL("param", 0, o, opt_param),
 		SC_CLI_STRING("plan", 0, &o->plan_file),
 		SC_CLI_SET("progress", 0, &o->progress, 1),
 		SC_CLI_CALL("range", 0, o, opt_range),
@@ -174,23 +294,36 @@ parse_args(struct opts *o, int argc, char **argv)
 		sc_usage_msg(usage_text,
 		    "too many operands (quote the SQL as one argument)");
 	o->sql = argc - i == 1 ? argv[i] : NULL;
+	if (o->output != NULL && strcmp(o->output, "-") == 0)
+		o->output = NULL;
+	/* No work given: a script on standard input, as psql reads one. */
+	o->stdin_script = argc - i == 0 && o->files.n == 0 && !o->has_range &&
+	    o->plan_file == NULL && o->attach == NULL && !isatty(STDIN_FILENO);
 	if (o->format < 0)
-		o->format = isatty(STDOUT_FILENO) ? SC_OUT_TABLE : SC_OUT_CSV;
+		o->format = o->output == NULL && isatty(STDOUT_FILENO)
+		    ? SC_OUT_TABLE
+		    : SC_OUT_CSV;
 }
 
 /* Each forbidden combination, one line and one message each. */
 static void
 validate(const struct opts *o)
 {
-	int nsrc = (o->sql != NULL) + (o->file != NULL) + o->has_range +
+	int nsrc = (o->sql != NULL) + (o->files.n > 0) + o->has_range +
 	    (o->plan_file != NULL) + (o->attach != NULL);
 
-	if (nsrc == 0)
+	if (nsrc == 0 && !o->stdin_script)
 		sc_usage_msg(usage_text,
 		    "nothing to run: give SQL, -f, --range, --plan or --attach");
 	if (nsrc > 1)
 		sc_usage_msg(usage_text,
 		    "give only one of SQL, -f, --range, --plan and --attach");
+	if (o->named && o->positional)
+		sc_usage_msg(usage_text,
+		    "cannot use --param and --arg together (Spark binds one kind)");
+	if (o->nparams > 0 &&
+	    (o->has_range || o->plan_file != NULL || o->attach != NULL))
+		sc_usage_msg(usage_text, "--param and --arg need SQL");
 	if (o->after != NULL && o->attach == NULL)
 		sc_usage_msg(usage_text, "--after needs --attach");
 	if (o->attach != NULL && o->detach)
@@ -250,7 +383,8 @@ on_event(const struct sc_client_event *ev, void *arg)
 	enum sc_log_level level = sc_client_event_level(ev);
 
 	if (ev->kind == SC_CLIENT_EV_RELEASE_FAILED && level == SC_LOG_WARN) {
-		if (release_moot(ev->err))
+		/* A ReleaseAll of the operation follows a ReleaseUntil. */
+		if (release_moot(ev->err) || ev->response_id != NULL)
 			level = SC_LOG_INFO;
 		else if (sc_log_level >= level) {
 			pthread_mutex_lock(&deferred_lock);
@@ -313,6 +447,12 @@ start(struct run *x, struct opts *o, struct sc_error *err)
 	memset(x, 0, sizeof(*x));
 	x->o = o;
 	x->deadline = o->common.has_deadline ? &o->common.deadline : NULL;
+	x->out = stdout;
+	if (o->output != NULL) {
+		if (sc_outfile_open(&x->of, o->output, err) == -1)
+			return -1;
+		x->out = x->of.fp;
+	}
 	if (sc_signals_start(&so, err) == -1)
 		return -1;
 	sc_retry_policy_default(&x->policy);
@@ -346,7 +486,7 @@ start(struct run *x, struct opts *o, struct sc_error *err)
 	rop.header = o->header != 0;
 	rop.null_text = o->null_text;
 	rop.max_rows = o->max_rows;
-	x->r = render_new(stdout, &rop);
+	x->r = render_new(x->out, &rop);
 	progress_enable(o->progress == 1 ||
 	    (o->progress < 0 && !o->common.quiet && !o->detach &&
 		isatty(STDERR_FILENO)));
@@ -373,14 +513,18 @@ finish(struct run *x, int rc, struct sc_error *err)
 	    (unsigned long long)st.releases_coalesced);
 	sc_signals_drop_client(); /* after a signal: never returns */
 	sc_client_free(x->c);
-	sc_conn_opts_release(&x->o->conn);
-	free(x->o->tags.v);
+	if (rc == 0 && x->o->output != NULL)
+		rc = sc_outfile_commit(&x->of, err);
+	sc_outfile_abort(&x->of);
 	if (rc == -1) {
 		name_timeout(x->o, err);
 		rc = sc_report_error(err);
+		if (x->after_error[0] != '\0')
+			sc_err("%s", x->after_error);
 	} else
 		rc = sc_check_stdout();
 	print_deferred();
+	opts_release(x->o);
 	return rc;
 }
 
@@ -396,8 +540,8 @@ main(int argc, char **argv)
 	sc_error_init(&err);
 	if (start(&x, &o, &err) == -1) {
 		sc_client_free(x.c);
-		sc_conn_opts_release(&o.conn);
-		free(o.tags.v);
+		sc_outfile_abort(&x.of);
+		opts_release(&o);
 		name_timeout(&o, &err);
 		return sc_report_error(&err);
 	}

@@ -30,12 +30,12 @@ struct render {
 	struct render_opts o;
 	uint64_t rows; /* all results */
 	uint64_t bytes;
-	bool limit; /* max_rows reached */
 
 	/* The current result. */
 	bool started; /* header or schema written */
 	bool empty; /* no columns: print nothing */
 	uint64_t res_rows;
+	bool limit; /* max_rows reached */
 	struct sc_output *out;
 	size_t ncols;
 	struct sc_buf *cells;
@@ -120,6 +120,7 @@ reset_result(struct render *r)
 	clear_pending(r);
 	r->started = false;
 	r->empty = false;
+	r->limit = false;
 	r->res_rows = 0;
 }
 
@@ -205,7 +206,7 @@ text_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 		    "result has %zu columns in one batch and %zu in another",
 		    r->ncols, n);
 	for (row = 0; row < b->nrows; row++) {
-		if (r->o.max_rows > 0 && r->rows >= r->o.max_rows) {
+		if (r->o.max_rows > 0 && r->res_rows >= r->o.max_rows) {
 			r->limit = true;
 			return -1;
 		}
@@ -248,7 +249,7 @@ render_data(struct render *r, const uint8_t *p, size_t n, struct sc_error *err)
 		r->rows += r->batch_rows;
 	} else if (sc_arrow_read_stream(p, n, text_batch, r, err) == -1)
 		return r->limit ? 1 : -1;
-	if (r->o.max_rows > 0 && r->rows >= r->o.max_rows)
+	if (r->o.max_rows > 0 && r->res_rows >= r->o.max_rows)
 		r->limit = true;
 	return 0;
 }

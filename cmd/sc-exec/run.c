@@ -9,9 +9,11 @@
 
 #include "sc-exec.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/buf.h"
 #include "core/client.h"
@@ -23,6 +25,7 @@
 #include "core/reattach.h"
 #include "core/result.h"
 #include "core/signals.h"
+#include "core/xmem.h"
 #include "core/banned.h"
 
 /* Largest SQL script or plan file read. */
@@ -38,8 +41,8 @@ print_detached(struct run *x, const char *opid)
 {
 	const char *sid = sc_client_session_id(x->c);
 
-	printf("%s\n", opid);
-	fflush(stdout);
+	fprintf(x->out, "%s\n", opid);
+	fflush(x->out);
 	if (sc_client_session_is_new(x->c))
 		sc_warn(
 		    "operation %s runs detached in new session %s; attach with --session-id %s --attach %s",
@@ -113,8 +116,7 @@ consume(struct run *x, struct sc_reattach *it, bool detach,
 	sc_reattach_close(it); /* ReleaseAll, unless done already */
 	if (rc == -1)
 		render_begin(x->r); /* drop what the failed result left */
-	else if ((rc = render_end(x->r, err)) == 0 && next != NULL &&
-	    !render_limit_reached(x->r))
+	else if ((rc = render_end(x->r, err)) == 0 && next != NULL)
 		rc = run_next(x, next, err);
 	sc_plan_free(next);
 	return rc;
@@ -158,7 +160,7 @@ analyze(struct run *x, const struct sc_plan *plan, struct sc_error *err)
 	oo.header = x->o->header != 0;
 	oo.null_text = x->o->null_text;
 	oo.flush = -1;
-	out = sc_output_new(stdout, (enum sc_out_format)x->o->format, &oo);
+	out = sc_output_new(x->out, (enum sc_out_format)x->o->format, &oo);
 	sc_buf_init(&tn, TYPE_NAME_MAX);
 	rc = sc_output_header(out, names, 3, err);
 	for (i = 0; rc == 0 && i < sc_result_schema_ncols(s); i++) {
@@ -195,31 +197,175 @@ run_one(struct run *x, struct sc_plan *plan, struct sc_error *err)
 	return rc;
 }
 
-/* The SQL script, statement by statement, as spark.sql() runs each. */
+/* ------------------------------------------------------------ scripts */
+
+/* One piece of SQL text: the operand, a -f file or standard input. */
+struct source {
+	const char *name; /* for messages; NULL: the operand */
+	struct sql_stmt *stmts;
+	size_t n;
+};
+
+/*
+ * Standard input to its end.  read(2), not stdio: on a terminal the
+ * first ^D ends it (fread would wait for a second one).
+ */
 static int
-run_script(struct run *x, const char *script, size_t len, struct sc_error *err)
+read_stdin(struct sc_buf *in, struct sc_error *err)
+{
+	char chunk[65536];
+	ssize_t n;
+
+	if (isatty(STDIN_FILENO) && isatty(STDERR_FILENO) &&
+	    sc_log_level >= SC_LOG_WARN)
+		fprintf(stderr,
+		    "sc-exec: reading SQL from the terminal; end "
+		    "it with ^D on a line of its own\n");
+	for (;;) {
+		n = read(STDIN_FILENO, chunk, sizeof(chunk));
+		if (n == 0)
+			return 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return sc_error_set_errno(err, SC_ST_IO, errno,
+			    "cannot read 'standard input'");
+		if (sc_buf_add(in, chunk, (size_t)n, NULL) == -1)
+			return sc_error_set(err, SC_ST_USAGE,
+			    "'standard input' is larger than %zu bytes",
+			    in->max);
+	}
+}
+
+/* The operand's text, checked and split. */
+static int
+load_text(struct source *s, const char *text, struct sc_error *err)
+{
+	size_t n = strlen(text);
+
+	memset(s, 0, sizeof(*s));
+	if (sql_check_text(text, n, "the SQL argument", err) == -1)
+		return -1;
+	s->n = sql_split(text, n, &s->stmts);
+	return 0;
+}
+
+/* A file ("-": standard input), read, checked and split. */
+static int
+load_file(struct source *s, const char *path, struct sc_error *err)
+{
+	struct sc_buf in;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	sc_buf_init(&in, INPUT_MAX);
+	s->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	if (strcmp(path, "-") == 0)
+		rc = read_stdin(&in, err);
+	else
+		rc = sc_file_read(path, &in, err);
+	if (rc == 0)
+		rc =
+		    sql_check_text((const char *)in.data, in.len, s->name, err);
+	if (rc == 0)
+		s->n = sql_split((const char *)in.data, in.len, &s->stmts);
+	sc_buf_release(&in);
+	return rc;
+}
+
+/*
+ * Say where the failed statement k of s is, and (after the error) how
+ * many statements ran before it and how many did not run.
+ */
+static void
+locate(struct run *x, const struct source *s, size_t k, size_t done,
+    size_t total, struct sc_error *err)
+{
+	char where[512];
+
+	/* Nothing ran yet and the server was not reached: not the SQL. */
+	if (done == 0 && err->errclass[0] == '\0' &&
+	    (err->status == SC_ST_UNAVAILABLE || err->status == SC_ST_DENIED ||
+		err->status == SC_ST_PROTOCOL))
+		return;
+	if (s->name != NULL)
+		snprintf(where, sizeof(where),
+		    "%s:%zu: statement %zu: ", s->name, s->stmts[k].line,
+		    k + 1);
+	else if (total > 1)
+		snprintf(where, sizeof(where), "statement %zu: ", k + 1);
+	else
+		where[0] = '\0';
+	if (where[0] != '\0')
+		sc_error_prefix(err, where);
+	if (total > 1)
+		snprintf(x->after_error, sizeof(x->after_error),
+		    "%zu of %zu statements ran before it, %zu did not run",
+		    done, total, total - done - 1);
+}
+
+/* Every statement of every source, in order; stop at the first error. */
+static int
+run_sources(struct run *x, struct source *src, size_t nsrc,
+    struct sc_error *err)
 {
 	const struct opts *o = x->o;
-	char **stmts;
-	size_t n, i;
+	size_t i, k, total = 0, done = 0;
 	int rc = 0;
 
-	n = sql_split(script, len, &stmts);
-	if (n == 0)
-		rc = sc_error_set(err, SC_ST_USAGE, "no SQL statement given");
-	else if (n > 1 && (o->detach || o->opid != NULL))
-		rc = sc_error_set(err, SC_ST_USAGE,
+	for (i = 0; i < nsrc; i++)
+		total += src[i].n;
+	if (total > 1 && (o->detach || o->opid != NULL))
+		return sc_error_set(err, SC_ST_USAGE,
 		    "--detach and --operation-id need a single statement, not %zu",
-		    n);
-	for (i = 0; rc == 0 && i < n; i++) {
-		rc = run_one(x,
-		    o->analyze ? sc_plan_sql(stmts[i])
-			       : sc_plan_sql_command(stmts[i]),
-		    err);
-		if (x->detached || render_limit_reached(x->r))
-			break;
-	}
-	sql_free_statements(stmts, n);
+		    total);
+	if (total == 0 && o->detach)
+		return sc_error_set(err, SC_ST_USAGE,
+		    "--detach needs a statement, and the SQL has none");
+	for (i = 0; i < nsrc; i++)
+		for (k = 0; k < src[i].n; k++, done++) {
+			rc = run_one(x,
+			    o->analyze
+				? sc_plan_sql_params(src[i].stmts[k].text,
+				      o->params, o->nparams)
+				: sc_plan_sql_command_params(
+				      src[i].stmts[k].text, o->params,
+				      o->nparams),
+			    err);
+			if (rc == -1) {
+				locate(x, &src[i], k, done, total, err);
+				return -1;
+			}
+			if (x->detached)
+				return 0;
+		}
+	return 0;
+}
+
+/* The SQL of the operand, the -f files or standard input. */
+static int
+run_script(struct run *x, struct sc_error *err)
+{
+	const struct opts *o = x->o;
+	struct source *src;
+	size_t nsrc, i;
+	int rc = 0;
+
+	nsrc = o->files.n > 0 ? o->files.n : 1;
+	src = sc_xcalloc(nsrc, sizeof(*src));
+	/* Read every file first: a missing one runs nothing. */
+	for (i = 0; rc == 0 && i < nsrc; i++)
+		if (o->files.n > 0)
+			rc = load_file(&src[i], o->files.v[i], err);
+		else if (o->sql == NULL || strcmp(o->sql, "-") == 0)
+			rc = load_file(&src[i], "-", err);
+		else
+			rc = load_text(&src[i], o->sql, err);
+	if (rc == 0)
+		rc = run_sources(x, src, nsrc, err);
+	for (i = 0; i < nsrc; i++)
+		sql_free_statements(src[i].stmts, src[i].n);
+	free(src);
 	return rc;
 }
 
@@ -227,7 +373,6 @@ int
 run_all(struct run *x, struct sc_error *err)
 {
 	const struct opts *o = x->o;
-	const char *path = o->file != NULL ? o->file : o->plan_file;
 	struct sc_reattach *it;
 	struct sc_plan *plan;
 	struct sc_buf in;
@@ -240,14 +385,12 @@ run_all(struct run *x, struct sc_error *err)
 	if (o->has_range)
 		return run_one(x,
 		    sc_plan_range(o->range[0], o->range[1], o->range[2]), err);
-	if (path == NULL && strcmp(o->sql, "-") != 0)
-		return run_script(x, o->sql, strlen(o->sql), err);
+	if (o->plan_file == NULL)
+		return run_script(x, err);
 	sc_buf_init(&in, INPUT_MAX);
-	if ((rc = sc_file_read(path != NULL ? path : "-", &in, err)) == 0) {
-		if (o->plan_file == NULL)
-			rc = run_script(x, (const char *)in.data, in.len, err);
-		else if ((plan = sc_plan_parse(in.data, in.len, path, err)) ==
-		    NULL)
+	if ((rc = sc_file_read(o->plan_file, &in, err)) == 0) {
+		if ((plan = sc_plan_parse(in.data, in.len, o->plan_file,
+			 err)) == NULL)
 			rc = -1;
 		else
 			rc = run_one(x, plan, err);

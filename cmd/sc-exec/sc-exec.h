@@ -18,6 +18,7 @@
 #include "core/cli.h"
 #include "core/conn.h"
 #include "core/output.h"
+#include "core/plan.h"
 #include "core/reattach.h"
 #include "core/retry.h"
 
@@ -31,7 +32,8 @@ struct render;
 
 /* --------------------------------------------------- main.c and run.c */
 
-struct tags {
+/* Repeated option values, borrowed from argv. */
+struct list {
 	const char **v;
 	size_t n;
 };
@@ -40,13 +42,19 @@ struct tags {
 struct opts {
 	struct sc_cli_common common;
 	struct sc_conn_opts conn;
-	const char *sql, *file, *plan_file, *attach, *after, *opid, *null_text;
+	const char *sql, *plan_file, *attach, *after, *opid, *null_text;
+	const char *output; /* -o, or NULL */
+	struct list files; /* -f, in order */
+	struct sc_plan_param *params; /* --param or --arg, in order */
+	size_t nparams;
+	bool named, positional; /* --param, --arg seen */
+	bool stdin_script; /* no work given, standard input is not a tty */
 	bool analyze, detach, no_reattach, has_range, arrow;
 	int64_t range[3];
 	int format, header, progress; /* -1: default */
 	uint64_t max_retries, max_rows; /* UINT64_MAX, 0: default */
 	int64_t segment_ms, watchdog_ms; /* -1: default */
-	struct tags tags;
+	struct list tags;
 };
 
 /* What the run needs; one per process, set up by main.c. */
@@ -57,7 +65,10 @@ struct run {
 	struct sc_retry_policy policy;
 	struct sc_reattach_opts ro;
 	const struct timespec *deadline;
+	FILE *out; /* stdout, or of.fp */
+	struct sc_outfile of; /* -o */
 	bool detached; /* --detach has printed the operation id */
+	char after_error[256]; /* printed after the error, if not "" */
 };
 
 /* ---------------------------------------------------------------- run.c */
@@ -72,16 +83,29 @@ int run_all(struct run *x, struct sc_error *err);
 
 /* ---------------------------------------------------------------- sql.c */
 
+struct sql_stmt {
+	char *text; /* malloc'ed, trimmed */
+	size_t line; /* line of its first character that is not a comment */
+};
+
 /*
  * Split SQL text into statements at ';' outside quotes ('...', "...",
  * `...`, with backslash escapes in the first two), line comments (--)
  * and nestable block comments.  Statements are trimmed; those holding
  * only blanks and comments are dropped.  Returns the count and stores a
- * malloc'ed array of malloc'ed strings in *out (free with
- * sql_free_statements()).
+ * malloc'ed array in *out (free with sql_free_statements()).
  */
-size_t sql_split(const char *sql, size_t n, char ***out);
-void sql_free_statements(char **v, size_t n);
+size_t sql_split(const char *sql, size_t n, struct sql_stmt **out);
+void sql_free_statements(struct sql_stmt *v, size_t n);
+
+/*
+ * Refuse SQL text that a server would read differently from the user:
+ * a NUL byte (the text would end there) or bytes that are not UTF-8 (a
+ * server replaces them).  0, or -1 with err set (SC_ST_USAGE,
+ * "<name>:<line>: ...").
+ */
+int sql_check_text(const char *p, size_t n, const char *name,
+    struct sc_error *err);
 
 /* ------------------------------------------------------------ render.c */
 

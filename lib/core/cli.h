@@ -44,12 +44,12 @@ struct sc_conn_opts;
 struct sc_error;
 
 /* The option list lines for the common options, for usage texts. */
-#define SC_CLI_COMMON_HELP                                                  \
-	"  -h, --help             print this help and exit\n"               \
-	"  -q, --quiet            print errors only\n"                      \
+#define SC_CLI_COMMON_HELP                                                     \
+	"  -h, --help             print this help and exit\n"                  \
+	"  -q, --quiet            print errors only\n"                         \
 	"  -t, --timeout time     give up after time (30, 250ms, 2m, 1h30m;\n" \
-	"                         a bare number is seconds)\n"              \
-	"  -v, --verbose          more messages; twice for debug\n"         \
+	"                         a bare number is seconds)\n"                 \
+	"  -v, --verbose          more messages; twice for debug\n"            \
 	"  -V, --version          print the version and exit\n"
 
 /* The common options' short letters, and their table for getopt_long. */

@@ -140,6 +140,20 @@ sc_error_set_errno(struct sc_error *err, enum sc_status status, int errnum,
 	return -1;
 }
 
+void
+sc_error_prefix(struct sc_error *err, const char *prefix)
+{
+	char text[sizeof(err->msg)];
+	int r;
+
+	if (err == NULL)
+		return;
+	r = snprintf(text, sizeof(text), "%s%s", prefix, err->msg);
+	if (r > 0 && (size_t)r >= sizeof(text))
+		trim_partial_utf8(text);
+	memcpy(err->msg, text, strlen(text) + 1);
+}
+
 int
 sc_error_from_grpc(struct sc_error *err, int code, const char *msg,
     const void *details, size_t details_len)

@@ -96,6 +96,12 @@ void sc_error_init(struct sc_error *err);
 int sc_error_set(struct sc_error *err, enum sc_status status, const char *fmt,
     ...) __attribute__((format(printf, 3, 4)));
 
+/*
+ * Put prefix (e.g. "a.sql:5: statement 2: ") before err's message, which
+ * is cut at the end if the whole does not fit.  Nothing else changes.
+ */
+void sc_error_prefix(struct sc_error *err, const char *prefix);
+
 /* As sc_error_set(), and records errno and appends ": strerror(errno)". */
 int sc_error_set_errno(struct sc_error *err, enum sc_status status, int errnum,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));

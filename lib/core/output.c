@@ -13,13 +13,17 @@
 #include "core/output.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/width.h"
 #include "core/xmem.h"
 #include "core/banned.h"
 
@@ -189,41 +193,11 @@ put_line(struct sc_output *o, struct sc_error *err)
 	return drain(o, o->flush, err);
 }
 
-/*
- * Length of the valid UTF-8 sequence at p (n bytes available), or 0 if
- * the byte at p does not begin one (RFC 3629: no overlong forms, no
- * surrogates, nothing above U+10FFFF).
- */
+/* Length of the valid UTF-8 sequence at p, or 0 (core/width). */
 static size_t
 utf8_len(const unsigned char *p, size_t n)
 {
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t len, i;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		len = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef) {
-		len = 3;
-		if (p[0] == 0xe0)
-			lo = 0xa0;
-		else if (p[0] == 0xed)
-			hi = 0x9f;
-	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		len = 4;
-		if (p[0] == 0xf0)
-			lo = 0x90;
-		else if (p[0] == 0xf4)
-			hi = 0x8f;
-	} else
-		return 0;
-	if (n < len || p[1] < lo || p[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
+	return sc_utf8_len(p, n, NULL);
 }
 
 static void
@@ -792,4 +766,157 @@ sc_output_finish(struct sc_output *o, struct sc_error *err)
 		return write_failed(o, err);
 	}
 	return 0;
+}
+
+/* ------------------------------------------------- atomic output files */
+
+/* The directory part of path ("." if none), malloc'ed. */
+static char *
+dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return sc_xstrdup(".");
+	if (slash == path)
+		return sc_xstrdup("/");
+	return sc_xstrndup(path, (size_t)(slash - path));
+}
+
+/* A temporary name beside path: "<dir>/.<base>.XXXXXX", malloc'ed. */
+static char *
+tmp_template(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return sc_xasprintf(".%s.XXXXXX", path);
+	return sc_xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path,
+	    slash + 1);
+}
+
+/* The name an unnamed file gets before its rename (try number i). */
+static char *
+tmp_name(const char *path, int i)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return sc_xasprintf(".%s.%ld.%d", path, (long)getpid(), i);
+	return sc_xasprintf("%.*s/.%s.%ld.%d", (int)(slash - path), path,
+	    slash + 1, (long)getpid(), i);
+}
+
+static void
+outfile_release(struct sc_outfile *f)
+{
+	SC_FREE(f->path);
+	SC_FREE(f->tmp);
+	f->fp = NULL;
+	f->fd = -1;
+}
+
+int
+sc_outfile_open(struct sc_outfile *f, const char *path, struct sc_error *err)
+{
+	char *dir;
+	mode_t um;
+	int fd = -1, e;
+
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	f->path = sc_xstrdup(path);
+	/*
+	 * An unnamed file (O_TMPFILE) vanishes with the process whatever
+	 * kills it; linking it needs /proc.  Elsewhere, a hidden name.
+	 */
+#ifdef O_TMPFILE
+	if (access("/proc/self/fd", X_OK) == 0) {
+		dir = dir_of(path);
+		fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+		free(dir);
+	}
+#endif
+	if (fd == -1) {
+		f->tmp = tmp_template(path);
+		if ((fd = mkostemp(f->tmp, O_CLOEXEC)) == -1) {
+			e = errno;
+			outfile_release(f);
+			return sc_error_set_errno(err, SC_ST_IO, e,
+			    "cannot write '%s'", path);
+		}
+		um = umask(0);
+		umask(um);
+		(void)fchmod(fd, 0666 & ~um);
+	}
+	if ((f->fp = fdopen(fd, "w")) == NULL) {
+		e = errno;
+		close(fd);
+		if (f->tmp != NULL)
+			unlink(f->tmp);
+		outfile_release(f);
+		return sc_error_set_errno(err, SC_ST_IO, e, "cannot write '%s'",
+		    path);
+	}
+	f->fd = fd;
+	return 0;
+}
+
+int
+sc_outfile_commit(struct sc_outfile *f, struct sc_error *err)
+{
+	char proc[64], *tmp = NULL;
+	int e = 0, i;
+
+	if (f->fp == NULL)
+		return sc_error_set(err, SC_ST_INTERNAL, "output file closed");
+	if (fflush(f->fp) == EOF || ferror(f->fp))
+		e = errno != 0 ? errno : EIO;
+	else if (fsync(f->fd) == -1 && errno != EINVAL && errno != EROFS)
+		e = errno;
+	if (e == 0 && f->tmp == NULL) {
+		/* Name the unnamed file beside the target, then rename. */
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", f->fd);
+		for (i = 0; i < 100; i++) {
+			tmp = tmp_name(f->path, i);
+			if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp,
+				AT_SYMLINK_FOLLOW) == 0)
+				break;
+			e = errno;
+			SC_FREE(tmp);
+			if (e != EEXIST)
+				break;
+		}
+		if (tmp != NULL) {
+			f->tmp = tmp;
+			e = 0;
+		} else if (e == 0)
+			e = EEXIST;
+	}
+	if (fclose(f->fp) == EOF && e == 0)
+		e = errno;
+	f->fp = NULL;
+	if (e == 0 && rename(f->tmp, f->path) == -1)
+		e = errno;
+	if (e != 0) {
+		if (f->tmp != NULL)
+			unlink(f->tmp);
+		sc_error_set_errno(err, SC_ST_IO, e, "cannot write '%s'",
+		    f->path);
+		outfile_release(f);
+		return -1;
+	}
+	outfile_release(f);
+	return 0;
+}
+
+void
+sc_outfile_abort(struct sc_outfile *f)
+{
+	if (f->fp == NULL)
+		return;
+	fclose(f->fp);
+	if (f->tmp != NULL)
+		unlink(f->tmp);
+	outfile_release(f);
 }

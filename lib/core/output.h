@@ -122,4 +122,37 @@ int sc_output_finish(struct sc_output *o, struct sc_error *err);
 /* Free o (NULL is a no-op); buffered table rows not finished are lost. */
 void sc_output_free(struct sc_output *o);
 
+/* ------------------------------------------------- atomic output files */
+
+/*
+ * A file written whole or not at all (curl -o, but safe for cron): the
+ * data goes to a file with no name, or a hidden temporary name, in the
+ * same directory, and takes the final name only on commit, by rename.
+ * A reader never sees half of it, and a run that fails or is killed
+ * leaves nothing (with a temporary name, only a kill leaves it behind).
+ */
+struct sc_outfile {
+	FILE *fp; /* write here; NULL when closed */
+	char *path; /* the final name */
+	char *tmp; /* the temporary name, or NULL for an unnamed file */
+	int fd;
+};
+
+/*
+ * Open f for path (copied).  0, or -1 with err set (SC_ST_IO, "cannot
+ * write '<path>': <strerror>").  The file gets mode 0666 less the umask.
+ */
+int sc_outfile_open(struct sc_outfile *f, const char *path,
+    struct sc_error *err);
+
+/*
+ * Flush and fsync the data, close, and give it the final name,
+ * replacing any file of that name.  0, or -1 with err set (SC_ST_IO);
+ * on -1 nothing is left.  f is released either way.
+ */
+int sc_outfile_commit(struct sc_outfile *f, struct sc_error *err);
+
+/* Close and drop the data; f is released.  A released f is a no-op. */
+void sc_outfile_abort(struct sc_outfile *f);
+
 #endif

@@ -105,8 +105,8 @@ sc_duration_format(int64_t ms, char *buf)
 			continue;
 		started = true;
 		ms -= v * parts[i].ms;
-		n += (size_t)snprintf(buf + n, SC_DURATION_STRLEN - n,
-		    "%lld%c", (long long)v, parts[i].unit);
+		n += (size_t)snprintf(buf + n, SC_DURATION_STRLEN - n, "%lld%c",
+		    (long long)v, parts[i].unit);
 	}
 	if (ms == 0 && started)
 		return;

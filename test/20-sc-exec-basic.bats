@@ -182,8 +182,11 @@ setup() {
 }
 
 @test "-q hides warnings; --no-progress wins over --progress" {
+	# -q hides everything but errors, except where to attach a detached
+	# operation: nothing else could tell.
 	run -0 --separate-stderr sc-exec -q --detach 'SELECT 1'
-	[ -z "$stderr" ]
+	[[ "$stderr" == "sc-exec: operation $output runs detached in new session "* ]]
+	[ "${#stderr_lines[@]}" -eq 1 ]
 	run -0 --separate-stderr sc-exec --progress --no-progress --range 0:3
 	[ -z "$stderr" ]
 }

@@ -24,7 +24,9 @@
 #include "core/plan.h"
 #include "core/reattach.h"
 #include "core/result.h"
+#include "core/retry.h"
 #include "core/signals.h"
+#include "core/timeutil.h"
 #include "core/xmem.h"
 #include "core/banned.h"
 
@@ -32,6 +34,12 @@
 #define INPUT_MAX (64UL * 1024 * 1024)
 /* Longest type name --analyze prints. */
 #define TYPE_NAME_MAX (1024 * 1024)
+/*
+ * --detach asks whether the server holds the operation every 10 ms at
+ * first, then less often, for up to 2 s; then it waits for the stream.
+ */
+#define DETACH_POLL_MS 10
+#define DETACH_PROBE_MS 2000
 
 static int run_plan(struct run *x, const struct sc_plan *plan, bool final,
     struct sc_error *err);
@@ -43,8 +51,9 @@ print_detached(struct run *x, const char *opid)
 
 	fprintf(x->out, "%s\n", opid);
 	fflush(x->out);
+	/* Even with -q: nowhere else says which session to attach to. */
 	if (sc_client_session_is_new(x->c))
-		sc_warn(
+		sc_log_write(SC_LOG_ERROR,
 		    "operation %s runs detached in new session %s; attach with --session-id %s --attach %s",
 		    opid, sid, sid, opid);
 	else
@@ -72,13 +81,78 @@ run_next(struct run *x, struct sc_plan *next, struct sc_error *err)
 }
 
 /*
- * Read an operation to its end, rendering its rows, then run the
- * relation a SQL command answered with.  With detach, stop after the
- * first response and leave the operation running.
+ * Whether the server holds operation opid: 1 yes, 0 not (yet), -1 could
+ * not tell.  A ReleaseUntil of a response that cannot exist (the
+ * operation id is never a response id) answers without touching
+ * anything: Spark, and sc-serve alike, say INVALID_CURSOR for an
+ * operation they hold and nothing for one they do not know.
  */
 static int
-consume(struct run *x, struct sc_reattach *it, bool detach,
-    struct sc_error *err)
+server_holds(struct run *x, const char *opid)
+{
+	struct sc_error e;
+	bool found = false;
+
+	sc_error_init(&e);
+	if (sc_client_release_execute(x->c, opid, opid, &found, x->deadline,
+		&e) == 0)
+		return found ? 1 : 0;
+	if (strncmp(e.errclass, "INVALID_CURSOR.", 15) == 0)
+		return 1;
+	if (strcmp(e.errclass, "INVALID_HANDLE.OPERATION_NOT_FOUND") == 0)
+		return 0;
+	return -1;
+}
+
+/*
+ * --detach: send the request, and as soon as the server holds the
+ * operation (or answers, whichever comes first) print its id and leave
+ * it running.  A query whose first rows come at its end (an aggregate)
+ * must not hold the terminal or the cron job that long.
+ */
+static int
+detach(struct run *x, struct sc_reattach *it, struct sc_error *err)
+{
+	const char *opid = sc_reattach_operation_id(it);
+	struct sc_result r;
+	int64_t wait = DETACH_POLL_MS, start = sc_mono_ms();
+	int held = 0, k = 1;
+
+	sc_signals_watch(it);
+	if (sc_reattach_send(it, err) == -1)
+		k = -1;
+	while (k == 1 && held == 0 && sc_mono_ms() - start < DETACH_PROBE_MS) {
+		if ((held = server_holds(x, opid)) != 0)
+			break;
+		if (sc_retry_sleep_ms(wait, x->deadline) == -1)
+			break;
+		wait = wait * 2 > 200 ? 200 : wait * 2;
+	}
+	/* Not seen (yet): wait for its first answer, as the stream says. */
+	if (k == 1 && held != 1) {
+		if ((k = sc_reattach_next_result(it, &r, err)) == 1)
+			sc_result_release(&r);
+	}
+	if (k == -1) {
+		if (sc_reattach_aborted(it) || sc_signals_caught())
+			sc_signals_wait();
+		sc_signals_watch(NULL);
+		sc_reattach_close(it);
+		return -1;
+	}
+	sc_signals_watch(NULL);
+	print_detached(x, opid);
+	sc_reattach_detach(it);
+	x->detached = true;
+	return 0;
+}
+
+/*
+ * Read an operation to its end, rendering its rows, then run the
+ * relation a SQL command answered with.
+ */
+static int
+consume(struct run *x, struct sc_reattach *it, struct sc_error *err)
 {
 	struct sc_plan *next = NULL;
 	struct sc_result r;
@@ -87,14 +161,6 @@ consume(struct run *x, struct sc_reattach *it, bool detach,
 	sc_signals_watch(it);
 	render_begin(x->r);
 	while (rc == 0 && (k = sc_reattach_next_result(it, &r, err)) == 1) {
-		if (detach) {
-			sc_result_release(&r);
-			sc_signals_watch(NULL);
-			print_detached(x, sc_reattach_operation_id(it));
-			sc_reattach_detach(it);
-			x->detached = true;
-			return 0;
-		}
 		if (r.kind == SC_RESULT_ARROW) {
 			rc = render_batch(x->r, &r.arrow, err);
 			progress_update(render_rows(x->r), render_bytes(x->r));
@@ -138,7 +204,9 @@ run_plan(struct run *x, const struct sc_plan *plan, bool final,
 		ex.operation_id = x->o->opid;
 	if ((it = sc_reattach_execute(x->c, plan, &ex, &x->ro, err)) == NULL)
 		return -1;
-	return consume(x, it, last && x->o->detach, err);
+	if (last && x->o->detach)
+		return detach(x, it, err);
+	return consume(x, it, err);
 }
 
 /* --analyze: AnalyzePlan(schema) and one record per column. */
@@ -380,7 +448,7 @@ run_all(struct run *x, struct sc_error *err)
 
 	if (o->attach != NULL) {
 		it = sc_reattach_attach(x->c, o->attach, o->after, &x->ro, err);
-		return it != NULL ? consume(x, it, false, err) : -1;
+		return it != NULL ? consume(x, it, err) : -1;
 	}
 	if (o->has_range)
 		return run_one(x,

@@ -54,7 +54,7 @@ setup() {
 	run -2 --separate-stderr sc-exec --range 0:5:0
 	[ "${stderr_lines[0]}" = "sc-exec: invalid range '0:5:0': expected start:end[:step] with a non-zero step" ]
 	run -2 --separate-stderr sc-exec --format xml 'SELECT 1'
-	[ "${stderr_lines[0]}" = "sc-exec: invalid format 'xml': expected table, csv, tsv, jsonl or arrow" ]
+	[ "${stderr_lines[0]}" = "sc-exec: invalid format 'xml': expected table, vertical, csv, tsv, jsonl or arrow" ]
 	run -2 --separate-stderr sc-exec --operation-id nope 'SELECT 1'
 	[ "${stderr_lines[0]}" = "sc-exec: invalid operation id 'nope': not a UUID" ]
 	run -2 --separate-stderr sc-exec --session-id nope 'SELECT 1'

@@ -36,7 +36,7 @@ term_start() {
 	tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -x "${1:-80}" \
 	    -y "${2:-24}" "env -i PATH='$PATH' HOME='$T' TERM=xterm-256color LANG=C.UTF-8 SPARK_REMOTE='$SPARK_REMOTE' PS1='$ ' PAGER='${PAGER_CMD:-less -S}' bash --norc --noprofile" 3>&-
 	tmux -S "$TMUX_SOCK" set-option -g history-limit 5000 >/dev/null
-	term_wait '$'
+	term_wait -x '$'
 }
 
 # term_keys KEYS...: type into the pane (tmux send-keys syntax).
@@ -55,12 +55,14 @@ term_screen() {
 	tmux -S "$TMUX_SOCK" capture-pane -p -S - -E -
 }
 
-# term_wait TEXT: wait (bounded) until TEXT is on the screen.
+# term_wait TEXT: wait (bounded) until TEXT is on the screen; with -x,
+# until a line is exactly TEXT.
 term_wait() {
-	local i n=100
+	local i n=100 x=
+	[ "$1" = -x ] && x=x && shift
 	[ -n "${SCTK_SANITIZE:-}" ] && n=1000
 	for ((i = 0; i < n; i++)); do
-		term_screen | grep -qF -- "$1" && return 0
+		term_screen | grep -q${x}F -- "$1" && return 0
 		sleep 0.1
 	done
 	echo "timed out waiting for '$1'; the screen:" >&2
@@ -76,7 +78,127 @@ term_wait() {
 	term_wait 'end it with ^D'
 	term_run 'SELECT 40 + 2 AS answer'
 	term_keys C-d
-	term_wait 'rc=0'
+	term_wait -x 'rc=0'
 	run term_screen
 	[[ "$output" == *$'answer\n42\nrc=0'* ]]
+}
+
+# term_lines: the screen (and scrollback) without trailing blank lines.
+term_lines() {
+	term_screen | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+}
+
+# ----------------------------------------------------- the progress line
+
+@test "the progress line never mixes with results on the same terminal" {
+	term_start
+	term_run "clear; sc-exec --progress 'SELECT 1 AS a'; sc-exec --progress --range 0:3; echo done"
+	term_wait -x done
+	run term_lines
+	[ "$output" = "$(printf '%s\n' a - 1 id -- ' 0' ' 1' ' 2' done '$')" ] || {
+		echo "$output" >&2
+		false
+	}
+}
+
+@test "a long CSV to the terminal has no progress text between its rows" {
+	term_start
+	# About a second of rows, so the line is drawn many times.
+	term_run "clear; sc-exec --progress --no-pager --format csv --no-header --range 0:400000; echo done"
+	wait_for_done() { term_screen | grep -qx done; }
+	local i
+	for ((i = 0; i < 600; i++)); do
+		wait_for_done && break
+		sleep 0.1
+	done
+	run term_screen
+	# Every line is a number, the command, "done" or the prompt.
+	run -1 grep -vxE '[0-9]+|done|\$|\$ clear; .*|' <<<"$output"
+	[[ "$(term_screen)" == *$'399998\n399999\ndone'* ]]
+}
+
+# --------------------------------------------------------- table layout
+
+@test "table columns line up by display width: CJK, emoji, combining marks" {
+	term_start
+	term_run "clear; sc-exec \"SELECT '日本語' AS name, 2 AS n UNION ALL SELECT 'cafe' || char(769), 4 UNION ALL SELECT '🙂🙂', 5\"; echo done"
+	term_wait -x done
+	run term_lines
+	[[ "$output" == *"$(printf 'name    n\n------  -\n\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e  2\ncafe\xcc\x81    4\n\xf0\x9f\x99\x82\xf0\x9f\x99\x82    5\ndone')"* ]] || {
+		echo "$output" >&2
+		false
+	}
+}
+
+@test "control bytes are escaped, never sent to the terminal" {
+	term_start
+	term_run "clear; sc-exec \"SELECT 'a' || char(27) || '[31mRED' || char(7) AS s\"; echo done"
+	term_wait -x done
+	run term_lines
+	[[ "$output" == *$'s\n----------------\na\\x1b[31mRED\\x07\ndone'* ]] || {
+		echo "$output" >&2
+		false
+	}
+}
+
+@test "a later, wider page brings the header again at the new widths" {
+	term_start 80 24
+	# 21 rows to a page on 24 lines; row 30 is wider than the first page.
+	term_run "clear; sc-exec --no-pager \"SELECT id, CASE WHEN id = 30 THEN 'a much longer value' ELSE 'x' END AS s FROM range(45)\" >/dev/tty; echo done"
+	term_wait -x done
+	run term_screen
+	[ "$(grep -c '^id  s' <<<"$output")" -eq 2 ]
+	[[ "$output" == *$'20  x\n\nid  s\n--  -------------------\n21  x\n'* ]]
+	[[ "$output" == *$'30  a much longer value\n'* ]]
+	[[ "$output" == *$'42  x\n43  x\n44  x\ndone'* ]]
+}
+
+@test "--format vertical shows a record per block" {
+	term_start
+	term_run "clear; sc-exec --format vertical \"SELECT 1 AS id, 'x' AS long_name UNION ALL SELECT 2, NULL\"; echo done"
+	term_wait -x done
+	run term_lines
+	[[ "$output" == *$'-[ RECORD 1 ]\nid        | 1\nlong_name | x\n-[ RECORD 2 ]---\nid        | 2\nlong_name | NULL\ndone'* ]] || {
+		echo "$output" >&2
+		false
+	}
+}
+
+# ---------------------------------------------------------------- pager
+
+@test "output taller than the screen goes to less -S; short output does not" {
+	term_start 80 24
+	term_run "clear; sc-exec --range 0:3; echo short-done"
+	term_wait -x short-done
+	term_run "clear; sc-exec --range 0:100; echo rc=\$?"
+	# less shows the first screenful and waits.
+	term_wait -x ':'
+	run term_screen
+	[[ "$output" == *$'id\n--\n 0\n 1\n'* ]]
+	[[ "$output" != *"rc="* ]]
+	term_keys q
+	term_wait -x 'rc=0'
+}
+
+@test "PAGER is used, and --no-pager writes straight to the terminal" {
+	PAGER_CMD="tee $BATS_TEST_TMPDIR/paged" term_start 80 24
+	term_run "sc-exec --range 0:3 >/dev/tty; echo one"
+	term_wait -x one
+	[ ! -e "$T/paged" ]
+	term_run "sc-exec --range 0:100; echo two"
+	term_wait -x two
+	[ "$(wc -l <"$T/paged")" -eq 102 ]
+	[ "$(tail -1 "$T/paged")" = 99 ]
+	rm "$T/paged"
+	term_run "sc-exec --no-pager --range 0:100; echo three"
+	term_wait -x three
+	[ ! -e "$T/paged" ]
+}
+
+@test "Arrow data is not written to a terminal" {
+	term_start
+	term_run "clear; sc-exec --format arrow --range 0:3; echo rc=\$?"
+	term_wait -x 'rc=2'
+	run term_screen
+	[[ "$output" == *"sc-exec: not writing Arrow data to a terminal: redirect it or use -o"* ]]
 }

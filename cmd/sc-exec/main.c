@@ -11,6 +11,8 @@
  * and signal handling are lib/core's, rendering is render.c's.
  */
 
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -37,7 +39,8 @@
 
 static const char usage_text[] =
     "usage: sc-exec [-hqVv] [--analyze] [--detach] [--header | --no-header]\n"
-    "               [--no-reattach] [--progress | --no-progress] [--tls]\n"
+    "               [--no-pager] [--no-reattach]\n"
+    "               [--progress | --no-progress] [--tls]\n"
     "               [-f file] [-H key=value] [-o file] [-s server]\n"
     "               [-t timeout] [--after response-id] [--arg value]\n"
     "               [--attach operation-id] [--ca-file file]\n"
@@ -68,8 +71,10 @@ static const char usage_text[] =
     "      --tag tag          tag the operations (repeatable)\n"
     "  -o, --output file      write the result to file, whole or not at\n"
     "                         all (a temporary file renamed at the end)\n"
-    "      --format fmt       table, csv, tsv, jsonl or arrow (default\n"
-    "                         table on a terminal, else csv)\n"
+    "      --format fmt       table, vertical, csv, tsv, jsonl or arrow\n"
+    "                         (default table on a terminal, else csv)\n"
+    "      --no-pager         never page output taller than the screen\n"
+    "                         (default on a terminal: $PAGER, else less -S)\n"
     "      --header           write a header line (default)\n"
     "      --no-header        do not write a header line\n"
     "      --null text        text for NULL values\n"
@@ -126,7 +131,7 @@ opt_format(void *p, const char *s, struct sc_error *err)
 	o->arrow = strcmp(s, "arrow") == 0;
 	if (!o->arrow && sc_out_format_parse(s, &f) == -1)
 		return sc_error_set(err, SC_ST_USAGE,
-		    "invalid format '%s': expected table, csv, tsv, jsonl or arrow",
+		    "invalid format '%s': expected table, vertical, csv, tsv, jsonl or arrow",
 		    s);
 	if (!o->arrow)
 		o->format = (int)f;
@@ -267,6 +272,7 @@ parse_args(struct opts *o, int argc, char **argv)
 		SC_CLI_UINT("max-retries", 0, &o->max_retries, 0, 1000),
 		SC_CLI_UINT("max-rows", 0, &o->max_rows, 1, UINT64_MAX / 2),
 		SC_CLI_SET("no-header", 0, &o->header, 0),
+		SC_CLI_FLAG("no-pager", 0, &o->no_pager),
 		SC_CLI_SET("no-progress", 0, &o->progress, 0),
 		SC_CLI_FLAG("no-reattach", 0, &o->no_reattach),
 		SC_CLI_STRING("null", 0, &o->null_text),
@@ -347,6 +353,9 @@ validate(const struct opts *o)
 	if (o->arrow && o->max_rows > 0)
 		sc_usage_msg(usage_text,
 		    "cannot use --max-rows and --format arrow");
+	if (o->arrow && o->output == NULL && isatty(STDOUT_FILENO))
+		sc_usage_msg(usage_text,
+		    "not writing Arrow data to a terminal: redirect it or use -o");
 	if (o->arrow && (o->header >= 0 || o->null_text != NULL))
 		sc_usage_msg(usage_text,
 		    "--header, --no-header and --null do not apply to --format arrow");
@@ -435,14 +444,29 @@ name_timeout(const struct opts *o, struct sc_error *err)
 
 /* ------------------------------------------------------------ the story */
 
+/*
+ * Results into a pipe may well reach the terminal the progress line is
+ * on (sc-exec | cat), where nothing can keep the two apart: no progress
+ * by default then.
+ */
+static bool
+stdout_is_pipe(void)
+{
+	struct stat st;
+
+	return fstat(STDOUT_FILENO, &st) == 0 &&
+	    (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
 /* Signals, the client, the reattach options and the renderer. */
 static int
 start(struct run *x, struct opts *o, struct sc_error *err)
 {
 	struct sc_signals_opts so = { INTERRUPT_WAIT_MS, progress_lock,
-		progress_unlock };
+		progress_unlock, term_kill_pager };
 	struct sc_client_opts co;
 	struct render_opts rop;
+	bool pager;
 
 	memset(x, 0, sizeof(*x));
 	x->o = o;
@@ -452,6 +476,11 @@ start(struct run *x, struct opts *o, struct sc_error *err)
 		if (sc_outfile_open(&x->of, o->output, err) == -1)
 			return -1;
 		x->out = x->of.fp;
+	} else if (isatty(STDOUT_FILENO) && !o->arrow) {
+		pager = !o->no_pager && !o->detach &&
+		    (getenv("PAGER") == NULL || getenv("PAGER")[0] != '\0');
+		x->out = term_open(pager);
+		x->tty = true;
 	}
 	if (sc_signals_start(&so, err) == -1)
 		return -1;
@@ -486,10 +515,12 @@ start(struct run *x, struct opts *o, struct sc_error *err)
 	rop.header = o->header != 0;
 	rop.null_text = o->null_text;
 	rop.max_rows = o->max_rows;
+	/* A page on a terminal: what fits the screen. */
+	rop.page_rows = x->tty && term_rows() > 4 ? term_rows() - 3 : 0;
 	x->r = render_new(x->out, &rop);
 	progress_enable(o->progress == 1 ||
 	    (o->progress < 0 && !o->common.quiet && !o->detach &&
-		isatty(STDERR_FILENO)));
+		isatty(STDERR_FILENO) && !stdout_is_pipe()));
 	return 0;
 }
 
@@ -513,6 +544,11 @@ finish(struct run *x, int rc, struct sc_error *err)
 	    (unsigned long long)st.releases_coalesced);
 	sc_signals_drop_client(); /* after a signal: never returns */
 	sc_client_free(x->c);
+	if (x->tty) {
+		if (rc == -1 && err->sys_errno == EPIPE && term_pager_quit())
+			rc = 0; /* the user left the pager: that is all */
+		term_close();
+	}
 	if (rc == 0 && x->o->output != NULL)
 		rc = sc_outfile_commit(&x->of, err);
 	sc_outfile_abort(&x->of);

@@ -30,6 +30,7 @@ struct render {
 	struct render_opts o;
 	uint64_t rows; /* all results */
 	uint64_t bytes;
+	uint64_t shown; /* results with columns written */
 
 	/* The current result. */
 	bool started; /* header or schema written */
@@ -171,10 +172,17 @@ text_header(struct render *r, const char *const *names, size_t n,
 		r->empty = true;
 		return 0;
 	}
+	/* Results for the eye are told apart by a blank line. */
+	if (r->shown > 0 &&
+	    (r->o.format == SC_OUT_TABLE || r->o.format == SC_OUT_VERTICAL) &&
+	    fputc('\n', r->fp) == EOF)
+		return write_error(err);
+	r->shown++;
 	memset(&oo, 0, sizeof(oo));
 	oo.header = r->o.header;
 	oo.null_text = r->o.null_text;
 	oo.flush = 0;
+	oo.page_rows = r->o.page_rows;
 	r->out = sc_output_new(r->fp, r->o.format, &oo);
 	r->ncols = n;
 	r->cells = sc_xcalloc(n, sizeof(*r->cells));

@@ -49,7 +49,7 @@ struct opts {
 	size_t nparams;
 	bool named, positional; /* --param, --arg seen */
 	bool stdin_script; /* no work given, standard input is not a tty */
-	bool analyze, detach, no_reattach, has_range, arrow;
+	bool analyze, detach, no_reattach, has_range, arrow, no_pager;
 	int64_t range[3];
 	int format, header, progress; /* -1: default */
 	uint64_t max_retries, max_rows; /* UINT64_MAX, 0: default */
@@ -65,7 +65,8 @@ struct run {
 	struct sc_retry_policy policy;
 	struct sc_reattach_opts ro;
 	const struct timespec *deadline;
-	FILE *out; /* stdout, or of.fp */
+	FILE *out; /* stdout, of.fp, or term.c's stream */
+	bool tty; /* out is term.c's */
 	struct sc_outfile of; /* -o */
 	bool detached; /* --detach has printed the operation id */
 	char after_error[256]; /* printed after the error, if not "" */
@@ -120,6 +121,7 @@ struct render_opts {
 	bool header;
 	const char *null_text; /* NULL: the format's default */
 	uint64_t max_rows; /* 0: no limit (text only) */
+	size_t page_rows; /* table: records per page; 0: the default */
 };
 
 struct render;
@@ -152,8 +154,16 @@ bool render_limit_reached(const struct render *r);
 
 /* ----------------------------------------------------------- progress.c */
 
-/* Turn the progress line on (it is drawn on stderr only). */
+/* Turn the progress line on (it is drawn on stderr only), or off. */
 void progress_enable(bool on);
+/* Count rows, bytes and time from zero again (a new statement). */
+void progress_restart(void);
+/*
+ * Results were written to the terminal the line shares (lock held:
+ * between progress_lock() and progress_unlock()); whether they end at
+ * the start of a line, where the progress line may be drawn.
+ */
+void progress_output(bool at_line_start);
 /* Record rows/bytes so far and, at most every 200 ms, redraw. */
 void progress_update(uint64_t rows, uint64_t bytes);
 /* Record the execution's progress. */
@@ -163,5 +173,30 @@ void progress_clear(void);
 /* Lock around other stderr output so lines are not interleaved. */
 void progress_lock(void);
 void progress_unlock(void);
+
+/* --------------------------------------------------------------- term.c */
+
+/*
+ * A stdio stream for results on the terminal standard output is: each
+ * write erases the progress line first, and with pager, output taller
+ * than the screen goes to $PAGER (default "less -S").  Returns stdout if
+ * the stream cannot be made.
+ */
+FILE *term_open(bool pager);
+/* The terminal's height in rows (24 if unknown). */
+size_t term_rows(void);
+/* A new piece of output (an interactive statement): decide afresh. */
+void term_begin(void);
+/*
+ * The piece is done: write what was held, or close the pager and wait
+ * for the user to leave it.  0, or -1 with errno.
+ */
+int term_end(void);
+/* Whether the user quit the pager before the output ended. */
+bool term_pager_quit(void);
+/* From the signal thread: close the pager's pipe and wait for it. */
+void term_kill_pager(void);
+/* term_end() and close the stream. */
+void term_close(void);
 
 #endif

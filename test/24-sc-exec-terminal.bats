@@ -44,9 +44,15 @@ term_keys() {
 	tmux -S "$TMUX_SOCK" send-keys "$@"
 }
 
-# term_run LINE: type LINE and Enter.
+# term_run LINE: type LINE and Enter.  (tmux takes an argument ending in
+# ';' as the end of its command: that ';' goes escaped, on its own.)
 term_run() {
-	tmux -S "$TMUX_SOCK" send-keys -l "$1"
+	if [ "${1%;}" != "$1" ]; then
+		tmux -S "$TMUX_SOCK" send-keys -l "${1%;}"
+		tmux -S "$TMUX_SOCK" send-keys '\;'
+	else
+		tmux -S "$TMUX_SOCK" send-keys -l "$1"
+	fi
 	tmux -S "$TMUX_SOCK" send-keys Enter
 }
 
@@ -201,4 +207,124 @@ term_lines() {
 	term_wait -x 'rc=2'
 	run term_screen
 	[[ "$output" == *"sc-exec: not writing Arrow data to a terminal: redirect it or use -o"* ]]
+}
+
+# ---------------------------------------------------------------- prompt
+
+LONG='SELECT count(*) AS n FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 200000000) SELECT x FROM c);'
+
+# prompt_start [ARGS]: sc-exec at its prompt, then "rc=N" when it ends.
+prompt_start() {
+	term_start 100 40
+	term_run "clear; sc-exec --no-pager $*; echo rc=\$?"
+	term_wait -x 'sc-exec>'
+}
+
+@test "no SQL on a terminal opens a prompt; statements end at ';' across lines" {
+	prompt_start
+	term_run "SELECT 1 AS a,"
+	term_wait -x '     ...'
+	term_run "  'x' AS b; SELECT 2 AS c"
+	term_wait -x '1  x'
+	term_run ';'
+	term_wait -x '2'
+	run term_lines
+	[[ "$output" == *$'sc-exec> SELECT 1 AS a,\n     ...   \'x\' AS b; SELECT 2 AS c\na  b\n-  -\n1  x\n     ... ;\nc\n-\n2\nsc-exec>'* ]] || {
+		echo "$output" >&2
+		false
+	}
+	term_keys C-d
+	term_wait -x 'rc=0'
+}
+
+@test "history is kept in ~/.sc_exec_history and comes back with Up" {
+	prompt_start
+	term_run "SELECT 6 * 7 AS answer;"
+	term_wait -x '    42'
+	term_keys C-d
+	term_wait -x 'rc=0'
+	grep -q 'answer' "$T/.sc_exec_history"
+	# A new session: Up brings the statement back, Enter runs it.
+	term_run "clear; sc-exec --no-pager; echo rc=\$?"
+	term_wait -x 'sc-exec>'
+	term_keys Up
+	term_wait 'sc-exec> SELECT 6 * 7 AS answer;'
+	term_keys Enter
+	term_wait -x '    42'
+	term_keys C-d
+	term_wait -x 'rc=0'
+}
+
+@test "^C ends the running statement on the server and the prompt stays" {
+	prompt_start
+	term_run "$LONG"
+	local op
+	sleep 1.5
+	term_keys C-c
+	term_wait "interrupted"
+	op=$(term_screen | sed -n 's/^sc-exec: operation \([0-9a-f-]*\) interrupted$/\1/p')
+	[ -n "$op" ]
+	# Released while running, so the server stopped it.
+	wait_for grep -q "operation $op released (RUNNING)" \
+	    "$BATS_FILE_TMPDIR/server.log"
+	wait_for grep -q "operation $op canceled" "$BATS_FILE_TMPDIR/server.log"
+	term_run "SELECT 'still here' AS s;"
+	term_wait -x 'still here'
+	term_keys C-d
+	term_wait -x 'rc=0'
+}
+
+@test "^C while typing drops the statement, not the prompt" {
+	prompt_start
+	term_run "SELECT 'dropped',"
+	term_wait -x '     ...'
+	term_keys C-c
+	term_run "SELECT 'kept' AS s;"
+	term_wait -x 'kept'
+	# Had the dropped line stayed, the two would not parse together.
+	run term_screen
+	[[ "$output" != *"sc-exec: "* ]]
+	term_keys C-d
+	term_wait -x 'rc=0'
+}
+
+@test "meta-commands: \\format, \\x, \\timing, \\conninfo, \\?, \\q" {
+	prompt_start
+	term_run '\format csv'
+	term_run "SELECT 1 AS a, 2 AS b;"
+	term_wait -x '1,2'
+	term_run '\x'
+	term_run "SELECT 3 AS a;"
+	term_wait -x 'a | 3'
+	term_run '\timing on'
+	term_wait -x 'timing on'
+	term_run "SELECT 4 AS a;"
+	term_wait 'time: '
+	term_run '\conninfo'
+	term_wait "server ${SPARK_REMOTE}, session "
+	term_run '\?'
+	term_wait '\detach'
+	term_run '\nope'
+	term_wait "sc-exec: unknown command '\\nope'; \\? lists them"
+	term_run '\q'
+	term_wait -x 'rc=0'
+}
+
+@test "\\detach runs the statement detached; --attach gets its result later" {
+	local sid
+	sid=$(cat /proc/sys/kernel/random/uuid)
+	prompt_start --session-id "$sid" --format csv
+	term_run '\detach'
+	term_wait -x 'the next statement runs detached'
+	term_run "$LONG"
+	term_wait -x 'sc-exec>' # back at once: the query runs a while
+	run term_screen
+	local op
+	op=$(grep -oE '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' <<<"$output" | tail -1)
+	[ -n "$op" ]
+	run -1 grep -q "operation $op finished" "$BATS_FILE_TMPDIR/server.log"
+	term_run '\q'
+	term_wait -x 'rc=0'
+	run -0 sc-exec --session-id "$sid" --format csv --attach "$op"
+	[ "$output" = "$(printf 'n\n200000000')" ]
 }

@@ -302,9 +302,15 @@ parse_args(struct opts *o, int argc, char **argv)
 	o->sql = argc - i == 1 ? argv[i] : NULL;
 	if (o->output != NULL && strcmp(o->output, "-") == 0)
 		o->output = NULL;
-	/* No work given: a script on standard input, as psql reads one. */
+	/*
+	 * No work given: a script on standard input, as psql reads one, or
+	 * a prompt on a terminal.
+	 */
 	o->stdin_script = argc - i == 0 && o->files.n == 0 && !o->has_range &&
-	    o->plan_file == NULL && o->attach == NULL && !isatty(STDIN_FILENO);
+	    o->plan_file == NULL && o->attach == NULL;
+	o->prompt = o->stdin_script && isatty(STDIN_FILENO);
+	if (o->prompt)
+		o->stdin_script = false;
 	if (o->format < 0)
 		o->format = o->output == NULL && isatty(STDOUT_FILENO)
 		    ? SC_OUT_TABLE
@@ -318,9 +324,9 @@ validate(const struct opts *o)
 	int nsrc = (o->sql != NULL) + (o->files.n > 0) + o->has_range +
 	    (o->plan_file != NULL) + (o->attach != NULL);
 
-	if (nsrc == 0 && !o->stdin_script)
+	if (o->prompt && (o->detach || o->opid != NULL || o->analyze))
 		sc_usage_msg(usage_text,
-		    "nothing to run: give SQL, -f, --range, --plan or --attach");
+		    "--detach, --operation-id and --analyze need the SQL to run (a prompt starts without it)");
 	if (nsrc > 1)
 		sc_usage_msg(usage_text,
 		    "give only one of SQL, -f, --range, --plan and --attach");
@@ -465,7 +471,6 @@ start(struct run *x, struct opts *o, struct sc_error *err)
 	struct sc_signals_opts so = { INTERRUPT_WAIT_MS, progress_lock,
 		progress_unlock, term_kill_pager };
 	struct sc_client_opts co;
-	struct render_opts rop;
 	bool pager;
 
 	memset(x, 0, sizeof(*x));
@@ -482,7 +487,9 @@ start(struct run *x, struct opts *o, struct sc_error *err)
 		x->out = term_open(pager);
 		x->tty = true;
 	}
-	if (sc_signals_start(&so, err) == -1)
+	x->interactive = o->prompt;
+	if (o->prompt ? prompt_signals_start(err) == -1
+		      : sc_signals_start(&so, err) == -1)
 		return -1;
 	sc_retry_policy_default(&x->policy);
 	if (o->max_retries != UINT64_MAX)
@@ -509,15 +516,7 @@ start(struct run *x, struct opts *o, struct sc_error *err)
 		x->ro.watchdog_ms = o->watchdog_ms;
 	x->ro.deadline = x->deadline;
 
-	memset(&rop, 0, sizeof(rop));
-	rop.mode = o->arrow ? RENDER_ARROW : RENDER_TEXT;
-	rop.format = (enum sc_out_format)o->format;
-	rop.header = o->header != 0;
-	rop.null_text = o->null_text;
-	rop.max_rows = o->max_rows;
-	/* A page on a terminal: what fits the screen. */
-	rop.page_rows = x->tty && term_rows() > 4 ? term_rows() - 3 : 0;
-	x->r = render_new(x->out, &rop);
+	run_make_render(x);
 	progress_enable(o->progress == 1 ||
 	    (o->progress < 0 && !o->common.quiet && !o->detach &&
 		isatty(STDERR_FILENO) && !stdout_is_pipe()));

@@ -86,6 +86,17 @@ progress_enable(bool on)
 	pthread_mutex_unlock(&lock);
 }
 
+bool
+progress_enabled(void)
+{
+	bool on;
+
+	pthread_mutex_lock(&lock);
+	on = enabled;
+	pthread_mutex_unlock(&lock);
+	return on;
+}
+
 void
 progress_restart(void)
 {

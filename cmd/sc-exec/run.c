@@ -44,6 +44,27 @@
 static int run_plan(struct run *x, const struct sc_plan *plan, bool final,
     struct sc_error *err);
 
+/* Whether the statement's operation is to be left running. */
+static bool
+detaching(const struct run *x)
+{
+	return x->o->detach || x->detach_once;
+}
+
+/*
+ * The operation a signal aborts: the signal thread's (sc-exec exits),
+ * or at the prompt its ^C watcher's (the statement ends, the prompt
+ * stays).
+ */
+static void
+watch(struct run *x, struct sc_reattach *it)
+{
+	if (x->interactive)
+		prompt_watch(it);
+	else
+		sc_signals_watch(it);
+}
+
 static void
 print_detached(struct run *x, const char *opid)
 {
@@ -71,7 +92,7 @@ run_next(struct run *x, struct sc_plan *next, struct sc_error *err)
 	size_t len;
 	int rc;
 
-	if (x->o->detach || !sc_plan_local_rows(next, &rows, &len))
+	if (detaching(x) || !sc_plan_local_rows(next, &rows, &len))
 		return run_plan(x, next, true, err);
 	render_begin(x->r);
 	rc = render_local(x->r, rows, len, err);
@@ -118,7 +139,7 @@ detach(struct run *x, struct sc_reattach *it, struct sc_error *err)
 	int64_t wait = DETACH_POLL_MS, start = sc_mono_ms();
 	int held = 0, k = 1;
 
-	sc_signals_watch(it);
+	watch(x, it);
 	if (sc_reattach_send(it, err) == -1)
 		k = -1;
 	while (k == 1 && held == 0 && sc_mono_ms() - start < DETACH_PROBE_MS) {
@@ -134,13 +155,14 @@ detach(struct run *x, struct sc_reattach *it, struct sc_error *err)
 			sc_result_release(&r);
 	}
 	if (k == -1) {
-		if (sc_reattach_aborted(it) || sc_signals_caught())
+		if (sc_signals_caught() ||
+		    (sc_reattach_aborted(it) && !x->interactive))
 			sc_signals_wait();
-		sc_signals_watch(NULL);
+		watch(x, NULL);
 		sc_reattach_close(it);
 		return -1;
 	}
-	sc_signals_watch(NULL);
+	watch(x, NULL);
 	print_detached(x, opid);
 	sc_reattach_detach(it);
 	x->detached = true;
@@ -158,7 +180,7 @@ consume(struct run *x, struct sc_reattach *it, struct sc_error *err)
 	struct sc_result r;
 	int k = 0, rc = 0;
 
-	sc_signals_watch(it);
+	watch(x, it);
 	render_begin(x->r);
 	while (rc == 0 && (k = sc_reattach_next_result(it, &r, err)) == 1) {
 		if (r.kind == SC_RESULT_ARROW) {
@@ -174,11 +196,12 @@ consume(struct run *x, struct sc_reattach *it, struct sc_error *err)
 		sc_result_release(&r);
 	}
 	if (rc == 0 && k == -1) {
-		if (sc_reattach_aborted(it) || sc_signals_caught())
+		if (sc_signals_caught() ||
+		    (sc_reattach_aborted(it) && !x->interactive))
 			sc_signals_wait();
 		rc = -1;
 	}
-	sc_signals_watch(NULL);
+	watch(x, NULL);
 	sc_reattach_close(it); /* ReleaseAll, unless done already */
 	if (rc == -1)
 		render_begin(x->r); /* drop what the failed result left */
@@ -204,7 +227,7 @@ run_plan(struct run *x, const struct sc_plan *plan, bool final,
 		ex.operation_id = x->o->opid;
 	if ((it = sc_reattach_execute(x->c, plan, &ex, &x->ro, err)) == NULL)
 		return -1;
-	if (last && x->o->detach)
+	if (last && detaching(x))
 		return detach(x, it, err);
 	return consume(x, it, err);
 }
@@ -383,11 +406,11 @@ run_sources(struct run *x, struct source *src, size_t nsrc,
 
 	for (i = 0; i < nsrc; i++)
 		total += src[i].n;
-	if (total > 1 && (o->detach || o->opid != NULL))
+	if (total > 1 && (detaching(x) || o->opid != NULL))
 		return sc_error_set(err, SC_ST_USAGE,
 		    "--detach and --operation-id need a single statement, not %zu",
 		    total);
-	if (total == 0 && o->detach)
+	if (total == 0 && detaching(x))
 		return sc_error_set(err, SC_ST_USAGE,
 		    "--detach needs a statement, and the SQL has none");
 	for (i = 0; i < nsrc; i++)
@@ -408,6 +431,39 @@ run_sources(struct run *x, struct source *src, size_t nsrc,
 				return 0;
 		}
 	return 0;
+}
+
+void
+run_make_render(struct run *x)
+{
+	const struct opts *o = x->o;
+	struct render_opts rop;
+
+	render_free(x->r);
+	memset(&rop, 0, sizeof(rop));
+	rop.mode = o->arrow ? RENDER_ARROW : RENDER_TEXT;
+	rop.format = (enum sc_out_format)o->format;
+	rop.header = o->header != 0;
+	rop.null_text = o->null_text;
+	rop.max_rows = o->max_rows;
+	/* A page on a terminal: what fits the screen. */
+	rop.page_rows = x->tty && term_rows() > 4 ? term_rows() - 3 : 0;
+	x->r = render_new(x->out, &rop);
+}
+
+int
+run_sql(struct run *x, const char *text, size_t n, struct sc_error *err)
+{
+	struct source src;
+	int rc;
+
+	memset(&src, 0, sizeof(src));
+	if (sql_check_text(text, n, "the prompt", err) == -1)
+		return -1;
+	src.n = sql_split(text, n, &src.stmts);
+	rc = run_sources(x, &src, 1, err);
+	sql_free_statements(src.stmts, src.n);
+	return rc;
 }
 
 /* The SQL of the operand, the -f files or standard input. */
@@ -453,6 +509,8 @@ run_all(struct run *x, struct sc_error *err)
 	if (o->has_range)
 		return run_one(x,
 		    sc_plan_range(o->range[0], o->range[1], o->range[2]), err);
+	if (o->prompt)
+		return prompt_run(x, err);
 	if (o->plan_file == NULL)
 		return run_script(x, err);
 	sc_buf_init(&in, INPUT_MAX);

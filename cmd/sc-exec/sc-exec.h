@@ -49,6 +49,7 @@ struct opts {
 	size_t nparams;
 	bool named, positional; /* --param, --arg seen */
 	bool stdin_script; /* no work given, standard input is not a tty */
+	bool prompt; /* no work given, standard input is a terminal */
 	bool analyze, detach, no_reattach, has_range, arrow, no_pager;
 	int64_t range[3];
 	int format, header, progress; /* -1: default */
@@ -69,6 +70,8 @@ struct run {
 	bool tty; /* out is term.c's */
 	struct sc_outfile of; /* -o */
 	bool detached; /* --detach has printed the operation id */
+	bool interactive; /* at the prompt: ^C ends a statement only */
+	bool detach_once; /* the prompt's \detach: this statement */
 	char after_error[256]; /* printed after the error, if not "" */
 };
 
@@ -81,6 +84,33 @@ struct run {
  * to end the process.
  */
 int run_all(struct run *x, struct sc_error *err);
+
+/*
+ * Run SQL text typed at the prompt, statement by statement, as a script.
+ * 0, or -1 with err set.
+ */
+int run_sql(struct run *x, const char *text, size_t n, struct sc_error *err);
+
+/* Make x->r anew for the options' format (the prompt's \format). */
+void run_make_render(struct run *x);
+
+/* ------------------------------------------------------------- prompt.c */
+
+/*
+ * Before any thread starts: SIGINT goes to a watcher thread that ends
+ * the statement running (its operation is released, so the server
+ * stops it), or, at the prompt, to the line editor.  0, or -1 with err
+ * set.
+ */
+int prompt_signals_start(struct sc_error *err);
+/* The operation ^C ends now (NULL: none). */
+void prompt_watch(struct sc_reattach *it);
+/*
+ * Read statements at a prompt with line editing and history, until \q
+ * or ^D, and run each as it is complete.  Errors are reported and the
+ * prompt goes on; 0 at the end.
+ */
+int prompt_run(struct run *x, struct sc_error *err);
 
 /* ---------------------------------------------------------------- sql.c */
 
@@ -98,6 +128,13 @@ struct sql_stmt {
  */
 size_t sql_split(const char *sql, size_t n, struct sql_stmt **out);
 void sql_free_statements(struct sql_stmt *v, size_t n);
+
+/*
+ * The length of the longest prefix of sql that ends with a ';' of its
+ * own (outside quotes and comments): the statements ready to run as a
+ * prompt reads lines.  0 if there is none.
+ */
+size_t sql_complete(const char *sql, size_t n);
 
 /*
  * Refuse SQL text that a server would read differently from the user:
@@ -156,6 +193,7 @@ bool render_limit_reached(const struct render *r);
 
 /* Turn the progress line on (it is drawn on stderr only), or off. */
 void progress_enable(bool on);
+bool progress_enabled(void);
 /* Count rows, bytes and time from zero again (a new statement). */
 void progress_restart(void);
 /*

@@ -100,6 +100,47 @@ sql_split(const char *sql, size_t n, struct sql_stmt **out)
 	return nv;
 }
 
+size_t
+sql_complete(const char *sql, size_t n)
+{
+	size_t i = 0, done = 0;
+	int depth;
+	char q;
+
+	while (i < n) {
+		char ch = sql[i];
+
+		if (ch == '\'' || ch == '"' || ch == '`') {
+			q = ch;
+			for (i++; i < n && sql[i] != q; i++)
+				if (sql[i] == '\\' && q != '`' && i + 1 < n)
+					i++;
+			i++;
+		} else if (ch == '-' && i + 1 < n && sql[i + 1] == '-') {
+			while (i < n && sql[i] != '\n')
+				i++;
+		} else if (ch == '/' && i + 1 < n && sql[i + 1] == '*') {
+			depth = 1;
+			for (i += 2; i < n && depth > 0; i++) {
+				if (sql[i] == '/' && i + 1 < n &&
+				    sql[i + 1] == '*') {
+					depth++;
+					i++;
+				} else if (sql[i] == '*' && i + 1 < n &&
+				    sql[i + 1] == '/') {
+					depth--;
+					i++;
+				}
+			}
+		} else {
+			if (ch == ';')
+				done = i + 1;
+			i++;
+		}
+	}
+	return done;
+}
+
 void
 sql_free_statements(struct sql_stmt *v, size_t n)
 {

@@ -76,6 +76,15 @@ teardown() {
 	[[ "$stderr" == *"INVALID_HANDLE.OPERATION_NOT_FOUND"* ]]
 }
 
+@test "-v counts the reattaches of a statement in its summary" {
+	run -0 --separate-stderr sc-exec -v --no-header --range 0:30000
+	local att n
+	att=$(grep -c 'attaching to operation .* after response ' <<<"$stderr")
+	[ "$att" -ge 2 ]
+	n=$(sed -n 's/^sc-exec: range: 30000 rows, .*, \([0-9]*\) reattaches$/\1/p' <<<"$stderr")
+	[ "$n" = "$att" ]
+}
+
 @test "--detach returns at once from a query that runs a minute" {
 	# About a minute of work that sends nothing before its end.
 	local q='WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 250000000) SELECT count(*) AS n FROM c'

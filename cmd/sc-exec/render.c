@@ -31,6 +31,7 @@ struct render {
 	uint64_t rows; /* all results */
 	uint64_t bytes;
 	uint64_t shown; /* results with columns written */
+	uint64_t cut; /* results cut at max_rows */
 
 	/* The current result. */
 	bool started; /* header or schema written */
@@ -119,6 +120,8 @@ reset_result(struct render *r)
 	sc_arrow_join_release(&r->join);
 	sc_arrow_join_init(&r->join, put, r);
 	clear_pending(r);
+	if (r->limit)
+		r->cut++;
 	r->started = false;
 	r->empty = false;
 	r->limit = false;
@@ -156,6 +159,12 @@ bool
 render_limit_reached(const struct render *r)
 {
 	return r->limit;
+}
+
+uint64_t
+render_cut(const struct render *r)
+{
+	return r->cut + (r->limit ? 1 : 0);
 }
 
 /* ----------------------------------------------------------- text mode */

@@ -10,6 +10,7 @@
 #include "sc-exec.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,16 @@ run_next(struct run *x, struct sc_plan *next, struct sc_error *err)
 	return rc == -1 ? -1 : 0;
 }
 
+/* Reattaches: streams after an operation's first. */
+static void
+count_streams(struct run *x, struct sc_reattach *it)
+{
+	uint64_t n = sc_reattach_streams(it);
+
+	if (n > 1)
+		x->reattaches += n - 1;
+}
+
 /*
  * Whether the server holds operation opid: 1 yes, 0 not (yet), -1 could
  * not tell.  A ReleaseUntil of a response that cannot exist (the
@@ -159,11 +170,13 @@ detach(struct run *x, struct sc_reattach *it, struct sc_error *err)
 		    (sc_reattach_aborted(it) && !x->interactive))
 			sc_signals_wait();
 		watch(x, NULL);
+		count_streams(x, it);
 		sc_reattach_close(it);
 		return -1;
 	}
 	watch(x, NULL);
 	print_detached(x, opid);
+	count_streams(x, it);
 	sc_reattach_detach(it);
 	x->detached = true;
 	return 0;
@@ -202,6 +215,7 @@ consume(struct run *x, struct sc_reattach *it, struct sc_error *err)
 		rc = -1;
 	}
 	watch(x, NULL);
+	count_streams(x, it);
 	sc_reattach_close(it); /* ReleaseAll, unless done already */
 	if (rc == -1)
 		render_begin(x->r); /* drop what the failed result left */
@@ -276,15 +290,54 @@ analyze(struct run *x, const struct sc_plan *plan, struct sc_error *err)
 	return rc;
 }
 
-/* One plan, analyzed or run; the plan is freed. */
-static int
-run_one(struct run *x, struct sc_plan *plan, struct sc_error *err)
+static void
+human(double v, const char *unit, char *out, size_t outsz)
 {
+	static const char *const pfx[] = { "", "k", "M", "G", "T", "P" };
+	size_t i = 0;
+
+	while (v >= 1000 && i + 1 < SC_NELEM(pfx)) {
+		v /= 1000;
+		i++;
+	}
+	if (i == 0)
+		snprintf(out, outsz, "%.0f %s", v, unit);
+	else
+		snprintf(out, outsz, "%.1f %s%s", v, pfx[i], unit);
+}
+
+/*
+ * One plan, analyzed or run; the plan is freed.  With -v, a line says
+ * what it took: "sc-exec: statement 2 (a.sql:5): 1000 rows, 8.9 kB,
+ * 42ms, 0 reattaches" (what is the label).
+ */
+static int
+run_one(struct run *x, struct sc_plan *plan, const char *what,
+    struct sc_error *err)
+{
+	uint64_t rows = render_rows(x->r), bytes = render_bytes(x->r);
+	uint64_t cut = render_cut(x->r), reat = x->reattaches;
+	int64_t t0 = sc_mono_ms();
+	char b[32], d[SC_DURATION_STRLEN];
 	int rc;
 
 	rc = x->o->analyze ? analyze(x, plan, err)
 			   : run_plan(x, plan, true, err);
 	sc_plan_free(plan);
+	if (sc_log_level < SC_LOG_INFO || x->o->analyze)
+		return rc;
+	rows = render_rows(x->r) - rows;
+	human((double)(render_bytes(x->r) - bytes), "B", b, sizeof(b));
+	sc_duration_format(sc_mono_ms() - t0, d);
+	reat = x->reattaches - reat;
+	progress_lock();
+	sc_info("%s: %s%llu %s%s, %s, %s, %llu %s%s", what,
+	    x->detached ? "detached, " : "", (unsigned long long)rows,
+	    rows == 1 ? "row" : "rows",
+	    render_cut(x->r) > cut ? " (cut at --max-rows)" : "", b, d,
+	    (unsigned long long)reat, reat == 1 ? "reattach" : "reattaches",
+	    rc == -1 ? ", failed" : "");
+	progress_unlock();
 	return rc;
 }
 
@@ -402,6 +455,7 @@ run_sources(struct run *x, struct source *src, size_t nsrc,
 {
 	const struct opts *o = x->o;
 	size_t i, k, total = 0, done = 0;
+	char what[PATH_MAX + 64];
 	int rc = 0;
 
 	for (i = 0; i < nsrc; i++)
@@ -415,6 +469,13 @@ run_sources(struct run *x, struct source *src, size_t nsrc,
 		    "--detach needs a statement, and the SQL has none");
 	for (i = 0; i < nsrc; i++)
 		for (k = 0; k < src[i].n; k++, done++) {
+			if (src[i].name != NULL)
+				snprintf(what, sizeof(what),
+				    "statement %zu (%s:%zu)", done + 1,
+				    src[i].name, src[i].stmts[k].line);
+			else
+				snprintf(what, sizeof(what), "statement %zu",
+				    done + 1);
 			rc = run_one(x,
 			    o->analyze
 				? sc_plan_sql_params(src[i].stmts[k].text,
@@ -422,7 +483,7 @@ run_sources(struct run *x, struct source *src, size_t nsrc,
 				: sc_plan_sql_command_params(
 				      src[i].stmts[k].text, o->params,
 				      o->nparams),
-			    err);
+			    what, err);
 			if (rc == -1) {
 				locate(x, &src[i], k, done, total, err);
 				return -1;
@@ -508,7 +569,8 @@ run_all(struct run *x, struct sc_error *err)
 	}
 	if (o->has_range)
 		return run_one(x,
-		    sc_plan_range(o->range[0], o->range[1], o->range[2]), err);
+		    sc_plan_range(o->range[0], o->range[1], o->range[2]),
+		    "range", err);
 	if (o->prompt)
 		return prompt_run(x, err);
 	if (o->plan_file == NULL)
@@ -519,7 +581,7 @@ run_all(struct run *x, struct sc_error *err)
 			 err)) == NULL)
 			rc = -1;
 		else
-			rc = run_one(x, plan, err);
+			rc = run_one(x, plan, "plan", err);
 	}
 	sc_buf_release(&in);
 	return rc;

@@ -70,6 +70,7 @@ struct run {
 	bool tty; /* out is term.c's */
 	struct sc_outfile of; /* -o */
 	bool detached; /* --detach has printed the operation id */
+	uint64_t reattaches; /* streams after each operation's first */
 	bool interactive; /* at the prompt: ^C ends a statement only */
 	bool detach_once; /* the prompt's \detach: this statement */
 	char after_error[256]; /* printed after the error, if not "" */
@@ -188,6 +189,8 @@ int render_end(struct render *r, struct sc_error *err);
 uint64_t render_rows(const struct render *r);
 uint64_t render_bytes(const struct render *r);
 bool render_limit_reached(const struct render *r);
+/* Results --max-rows cut short so far. */
+uint64_t render_cut(const struct render *r);
 
 /* ----------------------------------------------------------- progress.c */
 

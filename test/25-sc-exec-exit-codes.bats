@@ -203,3 +203,28 @@ run_cron_job() {
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"TABLE_OR_VIEW_NOT_FOUND"* ]]
 }
+
+# ------------------------------------------------------- the user id
+
+@test "with USER unset or empty the user id is the login name, not ''" {
+	local me sid op
+	me=$(id -un)
+	run -0 --separate-stderr env -u USER sc-exec -vv 'SELECT 1'
+	[[ "$stderr" == *"session "*", user '$me'"* ]]
+	run -0 --separate-stderr env USER= sc-exec -vv 'SELECT 1'
+	[[ "$stderr" == *", user '$me'"* ]]
+	# Detached from cron, attached from a login shell.
+	sid=$(cat /proc/sys/kernel/random/uuid)
+	op=$(env -u USER sc-exec -q --session-id "$sid" --detach 'SELECT 42 AS x')
+	run -0 env USER="$me" sc-exec --session-id "$sid" --format csv --attach "$op"
+	[ "$output" = "$(printf 'x\n42')" ]
+}
+
+@test "a user with no name at all becomes 'sctk'" {
+	command -v setpriv >/dev/null || skip "setpriv is not installed"
+	[ "$(id -u)" -eq 0 ] || skip "needs root to take a uid without a name"
+	getent passwd 54321 >/dev/null && skip "uid 54321 has a name here"
+	run -0 --separate-stderr setpriv --reuid=54321 --regid=54321 \
+	    --clear-groups env -u USER "$SCTK_BUILD/bin/sc-exec" -vv 'SELECT 1'
+	[[ "$stderr" == *", user 'sctk'"* ]]
+}

@@ -368,6 +368,6 @@ stop_other() {
 	    --range 0:2
 	[ "$output" = "$(printf 'id\n0\n1')" ]
 	run -8 --separate-stderr sc-exec -s "$OTHER" --tls --range 0:2
-	run -7 --separate-stderr sc-exec -s "$OTHER" --range 0:2
+	run -7 --separate-stderr sc-exec -s "${OTHER%/;use_ssl=true}" --range 0:2
 	stop_other
 }

@@ -81,7 +81,8 @@ make_cert() {
 	make_cert other
 	start_other --tls-cert "$BATS_TEST_TMPDIR/localhost.pem" \
 	    --tls-key "$BATS_TEST_TMPDIR/localhost.key"
-	local port=${OTHER##*:}
+	local port
+	port=$(sed 's/^sc:\/\/[^:]*:\([0-9]*\).*/\1/' <<<"$OTHER")
 	run -0 sc-exec -s "sc://localhost:$port;use_ssl=true" \
 	    --ca-file "$BATS_TEST_TMPDIR/localhost.pem" --range 0:2
 	[ "$output" = "$(printf 'id\n0\n1')" ]
@@ -96,8 +97,9 @@ make_cert() {
 	make_cert localhost
 	start_other --tls-cert "$BATS_TEST_TMPDIR/localhost.pem" \
 	    --tls-key "$BATS_TEST_TMPDIR/localhost.key"
-	run -7 --separate-stderr sc-exec -s "$OTHER" --range 0:2
-	[[ "$stderr" == "sc-exec: cannot connect to '${OTHER#sc://}': the server closed the connection at once; if it expects TLS, use --tls or use_ssl=true"* ]]
+	local plain=${OTHER%/;use_ssl=true}
+	run -7 --separate-stderr sc-exec -s "$plain" --range 0:2
+	[[ "$stderr" == "sc-exec: cannot connect to '${plain#sc://}': the server closed the connection at once; if it expects TLS, use --tls or use_ssl=true"* ]]
 	stop_other
 }
 
@@ -227,4 +229,55 @@ run_cron_job() {
 	run -0 --separate-stderr setpriv --reuid=54321 --regid=54321 \
 	    --clear-groups env -u USER "$SCTK_BUILD/bin/sc-exec" -vv 'SELECT 1'
 	[[ "$stderr" == *", user 'sctk'"* ]]
+}
+
+# ------------------------------------------------------------- sc-serve
+
+@test "sc-serve names a missing or unreadable TLS file (exit 9)" {
+	run -9 --separate-stderr timeout 10 sc-serve --listen 127.0.0.1:0 \
+	    --tls-cert /nonexistent/cert.pem --tls-key /nonexistent/key.pem
+	[ "$stderr" = "sc-serve: cannot read TLS certificate '/nonexistent/cert.pem': No such file or directory" ]
+	make_cert localhost
+	run -9 --separate-stderr timeout 10 sc-serve --listen 127.0.0.1:0 \
+	    --tls-cert "$BATS_TEST_TMPDIR/localhost.pem" --tls-key /nonexistent/key.pem
+	[ "$stderr" = "sc-serve: cannot read TLS key '/nonexistent/key.pem': No such file or directory" ]
+}
+
+@test "sc-serve says what is wrong with a TLS file (exit 2)" {
+	make_cert localhost
+	make_cert other
+	local c=$BATS_TEST_TMPDIR/localhost.pem k=$BATS_TEST_TMPDIR/localhost.key
+	echo 'not a certificate' >"$BATS_TEST_TMPDIR/junk"
+	run -2 --separate-stderr timeout 10 sc-serve --listen 127.0.0.1:0 \
+	    --tls-cert "$BATS_TEST_TMPDIR/junk" --tls-key "$k"
+	[ "$stderr" = "sc-serve: TLS certificate '$BATS_TEST_TMPDIR/junk' is not a PEM certificate" ]
+	run -2 --separate-stderr timeout 10 sc-serve --listen 127.0.0.1:0 \
+	    --tls-cert "$c" --tls-key "$c"
+	[ "$stderr" = "sc-serve: TLS key '$c' is not a PEM private key (or it is encrypted)" ]
+	run -2 --separate-stderr timeout 10 sc-serve --listen 127.0.0.1:0 \
+	    --tls-cert "$c" --tls-key "$BATS_TEST_TMPDIR/other.key"
+	[ "$stderr" = "sc-serve: TLS key '$BATS_TEST_TMPDIR/other.key' does not belong to certificate '$c'" ]
+}
+
+@test "a TLS sc-serve's ready file says use_ssl=true, and works as written" {
+	make_cert localhost
+	start_other --listen localhost:0 --tls-cert "$BATS_TEST_TMPDIR/localhost.pem" \
+	    --tls-key "$BATS_TEST_TMPDIR/localhost.key"
+	[[ "$OTHER" =~ ^sc://localhost:[0-9]+/\;use_ssl=true$ ]]
+	SPARK_REMOTE=$OTHER run -0 sc-exec \
+	    --ca-file "$BATS_TEST_TMPDIR/localhost.pem" --range 0:2
+	[ "$output" = "$(printf 'id\n0\n1')" ]
+	stop_other
+}
+
+@test "SIGHUP does not stop sc-serve" {
+	start_other
+	kill -HUP "$OTHER_PID"
+	sleep 0.3
+	kill -0 "$OTHER_PID"
+	run -0 sc-exec -s "$OTHER" --format csv --no-header 'SELECT 1'
+	[ "$output" = 1 ]
+	[ -s "$BATS_TEST_TMPDIR/other.ready" ]
+	stop_other
+	grep -q ' stopped$' "$BATS_TEST_TMPDIR/other.log"
 }

@@ -76,11 +76,15 @@ one_value() {
 	[ "${stderr_lines[1]}" = "sc-exec: 3 of 4 statements ran before it, 0 did not run" ]
 }
 
-@test "statements of the operand are numbered; a single one is not" {
+@test "statements of the operand are numbered, but not the first" {
 	run -1 --separate-stderr sc-exec 'SELECT 1 AS a; SELECT * FROM no_table; SELECT 2'
 	[[ "${stderr_lines[0]}" == "sc-exec: statement 2: [TABLE_OR_VIEW_NOT_FOUND] "* ]]
 	[ "${stderr_lines[1]}" = "sc-exec: 1 of 3 statements ran before it, 1 did not run" ]
 	run -1 --separate-stderr sc-exec 'SELECT * FROM no_table'
+	[[ "$stderr" == "sc-exec: [TABLE_OR_VIEW_NOT_FOUND] "* ]]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	# Nor the first of several: nothing ran, and it reads as one.
+	run -1 --separate-stderr sc-exec 'SELECT * FROM no_table; SELECT 2'
 	[[ "$stderr" == "sc-exec: [TABLE_OR_VIEW_NOT_FOUND] "* ]]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 }

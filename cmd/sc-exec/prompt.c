@@ -41,6 +41,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sc_reattach *cur_it; /* lock */
 static atomic_int interrupted; /* ^C while typing */
 static sigset_t intset;
+static pthread_t reader; /* the thread reading lines */
 
 /* ------------------------------------------------------------ signals */
 
@@ -65,6 +66,9 @@ watcher(void *arg)
 		pthread_mutex_lock(&lock);
 		if (cur_it != NULL)
 			sc_reattach_abort(cur_it);
+		else
+			/* Typing: the line reader's, whichever thread got it. */
+			pthread_kill(reader, SIGINT);
 		pthread_mutex_unlock(&lock);
 	}
 	return NULL;
@@ -77,6 +81,7 @@ prompt_signals_start(struct sc_error *err)
 	pthread_t t;
 	int e;
 
+	reader = pthread_self();
 	sigemptyset(&intset);
 	sigaddset(&intset, SIGINT);
 	/* Blocked here and in every thread started from now on. */
@@ -131,7 +136,8 @@ read_line(const char *prompt, bool *dropped)
 
 	atomic_store(&interrupted, 0);
 	pthread_sigmask(SIG_UNBLOCK, &intset, NULL);
-	line = readline(prompt);
+	/* A ^C that came between two lines drops the next, empty one. */
+	line = atomic_load(&interrupted) ? NULL : readline(prompt);
 	pthread_sigmask(SIG_BLOCK, &intset, NULL);
 	*dropped = atomic_load(&interrupted) != 0;
 	if (*dropped) {

@@ -432,17 +432,21 @@ locate(struct run *x, const struct source *s, size_t k, size_t done,
 	    (err->status == SC_ST_UNAVAILABLE || err->status == SC_ST_DENIED ||
 		err->status == SC_ST_PROTOCOL))
 		return;
+	/*
+	 * A file's statement is always located; the operand's first one
+	 * needs no number (the message reads as for a single statement).
+	 */
 	if (s->name != NULL)
 		snprintf(where, sizeof(where),
 		    "%s:%zu: statement %zu: ", s->name, s->stmts[k].line,
 		    k + 1);
-	else if (total > 1)
+	else if (total > 1 && done > 0)
 		snprintf(where, sizeof(where), "statement %zu: ", k + 1);
 	else
 		where[0] = '\0';
 	if (where[0] != '\0')
 		sc_error_prefix(err, where);
-	if (total > 1)
+	if (total > 1 && (s->name != NULL || done > 0))
 		snprintf(x->after_error, sizeof(x->after_error),
 		    "%zu of %zu statements ran before it, %zu did not run",
 		    done, total, total - done - 1);

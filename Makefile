@@ -41,7 +41,7 @@ GEN      = $(BUILD)/gen
 OBJ      = $(BUILD)/obj
 CSTD     = -std=c11 -D_GNU_SOURCE -DSCTK_VERSION='"$(VERSION)"' -pthread
 ALL_CPPFLAGS = -Ilib -I$(GEN) $(CPPFLAGS)
-LIBS     = -lgrpc -lgpr -lprotobuf-c -lsqlite3 -lcurl -lz -lcrypto -lpthread -lm
+LIBS     = -lgrpc -lgpr -lprotobuf-c -lsqlite3 -lcurl -lz -lcrypto -ledit -lpthread -lm
 # A program's own extra libraries: LIBS_<program>.
 LIBS_sc-inspect = -lncursesw
 

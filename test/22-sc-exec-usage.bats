@@ -98,3 +98,8 @@ out_of_threads() {
 	out_of_threads 'trap "" INT TERM;' -s "$NOBODY" --range 0:1
 	[ "$stderr" = "sc-exec: cannot start the release worker thread: Resource temporarily unavailable" ]
 }
+
+@test "cmd/ reads results through lib/core's plain views, no generated types" {
+	run -1 grep -rln 'Spark__Connect__\|SPARK__CONNECT__' "$SCTK_TOP/cmd"
+	[ -z "$output" ]
+}

@@ -11,7 +11,10 @@
  * and signal handling are lib/core's, rendering is render.c's.
  */
 
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,18 +39,28 @@
 
 static const char usage_text[] =
     "usage: sc-exec [-hqVv] [--analyze] [--detach] [--header | --no-header]\n"
-    "               [--no-reattach] [--progress | --no-progress] [--tls]\n"
-    "               [-f file] [-H key=value] [-s server] [-t timeout]\n"
-    "               [--after response-id] [--attach operation-id]\n"
-    "               [--ca-file file] [--format format] [--max-retries n]\n"
-    "               [--max-rows n] [--null text] [--operation-id uuid]\n"
-    "               [--plan file] [--range start:end[:step]]\n"
-    "               [--segment-timeout time] [--session-id uuid]\n"
-    "               [--tag tag] [--token token] [--user-id id]\n"
-    "               [--watchdog time] [sql | -]\n"
+    "               [--no-pager] [--no-reattach]\n"
+    "               [--progress | --no-progress] [--tls]\n"
+    "               [-f file] [-H key=value] [-o file] [-s server]\n"
+    "               [-t timeout] [--after response-id] [--arg value]\n"
+    "               [--attach operation-id] [--ca-file file]\n"
+    "               [--format format] [--max-retries n] [--max-rows n]\n"
+    "               [--null text] [--operation-id uuid]\n"
+    "               [--param name=value] [--plan file]\n"
+    "               [--range start:end[:step]] [--segment-timeout time]\n"
+    "               [--session-id uuid] [--tag tag] [--token token]\n"
+    "               [--user-id id] [--watchdog time] [sql | -]\n"
     "\n"
-    "  sql, -f file           SQL statements separated by ';' (- or\n"
-    "                         -f - reads standard input)\n"
+    "  sql                    SQL statements separated by ';' (- reads\n"
+    "                         standard input, as does no SQL when it is\n"
+    "                         not a terminal)\n"
+    "  -f, --file file        SQL from file (- for standard input);\n"
+    "                         several -f run in order\n"
+    "      --param name=value bind :name in the SQL to value, sent as a\n"
+    "                         literal: [type:]text, type string (the\n"
+    "                         default), int, bigint, double, decimal,\n"
+    "                         boolean, date or timestamp\n"
+    "      --arg value        bind the next ? in the SQL the same way\n"
     "      --range s:e[:step] run spark.range(s, e, step)\n"
     "      --plan file        run a serialized spark.connect.Plan\n"
     "      --analyze          print the result schema without running\n"
@@ -56,14 +69,18 @@ static const char usage_text[] =
     "      --after id         with --attach: resume after this response\n"
     "      --operation-id id  the operation id to use (a UUID)\n"
     "      --tag tag          tag the operations (repeatable)\n"
-    "      --format fmt       table, csv, tsv, jsonl or arrow (default\n"
-    "                         table on a terminal, else csv)\n"
+    "  -o, --output file      write the result to file, whole or not at\n"
+    "                         all (a temporary file renamed at the end)\n"
+    "      --format fmt       table, vertical, csv, tsv, jsonl or arrow\n"
+    "                         (default table on a terminal, else csv)\n"
+    "      --no-pager         never page output taller than the screen\n"
+    "                         (default on a terminal: $PAGER, else less -S)\n"
     "      --header           write a header line (default)\n"
     "      --no-header        do not write a header line\n"
     "      --null text        text for NULL values\n"
-    "      --max-rows n       stop after n rows\n"
-    "      --progress         show progress on standard error (default\n"
-    "      --no-progress      when it is a terminal)\n"
+    "      --max-rows n       print at most n rows of each result\n"
+    "      --progress         show progress on standard error\n"
+    "      --no-progress      do not (default: show it on a terminal)\n"
     "      --no-reattach      do not ask for reattachable execution\n"
     "      --max-retries n    retries per failure streak (default 15)\n"
     "      --segment-timeout time  deadline of each stream (default 10m;\n"
@@ -114,24 +131,130 @@ opt_format(void *p, const char *s, struct sc_error *err)
 	o->arrow = strcmp(s, "arrow") == 0;
 	if (!o->arrow && sc_out_format_parse(s, &f) == -1)
 		return sc_error_set(err, SC_ST_USAGE,
-		    "invalid format '%s': expected table, csv, tsv, jsonl or arrow",
+		    "invalid format '%s': expected table, vertical, csv, tsv, jsonl or arrow",
 		    s);
 	if (!o->arrow)
 		o->format = (int)f;
 	return 0;
 }
 
+static void
+list_add(struct list *l, const char *s)
+{
+	l->v = sc_xreallocarray(l->v, l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = s;
+}
+
 static int
 opt_tag(void *p, const char *s, struct sc_error *err)
 {
-	struct tags *t = p;
-
 	if (s[0] == '\0' || strchr(s, ',') != NULL)
 		return sc_error_set(err, SC_ST_USAGE,
 		    "invalid tag '%s': must be non-empty without ','", s);
-	t->v = sc_xreallocarray(t->v, t->n + 1, sizeof(*t->v));
-	t->v[t->n++] = s;
+	list_add(p, s);
 	return 0;
+}
+
+static int
+opt_file(void *p, const char *s, struct sc_error *err)
+{
+	(void)err;
+	list_add(p, s);
+	return 0;
+}
+
+/* "[type:]value": the type word, if it is one, and the value. */
+static void
+typed_value(const char *s, struct sc_plan_param *p)
+{
+	static const struct {
+		const char *word;
+		enum sc_value_type type;
+	} types[] = { { "bigint", SC_VALUE_LONG },
+		{ "boolean", SC_VALUE_BOOLEAN }, { "date", SC_VALUE_DATE },
+		{ "decimal", SC_VALUE_DECIMAL }, { "double", SC_VALUE_DOUBLE },
+		{ "int", SC_VALUE_INT }, { "string", SC_VALUE_STRING },
+		{ "timestamp", SC_VALUE_TIMESTAMP } };
+	const char *colon = strchr(s, ':');
+	size_t i;
+
+	p->type = SC_VALUE_STRING;
+	p->text = s;
+	if (colon == NULL)
+		return;
+	for (i = 0; i < SC_NELEM(types); i++)
+		if (strlen(types[i].word) == (size_t)(colon - s) &&
+		    strncmp(s, types[i].word, (size_t)(colon - s)) == 0) {
+			p->type = types[i].type;
+			p->text = colon + 1;
+			return;
+		}
+}
+
+static int
+add_param(struct opts *o, const char *opt, const char *s, bool named,
+    struct sc_error *err)
+{
+	struct sc_plan_param p;
+	struct sc_error e;
+	const char *eq = NULL;
+	size_t i;
+
+	memset(&p, 0, sizeof(p));
+	if (named) {
+		eq = strchr(s, '=');
+		for (i = 0; eq != NULL && s + i < eq; i++)
+			if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
+				(s[i] >= 'A' && s[i] <= 'Z') ||
+				(i > 0 && s[i] >= '0' && s[i] <= '9')))
+				break;
+		if (eq == NULL || eq == s || s + i != eq)
+			return sc_error_set(err, SC_ST_USAGE,
+			    "invalid --param '%s': expected name=value, the "
+			    "name a SQL identifier",
+			    s);
+		p.name = sc_xstrndup(s, (size_t)(eq - s));
+		typed_value(eq + 1, &p);
+	} else
+		typed_value(s, &p);
+	if (sc_plan_param_check(&p, &e) == -1) {
+		free((char *)p.name);
+		return sc_error_set(err, SC_ST_USAGE, "invalid --%s '%s': %s",
+		    opt, s, e.msg);
+	}
+	o->params =
+	    sc_xreallocarray(o->params, o->nparams + 1, sizeof(*o->params));
+	o->params[o->nparams++] = p;
+	if (named)
+		o->named = true;
+	else
+		o->positional = true;
+	return 0;
+}
+
+static int
+opt_param(void *p, const char *s, struct sc_error *err)
+{
+	return add_param(p, "param", s, true, err);
+}
+
+static int
+opt_arg(void *p, const char *s, struct sc_error *err)
+{
+	return add_param(p, "arg", s, false, err);
+}
+
+static void
+opts_release(struct opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nparams; i++)
+		free((char *)o->params[i].name);
+	free(o->params);
+	sc_conn_opts_release(&o->conn);
+	free(o->tags.v);
+	free(o->files.v);
 }
 
 static void
@@ -140,18 +263,22 @@ parse_args(struct opts *o, int argc, char **argv)
 	const struct sc_cli_opt table[] = {
 		SC_CLI_STRING("after", 0, &o->after),
 		SC_CLI_FLAG("analyze", 0, &o->analyze),
+		SC_CLI_CALL("arg", 0, o, opt_arg),
 		SC_CLI_UUID("attach", 0, &o->attach, "operation id"),
 		SC_CLI_FLAG("detach", 0, &o->detach),
-		SC_CLI_STRING("file", 'f', &o->file),
+		SC_CLI_CALL("file", 'f', &o->files, opt_file),
 		SC_CLI_CALL("format", 0, o, opt_format),
 		SC_CLI_SET("header", 0, &o->header, 1),
 		SC_CLI_UINT("max-retries", 0, &o->max_retries, 0, 1000),
 		SC_CLI_UINT("max-rows", 0, &o->max_rows, 1, UINT64_MAX / 2),
 		SC_CLI_SET("no-header", 0, &o->header, 0),
+		SC_CLI_FLAG("no-pager", 0, &o->no_pager),
 		SC_CLI_SET("no-progress", 0, &o->progress, 0),
 		SC_CLI_FLAG("no-reattach", 0, &o->no_reattach),
 		SC_CLI_STRING("null", 0, &o->null_text),
 		SC_CLI_UUID("operation-id", 0, &o->opid, "operation id"),
+		SC_CLI_STRING("output", 'o', &o->output),
+		SC_CLI_CALL("param", 0, o, opt_param),
 		SC_CLI_STRING("plan", 0, &o->plan_file),
 		SC_CLI_SET("progress", 0, &o->progress, 1),
 		SC_CLI_CALL("range", 0, o, opt_range),
@@ -173,23 +300,42 @@ parse_args(struct opts *o, int argc, char **argv)
 		sc_usage_msg(usage_text,
 		    "too many operands (quote the SQL as one argument)");
 	o->sql = argc - i == 1 ? argv[i] : NULL;
+	if (o->output != NULL && strcmp(o->output, "-") == 0)
+		o->output = NULL;
+	/*
+	 * No work given: a script on standard input, as psql reads one, or
+	 * a prompt on a terminal.
+	 */
+	o->stdin_script = argc - i == 0 && o->files.n == 0 && !o->has_range &&
+	    o->plan_file == NULL && o->attach == NULL;
+	o->prompt = o->stdin_script && isatty(STDIN_FILENO);
+	if (o->prompt)
+		o->stdin_script = false;
 	if (o->format < 0)
-		o->format = isatty(STDOUT_FILENO) ? SC_OUT_TABLE : SC_OUT_CSV;
+		o->format = o->output == NULL && isatty(STDOUT_FILENO)
+		    ? SC_OUT_TABLE
+		    : SC_OUT_CSV;
 }
 
 /* Each forbidden combination, one line and one message each. */
 static void
 validate(const struct opts *o)
 {
-	int nsrc = (o->sql != NULL) + (o->file != NULL) + o->has_range +
+	int nsrc = (o->sql != NULL) + (o->files.n > 0) + o->has_range +
 	    (o->plan_file != NULL) + (o->attach != NULL);
 
-	if (nsrc == 0)
+	if (o->prompt && (o->detach || o->opid != NULL || o->analyze))
 		sc_usage_msg(usage_text,
-		    "nothing to run: give SQL, -f, --range, --plan or --attach");
+		    "--detach, --operation-id and --analyze need the SQL to run (a prompt starts without it)");
 	if (nsrc > 1)
 		sc_usage_msg(usage_text,
 		    "give only one of SQL, -f, --range, --plan and --attach");
+	if (o->named && o->positional)
+		sc_usage_msg(usage_text,
+		    "cannot use --param and --arg together (Spark binds one kind)");
+	if (o->nparams > 0 &&
+	    (o->has_range || o->plan_file != NULL || o->attach != NULL))
+		sc_usage_msg(usage_text, "--param and --arg need SQL");
 	if (o->after != NULL && o->attach == NULL)
 		sc_usage_msg(usage_text, "--after needs --attach");
 	if (o->attach != NULL && o->detach)
@@ -213,6 +359,9 @@ validate(const struct opts *o)
 	if (o->arrow && o->max_rows > 0)
 		sc_usage_msg(usage_text,
 		    "cannot use --max-rows and --format arrow");
+	if (o->arrow && o->output == NULL && isatty(STDOUT_FILENO))
+		sc_usage_msg(usage_text,
+		    "not writing Arrow data to a terminal: redirect it or use -o");
 	if (o->arrow && (o->header >= 0 || o->null_text != NULL))
 		sc_usage_msg(usage_text,
 		    "--header, --no-header and --null do not apply to --format arrow");
@@ -220,32 +369,127 @@ validate(const struct opts *o)
 
 /* --------------------------------------------------------------- events */
 
+/*
+ * Release failures worth a warning wait until the run's own error (if
+ * any) has been reported, so the cause comes first and once.
+ */
+#define DEFERRED_MAX 4
+static pthread_mutex_t deferred_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *deferred[DEFERRED_MAX];
+static size_t ndeferred;
+
+/*
+ * A release that failed because the server does not know the operation
+ * or the session, or will not let us in, holds nothing we could free:
+ * the run's own error already says why.
+ */
+static bool
+release_moot(const struct sc_error *e)
+{
+	return e != NULL &&
+	    (e->status == SC_ST_DENIED || e->status == SC_ST_NOTFOUND ||
+		strncmp(e->errclass, "INVALID_HANDLE.", 15) == 0);
+}
+
 /* Client events (-v) between progress line redraws. */
 static void
 on_event(const struct sc_client_event *ev, void *arg)
 {
-	if (sc_log_level < sc_client_event_level(ev))
+	enum sc_log_level level = sc_client_event_level(ev);
+
+	if (ev->kind == SC_CLIENT_EV_RELEASE_FAILED && level == SC_LOG_WARN) {
+		/* A ReleaseAll of the operation follows a ReleaseUntil. */
+		if (release_moot(ev->err) || ev->response_id != NULL)
+			level = SC_LOG_INFO;
+		else if (sc_log_level >= level) {
+			pthread_mutex_lock(&deferred_lock);
+			if (ndeferred < DEFERRED_MAX)
+				deferred[ndeferred++] = sc_xstrdup(ev->text);
+			pthread_mutex_unlock(&deferred_lock);
+			return;
+		}
+	}
+	if (sc_log_level < level)
 		return;
 	progress_lock();
-	sc_client_log_event(ev, arg);
+	sc_log_write(level, "%s", ev->text);
 	progress_unlock();
+	(void)arg;
+}
+
+/* The release warnings held back, after everything else. */
+static void
+print_deferred(void)
+{
+	size_t i;
+
+	pthread_mutex_lock(&deferred_lock);
+	for (i = 0; i < ndeferred; i++) {
+		sc_warn("%s", deferred[i]);
+		SC_FREE(deferred[i]);
+	}
+	ndeferred = 0;
+	pthread_mutex_unlock(&deferred_lock);
+}
+
+/* A timeout of ours says which: the message names -t's value. */
+static void
+name_timeout(const struct opts *o, struct sc_error *err)
+{
+	char d[SC_DURATION_STRLEN];
+	size_t n;
+
+	if (err->status != SC_ST_TIMEOUT || !o->common.has_deadline ||
+	    sc_ms_until(&o->common.deadline) > 0)
+		return;
+	sc_duration_format(o->common.timeout_ms, d);
+	n = strlen(err->msg);
+	snprintf(err->msg + n, sizeof(err->msg) - n,
+	    " (the --timeout of %s passed)", d);
 }
 
 /* ------------------------------------------------------------ the story */
+
+/*
+ * Results into a pipe may well reach the terminal the progress line is
+ * on (sc-exec | cat), where nothing can keep the two apart: no progress
+ * by default then.
+ */
+static bool
+stdout_is_pipe(void)
+{
+	struct stat st;
+
+	return fstat(STDOUT_FILENO, &st) == 0 &&
+	    (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
 
 /* Signals, the client, the reattach options and the renderer. */
 static int
 start(struct run *x, struct opts *o, struct sc_error *err)
 {
 	struct sc_signals_opts so = { INTERRUPT_WAIT_MS, progress_lock,
-		progress_unlock };
+		progress_unlock, term_kill_pager };
 	struct sc_client_opts co;
-	struct render_opts rop;
+	bool pager;
 
 	memset(x, 0, sizeof(*x));
 	x->o = o;
 	x->deadline = o->common.has_deadline ? &o->common.deadline : NULL;
-	if (sc_signals_start(&so, err) == -1)
+	x->out = stdout;
+	if (o->output != NULL) {
+		if (sc_outfile_open(&x->of, o->output, err) == -1)
+			return -1;
+		x->out = x->of.fp;
+	} else if (isatty(STDOUT_FILENO) && !o->arrow) {
+		pager = !o->no_pager && !o->detach &&
+		    (getenv("PAGER") == NULL || getenv("PAGER")[0] != '\0');
+		x->out = term_open(pager);
+		x->tty = true;
+	}
+	x->interactive = o->prompt;
+	if (o->prompt ? prompt_signals_start(err) == -1
+		      : sc_signals_start(&so, err) == -1)
 		return -1;
 	sc_retry_policy_default(&x->policy);
 	if (o->max_retries != UINT64_MAX)
@@ -272,16 +516,10 @@ start(struct run *x, struct opts *o, struct sc_error *err)
 		x->ro.watchdog_ms = o->watchdog_ms;
 	x->ro.deadline = x->deadline;
 
-	memset(&rop, 0, sizeof(rop));
-	rop.mode = o->arrow ? RENDER_ARROW : RENDER_TEXT;
-	rop.format = (enum sc_out_format)o->format;
-	rop.header = o->header != 0;
-	rop.null_text = o->null_text;
-	rop.max_rows = o->max_rows;
-	x->r = render_new(stdout, &rop);
+	run_make_render(x);
 	progress_enable(o->progress == 1 ||
 	    (o->progress < 0 && !o->common.quiet && !o->detach &&
-		isatty(STDERR_FILENO)));
+		isatty(STDERR_FILENO) && !stdout_is_pipe()));
 	return 0;
 }
 
@@ -305,9 +543,24 @@ finish(struct run *x, int rc, struct sc_error *err)
 	    (unsigned long long)st.releases_coalesced);
 	sc_signals_drop_client(); /* after a signal: never returns */
 	sc_client_free(x->c);
-	sc_conn_opts_release(&x->o->conn);
-	free(x->o->tags.v);
-	return rc == -1 ? sc_report_error(err) : sc_check_stdout();
+	if (x->tty) {
+		if (rc == -1 && err->sys_errno == EPIPE && term_pager_quit())
+			rc = 0; /* the user left the pager: that is all */
+		term_close();
+	}
+	if (rc == 0 && x->o->output != NULL)
+		rc = sc_outfile_commit(&x->of, err);
+	sc_outfile_abort(&x->of);
+	if (rc == -1) {
+		name_timeout(x->o, err);
+		rc = sc_report_error(err);
+		if (x->after_error[0] != '\0')
+			sc_err("%s", x->after_error);
+	} else
+		rc = sc_check_stdout();
+	print_deferred();
+	opts_release(x->o);
+	return rc;
 }
 
 int
@@ -322,8 +575,9 @@ main(int argc, char **argv)
 	sc_error_init(&err);
 	if (start(&x, &o, &err) == -1) {
 		sc_client_free(x.c);
-		sc_conn_opts_release(&o.conn);
-		free(o.tags.v);
+		sc_outfile_abort(&x.of);
+		opts_release(&o);
+		name_timeout(&o, &err);
 		return sc_report_error(&err);
 	}
 	return finish(&x, run_all(&x, &err), &err);

@@ -2,13 +2,22 @@
 
 /*
  * progress.c: one self-overwriting status line on stderr (rows, bytes,
- * rate, execution stages).  Never on stdout.  Redraws are rate-limited so
- * a fast stream does not spend its time on the terminal.
+ * rate, elapsed time, execution stages).  Never on stdout.  Redraws are
+ * rate-limited so a fast stream does not spend its time on the
+ * terminal, and a ticker redraws it while nothing arrives, so a slow
+ * query does not look like a hung one.
+ *
+ * When results go to the same terminal (term.c), every write of theirs
+ * erases the line first, and the line is drawn again only at the start
+ * of a line of output, never in the middle of one.  On a stderr that is
+ * not a terminal (--progress into a log), it is a plain line every few
+ * seconds instead, without escapes.
  */
 
 #include "sc-exec.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,20 +27,91 @@
 #include "core/banned.h"
 
 #define REDRAW_MS 200
+#define TICK_MS 1000
+#define LOG_EVERY_MS 5000
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static bool enabled, drawn;
+static bool enabled, drawn, plain, ticking;
+static bool line_start = true; /* the results end with a full line */
 static int64_t start_ms, last_ms;
 static uint64_t nrows, nbytes;
 static int64_t stages, stages_done, tasks, tasks_done, inflight;
 
+static void draw(void);
+static void clear_locked(void);
+
+/* Redraw now and then while nothing else does. */
+static void *
+ticker(void *arg)
+{
+	int64_t now;
+
+	(void)arg;
+	for (;;) {
+		usleep(TICK_MS * 1000 / 2);
+		pthread_mutex_lock(&lock);
+		now = sc_mono_ms();
+		if (enabled && !plain && now - last_ms >= TICK_MS) {
+			last_ms = now;
+			draw();
+		}
+		pthread_mutex_unlock(&lock);
+	}
+	return NULL;
+}
+
 void
 progress_enable(bool on)
 {
+	sigset_t all, old;
+	pthread_t t;
+
 	pthread_mutex_lock(&lock);
+	if (!on)
+		clear_locked();
+	if (on && !enabled)
+		start_ms = sc_mono_ms();
 	enabled = on;
-	start_ms = sc_mono_ms();
+	plain = !isatty(STDERR_FILENO);
+	if (on && !ticking) {
+		/* The ticker never takes a signal. */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		if (pthread_create(&t, NULL, ticker, NULL) == 0) {
+			pthread_detach(t);
+			ticking = true;
+		}
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
 	pthread_mutex_unlock(&lock);
+}
+
+bool
+progress_enabled(void)
+{
+	bool on;
+
+	pthread_mutex_lock(&lock);
+	on = enabled;
+	pthread_mutex_unlock(&lock);
+	return on;
+}
+
+void
+progress_restart(void)
+{
+	pthread_mutex_lock(&lock);
+	start_ms = sc_mono_ms();
+	nrows = nbytes = 0;
+	stages = 0;
+	pthread_mutex_unlock(&lock);
+}
+
+void
+progress_output(bool at_line_start)
+{
+	/* Lock held (progress_lock()). */
+	line_start = at_line_start;
 }
 
 static void
@@ -56,21 +136,31 @@ draw(void)
 {
 	char line[256], b[32], rate[32];
 	double secs;
+	size_t len;
 	int n;
 
+	/* Never in the middle of a line of results. */
+	if (!line_start && !plain)
+		return;
 	secs = (double)(sc_mono_ms() - start_ms) / 1000;
 	human((double)nbytes, "B", b, sizeof(b));
 	human(secs > 0 ? (double)nbytes / secs : 0, "B/s", rate, sizeof(rate));
-	n = snprintf(line, sizeof(line), "\r\033[K%llu rows  %s  %s",
-	    (unsigned long long)nrows, b, rate);
+	n = snprintf(line, sizeof(line), "%s%llu %s  %s  %s  %.0fs",
+	    plain ? "sc-exec: " : "\r\033[K", (unsigned long long)nrows,
+	    nrows == 1 ? "row" : "rows", b, rate, secs);
 	if (stages > 0 && n > 0 && (size_t)n < sizeof(line))
 		snprintf(line + n, sizeof(line) - (size_t)n,
 		    "  stages %lld/%lld  tasks %lld/%lld (%lld running)",
 		    (long long)stages_done, (long long)stages,
 		    (long long)tasks_done, (long long)tasks,
 		    (long long)inflight);
-	(void)!write(STDERR_FILENO, line, strlen(line));
-	drawn = true;
+	len = strlen(line);
+	if (plain && len + 1 < sizeof(line)) {
+		line[len++] = '\n';
+		line[len] = '\0';
+	}
+	(void)!write(STDERR_FILENO, line, len);
+	drawn = !plain;
 }
 
 void
@@ -82,7 +172,7 @@ progress_update(uint64_t rows, uint64_t bytes)
 	nrows = rows;
 	nbytes = bytes;
 	now = sc_mono_ms();
-	if (enabled && now - last_ms >= REDRAW_MS) {
+	if (enabled && now - last_ms >= (plain ? LOG_EVERY_MS : REDRAW_MS)) {
 		last_ms = now;
 		draw();
 	}
@@ -98,7 +188,7 @@ progress_stages(const struct sc_result_progress *p)
 	tasks = p->tasks;
 	tasks_done = p->tasks_done;
 	inflight = p->inflight;
-	if (enabled) {
+	if (enabled && !plain) {
 		last_ms = sc_mono_ms();
 		draw();
 	}

@@ -19,6 +19,7 @@
 #include "core/arrow.h"
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/result.h"
 #include "core/xmem.h"
 #include "core/banned.h"
 
@@ -29,12 +30,14 @@ struct render {
 	struct render_opts o;
 	uint64_t rows; /* all results */
 	uint64_t bytes;
-	bool limit; /* max_rows reached */
+	uint64_t shown; /* results with columns written */
+	uint64_t cut; /* results cut at max_rows */
 
 	/* The current result. */
 	bool started; /* header or schema written */
 	bool empty; /* no columns: print nothing */
 	uint64_t res_rows;
+	bool limit; /* max_rows reached */
 	struct sc_output *out;
 	size_t ncols;
 	struct sc_buf *cells;
@@ -117,8 +120,11 @@ reset_result(struct render *r)
 	sc_arrow_join_release(&r->join);
 	sc_arrow_join_init(&r->join, put, r);
 	clear_pending(r);
+	if (r->limit)
+		r->cut++;
 	r->started = false;
 	r->empty = false;
+	r->limit = false;
 	r->res_rows = 0;
 }
 
@@ -155,6 +161,12 @@ render_limit_reached(const struct render *r)
 	return r->limit;
 }
 
+uint64_t
+render_cut(const struct render *r)
+{
+	return r->cut + (r->limit ? 1 : 0);
+}
+
 /* ----------------------------------------------------------- text mode */
 
 static int
@@ -169,10 +181,17 @@ text_header(struct render *r, const char *const *names, size_t n,
 		r->empty = true;
 		return 0;
 	}
+	/* Results for the eye are told apart by a blank line. */
+	if (r->shown > 0 &&
+	    (r->o.format == SC_OUT_TABLE || r->o.format == SC_OUT_VERTICAL) &&
+	    fputc('\n', r->fp) == EOF)
+		return write_error(err);
+	r->shown++;
 	memset(&oo, 0, sizeof(oo));
 	oo.header = r->o.header;
 	oo.null_text = r->o.null_text;
 	oo.flush = 0;
+	oo.page_rows = r->o.page_rows;
 	r->out = sc_output_new(r->fp, r->o.format, &oo);
 	r->ncols = n;
 	r->cells = sc_xcalloc(n, sizeof(*r->cells));
@@ -204,7 +223,7 @@ text_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 		    "result has %zu columns in one batch and %zu in another",
 		    r->ncols, n);
 	for (row = 0; row < b->nrows; row++) {
-		if (r->o.max_rows > 0 && r->rows >= r->o.max_rows) {
+		if (r->o.max_rows > 0 && r->res_rows >= r->o.max_rows) {
 			r->limit = true;
 			return -1;
 		}
@@ -247,32 +266,29 @@ render_data(struct render *r, const uint8_t *p, size_t n, struct sc_error *err)
 		r->rows += r->batch_rows;
 	} else if (sc_arrow_read_stream(p, n, text_batch, r, err) == -1)
 		return r->limit ? 1 : -1;
-	if (r->o.max_rows > 0 && r->rows >= r->o.max_rows)
+	if (r->o.max_rows > 0 && r->res_rows >= r->o.max_rows)
 		r->limit = true;
 	return 0;
 }
 
 int
-render_batch(struct render *r,
-    const Spark__Connect__ExecutePlanResponse__ArrowBatch *b,
+render_batch(struct render *r, const struct sc_result_arrow *b,
     struct sc_error *err)
 {
 	int rc;
 
-	if (b->_start_offset_case ==
-		SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__ARROW_BATCH___START_OFFSET_START_OFFSET &&
-	    b->start_offset != (int64_t)r->res_rows)
+	if (b->has_start_offset && b->start_offset != (int64_t)r->res_rows)
 		return sc_error_set(err, SC_ST_PROTOCOL,
 		    "Arrow batch starts at row %lld, but %llu rows were received",
 		    (long long)b->start_offset,
 		    (unsigned long long)r->res_rows);
-	rc = render_data(r, b->data.data, b->data.len, err);
+	rc = render_data(r, b->data, b->len, err);
 	if (rc != 0)
 		return rc;
-	if (r->batch_rows != (uint64_t)b->row_count)
+	if (r->batch_rows != (uint64_t)b->rows)
 		return sc_error_set(err, SC_ST_PROTOCOL,
 		    "Arrow batch says %lld rows but holds %llu",
-		    (long long)b->row_count, (unsigned long long)r->batch_rows);
+		    (long long)b->rows, (unsigned long long)r->batch_rows);
 	return r->limit ? 1 : 0;
 }
 
@@ -283,20 +299,18 @@ render_local(struct render *r, const void *p, size_t n, struct sc_error *err)
 }
 
 void
-render_schema(struct render *r, const Spark__Connect__DataType *schema)
+render_schema(struct render *r, const struct sc_result_schema *schema)
 {
-	const Spark__Connect__DataType__Struct *st;
-	size_t i;
+	size_t i, n;
 
-	if (r->started || schema == NULL ||
-	    schema->kind_case != SPARK__CONNECT__DATA_TYPE__KIND_STRUCT)
+	if (r->started || schema == NULL)
 		return;
-	st = schema->struct_;
+	n = sc_result_schema_ncols(schema);
 	clear_pending(r);
-	r->pending = sc_xcalloc(st->n_fields + 1, sizeof(*r->pending));
-	for (i = 0; i < st->n_fields; i++)
-		r->pending[i] = sc_xstrdup(st->fields[i]->name);
-	r->npending = st->n_fields;
+	r->pending = sc_xcalloc(n + 1, sizeof(*r->pending));
+	for (i = 0; i < n; i++)
+		r->pending[i] = sc_xstrdup(sc_result_schema_name(schema, i));
+	r->npending = n;
 }
 
 int

@@ -9,9 +9,12 @@
 
 #include "sc-exec.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/buf.h"
 #include "core/client.h"
@@ -22,26 +25,57 @@
 #include "core/plan.h"
 #include "core/reattach.h"
 #include "core/result.h"
+#include "core/retry.h"
 #include "core/signals.h"
+#include "core/timeutil.h"
+#include "core/xmem.h"
 #include "core/banned.h"
 
 /* Largest SQL script or plan file read. */
 #define INPUT_MAX (64UL * 1024 * 1024)
 /* Longest type name --analyze prints. */
 #define TYPE_NAME_MAX (1024 * 1024)
+/*
+ * --detach asks whether the server holds the operation every 10 ms at
+ * first, then less often, for up to 2 s; then it waits for the stream.
+ */
+#define DETACH_POLL_MS 10
+#define DETACH_PROBE_MS 2000
 
 static int run_plan(struct run *x, const struct sc_plan *plan, bool final,
     struct sc_error *err);
+
+/* Whether the statement's operation is to be left running. */
+static bool
+detaching(const struct run *x)
+{
+	return x->o->detach || x->detach_once;
+}
+
+/*
+ * The operation a signal aborts: the signal thread's (sc-exec exits),
+ * or at the prompt its ^C watcher's (the statement ends, the prompt
+ * stays).
+ */
+static void
+watch(struct run *x, struct sc_reattach *it)
+{
+	if (x->interactive)
+		prompt_watch(it);
+	else
+		sc_signals_watch(it);
+}
 
 static void
 print_detached(struct run *x, const char *opid)
 {
 	const char *sid = sc_client_session_id(x->c);
 
-	printf("%s\n", opid);
-	fflush(stdout);
+	fprintf(x->out, "%s\n", opid);
+	fflush(x->out);
+	/* Even with -q: nowhere else says which session to attach to. */
 	if (sc_client_session_is_new(x->c))
-		sc_warn(
+		sc_log_write(SC_LOG_ERROR,
 		    "operation %s runs detached in new session %s; attach with --session-id %s --attach %s",
 		    opid, sid, sid, opid);
 	else
@@ -59,7 +93,7 @@ run_next(struct run *x, struct sc_plan *next, struct sc_error *err)
 	size_t len;
 	int rc;
 
-	if (x->o->detach || !sc_plan_local_rows(next, &rows, &len))
+	if (detaching(x) || !sc_plan_local_rows(next, &rows, &len))
 		return run_plan(x, next, true, err);
 	render_begin(x->r);
 	rc = render_local(x->r, rows, len, err);
@@ -68,32 +102,102 @@ run_next(struct run *x, struct sc_plan *next, struct sc_error *err)
 	return rc == -1 ? -1 : 0;
 }
 
+/* Reattaches: streams after an operation's first. */
+static void
+count_streams(struct run *x, struct sc_reattach *it)
+{
+	uint64_t n = sc_reattach_streams(it);
+
+	if (n > 1)
+		x->reattaches += n - 1;
+}
+
 /*
- * Read an operation to its end, rendering its rows, then run the
- * relation a SQL command answered with.  With detach, stop after the
- * first response and leave the operation running.
+ * Whether the server holds operation opid: 1 yes, 0 not (yet), -1 could
+ * not tell.  A ReleaseUntil of a response that cannot exist (the
+ * operation id is never a response id) answers without touching
+ * anything: Spark, and sc-serve alike, say INVALID_CURSOR for an
+ * operation they hold and nothing for one they do not know.
  */
 static int
-consume(struct run *x, struct sc_reattach *it, bool detach,
-    struct sc_error *err)
+server_holds(struct run *x, const char *opid)
+{
+	struct sc_error e;
+	bool found = false;
+
+	sc_error_init(&e);
+	if (sc_client_release_execute(x->c, opid, opid, &found, x->deadline,
+		&e) == 0)
+		return found ? 1 : 0;
+	if (strncmp(e.errclass, "INVALID_CURSOR.", 15) == 0)
+		return 1;
+	if (strcmp(e.errclass, "INVALID_HANDLE.OPERATION_NOT_FOUND") == 0)
+		return 0;
+	return -1;
+}
+
+/*
+ * --detach: send the request, and as soon as the server holds the
+ * operation (or answers, whichever comes first) print its id and leave
+ * it running.  A query whose first rows come at its end (an aggregate)
+ * must not hold the terminal or the cron job that long.
+ */
+static int
+detach(struct run *x, struct sc_reattach *it, struct sc_error *err)
+{
+	const char *opid = sc_reattach_operation_id(it);
+	struct sc_result r;
+	int64_t wait = DETACH_POLL_MS, start = sc_mono_ms();
+	int held = 0, k = 1;
+
+	watch(x, it);
+	if (sc_reattach_send(it, err) == -1)
+		k = -1;
+	while (k == 1 && held == 0 && sc_mono_ms() - start < DETACH_PROBE_MS) {
+		if ((held = server_holds(x, opid)) != 0)
+			break;
+		if (sc_retry_sleep_ms(wait, x->deadline) == -1)
+			break;
+		wait = wait * 2 > 200 ? 200 : wait * 2;
+	}
+	/* Not seen (yet): wait for its first answer, as the stream says. */
+	if (k == 1 && held != 1) {
+		if ((k = sc_reattach_next_result(it, &r, err)) == 1)
+			sc_result_release(&r);
+	}
+	if (k == -1) {
+		if (sc_signals_caught() ||
+		    (sc_reattach_aborted(it) && !x->interactive))
+			sc_signals_wait();
+		watch(x, NULL);
+		count_streams(x, it);
+		sc_reattach_close(it);
+		return -1;
+	}
+	watch(x, NULL);
+	print_detached(x, opid);
+	count_streams(x, it);
+	sc_reattach_detach(it);
+	x->detached = true;
+	return 0;
+}
+
+/*
+ * Read an operation to its end, rendering its rows, then run the
+ * relation a SQL command answered with.
+ */
+static int
+consume(struct run *x, struct sc_reattach *it, struct sc_error *err)
 {
 	struct sc_plan *next = NULL;
 	struct sc_result r;
 	int k = 0, rc = 0;
 
-	sc_signals_watch(it);
+	watch(x, it);
 	render_begin(x->r);
 	while (rc == 0 && (k = sc_reattach_next_result(it, &r, err)) == 1) {
-		if (detach) {
-			sc_result_release(&r);
-			sc_signals_watch(NULL);
-			print_detached(x, sc_reattach_operation_id(it));
-			sc_reattach_detach(it);
-			x->detached = true;
-			return 0;
-		}
 		if (r.kind == SC_RESULT_ARROW) {
-			rc = render_batch(x->r, sc_result_arrow_msg(&r), err);
+			rc = render_batch(x->r, &r.arrow, err);
 			progress_update(render_rows(x->r), render_bytes(x->r));
 		} else if (r.kind == SC_RESULT_SQL) {
 			sc_plan_free(next);
@@ -101,20 +205,21 @@ consume(struct run *x, struct sc_reattach *it, bool detach,
 		} else if (r.kind == SC_RESULT_PROGRESS)
 			progress_stages(&r.progress);
 		else if (r.kind == SC_RESULT_SCHEMA)
-			render_schema(x->r, sc_result_schema_msg(r.schema));
+			render_schema(x->r, r.schema);
 		sc_result_release(&r);
 	}
 	if (rc == 0 && k == -1) {
-		if (sc_reattach_aborted(it) || sc_signals_caught())
+		if (sc_signals_caught() ||
+		    (sc_reattach_aborted(it) && !x->interactive))
 			sc_signals_wait();
 		rc = -1;
 	}
-	sc_signals_watch(NULL);
+	watch(x, NULL);
+	count_streams(x, it);
 	sc_reattach_close(it); /* ReleaseAll, unless done already */
 	if (rc == -1)
 		render_begin(x->r); /* drop what the failed result left */
-	else if ((rc = render_end(x->r, err)) == 0 && next != NULL &&
-	    !render_limit_reached(x->r))
+	else if ((rc = render_end(x->r, err)) == 0 && next != NULL)
 		rc = run_next(x, next, err);
 	sc_plan_free(next);
 	return rc;
@@ -136,7 +241,9 @@ run_plan(struct run *x, const struct sc_plan *plan, bool final,
 		ex.operation_id = x->o->opid;
 	if ((it = sc_reattach_execute(x->c, plan, &ex, &x->ro, err)) == NULL)
 		return -1;
-	return consume(x, it, last && x->o->detach, err);
+	if (last && detaching(x))
+		return detach(x, it, err);
+	return consume(x, it, err);
 }
 
 /* --analyze: AnalyzePlan(schema) and one record per column. */
@@ -158,13 +265,12 @@ analyze(struct run *x, const struct sc_plan *plan, struct sc_error *err)
 	oo.header = x->o->header != 0;
 	oo.null_text = x->o->null_text;
 	oo.flush = -1;
-	out = sc_output_new(stdout, (enum sc_out_format)x->o->format, &oo);
+	out = sc_output_new(x->out, (enum sc_out_format)x->o->format, &oo);
 	sc_buf_init(&tn, TYPE_NAME_MAX);
 	rc = sc_output_header(out, names, 3, err);
 	for (i = 0; rc == 0 && i < sc_result_schema_ncols(s); i++) {
 		sc_buf_reset(&tn);
-		if ((rc = type_name(sc_result_schema_type_msg(s, i), &tn,
-			 err)) == -1)
+		if ((rc = sc_result_schema_type_name(s, i, &tn, err)) == -1)
 			break;
 		v[0].kind = v[1].kind = SC_OUT_STRING;
 		v[0].p = sc_result_schema_name(s, i);
@@ -184,43 +290,271 @@ analyze(struct run *x, const struct sc_plan *plan, struct sc_error *err)
 	return rc;
 }
 
-/* One plan, analyzed or run; the plan is freed. */
-static int
-run_one(struct run *x, struct sc_plan *plan, struct sc_error *err)
+static void
+human(double v, const char *unit, char *out, size_t outsz)
 {
+	static const char *const pfx[] = { "", "k", "M", "G", "T", "P" };
+	size_t i = 0;
+
+	while (v >= 1000 && i + 1 < SC_NELEM(pfx)) {
+		v /= 1000;
+		i++;
+	}
+	if (i == 0)
+		snprintf(out, outsz, "%.0f %s", v, unit);
+	else
+		snprintf(out, outsz, "%.1f %s%s", v, pfx[i], unit);
+}
+
+/*
+ * One plan, analyzed or run; the plan is freed.  With -v, a line says
+ * what it took: "sc-exec: statement 2 (a.sql:5): 1000 rows, 8.9 kB,
+ * 42ms, 0 reattaches" (what is the label).
+ */
+static int
+run_one(struct run *x, struct sc_plan *plan, const char *what,
+    struct sc_error *err)
+{
+	uint64_t rows = render_rows(x->r), bytes = render_bytes(x->r);
+	uint64_t cut = render_cut(x->r), reat = x->reattaches;
+	int64_t t0 = sc_mono_ms();
+	char b[32], d[SC_DURATION_STRLEN];
 	int rc;
 
 	rc = x->o->analyze ? analyze(x, plan, err)
 			   : run_plan(x, plan, true, err);
 	sc_plan_free(plan);
+	if (sc_log_level < SC_LOG_INFO || x->o->analyze)
+		return rc;
+	rows = render_rows(x->r) - rows;
+	human((double)(render_bytes(x->r) - bytes), "B", b, sizeof(b));
+	sc_duration_format(sc_mono_ms() - t0, d);
+	reat = x->reattaches - reat;
+	progress_lock();
+	sc_info("%s: %s%llu %s%s, %s, %s, %llu %s%s", what,
+	    x->detached ? "detached, " : "", (unsigned long long)rows,
+	    rows == 1 ? "row" : "rows",
+	    render_cut(x->r) > cut ? " (cut at --max-rows)" : "", b, d,
+	    (unsigned long long)reat, reat == 1 ? "reattach" : "reattaches",
+	    rc == -1 ? ", failed" : "");
+	progress_unlock();
 	return rc;
 }
 
-/* The SQL script, statement by statement, as spark.sql() runs each. */
+/* ------------------------------------------------------------ scripts */
+
+/* One piece of SQL text: the operand, a -f file or standard input. */
+struct source {
+	const char *name; /* for messages; NULL: the operand */
+	struct sql_stmt *stmts;
+	size_t n;
+};
+
+/*
+ * Standard input to its end.  read(2), not stdio: on a terminal the
+ * first ^D ends it (fread would wait for a second one).
+ */
 static int
-run_script(struct run *x, const char *script, size_t len, struct sc_error *err)
+read_stdin(struct sc_buf *in, struct sc_error *err)
+{
+	char chunk[65536];
+	ssize_t n;
+
+	if (isatty(STDIN_FILENO) && isatty(STDERR_FILENO) &&
+	    sc_log_level >= SC_LOG_WARN)
+		fprintf(stderr,
+		    "sc-exec: reading SQL from the terminal; end "
+		    "it with ^D on a line of its own\n");
+	for (;;) {
+		n = read(STDIN_FILENO, chunk, sizeof(chunk));
+		if (n == 0)
+			return 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return sc_error_set_errno(err, SC_ST_IO, errno,
+			    "cannot read 'standard input'");
+		if (sc_buf_add(in, chunk, (size_t)n, NULL) == -1)
+			return sc_error_set(err, SC_ST_USAGE,
+			    "'standard input' is larger than %zu bytes",
+			    in->max);
+	}
+}
+
+/* The operand's text, checked and split. */
+static int
+load_text(struct source *s, const char *text, struct sc_error *err)
+{
+	size_t n = strlen(text);
+
+	memset(s, 0, sizeof(*s));
+	if (sql_check_text(text, n, "the SQL argument", err) == -1)
+		return -1;
+	s->n = sql_split(text, n, &s->stmts);
+	return 0;
+}
+
+/* A file ("-": standard input), read, checked and split. */
+static int
+load_file(struct source *s, const char *path, struct sc_error *err)
+{
+	struct sc_buf in;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	sc_buf_init(&in, INPUT_MAX);
+	s->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	if (strcmp(path, "-") == 0)
+		rc = read_stdin(&in, err);
+	else
+		rc = sc_file_read(path, &in, err);
+	if (rc == 0)
+		rc =
+		    sql_check_text((const char *)in.data, in.len, s->name, err);
+	if (rc == 0)
+		s->n = sql_split((const char *)in.data, in.len, &s->stmts);
+	sc_buf_release(&in);
+	return rc;
+}
+
+/*
+ * Say where the failed statement k of s is, and (after the error) how
+ * many statements ran before it and how many did not run.
+ */
+static void
+locate(struct run *x, const struct source *s, size_t k, size_t done,
+    size_t total, struct sc_error *err)
+{
+	char where[512];
+
+	/* Nothing ran yet and the server was not reached: not the SQL. */
+	if (done == 0 && err->errclass[0] == '\0' &&
+	    (err->status == SC_ST_UNAVAILABLE || err->status == SC_ST_DENIED ||
+		err->status == SC_ST_PROTOCOL))
+		return;
+	/*
+	 * A file's statement is always located; the operand's first one
+	 * needs no number (the message reads as for a single statement).
+	 */
+	if (s->name != NULL)
+		snprintf(where, sizeof(where),
+		    "%s:%zu: statement %zu: ", s->name, s->stmts[k].line,
+		    k + 1);
+	else if (total > 1 && done > 0)
+		snprintf(where, sizeof(where), "statement %zu: ", k + 1);
+	else
+		where[0] = '\0';
+	if (where[0] != '\0')
+		sc_error_prefix(err, where);
+	if (total > 1 && (s->name != NULL || done > 0))
+		snprintf(x->after_error, sizeof(x->after_error),
+		    "%zu of %zu statements ran before it, %zu did not run",
+		    done, total, total - done - 1);
+}
+
+/* Every statement of every source, in order; stop at the first error. */
+static int
+run_sources(struct run *x, struct source *src, size_t nsrc,
+    struct sc_error *err)
 {
 	const struct opts *o = x->o;
-	char **stmts;
-	size_t n, i;
+	size_t i, k, total = 0, done = 0;
+	char what[PATH_MAX + 64];
 	int rc = 0;
 
-	n = sql_split(script, len, &stmts);
-	if (n == 0)
-		rc = sc_error_set(err, SC_ST_USAGE, "no SQL statement given");
-	else if (n > 1 && (o->detach || o->opid != NULL))
-		rc = sc_error_set(err, SC_ST_USAGE,
+	for (i = 0; i < nsrc; i++)
+		total += src[i].n;
+	if (total > 1 && (detaching(x) || o->opid != NULL))
+		return sc_error_set(err, SC_ST_USAGE,
 		    "--detach and --operation-id need a single statement, not %zu",
-		    n);
-	for (i = 0; rc == 0 && i < n; i++) {
-		rc = run_one(x,
-		    o->analyze ? sc_plan_sql(stmts[i])
-			       : sc_plan_sql_command(stmts[i]),
-		    err);
-		if (x->detached || render_limit_reached(x->r))
-			break;
-	}
-	sql_free_statements(stmts, n);
+		    total);
+	if (total == 0 && detaching(x))
+		return sc_error_set(err, SC_ST_USAGE,
+		    "--detach needs a statement, and the SQL has none");
+	for (i = 0; i < nsrc; i++)
+		for (k = 0; k < src[i].n; k++, done++) {
+			if (src[i].name != NULL)
+				snprintf(what, sizeof(what),
+				    "statement %zu (%s:%zu)", done + 1,
+				    src[i].name, src[i].stmts[k].line);
+			else
+				snprintf(what, sizeof(what), "statement %zu",
+				    done + 1);
+			rc = run_one(x,
+			    o->analyze
+				? sc_plan_sql_params(src[i].stmts[k].text,
+				      o->params, o->nparams)
+				: sc_plan_sql_command_params(
+				      src[i].stmts[k].text, o->params,
+				      o->nparams),
+			    what, err);
+			if (rc == -1) {
+				locate(x, &src[i], k, done, total, err);
+				return -1;
+			}
+			if (x->detached)
+				return 0;
+		}
+	return 0;
+}
+
+void
+run_make_render(struct run *x)
+{
+	const struct opts *o = x->o;
+	struct render_opts rop;
+
+	render_free(x->r);
+	memset(&rop, 0, sizeof(rop));
+	rop.mode = o->arrow ? RENDER_ARROW : RENDER_TEXT;
+	rop.format = (enum sc_out_format)o->format;
+	rop.header = o->header != 0;
+	rop.null_text = o->null_text;
+	rop.max_rows = o->max_rows;
+	/* A page on a terminal: what fits the screen. */
+	rop.page_rows = x->tty && term_rows() > 4 ? term_rows() - 3 : 0;
+	x->r = render_new(x->out, &rop);
+}
+
+int
+run_sql(struct run *x, const char *text, size_t n, struct sc_error *err)
+{
+	struct source src;
+	int rc;
+
+	memset(&src, 0, sizeof(src));
+	if (sql_check_text(text, n, "the prompt", err) == -1)
+		return -1;
+	src.n = sql_split(text, n, &src.stmts);
+	rc = run_sources(x, &src, 1, err);
+	sql_free_statements(src.stmts, src.n);
+	return rc;
+}
+
+/* The SQL of the operand, the -f files or standard input. */
+static int
+run_script(struct run *x, struct sc_error *err)
+{
+	const struct opts *o = x->o;
+	struct source *src;
+	size_t nsrc, i;
+	int rc = 0;
+
+	nsrc = o->files.n > 0 ? o->files.n : 1;
+	src = sc_xcalloc(nsrc, sizeof(*src));
+	/* Read every file first: a missing one runs nothing. */
+	for (i = 0; rc == 0 && i < nsrc; i++)
+		if (o->files.n > 0)
+			rc = load_file(&src[i], o->files.v[i], err);
+		else if (o->sql == NULL || strcmp(o->sql, "-") == 0)
+			rc = load_file(&src[i], "-", err);
+		else
+			rc = load_text(&src[i], o->sql, err);
+	if (rc == 0)
+		rc = run_sources(x, src, nsrc, err);
+	for (i = 0; i < nsrc; i++)
+		sql_free_statements(src[i].stmts, src[i].n);
+	free(src);
 	return rc;
 }
 
@@ -228,7 +562,6 @@ int
 run_all(struct run *x, struct sc_error *err)
 {
 	const struct opts *o = x->o;
-	const char *path = o->file != NULL ? o->file : o->plan_file;
 	struct sc_reattach *it;
 	struct sc_plan *plan;
 	struct sc_buf in;
@@ -236,22 +569,23 @@ run_all(struct run *x, struct sc_error *err)
 
 	if (o->attach != NULL) {
 		it = sc_reattach_attach(x->c, o->attach, o->after, &x->ro, err);
-		return it != NULL ? consume(x, it, false, err) : -1;
+		return it != NULL ? consume(x, it, err) : -1;
 	}
 	if (o->has_range)
 		return run_one(x,
-		    sc_plan_range(o->range[0], o->range[1], o->range[2]), err);
-	if (path == NULL && strcmp(o->sql, "-") != 0)
-		return run_script(x, o->sql, strlen(o->sql), err);
+		    sc_plan_range(o->range[0], o->range[1], o->range[2]),
+		    "range", err);
+	if (o->prompt)
+		return prompt_run(x, err);
+	if (o->plan_file == NULL)
+		return run_script(x, err);
 	sc_buf_init(&in, INPUT_MAX);
-	if ((rc = sc_file_read(path != NULL ? path : "-", &in, err)) == 0) {
-		if (o->plan_file == NULL)
-			rc = run_script(x, (const char *)in.data, in.len, err);
-		else if ((plan = sc_plan_parse(in.data, in.len, path, err)) ==
-		    NULL)
+	if ((rc = sc_file_read(o->plan_file, &in, err)) == 0) {
+		if ((plan = sc_plan_parse(in.data, in.len, o->plan_file,
+			 err)) == NULL)
 			rc = -1;
 		else
-			rc = run_one(x, plan, err);
+			rc = run_one(x, plan, "plan", err);
 	}
 	sc_buf_release(&in);
 	return rc;

@@ -12,11 +12,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
+#include "core/width.h"
 #include "core/xmem.h"
 #include "core/banned.h"
 
+/* The line of offset off, counting on from *at (line *line). */
+static size_t
+line_of(const char *sql, size_t off, size_t *at, size_t *line)
+{
+	for (; *at < off; (*at)++)
+		if (sql[*at] == '\n')
+			(*line)++;
+	return *line;
+}
+
 static void
-push(char ***v, size_t *n, const char *s, size_t len)
+push(struct sql_stmt **v, size_t *n, const char *s, size_t len, size_t line)
 {
 	while (len > 0 && isspace((unsigned char)*s)) {
 		s++;
@@ -25,14 +37,16 @@ push(char ***v, size_t *n, const char *s, size_t len)
 	while (len > 0 && isspace((unsigned char)s[len - 1]))
 		len--;
 	*v = sc_xreallocarray(*v, *n + 1, sizeof(**v));
-	(*v)[(*n)++] = sc_xstrndup(s, len);
+	(*v)[*n].text = sc_xstrndup(s, len);
+	(*v)[*n].line = line;
+	(*n)++;
 }
 
 size_t
-sql_split(const char *sql, size_t n, char ***out)
+sql_split(const char *sql, size_t n, struct sql_stmt **out)
 {
-	char **v = NULL;
-	size_t nv = 0, i = 0, start = 0;
+	struct sql_stmt *v = NULL;
+	size_t nv = 0, i = 0, start = 0, first = 0, at = 0, line = 1;
 	bool code = false; /* the statement has more than comments */
 	int depth;
 	char q;
@@ -41,6 +55,8 @@ sql_split(const char *sql, size_t n, char ***out)
 		char ch = sql[i];
 
 		if (ch == '\'' || ch == '"' || ch == '`') {
+			if (!code)
+				first = i;
 			q = ch;
 			code = true;
 			for (i++; i < n && sql[i] != q; i++)
@@ -65,27 +81,92 @@ sql_split(const char *sql, size_t n, char ***out)
 			}
 		} else if (ch == ';') {
 			if (code)
-				push(&v, &nv, sql + start, i - start);
+				push(&v, &nv, sql + start, i - start,
+				    line_of(sql, first, &at, &line));
 			start = ++i;
 			code = false;
 		} else {
-			if (!isspace((unsigned char)ch))
+			if (!isspace((unsigned char)ch) && !code) {
+				first = i;
 				code = true;
+			}
 			i++;
 		}
 	}
 	if (code)
-		push(&v, &nv, sql + start, (i > n ? n : i) - start);
+		push(&v, &nv, sql + start, (i > n ? n : i) - start,
+		    line_of(sql, first, &at, &line));
 	*out = v;
 	return nv;
 }
 
+size_t
+sql_complete(const char *sql, size_t n)
+{
+	size_t i = 0, done = 0;
+	int depth;
+	char q;
+
+	while (i < n) {
+		char ch = sql[i];
+
+		if (ch == '\'' || ch == '"' || ch == '`') {
+			q = ch;
+			for (i++; i < n && sql[i] != q; i++)
+				if (sql[i] == '\\' && q != '`' && i + 1 < n)
+					i++;
+			i++;
+		} else if (ch == '-' && i + 1 < n && sql[i + 1] == '-') {
+			while (i < n && sql[i] != '\n')
+				i++;
+		} else if (ch == '/' && i + 1 < n && sql[i + 1] == '*') {
+			depth = 1;
+			for (i += 2; i < n && depth > 0; i++) {
+				if (sql[i] == '/' && i + 1 < n &&
+				    sql[i + 1] == '*') {
+					depth++;
+					i++;
+				} else if (sql[i] == '*' && i + 1 < n &&
+				    sql[i + 1] == '/') {
+					depth--;
+					i++;
+				}
+			}
+		} else {
+			if (ch == ';')
+				done = i + 1;
+			i++;
+		}
+	}
+	return done;
+}
+
 void
-sql_free_statements(char **v, size_t n)
+sql_free_statements(struct sql_stmt *v, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		free(v[i]);
+		free(v[i].text);
 	free(v);
+}
+
+int
+sql_check_text(const char *p, size_t n, const char *name, struct sc_error *err)
+{
+	const char *nul = memchr(p, '\0', n);
+	size_t bad = sc_utf8_check(p, nul != NULL ? (size_t)(nul - p) : n);
+	size_t at = 0, line = 1;
+
+	if (nul != NULL && bad == (size_t)(nul - p))
+		return sc_error_set(err, SC_ST_USAGE,
+		    "%s:%zu: a NUL byte in the SQL text", name,
+		    line_of(p, bad, &at, &line));
+	if (bad < n)
+		return sc_error_set(err, SC_ST_USAGE,
+		    "%s:%zu: invalid UTF-8 in the SQL text (byte 0x%02x at "
+		    "offset %zu)",
+		    name, line_of(p, bad, &at, &line), (unsigned char)p[bad],
+		    bad);
+	return 0;
 }

@@ -37,7 +37,7 @@ static const char *const fields[] = { "id", "action", "result", "error_class",
 void
 report_init(struct report *r, enum format f, bool quiet)
 {
-	struct sc_output_opts oo = { false, NULL, -1 };
+	struct sc_output_opts oo = { false, NULL, -1, 0 };
 	struct sc_error e;
 
 	memset(r, 0, sizeof(r[0]));

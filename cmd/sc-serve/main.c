@@ -30,6 +30,10 @@
 #include <malloc.h>
 #endif
 
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+
 #include "core/cli.h"
 #include "core/error.h"
 #include "core/log.h"
@@ -70,9 +74,9 @@ static const char usage_text[] =
     "  --max-artifact-size size   largest artifact accepted (2g; -1 none)\n"
     "  --max-stream-duration d    end a result stream after d (2m)\n"
     "  --max-stream-size size     end a result stream after size (1g)\n"
-    "  --ready-file file          write sc://host:port there once listening\n"
+    "  --ready-file file          write the server's URI there once listening\n"
     "  --retry-buffer size        responses kept for reattach (10m)\n"
-    "  --session-timeout d        close idle sessions after d (60m; -1 never)\n"
+    "  --session-timeout d        close idle sessions after d (1h; -1 never)\n"
     "  --tls-cert file            PEM certificate chain (with --tls-key)\n"
     "  --tls-key file             PEM private key (with --tls-cert)\n"
     "  --token token              require 'authorization: Bearer token'\n"
@@ -348,9 +352,13 @@ lower:
 		out[0] = (char)(out[0] - 'A' + 'a');
 }
 
-/* Write "sc://host:port\n" to path through a temporary file. */
+/*
+ * Write "sc://host:port\n" (with "/;use_ssl=true" for TLS) to path
+ * through a temporary file.
+ */
 static int
-write_ready(const char *path, const char *host, int port, struct sc_error *err)
+write_ready(const char *path, const char *host, int port, bool tls,
+    struct sc_error *err)
 {
 	char tmp[4096];
 	FILE *f;
@@ -363,7 +371,8 @@ write_ready(const char *path, const char *host, int port, struct sc_error *err)
 	if ((f = fopen(tmp, "w")) == NULL)
 		return sc_error_set_errno(err, SC_ST_IO, errno,
 		    "cannot write '%s'", tmp);
-	fprintf(f, "sc://%s:%d\n", host, port);
+	/* What a client needs to connect: a TLS server says so. */
+	fprintf(f, "sc://%s:%d%s\n", host, port, tls ? "/;use_ssl=true" : "");
 	bad = fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0;
 	if (fclose(f) != 0 || bad) {
 		unlink(tmp);
@@ -598,6 +607,55 @@ fatal(const struct sc_error *err)
 }
 
 /*
+ * The TLS files, checked before gRPC gets them (it only says it refused
+ * the address): each readable, a PEM certificate and a PEM private key,
+ * and the key the certificate's.  0, or -1 with err set: SC_ST_IO for a
+ * file that cannot be read, SC_ST_USAGE for one that is not what it
+ * should be.
+ */
+static int
+check_tls(const char *cert, const char *key, struct sc_error *err)
+{
+	X509 *x = NULL;
+	EVP_PKEY *k = NULL;
+	FILE *f;
+	int rc = -1;
+
+	if ((f = fopen(cert, "r")) == NULL)
+		return sc_error_set_errno(err, SC_ST_IO, errno,
+		    "cannot read TLS certificate '%s'", cert);
+	x = PEM_read_X509(f, NULL, NULL, NULL);
+	fclose(f);
+	if (x == NULL) {
+		sc_error_set(err, SC_ST_USAGE,
+		    "TLS certificate '%s' is not a PEM certificate", cert);
+		goto out;
+	}
+	if ((f = fopen(key, "r")) == NULL) {
+		sc_error_set_errno(err, SC_ST_IO, errno,
+		    "cannot read TLS key '%s'", key);
+		goto out;
+	}
+	k = PEM_read_PrivateKey(f, NULL, NULL, NULL);
+	fclose(f);
+	if (k == NULL)
+		sc_error_set(err, SC_ST_USAGE,
+		    "TLS key '%s' is not a PEM private key (or it is encrypted)",
+		    key);
+	else if (X509_check_private_key(x, k) != 1)
+		sc_error_set(err, SC_ST_USAGE,
+		    "TLS key '%s' does not belong to certificate '%s'", key,
+		    cert);
+	else
+		rc = 0;
+out:
+	ERR_clear_error();
+	EVP_PKEY_free(k);
+	X509_free(x);
+	return rc;
+}
+
+/*
  * Create the RPC server, register the service and bind.  Returns an exit
  * code: SC_EXIT_OK, or the failure's after printing it.
  */
@@ -608,6 +666,9 @@ start_rpc(struct sc_server *srv, const struct opts *o, int *port)
 	struct sc_error err;
 	char why[256];
 
+	if (o->tls_cert != NULL &&
+	    check_tls(o->tls_cert, o->tls_key, &err) == -1)
+		return fatal(&err);
 	memset(&ro, 0, sizeof(ro));
 	ro.listen = o->listen;
 	ro.tls_cert_file = o->tls_cert;
@@ -698,6 +759,8 @@ main(int argc, char *argv[])
 	 */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	/* The log is standard error: nothing to reopen, and no reason to die. */
+	signal(SIGHUP, SIG_IGN);
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
@@ -728,7 +791,8 @@ main(int argc, char *argv[])
 	sc_info("sc-serve %s listening on %s:%d%s", SCTK_VERSION, o.host, port,
 	    srv.conf.token[0] != '\0' ? " (token required)" : "");
 	if (o.ready_file != NULL &&
-	    write_ready(o.ready_file, o.host, port, &err) == -1) {
+	    write_ready(o.ready_file, o.host, port, o.tls_cert != NULL, &err) ==
+		-1) {
 		rc = fatal(&err);
 		goto out;
 	}

@@ -599,7 +599,7 @@ run_upload(const struct opts *o, struct sc_upload *u, struct art *arts,
 int
 main(int argc, char **argv)
 {
-	struct sc_signals_opts so = { 0, progress_lock, progress_unlock };
+	struct sc_signals_opts so = { 0, progress_lock, progress_unlock, NULL };
 	struct sc_client_opts co;
 	struct sc_upload *u = NULL;
 	struct sc_error err;

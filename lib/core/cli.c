@@ -85,7 +85,7 @@ common_opt(struct sc_cli_common *c, int ch, const char *optarg,
 		c->verbosity = 0;
 		break;
 	case 't':
-		if (sc_parse_duration_ms(optarg, &ms, &e) == -1)
+		if (sc_parse_cli_duration(optarg, &ms, &e) == -1)
 			return sc_error_set(err, SC_ST_USAGE,
 			    "invalid timeout: %s", e.msg);
 		if (ms == 0)
@@ -144,7 +144,7 @@ table_opt(const struct sc_cli_opt *o, const char *value, struct sc_error *err)
 			    "invalid --%s: %s", o->name, e.msg);
 		return 0;
 	case SC_CLI_KIND_DURATION:
-		if (sc_parse_duration_ms(value, o->ptr, &e) == -1)
+		if (sc_parse_cli_duration(value, o->ptr, &e) == -1)
 			return sc_error_set(err, SC_ST_USAGE,
 			    "invalid --%s: %s", o->name, e.msg);
 		return 0;
@@ -461,24 +461,27 @@ digits(const char **sp, uint64_t limit, uint64_t *v, size_t *ndig)
 	return 0;
 }
 
-int
-sc_parse_duration_ms(const char *s, int64_t *out, struct sc_error *err)
+/*
+ * One number with an optional fraction and a unit ("1.5s", "250") at
+ * *sp, in milliseconds (a bare number is bare_ms each).  0 and *sp past
+ * it; -1 if it is not a duration; -2 if it is too large.
+ */
+static int
+duration_part(const char **sp, int64_t bare_ms, uint64_t *ms)
 {
 	static const struct {
 		const char *name;
 		uint64_t ms;
-	} units[] = { { "", 1 }, { "ms", 1 }, { "s", 1000 }, { "m", 60000 },
+	} units[] = { { "ms", 1 }, { "s", 1000 }, { "m", 60000 },
 		{ "h", 3600000 }, { "d", 86400000 } };
-	const char *p = s;
+	const char *p = *sp;
 	uint64_t whole, frac = 0, scale = 1, mult = 0, total;
-	size_t nd, i;
+	size_t nd, i, len, best = 0;
 
-	if (s == NULL)
-		return sc_error_set(err, SC_ST_USAGE, "'' is not a duration");
 	if (digits(&p, UINT64_MAX, &whole, &nd) == -1)
-		return sc_error_set(err, SC_ST_USAGE, "'%s' is too large", s);
+		return -2;
 	if (nd == 0)
-		goto bad;
+		return -1;
 	if (*p == '.') {
 		p++;
 		/* Up to nine fraction digits count; more are ignored. */
@@ -488,23 +491,76 @@ sc_parse_duration_ms(const char *s, int64_t *out, struct sc_error *err)
 				scale *= 10;
 			}
 		if (nd == 0)
-			goto bad;
+			return -1;
 	}
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strcmp(p, units[i].name) == 0)
+	/* The longest unit that matches: "ms" before "m". */
+	for (i = 0; i < SC_NELEM(units); i++) {
+		len = strlen(units[i].name);
+		if (len > best && strncmp(p, units[i].name, len) == 0) {
+			best = len;
 			mult = units[i].ms;
-	if (mult == 0)
-		goto bad;
+		}
+	}
+	if (best == 0)
+		mult = (uint64_t)bare_ms;
+	p += best;
 	if (whole > (uint64_t)INT64_MAX / mult)
-		return sc_error_set(err, SC_ST_USAGE, "'%s' is too large", s);
+		return -2;
 	/* frac < 1e9 and mult <= 8.64e7: the product fits in 64 bits. */
 	total = whole * mult + (frac * mult + scale / 2) / scale;
 	if (total > (uint64_t)INT64_MAX)
-		return sc_error_set(err, SC_ST_USAGE, "'%s' is too large", s);
+		return -2;
+	*sp = p;
+	*ms = total;
+	return 0;
+}
+
+/* A duration of one part, or (compound) of several with units. */
+static int
+parse_duration(const char *s, int64_t bare_ms, bool compound, int64_t *out,
+    struct sc_error *err)
+{
+	const char *p = s, *before;
+	uint64_t total = 0, ms;
+	int parts = 0, r;
+
+	if (s == NULL)
+		return sc_error_set(err, SC_ST_USAGE, "'' is not a duration");
+	do {
+		before = p;
+		if ((r = duration_part(&p, bare_ms, &ms)) == -2)
+			return sc_error_set(err, SC_ST_USAGE,
+			    "'%s' is too large", s);
+		if (r == -1)
+			goto bad;
+		/* A bare number stands alone: "1h30" is not a duration. */
+		if ((parts > 0 || *p != '\0') &&
+		    (p == before || (p[-1] >= '0' && p[-1] <= '9')))
+			goto bad;
+		if (ms > (uint64_t)INT64_MAX - total)
+			return sc_error_set(err, SC_ST_USAGE,
+			    "'%s' is too large", s);
+		total += ms;
+		parts++;
+	} while (compound && *p != '\0');
+	if (*p != '\0')
+		goto bad;
 	*out = (int64_t)total;
 	return 0;
 bad:
 	return sc_error_set(err, SC_ST_USAGE, "'%s' is not a duration", s);
+}
+
+int
+sc_parse_duration_ms(const char *s, int64_t *out, struct sc_error *err)
+{
+	return parse_duration(s, 1, false, out, err);
+}
+
+int
+sc_parse_cli_duration(const char *s, int64_t *out, struct sc_error *err)
+{
+	return parse_duration(s, 1000, true, out, err);
 }
 
 int

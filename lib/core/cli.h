@@ -44,12 +44,12 @@ struct sc_conn_opts;
 struct sc_error;
 
 /* The option list lines for the common options, for usage texts. */
-#define SC_CLI_COMMON_HELP                                                  \
-	"  -h, --help             print this help and exit\n"               \
-	"  -q, --quiet            print errors only\n"                      \
-	"  -t, --timeout time     give up after time (250ms, 2s, 5m, 1h;\n" \
-	"                         a bare number is milliseconds)\n"         \
-	"  -v, --verbose          more messages; twice for debug\n"         \
+#define SC_CLI_COMMON_HELP                                                     \
+	"  -h, --help             print this help and exit\n"                  \
+	"  -q, --quiet            print errors only\n"                         \
+	"  -t, --timeout time     give up after time (30, 250ms, 2m, 1h30m;\n" \
+	"                         a bare number is seconds)\n"                 \
+	"  -v, --verbose          more messages; twice for debug\n"            \
 	"  -V, --version          print the version and exit\n"
 
 /* The common options' short letters, and their table for getopt_long. */
@@ -77,7 +77,7 @@ void sc_cli_init(struct sc_cli_common *c, const char *progname);
  * Handle one getopt character if it is a common option:
  *	-h  print usage_text to stdout, exit 0	(exits)
  *	-q  quiet: errors only (cancels -v)
- *	-t  timeout, sc_parse_duration_ms() syntax, must be > 0
+ *	-t  timeout, sc_parse_cli_duration() syntax, must be > 0
  *	-v  verbosity: once info, twice debug (cancels -q)
  *	-V  print "<progname> <version>" to stdout, exit 0	(exits)
  * Returns 0 when handled, 1 when ch is not a common option, -1 for an
@@ -144,7 +144,7 @@ enum sc_cli_kind {
 	SC_CLI_KIND_SET, /* int *: set to the row's value */
 	SC_CLI_KIND_STRING, /* const char **: the value (argv's) */
 	SC_CLI_KIND_UINT, /* uint64_t *: a number in [min, max] */
-	SC_CLI_KIND_DURATION, /* int64_t *: sc_parse_duration_ms() */
+	SC_CLI_KIND_DURATION, /* int64_t * (ms): sc_parse_cli_duration() */
 	SC_CLI_KIND_UUID, /* const char **: a UUID (argv's) */
 	SC_CLI_KIND_CALL /* fn(ptr, value, err) takes it */
 };
@@ -266,6 +266,14 @@ int sc_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out,
  * "'<s>' is not a duration", "'<s>' is too large".
  */
 int sc_parse_duration_ms(const char *s, int64_t *out, struct sc_error *err);
+
+/*
+ * A duration on a command line, as curl -m and timeout(1) read one: a
+ * bare number is seconds ("30", "1.5"), else one or more parts with a
+ * unit each, as above ("250ms", "2m", "1h30m", "1m0.5s").  The result
+ * is in milliseconds.  Errors as sc_parse_duration_ms()'s.
+ */
+int sc_parse_cli_duration(const char *s, int64_t *out, struct sc_error *err);
 
 /*
  * Parse a byte size as Spark's byte strings do: a non-negative decimal

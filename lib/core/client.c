@@ -15,10 +15,12 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/buf.h"
 #include "core/conn.h"
@@ -239,6 +241,8 @@ sc_client_new_transport(const struct sc_transport *t, void *ctx,
 {
 	struct sc_client *c;
 	const char *sid = NULL, *uid = NULL, *env;
+	struct passwd pw, *pwp = NULL;
+	char pwbuf[4096];
 
 	if (o != NULL && o->session_id != NULL)
 		sid = o->session_id;
@@ -267,9 +271,15 @@ sc_client_new_transport(const struct sc_transport *t, void *ctx,
 		uid = o->user_id;
 	else if (u != NULL && u->user_id[0] != '\0')
 		uid = u->user_id;
-	else if ((env = getenv("USER")) != NULL)
+	else if ((env = getenv("USER")) != NULL && env[0] != '\0')
 		uid = env;
-	c->user_id = sc_xstrdup(uid != NULL ? uid : "");
+	/* Cron, systemd and containers often have no USER: as PySpark. */
+	else if (getpwuid_r(getuid(), &pw, pwbuf, sizeof(pwbuf), &pwp) == 0 &&
+	    pwp != NULL && pwp->pw_name != NULL && pwp->pw_name[0] != '\0')
+		uid = pwp->pw_name;
+	else
+		uid = "sctk";
+	c->user_id = sc_xstrdup(uid);
 	if (u != NULL && u->user_agent[0] != '\0')
 		c->client_type =
 		    sc_xasprintf("%s %s", u->user_agent, SC_CLIENT_TYPE);

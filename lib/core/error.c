@@ -140,6 +140,20 @@ sc_error_set_errno(struct sc_error *err, enum sc_status status, int errnum,
 	return -1;
 }
 
+void
+sc_error_prefix(struct sc_error *err, const char *prefix)
+{
+	char text[sizeof(err->msg)];
+	int r;
+
+	if (err == NULL)
+		return;
+	r = snprintf(text, sizeof(text), "%s%s", prefix, err->msg);
+	if (r > 0 && (size_t)r >= sizeof(text))
+		trim_partial_utf8(text);
+	memcpy(err->msg, text, strlen(text) + 1);
+}
+
 int
 sc_error_from_grpc(struct sc_error *err, int code, const char *msg,
     const void *details, size_t details_len)
@@ -163,33 +177,77 @@ sc_error_from_grpc(struct sc_error *err, int code, const char *msg,
 }
 
 /*
- * gRPC's own words for a transport failure, and ours.  First match wins,
- * so the specific come before the general.
+ * gRPC's own words for a transport failure, ours, and what it means for
+ * a caller who has to decide whether to try again later.  First match
+ * wins, so the specific come before the general.
+ *
+ * Only failures to connect are classified: a connection that was up and
+ * went away (a restart, a network blip) is always worth another try.
+ * Of the failures to connect, those that no amount of waiting fixes are
+ * the client's or the address's configuration: a certificate that does
+ * not verify (8, as an authentication failure), TLS against plain text
+ * or the other way round, and a port that speaks something other than
+ * gRPC (7, the protocol is not the one expected).  A name that does not
+ * resolve stays 4: DNS can be down for a while.
  */
+enum cause_kind {
+	TEMPORARY = 0, /* SC_ST_UNAVAILABLE: nobody answered (yet) */
+	NOT_GRPC, /* SC_ST_PROTOCOL at connect */
+	NOT_TRUSTED /* SC_ST_DENIED at connect */
+};
+
 static const struct {
 	const char *grpc; /* a substring of the core's message */
 	const char *ours;
+	enum cause_kind kind;
 } causes[] = {
-	{ "Connection refused", "connection refused" },
-	{ "Connection timed out", "timed out" },
-	{ "Timeout occurred", "timed out" },
-	{ "Deadline Exceeded", "timed out" },
-	{ "Domain name not found", "name not resolved" },
-	{ "DNS resolution failed", "name not resolved" },
-	{ "Network is unreachable", "network unreachable" },
-	{ "No route to host", "no route to host" },
-	{ "certificate verify failed", "TLS certificate verify failed" },
+	{ "Connection refused", "connection refused", TEMPORARY },
+	{ "Connection timed out", "timed out", TEMPORARY },
+	{ "Timeout occurred", "timed out", TEMPORARY },
+	{ "Deadline Exceeded", "timed out", TEMPORARY },
+	{ "Domain name not found", "name not resolved", TEMPORARY },
+	{ "DNS resolution failed", "name not resolved", TEMPORARY },
+	{ "Network is unreachable", "network unreachable", TEMPORARY },
+	{ "No route to host", "no route to host", TEMPORARY },
+	{ "certificate verify failed",
+	    "TLS certificate verify failed; check --ca-file", NOT_TRUSTED },
 	{ "is not in peer certificate",
-	    "TLS certificate is for another host name" },
+	    "TLS certificate is for another host name", NOT_TRUSTED },
 	{ "wrong version number",
-	    "TLS handshake failed: the server does not speak TLS" },
-	{ "andshake failed", "TLS handshake failed" },
-	{ "http1.x server", "not a gRPC server (it answered in HTTP/1.x)" },
+	    "TLS handshake failed: the server does not speak TLS, so "
+	    "connect without --tls or use_ssl=true",
+	    NOT_GRPC },
+	{ "andshake failed", "TLS handshake failed", NOT_GRPC },
+	{ "http1.x server", "not a gRPC server (it answered in HTTP/1.x)",
+	    NOT_GRPC },
+	{ "arsing HTTP/2", "not a gRPC server (it does not speak HTTP/2)",
+	    NOT_GRPC },
+	{ "ALPN negotiation failed",
+	    "TLS handshake failed: the server does not offer HTTP/2",
+	    NOT_GRPC },
+	/*
+	 * A TLS server sent plain text closes the connection before a
+	 * byte comes back; at connect time that is what "Socket closed"
+	 * means (a server going away says GOAWAY, one not running
+	 * refuses the connection).
+	 */
+	{ "Socket closed",
+	    "the server closed the connection at once; if it expects TLS, "
+	    "use --tls or use_ssl=true",
+	    NOT_GRPC },
+	{ "Connection reset by peer", "connection reset", TEMPORARY },
+	{ "Broken pipe", "connection closed by the server", TEMPORARY },
+	{ "GOAWAY received", "the server is going away", TEMPORARY },
+	{ "keepalive watchdog timeout", "no answer to keepalive pings",
+	    TEMPORARY },
+};
+
+/* Our words for a connection that was up and went away. */
+static const struct {
+	const char *grpc;
+	const char *ours;
+} lost[] = {
 	{ "Socket closed", "connection closed by the server" },
-	{ "Connection reset by peer", "connection reset" },
-	{ "Broken pipe", "connection closed by the server" },
-	{ "GOAWAY received", "the server is going away" },
-	{ "keepalive watchdog timeout", "no answer to keepalive pings" },
 };
 
 /* The text after the last ": " of s, its first letter lowered. */
@@ -210,6 +268,7 @@ sc_error_reword_transport(struct sc_error *err, const char *target)
 {
 	char cause[256];
 	const char *why = NULL, *how;
+	enum cause_kind kind = TEMPORARY;
 	bool connect;
 	size_t i;
 
@@ -226,9 +285,14 @@ sc_error_reword_transport(struct sc_error *err, const char *target)
 	connect = strncmp(err->msg, "failed to connect to all addresses", 34) ==
 		0 ||
 	    strncmp(err->msg, "DNS resolution failed", 21) == 0;
+	for (i = 0; !connect && i < SC_NELEM(lost) && why == NULL; i++)
+		if (strstr(err->msg, lost[i].grpc) != NULL)
+			why = lost[i].ours;
 	for (i = 0; i < SC_NELEM(causes) && why == NULL; i++)
-		if (strstr(err->msg, causes[i].grpc) != NULL)
+		if (strstr(err->msg, causes[i].grpc) != NULL) {
 			why = causes[i].ours;
+			kind = causes[i].kind;
+		}
 	if (why == NULL) {
 		if (!connect)
 			return; /* not the core's words: the server's own */
@@ -238,6 +302,10 @@ sc_error_reword_transport(struct sc_error *err, const char *target)
 	how = connect ? "cannot connect to" : "lost the connection to";
 	snprintf(err->msg, sizeof(err->msg), "%s '%s': %s", how, target, why);
 	trim_partial_utf8(err->msg);
+	if (connect && kind == NOT_GRPC)
+		err->status = SC_ST_PROTOCOL;
+	else if (connect && kind == NOT_TRUSTED)
+		err->status = SC_ST_DENIED;
 }
 
 enum sc_status

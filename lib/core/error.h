@@ -96,6 +96,12 @@ void sc_error_init(struct sc_error *err);
 int sc_error_set(struct sc_error *err, enum sc_status status, const char *fmt,
     ...) __attribute__((format(printf, 3, 4)));
 
+/*
+ * Put prefix (e.g. "a.sql:5: statement 2: ") before err's message, which
+ * is cut at the end if the whole does not fit.  Nothing else changes.
+ */
+void sc_error_prefix(struct sc_error *err, const char *prefix);
+
 /* As sc_error_set(), and records errno and appends ": strerror(errno)". */
 int sc_error_set_errno(struct sc_error *err, enum sc_status status, int errnum,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -113,17 +119,25 @@ int sc_error_from_grpc(struct sc_error *err, int code, const char *msg,
     const void *details, size_t details_len);
 
 /*
- * Put a transport failure in our words: if err holds the gRPC core's own
- * text for a call to target ("host:port") that could not connect or lost
- * its connection, replace the message with "cannot connect to 'target':
- * connection refused" (or: timed out, name not resolved, network
- * unreachable, TLS certificate verify failed, TLS handshake failed, not
- * a gRPC server, connection closed by the server, ...), "lost the
- * connection to 'target': connection reset", or, for a bare "Deadline
- * Exceeded", "timed out waiting for 'target'".  Only UNAVAILABLE and
+ * Put a transport failure in our words, and say whether waiting helps:
+ * if err holds the gRPC core's own text for a call to target
+ * ("host:port") that could not connect or lost its connection, replace
+ * the message with "cannot connect to 'target': connection refused"
+ * (or: timed out, name not resolved, network unreachable, TLS
+ * certificate verify failed, TLS handshake failed, not a gRPC server,
+ * connection closed by the server, ...), "lost the connection to
+ * 'target': connection reset", or, for a bare "Deadline Exceeded",
+ * "timed out waiting for 'target'".  Only UNAVAILABLE and
  * DEADLINE_EXCEEDED errors without a Spark error class are looked at;
- * any other message (the server's own) stays.  status, rpc_code and the
- * other fields never change.
+ * any other message (the server's own) stays.
+ *
+ * This is the one place that tells a permanent misconfiguration from a
+ * server that is not there: a failure to connect that waiting cannot
+ * fix changes err->status from SC_ST_UNAVAILABLE (4, "retry later") to
+ * SC_ST_DENIED (8: the certificate does not verify or names another
+ * host) or SC_ST_PROTOCOL (7: TLS against plain text or the reverse, a
+ * port that does not speak gRPC over HTTP/2).  rpc_code and the other
+ * fields never change.
  */
 void sc_error_reword_transport(struct sc_error *err, const char *target);
 

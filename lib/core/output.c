@@ -13,13 +13,17 @@
 #include "core/output.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/width.h"
 #include "core/xmem.h"
 #include "core/banned.h"
 
@@ -34,7 +38,7 @@
 struct cell {
 	size_t off; /* into tbuf */
 	size_t len; /* bytes */
-	size_t width; /* code points */
+	size_t width; /* terminal columns */
 	bool right; /* right-aligned (numbers) */
 };
 
@@ -55,14 +59,26 @@ struct sc_output {
 	int write_errno; /* first write error, or 0 */
 	struct sc_buf line; /* the record being built */
 
-	/* Table: widths, and the records held until they are known. */
+	/*
+	 * Table: the records of one page are held until its widths are
+	 * known.  Widths only grow; when a page needs more than the header
+	 * was drawn with, the header is drawn again above it.
+	 */
+	size_t page_rows;
 	size_t *widths;
-	bool streaming; /* widths fixed, rows written */
+	size_t *drawn; /* widths the header was last drawn with */
+	bool header_drawn;
 	struct sc_buf tbuf; /* rendered cell text */
 	struct cell *cells; /* header row first, if any */
 	size_t ncells;
 	size_t capcells;
 	size_t nrows; /* data rows held */
+
+	/* Vertical: the names as shown, their widths, records so far. */
+	char **vnames;
+	size_t *vname_widths;
+	size_t name_width;
+	uint64_t record;
 };
 
 int
@@ -76,6 +92,8 @@ sc_out_format_parse(const char *s, enum sc_out_format *out)
 		*out = SC_OUT_TSV;
 	else if (strcmp(s, "jsonl") == 0 || strcmp(s, "json") == 0)
 		*out = SC_OUT_JSONL;
+	else if (strcmp(s, "vertical") == 0)
+		*out = SC_OUT_VERTICAL;
 	else
 		return -1;
 	return 0;
@@ -105,9 +123,13 @@ sc_output_new(FILE *fp, enum sc_out_format format,
 	o->header = opts != NULL ? opts->header : true;
 	nt = opts != NULL ? opts->null_text : NULL;
 	if (nt == NULL)
-		nt = format == SC_OUT_TABLE ? "NULL" : "";
+		nt = format == SC_OUT_TABLE || format == SC_OUT_VERTICAL
+		    ? "NULL"
+		    : "";
 	o->null_text = sc_xstrdup(nt);
 	o->null_len = strlen(nt);
+	o->page_rows = opts != NULL && opts->page_rows > 0 ? opts->page_rows
+							   : TABLE_ROWS;
 	flush = opts != NULL ? opts->flush : -1;
 	o->flush = flush < 0 ? !is_regular_file(fp) : flush != 0;
 	sc_buf_init(&o->line, SC_BUF_UNLIMITED);
@@ -129,11 +151,16 @@ sc_output_free(struct sc_output *o)
 		free(o->names[i]);
 		if (o->keys != NULL)
 			free(o->keys[i]);
+		if (o->vnames != NULL)
+			free(o->vnames[i]);
 	}
+	free(o->vnames);
+	free(o->vname_widths);
 	free(o->names);
 	free(o->keys);
 	free(o->keylens);
 	free(o->widths);
+	free(o->drawn);
 	free(o->cells);
 	free(o->null_text);
 	sc_buf_release(&o->line);
@@ -189,41 +216,11 @@ put_line(struct sc_output *o, struct sc_error *err)
 	return drain(o, o->flush, err);
 }
 
-/*
- * Length of the valid UTF-8 sequence at p (n bytes available), or 0 if
- * the byte at p does not begin one (RFC 3629: no overlong forms, no
- * surrogates, nothing above U+10FFFF).
- */
+/* Length of the valid UTF-8 sequence at p, or 0 (core/width). */
 static size_t
 utf8_len(const unsigned char *p, size_t n)
 {
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t len, i;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		len = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef) {
-		len = 3;
-		if (p[0] == 0xe0)
-			lo = 0xa0;
-		else if (p[0] == 0xed)
-			hi = 0x9f;
-	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		len = 4;
-		if (p[0] == 0xf0)
-			lo = 0x90;
-		else if (p[0] == 0xf4)
-			hi = 0x8f;
-	} else
-		return 0;
-	if (n < len || p[1] < lo || p[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
+	return sc_utf8_len(p, n, NULL);
 }
 
 static void
@@ -498,8 +495,9 @@ sv_row(struct sc_output *o, const struct sc_out_value *v, size_t n,
 
 /*
  * Append the display form of n bytes at p to b and return its width in
- * code points: control characters and bytes of invalid UTF-8 become
- * visible escapes, so a cell is always one line.
+ * terminal columns (core/width: 2 for wide characters, 0 for combining
+ * marks): control characters and bytes of invalid UTF-8 become visible
+ * escapes, so a cell is always one line.
  */
 static size_t
 render(struct sc_buf *b, const char *s, size_t n)
@@ -508,6 +506,7 @@ render(struct sc_buf *b, const char *s, size_t n)
 	const unsigned char *p = (const unsigned char *)s;
 	char esc[8];
 	size_t i, len, w = 0, cp;
+	uint32_t cpv;
 
 	for (i = 0; i < n; i += len) {
 		/* A run of printable ASCII is copied as it is. */
@@ -532,8 +531,9 @@ render(struct sc_buf *b, const char *s, size_t n)
 			continue;
 		}
 		if (len > 1) {
+			(void)sc_utf8_len(p + i, n - i, &cpv);
 			(void)sc_buf_add(b, p + i, len, NULL);
-			w++;
+			w += (size_t)sc_width_cp(cpv);
 			continue;
 		}
 		len = 1;
@@ -629,33 +629,56 @@ table_rule(struct sc_output *o)
 	addstr(o, "\n");
 }
 
-/* Widths are final: write the header and every held record. */
+/* Write o->line out once it is large: a page is written in pieces. */
+static int
+put_piece(struct sc_output *o, struct sc_error *err)
+{
+	int rc;
+
+	if (o->line.len < 65536)
+		return 0;
+	rc = put(o, o->line.data, o->line.len, err);
+	sc_buf_reset(&o->line);
+	return rc;
+}
+
+/*
+ * The page's widths are known: write the header if it was not drawn
+ * yet or the columns grew since, then every held record.
+ */
 static int
 table_release(struct sc_output *o, struct sc_error *err)
 {
-	size_t r, first = 0;
-	int rc;
+	size_t r, first = o->header ? 1 : 0;
+	bool redraw = !o->header_drawn;
 
-	o->streaming = true;
-	if (o->header && o->ncols > 0) {
+	if (o->drawn == NULL)
+		o->drawn =
+		    sc_xcalloc(o->ncols ? o->ncols : 1, sizeof(*o->drawn));
+	for (r = 0; r < o->ncols; r++)
+		if (o->widths[r] != o->drawn[r])
+			redraw = true;
+	if (o->header && o->ncols > 0 && redraw) {
+		if (o->header_drawn)
+			addstr(o, "\n");
 		table_line(o, o->cells, (const char *)o->tbuf.data);
 		table_rule(o);
-		first = 1;
 	}
+	o->header_drawn = true;
+	memcpy(o->drawn, o->widths, o->ncols * sizeof(*o->drawn));
 	for (r = 0; r < o->nrows; r++) {
 		table_line(o, o->cells + (first + r) * o->ncols,
 		    (const char *)o->tbuf.data);
-		/* Write in pieces rather than as one huge buffer. */
-		if (o->line.len >= 65536) {
-			rc = put(o, o->line.data, o->line.len, err);
-			sc_buf_reset(&o->line);
-			if (rc == -1)
-				return -1;
-		}
+		if (put_piece(o, err) == -1)
+			return -1;
 	}
-	sc_buf_release(&o->tbuf);
-	sc_buf_init(&o->tbuf, SC_BUF_UNLIMITED);
-	o->ncells = 0;
+	/* Keep the header's cells for the next page. */
+	o->ncells = first * o->ncols;
+	if (o->ncells > 0)
+		sc_buf_setlen(&o->tbuf,
+		    o->cells[o->ncells - 1].off + o->cells[o->ncells - 1].len);
+	else
+		sc_buf_reset(&o->tbuf);
 	o->nrows = 0;
 	return put_line(o, err);
 }
@@ -668,20 +691,64 @@ table_row(struct sc_output *o, const struct sc_out_value *v,
 
 	for (i = 0; i < o->ncols; i++)
 		hold_cell(o, v[i].kind, v[i].p, v[i].n);
-	if (o->streaming) {
-		table_line(o, o->cells + base, (const char *)o->tbuf.data);
-		o->ncells = base;
-		sc_buf_reset(&o->tbuf);
-		return put_line(o, err);
-	}
 	for (i = 0; i < o->ncols; i++)
 		if (o->cells[base + i].width > o->widths[i])
 			o->widths[i] = o->cells[base + i].width;
 	o->nrows++;
-	if (o->nrows >= TABLE_ROWS ||
+	if (o->nrows >= o->page_rows ||
 	    o->tbuf.len + o->ncells * sizeof(struct cell) > TABLE_BYTES)
 		return table_release(o, err);
 	return 0;
+}
+
+/* --- vertical --------------------------------------------------------- */
+
+/*
+ * One block per record, as psql's expanded mode: a "-[ RECORD n ]" line
+ * (a blank line instead without the header), then "name | value" per
+ * column, the names padded to one width.
+ */
+static int
+vertical_row(struct sc_output *o, const struct sc_out_value *v,
+    struct sc_error *err)
+{
+	const struct cell *c;
+	size_t i, w, wmax = 0, start;
+	char label[48];
+	int n;
+
+	o->record++;
+	sc_buf_reset(&o->tbuf);
+	o->ncells = 0;
+	for (i = 0; i < o->ncols; i++) {
+		hold_cell(o, v[i].kind, v[i].p, v[i].n);
+		if (o->cells[i].width > wmax)
+			wmax = o->cells[i].width;
+	}
+	if (o->header) {
+		n = snprintf(label, sizeof(label), "-[ RECORD %llu ]",
+		    (unsigned long long)o->record);
+		addstr(o, label);
+		for (w = (size_t)n; w < o->name_width + 3 + wmax; w++)
+			addstr(o, "-");
+		addstr(o, "\n");
+	} else if (o->record > 1)
+		addstr(o, "\n");
+	for (i = 0; i < o->ncols; i++) {
+		c = &o->cells[i];
+		start = o->line.len;
+		addstr(o, o->vnames[i]);
+		spaces(o, o->name_width - o->vname_widths[i]);
+		addstr(o, " | ");
+		add(o, o->tbuf.data + c->off, c->len);
+		while (
+		    o->line.len > start && o->line.data[o->line.len - 1] == ' ')
+			sc_buf_setlen(&o->line, o->line.len - 1);
+		addstr(o, "\n");
+	}
+	o->ncells = 0;
+	sc_buf_reset(&o->tbuf);
+	return put_line(o, err);
 }
 
 /* --- public ------------------------------------------------------------- */
@@ -731,6 +798,20 @@ sc_output_header(struct sc_output *o, const char *const *names, size_t n,
 		}
 		sc_buf_reset(&o->line);
 	}
+	if (o->format == SC_OUT_VERTICAL) {
+		o->vnames = sc_xcalloc(n ? n : 1, sizeof(*o->vnames));
+		o->vname_widths =
+		    sc_xcalloc(n ? n : 1, sizeof(*o->vname_widths));
+		for (i = 0; i < n; i++) {
+			sc_buf_reset(&o->tbuf);
+			o->vname_widths[i] =
+			    render(&o->tbuf, names[i], strlen(names[i]));
+			o->vnames[i] = sc_xstrdup((const char *)o->tbuf.data);
+			if (o->vname_widths[i] > o->name_width)
+				o->name_width = o->vname_widths[i];
+		}
+		sc_buf_reset(&o->tbuf);
+	}
 	if (o->format == SC_OUT_TABLE) {
 		o->widths = sc_xcalloc(n ? n : 1, sizeof(*o->widths));
 		if (o->header)
@@ -759,6 +840,8 @@ sc_output_row(struct sc_output *o, const struct sc_out_value *v, size_t n,
 	switch (o->format) {
 	case SC_OUT_TABLE:
 		return table_row(o, v, err);
+	case SC_OUT_VERTICAL:
+		return vertical_row(o, v, err);
 	case SC_OUT_JSONL:
 		return jsonl_row(o, v, err);
 	case SC_OUT_CSV:
@@ -781,8 +864,8 @@ sc_output_finish(struct sc_output *o, struct sc_error *err)
 {
 	if (o->write_errno != 0)
 		return write_failed(o, err);
-	if (o->format == SC_OUT_TABLE && o->have_names && !o->streaming &&
-	    table_release(o, err) == -1)
+	if (o->format == SC_OUT_TABLE && o->have_names &&
+	    (o->nrows > 0 || !o->header_drawn) && table_release(o, err) == -1)
 		return -1;
 	if (o->line.len > 0 && drain(o, false, err) == -1)
 		return -1;
@@ -792,4 +875,157 @@ sc_output_finish(struct sc_output *o, struct sc_error *err)
 		return write_failed(o, err);
 	}
 	return 0;
+}
+
+/* ------------------------------------------------- atomic output files */
+
+/* The directory part of path ("." if none), malloc'ed. */
+static char *
+dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return sc_xstrdup(".");
+	if (slash == path)
+		return sc_xstrdup("/");
+	return sc_xstrndup(path, (size_t)(slash - path));
+}
+
+/* A temporary name beside path: "<dir>/.<base>.XXXXXX", malloc'ed. */
+static char *
+tmp_template(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return sc_xasprintf(".%s.XXXXXX", path);
+	return sc_xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path,
+	    slash + 1);
+}
+
+/* The name an unnamed file gets before its rename (try number i). */
+static char *
+tmp_name(const char *path, int i)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return sc_xasprintf(".%s.%ld.%d", path, (long)getpid(), i);
+	return sc_xasprintf("%.*s/.%s.%ld.%d", (int)(slash - path), path,
+	    slash + 1, (long)getpid(), i);
+}
+
+static void
+outfile_release(struct sc_outfile *f)
+{
+	SC_FREE(f->path);
+	SC_FREE(f->tmp);
+	f->fp = NULL;
+	f->fd = -1;
+}
+
+int
+sc_outfile_open(struct sc_outfile *f, const char *path, struct sc_error *err)
+{
+	char *dir;
+	mode_t um;
+	int fd = -1, e;
+
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	f->path = sc_xstrdup(path);
+	/*
+	 * An unnamed file (O_TMPFILE) vanishes with the process whatever
+	 * kills it; linking it needs /proc.  Elsewhere, a hidden name.
+	 */
+#ifdef O_TMPFILE
+	if (access("/proc/self/fd", X_OK) == 0) {
+		dir = dir_of(path);
+		fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+		free(dir);
+	}
+#endif
+	if (fd == -1) {
+		f->tmp = tmp_template(path);
+		if ((fd = mkostemp(f->tmp, O_CLOEXEC)) == -1) {
+			e = errno;
+			outfile_release(f);
+			return sc_error_set_errno(err, SC_ST_IO, e,
+			    "cannot write '%s'", path);
+		}
+		um = umask(0);
+		umask(um);
+		(void)fchmod(fd, 0666 & ~um);
+	}
+	if ((f->fp = fdopen(fd, "w")) == NULL) {
+		e = errno;
+		close(fd);
+		if (f->tmp != NULL)
+			unlink(f->tmp);
+		outfile_release(f);
+		return sc_error_set_errno(err, SC_ST_IO, e, "cannot write '%s'",
+		    path);
+	}
+	f->fd = fd;
+	return 0;
+}
+
+int
+sc_outfile_commit(struct sc_outfile *f, struct sc_error *err)
+{
+	char proc[64], *tmp = NULL;
+	int e = 0, i;
+
+	if (f->fp == NULL)
+		return sc_error_set(err, SC_ST_INTERNAL, "output file closed");
+	if (fflush(f->fp) == EOF || ferror(f->fp))
+		e = errno != 0 ? errno : EIO;
+	else if (fsync(f->fd) == -1 && errno != EINVAL && errno != EROFS)
+		e = errno;
+	if (e == 0 && f->tmp == NULL) {
+		/* Name the unnamed file beside the target, then rename. */
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", f->fd);
+		for (i = 0; i < 100; i++) {
+			tmp = tmp_name(f->path, i);
+			if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp,
+				AT_SYMLINK_FOLLOW) == 0)
+				break;
+			e = errno;
+			SC_FREE(tmp);
+			if (e != EEXIST)
+				break;
+		}
+		if (tmp != NULL) {
+			f->tmp = tmp;
+			e = 0;
+		} else if (e == 0)
+			e = EEXIST;
+	}
+	if (fclose(f->fp) == EOF && e == 0)
+		e = errno;
+	f->fp = NULL;
+	if (e == 0 && rename(f->tmp, f->path) == -1)
+		e = errno;
+	if (e != 0) {
+		if (f->tmp != NULL)
+			unlink(f->tmp);
+		sc_error_set_errno(err, SC_ST_IO, e, "cannot write '%s'",
+		    f->path);
+		outfile_release(f);
+		return -1;
+	}
+	outfile_release(f);
+	return 0;
+}
+
+void
+sc_outfile_abort(struct sc_outfile *f)
+{
+	if (f->fp == NULL)
+		return;
+	fclose(f->fp);
+	if (f->tmp != NULL)
+		unlink(f->tmp);
+	outfile_release(f);
 }

@@ -30,15 +30,21 @@
  *	as strings instead; an empty one is written as null; CR and LF in
  *	JSON, whitespace there, become spaces to keep one record per line).
  *	NULL is null.  Column names are escaped as STRING values.
- *  TABLE: for humans.  Column widths, counted in UTF-8 code points, come
- *	from the header and the first 1000 records, which are held in
- *	memory (at most 16 MiB of them; a record that would exceed that
- *	ends the buffering early).  Later records use those widths; a longer
- *	cell makes only its own record wider.  Columns are separated by two
+ *  TABLE: for humans.  Records are written a page at a time (page_rows
+ *	records, default 1000, or fewer if holding them would take more
+ *	than 16 MiB), each page aligned to the widest cell so far, in
+ *	terminal columns (core/width: wide characters count 2, combining
+ *	marks 0).  Widths never shrink; when a page needs wider columns
+ *	than the header was drawn with, a blank line and the header, at
+ *	the new widths, come before it.  Columns are separated by two
  *	spaces, NUMBER cells are right-aligned, the header is followed by a
  *	line of '-'; trailing spaces are not written.  Control characters
  *	are shown as \t \n \r or \xNN (C1 controls as \u00NN), bytes of
  *	invalid UTF-8 as \xNN; backslash itself is not escaped.
+ *  VERTICAL: for wide records, as psql's expanded mode: per record a
+ *	line "-[ RECORD n ]---" (with the header; else a blank line between
+ *	records), then one line per column, "name | value", names padded to
+ *	one width, cells shown as in TABLE.
  */
 
 #ifndef SC_OUTPUT_H
@@ -50,9 +56,18 @@
 
 struct sc_error;
 
-enum sc_out_format { SC_OUT_TABLE = 0, SC_OUT_CSV, SC_OUT_TSV, SC_OUT_JSONL };
+enum sc_out_format {
+	SC_OUT_TABLE = 0,
+	SC_OUT_CSV,
+	SC_OUT_TSV,
+	SC_OUT_JSONL,
+	SC_OUT_VERTICAL
+};
 
-/* Parse "table", "csv", "tsv", "jsonl" or "json"; 0, or -1 (out untouched). */
+/*
+ * Parse "table", "csv", "tsv", "jsonl", "json" or "vertical"; 0, or -1
+ * (out untouched).
+ */
 int sc_out_format_parse(const char *s, enum sc_out_format *out);
 
 enum sc_out_kind {
@@ -77,6 +92,7 @@ struct sc_output_opts {
 	int flush; /* 1 flush after each record, 0 never,
 					   -1 auto: unless fp is a regular
 					   file */
+	size_t page_rows; /* TABLE: records per page; 0: 1000 */
 };
 
 struct sc_output;
@@ -121,5 +137,38 @@ int sc_output_finish(struct sc_output *o, struct sc_error *err);
 
 /* Free o (NULL is a no-op); buffered table rows not finished are lost. */
 void sc_output_free(struct sc_output *o);
+
+/* ------------------------------------------------- atomic output files */
+
+/*
+ * A file written whole or not at all (curl -o, but safe for cron): the
+ * data goes to a file with no name, or a hidden temporary name, in the
+ * same directory, and takes the final name only on commit, by rename.
+ * A reader never sees half of it, and a run that fails or is killed
+ * leaves nothing (with a temporary name, only a kill leaves it behind).
+ */
+struct sc_outfile {
+	FILE *fp; /* write here; NULL when closed */
+	char *path; /* the final name */
+	char *tmp; /* the temporary name, or NULL for an unnamed file */
+	int fd;
+};
+
+/*
+ * Open f for path (copied).  0, or -1 with err set (SC_ST_IO, "cannot
+ * write '<path>': <strerror>").  The file gets mode 0666 less the umask.
+ */
+int sc_outfile_open(struct sc_outfile *f, const char *path,
+    struct sc_error *err);
+
+/*
+ * Flush and fsync the data, close, and give it the final name,
+ * replacing any file of that name.  0, or -1 with err set (SC_ST_IO);
+ * on -1 nothing is left.  f is released either way.
+ */
+int sc_outfile_commit(struct sc_outfile *f, struct sc_error *err);
+
+/* Close and drop the data; f is released.  A released f is a no-op. */
+void sc_outfile_abort(struct sc_outfile *f);
 
 #endif

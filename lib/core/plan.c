@@ -10,9 +10,13 @@
 
 #include "core/plan.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "core/buf.h"
 #include "core/error.h"
 #include "core/protocol.h"
 #include "core/xmem.h"
@@ -28,6 +32,20 @@ struct sc_plan {
 	Spark__Connect__Range range;
 	Spark__Connect__SqlCommand sqlcmd;
 	Spark__Connect__Command cmd;
+	struct params *params; /* sc_plan_*_params(), or NULL */
+};
+
+/* The messages of n parameters, one allocation each array. */
+struct params {
+	size_t n;
+	char **texts; /* names and string values, owned */
+	size_t ntexts;
+	Spark__Connect__Expression__Literal *lit, **litp;
+	Spark__Connect__Expression__Literal__Decimal *dec;
+	Spark__Connect__Expression *expr, **exprp;
+	Spark__Connect__SqlCommand__ArgsEntry *cargs, **cargsp;
+	Spark__Connect__SQL__ArgsEntry *sargs, **sargsp;
+	Spark__Connect__SQL__NamedArgumentsEntry *snamed, **snamedp;
 };
 
 static struct sc_plan *
@@ -80,6 +98,264 @@ sc_plan_sql(const char *stmt)
 	sql_relation(p);
 	p->plan.op_type_case = SC_PLAN_(ROOT);
 	p->plan.root = &p->rel;
+	return p;
+}
+
+/* ---------------------------------------------------------- parameters */
+
+/*
+ * A decimal [+-]digits[.digits]: its precision (significant digits of
+ * the integer part plus the fraction's, at least 1) and scale.
+ */
+static int
+decimal_shape(const char *s, int *precision, int *scale)
+{
+	int ip = 0, fp = 0, lead = 0;
+	bool point = false;
+
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; *s != '\0'; s++) {
+		if (*s == '.' && !point && lead + ip > 0) {
+			point = true;
+			continue;
+		}
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (point)
+			fp++;
+		else if (ip > 0 || *s != '0')
+			ip++;
+		else
+			lead++;
+	}
+	if (lead + ip == 0 || (point && fp == 0) || ip + fp > 38)
+		return -1;
+	*precision = ip + fp > 0 ? ip + fp : 1;
+	*scale = fp;
+	return 0;
+}
+
+/* The literal of p in l (strings and the decimal borrowed from p). */
+static int
+param_literal(const struct sc_plan_param *p,
+    Spark__Connect__Expression__Literal *l,
+    Spark__Connect__Expression__Literal__Decimal *dec)
+{
+	const char *t = p->text;
+	char *end;
+	long long ll;
+	double d;
+	int32_t days;
+	int64_t us;
+	int prec, scale;
+
+	errno = 0;
+	switch (p->type) {
+	case SC_VALUE_STRING:
+		l->literal_type_case = SC_LIT_(STRING);
+		l->string = (char *)t;
+		return 0;
+	case SC_VALUE_BOOLEAN:
+		if (strcasecmp(t, "true") != 0 && strcasecmp(t, "false") != 0)
+			return -1;
+		l->literal_type_case = SC_LIT_(BOOLEAN);
+		l->boolean = strcasecmp(t, "true") == 0;
+		return 0;
+	case SC_VALUE_INT:
+	case SC_VALUE_LONG:
+		ll = strtoll(t, &end, 10);
+		if (end == t || *end != '\0' || errno != 0 ||
+		    (p->type == SC_VALUE_INT &&
+			(ll < INT32_MIN || ll > INT32_MAX)))
+			return -1;
+		if (p->type == SC_VALUE_INT) {
+			l->literal_type_case = SC_LIT_(INTEGER);
+			l->integer = (int32_t)ll;
+		} else {
+			l->literal_type_case = SC_LIT_(LONG);
+			l->long_ = ll;
+		}
+		return 0;
+	case SC_VALUE_DOUBLE:
+		d = strtod(t, &end);
+		if (end == t || *end != '\0' || (errno != 0 && !isfinite(d)))
+			return -1;
+		l->literal_type_case = SC_LIT_(DOUBLE);
+		l->double_ = d;
+		return 0;
+	case SC_VALUE_DECIMAL:
+		if (decimal_shape(t, &prec, &scale) == -1)
+			return -1;
+		dec->value = (char *)t;
+		dec->_precision_case =
+		    SPARK__CONNECT__EXPRESSION__LITERAL__DECIMAL___PRECISION_PRECISION;
+		dec->precision = prec;
+		dec->_scale_case =
+		    SPARK__CONNECT__EXPRESSION__LITERAL__DECIMAL___SCALE_SCALE;
+		dec->scale = scale;
+		l->literal_type_case = SC_LIT_(DECIMAL);
+		l->decimal = dec;
+		return 0;
+	case SC_VALUE_DATE:
+		if (sc_value_parse_date(t, strlen(t), &days) == -1)
+			return -1;
+		l->literal_type_case = SC_LIT_(DATE);
+		l->date = days;
+		return 0;
+	case SC_VALUE_TIMESTAMP:
+		if (sc_value_parse_timestamp(t, strlen(t), &us) == -1)
+			return -1;
+		l->literal_type_case = SC_LIT_(TIMESTAMP);
+		l->timestamp = us;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+int
+sc_plan_param_check(const struct sc_plan_param *p, struct sc_error *err)
+{
+	Spark__Connect__Expression__Literal l =
+	    SPARK__CONNECT__EXPRESSION__LITERAL__INIT;
+	Spark__Connect__Expression__Literal__Decimal dec =
+	    SPARK__CONNECT__EXPRESSION__LITERAL__DECIMAL__INIT;
+	struct sc_buf tn;
+
+	if (param_literal(p, &l, &dec) == 0)
+		return 0;
+	sc_buf_init(&tn, 64);
+	if (sc_value_type_name(p->type, 10, 0, SC_VALUE_SIMPLE, &tn, NULL) ==
+	    -1)
+		sc_buf_reset(&tn);
+	sc_error_set(err, SC_ST_USAGE, "'%s' is not a valid %s", p->text,
+	    tn.len > 0 ? (const char *)tn.data : "value");
+	sc_buf_release(&tn);
+	return -1;
+}
+
+static char *
+keep(struct params *ps, const char *s)
+{
+	ps->texts[ps->ntexts] = sc_xstrdup(s);
+	return ps->texts[ps->ntexts++];
+}
+
+/* The messages of v[0..n) in p->params, attached to p->sql and cmd. */
+static void
+add_params(struct sc_plan *p, const struct sc_plan_param *v, size_t n,
+    bool command)
+{
+	struct params *ps;
+	struct sc_plan_param one;
+	size_t i, nn = 0;
+
+	if (n == 0)
+		return;
+	ps = sc_xcalloc(1, sizeof(*ps));
+	p->params = ps;
+	ps->n = n;
+	ps->texts = sc_xcalloc(2 * n, sizeof(*ps->texts));
+	ps->lit = sc_xcalloc(n, sizeof(*ps->lit));
+	ps->litp = sc_xcalloc(n, sizeof(*ps->litp));
+	ps->dec = sc_xcalloc(n, sizeof(*ps->dec));
+	ps->expr = sc_xcalloc(n, sizeof(*ps->expr));
+	ps->exprp = sc_xcalloc(n, sizeof(*ps->exprp));
+	ps->cargs = sc_xcalloc(n, sizeof(*ps->cargs));
+	ps->cargsp = sc_xcalloc(n, sizeof(*ps->cargsp));
+	ps->sargs = sc_xcalloc(n, sizeof(*ps->sargs));
+	ps->sargsp = sc_xcalloc(n, sizeof(*ps->sargsp));
+	ps->snamed = sc_xcalloc(n, sizeof(*ps->snamed));
+	ps->snamedp = sc_xcalloc(n, sizeof(*ps->snamedp));
+	for (i = 0; i < n; i++) {
+		spark__connect__expression__literal__init(&ps->lit[i]);
+		spark__connect__expression__literal__decimal__init(&ps->dec[i]);
+		one = v[i];
+		one.text = keep(ps, v[i].text);
+		if (param_literal(&one, &ps->lit[i], &ps->dec[i]) == -1)
+			SC_BUG("parameter '%s' was not checked", v[i].text);
+		ps->litp[i] = &ps->lit[i];
+		spark__connect__expression__init(&ps->expr[i]);
+		ps->expr[i].expr_type_case = SC_EXPR_(LITERAL);
+		ps->expr[i].literal = &ps->lit[i];
+		ps->exprp[i] = &ps->expr[i];
+		if (v[i].name == NULL)
+			continue;
+		spark__connect__sql_command__args_entry__init(&ps->cargs[nn]);
+		spark__connect__sql__args_entry__init(&ps->sargs[nn]);
+		spark__connect__sql__named_arguments_entry__init(
+		    &ps->snamed[nn]);
+		ps->cargs[nn].key = ps->sargs[nn].key = ps->snamed[nn].key =
+		    keep(ps, v[i].name);
+		ps->cargs[nn].value = ps->sargs[nn].value = &ps->lit[i];
+		ps->snamed[nn].value = &ps->expr[i];
+		ps->cargsp[nn] = &ps->cargs[nn];
+		ps->sargsp[nn] = &ps->sargs[nn];
+		ps->snamedp[nn] = &ps->snamed[nn];
+		nn++;
+	}
+	if (nn > 0) {
+		p->sql.n_args = nn;
+		p->sql.args = ps->sargsp;
+		p->sql.n_named_arguments = nn;
+		p->sql.named_arguments = ps->snamedp;
+		if (command) {
+			p->sqlcmd.n_args = nn;
+			p->sqlcmd.args = ps->cargsp;
+		}
+	} else {
+		p->sql.n_pos_args = n;
+		p->sql.pos_args = ps->litp;
+		p->sql.n_pos_arguments = n;
+		p->sql.pos_arguments = ps->exprp;
+		if (command) {
+			p->sqlcmd.n_pos_args = n;
+			p->sqlcmd.pos_args = ps->litp;
+		}
+	}
+}
+
+static void
+free_params(struct params *ps)
+{
+	size_t i;
+
+	if (ps == NULL)
+		return;
+	for (i = 0; i < ps->ntexts; i++)
+		free(ps->texts[i]);
+	free(ps->texts);
+	free(ps->lit);
+	free(ps->litp);
+	free(ps->dec);
+	free(ps->expr);
+	free(ps->exprp);
+	free(ps->cargs);
+	free(ps->cargsp);
+	free(ps->sargs);
+	free(ps->sargsp);
+	free(ps->snamed);
+	free(ps->snamedp);
+	free(ps);
+}
+
+struct sc_plan *
+sc_plan_sql_command_params(const char *stmt, const struct sc_plan_param *v,
+    size_t n)
+{
+	struct sc_plan *p = sc_plan_sql_command(stmt);
+
+	add_params(p, v, n, true);
+	return p;
+}
+
+struct sc_plan *
+sc_plan_sql_params(const char *stmt, const struct sc_plan_param *v, size_t n)
+{
+	struct sc_plan *p = sc_plan_sql(stmt);
+
+	add_params(p, v, n, false);
 	return p;
 }
 
@@ -145,6 +421,7 @@ sc_plan_free(struct sc_plan *p)
 	if (p->owned != NULL)
 		protobuf_c_message_free_unpacked(p->owned, NULL);
 	free(p->text);
+	free_params(p->params);
 	free(p);
 }
 

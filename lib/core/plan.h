@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/value.h"
+
 struct sc_error;
 struct ProtobufCMessage;
 
@@ -37,6 +39,39 @@ struct sc_plan *sc_plan_sql_command(const char *stmt);
  * AnalyzePlan (a command would run, not be described).  stmt is copied.
  */
 struct sc_plan *sc_plan_sql(const char *stmt);
+
+/*
+ * One parameter of spark.sql(query, args): a literal of a SQL type,
+ * given as text.  type is one of SC_VALUE_STRING, SC_VALUE_BOOLEAN
+ * (true/false, any case), SC_VALUE_INT, SC_VALUE_LONG, SC_VALUE_DOUBLE,
+ * SC_VALUE_DECIMAL ([+-]digits[.digits], at most 38 digits),
+ * SC_VALUE_DATE and SC_VALUE_TIMESTAMP (core/value's forms; no zone is
+ * UTC).
+ */
+struct sc_plan_param {
+	const char *name; /* :name in the SQL; NULL for a positional ? */
+	enum sc_value_type type;
+	const char *text;
+};
+
+/*
+ * Whether p->text reads as a literal of p->type.  0, or -1 with err set
+ * (SC_ST_USAGE, "'<text>' is not a valid <type name>").
+ */
+int sc_plan_param_check(const struct sc_plan_param *p, struct sc_error *err);
+
+/*
+ * sc_plan_sql_command() and sc_plan_sql() with parameters, sent as
+ * Spark's clients send them: literals in the 3.5 fields (args, pos_args)
+ * and literal expressions in the 4.x ones (named_arguments,
+ * pos_arguments); never spliced into the text.  Each of the n params
+ * (all named or all positional) must pass sc_plan_param_check(); a bad
+ * one is a bug (SC_BUG).  Everything is copied.
+ */
+struct sc_plan *sc_plan_sql_command_params(const char *stmt,
+    const struct sc_plan_param *v, size_t n);
+struct sc_plan *sc_plan_sql_params(const char *stmt,
+    const struct sc_plan_param *v, size_t n);
 
 /* spark.range(start, end, step): Plan{root: Relation{range}}; step != 0. */
 struct sc_plan *sc_plan_range(int64_t start, int64_t end, int64_t step);

@@ -564,6 +564,27 @@ open_stream(struct sc_reattach *it, struct sc_error *e)
 }
 
 int
+sc_reattach_send(struct sc_reattach *it, struct sc_error *err)
+{
+	struct sc_error e;
+
+	if (it->state == ST_FAILED) {
+		if (err != NULL)
+			*err = it->final_err;
+		return -1;
+	}
+	if (it->state != ST_RUNNING || it->nstreams > 0)
+		return 0;
+	if (is_aborted(it))
+		return fail_interrupted(it, err);
+	sc_error_init(&e);
+	/* As sc_reattach_next() would: a failure to open is handled alike. */
+	if (open_stream(it, &e) == -1 && handle_failure(it, &e, err) == -1)
+		return -1;
+	return 0;
+}
+
+int
 sc_reattach_next(struct sc_reattach *it,
     Spark__Connect__ExecutePlanResponse **resp, struct sc_error *err)
 {

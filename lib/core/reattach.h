@@ -146,6 +146,14 @@ int sc_reattach_next(struct sc_reattach *it,
 int sc_reattach_next_result(struct sc_reattach *it, struct sc_result *r,
     struct sc_error *err);
 
+/*
+ * Send the first request now (ExecutePlan, or ReattachExecute when
+ * attaching) without waiting for an answer, so the server starts on it;
+ * sc_reattach_next() then reads that stream.  A no-op once a stream was
+ * opened.  0, or -1 with err set as sc_reattach_next() fails.
+ */
+int sc_reattach_send(struct sc_reattach *it, struct sc_error *err);
+
 /* The operation id (valid until sc_reattach_close()). */
 const char *sc_reattach_operation_id(const struct sc_reattach *it);
 /* Streams opened so far (1 + reattaches). */

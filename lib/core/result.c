@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/plan.h"
+#include "core/value.h"
 #include "core/xmem.h"
 #include "core/banned.h"
 
@@ -146,22 +147,12 @@ sc_result_schema_nullable(const struct sc_result_schema *s, size_t i)
 	return f == NULL || f->nullable;
 }
 
-const Spark__Connect__ExecutePlanResponse__ArrowBatch *
-sc_result_arrow_msg(const struct sc_result *r)
-{
-	return r->kind == SC_RESULT_ARROW ? r->msg->arrow_batch : NULL;
-}
-
-const Spark__Connect__DataType *
-sc_result_schema_msg(const struct sc_result_schema *s)
-{
-	return s->dt;
-}
-
-const Spark__Connect__DataType *
-sc_result_schema_type_msg(const struct sc_result_schema *s, size_t i)
+int
+sc_result_schema_type_name(const struct sc_result_schema *s, size_t i,
+    struct sc_buf *out, struct sc_error *err)
 {
 	const Spark__Connect__DataType__StructField *f = field(s, i);
 
-	return f != NULL ? f->data_type : s->dt;
+	return sc_value_datatype_name(f != NULL ? f->data_type : s->dt,
+	    SC_VALUE_SIMPLE, out, err);
 }

@@ -8,10 +8,6 @@
  * a SQL command answers with, execution progress or a schema.  A struct
  * sc_result_schema is a result's column list (a Spark DataType), from a
  * response or from AnalyzePlan (sc_client_analyze_schema()).
- *
- * The last section hands out the generated messages themselves, for the
- * code that still formats them (cmd/sc-exec's render.c and types.c);
- * everything else reads the plain fields.
  */
 
 #ifndef SC_RESULT_H
@@ -23,6 +19,8 @@
 
 #include "core/protocol.h"
 
+struct sc_buf;
+struct sc_error;
 struct sc_plan;
 struct sc_result_schema;
 
@@ -86,6 +84,14 @@ size_t sc_result_schema_ncols(const struct sc_result_schema *s);
 const char *sc_result_schema_name(const struct sc_result_schema *s, size_t i);
 bool sc_result_schema_nullable(const struct sc_result_schema *s, size_t i);
 
+/*
+ * Append the Spark SQL name of column i's type to out, as Spark's
+ * simpleString spells it (bigint, array<int>, struct<a:int>; see
+ * core/value).  0, or -1 with err set if out's limit is hit.
+ */
+int sc_result_schema_type_name(const struct sc_result_schema *s, size_t i,
+    struct sc_buf *out, struct sc_error *err);
+
 /* Free a schema from sc_client_analyze_schema().  NULL is a no-op. */
 void sc_result_schema_free(struct sc_result_schema *s);
 
@@ -95,19 +101,5 @@ void sc_result_schema_free(struct sc_result_schema *s);
  */
 struct sc_result_schema *sc_result_schema_adopt(ProtobufCMessage *owner,
     const Spark__Connect__DataType *dt);
-
-/* ------------------------------------------ the generated messages */
-
-/* SC_RESULT_ARROW: the ArrowBatch message (borrowed); NULL otherwise. */
-const Spark__Connect__ExecutePlanResponse__ArrowBatch *sc_result_arrow_msg(
-    const struct sc_result *r);
-
-/* The DataType message of the whole schema (borrowed). */
-const Spark__Connect__DataType *sc_result_schema_msg(
-    const struct sc_result_schema *s);
-
-/* The DataType message of column i (borrowed). */
-const Spark__Connect__DataType *sc_result_schema_type_msg(
-    const struct sc_result_schema *s, size_t i);
 
 #endif

@@ -84,6 +84,8 @@ signal_main(void *arg)
 			say(SC_LOG_WARN,
 			    "operation %s may still be on the server", opid);
 	}
+	if (opts.before_exit != NULL)
+		opts.before_exit();
 	signal(sig, SIG_DFL);
 	sigemptyset(&one);
 	sigaddset(&one, sig);

@@ -41,6 +41,11 @@ struct sc_signals_opts {
 	 */
 	void (*stderr_lock)(void);
 	void (*stderr_unlock)(void);
+	/*
+	 * Called last, just before the signal is raised again: for what
+	 * must not outlive the process unattended (a pager); NULL: nothing.
+	 */
+	void (*before_exit)(void);
 };
 
 /*

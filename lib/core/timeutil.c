@@ -7,6 +7,9 @@
 
 #include "core/timeutil.h"
 
+#include <stdbool.h>
+#include <stdio.h>
+
 #include "core/banned.h"
 
 #define NS_PER_MS 1000000L
@@ -78,4 +81,45 @@ sc_realtime_ms(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / NS_PER_MS;
+}
+
+void
+sc_duration_format(int64_t ms, char *buf)
+{
+	static const struct {
+		char unit;
+		int64_t ms;
+	} parts[] = { { 'd', 86400000 }, { 'h', 3600000 }, { 'm', 60000 } };
+	size_t n = 0, i;
+	bool started = false;
+	int64_t v;
+
+	if (ms < 1000) {
+		snprintf(buf, SC_DURATION_STRLEN, "%lldms",
+		    (long long)(ms < 0 ? 0 : ms));
+		return;
+	}
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		v = ms / parts[i].ms;
+		if (v == 0 && !started)
+			continue;
+		started = true;
+		ms -= v * parts[i].ms;
+		n += (size_t)snprintf(buf + n, SC_DURATION_STRLEN - n, "%lld%c",
+		    (long long)v, parts[i].unit);
+	}
+	if (ms == 0 && started)
+		return;
+	if (ms % 1000 == 0)
+		snprintf(buf + n, SC_DURATION_STRLEN - n, "%llds",
+		    (long long)(ms / 1000));
+	else if (ms % 100 == 0)
+		snprintf(buf + n, SC_DURATION_STRLEN - n, "%lld.%llds",
+		    (long long)(ms / 1000), (long long)(ms % 1000 / 100));
+	else if (ms % 10 == 0)
+		snprintf(buf + n, SC_DURATION_STRLEN - n, "%lld.%02llds",
+		    (long long)(ms / 1000), (long long)(ms % 1000 / 10));
+	else
+		snprintf(buf + n, SC_DURATION_STRLEN - n, "%lld.%03llds",
+		    (long long)(ms / 1000), (long long)(ms % 1000));
 }

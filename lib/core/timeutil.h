@@ -10,6 +10,7 @@
 #ifndef SC_TIMEUTIL_H
 #define SC_TIMEUTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -34,5 +35,15 @@ int64_t sc_mono_ms(void);
 
 /* CLOCK_REALTIME in milliseconds since the Unix epoch. */
 int64_t sc_realtime_ms(void);
+
+/* Room for any text sc_duration_format() writes, NUL included. */
+#define SC_DURATION_STRLEN 40
+
+/*
+ * Write ms (>= 0) as a duration sc_parse_cli_duration() reads back:
+ * "250ms", "30s", "1.5s", "1h30m", "2d3h0m4s".  Negative values are
+ * written as 0ms.  buf holds SC_DURATION_STRLEN bytes.
+ */
+void sc_duration_format(int64_t ms, char *buf);
 
 #endif

@@ -152,6 +152,53 @@ test_duration(void)
 	}
 }
 
+/* Command-line durations: a bare number is seconds; parts compound. */
+static void
+test_cli_duration(void)
+{
+	static const struct {
+		const char *s;
+		int64_t want;
+		const char *msg;
+	} t[] = {
+		{ "30", 30000, NULL },
+		{ "1.5", 1500, NULL },
+		{ "0", 0, NULL },
+		{ "250ms", 250, NULL },
+		{ "2m", 120000, NULL },
+		{ "1h30m", 5400000, NULL },
+		{ "1m0.5s", 60500, NULL },
+		{ "1d2h3m4s5ms", 93784005, NULL },
+		{ "9223372036854775", 9223372036854775000, NULL },
+		{ "9223372036854776", 0, "'9223372036854776' is too large" },
+		{ "9223372036854775s1s", 0,
+		    "'9223372036854775s1s' is too large" },
+		{ "1h30", 0, "'1h30' is not a duration" },
+		{ "30 s", 0, "'30 s' is not a duration" },
+		{ "1hm", 0, "'1hm' is not a duration" },
+		{ "", 0, "'' is not a duration" },
+		{ "-1", 0, "'-1' is not a duration" },
+	};
+	struct sc_error err;
+	int64_t v;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < SC_NELEM(t); i++) {
+		v = -7;
+		rc = sc_parse_cli_duration(t[i].s, &v, &err);
+		if (t[i].msg == NULL) {
+			is_int(rc, 0, "cli duration '%s'", t[i].s);
+			is_int(v, t[i].want, "  = %lld ms",
+			    (long long)t[i].want);
+		} else {
+			is_int(rc, -1, "cli duration '%s' rejected", t[i].s);
+			is_str(err.msg, t[i].msg, "  message");
+			is_int(v, -7, "  out untouched");
+		}
+	}
+}
+
 static void
 test_size(void)
 {
@@ -391,6 +438,9 @@ test_common_opts(void)
 
 	is_int(sc_cli_common_opt(&c, 't', "1.5s", usage_text), 0, "-t 1.5s");
 	is_int(c.timeout_ms, 1500, "  1500 ms");
+	is_int(sc_cli_common_opt(&c, 't', "30", usage_text), 0, "-t 30");
+	is_int(c.timeout_ms, 30000, "  a bare number is seconds");
+	is_int(sc_cli_common_opt(&c, 't', "1.5s", usage_text), 0, "-t 1.5s");
 
 	/* Invalid -t values: -1 and a message on stderr. */
 	fflush(stderr);
@@ -622,6 +672,7 @@ main(void)
 {
 	test_uint();
 	test_duration();
+	test_cli_duration();
 	test_size();
 	test_common_opts();
 	test_exiting();

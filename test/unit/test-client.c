@@ -628,6 +628,7 @@ test_artifacts_analyze(struct sc_client *c, const struct timespec *dl)
 	struct sc_result_schema *s;
 	struct sc_plan *p;
 	struct sc_error err;
+	struct sc_buf tn;
 	bool exists[2] = { true, true };
 
 	is_int(sc_client_artifact_status(c, names, 2, exists, dl, &err), 0,
@@ -641,8 +642,11 @@ test_artifacts_analyze(struct sc_client *c, const struct timespec *dl)
 		strcmp(sc_result_schema_name(s, 0), "a") == 0 &&
 		strcmp(sc_result_schema_name(s, 1), "b") == 0,
 	    "  columns a and b");
-	is_int(sc_result_schema_type_msg(s, 1)->kind_case, SC_DT_(STRING),
-	    "  b is a string");
+	sc_buf_init(&tn, SC_BUF_UNLIMITED);
+	is_int(sc_result_schema_type_name(s, 1, &tn, &err), 0,
+	    "  b's type name");
+	is_str((const char *)tn.data, "string", "  b is a string");
+	sc_buf_release(&tn);
 	sc_result_schema_free(s);
 	sc_plan_free(p);
 	p = sc_plan_sql("SELECT * FROM no_such_table");

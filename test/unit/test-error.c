@@ -468,106 +468,127 @@ test_reword(void)
 		const char *errclass; /* NULL: none */
 		const char *in;
 		const char *out;
+		int status; /* -1: unchanged */
 	} rows[] = {
 		{ SC_GRPC_UNAVAILABLE, NULL,
 		    "failed to connect to all addresses; last error: UNKNOWN: "
 		    "ipv4:127.0.0.1:1: Failed to connect to remote host: "
 		    "Connection refused",
-		    "cannot connect to 'h:1': connection refused" },
+		    "cannot connect to 'h:1': connection refused", -1 },
 		{ SC_GRPC_UNAVAILABLE, NULL,
 		    "failed to connect to all addresses; last error: UNKNOWN: "
 		    "ipv4:192.0.2.1:15002: Failed to connect to remote host: "
 		    "Connection timed out",
-		    "cannot connect to 'h:1': timed out" },
+		    "cannot connect to 'h:1': timed out", -1 },
 		{ SC_GRPC_UNAVAILABLE, NULL,
 		    "failed to connect to all addresses; last error: UNKNOWN: "
 		    "ipv4:192.0.2.1:15002: Failed to connect to remote host: "
 		    "Timeout occurred: FD Shutdown",
-		    "cannot connect to 'h:1': timed out" },
+		    "cannot connect to 'h:1': timed out", -1 },
 		{ SC_GRPC_UNAVAILABLE, NULL,
 		    "DNS resolution failed for no-such-host.invalid:15002: "
 		    "C-ares status is not ARES_SUCCESS qtype=AAAA "
 		    "name=no-such-host.invalid is_balancer=0: Domain name not "
 		    "found",
-		    "cannot connect to 'h:1': name not resolved" },
+		    "cannot connect to 'h:1': name not resolved", -1 },
 		{ SC_GRPC_UNAVAILABLE, NULL,
 		    "DNS resolution failed for x:1: C-ares status is not "
 		    "ARES_SUCCESS qtype=A name=x is_balancer=0: Timeout while "
 		    "contacting DNS servers",
-		    "cannot connect to 'h:1': name not resolved" },
+		    "cannot connect to 'h:1': name not resolved", -1 },
 		{ SC_GRPC_UNAVAILABLE, NULL,
 		    "failed to connect to all addresses; last error: UNKNOWN: "
 		    "ipv4:10.1.2.3:1: Failed to connect to remote host: Network "
 		    "is unreachable",
-		    "cannot connect to 'h:1': network unreachable" },
+		    "cannot connect to 'h:1': network unreachable", -1 },
 		{ SC_GRPC_UNAVAILABLE, NULL,
 		    "failed to connect to all addresses; last error: UNKNOWN: "
 		    "ipv4:127.0.0.1:41509: Ssl handshake failed: SSL_ERROR_SSL: "
 		    "error:0A000086:SSL routines::certificate verify failed",
-		    "cannot connect to 'h:1': TLS certificate verify failed" },
+		    "cannot connect to 'h:1': TLS certificate verify failed; "
+		    "check --ca-file",
+		    SC_ST_DENIED },
 		{ SC_GRPC_UNAVAILABLE, NULL,
 		    "failed to connect to all addresses; last error: UNKNOWN: "
 		    "ipv4:127.0.0.1:36373: Peer name 127.0.0.1 is not in peer "
 		    "certificate",
 		    "cannot connect to 'h:1': TLS certificate is for another "
-		    "host name" },
+		    "host name",
+		    SC_ST_DENIED },
 		{ SC_GRPC_UNAVAILABLE, NULL,
 		    "failed to connect to all addresses; last error: UNKNOWN: "
 		    "ipv4:127.0.0.1:42159: Ssl handshake failed: SSL_ERROR_SSL: "
 		    "error:0A00010B:SSL routines::wrong version number",
 		    "cannot connect to 'h:1': TLS handshake failed: the server "
-		    "does not speak TLS" },
+		    "does not speak TLS, so connect without --tls or use_ssl=true",
+		    SC_ST_PROTOCOL },
 		{ SC_GRPC_UNAVAILABLE, NULL,
 		    "failed to connect to all addresses; last error: UNKNOWN: "
 		    "ipv4:127.0.0.1:4: Ssl handshake failed: SSL_ERROR_SSL: "
 		    "error:0A000410:SSL routines::sslv3 alert handshake failure",
-		    "cannot connect to 'h:1': TLS handshake failed" },
+		    "cannot connect to 'h:1': TLS handshake failed",
+		    SC_ST_PROTOCOL },
 		{ SC_GRPC_UNAVAILABLE, NULL,
 		    "failed to connect to all addresses; last error: "
 		    "UNAVAILABLE: ipv4:127.0.0.1:41041: Socket closed",
-		    "cannot connect to 'h:1': connection closed by the "
-		    "server" },
+		    "cannot connect to 'h:1': the server closed the connection "
+		    "at once; if it expects TLS, use --tls or use_ssl=true",
+		    SC_ST_PROTOCOL },
 		{ SC_GRPC_UNAVAILABLE, NULL,
 		    "failed to connect to all addresses; last error: INTERNAL: "
 		    "ipv4:127.0.0.1:35387: Trying to connect an http1.x server",
 		    "cannot connect to 'h:1': not a gRPC server (it answered in "
-		    "HTTP/1.x)" },
+		    "HTTP/1.x)",
+		    SC_ST_PROTOCOL },
 		/* An unknown cause: the core's framing goes, the cause stays. */
 		{ SC_GRPC_UNAVAILABLE, NULL,
 		    "failed to connect to all addresses; last error: UNKNOWN: "
 		    "ipv4:127.0.0.1:9: Something new went wrong",
-		    "cannot connect to 'h:1': something new went wrong" },
+		    "cannot connect to 'h:1': something new went wrong", -1 },
 		{ SC_GRPC_UNAVAILABLE, NULL,
 		    "failed to connect to all addresses; last error: UNKNOWN: "
 		    "ipv4:127.0.0.1:9: ALPN negotiation failed",
-		    "cannot connect to 'h:1': ALPN negotiation failed" },
-		/* A connection that was up and went away. */
+		    "cannot connect to 'h:1': TLS handshake failed: the server "
+		    "does not offer HTTP/2",
+		    SC_ST_PROTOCOL },
+		{ SC_GRPC_UNAVAILABLE, NULL,
+		    "failed to connect to all addresses; last error: INTERNAL: "
+		    "ipv4:127.0.0.1:33895: Failed parsing HTTP/2",
+		    "cannot connect to 'h:1': not a gRPC server (it does not "
+		    "speak HTTP/2)",
+		    SC_ST_PROTOCOL },
+		/* A connection that was up and went away: try again. */
 		{ SC_GRPC_UNAVAILABLE, NULL, "recvmsg:Connection reset by peer",
-		    "lost the connection to 'h:1': connection reset" },
+		    "lost the connection to 'h:1': connection reset", -1 },
 		{ SC_GRPC_UNAVAILABLE, NULL, "Socket closed",
 		    "lost the connection to 'h:1': connection closed by the "
-		    "server" },
+		    "server",
+		    -1 },
 		{ SC_GRPC_UNAVAILABLE, NULL, "sendmsg: Broken pipe",
 		    "lost the connection to 'h:1': connection closed by the "
-		    "server" },
+		    "server",
+		    -1 },
 		{ SC_GRPC_UNAVAILABLE, NULL, "GOAWAY received",
-		    "lost the connection to 'h:1': the server is going away" },
+		    "lost the connection to 'h:1': the server is going away",
+		    -1 },
 		{ SC_GRPC_UNAVAILABLE, NULL, "keepalive watchdog timeout",
 		    "lost the connection to 'h:1': no answer to keepalive "
-		    "pings" },
+		    "pings",
+		    -1 },
 		{ SC_GRPC_DEADLINE_EXCEEDED, NULL, "Deadline Exceeded",
-		    "timed out waiting for 'h:1'" },
+		    "timed out waiting for 'h:1'", -1 },
 		/* Not the core's words, or not a transport failure: kept. */
 		{ SC_GRPC_UNAVAILABLE, NULL, "server is shutting down",
-		    "server is shutting down" },
+		    "server is shutting down", -1 },
 		{ SC_GRPC_UNAVAILABLE, "SESSION_CLOSED",
 		    "[SESSION_CLOSED] Connection refused by policy",
-		    "[SESSION_CLOSED] Connection refused by policy" },
+		    "[SESSION_CLOSED] Connection refused by policy", -1 },
 		{ SC_GRPC_DEADLINE_EXCEEDED, NULL, "query took too long",
-		    "query took too long" },
-		{ SC_GRPC_INTERNAL, NULL, "Socket closed", "Socket closed" },
+		    "query took too long", -1 },
+		{ SC_GRPC_INTERNAL, NULL, "Socket closed", "Socket closed",
+		    -1 },
 		{ SC_GRPC_NOT_FOUND, NULL, "Connection refused",
-		    "Connection refused" },
+		    "Connection refused", -1 },
 	};
 	struct sc_error err;
 	enum sc_status st;
@@ -581,8 +602,11 @@ test_reword(void)
 		st = err.status;
 		sc_error_reword_transport(&err, "h:1");
 		is_str(err.msg, rows[i].out, "rows[%zu]: reworded", i);
-		ok(err.status == st && err.rpc_code == rows[i].code,
-		    "  status and code kept");
+		if (rows[i].status >= 0)
+			st = (enum sc_status)rows[i].status;
+		is_int(err.status, st, "  status %s",
+		    rows[i].status >= 0 ? "classified" : "kept");
+		is_int(err.rpc_code, rows[i].code, "  code kept");
 	}
 }
 

@@ -115,7 +115,7 @@ test_csv(void)
 		BO("true") };
 	static const struct sc_out_value r4[] = { J("{\"a\":1}"), S("a\0b"),
 		S("in ner"), S("\xc3\xa9") };
-	struct sc_output_opts opts = { true, "NULL", -1 };
+	struct sc_output_opts opts = { true, "NULL", -1, 0 };
 	struct sc_output *o;
 	struct mem m;
 	struct sc_error err;
@@ -151,7 +151,7 @@ test_csv(void)
 	{
 		static const struct sc_out_value v[] = { NUL_V, S("x") };
 		static const char *const nm[] = { "a", "b" };
-		struct sc_output_opts oo = { false, "n,a", 0 };
+		struct sc_output_opts oo = { false, "n,a", 0, 0 };
 
 		o = open_mem(&m, SC_OUT_CSV, &oo);
 		sc_output_header(o, nm, 2, &err);
@@ -169,7 +169,7 @@ test_tsv(void)
 	static const struct sc_out_value r3[] = { S("z\0z"), NUL_V };
 	static const struct sc_out_value r4[] = { S(""), N("-1.5") };
 	static const struct sc_out_value r5[] = { S("\\N"), S("\"q\", x") };
-	struct sc_output_opts opts = { true, "\\N", -1 };
+	struct sc_output_opts opts = { true, "\\N", -1, 0 };
 	struct sc_output *o;
 	struct mem m;
 	struct sc_error err;
@@ -253,7 +253,7 @@ test_jsonl(void)
 	{
 		static const char *const nm[] = { "a\"b", "\n" };
 		static const struct sc_out_value v[] = { N("1"), N("2") };
-		struct sc_output_opts oo = { false, NULL, 0 };
+		struct sc_output_opts oo = { false, NULL, 0, 0 };
 
 		o = open_mem(&m, SC_OUT_JSONL, &oo);
 		sc_output_header(o, nm, 2, &err);
@@ -301,7 +301,7 @@ test_table(void)
 
 	/* No header: no rule either; header only: header and rule. */
 	{
-		struct sc_output_opts oo = { false, "-", 0 };
+		struct sc_output_opts oo = { false, "-", 0, 0 };
 
 		o = open_mem(&m, SC_OUT_TABLE, &oo);
 		sc_output_header(o, names, 3, &err);
@@ -315,43 +315,67 @@ test_table(void)
 	CHECK(&m, o, "id  name  note\n--  ----  ----\n", "table, no rows");
 }
 
-/* Widths come from the first 1000 rows; later rows do not move them. */
+/*
+ * Pages: records are held until a page is full, each page aligned to the
+ * widest cell so far; when the columns grow, the header comes again.
+ */
 static void
 test_table_stream(void)
 {
 	static const char *const names[] = { "a", "b" };
 	static const struct sc_out_value small[] = { S("x"), S("y") };
 	static const struct sc_out_value wide[] = { S("wide"), S("z") };
+	struct sc_output_opts three = { true, NULL, -1, 3 };
 	struct sc_output *o;
 	struct mem m;
 	struct sc_error err;
-	char *want, *p;
 	size_t i, len_after_1000;
 
 	o = open_mem(&m, SC_OUT_TABLE, NULL);
 	sc_output_header(o, names, 2, &err);
 	for (i = 0; i < 999; i++)
 		row(o, small, 2);
-	is_int(m.len, 0, "999 rows held back");
+	is_int(m.len, 0, "999 rows held back (the default page)");
 	row(o, small, 2);
 	len_after_1000 = m.len;
 	is_int(len_after_1000, 5 + 5 + 1000 * 5,
 	    "the 1000th row releases header, rule and rows");
+	row(o, small, 2);
+	is_int(m.len, len_after_1000, "the next page is held again");
+	sc_output_free(o);
+	fclose(m.fp);
+	free(m.buf);
+
+	o = open_mem(&m, SC_OUT_TABLE, &three);
+	sc_output_header(o, names, 2, &err);
+	row(o, small, 2);
+	row(o, small, 2);
+	row(o, small, 2);
+	is_int(m.len, 10 + 3 * 5, "a page of 3 is written at its third row");
+	row(o, small, 2);
+	row(o, small, 2);
+	row(o, small, 2);
 	row(o, wide, 2);
 	row(o, small, 2);
-	ok(m.len > len_after_1000, "later rows are written at once");
+	CHECK(&m, o,
+	    "a  b\n-  -\nx  y\nx  y\nx  y\n"
+	    "x  y\nx  y\nx  y\n"
+	    "\n"
+	    "a     b\n----  -\nwide  z\nx     y\n",
+	    "table: a wider page brings the header again at the new widths");
 
-	want = sc_xmalloc(8 + 1002 * 7 + 1);
-	p = want;
-	memcpy(p, "a  b\n-  -\n", 10);
-	p += 10;
-	for (i = 0; i < 1000; i++, p += 5)
-		memcpy(p, "x  y\n", 5);
-	memcpy(p, "wide  z\nx  y\n", 13);
-	p += 13;
-	check_mem(&m, o, want, (size_t)(p - want),
-	    "table: a longer later cell widens only its row");
-	free(want);
+	/* Without a header the later page is just realigned. */
+	{
+		struct sc_output_opts nh = { false, NULL, 0, 1 };
+
+		o = open_mem(&m, SC_OUT_TABLE, &nh);
+		sc_output_header(o, names, 2, &err);
+		row(o, small, 2);
+		row(o, wide, 2);
+		row(o, small, 2);
+		CHECK(&m, o, "x  y\nwide  z\nx     y\n",
+		    "table without header: pages realigned, widths kept");
+	}
 
 	/* A huge first row ends the buffering at once (memory bound). */
 	{
@@ -402,7 +426,7 @@ test_flush(void)
 {
 	static const char *const names[] = { "a" };
 	static const struct sc_out_value v[] = { S("1") };
-	struct sc_output_opts opts = { true, NULL, 1 };
+	struct sc_output_opts opts = { true, NULL, 1, 0 };
 	struct sc_output *o;
 	struct sc_error err;
 	struct stat st;
@@ -445,7 +469,7 @@ test_write_error(void)
 {
 	static const char *const names[] = { "a" };
 	static const struct sc_out_value v[] = { S("1") };
-	struct sc_output_opts opts = { true, NULL, 0 };
+	struct sc_output_opts opts = { true, NULL, 0, 0 };
 	struct sc_output *o;
 	struct sc_error err;
 	FILE *fp;
@@ -489,7 +513,7 @@ test_batching(void)
 	static const char *const names[] = { "a", "b" };
 	static const char *const jnames[] = { "k\"1", "t\t" };
 	struct sc_out_value v[2];
-	struct sc_output_opts opts = { true, NULL, 0 };
+	struct sc_output_opts opts = { true, NULL, 0, 0 };
 	struct sc_output *o;
 	struct sc_error err;
 	struct stat st;
@@ -606,6 +630,82 @@ test_table_runs(void)
 	    "table: runs, escapes, UTF-8");
 }
 
+/* Display width: wide characters take two columns, combining marks none. */
+static void
+test_table_width(void)
+{
+	static const char *const names[] = { "name", "n" };
+	static const struct sc_out_value r1[] = { S("\xe6\x97\xa5\xe6\x9c"
+						    "\xac\xe8\xaa\x9e"),
+		N("2") };
+	static const struct sc_out_value r2[] = { S("cafe\xcc\x81"), N("4") };
+	static const struct sc_out_value r3[] = { S("\xf0\x9f\x99\x82"
+						    "\xf0\x9f\x99\x82"),
+		N("5") };
+	struct sc_output *o;
+	struct sc_error err;
+	struct mem m;
+
+	o = open_mem(&m, SC_OUT_TABLE, NULL);
+	sc_output_header(o, names, 2, &err);
+	row(o, r1, 2);
+	row(o, r2, 2);
+	row(o, r3, 2);
+	CHECK(&m, o,
+	    "name    n\n"
+	    "------  -\n"
+	    "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e  2\n"
+	    "cafe\xcc\x81    4\n"
+	    "\xf0\x9f\x99\x82\xf0\x9f\x99\x82    5\n",
+	    "table: CJK and emoji count 2 columns, a combining mark 0");
+}
+
+/* psql's expanded mode. */
+static void
+test_vertical(void)
+{
+	static const char *const names[] = { "id", "long_name",
+		"\xe5\x90\x8d" };
+	static const struct sc_out_value r1[] = { N("1"), S("a\tb"), NUL_V };
+	static const struct sc_out_value r2[] = { N("22"), S(""),
+		S("\xe6\x97\xa5") };
+	struct sc_output_opts nh = { false, "-", 0, 0 };
+	struct sc_output *o;
+	struct sc_error err;
+	struct mem m;
+	enum sc_out_format f = SC_OUT_CSV;
+
+	ok(sc_out_format_parse("vertical", &f) == 0 && f == SC_OUT_VERTICAL,
+	    "parse vertical");
+	o = open_mem(&m, SC_OUT_VERTICAL, NULL);
+	sc_output_header(o, names, 3, &err);
+	row(o, r1, 3);
+	row(o, r2, 3);
+	CHECK(&m, o,
+	    "-[ RECORD 1 ]---\n"
+	    "id        | 1\n"
+	    "long_name | a\\tb\n"
+	    "\xe5\x90\x8d        | NULL\n"
+	    "-[ RECORD 2 ]-\n"
+	    "id        | 22\n"
+	    "long_name |\n"
+	    "\xe5\x90\x8d        | \xe6\x97\xa5\n",
+	    "vertical: a block per record, names padded to one width");
+	o = open_mem(&m, SC_OUT_VERTICAL, &nh);
+	sc_output_header(o, names, 3, &err);
+	row(o, r1, 3);
+	row(o, r2, 3);
+	CHECK(&m, o,
+	    "id        | 1\n"
+	    "long_name | a\\tb\n"
+	    "\xe5\x90\x8d        | -\n"
+	    "\n"
+	    "id        | 22\n"
+	    "long_name |\n"
+	    "\xe5\x90\x8d        | \xe6\x97\xa5\n",
+	    "vertical without header: blank lines between records");
+}
+
 int
 main(void)
 {
@@ -620,5 +720,7 @@ main(void)
 	test_write_error();
 	test_batching();
 	test_table_runs();
+	test_table_width();
+	test_vertical();
 	return tap_done();
 }

@@ -191,10 +191,12 @@ test_results(void)
 	static uint8_t ipc[] = { 0xff, 0xff, 0xff, 0xff, 0x10, 0, 0, 0 };
 	struct sc_result r;
 	struct sc_plan *p;
+	struct sc_buf tn;
 	const void *rows;
 	size_t len;
 	int i;
 
+	sc_buf_init(&tn, SC_BUF_UNLIMITED);
 	m.session_id = (char *)"s";
 	m.operation_id = (char *)"o";
 	m.response_id = (char *)"r1";
@@ -215,9 +217,6 @@ test_results(void)
 		r.arrow.start_offset == 7,
 	    "  3 rows from row 7");
 	is_str(r.response_id, "r1", "  response id");
-	ok(sc_result_arrow_msg(&r) != NULL &&
-		sc_result_arrow_msg(&r)->row_count == 3,
-	    "  the message itself, for render.c");
 	sc_result_release(&r);
 	is_int(r.kind, SC_RESULT_OTHER, "release empties the result");
 
@@ -318,10 +317,13 @@ test_results(void)
 	ok(!sc_result_schema_nullable(r.schema, 0), "  id not nullable");
 	is_str(sc_result_schema_name(r.schema, 1), "s", "  second name");
 	ok(sc_result_schema_nullable(r.schema, 1), "  s nullable");
-	is_int(sc_result_schema_type_msg(r.schema, 0)->kind_case, SC_DT_(LONG),
-	    "  id's type message is a long");
-	is_int(sc_result_schema_msg(r.schema)->kind_case, SC_DT_(STRUCT),
-	    "  the whole schema is a struct");
+	sc_buf_reset(&tn);
+	is_int(sc_result_schema_type_name(r.schema, 0, &tn, NULL), 0,
+	    "  id's type name");
+	is_str((const char *)tn.data, "bigint", "  id is a bigint");
+	sc_buf_reset(&tn);
+	sc_result_schema_type_name(r.schema, 1, &tn, NULL);
+	is_str((const char *)tn.data, "string", "  s is a string");
 	sc_result_release(&r);
 
 	/* A non-struct schema is one nullable column named "value". */
@@ -338,15 +340,125 @@ test_results(void)
 	m.response_id = (char *)"";
 	sc_result_init(&r, roundtrip(&m));
 	ok(r.kind == SC_RESULT_OTHER && r.response_id == NULL &&
-		sc_result_arrow_msg(&r) == NULL,
+		r.arrow.data == NULL && r.schema == NULL,
 	    "other responses: kind other, no response id");
 	sc_result_release(&r);
+	sc_buf_release(&tn);
+}
+
+/* spark.sql(query, args): each literal in the 3.5 and the 4.x fields. */
+static void
+test_params(void)
+{
+	static const struct {
+		enum sc_value_type type;
+		const char *text;
+		bool ok;
+	} checks[] = {
+		{ SC_VALUE_STRING, "x'; DROP TABLE t; --", true },
+		{ SC_VALUE_INT, "-2147483648", true },
+		{ SC_VALUE_INT, "2147483648", false },
+		{ SC_VALUE_LONG, "9223372036854775807", true },
+		{ SC_VALUE_LONG, "1.5", false },
+		{ SC_VALUE_DOUBLE, "1e-3", true },
+		{ SC_VALUE_DOUBLE, "x", false },
+		{ SC_VALUE_BOOLEAN, "False", true },
+		{ SC_VALUE_BOOLEAN, "yes", false },
+		{ SC_VALUE_DECIMAL, "-0012.340", true },
+		{ SC_VALUE_DECIMAL, "1.", false },
+		{ SC_VALUE_DECIMAL, ".5", false },
+		{ SC_VALUE_DECIMAL, "123456789012345678901234567890123456789",
+		    false },
+		{ SC_VALUE_DATE, "2024-02-29", true },
+		{ SC_VALUE_DATE, "2023-02-29", false },
+		{ SC_VALUE_TIMESTAMP, "2024-01-01 10:00:00+02:00", true },
+		{ SC_VALUE_TIMESTAMP, "noon", false },
+	};
+	struct sc_plan_param named[] = {
+		{ "s", SC_VALUE_STRING, "x'; DROP TABLE t; --" },
+		{ "d", SC_VALUE_DECIMAL, "-0012.340" },
+		{ "day", SC_VALUE_DATE, "1970-01-02" },
+	};
+	struct sc_plan_param pos[] = {
+		{ NULL, SC_VALUE_LONG, "42" },
+		{ NULL, SC_VALUE_BOOLEAN, "TRUE" },
+	};
+	Spark__Connect__Plan *m;
+	const Spark__Connect__SqlCommand *cmd;
+	const Spark__Connect__SQL *sql;
+	const Spark__Connect__Expression__Literal *l;
+	struct sc_error err;
+	struct sc_plan *p;
+	struct sc_buf b;
+	size_t i;
+
+	for (i = 0; i < SC_NELEM(checks); i++) {
+		struct sc_plan_param one = { NULL, checks[i].type,
+			checks[i].text };
+
+		is_int(sc_plan_param_check(&one, &err), checks[i].ok ? 0 : -1,
+		    "param check '%s'", checks[i].text);
+	}
+	sc_error_init(&err);
+	sc_plan_param_check(&(struct sc_plan_param){ NULL, SC_VALUE_INT, "x" },
+	    &err);
+	is_str(err.msg, "'x' is not a valid int", "  the message");
+	is_int(err.status, SC_ST_USAGE, "  a usage error");
+
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	p = sc_plan_sql_command_params("SELECT :s, :d, :day", named, 3);
+	pack_in_request(p, &b);
+	sc_plan_free(p);
+	m = sc_proto_unpack(&spark__connect__execute_plan_request__descriptor,
+	    b.data, b.len, NULL);
+	cmd = ((Spark__Connect__ExecutePlanRequest *)m)
+		  ->plan->command->sql_command;
+	sql = cmd->input->sql;
+	is_str(cmd->sql, "SELECT :s, :d, :day", "named: the text is as given");
+	ok(cmd->n_args == 3 && sql->n_args == 3 &&
+		sql->n_named_arguments == 3 && cmd->n_pos_args == 0 &&
+		sql->n_pos_arguments == 0,
+	    "  3.5 args and 4.x named_arguments, nothing positional");
+	l = cmd->args[0]->value;
+	ok(strcmp(cmd->args[0]->key, "s") == 0 &&
+		l->literal_type_case == SC_LIT_(STRING) &&
+		strcmp(l->string, named[0].text) == 0,
+	    "  s: the string as a literal");
+	l = sql->named_arguments[1]->value->literal;
+	ok(strcmp(sql->named_arguments[1]->key, "d") == 0 &&
+		l->literal_type_case == SC_LIT_(DECIMAL) &&
+		strcmp(l->decimal->value, "-0012.340") == 0 &&
+		l->decimal->precision == 5 && l->decimal->scale == 3,
+	    "  d: decimal(5,3) in an expression");
+	l = sql->args[2]->value;
+	ok(l->literal_type_case == SC_LIT_(DATE) && l->date == 1,
+	    "  day: date 1");
+	protobuf_c_message_free_unpacked(&m->base, NULL);
+
+	p = sc_plan_sql_params("SELECT ?, ?", pos, 2);
+	pack_in_request(p, &b);
+	sc_plan_free(p);
+	m = sc_proto_unpack(&spark__connect__execute_plan_request__descriptor,
+	    b.data, b.len, NULL);
+	sql = ((Spark__Connect__ExecutePlanRequest *)m)->plan->root->sql;
+	ok(sql->n_pos_args == 2 && sql->n_pos_arguments == 2 &&
+		sql->n_args == 0 && sql->n_named_arguments == 0,
+	    "positional: pos_args and pos_arguments");
+	ok(sql->pos_args[0]->literal_type_case == SC_LIT_(LONG) &&
+		sql->pos_args[0]->long_ == 42 &&
+		sql->pos_arguments[1]->literal->literal_type_case ==
+		    SC_LIT_(BOOLEAN) &&
+		sql->pos_arguments[1]->literal->boolean,
+	    "  42 and true, in order");
+	protobuf_c_message_free_unpacked(&m->base, NULL);
+	sc_buf_release(&b);
 }
 
 int
 main(void)
 {
 	test_builders();
+	test_params();
 	test_parse();
 	test_results();
 	return tap_done();

@@ -138,7 +138,7 @@ unlock_marker(void)
 static void
 child_operation(const void *arg)
 {
-	struct sc_signals_opts so = { 0, lock_marker, unlock_marker };
+	struct sc_signals_opts so = { 0, lock_marker, unlock_marker, NULL };
 	struct sc_client_opts co;
 	struct sc_reattach_exec ex = { OPID, NULL, 0 };
 	struct sc_reattach *it;

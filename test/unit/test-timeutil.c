@@ -8,6 +8,9 @@
 
 #include <string.h>
 
+#include "core/cli.h"
+#include "core/xmem.h"
+
 #include "tap.h"
 #include "core/banned.h"
 
@@ -65,9 +68,48 @@ test_clocks(void)
 	ok(left > 9900 && left <= 10000, "10 s ahead: %lld", (long long)left);
 }
 
+/* Durations written as a command line reads them back. */
+static void
+test_format(void)
+{
+	static const struct {
+		int64_t ms;
+		const char *text;
+	} t[] = {
+		{ -5, "0ms" },
+		{ 0, "0ms" },
+		{ 250, "250ms" },
+		{ 999, "999ms" },
+		{ 1000, "1s" },
+		{ 1500, "1.5s" },
+		{ 1250, "1.25s" },
+		{ 1001, "1.001s" },
+		{ 30000, "30s" },
+		{ 60000, "1m" },
+		{ 90000, "1m30s" },
+		{ 5400000, "1h30m" },
+		{ 3600500, "1h0m0.5s" },
+		{ 93784005, "1d2h3m4.005s" },
+		{ INT64_MAX, "106751991167d7h12m55.807s" },
+	};
+	char buf[SC_DURATION_STRLEN];
+	int64_t back;
+	size_t i;
+
+	for (i = 0; i < SC_NELEM(t); i++) {
+		sc_duration_format(t[i].ms, buf);
+		is_str(buf, t[i].text, "%lld ms", (long long)t[i].ms);
+		if (t[i].ms >= 0)
+			ok(sc_parse_cli_duration(buf, &back, NULL) == 0 &&
+				back == t[i].ms,
+			    "  reads back");
+	}
+}
+
 int
 main(void)
 {
+	test_format();
 	test_clocks();
 	return tap_done();
 }

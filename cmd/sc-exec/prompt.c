@@ -1,0 +1,392 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * prompt.c: sc-exec with no SQL on a terminal.  Lines are read with
+ * libedit (editing, and history in ~/.sc_exec_history); statements end
+ * at a ';' of their own, across lines, and run as they are complete.
+ * ^C while one runs ends it (its operation is released, which stops it
+ * on the server) and the prompt stays; ^C while typing drops the line.
+ * Lines that start with a backslash are commands of the prompt's own.
+ */
+
+#include "sc-exec.h"
+
+#include <editline/readline.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "core/client.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "core/reattach.h"
+#include "core/timeutil.h"
+#include "core/xmem.h"
+#include "core/banned.h"
+
+#define HISTORY_FILE ".sc_exec_history"
+#define HISTORY_MAX 1000
+/* Largest statement typed at the prompt. */
+#define TYPED_MAX (16UL * 1024 * 1024)
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sc_reattach *cur_it; /* lock */
+static atomic_int interrupted; /* ^C while typing */
+static sigset_t intset;
+static pthread_t reader; /* the thread reading lines */
+
+/* ------------------------------------------------------------ signals */
+
+/* ^C at the prompt: libedit's read returns, the line is dropped. */
+static void
+on_sigint(int sig)
+{
+	(void)sig;
+	atomic_store(&interrupted, 1);
+}
+
+/* ^C while a statement runs (SIGINT blocked in every thread then). */
+static void *
+watcher(void *arg)
+{
+	int sig;
+
+	(void)arg;
+	for (;;) {
+		if (sigwait(&intset, &sig) != 0)
+			continue;
+		pthread_mutex_lock(&lock);
+		if (cur_it != NULL)
+			sc_reattach_abort(cur_it);
+		else
+			/* Typing: the line reader's, whichever thread got it. */
+			pthread_kill(reader, SIGINT);
+		pthread_mutex_unlock(&lock);
+	}
+	return NULL;
+}
+
+int
+prompt_signals_start(struct sc_error *err)
+{
+	struct sigaction sa;
+	pthread_t t;
+	int e;
+
+	reader = pthread_self();
+	sigemptyset(&intset);
+	sigaddset(&intset, SIGINT);
+	/* Blocked here and in every thread started from now on. */
+	pthread_sigmask(SIG_BLOCK, &intset, NULL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint; /* no SA_RESTART: the read returns */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	if ((e = pthread_create(&t, NULL, watcher, NULL)) != 0)
+		return sc_error_set_errno(err, SC_ST_INTERNAL, e,
+		    "cannot start the signal thread");
+	pthread_detach(t);
+	return 0;
+}
+
+void
+prompt_watch(struct sc_reattach *it)
+{
+	pthread_mutex_lock(&lock);
+	cur_it = it;
+	pthread_mutex_unlock(&lock);
+}
+
+/* ------------------------------------------------------------ history */
+
+static char *
+history_path(void)
+{
+	const char *home = getenv("HOME");
+	struct passwd *pw;
+
+	if (home == NULL || home[0] == '\0') {
+		pw = getpwuid(getuid());
+		home = pw != NULL ? pw->pw_dir : NULL;
+	}
+	if (home == NULL)
+		return NULL;
+	return sc_xasprintf("%s/%s", home, HISTORY_FILE);
+}
+
+/* --------------------------------------------------------- one line */
+
+/*
+ * A line with the terminal's ^C handled by us: SIGINT reaches this
+ * thread only while it waits for the line.  NULL at the end (^D);
+ * *dropped when ^C cancelled the line.
+ */
+static char *
+read_line(const char *prompt, bool *dropped)
+{
+	char *line;
+
+	atomic_store(&interrupted, 0);
+	pthread_sigmask(SIG_UNBLOCK, &intset, NULL);
+	/* A ^C that came between two lines drops the next, empty one. */
+	line = atomic_load(&interrupted) ? NULL : readline(prompt);
+	pthread_sigmask(SIG_BLOCK, &intset, NULL);
+	*dropped = atomic_load(&interrupted) != 0;
+	if (*dropped) {
+		free(line);
+		line = NULL;
+	}
+	return line;
+}
+
+/* ----------------------------------------------------- meta-commands */
+
+/*
+ * A message about what was typed.  Not through core/log, which shows a
+ * backslash as two: the user's own backslash commands read as typed.
+ */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("sc-exec: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static const char meta_help[] =
+    "Statements end with ';' and may span lines.  ^C ends the statement\n"
+    "running, or drops the line being typed; ^D or \\q leaves.\n"
+    "  \\format [fmt]   show or set the format: table, vertical, csv,\n"
+    "                  tsv or jsonl\n"
+    "  \\x              toggle vertical and table\n"
+    "  \\timing [on|off] show the time each statement took\n"
+    "  \\conninfo       the server, session and user\n"
+    "  \\detach         run the statement typed so far (or the next one)\n"
+    "                  detached: print its operation id and return\n"
+    "  \\q              quit\n"
+    "  \\?              this help\n";
+
+struct prompt {
+	struct run *x;
+	bool timing;
+	bool detach_next;
+	bool progress; /* while a statement runs */
+	struct sc_buf sql; /* the statement being typed */
+};
+
+static void
+set_format(struct prompt *p, const char *name)
+{
+	enum sc_out_format f;
+
+	if (name == NULL) {
+		static const char *const names[] = { "table", "csv", "tsv",
+			"jsonl", "vertical" };
+
+		printf("format %s\n", names[p->x->o->format]);
+		return;
+	}
+	if (sc_out_format_parse(name, &f) == -1) {
+		say("unknown format '%s': expected table, vertical, csv, tsv "
+		    "or jsonl",
+		    name);
+		return;
+	}
+	p->x->o->format = (int)f;
+	run_make_render(p->x);
+}
+
+static void
+conninfo(struct prompt *p)
+{
+	struct sc_client *c = p->x->c;
+	const char *sss = sc_client_server_side_session_id(c);
+
+	printf("server %s, session %s, user '%s'%s%s\n", sc_client_server(c),
+	    sc_client_session_id(c), sc_client_user_id(c),
+	    sss != NULL ? ", server-side session " : "",
+	    sss != NULL ? sss : "");
+}
+
+/* One backslash command; false to leave the prompt. */
+static bool
+meta(struct prompt *p, char *line)
+{
+	char *cmd, *arg, *save = NULL;
+
+	cmd = strtok_r(line, " \t", &save);
+	arg = strtok_r(NULL, " \t", &save);
+	if (strcmp(cmd, "\\q") == 0 || strcmp(cmd, "\\quit") == 0)
+		return false;
+	if (strcmp(cmd, "\\?") == 0 || strcmp(cmd, "\\help") == 0)
+		fputs(meta_help, stdout);
+	else if (strcmp(cmd, "\\format") == 0)
+		set_format(p, arg);
+	else if (strcmp(cmd, "\\x") == 0)
+		set_format(p,
+		    p->x->o->format == SC_OUT_VERTICAL ? "table" : "vertical");
+	else if (strcmp(cmd, "\\timing") == 0) {
+		if (arg == NULL)
+			p->timing = !p->timing;
+		else if (strcmp(arg, "on") == 0 || strcmp(arg, "off") == 0)
+			p->timing = strcmp(arg, "on") == 0;
+		else
+			say("\\timing takes on or off, not '%s'", arg);
+		printf("timing %s\n", p->timing ? "on" : "off");
+	} else if (strcmp(cmd, "\\conninfo") == 0)
+		conninfo(p);
+	else if (strcmp(cmd, "\\detach") == 0) {
+		p->detach_next = true;
+		if (p->sql.len == 0)
+			printf("the next statement runs detached\n");
+	} else
+		say("unknown command '%s'; \\? lists them", cmd);
+	fflush(stdout);
+	return true;
+}
+
+/* ----------------------------------------------------------- running */
+
+/* Run text (complete statements), report, and go on either way. */
+static void
+run_typed(struct prompt *p, const char *text, size_t n)
+{
+	struct run *x = p->x;
+	struct sc_error err;
+	int64_t t0 = sc_mono_ms();
+	char d[SC_DURATION_STRLEN];
+	int rc;
+
+	sc_error_init(&err);
+	x->detach_once = p->detach_next;
+	x->detached = false;
+	x->after_error[0] = '\0';
+	p->detach_next = false;
+	term_begin();
+	run_make_render(x); /* a fresh start: no blank line before */
+	progress_restart();
+	progress_enable(p->progress);
+	rc = run_sql(x, text, n, &err);
+	fflush(x->out);
+	progress_enable(false);
+	(void)term_end();
+	x->detach_once = false;
+	if (rc == -1) {
+		if (err.status == SC_ST_IO && err.sys_errno == EPIPE &&
+		    term_pager_quit())
+			; /* the user left the pager */
+		else {
+			(void)sc_report_error(&err);
+			if (x->after_error[0] != '\0')
+				sc_err("%s", x->after_error);
+		}
+	}
+	if (p->timing) {
+		sc_duration_format(sc_mono_ms() - t0, d);
+		fprintf(stderr, "time: %s\n", d);
+	}
+}
+
+int
+prompt_run(struct run *x, struct sc_error *err)
+{
+	struct prompt p;
+	char *hist, *line, *s;
+	size_t done;
+	bool dropped, go = true;
+
+	(void)err;
+	memset(&p, 0, sizeof(p));
+	p.x = x;
+	/* The progress line only while a statement runs. */
+	p.progress = progress_enabled();
+	progress_enable(false);
+	sc_buf_init(&p.sql, TYPED_MAX);
+	rl_readline_name = "sc-exec";
+	/*
+	 * Our SIGINT handler, not libedit's, which sends the signal again
+	 * to the process group, where the watcher thread would take it.
+	 */
+	rl_catch_signals = 0;
+	using_history();
+	stifle_history(HISTORY_MAX);
+	hist = history_path();
+	if (hist != NULL)
+		(void)read_history(hist);
+	if (isatty(STDERR_FILENO) && sc_log_level >= SC_LOG_WARN)
+		fprintf(stderr,
+		    "sc-exec %s on %s; statements end with ';', \\? for help, "
+		    "^D to leave\n",
+		    SCTK_VERSION, sc_client_server(x->c));
+	while (go) {
+		line = read_line(p.sql.len == 0 ? "sc-exec> " : "     ... ",
+		    &dropped);
+		if (dropped) {
+			/* ^C: the line, and the statement typed so far. */
+			fputs("\n", stdout);
+			fflush(stdout);
+			sc_buf_reset(&p.sql);
+			p.detach_next = false;
+			continue;
+		}
+		if (line == NULL) {
+			fputc('\n', stdout);
+			break;
+		}
+		for (s = line; *s == ' ' || *s == '\t'; s++)
+			;
+		if (*s != '\0')
+			add_history(line);
+		if (*s == '\\') {
+			go = meta(&p, s);
+			/* \detach ends the statement typed so far. */
+			if (go && p.detach_next && p.sql.len > 0 &&
+			    sc_buf_add(&p.sql, ";", 1, NULL) == 0) {
+				run_typed(&p, (const char *)p.sql.data,
+				    p.sql.len);
+				sc_buf_reset(&p.sql);
+			}
+			free(line);
+			continue;
+		}
+		if (sc_buf_add(&p.sql, line, strlen(line), NULL) == -1 ||
+		    sc_buf_add(&p.sql, "\n", 1, NULL) == -1) {
+			say("statement longer than %lu bytes; dropped",
+			    (unsigned long)TYPED_MAX);
+			sc_buf_reset(&p.sql);
+		}
+		free(line);
+		done = sql_complete((const char *)p.sql.data, p.sql.len);
+		if (done == 0)
+			continue;
+		run_typed(&p, (const char *)p.sql.data, done);
+		memmove(p.sql.data, p.sql.data + done, p.sql.len - done);
+		sc_buf_setlen(&p.sql, p.sql.len - done);
+		/* What follows the last ';' waits for more, unless blank. */
+		for (s = (char *)p.sql.data; *s == ' ' || *s == '\n'; s++)
+			;
+		if (*s == '\0')
+			sc_buf_reset(&p.sql);
+	}
+	if (hist != NULL) {
+		(void)write_history(hist);
+		free(hist);
+	}
+	sc_buf_release(&p.sql);
+	return 0;
+}

@@ -117,7 +117,7 @@ rpc_unary(void *ctx, const char *method, const void *req, size_t reqlen,
 	return sc_rpc_unary(ctx, method, req, reqlen, resp, deadline, err);
 }
 
-static const struct sc_transport rpc_transport = { rpc_open, rpc_read,
+const struct sc_transport sc_client_rpc_transport = { rpc_open, rpc_read,
 	rpc_cancel, rpc_sfree, rpc_unary };
 
 /* ------------------------------------------------------------ helpers */
@@ -334,8 +334,8 @@ sc_client_new(const struct sc_uri *u, const struct sc_client_opts *o,
 	 * The client (and its worker thread) first: a thread that cannot
 	 * start is an error here, where gRPC's own would abort.
 	 */
-	if ((c = sc_client_new_transport(&rpc_transport, NULL, u, o, err)) ==
-	    NULL)
+	if ((c = sc_client_new_transport(&sc_client_rpc_transport, NULL, u, o,
+		 err)) == NULL)
 		return NULL;
 	c->rpc = sc_rpc_new(u, o != NULL ? o->ca_file : NULL, err);
 	if (c->rpc == NULL) {

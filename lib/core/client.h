@@ -81,6 +81,9 @@ struct sc_transport {
 	sc_transport_unary_fn *unary; /* 0 or -1 */
 };
 
+/* The real transport: lib/core/rpc's client calls on a channel (ctx). */
+extern const struct sc_transport sc_client_rpc_transport;
+
 /* --------------------------------------------------------------- events */
 
 enum sc_client_event_kind {

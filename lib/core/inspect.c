@@ -27,6 +27,7 @@
 #include "core/uri.h"
 #include "core/xmem.h"
 /* The admin service's messages; only this file of lib/core uses them. */
+#include "core/client.h"
 #include "core/banned.h"
 
 #define METHOD(m) "/" SC_INSPECT_SERVICE "/" m
@@ -64,44 +65,6 @@ struct sc_inspect_watch {
 	struct sc_buf msg;
 	Sctk__Admin__V1__WatchEvent *ev; /* the last event decoded */
 };
-
-/* ------------------------------------------------------ rpc transport */
-
-static void *
-rpc_open(void *ctx, const char *method, const void *req, size_t reqlen,
-    const struct timespec *deadline, struct sc_error *err)
-{
-	return sc_rpc_stream_open(ctx, method, req, reqlen, deadline, err);
-}
-
-static int
-rpc_read(void *st, struct sc_buf *msg, const struct timespec *wait_until,
-    struct sc_error *err)
-{
-	return sc_rpc_stream_read(st, msg, wait_until, err);
-}
-
-static void
-rpc_cancel(void *st)
-{
-	sc_rpc_stream_cancel(st);
-}
-
-static void
-rpc_sfree(void *st)
-{
-	sc_rpc_stream_free(st);
-}
-
-static int
-rpc_unary(void *ctx, const char *method, const void *req, size_t reqlen,
-    struct sc_buf *resp, const struct timespec *deadline, struct sc_error *err)
-{
-	return sc_rpc_unary(ctx, method, req, reqlen, resp, deadline, err);
-}
-
-static const struct sc_transport rpc_transport = { rpc_open, rpc_read,
-	rpc_cancel, rpc_sfree, rpc_unary };
 
 /* ------------------------------------------------------------- names */
 
@@ -246,7 +209,8 @@ sc_inspect_connect(const struct sc_conn_opts *co,
 	if (sc_uri_format(&u, server, sizeof(server)) == -1)
 		server[0] = '\0';
 	uid = u.user_id[0] != '\0' ? u.user_id : getenv("USER");
-	a = sc_inspect_new_transport(&rpc_transport, rpc, server, uid, o, err);
+	a = sc_inspect_new_transport(&sc_client_rpc_transport, rpc, server, uid,
+	    o, err);
 	a->rpc = rpc;
 out:
 	wipe_header(&u);

@@ -34,6 +34,7 @@
  * The generated code of admin.proto; protocol.h carries only the Spark
  * Connect messages.
  */
+#include "server/service_int.h"
 #include "core/banned.h"
 
 #define STATE(st) ((Sctk__Admin__V1__ExecutionState)((int)(st) + 1))
@@ -164,20 +165,6 @@ fail(struct sc_rpc_call *call, int code, const char *cls, const char *sqlstate,
 	sc_srv_finish_error(call, NULL, &err);
 }
 
-/* Compare without an early exit, so timing does not reveal the token. */
-static bool
-same_secret(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, n;
-	volatile unsigned char diff = la != lb;
-
-	n = la > lb ? la : lb;
-	for (i = 0; i < n; i++)
-		diff |=
-		    (unsigned char)((i < la ? a[i] : 0) ^ (i < lb ? b[i] : 0));
-	return diff == 0;
-}
-
 /* "Bearer <token>" in got, for token; false when token is empty. */
 static bool
 bearer_is(const char *got, const char *token)
@@ -188,7 +175,7 @@ bearer_is(const char *got, const char *token)
 	if (token[0] == '\0')
 		return false;
 	snprintf(want, sizeof(want), "Bearer %s", token);
-	ok = same_secret(got, want);
+	ok = sc_svc_same_secret(got, want);
 	explicit_bzero(want, sizeof(want));
 	return ok;
 }
@@ -212,7 +199,7 @@ check_access(struct sc_admin *a, struct sc_rpc_call *call,
 	has_auth = sc_rpc_call_metadata(call, "authorization", auth,
 		       sizeof(auth)) == 0;
 	if (conf->admin_token[0] != '\0') {
-		if (has_x && !same_secret(x, conf->admin_token)) {
+		if (has_x && !sc_svc_same_secret(x, conf->admin_token)) {
 			explicit_bzero(x, sizeof(x));
 			explicit_bzero(auth, sizeof(auth));
 			sc_debug("admin: bad admin token from %s",

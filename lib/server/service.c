@@ -46,8 +46,8 @@ sc_svc_has_prefix(const char *s, const char *prefix)
 }
 
 /* Compare without an early exit, so timing does not reveal the token. */
-static bool
-same_secret(const char *a, const char *b)
+bool
+sc_svc_same_secret(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), i, n;
 	volatile unsigned char diff = la != lb;
@@ -75,7 +75,7 @@ sc_svc_authorized(struct sc_server *srv, struct sc_rpc_call *call)
 		return false;
 	}
 	snprintf(want, sizeof(want), "Bearer %s", srv->conf.token);
-	ok = same_secret(got, want);
+	ok = sc_svc_same_secret(got, want);
 	explicit_bzero(got, sizeof(got));
 	explicit_bzero(want, sizeof(want));
 	if (!ok) {

@@ -27,6 +27,10 @@ struct sc_rpc_call;
 
 bool sc_svc_has_prefix(const char *s, const char *prefix);
 
+/* Whether two secrets are equal, in time that does not depend on where
+ * they differ. */
+bool sc_svc_same_secret(const char *a, const char *b);
+
 /* Check the bearer token; on failure the call is finished. */
 bool sc_svc_authorized(struct sc_server *srv, struct sc_rpc_call *call);
 

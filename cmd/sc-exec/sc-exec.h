@@ -240,4 +240,14 @@ void term_kill_pager(void);
 /* term_end() and close the stream. */
 void term_close(void);
 
+/* How long the end of the run, or an interrupt, waits for releases. */
+#define RELEASE_WAIT_MS 5000
+#define INTERRUPT_WAIT_MS 2000
+
+/* options.c: the command line. */
+extern const char usage_text[];
+void parse_args(struct opts *o, int argc, char **argv);
+void validate(const struct opts *o);
+void opts_release(struct opts *o);
+
 #endif

@@ -638,6 +638,12 @@ sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_eparams *p,
 				    "parameter to a SQL literal.",
 				    name + 1);
 		}
+		if (v->lit == NULL && v->expr == NULL)
+			/* A map entry without a value: Spark's analyzer. */
+			return sc_srv_error(err, "INVALID_SQL_ARG", "42K08",
+			    "The argument of `sql()` is invalid: %s has no "
+			    "value.",
+			    name != NULL ? name : "?");
 		if (v->lit != NULL) {
 			if (sc_eng_literal_param(v->lit, st, i, err) == -1)
 				return -1;

@@ -72,6 +72,21 @@ for (const name of ['ExecutePlan', 'ReattachExecute']) {
 	});
 }
 
+// Found by fuzzing: a Relation{sql} whose args map has an entry without
+// a value (here :x) used to kill sc-serve with SIGSEGV.
+test('a sql() argument without a value is INVALID_SQL_ARG, not a crash', T,
+    async () => {
+	const bytes = Buffer.from(
+	    '0a2430663065306430632d306230612d343930382d383730362d30353034303330323031303012060a0466757a7a1a370a3552330a2353454c4543542043415354283f20415320535452494e4729207c7c203a78204153207612080a017832036a01791a023807', 'hex');
+	const r = await streamRaw('ExecutePlan', bytes);
+	assert.ok(r.err, 'the operation fails');
+	assert.equal(r.err.code, lib.code.INTERNAL, r.err.details);
+	assert.match(r.err.details, /INVALID_SQL_ARG/);
+	const s = new lib.Session(srv);
+	const ok = await s.execute(lib.sqlPlan('SELECT 1 AS one'));
+	assert.equal(ok.status.code, lib.code.OK, lib.statusText(ok.status));
+});
+
 test('the server still answers correct requests afterwards', T,
     async () => {
 	const s = new lib.Session(srv);

@@ -17,6 +17,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/rpc_int.h"
@@ -139,12 +143,29 @@ struct sc_rpc_upload {
 	bool finished;
 };
 
+/*
+ * Whether pem holds a certificate OpenSSL can read.  gRPC takes any
+ * bytes as roots and only fails, much later and with "empty address
+ * list", when it tries to connect.
+ */
 static bool
-is_loopback(const char *host)
+pem_has_cert(const char *pem)
 {
-	return strcasecmp(host, "localhost") == 0 ||
-	    strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0 ||
-	    strcasecmp(host, "ip6-localhost") == 0;
+	STACK_OF(X509_INFO) * infos;
+	BIO *bio;
+	int i, n = 0;
+
+	if ((bio = BIO_new_mem_buf(pem, -1)) == NULL)
+		return false;
+	if ((infos = PEM_X509_INFO_read_bio(bio, NULL, NULL, NULL)) != NULL) {
+		for (i = 0; i < sk_X509_INFO_num(infos); i++)
+			if (sk_X509_INFO_value(infos, i)->x509 != NULL)
+				n++;
+		sk_X509_INFO_pop_free(infos, X509_INFO_free);
+	}
+	BIO_free(bio);
+	ERR_clear_error();
+	return n > 0;
 }
 
 static int
@@ -175,12 +196,18 @@ client_creds(const struct sc_uri *u, const char *ca_file, struct sc_error *err)
 	grpc_channel_credentials *creds;
 	char *pem = NULL;
 
-	if (!u->use_ssl && ca_file == NULL &&
-	    (!u->has_token || is_loopback(u->host)))
+	/* Whether a token turns TLS on is core/client's decision. */
+	if (!u->use_ssl && ca_file == NULL)
 		return grpc_insecure_credentials_create();
 	if (ca_file != NULL &&
 	    (pem = sc_rpc_read_file(ca_file, "CA file", err)) == NULL)
 		return NULL;
+	if (pem != NULL && !pem_has_cert(pem)) {
+		free(pem);
+		sc_error_set(err, SC_ST_USAGE,
+		    "CA file '%s' holds no PEM certificate", ca_file);
+		return NULL;
+	}
 	creds = grpc_ssl_credentials_create(pem, NULL, NULL, NULL);
 	free(pem);
 	if (creds == NULL)

@@ -1,11 +1,13 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
 #
-# 28-sc-exec-secrets: a token or an Authorization header never goes in
-# the clear to a host that is not loopback unless --insecure says so;
-# a CA file that holds no certificate is named as such; a wrong token
-# gives one error line.  The refusals happen before any connection, so
-# the TEST-NET address 192.0.2.1 is never contacted.
+# 28-sc-exec-refusals: what sc-exec refuses before it sends anything.
+# A token or an Authorization header never goes in the clear to a host
+# that is not loopback unless --insecure says so; a CA file that holds
+# no certificate is named as such; a plan whose SQL holds a NUL byte is
+# not sent cut short; a wrong token gives one error line.  The refusals
+# happen before any connection, so the TEST-NET address 192.0.2.1 is
+# never contacted.
 
 bats_require_minimum_version 1.7.0
 load helpers/common
@@ -113,4 +115,18 @@ REFUSE_TOKEN="sc-exec: refusing to send the token without TLS to '192.0.2.1:1500
 	[ "$stderr" = "sc-exec: Invalid authentication token" ]
 	run -8 --separate-stderr sc-exec 'SELECT 1'
 	[ "$stderr" = "sc-exec: No authentication token provided" ]
+}
+
+@test "a plan file whose SQL holds a NUL byte: exit 2, not a query cut short" {
+	local plan="$BATS_TEST_TMPDIR/nul.bin"
+	# Plan{root: Relation{sql{query: "SELECT 'a\0b' AS s"}}}
+	printf '\x0a\x15\x52\x13\x0a\x11SELECT '"'"'a\x00b'"'"' AS s' >"$plan"
+	[ "$(wc -c <"$plan")" -eq 23 ]
+	run -2 --separate-stderr sc-exec --token s3cret --plan "$plan"
+	[ "$stderr" = "sc-exec: '$plan' holds a string with a NUL byte, which would be sent cut short" ]
+	[ -z "$output" ]
+	# The same plan with a space instead runs as it is.
+	printf '\x0a\x15\x52\x13\x0a\x11SELECT '"'"'a b'"'"' AS s' >"$plan"
+	run -0 sc-exec --token s3cret --no-header --plan "$plan"
+	[ "$output" = "a b" ]
 }

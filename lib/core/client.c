@@ -584,11 +584,15 @@ note_status(struct sc_client *c, const struct sc_error *e)
 {
 	/*
 	 * Any gRPC status other than UNAVAILABLE came from a server (or a
-	 * proxy in front of one); a deadline may be gRPC's own, so it
+	 * proxy in front of one), and so did an UNAVAILABLE with a Spark
+	 * error class or RetryInfo ("busy, come back in 10 s"); a bare
+	 * UNAVAILABLE is what gRPC says when nobody answers.  A deadline
+	 * may be gRPC's own, so it
 	 * does not end a silence; our own watchdog timeout (rpc_code -1)
 	 * says nothing either way.
 	 */
-	if (e->rpc_code == SC_GRPC_UNAVAILABLE)
+	if (e->rpc_code == SC_GRPC_UNAVAILABLE && e->retry_delay_ms < 0 &&
+	    e->errclass[0] == '\0')
 		mark_silent(c);
 	else if (e->rpc_code == SC_GRPC_DEADLINE_EXCEEDED) {
 		/* Reached once, as before; silence neither starts nor ends. */

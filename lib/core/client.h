@@ -171,8 +171,9 @@ struct sc_client_opts {
 	/*
 	 * Give up retrying once the server has not answered for this long
 	 * (ms; core/retry.h): 0 means SC_RETRY_UNREACHABLE_MS (60 s), -1
-	 * no limit.  "Answered" is any message or any status other than
-	 * UNAVAILABLE; every call and release of the client counts.
+	 * no limit.  "Answered" is any message or any status other than a
+	 * bare UNAVAILABLE (one with RetryInfo or a Spark error class comes
+	 * from the server); every call and release of the client counts.
 	 */
 	int64_t unreachable_ms;
 	/*

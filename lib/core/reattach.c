@@ -53,6 +53,9 @@ struct sc_reattach {
 	struct sc_buf msg;
 	int64_t stream_start_ms;
 	uint64_t stream_nresp;
+	/* Hashes of every response id returned, to refuse a repeat. */
+	uint64_t *seen;
+	size_t nseen, seencap;
 
 	pthread_mutex_t lock; /* stream, aborted, released */
 	pthread_cond_t cond; /* wakes a backoff sleep */
@@ -119,6 +122,7 @@ it_free(struct sc_reattach *it)
 {
 	free(it->exec);
 	free(it->last_rid);
+	free(it->seen);
 	sc_buf_release(&it->msg);
 	pthread_cond_destroy(&it->cond);
 	pthread_mutex_destroy(&it->lock);
@@ -231,6 +235,55 @@ sc_reattach_streams(const struct sc_reattach *it)
 }
 
 /* ------------------------------------------------------------ helpers */
+
+/* FNV-1a of a response id; never 0, which marks a free slot. */
+static uint64_t
+id_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s != '\0'; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return h != 0 ? h : 1;
+}
+
+/*
+ * Record response id rid: false if it was seen before in this operation
+ * (a server replaying responses the client has, which would repeat
+ * rows), else true.  One 64-bit hash per response: 8 to 16 bytes each,
+ * a few hundred kilobytes for the largest results.
+ */
+static bool
+note_id(struct sc_reattach *it, const char *rid)
+{
+	uint64_t h = id_hash(rid), *old;
+	size_t i, j, oldcap;
+
+	if (it->nseen + 1 > it->seencap / 2) {
+		old = it->seen;
+		oldcap = it->seencap;
+		it->seencap = oldcap == 0 ? 64 : oldcap * 2;
+		it->seen = sc_xcalloc(it->seencap, sizeof(*it->seen));
+		for (i = 0; i < oldcap; i++) {
+			if (old[i] == 0)
+				continue;
+			for (j = old[i] & (it->seencap - 1); it->seen[j] != 0;
+			     j = (j + 1) & (it->seencap - 1))
+				;
+			it->seen[j] = old[i];
+		}
+		free(old);
+	}
+	for (j = h & (it->seencap - 1); it->seen[j] != 0;
+	     j = (j + 1) & (it->seencap - 1))
+		if (it->seen[j] == h)
+			return false;
+	it->seen[j] = h;
+	it->nseen++;
+	return true;
+}
 
 static void emit(struct sc_reattach *it, enum sc_client_event_kind kind,
     const struct sc_error *e, enum sc_retry_reason why, int64_t delay,
@@ -770,6 +823,18 @@ sc_reattach_next(struct sc_reattach *it,
 				    it->nstreams == 1 ? "" : "s");
 				release_all_once(it);
 				return 0;
+			}
+			if (m->response_id != NULL &&
+			    m->response_id[0] != '\0' &&
+			    !note_id(it, m->response_id)) {
+				sc_error_set(&e, SC_ST_PROTOCOL,
+				    "server sent response '%s' of operation %s a second time (on stream %llu, after '%s'); refusing to repeat its rows",
+				    m->response_id, it->opid,
+				    (unsigned long long)it->nstreams,
+				    it->last_rid != NULL ? it->last_rid : "");
+				protobuf_c_message_free_unpacked(&m->base,
+				    NULL);
+				return fail(it, &e, err);
 			}
 			if (m->response_id != NULL &&
 			    m->response_id[0] != '\0') {

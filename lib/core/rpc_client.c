@@ -128,6 +128,7 @@ struct ccall {
 	grpc_slice details;
 	const char *errstr;
 	grpc_byte_buffer *send_bb;
+	size_t sent_max; /* largest message sent on the call */
 	grpc_byte_buffer *recv_bb;
 	bool status_done;
 	atomic_bool cancelled;
@@ -455,6 +456,30 @@ cc_start_status(struct ccall *c, struct sc_error *err)
 	return cc_start(c, CT_STATUS, &op, 1, err);
 }
 
+/*
+ * gRPC refuses a received message over the channel's limit with
+ * RESOURCE_EXHAUSTED "Received message larger than max (N vs. M)", which
+ * would read as the server's refusal (exit 1).  When N is not the size
+ * of a message we sent (a server says the same of a request too large
+ * for it), the reply was too large for us: a reply we cannot take,
+ * exit 7, with the knob that raises the limit.
+ */
+static void
+too_large(const struct ccall *c, struct sc_error *err)
+{
+	unsigned long long got, max;
+
+	if (c->status != GRPC_STATUS_RESOURCE_EXHAUSTED ||
+	    sscanf(err->msg, "Received message larger than max (%llu vs. %llu)",
+		&got, &max) != 2 ||
+	    got == (unsigned long long)c->sent_max)
+		return;
+	err->status = SC_ST_PROTOCOL;
+	snprintf(err->msg, sizeof(err->msg),
+	    "'%s' sent a message of %llu bytes, more than the limit of %llu (grpc_max_message_size in the server address)",
+	    c->rpc->target, got, max);
+}
+
 /* Turn the received status into err; always -1. */
 static int
 cc_status_error(struct ccall *c, struct sc_error *err)
@@ -485,6 +510,7 @@ cc_status_error(struct ccall *c, struct sc_error *err)
 	if (c->status == GRPC_STATUS_DEADLINE_EXCEEDED)
 		err->status = SC_ST_TIMEOUT;
 	sc_error_reword_transport(err, c->rpc->target);
+	too_large(c, err);
 	return -1;
 }
 
@@ -546,6 +572,7 @@ sc_rpc_unary(struct sc_rpc *rpc, const char *method, const void *req,
 	if (cc_open(&c, rpc, method, deadline, err) == -1)
 		goto out;
 	c.send_bb = sc_rpc_make_bb(req, reqlen);
+	c.sent_max = reqlen;
 	op_send_md(&ops[0], rpc);
 	sc_rpc_op(&ops[1], GRPC_OP_SEND_MESSAGE);
 	ops[1].data.send_message.send_message = c.send_bb;
@@ -586,6 +613,7 @@ sc_rpc_stream_open(struct sc_rpc *rpc, const char *method, const void *req,
 	if (cc_open(&s->c, rpc, method, deadline, err) == -1)
 		goto fail;
 	s->c.send_bb = sc_rpc_make_bb(req, reqlen);
+	s->c.sent_max = reqlen;
 	op_send_md(&ops[0], rpc);
 	sc_rpc_op(&ops[1], GRPC_OP_SEND_MESSAGE);
 	ops[1].data.send_message.send_message = s->c.send_bb;
@@ -726,6 +754,8 @@ sc_rpc_upload_write(struct sc_rpc_upload *up, const void *msg, size_t len,
 	if (up_check(up, err) == -1 || up_wait_send(up, err) == -1)
 		return -1;
 	c->send_bb = sc_rpc_make_bb(msg, len);
+	if (len > c->sent_max)
+		c->sent_max = len;
 	sc_rpc_op(&op, GRPC_OP_SEND_MESSAGE);
 	op.data.send_message.send_message = c->send_bb;
 	if (cc_start(c, CT_SEND, &op, 1, err) == -1) {

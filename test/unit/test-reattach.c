@@ -1539,6 +1539,94 @@ test_denied(void)
 	sc_client_free(c);
 }
 
+/*
+ * A server that sends a response again after a reattach would repeat
+ * its rows: refused (exit 7), the duplicate never handed out.
+ */
+static void
+test_replay(void)
+{
+	static const struct seg s[] = {
+		{ { RESP("r1"), RESP("r2"), END } },
+		{ { RESP("r1"), RESP("r2"), RESP("r3"), COMPLETE } },
+	};
+	static const struct seg t[] = {
+		{ { RESP("r1"), RESP("r2"), END } },
+		{ { RESP("r3"), RESP("r3"), COMPLETE } },
+	};
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	char ids[256], want[300];
+
+	fake_reset();
+	script(s, 2);
+	c = client(-1);
+	opts(&o, 3);
+	o.min_rotation_ms = 0;
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "replay: fails");
+	is_str(ids, "r1 r2", "replay: r1 is not handed out twice");
+	is_int(err.status, SC_ST_PROTOCOL, "replay: exit 7");
+	snprintf(want, sizeof(want),
+	    "server sent response 'r1' of operation %s a second time (on stream 2, after 'r2'); refusing to repeat its rows",
+	    sc_reattach_operation_id(it));
+	is_str(err.msg, want, "replay: message");
+	sc_reattach_close(it);
+	sc_client_free(c);
+
+	fake_reset();
+	script(t, 2);
+	c = client(-1);
+	opts(&o, 3);
+	o.min_rotation_ms = 0;
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1,
+	    "repeat in a stream: "
+	    "fails");
+	is_str(ids, "r1 r2 r3", "repeat in a stream: once");
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
+/* Many responses: the id set grows and still tells them apart. */
+static void
+test_many_ids(void)
+{
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	static char rids[MAXSEGS][MAXSTEPS][16];
+	Spark__Connect__ExecutePlanResponse *m;
+	int i, j, n = 0, r;
+
+	fake_reset();
+	for (i = 0; i < MAXSEGS; i++) {
+		for (j = 0; j < MAXSTEPS - 1; j++) {
+			snprintf(rids[i][j], sizeof(rids[i][j]), "id-%d-%d", i,
+			    j);
+			F.segs[i].steps[j].kind = S_RESP;
+			F.segs[i].steps[j].rid = rids[i][j];
+		}
+		F.segs[i].steps[j].kind = i == MAXSEGS - 1 ? S_COMPLETE : S_END;
+	}
+	F.nsegs = MAXSEGS;
+	c = client(-1);
+	opts(&o, 3);
+	o.min_rotation_ms = 0;
+	it = start(c, &o);
+	while ((r = sc_reattach_next(it, &m, &err)) == 1) {
+		n++;
+		protobuf_c_message_free_unpacked(&m->base, NULL);
+	}
+	is_int(r, 0, "many ids: completes");
+	is_int(n, MAXSEGS * (MAXSTEPS - 1), "many ids: every response once");
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
 static void
 test_format_secs(void)
 {
@@ -1583,6 +1671,8 @@ main(void)
 	test_deadline_caps();
 	test_unary_limits();
 	test_denied();
+	test_replay();
+	test_many_ids();
 	test_format_secs();
 	fake_reset();
 	return tap_done();

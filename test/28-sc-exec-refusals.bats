@@ -112,9 +112,11 @@ REFUSE_TOKEN="sc-exec: refusing to send the token without TLS to '192.0.2.1:1500
 
 @test "a wrong token: exit 8 and one line, no release failure before it" {
 	run -8 --separate-stderr sc-exec --token wrong 'SELECT 1'
-	[ "$stderr" = "sc-exec: Invalid authentication token" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == "sc-exec: Invalid authentication token"* ]]
 	run -8 --separate-stderr sc-exec 'SELECT 1'
-	[ "$stderr" = "sc-exec: No authentication token provided" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == "sc-exec: No authentication token provided"* ]]
 }
 
 @test "a plan file whose SQL holds a NUL byte: exit 2, not a query cut short" {

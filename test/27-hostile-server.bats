@@ -34,6 +34,7 @@ start_hostile() {
 hx() {
 	run --separate-stderr timeout 60 sc-exec -s "$ADDR" --no-header \
 	    --no-progress "$@"
+	echo "exit $status, stderr: $stderr" # shown when a test fails
 }
 
 # rows_are N: stdout is exactly rows 0..N-1, nothing repeated or lost.

@@ -552,6 +552,28 @@ backoff(struct sc_reattach *it, const struct sc_error *e,
 }
 
 /*
+ * Whether the caller's deadline has come.  A timeout that ends within a
+ * few ms before it is the deadline's own (gRPC's deadline and our waits
+ * may end a little early): e is taken as the deadline then, rather than
+ * as a failure to retry for the last milliseconds.
+ */
+#define DEADLINE_SLACK_MS 10
+
+static bool
+deadline_came(const struct sc_reattach *it, const struct sc_error *e)
+{
+	int64_t left;
+
+	if (it->o.deadline == NULL)
+		return false;
+	if ((left = sc_ms_until(it->o.deadline)) <= 0)
+		return true;
+	return left <= DEADLINE_SLACK_MS && e != NULL &&
+	    (e->status == SC_ST_TIMEOUT ||
+		e->rpc_code == SC_GRPC_DEADLINE_EXCEEDED);
+}
+
+/*
  * A stream failed with e (or could not be opened).  Decide: 0 to open
  * another stream, -1 (err set) to give up.
  */
@@ -566,7 +588,7 @@ handle_failure(struct sc_reattach *it, const struct sc_error *e,
 	close_stream(it);
 	if (is_aborted(it))
 		return fail_interrupted(it, err);
-	if (it->o.deadline != NULL && sc_ms_until(it->o.deadline) <= 0) {
+	if (deadline_came(it, e)) {
 		sc_error_init(&f);
 		sc_error_set(&f, SC_ST_TIMEOUT, "operation %s timed out",
 		    it->opid);

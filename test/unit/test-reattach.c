@@ -1452,6 +1452,42 @@ test_deadline_caps(void)
 }
 
 /*
+ * A wait that ends a few ms before the deadline it was cut to is the
+ * deadline's: "timed out" at once, not a retry for the last ms.
+ */
+static void
+test_deadline_slack(void)
+{
+	static const struct seg s[] = {
+		{ { RESP("r1"), STALL } },
+		{ { RESP("never") } },
+	};
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	struct timespec dl;
+	char ids[256], want[200];
+
+	fake_reset();
+	script(s, 2);
+	c = client(-1);
+	opts(&o, 3);
+	sc_deadline_in_ms(&dl, 5);
+	o.deadline = &dl;
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "slack: fails");
+	is_int(err.status, SC_ST_TIMEOUT, "slack: exit 5");
+	snprintf(want, sizeof(want), "operation %s timed out",
+	    sc_reattach_operation_id(it));
+	is_str(err.msg, want, "slack: the deadline's message");
+	is_int(F.nsleeps, 0, "slack: no retry for the last ms");
+	is_int(F.nopens, 1, "slack: one stream");
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
+/*
  * Unary calls follow the same limits: a deadline ends the waits at the
  * deadline with a timeout; a server silent past the limit is given up.
  */
@@ -1669,6 +1705,7 @@ main(void)
 	test_release_worker();
 	test_silence();
 	test_deadline_caps();
+	test_deadline_slack();
 	test_unary_limits();
 	test_denied();
 	test_replay();

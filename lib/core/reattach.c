@@ -105,6 +105,8 @@ it_new(struct sc_client *c, const struct sc_reattach_opts *o)
 	return it;
 }
 
+static bool note_id(struct sc_reattach *it, const char *rid);
+
 static int
 set_opid(struct sc_reattach *it, const char *id, struct sc_error *err)
 {
@@ -217,8 +219,11 @@ sc_reattach_attach(struct sc_client *c, const char *operation_id,
 	/* Attaching is only meaningful for a reattachable operation. */
 	it->o.reattachable = true;
 	it->attach = true;
-	if (after != NULL && after[0] != '\0')
+	if (after != NULL && after[0] != '\0') {
 		it->last_rid = sc_xstrdup(after);
+		(void)note_id(it,
+		    after); /* the server must not send it again */
+	}
 	return it;
 }
 

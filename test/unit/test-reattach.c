@@ -956,6 +956,24 @@ test_attach(void)
 	sc_reattach_close(it);
 	sc_client_free(c);
 
+	/* The response attached after is not taken again. */
+	{
+		static const struct seg s3[] = {
+			{ { RESP("r5"), RESP("r6"), COMPLETE } },
+		};
+
+		fake_reset();
+		script(s3, 1);
+		c = client(-1);
+		it = sc_reattach_attach(c,
+		    "0a0b0c0d-0000-4000-8000-000000000001", "r5", &o, &err);
+		is_int(drain(it, ids, sizeof(ids), &err), -1,
+		    "attach --after r5, r5 again: refused");
+		is_int(err.status, SC_ST_PROTOCOL, "  exit 7");
+		sc_reattach_close(it);
+		sc_client_free(c);
+	}
+
 	ok(sc_reattach_attach(c = client(-1), "nope", NULL, &o, &err) == NULL &&
 		err.status == SC_ST_USAGE,
 	    "attach: bad id is a usage error");

@@ -10,10 +10,7 @@
  * plan, and a SqlCommand likewise.  The first byte chooses the message
  * type (modulo the number of types); the rest is the message.  A message
  * that decodes must pack and decode again.
- *
- * The admin service's requests (proto/sctk/admin) are decoded too; the
- * generated header is included here directly because core/protocol.h
- * does not name them yet.
+ * The admin service's requests (proto/sctk/admin) are decoded too.
  */
 
 #include "fuzz.h"
@@ -28,7 +25,6 @@
 #include "core/error.h"
 #include "core/protocol.h"
 #include "server/engine.h"
-#include "sctk/admin/v1/admin.pb-c.h"
 #include "core/banned.h"
 
 /* A fresh database now and then, so tables made by inputs do not pile up. */

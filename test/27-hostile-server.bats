@@ -145,7 +145,7 @@ rows_are() {
 	local start=$SECONDS
 	hx -t 2s --range 0:1000
 	[ "$status" -eq 5 ]
-	[[ "$stderr" =~ ^sc-exec:\ operation\ [0-9a-f-]{36}\ timed\ out$ ]]
+	[[ "${stderr_lines[0]}" =~ ^sc-exec:\ operation\ [0-9a-f-]{36}\ timed\ out\ \(the\ --timeout\ of\ 2s\ passed\)$ ]]
 	[ "${#lines[@]}" -gt 0 ]
 	[ $((SECONDS - start)) -lt 10 ]
 }
@@ -154,7 +154,7 @@ rows_are() {
 	start_hostile stall
 	hx -t 2s --range 0:1000
 	[ "$status" -eq 5 ]
-	[[ "$stderr" =~ ^sc-exec:\ operation\ [0-9a-f-]{36}\ timed\ out$ ]]
+	[[ "${stderr_lines[0]}" =~ ^sc-exec:\ operation\ [0-9a-f-]{36}\ timed\ out\ \(the\ --timeout\ of\ 2s\ passed\)$ ]]
 	rows_are 100
 	hx --watchdog 300ms --max-retries 2 --range 0:1000
 	[ "$status" -eq 5 ]
@@ -170,7 +170,7 @@ rows_are() {
 	rows_are 300
 	hx -t 3s --range 0:1000
 	[ "$status" -eq 5 ]
-	[[ "$stderr" == *" timed out (stream ended early: the stream of operation "*" ended at once without a response or ResultComplete)" ]]
+	[[ "${stderr_lines[0]}" == *" timed out; last error: the stream of operation "*" ended at once without a response or ResultComplete (the --timeout of 3s passed)" ]]
 	rows_are 300
 }
 
@@ -203,7 +203,7 @@ rows_are() {
 	local start=$SECONDS
 	hx -t 2s --range 0:1000
 	[ "$status" -eq 5 ]
-	[[ "$stderr" =~ ^sc-exec:\ operation\ [0-9a-f-]{36}\ timed\ out\ \(server\ unavailable:\ hostile\ server:\ busy,\ come\ back\ in\ an\ hour\)$ ]]
+	[[ "${stderr_lines[0]}" =~ ^sc-exec:\ operation\ [0-9a-f-]{36}\ timed\ out\;\ last\ error:\ hostile\ server:\ busy,\ come\ back\ in\ an\ hour\ \(the\ --timeout\ of\ 2s\ passed\)$ ]]
 	[ $((SECONDS - start)) -lt 5 ]
 	# A server that sends RetryInfo is answering: not "unreachable".
 	hx -t 3s --unreachable-timeout 1s --range 0:1000
@@ -230,7 +230,7 @@ rows_are() {
 	start_hostile unary-stall
 	hx -t 2s --analyze 'SELECT 1'
 	[ "$status" -eq 5 ]
-	[[ "$stderr" =~ ^sc-exec:\ timed\ out\ waiting\ for\ \'127\.0\.0\.1:[0-9]+\'$ ]]
+	[[ "$stderr" =~ ^sc-exec:\ timed\ out\ waiting\ for\ \'127\.0\.0\.1:[0-9]+\'\ \(the\ --timeout\ of\ 2s\ passed\)$ ]]
 }
 
 @test "normal --analyze: the control for the unary modes" {

@@ -87,9 +87,9 @@ REFUSE_TOKEN="sc-exec: refusing to send the token without TLS to '192.0.2.1:1500
 	esac
 	[[ "$name" != localhost* ]] || skip "the host is called localhost"
 	# By default the token turns TLS on, which a plaintext server refuses.
-	run -4 --separate-stderr sc-exec -t 5s --token s3cret \
+	run -7 --separate-stderr sc-exec -t 5s --token s3cret \
 	    -s "sc://$name:$port" 'SELECT 1'
-	[[ "$stderr" == *"cannot connect to '$name:$port'"* ]]
+	[[ "$stderr" == "sc-exec: cannot connect to '$name:$port': TLS handshake failed"* ]]
 	run -2 --separate-stderr sc-exec --token s3cret \
 	    -s "sc://$name:$port/;use_ssl=false" 'SELECT 1'
 	[[ "$stderr" == "sc-exec: refusing to send the token without TLS to '$name:$port' (use_ssl=false)"* ]]

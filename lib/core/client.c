@@ -36,6 +36,8 @@
 
 #define DEFAULT_QUEUE 64
 #define DEFAULT_RELEASE_MS 10000
+/* A release whose deadline passed gets one attempt of at most this. */
+#define RELEASE_GRACE_MS 1000
 #define DEFAULT_CONNECT_RETRIES 3
 /* Largest request sent or reply accepted by a unary call. */
 #define UNARY_MAX (256UL * 1024 * 1024)
@@ -753,8 +755,7 @@ sc_client_retry_status(const struct sc_client *c, enum sc_retry_reason why,
  */
 static int
 retry_limits(struct sc_client *c, const char *what,
-    const struct timespec *deadline, struct sc_error *e,
-    enum sc_retry_reason why, int64_t *delay)
+    const struct timespec *deadline, struct sc_error *e, int64_t *delay)
 {
 	int64_t left, rem;
 
@@ -766,7 +767,7 @@ retry_limits(struct sc_client *c, const char *what,
 	*delay = sc_retry_cap(*delay, left);
 	if (deadline != NULL) {
 		if ((rem = sc_ms_until(deadline)) <= 0) {
-			sc_client_timed_out(what, why, e);
+			sc_client_timed_out(what, e);
 			return -1;
 		}
 		*delay = sc_retry_cap(*delay, rem);
@@ -790,14 +791,13 @@ sc_client_no_answer(const struct sc_client *c, struct sc_error *e)
 }
 
 void
-sc_client_timed_out(const char *what, enum sc_retry_reason why,
-    struct sc_error *e)
+sc_client_timed_out(const char *what, struct sc_error *e)
 {
 	struct sc_error t;
 
 	sc_error_init(&t);
-	sc_error_set(&t, SC_ST_TIMEOUT, "%s timed out (%s: %s)", what,
-	    sc_retry_reason_str(why), e->msg);
+	sc_error_set(&t, SC_ST_TIMEOUT, "%s timed out; last error: %s", what,
+	    e->msg);
 	*e = t;
 }
 
@@ -864,7 +864,7 @@ unary_retrying(struct sc_client *c, const char *method, ProtobufCMessage *req,
 		if (!sc_retry_classify(&e, &why) ||
 		    (delay = sc_retry_next_delay(&pol, &rs, e.retry_delay_ms,
 			 (uint32_t)random())) < 0 ||
-		    retry_limits(c, method_name(method), rt->deadline, &e, why,
+		    retry_limits(c, method_name(method), rt->deadline, &e,
 			&delay) == -1)
 			break;
 		retry_event(c, method, rt, &e, why, delay, rs.attempt,
@@ -873,7 +873,7 @@ unary_retrying(struct sc_client *c, const char *method, ProtobufCMessage *req,
 			break;
 		/* The wait ended at the deadline: say so, with the cause. */
 		if (rt->deadline != NULL && sc_ms_until(rt->deadline) <= 0) {
-			sc_client_timed_out(method_name(method), why, &e);
+			sc_client_timed_out(method_name(method), &e);
 			break;
 		}
 	}
@@ -944,14 +944,6 @@ release_event(struct sc_client *c, enum sc_client_event_kind kind,
 		    "%s failed, retrying in %s (attempt %d of %d): %s", what,
 		    secs, attempt, max, e->msg);
 		break;
-	case SC_CLIENT_EV_RELEASE_DROPPED:
-		if (e != NULL)
-			snprintf(text, sizeof(text),
-			    "%s given up at the deadline: %s", what, e->msg);
-		else
-			snprintf(text, sizeof(text),
-			    "%s not sent: the deadline had passed", what);
-		break;
 	default:
 		snprintf(text, sizeof(text), "%s failed: %s", what,
 		    e != NULL ? e->msg : "client stopped");
@@ -1012,26 +1004,33 @@ send_release(struct sc_client *c, const struct relreq *r)
 	Spark__Connect__ReleaseExecuteRequest req;
 	Spark__Connect__ReleaseExecuteRequest__ReleaseAll all;
 	Spark__Connect__ReleaseExecuteRequest__ReleaseUntil until;
+	struct sc_retry_policy once;
 	struct retrying rt;
 	struct sc_error e;
 	void *resp;
 	int rc;
 
 	sc_error_init(&e);
-	if (r->has_dl && sc_ms_until(&r->dl) <= 0) {
-		pthread_mutex_lock(&c->lock);
-		c->stats.releases_failed++;
-		pthread_mutex_unlock(&c->lock);
-		release_event(c, SC_CLIENT_EV_RELEASE_DROPPED, r, NULL, 0, 0,
-		    0);
-		return;
-	}
 	release_request(&req, &all, &until, r->opid, r->rid);
 	memset(&rt, 0, sizeof(rt));
 	rt.policy = &c->rel_policy;
 	rt.deadline = r->has_dl ? &r->dl : NULL;
 	rt.attempt_ms = c->rel_timeout_ms;
 	rt.rel = r;
+	if (r->has_dl && sc_ms_until(&r->dl) <= 0) {
+		/*
+		 * Past its deadline a release gets one short attempt and no
+		 * retry: a live server drops (and stops) the operation at
+		 * once, a dead one costs nothing, a stalled one at most
+		 * RELEASE_GRACE_MS past the deadline.
+		 */
+		once = c->rel_policy;
+		once.max_retries = 0;
+		rt.policy = &once;
+		rt.deadline = NULL;
+		if (rt.attempt_ms > RELEASE_GRACE_MS)
+			rt.attempt_ms = RELEASE_GRACE_MS;
+	}
 	rc = unary_retrying(c, SC_METHOD_RELEASE_EXECUTE, &req.base,
 	    &spark__connect__release_execute_response__descriptor, &resp, &rt,
 	    &e);
@@ -1044,9 +1043,7 @@ send_release(struct sc_client *c, const struct relreq *r)
 	if (rc == 0) {
 		protobuf_c_message_free_unpacked(resp, NULL);
 		release_event(c, SC_CLIENT_EV_RELEASE, r, NULL, 0, 0, 0);
-	} else if (r->has_dl && sc_ms_until(&r->dl) <= 0)
-		release_event(c, SC_CLIENT_EV_RELEASE_DROPPED, r, &e, 0, 0, 0);
-	else
+	} else
 		release_event(c, SC_CLIENT_EV_RELEASE_FAILED, r, &e, 0, 0, 0);
 }
 

@@ -92,8 +92,7 @@ enum sc_client_event_kind {
 	SC_CLIENT_EV_COMPLETE, /* ResultComplete received */
 	SC_CLIENT_EV_RELEASE, /* a ReleaseExecute succeeded */
 	SC_CLIENT_EV_RELEASE_RETRY, /* a ReleaseExecute will be retried */
-	SC_CLIENT_EV_RELEASE_FAILED, /* a ReleaseExecute was given up */
-	SC_CLIENT_EV_RELEASE_DROPPED /* not sent: its deadline had passed */
+	SC_CLIENT_EV_RELEASE_FAILED /* a ReleaseExecute was given up */
 };
 
 /*
@@ -134,8 +133,7 @@ typedef void sc_client_event_fn(const struct sc_client_event *ev, void *arg);
  * a release given up on a server that answered at least once, which is
  * SC_LOG_WARN (a server never reached holds nothing of ours), unless
  * the server has been silent past the unreachable limit (the program's
- * own error says that).  A release dropped because the caller's deadline
- * passed is SC_LOG_INFO: the caller chose the deadline.
+ * own error says that).
  */
 enum sc_log_level sc_client_event_level(const struct sc_client_event *ev);
 
@@ -439,10 +437,9 @@ void sc_client_retry_status(const struct sc_client *c, enum sc_retry_reason why,
 void sc_client_no_answer(const struct sc_client *c, struct sc_error *e);
 /*
  * Turn e, the failure a retry was waiting out, into the deadline's
- * error: SC_ST_TIMEOUT, "<what> timed out (<reason>: <e's message>)".
+ * error: SC_ST_TIMEOUT, "<what> timed out; last error: <e's message>".
  */
-void sc_client_timed_out(const char *what, enum sc_retry_reason why,
-    struct sc_error *e);
+void sc_client_timed_out(const char *what, struct sc_error *e);
 
 /* ------------------------------------------------ asynchronous releases */
 
@@ -463,10 +460,11 @@ void sc_client_release_all(struct sc_client *c, const char *operation_id);
 /*
  * Either of the two (ReleaseAll when response_id is NULL), to be done
  * by deadline (NULL: no limit): no attempt or backoff of it goes past
- * the deadline, and once it has passed the release is dropped unsent
- * (SC_CLIENT_EV_RELEASE_DROPPED), so a program that waits for its
- * releases (sc_client_release_wait()) does not outlive its deadline.
- * A coalesced request takes the newer deadline.
+ * the deadline, and once it has passed the release gets one last
+ * attempt of at most a second, without retries, so a program that waits
+ * for its releases (sc_client_release_wait()) outlives its deadline by
+ * a round trip to a live server and by nothing to a dead one.  A
+ * coalesced request takes the newer deadline.
  */
 void sc_client_release_async(struct sc_client *c, const char *operation_id,
     const char *response_id, const struct timespec *deadline);

@@ -431,16 +431,16 @@ msgf(char *out, size_t outsz, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The deadline came while a retry waited out e (reason why). */
+/* The deadline came while a retry waited out e. */
 static int
 fail_deadline(struct sc_reattach *it, const struct sc_error *e,
-    enum sc_retry_reason why, struct sc_error *err)
+    struct sc_error *err)
 {
 	struct sc_error f = *e;
 	char what[64];
 
 	snprintf(what, sizeof(what), "operation %s", it->opid);
-	sc_client_timed_out(what, why, &f);
+	sc_client_timed_out(what, &f);
 	return fail(it, &f, err);
 }
 
@@ -545,14 +545,14 @@ backoff(struct sc_reattach *it, const struct sc_error *e,
 	delay = sc_retry_cap(delay, left);
 	if (it->o.deadline != NULL) {
 		if ((left = sc_ms_until(it->o.deadline)) <= 0)
-			return fail_deadline(it, &last, why, err);
+			return fail_deadline(it, &last, err);
 		delay = sc_retry_cap(delay, left);
 	}
 	retry_event(it, e, why, delay, pol.max_retries);
 	if (backoff_sleep(it, delay) == -1)
 		return fail_interrupted(it, err);
 	if (it->o.deadline != NULL && sc_ms_until(it->o.deadline) <= 0)
-		return fail_deadline(it, &last, why, err);
+		return fail_deadline(it, &last, err);
 	return 0;
 }
 

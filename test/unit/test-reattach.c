@@ -1397,19 +1397,6 @@ test_silence(void)
 	sc_client_free(c);
 }
 
-/* Wait for the release worker to have seen n events of kind k. */
-static int
-count_events(enum sc_client_event_kind k)
-{
-	int i, n = 0;
-
-	pthread_mutex_lock(&ev_lock);
-	for (i = 0; i < nev; i++)
-		n += ev_kind[i] == k;
-	pthread_mutex_unlock(&ev_lock);
-	return n;
-}
-
 /*
  * -t: the deadline cuts the backoff short, the failure is a timeout
  * (exit 5) at the deadline, naming the operation and the cause, and the
@@ -1452,19 +1439,46 @@ test_deadline_caps(void)
 	    (long long)took);
 	is_int(err.status, SC_ST_TIMEOUT, "deadline: exit 5, not 4");
 	snprintf(want, sizeof(want),
-	    "operation %s timed out (server unavailable: refused)",
+	    "operation %s timed out; last error: refused",
 	    sc_reattach_operation_id(it));
 	is_str(err.msg, want, "deadline: names the operation and the cause");
 	is_int(F.nopens, 2, "deadline: 100 ms, an attempt, the rest of 400 ms");
-	/* The ReleaseAll is due by the deadline that has passed: dropped. */
+	/* The ReleaseAll past the deadline: one attempt, no retry. */
 	sc_deadline_in_ms(&wait, 2000);
 	t0 = sc_mono_ms();
 	is_int(sc_client_release_wait(c, &wait), 0, "deadline: queue drains");
 	ok(sc_mono_ms() - t0 < 500, "deadline: without waiting");
-	is_int(F.nrels, 1, "deadline: only the ReleaseUntil of r1 was sent");
-	is_str(F.rels[0].rid, "r1", "deadline: and no ReleaseAll past it");
-	ok(count_events(SC_CLIENT_EV_RELEASE_DROPPED) >= 1,
-	    "deadline: the release dropped, as an event");
+	is_int(F.nrels, 2, "deadline: ReleaseUntil r1, then ReleaseAll");
+	is_str(F.rels[1].rid, "", "deadline: the ReleaseAll, sent once");
+	sc_reattach_close(it);
+	sc_client_free(c);
+
+	/* A server that fails it: given up after that one attempt. */
+	fake_reset();
+	script(s, 6);
+	c = client(-1);
+	sc_deadline_in_ms(&dl, 200);
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "deadline 2: fails");
+	pthread_mutex_lock(&F.lock);
+	F.rel_fail = 100;
+	pthread_mutex_unlock(&F.lock);
+	wait_releases(c);
+	{
+		int i = find_event(SC_CLIENT_EV_RELEASE_FAILED, 0);
+		char want_rel[200];
+
+		/* (A ReleaseUntil may have failed the same way first.) */
+		while (i >= 0 && strncmp(ev_text[i], "ReleaseAll", 10) != 0)
+			i = find_event(SC_CLIENT_EV_RELEASE_FAILED, i + 1);
+		snprintf(want_rel, sizeof(want_rel),
+		    "ReleaseAll of operation %s failed: connection reset",
+		    sc_reattach_operation_id(it));
+		is_str(i >= 0 ? ev_text[i] : "", want_rel,
+		    "deadline 2: the release given up, as an event");
+		ok(find_event(SC_CLIENT_EV_RELEASE_RETRY, 0) == -1,
+		    "deadline 2: not retried");
+	}
 	sc_reattach_close(it);
 	sc_client_free(c);
 }
@@ -1529,7 +1543,7 @@ test_unary_limits(void)
 	    (long long)took);
 	is_int(err.status, SC_ST_TIMEOUT, "unary deadline: exit 5");
 	is_str(err.msg,
-	    "ReleaseExecute timed out (server unavailable: connection reset)",
+	    "ReleaseExecute timed out; last error: connection reset",
 	    "unary deadline: message");
 	sc_client_free(c);
 

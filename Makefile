@@ -9,6 +9,8 @@
 #   make DEVELOPER=1          -Werror
 #   make install PREFIX=/usr DESTDIR=/tmp/x
 #   make lint | bench | demo | clean | uninstall
+#   make fuzz [FUZZ_TIME=60] [FUZZ_TARGETS="uri arrow"]   (clang, libFuzzer)
+#   make valgrind [TESTS=test/unit/test-x.c]
 
 VERSION  = 0.1.0
 
@@ -48,7 +50,7 @@ LIBS_sc-inspect = -lncursesw
 .DELETE_ON_ERROR:
 .SUFFIXES:
 .PHONY: all check unit bats install uninstall clean lint bench demo deps \
-	format
+	format fuzz fuzz-bins valgrind
 
 # --- protocol code, generated into $(GEN), never committed -------------
 PROTOS   := $(sort $(shell find proto -name '*.proto'))
@@ -132,6 +134,17 @@ $(BUILD)/bench/%: $(OBJ)/test/bench/%.o $(LIBSRV) $(LIBCORE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBSRV) $(LIBCORE) $(LIBS)
 
+# The fuzz targets' entry points (test/fuzz/fuzz.h) are linked into the
+# unit test that replays their corpora, so make check keeps them fixed.
+FUZZ_SRC := $(sort $(wildcard test/fuzz/fuzz-*.c))
+FUZZ_ENTRY = $(FUZZ_SRC:%.c=$(OBJ)/%.o) $(OBJ)/test/fuzz/targets.o
+
+$(BUILD)/test/test-fuzz-corpus: $(OBJ)/test/unit/test-fuzz-corpus.o \
+    $(FUZZ_ENTRY) $(UNIT_LIB:%.c=$(OBJ)/%.o) $(LIBSRV) $(LIBCORE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBSRV) \
+	    $(LIBCORE) $(LIBS)
+
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 
 # --- check --------------------------------------------------------------
@@ -147,6 +160,47 @@ check: deps
 .PHONY: unit-bins
 unit-bins: $(UNIT_BIN) $(TOOL_BIN)
 
+# --- fuzz (clang's libFuzzer; never part of check) -----------------------
+# Every test/fuzz/fuzz-<name>.c becomes build/fuzz/fuzz-<name>, built with
+# libFuzzer, ASan and UBSan over its own objects of lib/ and the generated
+# code; test/fuzz/run runs each for FUZZ_TIME seconds on a copy of its
+# seed corpus and keeps what it finds.  See test/fuzz/README.
+FUZZ_CC    ?= clang
+FUZZ_TIME  ?= 60
+FUZZ_TARGETS ?=
+FUZZ_DIR    = build/fuzz
+FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+	      -fno-sanitize-recover=undefined
+FUZZ_BIN    = $(FUZZ_SRC:test/fuzz/%.c=$(FUZZ_DIR)/%)
+FUZZ_LIBOBJ = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(CORE_SRC) $(SRV_SRC)) \
+	      $(GEN_C:$(GEN)/%.c=$(FUZZ_DIR)/obj/gen/%.o)
+
+$(FUZZ_DIR)/obj/gen/%.o: $(GEN)/%.c $(GEN)/.stamp
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CSTD) $(ALL_CPPFLAGS) $(FUZZ_CFLAGS) \
+	    -fsanitize=fuzzer-no-link -w -c -o $@ $<
+
+$(FUZZ_DIR)/obj/%.o: %.c $(GEN)/.stamp
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CSTD) $(ALL_CPPFLAGS) $(FUZZ_CFLAGS) \
+	    -fsanitize=fuzzer-no-link -DSC_FUZZ_MAIN -MMD -MP -c -o $@ $<
+
+$(FUZZ_DIR)/fuzz-%: $(FUZZ_DIR)/obj/test/fuzz/fuzz-%.o $(FUZZ_LIBOBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+-include $(shell find $(FUZZ_DIR)/obj -name '*.d' 2>/dev/null)
+# Kept between runs (make would delete them as intermediate files).
+.SECONDARY: $(FUZZ_LIBOBJ) $(FUZZ_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
+
+fuzz-bins: $(FUZZ_BIN)
+
+fuzz: fuzz-bins
+	@FUZZ_TIME=$(FUZZ_TIME) test/fuzz/run $(FUZZ_TARGETS)
+
+# --- valgrind: memcheck of every unit test (not part of check) ----------
+valgrind: all unit-bins
+	@BUILD=$(BUILD) scripts/valgrind-units $(TESTS)
+
 # --- install ------------------------------------------------------------
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
@@ -161,7 +215,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(filter %.7,$(MANS))))
 
 # --- lint ---------------------------------------------------------------
-C_FILES = $(shell find lib cmd test/unit test/tools test/bench -name '*.[ch]' 2>/dev/null)
+C_FILES = $(shell find lib cmd test/unit test/tools test/bench test/fuzz -name '*.[ch]' 2>/dev/null)
 lint: $(GEN)/.stamp
 	clang-format --dry-run -Werror $(C_FILES)
 	cppcheck --quiet --error-exitcode=1 --std=c11 --inline-suppr \

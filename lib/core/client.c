@@ -36,6 +36,8 @@
 
 #define DEFAULT_QUEUE 64
 #define DEFAULT_RELEASE_MS 10000
+/* A release whose deadline passed gets one attempt of at most this. */
+#define RELEASE_GRACE_MS 1000
 #define DEFAULT_CONNECT_RETRIES 3
 /* Largest request sent or reply accepted by a unary call. */
 #define UNARY_MAX (256UL * 1024 * 1024)
@@ -45,6 +47,8 @@
 struct relreq {
 	char *opid;
 	char *rid; /* ReleaseUntil id; NULL for ReleaseAll */
+	struct timespec dl; /* done by then, if has_dl */
+	bool has_dl;
 };
 
 struct sc_client {
@@ -53,6 +57,7 @@ struct sc_client {
 	struct sc_rpc *rpc; /* owned, or NULL (fake transport) */
 
 	char server[300]; /* sc://host:port, or "" */
+	const char *target; /* host:port: server + 5, or "" */
 	char session_id[64];
 	bool new_session; /* session_id was generated */
 	char *user_id;
@@ -62,6 +67,8 @@ struct sc_client {
 	struct sc_retry_policy policy;
 	struct sc_retry_policy rel_policy;
 	int connect_retries;
+	int64_t unreachable_ms; /* -1: no limit */
+	int64_t (*now_ms)(void);
 	int64_t rel_timeout_ms;
 	size_t qcap;
 	sc_client_event_fn *on_event;
@@ -72,6 +79,7 @@ struct sc_client {
 	pthread_cond_t idle; /* queue shrank or drained */
 	char *ssid; /* first server-side id seen */
 	bool reached;
+	int64_t silent_since; /* now_ms() of the first UNAVAILABLE, or -1 */
 	struct relreq *queue;
 	size_t qlen;
 	bool busy; /* worker sending one */
@@ -81,6 +89,10 @@ struct sc_client {
 };
 
 static void *worker_main(void *arg);
+static void release_until(struct sc_client *c, const char *opid,
+    const char *rid, const struct timespec *deadline);
+static void release_all(struct sc_client *c, const char *opid,
+    const struct timespec *deadline);
 
 /* ------------------------------------------------------ rpc transport */
 
@@ -170,10 +182,13 @@ sc_client_event_level(const struct sc_client_event *ev)
 {
 	/*
 	 * A failed release matters only if the server ever answered: one
-	 * that was never reached holds nothing of ours.
+	 * that was never reached holds nothing of ours.  Nor does it while
+	 * the server has been silent past the limit: the error that ends
+	 * the program says so once.
 	 */
 	if (ev->kind == SC_CLIENT_EV_RELEASE_FAILED && ev->client != NULL &&
-	    sc_client_reached(ev->client))
+	    sc_client_reached(ev->client) &&
+	    sc_client_silence_left(ev->client) != 0)
 		return SC_LOG_WARN;
 	return SC_LOG_INFO;
 }
@@ -266,6 +281,8 @@ sc_client_new_transport(const struct sc_transport *t, void *ctx,
 	c->ctx = ctx;
 	if (u != NULL && sc_uri_format(u, c->server, sizeof(c->server)) == -1)
 		c->server[0] = '\0';
+	c->target = strncmp(c->server, "sc://", 5) == 0 ? c->server + 5
+							: c->server;
 
 	if (o != NULL && o->user_id != NULL)
 		uid = o->user_id;
@@ -299,6 +316,12 @@ sc_client_new_transport(const struct sc_transport *t, void *ctx,
 	c->connect_retries = DEFAULT_CONNECT_RETRIES;
 	if (o != NULL && o->connect_retries != 0)
 		c->connect_retries = o->connect_retries;
+	c->unreachable_ms = SC_RETRY_UNREACHABLE_MS;
+	if (o != NULL && o->unreachable_ms != 0)
+		c->unreachable_ms = o->unreachable_ms < 0 ? -1
+							  : o->unreachable_ms;
+	c->now_ms = o != NULL && o->now_ms != NULL ? o->now_ms : sc_mono_ms;
+	c->silent_since = -1;
 	c->rel_timeout_ms = o != NULL && o->release_timeout_ms > 0
 	    ? o->release_timeout_ms
 	    : DEFAULT_RELEASE_MS;
@@ -334,10 +357,21 @@ sc_client_new(const struct sc_uri *u, const struct sc_client_opts *o,
 	 * The client (and its worker thread) first: a thread that cannot
 	 * start is an error here, where gRPC's own would abort.
 	 */
+	struct sc_uri tls;
+
 	if ((c = sc_client_new_transport(&sc_client_rpc_transport, NULL, u, o,
 		 err)) == NULL)
 		return NULL;
-	c->rpc = sc_rpc_new(u, o != NULL ? o->ca_file : NULL, err);
+	/*
+	 * A token goes to a host that is not loopback over TLS only, as
+	 * Spark's clients have it, unless the caller chose otherwise.  A
+	 * shallow copy: sc_rpc_new() only reads it.
+	 */
+	tls = *u;
+	if (u->has_token && !u->use_ssl && !sc_conn_loopback(u->host) &&
+	    (o == NULL || !o->insecure))
+		tls.use_ssl = true;
+	c->rpc = sc_rpc_new(&tls, o != NULL ? o->ca_file : NULL, err);
 	if (c->rpc == NULL) {
 		sc_client_free(c);
 		return NULL;
@@ -367,6 +401,11 @@ sc_client_connect(const struct sc_conn_opts *co, const struct sc_client_opts *o,
 	opts.session_id = NULL;
 	opts.user_id = NULL;
 	opts.ca_file = co->ca_file;
+	opts.insecure = co->insecure;
+	if (opts.unreachable_ms == 0 && co->unreachable_ms >= 0)
+		opts.unreachable_ms = co->unreachable_ms > 0
+		    ? co->unreachable_ms
+		    : -1; /* --unreachable-timeout 0: never */
 	c = sc_client_new(&u, &opts, err);
 	sc_uri_release(&u);
 	return c;
@@ -405,6 +444,12 @@ sc_client_server(const struct sc_client *c)
 	return c->server;
 }
 
+const char *
+sc_client_target(const struct sc_client *c)
+{
+	return c->target;
+}
+
 bool
 sc_client_session_is_new(const struct sc_client *c)
 {
@@ -438,7 +483,44 @@ mark_reached(struct sc_client *c)
 {
 	pthread_mutex_lock(&c->lock);
 	c->reached = true;
+	c->silent_since = -1;
 	pthread_mutex_unlock(&c->lock);
+}
+
+/* A call found nobody there: the server's silence starts, or goes on. */
+static void
+mark_silent(struct sc_client *c)
+{
+	pthread_mutex_lock(&c->lock);
+	if (c->silent_since < 0)
+		c->silent_since = c->now_ms();
+	pthread_mutex_unlock(&c->lock);
+}
+
+int64_t
+sc_client_silent_ms(struct sc_client *c)
+{
+	int64_t since;
+
+	pthread_mutex_lock(&c->lock);
+	since = c->silent_since;
+	pthread_mutex_unlock(&c->lock);
+	if (since < 0)
+		return -1;
+	since = c->now_ms() - since;
+	return since < 0 ? 0 : since;
+}
+
+int64_t
+sc_client_unreachable_ms(const struct sc_client *c)
+{
+	return c->unreachable_ms;
+}
+
+int64_t
+sc_client_silence_left(struct sc_client *c)
+{
+	return sc_retry_silence_left(sc_client_silent_ms(c), c->unreachable_ms);
 }
 
 int
@@ -504,10 +586,22 @@ note_status(struct sc_client *c, const struct sc_error *e)
 {
 	/*
 	 * Any gRPC status other than UNAVAILABLE came from a server (or a
-	 * proxy in front of one); our own watchdog timeout (rpc_code -1)
+	 * proxy in front of one), and so did an UNAVAILABLE with a Spark
+	 * error class or RetryInfo ("busy, come back in 10 s"); a bare
+	 * UNAVAILABLE is what gRPC says when nobody answers.  A deadline
+	 * may be gRPC's own, so it
+	 * does not end a silence; our own watchdog timeout (rpc_code -1)
 	 * says nothing either way.
 	 */
-	if (e->rpc_code >= 0 && e->rpc_code != SC_GRPC_UNAVAILABLE)
+	if (e->rpc_code == SC_GRPC_UNAVAILABLE && e->retry_delay_ms < 0 &&
+	    e->errclass[0] == '\0')
+		mark_silent(c);
+	else if (e->rpc_code == SC_GRPC_DEADLINE_EXCEEDED) {
+		/* Reached once, as before; silence neither starts nor ends. */
+		pthread_mutex_lock(&c->lock);
+		c->reached = true;
+		pthread_mutex_unlock(&c->lock);
+	} else if (e->rpc_code >= 0)
 		mark_reached(c);
 }
 
@@ -602,7 +696,8 @@ retry_event(struct sc_client *c, const char *method, const struct retrying *rt,
     const struct sc_error *e, enum sc_retry_reason why, int64_t delay,
     int attempt, int max)
 {
-	char secs[SC_CLIENT_SECS_STRLEN], text[EVENT_TEXT_MAX];
+	char secs[SC_CLIENT_SECS_STRLEN], text[EVENT_TEXT_MAX], status[400];
+	struct sc_client_event ev;
 
 	if (rt->rel != NULL) {
 		release_event(c, SC_CLIENT_EV_RELEASE_RETRY, rt->rel, e, delay,
@@ -614,7 +709,96 @@ retry_event(struct sc_client *c, const char *method, const struct retrying *rt,
 	    "%s, retrying %s in %s (attempt %d of %d): %s",
 	    sc_retry_reason_str(why), method_name(method), secs, attempt, max,
 	    e->msg);
-	emit(c, SC_CLIENT_EV_RETRY, NULL, why, e, delay, attempt, max, text);
+	memset(&ev, 0, sizeof(ev));
+	ev.silent_ms = sc_client_silent_ms(c);
+	ev.give_up_ms = c->unreachable_ms;
+	sc_client_retry_status(c, why, attempt, delay, ev.silent_ms, status,
+	    sizeof(status));
+	ev.kind = SC_CLIENT_EV_RETRY;
+	ev.reason = why;
+	ev.delay_ms = delay;
+	ev.attempt = attempt;
+	ev.max_attempts = max;
+	ev.err = e;
+	ev.text = text;
+	ev.status = status;
+	sc_client_emit(c, &ev);
+}
+
+void
+sc_client_retry_status(const struct sc_client *c, enum sc_retry_reason why,
+    int attempt, int64_t delay, int64_t silent_ms, char *out, size_t outsz)
+{
+	char secs[SC_CLIENT_SECS_STRLEN];
+
+	sc_client_format_secs(delay, secs);
+	if (why == SC_RETRY_UNAVAILABLE && silent_ms >= 0 &&
+	    c->target[0] != '\0')
+		snprintf(out, outsz,
+		    "reconnecting to '%s', attempt %d, next in %s", c->target,
+		    attempt, secs);
+	else if (why == SC_RETRY_UNAVAILABLE && silent_ms >= 0)
+		snprintf(out, outsz, "reconnecting, attempt %d, next in %s",
+		    attempt, secs);
+	else
+		snprintf(out, outsz, "%s, attempt %d, next in %s",
+		    sc_retry_reason_str(why), attempt, secs);
+}
+
+/*
+ * Fit the next backoff into the two limits (core/retry.h): shorten
+ * *delay so the next attempt comes by the caller's deadline and by the
+ * end of the time the server may stay silent.  0, or -1 with *e turned
+ * into the reason to stop: the server has been silent too long (its own
+ * status, message extended), or the deadline has come (SC_ST_TIMEOUT).
+ * what names the call in messages.
+ */
+static int
+retry_limits(struct sc_client *c, const char *what,
+    const struct timespec *deadline, struct sc_error *e, int64_t *delay)
+{
+	int64_t left, rem;
+
+	left = sc_client_silence_left(c);
+	if (left == 0) {
+		sc_client_no_answer(c, e);
+		return -1;
+	}
+	*delay = sc_retry_cap(*delay, left);
+	if (deadline != NULL) {
+		if ((rem = sc_ms_until(deadline)) <= 0) {
+			sc_client_timed_out(what, e);
+			return -1;
+		}
+		*delay = sc_retry_cap(*delay, rem);
+	}
+	return 0;
+}
+
+void
+sc_client_no_answer(const struct sc_client *c, struct sc_error *e)
+{
+	char secs[SC_CLIENT_SECS_STRLEN];
+	size_t n = strlen(e->msg);
+
+	sc_client_format_secs(c->unreachable_ms, secs);
+	if (c->target[0] != '\0')
+		snprintf(e->msg + n, sizeof(e->msg) - n,
+		    " (no answer from '%s' for %s)", c->target, secs);
+	else
+		snprintf(e->msg + n, sizeof(e->msg) - n, " (no answer for %s)",
+		    secs);
+}
+
+void
+sc_client_timed_out(const char *what, struct sc_error *e)
+{
+	struct sc_error t;
+
+	sc_error_init(&t);
+	sc_error_set(&t, SC_ST_TIMEOUT, "%s timed out; last error: %s", what,
+	    e->msg);
+	*e = t;
 }
 
 /* Wait a backoff: 0, or -1 to give up (deadline, or client stopping). */
@@ -624,7 +808,7 @@ retry_wait(struct sc_client *c, const struct retrying *rt, int64_t delay)
 	bool ok;
 
 	if (rt->rel == NULL)
-		return sc_retry_sleep_ms(delay, rt->deadline);
+		return sc_retry_sleep_ms(delay, NULL); /* capped already */
 	pthread_mutex_lock(&c->lock);
 	ok = sleep_locked(c, delay);
 	pthread_mutex_unlock(&c->lock);
@@ -680,12 +864,18 @@ unary_retrying(struct sc_client *c, const char *method, ProtobufCMessage *req,
 		if (!sc_retry_classify(&e, &why) ||
 		    (delay = sc_retry_next_delay(&pol, &rs, e.retry_delay_ms,
 			 (uint32_t)random())) < 0 ||
-		    (rt->deadline != NULL && sc_ms_until(rt->deadline) < delay))
+		    retry_limits(c, method_name(method), rt->deadline, &e,
+			&delay) == -1)
 			break;
 		retry_event(c, method, rt, &e, why, delay, rs.attempt,
 		    pol.max_retries);
 		if (retry_wait(c, rt, delay) == -1)
 			break;
+		/* The wait ended at the deadline: say so, with the cause. */
+		if (rt->deadline != NULL && sc_ms_until(rt->deadline) <= 0) {
+			sc_client_timed_out(method_name(method), &e);
+			break;
+		}
 	}
 out:
 	sc_buf_release(&in);
@@ -814,17 +1004,33 @@ send_release(struct sc_client *c, const struct relreq *r)
 	Spark__Connect__ReleaseExecuteRequest req;
 	Spark__Connect__ReleaseExecuteRequest__ReleaseAll all;
 	Spark__Connect__ReleaseExecuteRequest__ReleaseUntil until;
+	struct sc_retry_policy once;
 	struct retrying rt;
 	struct sc_error e;
 	void *resp;
 	int rc;
 
+	sc_error_init(&e);
 	release_request(&req, &all, &until, r->opid, r->rid);
 	memset(&rt, 0, sizeof(rt));
 	rt.policy = &c->rel_policy;
+	rt.deadline = r->has_dl ? &r->dl : NULL;
 	rt.attempt_ms = c->rel_timeout_ms;
 	rt.rel = r;
-	sc_error_init(&e);
+	if (r->has_dl && sc_ms_until(&r->dl) <= 0) {
+		/*
+		 * Past its deadline a release gets one short attempt and no
+		 * retry: a live server drops (and stops) the operation at
+		 * once, a dead one costs nothing, a stalled one at most
+		 * RELEASE_GRACE_MS past the deadline.
+		 */
+		once = c->rel_policy;
+		once.max_retries = 0;
+		rt.policy = &once;
+		rt.deadline = NULL;
+		if (rt.attempt_ms > RELEASE_GRACE_MS)
+			rt.attempt_ms = RELEASE_GRACE_MS;
+	}
 	rc = unary_retrying(c, SC_METHOD_RELEASE_EXECUTE, &req.base,
 	    &spark__connect__release_execute_response__descriptor, &resp, &rt,
 	    &e);
@@ -914,8 +1120,40 @@ find_pending(struct sc_client *c, const char *opid)
 	return NULL;
 }
 
+/* The deadline of a queued release (NULL: none).  Lock held. */
+static void
+set_deadline(struct relreq *r, const struct timespec *deadline)
+{
+	r->has_dl = deadline != NULL;
+	if (deadline != NULL)
+		r->dl = *deadline;
+}
+
+void
+sc_client_release_async(struct sc_client *c, const char *opid, const char *rid,
+    const struct timespec *deadline)
+{
+	if (rid != NULL)
+		release_until(c, opid, rid, deadline);
+	else
+		release_all(c, opid, deadline);
+}
+
 void
 sc_client_release_until(struct sc_client *c, const char *opid, const char *rid)
+{
+	release_until(c, opid, rid, NULL);
+}
+
+void
+sc_client_release_all(struct sc_client *c, const char *opid)
+{
+	release_all(c, opid, NULL);
+}
+
+static void
+release_until(struct sc_client *c, const char *opid, const char *rid,
+    const struct timespec *deadline)
 {
 	struct relreq *r;
 
@@ -927,6 +1165,7 @@ sc_client_release_until(struct sc_client *c, const char *opid, const char *rid)
 		if (r->rid != NULL) {
 			free(r->rid);
 			r->rid = sc_xstrdup(rid);
+			set_deadline(r, deadline);
 		}
 		c->stats.releases_coalesced++;
 	} else if (c->qlen == c->qcap)
@@ -935,14 +1174,16 @@ sc_client_release_until(struct sc_client *c, const char *opid, const char *rid)
 		r = &c->queue[c->qlen++];
 		r->opid = sc_xstrdup(opid);
 		r->rid = sc_xstrdup(rid);
+		set_deadline(r, deadline);
 		pthread_cond_broadcast(&c->cond);
 	}
 out:
 	pthread_mutex_unlock(&c->lock);
 }
 
-void
-sc_client_release_all(struct sc_client *c, const char *opid)
+static void
+release_all(struct sc_client *c, const char *opid,
+    const struct timespec *deadline)
 {
 	struct relreq *r;
 	size_t i;
@@ -952,6 +1193,7 @@ sc_client_release_all(struct sc_client *c, const char *opid)
 		goto out;
 	if ((r = find_pending(c, opid)) != NULL) {
 		SC_FREE(r->rid);
+		set_deadline(r, deadline);
 		c->stats.releases_coalesced++;
 		pthread_cond_broadcast(&c->cond); /* ends a pacing wait */
 		goto out;
@@ -975,6 +1217,7 @@ sc_client_release_all(struct sc_client *c, const char *opid)
 	r = &c->queue[c->qlen++];
 	r->opid = sc_xstrdup(opid);
 	r->rid = NULL;
+	set_deadline(r, deadline);
 	pthread_cond_broadcast(&c->cond);
 out:
 	pthread_mutex_unlock(&c->lock);

@@ -102,7 +102,15 @@ enum sc_client_event_kind {
  * One thing worth telling a user with -v.  Every pointer is borrowed for
  * the duration of the callback.  text is a complete line without the
  * program name or newline, e.g. "server unavailable, reattaching in 0.4s
- * (attempt 3 of 15)".
+ * (attempt 3 of 15)", or, while a server does not answer at all,
+ * "reconnecting to 'db1:15002', attempt 5 of 15, reattaching in 12.8s
+ * (no answer for 4.3s; giving up at 60s)".
+ *
+ * status is the same news in a few words for a progress line on a
+ * terminal ("reconnecting to 'db1:15002', attempt 5, next in 12.8s"),
+ * set on RETRY events and NULL otherwise; silent_ms says how long the
+ * server has not answered (-1: it answered last time) and give_up_ms
+ * when the loop gives up on that (-1: never).
  */
 struct sc_client_event {
 	enum sc_client_event_kind kind;
@@ -116,6 +124,9 @@ struct sc_client_event {
 	int max_attempts;
 	const struct sc_error *err; /* RETRY, RELEASE_*: the cause */
 	const char *text;
+	const char *status; /* RETRY: short, for a progress line */
+	int64_t silent_ms; /* RETRY */
+	int64_t give_up_ms; /* RETRY */
 };
 
 typedef void sc_client_event_fn(const struct sc_client_event *ev, void *arg);
@@ -123,7 +134,9 @@ typedef void sc_client_event_fn(const struct sc_client_event *ev, void *arg);
 /*
  * The log level an event deserves: SC_LOG_INFO (shown with -v), except
  * a release given up on a server that answered at least once, which is
- * SC_LOG_WARN (a server never reached holds nothing of ours).
+ * SC_LOG_WARN (a server never reached holds nothing of ours), unless
+ * the server has been silent past the unreachable limit (the program's
+ * own error says that).
  */
 enum sc_log_level sc_client_event_level(const struct sc_client_event *ev);
 
@@ -156,6 +169,21 @@ struct sc_client_opts {
 	const struct sc_retry_policy *release_policy;
 	size_t release_queue; /* distinct operations; 0 = 64 */
 	int64_t release_timeout_ms; /* per ReleaseExecute; 0 = 10 s */
+	/*
+	 * Give up retrying once the server has not answered for this long
+	 * (ms; core/retry.h): 0 means SC_RETRY_UNREACHABLE_MS (60 s), -1
+	 * no limit.  "Answered" is any message or any status other than a
+	 * bare UNAVAILABLE (one with RetryInfo or a Spark error class comes
+	 * from the server); every call and release of the client counts.
+	 */
+	int64_t unreachable_ms;
+	/*
+	 * Send a token or an authorization header in the clear to a host
+	 * that is not loopback (core/conn.h --insecure); otherwise a token
+	 * there turns TLS on.
+	 */
+	bool insecure;
+	int64_t (*now_ms)(void); /* monotonic clock; NULL: sc_mono_ms */
 	sc_client_event_fn *on_event; /* NULL: no events */
 	void *event_arg;
 };
@@ -172,7 +200,9 @@ struct sc_client *sc_client_connect(const struct sc_conn_opts *co,
     const struct sc_client_opts *o, struct sc_error *err);
 
 /*
- * Connect (lazily) to u through core/rpc.  o may be NULL.  Returns NULL
+ * Connect (lazily) to u through core/rpc.  o may be NULL.  A token
+ * (u->token) for a host that is not loopback turns TLS on unless
+ * o->insecure (core/conn.h decides the rest).  Returns NULL
  * with err set (SC_ST_USAGE for a bad session id; SC_ST_INTERNAL when
  * the release worker thread cannot start; what sc_rpc_new() reports
  * otherwise).  Free with sc_client_free().
@@ -200,6 +230,8 @@ const char *sc_client_session_id(const struct sc_client *c);
 const char *sc_client_user_id(const struct sc_client *c);
 /* The server, "sc://host:port" (no secrets; "" for a fake transport). */
 const char *sc_client_server(const struct sc_client *c);
+/* The same as "host:port", for messages ("" for a fake transport). */
+const char *sc_client_target(const struct sc_client *c);
 /*
  * Whether the session id was made up here because none was given: the
  * server has nothing of this session yet, and nobody else can name it.
@@ -221,6 +253,19 @@ bool sc_client_reached(struct sc_client *c);
  * the server was reached, else the smaller of that and connect_retries.
  */
 int sc_client_max_retries(struct sc_client *c, const struct sc_retry_policy *p);
+/*
+ * How long (ms) the server has gone without answering: -1 if its last
+ * reply (on any call of this client) was an answer, else the time since
+ * the first UNAVAILABLE failure after it.
+ */
+int64_t sc_client_silent_ms(struct sc_client *c);
+/* The unreachable limit in ms (sc_client_opts.unreachable_ms), -1: none. */
+int64_t sc_client_unreachable_ms(const struct sc_client *c);
+/*
+ * How much longer a retry loop may wait for the server, by the two
+ * limits (sc_retry_silence_left()): -1 for no limit, 0 to give up now.
+ */
+int64_t sc_client_silence_left(struct sc_client *c);
 
 /* ------------------------------------------------- synchronous calls */
 
@@ -380,6 +425,25 @@ void sc_client_format_secs(int64_t ms, char *out);
 /* Deliver an event to the callback, if any (used by core/reattach). */
 void sc_client_emit(struct sc_client *c, const struct sc_client_event *ev);
 
+/*
+ * The short status of a retry for a progress line (the event's status):
+ * "reconnecting to 'HOST:PORT', attempt N, next in 12.8s" while the
+ * server is silent (silent_ms >= 0), else "<reason>, attempt N, next in
+ * 0.2s".  Written into out (outsz bytes, truncated if need be).
+ */
+void sc_client_retry_status(const struct sc_client *c, enum sc_retry_reason why,
+    int attempt, int64_t delay, int64_t silent_ms, char *out, size_t outsz);
+/*
+ * Append to e->msg that the server gave no answer for the client's
+ * unreachable limit: " (no answer from 'HOST:PORT' for 60s)".
+ */
+void sc_client_no_answer(const struct sc_client *c, struct sc_error *e);
+/*
+ * Turn e, the failure a retry was waiting out, into the deadline's
+ * error: SC_ST_TIMEOUT, "<what> timed out; last error: <e's message>".
+ */
+void sc_client_timed_out(const char *what, struct sc_error *e);
+
 /* ------------------------------------------------ asynchronous releases */
 
 /*
@@ -396,6 +460,17 @@ void sc_client_emit(struct sc_client *c, const struct sc_client_event *ev);
 void sc_client_release_until(struct sc_client *c, const char *operation_id,
     const char *response_id);
 void sc_client_release_all(struct sc_client *c, const char *operation_id);
+/*
+ * Either of the two (ReleaseAll when response_id is NULL), to be done
+ * by deadline (NULL: no limit): no attempt or backoff of it goes past
+ * the deadline, and once it has passed the release gets one last
+ * attempt of at most a second, without retries, so a program that waits
+ * for its releases (sc_client_release_wait()) outlives its deadline by
+ * a round trip to a live server and by nothing to a dead one.  A
+ * coalesced request takes the newer deadline.
+ */
+void sc_client_release_async(struct sc_client *c, const char *operation_id,
+    const char *response_id, const struct timespec *deadline);
 
 /*
  * Wait until every queued release has been sent (or given up), or until

@@ -7,10 +7,14 @@
 
 #include "core/conn.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "core/cli.h"
 #include "core/error.h"
 #include "core/uri.h"
 #include "core/uuid.h"
@@ -22,11 +26,14 @@
 
 const struct option sc_conn_longopts[] = {
 	{ "ca-file", required_argument, NULL, SC_CONN_OPT_CA_FILE },
+	{ "insecure", no_argument, NULL, SC_CONN_OPT_INSECURE },
 	{ "metadata", required_argument, NULL, 'H' },
 	{ "server", required_argument, NULL, 's' },
 	{ "session-id", required_argument, NULL, SC_CONN_OPT_SESSION_ID },
 	{ "tls", no_argument, NULL, SC_CONN_OPT_TLS },
 	{ "token", required_argument, NULL, SC_CONN_OPT_TOKEN },
+	{ "unreachable-timeout", required_argument, NULL,
+	    SC_CONN_OPT_UNREACHABLE },
 	{ "user-id", required_argument, NULL, SC_CONN_OPT_USER_ID },
 	{ NULL, 0, NULL, 0 },
 };
@@ -36,6 +43,7 @@ sc_conn_opts_init(struct sc_conn_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->headers = NULL;
+	o->unreachable_ms = -1;
 }
 
 void
@@ -77,6 +85,8 @@ int
 sc_conn_opt(struct sc_conn_opts *o, int ch, const char *optarg,
     struct sc_error *err)
 {
+	struct sc_error e;
+
 	switch (ch) {
 	case 'H':
 		return add_header(o, optarg, err);
@@ -85,6 +95,15 @@ sc_conn_opt(struct sc_conn_opts *o, int ch, const char *optarg,
 		return 0;
 	case SC_CONN_OPT_CA_FILE:
 		o->ca_file = optarg;
+		return 0;
+	case SC_CONN_OPT_INSECURE:
+		o->insecure = true;
+		return 0;
+	case SC_CONN_OPT_UNREACHABLE:
+		sc_error_init(&e);
+		if (sc_parse_duration_ms(optarg, &o->unreachable_ms, &e) == -1)
+			return sc_error_set(err, SC_ST_USAGE,
+			    "invalid --unreachable-timeout: %s", e.msg);
 		return 0;
 	case SC_CONN_OPT_SESSION_ID:
 		if (!sc_uuid_valid(optarg))
@@ -110,13 +129,69 @@ sc_conn_opt(struct sc_conn_opts *o, int ch, const char *optarg,
 	}
 }
 
+bool
+sc_conn_loopback(const char *host)
+{
+	struct in_addr a4;
+	struct in6_addr a6;
+
+	if (strcasecmp(host, "localhost") == 0 ||
+	    strcasecmp(host, "localhost.") == 0 ||
+	    strcasecmp(host, "ip6-localhost") == 0)
+		return true;
+	if (inet_pton(AF_INET, host, &a4) == 1)
+		return (ntohl(a4.s_addr) >> 24) == 127;
+	if (inet_pton(AF_INET6, host, &a6) == 1)
+		return IN6_IS_ADDR_LOOPBACK(&a6) ||
+		    (IN6_IS_ADDR_V4MAPPED(&a6) && a6.s6_addr[12] == 127);
+	return false;
+}
+
+/*
+ * Refuse a secret that would go in the clear to a host that is not
+ * loopback.  spec is the address text u was parsed from (NULL: the
+ * default).  A token there turns TLS on (sc_client_new()) unless the
+ * address says use_ssl=false: the parameter was given when it parsed to
+ * false and its key is in the text (keys are not percent-decoded, and a
+ * value cannot hold a raw ';').
+ */
+static int
+check_secret(const struct sc_conn_opts *o, const struct sc_uri *u,
+    const char *spec, struct sc_error *err)
+{
+	char target[300];
+	bool header = false, no_ssl;
+	size_t i;
+
+	for (i = 0; i < u->nparams; i++)
+		if (strcmp(u->params[i].key, "authorization") == 0)
+			header = true;
+	if ((!u->has_token && !header) || u->use_ssl || o->ca_file != NULL ||
+	    o->insecure || sc_conn_loopback(u->host))
+		return 0;
+	no_ssl = spec != NULL && strstr(spec, ";use_ssl=") != NULL;
+	if (u->has_token && !no_ssl)
+		return 0;
+	if (sc_uri_target(u, target, sizeof(target)) == -1)
+		snprintf(target, sizeof(target), "%s", u->host);
+	return sc_error_set(err, SC_ST_USAGE,
+	    "refusing to send the %s without TLS to '%s'%s: use TLS (use_ssl=true or --tls), or --insecure to send it anyway",
+	    u->has_token ? "token" : "authorization header", target,
+	    u->has_token ? " (use_ssl=false)" : "");
+}
+
 int
 sc_conn_uri(const struct sc_conn_opts *o, struct sc_uri *u,
     struct sc_error *err)
 {
 	struct sc_error e;
+	const char *spec;
 	size_t i;
 
+	spec = o->server;
+	if (spec == NULL && (spec = getenv("SPARK_REMOTE")) != NULL &&
+	    spec[0] == '\0')
+		spec = NULL;
 	if (sc_uri_parse_default(u, o->server, err) == -1)
 		return -1;
 	if (o->token != NULL) {
@@ -142,5 +217,5 @@ sc_conn_uri(const struct sc_conn_opts *o, struct sc_uri *u,
 			    "invalid header '%s=%s': %s (the server address sets it too)",
 			    o->headers[i].key, o->headers[i].value, e.msg);
 	}
-	return 0;
+	return check_secret(o, u, spec, err);
 }

@@ -9,8 +9,10 @@
  *	    --token token    bearer token
  *	    --tls            use TLS
  *	    --ca-file file   PEM roots for TLS
+ *	    --insecure       allow a token in the clear off loopback
  *	    --session-id id  session id (a UUID)
  *	    --user-id id     user id
+ *	    --unreachable-timeout time  give up on a silent server
  *	-H, --metadata k=v   request header, repeatable
  *
  * A program passes a struct sc_conn_opts to sc_cli_parser_init()
@@ -24,6 +26,13 @@
  * ";key=value" headers are (sc_uri_add_metadata()).  A -H header may
  * not name an address parameter (token, use_ssl, user_id, user_agent,
  * session_id, grpc_max_message_size) or start with "grpc-".
+ *
+ * Secrets and TLS: a token (the URI's or --token) or an "authorization"
+ * header goes to a host that is not loopback (sc_conn_loopback()) over
+ * TLS only.  A token turns TLS on by itself there, as Spark's clients
+ * do; but an address that says use_ssl=false, or an authorization
+ * header without TLS, is refused, unless --insecure says to send it in
+ * the clear (then a token does not turn TLS on either).
  */
 
 #ifndef SC_CONN_H
@@ -32,6 +41,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct sc_error;
 struct sc_kv;
@@ -48,7 +58,9 @@ enum {
 	SC_CONN_OPT_SESSION_ID,
 	SC_CONN_OPT_TLS,
 	SC_CONN_OPT_TOKEN,
-	SC_CONN_OPT_USER_ID
+	SC_CONN_OPT_USER_ID,
+	SC_CONN_OPT_INSECURE,
+	SC_CONN_OPT_UNREACHABLE
 };
 
 /* The short options, in getopt syntax. */
@@ -67,7 +79,11 @@ extern const struct option sc_conn_longopts[];
 	"      --user-id id       user id (default from the URI, else $USER)\n" \
 	"      --token token      bearer token (enables TLS off localhost)\n"   \
 	"      --tls              use TLS\n"                                    \
-	"      --ca-file file     PEM roots for TLS\n"
+	"      --ca-file file     PEM roots for TLS\n"                          \
+	"      --insecure         send a token without TLS off localhost\n"     \
+	"      --unreachable-timeout time  give up when the server has not\n"   \
+	"                         answered for time (default 60s; 0 for\n"      \
+	"                         never)\n"
 
 struct sc_conn_opts {
 	const char *server; /* -s (borrowed), or NULL */
@@ -78,9 +94,11 @@ struct sc_conn_opts {
 	const char *user_id; /* borrowed, or NULL */
 	struct sc_kv *headers; /* -H, lower-cased, checked; owned */
 	size_t nheaders;
+	bool insecure; /* --insecure */
+	int64_t unreachable_ms; /* --unreachable-timeout; -1: not given */
 };
 
-/* Empty options (no server, no headers). */
+/* Empty options (no server, no headers, unreachable_ms -1). */
 void sc_conn_opts_init(struct sc_conn_opts *o);
 /* Free what the options own; o must be initialised again before reuse. */
 void sc_conn_opts_release(struct sc_conn_opts *o);
@@ -92,7 +110,8 @@ void sc_conn_opts_release(struct sc_conn_opts *o);
  * key=value", "invalid header 'grpc-timeout=1S': 'grpc-timeout' is
  * reserved for gRPC", "invalid header 'x-a=2': duplicate header 'x-a'",
  * "invalid session id 'x': not a UUID", "invalid user id: longer than
- * 255 bytes".  optarg is borrowed for as long as o is used (argv's).
+ * 255 bytes", "invalid --unreachable-timeout: 'x' is not a duration".
+ * optarg is borrowed for as long as o is used (argv's).
  */
 int sc_conn_opt(struct sc_conn_opts *o, int ch, const char *optarg,
     struct sc_error *err);
@@ -101,9 +120,20 @@ int sc_conn_opt(struct sc_conn_opts *o, int ch, const char *optarg,
  * The address the options name: -s, else $SPARK_REMOTE, else
  * sc://localhost, parsed into u (initialised by the caller), with the
  * options applied on top.  A -H header the address also sets is refused
- * ("duplicate header 'x-a'").  0, or -1 with err set (SC_ST_USAGE).
+ * ("duplicate header 'x-a'"), and so is a secret that would travel in
+ * the clear (see above): "refusing to send the token without TLS to
+ * 'h:15002' (use_ssl=false): use TLS, or --insecure to send it anyway".
+ * 0, or -1 with err set (SC_ST_USAGE).
  */
 int sc_conn_uri(const struct sc_conn_opts *o, struct sc_uri *u,
     struct sc_error *err);
+
+/*
+ * Whether host names this machine for sure: "localhost" (any case, with
+ * or without a final dot), "ip6-localhost", an IPv4 address in
+ * 127.0.0.0/8, "::1" or an IPv4-mapped 127.x address.  A name that only
+ * starts like one ("127.example.com") is not.
+ */
+bool sc_conn_loopback(const char *host);
 
 #endif

@@ -375,6 +375,92 @@ sc_plan_range(int64_t start, int64_t end, int64_t step)
 	return p;
 }
 
+int
+sc_plan_check_sql(const void *sql, size_t len, struct sc_error *err)
+{
+	const char *nul = memchr(sql, '\0', len);
+
+	if (nul != NULL)
+		return sc_error_set(err, SC_ST_USAGE,
+		    "the SQL holds a NUL byte at offset %zu; it would be cut short there",
+		    (size_t)(nul - (const char *)sql));
+	return 0;
+}
+
+/* One varint at *pp (before end); 0, or -1 if cut short or too long. */
+static int
+varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *p = *pp;
+	uint64_t x = 0;
+	int shift;
+
+	for (shift = 0; shift < 64 && p < end; shift += 7) {
+		x |= (uint64_t)(*p & 0x7f) << shift;
+		if ((*p++ & 0x80) == 0) {
+			*pp = p;
+			*v = x;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Whether the encoding of a message of type d (n bytes at p) has a
+ * string field, at any depth, holding a NUL byte: protobuf-c hands such
+ * a string over as a C string, which the next pack cuts at the NUL.
+ * The bytes were unpacked already, so they are well framed and nest at
+ * most SC_PROTO_MAX_DEPTH deep; anything else just ends the walk.
+ */
+static bool
+nul_in_string(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n,
+    unsigned int depth)
+{
+	const ProtobufCFieldDescriptor *f;
+	const uint8_t *end = p + n;
+	uint64_t key, v;
+
+	if (depth > SC_PROTO_MAX_DEPTH)
+		return false;
+	while (p < end) {
+		if (varint(&p, end, &key) == -1)
+			return false;
+		switch (key & 7) {
+		case 0:
+			if (varint(&p, end, &v) == -1)
+				return false;
+			break;
+		case 1:
+		case 5:
+			if ((size_t)(end - p) < ((key & 7) == 1 ? 8u : 4u))
+				return false;
+			p += (key & 7) == 1 ? 8 : 4;
+			break;
+		case 2:
+			if (varint(&p, end, &v) == -1 ||
+			    v > (uint64_t)(end - p))
+				return false;
+			f = (key >> 3) <= 0x1fffffff
+			    ? protobuf_c_message_descriptor_get_field(d,
+				  (unsigned int)(key >> 3))
+			    : NULL;
+			if (f != NULL && f->type == PROTOBUF_C_TYPE_STRING &&
+			    memchr(p, '\0', (size_t)v) != NULL)
+				return true;
+			if (f != NULL && f->type == PROTOBUF_C_TYPE_MESSAGE &&
+			    nul_in_string(f->descriptor, p, (size_t)v,
+				depth + 1))
+				return true;
+			p += v;
+			break;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
 struct sc_plan *
 sc_plan_parse(const void *bytes, size_t n, const char *what,
     struct sc_error *err)
@@ -391,6 +477,13 @@ sc_plan_parse(const void *bytes, size_t n, const char *what,
 			protobuf_c_message_free_unpacked(&m->base, NULL);
 		sc_error_set(err, SC_ST_USAGE,
 		    "'%s' is not a serialized spark.connect.Plan", what);
+		return NULL;
+	}
+	if (nul_in_string(&spark__connect__plan__descriptor, bytes, n, 0)) {
+		protobuf_c_message_free_unpacked(&m->base, NULL);
+		sc_error_set(err, SC_ST_USAGE,
+		    "'%s' holds a string with a NUL byte, which would be sent cut short",
+		    what);
 		return NULL;
 	}
 	p = plan_new();

@@ -73,13 +73,24 @@ struct sc_plan *sc_plan_sql_command_params(const char *stmt,
 struct sc_plan *sc_plan_sql_params(const char *stmt,
     const struct sc_plan_param *v, size_t n);
 
+/*
+ * Check SQL text (len bytes at sql) before it is split into statements
+ * and given to the builders above, which take C strings: a NUL byte
+ * would cut the statement short without a word.  0, or -1 with err set
+ * (SC_ST_USAGE): "the SQL holds a NUL byte at offset 13; it would be
+ * cut short there".
+ */
+int sc_plan_check_sql(const void *sql, size_t len, struct sc_error *err);
+
 /* spark.range(start, end, step): Plan{root: Relation{range}}; step != 0. */
 struct sc_plan *sc_plan_range(int64_t start, int64_t end, int64_t step);
 
 /*
  * A serialized spark.connect.Plan (n bytes at p, copied).  NULL with err
  * set (SC_ST_USAGE, "'<what>' is not a serialized spark.connect.Plan")
- * when the bytes do not parse or name neither a root nor a command.
+ * when the bytes do not parse or name neither a root nor a command, or
+ * ("'<what>' holds a string with a NUL byte, which would be sent cut
+ * short") when a string field anywhere in it holds a NUL byte.
  */
 struct sc_plan *sc_plan_parse(const void *p, size_t n, const char *what,
     struct sc_error *err);

@@ -53,6 +53,9 @@ struct sc_reattach {
 	struct sc_buf msg;
 	int64_t stream_start_ms;
 	uint64_t stream_nresp;
+	/* Hashes of every response id returned, to refuse a repeat. */
+	uint64_t *seen;
+	size_t nseen, seencap;
 
 	pthread_mutex_t lock; /* stream, aborted, released */
 	pthread_cond_t cond; /* wakes a backoff sleep */
@@ -102,6 +105,8 @@ it_new(struct sc_client *c, const struct sc_reattach_opts *o)
 	return it;
 }
 
+static bool note_id(struct sc_reattach *it, const char *rid);
+
 static int
 set_opid(struct sc_reattach *it, const char *id, struct sc_error *err)
 {
@@ -119,6 +124,7 @@ it_free(struct sc_reattach *it)
 {
 	free(it->exec);
 	free(it->last_rid);
+	free(it->seen);
 	sc_buf_release(&it->msg);
 	pthread_cond_destroy(&it->cond);
 	pthread_mutex_destroy(&it->lock);
@@ -213,8 +219,11 @@ sc_reattach_attach(struct sc_client *c, const char *operation_id,
 	/* Attaching is only meaningful for a reattachable operation. */
 	it->o.reattachable = true;
 	it->attach = true;
-	if (after != NULL && after[0] != '\0')
+	if (after != NULL && after[0] != '\0') {
 		it->last_rid = sc_xstrdup(after);
+		(void)note_id(it,
+		    after); /* the server must not send it again */
+	}
 	return it;
 }
 
@@ -231,6 +240,55 @@ sc_reattach_streams(const struct sc_reattach *it)
 }
 
 /* ------------------------------------------------------------ helpers */
+
+/* FNV-1a of a response id; never 0, which marks a free slot. */
+static uint64_t
+id_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s != '\0'; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return h != 0 ? h : 1;
+}
+
+/*
+ * Record response id rid: false if it was seen before in this operation
+ * (a server replaying responses the client has, which would repeat
+ * rows), else true.  One 64-bit hash per response: 8 to 16 bytes each,
+ * a few hundred kilobytes for the largest results.
+ */
+static bool
+note_id(struct sc_reattach *it, const char *rid)
+{
+	uint64_t h = id_hash(rid), *old;
+	size_t i, j, oldcap;
+
+	if (it->nseen + 1 > it->seencap / 2) {
+		old = it->seen;
+		oldcap = it->seencap;
+		it->seencap = oldcap == 0 ? 64 : oldcap * 2;
+		it->seen = sc_xcalloc(it->seencap, sizeof(*it->seen));
+		for (i = 0; i < oldcap; i++) {
+			if (old[i] == 0)
+				continue;
+			for (j = old[i] & (it->seencap - 1); it->seen[j] != 0;
+			     j = (j + 1) & (it->seencap - 1))
+				;
+			it->seen[j] = old[i];
+		}
+		free(old);
+	}
+	for (j = h & (it->seencap - 1); it->seen[j] != 0;
+	     j = (j + 1) & (it->seencap - 1))
+		if (it->seen[j] == h)
+			return false;
+	it->seen[j] = h;
+	it->nseen++;
+	return true;
+}
 
 static void emit(struct sc_reattach *it, enum sc_client_event_kind kind,
     const struct sc_error *e, enum sc_retry_reason why, int64_t delay,
@@ -289,7 +347,7 @@ release_all_once(struct sc_reattach *it)
 	}
 	pthread_mutex_unlock(&it->lock);
 	if (go)
-		sc_client_release_all(it->c, it->opid);
+		sc_client_release_async(it->c, it->opid, NULL, it->o.deadline);
 }
 
 static bool
@@ -309,6 +367,12 @@ fail(struct sc_reattach *it, const struct sc_error *e, struct sc_error *err)
 	close_stream(it);
 	it->state = ST_FAILED;
 	it->final_err = *e;
+	if (e->status == SC_ST_DENIED) {
+		/* Refused for who we are: a release would be refused too. */
+		pthread_mutex_lock(&it->lock);
+		it->released = true;
+		pthread_mutex_unlock(&it->lock);
+	}
 	release_all_once(it);
 	if (err != NULL)
 		*err = *e;
@@ -353,9 +417,105 @@ backoff_sleep(struct sc_reattach *it, int64_t ms)
 	return rc;
 }
 
+/* snprintf for messages, where cutting a long one short is fine. */
+static void msgf(char *out, size_t outsz, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+msgf(char *out, size_t outsz, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out, outsz, fmt, ap);
+	va_end(ap);
+}
+
+/* The deadline came while a retry waited out e. */
+static int
+fail_deadline(struct sc_reattach *it, const struct sc_error *e,
+    struct sc_error *err)
+{
+	struct sc_error f = *e;
+	char what[64];
+
+	snprintf(what, sizeof(what), "operation %s", it->opid);
+	sc_client_timed_out(what, &f);
+	return fail(it, &f, err);
+}
+
+/* The server did not answer for the client's unreachable limit. */
+static int
+fail_silent(struct sc_reattach *it, const struct sc_error *e,
+    struct sc_error *err)
+{
+	struct sc_error f = *e;
+	char secs[SC_CLIENT_SECS_STRLEN];
+	const char *t = sc_client_target(it->c);
+
+	sc_client_format_secs(sc_client_unreachable_ms(it->c), secs);
+	msgf(f.msg, sizeof(f.msg),
+	    "operation %s: %s (no answer from %s%s%s for %s, gave up after %d %s)",
+	    it->opid, e->msg, t[0] != '\0' ? "'" : "",
+	    t[0] != '\0' ? t : "the server", t[0] != '\0' ? "'" : "", secs,
+	    it->rs.attempt, it->rs.attempt == 1 ? "retry" : "retries");
+	return fail(it, &f, err);
+}
+
+/* Tell the user about the retry to come (-v and a progress line). */
+static void
+retry_event(struct sc_reattach *it, const struct sc_error *e,
+    enum sc_retry_reason why, int64_t delay, int max)
+{
+	struct sc_client_event ev;
+	char secs[SC_CLIENT_SECS_STRLEN], quiet[SC_CLIENT_SECS_STRLEN];
+	char limit[SC_CLIENT_SECS_STRLEN], text[1400], status[400], more[96];
+	const char *t = sc_client_target(it->c);
+	const char *verb = it->need_execute ? "retrying" : "reattaching";
+
+	memset(&ev, 0, sizeof(ev));
+	ev.silent_ms = sc_client_silent_ms(it->c);
+	ev.give_up_ms = sc_client_unreachable_ms(it->c);
+	sc_client_format_secs(delay, secs);
+	if (why == SC_RETRY_UNAVAILABLE && ev.silent_ms >= 0) {
+		/* Nothing answers: say whom we call, and for how long. */
+		more[0] = '\0';
+		sc_client_format_secs(ev.silent_ms, quiet);
+		sc_client_format_secs(ev.give_up_ms, limit);
+		if (ev.silent_ms >= 1000 && ev.give_up_ms > 0)
+			msgf(more, sizeof(more),
+			    " (no answer for %s; giving up at %s)", quiet,
+			    limit);
+		else if (ev.silent_ms >= 1000)
+			msgf(more, sizeof(more), " (no answer for %s)", quiet);
+		msgf(text, sizeof(text),
+		    "reconnecting%s%s%s, attempt %d of %d, %s in %s%s",
+		    t[0] != '\0' ? " to '" : "", t, t[0] != '\0' ? "'" : "",
+		    it->rs.attempt, max, verb, secs, more);
+	} else
+		msgf(text, sizeof(text), "%s, %s in %s (attempt %d of %d)",
+		    sc_retry_reason_str(why), verb, secs, it->rs.attempt, max);
+	sc_client_retry_status(it->c, why, it->rs.attempt, delay, ev.silent_ms,
+	    status, sizeof(status));
+	ev.kind = SC_CLIENT_EV_RETRY;
+	ev.operation_id = it->opid;
+	ev.response_id = it->last_rid;
+	ev.reason = why;
+	ev.delay_ms = delay;
+	ev.attempt = it->rs.attempt;
+	ev.max_attempts = max;
+	ev.err = e;
+	ev.text = text;
+	ev.status = status;
+	sc_client_emit(it->c, &ev);
+}
+
 /*
  * Spend one attempt of the current budget on e (reason why): wait the
- * backoff and return 0 so the caller opens a new stream, or fail.
+ * backoff and return 0 so the caller opens a new stream, or fail.  The
+ * wait is cut short so the next attempt comes by the deadline and by
+ * the end of the time the server may stay silent (core/retry.h); when
+ * either has come, fail with its error.
  */
 static int
 backoff(struct sc_reattach *it, const struct sc_error *e,
@@ -363,8 +523,7 @@ backoff(struct sc_reattach *it, const struct sc_error *e,
 {
 	struct sc_retry_policy pol = it->o.policy;
 	struct sc_error last = *e;
-	int64_t delay;
-	char secs[SC_CLIENT_SECS_STRLEN];
+	int64_t delay, left;
 	size_t n;
 
 	pol.max_retries = sc_client_max_retries(it->c, &it->o.policy);
@@ -379,18 +538,44 @@ backoff(struct sc_reattach *it, const struct sc_error *e,
 			    (long long)(it->rs.elapsed_ms / 1000));
 		return fail(it, &last, err);
 	}
-	/* A wait that would outlive the deadline: report the real error. */
-	if (it->o.deadline != NULL && sc_ms_until(it->o.deadline) < delay)
-		return fail(it, &last, err);
-	sc_client_format_secs(delay, secs);
-	emit(it, SC_CLIENT_EV_RETRY, e, why, delay, it->rs.attempt,
-	    pol.max_retries, "%s, %s in %s (attempt %d of %d)",
-	    sc_retry_reason_str(why),
-	    it->need_execute ? "retrying" : "reattaching", secs, it->rs.attempt,
-	    pol.max_retries);
+	if ((left = sc_client_silence_left(it->c)) == 0) {
+		it->rs.attempt--; /* this one is not made */
+		return fail_silent(it, &last, err);
+	}
+	delay = sc_retry_cap(delay, left);
+	if (it->o.deadline != NULL) {
+		if ((left = sc_ms_until(it->o.deadline)) <= 0)
+			return fail_deadline(it, &last, err);
+		delay = sc_retry_cap(delay, left);
+	}
+	retry_event(it, e, why, delay, pol.max_retries);
 	if (backoff_sleep(it, delay) == -1)
 		return fail_interrupted(it, err);
+	if (it->o.deadline != NULL && sc_ms_until(it->o.deadline) <= 0)
+		return fail_deadline(it, &last, err);
 	return 0;
+}
+
+/*
+ * Whether the caller's deadline has come.  A timeout that ends within a
+ * few ms before it is the deadline's own (gRPC's deadline and our waits
+ * may end a little early): e is taken as the deadline then, rather than
+ * as a failure to retry for the last milliseconds.
+ */
+#define DEADLINE_SLACK_MS 10
+
+static bool
+deadline_came(const struct sc_reattach *it, const struct sc_error *e)
+{
+	int64_t left;
+
+	if (it->o.deadline == NULL)
+		return false;
+	if ((left = sc_ms_until(it->o.deadline)) <= 0)
+		return true;
+	return left <= DEADLINE_SLACK_MS && e != NULL &&
+	    (e->status == SC_ST_TIMEOUT ||
+		e->rpc_code == SC_GRPC_DEADLINE_EXCEEDED);
 }
 
 /*
@@ -408,7 +593,7 @@ handle_failure(struct sc_reattach *it, const struct sc_error *e,
 	close_stream(it);
 	if (is_aborted(it))
 		return fail_interrupted(it, err);
-	if (it->o.deadline != NULL && sc_ms_until(it->o.deadline) <= 0) {
+	if (deadline_came(it, e)) {
 		sc_error_init(&f);
 		sc_error_set(&f, SC_ST_TIMEOUT, "operation %s timed out",
 		    it->opid);
@@ -609,7 +794,8 @@ sc_reattach_next(struct sc_reattach *it,
 		rel = !it->released;
 		pthread_mutex_unlock(&it->lock);
 		if (rel)
-			sc_client_release_until(it->c, it->opid, it->last_rid);
+			sc_client_release_async(it->c, it->opid, it->last_rid,
+			    it->o.deadline);
 		it->pending_release = false;
 	}
 	for (;;) {
@@ -664,6 +850,18 @@ sc_reattach_next(struct sc_reattach *it,
 				    it->nstreams == 1 ? "" : "s");
 				release_all_once(it);
 				return 0;
+			}
+			if (m->response_id != NULL &&
+			    m->response_id[0] != '\0' &&
+			    !note_id(it, m->response_id)) {
+				sc_error_set(&e, SC_ST_PROTOCOL,
+				    "server sent response '%s' of operation %s a second time (on stream %llu, after '%s'); refusing to repeat its rows",
+				    m->response_id, it->opid,
+				    (unsigned long long)it->nstreams,
+				    it->last_rid != NULL ? it->last_rid : "");
+				protobuf_c_message_free_unpacked(&m->base,
+				    NULL);
+				return fail(it, &e, err);
 			}
 			if (m->response_id != NULL &&
 			    m->response_id[0] != '\0') {

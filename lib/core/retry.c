@@ -119,6 +119,22 @@ sc_retry_reason_str(enum sc_retry_reason why)
 	return "unknown reason";
 }
 
+int64_t
+sc_retry_silence_left(int64_t silent_ms, int64_t limit_ms)
+{
+	if (limit_ms <= 0 || silent_ms < 0)
+		return -1;
+	return silent_ms >= limit_ms ? 0 : limit_ms - silent_ms;
+}
+
+int64_t
+sc_retry_cap(int64_t delay, int64_t left_ms)
+{
+	if (left_ms < 0 || delay <= left_ms)
+		return delay;
+	return left_ms;
+}
+
 int
 sc_retry_sleep_ms(int64_t ms, const struct timespec *deadline)
 {

@@ -7,6 +7,13 @@
  * sc_retry_next_delay() is pure (the random number is a parameter), so
  * the whole sequence can be unit-tested without a clock;
  * sc_retry_sleep_ms() is the only function that sleeps.
+ *
+ * Two limits come on top of Spark's policy, so a dead server cannot keep
+ * a client waiting for the policy's ten minutes: a server that has not
+ * answered anything for SC_RETRY_UNREACHABLE_MS is given up
+ * (sc_retry_silence_left()), and no wait outlasts the caller's deadline
+ * (sc_retry_cap()): the last attempt comes at the limit, not a backoff
+ * step before it.
  */
 
 #ifndef SC_RETRY_H
@@ -17,6 +24,13 @@
 #include <time.h>
 
 struct sc_error;
+
+/*
+ * How long a server may stay silent (no message, no status other than
+ * UNAVAILABLE) before a retry loop gives up, unless the caller sets
+ * another limit (sc_client_opts.unreachable_ms, --unreachable-timeout).
+ */
+#define SC_RETRY_UNREACHABLE_MS 60000
 
 /* Spark's DefaultPolicy; sc_retry_policy_default() fills these values. */
 struct sc_retry_policy {
@@ -77,6 +91,20 @@ bool sc_retry_classify(const struct sc_error *err, enum sc_retry_reason *why);
 
 /* A short phrase for a reason, e.g. "server unavailable". */
 const char *sc_retry_reason_str(enum sc_retry_reason why);
+
+/*
+ * How much longer a retry loop may wait for a server that has been
+ * silent for silent_ms (-1: it answered last time) when it may stay
+ * silent for limit_ms (0 or less: forever): -1 when no limit applies,
+ * else limit_ms - silent_ms, at least 0 (0: give up now).
+ */
+int64_t sc_retry_silence_left(int64_t silent_ms, int64_t limit_ms);
+
+/*
+ * A backoff delay shortened to a limit: delay when left_ms is -1 (no
+ * limit) or not smaller, else left_ms (at least 0).
+ */
+int64_t sc_retry_cap(int64_t delay, int64_t left_ms);
 
 /*
  * Sleep ms milliseconds (restarting after signals).  If deadline is not

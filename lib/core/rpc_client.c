@@ -17,6 +17,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/rpc_int.h"
@@ -124,6 +128,7 @@ struct ccall {
 	grpc_slice details;
 	const char *errstr;
 	grpc_byte_buffer *send_bb;
+	size_t sent_max; /* largest message sent on the call */
 	grpc_byte_buffer *recv_bb;
 	bool status_done;
 	atomic_bool cancelled;
@@ -139,12 +144,29 @@ struct sc_rpc_upload {
 	bool finished;
 };
 
+/*
+ * Whether pem holds a certificate OpenSSL can read.  gRPC takes any
+ * bytes as roots and only fails, much later and with "empty address
+ * list", when it tries to connect.
+ */
 static bool
-is_loopback(const char *host)
+pem_has_cert(const char *pem)
 {
-	return strcasecmp(host, "localhost") == 0 ||
-	    strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0 ||
-	    strcasecmp(host, "ip6-localhost") == 0;
+	STACK_OF(X509_INFO) * infos;
+	BIO *bio;
+	int i, n = 0;
+
+	if ((bio = BIO_new_mem_buf(pem, -1)) == NULL)
+		return false;
+	if ((infos = PEM_X509_INFO_read_bio(bio, NULL, NULL, NULL)) != NULL) {
+		for (i = 0; i < sk_X509_INFO_num(infos); i++)
+			if (sk_X509_INFO_value(infos, i)->x509 != NULL)
+				n++;
+		sk_X509_INFO_pop_free(infos, X509_INFO_free);
+	}
+	BIO_free(bio);
+	ERR_clear_error();
+	return n > 0;
 }
 
 static int
@@ -175,12 +197,18 @@ client_creds(const struct sc_uri *u, const char *ca_file, struct sc_error *err)
 	grpc_channel_credentials *creds;
 	char *pem = NULL;
 
-	if (!u->use_ssl && ca_file == NULL &&
-	    (!u->has_token || is_loopback(u->host)))
+	/* Whether a token turns TLS on is core/client's decision. */
+	if (!u->use_ssl && ca_file == NULL)
 		return grpc_insecure_credentials_create();
 	if (ca_file != NULL &&
 	    (pem = sc_rpc_read_file(ca_file, "CA file", err)) == NULL)
 		return NULL;
+	if (pem != NULL && !pem_has_cert(pem)) {
+		free(pem);
+		sc_error_set(err, SC_ST_USAGE,
+		    "CA file '%s' holds no PEM certificate", ca_file);
+		return NULL;
+	}
 	creds = grpc_ssl_credentials_create(pem, NULL, NULL, NULL);
 	free(pem);
 	if (creds == NULL)
@@ -428,6 +456,30 @@ cc_start_status(struct ccall *c, struct sc_error *err)
 	return cc_start(c, CT_STATUS, &op, 1, err);
 }
 
+/*
+ * gRPC refuses a received message over the channel's limit with
+ * RESOURCE_EXHAUSTED "Received message larger than max (N vs. M)", which
+ * would read as the server's refusal (exit 1).  When N is not the size
+ * of a message we sent (a server says the same of a request too large
+ * for it), the reply was too large for us: a reply we cannot take,
+ * exit 7, with the knob that raises the limit.
+ */
+static void
+too_large(const struct ccall *c, struct sc_error *err)
+{
+	unsigned long long got, max;
+
+	if (c->status != GRPC_STATUS_RESOURCE_EXHAUSTED ||
+	    sscanf(err->msg, "Received message larger than max (%llu vs. %llu)",
+		&got, &max) != 2 ||
+	    got == (unsigned long long)c->sent_max)
+		return;
+	err->status = SC_ST_PROTOCOL;
+	snprintf(err->msg, sizeof(err->msg),
+	    "'%s' sent a message of %llu bytes, more than the limit of %llu (grpc_max_message_size in the server address)",
+	    c->rpc->target, got, max);
+}
+
 /* Turn the received status into err; always -1. */
 static int
 cc_status_error(struct ccall *c, struct sc_error *err)
@@ -458,6 +510,7 @@ cc_status_error(struct ccall *c, struct sc_error *err)
 	if (c->status == GRPC_STATUS_DEADLINE_EXCEEDED)
 		err->status = SC_ST_TIMEOUT;
 	sc_error_reword_transport(err, c->rpc->target);
+	too_large(c, err);
 	return -1;
 }
 
@@ -519,6 +572,7 @@ sc_rpc_unary(struct sc_rpc *rpc, const char *method, const void *req,
 	if (cc_open(&c, rpc, method, deadline, err) == -1)
 		goto out;
 	c.send_bb = sc_rpc_make_bb(req, reqlen);
+	c.sent_max = reqlen;
 	op_send_md(&ops[0], rpc);
 	sc_rpc_op(&ops[1], GRPC_OP_SEND_MESSAGE);
 	ops[1].data.send_message.send_message = c.send_bb;
@@ -559,6 +613,7 @@ sc_rpc_stream_open(struct sc_rpc *rpc, const char *method, const void *req,
 	if (cc_open(&s->c, rpc, method, deadline, err) == -1)
 		goto fail;
 	s->c.send_bb = sc_rpc_make_bb(req, reqlen);
+	s->c.sent_max = reqlen;
 	op_send_md(&ops[0], rpc);
 	sc_rpc_op(&ops[1], GRPC_OP_SEND_MESSAGE);
 	ops[1].data.send_message.send_message = s->c.send_bb;
@@ -699,6 +754,8 @@ sc_rpc_upload_write(struct sc_rpc_upload *up, const void *msg, size_t len,
 	if (up_check(up, err) == -1 || up_wait_send(up, err) == -1)
 		return -1;
 	c->send_bb = sc_rpc_make_bb(msg, len);
+	if (len > c->sent_max)
+		c->sent_max = len;
 	sc_rpc_op(&op, GRPC_OP_SEND_MESSAGE);
 	op.data.send_message.send_message = c->send_bb;
 	if (cc_start(c, CT_SEND, &op, 1, err) == -1) {

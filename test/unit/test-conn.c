@@ -2,16 +2,21 @@
 
 /*
  * test-conn.c: the connection options (core/conn): each option, the
- * refusals with their messages, and the address they add up to.
+ * refusals with their messages, the address they add up to, secrets
+ * that would travel in the clear, the unreachable limit and CA files.
  */
 
 #include "core/conn.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/client.h"
 #include "core/error.h"
+#include "core/retry.h"
 #include "core/uri.h"
 #include "core/xmem.h"
 #include "tap.h"
@@ -43,7 +48,11 @@ test_table(void)
 	sc_conn_opts_init(&o);
 	for (l = sc_conn_longopts; l->name != NULL; l++, n++) {
 		/* Every option of the table is one sc_conn_opt() takes. */
-		is_int(sc_conn_opt(&o, l->val, l->has_arg ? SID : NULL, &err),
+		is_int(sc_conn_opt(&o, l->val,
+			   !l->has_arg				   ? NULL
+			       : l->val == SC_CONN_OPT_UNREACHABLE ? "1s"
+								   : SID,
+			   &err),
 		    l->val == 'H' ? -1 : 0, "--%s is a connection option",
 		    l->name);
 		for (m = l + 1; m->name != NULL; m++)
@@ -59,7 +68,7 @@ test_table(void)
 			ok(l->val >= SC_CONN_OPT_BASE,
 			    "  its number is above a program's own");
 	}
-	is_int(n, 7, "seven connection options");
+	is_int(n, 9, "nine connection options");
 	is_int(sc_conn_opt(&o, 'f', "x", &err), 1, "-f is not one");
 	is_int(sc_conn_opt(&o, 't', "1s", &err), 1, "-t is not one");
 	sc_conn_opts_release(&o);
@@ -185,11 +194,240 @@ test_uri(void)
 	sc_conn_opts_release(&o);
 }
 
+static void
+test_loopback(void)
+{
+	static const struct {
+		const char *host;
+		bool loop;
+	} t[] = {
+		{ "localhost", true },
+		{ "LocalHost", true },
+		{ "localhost.", true },
+		{ "ip6-localhost", true },
+		{ "127.0.0.1", true },
+		{ "127.255.3.4", true },
+		{ "::1", true },
+		{ "0:0:0:0:0:0:0:1", true },
+		{ "::ffff:127.0.0.2", true },
+		{ "128.0.0.1", false },
+		{ "192.0.2.1", false },
+		{ "10.0.0.1", false },
+		{ "::2", false },
+		{ "::ffff:10.0.0.1", false },
+		{ "127.evil.example", false },
+		{ "localhost.evil.example", false },
+		{ "127.0.0.1.nip.io", false },
+		{ "", false },
+	};
+	size_t i;
+
+	for (i = 0; i < SC_NELEM(t); i++)
+		is_int(sc_conn_loopback(t[i].host), t[i].loop,
+		    "loopback '%s': %s", t[i].host, t[i].loop ? "yes" : "no");
+}
+
+/* sc_conn_uri() on spec with the options given; err->msg or "". */
+static int
+secret(const char *spec, const char *token, bool tls, bool insecure,
+    const char *header_opt, struct sc_error *err)
+{
+	struct sc_conn_opts o;
+	struct sc_uri u;
+	int rc;
+
+	sc_conn_opts_init(&o);
+	sc_error_init(err);
+	o.server = spec;
+	o.token = token;
+	o.tls = tls;
+	o.insecure = insecure;
+	if (header_opt != NULL)
+		sc_conn_opt(&o, 'H', header_opt, err);
+	sc_uri_init(&u);
+	rc = sc_conn_uri(&o, &u, err);
+	sc_uri_release(&u);
+	sc_conn_opts_release(&o);
+	return rc;
+}
+
+static void
+test_secrets(void)
+{
+	struct sc_error err;
+
+	/* Refused: a token with use_ssl=false, a header without TLS. */
+	is_int(secret("sc://192.0.2.1/;use_ssl=false", "t", false, false, NULL,
+		   &err),
+	    -1, "token, use_ssl=false, off loopback: refused");
+	is_str(err.msg,
+	    "refusing to send the token without TLS to '192.0.2.1:15002' (use_ssl=false): use TLS (use_ssl=true or --tls), or --insecure to send it anyway",
+	    "  message");
+	is_int(err.status, SC_ST_USAGE, "  exit 2");
+	is_int(secret("sc://db.example:7/;token=t;use_ssl=false", NULL, false,
+		   false, NULL, &err),
+	    -1, "the URI's own token: refused too");
+	is_int(secret("sc://[2001:db8::1]:7/;use_ssl=false;token=t", NULL,
+		   false, false, NULL, &err),
+	    -1, "an IPv6 host: refused");
+	is_str(err.msg,
+	    "refusing to send the token without TLS to '[2001:db8::1]:7' (use_ssl=false): use TLS (use_ssl=true or --tls), or --insecure to send it anyway",
+	    "  message with brackets");
+	is_int(secret("sc://127.evil.example/;use_ssl=false", "t", false, false,
+		   NULL, &err),
+	    -1, "a name that starts like 127.: refused");
+	is_int(secret("sc://192.0.2.1", NULL, false, false,
+		   "authorization=Bearer t", &err),
+	    -1, "an authorization header without TLS: refused");
+	is_str(err.msg,
+	    "refusing to send the authorization header without TLS to '192.0.2.1:15002': use TLS (use_ssl=true or --tls), or --insecure to send it anyway",
+	    "  message");
+	is_int(secret("sc://192.0.2.1/;authorization=Bearer%20t", NULL, false,
+		   false, NULL, &err),
+	    -1, "the same header in the URI: refused");
+
+	/* Allowed. */
+	is_int(secret("sc://192.0.2.1/;use_ssl=false", "t", false, true, NULL,
+		   &err),
+	    0, "--insecure: allowed");
+	is_int(secret("sc://192.0.2.1", NULL, false, true,
+		   "authorization=Bearer t", &err),
+	    0, "--insecure: the header too");
+	is_int(secret("sc://192.0.2.1/;use_ssl=false", "t", true, false, NULL,
+		   &err),
+	    0, "--tls: allowed");
+	is_int(secret("sc://192.0.2.1", "t", false, false, NULL, &err), 0,
+	    "a token, use_ssl not given: allowed (it turns TLS on)");
+	is_int(secret("sc://192.0.2.1/;use_ssl=true", NULL, false, false,
+		   "authorization=Bearer t", &err),
+	    0, "the header over TLS: allowed");
+	is_int(secret("sc://127.0.0.1:9/;use_ssl=false", "t", false, false,
+		   NULL, &err),
+	    0, "127.0.0.1: allowed");
+	is_int(secret("sc://localhost/;use_ssl=false", "t", false, false, NULL,
+		   &err),
+	    0, "localhost: allowed");
+	is_int(secret("sc://[::1]:9/;use_ssl=false", "t", false, false, NULL,
+		   &err),
+	    0, "::1: allowed");
+	is_int(secret("sc://192.0.2.1/;use_ssl=false", NULL, false, false, NULL,
+		   &err),
+	    0, "no secret: allowed");
+	setenv("SPARK_REMOTE", "sc://192.0.2.1/;use_ssl=false;token=t", 1);
+	is_int(secret(NULL, NULL, false, false, NULL, &err), -1,
+	    "the address from SPARK_REMOTE: refused");
+	unsetenv("SPARK_REMOTE");
+}
+
+static void
+test_unreachable(void)
+{
+	struct sc_conn_opts o;
+	struct sc_client_opts co;
+	struct sc_client *c;
+	struct sc_error err;
+
+	sc_conn_opts_init(&o);
+	is_int(o.unreachable_ms, -1, "--unreachable-timeout: not given");
+	is_int(sc_conn_opt(&o, SC_CONN_OPT_UNREACHABLE, "1.5s", &err), 0,
+	    "--unreachable-timeout 1.5s");
+	is_int(o.unreachable_ms, 1500, "  1500 ms");
+	is_int(sc_conn_opt(&o, SC_CONN_OPT_UNREACHABLE, "soon", &err), -1,
+	    "--unreachable-timeout soon");
+	is_str(err.msg,
+	    "invalid --unreachable-timeout: 'soon' is not a duration",
+	    "  message");
+	is_int(err.status, SC_ST_USAGE, "  exit 2");
+
+	/* The client takes it; 0 means never; not given, 60 s. */
+	o.server = "sc://127.0.0.1:1";
+	c = sc_client_connect(&o, NULL, &err);
+	is_int(c != NULL ? sc_client_unreachable_ms(c) : -2, 1500,
+	    "the client's limit from the option");
+	sc_client_free(c);
+	o.unreachable_ms = 0;
+	c = sc_client_connect(&o, NULL, &err);
+	is_int(c != NULL ? sc_client_unreachable_ms(c) : -2, -1, "0: no limit");
+	sc_client_free(c);
+	o.unreachable_ms = -1;
+	c = sc_client_connect(&o, NULL, &err);
+	is_int(c != NULL ? sc_client_unreachable_ms(c) : -2,
+	    SC_RETRY_UNREACHABLE_MS, "not given: 60 s");
+	sc_client_free(c);
+	/* The program's own setting wins over the default. */
+	memset(&co, 0, sizeof(co));
+	co.unreachable_ms = 2000;
+	c = sc_client_connect(&o, &co, &err);
+	is_int(c != NULL ? sc_client_unreachable_ms(c) : -2, 2000,
+	    "the program's sc_client_opts");
+	sc_client_free(c);
+	sc_conn_opts_release(&o);
+}
+
+/* A CA file must hold a certificate: say so, instead of gRPC's riddle. */
+static void
+test_ca_file(void)
+{
+	struct sc_conn_opts o;
+	struct sc_client *c;
+	struct sc_error err;
+	char path[] = "/tmp/sc-test-conn-XXXXXX";
+	char want[200];
+	int fd;
+
+	if ((fd = mkstemp(path)) == -1 ||
+	    write(fd, "not a certificate\n", 18) != 18) {
+		ok(0, "cannot make a temporary file");
+		return;
+	}
+	close(fd);
+	sc_conn_opts_init(&o);
+	o.server = "sc://127.0.0.1:1";
+	o.ca_file = path;
+	sc_error_init(&err);
+	c = sc_client_connect(&o, NULL, &err);
+	ok(c == NULL, "a CA file without a certificate is refused");
+	snprintf(want, sizeof(want), "CA file '%s' holds no PEM certificate",
+	    path);
+	is_str(err.msg, want, "  message");
+	is_int(err.status, SC_ST_USAGE, "  exit 2");
+	sc_client_free(c);
+
+	/* Something that looks like PEM but is not a certificate. */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd == -1 ||
+	    write(fd,
+		"-----BEGIN CERTIFICATE-----\nnot base64!\n"
+		"-----END CERTIFICATE-----\n",
+		67) != 67)
+		ok(0, "cannot write the file");
+	if (fd != -1)
+		close(fd);
+	sc_error_init(&err);
+	c = sc_client_connect(&o, NULL, &err);
+	ok(c == NULL && err.status == SC_ST_USAGE,
+	    "a broken PEM block is refused (%s)", err.msg);
+	sc_client_free(c);
+	unlink(path);
+
+	o.ca_file = "/nonexistent/ca.pem";
+	sc_error_init(&err);
+	c = sc_client_connect(&o, NULL, &err);
+	ok(c == NULL && err.status == SC_ST_IO,
+	    "a missing CA file is exit 9 (%s)", err.msg);
+	sc_client_free(c);
+	sc_conn_opts_release(&o);
+}
+
 int
 main(void)
 {
 	test_table();
 	test_refused();
 	test_uri();
+	test_loopback();
+	test_secrets();
+	test_unreachable();
+	test_ca_file();
 	return tap_done();
 }

@@ -454,6 +454,50 @@ test_params(void)
 	sc_buf_release(&b);
 }
 
+/*
+ * A NUL byte would cut SQL short without a word: protobuf-c hands a
+ * string over as a C string.  Refused in script text and in plan files.
+ */
+static void
+test_nul(void)
+{
+	struct sc_error err;
+	struct sc_plan *p;
+
+	is_int(sc_plan_check_sql("SELECT 1", 8, &err), 0, "NUL: clean SQL");
+	is_int(sc_plan_check_sql("SELECT 1 AS a\0; DROP TABLE x", 28, &err), -1,
+	    "NUL: in SQL text, refused");
+	is_str(err.msg,
+	    "the SQL holds a NUL byte at offset 13; it would be cut short there",
+	    "  message");
+	is_int(err.status, SC_ST_USAGE, "  exit 2");
+	is_int(sc_plan_check_sql("", 0, &err), 0, "NUL: empty text");
+
+	/* Plan{root: Relation{sql{query: "SELECT 1 AS a\0; DROP TABLE x"}}} */
+	p = sc_plan_parse(BYTES("\x0a\x20\x52\x1e\x0a\x1cSELECT 1 AS a\0; "
+				"DROP TABLE x"),
+	    "nul.bin", &err);
+	ok(p == NULL, "NUL: in a plan file's SQL, refused");
+	is_str(err.msg,
+	    "'nul.bin' holds a string with a NUL byte, which would be sent cut short",
+	    "  message");
+	is_int(err.status, SC_ST_USAGE, "  exit 2");
+	/* The same with a space: parsed. */
+	p = sc_plan_parse(BYTES("\x0a\x20\x52\x1e\x0a\x1cSELECT 1 AS a ; "
+				"DROP TABLE x"),
+	    "ok.bin", &err);
+	ok(p != NULL, "NUL: the same plan without it parses");
+	sc_plan_free(p);
+	/* In a command's SqlCommand.sql, two levels down. */
+	p = sc_plan_parse(BYTES("\x12\x06\x2a\x04\x0a\x02x\0"), "c.bin", &err);
+	ok(p == NULL, "NUL: in SqlCommand.sql, refused");
+	/* Bytes fields may hold NUL (Arrow data): Plan{root: local_relation
+	   {data: "\0\0"}}. */
+	p = sc_plan_parse(BYTES("\x0a\x06\x5a\x04\x0a\x02\0\0"), "l.bin", &err);
+	ok(p != NULL, "NUL: in a bytes field, fine");
+	sc_plan_free(p);
+}
+
 int
 main(void)
 {
@@ -461,5 +505,6 @@ main(void)
 	test_params();
 	test_parse();
 	test_results();
+	test_nul();
 	return tap_done();
 }

@@ -80,6 +80,9 @@ struct fake {
 	int cancels, frees, stalls_with_wait;
 	int64_t sleeps[MAXLOG];
 	int nsleeps;
+	int64_t now; /* the client's clock: f_sleep and f_unary move it */
+	int64_t unary_ms; /* each ReleaseExecute takes this long */
+	int unary_code; /* gRPC code of the failures rel_fail makes */
 
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -267,12 +270,14 @@ f_unary(void *ctx, const char *method, const void *req, size_t reqlen,
 	    NULL);
 	pthread_mutex_lock(&f->lock);
 	f->in_unary++;
+	f->now += f->unary_ms;
 	pthread_cond_broadcast(&f->cond);
 	while (f->gate_closed)
 		pthread_cond_wait(&f->cond, &f->lock);
 	if (f->rel_fail > 0) {
 		f->rel_fail--;
-		rc = sc_error_from_grpc(err, SC_GRPC_UNAVAILABLE,
+		rc = sc_error_from_grpc(err,
+		    f->unary_code != 0 ? f->unary_code : SC_GRPC_UNAVAILABLE,
 		    "connection reset", NULL, 0);
 	} else if (f->nrels < MAXLOG) {
 		l = &f->rels[f->nrels++];
@@ -300,7 +305,21 @@ f_sleep(void *arg, int64_t ms)
 	(void)arg;
 	if (F.nsleeps < MAXLOG)
 		F.sleeps[F.nsleeps++] = ms;
+	pthread_mutex_lock(&F.lock);
+	F.now += ms;
+	pthread_mutex_unlock(&F.lock);
 	return 0;
+}
+
+static int64_t
+f_now(void)
+{
+	int64_t t;
+
+	pthread_mutex_lock(&F.lock);
+	t = F.now;
+	pthread_mutex_unlock(&F.lock);
+	return t;
 }
 
 static uint32_t
@@ -313,8 +332,10 @@ zero_rnd(void)
 
 static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
 static char ev_text[MAXLOG][256];
+static char ev_status[MAXLOG][128];
 static enum sc_client_event_kind ev_kind[MAXLOG];
 static enum sc_retry_reason ev_reason[MAXLOG];
+static int64_t ev_silent[MAXLOG];
 static int nev;
 
 static void
@@ -324,6 +345,9 @@ on_event(const struct sc_client_event *ev, void *arg)
 	pthread_mutex_lock(&ev_lock);
 	if (nev < MAXLOG) {
 		snprintf(ev_text[nev], sizeof(ev_text[nev]), "%s", ev->text);
+		snprintf(ev_status[nev], sizeof(ev_status[nev]), "%s",
+		    ev->status != NULL ? ev->status : "");
+		ev_silent[nev] = ev->silent_ms;
 		ev_kind[nev] = ev->kind;
 		ev_reason[nev] = ev->reason;
 		nev++;
@@ -345,7 +369,7 @@ find_event(enum sc_client_event_kind k, int from)
 /* ------------------------------------------------------------ helpers */
 
 static struct sc_client *
-client(int connect_retries)
+client_limit(int connect_retries, int64_t unreachable_ms)
 {
 	struct sc_client_opts o;
 	struct sc_retry_policy rp;
@@ -360,10 +384,18 @@ client(int connect_retries)
 	o.user_id = "tester";
 	o.connect_retries = connect_retries;
 	o.release_policy = &rp;
+	o.unreachable_ms = unreachable_ms;
+	o.now_ms = f_now;
 	o.on_event = on_event;
 	c = sc_client_new_transport(&fake_transport, &F, NULL, &o, NULL);
 	nev = 0;
 	return c;
+}
+
+static struct sc_client *
+client(int connect_retries)
+{
+	return client_limit(connect_retries, 0);
 }
 
 static void
@@ -666,14 +698,12 @@ test_fresh_budget(void)
 	is_str(F.opens[4].last, "r2", "budget: then after r2");
 	i = find_event(SC_CLIENT_EV_RETRY, 0);
 	is_str(i >= 0 ? ev_text[i] : "",
-	    "server unavailable, reattaching "
-	    "in 0.05s (attempt 1 of 3)",
+	    "reconnecting, attempt 1 of 3, reattaching in 0.05s",
 	    "budget: retry message");
 	i = find_event(SC_CLIENT_EV_RETRY, i + 1);
 	i = find_event(SC_CLIENT_EV_RETRY, i + 1);
 	is_str(i >= 0 ? ev_text[i] : "",
-	    "server unavailable, reattaching "
-	    "in 0.8s (attempt 3 of 3)",
+	    "reconnecting, attempt 3 of 3, reattaching in 0.8s",
 	    "budget: third retry message");
 	sc_reattach_close(it);
 	sc_client_free(c);
@@ -925,6 +955,24 @@ test_attach(void)
 	is_str(ids, "r6", "attach --after: the rest");
 	sc_reattach_close(it);
 	sc_client_free(c);
+
+	/* The response attached after is not taken again. */
+	{
+		static const struct seg s3[] = {
+			{ { RESP("r5"), RESP("r6"), COMPLETE } },
+		};
+
+		fake_reset();
+		script(s3, 1);
+		c = client(-1);
+		it = sc_reattach_attach(c,
+		    "0a0b0c0d-0000-4000-8000-000000000001", "r5", &o, &err);
+		is_int(drain(it, ids, sizeof(ids), &err), -1,
+		    "attach --after r5, r5 again: refused");
+		is_int(err.status, SC_ST_PROTOCOL, "  exit 7");
+		sc_reattach_close(it);
+		sc_client_free(c);
+	}
 
 	ok(sc_reattach_attach(c = client(-1), "nope", NULL, &o, &err) == NULL &&
 		err.status == SC_ST_USAGE,
@@ -1242,6 +1290,411 @@ test_release_worker(void)
 	sc_client_free(c);
 }
 
+/*
+ * A server that stops answering is given up after the client's
+ * unreachable limit (10 s here), not after the policy's 15 retries: the
+ * backoff climbs as usual, the last wait is cut short so the final
+ * attempt comes at the limit, and the error names the operation.
+ */
+static void
+test_silence(void)
+{
+	static const struct seg s[] = {
+		{ { RESP("r1"),
+		    ERR(SC_GRPC_UNAVAILABLE, "connection reset") } },
+		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+		{ { RESP("never") } },
+	};
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	char ids[256], want[300];
+	int i;
+
+	fake_reset();
+	script(s, 8);
+	c = client_limit(-1, 10000);
+	is_int(sc_client_unreachable_ms(c), 10000, "silence: the limit");
+	opts(&o, 15);
+	o.policy.initial_ms = 50;
+	o.policy.multiplier = 4;
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "silence: fails");
+	is_str(ids, "r1", "silence: the response before");
+	is_int(F.nsleeps, 5, "silence: five waits, not fifteen");
+	is_int(F.sleeps[3], 3200, "silence: the fourth as usual");
+	is_int(F.sleeps[4], 10000 - 50 - 200 - 800 - 3200,
+	    "silence: the fifth cut to end at the limit");
+	is_int(F.nopens, 6, "silence: 1 + 5 attempts, the last at 10 s");
+	is_int(err.status, SC_ST_UNAVAILABLE, "silence: exit 4");
+	snprintf(want, sizeof(want),
+	    "operation %s: refused (no answer from the server for 10s, gave up after 5 retries)",
+	    sc_reattach_operation_id(it));
+	is_str(err.msg, want, "silence: the message names the operation");
+	i = find_event(SC_CLIENT_EV_RETRY, 0);
+	is_int(i >= 0 ? ev_silent[i] : -2, 0, "silence: starts at the reset");
+	is_str(i >= 0 ? ev_status[i] : "",
+	    "reconnecting, attempt 1, next in 0.05s",
+	    "silence: the status for a progress line");
+	for (i = find_event(SC_CLIENT_EV_RETRY, i + 1);
+	     i >= 0 && find_event(SC_CLIENT_EV_RETRY, i + 1) >= 0;
+	     i = find_event(SC_CLIENT_EV_RETRY, i + 1))
+		;
+	is_str(i >= 0 ? ev_text[i] : "",
+	    "reconnecting, attempt 5 of 15, reattaching in 5.8s (no answer for 4.3s; giving up at 10s)",
+	    "silence: the -v line says how long and until when");
+	is_int(i >= 0 ? ev_silent[i] : -2, 4250, "silence: silent_ms");
+	sc_reattach_close(it);
+	sc_client_free(c);
+
+	/* An answer in between starts the clock again. */
+	{
+		static const struct seg t[] = {
+			{ { RESP("r1"), ERR(SC_GRPC_UNAVAILABLE, "reset") } },
+			{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+			{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+			{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+			{ { RESP("r2"), ERR(SC_GRPC_UNAVAILABLE, "reset") } },
+			{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+			{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+			{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+			{ { RESP("r3"), COMPLETE } },
+		};
+
+		fake_reset();
+		script(t, 9);
+		c = client_limit(-1, 1000);
+		opts(&o, 15);
+		o.policy.initial_ms = 300;
+		o.policy.multiplier = 1;
+		it = start(c, &o);
+		is_int(drain(it, ids, sizeof(ids), &err), 0,
+		    "silence: 900 ms, an answer, 900 ms: completes");
+		is_str(ids, "r1 r2 r3", "silence: every response");
+		sc_reattach_close(it);
+		sc_client_free(c);
+	}
+
+	/* -1: no limit; the policy's count alone ends it. */
+	fake_reset();
+	script(s, 8);
+	c = client_limit(-1, -1);
+	is_int(sc_client_unreachable_ms(c), -1, "no limit: -1");
+	opts(&o, 3);
+	o.policy.initial_ms = 100000;
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "no limit: fails");
+	is_int(F.nsleeps, 3, "no limit: all three retries");
+	ok(strstr(err.msg, "(gave up after 3 retries in 220s)") != NULL,
+	    "no limit: the count's message (%s)", err.msg);
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
+/*
+ * -t: the deadline cuts the backoff short, the failure is a timeout
+ * (exit 5) at the deadline, naming the operation and the cause, and the
+ * ReleaseAll it leaves is not waited for past the deadline.
+ */
+static void
+test_deadline_caps(void)
+{
+	static const struct seg s[] = {
+		{ { RESP("r1"),
+		    ERR(SC_GRPC_UNAVAILABLE, "connection reset") } },
+		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+		{ { OPENFAIL(SC_GRPC_UNAVAILABLE, "refused") } },
+		{ { RESP("never") } },
+	};
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	struct timespec dl, wait;
+	char ids[256], want[300];
+	int64_t t0, took;
+
+	fake_reset();
+	script(s, 6);
+	c = client(-1);
+	opts(&o, 15);
+	o.sleep = NULL; /* real waits */
+	o.policy.initial_ms = 100;
+	o.policy.multiplier = 4;
+	sc_deadline_in_ms(&dl, 400);
+	o.deadline = &dl;
+	t0 = sc_mono_ms();
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "deadline: fails");
+	took = sc_mono_ms() - t0;
+	ok(took >= 390 && took < 600, "deadline: at the deadline (%lld ms)",
+	    (long long)took);
+	is_int(err.status, SC_ST_TIMEOUT, "deadline: exit 5, not 4");
+	snprintf(want, sizeof(want),
+	    "operation %s timed out; last error: refused",
+	    sc_reattach_operation_id(it));
+	is_str(err.msg, want, "deadline: names the operation and the cause");
+	is_int(F.nopens, 2, "deadline: 100 ms, an attempt, the rest of 400 ms");
+	/* The ReleaseAll past the deadline: one attempt, no retry. */
+	sc_deadline_in_ms(&wait, 2000);
+	t0 = sc_mono_ms();
+	is_int(sc_client_release_wait(c, &wait), 0, "deadline: queue drains");
+	ok(sc_mono_ms() - t0 < 500, "deadline: without waiting");
+	is_int(F.nrels, 2, "deadline: ReleaseUntil r1, then ReleaseAll");
+	is_str(F.rels[1].rid, "", "deadline: the ReleaseAll, sent once");
+	sc_reattach_close(it);
+	sc_client_free(c);
+
+	/* A server that fails it: given up after that one attempt. */
+	fake_reset();
+	script(s, 6);
+	c = client(-1);
+	sc_deadline_in_ms(&dl, 200);
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "deadline 2: fails");
+	pthread_mutex_lock(&F.lock);
+	F.rel_fail = 100;
+	pthread_mutex_unlock(&F.lock);
+	wait_releases(c);
+	{
+		int i = find_event(SC_CLIENT_EV_RELEASE_FAILED, 0);
+		char want_rel[200];
+
+		/* (A ReleaseUntil may have failed the same way first.) */
+		while (i >= 0 && strncmp(ev_text[i], "ReleaseAll", 10) != 0)
+			i = find_event(SC_CLIENT_EV_RELEASE_FAILED, i + 1);
+		snprintf(want_rel, sizeof(want_rel),
+		    "ReleaseAll of operation %s failed: connection reset",
+		    sc_reattach_operation_id(it));
+		is_str(i >= 0 ? ev_text[i] : "", want_rel,
+		    "deadline 2: the release given up, as an event");
+		ok(find_event(SC_CLIENT_EV_RELEASE_RETRY, 0) == -1,
+		    "deadline 2: not retried");
+	}
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
+/*
+ * A wait that ends a few ms before the deadline it was cut to is the
+ * deadline's: "timed out" at once, not a retry for the last ms.
+ */
+static void
+test_deadline_slack(void)
+{
+	static const struct seg s[] = {
+		{ { RESP("r1"), STALL } },
+		{ { RESP("never") } },
+	};
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	struct timespec dl;
+	char ids[256], want[200];
+
+	fake_reset();
+	script(s, 2);
+	c = client(-1);
+	opts(&o, 3);
+	sc_deadline_in_ms(&dl, 5);
+	o.deadline = &dl;
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "slack: fails");
+	is_int(err.status, SC_ST_TIMEOUT, "slack: exit 5");
+	snprintf(want, sizeof(want), "operation %s timed out",
+	    sc_reattach_operation_id(it));
+	is_str(err.msg, want, "slack: the deadline's message");
+	is_int(F.nsleeps, 0, "slack: no retry for the last ms");
+	is_int(F.nopens, 1, "slack: one stream");
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
+/*
+ * Unary calls follow the same limits: a deadline ends the waits at the
+ * deadline with a timeout; a server silent past the limit is given up.
+ */
+static void
+test_unary_limits(void)
+{
+	struct sc_client *c;
+	struct sc_error err;
+	struct timespec dl;
+	int64_t t0, took;
+
+	fake_reset();
+	c = client(-1);
+	F.rel_fail = 1000;
+	sc_deadline_in_ms(&dl, 300);
+	t0 = sc_mono_ms();
+	is_int(sc_client_release_execute(c, "op-1", NULL, NULL, &dl, &err), -1,
+	    "unary deadline: fails");
+	took = sc_mono_ms() - t0;
+	ok(took >= 290 && took < 500, "unary deadline: at it (%lld ms)",
+	    (long long)took);
+	is_int(err.status, SC_ST_TIMEOUT, "unary deadline: exit 5");
+	is_str(err.msg,
+	    "ReleaseExecute timed out; last error: connection reset",
+	    "unary deadline: message");
+	sc_client_free(c);
+
+	fake_reset();
+	c = client_limit(-1, 2500);
+	F.rel_fail = 1000;
+	F.unary_ms = 1000;
+	is_int(sc_client_release_execute(c, "op-1", NULL, NULL, NULL, &err), -1,
+	    "unary silence: fails");
+	is_int(err.status, SC_ST_UNAVAILABLE, "unary silence: exit 4");
+	is_str(err.msg, "connection reset (no answer for 2.5s)",
+	    "unary silence: message");
+	is_int(F.in_unary, 4, "unary silence: the last attempt at the limit");
+	is_int(sc_client_silent_ms(c), 3000, "unary silence: silent_ms");
+	sc_client_free(c);
+
+	/* Any other status is an answer: the silence ends. */
+	fake_reset();
+	c = client_limit(-1, 2500);
+	F.rel_fail = 1;
+	F.unary_code = SC_GRPC_UNAVAILABLE;
+	F.unary_ms = 1000;
+	is_int(sc_client_release_execute(c, "op-1", NULL, NULL, NULL, &err), 0,
+	    "answer: succeeds after one failure");
+	is_int(sc_client_silent_ms(c), -1, "answer: not silent");
+	F.rel_fail = 1;
+	F.unary_code = SC_GRPC_INTERNAL;
+	sc_client_release_execute(c, "op-1", NULL, NULL, NULL, &err);
+	is_int(sc_client_silent_ms(c), -1, "an INTERNAL error: not silent");
+	sc_client_free(c);
+}
+
+/*
+ * A server that refuses who we are (a wrong token) refuses the release
+ * too: no ReleaseAll is sent, so no second error line follows the first.
+ */
+static void
+test_denied(void)
+{
+	static const struct seg s[] = {
+		{ { OPENFAIL(SC_GRPC_UNAUTHENTICATED,
+		    "Invalid authentication token") } },
+	};
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	char ids[256];
+
+	fake_reset();
+	script(s, 1);
+	c = client(-1);
+	opts(&o, 3);
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "denied: fails");
+	is_int(err.status, SC_ST_DENIED, "denied: exit 8");
+	sc_reattach_close(it);
+	wait_releases(c);
+	is_int(F.nrels, 0, "denied: no ReleaseAll");
+	is_int(F.in_unary, 0, "denied: not even tried");
+	sc_client_free(c);
+}
+
+/*
+ * A server that sends a response again after a reattach would repeat
+ * its rows: refused (exit 7), the duplicate never handed out.
+ */
+static void
+test_replay(void)
+{
+	static const struct seg s[] = {
+		{ { RESP("r1"), RESP("r2"), END } },
+		{ { RESP("r1"), RESP("r2"), RESP("r3"), COMPLETE } },
+	};
+	static const struct seg t[] = {
+		{ { RESP("r1"), RESP("r2"), END } },
+		{ { RESP("r3"), RESP("r3"), COMPLETE } },
+	};
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	char ids[256], want[300];
+
+	fake_reset();
+	script(s, 2);
+	c = client(-1);
+	opts(&o, 3);
+	o.min_rotation_ms = 0;
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1, "replay: fails");
+	is_str(ids, "r1 r2", "replay: r1 is not handed out twice");
+	is_int(err.status, SC_ST_PROTOCOL, "replay: exit 7");
+	snprintf(want, sizeof(want),
+	    "server sent response 'r1' of operation %s a second time (on stream 2, after 'r2'); refusing to repeat its rows",
+	    sc_reattach_operation_id(it));
+	is_str(err.msg, want, "replay: message");
+	sc_reattach_close(it);
+	sc_client_free(c);
+
+	fake_reset();
+	script(t, 2);
+	c = client(-1);
+	opts(&o, 3);
+	o.min_rotation_ms = 0;
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1,
+	    "repeat in a stream: "
+	    "fails");
+	is_str(ids, "r1 r2 r3", "repeat in a stream: once");
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
+/* Many responses: the id set grows and still tells them apart. */
+static void
+test_many_ids(void)
+{
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	static char rids[MAXSEGS][MAXSTEPS][16];
+	Spark__Connect__ExecutePlanResponse *m;
+	int i, j, n = 0, r;
+
+	fake_reset();
+	for (i = 0; i < MAXSEGS; i++) {
+		for (j = 0; j < MAXSTEPS - 1; j++) {
+			snprintf(rids[i][j], sizeof(rids[i][j]), "id-%d-%d", i,
+			    j);
+			F.segs[i].steps[j].kind = S_RESP;
+			F.segs[i].steps[j].rid = rids[i][j];
+		}
+		F.segs[i].steps[j].kind = i == MAXSEGS - 1 ? S_COMPLETE : S_END;
+	}
+	F.nsegs = MAXSEGS;
+	c = client(-1);
+	opts(&o, 3);
+	o.min_rotation_ms = 0;
+	it = start(c, &o);
+	while ((r = sc_reattach_next(it, &m, &err)) == 1) {
+		n++;
+		protobuf_c_message_free_unpacked(&m->base, NULL);
+	}
+	is_int(r, 0, "many ids: completes");
+	is_int(n, MAXSEGS * (MAXSTEPS - 1), "many ids: every response once");
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
 static void
 test_format_secs(void)
 {
@@ -1282,6 +1735,13 @@ main(void)
 	test_detach();
 	test_user_opid();
 	test_release_worker();
+	test_silence();
+	test_deadline_caps();
+	test_deadline_slack();
+	test_unary_limits();
+	test_denied();
+	test_replay();
+	test_many_ids();
 	test_format_secs();
 	fake_reset();
 	return tap_done();

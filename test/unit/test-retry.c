@@ -2,7 +2,8 @@
 
 /*
  * test-retry.c: Spark's default backoff sequence, server delays, the
- * count and total-time budgets, classification and the sleeper.
+ * count and total-time budgets, classification, the sleeper, and the
+ * unreachable and deadline limits.
  */
 
 #include "core/retry.h"
@@ -254,6 +255,50 @@ test_sleep(void)
 	is_int(sc_retry_sleep_ms(-5, NULL), 0, "negative ms, no deadline");
 }
 
+/*
+ * The two limits on top of the policy: the time a server may stay silent
+ * and the caller's deadline.  With Spark's defaults a dead server costs
+ * 50 + 200 + 800 + 3200 + 12800 + 51200 ms of waits before the seventh
+ * attempt; with the 60 s limit the sixth wait is cut to end at 60 s.
+ */
+static void
+test_limits(void)
+{
+	struct sc_retry_policy p;
+	struct sc_retry_state st;
+	int64_t silent = 0, d = -1, left;
+	int n = 0;
+
+	is_int(SC_RETRY_UNREACHABLE_MS, 60000, "unreachable limit 60 s");
+	is_int(sc_retry_silence_left(-1, 60000), -1, "answered: no limit");
+	is_int(sc_retry_silence_left(0, 60000), 60000, "silent 0: all of it");
+	is_int(sc_retry_silence_left(59999, 60000), 1, "1 ms left");
+	is_int(sc_retry_silence_left(60000, 60000), 0, "at the limit: 0");
+	is_int(sc_retry_silence_left(90000, 60000), 0, "past it: 0");
+	is_int(sc_retry_silence_left(5000, 0), -1, "limit 0: none");
+	is_int(sc_retry_silence_left(5000, -1), -1, "limit -1: none");
+
+	is_int(sc_retry_cap(800, -1), 800, "cap: no limit");
+	is_int(sc_retry_cap(800, 800), 800, "cap: equal");
+	is_int(sc_retry_cap(800, 300), 300, "cap: shortened");
+	is_int(sc_retry_cap(800, 0), 0, "cap: nothing left");
+
+	/* The dead server's sequence under the default limit. */
+	sc_retry_policy_default(&p);
+	p.jitter_ms = 0;
+	sc_retry_state_init(&st, &p);
+	for (;;) {
+		if ((left = sc_retry_silence_left(silent, 60000)) == 0)
+			break;
+		d = sc_retry_cap(sc_retry_next_delay(&p, &st, -1, 0), left);
+		silent += d;
+		n++;
+	}
+	is_int(n, 6, "dead server: six waits");
+	is_int(silent, 60000, "dead server: given up at exactly 60 s");
+	is_int(d, 60000 - 50 - 200 - 800 - 3200 - 12800, "the last one cut");
+}
+
 int
 main(void)
 {
@@ -263,5 +308,6 @@ main(void)
 	test_total_cap();
 	test_classify();
 	test_sleep();
+	test_limits();
 	return tap_done();
 }

@@ -288,10 +288,11 @@ sc_server_conf_set(struct sc_server_conf *conf, const char *key,
 			    "invalid value for '%s': '%s' is not a boolean",
 			    key, value);
 		return 0;
-	case K_TOKEN:
+	case K_TOKEN: {
 		/* Every K_TOKEN field has the size of conf->token. */
 		_Static_assert(sizeof(conf->admin_token) == sizeof(conf->token),
 		    "token fields differ in size");
+	}
 		if (strlen(value) >= sizeof(conf->token))
 			return sc_error_set(err, SC_ST_USAGE,
 			    "invalid value for '%s': longer than %zu bytes",

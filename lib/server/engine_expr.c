@@ -611,6 +611,14 @@ is_num_type(int t)
 }
 
 /* The common type of arguments from..n-1 (step apart), or unknown. */
+/* Field by field: memcmp would read the padding, never written. */
+static bool
+same_etype(const struct sc_etype *a, const struct sc_etype *b)
+{
+	return a->t == b->t && a->prec == b->prec && a->scale == b->scale &&
+	    a->ntz == b->ntz;
+}
+
 static void
 common_type(struct sc_einfo *ei, struct farg *a, size_t from, size_t n,
     size_t step)
@@ -627,8 +635,7 @@ common_type(struct sc_einfo *ei, struct farg *a, size_t from, size_t n,
 		}
 		if (ei->type.t == SC_ETYPE_UNKNOWN) {
 			ei->type = a[i].ei.type;
-		} else if (memcmp(&ei->type, &a[i].ei.type, sizeof(ei->type)) !=
-		    0) {
+		} else if (!same_etype(&ei->type, &a[i].ei.type)) {
 			if (is_num_type(ei->type.t) &&
 			    is_num_type(a[i].ei.type.t) &&
 			    !is_int_type(ei->type.t) !=
@@ -874,7 +881,7 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 			sc_eng_einfo_init(&t);
 			t.type = ei->type;
 			common_type(&t, a, n - 1, n, 1);
-			if (memcmp(&t.type, &ei->type, sizeof(t.type)) != 0 &&
+			if (!same_etype(&t.type, &ei->type) &&
 			    a[n - 1].ei.type.t != SC_ARROW_NULL)
 				ei->type.t = SC_ETYPE_UNKNOWN;
 			sc_eng_einfo_release(&t);

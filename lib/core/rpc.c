@@ -34,7 +34,6 @@ static void
 core_init(void)
 {
 	gpr_set_log_function(core_log);
-	grpc_init();
 	if (getenv("GRPC_VERBOSITY") == NULL)
 		gpr_set_log_verbosity(GPR_LOG_SEVERITY_ERROR);
 }
@@ -43,6 +42,13 @@ void
 sc_rpc_core_start(void)
 {
 	(void)pthread_once(&core_once, core_init);
+	grpc_init();
+}
+
+void
+sc_rpc_core_stop(void)
+{
+	grpc_shutdown();
 }
 
 void

@@ -305,6 +305,7 @@ sc_rpc_free(struct sc_rpc *rpc)
 	free(rpc->md);
 	pthread_mutex_destroy(&rpc->mu);
 	free(rpc);
+	sc_rpc_core_stop();
 }
 
 static grpc_completion_queue *

@@ -28,11 +28,14 @@ struct sc_error;
 #define SC_RPC_DETAILS_KEY "grpc-status-details-bin"
 
 /*
- * grpc_init() once per process (and the core's log routed to sc_debug),
- * never undone: grpc_shutdown() while a channel or server lives breaks
- * it, and at exit it cannot free the core's internal threads anyway.
+ * grpc_init() for one channel or server (the core's log is routed to
+ * sc_debug once per process); sc_rpc_core_stop() undoes it when that
+ * channel or server is gone.  The core counts: the last stop waits for
+ * its background work (a TLS handshake still running, a reconnect timer)
+ * and frees it, so a program exits with nothing of the core left over.
  */
 void sc_rpc_core_start(void);
+void sc_rpc_core_stop(void);
 
 /* Fill a channel argument. */
 void sc_rpc_arg_int(grpc_arg *a, const char *key, int v);

@@ -960,4 +960,5 @@ sc_rpc_server_free(struct sc_rpc_server *srv)
 	pthread_cond_destroy(&srv->cv);
 	pthread_mutex_destroy(&srv->mu);
 	free(srv);
+	sc_rpc_core_stop();
 }

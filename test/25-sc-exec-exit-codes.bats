@@ -160,6 +160,33 @@ logged_error() {
 	[ "$output" = "$(printf '0\n1\n2\n3\n4')" ]
 }
 
+@test "an attach to a session that was released exits 3" {
+	local sid op
+	sid=$(cat /proc/sys/kernel/random/uuid)
+	op=$(sc-exec -q -s "$SPARK_REMOTE;session_id=$sid" --detach \
+	    'SELECT id FROM range(5)')
+	run -0 sc-release -q -s "$SPARK_REMOTE;session_id=$sid" --session
+	run -3 --separate-stderr sc-exec -s "$SPARK_REMOTE;session_id=$sid" \
+	    --attach "$op"
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == "sc-exec: [INVALID_HANDLE.SESSION_CLOSED] "* ]]
+}
+
+@test "an attach that times out leaves the operation where it is" {
+	local sid op
+	sid=$(cat /proc/sys/kernel/random/uuid)
+	op=$(sc-exec -q -s "$SPARK_REMOTE;session_id=$sid" --detach "$LONG")
+	run -5 --separate-stderr sc-exec -s "$SPARK_REMOTE;session_id=$sid" \
+	    -t 2 --attach "$op"
+	[[ "${stderr_lines[0]}" == "sc-exec: operation $op timed out"* ]]
+	# Still running, detached: no ReleaseExecute went out for it.
+	sleep 1
+	run -0 sc-inspect --no-header --fields operation_id,state,attached \
+	    show "$op"
+	[ "$output" = "$(printf '%s\trunning\tfalse' "$op")" ]
+	run -0 sc-release -q -s "$SPARK_REMOTE;session_id=$sid" --interrupt "$op"
+}
+
 @test "a release that fails comes after the error it follows" {
 	start_other
 	local pid=$OTHER_PID

@@ -367,8 +367,17 @@ fail(struct sc_reattach *it, const struct sc_error *e, struct sc_error *err)
 	close_stream(it);
 	it->state = ST_FAILED;
 	it->final_err = *e;
-	if (e->status == SC_ST_DENIED) {
-		/* Refused for who we are: a release would be refused too. */
+	if (e->status == SC_ST_DENIED ||
+	    (it->attach &&
+		(e->status == SC_ST_NOTFOUND ||
+		    e->status == SC_ST_UNAVAILABLE ||
+		    e->status == SC_ST_TIMEOUT))) {
+		/*
+		 * Refused for who we are: a release would be refused too.
+		 * Attached to someone's operation and the server is gone,
+		 * slow or no longer has it: leave it where it is, so the
+		 * next --attach (or its owner) still finds it.
+		 */
 		pthread_mutex_lock(&it->lock);
 		it->released = true;
 		pthread_mutex_unlock(&it->lock);
@@ -616,6 +625,13 @@ handle_failure(struct sc_reattach *it, const struct sc_error *e,
 	if (e->rpc_code == SC_GRPC_DEADLINE_EXCEEDED)
 		return backoff(it, e, SC_RETRY_DEADLINE, err);
 
+	if (it->nresp == 0 && it->attach &&
+	    has_class(e, "INVALID_HANDLE.SESSION_CLOSED")) {
+		/* The session, and every operation in it, is gone. */
+		f = *e;
+		f.status = SC_ST_NOTFOUND;
+		return fail(it, &f, err);
+	}
 	if (has_class(e, "INVALID_HANDLE.OPERATION_NOT_FOUND") ||
 	    has_class(e, "INVALID_HANDLE.SESSION_NOT_FOUND")) {
 		if (it->nresp == 0 && it->attach) {

@@ -974,6 +974,78 @@ test_attach(void)
 		sc_client_free(c);
 	}
 
+	/* A closed session holds no operation any more: exit 3 too. */
+	{
+		static const struct seg s4[] = {
+			{ { ERR(SC_GRPC_INTERNAL,
+			    "[INVALID_HANDLE.SESSION_CLOSED] The handle `x` "
+			    "is invalid. Session was closed. SQLSTATE: "
+			    "HY000") } },
+		};
+
+		fake_reset();
+		script(s4, 1);
+		c = client(-1);
+		it = sc_reattach_attach(c,
+		    "0a0b0c0d-0000-4000-8000-000000000001", NULL, &o, &err);
+		is_int(drain(it, ids, sizeof(ids), &err), -1,
+		    "attach, session closed: fails");
+		is_int(err.status, SC_ST_NOTFOUND,
+		    "attach, session closed: NOTFOUND (3)");
+		is_int(F.nopens, 1, "attach, session closed: no retry");
+		sc_reattach_close(it);
+		wait_releases(c);
+		sc_client_free(c);
+		is_int(F.nrels, 0, "attach, session closed: nothing released");
+	}
+
+	/*
+	 * A server that stops answering while attached: the operation is
+	 * someone else's and may still be there; it is not released.
+	 */
+	{
+		static const struct seg s5[] = {
+			{ { RESP("r1"), ERR(SC_GRPC_UNAVAILABLE, "reset") } },
+			{ { OPENFAIL(SC_GRPC_UNAVAILABLE,
+			    "connection refused") } },
+			{ { OPENFAIL(SC_GRPC_UNAVAILABLE,
+			    "connection refused") } },
+			{ { OPENFAIL(SC_GRPC_UNAVAILABLE,
+			    "connection refused") } },
+		};
+
+		fake_reset();
+		script(s5, 4);
+		c = client(-1);
+		opts(&o, 2);
+		it = sc_reattach_attach(c,
+		    "0a0b0c0d-0000-4000-8000-000000000001", NULL, &o, &err);
+		is_int(drain(it, ids, sizeof(ids), &err), -1,
+		    "attach, server gone: fails");
+		is_int(err.status, SC_ST_UNAVAILABLE,
+		    "attach, server gone: UNAVAILABLE (4)");
+		sc_reattach_close(it);
+		wait_releases(c);
+		sc_client_free(c);
+		/* ReleaseUntil r1 may go out: r1 was read. */
+		ok(F.nrels == 0 || strcmp(F.rels[F.nrels - 1].rid, "r1") == 0,
+		    "attach, server gone: not released");
+	}
+
+	/* Read to its end, an attached operation is released as usual. */
+	fake_reset();
+	script(s2, 1);
+	c = client(-1);
+	opts(&o, 3);
+	it = sc_reattach_attach(c, "0a0b0c0d-0000-4000-8000-000000000001", "r5",
+	    &o, &err);
+	is_int(drain(it, ids, sizeof(ids), &err), 0, "attach to the end: ok");
+	sc_reattach_close(it);
+	wait_releases(c);
+	sc_client_free(c);
+	ok(F.nrels >= 1 && strcmp(F.rels[F.nrels - 1].rid, "") == 0,
+	    "attach to the end: released");
+
 	ok(sc_reattach_attach(c = client(-1), "nope", NULL, &o, &err) == NULL &&
 		err.status == SC_ST_USAGE,
 	    "attach: bad id is a usage error");

@@ -263,6 +263,24 @@ setup() {
 	[ "$stderr" = "sc-exec: --detach and --operation-id need a single statement, not 2" ]
 }
 
+@test "a session sc-exec made up ends with the run, unless detached into" {
+	local before after sid
+	before=$(sc-inspect --no-header --fields session_id sessions | sort)
+	run -0 sc-exec 'CREATE TEMP VIEW v AS SELECT 1 AS a; SELECT a FROM v'
+	[ "$output" = "$(printf 'a\n1')" ]
+	after=$(sc-inspect --no-header --fields session_id sessions | sort)
+	[ "$after" = "$before" ]
+	# A session named by the user is the user's: it stays.
+	sid=$(cat /proc/sys/kernel/random/uuid)
+	run -0 sc-exec --session-id "$sid" 'SELECT 1'
+	run -0 sc-inspect --no-header --fields session_id --session "$sid" sessions
+	[ "$output" = "$sid" ]
+	# --detach leaves its operation in the new session: it stays too.
+	run -0 sc-exec -q --detach 'SELECT 2'
+	after=$(sc-inspect --no-header --fields session_id sessions | sort)
+	[ "$(comm -13 <(echo "$before") <(echo "$after") | wc -l)" -eq 2 ]
+}
+
 @test "--tag, -H, --user-id and --session-id are accepted" {
 	run -0 sc-exec --tag nightly --tag etl -H x-trace=abc --user-id bob \
 	    --session-id 0f0e0d0c-0b0a-4908-8706-050403020100 --range 0:2

@@ -192,6 +192,39 @@ start(struct run *x, struct opts *o, struct sc_error *err)
 	return 0;
 }
 
+/*
+ * A session this run made up holds nothing anyone can reach again (its
+ * id was never shown), unless an operation was left detached in it:
+ * end it now, as Spark's clients do on stop(), instead of leaving it to
+ * the server's idle timeout.  A server without ReleaseSession (Spark
+ * 3.5) or one that is gone changes nothing for the run's result.
+ */
+static void
+end_session(struct run *x, int rc, const struct sc_error *err)
+{
+	struct sc_error e;
+	struct timespec dl;
+	int64_t ms = RELEASE_WAIT_MS;
+
+	if (x->o->detach || !sc_client_session_is_new(x->c))
+		return;
+	/* Nobody answered, or the time is up: do not wait for more. */
+	if (rc == -1 &&
+	    (err->status == SC_ST_UNAVAILABLE || err->status == SC_ST_TIMEOUT))
+		return;
+	if (x->deadline != NULL && sc_ms_until(x->deadline) < ms)
+		ms = sc_ms_until(x->deadline);
+	if (ms <= 0)
+		return;
+	sc_error_init(&e);
+	sc_deadline_in_ms(&dl, ms);
+	if (sc_client_release_session(x->c, false, &dl, &e) == -1)
+		sc_debug("ReleaseSession of session %s: %s",
+		    sc_client_session_id(x->c), e.msg);
+	else
+		sc_debug("released session %s", sc_client_session_id(x->c));
+}
+
 /* Output is done: give the releases a bounded chance, free, report. */
 static int
 finish(struct run *x, int rc, struct sc_error *err)
@@ -205,6 +238,7 @@ finish(struct run *x, int rc, struct sc_error *err)
 	if (sc_client_release_wait(x->c, &dl) == -1)
 		sc_info(
 		    "some releases did not finish; the server drops them on its own after its detached timeout");
+	end_session(x, rc, err);
 	sc_client_get_stats(x->c, &st);
 	sc_debug("releases: %llu sent, %llu given up, %llu coalesced",
 	    (unsigned long long)st.releases_sent,

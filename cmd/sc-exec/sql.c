@@ -42,51 +42,70 @@ push(struct sql_stmt **v, size_t *n, const char *s, size_t len, size_t line)
 	(*n)++;
 }
 
+/*
+ * Where sql[i] starts a quoted string, a backquoted identifier or a
+ * comment, the offset just past it (n at most, for one left open);
+ * else i.  *quoted tells a quote from a comment.
+ */
+static size_t
+skip_lexeme(const char *sql, size_t n, size_t i, bool *quoted)
+{
+	int depth;
+	char q = sql[i];
+
+	*quoted = false;
+	if (q == '\'' || q == '"' || q == '`') {
+		*quoted = true;
+		for (i++; i < n && sql[i] != q; i++)
+			if (sql[i] == '\\' && q != '`' && i + 1 < n)
+				i++;
+		return i < n ? i + 1 : n;
+	}
+	if (q == '-' && i + 1 < n && sql[i + 1] == '-') {
+		while (i < n && sql[i] != '\n')
+			i++;
+		return i;
+	}
+	if (q == '/' && i + 1 < n && sql[i + 1] == '*') {
+		depth = 1;
+		for (i += 2; i < n && depth > 0; i++) {
+			if (sql[i] == '/' && i + 1 < n && sql[i + 1] == '*') {
+				depth++;
+				i++;
+			} else if (sql[i] == '*' && i + 1 < n &&
+			    sql[i + 1] == '/') {
+				depth--;
+				i++;
+			}
+		}
+		return i < n ? i : n;
+	}
+	return i;
+}
+
 size_t
 sql_split(const char *sql, size_t n, struct sql_stmt **out)
 {
 	struct sql_stmt *v = NULL;
-	size_t nv = 0, i = 0, start = 0, first = 0, at = 0, line = 1;
+	size_t nv = 0, i = 0, j, start = 0, first = 0, at = 0, line = 1;
 	bool code = false; /* the statement has more than comments */
-	int depth;
-	char q;
+	bool quoted;
 
 	while (i < n) {
-		char ch = sql[i];
-
-		if (ch == '\'' || ch == '"' || ch == '`') {
-			if (!code)
+		if ((j = skip_lexeme(sql, n, i, &quoted)) != i) {
+			if (quoted && !code) {
 				first = i;
-			q = ch;
-			code = true;
-			for (i++; i < n && sql[i] != q; i++)
-				if (sql[i] == '\\' && q != '`' && i + 1 < n)
-					i++;
-			i++;
-		} else if (ch == '-' && i + 1 < n && sql[i + 1] == '-') {
-			while (i < n && sql[i] != '\n')
-				i++;
-		} else if (ch == '/' && i + 1 < n && sql[i + 1] == '*') {
-			depth = 1;
-			for (i += 2; i < n && depth > 0; i++) {
-				if (sql[i] == '/' && i + 1 < n &&
-				    sql[i + 1] == '*') {
-					depth++;
-					i++;
-				} else if (sql[i] == '*' && i + 1 < n &&
-				    sql[i + 1] == '/') {
-					depth--;
-					i++;
-				}
+				code = true;
 			}
-		} else if (ch == ';') {
+			i = j;
+		} else if (sql[i] == ';') {
 			if (code)
 				push(&v, &nv, sql + start, i - start,
 				    line_of(sql, first, &at, &line));
 			start = ++i;
 			code = false;
 		} else {
-			if (!isspace((unsigned char)ch) && !code) {
+			if (!isspace((unsigned char)sql[i]) && !code) {
 				first = i;
 				code = true;
 			}
@@ -94,7 +113,7 @@ sql_split(const char *sql, size_t n, struct sql_stmt **out)
 		}
 	}
 	if (code)
-		push(&v, &nv, sql + start, (i > n ? n : i) - start,
+		push(&v, &nv, sql + start, n - start,
 		    line_of(sql, first, &at, &line));
 	*out = v;
 	return nv;
@@ -103,40 +122,14 @@ sql_split(const char *sql, size_t n, struct sql_stmt **out)
 size_t
 sql_complete(const char *sql, size_t n)
 {
-	size_t i = 0, done = 0;
-	int depth;
-	char q;
+	size_t i = 0, j, done = 0;
+	bool quoted;
 
 	while (i < n) {
-		char ch = sql[i];
-
-		if (ch == '\'' || ch == '"' || ch == '`') {
-			q = ch;
-			for (i++; i < n && sql[i] != q; i++)
-				if (sql[i] == '\\' && q != '`' && i + 1 < n)
-					i++;
-			i++;
-		} else if (ch == '-' && i + 1 < n && sql[i + 1] == '-') {
-			while (i < n && sql[i] != '\n')
-				i++;
-		} else if (ch == '/' && i + 1 < n && sql[i + 1] == '*') {
-			depth = 1;
-			for (i += 2; i < n && depth > 0; i++) {
-				if (sql[i] == '/' && i + 1 < n &&
-				    sql[i + 1] == '*') {
-					depth++;
-					i++;
-				} else if (sql[i] == '*' && i + 1 < n &&
-				    sql[i + 1] == '/') {
-					depth--;
-					i++;
-				}
-			}
-		} else {
-			if (ch == ';')
-				done = i + 1;
-			i++;
-		}
+		if ((j = skip_lexeme(sql, n, i, &quoted)) != i)
+			i = j;
+		else if (sql[i++] == ';')
+			done = i;
 	}
 	return done;
 }

@@ -382,7 +382,8 @@ put_hex(const uint8_t *p, size_t n, bool json, struct sc_buf *out,
 	return json ? sc_buf_addch(out, '"', err) : 0;
 }
 
-static int fmt_value(const struct sc_arrow_col *, size_t, bool, struct sc_buf *,
+/* Modes: 0 text, 1 JSON, 2 lossless JSON (SC_ARROW_FMT_*). */
+static int fmt_value(const struct sc_arrow_col *, size_t, int, struct sc_buf *,
     int *, struct sc_error *);
 
 /* A string-kind value formatted as text, quoted when json. */
@@ -405,7 +406,7 @@ quoted(const struct sc_arrow_col *c, size_t i, bool json, struct sc_buf *out,
 }
 
 static int
-fmt_nested(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
+fmt_nested(const struct sc_arrow_col *c, size_t i, int mode, struct sc_buf *out,
     struct sc_error *err)
 {
 	const struct sc_arrow_col *ent, *key, *val;
@@ -414,20 +415,26 @@ fmt_nested(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
 
 	switch (c->f->type) {
 	case SC_ARROW_STRUCT:
-		if (sc_buf_addch(out, '{', err) == -1)
+		if (sc_buf_addch(out, mode == 2 ? '[' : '{', err) == -1)
 			return -1;
 		for (j = 0; j < c->nchildren; j++) {
 			if (j && sc_buf_addch(out, ',', err) == -1)
 				return -1;
+			if (mode == 2) {
+				if (fmt_value(&c->children[j], i, mode, out,
+					NULL, err) == -1)
+					return -1;
+				continue;
+			}
 			if (put_text((const uint8_t *)c->children[j].f->name,
 				strlen(c->children[j].f->name), true, out,
 				err) == -1 ||
 			    sc_buf_addch(out, ':', err) == -1 ||
-			    fmt_value(&c->children[j], i, true, out, NULL,
+			    fmt_value(&c->children[j], i, mode, out, NULL,
 				err) == -1)
 				return -1;
 		}
-		return sc_buf_addch(out, '}', err);
+		return sc_buf_addch(out, mode == 2 ? ']' : '}', err);
 	case SC_ARROW_LIST:
 	case SC_ARROW_LARGE_LIST:
 		range_at(c, i, &a, &e);
@@ -435,7 +442,7 @@ fmt_nested(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
 			return -1;
 		for (j = a; j < e; j++)
 			if ((j > a && sc_buf_addch(out, ',', err) == -1) ||
-			    fmt_value(&c->children[0], j, true, out, NULL,
+			    fmt_value(&c->children[0], j, mode, out, NULL,
 				err) == -1)
 				return -1;
 		return sc_buf_addch(out, ']', err);
@@ -445,8 +452,9 @@ fmt_nested(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
 	ent = &c->children[0];
 	key = &ent->children[0];
 	val = &ent->children[1];
-	obj = key->f->type == SC_ARROW_UTF8 ||
-	    key->f->type == SC_ARROW_LARGE_UTF8;
+	obj = mode != 2 &&
+	    (key->f->type == SC_ARROW_UTF8 ||
+		key->f->type == SC_ARROW_LARGE_UTF8);
 	range_at(c, i, &a, &e);
 	if (sc_buf_addch(out, obj ? '{' : '[', err) == -1)
 		return -1;
@@ -457,18 +465,27 @@ fmt_nested(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
 			if (col_null(key, j)) {
 				if (sc_buf_addstr(out, "\"null\"", err) == -1)
 					return -1;
-			} else if (fmt_value(key, j, true, out, NULL, err) ==
+			} else if (fmt_value(key, j, mode, out, NULL, err) ==
 			    -1)
 				return -1;
 			if (sc_buf_addch(out, ':', err) == -1 ||
-			    fmt_value(val, j, true, out, NULL, err) == -1)
+			    fmt_value(val, j, mode, out, NULL, err) == -1)
+				return -1;
+			continue;
+		}
+		if (mode == 2) {
+			if (sc_buf_addch(out, '[', err) == -1 ||
+			    fmt_value(key, j, mode, out, NULL, err) == -1 ||
+			    sc_buf_addch(out, ',', err) == -1 ||
+			    fmt_value(val, j, mode, out, NULL, err) == -1 ||
+			    sc_buf_addch(out, ']', err) == -1)
 				return -1;
 			continue;
 		}
 		if (sc_buf_addstr(out, "{\"key\":", err) == -1 ||
-		    fmt_value(key, j, true, out, NULL, err) == -1 ||
+		    fmt_value(key, j, mode, out, NULL, err) == -1 ||
 		    sc_buf_addstr(out, ",\"value\":", err) == -1 ||
-		    fmt_value(val, j, true, out, NULL, err) == -1 ||
+		    fmt_value(val, j, mode, out, NULL, err) == -1 ||
 		    sc_buf_addch(out, '}', err) == -1)
 			return -1;
 	}
@@ -476,7 +493,7 @@ fmt_nested(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
 }
 
 static int
-fmt_value(const struct sc_arrow_col *c, size_t i, bool json, struct sc_buf *out,
+fmt_value(const struct sc_arrow_col *c, size_t i, int json, struct sc_buf *out,
     int *kind, struct sc_error *err)
 {
 	char txt[SC_VALUE_TEXT_MAX];
@@ -527,7 +544,11 @@ fmt_value(const struct sc_arrow_col *c, size_t i, bool json, struct sc_buf *out,
 		k = K_NUMBER;
 		n = sc_value_fmt_decimal(sc_arrow_rdi64(c->values + 16 * i + 8),
 		    sc_arrow_rd64(c->values + 16 * i), c->f->scale, txt);
+		if (json == 2 && sc_buf_addch(out, '"', err) == -1)
+			return -1;
 		if (sc_buf_add(out, txt, n, err) == -1)
+			return -1;
+		if (json == 2 && sc_buf_addch(out, '"', err) == -1)
 			return -1;
 		break;
 	case SC_ARROW_UTF8:
@@ -552,7 +573,7 @@ fmt_value(const struct sc_arrow_col *c, size_t i, bool json, struct sc_buf *out,
 		break;
 	default:
 		k = K_JSON;
-		if (fmt_nested(c, i, out, err) == -1)
+		if (fmt_nested(c, i, json != 0 ? json : 1, out, err) == -1)
 			return -1;
 		break;
 	}
@@ -572,5 +593,5 @@ sc_arrow_format_value(const struct sc_arrow_batch *b, size_t col, size_t row,
 	if (c == NULL)
 		return sc_error_set(err, SC_ST_INTERNAL,
 		    "Arrow value (%zu, %zu) out of range", col, row);
-	return fmt_value(c, row, fmt == SC_ARROW_FMT_JSON, out, kind_out, err);
+	return fmt_value(c, row, (int)fmt, out, kind_out, err);
 }

@@ -152,6 +152,61 @@ find_col(const struct sc_eplan *in, const char *name)
 	return NULL;
 }
 
+/*
+ * Field name of struct type t (case-insensitive, as Spark's default
+ * resolver): its index, or -1 (err set) when it has none.
+ */
+static int
+struct_field(const struct sc_etype *t, const char *name, size_t *idx,
+    struct sc_error *err)
+{
+	const struct sc_enest *n = t->nest;
+	struct sc_buf tn;
+	size_t i;
+	int rc;
+
+	if (t->t == SC_ARROW_STRUCT && n != NULL)
+		for (i = 0; i < n->n; i++)
+			if (strcasecmp(n->names[i], name) == 0) {
+				*idx = i;
+				return 0;
+			}
+	sc_buf_init(&tn, SC_BUF_UNLIMITED);
+	sc_eng_type_text(t, SC_VALUE_SQL, &tn);
+	if (t->t == SC_ARROW_STRUCT)
+		rc = sc_srv_error(err, "FIELD_NOT_FOUND", "42704",
+		    "No such struct field `%s` in %s.", name,
+		    (const char *)tn.data);
+	else
+		rc = sc_srv_error(err, "INVALID_EXTRACT_BASE_FIELD_TYPE",
+		    "42000",
+		    "Can't extract a value from \"%s\". Need a complex type "
+		    "[STRUCT, ARRAY, MAP] but got \"%s\".",
+		    name, (const char *)tn.data);
+	sc_buf_release(&tn);
+	return rc;
+}
+
+/*
+ * Field i of the struct value whose SQL is expr (of ei's type): expr
+ * and ei become the field's.  expr is the caller's own buffer.
+ */
+static void
+get_field(struct sc_buf *expr, struct sc_einfo *ei, size_t i)
+{
+	const struct sc_enest *n = ei->type.nest;
+	struct sc_buf x;
+
+	sc_buf_init(&x, SC_BUF_UNLIMITED);
+	sc_buf_addf(&x, NULL, "json_extract(%s, '$[%zu]')",
+	    (const char *)expr->data, i);
+	sc_buf_reset(expr);
+	sc_eng_nest_decode(&n->types[i], (const char *)x.data, expr);
+	sc_buf_release(&x);
+	ei->nullable = ei->nullable != 0 || n->nullable[i];
+	ei->type = n->types[i];
+}
+
 static int
 attribute(const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedAttribute *a,
@@ -159,12 +214,45 @@ attribute(const struct sc_eplan *in,
 {
 	struct sc_eident id;
 	const struct sc_ecol *c;
-	size_t i;
+	size_t i, k = 0, first = 0;
 
 	if (sc_eng_ident_parse(
 		a->unparsed_identifier != NULL ? a->unparsed_identifier : "",
 		&id, err) == -1)
 		return -1;
+	/*
+	 * a.b.c: a qualifier and a column, or a column and struct fields
+	 * (a struct column wins when the input has no qualifier a).
+	 */
+	if (id.n > 1 && in != NULL && in->cols != NULL) {
+		if (in->alias != NULL &&
+		    strcasecmp(in->alias, id.parts[0]) == 0)
+			first = 1;
+		c = find_col(in, id.parts[first]);
+		if (c != NULL && c->type.t == SC_ARROW_STRUCT &&
+		    first + 1 < id.n) {
+			struct sc_buf fx;
+
+			sc_buf_init(&fx, SC_BUF_UNLIMITED);
+			sc_eng_quote_ident(&fx, c->name);
+			ei->type = c->type;
+			ei->nullable = c->nullable;
+			for (i = first + 1; i < id.n; i++) {
+				if (struct_field(&ei->type, id.parts[i], &k,
+					err) == -1) {
+					sc_buf_release(&fx);
+					sc_eng_ident_release(&id);
+					return -1;
+				}
+				get_field(&fx, ei, k);
+			}
+			sc_buf_add(sql, fx.data, fx.len, NULL);
+			sc_buf_release(&fx);
+			sc_buf_addstr(&ei->name, id.parts[id.n - 1], NULL);
+			sc_eng_ident_release(&id);
+			return 0;
+		}
+	}
 	for (i = 0; i < id.n; i++) {
 		if (i > 0)
 			sc_buf_addch(sql, '.', NULL);
@@ -244,6 +332,137 @@ decimal_text(const char *s, int *prec, int *scale)
 	return 0;
 }
 
+static int literal(const Spark__Connect__Expression__Literal *l,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+
+/*
+ * The elements of an array, map or struct literal, as json_array(...)
+ * of their nested forms (a map's as [key, value] pairs); their names
+ * in ei->name.  *nulls: some element is null.
+ */
+static int
+literal_elems(Spark__Connect__Expression__Literal *const *v, size_t n,
+    Spark__Connect__Expression__Literal *const *v2, struct sc_buf *sql,
+    struct sc_einfo *ei, struct sc_etype *t1, struct sc_etype *t2, bool *nulls,
+    struct sc_error *err)
+{
+	struct sc_einfo e;
+	struct sc_buf x;
+	size_t i, k;
+	int rc = 0;
+
+	*nulls = false;
+	sc_buf_addstr(sql, "json_array(", NULL);
+	for (i = 0; i < n && rc == 0; i++) {
+		if (i > 0) {
+			sc_buf_addstr(sql, ", ", NULL);
+			sc_buf_addstr(&ei->name, ", ", NULL);
+		}
+		if (v2 != NULL)
+			sc_buf_addstr(sql, "json_array(", NULL);
+		for (k = 0; k < (v2 != NULL ? 2u : 1u) && rc == 0; k++) {
+			sc_eng_einfo_init(&e);
+			sc_buf_init(&x, SC_BUF_UNLIMITED);
+			rc = literal(k > 0 && v2 != NULL ? v2[i] : v[i], &x, &e,
+			    err);
+			if (rc == 0) {
+				if (k > 0) {
+					sc_buf_addstr(sql, ", ", NULL);
+					sc_buf_addstr(&ei->name, ", ", NULL);
+				}
+				sc_eng_nest_encode(&e.type,
+				    (const char *)x.data, sql);
+				sc_buf_add(&ei->name, e.name.data, e.name.len,
+				    NULL);
+				if (e.nullable != 0)
+					*nulls = true;
+				if (k == 0 && t1->t == SC_ETYPE_UNKNOWN &&
+				    e.type.t != SC_ARROW_NULL)
+					*t1 = e.type;
+				if (k == 1 && t2 != NULL &&
+				    t2->t == SC_ETYPE_UNKNOWN &&
+				    e.type.t != SC_ARROW_NULL)
+					*t2 = e.type;
+			}
+			sc_buf_release(&x);
+			sc_eng_einfo_release(&e);
+		}
+		if (v2 != NULL)
+			sc_buf_addch(sql, ')', NULL);
+	}
+	sc_buf_addch(sql, ')', NULL);
+	return rc;
+}
+
+static int
+literal_type(const Spark__Connect__DataType *d, struct sc_etype *t,
+    struct sc_error *err)
+{
+	memset(t, 0, sizeof(*t));
+	t->t = SC_ETYPE_UNKNOWN;
+	return d != NULL ? sc_eng_type_from_proto(d, t, err) : 0;
+}
+
+static int
+literal_nested(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
+    struct sc_einfo *ei, struct sc_error *err)
+{
+	struct sc_etype t1, t2;
+	bool nulls;
+
+	ei->nullable = 0;
+	if (l->literal_type_case == SC_LIT_(ARRAY)) {
+		if (literal_type(l->array->element_type, &t1, err) == -1)
+			return -1;
+		sc_buf_addstr(&ei->name, "array(", NULL);
+		if (literal_elems(l->array->elements, l->array->n_elements,
+			NULL, sql, ei, &t1, NULL, &nulls, err) == -1)
+			return -1;
+		sc_buf_addch(&ei->name, ')', NULL);
+		if (t1.t == SC_ETYPE_UNKNOWN)
+			t1.t = SC_ARROW_NULL;
+		/* As Spark types an array literal: containsNull true. */
+		(void)nulls;
+		return sc_eng_nest_array(&t1, true, &ei->type, err);
+	}
+	if (l->literal_type_case == SC_LIT_(MAP)) {
+		if (l->map->n_keys != l->map->n_values)
+			return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+			    "A map literal has %zu keys and %zu values.",
+			    l->map->n_keys, l->map->n_values);
+		if (literal_type(l->map->key_type, &t1, err) == -1 ||
+		    literal_type(l->map->value_type, &t2, err) == -1)
+			return -1;
+		sc_buf_addstr(&ei->name, "map(", NULL);
+		if (literal_elems(l->map->keys, l->map->n_keys, l->map->values,
+			sql, ei, &t1, &t2, &nulls, err) == -1)
+			return -1;
+		sc_buf_addch(&ei->name, ')', NULL);
+		if (t1.t == SC_ETYPE_UNKNOWN)
+			t1.t = SC_ARROW_NULL;
+		if (t2.t == SC_ETYPE_UNKNOWN)
+			t2.t = SC_ARROW_NULL;
+		return sc_eng_nest_map(&t1, &t2, true, &ei->type, err);
+	}
+	/* A struct literal needs its type: the field names are there. */
+	if (l->struct_->struct_type == NULL)
+		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "A struct literal has no struct_type.");
+	if (literal_type(l->struct_->struct_type, &t1, err) == -1)
+		return -1;
+	if (t1.t != SC_ARROW_STRUCT || t1.nest->n != l->struct_->n_elements)
+		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "A struct literal's values do not match its type.");
+	t2 = t1;
+	sc_buf_addstr(&ei->name, "struct(", NULL);
+	if (literal_elems(l->struct_->elements, l->struct_->n_elements, NULL,
+		sql, ei, &t2, NULL, &nulls, err) == -1)
+		return -1;
+	sc_buf_addch(&ei->name, ')', NULL);
+	ei->type = t1;
+	return 0;
+}
+
 /* A literal as SQL; also its name and type. */
 static int
 literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
@@ -254,6 +473,10 @@ literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 
 	ei->nullable = 0;
 	switch (l->literal_type_case) {
+	case SC_LIT_(ARRAY):
+	case SC_LIT_(MAP):
+	case SC_LIT_(STRUCT):
+		return literal_nested(l, sql, ei, err);
 	case SC_LIT_(NULL):
 		sc_buf_addstr(sql, "NULL", NULL);
 		sc_buf_addstr(&ei->name, "NULL", NULL);
@@ -473,7 +696,8 @@ enum fkind {
 	F_AGG,
 	F_NOW,
 	F_DATEPART,
-	F_TOTYPE
+	F_TOTYPE,
+	F_NESTED /* nested_fn() */
 };
 
 /* Result type: an Arrow type, unknown, or that of the first argument. */
@@ -590,6 +814,22 @@ static const struct fdef funcs[] = {
 	{ "second", F_DATEPART, "%S", 1, 1, SC_ARROW_INT32 },
 	{ "to_date", F_TOTYPE, "date", 1, 1, SC_ARROW_DATE32 },
 	{ "to_timestamp", F_TOTYPE, "timestamp", 1, 1, SC_ARROW_TIMESTAMP_US },
+	/* struct, array and map */
+	{ "struct", F_NESTED, "struct", 0, -1, R_UNK },
+	{ "named_struct", F_NESTED, "named_struct", 0, -1, R_UNK },
+	{ "array", F_NESTED, "array", 0, -1, R_UNK },
+	{ "map", F_NESTED, "map", 0, -1, R_UNK },
+	{ "size", F_NESTED, "size", 1, 1, SC_ARROW_INT32 },
+	{ "cardinality", F_NESTED, "size", 1, 1, SC_ARROW_INT32 },
+	{ "array_size", F_NESTED, "array_size", 1, 1, SC_ARROW_INT32 },
+	{ "element_at", F_NESTED, "element_at", 2, 2, R_UNK },
+	{ "try_element_at", F_NESTED, "try_element_at", 2, 2, R_UNK },
+	{ "get", F_NESTED, "get", 2, 2, R_UNK },
+	{ "array_contains", F_NESTED, "array_contains", 2, 2, SC_ARROW_BOOL },
+	{ "map_keys", F_NESTED, "map_keys", 1, 1, R_UNK },
+	{ "map_values", F_NESTED, "map_values", 1, 1, R_UNK },
+	{ "map_contains_key", F_NESTED, "map_contains_key", 2, 2,
+	    SC_ARROW_BOOL },
 };
 
 struct farg {
@@ -671,6 +911,379 @@ list(struct sc_buf *b, struct farg *a, size_t from, size_t n, bool names)
 
 #define A(i) ((const char *)a[i].sql.data)
 #define N(i) ((const char *)a[i].ei.name.data)
+
+static bool
+is_nested(int t)
+{
+	return t == SC_ARROW_STRUCT || t == SC_ARROW_LIST || t == SC_ARROW_MAP;
+}
+
+/* Arguments from..n-1 (step apart) must have known types. */
+static int
+need_types(const char *fname, struct farg *a, size_t from, size_t n,
+    size_t step, struct sc_error *err)
+{
+	size_t i;
+
+	for (i = from; i < n; i += step)
+		if (a[i].ei.type.t == SC_ETYPE_UNKNOWN)
+			return sc_srv_error(err,
+			    "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
+			    "`%s` of `%s`, whose type sc-serve cannot tell "
+			    "before it runs, is not supported by sc-serve; "
+			    "add a CAST.",
+			    fname, N(i));
+	return 0;
+}
+
+/* The common type of a[from..n) step apart; NULL type when all null. */
+static int
+elem_type(const char *fname, struct farg *a, size_t from, size_t n, size_t step,
+    struct sc_etype *t, struct sc_error *err)
+{
+	struct sc_einfo ci;
+	size_t i;
+	bool all_null = true;
+
+	if (need_types(fname, a, from, n, step, err) == -1)
+		return -1;
+	for (i = from; i < n; i += step)
+		if (a[i].ei.type.t != SC_ARROW_NULL)
+			all_null = false;
+	memset(t, 0, sizeof(*t));
+	if (all_null) {
+		t->t = SC_ARROW_NULL;
+		return 0;
+	}
+	sc_eng_einfo_init(&ci);
+	common_type(&ci, a, from, n, step);
+	*t = ci.type;
+	sc_eng_einfo_release(&ci);
+	if (t->t == SC_ETYPE_UNKNOWN)
+		return sc_srv_error(err, "DATATYPE_MISMATCH.DATA_DIFF_TYPES",
+		    "42K09",
+		    "Cannot resolve \"%s\" due to data type mismatch: "
+		    "its arguments have different types.",
+		    fname);
+	return 0;
+}
+
+static bool
+any_nullable(struct farg *a, size_t from, size_t n, size_t step)
+{
+	size_t i;
+
+	for (i = from; i < n; i += step)
+		if (a[i].ei.nullable != 0)
+			return true;
+	return false;
+}
+
+static int
+wrong_arg(const char *fname, const char *want, struct farg *a, size_t i,
+    struct sc_error *err)
+{
+	struct sc_buf tn;
+	int rc;
+
+	sc_buf_init(&tn, SC_BUF_UNLIMITED);
+	if (a[i].ei.type.t == SC_ETYPE_UNKNOWN)
+		sc_buf_addstr(&tn, "an unknown type", NULL);
+	else
+		sc_eng_type_text(&a[i].ei.type, SC_VALUE_SQL, &tn);
+	rc = sc_srv_error(err, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+	    "42K09",
+	    "Cannot resolve \"%s\" due to data type mismatch: parameter %zu "
+	    "requires the %s type, however \"%s\" has the type \"%s\".",
+	    fname, i + 1, want, N(i), (const char *)tn.data);
+	sc_buf_release(&tn);
+	return rc;
+}
+
+/* Argument i, encoded for a place in a nested value, appended to b. */
+static void
+encoded(struct sc_buf *b, struct farg *a, size_t i)
+{
+	sc_eng_nest_encode(&a[i].ei.type, A(i), b);
+}
+
+/*
+ * The SQL of an array element or map value lookup: from the JSON pairs
+ * or elements of x, decoded as type t.  one_based: element_at's index;
+ * ansi: an index out of bounds fails (with class cls), else is NULL.
+ */
+static void
+array_item(struct sc_buf *sql, const char *arr, const char *idx,
+    const struct sc_etype *t, bool one_based, bool ansi, const char *cls,
+    const char *hint)
+{
+	struct sc_buf x;
+
+	sc_buf_init(&x, SC_BUF_UNLIMITED);
+	/* _a, _i, _n: the array, the 0-based index, the length. */
+	sc_buf_addf(&x, NULL,
+	    "(SELECT CASE WHEN _a IS NULL OR _o IS NULL THEN NULL ");
+	if (one_based)
+		sc_buf_addstr(&x,
+		    "WHEN _o = 0 THEN sc_raise('[INVALID_INDEX_OF_ZERO] The "
+		    "index 0 is invalid. An index shall be either < 0 or > 0 "
+		    "(the first element has index 1). SQLSTATE: 22003') ",
+		    NULL);
+	sc_buf_addstr(&x,
+	    "WHEN _i >= 0 AND _i < _n THEN json_extract(_a, '$[' || _i || "
+	    "']') ",
+	    NULL);
+	if (ansi)
+		sc_buf_addf(&x, NULL,
+		    "ELSE sc_raise(printf('[%s] The index %%d is out of "
+		    "bounds. The array has %%d elements. %s SQLSTATE: 22003', "
+		    "_o, _n)) ",
+		    cls, hint);
+	sc_buf_addstr(&x, "END FROM (SELECT _a, _o, ", NULL);
+	if (one_based)
+		sc_buf_addstr(&x,
+		    "CASE WHEN _o > 0 THEN _o - 1 WHEN _o < 0 THEN _n + _o "
+		    "END",
+		    NULL);
+	else
+		sc_buf_addstr(&x, "_o", NULL);
+	sc_buf_addf(&x, NULL,
+	    " AS _i, _n FROM (SELECT _a, _o, json_array_length(_a) AS _n "
+	    "FROM (SELECT %s AS _a, %s AS _o))))",
+	    arr, idx);
+	sc_eng_nest_decode(t, (const char *)x.data, sql);
+	sc_buf_release(&x);
+}
+
+static void
+map_value(struct sc_buf *sql, const char *map, const char *key,
+    const struct sc_etype *t)
+{
+	struct sc_buf x;
+
+	sc_buf_init(&x, SC_BUF_UNLIMITED);
+	sc_buf_addf(&x, NULL,
+	    "(SELECT json_extract(value, '$[1]') FROM json_each(%s) "
+	    "WHERE json_extract(value, '$[0]') = (%s) LIMIT 1)",
+	    map, key);
+	sc_eng_nest_decode(t, (const char *)x.data, sql);
+	sc_buf_release(&x);
+}
+
+/* struct, array and map functions (F_NESTED). */
+static int
+nested_fn(const struct fdef *fd, const char *fname,
+    const Spark__Connect__Expression__UnresolvedFunction *f, struct farg *a,
+    size_t n, struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
+{
+	const char *k = fd->sql;
+	struct sc_etype et, vt;
+	const struct sc_enest *nt;
+	size_t i;
+	int rc = -1;
+
+	if (strcmp(k, "struct") == 0 || strcmp(k, "named_struct") == 0) {
+		bool named = k[0] == 'n';
+		size_t nf = named ? n / 2 : n, step = named ? 2 : 1;
+		char **names = sc_xcalloc(nf + 1, sizeof(*names));
+		struct sc_etype *types = sc_xcalloc(nf + 1, sizeof(*types));
+		bool *nulls = sc_xcalloc(nf + 1, sizeof(*nulls));
+		char cn[32];
+
+		if (named && n % 2 != 0) {
+			rc = sc_srv_error(err,
+			    "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "42605",
+			    "The `named_struct` requires an even number of "
+			    "parameters but the actual number is %zu.",
+			    n);
+			goto sout;
+		}
+		if (need_types(fname, a, named ? 1 : 0, n, step, err) == -1)
+			goto sout;
+		for (i = 0; i < nf; i++) {
+			size_t v = named ? 2 * i + 1 : i;
+			const Spark__Connect__Expression *ae = f->arguments[v];
+
+			if (named) {
+				const Spark__Connect__Expression *ne =
+				    f->arguments[2 * i];
+
+				if (ne->expr_type_case != SC_EXPR_(LITERAL) ||
+				    ne->literal->literal_type_case !=
+					SC_LIT_(STRING)) {
+					rc = wrong_arg(fname,
+					    "\"STRING\" (a literal)", a, 2 * i,
+					    err);
+					goto sout;
+				}
+				names[i] = sc_xstrdup(ne->literal->string);
+			} else if (ae->expr_type_case ==
+				SC_EXPR_(UNRESOLVED_ATTRIBUTE) ||
+			    ae->expr_type_case == SC_EXPR_(ALIAS)) {
+				names[i] = sc_xstrdup(N(v));
+			} else {
+				snprintf(cn, sizeof(cn), "col%zu", i + 1);
+				names[i] = sc_xstrdup(cn);
+			}
+			types[i] = a[v].ei.type;
+			nulls[i] = a[v].ei.nullable != 0;
+		}
+		rc =
+		    sc_eng_nest_struct(names, types, nulls, nf, &ei->type, err);
+		if (rc == 0) {
+			sc_buf_addstr(sql, "json_array(", NULL);
+			for (i = 0; i < nf; i++) {
+				if (i > 0)
+					sc_buf_addstr(sql, ", ", NULL);
+				encoded(sql, a, named ? 2 * i + 1 : i);
+			}
+			sc_buf_addch(sql, ')', NULL);
+			ei->nullable = 0;
+		}
+sout:
+		for (i = 0; i < nf; i++)
+			free(names[i]);
+		free(names);
+		free(types);
+		free(nulls);
+		return rc;
+	}
+	if (strcmp(k, "array") == 0) {
+		if (elem_type(fname, a, 0, n, 1, &et, err) == -1 ||
+		    sc_eng_nest_array(&et, n == 0 || any_nullable(a, 0, n, 1),
+			&ei->type, err) == -1)
+			return -1;
+		sc_buf_addstr(sql, "json_array(", NULL);
+		for (i = 0; i < n; i++) {
+			if (i > 0)
+				sc_buf_addstr(sql, ", ", NULL);
+			encoded(sql, a, i);
+		}
+		sc_buf_addch(sql, ')', NULL);
+		ei->nullable = 0;
+		return 0;
+	}
+	if (strcmp(k, "map") == 0) {
+		if (n % 2 != 0)
+			return sc_srv_error(err,
+			    "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "42605",
+			    "The `map` requires an even number of parameters "
+			    "but the actual number is %zu.",
+			    n);
+		for (i = 0; i < n; i += 2)
+			if (a[i].ei.nullable != 0 &&
+			    a[i].ei.type.t == SC_ARROW_NULL)
+				return sc_srv_error(err, "NULL_MAP_KEY",
+				    "2200E", "Cannot use null as map key.");
+		if (elem_type(fname, a, 0, n, 2, &et, err) == -1 ||
+		    elem_type(fname, a, 1, n, 2, &vt, err) == -1 ||
+		    sc_eng_nest_map(&et, &vt,
+			n == 0 || any_nullable(a, 1, n, 2), &ei->type,
+			err) == -1)
+			return -1;
+		/* Spark refuses duplicate keys (mapKeyDedupPolicy EXCEPTION). */
+		sc_buf_addstr(sql,
+		    "(SELECT CASE WHEN (SELECT count(*) <> "
+		    "count(DISTINCT json_extract(value, '$[0]')) "
+		    "FROM json_each(_m)) THEN sc_raise("
+		    "'[DUPLICATED_MAP_KEY] Duplicate map key was "
+		    "found, please check the input data. "
+		    "SQLSTATE: 23505') WHEN (SELECT count(*) FROM "
+		    "json_each(_m) WHERE json_type(value, '$[0]') "
+		    "= 'null') > 0 THEN sc_raise('[NULL_MAP_KEY] "
+		    "Cannot use null as map key. SQLSTATE: "
+		    "2200E') ELSE _m END FROM (SELECT json_array(",
+		    NULL);
+		for (i = 0; i + 1 < n; i += 2) {
+			if (i > 0)
+				sc_buf_addstr(sql, ", ", NULL);
+			sc_buf_addstr(sql, "json_array(", NULL);
+			encoded(sql, a, i);
+			sc_buf_addstr(sql, ", ", NULL);
+			encoded(sql, a, i + 1);
+			sc_buf_addch(sql, ')', NULL);
+		}
+		sc_buf_addstr(sql, ") AS _m))", NULL);
+		ei->nullable = 0;
+		return 0;
+	}
+	nt = a[0].ei.type.nest;
+	if (strcmp(k, "size") == 0 || strcmp(k, "array_size") == 0) {
+		if (a[0].ei.type.t != SC_ARROW_LIST &&
+		    (k[5] != '\0' || a[0].ei.type.t != SC_ARROW_MAP))
+			return wrong_arg(fname,
+			    k[5] != '\0' ? "\"ARRAY\"" : "\"ARRAY\" or \"MAP\"",
+			    a, 0, err);
+		sc_buf_addf(sql, NULL, "json_array_length(%s)", A(0));
+		ei->nullable = a[0].ei.nullable;
+		return 0;
+	}
+	if (strcmp(k, "element_at") == 0 || strcmp(k, "try_element_at") == 0 ||
+	    strcmp(k, "get") == 0) {
+		if (a[0].ei.type.t == SC_ARROW_MAP && k[0] != 'g') {
+			map_value(sql, A(0), A(1), &nt->types[1]);
+			ei->type = nt->types[1];
+			return 0;
+		}
+		if (a[0].ei.type.t != SC_ARROW_LIST)
+			return wrong_arg(fname,
+			    k[0] == 'g' ? "\"ARRAY\"" : "\"ARRAY\" or \"MAP\"",
+			    a, 0, err);
+		if (!is_int_type(a[1].ei.type.t))
+			return wrong_arg(fname, "\"INT\"", a, 1, err);
+		array_item(sql, A(0), A(1), &nt->types[0],
+		    k[0] == 'e' || k[0] == 't', k[0] == 'e',
+		    "INVALID_ARRAY_INDEX_IN_ELEMENT_AT",
+		    "Use `try_element_at` to tolerate accessing element at "
+		    "invalid index and return NULL instead.");
+		ei->type = nt->types[0];
+		return 0;
+	}
+	if (strcmp(k, "array_contains") == 0) {
+		if (a[0].ei.type.t != SC_ARROW_LIST)
+			return wrong_arg(fname, "\"ARRAY\"", a, 0, err);
+		if (is_nested(a[1].ei.type.t))
+			return sc_srv_error(err,
+			    "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
+			    "array_contains of a nested value is not "
+			    "supported by sc-serve.");
+		sc_buf_addf(sql, NULL,
+		    "(SELECT CASE WHEN _a IS NULL OR _v IS NULL THEN NULL "
+		    "WHEN EXISTS (SELECT 1 FROM json_each(_a) WHERE value = "
+		    "_v) THEN 1 WHEN EXISTS (SELECT 1 FROM json_each(_a) "
+		    "WHERE type = 'null') THEN NULL ELSE 0 END FROM (SELECT "
+		    "%s AS _a, ",
+		    A(0));
+		encoded(sql, a, 1);
+		sc_buf_addstr(sql, " AS _v))", NULL);
+		return 0;
+	}
+	if (strcmp(k, "map_contains_key") == 0) {
+		if (a[0].ei.type.t != SC_ARROW_MAP)
+			return wrong_arg(fname, "\"MAP\"", a, 0, err);
+		sc_buf_addf(sql, NULL,
+		    "(SELECT CASE WHEN _m IS NULL OR _k IS NULL THEN NULL "
+		    "ELSE EXISTS (SELECT 1 FROM json_each(_m) WHERE "
+		    "json_extract(value, '$[0]') = _k) END FROM (SELECT %s "
+		    "AS _m, %s AS _k))",
+		    A(0), A(1));
+		return 0;
+	}
+	/* map_keys, map_values */
+	if (a[0].ei.type.t != SC_ARROW_MAP)
+		return wrong_arg(fname, "\"MAP\"", a, 0, err);
+	i = k[4] == 'k' ? 0 : 1;
+	if (sc_eng_nest_array(&nt->types[i], i == 1 && nt->nullable[1],
+		&ei->type, err) == -1)
+		return -1;
+	sc_buf_addf(sql, NULL,
+	    "(SELECT CASE WHEN _m IS NULL THEN NULL ELSE (SELECT "
+	    "coalesce(json_group_array(value -> %zu), json_array()) FROM "
+	    "json_each(_m)) END FROM (SELECT %s AS _m))",
+	    i, A(0));
+	ei->nullable = a[0].ei.nullable;
+	return 0;
+}
 
 static int
 function(struct sc_ectx *x, const struct sc_eplan *in,
@@ -951,6 +1564,10 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 		break;
 	case F_TOTYPE:
 		sc_buf_addf(sql, NULL, "sc_cast(%s, '%s', 0)", A(0), fd->sql);
+		break;
+	case F_NESTED:
+		if (nested_fn(fd, fname, f, a, n, sql, ei, err) == -1)
+			goto out;
 		break;
 	}
 	if (ei->name.len == 0) {

@@ -26,12 +26,33 @@
 
 /* A column type: an Arrow type, decimal precision/scale, zone flag. */
 #define SC_ETYPE_UNKNOWN (-1)
+struct sc_enest;
 struct sc_etype {
 	int t; /* enum sc_arrow_type or SC_ETYPE_UNKNOWN */
 	int prec; /* DECIMAL128 */
 	int scale; /* DECIMAL128 */
 	bool ntz; /* TIMESTAMP_US: without time zone */
+	/* STRUCT, LIST, MAP: the interned type (engine_nested.c) */
+	const struct sc_enest *nest;
 };
+
+/* ---- nested types (engine_nested.c) ------------------------------- */
+/*
+ * A struct, array or map type, interned: one per distinct type for the
+ * life of the process, so equal types have equal pointers.  A list has
+ * one member (the element, nullable = containsNull), a map two (key,
+ * value; nullable[1] = valueContainsNull), a struct its fields.
+ */
+struct sc_enest {
+	int kind; /* SC_ARROW_STRUCT, SC_ARROW_LIST, SC_ARROW_MAP */
+	size_t n;
+	char **names; /* struct field names, else NULL */
+	struct sc_etype *types;
+	bool *nullable;
+	char *key; /* the interning key */
+	struct sc_enest *next;
+};
+/* ---- end nested types --------------------------------------------- */
 
 /* An output column of a translated relation. */
 struct sc_ecol {
@@ -302,6 +323,41 @@ int sc_eng_schema_string(const char *s, struct sc_ecol **cols, size_t *n,
 int sc_eng_local_relation(struct sc_ectx *x,
     const Spark__Connect__LocalRelation *lr, struct sc_eplan *out,
     struct sc_error *err);
+
+/* ---- engine_nested.c: nested types and values -------------------- */
+/* out = array<elem>, map<key,value>, struct<...>: 0 or -1 (err set). */
+int sc_eng_nest_array(const struct sc_etype *elem, bool contains_null,
+    struct sc_etype *out, struct sc_error *err);
+int sc_eng_nest_map(const struct sc_etype *key, const struct sc_etype *value,
+    bool value_null, struct sc_etype *out, struct sc_error *err);
+int sc_eng_nest_struct(char *const *names, const struct sc_etype *types,
+    const bool *nullable, size_t nf, struct sc_etype *out,
+    struct sc_error *err);
+/* A DDL type with struct<>, array<>, map<> anywhere in it. */
+int sc_eng_nest_parse(const char *s, size_t n, struct sc_etype *out);
+int sc_eng_nest_type_text(const struct sc_etype *t, enum sc_value_style style,
+    struct sc_buf *out);
+int sc_eng_nest_from_proto(const Spark__Connect__DataType *t,
+    struct sc_etype *out, struct sc_error *err);
+int sc_eng_nest_from_arrow(const struct sc_arrow_field *f, struct sc_etype *out,
+    struct sc_error *err);
+/* Any Arrow field's type (flat or nested): 0 or -1 (err set). */
+int sc_eng_type_from_arrow(const struct sc_arrow_field *f, struct sc_etype *out,
+    struct sc_error *err);
+/* Fill f's type, its parameters and children for t. */
+void sc_eng_arrow_field(const struct sc_etype *t, struct sc_arrow_field *f);
+/* Append the JSON text of a nested value in v to column col of w. */
+int sc_eng_nest_put(struct sc_arrow_writer *w, size_t col,
+    const struct sc_ecol *c, const struct sc_eval *v, struct sc_error *err);
+/* SQL turning a value of type t into its form inside a nested value. */
+void sc_eng_nest_encode(const struct sc_etype *t, const char *sql,
+    struct sc_buf *out);
+/* SQL turning such a form (json_extract's result) back into a value. */
+void sc_eng_nest_decode(const struct sc_etype *t, const char *sql,
+    struct sc_buf *out);
+/* sc_hex(), sc_unhex(), sc_raise(): SQLite's result code. */
+int sc_eng_nest_register(sqlite3 *db);
+/* ---- end engine_nested.c ------------------------------------------ */
 
 /* engine_files.c */
 int sc_eng_files_read(struct sc_ectx *x,

@@ -458,7 +458,7 @@ static int
 range_rel(const Spark__Connect__Range *r, struct sc_eplan *out,
     struct sc_error *err)
 {
-	struct sc_etype t = { SC_ARROW_INT64, 0, 0, false };
+	struct sc_etype t = { .t = SC_ARROW_INT64 };
 
 	out->kind = SC_EPLAN_RANGE;
 	out->start = r->_start_case == SPARK__CONNECT__RANGE___START_START
@@ -1042,7 +1042,7 @@ show_string(struct sc_ectx *x, const Spark__Connect__ShowString *s,
     struct sc_eplan *out, struct sc_error *err)
 {
 	struct sc_buf text;
-	struct sc_etype t = { SC_ARROW_UTF8, 0, 0, false };
+	struct sc_etype t = { .t = SC_ARROW_UTF8 };
 
 	if (s->input == NULL)
 		return no_input("show_string", err);

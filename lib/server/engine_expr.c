@@ -139,19 +139,6 @@ set_type(struct sc_einfo *ei, int t)
 	ei->type.t = t;
 }
 
-static const struct sc_ecol *
-find_col(const struct sc_eplan *in, const char *name)
-{
-	size_t i;
-
-	if (in == NULL || in->cols == NULL)
-		return NULL;
-	for (i = 0; i < in->ncols; i++)
-		if (strcasecmp(in->cols[i].name, name) == 0)
-			return &in->cols[i];
-	return NULL;
-}
-
 /*
  * Field name of struct type t (case-insensitive, as Spark's default
  * resolver): its index, or -1 (err set) when it has none.
@@ -207,6 +194,47 @@ get_field(struct sc_buf *expr, struct sc_einfo *ei, size_t i)
 	ei->type = n->types[i];
 }
 
+/*
+ * The column of in that a one-part name means: with a plan id, one of
+ * the columns that plan node gave (a join's side), else the only one of
+ * that name.  NULL (err set) when two match; NULL (err untouched) when
+ * none does.
+ */
+static const struct sc_ecol *
+resolve_col(const struct sc_eplan *in, const char *name,
+    const Spark__Connect__Expression__UnresolvedAttribute *a, bool *ambiguous,
+    struct sc_error *err)
+{
+	const struct sc_ecol *c = NULL, *byid = NULL;
+	size_t i, n = 0, nid = 0;
+	bool pid = a->_plan_id_case ==
+	    SPARK__CONNECT__EXPRESSION__UNRESOLVED_ATTRIBUTE___PLAN_ID_PLAN_ID;
+
+	*ambiguous = false;
+	if (in == NULL || in->cols == NULL)
+		return NULL;
+	for (i = 0; i < in->ncols; i++) {
+		if (strcasecmp(in->cols[i].name, name) != 0)
+			continue;
+		if (n++ == 0)
+			c = &in->cols[i];
+		if (pid && sc_eng_col_from(&in->cols[i], a->plan_id) &&
+		    nid++ == 0)
+			byid = &in->cols[i];
+	}
+	if (nid == 1)
+		return byid;
+	if (n > 1) {
+		*ambiguous = true;
+		sc_srv_error(err, "AMBIGUOUS_REFERENCE", "42704",
+		    "Reference `%s` is ambiguous, could be: %zu columns of "
+		    "that name.",
+		    name, n);
+		return NULL;
+	}
+	return c;
+}
+
 static int
 attribute(const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedAttribute *a,
@@ -215,11 +243,34 @@ attribute(const struct sc_eplan *in,
 	struct sc_eident id;
 	const struct sc_ecol *c;
 	size_t i, k = 0, first = 0;
+	bool amb;
 
 	if (sc_eng_ident_parse(
 		a->unparsed_identifier != NULL ? a->unparsed_identifier : "",
 		&id, err) == -1)
 		return -1;
+	/* A column the plan reads by another name (a side of a join). */
+	if (in != NULL && in->cols != NULL) {
+		c = NULL;
+		if (id.n == 1 ||
+		    (id.n == 2 && in->alias != NULL &&
+			strcasecmp(in->alias, id.parts[0]) == 0))
+			c = resolve_col(in, id.parts[id.n - 1], a, &amb, err);
+		else
+			amb = false;
+		if (amb) {
+			sc_eng_ident_release(&id);
+			return -1;
+		}
+		if (c != NULL && c->sqlname != NULL) {
+			sc_eng_col_ref(sql, c);
+			sc_buf_addstr(&ei->name, id.parts[id.n - 1], NULL);
+			ei->type = c->type;
+			ei->nullable = c->nullable;
+			sc_eng_ident_release(&id);
+			return 0;
+		}
+	}
 	/*
 	 * a.b.c: a qualifier and a column, or a column and struct fields
 	 * (a struct column wins when the input has no qualifier a).
@@ -228,13 +279,13 @@ attribute(const struct sc_eplan *in,
 		if (in->alias != NULL &&
 		    strcasecmp(in->alias, id.parts[0]) == 0)
 			first = 1;
-		c = find_col(in, id.parts[first]);
+		c = resolve_col(in, id.parts[first], a, &amb, NULL);
 		if (c != NULL && c->type.t == SC_ARROW_STRUCT &&
 		    first + 1 < id.n) {
 			struct sc_buf fx;
 
 			sc_buf_init(&fx, SC_BUF_UNLIMITED);
-			sc_eng_quote_ident(&fx, c->name);
+			sc_eng_col_ref(&fx, c);
 			ei->type = c->type;
 			ei->nullable = c->nullable;
 			for (i = first + 1; i < id.n; i++) {
@@ -259,7 +310,7 @@ attribute(const struct sc_eplan *in,
 		sc_eng_quote_ident(sql, id.parts[i]);
 	}
 	sc_buf_addstr(&ei->name, id.parts[id.n - 1], NULL);
-	c = find_col(in, id.parts[id.n - 1]);
+	c = resolve_col(in, id.parts[id.n - 1], a, &amb, NULL);
 	ei->nullable = -1; /* SQLite's table metadata may know */
 	if (c != NULL) {
 		ei->type = c->type;
@@ -1588,6 +1639,103 @@ out:
 #undef A
 #undef N
 
+/*
+ * child[extraction]: a struct's field by name, an array's element by a
+ * 0-based index (out of bounds fails, as under ANSI), a map's value by
+ * key (NULL when missing).  Named as Spark names them: s.f is "f" when
+ * col("s.f") asked for it, child[x] otherwise.
+ */
+static int
+extract_value(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedExtractValue *u,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
+{
+	struct sc_buf cs, ks;
+	struct sc_einfo ce, ke;
+	const struct sc_enest *n;
+	size_t k;
+	int rc = -1;
+
+	if (u->child == NULL || u->extraction == NULL)
+		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "An extract value has no child or no extraction.");
+	sc_buf_init(&cs, SC_BUF_UNLIMITED);
+	sc_buf_init(&ks, SC_BUF_UNLIMITED);
+	sc_eng_einfo_init(&ce);
+	sc_eng_einfo_init(&ke);
+	if (sc_eng_expr(x, in, u->child, &cs, &ce, err) == -1 ||
+	    sc_eng_expr(x, in, u->extraction, &ks, &ke, err) == -1)
+		goto out;
+	n = ce.type.nest;
+	switch (ce.type.t) {
+	case SC_ARROW_STRUCT:
+		if (u->extraction->expr_type_case != SC_EXPR_(LITERAL) ||
+		    u->extraction->literal->literal_type_case !=
+			SC_LIT_(STRING)) {
+			rc = sc_srv_error(err, "INVALID_EXTRACT_FIELD_TYPE",
+			    "42000",
+			    "Field name should be a non-null string literal, "
+			    "but it's %s.",
+			    (const char *)ke.name.data);
+			goto out;
+		}
+		if (struct_field(&ce.type, u->extraction->literal->string, &k,
+			err) == -1)
+			goto out;
+		ei->type = ce.type;
+		ei->nullable = ce.nullable;
+		get_field(&cs, ei, k);
+		sc_buf_add(sql, cs.data, cs.len, NULL);
+		sc_buf_addf(&ei->name, NULL, "%s.%s",
+		    (const char *)ce.name.data, n->names[k]);
+		rc = 0;
+		break;
+	case SC_ARROW_LIST:
+		if (!is_int_type(ke.type.t)) {
+			rc = sc_srv_error(err,
+			    "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "42K09",
+			    "An array index must be an integer, not %s.",
+			    (const char *)ke.name.data);
+			goto out;
+		}
+		array_item(sql, (const char *)cs.data, (const char *)ks.data,
+		    &n->types[0], false, true, "INVALID_ARRAY_INDEX",
+		    "Use the SQL function `get()` to tolerate accessing "
+		    "element at invalid index and return NULL instead.");
+		ei->type = n->types[0];
+		rc = 0;
+		break;
+	case SC_ARROW_MAP:
+		map_value(sql, (const char *)cs.data, (const char *)ks.data,
+		    &n->types[1]);
+		ei->type = n->types[1];
+		rc = 0;
+		break;
+	default:
+		rc =
+		    struct_field(&ce.type, (const char *)ke.name.data, &k, err);
+		if (ce.type.t == SC_ETYPE_UNKNOWN)
+			rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
+			    "0A000",
+			    "Extracting a value from `%s`, whose type sc-serve "
+			    "cannot tell before it runs, is not supported by "
+			    "sc-serve.",
+			    (const char *)ce.name.data);
+		goto out;
+	}
+	if (ce.type.t != SC_ARROW_STRUCT) {
+		ei->nullable = 1;
+		sc_buf_addf(&ei->name, NULL, "%s[%s]",
+		    (const char *)ce.name.data, (const char *)ke.name.data);
+	}
+out:
+	sc_buf_release(&cs);
+	sc_buf_release(&ks);
+	sc_eng_einfo_release(&ce);
+	sc_eng_einfo_release(&ke);
+	return rc;
+}
+
 static int
 cast(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__Cast *c, struct sc_buf *sql,
@@ -1699,6 +1847,10 @@ sc_eng_expr(struct sc_ectx *x, const struct sc_eplan *in,
 	}
 	case SC_EXPR_(CAST):
 		rc = cast(x, in, e->cast, sql, ei, err);
+		break;
+	case SC_EXPR_(UNRESOLVED_EXTRACT_VALUE):
+		rc = extract_value(x, in, e->unresolved_extract_value, sql, ei,
+		    err);
 		break;
 	case SC_EXPR_(UNRESOLVED_STAR):
 		rc = sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",

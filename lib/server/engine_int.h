@@ -55,11 +55,17 @@ struct sc_enest {
 /* ---- end nested types --------------------------------------------- */
 
 /* An output column of a translated relation. */
+#define SC_ECOL_PLAN_IDS 8
 struct sc_ecol {
 	char *name;
 	struct sc_etype type; /* static type, or t UNKNOWN */
 	int nullable; /* 1, 0, or -1 when unknown */
 	bool inferred; /* type guessed from values */
+	/* ---- DataFrame relations (engine_rel.c) ---- */
+	char *sqlname; /* how SQL reads it when not `name` (a join), or NULL */
+	/* The plan nodes (relations' plan ids) it came out of, latest first. */
+	int64_t plan_ids[SC_ECOL_PLAN_IDS];
+	unsigned nplan_ids;
 };
 
 /* One SQLite value (t is SQLITE_INTEGER ... SQLITE_NULL). */
@@ -231,6 +237,36 @@ int sc_eng_unsupported_expression(const Spark__Connect__Expression *e,
  * it when it leaves): 0, or -1 (err set) past SC_ENG_MAX_PLAN_DEPTH.
  */
 int sc_eng_deeper(struct sc_ectx *x, struct sc_error *err);
+
+/* ---- DataFrame relations (engine_rel.c; helpers in engine_plan.c) ---- */
+int sc_eng_rel(struct sc_ectx *x, const Spark__Connect__Relation *r,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_wrap_plan(struct sc_ectx *x, struct sc_eplan *in,
+    struct sc_eplan *out, struct sc_error *err);
+void sc_eng_from_item(struct sc_ectx *x, struct sc_eplan *p,
+    struct sc_eplan *out, struct sc_buf *b);
+struct sc_ecol *sc_eng_cols_copy(const struct sc_ecol *src, size_t n);
+void sc_eng_cols_add(struct sc_ecol **cols, size_t *n, const char *name,
+    const struct sc_etype *t, int nullable);
+/* How SQL reads column c: its sqlname, or its name quoted. */
+void sc_eng_col_ref(struct sc_buf *b, const struct sc_ecol *c);
+int sc_eng_join(struct sc_ectx *x, const Spark__Connect__Join *j,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_set_op(struct sc_ectx *x, const Spark__Connect__SetOperation *s,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_with_columns(struct sc_ectx *x, const Spark__Connect__WithColumns *w,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_drop(struct sc_ectx *x, const Spark__Connect__Drop *d,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_dedup(struct sc_ectx *x, const Spark__Connect__Deduplicate *d,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_tail(struct sc_ectx *x, const Spark__Connect__Tail *t,
+    struct sc_eplan *out, struct sc_error *err);
+/* Tag every column of p as coming out of plan node id. */
+void sc_eng_plan_tag(struct sc_eplan *p, int64_t id);
+/* Whether column c came out of plan node id. */
+bool sc_eng_col_from(const struct sc_ecol *c, int64_t id);
+/* ---- end DataFrame relations ---- */
 
 /* engine_dialect.c */
 /*

@@ -1765,8 +1765,8 @@ test_sql_command(void)
 static void
 test_unsupported(void)
 {
-	/* Relation{join: {}} and Expression{window: {}} as wire bytes. */
-	static const uint8_t join[] = { 0x2a, 0x00 };
+	/* Relation{sample: {}} and Expression{window: {}} as wire bytes. */
+	static const uint8_t join[] = { 0x62, 0x00 };
 	static const uint8_t window_expr[] = { 0x5a, 0x00 };
 	struct sc_error err;
 	Rel *r;
@@ -1774,19 +1774,20 @@ test_unsupported(void)
 
 	r = sc_proto_unpack(&spark__connect__relation__descriptor, join,
 	    sizeof(join), &err);
-	ok(r != NULL, "unpack join relation");
+	ok(r != NULL, "unpack sample relation");
 	if (r != NULL) {
 		struct res res;
 
 		res_init(&res);
-		ok(run(c1, r, &res, &err) == -1, "join fails");
+		ok(run(c1, r, &res, &err) == -1, "sample fails");
 		is_str(err.errclass, "UNSUPPORTED_FEATURE.RELATION",
-		    "join error class");
-		is_str(err.sqlstate, "0A000", "join sqlstate");
+		    "sample error class");
+		is_str(err.sqlstate, "0A000", "sample sqlstate");
 		is_str(err.msg,
 		    "[UNSUPPORTED_FEATURE.RELATION] The relation "
-		    "type 'join' is not supported by sc-serve. SQLSTATE: 0A000",
-		    "join message");
+		    "type 'sample' is not supported by sc-serve. SQLSTATE: "
+		    "0A000",
+		    "sample message");
 		res_release(&res);
 	}
 	e = sc_proto_unpack(&spark__connect__expression__descriptor,

@@ -748,7 +748,8 @@ enum fkind {
 	F_NOW,
 	F_DATEPART,
 	F_TOTYPE,
-	F_NESTED /* nested_fn() */
+	F_NESTED, /* nested_fn() */
+	F_TMPL /* sql is a template: $1.. the arguments, $* all of them */
 };
 
 /* Result type: an Arrow type, unknown, or that of the first argument. */
@@ -881,6 +882,90 @@ static const struct fdef funcs[] = {
 	{ "map_values", F_NESTED, "map_values", 1, 1, R_UNK },
 	{ "map_contains_key", F_NESTED, "map_contains_key", 2, 2,
 	    SC_ARROW_BOOL },
+	{ "collect_list", F_NESTED, "collect_list", 1, 1, R_UNK },
+	{ "array_agg", F_NESTED, "collect_list", 1, 1, R_UNK },
+	{ "collect_set", F_NESTED, "collect_set", 1, 1, R_UNK },
+	{ "reverse", F_NESTED, "reverse", 1, 1, R_ARG },
+	{ "typeof", F_NESTED, "typeof", 1, 1, SC_ARROW_UTF8 },
+	/* Templates, one entry per argument count where defaults differ. */
+	{ "lpad", F_TMPL, "sc_pad($1, $2, ' ', 1)", 2, 2, SC_ARROW_UTF8 },
+	{ "lpad", F_TMPL, "sc_pad($1, $2, $3, 1)", 3, 3, SC_ARROW_UTF8 },
+	{ "rpad", F_TMPL, "sc_pad($1, $2, ' ', 0)", 2, 2, SC_ARROW_UTF8 },
+	{ "rpad", F_TMPL, "sc_pad($1, $2, $3, 0)", 3, 3, SC_ARROW_UTF8 },
+	{ "initcap", F_TMPL, "sc_initcap($1)", 1, 1, SC_ARROW_UTF8 },
+	{ "concat_ws", F_TMPL, "sc_concat_ws($*)", 1, -1, SC_ARROW_UTF8 },
+	{ "left", F_TMPL,
+	    "CASE WHEN $2 <= 0 THEN '' ELSE substr($1, 1, $2) END", 2, 2,
+	    SC_ARROW_UTF8 },
+	{ "right", F_TMPL,
+	    "CASE WHEN $2 <= 0 THEN '' ELSE substr($1, -($2)) END", 2, 2,
+	    SC_ARROW_UTF8 },
+	{ "ascii", F_TMPL,
+	    "CASE WHEN $1 IS NULL THEN NULL ELSE coalesce(unicode($1), 0) END",
+	    1, 1, SC_ARROW_INT32 },
+	{ "repeat", F_TMPL,
+	    "CASE WHEN $2 <= 0 THEN '' ELSE replace(printf('%.*c', $2, 'x'), "
+	    "'x', $1) END",
+	    2, 2, SC_ARROW_UTF8 },
+	{ "locate", F_TMPL, "instr($2, $1)", 2, 2, SC_ARROW_INT32 },
+	{ "position", F_TMPL, "instr($2, $1)", 2, 2, SC_ARROW_INT32 },
+	{ "crc32", F_TMPL, "sc_crc32($1)", 1, 1, SC_ARROW_INT64 },
+	{ "octet_length", F_TMPL, "length(CAST($1 AS BLOB))", 1, 1,
+	    SC_ARROW_INT32 },
+	{ "bit_length", F_TMPL, "length(CAST($1 AS BLOB)) * 8", 1, 1,
+	    SC_ARROW_INT32 },
+	{ "pmod", F_TMPL,
+	    "CASE WHEN $2 = 0 THEN sc_raise('[DIVIDE_BY_ZERO] Division by zero. "
+	    "Use `try_divide` to tolerate divisor being 0 and return NULL "
+	    "instead. SQLSTATE: 22012') ELSE mod(mod($1, $2) + $2, $2) END",
+	    2, 2, R_UNK },
+	{ "positive", F_TMPL, "(+$1)", 1, 1, R_ARG },
+	{ "date_add", F_TMPL,
+	    "CASE WHEN $2 IS NULL THEN NULL ELSE date($1, printf('%+d days', "
+	    "$2)) END",
+	    2, 2, SC_ARROW_DATE32 },
+	{ "date_sub", F_TMPL,
+	    "CASE WHEN $2 IS NULL THEN NULL ELSE date($1, printf('%+d days', "
+	    "-($2))) END",
+	    2, 2, SC_ARROW_DATE32 },
+	{ "datediff", F_TMPL,
+	    "CAST(julianday(date($1)) - julianday(date($2)) AS INTEGER)", 2, 2,
+	    SC_ARROW_INT32 },
+	{ "add_months", F_TMPL, "sc_add_months($1, $2)", 2, 2,
+	    SC_ARROW_DATE32 },
+	{ "last_day", F_TMPL,
+	    "date($1, 'start of month', '+1 month', '-1 day')", 1, 1,
+	    SC_ARROW_DATE32 },
+	{ "dayofweek", F_TMPL, "CAST(strftime('%w', $1) AS INTEGER) + 1", 1, 1,
+	    SC_ARROW_INT32 },
+	{ "dayofyear", F_TMPL, "CAST(strftime('%j', $1) AS INTEGER)", 1, 1,
+	    SC_ARROW_INT32 },
+	{ "weekofyear", F_TMPL,
+	    "(CAST(strftime('%j', date($1, '-3 days', 'weekday 4')) AS INTEGER) "
+	    "- 1) / 7 + 1",
+	    1, 1, SC_ARROW_INT32 },
+	{ "quarter", F_TMPL, "(CAST(strftime('%m', $1) AS INTEGER) + 2) / 3", 1,
+	    1, SC_ARROW_INT32 },
+	{ "unix_timestamp", F_TMPL, "CAST(strftime('%s', $1) AS INTEGER)", 1, 1,
+	    SC_ARROW_INT64 },
+	{ "from_unixtime", F_TMPL,
+	    "strftime('%Y-%m-%d %H:%M:%S', $1, 'unixepoch')", 1, 1,
+	    SC_ARROW_UTF8 },
+	/* Aggregates */
+	{ "stddev", F_TMPL, "sc_var($1, 2)", 1, 1, SC_ARROW_DOUBLE },
+	{ "std", F_TMPL, "sc_var($1, 2)", 1, 1, SC_ARROW_DOUBLE },
+	{ "stddev_samp", F_TMPL, "sc_var($1, 2)", 1, 1, SC_ARROW_DOUBLE },
+	{ "stddev_pop", F_TMPL, "sc_var($1, 3)", 1, 1, SC_ARROW_DOUBLE },
+	{ "variance", F_TMPL, "sc_var($1, 0)", 1, 1, SC_ARROW_DOUBLE },
+	{ "var_samp", F_TMPL, "sc_var($1, 0)", 1, 1, SC_ARROW_DOUBLE },
+	{ "var_pop", F_TMPL, "sc_var($1, 1)", 1, 1, SC_ARROW_DOUBLE },
+	{ "count_if", F_TMPL, "count(CASE WHEN $1 THEN 1 END)", 1, 1,
+	    SC_ARROW_INT64 },
+	{ "bool_and", F_TMPL, "min($1)", 1, 1, SC_ARROW_BOOL },
+	{ "every", F_TMPL, "min($1)", 1, 1, SC_ARROW_BOOL },
+	{ "bool_or", F_TMPL, "max($1)", 1, 1, SC_ARROW_BOOL },
+	{ "some", F_TMPL, "max($1)", 1, 1, SC_ARROW_BOOL },
+	{ "any", F_TMPL, "max($1)", 1, 1, SC_ARROW_BOOL },
 };
 
 struct farg {
@@ -1121,6 +1206,27 @@ map_value(struct sc_buf *sql, const char *map, const char *key,
 	sc_buf_release(&x);
 }
 
+/* Expand template t: $1..$9 are arguments (parenthesized), $* all. */
+static void template(struct sc_buf *sql, const char *t, struct farg *a,
+    size_t n)
+{
+	size_t k;
+
+	for (; *t != '\0'; t++) {
+		if (t[0] == '$' && t[1] == '*') {
+			list(sql, a, 0, n, false);
+			t++;
+		} else if (t[0] == '$' && t[1] >= '1' && t[1] <= '9' &&
+		    (size_t)(t[1] - '1') < n) {
+			k = (size_t)(t[1] - '1');
+			sc_buf_addf(sql, NULL, "(%s)", A(k));
+			t++;
+		} else {
+			sc_buf_addch(sql, *t, NULL);
+		}
+	}
+}
+
 /* struct, array and map functions (F_NESTED). */
 static int
 nested_fn(const struct fdef *fd, const char *fname,
@@ -1320,6 +1426,51 @@ sout:
 		    A(0), A(1));
 		return 0;
 	}
+	if (strcmp(k, "collect_list") == 0 || strcmp(k, "collect_set") == 0) {
+		if (need_types(fname, a, 0, 1, 1, err) == -1 ||
+		    sc_eng_nest_array(&a[0].ei.type, false, &ei->type, err) ==
+			-1)
+			return -1;
+		sc_buf_addf(sql, NULL, "coalesce(json_group_array(%s",
+		    k[8] == 's' ? "DISTINCT " : "");
+		encoded(sql, a, 0);
+		sc_buf_addf(sql, NULL,
+		    ") FILTER (WHERE %s IS NOT NULL), "
+		    "json_array())",
+		    A(0));
+		ei->nullable = 0;
+		return 0;
+	}
+	if (strcmp(k, "reverse") == 0) {
+		if (a[0].ei.type.t == SC_ARROW_LIST) {
+			sc_buf_addf(sql, NULL,
+			    "(SELECT CASE WHEN _a IS NULL THEN NULL ELSE "
+			    "(SELECT coalesce(json_group_array(value -> '$'), "
+			    "json_array()) FROM (SELECT value FROM "
+			    "json_each(_a) ORDER BY key DESC)) END FROM "
+			    "(SELECT %s AS _a))",
+			    A(0));
+			return 0;
+		}
+		if (a[0].ei.type.t != SC_ARROW_UTF8 &&
+		    a[0].ei.type.t != SC_ETYPE_UNKNOWN)
+			return wrong_arg(fname, "\"STRING\" or \"ARRAY\"", a, 0,
+			    err);
+		sc_buf_addf(sql, NULL, "sc_reverse(%s)", A(0));
+		return 0;
+	}
+	if (strcmp(k, "typeof") == 0) {
+		struct sc_buf tn;
+
+		if (need_types(fname, a, 0, 1, 1, err) == -1)
+			return -1;
+		sc_buf_init(&tn, SC_BUF_UNLIMITED);
+		sc_eng_type_text(&a[0].ei.type, SC_VALUE_SIMPLE, &tn);
+		sc_eng_quote_string(sql, (const char *)tn.data, tn.len);
+		sc_buf_release(&tn);
+		ei->nullable = 0;
+		return 0;
+	}
 	/* map_keys, map_values */
 	if (a[0].ei.type.t != SC_ARROW_MAP)
 		return wrong_arg(fname, "\"MAP\"", a, 0, err);
@@ -1352,12 +1503,19 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 	for (i = 0; fname[i] != '\0' && i + 1 < sizeof(lname); i++)
 		lname[i] = (char)tolower((unsigned char)fname[i]);
 	lname[i] = '\0';
+	/* The entry of that name that takes n arguments, else the first. */
 	for (i = 0; i < SC_NELEM(funcs); i++)
 		if (strcmp(funcs[i].name, lname) == 0) {
-			fd = &funcs[i];
-			break;
+			if (fd == NULL)
+				fd = &funcs[i];
+			if ((int)n >= funcs[i].min &&
+			    (funcs[i].max < 0 || (int)n <= funcs[i].max)) {
+				fd = &funcs[i];
+				break;
+			}
 		}
-	if (fd == NULL || f->is_user_defined_function)
+	/* Builtins resolve even when the plan marks them user-defined. */
+	if (fd == NULL)
 		return sc_srv_error(err, "UNRESOLVED_ROUTINE", "42883",
 		    "Cannot resolve routine `%s` on search path "
 		    "[`system`.`builtin`, `system`.`session`, `main`]; "
@@ -1619,6 +1777,16 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 	case F_NESTED:
 		if (nested_fn(fd, fname, f, a, n, sql, ei, err) == -1)
 			goto out;
+		break;
+	case F_TMPL:
+		template(sql, fd->sql, a, n);
+		if (strstr(fd->sql, "mod(") != NULL) {
+			common_type(ei, a, 0, n, 1);
+			if (!is_num_type(ei->type.t))
+				ei->type.t = SC_ETYPE_UNKNOWN;
+		}
+		if (strncmp(fd->sql, "count(", 6) == 0)
+			ei->nullable = 0;
 		break;
 	}
 	if (ei->name.len == 0) {

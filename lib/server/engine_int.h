@@ -393,6 +393,8 @@ void sc_eng_nest_decode(const struct sc_etype *t, const char *sql,
     struct sc_buf *out);
 /* sc_hex(), sc_unhex(), sc_raise(): SQLite's result code. */
 int sc_eng_nest_register(sqlite3 *db);
+/* engine_func.c: the SQL functions SQLite lacks (sc_pad, sc_var...). */
+int sc_eng_func_register(sqlite3 *db);
 /* ---- end engine_nested.c ------------------------------------------ */
 
 /* engine_files.c */

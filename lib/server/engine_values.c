@@ -792,5 +792,7 @@ sc_eng_register_functions(sqlite3 *db)
 		    extreme_fn, NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
 		rc = sc_eng_nest_register(db);
+	if (rc == SQLITE_OK)
+		rc = sc_eng_func_register(db);
 	return rc;
 }

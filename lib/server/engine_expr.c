@@ -749,6 +749,7 @@ enum fkind {
 	F_DATEPART,
 	F_TOTYPE,
 	F_NESTED, /* nested_fn() */
+	F_GROUPING, /* grouping(), grouping_id() */
 	F_TMPL /* sql is a template: $1.. the arguments, $* all of them */
 };
 
@@ -887,6 +888,8 @@ static const struct fdef funcs[] = {
 	{ "collect_set", F_NESTED, "collect_set", 1, 1, R_UNK },
 	{ "reverse", F_NESTED, "reverse", 1, 1, R_ARG },
 	{ "typeof", F_NESTED, "typeof", 1, 1, SC_ARROW_UTF8 },
+	{ "grouping", F_GROUPING, "grouping", 1, 1, SC_ARROW_INT8 },
+	{ "grouping_id", F_GROUPING, "grouping_id", 0, -1, SC_ARROW_INT64 },
 	/* Templates, one entry per argument count where defaults differ. */
 	{ "lpad", F_TMPL, "sc_pad($1, $2, ' ', 1)", 2, 2, SC_ARROW_UTF8 },
 	{ "lpad", F_TMPL, "sc_pad($1, $2, $3, 1)", 3, 3, SC_ARROW_UTF8 },
@@ -1737,7 +1740,12 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 		    (n == 1 &&
 			f->arguments[0]->expr_type_case == SC_EXPR_(LITERAL) &&
 			!f->is_distinct && a[0].ei.type.t != SC_ARROW_NULL)) {
-			sc_buf_addstr(sql, "count(*)", NULL);
+			if (x->pivot_cond != NULL)
+				sc_buf_addf(sql, NULL,
+				    "count(CASE WHEN %s THEN 1 END)",
+				    x->pivot_cond);
+			else
+				sc_buf_addstr(sql, "count(*)", NULL);
 			sc_buf_addf(&ei->name, NULL, "count(%s)",
 			    star ? "1" : N(0));
 			break;
@@ -1778,6 +1786,38 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 		if (nested_fn(fd, fname, f, a, n, sql, ei, err) == -1)
 			goto out;
 		break;
+	case F_GROUPING: {
+		unsigned long id = 0;
+		size_t gi;
+
+		if (x->ngsql == 0) {
+			sc_srv_error(err, "UNSUPPORTED_GROUPING_EXPRESSION",
+			    "42K0E",
+			    "grouping()/grouping_id() can only be used with "
+			    "GroupingSets/Cube/Rollup.");
+			goto out;
+		}
+		for (k = 0; k < (n > 0 ? n : x->ngsql); k++) {
+			gi = k;
+			if (n > 0) {
+				for (gi = 0; gi < x->ngsql; gi++)
+					if (strcmp(x->gsql[gi], A(k)) == 0)
+						break;
+				if (gi == x->ngsql) {
+					sc_srv_error(err,
+					    "GROUPING_COLUMN_MISMATCH", "42803",
+					    "Column of grouping (%s) can't be "
+					    "found in grouping columns.",
+					    N(k));
+					goto out;
+				}
+			}
+			id = id << 1 | !(x->gmask >> gi & 1);
+		}
+		sc_buf_addf(sql, NULL, "%lu", id);
+		ei->nullable = 0;
+		break;
+	}
 	case F_TMPL:
 		template(sql, fd->sql, a, n);
 		if (strstr(fd->sql, "mod(") != NULL) {
@@ -1978,6 +2018,20 @@ sc_eng_expr(struct sc_ectx *x, const struct sc_eplan *in,
 		rc = literal(e->literal, sql, ei, err);
 		break;
 	case SC_EXPR_(UNRESOLVED_ATTRIBUTE):
+		if (x->pivot_cond != NULL) {
+			/* Inside a pivot value's aggregate: its rows only. */
+			struct sc_buf ax;
+
+			sc_buf_init(&ax, SC_BUF_UNLIMITED);
+			rc = attribute(in, e->unresolved_attribute, &ax, ei,
+			    err);
+			if (rc == 0)
+				sc_buf_addf(sql, NULL,
+				    "(CASE WHEN %s THEN %s END)", x->pivot_cond,
+				    (const char *)ax.data);
+			sc_buf_release(&ax);
+			break;
+		}
 		rc = attribute(in, e->unresolved_attribute, sql, ei, err);
 		break;
 	case SC_EXPR_(UNRESOLVED_FUNCTION):
@@ -2015,6 +2069,9 @@ sc_eng_expr(struct sc_ectx *x, const struct sc_eplan *in,
 	}
 	case SC_EXPR_(CAST):
 		rc = cast(x, in, e->cast, sql, ei, err);
+		break;
+	case SC_EXPR_(WINDOW):
+		rc = sc_eng_window(x, in, e->window, sql, ei, err);
 		break;
 	case SC_EXPR_(UNRESOLVED_EXTRACT_VALUE):
 		rc = extract_value(x, in, e->unresolved_extract_value, sql, ei,

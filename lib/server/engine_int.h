@@ -177,6 +177,11 @@ struct sc_ectx {
 	struct sc_eparams params;
 	unsigned seq; /* for generated aliases */
 	int depth;
+	/* ---- grouping sets and pivot (engine_rel.c) ---- */
+	char **gsql; /* the grouping expressions' SQL, while translating */
+	size_t ngsql; /* grouping sets; 0 otherwise */
+	unsigned long gmask; /* the set being translated: bit i = gsql[i] */
+	const char *pivot_cond; /* a pivot value's rows, or NULL */
 };
 
 /* Batches being written for a sink (engine_run.c). */
@@ -262,6 +267,14 @@ int sc_eng_dedup(struct sc_ectx *x, const Spark__Connect__Deduplicate *d,
     struct sc_eplan *out, struct sc_error *err);
 int sc_eng_tail(struct sc_ectx *x, const Spark__Connect__Tail *t,
     struct sc_eplan *out, struct sc_error *err);
+/* rollup, cube, grouping sets and pivot aggregations. */
+int sc_eng_aggregate_sets(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
+    struct sc_eplan *out, struct sc_error *err);
+/* engine_window.c: a window expression over input in. */
+struct sc_einfo;
+int sc_eng_window(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__Window *w, struct sc_buf *sql,
+    struct sc_einfo *ei, struct sc_error *err);
 /* Tag every column of p as coming out of plan node id. */
 void sc_eng_plan_tag(struct sc_eplan *p, int64_t id);
 /* Whether column c came out of plan node id. */

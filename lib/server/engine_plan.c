@@ -854,14 +854,7 @@ aggregate(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
 
 	if (a->group_type != GROUP_(GROUPBY) &&
 	    a->group_type != GROUP_(UNSPECIFIED))
-		return sc_srv_error(err, "UNSUPPORTED_FEATURE.GROUP_TYPE",
-		    "0A000",
-		    "Aggregation with %s is not supported by "
-		    "sc-serve (only groupBy is).",
-		    a->group_type == GROUP_(ROLLUP)	 ? "rollup"
-			: a->group_type == GROUP_(CUBE)	 ? "cube"
-			: a->group_type == GROUP_(PIVOT) ? "pivot"
-							 : "grouping sets");
+		return sc_eng_aggregate_sets(x, a, out, err);
 	if (a->input == NULL)
 		return no_input("aggregate", err);
 	sc_eplan_init(&in);

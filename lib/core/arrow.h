@@ -323,7 +323,8 @@ int sc_arrow_get_decimal128(const struct sc_arrow_batch *b, size_t col,
 enum sc_arrow_fmt {
 	SC_ARROW_FMT_TEXT = 0,
 	SC_ARROW_FMT_JSON = 1,
-	SC_ARROW_FMT_LOSSLESS = 2
+	SC_ARROW_FMT_LOSSLESS = 2,
+	SC_ARROW_FMT_SHOW = 3
 };
 
 /*
@@ -352,6 +353,9 @@ enum sc_arrow_fmt {
  *   as JSON, but a struct is the array of its field values in order,
  *   a map the array of its [key, value] pairs, a decimal its text in
  *   quotes, binary its lowercase hex in quotes.
+ * SC_ARROW_FMT_SHOW appends a cell as Spark's show() prints it: as
+ *   TEXT, but binary is [0A FF], and nested values are [a, b] (arrays),
+ *   {a, b} (structs), {k -> v, ...} (maps) with NULL for null members.
  * With kind_out: TEXT output plus kind is enough to build the JSON form
  * (quote when STRING, "null" when NULL, raw otherwise).
  * Returns -1 on a bad col/row (SC_ST_INTERNAL) or if out's limit is hit.

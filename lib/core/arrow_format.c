@@ -382,7 +382,7 @@ put_hex(const uint8_t *p, size_t n, bool json, struct sc_buf *out,
 	return json ? sc_buf_addch(out, '"', err) : 0;
 }
 
-/* Modes: 0 text, 1 JSON, 2 lossless JSON (SC_ARROW_FMT_*). */
+/* Modes: 0 text, 1 JSON, 2 lossless JSON, 3 show (SC_ARROW_FMT_*). */
 static int fmt_value(const struct sc_arrow_col *, size_t, int, struct sc_buf *,
     int *, struct sc_error *);
 
@@ -405,6 +405,68 @@ quoted(const struct sc_arrow_col *c, size_t i, bool json, struct sc_buf *out,
 	return json ? sc_buf_addch(out, '"', err) : 0;
 }
 
+/* A member of a nested value as show() prints it. */
+static int
+show_member(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
+    struct sc_error *err)
+{
+	const uint8_t *p;
+	size_t n, k;
+
+	if (col_null(c, i))
+		return sc_buf_addstr(out, "NULL", err);
+	if (c->f->type == SC_ARROW_BINARY ||
+	    c->f->type == SC_ARROW_LARGE_BINARY) {
+		bytes_at(c, i, &p, &n);
+		if (sc_buf_addch(out, '[', err) == -1)
+			return -1;
+		for (k = 0; k < n; k++)
+			if (sc_buf_addf(out, err, "%s%02X", k > 0 ? " " : "",
+				p[k]) == -1)
+				return -1;
+		return sc_buf_addch(out, ']', err);
+	}
+	return fmt_value(c, i, 3, out, NULL, err);
+}
+
+static int
+show_nested(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
+    struct sc_error *err)
+{
+	const struct sc_arrow_col *ent;
+	size_t a, e, j;
+
+	if (c->f->type == SC_ARROW_STRUCT) {
+		if (sc_buf_addch(out, '{', err) == -1)
+			return -1;
+		for (j = 0; j < c->nchildren; j++)
+			if ((j > 0 && sc_buf_addstr(out, ", ", err) == -1) ||
+			    show_member(&c->children[j], i, out, err) == -1)
+				return -1;
+		return sc_buf_addch(out, '}', err);
+	}
+	range_at(c, i, &a, &e);
+	if (c->f->type != SC_ARROW_MAP) {
+		if (sc_buf_addch(out, '[', err) == -1)
+			return -1;
+		for (j = a; j < e; j++)
+			if ((j > a && sc_buf_addstr(out, ", ", err) == -1) ||
+			    show_member(&c->children[0], j, out, err) == -1)
+				return -1;
+		return sc_buf_addch(out, ']', err);
+	}
+	ent = &c->children[0];
+	if (sc_buf_addch(out, '{', err) == -1)
+		return -1;
+	for (j = a; j < e; j++)
+		if ((j > a && sc_buf_addstr(out, ", ", err) == -1) ||
+		    show_member(&ent->children[0], j, out, err) == -1 ||
+		    sc_buf_addstr(out, " -> ", err) == -1 ||
+		    show_member(&ent->children[1], j, out, err) == -1)
+			return -1;
+	return sc_buf_addch(out, '}', err);
+}
+
 static int
 fmt_nested(const struct sc_arrow_col *c, size_t i, int mode, struct sc_buf *out,
     struct sc_error *err)
@@ -413,6 +475,8 @@ fmt_nested(const struct sc_arrow_col *c, size_t i, int mode, struct sc_buf *out,
 	size_t a, e, j;
 	bool obj;
 
+	if (mode == 3)
+		return show_nested(c, i, out, err);
 	switch (c->f->type) {
 	case SC_ARROW_STRUCT:
 		if (sc_buf_addch(out, mode == 2 ? '[' : '{', err) == -1)
@@ -504,7 +568,8 @@ fmt_value(const struct sc_arrow_col *c, size_t i, int json, struct sc_buf *out,
 
 	if (col_null(c, i)) {
 		k = K_NULL;
-		if (json && sc_buf_addstr(out, "null", err) == -1)
+		if (json != 0 &&
+		    sc_buf_addstr(out, json == 3 ? "NULL" : "null", err) == -1)
 			return -1;
 		goto done;
 	}
@@ -530,14 +595,16 @@ fmt_value(const struct sc_arrow_col *c, size_t i, int json, struct sc_buf *out,
 	case SC_ARROW_DOUBLE:
 		d = double_at(c, i);
 		k = isfinite(d) ? K_NUMBER : K_STRING;
-		if (k == K_STRING && json && sc_buf_addch(out, '"', err) == -1)
+		if (k == K_STRING && (json == 1 || json == 2) &&
+		    sc_buf_addch(out, '"', err) == -1)
 			return -1;
 		n = c->f->type == SC_ARROW_FLOAT
 		    ? sc_value_fmt_float((float)d, txt)
 		    : sc_value_fmt_double(d, txt);
 		if (sc_buf_add(out, txt, n, err) == -1)
 			return -1;
-		if (k == K_STRING && json && sc_buf_addch(out, '"', err) == -1)
+		if (k == K_STRING && (json == 1 || json == 2) &&
+		    sc_buf_addch(out, '"', err) == -1)
 			return -1;
 		break;
 	case SC_ARROW_DECIMAL128:
@@ -555,25 +622,31 @@ fmt_value(const struct sc_arrow_col *c, size_t i, int json, struct sc_buf *out,
 	case SC_ARROW_LARGE_UTF8:
 		k = K_STRING;
 		bytes_at(c, i, &p, &n);
-		if (put_text(p, n, json, out, err) == -1)
+		if (put_text(p, n, json == 1 || json == 2, out, err) == -1)
 			return -1;
 		break;
 	case SC_ARROW_BINARY:
 	case SC_ARROW_LARGE_BINARY:
 		k = K_STRING;
 		bytes_at(c, i, &p, &n);
-		if (put_hex(p, n, json, out, err) == -1)
+		if (json == 3)
+			return show_member(c, i, out, err);
+		if (put_hex(p, n, json != 0, out, err) == -1)
 			return -1;
 		break;
 	case SC_ARROW_DATE32:
 	case SC_ARROW_TIMESTAMP_US:
 		k = K_STRING;
-		if (quoted(c, i, json, out, err) == -1)
+		if (quoted(c, i, json == 1 || json == 2, out, err) == -1)
 			return -1;
 		break;
 	default:
 		k = K_JSON;
-		if (fmt_nested(c, i, json != 0 ? json : 1, out, err) == -1)
+		if (fmt_nested(c, i,
+			json == 3	? 3
+			    : json != 0 ? json
+					: 1,
+			out, err) == -1)
 			return -1;
 		break;
 	}

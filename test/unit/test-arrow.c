@@ -1518,6 +1518,7 @@ test_int64_seq(void)
 
 struct lossless {
 	struct sc_buf text;
+	enum sc_arrow_fmt fmt;
 };
 
 static int
@@ -1530,9 +1531,8 @@ lossless_fn(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 		for (k = 0; k < b->schema->nfields; k++) {
 			if (k > 0)
 				sc_buf_addch(&l->text, ' ', NULL);
-			if (sc_arrow_format_value(b, k, r,
-				SC_ARROW_FMT_LOSSLESS, &l->text, NULL,
-				err) == -1)
+			if (sc_arrow_format_value(b, k, r, l->fmt, &l->text,
+				NULL, err) == -1)
 				return -1;
 		}
 		sc_buf_addch(&l->text, '\n', NULL);
@@ -1720,9 +1720,24 @@ test_lossless(void)
 	}
 	sc_arrow_writer_flush(w, &out, &err);
 	sc_buf_init(&l.text, SC_BUF_UNLIMITED);
+	l.fmt = SC_ARROW_FMT_LOSSLESS;
 	sc_arrow_read_stream(out.data, out.len, lossless_fn, &l, &err);
 	is_str((const char *)l.text.data, want,
 	    "lossless JSON: structs by position, maps as pairs");
+	sc_buf_release(&l.text);
+	sc_buf_reset(&out);
+	for (i = 1; i < 4; i += 2) {
+		nested_row(w, i, &err);
+		sc_arrow_writer_end_row(w, &err);
+	}
+	sc_arrow_writer_flush(w, &out, &err);
+	sc_buf_init(&l.text, SC_BUF_UNLIMITED);
+	l.fmt = SC_ARROW_FMT_SHOW;
+	sc_arrow_read_stream(out.data, out.len, lossless_fn, &l, &err);
+	is_str((const char *)l.text.data,
+	    "{1, NULL} NULL {k0 -> 0}\n"
+	    "{3, s3} [0, 10, 20] {k0 -> 0, k1 -> NULL, k2 -> 2}\n",
+	    "show: {struct}, [array], {k -> v}, NULL members");
 	sc_buf_release(&l.text);
 	sc_arrow_writer_free(w);
 	sc_arrow_schema_release(&s);

@@ -269,4 +269,19 @@ test('nested values filter and nest deeply', T, async () => {
 		'n:List<List<Int64>>}>>', false]);
 });
 
+test('show() prints nested values as Spark does', T, async () => {
+	const s = new lib.Session(srv);
+	const r = await run(s, { show_string: { input: df.project(
+	    df.filter(local(), df.fn('<', df.col('id'), df.lit(3))),
+	    df.col('s'), df.col('l'), df.col('m')), num_rows: 20,
+	truncate: 0, vertical: false } });
+	assert.deepEqual(lib.resultRows(r.responses), [[
+		'+------+------+---------------------+\n' +
+		'|s     |l     |m                    |\n' +
+		'+------+------+---------------------+\n' +
+		'|{1, a}|[1, 2]|{a -> 1.5, b -> NULL}|\n' +
+		'|NULL  |[]    |NULL                 |\n' +
+		'+------+------+---------------------+\n']]);
+});
+
 lib.stopTest(srv);

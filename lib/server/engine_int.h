@@ -160,6 +160,7 @@ struct sc_eplan {
 	 */
 	struct sc_buf with;
 	bool raw; /* sql is the user's own text */
+	bool star_list; /* SQL has more columns than cols: * lists cols */
 	char *table; /* a table reference to read from */
 	char *alias; /* qualifier for the parent, or NULL */
 	struct sc_ecol *cols; /* NULL: ask SQLite (names only) */
@@ -267,6 +268,12 @@ int sc_eng_dedup(struct sc_ectx *x, const Spark__Connect__Deduplicate *d,
     struct sc_eplan *out, struct sc_error *err);
 int sc_eng_tail(struct sc_ectx *x, const Spark__Connect__Tail *t,
     struct sc_eplan *out, struct sc_error *err);
+/* The index of p's generator (explode...), or (size_t)-1. */
+size_t sc_eng_generator(const Spark__Connect__Project *p);
+/* Join in with the generator's rows; its columns' SQL into gsql. */
+int sc_eng_generate(struct sc_ectx *x, const Spark__Connect__Project *p,
+    size_t gi, struct sc_eplan *in, struct sc_buf *gsql, struct sc_eplan *gcols,
+    struct sc_error *err);
 /* rollup, cube, grouping sets and pivot aggregations. */
 int sc_eng_aggregate_sets(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
     struct sc_eplan *out, struct sc_error *err);

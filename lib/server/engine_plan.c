@@ -632,7 +632,18 @@ select_item(struct sc_ectx *x, const struct sc_eplan *in,
 			}
 			sc_eng_ident_release(&id);
 		}
-		sc_buf_addch(sql, '*', NULL);
+		if (in->star_list) {
+			/* The input's SQL has columns of its own: list ours. */
+			for (i = 0; i < in->ncols; i++) {
+				if (i > 0)
+					sc_buf_addstr(sql, ", ", NULL);
+				sc_eng_col_ref(sql, &in->cols[i]);
+			}
+			if (in->ncols == 0)
+				sc_buf_addch(sql, '*', NULL);
+		} else {
+			sc_buf_addch(sql, '*', NULL);
+		}
 		for (i = 0; i < in->ncols; i++) {
 			cols_add(&out->cols, &out->ncols, in->cols[i].name,
 			    &in->cols[i].type, in->cols[i].nullable);
@@ -659,9 +670,10 @@ static int
 project(struct sc_ectx *x, const Spark__Connect__Project *p,
     struct sc_eplan *out, struct sc_error *err)
 {
-	struct sc_eplan in;
+	struct sc_eplan in, gcols;
+	struct sc_buf gsql;
 	const char *keep;
-	size_t i;
+	size_t i, k, gi = (size_t)-1;
 	int rc = -1;
 
 	if (p->n_expressions == 0)
@@ -670,6 +682,8 @@ project(struct sc_ectx *x, const Spark__Connect__Project *p,
 		    "A projection without columns is not supported "
 		    "by sc-serve.");
 	sc_eplan_init(&in);
+	sc_eplan_init(&gcols);
+	sc_buf_init(&gsql, SC_BUF_UNLIMITED);
 	if (p->input != NULL) {
 		if (rel(x, p->input, &in, err) == -1)
 			goto out;
@@ -681,11 +695,29 @@ project(struct sc_ectx *x, const Spark__Connect__Project *p,
 		}
 		if (sc_eng_plan_columns(x, &in, err) == -1)
 			goto out;
+		/* explode() and its kin: in, joined with the elements. */
+		gi = sc_eng_generator(p);
+		if (gi != (size_t)-1 &&
+		    sc_eng_generate(x, p, gi, &in, &gsql, &gcols, err) == -1)
+			goto out;
+	} else if (sc_eng_generator(p) != (size_t)-1) {
+		sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
+		    "A generator without an input relation is not supported "
+		    "by sc-serve.");
+		goto out;
 	}
 	sc_buf_addstr(&out->sql, "SELECT ", NULL);
 	for (i = 0; i < p->n_expressions; i++) {
 		if (i > 0)
 			sc_buf_addstr(&out->sql, ", ", NULL);
+		if (i == gi) {
+			sc_buf_add(&out->sql, gsql.data, gsql.len, NULL);
+			for (k = 0; k < gcols.ncols; k++)
+				cols_add(&out->cols, &out->ncols,
+				    gcols.cols[k].name, &gcols.cols[k].type,
+				    gcols.cols[k].nullable);
+			continue;
+		}
 		if (select_item(x, p->input != NULL ? &in : NULL,
 			p->expressions[i], &out->sql, out, err) == -1)
 			goto out;
@@ -700,6 +732,8 @@ project(struct sc_ectx *x, const Spark__Connect__Project *p,
 		out->cols = sc_xcalloc(1, sizeof(*out->cols));
 	rc = 0;
 out:
+	sc_buf_release(&gsql);
+	sc_eplan_release(&gcols);
 	sc_eplan_release(&in);
 	return rc;
 }

@@ -1255,3 +1255,187 @@ out:
 	sc_eplan_release(&in);
 	return rc;
 }
+
+/* ------------------------------------------------------------------ */
+/* Generators in a projection: explode, posexplode (and _outer)        */
+/* ------------------------------------------------------------------ */
+
+static bool
+is_generator(const Spark__Connect__Expression *e)
+{
+	const char *n;
+
+	if (e == NULL)
+		return false;
+	if (e->expr_type_case == SC_EXPR_(ALIAS))
+		e = e->alias->expr;
+	if (e == NULL || e->expr_type_case != SC_EXPR_(UNRESOLVED_FUNCTION))
+		return false;
+	n = e->unresolved_function->function_name;
+	return n != NULL &&
+	    (strcasecmp(n, "explode") == 0 ||
+		strcasecmp(n, "explode_outer") == 0 ||
+		strcasecmp(n, "posexplode") == 0 ||
+		strcasecmp(n, "posexplode_outer") == 0);
+}
+
+size_t
+sc_eng_generator(const Spark__Connect__Project *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_expressions; i++)
+		if (is_generator(p->expressions[i]))
+			return i;
+	return (size_t)-1;
+}
+
+/* Add an output column "sql AS name" of the generator. */
+static void
+gen_col(struct sc_buf *sql, struct sc_eplan *out, const char *expr,
+    const struct sc_etype *t, int nullable, const char *name)
+{
+	if (sql->len > 0)
+		sc_buf_addstr(sql, ", ", NULL);
+	sc_buf_addstr(sql, expr, NULL);
+	sc_buf_addstr(sql, " AS ", NULL);
+	sc_eng_quote_ident(sql, name);
+	sc_eng_cols_add(&out->cols, &out->ncols, name, t, nullable);
+}
+
+/*
+ * Rewrite in as in joined with the rows of the generator at gi of p
+ * (in becomes that join, its columns unchanged: _sc_gk, _sc_gv hold
+ * the element's position and value), and put the generator's output
+ * columns, SQL "expr AS name, ...", into gsql and gcols.
+ */
+int
+sc_eng_generate(struct sc_ectx *x, const Spark__Connect__Project *p, size_t gi,
+    struct sc_eplan *in, struct sc_buf *gsql, struct sc_eplan *gcols,
+    struct sc_error *err)
+{
+	const Spark__Connect__Expression *e = p->expressions[gi];
+	const Spark__Connect__Expression__Alias *al = NULL;
+	const Spark__Connect__Expression__UnresolvedFunction *f;
+	struct sc_eplan gen;
+	struct sc_buf arg, v;
+	struct sc_einfo ei;
+	const struct sc_enest *n;
+	struct sc_etype pos;
+	const char *fname, *names[3];
+	size_t i, nn = 0, want;
+	bool outer, posx;
+	char qual[32];
+	int rc = -1;
+
+	for (i = gi + 1; i < p->n_expressions; i++)
+		if (is_generator(p->expressions[i]))
+			return sc_srv_error(err,
+			    "UNSUPPORTED_GENERATOR.MULTI_GENERATOR", "42K0E",
+			    "Only one generator allowed per SELECT clause but "
+			    "found more.");
+	if (e->expr_type_case == SC_EXPR_(ALIAS)) {
+		al = e->alias;
+		e = al->expr;
+	}
+	f = e->unresolved_function;
+	fname = f->function_name;
+	outer = strstr(fname, "_outer") != NULL ||
+	    strstr(fname, "_OUTER") != NULL;
+	posx = strncasecmp(fname, "pos", 3) == 0;
+	if (f->n_arguments != 1)
+		return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+		    "42605",
+		    "The `%s` requires 1 parameters but the actual number is "
+		    "%zu.",
+		    fname, f->n_arguments);
+	sc_eplan_init(&gen);
+	sc_buf_init(&arg, SC_BUF_UNLIMITED);
+	sc_buf_init(&v, SC_BUF_UNLIMITED);
+	sc_eng_einfo_init(&ei);
+	if (sc_eng_expr(x, in, f->arguments[0], &arg, &ei, err) == -1)
+		goto out;
+	if (ei.type.t != SC_ARROW_LIST && ei.type.t != SC_ARROW_MAP) {
+		rc = sc_srv_error(err,
+		    "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "42K09",
+		    "Cannot resolve \"%s(%s)\" due to data type mismatch: its "
+		    "input must be an \"ARRAY\" or a \"MAP\".",
+		    fname, (const char *)ei.name.data);
+		goto out;
+	}
+	n = ei.type.nest;
+	/* Names: the alias's, else Spark's pos, col / key, value. */
+	if (posx)
+		names[nn++] = "pos";
+	if (n->kind == SC_ARROW_LIST) {
+		names[nn++] = "col";
+	} else {
+		names[nn++] = "key";
+		names[nn++] = "value";
+	}
+	want = nn;
+	if (al != NULL) {
+		if (al->n_name != want) {
+			rc = sc_srv_error(err,
+			    "UNSUPPORTED_GENERATOR.OUTER_ALIAS_MISMATCH",
+			    "42K0E",
+			    "The number of aliases supplied in the AS clause "
+			    "does not match the number of columns output by "
+			    "the UDTF. Expected %zu aliases, but got %zu.",
+			    want, al->n_name);
+			goto out;
+		}
+		for (i = 0; i < nn; i++)
+			names[i] = al->name[i];
+	}
+	/* in, joined with the elements of the generator's argument. */
+	if (in->alias == NULL) {
+		snprintf(qual, sizeof(qual), "_sc_g%u", x->seq++);
+		in->alias = sc_xstrdup(qual);
+	}
+	sc_buf_addstr(&gen.sql, "SELECT ", NULL);
+	sc_eng_quote_ident(&gen.sql, in->alias);
+	sc_buf_addstr(&gen.sql,
+	    ".*, _g.key AS _sc_gk, _g.value AS _sc_gv FROM ", NULL);
+	sc_eng_from_item(x, in, &gen, &gen.sql);
+	sc_buf_addf(&gen.sql, NULL, " %s json_each(%s) AS _g%s",
+	    outer ? "LEFT JOIN" : ",", (const char *)arg.data,
+	    outer ? " ON 1" : "");
+	gen.cols = sc_eng_cols_copy(in->cols, in->ncols);
+	gen.ncols = in->ncols;
+	gen.star_list = true;
+	/* The generator's columns, over gen. */
+	i = 0;
+	if (posx) {
+		memset(&pos, 0, sizeof(pos));
+		pos.t = SC_ARROW_INT32;
+		gen_col(gsql, gcols, "_sc_gk", &pos, outer, names[i++]);
+	}
+	if (n->kind == SC_ARROW_LIST) {
+		sc_buf_reset(&v);
+		sc_eng_nest_decode(&n->types[0], "_sc_gv", &v);
+		gen_col(gsql, gcols, (const char *)v.data, &n->types[0],
+		    outer || n->nullable[0], names[i++]);
+	} else {
+		sc_buf_reset(&v);
+		sc_eng_nest_decode(&n->types[0], "json_extract(_sc_gv, '$[0]')",
+		    &v);
+		gen_col(gsql, gcols, (const char *)v.data, &n->types[0], outer,
+		    names[i++]);
+		sc_buf_reset(&v);
+		sc_eng_nest_decode(&n->types[1], "json_extract(_sc_gv, '$[1]')",
+		    &v);
+		gen_col(gsql, gcols, (const char *)v.data, &n->types[1],
+		    outer || n->nullable[1], names[i++]);
+	}
+	sc_eplan_release(in);
+	*in = gen;
+	sc_eplan_init(&gen);
+	rc = 0;
+out:
+	sc_eng_einfo_release(&ei);
+	sc_buf_release(&arg);
+	sc_buf_release(&v);
+	sc_eplan_release(&gen);
+	return rc;
+}

@@ -269,6 +269,35 @@ test('nested values filter and nest deeply', T, async () => {
 		'n:List<List<Int64>>}>>', false]);
 });
 
+test('explode and posexplode, inner and outer, arrays and maps', T,
+    async () => {
+	const s = new lib.Session(srv);
+	const r = await run(s, df.project(local(), df.col('id'),
+	    df.fn('explode', df.col('l'))));
+	assert.deepEqual(lib.resultFields(r.responses), [
+		['id', 'Int32', true], ['col', 'Int64', true]]);
+	assert.deepEqual(lib.resultRows(r.responses), [[1, 1n], [1, 2n]]);
+	const o = await run(s, df.project(local(), df.star(),
+	    df.fn('posexplode_outer', df.col('l'))));
+	assert.deepEqual(lib.resultFields(o.responses).map((f) => f[0]),
+	    ['id', 's', 'l', 'm', 'pos', 'col']);
+	assert.deepEqual(lib.resultRows(o.responses).map((x) =>
+		[x[0], x[4], x[5]]), [[1, 0, 1n], [1, 1, 2n], [2, null, null],
+		[3, null, null]]);
+	const m = await run(s, df.project(local(), df.col('id'),
+	    { alias: { expr: df.fn('explode', df.col('m')),
+		name: ['k', 'v'] } }));
+	assert.deepEqual(lib.resultFields(m.responses), [
+		['id', 'Int32', true], ['k', 'Utf8', false],
+		['v', 'Float64', true]]);
+	assert.deepEqual(lib.resultRows(m.responses),
+	    [[1, 'a', 1.5], [1, 'b', null]]);
+	const two = await s.execute(df.plan(df.project(local(),
+	    df.fn('explode', df.col('l')), df.fn('explode', df.col('l')))));
+	lib.assertSparkError(lib.streamError(two),
+	    'UNSUPPORTED_GENERATOR.MULTI_GENERATOR', '42K0E');
+});
+
 test('show() prints nested values as Spark does', T, async () => {
 	const s = new lib.Session(srv);
 	const r = await run(s, { show_string: { input: df.project(

@@ -274,6 +274,13 @@ size_t sc_eng_generator(const Spark__Connect__Project *p);
 int sc_eng_generate(struct sc_ectx *x, const Spark__Connect__Project *p,
     size_t gi, struct sc_eplan *in, struct sc_buf *gsql, struct sc_eplan *gcols,
     struct sc_error *err);
+/* na.fill, na.drop, na.replace. */
+int sc_eng_fill_na(struct sc_ectx *x, const Spark__Connect__NAFill *f,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_drop_na(struct sc_ectx *x, const Spark__Connect__NADrop *d,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_replace_na(struct sc_ectx *x, const Spark__Connect__NAReplace *r,
+    struct sc_eplan *out, struct sc_error *err);
 /* rollup, cube, grouping sets and pivot aggregations. */
 int sc_eng_aggregate_sets(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
     struct sc_eplan *out, struct sc_error *err);

@@ -1251,6 +1251,15 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 	case SC_REL_(TAIL):
 		rc = sc_eng_tail(x, r->tail, out, err);
 		break;
+	case SC_REL_(FILL_NA):
+		rc = sc_eng_fill_na(x, r->fill_na, out, err);
+		break;
+	case SC_REL_(DROP_NA):
+		rc = sc_eng_drop_na(x, r->drop_na, out, err);
+		break;
+	case SC_REL_(REPLACE):
+		rc = sc_eng_replace_na(x, r->replace, out, err);
+		break;
 	/* Hints and partitioning change nothing in one SQLite process. */
 	case SC_REL_(HINT):
 		rc = passthrough(x, r->hint->input, "hint", out, err);

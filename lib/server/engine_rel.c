@@ -11,6 +11,7 @@
 
 #include "server/engine_int.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1437,5 +1438,294 @@ out:
 	sc_buf_release(&arg);
 	sc_buf_release(&v);
 	sc_eplan_release(&gen);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* na.fill, na.drop, na.replace                                        */
+/* ------------------------------------------------------------------ */
+
+enum vclass { V_NONE, V_NUM, V_STR, V_BOOL };
+
+static enum vclass
+type_class(int t)
+{
+	if (is_int(t) || t == SC_ARROW_FLOAT || t == SC_ARROW_DOUBLE ||
+	    t == SC_ARROW_DECIMAL128)
+		return V_NUM;
+	if (t == SC_ARROW_UTF8)
+		return V_STR;
+	if (t == SC_ARROW_BOOL)
+		return V_BOOL;
+	return V_NONE;
+}
+
+/* A literal as SQL of column c's type; its class (V_NONE: null). */
+static int
+value_sql(struct sc_ectx *x, const Spark__Connect__Expression__Literal *l,
+    const struct sc_ecol *c, struct sc_buf *sql, enum vclass *vc,
+    struct sc_error *err)
+{
+	Spark__Connect__Expression e = SPARK__CONNECT__EXPRESSION__INIT;
+	struct sc_buf v, tn;
+	struct sc_einfo ei;
+	int rc;
+
+	e.expr_type_case = SC_EXPR_(LITERAL);
+	e.literal = (Spark__Connect__Expression__Literal *)l;
+	sc_buf_init(&v, SC_BUF_UNLIMITED);
+	sc_buf_init(&tn, SC_BUF_UNLIMITED);
+	sc_eng_einfo_init(&ei);
+	rc = sc_eng_expr(x, NULL, &e, &v, &ei, err);
+	if (rc == 0) {
+		*vc = ei.type.t == SC_ARROW_NULL ? V_NONE
+						 : type_class(ei.type.t);
+		if (c != NULL && is_int(c->type.t) && *vc == V_NUM &&
+		    !is_int(ei.type.t)) {
+			/* 1.5 into an int column is 1, as Spark casts. */
+			sc_eng_type_text(&c->type, SC_VALUE_TYPENAME, &tn);
+			sc_buf_addf(sql, NULL, "sc_cast(%s, '%s', 1)",
+			    (const char *)v.data, (const char *)tn.data);
+		} else {
+			sc_buf_add(sql, v.data, v.len, NULL);
+		}
+	}
+	sc_buf_release(&v);
+	sc_buf_release(&tn);
+	sc_eng_einfo_release(&ei);
+	return rc;
+}
+
+/* Mark the columns named in names[] (all when none): -1 on a bad name. */
+static int
+pick_cols(const struct sc_eplan *in, char **names, size_t n, bool *pick,
+    struct sc_error *err)
+{
+	size_t i, k;
+
+	for (k = 0; k < in->ncols; k++)
+		pick[k] = n == 0;
+	for (i = 0; i < n; i++) {
+		if (strcmp(names[i], "*") == 0) {
+			for (k = 0; k < in->ncols; k++)
+				pick[k] = true;
+			continue;
+		}
+		if (col_named(in, names[i], &k) == NULL)
+			return unresolved(names[i], err);
+		pick[k] = true;
+	}
+	return 0;
+}
+
+/* SELECT with column k as expr[k] (or itself) FROM in. */
+static void
+select_exprs(struct sc_ectx *x, struct sc_eplan *in, struct sc_buf *expr,
+    struct sc_eplan *out)
+{
+	size_t k;
+
+	sc_buf_addstr(&out->sql, "SELECT ", NULL);
+	for (k = 0; k < in->ncols; k++) {
+		if (k > 0)
+			sc_buf_addstr(&out->sql, ", ", NULL);
+		if (expr[k].len == 0) {
+			sc_eng_col_ref(&out->sql, &in->cols[k]);
+			continue;
+		}
+		sc_buf_add(&out->sql, expr[k].data, expr[k].len, NULL);
+		sc_buf_addstr(&out->sql, " AS ", NULL);
+		sc_eng_quote_ident(&out->sql, in->cols[k].name);
+	}
+	sc_buf_addstr(&out->sql, " FROM ", NULL);
+	sc_eng_from_item(x, in, out, &out->sql);
+	out->cols = sc_eng_cols_copy(in->cols, in->ncols);
+	out->ncols = in->ncols;
+	for (k = 0; k < in->ncols; k++)
+		if (expr[k].len > 0) {
+			free(out->cols[k].sqlname);
+			out->cols[k].sqlname = NULL;
+		}
+}
+
+int
+sc_eng_fill_na(struct sc_ectx *x, const Spark__Connect__NAFill *f,
+    struct sc_eplan *out, struct sc_error *err)
+{
+	struct sc_eplan in;
+	struct sc_buf *expr = NULL, v;
+	bool *pick = NULL;
+	enum vclass vc;
+	size_t k, i;
+	int rc = -1;
+
+	if (f->n_values == 0 || (f->n_values > 1 && f->n_values != f->n_cols))
+		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "na.fill needs one value, or one value per column.");
+	sc_eplan_init(&in);
+	sc_buf_init(&v, SC_BUF_UNLIMITED);
+	if (input(x, f->input, "fill_na", &in, err) == -1)
+		goto out;
+	pick = sc_xcalloc(in.ncols + 1, sizeof(*pick));
+	expr = sc_xcalloc(in.ncols + 1, sizeof(*expr));
+	for (k = 0; k < in.ncols; k++)
+		sc_buf_init(&expr[k], SC_BUF_UNLIMITED);
+	if (pick_cols(&in, f->cols, f->n_cols, pick, err) == -1)
+		goto out;
+	for (k = 0; k < in.ncols; k++) {
+		const struct sc_ecol *c = &in.cols[k];
+
+		if (!pick[k])
+			continue;
+		i = 0;
+		if (f->n_values > 1)
+			for (i = 0; i < f->n_cols; i++)
+				if (strcasecmp(f->cols[i], c->name) == 0)
+					break;
+		sc_buf_reset(&v);
+		if (value_sql(x, f->values[i], c, &v, &vc, err) == -1)
+			goto out;
+		/* Only columns of the value's kind are filled. */
+		if (vc == V_NONE || vc != type_class(c->type.t))
+			continue;
+		sc_buf_addstr(&expr[k], "coalesce(", NULL);
+		sc_eng_col_ref(&expr[k], c);
+		sc_buf_addf(&expr[k], NULL, ", %s)", (const char *)v.data);
+	}
+	select_exprs(x, &in, expr, out);
+	for (k = 0; k < in.ncols; k++)
+		if (expr[k].len > 0 && out->cols[k].nullable != 0)
+			out->cols[k].nullable = 0;
+	rc = 0;
+out:
+	for (k = 0; expr != NULL && k < in.ncols; k++)
+		sc_buf_release(&expr[k]);
+	free(expr);
+	free(pick);
+	sc_buf_release(&v);
+	sc_eplan_release(&in);
+	return rc;
+}
+
+int
+sc_eng_drop_na(struct sc_ectx *x, const Spark__Connect__NADrop *d,
+    struct sc_eplan *out, struct sc_error *err)
+{
+	struct sc_eplan in;
+	bool *pick = NULL;
+	size_t k, n = 0;
+	int64_t min;
+	int rc = -1;
+
+	sc_eplan_init(&in);
+	if (input(x, d->input, "drop_na", &in, err) == -1)
+		goto out;
+	pick = sc_xcalloc(in.ncols + 1, sizeof(*pick));
+	if (pick_cols(&in, d->cols, d->n_cols, pick, err) == -1)
+		goto out;
+	for (k = 0; k < in.ncols; k++)
+		n += pick[k];
+	min = d->_min_non_nulls_case ==
+		SPARK__CONNECT__NADROP___MIN_NON_NULLS_MIN_NON_NULLS
+	    ? d->min_non_nulls
+	    : (int64_t)n;
+	out->cols = sc_eng_cols_copy(in.cols, in.ncols);
+	out->ncols = in.ncols;
+	sc_buf_addstr(&out->sql, "SELECT * FROM ", NULL);
+	sc_eng_from_item(x, &in, out, &out->sql);
+	sc_buf_addstr(&out->sql, " WHERE (0", NULL);
+	for (k = 0; k < in.ncols; k++) {
+		if (!pick[k])
+			continue;
+		sc_buf_addstr(&out->sql, " + (", NULL);
+		sc_eng_col_ref(&out->sql, &in.cols[k]);
+		sc_buf_addstr(&out->sql, " IS NOT NULL)", NULL);
+	}
+	sc_buf_addf(&out->sql, NULL, ") >= %" PRId64, min);
+	if (in.alias != NULL)
+		out->alias = sc_xstrdup(in.alias);
+	rc = 0;
+out:
+	free(pick);
+	sc_eplan_release(&in);
+	return rc;
+}
+
+int
+sc_eng_replace_na(struct sc_ectx *x, const Spark__Connect__NAReplace *r,
+    struct sc_eplan *out, struct sc_error *err)
+{
+	struct sc_eplan in;
+	struct sc_buf *expr = NULL, ov, nv;
+	bool *pick = NULL;
+	enum vclass oc, nc;
+	size_t k, i;
+	int rc = -1;
+
+	sc_eplan_init(&in);
+	sc_buf_init(&ov, SC_BUF_UNLIMITED);
+	sc_buf_init(&nv, SC_BUF_UNLIMITED);
+	if (input(x, r->input, "replace", &in, err) == -1)
+		goto out;
+	pick = sc_xcalloc(in.ncols + 1, sizeof(*pick));
+	expr = sc_xcalloc(in.ncols + 1, sizeof(*expr));
+	for (k = 0; k < in.ncols; k++)
+		sc_buf_init(&expr[k], SC_BUF_UNLIMITED);
+	if (pick_cols(&in, r->cols, r->n_cols, pick, err) == -1)
+		goto out;
+	for (k = 0; k < in.ncols; k++) {
+		const struct sc_ecol *c = &in.cols[k];
+		bool any = false;
+
+		if (!pick[k])
+			continue;
+		for (i = 0; i < r->n_replacements; i++) {
+			const Spark__Connect__NAReplace__Replacement *p =
+			    r->replacements[i];
+
+			if (p->old_value == NULL || p->new_value == NULL) {
+				rc = sc_srv_error(err, "INVALID_PLAN_INPUT",
+				    "22023",
+				    "A replacement has no old or new value.");
+				goto out;
+			}
+			sc_buf_reset(&ov);
+			sc_buf_reset(&nv);
+			if (value_sql(x, p->old_value, c, &ov, &oc, err) ==
+				-1 ||
+			    value_sql(x, p->new_value, c, &nv, &nc, err) == -1)
+				goto out;
+			/* Spark replaces in columns of the values' kind. */
+			if (oc != V_NONE && oc != type_class(c->type.t))
+				continue;
+			if (!any)
+				sc_buf_addstr(&expr[k], "CASE", NULL);
+			any = true;
+			sc_buf_addstr(&expr[k], " WHEN ", NULL);
+			sc_eng_col_ref(&expr[k], c);
+			if (oc == V_NONE)
+				sc_buf_addstr(&expr[k], " IS NULL", NULL);
+			else
+				sc_buf_addf(&expr[k], NULL, " = %s",
+				    (const char *)ov.data);
+			sc_buf_addf(&expr[k], NULL, " THEN %s",
+			    (const char *)nv.data);
+		}
+		if (any) {
+			sc_buf_addstr(&expr[k], " ELSE ", NULL);
+			sc_eng_col_ref(&expr[k], c);
+			sc_buf_addstr(&expr[k], " END", NULL);
+		}
+	}
+	select_exprs(x, &in, expr, out);
+	rc = 0;
+out:
+	for (k = 0; expr != NULL && k < in.ncols; k++)
+		sc_buf_release(&expr[k]);
+	free(expr);
+	free(pick);
+	sc_buf_release(&ov);
+	sc_buf_release(&nv);
+	sc_eplan_release(&in);
 	return rc;
 }

@@ -255,4 +255,41 @@ test('deduplicate on all columns or a subset; tail keeps the last rows',
 	assert.equal(lib.decodeBatches(none.responses).rows, 0);
 });
 
+test('na.fill, na.drop and na.replace', T, async () => {
+	const s = new lib.Session(srv);
+	const t = () => df.local(new arrow.Table({
+		a: arrow.vectorFromArray([1, null, 3], new arrow.Int32()),
+		b: arrow.vectorFromArray([null, 2.5, 1], new arrow.Float64()),
+		s: arrow.vectorFromArray([null, 'x', 'y'], new arrow.Utf8()) }));
+	const fill = await run(s, { fill_na: { input: t(),
+		values: [{ integer: 0 }] } });
+	// A number fills the numeric columns only.
+	assert.deepEqual(lib.resultRows(fill.responses),
+	    [[1, 0, null], [0, 2.5, 'x'], [3, 1, 'y']]);
+	assert.deepEqual(lib.resultFields(fill.responses), [
+		['a', 'Int32', false], ['b', 'Float64', false],
+		['s', 'Utf8', true]]);
+	const per = await run(s, { fill_na: { input: t(), cols: ['a', 'S'],
+		values: [{ double: 9.7 }, { string: 'q' }] } });
+	assert.deepEqual(lib.resultRows(per.responses),
+	    [[1, null, 'q'], [9, 2.5, 'x'], [3, 1, 'y']]);
+	const any = await run(s, { drop_na: { input: t() } });
+	assert.deepEqual(lib.resultRows(any.responses), [[3, 1, 'y']]);
+	const two = await run(s, { drop_na: { input: t(),
+		min_non_nulls: 2 } });
+	assert.equal(lib.resultRows(two.responses).length, 2);
+	const onA = await run(s, { drop_na: { input: t(), cols: ['a'] } });
+	assert.deepEqual(lib.resultRows(onA.responses).map((x) => x[0]),
+	    [1, 3]);
+	const rep = await run(s, { replace: { input: t(), replacements: [
+		{ old_value: { string: 'x' }, new_value: { string: 'X' } },
+		{ old_value: { integer: 3 }, new_value: { integer: 30 } }] } });
+	assert.deepEqual(lib.resultRows(rep.responses),
+	    [[1, null, null], [null, 2.5, 'X'], [30, 1, 'y']]);
+	const bad = await s.execute(df.plan({ drop_na: { input: t(),
+		cols: ['nope'] } }));
+	lib.assertSparkError(lib.streamError(bad),
+	    'UNRESOLVED_COLUMN.WITHOUT_SUGGESTION', '42703');
+});
+
 lib.stopTest(srv);

@@ -1057,6 +1057,12 @@ is_nested(int t)
 	return t == SC_ARROW_STRUCT || t == SC_ARROW_LIST || t == SC_ARROW_MAP;
 }
 
+/* An element of sc_each() (columns _sc_v, _sc_t) in its JSON form. */
+#define ELEM_JSON                                                       \
+	"CASE WHEN _sc_t IN ('array', 'object') THEN json(_sc_v) WHEN " \
+	"_sc_t = 'true' THEN json('true') WHEN _sc_t = 'false' THEN "   \
+	"json('false') ELSE _sc_v END"
+
 /* Arguments from..n-1 (step apart) must have known types. */
 static int
 need_types(const char *fname, struct farg *a, size_t from, size_t n,
@@ -1202,8 +1208,8 @@ map_value(struct sc_buf *sql, const char *map, const char *key,
 
 	sc_buf_init(&x, SC_BUF_UNLIMITED);
 	sc_buf_addf(&x, NULL,
-	    "(SELECT json_extract(value, '$[1]') FROM json_each(%s) "
-	    "WHERE json_extract(value, '$[0]') = (%s) LIMIT 1)",
+	    "(SELECT json_extract(_sc_v, '$[1]') FROM sc_each(%s) "
+	    "WHERE json_extract(_sc_v, '$[0]') = (%s) LIMIT 1)",
 	    map, key);
 	sc_eng_nest_decode(t, (const char *)x.data, sql);
 	sc_buf_release(&x);
@@ -1344,12 +1350,12 @@ sout:
 		/* Spark refuses duplicate keys (mapKeyDedupPolicy EXCEPTION). */
 		sc_buf_addstr(sql,
 		    "(SELECT CASE WHEN (SELECT count(*) <> "
-		    "count(DISTINCT json_extract(value, '$[0]')) "
-		    "FROM json_each(_m)) THEN sc_raise("
+		    "count(DISTINCT json_extract(_sc_v, '$[0]')) "
+		    "FROM sc_each(_m)) THEN sc_raise("
 		    "'[DUPLICATED_MAP_KEY] Duplicate map key was "
 		    "found, please check the input data. "
 		    "SQLSTATE: 23505') WHEN (SELECT count(*) FROM "
-		    "json_each(_m) WHERE json_type(value, '$[0]') "
+		    "sc_each(_m) WHERE json_type(_sc_v, '$[0]') "
 		    "= 'null') > 0 THEN sc_raise('[NULL_MAP_KEY] "
 		    "Cannot use null as map key. SQLSTATE: "
 		    "2200E') ELSE _m END FROM (SELECT json_array(",
@@ -1409,9 +1415,9 @@ sout:
 			    "supported by sc-serve.");
 		sc_buf_addf(sql, NULL,
 		    "(SELECT CASE WHEN _a IS NULL OR _v IS NULL THEN NULL "
-		    "WHEN EXISTS (SELECT 1 FROM json_each(_a) WHERE value = "
-		    "_v) THEN 1 WHEN EXISTS (SELECT 1 FROM json_each(_a) "
-		    "WHERE type = 'null') THEN NULL ELSE 0 END FROM (SELECT "
+		    "WHEN EXISTS (SELECT 1 FROM sc_each(_a) WHERE _sc_v = "
+		    "_v) THEN 1 WHEN EXISTS (SELECT 1 FROM sc_each(_a) "
+		    "WHERE _sc_t = 'null') THEN NULL ELSE 0 END FROM (SELECT "
 		    "%s AS _a, ",
 		    A(0));
 		encoded(sql, a, 1);
@@ -1423,8 +1429,8 @@ sout:
 			return wrong_arg(fname, "\"MAP\"", a, 0, err);
 		sc_buf_addf(sql, NULL,
 		    "(SELECT CASE WHEN _m IS NULL OR _k IS NULL THEN NULL "
-		    "ELSE EXISTS (SELECT 1 FROM json_each(_m) WHERE "
-		    "json_extract(value, '$[0]') = _k) END FROM (SELECT %s "
+		    "ELSE EXISTS (SELECT 1 FROM sc_each(_m) WHERE "
+		    "json_extract(_sc_v, '$[0]') = _k) END FROM (SELECT %s "
 		    "AS _m, %s AS _k))",
 		    A(0), A(1));
 		return 0;
@@ -1448,9 +1454,9 @@ sout:
 		if (a[0].ei.type.t == SC_ARROW_LIST) {
 			sc_buf_addf(sql, NULL,
 			    "(SELECT CASE WHEN _a IS NULL THEN NULL ELSE "
-			    "(SELECT coalesce(json_group_array(value -> '$'), "
-			    "json_array()) FROM (SELECT value FROM "
-			    "json_each(_a) ORDER BY key DESC)) END FROM "
+			    "(SELECT coalesce(json_group_array(" ELEM_JSON
+			    "), json_array()) FROM (SELECT _sc_v, _sc_t FROM "
+			    "sc_each(_a) ORDER BY _sc_k DESC)) END FROM "
 			    "(SELECT %s AS _a))",
 			    A(0));
 			return 0;
@@ -1483,11 +1489,183 @@ sout:
 		return -1;
 	sc_buf_addf(sql, NULL,
 	    "(SELECT CASE WHEN _m IS NULL THEN NULL ELSE (SELECT "
-	    "coalesce(json_group_array(value -> %zu), json_array()) FROM "
-	    "json_each(_m)) END FROM (SELECT %s AS _m))",
+	    "coalesce(json_group_array(_sc_v -> %zu), json_array()) FROM "
+	    "sc_each(_m)) END FROM (SELECT %s AS _m))",
 	    i, A(0));
 	ei->nullable = a[0].ei.nullable;
 	return 0;
+}
+
+/* A lambda variable in scope: its SQL, type and name. */
+static int
+lambda_var(struct sc_ectx *x,
+    const Spark__Connect__Expression__UnresolvedNamedLambdaVariable *v,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
+{
+	const char *name = v->n_name_parts > 0 ? v->name_parts[0] : "";
+	size_t i;
+
+	for (i = x->nlvars; i-- > 0;)
+		if (strcmp(x->lvars[i].name, name) == 0) {
+			sc_buf_addstr(sql, x->lvars[i].sql, NULL);
+			sc_buf_addstr(&ei->name, name, NULL);
+			ei->type = x->lvars[i].type;
+			ei->nullable = x->lvars[i].nullable;
+			return 0;
+		}
+	return sc_srv_error(err, "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION",
+	    "42703", "A lambda variable with name `%s` cannot be resolved.",
+	    name);
+}
+
+static const char *const hofs[] = { "transform", "filter", "exists", "forall" };
+
+/*
+ * transform, filter, exists, forall: the lambda runs once per element
+ * (a row of sc_each() of the array); its variables are the element
+ * and, for transform and filter, its index.
+ */
+static int
+higher_order(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
+{
+	const Spark__Connect__Expression__LambdaFunction *l;
+	struct sc_buf asql, fsql, v;
+	struct sc_einfo aei, fei;
+	const struct sc_enest *n;
+	char q[32];
+	size_t i, nv, base = x->nlvars;
+	int rc = -1;
+
+	if (f->n_arguments != 2)
+		return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+		    "42605",
+		    "The `%s` requires 2 parameters but the actual number is "
+		    "%zu.",
+		    fn, f->n_arguments);
+	if (f->arguments[1]->expr_type_case != SC_EXPR_(LAMBDA_FUNCTION))
+		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "The second argument of `%s` must be a lambda function.",
+		    fn);
+	l = f->arguments[1]->lambda_function;
+	nv = l->n_arguments;
+	if (nv < 1 || nv > (fn[0] == 't' || fn[0] == 'f' ? 2u : 1u) ||
+	    x->nlvars + nv > SC_ENG_MAX_LAMBDA_VARS || l->function == NULL)
+		return sc_srv_error(err, "INVALID_LAMBDA_FUNCTION_CALL",
+		    "42K0D",
+		    "Invalid lambda function call: `%s` takes a lambda of "
+		    "%s.",
+		    fn,
+		    fn[0] == 't' || fn[0] == 'f' ? "one or two arguments"
+						 : "one argument");
+	sc_buf_init(&asql, SC_BUF_UNLIMITED);
+	sc_buf_init(&fsql, SC_BUF_UNLIMITED);
+	sc_buf_init(&v, SC_BUF_UNLIMITED);
+	sc_eng_einfo_init(&aei);
+	sc_eng_einfo_init(&fei);
+	if (sc_eng_expr(x, in, f->arguments[0], &asql, &aei, err) == -1)
+		goto out;
+	if (aei.type.t != SC_ARROW_LIST) {
+		rc = sc_srv_error(err,
+		    "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "42K09",
+		    "Cannot resolve \"%s\" due to data type mismatch: its "
+		    "first argument %s must be an \"ARRAY\".",
+		    fn, (const char *)aei.name.data);
+		goto out;
+	}
+	n = aei.type.nest;
+	snprintf(q, sizeof(q), "_sc_l%u", x->lseq++);
+	for (i = 0; i < nv; i++) {
+		struct sc_elvar *lv = &x->lvars[x->nlvars];
+
+		if (l->arguments[i]->n_name_parts == 0) {
+			rc = sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+			    "A lambda variable has no name.");
+			goto out;
+		}
+		memset(lv, 0, sizeof(*lv));
+		lv->name = l->arguments[i]->name_parts[0];
+		sc_buf_reset(&v);
+		if (i == 0) {
+			char val[48];
+
+			snprintf(val, sizeof(val), "%s._sc_v", q);
+			sc_eng_nest_decode(&n->types[0], val, &v);
+			lv->type = n->types[0];
+			lv->nullable = n->nullable[0];
+		} else {
+			sc_buf_addf(&v, NULL, "%s._sc_k", q);
+			lv->type.t = SC_ARROW_INT32;
+			lv->nullable = 0;
+		}
+		lv->sql = (char *)sc_buf_detach(&v, NULL);
+		x->nlvars++;
+	}
+	if (sc_eng_expr(x, in, l->function, &fsql, &fei, err) == -1)
+		goto out;
+	/* Spark's name: f(a, lambdafunction(body, x, i)). */
+	sc_buf_addf(&ei->name, NULL, "%s(%s, lambdafunction(%s", fn,
+	    (const char *)aei.name.data, (const char *)fei.name.data);
+	for (i = 0; i < nv; i++)
+		sc_buf_addf(&ei->name, NULL, ", %s", x->lvars[base + i].name);
+	sc_buf_addstr(&ei->name, "))", NULL);
+	ei->nullable = aei.nullable;
+	if (fn[0] == 't') {
+		if (fei.type.t == SC_ETYPE_UNKNOWN) {
+			rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
+			    "0A000",
+			    "transform() to a value whose type sc-serve cannot "
+			    "tell before it runs is not supported; add a "
+			    "CAST.");
+			goto out;
+		}
+		if (sc_eng_nest_array(&fei.type, fei.nullable != 0, &ei->type,
+			err) == -1)
+			goto out;
+		sc_buf_reset(&v);
+		sc_eng_nest_encode(&fei.type, (const char *)fsql.data, &v);
+		sc_buf_addf(sql, NULL,
+		    "(CASE WHEN (%s) IS NULL THEN NULL ELSE (SELECT "
+		    "coalesce(json_group_array(%s), json_array()) FROM "
+		    "sc_each(%s) AS %s) END)",
+		    (const char *)asql.data, (const char *)v.data,
+		    (const char *)asql.data, q);
+	} else if (fn[0] == 'f' && fn[1] == 'i') {
+		ei->type = aei.type;
+		sc_buf_addf(sql, NULL,
+		    "(CASE WHEN (%s) IS NULL THEN NULL ELSE (SELECT "
+		    "coalesce(json_group_array(" ELEM_JSON "), json_array()) "
+		    "FROM sc_each(%s) AS %s WHERE %s) END)",
+		    (const char *)asql.data, (const char *)asql.data, q,
+		    (const char *)fsql.data);
+	} else {
+		/* exists: any true, else null if any null, else false;
+		 * forall: any false, then false, else null if any null. */
+		bool ex = fn[0] == 'e';
+
+		memset(&ei->type, 0, sizeof(ei->type));
+		ei->type.t = SC_ARROW_BOOL;
+		sc_buf_addf(sql, NULL,
+		    "(CASE WHEN (%s) IS NULL THEN NULL WHEN EXISTS (SELECT 1 "
+		    "FROM sc_each(%s) AS %s WHERE %s(%s)) THEN %d WHEN "
+		    "EXISTS (SELECT 1 FROM sc_each(%s) AS %s WHERE (%s) IS "
+		    "NULL) THEN NULL ELSE %d END)",
+		    (const char *)asql.data, (const char *)asql.data, q,
+		    ex ? "" : "NOT ", (const char *)fsql.data, ex ? 1 : 0,
+		    (const char *)asql.data, q, (const char *)fsql.data,
+		    ex ? 0 : 1);
+	}
+	rc = 0;
+out:
+	while (x->nlvars > base)
+		free(x->lvars[--x->nlvars].sql);
+	sc_buf_release(&asql);
+	sc_buf_release(&fsql);
+	sc_buf_release(&v);
+	sc_eng_einfo_release(&aei);
+	sc_eng_einfo_release(&fei);
+	return rc;
 }
 
 static int
@@ -1506,6 +1684,9 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 	for (i = 0; fname[i] != '\0' && i + 1 < sizeof(lname); i++)
 		lname[i] = (char)tolower((unsigned char)fname[i]);
 	lname[i] = '\0';
+	for (i = 0; i < SC_NELEM(hofs); i++)
+		if (strcmp(hofs[i], lname) == 0)
+			return higher_order(x, in, f, hofs[i], sql, ei, err);
 	/* The entry of that name that takes n arguments, else the first. */
 	for (i = 0; i < SC_NELEM(funcs); i++)
 		if (strcmp(funcs[i].name, lname) == 0) {
@@ -2072,6 +2253,10 @@ sc_eng_expr(struct sc_ectx *x, const struct sc_eplan *in,
 		break;
 	case SC_EXPR_(WINDOW):
 		rc = sc_eng_window(x, in, e->window, sql, ei, err);
+		break;
+	case SC_EXPR_(UNRESOLVED_NAMED_LAMBDA_VARIABLE):
+		rc = lambda_var(x, e->unresolved_named_lambda_variable, sql, ei,
+		    err);
 		break;
 	case SC_EXPR_(UNRESOLVED_EXTRACT_VALUE):
 		rc = extract_value(x, in, e->unresolved_extract_value, sql, ei,

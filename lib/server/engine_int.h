@@ -21,6 +21,9 @@
 #include "core/buf.h"
 #include "core/value.h"
 
+/* Lambda variables in scope at once (nested lambdas). */
+#define SC_ENG_MAX_LAMBDA_VARS 16
+
 /* Deepest nesting of relations and expressions a plan may have. */
 #define SC_ENG_MAX_PLAN_DEPTH 200
 
@@ -183,6 +186,15 @@ struct sc_ectx {
 	size_t ngsql; /* grouping sets; 0 otherwise */
 	unsigned long gmask; /* the set being translated: bit i = gsql[i] */
 	const char *pivot_cond; /* a pivot value's rows, or NULL */
+	/* ---- lambda variables in scope (engine_expr.c) ---- */
+	struct sc_elvar {
+		const char *name;
+		char *sql;
+		struct sc_etype type;
+		int nullable;
+	} lvars[SC_ENG_MAX_LAMBDA_VARS];
+	size_t nlvars;
+	unsigned lseq;
 };
 
 /* Batches being written for a sink (engine_run.c). */

@@ -1039,10 +1039,324 @@ raise_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_error(ctx, s != NULL ? s : "error", -1);
 }
 
+/* ------------------------------------------------------------------ */
+/* sc_each(json): the elements of a JSON array, as json_each() gives   */
+/* them but under names no user column has (_sc_k, _sc_v, _sc_t), so   */
+/* a column named id, key or value outside stays visible inside.       */
+/* ------------------------------------------------------------------ */
+
+enum { ECOL_K = 0, ECOL_V, ECOL_T, ECOL_JSON };
+
+struct ecursor {
+	sqlite3_vtab_cursor base;
+	char *text; /* a copy of the argument */
+	size_t len;
+	size_t pos; /* the current element's start */
+	size_t end; /* and end */
+	bool eof;
+	int64_t k;
+};
+
+/* Past the JSON value at p (strings, brackets), or NULL if cut short. */
+static const char *
+jskip_value(const char *p, const char *end)
+{
+	int depth = 0;
+
+	do {
+		while (p < end && isspace((unsigned char)*p))
+			p++;
+		if (p >= end)
+			return NULL;
+		if (*p == '"') {
+			for (p++; p < end && *p != '"'; p++)
+				if (*p == '\\')
+					p++;
+			if (p >= end)
+				return NULL;
+			p++;
+		} else if (*p == '[' || *p == '{') {
+			depth++;
+			p++;
+			continue;
+		} else if (*p == ']' || *p == '}') {
+			if (--depth < 0)
+				return NULL;
+			p++;
+		} else if (*p == ',' || *p == ':') {
+			p++;
+			continue;
+		} else {
+			while (p < end && *p != ',' && *p != ']' && *p != '}' &&
+			    *p != ':' && !isspace((unsigned char)*p))
+				p++;
+		}
+	} while (depth > 0);
+	return p;
+}
+
+/* Find the element at c->pos (after '[' or ','): sets end or eof. */
+static void
+e_seek(struct ecursor *c)
+{
+	const char *b = c->text, *p = b + c->pos, *end = b + c->len, *q;
+
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	if (p >= end || *p == ']') {
+		c->eof = true;
+		return;
+	}
+	if ((q = jskip_value(p, end)) == NULL) {
+		c->eof = true;
+		return;
+	}
+	c->pos = (size_t)(p - b);
+	c->end = (size_t)(q - b);
+}
+
+static int
+e_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+    sqlite3_vtab **vt, char **errp)
+{
+	sqlite3_vtab *v;
+	int rc;
+
+	(void)aux;
+	(void)argc;
+	(void)argv;
+	(void)errp;
+	rc = sqlite3_declare_vtab(db,
+	    "CREATE TABLE x(_sc_k INTEGER, _sc_v, _sc_t TEXT, json HIDDEN)");
+	if (rc != SQLITE_OK)
+		return rc;
+	if ((v = sqlite3_malloc(sizeof(*v))) == NULL)
+		return SQLITE_NOMEM;
+	memset(v, 0, sizeof(*v));
+	sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+	*vt = v;
+	return SQLITE_OK;
+}
+
+static int
+e_disconnect(sqlite3_vtab *v)
+{
+	sqlite3_free(v);
+	return SQLITE_OK;
+}
+
+static int
+e_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
+{
+	int i;
+
+	(void)v;
+	for (i = 0; i < info->nConstraint; i++) {
+		const struct sqlite3_index_constraint *ct =
+		    &info->aConstraint[i];
+
+		if (ct->iColumn != ECOL_JSON ||
+		    ct->op != SQLITE_INDEX_CONSTRAINT_EQ)
+			continue;
+		if (!ct->usable)
+			return SQLITE_CONSTRAINT;
+		info->aConstraintUsage[i].argvIndex = 1;
+		info->aConstraintUsage[i].omit = 1;
+		info->estimatedCost = 10;
+		info->estimatedRows = 10;
+		info->idxNum = 1;
+		return SQLITE_OK;
+	}
+	info->idxNum = 0;
+	info->estimatedCost = 1e12;
+	return SQLITE_OK;
+}
+
+static int
+e_open(sqlite3_vtab *v, sqlite3_vtab_cursor **cp)
+{
+	struct ecursor *c = sqlite3_malloc(sizeof(*c));
+
+	(void)v;
+	if (c == NULL)
+		return SQLITE_NOMEM;
+	memset(c, 0, sizeof(*c));
+	*cp = &c->base;
+	return SQLITE_OK;
+}
+
+static int
+e_close(sqlite3_vtab_cursor *cp)
+{
+	struct ecursor *c = (struct ecursor *)cp;
+
+	free(c->text);
+	sqlite3_free(c);
+	return SQLITE_OK;
+}
+
+static int
+e_filter(sqlite3_vtab_cursor *cp, int idxnum, const char *idxstr, int argc,
+    sqlite3_value **argv)
+{
+	struct ecursor *c = (struct ecursor *)cp;
+	const char *s;
+	size_t i;
+
+	(void)idxstr;
+	free(c->text);
+	c->text = NULL;
+	c->eof = true;
+	c->k = 0;
+	if (idxnum != 1 || argc != 1 ||
+	    (s = (const char *)sqlite3_value_text(argv[0])) == NULL)
+		return SQLITE_OK;
+	c->len = (size_t)sqlite3_value_bytes(argv[0]);
+	c->text = sc_xmalloc(c->len + 1);
+	memcpy(c->text, s, c->len);
+	c->text[c->len] = '\0';
+	for (i = 0; i < c->len && isspace((unsigned char)c->text[i]); i++)
+		;
+	if (i >= c->len || c->text[i] != '[')
+		return SQLITE_OK;
+	c->eof = false;
+	c->pos = i + 1;
+	e_seek(c);
+	return SQLITE_OK;
+}
+
+static int
+e_next(sqlite3_vtab_cursor *cp)
+{
+	struct ecursor *c = (struct ecursor *)cp;
+	size_t p = c->end;
+
+	while (p < c->len && isspace((unsigned char)c->text[p]))
+		p++;
+	if (p >= c->len || c->text[p] != ',') {
+		c->eof = true;
+		return SQLITE_OK;
+	}
+	c->pos = p + 1;
+	c->k++;
+	e_seek(c);
+	return SQLITE_OK;
+}
+
+static int
+e_eof(sqlite3_vtab_cursor *cp)
+{
+	return ((struct ecursor *)cp)->eof;
+}
+
+static int
+e_column(sqlite3_vtab_cursor *cp, sqlite3_context *ctx, int col)
+{
+	struct ecursor *c = (struct ecursor *)cp;
+	const char *p = c->text + c->pos;
+	size_t n = c->end - c->pos;
+	struct jcur j;
+	struct sc_buf b;
+	char num[64], *e;
+	long long ll;
+	const char *type;
+
+	switch (*p) {
+	case '"':
+		type = "text";
+		break;
+	case '[':
+		type = "array";
+		break;
+	case '{':
+		type = "object";
+		break;
+	case 'n':
+		type = "null";
+		break;
+	case 't':
+		type = "true";
+		break;
+	case 'f':
+		type = "false";
+		break;
+	default:
+		type = memchr(p, '.', n) != NULL || memchr(p, 'e', n) != NULL ||
+			memchr(p, 'E', n) != NULL
+		    ? "real"
+		    : "integer";
+		break;
+	}
+	switch (col) {
+	case ECOL_K:
+		sqlite3_result_int64(ctx, c->k);
+		return SQLITE_OK;
+	case ECOL_T:
+		sqlite3_result_text(ctx, type, -1, SQLITE_STATIC);
+		return SQLITE_OK;
+	case ECOL_V:
+		break;
+	default:
+		sqlite3_result_text(ctx, c->text, (int)c->len,
+		    SQLITE_TRANSIENT);
+		return SQLITE_OK;
+	}
+	if (*p == '"') {
+		j.p = j.start = p;
+		j.end = p + n;
+		sc_buf_init(&b, SC_BUF_UNLIMITED);
+		if (jstring(&j, &b) == 0)
+			sqlite3_result_text64(ctx, (const char *)b.data, b.len,
+			    SQLITE_TRANSIENT, SQLITE_UTF8);
+		sc_buf_release(&b);
+	} else if (*p == '[' || *p == '{') {
+		sqlite3_result_text(ctx, p, (int)n, SQLITE_TRANSIENT);
+		sqlite3_result_subtype(ctx, 'J');
+	} else if (*p == 't' || *p == 'f') {
+		sqlite3_result_int(ctx, *p == 't');
+	} else if (*p != 'n' && n < sizeof(num)) {
+		memcpy(num, p, n);
+		num[n] = '\0';
+		ll = strtoll(num, &e, 10);
+		if (*e == '\0')
+			sqlite3_result_int64(ctx, ll);
+		else
+			sqlite3_result_double(ctx, strtod(num, NULL));
+	}
+	return SQLITE_OK;
+}
+
+static int
+e_rowid(sqlite3_vtab_cursor *cp, sqlite3_int64 *rowid)
+{
+	*rowid = ((struct ecursor *)cp)->k;
+	return SQLITE_OK;
+}
+
+static const sqlite3_module each_module = {
+	.iVersion = 0,
+	.xCreate = NULL, /* eponymous only */
+	.xConnect = e_connect,
+	.xBestIndex = e_best_index,
+	.xDisconnect = e_disconnect,
+	.xDestroy = e_disconnect,
+	.xOpen = e_open,
+	.xClose = e_close,
+	.xFilter = e_filter,
+	.xNext = e_next,
+	.xEof = e_eof,
+	.xColumn = e_column,
+	.xRowid = e_rowid,
+};
+
 int
 sc_eng_nest_register(sqlite3 *db)
 {
 	int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC, rc;
+
+	rc = sqlite3_create_module_v2(db, "sc_each", &each_module, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
 
 	rc = sqlite3_create_function_v2(db, "sc_hex", 1, flags, NULL, hex_fn,
 	    NULL, NULL, NULL);

@@ -1397,9 +1397,9 @@ sc_eng_generate(struct sc_ectx *x, const Spark__Connect__Project *p, size_t gi,
 	sc_buf_addstr(&gen.sql, "SELECT ", NULL);
 	sc_eng_quote_ident(&gen.sql, in->alias);
 	sc_buf_addstr(&gen.sql,
-	    ".*, _g.key AS _sc_gk, _g.value AS _sc_gv FROM ", NULL);
+	    ".*, _g._sc_k AS _sc_gk, _g._sc_v AS _sc_gv FROM ", NULL);
 	sc_eng_from_item(x, in, &gen, &gen.sql);
-	sc_buf_addf(&gen.sql, NULL, " %s json_each(%s) AS _g%s",
+	sc_buf_addf(&gen.sql, NULL, " %s sc_each(%s) AS _g%s",
 	    outer ? "LEFT JOIN" : ",", (const char *)arg.data,
 	    outer ? " ON 1" : "");
 	gen.cols = sc_eng_cols_copy(in->cols, in->ncols);

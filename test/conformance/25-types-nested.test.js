@@ -298,6 +298,67 @@ test('explode and posexplode, inner and outer, arrays and maps', T,
 	    'UNSUPPORTED_GENERATOR.MULTI_GENERATOR', '42K0E');
 });
 
+test('transform, filter, exists and forall run their lambdas', T,
+    async () => {
+	const s = new lib.Session(srv);
+	const v = (name) => ({ unresolved_named_lambda_variable: {
+		name_parts: [name] } });
+	const lam = (body, ...vars) => ({ lambda_function: { function: body,
+		arguments: vars.map((n) => ({ name_parts: [n] })) } });
+	const r = await run(s, df.project(local(),
+	    df.fn('transform', df.col('l'), lam(df.fn('*', v('x'),
+		df.lit(2n)), 'x')),
+	    df.fn('transform', df.col('l'), lam(df.fn('+', v('x'),
+		v('i')), 'x', 'i')),
+	    df.fn('filter', df.col('l'), lam(df.fn('>', v('x'), df.lit(1n)),
+		'x')),
+	    df.fn('exists', df.col('l'), lam(df.fn('==', v('x'),
+		df.lit(2n)), 'x')),
+	    df.fn('forall', df.col('l'), lam(df.fn('>', v('x'), df.lit(0n)),
+		'x')),
+	    df.fn('transform', df.fn('array', df.col('l')), lam(
+		df.fn('transform', v('a'), lam(df.fn('+', v('b'),
+		    df.col('id')), 'b')), 'a'))));
+	assert.deepEqual(lib.resultFields(r.responses).slice(0, 5), [
+		['transform(l, lambdafunction((x * 2), x))', 'List<Int64>',
+			true],
+		['transform(l, lambdafunction((x + i), x, i))', 'List<Int64>',
+			true],
+		['filter(l, lambdafunction((x > 1), x))', 'List<Int64>', true],
+		['exists(l, lambdafunction((x = 2), x))', 'Bool', true],
+		['forall(l, lambdafunction((x > 0), x))', 'Bool', true]]);
+	assert.deepEqual(lib.resultRows(r.responses), [
+		[[2n, 4n], [1n, 3n], [2n], true, true, [[2n, 3n]]],
+		[[], [], [], false, true, [[]]],
+		[null, null, null, null, null, [null]]]);
+});
+
+test('columns named id, key, value or type stay visible in nested ' +
+    'functions', T, async () => {
+	const s = new lib.Session(srv);
+	const t = df.local(new arrow.Table({
+		id: arrow.vectorFromArray([10], new arrow.Int32()),
+		key: arrow.vectorFromArray(['b'], new arrow.Utf8()),
+		value: arrow.vectorFromArray([[1n, 2n]], LI),
+		type: arrow.vectorFromArray([new Map([['a', 1], ['b', 2]])],
+		    MP) }));
+	const v = { unresolved_named_lambda_variable: { name_parts: ['x'] } };
+	const r = await run(s, df.project(t,
+	    df.fn('element_at', df.col('type'), df.col('key')),
+	    df.fn('transform', df.col('value'), { lambda_function: {
+		function: df.fn('+', v, df.col('id')),
+		arguments: [{ name_parts: ['x'] }] } }),
+	    df.fn('array_contains', df.col('value'), df.fn('-', df.col('id'),
+		df.lit(8n))),
+	    df.fn('map_contains_key', df.col('type'), df.col('key'))));
+	assert.deepEqual(lib.resultRows(r.responses),
+	    [[2, [11n, 12n], true, true]]);
+	const e = await run(s, df.project(t, df.col('id'), df.col('key'),
+	    df.fn('explode', df.col('value'))));
+	assert.deepEqual(lib.resultRows(e.responses),
+	    [[10, 'b', 1n], [10, 'b', 2n]]);
+});
+
 test('show() prints nested values as Spark does', T, async () => {
 	const s = new lib.Session(srv);
 	const r = await run(s, { show_string: { input: df.project(

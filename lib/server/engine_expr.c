@@ -881,6 +881,18 @@ static const struct fdef funcs[] = {
 	{ "array_contains", F_NESTED, "array_contains", 2, 2, SC_ARROW_BOOL },
 	{ "map_keys", F_NESTED, "map_keys", 1, 1, R_UNK },
 	{ "map_values", F_NESTED, "map_values", 1, 1, R_UNK },
+	{ "array_distinct", F_NESTED, "array_distinct", 1, 1, R_ARG },
+	{ "sort_array", F_NESTED, "sort_array", 1, 2, R_ARG },
+	{ "array_sort", F_NESTED, "array_sort", 1, 1, R_ARG },
+	{ "array_remove", F_NESTED, "array_remove", 2, 2, R_ARG },
+	{ "slice", F_NESTED, "slice", 3, 3, R_ARG },
+	{ "array_max", F_NESTED, "array_max", 1, 1, R_UNK },
+	{ "array_min", F_NESTED, "array_min", 1, 1, R_UNK },
+	{ "array_position", F_NESTED, "array_position", 2, 2, SC_ARROW_INT64 },
+	{ "array_join", F_NESTED, "array_join", 2, 3, SC_ARROW_UTF8 },
+	{ "flatten", F_NESTED, "flatten", 1, 1, R_UNK },
+	{ "sequence", F_NESTED, "sequence", 2, 3, R_UNK },
+	{ "array_repeat", F_NESTED, "array_repeat", 2, 2, R_UNK },
 	{ "map_contains_key", F_NESTED, "map_contains_key", 2, 2,
 	    SC_ARROW_BOOL },
 	{ "collect_list", F_NESTED, "collect_list", 1, 1, R_UNK },
@@ -1236,6 +1248,128 @@ static void template(struct sc_buf *sql, const char *t, struct farg *a,
 	}
 }
 
+/*
+ * Functions of one array: array_distinct, sort_array, array_sort,
+ * array_remove, slice, array_max/min, array_position, array_join,
+ * flatten.
+ */
+static int
+array_fn(const char *k, const char *fname,
+    const Spark__Connect__Expression__UnresolvedFunction *f, struct farg *a,
+    size_t n, struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
+{
+	const struct sc_enest *nt = a[0].ei.type.nest;
+	const char *asc = "ASC NULLS FIRST";
+
+	(void)f;
+	if (a[0].ei.type.t != SC_ARROW_LIST)
+		return wrong_arg(fname, "\"ARRAY\"", a, 0, err);
+	ei->nullable = a[0].ei.nullable;
+	if (strcmp(k, "array_max") == 0 || strcmp(k, "array_min") == 0) {
+		ei->type = nt->types[0];
+		ei->nullable = 1;
+		sc_buf_addf(sql, NULL, "(SELECT %s(_sc_v) FROM sc_each(%s))",
+		    k[7] == 'a' ? "max" : "min", A(0));
+		return 0;
+	}
+	if (strcmp(k, "array_position") == 0) {
+		sc_buf_addf(sql, NULL,
+		    "(SELECT CASE WHEN _a IS NULL OR _v IS NULL THEN NULL ELSE "
+		    "(SELECT coalesce(min(_sc_k) + 1, 0) FROM sc_each(_a) "
+		    "WHERE _sc_v = _v) END FROM (SELECT %s AS _a, ",
+		    A(0));
+		encoded(sql, a, 1);
+		sc_buf_addstr(sql, " AS _v))", NULL);
+		return 0;
+	}
+	if (strcmp(k, "array_join") == 0) {
+		/* Nulls skipped, or replaced by the third argument. */
+		sc_buf_addf(sql, NULL,
+		    "(SELECT CASE WHEN _a IS NULL OR _d IS NULL THEN NULL ELSE "
+		    "(SELECT coalesce(group_concat(%s, _d), '') FROM "
+		    "sc_each(_a)%s) END FROM (SELECT %s AS _a, %s AS _d%s%s))",
+		    n == 3 ? "coalesce(_sc_v, _r)" : "_sc_v",
+		    n == 3 ? "" : " WHERE _sc_v IS NOT NULL", A(0), A(1),
+		    n == 3 ? ", " : "", n == 3 ? A(2) : "");
+		if (n == 3) {
+			sc_buf_setlen(sql, sql->len - 2);
+			sc_buf_addstr(sql, " AS _r))", NULL);
+		}
+		return 0;
+	}
+	if (strcmp(k, "flatten") == 0) {
+		if (nt->types[0].t != SC_ARROW_LIST)
+			return wrong_arg(fname, "\"ARRAY<ARRAY>\"", a, 0, err);
+		ei->type = nt->types[0];
+		/* A null inner array makes the result null, as Spark's. */
+		sc_buf_addf(sql, NULL,
+		    "(SELECT CASE WHEN _a IS NULL OR EXISTS (SELECT 1 FROM "
+		    "sc_each(_a) WHERE _sc_v IS NULL) THEN NULL ELSE (SELECT "
+		    "coalesce(json_group_array(" ELEM_JSON "), json_array()) "
+		    "FROM (SELECT i._sc_v, i._sc_t FROM sc_each(_a) AS o, "
+		    "sc_each(o._sc_v) AS i ORDER BY o._sc_k, i._sc_k)) END FROM "
+		    "(SELECT %s AS _a))",
+		    A(0));
+		return 0;
+	}
+	ei->type = a[0].ei.type;
+	if (strcmp(k, "sort_array") == 0 && n == 2) {
+		const Spark__Connect__Expression *o = f->arguments[1];
+
+		if (o->expr_type_case != SC_EXPR_(LITERAL) ||
+		    o->literal->literal_type_case != SC_LIT_(BOOLEAN))
+			return wrong_arg(fname, "\"BOOLEAN\" (a literal)", a, 1,
+			    err);
+		if (!o->literal->boolean)
+			asc = "DESC NULLS LAST";
+	}
+	if (strcmp(k, "array_sort") == 0)
+		asc = "ASC NULLS LAST";
+	sc_buf_addf(sql, NULL,
+	    "(SELECT CASE WHEN _a IS NULL THEN NULL ELSE (SELECT "
+	    "coalesce(json_group_array(" ELEM_JSON "), json_array()) FROM "
+	    "(SELECT _sc_v, _sc_t FROM ");
+	if (strcmp(k, "array_distinct") == 0)
+		sc_buf_addstr(sql,
+		    "(SELECT _sc_v, _sc_t, min(_sc_k) AS _sc_k "
+		    "FROM sc_each(_a) GROUP BY _sc_v, _sc_t) "
+		    "ORDER BY _sc_k",
+		    NULL);
+	else if (strcmp(k, "array_remove") == 0)
+		sc_buf_addstr(sql,
+		    "sc_each(_a) WHERE _sc_v IS NULL OR _sc_v "
+		    "<> _v ORDER BY _sc_k",
+		    NULL);
+	else if (strcmp(k, "slice") == 0)
+		sc_buf_addstr(sql,
+		    "sc_each(_a) WHERE _sc_k >= _i AND _sc_k < _i + _l ORDER "
+		    "BY _sc_k",
+		    NULL);
+	else
+		sc_buf_addf(sql, NULL, "sc_each(_a) ORDER BY _sc_v %s", asc);
+	sc_buf_addf(sql, NULL, ")) END FROM (SELECT %s AS _a", A(0));
+	if (strcmp(k, "array_remove") == 0) {
+		sc_buf_addstr(sql, ", ", NULL);
+		encoded(sql, a, 1);
+		sc_buf_addstr(sql, " AS _v", NULL);
+	} else if (strcmp(k, "slice") == 0) {
+		/* start 1-based (negative: from the end), length >= 0. */
+		sc_buf_addf(sql, NULL,
+		    ", CASE WHEN (%s) = 0 THEN sc_raise('[INVALID_PARAMETER_"
+		    "VALUE.START] The value of parameter(s) `start` in `slice` "
+		    "is invalid: Expects a positive or a negative value for "
+		    "`start`, but got 0. SQLSTATE: 22023') WHEN (%s) > 0 THEN "
+		    "(%s) - 1 ELSE json_array_length(%s) + (%s) END AS _i, "
+		    "CASE WHEN (%s) < 0 THEN sc_raise('[INVALID_PARAMETER_"
+		    "VALUE.LENGTH] The value of parameter(s) `length` in "
+		    "`slice` is invalid: Expects `length` greater than or "
+		    "equal to 0. SQLSTATE: 22023') ELSE (%s) END AS _l",
+		    A(1), A(1), A(1), A(0), A(1), A(2), A(2));
+	}
+	sc_buf_addstr(sql, "))", NULL);
+	return 0;
+}
+
 /* struct, array and map functions (F_NESTED). */
 static int
 nested_fn(const struct fdef *fd, const char *fname,
@@ -1466,6 +1600,69 @@ sout:
 			return wrong_arg(fname, "\"STRING\" or \"ARRAY\"", a, 0,
 			    err);
 		sc_buf_addf(sql, NULL, "sc_reverse(%s)", A(0));
+		return 0;
+	}
+	if (strcmp(k, "array_distinct") == 0 || strcmp(k, "sort_array") == 0 ||
+	    strcmp(k, "array_sort") == 0 || strcmp(k, "array_remove") == 0 ||
+	    strcmp(k, "slice") == 0 || strcmp(k, "array_max") == 0 ||
+	    strcmp(k, "array_min") == 0 || strcmp(k, "array_position") == 0 ||
+	    strcmp(k, "array_join") == 0 || strcmp(k, "flatten") == 0)
+		return array_fn(k, fname, f, a, n, sql, ei, err);
+	if (strcmp(k, "sequence") == 0 || strcmp(k, "array_repeat") == 0) {
+		const char *cnt;
+
+		if (k[1] == 'e') {
+			for (i = 0; i < n; i++)
+				if (!is_int_type(a[i].ei.type.t))
+					return wrong_arg(fname, "\"BIGINT\"", a,
+					    i, err);
+			common_type(ei, a, 0, n, 1);
+			et = ei->type;
+		} else {
+			if (!is_int_type(a[1].ei.type.t))
+				return wrong_arg(fname, "\"INT\"", a, 1, err);
+			if (need_types(fname, a, 0, 1, 1, err) == -1)
+				return -1;
+			et = a[0].ei.type;
+		}
+		if (sc_eng_nest_array(&et, k[1] != 'e' && a[0].ei.nullable,
+			&ei->type, err) == -1)
+			return -1;
+		if (k[1] == 'e') {
+			/*
+			 * stop is included; without a step it is 1 up, -1
+			 * down, and a step against the direction fails.
+			 */
+			sc_buf_addf(sql, NULL,
+			    "(SELECT CASE WHEN _s IS NULL OR _e IS NULL OR _p "
+			    "IS NULL THEN NULL WHEN _p = 0 OR (_p > 0 AND _s > "
+			    "_e) OR (_p < 0 AND _s < _e) THEN sc_raise('"
+			    "[INVALID_PARAMETER_VALUE.SEQUENCE_STEP] The value "
+			    "of parameter(s) `step` in `sequence` is invalid. "
+			    "SQLSTATE: 22023') ELSE (SELECT json_group_array(id) "
+			    "FROM range(_s, _e + sign(_p), _p)) END FROM (SELECT "
+			    "%s AS _s, %s AS _e, ",
+			    A(0), A(1));
+			if (n == 3)
+				sc_buf_addf(sql, NULL, "%s AS _p))", A(2));
+			else
+				sc_buf_addf(sql, NULL,
+				    "iif((%s) <= (%s), 1, -1) AS _p))", A(0),
+				    A(1));
+			ei->nullable = 1;
+			return 0;
+		}
+		cnt = A(1);
+		sc_buf_addstr(sql,
+		    "(SELECT CASE WHEN _n IS NULL THEN NULL "
+		    "ELSE (SELECT coalesce(json_group_array(",
+		    NULL);
+		encoded(sql, a, 0);
+		sc_buf_addf(sql, NULL,
+		    "), json_array()) FROM range(max(_n, 0))) END FROM "
+		    "(SELECT %s AS _n))",
+		    cnt);
+		ei->nullable = a[1].ei.nullable;
 		return 0;
 	}
 	if (strcmp(k, "typeof") == 0) {
@@ -1894,6 +2091,33 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 		}
 		break;
 	case F_CONCAT:
+		if (n > 0 && a[0].ei.type.t == SC_ARROW_LIST) {
+			/* concat of arrays: the elements in order. */
+			for (i = 0; i < n; i++)
+				if (!same_etype(&a[i].ei.type, &a[0].ei.type)) {
+					wrong_arg(fname,
+					    "\"ARRAY\" (all the same)", a, i,
+					    err);
+					goto out;
+				}
+			ei->type = a[0].ei.type;
+			sc_buf_addstr(sql, "(CASE WHEN ", NULL);
+			for (i = 0; i < n; i++)
+				sc_buf_addf(sql, NULL, "%s(%s) IS NULL",
+				    i > 0 ? " OR " : "", A(i));
+			sc_buf_addstr(sql,
+			    " THEN NULL ELSE (SELECT "
+			    "coalesce(json_group_array(" ELEM_JSON
+			    "), json_array()) FROM (",
+			    NULL);
+			for (i = 0; i < n; i++)
+				sc_buf_addf(sql, NULL,
+				    "%sSELECT %zu AS _o, _sc_k, _sc_v, _sc_t "
+				    "FROM sc_each(%s)",
+				    i > 0 ? " UNION ALL " : "", i, A(i));
+			sc_buf_addstr(sql, " ORDER BY _o, _sc_k)) END)", NULL);
+			break;
+		}
 		if (n == 0) {
 			sc_buf_addstr(sql, "''", NULL);
 		} else {

@@ -131,6 +131,43 @@ test('aggregates: variance family, count_if, bool_and/or, collect', T,
 		['collect_set(g)', 'List<Utf8>']]);
 });
 
+test('array functions as documented', T, async () => {
+	const s = new lib.Session(srv);
+	const nullInt = lit({ null: { integer: {} } });
+	const nullStr = lit({ null: { string: {} } });
+	const ints = (...v) => fn('array', ...v.map((x) => x === null ?
+	    nullInt : lit(x)));
+	const strs = (...v) => fn('array', ...v.map((x) => x === null ?
+	    nullStr : lit(x)));
+	const r = await row(s,
+	    fn('array_distinct', ints(1, 2, 3, null, 3)), // [1,2,3,null]
+	    fn('sort_array', strs('b', 'd', null, 'c', 'a'), lit(true)),
+	    fn('sort_array', strs('b', 'd', null, 'c', 'a'), lit(false)),
+	    fn('array_sort', strs('b', 'd', null, 'c', 'a')),
+	    fn('array_remove', ints(1, 2, 3, null, 3), lit(3)), // [1,2,null]
+	    fn('slice', ints(1, 2, 3, 4), lit(2), lit(2)), // [2,3]
+	    fn('slice', ints(1, 2, 3, 4), lit(-2), lit(2)), // [3,4]
+	    fn('array_max', ints(1, 20, null, 3)), // 20
+	    fn('array_min', ints(1, 20, null, 3)), // 1
+	    fn('array_position', ints(312, 773, 708, 708), lit(708)), // 3
+	    fn('array_join', strs('hello', null, 'world'), lit(' ')),
+	    fn('array_join', strs('hello', null, 'world'), lit(' '),
+		lit(',')), // hello , world
+	    fn('flatten', fn('array', ints(1, 2), ints(3, 4))),
+	    fn('sequence', lit(1), lit(5)), // [1,2,3,4,5]
+	    fn('sequence', lit(5), lit(1)), // [5,4,3,2,1]
+	    fn('array_repeat', lit('123'), lit(2)), // ["123","123"]
+	    fn('concat', ints(1, 2, 3), ints(4, 5), ints(6)));
+	assert.deepEqual(r.values, [[1, 2, 3, null],
+		[null, 'a', 'b', 'c', 'd'], ['d', 'c', 'b', 'a', null],
+		['a', 'b', 'c', 'd', null], [1, 2, null], [2, 3], [3, 4], 20, 1,
+		3n, 'hello world', 'hello , world', [1, 2, 3, 4],
+		[1, 2, 3, 4, 5], [5, 4, 3, 2, 1], ['123', '123'],
+		[1, 2, 3, 4, 5, 6]]);
+	assert.deepEqual(r.fields.map((f) => f[1]).slice(7, 11), ['Int32',
+		'Int32', 'Int64', 'Utf8']);
+});
+
 test('typeof names the static type; marked user-defined builtins ' +
     'resolve', T, async () => {
 	const s = new lib.Session(srv);

@@ -867,6 +867,11 @@ static const struct fdef funcs[] = {
 	{ "second", F_DATEPART, "%S", 1, 1, SC_ARROW_INT32 },
 	{ "to_date", F_TOTYPE, "date", 1, 1, SC_ARROW_DATE32 },
 	{ "to_timestamp", F_TOTYPE, "timestamp", 1, 1, SC_ARROW_TIMESTAMP_US },
+	{ "to_date", F_TMPL, "sc_parse_dt($1, $2, 0)", 2, 2, SC_ARROW_DATE32 },
+	{ "to_timestamp", F_TMPL, "sc_parse_dt($1, $2, 1)", 2, 2,
+	    SC_ARROW_TIMESTAMP_US },
+	{ "date_format", F_TMPL, "sc_date_format($1, $2)", 2, 2,
+	    SC_ARROW_UTF8 },
 	/* struct, array and map */
 	{ "struct", F_NESTED, "struct", 0, -1, R_UNK },
 	{ "named_struct", F_NESTED, "named_struct", 0, -1, R_UNK },

@@ -11,8 +11,10 @@
 #include "server/engine_int.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <zlib.h>
 
 #include "core/buf.h"
@@ -269,6 +271,342 @@ add_months_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
 }
 
+/* ---- Java datetime patterns: date_format, to_date/to_timestamp ----- */
+
+struct civil {
+	int y, mo, d, h, mi, s, us;
+	int64_t days;
+};
+
+static const char *const months[] = { "January", "February", "March", "April",
+	"May", "June", "July", "August", "September", "October", "November",
+	"December" };
+static const char *const wdays[] = { "Sunday", "Monday", "Tuesday", "Wednesday",
+	"Thursday", "Friday", "Saturday" };
+
+static int64_t
+floordiv(int64_t a, int64_t b)
+{
+	return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
+/* Microseconds since the epoch as date and time fields. */
+static void
+civil_from_us(int64_t us, struct civil *c)
+{
+	char b[SC_VALUE_TEXT_MAX];
+	int64_t sec = floordiv(us, 1000000);
+
+	c->us = (int)(us - sec * 1000000);
+	c->days = floordiv(sec, 86400);
+	sec -= c->days * 86400;
+	c->h = (int)(sec / 3600);
+	c->mi = (int)(sec / 60 % 60);
+	c->s = (int)(sec % 60);
+	sc_value_fmt_date(c->days, b);
+	sscanf(b, "%d-%d-%d", &c->y, &c->mo, &c->d);
+}
+
+static bool
+pattern_letter(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static void
+fail(sqlite3_context *ctx, const char *fmt, const char *arg)
+{
+	char *m = sqlite3_mprintf(fmt, arg);
+
+	sqlite3_result_error(ctx, m != NULL ? m : "error", -1);
+	sqlite3_free(m);
+}
+
+/* sc_date_format(ts, pattern): the value as a Java pattern prints it. */
+static void
+date_format_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *v, *f;
+	struct civil c;
+	struct sc_buf b;
+	int64_t us;
+	size_t i, k;
+	int yday;
+	char t[16];
+
+	(void)argc;
+	v = (const char *)sqlite3_value_text(argv[0]);
+	f = (const char *)sqlite3_value_text(argv[1]);
+	if (v == NULL || f == NULL)
+		return;
+	if (sc_value_parse_timestamp(v, (size_t)sqlite3_value_bytes(argv[0]),
+		&us) == -1)
+		return; /* Spark: NULL for a string it cannot read */
+	civil_from_us(us, &c);
+	sc_value_fmt_date(c.days, t);
+	{
+		int32_t jan1;
+		char y1[16];
+
+		snprintf(y1, sizeof(y1), "%04d-01-01", c.y);
+		sc_value_parse_date(y1, strlen(y1), &jan1);
+		yday = (int)(c.days - jan1) + 1;
+	}
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	for (i = 0; f[i] != '\0'; i += k) {
+		char ch = f[i];
+
+		if (ch == '\'') {
+			/* 'text', '' for a quote */
+			if (f[i + 1] == '\'') {
+				sc_buf_addch(&b, '\'', NULL);
+				k = 2;
+				continue;
+			}
+			for (k = 1; f[i + k] != '\0' && f[i + k] != '\''; k++)
+				sc_buf_addch(&b, f[i + k], NULL);
+			if (f[i + k] == '\'')
+				k++;
+			continue;
+		}
+		for (k = 1; f[i + k] == ch; k++)
+			;
+		if (!pattern_letter(ch)) {
+			sc_buf_add(&b, f + i, k, NULL);
+			continue;
+		}
+		switch (ch) {
+		case 'y':
+		case 'u':
+			if (k == 2)
+				sc_buf_addf(&b, NULL, "%02d", c.y % 100);
+			else
+				sc_buf_addf(&b, NULL, "%0*d", (int)k, c.y);
+			break;
+		case 'M':
+		case 'L':
+			if (k >= 4)
+				sc_buf_addstr(&b, months[c.mo - 1], NULL);
+			else if (k == 3)
+				sc_buf_add(&b, months[c.mo - 1], 3, NULL);
+			else
+				sc_buf_addf(&b, NULL, "%0*d", (int)k, c.mo);
+			break;
+		case 'd':
+			sc_buf_addf(&b, NULL, "%0*d", (int)k, c.d);
+			break;
+		case 'D':
+			sc_buf_addf(&b, NULL, "%0*d", (int)k, yday);
+			break;
+		case 'H':
+			sc_buf_addf(&b, NULL, "%0*d", (int)k, c.h);
+			break;
+		case 'h':
+			sc_buf_addf(&b, NULL, "%0*d", (int)k,
+			    c.h % 12 == 0 ? 12 : c.h % 12);
+			break;
+		case 'k':
+			sc_buf_addf(&b, NULL, "%0*d", (int)k,
+			    c.h == 0 ? 24 : c.h);
+			break;
+		case 'K':
+			sc_buf_addf(&b, NULL, "%0*d", (int)k, c.h % 12);
+			break;
+		case 'm':
+			sc_buf_addf(&b, NULL, "%0*d", (int)k, c.mi);
+			break;
+		case 's':
+			sc_buf_addf(&b, NULL, "%0*d", (int)k, c.s);
+			break;
+		case 'S': {
+			char fr[8];
+			size_t w = k > 6 ? 6 : k;
+
+			snprintf(fr, sizeof(fr), "%06d", c.us);
+			sc_buf_add(&b, fr, w, NULL);
+			for (; w < k; w++)
+				sc_buf_addch(&b, '0', NULL);
+			break;
+		}
+		case 'a':
+			sc_buf_addstr(&b, c.h < 12 ? "AM" : "PM", NULL);
+			break;
+		case 'E': {
+			const char *wd =
+			    wdays[(int)(((c.days + 4) % 7 + 7) % 7)];
+
+			if (k >= 4)
+				sc_buf_addstr(&b, wd, NULL);
+			else
+				sc_buf_add(&b, wd, 3, NULL);
+			break;
+		}
+		case 'Q':
+		case 'q':
+			sc_buf_addf(&b, NULL, "%0*d", (int)k, (c.mo + 2) / 3);
+			break;
+		case 'X':
+		case 'x':
+		case 'Z':
+			sc_buf_addstr(&b, ch == 'X' ? "Z" : "+0000", NULL);
+			break;
+		case 'V':
+		case 'z':
+		case 'O':
+			sc_buf_addstr(&b, "UTC", NULL);
+			break;
+		default:
+			sc_buf_release(&b);
+			fail(ctx,
+			    "[INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER] "
+			    "Found the illegal character in the datetime "
+			    "pattern '%s'. SQLSTATE: 22007",
+			    f);
+			return;
+		}
+	}
+	result_buf(ctx, &b);
+}
+
+/* Read n digits (exactly, or 1..max when !exact) of s at *i. */
+static int
+digits(const char *s, size_t *i, size_t n, bool exact, int *out)
+{
+	size_t k = 0;
+	int v = 0;
+
+	while (k < n && s[*i + k] >= '0' && s[*i + k] <= '9') {
+		v = v * 10 + (s[*i + k] - '0');
+		k++;
+	}
+	if (k == 0 || (exact && k != n))
+		return -1;
+	*i += k;
+	*out = v;
+	return 0;
+}
+
+/*
+ * sc_parse_dt(text, pattern, want_ts): the text read with a Java
+ * pattern, as 'YYYY-MM-DD' or 'YYYY-MM-DD HH:MM:SS.ffffff'; text the
+ * pattern does not fit fails under ANSI (Spark 4's default).
+ */
+static void
+parse_dt_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *v, *f;
+	size_t i = 0, j, k;
+	int y = 1970, mo = 1, d = 1, h = 0, mi = 0, sec = 0, us = 0, x;
+	bool pm = false, ampm = false;
+	char out[64];
+	int32_t days;
+
+	(void)argc;
+	v = (const char *)sqlite3_value_text(argv[0]);
+	f = (const char *)sqlite3_value_text(argv[1]);
+	if (v == NULL || f == NULL)
+		return;
+	for (j = 0; f[j] != '\0'; j += k) {
+		char ch = f[j];
+
+		if (ch == '\'') {
+			for (k = 1; f[j + k] != '\0' && f[j + k] != '\''; k++) {
+				if (v[i] != f[j + k])
+					goto bad;
+				i++;
+			}
+			if (f[j + k] == '\'')
+				k++;
+			continue;
+		}
+		for (k = 1; f[j + k] == ch; k++)
+			;
+		if (!pattern_letter(ch)) {
+			if (strncmp(v + i, f + j, k) != 0)
+				goto bad;
+			i += k;
+			continue;
+		}
+		switch (ch) {
+		case 'y':
+			if (digits(v, &i, k == 2 ? 2 : 9, k == 2, &x) == -1)
+				goto bad;
+			y = k == 2 ? 2000 + x : x;
+			break;
+		case 'M':
+			if (digits(v, &i, 2, k == 2, &mo) == -1)
+				goto bad;
+			break;
+		case 'd':
+			if (digits(v, &i, 2, k == 2, &d) == -1)
+				goto bad;
+			break;
+		case 'H':
+		case 'h':
+			if (digits(v, &i, 2, k == 2, &h) == -1)
+				goto bad;
+			break;
+		case 'm':
+			if (digits(v, &i, 2, k == 2, &mi) == -1)
+				goto bad;
+			break;
+		case 's':
+			if (digits(v, &i, 2, k == 2, &sec) == -1)
+				goto bad;
+			break;
+		case 'S': {
+			size_t start = i, n;
+
+			if (digits(v, &i, k, true, &x) == -1)
+				goto bad;
+			for (us = x, n = i - start; n < 6; n++)
+				us *= 10;
+			for (; n > 6; n--)
+				us /= 10;
+			break;
+		}
+		case 'a':
+			ampm = true;
+			if (strncasecmp(v + i, "PM", 2) == 0)
+				pm = true;
+			else if (strncasecmp(v + i, "AM", 2) != 0)
+				goto bad;
+			i += 2;
+			break;
+		default:
+			goto bad;
+		}
+	}
+	if (v[i] != '\0')
+		goto bad;
+	if (ampm)
+		h = h % 12 + (pm ? 12 : 0);
+	if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || sec > 59)
+		goto bad;
+	snprintf(out, sizeof(out), "%04d-%02d-%02d", y, mo, d);
+	/* The date must exist: 2021-02-30 is no date. */
+	if (sc_value_parse_date(out, strlen(out), &days) == -1)
+		goto bad;
+	{
+		char back[SC_VALUE_TEXT_MAX];
+
+		sc_value_fmt_date(days, back);
+		if (strcmp(back, out) != 0)
+			goto bad;
+	}
+	if (sqlite3_value_int(argv[2]))
+		snprintf(out + 10, sizeof(out) - 10, " %02d:%02d:%02d.%06d", h,
+		    mi, sec, us);
+	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+	return;
+bad:
+	fail(ctx,
+	    "[CANNOT_PARSE_TIMESTAMP] Text '%s' could not be parsed. Use "
+	    "`try_to_timestamp` to tolerate invalid input string and return "
+	    "NULL instead. SQLSTATE: 22007",
+	    v);
+}
+
 /* ---- variance family: sc_var(x, kind) ------------------------------ */
 
 struct var {
@@ -331,6 +669,8 @@ sc_eng_func_register(sqlite3 *db)
 		{ "sc_concat_ws", -1, concat_ws_fn },
 		{ "sc_crc32", 1, crc32_fn },
 		{ "sc_add_months", 2, add_months_fn },
+		{ "sc_date_format", 2, date_format_fn },
+		{ "sc_parse_dt", 3, parse_dt_fn },
 	};
 	int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC, rc = SQLITE_OK;
 	size_t i;

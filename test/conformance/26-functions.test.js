@@ -82,6 +82,30 @@ test('date functions as documented', T, async () => {
 	assert.deepEqual(leap.values.map(day), ['2020-02-29', '2019-01-15']);
 });
 
+test('date_format, to_date and to_timestamp with patterns', T,
+    async () => {
+	const s = new lib.Session(srv);
+	const r = await row(s,
+	    fn('date_format', lit('2016-04-08'), lit('y')), // 2016
+	    fn('date_format', lit('2024-02-29 13:05:09.12'),
+		lit('EEE, d MMM yyyy HH:mm:ss.SSS a \'at\' hh')),
+	    fn('to_date', lit('31/12/2016'), lit('dd/MM/yyyy')),
+	    fn('to_timestamp', lit('2016-12-31 10:11'),
+		lit('yyyy-MM-dd HH:mm')));
+	assert.deepEqual(r.values.slice(0, 2), ['2016',
+		'Thu, 29 Feb 2024 13:05:09.120 PM at 01']);
+	assert.equal(day(r.values[2]), '2016-12-31');
+	const ts = r.values[3];
+	assert.equal(new Date(typeof ts === 'bigint' ? Number(ts / 1000n) :
+	    Number(ts)).toISOString(), '2016-12-31T10:11:00.000Z');
+	assert.deepEqual(r.fields.map((f) => f[1]), ['Utf8', 'Utf8',
+		'Date32<DAY>', 'Timestamp<MICROSECOND, UTC>']);
+	const bad = await s.execute(df.plan(df.project(null,
+	    fn('to_date', lit('2021-02-30'), lit('yyyy-MM-dd')))));
+	lib.assertSparkError(lib.streamError(bad), 'CANNOT_PARSE_TIMESTAMP',
+	    '22007');
+});
+
 test('pmod is positive; by zero it fails under ANSI', T, async () => {
 	const s = new lib.Session(srv);
 	const r = await row(s, fn('pmod', lit(10), lit(3)),

@@ -655,6 +655,65 @@ var_final(sqlite3_context *ctx)
 	sqlite3_result_double(ctx, r);
 }
 
+/* ---- sc_cov(x, y, kind): covar_samp 0, covar_pop 1, corr 2 -------- */
+
+struct cov {
+	sqlite3_int64 n;
+	double mx, my, cxy, m2x, m2y;
+	int kind;
+};
+
+static void
+cov_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct cov *c = sqlite3_aggregate_context(ctx, sizeof(*c));
+	double x, y, dx, dy;
+
+	(void)argc;
+	if (c == NULL) {
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	c->kind = sqlite3_value_int(argv[2]);
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+	    sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return;
+	x = sqlite3_value_double(argv[0]);
+	y = sqlite3_value_double(argv[1]);
+	c->n++;
+	dx = x - c->mx;
+	dy = y - c->my;
+	c->mx += dx / (double)c->n;
+	c->my += dy / (double)c->n;
+	c->cxy += dx * (y - c->my);
+	c->m2x += dx * (x - c->mx);
+	c->m2y += dy * (y - c->my);
+}
+
+static void
+cov_final(sqlite3_context *ctx)
+{
+	struct cov *c = sqlite3_aggregate_context(ctx, 0);
+
+	if (c == NULL || c->n == 0)
+		return;
+	switch (c->kind) {
+	case 0:
+		if (c->n < 2)
+			return; /* Spark 4: NULL */
+		sqlite3_result_double(ctx, c->cxy / (double)(c->n - 1));
+		return;
+	case 1:
+		sqlite3_result_double(ctx, c->cxy / (double)c->n);
+		return;
+	default:
+		if (c->n < 2 || c->m2x == 0 || c->m2y == 0)
+			return; /* Spark 4: NULL when a side is constant */
+		sqlite3_result_double(ctx, c->cxy / sqrt(c->m2x * c->m2y));
+		return;
+	}
+}
+
 int
 sc_eng_func_register(sqlite3 *db)
 {
@@ -682,5 +741,8 @@ sc_eng_func_register(sqlite3 *db)
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_function_v2(db, "sc_var", 2, flags, NULL,
 		    NULL, var_step, var_final, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function_v2(db, "sc_cov", 3, flags, NULL,
+		    NULL, cov_step, cov_final, NULL);
 	return rc;
 }

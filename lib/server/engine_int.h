@@ -293,6 +293,14 @@ int sc_eng_drop_na(struct sc_ectx *x, const Spark__Connect__NADrop *d,
     struct sc_eplan *out, struct sc_error *err);
 int sc_eng_replace_na(struct sc_ectx *x, const Spark__Connect__NAReplace *r,
     struct sc_eplan *out, struct sc_error *err);
+/* describe, summary, stat.cov, stat.corr (kind 0 cov, 2 corr). */
+int sc_eng_describe(struct sc_ectx *x, const Spark__Connect__StatDescribe *d,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_summary(struct sc_ectx *x, const Spark__Connect__StatSummary *s,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_cov_corr(struct sc_ectx *x, const Spark__Connect__Relation *input,
+    const char *c1, const char *c2, int kind, struct sc_eplan *out,
+    struct sc_error *err);
 /* rollup, cube, grouping sets and pivot aggregations. */
 int sc_eng_aggregate_sets(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
     struct sc_eplan *out, struct sc_error *err);

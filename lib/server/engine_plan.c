@@ -1251,6 +1251,31 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 	case SC_REL_(TAIL):
 		rc = sc_eng_tail(x, r->tail, out, err);
 		break;
+	case SC_REL_(DESCRIBE):
+		rc = sc_eng_describe(x, r->describe, out, err);
+		break;
+	case SC_REL_(SUMMARY):
+		rc = sc_eng_summary(x, r->summary, out, err);
+		break;
+	case SC_REL_(COV):
+		rc = sc_eng_cov_corr(x, r->cov->input, r->cov->col1,
+		    r->cov->col2, 0, out, err);
+		break;
+	case SC_REL_(CORR):
+		if (r->corr->_method_case ==
+			SPARK__CONNECT__STAT_CORR___METHOD_METHOD &&
+		    r->corr->method != NULL &&
+		    strcmp(r->corr->method, "pearson") != 0) {
+			rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.RELATION",
+			    "0A000",
+			    "Only the pearson correlation is supported, not "
+			    "'%s'.",
+			    r->corr->method);
+			break;
+		}
+		rc = sc_eng_cov_corr(x, r->corr->input, r->corr->col1,
+		    r->corr->col2, 2, out, err);
+		break;
 	case SC_REL_(FILL_NA):
 		rc = sc_eng_fill_na(x, r->fill_na, out, err);
 		break;

@@ -1729,3 +1729,215 @@ out:
 	sc_eplan_release(&in);
 	return rc;
 }
+
+/* ------------------------------------------------------------------ */
+/* describe, summary, cov, corr                                        */
+/* ------------------------------------------------------------------ */
+
+/* x as Spark's string of a value of type t. */
+static void
+as_string(struct sc_buf *b, const char *x, const struct sc_etype *t)
+{
+	struct sc_buf tn;
+
+	sc_buf_init(&tn, SC_BUF_UNLIMITED);
+	sc_eng_type_text(t, SC_VALUE_TYPENAME, &tn);
+	sc_buf_addf(b, NULL, "sc_cast(%s, 'string', 0, '%s')", x,
+	    (const char *)tn.data);
+	sc_buf_release(&tn);
+}
+
+static bool
+stat_col(const struct sc_ecol *c)
+{
+	return type_class(c->type.t) == V_NUM || c->type.t == SC_ARROW_UTF8;
+}
+
+/* One statistic of column c over from, as string SQL into b. */
+static int
+statistic(struct sc_buf *b, const char *stat, const struct sc_ecol *c,
+    const char *from, struct sc_error *err)
+{
+	struct sc_etype dbl;
+	struct sc_buf ref, x;
+	bool num = type_class(c->type.t) == V_NUM;
+	double p;
+	char *end;
+	int rc = 0;
+
+	memset(&dbl, 0, sizeof(dbl));
+	dbl.t = SC_ARROW_DOUBLE;
+	sc_buf_init(&ref, SC_BUF_UNLIMITED);
+	sc_buf_init(&x, SC_BUF_UNLIMITED);
+	sc_eng_col_ref(&ref, c);
+	if (strcmp(stat, "count") == 0) {
+		sc_buf_addf(b, NULL, "CAST(count(%s) AS TEXT)",
+		    (const char *)ref.data);
+	} else if (strcmp(stat, "mean") == 0 || strcmp(stat, "stddev") == 0) {
+		if (!num) {
+			sc_buf_addstr(b, "NULL", NULL);
+		} else {
+			sc_buf_addf(&x, NULL,
+			    stat[0] == 'm' ? "avg(%s)" : "sc_var(%s, 2)",
+			    (const char *)ref.data);
+			as_string(b, (const char *)x.data, &dbl);
+		}
+	} else if (strcmp(stat, "min") == 0 || strcmp(stat, "max") == 0) {
+		sc_buf_addf(&x, NULL, "%s(%s)", stat, (const char *)ref.data);
+		as_string(b, (const char *)x.data, &c->type);
+	} else if (strchr(stat, '%') != NULL && (p = strtod(stat, &end)) >= 0 &&
+	    p <= 100 && *end == '%' && end[1] == '\0') {
+		if (!num) {
+			sc_buf_addstr(b, "NULL", NULL);
+		} else {
+			/* The smallest value with p% of them at or below. */
+			sc_buf_addf(&x, NULL,
+			    "(SELECT _v FROM (SELECT %s AS _v FROM %s WHERE "
+			    "%s IS NOT NULL ORDER BY 1) LIMIT 1 OFFSET (SELECT "
+			    "max(CAST(ceil(%.17g * count(%s)) AS INTEGER) - 1, "
+			    "0) FROM %s))",
+			    (const char *)ref.data, from,
+			    (const char *)ref.data, p / 100,
+			    (const char *)ref.data, from);
+			as_string(b, (const char *)x.data, &c->type);
+		}
+	} else {
+		rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.RELATION", "0A000",
+		    "The summary statistic '%s' is not supported by "
+		    "sc-serve.",
+		    stat);
+	}
+	sc_buf_release(&ref);
+	sc_buf_release(&x);
+	return rc;
+}
+
+static int
+stats(struct sc_ectx *x, const Spark__Connect__Relation *src, char **cols,
+    size_t ncols, char *const *st, size_t nst, struct sc_eplan *out,
+    struct sc_error *err)
+{
+	static const char *const dflt[] = { "count", "mean", "stddev", "min",
+		"25%", "50%", "75%", "max" };
+	struct sc_eplan in;
+	struct sc_buf from;
+	struct sc_etype str;
+	bool *pick = NULL;
+	size_t i, k;
+	int rc = -1;
+
+	memset(&str, 0, sizeof(str));
+	str.t = SC_ARROW_UTF8;
+	sc_eplan_init(&in);
+	sc_buf_init(&from, SC_BUF_UNLIMITED);
+	if (input(x, src, "describe", &in, err) == -1)
+		goto out;
+	pick = sc_xcalloc(in.ncols + 1, sizeof(*pick));
+	if (pick_cols(&in, cols, ncols, pick, err) == -1)
+		goto out;
+	if (ncols == 0)
+		for (k = 0; k < in.ncols; k++)
+			pick[k] = stat_col(&in.cols[k]);
+	sc_eng_from_item(x, &in, out, &from);
+	sc_eng_cols_add(&out->cols, &out->ncols, "summary", &str, 1);
+	for (k = 0; k < in.ncols; k++)
+		if (pick[k])
+			sc_eng_cols_add(&out->cols, &out->ncols,
+			    in.cols[k].name, &str, 1);
+	if (nst == 0) {
+		st = (char *const *)dflt;
+		nst = SC_NELEM(dflt);
+	}
+	for (i = 0; i < nst; i++) {
+		if (i > 0)
+			sc_buf_addstr(&out->sql, " UNION ALL ", NULL);
+		sc_buf_addstr(&out->sql, "SELECT ", NULL);
+		sc_eng_quote_string(&out->sql, st[i], strlen(st[i]));
+		sc_buf_addstr(&out->sql, " AS `summary`", NULL);
+		for (k = 0; k < in.ncols; k++) {
+			if (!pick[k])
+				continue;
+			sc_buf_addstr(&out->sql, ", ", NULL);
+			if (statistic(&out->sql, st[i], &in.cols[k],
+				(const char *)from.data, err) == -1)
+				goto out;
+			sc_buf_addstr(&out->sql, " AS ", NULL);
+			sc_eng_quote_ident(&out->sql, in.cols[k].name);
+		}
+		/* A percentile's row is subqueries alone: one row. */
+		sc_buf_addf(&out->sql, NULL, " FROM %s",
+		    strchr(st[i], '%') != NULL ? "(SELECT 1)"
+					       : (const char *)from.data);
+	}
+	rc = 0;
+out:
+	free(pick);
+	sc_buf_release(&from);
+	sc_eplan_release(&in);
+	return rc;
+}
+
+int
+sc_eng_describe(struct sc_ectx *x, const Spark__Connect__StatDescribe *d,
+    struct sc_eplan *out, struct sc_error *err)
+{
+	static char *const st[] = { (char *)"count", (char *)"mean",
+		(char *)"stddev", (char *)"min", (char *)"max" };
+
+	return stats(x, d->input, d->cols, d->n_cols, st, SC_NELEM(st), out,
+	    err);
+}
+
+int
+sc_eng_summary(struct sc_ectx *x, const Spark__Connect__StatSummary *s,
+    struct sc_eplan *out, struct sc_error *err)
+{
+	return stats(x, s->input, NULL, 0, s->statistics, s->n_statistics, out,
+	    err);
+}
+
+/* cov (kind 0) or corr (kind 2) of two numeric columns: one row. */
+int
+sc_eng_cov_corr(struct sc_ectx *x, const Spark__Connect__Relation *src,
+    const char *c1, const char *c2, int kind, struct sc_eplan *out,
+    struct sc_error *err)
+{
+	struct sc_eplan in;
+	const struct sc_ecol *a, *b;
+	struct sc_etype dbl;
+	const char *name = kind == 2 ? "corr" : "cov";
+	int rc = -1;
+
+	memset(&dbl, 0, sizeof(dbl));
+	dbl.t = SC_ARROW_DOUBLE;
+	sc_eplan_init(&in);
+	if (input(x, src, name, &in, err) == -1)
+		goto out;
+	if ((a = col_named(&in, c1 != NULL ? c1 : "", NULL)) == NULL) {
+		rc = unresolved(c1 != NULL ? c1 : "", err);
+		goto out;
+	}
+	if ((b = col_named(&in, c2 != NULL ? c2 : "", NULL)) == NULL) {
+		rc = unresolved(c2 != NULL ? c2 : "", err);
+		goto out;
+	}
+	if (type_class(a->type.t) != V_NUM || type_class(b->type.t) != V_NUM) {
+		rc = sc_srv_error(err,
+		    "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "42K09",
+		    "Currently %s calculation is supported between numeric "
+		    "columns only.",
+		    kind == 2 ? "correlation" : "covariance");
+		goto out;
+	}
+	sc_buf_addstr(&out->sql, "SELECT sc_cov(", NULL);
+	sc_eng_col_ref(&out->sql, a);
+	sc_buf_addstr(&out->sql, ", ", NULL);
+	sc_eng_col_ref(&out->sql, b);
+	sc_buf_addf(&out->sql, NULL, ", %d) AS `%s` FROM ", kind, name);
+	sc_eng_from_item(x, &in, out, &out->sql);
+	sc_eng_cols_add(&out->cols, &out->ncols, name, &dbl, 1);
+	rc = 0;
+out:
+	sc_eplan_release(&in);
+	return rc;
+}

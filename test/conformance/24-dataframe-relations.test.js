@@ -292,4 +292,40 @@ test('na.fill, na.drop and na.replace', T, async () => {
 	    'UNRESOLVED_COLUMN.WITHOUT_SUGGESTION', '42703');
 });
 
+test('describe, summary, stat.cov and stat.corr', T, async () => {
+	const s = new lib.Session(srv);
+	const t = () => df.local(new arrow.Table({
+		x: arrow.vectorFromArray([1, 2, 3, 4], new arrow.Int32()),
+		y: arrow.vectorFromArray([2, 4, 6, 8], new arrow.Float64()),
+		s: arrow.vectorFromArray(['a', 'b', null, 'd'],
+		    new arrow.Utf8()) }));
+	const d = await run(s, { describe: { input: t(), cols: ['x', 's'] } });
+	assert.deepEqual(lib.resultFields(d.responses), [
+		['summary', 'Utf8', true], ['x', 'Utf8', true],
+		['s', 'Utf8', true]]);
+	assert.deepEqual(lib.resultRows(d.responses), [
+		['count', '4', '3'], ['mean', '2.5', null],
+		['stddev', '1.2909944487358056', null], ['min', '1', 'a'],
+		['max', '4', 'd']]);
+	const sm = await run(s, { summary: { input: t() } });
+	assert.deepEqual(lib.resultRows(sm.responses).map((r) => r.slice(0,
+		2)), [['count', '4'], ['mean', '2.5'],
+		['stddev', '1.2909944487358056'], ['min', '1'], ['25%', '1'],
+		['50%', '2'], ['75%', '3'], ['max', '4']]);
+	assert.deepEqual(lib.resultFields(sm.responses).map((f) => f[0]),
+	    ['summary', 'x', 'y', 's']);
+	const cov = await run(s, { cov: { input: t(), col1: 'x',
+		col2: 'y' } });
+	assert.deepEqual(lib.resultFields(cov.responses),
+	    [['cov', 'Float64', true]]);
+	assert.deepEqual(lib.resultRows(cov.responses), [[10 / 3]]);
+	const corr = await run(s, { corr: { input: t(), col1: 'x',
+		col2: 'y' } });
+	assert.deepEqual(lib.resultRows(corr.responses), [[1]]);
+	const bad = await s.execute(df.plan({ cov: { input: t(), col1: 'x',
+		col2: 's' } }));
+	lib.assertSparkError(lib.streamError(bad),
+	    'DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE', '42K09');
+});
+
 lib.stopTest(srv);

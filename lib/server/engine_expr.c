@@ -930,6 +930,16 @@ static const struct fdef funcs[] = {
 	{ "locate", F_TMPL, "instr($2, $1)", 2, 2, SC_ARROW_INT32 },
 	{ "position", F_TMPL, "instr($2, $1)", 2, 2, SC_ARROW_INT32 },
 	{ "crc32", F_TMPL, "sc_crc32($1)", 1, 1, SC_ARROW_INT64 },
+	{ "rlike", F_TMPL, "sc_rlike($1, $2)", 2, 2, SC_ARROW_BOOL },
+	{ "regexp", F_TMPL, "sc_rlike($1, $2)", 2, 2, SC_ARROW_BOOL },
+	{ "regexp_like", F_TMPL, "sc_rlike($1, $2)", 2, 2, SC_ARROW_BOOL },
+	{ "regexp_replace", F_TMPL, "sc_regexp_replace($1, $2, $3)", 3, 3,
+	    SC_ARROW_UTF8 },
+	{ "regexp_extract", F_TMPL, "sc_regexp_extract($1, $2, 1)", 2, 2,
+	    SC_ARROW_UTF8 },
+	{ "regexp_extract", F_TMPL, "sc_regexp_extract($1, $2, $3)", 3, 3,
+	    SC_ARROW_UTF8 },
+	{ "split", F_NESTED, "split", 2, 3, R_UNK },
 	{ "octet_length", F_TMPL, "length(CAST($1 AS BLOB))", 1, 1,
 	    SC_ARROW_INT32 },
 	{ "bit_length", F_TMPL, "length(CAST($1 AS BLOB)) * 8", 1, 1,
@@ -1671,6 +1681,19 @@ sout:
 		    "(SELECT %s AS _n))",
 		    cnt);
 		ei->nullable = a[1].ei.nullable;
+		return 0;
+	}
+	if (strcmp(k, "split") == 0) {
+		struct sc_etype st;
+
+		memset(&st, 0, sizeof(st));
+		st.t = SC_ARROW_UTF8;
+		if (sc_eng_nest_array(&st, false, &ei->type, err) == -1)
+			return -1;
+		sc_buf_addstr(sql, "sc_split(", NULL);
+		list(sql, a, 0, n, false);
+		sc_buf_addch(sql, ')', NULL);
+		ei->nullable = 1;
 		return 0;
 	}
 	if (strcmp(k, "typeof") == 0) {

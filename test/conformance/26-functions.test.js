@@ -57,6 +57,31 @@ test('string functions as documented', T, async () => {
 		'Int32', 'Utf8', 'Int32', 'Int32', 'Int32', 'Int64']);
 });
 
+test('regular expressions: rlike, regexp_replace, regexp_extract, split',
+    T, async () => {
+	const s = new lib.Session(srv);
+	const r = await row(s,
+	    fn('regexp_replace', lit('100-200'), lit('(\\d+)'), lit('num')),
+	    fn('regexp_replace', lit('2020-01-02'),
+		lit('(\\d+)-(\\d+)-(\\d+)'), lit('$3/$2/$1')),
+	    fn('regexp_extract', lit('100-200'), lit('(\\d+)-(\\d+)'),
+		lit(1)), // 100
+	    fn('regexp_extract', lit('foo'), lit('(\\d+)'), lit(1)), // ''
+	    fn('rlike', lit('spark'), lit('^sp[a-z]+\\w$')),
+	    fn('split', lit('oneAtwoBthreeC'), lit('[ABC]')),
+	    fn('split', lit('oneAtwoBthreeC'), lit('[ABC]'), lit(2)),
+	    fn('split', lit('a b  c'), lit('\\s+')));
+	assert.deepEqual(r.values, ['num-num', '02/01/2020', '100', '', true,
+		['one', 'two', 'three', ''], ['one', 'twoBthreeC'],
+		['a', 'b', 'c']]);
+	assert.deepEqual(r.fields.map((f) => f[1]).slice(4), ['Bool',
+		'List<Utf8>', 'List<Utf8>', 'List<Utf8>']);
+	const bad = await s.execute(df.plan(df.project(null,
+	    fn('rlike', lit('a'), lit('(?i)A')))));
+	lib.assertSparkError(lib.streamError(bad),
+	    'UNSUPPORTED_FEATURE.REGEXP', '0A000');
+});
+
 test('date functions as documented', T, async () => {
 	const s = new lib.Session(srv);
 	const r = await row(s,

@@ -17,6 +17,7 @@ const T = { timeout: 30000 };
 
 const lit = df.lit;
 const fn = df.fn;
+const col = df.col;
 
 // One row of the given expressions (no input relation).
 async function row(s, ...exprs) {
@@ -178,6 +179,33 @@ test('aggregates: variance family, count_if, bool_and/or, collect', T,
 		['count_if((x > 1))', 'Int64'], ['bool_and(f)', 'Bool'],
 		['bool_or(f)', 'Bool'], ['collect_list(x)', 'List<Int32>'],
 		['collect_set(g)', 'List<Utf8>']]);
+});
+
+test('first, last, max_by, min_by, percentile, median, ' +
+    'percentile_approx', T, async () => {
+	const s = new lib.Session(srv);
+	const t = df.local(new arrow.Table({
+		k: arrow.vectorFromArray(['a', 'b', 'c', 'd'], new arrow.Utf8()),
+		x: arrow.vectorFromArray([null, 10, 30, 20], new arrow.Int32()),
+	}));
+	const r = await s.execute(df.plan({ aggregate: { input: t,
+		group_type: 'GROUP_TYPE_GROUPBY', grouping_expressions: [],
+		aggregate_expressions: [
+			fn('first', col('x')), fn('first', col('x'), lit(true)),
+			fn('last', col('k')), fn('max_by', col('k'), col('x')),
+			fn('min_by', col('k'), col('x')),
+			fn('percentile', col('x'), lit(0.5)),
+			fn('median', col('x')),
+			fn('percentile_approx', col('x'), lit(0.5),
+			    lit(10000))] } }));
+	assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
+	// first keeps the leading null unless told to skip nulls; the
+	// largest x, 30, is c's; 10, 20, 30 have 20 in the middle.
+	assert.deepEqual(lib.resultRows(r.responses), [[null, 10, 'd', 'c',
+		'b', 20, 20, 20]]);
+	assert.deepEqual(lib.resultFields(r.responses).map((f) => f[1]),
+	    ['Int32', 'Int32', 'Utf8', 'Utf8', 'Utf8', 'Float64', 'Float64',
+		'Int32']);
 });
 
 test('array functions as documented', T, async () => {

@@ -940,6 +940,13 @@ static const struct fdef funcs[] = {
 	{ "regexp_extract", F_TMPL, "sc_regexp_extract($1, $2, $3)", 3, 3,
 	    SC_ARROW_UTF8 },
 	{ "split", F_NESTED, "split", 2, 3, R_UNK },
+	{ "to_json", F_NESTED, "to_json", 1, 2, SC_ARROW_UTF8 },
+	{ "from_json", F_NESTED, "from_json", 2, 3, R_UNK },
+	{ "get_json_object", F_TMPL,
+	    "CASE WHEN NOT json_valid($1) THEN NULL ELSE CASE json_type($1, $2) "
+	    "WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE "
+	    "json_extract($1, $2) END END",
+	    2, 2, SC_ARROW_UTF8 },
 	{ "octet_length", F_TMPL, "length(CAST($1 AS BLOB))", 1, 1,
 	    SC_ARROW_INT32 },
 	{ "bit_length", F_TMPL, "length(CAST($1 AS BLOB)) * 8", 1, 1,
@@ -1707,6 +1714,57 @@ sout:
 		list(sql, a, 0, n, false);
 		sc_buf_addch(sql, ')', NULL);
 		ei->nullable = 1;
+		return 0;
+	}
+	if (strcmp(k, "to_json") == 0) {
+		if (!is_nested(a[0].ei.type.t))
+			return wrong_arg(fname,
+			    "\"STRUCT\", \"ARRAY\" or \"MAP\"", a, 0, err);
+		sc_eng_nest_to_json(&a[0].ei.type, A(0), sql, 0);
+		ei->nullable = a[0].ei.nullable;
+		return 0;
+	}
+	if (strcmp(k, "from_json") == 0) {
+		const Spark__Connect__Expression *se = f->arguments[1];
+		struct sc_ecol *cols = NULL;
+		size_t nc = 0;
+		const char *ddl;
+
+		if (se->expr_type_case != SC_EXPR_(LITERAL) ||
+		    se->literal->literal_type_case != SC_LIT_(STRING))
+			return wrong_arg(fname, "\"STRING\" (a schema literal)",
+			    a, 1, err);
+		ddl = se->literal->string;
+		/* A type (array<int>, struct<...>) or a schema (a INT, ...). */
+		if (sc_eng_parse_type(ddl, strlen(ddl), false, &et) == -1 ||
+		    !is_nested(et.t)) {
+			char **names;
+			struct sc_etype *types;
+			bool *nulls;
+
+			if (sc_eng_schema_string(ddl, &cols, &nc, err) == -1)
+				return -1;
+			names = sc_xcalloc(nc + 1, sizeof(*names));
+			types = sc_xcalloc(nc + 1, sizeof(*types));
+			nulls = sc_xcalloc(nc + 1, sizeof(*nulls));
+			for (i = 0; i < nc; i++) {
+				names[i] = cols[i].name;
+				types[i] = cols[i].type;
+				nulls[i] = true;
+			}
+			i = (size_t)sc_eng_nest_struct(names, types, nulls, nc,
+			    &et, err);
+			free(names);
+			free(types);
+			free(nulls);
+			sc_ecols_free(cols, nc);
+			if (i != 0)
+				return -1;
+		}
+		ei->type = et;
+		ei->nullable = 1;
+		sc_eng_nest_from_json(&et, A(0), sql, 0);
+		sc_buf_addf(&ei->name, NULL, "from_json(%s)", N(0));
 		return 0;
 	}
 	if (strcmp(k, "typeof") == 0) {

@@ -438,6 +438,12 @@ void sc_eng_nest_encode(const struct sc_etype *t, const char *sql,
 /* SQL turning such a form (json_extract's result) back into a value. */
 void sc_eng_nest_decode(const struct sc_etype *t, const char *sql,
     struct sc_buf *out);
+/* to_json: SQL of Spark's JSON text for x of type t (depth from 0). */
+void sc_eng_nest_to_json(const struct sc_etype *t, const char *x,
+    struct sc_buf *out, int depth);
+/* from_json: SQL reading JSON text x as type t, in the nested form. */
+void sc_eng_nest_from_json(const struct sc_etype *t, const char *x,
+    struct sc_buf *out, int depth);
 /* sc_hex(), sc_unhex(), sc_raise(): SQLite's result code. */
 int sc_eng_nest_register(sqlite3 *db);
 /* engine_func.c: the SQL functions SQLite lacks (sc_pad, sc_var...). */

@@ -17,6 +17,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -983,6 +984,163 @@ sc_eng_nest_decode(const struct sc_etype *t, const char *sql,
 		sc_buf_addf(out, NULL, "sc_unhex(%s)", sql);
 	else
 		sc_buf_addstr(out, sql, NULL);
+}
+
+/*
+ * SQL giving the JSON text Spark writes for a value x of type t
+ * (to_json): structs as objects by field name, maps as objects keyed by
+ * the key's text, arrays as arrays; nulls inside a struct left out.
+ */
+void
+sc_eng_nest_to_json(const struct sc_etype *t, const char *x, struct sc_buf *out,
+    int depth)
+{
+	const struct sc_enest *n = t->nest;
+	struct sc_buf sub, at;
+	size_t i;
+	char q[32];
+
+	/* Every part is JSON text (or NULL); containers json() them. */
+	if (n == NULL) {
+		if (t->t == SC_ARROW_BOOL)
+			sc_buf_addf(out, NULL,
+			    "(CASE WHEN (%s) IS NULL THEN NULL WHEN (%s) THEN "
+			    "'true' ELSE 'false' END)",
+			    x, x);
+		else if (t->t == SC_ARROW_BINARY)
+			sc_buf_addf(out, NULL,
+			    "(CASE WHEN (%s) IS NULL THEN NULL ELSE "
+			    "json_quote(sc_hex(%s)) END)",
+			    x, x);
+		else if (t->t == SC_ARROW_DECIMAL128)
+			sc_buf_addf(out, NULL, "CAST((%s) AS TEXT)", x);
+		else
+			sc_buf_addf(out, NULL,
+			    "(CASE WHEN (%s) IS NULL THEN NULL ELSE "
+			    "json_quote(%s) END)",
+			    x, x);
+		return;
+	}
+	sc_buf_init(&sub, SC_BUF_UNLIMITED);
+	sc_buf_init(&at, SC_BUF_UNLIMITED);
+	snprintf(q, sizeof(q), "_sc_j%d", depth);
+	if (n->kind == SC_ARROW_STRUCT) {
+		sc_buf_addf(out, NULL,
+		    "(SELECT CASE WHEN %s IS NULL THEN NULL ELSE (SELECT "
+		    "coalesce(json_group_object(k, json(v)), json_object()) "
+		    "FROM (",
+		    x);
+		for (i = 0; i < n->n; i++) {
+			sc_buf_reset(&at);
+			sc_buf_reset(&sub);
+			sc_buf_addf(&at, NULL, "json_extract(%s, '$[%zu]')", x,
+			    i);
+			sc_eng_nest_to_json(&n->types[i], (const char *)at.data,
+			    &sub, depth + 1);
+			sc_buf_addf(out, NULL, "%sSELECT %zu AS o, ",
+			    i > 0 ? " UNION ALL " : "", i);
+			sc_eng_quote_string(out, n->names[i],
+			    strlen(n->names[i]));
+			sc_buf_addf(out, NULL, " AS k, %s AS v",
+			    (const char *)sub.data);
+		}
+		if (n->n == 0)
+			sc_buf_addstr(out,
+			    "SELECT 0 AS o, NULL AS k, NULL AS v "
+			    "WHERE 0",
+			    NULL);
+		sc_buf_addstr(out, " ORDER BY o) WHERE v IS NOT NULL) END)",
+		    NULL);
+	} else if (n->kind == SC_ARROW_LIST) {
+		sc_buf_addf(&at, NULL, "%s._sc_v", q);
+		sc_eng_nest_to_json(&n->types[0], (const char *)at.data, &sub,
+		    depth + 1);
+		sc_buf_addf(out, NULL,
+		    "(CASE WHEN %s IS NULL THEN NULL ELSE (SELECT "
+		    "coalesce(json_group_array(json(%s)), json_array()) FROM "
+		    "sc_each(%s) AS %s) END)",
+		    x, (const char *)sub.data, x, q);
+	} else {
+		sc_buf_addf(&at, NULL, "json_extract(%s._sc_v, '$[1]')", q);
+		sc_eng_nest_to_json(&n->types[1], (const char *)at.data, &sub,
+		    depth + 1);
+		sc_buf_addf(out, NULL,
+		    "(CASE WHEN %s IS NULL THEN NULL ELSE (SELECT "
+		    "coalesce(json_group_object(CAST(json_extract(%s._sc_v, "
+		    "'$[0]') AS TEXT), json(%s)), json_object()) FROM "
+		    "sc_each(%s) AS %s) END)",
+		    x, q, (const char *)sub.data, x, q);
+	}
+	sc_buf_release(&sub);
+	sc_buf_release(&at);
+}
+
+/*
+ * SQL reading JSON text x as type t (from_json): object fields by
+ * name, the nested form the engine keeps; what does not fit is null.
+ */
+void
+sc_eng_nest_from_json(const struct sc_etype *t, const char *x,
+    struct sc_buf *out, int depth)
+{
+	const struct sc_enest *n = t->nest;
+	struct sc_buf sub, at;
+	size_t i;
+	char q[32];
+
+	if (n == NULL) {
+		sc_eng_nest_encode(t, x, out);
+		return;
+	}
+	sc_buf_init(&sub, SC_BUF_UNLIMITED);
+	sc_buf_init(&at, SC_BUF_UNLIMITED);
+	snprintf(q, sizeof(q), "_sc_f%d", depth);
+	if (n->kind == SC_ARROW_STRUCT) {
+		sc_buf_addf(out, NULL,
+		    "(CASE WHEN (CASE WHEN json_valid(%s) THEN json_type(%s) "
+		    "END) IS NOT 'object' THEN NULL ELSE json_array(",
+		    x, x);
+		for (i = 0; i < n->n; i++) {
+			sc_buf_reset(&at);
+			sc_buf_reset(&sub);
+			sc_buf_reset(&sub);
+			sc_buf_addf(&sub, NULL, "$.\"%s\"", n->names[i]);
+			sc_buf_addf(&at, NULL, "json_extract(%s, ", x);
+			sc_eng_quote_string(&at, (const char *)sub.data,
+			    sub.len);
+			sc_buf_addch(&at, ')', NULL);
+			sc_buf_reset(&sub);
+			sc_eng_nest_from_json(&n->types[i],
+			    (const char *)at.data, &sub, depth + 1);
+			sc_buf_addf(out, NULL, "%s%s", i > 0 ? ", " : "",
+			    (const char *)sub.data);
+		}
+		sc_buf_addstr(out, ") END)", NULL);
+	} else if (n->kind == SC_ARROW_LIST) {
+		sc_buf_addf(&at, NULL, "%s._sc_v", q);
+		sc_eng_nest_from_json(&n->types[0], (const char *)at.data, &sub,
+		    depth + 1);
+		sc_buf_addf(out, NULL,
+		    "(CASE WHEN (CASE WHEN json_valid(%s) THEN json_type(%s) "
+		    "END) IS NOT 'array' THEN NULL ELSE (SELECT "
+		    "coalesce(json_group_array(%s), json_array()) FROM "
+		    "sc_each(%s) AS %s) END)",
+		    x, x, (const char *)sub.data, x, q);
+	} else {
+		sc_buf_addf(&at, NULL, "%s.value", q);
+		sc_eng_nest_from_json(&n->types[1], (const char *)at.data, &sub,
+		    depth + 1);
+		/* The text through _sc_x: json_each's columns stay inside. */
+		sc_buf_addf(out, NULL,
+		    "(SELECT CASE WHEN (CASE WHEN json_valid(_sc_x) THEN "
+		    "json_type(_sc_x) END) IS NOT 'object' THEN "
+		    "NULL ELSE (SELECT coalesce(json_group_array(json_array("
+		    "%s.key, %s)), json_array()) FROM json_each(_sc_x) AS %s) "
+		    "END FROM (SELECT %s AS _sc_x))",
+		    q, (const char *)sub.data, q, x);
+	}
+	sc_buf_release(&sub);
+	sc_buf_release(&at);
 }
 
 static void

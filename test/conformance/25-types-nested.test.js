@@ -359,6 +359,40 @@ test('columns named id, key, value or type stay visible in nested ' +
 	    [[10, 'b', 1n], [10, 'b', 2n]]);
 });
 
+test('to_json, from_json and get_json_object as documented', T,
+    async () => {
+	const s = new lib.Session(srv);
+	const lit = df.lit, fn = df.fn;
+	const nullInt = lit({ null: { integer: {} } });
+	const r = await run(s, df.project(null,
+	    fn('to_json', fn('named_struct', lit('a'), lit(1), lit('b'),
+		lit(2))), // {"a":1,"b":2}
+	    fn('to_json', fn('array', fn('named_struct', lit('a'), lit(1),
+		lit('b'), lit(2)))), // [{"a":1,"b":2}]
+	    fn('to_json', fn('map', lit('a'), fn('named_struct', lit('b'),
+		lit(1)))), // {"a":{"b":1}}
+	    fn('to_json', fn('named_struct', lit('a'), nullInt, lit('b'),
+		lit(true))), // {"b":true}: null fields left out
+	    fn('from_json', lit('{"a":1, "b":0.8}'), lit('a INT, b DOUBLE')),
+	    fn('from_json', lit('{"teacher": "Alice", "student": [{"name": ' +
+		'"Bob", "rank": 1}, {"name": "Charlie", "rank": 2}]}'),
+	    lit('STRUCT<teacher: STRING, student: ARRAY<STRUCT<name: ' +
+		'STRING, rank: INT>>>')),
+	    fn('get_json_object', lit('{"a":"b"}'), lit('$.a')),
+	    fn('from_json', lit('not json'), lit('a INT')),
+	    fn('to_json', fn('named_struct', lit('a'), fn('named_struct',
+		lit('b'), lit('x"y'))))));
+	assert.deepEqual(lib.resultRows(r.responses), [[
+		'{"a":1,"b":2}', '[{"a":1,"b":2}]', '{"a":{"b":1}}',
+		'{"b":true}', { a: 1, b: 0.8 },
+		{ teacher: 'Alice', student: [{ name: 'Bob', rank: 1 },
+			{ name: 'Charlie', rank: 2 }] }, 'b', null,
+		'{"a":{"b":"x\\"y"}}']]);
+	assert.deepEqual(lib.resultFields(r.responses).slice(4, 5), [[
+		'from_json({"a":1, "b":0.8})', 'Struct<{a:Int32, b:Float64}>',
+		true]]);
+});
+
 test('show() prints nested values as Spark does', T, async () => {
 	const s = new lib.Session(srv);
 	const r = await run(s, { show_string: { input: df.project(

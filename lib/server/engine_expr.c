@@ -235,6 +235,66 @@ resolve_col(const struct sc_eplan *in, const char *name,
 	return c;
 }
 
+static int attribute(const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedAttribute *a,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+
+int
+sc_eng_struct_star(struct sc_ectx *x, const struct sc_eplan *in,
+    const char *target, struct sc_buf *sql, struct sc_eplan *out,
+    struct sc_error *err)
+{
+	Spark__Connect__Expression__UnresolvedAttribute a =
+	    SPARK__CONNECT__EXPRESSION__UNRESOLVED_ATTRIBUTE__INIT;
+	struct sc_einfo ei;
+	struct sc_buf s, f;
+	const struct sc_enest *n;
+	size_t i;
+	int rc;
+
+	(void)x;
+	if (in == NULL || in->cols == NULL ||
+	    (in->alias != NULL && strcasecmp(in->alias, target) == 0))
+		return 1;
+	a.unparsed_identifier = (char *)target;
+	sc_buf_init(&s, SC_BUF_UNLIMITED);
+	sc_eng_einfo_init(&ei);
+	rc = attribute(in, &a, &s, &ei, NULL);
+	if (rc == -1 || ei.type.t != SC_ARROW_STRUCT) {
+		sc_buf_release(&s);
+		sc_eng_einfo_release(&ei);
+		return 1; /* a qualifier, as before */
+	}
+	n = ei.type.nest;
+	sc_buf_init(&f, SC_BUF_UNLIMITED);
+	for (i = 0; i < n->n; i++) {
+		struct sc_einfo fe = ei;
+
+		sc_buf_reset(&f);
+		sc_buf_add(&f, s.data, s.len, NULL);
+		get_field(&f, &fe, i);
+		if (i > 0)
+			sc_buf_addstr(sql, ", ", NULL);
+		sc_buf_add(sql, f.data, f.len, NULL);
+		sc_buf_addstr(sql, " AS ", NULL);
+		sc_eng_quote_ident(sql, n->names[i]);
+		sc_eng_cols_add(&out->cols, &out->ncols, n->names[i], &fe.type,
+		    fe.nullable);
+	}
+	if (n->n == 0) {
+		rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
+		    "0A000",
+		    "Expanding a struct without fields is not "
+		    "supported by sc-serve.");
+	} else {
+		rc = 0;
+	}
+	sc_buf_release(&f);
+	sc_buf_release(&s);
+	sc_eng_einfo_release(&ei);
+	return rc;
+}
+
 static int
 attribute(const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedAttribute *a,

@@ -304,6 +304,14 @@ int sc_eng_cov_corr(struct sc_ectx *x, const Spark__Connect__Relation *input,
 /* rollup, cube, grouping sets and pivot aggregations. */
 int sc_eng_aggregate_sets(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
     struct sc_eplan *out, struct sc_error *err);
+/*
+ * target.* where target is a struct column of in: its fields as select
+ * items into sql and out's columns; 0, -1 (err set), or 1 when target
+ * is no struct column (a qualifier).
+ */
+int sc_eng_struct_star(struct sc_ectx *x, const struct sc_eplan *in,
+    const char *target, struct sc_buf *sql, struct sc_eplan *out,
+    struct sc_error *err);
 /* engine_window.c: a window expression over input in. */
 struct sc_einfo;
 int sc_eng_window(struct sc_ectx *x, const struct sc_eplan *in,

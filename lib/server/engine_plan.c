@@ -618,9 +618,16 @@ select_item(struct sc_ectx *x, const struct sc_eplan *in,
 			struct sc_eident id;
 			char *t = sc_xstrdup(s->unparsed_target);
 			size_t l = strlen(t);
+			int rc;
 
 			if (l >= 2 && strcmp(t + l - 2, ".*") == 0)
 				t[l - 2] = '\0';
+			/* s.*: the fields of a struct column. */
+			rc = sc_eng_struct_star(x, in, t, sql, out, err);
+			if (rc != 1) {
+				free(t);
+				return rc;
+			}
 			if (sc_eng_ident_parse(t, &id, err) == -1) {
 				free(t);
 				return -1;

@@ -105,6 +105,14 @@ test('struct fields by col("s.x"), named as asked for', T, async () => {
 	    [[1, 'a', 1], [null, null, 2], [null, 'c"\n', 3]]);
 	const err = await failure(s, df.project(local(), df.col('s.z')));
 	lib.assertSparkError(err, 'FIELD_NOT_FOUND', '42704');
+	// select("s.*"): the struct's fields as columns.
+	const star = await run(s, df.project(local(), df.col('id'),
+	    df.star('s.*')));
+	assert.deepEqual(lib.resultFields(star.responses), [
+		['id', 'Int32', true], ['x', 'Int32', true],
+		['y', 'Utf8', true]]);
+	assert.deepEqual(lib.resultRows(star.responses),
+	    [[1, 1, 'a'], [2, null, null], [3, null, 'c"\n']]);
 });
 
 test('size, element_at, map_keys, map_values, array_contains follow ' +

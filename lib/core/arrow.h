@@ -92,12 +92,13 @@ const char *sc_arrow_type_name(enum sc_arrow_type type);
 struct sc_arrow_writer;
 
 /*
- * New writer for schema (deep-copied; the caller keeps its own).  Only
- * top-level columns of the flat types can be written: NULL, BOOL,
- * INT8..INT64, FLOAT, DOUBLE, DECIMAL128, UTF8, LARGE_UTF8, BINARY,
- * LARGE_BINARY, DATE32, TIMESTAMP_US.  Returns NULL (err set,
- * SC_ST_INTERNAL) if the schema has a nested column.  Free with
- * sc_arrow_writer_free().
+ * New writer for schema (deep-copied; the caller keeps its own).  Columns
+ * of the flat types (NULL, BOOL, INT8..INT64, FLOAT, DOUBLE, DECIMAL128,
+ * UTF8, LARGE_UTF8, BINARY, LARGE_BINARY, DATE32, TIMESTAMP_US) take the
+ * sc_arrow_append_*() calls; STRUCT, LIST and MAP columns (any depth)
+ * take their values through the node calls below.  Returns NULL (err
+ * set, SC_ST_INTERNAL) for a LARGE_LIST, or a list or map whose children
+ * are not as Arrow requires.  Free with sc_arrow_writer_free().
  */
 struct sc_arrow_writer *sc_arrow_writer_new(const struct sc_arrow_schema *s,
     struct sc_error *err);
@@ -147,6 +148,40 @@ int sc_arrow_append_decimal128(struct sc_arrow_writer *w, size_t col,
     int64_t hi, uint64_t lo, struct sc_error *err);
 int sc_arrow_append_decimal_str(struct sc_arrow_writer *w, size_t col,
     const char *s, struct sc_error *err);
+
+/*
+ * Nested values.  sc_arrow_writer_node() gives column col for the
+ * current row (NULL, err set, if it has a value already); a node's
+ * children are sc_arrow_wnode_child() (a struct's fields; a list's one
+ * element node; a map's one "entries" struct node of key and value).
+ * A node takes one value per slot: sc_arrow_wnode_null() (a struct's
+ * fields get a slot of their own), a scalar (_bool ... _decimal128, as
+ * the sc_arrow_append_*() calls), or a nested value: a struct after one
+ * value for each of its fields, a list or map after its elements (each
+ * map entry is one value of the entries struct), then
+ * sc_arrow_wnode_end().  A nested value left unfinished makes the row
+ * fail at sc_arrow_writer_end_row() (the partial row is discarded).
+ * Nodes stay valid until the writer is freed.
+ */
+struct sc_arrow_wnode;
+struct sc_arrow_wnode *sc_arrow_writer_node(struct sc_arrow_writer *w,
+    size_t col, struct sc_error *err);
+struct sc_arrow_wnode *sc_arrow_wnode_child(struct sc_arrow_wnode *node,
+    size_t i);
+const struct sc_arrow_field *sc_arrow_wnode_field(
+    const struct sc_arrow_wnode *node);
+int sc_arrow_wnode_null(struct sc_arrow_wnode *node, struct sc_error *err);
+int sc_arrow_wnode_bool(struct sc_arrow_wnode *node, bool v,
+    struct sc_error *err);
+int sc_arrow_wnode_int64(struct sc_arrow_wnode *node, int64_t v,
+    struct sc_error *err);
+int sc_arrow_wnode_double(struct sc_arrow_wnode *node, double v,
+    struct sc_error *err);
+int sc_arrow_wnode_bytes(struct sc_arrow_wnode *node, const void *p, size_t n,
+    struct sc_error *err);
+int sc_arrow_wnode_decimal128(struct sc_arrow_wnode *node, int64_t hi,
+    uint64_t lo, struct sc_error *err);
+int sc_arrow_wnode_end(struct sc_arrow_wnode *node, struct sc_error *err);
 
 /*
  * Complete the current row: every column must have received exactly one
@@ -285,7 +320,12 @@ int sc_arrow_get_bytes(const struct sc_arrow_batch *b, size_t col, size_t row,
 int sc_arrow_get_decimal128(const struct sc_arrow_batch *b, size_t col,
     size_t row, int64_t *hi, uint64_t *lo);
 
-enum sc_arrow_fmt { SC_ARROW_FMT_TEXT = 0, SC_ARROW_FMT_JSON = 1 };
+enum sc_arrow_fmt {
+	SC_ARROW_FMT_TEXT = 0,
+	SC_ARROW_FMT_JSON = 1,
+	SC_ARROW_FMT_LOSSLESS = 2,
+	SC_ARROW_FMT_SHOW = 3
+};
 
 /*
  * Append the value at (col, row) to out and store its kind (an enum
@@ -309,6 +349,13 @@ enum sc_arrow_fmt { SC_ARROW_FMT_TEXT = 0, SC_ARROW_FMT_JSON = 1 };
  *   JSON.stringify (so NaN and Infinity become "NaN", "Infinity"),
  *   struct -> {"name":value,...}, list -> [v,...], map -> {"k":v,...}
  *   when the key type is UTF8/LARGE_UTF8, else [{"key":k,"value":v},...].
+ * SC_ARROW_FMT_LOSSLESS appends JSON that keeps what JSON would lose:
+ *   as JSON, but a struct is the array of its field values in order,
+ *   a map the array of its [key, value] pairs, a decimal its text in
+ *   quotes, binary its lowercase hex in quotes.
+ * SC_ARROW_FMT_SHOW appends a cell as Spark's show() prints it: as
+ *   TEXT, but binary is [0A FF], and nested values are [a, b] (arrays),
+ *   {a, b} (structs), {k -> v, ...} (maps) with NULL for null members.
  * With kind_out: TEXT output plus kind is enough to build the JSON form
  * (quote when STRING, "null" when NULL, raw otherwise).
  * Returns -1 on a bad col/row (SC_ST_INTERNAL) or if out's limit is hit.

@@ -382,7 +382,8 @@ put_hex(const uint8_t *p, size_t n, bool json, struct sc_buf *out,
 	return json ? sc_buf_addch(out, '"', err) : 0;
 }
 
-static int fmt_value(const struct sc_arrow_col *, size_t, bool, struct sc_buf *,
+/* Modes: 0 text, 1 JSON, 2 lossless JSON, 3 show (SC_ARROW_FMT_*). */
+static int fmt_value(const struct sc_arrow_col *, size_t, int, struct sc_buf *,
     int *, struct sc_error *);
 
 /* A string-kind value formatted as text, quoted when json. */
@@ -404,30 +405,100 @@ quoted(const struct sc_arrow_col *c, size_t i, bool json, struct sc_buf *out,
 	return json ? sc_buf_addch(out, '"', err) : 0;
 }
 
+/* A member of a nested value as show() prints it. */
 static int
-fmt_nested(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
+show_member(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
+    struct sc_error *err)
+{
+	const uint8_t *p;
+	size_t n, k;
+
+	if (col_null(c, i))
+		return sc_buf_addstr(out, "NULL", err);
+	if (c->f->type == SC_ARROW_BINARY ||
+	    c->f->type == SC_ARROW_LARGE_BINARY) {
+		bytes_at(c, i, &p, &n);
+		if (sc_buf_addch(out, '[', err) == -1)
+			return -1;
+		for (k = 0; k < n; k++)
+			if (sc_buf_addf(out, err, "%s%02X", k > 0 ? " " : "",
+				p[k]) == -1)
+				return -1;
+		return sc_buf_addch(out, ']', err);
+	}
+	return fmt_value(c, i, 3, out, NULL, err);
+}
+
+static int
+show_nested(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
+    struct sc_error *err)
+{
+	const struct sc_arrow_col *ent;
+	size_t a, e, j;
+
+	if (c->f->type == SC_ARROW_STRUCT) {
+		if (sc_buf_addch(out, '{', err) == -1)
+			return -1;
+		for (j = 0; j < c->nchildren; j++)
+			if ((j > 0 && sc_buf_addstr(out, ", ", err) == -1) ||
+			    show_member(&c->children[j], i, out, err) == -1)
+				return -1;
+		return sc_buf_addch(out, '}', err);
+	}
+	range_at(c, i, &a, &e);
+	if (c->f->type != SC_ARROW_MAP) {
+		if (sc_buf_addch(out, '[', err) == -1)
+			return -1;
+		for (j = a; j < e; j++)
+			if ((j > a && sc_buf_addstr(out, ", ", err) == -1) ||
+			    show_member(&c->children[0], j, out, err) == -1)
+				return -1;
+		return sc_buf_addch(out, ']', err);
+	}
+	ent = &c->children[0];
+	if (sc_buf_addch(out, '{', err) == -1)
+		return -1;
+	for (j = a; j < e; j++)
+		if ((j > a && sc_buf_addstr(out, ", ", err) == -1) ||
+		    show_member(&ent->children[0], j, out, err) == -1 ||
+		    sc_buf_addstr(out, " -> ", err) == -1 ||
+		    show_member(&ent->children[1], j, out, err) == -1)
+			return -1;
+	return sc_buf_addch(out, '}', err);
+}
+
+static int
+fmt_nested(const struct sc_arrow_col *c, size_t i, int mode, struct sc_buf *out,
     struct sc_error *err)
 {
 	const struct sc_arrow_col *ent, *key, *val;
 	size_t a, e, j;
 	bool obj;
 
+	if (mode == 3)
+		return show_nested(c, i, out, err);
 	switch (c->f->type) {
 	case SC_ARROW_STRUCT:
-		if (sc_buf_addch(out, '{', err) == -1)
+		if (sc_buf_addch(out, mode == 2 ? '[' : '{', err) == -1)
 			return -1;
 		for (j = 0; j < c->nchildren; j++) {
 			if (j && sc_buf_addch(out, ',', err) == -1)
 				return -1;
+			if (mode == 2) {
+				if (fmt_value(&c->children[j], i, mode, out,
+					NULL, err) == -1)
+					return -1;
+				continue;
+			}
 			if (put_text((const uint8_t *)c->children[j].f->name,
 				strlen(c->children[j].f->name), true, out,
 				err) == -1 ||
 			    sc_buf_addch(out, ':', err) == -1 ||
-			    fmt_value(&c->children[j], i, true, out, NULL,
+			    fmt_value(&c->children[j], i, mode, out, NULL,
 				err) == -1)
 				return -1;
 		}
-		return sc_buf_addch(out, '}', err);
+		return sc_buf_addch(out, mode == 2 ? ']' : '}', err);
 	case SC_ARROW_LIST:
 	case SC_ARROW_LARGE_LIST:
 		range_at(c, i, &a, &e);
@@ -435,7 +506,7 @@ fmt_nested(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
 			return -1;
 		for (j = a; j < e; j++)
 			if ((j > a && sc_buf_addch(out, ',', err) == -1) ||
-			    fmt_value(&c->children[0], j, true, out, NULL,
+			    fmt_value(&c->children[0], j, mode, out, NULL,
 				err) == -1)
 				return -1;
 		return sc_buf_addch(out, ']', err);
@@ -445,8 +516,9 @@ fmt_nested(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
 	ent = &c->children[0];
 	key = &ent->children[0];
 	val = &ent->children[1];
-	obj = key->f->type == SC_ARROW_UTF8 ||
-	    key->f->type == SC_ARROW_LARGE_UTF8;
+	obj = mode != 2 &&
+	    (key->f->type == SC_ARROW_UTF8 ||
+		key->f->type == SC_ARROW_LARGE_UTF8);
 	range_at(c, i, &a, &e);
 	if (sc_buf_addch(out, obj ? '{' : '[', err) == -1)
 		return -1;
@@ -457,18 +529,27 @@ fmt_nested(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
 			if (col_null(key, j)) {
 				if (sc_buf_addstr(out, "\"null\"", err) == -1)
 					return -1;
-			} else if (fmt_value(key, j, true, out, NULL, err) ==
+			} else if (fmt_value(key, j, mode, out, NULL, err) ==
 			    -1)
 				return -1;
 			if (sc_buf_addch(out, ':', err) == -1 ||
-			    fmt_value(val, j, true, out, NULL, err) == -1)
+			    fmt_value(val, j, mode, out, NULL, err) == -1)
+				return -1;
+			continue;
+		}
+		if (mode == 2) {
+			if (sc_buf_addch(out, '[', err) == -1 ||
+			    fmt_value(key, j, mode, out, NULL, err) == -1 ||
+			    sc_buf_addch(out, ',', err) == -1 ||
+			    fmt_value(val, j, mode, out, NULL, err) == -1 ||
+			    sc_buf_addch(out, ']', err) == -1)
 				return -1;
 			continue;
 		}
 		if (sc_buf_addstr(out, "{\"key\":", err) == -1 ||
-		    fmt_value(key, j, true, out, NULL, err) == -1 ||
+		    fmt_value(key, j, mode, out, NULL, err) == -1 ||
 		    sc_buf_addstr(out, ",\"value\":", err) == -1 ||
-		    fmt_value(val, j, true, out, NULL, err) == -1 ||
+		    fmt_value(val, j, mode, out, NULL, err) == -1 ||
 		    sc_buf_addch(out, '}', err) == -1)
 			return -1;
 	}
@@ -476,7 +557,7 @@ fmt_nested(const struct sc_arrow_col *c, size_t i, struct sc_buf *out,
 }
 
 static int
-fmt_value(const struct sc_arrow_col *c, size_t i, bool json, struct sc_buf *out,
+fmt_value(const struct sc_arrow_col *c, size_t i, int json, struct sc_buf *out,
     int *kind, struct sc_error *err)
 {
 	char txt[SC_VALUE_TEXT_MAX];
@@ -487,7 +568,8 @@ fmt_value(const struct sc_arrow_col *c, size_t i, bool json, struct sc_buf *out,
 
 	if (col_null(c, i)) {
 		k = K_NULL;
-		if (json && sc_buf_addstr(out, "null", err) == -1)
+		if (json != 0 &&
+		    sc_buf_addstr(out, json == 3 ? "NULL" : "null", err) == -1)
 			return -1;
 		goto done;
 	}
@@ -513,46 +595,58 @@ fmt_value(const struct sc_arrow_col *c, size_t i, bool json, struct sc_buf *out,
 	case SC_ARROW_DOUBLE:
 		d = double_at(c, i);
 		k = isfinite(d) ? K_NUMBER : K_STRING;
-		if (k == K_STRING && json && sc_buf_addch(out, '"', err) == -1)
+		if (k == K_STRING && (json == 1 || json == 2) &&
+		    sc_buf_addch(out, '"', err) == -1)
 			return -1;
 		n = c->f->type == SC_ARROW_FLOAT
 		    ? sc_value_fmt_float((float)d, txt)
 		    : sc_value_fmt_double(d, txt);
 		if (sc_buf_add(out, txt, n, err) == -1)
 			return -1;
-		if (k == K_STRING && json && sc_buf_addch(out, '"', err) == -1)
+		if (k == K_STRING && (json == 1 || json == 2) &&
+		    sc_buf_addch(out, '"', err) == -1)
 			return -1;
 		break;
 	case SC_ARROW_DECIMAL128:
 		k = K_NUMBER;
 		n = sc_value_fmt_decimal(sc_arrow_rdi64(c->values + 16 * i + 8),
 		    sc_arrow_rd64(c->values + 16 * i), c->f->scale, txt);
+		if (json == 2 && sc_buf_addch(out, '"', err) == -1)
+			return -1;
 		if (sc_buf_add(out, txt, n, err) == -1)
+			return -1;
+		if (json == 2 && sc_buf_addch(out, '"', err) == -1)
 			return -1;
 		break;
 	case SC_ARROW_UTF8:
 	case SC_ARROW_LARGE_UTF8:
 		k = K_STRING;
 		bytes_at(c, i, &p, &n);
-		if (put_text(p, n, json, out, err) == -1)
+		if (put_text(p, n, json == 1 || json == 2, out, err) == -1)
 			return -1;
 		break;
 	case SC_ARROW_BINARY:
 	case SC_ARROW_LARGE_BINARY:
 		k = K_STRING;
 		bytes_at(c, i, &p, &n);
-		if (put_hex(p, n, json, out, err) == -1)
+		if (json == 3)
+			return show_member(c, i, out, err);
+		if (put_hex(p, n, json != 0, out, err) == -1)
 			return -1;
 		break;
 	case SC_ARROW_DATE32:
 	case SC_ARROW_TIMESTAMP_US:
 		k = K_STRING;
-		if (quoted(c, i, json, out, err) == -1)
+		if (quoted(c, i, json == 1 || json == 2, out, err) == -1)
 			return -1;
 		break;
 	default:
 		k = K_JSON;
-		if (fmt_nested(c, i, out, err) == -1)
+		if (fmt_nested(c, i,
+			json == 3	? 3
+			    : json != 0 ? json
+					: 1,
+			out, err) == -1)
 			return -1;
 		break;
 	}
@@ -572,5 +666,5 @@ sc_arrow_format_value(const struct sc_arrow_batch *b, size_t col, size_t row,
 	if (c == NULL)
 		return sc_error_set(err, SC_ST_INTERNAL,
 		    "Arrow value (%zu, %zu) out of range", col, row);
-	return fmt_value(c, row, fmt == SC_ARROW_FMT_JSON, out, kind_out, err);
+	return fmt_value(c, row, (int)fmt, out, kind_out, err);
 }

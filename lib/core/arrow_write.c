@@ -452,6 +452,13 @@ struct wcol {
 	 */
 	bool lazy;
 	uint64_t lazy_start, lazy_step;
+	/*
+	 * Nested columns (struct, list, map): their children, each with
+	 * its own count.  A list or map keeps int32 offsets in vals.
+	 */
+	bool nested;
+	struct wcol *kids;
+	size_t nkids;
 };
 
 struct sc_arrow_writer {
@@ -464,72 +471,130 @@ struct sc_arrow_writer {
 static void
 col_reset(struct wcol *c)
 {
+	size_t i;
+
 	c->n = c->nnull = 0;
 	c->lazy = false;
 	c->valid.len = c->vals.len = c->data.len = 0;
 	if (c->offw)
 		bytes_put(&c->vals, NULL, c->offw); /* offsets[0] = 0 */
+	for (i = 0; i < c->nkids; i++)
+		col_reset(&c->kids[i]);
+}
+
+/* Whether the writer can write a column of field f (and its children). */
+static bool
+col_writable(const struct sc_arrow_field *f)
+{
+	size_t i;
+
+	switch (f->type) {
+	case SC_ARROW_LARGE_LIST:
+		return false;
+	case SC_ARROW_LIST:
+		if (f->nchildren != 1)
+			return false;
+		break;
+	case SC_ARROW_MAP:
+		if (f->nchildren != 1 ||
+		    f->children[0].type != SC_ARROW_STRUCT ||
+		    f->children[0].nchildren != 2)
+			return false;
+		break;
+	default:
+		break;
+	}
+	for (i = 0; i < f->nchildren; i++)
+		if (!col_writable(&f->children[i]))
+			return false;
+	return true;
+}
+
+static void
+col_setup(struct wcol *c, const struct sc_arrow_field *f)
+{
+	size_t i;
+
+	c->f = f;
+	switch (f->type) {
+	case SC_ARROW_INT8:
+		c->width = 1;
+		break;
+	case SC_ARROW_INT16:
+		c->width = 2;
+		break;
+	case SC_ARROW_INT32:
+	case SC_ARROW_DATE32:
+	case SC_ARROW_FLOAT:
+		c->width = 4;
+		break;
+	case SC_ARROW_INT64:
+	case SC_ARROW_TIMESTAMP_US:
+	case SC_ARROW_DOUBLE:
+		c->width = 8;
+		break;
+	case SC_ARROW_DECIMAL128:
+		c->width = 16;
+		break;
+	case SC_ARROW_UTF8:
+	case SC_ARROW_BINARY:
+		c->offw = 4;
+		break;
+	case SC_ARROW_LARGE_UTF8:
+	case SC_ARROW_LARGE_BINARY:
+		c->offw = 8;
+		break;
+	case SC_ARROW_LIST:
+	case SC_ARROW_MAP:
+		c->offw = 4;
+		c->nested = true;
+		break;
+	case SC_ARROW_STRUCT:
+		c->nested = true;
+		break;
+	default:
+		break;
+	}
+	if (f->nchildren > 0 && c->nested) {
+		c->kids = sc_xcalloc(f->nchildren, sizeof(*c->kids));
+		c->nkids = f->nchildren;
+		for (i = 0; i < f->nchildren; i++)
+			col_setup(&c->kids[i], &f->children[i]);
+	}
+	col_reset(c);
+}
+
+static void
+col_free(struct wcol *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nkids; i++)
+		col_free(&c->kids[i]);
+	free(c->kids);
+	bytes_free(&c->valid);
+	bytes_free(&c->vals);
+	bytes_free(&c->data);
 }
 
 struct sc_arrow_writer *
 sc_arrow_writer_new(const struct sc_arrow_schema *s, struct sc_error *err)
 {
 	struct sc_arrow_writer *w;
-	struct wcol *c;
 	size_t i;
 
 	for (i = 0; i < s->nfields; i++)
-		switch (s->fields[i].type) {
-		case SC_ARROW_STRUCT:
-		case SC_ARROW_LIST:
-		case SC_ARROW_LARGE_LIST:
-		case SC_ARROW_MAP:
+		if (!col_writable(&s->fields[i])) {
 			sc_error_set(err, SC_ST_INTERNAL,
 			    "cannot write nested Arrow column '%s'",
 			    s->fields[i].name ? s->fields[i].name : "");
 			return NULL;
-		default:
-			break;
 		}
 	w = sc_xcalloc(1, sizeof(*w));
 	sc_arrow_schema_copy(&w->schema, s);
 	w->cols = sc_xcalloc(s->nfields ? s->nfields : 1, sizeof(*w->cols));
-	for (i = 0; i < s->nfields; i++) {
-		c = &w->cols[i];
-		c->f = &w->schema.fields[i];
-		switch (c->f->type) {
-		case SC_ARROW_INT8:
-			c->width = 1;
-			break;
-		case SC_ARROW_INT16:
-			c->width = 2;
-			break;
-		case SC_ARROW_INT32:
-		case SC_ARROW_DATE32:
-		case SC_ARROW_FLOAT:
-			c->width = 4;
-			break;
-		case SC_ARROW_INT64:
-		case SC_ARROW_TIMESTAMP_US:
-		case SC_ARROW_DOUBLE:
-			c->width = 8;
-			break;
-		case SC_ARROW_DECIMAL128:
-			c->width = 16;
-			break;
-		case SC_ARROW_UTF8:
-		case SC_ARROW_BINARY:
-			c->offw = 4;
-			break;
-		case SC_ARROW_LARGE_UTF8:
-		case SC_ARROW_LARGE_BINARY:
-			c->offw = 8;
-			break;
-		default:
-			break;
-		}
-		col_reset(c);
-	}
+	for (i = 0; i < s->nfields; i++)
+		col_setup(&w->cols[i], &w->schema.fields[i]);
 	return w;
 }
 
@@ -540,11 +605,8 @@ sc_arrow_writer_free(struct sc_arrow_writer *w)
 
 	if (w == NULL)
 		return;
-	for (i = 0; i < w->schema.nfields; i++) {
-		bytes_free(&w->cols[i].valid);
-		bytes_free(&w->cols[i].vals);
-		bytes_free(&w->cols[i].data);
-	}
+	for (i = 0; i < w->schema.nfields; i++)
+		col_free(&w->cols[i]);
 	free(w->cols);
 	bytes_free(&w->meta);
 	sc_arrow_schema_release(&w->schema);
@@ -608,14 +670,24 @@ materialize(struct wcol *c)
 	c->vals.len = c->n * 8;
 }
 
+static size_t
+col_bytes(const struct wcol *c)
+{
+	size_t i, sum;
+
+	sum = pad8(c->valid.len) + pad8(vals_len(c)) + pad8(c->data.len);
+	for (i = 0; i < c->nkids; i++)
+		sum += col_bytes(&c->kids[i]);
+	return sum;
+}
+
 size_t
 sc_arrow_writer_bytes(const struct sc_arrow_writer *w)
 {
 	size_t i, sum = 0;
 
 	for (i = 0; i < w->schema.nfields; i++)
-		sum += pad8(w->cols[i].valid.len) +
-		    pad8(vals_len(&w->cols[i])) + pad8(w->cols[i].data.len);
+		sum += col_bytes(&w->cols[i]);
 	return sum;
 }
 
@@ -668,24 +740,24 @@ col_push_valid(struct wcol *c, bool valid)
 		c->nnull++;
 }
 
-int
-sc_arrow_append_null(struct sc_arrow_writer *w, size_t col,
-    struct sc_error *err)
+/*
+ * Add a slot holding nothing: a null when valid is false, else a zero
+ * or empty value.  A struct's fields get a slot too (a null in nullable
+ * fields, a zero value in the others), as Arrow wants them as long as
+ * the struct.
+ */
+static void
+col_fill(struct wcol *c, bool valid)
 {
-	struct wcol *c;
 	uint8_t off[8];
+	size_t i;
 
-	if ((c = col_get(w, col, err)) == NULL)
-		return -1;
-	if (!c->f->nullable && c->f->type != SC_ARROW_NULL)
-		return sc_error_set(err, SC_ST_FAILED,
-		    "null value in non-nullable column '%s'", c->f->name);
 	if (c->f->type == SC_ARROW_NULL) {
 		c->nnull++;
 		c->n++;
-		return 0;
+		return;
 	}
-	col_push_valid(c, false);
+	col_push_valid(c, valid);
 	if (c->f->type == SC_ARROW_BOOL)
 		bit_push(&c->vals, c->n, false);
 	else if (c->width)
@@ -694,6 +766,40 @@ sc_arrow_append_null(struct sc_arrow_writer *w, size_t col,
 		memcpy(off, c->vals.p + c->vals.len - c->offw, c->offw);
 		bytes_put(&c->vals, off, c->offw);
 	}
+	if (c->f->type == SC_ARROW_STRUCT)
+		for (i = 0; i < c->nkids; i++)
+			col_fill(&c->kids[i], !c->kids[i].f->nullable);
+	c->n++;
+}
+
+static int
+put_null(struct wcol *c, struct sc_error *err)
+{
+	if (!c->f->nullable && c->f->type != SC_ARROW_NULL)
+		return sc_error_set(err, SC_ST_FAILED,
+		    "null value in non-nullable column '%s'", c->f->name);
+	col_fill(c, false);
+	return 0;
+}
+
+int
+sc_arrow_append_null(struct sc_arrow_writer *w, size_t col,
+    struct sc_error *err)
+{
+	struct wcol *c;
+
+	if ((c = col_get(w, col, err)) == NULL)
+		return -1;
+	return put_null(c, err);
+}
+
+static int
+put_bool(struct wcol *c, bool v, struct sc_error *err)
+{
+	if (c->f->type != SC_ARROW_BOOL)
+		return wrong_kind(c, "a boolean", err);
+	col_push_valid(c, true);
+	bit_push(&c->vals, c->n, v);
 	c->n++;
 	return 0;
 }
@@ -706,12 +812,7 @@ sc_arrow_append_bool(struct sc_arrow_writer *w, size_t col, bool v,
 
 	if ((c = col_get(w, col, err)) == NULL)
 		return -1;
-	if (c->f->type != SC_ARROW_BOOL)
-		return wrong_kind(c, "a boolean", err);
-	col_push_valid(c, true);
-	bit_push(&c->vals, c->n, v);
-	c->n++;
-	return 0;
+	return put_bool(c, v, err);
 }
 
 static void
@@ -725,15 +826,11 @@ col_push_le(struct wcol *c, uint64_t v)
 	c->n++;
 }
 
-int
-sc_arrow_append_int64(struct sc_arrow_writer *w, size_t col, int64_t v,
-    struct sc_error *err)
+static int
+put_int64(struct wcol *c, int64_t v, struct sc_error *err)
 {
-	struct wcol *c;
 	int64_t lo, hi;
 
-	if ((c = col_get(w, col, err)) == NULL)
-		return -1;
 	switch (c->f->type) {
 	case SC_ARROW_INT8:
 		lo = INT8_MIN;
@@ -762,6 +859,17 @@ sc_arrow_append_int64(struct sc_arrow_writer *w, size_t col, int64_t v,
 		    sc_arrow_type_name(c->f->type), c->f->name);
 	col_push_le(c, (uint64_t)v);
 	return 0;
+}
+
+int
+sc_arrow_append_int64(struct sc_arrow_writer *w, size_t col, int64_t v,
+    struct sc_error *err)
+{
+	struct wcol *c;
+
+	if ((c = col_get(w, col, err)) == NULL)
+		return -1;
+	return put_int64(c, v, err);
 }
 
 int
@@ -820,17 +928,13 @@ sc_arrow_append_int64_seq(struct sc_arrow_writer *w, int64_t start,
 	return 0;
 }
 
-int
-sc_arrow_append_double(struct sc_arrow_writer *w, size_t col, double v,
-    struct sc_error *err)
+static int
+put_double(struct wcol *c, double v, struct sc_error *err)
 {
-	struct wcol *c;
 	uint64_t u;
 	uint32_t u32;
 	float fv;
 
-	if ((c = col_get(w, col, err)) == NULL)
-		return -1;
 	if (c->f->type == SC_ARROW_DOUBLE) {
 		memcpy(&u, &v, 8);
 		col_push_le(c, u);
@@ -844,16 +948,23 @@ sc_arrow_append_double(struct sc_arrow_writer *w, size_t col, double v,
 }
 
 int
-sc_arrow_append_bytes(struct sc_arrow_writer *w, size_t col, const void *p,
-    size_t n, struct sc_error *err)
+sc_arrow_append_double(struct sc_arrow_writer *w, size_t col, double v,
+    struct sc_error *err)
 {
 	struct wcol *c;
-	uint8_t tmp[8];
-	uint64_t end;
 
 	if ((c = col_get(w, col, err)) == NULL)
 		return -1;
-	if (c->offw == 0)
+	return put_double(c, v, err);
+}
+
+static int
+put_bytes(struct wcol *c, const void *p, size_t n, struct sc_error *err)
+{
+	uint8_t tmp[8];
+	uint64_t end;
+
+	if (c->offw == 0 || c->nested)
 		return wrong_kind(c, "bytes", err);
 	if (n > (size_t)INT32_MAX ||
 	    (c->offw == 4 && c->data.len > (size_t)INT32_MAX - n))
@@ -870,6 +981,17 @@ sc_arrow_append_bytes(struct sc_arrow_writer *w, size_t col, const void *p,
 	bytes_put(&c->vals, tmp, c->offw);
 	c->n++;
 	return 0;
+}
+
+int
+sc_arrow_append_bytes(struct sc_arrow_writer *w, size_t col, const void *p,
+    size_t n, struct sc_error *err)
+{
+	struct wcol *c;
+
+	if ((c = col_get(w, col, err)) == NULL)
+		return -1;
+	return put_bytes(c, p, n, err);
 }
 
 typedef unsigned __int128 u128;
@@ -910,11 +1032,8 @@ push_decimal(struct wcol *c, u128 mag, bool neg, struct sc_error *err)
 }
 
 static int
-decimal_col(struct sc_arrow_writer *w, size_t col, struct wcol **cp,
-    struct sc_error *err)
+decimal_check(struct wcol **cp, struct sc_error *err)
 {
-	if ((*cp = col_get(w, col, err)) == NULL)
-		return -1;
 	if ((*cp)->f->type != SC_ARROW_DECIMAL128)
 		return wrong_kind(*cp, "a decimal", err);
 	if ((*cp)->f->precision < 1 || (*cp)->f->precision > 38 ||
@@ -923,6 +1042,15 @@ decimal_col(struct sc_arrow_writer *w, size_t col, struct wcol **cp,
 		    "bad decimal(%d,%d) column '%s'", (*cp)->f->precision,
 		    (*cp)->f->scale, (*cp)->f->name);
 	return 0;
+}
+
+static int
+decimal_col(struct sc_arrow_writer *w, size_t col, struct wcol **cp,
+    struct sc_error *err)
+{
+	if ((*cp = col_get(w, col, err)) == NULL)
+		return -1;
+	return decimal_check(cp, err);
 }
 
 int
@@ -968,6 +1096,8 @@ col_truncate(struct wcol *c, size_t k)
 	size_t i;
 
 	materialize(c);
+	if (k >= c->n)
+		return;
 	for (i = k; i < c->n; i++) {
 		if (c->f->type == SC_ARROW_NULL)
 			c->nnull--;
@@ -986,12 +1116,18 @@ col_truncate(struct wcol *c, size_t k)
 		c->vals.len = (k + 7) / 8;
 	else if (c->width)
 		c->vals.len = k * c->width;
-	else if (c->offw) {
+	else if (c->offw && c->nested) {
+		c->vals.len = (k + 1) * c->offw;
+		col_truncate(&c->kids[0], sc_arrow_rd32(c->vals.p + k * 4));
+	} else if (c->offw) {
 		c->vals.len = (k + 1) * c->offw;
 		c->data.len = c->offw == 4
 		    ? sc_arrow_rd32(c->vals.p + k * 4)
 		    : (size_t)sc_arrow_rd64(c->vals.p + k * 8);
 	}
+	if (c->f->type == SC_ARROW_STRUCT)
+		for (i = 0; i < c->nkids; i++)
+			col_truncate(&c->kids[i], k);
 }
 
 int
@@ -1037,67 +1173,206 @@ add_seq(struct sc_buf *out, const struct wcol *c)
 	(void)sc_buf_add(out, zero, pad8(len) - len, NULL);
 }
 
+static size_t
+col_nodes(const struct wcol *c)
+{
+	size_t i, n = 1;
+
+	for (i = 0; i < c->nkids; i++)
+		n += col_nodes(&c->kids[i]);
+	return n;
+}
+
+/* Field nodes and buffers of c and its children, depth first. */
+struct layout {
+	uint64_t *nodes;
+	uint64_t *bufs;
+	size_t nn;
+	size_t nb;
+	size_t body;
+};
+
+static void
+layout_buf(struct layout *l, size_t len)
+{
+	l->bufs[2 * l->nb] = l->body;
+	l->bufs[2 * l->nb + 1] = len;
+	l->body += pad8(len);
+	l->nb++;
+}
+
+static void
+col_layout(struct layout *l, const struct wcol *c)
+{
+	size_t i;
+
+	l->nodes[2 * l->nn] = c->n;
+	l->nodes[2 * l->nn + 1] = c->nnull;
+	l->nn++;
+	if (c->f->type == SC_ARROW_NULL)
+		return;
+	layout_buf(l, c->valid.len);
+	if (c->f->type != SC_ARROW_STRUCT)
+		layout_buf(l, vals_len(c));
+	if (c->offw && !c->nested)
+		layout_buf(l, c->data.len);
+	for (i = 0; i < c->nkids; i++)
+		col_layout(l, &c->kids[i]);
+}
+
+static void
+col_body(struct sc_buf *out, const struct wcol *c)
+{
+	size_t i;
+
+	if (c->f->type == SC_ARROW_NULL)
+		return;
+	add_body(out, &c->valid);
+	if (c->lazy)
+		add_seq(out, c);
+	else if (c->f->type != SC_ARROW_STRUCT)
+		add_body(out, &c->vals);
+	if (c->offw && !c->nested)
+		add_body(out, &c->data);
+	for (i = 0; i < c->nkids; i++)
+		col_body(out, &c->kids[i]);
+}
+
 int
 sc_arrow_writer_flush_batch(struct sc_arrow_writer *w, struct sc_buf *out,
     struct sc_error *err)
 {
 	struct fbf v[3] = { { 0, 8, 0 }, { 1, 0, 0 }, { 2, 0, 0 } };
-	uint64_t *nodes, *bufs;
-	size_t nf = w->schema.nfields, nb = 0, i, hslot, t;
-	size_t slots[2], body = 0;
-	struct wcol *c;
+	struct layout l;
+	size_t nf = w->schema.nfields, nnodes = 0, i, hslot, t;
+	size_t slots[2];
 	int rc;
 
-	for (i = 0; i < nf; i++)
+	for (i = 0; i < nf; i++) {
 		if (w->cols[i].n != w->nrows)
 			return sc_error_set(err, SC_ST_INTERNAL,
 			    "Arrow row %zu is incomplete", w->nrows);
-	nodes = sc_xcalloc(2 * nf + 1, sizeof(*nodes));
-	bufs = sc_xcalloc(6 * nf + 1, sizeof(*bufs));
-#define ADDBUF(len_)                       \
-	do {                               \
-		bufs[2 * nb] = body;       \
-		bufs[2 * nb + 1] = (len_); \
-		body += pad8(len_);        \
-		nb++;                      \
-	} while (0)
-	for (i = 0; i < nf; i++) {
-		c = &w->cols[i];
-		nodes[2 * i] = c->n;
-		nodes[2 * i + 1] = c->nnull;
-		if (c->f->type == SC_ARROW_NULL)
-			continue;
-		ADDBUF(c->valid.len);
-		ADDBUF(vals_len(c));
-		if (c->offw)
-			ADDBUF(c->data.len);
+		nnodes += col_nodes(&w->cols[i]);
 	}
-#undef ADDBUF
-	hslot = fb_message(&w->meta, H_RECORD_BATCH, true, body);
+	memset(&l, 0, sizeof(l));
+	l.nodes = sc_xcalloc(2 * nnodes + 1, sizeof(*l.nodes));
+	l.bufs = sc_xcalloc(6 * nnodes + 1, sizeof(*l.bufs));
+	for (i = 0; i < nf; i++)
+		col_layout(&l, &w->cols[i]);
+	hslot = fb_message(&w->meta, H_RECORD_BATCH, true, l.body);
 	v[0].val = w->nrows;
 	t = fb_table(&w->meta, v, 3, slots);
 	fb_patch(&w->meta, hslot, t);
-	fb_patch(&w->meta, slots[0], fb_pairvec(&w->meta, nodes, nf));
-	fb_patch(&w->meta, slots[1], fb_pairvec(&w->meta, bufs, nb));
-	free(nodes);
-	free(bufs);
-	if ((rc = frame_metadata(&w->meta, out, body, err)) == -1)
+	fb_patch(&w->meta, slots[0], fb_pairvec(&w->meta, l.nodes, l.nn));
+	fb_patch(&w->meta, slots[1], fb_pairvec(&w->meta, l.bufs, l.nb));
+	free(l.nodes);
+	free(l.bufs);
+	if ((rc = frame_metadata(&w->meta, out, l.body, err)) == -1)
 		return -1;
-	for (i = 0; i < nf; i++) {
-		c = &w->cols[i];
-		if (c->f->type == SC_ARROW_NULL)
-			continue;
-		add_body(out, &c->valid);
-		if (c->lazy)
-			add_seq(out, c);
-		else
-			add_body(out, &c->vals);
-		if (c->offw)
-			add_body(out, &c->data);
-	}
+	for (i = 0; i < nf; i++)
+		col_body(out, &w->cols[i]);
 	for (i = 0; i < nf; i++)
 		col_reset(&w->cols[i]);
 	w->nrows = 0;
+	return 0;
+}
+
+/* ---- nested values --------------------------------------------------- */
+
+struct sc_arrow_wnode *
+sc_arrow_writer_node(struct sc_arrow_writer *w, size_t col,
+    struct sc_error *err)
+{
+	return (struct sc_arrow_wnode *)col_get(w, col, err);
+}
+
+struct sc_arrow_wnode *
+sc_arrow_wnode_child(struct sc_arrow_wnode *node, size_t i)
+{
+	struct wcol *c = (struct wcol *)node;
+
+	return i < c->nkids ? (struct sc_arrow_wnode *)&c->kids[i] : NULL;
+}
+
+const struct sc_arrow_field *
+sc_arrow_wnode_field(const struct sc_arrow_wnode *node)
+{
+	return ((const struct wcol *)node)->f;
+}
+
+int
+sc_arrow_wnode_null(struct sc_arrow_wnode *node, struct sc_error *err)
+{
+	return put_null((struct wcol *)node, err);
+}
+
+int
+sc_arrow_wnode_bool(struct sc_arrow_wnode *node, bool v, struct sc_error *err)
+{
+	return put_bool((struct wcol *)node, v, err);
+}
+
+int
+sc_arrow_wnode_int64(struct sc_arrow_wnode *node, int64_t v,
+    struct sc_error *err)
+{
+	return put_int64((struct wcol *)node, v, err);
+}
+
+int
+sc_arrow_wnode_double(struct sc_arrow_wnode *node, double v,
+    struct sc_error *err)
+{
+	return put_double((struct wcol *)node, v, err);
+}
+
+int
+sc_arrow_wnode_bytes(struct sc_arrow_wnode *node, const void *p, size_t n,
+    struct sc_error *err)
+{
+	return put_bytes((struct wcol *)node, p, n, err);
+}
+
+int
+sc_arrow_wnode_decimal128(struct sc_arrow_wnode *node, int64_t hi, uint64_t lo,
+    struct sc_error *err)
+{
+	struct wcol *c = (struct wcol *)node;
+	u128 v;
+	bool neg = hi < 0;
+
+	if (decimal_check(&c, err) == -1)
+		return -1;
+	v = (u128)(uint64_t)hi << 64 | lo;
+	return push_decimal(c, neg ? (u128)0 - v : v, neg, err);
+}
+
+int
+sc_arrow_wnode_end(struct sc_arrow_wnode *node, struct sc_error *err)
+{
+	struct wcol *c = (struct wcol *)node;
+	uint8_t tmp[4];
+	size_t i;
+
+	if (!c->nested)
+		return wrong_kind(c, "the end of a nested value", err);
+	if (c->f->type == SC_ARROW_STRUCT) {
+		for (i = 0; i < c->nkids; i++)
+			if (c->kids[i].n != c->n + 1)
+				return sc_error_set(err, SC_ST_INTERNAL,
+				    "Arrow struct '%s' has no value for its "
+				    "field '%s'",
+				    c->f->name, c->kids[i].f->name);
+	} else {
+		if (c->kids[0].n > (size_t)INT32_MAX)
+			return sc_error_set(err, SC_ST_FAILED,
+			    "too many elements for Arrow column '%s'",
+			    c->f->name);
+		le32(tmp, (uint32_t)c->kids[0].n);
+		bytes_put(&c->vals, tmp, 4);
+	}
+	col_push_valid(c, true);
+	c->n++;
 	return 0;
 }
 

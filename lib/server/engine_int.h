@@ -21,24 +21,54 @@
 #include "core/buf.h"
 #include "core/value.h"
 
+/* Lambda variables in scope at once (nested lambdas). */
+#define SC_ENG_MAX_LAMBDA_VARS 16
+
 /* Deepest nesting of relations and expressions a plan may have. */
 #define SC_ENG_MAX_PLAN_DEPTH 200
 
 /* A column type: an Arrow type, decimal precision/scale, zone flag. */
 #define SC_ETYPE_UNKNOWN (-1)
+struct sc_enest;
 struct sc_etype {
 	int t; /* enum sc_arrow_type or SC_ETYPE_UNKNOWN */
 	int prec; /* DECIMAL128 */
 	int scale; /* DECIMAL128 */
 	bool ntz; /* TIMESTAMP_US: without time zone */
+	/* STRUCT, LIST, MAP: the interned type (engine_nested.c) */
+	const struct sc_enest *nest;
 };
 
+/* ---- nested types (engine_nested.c) ------------------------------- */
+/*
+ * A struct, array or map type, interned: one per distinct type for the
+ * life of the process, so equal types have equal pointers.  A list has
+ * one member (the element, nullable = containsNull), a map two (key,
+ * value; nullable[1] = valueContainsNull), a struct its fields.
+ */
+struct sc_enest {
+	int kind; /* SC_ARROW_STRUCT, SC_ARROW_LIST, SC_ARROW_MAP */
+	size_t n;
+	char **names; /* struct field names, else NULL */
+	struct sc_etype *types;
+	bool *nullable;
+	char *key; /* the interning key */
+	struct sc_enest *next;
+};
+/* ---- end nested types --------------------------------------------- */
+
 /* An output column of a translated relation. */
+#define SC_ECOL_PLAN_IDS 8
 struct sc_ecol {
 	char *name;
 	struct sc_etype type; /* static type, or t UNKNOWN */
 	int nullable; /* 1, 0, or -1 when unknown */
 	bool inferred; /* type guessed from values */
+	/* ---- DataFrame relations (engine_rel.c) ---- */
+	char *sqlname; /* how SQL reads it when not `name` (a join), or NULL */
+	/* The plan nodes (relations' plan ids) it came out of, latest first. */
+	int64_t plan_ids[SC_ECOL_PLAN_IDS];
+	unsigned nplan_ids;
 };
 
 /* One SQLite value (t is SQLITE_INTEGER ... SQLITE_NULL). */
@@ -133,6 +163,7 @@ struct sc_eplan {
 	 */
 	struct sc_buf with;
 	bool raw; /* sql is the user's own text */
+	bool star_list; /* SQL has more columns than cols: * lists cols */
 	char *table; /* a table reference to read from */
 	char *alias; /* qualifier for the parent, or NULL */
 	struct sc_ecol *cols; /* NULL: ask SQLite (names only) */
@@ -150,6 +181,20 @@ struct sc_ectx {
 	struct sc_eparams params;
 	unsigned seq; /* for generated aliases */
 	int depth;
+	/* ---- grouping sets and pivot (engine_rel.c) ---- */
+	char **gsql; /* the grouping expressions' SQL, while translating */
+	size_t ngsql; /* grouping sets; 0 otherwise */
+	unsigned long gmask; /* the set being translated: bit i = gsql[i] */
+	const char *pivot_cond; /* a pivot value's rows, or NULL */
+	/* ---- lambda variables in scope (engine_expr.c) ---- */
+	struct sc_elvar {
+		const char *name;
+		char *sql;
+		struct sc_etype type;
+		int nullable;
+	} lvars[SC_ENG_MAX_LAMBDA_VARS];
+	size_t nlvars;
+	unsigned lseq;
 };
 
 /* Batches being written for a sink (engine_run.c). */
@@ -210,6 +255,73 @@ int sc_eng_unsupported_expression(const Spark__Connect__Expression *e,
  * it when it leaves): 0, or -1 (err set) past SC_ENG_MAX_PLAN_DEPTH.
  */
 int sc_eng_deeper(struct sc_ectx *x, struct sc_error *err);
+
+/* ---- DataFrame relations (engine_rel.c; helpers in engine_plan.c) ---- */
+int sc_eng_rel(struct sc_ectx *x, const Spark__Connect__Relation *r,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_wrap_plan(struct sc_ectx *x, struct sc_eplan *in,
+    struct sc_eplan *out, struct sc_error *err);
+void sc_eng_from_item(struct sc_ectx *x, struct sc_eplan *p,
+    struct sc_eplan *out, struct sc_buf *b);
+struct sc_ecol *sc_eng_cols_copy(const struct sc_ecol *src, size_t n);
+void sc_eng_cols_add(struct sc_ecol **cols, size_t *n, const char *name,
+    const struct sc_etype *t, int nullable);
+/* How SQL reads column c: its sqlname, or its name quoted. */
+void sc_eng_col_ref(struct sc_buf *b, const struct sc_ecol *c);
+int sc_eng_join(struct sc_ectx *x, const Spark__Connect__Join *j,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_set_op(struct sc_ectx *x, const Spark__Connect__SetOperation *s,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_with_columns(struct sc_ectx *x, const Spark__Connect__WithColumns *w,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_drop(struct sc_ectx *x, const Spark__Connect__Drop *d,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_dedup(struct sc_ectx *x, const Spark__Connect__Deduplicate *d,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_tail(struct sc_ectx *x, const Spark__Connect__Tail *t,
+    struct sc_eplan *out, struct sc_error *err);
+/* The index of p's generator (explode...), or (size_t)-1. */
+size_t sc_eng_generator(const Spark__Connect__Project *p);
+/* Join in with the generator's rows; its columns' SQL into gsql. */
+int sc_eng_generate(struct sc_ectx *x, const Spark__Connect__Project *p,
+    size_t gi, struct sc_eplan *in, struct sc_buf *gsql, struct sc_eplan *gcols,
+    struct sc_error *err);
+/* na.fill, na.drop, na.replace. */
+int sc_eng_fill_na(struct sc_ectx *x, const Spark__Connect__NAFill *f,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_drop_na(struct sc_ectx *x, const Spark__Connect__NADrop *d,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_replace_na(struct sc_ectx *x, const Spark__Connect__NAReplace *r,
+    struct sc_eplan *out, struct sc_error *err);
+/* describe, summary, stat.cov, stat.corr (kind 0 cov, 2 corr). */
+int sc_eng_describe(struct sc_ectx *x, const Spark__Connect__StatDescribe *d,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_summary(struct sc_ectx *x, const Spark__Connect__StatSummary *s,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_cov_corr(struct sc_ectx *x, const Spark__Connect__Relation *input,
+    const char *c1, const char *c2, int kind, struct sc_eplan *out,
+    struct sc_error *err);
+/* rollup, cube, grouping sets and pivot aggregations. */
+int sc_eng_aggregate_sets(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
+    struct sc_eplan *out, struct sc_error *err);
+/*
+ * target.* where target is a struct column of in: its fields as select
+ * items into sql and out's columns; 0, -1 (err set), or 1 when target
+ * is no struct column (a qualifier).
+ */
+int sc_eng_struct_star(struct sc_ectx *x, const struct sc_eplan *in,
+    const char *target, struct sc_buf *sql, struct sc_eplan *out,
+    struct sc_error *err);
+/* engine_window.c: a window expression over input in. */
+struct sc_einfo;
+int sc_eng_window(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__Window *w, struct sc_buf *sql,
+    struct sc_einfo *ei, struct sc_error *err);
+/* Tag every column of p as coming out of plan node id. */
+void sc_eng_plan_tag(struct sc_eplan *p, int64_t id);
+/* Whether column c came out of plan node id. */
+bool sc_eng_col_from(const struct sc_ecol *c, int64_t id);
+/* ---- end DataFrame relations ---- */
 
 /* engine_dialect.c */
 /*
@@ -302,6 +414,49 @@ int sc_eng_schema_string(const char *s, struct sc_ecol **cols, size_t *n,
 int sc_eng_local_relation(struct sc_ectx *x,
     const Spark__Connect__LocalRelation *lr, struct sc_eplan *out,
     struct sc_error *err);
+
+/* ---- engine_nested.c: nested types and values -------------------- */
+/* out = array<elem>, map<key,value>, struct<...>: 0 or -1 (err set). */
+int sc_eng_nest_array(const struct sc_etype *elem, bool contains_null,
+    struct sc_etype *out, struct sc_error *err);
+int sc_eng_nest_map(const struct sc_etype *key, const struct sc_etype *value,
+    bool value_null, struct sc_etype *out, struct sc_error *err);
+int sc_eng_nest_struct(char *const *names, const struct sc_etype *types,
+    const bool *nullable, size_t nf, struct sc_etype *out,
+    struct sc_error *err);
+/* A DDL type with struct<>, array<>, map<> anywhere in it. */
+int sc_eng_nest_parse(const char *s, size_t n, struct sc_etype *out);
+int sc_eng_nest_type_text(const struct sc_etype *t, enum sc_value_style style,
+    struct sc_buf *out);
+int sc_eng_nest_from_proto(const Spark__Connect__DataType *t,
+    struct sc_etype *out, struct sc_error *err);
+int sc_eng_nest_from_arrow(const struct sc_arrow_field *f, struct sc_etype *out,
+    struct sc_error *err);
+/* Any Arrow field's type (flat or nested): 0 or -1 (err set). */
+int sc_eng_type_from_arrow(const struct sc_arrow_field *f, struct sc_etype *out,
+    struct sc_error *err);
+/* Fill f's type, its parameters and children for t. */
+void sc_eng_arrow_field(const struct sc_etype *t, struct sc_arrow_field *f);
+/* Append the JSON text of a nested value in v to column col of w. */
+int sc_eng_nest_put(struct sc_arrow_writer *w, size_t col,
+    const struct sc_ecol *c, const struct sc_eval *v, struct sc_error *err);
+/* SQL turning a value of type t into its form inside a nested value. */
+void sc_eng_nest_encode(const struct sc_etype *t, const char *sql,
+    struct sc_buf *out);
+/* SQL turning such a form (json_extract's result) back into a value. */
+void sc_eng_nest_decode(const struct sc_etype *t, const char *sql,
+    struct sc_buf *out);
+/* to_json: SQL of Spark's JSON text for x of type t (depth from 0). */
+void sc_eng_nest_to_json(const struct sc_etype *t, const char *x,
+    struct sc_buf *out, int depth);
+/* from_json: SQL reading JSON text x as type t, in the nested form. */
+void sc_eng_nest_from_json(const struct sc_etype *t, const char *x,
+    struct sc_buf *out, int depth);
+/* sc_hex(), sc_unhex(), sc_raise(): SQLite's result code. */
+int sc_eng_nest_register(sqlite3 *db);
+/* engine_func.c: the SQL functions SQLite lacks (sc_pad, sc_var...). */
+int sc_eng_func_register(sqlite3 *db);
+/* ---- end engine_nested.c ------------------------------------------ */
 
 /* engine_files.c */
 int sc_eng_files_read(struct sc_ectx *x,

@@ -171,19 +171,161 @@ jexpect(struct json *j, char c)
 	return 0;
 }
 
+static int jfield(struct json *j, struct sc_ecol **cols, size_t *n,
+    const char *all, struct sc_error *err, int depth);
+static int jtype(struct json *j, struct sc_etype *t, const char *all,
+    struct sc_error *err, int depth);
+
+static int
+jbool(struct json *j, bool *out)
+{
+	jws(j);
+	*out = j->end - j->p >= 4 && strncmp(j->p, "true", 4) == 0;
+	return jskip(j, 0);
+}
+
+/* A type object: {"type":"array","elementType":...,"containsNull":...}. */
+static int
+jtype_obj(struct json *j, struct sc_etype *t, const char *all,
+    struct sc_error *err, int depth)
+{
+	struct sc_buf key, kind;
+	struct sc_etype a, b;
+	struct sc_ecol *fc = NULL;
+	size_t nf = 0, i;
+	bool cnull = true, vnull = true, has_a = false, has_b = false;
+	int rc = -1;
+
+	sc_buf_init(&key, SC_BUF_UNLIMITED);
+	sc_buf_init(&kind, SC_BUF_UNLIMITED);
+	if (depth > 32 || jexpect(j, '{') == -1)
+		goto bad;
+	for (;;) {
+		sc_buf_reset(&key);
+		if (jstring(j, &key) == -1 || jexpect(j, ':') == -1)
+			goto bad;
+		jws(j);
+		if (strcmp((const char *)key.data, "type") == 0) {
+			if (jstring(j, &kind) == -1)
+				goto bad;
+		} else if (strcmp((const char *)key.data, "elementType") == 0 ||
+		    strcmp((const char *)key.data, "keyType") == 0) {
+			if (jtype(j, &a, all, err, depth + 1) == -1)
+				goto out;
+			has_a = true;
+		} else if (strcmp((const char *)key.data, "valueType") == 0) {
+			if (jtype(j, &b, all, err, depth + 1) == -1)
+				goto out;
+			has_b = true;
+		} else if (strcmp((const char *)key.data, "containsNull") ==
+		    0) {
+			if (jbool(j, &cnull) == -1)
+				goto bad;
+		} else if (strcmp((const char *)key.data,
+			       "valueContainsNull") == 0) {
+			if (jbool(j, &vnull) == -1)
+				goto bad;
+		} else if (strcmp((const char *)key.data, "fields") == 0) {
+			if (jexpect(j, '[') == -1)
+				goto bad;
+			jws(j);
+			if (j->p < j->end && *j->p == ']') {
+				j->p++;
+			} else {
+				for (;;) {
+					if (jfield(j, &fc, &nf, all, err,
+						depth + 1) == -1)
+						goto out;
+					jws(j);
+					if (j->p < j->end && *j->p == ',') {
+						j->p++;
+						continue;
+					}
+					if (jexpect(j, ']') == -1)
+						goto bad;
+					break;
+				}
+			}
+		} else if (jskip(j, 0) == -1) {
+			goto bad;
+		}
+		jws(j);
+		if (j->p < j->end && *j->p == ',') {
+			j->p++;
+			continue;
+		}
+		if (jexpect(j, '}') == -1)
+			goto bad;
+		break;
+	}
+	if (strcmp((const char *)kind.data, "array") == 0 && has_a) {
+		rc = sc_eng_nest_array(&a, cnull, t, err);
+	} else if (strcmp((const char *)kind.data, "map") == 0 && has_a &&
+	    has_b) {
+		rc = sc_eng_nest_map(&a, &b, vnull, t, err);
+	} else if (strcmp((const char *)kind.data, "struct") == 0) {
+		char **names = sc_xcalloc(nf + 1, sizeof(*names));
+		struct sc_etype *types = sc_xcalloc(nf + 1, sizeof(*types));
+		bool *nulls = sc_xcalloc(nf + 1, sizeof(*nulls));
+
+		for (i = 0; i < nf; i++) {
+			names[i] = fc[i].name;
+			types[i] = fc[i].type;
+			nulls[i] = fc[i].nullable != 0;
+		}
+		rc = sc_eng_nest_struct(names, types, nulls, nf, t, err);
+		free(names);
+		free(types);
+		free(nulls);
+	} else {
+		goto bad;
+	}
+	goto out;
+bad:
+	rc = bad_schema(all, "malformed JSON", err);
+out:
+	sc_ecols_free(fc, nf);
+	sc_buf_release(&key);
+	sc_buf_release(&kind);
+	return rc;
+}
+
+/* A type: a name ("integer", "decimal(10,2)") or a type object. */
+static int
+jtype(struct json *j, struct sc_etype *t, const char *all, struct sc_error *err,
+    int depth)
+{
+	struct sc_buf name;
+	int rc = 0;
+
+	jws(j);
+	if (j->p < j->end && *j->p == '{')
+		return jtype_obj(j, t, all, err, depth);
+	sc_buf_init(&name, SC_BUF_UNLIMITED);
+	if (jstring(j, &name) == -1)
+		rc = bad_schema(all, "malformed JSON", err);
+	else if (sc_eng_parse_type((const char *)name.data, name.len, false,
+		     t) == -1)
+		rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
+		    "The data type '%s' is not supported by "
+		    "sc-serve.",
+		    (const char *)name.data);
+	sc_buf_release(&name);
+	return rc;
+}
+
 /* One field object. */
 static int
 jfield(struct json *j, struct sc_ecol **cols, size_t *n, const char *all,
-    struct sc_error *err)
+    struct sc_error *err, int depth)
 {
-	struct sc_buf key, name, type;
+	struct sc_buf key, name;
 	struct sc_etype t;
 	bool nullable = true, has_type = false;
 	int rc = -1;
 
 	sc_buf_init(&key, SC_BUF_UNLIMITED);
 	sc_buf_init(&name, SC_BUF_UNLIMITED);
-	sc_buf_init(&type, SC_BUF_UNLIMITED);
 	if (jexpect(j, '{') == -1)
 		goto bad;
 	for (;;) {
@@ -195,15 +337,8 @@ jfield(struct json *j, struct sc_ecol **cols, size_t *n, const char *all,
 			if (jstring(j, &name) == -1)
 				goto bad;
 		} else if (strcmp((const char *)key.data, "type") == 0) {
-			if (j->p < j->end && *j->p != '"') {
-				rc = sc_srv_error(err,
-				    "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
-				    "Nested column types in a local relation "
-				    "are not supported by sc-serve.");
+			if (jtype(j, &t, all, err, depth) == -1)
 				goto out;
-			}
-			if (jstring(j, &type) == -1)
-				goto bad;
 			has_type = true;
 		} else if (strcmp((const char *)key.data, "nullable") == 0) {
 			nullable = j->end - j->p >= 4 &&
@@ -224,14 +359,6 @@ jfield(struct json *j, struct sc_ecol **cols, size_t *n, const char *all,
 	}
 	if (!has_type)
 		goto bad;
-	if (sc_eng_parse_type((const char *)type.data, type.len, false, &t) ==
-	    -1) {
-		rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
-		    "The data type '%s' is not supported by "
-		    "sc-serve.",
-		    (const char *)type.data);
-		goto out;
-	}
 	add_col(cols, n, (const char *)name.data, name.len, &t, nullable);
 	rc = 0;
 	goto out;
@@ -240,7 +367,6 @@ bad:
 out:
 	sc_buf_release(&key);
 	sc_buf_release(&name);
-	sc_buf_release(&type);
 	return rc;
 }
 
@@ -269,7 +395,8 @@ json_schema(const char *s, struct sc_ecol **cols, size_t *n,
 				j.p++;
 			} else {
 				for (;;) {
-					if (jfield(&j, cols, n, s, err) == -1)
+					if (jfield(&j, cols, n, s, err, 0) ==
+					    -1)
 						goto out;
 					jws(&j);
 					if (j.p < j.end && *j.p == ',') {
@@ -372,8 +499,15 @@ ddl_schema(const char *s, struct sc_ecol **cols, size_t *n,
 		{
 			/* Cut " NOT NULL" and " COMMENT '...'" off the type. */
 			const char *q;
+			int lvl = 0;
 
 			for (q = ts; q < te; q++) {
+				if (*q == '<' || *q == '(')
+					lvl++;
+				else if (*q == '>' || *q == ')')
+					lvl--;
+				if (lvl > 0)
+					continue;
 				if (te - q >= 8 &&
 				    strncasecmp(q, "NOT NULL", 8) == 0 &&
 				    q > ts && isspace((unsigned char)q[-1])) {
@@ -435,50 +569,8 @@ arrow_cols(const struct sc_arrow_schema *as, struct sc_ecol **cols, size_t *n,
 	for (i = 0; i < as->nfields; i++) {
 		const struct sc_arrow_field *f = &as->fields[i];
 
-		memset(&t, 0, sizeof(t));
-		switch (f->type) {
-		case SC_ARROW_NULL:
-		case SC_ARROW_BOOL:
-		case SC_ARROW_INT8:
-		case SC_ARROW_INT16:
-		case SC_ARROW_INT32:
-		case SC_ARROW_INT64:
-		case SC_ARROW_FLOAT:
-		case SC_ARROW_DOUBLE:
-		case SC_ARROW_DATE32:
-			t.t = f->type;
-			break;
-		case SC_ARROW_DECIMAL128:
-			t.t = f->type;
-			t.prec = f->precision;
-			t.scale = f->scale;
-			if (t.prec < 1 || t.prec > 38 || t.scale < 0 ||
-			    t.scale > t.prec)
-				return sc_srv_error(err,
-				    "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
-				    "Column `%s` has the unsupported type "
-				    "decimal(%d,%d).",
-				    f->name, t.prec, t.scale);
-			break;
-		case SC_ARROW_UTF8:
-		case SC_ARROW_LARGE_UTF8:
-			t.t = SC_ARROW_UTF8;
-			break;
-		case SC_ARROW_BINARY:
-		case SC_ARROW_LARGE_BINARY:
-			t.t = SC_ARROW_BINARY;
-			break;
-		case SC_ARROW_TIMESTAMP_US:
-			t.t = f->type;
-			t.ntz = f->tz == NULL;
-			break;
-		default:
-			return sc_srv_error(err,
-			    "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
-			    "Column `%s` of a local relation has the Arrow "
-			    "type %s, which sc-serve does not support.",
-			    f->name, sc_arrow_type_name(f->type));
-		}
+		if (sc_eng_type_from_arrow(f, &t, err) == -1)
+			return -1;
 		add_col(cols, n, f->name, strlen(f->name), &t, f->nullable);
 	}
 	return 0;
@@ -515,6 +607,7 @@ dec128_text(int64_t hi, uint64_t lo, int scale, char *buf, size_t sz)
 struct insert {
 	struct sc_ectx *x;
 	sqlite3_stmt *st;
+	struct sc_buf nested; /* a nested value's JSON text */
 };
 
 /*
@@ -610,6 +703,20 @@ insert_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 				    SQLITE_TRANSIENT);
 				break;
 			}
+			case SC_ARROW_STRUCT:
+			case SC_ARROW_LIST:
+			case SC_ARROW_LARGE_LIST:
+			case SC_ARROW_MAP:
+				sc_buf_reset(&ins->nested);
+				if (sc_arrow_format_value(b, i, r,
+					SC_ARROW_FMT_LOSSLESS, &ins->nested,
+					NULL, err) == -1)
+					return -1;
+				brc = sqlite3_bind_text64(ins->st, col,
+				    (const char *)ins->nested.data,
+				    ins->nested.len, SQLITE_TRANSIENT,
+				    SQLITE_UTF8);
+				break;
 			default:
 				brc = sqlite3_bind_null(ins->st, col);
 				break;
@@ -647,6 +754,7 @@ sc_eng_local_relation(struct sc_ectx *x,
 	sc_arrow_schema_init(&as);
 	sc_buf_init(&sql, SC_BUF_UNLIMITED);
 	memset(&ins, 0, sizeof(ins));
+	sc_buf_init(&ins.nested, SC_BUF_UNLIMITED);
 	if (!data && !schema)
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 		    "A local relation needs data or a schema.");
@@ -726,6 +834,7 @@ sc_eng_local_relation(struct sc_ectx *x,
 	rc = 0;
 out:
 	sqlite3_finalize(ins.st);
+	sc_buf_release(&ins.nested);
 	sc_ecols_free(cols, n);
 	sc_ecols_free(scols, ns);
 	sc_arrow_schema_release(&as);

@@ -66,13 +66,15 @@ sc_ecols_free(struct sc_ecol *cols, size_t n)
 
 	if (cols == NULL)
 		return;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(cols[i].name);
+		free(cols[i].sqlname);
+	}
 	free(cols);
 }
 
-static struct sc_ecol *
-cols_copy(const struct sc_ecol *src, size_t n)
+struct sc_ecol *
+sc_eng_cols_copy(const struct sc_ecol *src, size_t n)
 {
 	struct sc_ecol *c = sc_xcalloc(n > 0 ? n : 1, sizeof(*c));
 	size_t i;
@@ -80,12 +82,55 @@ cols_copy(const struct sc_ecol *src, size_t n)
 	for (i = 0; i < n; i++) {
 		c[i] = src[i];
 		c[i].name = sc_xstrdup(src[i].name);
+		if (src[i].sqlname != NULL)
+			c[i].sqlname = sc_xstrdup(src[i].sqlname);
 	}
 	return c;
 }
 
-static void
-cols_add(struct sc_ecol **cols, size_t *n, const char *name,
+#define cols_copy sc_eng_cols_copy
+#define cols_add sc_eng_cols_add
+
+void
+sc_eng_col_ref(struct sc_buf *b, const struct sc_ecol *c)
+{
+	if (c->sqlname != NULL)
+		sc_buf_addstr(b, c->sqlname, NULL);
+	else
+		sc_eng_quote_ident(b, c->name);
+}
+
+void
+sc_eng_plan_tag(struct sc_eplan *p, int64_t id)
+{
+	size_t i;
+
+	for (i = 0; p->cols != NULL && i < p->ncols; i++) {
+		struct sc_ecol *c = &p->cols[i];
+
+		if (c->nplan_ids > 0 && c->plan_ids[0] == id)
+			continue;
+		memmove(c->plan_ids + 1, c->plan_ids,
+		    (SC_ECOL_PLAN_IDS - 1) * sizeof(c->plan_ids[0]));
+		c->plan_ids[0] = id;
+		if (c->nplan_ids < SC_ECOL_PLAN_IDS)
+			c->nplan_ids++;
+	}
+}
+
+bool
+sc_eng_col_from(const struct sc_ecol *c, int64_t id)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nplan_ids; i++)
+		if (c->plan_ids[i] == id)
+			return true;
+	return false;
+}
+
+void
+sc_eng_cols_add(struct sc_ecol **cols, size_t *n, const char *name,
     const struct sc_etype *t, int nullable)
 {
 	struct sc_ecol *c;
@@ -245,8 +290,8 @@ sc_eng_plan_columns(struct sc_ectx *x, struct sc_eplan *p, struct sc_error *err)
  * statement.  Common table expressions, unlike subqueries in FROM, do
  * not nest: a chain of relations stays within SQLite's parser stack.
  */
-static void
-from_item(struct sc_ectx *x, struct sc_eplan *p, struct sc_eplan *out,
+void
+sc_eng_from_item(struct sc_ectx *x, struct sc_eplan *p, struct sc_eplan *out,
     struct sc_buf *b)
 {
 	size_t n = p->sql.len;
@@ -458,7 +503,7 @@ static int
 range_rel(const Spark__Connect__Range *r, struct sc_eplan *out,
     struct sc_error *err)
 {
-	struct sc_etype t = { SC_ARROW_INT64, 0, 0, false };
+	struct sc_etype t = { .t = SC_ARROW_INT64 };
 
 	out->kind = SC_EPLAN_RANGE;
 	out->start = r->_start_case == SPARK__CONNECT__RANGE___START_START
@@ -573,9 +618,16 @@ select_item(struct sc_ectx *x, const struct sc_eplan *in,
 			struct sc_eident id;
 			char *t = sc_xstrdup(s->unparsed_target);
 			size_t l = strlen(t);
+			int rc;
 
 			if (l >= 2 && strcmp(t + l - 2, ".*") == 0)
 				t[l - 2] = '\0';
+			/* s.*: the fields of a struct column. */
+			rc = sc_eng_struct_star(x, in, t, sql, out, err);
+			if (rc != 1) {
+				free(t);
+				return rc;
+			}
 			if (sc_eng_ident_parse(t, &id, err) == -1) {
 				free(t);
 				return -1;
@@ -587,10 +639,25 @@ select_item(struct sc_ectx *x, const struct sc_eplan *in,
 			}
 			sc_eng_ident_release(&id);
 		}
-		sc_buf_addch(sql, '*', NULL);
-		for (i = 0; i < in->ncols; i++)
+		if (in->star_list) {
+			/* The input's SQL has columns of its own: list ours. */
+			for (i = 0; i < in->ncols; i++) {
+				if (i > 0)
+					sc_buf_addstr(sql, ", ", NULL);
+				sc_eng_col_ref(sql, &in->cols[i]);
+			}
+			if (in->ncols == 0)
+				sc_buf_addch(sql, '*', NULL);
+		} else {
+			sc_buf_addch(sql, '*', NULL);
+		}
+		for (i = 0; i < in->ncols; i++) {
 			cols_add(&out->cols, &out->ncols, in->cols[i].name,
 			    &in->cols[i].type, in->cols[i].nullable);
+			if (in->cols[i].sqlname != NULL)
+				out->cols[out->ncols - 1].sqlname =
+				    sc_xstrdup(in->cols[i].sqlname);
+		}
 		return 0;
 	}
 	sc_eng_einfo_init(&ei);
@@ -610,9 +677,10 @@ static int
 project(struct sc_ectx *x, const Spark__Connect__Project *p,
     struct sc_eplan *out, struct sc_error *err)
 {
-	struct sc_eplan in;
+	struct sc_eplan in, gcols;
+	struct sc_buf gsql;
 	const char *keep;
-	size_t i;
+	size_t i, k, gi = (size_t)-1;
 	int rc = -1;
 
 	if (p->n_expressions == 0)
@@ -621,6 +689,8 @@ project(struct sc_ectx *x, const Spark__Connect__Project *p,
 		    "A projection without columns is not supported "
 		    "by sc-serve.");
 	sc_eplan_init(&in);
+	sc_eplan_init(&gcols);
+	sc_buf_init(&gsql, SC_BUF_UNLIMITED);
 	if (p->input != NULL) {
 		if (rel(x, p->input, &in, err) == -1)
 			goto out;
@@ -632,18 +702,36 @@ project(struct sc_ectx *x, const Spark__Connect__Project *p,
 		}
 		if (sc_eng_plan_columns(x, &in, err) == -1)
 			goto out;
+		/* explode() and its kin: in, joined with the elements. */
+		gi = sc_eng_generator(p);
+		if (gi != (size_t)-1 &&
+		    sc_eng_generate(x, p, gi, &in, &gsql, &gcols, err) == -1)
+			goto out;
+	} else if (sc_eng_generator(p) != (size_t)-1) {
+		sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
+		    "A generator without an input relation is not supported "
+		    "by sc-serve.");
+		goto out;
 	}
 	sc_buf_addstr(&out->sql, "SELECT ", NULL);
 	for (i = 0; i < p->n_expressions; i++) {
 		if (i > 0)
 			sc_buf_addstr(&out->sql, ", ", NULL);
+		if (i == gi) {
+			sc_buf_add(&out->sql, gsql.data, gsql.len, NULL);
+			for (k = 0; k < gcols.ncols; k++)
+				cols_add(&out->cols, &out->ncols,
+				    gcols.cols[k].name, &gcols.cols[k].type,
+				    gcols.cols[k].nullable);
+			continue;
+		}
 		if (select_item(x, p->input != NULL ? &in : NULL,
 			p->expressions[i], &out->sql, out, err) == -1)
 			goto out;
 	}
 	if (p->input != NULL) {
 		sc_buf_addstr(&out->sql, " FROM ", NULL);
-		from_item(x, &in, out, &out->sql);
+		sc_eng_from_item(x, &in, out, &out->sql);
 		if (in.alias != NULL)
 			out->alias = sc_xstrdup(in.alias);
 	}
@@ -651,19 +739,21 @@ project(struct sc_ectx *x, const Spark__Connect__Project *p,
 		out->cols = sc_xcalloc(1, sizeof(*out->cols));
 	rc = 0;
 out:
+	sc_buf_release(&gsql);
+	sc_eplan_release(&gcols);
 	sc_eplan_release(&in);
 	return rc;
 }
 
 /* SELECT * FROM in, keeping in's columns and qualifier. */
-static int
-wrap_plan(struct sc_ectx *x, struct sc_eplan *in, struct sc_eplan *out,
+int
+sc_eng_wrap_plan(struct sc_ectx *x, struct sc_eplan *in, struct sc_eplan *out,
     struct sc_error *err)
 {
 	if (sc_eng_plan_columns(x, in, err) == -1)
 		return -1;
 	sc_buf_addstr(&out->sql, "SELECT * FROM ", NULL);
-	from_item(x, in, out, &out->sql);
+	sc_eng_from_item(x, in, out, &out->sql);
 	out->cols = cols_copy(in->cols, in->ncols);
 	out->ncols = in->ncols;
 	if (in->alias != NULL)
@@ -680,7 +770,16 @@ wrap_begin(struct sc_ectx *x, const Spark__Connect__Relation *input,
 		return no_input(what, err);
 	if (rel(x, input, in, err) == -1)
 		return -1;
-	return wrap_plan(x, in, out, err);
+	return sc_eng_wrap_plan(x, in, out, err);
+}
+
+static int
+passthrough(struct sc_ectx *x, const Spark__Connect__Relation *input,
+    const char *what, struct sc_eplan *out, struct sc_error *err)
+{
+	if (input == NULL)
+		return no_input(what, err);
+	return rel(x, input, out, err);
 }
 
 static int
@@ -772,7 +871,7 @@ limit_offset(struct sc_ectx *x, const Spark__Connect__Relation *input,
 		plan_move(out, &in);
 		return 0;
 	}
-	if (wrap_plan(x, &in, out, err) == -1)
+	if (sc_eng_wrap_plan(x, &in, out, err) == -1)
 		goto out;
 	if (offset)
 		sc_buf_addf(&out->sql, NULL, " LIMIT -1 OFFSET %d", (int)n);
@@ -796,14 +895,7 @@ aggregate(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
 
 	if (a->group_type != GROUP_(GROUPBY) &&
 	    a->group_type != GROUP_(UNSPECIFIED))
-		return sc_srv_error(err, "UNSUPPORTED_FEATURE.GROUP_TYPE",
-		    "0A000",
-		    "Aggregation with %s is not supported by "
-		    "sc-serve (only groupBy is).",
-		    a->group_type == GROUP_(ROLLUP)	 ? "rollup"
-			: a->group_type == GROUP_(CUBE)	 ? "cube"
-			: a->group_type == GROUP_(PIVOT) ? "pivot"
-							 : "grouping sets");
+		return sc_eng_aggregate_sets(x, a, out, err);
 	if (a->input == NULL)
 		return no_input("aggregate", err);
 	sc_eplan_init(&in);
@@ -850,7 +942,7 @@ aggregate(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
 		goto out;
 	}
 	sc_buf_addstr(&out->sql, " FROM ", NULL);
-	from_item(x, &in, out, &out->sql);
+	sc_eng_from_item(x, &in, out, &out->sql);
 	if (group.len > 0)
 		sc_buf_addf(&out->sql, NULL, " GROUP BY %s",
 		    (const char *)group.data);
@@ -884,7 +976,7 @@ rename_all(struct sc_ectx *x, struct sc_eplan *in, char **names,
 	n = in->ncols;
 	sc_buf_init(&body, SC_BUF_UNLIMITED);
 	sc_buf_addstr(&body, "SELECT * FROM ", NULL);
-	from_item(x, in, out, &body);
+	sc_eng_from_item(x, in, out, &body);
 	snprintf(cte, sizeof(cte), "_sc_q%u", x->seq++);
 	with_add(&out->with, cte, names, n, body.data, body.len);
 	sc_buf_release(&body);
@@ -1042,7 +1134,7 @@ show_string(struct sc_ectx *x, const Spark__Connect__ShowString *s,
     struct sc_eplan *out, struct sc_error *err)
 {
 	struct sc_buf text;
-	struct sc_etype t = { SC_ARROW_UTF8, 0, 0, false };
+	struct sc_etype t = { .t = SC_ARROW_UTF8 };
 
 	if (s->input == NULL)
 		return no_input("show_string", err);
@@ -1148,12 +1240,87 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 	case SC_REL_(SHOW_STRING):
 		rc = show_string(x, r->show_string, out, err);
 		break;
+	case SC_REL_(JOIN):
+		rc = sc_eng_join(x, r->join, out, err);
+		break;
+	case SC_REL_(SET_OP):
+		rc = sc_eng_set_op(x, r->set_op, out, err);
+		break;
+	case SC_REL_(WITH_COLUMNS):
+		rc = sc_eng_with_columns(x, r->with_columns, out, err);
+		break;
+	case SC_REL_(DROP):
+		rc = sc_eng_drop(x, r->drop, out, err);
+		break;
+	case SC_REL_(DEDUPLICATE):
+		rc = sc_eng_dedup(x, r->deduplicate, out, err);
+		break;
+	case SC_REL_(TAIL):
+		rc = sc_eng_tail(x, r->tail, out, err);
+		break;
+	case SC_REL_(DESCRIBE):
+		rc = sc_eng_describe(x, r->describe, out, err);
+		break;
+	case SC_REL_(SUMMARY):
+		rc = sc_eng_summary(x, r->summary, out, err);
+		break;
+	case SC_REL_(COV):
+		rc = sc_eng_cov_corr(x, r->cov->input, r->cov->col1,
+		    r->cov->col2, 0, out, err);
+		break;
+	case SC_REL_(CORR):
+		if (r->corr->_method_case ==
+			SPARK__CONNECT__STAT_CORR___METHOD_METHOD &&
+		    r->corr->method != NULL &&
+		    strcmp(r->corr->method, "pearson") != 0) {
+			rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.RELATION",
+			    "0A000",
+			    "Only the pearson correlation is supported, not "
+			    "'%s'.",
+			    r->corr->method);
+			break;
+		}
+		rc = sc_eng_cov_corr(x, r->corr->input, r->corr->col1,
+		    r->corr->col2, 2, out, err);
+		break;
+	case SC_REL_(FILL_NA):
+		rc = sc_eng_fill_na(x, r->fill_na, out, err);
+		break;
+	case SC_REL_(DROP_NA):
+		rc = sc_eng_drop_na(x, r->drop_na, out, err);
+		break;
+	case SC_REL_(REPLACE):
+		rc = sc_eng_replace_na(x, r->replace, out, err);
+		break;
+	/* Hints and partitioning change nothing in one SQLite process. */
+	case SC_REL_(HINT):
+		rc = passthrough(x, r->hint->input, "hint", out, err);
+		break;
+	case SC_REL_(REPARTITION):
+		rc = passthrough(x, r->repartition->input, "repartition", out,
+		    err);
+		break;
+	case SC_REL_(REPARTITION_BY_EXPRESSION):
+		rc = passthrough(x, r->repartition_by_expression->input,
+		    "repartition_by_expression", out, err);
+		break;
 	default:
 		rc = unsupported_relation(r, err);
 		break;
 	}
+	if (rc == 0 && r->common != NULL &&
+	    r->common->_plan_id_case ==
+		SPARK__CONNECT__RELATION_COMMON___PLAN_ID_PLAN_ID)
+		sc_eng_plan_tag(out, r->common->plan_id);
 	x->depth--;
 	return rc;
+}
+
+int
+sc_eng_rel(struct sc_ectx *x, const Spark__Connect__Relation *r,
+    struct sc_eplan *out, struct sc_error *err)
+{
+	return rel(x, r, out, err);
 }
 
 /* Make p return at most n rows. */
@@ -1170,7 +1337,7 @@ sc_eng_plan_limit(struct sc_ectx *x, struct sc_eplan *p, uint64_t n,
 		return 0;
 	}
 	sc_eplan_init(&w);
-	if (wrap_plan(x, p, &w, err) == -1) {
+	if (sc_eng_wrap_plan(x, p, &w, err) == -1) {
 		sc_eplan_release(&w);
 		return -1;
 	}

@@ -189,7 +189,7 @@ show_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 					    k > 0 ? " " : "", p[k]);
 				sc_buf_addch(&v, ']', NULL);
 			} else if (sc_arrow_format_value(b, i, r,
-				       SC_ARROW_FMT_TEXT, &v, NULL,
+				       SC_ARROW_FMT_SHOW, &v, NULL,
 				       err) == -1) {
 				rc = -1;
 				break;

@@ -127,7 +127,9 @@ sc_eng_parse_type(const char *s, size_t n, bool sqlite_names,
 		bl--;
 	base[bl] = '\0';
 	if (p < end && *p == '<')
-		return -1;
+		return sqlite_names
+		    ? -1
+		    : sc_eng_nest_parse(s, (size_t)(end - s), out);
 	if (p < end && *p == '(') {
 		q = p + 1;
 		params = true;
@@ -246,6 +248,10 @@ sc_eng_type_from_proto(const Spark__Connect__DataType *t, struct sc_etype *out,
 		out->t = SC_ARROW_TIMESTAMP_US;
 		out->ntz = true;
 		return 0;
+	case SC_DT_(ARRAY):
+	case SC_DT_(MAP):
+	case SC_DT_(STRUCT):
+		return sc_eng_nest_from_proto(t, out, err);
 	case SC_DT_(UNPARSED): {
 		const char *s = t->unparsed->data_type_string;
 
@@ -263,7 +269,7 @@ sc_eng_type_from_proto(const Spark__Connect__DataType *t, struct sc_etype *out,
 	}
 	return sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
 	    "The data type with DataType field %d is not supported by "
-	    "sc-serve (only flat types are).",
+	    "sc-serve.",
 	    (int)t->kind_case);
 }
 
@@ -307,6 +313,9 @@ int
 sc_eng_type_text(const struct sc_etype *t, enum sc_value_style style,
     struct sc_buf *out)
 {
+	if (t->t == SC_ARROW_STRUCT || t->t == SC_ARROW_LIST ||
+	    t->t == SC_ARROW_MAP)
+		return sc_eng_nest_type_text(t, style, out);
 	return sc_value_type_name(sc_eng_value_type(t), t->prec, t->scale,
 	    style, out, NULL);
 }
@@ -328,6 +337,11 @@ sc_eng_type_decl(const struct sc_etype *t, struct sc_buf *out)
 	case SC_ARROW_BINARY:
 	case SC_ARROW_LARGE_BINARY:
 		sc_buf_addstr(out, "BLOB", NULL);
+		return;
+	case SC_ARROW_STRUCT:
+	case SC_ARROW_LIST:
+	case SC_ARROW_MAP:
+		sc_buf_addstr(out, "TEXT", NULL); /* JSON */
 		return;
 	case SC_ARROW_NULL:
 		return;
@@ -359,11 +373,61 @@ kind_new(const ProtobufCMessageDescriptor *d)
 static const ProtobufCMessageDescriptor *const ntz_descriptor =
     &spark__connect__data_type__timestamp_ntz__descriptor;
 
+static Spark__Connect__DataType *datatype_new(const struct sc_etype *t);
+
+static Spark__Connect__DataType *
+nested_new(const struct sc_etype *t)
+{
+	const struct sc_enest *n = t->nest;
+	Spark__Connect__DataType *d = sc_xmalloc(sizeof(*d));
+	Spark__Connect__DataType__Struct *st;
+	size_t i;
+
+	spark__connect__data_type__init(d);
+	if (n->kind == SC_ARROW_LIST) {
+		d->kind_case = SC_DT_(ARRAY);
+		d->array = sc_xmalloc(sizeof(*d->array));
+		spark__connect__data_type__array__init(d->array);
+		d->array->element_type = datatype_new(&n->types[0]);
+		d->array->contains_null = n->nullable[0];
+		return d;
+	}
+	if (n->kind == SC_ARROW_MAP) {
+		d->kind_case = SC_DT_(MAP);
+		d->map = sc_xmalloc(sizeof(*d->map));
+		spark__connect__data_type__map__init(d->map);
+		d->map->key_type = datatype_new(&n->types[0]);
+		d->map->value_type = datatype_new(&n->types[1]);
+		d->map->value_contains_null = n->nullable[1];
+		return d;
+	}
+	d->kind_case = SC_DT_(STRUCT);
+	st = sc_xmalloc(sizeof(*st));
+	spark__connect__data_type__struct__init(st);
+	d->struct_ = st;
+	st->n_fields = n->n;
+	st->fields = sc_xcalloc(n->n > 0 ? n->n : 1, sizeof(*st->fields));
+	for (i = 0; i < n->n; i++) {
+		Spark__Connect__DataType__StructField *f;
+
+		f = sc_xmalloc(sizeof(*f));
+		spark__connect__data_type__struct_field__init(f);
+		f->name = sc_xstrdup(n->names[i]);
+		f->data_type = datatype_new(&n->types[i]);
+		f->nullable = n->nullable[i];
+		st->fields[i] = f;
+	}
+	return d;
+}
+
 static Spark__Connect__DataType *
 datatype_new(const struct sc_etype *t)
 {
-	Spark__Connect__DataType *d = sc_xmalloc(sizeof(*d));
+	Spark__Connect__DataType *d;
 
+	if (t->nest != NULL)
+		return nested_new(t);
+	d = sc_xmalloc(sizeof(*d));
 	spark__connect__data_type__init(d);
 	switch (t->t) {
 	case SC_ARROW_BOOL:
@@ -496,6 +560,13 @@ sc_engine_datatype_free(Spark__Connect__DataType *t)
 		}
 		free(st->fields);
 		free(st);
+	} else if (t->kind_case == SC_DT_(ARRAY)) {
+		sc_engine_datatype_free(t->array->element_type);
+		free(t->array);
+	} else if (t->kind_case == SC_DT_(MAP)) {
+		sc_engine_datatype_free(t->map->key_type);
+		sc_engine_datatype_free(t->map->value_type);
+		free(t->map);
 	} else if (t->kind_case != SC_DT_(_NOT_SET)) {
 		free(t->null); /* any member of the union */
 	}
@@ -530,12 +601,60 @@ sc_eng_arrow_schema(const struct sc_ecol *cols, size_t n,
 		f = sc_arrow_schema_add(out, cols[i].name,
 		    (enum sc_arrow_type)t,
 		    t == SC_ARROW_NULL || cols[i].nullable != 0);
-		if (t == SC_ARROW_DECIMAL128) {
-			f->precision = cols[i].type.prec;
-			f->scale = cols[i].type.scale;
-		}
-		if (t == SC_ARROW_TIMESTAMP_US && !cols[i].type.ntz)
-			f->tz = sc_xstrdup("UTC");
+		sc_eng_arrow_field(&cols[i].type, f);
 	}
 	return 0;
+}
+
+int
+sc_eng_type_from_arrow(const struct sc_arrow_field *f, struct sc_etype *out,
+    struct sc_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	switch (f->type) {
+	case SC_ARROW_NULL:
+	case SC_ARROW_BOOL:
+	case SC_ARROW_INT8:
+	case SC_ARROW_INT16:
+	case SC_ARROW_INT32:
+	case SC_ARROW_INT64:
+	case SC_ARROW_FLOAT:
+	case SC_ARROW_DOUBLE:
+	case SC_ARROW_DATE32:
+		out->t = f->type;
+		return 0;
+	case SC_ARROW_DECIMAL128:
+		out->t = f->type;
+		out->prec = f->precision;
+		out->scale = f->scale;
+		if (out->prec < 1 || out->prec > 38 || out->scale < 0 ||
+		    out->scale > out->prec)
+			return sc_srv_error(err,
+			    "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
+			    "Column `%s` has the unsupported type "
+			    "decimal(%d,%d).",
+			    f->name, out->prec, out->scale);
+		return 0;
+	case SC_ARROW_UTF8:
+	case SC_ARROW_LARGE_UTF8:
+		out->t = SC_ARROW_UTF8;
+		return 0;
+	case SC_ARROW_BINARY:
+	case SC_ARROW_LARGE_BINARY:
+		out->t = SC_ARROW_BINARY;
+		return 0;
+	case SC_ARROW_TIMESTAMP_US:
+		out->t = f->type;
+		out->ntz = f->tz == NULL;
+		return 0;
+	case SC_ARROW_STRUCT:
+	case SC_ARROW_LIST:
+	case SC_ARROW_LARGE_LIST:
+	case SC_ARROW_MAP:
+		return sc_eng_nest_from_arrow(f, out, err);
+	}
+	return sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
+	    "Column `%s` of a local relation has the Arrow type %s, which "
+	    "sc-serve does not support.",
+	    f->name, sc_arrow_type_name(f->type));
 }

@@ -272,6 +272,8 @@ sc_eng_put(struct sc_arrow_writer *w, size_t col, const struct sc_ecol *c,
 
 	if (v->t == SQLITE_NULL)
 		return sc_arrow_append_null(w, col, err);
+	if (c->type.nest != NULL)
+		return sc_eng_nest_put(w, col, c, v, err);
 	switch (c->type.t) {
 	case SC_ARROW_BOOL:
 		if (v->t == SQLITE_INTEGER)
@@ -788,5 +790,9 @@ sc_eng_register_functions(sqlite3 *db)
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_function_v2(db, "least", -1, flags, &least,
 		    extreme_fn, NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sc_eng_nest_register(db);
+	if (rc == SQLITE_OK)
+		rc = sc_eng_func_register(db);
 	return rc;
 }

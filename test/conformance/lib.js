@@ -754,7 +754,94 @@ function callUnknownMethod(client, name, timeoutMs = 5000) {
 	});
 }
 
+// ------------------------------------------------------ DataFrame plans
+//
+// Relations and expressions as a Spark client builds them (protobuf JSON
+// form of proto-loader), for the DataFrame tests (24- onward).
+
+const df = {
+	col: (name) => ({ unresolved_attribute: { unparsed_identifier: name } }),
+	star: (target) => ({ unresolved_star: target === undefined ? {} :
+	    { unparsed_target: target } }),
+	fn: (name, ...args) => ({ unresolved_function: { function_name: name,
+	    arguments: args } }),
+	alias: (expr, name) => ({ alias: { expr, name: [name] } }),
+	// A literal from a JS value: string, boolean, integer (int32),
+	// BigInt (long), or { type: value } for any other literal field.
+	lit(v) {
+		if (typeof v === 'string')
+			return { literal: { string: v } };
+		if (typeof v === 'boolean')
+			return { literal: { boolean: v } };
+		if (typeof v === 'bigint')
+			return { literal: { long: String(v) } };
+		if (typeof v === 'number' && Number.isInteger(v))
+			return { literal: { integer: v } };
+		if (typeof v === 'number')
+			return { literal: { double: v } };
+		return { literal: v };
+	},
+	// A LocalRelation of an apache-arrow Table (and a schema string).
+	local(table, schema) {
+		const lr = {};
+		if (table)
+			lr.data = Buffer.from(arrow.tableToIPC(table, 'stream'));
+		if (schema !== undefined)
+			lr.schema = schema;
+		return { local_relation: lr };
+	},
+	project: (input, ...expressions) => ({ project: { input,
+	    expressions } }),
+	filter: (input, condition) => ({ filter: { input, condition } }),
+	plan: (root) => ({ root }),
+};
+
+// The rows of a result as plain JS: int64 as BigInt, structs as
+// objects, lists as arrays, maps as arrays of [key, value].
+function plainValue(v) {
+	if (v === null || v === undefined)
+		return null;
+	if (v instanceof Map)
+		return [...v.entries()].map(([k, x]) => [plainValue(k),
+		    plainValue(x)]);
+	const kind = typeof v === 'object' && v.constructor ?
+	    v.constructor.name : '';
+	if (kind === 'MapRow')
+		return [...v].map(([k, x]) => [plainValue(k), plainValue(x)]);
+	if (kind !== 'StructRow' && typeof v === 'object' &&
+	    typeof v.toArray === 'function' && !(v instanceof Uint8Array))
+		return [...v].map(plainValue);
+	if (typeof v === 'object' && typeof v.toJSON === 'function') {
+		const o = {};
+		for (const [k, x] of Object.entries(v.toJSON()))
+			o[k] = plainValue(x);
+		return o;
+	}
+	return v;
+}
+
+function resultRows(responses) {
+	const out = [];
+	for (const b of decodeBatches(responses).batches)
+		for (let i = 0; i < b.table.numRows; i++) {
+			const row = [];
+			for (const f of b.table.schema.fields)
+				row.push(plainValue(
+				    b.table.getChild(f.name).get(i)));
+			out.push(row);
+		}
+	return out;
+}
+
+// The Arrow fields of a result: [[name, String(type), nullable], ...].
+function resultFields(responses) {
+	const b = decodeBatches(responses).batches[0];
+	return b.table.schema.fields.map((f) => [f.name, String(f.type),
+	    f.nullable]);
+}
+
 module.exports = {
+	df, plainValue, resultRows, resultFields,
 	TOP, BUILD, SANITIZE, SLOW, UUID_RE, code, grpc, arrow,
 	uuid, sleep, deferred, startServer, newClient, useServer, stopTest,
 	Session,

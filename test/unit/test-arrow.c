@@ -1003,7 +1003,7 @@ test_writer_errors(void)
 	f = sc_arrow_schema_add(&s, "dec", SC_ARROW_DECIMAL128, true);
 	f->precision = 4;
 	f->scale = 1;
-	f = sc_arrow_schema_add(&s, "st", SC_ARROW_STRUCT, true);
+	f = sc_arrow_schema_add(&s, "st", SC_ARROW_LARGE_LIST, true);
 	f->children = sc_xcalloc(1, sizeof(*f->children));
 	f->children[0].name = sc_xstrdup("x");
 	f->children[0].type = SC_ARROW_INT32;
@@ -1011,7 +1011,7 @@ test_writer_errors(void)
 	f->nchildren = 1;
 	ok(sc_arrow_writer_new(&s, &err) == NULL &&
 		err.status == SC_ST_INTERNAL,
-	    "nested column: no writer");
+	    "large list column: no writer");
 	is_str(err.msg, "cannot write nested Arrow column 'st'",
 	    "nested column message");
 	s.nfields = 2; /* drop "st" for the writer */
@@ -1516,6 +1516,234 @@ test_int64_seq(void)
 	sc_buf_release(&out);
 }
 
+struct lossless {
+	struct sc_buf text;
+	enum sc_arrow_fmt fmt;
+};
+
+static int
+lossless_fn(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
+{
+	struct lossless *l = arg;
+	size_t r, k;
+
+	for (r = 0; r < b->nrows; r++) {
+		for (k = 0; k < b->schema->nfields; k++) {
+			if (k > 0)
+				sc_buf_addch(&l->text, ' ', NULL);
+			if (sc_arrow_format_value(b, k, r, l->fmt, &l->text,
+				NULL, err) == -1)
+				return -1;
+		}
+		sc_buf_addch(&l->text, '\n', NULL);
+	}
+	return 0;
+}
+
+/* ---- nested writer ---------------------------------------------- */
+
+static struct sc_arrow_field *
+kids(struct sc_arrow_field *f, size_t n)
+{
+	f->children = sc_xcalloc(n, sizeof(*f->children));
+	f->nchildren = n;
+	return f->children;
+}
+
+static void
+kid(struct sc_arrow_field *k, const char *name, enum sc_arrow_type t,
+    bool nullable)
+{
+	k->name = sc_xstrdup(name);
+	k->type = t;
+	k->nullable = nullable;
+}
+
+/* Rows of struct<x:int32 not null, s:utf8>, list<int64>, map<utf8,int32>. */
+static void
+nested_schema(struct sc_arrow_schema *s)
+{
+	struct sc_arrow_field *f, *k;
+
+	sc_arrow_schema_init(s);
+	f = sc_arrow_schema_add(s, "st", SC_ARROW_STRUCT, true);
+	k = kids(f, 2);
+	kid(&k[0], "x", SC_ARROW_INT32, false);
+	kid(&k[1], "s", SC_ARROW_UTF8, true);
+	f = sc_arrow_schema_add(s, "l", SC_ARROW_LIST, true);
+	kid(kids(f, 1), "element", SC_ARROW_INT64, true);
+	f = sc_arrow_schema_add(s, "m", SC_ARROW_MAP, true);
+	k = kids(f, 1);
+	kid(k, "entries", SC_ARROW_STRUCT, false);
+	k = kids(k, 2);
+	kid(&k[0], "key", SC_ARROW_UTF8, false);
+	kid(&k[1], "value", SC_ARROW_INT32, true);
+}
+
+static void
+nested_row(struct sc_arrow_writer *w, int i, struct sc_error *err)
+{
+	struct sc_arrow_wnode *n, *e;
+	char txt[16];
+	int j;
+
+	n = sc_arrow_writer_node(w, 0, err);
+	if (i % 3 == 2) {
+		sc_arrow_wnode_null(n, err);
+	} else {
+		sc_arrow_wnode_int64(sc_arrow_wnode_child(n, 0), i, err);
+		snprintf(txt, sizeof(txt), "s%d", i);
+		if (i % 3 == 1)
+			sc_arrow_wnode_null(sc_arrow_wnode_child(n, 1), err);
+		else
+			sc_arrow_wnode_bytes(sc_arrow_wnode_child(n, 1), txt,
+			    strlen(txt), err);
+		sc_arrow_wnode_end(n, err);
+	}
+	n = sc_arrow_writer_node(w, 1, err);
+	if (i == 1) {
+		sc_arrow_wnode_null(n, err);
+	} else {
+		for (j = 0; j < i; j++)
+			sc_arrow_wnode_int64(sc_arrow_wnode_child(n, 0), j * 10,
+			    err);
+		sc_arrow_wnode_end(n, err);
+	}
+	n = sc_arrow_writer_node(w, 2, err);
+	e = sc_arrow_wnode_child(n, 0);
+	for (j = 0; j < i; j++) {
+		snprintf(txt, sizeof(txt), "k%d", j);
+		sc_arrow_wnode_bytes(sc_arrow_wnode_child(e, 0), txt,
+		    strlen(txt), err);
+		if (j == 1)
+			sc_arrow_wnode_null(sc_arrow_wnode_child(e, 1), err);
+		else
+			sc_arrow_wnode_int64(sc_arrow_wnode_child(e, 1), j,
+			    err);
+		sc_arrow_wnode_end(e, err);
+	}
+	sc_arrow_wnode_end(n, err);
+}
+
+static void
+test_nested_write(void)
+{
+	struct sc_arrow_schema s;
+	struct sc_arrow_writer *w;
+	struct sc_arrow_wnode *n;
+	struct sc_error err;
+	struct sc_buf out;
+	struct collect c;
+	int i, bad = 0;
+
+	sc_error_init(&err);
+	sc_buf_init(&out, SC_BUF_UNLIMITED);
+	nested_schema(&s);
+	w = sc_arrow_writer_new(&s, &err);
+	ok(w != NULL, "nested writer: struct, list and map columns");
+	for (i = 0; i < 4; i++) {
+		nested_row(w, i, &err);
+		bad += sc_arrow_writer_end_row(w, &err) != 0;
+	}
+	is_int(bad, 0, "nested writer: four rows");
+	is_int(sc_arrow_writer_flush(w, &out, &err), 0, "nested flush");
+	is_str(read_json(out.data, out.len, &c, &err),
+	    "{\"st\":{\"x\":0,\"s\":\"s0\"},\"l\":[],\"m\":{}}\n"
+	    "{\"st\":{\"x\":1,\"s\":null},\"l\":null,\"m\":{\"k0\":0}}\n"
+	    "{\"st\":null,\"l\":[0,10],\"m\":{\"k0\":0,\"k1\":null}}\n"
+	    "{\"st\":{\"x\":3,\"s\":\"s3\"},\"l\":[0,10,20],"
+	    "\"m\":{\"k0\":0,\"k1\":null,\"k2\":2}}\n",
+	    "nested values read back as written, nulls at each level");
+	sc_buf_release(&c.text);
+
+	/* A second batch starts from empty children. */
+	sc_buf_reset(&out);
+	nested_row(w, 3, &err);
+	sc_arrow_writer_end_row(w, &err);
+	sc_arrow_writer_flush(w, &out, &err);
+	is_str(read_json(out.data, out.len, &c, &err),
+	    "{\"st\":{\"x\":3,\"s\":\"s3\"},\"l\":[0,10,20],"
+	    "\"m\":{\"k0\":0,\"k1\":null,\"k2\":2}}\n",
+	    "nested: the next batch holds only its own row");
+	sc_buf_release(&c.text);
+
+	/* An unfinished struct fails the row, which is dropped. */
+	n = sc_arrow_writer_node(w, 0, &err);
+	sc_arrow_wnode_int64(sc_arrow_wnode_child(n, 0), 7, &err);
+	ok(sc_arrow_wnode_end(n, &err) == -1 && err.status == SC_ST_INTERNAL,
+	    "struct end without every field refused");
+	is_str(err.msg, "Arrow struct 'st' has no value for its field 's'",
+	    "struct end message");
+	sc_arrow_wnode_null(sc_arrow_writer_node(w, 1, &err), &err);
+	sc_arrow_wnode_null(sc_arrow_writer_node(w, 2, &err), &err);
+	ok(sc_arrow_writer_end_row(w, &err) == -1, "partial nested row fails");
+	nested_row(w, 2, &err);
+	is_int(sc_arrow_writer_end_row(w, &err), 0, "row after a failed one");
+	ok(sc_arrow_wnode_bytes(sc_arrow_writer_node(w, 0, &err), "x", 1,
+	       &err) == -1,
+	    "a column with its value already given is refused");
+	sc_buf_reset(&out);
+	sc_arrow_writer_flush(w, &out, &err);
+	is_str(read_json(out.data, out.len, &c, &err),
+	    "{\"st\":null,\"l\":[0,10],\"m\":{\"k0\":0,\"k1\":null}}\n",
+	    "the failed row left nothing behind");
+	sc_buf_release(&c.text);
+	ok(sc_arrow_wnode_bytes(
+	       sc_arrow_wnode_child(sc_arrow_writer_node(w, 1, &err), 0), "x",
+	       1, &err) == -1 &&
+		err.status == SC_ST_INTERNAL,
+	    "bytes into a list's int64 element refused");
+	sc_arrow_writer_free(w);
+	sc_arrow_schema_release(&s);
+	sc_buf_release(&out);
+}
+
+static void
+test_lossless(void)
+{
+	static const char want[] = "[0,\"s0\"] [] []\n"
+				   "[1,null] null [[\"k0\",0]]\n";
+	struct sc_arrow_schema s;
+	struct sc_arrow_writer *w;
+	struct sc_error err;
+	struct sc_buf out;
+	struct lossless l;
+	int i;
+
+	sc_error_init(&err);
+	sc_buf_init(&out, SC_BUF_UNLIMITED);
+	nested_schema(&s);
+	w = sc_arrow_writer_new(&s, &err);
+	for (i = 0; i < 2; i++) {
+		nested_row(w, i, &err);
+		sc_arrow_writer_end_row(w, &err);
+	}
+	sc_arrow_writer_flush(w, &out, &err);
+	sc_buf_init(&l.text, SC_BUF_UNLIMITED);
+	l.fmt = SC_ARROW_FMT_LOSSLESS;
+	sc_arrow_read_stream(out.data, out.len, lossless_fn, &l, &err);
+	is_str((const char *)l.text.data, want,
+	    "lossless JSON: structs by position, maps as pairs");
+	sc_buf_release(&l.text);
+	sc_buf_reset(&out);
+	for (i = 1; i < 4; i += 2) {
+		nested_row(w, i, &err);
+		sc_arrow_writer_end_row(w, &err);
+	}
+	sc_arrow_writer_flush(w, &out, &err);
+	sc_buf_init(&l.text, SC_BUF_UNLIMITED);
+	l.fmt = SC_ARROW_FMT_SHOW;
+	sc_arrow_read_stream(out.data, out.len, lossless_fn, &l, &err);
+	is_str((const char *)l.text.data,
+	    "{1, NULL} NULL {k0 -> 0}\n"
+	    "{3, s3} [0, 10, 20] {k0 -> 0, k1 -> NULL, k2 -> 2}\n",
+	    "show: {struct}, [array], {k -> v}, NULL members");
+	sc_buf_release(&l.text);
+	sc_arrow_writer_free(w);
+	sc_arrow_schema_release(&s);
+	sc_buf_release(&out);
+}
+
 int
 main(void)
 {
@@ -1529,5 +1757,7 @@ main(void)
 	test_malformed();
 	test_fuzz();
 	test_int64_seq();
+	test_nested_write();
+	test_lossless();
 	return tap_done();
 }

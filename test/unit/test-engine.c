@@ -1065,10 +1065,15 @@ test_relations(void)
 	check(R_agg(R_table("g"), 1, NULL,
 		  E_alias(E_fn("count", E_lit(L_int(1)), NULL), "n"), NULL),
 	    "n:long:notnull", "5;", "global aggregate");
+	check(R_sort(R_agg(R_table("g"), 2, E_col("k"), NULL,
+			 E_fn("count", E_star(NULL), NULL), NULL),
+		  S_order(E_col("k"), 0, 0), NULL),
+	    "k:string:null,count(1):long:notnull", "null,5;a,3;b,2;",
+	    "rollup: a total row with a null key");
 	check_err(c1,
-	    R_agg(R_table("g"), 2, E_col("k"), NULL,
+	    R_agg(R_table("g"), 4, E_col("k"), NULL,
 		E_fn("count", E_star(NULL), NULL), NULL),
-	    "UNSUPPORTED_FEATURE.GROUP_TYPE", "rollup unsupported");
+	    "INVALID_PLAN_INPUT", "pivot without a pivot column");
 	check(R_project(R_filter(R_alias(R_table("t"), "q"),
 			    E_fn(">", E_col("q.a"), E_lit(L_long(2)), NULL)),
 		  E_col("q.b"), NULL),
@@ -1765,36 +1770,37 @@ test_sql_command(void)
 static void
 test_unsupported(void)
 {
-	/* Relation{join: {}} and Expression{window: {}} as wire bytes. */
-	static const uint8_t join[] = { 0x2a, 0x00 };
-	static const uint8_t window_expr[] = { 0x5a, 0x00 };
+	/* Relation{sample: {}} and Expression{lambda_function: {}}. */
+	static const uint8_t join[] = { 0x62, 0x00 };
+	static const uint8_t window_expr[] = { 0x52, 0x00 };
 	struct sc_error err;
 	Rel *r;
 	Expr *e;
 
 	r = sc_proto_unpack(&spark__connect__relation__descriptor, join,
 	    sizeof(join), &err);
-	ok(r != NULL, "unpack join relation");
+	ok(r != NULL, "unpack sample relation");
 	if (r != NULL) {
 		struct res res;
 
 		res_init(&res);
-		ok(run(c1, r, &res, &err) == -1, "join fails");
+		ok(run(c1, r, &res, &err) == -1, "sample fails");
 		is_str(err.errclass, "UNSUPPORTED_FEATURE.RELATION",
-		    "join error class");
-		is_str(err.sqlstate, "0A000", "join sqlstate");
+		    "sample error class");
+		is_str(err.sqlstate, "0A000", "sample sqlstate");
 		is_str(err.msg,
 		    "[UNSUPPORTED_FEATURE.RELATION] The relation "
-		    "type 'join' is not supported by sc-serve. SQLSTATE: 0A000",
-		    "join message");
+		    "type 'sample' is not supported by sc-serve. SQLSTATE: "
+		    "0A000",
+		    "sample message");
 		res_release(&res);
 	}
 	e = sc_proto_unpack(&spark__connect__expression__descriptor,
 	    window_expr, sizeof(window_expr), &err);
-	ok(e != NULL, "unpack window expression");
+	ok(e != NULL, "unpack lambda expression");
 	if (e != NULL)
 		check_err(c1, R_project(R_range(0, 1), e, NULL),
-		    "UNSUPPORTED_FEATURE.EXPRESSION", "window expression");
+		    "UNSUPPORTED_FEATURE.EXPRESSION", "lambda expression");
 }
 
 struct intr {

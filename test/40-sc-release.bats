@@ -435,7 +435,7 @@ EOF
 	[ "$output" = "$SID	session released" ]
 	[ -z "$stderr" ]
 	server_log_has "session $SID released"
-	run -1 --separate-stderr sc-exec --user-id bats --session-id "$SID" --attach "$op"
+	run -3 --separate-stderr sc-exec --user-id bats --session-id "$SID" --attach "$op"
 	[[ "${stderr_lines[-1]}" == "sc-exec: [INVALID_HANDLE.SESSION_CLOSED] "* ]]
 	# Now there is no such session: exit 3, for the session and for ids.
 	run -3 --separate-stderr sc-release --user-id bats --session-id "$SID" --session

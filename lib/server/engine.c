@@ -391,6 +391,7 @@ sc_engine_conn_free(struct sc_engine_conn *c)
 
 	if (c == NULL)
 		return;
+	sc_eng_persist_forget(c);
 	sqlite3_close_v2(c->db); /* TEMP tables go with it */
 	pthread_mutex_destroy(&c->lock);
 	for (i = 0; i < c->nstale; i++)

@@ -319,4 +319,11 @@ int sc_eng_files_table(struct sc_ectx *x, const char *format, const char *path,
 int sc_eng_show(struct sc_ectx *x, const Spark__Connect__ShowString *s,
     struct sc_buf *text, struct sc_error *err);
 
+/* ---- Spark SQL text and analysis (sql*.c) ---------------------------- */
+
+/* sqlanalyze.c: forget the persisted plans of c (it is being freed). */
+void sc_eng_persist_forget(const struct sc_engine_conn *c);
+
+/* ---- end of Spark SQL text and analysis ------------------------------ */
+
 #endif

@@ -21,6 +21,7 @@
 #include "core/error.h"
 #include "core/xmem.h"
 #include "server/server.h"
+#include "server/sqlparse.h"
 #include "server/srverror.h"
 #include "core/banned.h"
 
@@ -662,6 +663,187 @@ sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_eparams *p,
 	return 0;
 }
 
+/* ---- Spark SQL text (sqlparse.c) ---------------------------------- */
+
+/* Drop the first n columns of p (SQL GROUP BY keys; see sqlparse.h). */
+static int
+drop_leading(struct sc_ectx *x, struct sc_eplan *p, size_t n,
+    struct sc_error *err)
+{
+	struct sc_buf sql;
+	size_t i;
+
+	if (p->kind != SC_EPLAN_SQL)
+		return 0;
+	if (sc_eng_plan_columns(x, p, err) == -1)
+		return -1;
+	if (p->ncols <= n)
+		return 0;
+	sc_buf_init(&sql, SC_BUF_UNLIMITED);
+	sc_buf_addstr(&sql, "SELECT ", NULL);
+	for (i = n; i < p->ncols; i++) {
+		if (i > n)
+			sc_buf_addstr(&sql, ", ", NULL);
+		sc_eng_quote_ident(&sql, p->cols[i].name);
+	}
+	sc_buf_addstr(&sql, " FROM (", NULL);
+	sc_buf_add(&sql, p->sql.data, p->sql.len, NULL);
+	sc_buf_addstr(&sql, ")", NULL);
+	sc_buf_release(&p->sql);
+	p->sql = sql;
+	for (i = 0; i < n; i++)
+		free(p->cols[i].name);
+	memmove(p->cols, p->cols + n, (p->ncols - n) * sizeof(*p->cols));
+	p->ncols -= n;
+	return 0;
+}
+
+/*
+ * Functions SQLite has under a name whose Spark function answers
+ * differently (typeof(1) is 'integer' there, 'int' in Spark; hex() of a
+ * number, char(), date('now'), ...): text calling them is refused
+ * rather than given SQLite's answer.
+ */
+static const char *const sqlite_differs[] = {
+	"char",
+	"date",
+	"datetime",
+	"format",
+	"hex",
+	"random",
+	"time",
+	"typeof",
+	"unhex",
+	"unicode",
+};
+
+/* Prepare the first statement of p (and drop it): 0, or -1 (err set). */
+int
+sc_eng_check_sql(struct sc_ectx *x, const struct sc_eplan *p,
+    struct sc_error *err)
+{
+	const char *sql = (const char *)p->sql.data;
+	sqlite3_stmt *st = NULL;
+
+	if (p->kind != SC_EPLAN_SQL || sql == NULL)
+		return 0;
+	if (sc_eng_prepare(x, sql, strlen(sql), &st, NULL, err) == -1)
+		return -1;
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/*
+ * Whether e is the translator's UNRESOLVED_ROUTINE for a function SQLite
+ * has (SQL text keeps SQLite's functions that Spark lacks, such as
+ * printf() and zeroblob(), as an extension); *differs when SQLite's
+ * function of that name answers otherwise than Spark's.
+ */
+static bool
+sqlite_routine(const struct sc_error *e, bool *differs)
+{
+	const char *a, *b;
+	size_t i, n;
+
+	if (strcmp(e->errclass, "UNRESOLVED_ROUTINE") != 0 ||
+	    (a = strchr(e->msg, '`')) == NULL ||
+	    (b = strchr(a + 1, '`')) == NULL)
+		return false;
+	a++;
+	n = (size_t)(b - a);
+	*differs = false;
+	for (i = 0; i < SC_NELEM(sqlite_differs); i++)
+		if (strlen(sqlite_differs[i]) == n &&
+		    strncasecmp(a, sqlite_differs[i], n) == 0)
+			*differs = true;
+	return true;
+}
+
+/*
+ * Translate root.  A root sql relation without parameters whose text
+ * the Spark SQL parser takes runs as the plan it parses to, so types,
+ * names and functions are Spark's as for a DataFrame; other text goes
+ * to SQLite through engine_dialect.c as before.
+ */
+static int
+translate_root(struct sc_ectx *x, const Spark__Connect__Relation *root,
+    struct sc_eplan *p, struct sc_error *err)
+{
+	Spark__Connect__Relation *parsed = NULL;
+	const Spark__Connect__SQL *q;
+	struct sc_error e, e2;
+	size_t hidden = 0;
+	bool differs;
+	int rc;
+
+	if (root == NULL || root->rel_type_case != SC_REL_(SQL) ||
+	    (q = root->sql) == NULL || q->query == NULL || q->n_args != 0 ||
+	    q->n_pos_args != 0 || q->n_named_arguments != 0 ||
+	    q->n_pos_arguments != 0)
+		return sc_eng_translate(x, root, p, err);
+	switch (sc_sqlparse(q->query, &parsed, &hidden, err)) {
+	case SC_SQLPARSE_ERROR:
+		return -1;
+	case SC_SQLPARSE_OK:
+		rc = sc_eng_translate(x, parsed, p, &e);
+		protobuf_c_message_free_unpacked(&parsed->base, NULL);
+		if (rc == 0 && hidden > 0)
+			rc = drop_leading(x, p, hidden, err);
+		else if (rc == -1 && sqlite_routine(&e, &differs)) {
+			/* A function only SQLite has: its dialect, as before. */
+			sc_eplan_release(p);
+			sc_eplan_init(p);
+			rc = sc_eng_translate(x, root, p, err);
+			/*
+			 * SQLite's refusal of a function stands; a syntax
+			 * error means the text is Spark's: the translator's
+			 * error.  A function SQLite answers otherwise than
+			 * Spark is refused.
+			 */
+			if (rc == 0 && sc_eng_check_sql(x, p, &e2) == -1) {
+				if (err != NULL)
+					*err = strcmp(e2.errclass,
+						   "PARSE_SYNTAX_ERROR") == 0
+					    ? e
+					    : e2;
+				rc = -1;
+			} else if (rc == 0 && differs) {
+				if (err != NULL)
+					*err = e;
+				rc = -1;
+			}
+		} else if (rc == -1 && err != NULL)
+			*err = e;
+		return rc;
+	default:
+		return sc_eng_translate(x, root, p, err);
+	}
+}
+
+int
+sc_eng_translate_text(struct sc_ectx *x, const char *text, struct sc_eplan *p,
+    struct sc_error *err)
+{
+	Spark__Connect__Relation rel = SPARK__CONNECT__RELATION__INIT;
+	Spark__Connect__SQL q = SPARK__CONNECT__SQL__INIT;
+	Spark__Connect__Relation *parsed = NULL;
+	size_t hidden = 0;
+
+	switch (sc_sqlparse(text, &parsed, &hidden, err)) {
+	case SC_SQLPARSE_ERROR:
+		return -1;
+	case SC_SQLPARSE_OK:
+		protobuf_c_message_free_unpacked(&parsed->base, NULL);
+		break;
+	default:
+		return 0;
+	}
+	q.query = (char *)text;
+	rel.rel_type_case = SC_REL_(SQL);
+	rel.sql = &q;
+	return translate_root(x, &rel, p, err) == -1 ? -1 : 1;
+}
+
 /* ------------------------------------------------------------------ */
 /* Public entry points                                                 */
 /* ------------------------------------------------------------------ */
@@ -681,7 +863,7 @@ sc_engine_run_writer(struct sc_engine_conn *c,
 	r.wsink = sink;
 	r.bw = bw;
 	sc_eplan_init(&p);
-	rc = sc_eng_translate(&x, root, &p, err);
+	rc = translate_root(&x, root, &p, err);
 	if (rc == 0)
 		rc = sc_eng_exec_plan(&x, &p, limits, sink, false, NULL, NULL,
 		    err);
@@ -718,7 +900,7 @@ plan_columns(struct sc_engine_conn *c, const Spark__Connect__Relation *root,
 
 	call_begin(c, &x, &r, NULL);
 	sc_eplan_init(&p);
-	rc = sc_eng_translate(&x, root, &p, err);
+	rc = translate_root(&x, root, &p, err);
 	if (rc == 0)
 		rc = sc_eng_exec_plan(&x, &p, NULL, NULL, true, colsp, np, err);
 	sc_eplan_release(&p);
@@ -848,7 +1030,7 @@ sc_engine_explain(struct sc_engine_conn *c,
 	call_begin(c, &x, &r, NULL);
 	sc_eplan_init(&p);
 	sc_buf_init(&b, SC_BUF_UNLIMITED);
-	rc = sc_eng_translate(&x, root, &p, err);
+	rc = translate_root(&x, root, &p, err);
 	if (rc == 0 && p.kind == SC_EPLAN_RANGE) {
 		sc_buf_addf(&b, NULL,
 		    "== Physical Plan ==\nRange (start=%" PRId64
@@ -980,6 +1162,8 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 	Spark__Connect__SQL__ArgsEntry *args = NULL, **argp = NULL;
 	Spark__Connect__SQL__NamedArgumentsEntry *na = NULL, **nap = NULL;
 	Spark__Connect__Relation rel = SPARK__CONNECT__RELATION__INIT;
+	Spark__Connect__Relation *parsed = NULL;
+	size_t hidden = 0;
 	Spark__Connect__LocalRelation lr;
 	const Spark__Connect__SQL *src;
 	struct sc_engine_sink sink;
@@ -1031,10 +1215,41 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 	sc_buf_init(&cap.data, COMMAND_OUTPUT_MAX);
 	cap.overflow = false;
 	p.raw = true;
-	if (sc_eng_dialect(&x, src->query != NULL ? src->query : "", &p.sql,
+	/* Spark's own statements, with Spark's result columns. */
+	switch (sc_eng_statement(&x, src->query != NULL ? src->query : "", &p,
+	    err)) {
+	case -1:
+		goto out;
+	case 1:
+		goto run;
+	default:
+		break;
+	}
+	/* A query the Spark SQL parser takes is echoed, as Spark does. */
+	switch (sc_sqlparse(src->query != NULL ? src->query : "", &parsed,
+	    &hidden, err)) {
+	case SC_SQLPARSE_ERROR:
+		goto out;
+	case SC_SQLPARSE_OK:
+		/* Analysed now, as Spark does: errors come from sql(). */
+		protobuf_c_message_free_unpacked(&parsed->base, NULL);
+		rel.rel_type_case = SC_REL_(SQL);
+		rel.sql = (Spark__Connect__SQL *)src;
+		if (translate_root(&x, &rel, &p, err) == -1 ||
+		    sc_eng_check_sql(&x, &p, err) == -1)
+			goto out;
+		query = true;
+		break;
+	default:
+		query = false;
+		break;
+	}
+	if (!query &&
+	    sc_eng_dialect(&x, src->query != NULL ? src->query : "", &p.sql,
 		err) == -1)
 		goto out;
-	if (is_single_query(&x, (const char *)p.sql.data, &query, err) == -1)
+	if (!query &&
+	    is_single_query(&x, (const char *)p.sql.data, &query, err) == -1)
 		goto out;
 	if (query) {
 		rel.rel_type_case = SC_REL_(SQL);
@@ -1044,6 +1259,7 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 		goto out;
 	}
 	sc_eng_params_from_sql(&x.params, src);
+run:
 	memset(&sink, 0, sizeof(sink));
 	sink.batch = capture_batch;
 	sink.arg = &cap;

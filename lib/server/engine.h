@@ -416,4 +416,23 @@ int sc_engine_storage_level(struct sc_engine_conn *c,
     const Spark__Connect__Relation *root, struct sc_engine_storage *level,
     struct sc_error *err);
 
+/*
+ * The session settings SQL's SET and RESET read and write; owner is the
+ * connection's owner (sc_engine_conn_set_owner()).  get: a malloc'ed
+ * value (a set one, or Spark's default) or NULL; set: as Config's set,
+ * 0 or -1 (err set); unset: key, or every key when NULL; each: the set
+ * values, in key order.  Set once, before the first connection.
+ */
+struct sc_engine_conf_ops {
+	char *(*get)(void *owner, const char *key);
+	int (*set)(void *owner, const char *key, const char *value,
+	    struct sc_error *err);
+	int (*unset)(void *owner, const char *key, struct sc_error *err);
+	void (*each)(void *owner,
+	    void (*fn)(const char *key, const char *value, void *arg),
+	    void *arg);
+};
+void sc_engine_set_conf(struct sc_engine *e,
+    const struct sc_engine_conf_ops *ops);
+
 #endif

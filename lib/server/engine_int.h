@@ -324,6 +324,26 @@ int sc_eng_show(struct sc_ectx *x, const Spark__Connect__ShowString *s,
 /* sqlanalyze.c: forget the persisted plans of c (it is being freed). */
 void sc_eng_persist_forget(const struct sc_engine_conn *c);
 
+/*
+ * sqlstmt.c: a Spark statement SQLite lacks (SHOW TABLES, DESCRIBE,
+ * SET, USE, EXPLAIN, ...) as plan p giving Spark's rows and columns: 1;
+ * 0 when text is no such statement; -1 (err set) when it fails.
+ */
+int sc_eng_statement(struct sc_ectx *x, const char *text, struct sc_eplan *p,
+    struct sc_error *err);
+
+/* engine.c: prepare p's first statement, to see that it would run. */
+int sc_eng_check_sql(struct sc_ectx *x, const struct sc_eplan *p,
+    struct sc_error *err);
+
+/*
+ * engine.c: translate the Spark SQL query text as the plan the Spark SQL
+ * parser makes of it: 1 (p filled), 0 when the parser does not take it,
+ * -1 (err set).
+ */
+int sc_eng_translate_text(struct sc_ectx *x, const char *text,
+    struct sc_eplan *p, struct sc_error *err);
+
 /* ---- end of Spark SQL text and analysis ------------------------------ */
 
 #endif

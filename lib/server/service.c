@@ -839,6 +839,7 @@ sc_service_register(struct sc_server *srv, struct sc_error *err)
 
 	sc_srv_error_set_max_metadata(srv->conf.max_metadata_size);
 	sc_rpc_server_set_details(srv->rpc, sc_srv_error_details);
+	sc_engine_set_conf(srv->engine, &sc_svc_sql_conf);
 	for (i = 0; i < SC_NELEM(methods); i++)
 		if (sc_rpc_server_add_method(srv->rpc, methods[i].path,
 			methods[i].kind, methods[i].fn, srv, err) == -1)

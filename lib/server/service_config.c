@@ -544,3 +544,95 @@ sc_svc_config(struct sc_rpc_call *call, void *arg)
 	sc_session_unref(s);
 	sc_svc_free_msg(req);
 }
+
+/* ------------------------------------------------------------ SQL's SET */
+
+/* SQL's SET and RESET work on the session's settings as Config does. */
+static char *
+sql_get(void *owner, const char *key)
+{
+	return conf_value(owner, key);
+}
+
+static int
+sql_set(void *owner, const char *key, const char *value, struct sc_error *err)
+{
+	struct sc_session *s = owner;
+
+	if (is_static(s, key))
+		return cannot_modify(err, key);
+	if (check_fixed(key, value, err) == -1)
+		return -1;
+	return sc_session_conf_set(s, key, value, err);
+}
+
+struct unset_all {
+	char **keys;
+	size_t n;
+};
+
+static void
+collect_key(const char *key, const char *value, void *arg)
+{
+	struct unset_all *u = arg;
+
+	(void)value;
+	u->keys = sc_xreallocarray(u->keys, u->n + 1, sizeof(*u->keys));
+	u->keys[u->n++] = sc_xstrdup(key);
+}
+
+static int
+sql_unset(void *owner, const char *key, struct sc_error *err)
+{
+	struct sc_session *s = owner;
+	struct unset_all u = { NULL, 0 };
+	size_t i;
+
+	if (key != NULL) {
+		if (is_static(s, key))
+			return cannot_modify(err, key);
+		sc_session_conf_unset(s, key);
+		return 0;
+	}
+	sc_session_conf_each(s, collect_key, &u);
+	for (i = 0; i < u.n; i++) {
+		sc_session_conf_unset(s, u.keys[i]);
+		free(u.keys[i]);
+	}
+	free(u.keys);
+	return 0;
+}
+
+static void
+sql_each(void *owner, void (*fn)(const char *, const char *, void *),
+    void *arg)
+{
+	struct sc_session *s = owner;
+	struct all a;
+	size_t i;
+
+	memset(&a, 0, sizeof(a));
+	a.prefix = "";
+	for (i = 0; i < SC_NELEM(builtins); i++)
+		all_add(builtins[i].key, builtins[i].value, &a);
+	a.rank = 1;
+	sc_server_conf_each(s->conf, all_add, &a);
+	a.rank = 2;
+	sc_session_conf_each(s, all_add, &a);
+	if (a.n > 1)
+		qsort(a.v, a.n, sizeof(*a.v), cmp_entry);
+	for (i = 0; i < a.n; i++) {
+		if (i + 1 == a.n || strcmp(a.v[i].key, a.v[i + 1].key) != 0)
+			fn(a.v[i].key, a.v[i].value, arg);
+		free(a.v[i].key);
+		free(a.v[i].value);
+	}
+	free(a.v);
+}
+
+const struct sc_engine_conf_ops sc_svc_sql_conf = {
+	.get = sql_get,
+	.set = sql_set,
+	.unset = sql_unset,
+	.each = sql_each,
+};

@@ -206,8 +206,9 @@ sc_engine_ddl_parse(const char *ddl, Spark__Connect__DataType **out,
 	size_t n = 0, len = strlen(ddl);
 
 	/* As Spark: a bare type ("int", "decimal(10,2)") is that type. */
-	while (len > 0 && (ddl[len - 1] == ' ' || ddl[len - 1] == '\t' ||
-			      ddl[len - 1] == '\n'))
+	while (len > 0 &&
+	    (ddl[len - 1] == ' ' || ddl[len - 1] == '\t' ||
+		ddl[len - 1] == '\n'))
 		len--;
 	while (len > 0 && (*ddl == ' ' || *ddl == '\t' || *ddl == '\n')) {
 		ddl++;
@@ -315,8 +316,9 @@ find(const struct sc_engine_conn *c, const uint8_t *id, size_t n)
 }
 
 int
-sc_engine_persist(struct sc_engine_conn *c, const Spark__Connect__Relation *root,
-    const struct sc_engine_storage *level, struct sc_error *err)
+sc_engine_persist(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root, const struct sc_engine_storage *level,
+    struct sc_error *err)
 {
 	struct persisted **pp, *p;
 	uint8_t *id;

@@ -108,7 +108,7 @@ test('explain answers every mode', T, async () => {
 		    plan: lib.sqlPlan('SELECT id FROM range(4)'),
 		    explain_mode: mode } });
 		assert.equal(r.result, 'explain', mode);
-		assert.ok(r.explain.explain_string.includes('range'), mode);
+		assert.match(r.explain.explain_string, /range/i, mode);
 	}
 });
 

@@ -964,7 +964,7 @@ test_range(void)
 	res_release(&r);
 	check(R_sql("SELECT count(*) AS n, sum(id) AS s FROM range(0, "
 		    "1000000)"),
-	    "n:long:null,s:long:null", "1000000,499999500000;",
+	    "n:long:notnull,s:long:null", "1000000,499999500000;",
 	    "TVF count and sum");
 	/* A range under a filter goes through the TVF. */
 	check(R_filter(R_range(0, 10),
@@ -1231,20 +1231,21 @@ test_types(void)
 	exec_sql(c1, "INSERT INTO strs VALUES ('007', '1e3')");
 	check(R_sql("SELECT s, string, CAST(42 AS STRING) AS c, "
 		    "CAST('0042' AS STRING) AS d FROM strs"),
-	    "s:string:null,string:string:null,c:string:null,d:string:null",
+	    "s:string:null,string:string:null,c:string:notnull,d:string:notnull",
 	    "007,1e3,42,0042;", "STRING columns and casts keep text");
 	check(R_sql(
 		  "SELECT CAST('2024-01-02' AS DATE) AS d, "
 		  "TRY_CAST('x' AS INT) AS i, CAST(CAST(' 12 ' AS INT) + 1 AS "
 		  "STRING) AS s, CAST(1.005 AS DECIMAL(4, 2)) AS p, "
 		  "CAST('true' AS BOOLEAN) AS b"),
-	    "d:string:null,i:void:null,s:string:null,p:string:null,"
-	    "b:long:null",
-	    "2024-01-02,null,13,1.01,1;", "Spark CAST in SQL text");
+	    "d:date:notnull,i:integer:null,s:string:null,"
+	    "p:decimal(4,2):notnull,b:boolean:notnull",
+	    "2024-01-02,null,13,1.01,true;", "Spark CAST in SQL text");
 	check_err(c1, R_sql("SELECT CAST('x' AS INT) AS i"),
 	    "CAST_INVALID_INPUT", "ANSI CAST in SQL text");
 	check(R_sql("SELECT 'Abc' LIKE 'a%' AS l1, 'Abc' LIKE 'A%' AS l2"),
-	    "l1:long:null,l2:long:null", "0,1;", "LIKE is case-sensitive");
+	    "l1:boolean:null,l2:boolean:null", "false,true;",
+	    "LIKE is case-sensitive");
 	check_err(c1,
 	    R_sql("SELECT CASE WHEN id < 20000 THEN id ELSE 'x' "
 		  "END AS v FROM range(20001)"),
@@ -1313,7 +1314,7 @@ test_value_text(void)
 	    "0.100,-12.346,0.111,0.000;", "decimals rescaled");
 	check(R_sql("SELECT CAST(CAST(4.9E-324 AS DOUBLE) AS STRING) AS s, "
 		    "CAST(1e-323 AS DECIMAL(5,3)) AS p"),
-	    "s:string:null,p:string:null", "4.9E-324,0.000;",
+	    "s:string:notnull,p:decimal(5,3):notnull", "4.9E-324,0.000;",
 	    "CAST in SQL text");
 }
 
@@ -1329,7 +1330,8 @@ test_cast_type_text(void)
 
 	snprintf(sql, sizeof(sql),
 	    "SELECT CAST(' 12.345' AS DECIMAL(10,%300s2)) AS p", "");
-	check(R_sql(sql), "p:string:null", "12.35;", "long CAST type text");
+	check(R_sql(sql), "p:decimal(10,2):notnull", "12.35;",
+	    "long CAST type text");
 	snprintf(sql, sizeof(sql), "SELECT CAST('abc' AS DECIMAL(10,%300s2))",
 	    "");
 	check_err(c1, R_sql(sql), "CAST_INVALID_INPUT",
@@ -1411,7 +1413,7 @@ test_local(void)
 	/* The TEMP table is gone after the run. */
 	check(R_sql("SELECT count(*) AS n FROM sqlite_temp_schema WHERE "
 		    "name LIKE '_sc_local%'"),
-	    "n:long:null", "0;", "local relation tables dropped");
+	    "n:long:notnull", "0;", "local relation tables dropped");
 }
 
 static void
@@ -1500,7 +1502,7 @@ test_tree_string(void)
 	ok(rc == 0 && dt->kind_case == SC_DT_(STRUCT) &&
 		dt->struct_->n_fields == 1 &&
 		strcmp(dt->struct_->fields[0]->name, "one") == 0 &&
-		dt->struct_->fields[0]->data_type->kind_case == SC_DT_(LONG),
+		dt->struct_->fields[0]->data_type->kind_case == SC_DT_(INTEGER),
 	    "schema of SELECT 1");
 	sc_engine_datatype_free(dt);
 	rel_free(r);
@@ -1513,7 +1515,7 @@ test_tree_string(void)
 	if (rc == 0)
 		sc_engine_datatype_free(dt);
 	rel_free(r);
-	check(R_sql("SELECT count(*) AS n FROM g WHERE k = 'z'"), "n:long:null",
+	check(R_sql("SELECT count(*) AS n FROM g WHERE k = 'z'"), "n:long:notnull",
 	    "0;", "analysis did not run the DML");
 	r = R_sql("CREATE TABLE never(x); SELECT 1");
 	rc = sc_engine_schema(c1, r, &dt, &err);
@@ -1603,7 +1605,7 @@ test_concurrency(void)
 	pthread_join(t2, NULL);
 	ok(w1.fails == 0 && w2.fails == 0,
 	    "two sessions reading and writing at once: no errors");
-	check(R_sql("SELECT count(*) AS n FROM conc"), "n:long:null", "200;",
+	check(R_sql("SELECT count(*) AS n FROM conc"), "n:long:notnull", "200;",
 	    "two sessions: every insert landed");
 }
 
@@ -1739,7 +1741,7 @@ test_sql_command(void)
 	if (rc == 0)
 		sc_engine_relation_free(out);
 	rel_free(in);
-	check(R_sql("SELECT count(*) AS n FROM cmd1"), "n:long:null", "1;",
+	check(R_sql("SELECT count(*) AS n FROM cmd1"), "n:long:notnull", "1;",
 	    "4.x DML took effect");
 
 	in = R_sql("SELECT 1");
@@ -1947,7 +1949,7 @@ test_same_session(void)
 
 	/* A SQL stream stays open while other calls of the session run. */
 	paused_start(&a, &ta, c1, R_sql("SELECT id FROM range(5000)"));
-	check(R_sql("SELECT count(*) AS n FROM t"), "n:long:null", "3;",
+	check(R_sql("SELECT count(*) AS n FROM t"), "n:long:notnull", "3;",
 	    "same session: a query while another streams");
 	sc_buf_init(&arrow, SC_BUF_UNLIMITED);
 	build_arrow(&arrow);
@@ -1963,7 +1965,7 @@ test_same_session(void)
 	res_release(&a.r);
 	check(R_sql("SELECT count(*) AS n FROM sqlite_temp_schema WHERE "
 		    "name LIKE '_sc_local%'"),
-	    "n:long:null", "0;",
+	    "n:long:notnull", "0;",
 	    "same session: TEMP table dropped once the stream ended");
 
 	/* Cancel one of two concurrent calls. */
@@ -2201,7 +2203,7 @@ test_chains(void)
 	    "id >= 5 AND id >= 6 AND id >= 7 AND id >= 8 AND id >= 9 AND "
 	    "id >= 10 AND id >= 11 AND id >= 12 AND id >= 13 AND "
 	    "id >= 14 AND id >= 15 AND id >= 16 AND id >= 17");
-	check(R_sql(sql), "n:long:null", "83;", "range() with 18 constraints");
+	check(R_sql(sql), "n:long:notnull", "83;", "range() with 18 constraints");
 	free(sql);
 }
 

@@ -64,7 +64,13 @@
  * engine_expr.c), expression_string (SQL text, given to SQLite),
  * unresolved_star (also t.*), alias, cast (Spark semantics through the
  * SQL function sc_cast; ANSI errors unless eval_mode is TRY or LEGACY),
- * sort_order (in sort).  User SQL (sql relations, SqlCommand,
+ * sort_order (in sort).  Spark SQL text: a root sql relation (and a
+ * SqlCommand's query, and a view's body) that the Spark SQL parser
+ * (sqlparse.c) takes becomes the unresolved plan Spark's parser would
+ * make and is translated as above, so it has Spark's types, names and
+ * function semantics; Spark's statements (SHOW TABLES, DESCRIBE, SET,
+ * USE, EXPLAIN, ...) are answered by sqlstmt.c with Spark's columns.
+ * Other user SQL (text the parser does not take, nested sql relations,
  * expression_string) goes to SQLite as written, except that CAST(e AS t)
  * and TRY_CAST with a Spark type become sc_cast() (Spark's conversions
  * and ANSI errors; SQLite's CAST('2024-01-02' AS DATE) is 2024), and the

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/arrow.h"
 #include "core/error.h"
 #include "core/xmem.h"
 #include "server/srverror.h"
@@ -1306,6 +1307,7 @@ opt_alias(struct parser *p)
 }
 
 static Rel *query(struct parser *p);
+static Rel *values_rel(struct parser *p);
 
 static bool
 int_arg(struct parser *p, int64_t *v)
@@ -1385,6 +1387,41 @@ alias_rel(Rel *in, char *alias)
 	return r;
 }
 
+/* (a, b, ...) after an alias: in's columns renamed, as toDF() does. */
+static Rel *
+to_df(struct parser *p, Rel *in)
+{
+	Spark__Connect__ToDF *td;
+	Rel *r;
+	char **names = NULL;
+	size_t n = 0;
+
+	p->i++; /* ( */
+	for (;;) {
+		if (cur(p)->kind != SC_TK_WORD && cur(p)->kind != SC_TK_QIDENT)
+			break;
+		names = sc_xreallocarray(names, n + 1, sizeof(*names));
+		names[n++] = ident_text(cur(p));
+		p->i++;
+		if (!accept_op(p, ","))
+			break;
+	}
+	td = sc_xmalloc(sizeof(*td));
+	spark__connect__to_df__init(td);
+	td->input = in;
+	td->column_names = names;
+	td->n_column_names = n;
+	r = rel_new();
+	r->rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_TO_DF;
+	r->to_df = td;
+	if (n == 0 || !expect_op(p, ")")) {
+		rel_free(r);
+		not_taken(p);
+		return NULL;
+	}
+	return r;
+}
+
 /* One FROM item: a table, range(...) or (query), with an alias. */
 static Rel *
 from_item(struct parser *p)
@@ -1395,10 +1432,16 @@ from_item(struct parser *p)
 	Rel *r;
 	char *alias;
 
+	if (accept_word(p, "values"))
+		return values_rel(p);
 	if (accept_op(p, "(")) {
-		if (!is_word(p, "select"))
+		if (accept_word(p, "values"))
+			r = values_rel(p);
+		else if (is_word(p, "select"))
+			r = query(p);
+		else
 			return not_taken(p);
-		if ((r = query(p)) == NULL)
+		if (r == NULL)
 			return NULL;
 		if (!expect_op(p, ")")) {
 			rel_free(r);
@@ -1442,7 +1485,7 @@ from_item(struct parser *p)
 	} else {
 		return not_taken(p);
 	}
-	if (is_op(p, "(")) { /* t(a, b): column aliases */
+	if (is_op(p, "(")) {
 		rel_free(r);
 		return not_taken(p);
 	}
@@ -1452,10 +1495,11 @@ from_item(struct parser *p)
 		rel_free(r);
 		return NULL;
 	}
-	if (is_op(p, "(")) {
+	if (alias != NULL && is_op(p, "(")) /* t(a, b): column names */
+		r = to_df(p, r);
+	if (r == NULL) {
 		free(alias);
-		rel_free(r);
-		return not_taken(p);
+		return NULL;
 	}
 	return alias_rel(r, alias);
 }
@@ -1809,6 +1853,290 @@ fail:
 	return NULL;
 }
 
+/* ------------------------------------------------------------------ */
+/* VALUES                                                              */
+/* ------------------------------------------------------------------ */
+
+/* A column of an inline table: its Arrow type, from its literals. */
+struct vcol {
+	enum sc_arrow_type type; /* SC_ARROW_NULL until a value is seen */
+	int prec, scale; /* DECIMAL128 */
+	bool ntz;
+	bool nullable;
+};
+
+static int
+int_rank(enum sc_arrow_type t)
+{
+	switch (t) {
+	case SC_ARROW_INT8:
+		return 1;
+	case SC_ARROW_INT16:
+		return 2;
+	case SC_ARROW_INT32:
+		return 3;
+	case SC_ARROW_INT64:
+		return 4;
+	default:
+		return 0;
+	}
+}
+
+/* Merge the type of literal l into c: false when Spark's common type
+ * is not one this parser computes (then VALUES is not taken). */
+static bool
+vcol_merge(struct vcol *c, const Spark__Connect__Expression__Literal *l)
+{
+	struct vcol t;
+	int ip;
+
+	memset(&t, 0, sizeof(t));
+	switch (l->literal_type_case) {
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_NULL:
+		c->nullable = true;
+		return true;
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_BYTE:
+		t.type = SC_ARROW_INT8;
+		break;
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_SHORT:
+		t.type = SC_ARROW_INT16;
+		break;
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_INTEGER:
+		t.type = SC_ARROW_INT32;
+		break;
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_LONG:
+		t.type = SC_ARROW_INT64;
+		break;
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_DOUBLE:
+		t.type = SC_ARROW_DOUBLE;
+		break;
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_FLOAT:
+		t.type = SC_ARROW_FLOAT;
+		break;
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_DECIMAL:
+		t.type = SC_ARROW_DECIMAL128;
+		t.prec = l->decimal->precision;
+		t.scale = l->decimal->scale;
+		break;
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_STRING:
+		t.type = SC_ARROW_UTF8;
+		break;
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_BOOLEAN:
+		t.type = SC_ARROW_BOOL;
+		break;
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_DATE:
+		t.type = SC_ARROW_DATE32;
+		break;
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_TIMESTAMP:
+		t.type = SC_ARROW_TIMESTAMP_US;
+		break;
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_TIMESTAMP_NTZ:
+		t.type = SC_ARROW_TIMESTAMP_US;
+		t.ntz = true;
+		break;
+	default:
+		return false;
+	}
+	if (c->type == SC_ARROW_NULL) {
+		t.nullable = c->nullable;
+		*c = t;
+		return true;
+	}
+	if (int_rank(c->type) > 0 && int_rank(t.type) > 0) {
+		if (int_rank(t.type) > int_rank(c->type))
+			c->type = t.type;
+		return true;
+	}
+	if (c->type == SC_ARROW_DECIMAL128 && t.type == SC_ARROW_DECIMAL128) {
+		ip = c->prec - c->scale > t.prec - t.scale ? c->prec - c->scale
+							   : t.prec - t.scale;
+		if (t.scale > c->scale)
+			c->scale = t.scale;
+		c->prec = ip + c->scale;
+		return c->prec <= 38;
+	}
+	return c->type == t.type && c->ntz == t.ntz;
+}
+
+static int
+vappend(struct sc_arrow_writer *w, size_t col, const struct vcol *c,
+    const Spark__Connect__Expression__Literal *l, struct sc_error *err)
+{
+	switch (l->literal_type_case) {
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_NULL:
+		return sc_arrow_append_null(w, col, err);
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_BYTE:
+		return sc_arrow_append_int64(w, col, l->byte, err);
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_SHORT:
+		return sc_arrow_append_int64(w, col, l->short_, err);
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_INTEGER:
+		return sc_arrow_append_int64(w, col, l->integer, err);
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_LONG:
+		return sc_arrow_append_int64(w, col, l->long_, err);
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_DOUBLE:
+		return sc_arrow_append_double(w, col, l->double_, err);
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_FLOAT:
+		return sc_arrow_append_double(w, col, l->float_, err);
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_DECIMAL:
+		return sc_arrow_append_decimal_str(w, col, l->decimal->value,
+		    err);
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_STRING:
+		return sc_arrow_append_bytes(w, col, l->string,
+		    strlen(l->string), err);
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_BOOLEAN:
+		return sc_arrow_append_bool(w, col, l->boolean, err);
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_DATE:
+		return sc_arrow_append_int64(w, col, l->date, err);
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_TIMESTAMP:
+		return sc_arrow_append_int64(w, col, l->timestamp, err);
+	default:
+		(void)c;
+		return sc_arrow_append_int64(w, col, l->timestamp_ntz, err);
+	}
+}
+
+/*
+ * VALUES row, ... [[AS] t[(a, b, ...)]] after the keyword, as Spark's
+ * inline table: a local relation (columns col1, col2, ..., typed from
+ * their literals), under an alias.  Only literal values are taken.
+ */
+static Rel *
+values_rel(struct parser *p)
+{
+	Expr ***rows = NULL, **row;
+	size_t nrows = 0, ncols = 0, n, i, j;
+	struct vcol *cols = NULL;
+	struct sc_arrow_schema as;
+	struct sc_arrow_writer *w = NULL;
+	struct sc_arrow_field *f;
+	struct sc_buf ipc;
+	struct sc_error e;
+	char **names = NULL, *alias = NULL, name[32];
+	size_t nnames = 0;
+	Rel *r = NULL, *lr;
+	bool paren;
+
+	sc_arrow_schema_init(&as);
+	sc_buf_init(&ipc, SC_BUF_UNLIMITED);
+	for (;;) {
+		paren = accept_op(p, "(");
+		if (paren)
+			row = expr_list(p, &n, false);
+		else if ((row = sc_xcalloc(1, sizeof(*row))) != NULL &&
+		    (row[0] = expr(p)) != NULL)
+			n = 1;
+		else {
+			free(row);
+			row = NULL;
+		}
+		if (row == NULL || (paren && !expect_op(p, ")")) ||
+		    (nrows > 0 && n != ncols)) {
+			if (row != NULL)
+				exprs_free(row, n);
+			not_taken(p);
+			goto out;
+		}
+		for (i = 0; i < n; i++)
+			if (row[i]->expr_type_case !=
+			    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL) {
+				exprs_free(row, n);
+				not_taken(p);
+				goto out;
+			}
+		ncols = n;
+		rows = sc_xreallocarray(rows, nrows + 1, sizeof(*rows));
+		rows[nrows++] = row;
+		if (!accept_op(p, ","))
+			break;
+	}
+	/* [AS] t [(a, b)] */
+	accept_word(p, "as");
+	if ((cur(p)->kind == SC_TK_WORD && !is_reserved(cur(p))) ||
+	    cur(p)->kind == SC_TK_QIDENT) {
+		alias = ident_text(cur(p));
+		p->i++;
+		if (accept_op(p, "(")) {
+			for (;;) {
+				if (cur(p)->kind != SC_TK_WORD &&
+				    cur(p)->kind != SC_TK_QIDENT) {
+					not_taken(p);
+					goto out;
+				}
+				names = sc_xreallocarray(names, nnames + 1,
+				    sizeof(*names));
+				names[nnames++] = ident_text(cur(p));
+				p->i++;
+				if (!accept_op(p, ","))
+					break;
+			}
+			if (!expect_op(p, ")") || nnames != ncols) {
+				not_taken(p);
+				goto out;
+			}
+		}
+	}
+	cols = sc_xcalloc(ncols, sizeof(*cols));
+	for (j = 0; j < ncols; j++)
+		for (i = 0; i < nrows; i++)
+			if (!vcol_merge(&cols[j], rows[i][j]->literal)) {
+				not_taken(p);
+				goto out;
+			}
+	for (j = 0; j < ncols; j++) {
+		snprintf(name, sizeof(name), "col%zu", j + 1);
+		f = sc_arrow_schema_add(&as, names != NULL ? names[j] : name,
+		    cols[j].type,
+		    cols[j].nullable || cols[j].type == SC_ARROW_NULL);
+		f->precision = cols[j].prec;
+		f->scale = cols[j].scale;
+		if (cols[j].type == SC_ARROW_TIMESTAMP_US && !cols[j].ntz)
+			f->tz = sc_xstrdup("UTC");
+	}
+	if ((w = sc_arrow_writer_new(&as, &e)) == NULL) {
+		not_taken(p);
+		goto out;
+	}
+	for (i = 0; i < nrows; i++) {
+		for (j = 0; j < ncols; j++)
+			if (vappend(w, j, &cols[j], rows[i][j]->literal, &e) ==
+			    -1) {
+				not_taken(p);
+				goto out;
+			}
+		if (sc_arrow_writer_end_row(w, &e) == -1) {
+			not_taken(p);
+			goto out;
+		}
+	}
+	if (sc_arrow_writer_flush(w, &ipc, &e) == -1) {
+		not_taken(p);
+		goto out;
+	}
+	lr = rel_new();
+	lr->rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_LOCAL_RELATION;
+	lr->local_relation = sc_xmalloc(sizeof(*lr->local_relation));
+	spark__connect__local_relation__init(lr->local_relation);
+	lr->local_relation->_data_case =
+	    SPARK__CONNECT__LOCAL_RELATION___DATA_DATA;
+	lr->local_relation->data.len = ipc.len;
+	lr->local_relation->data.data = sc_buf_detach(&ipc, NULL);
+	r = alias_rel(lr, alias);
+	alias = NULL;
+out:
+	for (i = 0; i < nrows; i++)
+		exprs_free(rows[i], ncols);
+	free(rows);
+	for (i = 0; i < nnames; i++)
+		free(names[i]);
+	free(names);
+	free(alias);
+	free(cols);
+	sc_arrow_writer_free(w);
+	sc_arrow_schema_release(&as);
+	sc_buf_release(&ipc);
+	return r;
+}
+
 enum sc_sqlparse_rc
 sc_sqlparse(const char *src, Spark__Connect__Relation **out, size_t *hidden,
     struct sc_error *err)
@@ -1827,7 +2155,10 @@ sc_sqlparse(const char *src, Spark__Connect__Relation **out, size_t *hidden,
 			sc_sqllex_free(p.t, p.n);
 			return SC_SQLPARSE_NOT_TAKEN;
 		}
-	r = query(&p);
+	if (accept_word(&p, "values"))
+		r = values_rel(&p);
+	else
+		r = query(&p);
 	while (r != NULL && accept_op(&p, ";"))
 		;
 	if (r != NULL && cur(&p)->kind != SC_TK_EOF) {

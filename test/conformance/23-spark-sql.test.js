@@ -194,4 +194,27 @@ for (const row of rows) {
 	});
 }
 
+test('errors of SQL text carry Spark\'s messageParameters', T, async () => {
+	const s = new lib.Session(srv);
+	for (const [q, cls, params] of [
+		['SELECT * FROM sq_missing_one', 'TABLE_OR_VIEW_NOT_FOUND',
+		    { relationName: '`sq_missing_one`' }],
+		['SELECT * FROM main.sq_missing_two', 'TABLE_OR_VIEW_NOT_FOUND',
+		    { relationName: '`main`.`sq_missing_two`' }],
+		['SELECT sq_no_col FROM range(1)',
+		    'UNRESOLVED_COLUMN.WITHOUT_SUGGESTION',
+		    { objectName: '`sq_no_col`' }],
+		['SELEC 1', 'PARSE_SYNTAX_ERROR',
+		    { error: "'SELEC'", hint: '' }],
+		['USE sq_no_db', 'SCHEMA_NOT_FOUND',
+		    { schemaName: '`sq_no_db`' }],
+	]) {
+		const got = await sparkSql(s, q);
+		assert.ok(got.error, `${q}: no error`);
+		const { errorInfo } = lib.assertSparkError(got.error, cls);
+		assert.deepEqual(JSON.parse(errorInfo.metadata.messageParameters),
+		    params, q);
+	}
+});
+
 lib.stopTest(srv);

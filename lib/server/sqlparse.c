@@ -271,6 +271,20 @@ expr_free(Expr *e)
 		protobuf_c_message_free_unpacked(&e->base, NULL);
 }
 
+/* A deep copy of e, or NULL. */
+static Expr *
+expr_copy(const Expr *e)
+{
+	size_t len = protobuf_c_message_get_packed_size(&e->base);
+	uint8_t *buf = sc_xmalloc(len > 0 ? len : 1);
+	Expr *copy;
+
+	protobuf_c_message_pack(&e->base, buf);
+	copy = spark__connect__expression__unpack(NULL, len, buf);
+	free(buf);
+	return copy;
+}
+
 static Rel *
 rel_new(void)
 {
@@ -1684,6 +1698,128 @@ limit_arg(struct parser *p, int32_t *v)
 	return true;
 }
 
+/* The last part of a.b.`c`, lower case, in out (size n). */
+static void
+last_part(const char *ident, char *out, size_t n)
+{
+	const char *s = strrchr(ident, '.');
+	size_t i, j = 0;
+
+	s = s != NULL ? s + 1 : ident;
+	for (i = 0; s[i] != '\0' && j + 1 < n; i++)
+		if (s[i] != '`')
+			out[j++] = (char)tolower((unsigned char)s[i]);
+	out[j] = '\0';
+}
+
+/* Output names of a select list; *star when it has a star. */
+struct names {
+	char (*v)[128];
+	size_t n;
+	bool star;
+	bool *alias; /* v[i] is an alias */
+};
+
+static void
+names_add(struct names *nm, const char *name, bool alias)
+{
+	nm->v = sc_xreallocarray(nm->v, nm->n + 1, sizeof(*nm->v));
+	nm->alias = sc_xreallocarray(nm->alias, nm->n + 1, sizeof(*nm->alias));
+	last_part(name, nm->v[nm->n], sizeof(nm->v[0]));
+	if (alias) {
+		snprintf(nm->v[nm->n], sizeof(nm->v[0]), "%s", name);
+		for (char *c = nm->v[nm->n]; *c != '\0'; c++)
+			*c = (char)tolower((unsigned char)*c);
+	}
+	nm->alias[nm->n++] = alias;
+}
+
+static int
+names_find(const struct names *nm, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nm->n; i++)
+		if (strcmp(nm->v[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Column references of e, by their last part, added to refs. */
+static void
+refs_of(const Expr *e, struct names *refs)
+{
+	size_t i;
+
+	if (e == NULL)
+		return;
+	switch (e->expr_type_case) {
+	case SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_ATTRIBUTE:
+		names_add(refs, e->unresolved_attribute->unparsed_identifier,
+		    false);
+		break;
+	case SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_FUNCTION:
+		for (i = 0; i < e->unresolved_function->n_arguments; i++)
+			refs_of(e->unresolved_function->arguments[i], refs);
+		break;
+	case SPARK__CONNECT__EXPRESSION__EXPR_TYPE_ALIAS:
+		refs_of(e->alias->expr, refs);
+		break;
+	case SPARK__CONNECT__EXPRESSION__EXPR_TYPE_CAST:
+		refs_of(e->cast->expr, refs);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+names_release(struct names *nm)
+{
+	free(nm->v);
+	free(nm->alias);
+}
+
+/*
+ * Where ORDER BY goes: 1 above the projection (it names only output
+ * columns), 0 below it (only input columns, none an alias), -1 neither.
+ */
+static int
+sort_place(Expr **items, size_t nitems,
+    Spark__Connect__Expression__SortOrder **order, size_t norder)
+{
+	struct names out = { 0 }, refs = { 0 };
+	size_t i;
+	int k, above = 1, alias = 0;
+
+	for (i = 0; i < nitems; i++) {
+		if (items[i]->expr_type_case ==
+		    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_ALIAS)
+			names_add(&out, items[i]->alias->name[0], true);
+		else if (items[i]->expr_type_case ==
+		    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_ATTRIBUTE)
+			names_add(&out,
+			    items[i]->unresolved_attribute->unparsed_identifier,
+			    false);
+		else if (items[i]->expr_type_case ==
+		    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_STAR)
+			out.star = true;
+	}
+	for (i = 0; i < norder; i++)
+		refs_of(order[i]->child, &refs);
+	for (i = 0; i < refs.n; i++) {
+		k = names_find(&out, refs.v[i]);
+		if (k < 0)
+			above = 0;
+		else if (out.alias[k])
+			alias = 1;
+	}
+	k = above || out.star ? 1 : alias ? -1 : 0;
+	names_release(&out);
+	names_release(&refs);
+	return k;
+}
+
 /* SELECT ... [FROM ...] [WHERE] [GROUP BY] [ORDER BY] [LIMIT] [OFFSET]. */
 static Rel *
 query(struct parser *p)
@@ -1692,14 +1828,18 @@ query(struct parser *p)
 	Spark__Connect__Expression__SortOrder **order = NULL;
 	size_t nitems = 0, ngroups = 0, norder = 0, i;
 	Rel *in = NULL, *r;
-	bool grouped = false, agg = false;
+	bool grouped = false, agg = false, distinct;
+	Rel *sort_below = NULL;
 	int32_t limit = -1, offset = -1;
+	int place = 1;
 
 	if (!deeper(p))
 		return NULL;
-	if (!accept_word(p, "select") || is_word(p, "distinct") ||
-	    is_word(p, "all") || is_op(p, "/*+"))
+	if (!accept_word(p, "select"))
 		goto nt;
+	distinct = accept_word(p, "distinct");
+	if (!distinct)
+		accept_word(p, "all");
 	if ((items = expr_list(p, &nitems, true)) == NULL)
 		goto fail;
 	if (accept_word(p, "from")) {
@@ -1755,6 +1895,49 @@ query(struct parser *p)
 	for (i = 0; i < nitems && !grouped; i++)
 		if (has_aggregate(items[i]))
 			agg = true;
+	/* DISTINCT: grouped by every item (Spark's Distinct). */
+	if (distinct) {
+		if (grouped || agg || p->depth != 1)
+			goto nt;
+		groups = sc_xcalloc(nitems, sizeof(*groups));
+		for (i = 0; i < nitems; i++) {
+			const Expr *g = items[i];
+			char name[32];
+
+			if (g->expr_type_case ==
+			    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_STAR)
+				goto nt;
+			if (g->expr_type_case ==
+			    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_ALIAS)
+				g = g->alias->expr;
+			if ((groups[ngroups] = expr_copy(g)) == NULL)
+				goto nt;
+			snprintf(name, sizeof(name), "_sc_group_%zu", i);
+			groups[ngroups] =
+			    alias_new(groups[ngroups], sc_xstrdup(name));
+			ngroups++;
+		}
+		grouped = true;
+	}
+	if (order != NULL && !grouped && !agg &&
+	    (place = sort_place(items, nitems, order, norder)) < 0)
+		goto nt;
+	if (order != NULL && place == 0) {
+		/* Sorted below the projection: by input columns. */
+		r = rel_new();
+		r->rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_SORT;
+		r->sort = sc_xmalloc(sizeof(*r->sort));
+		spark__connect__sort__init(r->sort);
+		r->sort->order = order;
+		r->sort->n_order = norder;
+		order = NULL;
+		norder = 0;
+		if (where != NULL || in == NULL) {
+			/* The filter goes under the sort: built below. */
+			r->sort->input = NULL;
+		}
+		sort_below = r;
+	}
 	/* ORDER BY an aggregate needs resolution against the aggregate. */
 	for (i = 0; i < norder && (grouped || agg); i++)
 		if (has_aggregate(order[i]->child))
@@ -1773,6 +1956,16 @@ query(struct parser *p)
 		if (in == NULL)
 			goto nt_r;
 		in = r;
+	}
+	if (sort_below != NULL) {
+		if (in == NULL) {
+			rel_free(sort_below);
+			sort_below = NULL;
+			goto nt;
+		}
+		sort_below->sort->input = in;
+		in = sort_below;
+		sort_below = NULL;
 	}
 	if (grouped || agg) {
 		if (in == NULL)
@@ -1842,6 +2035,7 @@ nt:
 fail_nt:
 	not_taken(p);
 fail:
+	rel_free(sort_below);
 	exprs_free(items, nitems);
 	exprs_free(groups, ngroups);
 	expr_free(where);

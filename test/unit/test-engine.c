@@ -1515,8 +1515,8 @@ test_tree_string(void)
 	if (rc == 0)
 		sc_engine_datatype_free(dt);
 	rel_free(r);
-	check(R_sql("SELECT count(*) AS n FROM g WHERE k = 'z'"), "n:long:notnull",
-	    "0;", "analysis did not run the DML");
+	check(R_sql("SELECT count(*) AS n FROM g WHERE k = 'z'"),
+	    "n:long:notnull", "0;", "analysis did not run the DML");
 	r = R_sql("CREATE TABLE never(x); SELECT 1");
 	rc = sc_engine_schema(c1, r, &dt, &err);
 	ok(rc == -1 && strcmp(err.errclass, "PARSE_SYNTAX_ERROR") == 0,
@@ -2203,7 +2203,8 @@ test_chains(void)
 	    "id >= 5 AND id >= 6 AND id >= 7 AND id >= 8 AND id >= 9 AND "
 	    "id >= 10 AND id >= 11 AND id >= 12 AND id >= 13 AND "
 	    "id >= 14 AND id >= 15 AND id >= 16 AND id >= 17");
-	check(R_sql(sql), "n:long:notnull", "83;", "range() with 18 constraints");
+	check(R_sql(sql), "n:long:notnull", "83;",
+	    "range() with 18 constraints");
 	free(sql);
 }
 
@@ -2465,6 +2466,155 @@ test_files(void)
 	rmdir(files_dir);
 }
 
+/* Rows of a SqlCommand's local relation, as on_batch() writes them. */
+static char *
+command_rows(const char *sql, struct sc_error *err)
+{
+	Spark__Connect__SqlCommand cmd;
+	Spark__Connect__Relation *out = NULL;
+	struct res r;
+	char *rows;
+
+	spark__connect__sql_command__init(&cmd);
+	cmd.sql = (char *)sql;
+	if (sc_engine_sql_command(c1, &cmd, &out, err) == -1)
+		return NULL;
+	if (out->rel_type_case != SC_REL_(LOCAL_RELATION)) {
+		sc_engine_relation_free(out);
+		return sc_xstrdup("(a query)");
+	}
+	res_init(&r);
+	if (out->local_relation->_data_case ==
+	    SPARK__CONNECT__LOCAL_RELATION___DATA_DATA)
+		on_batch(&r, out->local_relation->data.data,
+		    out->local_relation->data.len, 0, 0);
+	rows = sc_xstrdup(r.data.data != NULL ? (const char *)r.data.data : "");
+	res_release(&r);
+	sc_engine_relation_free(out);
+	return rows;
+}
+
+/*
+ * Spark SQL text: a query the parser takes has Spark's types and names;
+ * text it does not take keeps SQLite's answers; statements give Spark's
+ * rows; the analysis kinds that run no SQL.
+ */
+static void
+test_spark_sql(void)
+{
+	Spark__Connect__DataType *dt = NULL;
+	struct sc_engine_storage lv;
+	struct sc_error err;
+	char *text = NULL;
+	int32_t h1 = 0, h2 = 1;
+	bool same = false;
+	Rel *a, *b;
+
+	check(R_sql("SELECT 7 / 2 AS q, 1L AS l, 1.5 AS d, 'a' LIKE 'A' AS k"),
+	    "q:double:null,l:long:notnull,d:decimal(2,1):notnull,"
+	    "k:boolean:null",
+	    "3.5,1,1.5,false;", "Spark SQL: a query has Spark's types");
+	check(R_sql("SELECT 7 / 2 AS q FROM range(1) JOIN range(1)"),
+	    "q:long:null", "3;", "Spark SQL: a join still runs in SQLite");
+	check(R_sql("SELECT printf('%03d', 7) AS s"), "s:string:null", "007;",
+	    "Spark SQL: a function only SQLite has runs there");
+	check_err(c1, R_sql("SELECT typeof(1)"), "UNRESOLVED_ROUTINE",
+	    "Spark SQL: typeof() is refused, not SQLite's");
+	check_err(c1, R_sql("SELECT INTERVAL 1 DAY"),
+	    "UNSUPPORTED_FEATURE.SQL_SYNTAX", "Spark SQL: INTERVAL");
+	check(R_sql("SELECT k, count(*) AS n FROM (SELECT id % 2 AS k FROM "
+		    "range(5)) GROUP BY k ORDER BY k"),
+	    "k:long:null,n:long:notnull", "0,3;1,2;",
+	    "Spark SQL: GROUP BY keys are not in the output");
+	check(R_sql("SELECT * FROM VALUES (1, 'a'), (2, NULL) AS t(x, y)"),
+	    "x:integer:notnull,y:string:null", "1,a;2,null;",
+	    "Spark SQL: VALUES");
+
+	exec_sql(c1,
+	    "CREATE TABLE ss1 (a INT, b STRING) USING parquet "
+	    "OPTIONS (path 'x') COMMENT 'c'");
+	text = command_rows("DESCRIBE ss1", &err);
+	is_str(text, "a,int,null;b,string,null;", "DESCRIBE: Spark's rows");
+	free(text);
+	text = command_rows("SHOW TABLES LIKE 'ss1'", &err);
+	is_str(text, "default,ss1,false;", "SHOW TABLES: Spark's rows");
+	free(text);
+	text = command_rows("USE default", &err);
+	is_str(text, "", "USE default: no rows");
+	free(text);
+	is_int(command_rows("USE nodb", &err) == NULL, 1, "USE nodb fails");
+	is_str(err.errclass, "SCHEMA_NOT_FOUND", "USE nodb: class");
+	is_int(command_rows("SET x.y=1", &err) == NULL, 1,
+	    "SET without a session's settings fails");
+	is_str(err.errclass, "UNSUPPORTED_FEATURE.SQL_STATEMENT",
+	    "SET without a session's settings: class");
+	text = command_rows("CREATE OR REPLACE TEMP VIEW sv AS SELECT 7 / 2 AS "
+			    "q; CREATE OR REPLACE TEMPORARY VIEW sv AS "
+			    "SELECT 9 / 2 AS q",
+	    &err);
+	ok(text != NULL, "CREATE OR REPLACE TEMP VIEW twice: %s",
+	    text != NULL ? "" : err.msg);
+	free(text);
+	check(R_sql("SELECT q FROM sv"), "q:double:null", "4.5;",
+	    "a view's body keeps Spark's semantics");
+	text = command_rows("INSERT INTO TABLE ss1 VALUES (1, 'x'); INSERT "
+			    "OVERWRITE TABLE ss1 VALUES (2, 'y')",
+	    &err);
+	free(text);
+	check(R_sql("SELECT a, b FROM ss1"), "a:integer:null,b:string:null",
+	    "2,y;", "INSERT OVERWRITE replaces the rows");
+
+	ok(sc_engine_ddl_parse("a INT, b DECIMAL(10,2) NOT NULL", &dt, &err) ==
+		    0 &&
+		dt->kind_case == SC_DT_(STRUCT) && dt->struct_->n_fields == 2 &&
+		!dt->struct_->fields[1]->nullable,
+	    "ddl_parse: a schema");
+	sc_engine_datatype_free(dt);
+	dt = NULL;
+	ok(sc_engine_ddl_parse(" bigint ", &dt, &err) == 0 &&
+		dt->kind_case == SC_DT_(LONG),
+	    "ddl_parse: a bare type");
+	sc_engine_datatype_free(dt);
+	is_int(sc_engine_json_to_ddl("a INT", &text, &err), -1,
+	    "json_to_ddl: DDL is not JSON");
+	is_str(err.errclass, "INVALID_JSON_SCHEMA", "json_to_ddl: class");
+	ok(sc_engine_json_to_ddl("{\"type\":\"struct\",\"fields\":[{\"name\":"
+				 "\"a\",\"type\":\"long\",\"nullable\":"
+				 "false,\"metadata\":{}}]}",
+	       &text, &err) == 0,
+	    "json_to_ddl: a schema");
+	is_str(text, "a BIGINT NOT NULL", "json_to_ddl: Spark's DDL");
+	free(text);
+
+	a = R_range(0, 10);
+	b = R_range(0, 10);
+	b->common = sc_xmalloc(sizeof(*b->common));
+	spark__connect__relation_common__init(b->common);
+	b->common->_plan_id_case =
+	    SPARK__CONNECT__RELATION_COMMON___PLAN_ID_PLAN_ID;
+	b->common->plan_id = 42;
+	ok(sc_engine_same_semantics(a, b, &same, &err) == 0 && same,
+	    "same_semantics: plan ids do not count");
+	ok(sc_engine_semantic_hash(a, &h1, &err) == 0 &&
+		sc_engine_semantic_hash(b, &h2, &err) == 0 && h1 == h2,
+	    "semantic_hash: plan ids do not count");
+	lv.use_disk = true;
+	lv.use_memory = false;
+	lv.use_off_heap = false;
+	lv.deserialized = false;
+	lv.replication = 3;
+	ok(sc_engine_persist(c1, a, &lv, &err) == 0, "persist");
+	memset(&lv, 0, sizeof(lv));
+	ok(sc_engine_storage_level(c1, b, &lv, &err) == 0 && lv.use_disk &&
+		lv.replication == 3,
+	    "get_storage_level: the level persisted");
+	ok(sc_engine_storage_level(c2, b, &lv, &err) == 0 && !lv.use_disk &&
+		lv.replication == 1,
+	    "get_storage_level: another connection's is NONE");
+	rel_free(a);
+	rel_free(b);
+}
+
 int
 main(void)
 {
@@ -2501,6 +2651,7 @@ main(void)
 	test_chains();
 	test_limits();
 	test_files();
+	test_spark_sql();
 	sc_engine_conn_free(c1);
 	sc_engine_conn_free(c2);
 	sc_engine_free(eng);

@@ -118,8 +118,7 @@ table_plan(struct table *t, struct sc_eplan *p)
 	p->raw = false;
 	p->cols = t->cols;
 	p->ncols = t->ncols;
-	t->cols = NULL;
-	t->ncols = 0;
+	t->cols = NULL; /* t->ncols stays: it counts the cells to free */
 }
 
 /* A statement with no result: zero columns, zero rows. */

@@ -119,6 +119,8 @@ struct dialect {
 	size_t nsig;
 };
 
+static size_t skip_table_clause(struct dialect *d, size_t i);
+
 /* Index of the next non-space token after i that ends the statement. */
 static size_t
 stmt_end(const struct dialect *d, size_t i)
@@ -196,6 +198,76 @@ view_body(struct dialect *d, size_t i, struct sc_buf *out)
 }
 
 /*
+ * CREATE [OR REPLACE] TABLE name [clauses] AS query, the name at tokens
+ * [k, e): when the Spark SQL parser takes the query, the table is
+ * created with the query's column types and filled with its rows as
+ * Spark computes them ("CREATE TABLE name (c type, ...); INSERT INTO
+ * name SELECT ...").  The index after the statement, or 0 to leave it
+ * to SQLite.
+ */
+static size_t
+ctas(struct dialect *d, size_t k, size_t e, bool replace, struct sc_buf *out)
+{
+	struct token *t = d->t;
+	struct sc_ecol *cols = NULL;
+	struct sc_buf text;
+	struct sc_eplan p;
+	size_t i, j, end, ncols = 0, after;
+	int rc;
+
+	if (d->x == NULL || d->rc == -1)
+		return 0;
+	/* The storage clauses, then AS. */
+	j = e < d->n && t[e].kind == T_SPACE ? next_sig(t, d->n, e) : e;
+	while (j < d->n && (after = skip_table_clause(d, j)) != 0)
+		j = t[after].kind == T_SPACE ? next_sig(t, d->n, after) : after;
+	if (j >= d->n || !word_is(d->s, &t[j], "as"))
+		return 0;
+	j = next_sig(t, d->n, j);
+	end = stmt_end(d, j);
+	sc_buf_init(&text, SC_BUF_UNLIMITED);
+	copy_span(d, j, end, &text);
+	sc_buf_addch(&text, '\0', NULL);
+	sc_eplan_init(&p);
+	rc = sc_eng_translate_text(d->x, (const char *)text.data, &p, d->err);
+	sc_buf_release(&text);
+	if (rc == 1 && p.kind == SC_EPLAN_SQL)
+		rc = sc_eng_exec_plan(d->x, &p, NULL, NULL, true, &cols, &ncols,
+			 d->err) == -1
+		    ? -1
+		    : 1;
+	else if (rc == 1)
+		rc = 0;
+	if (rc == -1)
+		d->rc = -1;
+	if (rc == 1) {
+		if (replace) {
+			sc_buf_addstr(out, "DROP TABLE IF EXISTS ", NULL);
+			copy_span(d, k, e, out);
+			sc_buf_addstr(out, "; ", NULL);
+		}
+		sc_buf_addstr(out, "CREATE TABLE ", NULL);
+		copy_span(d, k, e, out);
+		sc_buf_addstr(out, " (", NULL);
+		for (i = 0; i < ncols; i++) {
+			if (i > 0)
+				sc_buf_addstr(out, ", ", NULL);
+			sc_eng_quote_ident(out, cols[i].name);
+			sc_buf_addch(out, ' ', NULL);
+			sc_eng_type_decl(&cols[i].type, out);
+		}
+		sc_buf_addstr(out, "); INSERT INTO ", NULL);
+		copy_span(d, k, e, out);
+		sc_buf_addstr(out, " SELECT * FROM (", NULL);
+		sc_buf_add(out, p.sql.data, p.sql.len, NULL);
+		sc_buf_addstr(out, ")", NULL);
+	}
+	sc_ecols_free(cols, ncols);
+	sc_eplan_release(&p);
+	return rc == 0 ? 0 : end;
+}
+
+/*
  * Spark's statement forms SQLite lacks, at the statement's first token
  * i: CREATE OR REPLACE [TEMP] VIEW and TABLE (a DROP ... IF EXISTS
  * first), INSERT OVERWRITE (a DELETE first), INSERT INTO TABLE, DROP
@@ -226,9 +298,13 @@ rewrite_head(struct dialect *d, size_t i, struct sc_buf *out)
 		}
 		if (j >= d->n)
 			return 0;
-		if (word_is(s, &t[j], "table") && replace && !temp) {
+		if (word_is(s, &t[j], "table") && !temp) {
 			k = next_sig(t, d->n, j);
 			if ((e = name_end(d, k)) == 0)
+				return 0;
+			if ((body = ctas(d, k, e, replace, out)) != 0)
+				return body;
+			if (!replace)
 				return 0;
 			sc_buf_addstr(out, "DROP TABLE IF EXISTS ", NULL);
 			copy_span(d, k, e, out);

@@ -665,36 +665,50 @@ sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_eparams *p,
 
 /* ---- Spark SQL text (sqlparse.c) ---------------------------------- */
 
-/* Drop the first n columns of p (SQL GROUP BY keys; see sqlparse.h). */
+/* Whether name is a hidden column of a parsed query (sqlparse.h). */
+static bool
+hidden_col(const char *name)
+{
+	return strncmp(name, "_sc_group_", 10) == 0 ||
+	    strncmp(name, "_sc_agg_", 8) == 0;
+}
+
+/* Drop the hidden columns of p: GROUP BY keys and lifted aggregates. */
 static int
-drop_leading(struct sc_ectx *x, struct sc_eplan *p, size_t n,
-    struct sc_error *err)
+drop_hidden(struct sc_ectx *x, struct sc_eplan *p, struct sc_error *err)
 {
 	struct sc_buf sql;
-	size_t i;
+	size_t i, n = 0;
 
 	if (p->kind != SC_EPLAN_SQL)
 		return 0;
 	if (sc_eng_plan_columns(x, p, err) == -1)
 		return -1;
-	if (p->ncols <= n)
-		return 0;
 	sc_buf_init(&sql, SC_BUF_UNLIMITED);
 	sc_buf_addstr(&sql, "SELECT ", NULL);
-	for (i = n; i < p->ncols; i++) {
-		if (i > n)
+	for (i = 0; i < p->ncols; i++) {
+		if (hidden_col(p->cols[i].name))
+			continue;
+		if (n++ > 0)
 			sc_buf_addstr(&sql, ", ", NULL);
 		sc_eng_quote_ident(&sql, p->cols[i].name);
+	}
+	if (n == p->ncols || n == 0) {
+		sc_buf_release(&sql);
+		return 0;
 	}
 	sc_buf_addstr(&sql, " FROM (", NULL);
 	sc_buf_add(&sql, p->sql.data, p->sql.len, NULL);
 	sc_buf_addstr(&sql, ")", NULL);
 	sc_buf_release(&p->sql);
 	p->sql = sql;
-	for (i = 0; i < n; i++)
-		free(p->cols[i].name);
-	memmove(p->cols, p->cols + n, (p->ncols - n) * sizeof(*p->cols));
-	p->ncols -= n;
+	for (i = 0, n = 0; i < p->ncols; i++) {
+		if (hidden_col(p->cols[i].name))
+			free(p->cols[i].name);
+		else
+			p->cols[n++] = p->cols[i];
+	}
+	p->ncols = n;
 	return 0;
 }
 
@@ -759,65 +773,78 @@ sqlite_routine(const struct sc_error *e, bool *differs)
 	return true;
 }
 
-/*
- * Translate root.  A root sql relation without parameters whose text
- * the Spark SQL parser takes runs as the plan it parses to, so types,
- * names and functions are Spark's as for a DataFrame; other text goes
- * to SQLite through engine_dialect.c as before.
- */
-static int
-translate_root(struct sc_ectx *x, const Spark__Connect__Relation *root,
+int
+sc_eng_spark_sql(struct sc_ectx *x, const Spark__Connect__SQL *q,
     struct sc_eplan *p, struct sc_error *err)
 {
 	Spark__Connect__Relation *parsed = NULL;
-	const Spark__Connect__SQL *q;
 	struct sc_error e, e2;
 	size_t hidden = 0;
 	bool differs;
 	int rc;
 
-	if (root == NULL || root->rel_type_case != SC_REL_(SQL) ||
-	    (q = root->sql) == NULL || q->query == NULL || q->n_args != 0 ||
+	if (q == NULL || q->query == NULL || q->n_args != 0 ||
 	    q->n_pos_args != 0 || q->n_named_arguments != 0 ||
 	    q->n_pos_arguments != 0)
-		return sc_eng_translate(x, root, p, err);
+		return 0;
 	switch (sc_sqlparse(q->query, &parsed, &hidden, err)) {
 	case SC_SQLPARSE_ERROR:
 		return -1;
 	case SC_SQLPARSE_OK:
-		rc = sc_eng_translate(x, parsed, p, &e);
-		protobuf_c_message_free_unpacked(&parsed->base, NULL);
-		if (rc == 0 && hidden > 0)
-			rc = drop_leading(x, p, hidden, err);
-		else if (rc == -1 && sqlite_routine(&e, &differs)) {
-			/* A function only SQLite has: its dialect, as before. */
-			sc_eplan_release(p);
-			sc_eplan_init(p);
-			rc = sc_eng_translate(x, root, p, err);
-			/*
-			 * SQLite's refusal of a function stands; a syntax
-			 * error means the text is Spark's: the translator's
-			 * error.  A function SQLite answers otherwise than
-			 * Spark is refused.
-			 */
-			if (rc == 0 && sc_eng_check_sql(x, p, &e2) == -1) {
-				if (err != NULL)
-					*err = strcmp(e2.errclass,
-						   "PARSE_SYNTAX_ERROR") == 0
-					    ? e
-					    : e2;
-				rc = -1;
-			} else if (rc == 0 && differs) {
-				if (err != NULL)
-					*err = e;
-				rc = -1;
-			}
-		} else if (rc == -1 && err != NULL)
-			*err = e;
-		return rc;
+		break;
 	default:
-		return sc_eng_translate(x, root, p, err);
+		return 0;
 	}
+	rc = sc_eng_translate(x, parsed, p, &e);
+	protobuf_c_message_free_unpacked(&parsed->base, NULL);
+	if (rc == 0)
+		return hidden == 0 || drop_hidden(x, p, err) == 0 ? 1 : -1;
+	if (!sqlite_routine(&e, &differs)) {
+		if (err != NULL)
+			*err = e;
+		return -1;
+	}
+	/* A function only SQLite has: the text as SQLite runs it. */
+	sc_eplan_release(p);
+	sc_eplan_init(p);
+	p->raw = true;
+	if (sc_eng_dialect(x, q->query, &p->sql, err) == -1)
+		return -1;
+	/*
+	 * SQLite's refusal of a function stands; a syntax error means the
+	 * text is Spark's: the translator's error.  A function SQLite
+	 * answers otherwise than Spark is refused.
+	 */
+	if (sc_eng_check_sql(x, p, &e2) == -1) {
+		if (err != NULL)
+			*err = strcmp(e2.errclass, "PARSE_SYNTAX_ERROR") == 0
+			    ? e
+			    : e2;
+		return -1;
+	}
+	if (differs) {
+		if (err != NULL)
+			*err = e;
+		return -1;
+	}
+	return 1;
+}
+
+/*
+ * Translate root.  A root sql relation whose text the Spark SQL parser
+ * takes runs as the plan it parses to (sc_eng_spark_sql()); anything
+ * else as before.
+ */
+static int
+translate_root(struct sc_ectx *x, const Spark__Connect__Relation *root,
+    struct sc_eplan *p, struct sc_error *err)
+{
+	int rc;
+
+	if (root != NULL && root->rel_type_case == SC_REL_(SQL) &&
+	    (rc = sc_eng_spark_sql(x, root->sql, p, err)) != 0)
+		return rc == 1 ? 0 : -1;
+	return sc_eng_translate(x, root, p, err);
 }
 
 int

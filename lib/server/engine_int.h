@@ -337,6 +337,16 @@ int sc_eng_check_sql(struct sc_ectx *x, const struct sc_eplan *p,
     struct sc_error *err);
 
 /*
+ * engine.c: the Spark SQL text of q (without parameters) as the plan the
+ * Spark SQL parser makes of it, translated into p: 1; 0 when the parser
+ * does not take it (go on with sc_eng_dialect()); -1 (err set).  A root
+ * sql relation goes through it; engine_plan.c's sql relation case may
+ * call it first too, so spark.sql(q).filter(...) gets the same answers.
+ */
+int sc_eng_spark_sql(struct sc_ectx *x, const Spark__Connect__SQL *q,
+    struct sc_eplan *p, struct sc_error *err);
+
+/*
  * engine.c: translate the Spark SQL query text as the plan the Spark SQL
  * parser makes of it: 1 (p filled), 0 when the parser does not take it,
  * -1 (err set).

@@ -1820,11 +1820,84 @@ sort_place(Expr **items, size_t nitems,
 	return k;
 }
 
+static bool
+is_aggregate_call(const Expr *e)
+{
+	size_t i;
+
+	if (e->expr_type_case !=
+	    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_FUNCTION)
+		return false;
+	for (i = 0; i < sizeof(aggregates) / sizeof(aggregates[0]); i++)
+		if (strcmp(e->unresolved_function->function_name,
+			aggregates[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Items of an aggregate added for HAVING and ORDER BY. */
+struct lifted {
+	Expr ***items;
+	size_t *nitems;
+	size_t n;
+};
+
+/*
+ * In *ep (a HAVING condition or an ORDER BY key over an aggregate):
+ * every aggregate call becomes a hidden aggregate column _sc_agg_N,
+ * and a column that is a GROUP BY key its hidden key column
+ * _sc_group_N, as Spark resolves them against the aggregate.
+ */
+static void
+lift(Expr **ep, struct lifted *l, Expr **groups, size_t ngroups)
+{
+	Expr *e = *ep, *g;
+	char name[32];
+	size_t i;
+
+	switch (e->expr_type_case) {
+	case SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_FUNCTION:
+		if (is_aggregate_call(e)) {
+			snprintf(name, sizeof(name), "_sc_agg_%zu", l->n++);
+			*l->items = sc_xreallocarray(*l->items, *l->nitems + 1,
+			    sizeof(**l->items));
+			(*l->items)[(*l->nitems)++] =
+			    alias_new(e, sc_xstrdup(name));
+			*ep = attr_new(name);
+			return;
+		}
+		for (i = 0; i < e->unresolved_function->n_arguments; i++)
+			lift(&e->unresolved_function->arguments[i], l, groups,
+			    ngroups);
+		return;
+	case SPARK__CONNECT__EXPRESSION__EXPR_TYPE_CAST:
+		lift(&e->cast->expr, l, groups, ngroups);
+		return;
+	case SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_ATTRIBUTE:
+		for (i = 0; i < ngroups; i++) {
+			g = groups[i]->alias->expr;
+			if (g->expr_type_case ==
+				SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_ATTRIBUTE &&
+			    strcasecmp(
+				g->unresolved_attribute->unparsed_identifier,
+				e->unresolved_attribute->unparsed_identifier) ==
+				0) {
+				expr_free(e);
+				*ep = attr_new(groups[i]->alias->name[0]);
+				return;
+			}
+		}
+		return;
+	default:
+		return;
+	}
+}
+
 /* SELECT ... [FROM ...] [WHERE] [GROUP BY] [ORDER BY] [LIMIT] [OFFSET]. */
 static Rel *
 query(struct parser *p)
 {
-	Expr **items = NULL, **groups = NULL, *where = NULL;
+	Expr **items = NULL, **groups = NULL, *where = NULL, *having = NULL;
 	Spark__Connect__Expression__SortOrder **order = NULL;
 	size_t nitems = 0, ngroups = 0, norder = 0, i;
 	Rel *in = NULL, *r;
@@ -1875,9 +1948,15 @@ query(struct parser *p)
 			groups[i] = alias_new(groups[i], sc_xstrdup(name));
 		}
 	}
-	if (is_word(p, "having") || is_word(p, "window") ||
-	    is_word(p, "qualify") || is_word(p, "cluster") ||
-	    is_word(p, "distribute") || is_word(p, "sort"))
+	if (accept_word(p, "having")) {
+		if (p->depth != 1)
+			goto nt;
+		if ((having = expr(p)) == NULL)
+			goto fail;
+	}
+	if (is_word(p, "window") || is_word(p, "qualify") ||
+	    is_word(p, "cluster") || is_word(p, "distribute") ||
+	    is_word(p, "sort"))
 		goto nt;
 	if (accept_word(p, "order")) {
 		if (!accept_word(p, "by") ||
@@ -1938,12 +2017,25 @@ query(struct parser *p)
 		}
 		sort_below = r;
 	}
-	/* ORDER BY an aggregate needs resolution against the aggregate. */
-	for (i = 0; i < norder && (grouped || agg); i++)
-		if (has_aggregate(order[i]->child))
+	if (having != NULL && !grouped && !agg) {
+		/* HAVING without GROUP BY or aggregates: one group. */
+		if (!has_aggregate(having))
 			goto nt;
-	if (grouped)
-		p->hidden = ngroups;
+		agg = true;
+	}
+	/* HAVING and ORDER BY are resolved against the aggregate. */
+	if (grouped || agg) {
+		struct lifted l = { &items, &nitems, 0 };
+
+		if (p->depth != 1 && (having != NULL || order != NULL))
+			goto nt;
+		if (having != NULL)
+			lift(&having, &l, groups, ngroups);
+		for (i = 0; i < norder; i++)
+			lift(&order[i]->child, &l, groups, ngroups);
+		if (l.n > 0 || grouped)
+			p->hidden = ngroups + l.n;
+	}
 	/* Build from the inside out. */
 	if (where != NULL) {
 		r = rel_new();
@@ -1995,6 +2087,16 @@ query(struct parser *p)
 		nitems = 0;
 	}
 	in = r;
+	if (having != NULL) {
+		r = rel_new();
+		r->rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_FILTER;
+		r->filter = sc_xmalloc(sizeof(*r->filter));
+		spark__connect__filter__init(r->filter);
+		r->filter->input = in;
+		r->filter->condition = having;
+		having = NULL;
+		in = r;
+	}
 	if (order != NULL) {
 		r = rel_new();
 		r->rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_SORT;
@@ -2036,6 +2138,7 @@ fail_nt:
 	not_taken(p);
 fail:
 	rel_free(sort_below);
+	expr_free(having);
 	exprs_free(items, nitems);
 	exprs_free(groups, ngroups);
 	expr_free(where);

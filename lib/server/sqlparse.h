@@ -65,10 +65,11 @@ enum sc_sqlparse_rc {
  * holds something outside the grammar (joins, set operations, CTEs,
  * window functions, subquery expressions, parameters, statements ...)
  * and is left to SQLite.  ERROR: Spark syntax whose Spark answer sc-serve
- * cannot give (UNSUPPORTED_FEATURE naming it).  With GROUP BY, *out is
- * an aggregate whose first *hidden output columns are the grouping keys
- * (aliased _sc_group_N), which the caller drops: Spark's SQL output is
- * the select list only.
+ * cannot give (UNSUPPORTED_FEATURE naming it).  With GROUP BY, HAVING
+ * or ORDER BY over an aggregate, *out's output has *hidden columns more
+ * than the select list: the grouping keys (_sc_group_N) and aggregates
+ * HAVING and ORDER BY need (_sc_agg_N), which the caller drops, since
+ * Spark's SQL output is the select list only.
  */
 enum sc_sqlparse_rc sc_sqlparse(const char *src, Spark__Connect__Relation **out,
     size_t *hidden, struct sc_error *err);

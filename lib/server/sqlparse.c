@@ -43,7 +43,15 @@ struct parser {
 	int fail; /* 0, or enum sc_sqlparse_rc of the failure */
 	struct sc_error *err;
 	int depth;
-	size_t hidden; /* leading output columns to drop (GROUP BY keys) */
+	size_t hidden; /* hidden output columns (see sqlparse.h) */
+	struct cte *ctes; /* WITH name AS (query), ... */
+	size_t nctes;
+};
+
+/* A common table expression, inlined where it is named. */
+struct cte {
+	char *name;
+	Spark__Connect__Relation *rel;
 };
 
 /* ------------------------------------------------------------------ */
@@ -299,6 +307,20 @@ rel_free(Rel *r)
 {
 	if (r != NULL)
 		protobuf_c_message_free_unpacked(&r->base, NULL);
+}
+
+/* A deep copy of r, or NULL. */
+static Rel *
+rel_copy(const Rel *r)
+{
+	size_t len = protobuf_c_message_get_packed_size(&r->base);
+	uint8_t *buf = sc_xmalloc(len > 0 ? len : 1);
+	Rel *copy;
+
+	protobuf_c_message_pack(&r->base, buf);
+	copy = spark__connect__relation__unpack(NULL, len, buf);
+	free(buf);
+	return copy;
 }
 
 static Spark__Connect__Expression__Literal *
@@ -1445,6 +1467,7 @@ from_item(struct parser *p)
 	struct sc_buf b;
 	Rel *r;
 	char *alias;
+	size_t k;
 
 	if (accept_word(p, "values"))
 		return values_rel(p);
@@ -1474,6 +1497,19 @@ from_item(struct parser *p)
 			(tok_word(t, "csv") || tok_word(t, "json") ||
 			    tok_word(t, "text") || tok_word(t, "parquet"))))
 			return not_taken(p);
+		for (k = 0; k < p->nctes && !tok_op(peek(p, 1), "."); k++) {
+			char *name = ident_text(t);
+			bool match = strcasecmp(name, p->ctes[k].name) == 0;
+
+			free(name);
+			if (!match)
+				continue;
+			p->i++;
+			if ((r = rel_copy(p->ctes[k].rel)) == NULL)
+				return not_taken(p);
+			r = alias_rel(r, sc_xstrdup(p->ctes[k].name));
+			goto aliased;
+		}
 		sc_buf_init(&b, SC_BUF_UNLIMITED);
 		add_part(&b, t);
 		p->i++;
@@ -1499,6 +1535,7 @@ from_item(struct parser *p)
 	} else {
 		return not_taken(p);
 	}
+aliased:
 	if (is_op(p, "(")) {
 		rel_free(r);
 		return not_taken(p);
@@ -2434,6 +2471,51 @@ out:
 	return r;
 }
 
+/*
+ * WITH name [(a, b)] AS (query), ... after the keyword: each query is
+ * kept, and inlined where a FROM item names it, as Spark substitutes a
+ * non-recursive CTE.  False (p->fail set) when not taken.
+ */
+static bool
+with_clause(struct parser *p)
+{
+	struct cte c;
+
+	if (is_word(p, "recursive")) {
+		not_taken(p);
+		return false;
+	}
+	for (;;) {
+		const struct sc_sqltok *t = cur(p);
+
+		if ((t->kind != SC_TK_WORD || is_reserved(t)) &&
+		    t->kind != SC_TK_QIDENT) {
+			not_taken(p);
+			return false;
+		}
+		c.name = ident_text(t);
+		p->i++;
+		/* A CTE's own GROUP BY keys could not be hidden: deeper. */
+		p->depth++;
+		c.rel = NULL;
+		if (is_op(p, "(") || !accept_word(p, "as") ||
+		    !expect_op(p, "(") || !is_word(p, "select") ||
+		    (c.rel = query(p)) == NULL || !expect_op(p, ")")) {
+			p->depth--;
+			free(c.name);
+			rel_free(c.rel);
+			not_taken(p);
+			return false;
+		}
+		p->depth--;
+		p->ctes =
+		    sc_xreallocarray(p->ctes, p->nctes + 1, sizeof(*p->ctes));
+		p->ctes[p->nctes++] = c;
+		if (!accept_op(p, ","))
+			return true;
+	}
+}
+
 enum sc_sqlparse_rc
 sc_sqlparse(const char *src, Spark__Connect__Relation **out, size_t *hidden,
     struct sc_error *err)
@@ -2452,10 +2534,14 @@ sc_sqlparse(const char *src, Spark__Connect__Relation **out, size_t *hidden,
 			sc_sqllex_free(p.t, p.n);
 			return SC_SQLPARSE_NOT_TAKEN;
 		}
+	r = NULL;
+	if (accept_word(&p, "with") && !with_clause(&p))
+		goto parsed;
 	if (accept_word(&p, "values"))
 		r = values_rel(&p);
 	else
 		r = query(&p);
+parsed:
 	while (r != NULL && accept_op(&p, ";"))
 		;
 	if (r != NULL && cur(&p)->kind != SC_TK_EOF) {
@@ -2465,6 +2551,11 @@ sc_sqlparse(const char *src, Spark__Connect__Relation **out, size_t *hidden,
 			p.fail = SC_SQLPARSE_NOT_TAKEN;
 	}
 	sc_sqllex_free(p.t, p.n);
+	for (i = 0; i < p.nctes; i++) {
+		free(p.ctes[i].name);
+		rel_free(p.ctes[i].rel);
+	}
+	free(p.ctes);
 	if (r == NULL)
 		return p.fail == SC_SQLPARSE_ERROR ? SC_SQLPARSE_ERROR
 						   : SC_SQLPARSE_NOT_TAKEN;

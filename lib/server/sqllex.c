@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/xmem.h"
 #include "core/banned.h"
@@ -158,7 +159,7 @@ int
 sc_sqllex(const char *src, struct sc_sqltok **tokp, size_t *np)
 {
 	struct sc_sqltok *v = NULL, t;
-	size_t n = 0, i;
+	size_t n = 0, cap = 0, i;
 	const char *s = src, *e;
 
 	for (;;) {
@@ -229,7 +230,10 @@ sc_sqllex(const char *src, struct sc_sqltok **tokp, size_t *np)
 				}
 		}
 		t.n = (size_t)(e - t.s);
-		v = sc_xreallocarray(v, n + 1, sizeof(*v));
+		if (n == cap) {
+			cap = cap == 0 ? 64 : cap * 2;
+			v = sc_xreallocarray(v, cap, sizeof(*v));
+		}
 		v[n++] = t;
 		if (t.kind == SC_TK_EOF)
 			break;
@@ -252,4 +256,20 @@ sc_sqllex_free(struct sc_sqltok *v, size_t n)
 		if (v[i].kind == SC_TK_STRING || v[i].kind == SC_TK_QIDENT)
 			sc_buf_release(&v[i].text);
 	free(v);
+}
+
+bool
+sc_sqllex_first_word(const char *src, const char *const *words)
+{
+	const char *s = skip(src);
+	size_t n = 0, i;
+
+	if (s == NULL)
+		return false;
+	while (word_char(s[n]))
+		n++;
+	for (i = 0; words[i] != NULL; i++)
+		if (strlen(words[i]) == n && strncasecmp(s, words[i], n) == 0)
+			return true;
+	return false;
 }

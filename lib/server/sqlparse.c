@@ -2520,10 +2520,15 @@ enum sc_sqlparse_rc
 sc_sqlparse(const char *src, Spark__Connect__Relation **out, size_t *hidden,
     struct sc_error *err)
 {
+	static const char *const starts[] = { "select", "values", "with",
+		NULL };
 	struct parser p;
 	Rel *r;
 	size_t i;
 
+	/* Statements (a long INSERT) are not read twice. */
+	if (!sc_sqllex_first_word(src, starts))
+		return SC_SQLPARSE_NOT_TAKEN;
 	memset(&p, 0, sizeof(p));
 	p.src = src;
 	p.err = err;

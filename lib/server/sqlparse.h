@@ -51,6 +51,11 @@ struct sc_sqltok {
  */
 int sc_sqllex(const char *src, struct sc_sqltok **tokp, size_t *np);
 void sc_sqllex_free(struct sc_sqltok *v, size_t n);
+/*
+ * Whether src (after spaces and comments) starts with one of the words
+ * (NULL-terminated list, any case), without reading the rest of it.
+ */
+bool sc_sqllex_first_word(const char *src, const char *const *words);
 
 /* What sc_sqlparse() did. */
 enum sc_sqlparse_rc {

@@ -655,9 +655,14 @@ int
 sc_eng_statement(struct sc_ectx *x, const char *text, struct sc_eplan *p,
     struct sc_error *err)
 {
+	static const char *const starts[] = { "show", "describe", "desc", "set",
+		"reset", "explain", "use", "create", "drop", "cache", "uncache",
+		"clear", "refresh", NULL };
 	struct stmt s;
 	int rc;
 
+	if (!sc_sqllex_first_word(text, starts))
+		return 0;
 	memset(&s, 0, sizeof(s));
 	s.x = x;
 	s.src = text;

@@ -392,8 +392,8 @@ int sc_engine_type_name(const Spark__Connect__DataType *t, struct sc_buf *out,
  */
 int sc_engine_same_semantics(const Spark__Connect__Relation *a,
     const Spark__Connect__Relation *b, bool *same, struct sc_error *err);
-int sc_engine_semantic_hash(const Spark__Connect__Relation *root,
-    int32_t *hash, struct sc_error *err);
+int sc_engine_semantic_hash(const Spark__Connect__Relation *root, int32_t *hash,
+    struct sc_error *err);
 int sc_engine_input_files(const Spark__Connect__Relation *root, char ***files,
     size_t *n, struct sc_error *err);
 int sc_engine_ddl_parse(const char *ddl, Spark__Connect__DataType **out,
@@ -414,8 +414,8 @@ struct sc_engine_storage {
 	int32_t replication;
 };
 int sc_engine_persist(struct sc_engine_conn *c,
-    const Spark__Connect__Relation *root,
-    const struct sc_engine_storage *level, struct sc_error *err);
+    const Spark__Connect__Relation *root, const struct sc_engine_storage *level,
+    struct sc_error *err);
 int sc_engine_unpersist(struct sc_engine_conn *c,
     const Spark__Connect__Relation *root, struct sc_error *err);
 int sc_engine_storage_level(struct sc_engine_conn *c,

@@ -70,17 +70,16 @@ static const struct spark_setting {
 	{ "spark.sql.execution.pandas.inferPandasDictAsMap", "false", false },
 	{ "spark.sql.execution.pandas.structHandlingMode", "legacy", false },
 	{ "spark.sql.execution.pythonUDF.arrow.enabled", "false", false },
-	{ "spark.sql.execution.pyspark.udf.simplifiedTraceback.enabled",
-	    "true", false },
+	{ "spark.sql.execution.pyspark.udf.simplifiedTraceback.enabled", "true",
+	    false },
 	{ "spark.sql.legacy.timeParserPolicy", "CORRECTED", true },
 	{ "spark.sql.mapKeyDedupPolicy", "EXCEPTION", true },
-	{ "spark.sql.pyspark.inferNestedDictAsStruct.enabled", "false",
-	    false },
+	{ "spark.sql.pyspark.inferNestedDictAsStruct.enabled", "false", false },
 	{ "spark.sql.pyspark.jvmStacktrace.enabled", "false", false },
 	{ "spark.sql.pyspark.legacy.inferArrayTypeFromFirstElement.enabled",
 	    "false", false },
-	{ "spark.sql.pyspark.legacy.inferMapTypeFromFirstPair.enabled",
-	    "false", false },
+	{ "spark.sql.pyspark.legacy.inferMapTypeFromFirstPair.enabled", "false",
+	    false },
 	{ "spark.sql.repl.eagerEval.enabled", "false", false },
 	{ "spark.sql.repl.eagerEval.maxNumRows", "20", false },
 	{ "spark.sql.repl.eagerEval.truncate", "20", false },
@@ -604,8 +603,7 @@ sql_unset(void *owner, const char *key, struct sc_error *err)
 }
 
 static void
-sql_each(void *owner, void (*fn)(const char *, const char *, void *),
-    void *arg)
+sql_each(void *owner, void (*fn)(const char *, const char *, void *), void *arg)
 {
 	struct sc_session *s = owner;
 	struct all a;

@@ -108,8 +108,8 @@ static const struct {
 	bool keep;
 	const char *extra; /* a further parameter Spark gives, or NULL */
 } params[] = {
-	{ "ARTIFACT_ALREADY_EXISTS", "normalizedRemoteRelativePath", '`',
-	    false, NULL },
+	{ "ARTIFACT_ALREADY_EXISTS", "normalizedRemoteRelativePath", '`', false,
+	    NULL },
 	{ "CANNOT_MODIFY_CONFIG", "key", '"', true, NULL },
 	{ "INVALID_ARTIFACT_PATH", "name", '`', false, NULL },
 	{ "INVALID_HANDLE", "handle", '`', false, NULL },

@@ -220,7 +220,9 @@ ctas(struct dialect *d, size_t k, size_t e, bool replace, struct sc_buf *out)
 	/* The storage clauses, then AS. */
 	j = e < d->n && t[e].kind == T_SPACE ? next_sig(t, d->n, e) : e;
 	while (j < d->n && (after = skip_table_clause(d, j)) != 0)
-		j = t[after].kind == T_SPACE ? next_sig(t, d->n, after) : after;
+		j = after < d->n && t[after].kind == T_SPACE
+		    ? next_sig(t, d->n, after)
+		    : after;
 	if (j >= d->n || !word_is(d->s, &t[j], "as"))
 		return 0;
 	j = next_sig(t, d->n, j);

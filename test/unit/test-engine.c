@@ -2563,6 +2563,11 @@ test_spark_sql(void)
 	free(text);
 	check(R_sql("SELECT a, b FROM ss1"), "a:integer:null,b:string:null",
 	    "2,y;", "INSERT OVERWRITE replaces the rows");
+	/* A storage clause that ends the text (read past it once). */
+	is_int(command_rows("CREATE TABLE ss2 USING parquet", &err) == NULL, 1,
+	    "CREATE TABLE with a clause and nothing else fails");
+	is_str(err.errclass, "PARSE_SYNTAX_ERROR",
+	    "CREATE TABLE with a clause and nothing else: class");
 
 	ok(sc_engine_ddl_parse("a INT, b DECIMAL(10,2) NOT NULL", &dt, &err) ==
 		    0 &&

@@ -715,11 +715,10 @@ drop_hidden(struct sc_ectx *x, struct sc_eplan *p, struct sc_error *err)
 /*
  * Functions SQLite has under a name whose Spark function answers
  * differently (typeof(1) is 'integer' there, 'int' in Spark; hex() of a
- * number, char(), date('now'), ...): text calling them is refused
- * rather than given SQLite's answer.
+ * number, date('now'), ...): text calling them is refused rather than
+ * given SQLite's answer.  char(n) is Spark's for n below 256, its use.
  */
 static const char *const sqlite_differs[] = {
-	"char",
 	"date",
 	"datetime",
 	"format",

@@ -178,7 +178,7 @@ setup() {
 
 @test "--analyze of SQL" {
 	run -0 sc-exec --analyze "SELECT 'x' AS s, 1.5 AS d"
-	[ "$output" = "$(printf 'name,type,nullable\ns,string,true\nd,double,true')" ]
+	[ "$output" = "$(printf 'name,type,nullable\ns,string,false\nd,"decimal(2,1)",false')" ]
 }
 
 @test "-q hides warnings; --no-progress wins over --progress" {

@@ -253,7 +253,7 @@ server_alive() {
 	done
 	# LIKE stayed case-sensitive.
 	run -0 sc-exec --format csv --no-header "SELECT 'a' LIKE 'A'"
-	[ "$output" = 0 ]
+	[ "$output" = false ]
 	run -0 sc-exec 'DROP TABLE pt'
 	[ -z "$(ls -A "$DIR")" ]
 }

@@ -500,8 +500,10 @@ split() {
 	op=$(new_id)
 	mkfifo "$fifo"
 	# A query streaming rows to a slow reader: it runs and progresses.
+	# Two columns: a bare range streams so fast that the rows in flight
+	# take the reader longer than wait_for to drain.
 	sc-exec --user-id "$U" --session-id "$SID" --operation-id "$op" \
-	    "SELECT * FROM range(100000000)" >"$fifo" 2>/dev/null 3>&- &
+	    "SELECT id, id AS j FROM range(100000000)" >"$fifo" 2>/dev/null 3>&- &
 	BG_PIDS+=($!)
 	awk 'NR % 2000 == 0 { system("sleep 0.1") }' <"$fifo" 3>&- &
 	BG_PIDS+=($!)
@@ -511,7 +513,7 @@ split() {
 	screen | grep -qE "^executions 1: running 1   server: sessions [0-9]+, buffered "
 	screen | grep -qE "^OPERATION +USER +STATE +ATT +DETACHED +ABANDON +ROWS +SENT +BUFFERED +AGE\^ STATEMENT"
 	screen | grep -qE "^operation_id: $op  session_id: $SID  user_id: $U"
-	screen | grep -qE "^statement: SELECT \* FROM range\(100000000\)"
+	screen | grep -qE "^statement: SELECT id, id AS j FROM range\(100000000\)"
 	r1=$(rows_of "$op")
 	rows_moved() { [ "$(rows_of "$op")" != "$r1" ]; }
 	wait_for rows_moved

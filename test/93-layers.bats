@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # 93-layers: lib/server's layers, checked on the built objects.  The
-# SQLite engine (engine*.o) and the Spark errors it raises (srverror.o)
-# sit on lib/core alone: they call nothing of the RPC layer (rpc*.o), the
+# SQLite engine (engine*.o, with its Spark SQL parser, sql*.o) and the
+# Spark errors it raises (srverror.o) sit on lib/core alone: they call nothing of the RPC layer (rpc*.o), the
 # session manager (session.o), the execution manager (exec*.o) or the
 # service (service.o, srverror_rpc.o), and they link into a program with
 # lib/core minus its RPC objects and without the gRPC libraries.
@@ -13,7 +13,7 @@ load helpers/common
 
 setup() {
 	obj="$SCTK_BUILD/obj"
-	engine=("$obj"/lib/server/engine*.o)
+	engine=("$obj"/lib/server/engine*.o "$obj"/lib/server/sql*.o)
 	[ -e "${engine[0]}" ] || skip "no engine objects in $obj"
 	[ -e "$obj/lib/server/srverror.o" ]
 }

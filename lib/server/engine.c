@@ -21,6 +21,7 @@
 #include "core/error.h"
 #include "core/xmem.h"
 #include "server/server.h"
+#include "server/sqlparse.h"
 #include "server/srverror.h"
 #include "core/banned.h"
 
@@ -391,6 +392,7 @@ sc_engine_conn_free(struct sc_engine_conn *c)
 
 	if (c == NULL)
 		return;
+	sc_eng_persist_forget(c);
 	sqlite3_close_v2(c->db); /* TEMP tables go with it */
 	pthread_mutex_destroy(&c->lock);
 	for (i = 0; i < c->nstale; i++)
@@ -661,6 +663,213 @@ sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_eparams *p,
 	return 0;
 }
 
+/* ---- Spark SQL text (sqlparse.c) ---------------------------------- */
+
+/* Whether name is a hidden column of a parsed query (sqlparse.h). */
+static bool
+hidden_col(const char *name)
+{
+	return strncmp(name, "_sc_group_", 10) == 0 ||
+	    strncmp(name, "_sc_agg_", 8) == 0;
+}
+
+/* Drop the hidden columns of p: GROUP BY keys and lifted aggregates. */
+static int
+drop_hidden(struct sc_ectx *x, struct sc_eplan *p, struct sc_error *err)
+{
+	struct sc_buf sql;
+	size_t i, n = 0;
+
+	if (p->kind != SC_EPLAN_SQL)
+		return 0;
+	if (sc_eng_plan_columns(x, p, err) == -1)
+		return -1;
+	sc_buf_init(&sql, SC_BUF_UNLIMITED);
+	sc_buf_addstr(&sql, "SELECT ", NULL);
+	for (i = 0; i < p->ncols; i++) {
+		if (hidden_col(p->cols[i].name))
+			continue;
+		if (n++ > 0)
+			sc_buf_addstr(&sql, ", ", NULL);
+		sc_eng_quote_ident(&sql, p->cols[i].name);
+	}
+	if (n == p->ncols || n == 0) {
+		sc_buf_release(&sql);
+		return 0;
+	}
+	sc_buf_addstr(&sql, " FROM (", NULL);
+	sc_buf_add(&sql, p->sql.data, p->sql.len, NULL);
+	sc_buf_addstr(&sql, ")", NULL);
+	sc_buf_release(&p->sql);
+	p->sql = sql;
+	for (i = 0, n = 0; i < p->ncols; i++) {
+		if (hidden_col(p->cols[i].name))
+			free(p->cols[i].name);
+		else
+			p->cols[n++] = p->cols[i];
+	}
+	p->ncols = n;
+	return 0;
+}
+
+/*
+ * Functions SQLite has under a name whose Spark function answers
+ * differently (typeof(1) is 'integer' there, 'int' in Spark; hex() of a
+ * number, date('now'), ...): text calling them is refused rather than
+ * given SQLite's answer.  char(n) is Spark's for n below 256, its use.
+ */
+static const char *const sqlite_differs[] = {
+	"date",
+	"datetime",
+	"format",
+	"hex",
+	"random",
+	"time",
+	"typeof",
+	"unhex",
+	"unicode",
+};
+
+/* Prepare the first statement of p (and drop it): 0, or -1 (err set). */
+int
+sc_eng_check_sql(struct sc_ectx *x, const struct sc_eplan *p,
+    struct sc_error *err)
+{
+	const char *sql = (const char *)p->sql.data;
+	sqlite3_stmt *st = NULL;
+
+	if (p->kind != SC_EPLAN_SQL || sql == NULL)
+		return 0;
+	if (sc_eng_prepare(x, sql, strlen(sql), &st, NULL, err) == -1)
+		return -1;
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/*
+ * Whether e is the translator's UNRESOLVED_ROUTINE for a function SQLite
+ * has (SQL text keeps SQLite's functions that Spark lacks, such as
+ * printf() and zeroblob(), as an extension); *differs when SQLite's
+ * function of that name answers otherwise than Spark's.
+ */
+static bool
+sqlite_routine(const struct sc_error *e, bool *differs)
+{
+	const char *a, *b;
+	size_t i, n;
+
+	if (strcmp(e->errclass, "UNRESOLVED_ROUTINE") != 0 ||
+	    (a = strchr(e->msg, '`')) == NULL ||
+	    (b = strchr(a + 1, '`')) == NULL)
+		return false;
+	a++;
+	n = (size_t)(b - a);
+	*differs = false;
+	for (i = 0; i < SC_NELEM(sqlite_differs); i++)
+		if (strlen(sqlite_differs[i]) == n &&
+		    strncasecmp(a, sqlite_differs[i], n) == 0)
+			*differs = true;
+	return true;
+}
+
+int
+sc_eng_spark_sql(struct sc_ectx *x, const Spark__Connect__SQL *q,
+    struct sc_eplan *p, struct sc_error *err)
+{
+	Spark__Connect__Relation *parsed = NULL;
+	struct sc_error e, e2;
+	size_t hidden = 0;
+	bool differs;
+	int rc;
+
+	if (q == NULL || q->query == NULL || q->n_args != 0 ||
+	    q->n_pos_args != 0 || q->n_named_arguments != 0 ||
+	    q->n_pos_arguments != 0)
+		return 0;
+	switch (sc_sqlparse(q->query, &parsed, &hidden, err)) {
+	case SC_SQLPARSE_ERROR:
+		return -1;
+	case SC_SQLPARSE_OK:
+		break;
+	default:
+		return 0;
+	}
+	rc = sc_eng_translate(x, parsed, p, &e);
+	protobuf_c_message_free_unpacked(&parsed->base, NULL);
+	if (rc == 0)
+		return hidden == 0 || drop_hidden(x, p, err) == 0 ? 1 : -1;
+	if (!sqlite_routine(&e, &differs)) {
+		if (err != NULL)
+			*err = e;
+		return -1;
+	}
+	/* A function only SQLite has: the text as SQLite runs it. */
+	sc_eplan_release(p);
+	sc_eplan_init(p);
+	p->raw = true;
+	if (sc_eng_dialect(x, q->query, &p->sql, err) == -1)
+		return -1;
+	/*
+	 * SQLite's refusal of a function stands; a syntax error means the
+	 * text is Spark's: the translator's error.  A function SQLite
+	 * answers otherwise than Spark is refused.
+	 */
+	if (sc_eng_check_sql(x, p, &e2) == -1) {
+		if (err != NULL)
+			*err = strcmp(e2.errclass, "PARSE_SYNTAX_ERROR") == 0
+			    ? e
+			    : e2;
+		return -1;
+	}
+	if (differs) {
+		if (err != NULL)
+			*err = e;
+		return -1;
+	}
+	return 1;
+}
+
+/*
+ * Translate root.  A root sql relation whose text the Spark SQL parser
+ * takes runs as the plan it parses to (sc_eng_spark_sql()); anything
+ * else as before.
+ */
+static int
+translate_root(struct sc_ectx *x, const Spark__Connect__Relation *root,
+    struct sc_eplan *p, struct sc_error *err)
+{
+	int rc;
+
+	if (root != NULL && root->rel_type_case == SC_REL_(SQL) &&
+	    (rc = sc_eng_spark_sql(x, root->sql, p, err)) != 0)
+		return rc == 1 ? 0 : -1;
+	return sc_eng_translate(x, root, p, err);
+}
+
+int
+sc_eng_translate_text(struct sc_ectx *x, const char *text, struct sc_eplan *p,
+    struct sc_error *err)
+{
+	Spark__Connect__Relation rel = SPARK__CONNECT__RELATION__INIT;
+	Spark__Connect__SQL q = SPARK__CONNECT__SQL__INIT;
+	Spark__Connect__Relation *parsed = NULL;
+	size_t hidden = 0;
+
+	switch (sc_sqlparse(text, &parsed, &hidden, err)) {
+	case SC_SQLPARSE_ERROR:
+		return -1;
+	case SC_SQLPARSE_OK:
+		protobuf_c_message_free_unpacked(&parsed->base, NULL);
+		break;
+	default:
+		return 0;
+	}
+	q.query = (char *)text;
+	rel.rel_type_case = SC_REL_(SQL);
+	rel.sql = &q;
+	return translate_root(x, &rel, p, err) == -1 ? -1 : 1;
+}
+
 /* ------------------------------------------------------------------ */
 /* Public entry points                                                 */
 /* ------------------------------------------------------------------ */
@@ -680,7 +889,7 @@ sc_engine_run_writer(struct sc_engine_conn *c,
 	r.wsink = sink;
 	r.bw = bw;
 	sc_eplan_init(&p);
-	rc = sc_eng_translate(&x, root, &p, err);
+	rc = translate_root(&x, root, &p, err);
 	if (rc == 0)
 		rc = sc_eng_exec_plan(&x, &p, limits, sink, false, NULL, NULL,
 		    err);
@@ -717,7 +926,7 @@ plan_columns(struct sc_engine_conn *c, const Spark__Connect__Relation *root,
 
 	call_begin(c, &x, &r, NULL);
 	sc_eplan_init(&p);
-	rc = sc_eng_translate(&x, root, &p, err);
+	rc = translate_root(&x, root, &p, err);
 	if (rc == 0)
 		rc = sc_eng_exec_plan(&x, &p, NULL, NULL, true, colsp, np, err);
 	sc_eplan_release(&p);
@@ -847,7 +1056,7 @@ sc_engine_explain(struct sc_engine_conn *c,
 	call_begin(c, &x, &r, NULL);
 	sc_eplan_init(&p);
 	sc_buf_init(&b, SC_BUF_UNLIMITED);
-	rc = sc_eng_translate(&x, root, &p, err);
+	rc = translate_root(&x, root, &p, err);
 	if (rc == 0 && p.kind == SC_EPLAN_RANGE) {
 		sc_buf_addf(&b, NULL,
 		    "== Physical Plan ==\nRange (start=%" PRId64
@@ -979,6 +1188,8 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 	Spark__Connect__SQL__ArgsEntry *args = NULL, **argp = NULL;
 	Spark__Connect__SQL__NamedArgumentsEntry *na = NULL, **nap = NULL;
 	Spark__Connect__Relation rel = SPARK__CONNECT__RELATION__INIT;
+	Spark__Connect__Relation *parsed = NULL;
+	size_t hidden = 0;
 	Spark__Connect__LocalRelation lr;
 	const Spark__Connect__SQL *src;
 	struct sc_engine_sink sink;
@@ -1030,10 +1241,41 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 	sc_buf_init(&cap.data, COMMAND_OUTPUT_MAX);
 	cap.overflow = false;
 	p.raw = true;
-	if (sc_eng_dialect(&x, src->query != NULL ? src->query : "", &p.sql,
+	/* Spark's own statements, with Spark's result columns. */
+	switch (sc_eng_statement(&x, src->query != NULL ? src->query : "", &p,
+	    err)) {
+	case -1:
+		goto out;
+	case 1:
+		goto run;
+	default:
+		break;
+	}
+	/* A query the Spark SQL parser takes is echoed, as Spark does. */
+	switch (sc_sqlparse(src->query != NULL ? src->query : "", &parsed,
+	    &hidden, err)) {
+	case SC_SQLPARSE_ERROR:
+		goto out;
+	case SC_SQLPARSE_OK:
+		/* Analysed now, as Spark does: errors come from sql(). */
+		protobuf_c_message_free_unpacked(&parsed->base, NULL);
+		rel.rel_type_case = SC_REL_(SQL);
+		rel.sql = (Spark__Connect__SQL *)src;
+		if (translate_root(&x, &rel, &p, err) == -1 ||
+		    sc_eng_check_sql(&x, &p, err) == -1)
+			goto out;
+		query = true;
+		break;
+	default:
+		query = false;
+		break;
+	}
+	if (!query &&
+	    sc_eng_dialect(&x, src->query != NULL ? src->query : "", &p.sql,
 		err) == -1)
 		goto out;
-	if (is_single_query(&x, (const char *)p.sql.data, &query, err) == -1)
+	if (!query &&
+	    is_single_query(&x, (const char *)p.sql.data, &query, err) == -1)
 		goto out;
 	if (query) {
 		rel.rel_type_case = SC_REL_(SQL);
@@ -1043,6 +1285,7 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 		goto out;
 	}
 	sc_eng_params_from_sql(&x.params, src);
+run:
 	memset(&sink, 0, sizeof(sink));
 	sink.batch = capture_batch;
 	sink.arg = &cap;

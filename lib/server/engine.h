@@ -64,7 +64,13 @@
  * engine_expr.c), expression_string (SQL text, given to SQLite),
  * unresolved_star (also t.*), alias, cast (Spark semantics through the
  * SQL function sc_cast; ANSI errors unless eval_mode is TRY or LEGACY),
- * sort_order (in sort).  User SQL (sql relations, SqlCommand,
+ * sort_order (in sort).  Spark SQL text: a root sql relation (and a
+ * SqlCommand's query, and a view's body) that the Spark SQL parser
+ * (sqlparse.c) takes becomes the unresolved plan Spark's parser would
+ * make and is translated as above, so it has Spark's types, names and
+ * function semantics; Spark's statements (SHOW TABLES, DESCRIBE, SET,
+ * USE, EXPLAIN, ...) are answered by sqlstmt.c with Spark's columns.
+ * Other user SQL (text the parser does not take, nested sql relations,
  * expression_string) goes to SQLite as written, except that CAST(e AS t)
  * and TRY_CAST with a Spark type become sc_cast() (Spark's conversions
  * and ANSI errors; SQLite's CAST('2024-01-02' AS DATE) is 2024), and the
@@ -175,6 +181,7 @@
 #define SC_ENGINE_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -370,5 +377,68 @@ int sc_engine_tree_string(struct sc_engine_conn *c,
 struct sc_buf;
 int sc_engine_type_name(const Spark__Connect__DataType *t, struct sc_buf *out,
     struct sc_error *err);
+
+/*
+ * AnalyzePlan kinds that run no SQL (sqlanalyze.c).  A plan's identity
+ * is its serialized root with every plan id cleared: same_semantics
+ * compares identities, semantic_hash is their CRC-32 (so two plans Spark
+ * would find equal only after analysis, "SELECT 1" and "SELECT  1",
+ * differ here).  input_files lists the paths of the plan's data sources
+ * as given (malloc'ed array of malloc'ed strings, the caller frees
+ * them).  ddl_parse reads a DDL schema ("a INT, b STRING") or a bare
+ * type ("decimal(10,2)") as DataType (free with
+ * sc_engine_datatype_free()); json_to_ddl writes a DataType JSON schema
+ * as Spark's DDL ("a INT,b STRING NOT NULL"), malloc'ed.
+ */
+int sc_engine_same_semantics(const Spark__Connect__Relation *a,
+    const Spark__Connect__Relation *b, bool *same, struct sc_error *err);
+int sc_engine_semantic_hash(const Spark__Connect__Relation *root, int32_t *hash,
+    struct sc_error *err);
+int sc_engine_input_files(const Spark__Connect__Relation *root, char ***files,
+    size_t *n, struct sc_error *err);
+int sc_engine_ddl_parse(const char *ddl, Spark__Connect__DataType **out,
+    struct sc_error *err);
+int sc_engine_json_to_ddl(const char *json, char **ddl, struct sc_error *err);
+
+/*
+ * Persisted plans (Dataset.persist()): the storage level a plan was
+ * persisted with, per connection, until unpersist or the connection is
+ * freed.  Results are computed again each time.  A plan never persisted
+ * has StorageLevel.NONE (all false, replication 1).
+ */
+struct sc_engine_storage {
+	bool use_disk;
+	bool use_memory;
+	bool use_off_heap;
+	bool deserialized;
+	int32_t replication;
+};
+int sc_engine_persist(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root, const struct sc_engine_storage *level,
+    struct sc_error *err);
+int sc_engine_unpersist(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root, struct sc_error *err);
+int sc_engine_storage_level(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root, struct sc_engine_storage *level,
+    struct sc_error *err);
+
+/*
+ * The session settings SQL's SET and RESET read and write; owner is the
+ * connection's owner (sc_engine_conn_set_owner()).  get: a malloc'ed
+ * value (a set one, or Spark's default) or NULL; set: as Config's set,
+ * 0 or -1 (err set); unset: key, or every key when NULL; each: the set
+ * values, in key order.  Set once, before the first connection.
+ */
+struct sc_engine_conf_ops {
+	char *(*get)(void *owner, const char *key);
+	int (*set)(void *owner, const char *key, const char *value,
+	    struct sc_error *err);
+	int (*unset)(void *owner, const char *key, struct sc_error *err);
+	void (*each)(void *owner,
+	    void (*fn)(const char *key, const char *value, void *arg),
+	    void *arg);
+};
+void sc_engine_set_conf(struct sc_engine *e,
+    const struct sc_engine_conf_ops *ops);
 
 #endif

@@ -113,9 +113,312 @@ struct dialect {
 	struct token *t;
 	size_t n;
 	bool create; /* the statement is a CREATE */
+	bool ctable; /* ... a CREATE TABLE */
+	int depth; /* parentheses open in the statement */
 	size_t sig[2]; /* the last two non-space tokens */
 	size_t nsig;
 };
+
+static size_t skip_table_clause(struct dialect *d, size_t i);
+
+/* Index of the next non-space token after i that ends the statement. */
+static size_t
+stmt_end(const struct dialect *d, size_t i)
+{
+	int depth = 0;
+
+	for (; i < d->n; i++) {
+		if (punct_is(d->s, &d->t[i], '('))
+			depth++;
+		else if (punct_is(d->s, &d->t[i], ')'))
+			depth--;
+		else if (depth <= 0 && punct_is(d->s, &d->t[i], ';'))
+			break;
+	}
+	return i;
+}
+
+/* A name (a, `a`, a.b) from token i: the index after it, or 0. */
+static size_t
+name_end(const struct dialect *d, size_t i)
+{
+	size_t j;
+
+	if (i >= d->n || (d->t[i].kind != T_WORD && d->t[i].kind != T_IDENT))
+		return 0;
+	j = next_sig(d->t, d->n, i);
+	if (j < d->n && punct_is(d->s, &d->t[j], '.')) {
+		j = next_sig(d->t, d->n, j);
+		if (j >= d->n ||
+		    (d->t[j].kind != T_WORD && d->t[j].kind != T_IDENT))
+			return 0;
+		return j + 1;
+	}
+	return i + 1;
+}
+
+/* The text of tokens [from, to), as written. */
+static void
+copy_span(const struct dialect *d, size_t from, size_t to, struct sc_buf *out)
+{
+	if (from < to)
+		sc_buf_add(out, d->s + d->t[from].off,
+		    d->t[to - 1].off + d->t[to - 1].len - d->t[from].off, NULL);
+}
+
+/*
+ * The body of a view at token i, up to the statement's end: as the plan
+ * the Spark SQL parser makes of it (so the view answers with Spark's
+ * semantics), or as written when the parser does not take it.
+ */
+static size_t
+view_body(struct dialect *d, size_t i, struct sc_buf *out)
+{
+	size_t end = stmt_end(d, i);
+	struct sc_buf text;
+	struct sc_eplan p;
+	int rc;
+
+	if (d->x == NULL || d->rc == -1)
+		return 0;
+	sc_buf_init(&text, SC_BUF_UNLIMITED);
+	copy_span(d, i, end, &text);
+	sc_buf_addch(&text, '\0', NULL);
+	sc_eplan_init(&p);
+	rc = sc_eng_translate_text(d->x, (const char *)text.data, &p, d->err);
+	sc_buf_release(&text);
+	if (rc == -1)
+		d->rc = -1;
+	if (rc == 1 && p.kind == SC_EPLAN_SQL)
+		sc_buf_add(out, p.sql.data, p.sql.len, NULL);
+	else if (rc == 1)
+		rc = 0;
+	sc_eplan_release(&p);
+	return rc == 0 ? 0 : end;
+}
+
+/*
+ * CREATE [OR REPLACE] TABLE name [clauses] AS query, the name at tokens
+ * [k, e): when the Spark SQL parser takes the query, the table is
+ * created with the query's column types and filled with its rows as
+ * Spark computes them ("CREATE TABLE name (c type, ...); INSERT INTO
+ * name SELECT ...").  The index after the statement, or 0 to leave it
+ * to SQLite.
+ */
+static size_t
+ctas(struct dialect *d, size_t k, size_t e, bool replace, struct sc_buf *out)
+{
+	struct token *t = d->t;
+	struct sc_ecol *cols = NULL;
+	struct sc_buf text;
+	struct sc_eplan p;
+	size_t i, j, end, ncols = 0, after;
+	int rc;
+
+	if (d->x == NULL || d->rc == -1)
+		return 0;
+	/* The storage clauses, then AS. */
+	j = e < d->n && t[e].kind == T_SPACE ? next_sig(t, d->n, e) : e;
+	while (j < d->n && (after = skip_table_clause(d, j)) != 0)
+		j = after < d->n && t[after].kind == T_SPACE
+		    ? next_sig(t, d->n, after)
+		    : after;
+	if (j >= d->n || !word_is(d->s, &t[j], "as"))
+		return 0;
+	j = next_sig(t, d->n, j);
+	end = stmt_end(d, j);
+	sc_buf_init(&text, SC_BUF_UNLIMITED);
+	copy_span(d, j, end, &text);
+	sc_buf_addch(&text, '\0', NULL);
+	sc_eplan_init(&p);
+	rc = sc_eng_translate_text(d->x, (const char *)text.data, &p, d->err);
+	sc_buf_release(&text);
+	if (rc == 1 && p.kind == SC_EPLAN_SQL)
+		rc = sc_eng_exec_plan(d->x, &p, NULL, NULL, true, &cols, &ncols,
+			 d->err) == -1
+		    ? -1
+		    : 1;
+	else if (rc == 1)
+		rc = 0;
+	if (rc == -1)
+		d->rc = -1;
+	if (rc == 1) {
+		if (replace) {
+			sc_buf_addstr(out, "DROP TABLE IF EXISTS ", NULL);
+			copy_span(d, k, e, out);
+			sc_buf_addstr(out, "; ", NULL);
+		}
+		sc_buf_addstr(out, "CREATE TABLE ", NULL);
+		copy_span(d, k, e, out);
+		sc_buf_addstr(out, " (", NULL);
+		for (i = 0; i < ncols; i++) {
+			if (i > 0)
+				sc_buf_addstr(out, ", ", NULL);
+			sc_eng_quote_ident(out, cols[i].name);
+			sc_buf_addch(out, ' ', NULL);
+			sc_eng_type_decl(&cols[i].type, out);
+		}
+		sc_buf_addstr(out, "); INSERT INTO ", NULL);
+		copy_span(d, k, e, out);
+		sc_buf_addstr(out, " SELECT * FROM (", NULL);
+		sc_buf_add(out, p.sql.data, p.sql.len, NULL);
+		sc_buf_addstr(out, ")", NULL);
+	}
+	sc_ecols_free(cols, ncols);
+	sc_eplan_release(&p);
+	return rc == 0 ? 0 : end;
+}
+
+/*
+ * Spark's statement forms SQLite lacks, at the statement's first token
+ * i: CREATE OR REPLACE [TEMP] VIEW and TABLE (a DROP ... IF EXISTS
+ * first), INSERT OVERWRITE (a DELETE first), INSERT INTO TABLE, DROP
+ * TEMPORARY VIEW.  The index of the token to go on with, or 0.
+ */
+static size_t
+rewrite_head(struct dialect *d, size_t i, struct sc_buf *out)
+{
+	const char *s = d->s;
+	struct token *t = d->t;
+	size_t j, k, e, body;
+	bool replace = false, temp = false;
+
+	j = next_sig(t, d->n, i);
+	if (word_is(s, &t[i], "create")) {
+		if (j < d->n && word_is(s, &t[j], "or")) {
+			k = next_sig(t, d->n, j);
+			if (k >= d->n || !word_is(s, &t[k], "replace"))
+				return 0;
+			replace = true;
+			j = next_sig(t, d->n, k);
+		}
+		if (j < d->n &&
+		    (word_is(s, &t[j], "temp") ||
+			word_is(s, &t[j], "temporary"))) {
+			temp = true;
+			j = next_sig(t, d->n, j);
+		}
+		if (j >= d->n)
+			return 0;
+		if (word_is(s, &t[j], "table") && !temp) {
+			k = next_sig(t, d->n, j);
+			if ((e = name_end(d, k)) == 0)
+				return 0;
+			if ((body = ctas(d, k, e, replace, out)) != 0)
+				return body;
+			if (!replace)
+				return 0;
+			sc_buf_addstr(out, "DROP TABLE IF EXISTS ", NULL);
+			copy_span(d, k, e, out);
+			sc_buf_addstr(out, "; CREATE TABLE ", NULL);
+			d->create = d->ctable = true;
+			return k;
+		}
+		if (!word_is(s, &t[j], "view") || (!replace && !temp))
+			return 0;
+		k = next_sig(t, d->n, j);
+		if ((e = name_end(d, k)) == 0)
+			return 0;
+		if (replace) {
+			sc_buf_addstr(out, "DROP VIEW IF EXISTS ", NULL);
+			if (temp)
+				sc_buf_addstr(out, "temp.", NULL);
+			copy_span(d, k, e, out);
+			sc_buf_addstr(out, "; ", NULL);
+		}
+		sc_buf_addstr(out, temp ? "CREATE TEMP VIEW " : "CREATE VIEW ",
+		    NULL);
+		copy_span(d, k, e, out);
+		j = next_sig(t, d->n, e - 1);
+		if (j < d->n && word_is(s, &t[j], "as")) {
+			sc_buf_addstr(out, " AS ", NULL);
+			body = next_sig(t, d->n, j);
+			if (body < d->n && (k = view_body(d, body, out)) != 0)
+				return k;
+			return body;
+		}
+		return e;
+	}
+	if (word_is(s, &t[i], "insert")) {
+		if (j >= d->n)
+			return 0;
+		if (word_is(s, &t[j], "into")) {
+			k = next_sig(t, d->n, j);
+			if (k >= d->n || !word_is(s, &t[k], "table"))
+				return 0;
+			sc_buf_addstr(out, "INSERT INTO ", NULL);
+			return next_sig(t, d->n, k);
+		}
+		if (!word_is(s, &t[j], "overwrite"))
+			return 0;
+		k = next_sig(t, d->n, j);
+		if (k < d->n && word_is(s, &t[k], "table"))
+			k = next_sig(t, d->n, k);
+		if ((e = name_end(d, k)) == 0)
+			return 0;
+		sc_buf_addstr(out, "DELETE FROM ", NULL);
+		copy_span(d, k, e, out);
+		sc_buf_addstr(out, "; INSERT INTO ", NULL);
+		return k;
+	}
+	if (word_is(s, &t[i], "drop") && j < d->n &&
+	    (word_is(s, &t[j], "temp") || word_is(s, &t[j], "temporary"))) {
+		k = next_sig(t, d->n, j);
+		if (k >= d->n || !word_is(s, &t[k], "view"))
+			return 0;
+		sc_buf_addstr(out, "DROP VIEW", NULL);
+		return k + 1;
+	}
+	return 0;
+}
+
+/*
+ * Clauses of Spark's CREATE TABLE that SQLite lacks, at token i (depth
+ * 0): USING format, OPTIONS (...), PARTITIONED BY (...), CLUSTERED BY
+ * (...), TBLPROPERTIES (...), LOCATION '...', COMMENT '...'.  They say
+ * how Spark stores a table, not what it holds.  The index after the
+ * clause, or 0.
+ */
+static size_t
+skip_table_clause(struct dialect *d, size_t i)
+{
+	const char *s = d->s;
+	struct token *t = d->t;
+	size_t j = next_sig(t, d->n, i);
+	int depth = 0;
+
+	if (word_is(s, &t[i], "using") || word_is(s, &t[i], "stored")) {
+		if (word_is(s, &t[i], "stored")) { /* STORED AS fmt */
+			if (j >= d->n || !word_is(s, &t[j], "as"))
+				return 0;
+			j = next_sig(t, d->n, j);
+		}
+		return j < d->n && (t[j].kind == T_WORD || t[j].kind == T_IDENT)
+		    ? j + 1
+		    : 0;
+	}
+	if ((word_is(s, &t[i], "location") || word_is(s, &t[i], "comment")) &&
+	    j < d->n && t[j].kind == T_STRING)
+		return j + 1;
+	if (word_is(s, &t[i], "partitioned") ||
+	    word_is(s, &t[i], "clustered")) {
+		if (j >= d->n || !word_is(s, &t[j], "by"))
+			return 0;
+		j = next_sig(t, d->n, j);
+	} else if (!word_is(s, &t[i], "options") &&
+	    !word_is(s, &t[i], "tblproperties")) {
+		return 0;
+	}
+	if (j >= d->n || !punct_is(s, &t[j], '('))
+		return 0;
+	for (; j < d->n; j++) {
+		if (punct_is(s, &t[j], '('))
+			depth++;
+		else if (punct_is(s, &t[j], ')') && --depth == 0)
+			return j + 1;
+	}
+	return 0;
+}
 
 static void emit(struct dialect *, size_t, size_t, struct sc_buf *);
 
@@ -307,6 +610,31 @@ emit(struct dialect *d, size_t from, size_t to, struct sc_buf *out)
 			sc_buf_add(out, s + t[i].off, t[i].len, NULL);
 			continue;
 		}
+		if ((d->nsig == 0 || punct_is(s, &t[d->sig[0]], ';')) &&
+		    (after = rewrite_head(d, i, out)) != 0) {
+			if (after > to)
+				after = to;
+			if (after < d->n && after > 0 &&
+			    t[after - 1].kind != T_SPACE)
+				sc_buf_addch(out, ' ', NULL);
+			d->depth = 0;
+			d->sig[1] = d->sig[0];
+			d->sig[0] = i;
+			d->nsig++;
+			i = after - 1;
+			continue;
+		}
+		if (d->ctable && d->depth == 0 &&
+		    (after = skip_table_clause(d, i)) != 0) {
+			i = after - 1;
+			continue;
+		}
+		if (punct_is(s, &t[i], '('))
+			d->depth++;
+		else if (punct_is(s, &t[i], ')'))
+			d->depth--;
+		else if (punct_is(s, &t[i], ';'))
+			d->depth = 0;
 		if ((word_is(s, &t[i], "cast") ||
 			word_is(s, &t[i], "try_cast")) &&
 		    (after = rewrite_cast(d, i, out)) != 0) {
@@ -341,8 +669,16 @@ emit(struct dialect *d, size_t from, size_t to, struct sc_buf *out)
 			sc_buf_addstr(out, "TEXT", NULL);
 		else
 			sc_buf_add(out, s + t[i].off, t[i].len, NULL);
-		if (d->nsig == 0 || punct_is(s, &t[d->sig[0]], ';'))
+		if (d->nsig == 0 || punct_is(s, &t[d->sig[0]], ';')) {
 			d->create = word_is(s, &t[i], "create");
+			d->ctable = false;
+		}
+		if (d->create && word_is(s, &t[i], "table") && d->depth == 0 &&
+		    d->nsig > 0 &&
+		    (word_is(s, &t[d->sig[0]], "create") ||
+			word_is(s, &t[d->sig[0]], "temp") ||
+			word_is(s, &t[d->sig[0]], "temporary")))
+			d->ctable = true;
 		d->sig[1] = d->sig[0];
 		d->sig[0] = i;
 		d->nsig++;

@@ -474,4 +474,41 @@ int sc_eng_files_table(struct sc_ectx *x, const char *format, const char *path,
 int sc_eng_show(struct sc_ectx *x, const Spark__Connect__ShowString *s,
     struct sc_buf *text, struct sc_error *err);
 
+/* ---- Spark SQL text and analysis (sql*.c) ---------------------------- */
+
+/* sqlanalyze.c: forget the persisted plans of c (it is being freed). */
+void sc_eng_persist_forget(const struct sc_engine_conn *c);
+
+/*
+ * sqlstmt.c: a Spark statement SQLite lacks (SHOW TABLES, DESCRIBE,
+ * SET, USE, EXPLAIN, ...) as plan p giving Spark's rows and columns: 1;
+ * 0 when text is no such statement; -1 (err set) when it fails.
+ */
+int sc_eng_statement(struct sc_ectx *x, const char *text, struct sc_eplan *p,
+    struct sc_error *err);
+
+/* engine.c: prepare p's first statement, to see that it would run. */
+int sc_eng_check_sql(struct sc_ectx *x, const struct sc_eplan *p,
+    struct sc_error *err);
+
+/*
+ * engine.c: the Spark SQL text of q (without parameters) as the plan the
+ * Spark SQL parser makes of it, translated into p: 1; 0 when the parser
+ * does not take it (go on with sc_eng_dialect()); -1 (err set).  A root
+ * sql relation goes through it; engine_plan.c's sql relation case may
+ * call it first too, so spark.sql(q).filter(...) gets the same answers.
+ */
+int sc_eng_spark_sql(struct sc_ectx *x, const Spark__Connect__SQL *q,
+    struct sc_eplan *p, struct sc_error *err);
+
+/*
+ * engine.c: translate the Spark SQL query text as the plan the Spark SQL
+ * parser makes of it: 1 (p filled), 0 when the parser does not take it,
+ * -1 (err set).
+ */
+int sc_eng_translate_text(struct sc_ectx *x, const char *text,
+    struct sc_eplan *p, struct sc_error *err);
+
+/* ---- end of Spark SQL text and analysis ------------------------------ */
+
 #endif

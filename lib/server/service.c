@@ -331,20 +331,197 @@ plan_root(const Spark__Connect__Plan *p, struct sc_session *s,
 	return p->root;
 }
 
-static const char *
-analyze_name(Spark__Connect__AnalyzePlanRequest__AnalyzeCase c)
+/* A relation of the request, or NULL with err set. */
+static const Spark__Connect__Relation *
+req_relation(const Spark__Connect__Relation *r, struct sc_session *s,
+    struct sc_error *err)
 {
-	switch (c) {
-	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_INPUT_FILES:
-		return "input_files";
+	if (r == NULL) {
+		sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "AnalyzePlan needs a relation.");
+		return NULL;
+	}
+	if (sc_session_conn(s, err) == NULL)
+		return NULL;
+	return r;
+}
+
+static Spark__Connect__StorageLevel *
+storage_level_new(const struct sc_engine_storage *l)
+{
+	Spark__Connect__StorageLevel *m = sc_xmalloc(sizeof(*m));
+
+	spark__connect__storage_level__init(m);
+	m->use_disk = l->use_disk;
+	m->use_memory = l->use_memory;
+	m->use_off_heap = l->use_off_heap;
+	m->deserialized = l->deserialized;
+	m->replication = l->replication;
+	return m;
+}
+
+/*
+ * The kinds that need neither a session's SQL nor much time: schema
+ * strings, identities, input files and persisted plans.  0, -1 (err
+ * set), or 1 when kind is not one of them.
+ */
+static int
+analyze_plain(struct sc_session *s,
+    const Spark__Connect__AnalyzePlanRequest *req,
+    Spark__Connect__AnalyzePlanResponse *resp, struct sc_error *err)
+{
+	const Spark__Connect__Relation *root, *other;
+	struct sc_engine_storage level;
+	const Spark__Connect__StorageLevel *sl;
+	bool same;
+	int32_t hash;
+
+	switch (req->analyze_case) {
 	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_DDL_PARSE:
-		return "ddl_parse";
+		resp->ddl_parse = sc_xmalloc(sizeof(*resp->ddl_parse));
+		spark__connect__analyze_plan_response__ddlparse__init(
+		    resp->ddl_parse);
+		resp->result_case =
+		    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_DDL_PARSE;
+		return sc_engine_ddl_parse(req->ddl_parse->ddl_string,
+		    &resp->ddl_parse->parsed, err);
+	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_JSON_TO_DDL:
+		resp->json_to_ddl = sc_xmalloc(sizeof(*resp->json_to_ddl));
+		spark__connect__analyze_plan_response__json_to_ddl__init(
+		    resp->json_to_ddl);
+		resp->result_case =
+		    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_JSON_TO_DDL;
+		return sc_engine_json_to_ddl(req->json_to_ddl->json_string,
+		    &resp->json_to_ddl->ddl_string, err);
 	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_SAME_SEMANTICS:
-		return "same_semantics";
+		if ((root = plan_root(req->same_semantics->target_plan, s,
+			 err)) == NULL ||
+		    (other = plan_root(req->same_semantics->other_plan, s,
+			 err)) == NULL ||
+		    sc_engine_same_semantics(root, other, &same, err) == -1)
+			return -1;
+		resp->same_semantics =
+		    sc_xmalloc(sizeof(*resp->same_semantics));
+		spark__connect__analyze_plan_response__same_semantics__init(
+		    resp->same_semantics);
+		resp->same_semantics->result = same;
+		resp->result_case =
+		    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_SAME_SEMANTICS;
+		return 0;
 	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_SEMANTIC_HASH:
-		return "semantic_hash";
+		if ((root = plan_root(req->semantic_hash->plan, s, err)) ==
+			NULL ||
+		    sc_engine_semantic_hash(root, &hash, err) == -1)
+			return -1;
+		resp->semantic_hash = sc_xmalloc(sizeof(*resp->semantic_hash));
+		spark__connect__analyze_plan_response__semantic_hash__init(
+		    resp->semantic_hash);
+		resp->semantic_hash->result = hash;
+		resp->result_case =
+		    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_SEMANTIC_HASH;
+		return 0;
+	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_INPUT_FILES:
+		if ((root = plan_root(req->input_files->plan, s, err)) == NULL)
+			return -1;
+		resp->input_files = sc_xmalloc(sizeof(*resp->input_files));
+		spark__connect__analyze_plan_response__input_files__init(
+		    resp->input_files);
+		resp->result_case =
+		    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_INPUT_FILES;
+		return sc_engine_input_files(root, &resp->input_files->files,
+		    &resp->input_files->n_files, err);
+	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_PERSIST:
+		if ((root = req_relation(req->persist->relation, s, err)) ==
+		    NULL)
+			return -1;
+		/* Without a level, Dataset.persist()'s MEMORY_AND_DISK. */
+		sl = req->persist->_storage_level_case != 0
+		    ? req->persist->storage_level
+		    : NULL;
+		level.use_disk = sl != NULL ? sl->use_disk : true;
+		level.use_memory = sl != NULL ? sl->use_memory : true;
+		level.use_off_heap = sl != NULL ? sl->use_off_heap : false;
+		level.deserialized = sl != NULL ? sl->deserialized : true;
+		level.replication = sl != NULL ? sl->replication : 1;
+		if (sc_engine_persist(s->conn, root, &level, err) == -1)
+			return -1;
+		resp->persist = sc_xmalloc(sizeof(*resp->persist));
+		spark__connect__analyze_plan_response__persist__init(
+		    resp->persist);
+		resp->result_case =
+		    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_PERSIST;
+		return 0;
+	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_UNPERSIST:
+		if ((root = req_relation(req->unpersist->relation, s, err)) ==
+			NULL ||
+		    sc_engine_unpersist(s->conn, root, err) == -1)
+			return -1;
+		resp->unpersist = sc_xmalloc(sizeof(*resp->unpersist));
+		spark__connect__analyze_plan_response__unpersist__init(
+		    resp->unpersist);
+		resp->result_case =
+		    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_UNPERSIST;
+		return 0;
+	case SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_GET_STORAGE_LEVEL:
+		if ((root = req_relation(req->get_storage_level->relation, s,
+			 err)) == NULL ||
+		    sc_engine_storage_level(s->conn, root, &level, err) == -1)
+			return -1;
+		resp->get_storage_level =
+		    sc_xmalloc(sizeof(*resp->get_storage_level));
+		spark__connect__analyze_plan_response__get_storage_level__init(
+		    resp->get_storage_level);
+		resp->get_storage_level->storage_level =
+		    storage_level_new(&level);
+		resp->result_case =
+		    SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_GET_STORAGE_LEVEL;
+		return 0;
 	default:
-		return "this request";
+		return 1;
+	}
+}
+
+/* Free what analyze_plain() allocated in resp. */
+static void
+analyze_plain_free(Spark__Connect__AnalyzePlanResponse *resp)
+{
+	size_t i;
+
+	switch (resp->result_case) {
+	case SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_DDL_PARSE:
+		sc_engine_datatype_free(resp->ddl_parse->parsed);
+		free(resp->ddl_parse);
+		break;
+	case SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_JSON_TO_DDL:
+		if (resp->json_to_ddl->ddl_string !=
+		    (char *)protobuf_c_empty_string)
+			free(resp->json_to_ddl->ddl_string);
+		free(resp->json_to_ddl);
+		break;
+	case SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_SAME_SEMANTICS:
+		free(resp->same_semantics);
+		break;
+	case SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_SEMANTIC_HASH:
+		free(resp->semantic_hash);
+		break;
+	case SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_INPUT_FILES:
+		for (i = 0; i < resp->input_files->n_files; i++)
+			free(resp->input_files->files[i]);
+		free(resp->input_files->files);
+		free(resp->input_files);
+		break;
+	case SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_PERSIST:
+		free(resp->persist);
+		break;
+	case SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_UNPERSIST:
+		free(resp->unpersist);
+		break;
+	case SPARK__CONNECT__ANALYZE_PLAN_RESPONSE__RESULT_GET_STORAGE_LEVEL:
+		free(resp->get_storage_level->storage_level);
+		free(resp->get_storage_level);
+		break;
+	default:
+		break;
 	}
 }
 
@@ -440,9 +617,12 @@ analyze(struct sc_rpc_call *call, struct sc_session *s,
 		rc = 0;
 		break;
 	default:
-		sc_srv_error(&err, "UNSUPPORTED_FEATURE.ANALYZE_PLAN", "0A000",
-		    "The feature is not supported: AnalyzePlan %s.",
-		    analyze_name(req->analyze_case));
+		rc = analyze_plain(s, req, &resp, &err);
+		if (rc == 1)
+			rc = sc_srv_error(&err,
+			    "UNSUPPORTED_FEATURE.ANALYZE_PLAN", "0A000",
+			    "The feature is not supported: this AnalyzePlan "
+			    "request.");
 		break;
 	}
 	if (rc == -1)
@@ -455,6 +635,7 @@ analyze(struct sc_rpc_call *call, struct sc_session *s,
 	if (dt != NULL)
 		sc_engine_datatype_free(dt);
 	free(text);
+	analyze_plain_free(&resp);
 }
 
 static void
@@ -658,6 +839,7 @@ sc_service_register(struct sc_server *srv, struct sc_error *err)
 
 	sc_srv_error_set_max_metadata(srv->conf.max_metadata_size);
 	sc_rpc_server_set_details(srv->rpc, sc_srv_error_details);
+	sc_engine_set_conf(srv->engine, &sc_svc_sql_conf);
 	for (i = 0; i < SC_NELEM(methods); i++)
 		if (sc_rpc_server_add_method(srv->rpc, methods[i].path,
 			methods[i].kind, methods[i].fn, srv, err) == -1)

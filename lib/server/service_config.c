@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/error.h"
 #include "core/log.h"
@@ -33,8 +34,71 @@ static const struct {
 	const char *value;
 } builtins[] = {
 	{ "spark.app.name", "sc-serve" },
-	{ "spark.sql.session.timeZone", "UTC" },
 };
+
+/*
+ * Spark's own SQL settings that clients read (PySpark reads several on
+ * every server error), with Spark 4's defaults, which Get answers for a
+ * key nobody set.  A session may set them.  Those marked fixed change
+ * semantics sc-serve implements one way only: the engine always
+ * answers with ANSI mode on, case-insensitive names, UTC and
+ * TIMESTAMP_LTZ, so setting another value is refused rather than
+ * silently giving other answers than Spark would.
+ */
+static const struct spark_setting {
+	const char *key;
+	const char *value;
+	bool fixed;
+} spark_settings[] = {
+	{ "spark.sql.adaptive.enabled", "true", false },
+	{ "spark.sql.ansi.doubleQuotedIdentifiers", "false", true },
+	{ "spark.sql.ansi.enabled", "true", true },
+	{ "spark.sql.caseSensitive", "false", true },
+	{ "spark.sql.connect.enrichError.enabled", "true", false },
+	{ "spark.sql.connect.serverStacktrace.enabled", "true", false },
+	{ "spark.sql.datetime.java8API.enabled", "false", false },
+	{ "spark.sql.defaultCatalog", "spark_catalog", true },
+	{ "spark.sql.execution.arrow.localRelationThreshold", "50331648",
+	    false },
+	{ "spark.sql.execution.arrow.maxRecordsPerBatch", "10000", false },
+	{ "spark.sql.execution.arrow.pyspark.enabled", "false", false },
+	{ "spark.sql.execution.arrow.pyspark.selfDestruct.enabled", "false",
+	    false },
+	{ "spark.sql.execution.arrow.useLargeVarTypes", "false", false },
+	{ "spark.sql.execution.pandas.convertToArrowArraySafely", "false",
+	    false },
+	{ "spark.sql.execution.pandas.inferPandasDictAsMap", "false", false },
+	{ "spark.sql.execution.pandas.structHandlingMode", "legacy", false },
+	{ "spark.sql.execution.pythonUDF.arrow.enabled", "false", false },
+	{ "spark.sql.execution.pyspark.udf.simplifiedTraceback.enabled", "true",
+	    false },
+	{ "spark.sql.legacy.timeParserPolicy", "CORRECTED", true },
+	{ "spark.sql.mapKeyDedupPolicy", "EXCEPTION", true },
+	{ "spark.sql.pyspark.inferNestedDictAsStruct.enabled", "false", false },
+	{ "spark.sql.pyspark.jvmStacktrace.enabled", "false", false },
+	{ "spark.sql.pyspark.legacy.inferArrayTypeFromFirstElement.enabled",
+	    "false", false },
+	{ "spark.sql.pyspark.legacy.inferMapTypeFromFirstPair.enabled", "false",
+	    false },
+	{ "spark.sql.repl.eagerEval.enabled", "false", false },
+	{ "spark.sql.repl.eagerEval.maxNumRows", "20", false },
+	{ "spark.sql.repl.eagerEval.truncate", "20", false },
+	{ "spark.sql.session.localRelationCacheThreshold", "67108864", false },
+	{ "spark.sql.session.timeZone", "UTC", true },
+	{ "spark.sql.shuffle.partitions", "200", false },
+	{ "spark.sql.timestampType", "TIMESTAMP_LTZ", true },
+};
+
+static const struct spark_setting *
+spark_setting(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < SC_NELEM(spark_settings); i++)
+		if (strcmp(key, spark_settings[i].key) == 0)
+			return &spark_settings[i];
+	return NULL;
+}
 
 /* Keys Spark Connect warns about (SparkConnectConfigHandler). */
 static const char *const unsupported_keys[] = {
@@ -130,7 +194,47 @@ conf_value(struct sc_session *s, const char *key)
 	for (i = 0; i < SC_NELEM(builtins); i++)
 		if (strcmp(key, builtins[i].key) == 0)
 			return sc_xstrdup(builtins[i].value);
+	if (spark_setting(key) != NULL)
+		return sc_xstrdup(spark_setting(key)->value);
 	return NULL;
+}
+
+/*
+ * The value of key for session s as Spark's GetWithDefault gives it: a
+ * value that is set, else NULL (the caller's default wins over a
+ * registered setting's own default).
+ */
+static char *
+conf_set_value(struct sc_session *s, const char *key)
+{
+	char buf[128], *v;
+	size_t i;
+
+	if ((v = sc_session_conf_get(s, key)) != NULL)
+		return v;
+	if (sc_server_conf_get(s->conf, key, buf, sizeof(buf)) == 0)
+		return sc_xstrdup(buf);
+	for (i = 0; i < SC_NELEM(builtins); i++)
+		if (strcmp(key, builtins[i].key) == 0)
+			return sc_xstrdup(builtins[i].value);
+	return NULL;
+}
+
+/*
+ * A fixed Spark setting may only be set to the value sc-serve implements
+ * (booleans and enumerations in any case, as Spark reads them).
+ */
+static int
+check_fixed(const char *key, const char *value, struct sc_error *err)
+{
+	const struct spark_setting *ss = spark_setting(key);
+
+	if (ss == NULL || !ss->fixed || strcasecmp(value, ss->value) == 0)
+		return 0;
+	return sc_srv_error(err, "UNSUPPORTED_FEATURE.SET_CONFIG", "0A000",
+	    "The feature is not supported: setting \"%s\" to \"%s\"; "
+	    "sc-serve answers as Spark does with \"%s\" only.",
+	    key, value, ss->value);
 }
 
 /* Whether key names a server-wide setting a session may not change. */
@@ -188,6 +292,8 @@ conf_set(struct sc_session *s, const Spark__Connect__ConfigRequest__Set *op,
 			    "value cannot be null for key: %s", kv->key);
 		else if (is_static(s, kv->key))
 			cannot_modify(&e, kv->key);
+		else if (check_fixed(kv->key, kv->value, &e) == -1)
+			;
 		else {
 			keys[n] = kv->key;
 			values[n++] = kv->value;
@@ -249,7 +355,7 @@ conf_get_default(struct sc_session *s,
 	for (i = 0; i < op->n_pairs; i++) {
 		kv = op->pairs[i];
 		warn_key(o, kv->key);
-		v = conf_value(s, kv->key);
+		v = conf_set_value(s, kv->key);
 		out_pair(o, kv->key,
 		    v != NULL		       ? v
 			: kv->_value_case != 0 ? kv->value
@@ -437,3 +543,94 @@ sc_svc_config(struct sc_rpc_call *call, void *arg)
 	sc_session_unref(s);
 	sc_svc_free_msg(req);
 }
+
+/* ------------------------------------------------------------ SQL's SET */
+
+/* SQL's SET and RESET work on the session's settings as Config does. */
+static char *
+sql_get(void *owner, const char *key)
+{
+	return conf_value(owner, key);
+}
+
+static int
+sql_set(void *owner, const char *key, const char *value, struct sc_error *err)
+{
+	struct sc_session *s = owner;
+
+	if (is_static(s, key))
+		return cannot_modify(err, key);
+	if (check_fixed(key, value, err) == -1)
+		return -1;
+	return sc_session_conf_set(s, key, value, err);
+}
+
+struct unset_all {
+	char **keys;
+	size_t n;
+};
+
+static void
+collect_key(const char *key, const char *value, void *arg)
+{
+	struct unset_all *u = arg;
+
+	(void)value;
+	u->keys = sc_xreallocarray(u->keys, u->n + 1, sizeof(*u->keys));
+	u->keys[u->n++] = sc_xstrdup(key);
+}
+
+static int
+sql_unset(void *owner, const char *key, struct sc_error *err)
+{
+	struct sc_session *s = owner;
+	struct unset_all u = { NULL, 0 };
+	size_t i;
+
+	if (key != NULL) {
+		if (is_static(s, key))
+			return cannot_modify(err, key);
+		sc_session_conf_unset(s, key);
+		return 0;
+	}
+	sc_session_conf_each(s, collect_key, &u);
+	for (i = 0; i < u.n; i++) {
+		sc_session_conf_unset(s, u.keys[i]);
+		free(u.keys[i]);
+	}
+	free(u.keys);
+	return 0;
+}
+
+static void
+sql_each(void *owner, void (*fn)(const char *, const char *, void *), void *arg)
+{
+	struct sc_session *s = owner;
+	struct all a;
+	size_t i;
+
+	memset(&a, 0, sizeof(a));
+	a.prefix = "";
+	for (i = 0; i < SC_NELEM(builtins); i++)
+		all_add(builtins[i].key, builtins[i].value, &a);
+	a.rank = 1;
+	sc_server_conf_each(s->conf, all_add, &a);
+	a.rank = 2;
+	sc_session_conf_each(s, all_add, &a);
+	if (a.n > 1)
+		qsort(a.v, a.n, sizeof(*a.v), cmp_entry);
+	for (i = 0; i < a.n; i++) {
+		if (i + 1 == a.n || strcmp(a.v[i].key, a.v[i + 1].key) != 0)
+			fn(a.v[i].key, a.v[i].value, arg);
+		free(a.v[i].key);
+		free(a.v[i].value);
+	}
+	free(a.v);
+}
+
+const struct sc_engine_conf_ops sc_svc_sql_conf = {
+	.get = sql_get,
+	.set = sql_set,
+	.unset = sql_unset,
+	.each = sql_each,
+};

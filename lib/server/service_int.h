@@ -59,6 +59,8 @@ void sc_svc_job_end(void);
 
 /* Handlers outside service.c (arg: the struct sc_server). */
 void sc_svc_config(struct sc_rpc_call *call, void *arg);
+/* The session settings SQL's SET works on (sc_engine_set_conf()). */
+extern const struct sc_engine_conf_ops sc_svc_sql_conf;
 void sc_svc_artifact_status(struct sc_rpc_call *call, void *arg);
 void sc_svc_add_artifacts(struct sc_rpc_call *call, void *arg);
 

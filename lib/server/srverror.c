@@ -106,14 +106,19 @@ static const struct {
 	const char *name;
 	char quote;
 	bool keep;
+	const char *extra; /* a further parameter Spark gives, or NULL */
 } params[] = {
-	{ "ARTIFACT_ALREADY_EXISTS", "normalizedRemoteRelativePath", '`',
-	    false },
-	{ "CANNOT_MODIFY_CONFIG", "key", '"', true },
-	{ "INVALID_ARTIFACT_PATH", "name", '`', false },
-	{ "INVALID_HANDLE", "handle", '`', false },
-	{ "PATH_NOT_FOUND", "path", '`', false },
-	{ "SQL_CONF_NOT_FOUND", "sqlConf", '"', true },
+	{ "ARTIFACT_ALREADY_EXISTS", "normalizedRemoteRelativePath", '`', false,
+	    NULL },
+	{ "CANNOT_MODIFY_CONFIG", "key", '"', true, NULL },
+	{ "INVALID_ARTIFACT_PATH", "name", '`', false, NULL },
+	{ "INVALID_HANDLE", "handle", '`', false, NULL },
+	{ "PARSE_SYNTAX_ERROR", "error", '\'', true, "hint" },
+	{ "PATH_NOT_FOUND", "path", '`', false, NULL },
+	{ "SCHEMA_NOT_FOUND", "schemaName", '`', true, NULL },
+	{ "SQL_CONF_NOT_FOUND", "sqlConf", '"', true, NULL },
+	{ "TABLE_OR_VIEW_NOT_FOUND", "relationName", '`', true, NULL },
+	{ "UNRESOLVED_COLUMN", "objectName", '`', true, NULL },
 };
 
 static bool
@@ -151,6 +156,10 @@ sc_srv_error_param(const struct sc_error *err, const char **name, char *value,
 		if ((p = strchr(p + 2, params[i].quote)) == NULL ||
 		    (q = strchr(p + 1, params[i].quote)) == NULL)
 			return false;
+		/* A qualified name: `a`.`b` is one parameter. */
+		while (params[i].quote == '`' && q[1] == '.' && q[2] == '`' &&
+		    strchr(q + 3, '`') != NULL)
+			q = strchr(q + 3, '`');
 		if (params[i].keep)
 			q++;
 		else
@@ -225,4 +234,17 @@ sc_srv_error(struct sc_error *err, const char *errclass, const char *sqlstate,
 		suffix) >= (int)sizeof(err->msg))
 		err->msg[sizeof(err->msg) - 1] = '\0';
 	return -1;
+}
+
+const char *
+sc_srv_error_param_extra(const struct sc_error *err)
+{
+	size_t i;
+
+	if (err->errclass[0] == '\0')
+		return NULL;
+	for (i = 0; i < sizeof(params) / sizeof(params[0]); i++)
+		if (has_prefix(err->errclass, params[i].prefix))
+			return params[i].extra;
+	return NULL;
 }

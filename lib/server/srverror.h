@@ -39,6 +39,11 @@ const char *const *sc_srv_error_classes(const struct sc_error *err);
  */
 bool sc_srv_error_param(const struct sc_error *err, const char **name,
     char *value, size_t valuesz);
+/*
+ * The name of a further message parameter err's class has in Spark, whose
+ * value sctk gives as "" (PARSE_SYNTAX_ERROR's hint), or NULL.
+ */
+const char *sc_srv_error_param_extra(const struct sc_error *err);
 
 /*
  * Cut the NUL-terminated text to at most room bytes as Spark does

@@ -171,6 +171,11 @@ sc_srv_finish_error(struct sc_rpc_call *call, struct sc_session *s,
 			json_str(&pj, pname);
 			sc_buf_addch(&pj, ':', NULL);
 			json_str(&pj, pvalue);
+			if ((pname = sc_srv_error_param_extra(err)) != NULL) {
+				sc_buf_addch(&pj, ',', NULL);
+				json_str(&pj, pname);
+				sc_buf_addstr(&pj, ":\"\"", NULL);
+			}
 		}
 		sc_buf_addch(&pj, '}', NULL);
 		/* As Spark: class and parameters only when they fit. */

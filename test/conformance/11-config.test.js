@@ -139,4 +139,61 @@ test('conf is per session', T, async () => {
 	    keys: [`${P}mine`] } })), [[`${P}mine`, 'a']]);
 });
 
+test('Spark\'s standard settings answer with Spark\'s defaults', T,
+    async () => {
+	const s = new lib.Session(srv);
+	const want = [
+		['spark.sql.ansi.enabled', 'true'],
+		['spark.sql.shuffle.partitions', '200'],
+		['spark.sql.session.timeZone', 'UTC'],
+		['spark.sql.session.localRelationCacheThreshold', '67108864'],
+		['spark.sql.connect.serverStacktrace.enabled', 'true'],
+		['spark.sql.pyspark.jvmStacktrace.enabled', 'false'],
+		['spark.sql.execution.pyspark.udf.simplifiedTraceback.enabled',
+		    'true'],
+		['spark.sql.pyspark.inferNestedDictAsStruct.enabled', 'false'],
+		['spark.sql.execution.arrow.pyspark.enabled', 'false'],
+		['spark.sql.timestampType', 'TIMESTAMP_LTZ'],
+		['spark.sql.caseSensitive', 'false'],
+	];
+	const r = await s.config({ get: { keys: want.map((w) => w[0]) } });
+	assert.deepEqual(pairs(r), want);
+	const o = await s.config({ get_option: {
+	    keys: ['spark.sql.shuffle.partitions'] } });
+	assert.deepEqual(pairs(o), [['spark.sql.shuffle.partitions', '200']]);
+	// As Spark: the caller's default wins over an unset setting's own.
+	const d = await s.config({ get_with_default: { pairs: [
+		{ key: 'spark.sql.shuffle.partitions', value: '7' }] } });
+	assert.deepEqual(pairs(d), [['spark.sql.shuffle.partitions', '7']]);
+});
+
+test('a session sets Spark\'s settings; one whose other value sc-serve ' +
+    'cannot honour is refused', T, async () => {
+	const s = new lib.Session(srv);
+	await set(s, { 'spark.sql.shuffle.partitions': '8',
+	    'spark.sql.ansi.enabled': 'TRUE' });
+	assert.deepEqual(pairs(await s.config({ get: { keys: [
+	    'spark.sql.shuffle.partitions', 'spark.sql.ansi.enabled'] } })),
+	    [['spark.sql.shuffle.partitions', '8'],
+		['spark.sql.ansi.enabled', 'TRUE']]);
+	const d = await s.config({ get_with_default: { pairs: [
+		{ key: 'spark.sql.shuffle.partitions', value: '7' }] } });
+	assert.deepEqual(pairs(d), [['spark.sql.shuffle.partitions', '8']]);
+	for (const [k, v] of [['spark.sql.ansi.enabled', 'false'],
+	    ['spark.sql.caseSensitive', 'true'],
+	    ['spark.sql.session.timeZone', 'America/New_York']]) {
+		const err = await lib.rejects(set(s, { [k]: v }));
+		const { message } = lib.assertSparkError(err,
+		    'UNSUPPORTED_FEATURE.SET_CONFIG', '0A000');
+		assert.ok(message.includes(k), message);
+	}
+	assert.deepEqual(pairs(await s.config({ get: { keys: [
+	    'spark.sql.ansi.enabled'] } })),
+	    [['spark.sql.ansi.enabled', 'TRUE']]);
+	await s.config({ unset: { keys: ['spark.sql.shuffle.partitions'] } });
+	assert.deepEqual(pairs(await s.config({ get: { keys: [
+	    'spark.sql.shuffle.partitions'] } })),
+	    [['spark.sql.shuffle.partitions', '200']]);
+});
+
 lib.stopTest(srv);

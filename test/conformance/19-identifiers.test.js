@@ -48,7 +48,7 @@ test('a 5,000-byte table name fails with EXCEED_LIMIT_LENGTH, never ' +
 	// The table itself is there.
 	const ok = await s.execute(table(tail));
 	assert.equal(ok.status.code, lib.code.OK, lib.statusText(ok.status));
-	assert.deepEqual(lib.columnValues(ok.responses, 'x'), [42n]);
+	assert.deepEqual(lib.columnValues(ok.responses, 'x'), [42]);
 });
 
 test('a 5,000-byte column name fails the same way', T, async () => {
@@ -71,10 +71,10 @@ test('a table name of exactly 4096 bytes is read, also qualified', T,
 	await createTable(s, name, 7);
 	const r = await s.execute(table(name));
 	assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
-	assert.deepEqual(lib.columnValues(r.responses, 'x'), [7n]);
+	assert.deepEqual(lib.columnValues(r.responses, 'x'), [7]);
 	const q = await s.execute(table(`spark_catalog.default.${name}`));
 	assert.equal(q.status.code, lib.code.OK, lib.statusText(q.status));
-	assert.deepEqual(lib.columnValues(q.responses, 'x'), [7n]);
+	assert.deepEqual(lib.columnValues(q.responses, 'x'), [7]);
 });
 
 test('a long unknown table or column keeps its name in the error, cut ' +

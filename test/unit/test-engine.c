@@ -964,7 +964,7 @@ test_range(void)
 	res_release(&r);
 	check(R_sql("SELECT count(*) AS n, sum(id) AS s FROM range(0, "
 		    "1000000)"),
-	    "n:long:null,s:long:null", "1000000,499999500000;",
+	    "n:long:notnull,s:long:null", "1000000,499999500000;",
 	    "TVF count and sum");
 	/* A range under a filter goes through the TVF. */
 	check(R_filter(R_range(0, 10),
@@ -1236,20 +1236,21 @@ test_types(void)
 	exec_sql(c1, "INSERT INTO strs VALUES ('007', '1e3')");
 	check(R_sql("SELECT s, string, CAST(42 AS STRING) AS c, "
 		    "CAST('0042' AS STRING) AS d FROM strs"),
-	    "s:string:null,string:string:null,c:string:null,d:string:null",
+	    "s:string:null,string:string:null,c:string:notnull,d:string:notnull",
 	    "007,1e3,42,0042;", "STRING columns and casts keep text");
 	check(R_sql(
 		  "SELECT CAST('2024-01-02' AS DATE) AS d, "
 		  "TRY_CAST('x' AS INT) AS i, CAST(CAST(' 12 ' AS INT) + 1 AS "
 		  "STRING) AS s, CAST(1.005 AS DECIMAL(4, 2)) AS p, "
 		  "CAST('true' AS BOOLEAN) AS b"),
-	    "d:string:null,i:void:null,s:string:null,p:string:null,"
-	    "b:long:null",
-	    "2024-01-02,null,13,1.01,1;", "Spark CAST in SQL text");
+	    "d:date:notnull,i:integer:null,s:string:null,"
+	    "p:decimal(4,2):notnull,b:boolean:notnull",
+	    "2024-01-02,null,13,1.01,true;", "Spark CAST in SQL text");
 	check_err(c1, R_sql("SELECT CAST('x' AS INT) AS i"),
 	    "CAST_INVALID_INPUT", "ANSI CAST in SQL text");
 	check(R_sql("SELECT 'Abc' LIKE 'a%' AS l1, 'Abc' LIKE 'A%' AS l2"),
-	    "l1:long:null,l2:long:null", "0,1;", "LIKE is case-sensitive");
+	    "l1:boolean:null,l2:boolean:null", "false,true;",
+	    "LIKE is case-sensitive");
 	check_err(c1,
 	    R_sql("SELECT CASE WHEN id < 20000 THEN id ELSE 'x' "
 		  "END AS v FROM range(20001)"),
@@ -1318,7 +1319,7 @@ test_value_text(void)
 	    "0.100,-12.346,0.111,0.000;", "decimals rescaled");
 	check(R_sql("SELECT CAST(CAST(4.9E-324 AS DOUBLE) AS STRING) AS s, "
 		    "CAST(1e-323 AS DECIMAL(5,3)) AS p"),
-	    "s:string:null,p:string:null", "4.9E-324,0.000;",
+	    "s:string:notnull,p:decimal(5,3):notnull", "4.9E-324,0.000;",
 	    "CAST in SQL text");
 }
 
@@ -1334,7 +1335,8 @@ test_cast_type_text(void)
 
 	snprintf(sql, sizeof(sql),
 	    "SELECT CAST(' 12.345' AS DECIMAL(10,%300s2)) AS p", "");
-	check(R_sql(sql), "p:string:null", "12.35;", "long CAST type text");
+	check(R_sql(sql), "p:decimal(10,2):notnull", "12.35;",
+	    "long CAST type text");
 	snprintf(sql, sizeof(sql), "SELECT CAST('abc' AS DECIMAL(10,%300s2))",
 	    "");
 	check_err(c1, R_sql(sql), "CAST_INVALID_INPUT",
@@ -1416,7 +1418,7 @@ test_local(void)
 	/* The TEMP table is gone after the run. */
 	check(R_sql("SELECT count(*) AS n FROM sqlite_temp_schema WHERE "
 		    "name LIKE '_sc_local%'"),
-	    "n:long:null", "0;", "local relation tables dropped");
+	    "n:long:notnull", "0;", "local relation tables dropped");
 }
 
 static void
@@ -1505,7 +1507,7 @@ test_tree_string(void)
 	ok(rc == 0 && dt->kind_case == SC_DT_(STRUCT) &&
 		dt->struct_->n_fields == 1 &&
 		strcmp(dt->struct_->fields[0]->name, "one") == 0 &&
-		dt->struct_->fields[0]->data_type->kind_case == SC_DT_(LONG),
+		dt->struct_->fields[0]->data_type->kind_case == SC_DT_(INTEGER),
 	    "schema of SELECT 1");
 	sc_engine_datatype_free(dt);
 	rel_free(r);
@@ -1518,8 +1520,8 @@ test_tree_string(void)
 	if (rc == 0)
 		sc_engine_datatype_free(dt);
 	rel_free(r);
-	check(R_sql("SELECT count(*) AS n FROM g WHERE k = 'z'"), "n:long:null",
-	    "0;", "analysis did not run the DML");
+	check(R_sql("SELECT count(*) AS n FROM g WHERE k = 'z'"),
+	    "n:long:notnull", "0;", "analysis did not run the DML");
 	r = R_sql("CREATE TABLE never(x); SELECT 1");
 	rc = sc_engine_schema(c1, r, &dt, &err);
 	ok(rc == -1 && strcmp(err.errclass, "PARSE_SYNTAX_ERROR") == 0,
@@ -1608,7 +1610,7 @@ test_concurrency(void)
 	pthread_join(t2, NULL);
 	ok(w1.fails == 0 && w2.fails == 0,
 	    "two sessions reading and writing at once: no errors");
-	check(R_sql("SELECT count(*) AS n FROM conc"), "n:long:null", "200;",
+	check(R_sql("SELECT count(*) AS n FROM conc"), "n:long:notnull", "200;",
 	    "two sessions: every insert landed");
 }
 
@@ -1744,7 +1746,7 @@ test_sql_command(void)
 	if (rc == 0)
 		sc_engine_relation_free(out);
 	rel_free(in);
-	check(R_sql("SELECT count(*) AS n FROM cmd1"), "n:long:null", "1;",
+	check(R_sql("SELECT count(*) AS n FROM cmd1"), "n:long:notnull", "1;",
 	    "4.x DML took effect");
 
 	in = R_sql("SELECT 1");
@@ -1953,7 +1955,7 @@ test_same_session(void)
 
 	/* A SQL stream stays open while other calls of the session run. */
 	paused_start(&a, &ta, c1, R_sql("SELECT id FROM range(5000)"));
-	check(R_sql("SELECT count(*) AS n FROM t"), "n:long:null", "3;",
+	check(R_sql("SELECT count(*) AS n FROM t"), "n:long:notnull", "3;",
 	    "same session: a query while another streams");
 	sc_buf_init(&arrow, SC_BUF_UNLIMITED);
 	build_arrow(&arrow);
@@ -1969,7 +1971,7 @@ test_same_session(void)
 	res_release(&a.r);
 	check(R_sql("SELECT count(*) AS n FROM sqlite_temp_schema WHERE "
 		    "name LIKE '_sc_local%'"),
-	    "n:long:null", "0;",
+	    "n:long:notnull", "0;",
 	    "same session: TEMP table dropped once the stream ended");
 
 	/* Cancel one of two concurrent calls. */
@@ -2207,7 +2209,8 @@ test_chains(void)
 	    "id >= 5 AND id >= 6 AND id >= 7 AND id >= 8 AND id >= 9 AND "
 	    "id >= 10 AND id >= 11 AND id >= 12 AND id >= 13 AND "
 	    "id >= 14 AND id >= 15 AND id >= 16 AND id >= 17");
-	check(R_sql(sql), "n:long:null", "83;", "range() with 18 constraints");
+	check(R_sql(sql), "n:long:notnull", "83;",
+	    "range() with 18 constraints");
 	free(sql);
 }
 
@@ -2469,6 +2472,160 @@ test_files(void)
 	rmdir(files_dir);
 }
 
+/* Rows of a SqlCommand's local relation, as on_batch() writes them. */
+static char *
+command_rows(const char *sql, struct sc_error *err)
+{
+	Spark__Connect__SqlCommand cmd;
+	Spark__Connect__Relation *out = NULL;
+	struct res r;
+	char *rows;
+
+	spark__connect__sql_command__init(&cmd);
+	cmd.sql = (char *)sql;
+	if (sc_engine_sql_command(c1, &cmd, &out, err) == -1)
+		return NULL;
+	if (out->rel_type_case != SC_REL_(LOCAL_RELATION)) {
+		sc_engine_relation_free(out);
+		return sc_xstrdup("(a query)");
+	}
+	res_init(&r);
+	if (out->local_relation->_data_case ==
+	    SPARK__CONNECT__LOCAL_RELATION___DATA_DATA)
+		on_batch(&r, out->local_relation->data.data,
+		    out->local_relation->data.len, 0, 0);
+	rows = sc_xstrdup(r.data.data != NULL ? (const char *)r.data.data : "");
+	res_release(&r);
+	sc_engine_relation_free(out);
+	return rows;
+}
+
+/*
+ * Spark SQL text: a query the parser takes has Spark's types and names;
+ * text it does not take keeps SQLite's answers; statements give Spark's
+ * rows; the analysis kinds that run no SQL.
+ */
+static void
+test_spark_sql(void)
+{
+	Spark__Connect__DataType *dt = NULL;
+	struct sc_engine_storage lv;
+	struct sc_error err;
+	char *text = NULL;
+	int32_t h1 = 0, h2 = 1;
+	bool same = false;
+	Rel *a, *b;
+
+	check(R_sql("SELECT 7 / 2 AS q, 1L AS l, 1.5 AS d, 'a' LIKE 'A' AS k"),
+	    "q:double:null,l:long:notnull,d:decimal(2,1):notnull,"
+	    "k:boolean:null",
+	    "3.5,1,1.5,false;", "Spark SQL: a query has Spark's types");
+	check(R_sql("SELECT 7 / 2 AS q FROM range(1) JOIN range(1)"),
+	    "q:long:null", "3;", "Spark SQL: a join still runs in SQLite");
+	check(R_sql("SELECT printf('%03d', 7) AS s"), "s:string:null", "007;",
+	    "Spark SQL: a function only SQLite has runs there");
+	check_err(c1, R_sql("SELECT typeof(1)"), "UNRESOLVED_ROUTINE",
+	    "Spark SQL: typeof() is refused, not SQLite's");
+	check_err(c1, R_sql("SELECT INTERVAL 1 DAY"),
+	    "UNSUPPORTED_FEATURE.SQL_SYNTAX", "Spark SQL: INTERVAL");
+	check(R_sql("SELECT k, count(*) AS n FROM (SELECT id % 2 AS k FROM "
+		    "range(5)) GROUP BY k ORDER BY k"),
+	    "k:long:null,n:long:notnull", "0,3;1,2;",
+	    "Spark SQL: GROUP BY keys are not in the output");
+	check(R_sql("SELECT * FROM VALUES (1, 'a'), (2, NULL) AS t(x, y)"),
+	    "x:integer:notnull,y:string:null", "1,a;2,null;",
+	    "Spark SQL: VALUES");
+
+	exec_sql(c1,
+	    "CREATE TABLE ss1 (a INT, b STRING) USING parquet "
+	    "OPTIONS (path 'x') COMMENT 'c'");
+	text = command_rows("DESCRIBE ss1", &err);
+	is_str(text, "a,int,null;b,string,null;", "DESCRIBE: Spark's rows");
+	free(text);
+	text = command_rows("SHOW TABLES LIKE 'ss1'", &err);
+	is_str(text, "default,ss1,false;", "SHOW TABLES: Spark's rows");
+	free(text);
+	text = command_rows("USE default", &err);
+	is_str(text, "", "USE default: no rows");
+	free(text);
+	is_int(command_rows("USE nodb", &err) == NULL, 1, "USE nodb fails");
+	is_str(err.errclass, "SCHEMA_NOT_FOUND", "USE nodb: class");
+	is_int(command_rows("SET x.y=1", &err) == NULL, 1,
+	    "SET without a session's settings fails");
+	is_str(err.errclass, "UNSUPPORTED_FEATURE.SQL_STATEMENT",
+	    "SET without a session's settings: class");
+	text = command_rows("CREATE OR REPLACE TEMP VIEW sv AS SELECT 7 / 2 AS "
+			    "q; CREATE OR REPLACE TEMPORARY VIEW sv AS "
+			    "SELECT 9 / 2 AS q",
+	    &err);
+	ok(text != NULL, "CREATE OR REPLACE TEMP VIEW twice: %s",
+	    text != NULL ? "" : err.msg);
+	free(text);
+	check(R_sql("SELECT q FROM sv"), "q:double:null", "4.5;",
+	    "a view's body keeps Spark's semantics");
+	text = command_rows("INSERT INTO TABLE ss1 VALUES (1, 'x'); INSERT "
+			    "OVERWRITE TABLE ss1 VALUES (2, 'y')",
+	    &err);
+	free(text);
+	check(R_sql("SELECT a, b FROM ss1"), "a:integer:null,b:string:null",
+	    "2,y;", "INSERT OVERWRITE replaces the rows");
+	/* A storage clause that ends the text (read past it once). */
+	is_int(command_rows("CREATE TABLE ss2 USING parquet", &err) == NULL, 1,
+	    "CREATE TABLE with a clause and nothing else fails");
+	is_str(err.errclass, "PARSE_SYNTAX_ERROR",
+	    "CREATE TABLE with a clause and nothing else: class");
+
+	ok(sc_engine_ddl_parse("a INT, b DECIMAL(10,2) NOT NULL", &dt, &err) ==
+		    0 &&
+		dt->kind_case == SC_DT_(STRUCT) && dt->struct_->n_fields == 2 &&
+		!dt->struct_->fields[1]->nullable,
+	    "ddl_parse: a schema");
+	sc_engine_datatype_free(dt);
+	dt = NULL;
+	ok(sc_engine_ddl_parse(" bigint ", &dt, &err) == 0 &&
+		dt->kind_case == SC_DT_(LONG),
+	    "ddl_parse: a bare type");
+	sc_engine_datatype_free(dt);
+	is_int(sc_engine_json_to_ddl("a INT", &text, &err), -1,
+	    "json_to_ddl: DDL is not JSON");
+	is_str(err.errclass, "INVALID_JSON_SCHEMA", "json_to_ddl: class");
+	ok(sc_engine_json_to_ddl("{\"type\":\"struct\",\"fields\":[{\"name\":"
+				 "\"a\",\"type\":\"long\",\"nullable\":"
+				 "false,\"metadata\":{}}]}",
+	       &text, &err) == 0,
+	    "json_to_ddl: a schema");
+	is_str(text, "a BIGINT NOT NULL", "json_to_ddl: Spark's DDL");
+	free(text);
+
+	a = R_range(0, 10);
+	b = R_range(0, 10);
+	b->common = sc_xmalloc(sizeof(*b->common));
+	spark__connect__relation_common__init(b->common);
+	b->common->_plan_id_case =
+	    SPARK__CONNECT__RELATION_COMMON___PLAN_ID_PLAN_ID;
+	b->common->plan_id = 42;
+	ok(sc_engine_same_semantics(a, b, &same, &err) == 0 && same,
+	    "same_semantics: plan ids do not count");
+	ok(sc_engine_semantic_hash(a, &h1, &err) == 0 &&
+		sc_engine_semantic_hash(b, &h2, &err) == 0 && h1 == h2,
+	    "semantic_hash: plan ids do not count");
+	lv.use_disk = true;
+	lv.use_memory = false;
+	lv.use_off_heap = false;
+	lv.deserialized = false;
+	lv.replication = 3;
+	ok(sc_engine_persist(c1, a, &lv, &err) == 0, "persist");
+	memset(&lv, 0, sizeof(lv));
+	ok(sc_engine_storage_level(c1, b, &lv, &err) == 0 && lv.use_disk &&
+		lv.replication == 3,
+	    "get_storage_level: the level persisted");
+	ok(sc_engine_storage_level(c2, b, &lv, &err) == 0 && !lv.use_disk &&
+		lv.replication == 1,
+	    "get_storage_level: another connection's is NONE");
+	rel_free(a);
+	rel_free(b);
+}
+
 int
 main(void)
 {
@@ -2505,6 +2662,7 @@ main(void)
 	test_chains();
 	test_limits();
 	test_files();
+	test_spark_sql();
 	sc_engine_conn_free(c1);
 	sc_engine_conn_free(c2);
 	sc_engine_free(eng);

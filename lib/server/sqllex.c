@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * sqllex.c: Spark SQL text as tokens: words, `quoted` identifiers,
+ * string literals ('...' and "...", with Spark's backslash escapes;
+ * adjacent ones are one literal), numbers with their type suffixes,
+ * operators, and parameter markers.  Spaces and comments (-- to the end
+ * of the line, nested block comments) are dropped.
+ */
+
+#include "server/sqlparse.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/xmem.h"
+#include "core/banned.h"
+
+static const char *const ops[] = {
+	"<=>",
+	"<=",
+	">=",
+	"<>",
+	"!=",
+	"==",
+	"||",
+	"::",
+	"->",
+	"=>",
+};
+
+/* Skip spaces and comments from s; NULL when a comment is not closed. */
+static const char *
+skip(const char *s)
+{
+	int depth;
+
+	for (;;) {
+		while (isspace((unsigned char)*s))
+			s++;
+		if (s[0] == '-' && s[1] == '-') {
+			while (*s != '\0' && *s != '\n')
+				s++;
+		} else if (s[0] == '/' && s[1] == '*') {
+			depth = 1;
+			s += 2;
+			while (depth > 0) {
+				if (*s == '\0')
+					return NULL;
+				if (s[0] == '/' && s[1] == '*') {
+					depth++;
+					s += 2;
+				} else if (s[0] == '*' && s[1] == '/') {
+					depth--;
+					s += 2;
+				} else {
+					s++;
+				}
+			}
+		} else {
+			return s;
+		}
+	}
+}
+
+/* One string literal at s (a quote); its end, or NULL if not closed. */
+static const char *
+string_lit(const char *s, struct sc_buf *out)
+{
+	char q = *s++;
+
+	for (; *s != '\0' && *s != q; s++) {
+		if (*s != '\\' || s[1] == '\0') {
+			sc_buf_addch(out, *s, NULL);
+			continue;
+		}
+		s++;
+		switch (*s) {
+		case '0':
+			sc_buf_addch(out, '\0', NULL);
+			break;
+		case 'b':
+			sc_buf_addch(out, '\b', NULL);
+			break;
+		case 'n':
+			sc_buf_addch(out, '\n', NULL);
+			break;
+		case 'r':
+			sc_buf_addch(out, '\r', NULL);
+			break;
+		case 't':
+			sc_buf_addch(out, '\t', NULL);
+			break;
+		case 'Z':
+			sc_buf_addch(out, '\032', NULL);
+			break;
+		case '%':
+		case '_':
+			sc_buf_addch(out, '\\', NULL);
+			sc_buf_addch(out, *s, NULL);
+			break;
+		default:
+			sc_buf_addch(out, *s, NULL);
+			break;
+		}
+	}
+	return *s == q ? s + 1 : NULL;
+}
+
+static bool
+word_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* A number at s: digits, fraction, exponent, then a type suffix. */
+static const char *
+number(const char *s, struct sc_sqltok *t)
+{
+	const char *p = s, *e;
+
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p == '.') {
+		p++;
+		t->frac = true;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	if ((*p == 'e' || *p == 'E') &&
+	    (isdigit((unsigned char)p[1]) ||
+		((p[1] == '+' || p[1] == '-') &&
+		    isdigit((unsigned char)p[2])))) {
+		t->exp = true;
+		p += 2;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	t->numlen = (size_t)(p - s);
+	e = p;
+	if ((p[0] == 'B' || p[0] == 'b') && (p[1] == 'D' || p[1] == 'd'))
+		e = p + 2;
+	else if (strchr("LlSsYyDdFf", *p) != NULL && *p != '\0')
+		e = p + 1;
+	if (e != p && word_char(*e))
+		return NULL; /* 12abc: not a number */
+	if (e != p)
+		t->suffix = (char)toupper((unsigned char)*p);
+	if (e == p + 2)
+		t->suffix = 'B';
+	if (word_char(*e))
+		return NULL;
+	return e;
+}
+
+int
+sc_sqllex(const char *src, struct sc_sqltok **tokp, size_t *np)
+{
+	struct sc_sqltok *v = NULL, t;
+	size_t n = 0, cap = 0, i;
+	const char *s = src, *e;
+
+	for (;;) {
+		if ((s = skip(s)) == NULL)
+			goto bad;
+		memset(&t, 0, sizeof(t));
+		t.off = (size_t)(s - src);
+		t.s = s;
+		if (*s == '\0') {
+			t.kind = SC_TK_EOF;
+			e = s;
+		} else if (*s == '\'' || *s == '"') {
+			t.kind = SC_TK_STRING;
+			sc_buf_init(&t.text, SC_BUF_UNLIMITED);
+			e = s;
+			do {
+				if ((e = string_lit(e, &t.text)) == NULL) {
+					sc_buf_release(&t.text);
+					goto bad;
+				}
+				s = skip(e);
+			} while (s != NULL && (*s == '\'' || *s == '"'));
+		} else if (*s == '`') {
+			t.kind = SC_TK_QIDENT;
+			sc_buf_init(&t.text, SC_BUF_UNLIMITED);
+			for (e = s + 1;; e++) {
+				if (*e == '\0') {
+					sc_buf_release(&t.text);
+					goto bad;
+				}
+				if (*e == '`' && e[1] == '`')
+					e++;
+				else if (*e == '`')
+					break;
+				sc_buf_addch(&t.text, *e, NULL);
+			}
+			e++;
+		} else if (isdigit((unsigned char)*s) ||
+		    (*s == '.' && isdigit((unsigned char)s[1]))) {
+			t.kind = SC_TK_NUM;
+			if ((e = number(s, &t)) == NULL) {
+				/* 1abc: an identifier, as Spark allows. */
+				t.kind = SC_TK_WORD;
+				t.frac = t.exp = false;
+				t.suffix = 0;
+				for (e = s; word_char(*e); e++)
+					;
+			}
+		} else if (isalpha((unsigned char)*s) || *s == '_' ||
+		    (unsigned char)*s >= 0x80) {
+			t.kind = SC_TK_WORD;
+			for (e = s; word_char(*e) || (unsigned char)*e >= 0x80;
+			     e++)
+				;
+		} else if (*s == '?' ||
+		    ((*s == ':' || *s == '@' || *s == '$') &&
+			(isalpha((unsigned char)s[1]) || s[1] == '_'))) {
+			t.kind = SC_TK_PARAM;
+			for (e = s + 1; word_char(*e); e++)
+				;
+		} else {
+			t.kind = SC_TK_OP;
+			e = s + 1;
+			for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+				if (strncmp(s, ops[i], strlen(ops[i])) == 0) {
+					e = s + strlen(ops[i]);
+					break;
+				}
+		}
+		t.n = (size_t)(e - t.s);
+		if (n == cap) {
+			cap = cap == 0 ? 64 : cap * 2;
+			v = sc_xreallocarray(v, cap, sizeof(*v));
+		}
+		v[n++] = t;
+		if (t.kind == SC_TK_EOF)
+			break;
+		s = e;
+	}
+	*tokp = v;
+	*np = n;
+	return 0;
+bad:
+	sc_sqllex_free(v, n);
+	return -1;
+}
+
+void
+sc_sqllex_free(struct sc_sqltok *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].kind == SC_TK_STRING || v[i].kind == SC_TK_QIDENT)
+			sc_buf_release(&v[i].text);
+	free(v);
+}
+
+bool
+sc_sqllex_first_word(const char *src, const char *const *words)
+{
+	const char *s = skip(src);
+	size_t n = 0, i;
+
+	if (s == NULL)
+		return false;
+	while (word_char(s[n]))
+		n++;
+	for (i = 0; words[i] != NULL; i++)
+		if (strlen(words[i]) == n && strncasecmp(s, words[i], n) == 0)
+			return true;
+	return false;
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+#
+# 36-sc-serve-spark-sql: the table of Spark SQL statements and Spark's
+# answers (test/sql/spark-sql.tsv) through sc-exec: each "ok" row's
+# column names and rows, and for a query its schema through AnalyzePlan;
+# each "error" row's class; "setup" rows must run.  "xfail" rows hold
+# Spark's answer where sc-serve does not give it yet; they are counted,
+# not run.  test/conformance/23-spark-sql.test.js runs the same table
+# through the Node client.
+
+bats_require_minimum_version 1.7.0
+load helpers/common
+load helpers/server
+
+TABLE="$BATS_TEST_DIRNAME/sql/spark-sql.tsv"
+
+setup_file() {
+	sc_server_start
+}
+
+teardown_file() {
+	sc_server_stop
+}
+
+# The rows of a TSV result as row;row of value|value.
+rows_of() {
+	local IFS=$'\n' line out= first=1
+	for line in $1; do
+		[ "$first" = 1 ] || out+=';'
+		first=0
+		out+=${line//$'\t'/|}
+	done
+	printf '%s' "$out"
+}
+
+@test "the table has rows of every kind" {
+	run -0 awk -F '\t' '!/^#/ { n[$1 ~ /^xfail/ ? "xfail" : $1 ~ /^error/ ? "error" : $1]++ }
+	    END { print n["ok"] + 0, n["error"] + 0, n["setup"] + 0, n["xfail"] + 0 }' "$TABLE"
+	read -r ok err setup xfail <<<"$output"
+	[ "$ok" -ge 50 ]
+	[ "$err" -ge 5 ]
+	[ "$setup" -ge 3 ]
+	echo "# $ok ok, $err error, $setup setup, $xfail xfail rows" >&3
+}
+
+@test "every row gives Spark's answer through sc-exec" {
+	local expect query schema rows fails=0 n=0 names types want_names line
+	while IFS=$'\t' read -r expect query schema rows; do
+		case $expect in '#'* | '' | xfail*) continue ;; esac
+		n=$((n + 1))
+		case $expect in
+		setup)
+			run --separate-stderr sc-exec -t 60s "$query"
+			if [ "$status" -ne 0 ]; then
+				echo "setup failed: $query: $stderr"
+				fails=$((fails + 1))
+			fi
+			;;
+		error\ *)
+			run --separate-stderr sc-exec -t 60s "$query"
+			if [ "$status" -ne 1 ] ||
+			    [[ "$stderr" != *"[${expect#error }]"* ]]; then
+				echo "want ${expect#error }: $query: exit $status: $stderr"
+				fails=$((fails + 1))
+			fi
+			;;
+		ok)
+			run --separate-stderr sc-exec -t 60s --format tsv --null NULL "$query"
+			if [ "$status" -ne 0 ]; then
+				echo "failed: $query: $stderr"
+				fails=$((fails + 1))
+				continue
+			fi
+			want_names=$(printf '%s' "$schema" | tr '|' '\n' |
+			    sed 's/:[^:]*$//' | paste -sd '|')
+			names=${lines[0]-}
+			names=${names//$'\t'/|}
+			if [ "$names" != "$want_names" ]; then
+				echo "names: $query: got '$names', want '$want_names'"
+				fails=$((fails + 1))
+			fi
+			if [ "$(rows_of "$(printf '%s\n' "${lines[@]:1}")")" != "$rows" ]; then
+				echo "rows: $query: got '$(rows_of "$(printf '%s\n' "${lines[@]:1}")")', want '$rows'"
+				fails=$((fails + 1))
+			fi
+			case $query in SELECT* | select*)
+				run --separate-stderr sc-exec -t 60s --analyze --format tsv --no-header "$query"
+				types=
+				for line in "${lines[@]}"; do
+					IFS=$'\t' read -r a b _ <<<"$line"
+					types+="${types:+|}$a:$b"
+				done
+				if [ "$status" -ne 0 ] || [ "$types" != "$schema" ]; then
+					echo "schema: $query: got '$types', want '$schema' $stderr"
+					fails=$((fails + 1))
+				fi
+				;;
+			esac
+			;;
+		*)
+			echo "bad row kind '$expect'"
+			fails=$((fails + 1))
+			;;
+		esac
+	done <"$TABLE"
+	echo "# $n rows checked, $fails failures" >&3
+	[ "$n" -ge 60 ]
+	[ "$fails" -eq 0 ]
+}

@@ -877,4 +877,5 @@ sc_execmgr_free(struct sc_execmgr *m)
 	pthread_cond_destroy(&m->timer_cv);
 	pthread_cond_destroy(&m->threads_cv);
 	free(m);
+	sc_execmem_pool_drain();
 }

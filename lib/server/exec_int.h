@@ -274,9 +274,19 @@ struct act {
 	struct sc_error err;
 };
 
+/* A send decided under the operation lock, started after it is dropped. */
+struct asend {
+	struct sender *s; /* holds a ref, for sent_cb() */
+	const uint8_t *data;
+	size_t len;
+	struct sc_execmem *mem; /* holds a ref: data stays valid */
+};
+
 struct acts {
 	struct act *v;
 	size_t n, cap;
+	struct asend *sends;
+	size_t nsends, capsends;
 	struct sc_exec_op **unref; /* op refs to drop */
 	size_t nunref, capunref;
 };

@@ -749,6 +749,7 @@ tr_finish(struct sc_rpc_call *call, int code, const char *msg)
 static const struct sc_exec_transport rpc_transport = {
 	.send = tr_send,
 	.send_ref = sc_rpc_call_send_ref,
+	.reply_ref = sc_rpc_call_reply_ref,
 	.finish = tr_finish,
 	.finish_error = sc_srv_finish_error,
 	.on_close = sc_rpc_call_on_close,

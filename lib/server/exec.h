@@ -413,6 +413,12 @@ struct sc_exec_transport {
 	/* Optional: send without copying (sc_rpc_call_send_ref()). */
 	int (*send_ref)(struct sc_rpc_call *call, const void *msg, size_t len,
 	    void (*unref)(void *), void *ref, sc_rpc_sent_fn *sent, void *arg);
+	/*
+	 * Optional: the last response and status OK in one batch, without
+	 * copying (sc_rpc_call_reply_ref()); no sent() follows.
+	 */
+	int (*reply_ref)(struct sc_rpc_call *call, const void *msg, size_t len,
+	    void (*unref)(void *), void *ref);
 	int (*finish)(struct sc_rpc_call *call, int code, const char *msg);
 	void (*finish_error)(struct sc_rpc_call *call, struct sc_session *s,
 	    const struct sc_error *err);

@@ -262,7 +262,8 @@ struct sc_execmgr {
 enum act_kind {
 	ACT_OK = 0, /* finish with OK */
 	ACT_ERROR, /* finish with a Spark error */
-	ACT_STATUS /* finish with a plain gRPC status */
+	ACT_STATUS, /* finish with a plain gRPC status */
+	ACT_NONE /* already finished (the last response carried OK) */
 };
 
 struct act {
@@ -280,6 +281,7 @@ struct asend {
 	const uint8_t *data;
 	size_t len;
 	struct sc_execmem *mem; /* holds a ref: data stays valid */
+	bool last; /* with status OK, no sent_cb() */
 };
 
 struct acts {

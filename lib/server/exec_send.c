@@ -137,6 +137,13 @@ start_send(struct sc_execmgr *m, struct asend *d)
 	struct act *x;
 	int rc;
 
+	if (d->last) {
+		/* The sender already ended: nothing waits for this one. */
+		(void)m->tr.reply_ref(s->call, d->data, d->len,
+		    sc_execmem_unref, d->mem);
+		sc_exec_sender_unref(s);
+		return;
+	}
 	if (m->tr.send_ref != NULL)
 		rc = m->tr.send_ref(s->call, d->data, d->len, sc_execmem_unref,
 		    d->mem, sent_cb, s);
@@ -181,6 +188,8 @@ sc_exec_acts_run(struct sc_execmgr *m, struct acts *a)
 			break;
 		case ACT_STATUS:
 			m->tr.finish(x->s->call, x->code, x->msg);
+			break;
+		case ACT_NONE:
 			break;
 		}
 		if (x->remove)
@@ -353,8 +362,15 @@ sc_exec_pump(struct sc_exec_op *op, struct sender *s, int64_t now,
 	a->sends[a->nsends].data = data;
 	a->sends[a->nsends].len = len;
 	a->sends[a->nsends].mem = sc_execbuf_ref(op->buf, s->next);
+	/*
+	 * The final response of a run that succeeded goes with the status:
+	 * one batch and one write instead of a send, its completion, then
+	 * the status.
+	 */
+	a->sends[a->nsends].last = m->tr.reply_ref != NULL &&
+	    st.final == s->next && !op->has_error;
 	a->nsends++;
-	s->in_flight = true;
+	s->in_flight = !a->sends[a->nsends - 1].last;
 	s->next++;
 	s->sent_bytes += (int64_t)len;
 	op->bytes_sent += (int64_t)len;
@@ -363,6 +379,8 @@ sc_exec_pump(struct sc_exec_op *op, struct sender *s, int64_t now,
 	atomic_fetch_add(&m->bytes_total, (int64_t)len);
 	atomic_fetch_add(&m->rows_total, rows);
 	sc_exec_event(op, SC_EXEC_EV_PROGRESS, now);
+	if (!s->in_flight)
+		sc_exec_end_sender(op, s, now, ACT_NONE, a, "complete");
 }
 
 static void

@@ -482,7 +482,12 @@ emit_bytes(struct sc_exec_op *op, const char *rid, void *mem, size_t cap,
 		if (op->state != SC_EXEC_RUNNING)
 			break;
 		sc_execbuf_stats(op->buf, &st);
-		if (m->conf.high_water_bytes < 0 ||
+		/*
+		 * A run on an RPC thread must not wait for its own reader
+		 * (whose completions that thread delivers); only short runs
+		 * with small results go there.
+		 */
+		if (m->conf.high_water_bytes < 0 || op->inline_run ||
 		    st.unconsumed <= m->conf.high_water_bytes)
 			break;
 		/* Waiting for the reader: the slot is for others. */

@@ -254,6 +254,19 @@ static pthread_mutex_t gate_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
 static bool gate_open;
 atomic_int xf_emit_failures;
+static pthread_t last_run_thread;
+
+/* Whether the fake runner last ran on the calling thread. */
+bool
+xf_last_run_here(void)
+{
+	bool r;
+
+	pthread_mutex_lock(&starts_mu);
+	r = pthread_equal(last_run_thread, pthread_self()) != 0;
+	pthread_mutex_unlock(&starts_mu);
+	return r;
+}
 
 void
 xf_starts_reset(void)
@@ -312,10 +325,23 @@ fake_run(struct sc_exec_op *op, const Spark__Connect__Plan *plan, void *arg,
 	if (nstarts < XF_STARTS_MAX)
 		memcpy(starts[nstarts++], sc_exec_op_id(op), SC_UUID_STRLEN);
 	pthread_mutex_unlock(&starts_mu);
-	if (plan == NULL || plan->command == NULL ||
-	    plan->command->sql_command == NULL)
+	pthread_mutex_lock(&starts_mu);
+	last_run_thread = pthread_self();
+	pthread_mutex_unlock(&starts_mu);
+	if (plan != NULL &&
+	    plan->op_type_case == SPARK__CONNECT__PLAN__OP_TYPE_ROOT &&
+	    plan->root != NULL &&
+	    plan->root->rel_type_case ==
+		SPARK__CONNECT__RELATION__REL_TYPE_SQL &&
+	    strncmp(plan->root->sql->query, "SELECT ", 7) == 0)
+		snprintf(prog, sizeof(prog), "%s", plan->root->sql->query + 7);
+	else if (plan == NULL ||
+	    plan->op_type_case != SPARK__CONNECT__PLAN__OP_TYPE_COMMAND ||
+	    plan->command == NULL || plan->command->sql_command == NULL)
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023", "no");
-	snprintf(prog, sizeof(prog), "%s", plan->command->sql_command->sql);
+	else
+		snprintf(prog, sizeof(prog), "%s",
+		    plan->command->sql_command->sql);
 	for (tok = strtok_r(prog, " ", &save); tok != NULL;
 	     tok = strtok_r(NULL, " ", &save)) {
 		spark__connect__execute_plan_response__init(&r);
@@ -437,6 +463,8 @@ xf_execute(struct sc_session *s, const char *opid, const char *prog,
 	Spark__Connect__Plan plan;
 	Spark__Connect__Command cmd;
 	Spark__Connect__SqlCommand sql;
+	Spark__Connect__Relation rel;
+	Spark__Connect__SQL q;
 	Spark__Connect__ExecutePlanRequest__RequestOption opt, *optp = &opt;
 	Spark__Connect__ReattachOptions ro;
 	char *tags[1];
@@ -454,6 +482,16 @@ xf_execute(struct sc_session *s, const char *opid, const char *prog,
 	cmd.sql_command = &sql;
 	plan.op_type_case = SPARK__CONNECT__PLAN__OP_TYPE_COMMAND;
 	plan.command = &cmd;
+	if (strncmp(prog, "SELECT ", 7) == 0) {
+		/* A root SQL relation instead. */
+		spark__connect__relation__init(&rel);
+		spark__connect__sql__init(&q);
+		q.query = (char *)prog;
+		rel.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_SQL;
+		rel.sql = &q;
+		plan.op_type_case = SPARK__CONNECT__PLAN__OP_TYPE_ROOT;
+		plan.root = &rel;
+	}
 	req.session_id = s->session_id;
 	req.plan = &plan;
 	if (opid != NULL) {

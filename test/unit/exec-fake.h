@@ -76,6 +76,12 @@ bool xf_has_complete(const Spark__Connect__ExecutePlanResponse *r);
 bool xf_is_batch(const Spark__Connect__ExecutePlanResponse *r);
 
 void xf_gate_set(bool open);
+/*
+ * xf_execute() with a program starting "SELECT " sends it as a root SQL
+ * relation; the fake runner runs the rest.  Whether the fake runner last
+ * ran on the calling thread:
+ */
+bool xf_last_run_here(void);
 
 /* The ids of the operations the fake runner started, in order. */
 #define XF_STARTS_MAX 64

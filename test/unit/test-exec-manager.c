@@ -1229,6 +1229,53 @@ test_last_with_status(void)
 	xf_mgr_start(0);
 }
 
+/*
+ * A trivial root SQL query (SELECT without FROM, WITH or parentheses)
+ * runs on the thread that received it when a slot is free and its user
+ * runs nothing else; anything else goes to a runner thread.
+ */
+static void
+test_inline(void)
+{
+	struct sc_session *s = xf_session_new("dave", SID2);
+	struct sc_rpc_call *c, *g;
+	const char *id = "6a0b3c1e-1111-4aaa-8bbb-000000000080";
+	const char *id2 = "6a0b3c1e-1111-4aaa-8bbb-000000000081";
+	const char *id3 = "6a0b3c1e-1111-4aaa-8bbb-000000000082";
+	const char *id4 = "6a0b3c1e-1111-4aaa-8bbb-000000000083";
+	bool here;
+
+	c = xf_execute(s, id, "SELECT schema batch:1:10 metrics", false, NULL);
+	here = xf_last_run_here();
+	ok(here, "inline: a trivial SELECT ran on the receiving thread");
+	ok(drive(c), "inline: finished");
+	is_int(c->code, SC_GRPC_OK, "inline: OK");
+	is_int(c->nmsgs, 3, "inline: schema, batch, metrics");
+	done(c, "inline");
+
+	c = xf_execute(s, id2, "schema batch:1:10", false, NULL);
+	ok(drive(c), "command: finished");
+	ok(!xf_last_run_here(), "command: ran on a runner thread");
+	done(c, "command");
+
+	/* Its user runs something: the session may be busy. */
+	xf_gate_set(false);
+	g = xf_execute(s, id3, "gate", true, NULL);
+	ok(xf_wait_state(id3, SC_EXEC_RUNNING), "inline: the gate runs");
+	c = xf_execute(s, id4, "SELECT batch:1:10", false, NULL);
+	ok(drive(c), "busy user: finished");
+	ok(!xf_last_run_here(), "busy user: ran on a runner thread");
+	xf_gate_set(true);
+	ok(drive(g), "gate: finished");
+	done(c, "busy user");
+	done(g, "gate");
+	xf_mgr_stop();
+	is_int(s->refs, 1000, "inline: session references released");
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+	xf_mgr_start(0);
+}
+
 static void
 test_session_closed(void)
 {
@@ -1315,6 +1362,7 @@ main(void)
 	test_sched_fair();
 	test_session_closed();
 	test_last_with_status();
+	test_inline();
 	test_shutdown(s);
 	is_int(s->refs, 1000, "session references all released");
 	pthread_mutex_destroy(&s->lock);

@@ -458,7 +458,8 @@ size_t sc_execmgr_compensate(struct sc_execmgr *m, int64_t now);
  * For runners: set the response's ids (session, server-side session,
  * operation, a fresh response id), pack it once, and buffer it, waking
  * the sender.  Blocks while the operation's unsent bytes exceed
- * conf.high_water_bytes.  0, or -1 with OPERATION_CANCELED once the
+ * conf.high_water_bytes (except in a run on the RPC thread that received
+ * it, which only trivial queries get).  0, or -1 with OPERATION_CANCELED once the
  * operation was canceled or closed (the response is dropped).  resp
  * stays the caller's; the id fields are reset before returning.
  */

@@ -3,8 +3,9 @@
 /*
  * exec_sched.c: who computes when.  Slots (the right to compute) go to
  * waiting operations in fair order; runner threads start on demand and
- * run them; one timer thread ends streams at their deadline, compensates
- * stalls and calls the maintenance.
+ * run them (a trivial query may run on the RPC thread that received it:
+ * sc_exec_sched_take); one timer thread ends streams at their deadline,
+ * compensates stalls and calls the maintenance.
  */
 
 #include "server/exec_int.h"

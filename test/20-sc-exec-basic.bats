@@ -106,6 +106,23 @@ setup() {
 	[ "$output" = "$(printf 'a;b\n1\ne\nc;d')" ]
 }
 
+@test "a plain query is one operation; a command still runs as a command" {
+	local sid log="$BATS_FILE_TMPDIR/server.log"
+	sid=$(cat /proc/sys/kernel/random/uuid)
+	run -0 --separate-stderr sc-exec --session-id "$sid" \
+	    " -- q
+	    /* q */ select 2 AS a UNION ALL SELECT 3 ORDER BY a"
+	[ "$output" = "$(printf 'a\n2\n3')" ]
+	[ "$(grep -c "started: session $sid " "$log")" -eq 1 ]
+	sid=$(cat /proc/sys/kernel/random/uuid)
+	run -0 --separate-stderr sc-exec --session-id "$sid" \
+	    "CREATE TEMP TABLE t_one (a BIGINT); INSERT INTO t_one VALUES (7);
+	    WITH w AS (SELECT a FROM t_one) SELECT a FROM w"
+	[ "$output" = "$(printf 'a\n7')" ]
+	# Two commands, and WITH as spark.sql() sends it: command, query.
+	[ "$(grep -c "started: session $sid " "$log")" -eq 4 ]
+}
+
 @test "-f file, -f - and - read the SQL" {
 	printf 'SELECT 7 AS n;\n' >"$BATS_TEST_TMPDIR/q.sql"
 	run -0 sc-exec -f "$BATS_TEST_TMPDIR/q.sql"

@@ -32,7 +32,8 @@ teardown_file() {
 }
 
 # live_ops: the number of operations the server log shows started and
-# not ended (sc-exec runs a query as two: the command, then its result).
+# not ended (sc-exec runs a plain SELECT as one operation, a WITH query
+# as two: the command, then its result).
 live_ops() {
 	awk '$4 == "operation" && $6 == "started:" { live[$5] = 1 }
 	    $4 == "operation" && $6 ~ /^(finished|failed|canceled|released|removed)/ {
@@ -58,7 +59,7 @@ session_started() {
 		sc-exec --session-id "$sid" --format arrow "$BIG" \
 		    >/dev/null 2>&1 3>&- &
 		pids+=($!)
-		wait_for session_started "$sid" 2
+		wait_for session_started "$sid" 1
 	done
 	sleep 0.5
 	kill -STOP "${pids[@]}"

@@ -3,8 +3,9 @@
 /*
  * run.c: running what the options ask for.  Each SQL statement goes as
  * spark.sql() sends it (a SqlCommand, then the relation it answers
- * with); every operation is read to its end through core/reattach and
- * its rows go to render.c.
+ * with), or, when it is plainly a query, as that relation directly;
+ * every operation is read to its end through core/reattach and its rows
+ * go to render.c.
  */
 
 #include "sc-exec.h"
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "core/buf.h"
@@ -131,7 +133,12 @@ server_holds(struct run *x, const char *opid)
 		return found ? 1 : 0;
 	if (strncmp(e.errclass, "INVALID_CURSOR.", 15) == 0)
 		return 1;
-	if (strcmp(e.errclass, "INVALID_HANDLE.OPERATION_NOT_FOUND") == 0)
+	/*
+	 * The session too is not there yet when this statement is the
+	 * session's first operation and its ExecutePlan has not arrived.
+	 */
+	if (strcmp(e.errclass, "INVALID_HANDLE.OPERATION_NOT_FOUND") == 0 ||
+	    strcmp(e.errclass, "INVALID_HANDLE.SESSION_NOT_FOUND") == 0)
 		return 0;
 	return -1;
 }
@@ -452,6 +459,56 @@ locate(struct run *x, const struct source *s, size_t k, size_t done,
 		    done, total, total - done - 1);
 }
 
+/*
+ * Whether stmt is plainly a query (it starts with SELECT or VALUES,
+ * after comments and opening parentheses).  spark.sql() of a query
+ * answers with the query itself as the relation to run, so sending
+ * Relation{sql} as the root gives the same rows in one operation instead
+ * of two.  Anything else (WITH may lead to an INSERT) goes as a
+ * SqlCommand.
+ */
+static bool
+plain_query(const char *p)
+{
+	static const char *const kw[] = { "select", "values" };
+	size_t i, n;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
+		    *p == '\f' || *p == '(')
+			p++;
+		if (p[0] == '-' && p[1] == '-') {
+			p += strcspn(p, "\n");
+			continue;
+		}
+		if (p[0] == '/' && p[1] == '*') {
+			if ((p = strstr(p + 2, "*/")) == NULL)
+				return false;
+			p += 2;
+			continue;
+		}
+		break;
+	}
+	for (i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
+		n = strlen(kw[i]);
+		if (strncasecmp(p, kw[i], n) == 0 &&
+		    !(p[n] == '_' || (p[n] >= '0' && p[n] <= '9') ||
+			((p[n] | 0x20) >= 'a' && (p[n] | 0x20) <= 'z') ||
+			(unsigned char)p[n] >= 0x80))
+			return true;
+	}
+	return false;
+}
+
+/* The plan of one statement: a root relation or a SqlCommand. */
+static struct sc_plan *
+statement_plan(const struct opts *o, const char *text)
+{
+	if (o->analyze || plain_query(text))
+		return sc_plan_sql_params(text, o->params, o->nparams);
+	return sc_plan_sql_command_params(text, o->params, o->nparams);
+}
+
 /* Every statement of every source, in order; stop at the first error. */
 static int
 run_sources(struct run *x, struct source *src, size_t nsrc,
@@ -480,14 +537,13 @@ run_sources(struct run *x, struct source *src, size_t nsrc,
 			else
 				snprintf(what, sizeof(what), "statement %zu",
 				    done + 1);
-			rc = run_one(x,
-			    o->analyze
-				? sc_plan_sql_params(src[i].stmts[k].text,
-				      o->params, o->nparams)
-				: sc_plan_sql_command_params(
-				      src[i].stmts[k].text, o->params,
-				      o->nparams),
-			    what, err);
+			if (sc_plan_check_sql(src[i].stmts[k].text,
+				strlen(src[i].stmts[k].text), err) == -1)
+				rc = -1;
+			else
+				rc = run_one(x,
+				    statement_plan(o, src[i].stmts[k].text),
+				    what, err);
 			if (rc == -1) {
 				locate(x, &src[i], k, done, total, err);
 				return -1;

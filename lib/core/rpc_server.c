@@ -291,6 +291,21 @@ usable(const struct sc_rpc_call *c)
 	return !c->finished && !c->closed && !c->dead;
 }
 
+/* The message, len: copied, or (unref not NULL) referenced in place. */
+static grpc_byte_buffer *
+msg_bb(const void *msg, size_t len, void (*unref)(void *), void *ref)
+{
+	grpc_byte_buffer *bb;
+	grpc_slice sl;
+
+	if (unref == NULL)
+		return sc_rpc_make_bb(msg, len);
+	sl = grpc_slice_new_with_user_data((void *)msg, len, unref, ref);
+	bb = grpc_raw_byte_buffer_create(&sl, 1);
+	grpc_slice_unref(sl);
+	return bb;
+}
+
 /*
  * Send the message msg, len: copied, or (unref not NULL) referenced in
  * place and released with unref(ref) once gRPC is done with it.
@@ -300,7 +315,6 @@ call_send(struct sc_rpc_call *c, const void *msg, size_t len,
     void (*unref)(void *), void *ref, sc_rpc_sent_fn *sent, void *arg)
 {
 	grpc_op ops[2];
-	grpc_slice sl;
 	size_t n;
 	int rc = -1;
 
@@ -308,14 +322,8 @@ call_send(struct sc_rpc_call *c, const void *msg, size_t len,
 	pthread_mutex_lock(&c->mu);
 	if (usable(c) && !c->sending) {
 		n = add_initial_md(c, ops);
-		if (unref != NULL) {
-			sl = grpc_slice_new_with_user_data((void *)msg, len,
-			    unref, ref);
-			c->send_bb = grpc_raw_byte_buffer_create(&sl, 1);
-			grpc_slice_unref(sl);
-			unref = NULL;
-		} else
-			c->send_bb = sc_rpc_make_bb(msg, len);
+		c->send_bb = msg_bb(msg, len, unref, ref);
+		unref = NULL;
 		sc_rpc_op(&ops[n], GRPC_OP_SEND_MESSAGE);
 		ops[n++].data.send_message.send_message = c->send_bb;
 		c->sending = true;
@@ -351,8 +359,9 @@ sc_rpc_call_send_ref(struct sc_rpc_call *c, const void *msg, size_t len,
 	return call_send(c, msg, len, unref, ref, sent, arg);
 }
 
-int
-sc_rpc_call_reply(struct sc_rpc_call *c, const void *msg, size_t len)
+static int
+call_reply(struct sc_rpc_call *c, const void *msg, size_t len,
+    void (*unref)(void *), void *ref)
 {
 	grpc_op ops[3];
 	size_t n;
@@ -363,7 +372,8 @@ sc_rpc_call_reply(struct sc_rpc_call *c, const void *msg, size_t len)
 	if (usable(c) && !c->sending) {
 		c->finished = true;
 		n = add_initial_md(c, ops);
-		c->send_bb = sc_rpc_make_bb(msg, len);
+		c->send_bb = msg_bb(msg, len, unref, ref);
+		unref = NULL;
 		sc_rpc_op(&ops[n], GRPC_OP_SEND_MESSAGE);
 		ops[n++].data.send_message.send_message = c->send_bb;
 		sc_rpc_op(&ops[n], GRPC_OP_SEND_STATUS_FROM_SERVER);
@@ -375,7 +385,22 @@ sc_rpc_call_reply(struct sc_rpc_call *c, const void *msg, size_t len)
 	}
 	pthread_mutex_unlock(&c->mu);
 	sc_rpc_call_unref(c);
+	if (unref != NULL)
+		unref(ref);
 	return rc;
+}
+
+int
+sc_rpc_call_reply(struct sc_rpc_call *c, const void *msg, size_t len)
+{
+	return call_reply(c, msg, len, NULL, NULL);
+}
+
+int
+sc_rpc_call_reply_ref(struct sc_rpc_call *c, const void *msg, size_t len,
+    void (*unref)(void *), void *ref)
+{
+	return call_reply(c, msg, len, unref, ref);
 }
 
 int

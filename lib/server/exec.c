@@ -256,6 +256,42 @@ check_tags(const Spark__Connect__ExecutePlanRequest *req, struct sc_error *err)
 	return 0;
 }
 
+/*
+ * Whether plan runs in constant time with a tiny result, so that the
+ * RPC thread may run it itself instead of handing it to a runner (a
+ * thread hop each way, most of a short query's latency): a SQL root
+ * relation of at most 128 bytes, a SELECT without parameters, FROM,
+ * WITH or parentheses (no table, no function call, no subquery).
+ */
+static bool
+trivial_plan(const Spark__Connect__Plan *p)
+{
+	const Spark__Connect__SQL *q;
+	const char *t;
+	size_t i, n;
+	char low[129];
+
+	if (p == NULL || p->op_type_case != SPARK__CONNECT__PLAN__OP_TYPE_ROOT ||
+	    p->root == NULL ||
+	    p->root->rel_type_case != SPARK__CONNECT__RELATION__REL_TYPE_SQL ||
+	    (q = p->root->sql) == NULL || q->query == NULL ||
+	    q->n_args > 0 || q->n_pos_args > 0 || q->n_named_arguments > 0 ||
+	    q->n_pos_arguments > 0)
+		return false;
+	t = q->query;
+	if ((n = strlen(t)) > sizeof(low) - 1)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (t[i] == '(' || t[i] == ';' || (unsigned char)t[i] >= 0x80)
+			return false;
+		low[i] = (char)(t[i] >= 'A' && t[i] <= 'Z' ? t[i] + 32 : t[i]);
+	}
+	low[n] = '\0';
+	t = low + strspn(low, " \t\r\n");
+	return strncmp(t, "select", 6) == 0 && strstr(low, "from") == NULL &&
+	    strstr(low, "with") == NULL;
+}
+
 static void
 unavailable_status(struct act *x)
 {
@@ -275,7 +311,7 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
 	struct acts a;
 	struct act *x;
 	char id[SC_UUID_STRLEN];
-	bool reattachable;
+	bool reattachable, trivial, inl = false;
 	int64_t now;
 	size_t i;
 	int rc;
@@ -312,6 +348,7 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
 	if (req->plan != NULL)
 		op->plan = sc_proto_pack_alloc(&req->plan->base, &op->planlen);
 	sc_exec_plan_summary(req->plan, op->statement, sizeof(op->statement));
+	trivial = trivial_plan(req->plan);
 
 	snd = sc_exec_sender_new(op, call);
 	sc_exec_sender_ref(snd);
@@ -361,7 +398,8 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
 		    id, s->session_id, s->user_id,
 		    reattachable ? ", reattachable" : "", op->ntags);
 		/* Queued once its sender is set: it may run at once. */
-		sc_exec_sched_add(m, op, now);
+		if (!trivial || !(inl = sc_exec_sched_take(m, op, now)))
+			sc_exec_sched_add(m, op, now);
 		pthread_cond_signal(&m->timer_cv);
 	} else {
 		pthread_mutex_lock(&op->lock);
@@ -391,6 +429,8 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
 		pthread_mutex_unlock(&m->lock);
 	}
 	sc_exec_acts_run(m, &a);
+	if (inl)
+		sc_exec_sched_run_inline(m, op);
 	sc_exec_sender_unref(snd);
 	sc_exec_op_unref(op);
 }
@@ -749,6 +789,7 @@ tr_finish(struct sc_rpc_call *call, int code, const char *msg)
 static const struct sc_exec_transport rpc_transport = {
 	.send = tr_send,
 	.send_ref = sc_rpc_call_send_ref,
+	.reply_ref = sc_rpc_call_reply_ref,
 	.finish = tr_finish,
 	.finish_error = sc_srv_finish_error,
 	.on_close = sc_rpc_call_on_close,
@@ -877,4 +918,5 @@ sc_execmgr_free(struct sc_execmgr *m)
 	pthread_cond_destroy(&m->timer_cv);
 	pthread_cond_destroy(&m->threads_cv);
 	free(m);
+	sc_execmem_pool_drain();
 }

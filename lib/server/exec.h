@@ -326,6 +326,13 @@ int64_t sc_execbuf_add(struct sc_execbuf *b, const char *id, uint8_t *data,
  */
 int64_t sc_execbuf_add_mem(struct sc_execbuf *b, const char *id, void *mem,
     uint8_t *data, size_t len, int64_t rows);
+/*
+ * As sc_execbuf_add_mem(), mem a block of cap bytes from
+ * sc_execmem_block(), which goes back to the pool once unused (cap 0:
+ * it is freed).
+ */
+int64_t sc_execbuf_add_block(struct sc_execbuf *b, const char *id, void *mem,
+    size_t cap, uint8_t *data, size_t len, int64_t rows);
 /* No more responses: the final index is the last one added. */
 void sc_execbuf_finish(struct sc_execbuf *b);
 /*
@@ -346,6 +353,16 @@ int sc_execbuf_consume(struct sc_execbuf *b, int64_t index,
 struct sc_execmem;
 struct sc_execmem *sc_execbuf_ref(struct sc_execbuf *b, int64_t index);
 void sc_execmem_unref(void *mem);
+/*
+ * A malloc'ed block of at least want bytes (*capp: its size), reused
+ * from a small process-wide pool of freed response blocks when one
+ * fits.  sc_execmem_block_put() gives one back (freed when the pool is
+ * full or cap is 0); sc_execmem_pool_drain() frees the pool.  Any
+ * thread.
+ */
+void *sc_execmem_block(size_t want, size_t *capp);
+void sc_execmem_block_put(void *p, size_t cap);
+void sc_execmem_pool_drain(void);
 /*
  * Whether consuming index would fail with POSITION_NOT_AVAILABLE (it
  * was evicted or released); err filled when true.
@@ -396,6 +413,12 @@ struct sc_exec_transport {
 	/* Optional: send without copying (sc_rpc_call_send_ref()). */
 	int (*send_ref)(struct sc_rpc_call *call, const void *msg, size_t len,
 	    void (*unref)(void *), void *ref, sc_rpc_sent_fn *sent, void *arg);
+	/*
+	 * Optional: the last response and status OK in one batch, without
+	 * copying (sc_rpc_call_reply_ref()); no sent() follows.
+	 */
+	int (*reply_ref)(struct sc_rpc_call *call, const void *msg, size_t len,
+	    void (*unref)(void *), void *ref);
 	int (*finish)(struct sc_rpc_call *call, int code, const char *msg);
 	void (*finish_error)(struct sc_rpc_call *call, struct sc_session *s,
 	    const struct sc_error *err);
@@ -435,7 +458,8 @@ size_t sc_execmgr_compensate(struct sc_execmgr *m, int64_t now);
  * For runners: set the response's ids (session, server-side session,
  * operation, a fresh response id), pack it once, and buffer it, waking
  * the sender.  Blocks while the operation's unsent bytes exceed
- * conf.high_water_bytes.  0, or -1 with OPERATION_CANCELED once the
+ * conf.high_water_bytes (except in a run on the RPC thread that received
+ * it, which only trivial queries get).  0, or -1 with OPERATION_CANCELED once the
  * operation was canceled or closed (the response is dropped).  resp
  * stays the caller's; the id fields are reset before returning.
  */
@@ -450,6 +474,9 @@ int sc_exec_emit(struct sc_exec_op *op,
 #define SC_EXEC_ARROW_HEADROOM 256
 int sc_exec_emit_arrow(struct sc_exec_op *op, uint8_t *mem, size_t ipclen,
     int64_t rows, int64_t start_offset, struct sc_error *err);
+/* As sc_exec_emit_arrow(), mem a block of cap bytes (sc_execmem_block). */
+int sc_exec_emit_arrow_block(struct sc_exec_op *op, uint8_t *mem, size_t cap,
+    size_t ipclen, int64_t rows, int64_t start_offset, struct sc_error *err);
 /*
  * The ExecutePlanResponse{ids, arrow_batch{row_count, start_offset,
  * data}} wire bytes that precede a data field of ipclen bytes, written

@@ -22,6 +22,7 @@
 
 #include "server/exec.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,87 @@
 struct sc_execmem {
 	atomic_int refs;
 	void *p; /* malloc'ed */
+	size_t cap; /* bytes at p when it may go back to the pool, else 0 */
 };
+
+/*
+ * The block pool.  A streaming runner allocates one block per batch
+ * (about 80 KB) and the transport frees one per send, from another
+ * thread: the allocator hands the freed pages back to the kernel and
+ * every new block page-faults them in again.  A few freed blocks kept
+ * here (LIFO, at most POOL_BYTES in all, so idle memory does not grow
+ * noticeably) are reused instead.
+ */
+#define POOL_MAX 32
+#define POOL_BYTES (4u << 20)
+#define POOL_BLOCK_MAX (512u << 10)
+
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	void *p;
+	size_t cap;
+} pool[POOL_MAX];
+static size_t pool_n, pool_bytes;
+
+void *
+sc_execmem_block(size_t want, size_t *capp)
+{
+	void *p = NULL;
+	size_t i;
+
+	pthread_mutex_lock(&pool_mu);
+	for (i = pool_n; i-- > 0;) {
+		/* Not one much larger than asked for: that would waste it. */
+		if (pool[i].cap >= want && pool[i].cap / 2 <= want) {
+			p = pool[i].p;
+			*capp = pool[i].cap;
+			pool_bytes -= pool[i].cap;
+			pool[i] = pool[--pool_n];
+			break;
+		}
+	}
+	pthread_mutex_unlock(&pool_mu);
+	if (p == NULL) {
+		p = sc_xmalloc(want);
+		*capp = want;
+	}
+	return p;
+}
+
+void
+sc_execmem_block_put(void *p, size_t cap)
+{
+	if (p == NULL)
+		return;
+	if (cap > 0 && cap <= POOL_BLOCK_MAX) {
+		pthread_mutex_lock(&pool_mu);
+		if (pool_n == POOL_MAX && pool_bytes + cap > POOL_BYTES) {
+			/* Full: the oldest goes. */
+			pool_bytes -= pool[0].cap;
+			free(pool[0].p);
+			pool[0] = pool[--pool_n];
+		}
+		if (pool_n < POOL_MAX && pool_bytes + cap <= POOL_BYTES) {
+			pool[pool_n].p = p;
+			pool[pool_n].cap = cap;
+			pool_n++;
+			pool_bytes += cap;
+			p = NULL;
+		}
+		pthread_mutex_unlock(&pool_mu);
+	}
+	free(p);
+}
+
+void
+sc_execmem_pool_drain(void)
+{
+	pthread_mutex_lock(&pool_mu);
+	while (pool_n > 0)
+		free(pool[--pool_n].p);
+	pool_bytes = 0;
+	pthread_mutex_unlock(&pool_mu);
+}
 
 struct entry {
 	uint8_t id[16];
@@ -73,7 +154,7 @@ sc_execmem_unref(void *arg)
 
 	if (m == NULL || atomic_fetch_sub(&m->refs, 1) != 1)
 		return;
-	free(m->p);
+	sc_execmem_block_put(m->p, m->cap);
 	free(m);
 }
 
@@ -255,12 +336,19 @@ int64_t
 sc_execbuf_add(struct sc_execbuf *b, const char *id, uint8_t *data, size_t len,
     int64_t rows)
 {
-	return sc_execbuf_add_mem(b, id, data, data, len, rows);
+	return sc_execbuf_add_block(b, id, data, 0, data, len, rows);
 }
 
 int64_t
 sc_execbuf_add_mem(struct sc_execbuf *b, const char *id, void *mem,
     uint8_t *data, size_t len, int64_t rows)
+{
+	return sc_execbuf_add_block(b, id, mem, 0, data, len, rows);
+}
+
+int64_t
+sc_execbuf_add_block(struct sc_execbuf *b, const char *id, void *mem,
+    size_t cap, uint8_t *data, size_t len, int64_t rows)
 {
 	struct entry *e;
 	uint8_t bin[16];
@@ -277,6 +365,7 @@ sc_execbuf_add_mem(struct sc_execbuf *b, const char *id, void *mem,
 	e->mem = sc_xmalloc(sizeof(*e->mem));
 	atomic_init(&e->mem->refs, 1);
 	e->mem->p = mem;
+	e->mem->cap = cap;
 	e->data = data;
 	e->len = len;
 	e->rows = rows;

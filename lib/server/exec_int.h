@@ -185,6 +185,7 @@ struct sc_exec_op {
 	struct sc_exec_op *qnext, *qprev; /* in sq, or the ready list */
 	int64_t slot_since; /* when it got its slot */
 	pthread_cond_t slot_cv; /* SCH_RESUME waits here */
+	bool inline_run; /* runs on the thread that received it */
 };
 
 struct sender {
@@ -238,6 +239,7 @@ struct sc_execmgr {
 	int max_threads;
 	int user_max;
 	int nthreads, nidle;
+	int ninline; /* runs on RPC threads (sc_exec_sched_take) */
 	struct thr *live, *dead;
 	int64_t stall_since; /* work waits, no slot given since; or -1 */
 	int64_t spawn_retry_at; /* after a failed pthread_create */
@@ -262,7 +264,8 @@ struct sc_execmgr {
 enum act_kind {
 	ACT_OK = 0, /* finish with OK */
 	ACT_ERROR, /* finish with a Spark error */
-	ACT_STATUS /* finish with a plain gRPC status */
+	ACT_STATUS, /* finish with a plain gRPC status */
+	ACT_NONE /* already finished (the last response carried OK) */
 };
 
 struct act {
@@ -274,9 +277,20 @@ struct act {
 	struct sc_error err;
 };
 
+/* A send decided under the operation lock, started after it is dropped. */
+struct asend {
+	struct sender *s; /* holds a ref, for sent_cb() */
+	const uint8_t *data;
+	size_t len;
+	struct sc_execmem *mem; /* holds a ref: data stays valid */
+	bool last; /* with status OK, no sent_cb() */
+};
+
 struct acts {
 	struct act *v;
 	size_t n, cap;
+	struct asend *sends;
+	size_t nsends, capsends;
 	struct sc_exec_op **unref; /* op refs to drop */
 	size_t nunref, capunref;
 };
@@ -338,6 +352,15 @@ int sc_exec_sched_start(struct sc_execmgr *m, bool timer, struct sc_error *err);
 void sc_exec_sched_stop(struct sc_execmgr *m);
 bool sc_exec_sched_add(struct sc_execmgr *m, struct sc_exec_op *op,
     int64_t now);
+/*
+ * Give op a slot at once, to run on the calling thread, when a slot is
+ * free, nothing waits and its user runs nothing else (manager locked,
+ * registered, its sender set); false: queue it with sc_exec_sched_add().
+ * After true, sc_exec_sched_run_inline() (no lock of ours held) runs it.
+ */
+bool sc_exec_sched_take(struct sc_execmgr *m, struct sc_exec_op *op,
+    int64_t now);
+void sc_exec_sched_run_inline(struct sc_execmgr *m, struct sc_exec_op *op);
 void sc_exec_sched_cancel(struct sc_execmgr *m, struct sc_exec_op *op);
 bool sc_exec_sched_park(struct sc_execmgr *m, struct sc_exec_op *op);
 void sc_exec_sched_resume(struct sc_execmgr *m, struct sc_exec_op *op);

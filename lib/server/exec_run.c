@@ -96,12 +96,12 @@ on_batch_writer(void *arg, struct sc_arrow_writer *w, int64_t rows,
 	struct run *r = arg;
 	struct sc_buf b;
 	uint8_t *mem;
-	size_t len;
+	size_t len, cap;
 
 	/* Sized after the previous batch: usually no regrowth. */
 	sc_buf_init(&b, SC_BUF_UNLIMITED);
-	b.cap = SC_EXEC_ARROW_HEADROOM + r->last_ipc + 1024;
-	b.data = sc_xmalloc(b.cap);
+	b.data = sc_execmem_block(SC_EXEC_ARROW_HEADROOM + r->last_ipc + 1024,
+	    &b.cap);
 	b.len = SC_EXEC_ARROW_HEADROOM;
 	b.data[b.len] = '\0';
 	if (sc_arrow_writer_flush(w, &b, &r->err) == -1) {
@@ -109,10 +109,11 @@ on_batch_writer(void *arg, struct sc_arrow_writer *w, int64_t rows,
 		r->stopped = true;
 		return -1;
 	}
+	cap = b.cap;
 	mem = sc_buf_detach(&b, &len);
 	r->last_ipc = len - SC_EXEC_ARROW_HEADROOM;
-	if (sc_exec_emit_arrow(r->op, mem, r->last_ipc, rows, start_offset,
-		&r->err) == -1) {
+	if (sc_exec_emit_arrow_block(r->op, mem, cap, r->last_ipc, rows,
+		start_offset, &r->err) == -1) {
 		r->stopped = true;
 		return -1;
 	}

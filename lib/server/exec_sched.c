@@ -3,8 +3,9 @@
 /*
  * exec_sched.c: who computes when.  Slots (the right to compute) go to
  * waiting operations in fair order; runner threads start on demand and
- * run them; one timer thread ends streams at their deadline, compensates
- * stalls and calls the maintenance.
+ * run them (a trivial query may run on the RPC thread that received it:
+ * sc_exec_sched_take); one timer thread ends streams at their deadline,
+ * compensates stalls and calls the maintenance.
  */
 
 #include "server/exec_int.h"
@@ -48,6 +49,9 @@ abs_mono(int64_t ms, struct timespec *ts)
  */
 
 static void *worker_main(void *arg);
+static void run_op(struct sc_execmgr *m, struct sc_exec_op *op);
+static bool sched_end(struct sc_execmgr *m, struct sc_exec_op *op,
+    int64_t now);
 static void *timer_main(void *arg);
 
 /* The user entry of op's user, created on first use. */
@@ -400,6 +404,52 @@ sc_exec_sched_add(struct sc_execmgr *m, struct sc_exec_op *op, int64_t now)
 	began = dispatch(m, now);
 	pthread_mutex_unlock(&m->slock);
 	return began;
+}
+
+bool
+sc_exec_sched_take(struct sc_execmgr *m, struct sc_exec_op *op, int64_t now)
+{
+	bool ok;
+
+	pthread_mutex_lock(&m->slock);
+	ok = !m->stopping && m->nqueued == 0 && m->nresume == 0 &&
+	    m->nready == 0 && m->nrunning < m->workers + m->extra;
+	if (ok) {
+		op->user = user_get(m, op->sess->user_id);
+		/* Its session's connection may be busy: no waiting here. */
+		if (op->user->running > 0) {
+			user_put(m, op->user);
+			op->user = NULL;
+			ok = false;
+		}
+	}
+	if (ok) {
+		sc_exec_op_ref(op); /* the queue's */
+		op->user->running++;
+		op->sched = SCH_SLOT;
+		op->slot_since = now;
+		op->inline_run = true;
+		m->nrunning++;
+		m->ninline++;
+	}
+	pthread_mutex_unlock(&m->slock);
+	return ok;
+}
+
+void
+sc_exec_sched_run_inline(struct sc_execmgr *m, struct sc_exec_op *op)
+{
+	bool began;
+
+	run_op(m, op);
+	pthread_mutex_lock(&m->slock);
+	began = sched_end(m, op, sc_exec_now(m));
+	m->ninline--;
+	pthread_cond_broadcast(&m->threads_cv);
+	pthread_mutex_unlock(&m->slock);
+	if (began)
+		timer_kick(m);
+	sc_exec_op_unref(op); /* the queue's */
 }
 
 /*
@@ -799,7 +849,7 @@ sc_exec_sched_stop(struct sc_execmgr *m)
 {
 	pthread_mutex_lock(&m->slock);
 	pthread_cond_broadcast(&m->work_cv);
-	while (m->nthreads > 0)
+	while (m->nthreads > 0 || m->ninline > 0)
 		pthread_cond_wait(&m->threads_cv, &m->slock);
 	pthread_mutex_unlock(&m->slock);
 	reap(m);

@@ -121,13 +121,62 @@ sc_exec_acts_unref_later(struct acts *a, struct sc_exec_op *op)
 	a->unref[a->nunref++] = op;
 }
 
-/* Finish calls, then drop references; no lock of ours is held. */
+/*
+ * Hand one decided response to the transport (no lock of ours held).
+ * Starting a send may write to the socket in this thread: doing it
+ * under the operation lock would keep the runner and the other senders
+ * waiting for the system call.  At most one send per sender is decided
+ * at a time (in_flight), so the order stays.
+ */
+static void
+start_send(struct sc_execmgr *m, struct asend *d)
+{
+	struct sender *s = d->s;
+	struct sc_exec_op *op = s->op;
+	struct acts a;
+	struct act *x;
+	int rc;
+
+	if (d->last) {
+		/* The sender already ended: nothing waits for this one. */
+		(void)m->tr.reply_ref(s->call, d->data, d->len,
+		    sc_execmem_unref, d->mem);
+		sc_exec_sender_unref(s);
+		return;
+	}
+	if (m->tr.send_ref != NULL)
+		rc = m->tr.send_ref(s->call, d->data, d->len, sc_execmem_unref,
+		    d->mem, sent_cb, s);
+	else {
+		rc = m->tr.send(s->call, d->data, d->len, sent_cb, s);
+		sc_execmem_unref(d->mem);
+	}
+	if (rc == 0)
+		return;
+	/* The call ended meanwhile: sent_cb() will not run. */
+	sc_exec_acts_init(&a);
+	pthread_mutex_lock(&op->lock);
+	s->in_flight = false;
+	if (!s->done) {
+		x = sc_exec_end_sender(op, s, sc_exec_now(m), ACT_STATUS, &a,
+		    "call ended");
+		x->code = SC_GRPC_CANCELLED;
+		x->msg = "call ended";
+	}
+	pthread_mutex_unlock(&op->lock);
+	sc_exec_acts_run(m, &a);
+	sc_exec_sender_unref(s);
+}
+
+/* Start sends, finish calls, then drop references; no lock of ours held. */
 void
 sc_exec_acts_run(struct sc_execmgr *m, struct acts *a)
 {
 	struct act *x;
 	size_t i;
 
+	for (i = 0; i < a->nsends; i++)
+		start_send(m, &a->sends[i]);
 	for (i = 0; i < a->n; i++) {
 		x = &a->v[i];
 		switch (x->kind) {
@@ -140,6 +189,8 @@ sc_exec_acts_run(struct sc_execmgr *m, struct acts *a)
 		case ACT_STATUS:
 			m->tr.finish(x->s->call, x->code, x->msg);
 			break;
+		case ACT_NONE:
+			break;
 		}
 		if (x->remove)
 			sc_exec_remove_op(m, x->s->op);
@@ -149,6 +200,7 @@ sc_exec_acts_run(struct sc_execmgr *m, struct acts *a)
 		sc_exec_op_unref(a->unref[i]);
 	free(a->v);
 	free(a->unref);
+	free(a->sends);
 	sc_exec_acts_init(a);
 }
 
@@ -300,20 +352,25 @@ sc_exec_pump(struct sc_exec_op *op, struct sender *s, int64_t now,
 		if (st.unconsumed <= m->conf.high_water_bytes - gap)
 			pthread_cond_broadcast(&op->cond);
 	}
-	sc_exec_sender_ref(s); /* for sent_cb() */
-	if (m->tr.send_ref != NULL)
-		rc = m->tr.send_ref(s->call, data, len, sc_execmem_unref,
-		    sc_execbuf_ref(op->buf, s->next), sent_cb, s);
-	else
-		rc = m->tr.send(s->call, data, len, sent_cb, s);
-	if (rc == -1) {
-		sender_unref_held(s);
-		x = sc_exec_end_sender(op, s, now, ACT_STATUS, a, "call ended");
-		x->code = SC_GRPC_CANCELLED;
-		x->msg = "call ended";
-		return;
+	if (a->nsends == a->capsends) {
+		a->capsends = a->capsends ? a->capsends * 2 : 2;
+		a->sends = sc_xreallocarray(a->sends, a->capsends,
+		    sizeof(*a->sends));
 	}
-	s->in_flight = true;
+	sc_exec_sender_ref(s); /* for sent_cb() */
+	a->sends[a->nsends].s = s;
+	a->sends[a->nsends].data = data;
+	a->sends[a->nsends].len = len;
+	a->sends[a->nsends].mem = sc_execbuf_ref(op->buf, s->next);
+	/*
+	 * The final response of a run that succeeded goes with the status:
+	 * one batch and one write instead of a send, its completion, then
+	 * the status.
+	 */
+	a->sends[a->nsends].last = m->tr.reply_ref != NULL &&
+	    st.final == s->next && !op->has_error;
+	a->nsends++;
+	s->in_flight = !a->sends[a->nsends - 1].last;
 	s->next++;
 	s->sent_bytes += (int64_t)len;
 	op->bytes_sent += (int64_t)len;
@@ -322,6 +379,8 @@ sc_exec_pump(struct sc_exec_op *op, struct sender *s, int64_t now,
 	atomic_fetch_add(&m->bytes_total, (int64_t)len);
 	atomic_fetch_add(&m->rows_total, rows);
 	sc_exec_event(op, SC_EXEC_EV_PROGRESS, now);
+	if (!s->in_flight)
+		sc_exec_end_sender(op, s, now, ACT_NONE, a, "complete");
 }
 
 static void
@@ -409,8 +468,8 @@ sc_exec_pack_response(struct sc_exec_op *op,
  * ownership taken), waiting for room, and wake the sender.
  */
 static int
-emit_bytes(struct sc_exec_op *op, const char *rid, void *mem, uint8_t *data,
-    size_t len, int64_t rows, struct sc_error *err)
+emit_bytes(struct sc_exec_op *op, const char *rid, void *mem, size_t cap,
+    uint8_t *data, size_t len, int64_t rows, struct sc_error *err)
 {
 	struct sc_execmgr *m = op->m;
 	struct sc_execbuf_stats st;
@@ -423,7 +482,12 @@ emit_bytes(struct sc_exec_op *op, const char *rid, void *mem, uint8_t *data,
 		if (op->state != SC_EXEC_RUNNING)
 			break;
 		sc_execbuf_stats(op->buf, &st);
-		if (m->conf.high_water_bytes < 0 ||
+		/*
+		 * A run on an RPC thread must not wait for its own reader
+		 * (whose completions that thread delivers); only short runs
+		 * with small results go there.
+		 */
+		if (m->conf.high_water_bytes < 0 || op->inline_run ||
 		    st.unconsumed <= m->conf.high_water_bytes)
 			break;
 		/* Waiting for the reader: the slot is for others. */
@@ -441,10 +505,10 @@ emit_bytes(struct sc_exec_op *op, const char *rid, void *mem, uint8_t *data,
 	}
 	if (op->state != SC_EXEC_RUNNING) {
 		pthread_mutex_unlock(&op->lock);
-		free(mem);
+		sc_execmem_block_put(mem, cap);
 		return sc_exec_canceled_error(err);
 	}
-	sc_execbuf_add_mem(op->buf, rid, mem, data, len, rows);
+	sc_execbuf_add_block(op->buf, rid, mem, cap, data, len, rows);
 	if (op->sender != NULL)
 		sc_exec_pump(op, op->sender, sc_exec_now(m), &a);
 	else
@@ -469,7 +533,7 @@ sc_exec_emit(struct sc_exec_op *op, Spark__Connect__ExecutePlanResponse *resp,
 		SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_ARROW_BATCH &&
 	    resp->arrow_batch != NULL)
 		rows = resp->arrow_batch->row_count;
-	return emit_bytes(op, rid, data, data, len, rows, err);
+	return emit_bytes(op, rid, data, 0, data, len, rows, err);
 }
 
 static size_t
@@ -563,6 +627,14 @@ int
 sc_exec_emit_arrow(struct sc_exec_op *op, uint8_t *mem, size_t ipclen,
     int64_t rows, int64_t start_offset, struct sc_error *err)
 {
+	return sc_exec_emit_arrow_block(op, mem, 0, ipclen, rows, start_offset,
+	    err);
+}
+
+int
+sc_exec_emit_arrow_block(struct sc_exec_op *op, uint8_t *mem, size_t cap,
+    size_t ipclen, int64_t rows, int64_t start_offset, struct sc_error *err)
+{
 	Spark__Connect__ExecutePlanResponse resp =
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__INIT;
 	Spark__Connect__ExecutePlanResponse__ArrowBatch ab =
@@ -572,14 +644,14 @@ sc_exec_emit_arrow(struct sc_exec_op *op, uint8_t *mem, size_t ipclen,
 	int rc;
 
 	if (sc_uuid_v4(rid, err) == -1) {
-		free(mem);
+		sc_execmem_block_put(mem, cap);
 		return -1;
 	}
 	n = sc_exec_arrow_envelope(mem, SC_EXEC_ARROW_HEADROOM,
 	    op->sess->session_id, op->sess->server_side_id, op->id, rid, rows,
 	    start_offset, ipclen);
 	if (n > 0)
-		return emit_bytes(op, rid, mem,
+		return emit_bytes(op, rid, mem, cap,
 		    mem + SC_EXEC_ARROW_HEADROOM - n, n + ipclen, rows, err);
 	/* Ids too long for the headroom: pack a copy. */
 	ab.row_count = rows;
@@ -592,7 +664,7 @@ sc_exec_emit_arrow(struct sc_exec_op *op, uint8_t *mem, size_t ipclen,
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_ARROW_BATCH;
 	resp.arrow_batch = &ab;
 	rc = sc_exec_emit(op, &resp, err);
-	free(mem);
+	sc_execmem_block_put(mem, cap);
 	return rc;
 }
 

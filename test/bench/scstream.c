@@ -39,7 +39,7 @@
 
 static const char usage_text[] =
     "usage: scstream stream -s uri (--range end | --sql query)"
-    " [--no-reattach]\n"
+    " [--no-reattach] [--start-at t]\n"
     "       scstream latency -s uri --sql query --count n [--warmup n]"
     " [--reattachable]\n"
     "       scstream hold -s uri (--range end | --sql query)"
@@ -55,8 +55,18 @@ struct opts {
 	uint64_t count;
 	uint64_t warmup;
 	uint64_t hold_ms;
+	double start_at; /* realtime seconds; 0: now */
 	bool reattachable;
 };
+
+static double
+real_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static void
 parse_args(int argc, char *argv[], struct opts *o)
@@ -69,6 +79,7 @@ parse_args(int argc, char *argv[], struct opts *o)
 		{ "reattachable", no_argument, NULL, 'R' },
 		{ "server", required_argument, NULL, 's' },
 		{ "sql", required_argument, NULL, 'q' },
+		{ "start-at", required_argument, NULL, 'S' },
 		{ "warmup", required_argument, NULL, 'w' }, { NULL, 0, NULL, 0 }
 	};
 	int ch;
@@ -96,6 +107,10 @@ parse_args(int argc, char *argv[], struct opts *o)
 			break;
 		case 's':
 			o->server = optarg;
+			break;
+		case 'S':
+			o->start_at = (double)num_arg(optarg, "start time",
+			    UINT32_MAX * 1000ULL) / 1000.0;
 			break;
 		case 'w':
 			o->warmup = num_arg(optarg, "warmup", MAX_COUNT);
@@ -210,13 +225,21 @@ stream_cmd(int argc, char *argv[])
 	struct totals t;
 	struct sc_client *c;
 	struct sc_error err;
-	double t0, secs;
+	struct timespec ts;
+	double t0, secs, r0, w;
 
 	parse_args(argc, argv, &o);
 	plan_init(&p, &o);
 	c = connect_to(o.server);
 	sc_error_init(&err);
 	memset(&t, 0, sizeof(t));
+	/* Clients started together by the benchmark begin at one moment. */
+	if (o.start_at > 0 && (w = o.start_at - real_s()) > 0) {
+		ts.tv_sec = (time_t)w;
+		ts.tv_nsec = (long)((w - (double)ts.tv_sec) * 1e9);
+		nanosleep(&ts, NULL);
+	}
+	r0 = real_s();
 	t0 = now_s();
 	if (run_once(c, &p, o.reattachable, &t, &err) == -1)
 		die("stream: %s", err.msg);
@@ -229,11 +252,13 @@ stream_cmd(int argc, char *argv[])
 	printf("rows=%" PRIu64 " batches=%" PRIu64 " responses=%" PRIu64
 	       " streams=%" PRIu64 " data_bytes=%" PRIu64
 	       " batch_msg_bytes=%" PRIu64
-	       " avg_msg=%.0f secs=%.6f rows_per_s=%.0f mb_per_s=%.2f\n",
+	       " avg_msg=%.0f secs=%.6f rows_per_s=%.0f mb_per_s=%.2f"
+	       " t_start=%.6f t_end=%.6f\n",
 	    t.rows, t.batches, t.responses, t.streams, t.data_bytes,
 	    t.batch_msg_bytes,
 	    t.batches ? (double)t.batch_msg_bytes / (double)t.batches : 0.0,
-	    secs, (double)t.rows / secs, (double)t.data_bytes / secs / 1e6);
+	    secs, (double)t.rows / secs, (double)t.data_bytes / secs / 1e6,
+	    r0, r0 + secs);
 	return 0;
 }
 

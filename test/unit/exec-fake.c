@@ -75,6 +75,37 @@ f_send(struct sc_rpc_call *c, const void *msg, size_t len, sc_rpc_sent_fn *sent,
 	return 0;
 }
 
+/* The last response and status OK at once (sc_rpc_call_reply_ref()). */
+static int
+f_reply_ref(struct sc_rpc_call *c, const void *msg, size_t len,
+    void (*unref)(void *), void *ref)
+{
+	Spark__Connect__ExecutePlanResponse *r;
+	int rc = -1;
+
+	pthread_mutex_lock(&c->mu);
+	if (c->in_flight)
+		c->violations++;
+	else if (!c->finished) {
+		r = sc_proto_unpack(
+		    &spark__connect__execute_plan_response__descriptor, msg,
+		    len, NULL);
+		if (r == NULL)
+			SC_BUG("unpackable response");
+		c->msgs =
+		    sc_xreallocarray(c->msgs, c->nmsgs + 1, sizeof(*c->msgs));
+		c->msgs[c->nmsgs++] = r;
+		c->replies++;
+		c->finished = true;
+		c->code = SC_GRPC_OK;
+		pthread_cond_broadcast(&c->cv);
+		rc = 0;
+	}
+	pthread_mutex_unlock(&c->mu);
+	unref(ref);
+	return rc;
+}
+
 static int
 f_finish(struct sc_rpc_call *c, int code, const char *msg)
 {
@@ -137,6 +168,18 @@ static const struct sc_exec_transport fake_tr = {
 	.ref = f_ref,
 	.unref = f_unref,
 };
+
+static const struct sc_exec_transport fake_tr_reply = {
+	.send = f_send,
+	.reply_ref = f_reply_ref,
+	.finish = f_finish,
+	.finish_error = f_finish_error,
+	.on_close = f_on_close,
+	.ref = f_ref,
+	.unref = f_unref,
+};
+
+bool xf_reply_ref;
 
 /* Complete the send in flight, if any (the transport's sent()). */
 bool
@@ -211,6 +254,19 @@ static pthread_mutex_t gate_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
 static bool gate_open;
 atomic_int xf_emit_failures;
+static pthread_t last_run_thread;
+
+/* Whether the fake runner last ran on the calling thread. */
+bool
+xf_last_run_here(void)
+{
+	bool r;
+
+	pthread_mutex_lock(&starts_mu);
+	r = pthread_equal(last_run_thread, pthread_self()) != 0;
+	pthread_mutex_unlock(&starts_mu);
+	return r;
+}
 
 void
 xf_starts_reset(void)
@@ -269,10 +325,23 @@ fake_run(struct sc_exec_op *op, const Spark__Connect__Plan *plan, void *arg,
 	if (nstarts < XF_STARTS_MAX)
 		memcpy(starts[nstarts++], sc_exec_op_id(op), SC_UUID_STRLEN);
 	pthread_mutex_unlock(&starts_mu);
-	if (plan == NULL || plan->command == NULL ||
-	    plan->command->sql_command == NULL)
+	pthread_mutex_lock(&starts_mu);
+	last_run_thread = pthread_self();
+	pthread_mutex_unlock(&starts_mu);
+	if (plan != NULL &&
+	    plan->op_type_case == SPARK__CONNECT__PLAN__OP_TYPE_ROOT &&
+	    plan->root != NULL &&
+	    plan->root->rel_type_case ==
+		SPARK__CONNECT__RELATION__REL_TYPE_SQL &&
+	    strncmp(plan->root->sql->query, "SELECT ", 7) == 0)
+		snprintf(prog, sizeof(prog), "%s", plan->root->sql->query + 7);
+	else if (plan == NULL ||
+	    plan->op_type_case != SPARK__CONNECT__PLAN__OP_TYPE_COMMAND ||
+	    plan->command == NULL || plan->command->sql_command == NULL)
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023", "no");
-	snprintf(prog, sizeof(prog), "%s", plan->command->sql_command->sql);
+	else
+		snprintf(prog, sizeof(prog), "%s",
+		    plan->command->sql_command->sql);
 	for (tok = strtok_r(prog, " ", &save); tok != NULL;
 	     tok = strtok_r(NULL, " ", &save)) {
 		spark__connect__execute_plan_response__init(&r);
@@ -363,7 +432,7 @@ xf_mgr_start(size_t completed_max)
 	memset(&o, 0, sizeof(o));
 	o.clock = fake_clock;
 	o.run = fake_run;
-	o.transport = &fake_tr;
+	o.transport = xf_reply_ref ? &fake_tr_reply : &fake_tr;
 	o.no_timer = true;
 	o.completed_max = completed_max;
 	xf_mgr = sc_execmgr_new_opts(&xf_conf, &o, NULL);
@@ -394,6 +463,8 @@ xf_execute(struct sc_session *s, const char *opid, const char *prog,
 	Spark__Connect__Plan plan;
 	Spark__Connect__Command cmd;
 	Spark__Connect__SqlCommand sql;
+	Spark__Connect__Relation rel;
+	Spark__Connect__SQL q;
 	Spark__Connect__ExecutePlanRequest__RequestOption opt, *optp = &opt;
 	Spark__Connect__ReattachOptions ro;
 	char *tags[1];
@@ -411,6 +482,16 @@ xf_execute(struct sc_session *s, const char *opid, const char *prog,
 	cmd.sql_command = &sql;
 	plan.op_type_case = SPARK__CONNECT__PLAN__OP_TYPE_COMMAND;
 	plan.command = &cmd;
+	if (strncmp(prog, "SELECT ", 7) == 0) {
+		/* A root SQL relation instead. */
+		spark__connect__relation__init(&rel);
+		spark__connect__sql__init(&q);
+		q.query = (char *)prog;
+		rel.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_SQL;
+		rel.sql = &q;
+		plan.op_type_case = SPARK__CONNECT__PLAN__OP_TYPE_ROOT;
+		plan.root = &rel;
+	}
 	req.session_id = s->session_id;
 	req.plan = &plan;
 	if (opid != NULL) {

@@ -47,6 +47,7 @@ struct sc_rpc_call {
 	sc_rpc_close_fn *close_fn;
 	void *close_arg;
 	int violations; /* send with one in flight */
+	int replies; /* last responses sent with the status (reply_ref) */
 };
 
 /* What xf_find() saw of one operation. */
@@ -62,6 +63,8 @@ extern struct sc_execmgr *xf_mgr;
 extern atomic_llong xf_now; /* the fake clock, in ms */
 extern atomic_int xf_runs; /* fake runner starts */
 extern atomic_int xf_emit_failures; /* runs ended by a failed emit */
+/* Set before xf_mgr_start(): the fake transport offers reply_ref. */
+extern bool xf_reply_ref;
 
 struct sc_rpc_call *xf_call_new(void);
 void xf_call_free(struct sc_rpc_call *c);
@@ -73,6 +76,12 @@ bool xf_has_complete(const Spark__Connect__ExecutePlanResponse *r);
 bool xf_is_batch(const Spark__Connect__ExecutePlanResponse *r);
 
 void xf_gate_set(bool open);
+/*
+ * xf_execute() with a program starting "SELECT " sends it as a root SQL
+ * relation; the fake runner runs the rest.  Whether the fake runner last
+ * ran on the calling thread:
+ */
+bool xf_last_run_here(void);
 
 /* The ids of the operations the fake runner started, in order. */
 #define XF_STARTS_MAX 64

@@ -1175,6 +1175,107 @@ test_sched_fair(void)
 	xf_mgr_start(0);
 }
 
+/*
+ * With a transport that can send a message and the status in one batch,
+ * the final response of a successful run goes that way: no send, wait
+ * for its completion, then a separate status.
+ */
+static void
+test_last_with_status(void)
+{
+	struct sc_session *s = xf_session_new("carol", SID2);
+	struct sc_rpc_call *c;
+	const char *id = "6a0b3c1e-1111-4aaa-8bbb-000000000070";
+	const char *id2 = "6a0b3c1e-1111-4aaa-8bbb-000000000071";
+	const char *id3 = "6a0b3c1e-1111-4aaa-8bbb-000000000072";
+
+	xf_mgr_stop();
+	xf_reply_ref = true;
+	xf_mgr_start(0);
+	/* The first send stays unacked until the run has ended. */
+	c = xf_execute(s, id, "schema batch:2:10 metrics", true, NULL);
+	ok(xf_wait_state(id, SC_EXEC_FINISHED), "last with status: run ended");
+	ok(drive(c), "last with status: finished");
+	is_int(c->code, SC_GRPC_OK, "last with status: OK");
+	is_int(c->nmsgs, 5, "last with status: every response sent");
+	is_int(c->replies, 1, "last with status: the last one with the status");
+	ok(c->nmsgs == 5 && xf_has_complete(c->msgs[4]),
+	    "last with status: ResultComplete is that one");
+	ok(xf_find(id).found && !xf_find(id).info.attached,
+	    "last with status: reattachable op detached, kept");
+	done(c, "last with status");
+
+	c = xf_execute(s, id2, "schema batch:1:10", false, NULL);
+	ok(xf_wait_state(id2, SC_EXEC_FINISHED),
+	    "not reattachable: run ended, schema unacked");
+	ok(drive(c), "last with status, not reattachable: finished");
+	is_int(c->code, SC_GRPC_OK, "not reattachable: OK");
+	is_int(c->nmsgs, 2, "not reattachable: two responses");
+	is_int(c->replies, 1, "not reattachable: the batch with the status");
+	ok(gone_soon(id2), "not reattachable: removed at stream end");
+	done(c, "last with status, not reattachable");
+
+	c = xf_execute(s, id3, "batch:1:10 fail", true, NULL);
+	ok(drive(c), "failed run: finished");
+	is_int(c->replies, 0, "failed run: no OK with the last response");
+	is_str(c->errclass, "DIVIDE_BY_ZERO", "failed run: its error");
+	done(c, "last with status, failed");
+
+	xf_mgr_stop();
+	xf_reply_ref = false;
+	is_int(s->refs, 1000, "last with status: session references released");
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+	xf_mgr_start(0);
+}
+
+/*
+ * A trivial root SQL query (SELECT without FROM, WITH or parentheses)
+ * runs on the thread that received it when a slot is free and its user
+ * runs nothing else; anything else goes to a runner thread.
+ */
+static void
+test_inline(void)
+{
+	struct sc_session *s = xf_session_new("dave", SID2);
+	struct sc_rpc_call *c, *g;
+	const char *id = "6a0b3c1e-1111-4aaa-8bbb-000000000080";
+	const char *id2 = "6a0b3c1e-1111-4aaa-8bbb-000000000081";
+	const char *id3 = "6a0b3c1e-1111-4aaa-8bbb-000000000082";
+	const char *id4 = "6a0b3c1e-1111-4aaa-8bbb-000000000083";
+	bool here;
+
+	c = xf_execute(s, id, "SELECT schema batch:1:10 metrics", false, NULL);
+	here = xf_last_run_here();
+	ok(here, "inline: a trivial SELECT ran on the receiving thread");
+	ok(drive(c), "inline: finished");
+	is_int(c->code, SC_GRPC_OK, "inline: OK");
+	is_int(c->nmsgs, 3, "inline: schema, batch, metrics");
+	done(c, "inline");
+
+	c = xf_execute(s, id2, "schema batch:1:10", false, NULL);
+	ok(drive(c), "command: finished");
+	ok(!xf_last_run_here(), "command: ran on a runner thread");
+	done(c, "command");
+
+	/* Its user runs something: the session may be busy. */
+	xf_gate_set(false);
+	g = xf_execute(s, id3, "gate", true, NULL);
+	ok(xf_wait_state(id3, SC_EXEC_RUNNING), "inline: the gate runs");
+	c = xf_execute(s, id4, "SELECT batch:1:10", false, NULL);
+	ok(drive(c), "busy user: finished");
+	ok(!xf_last_run_here(), "busy user: ran on a runner thread");
+	xf_gate_set(true);
+	ok(drive(g), "gate: finished");
+	done(c, "busy user");
+	done(g, "gate");
+	xf_mgr_stop();
+	is_int(s->refs, 1000, "inline: session references released");
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+	xf_mgr_start(0);
+}
+
 static void
 test_session_closed(void)
 {
@@ -1260,6 +1361,8 @@ main(void)
 	test_sched_user_cap();
 	test_sched_fair();
 	test_session_closed();
+	test_last_with_status();
+	test_inline();
 	test_shutdown(s);
 	is_int(s->refs, 1000, "session references all released");
 	pthread_mutex_destroy(&s->lock);

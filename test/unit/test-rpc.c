@@ -40,6 +40,7 @@ static atomic_int inf_closed; /* 1 closed, 2 closed cancelled */
 static atomic_int hold_closed; /* same for /t.T/Hold */
 static atomic_int slow_closed; /* same for /t.T/Slow */
 static atomic_int delayed_live; /* worker threads of /t.T/Delayed */
+static atomic_int last_unrefs; /* reply_ref buffers released */
 
 /* ------------------------------------------------------------ handlers */
 
@@ -57,8 +58,16 @@ h_echo(struct sc_rpc_call *call, void *arg)
 
 struct count {
 	int n, i;
+	bool last; /* the last message with the status (reply_ref) */
 	char msg[32];
 };
+
+static void
+last_unref(void *p)
+{
+	free(p);
+	atomic_fetch_add(&last_unrefs, 1);
+}
 
 static void count_sent(struct sc_rpc_call *, bool, void *);
 
@@ -66,6 +75,7 @@ static void count_sent(struct sc_rpc_call *, bool, void *);
 static void
 count_next(struct sc_rpc_call *call, struct count *st)
 {
+	char *cp;
 	int len;
 
 	if (st->i == st->n) {
@@ -74,6 +84,13 @@ count_next(struct sc_rpc_call *call, struct count *st)
 		return;
 	}
 	len = snprintf(st->msg, sizeof(st->msg), "msg-%d", st->i++);
+	if (st->last && st->i == st->n) {
+		cp = sc_xstrdup(st->msg);
+		(void)sc_rpc_call_reply_ref(call, cp, (size_t)len, last_unref,
+		    cp);
+		free(st);
+		return;
+	}
 	if (sc_rpc_call_send(call, st->msg, (size_t)len, count_sent, st) == -1)
 		free(st);
 }
@@ -104,6 +121,19 @@ h_count(struct sc_rpc_call *call, void *arg)
 	tmp[n] = '\0';
 	st = sc_xcalloc(1, sizeof(*st));
 	st->n = (int)strtol(tmp, NULL, 10);
+	count_next(call, st);
+}
+
+/* As h_count, the last message going out with the status. */
+static void
+h_count_last(struct sc_rpc_call *call, void *arg)
+{
+	struct count *st;
+
+	(void)arg;
+	st = sc_xcalloc(1, sizeof(*st));
+	st->n = 3;
+	st->last = true;
 	count_next(call, st);
 }
 
@@ -348,6 +378,7 @@ server(const char *listen, const char *cert, const char *key, int *portp,
 	} methods[] = {
 		{ "/t.T/Echo", SC_RPC_UNARY, h_echo },
 		{ "/t.T/Count", SC_RPC_SERVER_STREAM, h_count },
+		{ "/t.T/CountLast", SC_RPC_SERVER_STREAM, h_count_last },
 		{ "/t.T/Fail", SC_RPC_UNARY, h_fail },
 		{ "/t.T/Sum", SC_RPC_CLIENT_STREAM, h_sum },
 		{ "/t.T/Meta", SC_RPC_UNARY, h_meta },
@@ -471,6 +502,23 @@ test_server_stream(struct sc_rpc *rpc)
 	is_int(sc_rpc_stream_read(s, &msg, NULL, &err), 0,
 	    "empty stream ends at once");
 	sc_rpc_stream_free(s);
+
+	/* the last message and the status in one batch (reply_ref) */
+	atomic_store(&last_unrefs, 0);
+	s = sc_rpc_stream_open(rpc, "/t.T/CountLast", "", 0, &dl, &err);
+	for (i = 0, good = 0; s != NULL && i < 3; i++) {
+		r = sc_rpc_stream_read(s, &msg, NULL, &err);
+		snprintf(want, sizeof(want), "msg-%d", i);
+		if (r == 1 && msg.len == strlen(want) &&
+		    memcmp(msg.data, want, msg.len) == 0)
+			good++;
+	}
+	is_int(good, 3, "reply_ref: three messages, the last with the status");
+	is_int(s != NULL ? sc_rpc_stream_read(s, &msg, NULL, &err) : -2, 0,
+	    "reply_ref: then the end of the stream, OK");
+	sc_rpc_stream_free(s);
+	is_int(wait_for(&last_unrefs, 1, 3000), 1,
+	    "reply_ref: the referenced bytes released once");
 
 	/* freeing an unread stream cancels it */
 	s = sc_rpc_stream_open(rpc, "/t.T/Count", "1000", 4, &dl, &err);

@@ -312,6 +312,17 @@ sc_engine_free(struct sc_engine *e)
 /* The call the current thread runs, for SQLite's progress handler. */
 static _Thread_local struct sc_erun *current_run;
 
+/* The thread's progress reporter (sc_engine_set_progress()). */
+static _Thread_local sc_engine_progress_fn *current_progress;
+static _Thread_local void *current_progress_arg;
+
+void
+sc_engine_set_progress(sc_engine_progress_fn *fn, void *arg)
+{
+	current_progress = fn;
+	current_progress_arg = arg;
+}
+
 struct sc_erun *
 sc_eng_current_run(void)
 {
@@ -328,6 +339,9 @@ progress(void *arg)
 {
 	if (current_run == NULL)
 		return 0;
+	if (current_progress != NULL &&
+	    current_progress(current_progress_arg) != 0)
+		return 1;
 	return sc_eng_is_canceled(current_run) ||
 	    sc_eng_guard_over(arg, current_run);
 }

@@ -324,6 +324,15 @@ int sc_engine_run_cancelable(struct sc_engine_conn *c,
     const struct sc_engine_sink *sink, const atomic_int *cancel,
     struct sc_error *err);
 /*
+ * A progress reporter for the statements this thread steps: called every
+ * few thousand SQLite instructions while a query computes (it decides
+ * whether a report is due); non-zero stops the statement, as a cancel
+ * does.  NULL removes it.  Per thread: set it around a run.
+ */
+typedef int sc_engine_progress_fn(void *arg);
+void sc_engine_set_progress(sc_engine_progress_fn *fn, void *arg);
+
+/*
  * Instead of sink->batch: the writer w holding the batch's rows;
  * bw writes the stream itself with sc_arrow_writer_flush(), into memory
  * of its own (no copy), with sink->arg.  Return 0, or -1 to stop.

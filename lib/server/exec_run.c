@@ -15,6 +15,7 @@
 
 #include "core/arrow.h"
 #include "core/buf.h"
+#include "core/timeutil.h"
 #include "core/xmem.h"
 #include "server/engine.h"
 #include "server/session.h"
@@ -33,6 +34,8 @@ static const char *const command_names[] = { NULL, "register_function",
 
 struct run {
 	struct sc_exec_op *op;
+	int64_t progress_ms; /* spark.connect.progress.reportInterval */
+	int64_t next_progress; /* sc_mono_ms() of the next report */
 	int64_t rows;
 	struct sc_error err; /* why the sink stopped */
 	bool stopped;
@@ -159,6 +162,42 @@ emit_metrics(struct run *r, const char *node)
 	return emit(r, &resp);
 }
 
+/*
+ * While a query computes, an execution_progress response every
+ * reportInterval, as Spark 4 sends them: one stage of one task (SQLite
+ * runs a query as one), not done yet; the progress bars of Spark's
+ * clients (and sc-exec's) show that the query is alive.
+ */
+static int
+on_progress(void *arg)
+{
+	struct run *r = arg;
+	Spark__Connect__ExecutePlanResponse resp =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__INIT;
+	Spark__Connect__ExecutePlanResponse__ExecutionProgress ep =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__EXECUTION_PROGRESS__INIT;
+	Spark__Connect__ExecutePlanResponse__ExecutionProgress__StageInfo st =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__EXECUTION_PROGRESS__STAGE_INFO__INIT;
+	Spark__Connect__ExecutePlanResponse__ExecutionProgress__StageInfo *stp =
+	    &st;
+	int64_t now = sc_mono_ms();
+
+	if (now < r->next_progress)
+		return 0;
+	r->next_progress = now + r->progress_ms;
+	st.stage_id = 0;
+	st.num_tasks = 1;
+	st.num_completed_tasks = 0;
+	st.done = false;
+	ep.n_stages = 1;
+	ep.stages = &stp;
+	ep.num_inflight_tasks = 1;
+	resp.response_type_case =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_EXECUTION_PROGRESS;
+	resp.execution_progress = &ep;
+	return emit(r, &resp);
+}
+
 static int
 run_root(struct run *r, struct sc_engine_conn *conn,
     const Spark__Connect__Relation *root, struct sc_error *err)
@@ -176,8 +215,13 @@ run_root(struct run *r, struct sc_engine_conn *conn,
 	sink.schema = on_schema;
 	sink.batch = on_batch;
 	sink.arg = r;
+	r->progress_ms = conf->progress_interval_ms;
+	r->next_progress = sc_mono_ms() + r->progress_ms;
+	if (r->progress_ms >= 0)
+		sc_engine_set_progress(on_progress, r);
 	rc = sc_engine_run_writer(conn, root, &lim, &sink, on_batch_writer,
 	    sc_exec_op_cancel_flag(r->op), err);
+	sc_engine_set_progress(NULL, NULL);
 	if (rc == -1) {
 		if (r->stopped && err != NULL)
 			*err = r->err;

@@ -605,6 +605,15 @@ note_status(struct sc_client *c, const struct sc_error *e)
 		mark_reached(c);
 }
 
+void
+sc_client_note_status(struct sc_client *c, const struct sc_error *e)
+{
+	if (e == NULL)
+		mark_reached(c);
+	else
+		note_status(c, e);
+}
+
 void *
 sc_client_stream_open(struct sc_client *c, const char *method, const void *req,
     size_t reqlen, const struct timespec *deadline, struct sc_error *err)

@@ -197,9 +197,11 @@ fuzz-bins: $(FUZZ_BIN)
 fuzz: fuzz-bins
 	@FUZZ_TIME=$(FUZZ_TIME) test/fuzz/run $(FUZZ_TARGETS)
 
-# --- valgrind: memcheck of every unit test (not part of check) ----------
+# --- valgrind: memcheck of every unit test and of a whole sc-serve -------
+# session (scripts/valgrind-server); not part of check.
 valgrind: all unit-bins
 	@BUILD=$(BUILD) scripts/valgrind-units $(TESTS)
+	@BUILD=$(BUILD) scripts/valgrind-server
 
 # --- install ------------------------------------------------------------
 install: all

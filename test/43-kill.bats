@@ -307,10 +307,11 @@ EOF
 	[ "$(stat_field buffered_bytes)" = 0 ]
 	run -0 sc-inspect -s "$ADDR" tombstones --no-header
 	[[ "$output" == "operation	$op	$SID	"*"	detached too long	"* ]]
-	# Its memory went back (a generous bound: allocator slack).
+	# Its memory went back (a generous bound: allocator slack).  Not
+	# under ASan, whose quarantine keeps freed memory on purpose.
 	rss=$(stat_field rss_bytes)
 	echo "rss idle $idle, after $rss"
-	[ "$rss" -lt $((idle + 16 * 1024 * 1024)) ]
+	[ -n "${SCTK_SANITIZE:-}" ] || [ "$rss" -lt $((idle + 16 * 1024 * 1024)) ]
 	# And the server goes on serving.
 	run -0 sc-exec -s "$ADDR" --no-header 'SELECT count(*) FROM range(1000)'
 	[ "$output" = 1000 ]

@@ -10,7 +10,8 @@
 #   make install PREFIX=/usr DESTDIR=/tmp/x
 #   make lint | bench | demo | clean | uninstall
 #   make fuzz [FUZZ_TIME=60] [FUZZ_TARGETS="uri arrow"]   (clang, libFuzzer)
-#   make valgrind [TESTS=test/unit/test-x.c]
+#   make valgrind [TESTS=test/unit/test-x.c]   (and a whole sc-serve session)
+#   make stress [STRESS_PARTS="cuts upload"]     (a few minutes, loopback)
 
 VERSION  = 0.1.0
 
@@ -49,7 +50,7 @@ LIBS_sc-inspect = -lncursesw
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all check unit bats install uninstall clean lint bench demo deps \
+.PHONY: all check unit bats install uninstall clean lint bench demo deps stress \
 	format fuzz fuzz-bins valgrind
 
 # --- protocol code, generated into $(GEN), never committed -------------
@@ -197,9 +198,16 @@ fuzz-bins: $(FUZZ_BIN)
 fuzz: fuzz-bins
 	@FUZZ_TIME=$(FUZZ_TIME) test/fuzz/run $(FUZZ_TARGETS)
 
-# --- valgrind: memcheck of every unit test (not part of check) ----------
+# --- valgrind: memcheck of every unit test and of a whole sc-serve -------
+# session (scripts/valgrind-server); not part of check.
 valgrind: all unit-bins
 	@BUILD=$(BUILD) scripts/valgrind-units $(TESTS)
+	@BUILD=$(BUILD) scripts/valgrind-server
+
+# --- stress: loopback load and fault runs, a few minutes (not in check) --
+# test/stress/run prints its figures; see the top of that file.
+stress: all unit-bins
+	@BUILD=$(BUILD) test/stress/run $(STRESS_PARTS)
 
 # --- install ------------------------------------------------------------
 install: all

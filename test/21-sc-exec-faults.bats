@@ -56,7 +56,7 @@ cuts() {
 
 @test "faultproxy refuses bad usage" {
 	run -2 faultproxy
-	[ "$output" = "usage: faultproxy [-c bytes] [-m max-cuts] [-o statsfile] [-s seed] [-T seconds] port" ]
+	[ "$output" = "usage: faultproxy [-c bytes] [-D stall-ms] [-m max-cuts] [-o statsfile] [-S max-stalls] [-s seed] [-T seconds] port" ]
 	run -2 faultproxy -c lots 1
 	[ "$output" = "faultproxy: invalid byte count 'lots'" ]
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
 #
-# 27-hostile-server: sc-exec against a server that misbehaves on purpose
-# (test/tools/hostile-server.c, one mode per way of misbehaving).  Every
+# 27-hostile-server: sc-exec, sc-release, sc-upload and sc-inspect
+# against a server that misbehaves on purpose (test/tools/hostile-server.c,
+# one mode per way of misbehaving).  Every
 # run ends with a clear message and a documented exit code: 7 for a
 # malformed or unexpected reply, 5 for the deadline of -t, 1 for an
 # error the server reported, never a crash, a hang (each run is under -t
@@ -95,10 +96,12 @@ rows_are() {
 }
 
 @test "schema-change: exit 7 in text output too" {
-	skip "cmd/sc-exec/render.c compares only the column count of batches; a same-width schema change prints the second batch under the first's header (reported)"
 	start_hostile schema-change
 	hx --range 0:1000
 	[ "$status" -eq 7 ]
+	[ "$stderr" = "sc-exec: the result schema changed between Arrow batches" ]
+	# Only the first batch, under its own header.
+	rows_are 100
 }
 
 @test "row-count: exit 7, the batch that lies is not printed" {
@@ -238,4 +241,116 @@ rows_are() {
 	hx --analyze 'SELECT 1'
 	[ "$status" -eq 0 ]
 	[ "$output" = "id,bigint,false" ]
+}
+
+# The other clients.  hc PROG ARGS...: PROG against the hostile server
+# under -t 3s and timeout, stdout in $output and stderr in $stderr.
+hc() {
+	local prog=$1
+	shift
+	run --separate-stderr timeout 60 "$prog" -t 3s -s "$ADDR" "$@"
+	echo "exit $status, stdout: $output, stderr: $stderr"
+}
+
+SID=11111111-2222-4333-8444-555555555555
+OP=66666666-7777-4888-8999-aaaaaaaaaaaa
+
+@test "unary-garbage: sc-release, sc-inspect and sc-upload --status: exit 7" {
+	start_hostile unary-garbage
+	hc sc-release --session-id "$SID" "$OP"
+	[ "$status" -eq 7 ]
+	[ "$stderr" = "sc-release: 1 of 1 failed: malformed ReleaseExecuteResponse message" ]
+	hc sc-release --session-id "$SID" --session
+	[ "$status" -eq 7 ]
+	hc sc-inspect stats
+	[ "$status" -eq 7 ]
+	[ "$stderr" = "sc-inspect: malformed GetStatsResponse message" ]
+	hc sc-inspect list
+	[ "$status" -eq 7 ]
+	[ "$stderr" = "sc-inspect: malformed ListExecutionsResponse message" ]
+	hc sc-upload --status --session-id "$SID" files/a.txt
+	[ "$status" -eq 7 ]
+	[ "$stderr" = "sc-upload: malformed ArtifactStatusesResponse message" ]
+}
+
+@test "unary-wrong-session: sc-release and sc-upload --status refuse it: exit 7" {
+	start_hostile unary-wrong-session
+	hc sc-release --session-id "$SID" --interrupt "$OP"
+	[ "$status" -eq 7 ]
+	[ "$stderr" = "sc-release: 1 of 1 failed: server answered for session '00000000-0000-4000-8000-000000000bad', expected '$SID'" ]
+	hc sc-upload --status --session-id "$SID" files/a.txt
+	[ "$status" -eq 7 ]
+	[ "$stderr" = "sc-upload: server answered for session '00000000-0000-4000-8000-000000000bad', expected '$SID'" ]
+}
+
+@test "unary-stall: sc-release, sc-inspect and sc-upload --status: exit 5 at -t" {
+	start_hostile unary-stall
+	hc sc-release --session-id "$SID" "$OP"
+	[ "$status" -eq 5 ]
+	[[ "$stderr" =~ ^sc-release:\ 1\ of\ 1\ failed:\ timed\ out\ waiting\ for\ \'127\.0\.0\.1:[0-9]+\'$ ]]
+	hc sc-inspect stats
+	[ "$status" -eq 5 ]
+	[[ "$stderr" =~ ^sc-inspect:\ timed\ out\ waiting\ for\ \'127\.0\.0\.1:[0-9]+\'$ ]]
+	hc sc-upload --status --session-id "$SID" files/a.txt
+	[ "$status" -eq 5 ]
+}
+
+@test "unary-oversized: 5 MiB replies: no crash; an answer without the session is refused" {
+	start_hostile unary-oversized
+	hc sc-release --session-id "$SID" "$OP"
+	[ "$status" -eq 7 ]
+	[ "$stderr" = "sc-release: 1 of 1 failed: server answered for session '', expected '$SID'" ]
+	# The admin replies carry no session: an empty, valid message.
+	hc sc-inspect stats --format jsonl
+	[ "$status" -eq 0 ]
+	[[ "$output" == '{"version":"",'* ]]
+}
+
+@test "unary-wrong-operation: sc-release refuses an answer for another operation: exit 7" {
+	start_hostile unary-wrong-operation
+	hc sc-release --session-id "$SID" "$OP"
+	[ "$status" -eq 7 ]
+	[ "$output" = "$OP	error: server answered for operation '00000000-0000-4000-8000-000000000bad', expected '$OP'" ]
+}
+
+@test "interrupt-wrong-operation: sc-release --interrupt refuses it: exit 7" {
+	start_hostile interrupt-wrong-operation
+	hc sc-release --session-id "$SID" --interrupt "$OP"
+	[ "$status" -eq 7 ]
+	[ "$stderr" = "sc-release: 1 of 1 failed: server says it interrupted operation '00000000-0000-4000-8000-000000000bad' when asked to interrupt '$OP'" ]
+}
+
+@test "upload-garbage: exit 7" {
+	start_hostile upload-garbage
+	echo hi >"$BATS_TEST_TMPDIR/a.txt"
+	hc sc-upload --session-id "$SID" "$BATS_TEST_TMPDIR/a.txt"
+	[ "$status" -eq 7 ]
+	[ "$stderr" = "sc-upload: malformed AddArtifactsResponse message" ]
+	[ -z "$output" ]
+}
+
+@test "upload-stall: exit 5 at -t, nothing said to be uploaded" {
+	start_hostile upload-stall
+	echo hi >"$BATS_TEST_TMPDIR/a.txt"
+	hc sc-upload --session-id "$SID" "$BATS_TEST_TMPDIR/a.txt"
+	[ "$status" -eq 5 ]
+	[[ "$stderr" =~ ^sc-upload:\ timed\ out\ waiting\ for\ \'127\.0\.0\.1:[0-9]+\'$ ]]
+	[ -z "$output" ]
+}
+
+@test "upload-oversized: a 5 MiB reply without the session: exit 7" {
+	start_hostile upload-oversized
+	echo hi >"$BATS_TEST_TMPDIR/a.txt"
+	hc sc-upload --session-id "$SID" "$BATS_TEST_TMPDIR/a.txt"
+	[ "$status" -eq 7 ]
+	[ "$stderr" = "sc-upload: server answered for session '', expected '$SID'" ]
+}
+
+@test "upload-wrong-name: an answer for another artifact: exit 7" {
+	start_hostile upload-wrong-name
+	echo hi >"$BATS_TEST_TMPDIR/a.txt"
+	hc sc-upload --session-id "$SID" "$BATS_TEST_TMPDIR/a.txt"
+	[ "$status" -eq 7 ]
+	[ "$stderr" = "sc-upload: AddArtifacts answer names 'files/not-what-you-sent' where 'files/a.txt' was sent" ]
+	[ -z "$output" ]
 }

@@ -43,6 +43,7 @@ struct render {
 	struct sc_buf *cells;
 	struct sc_out_value *vals;
 	struct sc_arrow_join join; /* arrow mode */
+	struct sc_arrow_schema schema; /* text mode: the first batch's */
 	char **pending; /* names from a schema message */
 	size_t npending;
 	uint64_t batch_rows; /* rows decoded in this batch */
@@ -90,6 +91,7 @@ render_new(FILE *fp, const struct render_opts *o)
 	r->fp = fp;
 	r->o = *o;
 	sc_arrow_join_init(&r->join, put, r);
+	sc_arrow_schema_init(&r->schema);
 	r->flush_batches = !stdout_is_file(fp);
 	return r;
 }
@@ -119,6 +121,7 @@ reset_result(struct render *r)
 	r->ncols = 0;
 	sc_arrow_join_release(&r->join);
 	sc_arrow_join_init(&r->join, put, r);
+	sc_arrow_schema_release(&r->schema);
 	clear_pending(r);
 	if (r->limit)
 		r->cut++;
@@ -168,6 +171,24 @@ render_cut(const struct render *r)
 }
 
 /* ----------------------------------------------------------- text mode */
+
+/* Two fields alike in every attribute a value's text depends on. */
+static bool
+field_same(const struct sc_arrow_field *a, const struct sc_arrow_field *b)
+{
+	size_t i;
+
+	if (strcmp(a->name, b->name) != 0 || a->type != b->type ||
+	    a->nullable != b->nullable || a->precision != b->precision ||
+	    a->scale != b->scale || (a->tz == NULL) != (b->tz == NULL) ||
+	    (a->tz != NULL && strcmp(a->tz, b->tz) != 0) ||
+	    a->nchildren != b->nchildren)
+		return false;
+	for (i = 0; i < a->nchildren; i++)
+		if (!field_same(&a->children[i], &b->children[i]))
+			return false;
+	return true;
+}
 
 static int
 text_header(struct render *r, const char *const *names, size_t n,
@@ -222,6 +243,16 @@ text_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 		return sc_error_set(err, SC_ST_PROTOCOL,
 		    "result has %zu columns in one batch and %zu in another",
 		    r->ncols, n);
+	/*
+	 * As many columns is not the same columns: a batch with other
+	 * names or types would print under the first one's header.
+	 */
+	if (r->schema.nfields == 0 && n > 0)
+		sc_arrow_schema_copy(&r->schema, b->schema);
+	for (i = 0; i < n && i < r->schema.nfields; i++)
+		if (!field_same(&r->schema.fields[i], &b->schema->fields[i]))
+			return sc_error_set(err, SC_ST_PROTOCOL,
+			    "the result schema changed between Arrow batches");
 	for (row = 0; row < b->nrows; row++) {
 		if (r->o.max_rows > 0 && r->res_rows >= r->o.max_rows) {
 			r->limit = true;

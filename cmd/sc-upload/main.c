@@ -689,7 +689,11 @@ main(int argc, char **argv)
 		source_global_cleanup();
 	sc_conn_opts_release(&o.conn);
 	if (rc == -1) {
-		(void)sc_check_stdout();
+		/* A write error is the one to report, once, with its errno. */
+		if (err.status == SC_ST_IO)
+			(void)fclose(stdout);
+		else
+			(void)sc_check_stdout();
 		return sc_report_error(&err);
 	}
 	rc = sc_check_stdout();

@@ -605,6 +605,15 @@ note_status(struct sc_client *c, const struct sc_error *e)
 		mark_reached(c);
 }
 
+void
+sc_client_note_status(struct sc_client *c, const struct sc_error *e)
+{
+	if (e == NULL)
+		mark_reached(c);
+	else
+		note_status(c, e);
+}
+
 void *
 sc_client_stream_open(struct sc_client *c, const char *method, const void *req,
     size_t reqlen, const struct timespec *deadline, struct sc_error *err)
@@ -991,6 +1000,15 @@ sc_client_release_execute(struct sc_client *c, const char *operation_id,
 		&spark__connect__release_execute_response__descriptor,
 		(void **)&resp, deadline, err) == -1)
 		return -1;
+	/* Unset: not found.  Another id is an answer to someone else. */
+	if (resp->_operation_id_case != 0 &&
+	    strcmp(resp->operation_id, operation_id) != 0) {
+		sc_error_set(err, SC_ST_PROTOCOL,
+		    "server answered for operation '%s', expected '%s'",
+		    resp->operation_id, operation_id);
+		protobuf_c_message_free_unpacked(&resp->base, NULL);
+		return -1;
+	}
 	if (found != NULL)
 		*found = resp->_operation_id_case != 0;
 	protobuf_c_message_free_unpacked(&resp->base, NULL);

@@ -249,6 +249,13 @@ const char *sc_client_server_side_session_id(struct sc_client *c);
  */
 bool sc_client_reached(struct sc_client *c);
 /*
+ * Tell the client how a call it did not make itself ended: e NULL for an
+ * answer from the server, else its error (a bare UNAVAILABLE starts or
+ * continues the server's silence, any other status ends it).  For
+ * transports driven outside sc_client_call(), such as uploads.
+ */
+void sc_client_note_status(struct sc_client *c, const struct sc_error *e);
+/*
  * The retries a loop under policy p may make now: p->max_retries once
  * the server was reached, else the smaller of that and connect_retries.
  */

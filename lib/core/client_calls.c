@@ -96,6 +96,16 @@ sc_client_interrupt(struct sc_client *c, enum sc_client_interrupt what,
 		&spark__connect__interrupt_response__descriptor, (void **)&resp,
 		deadline, err) == -1)
 		return -1;
+	/* Interrupting one operation stops that one or none. */
+	for (size_t i = 0; what == SC_CLIENT_INTERRUPT_OPERATION &&
+	     i < resp->n_interrupted_ids; i++)
+		if (strcmp(resp->interrupted_ids[i], target) != 0) {
+			sc_error_set(err, SC_ST_PROTOCOL,
+			    "server says it interrupted operation '%s' when asked to interrupt '%s'",
+			    resp->interrupted_ids[i], target);
+			protobuf_c_message_free_unpacked(&resp->base, NULL);
+			return -1;
+		}
 	if (ids != NULL) {
 		ids->v = copy_strings(resp->interrupted_ids,
 		    resp->n_interrupted_ids);

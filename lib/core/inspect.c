@@ -57,6 +57,9 @@ struct sc_inspect {
 	void *event_arg;
 	pthread_mutex_t lock;
 	bool reached; /* the server answered something */
+	int64_t unreachable_ms; /* give up after this much silence; -1 never */
+	int64_t silent_since; /* sc_mono_ms() of the silence's start, or -1 */
+	char target[300]; /* host:port, for messages */
 };
 
 struct sc_inspect_watch {
@@ -143,6 +146,8 @@ sc_inspect_new_transport(const struct sc_transport *t, void *ctx,
 	    server != NULL ? server : "");
 	a->user_id = sc_xstrdup(user_id != NULL ? user_id : "");
 	sc_retry_policy_default(&a->policy);
+	a->unreachable_ms = SC_RETRY_UNREACHABLE_MS;
+	a->silent_since = -1;
 	if (o != NULL) {
 		a->has_admin_token = o->admin_token != NULL;
 		a->on_event = o->on_event;
@@ -200,10 +205,15 @@ sc_inspect_connect(const struct sc_conn_opts *co,
 			    "invalid admin token: %s", e.msg);
 			goto out;
 		}
-		/* A secret goes over TLS unless it stays on this host. */
-		if (!is_loopback(u.host))
-			u.use_ssl = true;
 	}
+	/*
+	 * A secret, the admin token or a --token, goes over TLS unless it
+	 * stays on this host or --insecure says otherwise, as in
+	 * sc_client_new(); the --token alone used to go in the clear.
+	 */
+	if ((tok != NULL || u.has_token) && !u.use_ssl &&
+	    !is_loopback(u.host) && !co->insecure)
+		u.use_ssl = true;
 	if ((rpc = sc_rpc_new(&u, co->ca_file, err)) == NULL)
 		goto out;
 	if (sc_uri_format(&u, server, sizeof(server)) == -1)
@@ -212,6 +222,11 @@ sc_inspect_connect(const struct sc_conn_opts *co,
 	a = sc_inspect_new_transport(&sc_client_rpc_transport, rpc, server, uid,
 	    o, err);
 	a->rpc = rpc;
+	if (co->unreachable_ms >= 0)
+		a->unreachable_ms = co->unreachable_ms > 0 ? co->unreachable_ms
+							   : -1;
+	if (sc_uri_target(&u, a->target, sizeof(a->target)) == -1)
+		snprintf(a->target, sizeof(a->target), "%s", u.host);
 out:
 	wipe_header(&u);
 	sc_uri_release(&u);
@@ -259,8 +274,30 @@ note_status(struct sc_inspect *a, const struct sc_error *e, bool ok)
 	if (ok || (e->rpc_code >= 0 && e->rpc_code != SC_GRPC_UNAVAILABLE)) {
 		pthread_mutex_lock(&a->lock);
 		a->reached = true;
+		a->silent_since = -1;
+		pthread_mutex_unlock(&a->lock);
+	} else if (e->rpc_code == SC_GRPC_UNAVAILABLE &&
+	    e->retry_delay_ms < 0 && e->errclass[0] == '\0') {
+		/* A bare UNAVAILABLE: nobody there; the silence goes on. */
+		pthread_mutex_lock(&a->lock);
+		if (a->silent_since < 0)
+			a->silent_since = sc_mono_ms();
 		pthread_mutex_unlock(&a->lock);
 	}
+}
+
+/* How much longer the server may stay silent (sc_retry_silence_left()). */
+static int64_t
+silence_left(struct sc_inspect *a)
+{
+	int64_t since;
+
+	pthread_mutex_lock(&a->lock);
+	since = a->silent_since;
+	pthread_mutex_unlock(&a->lock);
+	if (since >= 0)
+		since = sc_mono_ms() - since;
+	return sc_retry_silence_left(since, a->unreachable_ms);
 }
 
 static bool
@@ -328,7 +365,9 @@ call(struct sc_inspect *a, const char *method, const ProtobufCMessage *req,
 	enum sc_retry_reason why;
 	struct sc_buf in, out;
 	struct sc_error e;
-	int64_t delay;
+	int64_t delay, left;
+	char secs[SC_CLIENT_SECS_STRLEN];
+	size_t n;
 	void *m = NULL;
 
 	sc_error_init(&e);
@@ -355,6 +394,15 @@ call(struct sc_inspect *a, const char *method, const ProtobufCMessage *req,
 			 (uint32_t)random())) < 0 ||
 		    (deadline != NULL && sc_ms_until(deadline) < delay))
 			break;
+		/* As core/client's: a server silent this long is given up. */
+		if ((left = silence_left(a)) == 0) {
+			sc_client_format_secs(a->unreachable_ms, secs);
+			n = strlen(e.msg);
+			snprintf(e.msg + n, sizeof(e.msg) - n,
+			    " (no answer from '%s' for %s)", a->target, secs);
+			break;
+		}
+		delay = sc_retry_cap(delay, left);
 		retry_event(a, method, &e, why, delay, rs.attempt,
 		    pol.max_retries);
 		if (sc_retry_sleep_ms(delay, deadline) == -1)

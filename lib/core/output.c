@@ -928,6 +928,7 @@ outfile_release(struct sc_outfile *f)
 int
 sc_outfile_open(struct sc_outfile *f, const char *path, struct sc_error *err)
 {
+	struct stat st;
 	char *dir;
 	mode_t um;
 	int fd = -1, e;
@@ -935,6 +936,22 @@ sc_outfile_open(struct sc_outfile *f, const char *path, struct sc_error *err)
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
 	f->path = sc_xstrdup(path);
+	/* Not a file to replace: a device, a FIFO, a socket. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISDIR(st.st_mode)) {
+		f->direct = true;
+		if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1 ||
+		    (f->fp = fdopen(fd, "w")) == NULL) {
+			e = errno;
+			if (fd != -1)
+				close(fd);
+			outfile_release(f);
+			return sc_error_set_errno(err, SC_ST_IO, e,
+			    "cannot write '%s'", path);
+		}
+		f->fd = fd;
+		return 0;
+	}
 	/*
 	 * An unnamed file (O_TMPFILE) vanishes with the process whatever
 	 * kills it; linking it needs /proc.  Elsewhere, a hidden name.
@@ -979,10 +996,22 @@ sc_outfile_commit(struct sc_outfile *f, struct sc_error *err)
 
 	if (f->fp == NULL)
 		return sc_error_set(err, SC_ST_INTERNAL, "output file closed");
+	errno = 0;
 	if (fflush(f->fp) == EOF || ferror(f->fp))
 		e = errno != 0 ? errno : EIO;
-	else if (fsync(f->fd) == -1 && errno != EINVAL && errno != EROFS)
+	else if (!f->direct && fsync(f->fd) == -1 && errno != EINVAL &&
+	    errno != EROFS)
 		e = errno;
+	if (f->direct) {
+		if (fclose(f->fp) == EOF && e == 0)
+			e = errno;
+		f->fp = NULL;
+		if (e != 0)
+			sc_error_set_errno(err, SC_ST_IO, e,
+			    "cannot write '%s'", f->path);
+		outfile_release(f);
+		return e != 0 ? -1 : 0;
+	}
 	if (e == 0 && f->tmp == NULL) {
 		/* Name the unnamed file beside the target, then rename. */
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", f->fd);

@@ -146,12 +146,15 @@ void sc_output_free(struct sc_output *o);
  * same directory, and takes the final name only on commit, by rename.
  * A reader never sees half of it, and a run that fails or is killed
  * leaves nothing (with a temporary name, only a kill leaves it behind).
+ * A path that names a device or FIFO (/dev/stdout, /dev/null, a pipe)
+ * is written in place: renaming over it would replace the node.
  */
 struct sc_outfile {
 	FILE *fp; /* write here; NULL when closed */
 	char *path; /* the final name */
 	char *tmp; /* the temporary name, or NULL for an unnamed file */
 	int fd;
+	bool direct; /* path is a device or FIFO, written in place */
 };
 
 /*

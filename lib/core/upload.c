@@ -31,6 +31,8 @@
 #define EVENT_TEXT_MAX 1400
 /* Names listed in the error about CRC failures. */
 #define CRC_NAMES_SHOWN 10
+/* HTTP/2's initial flow-control window (RFC 9113, 6.9.2). */
+#define H2_INITIAL_WINDOW 65535
 
 /* ---------------------------------------------------------------- names */
 
@@ -633,6 +635,19 @@ sc_upload_connect(const struct sc_conn_opts *co, const struct sc_client_opts *o,
 	opts.session_id = NULL;
 	opts.user_id = NULL;
 	opts.ca_file = co->ca_file;
+	opts.insecure = co->insecure;
+	if (opts.unreachable_ms == 0 && co->unreachable_ms >= 0)
+		opts.unreachable_ms = co->unreachable_ms > 0
+		    ? co->unreachable_ms
+		    : -1; /* --unreachable-timeout 0: never */
+	/*
+	 * The uploads' own channel follows sc_client_new()'s rule: a token
+	 * goes to a host that is not loopback over TLS only, unless
+	 * --insecure.  Without it the token went out in the clear.
+	 */
+	if (uri.has_token && !uri.use_ssl && !sc_conn_loopback(uri.host) &&
+	    !co->insecure)
+		uri.use_ssl = true;
 	u = sc_xcalloc(1, sizeof(*u));
 	u->t = &rpc_upload;
 	u->max_message = uri.max_message_size;
@@ -710,6 +725,7 @@ struct call {
 	Spark__Connect__AddArtifactsRequest__SingleChunkArtifact **scp;
 	struct sc_upload_item *items;
 	uint64_t *sent; /* data bytes handed over, all calls */
+	uint64_t wrote; /* request bytes this call handed over */
 };
 
 static const char *
@@ -728,6 +744,7 @@ send_req(struct call *k, const struct sc_upload_item *it, uint64_t data,
 		return -1;
 	if (k->u->t->write(k->st, k->msg.data, k->msg.len, err) == -1)
 		return -1;
+	k->wrote += k->msg.len;
 	*k->sent += data;
 	if (k->o->progress != NULL)
 		k->o->progress(k->o->progress_arg, *k->sent, it);
@@ -968,6 +985,7 @@ one_call(struct call *k, const size_t *idx, size_t n, bool *crc_ok,
 	sc_client_stamp(k->u->c, &k->req.base);
 	k->nbatch = 0;
 	k->arena_len = 0;
+	k->wrote = 0;
 	k->st = k->u->t->open(k->u->ctx, SC_METHOD_ADD_ARTIFACTS,
 	    k->o->deadline, err);
 	if (k->st == NULL)
@@ -981,11 +999,25 @@ one_call(struct call *k, const size_t *idx, size_t n, bool *crc_ok,
 	if (k->u->t->finish(k->st, &resp, err) == -1)
 		goto out;
 	k->u->reached = true;
+	if (k->u->c != NULL)
+		sc_client_note_status(k->u->c, NULL);
 	rc = check_answer(k, idx, n, &resp, crc_ok, err);
 out:
 	if (rc == -1 && err != NULL && err->rpc_code >= 0 &&
 	    err->rpc_code != SC_GRPC_UNAVAILABLE)
 		k->u->reached = true;
+	/*
+	 * More than HTTP/2's initial window went through only if the
+	 * server granted more (WINDOW_UPDATE): it answered, even if the
+	 * call then died with a bare UNAVAILABLE because it was killed.
+	 * Without this a server lost mid-upload got the quick budget of
+	 * one never reached, and gave up before it could come back.
+	 */
+	if (rc == -1 && k->wrote > H2_INITIAL_WINDOW)
+		k->u->reached = true;
+	if (rc == -1 && k->u->c != NULL && err != NULL)
+		sc_client_note_status(k->u->c,
+		    k->wrote > H2_INITIAL_WINDOW ? NULL : err);
 	if (k->st != NULL)
 		k->u->t->free(k->st);
 	k->st = NULL;
@@ -1021,7 +1053,7 @@ call_retrying(struct call *k, const struct sc_retry_policy *policy,
 	enum sc_retry_reason why;
 	char secs[SC_CLIENT_SECS_STRLEN], text[EVENT_TEXT_MAX];
 	struct sc_error e;
-	int64_t delay;
+	int64_t delay, left;
 
 	sc_retry_state_init(&rs, &pol);
 	for (;;) {
@@ -1037,6 +1069,15 @@ call_retrying(struct call *k, const struct sc_retry_policy *policy,
 		    (k->o->deadline != NULL &&
 			sc_ms_until(k->o->deadline) < delay))
 			break;
+		/* A server silent for --unreachable-timeout is given up. */
+		if (k->u->c != NULL && e.rpc_code == SC_GRPC_UNAVAILABLE) {
+			left = sc_client_silence_left(k->u->c);
+			if (left == 0) {
+				sc_client_no_answer(k->u->c, &e);
+				break;
+			}
+			delay = sc_retry_cap(delay, left);
+		}
 		sc_client_format_secs(delay, secs);
 		snprintf(text, sizeof(text),
 		    "%s, retrying AddArtifacts in %s (attempt %d of %d): %s",

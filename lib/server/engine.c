@@ -163,6 +163,14 @@ sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err)
 	} else if ((rc & 0xff) == SQLITE_CONSTRAINT) {
 		ret = sc_srv_error(err, "CONSTRAINT_VIOLATION", "23000", "%s.",
 		    msg);
+	} else if ((rc & 0xff) == SQLITE_FULL) {
+		/* The disk under --database, as ARTIFACT_STORE_FULL. */
+		ret = sc_srv_error(err, "DATABASE_FULL", "53100",
+		    "The database is out of space (%s); the statement was "
+		    "rolled back.",
+		    msg);
+		if (err != NULL)
+			err->rpc_code = SC_GRPC_RESOURCE_EXHAUSTED;
 	} else if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED) {
 		ret = sc_srv_error(err, "SQLITE_BUSY", "40001",
 		    "%s (another "

@@ -808,7 +808,20 @@ timer_main(void *arg)
 			sc_execmgr_compensate(m, now);
 		sc_execmgr_expire_streams(m, now);
 		if (now >= next_maint) {
+			struct timespec t0, t1;
+			size_t nops;
+
+			clock_gettime(CLOCK_MONOTONIC, &t0);
 			sc_execmgr_maintain(m, now);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			pthread_mutex_lock(&m->lock);
+			nops = sc_htab_count(&m->ops);
+			pthread_mutex_unlock(&m->lock);
+			/* For make stress: the sweep's cost with many ops. */
+			sc_debug("maintenance: %zu operations, sweep took %lld us",
+			    nops,
+			    (long long)((t1.tv_sec - t0.tv_sec) * 1000000 +
+				(t1.tv_nsec - t0.tv_nsec) / 1000));
 			reap(m);
 			next_maint = now + interval;
 		}

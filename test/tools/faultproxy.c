@@ -5,11 +5,14 @@
  * 127.0.0.1 port 0, prints the bound port on stdout, forwards to a
  * loopback target, and resets each connection after N bytes (or after a
  * seeded random number of bytes averaging N), up to a maximum number of
- * cuts.  It exits after a bounded time, or on SIGTERM/SIGINT, printing
- * its counters on stderr.  Loopback only, by construction.
+ * cuts.  With -S, every tenth of those points is a stall instead, up to
+ * that many: the connection goes silent both ways for -D milliseconds
+ * (default 3000), then is reset.  It exits after a bounded time, or on
+ * SIGTERM/SIGINT, printing its counters on stderr.  Loopback only, by
+ * construction.
  *
- *	faultproxy [-c bytes] [-m max-cuts] [-o statsfile] [-s seed]
- *	    [-T seconds] port
+ *	faultproxy [-c bytes] [-D stall-ms] [-m max-cuts] [-o statsfile]
+ *	    [-S max-stalls] [-s seed] [-T seconds] port
  */
 
 #include <arpa/inet.h>
@@ -28,7 +31,7 @@
 
 #include "core/banned.h"
 
-#define MAXCONN 64
+#define MAXCONN 256
 #define BUFSZ 65536
 
 struct half {
@@ -42,11 +45,13 @@ struct pair {
 	int connecting; /* upstream connect in progress */
 	struct half up, down; /* client->upstream, upstream->client */
 	unsigned long moved, limit; /* 0 limit: never cut */
+	long long stall_end; /* stalled until then (now_ms()), or 0 */
 };
 
 static struct pair conns[MAXCONN];
 static volatile sig_atomic_t stop;
-static unsigned long nconns, ncuts, nbytes;
+static unsigned long nconns, ncuts, nbytes, nstalls;
+static unsigned long stalls_left, stall_ms = 3000;
 static const char *statsfile;
 
 static void
@@ -60,8 +65,8 @@ static void
 usage(void)
 {
 	fprintf(stderr,
-	    "usage: faultproxy [-c bytes] [-m max-cuts] "
-	    "[-o statsfile] [-s seed] [-T seconds] port\n");
+	    "usage: faultproxy [-c bytes] [-D stall-ms] [-m max-cuts] "
+	    "[-o statsfile] [-S max-stalls] [-s seed] [-T seconds] port\n");
 	exit(2);
 }
 
@@ -91,10 +96,19 @@ write_stats(void)
 	snprintf(tmp, sizeof(tmp), "%s.tmp", statsfile);
 	if ((fp = fopen(tmp, "w")) == NULL)
 		return;
-	fprintf(fp, "connections %lu\ncuts %lu\nbytes %lu\n", nconns, ncuts,
-	    nbytes);
+	fprintf(fp, "connections %lu\ncuts %lu\nbytes %lu\nstalls %lu\n",
+	    nconns, ncuts, nbytes, nstalls);
 	if (fclose(fp) == 0)
 		rename(tmp, statsfile);
+}
+
+static long long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static void
@@ -160,6 +174,14 @@ flush(struct pair *p, int fd, struct half *h, unsigned long *max_cuts)
 			h->off = h->len = 0;
 	}
 	if (p->limit > 0 && *max_cuts > 0 && p->moved >= p->limit) {
+		if (stalls_left > 0 && (ncuts + nstalls) % 10 == 9) {
+			/* Silence, then the cut (see main()). */
+			stalls_left--;
+			nstalls++;
+			p->stall_end = now_ms() + (long long)stall_ms;
+			write_stats();
+			return 0;
+		}
 		ncuts++;
 		(*max_cuts)--;
 		write_stats();
@@ -181,10 +203,16 @@ main(int argc, char **argv)
 	int ch, lfd, fd, i, np, port, one = 1, seeded = 0;
 	int err;
 
-	while ((ch = getopt(argc, argv, "c:m:o:s:T:")) != -1) {
+	while ((ch = getopt(argc, argv, "c:D:m:o:S:s:T:")) != -1) {
 		switch (ch) {
 		case 'c':
 			cut = number(optarg, "byte count");
+			break;
+		case 'D':
+			stall_ms = number(optarg, "stall time");
+			break;
+		case 'S':
+			stalls_left = number(optarg, "stall count");
 			break;
 		case 'm':
 			max_cuts = number(optarg, "cut count");
@@ -252,6 +280,14 @@ main(int argc, char **argv)
 
 			if (p->cfd == -1)
 				continue;
+			if (p->stall_end != 0 && now_ms() >= p->stall_end) {
+				drop(p, 1);
+				ncuts++;
+				write_stats();
+				continue;
+			}
+			if (p->stall_end != 0)
+				continue; /* silent: nothing read, nothing sent */
 			pfd[np].fd = p->cfd;
 			pfd[np].events =
 			    (p->up.len == 0 && !p->up.eof ? POLLIN : 0) |

@@ -71,6 +71,11 @@
 #define PACE_MS 20 /* STEP_LATER: next try after this long */
 #define SSID "hostile-server-side-session"
 #define OTHER_ID "00000000-0000-4000-8000-000000000bad"
+/* The admin service (sc-inspect): only what the modes need of it. */
+#define ADMIN_STATS "/sctk.admin.v1.AdminService/GetStats"
+#define ADMIN_LIST "/sctk.admin.v1.AdminService/ListExecutions"
+/* An "oversized" unary reply: past gRPC's default 4 MiB receive limit. */
+#define OVERSIZED_BYTES (5UL * 1024 * 1024)
 
 enum step {
 	STEP_SEND = 0, /* hc->out holds a message: send it */
@@ -608,6 +613,20 @@ unary_default(struct hcall *hc)
 		r.server_side_session_id = (char *)SSID;
 		return send_msg(hc, &r.base);
 	}
+	if (strcmp(hc->method, ADMIN_STATS) == 0) {
+		Sctk__Admin__V1__GetStatsResponse r =
+		    SCTK__ADMIN__V1__GET_STATS_RESPONSE__INIT;
+
+		r.version = (char *)"hostile";
+		r.uptime_ms = 1000;
+		return send_msg(hc, &r.base);
+	}
+	if (strcmp(hc->method, ADMIN_LIST) == 0) {
+		Sctk__Admin__V1__ListExecutionsResponse r =
+		    SCTK__ADMIN__V1__LIST_EXECUTIONS_RESPONSE__INIT;
+
+		return send_msg(hc, &r.base);
+	}
 	return fail(hc, SC_GRPC_UNIMPLEMENTED, "hostile server: %s",
 	    hc->method);
 }
@@ -636,6 +655,129 @@ unary_stall(struct hcall *hc)
 {
 	(void)hc;
 	return STEP_STALL;
+}
+
+/*
+ * Every unary reply is 5 MiB: an empty message padded with an unknown
+ * bytes field (number 1000), which a parser would skip.
+ */
+static enum step
+unary_oversized(struct hcall *hc)
+{
+	uint8_t head[16];
+	size_t n = 0, v = OVERSIZED_BYTES;
+
+	head[n++] = 0xc2; /* field 1000, wire type 2 */
+	head[n++] = 0x3e;
+	do { /* the length, a varint */
+		head[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v != 0);
+	sc_buf_reset(&hc->out);
+	if (sc_buf_add(&hc->out, head, n, NULL) == -1 ||
+	    sc_buf_grow(&hc->out, OVERSIZED_BYTES, NULL) == -1)
+		abort();
+	memset(hc->out.data + n, 'x', OVERSIZED_BYTES);
+	hc->out.len = n + OVERSIZED_BYTES;
+	return STEP_SEND;
+}
+
+/* ReleaseExecute answers for another operation. */
+static enum step
+unary_wrong_operation(struct hcall *hc)
+{
+	if (strcmp(hc->method, SC_METHOD_RELEASE_EXECUTE) == 0) {
+		Spark__Connect__ReleaseExecuteResponse r =
+		    SPARK__CONNECT__RELEASE_EXECUTE_RESPONSE__INIT;
+
+		r.session_id = hc->sid;
+		r.server_side_session_id = (char *)SSID;
+		r._operation_id_case =
+		    SPARK__CONNECT__RELEASE_EXECUTE_RESPONSE___OPERATION_ID_OPERATION_ID;
+		r.operation_id = (char *)OTHER_ID;
+		return send_msg(hc, &r.base);
+	}
+	return STEP_END;
+}
+
+/* Interrupt says it stopped another operation than the one named. */
+static enum step
+interrupt_wrong_operation(struct hcall *hc)
+{
+	if (strcmp(hc->method, SC_METHOD_INTERRUPT) == 0) {
+		Spark__Connect__InterruptResponse r =
+		    SPARK__CONNECT__INTERRUPT_RESPONSE__INIT;
+		char *ids[1] = { (char *)OTHER_ID };
+
+		r.session_id = hc->sid;
+		r.server_side_session_id = (char *)SSID;
+		r.n_interrupted_ids = 1;
+		r.interrupted_ids = ids;
+		return send_msg(hc, &r.base);
+	}
+	return STEP_END;
+}
+
+/* ------------------------------------------------------------- uploads */
+
+/* Read the whole upload; then reply with bytes that are no message. */
+static enum step
+upload_garbage(struct hcall *hc, const void *msg, size_t len)
+{
+	(void)len;
+	if (msg != NULL)
+		return STEP_LATER;
+	return unary_garbage(hc);
+}
+
+/* Read the whole upload; then say nothing, ever. */
+static enum step
+upload_stall(struct hcall *hc, const void *msg, size_t len)
+{
+	(void)hc;
+	(void)len;
+	return msg != NULL ? STEP_LATER : STEP_STALL;
+}
+
+/* Read the whole upload; then a 5 MiB reply. */
+static enum step
+upload_oversized(struct hcall *hc, const void *msg, size_t len)
+{
+	(void)len;
+	if (msg != NULL)
+		return STEP_LATER;
+	return unary_oversized(hc);
+}
+
+/* Read the whole upload; then a reply naming an artifact not sent. */
+static enum step
+upload_wrong_name(struct hcall *hc, const void *msg, size_t len)
+{
+	Spark__Connect__AddArtifactsRequest *r;
+	Spark__Connect__AddArtifactsResponse resp =
+	    SPARK__CONNECT__ADD_ARTIFACTS_RESPONSE__INIT;
+	Spark__Connect__AddArtifactsResponse__ArtifactSummary s =
+	    SPARK__CONNECT__ADD_ARTIFACTS_RESPONSE__ARTIFACT_SUMMARY__INIT,
+	    *sp = &s;
+
+	if (msg != NULL) {
+		if (hc->sid[0] == '\0' &&
+		    (r = sc_proto_unpack(
+			 &spark__connect__add_artifacts_request__descriptor,
+			 msg, len, NULL)) != NULL) {
+			snprintf(hc->sid, sizeof(hc->sid), "%s",
+			    r->session_id);
+			protobuf_c_message_free_unpacked(&r->base, NULL);
+		}
+		return STEP_LATER;
+	}
+	resp.session_id = hc->sid;
+	resp.server_side_session_id = (char *)SSID;
+	s.name = (char *)"files/not-what-you-sent";
+	s.is_crc_successful = true;
+	resp.n_artifacts = 1;
+	resp.artifacts = &sp;
+	return send_msg(hc, &resp.base);
 }
 
 /* --------------------------------------------------------------- modes */
@@ -681,6 +823,23 @@ static const struct mode modes[] = {
 	    unary_wrong_session, NULL },
 	{ "unary-stall", "unary calls are never answered", NULL, unary_stall,
 	    NULL },
+	{ "unary-oversized", "unary replies of 5 MiB", NULL, unary_oversized,
+	    NULL },
+	{ "unary-wrong-operation",
+	    "ReleaseExecute answers for another operation", NULL,
+	    unary_wrong_operation, NULL },
+	{ "interrupt-wrong-operation",
+	    "Interrupt says it stopped another operation", NULL,
+	    interrupt_wrong_operation, NULL },
+	{ "upload-garbage", "AddArtifacts replies with bytes that are no message",
+	    NULL, NULL, upload_garbage },
+	{ "upload-stall", "AddArtifacts reads everything, never answers", NULL,
+	    NULL, upload_stall },
+	{ "upload-oversized", "AddArtifacts replies with 5 MiB", NULL, NULL,
+	    upload_oversized },
+	{ "upload-wrong-name",
+	    "AddArtifacts answers for an artifact that was not sent", NULL, NULL,
+	    upload_wrong_name },
 };
 
 /* -------------------------------------------------------------- driving */
@@ -874,6 +1033,8 @@ request_type(const char *method)
 		return &spark__connect__release_execute_request__descriptor;
 	if (strcmp(method, SC_METHOD_RELEASE_SESSION) == 0)
 		return &spark__connect__release_session_request__descriptor;
+	if (strncmp(method, "/sctk.", 6) == 0)
+		return &sctk__admin__v1__get_stats_request__descriptor;
 	return &spark__connect__fetch_error_details_request__descriptor;
 }
 
@@ -1025,6 +1186,8 @@ main(int argc, char **argv)
 		{ SC_METHOD_RELEASE_SESSION, SC_RPC_UNARY, on_unary },
 		{ SC_METHOD_FETCH_ERROR_DETAILS, SC_RPC_UNARY, on_unary },
 		{ SC_METHOD_ADD_ARTIFACTS, SC_RPC_CLIENT_STREAM, on_upload },
+		{ ADMIN_STATS, SC_RPC_UNARY, on_unary },
+		{ ADMIN_LIST, SC_RPC_UNARY, on_unary },
 	};
 	struct sc_rpc_server_opts o;
 	struct sc_rpc_server *srv;

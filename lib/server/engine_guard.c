@@ -392,6 +392,21 @@ sc_eng_guard_conn(struct sc_engine_conn *c)
 	return sqlite3_set_authorizer(db, authorize, c);
 }
 
+/*
+ * Run sql of sc-serve's own (SAVEPOINT, RELEASE, ROLLBACK TO), which the
+ * authorizer refuses to clients, on c's connection.  SQLite's result.
+ */
+int
+sc_eng_guard_exec_own(struct sc_engine_conn *c, const char *sql)
+{
+	int rc;
+
+	sqlite3_set_authorizer(c->db, NULL, NULL);
+	rc = sqlite3_exec(c->db, sql, NULL, NULL, NULL);
+	sqlite3_set_authorizer(c->db, authorize, c);
+	return rc;
+}
+
 /* The first keyword of SQL text, after blanks and comments. */
 static bool
 first_word_is(const char *s, const char *w)

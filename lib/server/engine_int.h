@@ -394,6 +394,7 @@ int sc_eng_register_functions(sqlite3 *db);
 struct sc_eacct;
 bool sc_eng_guard_init(void);
 int sc_eng_guard_conn(struct sc_engine_conn *c);
+int sc_eng_guard_exec_own(struct sc_engine_conn *c, const char *sql);
 int sc_eng_guard_statement(struct sc_ectx *x, sqlite3_stmt *st,
     struct sc_error *err);
 bool sc_eng_guard_over(struct sc_engine_conn *c, struct sc_erun *r);

@@ -362,6 +362,7 @@ sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
 	struct rowbuf rb;
 	size_t ncol = 0, posused = 0;
 	int rc, ret = -1;
+	bool script = false; /* in the savepoint of a statement list */
 
 	if (p->kind == SC_EPLAN_RANGE) {
 		if (!schema_only)
@@ -397,7 +398,15 @@ sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
 			    tail);
 			goto out;
 		}
-		/* Not the last statement: run it. */
+		/*
+		 * Not the last statement: run it, the list as one (a
+		 * CREATE TABLE ... AS is a CREATE and an INSERT: a failed
+		 * INSERT must not leave the table behind).
+		 */
+		if (!script && sqlite3_get_autocommit(x->c->db) &&
+		    sc_eng_guard_exec_own(x->c, "SAVEPOINT sc_list") ==
+			SQLITE_OK)
+			script = true;
 		while ((rc = sc_eng_step(x, st)) == SQLITE_ROW)
 			;
 		if (rc != SQLITE_DONE) {
@@ -428,6 +437,11 @@ sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
 		    tail);
 		goto out;
 	}
+	/* A last statement that only reads need not hold the others' lock. */
+	if (script && sqlite3_stmt_readonly(st)) {
+		sc_eng_guard_exec_own(x->c, "RELEASE sc_list");
+		script = false;
+	}
 	if (result_columns(x, p, st, schema_only, &rb, &cols, &ncol, err) == -1)
 		goto out;
 	if (schema_only) {
@@ -440,6 +454,11 @@ sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
 	ret = stream_rows(x, st, cols, ncol, &rb, limits, sink, err);
 out:
 	sqlite3_finalize(st);
+	if (script && ret == -1)
+		sc_eng_guard_exec_own(x->c,
+		    "ROLLBACK TO sc_list; RELEASE sc_list");
+	else if (script)
+		sc_eng_guard_exec_own(x->c, "RELEASE sc_list");
 	sc_ecols_free(cols, ncol);
 	rowbuf_release(&rb);
 	return ret;

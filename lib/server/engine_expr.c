@@ -796,6 +796,8 @@ enum fkind {
 	F_LOG,
 	F_FLOORCEIL,
 	F_ROUND,
+	F_IDIV,
+	F_MATH,
 	F_COALESCE,
 	F_NVL2,
 	F_EXTREME,
@@ -870,7 +872,7 @@ static const struct fdef funcs[] = {
 	{ "rtrim", F_SIMPLE, "rtrim", 1, 2, SC_ARROW_UTF8 },
 	{ "instr", F_SIMPLE, "instr", 2, 2, SC_ARROW_INT32 },
 	{ "replace", F_REPLACE, "replace", 2, 3, SC_ARROW_UTF8 },
-	{ "sqrt", F_SIMPLE, "sqrt", 1, 1, SC_ARROW_DOUBLE },
+	{ "sqrt", F_MATH, "SQRT", 1, 1, SC_ARROW_DOUBLE },
 	{ "exp", F_SIMPLE, "exp", 1, 1, SC_ARROW_DOUBLE },
 	{ "ln", F_SIMPLE, "ln", 1, 1, SC_ARROW_DOUBLE },
 	{ "log10", F_SIMPLE, "log10", 1, 1, SC_ARROW_DOUBLE },
@@ -879,8 +881,8 @@ static const struct fdef funcs[] = {
 	{ "sin", F_SIMPLE, "sin", 1, 1, SC_ARROW_DOUBLE },
 	{ "cos", F_SIMPLE, "cos", 1, 1, SC_ARROW_DOUBLE },
 	{ "tan", F_SIMPLE, "tan", 1, 1, SC_ARROW_DOUBLE },
-	{ "asin", F_SIMPLE, "asin", 1, 1, SC_ARROW_DOUBLE },
-	{ "acos", F_SIMPLE, "acos", 1, 1, SC_ARROW_DOUBLE },
+	{ "asin", F_MATH, "ASIN", 1, 1, SC_ARROW_DOUBLE },
+	{ "acos", F_MATH, "ACOS", 1, 1, SC_ARROW_DOUBLE },
 	{ "atan", F_SIMPLE, "atan", 1, 1, SC_ARROW_DOUBLE },
 	{ "atan2", F_SIMPLE, "atan2", 2, 2, SC_ARROW_DOUBLE },
 	{ "degrees", F_SIMPLE, "degrees", 1, 1, SC_ARROW_DOUBLE },
@@ -888,12 +890,14 @@ static const struct fdef funcs[] = {
 	{ "pi", F_SIMPLE, "pi", 0, 0, SC_ARROW_DOUBLE },
 	{ "sign", F_SIMPLE, "sign", 1, 1, SC_ARROW_DOUBLE },
 	{ "signum", F_SIMPLE, "sign", 1, 1, SC_ARROW_DOUBLE },
-	{ "pow", F_SIMPLE, "pow", 2, 2, SC_ARROW_DOUBLE },
-	{ "power", F_SIMPLE, "pow", 2, 2, SC_ARROW_DOUBLE },
+	{ "pow", F_MATH, "POWER", 2, 2, SC_ARROW_DOUBLE },
+	{ "power", F_MATH, "POWER", 2, 2, SC_ARROW_DOUBLE },
 	{ "floor", F_FLOORCEIL, "floor", 1, 1, SC_ARROW_INT64 },
 	{ "ceil", F_FLOORCEIL, "ceil", 1, 1, SC_ARROW_INT64 },
 	{ "ceiling", F_FLOORCEIL, "ceil", 1, 1, SC_ARROW_INT64 },
-	{ "round", F_ROUND, "round", 1, 2, R_UNK },
+	{ "round", F_ROUND, "sc_round", 1, 2, R_UNK },
+	{ "bround", F_ROUND, "sc_bround", 1, 2, R_UNK },
+	{ "div", F_IDIV, NULL, 2, 2, SC_ARROW_INT64 },
 	{ "coalesce", F_COALESCE, "coalesce", 1, -1, R_UNK },
 	{ "nvl", F_COALESCE, "coalesce", 2, 2, R_UNK },
 	{ "ifnull", F_COALESCE, "coalesce", 2, 2, R_UNK },
@@ -1140,6 +1144,94 @@ common_type(struct sc_einfo *ei, struct farg *a, size_t from, size_t n,
 			}
 		}
 	}
+}
+
+/*
+ * The decimal(p, s) an exact numeric type widens to in decimal
+ * arithmetic (an integer as Spark widens it: int is decimal(10,0)).
+ */
+static bool
+as_decimal(const struct sc_etype *t, int *p, int *s)
+{
+	*s = 0;
+	switch (t->t) {
+	case SC_ARROW_DECIMAL128:
+		*p = t->prec;
+		*s = t->scale;
+		return true;
+	case SC_ARROW_INT8:
+		*p = 3;
+		return true;
+	case SC_ARROW_INT16:
+		*p = 5;
+		return true;
+	case SC_ARROW_INT32:
+		*p = 10;
+		return true;
+	case SC_ARROW_INT64:
+		*p = 20;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Spark's result type of decimal arithmetic (op one of + - * / %), with
+ * precision loss allowed (its default): past 38 digits the scale gives
+ * way, down to 6.  False unless one side is a decimal and the other a
+ * decimal or an integer.
+ */
+static bool
+decimal_result(char op, const struct sc_etype *l, const struct sc_etype *r,
+    struct sc_etype *out)
+{
+	int p1, s1, p2, s2, p, s;
+
+	if (l->t != SC_ARROW_DECIMAL128 && r->t != SC_ARROW_DECIMAL128)
+		return false;
+	if (!as_decimal(l, &p1, &s1) || !as_decimal(r, &p2, &s2))
+		return false;
+	switch (op) {
+	case '+':
+	case '-':
+		s = s1 > s2 ? s1 : s2;
+		p = (p1 - s1 > p2 - s2 ? p1 - s1 : p2 - s2) + s + 1;
+		break;
+	case '*':
+		p = p1 + p2 + 1;
+		s = s1 + s2;
+		break;
+	case '/':
+		s = s1 + p2 + 1 > 6 ? s1 + p2 + 1 : 6;
+		p = p1 - s1 + s2 + s;
+		break;
+	default: /* % */
+		s = s1 > s2 ? s1 : s2;
+		p = (p1 - s1 < p2 - s2 ? p1 - s1 : p2 - s2) + s;
+		break;
+	}
+	if (p > 38) {
+		int intd = p - s, mins = s < 6 ? s : 6;
+
+		s = 38 - intd > mins ? 38 - intd : mins;
+		p = 38;
+	}
+	memset(out, 0, sizeof(*out));
+	out->t = SC_ARROW_DECIMAL128;
+	out->prec = p;
+	out->scale = s;
+	return true;
+}
+
+/* Bits of an integer type. */
+static int
+int_bits(int t)
+{
+	return t == SC_ARROW_INT8 ? 8
+	    : t == SC_ARROW_INT16 ? 16
+	    : t == SC_ARROW_INT32 ? 32
+				  : 64;
 }
 
 static void
@@ -2119,15 +2211,59 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 			ei->type = a[0].ei.type;
 			break;
 		}
-		sc_buf_addf(sql, NULL, "(%s %s %s)", A(0), fd->sql, A(1));
 		sc_buf_addf(&ei->name, NULL, "(%s %s %s)", N(0), fd->sql, N(1));
+		if (decimal_result(fd->sql[0], &a[0].ei.type, &a[1].ei.type,
+			&ei->type)) {
+			if (fd->sql[0] == '%')
+				sc_buf_addf(sql, NULL, "mod(%s, sc_div0(%s))",
+				    A(0), A(1));
+			else
+				sc_buf_addf(sql, NULL, "(%s %s %s)", A(0),
+				    fd->sql, A(1));
+			break;
+		}
 		common_type(ei, a, 0, 2, 1);
 		if (!is_num_type(ei->type.t))
 			ei->type.t = SC_ETYPE_UNKNOWN;
+		if (fd->sql[0] == '%' && !is_num_type(ei->type.t))
+			/* Unknown types: SQLite's % (integers) as before. */
+			sc_buf_addf(sql, NULL, "(%s %% sc_div0(%s))", A(0),
+			    A(1));
+		else if (fd->sql[0] == '%' && is_int_type(ei->type.t))
+			/* Integers: SQLite's % truncates as Java's does. */
+			sc_buf_addf(sql, NULL, "(%s %% sc_div0(%s))", A(0),
+			    A(1));
+		else if (fd->sql[0] == '%')
+			sc_buf_addf(sql, NULL, "mod(%s, sc_div0(%s))", A(0),
+			    A(1));
+		else if (is_int_type(ei->type.t))
+			/* ANSI mode: an overflow fails, as in Spark. */
+			sc_buf_addf(sql, NULL, "sc_intchk(%s %s %s, %d)", A(0),
+			    fd->sql, A(1), int_bits(ei->type.t));
+		else
+			sc_buf_addf(sql, NULL, "(%s %s %s)", A(0), fd->sql,
+			    A(1));
 		break;
 	case F_DIV:
-		sc_buf_addf(sql, NULL, "(CAST(%s AS REAL) / %s)", A(0), A(1));
+		sc_buf_addf(sql, NULL, "(CAST(%s AS REAL) / sc_div0(%s))", A(0),
+		    A(1));
 		sc_buf_addf(&ei->name, NULL, "(%s / %s)", N(0), N(1));
+		decimal_result('/', &a[0].ei.type, &a[1].ei.type, &ei->type);
+		break;
+	case F_IDIV:
+		/* Integral division: the quotient truncated, a bigint. */
+		sc_buf_addf(sql, NULL, "CAST((%s) / sc_div0(%s) AS INTEGER)",
+		    A(0), A(1));
+		sc_buf_addf(&ei->name, NULL, "(%s div %s)", N(0), N(1));
+		break;
+	case F_MATH:
+		/* NaN results (sqrt(-1)) as Spark's NaN: see engine_func.c. */
+		sc_buf_addf(sql, NULL, "sc_math('%s', %s%s%s)",
+		    lname[0] == 'p' ? "pow" : lname, A(0), n == 2 ? ", " : "",
+		    n == 2 ? A(1) : "");
+		sc_buf_addf(&ei->name, NULL, "%s(", fd->sql);
+		list(&ei->name, a, 0, n, true);
+		sc_buf_addch(&ei->name, ')', NULL);
 		break;
 	case F_NOT:
 		sc_buf_addf(sql, NULL, "(NOT %s)", A(0));
@@ -2193,9 +2329,30 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 		    A(0));
 		break;
 	case F_ROUND:
-		sc_buf_addf(sql, NULL, "round(%s, %s)", A(0),
+		sc_buf_addf(sql, NULL, "%s(%s, %s)", fd->sql, A(0),
 		    n == 2 ? A(1) : "0");
-		if (is_int_type(a[0].ei.type.t))
+		sc_buf_addf(&ei->name, NULL, "%s(%s, %s)", lname, N(0),
+		    n == 2 ? N(1) : "0");
+		if (a[0].ei.type.t == SC_ARROW_DECIMAL128) {
+			/* Spark: room for a carry, the scale at most s. */
+			int p = a[0].ei.type.prec, s = a[0].ei.type.scale;
+			int d = 0, ip = p - s + 1;
+
+			if (n == 2 &&
+			    f->arguments[1]->expr_type_case ==
+				SC_EXPR_(LITERAL))
+				d = (int)strtol(A(1), NULL, 10);
+			ei->type = a[0].ei.type;
+			if (d < 0) {
+				ei->type.prec = ip > 1 - d ? ip : 1 - d;
+				ei->type.scale = 0;
+			} else {
+				ei->type.scale = d < s ? d : s;
+				ei->type.prec = ip + ei->type.scale;
+			}
+			if (ei->type.prec > 38)
+				ei->type.prec = 38;
+		} else if (is_int_type(a[0].ei.type.t))
 			ei->type = a[0].ei.type;
 		else if (is_num_type(a[0].ei.type.t))
 			set_type(ei, SC_ARROW_DOUBLE);

@@ -1210,6 +1210,168 @@ pct_final(sqlite3_context *ctx)
 	c->n = c->cap = 0;
 }
 
+/* ---- arithmetic under ANSI mode -------------------------------- */
+
+#define DIV0_MSG                                                           \
+	"[DIVIDE_BY_ZERO] Division by zero. Use `try_divide` to tolerate " \
+	"divisor being 0 and return NULL instead. SQLSTATE: 22012"
+
+/* sc_div0(x): x itself, a divisor; zero fails as Spark's "/" and "%". */
+static void
+div0_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	sqlite3_value *x = argv[0];
+
+	(void)argc;
+	switch (sqlite3_value_numeric_type(x)) {
+	case SQLITE_INTEGER:
+		if (sqlite3_value_int64(x) == 0) {
+			sqlite3_result_error(ctx, DIV0_MSG, -1);
+			return;
+		}
+		break;
+	case SQLITE_FLOAT:
+		if (sqlite3_value_double(x) == 0) {
+			sqlite3_result_error(ctx, DIV0_MSG, -1);
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	sqlite3_result_value(ctx, x);
+}
+
+/*
+ * sc_intchk(x, bits): x, the result of integer arithmetic, if it fits a
+ * signed integer of that many bits; SQLite turns a 64-bit overflow into
+ * a REAL, which fails here too, as Spark's ANSI arithmetic does.
+ */
+static void
+intchk_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	int bits = sqlite3_value_int(argv[1]);
+	int64_t v, lim;
+	static const char *const names[] = { "tinyint", "smallint", "integer",
+		"long" };
+	const char *name;
+
+	(void)argc;
+	name = bits == 8 ? names[0]
+	    : bits == 16 ? names[1]
+	    : bits == 32 ? names[2]
+			 : names[3];
+	switch (sqlite3_value_type(argv[0])) {
+	case SQLITE_NULL:
+		sqlite3_result_null(ctx);
+		return;
+	case SQLITE_INTEGER:
+		v = sqlite3_value_int64(argv[0]);
+		lim = bits >= 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
+		if (bits >= 64 || (v <= lim && v >= -lim - 1)) {
+			sqlite3_result_int64(ctx, v);
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	{
+		char msg[256];
+
+		snprintf(msg, sizeof(msg),
+		    "[ARITHMETIC_OVERFLOW] %s overflow. Use 'try_add' to "
+		    "tolerate overflow and return NULL instead. SQLSTATE: 22003",
+		    name);
+		sqlite3_result_error(ctx, msg, -1);
+	}
+}
+
+/*
+ * sc_bround(x, d): x rounded to d decimal places (d < 0: to tens,
+ * hundreds...), half to even; sc_round(x, d) the same, half up (away
+ * from zero), as Spark's round.
+ */
+static void
+bround_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	double x, m, r, f;
+	int d;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+	    sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	d = sqlite3_value_int(argv[1]);
+	if (sqlite3_value_numeric_type(argv[0]) == SQLITE_INTEGER && d >= 0) {
+		sqlite3_result_int64(ctx, sqlite3_value_int64(argv[0]));
+		return;
+	}
+	x = sqlite3_value_double(argv[0]);
+	if (d > 300 || d < -300 || !isfinite(x)) {
+		sqlite3_result_double(ctx, x);
+		return;
+	}
+	/*
+	 * A tie within rounding error of the double is a tie: Spark rounds
+	 * the decimal the double prints as (2.675 is 2.68), not the binary
+	 * value nearest it.
+	 */
+	m = pow(10, d);
+	r = x * m;
+	f = floor(r);
+	if (fabs(r - f - 0.5) < 1e-9 * fmax(1, fabs(r)) &&
+	    sqlite3_user_data(ctx) != NULL)
+		r = fmod(f, 2) == 0 ? f : f + 1;
+	else if (fabs(r - f - 0.5) < 1e-9 * fmax(1, fabs(r)))
+		r = r < 0 ? f : f + 1;
+	else
+		r = round(r);
+	sqlite3_result_double(ctx, r / m);
+}
+
+/*
+ * sc_math(op, x[, y]): the functions whose Spark result is NaN where
+ * SQLite's is NULL (sqrt of a negative, asin and acos outside -1..1,
+ * pow of a negative to a fraction).  SQLite cannot hold a NaN (it
+ * stores NULL), so NaN travels as the text 'NaN', which the Arrow
+ * writer reads back into the double NaN for a double column.
+ */
+static void
+math_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *op = (const char *)sqlite3_value_text(argv[0]);
+	double x, y = 0, r;
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL) {
+			sqlite3_result_null(ctx);
+			return;
+		}
+	if (op == NULL) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	x = sqlite3_value_double(argv[1]);
+	if (argc > 2)
+		y = sqlite3_value_double(argv[2]);
+	if (strcmp(op, "sqrt") == 0)
+		r = sqrt(x);
+	else if (strcmp(op, "asin") == 0)
+		r = asin(x);
+	else if (strcmp(op, "acos") == 0)
+		r = acos(x);
+	else
+		r = pow(x, y);
+	if (isnan(r))
+		sqlite3_result_text(ctx, "NaN", 3, SQLITE_STATIC);
+	else
+		sqlite3_result_double(ctx, r);
+}
+
 int
 sc_eng_func_register(sqlite3 *db)
 {
@@ -1231,6 +1393,10 @@ sc_eng_func_register(sqlite3 *db)
 		{ "sc_regexp_extract", 3, regexp_extract_fn },
 		{ "sc_split", 2, split_fn },
 		{ "sc_split", 3, split_fn },
+		{ "sc_div0", 1, div0_fn },
+		{ "sc_intchk", 2, intchk_fn },
+		{ "sc_math", 2, math_fn },
+		{ "sc_math", 3, math_fn },
 	};
 	int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC, rc = SQLITE_OK;
 	size_t i;
@@ -1239,6 +1405,12 @@ sc_eng_func_register(sqlite3 *db)
 		rc = sqlite3_create_function_v2(db, scalar[i].name,
 		    scalar[i].nargs, flags, NULL, scalar[i].fn, NULL, NULL,
 		    NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function_v2(db, "sc_round", 2, flags, NULL,
+		    bround_fn, NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function_v2(db, "sc_bround", 2, flags,
+		    (void *)"even", bround_fn, NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_function_v2(db, "sc_var", 2, flags, NULL,
 		    NULL, var_step, var_final, NULL);

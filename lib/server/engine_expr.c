@@ -798,6 +798,8 @@ enum fkind {
 	F_ROUND,
 	F_IDIV,
 	F_MATH,
+	F_HASH,
+	F_RAND,
 	F_COALESCE,
 	F_NVL2,
 	F_EXTREME,
@@ -994,6 +996,23 @@ static const struct fdef funcs[] = {
 	{ "locate", F_TMPL, "instr($2, $1)", 2, 2, SC_ARROW_INT32 },
 	{ "position", F_TMPL, "instr($2, $1)", 2, 2, SC_ARROW_INT32 },
 	{ "crc32", F_TMPL, "sc_crc32($1)", 1, 1, SC_ARROW_INT64 },
+	{ "md5", F_TMPL, "sc_digest('md5', $1)", 1, 1, SC_ARROW_UTF8 },
+	{ "sha1", F_TMPL, "sc_digest('sha1', $1)", 1, 1, SC_ARROW_UTF8 },
+	{ "sha", F_TMPL, "sc_digest('sha1', $1)", 1, 1, SC_ARROW_UTF8 },
+	{ "sha2", F_TMPL, "sc_sha2($1, $2)", 2, 2, SC_ARROW_UTF8 },
+	{ "base64", F_TMPL, "sc_base64($1)", 1, 1, SC_ARROW_UTF8 },
+	{ "unbase64", F_TMPL, "sc_unbase64($1)", 1, 1, SC_ARROW_BINARY },
+	{ "hash", F_HASH, NULL, 1, -1, SC_ARROW_INT32 },
+	{ "rand", F_RAND, NULL, 0, 1, SC_ARROW_DOUBLE },
+	{ "random", F_RAND, NULL, 0, 1, SC_ARROW_DOUBLE },
+	{ "randn", F_RAND, NULL, 0, 1, SC_ARROW_DOUBLE },
+	{ "isnan", F_TMPL, "sc_isnan($1)", 1, 1, SC_ARROW_BOOL },
+	{ "nanvl", F_TMPL, "(CASE WHEN sc_isnan($1) THEN $2 ELSE $1 END)", 2, 2,
+	    SC_ARROW_DOUBLE },
+	{ "translate", F_TMPL, "sc_translate($1, $2, $3)", 3, 3,
+	    SC_ARROW_UTF8 },
+	{ "substring_index", F_TMPL, "sc_substring_index($1, $2, $3)", 3, 3,
+	    SC_ARROW_UTF8 },
 	{ "rlike", F_TMPL, "sc_rlike($1, $2)", 2, 2, SC_ARROW_BOOL },
 	{ "regexp", F_TMPL, "sc_rlike($1, $2)", 2, 2, SC_ARROW_BOOL },
 	{ "regexp_like", F_TMPL, "sc_rlike($1, $2)", 2, 2, SC_ARROW_BOOL },
@@ -2255,6 +2274,81 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 		sc_buf_addf(sql, NULL, "CAST((%s) / sc_div0(%s) AS INTEGER)",
 		    A(0), A(1));
 		sc_buf_addf(&ei->name, NULL, "(%s div %s)", N(0), N(1));
+		break;
+	case F_HASH: {
+		/* Spark's Murmur3 needs each argument's type: see hash_fn. */
+		char tags[64];
+
+		if (n >= sizeof(tags)) {
+			sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
+			    "0A000",
+			    "hash() of %zu arguments is not supported by "
+			    "sc-serve.",
+			    n);
+			goto out;
+		}
+		for (i = 0; i < n; i++) {
+			switch (a[i].ei.type.t) {
+			case SC_ARROW_INT8:
+			case SC_ARROW_INT16:
+			case SC_ARROW_INT32:
+				tags[i] = 'i';
+				break;
+			case SC_ARROW_BOOL:
+				tags[i] = 'z';
+				break;
+			case SC_ARROW_INT64:
+				tags[i] = 'l';
+				break;
+			case SC_ARROW_FLOAT:
+				tags[i] = 'f';
+				break;
+			case SC_ARROW_DOUBLE:
+				tags[i] = 'd';
+				break;
+			case SC_ARROW_UTF8:
+			case SC_ARROW_LARGE_UTF8:
+			case SC_ARROW_BINARY:
+			case SC_ARROW_LARGE_BINARY:
+			case SC_ARROW_NULL:
+				tags[i] = 's';
+				break;
+			default:
+				sc_srv_error(err,
+				    "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
+				    "hash() of %s (argument %zu) is not "
+				    "supported by sc-serve: only integers, "
+				    "booleans, floating point, strings and "
+				    "binary.",
+				    N(i), i + 1);
+				goto out;
+			}
+		}
+		tags[n] = '\0';
+		sc_buf_addf(sql, NULL, "sc_hash('%s'", tags);
+		for (i = 0; i < n; i++)
+			sc_buf_addf(sql, NULL, ", %s", A(i));
+		sc_buf_addch(sql, ')', NULL);
+		ei->nullable = 0;
+		break;
+	}
+	case F_RAND:
+		/*
+		 * Unseeded rand() is any uniform draw; a seed asks for the
+		 * numbers of Spark's per-partition XORShiftRandom, which
+		 * sc-serve does not reproduce, so it is refused by name.
+		 */
+		if (n > 0 || strcmp(lname, "randn") == 0) {
+			sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
+			    "0A000",
+			    "%s()%s is not supported by sc-serve: it does not "
+			    "reproduce Spark's random number generator.",
+			    lname, n > 0 ? " with a seed" : "");
+			goto out;
+		}
+		sc_buf_addstr(sql, "(random() / 18446744073709551616.0 + 0.5)",
+		    NULL);
+		ei->nullable = 0;
 		break;
 	case F_MATH:
 		/* NaN results (sqrt(-1)) as Spark's NaN: see engine_func.c. */

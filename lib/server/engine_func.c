@@ -3,9 +3,11 @@
 /*
  * engine_func.c: SQL functions SQLite lacks, with Spark's semantics, for
  * the function table of engine_expr.c: lpad/rpad, initcap, reverse and
- * concat_ws on UTF-8 characters, crc32, add_months, and the variance
- * and standard deviation aggregates (NULL for fewer rows than they
- * need, as Spark 4).
+ * concat_ws, translate and substring_index on UTF-8 characters, crc32,
+ * digests, base64 and Spark's hash(), add_months, ANSI arithmetic checks
+ * (division by zero, integer overflow), round/bround, the math functions
+ * whose result may be NaN, and the variance and standard deviation
+ * aggregates (NULL for fewer rows than they need, as Spark 4).
  */
 
 #include "server/engine_int.h"
@@ -19,6 +21,7 @@
 #include <zlib.h>
 
 #include "core/buf.h"
+#include "core/digest.h"
 #include "core/value.h"
 #include "core/xmem.h"
 #include "core/banned.h"
@@ -1372,6 +1375,266 @@ math_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_double(ctx, r);
 }
 
+/* ---- digests, base64, hash --------------------------------------- */
+
+/* sc_digest(alg, x): md5, sha1 as hex; NULL in, NULL out. */
+static void
+digest_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *alg = (const char *)sqlite3_value_text(argv[0]);
+	char hex[SC_DIGEST_HEX_MAX];
+	const void *p;
+	int n;
+
+	(void)argc;
+	if (alg == NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return;
+	p = sqlite3_value_blob(argv[1]);
+	n = sqlite3_value_bytes(argv[1]);
+	if (sc_digest_hex(alg, p != NULL ? p : "", (size_t)n, hex) < 0)
+		return;
+	sqlite3_result_text(ctx, hex, -1, SQLITE_TRANSIENT);
+}
+
+/* sc_sha2(x, bits): bits 0 (as 256), 224, 256, 384, 512; else NULL. */
+static void
+sha2_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	char hex[SC_DIGEST_HEX_MAX], alg[16];
+	const void *p;
+	int n, bits;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+	    sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return;
+	bits = sqlite3_value_int(argv[1]);
+	if (bits == 0)
+		bits = 256;
+	if (bits != 224 && bits != 256 && bits != 384 && bits != 512)
+		return;
+	snprintf(alg, sizeof(alg), "sha%d", bits);
+	p = sqlite3_value_blob(argv[0]);
+	n = sqlite3_value_bytes(argv[0]);
+	if (sc_digest_hex(alg, p != NULL ? p : "", (size_t)n, hex) < 0)
+		return;
+	sqlite3_result_text(ctx, hex, -1, SQLITE_TRANSIENT);
+}
+
+static void
+base64_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const void *p;
+	char *out;
+	size_t n;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	p = sqlite3_value_blob(argv[0]);
+	n = (size_t)sqlite3_value_bytes(argv[0]);
+	out = sc_xmalloc(sc_digest_base64_len(n) + 1);
+	sc_digest_base64(p != NULL ? p : "", n, out);
+	sqlite3_result_text(ctx, out, -1, free);
+}
+
+/*
+ * unbase64(s): the bytes.  Text that is not plain base64 fails by name:
+ * Spark's decoder skips what is not base64, which is not mirrored here.
+ */
+static void
+unbase64_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *s;
+	unsigned char *out;
+	long k;
+	int n;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	s = (const char *)sqlite3_value_text(argv[0]);
+	n = sqlite3_value_bytes(argv[0]);
+	out = sc_xmalloc((size_t)n + 1);
+	k = sc_digest_unbase64(s != NULL ? s : "", (size_t)n, out);
+	if (k < 0) {
+		free(out);
+		sqlite3_result_error(ctx,
+		    "[UNSUPPORTED_FEATURE.EXPRESSION] unbase64() of text that "
+		    "is not plain base64 is not supported by sc-serve. "
+		    "SQLSTATE: 0A000",
+		    -1);
+		return;
+	}
+	sqlite3_result_blob(ctx, out, (int)k, free);
+}
+
+/*
+ * sc_hash(tags, x...): Spark's hash(): Murmur3 with seed 42, each
+ * argument seeding the next, a NULL leaving the seed alone.  tags has a
+ * letter per argument for its Spark type: i (byte, short, int), l
+ * (bigint), z (boolean), f (float), d (double), s (string, binary).
+ */
+static void
+hash_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *tags = (const char *)sqlite3_value_text(argv[0]);
+	int32_t h = 42;
+	int i;
+	double d;
+	float f;
+	int32_t fi;
+	int64_t li;
+	const void *p;
+
+	for (i = 1; i < argc; i++) {
+		sqlite3_value *v = argv[i];
+
+		if (sqlite3_value_type(v) == SQLITE_NULL)
+			continue;
+		switch (tags != NULL && (int)strlen(tags) >= i ? tags[i - 1]
+							       : 's') {
+		case 'i':
+		case 'z':
+			h = sc_murmur3_int((int32_t)sqlite3_value_int64(v), h);
+			break;
+		case 'l':
+			h = sc_murmur3_long(sqlite3_value_int64(v), h);
+			break;
+		case 'f':
+			f = (float)sqlite3_value_double(v);
+			if (f == 0)
+				f = 0; /* -0.0 hashes as 0.0 */
+			if (isnan(f))
+				fi = 0x7fc00000;
+			else
+				memcpy(&fi, &f, sizeof(fi));
+			h = sc_murmur3_int(fi, h);
+			break;
+		case 'd':
+			if (sqlite3_value_type(v) == SQLITE_TEXT)
+				d = NAN; /* the NaN of sc_math() */
+			else
+				d = sqlite3_value_double(v);
+			if (d == 0)
+				d = 0;
+			if (isnan(d))
+				li = INT64_C(0x7ff8000000000000);
+			else
+				memcpy(&li, &d, sizeof(li));
+			h = sc_murmur3_long(li, h);
+			break;
+		default:
+			p = sqlite3_value_blob(v);
+			h = sc_murmur3_bytes(p != NULL ? p : "",
+			    (size_t)sqlite3_value_bytes(v), h);
+			break;
+		}
+	}
+	sqlite3_result_int64(ctx, h);
+}
+
+/* sc_isnan(x): x is the NaN sc_math() gives ('NaN'); NULL is false. */
+static void
+isnan_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	sqlite3_result_int(ctx,
+	    sqlite3_value_type(argv[0]) == SQLITE_TEXT &&
+		strcmp((const char *)sqlite3_value_text(argv[0]), "NaN") == 0);
+}
+
+/*
+ * translate(s, from, to): each character of s found in from replaced
+ * by the one at the same place in to, or dropped when to is shorter;
+ * the first occurrence in from counts.  On UTF-8 characters.
+ */
+static void
+translate_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const unsigned char *s, *from, *to;
+	size_t ns, nf, nt, i, j, k, cl, fl, pos, tpos;
+	struct sc_buf out;
+
+	(void)argc;
+	for (i = 0; i < 3; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL)
+			return;
+	s = sqlite3_value_text(argv[0]);
+	ns = (size_t)sqlite3_value_bytes(argv[0]);
+	from = sqlite3_value_text(argv[1]);
+	nf = (size_t)sqlite3_value_bytes(argv[1]);
+	to = sqlite3_value_text(argv[2]);
+	nt = (size_t)sqlite3_value_bytes(argv[2]);
+	sc_buf_init(&out, SC_BUF_UNLIMITED);
+	for (i = 0; i < ns; i += cl) {
+		cl = u8len(s[i]);
+		if (i + cl > ns)
+			cl = ns - i;
+		/* The character's place in from, if there. */
+		for (j = 0, pos = 0; j < nf; j += fl, pos++) {
+			fl = u8len(from[j]);
+			if (fl == cl && j + fl <= nf &&
+			    memcmp(from + j, s + i, cl) == 0)
+				break;
+		}
+		if (j >= nf) {
+			sc_buf_add(&out, s + i, cl, NULL);
+			continue;
+		}
+		k = u8off(to, nt, pos);
+		tpos = u8count(to, nt);
+		if (pos < tpos)
+			sc_buf_add(&out, to + k, u8len(to[k]), NULL);
+	}
+	sqlite3_result_text(ctx, out.len > 0 ? (const char *)out.data : "",
+	    (int)out.len, SQLITE_TRANSIENT);
+	sc_buf_release(&out);
+}
+
+/*
+ * substring_index(s, delim, count): s before the count-th delim from
+ * the left (count > 0), or after the count-th from the right (count <
+ * 0); all of s when delim occurs fewer times; '' for count 0.
+ */
+static void
+substring_index_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *s, *d;
+	size_t ns, nd, i;
+	int64_t count, seen = 0;
+
+	(void)argc;
+	for (i = 0; i < 3; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL)
+			return;
+	s = (const char *)sqlite3_value_text(argv[0]);
+	ns = (size_t)sqlite3_value_bytes(argv[0]);
+	d = (const char *)sqlite3_value_text(argv[1]);
+	nd = (size_t)sqlite3_value_bytes(argv[1]);
+	count = sqlite3_value_int64(argv[2]);
+	if (count == 0 || nd == 0) {
+		sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
+		return;
+	}
+	if (count > 0) {
+		for (i = 0; i + nd <= ns; i++)
+			if (memcmp(s + i, d, nd) == 0 && ++seen == count) {
+				sqlite3_result_text(ctx, s, (int)i,
+				    SQLITE_TRANSIENT);
+				return;
+			}
+	} else {
+		for (i = ns >= nd ? ns - nd + 1 : 0; i-- > 0;)
+			if (memcmp(s + i, d, nd) == 0 && ++seen == -count) {
+				sqlite3_result_text(ctx, s + i + nd,
+				    (int)(ns - i - nd), SQLITE_TRANSIENT);
+				return;
+			}
+	}
+	sqlite3_result_text(ctx, s, (int)ns, SQLITE_TRANSIENT);
+}
+
 int
 sc_eng_func_register(sqlite3 *db)
 {
@@ -1397,6 +1660,14 @@ sc_eng_func_register(sqlite3 *db)
 		{ "sc_intchk", 2, intchk_fn },
 		{ "sc_math", 2, math_fn },
 		{ "sc_math", 3, math_fn },
+		{ "sc_digest", 2, digest_fn },
+		{ "sc_sha2", 2, sha2_fn },
+		{ "sc_base64", 1, base64_fn },
+		{ "sc_unbase64", 1, unbase64_fn },
+		{ "sc_hash", -1, hash_fn },
+		{ "sc_isnan", 1, isnan_fn },
+		{ "sc_translate", 3, translate_fn },
+		{ "sc_substring_index", 3, substring_index_fn },
 	};
 	int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC, rc = SQLITE_OK;
 	size_t i;

@@ -953,6 +953,9 @@ static const struct fdef funcs[] = {
 	{ "map_keys", F_NESTED, "map_keys", 1, 1, R_UNK },
 	{ "map_values", F_NESTED, "map_values", 1, 1, R_UNK },
 	{ "array_distinct", F_NESTED, "array_distinct", 1, 1, R_ARG },
+	{ "array_union", F_NESTED, "array_union", 2, 2, R_ARG },
+	{ "array_intersect", F_NESTED, "array_intersect", 2, 2, R_ARG },
+	{ "array_except", F_NESTED, "array_except", 2, 2, R_ARG },
 	{ "sort_array", F_NESTED, "sort_array", 1, 2, R_ARG },
 	{ "array_sort", F_NESTED, "array_sort", 1, 1, R_ARG },
 	{ "array_remove", F_NESTED, "array_remove", 2, 2, R_ARG },
@@ -1458,6 +1461,51 @@ static void template(struct sc_buf *sql, const char *t, struct farg *a,
 }
 
 /*
+ * array_union, array_intersect, array_except: distinct elements in the
+ * order they first appear (a's, then b's for a union), a NULL element
+ * matching a NULL as in Spark.  Both arrays of one type.
+ */
+static int
+array_set_fn(const char *k, const char *fname, struct farg *a,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
+{
+	if (a[0].ei.type.t != SC_ARROW_LIST)
+		return wrong_arg(fname, "\"ARRAY\"", a, 0, err);
+	/* The element types alike (interned: one pointer per type). */
+	if (a[1].ei.type.t != SC_ARROW_LIST ||
+	    !same_etype(&a[1].ei.type.nest->types[0],
+		&a[0].ei.type.nest->types[0]) ||
+	    a[1].ei.type.nest->types[0].nest !=
+		a[0].ei.type.nest->types[0].nest)
+		return wrong_arg(fname, "\"ARRAY\" (of the first's type)", a, 1,
+		    err);
+	/* A NULL element possible in either: possible in the result. */
+	ei->type = a[0].ei.type.nest->nullable[0] ? a[0].ei.type : a[1].ei.type;
+	ei->nullable = a[0].ei.nullable || a[1].ei.nullable;
+	sc_buf_addstr(sql,
+	    "(SELECT CASE WHEN _a IS NULL OR _b IS NULL THEN NULL ELSE "
+	    "(SELECT coalesce(json_group_array(" ELEM_JSON "), json_array()) "
+	    "FROM (SELECT _sc_v, _sc_t, min(_o) AS _o FROM (SELECT _sc_v, "
+	    "_sc_t, _sc_k AS _o FROM sc_each(_a) AS x",
+	    NULL);
+	if (strcmp(k, "array_union") == 0)
+		sc_buf_addstr(sql,
+		    " UNION ALL SELECT _sc_v, _sc_t, _sc_k + 4294967296 FROM "
+		    "sc_each(_b)",
+		    NULL);
+	else
+		sc_buf_addf(sql, NULL,
+		    " WHERE %sEXISTS (SELECT 1 FROM sc_each(_b) AS y WHERE "
+		    "y._sc_v IS x._sc_v)",
+		    strcmp(k, "array_except") == 0 ? "NOT " : "");
+	sc_buf_addf(sql, NULL,
+	    ") GROUP BY _sc_v, _sc_t ORDER BY _o)) END FROM (SELECT %s AS _a, "
+	    "%s AS _b))",
+	    A(0), A(1));
+	return 0;
+}
+
+/*
  * Functions of one array: array_distinct, sort_array, array_sort,
  * array_remove, slice, array_max/min, array_position, array_join,
  * flatten.
@@ -1811,6 +1859,9 @@ sout:
 		sc_buf_addf(sql, NULL, "sc_reverse(%s)", A(0));
 		return 0;
 	}
+	if (strcmp(k, "array_union") == 0 ||
+	    strcmp(k, "array_intersect") == 0 || strcmp(k, "array_except") == 0)
+		return array_set_fn(k, fname, a, sql, ei, err);
 	if (strcmp(k, "array_distinct") == 0 || strcmp(k, "sort_array") == 0 ||
 	    strcmp(k, "array_sort") == 0 || strcmp(k, "array_remove") == 0 ||
 	    strcmp(k, "slice") == 0 || strcmp(k, "array_max") == 0 ||

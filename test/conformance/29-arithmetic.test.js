@@ -120,3 +120,5 @@ test('NaN results are NaN, not NULL', T, async () => {
 	assert.deepEqual(r.fields.map((f) => f[0]).slice(0, 4), ['SQRT(-1)',
 		'SQRT(4)', 'ASIN(2)', 'POWER(-8, 0.3333333333333333)']);
 });
+
+lib.stopTest(srv);

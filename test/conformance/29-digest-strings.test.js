@@ -87,3 +87,5 @@ test('rand with a seed and randn are refused; rand() draws in [0, 1)', T,
 	assert.ok(r.values[0] >= 0 && r.values[0] < 1);
 	assert.equal(r.fields[0][1], 'Float64');
 });
+
+lib.stopTest(srv);

@@ -1054,6 +1054,31 @@ static const struct fdef funcs[] = {
 	{ "datediff", F_TMPL,
 	    "CAST(julianday(date($1)) - julianday(date($2)) AS INTEGER)", 2, 2,
 	    SC_ARROW_INT32 },
+	{ "trunc", F_TMPL,
+	    "CASE WHEN lower($2) IN ('year', 'yyyy', 'yy') THEN date($1, "
+	    "'start of year') WHEN lower($2) = 'quarter' THEN date($1, 'start "
+	    "of month', printf('-%d months', (CAST(strftime('%m', $1) AS "
+	    "INTEGER) - 1) % 3)) WHEN lower($2) IN ('month', 'mon', 'mm') "
+	    "THEN date($1, 'start of month') WHEN lower($2) = 'week' THEN "
+	    "date($1, '-6 days', 'weekday 1') END",
+	    2, 2, SC_ARROW_DATE32 },
+	{ "date_trunc", F_TMPL,
+	    "CASE WHEN lower($1) IN ('year', 'yyyy', 'yy') THEN strftime("
+	    "'%Y-01-01 00:00:00', $2) WHEN lower($1) = 'quarter' THEN "
+	    "datetime($2, 'start of month', printf('-%d months', "
+	    "(CAST(strftime('%m', $2) AS INTEGER) - 1) % 3)) WHEN lower($1) "
+	    "IN ('month', 'mon', 'mm') THEN datetime($2, 'start of month') "
+	    "WHEN lower($1) = 'week' THEN datetime($2, 'start of day', "
+	    "'-6 days', 'weekday 1') WHEN lower($1) IN ('day', 'dd') THEN "
+	    "datetime($2, 'start of day') WHEN lower($1) = 'hour' THEN "
+	    "strftime('%Y-%m-%d %H:00:00', $2) WHEN lower($1) = 'minute' "
+	    "THEN strftime('%Y-%m-%d %H:%M:00', $2) WHEN lower($1) = "
+	    "'second' THEN strftime('%Y-%m-%d %H:%M:%S', $2) WHEN lower($1) "
+	    "= 'microsecond' THEN $2 WHEN lower($1) = 'millisecond' THEN "
+	    "sc_raise('[UNSUPPORTED_FEATURE.EXPRESSION] date_trunc() to "
+	    "milliseconds is not supported by sc-serve. SQLSTATE: 0A000') "
+	    "END",
+	    2, 2, SC_ARROW_TIMESTAMP_US },
 	{ "add_months", F_TMPL, "sc_add_months($1, $2)", 2, 2,
 	    SC_ARROW_DATE32 },
 	{ "last_day", F_TMPL,

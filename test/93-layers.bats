@@ -61,6 +61,6 @@ setup() {
 	run ! "${CC:-cc}" ${SANITIZE:+-fsanitize=$SANITIZE} -o "$t/layer" \
 	    "$t/main.c" "${engine[@]}" "$obj/lib/server/conf.o" \
 	    "$SCTK_BUILD/lib/libsccore.a" \
-	    -lgrpc -lgpr -lprotobuf-c -lsqlite3 -lz -lpthread -lm
+	    -lgrpc -lgpr -lprotobuf-c -lsqlite3 -lz -lcrypto -lpthread -lm
 	[[ "$output" == *"undefined reference to \`sc_srv_error'"* ]]
 }

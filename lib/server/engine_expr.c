@@ -1010,6 +1010,8 @@ static const struct fdef funcs[] = {
 	{ "random", F_RAND, NULL, 0, 1, SC_ARROW_DOUBLE },
 	{ "randn", F_RAND, NULL, 0, 1, SC_ARROW_DOUBLE },
 	{ "isnan", F_TMPL, "sc_isnan($1)", 1, 1, SC_ARROW_BOOL },
+	{ "width_bucket", F_TMPL, "sc_width_bucket($1, $2, $3, $4)", 4, 4,
+	    SC_ARROW_INT64 },
 	{ "nanvl", F_TMPL, "(CASE WHEN sc_isnan($1) THEN $2 ELSE $1 END)", 2, 2,
 	    SC_ARROW_DOUBLE },
 	{ "translate", F_TMPL, "sc_translate($1, $2, $3)", 3, 3,

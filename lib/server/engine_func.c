@@ -1635,6 +1635,52 @@ substring_index_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_text(ctx, s, (int)ns, SQLITE_TRANSIENT);
 }
 
+/*
+ * width_bucket(v, min, max, n): the bucket of v among n equal-width
+ * buckets from min to max (1..n), 0 below, n + 1 above; min > max
+ * counts downwards.  NULL for n <= 0, min = max, or a bound or value
+ * that is NULL, NaN or infinite (as Spark's).
+ */
+static void
+width_bucket_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	double v, lo, hi, mn, mx;
+	int64_t nb;
+	int i;
+
+	(void)argc;
+	for (i = 0; i < 4; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL ||
+		    sqlite3_value_type(argv[i]) == SQLITE_TEXT)
+			return; /* NULL, or the NaN of sc_math() */
+	v = sqlite3_value_double(argv[0]);
+	mn = sqlite3_value_double(argv[1]);
+	mx = sqlite3_value_double(argv[2]);
+	nb = sqlite3_value_int64(argv[3]);
+	if (nb <= 0 || nb == INT64_MAX || !isfinite(v) || !isfinite(mn) ||
+	    !isfinite(mx) || mn == mx)
+		return;
+	lo = mn < mx ? mn : mx;
+	hi = mn < mx ? mx : mn;
+	if (mn < mx) {
+		if (v < lo)
+			sqlite3_result_int64(ctx, 0);
+		else if (v >= hi)
+			sqlite3_result_int64(ctx, nb + 1);
+		else
+			sqlite3_result_int64(ctx,
+			    (int64_t)((double)nb * (v - lo) / (hi - lo)) + 1);
+	} else {
+		if (v > hi)
+			sqlite3_result_int64(ctx, 0);
+		else if (v <= lo)
+			sqlite3_result_int64(ctx, nb + 1);
+		else
+			sqlite3_result_int64(ctx,
+			    (int64_t)((double)nb * (hi - v) / (hi - lo)) + 1);
+	}
+}
+
 int
 sc_eng_func_register(sqlite3 *db)
 {
@@ -1666,6 +1712,7 @@ sc_eng_func_register(sqlite3 *db)
 		{ "sc_unbase64", 1, unbase64_fn },
 		{ "sc_hash", -1, hash_fn },
 		{ "sc_isnan", 1, isnan_fn },
+		{ "sc_width_bucket", 4, width_bucket_fn },
 		{ "sc_translate", 3, translate_fn },
 		{ "sc_substring_index", 3, substring_index_fn },
 	};

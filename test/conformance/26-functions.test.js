@@ -284,4 +284,17 @@ test('trunc and date_trunc as documented', T, async () => {
 		'Timestamp<MICROSECOND, UTC>']);
 });
 
+test('width_bucket as documented', T, async () => {
+	const s = new lib.Session(srv);
+	const r = await row(s,
+	    fn('width_bucket', lit(5.3), lit(0.2), lit(10.6), lit(5)),
+	    fn('width_bucket', lit(-2.1), lit(1.3), lit(3.4), lit(3)),
+	    fn('width_bucket', lit(8.1), lit(0.0), lit(5.7), lit(4)),
+	    fn('width_bucket', lit(-0.9), lit(5.2), lit(0.5), lit(2)),
+	    fn('width_bucket', lit(1), lit(1), lit(1), lit(2)),
+	    fn('width_bucket', lit(1), lit(0), lit(2), lit(0)));
+	assert.deepEqual(r.values, [3n, 0n, 5n, 3n, null, null]);
+	assert.equal(r.fields[0][1], 'Int64');
+});
+
 lib.stopTest(srv);

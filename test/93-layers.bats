@@ -46,7 +46,7 @@ setup() {
 	run -0 "${CC:-cc}" ${SANITIZE:+-fsanitize=$SANITIZE} -o "$t/layer" \
 	    "$t/main.c" "${engine[@]}" "$obj/lib/server/srverror.o" \
 	    "$obj/lib/server/conf.o" "$t/core.a" \
-	    -lprotobuf-c -lsqlite3 -lz -lpthread -lm
+	    -lprotobuf-c -lsqlite3 -lz -lcrypto -lpthread -lm
 	[ -x "$t/layer" ]
 	# Nothing of the RPC layer came in through lib/core either.
 	run -0 nm "$t/layer"
@@ -61,6 +61,6 @@ setup() {
 	run ! "${CC:-cc}" ${SANITIZE:+-fsanitize=$SANITIZE} -o "$t/layer" \
 	    "$t/main.c" "${engine[@]}" "$obj/lib/server/conf.o" \
 	    "$SCTK_BUILD/lib/libsccore.a" \
-	    -lgrpc -lgpr -lprotobuf-c -lsqlite3 -lz -lpthread -lm
+	    -lgrpc -lgpr -lprotobuf-c -lsqlite3 -lz -lcrypto -lpthread -lm
 	[[ "$output" == *"undefined reference to \`sc_srv_error'"* ]]
 }

@@ -265,7 +265,10 @@ text_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 			continue;
 		for (i = 0; i < n; i++) {
 			sc_buf_reset(&r->cells[i]);
-			if (sc_arrow_format_value(b, i, row, SC_ARROW_FMT_TEXT,
+			/* Nested values: JSON in JSON lines, else as show(). */
+			if (sc_arrow_format_value(b, i, row,
+				r->o.format == SC_OUT_JSONL ? SC_ARROW_FMT_TEXT
+							    : SC_ARROW_FMT_CELL,
 				&r->cells[i], &kind, err) == -1)
 				return -1;
 			r->vals[i].kind = (enum sc_out_kind)kind;

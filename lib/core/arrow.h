@@ -324,7 +324,8 @@ enum sc_arrow_fmt {
 	SC_ARROW_FMT_TEXT = 0,
 	SC_ARROW_FMT_JSON = 1,
 	SC_ARROW_FMT_LOSSLESS = 2,
-	SC_ARROW_FMT_SHOW = 3
+	SC_ARROW_FMT_SHOW = 3,
+	SC_ARROW_FMT_CELL = 4
 };
 
 /*
@@ -356,6 +357,8 @@ enum sc_arrow_fmt {
  * SC_ARROW_FMT_SHOW appends a cell as Spark's show() prints it: as
  *   TEXT, but binary is [0A FF], and nested values are [a, b] (arrays),
  *   {a, b} (structs), {k -> v, ...} (maps) with NULL for null members.
+ * SC_ARROW_FMT_CELL appends a cell for text tables, CSV and TSV: as TEXT,
+ *   but a struct, list or map as SHOW prints it, of kind STRING.
  * With kind_out: TEXT output plus kind is enough to build the JSON form
  * (quote when STRING, "null" when NULL, raw otherwise).
  * Returns -1 on a bad col/row (SC_ST_INTERNAL) or if out's limit is hit.

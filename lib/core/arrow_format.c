@@ -666,5 +666,20 @@ sc_arrow_format_value(const struct sc_arrow_batch *b, size_t col, size_t row,
 	if (c == NULL)
 		return sc_error_set(err, SC_ST_INTERNAL,
 		    "Arrow value (%zu, %zu) out of range", col, row);
-	return fmt_value(c, row, (int)fmt, out, kind_out, err);
+	if (fmt != SC_ARROW_FMT_CELL)
+		return fmt_value(c, row, (int)fmt, out, kind_out, err);
+	switch (c->f->type) {
+	case SC_ARROW_STRUCT:
+	case SC_ARROW_LIST:
+	case SC_ARROW_LARGE_LIST:
+	case SC_ARROW_MAP:
+		if (col_null(c, row))
+			break;
+		if (kind_out)
+			*kind_out = K_STRING;
+		return show_nested(c, row, out, err);
+	default:
+		break;
+	}
+	return fmt_value(c, row, SC_ARROW_FMT_TEXT, out, kind_out, err);
 }

@@ -796,6 +796,10 @@ enum fkind {
 	F_LOG,
 	F_FLOORCEIL,
 	F_ROUND,
+	F_IDIV,
+	F_MATH,
+	F_HASH,
+	F_RAND,
 	F_COALESCE,
 	F_NVL2,
 	F_EXTREME,
@@ -870,7 +874,7 @@ static const struct fdef funcs[] = {
 	{ "rtrim", F_SIMPLE, "rtrim", 1, 2, SC_ARROW_UTF8 },
 	{ "instr", F_SIMPLE, "instr", 2, 2, SC_ARROW_INT32 },
 	{ "replace", F_REPLACE, "replace", 2, 3, SC_ARROW_UTF8 },
-	{ "sqrt", F_SIMPLE, "sqrt", 1, 1, SC_ARROW_DOUBLE },
+	{ "sqrt", F_MATH, "SQRT", 1, 1, SC_ARROW_DOUBLE },
 	{ "exp", F_SIMPLE, "exp", 1, 1, SC_ARROW_DOUBLE },
 	{ "ln", F_SIMPLE, "ln", 1, 1, SC_ARROW_DOUBLE },
 	{ "log10", F_SIMPLE, "log10", 1, 1, SC_ARROW_DOUBLE },
@@ -879,8 +883,8 @@ static const struct fdef funcs[] = {
 	{ "sin", F_SIMPLE, "sin", 1, 1, SC_ARROW_DOUBLE },
 	{ "cos", F_SIMPLE, "cos", 1, 1, SC_ARROW_DOUBLE },
 	{ "tan", F_SIMPLE, "tan", 1, 1, SC_ARROW_DOUBLE },
-	{ "asin", F_SIMPLE, "asin", 1, 1, SC_ARROW_DOUBLE },
-	{ "acos", F_SIMPLE, "acos", 1, 1, SC_ARROW_DOUBLE },
+	{ "asin", F_MATH, "ASIN", 1, 1, SC_ARROW_DOUBLE },
+	{ "acos", F_MATH, "ACOS", 1, 1, SC_ARROW_DOUBLE },
 	{ "atan", F_SIMPLE, "atan", 1, 1, SC_ARROW_DOUBLE },
 	{ "atan2", F_SIMPLE, "atan2", 2, 2, SC_ARROW_DOUBLE },
 	{ "degrees", F_SIMPLE, "degrees", 1, 1, SC_ARROW_DOUBLE },
@@ -888,12 +892,14 @@ static const struct fdef funcs[] = {
 	{ "pi", F_SIMPLE, "pi", 0, 0, SC_ARROW_DOUBLE },
 	{ "sign", F_SIMPLE, "sign", 1, 1, SC_ARROW_DOUBLE },
 	{ "signum", F_SIMPLE, "sign", 1, 1, SC_ARROW_DOUBLE },
-	{ "pow", F_SIMPLE, "pow", 2, 2, SC_ARROW_DOUBLE },
-	{ "power", F_SIMPLE, "pow", 2, 2, SC_ARROW_DOUBLE },
+	{ "pow", F_MATH, "POWER", 2, 2, SC_ARROW_DOUBLE },
+	{ "power", F_MATH, "POWER", 2, 2, SC_ARROW_DOUBLE },
 	{ "floor", F_FLOORCEIL, "floor", 1, 1, SC_ARROW_INT64 },
 	{ "ceil", F_FLOORCEIL, "ceil", 1, 1, SC_ARROW_INT64 },
 	{ "ceiling", F_FLOORCEIL, "ceil", 1, 1, SC_ARROW_INT64 },
-	{ "round", F_ROUND, "round", 1, 2, R_UNK },
+	{ "round", F_ROUND, "sc_round", 1, 2, R_UNK },
+	{ "bround", F_ROUND, "sc_bround", 1, 2, R_UNK },
+	{ "div", F_IDIV, NULL, 2, 2, SC_ARROW_INT64 },
 	{ "coalesce", F_COALESCE, "coalesce", 1, -1, R_UNK },
 	{ "nvl", F_COALESCE, "coalesce", 2, 2, R_UNK },
 	{ "ifnull", F_COALESCE, "coalesce", 2, 2, R_UNK },
@@ -947,6 +953,9 @@ static const struct fdef funcs[] = {
 	{ "map_keys", F_NESTED, "map_keys", 1, 1, R_UNK },
 	{ "map_values", F_NESTED, "map_values", 1, 1, R_UNK },
 	{ "array_distinct", F_NESTED, "array_distinct", 1, 1, R_ARG },
+	{ "array_union", F_NESTED, "array_union", 2, 2, R_ARG },
+	{ "array_intersect", F_NESTED, "array_intersect", 2, 2, R_ARG },
+	{ "array_except", F_NESTED, "array_except", 2, 2, R_ARG },
 	{ "sort_array", F_NESTED, "sort_array", 1, 2, R_ARG },
 	{ "array_sort", F_NESTED, "array_sort", 1, 1, R_ARG },
 	{ "array_remove", F_NESTED, "array_remove", 2, 2, R_ARG },
@@ -990,6 +999,25 @@ static const struct fdef funcs[] = {
 	{ "locate", F_TMPL, "instr($2, $1)", 2, 2, SC_ARROW_INT32 },
 	{ "position", F_TMPL, "instr($2, $1)", 2, 2, SC_ARROW_INT32 },
 	{ "crc32", F_TMPL, "sc_crc32($1)", 1, 1, SC_ARROW_INT64 },
+	{ "md5", F_TMPL, "sc_digest('md5', $1)", 1, 1, SC_ARROW_UTF8 },
+	{ "sha1", F_TMPL, "sc_digest('sha1', $1)", 1, 1, SC_ARROW_UTF8 },
+	{ "sha", F_TMPL, "sc_digest('sha1', $1)", 1, 1, SC_ARROW_UTF8 },
+	{ "sha2", F_TMPL, "sc_sha2($1, $2)", 2, 2, SC_ARROW_UTF8 },
+	{ "base64", F_TMPL, "sc_base64($1)", 1, 1, SC_ARROW_UTF8 },
+	{ "unbase64", F_TMPL, "sc_unbase64($1)", 1, 1, SC_ARROW_BINARY },
+	{ "hash", F_HASH, NULL, 1, -1, SC_ARROW_INT32 },
+	{ "rand", F_RAND, NULL, 0, 1, SC_ARROW_DOUBLE },
+	{ "random", F_RAND, NULL, 0, 1, SC_ARROW_DOUBLE },
+	{ "randn", F_RAND, NULL, 0, 1, SC_ARROW_DOUBLE },
+	{ "isnan", F_TMPL, "sc_isnan($1)", 1, 1, SC_ARROW_BOOL },
+	{ "width_bucket", F_TMPL, "sc_width_bucket($1, $2, $3, $4)", 4, 4,
+	    SC_ARROW_INT64 },
+	{ "nanvl", F_TMPL, "(CASE WHEN sc_isnan($1) THEN $2 ELSE $1 END)", 2, 2,
+	    SC_ARROW_DOUBLE },
+	{ "translate", F_TMPL, "sc_translate($1, $2, $3)", 3, 3,
+	    SC_ARROW_UTF8 },
+	{ "substring_index", F_TMPL, "sc_substring_index($1, $2, $3)", 3, 3,
+	    SC_ARROW_UTF8 },
 	{ "rlike", F_TMPL, "sc_rlike($1, $2)", 2, 2, SC_ARROW_BOOL },
 	{ "regexp", F_TMPL, "sc_rlike($1, $2)", 2, 2, SC_ARROW_BOOL },
 	{ "regexp_like", F_TMPL, "sc_rlike($1, $2)", 2, 2, SC_ARROW_BOOL },
@@ -1028,6 +1056,31 @@ static const struct fdef funcs[] = {
 	{ "datediff", F_TMPL,
 	    "CAST(julianday(date($1)) - julianday(date($2)) AS INTEGER)", 2, 2,
 	    SC_ARROW_INT32 },
+	{ "trunc", F_TMPL,
+	    "CASE WHEN lower($2) IN ('year', 'yyyy', 'yy') THEN date($1, "
+	    "'start of year') WHEN lower($2) = 'quarter' THEN date($1, 'start "
+	    "of month', printf('-%d months', (CAST(strftime('%m', $1) AS "
+	    "INTEGER) - 1) % 3)) WHEN lower($2) IN ('month', 'mon', 'mm') "
+	    "THEN date($1, 'start of month') WHEN lower($2) = 'week' THEN "
+	    "date($1, '-6 days', 'weekday 1') END",
+	    2, 2, SC_ARROW_DATE32 },
+	{ "date_trunc", F_TMPL,
+	    "CASE WHEN lower($1) IN ('year', 'yyyy', 'yy') THEN strftime("
+	    "'%Y-01-01 00:00:00', $2) WHEN lower($1) = 'quarter' THEN "
+	    "datetime($2, 'start of month', printf('-%d months', "
+	    "(CAST(strftime('%m', $2) AS INTEGER) - 1) % 3)) WHEN lower($1) "
+	    "IN ('month', 'mon', 'mm') THEN datetime($2, 'start of month') "
+	    "WHEN lower($1) = 'week' THEN datetime($2, 'start of day', "
+	    "'-6 days', 'weekday 1') WHEN lower($1) IN ('day', 'dd') THEN "
+	    "datetime($2, 'start of day') WHEN lower($1) = 'hour' THEN "
+	    "strftime('%Y-%m-%d %H:00:00', $2) WHEN lower($1) = 'minute' "
+	    "THEN strftime('%Y-%m-%d %H:%M:00', $2) WHEN lower($1) = "
+	    "'second' THEN strftime('%Y-%m-%d %H:%M:%S', $2) WHEN lower($1) "
+	    "= 'microsecond' THEN $2 WHEN lower($1) = 'millisecond' THEN "
+	    "sc_raise('[UNSUPPORTED_FEATURE.EXPRESSION] date_trunc() to "
+	    "milliseconds is not supported by sc-serve. SQLSTATE: 0A000') "
+	    "END",
+	    2, 2, SC_ARROW_TIMESTAMP_US },
 	{ "add_months", F_TMPL, "sc_add_months($1, $2)", 2, 2,
 	    SC_ARROW_DATE32 },
 	{ "last_day", F_TMPL,
@@ -1140,6 +1193,94 @@ common_type(struct sc_einfo *ei, struct farg *a, size_t from, size_t n,
 			}
 		}
 	}
+}
+
+/*
+ * The decimal(p, s) an exact numeric type widens to in decimal
+ * arithmetic (an integer as Spark widens it: int is decimal(10,0)).
+ */
+static bool
+as_decimal(const struct sc_etype *t, int *p, int *s)
+{
+	*s = 0;
+	switch (t->t) {
+	case SC_ARROW_DECIMAL128:
+		*p = t->prec;
+		*s = t->scale;
+		return true;
+	case SC_ARROW_INT8:
+		*p = 3;
+		return true;
+	case SC_ARROW_INT16:
+		*p = 5;
+		return true;
+	case SC_ARROW_INT32:
+		*p = 10;
+		return true;
+	case SC_ARROW_INT64:
+		*p = 20;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Spark's result type of decimal arithmetic (op one of + - * / %), with
+ * precision loss allowed (its default): past 38 digits the scale gives
+ * way, down to 6.  False unless one side is a decimal and the other a
+ * decimal or an integer.
+ */
+static bool
+decimal_result(char op, const struct sc_etype *l, const struct sc_etype *r,
+    struct sc_etype *out)
+{
+	int p1, s1, p2, s2, p, s;
+
+	if (l->t != SC_ARROW_DECIMAL128 && r->t != SC_ARROW_DECIMAL128)
+		return false;
+	if (!as_decimal(l, &p1, &s1) || !as_decimal(r, &p2, &s2))
+		return false;
+	switch (op) {
+	case '+':
+	case '-':
+		s = s1 > s2 ? s1 : s2;
+		p = (p1 - s1 > p2 - s2 ? p1 - s1 : p2 - s2) + s + 1;
+		break;
+	case '*':
+		p = p1 + p2 + 1;
+		s = s1 + s2;
+		break;
+	case '/':
+		s = s1 + p2 + 1 > 6 ? s1 + p2 + 1 : 6;
+		p = p1 - s1 + s2 + s;
+		break;
+	default: /* % */
+		s = s1 > s2 ? s1 : s2;
+		p = (p1 - s1 < p2 - s2 ? p1 - s1 : p2 - s2) + s;
+		break;
+	}
+	if (p > 38) {
+		int intd = p - s, mins = s < 6 ? s : 6;
+
+		s = 38 - intd > mins ? 38 - intd : mins;
+		p = 38;
+	}
+	memset(out, 0, sizeof(*out));
+	out->t = SC_ARROW_DECIMAL128;
+	out->prec = p;
+	out->scale = s;
+	return true;
+}
+
+/* Bits of an integer type. */
+static int
+int_bits(int t)
+{
+	return t == SC_ARROW_INT8 ? 8
+	    : t == SC_ARROW_INT16 ? 16
+	    : t == SC_ARROW_INT32 ? 32
+				  : 64;
 }
 
 static void
@@ -1344,6 +1485,51 @@ static void template(struct sc_buf *sql, const char *t, struct farg *a,
 			sc_buf_addch(sql, *t, NULL);
 		}
 	}
+}
+
+/*
+ * array_union, array_intersect, array_except: distinct elements in the
+ * order they first appear (a's, then b's for a union), a NULL element
+ * matching a NULL as in Spark.  Both arrays of one type.
+ */
+static int
+array_set_fn(const char *k, const char *fname, struct farg *a,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
+{
+	if (a[0].ei.type.t != SC_ARROW_LIST)
+		return wrong_arg(fname, "\"ARRAY\"", a, 0, err);
+	/* The element types alike (interned: one pointer per type). */
+	if (a[1].ei.type.t != SC_ARROW_LIST ||
+	    !same_etype(&a[1].ei.type.nest->types[0],
+		&a[0].ei.type.nest->types[0]) ||
+	    a[1].ei.type.nest->types[0].nest !=
+		a[0].ei.type.nest->types[0].nest)
+		return wrong_arg(fname, "\"ARRAY\" (of the first's type)", a, 1,
+		    err);
+	/* A NULL element possible in either: possible in the result. */
+	ei->type = a[0].ei.type.nest->nullable[0] ? a[0].ei.type : a[1].ei.type;
+	ei->nullable = a[0].ei.nullable || a[1].ei.nullable;
+	sc_buf_addstr(sql,
+	    "(SELECT CASE WHEN _a IS NULL OR _b IS NULL THEN NULL ELSE "
+	    "(SELECT coalesce(json_group_array(" ELEM_JSON "), json_array()) "
+	    "FROM (SELECT _sc_v, _sc_t, min(_o) AS _o FROM (SELECT _sc_v, "
+	    "_sc_t, _sc_k AS _o FROM sc_each(_a) AS x",
+	    NULL);
+	if (strcmp(k, "array_union") == 0)
+		sc_buf_addstr(sql,
+		    " UNION ALL SELECT _sc_v, _sc_t, _sc_k + 4294967296 FROM "
+		    "sc_each(_b)",
+		    NULL);
+	else
+		sc_buf_addf(sql, NULL,
+		    " WHERE %sEXISTS (SELECT 1 FROM sc_each(_b) AS y WHERE "
+		    "y._sc_v IS x._sc_v)",
+		    strcmp(k, "array_except") == 0 ? "NOT " : "");
+	sc_buf_addf(sql, NULL,
+	    ") GROUP BY _sc_v, _sc_t ORDER BY _o)) END FROM (SELECT %s AS _a, "
+	    "%s AS _b))",
+	    A(0), A(1));
+	return 0;
 }
 
 /*
@@ -1700,6 +1886,9 @@ sout:
 		sc_buf_addf(sql, NULL, "sc_reverse(%s)", A(0));
 		return 0;
 	}
+	if (strcmp(k, "array_union") == 0 ||
+	    strcmp(k, "array_intersect") == 0 || strcmp(k, "array_except") == 0)
+		return array_set_fn(k, fname, a, sql, ei, err);
 	if (strcmp(k, "array_distinct") == 0 || strcmp(k, "sort_array") == 0 ||
 	    strcmp(k, "array_sort") == 0 || strcmp(k, "array_remove") == 0 ||
 	    strcmp(k, "slice") == 0 || strcmp(k, "array_max") == 0 ||
@@ -2119,15 +2308,134 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 			ei->type = a[0].ei.type;
 			break;
 		}
-		sc_buf_addf(sql, NULL, "(%s %s %s)", A(0), fd->sql, A(1));
 		sc_buf_addf(&ei->name, NULL, "(%s %s %s)", N(0), fd->sql, N(1));
+		if (decimal_result(fd->sql[0], &a[0].ei.type, &a[1].ei.type,
+			&ei->type)) {
+			if (fd->sql[0] == '%')
+				sc_buf_addf(sql, NULL, "mod(%s, sc_div0(%s))",
+				    A(0), A(1));
+			else
+				sc_buf_addf(sql, NULL, "(%s %s %s)", A(0),
+				    fd->sql, A(1));
+			break;
+		}
 		common_type(ei, a, 0, 2, 1);
 		if (!is_num_type(ei->type.t))
 			ei->type.t = SC_ETYPE_UNKNOWN;
+		if (fd->sql[0] == '%' && !is_num_type(ei->type.t))
+			/* Unknown types: SQLite's % (integers) as before. */
+			sc_buf_addf(sql, NULL, "(%s %% sc_div0(%s))", A(0),
+			    A(1));
+		else if (fd->sql[0] == '%' && is_int_type(ei->type.t))
+			/* Integers: SQLite's % truncates as Java's does. */
+			sc_buf_addf(sql, NULL, "(%s %% sc_div0(%s))", A(0),
+			    A(1));
+		else if (fd->sql[0] == '%')
+			sc_buf_addf(sql, NULL, "mod(%s, sc_div0(%s))", A(0),
+			    A(1));
+		else if (is_int_type(ei->type.t))
+			/* ANSI mode: an overflow fails, as in Spark. */
+			sc_buf_addf(sql, NULL, "sc_intchk(%s %s %s, %d)", A(0),
+			    fd->sql, A(1), int_bits(ei->type.t));
+		else
+			sc_buf_addf(sql, NULL, "(%s %s %s)", A(0), fd->sql,
+			    A(1));
 		break;
 	case F_DIV:
-		sc_buf_addf(sql, NULL, "(CAST(%s AS REAL) / %s)", A(0), A(1));
+		sc_buf_addf(sql, NULL, "(CAST(%s AS REAL) / sc_div0(%s))", A(0),
+		    A(1));
 		sc_buf_addf(&ei->name, NULL, "(%s / %s)", N(0), N(1));
+		decimal_result('/', &a[0].ei.type, &a[1].ei.type, &ei->type);
+		break;
+	case F_IDIV:
+		/* Integral division: the quotient truncated, a bigint. */
+		sc_buf_addf(sql, NULL, "CAST((%s) / sc_div0(%s) AS INTEGER)",
+		    A(0), A(1));
+		sc_buf_addf(&ei->name, NULL, "(%s div %s)", N(0), N(1));
+		break;
+	case F_HASH: {
+		/* Spark's Murmur3 needs each argument's type: see hash_fn. */
+		char tags[64];
+
+		if (n >= sizeof(tags)) {
+			sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
+			    "0A000",
+			    "hash() of %zu arguments is not supported by "
+			    "sc-serve.",
+			    n);
+			goto out;
+		}
+		for (i = 0; i < n; i++) {
+			switch (a[i].ei.type.t) {
+			case SC_ARROW_INT8:
+			case SC_ARROW_INT16:
+			case SC_ARROW_INT32:
+				tags[i] = 'i';
+				break;
+			case SC_ARROW_BOOL:
+				tags[i] = 'z';
+				break;
+			case SC_ARROW_INT64:
+				tags[i] = 'l';
+				break;
+			case SC_ARROW_FLOAT:
+				tags[i] = 'f';
+				break;
+			case SC_ARROW_DOUBLE:
+				tags[i] = 'd';
+				break;
+			case SC_ARROW_UTF8:
+			case SC_ARROW_LARGE_UTF8:
+			case SC_ARROW_BINARY:
+			case SC_ARROW_LARGE_BINARY:
+			case SC_ARROW_NULL:
+				tags[i] = 's';
+				break;
+			default:
+				sc_srv_error(err,
+				    "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
+				    "hash() of %s (argument %zu) is not "
+				    "supported by sc-serve: only integers, "
+				    "booleans, floating point, strings and "
+				    "binary.",
+				    N(i), i + 1);
+				goto out;
+			}
+		}
+		tags[n] = '\0';
+		sc_buf_addf(sql, NULL, "sc_hash('%s'", tags);
+		for (i = 0; i < n; i++)
+			sc_buf_addf(sql, NULL, ", %s", A(i));
+		sc_buf_addch(sql, ')', NULL);
+		ei->nullable = 0;
+		break;
+	}
+	case F_RAND:
+		/*
+		 * Unseeded rand() is any uniform draw; a seed asks for the
+		 * numbers of Spark's per-partition XORShiftRandom, which
+		 * sc-serve does not reproduce, so it is refused by name.
+		 */
+		if (n > 0 || strcmp(lname, "randn") == 0) {
+			sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
+			    "0A000",
+			    "%s()%s is not supported by sc-serve: it does not "
+			    "reproduce Spark's random number generator.",
+			    lname, n > 0 ? " with a seed" : "");
+			goto out;
+		}
+		sc_buf_addstr(sql, "(random() / 18446744073709551616.0 + 0.5)",
+		    NULL);
+		ei->nullable = 0;
+		break;
+	case F_MATH:
+		/* NaN results (sqrt(-1)) as Spark's NaN: see engine_func.c. */
+		sc_buf_addf(sql, NULL, "sc_math('%s', %s%s%s)",
+		    lname[0] == 'p' ? "pow" : lname, A(0), n == 2 ? ", " : "",
+		    n == 2 ? A(1) : "");
+		sc_buf_addf(&ei->name, NULL, "%s(", fd->sql);
+		list(&ei->name, a, 0, n, true);
+		sc_buf_addch(&ei->name, ')', NULL);
 		break;
 	case F_NOT:
 		sc_buf_addf(sql, NULL, "(NOT %s)", A(0));
@@ -2193,9 +2501,30 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 		    A(0));
 		break;
 	case F_ROUND:
-		sc_buf_addf(sql, NULL, "round(%s, %s)", A(0),
+		sc_buf_addf(sql, NULL, "%s(%s, %s)", fd->sql, A(0),
 		    n == 2 ? A(1) : "0");
-		if (is_int_type(a[0].ei.type.t))
+		sc_buf_addf(&ei->name, NULL, "%s(%s, %s)", lname, N(0),
+		    n == 2 ? N(1) : "0");
+		if (a[0].ei.type.t == SC_ARROW_DECIMAL128) {
+			/* Spark: room for a carry, the scale at most s. */
+			int p = a[0].ei.type.prec, s = a[0].ei.type.scale;
+			int d = 0, ip = p - s + 1;
+
+			if (n == 2 &&
+			    f->arguments[1]->expr_type_case ==
+				SC_EXPR_(LITERAL))
+				d = (int)strtol(A(1), NULL, 10);
+			ei->type = a[0].ei.type;
+			if (d < 0) {
+				ei->type.prec = ip > 1 - d ? ip : 1 - d;
+				ei->type.scale = 0;
+			} else {
+				ei->type.scale = d < s ? d : s;
+				ei->type.prec = ip + ei->type.scale;
+			}
+			if (ei->type.prec > 38)
+				ei->type.prec = 38;
+		} else if (is_int_type(a[0].ei.type.t))
 			ei->type = a[0].ei.type;
 		else if (is_num_type(a[0].ei.type.t))
 			set_type(ei, SC_ARROW_DOUBLE);

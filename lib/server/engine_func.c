@@ -3,9 +3,11 @@
 /*
  * engine_func.c: SQL functions SQLite lacks, with Spark's semantics, for
  * the function table of engine_expr.c: lpad/rpad, initcap, reverse and
- * concat_ws on UTF-8 characters, crc32, add_months, and the variance
- * and standard deviation aggregates (NULL for fewer rows than they
- * need, as Spark 4).
+ * concat_ws, translate and substring_index on UTF-8 characters, crc32,
+ * digests, base64 and Spark's hash(), add_months, ANSI arithmetic checks
+ * (division by zero, integer overflow), round/bround, the math functions
+ * whose result may be NaN, and the variance and standard deviation
+ * aggregates (NULL for fewer rows than they need, as Spark 4).
  */
 
 #include "server/engine_int.h"
@@ -19,6 +21,7 @@
 #include <zlib.h>
 
 #include "core/buf.h"
+#include "core/digest.h"
 #include "core/value.h"
 #include "core/xmem.h"
 #include "core/banned.h"
@@ -1210,6 +1213,474 @@ pct_final(sqlite3_context *ctx)
 	c->n = c->cap = 0;
 }
 
+/* ---- arithmetic under ANSI mode -------------------------------- */
+
+#define DIV0_MSG                                                           \
+	"[DIVIDE_BY_ZERO] Division by zero. Use `try_divide` to tolerate " \
+	"divisor being 0 and return NULL instead. SQLSTATE: 22012"
+
+/* sc_div0(x): x itself, a divisor; zero fails as Spark's "/" and "%". */
+static void
+div0_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	sqlite3_value *x = argv[0];
+
+	(void)argc;
+	switch (sqlite3_value_numeric_type(x)) {
+	case SQLITE_INTEGER:
+		if (sqlite3_value_int64(x) == 0) {
+			sqlite3_result_error(ctx, DIV0_MSG, -1);
+			return;
+		}
+		break;
+	case SQLITE_FLOAT:
+		if (sqlite3_value_double(x) == 0) {
+			sqlite3_result_error(ctx, DIV0_MSG, -1);
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	sqlite3_result_value(ctx, x);
+}
+
+/*
+ * sc_intchk(x, bits): x, the result of integer arithmetic, if it fits a
+ * signed integer of that many bits; SQLite turns a 64-bit overflow into
+ * a REAL, which fails here too, as Spark's ANSI arithmetic does.
+ */
+static void
+intchk_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	int bits = sqlite3_value_int(argv[1]);
+	int64_t v, lim;
+	static const char *const names[] = { "tinyint", "smallint", "integer",
+		"long" };
+	const char *name;
+
+	(void)argc;
+	name = bits == 8 ? names[0]
+	    : bits == 16 ? names[1]
+	    : bits == 32 ? names[2]
+			 : names[3];
+	switch (sqlite3_value_type(argv[0])) {
+	case SQLITE_NULL:
+		sqlite3_result_null(ctx);
+		return;
+	case SQLITE_INTEGER:
+		v = sqlite3_value_int64(argv[0]);
+		lim = bits >= 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
+		if (bits >= 64 || (v <= lim && v >= -lim - 1)) {
+			sqlite3_result_int64(ctx, v);
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	{
+		char msg[256];
+
+		snprintf(msg, sizeof(msg),
+		    "[ARITHMETIC_OVERFLOW] %s overflow. Use 'try_add' to "
+		    "tolerate overflow and return NULL instead. SQLSTATE: 22003",
+		    name);
+		sqlite3_result_error(ctx, msg, -1);
+	}
+}
+
+/*
+ * sc_bround(x, d): x rounded to d decimal places (d < 0: to tens,
+ * hundreds...), half to even; sc_round(x, d) the same, half up (away
+ * from zero), as Spark's round.
+ */
+static void
+bround_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	double x, m, r, f;
+	int d;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+	    sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	d = sqlite3_value_int(argv[1]);
+	if (sqlite3_value_numeric_type(argv[0]) == SQLITE_INTEGER && d >= 0) {
+		sqlite3_result_int64(ctx, sqlite3_value_int64(argv[0]));
+		return;
+	}
+	x = sqlite3_value_double(argv[0]);
+	if (d > 300 || d < -300 || !isfinite(x)) {
+		sqlite3_result_double(ctx, x);
+		return;
+	}
+	/*
+	 * A tie within rounding error of the double is a tie: Spark rounds
+	 * the decimal the double prints as (2.675 is 2.68), not the binary
+	 * value nearest it.
+	 */
+	m = pow(10, d);
+	r = x * m;
+	f = floor(r);
+	if (fabs(r - f - 0.5) < 1e-9 * fmax(1, fabs(r)) &&
+	    sqlite3_user_data(ctx) != NULL)
+		r = fmod(f, 2) == 0 ? f : f + 1;
+	else if (fabs(r - f - 0.5) < 1e-9 * fmax(1, fabs(r)))
+		r = r < 0 ? f : f + 1;
+	else
+		r = round(r);
+	sqlite3_result_double(ctx, r / m);
+}
+
+/*
+ * sc_math(op, x[, y]): the functions whose Spark result is NaN where
+ * SQLite's is NULL (sqrt of a negative, asin and acos outside -1..1,
+ * pow of a negative to a fraction).  SQLite cannot hold a NaN (it
+ * stores NULL), so NaN travels as the text 'NaN', which the Arrow
+ * writer reads back into the double NaN for a double column.
+ */
+static void
+math_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *op = (const char *)sqlite3_value_text(argv[0]);
+	double x, y = 0, r;
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL) {
+			sqlite3_result_null(ctx);
+			return;
+		}
+	if (op == NULL) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	x = sqlite3_value_double(argv[1]);
+	if (argc > 2)
+		y = sqlite3_value_double(argv[2]);
+	if (strcmp(op, "sqrt") == 0)
+		r = sqrt(x);
+	else if (strcmp(op, "asin") == 0)
+		r = asin(x);
+	else if (strcmp(op, "acos") == 0)
+		r = acos(x);
+	else
+		r = pow(x, y);
+	if (isnan(r))
+		sqlite3_result_text(ctx, "NaN", 3, SQLITE_STATIC);
+	else
+		sqlite3_result_double(ctx, r);
+}
+
+/* ---- digests, base64, hash --------------------------------------- */
+
+/* sc_digest(alg, x): md5, sha1 as hex; NULL in, NULL out. */
+static void
+digest_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *alg = (const char *)sqlite3_value_text(argv[0]);
+	char hex[SC_DIGEST_HEX_MAX];
+	const void *p;
+	int n;
+
+	(void)argc;
+	if (alg == NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return;
+	p = sqlite3_value_blob(argv[1]);
+	n = sqlite3_value_bytes(argv[1]);
+	if (sc_digest_hex(alg, p != NULL ? p : "", (size_t)n, hex) < 0)
+		return;
+	sqlite3_result_text(ctx, hex, -1, SQLITE_TRANSIENT);
+}
+
+/* sc_sha2(x, bits): bits 0 (as 256), 224, 256, 384, 512; else NULL. */
+static void
+sha2_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	char hex[SC_DIGEST_HEX_MAX], alg[16];
+	const void *p;
+	int n, bits;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+	    sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return;
+	bits = sqlite3_value_int(argv[1]);
+	if (bits == 0)
+		bits = 256;
+	if (bits != 224 && bits != 256 && bits != 384 && bits != 512)
+		return;
+	snprintf(alg, sizeof(alg), "sha%d", bits);
+	p = sqlite3_value_blob(argv[0]);
+	n = sqlite3_value_bytes(argv[0]);
+	if (sc_digest_hex(alg, p != NULL ? p : "", (size_t)n, hex) < 0)
+		return;
+	sqlite3_result_text(ctx, hex, -1, SQLITE_TRANSIENT);
+}
+
+static void
+base64_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const void *p;
+	char *out;
+	size_t n;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	p = sqlite3_value_blob(argv[0]);
+	n = (size_t)sqlite3_value_bytes(argv[0]);
+	out = sc_xmalloc(sc_digest_base64_len(n) + 1);
+	sc_digest_base64(p != NULL ? p : "", n, out);
+	sqlite3_result_text(ctx, out, -1, free);
+}
+
+/*
+ * unbase64(s): the bytes.  Text that is not plain base64 fails by name:
+ * Spark's decoder skips what is not base64, which is not mirrored here.
+ */
+static void
+unbase64_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *s;
+	unsigned char *out;
+	long k;
+	int n;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	s = (const char *)sqlite3_value_text(argv[0]);
+	n = sqlite3_value_bytes(argv[0]);
+	out = sc_xmalloc((size_t)n + 1);
+	k = sc_digest_unbase64(s != NULL ? s : "", (size_t)n, out);
+	if (k < 0) {
+		free(out);
+		sqlite3_result_error(ctx,
+		    "[UNSUPPORTED_FEATURE.EXPRESSION] unbase64() of text that "
+		    "is not plain base64 is not supported by sc-serve. "
+		    "SQLSTATE: 0A000",
+		    -1);
+		return;
+	}
+	sqlite3_result_blob(ctx, out, (int)k, free);
+}
+
+/*
+ * sc_hash(tags, x...): Spark's hash(): Murmur3 with seed 42, each
+ * argument seeding the next, a NULL leaving the seed alone.  tags has a
+ * letter per argument for its Spark type: i (byte, short, int), l
+ * (bigint), z (boolean), f (float), d (double), s (string, binary).
+ */
+static void
+hash_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *tags = (const char *)sqlite3_value_text(argv[0]);
+	int32_t h = 42;
+	int i;
+	double d;
+	float f;
+	int32_t fi;
+	int64_t li;
+	const void *p;
+
+	for (i = 1; i < argc; i++) {
+		sqlite3_value *v = argv[i];
+
+		if (sqlite3_value_type(v) == SQLITE_NULL)
+			continue;
+		switch (tags != NULL && (int)strlen(tags) >= i ? tags[i - 1]
+							       : 's') {
+		case 'i':
+		case 'z':
+			h = sc_murmur3_int((int32_t)sqlite3_value_int64(v), h);
+			break;
+		case 'l':
+			h = sc_murmur3_long(sqlite3_value_int64(v), h);
+			break;
+		case 'f':
+			f = (float)sqlite3_value_double(v);
+			if (f == 0)
+				f = 0; /* -0.0 hashes as 0.0 */
+			if (isnan(f))
+				fi = 0x7fc00000;
+			else
+				memcpy(&fi, &f, sizeof(fi));
+			h = sc_murmur3_int(fi, h);
+			break;
+		case 'd':
+			if (sqlite3_value_type(v) == SQLITE_TEXT)
+				d = NAN; /* the NaN of sc_math() */
+			else
+				d = sqlite3_value_double(v);
+			if (d == 0)
+				d = 0;
+			if (isnan(d))
+				li = INT64_C(0x7ff8000000000000);
+			else
+				memcpy(&li, &d, sizeof(li));
+			h = sc_murmur3_long(li, h);
+			break;
+		default:
+			p = sqlite3_value_blob(v);
+			h = sc_murmur3_bytes(p != NULL ? p : "",
+			    (size_t)sqlite3_value_bytes(v), h);
+			break;
+		}
+	}
+	sqlite3_result_int64(ctx, h);
+}
+
+/* sc_isnan(x): x is the NaN sc_math() gives ('NaN'); NULL is false. */
+static void
+isnan_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	sqlite3_result_int(ctx,
+	    sqlite3_value_type(argv[0]) == SQLITE_TEXT &&
+		strcmp((const char *)sqlite3_value_text(argv[0]), "NaN") == 0);
+}
+
+/*
+ * translate(s, from, to): each character of s found in from replaced
+ * by the one at the same place in to, or dropped when to is shorter;
+ * the first occurrence in from counts.  On UTF-8 characters.
+ */
+static void
+translate_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const unsigned char *s, *from, *to;
+	size_t ns, nf, nt, i, j, k, cl, fl, pos, tpos;
+	struct sc_buf out;
+
+	(void)argc;
+	for (i = 0; i < 3; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL)
+			return;
+	s = sqlite3_value_text(argv[0]);
+	ns = (size_t)sqlite3_value_bytes(argv[0]);
+	from = sqlite3_value_text(argv[1]);
+	nf = (size_t)sqlite3_value_bytes(argv[1]);
+	to = sqlite3_value_text(argv[2]);
+	nt = (size_t)sqlite3_value_bytes(argv[2]);
+	sc_buf_init(&out, SC_BUF_UNLIMITED);
+	for (i = 0; i < ns; i += cl) {
+		cl = u8len(s[i]);
+		if (i + cl > ns)
+			cl = ns - i;
+		/* The character's place in from, if there. */
+		for (j = 0, pos = 0; j < nf; j += fl, pos++) {
+			fl = u8len(from[j]);
+			if (fl == cl && j + fl <= nf &&
+			    memcmp(from + j, s + i, cl) == 0)
+				break;
+		}
+		if (j >= nf) {
+			sc_buf_add(&out, s + i, cl, NULL);
+			continue;
+		}
+		k = u8off(to, nt, pos);
+		tpos = u8count(to, nt);
+		if (pos < tpos)
+			sc_buf_add(&out, to + k, u8len(to[k]), NULL);
+	}
+	sqlite3_result_text(ctx, out.len > 0 ? (const char *)out.data : "",
+	    (int)out.len, SQLITE_TRANSIENT);
+	sc_buf_release(&out);
+}
+
+/*
+ * substring_index(s, delim, count): s before the count-th delim from
+ * the left (count > 0), or after the count-th from the right (count <
+ * 0); all of s when delim occurs fewer times; '' for count 0.
+ */
+static void
+substring_index_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *s, *d;
+	size_t ns, nd, i;
+	int64_t count, seen = 0;
+
+	(void)argc;
+	for (i = 0; i < 3; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL)
+			return;
+	s = (const char *)sqlite3_value_text(argv[0]);
+	ns = (size_t)sqlite3_value_bytes(argv[0]);
+	d = (const char *)sqlite3_value_text(argv[1]);
+	nd = (size_t)sqlite3_value_bytes(argv[1]);
+	count = sqlite3_value_int64(argv[2]);
+	if (count == 0 || nd == 0) {
+		sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
+		return;
+	}
+	if (count > 0) {
+		for (i = 0; i + nd <= ns; i++)
+			if (memcmp(s + i, d, nd) == 0 && ++seen == count) {
+				sqlite3_result_text(ctx, s, (int)i,
+				    SQLITE_TRANSIENT);
+				return;
+			}
+	} else {
+		for (i = ns >= nd ? ns - nd + 1 : 0; i-- > 0;)
+			if (memcmp(s + i, d, nd) == 0 && ++seen == -count) {
+				sqlite3_result_text(ctx, s + i + nd,
+				    (int)(ns - i - nd), SQLITE_TRANSIENT);
+				return;
+			}
+	}
+	sqlite3_result_text(ctx, s, (int)ns, SQLITE_TRANSIENT);
+}
+
+/*
+ * width_bucket(v, min, max, n): the bucket of v among n equal-width
+ * buckets from min to max (1..n), 0 below, n + 1 above; min > max
+ * counts downwards.  NULL for n <= 0, min = max, or a bound or value
+ * that is NULL, NaN or infinite (as Spark's).
+ */
+static void
+width_bucket_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	double v, lo, hi, mn, mx;
+	int64_t nb;
+	int i;
+
+	(void)argc;
+	for (i = 0; i < 4; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL ||
+		    sqlite3_value_type(argv[i]) == SQLITE_TEXT)
+			return; /* NULL, or the NaN of sc_math() */
+	v = sqlite3_value_double(argv[0]);
+	mn = sqlite3_value_double(argv[1]);
+	mx = sqlite3_value_double(argv[2]);
+	nb = sqlite3_value_int64(argv[3]);
+	if (nb <= 0 || nb == INT64_MAX || !isfinite(v) || !isfinite(mn) ||
+	    !isfinite(mx) || mn == mx)
+		return;
+	lo = mn < mx ? mn : mx;
+	hi = mn < mx ? mx : mn;
+	if (mn < mx) {
+		if (v < lo)
+			sqlite3_result_int64(ctx, 0);
+		else if (v >= hi)
+			sqlite3_result_int64(ctx, nb + 1);
+		else
+			sqlite3_result_int64(ctx,
+			    (int64_t)((double)nb * (v - lo) / (hi - lo)) + 1);
+	} else {
+		if (v > hi)
+			sqlite3_result_int64(ctx, 0);
+		else if (v <= lo)
+			sqlite3_result_int64(ctx, nb + 1);
+		else
+			sqlite3_result_int64(ctx,
+			    (int64_t)((double)nb * (hi - v) / (hi - lo)) + 1);
+	}
+}
+
 int
 sc_eng_func_register(sqlite3 *db)
 {
@@ -1231,6 +1702,19 @@ sc_eng_func_register(sqlite3 *db)
 		{ "sc_regexp_extract", 3, regexp_extract_fn },
 		{ "sc_split", 2, split_fn },
 		{ "sc_split", 3, split_fn },
+		{ "sc_div0", 1, div0_fn },
+		{ "sc_intchk", 2, intchk_fn },
+		{ "sc_math", 2, math_fn },
+		{ "sc_math", 3, math_fn },
+		{ "sc_digest", 2, digest_fn },
+		{ "sc_sha2", 2, sha2_fn },
+		{ "sc_base64", 1, base64_fn },
+		{ "sc_unbase64", 1, unbase64_fn },
+		{ "sc_hash", -1, hash_fn },
+		{ "sc_isnan", 1, isnan_fn },
+		{ "sc_width_bucket", 4, width_bucket_fn },
+		{ "sc_translate", 3, translate_fn },
+		{ "sc_substring_index", 3, substring_index_fn },
 	};
 	int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC, rc = SQLITE_OK;
 	size_t i;
@@ -1239,6 +1723,12 @@ sc_eng_func_register(sqlite3 *db)
 		rc = sqlite3_create_function_v2(db, scalar[i].name,
 		    scalar[i].nargs, flags, NULL, scalar[i].fn, NULL, NULL,
 		    NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function_v2(db, "sc_round", 2, flags, NULL,
+		    bround_fn, NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function_v2(db, "sc_bround", 2, flags,
+		    (void *)"even", bround_fn, NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_function_v2(db, "sc_var", 2, flags, NULL,
 		    NULL, var_step, var_final, NULL);

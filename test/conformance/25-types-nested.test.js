@@ -416,4 +416,24 @@ test('show() prints nested values as Spark does', T, async () => {
 		'+------+------+---------------------+\n']]);
 });
 
+test('array_union, array_intersect, array_except as documented', T,
+    async () => {
+	const s = new lib.Session(srv);
+	const fn = df.fn;
+	const arr = (...v) => fn('array', ...v.map((x) => df.lit(x)));
+	const r = await s.execute(df.plan(df.project(null,
+	    fn('array_union', arr(1, 2, 3), arr(1, 3, 5)),
+	    fn('array_intersect', arr(1, 2, 3), arr(1, 3, 5)),
+	    fn('array_except', arr(1, 2, 3), arr(1, 3, 5)),
+	    fn('array_union', arr(3, 3, 2), arr(2, 4)),
+	    fn('array_except', arr('b', 'a', 'b'), arr('c')))));
+	assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
+	assert.deepEqual(lib.resultRows(r.responses)[0].map(lib.plainValue),
+	    [[1, 2, 3, 5], [1, 3], [2], [3, 2, 4], ['b', 'a']]);
+	const bad = await s.execute(df.plan(df.project(null,
+	    fn('array_union', arr(1), arr('a')))));
+	lib.assertSparkError(lib.streamError(bad),
+	    'DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE', '42K09');
+});
+
 lib.stopTest(srv);

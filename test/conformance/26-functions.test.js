@@ -261,4 +261,40 @@ test('typeof names the static type; marked user-defined builtins ' +
 	    '42883');
 });
 
+test('trunc and date_trunc as documented', T, async () => {
+	const s = new lib.Session(srv);
+	const d = (y, m, dd) => lit({ date: Date.UTC(y, m - 1, dd) / 864e5 });
+	const ts = lit({ timestamp: String(Date.UTC(2015, 2, 5, 9, 32, 5,
+	    359) * 1000) });
+	const r = await row(s, fn('trunc', d(2019, 8, 4), lit('week')),
+	    fn('trunc', d(2019, 8, 4), lit('quarter')),
+	    fn('trunc', d(2009, 2, 12), lit('MM')),
+	    fn('trunc', d(2015, 10, 27), lit('YEAR')),
+	    fn('trunc', d(2015, 10, 27), lit('x')),
+	    fn('date_trunc', lit('YEAR'), ts), fn('date_trunc', lit('MM'), ts),
+	    fn('date_trunc', lit('DD'), ts), fn('date_trunc', lit('HOUR'), ts),
+	    fn('date_trunc', lit('week'), ts));
+	assert.deepEqual(r.values.slice(0, 5).map(day), ['2019-07-29',
+		'2019-07-01', '2009-02-01', '2015-01-01', null]);
+	assert.deepEqual(r.values.slice(5).map((v) =>
+	    new Date(Number(v)).toISOString()), ['2015-01-01T00:00:00.000Z',
+		'2015-03-01T00:00:00.000Z', '2015-03-05T00:00:00.000Z',
+		'2015-03-05T09:00:00.000Z', '2015-03-02T00:00:00.000Z']);
+	assert.deepEqual(r.fields.map((f) => f[1]).slice(4, 6), ['Date32<DAY>',
+		'Timestamp<MICROSECOND, UTC>']);
+});
+
+test('width_bucket as documented', T, async () => {
+	const s = new lib.Session(srv);
+	const r = await row(s,
+	    fn('width_bucket', lit(5.3), lit(0.2), lit(10.6), lit(5)),
+	    fn('width_bucket', lit(-2.1), lit(1.3), lit(3.4), lit(3)),
+	    fn('width_bucket', lit(8.1), lit(0.0), lit(5.7), lit(4)),
+	    fn('width_bucket', lit(-0.9), lit(5.2), lit(0.5), lit(2)),
+	    fn('width_bucket', lit(1), lit(1), lit(1), lit(2)),
+	    fn('width_bucket', lit(1), lit(0), lit(2), lit(0)));
+	assert.deepEqual(r.values, [3n, 0n, 5n, 3n, null, null]);
+	assert.equal(r.fields[0][1], 'Int64');
+});
+
 lib.stopTest(srv);

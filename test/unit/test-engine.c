@@ -1150,8 +1150,8 @@ test_expressions(void)
 		  E_fn("pow", E_lit(L_long(2)), E_lit(L_long(10)), NULL), NULL),
 	    "(a + b):long:null,(a - b):long:null,(a * b):long:null,"
 	    "(a / b):double:null,(a % b):long:null,(- a):long:null,"
-	    "abs(-3):long:null,round(2.5):double:null,floor(x):long:null,"
-	    "ceil(x):long:null,sqrt(16):double:null,pow(2, 10):double:null",
+	    "abs(-3):long:null,round(2.5, 0):double:null,floor(x):long:null,"
+	    "ceil(x):long:null,SQRT(16):double:null,POWER(2, 10):double:null",
 	    "9,5,14,3.5,1,-7,3,3.0,1,2,4.0,1024.0;", "arithmetic and math");
 
 	in = R_sql("SELECT 7 AS a, 2 AS b, ' Hello ' AS s, NULL AS n");

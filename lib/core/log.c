@@ -7,6 +7,7 @@
 
 #include "core/log.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +20,22 @@
 enum sc_log_level sc_log_level = SC_LOG_WARN;
 static const char *progname = "sc";
 static enum sc_log_style style = SC_LOG_STYLE_CLIENT;
+/* The process id for server lines: a system call per line otherwise. */
+static long logpid;
+static pthread_once_t pid_once = PTHREAD_ONCE_INIT;
+
+static void
+pid_refresh(void)
+{
+	logpid = (long)getpid();
+}
+
+static void
+pid_init(void)
+{
+	pid_refresh();
+	pthread_atfork(NULL, NULL, pid_refresh);
+}
 
 void
 sc_log_init(const char *name, enum sc_log_style st, enum sc_log_level level)
@@ -31,6 +48,7 @@ sc_log_init(const char *name, enum sc_log_style st, enum sc_log_level level)
 	}
 	style = st;
 	sc_log_level = level;
+	pthread_once(&pid_once, pid_init);
 }
 
 const char *
@@ -179,12 +197,13 @@ sc_log_write(enum sc_log_level level, const char *fmt, ...)
 	int r;
 
 	if (style == SC_LOG_STYLE_SERVER) {
+		pthread_once(&pid_once, pid_init);
 		clock_gettime(CLOCK_REALTIME, &ts);
 		gmtime_r(&ts.tv_sec, &tm);
 		r = snprintf(line, sizeof(line),
 		    "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ %ld %c ",
 		    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-		    tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000L, (long)getpid(),
+		    tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000L, logpid,
 		    letters[level]);
 	} else
 		r = snprintf(line, sizeof(line), "%s: ", progname);

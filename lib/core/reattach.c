@@ -32,6 +32,15 @@
 /* Largest single response accepted (the channel has its own limit too). */
 #define MSG_MAX (1024UL * 1024 * 1024)
 
+/*
+ * Bytes of responses read between two ReleaseUntil requests (and one
+ * goes out before every new stream).  The server bounds its retry
+ * buffer by itself; a release only frees it sooner, so one per response
+ * would cost a round trip per response on both sides, and for a short
+ * result the ReleaseAll at its end follows at once anyway.
+ */
+#define RELEASE_EVERY (1024UL * 1024)
+
 enum it_state { ST_RUNNING = 0, ST_DONE, ST_FAILED };
 
 struct sc_reattach {
@@ -42,6 +51,7 @@ struct sc_reattach {
 	char opid[SC_UUID_STRLEN];
 	char *last_rid; /* last response returned */
 	bool pending_release; /* last_rid not released */
+	uint64_t unreleased; /* response bytes read since the last release */
 	bool attach; /* no ExecutePlan of ours */
 	bool need_execute; /* next stream: ExecutePlan */
 	enum it_state state;
@@ -785,6 +795,24 @@ sc_reattach_send(struct sc_reattach *it, struct sc_error *err)
 	return 0;
 }
 
+/* Queue ReleaseUntil of the last response returned, if not done yet. */
+static void
+release_pending(struct sc_reattach *it)
+{
+	bool rel;
+
+	if (!it->pending_release)
+		return;
+	pthread_mutex_lock(&it->lock);
+	rel = !it->released;
+	pthread_mutex_unlock(&it->lock);
+	if (rel)
+		sc_client_release_async(it->c, it->opid, it->last_rid,
+		    it->o.deadline);
+	it->pending_release = false;
+	it->unreleased = 0;
+}
+
 int
 sc_reattach_next(struct sc_reattach *it,
     Spark__Connect__ExecutePlanResponse **resp, struct sc_error *err)
@@ -792,7 +820,6 @@ sc_reattach_next(struct sc_reattach *it,
 	Spark__Connect__ExecutePlanResponse *m;
 	struct timespec wu, *wup;
 	struct sc_error e;
-	bool rel;
 	int r;
 
 	if (it->state == ST_DONE)
@@ -804,20 +831,16 @@ sc_reattach_next(struct sc_reattach *it,
 	}
 	if (is_aborted(it))
 		return fail_interrupted(it, err);
-	if (it->pending_release) {
-		/* The caller is done with the previous response. */
-		pthread_mutex_lock(&it->lock);
-		rel = !it->released;
-		pthread_mutex_unlock(&it->lock);
-		if (rel)
-			sc_client_release_async(it->c, it->opid, it->last_rid,
-			    it->o.deadline);
-		it->pending_release = false;
-	}
+	/* The caller is done with the previous response. */
+	if (it->unreleased >= RELEASE_EVERY)
+		release_pending(it);
 	for (;;) {
 		sc_error_init(&e);
 		if (is_aborted(it))
 			return fail_interrupted(it, err);
+		/* A new stream: what was read is released first. */
+		if (it->stream == NULL)
+			release_pending(it);
 		if (it->stream == NULL && open_stream(it, &e) == -1) {
 			if (handle_failure(it, &e, err) == -1)
 				return -1;
@@ -883,6 +906,7 @@ sc_reattach_next(struct sc_reattach *it,
 			    m->response_id[0] != '\0') {
 				free(it->last_rid);
 				it->last_rid = sc_xstrdup(m->response_id);
+				it->unreleased += it->msg.len;
 				it->pending_release = it->o.reattachable;
 			}
 			*resp = m;

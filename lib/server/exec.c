@@ -311,7 +311,7 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
 	struct acts a;
 	struct act *x;
 	char id[SC_UUID_STRLEN];
-	bool reattachable, trivial, inl = false;
+	bool reattachable, trivial, inl = false, began;
 	int64_t now;
 	size_t i;
 	int rc;
@@ -398,9 +398,12 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
 		    id, s->session_id, s->user_id,
 		    reattachable ? ", reattachable" : "", op->ntags);
 		/* Queued once its sender is set: it may run at once. */
+		began = false;
 		if (!trivial || !(inl = sc_exec_sched_take(m, op, now)))
-			sc_exec_sched_add(m, op, now);
-		pthread_cond_signal(&m->timer_cv);
+			began = sc_exec_sched_add(m, op, now);
+		/* A wake per operation showed in the per-call cost. */
+		if (began || snd->deadline < m->timer_at)
+			pthread_cond_signal(&m->timer_cv);
 	} else {
 		pthread_mutex_lock(&op->lock);
 		snd->done = true;
@@ -530,7 +533,8 @@ sc_exec_reattach(struct sc_execmgr *m, struct sc_session *s,
 		sc_info("operation %s attached: reattach %lld from index %lld",
 		    op->id, (long long)op->reattaches, (long long)start);
 		sc_exec_pump(op, snd, now, &a);
-		pthread_cond_signal(&m->timer_cv);
+		if (snd->deadline < m->timer_at)
+			pthread_cond_signal(&m->timer_cv);
 	} else {
 		snd->done = true;
 		x = sc_exec_acts_add(&a, snd, ACT_ERROR);
@@ -819,6 +823,7 @@ sc_execmgr_new_opts(const struct sc_server_conf *conf,
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&m->timer_cv, &ca);
+	m->timer_at = INT64_MIN;
 	pthread_cond_init(&m->work_cv, &ca);
 	pthread_condattr_destroy(&ca);
 	pthread_cond_init(&m->threads_cv, NULL);

@@ -213,6 +213,11 @@ struct sc_execmgr {
 
 	pthread_mutex_t lock;
 	pthread_cond_t timer_cv;
+	/*
+	 * When the timer thread wakes by itself (under lock), INT64_MIN
+	 * while it works: a new deadline later than that needs no signal.
+	 */
+	int64_t timer_at;
 	struct sc_htab ops; /* live operations */
 	struct sc_htab tombs; /* abandoned */
 	struct sc_htab done; /* completed */

@@ -800,7 +800,9 @@ timer_main(void *arg)
 			wake = comp;
 		if (now < wake) {
 			abs_mono(wake, &ts);
+			m->timer_at = wake;
 			pthread_cond_timedwait(&m->timer_cv, &m->lock, &ts);
+			m->timer_at = INT64_MIN;
 			continue;
 		}
 		pthread_mutex_unlock(&m->lock);

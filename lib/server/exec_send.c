@@ -247,8 +247,19 @@ sc_exec_end_sender(struct sc_exec_op *op, struct sender *s, int64_t now,
 		op->detached_since = now;
 		op->attach_change_ms = sc_realtime_ms();
 		sender_unref_held(s);
-		sc_info("operation %s detached: %s (%lld bytes in this stream)",
-		    op->id, why, (long long)s->sent_bytes);
+		/*
+		 * Every stream that ends with its last response does so, and
+		 * the "finished" line said it: a line per call at info level
+		 * was a share of the cost of a short query.
+		 */
+		if (strcmp(why, "complete") == 0)
+			sc_debug("operation %s detached: %s (%lld bytes in this "
+				 "stream)",
+			    op->id, why, (long long)s->sent_bytes);
+		else
+			sc_info("operation %s detached: %s (%lld bytes in this "
+				"stream)",
+			    op->id, why, (long long)s->sent_bytes);
 		sc_exec_event(op, SC_EXEC_EV_DETACHED, now);
 	}
 	if (!op->reattachable && op->registered)

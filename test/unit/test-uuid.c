@@ -6,8 +6,11 @@
 
 #include "core/uuid.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/error.h"
 #include "tap.h"
@@ -111,10 +114,57 @@ test_lower(void)
 	is_str(t, "", "empty string unchanged");
 }
 
+/*
+ * Ids are drawn from a per-thread block of random bytes: a forked child
+ * must not reuse the parent's unused bytes, and neither may a thread.
+ */
+static void *
+thread_id(void *arg)
+{
+	sc_uuid_v4(arg, NULL);
+	return NULL;
+}
+
+static void
+test_fork_and_threads(void)
+{
+	char a[SC_UUID_STRLEN], b[SC_UUID_STRLEN], c[SC_UUID_STRLEN];
+	char t[SC_UUID_STRLEN] = "";
+	int fd[2], st;
+	pthread_t th;
+	pid_t pid;
+	ssize_t n;
+
+	is_int(sc_uuid_v4(a, NULL), 0, "fork: parent id");
+	if (pipe(fd) == -1 || (pid = fork()) == -1) {
+		ok(0, "fork: pipe and fork");
+		return;
+	}
+	if (pid == 0) {
+		close(fd[0]);
+		if (sc_uuid_v4(c, NULL) == 0)
+			n = write(fd[1], c, sizeof(c));
+		_exit(0);
+	}
+	close(fd[1]);
+	n = read(fd[0], c, sizeof(c));
+	close(fd[0]);
+	waitpid(pid, &st, 0);
+	is_int(sc_uuid_v4(b, NULL), 0, "fork: parent's next id");
+	ok(n == (ssize_t)sizeof(c) && sc_uuid_valid(c), "fork: child's id");
+	ok(strcmp(b, c) != 0 && strcmp(a, c) != 0,
+	    "fork: the child's id is not the parent's (%s, %s)", b, c);
+	pthread_create(&th, NULL, thread_id, t);
+	pthread_join(th, NULL);
+	ok(sc_uuid_valid(t) && strcmp(t, b) != 0 && strcmp(t, a) != 0,
+	    "thread: an id of its own");
+}
+
 int
 main(void)
 {
 	test_generate();
+	test_fork_and_threads();
 	test_valid();
 	test_lower();
 	return tap_done();

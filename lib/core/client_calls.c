@@ -98,7 +98,8 @@ sc_client_interrupt(struct sc_client *c, enum sc_client_interrupt what,
 		return -1;
 	/* Interrupting one operation stops that one or none. */
 	for (size_t i = 0; what == SC_CLIENT_INTERRUPT_OPERATION &&
-	     i < resp->n_interrupted_ids; i++)
+	     i < resp->n_interrupted_ids;
+	     i++)
 		if (strcmp(resp->interrupted_ids[i], target) != 0) {
 			sc_error_set(err, SC_ST_PROTOCOL,
 			    "server says it interrupted operation '%s' when asked to interrupt '%s'",

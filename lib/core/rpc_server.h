@@ -150,8 +150,8 @@ int sc_rpc_call_reply(struct sc_rpc_call *call, const void *msg, size_t len);
  * As sc_rpc_call_reply(), without copying (as sc_rpc_call_send_ref()):
  * the last message of a stream and its status OK in one batch.
  */
-int sc_rpc_call_reply_ref(struct sc_rpc_call *call, const void *msg,
-    size_t len, void (*unref)(void *), void *ref);
+int sc_rpc_call_reply_ref(struct sc_rpc_call *call, const void *msg, size_t len,
+    void (*unref)(void *), void *ref);
 /*
  * Finish with a status (adds initial metadata if none went out; details,
  * if not NULL, become grpc-status-details-bin; a non-OK status without

@@ -271,11 +271,12 @@ trivial_plan(const Spark__Connect__Plan *p)
 	size_t i, n;
 	char low[129];
 
-	if (p == NULL || p->op_type_case != SPARK__CONNECT__PLAN__OP_TYPE_ROOT ||
+	if (p == NULL ||
+	    p->op_type_case != SPARK__CONNECT__PLAN__OP_TYPE_ROOT ||
 	    p->root == NULL ||
 	    p->root->rel_type_case != SPARK__CONNECT__RELATION__REL_TYPE_SQL ||
-	    (q = p->root->sql) == NULL || q->query == NULL ||
-	    q->n_args > 0 || q->n_pos_args > 0 || q->n_named_arguments > 0 ||
+	    (q = p->root->sql) == NULL || q->query == NULL || q->n_args > 0 ||
+	    q->n_pos_args > 0 || q->n_named_arguments > 0 ||
 	    q->n_pos_arguments > 0)
 		return false;
 	t = q->query;

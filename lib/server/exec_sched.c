@@ -50,8 +50,7 @@ abs_mono(int64_t ms, struct timespec *ts)
 
 static void *worker_main(void *arg);
 static void run_op(struct sc_execmgr *m, struct sc_exec_op *op);
-static bool sched_end(struct sc_execmgr *m, struct sc_exec_op *op,
-    int64_t now);
+static bool sched_end(struct sc_execmgr *m, struct sc_exec_op *op, int64_t now);
 static void *timer_main(void *arg);
 
 /* The user entry of op's user, created on first use. */
@@ -820,7 +819,8 @@ timer_main(void *arg)
 			nops = sc_htab_count(&m->ops);
 			pthread_mutex_unlock(&m->lock);
 			/* For make stress: the sweep's cost with many ops. */
-			sc_debug("maintenance: %zu operations, sweep took %lld us",
+			sc_debug(
+			    "maintenance: %zu operations, sweep took %lld us",
 			    nops,
 			    (long long)((t1.tv_sec - t0.tv_sec) * 1000000 +
 				(t1.tv_nsec - t0.tv_nsec) / 1000));

@@ -253,8 +253,9 @@ sc_exec_end_sender(struct sc_exec_op *op, struct sender *s, int64_t now,
 		 * was a share of the cost of a short query.
 		 */
 		if (strcmp(why, "complete") == 0)
-			sc_debug("operation %s detached: %s (%lld bytes in this "
-				 "stream)",
+			sc_debug(
+			    "operation %s detached: %s (%lld bytes in this "
+			    "stream)",
 			    op->id, why, (long long)s->sent_bytes);
 		else
 			sc_info("operation %s detached: %s (%lld bytes in this "
@@ -365,8 +366,8 @@ sc_exec_pump(struct sc_exec_op *op, struct sender *s, int64_t now,
 	}
 	if (a->nsends == a->capsends) {
 		a->capsends = a->capsends ? a->capsends * 2 : 2;
-		a->sends = sc_xreallocarray(a->sends, a->capsends,
-		    sizeof(*a->sends));
+		a->sends =
+		    sc_xreallocarray(a->sends, a->capsends, sizeof(*a->sends));
 	}
 	sc_exec_sender_ref(s); /* for sent_cb() */
 	a->sends[a->nsends].s = s;

@@ -110,7 +110,8 @@ parse_args(int argc, char *argv[], struct opts *o)
 			break;
 		case 'S':
 			o->start_at = (double)num_arg(optarg, "start time",
-			    UINT32_MAX * 1000ULL) / 1000.0;
+					  UINT32_MAX * 1000ULL) /
+			    1000.0;
 			break;
 		case 'w':
 			o->warmup = num_arg(optarg, "warmup", MAX_COUNT);
@@ -257,8 +258,8 @@ stream_cmd(int argc, char *argv[])
 	    t.rows, t.batches, t.responses, t.streams, t.data_bytes,
 	    t.batch_msg_bytes,
 	    t.batches ? (double)t.batch_msg_bytes / (double)t.batches : 0.0,
-	    secs, (double)t.rows / secs, (double)t.data_bytes / secs / 1e6,
-	    r0, r0 + secs);
+	    secs, (double)t.rows / secs, (double)t.data_bytes / secs / 1e6, r0,
+	    r0 + secs);
 	return 0;
 }
 

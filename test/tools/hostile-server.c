@@ -756,8 +756,8 @@ upload_wrong_name(struct hcall *hc, const void *msg, size_t len)
 	Spark__Connect__AddArtifactsRequest *r;
 	Spark__Connect__AddArtifactsResponse resp =
 	    SPARK__CONNECT__ADD_ARTIFACTS_RESPONSE__INIT;
-	Spark__Connect__AddArtifactsResponse__ArtifactSummary s =
-	    SPARK__CONNECT__ADD_ARTIFACTS_RESPONSE__ARTIFACT_SUMMARY__INIT,
+	Spark__Connect__AddArtifactsResponse__ArtifactSummary
+	    s = SPARK__CONNECT__ADD_ARTIFACTS_RESPONSE__ARTIFACT_SUMMARY__INIT,
 	    *sp = &s;
 
 	if (msg != NULL) {
@@ -765,8 +765,7 @@ upload_wrong_name(struct hcall *hc, const void *msg, size_t len)
 		    (r = sc_proto_unpack(
 			 &spark__connect__add_artifacts_request__descriptor,
 			 msg, len, NULL)) != NULL) {
-			snprintf(hc->sid, sizeof(hc->sid), "%s",
-			    r->session_id);
+			snprintf(hc->sid, sizeof(hc->sid), "%s", r->session_id);
 			protobuf_c_message_free_unpacked(&r->base, NULL);
 		}
 		return STEP_LATER;
@@ -831,15 +830,16 @@ static const struct mode modes[] = {
 	{ "interrupt-wrong-operation",
 	    "Interrupt says it stopped another operation", NULL,
 	    interrupt_wrong_operation, NULL },
-	{ "upload-garbage", "AddArtifacts replies with bytes that are no message",
-	    NULL, NULL, upload_garbage },
+	{ "upload-garbage",
+	    "AddArtifacts replies with bytes that are no message", NULL, NULL,
+	    upload_garbage },
 	{ "upload-stall", "AddArtifacts reads everything, never answers", NULL,
 	    NULL, upload_stall },
 	{ "upload-oversized", "AddArtifacts replies with 5 MiB", NULL, NULL,
 	    upload_oversized },
 	{ "upload-wrong-name",
-	    "AddArtifacts answers for an artifact that was not sent", NULL, NULL,
-	    upload_wrong_name },
+	    "AddArtifacts answers for an artifact that was not sent", NULL,
+	    NULL, upload_wrong_name },
 };
 
 /* -------------------------------------------------------------- driving */

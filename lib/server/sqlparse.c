@@ -49,6 +49,7 @@ struct parser {
 	struct scope *scope; /* the joined FROM items' names in scope */
 	size_t nscope;
 	int64_t next_id; /* the next plan id for a joined FROM item */
+	size_t nwindows; /* OVER (...) windows read so far */
 };
 
 /*
@@ -843,6 +844,128 @@ bad:
 	return NULL;
 }
 
+typedef Spark__Connect__Expression__Window__WindowFrame__FrameBoundary Bound;
+
+static Expr **expr_list(struct parser *p, size_t *np, bool aliases);
+static Spark__Connect__Expression__SortOrder **order_list(struct parser *p,
+    size_t *np);
+static bool int_arg(struct parser *p, int64_t *v);
+
+/*
+ * A frame boundary: UNBOUNDED PRECEDING|FOLLOWING, CURRENT ROW, or an
+ * integer PRECEDING (negative, as a client sends it) or FOLLOWING.
+ */
+static Bound *
+frame_bound(struct parser *p)
+{
+	Bound *b = sc_xmalloc(sizeof(*b));
+	int64_t v;
+
+	spark__connect__expression__window__window_frame__frame_boundary__init(
+	    b);
+	if (accept_word(p, "unbounded")) {
+		if (!accept_word(p, "preceding") &&
+		    !accept_word(p, "following"))
+			goto nt;
+		b->boundary_case =
+		    SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_BOUNDARY__BOUNDARY_UNBOUNDED;
+		b->unbounded = true;
+		return b;
+	}
+	if (accept_word(p, "current")) {
+		if (!accept_word(p, "row"))
+			goto nt;
+		b->boundary_case =
+		    SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_BOUNDARY__BOUNDARY_CURRENT_ROW;
+		b->current_row = true;
+		return b;
+	}
+	if (is_op(p, "-") || !int_arg(p, &v))
+		goto nt;
+	if (accept_word(p, "preceding"))
+		v = -v;
+	else if (!accept_word(p, "following"))
+		goto nt;
+	b->boundary_case =
+	    SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_BOUNDARY__BOUNDARY_VALUE;
+	b->value = expr_new();
+	b->value->expr_type_case = SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL;
+	b->value->literal = sc_xmalloc(sizeof(*b->value->literal));
+	spark__connect__expression__literal__init(b->value->literal);
+	b->value->literal->literal_type_case =
+	    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_LONG;
+	b->value->literal->long_ = v;
+	return b;
+nt:
+	protobuf_c_message_free_unpacked(&b->base, NULL);
+	return not_taken(p);
+}
+
+/*
+ * f OVER ([PARTITION BY e, ...] [ORDER BY o, ...] [ROWS|RANGE frame])
+ * after OVER.  Named windows are not taken.  Takes f.
+ */
+static Expr *
+window(struct parser *p, Expr *f)
+{
+	Spark__Connect__Expression__Window *w;
+	Spark__Connect__Expression__Window__WindowFrame *fr;
+	Expr *e;
+	bool rows;
+
+	w = sc_xmalloc(sizeof(*w));
+	spark__connect__expression__window__init(w);
+	w->window_function = f;
+	e = expr_new();
+	e->expr_type_case = SPARK__CONNECT__EXPRESSION__EXPR_TYPE_WINDOW;
+	e->window = w;
+	p->nwindows++;
+	if (!accept_op(p, "(")) {
+		expr_free(e);
+		return unsupported(p, "a named window (OVER name)");
+	}
+	if (accept_word(p, "partition")) {
+		if (!accept_word(p, "by") || (w->partition_spec = expr_list(p,
+			 &w->n_partition_spec, false)) == NULL)
+			goto nt;
+	}
+	if (accept_word(p, "order")) {
+		if (!accept_word(p, "by") || (w->order_spec = order_list(p,
+			 &w->n_order_spec)) == NULL)
+			goto nt;
+	}
+	if ((rows = is_word(p, "rows")) || is_word(p, "range")) {
+		p->i++;
+		fr = sc_xmalloc(sizeof(*fr));
+		spark__connect__expression__window__window_frame__init(fr);
+		w->frame_spec = fr;
+		fr->frame_type = rows
+		    ? SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_TYPE__FRAME_TYPE_ROW
+		    : SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_TYPE__FRAME_TYPE_RANGE;
+		if (accept_word(p, "between")) {
+			if ((fr->lower = frame_bound(p)) == NULL ||
+			    !accept_word(p, "and") ||
+			    (fr->upper = frame_bound(p)) == NULL)
+				goto nt;
+		} else {
+			if ((fr->lower = frame_bound(p)) == NULL)
+				goto nt;
+			fr->upper = sc_xmalloc(sizeof(*fr->upper));
+			spark__connect__expression__window__window_frame__frame_boundary__init(
+			    fr->upper);
+			fr->upper->boundary_case =
+			    SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_BOUNDARY__BOUNDARY_CURRENT_ROW;
+			fr->upper->current_row = true;
+		}
+	}
+	if (!accept_op(p, ")"))
+		goto nt;
+	return e;
+nt:
+	expr_free(e);
+	return not_taken(p);
+}
+
 /* name(args) after the name and '(' . */
 static Expr *
 call(struct parser *p, char *name)
@@ -879,8 +1002,10 @@ call(struct parser *p, char *name)
 		expr_free(f);
 		return NULL;
 	}
-	/* Windows, FILTER and WITHIN GROUP are not taken. */
-	if (is_word(p, "over") || is_word(p, "filter") ||
+	if (accept_word(p, "over"))
+		return window(p, f);
+	/* FILTER and WITHIN GROUP are not taken. */
+	if (is_word(p, "filter") ||
 	    is_word(p, "within") || is_word(p, "ignore") ||
 	    is_word(p, "respect")) {
 		expr_free(f);
@@ -2241,7 +2366,7 @@ query(struct parser *p)
 	Rel *sort_below = NULL;
 	int32_t limit = -1, offset = -1;
 	int place = 1;
-	size_t scope0 = p->nscope;
+	size_t scope0 = p->nscope, windows0 = p->nwindows;
 
 	if (!deeper(p))
 		return NULL;
@@ -2293,7 +2418,11 @@ query(struct parser *p)
 		if ((having = expr(p)) == NULL)
 			goto fail;
 	}
-	if (is_word(p, "window") || is_word(p, "qualify") ||
+	if (is_word(p, "window")) {
+		unsupported(p, "a WINDOW clause");
+		goto fail;
+	}
+	if (is_word(p, "qualify") ||
 	    is_word(p, "cluster") || is_word(p, "distribute") ||
 	    is_word(p, "sort"))
 		goto nt;
@@ -2325,6 +2454,10 @@ query(struct parser *p)
 	for (i = 0; i < nitems && !grouped; i++)
 		if (has_aggregate(items[i]))
 			agg = true;
+	/* Windows over a grouped query, or in its clauses: not yet. */
+	if (p->nwindows > windows0 &&
+	    (grouped || agg || distinct || having != NULL))
+		goto nt;
 	/* DISTINCT: grouped by every item (Spark's Distinct). */
 	if (distinct) {
 		if (grouped || agg || p->depth != 1)
@@ -2351,6 +2484,9 @@ query(struct parser *p)
 	}
 	if (order != NULL && !grouped && !agg &&
 	    (place = sort_place(items, nitems, order, norder)) < 0)
+		goto nt;
+	/* A window's own order would undo a sort below it. */
+	if (order != NULL && place == 0 && p->nwindows > windows0)
 		goto nt;
 	if (order != NULL && place == 0) {
 		/* Sorted below the projection: by input columns. */
@@ -2816,7 +2952,8 @@ with_clause(struct parser *p)
 		c.rel = NULL;
 		if (is_op(p, "(") || !accept_word(p, "as") ||
 		    !expect_op(p, "(") || !is_word(p, "select") ||
-		    (c.rel = query(p)) == NULL || !expect_op(p, ")")) {
+		    (c.rel = query(p)) == NULL ||
+		    (c.rel = set_ops(p, c.rel)) == NULL || !expect_op(p, ")")) {
 			p->depth--;
 			free(c.name);
 			rel_free(c.rel);

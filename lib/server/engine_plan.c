@@ -1352,12 +1352,13 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 	/*
 	 * A plan id names the node's columns (df["x"], and a qualified
 	 * column of SQL text over a join): a table's columns are looked up
-	 * so that they carry it.
+	 * so that they carry it (not a user's SQL statement's: its text
+	 * may need what an earlier statement makes).
 	 */
 	if (rc == 0 && r->common != NULL &&
 	    r->common->_plan_id_case ==
 		SPARK__CONNECT__RELATION_COMMON___PLAN_ID_PLAN_ID) {
-		if (out->cols == NULL)
+		if (out->cols == NULL && !out->raw)
 			rc = sc_eng_plan_columns(x, out, err);
 		if (rc == 0)
 			sc_eng_plan_tag(out, r->common->plan_id);

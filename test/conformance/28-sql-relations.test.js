@@ -68,3 +68,53 @@ test('a nested spark.sql() gives Spark\'s errors', T, async () => {
 	lib.assertSparkError(lib.streamError(p), 'PARSE_SYNTAX_ERROR',
 	    '42601');
 });
+
+// Tables of the tests below, made through SQL text.
+async function tables(s) {
+	for (const q of [
+		'CREATE OR REPLACE TABLE q28_p (id INT, name STRING) USING parquet',
+		"INSERT INTO q28_p VALUES (1, 'ann'), (2, 'bob')",
+		'CREATE OR REPLACE TABLE q28_o (id INT, amount INT) USING parquet',
+		'INSERT INTO q28_o VALUES (1, 10), (1, 5), (3, 7)',
+	]) {
+		const r = await s.execute(lib.sqlCommandPlan(q));
+		assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
+	}
+}
+
+test('a join in spark.sql() under a filter, by qualified columns', T,
+    async () => {
+	const s = new lib.Session(srv);
+	await tables(s);
+	const r = await run(s, df.filter(sqlRel(
+	    'SELECT p.id, o.id AS oid, o.amount FROM q28_p p ' +
+	    'LEFT JOIN q28_o o ON p.id = o.id'),
+	    df.fn('isnotnull', df.col('oid'))));
+	assert.deepEqual(lib.resultFields(r.responses), [
+		['id', 'Int32', true], ['oid', 'Int32', true],
+		['amount', 'Int32', true]]);
+	assert.deepEqual(lib.resultRows(r.responses).sort(),
+	    [[1, 1, 10], [1, 1, 5]].sort());
+	const amb = await s.execute(df.plan(df.filter(sqlRel(
+	    'SELECT id FROM q28_p p JOIN q28_o o ON p.id = o.id'),
+	    df.lit(true))));
+	lib.assertSparkError(lib.streamError(amb), 'AMBIGUOUS_REFERENCE',
+	    '42704');
+});
+
+test('df["id"] of a table read names its side of a join', T, async () => {
+	const s = new lib.Session(srv);
+	await tables(s);
+	const table = (name, id) => ({ common: { plan_id: String(id) },
+	    read: { named_table: { unparsed_identifier: name } } });
+	const col = (id, name) => ({ unresolved_attribute: {
+		unparsed_identifier: name, plan_id: String(id) } });
+	const j = { join: { left: table('q28_p', 1), right: table('q28_o', 2),
+		join_type: 'JOIN_TYPE_INNER',
+		join_condition: df.fn('==', col(1, 'id'), col(2, 'id')) } };
+	const r = await run(s, df.project(j, col(2, 'id'), df.col('amount')));
+	assert.deepEqual(lib.resultFields(r.responses), [
+		['id', 'Int32', true], ['amount', 'Int32', true]]);
+	assert.deepEqual(lib.resultRows(r.responses).sort(),
+	    [[1, 10], [1, 5]].sort());
+});

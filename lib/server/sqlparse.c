@@ -889,7 +889,8 @@ frame_bound(struct parser *p)
 	b->boundary_case =
 	    SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_BOUNDARY__BOUNDARY_VALUE;
 	b->value = expr_new();
-	b->value->expr_type_case = SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL;
+	b->value->expr_type_case =
+	    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL;
 	b->value->literal = sc_xmalloc(sizeof(*b->value->literal));
 	spark__connect__expression__literal__init(b->value->literal);
 	b->value->literal->literal_type_case =
@@ -925,13 +926,14 @@ window(struct parser *p, Expr *f)
 		return unsupported(p, "a named window (OVER name)");
 	}
 	if (accept_word(p, "partition")) {
-		if (!accept_word(p, "by") || (w->partition_spec = expr_list(p,
-			 &w->n_partition_spec, false)) == NULL)
+		if (!accept_word(p, "by") ||
+		    (w->partition_spec =
+			    expr_list(p, &w->n_partition_spec, false)) == NULL)
 			goto nt;
 	}
 	if (accept_word(p, "order")) {
-		if (!accept_word(p, "by") || (w->order_spec = order_list(p,
-			 &w->n_order_spec)) == NULL)
+		if (!accept_word(p, "by") ||
+		    (w->order_spec = order_list(p, &w->n_order_spec)) == NULL)
 			goto nt;
 	}
 	if ((rows = is_word(p, "rows")) || is_word(p, "range")) {
@@ -1005,9 +1007,8 @@ call(struct parser *p, char *name)
 	if (accept_word(p, "over"))
 		return window(p, f);
 	/* FILTER and WITHIN GROUP are not taken. */
-	if (is_word(p, "filter") ||
-	    is_word(p, "within") || is_word(p, "ignore") ||
-	    is_word(p, "respect")) {
+	if (is_word(p, "filter") || is_word(p, "within") ||
+	    is_word(p, "ignore") || is_word(p, "respect")) {
 		expr_free(f);
 		return not_taken(p);
 	}
@@ -1723,8 +1724,7 @@ scope_add(struct parser *p, Rel *r)
 	r->common->_plan_id_case =
 	    SPARK__CONNECT__RELATION_COMMON___PLAN_ID_PLAN_ID;
 	r->common->plan_id = SQL_PLAN_ID_BASE + p->next_id++;
-	p->scope = sc_xreallocarray(p->scope, p->nscope + 1,
-	    sizeof(*p->scope));
+	p->scope = sc_xreallocarray(p->scope, p->nscope + 1, sizeof(*p->scope));
 	p->scope[p->nscope].name = sc_xstrdup(q);
 	p->scope[p->nscope].id = r->common->plan_id;
 	p->nscope++;
@@ -1791,14 +1791,16 @@ qualify(struct parser *p, size_t n, ProtobufCMessage *m)
 		}
 		return;
 	}
-	if (d == &spark__connect__expression__unresolved_attribute__descriptor) {
+	if (d ==
+	    &spark__connect__expression__unresolved_attribute__descriptor) {
 		Spark__Connect__Expression__UnresolvedAttribute *a =
 		    (Spark__Connect__Expression__UnresolvedAttribute *)m;
 		const char *s = a->unparsed_identifier, *dot;
 		char qual[256];
 		size_t k, len;
 
-		if (s == NULL || a->_plan_id_case ==
+		if (s == NULL ||
+		    a->_plan_id_case ==
 			SPARK__CONNECT__EXPRESSION__UNRESOLVED_ATTRIBUTE___PLAN_ID_PLAN_ID)
 			return;
 		if (s[0] == '`') {
@@ -1872,9 +1874,11 @@ join_type(struct parser *p, Spark__Connect__Join__JoinType *type)
 	} else if (accept_word(p, "left")) {
 		*type = SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_LEFT_OUTER;
 		if (accept_word(p, "semi"))
-			*type = SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_LEFT_SEMI;
+			*type =
+			    SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_LEFT_SEMI;
 		else if (accept_word(p, "anti"))
-			*type = SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_LEFT_ANTI;
+			*type =
+			    SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_LEFT_ANTI;
 		else
 			accept_word(p, "outer");
 	} else if (accept_word(p, "right")) {
@@ -1913,7 +1917,8 @@ joins(struct parser *p, Rel *left)
 			type = SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_CROSS;
 		else if (!join_type(p, &type))
 			return left;
-		if (left->rel_type_case != SPARK__CONNECT__RELATION__REL_TYPE_JOIN)
+		if (left->rel_type_case !=
+		    SPARK__CONNECT__RELATION__REL_TYPE_JOIN)
 			scope_add(p, left);
 		if ((right = from_item(p)) == NULL) {
 			rel_free(left);
@@ -1936,7 +1941,8 @@ joins(struct parser *p, Rel *left)
 				return NULL;
 			}
 			qualify(p, n, &j->join_condition->base);
-			if (type == SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_CROSS)
+			if (type ==
+			    SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_CROSS)
 				j->join_type =
 				    SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_INNER;
 		} else if (accept_word(p, "using")) {
@@ -2378,8 +2384,7 @@ query(struct parser *p)
 	if ((items = expr_list(p, &nitems, true)) == NULL)
 		goto fail;
 	if (accept_word(p, "from")) {
-		if ((in = from_item(p)) == NULL ||
-		    (in = joins(p, in)) == NULL)
+		if ((in = from_item(p)) == NULL || (in = joins(p, in)) == NULL)
 			goto fail;
 		if (is_op(p, ",") || is_word(p, "join") ||
 		    is_word(p, "inner") || is_word(p, "left") ||
@@ -2422,9 +2427,8 @@ query(struct parser *p)
 		unsupported(p, "a WINDOW clause");
 		goto fail;
 	}
-	if (is_word(p, "qualify") ||
-	    is_word(p, "cluster") || is_word(p, "distribute") ||
-	    is_word(p, "sort"))
+	if (is_word(p, "qualify") || is_word(p, "cluster") ||
+	    is_word(p, "distribute") || is_word(p, "sort"))
 		goto nt;
 	if (accept_word(p, "order")) {
 		if (!accept_word(p, "by") ||
@@ -2996,20 +3000,26 @@ set_ops(struct parser *p, Rel *left)
 
 	for (;;) {
 		if (accept_word(p, "union"))
-			type = SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_UNION;
+			type =
+			    SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_UNION;
 		else if (accept_word(p, "except") || accept_word(p, "minus"))
-			type = SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_EXCEPT;
+			type =
+			    SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_EXCEPT;
 		else if (accept_word(p, "intersect"))
-			type = SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_INTERSECT;
+			type =
+			    SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_INTERSECT;
 		else
 			return left;
-		if (level != 0 && level != (type ==
-			SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_INTERSECT
-			? 1 : 2))
+		if (level != 0 &&
+		    level !=
+			(type == SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_INTERSECT
+				? 1
+				: 2))
 			goto nt;
 		level = type ==
 			SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_INTERSECT
-		    ? 1 : 2;
+		    ? 1
+		    : 2;
 		all = accept_word(p, "all");
 		if (!all)
 			accept_word(p, "distinct");
@@ -3024,7 +3034,8 @@ set_ops(struct parser *p, Rel *left)
 		so->left_input = left;
 		so->right_input = right;
 		so->set_op_type = type;
-		so->_is_all_case = SPARK__CONNECT__SET_OPERATION___IS_ALL_IS_ALL;
+		so->_is_all_case =
+		    SPARK__CONNECT__SET_OPERATION___IS_ALL_IS_ALL;
 		so->is_all = all;
 		r = rel_new();
 		r->rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_SET_OP;

@@ -852,19 +852,14 @@ sc_eng_spark_sql(struct sc_ectx *x, const Spark__Connect__SQL *q,
 }
 
 /*
- * Translate root.  A root sql relation whose text the Spark SQL parser
- * takes runs as the plan it parses to (sc_eng_spark_sql()); anything
- * else as before.
+ * Translate root.  A sql relation, at the root or under others, whose
+ * text the Spark SQL parser takes runs as the plan it parses to
+ * (sc_eng_spark_sql(), from the translator's sql case).
  */
 static int
 translate_root(struct sc_ectx *x, const Spark__Connect__Relation *root,
     struct sc_eplan *p, struct sc_error *err)
 {
-	int rc;
-
-	if (root != NULL && root->rel_type_case == SC_REL_(SQL) &&
-	    (rc = sc_eng_spark_sql(x, root->sql, p, err)) != 0)
-		return rc == 1 ? 0 : -1;
 	return sc_eng_translate(x, root, p, err);
 }
 

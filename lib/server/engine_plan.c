@@ -597,6 +597,34 @@ range_passthrough(const Spark__Connect__Project *p, const char *col)
 	return NULL;
 }
 
+/*
+ * The columns of in that the plan node id gave (a join's side: t.* of
+ * SQL text over a join, df["*"]).
+ */
+static int
+plan_star(const struct sc_eplan *in, int64_t id, struct sc_buf *sql,
+    struct sc_eplan *out, struct sc_error *err)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < in->ncols; i++) {
+		if (!sc_eng_col_from(&in->cols[i], id))
+			continue;
+		if (n++ > 0)
+			sc_buf_addstr(sql, ", ", NULL);
+		sc_eng_col_ref(sql, &in->cols[i]);
+		sc_buf_addstr(sql, " AS ", NULL);
+		sc_eng_quote_ident(sql, in->cols[i].name);
+		cols_add(&out->cols, &out->ncols, in->cols[i].name,
+		    &in->cols[i].type, in->cols[i].nullable);
+	}
+	if (n == 0)
+		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "The star's plan id %lld names no input relation.",
+		    (long long)id);
+	return 0;
+}
+
 /* Append the select list item(s) of e; stars expand to in's columns. */
 static int
 select_item(struct sc_ectx *x, const struct sc_eplan *in,
@@ -613,6 +641,10 @@ select_item(struct sc_ectx *x, const struct sc_eplan *in,
 		if (in == NULL)
 			return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 			    "A star (*) needs an input relation.");
+		if (s->_plan_id_case ==
+			SPARK__CONNECT__EXPRESSION__UNRESOLVED_STAR___PLAN_ID_PLAN_ID &&
+		    s->_unparsed_target_case != STAR_TARGET_(UNPARSED_TARGET))
+			return plan_star(in, s->plan_id, sql, out, err);
 		if (s->_unparsed_target_case == STAR_TARGET_(UNPARSED_TARGET) &&
 		    s->unparsed_target != NULL) {
 			struct sc_eident id;
@@ -1175,6 +1207,15 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 		return -1;
 	switch (r->rel_type_case) {
 	case SC_REL_(SQL):
+		/*
+		 * Text the Spark SQL parser takes runs as the plan it parses
+		 * to, under a DataFrame's operations as at the root.
+		 */
+		rc = sc_eng_spark_sql(x, r->sql, out, err);
+		if (rc != 0) {
+			rc = rc == 1 ? 0 : -1;
+			break;
+		}
 		out->raw = true;
 		rc = sc_eng_dialect(x,
 		    r->sql->query != NULL ? r->sql->query : "", &out->sql, err);
@@ -1308,10 +1349,20 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 		rc = unsupported_relation(r, err);
 		break;
 	}
+	/*
+	 * A plan id names the node's columns (df["x"], and a qualified
+	 * column of SQL text over a join): a table's columns are looked up
+	 * so that they carry it (not a user's SQL statement's: its text
+	 * may need what an earlier statement makes).
+	 */
 	if (rc == 0 && r->common != NULL &&
 	    r->common->_plan_id_case ==
-		SPARK__CONNECT__RELATION_COMMON___PLAN_ID_PLAN_ID)
-		sc_eng_plan_tag(out, r->common->plan_id);
+		SPARK__CONNECT__RELATION_COMMON___PLAN_ID_PLAN_ID) {
+		if (out->cols == NULL && !out->raw)
+			rc = sc_eng_plan_columns(x, out, err);
+		if (rc == 0)
+			sc_eng_plan_tag(out, r->common->plan_id);
+	}
 	x->depth--;
 	return rc;
 }

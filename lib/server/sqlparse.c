@@ -46,7 +46,24 @@ struct parser {
 	size_t hidden; /* hidden output columns (see sqlparse.h) */
 	struct cte *ctes; /* WITH name AS (query), ... */
 	size_t nctes;
+	struct scope *scope; /* the joined FROM items' names in scope */
+	size_t nscope;
+	int64_t next_id; /* the next plan id for a joined FROM item */
+	size_t nwindows; /* OVER (...) windows read so far */
 };
+
+/*
+ * A FROM item of a join: its alias (or table name) and the plan id the
+ * parser stamps on it, by which a qualified column above the join (p.x)
+ * names that side, as a DataFrame's df["x"] does.
+ */
+struct scope {
+	char *name;
+	int64_t id;
+};
+
+/* Plan ids of joined FROM items: far from those a client stamps. */
+#define SQL_PLAN_ID_BASE ((int64_t)1 << 52)
 
 /* A common table expression, inlined where it is named. */
 struct cte {
@@ -827,6 +844,130 @@ bad:
 	return NULL;
 }
 
+typedef Spark__Connect__Expression__Window__WindowFrame__FrameBoundary Bound;
+
+static Expr **expr_list(struct parser *p, size_t *np, bool aliases);
+static Spark__Connect__Expression__SortOrder **order_list(struct parser *p,
+    size_t *np);
+static bool int_arg(struct parser *p, int64_t *v);
+
+/*
+ * A frame boundary: UNBOUNDED PRECEDING|FOLLOWING, CURRENT ROW, or an
+ * integer PRECEDING (negative, as a client sends it) or FOLLOWING.
+ */
+static Bound *
+frame_bound(struct parser *p)
+{
+	Bound *b = sc_xmalloc(sizeof(*b));
+	int64_t v;
+
+	spark__connect__expression__window__window_frame__frame_boundary__init(
+	    b);
+	if (accept_word(p, "unbounded")) {
+		if (!accept_word(p, "preceding") &&
+		    !accept_word(p, "following"))
+			goto nt;
+		b->boundary_case =
+		    SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_BOUNDARY__BOUNDARY_UNBOUNDED;
+		b->unbounded = true;
+		return b;
+	}
+	if (accept_word(p, "current")) {
+		if (!accept_word(p, "row"))
+			goto nt;
+		b->boundary_case =
+		    SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_BOUNDARY__BOUNDARY_CURRENT_ROW;
+		b->current_row = true;
+		return b;
+	}
+	if (is_op(p, "-") || !int_arg(p, &v))
+		goto nt;
+	if (accept_word(p, "preceding"))
+		v = -v;
+	else if (!accept_word(p, "following"))
+		goto nt;
+	b->boundary_case =
+	    SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_BOUNDARY__BOUNDARY_VALUE;
+	b->value = expr_new();
+	b->value->expr_type_case =
+	    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL;
+	b->value->literal = sc_xmalloc(sizeof(*b->value->literal));
+	spark__connect__expression__literal__init(b->value->literal);
+	b->value->literal->literal_type_case =
+	    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_LONG;
+	b->value->literal->long_ = v;
+	return b;
+nt:
+	protobuf_c_message_free_unpacked(&b->base, NULL);
+	return not_taken(p);
+}
+
+/*
+ * f OVER ([PARTITION BY e, ...] [ORDER BY o, ...] [ROWS|RANGE frame])
+ * after OVER.  Named windows are not taken.  Takes f.
+ */
+static Expr *
+window(struct parser *p, Expr *f)
+{
+	Spark__Connect__Expression__Window *w;
+	Spark__Connect__Expression__Window__WindowFrame *fr;
+	Expr *e;
+	bool rows;
+
+	w = sc_xmalloc(sizeof(*w));
+	spark__connect__expression__window__init(w);
+	w->window_function = f;
+	e = expr_new();
+	e->expr_type_case = SPARK__CONNECT__EXPRESSION__EXPR_TYPE_WINDOW;
+	e->window = w;
+	p->nwindows++;
+	if (!accept_op(p, "(")) {
+		expr_free(e);
+		return unsupported(p, "a named window (OVER name)");
+	}
+	if (accept_word(p, "partition")) {
+		if (!accept_word(p, "by") ||
+		    (w->partition_spec =
+			    expr_list(p, &w->n_partition_spec, false)) == NULL)
+			goto nt;
+	}
+	if (accept_word(p, "order")) {
+		if (!accept_word(p, "by") ||
+		    (w->order_spec = order_list(p, &w->n_order_spec)) == NULL)
+			goto nt;
+	}
+	if ((rows = is_word(p, "rows")) || is_word(p, "range")) {
+		p->i++;
+		fr = sc_xmalloc(sizeof(*fr));
+		spark__connect__expression__window__window_frame__init(fr);
+		w->frame_spec = fr;
+		fr->frame_type = rows
+		    ? SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_TYPE__FRAME_TYPE_ROW
+		    : SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_TYPE__FRAME_TYPE_RANGE;
+		if (accept_word(p, "between")) {
+			if ((fr->lower = frame_bound(p)) == NULL ||
+			    !accept_word(p, "and") ||
+			    (fr->upper = frame_bound(p)) == NULL)
+				goto nt;
+		} else {
+			if ((fr->lower = frame_bound(p)) == NULL)
+				goto nt;
+			fr->upper = sc_xmalloc(sizeof(*fr->upper));
+			spark__connect__expression__window__window_frame__frame_boundary__init(
+			    fr->upper);
+			fr->upper->boundary_case =
+			    SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_BOUNDARY__BOUNDARY_CURRENT_ROW;
+			fr->upper->current_row = true;
+		}
+	}
+	if (!accept_op(p, ")"))
+		goto nt;
+	return e;
+nt:
+	expr_free(e);
+	return not_taken(p);
+}
+
 /* name(args) after the name and '(' . */
 static Expr *
 call(struct parser *p, char *name)
@@ -863,10 +1004,11 @@ call(struct parser *p, char *name)
 		expr_free(f);
 		return NULL;
 	}
-	/* Windows, FILTER and WITHIN GROUP are not taken. */
-	if (is_word(p, "over") || is_word(p, "filter") ||
-	    is_word(p, "within") || is_word(p, "ignore") ||
-	    is_word(p, "respect")) {
+	if (accept_word(p, "over"))
+		return window(p, f);
+	/* FILTER and WITHIN GROUP are not taken. */
+	if (is_word(p, "filter") || is_word(p, "within") ||
+	    is_word(p, "ignore") || is_word(p, "respect")) {
 		expr_free(f);
 		return not_taken(p);
 	}
@@ -1344,6 +1486,7 @@ opt_alias(struct parser *p)
 
 static Rel *query(struct parser *p);
 static Rel *values_rel(struct parser *p);
+static Rel *set_ops(struct parser *p, Rel *left);
 
 static bool
 int_arg(struct parser *p, int64_t *v)
@@ -1474,8 +1617,8 @@ from_item(struct parser *p)
 	if (accept_op(p, "(")) {
 		if (accept_word(p, "values"))
 			r = values_rel(p);
-		else if (is_word(p, "select"))
-			r = query(p);
+		else if (is_word(p, "select") && (r = query(p)) != NULL)
+			r = set_ops(p, r);
 		else
 			return not_taken(p);
 		if (r == NULL)
@@ -1553,6 +1696,293 @@ aliased:
 		return NULL;
 	}
 	return alias_rel(r, alias);
+}
+
+static void last_part(const char *ident, char *out, size_t n);
+
+/* Stamp a plan id on the joined FROM item r and put its name in scope. */
+static void
+scope_add(struct parser *p, Rel *r)
+{
+	char name[256];
+	const char *q = NULL;
+
+	if (r->rel_type_case ==
+	    SPARK__CONNECT__RELATION__REL_TYPE_SUBQUERY_ALIAS)
+		q = r->subquery_alias->alias;
+	else if (r->rel_type_case == SPARK__CONNECT__RELATION__REL_TYPE_READ &&
+	    r->read->read_type_case ==
+		SPARK__CONNECT__READ__READ_TYPE_NAMED_TABLE) {
+		last_part(r->read->named_table->unparsed_identifier, name,
+		    sizeof(name));
+		q = name[0] != '\0' ? name : NULL;
+	}
+	if (q == NULL || r->common != NULL)
+		return;
+	r->common = sc_xmalloc(sizeof(*r->common));
+	spark__connect__relation_common__init(r->common);
+	r->common->_plan_id_case =
+	    SPARK__CONNECT__RELATION_COMMON___PLAN_ID_PLAN_ID;
+	r->common->plan_id = SQL_PLAN_ID_BASE + p->next_id++;
+	p->scope = sc_xreallocarray(p->scope, p->nscope + 1, sizeof(*p->scope));
+	p->scope[p->nscope].name = sc_xstrdup(q);
+	p->scope[p->nscope].id = r->common->plan_id;
+	p->nscope++;
+}
+
+/* Drop the names a query put in scope (those from n on). */
+static void
+scope_pop(struct parser *p, size_t n)
+{
+	while (p->nscope > n)
+		free(p->scope[--p->nscope].name);
+}
+
+/*
+ * Rewrite the qualified columns of m (an expression, or a message
+ * holding expressions) whose qualifier names a joined FROM item in scope
+ * from n on: q.x becomes x of that item's plan id.
+ */
+static void
+qualify(struct parser *p, size_t n, ProtobufCMessage *m)
+{
+	const ProtobufCMessageDescriptor *d = m->descriptor;
+	unsigned i;
+
+	if (d == &spark__connect__relation__descriptor)
+		return;
+	if (d == &spark__connect__expression__unresolved_star__descriptor) {
+		Spark__Connect__Expression__UnresolvedStar *st =
+		    (Spark__Connect__Expression__UnresolvedStar *)m;
+		char qual[256];
+		size_t k, len;
+
+		if (st->_unparsed_target_case !=
+			SPARK__CONNECT__EXPRESSION__UNRESOLVED_STAR___UNPARSED_TARGET_UNPARSED_TARGET ||
+		    st->unparsed_target == NULL)
+			return;
+		len = strlen(st->unparsed_target);
+		if (len > 2 && strcmp(st->unparsed_target + len - 2, ".*") == 0)
+			len -= 2;
+		if (len >= 2 && st->unparsed_target[0] == '`' &&
+		    st->unparsed_target[len - 1] == '`' &&
+		    memchr(st->unparsed_target + 1, '`', len - 2) == NULL) {
+			memcpy(qual, st->unparsed_target + 1, len - 2);
+			qual[len - 2] = '\0';
+		} else if (len < sizeof(qual) &&
+		    memchr(st->unparsed_target, '.', len) == NULL &&
+		    memchr(st->unparsed_target, '`', len) == NULL) {
+			memcpy(qual, st->unparsed_target, len);
+			qual[len] = '\0';
+		} else {
+			return;
+		}
+		for (k = p->nscope; k > n; k--) {
+			if (strcasecmp(p->scope[k - 1].name, qual) != 0)
+				continue;
+			free(st->unparsed_target);
+			st->unparsed_target = NULL;
+			st->_unparsed_target_case =
+			    SPARK__CONNECT__EXPRESSION__UNRESOLVED_STAR___UNPARSED_TARGET__NOT_SET;
+			st->_plan_id_case =
+			    SPARK__CONNECT__EXPRESSION__UNRESOLVED_STAR___PLAN_ID_PLAN_ID;
+			st->plan_id = p->scope[k - 1].id;
+			return;
+		}
+		return;
+	}
+	if (d ==
+	    &spark__connect__expression__unresolved_attribute__descriptor) {
+		Spark__Connect__Expression__UnresolvedAttribute *a =
+		    (Spark__Connect__Expression__UnresolvedAttribute *)m;
+		const char *s = a->unparsed_identifier, *dot;
+		char qual[256];
+		size_t k, len;
+
+		if (s == NULL ||
+		    a->_plan_id_case ==
+			SPARK__CONNECT__EXPRESSION__UNRESOLVED_ATTRIBUTE___PLAN_ID_PLAN_ID)
+			return;
+		if (s[0] == '`') {
+			if ((dot = strchr(s + 1, '`')) == NULL || dot[1] != '.')
+				return;
+			len = (size_t)(dot - s - 1);
+			dot++;
+			s++;
+		} else {
+			if ((dot = strchr(s, '.')) == NULL)
+				return;
+			len = (size_t)(dot - s);
+		}
+		if (len == 0 || len >= sizeof(qual) || dot[1] == '\0')
+			return;
+		memcpy(qual, s, len);
+		qual[len] = '\0';
+		for (k = p->nscope; k > n; k--) {
+			if (strcasecmp(p->scope[k - 1].name, qual) != 0)
+				continue;
+			s = sc_xstrdup(dot + 1);
+			free(a->unparsed_identifier);
+			a->unparsed_identifier = (char *)s;
+			a->_plan_id_case =
+			    SPARK__CONNECT__EXPRESSION__UNRESOLVED_ATTRIBUTE___PLAN_ID_PLAN_ID;
+			a->plan_id = p->scope[k - 1].id;
+			return;
+		}
+		return;
+	}
+	for (i = 0; i < d->n_fields; i++) {
+		const ProtobufCFieldDescriptor *f = &d->fields[i];
+		char *base = (char *)m;
+
+		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+			continue;
+		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) != 0 &&
+		    *(uint32_t *)(base + f->quantifier_offset) != f->id)
+			continue;
+		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+			size_t c = *(size_t *)(base + f->quantifier_offset), j;
+			ProtobufCMessage **v =
+			    *(ProtobufCMessage ***)(base + f->offset);
+
+			for (j = 0; j < c; j++)
+				if (v[j] != NULL)
+					qualify(p, n, v[j]);
+		} else {
+			ProtobufCMessage *sub =
+			    *(ProtobufCMessage **)(base + f->offset);
+
+			if (sub != NULL)
+				qualify(p, n, sub);
+		}
+	}
+}
+
+/*
+ * The join type words before JOIN ("LEFT OUTER", "ANTI", ...) and JOIN:
+ * true with *type set, false when the next words start no join.
+ */
+static bool
+join_type(struct parser *p, Spark__Connect__Join__JoinType *type)
+{
+	size_t at = p->i;
+
+	*type = SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_INNER;
+	if (accept_word(p, "inner")) {
+	} else if (accept_word(p, "cross")) {
+		*type = SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_CROSS;
+	} else if (accept_word(p, "left")) {
+		*type = SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_LEFT_OUTER;
+		if (accept_word(p, "semi"))
+			*type =
+			    SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_LEFT_SEMI;
+		else if (accept_word(p, "anti"))
+			*type =
+			    SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_LEFT_ANTI;
+		else
+			accept_word(p, "outer");
+	} else if (accept_word(p, "right")) {
+		*type = SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_RIGHT_OUTER;
+		accept_word(p, "outer");
+	} else if (accept_word(p, "full")) {
+		*type = SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_FULL_OUTER;
+		accept_word(p, "outer");
+	} else if (accept_word(p, "semi")) {
+		*type = SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_LEFT_SEMI;
+	} else if (accept_word(p, "anti")) {
+		*type = SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_LEFT_ANTI;
+	}
+	if (accept_word(p, "join"))
+		return true;
+	p->i = at;
+	return false;
+}
+
+/*
+ * The joins after the FROM item left: "a, b", "a [type] JOIN b [ON cond
+ * | USING (cols)]", left to right, as Spark's parser nests them.  Takes
+ * left; NULL on failure.
+ */
+static Rel *
+joins(struct parser *p, Rel *left)
+{
+	Spark__Connect__Join__JoinType type;
+	Spark__Connect__Join *j;
+	Rel *right, *r;
+	size_t n = p->nscope;
+	bool comma;
+
+	for (;;) {
+		if ((comma = accept_op(p, ",")))
+			type = SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_CROSS;
+		else if (!join_type(p, &type))
+			return left;
+		if (left->rel_type_case !=
+		    SPARK__CONNECT__RELATION__REL_TYPE_JOIN)
+			scope_add(p, left);
+		if ((right = from_item(p)) == NULL) {
+			rel_free(left);
+			return NULL;
+		}
+		scope_add(p, right);
+		j = sc_xmalloc(sizeof(*j));
+		spark__connect__join__init(j);
+		j->left = left;
+		j->right = right;
+		j->join_type = type;
+		r = rel_new();
+		r->rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_JOIN;
+		r->join = j;
+		if (comma) {
+			/* a comma join has no condition */
+		} else if (accept_word(p, "on")) {
+			if ((j->join_condition = expr(p)) == NULL) {
+				rel_free(r);
+				return NULL;
+			}
+			qualify(p, n, &j->join_condition->base);
+			if (type ==
+			    SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_CROSS)
+				j->join_type =
+				    SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_INNER;
+		} else if (accept_word(p, "using")) {
+			if (!expect_op(p, "(")) {
+				rel_free(r);
+				return NULL;
+			}
+			for (;;) {
+				char *name = ident_text(cur(p));
+
+				if (name == NULL) {
+					rel_free(r);
+					return not_taken(p);
+				}
+				p->i++;
+				j->using_columns = sc_xreallocarray(
+				    j->using_columns, j->n_using_columns + 1,
+				    sizeof(*j->using_columns));
+				j->using_columns[j->n_using_columns++] = name;
+				if (!accept_op(p, ","))
+					break;
+			}
+			if (!expect_op(p, ")")) {
+				rel_free(r);
+				return NULL;
+			}
+			/* The translator types its merged keys otherwise. */
+			if (type ==
+			    SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_FULL_OUTER) {
+				rel_free(r);
+				return not_taken(p);
+			}
+		}
+		/* [INNER] JOIN b without a condition: a cross join */
+		if (type == SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_INNER &&
+		    j->join_condition == NULL && j->n_using_columns == 0)
+			j->join_type =
+			    SPARK__CONNECT__JOIN__JOIN_TYPE__JOIN_TYPE_CROSS;
+		left = r;
+	}
 }
 
 /* Aggregate functions: a SELECT using one without GROUP BY aggregates. */
@@ -1942,6 +2372,7 @@ query(struct parser *p)
 	Rel *sort_below = NULL;
 	int32_t limit = -1, offset = -1;
 	int place = 1;
+	size_t scope0 = p->nscope, windows0 = p->nwindows;
 
 	if (!deeper(p))
 		return NULL;
@@ -1953,12 +2384,13 @@ query(struct parser *p)
 	if ((items = expr_list(p, &nitems, true)) == NULL)
 		goto fail;
 	if (accept_word(p, "from")) {
-		if ((in = from_item(p)) == NULL)
+		if ((in = from_item(p)) == NULL || (in = joins(p, in)) == NULL)
 			goto fail;
 		if (is_op(p, ",") || is_word(p, "join") ||
 		    is_word(p, "inner") || is_word(p, "left") ||
 		    is_word(p, "right") || is_word(p, "full") ||
 		    is_word(p, "cross") || is_word(p, "natural") ||
+		    is_word(p, "semi") || is_word(p, "anti") ||
 		    is_word(p, "lateral") || is_word(p, "pivot") ||
 		    is_word(p, "unpivot") || is_word(p, "tablesample"))
 			goto nt;
@@ -1991,9 +2423,12 @@ query(struct parser *p)
 		if ((having = expr(p)) == NULL)
 			goto fail;
 	}
-	if (is_word(p, "window") || is_word(p, "qualify") ||
-	    is_word(p, "cluster") || is_word(p, "distribute") ||
-	    is_word(p, "sort"))
+	if (is_word(p, "window")) {
+		unsupported(p, "a WINDOW clause");
+		goto fail;
+	}
+	if (is_word(p, "qualify") || is_word(p, "cluster") ||
+	    is_word(p, "distribute") || is_word(p, "sort"))
 		goto nt;
 	if (accept_word(p, "order")) {
 		if (!accept_word(p, "by") ||
@@ -2008,9 +2443,25 @@ query(struct parser *p)
 	}
 	if (accept_word(p, "offset") && !limit_arg(p, &offset))
 		goto fail;
+	if (p->nscope > scope0) {
+		for (i = 0; i < nitems; i++)
+			qualify(p, scope0, &items[i]->base);
+		for (i = 0; i < ngroups; i++)
+			qualify(p, scope0, &groups[i]->base);
+		for (i = 0; i < norder; i++)
+			qualify(p, scope0, &order[i]->base);
+		if (where != NULL)
+			qualify(p, scope0, &where->base);
+		if (having != NULL)
+			qualify(p, scope0, &having->base);
+	}
 	for (i = 0; i < nitems && !grouped; i++)
 		if (has_aggregate(items[i]))
 			agg = true;
+	/* Windows over a grouped query, or in its clauses: not yet. */
+	if (p->nwindows > windows0 &&
+	    (grouped || agg || distinct || having != NULL))
+		goto nt;
 	/* DISTINCT: grouped by every item (Spark's Distinct). */
 	if (distinct) {
 		if (grouped || agg || p->depth != 1)
@@ -2037,6 +2488,9 @@ query(struct parser *p)
 	}
 	if (order != NULL && !grouped && !agg &&
 	    (place = sort_place(items, nitems, order, norder)) < 0)
+		goto nt;
+	/* A window's own order would undo a sort below it. */
+	if (order != NULL && place == 0 && p->nwindows > windows0)
 		goto nt;
 	if (order != NULL && place == 0) {
 		/* Sorted below the projection: by input columns. */
@@ -2163,6 +2617,7 @@ query(struct parser *p)
 		r->limit->limit = limit;
 		in = r; /* over the offset: rows offset .. offset+limit */
 	}
+	scope_pop(p, scope0);
 	p->depth--;
 	return in;
 nt_r:
@@ -2183,6 +2638,7 @@ fail:
 		protobuf_c_message_free_unpacked(&order[i]->base, NULL);
 	free(order);
 	rel_free(in);
+	scope_pop(p, scope0);
 	p->depth--;
 	return NULL;
 }
@@ -2500,7 +2956,8 @@ with_clause(struct parser *p)
 		c.rel = NULL;
 		if (is_op(p, "(") || !accept_word(p, "as") ||
 		    !expect_op(p, "(") || !is_word(p, "select") ||
-		    (c.rel = query(p)) == NULL || !expect_op(p, ")")) {
+		    (c.rel = query(p)) == NULL ||
+		    (c.rel = set_ops(p, c.rel)) == NULL || !expect_op(p, ")")) {
 			p->depth--;
 			free(c.name);
 			rel_free(c.rel);
@@ -2514,6 +2971,82 @@ with_clause(struct parser *p)
 		if (!accept_op(p, ","))
 			return true;
 	}
+}
+
+/* Whether r ends in ORDER BY, LIMIT or OFFSET of its own. */
+static bool
+ordered(const Rel *r)
+{
+	return r->rel_type_case == SPARK__CONNECT__RELATION__REL_TYPE_SORT ||
+	    r->rel_type_case == SPARK__CONNECT__RELATION__REL_TYPE_LIMIT ||
+	    r->rel_type_case == SPARK__CONNECT__RELATION__REL_TYPE_OFFSET;
+}
+
+/*
+ * UNION, INTERSECT, EXCEPT or MINUS [ALL | DISTINCT] queries after the
+ * query left, left to right.  Taken: a chain of one precedence level
+ * (INTERSECT binds tighter than the others in Spark) of plain SELECTs,
+ * none ordered or limited (an ORDER BY or LIMIT after the last one is
+ * the whole chain's) nor grouped (hidden columns).  Takes left.
+ */
+static Rel *
+set_ops(struct parser *p, Rel *left)
+{
+	Spark__Connect__SetOperation__SetOpType type;
+	Spark__Connect__SetOperation *so;
+	int level = 0; /* 1 INTERSECT, 2 UNION/EXCEPT */
+	Rel *right, *r;
+	bool all;
+
+	for (;;) {
+		if (accept_word(p, "union"))
+			type =
+			    SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_UNION;
+		else if (accept_word(p, "except") || accept_word(p, "minus"))
+			type =
+			    SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_EXCEPT;
+		else if (accept_word(p, "intersect"))
+			type =
+			    SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_INTERSECT;
+		else
+			return left;
+		if (level != 0 &&
+		    level !=
+			(type == SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_INTERSECT
+				? 1
+				: 2))
+			goto nt;
+		level = type ==
+			SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_INTERSECT
+		    ? 1
+		    : 2;
+		all = accept_word(p, "all");
+		if (!all)
+			accept_word(p, "distinct");
+		if (p->hidden != 0 || ordered(left) || !is_word(p, "select"))
+			goto nt;
+		if ((right = query(p)) == NULL) {
+			rel_free(left);
+			return NULL;
+		}
+		so = sc_xmalloc(sizeof(*so));
+		spark__connect__set_operation__init(so);
+		so->left_input = left;
+		so->right_input = right;
+		so->set_op_type = type;
+		so->_is_all_case =
+		    SPARK__CONNECT__SET_OPERATION___IS_ALL_IS_ALL;
+		so->is_all = all;
+		r = rel_new();
+		r->rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_SET_OP;
+		r->set_op = so;
+		left = r;
+		if (p->hidden != 0 || ordered(right))
+			goto nt;
+	}
+nt:
+	rel_free(left);
+	return not_taken(p);
 }
 
 enum sc_sqlparse_rc
@@ -2544,8 +3077,8 @@ sc_sqlparse(const char *src, Spark__Connect__Relation **out, size_t *hidden,
 		goto parsed;
 	if (accept_word(&p, "values"))
 		r = values_rel(&p);
-	else
-		r = query(&p);
+	else if ((r = query(&p)) != NULL)
+		r = set_ops(&p, r);
 parsed:
 	while (r != NULL && accept_op(&p, ";"))
 		;
@@ -2561,6 +3094,8 @@ parsed:
 		rel_free(p.ctes[i].rel);
 	}
 	free(p.ctes);
+	scope_pop(&p, 0);
+	free(p.scope);
 	if (r == NULL)
 		return p.fail == SC_SQLPARSE_ERROR ? SC_SQLPARSE_ERROR
 						   : SC_SQLPARSE_NOT_TAKEN;

@@ -4,10 +4,11 @@
  * sqlparse.h: Spark SQL text as Spark Connect plans.  Like Spark's own
  * parser, sc_sqlparse() turns a query into an *unresolved* Relation
  * (read.named_table, range, project, filter, aggregate, sort, limit,
- * offset, subquery_alias) whose expressions are literals, unresolved
- * attributes and functions, casts, aliases and stars; the plan
- * translator then gives it Spark's types, names and function semantics,
- * as it does for a DataFrame.  sc_sqlstmt() recognizes Spark's
+ * offset, subquery_alias, join, set_op) whose expressions are literals,
+ * unresolved attributes and functions, casts, aliases, stars and
+ * windows; joined FROM items carry plan ids that their qualified
+ * columns name.  The plan translator then gives it Spark's types, names
+ * and function semantics, as it does for a DataFrame.  sc_sqlstmt() recognizes Spark's
  * statements (SHOW, DESCRIBE, SET, USE, CACHE, ...).  Shared by the
  * engine's sql*.c files and by nothing else.
  */
@@ -67,9 +68,9 @@ enum sc_sqlparse_rc {
 /*
  * Parse the query src.  OK: *out is a heap Relation (free with
  * protobuf_c_message_free_unpacked(&r->base, NULL)).  NOT_TAKEN: src
- * holds something outside the grammar (joins, set operations, CTEs,
- * window functions, subquery expressions, parameters, statements ...)
- * and is left to SQLite.  ERROR: Spark syntax whose Spark answer sc-serve
+ * holds something outside the grammar (recursive CTEs, grouping sets,
+ * subquery expressions, parameters, statements ...) and is left to
+ * SQLite.  ERROR: Spark syntax whose Spark answer sc-serve
  * cannot give (UNSUPPORTED_FEATURE naming it).  With GROUP BY, HAVING
  * or ORDER BY over an aggregate, *out's output has *hidden columns more
  * than the select list: the grouping keys (_sc_group_N) and aggregates

@@ -1079,12 +1079,13 @@ test_relations(void)
 		  E_col("q.b"), NULL),
 	    "b:string:null", "null;", "subquery_alias and qualified names");
 	check(R_todf(R_sql("SELECT 1 AS a, 2 AS a"), "x", "y", NULL),
-	    "x:long:null,y:long:null", "1,2;", "toDF with duplicate names");
+	    "x:integer:notnull,y:integer:notnull", "1,2;",
+	    "toDF with duplicate names");
 	check_err(c1, R_todf(R_range(0, 1), "x", "y", NULL),
 	    "INVALID_PLAN_INPUT", "toDF wrong count");
 	check(R_renamed(R_sql("SELECT 1 AS a, 2 AS b"), "A", "aa", "zz", "q",
 		  NULL),
-	    "aa:long:null,b:long:null", "1,2;",
+	    "aa:integer:notnull,b:integer:notnull", "1,2;",
 	    "withColumnsRenamed (case-insensitive, missing ignored)");
 	check(renamed_4x(), "n:long:notnull", "0;1;",
 	    "withColumnsRenamed 4.x renames field");
@@ -1148,8 +1149,8 @@ test_expressions(void)
 		  E_fn("ceil", E_col("x"), NULL),
 		  E_fn("sqrt", E_lit(L_long(16)), NULL),
 		  E_fn("pow", E_lit(L_long(2)), E_lit(L_long(10)), NULL), NULL),
-	    "(a + b):long:null,(a - b):long:null,(a * b):long:null,"
-	    "(a / b):double:null,(a % b):long:null,(- a):long:null,"
+	    "(a + b):integer:null,(a - b):integer:null,(a * b):integer:null,"
+	    "(a / b):double:null,(a % b):integer:null,(- a):integer:null,"
 	    "abs(-3):long:null,round(2.5, 0):double:null,floor(x):long:null,"
 	    "ceil(x):long:null,SQRT(16):double:null,POWER(2, 10):double:null",
 	    "9,5,14,3.5,1,-7,3,3.0,1,2,4.0,1024.0;", "arithmetic and math");
@@ -1172,8 +1173,8 @@ test_expressions(void)
 	    "upper(s):string:null,lower(s):string:null,length(s):integer:null,"
 	    "trim(s):string:null,ltrim(s):string:null,rtrim(s):string:null,"
 	    "concat(s, !, a):string:null,substring(s, 0, 3):string:null,"
-	    "replace(s, l, L):string:null,coalesce(n, b):long:null,"
-	    "greatest(a, n, b):long:null,least(a, n, b):long:null",
+	    "replace(s, l, L):string:null,coalesce(n, b):integer:null,"
+	    "greatest(a, n, b):integer:null,least(a, n, b):integer:null",
 	    " HELLO , hello ,7,Hello,Hello , Hello, Hello !7, He, HeLLo ,2,"
 	    "7,2;",
 	    "string and null functions");
@@ -1195,7 +1196,7 @@ test_expressions(void)
 		  E_alias(E_sqlexpr("a * 100 + b"), "e"), NULL),
 	    "CASE WHEN (a > 5) THEN big ELSE small END:string:null,"
 	    "(IF((a < b), 1, 0)):long:null,(a IN (1, 7)):boolean:null,"
-	    "as_str:string:null,CAST(12 AS INT):integer:notnull,"
+	    "as_str:string:notnull,CAST(12 AS INT):integer:notnull,"
 	    "CAST(x AS INT):integer:null,CAST(2024-02-29 AS DATE):date:notnull,"
 	    "CAST(1.005 AS DECIMAL(5,2)):decimal(5,2):notnull,"
 	    "CAST((a = a) AS STRING):string:null,e:long:null",
@@ -2521,11 +2522,17 @@ test_spark_sql(void)
 	    "k:boolean:null",
 	    "3.5,1,1.5,false;", "Spark SQL: a query has Spark's types");
 	check(R_sql("SELECT 7 / 2 AS q FROM range(1) JOIN range(1)"),
-	    "q:long:null", "3;", "Spark SQL: a join still runs in SQLite");
+	    "q:double:null", "3.5;", "Spark SQL: a join has Spark's types");
+	check(R_project(R_sql("SELECT 7 / 2 AS q, 1 AS i"), E_col("q"),
+		  E_col("i"), NULL),
+	    "q:double:null,i:integer:notnull", "3.5,1;",
+	    "Spark SQL: a sql relation under a projection");
+	check(R_sql("SELECT typeof(1) AS t"), "t:string:notnull", "int;",
+	    "Spark SQL: typeof() is Spark's");
 	check(R_sql("SELECT printf('%03d', 7) AS s"), "s:string:null", "007;",
 	    "Spark SQL: a function only SQLite has runs there");
-	check_err(c1, R_sql("SELECT typeof(1)"), "UNRESOLVED_ROUTINE",
-	    "Spark SQL: typeof() is refused, not SQLite's");
+	check_err(c1, R_sql("SELECT hex(1)"), "UNRESOLVED_ROUTINE",
+	    "Spark SQL: hex() is refused, not SQLite's");
 	check_err(c1, R_sql("SELECT INTERVAL 1 DAY"),
 	    "UNSUPPORTED_FEATURE.SQL_SYNTAX", "Spark SQL: INTERVAL");
 	check(R_sql("SELECT k, count(*) AS n FROM (SELECT id % 2 AS k FROM "

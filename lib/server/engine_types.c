@@ -126,8 +126,16 @@ sc_eng_parse_type(const char *s, size_t n, bool sqlite_names,
 	while (bl > 0 && base[bl - 1] == ' ')
 		bl--;
 	base[bl] = '\0';
+	/*
+	 * Only the nested types take '<': "x<...>" would come back here
+	 * through the DDL parser with nothing consumed (found by make fuzz:
+	 * a stack overflow).
+	 */
 	if (p < end && *p == '<')
-		return sqlite_names
+		return sqlite_names ||
+			(strcmp(base, "array") != 0 &&
+			    strcmp(base, "map") != 0 &&
+			    strcmp(base, "struct") != 0)
 		    ? -1
 		    : sc_eng_nest_parse(s, (size_t)(end - s), out);
 	if (p < end && *p == '(') {

@@ -650,5 +650,17 @@ sc_uri_target(const struct sc_uri *u, char *buf, size_t bufsz)
 int
 sc_uri_format(const struct sc_uri *u, char *buf, size_t bufsz)
 {
-	return write_hostport(u, "sc://", buf, bufsz);
+	const char *pct;
+	int r;
+
+	/*
+	 * A zone is written "%25zone" (RFC 6874): after a bare '%', a
+	 * zone that starts with "25" would lose those two characters when
+	 * the address is read back.
+	 */
+	if (!u->is_ipv6 || (pct = strchr(u->host, '%')) == NULL)
+		return write_hostport(u, "sc://", buf, bufsz);
+	r = snprintf(buf, bufsz, "sc://[%.*s%%25%s]:%d", (int)(pct - u->host),
+	    u->host, pct + 1, u->port);
+	return (r < 0 || (size_t)r >= bufsz) ? -1 : 0;
 }

@@ -28,8 +28,13 @@ test('AnalyzePlan schema gives the field names and types of a query', T,
 	assert.equal(r.session_id, s.sessionId);
 	assert.match(r.server_side_session_id, lib.UUID_RE);
 	assert.equal(r.result, 'schema');
+	// bigint * decimal(1,1) is decimal(22,1) in Spark: the bigint is a
+	// decimal(20,0), and a product has p1 + p2 + 1 digits, s1 + s2 after
+	// the point.
 	assert.deepEqual(fields(r.schema.schema).slice(0, 3),
-	    [['id', 'long'], ['s', 'string'], ['h', 'double']]);
+	    [['id', 'long'], ['s', 'string'], ['h', 'decimal']]);
+	const h = r.schema.schema.struct.fields[2].data_type.decimal;
+	assert.deepEqual([h.precision, h.scale], [22, 1]);
 	assert.equal(fields(r.schema.schema)[3][0], 'b');
 	const range = await s.analyze({ schema: {
 	    plan: lib.rangePlan(0, 10) } });

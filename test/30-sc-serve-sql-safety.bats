@@ -325,3 +325,11 @@ server_alive() {
 	    'SELECT count(*), sum(id) FROM range(100) WHERE id >= 0 AND id >= 1 AND id >= 2 AND id >= 3 AND id >= 4 AND id >= 5 AND id >= 6 AND id >= 7 AND id >= 8 AND id >= 9 AND id >= 10 AND id >= 11 AND id >= 12 AND id >= 13 AND id >= 14 AND id >= 15 AND id >= 16 AND id >= 17'
 	[ "$output" = 83,4814 ]
 }
+
+@test "a '.' before a digit and letters is a name, not a hang of the lexer" {
+	# x.0SR once sent the Spark SQL lexer round in place for ever, one
+	# thread per request (found by make fuzz).
+	run -1 --separate-stderr sc-exec -t 20s 'SELECT x.0SR FROM range(1) x'
+	[ "$stderr" = 'sc-exec: [UNRESOLVED_COLUMN.WITHOUT_SUGGESTION] A column, variable, or function parameter with name `x`.`0SR` cannot be resolved. SQLSTATE: 42703' ]
+	server_alive
+}

@@ -200,7 +200,13 @@ sc_sqllex(const char *src, struct sc_sqltok **tokp, size_t *np)
 		} else if (isdigit((unsigned char)*s) ||
 		    (*s == '.' && isdigit((unsigned char)s[1]))) {
 			t.kind = SC_TK_NUM;
-			if ((e = number(s, &t)) == NULL) {
+			if ((e = number(s, &t)) == NULL && *s == '.') {
+				/* .0x: the '.' alone; the rest follows. */
+				t.kind = SC_TK_OP;
+				t.frac = t.exp = false;
+				t.suffix = 0;
+				e = s + 1;
+			} else if (e == NULL) {
 				/* 1abc: an identifier, as Spark allows. */
 				t.kind = SC_TK_WORD;
 				t.frac = t.exp = false;

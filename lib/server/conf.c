@@ -94,6 +94,9 @@ static const struct setting {
 	{ "sctk.execute.highWaterBytes", "high-water", K_SIZE,
 	    offsetof(struct sc_server_conf, high_water_bytes), KIB, INT64_MAX,
 	    0 },
+	{ "sctk.execute.maxBufferedBytes", "max-buffered", K_SIZE,
+	    offsetof(struct sc_server_conf, max_buffered_bytes), KIB, INT64_MAX,
+	    F_MINUS1 },
 	{ "spark.connect.progress.reportInterval", "progress-interval",
 	    K_DURATION, offsetof(struct sc_server_conf, progress_interval_ms),
 	    1, INT64_MAX, F_MINUS1 },
@@ -184,6 +187,7 @@ sc_server_conf_default(struct sc_server_conf *conf)
 	conf->batch_max_rows = 10000;
 	conf->batch_max_bytes = 4 * MIB;
 	conf->high_water_bytes = 16 * MIB;
+	conf->max_buffered_bytes = 256 * MIB;
 	conf->progress_interval_ms = 2000;
 	conf->max_message_size = 128 * MIB;
 	conf->max_metadata_size = 1024;

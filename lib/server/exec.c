@@ -128,6 +128,7 @@ cancel_locked(struct sc_exec_op *op)
 	op->has_error = true;
 	sc_execbuf_finish(op->buf);
 	pthread_cond_broadcast(&op->cond);
+	sc_exec_room_wake(op->m, true);
 	sc_exec_sched_cancel(op->m, op);
 	op->finished_ms = sc_realtime_ms();
 	atomic_fetch_add(&op->m->canceled, 1);
@@ -163,6 +164,7 @@ close_locked(struct sc_execmgr *m, struct sc_exec_op *op, enum close_how how,
 		sc_exec_event(op, SC_EXEC_EV_ABANDONED, now);
 	sc_exec_set_state(op, SC_EXEC_CLOSED);
 	sc_execbuf_release_all(op->buf);
+	sc_exec_room_wake(m, true);
 	if (op->sender != NULL) {
 		op->sender->interrupted = true;
 		sc_exec_pump(op, op->sender, now, a);
@@ -218,6 +220,7 @@ op_new(struct sc_execmgr *m, struct sc_session *s, const char *id,
 	atomic_init(&op->cancel, 0);
 	op->state = SC_EXEC_PENDING;
 	op->buf = sc_execbuf_new(reattachable ? m->conf.retry_buffer_size : 0);
+	sc_execbuf_set_total(op->buf, &m->buffered);
 	op->detached_since = -1;
 	return op;
 }
@@ -593,6 +596,8 @@ sc_exec_release(struct sc_execmgr *m, struct sc_session *s,
 		    req->release_until->response_id, err);
 		if (rc == 0 && op->waiters > 0)
 			pthread_cond_broadcast(&op->cond);
+		if (rc == 0)
+			sc_exec_room_wake(m, false);
 		sc_debug("operation %s released until %s", op->id,
 		    req->release_until->response_id);
 	} else
@@ -821,6 +826,10 @@ sc_execmgr_new_opts(const struct sc_server_conf *conf,
 							     : COMPLETED_MAX;
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_mutex_init(&m->slock, NULL);
+	pthread_mutex_init(&m->room_mu, NULL);
+	pthread_cond_init(&m->room_cv, NULL);
+	atomic_init(&m->buffered, 0);
+	atomic_init(&m->room_waiters, 0);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&m->timer_cv, &ca);
@@ -920,6 +929,8 @@ sc_execmgr_free(struct sc_execmgr *m)
 	sc_htab_release(&m->squeues);
 	pthread_mutex_destroy(&m->lock);
 	pthread_mutex_destroy(&m->slock);
+	pthread_mutex_destroy(&m->room_mu);
+	pthread_cond_destroy(&m->room_cv);
 	pthread_cond_destroy(&m->work_cv);
 	pthread_cond_destroy(&m->timer_cv);
 	pthread_cond_destroy(&m->threads_cv);

@@ -234,6 +234,7 @@ struct sc_exec_counts {
 	uint64_t reattaches; /* reattaches attached since start */
 	int64_t rows_sent; /* Arrow rows sent since start */
 	int64_t bytes_sent; /* response bytes sent since start */
+	int64_t buffered; /* unconsumed response bytes, all operations */
 };
 
 void sc_execmgr_counts(struct sc_execmgr *m, struct sc_exec_counts *c);
@@ -313,6 +314,12 @@ struct sc_execbuf;
 /* A buffer keeping retry_size bytes behind the last consumed response. */
 struct sc_execbuf *sc_execbuf_new(int64_t retry_size);
 void sc_execbuf_free(struct sc_execbuf *b);
+/*
+ * Keep *total (shared by several buffers, or NULL for none) up to date
+ * with this buffer's unconsumed bytes from now on.  It must outlive b
+ * while b holds unconsumed bytes (none after sc_execbuf_release_all()).
+ */
+void sc_execbuf_set_total(struct sc_execbuf *b, atomic_int_fast64_t *total);
 /*
  * Append a response: id (36-character UUID, any case), data (malloc'ed,
  * ownership taken) and the number of Arrow rows it carries (for

@@ -142,10 +142,20 @@ struct sc_execbuf {
 	int64_t bytes;
 	int64_t count;
 	int64_t unconsumed;
+	atomic_int_fast64_t *total; /* or NULL: unconsumed added there too */
 	struct slot *tab; /* id -> index */
 	size_t tabcap; /* power of two */
 	size_t tabused;
 };
+
+/* Change the unconsumed byte count, and the shared total with it. */
+static void
+unconsumed_add(struct sc_execbuf *b, int64_t delta)
+{
+	b->unconsumed += delta;
+	if (b->total != NULL && delta != 0)
+		atomic_fetch_add(b->total, delta);
+}
 
 void
 sc_execmem_unref(void *arg)
@@ -304,12 +314,25 @@ sc_execbuf_new(int64_t retry_size)
 }
 
 void
+sc_execbuf_set_total(struct sc_execbuf *b, atomic_int_fast64_t *total)
+{
+	if (b->total != NULL)
+		atomic_fetch_sub(b->total, b->unconsumed);
+	b->total = total;
+	if (total != NULL)
+		atomic_fetch_add(total, b->unconsumed);
+}
+
+void
 sc_execbuf_free(struct sc_execbuf *b)
 {
 	int64_t i;
 
 	if (b == NULL)
 		return;
+	/* Normally none left: sc_execbuf_release_all() came first. */
+	if (b->total != NULL && b->unconsumed != 0)
+		atomic_fetch_sub(b->total, b->unconsumed);
 	for (i = b->first; i <= b->produced; i++)
 		sc_execmem_unref(ent(b, i)->mem);
 	free(b->ring);
@@ -373,7 +396,7 @@ sc_execbuf_add_block(struct sc_execbuf *b, const char *id, void *mem,
 	b->bytes += (int64_t)len;
 	b->count++;
 	if (b->produced > b->consumed)
-		b->unconsumed += (int64_t)len;
+		unconsumed_add(b, (int64_t)len);
 	return b->produced;
 }
 
@@ -412,7 +435,7 @@ drop_until(struct sc_execbuf *b, int64_t upto)
 		b->bytes -= (int64_t)e->len;
 		b->count--;
 		if (b->first > b->consumed)
-			b->unconsumed -= (int64_t)e->len;
+			unconsumed_add(b, -(int64_t)e->len);
 		sc_execmem_unref(e->mem);
 		e->mem = NULL;
 		e->data = NULL;
@@ -463,9 +486,11 @@ sc_execbuf_consume(struct sc_execbuf *b, int64_t index, const uint8_t **data,
 	if (index < b->first)
 		return not_available(b, index, err);
 	if (index > b->consumed) {
+		sum = 0;
 		for (j = b->consumed + 1; j <= index; j++)
 			if (j >= b->first)
-				b->unconsumed -= (int64_t)ent(b, j)->len;
+				sum += (int64_t)ent(b, j)->len;
+		unconsumed_add(b, -sum);
 		b->consumed = index;
 	}
 	/*

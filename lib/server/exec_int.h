@@ -260,6 +260,16 @@ struct sc_execmgr {
 	/* Totals since start (any thread). */
 	atomic_uint_fast64_t finished, failed, canceled, reattached;
 	atomic_int_fast64_t rows_total, bytes_total;
+	/*
+	 * Unconsumed response bytes of every operation (their buffers keep
+	 * it), capped by conf.max_buffered_bytes: a runner over it waits on
+	 * room_cv (room_mu, taken after an operation lock, never before),
+	 * counted in room_waiters.
+	 */
+	atomic_int_fast64_t buffered;
+	pthread_mutex_t room_mu;
+	pthread_cond_t room_cv;
+	atomic_int room_waiters;
 	/* Set before the first operation, then read without a lock. */
 	sc_exec_event_fn *event_fn;
 	void *event_arg;
@@ -339,6 +349,13 @@ struct act *sc_exec_end_sender(struct sc_exec_op *op, struct sender *s,
     int64_t now, enum act_kind kind, struct acts *a, const char *why);
 void sc_exec_pump(struct sc_exec_op *op, struct sender *s, int64_t now,
     struct acts *a);
+/*
+ * Wake the runners waiting for room under conf.max_buffered_bytes: all
+ * of them when force (an operation ended, or one's unconsumed bytes
+ * fell to none), else once the total is low enough again.  Any lock of
+ * ours but room_mu may be held.
+ */
+void sc_exec_room_wake(struct sc_execmgr *m, bool force);
 /* The transport's close callback of a sender's call (no lock held). */
 void sc_exec_close_cb(struct sc_rpc_call *call, bool cancelled, void *arg);
 uint8_t *sc_exec_pack_response(struct sc_exec_op *op,

@@ -364,6 +364,10 @@ sc_exec_pump(struct sc_exec_op *op, struct sender *s, int64_t now,
 		if (st.unconsumed <= m->conf.high_water_bytes - gap)
 			pthread_cond_broadcast(&op->cond);
 	}
+	if (atomic_load(&m->room_waiters) > 0) {
+		sc_execbuf_stats(op->buf, &st);
+		sc_exec_room_wake(m, st.unconsumed == 0);
+	}
 	if (a->nsends == a->capsends) {
 		a->capsends = a->capsends ? a->capsends * 2 : 2;
 		a->sends =
@@ -393,6 +397,68 @@ sc_exec_pump(struct sc_exec_op *op, struct sender *s, int64_t now,
 	sc_exec_event(op, SC_EXEC_EV_PROGRESS, now);
 	if (!s->in_flight)
 		sc_exec_end_sender(op, s, now, ACT_NONE, a, "complete");
+}
+
+void
+sc_exec_room_wake(struct sc_execmgr *m, bool force)
+{
+	int64_t cap = m->conf.max_buffered_bytes, gap;
+
+	if (cap < 0 || atomic_load(&m->room_waiters) == 0)
+		return;
+	if (!force) {
+		/* As for one operation: wake them for a short run. */
+		gap = cap / 2;
+		if (gap > LOW_WATER_GAP)
+			gap = LOW_WATER_GAP;
+		if (atomic_load(&m->buffered) > cap - gap)
+			return;
+	}
+	pthread_mutex_lock(&m->room_mu);
+	pthread_cond_broadcast(&m->room_cv);
+	pthread_mutex_unlock(&m->room_mu);
+}
+
+/*
+ * Whether op's runner must wait for room under conf.max_buffered_bytes
+ * (op locked): the total reached it and op has unconsumed bytes of its
+ * own, so that its own reader, at least, will make room.  One with
+ * none may always add a response: every operation makes progress.
+ */
+static bool
+over_total(struct sc_exec_op *op, const struct sc_execbuf_stats *st)
+{
+	struct sc_execmgr *m = op->m;
+
+	return m->conf.max_buffered_bytes >= 0 && st->unconsumed > 0 &&
+	    atomic_load(&m->buffered) >= m->conf.max_buffered_bytes;
+}
+
+/*
+ * Wait on room_cv for a change of the total (op locked, and locked
+ * again on return).  room_mu is taken before op's lock is dropped: a
+ * cancel (under op's lock) or a consumer (changing the total, then
+ * reading room_waiters) wakes this wait, it cannot slip in before.
+ */
+static void
+wait_total(struct sc_exec_op *op)
+{
+	struct sc_execmgr *m = op->m;
+	struct sc_execbuf_stats st;
+
+	pthread_mutex_lock(&m->room_mu);
+	atomic_fetch_add(&m->room_waiters, 1);
+	sc_execbuf_stats(op->buf, &st);
+	if (over_total(op, &st)) {
+		pthread_mutex_unlock(&op->lock);
+		pthread_cond_wait(&m->room_cv, &m->room_mu);
+		atomic_fetch_sub(&m->room_waiters, 1);
+		pthread_mutex_unlock(&m->room_mu);
+		pthread_mutex_lock(&op->lock);
+		return;
+	}
+	atomic_fetch_sub(&m->room_waiters, 1);
+	pthread_mutex_unlock(&m->room_mu);
 }
 
 static void
@@ -499,15 +565,23 @@ emit_bytes(struct sc_exec_op *op, const char *rid, void *mem, size_t cap,
 		 * (whose completions that thread delivers); only short runs
 		 * with small results go there.
 		 */
-		if (m->conf.high_water_bytes < 0 || op->inline_run ||
-		    st.unconsumed <= m->conf.high_water_bytes)
+		if (op->inline_run)
 			break;
-		/* Waiting for the reader: the slot is for others. */
-		if (!parked)
-			parked = sc_exec_sched_park(m, op);
-		op->waiters++;
-		pthread_cond_wait(&op->cond, &op->lock);
-		op->waiters--;
+		if (m->conf.high_water_bytes >= 0 &&
+		    st.unconsumed > m->conf.high_water_bytes) {
+			/* Waiting for the reader: the slot is for others. */
+			if (!parked)
+				parked = sc_exec_sched_park(m, op);
+			op->waiters++;
+			pthread_cond_wait(&op->cond, &op->lock);
+			op->waiters--;
+		} else if (over_total(op, &st)) {
+			/* Waiting for the readers of all. */
+			if (!parked)
+				parked = sc_exec_sched_park(m, op);
+			wait_total(op);
+		} else
+			break;
 	}
 	if (parked && op->state == SC_EXEC_RUNNING) {
 		/* Room again: compute on only with a slot, in turn. */

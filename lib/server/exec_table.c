@@ -117,6 +117,7 @@ sc_execmgr_counts(struct sc_execmgr *m, struct sc_exec_counts *c)
 	c->reattaches = atomic_load(&m->reattached);
 	c->rows_sent = atomic_load(&m->rows_total);
 	c->bytes_sent = atomic_load(&m->bytes_total);
+	c->buffered = atomic_load(&m->buffered);
 	pthread_mutex_lock(&m->slock);
 	c->queued = m->nqueued;
 	c->resuming = m->nresume;

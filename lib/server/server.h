@@ -72,6 +72,8 @@ struct sc_server_conf {
 	int64_t
 	    high_water_bytes; /* engine pauses above this many unconsumed bytes */
 	int64_t
+	    max_buffered_bytes; /* unconsumed bytes of all operations; -1 none */
+	int64_t
 	    progress_interval_ms; /* spark.connect.progress.reportInterval, 2 s */
 	int64_t max_message_size; /* grpc.maxInboundMessageSize, 128 MiB */
 	int64_t max_metadata_size; /* grpc.maxMetadataSize, 1024 */

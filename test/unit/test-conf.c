@@ -156,6 +156,11 @@ test_parse(void)
 		   &err),
 	    0, "high water 32m");
 	is_int(c.high_water_bytes, 32 * 1024 * 1024, "32 MiB high water");
+	is_int(c.max_buffered_bytes, 256 * 1024 * 1024,
+	    "256 MiB buffered by default");
+	is_int(sc_server_conf_set(&c, "max-buffered", "-1", &err), 0,
+	    "max-buffered -1");
+	is_int(c.max_buffered_bytes, -1, "no limit on buffered bytes");
 	is_int(sc_server_conf_set(&c, "spark.connect.progress.reportInterval",
 		   "-1", &err),
 	    0, "progress -1 disables");
@@ -229,7 +234,7 @@ test_token(void)
 	sc_server_conf_default(&c);
 	each_n = each_token = 0;
 	sc_server_conf_each(&c, each, NULL);
-	is_int(each_n, 37, "each lists 37 settings without a token");
+	is_int(each_n, 38, "each lists 38 settings without a token");
 	is_int(each_token, 0, "each skips an unset token");
 	is_str(each_first, RB, "each starts with the retry buffer");
 	is_str(each_last, "sctk.artifact.maxSessionFiles",
@@ -241,7 +246,7 @@ test_token(void)
 	is_str(get(&c, TOKEN), "*********(redacted)", "token is redacted");
 	each_n = each_token = 0;
 	sc_server_conf_each(&c, each, NULL);
-	is_int(each_n, 38, "each lists the token once set");
+	is_int(each_n, 39, "each lists the token once set");
 	is_int(each_token, 1, "each shows the token (redacted)");
 
 	memset(longtok, 'x', sizeof(longtok) - 1);
@@ -264,7 +269,7 @@ test_token(void)
 	    "admin token is redacted");
 	each_n = 0;
 	sc_server_conf_each(&c, each, NULL);
-	is_int(each_n, 38, "each lists the admin token once set");
+	is_int(each_n, 39, "each lists the admin token once set");
 	is_int(sc_server_conf_set(&c, "sctk.admin.token", longtok, &err), -1,
 	    "an overlong admin token fails");
 	is_str(err.msg,

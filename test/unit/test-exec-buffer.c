@@ -268,6 +268,41 @@ test_release(void)
 	sc_execbuf_free(b);
 }
 
+/*
+ * Two buffers keep a shared total of their unconsumed bytes: adds,
+ * consumes, releases beyond consumed, release_all and free.
+ */
+static void
+test_total(void)
+{
+	struct sc_execbuf *a = sc_execbuf_new(1000), *b = sc_execbuf_new(0);
+	atomic_int_fast64_t total;
+
+	atomic_init(&total, 0);
+	add(a, 1, 10);
+	sc_execbuf_set_total(a, &total);
+	is_int(atomic_load(&total), 10, "set_total counts what is there");
+	sc_execbuf_set_total(b, &total);
+	add(a, 2, 20);
+	add(b, 1, 5);
+	add(b, 2, 7);
+	is_int(atomic_load(&total), 42, "adds: 10 + 20 + 5 + 7");
+	consume(a, 2);
+	is_int(atomic_load(&total), 12, "consume up to 2: 30 fewer");
+	consume(b, 1);
+	is_int(atomic_load(&total), 7, "consume 1 of b: 5 fewer");
+	add(a, 3, 100);
+	is_int(sc_execbuf_release_until(a, rid(3), NULL), 0,
+	    "release beyond consumed");
+	is_int(atomic_load(&total), 7, "released unconsumed bytes leave it");
+	add(a, 4, 50);
+	sc_execbuf_release_all(a);
+	is_int(atomic_load(&total), 7, "release_all: a counts nothing");
+	sc_execbuf_free(a);
+	sc_execbuf_free(b);
+	is_int(atomic_load(&total), 0, "free: b's 7 bytes leave it");
+}
+
 /* A million responses: memory for ids stays bounded. */
 static void
 test_million(void)
@@ -454,6 +489,7 @@ main(void)
 	test_zero_and_huge();
 	test_positions();
 	test_release();
+	test_total();
 	test_million();
 	test_shared_memory();
 	test_envelope();

@@ -965,6 +965,118 @@ test_sched_park(void)
 }
 
 /*
+ * conf.max_buffered_bytes caps the unconsumed bytes of all operations:
+ * four readers that read nothing stop the producers near the cap; read
+ * one response at a time in turns, every stream completes and the total
+ * stays under the cap (plus one response per operation that may pass
+ * the check at the same time); producers waiting for room wake when
+ * interrupted.
+ */
+#define CAP_OPS 4
+
+static void
+test_buffered_cap(void)
+{
+	struct sc_server_conf saved = xf_conf;
+	struct sc_session *s = xf_session_new("erin", SID);
+	struct sc_rpc_call *c[CAP_OPS];
+	char id[CAP_OPS][SC_UUID_STRLEN];
+	struct sc_exec_counts n;
+	struct sc_error err;
+	struct xf_find f;
+	const int64_t cap = 8000, slack = CAP_OPS * 1500;
+	int64_t produced = 0, max = 0, end;
+	char **ids;
+	size_t nids;
+	bool found, all;
+	int i, fails;
+
+	xf_conf.max_buffered_bytes = cap;
+	sched_restart(CAP_OPS, 64, 16, 60000);
+	for (i = 0; i < CAP_OPS; i++) {
+		sched_id(id[i], 20 + i);
+		c[i] = xf_execute(s, id[i], "batch:30:1000", true, NULL);
+	}
+	for (i = 0; i < CAP_OPS; i++)
+		ok(wait_msgs(c[i], 1), "cap: stream %d started", i);
+	ok(wait_counts(parked_is, CAP_OPS), "cap: every producer waits");
+	n = counts();
+	ok(n.buffered > 0 && n.buffered <= cap + slack,
+	    "cap: %lld bytes buffered, cap %lld", (long long)n.buffered,
+	    (long long)cap);
+	for (i = 0; i < CAP_OPS; i++) {
+		f = xf_find(id[i]);
+		ok(f.info.state == SC_EXEC_RUNNING, "cap: %d still running", i);
+		produced += f.info.produced;
+	}
+	ok(produced <= CAP_OPS + (cap + slack) / 1000,
+	    "cap: %lld of %d responses produced", (long long)produced,
+	    CAP_OPS * 31);
+
+	/* Slow readers, one response each in turn. */
+	end = sc_mono_ms() + 10000;
+	do {
+		all = true;
+		for (i = 0; i < CAP_OPS; i++) {
+			xf_ack(c[i], true);
+			n = counts();
+			if (n.buffered > max)
+				max = n.buffered;
+			pthread_mutex_lock(&c[i]->mu);
+			all = all && c[i]->finished && !c[i]->in_flight;
+			pthread_mutex_unlock(&c[i]->mu);
+		}
+		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
+	} while (!all && sc_mono_ms() < end);
+	ok(all, "cap: every stream completed");
+	ok(max <= cap + slack, "cap: at most %lld bytes buffered",
+	    (long long)max);
+	for (i = 0; i < CAP_OPS; i++) {
+		is_int(c[i]->code, SC_GRPC_OK, "cap: stream %d OK", i);
+		is_int(c[i]->nmsgs, 31, "cap: stream %d: 30 batches, done", i);
+		xf_release(s, id[i], 0, NULL, &found, &err);
+		done(c[i], "cap");
+	}
+	is_int(counts().buffered, 0, "cap: nothing buffered after release");
+
+	/* Interrupted while waiting for room: they wake canceled. */
+	fails = atomic_load(&xf_emit_failures);
+	for (i = 0; i < 2; i++) {
+		sched_id(id[i], 30 + i);
+		c[i] = xf_execute(s, id[i], "batch:30:1000", true, NULL);
+		ok(wait_msgs(c[i], 1), "cap interrupt: stream %d started", i);
+	}
+	ok(wait_counts(parked_is, 2), "cap interrupt: both wait");
+	is_int(sc_exec_interrupt(xf_mgr, s, 1, NULL, &ids, &nids, &err), 0,
+	    "cap interrupt: interrupt all");
+	is_int(nids, 2, "cap interrupt: two operations");
+	for (i = 0; i < (int)nids; i++)
+		free(ids[i]);
+	free(ids);
+	end = sc_mono_ms() + 5000;
+	while (atomic_load(&xf_emit_failures) - fails < 2 && sc_mono_ms() < end)
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	is_int(atomic_load(&xf_emit_failures) - fails, 2,
+	    "cap interrupt: both producers woke canceled");
+	for (i = 0; i < 2; i++) {
+		ok(drive(c[i]), "cap interrupt: stream %d ended", i);
+		is_str(c[i]->errclass, "OPERATION_CANCELED",
+		    "cap interrupt: OPERATION_CANCELED");
+		xf_release(s, id[i], 0, NULL, &found, &err);
+		done(c[i], "cap interrupt");
+	}
+	ok(wait_counts(quiet, 0), "cap: no slot held, none parked");
+	is_int(counts().buffered, 0, "cap: nothing buffered at the end");
+
+	xf_mgr_stop();
+	xf_conf = saved;
+	is_int(s->refs, 1000, "cap: session references released");
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+	xf_mgr_start(0);
+}
+
+/*
  * Runaways hold every slot: after the compensation delay one more slot
  * runs waiting work, up to conf.max_threads threads; idle extra threads
  * exit.
@@ -1357,6 +1469,7 @@ main(void)
 	test_tombstone_lru(s);
 	test_completed_cache(s);
 	test_sched_park();
+	test_buffered_cap();
 	test_sched_compensation(s);
 	test_sched_user_cap();
 	test_sched_fair();

@@ -275,6 +275,183 @@ add_months_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
 }
 
+/* Days since 1970-01-01 of a proleptic Gregorian y-m-d. */
+static int64_t
+days_from_civil(int64_t y, int m, int d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+static bool
+leap_year(int64_t y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int
+month_days(int64_t y, int m)
+{
+	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31,
+		30, 31 };
+
+	return mdays[m - 1] + (m == 2 && leap_year(y));
+}
+
+static void
+field_bounds_error(sqlite3_context *ctx, const char *what)
+{
+	char *msg;
+
+	msg = sqlite3_mprintf("[DATETIME_FIELD_OUT_OF_BOUNDS] %s. If necessary "
+			      "set \"spark.sql.ansi.enabled\" to \"false\" to "
+			      "bypass this error. SQLSTATE: 22023",
+	    what);
+	if (msg == NULL) {
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	sqlite3_result_error(ctx, msg, -1);
+	sqlite3_free(msg);
+}
+
+/*
+ * make_date(year, month, day): the date, or under ANSI (the only mode
+ * sc-serve runs) Spark's DATETIME_FIELD_OUT_OF_BOUNDS error when the
+ * fields name no date.  A null field gives null.
+ */
+static void
+make_date_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	static const char *const mnames[] = { "JANUARY", "FEBRUARY", "MARCH",
+		"APRIL", "MAY", "JUNE", "JULY", "AUGUST", "SEPTEMBER",
+		"OCTOBER", "NOVEMBER", "DECEMBER" };
+	sqlite3_int64 y, m, d;
+	char what[96], out[24];
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL)
+			return;
+	y = sqlite3_value_int64(argv[0]);
+	m = sqlite3_value_int64(argv[1]);
+	d = sqlite3_value_int64(argv[2]);
+	if (y < -999999999 || y > 999999999) {
+		snprintf(what, sizeof(what),
+		    "Invalid value for Year (valid values -999999999 - "
+		    "999999999): %lld",
+		    (long long)y);
+		field_bounds_error(ctx, what);
+		return;
+	}
+	if (m < 1 || m > 12) {
+		snprintf(what, sizeof(what),
+		    "Invalid value for MonthOfYear (valid values 1 - 12): %lld",
+		    (long long)m);
+		field_bounds_error(ctx, what);
+		return;
+	}
+	if (d < 1 || d > 31) {
+		snprintf(what, sizeof(what),
+		    "Invalid value for DayOfMonth (valid values 1 - 28/31): "
+		    "%lld",
+		    (long long)d);
+		field_bounds_error(ctx, what);
+		return;
+	}
+	if (d > month_days(y, (int)m)) {
+		if (m == 2 && d == 29)
+			snprintf(what, sizeof(what),
+			    "Invalid date 'February 29' as '%lld' is not a "
+			    "leap year",
+			    (long long)y);
+		else
+			snprintf(what, sizeof(what), "Invalid date '%s %lld'",
+			    mnames[m - 1], (long long)d);
+		field_bounds_error(ctx, what);
+		return;
+	}
+	sc_value_fmt_date(days_from_civil(y, (int)m, (int)d), out);
+	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+}
+
+/* A date or timestamp argument in microseconds, or -1 with an error set. */
+static int
+ts_arg(sqlite3_context *ctx, sqlite3_value *v, int64_t *us)
+{
+	const char *s;
+
+	s = (const char *)sqlite3_value_text(v);
+	if (s == NULL ||
+	    sc_value_parse_timestamp(s, (size_t)sqlite3_value_bytes(v), us) ==
+		-1) {
+		sqlite3_result_error(ctx,
+		    "[CAST_INVALID_INPUT] The value cannot be cast to "
+		    "\"TIMESTAMP\" because it is malformed. SQLSTATE: 22018",
+		    -1);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * months_between(t1, t2[, roundOff]): whole months when both fall on
+ * the same day of the month or both on their month's last day; else
+ * the month difference plus the rest in seconds (sub-second part
+ * dropped) over a 31-day month, rounded half up to 8 decimals unless
+ * roundOff is false.  Days are in UTC, the server's session zone.
+ */
+static void
+months_between_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const int64_t day_us = 86400000000LL;
+	int64_t us[2], days, sec[2];
+	int64_t y[2];
+	int mo[2], d[2], i;
+	char out[24];
+	double diff;
+	bool round_off = true;
+
+	for (i = 0; i < argc; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL)
+			return;
+	if (argc == 3)
+		round_off = sqlite3_value_int64(argv[2]) != 0;
+	for (i = 0; i < 2; i++) {
+		if (ts_arg(ctx, argv[i], &us[i]) == -1)
+			return;
+		days = us[i] >= 0 ? us[i] / day_us :
+				    -((-us[i] + day_us - 1) / day_us);
+		sec[i] = (us[i] - days * day_us) / 1000000;
+		sc_value_fmt_date(days, out);
+		/* YYYY-MM-DD, the year possibly signed and longer */
+		{
+			size_t n = strlen(out);
+
+			y[i] = strtoll(out, NULL, 10);
+			mo[i] = (out[n - 5] - '0') * 10 + (out[n - 4] - '0');
+			d[i] = (out[n - 2] - '0') * 10 + (out[n - 1] - '0');
+		}
+	}
+	diff = (double)((y[0] * 12 + mo[0]) - (y[1] * 12 + mo[1]));
+	if (d[0] == d[1] || (d[0] == month_days(y[0], mo[0]) &&
+				d[1] == month_days(y[1], mo[1]))) {
+		sqlite3_result_double(ctx, diff);
+		return;
+	}
+	diff += (double)((int64_t)(d[0] - d[1]) * 86400 + sec[0] - sec[1]) /
+	    (double)(31 * 86400);
+	if (round_off)
+		diff = floor(diff * 1e8 + 0.5) / 1e8;
+	sqlite3_result_double(ctx, diff);
+}
+
 /* ---- Java datetime patterns: date_format, to_date/to_timestamp ----- */
 
 struct civil {
@@ -1695,6 +1872,9 @@ sc_eng_func_register(sqlite3 *db)
 		{ "sc_concat_ws", -1, concat_ws_fn },
 		{ "sc_crc32", 1, crc32_fn },
 		{ "sc_add_months", 2, add_months_fn },
+		{ "sc_make_date", 3, make_date_fn },
+		{ "sc_months_between", 2, months_between_fn },
+		{ "sc_months_between", 3, months_between_fn },
 		{ "sc_date_format", 2, date_format_fn },
 		{ "sc_parse_dt", 3, parse_dt_fn },
 		{ "sc_rlike", 2, rlike_fn },

@@ -2846,6 +2846,28 @@ out:
 	return rc;
 }
 
+/* a and b name the same nested type, an array's containsNull aside. */
+static bool
+same_nested_type(const struct sc_etype *a, const struct sc_etype *b)
+{
+	struct sc_buf ta, tb;
+	bool same;
+
+	if (a->t != b->t)
+		return false;
+	if (a->nest == b->nest)
+		return true;
+	sc_buf_init(&ta, SC_BUF_UNLIMITED);
+	sc_buf_init(&tb, SC_BUF_UNLIMITED);
+	sc_eng_type_text(a, SC_VALUE_SQL, &ta);
+	sc_eng_type_text(b, SC_VALUE_SQL, &tb);
+	same = !ta.failed && !tb.failed && ta.len == tb.len &&
+	    memcmp(ta.data, tb.data, ta.len) == 0;
+	sc_buf_release(&ta);
+	sc_buf_release(&tb);
+	return same;
+}
+
 static int
 cast(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__Cast *c, struct sc_buf *sql,
@@ -2881,15 +2903,39 @@ cast(struct sc_ectx *x, const struct sc_eplan *in,
 	sc_eng_einfo_init(&iei);
 	if (sc_eng_expr(x, in, c->expr, &inner, &iei, err) == -1)
 		goto out;
-	sc_buf_addf(sql, NULL, "sc_cast(%s, '", (const char *)inner.data);
-	sc_eng_type_text(&to, SC_VALUE_TYPENAME, sql);
-	sc_buf_addf(sql, NULL, "', %d", mode);
-	if (iei.type.t != SC_ETYPE_UNKNOWN) {
-		sc_buf_addstr(sql, ", '", NULL);
-		sc_eng_type_text(&iei.type, SC_VALUE_TYPENAME, sql);
-		sc_buf_addch(sql, '\'', NULL);
+	if (to.t == SC_ARROW_STRUCT || to.t == SC_ARROW_LIST ||
+	    to.t == SC_ARROW_MAP) {
+		/*
+		 * To a nested type: a NULL (of type void) is a null of that
+		 * type and a value of the same type (containsNull aside)
+		 * stays itself; converting between nested types is not done.
+		 */
+		if (iei.type.t == SC_ARROW_NULL)
+			sc_buf_addstr(sql, "NULL", NULL);
+		else if (same_nested_type(&iei.type, &to))
+			sc_buf_addf(sql, NULL, "(%s)",
+			    (const char *)inner.data);
+		else {
+			sc_eng_type_text(&to, SC_VALUE_SQL, &tn);
+			sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE",
+			    "0A000",
+			    "A cast to %s from anything but NULL or that type "
+			    "is not supported by sc-serve.",
+			    (const char *)tn.data);
+			goto out;
+		}
+	} else {
+		sc_buf_addf(sql, NULL, "sc_cast(%s, '",
+		    (const char *)inner.data);
+		sc_eng_type_text(&to, SC_VALUE_TYPENAME, sql);
+		sc_buf_addf(sql, NULL, "', %d", mode);
+		if (iei.type.t != SC_ETYPE_UNKNOWN) {
+			sc_buf_addstr(sql, ", '", NULL);
+			sc_eng_type_text(&iei.type, SC_VALUE_TYPENAME, sql);
+			sc_buf_addch(sql, '\'', NULL);
+		}
+		sc_buf_addch(sql, ')', NULL);
 	}
-	sc_buf_addch(sql, ')', NULL);
 	sc_eng_type_text(&to, SC_VALUE_SQL, &tn);
 	sc_buf_addf(&ei->name, NULL, "CAST(%s AS %s)",
 	    (const char *)iei.name.data, (const char *)tn.data);

@@ -1083,6 +1083,8 @@ static const struct fdef funcs[] = {
 	    2, 2, SC_ARROW_TIMESTAMP_US },
 	{ "add_months", F_TMPL, "sc_add_months($1, $2)", 2, 2,
 	    SC_ARROW_DATE32 },
+	{ "format_number", F_TMPL, "sc_format_number($1, $2)", 2, 2,
+	    SC_ARROW_UTF8 },
 	{ "make_date", F_TMPL, "sc_make_date($1, $2, $3)", 3, 3,
 	    SC_ARROW_DATE32 },
 	{ "months_between", F_TMPL, "sc_months_between($1, $2)", 2, 2,
@@ -2721,7 +2723,13 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 		break;
 	}
 	case F_TMPL:
-		template(sql, fd->sql, a, n);
+		if (strcmp(lname, "format_number") == 0 &&
+		    a[0].ei.type.t == SC_ARROW_DECIMAL128)
+			/* a decimal travels as a double: give its scale */
+			sc_buf_addf(sql, NULL, "sc_format_number(%s, %s, %d)",
+			    A(0), A(1), a[0].ei.type.scale);
+		else
+			template(sql, fd->sql, a, n);
 		if (strstr(fd->sql, "mod(") != NULL) {
 			common_type(ei, a, 0, n, 1);
 			if (!is_num_type(ei->type.t))

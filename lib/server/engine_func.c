@@ -12,6 +12,7 @@
 
 #include "server/engine_int.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -450,6 +451,189 @@ months_between_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	if (round_off)
 		diff = floor(diff * 1e8 + 0.5) / 1e8;
 	sqlite3_result_double(ctx, diff);
+}
+
+/*
+ * Round the decimal digits s (an optional '-', digits, an optional '.'
+ * and digits) to d decimals, HALF_EVEN, into b.  -1 if s is not such a
+ * number.
+ */
+static int
+round_decimal_text(const char *s, size_t n, int d, struct sc_buf *b)
+{
+	size_t i = 0, ip, fp = 0, k;
+	const char *frac = NULL;
+	char *dig;
+	size_t nd;
+	bool neg = false, up;
+	int j;
+
+	if (i < n && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	for (ip = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		;
+	ip = i - ip;
+	if (i < n && s[i] == '.') {
+		frac = s + ++i;
+		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			fp++;
+	}
+	if (i != n || ip + fp == 0)
+		return -1;
+	/* digits: a leading 0 for a carry, the integer part, d decimals */
+	nd = 1 + ip + (size_t)d;
+	dig = sc_xmalloc(nd + 1);
+	dig[0] = '0';
+	memcpy(dig + 1, frac != NULL ? frac - 1 - ip : s + n - ip, ip);
+	for (k = 0; k < (size_t)d; k++)
+		dig[1 + ip + k] = k < fp ? frac[k] : '0';
+	/* HALF_EVEN on the dropped decimals */
+	up = false;
+	if ((size_t)d < fp && frac[d] >= '5') {
+		bool rest = false;
+
+		for (k = (size_t)d + 1; k < fp; k++)
+			rest = rest || frac[k] != '0';
+		up = frac[d] > '5' || rest ||
+		    ((dig[nd - 1] - '0') % 2 == 1);
+	}
+	if (up) {
+		for (j = (int)nd - 1; j >= 0 && dig[j] == '9'; j--)
+			dig[j] = '0';
+		if (j >= 0)
+			dig[j]++;
+	}
+	dig[nd] = '\0';
+	if (neg)
+		sc_buf_addch(b, '-', NULL);
+	k = 0;
+	while (k + 1 < 1 + ip && dig[k] == '0')
+		k++;
+	sc_buf_add(b, dig + k, 1 + ip - k, NULL);
+	if (d > 0) {
+		sc_buf_addch(b, '.', NULL);
+		sc_buf_add(b, dig + 1 + ip, (size_t)d, NULL);
+	}
+	free(dig);
+	return 0;
+}
+
+/*
+ * format_number(x, d[, scale]): x rounded HALF_EVEN to d decimals (a
+ * double by its exact binary value, as Java's DecimalFormat; a decimal,
+ * which travels as a double, by its digits at its scale) with ','
+ * between groups of three integer digits; null when d < 0.  A pattern
+ * string as d is refused.
+ */
+static void
+format_number_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct sc_buf b, out;
+	sqlite3_int64 d;
+	const char *p, *dot, *digits;
+	char *tmp;
+	size_t i, nint;
+	double v;
+
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+	    sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return;
+	if (sqlite3_value_type(argv[1]) != SQLITE_INTEGER) {
+		sqlite3_result_error(ctx,
+		    "[UNSUPPORTED_FEATURE.EXPRESSION] format_number() with a "
+		    "pattern is not supported by sc-serve. SQLSTATE: 0A000",
+		    -1);
+		return;
+	}
+	d = sqlite3_value_int64(argv[1]);
+	if (d < 0)
+		return;
+	if (d > 1000) {
+		sqlite3_result_error(ctx,
+		    "[UNSUPPORTED_FEATURE.EXPRESSION] format_number() to more "
+		    "than 1000 decimals is not supported by sc-serve. "
+		    "SQLSTATE: 0A000",
+		    -1);
+		return;
+	}
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	switch (sqlite3_value_type(argv[0])) {
+	case SQLITE_INTEGER:
+		sc_buf_addf(&b, NULL, "%lld",
+		    (long long)sqlite3_value_int64(argv[0]));
+		if (d > 0) {
+			sc_buf_addch(&b, '.', NULL);
+			for (i = 0; i < (size_t)d; i++)
+				sc_buf_addch(&b, '0', NULL);
+		}
+		break;
+	case SQLITE_FLOAT:
+		v = sqlite3_value_double(argv[0]);
+		if (isinf(v)) {
+			sc_buf_addstr(&b, v < 0 ? "-\xe2\x88\x9e" : "\xe2\x88\x9e",
+			    NULL);
+			break;
+		}
+		if (argc == 3) {
+			/* a decimal of that scale: its digits, then round */
+			int sc = sqlite3_value_int(argv[2]);
+
+			sc = sc < 0 ? 0 : sc > 38 ? 38 : sc;
+			tmp = sc_xmalloc(400);
+			snprintf(tmp, 400, "%.*f", sc, v);
+			round_decimal_text(tmp, strlen(tmp), (int)d, &b);
+			free(tmp);
+			break;
+		}
+		tmp = sc_xmalloc(330 + (size_t)d);
+		snprintf(tmp, 330 + (size_t)d, "%.*f", (int)d, v);
+		sc_buf_addstr(&b, tmp, NULL);
+		free(tmp);
+		break;
+	default:
+		p = (const char *)sqlite3_value_text(argv[0]);
+		if (p != NULL && strcmp(p, "NaN") == 0) {
+			sc_buf_addstr(&b, "NaN", NULL);
+			break;
+		}
+		if (p == NULL ||
+		    round_decimal_text(p, (size_t)sqlite3_value_bytes(argv[0]),
+			(int)d, &b) == -1) {
+			sc_buf_release(&b);
+			sqlite3_result_error(ctx,
+			    "[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] "
+			    "format_number() takes a number. SQLSTATE: 42K09",
+			    -1);
+			return;
+		}
+		break;
+	}
+	if (b.failed) {
+		sc_buf_release(&b);
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	sc_buf_addch(&b, '\0', NULL);
+	p = (const char *)b.data;
+	sc_buf_init(&out, SC_BUF_UNLIMITED);
+	if (*p == '-')
+		sc_buf_addch(&out, *p++, NULL);
+	digits = p;
+	dot = strchr(digits, '.');
+	nint = dot != NULL ? (size_t)(dot - digits) : strlen(digits);
+	if (nint == 0 || !isdigit((unsigned char)digits[0])) {
+		sc_buf_addstr(&out, digits, NULL);
+	} else {
+		for (i = 0; i < nint; i++) {
+			if (i > 0 && (nint - i) % 3 == 0)
+				sc_buf_addch(&out, ',', NULL);
+			sc_buf_addch(&out, digits[i], NULL);
+		}
+		if (dot != NULL)
+			sc_buf_addstr(&out, dot, NULL);
+	}
+	sc_buf_release(&b);
+	result_buf(ctx, &out);
 }
 
 /* ---- Java datetime patterns: date_format, to_date/to_timestamp ----- */
@@ -1873,6 +2057,8 @@ sc_eng_func_register(sqlite3 *db)
 		{ "sc_crc32", 1, crc32_fn },
 		{ "sc_add_months", 2, add_months_fn },
 		{ "sc_make_date", 3, make_date_fn },
+		{ "sc_format_number", 2, format_number_fn },
+		{ "sc_format_number", 3, format_number_fn },
 		{ "sc_months_between", 2, months_between_fn },
 		{ "sc_months_between", 3, months_between_fn },
 		{ "sc_date_format", 2, date_format_fn },

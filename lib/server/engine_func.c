@@ -299,8 +299,8 @@ leap_year(int64_t y)
 static int
 month_days(int64_t y, int m)
 {
-	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31,
-		30, 31 };
+	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30,
+		31 };
 
 	return mdays[m - 1] + (m == 2 && leap_year(y));
 }
@@ -427,8 +427,8 @@ months_between_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	for (i = 0; i < 2; i++) {
 		if (ts_arg(ctx, argv[i], &us[i]) == -1)
 			return;
-		days = us[i] >= 0 ? us[i] / day_us :
-				    -((-us[i] + day_us - 1) / day_us);
+		days = us[i] >= 0 ? us[i] / day_us
+				  : -((-us[i] + day_us - 1) / day_us);
 		sec[i] = (us[i] - days * day_us) / 1000000;
 		sc_value_fmt_date(days, out);
 		/* YYYY-MM-DD, the year possibly signed and longer */
@@ -441,8 +441,9 @@ months_between_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		}
 	}
 	diff = (double)((y[0] * 12 + mo[0]) - (y[1] * 12 + mo[1]));
-	if (d[0] == d[1] || (d[0] == month_days(y[0], mo[0]) &&
-				d[1] == month_days(y[1], mo[1]))) {
+	if (d[0] == d[1] ||
+	    (d[0] == month_days(y[0], mo[0]) &&
+		d[1] == month_days(y[1], mo[1]))) {
 		sqlite3_result_double(ctx, diff);
 		return;
 	}
@@ -494,8 +495,7 @@ round_decimal_text(const char *s, size_t n, int d, struct sc_buf *b)
 
 		for (k = (size_t)d + 1; k < fp; k++)
 			rest = rest || frac[k] != '0';
-		up = frac[d] > '5' || rest ||
-		    ((dig[nd - 1] - '0') % 2 == 1);
+		up = frac[d] > '5' || rest || ((dig[nd - 1] - '0') % 2 == 1);
 	}
 	if (up) {
 		for (j = (int)nd - 1; j >= 0 && dig[j] == '9'; j--)
@@ -570,8 +570,8 @@ format_number_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	case SQLITE_FLOAT:
 		v = sqlite3_value_double(argv[0]);
 		if (isinf(v)) {
-			sc_buf_addstr(&b, v < 0 ? "-\xe2\x88\x9e" : "\xe2\x88\x9e",
-			    NULL);
+			sc_buf_addstr(&b,
+			    v < 0 ? "-\xe2\x88\x9e" : "\xe2\x88\x9e", NULL);
 			break;
 		}
 		if (argc == 3) {

@@ -1085,6 +1085,12 @@ static const struct fdef funcs[] = {
 	    SC_ARROW_DATE32 },
 	{ "format_number", F_TMPL, "sc_format_number($1, $2)", 2, 2,
 	    SC_ARROW_UTF8 },
+	{ "make_timestamp", F_TMPL, "sc_make_timestamp($1, $2, $3, $4, $5, $6)",
+	    6, 6, SC_ARROW_TIMESTAMP_US },
+	{ "make_timestamp", F_TMPL,
+	    "sc_raise('[UNSUPPORTED_FEATURE.EXPRESSION] make_timestamp() with "
+	    "a time zone is not supported by sc-serve. SQLSTATE: 0A000')",
+	    7, 7, SC_ARROW_TIMESTAMP_US },
 	{ "make_date", F_TMPL, "sc_make_date($1, $2, $3)", 3, 3,
 	    SC_ARROW_DATE32 },
 	{ "months_between", F_TMPL, "sc_months_between($1, $2)", 2, 2,
@@ -2086,7 +2092,6 @@ static const struct {
 	    "Spark's HyperLogLog++ estimate is not reproduced (an exact count "
 	    "would differ from it)" },
 	{ "format_string", "Java's Formatter is not reproduced yet" },
-	{ "make_timestamp", "not mapped yet" },
 	{ "zip_with", "not mapped yet" },
 	{ "arrays_zip", "not mapped yet" },
 	{ "aggregate", "not mapped yet" },

@@ -327,19 +327,100 @@ field_bounds_error(sqlite3_context *ctx, const char *what)
  * sc-serve runs) Spark's DATETIME_FIELD_OUT_OF_BOUNDS error when the
  * fields name no date.  A null field gives null.
  */
+static int civil_days(sqlite3_context *ctx, sqlite3_value **argv,
+    int64_t *days);
+
 static void
 make_date_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	static const char *const mnames[] = { "JANUARY", "FEBRUARY", "MARCH",
-		"APRIL", "MAY", "JUNE", "JULY", "AUGUST", "SEPTEMBER",
-		"OCTOBER", "NOVEMBER", "DECEMBER" };
-	sqlite3_int64 y, m, d;
-	char what[96], out[24];
+	int64_t days;
+	char out[24];
 	int i;
 
 	for (i = 0; i < argc; i++)
 		if (sqlite3_value_type(argv[i]) == SQLITE_NULL)
 			return;
+	if (civil_days(ctx, argv, &days) == -1)
+		return;
+	sc_value_fmt_date(days, out);
+	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+}
+
+/*
+ * make_timestamp(year, month, day, hour, min, sec): that instant in UTC
+ * (the session zone), sec with up to 6 decimals; sec 60 without a
+ * fraction is the next minute's start.  Fields naming no instant fail
+ * as make_date's do; a null field gives null.
+ */
+static void
+make_timestamp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	static const char *const names[] = { "HourOfDay", "MinuteOfHour" };
+	sqlite3_int64 hm[2];
+	int64_t days, secus;
+	char what[96], out[48];
+	double sec;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL)
+			return;
+	if (civil_days(ctx, argv, &days) == -1)
+		return;
+	for (i = 0; i < 2; i++) {
+		hm[i] = sqlite3_value_int64(argv[3 + i]);
+		if (hm[i] < 0 || hm[i] > (i == 0 ? 23 : 59)) {
+			snprintf(what, sizeof(what),
+			    "Invalid value for %s (valid values 0 - %d): %lld",
+			    names[i], i == 0 ? 23 : 59, (long long)hm[i]);
+			field_bounds_error(ctx, what);
+			return;
+		}
+	}
+	sec = sqlite3_value_double(argv[5]);
+	secus = sec >= 0 && sec < 61 ? llround(sec * 1e6) : -1;
+	if (secus < 0 || secus >= 61000000) {
+		snprintf(what, sizeof(what),
+		    "Invalid value for SecondOfMinute (valid values 0 - 59): "
+		    "%.0f",
+		    trunc(sec));
+		field_bounds_error(ctx, what);
+		return;
+	}
+	if (secus > 60000000) {
+		sqlite3_result_error(ctx,
+		    "[INVALID_FRACTION_OF_SECOND] Valid range for seconds is "
+		    "[0, 60] (inclusive), but the provided value is not. "
+		    "SQLSTATE: 22023",
+		    -1);
+		return;
+	}
+	if (days < -106751991 || days > 106751990) {
+		sqlite3_result_error(ctx,
+		    "[DATETIME_OVERFLOW] Datetime operation overflow. "
+		    "SQLSTATE: 22008",
+		    -1);
+		return;
+	}
+	sc_value_fmt_timestamp(days * 86400000000LL +
+		(hm[0] * 3600 + hm[1] * 60) * 1000000LL + secus,
+	    out);
+	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+}
+
+/*
+ * The day number of the date argv[0..2] (year, month, day) name, or -1
+ * with Spark's ANSI error set.
+ */
+static int
+civil_days(sqlite3_context *ctx, sqlite3_value **argv, int64_t *days)
+{
+	static const char *const mnames[] = { "JANUARY", "FEBRUARY", "MARCH",
+		"APRIL", "MAY", "JUNE", "JULY", "AUGUST", "SEPTEMBER",
+		"OCTOBER", "NOVEMBER", "DECEMBER" };
+	sqlite3_int64 y, m, d;
+	char what[96];
+
 	y = sqlite3_value_int64(argv[0]);
 	m = sqlite3_value_int64(argv[1]);
 	d = sqlite3_value_int64(argv[2]);
@@ -349,14 +430,14 @@ make_date_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		    "999999999): %lld",
 		    (long long)y);
 		field_bounds_error(ctx, what);
-		return;
+		return -1;
 	}
 	if (m < 1 || m > 12) {
 		snprintf(what, sizeof(what),
 		    "Invalid value for MonthOfYear (valid values 1 - 12): %lld",
 		    (long long)m);
 		field_bounds_error(ctx, what);
-		return;
+		return -1;
 	}
 	if (d < 1 || d > 31) {
 		snprintf(what, sizeof(what),
@@ -364,7 +445,7 @@ make_date_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		    "%lld",
 		    (long long)d);
 		field_bounds_error(ctx, what);
-		return;
+		return -1;
 	}
 	if (d > month_days(y, (int)m)) {
 		if (m == 2 && d == 29)
@@ -376,10 +457,10 @@ make_date_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			snprintf(what, sizeof(what), "Invalid date '%s %lld'",
 			    mnames[m - 1], (long long)d);
 		field_bounds_error(ctx, what);
-		return;
+		return -1;
 	}
-	sc_value_fmt_date(days_from_civil(y, (int)m, (int)d), out);
-	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+	*days = days_from_civil(y, (int)m, (int)d);
+	return 0;
 }
 
 /* A date or timestamp argument in microseconds, or -1 with an error set. */
@@ -2057,6 +2138,7 @@ sc_eng_func_register(sqlite3 *db)
 		{ "sc_crc32", 1, crc32_fn },
 		{ "sc_add_months", 2, add_months_fn },
 		{ "sc_make_date", 3, make_date_fn },
+		{ "sc_make_timestamp", 6, make_timestamp_fn },
 		{ "sc_format_number", 2, format_number_fn },
 		{ "sc_format_number", 3, format_number_fn },
 		{ "sc_months_between", 2, months_between_fn },

@@ -77,3 +77,37 @@ test('months_between as documented', T, async () => {
 	    [3.94959677, 3.9495967741935485, 3, -2, null]);
 	assert.equal(r.fields[0][1], 'Float64');
 });
+
+test('make_timestamp as documented', T, async () => {
+	const s = new lib.Session(srv);
+	const r = await row(s,
+	    // 2014-12-28 06:30:45.887
+	    fn('make_timestamp', lit(2014), lit(12), lit(28), lit(6), lit(30),
+		lit({ decimal: { value: '45.887', precision: 8, scale: 6 } })),
+	    // 2019-07-01 00:00:00
+	    fn('make_timestamp', lit(2019), lit(6), lit(30), lit(23), lit(59),
+		lit(60)),
+	    // NULL
+	    fn('make_timestamp', nullInt, lit(7), lit(22), lit(15), lit(30),
+		lit(0)));
+	const iso = (v) => new Date(typeof v === 'bigint' ? Number(v / 1000n) :
+	    v).toISOString();
+	assert.deepEqual([iso(r.values[0]), iso(r.values[1]), r.values[2]],
+	    ['2014-12-28T06:30:45.887Z', '2019-07-01T00:00:00.000Z', null]);
+	assert.match(r.fields[0][1], /^Timestamp<MICROSECOND/);
+	// Invalid fields under ANSI: make_timestamp(2019, 6, 30, 23, 59, 1)
+	// with hour 25, or seconds past 60 fail; a time zone is refused.
+	for (const [args, cls, state] of [
+		[[2019, 6, 30, 25, 0, 0].map(lit), 'DATETIME_FIELD_OUT_OF_BOUNDS',
+			'22023'],
+		[[2019, 6, 30, 23, 59, 61].map(lit),
+			'DATETIME_FIELD_OUT_OF_BOUNDS', '22023'],
+		[[2019, 6, 30, 23, 59, 60.5].map(lit),
+			'INVALID_FRACTION_OF_SECOND', '22023'],
+		[[2014, 12, 28, 6, 30, 45, 'CET'].map(lit),
+			'UNSUPPORTED_FEATURE.EXPRESSION', '0A000']]) {
+		const bad = await s.execute(df.plan(df.project(null,
+		    fn('make_timestamp', ...args))));
+		lib.assertSparkError(lib.streamError(bad), cls, state);
+	}
+});

@@ -1083,6 +1083,20 @@ static const struct fdef funcs[] = {
 	    2, 2, SC_ARROW_TIMESTAMP_US },
 	{ "add_months", F_TMPL, "sc_add_months($1, $2)", 2, 2,
 	    SC_ARROW_DATE32 },
+	{ "format_number", F_TMPL, "sc_format_number($1, $2)", 2, 2,
+	    SC_ARROW_UTF8 },
+	{ "make_timestamp", F_TMPL, "sc_make_timestamp($1, $2, $3, $4, $5, $6)",
+	    6, 6, SC_ARROW_TIMESTAMP_US },
+	{ "make_timestamp", F_TMPL,
+	    "sc_raise('[UNSUPPORTED_FEATURE.EXPRESSION] make_timestamp() with "
+	    "a time zone is not supported by sc-serve. SQLSTATE: 0A000')",
+	    7, 7, SC_ARROW_TIMESTAMP_US },
+	{ "make_date", F_TMPL, "sc_make_date($1, $2, $3)", 3, 3,
+	    SC_ARROW_DATE32 },
+	{ "months_between", F_TMPL, "sc_months_between($1, $2)", 2, 2,
+	    SC_ARROW_DOUBLE },
+	{ "months_between", F_TMPL, "sc_months_between($1, $2, $3)", 3, 3,
+	    SC_ARROW_DOUBLE },
 	{ "last_day", F_TMPL,
 	    "date($1, 'start of month', '+1 month', '-1 day')", 1, 1,
 	    SC_ARROW_DATE32 },
@@ -2066,6 +2080,24 @@ lambda_var(struct sc_ectx *x,
 	    name);
 }
 
+/*
+ * Spark functions refused by name (UNSUPPORTED_FEATURE) rather than left
+ * unresolved: sc-serve knows them but would not give Spark's answer.
+ */
+static const struct {
+	const char *name;
+	const char *why;
+} refused[] = {
+	{ "approx_count_distinct",
+	    "Spark's HyperLogLog++ estimate is not reproduced (an exact count "
+	    "would differ from it)" },
+	{ "format_string", "Java's Formatter is not reproduced yet" },
+	{ "zip_with", "not mapped yet" },
+	{ "arrays_zip", "not mapped yet" },
+	{ "aggregate", "not mapped yet" },
+	{ "reduce", "not mapped yet" },
+};
+
 static const char *const hofs[] = { "transform", "filter", "exists", "forall" };
 
 /*
@@ -2235,6 +2267,12 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 	for (i = 0; i < SC_NELEM(hofs); i++)
 		if (strcmp(hofs[i], lname) == 0)
 			return higher_order(x, in, f, hofs[i], sql, ei, err);
+	for (i = 0; i < SC_NELEM(refused); i++)
+		if (strcmp(refused[i].name, lname) == 0)
+			return sc_srv_error(err,
+			    "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
+			    "%s() is not supported by sc-serve: %s.", lname,
+			    refused[i].why);
 	/* The entry of that name that takes n arguments, else the first. */
 	for (i = 0; i < SC_NELEM(funcs); i++)
 		if (strcmp(funcs[i].name, lname) == 0) {
@@ -2715,7 +2753,13 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 		break;
 	}
 	case F_TMPL:
-		template(sql, fd->sql, a, n);
+		if (strcmp(lname, "format_number") == 0 &&
+		    a[0].ei.type.t == SC_ARROW_DECIMAL128)
+			/* a decimal travels as a double: give its scale */
+			sc_buf_addf(sql, NULL, "sc_format_number(%s, %s, %d)",
+			    A(0), A(1), a[0].ei.type.scale);
+		else
+			template(sql, fd->sql, a, n);
 		if (strstr(fd->sql, "mod(") != NULL) {
 			common_type(ei, a, 0, n, 1);
 			if (!is_num_type(ei->type.t))
@@ -2840,6 +2884,28 @@ out:
 	return rc;
 }
 
+/* a and b name the same nested type, an array's containsNull aside. */
+static bool
+same_nested_type(const struct sc_etype *a, const struct sc_etype *b)
+{
+	struct sc_buf ta, tb;
+	bool same;
+
+	if (a->t != b->t)
+		return false;
+	if (a->nest == b->nest)
+		return true;
+	sc_buf_init(&ta, SC_BUF_UNLIMITED);
+	sc_buf_init(&tb, SC_BUF_UNLIMITED);
+	sc_eng_type_text(a, SC_VALUE_SQL, &ta);
+	sc_eng_type_text(b, SC_VALUE_SQL, &tb);
+	same = !ta.failed && !tb.failed && ta.len == tb.len &&
+	    memcmp(ta.data, tb.data, ta.len) == 0;
+	sc_buf_release(&ta);
+	sc_buf_release(&tb);
+	return same;
+}
+
 static int
 cast(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__Cast *c, struct sc_buf *sql,
@@ -2875,15 +2941,39 @@ cast(struct sc_ectx *x, const struct sc_eplan *in,
 	sc_eng_einfo_init(&iei);
 	if (sc_eng_expr(x, in, c->expr, &inner, &iei, err) == -1)
 		goto out;
-	sc_buf_addf(sql, NULL, "sc_cast(%s, '", (const char *)inner.data);
-	sc_eng_type_text(&to, SC_VALUE_TYPENAME, sql);
-	sc_buf_addf(sql, NULL, "', %d", mode);
-	if (iei.type.t != SC_ETYPE_UNKNOWN) {
-		sc_buf_addstr(sql, ", '", NULL);
-		sc_eng_type_text(&iei.type, SC_VALUE_TYPENAME, sql);
-		sc_buf_addch(sql, '\'', NULL);
+	if (to.t == SC_ARROW_STRUCT || to.t == SC_ARROW_LIST ||
+	    to.t == SC_ARROW_MAP) {
+		/*
+		 * To a nested type: a NULL (of type void) is a null of that
+		 * type and a value of the same type (containsNull aside)
+		 * stays itself; converting between nested types is not done.
+		 */
+		if (iei.type.t == SC_ARROW_NULL)
+			sc_buf_addstr(sql, "NULL", NULL);
+		else if (same_nested_type(&iei.type, &to))
+			sc_buf_addf(sql, NULL, "(%s)",
+			    (const char *)inner.data);
+		else {
+			sc_eng_type_text(&to, SC_VALUE_SQL, &tn);
+			sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE",
+			    "0A000",
+			    "A cast to %s from anything but NULL or that type "
+			    "is not supported by sc-serve.",
+			    (const char *)tn.data);
+			goto out;
+		}
+	} else {
+		sc_buf_addf(sql, NULL, "sc_cast(%s, '",
+		    (const char *)inner.data);
+		sc_eng_type_text(&to, SC_VALUE_TYPENAME, sql);
+		sc_buf_addf(sql, NULL, "', %d", mode);
+		if (iei.type.t != SC_ETYPE_UNKNOWN) {
+			sc_buf_addstr(sql, ", '", NULL);
+			sc_eng_type_text(&iei.type, SC_VALUE_TYPENAME, sql);
+			sc_buf_addch(sql, '\'', NULL);
+		}
+		sc_buf_addch(sql, ')', NULL);
 	}
-	sc_buf_addch(sql, ')', NULL);
 	sc_eng_type_text(&to, SC_VALUE_SQL, &tn);
 	sc_buf_addf(&ei->name, NULL, "CAST(%s AS %s)",
 	    (const char *)iei.name.data, (const char *)tn.data);

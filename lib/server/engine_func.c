@@ -12,6 +12,7 @@
 
 #include "server/engine_int.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -273,6 +274,447 @@ add_months_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	}
 	sqlite3_snprintf((int)sizeof(out), out, "%04d-%02d-%02d", y, m, d);
 	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian y-m-d. */
+static int64_t
+days_from_civil(int64_t y, int m, int d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+static bool
+leap_year(int64_t y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int
+month_days(int64_t y, int m)
+{
+	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30,
+		31 };
+
+	return mdays[m - 1] + (m == 2 && leap_year(y));
+}
+
+static void
+field_bounds_error(sqlite3_context *ctx, const char *what)
+{
+	char *msg;
+
+	msg = sqlite3_mprintf("[DATETIME_FIELD_OUT_OF_BOUNDS] %s. If necessary "
+			      "set \"spark.sql.ansi.enabled\" to \"false\" to "
+			      "bypass this error. SQLSTATE: 22023",
+	    what);
+	if (msg == NULL) {
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	sqlite3_result_error(ctx, msg, -1);
+	sqlite3_free(msg);
+}
+
+/*
+ * make_date(year, month, day): the date, or under ANSI (the only mode
+ * sc-serve runs) Spark's DATETIME_FIELD_OUT_OF_BOUNDS error when the
+ * fields name no date.  A null field gives null.
+ */
+static int civil_days(sqlite3_context *ctx, sqlite3_value **argv,
+    int64_t *days);
+
+static void
+make_date_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	int64_t days;
+	char out[24];
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL)
+			return;
+	if (civil_days(ctx, argv, &days) == -1)
+		return;
+	sc_value_fmt_date(days, out);
+	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+}
+
+/*
+ * make_timestamp(year, month, day, hour, min, sec): that instant in UTC
+ * (the session zone), sec with up to 6 decimals; sec 60 without a
+ * fraction is the next minute's start.  Fields naming no instant fail
+ * as make_date's do; a null field gives null.
+ */
+static void
+make_timestamp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	static const char *const names[] = { "HourOfDay", "MinuteOfHour" };
+	sqlite3_int64 hm[2];
+	int64_t days, secus;
+	char what[96], out[48];
+	double sec;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL)
+			return;
+	if (civil_days(ctx, argv, &days) == -1)
+		return;
+	for (i = 0; i < 2; i++) {
+		hm[i] = sqlite3_value_int64(argv[3 + i]);
+		if (hm[i] < 0 || hm[i] > (i == 0 ? 23 : 59)) {
+			snprintf(what, sizeof(what),
+			    "Invalid value for %s (valid values 0 - %d): %lld",
+			    names[i], i == 0 ? 23 : 59, (long long)hm[i]);
+			field_bounds_error(ctx, what);
+			return;
+		}
+	}
+	sec = sqlite3_value_double(argv[5]);
+	secus = sec >= 0 && sec < 61 ? llround(sec * 1e6) : -1;
+	if (secus < 0 || secus >= 61000000) {
+		snprintf(what, sizeof(what),
+		    "Invalid value for SecondOfMinute (valid values 0 - 59): "
+		    "%.0f",
+		    trunc(sec));
+		field_bounds_error(ctx, what);
+		return;
+	}
+	if (secus > 60000000) {
+		sqlite3_result_error(ctx,
+		    "[INVALID_FRACTION_OF_SECOND] Valid range for seconds is "
+		    "[0, 60] (inclusive), but the provided value is not. "
+		    "SQLSTATE: 22023",
+		    -1);
+		return;
+	}
+	if (days < -106751991 || days > 106751990) {
+		sqlite3_result_error(ctx,
+		    "[DATETIME_OVERFLOW] Datetime operation overflow. "
+		    "SQLSTATE: 22008",
+		    -1);
+		return;
+	}
+	sc_value_fmt_timestamp(days * 86400000000LL +
+		(hm[0] * 3600 + hm[1] * 60) * 1000000LL + secus,
+	    out);
+	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+}
+
+/*
+ * The day number of the date argv[0..2] (year, month, day) name, or -1
+ * with Spark's ANSI error set.
+ */
+static int
+civil_days(sqlite3_context *ctx, sqlite3_value **argv, int64_t *days)
+{
+	static const char *const mnames[] = { "JANUARY", "FEBRUARY", "MARCH",
+		"APRIL", "MAY", "JUNE", "JULY", "AUGUST", "SEPTEMBER",
+		"OCTOBER", "NOVEMBER", "DECEMBER" };
+	sqlite3_int64 y, m, d;
+	char what[96];
+
+	y = sqlite3_value_int64(argv[0]);
+	m = sqlite3_value_int64(argv[1]);
+	d = sqlite3_value_int64(argv[2]);
+	if (y < -999999999 || y > 999999999) {
+		snprintf(what, sizeof(what),
+		    "Invalid value for Year (valid values -999999999 - "
+		    "999999999): %lld",
+		    (long long)y);
+		field_bounds_error(ctx, what);
+		return -1;
+	}
+	if (m < 1 || m > 12) {
+		snprintf(what, sizeof(what),
+		    "Invalid value for MonthOfYear (valid values 1 - 12): %lld",
+		    (long long)m);
+		field_bounds_error(ctx, what);
+		return -1;
+	}
+	if (d < 1 || d > 31) {
+		snprintf(what, sizeof(what),
+		    "Invalid value for DayOfMonth (valid values 1 - 28/31): "
+		    "%lld",
+		    (long long)d);
+		field_bounds_error(ctx, what);
+		return -1;
+	}
+	if (d > month_days(y, (int)m)) {
+		if (m == 2 && d == 29)
+			snprintf(what, sizeof(what),
+			    "Invalid date 'February 29' as '%lld' is not a "
+			    "leap year",
+			    (long long)y);
+		else
+			snprintf(what, sizeof(what), "Invalid date '%s %lld'",
+			    mnames[m - 1], (long long)d);
+		field_bounds_error(ctx, what);
+		return -1;
+	}
+	*days = days_from_civil(y, (int)m, (int)d);
+	return 0;
+}
+
+/* A date or timestamp argument in microseconds, or -1 with an error set. */
+static int
+ts_arg(sqlite3_context *ctx, sqlite3_value *v, int64_t *us)
+{
+	const char *s;
+
+	s = (const char *)sqlite3_value_text(v);
+	if (s == NULL ||
+	    sc_value_parse_timestamp(s, (size_t)sqlite3_value_bytes(v), us) ==
+		-1) {
+		sqlite3_result_error(ctx,
+		    "[CAST_INVALID_INPUT] The value cannot be cast to "
+		    "\"TIMESTAMP\" because it is malformed. SQLSTATE: 22018",
+		    -1);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * months_between(t1, t2[, roundOff]): whole months when both fall on
+ * the same day of the month or both on their month's last day; else
+ * the month difference plus the rest in seconds (sub-second part
+ * dropped) over a 31-day month, rounded half up to 8 decimals unless
+ * roundOff is false.  Days are in UTC, the server's session zone.
+ */
+static void
+months_between_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const int64_t day_us = 86400000000LL;
+	int64_t us[2], days, sec[2];
+	int64_t y[2];
+	int mo[2], d[2], i;
+	char out[24];
+	double diff;
+	bool round_off = true;
+
+	for (i = 0; i < argc; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL)
+			return;
+	if (argc == 3)
+		round_off = sqlite3_value_int64(argv[2]) != 0;
+	for (i = 0; i < 2; i++) {
+		if (ts_arg(ctx, argv[i], &us[i]) == -1)
+			return;
+		days = us[i] >= 0 ? us[i] / day_us
+				  : -((-us[i] + day_us - 1) / day_us);
+		sec[i] = (us[i] - days * day_us) / 1000000;
+		sc_value_fmt_date(days, out);
+		/* YYYY-MM-DD, the year possibly signed and longer */
+		{
+			size_t n = strlen(out);
+
+			y[i] = strtoll(out, NULL, 10);
+			mo[i] = (out[n - 5] - '0') * 10 + (out[n - 4] - '0');
+			d[i] = (out[n - 2] - '0') * 10 + (out[n - 1] - '0');
+		}
+	}
+	diff = (double)((y[0] * 12 + mo[0]) - (y[1] * 12 + mo[1]));
+	if (d[0] == d[1] ||
+	    (d[0] == month_days(y[0], mo[0]) &&
+		d[1] == month_days(y[1], mo[1]))) {
+		sqlite3_result_double(ctx, diff);
+		return;
+	}
+	diff += (double)((int64_t)(d[0] - d[1]) * 86400 + sec[0] - sec[1]) /
+	    (double)(31 * 86400);
+	if (round_off)
+		diff = floor(diff * 1e8 + 0.5) / 1e8;
+	sqlite3_result_double(ctx, diff);
+}
+
+/*
+ * Round the decimal digits s (an optional '-', digits, an optional '.'
+ * and digits) to d decimals, HALF_EVEN, into b.  -1 if s is not such a
+ * number.
+ */
+static int
+round_decimal_text(const char *s, size_t n, int d, struct sc_buf *b)
+{
+	size_t i = 0, ip, fp = 0, k;
+	const char *frac = NULL;
+	char *dig;
+	size_t nd;
+	bool neg = false, up;
+	int j;
+
+	if (i < n && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	for (ip = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		;
+	ip = i - ip;
+	if (i < n && s[i] == '.') {
+		frac = s + ++i;
+		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			fp++;
+	}
+	if (i != n || ip + fp == 0)
+		return -1;
+	/* digits: a leading 0 for a carry, the integer part, d decimals */
+	nd = 1 + ip + (size_t)d;
+	dig = sc_xmalloc(nd + 1);
+	dig[0] = '0';
+	memcpy(dig + 1, frac != NULL ? frac - 1 - ip : s + n - ip, ip);
+	for (k = 0; k < (size_t)d; k++)
+		dig[1 + ip + k] = k < fp ? frac[k] : '0';
+	/* HALF_EVEN on the dropped decimals */
+	up = false;
+	if ((size_t)d < fp && frac[d] >= '5') {
+		bool rest = false;
+
+		for (k = (size_t)d + 1; k < fp; k++)
+			rest = rest || frac[k] != '0';
+		up = frac[d] > '5' || rest || ((dig[nd - 1] - '0') % 2 == 1);
+	}
+	if (up) {
+		for (j = (int)nd - 1; j >= 0 && dig[j] == '9'; j--)
+			dig[j] = '0';
+		if (j >= 0)
+			dig[j]++;
+	}
+	dig[nd] = '\0';
+	if (neg)
+		sc_buf_addch(b, '-', NULL);
+	k = 0;
+	while (k + 1 < 1 + ip && dig[k] == '0')
+		k++;
+	sc_buf_add(b, dig + k, 1 + ip - k, NULL);
+	if (d > 0) {
+		sc_buf_addch(b, '.', NULL);
+		sc_buf_add(b, dig + 1 + ip, (size_t)d, NULL);
+	}
+	free(dig);
+	return 0;
+}
+
+/*
+ * format_number(x, d[, scale]): x rounded HALF_EVEN to d decimals (a
+ * double by its exact binary value, as Java's DecimalFormat; a decimal,
+ * which travels as a double, by its digits at its scale) with ','
+ * between groups of three integer digits; null when d < 0.  A pattern
+ * string as d is refused.
+ */
+static void
+format_number_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct sc_buf b, out;
+	sqlite3_int64 d;
+	const char *p, *dot, *digits;
+	char *tmp;
+	size_t i, nint;
+	double v;
+
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+	    sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return;
+	if (sqlite3_value_type(argv[1]) != SQLITE_INTEGER) {
+		sqlite3_result_error(ctx,
+		    "[UNSUPPORTED_FEATURE.EXPRESSION] format_number() with a "
+		    "pattern is not supported by sc-serve. SQLSTATE: 0A000",
+		    -1);
+		return;
+	}
+	d = sqlite3_value_int64(argv[1]);
+	if (d < 0)
+		return;
+	if (d > 1000) {
+		sqlite3_result_error(ctx,
+		    "[UNSUPPORTED_FEATURE.EXPRESSION] format_number() to more "
+		    "than 1000 decimals is not supported by sc-serve. "
+		    "SQLSTATE: 0A000",
+		    -1);
+		return;
+	}
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	switch (sqlite3_value_type(argv[0])) {
+	case SQLITE_INTEGER:
+		sc_buf_addf(&b, NULL, "%lld",
+		    (long long)sqlite3_value_int64(argv[0]));
+		if (d > 0) {
+			sc_buf_addch(&b, '.', NULL);
+			for (i = 0; i < (size_t)d; i++)
+				sc_buf_addch(&b, '0', NULL);
+		}
+		break;
+	case SQLITE_FLOAT:
+		v = sqlite3_value_double(argv[0]);
+		if (isinf(v)) {
+			sc_buf_addstr(&b,
+			    v < 0 ? "-\xe2\x88\x9e" : "\xe2\x88\x9e", NULL);
+			break;
+		}
+		if (argc == 3) {
+			/* a decimal of that scale: its digits, then round */
+			int sc = sqlite3_value_int(argv[2]);
+
+			sc = sc < 0 ? 0 : sc > 38 ? 38 : sc;
+			tmp = sc_xmalloc(400);
+			snprintf(tmp, 400, "%.*f", sc, v);
+			round_decimal_text(tmp, strlen(tmp), (int)d, &b);
+			free(tmp);
+			break;
+		}
+		tmp = sc_xmalloc(330 + (size_t)d);
+		snprintf(tmp, 330 + (size_t)d, "%.*f", (int)d, v);
+		sc_buf_addstr(&b, tmp, NULL);
+		free(tmp);
+		break;
+	default:
+		p = (const char *)sqlite3_value_text(argv[0]);
+		if (p != NULL && strcmp(p, "NaN") == 0) {
+			sc_buf_addstr(&b, "NaN", NULL);
+			break;
+		}
+		if (p == NULL ||
+		    round_decimal_text(p, (size_t)sqlite3_value_bytes(argv[0]),
+			(int)d, &b) == -1) {
+			sc_buf_release(&b);
+			sqlite3_result_error(ctx,
+			    "[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] "
+			    "format_number() takes a number. SQLSTATE: 42K09",
+			    -1);
+			return;
+		}
+		break;
+	}
+	if (b.failed) {
+		sc_buf_release(&b);
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	sc_buf_addch(&b, '\0', NULL);
+	p = (const char *)b.data;
+	sc_buf_init(&out, SC_BUF_UNLIMITED);
+	if (*p == '-')
+		sc_buf_addch(&out, *p++, NULL);
+	digits = p;
+	dot = strchr(digits, '.');
+	nint = dot != NULL ? (size_t)(dot - digits) : strlen(digits);
+	if (nint == 0 || !isdigit((unsigned char)digits[0])) {
+		sc_buf_addstr(&out, digits, NULL);
+	} else {
+		for (i = 0; i < nint; i++) {
+			if (i > 0 && (nint - i) % 3 == 0)
+				sc_buf_addch(&out, ',', NULL);
+			sc_buf_addch(&out, digits[i], NULL);
+		}
+		if (dot != NULL)
+			sc_buf_addstr(&out, dot, NULL);
+	}
+	sc_buf_release(&b);
+	result_buf(ctx, &out);
 }
 
 /* ---- Java datetime patterns: date_format, to_date/to_timestamp ----- */
@@ -1695,6 +2137,12 @@ sc_eng_func_register(sqlite3 *db)
 		{ "sc_concat_ws", -1, concat_ws_fn },
 		{ "sc_crc32", 1, crc32_fn },
 		{ "sc_add_months", 2, add_months_fn },
+		{ "sc_make_date", 3, make_date_fn },
+		{ "sc_make_timestamp", 6, make_timestamp_fn },
+		{ "sc_format_number", 2, format_number_fn },
+		{ "sc_format_number", 3, format_number_fn },
+		{ "sc_months_between", 2, months_between_fn },
+		{ "sc_months_between", 3, months_between_fn },
 		{ "sc_date_format", 2, date_format_fn },
 		{ "sc_parse_dt", 3, parse_dt_fn },
 		{ "sc_rlike", 2, rlike_fn },

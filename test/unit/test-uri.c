@@ -398,11 +398,13 @@ test_misc(void)
 	is_int(sc_uri_parse(&u, "[::%25252__]", &err), 0, "zone 252__");
 	is_str(u.host, "::%252__", "  its host");
 	is_int(sc_uri_format(&u, buf, sizeof(buf)), 0, "  format ok");
-	is_str(buf, "sc://[::%25252__]:15002", "  formatted with the RFC 6874 escape");
+	is_str(buf, "sc://[::%25252__]:15002",
+	    "  formatted with the RFC 6874 escape");
 	is_int(sc_uri_parse(&u, buf, &err), 0, "  read back");
 	is_str(u.host, "::%252__", "  the same host");
 	is_int(sc_uri_target(&u, buf, sizeof(buf)), 0, "  target ok");
-	is_str(buf, "[::%252__]:15002", "  the target keeps a bare percent sign");
+	is_str(buf, "[::%252__]:15002",
+	    "  the target keeps a bare percent sign");
 
 	/* Release re-initialises. */
 	sc_uri_release(&u);

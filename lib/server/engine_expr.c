@@ -2770,8 +2770,13 @@ function(struct sc_ectx *x, const struct sc_eplan *in,
 		break;
 	}
 	if (ei->name.len == 0) {
-		sc_buf_addf(&ei->name, NULL, "%s(", lname);
+		/* Spark names RLike RLIKE(...) and shows regexp_replace's
+		 * default position. */
+		sc_buf_addf(&ei->name, NULL, "%s(",
+		    strcmp(lname, "rlike") == 0 ? "RLIKE" : lname);
 		list(&ei->name, a, 0, n, true);
+		if (strcmp(lname, "regexp_replace") == 0 && n == 3)
+			sc_buf_addstr(&ei->name, ", 1", NULL);
 		sc_buf_addch(&ei->name, ')', NULL);
 	}
 	rc = 0;

@@ -246,7 +246,8 @@ with_add(struct sc_buf *w, const char *name, char *const *cols, size_t ncols,
 
 /*
  * Names of the output columns of p, from SQLite when the translation
- * does not know them (a user's SQL); types stay unknown then.
+ * does not know them (a user's SQL, a table); types stay unknown then,
+ * but for a table's columns, whose declared types SQLite reports.
  */
 int
 sc_eng_plan_columns(struct sc_ectx *x, struct sc_eplan *p, struct sc_error *err)
@@ -275,10 +276,17 @@ sc_eng_plan_columns(struct sc_ectx *x, struct sc_eplan *p, struct sc_error *err)
 	p->ncols = (size_t)n;
 	for (i = 0; i < n; i++) {
 		const char *name = sqlite3_column_name(st, i);
+		const char *decl = sqlite3_column_decltype(st, i);
 
 		p->cols[i].name = sc_xstrdup(name != NULL ? name : "");
 		p->cols[i].type.t = SC_ETYPE_UNKNOWN;
 		p->cols[i].nullable = -1;
+		/* A table's column keeps its declared Spark type (INT is
+		 * int, not the bigint its values would suggest). */
+		if (decl != NULL &&
+		    sc_eng_parse_type(decl, strlen(decl), true,
+			&p->cols[i].type) == -1)
+			p->cols[i].type.t = SC_ETYPE_UNKNOWN;
 	}
 	sqlite3_finalize(st);
 	return 0;

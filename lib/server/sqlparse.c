@@ -1041,8 +1041,9 @@ primary(struct parser *p)
 		return e;
 	case SC_TK_OP:
 		if (accept_op(p, "(")) {
-			if (is_word(p, "select") || is_word(p, "with") ||
-			    is_word(p, "values"))
+			if (is_word(p, "select") || is_word(p, "with"))
+				return unsupported(p, "scalar subqueries");
+			if (is_word(p, "values"))
 				return not_taken(p);
 			if ((e = expr(p)) == NULL)
 				return NULL;
@@ -1112,7 +1113,7 @@ primary(struct parser *p)
 			return cast_expr(p, tok_word(t, "try_cast"));
 		}
 		if (tok_word(t, "exists") && tok_op(nx, "("))
-			return not_taken(p); /* a subquery */
+			return unsupported(p, "EXISTS subqueries");
 		if (is_reserved(t))
 			return not_taken(p);
 	}
@@ -1353,10 +1354,13 @@ predicate(struct parser *p)
 			continue;
 		}
 		if (accept_word(p, "in")) {
-			if (!expect_op(p, "(") || is_word(p, "select") ||
-			    is_word(p, "with")) {
+			if (!expect_op(p, "(")) {
 				expr_free(l);
 				return not_taken(p);
+			}
+			if (is_word(p, "select") || is_word(p, "with")) {
+				expr_free(l);
+				return unsupported(p, "IN subqueries");
 			}
 			in = func_new("in", 1, l);
 			for (;;) {

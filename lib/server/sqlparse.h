@@ -69,9 +69,9 @@ enum sc_sqlparse_rc {
  * Parse the query src.  OK: *out is a heap Relation (free with
  * protobuf_c_message_free_unpacked(&r->base, NULL)).  NOT_TAKEN: src
  * holds something outside the grammar (recursive CTEs, grouping sets,
- * subquery expressions, parameters, statements ...) and is left to
- * SQLite.  ERROR: Spark syntax whose Spark answer sc-serve
- * cannot give (UNSUPPORTED_FEATURE naming it).  With GROUP BY, HAVING
+ * parameters, statements ...) and is left to SQLite.  ERROR: Spark
+ * syntax whose Spark answer sc-serve cannot give (UNSUPPORTED_FEATURE
+ * naming it: INTERVAL, subquery expressions ...).  With GROUP BY, HAVING
  * or ORDER BY over an aggregate, *out's output has *hidden columns more
  * than the select list: the grouping keys (_sc_group_N) and aggregates
  * HAVING and ORDER BY need (_sc_agg_N), which the caller drops, since

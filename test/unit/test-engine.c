@@ -2535,6 +2535,17 @@ test_spark_sql(void)
 	    "Spark SQL: hex() is refused, not SQLite's");
 	check_err(c1, R_sql("SELECT INTERVAL 1 DAY"),
 	    "UNSUPPORTED_FEATURE.SQL_SYNTAX", "Spark SQL: INTERVAL");
+	check_err(c1,
+	    R_sql("SELECT id FROM range(3) WHERE id IN (SELECT 1)"),
+	    "UNSUPPORTED_FEATURE.SQL_SYNTAX",
+	    "Spark SQL: IN (SELECT ...) is refused, not SQLite's");
+	check_err(c1,
+	    R_sql("SELECT id FROM range(3) WHERE NOT EXISTS (SELECT 1)"),
+	    "UNSUPPORTED_FEATURE.SQL_SYNTAX",
+	    "Spark SQL: EXISTS is refused, not SQLite's");
+	check_err(c1, R_sql("SELECT (SELECT max(id) FROM range(3)) AS m"),
+	    "UNSUPPORTED_FEATURE.SQL_SYNTAX",
+	    "Spark SQL: a scalar subquery is refused, not SQLite's");
 	check(R_sql("SELECT k, count(*) AS n FROM (SELECT id % 2 AS k FROM "
 		    "range(5)) GROUP BY k ORDER BY k"),
 	    "k:long:null,n:long:notnull", "0,3;1,2;",

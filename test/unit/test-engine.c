@@ -2535,8 +2535,7 @@ test_spark_sql(void)
 	    "Spark SQL: hex() is refused, not SQLite's");
 	check_err(c1, R_sql("SELECT INTERVAL 1 DAY"),
 	    "UNSUPPORTED_FEATURE.SQL_SYNTAX", "Spark SQL: INTERVAL");
-	check_err(c1,
-	    R_sql("SELECT id FROM range(3) WHERE id IN (SELECT 1)"),
+	check_err(c1, R_sql("SELECT id FROM range(3) WHERE id IN (SELECT 1)"),
 	    "UNSUPPORTED_FEATURE.SQL_SYNTAX",
 	    "Spark SQL: IN (SELECT ...) is refused, not SQLite's");
 	check_err(c1,

@@ -44,7 +44,7 @@ setup() {
 	[[ "$output" =~ ^sc-exec\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
 }
 
-@test "usage errors exit 2 with the synopsis on stderr" {
+@test "usage errors exit 2 with the reason and a hint on stderr" {
 	run -2 --separate-stderr sc-exec 'SELECT 1' --range 0:1
 	[ "${stderr_lines[0]}" = "sc-exec: give only one of SQL, -f, --range, --plan and --attach" ]
 	run -2 --separate-stderr sc-exec 'SELECT 1' 'SELECT 2'
@@ -53,6 +53,9 @@ setup() {
 	[ "${stderr_lines[0]}" = "sc-exec: invalid range '5': expected start:end[:step] with a non-zero step" ]
 	run -2 --separate-stderr sc-exec --range 0:5:0
 	[ "${stderr_lines[0]}" = "sc-exec: invalid range '0:5:0': expected start:end[:step] with a non-zero step" ]
+	run -2 --separate-stderr sc-exec --range 0:99999999999999999999
+	[ "${stderr_lines[0]}" = "sc-exec: invalid range '0:99999999999999999999': 99999999999999999999 is out of range (a 64-bit integer)" ]
+	[ "${stderr_lines[1]}" = "try 'sc-exec --help'" ]
 	run -2 --separate-stderr sc-exec --format xml 'SELECT 1'
 	[ "${stderr_lines[0]}" = "sc-exec: invalid format 'xml': expected table, vertical, csv, tsv, jsonl or arrow" ]
 	run -2 --separate-stderr sc-exec --operation-id nope 'SELECT 1'
@@ -76,7 +79,7 @@ setup() {
 	run -2 --separate-stderr sc-exec --attach 00000000-0000-4000-8000-000000000000
 	[ "${stderr_lines[0]}" = "sc-exec: --attach needs the operation's session id (--session-id or session_id= in the URI)" ]
 	run -2 --separate-stderr sc-exec --no-such-option
-	[[ "${stderr_lines[1]}" == "usage: sc-exec "* ]]
+	[ "${stderr_lines[1]}" = "try 'sc-exec --help'" ]
 }
 
 @test "a bad server address is a usage error" {
@@ -189,6 +192,8 @@ setup() {
 	run -0 sc-exec --format csv "$q"
 	[ "${lines[1]}" = '1,9007199254740993,0.1,2024-01-02,2024-01-02 03:04:05.5,12.30,true,0aff,"a,""b"' ]
 	[ "${lines[2]}" = ',,,,,,false,,""' ]
+	run -0 sc-exec --format=CSV --no-header 'SELECT 1 AS a, 2 AS b'
+	[ "$output" = "1,2" ]
 	run -0 sc-exec --format tsv --no-header "$q"
 	[ "${lines[0]}" = "$(printf '1\t9007199254740993\t0.1\t2024-01-02\t2024-01-02 03:04:05.5\t12.30\ttrue\t0aff\ta,"b')" ]
 }

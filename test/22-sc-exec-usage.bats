@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # 22-sc-exec-usage: every usage error in one voice ("sc-exec: <message>",
-# the synopsis, "try 'sc-exec --help'", exit 2), -H checked as the
+# then "try 'sc-exec --help'", exit 2), -H checked as the
 # address's own headers are, and a process out of threads reporting it
 # (exit 10) instead of aborting.  No server is needed: each run stops
 # before connecting, or finds nobody at 127.0.0.1:1.
@@ -13,15 +13,15 @@ load helpers/common
 NOBODY=sc://127.0.0.1:1
 
 # usage_error MESSAGE ARGS...: sc-exec ARGS exits 2 with exactly MESSAGE,
-# then the synopsis and the hint, on stderr, and nothing on stdout.
+# then the hint and nothing else, on stderr, and nothing on stdout.
 usage_error() {
 	local msg=$1
 	shift
 	run -2 --separate-stderr sc-exec "$@"
 	[ -z "$output" ]
 	[ "${stderr_lines[0]}" = "sc-exec: $msg" ]
-	[[ "${stderr_lines[1]}" == "usage: sc-exec [-hqVv] "* ]]
-	[ "${stderr_lines[-1]}" = "try 'sc-exec --help'" ]
+	[ "${stderr_lines[1]}" = "try 'sc-exec --help'" ]
+	[ "${#stderr_lines[@]}" -eq 2 ]
 }
 
 @test "getopt's errors speak in sc-exec's voice, without the build path" {

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "core/buf.h"
@@ -100,6 +101,11 @@ opt_range(void *p, const char *s, struct sc_error *err)
 	for (i = 0; i < 3; i++, v = end + 1) {
 		errno = 0;
 		rg[i] = strtoll(v, &end, 10);
+		if (errno == ERANGE)
+			return sc_error_set(err, SC_ST_USAGE,
+			    "invalid range '%s': %.*s is out of range "
+			    "(a 64-bit integer)",
+			    s, (int)(end - v), v);
 		if (end == v || errno != 0 || (*end != ':' && *end != '\0'))
 			break;
 		if (*end == '\0' && i >= 1 && rg[2] != 0) {
@@ -120,7 +126,7 @@ opt_format(void *p, const char *s, struct sc_error *err)
 	struct opts *o = p;
 	enum sc_out_format f;
 
-	o->arrow = strcmp(s, "arrow") == 0;
+	o->arrow = strcasecmp(s, "arrow") == 0;
 	if (!o->arrow && sc_out_format_parse(s, &f) == -1)
 		return sc_error_set(err, SC_ST_USAGE,
 		    "invalid format '%s': expected table, vertical, csv, tsv, jsonl or arrow",

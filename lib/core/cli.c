@@ -369,8 +369,10 @@ sc_usage_msg(const char *usage_text, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	(void)usage_text;
 	sc_err("%s", msg);
-	sc_usage(usage_text);
+	fprintf(stderr, "try '%s --help'\n", sc_log_progname());
+	exit(SC_EXIT_USAGE);
 }
 
 static void __attribute__((noreturn)) die_of_sigpipe(void)

@@ -225,7 +225,9 @@ void sc_cli_finish_common(struct sc_cli_common *c);
 void sc_usage(const char *usage_text) __attribute__((noreturn));
 
 /*
- * As sc_usage(), preceded by "<progname>: <message>".  (prints, exits)
+ * Usage error with a reason: "<progname>: <message>" and the hint, as
+ * curl does; the synopsis would bury the one line that matters.
+ * usage_text is kept for the callers' symmetry.  (prints, exits)
  */
 void sc_usage_msg(const char *usage_text, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 2, 3)));

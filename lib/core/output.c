@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -84,15 +85,15 @@ struct sc_output {
 int
 sc_out_format_parse(const char *s, enum sc_out_format *out)
 {
-	if (strcmp(s, "table") == 0)
+	if (strcasecmp(s, "table") == 0)
 		*out = SC_OUT_TABLE;
-	else if (strcmp(s, "csv") == 0)
+	else if (strcasecmp(s, "csv") == 0)
 		*out = SC_OUT_CSV;
-	else if (strcmp(s, "tsv") == 0)
+	else if (strcasecmp(s, "tsv") == 0)
 		*out = SC_OUT_TSV;
-	else if (strcmp(s, "jsonl") == 0 || strcmp(s, "json") == 0)
+	else if (strcasecmp(s, "jsonl") == 0 || strcasecmp(s, "json") == 0)
 		*out = SC_OUT_JSONL;
-	else if (strcmp(s, "vertical") == 0)
+	else if (strcasecmp(s, "vertical") == 0)
 		*out = SC_OUT_VERTICAL;
 	else
 		return -1;

@@ -220,10 +220,23 @@ setup() {
 	[ "$output" = "$(printf 'a,b\nNA,2')" ]
 }
 
-@test "--max-rows stops early and exits 0" {
+@test "--max-rows stops early, says so, and exits 0" {
 	run -0 --separate-stderr sc-exec --no-header --max-rows 3 --range 0:100000
 	[ "$output" = "$(printf '0\n1\n2')" ]
+	[ "$stderr" = "sc-exec: range: output cut at 3 rows (--max-rows)" ]
+	run -0 --separate-stderr sc-exec -q --no-header --max-rows 3 --range 0:100000
+	[ "$output" = "$(printf '0\n1\n2')" ]
 	[ -z "$stderr" ]
+	# Exactly as many rows as the limit, over two batches: nothing cut.
+	run -0 --separate-stderr sc-exec --no-header --max-rows 3 --range 0:3
+	[ "$output" = "$(printf '0\n1\n2')" ]
+	[ -z "$stderr" ]
+	run -0 --separate-stderr sc-exec --no-header --max-rows 10000 --range 0:10000
+	[ "${#lines[@]}" -eq 10000 ]
+	[ -z "$stderr" ]
+	run -0 --separate-stderr sc-exec --no-header --max-rows 10000 --range 0:10001
+	[ "${#lines[@]}" -eq 10000 ]
+	[ "$stderr" = "sc-exec: range: output cut at 10000 rows (--max-rows)" ]
 }
 
 @test "--format arrow writes one IPC stream: schema, batches, one EOS" {

@@ -55,6 +55,8 @@ one_value() {
 	    "CREATE TABLE mr (x INT); SELECT id FROM range(5); INSERT INTO mr VALUES (7); SELECT id * 10 AS t FROM range(5); SELECT count(*) AS n FROM mr"
 	[ "$output" = "$(printf 'id\n0\n1\nt\n0\n10\nn\n1')" ]
 	[ "$(one_value 'SELECT x FROM mr')" = 7 ]
+	# Each cut result is named; the count of 1 row was not cut.
+	[ "$stderr" = "$(printf 'sc-exec: statement 2: output cut at 2 rows (--max-rows)\nsc-exec: statement 4: output cut at 2 rows (--max-rows)')" ]
 }
 
 # ------------------------------------------------------ where it failed

@@ -37,7 +37,7 @@ struct render {
 	bool started; /* header or schema written */
 	bool empty; /* no columns: print nothing */
 	uint64_t res_rows;
-	bool limit; /* max_rows reached */
+	bool limit; /* a row past max_rows came: the result is cut */
 	struct sc_output *out;
 	size_t ncols;
 	struct sc_buf *cells;
@@ -156,12 +156,6 @@ uint64_t
 render_bytes(const struct render *r)
 {
 	return r->bytes;
-}
-
-bool
-render_limit_reached(const struct render *r)
-{
-	return r->limit;
 }
 
 uint64_t
@@ -300,8 +294,10 @@ render_data(struct render *r, const uint8_t *p, size_t n, struct sc_error *err)
 		r->rows += r->batch_rows;
 	} else if (sc_arrow_read_stream(p, n, text_batch, r, err) == -1)
 		return r->limit ? 1 : -1;
-	if (r->o.max_rows > 0 && r->res_rows >= r->o.max_rows)
-		r->limit = true;
+	/*
+	 * A result of exactly max_rows rows is not cut: the limit is
+	 * reached only by a row past it, in the next batch if need be.
+	 */
 	return 0;
 }
 

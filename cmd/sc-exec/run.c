@@ -331,6 +331,14 @@ run_one(struct run *x, struct sc_plan *plan, const char *what,
 	rc = x->o->analyze ? analyze(x, plan, err)
 			   : run_plan(x, plan, true, err);
 	sc_plan_free(plan);
+	/* A cut result says so, unless -q: a short CSV must not pass as whole. */
+	if (render_cut(x->r) > cut && sc_log_level < SC_LOG_INFO) {
+		progress_lock();
+		sc_warn("%s: output cut at %llu %s (--max-rows)", what,
+		    (unsigned long long)x->o->max_rows,
+		    x->o->max_rows == 1 ? "row" : "rows");
+		progress_unlock();
+	}
 	if (sc_log_level < SC_LOG_INFO || x->o->analyze)
 		return rc;
 	rows = render_rows(x->r) - rows;

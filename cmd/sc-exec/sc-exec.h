@@ -169,7 +169,7 @@ void render_free(struct render *r);
 /* Start a new result (one operation's rows). */
 void render_begin(struct render *r);
 /*
- * Write one ArrowBatch.  0 to go on, 1 when --max-rows was reached (the
+ * Write one ArrowBatch.  0 to go on, 1 when a row past --max-rows came (the
  * caller stops reading), -1 with err set: SC_ST_PROTOCOL for bad data or
  * row counts, SC_ST_IO for a write error.
  */
@@ -188,7 +188,6 @@ int render_end(struct render *r, struct sc_error *err);
 /* Rows and Arrow bytes written so far, over all results. */
 uint64_t render_rows(const struct render *r);
 uint64_t render_bytes(const struct render *r);
-bool render_limit_reached(const struct render *r);
 /* Results --max-rows cut short so far. */
 uint64_t render_cut(const struct render *r);
 

@@ -267,6 +267,21 @@ setup() {
 	[ "$output" = "sc-exec: cannot write output: No space left on device" ]
 	run -9 bash -c 'sc-exec --format arrow --range 0:100000 >/dev/full'
 	[ "$output" = "sc-exec: cannot write output: No space left on device" ]
+	# An id that cannot be written is an operation nobody can attach
+	# to: the reason is the disk's, and the operation is released.
+	run -9 bash -c 'sc-exec -v --detach "SELECT 1" >/dev/full'
+	[[ "$output" == *"released: ReleaseAll of operation "* ]]
+	[ "${lines[-1]}" = "sc-exec: cannot write the operation id: No space left on device" ]
+}
+
+@test "a closed standard output is EBADF, never the next file opened" {
+	run -9 bash -c 'sc-exec --range 0:3 >&-'
+	[ "$output" = "sc-exec: cannot write output: Bad file descriptor" ]
+	run -9 bash -c 'sc-exec --version >&-'
+	[ "$output" = "sc-exec: cannot write standard output: Bad file descriptor" ]
+	# A closed standard input reads as empty, not as gRPC's descriptors.
+	run -0 bash -c 'sc-exec --no-header "SELECT 5 AS five" <&-'
+	[ "$output" = 5 ]
 }
 
 @test "a closed pipe ends sc-exec quietly by SIGPIPE" {

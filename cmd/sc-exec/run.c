@@ -68,13 +68,15 @@ watch(struct run *x, struct sc_reattach *it)
 		sc_signals_watch(it);
 }
 
-static void
-print_detached(struct run *x, const char *opid)
+static int
+print_detached(struct run *x, const char *opid, struct sc_error *err)
 {
 	const char *sid = sc_client_session_id(x->c);
 
-	fprintf(x->out, "%s\n", opid);
-	fflush(x->out);
+	errno = 0;
+	if (fprintf(x->out, "%s\n", opid) < 0 || fflush(x->out) == EOF)
+		return sc_error_set_errno(err, SC_ST_IO,
+		    errno != 0 ? errno : EIO, "cannot write the operation id");
 	/* Even with -q: nowhere else says which session to attach to. */
 	if (sc_client_session_is_new(x->c))
 		sc_log_write(SC_LOG_ERROR,
@@ -82,6 +84,7 @@ print_detached(struct run *x, const char *opid)
 		    opid, sid, sid, opid);
 	else
 		sc_info("operation %s runs detached in session %s", opid, sid);
+	return 0;
 }
 
 /*
@@ -182,7 +185,12 @@ detach(struct run *x, struct sc_reattach *it, struct sc_error *err)
 		return -1;
 	}
 	watch(x, NULL);
-	print_detached(x, opid);
+	/* An id nobody can read would leave the operation to time out. */
+	if (print_detached(x, opid, err) == -1) {
+		count_streams(x, it);
+		sc_reattach_close(it);
+		return -1;
+	}
 	count_streams(x, it);
 	sc_reattach_detach(it);
 	x->detached = true;

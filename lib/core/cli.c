@@ -11,6 +11,7 @@
 #include "core/cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "core/conn.h"
 #include "core/error.h"
@@ -40,9 +42,31 @@ const struct option sc_cli_common_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/*
+ * A standard descriptor the caller closed (">&-") would be the next one
+ * open() returns, and output would go into a socket or an eventfd of
+ * gRPC's.  Hold each closed one with /dev/null opened the other way, so
+ * using it fails with EBADF as it would have.
+ */
+static void
+hold_std_fds(void)
+{
+	int fd, got;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		/* The lowest free descriptor is fd; no /dev/null: left so. */
+		got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+		if (got != -1 && got != fd)
+			close(got);
+	}
+}
+
 void
 sc_cli_init(struct sc_cli_common *c, const char *progname)
 {
+	hold_std_fds();
 	memset(c, 0, sizeof(*c));
 	c->progname = progname;
 	c->timeout_ms = -1;

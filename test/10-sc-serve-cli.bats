@@ -103,7 +103,9 @@ server_port() {
 	run --separate-stderr -2 timeout 10 sc-serve --log-level loud
 	[ "${stderr_lines[0]}" = "sc-serve: invalid log level 'loud'" ]
 	run --separate-stderr -2 timeout 10 sc-serve --listen nowhere
-	[ "${stderr_lines[0]}" = "sc-serve: invalid listen address 'nowhere'" ]
+	[ "${stderr_lines[0]}" = "sc-serve: invalid listen address 'nowhere': no port (host:port; port 0 takes a free one)" ]
+	run --separate-stderr -2 timeout 10 sc-serve --listen ::1:0
+	[ "${stderr_lines[0]}" = "sc-serve: invalid listen address '::1:0': write an IPv6 address as '[addr]:port'" ]
 	run --separate-stderr -2 timeout 10 sc-serve --listen 127.0.0.1:99999
 	[ "${stderr_lines[0]}" = "sc-serve: invalid listen address '127.0.0.1:99999': '99999' is too large" ]
 	run --separate-stderr -2 timeout 10 sc-serve --tls-cert /dev/null
@@ -120,10 +122,18 @@ server_port() {
 	[ ! -e "$BATS_TEST_TMPDIR/ready" ]
 }
 
-@test "an unwritable ready file exits 9" {
+@test "an unwritable ready file exits 9, named, before listening" {
 	run --separate-stderr -9 timeout 10 sc-serve --listen 127.0.0.1:0 \
 	    --ready-file "$BATS_TEST_TMPDIR/no/such/dir/ready"
-	stderr_logged E "cannot write '$BATS_TEST_TMPDIR/no/such/dir/ready\.[0-9]+\.tmp': No such file or directory"
+	stderr_logged E "cannot write the ready file '$BATS_TEST_TMPDIR/no/such/dir/ready': No such file or directory"
+	[[ "$stderr" != *"listening on"* ]]
+}
+
+@test "a database that is a directory exits 9 and says so" {
+	run --separate-stderr -9 timeout 10 sc-serve --listen 127.0.0.1:0 \
+	    --database "$BATS_TEST_TMPDIR"
+	stderr_logged E "cannot open database '$BATS_TEST_TMPDIR': Is a directory"
+	[[ "$stderr" != *"listening on"* ]]
 }
 
 @test "the ready file holds sc://127.0.0.1:port and a newline" {

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef __GLIBC__
@@ -198,8 +199,17 @@ check_listen(struct opts *o)
 	size_t n;
 
 	colon = strrchr(o->listen, ':');
-	if (colon == NULL || colon == o->listen ||
-	    (o->listen[0] == '[' && colon[-1] != ']') ||
+	if (colon == NULL)
+		sc_usage_msg(usage_text,
+		    "invalid listen address '%s': no port (host:port; "
+		    "port 0 takes a free one)",
+		    o->listen);
+	if (o->listen[0] != '[' && strchr(o->listen, ':') != colon)
+		sc_usage_msg(usage_text,
+		    "invalid listen address '%s': write an IPv6 address as "
+		    "'[addr]:port'",
+		    o->listen);
+	if (colon == o->listen || (o->listen[0] == '[' && colon[-1] != ']') ||
 	    (o->listen[0] != '[' && strchr(o->listen, ':') != colon))
 		sc_usage_msg(usage_text, "invalid listen address '%s'",
 		    o->listen);
@@ -370,20 +380,54 @@ write_ready(const char *path, const char *host, int port, bool tls,
 		    "ready file name '%s' is too long", path);
 	if ((f = fopen(tmp, "w")) == NULL)
 		return sc_error_set_errno(err, SC_ST_IO, errno,
-		    "cannot write '%s'", tmp);
+		    "cannot write the ready file '%s'", path);
 	/* What a client needs to connect: a TLS server says so. */
 	fprintf(f, "sc://%s:%d%s\n", host, port, tls ? "/;use_ssl=true" : "");
 	bad = fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0;
 	if (fclose(f) != 0 || bad) {
 		unlink(tmp);
 		return sc_error_set_errno(err, SC_ST_IO, errno,
-		    "cannot write '%s'", tmp);
+		    "cannot write the ready file '%s'", path);
 	}
 	if (rename(tmp, path) == -1) {
 		unlink(tmp);
 		return sc_error_set_errno(err, SC_ST_IO, errno,
 		    "cannot rename '%s' to '%s'", tmp, path);
 	}
+	return 0;
+}
+
+/*
+ * Before anything listens: a ready file that cannot be written, or a
+ * database that is a directory, would otherwise fail after the
+ * "listening" line, or with SQLite's "unable to open database file".
+ */
+static int
+check_paths(const struct opts *o, struct sc_error *err)
+{
+	struct stat st;
+	char dir[4096];
+	const char *slash;
+	size_t n;
+
+	if (o->database != NULL && stat(o->database, &st) == 0 &&
+	    S_ISDIR(st.st_mode))
+		return sc_error_set_errno(err, SC_ST_IO, EISDIR,
+		    "cannot open database '%s'", o->database);
+	if (o->ready_file == NULL)
+		return 0;
+	slash = strrchr(o->ready_file, '/');
+	n = slash == NULL	     ? 1
+	    : slash == o->ready_file ? 1
+				     : (size_t)(slash - o->ready_file);
+	if (n >= sizeof(dir))
+		return sc_error_set(err, SC_ST_IO,
+		    "ready file name '%s' is too long", o->ready_file);
+	memcpy(dir, slash == NULL ? "." : o->ready_file, n);
+	dir[n] = '\0';
+	if (access(dir, W_OK | X_OK) == -1)
+		return sc_error_set_errno(err, SC_ST_IO, errno,
+		    "cannot write the ready file '%s'", o->ready_file);
 	return 0;
 }
 
@@ -767,6 +811,8 @@ main(int argc, char *argv[])
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 
 	srv.started_ms = sc_realtime_ms();
+	if (check_paths(&o, &err) == -1)
+		return fatal(&err);
 	if ((srv.engine = sc_engine_new(o.database, &err)) == NULL)
 		return fatal(&err);
 	sc_engine_configure(srv.engine, &srv.conf);
@@ -790,6 +836,7 @@ main(int argc, char *argv[])
 		goto out;
 	sc_info("sc-serve %s listening on %s:%d%s", SCTK_VERSION, o.host, port,
 	    srv.conf.token[0] != '\0' ? " (token required)" : "");
+	/* The ready file comes last: who reads it finds the line above. */
 	if (o.ready_file != NULL &&
 	    write_ready(o.ready_file, o.host, port, o.tls_cert != NULL, &err) ==
 		-1) {

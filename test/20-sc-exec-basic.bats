@@ -369,7 +369,7 @@ setup() {
 @test "an unreachable server exits 4, quickly" {
 	local start=$SECONDS
 	run -4 --separate-stderr sc-exec -s sc://127.0.0.1:1 'SELECT 1'
-	[[ "$stderr" == "sc-exec: "*"(gave up after 3 retries in 1s)" ]]
+	[[ "$stderr" == "sc-exec: "*"(gave up after 3 retries in "[0-9]*"s)" ]]
 	[ $((SECONDS - start)) -lt 10 ]
 	run -4 --separate-stderr sc-exec --max-retries 0 -s sc://127.0.0.1:1 'SELECT 1'
 	[ "${#stderr_lines[@]}" -eq 1 ]

@@ -542,19 +542,21 @@ backoff(struct sc_reattach *it, const struct sc_error *e,
 {
 	struct sc_retry_policy pol = it->o.policy;
 	struct sc_error last = *e;
-	int64_t delay, left;
+	int64_t delay, left, took;
 	size_t n;
 
 	pol.max_retries = sc_client_max_retries(it->c, &it->o.policy);
 	delay =
 	    sc_retry_next_delay(&pol, &it->rs, e->retry_delay_ms, it->o.rnd());
 	if (delay < 0) {
+		/* The streak's wall time: a hung peer makes each try slow. */
+		took = (sc_mono_ms() - it->rs.started_ms) / 1000;
 		n = strlen(last.msg);
 		if (it->rs.attempt > 0)
 			snprintf(last.msg + n, sizeof(last.msg) - n,
 			    " (gave up after %d %s in %llds)", it->rs.attempt,
 			    it->rs.attempt == 1 ? "retry" : "retries",
-			    (long long)(it->rs.elapsed_ms / 1000));
+			    (long long)took);
 		return fail(it, &last, err);
 	}
 	if ((left = sc_client_silence_left(it->c)) == 0) {

@@ -36,6 +36,7 @@ sc_retry_state_init(struct sc_retry_state *st, const struct sc_retry_policy *p)
 	st->attempt = 0;
 	st->next_ms = p->initial_ms;
 	st->elapsed_ms = 0;
+	st->started_ms = sc_mono_ms();
 }
 
 int64_t

@@ -49,6 +49,7 @@ struct sc_retry_state {
 	int attempt; /* retries granted so far */
 	int64_t next_ms; /* backoff before server delay and jitter */
 	int64_t elapsed_ms; /* sum of the waits granted so far */
+	int64_t started_ms; /* monotonic clock when the streak began */
 };
 
 /* Why a retry happens, for the one message printed per attempt. */

@@ -18,6 +18,7 @@
 static void
 test_defaults(void)
 {
+	int64_t t0;
 	struct sc_retry_policy p;
 	struct sc_retry_state st;
 
@@ -31,10 +32,14 @@ test_defaults(void)
 	is_int(p.min_jitter_threshold_ms, 2000, "jitter threshold 2 s");
 	is_int(p.max_server_delay_ms, 600000, "max server delay 10 min");
 	is_int(p.max_total_ms, 3600000, "max total 1 h");
+	t0 = sc_mono_ms();
 	sc_retry_state_init(&st, &p);
 	is_int(st.attempt, 0, "state: attempt 0");
 	is_int(st.next_ms, 50, "state: next 50");
 	is_int(st.elapsed_ms, 0, "state: elapsed 0");
+	/* The streak's start, for "gave up after 3 retries in 22s". */
+	ok(st.started_ms >= t0 && st.started_ms <= sc_mono_ms(),
+	    "state: started now, on the monotonic clock");
 }
 
 static void

@@ -255,11 +255,13 @@ setup() {
 	[ "${#lines[@]}" -eq 25000 ]
 }
 
-@test "--progress goes to stderr only" {
+@test "--progress goes to stderr only; into a log, plain lines ending with the totals" {
 	run -0 --separate-stderr sc-exec --progress --no-header --range 0:20000
 	[ "${#lines[@]}" -eq 20000 ]
-	[[ "$stderr" == *" rows "* ]] || [ -z "$stderr" ]
 	[[ "$output" != *rows* ]]
+	# Not a terminal: no escapes, and the last line has every row.
+	[[ "$stderr" != *$'\e'* && "$stderr" != *$'\r'* ]]
+	[[ "${stderr_lines[-1]}" =~ ^sc-exec:\ 20000\ rows\ \ [0-9.]+\ kB\ \  ]]
 }
 
 @test "write errors exit 9" {

@@ -18,6 +18,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,7 +35,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static bool enabled, drawn, plain, ticking;
 static bool line_start = true; /* the results end with a full line */
 static int64_t start_ms, last_ms;
-static uint64_t nrows, nbytes;
+static uint64_t nrows, nbytes, logged_rows = UINT64_MAX;
 static int64_t stages, stages_done, tasks, tasks_done, inflight;
 
 static void draw(void);
@@ -51,7 +52,9 @@ ticker(void *arg)
 		usleep(TICK_MS * 1000 / 2);
 		pthread_mutex_lock(&lock);
 		now = sc_mono_ms();
-		if (enabled && !plain && now - last_ms >= TICK_MS) {
+		/* Into a log too: a slow query is not a hung one. */
+		if (enabled &&
+		    now - last_ms >= (plain ? LOG_EVERY_MS : TICK_MS)) {
 			last_ms = now;
 			draw();
 		}
@@ -161,6 +164,8 @@ draw(void)
 	}
 	(void)!write(STDERR_FILENO, line, len);
 	drawn = !plain;
+	if (plain)
+		logged_rows = nrows;
 }
 
 void
@@ -209,6 +214,9 @@ void
 progress_clear(void)
 {
 	pthread_mutex_lock(&lock);
+	/* A log ends with the totals, not with a line from seconds ago. */
+	if (enabled && plain && nrows > 0 && nrows != logged_rows)
+		draw();
 	clear_locked();
 	pthread_mutex_unlock(&lock);
 }

@@ -524,6 +524,20 @@ const struct sc_ecol *sc_eng_col_named(const struct sc_eplan *p,
 int sc_eng_unresolved(const char *name, struct sc_error *err);
 /* engine_rel_join.c: t is one of the Arrow integer types. */
 bool sc_eng_is_int(int t);
+/* engine_plan.c: move src into dst (dst released first). */
+void sc_eng_plan_move(struct sc_eplan *dst, struct sc_eplan *src);
+/* engine_plan.c: put p's common table expressions in front of its SQL. */
+void sc_eng_plan_finish(struct sc_eplan *p);
+/* engine_plan.c: add the CTE "name[(cols)] AS (\nbody\n)" to w. */
+void sc_eng_with_add(struct sc_buf *w, const char *name, char *const *cols,
+    size_t ncols, const uint8_t *body, size_t n);
+/* engine_plan.c: the first unknown field number of m, or 0. */
+unsigned sc_eng_unknown_field(const ProtobufCMessage *m);
+/* engine_plan.c: Spark's error for a relation type sc-serve lacks. */
+int sc_eng_unsupported_relation(const Spark__Connect__Relation *r,
+    struct sc_error *err);
+/* engine_plan.c: INVALID_PLAN_INPUT: the what relation has no input. */
+int sc_eng_no_input(const char *what, struct sc_error *err);
 
 /* ---- end of the split files' shared helpers ------------------------ */
 

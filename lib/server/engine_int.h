@@ -512,7 +512,7 @@ int sc_eng_translate_text(struct sc_ectx *x, const char *text,
 
 /* ---- end of Spark SQL text and analysis ------------------------------ */
 
-/* ---- shared by the split engine_rel*.c, engine_plan*.c, engine_files*.c -- */
+/* ---- shared by the split engine_rel*.c and engine_plan*.c ---------- */
 
 /* engine_rel.c: translate input r into p, with its columns known. */
 int sc_eng_rel_input(struct sc_ectx *x, const Spark__Connect__Relation *r,

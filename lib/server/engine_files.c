@@ -8,9 +8,11 @@
  * sc_engine_set_files() for a descriptor of the name.  A file is streamed
  * line by line (twice when its schema is inferred) into a TEMP table of
  * the call, dropped when the call ends; only one line is held at a time.
+ * The lines, CSV fields and JSON records are engine_files_text.c's.
  */
 
 #include "server/engine_int.h"
+#include "server/engine_files_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -30,30 +32,6 @@
 #define CORRUPT_COL "_corrupt_record"
 #define SC_DS_FORMAT SPARK__CONNECT__READ__DATA_SOURCE___FORMAT_FORMAT
 #define SC_DS_SCHEMA SPARK__CONNECT__READ__DATA_SOURCE___SCHEMA_SCHEMA
-
-enum rfmt { RF_CSV = 0, RF_JSON, RF_TEXT };
-
-struct ropts {
-	enum rfmt fmt;
-	bool header;
-	bool infer;
-	char sep, quote, esc;
-	const char *nullv;
-	const char *schema; /* DDL, or NULL */
-};
-
-/* Kinds a value may have, from narrowest; inference merges them. */
-enum rkind {
-	K_NONE = 0, /* only nulls so far */
-	K_INT,
-	K_LONG,
-	K_DEC, /* json: an integer beyond bigint: decimal(38,0) */
-	K_DOUBLE,
-	K_BOOL,
-	K_DATE,
-	K_TS,
-	K_STRING
-};
 
 struct rcol {
 	char *name;
@@ -179,635 +157,6 @@ opts_set(struct ropts *o, const char *key, const char *val, const char **path,
 }
 
 /* ------------------------------------------------------------------ */
-/* Lines                                                               */
-/* ------------------------------------------------------------------ */
-
-struct lines {
-	int fd;
-	const char *name;
-	uint8_t buf[65536];
-	size_t pos, end;
-	bool eof;
-	struct sc_buf line;
-	int64_t max; /* longest line */
-	uint64_t no; /* lines read */
-};
-
-static void
-lines_open(struct lines *l, int fd, const char *name, int64_t max)
-{
-	l->fd = fd;
-	l->name = name;
-	l->pos = l->end = 0;
-	l->eof = false;
-	l->max = max;
-	l->no = 0;
-	sc_buf_reset(&l->line);
-}
-
-/*
- * The next line into l->line, without its "\n" or "\r\n" (or a lone
- * "\r" at the end of the file): 1, 0 at the end, -1 (err set).
- */
-static int
-lines_next(struct lines *l, struct sc_error *err)
-{
-	uint8_t *nl;
-	size_t k;
-	ssize_t r;
-
-	sc_buf_reset(&l->line);
-	for (;;) {
-		if (l->pos == l->end) {
-			if (l->eof)
-				break;
-			do
-				r = read(l->fd, l->buf, sizeof(l->buf));
-			while (r == -1 && errno == EINTR);
-			if (r == -1)
-				return sc_srv_error(err, "FAILED_READ_FILE",
-				    "KD001", "Cannot read %s: %s.", l->name,
-				    strerror(errno));
-			l->pos = 0;
-			l->end = (size_t)r;
-			if (r == 0) {
-				l->eof = true;
-				break;
-			}
-		}
-		nl = memchr(l->buf + l->pos, '\n', l->end - l->pos);
-		k = nl != NULL ? (size_t)(nl - (l->buf + l->pos))
-			       : l->end - l->pos;
-		if ((int64_t)(l->line.len + k) > l->max)
-			return sc_eng_too_big(err, l->max, "A line of a file");
-		sc_buf_add(&l->line, l->buf + l->pos, k, NULL);
-		l->pos += k;
-		if (nl != NULL) {
-			l->pos++;
-			goto got;
-		}
-	}
-	if (l->line.len == 0)
-		return 0;
-got:
-	if (l->line.len > 0 && l->line.data[l->line.len - 1] == '\r')
-		sc_buf_setlen(&l->line, l->line.len - 1);
-	l->no++;
-	return 1;
-}
-
-static int
-lines_rewind(struct lines *l, struct sc_error *err)
-{
-	if (lseek(l->fd, 0, SEEK_SET) == -1)
-		return sc_srv_error(err, "FAILED_READ_FILE", "KD001",
-		    "Cannot read %s again: %s.", l->name, strerror(errno));
-	lines_open(l, l->fd, l->name, l->max);
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* CSV                                                                 */
-/* ------------------------------------------------------------------ */
-
-struct field {
-	size_t off, len; /* in fields.text */
-	bool null;
-};
-
-struct fields {
-	struct field *v;
-	size_t n, cap;
-	struct sc_buf text;
-};
-
-static void
-fields_push(struct fields *f, size_t off, size_t len, bool null)
-{
-	if (f->n == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 16;
-		f->v = sc_xreallocarray(f->v, f->cap, sizeof(*f->v));
-	}
-	f->v[f->n].off = off;
-	f->v[f->n].len = len;
-	f->v[f->n++].null = null;
-}
-
-static const char *
-field_text(const struct fields *f, size_t i)
-{
-	return (const char *)f->text.data + f->v[i].off;
-}
-
-/*
- * Split one line of CSV into fields.  A field starting with the quote
- * character is quoted: inside it the separator is data, escape+quote and
- * a doubled quote are one quote, escape+escape before a quote is one
- * escape; what follows the closing quote up to the separator is kept.
- * A field is null when it is empty and not quoted, or equals nullValue
- * (quoted or not, as Spark compares after parsing).  Every field is
- * NUL-terminated in f->text.
- */
-static void
-csv_split(const struct ropts *o, const char *s, size_t n, struct fields *f)
-{
-	size_t i = 0, off, nl = strlen(o->nullv);
-	bool quoted;
-	char c;
-
-	f->n = 0;
-	sc_buf_reset(&f->text);
-	for (;;) {
-		off = f->text.len;
-		quoted = false;
-		if (i < n && o->quote != '\0' && s[i] == o->quote) {
-			quoted = true;
-			for (i++; i < n; i++) {
-				c = s[i];
-				if (o->esc != '\0' && c == o->esc &&
-				    o->esc != o->quote && i + 1 < n &&
-				    s[i + 1] == o->quote) {
-					sc_buf_addch(&f->text, o->quote, NULL);
-					i++;
-				} else if (o->esc != '\0' && c == o->esc &&
-				    o->esc != o->quote && i + 2 < n &&
-				    s[i + 1] == o->esc &&
-				    s[i + 2] == o->quote) {
-					sc_buf_addch(&f->text, o->esc, NULL);
-					i++;
-				} else if (c == o->quote && i + 1 < n &&
-				    s[i + 1] == o->quote) {
-					sc_buf_addch(&f->text, o->quote, NULL);
-					i++;
-				} else if (c == o->quote) {
-					i++;
-					break;
-				} else {
-					sc_buf_addch(&f->text, c, NULL);
-				}
-			}
-		}
-		while (i < n && s[i] != o->sep)
-			sc_buf_addch(&f->text, s[i++], NULL);
-		fields_push(f, off, f->text.len - off,
-		    (!quoted && f->text.len == off) ||
-			(f->text.len - off == nl &&
-			    memcmp(f->text.data + off, o->nullv, nl) == 0));
-		sc_buf_addch(&f->text, '\0', NULL);
-		if (i >= n)
-			break;
-		i++; /* the separator */
-	}
-}
-
-static bool
-all_digits(const char *s, size_t *nd)
-{
-	size_t i = 0;
-
-	if (*s == '+' || *s == '-')
-		s++;
-	while (isdigit((unsigned char)s[i]))
-		i++;
-	*nd = i;
-	return i > 0 && s[i] == '\0';
-}
-
-static bool
-digits(const char *s, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!isdigit((unsigned char)s[i]))
-			return false;
-	return true;
-}
-
-/* yyyy-MM-dd */
-static bool
-is_date(const char *s)
-{
-	int m, d;
-
-	if (!digits(s, 4) || s[4] != '-' || !digits(s + 5, 2) || s[7] != '-' ||
-	    !digits(s + 8, 2))
-		return false;
-	m = (s[5] - '0') * 10 + s[6] - '0';
-	d = (s[8] - '0') * 10 + s[9] - '0';
-	return m >= 1 && m <= 12 && d >= 1 && d <= 31;
-}
-
-/* yyyy-MM-dd[T ]HH:mm[:ss[.f{1,6}]][Z|+hh:mm|-hh:mm] */
-static bool
-is_timestamp(const char *s)
-{
-	size_t i;
-
-	if (!is_date(s) || (s[10] != ' ' && s[10] != 'T') ||
-	    !digits(s + 11, 2) || s[13] != ':' || !digits(s + 14, 2))
-		return false;
-	if (s[11] > '2' || (s[11] == '2' && s[12] > '3') || s[14] > '5')
-		return false;
-	i = 16;
-	if (s[i] == ':') {
-		if (!digits(s + i + 1, 2) || s[i + 1] > '5')
-			return false;
-		i += 3;
-		if (s[i] == '.') {
-			size_t k = 0;
-
-			for (i++; isdigit((unsigned char)s[i]); i++)
-				k++;
-			if (k < 1 || k > 6)
-				return false;
-		}
-	}
-	if (s[i] == 'Z')
-		i++;
-	else if (s[i] == '+' || s[i] == '-') {
-		if (!digits(s + i + 1, 2) || s[i + 3] != ':' ||
-		    !digits(s + i + 4, 2))
-			return false;
-		i += 6;
-	}
-	return s[i] == '\0';
-}
-
-static bool
-is_double(const char *s)
-{
-	char *end;
-	const char *p = s;
-
-	if (strcmp(s, "NaN") == 0 || strcmp(s, "Infinity") == 0 ||
-	    strcmp(s, "+Infinity") == 0 || strcmp(s, "-Infinity") == 0)
-		return true;
-	if (*p == '+' || *p == '-')
-		p++;
-	/* Decimal digits only (strtod would also take hex, inf, nan). */
-	if (!isdigit((unsigned char)*p) && *p != '.')
-		return false;
-	for (; *p != '\0'; p++)
-		if (!isdigit((unsigned char)*p) && *p != '.' && *p != 'e' &&
-		    *p != 'E' && *p != '+' && *p != '-')
-			return false;
-	errno = 0;
-	(void)strtod(s, &end);
-	return end != s && *end == '\0';
-}
-
-/* The narrowest kind of one CSV value, in Spark's order of tries. */
-static enum rkind
-csv_kind(const char *s)
-{
-	size_t nd;
-	char *end;
-	long long v;
-
-	if (all_digits(s, &nd) && nd <= 19) {
-		errno = 0;
-		v = strtoll(s, &end, 10);
-		if (errno == 0 && *end == '\0')
-			return v >= INT32_MIN && v <= INT32_MAX ? K_INT
-								: K_LONG;
-	}
-	if (is_double(s))
-		return K_DOUBLE;
-	if (is_date(s) && s[10] == '\0')
-		return K_DATE;
-	if (is_timestamp(s))
-		return K_TS;
-	if (strcasecmp(s, "true") == 0 || strcasecmp(s, "false") == 0)
-		return K_BOOL;
-	return K_STRING;
-}
-
-static enum rkind
-kind_merge(enum rkind a, enum rkind b)
-{
-	bool na = a >= K_INT && a <= K_DOUBLE, nb = b >= K_INT && b <= K_DOUBLE;
-
-	if (a == K_NONE || a == b)
-		return b;
-	if (b == K_NONE)
-		return a;
-	if (na && nb) {
-		if ((a == K_DEC && b == K_DOUBLE) ||
-		    (a == K_DOUBLE && b == K_DEC))
-			return K_DOUBLE;
-		return a > b ? a : b;
-	}
-	if ((a == K_DATE && b == K_TS) || (a == K_TS && b == K_DATE))
-		return K_TS;
-	return K_STRING;
-}
-
-/* ------------------------------------------------------------------ */
-/* JSON lines                                                          */
-/* ------------------------------------------------------------------ */
-
-struct jpair {
-	size_t key; /* offset of the NUL-terminated key in jrec.text */
-	size_t val; /* offset of the NUL-terminated text of the value */
-	enum rkind kind; /* K_NONE: null */
-};
-
-struct jrec {
-	struct jpair *v;
-	size_t n, cap;
-	struct sc_buf text;
-};
-
-struct jp {
-	const char *s;
-	size_t n, i;
-};
-
-static void
-jws(struct jp *p)
-{
-	while (p->i < p->n &&
-	    (p->s[p->i] == ' ' || p->s[p->i] == '\t' || p->s[p->i] == '\r' ||
-		p->s[p->i] == '\n'))
-		p->i++;
-}
-
-static int
-jhex4(struct jp *p, unsigned *out)
-{
-	unsigned v = 0;
-	int k;
-	char c;
-
-	if (p->i + 4 > p->n)
-		return -1;
-	for (k = 0; k < 4; k++) {
-		c = p->s[p->i++];
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			v |= (unsigned)(c - 'A' + 10);
-		else
-			return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-static void
-put_utf8(struct sc_buf *b, unsigned cp)
-{
-	if (cp < 0x80) {
-		sc_buf_addch(b, (int)cp, NULL);
-	} else if (cp < 0x800) {
-		sc_buf_addch(b, (int)(0xc0 | (cp >> 6)), NULL);
-		sc_buf_addch(b, (int)(0x80 | (cp & 0x3f)), NULL);
-	} else if (cp < 0x10000) {
-		sc_buf_addch(b, (int)(0xe0 | (cp >> 12)), NULL);
-		sc_buf_addch(b, (int)(0x80 | ((cp >> 6) & 0x3f)), NULL);
-		sc_buf_addch(b, (int)(0x80 | (cp & 0x3f)), NULL);
-	} else {
-		sc_buf_addch(b, (int)(0xf0 | (cp >> 18)), NULL);
-		sc_buf_addch(b, (int)(0x80 | ((cp >> 12) & 0x3f)), NULL);
-		sc_buf_addch(b, (int)(0x80 | ((cp >> 6) & 0x3f)), NULL);
-		sc_buf_addch(b, (int)(0x80 | (cp & 0x3f)), NULL);
-	}
-}
-
-/* A string at p->i (after its '"'), unescaped into b; 0 or -1. */
-static int
-jstring(struct jp *p, struct sc_buf *b)
-{
-	unsigned cp, lo;
-	char c;
-
-	while (p->i < p->n) {
-		c = p->s[p->i++];
-		if (c == '"')
-			return 0;
-		if ((unsigned char)c < 0x20)
-			return -1;
-		if (c != '\\') {
-			sc_buf_addch(b, c, NULL);
-			continue;
-		}
-		if (p->i >= p->n)
-			return -1;
-		switch (c = p->s[p->i++]) {
-		case '"':
-		case '\\':
-		case '/':
-			sc_buf_addch(b, c, NULL);
-			break;
-		case 'b':
-			sc_buf_addch(b, '\b', NULL);
-			break;
-		case 'f':
-			sc_buf_addch(b, '\f', NULL);
-			break;
-		case 'n':
-			sc_buf_addch(b, '\n', NULL);
-			break;
-		case 'r':
-			sc_buf_addch(b, '\r', NULL);
-			break;
-		case 't':
-			sc_buf_addch(b, '\t', NULL);
-			break;
-		case 'u':
-			if (jhex4(p, &cp) == -1)
-				return -1;
-			if (cp >= 0xd800 && cp < 0xdc00) {
-				if (p->i + 6 > p->n || p->s[p->i] != '\\' ||
-				    p->s[p->i + 1] != 'u')
-					return -1;
-				p->i += 2;
-				if (jhex4(p, &lo) == -1 || lo < 0xdc00 ||
-				    lo > 0xdfff)
-					return -1;
-				cp = 0x10000 + ((cp - 0xd800) << 10) +
-				    (lo - 0xdc00);
-			} else if (cp >= 0xdc00 && cp < 0xe000) {
-				return -1;
-			}
-			put_utf8(b, cp);
-			break;
-		default:
-			return -1;
-		}
-	}
-	return -1;
-}
-
-/* A number at p->i (JSON grammar); its kind, its text into b. */
-static int
-jnumber(struct jp *p, struct sc_buf *b, enum rkind *kind)
-{
-	size_t st = p->i, nd = 0;
-	bool frac = false;
-
-	if (p->i < p->n && p->s[p->i] == '-')
-		p->i++;
-	if (p->i < p->n && p->s[p->i] == '0') {
-		p->i++;
-		nd = 1;
-	} else {
-		while (p->i < p->n && isdigit((unsigned char)p->s[p->i])) {
-			p->i++;
-			nd++;
-		}
-	}
-	if (nd == 0)
-		return -1;
-	if (p->i < p->n && p->s[p->i] == '.') {
-		frac = true;
-		p->i++;
-		if (p->i >= p->n || !isdigit((unsigned char)p->s[p->i]))
-			return -1;
-		while (p->i < p->n && isdigit((unsigned char)p->s[p->i]))
-			p->i++;
-	}
-	if (p->i < p->n && (p->s[p->i] == 'e' || p->s[p->i] == 'E')) {
-		frac = true;
-		p->i++;
-		if (p->i < p->n && (p->s[p->i] == '+' || p->s[p->i] == '-'))
-			p->i++;
-		if (p->i >= p->n || !isdigit((unsigned char)p->s[p->i]))
-			return -1;
-		while (p->i < p->n && isdigit((unsigned char)p->s[p->i]))
-			p->i++;
-	}
-	sc_buf_add(b, p->s + st, p->i - st, NULL);
-	if (frac)
-		*kind = K_DOUBLE;
-	else if (nd < 19)
-		*kind = K_LONG;
-	else {
-		char *end;
-
-		errno = 0;
-		(void)strtoll((const char *)b->data + b->len - (p->i - st),
-		    &end, 10);
-		*kind = errno == 0 ? K_LONG : nd <= 38 ? K_DEC : K_DOUBLE;
-	}
-	return 0;
-}
-
-static bool
-jword(struct jp *p, const char *w)
-{
-	size_t k = strlen(w);
-
-	if (p->n - p->i < k || memcmp(p->s + p->i, w, k) != 0)
-		return false;
-	p->i += k;
-	return true;
-}
-
-/*
- * Parse one line holding a JSON object into r: 1, 0 when the line is
- * not one (a corrupt record), -1 (err set) for a nested value, which
- * sc-serve does not read.
- */
-static int
-json_record(const char *s, size_t n, struct jrec *r, struct sc_error *err)
-{
-	struct jp p = { s, n, 0 };
-	struct jpair *kv;
-	char c;
-
-	r->n = 0;
-	sc_buf_reset(&r->text);
-	jws(&p);
-	if (p.i >= n || s[p.i++] != '{')
-		return 0;
-	jws(&p);
-	if (p.i < n && s[p.i] == '}') {
-		p.i++;
-		goto end;
-	}
-	for (;;) {
-		if (r->n == r->cap) {
-			r->cap = r->cap ? 2 * r->cap : 16;
-			r->v = sc_xreallocarray(r->v, r->cap, sizeof(*r->v));
-		}
-		kv = &r->v[r->n];
-		jws(&p);
-		if (p.i >= n || s[p.i++] != '"')
-			return 0;
-		kv->key = r->text.len;
-		if (jstring(&p, &r->text) == -1)
-			return 0;
-		sc_buf_addch(&r->text, '\0', NULL);
-		jws(&p);
-		if (p.i >= n || s[p.i++] != ':')
-			return 0;
-		jws(&p);
-		if (p.i >= n)
-			return 0;
-		kv->val = r->text.len;
-		c = s[p.i];
-		if (c == '"') {
-			p.i++;
-			if (jstring(&p, &r->text) == -1)
-				return 0;
-			kv->kind = K_STRING;
-		} else if (c == '-' || isdigit((unsigned char)c)) {
-			if (jnumber(&p, &r->text, &kv->kind) == -1)
-				return 0;
-		} else if (jword(&p, "true")) {
-			sc_buf_addstr(&r->text, "true", NULL);
-			kv->kind = K_BOOL;
-		} else if (jword(&p, "false")) {
-			sc_buf_addstr(&r->text, "false", NULL);
-			kv->kind = K_BOOL;
-		} else if (jword(&p, "null")) {
-			kv->kind = K_NONE;
-		} else if (c == '{' || c == '[') {
-			return sc_srv_error(err,
-			    "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
-			    "The JSON field `%s` holds a nested value (an "
-			    "object or an array), which sc-serve does not "
-			    "read.",
-			    (const char *)r->text.data + kv->key);
-		} else {
-			return 0;
-		}
-		sc_buf_addch(&r->text, '\0', NULL);
-		r->n++;
-		jws(&p);
-		if (p.i < n && s[p.i] == ',') {
-			p.i++;
-			continue;
-		}
-		if (p.i < n && s[p.i] == '}') {
-			p.i++;
-			break;
-		}
-		return 0;
-	}
-end:
-	jws(&p);
-	return p.i == n ? 1 : 0;
-}
-
-static const char *
-jkey(const struct jrec *r, size_t i)
-{
-	return (const char *)r->text.data + r->v[i].key;
-}
-
-static const char *
-jval(const struct jrec *r, size_t i)
-{
-	return (const char *)r->text.data + r->v[i].val;
-}
-
-/* ------------------------------------------------------------------ */
 /* Reading files into a TEMP table                                     */
 /* ------------------------------------------------------------------ */
 
@@ -880,16 +229,18 @@ csv_names(struct reader *r, bool header)
 		dup = false;
 		for (k = 0; k < f->n && !dup; k++)
 			dup = k != i && !f->v[k].null &&
-			    strcasecmp(field_text(f, k), field_text(f, i)) == 0;
+			    strcasecmp(sc_eng_field_text(f, k),
+				sc_eng_field_text(f, i)) == 0;
 		if (dup) {
 			struct sc_buf b;
 
 			sc_buf_init(&b, SC_BUF_UNLIMITED);
-			sc_buf_addf(&b, NULL, "%s%zu", field_text(f, i), i);
+			sc_buf_addf(&b, NULL, "%s%zu", sc_eng_field_text(f, i),
+			    i);
 			col_add(&r->cols, (const char *)b.data);
 			sc_buf_release(&b);
 		} else {
-			col_add(&r->cols, field_text(f, i));
+			col_add(&r->cols, sc_eng_field_text(f, i));
 		}
 	}
 }
@@ -900,13 +251,13 @@ csv_next(struct reader *r, struct sc_error *err)
 {
 	int rc;
 
-	while ((rc = lines_next(&r->l, err)) == 1) {
+	while ((rc = sc_eng_lines_next(&r->l, err)) == 1) {
 		if (canceled_check(r, err) == -1)
 			return -1;
 		if (r->l.line.len == 0)
 			continue;
-		csv_split(r->o, (const char *)r->l.line.data, r->l.line.len,
-		    &r->f);
+		sc_eng_csv_split(r->o, (const char *)r->l.line.data,
+		    r->l.line.len, &r->f);
 		return 1;
 	}
 	return rc;
@@ -920,7 +271,7 @@ json_next(struct reader *r, bool *ok, struct sc_error *err)
 	size_t n, i;
 	int rc;
 
-	while ((rc = lines_next(&r->l, err)) == 1) {
+	while ((rc = sc_eng_lines_next(&r->l, err)) == 1) {
 		if (canceled_check(r, err) == -1)
 			return -1;
 		s = r->l.line.data;
@@ -929,7 +280,8 @@ json_next(struct reader *r, bool *ok, struct sc_error *err)
 			;
 		if (i == n)
 			continue;
-		if ((rc = json_record((const char *)s, n, &r->j, err)) == -1)
+		if ((rc = sc_eng_json_record((const char *)s, n, &r->j, err)) ==
+		    -1)
 			return -1;
 		*ok = rc == 1;
 		return 1;
@@ -961,9 +313,10 @@ scan_file(struct reader *r, bool first, struct sc_error *err)
 				return 0;
 			for (i = 0; i < r->f.n && i < r->cols.n; i++)
 				if (!r->f.v[i].null)
-					r->cols.v[i].kind =
-					    kind_merge(r->cols.v[i].kind,
-						csv_kind(field_text(&r->f, i)));
+					r->cols.v[i].kind = sc_eng_kind_merge(
+					    r->cols.v[i].kind,
+					    sc_eng_csv_kind(
+						sc_eng_field_text(&r->f, i)));
 		}
 		return rc;
 	}
@@ -974,13 +327,13 @@ scan_file(struct reader *r, bool first, struct sc_error *err)
 		}
 		for (i = 0; i < r->j.n; i++) {
 			for (k = 0; k < r->cols.n; k++)
-				if (strcmp(r->cols.v[k].name, jkey(&r->j, i)) ==
-				    0)
+				if (strcmp(r->cols.v[k].name,
+					sc_eng_jkey(&r->j, i)) == 0)
 					break;
 			if (k == r->cols.n)
-				k = col_add(&r->cols, jkey(&r->j, i));
-			r->cols.v[k].kind =
-			    kind_merge(r->cols.v[k].kind, r->j.v[i].kind);
+				k = col_add(&r->cols, sc_eng_jkey(&r->j, i));
+			r->cols.v[k].kind = sc_eng_kind_merge(r->cols.v[k].kind,
+			    r->j.v[i].kind);
 		}
 	}
 	return rc;
@@ -1177,7 +530,7 @@ load_file(struct reader *r, struct sc_error *err)
 	int rc;
 
 	if (o->fmt == RF_TEXT) {
-		while ((rc = lines_next(&r->l, err)) == 1) {
+		while ((rc = sc_eng_lines_next(&r->l, err)) == 1) {
 			if (canceled_check(r, err) == -1 ||
 			    bind_text(r, 0, (const char *)r->l.line.data,
 				r->l.line.len, err) == -1 ||
@@ -1194,7 +547,7 @@ load_file(struct reader *r, struct sc_error *err)
 			}
 			for (i = 0; i < r->f.n && i < r->necols; i++)
 				if (!r->f.v[i].null &&
-				    bind_text(r, i, field_text(&r->f, i),
+				    bind_text(r, i, sc_eng_field_text(&r->f, i),
 					r->f.v[i].len, err) == -1)
 					return -1;
 			if (insert_row(r, err) == -1)
@@ -1220,17 +573,17 @@ load_file(struct reader *r, struct sc_error *err)
 
 				for (k = 0; k < r->cols.n; k++)
 					if (strcmp(r->cols.v[k].name,
-						jkey(&r->j, i)) == 0)
+						sc_eng_jkey(&r->j, i)) == 0)
 						break;
 				c = k < r->cols.n ? &r->cols.v[k] : NULL;
 			} else {
-				c = bsearch(jkey(&r->j, i), r->cols.v,
+				c = bsearch(sc_eng_jkey(&r->j, i), r->cols.v,
 				    r->cols.n, sizeof(*r->cols.v), jcol_cmp);
 			}
 			if (c != NULL &&
 			    bind_text(r, (size_t)(c - r->cols.v),
-				jval(&r->j, i), strlen(jval(&r->j, i)),
-				err) == -1)
+				sc_eng_jval(&r->j, i),
+				strlen(sc_eng_jval(&r->j, i)), err) == -1)
 				return -1;
 		}
 		if (insert_row(r, err) == -1)
@@ -1292,10 +645,10 @@ load(struct sc_ectx *x, const struct ropts *o, const char *const *paths,
 	/* Schema: every file when inferring, else the first record. */
 	if (o->fmt != RF_TEXT && o->schema == NULL) {
 		for (i = 0; i < npaths; i++) {
-			lines_open(&r.l, fds[i], paths[i],
+			sc_eng_lines_open(&r.l, fds[i], paths[i],
 			    sqlite3_limit(x->c->db, SQLITE_LIMIT_LENGTH, -1));
 			if (scan_file(&r, i == 0, err) == -1 ||
-			    lines_rewind(&r.l, err) == -1)
+			    sc_eng_lines_rewind(&r.l, err) == -1)
 				goto out;
 			if (o->fmt == RF_CSV && !o->infer)
 				break;
@@ -1305,7 +658,7 @@ load(struct sc_ectx *x, const struct ropts *o, const char *const *paths,
 	    create_table(&r, name, sizeof(name), err) == -1)
 		goto out;
 	for (i = 0; i < npaths; i++) {
-		lines_open(&r.l, fds[i], paths[i],
+		sc_eng_lines_open(&r.l, fds[i], paths[i],
 		    sqlite3_limit(x->c->db, SQLITE_LIMIT_LENGTH, -1));
 		if (load_file(&r, err) == -1)
 			goto out;

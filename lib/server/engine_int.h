@@ -181,7 +181,7 @@ struct sc_ectx {
 	struct sc_eparams params;
 	unsigned seq; /* for generated aliases */
 	int depth;
-	/* ---- grouping sets and pivot (engine_rel.c) ---- */
+	/* ---- grouping sets and pivot (engine_rel_group.c) ---- */
 	char **gsql; /* the grouping expressions' SQL, while translating */
 	size_t ngsql; /* grouping sets; 0 otherwise */
 	unsigned long gmask; /* the set being translated: bit i = gsql[i] */
@@ -256,7 +256,7 @@ int sc_eng_unsupported_expression(const Spark__Connect__Expression *e,
  */
 int sc_eng_deeper(struct sc_ectx *x, struct sc_error *err);
 
-/* ---- DataFrame relations (engine_rel.c; helpers in engine_plan.c) ---- */
+/* ---- DataFrame relations (engine_rel*.c; helpers in engine_plan.c) ---- */
 int sc_eng_rel(struct sc_ectx *x, const Spark__Connect__Relation *r,
     struct sc_eplan *out, struct sc_error *err);
 int sc_eng_wrap_plan(struct sc_ectx *x, struct sc_eplan *in,
@@ -511,5 +511,34 @@ int sc_eng_translate_text(struct sc_ectx *x, const char *text,
     struct sc_eplan *p, struct sc_error *err);
 
 /* ---- end of Spark SQL text and analysis ------------------------------ */
+
+/* ---- shared by the split engine_rel*.c and engine_plan*.c ---------- */
+
+/* engine_rel.c: translate input r into p, with its columns known. */
+int sc_eng_rel_input(struct sc_ectx *x, const Spark__Connect__Relation *r,
+    const char *what, struct sc_eplan *p, struct sc_error *err);
+/* engine_rel.c: p's column named name (any case), its index into *idx. */
+const struct sc_ecol *sc_eng_col_named(const struct sc_eplan *p,
+    const char *name, size_t *idx);
+/* engine_rel.c: Spark's UNRESOLVED_COLUMN error for name. */
+int sc_eng_unresolved(const char *name, struct sc_error *err);
+/* engine_rel_join.c: t is one of the Arrow integer types. */
+bool sc_eng_is_int(int t);
+/* engine_plan.c: move src into dst (dst released first). */
+void sc_eng_plan_move(struct sc_eplan *dst, struct sc_eplan *src);
+/* engine_plan.c: put p's common table expressions in front of its SQL. */
+void sc_eng_plan_finish(struct sc_eplan *p);
+/* engine_plan.c: add the CTE "name[(cols)] AS (\nbody\n)" to w. */
+void sc_eng_with_add(struct sc_buf *w, const char *name, char *const *cols,
+    size_t ncols, const uint8_t *body, size_t n);
+/* engine_plan.c: the first unknown field number of m, or 0. */
+unsigned sc_eng_unknown_field(const ProtobufCMessage *m);
+/* engine_plan.c: Spark's error for a relation type sc-serve lacks. */
+int sc_eng_unsupported_relation(const Spark__Connect__Relation *r,
+    struct sc_error *err);
+/* engine_plan.c: INVALID_PLAN_INPUT: the what relation has no input. */
+int sc_eng_no_input(const char *what, struct sc_error *err);
+
+/* ---- end of the split files' shared helpers ------------------------ */
 
 #endif

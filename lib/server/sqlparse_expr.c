@@ -1,0 +1,796 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * sqlparse_expr.c: Spark SQL expressions, with Spark's operator
+ * precedence, windows and function calls, as unresolved Spark Connect
+ * expressions.
+ */
+
+#include "server/sqlparse.h"
+#include "server/sqlparse_int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/arrow.h"
+#include "core/error.h"
+#include "core/xmem.h"
+#include "server/srverror.h"
+#include "core/banned.h"
+
+/* ------------------------------------------------------------------ */
+/* Expressions                                                         */
+/* ------------------------------------------------------------------ */
+
+bool
+sc_sqlp_deeper(struct parser *p)
+{
+	if (++p->depth > MAX_DEPTH) {
+		sc_sqlp_not_taken(p);
+		return false;
+	}
+	return true;
+}
+
+/* A type name up to the closing ')' of CAST, as text. */
+static char *
+type_text(struct parser *p)
+{
+	struct sc_buf b;
+	int depth = 0;
+	const struct sc_sqltok *t;
+
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	for (;;) {
+		t = sc_sqlp_cur(p);
+		if (t->kind == SC_TK_EOF ||
+		    (depth == 0 && sc_sqlp_tok_op(t, ")")))
+			break;
+		if (sc_sqlp_tok_op(t, "(") || sc_sqlp_tok_op(t, "<"))
+			depth++;
+		else if (sc_sqlp_tok_op(t, ")") || sc_sqlp_tok_op(t, ">"))
+			depth--;
+		if (b.len > 0 && t->kind == SC_TK_WORD)
+			sc_buf_addch(&b, ' ', NULL);
+		if (t->kind == SC_TK_QIDENT || t->kind == SC_TK_STRING) {
+			sc_buf_release(&b);
+			return sc_sqlp_not_taken(p);
+		}
+		sc_buf_add(&b, t->s, t->n, NULL);
+		p->i++;
+	}
+	if (b.len == 0) {
+		sc_buf_release(&b);
+		return sc_sqlp_not_taken(p);
+	}
+	return (char *)sc_buf_detach(&b, NULL);
+}
+
+static Expr *
+cast_expr(struct parser *p, bool try_)
+{
+	Spark__Connect__Expression__Cast *c;
+	Expr *inner, *e;
+	char *ty;
+
+	if (!sc_sqlp_expect_op(p, "(") || (inner = sc_sqlp_expr(p)) == NULL)
+		return NULL;
+	if (!sc_sqlp_accept_word(p, "as") || (ty = type_text(p)) == NULL) {
+		sc_sqlp_expr_free(inner);
+		return sc_sqlp_not_taken(p);
+	}
+	if (!sc_sqlp_expect_op(p, ")")) {
+		free(ty);
+		sc_sqlp_expr_free(inner);
+		return NULL;
+	}
+	c = sc_xmalloc(sizeof(*c));
+	spark__connect__expression__cast__init(c);
+	c->expr = inner;
+	c->cast_to_type_case =
+	    SPARK__CONNECT__EXPRESSION__CAST__CAST_TO_TYPE_TYPE_STR;
+	c->type_str = ty;
+	c->eval_mode = try_
+	    ? SPARK__CONNECT__EXPRESSION__CAST__EVAL_MODE__EVAL_MODE_TRY
+	    : SPARK__CONNECT__EXPRESSION__CAST__EVAL_MODE__EVAL_MODE_UNSPECIFIED;
+	e = sc_sqlp_expr_new();
+	e->expr_type_case = SPARK__CONNECT__EXPRESSION__EXPR_TYPE_CAST;
+	e->cast = c;
+	return e;
+}
+
+/* CASE [x] WHEN a THEN b ... [ELSE c] END as when(cond, val, ...). */
+static Expr *
+case_expr(struct parser *p)
+{
+	Expr *subject = NULL, *w = NULL, *c, *v;
+
+	if (!sc_sqlp_is_word(p, "when") && (subject = sc_sqlp_expr(p)) == NULL)
+		return NULL;
+	w = sc_sqlp_func_new("when", 0);
+	while (sc_sqlp_accept_word(p, "when")) {
+		if ((c = sc_sqlp_expr(p)) == NULL)
+			goto bad;
+		if (subject != NULL) {
+			Spark__Connect__Expression *copy;
+			size_t len =
+			    protobuf_c_message_get_packed_size(&subject->base);
+			uint8_t *buf = sc_xmalloc(len > 0 ? len : 1);
+
+			protobuf_c_message_pack(&subject->base, buf);
+			copy =
+			    spark__connect__expression__unpack(NULL, len, buf);
+			free(buf);
+			if (copy == NULL) {
+				sc_sqlp_expr_free(c);
+				goto bad;
+			}
+			c = sc_sqlp_func_new("==", 2, copy, c);
+		}
+		sc_sqlp_func_add(w, c);
+		if (!sc_sqlp_accept_word(p, "then") ||
+		    (v = sc_sqlp_expr(p)) == NULL) {
+			sc_sqlp_not_taken(p);
+			goto bad;
+		}
+		sc_sqlp_func_add(w, v);
+	}
+	if (w->unresolved_function->n_arguments == 0) {
+		sc_sqlp_not_taken(p);
+		goto bad;
+	}
+	if (sc_sqlp_accept_word(p, "else")) {
+		if ((v = sc_sqlp_expr(p)) == NULL)
+			goto bad;
+		sc_sqlp_func_add(w, v);
+	}
+	if (!sc_sqlp_accept_word(p, "end")) {
+		sc_sqlp_not_taken(p);
+		goto bad;
+	}
+	sc_sqlp_expr_free(subject);
+	return w;
+bad:
+	sc_sqlp_expr_free(subject);
+	sc_sqlp_expr_free(w);
+	return NULL;
+}
+
+typedef Spark__Connect__Expression__Window__WindowFrame__FrameBoundary Bound;
+
+/*
+ * A frame boundary: UNBOUNDED PRECEDING|FOLLOWING, CURRENT ROW, or an
+ * integer PRECEDING (negative, as a client sends it) or FOLLOWING.
+ */
+static Bound *
+frame_bound(struct parser *p)
+{
+	Bound *b = sc_xmalloc(sizeof(*b));
+	int64_t v;
+
+	spark__connect__expression__window__window_frame__frame_boundary__init(
+	    b);
+	if (sc_sqlp_accept_word(p, "unbounded")) {
+		if (!sc_sqlp_accept_word(p, "preceding") &&
+		    !sc_sqlp_accept_word(p, "following"))
+			goto nt;
+		b->boundary_case =
+		    SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_BOUNDARY__BOUNDARY_UNBOUNDED;
+		b->unbounded = true;
+		return b;
+	}
+	if (sc_sqlp_accept_word(p, "current")) {
+		if (!sc_sqlp_accept_word(p, "row"))
+			goto nt;
+		b->boundary_case =
+		    SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_BOUNDARY__BOUNDARY_CURRENT_ROW;
+		b->current_row = true;
+		return b;
+	}
+	if (sc_sqlp_is_op(p, "-") || !sc_sqlp_int_arg(p, &v))
+		goto nt;
+	if (sc_sqlp_accept_word(p, "preceding"))
+		v = -v;
+	else if (!sc_sqlp_accept_word(p, "following"))
+		goto nt;
+	b->boundary_case =
+	    SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_BOUNDARY__BOUNDARY_VALUE;
+	b->value = sc_sqlp_expr_new();
+	b->value->expr_type_case =
+	    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL;
+	b->value->literal = sc_xmalloc(sizeof(*b->value->literal));
+	spark__connect__expression__literal__init(b->value->literal);
+	b->value->literal->literal_type_case =
+	    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_LONG;
+	b->value->literal->long_ = v;
+	return b;
+nt:
+	protobuf_c_message_free_unpacked(&b->base, NULL);
+	return sc_sqlp_not_taken(p);
+}
+
+/*
+ * f OVER ([PARTITION BY e, ...] [ORDER BY o, ...] [ROWS|RANGE frame])
+ * after OVER.  Named windows are not taken.  Takes f.
+ */
+static Expr *
+window(struct parser *p, Expr *f)
+{
+	Spark__Connect__Expression__Window *w;
+	Spark__Connect__Expression__Window__WindowFrame *fr;
+	Expr *e;
+	bool rows;
+
+	w = sc_xmalloc(sizeof(*w));
+	spark__connect__expression__window__init(w);
+	w->window_function = f;
+	e = sc_sqlp_expr_new();
+	e->expr_type_case = SPARK__CONNECT__EXPRESSION__EXPR_TYPE_WINDOW;
+	e->window = w;
+	p->nwindows++;
+	if (!sc_sqlp_accept_op(p, "(")) {
+		sc_sqlp_expr_free(e);
+		return sc_sqlp_unsupported(p, "a named window (OVER name)");
+	}
+	if (sc_sqlp_accept_word(p, "partition")) {
+		if (!sc_sqlp_accept_word(p, "by") ||
+		    (w->partition_spec = sc_sqlp_expr_list(p,
+			 &w->n_partition_spec, false)) == NULL)
+			goto nt;
+	}
+	if (sc_sqlp_accept_word(p, "order")) {
+		if (!sc_sqlp_accept_word(p, "by") ||
+		    (w->order_spec = sc_sqlp_order_list(p, &w->n_order_spec)) ==
+			NULL)
+			goto nt;
+	}
+	if ((rows = sc_sqlp_is_word(p, "rows")) ||
+	    sc_sqlp_is_word(p, "range")) {
+		p->i++;
+		fr = sc_xmalloc(sizeof(*fr));
+		spark__connect__expression__window__window_frame__init(fr);
+		w->frame_spec = fr;
+		fr->frame_type = rows
+		    ? SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_TYPE__FRAME_TYPE_ROW
+		    : SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_TYPE__FRAME_TYPE_RANGE;
+		if (sc_sqlp_accept_word(p, "between")) {
+			if ((fr->lower = frame_bound(p)) == NULL ||
+			    !sc_sqlp_accept_word(p, "and") ||
+			    (fr->upper = frame_bound(p)) == NULL)
+				goto nt;
+		} else {
+			if ((fr->lower = frame_bound(p)) == NULL)
+				goto nt;
+			fr->upper = sc_xmalloc(sizeof(*fr->upper));
+			spark__connect__expression__window__window_frame__frame_boundary__init(
+			    fr->upper);
+			fr->upper->boundary_case =
+			    SPARK__CONNECT__EXPRESSION__WINDOW__WINDOW_FRAME__FRAME_BOUNDARY__BOUNDARY_CURRENT_ROW;
+			fr->upper->current_row = true;
+		}
+	}
+	if (!sc_sqlp_accept_op(p, ")"))
+		goto nt;
+	return e;
+nt:
+	sc_sqlp_expr_free(e);
+	return sc_sqlp_not_taken(p);
+}
+
+/* name(args) after the name and '(' . */
+static Expr *
+call(struct parser *p, char *name)
+{
+	Expr *f, *a;
+	size_t i;
+
+	for (i = 0; name[i] != '\0'; i++)
+		name[i] = (char)tolower((unsigned char)name[i]);
+	f = sc_sqlp_func_new(name, 0);
+	free(name);
+	if (sc_sqlp_accept_word(p, "distinct"))
+		f->unresolved_function->is_distinct = true;
+	else
+		sc_sqlp_accept_word(p, "all");
+	if (!sc_sqlp_is_op(p, ")")) {
+		for (;;) {
+			if (sc_sqlp_is_op(p, "*") &&
+			    sc_sqlp_tok_op(sc_sqlp_peek(p, 1), ")") &&
+			    strcmp(f->unresolved_function->function_name,
+				"count") == 0) {
+				/* count(*) is count(1), as Spark names it. */
+				p->i++;
+				a = sc_sqlp_lit_int(1);
+			} else if ((a = sc_sqlp_expr(p)) == NULL) {
+				sc_sqlp_expr_free(f);
+				return NULL;
+			}
+			sc_sqlp_func_add(f, a);
+			if (!sc_sqlp_accept_op(p, ","))
+				break;
+		}
+	}
+	if (!sc_sqlp_expect_op(p, ")")) {
+		sc_sqlp_expr_free(f);
+		return NULL;
+	}
+	if (sc_sqlp_accept_word(p, "over"))
+		return window(p, f);
+	/* FILTER and WITHIN GROUP are not taken. */
+	if (sc_sqlp_is_word(p, "filter") || sc_sqlp_is_word(p, "within") ||
+	    sc_sqlp_is_word(p, "ignore") || sc_sqlp_is_word(p, "respect")) {
+		sc_sqlp_expr_free(f);
+		return sc_sqlp_not_taken(p);
+	}
+	return f;
+}
+
+static Expr *
+primary(struct parser *p)
+{
+	const struct sc_sqltok *t = sc_sqlp_cur(p);
+	struct sc_buf b;
+	Spark__Connect__Expression__Literal *l;
+	Expr *e;
+	char *name;
+
+	switch (t->kind) {
+	case SC_TK_NUM:
+		return sc_sqlp_number_literal(p, false);
+	case SC_TK_STRING:
+		l = sc_sqlp_lit_new(&e);
+		l->literal_type_case =
+		    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_STRING;
+		l->string =
+		    sc_xstrndup((const char *)t->text.data, t->text.len);
+		if (memchr(t->text.data, '\0', t->text.len) != NULL) {
+			sc_sqlp_expr_free(e);
+			return sc_sqlp_not_taken(p);
+		}
+		p->i++;
+		return e;
+	case SC_TK_OP:
+		if (sc_sqlp_accept_op(p, "(")) {
+			if (sc_sqlp_is_word(p, "select") ||
+			    sc_sqlp_is_word(p, "with"))
+				return sc_sqlp_unsupported(p,
+				    "scalar subqueries");
+			if (sc_sqlp_is_word(p, "values"))
+				return sc_sqlp_not_taken(p);
+			if ((e = sc_sqlp_expr(p)) == NULL)
+				return NULL;
+			if (!sc_sqlp_expect_op(p, ")")) {
+				sc_sqlp_expr_free(e);
+				return NULL;
+			}
+			return e;
+		}
+		if (sc_sqlp_accept_op(p, "*"))
+			return sc_sqlp_star_new(NULL);
+		return sc_sqlp_not_taken(p);
+	case SC_TK_QIDENT:
+	case SC_TK_WORD:
+		break;
+	default:
+		return sc_sqlp_not_taken(p);
+	}
+	if (t->kind == SC_TK_WORD) {
+		const struct sc_sqltok *nx = sc_sqlp_peek(p, 1);
+
+		if (sc_sqlp_tok_word(t, "true") ||
+		    sc_sqlp_tok_word(t, "false")) {
+			l = sc_sqlp_lit_new(&e);
+			l->literal_type_case =
+			    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_BOOLEAN;
+			l->boolean = sc_sqlp_tok_word(t, "true");
+			p->i++;
+			return e;
+		}
+		if (sc_sqlp_tok_word(t, "null")) {
+			Spark__Connect__DataType *dt = sc_xmalloc(sizeof(*dt));
+			Spark__Connect__DataType__NULL *nt =
+			    sc_xmalloc(sizeof(*nt));
+
+			spark__connect__data_type__init(dt);
+			spark__connect__data_type__null__init(nt);
+			dt->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_NULL;
+			dt->null = nt;
+			l = sc_sqlp_lit_new(&e);
+			l->literal_type_case =
+			    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_NULL;
+			l->null = dt;
+			p->i++;
+			return e;
+		}
+		if (nx->kind == SC_TK_STRING &&
+		    (sc_sqlp_tok_word(t, "date") ||
+			sc_sqlp_tok_word(t, "timestamp") ||
+			sc_sqlp_tok_word(t, "timestamp_ltz") ||
+			sc_sqlp_tok_word(t, "timestamp_ntz"))) {
+			char kw[16];
+
+			snprintf(kw, sizeof(kw), "%.*s", (int)t->n, t->s);
+			p->i++;
+			return sc_sqlp_typed_literal(p, kw);
+		}
+		if (sc_sqlp_tok_word(t, "interval"))
+			return sc_sqlp_unsupported(p, "INTERVAL literals");
+		if (nx->kind == SC_TK_STRING && (sc_sqlp_tok_word(t, "x")))
+			return sc_sqlp_not_taken(p);
+		if (sc_sqlp_tok_word(t, "case")) {
+			p->i++;
+			return case_expr(p);
+		}
+		if ((sc_sqlp_tok_word(t, "cast") ||
+			sc_sqlp_tok_word(t, "try_cast")) &&
+		    sc_sqlp_tok_op(nx, "(")) {
+			p->i++;
+			return cast_expr(p, sc_sqlp_tok_word(t, "try_cast"));
+		}
+		if (sc_sqlp_tok_word(t, "exists") && sc_sqlp_tok_op(nx, "("))
+			return sc_sqlp_unsupported(p, "EXISTS subqueries");
+		if (sc_sqlp_is_reserved(t))
+			return sc_sqlp_not_taken(p);
+	}
+	/* a, a.b, `a`.`b`, t.*, f(...) */
+	if (sc_sqlp_tok_op(sc_sqlp_peek(p, 1), "(")) {
+		name = sc_sqlp_ident_text(t);
+		p->i += 2;
+		return call(p, name);
+	}
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	sc_sqlp_add_part(&b, t);
+	p->i++;
+	while (sc_sqlp_is_op(p, ".")) {
+		t = sc_sqlp_peek(p, 1);
+		if (sc_sqlp_tok_op(t, "*")) {
+			p->i += 2;
+			sc_buf_addch(&b, '\0', NULL);
+			e = sc_sqlp_star_new((const char *)b.data);
+			sc_buf_release(&b);
+			return e;
+		}
+		if (t->kind != SC_TK_WORD && t->kind != SC_TK_QIDENT) {
+			sc_buf_release(&b);
+			return sc_sqlp_not_taken(p);
+		}
+		sc_buf_addch(&b, '.', NULL);
+		sc_sqlp_add_part(&b, t);
+		p->i += 2;
+	}
+	sc_buf_addch(&b, '\0', NULL);
+	e = sc_sqlp_attr_new((const char *)b.data);
+	sc_buf_release(&b);
+	if (sc_sqlp_is_op(p, "[") || sc_sqlp_is_op(p, "::") ||
+	    sc_sqlp_is_op(p, "->")) {
+		sc_sqlp_expr_free(e);
+		return sc_sqlp_not_taken(p);
+	}
+	return e;
+}
+
+static Expr *
+unary(struct parser *p)
+{
+	Expr *e;
+
+	if (!sc_sqlp_deeper(p))
+		return NULL;
+	if (sc_sqlp_is_op(p, "-") && sc_sqlp_peek(p, 1)->kind == SC_TK_NUM) {
+		p->i++;
+		e = sc_sqlp_number_literal(p, true);
+	} else if (sc_sqlp_accept_op(p, "-")) {
+		e = unary(p);
+		e = e != NULL ? sc_sqlp_func_new("negative", 1, e) : NULL;
+	} else if (sc_sqlp_accept_op(p, "+")) {
+		e = unary(p);
+		e = e != NULL ? sc_sqlp_func_new("positive", 1, e) : NULL;
+	} else if (sc_sqlp_accept_op(p, "~")) {
+		e = unary(p);
+		e = e != NULL ? sc_sqlp_func_new("~", 1, e) : NULL;
+	} else {
+		e = primary(p);
+	}
+	p->depth--;
+	if (e != NULL && (sc_sqlp_is_op(p, "[") || sc_sqlp_is_op(p, "::"))) {
+		sc_sqlp_expr_free(e);
+		return sc_sqlp_not_taken(p);
+	}
+	return e;
+}
+
+/* One level of left-associative binary operators. */
+struct binop {
+	const char *tok; /* operator or word */
+	bool word;
+	const char *func; /* Spark's function name */
+};
+
+static const struct binop mul_ops[] = {
+	{ "*", false, "*" },
+	{ "/", false, "/" },
+	{ "%", false, "%" },
+	{ "div", true, "div" },
+};
+static const struct binop add_ops[] = {
+	{ "+", false, "+" },
+	{ "-", false, "-" },
+	{ "||", false, "concat" },
+};
+static const struct binop band_ops[] = { { "&", false, "&" } };
+static const struct binop bxor_ops[] = { { "^", false, "^" } };
+static const struct binop bor_ops[] = { { "|", false, "|" } };
+
+static Expr *
+binary(struct parser *p, int level)
+{
+	static const struct {
+		const struct binop *ops;
+		size_t n;
+	} levels[] = {
+		{ bor_ops, 1 },
+		{ bxor_ops, 1 },
+		{ band_ops, 1 },
+		{ add_ops, 3 },
+		{ mul_ops, 4 },
+	};
+	Expr *l, *r;
+	size_t i;
+	bool found;
+
+	if (level == 5)
+		return unary(p);
+	if ((l = binary(p, level + 1)) == NULL)
+		return NULL;
+	for (;;) {
+		found = false;
+		for (i = 0; i < levels[level].n; i++) {
+			const struct binop *o = &levels[level].ops[i];
+
+			if (o->word ? sc_sqlp_is_word(p, o->tok)
+				    : sc_sqlp_is_op(p, o->tok)) {
+				found = true;
+				p->i++;
+				if ((r = binary(p, level + 1)) == NULL) {
+					sc_sqlp_expr_free(l);
+					return NULL;
+				}
+				l = sc_sqlp_func_new(o->func, 2, l, r);
+				break;
+			}
+		}
+		if (!found)
+			return l;
+	}
+}
+
+static Expr *
+value(struct parser *p)
+{
+	return binary(p, 0);
+}
+
+static Expr *
+negate(Expr *e, bool neg)
+{
+	return neg ? sc_sqlp_func_new("not", 1, e) : e;
+}
+
+/* Comparisons and predicates after the left operand l. */
+static Expr *
+predicate(struct parser *p)
+{
+	static const struct {
+		const char *op;
+		const char *func;
+	} cmps[] = {
+		{ "=", "==" },
+		{ "==", "==" },
+		{ "<>", "!=" },
+		{ "!=", "!=" },
+		{ "<", "<" },
+		{ "<=", "<=" },
+		{ ">", ">" },
+		{ ">=", ">=" },
+		{ "<=>", "<=>" },
+	};
+	Expr *l, *r, *lo, *hi, *in;
+	size_t i;
+	bool neg;
+
+	if ((l = value(p)) == NULL)
+		return NULL;
+	for (;;) {
+		for (i = 0; i < sizeof(cmps) / sizeof(cmps[0]); i++)
+			if (sc_sqlp_is_op(p, cmps[i].op))
+				break;
+		if (i < sizeof(cmps) / sizeof(cmps[0])) {
+			p->i++;
+			if (sc_sqlp_is_word(p, "any") ||
+			    sc_sqlp_is_word(p, "all") ||
+			    sc_sqlp_is_word(p, "some")) {
+				sc_sqlp_expr_free(l);
+				return sc_sqlp_not_taken(p);
+			}
+			if ((r = value(p)) == NULL) {
+				sc_sqlp_expr_free(l);
+				return NULL;
+			}
+			l = sc_sqlp_func_new(cmps[i].func, 2, l, r);
+			continue;
+		}
+		if (sc_sqlp_accept_word(p, "is")) {
+			neg = sc_sqlp_accept_word(p, "not");
+			if (sc_sqlp_accept_word(p, "null")) {
+				l = sc_sqlp_func_new(
+				    neg ? "isnotnull" : "isnull", 1, l);
+				continue;
+			}
+			sc_sqlp_expr_free(l);
+			return sc_sqlp_not_taken(
+			    p); /* IS TRUE, IS DISTINCT FROM */
+		}
+		neg = false;
+		if (sc_sqlp_is_word(p, "not") &&
+		    (sc_sqlp_tok_word(sc_sqlp_peek(p, 1), "between") ||
+			sc_sqlp_tok_word(sc_sqlp_peek(p, 1), "in") ||
+			sc_sqlp_tok_word(sc_sqlp_peek(p, 1), "like") ||
+			sc_sqlp_tok_word(sc_sqlp_peek(p, 1), "rlike") ||
+			sc_sqlp_tok_word(sc_sqlp_peek(p, 1), "regexp") ||
+			sc_sqlp_tok_word(sc_sqlp_peek(p, 1), "ilike"))) {
+			neg = true;
+			p->i++;
+		}
+		if (sc_sqlp_accept_word(p, "between")) {
+			Spark__Connect__Expression *copy;
+			size_t len;
+			uint8_t *buf;
+
+			if ((lo = value(p)) == NULL) {
+				sc_sqlp_expr_free(l);
+				return NULL;
+			}
+			if (!sc_sqlp_accept_word(p, "and") ||
+			    (hi = value(p)) == NULL) {
+				sc_sqlp_expr_free(lo);
+				sc_sqlp_expr_free(l);
+				return sc_sqlp_not_taken(p);
+			}
+			len = protobuf_c_message_get_packed_size(&l->base);
+			buf = sc_xmalloc(len > 0 ? len : 1);
+			protobuf_c_message_pack(&l->base, buf);
+			copy =
+			    spark__connect__expression__unpack(NULL, len, buf);
+			free(buf);
+			if (copy == NULL) {
+				sc_sqlp_expr_free(lo);
+				sc_sqlp_expr_free(hi);
+				sc_sqlp_expr_free(l);
+				return sc_sqlp_not_taken(p);
+			}
+			l = negate(sc_sqlp_func_new("and", 2,
+				       sc_sqlp_func_new(">=", 2, l, lo),
+				       sc_sqlp_func_new("<=", 2, copy, hi)),
+			    neg);
+			continue;
+		}
+		if (sc_sqlp_accept_word(p, "in")) {
+			if (!sc_sqlp_expect_op(p, "(")) {
+				sc_sqlp_expr_free(l);
+				return sc_sqlp_not_taken(p);
+			}
+			if (sc_sqlp_is_word(p, "select") ||
+			    sc_sqlp_is_word(p, "with")) {
+				sc_sqlp_expr_free(l);
+				return sc_sqlp_unsupported(p, "IN subqueries");
+			}
+			in = sc_sqlp_func_new("in", 1, l);
+			for (;;) {
+				if ((r = sc_sqlp_expr(p)) == NULL) {
+					sc_sqlp_expr_free(in);
+					return NULL;
+				}
+				sc_sqlp_func_add(in, r);
+				if (!sc_sqlp_accept_op(p, ","))
+					break;
+			}
+			if (!sc_sqlp_expect_op(p, ")")) {
+				sc_sqlp_expr_free(in);
+				return NULL;
+			}
+			l = negate(in, neg);
+			continue;
+		}
+		if (sc_sqlp_is_word(p, "like") || sc_sqlp_is_word(p, "rlike") ||
+		    sc_sqlp_is_word(p, "regexp") ||
+		    sc_sqlp_is_word(p, "ilike")) {
+			const char *f = sc_sqlp_is_word(p, "like") ? "like"
+			    : sc_sqlp_is_word(p, "ilike")	   ? "ilike"
+								   : "rlike";
+
+			p->i++;
+			if (sc_sqlp_is_word(p, "any") ||
+			    sc_sqlp_is_word(p, "all") ||
+			    sc_sqlp_is_word(p, "some")) {
+				sc_sqlp_expr_free(l);
+				return sc_sqlp_not_taken(p);
+			}
+			if ((r = value(p)) == NULL) {
+				sc_sqlp_expr_free(l);
+				return NULL;
+			}
+			if (sc_sqlp_is_word(p, "escape")) {
+				sc_sqlp_expr_free(l);
+				sc_sqlp_expr_free(r);
+				return sc_sqlp_not_taken(p);
+			}
+			l = negate(sc_sqlp_func_new(f, 2, l, r), neg);
+			continue;
+		}
+		return l;
+	}
+}
+
+static Expr *
+not_expr(struct parser *p)
+{
+	Expr *e;
+
+	if (!sc_sqlp_deeper(p))
+		return NULL;
+	if (sc_sqlp_accept_word(p, "not") || sc_sqlp_accept_op(p, "!")) {
+		e = not_expr(p);
+		e = e != NULL ? sc_sqlp_func_new("not", 1, e) : NULL;
+	} else {
+		e = predicate(p);
+	}
+	p->depth--;
+	return e;
+}
+
+static Expr *
+and_expr(struct parser *p)
+{
+	Expr *l, *r;
+
+	if ((l = not_expr(p)) == NULL)
+		return NULL;
+	while (sc_sqlp_accept_word(p, "and")) {
+		if ((r = not_expr(p)) == NULL) {
+			sc_sqlp_expr_free(l);
+			return NULL;
+		}
+		l = sc_sqlp_func_new("and", 2, l, r);
+	}
+	return l;
+}
+
+Expr *
+sc_sqlp_expr(struct parser *p)
+{
+	Expr *l, *r;
+
+	if (!sc_sqlp_deeper(p))
+		return NULL;
+	if ((l = and_expr(p)) == NULL) {
+		p->depth--;
+		return NULL;
+	}
+	while (sc_sqlp_accept_word(p, "or")) {
+		if ((r = and_expr(p)) == NULL) {
+			sc_sqlp_expr_free(l);
+			p->depth--;
+			return NULL;
+		}
+		l = sc_sqlp_func_new("or", 2, l, r);
+	}
+	p->depth--;
+	return l;
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * sqlparse_int.h: what the Spark SQL parser's files (sqlparse.c,
+ * sqlparse_expr.c, sqlparse_from.c, sqlparse_query.c) share and nobody
+ * else sees: the parser state and the helpers more than one of them calls.
+ */
+
+#ifndef SC_SQLPARSE_INT_H
+#define SC_SQLPARSE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "server/sqlparse.h"
+
+/* Deepest nesting of expressions and subqueries taken. */
+#define MAX_DEPTH 200
+
+typedef Spark__Connect__Expression Expr;
+typedef Spark__Connect__Relation Rel;
+
+struct parser {
+	const char *src;
+	struct sc_sqltok *t;
+	size_t n;
+	size_t i;
+	int fail; /* 0, or enum sc_sqlparse_rc of the failure */
+	struct sc_error *err;
+	int depth;
+	size_t hidden; /* hidden output columns (see sqlparse.h) */
+	struct cte *ctes; /* WITH name AS (query), ... */
+	size_t nctes;
+	struct scope *scope; /* the joined FROM items' names in scope */
+	size_t nscope;
+	int64_t next_id; /* the next plan id for a joined FROM item */
+	size_t nwindows; /* OVER (...) windows read so far */
+};
+
+/*
+ * A FROM item of a join: its alias (or table name) and the plan id the
+ * parser stamps on it, by which a qualified column above the join (p.x)
+ * names that side, as a DataFrame's df["x"] does.
+ */
+struct scope {
+	char *name;
+	int64_t id;
+};
+
+/* Plan ids of joined FROM items: far from those a client stamps. */
+#define SQL_PLAN_ID_BASE ((int64_t)1 << 52)
+
+/* A common table expression, inlined where it is named. */
+struct cte {
+	char *name;
+	Spark__Connect__Relation *rel;
+};
+
+/* sqlparse.c: tokens */
+const struct sc_sqltok *sc_sqlp_cur(const struct parser *p);
+const struct sc_sqltok *sc_sqlp_peek(const struct parser *p, size_t k);
+bool sc_sqlp_tok_word(const struct sc_sqltok *t, const char *w);
+bool sc_sqlp_tok_op(const struct sc_sqltok *t, const char *o);
+bool sc_sqlp_is_word(const struct parser *p, const char *w);
+bool sc_sqlp_is_op(const struct parser *p, const char *o);
+bool sc_sqlp_accept_word(struct parser *p, const char *w);
+bool sc_sqlp_accept_op(struct parser *p, const char *o);
+void *sc_sqlp_not_taken(struct parser *p);
+void *sc_sqlp_unsupported(struct parser *p, const char *what);
+bool sc_sqlp_expect_op(struct parser *p, const char *o);
+bool sc_sqlp_is_reserved(const struct sc_sqltok *t);
+char *sc_sqlp_ident_text(const struct sc_sqltok *t);
+void sc_sqlp_add_part(struct sc_buf *b, const struct sc_sqltok *t);
+
+/* sqlparse.c: building messages */
+Expr *sc_sqlp_expr_new(void);
+void sc_sqlp_expr_free(Expr *e);
+Expr *sc_sqlp_expr_copy(const Expr *e);
+Rel *sc_sqlp_rel_new(void);
+void sc_sqlp_rel_free(Rel *r);
+Rel *sc_sqlp_rel_copy(const Rel *r);
+Spark__Connect__Expression__Literal *sc_sqlp_lit_new(Expr **ep);
+Expr *sc_sqlp_lit_int(int32_t v);
+Expr *sc_sqlp_func_new(const char *name, size_t nargs, ...);
+void sc_sqlp_func_add(Expr *e, Expr *arg);
+Expr *sc_sqlp_attr_new(const char *ident);
+Expr *sc_sqlp_star_new(const char *target);
+Expr *sc_sqlp_alias_new(Expr *child, char *name);
+
+/* sqlparse.c: literals */
+Expr *sc_sqlp_typed_literal(struct parser *p, const char *kw);
+Expr *sc_sqlp_number_literal(struct parser *p, bool neg);
+
+/* sqlparse_expr.c */
+bool sc_sqlp_deeper(struct parser *p);
+Expr *sc_sqlp_expr(struct parser *p);
+
+/* sqlparse_from.c */
+char *sc_sqlp_opt_alias(struct parser *p);
+bool sc_sqlp_int_arg(struct parser *p, int64_t *v);
+Rel *sc_sqlp_from_item(struct parser *p);
+void sc_sqlp_scope_pop(struct parser *p, size_t n);
+void sc_sqlp_qualify(struct parser *p, size_t n, ProtobufCMessage *m);
+Rel *sc_sqlp_joins(struct parser *p, Rel *left);
+
+/* sqlparse_query.c */
+Expr **sc_sqlp_expr_list(struct parser *p, size_t *np, bool aliases);
+void sc_sqlp_exprs_free(Expr **v, size_t n);
+Spark__Connect__Expression__SortOrder **sc_sqlp_order_list(struct parser *p,
+    size_t *np);
+void sc_sqlp_last_part(const char *ident, char *out, size_t n);
+Rel *sc_sqlp_query(struct parser *p);
+
+/* sqlparse_from.c: VALUES */
+Rel *sc_sqlp_values_rel(struct parser *p);
+
+/* sqlparse.c: set operations */
+Rel *sc_sqlp_set_ops(struct parser *p, Rel *left);
+
+#endif

@@ -310,6 +310,31 @@ prompt_start() {
 	term_wait -x 'rc=0'
 }
 
+@test "psql's \\dt, \\d, \\dn and \\i, as Spark SQL the server runs" {
+	local sid
+	sid=$(cat /proc/sys/kernel/random/uuid)
+	sc-exec --session-id "$sid" "CREATE TEMP VIEW tv_meta AS SELECT 1 AS x, 'a' AS s"
+	printf 'SELECT 40 + 2 AS answer;\nSELECT 7 AS seven;\n' >"$BATS_TEST_TMPDIR/inc.sql"
+	prompt_start --session-id "$sid" --format csv
+	term_run '\dt tv_m*'
+	term_wait -x '"",tv_meta,true'
+	term_run '\d tv_meta'
+	term_wait -x 's,string,'
+	term_run '\dn'
+	term_wait -x 'default'
+	term_run "\\i $BATS_TEST_TMPDIR/inc.sql"
+	term_wait -x '42'
+	term_wait -x '7'
+	term_run '\i /nonexistent.sql'
+	term_wait -x "sc-exec: cannot open '/nonexistent.sql': No such file or directory"
+	term_run '\d'
+	term_wait -x 'sc-exec: \d needs a table name; \dt lists them'
+	term_run "\\dt it's"
+	term_wait -x 'sc-exec: \dt takes a pattern without quotes or backslashes'
+	term_run '\q'
+	term_wait -x 'rc=0'
+}
+
 @test "\\detach runs the statement detached; --attach gets its result later" {
 	local sid
 	sid=$(cat /proc/sys/kernel/random/uuid)

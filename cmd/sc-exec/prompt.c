@@ -26,6 +26,7 @@
 #include "core/buf.h"
 #include "core/client.h"
 #include "core/error.h"
+#include "core/file.h"
 #include "core/log.h"
 #include "core/reattach.h"
 #include "core/timeutil.h"
@@ -176,6 +177,10 @@ static const char meta_help[] =
     "  \\x              toggle vertical and table\n"
     "  \\timing [on|off] show the time each statement took\n"
     "  \\conninfo       the server, session and user\n"
+    "  \\dt [pattern]   the tables (SHOW TABLES [LIKE pattern])\n"
+    "  \\d name         a table's columns (DESCRIBE name)\n"
+    "  \\dn             the databases (SHOW DATABASES)\n"
+    "  \\i file         run the statements of a file\n"
     "  \\detach         run the statement typed so far (or the next one)\n"
     "                  detached: print its operation id and return\n"
     "  \\q              quit\n"
@@ -223,6 +228,42 @@ conninfo(struct prompt *p)
 	    sss != NULL ? sss : "");
 }
 
+static void run_typed(struct prompt *p, const char *text, size_t n);
+
+/*
+ * Spark SQL for what psql users type: it runs on the server, so a real
+ * Spark answers it the same way.  The statement is head, then arg.
+ */
+static void
+run_shown(struct prompt *p, const char *head, const char *arg, const char *tail)
+{
+	char sql[600];
+	int n;
+
+	n = snprintf(sql, sizeof(sql), "%s%s%s", head, arg, tail);
+	if (n < 0 || (size_t)n >= sizeof(sql)) {
+		say("name too long");
+		return;
+	}
+	run_typed(p, sql, (size_t)n);
+}
+
+/* \i: a file's statements, as -f runs them. */
+static void
+run_file(struct prompt *p, const char *path)
+{
+	struct sc_error err;
+	struct sc_buf b;
+
+	sc_error_init(&err);
+	sc_buf_init(&b, TYPED_MAX);
+	if (sc_file_read(path, &b, &err) == -1)
+		say("%s", err.msg);
+	else if (b.len > 0)
+		run_typed(p, (const char *)b.data, b.len);
+	sc_buf_release(&b);
+}
+
 /* One backslash command; false to leave the prompt. */
 static bool
 meta(struct prompt *p, char *line)
@@ -250,7 +291,26 @@ meta(struct prompt *p, char *line)
 		printf("timing %s\n", p->timing ? "on" : "off");
 	} else if (strcmp(cmd, "\\conninfo") == 0)
 		conninfo(p);
-	else if (strcmp(cmd, "\\detach") == 0) {
+	else if (strcmp(cmd, "\\dt") == 0) {
+		if (arg == NULL)
+			run_shown(p, "SHOW TABLES", "", "");
+		else if (strpbrk(arg, "'\\") != NULL)
+			say("\\dt takes a pattern without quotes or backslashes");
+		else
+			run_shown(p, "SHOW TABLES LIKE '", arg, "'");
+	} else if (strcmp(cmd, "\\d") == 0) {
+		if (arg == NULL)
+			say("\\d needs a table name; \\dt lists them");
+		else
+			run_shown(p, "DESCRIBE ", arg, "");
+	} else if (strcmp(cmd, "\\dn") == 0 || strcmp(cmd, "\\l") == 0)
+		run_shown(p, "SHOW DATABASES", "", "");
+	else if (strcmp(cmd, "\\i") == 0) {
+		if (arg == NULL)
+			say("\\i needs a file name");
+		else
+			run_file(p, arg);
+	} else if (strcmp(cmd, "\\detach") == 0) {
 		p->detach_next = true;
 		if (p->sql.len == 0)
 			printf("the next statement runs detached\n");

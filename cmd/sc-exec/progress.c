@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/cli.h"
 #include "core/result.h"
 #include "core/timeutil.h"
 #include "core/banned.h"
@@ -117,22 +118,6 @@ progress_output(bool at_line_start)
 	line_start = at_line_start;
 }
 
-static void
-human(double v, const char *unit, char *out, size_t outsz)
-{
-	static const char *const pfx[] = { "", "k", "M", "G", "T", "P" };
-	size_t i = 0;
-
-	while (v >= 1000 && i + 1 < sizeof(pfx) / sizeof(pfx[0])) {
-		v /= 1000;
-		i++;
-	}
-	if (i == 0)
-		snprintf(out, outsz, "%.0f %s", v, unit);
-	else
-		snprintf(out, outsz, "%.1f %s%s", v, pfx[i], unit);
-}
-
 /* Lock held. */
 static void
 draw(void)
@@ -146,8 +131,9 @@ draw(void)
 	if (!line_start && !plain)
 		return;
 	secs = (double)(sc_mono_ms() - start_ms) / 1000;
-	human((double)nbytes, "B", b, sizeof(b));
-	human(secs > 0 ? (double)nbytes / secs : 0, "B/s", rate, sizeof(rate));
+	sc_format_si((double)nbytes, "B", b, sizeof(b));
+	sc_format_si(secs > 0 ? (double)nbytes / secs : 0, "B/s", rate,
+	    sizeof(rate));
 	n = snprintf(line, sizeof(line), "%s%llu %s  %s  %s  %.0fs",
 	    plain ? "sc-exec: " : "\r\033[K", (unsigned long long)nrows,
 	    nrows == 1 ? "row" : "rows", b, rate, secs);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/cli.h"
 #include "core/client.h"
 #include "core/error.h"
 #include "core/file.h"
@@ -305,22 +306,6 @@ analyze(struct run *x, const struct sc_plan *plan, struct sc_error *err)
 	return rc;
 }
 
-static void
-human(double v, const char *unit, char *out, size_t outsz)
-{
-	static const char *const pfx[] = { "", "k", "M", "G", "T", "P" };
-	size_t i = 0;
-
-	while (v >= 1000 && i + 1 < SC_NELEM(pfx)) {
-		v /= 1000;
-		i++;
-	}
-	if (i == 0)
-		snprintf(out, outsz, "%.0f %s", v, unit);
-	else
-		snprintf(out, outsz, "%.1f %s%s", v, pfx[i], unit);
-}
-
 /*
  * One plan, analyzed or run; the plan is freed.  With -v, a line says
  * what it took: "sc-exec: statement 2 (a.sql:5): 1000 rows, 8.9 kB,
@@ -350,7 +335,7 @@ run_one(struct run *x, struct sc_plan *plan, const char *what,
 	if (sc_log_level < SC_LOG_INFO || x->o->analyze)
 		return rc;
 	rows = render_rows(x->r) - rows;
-	human((double)(render_bytes(x->r) - bytes), "B", b, sizeof(b));
+	sc_format_si((double)(render_bytes(x->r) - bytes), "B", b, sizeof(b));
 	sc_duration_format(sc_mono_ms() - t0, d);
 	reat = x->reattaches - reat;
 	progress_lock();

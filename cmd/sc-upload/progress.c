@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "core/cli.h"
 #include "core/timeutil.h"
 #include "core/banned.h"
 
@@ -39,22 +40,6 @@ progress_enable(bool on, uint64_t all)
 	pthread_mutex_unlock(&lock);
 }
 
-static void
-human(double v, const char *unit, char *out, size_t outsz)
-{
-	static const char *const pfx[] = { "", "k", "M", "G", "T", "P" };
-	size_t i = 0;
-
-	while (v >= 1000 && i + 1 < sizeof(pfx) / sizeof(pfx[0])) {
-		v /= 1000;
-		i++;
-	}
-	if (i == 0)
-		snprintf(out, outsz, "%.0f %s", v, unit);
-	else
-		snprintf(out, outsz, "%.1f %s%s", v, pfx[i], unit);
-}
-
 static size_t
 term_width(void)
 {
@@ -74,14 +59,15 @@ draw(uint64_t sent, const char *name, int64_t now)
 	size_t width = term_width(), n, i, fill;
 	int k;
 
-	human((double)sent, "B", b, sizeof(b));
-	human(secs > 0 ? (double)sent / secs : 0, "B/s", rate, sizeof(rate));
+	sc_format_si((double)sent, "B", b, sizeof(b));
+	sc_format_si(secs > 0 ? (double)sent / secs : 0, "B/s", rate,
+	    sizeof(rate));
 	if (total > 0 && sent <= total) {
 		fill = (size_t)((double)sent / (double)total * BAR_WIDTH);
 		for (i = 0; i < BAR_WIDTH; i++)
 			bar[i] = i < fill ? '#' : '.';
 		bar[BAR_WIDTH] = '\0';
-		human((double)total, "B", t, sizeof(t));
+		sc_format_si((double)total, "B", t, sizeof(t));
 		k = snprintf(line, sizeof(line),
 		    "\r\033[K[%s] %3d%%  %s of %s  %s  ", bar,
 		    (int)((double)sent * 100 / (double)total), b, t, rate);

@@ -622,3 +622,19 @@ sc_parse_size(const char *s, uint64_t *out, struct sc_error *err)
 bad:
 	return sc_error_set(err, SC_ST_USAGE, "'%s' is not a size", s);
 }
+
+void
+sc_format_si(double v, const char *unit, char *out, size_t outsz)
+{
+	static const char *const pfx[] = { "", "k", "M", "G", "T", "P" };
+	size_t i = 0;
+
+	while (v >= 1000 && i + 1 < SC_NELEM(pfx)) {
+		v /= 1000;
+		i++;
+	}
+	if (i == 0)
+		snprintf(out, outsz, "%.0f %s", v, unit);
+	else
+		snprintf(out, outsz, "%.1f %s%s", v, pfx[i], unit);
+}

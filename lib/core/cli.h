@@ -286,4 +286,10 @@ int sc_parse_cli_duration(const char *s, int64_t *out, struct sc_error *err);
  */
 int sc_parse_size(const char *s, uint64_t *out, struct sc_error *err);
 
+/*
+ * v with an SI prefix, for progress lines and summaries: "950 B",
+ * "81.5 kB", "5.4 MB/s" (unit "B" or "B/s"); one decimal once scaled.
+ */
+void sc_format_si(double v, const char *unit, char *out, size_t outsz);
+
 #endif

@@ -665,6 +665,30 @@ test_usage_voice(void)
 	}
 }
 
+static void
+test_format_si(void)
+{
+	static const struct {
+		double v;
+		const char *unit, *want;
+	} t[] = {
+		{ 0, "B", "0 B" },
+		{ 999, "B", "999 B" },
+		{ 1000, "B", "1.0 kB" },
+		{ 81530, "B", "81.5 kB" },
+		{ 5.4e6, "B/s", "5.4 MB/s" },
+		{ 1.6e9, "B", "1.6 GB" },
+		{ 2.5e18, "B", "2500.0 PB" },
+	};
+	char out[32];
+	size_t i;
+
+	for (i = 0; i < SC_NELEM(t); i++) {
+		sc_format_si(t[i].v, t[i].unit, out, sizeof(out));
+		is_str(out, t[i].want, "sc_format_si %g %s", t[i].v, t[i].unit);
+	}
+}
+
 int
 main(void)
 {
@@ -672,6 +696,7 @@ main(void)
 	test_duration();
 	test_cli_duration();
 	test_size();
+	test_format_si();
 	test_common_opts();
 	test_exiting();
 	test_parse();

@@ -380,6 +380,32 @@ sc_client_new(const struct sc_uri *u, const struct sc_client_opts *o,
 	return c;
 }
 
+int
+sc_client_conn_opts(const struct sc_conn_opts *co,
+    const struct sc_client_opts *o, struct sc_uri *u,
+    struct sc_client_opts *opts, struct sc_error *err)
+{
+	sc_uri_init(u);
+	if (sc_conn_uri(co, u, err) == -1) {
+		sc_uri_release(u);
+		return -1;
+	}
+	if (o != NULL)
+		*opts = *o;
+	else
+		memset(opts, 0, sizeof(*opts));
+	/* The URI carries the ids now (sc_conn_uri() put them there). */
+	opts->session_id = NULL;
+	opts->user_id = NULL;
+	opts->ca_file = co->ca_file;
+	opts->insecure = co->insecure;
+	if (opts->unreachable_ms == 0 && co->unreachable_ms >= 0)
+		opts->unreachable_ms = co->unreachable_ms > 0
+		    ? co->unreachable_ms
+		    : -1; /* --unreachable-timeout 0: never */
+	return 0;
+}
+
 struct sc_client *
 sc_client_connect(const struct sc_conn_opts *co, const struct sc_client_opts *o,
     struct sc_error *err)
@@ -388,24 +414,8 @@ sc_client_connect(const struct sc_conn_opts *co, const struct sc_client_opts *o,
 	struct sc_client *c;
 	struct sc_uri u;
 
-	sc_uri_init(&u);
-	if (sc_conn_uri(co, &u, err) == -1) {
-		sc_uri_release(&u);
+	if (sc_client_conn_opts(co, o, &u, &opts, err) == -1)
 		return NULL;
-	}
-	if (o != NULL)
-		opts = *o;
-	else
-		memset(&opts, 0, sizeof(opts));
-	/* The URI carries the ids now (sc_conn_uri() put them there). */
-	opts.session_id = NULL;
-	opts.user_id = NULL;
-	opts.ca_file = co->ca_file;
-	opts.insecure = co->insecure;
-	if (opts.unreachable_ms == 0 && co->unreachable_ms >= 0)
-		opts.unreachable_ms = co->unreachable_ms > 0
-		    ? co->unreachable_ms
-		    : -1; /* --unreachable-timeout 0: never */
 	c = sc_client_new(&u, &opts, err);
 	sc_uri_release(&u);
 	return c;

@@ -189,6 +189,18 @@ struct sc_client_opts {
 };
 
 /*
+ * What sc_client_connect() builds before connecting, for transports of
+ * their own (core/upload.c): the URI of the connection options co
+ * (sc_conn_uri()) into *u, initialized here and released by the caller
+ * on success, and *opts from o (or zeros) with the session and user ids
+ * left to the URI and the TLS file, --insecure and --unreachable-timeout
+ * taken from co.  -1 with err set (SC_ST_USAGE) and *u released.
+ */
+int sc_client_conn_opts(const struct sc_conn_opts *co,
+    const struct sc_client_opts *o, struct sc_uri *u,
+    struct sc_client_opts *opts, struct sc_error *err);
+
+/*
  * The connected client a program wants: the address and ids from the
  * connection options co (sc_conn_uri()), the rest from o (may be NULL;
  * its session_id, user_id and ca_file are taken from co instead).

@@ -622,24 +622,8 @@ sc_upload_connect(const struct sc_conn_opts *co, const struct sc_client_opts *o,
 	struct sc_upload *u;
 	struct sc_uri uri;
 
-	sc_uri_init(&uri);
-	if (sc_conn_uri(co, &uri, err) == -1) {
-		sc_uri_release(&uri);
+	if (sc_client_conn_opts(co, o, &uri, &opts, err) == -1)
 		return NULL;
-	}
-	if (o != NULL)
-		opts = *o;
-	else
-		memset(&opts, 0, sizeof(opts));
-	/* As sc_client_connect(): the URI carries the ids now. */
-	opts.session_id = NULL;
-	opts.user_id = NULL;
-	opts.ca_file = co->ca_file;
-	opts.insecure = co->insecure;
-	if (opts.unreachable_ms == 0 && co->unreachable_ms >= 0)
-		opts.unreachable_ms = co->unreachable_ms > 0
-		    ? co->unreachable_ms
-		    : -1; /* --unreachable-timeout 0: never */
 	/*
 	 * The uploads' own channel follows sc_client_new()'s rule: a token
 	 * goes to a host that is not loopback over TLS only, unless

@@ -459,6 +459,26 @@ int sc_eng_nest_register(sqlite3 *db);
 int sc_eng_func_register(sqlite3 *db);
 /* ---- end engine_nested.c ------------------------------------------ */
 
+/* ---- the SQL functions SQLite lacks, by file (engine_func*.c) ------ */
+/* A scalar SQL function and its argument count (-1: any). */
+struct sc_efunc {
+	const char *name;
+	int nargs;
+	void (*fn)(sqlite3_context *, int, sqlite3_value **);
+};
+/* engine_func.c: register v[0..n) (UTF-8, deterministic): SQLite's rc. */
+int sc_eng_func_add(sqlite3 *db, const struct sc_efunc *v, size_t n);
+/* Give ctx the text in b (or no memory) and release b. */
+void sc_eng_func_result_buf(sqlite3_context *ctx, struct sc_buf *b);
+/* Give ctx the error fmt with its one %s, arg. */
+void sc_eng_func_fail(sqlite3_context *ctx, const char *fmt, const char *arg);
+/* Each file's functions, registered by sc_eng_func_register(). */
+int sc_eng_func_datetime_register(sqlite3 *db);
+int sc_eng_regex_register(sqlite3 *db);
+int sc_eng_func_num_register(sqlite3 *db);
+int sc_eng_func_agg_register(sqlite3 *db);
+/* ---- end engine_func*.c -------------------------------------------- */
+
 /* engine_files.c */
 int sc_eng_files_read(struct sc_ectx *x,
     const Spark__Connect__Read__DataSource *ds, struct sc_eplan *out,

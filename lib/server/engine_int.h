@@ -438,7 +438,7 @@ int sc_eng_type_from_arrow(const struct sc_arrow_field *f, struct sc_etype *out,
     struct sc_error *err);
 /* Fill f's type, its parameters and children for t. */
 void sc_eng_arrow_field(const struct sc_etype *t, struct sc_arrow_field *f);
-/* Append the JSON text of a nested value in v to column col of w. */
+/* engine_nested_value.c: the JSON text of nested value v into w's col. */
 int sc_eng_nest_put(struct sc_arrow_writer *w, size_t col,
     const struct sc_ecol *c, const struct sc_eval *v, struct sc_error *err);
 /* SQL turning a value of type t into its form inside a nested value. */
@@ -453,11 +453,14 @@ void sc_eng_nest_to_json(const struct sc_etype *t, const char *x,
 /* from_json: SQL reading JSON text x as type t, in the nested form. */
 void sc_eng_nest_from_json(const struct sc_etype *t, const char *x,
     struct sc_buf *out, int depth);
-/* sc_hex(), sc_unhex(), sc_raise(): SQLite's result code. */
+/* engine_nested_value.c: sc_each, sc_hex, sc_unhex, sc_raise: SQLite rc. */
 int sc_eng_nest_register(sqlite3 *db);
 /* engine_func.c: the SQL functions SQLite lacks (sc_pad, sc_var...). */
 int sc_eng_func_register(sqlite3 *db);
 /* ---- end engine_nested.c ------------------------------------------ */
+
+/* Deepest nesting of types and of values (engine_nested*.c). */
+#define SC_ENG_NEST_MAX_DEPTH 32
 
 /* ---- the SQL functions SQLite lacks, by file (engine_func*.c) ------ */
 /* A scalar SQL function and its argument count (-1: any). */

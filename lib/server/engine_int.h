@@ -459,6 +459,14 @@ int sc_eng_nest_register(sqlite3 *db);
 int sc_eng_func_register(sqlite3 *db);
 /* ---- end engine_nested.c ------------------------------------------ */
 
+/*
+ * engine.c: begin one call on connection c (r and x are the caller's,
+ * cancel its flag or NULL); end it, dropping its TEMP tables.
+ */
+void sc_eng_call_begin(struct sc_engine_conn *c, struct sc_ectx *x,
+    struct sc_erun *r, const atomic_int *cancel);
+void sc_eng_call_end(struct sc_engine_conn *c, struct sc_ectx *x);
+
 /* Deepest nesting of types and of values (engine_nested*.c). */
 #define SC_ENG_NEST_MAX_DEPTH 32
 
@@ -511,12 +519,12 @@ void sc_eng_persist_forget(const struct sc_engine_conn *c);
 int sc_eng_statement(struct sc_ectx *x, const char *text, struct sc_eplan *p,
     struct sc_error *err);
 
-/* engine.c: prepare p's first statement, to see that it would run. */
+/* engine_entry.c: prepare p's first statement, to see that it runs. */
 int sc_eng_check_sql(struct sc_ectx *x, const struct sc_eplan *p,
     struct sc_error *err);
 
 /*
- * engine.c: the Spark SQL text of q (without parameters) as the plan the
+ * engine_entry.c: the Spark SQL text of q (without parameters) as the plan the
  * Spark SQL parser makes of it, translated into p: 1; 0 when the parser
  * does not take it (go on with sc_eng_dialect()); -1 (err set).  A root
  * sql relation goes through it; engine_plan.c's sql relation case may
@@ -526,7 +534,7 @@ int sc_eng_spark_sql(struct sc_ectx *x, const Spark__Connect__SQL *q,
     struct sc_eplan *p, struct sc_error *err);
 
 /*
- * engine.c: translate the Spark SQL query text as the plan the Spark SQL
+ * engine_entry.c: translate the Spark SQL query text as the plan the Spark SQL
  * parser makes of it: 1 (p filled), 0 when the parser does not take it,
  * -1 (err set).
  */

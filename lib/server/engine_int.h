@@ -438,7 +438,7 @@ int sc_eng_type_from_arrow(const struct sc_arrow_field *f, struct sc_etype *out,
     struct sc_error *err);
 /* Fill f's type, its parameters and children for t. */
 void sc_eng_arrow_field(const struct sc_etype *t, struct sc_arrow_field *f);
-/* Append the JSON text of a nested value in v to column col of w. */
+/* engine_nested_value.c: the JSON text of nested value v into w's col. */
 int sc_eng_nest_put(struct sc_arrow_writer *w, size_t col,
     const struct sc_ecol *c, const struct sc_eval *v, struct sc_error *err);
 /* SQL turning a value of type t into its form inside a nested value. */
@@ -453,11 +453,42 @@ void sc_eng_nest_to_json(const struct sc_etype *t, const char *x,
 /* from_json: SQL reading JSON text x as type t, in the nested form. */
 void sc_eng_nest_from_json(const struct sc_etype *t, const char *x,
     struct sc_buf *out, int depth);
-/* sc_hex(), sc_unhex(), sc_raise(): SQLite's result code. */
+/* engine_nested_value.c: sc_each, sc_hex, sc_unhex, sc_raise: SQLite rc. */
 int sc_eng_nest_register(sqlite3 *db);
 /* engine_func.c: the SQL functions SQLite lacks (sc_pad, sc_var...). */
 int sc_eng_func_register(sqlite3 *db);
 /* ---- end engine_nested.c ------------------------------------------ */
+
+/*
+ * engine.c: begin one call on connection c (r and x are the caller's,
+ * cancel its flag or NULL); end it, dropping its TEMP tables.
+ */
+void sc_eng_call_begin(struct sc_engine_conn *c, struct sc_ectx *x,
+    struct sc_erun *r, const atomic_int *cancel);
+void sc_eng_call_end(struct sc_engine_conn *c, struct sc_ectx *x);
+
+/* Deepest nesting of types and of values (engine_nested*.c). */
+#define SC_ENG_NEST_MAX_DEPTH 32
+
+/* ---- the SQL functions SQLite lacks, by file (engine_func*.c) ------ */
+/* A scalar SQL function and its argument count (-1: any). */
+struct sc_efunc {
+	const char *name;
+	int nargs;
+	void (*fn)(sqlite3_context *, int, sqlite3_value **);
+};
+/* engine_func.c: register v[0..n) (UTF-8, deterministic): SQLite's rc. */
+int sc_eng_func_add(sqlite3 *db, const struct sc_efunc *v, size_t n);
+/* Give ctx the text in b (or no memory) and release b. */
+void sc_eng_func_result_buf(sqlite3_context *ctx, struct sc_buf *b);
+/* Give ctx the error fmt with its one %s, arg. */
+void sc_eng_func_fail(sqlite3_context *ctx, const char *fmt, const char *arg);
+/* Each file's functions, registered by sc_eng_func_register(). */
+int sc_eng_func_datetime_register(sqlite3 *db);
+int sc_eng_regex_register(sqlite3 *db);
+int sc_eng_func_num_register(sqlite3 *db);
+int sc_eng_func_agg_register(sqlite3 *db);
+/* ---- end engine_func*.c -------------------------------------------- */
 
 /* engine_files.c */
 int sc_eng_files_read(struct sc_ectx *x,
@@ -488,12 +519,12 @@ void sc_eng_persist_forget(const struct sc_engine_conn *c);
 int sc_eng_statement(struct sc_ectx *x, const char *text, struct sc_eplan *p,
     struct sc_error *err);
 
-/* engine.c: prepare p's first statement, to see that it would run. */
+/* engine_entry.c: prepare p's first statement, to see that it runs. */
 int sc_eng_check_sql(struct sc_ectx *x, const struct sc_eplan *p,
     struct sc_error *err);
 
 /*
- * engine.c: the Spark SQL text of q (without parameters) as the plan the
+ * engine_entry.c: the Spark SQL text of q (without parameters) as the plan the
  * Spark SQL parser makes of it, translated into p: 1; 0 when the parser
  * does not take it (go on with sc_eng_dialect()); -1 (err set).  A root
  * sql relation goes through it; engine_plan.c's sql relation case may
@@ -503,7 +534,7 @@ int sc_eng_spark_sql(struct sc_ectx *x, const Spark__Connect__SQL *q,
     struct sc_eplan *p, struct sc_error *err);
 
 /*
- * engine.c: translate the Spark SQL query text as the plan the Spark SQL
+ * engine_entry.c: translate the Spark SQL query text as the plan the Spark SQL
  * parser makes of it: 1 (p filled), 0 when the parser does not take it,
  * -1 (err set).
  */

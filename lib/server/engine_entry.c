@@ -1,0 +1,672 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * engine_entry.c: the engine's entry points (engine.h) that take a plan:
+ * running it, its schema, tree string and EXPLAIN, and SqlCommand; and
+ * the way Spark SQL text takes to a plan, through the Spark SQL parser
+ * (sqlparse.c) first and SQLite's dialect (engine_dialect.c) otherwise.
+ * Each runs as one call on a connection (engine.c).
+ */
+
+#include "server/engine_int.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/error.h"
+#include "core/xmem.h"
+#include "server/sqlparse.h"
+#include "server/srverror.h"
+#include "core/banned.h"
+
+/* ---- Spark SQL text (sqlparse.c) ---------------------------------- */
+
+/* Whether name is a hidden column of a parsed query (sqlparse.h). */
+static bool
+hidden_col(const char *name)
+{
+	return strncmp(name, "_sc_group_", 10) == 0 ||
+	    strncmp(name, "_sc_agg_", 8) == 0;
+}
+
+/* Drop the hidden columns of p: GROUP BY keys and lifted aggregates. */
+static int
+drop_hidden(struct sc_ectx *x, struct sc_eplan *p, struct sc_error *err)
+{
+	struct sc_buf sql;
+	size_t i, n = 0;
+
+	if (p->kind != SC_EPLAN_SQL)
+		return 0;
+	if (sc_eng_plan_columns(x, p, err) == -1)
+		return -1;
+	sc_buf_init(&sql, SC_BUF_UNLIMITED);
+	sc_buf_addstr(&sql, "SELECT ", NULL);
+	for (i = 0; i < p->ncols; i++) {
+		if (hidden_col(p->cols[i].name))
+			continue;
+		if (n++ > 0)
+			sc_buf_addstr(&sql, ", ", NULL);
+		sc_eng_quote_ident(&sql, p->cols[i].name);
+	}
+	if (n == p->ncols || n == 0) {
+		sc_buf_release(&sql);
+		return 0;
+	}
+	sc_buf_addstr(&sql, " FROM (", NULL);
+	sc_buf_add(&sql, p->sql.data, p->sql.len, NULL);
+	sc_buf_addstr(&sql, ")", NULL);
+	sc_buf_release(&p->sql);
+	p->sql = sql;
+	for (i = 0, n = 0; i < p->ncols; i++) {
+		if (hidden_col(p->cols[i].name))
+			free(p->cols[i].name);
+		else
+			p->cols[n++] = p->cols[i];
+	}
+	p->ncols = n;
+	return 0;
+}
+
+/*
+ * Functions SQLite has under a name whose Spark function answers
+ * differently (typeof(1) is 'integer' there, 'int' in Spark; hex() of a
+ * number, date('now'), ...): text calling them is refused rather than
+ * given SQLite's answer.  char(n) is Spark's for n below 256, its use.
+ */
+static const char *const sqlite_differs[] = {
+	"date",
+	"datetime",
+	"format",
+	"hex",
+	"random",
+	"time",
+	"typeof",
+	"unhex",
+	"unicode",
+};
+
+/* Prepare the first statement of p (and drop it): 0, or -1 (err set). */
+int
+sc_eng_check_sql(struct sc_ectx *x, const struct sc_eplan *p,
+    struct sc_error *err)
+{
+	const char *sql = (const char *)p->sql.data;
+	sqlite3_stmt *st = NULL;
+
+	if (p->kind != SC_EPLAN_SQL || sql == NULL)
+		return 0;
+	if (sc_eng_prepare(x, sql, strlen(sql), &st, NULL, err) == -1)
+		return -1;
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/*
+ * Whether e is the translator's UNRESOLVED_ROUTINE for a function SQLite
+ * has (SQL text keeps SQLite's functions that Spark lacks, such as
+ * printf() and zeroblob(), as an extension); *differs when SQLite's
+ * function of that name answers otherwise than Spark's.
+ */
+static bool
+sqlite_routine(const struct sc_error *e, bool *differs)
+{
+	const char *a, *b;
+	size_t i, n;
+
+	if (strcmp(e->errclass, "UNRESOLVED_ROUTINE") != 0 ||
+	    (a = strchr(e->msg, '`')) == NULL ||
+	    (b = strchr(a + 1, '`')) == NULL)
+		return false;
+	a++;
+	n = (size_t)(b - a);
+	*differs = false;
+	for (i = 0; i < SC_NELEM(sqlite_differs); i++)
+		if (strlen(sqlite_differs[i]) == n &&
+		    strncasecmp(a, sqlite_differs[i], n) == 0)
+			*differs = true;
+	return true;
+}
+
+int
+sc_eng_spark_sql(struct sc_ectx *x, const Spark__Connect__SQL *q,
+    struct sc_eplan *p, struct sc_error *err)
+{
+	Spark__Connect__Relation *parsed = NULL;
+	struct sc_error e, e2;
+	size_t hidden = 0;
+	bool differs;
+	int rc;
+
+	if (q == NULL || q->query == NULL || q->n_args != 0 ||
+	    q->n_pos_args != 0 || q->n_named_arguments != 0 ||
+	    q->n_pos_arguments != 0)
+		return 0;
+	switch (sc_sqlparse(q->query, &parsed, &hidden, err)) {
+	case SC_SQLPARSE_ERROR:
+		return -1;
+	case SC_SQLPARSE_OK:
+		break;
+	default:
+		return 0;
+	}
+	rc = sc_eng_translate(x, parsed, p, &e);
+	protobuf_c_message_free_unpacked(&parsed->base, NULL);
+	if (rc == 0)
+		return hidden == 0 || drop_hidden(x, p, err) == 0 ? 1 : -1;
+	if (!sqlite_routine(&e, &differs)) {
+		if (err != NULL)
+			*err = e;
+		return -1;
+	}
+	/* A function only SQLite has: the text as SQLite runs it. */
+	sc_eplan_release(p);
+	sc_eplan_init(p);
+	p->raw = true;
+	if (sc_eng_dialect(x, q->query, &p->sql, err) == -1)
+		return -1;
+	/*
+	 * SQLite's refusal of a function stands; a syntax error means the
+	 * text is Spark's: the translator's error.  A function SQLite
+	 * answers otherwise than Spark is refused.
+	 */
+	if (sc_eng_check_sql(x, p, &e2) == -1) {
+		if (err != NULL)
+			*err = strcmp(e2.errclass, "PARSE_SYNTAX_ERROR") == 0
+			    ? e
+			    : e2;
+		return -1;
+	}
+	if (differs) {
+		if (err != NULL)
+			*err = e;
+		return -1;
+	}
+	return 1;
+}
+
+/*
+ * Translate root.  A sql relation, at the root or under others, whose
+ * text the Spark SQL parser takes runs as the plan it parses to
+ * (sc_eng_spark_sql(), from the translator's sql case).
+ */
+static int
+translate_root(struct sc_ectx *x, const Spark__Connect__Relation *root,
+    struct sc_eplan *p, struct sc_error *err)
+{
+	return sc_eng_translate(x, root, p, err);
+}
+
+int
+sc_eng_translate_text(struct sc_ectx *x, const char *text, struct sc_eplan *p,
+    struct sc_error *err)
+{
+	Spark__Connect__Relation rel = SPARK__CONNECT__RELATION__INIT;
+	Spark__Connect__SQL q = SPARK__CONNECT__SQL__INIT;
+	Spark__Connect__Relation *parsed = NULL;
+	size_t hidden = 0;
+
+	switch (sc_sqlparse(text, &parsed, &hidden, err)) {
+	case SC_SQLPARSE_ERROR:
+		return -1;
+	case SC_SQLPARSE_OK:
+		protobuf_c_message_free_unpacked(&parsed->base, NULL);
+		break;
+	default:
+		return 0;
+	}
+	q.query = (char *)text;
+	rel.rel_type_case = SC_REL_(SQL);
+	rel.sql = &q;
+	return translate_root(x, &rel, p, err) == -1 ? -1 : 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Public entry points                                                 */
+/* ------------------------------------------------------------------ */
+
+int
+sc_engine_run_writer(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root, const struct sc_engine_limits *limits,
+    const struct sc_engine_sink *sink, sc_engine_batch_writer_fn *bw,
+    const atomic_int *cancel, struct sc_error *err)
+{
+	struct sc_ectx x;
+	struct sc_erun r;
+	struct sc_eplan p;
+	int rc;
+
+	sc_eng_call_begin(c, &x, &r, cancel);
+	r.wsink = sink;
+	r.bw = bw;
+	sc_eplan_init(&p);
+	rc = translate_root(&x, root, &p, err);
+	if (rc == 0)
+		rc = sc_eng_exec_plan(&x, &p, limits, sink, false, NULL, NULL,
+		    err);
+	sc_eplan_release(&p);
+	sc_eng_call_end(c, &x);
+	return rc;
+}
+
+int
+sc_engine_run_cancelable(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root, const struct sc_engine_limits *limits,
+    const struct sc_engine_sink *sink, const atomic_int *cancel,
+    struct sc_error *err)
+{
+	return sc_engine_run_writer(c, root, limits, sink, NULL, cancel, err);
+}
+
+int
+sc_engine_run(struct sc_engine_conn *c, const Spark__Connect__Relation *root,
+    const struct sc_engine_limits *limits, const struct sc_engine_sink *sink,
+    struct sc_error *err)
+{
+	return sc_engine_run_cancelable(c, root, limits, sink, NULL, err);
+}
+
+static int
+plan_columns(struct sc_engine_conn *c, const Spark__Connect__Relation *root,
+    struct sc_ecol **colsp, size_t *np, struct sc_error *err)
+{
+	struct sc_ectx x;
+	struct sc_erun r;
+	struct sc_eplan p;
+	int rc;
+
+	sc_eng_call_begin(c, &x, &r, NULL);
+	sc_eplan_init(&p);
+	rc = translate_root(&x, root, &p, err);
+	if (rc == 0)
+		rc = sc_eng_exec_plan(&x, &p, NULL, NULL, true, colsp, np, err);
+	sc_eplan_release(&p);
+	sc_eng_call_end(c, &x);
+	return rc;
+}
+
+int
+sc_engine_schema(struct sc_engine_conn *c, const Spark__Connect__Relation *root,
+    Spark__Connect__DataType **out, struct sc_error *err)
+{
+	struct sc_ecol *cols = NULL;
+	size_t n = 0;
+
+	if (plan_columns(c, root, &cols, &n, err) == -1)
+		return -1;
+	*out = sc_eng_schema_new(cols, n);
+	sc_ecols_free(cols, n);
+	return 0;
+}
+
+int
+sc_engine_tree_string(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root, char **text, struct sc_error *err)
+{
+	struct sc_ecol *cols = NULL;
+	struct sc_buf b;
+	size_t n = 0, i;
+
+	if (plan_columns(c, root, &cols, &n, err) == -1)
+		return -1;
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	sc_buf_addstr(&b, "root\n", NULL);
+	for (i = 0; i < n; i++) {
+		sc_buf_addf(&b, NULL, " |-- %s: ", cols[i].name);
+		sc_eng_type_text(&cols[i].type, SC_VALUE_TYPENAME, &b);
+		sc_buf_addf(&b, NULL, " (nullable = %s)\n",
+		    cols[i].nullable != 0 ? "true" : "false");
+	}
+	sc_ecols_free(cols, n);
+	*text = (char *)sc_buf_detach(&b, NULL);
+	return 0;
+}
+
+/* EXPLAIN QUERY PLAN rows as an indented tree. */
+static int
+query_plan(struct sc_ectx *x, const char *sql, struct sc_buf *b,
+    struct sc_error *err)
+{
+	sqlite3_stmt *st;
+	char *q = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sql);
+	int ids[64], depth[64], nids = 0, rc, id, parent, d, i;
+
+	if (q == NULL)
+		return sc_error_set(err, SC_ST_INTERNAL, "out of memory");
+	rc = sc_eng_prepare(x, q, strlen(q), &st, NULL, err);
+	sqlite3_free(q);
+	if (rc == -1)
+		return -1;
+	while ((rc = sc_eng_step(x, st)) == SQLITE_ROW) {
+		id = sqlite3_column_int(st, 0);
+		parent = sqlite3_column_int(st, 1);
+		d = 0;
+		for (i = 0; i < nids; i++)
+			if (ids[i] == parent)
+				d = depth[i] + 1;
+		if (nids < 64) {
+			ids[nids] = id;
+			depth[nids++] = d;
+		}
+		for (i = 0; i < d; i++)
+			sc_buf_addstr(b, "   ", NULL);
+		sc_buf_addf(b, NULL, "%s%s\n", d > 0 ? "+- " : "",
+		    (const char *)sqlite3_column_text(st, 3));
+	}
+	if (rc != SQLITE_DONE) {
+		sc_eng_sqlite_error(x, rc, err);
+		sqlite3_finalize(st);
+		return -1;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int
+program(struct sc_ectx *x, const char *sql, struct sc_buf *b,
+    struct sc_error *err)
+{
+	sqlite3_stmt *st;
+	char *q = sqlite3_mprintf("EXPLAIN %s", sql);
+	int rc, i;
+	const char *p4;
+
+	if (q == NULL)
+		return sc_error_set(err, SC_ST_INTERNAL, "out of memory");
+	rc = sc_eng_prepare(x, q, strlen(q), &st, NULL, err);
+	sqlite3_free(q);
+	if (rc == -1)
+		return -1;
+	sc_buf_addstr(b, "addr  opcode         p1    p2    p3    p4\n", NULL);
+	while ((rc = sc_eng_step(x, st)) == SQLITE_ROW) {
+		sc_buf_addf(b, NULL, "%-5d %-14s", sqlite3_column_int(st, 0),
+		    (const char *)sqlite3_column_text(st, 1));
+		for (i = 2; i <= 4; i++)
+			sc_buf_addf(b, NULL, " %-5d",
+			    sqlite3_column_int(st, i));
+		p4 = (const char *)sqlite3_column_text(st, 5);
+		sc_buf_addf(b, NULL, " %s\n", p4 != NULL ? p4 : "");
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return sc_eng_sqlite_error(x, rc, err);
+	return 0;
+}
+
+int
+sc_engine_explain(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *root, int mode, char **text,
+    struct sc_error *err)
+{
+	struct sc_ectx x;
+	struct sc_erun r;
+	struct sc_eplan p;
+	struct sc_buf b;
+	int rc;
+
+	sc_eng_call_begin(c, &x, &r, NULL);
+	sc_eplan_init(&p);
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	rc = translate_root(&x, root, &p, err);
+	if (rc == 0 && p.kind == SC_EPLAN_RANGE) {
+		sc_buf_addf(&b, NULL,
+		    "== Physical Plan ==\nRange (start=%" PRId64
+		    ", step=%" PRId64 ", count=%" PRIu64 ", native "
+		    "Arrow generator)\n",
+		    p.start, p.step, p.count);
+	} else if (rc == 0) {
+		sc_buf_addf(&b, NULL, "== SQL ==\n%s\n\n== Physical Plan ==\n",
+		    (const char *)p.sql.data);
+		rc = query_plan(&x, (const char *)p.sql.data, &b, err);
+		if (rc == 0 && mode >= 2 && mode <= 4) {
+			sc_buf_addstr(&b, "\n== SQLite Program ==\n", NULL);
+			rc = program(&x, (const char *)p.sql.data, &b, err);
+		}
+	}
+	sc_eplan_release(&p);
+	sc_eng_call_end(c, &x);
+	if (rc == -1) {
+		sc_buf_release(&b);
+		return -1;
+	}
+	*text = (char *)sc_buf_detach(&b, NULL);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* SqlCommand                                                          */
+/* ------------------------------------------------------------------ */
+
+/* A command's output is one Arrow stream in one message: bounded. */
+#define COMMAND_OUTPUT_MAX (64 << 20)
+
+struct capture {
+	struct sc_buf data;
+	bool overflow;
+};
+
+static int
+capture_batch(void *arg, const uint8_t *ipc, size_t len, int64_t rows,
+    int64_t start_offset)
+{
+	struct capture *cap = arg;
+
+	(void)rows;
+	(void)start_offset;
+	if (sc_buf_add(&cap->data, ipc, len, NULL) == -1) {
+		cap->overflow = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* Deep copy of m as a Relation that sc_engine_relation_free() frees. */
+static Spark__Connect__Relation *
+relation_copy(const Spark__Connect__Relation *m, struct sc_error *err)
+{
+	uint8_t *bytes;
+	size_t len;
+	Spark__Connect__Relation *r;
+
+	bytes = sc_proto_pack_alloc(&m->base, &len);
+	r = sc_proto_unpack(&spark__connect__relation__descriptor, bytes, len,
+	    err);
+	free(bytes);
+	return r;
+}
+
+void
+sc_engine_relation_free(Spark__Connect__Relation *r)
+{
+	if (r != NULL)
+		protobuf_c_message_free_unpacked(&r->base, NULL);
+}
+
+/* Collect a SQL message's parameters (3.5 and 4.x fields). */
+void
+sc_eng_params_from_sql(struct sc_eparams *ps, const Spark__Connect__SQL *q)
+{
+	size_t i,
+	    n = q->n_args + q->n_pos_args + q->n_named_arguments +
+	    q->n_pos_arguments;
+
+	ps->v = sc_xcalloc(n > 0 ? n : 1, sizeof(*ps->v));
+	ps->n = 0;
+	for (i = 0; i < q->n_args; i++) {
+		ps->v[ps->n].name = q->args[i]->key;
+		ps->v[ps->n++].lit = q->args[i]->value;
+	}
+	for (i = 0; i < q->n_named_arguments; i++) {
+		ps->v[ps->n].name = q->named_arguments[i]->key;
+		ps->v[ps->n++].expr = q->named_arguments[i]->value;
+	}
+	for (i = 0; i < q->n_pos_args; i++)
+		ps->v[ps->n++].lit = q->pos_args[i];
+	for (i = 0; i < q->n_pos_arguments; i++)
+		ps->v[ps->n++].expr = q->pos_arguments[i];
+}
+
+/* Whether text is a single query (the echo case of a SqlCommand). */
+static int
+is_single_query(struct sc_ectx *x, const char *sql, bool *query,
+    struct sc_error *err)
+{
+	sqlite3_stmt *st;
+	const char *tail;
+
+	if (sc_eng_prepare(x, sql, strlen(sql), &st, &tail, err) == -1)
+		return -1;
+	*query = st != NULL && sc_eng_sql_blank(tail) &&
+	    sqlite3_column_count(st) > 0 && sqlite3_stmt_readonly(st);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int
+sc_engine_sql_command(struct sc_engine_conn *c,
+    const Spark__Connect__SqlCommand *cmd, Spark__Connect__Relation **result,
+    struct sc_error *err)
+{
+	return sc_engine_sql_command_cancelable(c, cmd, result, NULL, err);
+}
+
+int
+sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
+    const Spark__Connect__SqlCommand *cmd, Spark__Connect__Relation **result,
+    const atomic_int *cancel, struct sc_error *err)
+{
+	Spark__Connect__SQL q = SPARK__CONNECT__SQL__INIT;
+	Spark__Connect__SQL__ArgsEntry *args = NULL, **argp = NULL;
+	Spark__Connect__SQL__NamedArgumentsEntry *na = NULL, **nap = NULL;
+	Spark__Connect__Relation rel = SPARK__CONNECT__RELATION__INIT;
+	Spark__Connect__Relation *parsed = NULL;
+	size_t hidden = 0;
+	Spark__Connect__LocalRelation lr;
+	const Spark__Connect__SQL *src;
+	struct sc_engine_sink sink;
+	struct sc_ectx x;
+	struct sc_erun run;
+	struct sc_eplan p;
+	struct capture cap;
+	bool query;
+	size_t i;
+	int rc = -1;
+
+	if (cmd->input != NULL) {
+		if (cmd->input->rel_type_case != SC_REL_(SQL))
+			return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+			    "SqlCommand.input must be a sql relation.");
+		src = cmd->input->sql;
+	} else {
+		/* The 3.5 form, re-expressed as a SQL message. */
+		q.query = cmd->sql;
+		args = sc_xcalloc(cmd->n_args + 1, sizeof(*args));
+		argp = sc_xcalloc(cmd->n_args + 1, sizeof(*argp));
+		for (i = 0; i < cmd->n_args; i++) {
+			spark__connect__sql__args_entry__init(&args[i]);
+			args[i].key = cmd->args[i]->key;
+			args[i].value = cmd->args[i]->value;
+			argp[i] = &args[i];
+		}
+		q.n_args = cmd->n_args;
+		q.args = argp;
+		na = sc_xcalloc(cmd->n_named_arguments + 1, sizeof(*na));
+		nap = sc_xcalloc(cmd->n_named_arguments + 1, sizeof(*nap));
+		for (i = 0; i < cmd->n_named_arguments; i++) {
+			spark__connect__sql__named_arguments_entry__init(
+			    &na[i]);
+			na[i].key = cmd->named_arguments[i]->key;
+			na[i].value = cmd->named_arguments[i]->value;
+			nap[i] = &na[i];
+		}
+		q.n_named_arguments = cmd->n_named_arguments;
+		q.named_arguments = nap;
+		q.n_pos_args = cmd->n_pos_args;
+		q.pos_args = cmd->pos_args;
+		q.n_pos_arguments = cmd->n_pos_arguments;
+		q.pos_arguments = cmd->pos_arguments;
+		src = &q;
+	}
+	sc_eng_call_begin(c, &x, &run, cancel);
+	sc_eplan_init(&p);
+	sc_buf_init(&cap.data, COMMAND_OUTPUT_MAX);
+	cap.overflow = false;
+	p.raw = true;
+	/* Spark's own statements, with Spark's result columns. */
+	switch (sc_eng_statement(&x, src->query != NULL ? src->query : "", &p,
+	    err)) {
+	case -1:
+		goto out;
+	case 1:
+		goto run;
+	default:
+		break;
+	}
+	/* A query the Spark SQL parser takes is echoed, as Spark does. */
+	switch (sc_sqlparse(src->query != NULL ? src->query : "", &parsed,
+	    &hidden, err)) {
+	case SC_SQLPARSE_ERROR:
+		goto out;
+	case SC_SQLPARSE_OK:
+		/* Analysed now, as Spark does: errors come from sql(). */
+		protobuf_c_message_free_unpacked(&parsed->base, NULL);
+		rel.rel_type_case = SC_REL_(SQL);
+		rel.sql = (Spark__Connect__SQL *)src;
+		if (translate_root(&x, &rel, &p, err) == -1 ||
+		    sc_eng_check_sql(&x, &p, err) == -1)
+			goto out;
+		query = true;
+		break;
+	default:
+		query = false;
+		break;
+	}
+	if (!query &&
+	    sc_eng_dialect(&x, src->query != NULL ? src->query : "", &p.sql,
+		err) == -1)
+		goto out;
+	if (!query &&
+	    is_single_query(&x, (const char *)p.sql.data, &query, err) == -1)
+		goto out;
+	if (query) {
+		rel.rel_type_case = SC_REL_(SQL);
+		rel.sql = (Spark__Connect__SQL *)src;
+		*result = relation_copy(&rel, err);
+		rc = *result != NULL ? 0 : -1;
+		goto out;
+	}
+	sc_eng_params_from_sql(&x.params, src);
+run:
+	memset(&sink, 0, sizeof(sink));
+	sink.batch = capture_batch;
+	sink.arg = &cap;
+	if (sc_eng_exec_plan(&x, &p, NULL, &sink, false, NULL, NULL, err) ==
+	    -1) {
+		if (cap.overflow)
+			sc_srv_error(err, "COMMAND_OUTPUT_TOO_LARGE", "54000",
+			    "The output of the SQL command exceeds %d MiB; "
+			    "run it as a query instead.",
+			    COMMAND_OUTPUT_MAX >> 20);
+		goto out;
+	}
+	spark__connect__local_relation__init(&lr);
+	lr._data_case = SPARK__CONNECT__LOCAL_RELATION___DATA_DATA;
+	lr.data.data = cap.data.data;
+	lr.data.len = cap.data.len;
+	rel.rel_type_case = SC_REL_(LOCAL_RELATION);
+	rel.local_relation = &lr;
+	*result = relation_copy(&rel, err);
+	rc = *result != NULL ? 0 : -1;
+out:
+	sc_buf_release(&cap.data);
+	sc_eplan_release(&p);
+	sc_eng_call_end(c, &x);
+	free(args);
+	free(argp);
+	free(na);
+	free(nap);
+	return rc;
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * engine_expr_int.h: the insides of expression translation, shared by
+ * engine_expr.c, engine_column.c, engine_literal.c, engine_fncall.c and
+ * engine_collection.c, and by nothing else: the function table's
+ * entries, a call's arguments, and the functions each of those files
+ * offers the others.
+ */
+
+#ifndef SC_ENGINE_EXPR_INT_H
+#define SC_ENGINE_EXPR_INT_H
+
+#include "server/engine_int.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum sc_efkind {
+	F_CMP,
+	F_NULLSAFE,
+	F_NE,
+	F_ARITH,
+	F_DIV,
+	F_LOGIC,
+	F_NOT,
+	F_NEG,
+	F_ISNULL,
+	F_ISNOTNULL,
+	F_IN,
+	F_LIKE,
+	F_STARTS,
+	F_ENDS,
+	F_CONTAINS,
+	F_SIMPLE,
+	F_REPLACE,
+	F_LOG,
+	F_FLOORCEIL,
+	F_ROUND,
+	F_IDIV,
+	F_MATH,
+	F_HASH,
+	F_RAND,
+	F_COALESCE,
+	F_NVL2,
+	F_EXTREME,
+	F_IF,
+	F_WHEN,
+	F_CONCAT,
+	F_SUBSTR,
+	F_COUNT,
+	F_AGG,
+	F_NOW,
+	F_DATEPART,
+	F_TOTYPE,
+	F_NESTED, /* nested_fn() */
+	F_GROUPING, /* grouping(), grouping_id() */
+	F_TMPL /* sql is a template: $1.. the arguments, $* all of them */
+};
+
+/* Result type: an Arrow type, unknown, or that of the first argument. */
+#define R_UNK SC_ETYPE_UNKNOWN
+#define R_ARG (-2)
+
+struct sc_efdef {
+	const char *name; /* Spark's name, lower case */
+	enum sc_efkind k;
+	const char *sql; /* operator or SQLite function */
+	int min, max; /* argument count; max -1: any */
+	int rtype;
+};
+
+/* engine_expr.c: the functions and operators sc-serve maps. */
+extern const struct sc_efdef sc_eng_funcs[];
+extern const size_t sc_eng_nfuncs;
+/* ei's type becomes the plain type t. */
+void sc_eng_set_type(struct sc_einfo *ei, int t);
+
+/* engine_column.c: a column reference; an extract value. */
+int sc_eng_attribute(const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedAttribute *a,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+int sc_eng_extract_value(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedExtractValue *u,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+
+/* engine_literal.c: a literal as SQL; also its name and type. */
+int sc_eng_literal(const Spark__Connect__Expression__Literal *l,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+
+/* engine_fncall.c */
+/* A function call's argument: its SQL and what it produced. */
+struct sc_efarg {
+	struct sc_buf sql;
+	struct sc_einfo ei;
+};
+int sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, struct sc_buf *sql,
+    struct sc_einfo *ei, struct sc_error *err);
+bool sc_eng_is_int_type(int t);
+/* Field by field: memcmp would read the padding, never written. */
+bool sc_eng_same_etype(const struct sc_etype *a, const struct sc_etype *b);
+/* The common type of arguments from..n-1 (step apart), or unknown. */
+void sc_eng_common_type(struct sc_einfo *ei, struct sc_efarg *a, size_t from,
+    size_t n, size_t step);
+/* The SQL (or names) of a[from..n), comma-separated, appended to b. */
+void sc_eng_args_list(struct sc_buf *b, struct sc_efarg *a, size_t from,
+    size_t n, bool names);
+
+/* engine_collection.c */
+/* An element of sc_each() (columns _sc_v, _sc_t) in its JSON form. */
+#define SC_ENG_ELEM_JSON                                                \
+	"CASE WHEN _sc_t IN ('array', 'object') THEN json(_sc_v) WHEN " \
+	"_sc_t = 'true' THEN json('true') WHEN _sc_t = 'false' THEN "   \
+	"json('false') ELSE _sc_v END"
+/* DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE for argument i: -1. */
+int sc_eng_wrong_arg(const char *fname, const char *want, struct sc_efarg *a,
+    size_t i, struct sc_error *err);
+void sc_eng_array_item(struct sc_buf *sql, const char *arr, const char *idx,
+    const struct sc_etype *t, bool one_based, bool ansi, const char *cls,
+    const char *hint);
+void sc_eng_map_value(struct sc_buf *sql, const char *map, const char *key,
+    const struct sc_etype *t);
+/* struct, array and map functions (F_NESTED). */
+int sc_eng_nested_fn(const struct sc_efdef *fd, const char *fname,
+    const Spark__Connect__Expression__UnresolvedFunction *f, struct sc_efarg *a,
+    size_t n, struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+/* transform, filter, exists, forall. */
+int sc_eng_higher_order(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+
+#endif

@@ -1,0 +1,674 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * engine_func_datetime.c: the date and time functions SQLite lacks, with
+ * Spark's semantics: add_months, make_date, make_timestamp,
+ * months_between, and Java datetime patterns (date_format, to_date and
+ * to_timestamp with a pattern).
+ */
+
+#include "server/engine_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/value.h"
+#include "core/xmem.h"
+#include "core/banned.h"
+
+/*
+ * add_months(date, n): the same day n months on, or the month's last
+ * day when it has fewer days (Jan 31 + 1 month = Feb 28 or 29).
+ */
+static void
+add_months_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30,
+		31 };
+	const char *s;
+	int32_t days;
+	int y, m, d, dim;
+	sqlite3_int64 n, mm;
+	char out[16];
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+	    sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return;
+	s = (const char *)sqlite3_value_text(argv[0]);
+	if (s == NULL ||
+	    sc_value_parse_date(s, (size_t)sqlite3_value_bytes(argv[0]),
+		&days) == -1) {
+		sqlite3_result_error(ctx,
+		    "[CAST_INVALID_INPUT] The value cannot be cast to \"DATE\" "
+		    "because it is malformed. SQLSTATE: 22018",
+		    -1);
+		return;
+	}
+	sc_value_fmt_date(days, out);
+	y = (int)strtol(out, NULL, 10);
+	m = (out[5] - '0') * 10 + (out[6] - '0');
+	d = (out[8] - '0') * 10 + (out[9] - '0');
+	n = sqlite3_value_int64(argv[1]);
+	mm = (sqlite3_int64)y * 12 + (m - 1) + n;
+	y = (int)(mm >= 0 ? mm / 12 : (mm - 11) / 12);
+	m = (int)(mm - (sqlite3_int64)y * 12) + 1;
+	dim = mdays[m - 1] +
+	    (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0));
+	if (d > dim)
+		d = dim;
+	if (y < 0 || y > 9999) {
+		sqlite3_result_error(ctx,
+		    "[DATETIME_OVERFLOW] Datetime operation overflow. "
+		    "SQLSTATE: 22008",
+		    -1);
+		return;
+	}
+	sqlite3_snprintf((int)sizeof(out), out, "%04d-%02d-%02d", y, m, d);
+	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian y-m-d. */
+static int64_t
+days_from_civil(int64_t y, int m, int d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+static bool
+leap_year(int64_t y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int
+month_days(int64_t y, int m)
+{
+	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30,
+		31 };
+
+	return mdays[m - 1] + (m == 2 && leap_year(y));
+}
+
+static void
+field_bounds_error(sqlite3_context *ctx, const char *what)
+{
+	char *msg;
+
+	msg = sqlite3_mprintf("[DATETIME_FIELD_OUT_OF_BOUNDS] %s. If necessary "
+			      "set \"spark.sql.ansi.enabled\" to \"false\" to "
+			      "bypass this error. SQLSTATE: 22023",
+	    what);
+	if (msg == NULL) {
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	sqlite3_result_error(ctx, msg, -1);
+	sqlite3_free(msg);
+}
+
+/*
+ * make_date(year, month, day): the date, or under ANSI (the only mode
+ * sc-serve runs) Spark's DATETIME_FIELD_OUT_OF_BOUNDS error when the
+ * fields name no date.  A null field gives null.
+ */
+static int civil_days(sqlite3_context *ctx, sqlite3_value **argv,
+    int64_t *days);
+
+static void
+make_date_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	int64_t days;
+	char out[24];
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL)
+			return;
+	if (civil_days(ctx, argv, &days) == -1)
+		return;
+	sc_value_fmt_date(days, out);
+	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+}
+
+/*
+ * make_timestamp(year, month, day, hour, min, sec): that instant in UTC
+ * (the session zone), sec with up to 6 decimals; sec 60 without a
+ * fraction is the next minute's start.  Fields naming no instant fail
+ * as make_date's do; a null field gives null.
+ */
+static void
+make_timestamp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	static const char *const names[] = { "HourOfDay", "MinuteOfHour" };
+	sqlite3_int64 hm[2];
+	int64_t days, secus;
+	char what[96], out[48];
+	double sec;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL)
+			return;
+	if (civil_days(ctx, argv, &days) == -1)
+		return;
+	for (i = 0; i < 2; i++) {
+		hm[i] = sqlite3_value_int64(argv[3 + i]);
+		if (hm[i] < 0 || hm[i] > (i == 0 ? 23 : 59)) {
+			snprintf(what, sizeof(what),
+			    "Invalid value for %s (valid values 0 - %d): %lld",
+			    names[i], i == 0 ? 23 : 59, (long long)hm[i]);
+			field_bounds_error(ctx, what);
+			return;
+		}
+	}
+	sec = sqlite3_value_double(argv[5]);
+	secus = sec >= 0 && sec < 61 ? llround(sec * 1e6) : -1;
+	if (secus < 0 || secus >= 61000000) {
+		snprintf(what, sizeof(what),
+		    "Invalid value for SecondOfMinute (valid values 0 - 59): "
+		    "%.0f",
+		    trunc(sec));
+		field_bounds_error(ctx, what);
+		return;
+	}
+	if (secus > 60000000) {
+		sqlite3_result_error(ctx,
+		    "[INVALID_FRACTION_OF_SECOND] Valid range for seconds is "
+		    "[0, 60] (inclusive), but the provided value is not. "
+		    "SQLSTATE: 22023",
+		    -1);
+		return;
+	}
+	if (days < -106751991 || days > 106751990) {
+		sqlite3_result_error(ctx,
+		    "[DATETIME_OVERFLOW] Datetime operation overflow. "
+		    "SQLSTATE: 22008",
+		    -1);
+		return;
+	}
+	sc_value_fmt_timestamp(days * 86400000000LL +
+		(hm[0] * 3600 + hm[1] * 60) * 1000000LL + secus,
+	    out);
+	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+}
+
+/*
+ * The day number of the date argv[0..2] (year, month, day) name, or -1
+ * with Spark's ANSI error set.
+ */
+static int
+civil_days(sqlite3_context *ctx, sqlite3_value **argv, int64_t *days)
+{
+	static const char *const mnames[] = { "JANUARY", "FEBRUARY", "MARCH",
+		"APRIL", "MAY", "JUNE", "JULY", "AUGUST", "SEPTEMBER",
+		"OCTOBER", "NOVEMBER", "DECEMBER" };
+	sqlite3_int64 y, m, d;
+	char what[96];
+
+	y = sqlite3_value_int64(argv[0]);
+	m = sqlite3_value_int64(argv[1]);
+	d = sqlite3_value_int64(argv[2]);
+	if (y < -999999999 || y > 999999999) {
+		snprintf(what, sizeof(what),
+		    "Invalid value for Year (valid values -999999999 - "
+		    "999999999): %lld",
+		    (long long)y);
+		field_bounds_error(ctx, what);
+		return -1;
+	}
+	if (m < 1 || m > 12) {
+		snprintf(what, sizeof(what),
+		    "Invalid value for MonthOfYear (valid values 1 - 12): %lld",
+		    (long long)m);
+		field_bounds_error(ctx, what);
+		return -1;
+	}
+	if (d < 1 || d > 31) {
+		snprintf(what, sizeof(what),
+		    "Invalid value for DayOfMonth (valid values 1 - 28/31): "
+		    "%lld",
+		    (long long)d);
+		field_bounds_error(ctx, what);
+		return -1;
+	}
+	if (d > month_days(y, (int)m)) {
+		if (m == 2 && d == 29)
+			snprintf(what, sizeof(what),
+			    "Invalid date 'February 29' as '%lld' is not a "
+			    "leap year",
+			    (long long)y);
+		else
+			snprintf(what, sizeof(what), "Invalid date '%s %lld'",
+			    mnames[m - 1], (long long)d);
+		field_bounds_error(ctx, what);
+		return -1;
+	}
+	*days = days_from_civil(y, (int)m, (int)d);
+	return 0;
+}
+
+/* A date or timestamp argument in microseconds, or -1 with an error set. */
+static int
+ts_arg(sqlite3_context *ctx, sqlite3_value *v, int64_t *us)
+{
+	const char *s;
+
+	s = (const char *)sqlite3_value_text(v);
+	if (s == NULL ||
+	    sc_value_parse_timestamp(s, (size_t)sqlite3_value_bytes(v), us) ==
+		-1) {
+		sqlite3_result_error(ctx,
+		    "[CAST_INVALID_INPUT] The value cannot be cast to "
+		    "\"TIMESTAMP\" because it is malformed. SQLSTATE: 22018",
+		    -1);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * months_between(t1, t2[, roundOff]): whole months when both fall on
+ * the same day of the month or both on their month's last day; else
+ * the month difference plus the rest in seconds (sub-second part
+ * dropped) over a 31-day month, rounded half up to 8 decimals unless
+ * roundOff is false.  Days are in UTC, the server's session zone.
+ */
+static void
+months_between_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const int64_t day_us = 86400000000LL;
+	int64_t us[2], days, sec[2];
+	int64_t y[2];
+	int mo[2], d[2], i;
+	char out[24];
+	double diff;
+	bool round_off = true;
+
+	for (i = 0; i < argc; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL)
+			return;
+	if (argc == 3)
+		round_off = sqlite3_value_int64(argv[2]) != 0;
+	for (i = 0; i < 2; i++) {
+		if (ts_arg(ctx, argv[i], &us[i]) == -1)
+			return;
+		days = us[i] >= 0 ? us[i] / day_us
+				  : -((-us[i] + day_us - 1) / day_us);
+		sec[i] = (us[i] - days * day_us) / 1000000;
+		sc_value_fmt_date(days, out);
+		/* YYYY-MM-DD, the year possibly signed and longer */
+		{
+			size_t n = strlen(out);
+
+			y[i] = strtoll(out, NULL, 10);
+			mo[i] = (out[n - 5] - '0') * 10 + (out[n - 4] - '0');
+			d[i] = (out[n - 2] - '0') * 10 + (out[n - 1] - '0');
+		}
+	}
+	diff = (double)((y[0] * 12 + mo[0]) - (y[1] * 12 + mo[1]));
+	if (d[0] == d[1] ||
+	    (d[0] == month_days(y[0], mo[0]) &&
+		d[1] == month_days(y[1], mo[1]))) {
+		sqlite3_result_double(ctx, diff);
+		return;
+	}
+	diff += (double)((int64_t)(d[0] - d[1]) * 86400 + sec[0] - sec[1]) /
+	    (double)(31 * 86400);
+	if (round_off)
+		diff = floor(diff * 1e8 + 0.5) / 1e8;
+	sqlite3_result_double(ctx, diff);
+}
+
+/* ---- Java datetime patterns: date_format, to_date/to_timestamp ----- */
+
+struct civil {
+	int y, mo, d, h, mi, s, us;
+	int64_t days;
+};
+
+static const char *const months[] = { "January", "February", "March", "April",
+	"May", "June", "July", "August", "September", "October", "November",
+	"December" };
+static const char *const wdays[] = { "Sunday", "Monday", "Tuesday", "Wednesday",
+	"Thursday", "Friday", "Saturday" };
+
+static int64_t
+floordiv(int64_t a, int64_t b)
+{
+	return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
+/* Microseconds since the epoch as date and time fields. */
+static void
+civil_from_us(int64_t us, struct civil *c)
+{
+	char b[SC_VALUE_TEXT_MAX];
+	int64_t sec = floordiv(us, 1000000);
+
+	c->us = (int)(us - sec * 1000000);
+	c->days = floordiv(sec, 86400);
+	sec -= c->days * 86400;
+	c->h = (int)(sec / 3600);
+	c->mi = (int)(sec / 60 % 60);
+	c->s = (int)(sec % 60);
+	sc_value_fmt_date(c->days, b);
+	sscanf(b, "%d-%d-%d", &c->y, &c->mo, &c->d);
+}
+
+static bool
+pattern_letter(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* sc_date_format(ts, pattern): the value as a Java pattern prints it. */
+static void
+date_format_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *v, *f;
+	struct civil c;
+	struct sc_buf b;
+	int64_t us;
+	size_t i, k;
+	int yday;
+	char t[16];
+
+	(void)argc;
+	v = (const char *)sqlite3_value_text(argv[0]);
+	f = (const char *)sqlite3_value_text(argv[1]);
+	if (v == NULL || f == NULL)
+		return;
+	if (sc_value_parse_timestamp(v, (size_t)sqlite3_value_bytes(argv[0]),
+		&us) == -1)
+		return; /* Spark: NULL for a string it cannot read */
+	civil_from_us(us, &c);
+	sc_value_fmt_date(c.days, t);
+	{
+		int32_t jan1;
+		char y1[16];
+
+		snprintf(y1, sizeof(y1), "%04d-01-01", c.y);
+		sc_value_parse_date(y1, strlen(y1), &jan1);
+		yday = (int)(c.days - jan1) + 1;
+	}
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	for (i = 0; f[i] != '\0'; i += k) {
+		char ch = f[i];
+
+		if (ch == '\'') {
+			/* 'text', '' for a quote */
+			if (f[i + 1] == '\'') {
+				sc_buf_addch(&b, '\'', NULL);
+				k = 2;
+				continue;
+			}
+			for (k = 1; f[i + k] != '\0' && f[i + k] != '\''; k++)
+				sc_buf_addch(&b, f[i + k], NULL);
+			if (f[i + k] == '\'')
+				k++;
+			continue;
+		}
+		for (k = 1; f[i + k] == ch; k++)
+			;
+		if (!pattern_letter(ch)) {
+			sc_buf_add(&b, f + i, k, NULL);
+			continue;
+		}
+		switch (ch) {
+		case 'y':
+		case 'u':
+			if (k == 2)
+				sc_buf_addf(&b, NULL, "%02d", c.y % 100);
+			else
+				sc_buf_addf(&b, NULL, "%0*d", (int)k, c.y);
+			break;
+		case 'M':
+		case 'L':
+			if (k >= 4)
+				sc_buf_addstr(&b, months[c.mo - 1], NULL);
+			else if (k == 3)
+				sc_buf_add(&b, months[c.mo - 1], 3, NULL);
+			else
+				sc_buf_addf(&b, NULL, "%0*d", (int)k, c.mo);
+			break;
+		case 'd':
+			sc_buf_addf(&b, NULL, "%0*d", (int)k, c.d);
+			break;
+		case 'D':
+			sc_buf_addf(&b, NULL, "%0*d", (int)k, yday);
+			break;
+		case 'H':
+			sc_buf_addf(&b, NULL, "%0*d", (int)k, c.h);
+			break;
+		case 'h':
+			sc_buf_addf(&b, NULL, "%0*d", (int)k,
+			    c.h % 12 == 0 ? 12 : c.h % 12);
+			break;
+		case 'k':
+			sc_buf_addf(&b, NULL, "%0*d", (int)k,
+			    c.h == 0 ? 24 : c.h);
+			break;
+		case 'K':
+			sc_buf_addf(&b, NULL, "%0*d", (int)k, c.h % 12);
+			break;
+		case 'm':
+			sc_buf_addf(&b, NULL, "%0*d", (int)k, c.mi);
+			break;
+		case 's':
+			sc_buf_addf(&b, NULL, "%0*d", (int)k, c.s);
+			break;
+		case 'S': {
+			char fr[8];
+			size_t w = k > 6 ? 6 : k;
+
+			snprintf(fr, sizeof(fr), "%06d", c.us);
+			sc_buf_add(&b, fr, w, NULL);
+			for (; w < k; w++)
+				sc_buf_addch(&b, '0', NULL);
+			break;
+		}
+		case 'a':
+			sc_buf_addstr(&b, c.h < 12 ? "AM" : "PM", NULL);
+			break;
+		case 'E': {
+			const char *wd =
+			    wdays[(int)(((c.days + 4) % 7 + 7) % 7)];
+
+			if (k >= 4)
+				sc_buf_addstr(&b, wd, NULL);
+			else
+				sc_buf_add(&b, wd, 3, NULL);
+			break;
+		}
+		case 'Q':
+		case 'q':
+			sc_buf_addf(&b, NULL, "%0*d", (int)k, (c.mo + 2) / 3);
+			break;
+		case 'X':
+		case 'x':
+		case 'Z':
+			sc_buf_addstr(&b, ch == 'X' ? "Z" : "+0000", NULL);
+			break;
+		case 'V':
+		case 'z':
+		case 'O':
+			sc_buf_addstr(&b, "UTC", NULL);
+			break;
+		default:
+			sc_buf_release(&b);
+			sc_eng_func_fail(ctx,
+			    "[INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER] "
+			    "Found the illegal character in the datetime "
+			    "pattern '%s'. SQLSTATE: 22007",
+			    f);
+			return;
+		}
+	}
+	sc_eng_func_result_buf(ctx, &b);
+}
+
+/* Read n digits (exactly, or 1..max when !exact) of s at *i. */
+static int
+digits(const char *s, size_t *i, size_t n, bool exact, int *out)
+{
+	size_t k = 0;
+	int v = 0;
+
+	while (k < n && s[*i + k] >= '0' && s[*i + k] <= '9') {
+		v = v * 10 + (s[*i + k] - '0');
+		k++;
+	}
+	if (k == 0 || (exact && k != n))
+		return -1;
+	*i += k;
+	*out = v;
+	return 0;
+}
+
+/*
+ * sc_parse_dt(text, pattern, want_ts): the text read with a Java
+ * pattern, as 'YYYY-MM-DD' or 'YYYY-MM-DD HH:MM:SS.ffffff'; text the
+ * pattern does not fit fails under ANSI (Spark 4's default).
+ */
+static void
+parse_dt_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *v, *f;
+	size_t i = 0, j, k;
+	int y = 1970, mo = 1, d = 1, h = 0, mi = 0, sec = 0, us = 0, x;
+	bool pm = false, ampm = false;
+	char out[64];
+	int32_t days;
+
+	(void)argc;
+	v = (const char *)sqlite3_value_text(argv[0]);
+	f = (const char *)sqlite3_value_text(argv[1]);
+	if (v == NULL || f == NULL)
+		return;
+	for (j = 0; f[j] != '\0'; j += k) {
+		char ch = f[j];
+
+		if (ch == '\'') {
+			for (k = 1; f[j + k] != '\0' && f[j + k] != '\''; k++) {
+				if (v[i] != f[j + k])
+					goto bad;
+				i++;
+			}
+			if (f[j + k] == '\'')
+				k++;
+			continue;
+		}
+		for (k = 1; f[j + k] == ch; k++)
+			;
+		if (!pattern_letter(ch)) {
+			if (strncmp(v + i, f + j, k) != 0)
+				goto bad;
+			i += k;
+			continue;
+		}
+		switch (ch) {
+		case 'y':
+			if (digits(v, &i, k == 2 ? 2 : 9, k == 2, &x) == -1)
+				goto bad;
+			y = k == 2 ? 2000 + x : x;
+			break;
+		case 'M':
+			if (digits(v, &i, 2, k == 2, &mo) == -1)
+				goto bad;
+			break;
+		case 'd':
+			if (digits(v, &i, 2, k == 2, &d) == -1)
+				goto bad;
+			break;
+		case 'H':
+		case 'h':
+			if (digits(v, &i, 2, k == 2, &h) == -1)
+				goto bad;
+			break;
+		case 'm':
+			if (digits(v, &i, 2, k == 2, &mi) == -1)
+				goto bad;
+			break;
+		case 's':
+			if (digits(v, &i, 2, k == 2, &sec) == -1)
+				goto bad;
+			break;
+		case 'S': {
+			size_t start = i, n;
+
+			if (digits(v, &i, k, true, &x) == -1)
+				goto bad;
+			for (us = x, n = i - start; n < 6; n++)
+				us *= 10;
+			for (; n > 6; n--)
+				us /= 10;
+			break;
+		}
+		case 'a':
+			ampm = true;
+			if (strncasecmp(v + i, "PM", 2) == 0)
+				pm = true;
+			else if (strncasecmp(v + i, "AM", 2) != 0)
+				goto bad;
+			i += 2;
+			break;
+		default:
+			goto bad;
+		}
+	}
+	if (v[i] != '\0')
+		goto bad;
+	if (ampm)
+		h = h % 12 + (pm ? 12 : 0);
+	if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || sec > 59)
+		goto bad;
+	snprintf(out, sizeof(out), "%04d-%02d-%02d", y, mo, d);
+	/* The date must exist: 2021-02-30 is no date. */
+	if (sc_value_parse_date(out, strlen(out), &days) == -1)
+		goto bad;
+	{
+		char back[SC_VALUE_TEXT_MAX];
+
+		sc_value_fmt_date(days, back);
+		if (strcmp(back, out) != 0)
+			goto bad;
+	}
+	if (sqlite3_value_int(argv[2]))
+		snprintf(out + 10, sizeof(out) - 10, " %02d:%02d:%02d.%06d", h,
+		    mi, sec, us);
+	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+	return;
+bad:
+	sc_eng_func_fail(ctx,
+	    "[CANNOT_PARSE_TIMESTAMP] Text '%s' could not be parsed. Use "
+	    "`try_to_timestamp` to tolerate invalid input string and return "
+	    "NULL instead. SQLSTATE: 22007",
+	    v);
+}
+
+int
+sc_eng_func_datetime_register(sqlite3 *db)
+{
+	static const struct sc_efunc scalar[] = {
+		{ "sc_add_months", 2, add_months_fn },
+		{ "sc_make_date", 3, make_date_fn },
+		{ "sc_make_timestamp", 6, make_timestamp_fn },
+		{ "sc_months_between", 2, months_between_fn },
+		{ "sc_months_between", 3, months_between_fn },
+		{ "sc_date_format", 2, date_format_fn },
+		{ "sc_parse_dt", 3, parse_dt_fn },
+	};
+
+	return sc_eng_func_add(db, scalar, SC_NELEM(scalar));
+}

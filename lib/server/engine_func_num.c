@@ -1,0 +1,388 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * engine_func_num.c: numeric functions SQLite lacks, with Spark's
+ * semantics: format_number (HALF_EVEN), ANSI arithmetic checks
+ * (division by zero, integer overflow), round/bround, and the math
+ * functions whose result may be NaN.
+ */
+
+#include "server/engine_int.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/value.h"
+#include "core/xmem.h"
+#include "core/banned.h"
+
+/*
+ * Round the decimal digits s (an optional '-', digits, an optional '.'
+ * and digits) to d decimals, HALF_EVEN, into b.  -1 if s is not such a
+ * number.
+ */
+static int
+round_decimal_text(const char *s, size_t n, int d, struct sc_buf *b)
+{
+	size_t i = 0, ip, fp = 0, k;
+	const char *frac = NULL;
+	char *dig;
+	size_t nd;
+	bool neg = false, up;
+	int j;
+
+	if (i < n && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	for (ip = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		;
+	ip = i - ip;
+	if (i < n && s[i] == '.') {
+		frac = s + ++i;
+		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			fp++;
+	}
+	if (i != n || ip + fp == 0)
+		return -1;
+	/* digits: a leading 0 for a carry, the integer part, d decimals */
+	nd = 1 + ip + (size_t)d;
+	dig = sc_xmalloc(nd + 1);
+	dig[0] = '0';
+	memcpy(dig + 1, frac != NULL ? frac - 1 - ip : s + n - ip, ip);
+	for (k = 0; k < (size_t)d; k++)
+		dig[1 + ip + k] = k < fp ? frac[k] : '0';
+	/* HALF_EVEN on the dropped decimals */
+	up = false;
+	if ((size_t)d < fp && frac[d] >= '5') {
+		bool rest = false;
+
+		for (k = (size_t)d + 1; k < fp; k++)
+			rest = rest || frac[k] != '0';
+		up = frac[d] > '5' || rest || ((dig[nd - 1] - '0') % 2 == 1);
+	}
+	if (up) {
+		for (j = (int)nd - 1; j >= 0 && dig[j] == '9'; j--)
+			dig[j] = '0';
+		if (j >= 0)
+			dig[j]++;
+	}
+	dig[nd] = '\0';
+	if (neg)
+		sc_buf_addch(b, '-', NULL);
+	k = 0;
+	while (k + 1 < 1 + ip && dig[k] == '0')
+		k++;
+	sc_buf_add(b, dig + k, 1 + ip - k, NULL);
+	if (d > 0) {
+		sc_buf_addch(b, '.', NULL);
+		sc_buf_add(b, dig + 1 + ip, (size_t)d, NULL);
+	}
+	free(dig);
+	return 0;
+}
+
+/*
+ * format_number(x, d[, scale]): x rounded HALF_EVEN to d decimals (a
+ * double by its exact binary value, as Java's DecimalFormat; a decimal,
+ * which travels as a double, by its digits at its scale) with ','
+ * between groups of three integer digits; null when d < 0.  A pattern
+ * string as d is refused.
+ */
+static void
+format_number_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct sc_buf b, out;
+	sqlite3_int64 d;
+	const char *p, *dot, *digits;
+	char *tmp;
+	size_t i, nint;
+	double v;
+
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+	    sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return;
+	if (sqlite3_value_type(argv[1]) != SQLITE_INTEGER) {
+		sqlite3_result_error(ctx,
+		    "[UNSUPPORTED_FEATURE.EXPRESSION] format_number() with a "
+		    "pattern is not supported by sc-serve. SQLSTATE: 0A000",
+		    -1);
+		return;
+	}
+	d = sqlite3_value_int64(argv[1]);
+	if (d < 0)
+		return;
+	if (d > 1000) {
+		sqlite3_result_error(ctx,
+		    "[UNSUPPORTED_FEATURE.EXPRESSION] format_number() to more "
+		    "than 1000 decimals is not supported by sc-serve. "
+		    "SQLSTATE: 0A000",
+		    -1);
+		return;
+	}
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	switch (sqlite3_value_type(argv[0])) {
+	case SQLITE_INTEGER:
+		sc_buf_addf(&b, NULL, "%lld",
+		    (long long)sqlite3_value_int64(argv[0]));
+		if (d > 0) {
+			sc_buf_addch(&b, '.', NULL);
+			for (i = 0; i < (size_t)d; i++)
+				sc_buf_addch(&b, '0', NULL);
+		}
+		break;
+	case SQLITE_FLOAT:
+		v = sqlite3_value_double(argv[0]);
+		if (isinf(v)) {
+			sc_buf_addstr(&b,
+			    v < 0 ? "-\xe2\x88\x9e" : "\xe2\x88\x9e", NULL);
+			break;
+		}
+		if (argc == 3) {
+			/* a decimal of that scale: its digits, then round */
+			int sc = sqlite3_value_int(argv[2]);
+
+			sc = sc < 0 ? 0 : sc > 38 ? 38 : sc;
+			tmp = sc_xmalloc(400);
+			snprintf(tmp, 400, "%.*f", sc, v);
+			round_decimal_text(tmp, strlen(tmp), (int)d, &b);
+			free(tmp);
+			break;
+		}
+		tmp = sc_xmalloc(330 + (size_t)d);
+		snprintf(tmp, 330 + (size_t)d, "%.*f", (int)d, v);
+		sc_buf_addstr(&b, tmp, NULL);
+		free(tmp);
+		break;
+	default:
+		p = (const char *)sqlite3_value_text(argv[0]);
+		if (p != NULL && strcmp(p, "NaN") == 0) {
+			sc_buf_addstr(&b, "NaN", NULL);
+			break;
+		}
+		if (p == NULL ||
+		    round_decimal_text(p, (size_t)sqlite3_value_bytes(argv[0]),
+			(int)d, &b) == -1) {
+			sc_buf_release(&b);
+			sqlite3_result_error(ctx,
+			    "[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] "
+			    "format_number() takes a number. SQLSTATE: 42K09",
+			    -1);
+			return;
+		}
+		break;
+	}
+	if (b.failed) {
+		sc_buf_release(&b);
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	sc_buf_addch(&b, '\0', NULL);
+	p = (const char *)b.data;
+	sc_buf_init(&out, SC_BUF_UNLIMITED);
+	if (*p == '-')
+		sc_buf_addch(&out, *p++, NULL);
+	digits = p;
+	dot = strchr(digits, '.');
+	nint = dot != NULL ? (size_t)(dot - digits) : strlen(digits);
+	if (nint == 0 || !isdigit((unsigned char)digits[0])) {
+		sc_buf_addstr(&out, digits, NULL);
+	} else {
+		for (i = 0; i < nint; i++) {
+			if (i > 0 && (nint - i) % 3 == 0)
+				sc_buf_addch(&out, ',', NULL);
+			sc_buf_addch(&out, digits[i], NULL);
+		}
+		if (dot != NULL)
+			sc_buf_addstr(&out, dot, NULL);
+	}
+	sc_buf_release(&b);
+	sc_eng_func_result_buf(ctx, &out);
+}
+
+/* ---- arithmetic under ANSI mode -------------------------------- */
+
+#define DIV0_MSG                                                           \
+	"[DIVIDE_BY_ZERO] Division by zero. Use `try_divide` to tolerate " \
+	"divisor being 0 and return NULL instead. SQLSTATE: 22012"
+
+/* sc_div0(x): x itself, a divisor; zero fails as Spark's "/" and "%". */
+static void
+div0_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	sqlite3_value *x = argv[0];
+
+	(void)argc;
+	switch (sqlite3_value_numeric_type(x)) {
+	case SQLITE_INTEGER:
+		if (sqlite3_value_int64(x) == 0) {
+			sqlite3_result_error(ctx, DIV0_MSG, -1);
+			return;
+		}
+		break;
+	case SQLITE_FLOAT:
+		if (sqlite3_value_double(x) == 0) {
+			sqlite3_result_error(ctx, DIV0_MSG, -1);
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	sqlite3_result_value(ctx, x);
+}
+
+/*
+ * sc_intchk(x, bits): x, the result of integer arithmetic, if it fits a
+ * signed integer of that many bits; SQLite turns a 64-bit overflow into
+ * a REAL, which fails here too, as Spark's ANSI arithmetic does.
+ */
+static void
+intchk_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	int bits = sqlite3_value_int(argv[1]);
+	int64_t v, lim;
+	static const char *const names[] = { "tinyint", "smallint", "integer",
+		"long" };
+	const char *name;
+
+	(void)argc;
+	name = bits == 8 ? names[0]
+	    : bits == 16 ? names[1]
+	    : bits == 32 ? names[2]
+			 : names[3];
+	switch (sqlite3_value_type(argv[0])) {
+	case SQLITE_NULL:
+		sqlite3_result_null(ctx);
+		return;
+	case SQLITE_INTEGER:
+		v = sqlite3_value_int64(argv[0]);
+		lim = bits >= 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
+		if (bits >= 64 || (v <= lim && v >= -lim - 1)) {
+			sqlite3_result_int64(ctx, v);
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	{
+		char msg[256];
+
+		snprintf(msg, sizeof(msg),
+		    "[ARITHMETIC_OVERFLOW] %s overflow. Use 'try_add' to "
+		    "tolerate overflow and return NULL instead. SQLSTATE: 22003",
+		    name);
+		sqlite3_result_error(ctx, msg, -1);
+	}
+}
+
+/*
+ * sc_bround(x, d): x rounded to d decimal places (d < 0: to tens,
+ * hundreds...), half to even; sc_round(x, d) the same, half up (away
+ * from zero), as Spark's round.
+ */
+static void
+bround_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	double x, m, r, f;
+	int d;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+	    sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	d = sqlite3_value_int(argv[1]);
+	if (sqlite3_value_numeric_type(argv[0]) == SQLITE_INTEGER && d >= 0) {
+		sqlite3_result_int64(ctx, sqlite3_value_int64(argv[0]));
+		return;
+	}
+	x = sqlite3_value_double(argv[0]);
+	if (d > 300 || d < -300 || !isfinite(x)) {
+		sqlite3_result_double(ctx, x);
+		return;
+	}
+	/*
+	 * A tie within rounding error of the double is a tie: Spark rounds
+	 * the decimal the double prints as (2.675 is 2.68), not the binary
+	 * value nearest it.
+	 */
+	m = pow(10, d);
+	r = x * m;
+	f = floor(r);
+	if (fabs(r - f - 0.5) < 1e-9 * fmax(1, fabs(r)) &&
+	    sqlite3_user_data(ctx) != NULL)
+		r = fmod(f, 2) == 0 ? f : f + 1;
+	else if (fabs(r - f - 0.5) < 1e-9 * fmax(1, fabs(r)))
+		r = r < 0 ? f : f + 1;
+	else
+		r = round(r);
+	sqlite3_result_double(ctx, r / m);
+}
+
+/*
+ * sc_math(op, x[, y]): the functions whose Spark result is NaN where
+ * SQLite's is NULL (sqrt of a negative, asin and acos outside -1..1,
+ * pow of a negative to a fraction).  SQLite cannot hold a NaN (it
+ * stores NULL), so NaN travels as the text 'NaN', which the Arrow
+ * writer reads back into the double NaN for a double column.
+ */
+static void
+math_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *op = (const char *)sqlite3_value_text(argv[0]);
+	double x, y = 0, r;
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL) {
+			sqlite3_result_null(ctx);
+			return;
+		}
+	if (op == NULL) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	x = sqlite3_value_double(argv[1]);
+	if (argc > 2)
+		y = sqlite3_value_double(argv[2]);
+	if (strcmp(op, "sqrt") == 0)
+		r = sqrt(x);
+	else if (strcmp(op, "asin") == 0)
+		r = asin(x);
+	else if (strcmp(op, "acos") == 0)
+		r = acos(x);
+	else
+		r = pow(x, y);
+	if (isnan(r))
+		sqlite3_result_text(ctx, "NaN", 3, SQLITE_STATIC);
+	else
+		sqlite3_result_double(ctx, r);
+}
+
+int
+sc_eng_func_num_register(sqlite3 *db)
+{
+	static const struct sc_efunc scalar[] = {
+		{ "sc_format_number", 2, format_number_fn },
+		{ "sc_format_number", 3, format_number_fn },
+		{ "sc_div0", 1, div0_fn },
+		{ "sc_intchk", 2, intchk_fn },
+		{ "sc_math", 2, math_fn },
+		{ "sc_math", 3, math_fn },
+	};
+	int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
+	int rc = sc_eng_func_add(db, scalar, SC_NELEM(scalar));
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function_v2(db, "sc_round", 2, flags, NULL,
+		    bround_fn, NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function_v2(db, "sc_bround", 2, flags,
+		    (void *)"even", bround_fn, NULL, NULL, NULL);
+	return rc;
+}

@@ -549,8 +549,14 @@ backoff(struct sc_reattach *it, const struct sc_error *e,
 	delay =
 	    sc_retry_next_delay(&pol, &it->rs, e->retry_delay_ms, it->o.rnd());
 	if (delay < 0) {
-		/* The streak's wall time: a hung peer makes each try slow. */
-		took = (sc_mono_ms() - it->rs.started_ms) / 1000;
+		/*
+		 * The streak's wall time: a hung peer makes each try slow.
+		 * At least the waits (a test's sleeps take no time).
+		 */
+		took = sc_mono_ms() - it->rs.started_ms;
+		if (took < it->rs.elapsed_ms)
+			took = it->rs.elapsed_ms;
+		took /= 1000;
 		n = strlen(last.msg);
 		if (it->rs.attempt > 0)
 			snprintf(last.msg + n, sizeof(last.msg) - n,

@@ -88,6 +88,115 @@ spark_form(const char *msg, struct sc_error *err)
 	return 1;
 }
 
+/*
+ * SQLite's analysis errors that Spark has a class for, from the text
+ * SQLite writes (sqlite3_errmsg(); stable across its 3.x releases).
+ * Spark names columns and counts SQLite does not say; the message keeps
+ * what SQLite does say.  1 when msg was one of them (err set), else 0.
+ */
+static int
+analysis_error(const char *msg, struct sc_buf *b, bool cut,
+    struct sc_error *err)
+{
+	unsigned long have, given;
+	const char *p;
+	char name[256];
+	int n = 0;
+
+	if (sscanf(msg,
+		"table %255s has %lu columns but %lu values were "
+		"supplied%n",
+		name, &have, &given, &n) == 3 &&
+	    n > 0 && msg[n] == '\0') {
+		backquote(b, name, strlen(name), cut);
+		sc_srv_error(err,
+		    given < have ? "INSERT_COLUMN_ARITY_MISMATCH."
+				   "NOT_ENOUGH_DATA_COLUMNS"
+				 : "INSERT_COLUMN_ARITY_MISMATCH."
+				   "TOO_MANY_DATA_COLUMNS",
+		    "21S01",
+		    "Cannot write to %s, the reason is %s data columns: the "
+		    "table has %lu columns and the data %lu.",
+		    (const char *)b->data,
+		    given < have ? "not enough" : "too many", have, given);
+		return 1;
+	}
+	if (sscanf(msg, "%lu values for %lu columns%n", &given, &have, &n) ==
+		2 &&
+	    n > 0 && msg[n] == '\0') {
+		sc_srv_error(err,
+		    given < have ? "INSERT_COLUMN_ARITY_MISMATCH."
+				   "NOT_ENOUGH_DATA_COLUMNS"
+				 : "INSERT_COLUMN_ARITY_MISMATCH."
+				   "TOO_MANY_DATA_COLUMNS",
+		    "21S01",
+		    "Cannot write to the table, the reason is %s data "
+		    "columns: %lu columns are named and the data has %lu.",
+		    given < have ? "not enough" : "too many", have, given);
+		return 1;
+	}
+	if (strncmp(msg, "ambiguous column name: ", 23) == 0) {
+		p = msg + 23;
+		backquote(b, p, strlen(p), cut);
+		sc_srv_error(err, "AMBIGUOUS_REFERENCE", "42704",
+		    "Reference %s is ambiguous.", (const char *)b->data);
+		return 1;
+	}
+	if (strncmp(msg, "duplicate column name: ", 23) == 0) {
+		p = msg + 23;
+		backquote(b, p, strlen(p), cut);
+		sc_srv_error(err, "COLUMN_ALREADY_EXISTS", "42711",
+		    "The column %s already exists. Choose another name or "
+		    "rename the existing column.",
+		    (const char *)b->data);
+		return 1;
+	}
+	if (strncmp(msg, "SELECTs to the left and right of ", 33) == 0 &&
+	    strstr(msg, " do not have the same number of result columns") !=
+		NULL) {
+		p = msg + 33;
+		sc_srv_error(err, "NUM_COLUMNS_MISMATCH", "42826",
+		    "%.*s can only be performed on inputs with the same "
+		    "number of columns.",
+		    (int)strcspn(p, " "), p);
+		return 1;
+	}
+	if ((p = strstr(msg, " BY term out of range - should be between ")) !=
+		NULL &&
+	    (strstr(msg, "ORDER BY") != NULL ||
+		strstr(msg, "GROUP BY") != NULL) &&
+	    sscanf(p + 42, "%lu and %lu%n", &given, &have, &n) == 2) {
+		bool order = strstr(msg, "ORDER BY") != NULL;
+
+		sc_srv_error(err,
+		    order ? "ORDER_BY_POS_OUT_OF_RANGE"
+			  : "GROUP_BY_POS_OUT_OF_RANGE",
+		    "42805",
+		    "%s BY position is not in select list (valid range is "
+		    "[%lu, %lu]).",
+		    order ? "ORDER" : "GROUP", given, have);
+		return 1;
+	}
+	if (strcmp(msg,
+		"aggregate functions are not allowed in the GROUP BY clause") ==
+	    0) {
+		sc_srv_error(err, "GROUP_BY_AGGREGATE", "42903",
+		    "Aggregate functions are not allowed in GROUP BY.");
+		return 1;
+	}
+	if (strncmp(msg, "wrong number of arguments to function ", 38) == 0) {
+		p = msg + 38;
+		n = (int)strcspn(p, "(");
+		backquote(b, p, (size_t)n, cut);
+		sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "42605",
+		    "The %s was given a number of parameters it does not "
+		    "take.",
+		    (const char *)b->data);
+		return 1;
+	}
+	return 0;
+}
+
 /* Whether run r has been told to stop. */
 bool
 sc_eng_is_canceled(const struct sc_erun *r)
@@ -159,6 +268,8 @@ sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err)
 		    "Cannot create table or view %s because it "
 		    "already exists.",
 		    (const char *)b.data);
+	} else if (analysis_error(msg, &b, x->run->errcut, err)) {
+		ret = -1;
 	} else if ((rc & 0xff) == SQLITE_CONSTRAINT) {
 		ret = sc_srv_error(err, "CONSTRAINT_VIOLATION", "23000", "%s.",
 		    msg);

@@ -133,6 +133,12 @@
  *   WRONG_NUM_ARGS.WITHOUT_SUGGESTION 42605  bad argument count
  *   UNBOUND_SQL_PARAMETER 42P02              a parameter without a value
  *   TABLE_OR_VIEW_ALREADY_EXISTS 42P07       SQLite "already exists"
+ *   INSERT_COLUMN_ARITY_MISMATCH.* 21S01     INSERT with too few or too
+ *                                            many values for the columns
+ *   AMBIGUOUS_REFERENCE 42704, COLUMN_ALREADY_EXISTS 42711,
+ *   ORDER_BY_POS_OUT_OF_RANGE and GROUP_BY_POS_OUT_OF_RANGE 42805,
+ *   GROUP_BY_AGGREGATE 42903, NUM_COLUMNS_MISMATCH 42826   SQLite's
+ *                                            own words for these
  *   CONSTRAINT_VIOLATION 23000               SQLite constraint errors
  *   SQLITE_BUSY 40001                        lock wait timed out
  *   UNSUPPORTED_FEATURE.RELATION 0A000       relation type not supported;

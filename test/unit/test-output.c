@@ -98,8 +98,10 @@ test_parse(void)
 	f = SC_OUT_CSV;
 	ok(sc_out_format_parse("json", &f) == 0 && f == SC_OUT_JSONL,
 	    "parse json");
-	ok(sc_out_format_parse("CSV", &f) == -1 && f == SC_OUT_JSONL,
-	    "parse CSV fails, out untouched");
+	ok(sc_out_format_parse("csvx", &f) == -1 && f == SC_OUT_JSONL,
+	    "parse csvx fails, out untouched");
+	ok(sc_out_format_parse("CSV", &f) == 0 && f == SC_OUT_CSV,
+	    "parse CSV: any case, as --format=CSV is typed");
 	ok(sc_out_format_parse("", &f) == -1, "parse '' fails");
 }
 

@@ -290,6 +290,16 @@ server_alive() {
 	server_alive
 }
 
+@test "repeat() past the value limit is EXCEED_LIMIT_LENGTH, never a NULL" {
+	run -1 --separate-stderr sc-exec 'SELECT length(repeat('"'x'"', 150000000)) AS n'
+	[ "$stderr" = 'sc-exec: [EXCEED_LIMIT_LENGTH] A string or binary value (or a row holding it) exceeds the limit of 67108864 bytes (sctk.sql.maxValueSize). SQLSTATE: 54006' ]
+	[ -z "$output" ]
+	run -0 sc-exec --format csv --no-header \
+	    "SELECT length(repeat('xy', 10000000)), repeat('ab', 3), repeat('a', 0) = '', repeat('a', NULL) IS NULL"
+	[ "$output" = "20000000,ababab,true,true" ]
+	server_alive
+}
+
 @test "a row too big for one response message is refused" {
 	run -1 --separate-stderr sc-exec -t 60s \
 	    'SELECT zeroblob(60000000) AS a, zeroblob(60000000) AS b, zeroblob(6000000) AS c'

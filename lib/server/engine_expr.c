@@ -212,10 +212,7 @@ const struct sc_efdef sc_eng_funcs[] = {
 	{ "ascii", F_TMPL,
 	    "CASE WHEN $1 IS NULL THEN NULL ELSE coalesce(unicode($1), 0) END",
 	    1, 1, SC_ARROW_INT32 },
-	{ "repeat", F_TMPL,
-	    "CASE WHEN $2 <= 0 THEN '' ELSE replace(printf('%.*c', $2, 'x'), "
-	    "'x', $1) END",
-	    2, 2, SC_ARROW_UTF8 },
+	{ "repeat", F_TMPL, "sc_repeat($1, $2)", 2, 2, SC_ARROW_UTF8 },
 	{ "locate", F_TMPL, "instr($2, $1)", 2, 2, SC_ARROW_INT32 },
 	{ "position", F_TMPL, "instr($2, $1)", 2, 2, SC_ARROW_INT32 },
 	{ "crc32", F_TMPL, "sc_crc32($1)", 1, 1, SC_ARROW_INT64 },

@@ -162,6 +162,44 @@ initcap_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sc_eng_func_result_buf(ctx, &b);
 }
 
+/*
+ * repeat(s, n): s n times; '' for n <= 0.  A result over the value limit
+ * is SQLite's "too big" error (EXCEED_LIMIT_LENGTH), never the NULL that
+ * printf('%.*c') gives past it.
+ */
+static void
+repeat_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const unsigned char *s;
+	sqlite3_int64 n, i, limit;
+	struct sc_buf b;
+	size_t sn;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+	    sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return;
+	s = sqlite3_value_text(argv[0]);
+	sn = (size_t)sqlite3_value_bytes(argv[0]);
+	n = sqlite3_value_int64(argv[1]);
+	if (s == NULL)
+		return;
+	if (n <= 0 || sn == 0) {
+		sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
+		return;
+	}
+	limit = sqlite3_limit(sqlite3_context_db_handle(ctx),
+	    SQLITE_LIMIT_LENGTH, -1);
+	if (n > limit / (sqlite3_int64)sn) {
+		sqlite3_result_error_toobig(ctx);
+		return;
+	}
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	for (i = 0; i < n; i++)
+		sc_buf_add(&b, s, sn, NULL);
+	sc_eng_func_result_buf(ctx, &b);
+}
+
 /* reverse of a string, by characters. */
 static void
 reverse_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -555,6 +593,7 @@ sc_eng_func_register(sqlite3 *db)
 		{ "sc_pad", 4, pad_fn },
 		{ "sc_initcap", 1, initcap_fn },
 		{ "sc_reverse", 1, reverse_fn },
+		{ "sc_repeat", 2, repeat_fn },
 		{ "sc_concat_ws", -1, concat_ws_fn },
 		{ "sc_crc32", 1, crc32_fn },
 		{ "sc_digest", 2, digest_fn },

@@ -11,6 +11,7 @@
 
 #include "server/engine_int.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -517,6 +518,14 @@ sc_engine_conn_set_owner(struct sc_engine_conn *c, void *owner)
 	c->owner = owner;
 }
 
+static void
+view_clear(struct sc_eview *v)
+{
+	free(v->name);
+	free(v->body);
+	sc_ecols_free(v->cols, v->ncols);
+}
+
 void
 sc_engine_conn_free(struct sc_engine_conn *c)
 {
@@ -530,7 +539,118 @@ sc_engine_conn_free(struct sc_engine_conn *c)
 	for (i = 0; i < c->nstale; i++)
 		free(c->stale[i]);
 	free(c->stale);
+	for (i = 0; i < c->nviews; i++)
+		view_clear(&c->views[i]);
+	free(c->views);
 	free(c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Temp views' Spark types                                             */
+/* ------------------------------------------------------------------ */
+
+/* The last part of a possibly quoted, qualified name, in lower case. */
+static char *
+last_name(const char *s)
+{
+	const char *p = s, *start = s;
+	char q = 0, *out, *o;
+
+	for (; *p != '\0'; p++) {
+		if (q != 0) {
+			if (*p == q)
+				q = 0;
+		} else if (*p == '`' || *p == '"' || *p == '[')
+			q = *p == '[' ? ']' : *p;
+		else if (*p == '.')
+			start = p + 1;
+	}
+	out = o = sc_xmalloc(strlen(start) + 1);
+	for (p = start; *p != '\0'; p++)
+		if (*p != '`' && *p != '"' && *p != '[' && *p != ']')
+			*o++ = (char)tolower((unsigned char)*p);
+	*o = '\0';
+	return out;
+}
+
+void
+sc_eng_view_note(struct sc_engine_conn *c, const char *name, const char *body,
+    size_t bodylen, const struct sc_ecol *cols, size_t n)
+{
+	struct sc_eview *v = NULL;
+	char *key = last_name(name);
+	size_t i;
+
+	pthread_mutex_lock(&c->lock);
+	for (i = 0; i < c->nviews; i++)
+		if (strcmp(c->views[i].name, key) == 0) {
+			v = &c->views[i];
+			view_clear(v);
+			break;
+		}
+	if (v == NULL) {
+		c->views = sc_xreallocarray(c->views, c->nviews + 1,
+		    sizeof(*c->views));
+		v = &c->views[c->nviews++];
+	}
+	v->name = key;
+	v->body = sc_xstrndup(body, bodylen);
+	v->cols = sc_eng_cols_copy(cols, n);
+	v->ncols = n;
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* Whether view text sql (as SQLite keeps it) ends with body. */
+static bool
+same_body(const char *sql, const char *body)
+{
+	size_t sn = strlen(sql), bn = strlen(body);
+
+	while (sn > 0 &&
+	    (isspace((unsigned char)sql[sn - 1]) || sql[sn - 1] == ';'))
+		sn--;
+	while (bn > 0 && isspace((unsigned char)body[bn - 1]))
+		bn--;
+	return bn > 0 && sn >= bn && memcmp(sql + sn - bn, body, bn) == 0;
+}
+
+void
+sc_eng_view_types(struct sc_ectx *x, const char *table, struct sc_ecol *cols,
+    size_t n)
+{
+	struct sc_engine_conn *c = x->c;
+	const unsigned char *sql;
+	sqlite3_stmt *st = NULL;
+	struct sc_eview *v = NULL;
+	char *key;
+	size_t i;
+
+	if (c->nviews == 0)
+		return;
+	key = last_name(table);
+	pthread_mutex_lock(&c->lock);
+	for (i = 0; i < c->nviews; i++)
+		if (strcmp(c->views[i].name, key) == 0)
+			v = &c->views[i];
+	if (v != NULL && v->ncols == n &&
+	    sqlite3_prepare_v2(c->db,
+		"SELECT sql FROM temp.sqlite_schema WHERE type = 'view' AND "
+		"lower(name) = ?1",
+		-1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW &&
+	    (sql = sqlite3_column_text(st, 0)) != NULL &&
+	    same_body((const char *)sql, v->body))
+		for (i = 0; i < n; i++)
+			if (cols[i].type.t == SC_ETYPE_UNKNOWN &&
+			    strcasecmp(cols[i].name, v->cols[i].name) == 0) {
+				cols[i].type = v->cols[i].type;
+				if (cols[i].nullable < 0)
+					cols[i].nullable = v->cols[i].nullable;
+			}
+	sqlite3_finalize(st);
+	pthread_mutex_unlock(&c->lock);
+	free(key);
 }
 
 void

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/error.h"
 #include "core/xmem.h"
 #include "server/srverror.h"
 #include "core/banned.h"
@@ -172,9 +173,11 @@ copy_span(const struct dialect *d, size_t from, size_t to, struct sc_buf *out)
  * semantics), or as written when the parser does not take it.
  */
 static size_t
-view_body(struct dialect *d, size_t i, struct sc_buf *out)
+view_body(struct dialect *d, size_t i, const char *name, struct sc_buf *out)
 {
-	size_t end = stmt_end(d, i);
+	size_t end = stmt_end(d, i), ncols = 0;
+	struct sc_ecol *cols = NULL;
+	struct sc_error e;
 	struct sc_buf text;
 	struct sc_eplan p;
 	int rc;
@@ -189,9 +192,19 @@ view_body(struct dialect *d, size_t i, struct sc_buf *out)
 	sc_buf_release(&text);
 	if (rc == -1)
 		d->rc = -1;
-	if (rc == 1 && p.kind == SC_EPLAN_SQL)
+	if (rc == 1 && p.kind == SC_EPLAN_SQL) {
+		/*
+		 * The view keeps the query's Spark types, which SQLite's
+		 * view does not (an expression has no declared type).
+		 */
+		if (name != NULL &&
+		    sc_eng_exec_plan(d->x, &p, NULL, NULL, true, &cols, &ncols,
+			&e) == 0)
+			sc_eng_view_note(d->x->c, name,
+			    (const char *)p.sql.data, p.sql.len, cols, ncols);
+		sc_ecols_free(cols, ncols);
 		sc_buf_add(out, p.sql.data, p.sql.len, NULL);
-	else if (rc == 1)
+	} else if (rc == 1)
 		rc = 0;
 	sc_eplan_release(&p);
 	return rc == 0 ? 0 : end;
@@ -282,6 +295,7 @@ rewrite_head(struct dialect *d, size_t i, struct sc_buf *out)
 	struct token *t = d->t;
 	size_t j, k, e, body;
 	bool replace = false, temp = false;
+	struct sc_buf name;
 
 	j = next_sig(t, d->n, i);
 	if (word_is(s, &t[i], "create")) {
@@ -329,14 +343,24 @@ rewrite_head(struct dialect *d, size_t i, struct sc_buf *out)
 		sc_buf_addstr(out, temp ? "CREATE TEMP VIEW " : "CREATE VIEW ",
 		    NULL);
 		copy_span(d, k, e, out);
+		sc_buf_init(&name, SC_BUF_UNLIMITED);
+		copy_span(d, k, e, &name);
+		sc_buf_addch(&name, '\0', NULL);
 		j = next_sig(t, d->n, e - 1);
 		if (j < d->n && word_is(s, &t[j], "as")) {
 			sc_buf_addstr(out, " AS ", NULL);
 			body = next_sig(t, d->n, j);
-			if (body < d->n && (k = view_body(d, body, out)) != 0)
+			if (body < d->n &&
+			    (k = view_body(d, body,
+				 temp ? (const char *)name.data : NULL, out)) !=
+				0) {
+				sc_buf_release(&name);
 				return k;
+			}
+			sc_buf_release(&name);
 			return body;
 		}
+		sc_buf_release(&name);
 		return e;
 	}
 	if (word_is(s, &t[i], "insert")) {

@@ -105,6 +105,20 @@ struct sc_engine_conn {
 	char **stale; /* TEMP tables left to drop */
 	size_t nstale;
 	void *owner; /* given to e->files */
+	struct sc_eview *views; /* temp views' Spark types (engine.c) */
+	size_t nviews;
+};
+
+/*
+ * A temp view made from Spark SQL: its columns' Spark types, which
+ * SQLite's view does not keep (its decltype is NULL for an expression).
+ * Valid while SQLite's view of that name still has body as its text.
+ */
+struct sc_eview {
+	char *name; /* lower case, unquoted */
+	char *body; /* the SELECT SQLite's view runs */
+	struct sc_ecol *cols;
+	size_t ncols;
 };
 
 /* One call in progress on a connection. */
@@ -239,6 +253,12 @@ void sc_eng_batch_release(struct sc_ebatch *b);
 void sc_eplan_init(struct sc_eplan *p);
 void sc_eplan_release(struct sc_eplan *p);
 void sc_ecols_free(struct sc_ecol *cols, size_t n);
+/* Remember the Spark types of temp view name (its last part). */
+void sc_eng_view_note(struct sc_engine_conn *c, const char *name,
+    const char *body, size_t bodylen, const struct sc_ecol *cols, size_t n);
+/* Fill unknown types of cols from the temp view table, if it is one. */
+void sc_eng_view_types(struct sc_ectx *x, const char *table,
+    struct sc_ecol *cols, size_t n);
 int sc_eng_translate(struct sc_ectx *x, const Spark__Connect__Relation *r,
     struct sc_eplan *out, struct sc_error *err);
 int sc_eng_plan_columns(struct sc_ectx *x, struct sc_eplan *p,

@@ -281,6 +281,9 @@ sc_eng_plan_columns(struct sc_ectx *x, struct sc_eplan *p, struct sc_error *err)
 			p->cols[i].type.t = SC_ETYPE_UNKNOWN;
 	}
 	sqlite3_finalize(st);
+	/* A temp view's columns: the types its query had. */
+	if (p->table != NULL)
+		sc_eng_view_types(x, p->table, p->cols, p->ncols);
 	return 0;
 }
 

@@ -247,6 +247,13 @@ result_columns(struct sc_ectx *x, const struct sc_eplan *p, sqlite3_stmt *st,
 		if (cols[i].type.t == SC_ETYPE_UNKNOWN)
 			unknown = true;
 	}
+	/* A temp view read whole: the types its query had. */
+	if (unknown && p->table != NULL && p->cols == NULL) {
+		sc_eng_view_types(x, p->table, cols, (size_t)ncol);
+		for (unknown = false, i = 0; i < ncol; i++)
+			if (cols[i].type.t == SC_ETYPE_UNKNOWN)
+				unknown = true;
+	}
 	/* Analysis only looks at rows when that has no side effects. */
 	if (unknown && schema_only && !sqlite3_stmt_readonly(st))
 		rb->done = true;

@@ -166,24 +166,6 @@ render_cut(const struct render *r)
 
 /* ----------------------------------------------------------- text mode */
 
-/* Two fields alike in every attribute a value's text depends on. */
-static bool
-field_same(const struct sc_arrow_field *a, const struct sc_arrow_field *b)
-{
-	size_t i;
-
-	if (strcmp(a->name, b->name) != 0 || a->type != b->type ||
-	    a->nullable != b->nullable || a->precision != b->precision ||
-	    a->scale != b->scale || (a->tz == NULL) != (b->tz == NULL) ||
-	    (a->tz != NULL && strcmp(a->tz, b->tz) != 0) ||
-	    a->nchildren != b->nchildren)
-		return false;
-	for (i = 0; i < a->nchildren; i++)
-		if (!field_same(&a->children[i], &b->children[i]))
-			return false;
-	return true;
-}
-
 static int
 text_header(struct render *r, const char *const *names, size_t n,
     struct sc_error *err)
@@ -244,7 +226,8 @@ text_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 	if (r->schema.nfields == 0 && n > 0)
 		sc_arrow_schema_copy(&r->schema, b->schema);
 	for (i = 0; i < n && i < r->schema.nfields; i++)
-		if (!field_same(&r->schema.fields[i], &b->schema->fields[i]))
+		if (!sc_arrow_field_equal(&r->schema.fields[i],
+			&b->schema->fields[i]))
 			return sc_error_set(err, SC_ST_PROTOCOL,
 			    "the result schema changed between Arrow batches");
 	for (row = 0; row < b->nrows; row++) {

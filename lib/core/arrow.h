@@ -72,6 +72,12 @@ void sc_arrow_schema_init(struct sc_arrow_schema *s);
 /* Free everything s owns; s is left empty (as after init). */
 void sc_arrow_schema_release(struct sc_arrow_schema *s);
 /* Deep copy src into dst (dst is overwritten, not released first). */
+/*
+ * Two fields alike in every attribute a value's type depends on: name,
+ * type, nullability, precision and scale, time zone, and children.
+ */
+bool sc_arrow_field_equal(const struct sc_arrow_field *a,
+    const struct sc_arrow_field *b);
 void sc_arrow_schema_copy(struct sc_arrow_schema *dst,
     const struct sc_arrow_schema *src);
 /*

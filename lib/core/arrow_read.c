@@ -1019,8 +1019,9 @@ sc_arrow_join_release(struct sc_arrow_join *j)
 	j->started = false;
 }
 
-static bool
-field_equal(const struct sc_arrow_field *a, const struct sc_arrow_field *b)
+bool
+sc_arrow_field_equal(const struct sc_arrow_field *a,
+    const struct sc_arrow_field *b)
 {
 	size_t i;
 
@@ -1031,7 +1032,7 @@ field_equal(const struct sc_arrow_field *a, const struct sc_arrow_field *b)
 	    a->nchildren != b->nchildren)
 		return false;
 	for (i = 0; i < a->nchildren; i++)
-		if (!field_equal(&a->children[i], &b->children[i]))
+		if (!sc_arrow_field_equal(&a->children[i], &b->children[i]))
 			return false;
 	return true;
 }
@@ -1044,7 +1045,7 @@ schema_equal(const struct sc_arrow_schema *a, const struct sc_arrow_schema *b)
 	if (a->nfields != b->nfields)
 		return false;
 	for (i = 0; i < a->nfields; i++)
-		if (!field_equal(&a->fields[i], &b->fields[i]))
+		if (!sc_arrow_field_equal(&a->fields[i], &b->fields[i]))
 			return false;
 	return true;
 }

@@ -1748,7 +1748,7 @@ test_many_ids(void)
 	struct sc_client *c;
 	struct sc_reattach *it;
 	struct sc_error err;
-	static char rids[MAXSEGS][MAXSTEPS][16];
+	static char rids[MAXSEGS][MAXSTEPS][32];
 	Spark__Connect__ExecutePlanResponse *m;
 	int i, j, n = 0, r;
 

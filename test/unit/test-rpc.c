@@ -935,7 +935,7 @@ test_tls(void)
 	struct sc_uri u;
 	struct sc_rpc *rpc;
 	char dir[64], cmd[1024];
-	char crt[64], key[64], spec[128];
+	char crt[128], key[128], spec[320];
 	int port = 0;
 
 	tap_template(dir, sizeof(dir), "test-rpc-");

@@ -59,6 +59,24 @@ one_value() {
 	[ "$stderr" = "$(printf 'sc-exec: statement 2: output cut at 2 rows (--max-rows)\nsc-exec: statement 4: output cut at 2 rows (--max-rows)')" ]
 }
 
+# ------------------------------------------------------------ --conf
+
+@test "--conf sets session settings before the statements run" {
+	run -0 --separate-stderr sc-exec --format csv --no-header \
+	    --conf spark.sql.shuffle.partitions=7 \
+	    --conf spark.sql.session.localRelationCacheThreshold=1024 \
+	    "SET spark.sql.shuffle.partitions; SET spark.sql.session.localRelationCacheThreshold"
+	[ "$output" = "$(printf 'spark.sql.shuffle.partitions,7\nspark.sql.session.localRelationCacheThreshold,1024')" ]
+	# A setting the server refuses: its class, exit 1, nothing runs.
+	run -1 --separate-stderr sc-exec --conf spark.sql.ansi.enabled=false \
+	    "CREATE TABLE conf_t (x INT)"
+	[[ "$stderr" == "sc-exec: [UNSUPPORTED_FEATURE.SET_CONFIG] "* ]]
+	run -1 --separate-stderr sc-exec "SELECT * FROM conf_t"
+	[[ "$stderr" == "sc-exec: [TABLE_OR_VIEW_NOT_FOUND] "* ]]
+	run -2 --separate-stderr sc-exec --conf nokey "SELECT 1"
+	[ "$stderr" = "$(printf "sc-exec: invalid --conf 'nokey': expected key=value\ntry 'sc-exec --help'")" ]
+}
+
 # ------------------------------------------------------ where it failed
 
 @test "an error names file, line and statement, and what ran" {

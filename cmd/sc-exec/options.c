@@ -41,7 +41,8 @@ const char usage_text[] =
     "               [-f file] [-H key=value] [-o file] [-s server]\n"
     "               [-t timeout] [--after response-id] [--arg value]\n"
     "               [--attach operation-id] [--ca-file file]\n"
-    "               [--format format] [--max-retries n] [--max-rows n]\n"
+    "               [--conf key=value] [--format format]\n"
+    "               [--max-retries n] [--max-rows n]\n"
     "               [--null text] [--operation-id uuid]\n"
     "               [--param name=value] [--plan file]\n"
     "               [--range start:end[:step]] [--segment-timeout time]\n"
@@ -66,6 +67,7 @@ const char usage_text[] =
     "      --after id         with --attach: resume after this response\n"
     "      --operation-id id  the operation id to use (a UUID)\n"
     "      --tag tag          tag the operations (repeatable)\n"
+    "      --conf key=value   set a session setting first (repeatable)\n"
     "  -o, --output file      write the result to file, whole or not at\n"
     "                         all (a temporary file renamed at the end)\n"
     "      --format fmt       table, vertical, csv, tsv, jsonl or arrow\n"
@@ -149,6 +151,18 @@ opt_tag(void *p, const char *s, struct sc_error *err)
 	if (s[0] == '\0' || strchr(s, ',') != NULL)
 		return sc_error_set(err, SC_ST_USAGE,
 		    "invalid tag '%s': must be non-empty without ','", s);
+	list_add(p, s);
+	return 0;
+}
+
+static int
+opt_conf(void *p, const char *s, struct sc_error *err)
+{
+	const char *eq = strchr(s, '=');
+
+	if (eq == NULL || eq == s)
+		return sc_error_set(err, SC_ST_USAGE,
+		    "invalid --conf '%s': expected key=value", s);
 	list_add(p, s);
 	return 0;
 }
@@ -253,6 +267,7 @@ opts_release(struct opts *o)
 	sc_conn_opts_release(&o->conn);
 	free(o->tags.v);
 	free(o->files.v);
+	free(o->confs.v);
 }
 
 void
@@ -263,6 +278,7 @@ parse_args(struct opts *o, int argc, char **argv)
 		SC_CLI_FLAG("analyze", 0, &o->analyze),
 		SC_CLI_CALL("arg", 0, o, opt_arg),
 		SC_CLI_UUID("attach", 0, &o->attach, "operation id"),
+		SC_CLI_CALL("conf", 0, &o->confs, opt_conf),
 		SC_CLI_FLAG("detach", 0, &o->detach),
 		SC_CLI_CALL("file", 'f', &o->files, opt_file),
 		SC_CLI_CALL("format", 0, o, opt_format),

@@ -615,6 +615,47 @@ run_script(struct run *x, struct sc_error *err)
 	return rc;
 }
 
+/*
+ * --conf key=value: the session's settings, set before anything runs,
+ * as spark-sql --conf does.  A setting the server refuses ends the run
+ * with its class (CANNOT_MODIFY_CONFIG, UNSUPPORTED_FEATURE.SET_CONFIG).
+ */
+static int
+set_conf(struct run *x, struct sc_error *err)
+{
+	const struct list *l = &x->o->confs;
+	struct sc_client_conf_req rq;
+	struct sc_client_conf out;
+	const char **keys, **values;
+	size_t i;
+	int rc;
+
+	keys = sc_xcalloc(l->n, sizeof(*keys));
+	values = sc_xcalloc(l->n, sizeof(*values));
+	for (i = 0; i < l->n; i++) {
+		const char *eq = strchr(l->v[i], '=');
+
+		keys[i] = sc_xstrndup(l->v[i], (size_t)(eq - l->v[i]));
+		values[i] = eq + 1;
+	}
+	memset(&rq, 0, sizeof(rq));
+	rq.op = SC_CLIENT_CONF_SET;
+	rq.keys = keys;
+	rq.values = values;
+	rq.n = l->n;
+	rc = sc_client_config(x->c, &rq, &out, x->deadline, err);
+	if (rc == 0) {
+		for (i = 0; i < out.nwarnings; i++)
+			sc_warn("%s", out.warnings[i]);
+		sc_client_conf_release(&out);
+	}
+	for (i = 0; i < l->n; i++)
+		free((char *)keys[i]);
+	free(keys);
+	free(values);
+	return rc;
+}
+
 int
 run_all(struct run *x, struct sc_error *err)
 {
@@ -624,6 +665,8 @@ run_all(struct run *x, struct sc_error *err)
 	struct sc_buf in;
 	int rc;
 
+	if (o->confs.n > 0 && set_conf(x, err) == -1)
+		return -1;
 	if (o->attach != NULL) {
 		it = sc_reattach_attach(x->c, o->attach, o->after, &x->ro, err);
 		return it != NULL ? consume(x, it, err) : -1;

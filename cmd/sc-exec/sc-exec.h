@@ -56,6 +56,7 @@ struct opts {
 	uint64_t max_retries, max_rows; /* UINT64_MAX, 0: default */
 	int64_t segment_ms, watchdog_ms; /* -1: default */
 	struct list tags;
+	struct list confs; /* --conf key=value, in order */
 };
 
 /* What the run needs; one per process, set up by main.c. */

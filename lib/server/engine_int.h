@@ -300,6 +300,8 @@ int sc_eng_dedup(struct sc_ectx *x, const Spark__Connect__Deduplicate *d,
     struct sc_eplan *out, struct sc_error *err);
 int sc_eng_tail(struct sc_ectx *x, const Spark__Connect__Tail *t,
     struct sc_eplan *out, struct sc_error *err);
+int sc_eng_unpivot(struct sc_ectx *x, const Spark__Connect__Unpivot *u,
+    struct sc_eplan *out, struct sc_error *err);
 /* The index of p's generator (explode...), or (size_t)-1. */
 size_t sc_eng_generator(const Spark__Connect__Project *p);
 /* Join in with the generator's rows; its columns' SQL into gsql. */

@@ -872,6 +872,9 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 	case SC_REL_(TAIL):
 		rc = sc_eng_tail(x, r->tail, out, err);
 		break;
+	case SC_REL_(UNPIVOT):
+		rc = sc_eng_unpivot(x, r->unpivot, out, err);
+		break;
 	case SC_REL_(DESCRIBE):
 		rc = sc_eng_describe(x, r->describe, out, err);
 		break;

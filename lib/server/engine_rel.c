@@ -21,6 +21,7 @@
 
 #include "core/error.h"
 #include "core/xmem.h"
+#include "server/engine_expr_int.h"
 #include "server/srverror.h"
 #include "core/banned.h"
 
@@ -516,5 +517,211 @@ out:
 	sc_buf_release(&arg);
 	sc_buf_release(&v);
 	sc_eplan_release(&gen);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* unpivot (melt)                                                      */
+/* ------------------------------------------------------------------ */
+
+/* One id or value column of an unpivot: its SQL and what it is. */
+struct upcol {
+	struct sc_buf sql;
+	struct sc_einfo ei;
+};
+
+static void
+upcols_free(struct upcol *c, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		sc_buf_release(&c[i].sql);
+		sc_eng_einfo_release(&c[i].ei);
+	}
+	free(c);
+}
+
+/*
+ * The value column's type: one type, or integers widened to the widest,
+ * or integers and doubles to double, as Spark's least common type is;
+ * other mixes (decimals, dates with strings, ...) are refused rather
+ * than given another answer.
+ */
+static int
+unpivot_type(const struct upcol *v, size_t n, struct sc_einfo *out,
+    struct sc_error *err)
+{
+	size_t i;
+
+	out->type = v[0].ei.type;
+	out->nullable = 0;
+	for (i = 0; i < n; i++) {
+		const struct sc_etype *t = &v[i].ei.type;
+
+		if (t->t == SC_ETYPE_UNKNOWN)
+			return sc_srv_error(err,
+			    "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
+			    "unpivot() of a column whose type sc-serve does "
+			    "not know (`%s`) is not supported.",
+			    (const char *)v[i].ei.name.data);
+		out->nullable |= v[i].ei.nullable;
+		if (sc_eng_same_etype(&out->type, t))
+			continue;
+		if (sc_eng_is_int_type(out->type.t) &&
+		    sc_eng_is_int_type(t->t)) {
+			if (t->t > out->type.t)
+				out->type.t = t->t;
+		} else if ((sc_eng_is_int_type(out->type.t) ||
+			       out->type.t == SC_ARROW_DOUBLE) &&
+		    (sc_eng_is_int_type(t->t) || t->t == SC_ARROW_DOUBLE)) {
+			out->type.t = SC_ARROW_DOUBLE;
+		} else
+			return sc_srv_error(err,
+			    "UNPIVOT_VALUE_DATA_TYPE_MISMATCH", "42K09",
+			    "Unpivot value columns must share a least common "
+			    "type; `%s` does not fit the others.",
+			    (const char *)v[i].ei.name.data);
+	}
+	return 0;
+}
+
+/*
+ * SELECT ids, CASE k WHEN 0 THEN 'a' ... END, CASE k WHEN 0 THEN a ...
+ * END FROM (input) CROSS JOIN (VALUES (0), (1), ...): SQLite keeps the
+ * CROSS JOIN's left table outermost, so each input row gives its value
+ * columns' rows in order, as Spark's Expand does.
+ */
+int
+sc_eng_unpivot(struct sc_ectx *x, const Spark__Connect__Unpivot *u,
+    struct sc_eplan *out, struct sc_error *err)
+{
+	struct sc_eplan in;
+	struct upcol *ids = NULL, *vals = NULL;
+	struct sc_einfo vt;
+	size_t i, k, nids = 0, nvals = 0;
+	bool *is_id = NULL;
+	char k_alias[32];
+	int rc = -1;
+
+	sc_eplan_init(&in);
+	sc_eng_einfo_init(&vt);
+	if (sc_eng_rel_input(x, u->input, "unpivot", &in, err) == -1)
+		goto out;
+	if (u->variable_column_name == NULL || u->value_column_name == NULL ||
+	    u->variable_column_name[0] == '\0' ||
+	    u->value_column_name[0] == '\0') {
+		rc = sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "An unpivot needs the names of its variable and value "
+		    "columns.");
+		goto out;
+	}
+	is_id = sc_xcalloc(in.ncols + 1, sizeof(*is_id));
+	ids = sc_xcalloc(u->n_ids + 1, sizeof(*ids));
+	for (i = 0; i < u->n_ids; i++, nids++) {
+		sc_buf_init(&ids[i].sql, SC_BUF_UNLIMITED);
+		sc_eng_einfo_init(&ids[i].ei);
+		if (sc_eng_expr(x, &in, u->ids[i], &ids[i].sql, &ids[i].ei,
+			err) == -1) {
+			nids++;
+			goto out;
+		}
+		if (sc_eng_col_named(&in, (const char *)ids[i].ei.name.data,
+			&k) != NULL)
+			is_id[k] = true;
+	}
+	if (u->values != NULL) {
+		vals = sc_xcalloc(u->values->n_values + 1, sizeof(*vals));
+		for (i = 0; i < u->values->n_values; i++, nvals++) {
+			sc_buf_init(&vals[i].sql, SC_BUF_UNLIMITED);
+			sc_eng_einfo_init(&vals[i].ei);
+			if (sc_eng_expr(x, &in, u->values->values[i],
+				&vals[i].sql, &vals[i].ei, err) == -1) {
+				nvals++;
+				goto out;
+			}
+		}
+	} else {
+		/* Every column that is not an id. */
+		vals = sc_xcalloc(in.ncols + 1, sizeof(*vals));
+		for (i = 0; i < in.ncols; i++) {
+			if (is_id[i])
+				continue;
+			sc_buf_init(&vals[nvals].sql, SC_BUF_UNLIMITED);
+			sc_eng_einfo_init(&vals[nvals].ei);
+			sc_eng_col_ref(&vals[nvals].sql, &in.cols[i]);
+			sc_buf_addstr(&vals[nvals].ei.name, in.cols[i].name,
+			    NULL);
+			vals[nvals].ei.type = in.cols[i].type;
+			vals[nvals].ei.nullable = in.cols[i].nullable != 0;
+			nvals++;
+		}
+	}
+	if (nvals == 0) {
+		rc = sc_srv_error(err, "UNPIVOT_REQUIRES_VALUE_COLUMNS",
+		    "42K0A",
+		    "At least one value column needs to be specified for "
+		    "UNPIVOT, all columns specified as ids.");
+		goto out;
+	}
+	if (unpivot_type(vals, nvals, &vt, err) == -1)
+		goto out;
+	snprintf(k_alias, sizeof(k_alias), "_sc_k%u", x->seq++);
+	sc_buf_addstr(&out->sql, "SELECT ", NULL);
+	for (i = 0; i < nids; i++) {
+		sc_buf_add(&out->sql, ids[i].sql.data, ids[i].sql.len, NULL);
+		sc_buf_addstr(&out->sql, " AS ", NULL);
+		sc_eng_quote_ident(&out->sql,
+		    (const char *)ids[i].ei.name.data);
+		sc_buf_addstr(&out->sql, ", ", NULL);
+		sc_eng_cols_add(&out->cols, &out->ncols,
+		    (const char *)ids[i].ei.name.data, &ids[i].ei.type,
+		    ids[i].ei.nullable);
+	}
+	sc_buf_addf(&out->sql, NULL, "CASE %s.column1", k_alias);
+	for (i = 0; i < nvals; i++) {
+		sc_buf_addf(&out->sql, NULL, " WHEN %zu THEN ", i);
+		sc_eng_quote_string(&out->sql,
+		    (const char *)vals[i].ei.name.data, vals[i].ei.name.len);
+	}
+	sc_buf_addstr(&out->sql, " END AS ", NULL);
+	sc_eng_quote_ident(&out->sql, u->variable_column_name);
+	sc_buf_addf(&out->sql, NULL, ", CASE %s.column1", k_alias);
+	for (i = 0; i < nvals; i++) {
+		sc_buf_addf(&out->sql, NULL, " WHEN %zu THEN ", i);
+		if (vt.type.t == SC_ARROW_DOUBLE &&
+		    vals[i].ei.type.t != SC_ARROW_DOUBLE) {
+			sc_buf_addstr(&out->sql, "CAST(", NULL);
+			sc_buf_add(&out->sql, vals[i].sql.data, vals[i].sql.len,
+			    NULL);
+			sc_buf_addstr(&out->sql, " AS REAL)", NULL);
+		} else
+			sc_buf_add(&out->sql, vals[i].sql.data, vals[i].sql.len,
+			    NULL);
+	}
+	sc_buf_addstr(&out->sql, " END AS ", NULL);
+	sc_eng_quote_ident(&out->sql, u->value_column_name);
+	{
+		struct sc_etype st = { 0 };
+
+		st.t = SC_ARROW_UTF8;
+		sc_eng_cols_add(&out->cols, &out->ncols,
+		    u->variable_column_name, &st, 0);
+	}
+	sc_eng_cols_add(&out->cols, &out->ncols, u->value_column_name, &vt.type,
+	    vt.nullable);
+	sc_buf_addstr(&out->sql, " FROM ", NULL);
+	sc_eng_from_item(x, &in, out, &out->sql);
+	sc_buf_addstr(&out->sql, " CROSS JOIN (VALUES ", NULL);
+	for (i = 0; i < nvals; i++)
+		sc_buf_addf(&out->sql, NULL, "%s(%zu)", i > 0 ? ", " : "", i);
+	sc_buf_addf(&out->sql, NULL, ") AS %s", k_alias);
+	rc = 0;
+out:
+	upcols_free(ids, nids);
+	upcols_free(vals, nvals);
+	free(is_id);
+	sc_eng_einfo_release(&vt);
+	sc_eplan_release(&in);
 	return rc;
 }

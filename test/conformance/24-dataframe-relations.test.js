@@ -4,7 +4,7 @@
 // join (inner, outer, semi, anti, cross; conditions with plan ids, using
 // columns), set operations (union, unionByName with missing columns,
 // intersect, except, distinct and all), with_columns, drop, deduplicate,
-// tail, hint and repartition.  Names, types, nullability and rows as
+// tail, hint, repartition and unpivot.  Names, types, nullability and rows as
 // Spark gives them; where Spark's order is unspecified, rows are sorted.
 
 'use strict';
@@ -326,6 +326,61 @@ test('describe, summary, stat.cov and stat.corr', T, async () => {
 		col2: 's' } }));
 	lib.assertSparkError(lib.streamError(bad),
 	    'DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE', '42K09');
+});
+
+
+// wide(id int, a int, b bigint, c double, s string).
+function wide() {
+	return df.local(new arrow.Table({
+		id: arrow.vectorFromArray([1, 2], new arrow.Int32()),
+		a: arrow.vectorFromArray([10, null], new arrow.Int32()),
+		b: arrow.vectorFromArray([20n, 40n], new arrow.Int64()),
+		c: arrow.vectorFromArray([0.5, 1.5], new arrow.Float64()),
+		s: arrow.vectorFromArray(['x', 'y'], new arrow.Utf8()),
+	}));
+}
+
+const unpivot = (input, ids, values, extra = {}) => ({ unpivot: {
+	input, ids: ids.map(df.col),
+	...(values ? { values: { values: values.map(df.col) } } : {}),
+	variable_column_name: 'var', value_column_name: 'val', ...extra } });
+
+test('unpivot: each row gives its value columns in order, widened', T,
+    async () => {
+	const s = new lib.Session(srv);
+	// int and bigint: bigint; the variable column is never null.
+	const r = await run(s, unpivot(wide(), ['id'], ['a', 'b']));
+	assert.deepEqual(lib.resultFields(r.responses), [
+		['id', 'Int32', true], ['var', 'Utf8', false],
+		['val', 'Int64', true]]);
+	assert.deepEqual(lib.resultRows(r.responses), [
+		[1, 'a', 10n], [1, 'b', 20n], [2, 'a', null], [2, 'b', 40n]]);
+	// No values: every column that is not an id; int, bigint, double
+	// meet at double.
+	const all = await run(s, unpivot(df.project(wide(),
+	    ...['id', 'a', 'b', 'c'].map(df.col)), ['id'], null));
+	assert.deepEqual(lib.resultFields(all.responses).map((f) => f[1]),
+	    ['Int32', 'Utf8', 'Float64']);
+	assert.deepEqual(lib.resultRows(all.responses), [
+		[1, 'a', 10], [1, 'b', 20], [1, 'c', 0.5],
+		[2, 'a', null], [2, 'b', 40], [2, 'c', 1.5]]);
+	// No ids at all.
+	const noid = await run(s, unpivot(wide(), [], ['s']));
+	assert.deepEqual(lib.resultRows(noid.responses),
+	    [['s', 'x'], ['s', 'y']]);
+});
+
+test('unpivot refuses what Spark refuses, with its classes', T,
+    async () => {
+	const s = new lib.Session(srv);
+	const mix = await s.execute(df.plan(unpivot(wide(), ['id'],
+	    ['a', 's'])));
+	lib.assertSparkError(lib.streamError(mix),
+	    'UNPIVOT_VALUE_DATA_TYPE_MISMATCH', '42K09');
+	const none = await s.execute(df.plan(unpivot(df.project(wide(),
+	    df.col('id')), ['id'], null)));
+	lib.assertSparkError(lib.streamError(none),
+	    'UNPIVOT_REQUIRES_VALUE_COLUMNS', '42K0A');
 });
 
 lib.stopTest(srv);

@@ -8,6 +8,7 @@
 
 #include "server/service_int.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/error.h"
 #include "core/log.h"
@@ -85,13 +87,33 @@ sc_svc_artifact_status(struct sc_rpc_call *call, void *arg)
 
 /*
  * One AddArtifacts call.  Its messages are handled on a thread of its
- * own, since they go to disk: the read callback (on the call's
- * completion-queue thread) hands each message over, and the thread asks
- * for the next one before it handles the current, so the network and
- * the disk overlap.  One message at a time is held, whatever the size of
- * the artifacts.
+ * own, since they go to disk.  The read callback (on the call's
+ * completion-queue thread) copies each message into a queue and asks
+ * for the next one at once while the queue holds less than QUEUE_BYTES,
+ * so the network never waits for the disk unless the disk is behind by
+ * that much; the thread takes everything queued at each wake-up.  At
+ * most QUEUE_BYTES plus one message are queued, and as much again may be
+ * in the thread's hands, whatever the size of the artifacts.
  */
-enum upload_in { IN_WAIT, IN_MSG, IN_EOF, IN_DEAD };
+enum upload_in { IN_MORE, IN_EOF, IN_DEAD };
+
+struct upload_msg {
+	uint8_t *buf;
+	size_t len, cap;
+};
+
+/* Bytes queued before the callback stops asking for more. */
+#define QUEUE_BYTES (1024 * 1024)
+/* Messages queued at most (small messages), a power of two. */
+#define QUEUE_MSGS 64
+/*
+ * Bytes queued before the thread is woken (or the stream ends, or the
+ * queue is full), and how long it waits for them at most.
+ */
+#define WAKE_BYTES (256 * 1024)
+#define WAKE_MS 20
+/* Largest buffer kept for reuse. */
+#define KEEP_CAP (256 * 1024)
 
 struct upload_job {
 	struct sc_server *srv;
@@ -101,16 +123,22 @@ struct upload_job {
 	char *session_id; /* as the first message named it */
 	int64_t bytes; /* received in artifacts' data */
 	int64_t touched_ms; /* when the session's idle timer was reset */
+	struct upload_msg spare; /* the callback's next buffer */
 
 	pthread_mutex_t mu; /* everything below */
 	pthread_cond_t cv;
 	int refs; /* the thread's, an outstanding read's */
-	enum upload_in in;
-	uint8_t *buf; /* the message handed over */
-	size_t len, cap;
+	enum upload_in in; /* after the queued messages */
+	bool stopped; /* the thread has ended: no more reads */
+	bool stalled; /* the queue was full: no read outstanding */
+	bool waiting; /* the thread sleeps on cv */
+	struct upload_msg q[QUEUE_MSGS]; /* ring of received messages */
+	size_t qhead, qn, qbytes;
+	struct upload_msg freel[QUEUE_MSGS]; /* buffers for reuse */
+	size_t nfree;
 };
 
-/* Stack of an upload thread; it only handles one message at a time. */
+/* Stack of an upload thread. */
 #define UPLOAD_STACK (256 * 1024)
 /* How often a running upload resets its session's idle timer. */
 #define UPLOAD_TOUCH_MS 1000
@@ -119,6 +147,7 @@ static void
 job_unref(struct upload_job *j)
 {
 	bool last;
+	size_t i;
 
 	pthread_mutex_lock(&j->mu);
 	last = --j->refs == 0;
@@ -127,10 +156,40 @@ job_unref(struct upload_job *j)
 		return;
 	pthread_cond_destroy(&j->cv);
 	pthread_mutex_destroy(&j->mu);
-	free(j->buf);
+	for (i = 0; i < j->qn; i++)
+		free(j->q[(j->qhead + i) % QUEUE_MSGS].buf);
+	for (i = 0; i < j->nfree; i++)
+		free(j->freel[i].buf);
+	free(j->spare.buf);
 	free(j->session_id);
 	sc_rpc_call_unref(j->call);
 	free(j);
+}
+
+/* Whether the callback may ask for another message; j->mu held. */
+static bool
+queue_has_room(const struct upload_job *j)
+{
+	return j->qbytes < QUEUE_BYTES && j->qn < QUEUE_MSGS;
+}
+
+static void on_upload_read(struct sc_rpc_call *call, const void *msg,
+    size_t len, bool ok, void *arg);
+
+/*
+ * Ask for the next message, for a reference taken under j->mu; on
+ * failure (the call is gone) the thread is told.
+ */
+static void
+upload_read(struct upload_job *j)
+{
+	if (sc_rpc_call_read(j->call, on_upload_read, j) == 0)
+		return;
+	pthread_mutex_lock(&j->mu);
+	j->in = IN_DEAD;
+	pthread_cond_signal(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+	job_unref(j);
 }
 
 static void
@@ -138,40 +197,52 @@ on_upload_read(struct sc_rpc_call *call, const void *msg, size_t len, bool ok,
     void *arg)
 {
 	struct upload_job *j = arg;
+	struct upload_msg *m = &j->spare;
+	bool again = false;
 
 	(void)call;
+	/* Reads come one at a time: the spare buffer is the callback's. */
+	if (ok && msg != NULL && len > m->cap) {
+		free(m->buf);
+		m->buf = sc_xmalloc(len);
+		m->cap = len;
+	}
+	if (ok && msg != NULL && len > 0)
+		memcpy(m->buf, msg, len);
 	pthread_mutex_lock(&j->mu);
 	if (!ok)
 		j->in = IN_DEAD;
 	else if (msg == NULL)
 		j->in = IN_EOF;
 	else {
-		if (len > j->cap) {
-			free(j->buf);
-			j->buf = sc_xmalloc(len);
-			j->cap = len;
-		}
-		if (len > 0)
-			memcpy(j->buf, msg, len);
-		j->len = len;
-		j->in = IN_MSG;
+		m->len = len;
+		j->q[(j->qhead + j->qn) % QUEUE_MSGS] = *m;
+		j->qn++;
+		j->qbytes += len;
+		if (j->nfree > 0)
+			*m = j->freel[--j->nfree];
+		else
+			*m = (struct upload_msg){ .buf = NULL, .len = 0,
+				.cap = 0 };
+		if (j->stopped)
+			;
+		else if (queue_has_room(j)) {
+			again = true;
+			j->refs++;
+		} else
+			j->stalled = true;
 	}
-	pthread_cond_signal(&j->cv);
+	/*
+	 * The first message of an empty queue wakes the thread too, which
+	 * then waits WAKE_MS at most for more.
+	 */
+	if (j->waiting && (j->in != IN_MORE || j->stalled || j->qn == 1 ||
+			      j->qbytes >= WAKE_BYTES))
+		pthread_cond_signal(&j->cv);
 	pthread_mutex_unlock(&j->mu);
+	if (again)
+		upload_read(j);
 	job_unref(j);
-}
-
-/* Ask for the next message; false when the call is gone. */
-static bool
-upload_read(struct upload_job *j)
-{
-	pthread_mutex_lock(&j->mu);
-	j->refs++;
-	pthread_mutex_unlock(&j->mu);
-	if (sc_rpc_call_read(j->call, on_upload_read, j) == 0)
-		return true;
-	job_unref(j);
-	return false;
 }
 
 /* Reset the idle timer of the upload's session, as any RPC does. */
@@ -322,37 +393,91 @@ upload_done(struct upload_job *j)
 	sc_svc_job_end();
 }
 
+/*
+ * Wait for work and take it: every queued message into batch (*np of
+ * them), the state after them into *in.  Restarts reading if the queue
+ * was full.
+ */
+static void
+upload_take(struct upload_job *j, struct upload_msg *batch, size_t *np,
+    enum upload_in *in)
+{
+	struct timespec at;
+	bool read;
+	size_t i;
+
+	pthread_mutex_lock(&j->mu);
+	while (j->in == IN_MORE && !j->stalled && j->qbytes < WAKE_BYTES) {
+		j->waiting = true;
+		if (j->qn == 0)
+			pthread_cond_wait(&j->cv, &j->mu);
+		else {
+			/* A slow client: take what is there now and then. */
+			sc_deadline_in_ms(&at, WAKE_MS);
+			if (pthread_cond_timedwait(&j->cv, &j->mu, &at) ==
+			    ETIMEDOUT) {
+				j->waiting = false;
+				break;
+			}
+		}
+		j->waiting = false;
+	}
+	*in = j->in;
+	for (i = 0; i < j->qn; i++)
+		batch[i] = j->q[(j->qhead + i) % QUEUE_MSGS];
+	*np = j->qn;
+	j->qhead = (j->qhead + j->qn) % QUEUE_MSGS;
+	j->qn = 0;
+	j->qbytes = 0;
+	read = j->stalled && j->in == IN_MORE;
+	j->stalled = false;
+	if (read)
+		j->refs++;
+	pthread_mutex_unlock(&j->mu);
+	if (read)
+		upload_read(j);
+}
+
+/* Give the buffers of a handled batch back for reuse. */
+static void
+upload_recycle(struct upload_job *j, struct upload_msg *batch, size_t n,
+    bool stop)
+{
+	size_t i;
+
+	pthread_mutex_lock(&j->mu);
+	for (i = 0; i < n; i++) {
+		if (batch[i].cap <= KEEP_CAP && j->nfree < QUEUE_MSGS)
+			j->freel[j->nfree++] = batch[i];
+		else
+			free(batch[i].buf);
+	}
+	if (stop)
+		j->stopped = true;
+	pthread_mutex_unlock(&j->mu);
+}
+
 static void *
 upload_main(void *arg)
 {
 	struct upload_job *j = arg;
+	struct upload_msg batch[QUEUE_MSGS];
 	struct sc_error err;
 	enum upload_in in;
-	uint8_t *msg = NULL, *tmp;
-	size_t len = 0, cap = 0, tcap;
-	bool done;
+	size_t i, n;
+	bool done = false;
 
-	done = !upload_read(j);
+	pthread_mutex_lock(&j->mu);
+	j->refs++;
+	pthread_mutex_unlock(&j->mu);
+	upload_read(j);
 	while (!done) {
-		pthread_mutex_lock(&j->mu);
-		while (j->in == IN_WAIT)
-			pthread_cond_wait(&j->cv, &j->mu);
-		in = j->in;
-		j->in = IN_WAIT;
-		/* Take the message; the next one may arrive meanwhile. */
-		tmp = msg;
-		tcap = cap;
-		msg = j->buf;
-		len = j->len;
-		cap = j->cap;
-		j->buf = tmp;
-		j->cap = tcap;
-		pthread_mutex_unlock(&j->mu);
-		switch (in) {
-		case IN_MSG:
-			if (!upload_read(j))
-				done = true; /* cancelled: nothing to answer */
-			else if (upload_message(j, msg, len, &err) == -1) {
+		upload_take(j, batch, &n, &in);
+		if (in == IN_DEAD)
+			done = true; /* cancelled: nothing to answer */
+		for (i = 0; i < n && !done; i++) {
+			if (upload_message(j, batch[i].buf, batch[i].len,
+				&err) == -1) {
 				sc_debug(
 				    "AddArtifacts of session %s failed: %s",
 				    j->session_id ? j->session_id : "?",
@@ -363,17 +488,13 @@ upload_main(void *arg)
 				sc_srv_finish_error(j->call, j->s, &err);
 				done = true;
 			}
-			break;
-		case IN_EOF:
+		}
+		if (!done && in == IN_EOF) {
 			upload_finish(j);
 			done = true;
-			break;
-		default: /* cancelled, deadline, lost connection */
-			done = true;
-			break;
 		}
+		upload_recycle(j, batch, n, done);
 	}
-	free(msg);
 	upload_done(j);
 	return NULL;
 }
@@ -384,6 +505,7 @@ sc_svc_add_artifacts(struct sc_rpc_call *call, void *arg)
 	struct sc_server *srv = arg;
 	struct upload_job *j;
 	struct sc_error err;
+	pthread_condattr_t ca;
 	pthread_attr_t attr;
 	pthread_t tid;
 	int rc;
@@ -403,9 +525,12 @@ sc_svc_add_artifacts(struct sc_rpc_call *call, void *arg)
 	j->call = call;
 	sc_rpc_call_ref(call);
 	pthread_mutex_init(&j->mu, NULL);
-	pthread_cond_init(&j->cv, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&j->cv, &ca);
+	pthread_condattr_destroy(&ca);
 	j->refs = 1;
-	j->in = IN_WAIT;
+	j->in = IN_MORE;
 	sc_svc_job_begin();
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);

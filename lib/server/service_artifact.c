@@ -259,6 +259,109 @@ touch(struct upload_job *j)
 	j->touched_ms = sc_mono_ms();
 }
 
+/* A varint of at most max bytes at *pp (below end); false if none. */
+static bool
+wire_varint(const uint8_t **pp, const uint8_t *end, unsigned max,
+    uint64_t *v)
+{
+	const uint8_t *p = *pp;
+	unsigned i;
+
+	*v = 0;
+	for (i = 0; i < max && p < end; i++, p++) {
+		*v |= (uint64_t)(*p & 0x7f) << (7 * i);
+		if ((*p & 0x80) == 0) {
+			*pp = p + 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A length-delimited field's bytes at *pp; false if malformed. */
+static bool
+wire_bytes(const uint8_t **pp, const uint8_t *end, const uint8_t **b,
+    size_t *n)
+{
+	uint64_t len;
+
+	if (!wire_varint(pp, end, 4, &len) || len > (uint64_t)(end - *pp))
+		return false;
+	*b = *pp;
+	*n = (size_t)len;
+	*pp += len;
+	return true;
+}
+
+/*
+ * The message of a long upload, an ArtifactChunk after the first
+ * message, read in place (the decoder would copy its data): true with
+ * the chunk's data and crc for a message of session_id, user_context,
+ * client_type, client_observed_server_side_session_id and one chunk of
+ * at most one data and one crc, each with its usual tag.  Anything
+ * else is false and left to the decoder, which decides what is valid;
+ * the user_context is checked by the decoder here too.
+ */
+static bool
+chunk_in_place(const uint8_t *msg, size_t len, const uint8_t **data,
+    size_t *dlen, int64_t *crc)
+{
+	const uint8_t *p = msg, *end = msg + len, *b, *c = NULL, *cend = NULL;
+	Spark__Connect__UserContext *uc;
+	bool has_data = false, has_crc = false;
+	uint64_t v;
+	size_t n;
+
+	while (p < end) {
+		switch (*p++) {
+		case 0x0a: /* session_id */
+		case 0x32: /* client_type */
+		case 0x3a: /* client_observed_server_side_session_id */
+			if (!wire_bytes(&p, end, &b, &n))
+				return false;
+			break;
+		case 0x12: /* user_context */
+			if (!wire_bytes(&p, end, &b, &n) ||
+			    (uc = sc_proto_unpack(
+				 &spark__connect__user_context__descriptor, b,
+				 n, NULL)) == NULL)
+				return false;
+			sc_svc_free_msg(uc);
+			break;
+		case 0x2a: /* chunk */
+			if (c != NULL || !wire_bytes(&p, end, &c, &n))
+				return false;
+			cend = c + n;
+			break;
+		default:
+			return false;
+		}
+	}
+	if (c == NULL)
+		return false;
+	*data = NULL;
+	*dlen = 0;
+	*crc = 0;
+	for (p = c; p < cend;) {
+		switch (*p++) {
+		case 0x0a: /* data */
+			if (has_data || !wire_bytes(&p, cend, data, dlen))
+				return false;
+			has_data = true;
+			break;
+		case 0x10: /* crc */
+			if (has_crc || !wire_varint(&p, cend, 10, &v))
+				return false;
+			*crc = (int64_t)v;
+			has_crc = true;
+			break;
+		default:
+			return false;
+		}
+	}
+	return true;
+}
+
 /* Handle one AddArtifactsRequest; -1 with err set ends the call. */
 static int
 upload_message(struct upload_job *j, const uint8_t *msg, size_t len,
@@ -268,8 +371,17 @@ upload_message(struct upload_job *j, const uint8_t *msg, size_t len,
 	const Spark__Connect__AddArtifactsRequest__Batch *b;
 	const Spark__Connect__AddArtifactsRequest__BeginChunkedArtifact *bc;
 	const Spark__Connect__AddArtifactsRequest__ArtifactChunk *c;
-	size_t i;
+	const uint8_t *data;
+	size_t i, dlen;
+	int64_t crc;
 	int rc = 0;
+
+	if (j->s != NULL && chunk_in_place(msg, len, &data, &dlen, &crc)) {
+		if (sc_mono_ms() - j->touched_ms >= UPLOAD_TOUCH_MS)
+			touch(j);
+		j->bytes += (int64_t)dlen;
+		return sc_artifact_upload_chunk(j->up, data, dlen, crc, err);
+	}
 
 	/* Names as sent: the decoded strings would end at a NUL byte. */
 	if (sc_artifact_check_request(msg, len, err) == -1)

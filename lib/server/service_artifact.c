@@ -175,6 +175,7 @@ queue_has_room(const struct upload_job *j)
 
 static void on_upload_read(struct sc_rpc_call *call, const void *msg,
     size_t len, bool ok, void *arg);
+static void *upload_buf(size_t len, void *arg);
 
 /*
  * Ask for the next message, for a reference taken under j->mu; on
@@ -183,13 +184,31 @@ static void on_upload_read(struct sc_rpc_call *call, const void *msg,
 static void
 upload_read(struct upload_job *j)
 {
-	if (sc_rpc_call_read(j->call, on_upload_read, j) == 0)
+	if (sc_rpc_call_read_into(j->call, upload_buf, on_upload_read, j) == 0)
 		return;
 	pthread_mutex_lock(&j->mu);
 	j->in = IN_DEAD;
 	pthread_cond_signal(&j->cv);
 	pthread_mutex_unlock(&j->mu);
 	job_unref(j);
+}
+
+/*
+ * Where a message is read to: the spare buffer, which only the read
+ * callbacks use (one read is outstanding at a time).
+ */
+static void *
+upload_buf(size_t len, void *arg)
+{
+	struct upload_job *j = arg;
+	struct upload_msg *m = &j->spare;
+
+	if (m->buf == NULL || len > m->cap) {
+		free(m->buf);
+		m->cap = len > 0 ? len : 1;
+		m->buf = sc_xmalloc(m->cap);
+	}
+	return m->buf;
 }
 
 static void
@@ -201,14 +220,7 @@ on_upload_read(struct sc_rpc_call *call, const void *msg, size_t len, bool ok,
 	bool again = false;
 
 	(void)call;
-	/* Reads come one at a time: the spare buffer is the callback's. */
-	if (ok && msg != NULL && len > m->cap) {
-		free(m->buf);
-		m->buf = sc_xmalloc(len);
-		m->cap = len;
-	}
-	if (ok && msg != NULL && len > 0)
-		memcpy(m->buf, msg, len);
+	/* msg is in the spare buffer (upload_buf) */
 	pthread_mutex_lock(&j->mu);
 	if (!ok)
 		j->in = IN_DEAD;

@@ -87,13 +87,14 @@ sc_svc_artifact_status(struct sc_rpc_call *call, void *arg)
 
 /*
  * One AddArtifacts call.  Its messages are handled on a thread of its
- * own, since they go to disk.  The read callback (on the call's
- * completion-queue thread) copies each message into a queue and asks
- * for the next one at once while the queue holds less than QUEUE_BYTES,
- * so the network never waits for the disk unless the disk is behind by
- * that much; the thread takes everything queued at each wake-up.  At
- * most QUEUE_BYTES plus one message are queued, and as much again may be
- * in the thread's hands, whatever the size of the artifacts.
+ * own, since they go to disk.  Each message is read into a buffer of a
+ * queue, and the read callback (on the call's completion-queue thread)
+ * asks for the next one at once while the queue holds less than
+ * QUEUE_BYTES, so the network never waits for the disk unless the disk
+ * is behind by that much; the thread takes everything queued at each
+ * wake-up.  At most QUEUE_BYTES plus one message are queued, and as
+ * much again may be in the thread's hands, whatever the size of the
+ * artifacts.  The callback does no I/O and never waits for the thread.
  */
 enum upload_in { IN_MORE, IN_EOF, IN_DEAD };
 
@@ -219,8 +220,7 @@ on_upload_read(struct sc_rpc_call *call, const void *msg, size_t len, bool ok,
 	struct upload_msg *m = &j->spare;
 	bool again = false;
 
-	(void)call;
-	/* msg is in the spare buffer (upload_buf) */
+	(void)call; /* msg is in j->spare, from upload_buf() */
 	pthread_mutex_lock(&j->mu);
 	if (!ok)
 		j->in = IN_DEAD;
@@ -236,12 +236,10 @@ on_upload_read(struct sc_rpc_call *call, const void *msg, size_t len, bool ok,
 		else
 			*m = (struct upload_msg){ .buf = NULL, .len = 0,
 				.cap = 0 };
-		if (j->stopped)
-			;
-		else if (queue_has_room(j)) {
+		if (!j->stopped && queue_has_room(j)) {
 			again = true;
 			j->refs++;
-		} else
+		} else if (!j->stopped)
 			j->stalled = true;
 	}
 	/*

@@ -133,6 +133,7 @@ struct upload_job {
 	bool stopped; /* the thread has ended: no more reads */
 	bool stalled; /* the queue was full: no read outstanding */
 	bool waiting; /* the thread sleeps on cv */
+	bool idle; /* ... and nothing came for WAKE_MS before */
 	struct upload_msg q[QUEUE_MSGS]; /* ring of received messages */
 	size_t qhead, qn, qbytes;
 	struct upload_msg freel[QUEUE_MSGS]; /* buffers for reuse */
@@ -243,11 +244,12 @@ on_upload_read(struct sc_rpc_call *call, const void *msg, size_t len, bool ok,
 			j->stalled = true;
 	}
 	/*
-	 * The first message of an empty queue wakes the thread too, which
-	 * then waits WAKE_MS at most for more.
+	 * The first message after an idle spell wakes the thread too,
+	 * which then waits WAKE_MS at most for more.
 	 */
-	if (j->waiting && (j->in != IN_MORE || j->stalled || j->qn == 1 ||
-			      j->qbytes >= WAKE_BYTES))
+	if (j->waiting &&
+	    (j->in != IN_MORE || j->stalled || (j->idle && j->qn == 1) ||
+		j->qbytes >= WAKE_BYTES))
 		pthread_cond_signal(&j->cv);
 	pthread_mutex_unlock(&j->mu);
 	if (again)
@@ -531,19 +533,23 @@ upload_take(struct upload_job *j, struct upload_msg *batch, size_t *np,
 	pthread_mutex_lock(&j->mu);
 	while (j->in == IN_MORE && !j->stalled && j->qbytes < WAKE_BYTES) {
 		j->waiting = true;
-		if (j->qn == 0)
+		if (j->qn == 0 && j->idle)
 			pthread_cond_wait(&j->cv, &j->mu);
 		else {
-			/* A slow client: take what is there now and then. */
 			sc_deadline_in_ms(&at, WAKE_MS);
 			if (pthread_cond_timedwait(&j->cv, &j->mu, &at) ==
-			    ETIMEDOUT) {
+				ETIMEDOUT &&
+			    j->qn > 0) {
+				/* A slow client: take what is there. */
 				j->waiting = false;
 				break;
 			}
+			/* Nothing for WAKE_MS: the next message wakes. */
+			j->idle = j->qn == 0;
 		}
 		j->waiting = false;
 	}
+	j->idle = false;
 	*in = j->in;
 	for (i = 0; i < j->qn; i++)
 		batch[i] = j->q[(j->qhead + i) % QUEUE_MSGS];

@@ -235,7 +235,8 @@ on_upload_read(struct sc_rpc_call *call, const void *msg, size_t len, bool ok,
 		if (j->nfree > 0)
 			*m = j->freel[--j->nfree];
 		else
-			*m = (struct upload_msg){ .buf = NULL, .len = 0,
+			*m = (struct upload_msg){ .buf = NULL,
+				.len = 0,
 				.cap = 0 };
 		if (!j->stopped && queue_has_room(j)) {
 			again = true;
@@ -273,8 +274,7 @@ touch(struct upload_job *j)
 
 /* A varint of at most max bytes at *pp (below end); false if none. */
 static bool
-wire_varint(const uint8_t **pp, const uint8_t *end, unsigned max,
-    uint64_t *v)
+wire_varint(const uint8_t **pp, const uint8_t *end, unsigned max, uint64_t *v)
 {
 	const uint8_t *p = *pp;
 	unsigned i;
@@ -292,8 +292,7 @@ wire_varint(const uint8_t **pp, const uint8_t *end, unsigned max,
 
 /* A length-delimited field's bytes at *pp; false if malformed. */
 static bool
-wire_bytes(const uint8_t **pp, const uint8_t *end, const uint8_t **b,
-    size_t *n)
+wire_bytes(const uint8_t **pp, const uint8_t *end, const uint8_t **b, size_t *n)
 {
 	uint64_t len;
 

@@ -127,6 +127,7 @@ struct sc_rpc_call {
 	sc_rpc_sent_fn *sent_fn;
 	void *sent_arg;
 	sc_rpc_read_fn *read_fn;
+	sc_rpc_buf_fn *read_buf; /* sc_rpc_call_read_into() */
 	void *read_arg;
 	sc_rpc_close_fn *close_fn;
 	void *close_arg;
@@ -442,8 +443,9 @@ sc_rpc_call_finish(struct sc_rpc_call *c, int code, const char *msg,
 	return rc;
 }
 
-int
-sc_rpc_call_read(struct sc_rpc_call *c, sc_rpc_read_fn *fn, void *arg)
+static int
+start_read(struct sc_rpc_call *c, sc_rpc_buf_fn *buf, sc_rpc_read_fn *fn,
+    void *arg)
 {
 	grpc_op op;
 	int rc = -1;
@@ -457,6 +459,7 @@ sc_rpc_call_read(struct sc_rpc_call *c, sc_rpc_read_fn *fn, void *arg)
 		op.data.recv_message.recv_message = &c->recv_bb;
 		c->reading = true;
 		c->read_fn = fn;
+		c->read_buf = buf;
 		c->read_arg = arg;
 		if (call_start(c, &op, 1, &c->t_read) == 0)
 			rc = 0;
@@ -466,6 +469,21 @@ sc_rpc_call_read(struct sc_rpc_call *c, sc_rpc_read_fn *fn, void *arg)
 	pthread_mutex_unlock(&c->mu);
 	sc_rpc_call_unref(c);
 	return rc;
+}
+
+int
+sc_rpc_call_read(struct sc_rpc_call *c, sc_rpc_read_fn *fn, void *arg)
+{
+	return start_read(c, NULL, fn, arg);
+}
+
+int
+sc_rpc_call_read_into(struct sc_rpc_call *c, sc_rpc_buf_fn *buf,
+    sc_rpc_read_fn *fn, void *arg)
+{
+	if (buf == NULL)
+		return -1;
+	return start_read(c, buf, fn, arg);
 }
 
 void
@@ -641,26 +659,71 @@ on_status(struct sc_rpc_call *c)
 	sc_rpc_call_unref(c);
 }
 
+/*
+ * Copy bb into a buffer from buf(len, arg), once: straight from the
+ * received slices when bb is plain.  The buffer, or NULL.
+ */
+static void *
+bb_copy(grpc_byte_buffer *bb, sc_rpc_buf_fn *buf, void *arg, size_t *lenp)
+{
+	const grpc_slice_buffer *sb;
+	grpc_slice s;
+	uint8_t *dst;
+	size_t i, off = 0, n;
+
+	if (bb->type != GRPC_BB_RAW ||
+	    bb->data.raw.compression != GRPC_COMPRESS_NONE) {
+		if (bb_flatten(bb, &s) == -1)
+			return NULL;
+		*lenp = GRPC_SLICE_LENGTH(s);
+		if ((dst = buf(*lenp, arg)) != NULL && *lenp > 0)
+			memcpy(dst, GRPC_SLICE_START_PTR(s), *lenp);
+		grpc_slice_unref(s);
+		return dst;
+	}
+	sb = &bb->data.raw.slice_buffer;
+	*lenp = sb->length;
+	if ((dst = buf(sb->length, arg)) == NULL)
+		return NULL;
+	for (i = 0; i < sb->count; i++) {
+		n = GRPC_SLICE_LENGTH(sb->slices[i]);
+		if (n > 0)
+			memcpy(dst + off, GRPC_SLICE_START_PTR(sb->slices[i]),
+			    n);
+		off += n;
+	}
+	return dst;
+}
+
 static void
 on_read(struct sc_rpc_call *c, bool ok)
 {
 	grpc_byte_buffer *bb;
 	sc_rpc_read_fn *fn;
+	sc_rpc_buf_fn *buf;
 	grpc_slice s;
-	void *arg;
+	void *arg, *dst;
+	size_t len;
 
 	pthread_mutex_lock(&c->mu);
 	c->reading = false;
 	bb = c->recv_bb;
 	c->recv_bb = NULL;
 	fn = c->read_fn;
+	buf = c->read_buf;
 	arg = c->read_arg;
 	pthread_mutex_unlock(&c->mu);
 	if (!ok)
 		fn(c, NULL, 0, false, arg);
 	else if (bb == NULL)
 		fn(c, NULL, 0, true, arg);
-	else if (bb_flatten(bb, &s) == -1) {
+	else if (buf != NULL) {
+		if ((dst = bb_copy(bb, buf, arg, &len)) == NULL) {
+			grpc_call_cancel(c->call, NULL);
+			fn(c, NULL, 0, false, arg);
+		} else
+			fn(c, dst, len, true, arg);
+	} else if (bb_flatten(bb, &s) == -1) {
 		grpc_call_cancel(c->call, NULL);
 		fn(c, NULL, 0, false, arg);
 	} else {

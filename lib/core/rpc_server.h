@@ -174,5 +174,19 @@ void sc_rpc_call_on_close(struct sc_rpc_call *call, sc_rpc_close_fn *fn,
  * or the call is closed or dead.
  */
 int sc_rpc_call_read(struct sc_rpc_call *call, sc_rpc_read_fn *fn, void *arg);
+/*
+ * Where sc_rpc_call_read_into() puts a message of len bytes: a buffer of
+ * at least len bytes (not NULL, even for 0) that stays the caller's.
+ * Runs on the call's completion-queue thread; must not block.  NULL
+ * cancels the call (fn then sees a dead call).
+ */
+typedef void *sc_rpc_buf_fn(size_t len, void *arg);
+/*
+ * As sc_rpc_call_read(), but the message is copied once, straight from
+ * the received bytes into buf(len, arg), and fn gets that buffer (a
+ * large message would otherwise be joined into one piece first).
+ */
+int sc_rpc_call_read_into(struct sc_rpc_call *call, sc_rpc_buf_fn *buf,
+    sc_rpc_read_fn *fn, void *arg);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "server/service_int.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/error.h"
 #include "core/log.h"
@@ -85,13 +87,34 @@ sc_svc_artifact_status(struct sc_rpc_call *call, void *arg)
 
 /*
  * One AddArtifacts call.  Its messages are handled on a thread of its
- * own, since they go to disk: the read callback (on the call's
- * completion-queue thread) hands each message over, and the thread asks
- * for the next one before it handles the current, so the network and
- * the disk overlap.  One message at a time is held, whatever the size of
- * the artifacts.
+ * own, since they go to disk.  Each message is read into a buffer of a
+ * queue, and the read callback (on the call's completion-queue thread)
+ * asks for the next one at once while the queue holds less than
+ * QUEUE_BYTES, so the network never waits for the disk unless the disk
+ * is behind by that much; the thread takes everything queued at each
+ * wake-up.  At most QUEUE_BYTES plus one message are queued, and as
+ * much again may be in the thread's hands, whatever the size of the
+ * artifacts.  The callback does no I/O and never waits for the thread.
  */
-enum upload_in { IN_WAIT, IN_MSG, IN_EOF, IN_DEAD };
+enum upload_in { IN_MORE, IN_EOF, IN_DEAD };
+
+struct upload_msg {
+	uint8_t *buf;
+	size_t len, cap;
+};
+
+/* Bytes queued before the callback stops asking for more. */
+#define QUEUE_BYTES (1024 * 1024)
+/* Messages queued at most (small messages), a power of two. */
+#define QUEUE_MSGS 64
+/*
+ * Bytes queued before the thread is woken (or the stream ends, or the
+ * queue is full), and how long it waits for them at most.
+ */
+#define WAKE_BYTES (256 * 1024)
+#define WAKE_MS 20
+/* Largest buffer kept for reuse. */
+#define KEEP_CAP (256 * 1024)
 
 struct upload_job {
 	struct sc_server *srv;
@@ -101,16 +124,23 @@ struct upload_job {
 	char *session_id; /* as the first message named it */
 	int64_t bytes; /* received in artifacts' data */
 	int64_t touched_ms; /* when the session's idle timer was reset */
+	struct upload_msg spare; /* the callback's next buffer */
 
 	pthread_mutex_t mu; /* everything below */
 	pthread_cond_t cv;
 	int refs; /* the thread's, an outstanding read's */
-	enum upload_in in;
-	uint8_t *buf; /* the message handed over */
-	size_t len, cap;
+	enum upload_in in; /* after the queued messages */
+	bool stopped; /* the thread has ended: no more reads */
+	bool stalled; /* the queue was full: no read outstanding */
+	bool waiting; /* the thread sleeps on cv */
+	bool idle; /* ... and nothing came for WAKE_MS before */
+	struct upload_msg q[QUEUE_MSGS]; /* ring of received messages */
+	size_t qhead, qn, qbytes;
+	struct upload_msg freel[QUEUE_MSGS]; /* buffers for reuse */
+	size_t nfree;
 };
 
-/* Stack of an upload thread; it only handles one message at a time. */
+/* Stack of an upload thread. */
 #define UPLOAD_STACK (256 * 1024)
 /* How often a running upload resets its session's idle timer. */
 #define UPLOAD_TOUCH_MS 1000
@@ -119,6 +149,7 @@ static void
 job_unref(struct upload_job *j)
 {
 	bool last;
+	size_t i;
 
 	pthread_mutex_lock(&j->mu);
 	last = --j->refs == 0;
@@ -127,10 +158,59 @@ job_unref(struct upload_job *j)
 		return;
 	pthread_cond_destroy(&j->cv);
 	pthread_mutex_destroy(&j->mu);
-	free(j->buf);
+	for (i = 0; i < j->qn; i++)
+		free(j->q[(j->qhead + i) % QUEUE_MSGS].buf);
+	for (i = 0; i < j->nfree; i++)
+		free(j->freel[i].buf);
+	free(j->spare.buf);
 	free(j->session_id);
 	sc_rpc_call_unref(j->call);
 	free(j);
+}
+
+/* Whether the callback may ask for another message; j->mu held. */
+static bool
+queue_has_room(const struct upload_job *j)
+{
+	return j->qbytes < QUEUE_BYTES && j->qn < QUEUE_MSGS;
+}
+
+static void on_upload_read(struct sc_rpc_call *call, const void *msg,
+    size_t len, bool ok, void *arg);
+static void *upload_buf(size_t len, void *arg);
+
+/*
+ * Ask for the next message, for a reference taken under j->mu; on
+ * failure (the call is gone) the thread is told.
+ */
+static void
+upload_read(struct upload_job *j)
+{
+	if (sc_rpc_call_read_into(j->call, upload_buf, on_upload_read, j) == 0)
+		return;
+	pthread_mutex_lock(&j->mu);
+	j->in = IN_DEAD;
+	pthread_cond_signal(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+	job_unref(j);
+}
+
+/*
+ * Where a message is read to: the spare buffer, which only the read
+ * callbacks use (one read is outstanding at a time).
+ */
+static void *
+upload_buf(size_t len, void *arg)
+{
+	struct upload_job *j = arg;
+	struct upload_msg *m = &j->spare;
+
+	if (m->buf == NULL || len > m->cap) {
+		free(m->buf);
+		m->cap = len > 0 ? len : 1;
+		m->buf = sc_xmalloc(m->cap);
+	}
+	return m->buf;
 }
 
 static void
@@ -138,40 +218,44 @@ on_upload_read(struct sc_rpc_call *call, const void *msg, size_t len, bool ok,
     void *arg)
 {
 	struct upload_job *j = arg;
+	struct upload_msg *m = &j->spare;
+	bool again = false;
 
-	(void)call;
+	(void)call; /* msg is in j->spare, from upload_buf() */
 	pthread_mutex_lock(&j->mu);
 	if (!ok)
 		j->in = IN_DEAD;
 	else if (msg == NULL)
 		j->in = IN_EOF;
 	else {
-		if (len > j->cap) {
-			free(j->buf);
-			j->buf = sc_xmalloc(len);
-			j->cap = len;
-		}
-		if (len > 0)
-			memcpy(j->buf, msg, len);
-		j->len = len;
-		j->in = IN_MSG;
+		m->len = len;
+		j->q[(j->qhead + j->qn) % QUEUE_MSGS] = *m;
+		j->qn++;
+		j->qbytes += len;
+		if (j->nfree > 0)
+			*m = j->freel[--j->nfree];
+		else
+			*m = (struct upload_msg){ .buf = NULL,
+				.len = 0,
+				.cap = 0 };
+		if (!j->stopped && queue_has_room(j)) {
+			again = true;
+			j->refs++;
+		} else if (!j->stopped)
+			j->stalled = true;
 	}
-	pthread_cond_signal(&j->cv);
+	/*
+	 * The first message after an idle spell wakes the thread too,
+	 * which then waits WAKE_MS at most for more.
+	 */
+	if (j->waiting &&
+	    (j->in != IN_MORE || j->stalled || (j->idle && j->qn == 1) ||
+		j->qbytes >= WAKE_BYTES))
+		pthread_cond_signal(&j->cv);
 	pthread_mutex_unlock(&j->mu);
+	if (again)
+		upload_read(j);
 	job_unref(j);
-}
-
-/* Ask for the next message; false when the call is gone. */
-static bool
-upload_read(struct upload_job *j)
-{
-	pthread_mutex_lock(&j->mu);
-	j->refs++;
-	pthread_mutex_unlock(&j->mu);
-	if (sc_rpc_call_read(j->call, on_upload_read, j) == 0)
-		return true;
-	job_unref(j);
-	return false;
 }
 
 /* Reset the idle timer of the upload's session, as any RPC does. */
@@ -188,6 +272,107 @@ touch(struct upload_job *j)
 	j->touched_ms = sc_mono_ms();
 }
 
+/* A varint of at most max bytes at *pp (below end); false if none. */
+static bool
+wire_varint(const uint8_t **pp, const uint8_t *end, unsigned max, uint64_t *v)
+{
+	const uint8_t *p = *pp;
+	unsigned i;
+
+	*v = 0;
+	for (i = 0; i < max && p < end; i++, p++) {
+		*v |= (uint64_t)(*p & 0x7f) << (7 * i);
+		if ((*p & 0x80) == 0) {
+			*pp = p + 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A length-delimited field's bytes at *pp; false if malformed. */
+static bool
+wire_bytes(const uint8_t **pp, const uint8_t *end, const uint8_t **b, size_t *n)
+{
+	uint64_t len;
+
+	if (!wire_varint(pp, end, 4, &len) || len > (uint64_t)(end - *pp))
+		return false;
+	*b = *pp;
+	*n = (size_t)len;
+	*pp += len;
+	return true;
+}
+
+/*
+ * The message of a long upload, an ArtifactChunk after the first
+ * message, read in place (the decoder would copy its data): true with
+ * the chunk's data and crc for a message of session_id, user_context,
+ * client_type, client_observed_server_side_session_id and one chunk of
+ * at most one data and one crc, each with its usual tag.  Anything
+ * else is false and left to the decoder, which decides what is valid;
+ * the user_context is checked by the decoder here too.
+ */
+static bool
+chunk_in_place(const uint8_t *msg, size_t len, const uint8_t **data,
+    size_t *dlen, int64_t *crc)
+{
+	const uint8_t *p = msg, *end = msg + len, *b, *c = NULL, *cend = NULL;
+	Spark__Connect__UserContext *uc;
+	bool has_data = false, has_crc = false;
+	uint64_t v;
+	size_t n;
+
+	while (p < end) {
+		switch (*p++) {
+		case 0x0a: /* session_id */
+		case 0x32: /* client_type */
+		case 0x3a: /* client_observed_server_side_session_id */
+			if (!wire_bytes(&p, end, &b, &n))
+				return false;
+			break;
+		case 0x12: /* user_context */
+			if (!wire_bytes(&p, end, &b, &n) ||
+			    (uc = sc_proto_unpack(
+				 &spark__connect__user_context__descriptor, b,
+				 n, NULL)) == NULL)
+				return false;
+			sc_svc_free_msg(uc);
+			break;
+		case 0x2a: /* chunk */
+			if (c != NULL || !wire_bytes(&p, end, &c, &n))
+				return false;
+			cend = c + n;
+			break;
+		default:
+			return false;
+		}
+	}
+	if (c == NULL)
+		return false;
+	*data = NULL;
+	*dlen = 0;
+	*crc = 0;
+	for (p = c; p < cend;) {
+		switch (*p++) {
+		case 0x0a: /* data */
+			if (has_data || !wire_bytes(&p, cend, data, dlen))
+				return false;
+			has_data = true;
+			break;
+		case 0x10: /* crc */
+			if (has_crc || !wire_varint(&p, cend, 10, &v))
+				return false;
+			*crc = (int64_t)v;
+			has_crc = true;
+			break;
+		default:
+			return false;
+		}
+	}
+	return true;
+}
+
 /* Handle one AddArtifactsRequest; -1 with err set ends the call. */
 static int
 upload_message(struct upload_job *j, const uint8_t *msg, size_t len,
@@ -197,8 +382,17 @@ upload_message(struct upload_job *j, const uint8_t *msg, size_t len,
 	const Spark__Connect__AddArtifactsRequest__Batch *b;
 	const Spark__Connect__AddArtifactsRequest__BeginChunkedArtifact *bc;
 	const Spark__Connect__AddArtifactsRequest__ArtifactChunk *c;
-	size_t i;
+	const uint8_t *data;
+	size_t i, dlen;
+	int64_t crc;
 	int rc = 0;
+
+	if (j->s != NULL && chunk_in_place(msg, len, &data, &dlen, &crc)) {
+		if (sc_mono_ms() - j->touched_ms >= UPLOAD_TOUCH_MS)
+			touch(j);
+		j->bytes += (int64_t)dlen;
+		return sc_artifact_upload_chunk(j->up, data, dlen, crc, err);
+	}
 
 	/* Names as sent: the decoded strings would end at a NUL byte. */
 	if (sc_artifact_check_request(msg, len, err) == -1)
@@ -322,37 +516,95 @@ upload_done(struct upload_job *j)
 	sc_svc_job_end();
 }
 
+/*
+ * Wait for work and take it: every queued message into batch (*np of
+ * them), the state after them into *in.  Restarts reading if the queue
+ * was full.
+ */
+static void
+upload_take(struct upload_job *j, struct upload_msg *batch, size_t *np,
+    enum upload_in *in)
+{
+	struct timespec at;
+	bool read;
+	size_t i;
+
+	pthread_mutex_lock(&j->mu);
+	while (j->in == IN_MORE && !j->stalled && j->qbytes < WAKE_BYTES) {
+		j->waiting = true;
+		if (j->qn == 0 && j->idle)
+			pthread_cond_wait(&j->cv, &j->mu);
+		else {
+			sc_deadline_in_ms(&at, WAKE_MS);
+			if (pthread_cond_timedwait(&j->cv, &j->mu, &at) ==
+				ETIMEDOUT &&
+			    j->qn > 0) {
+				/* A slow client: take what is there. */
+				j->waiting = false;
+				break;
+			}
+			/* Nothing for WAKE_MS: the next message wakes. */
+			j->idle = j->qn == 0;
+		}
+		j->waiting = false;
+	}
+	j->idle = false;
+	*in = j->in;
+	for (i = 0; i < j->qn; i++)
+		batch[i] = j->q[(j->qhead + i) % QUEUE_MSGS];
+	*np = j->qn;
+	j->qhead = (j->qhead + j->qn) % QUEUE_MSGS;
+	j->qn = 0;
+	j->qbytes = 0;
+	read = j->stalled && j->in == IN_MORE;
+	j->stalled = false;
+	if (read)
+		j->refs++;
+	pthread_mutex_unlock(&j->mu);
+	if (read)
+		upload_read(j);
+}
+
+/* Give the buffers of a handled batch back for reuse. */
+static void
+upload_recycle(struct upload_job *j, struct upload_msg *batch, size_t n,
+    bool stop)
+{
+	size_t i;
+
+	pthread_mutex_lock(&j->mu);
+	for (i = 0; i < n; i++) {
+		if (batch[i].cap <= KEEP_CAP && j->nfree < QUEUE_MSGS)
+			j->freel[j->nfree++] = batch[i];
+		else
+			free(batch[i].buf);
+	}
+	if (stop)
+		j->stopped = true;
+	pthread_mutex_unlock(&j->mu);
+}
+
 static void *
 upload_main(void *arg)
 {
 	struct upload_job *j = arg;
+	struct upload_msg batch[QUEUE_MSGS];
 	struct sc_error err;
 	enum upload_in in;
-	uint8_t *msg = NULL, *tmp;
-	size_t len = 0, cap = 0, tcap;
-	bool done;
+	size_t i, n;
+	bool done = false;
 
-	done = !upload_read(j);
+	pthread_mutex_lock(&j->mu);
+	j->refs++;
+	pthread_mutex_unlock(&j->mu);
+	upload_read(j);
 	while (!done) {
-		pthread_mutex_lock(&j->mu);
-		while (j->in == IN_WAIT)
-			pthread_cond_wait(&j->cv, &j->mu);
-		in = j->in;
-		j->in = IN_WAIT;
-		/* Take the message; the next one may arrive meanwhile. */
-		tmp = msg;
-		tcap = cap;
-		msg = j->buf;
-		len = j->len;
-		cap = j->cap;
-		j->buf = tmp;
-		j->cap = tcap;
-		pthread_mutex_unlock(&j->mu);
-		switch (in) {
-		case IN_MSG:
-			if (!upload_read(j))
-				done = true; /* cancelled: nothing to answer */
-			else if (upload_message(j, msg, len, &err) == -1) {
+		upload_take(j, batch, &n, &in);
+		if (in == IN_DEAD)
+			done = true; /* cancelled: nothing to answer */
+		for (i = 0; i < n && !done; i++) {
+			if (upload_message(j, batch[i].buf, batch[i].len,
+				&err) == -1) {
 				sc_debug(
 				    "AddArtifacts of session %s failed: %s",
 				    j->session_id ? j->session_id : "?",
@@ -363,17 +615,13 @@ upload_main(void *arg)
 				sc_srv_finish_error(j->call, j->s, &err);
 				done = true;
 			}
-			break;
-		case IN_EOF:
+		}
+		if (!done && in == IN_EOF) {
 			upload_finish(j);
 			done = true;
-			break;
-		default: /* cancelled, deadline, lost connection */
-			done = true;
-			break;
 		}
+		upload_recycle(j, batch, n, done);
 	}
-	free(msg);
 	upload_done(j);
 	return NULL;
 }
@@ -384,6 +632,7 @@ sc_svc_add_artifacts(struct sc_rpc_call *call, void *arg)
 	struct sc_server *srv = arg;
 	struct upload_job *j;
 	struct sc_error err;
+	pthread_condattr_t ca;
 	pthread_attr_t attr;
 	pthread_t tid;
 	int rc;
@@ -403,9 +652,12 @@ sc_svc_add_artifacts(struct sc_rpc_call *call, void *arg)
 	j->call = call;
 	sc_rpc_call_ref(call);
 	pthread_mutex_init(&j->mu, NULL);
-	pthread_cond_init(&j->cv, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&j->cv, &ca);
+	pthread_condattr_destroy(&ca);
 	j->refs = 1;
-	j->in = IN_WAIT;
+	j->in = IN_MORE;
 	sc_svc_job_begin();
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);

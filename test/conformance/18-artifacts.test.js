@@ -367,6 +367,67 @@ test('ArtifactStatus: only cache/ names stored in this session exist',
 	await t.releaseSession();
 });
 
+// ------------------------------------------------ hand-encoded messages
+
+// Protobuf wire bytes made by hand, for encodings no encoder makes.
+function varint(v) {
+	let n = BigInt.asUintN(64, BigInt(v));
+	const out = [];
+	do {
+		let b = Number(n & 0x7fn);
+		n >>= 7n;
+		if (n)
+			b |= 0x80;
+		out.push(b);
+	} while (n);
+	return Buffer.from(out);
+}
+const ld = (num, b) => Buffer.concat([varint(num * 8 + 2),
+    varint(b.length), Buffer.from(b)]);
+const vi = (num, v) => Buffer.concat([varint(num * 8), varint(v)]);
+const cat = (...b) => Buffer.concat(b);
+
+test('chunks in any field order, with unknown or repeated fields, are ' +
+    'read as a protobuf decoder reads them', T, async () => {
+	const s = new lib.Session(srv);
+	const ssid = await A.serverSideId(s);
+	const d = [];
+	for (let i = 0; i < 7; i++)
+		d.push(B(1000 + i, 40 + i));
+	const crc = (b) => vi(2, A.crc32(b));
+	const S = cat(ld(1, s.sessionId), ld(2, ld(1, s.userId)));
+	const msgs = [
+		cat(S, ld(4, cat(ld(1, 'files/enc.bin'), vi(2, 7021), vi(3, 7),
+		    ld(4, cat(ld(1, d[0]), crc(d[0])))))),
+		cat(S, ld(5, cat(ld(1, d[1]), crc(d[1])))),
+		// crc before data, the chunk before the session fields
+		cat(ld(5, cat(crc(d[2]), ld(1, d[2]))), S, ld(6, 'hand')),
+		// an unknown field in the chunk
+		cat(S, ld(5, cat(ld(1, d[3]), vi(9, 7), crc(d[3])))),
+		// data twice: the last one counts
+		cat(S, ld(5, cat(ld(1, B(50, 9)), ld(1, d[4]), crc(d[4])))),
+		// an unknown top-level field, and the observed server-side id
+		cat(S, vi(99, 1), ld(7, ssid), ld(5, cat(ld(1, d[5]),
+		    crc(d[5])))),
+		// the crc twice: the last one counts
+		cat(S, ld(5, cat(vi(2, 1), ld(1, d[6]), crc(d[6])))),
+	];
+	const r = await new Promise((resolve) => {
+		const call = srv.client.makeClientStreamRequest(
+		    '/spark.connect.SparkConnectService/AddArtifacts',
+		    (x) => x, (x) => x, new lib.grpc.Metadata(),
+		    { deadline: new Date(Date.now() + 10000 * lib.SLOW) },
+		    (err, resp) => resolve({ err, resp }));
+		for (const m of msgs)
+			call.write(m);
+		call.end();
+	});
+	assert.equal(r.err, null, r.err && lib.statusText(r.err));
+	assert.equal(sha(DIR, ssid, 'files/enc.bin'),
+	    A.sha256(Buffer.concat(d)));
+	await s.releaseSession();
+});
+
 // -------------------------------------------------------- protocol errors
 
 const chunk = (data, crc) => ({ chunk: A.chunkOf(data, crc) });

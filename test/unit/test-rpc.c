@@ -199,6 +199,83 @@ h_sum(struct sc_rpc_call *call, void *arg)
 		free(st);
 }
 
+/* SumInto: as Sum, with sc_rpc_call_read_into() and a hash of the bytes. */
+struct sum_into {
+	long count, bytes;
+	uint32_t hash;
+	bool foreign; /* a message was not in our buffer */
+	uint8_t *buf;
+	size_t cap;
+};
+
+static uint32_t
+fnv(uint32_t h, const uint8_t *p, size_t n)
+{
+	while (n-- > 0)
+		h = (h ^ *p++) * 16777619u;
+	return h;
+}
+
+static void *
+into_buf(size_t len, void *arg)
+{
+	struct sum_into *st = arg;
+
+	if (st->buf == NULL || len > st->cap) {
+		free(st->buf);
+		st->cap = len > 0 ? len : 1;
+		st->buf = sc_xmalloc(st->cap);
+	}
+	return st->buf;
+}
+
+static void
+into_free(struct sum_into *st)
+{
+	free(st->buf);
+	free(st);
+}
+
+static void
+into_read(struct sc_rpc_call *call, const void *msg, size_t len, bool ok,
+    void *arg)
+{
+	struct sum_into *st = arg;
+	char reply[64];
+	int n;
+
+	if (!ok) {
+		into_free(st);
+		return;
+	}
+	if (msg == NULL) {
+		n = snprintf(reply, sizeof(reply), "%ld:%ld:%08x%s", st->count,
+		    st->bytes, (unsigned)st->hash, st->foreign ? "!" : "");
+		(void)sc_rpc_call_reply(call, reply, (size_t)n);
+		into_free(st);
+		return;
+	}
+	st->count++;
+	st->bytes += (long)len;
+	st->hash = fnv(st->hash, msg, len);
+	if (msg != st->buf)
+		st->foreign = true;
+	if (sc_rpc_call_read_into(call, into_buf, into_read, st) == -1)
+		into_free(st);
+}
+
+static void
+h_sum_into(struct sc_rpc_call *call, void *arg)
+{
+	struct sum_into *st;
+
+	(void)arg;
+	st = sc_xcalloc(1, sizeof(*st));
+	st->hash = 2166136261u;
+	if (sc_rpc_call_read_into(call, into_buf, into_read, st) == -1)
+		into_free(st);
+}
+
 static void
 h_meta(struct sc_rpc_call *call, void *arg)
 {
@@ -381,6 +458,7 @@ server(const char *listen, const char *cert, const char *key, int *portp,
 		{ "/t.T/CountLast", SC_RPC_SERVER_STREAM, h_count_last },
 		{ "/t.T/Fail", SC_RPC_UNARY, h_fail },
 		{ "/t.T/Sum", SC_RPC_CLIENT_STREAM, h_sum },
+		{ "/t.T/SumInto", SC_RPC_CLIENT_STREAM, h_sum_into },
 		{ "/t.T/Meta", SC_RPC_UNARY, h_meta },
 		{ "/t.T/Slow", SC_RPC_UNARY, h_slow },
 		{ "/t.T/Hold", SC_RPC_SERVER_STREAM, h_hold },
@@ -556,6 +634,50 @@ test_error(struct sc_rpc *rpc)
 	is_str(err.errclass, "TEST_ERROR.SUB", "... with its error class");
 	sc_rpc_stream_free(s);
 	sc_buf_release(&resp);
+}
+
+/*
+ * sc_rpc_call_read_into(): messages of several frames come whole, into
+ * the handler's buffer, byte for byte.
+ */
+static void
+test_read_into(struct sc_rpc *rpc)
+{
+	static const size_t sizes[] = { 10, 0, 30000, 100000, 70000, 1 };
+	struct sc_rpc_upload *up;
+	struct sc_error err;
+	struct sc_buf resp;
+	struct timespec dl;
+	uint8_t *m;
+	uint32_t h = 2166136261u;
+	char want[64];
+	size_t i, k, total = 0;
+	int rc = 0;
+
+	sc_buf_init(&resp, SC_BUF_UNLIMITED);
+	sc_deadline_in_ms(&dl, 10000);
+	up = sc_rpc_upload_open(rpc, "/t.T/SumInto", &dl, &err);
+	ok(up != NULL, "read_into: upload open");
+	if (up == NULL)
+		return;
+	m = sc_xmalloc(100000);
+	for (i = 0; i < SC_NELEM(sizes); i++) {
+		for (k = 0; k < sizes[i]; k++)
+			m[k] = (uint8_t)(k * 7 + i);
+		h = fnv(h, m, sizes[i]);
+		total += sizes[i];
+		rc |= sc_rpc_upload_write(up, m, sizes[i], &err);
+	}
+	is_int(rc, 0, "read_into: 6 writes succeed");
+	is_int(sc_rpc_upload_finish(up, &resp, &err), 0,
+	    "read_into: upload finish");
+	snprintf(want, sizeof(want), "%zu:%zu:%08x", SC_NELEM(sizes), total,
+	    (unsigned)h);
+	is_str((char *)resp.data, want,
+	    "read_into: every message whole, in the handler's buffer");
+	sc_rpc_upload_free(up);
+	sc_buf_release(&resp);
+	free(m);
 }
 
 static void
@@ -1062,6 +1184,7 @@ main(void)
 	test_server_stream(rpc);
 	test_error(rpc);
 	test_upload(rpc);
+	test_read_into(rpc);
 	test_metadata(port);
 	test_unknown(rpc);
 	test_deadline(rpc);

@@ -89,6 +89,21 @@ spark_form(const char *msg, struct sc_error *err)
 	return 1;
 }
 
+/* INSERT_COLUMN_ARITY_MISMATCH: given values for have columns of what. */
+static void
+arity_error(struct sc_error *err, const char *what, unsigned long have,
+    unsigned long given)
+{
+	sc_srv_error(err,
+	    given < have
+		? "INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS"
+		: "INSERT_COLUMN_ARITY_MISMATCH.TOO_MANY_DATA_COLUMNS",
+	    "21S01",
+	    "Cannot write to %s, the reason is %s data columns: %lu columns "
+	    "are written and the data has %lu.",
+	    what, given < have ? "not enough" : "too many", have, given);
+}
+
 /*
  * SQLite's analysis errors that Spark has a class for, from the text
  * SQLite writes (sqlite3_errmsg(); stable across its 3.x releases).
@@ -110,30 +125,13 @@ analysis_error(const char *msg, struct sc_buf *b, bool cut,
 		name, &have, &given, &n) == 3 &&
 	    n > 0 && msg[n] == '\0') {
 		backquote(b, name, strlen(name), cut);
-		sc_srv_error(err,
-		    given < have ? "INSERT_COLUMN_ARITY_MISMATCH."
-				   "NOT_ENOUGH_DATA_COLUMNS"
-				 : "INSERT_COLUMN_ARITY_MISMATCH."
-				   "TOO_MANY_DATA_COLUMNS",
-		    "21S01",
-		    "Cannot write to %s, the reason is %s data columns: the "
-		    "table has %lu columns and the data %lu.",
-		    (const char *)b->data,
-		    given < have ? "not enough" : "too many", have, given);
+		arity_error(err, (const char *)b->data, have, given);
 		return 1;
 	}
 	if (sscanf(msg, "%lu values for %lu columns%n", &given, &have, &n) ==
 		2 &&
 	    n > 0 && msg[n] == '\0') {
-		sc_srv_error(err,
-		    given < have ? "INSERT_COLUMN_ARITY_MISMATCH."
-				   "NOT_ENOUGH_DATA_COLUMNS"
-				 : "INSERT_COLUMN_ARITY_MISMATCH."
-				   "TOO_MANY_DATA_COLUMNS",
-		    "21S01",
-		    "Cannot write to the table, the reason is %s data "
-		    "columns: %lu columns are named and the data has %lu.",
-		    given < have ? "not enough" : "too many", have, given);
+		arity_error(err, "the table", have, given);
 		return 1;
 	}
 	if (strncmp(msg, "ambiguous column name: ", 23) == 0) {

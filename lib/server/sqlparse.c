@@ -804,7 +804,7 @@ sc_sqlparse(const char *src, Spark__Connect__Relation **out, size_t *hidden,
     struct sc_error *err)
 {
 	static const char *const starts[] = { "select", "values", "with",
-		NULL };
+		"table", NULL };
 	struct parser p;
 	Rel *r;
 	size_t i;
@@ -827,6 +827,8 @@ sc_sqlparse(const char *src, Spark__Connect__Relation **out, size_t *hidden,
 		goto parsed;
 	if (sc_sqlp_accept_word(&p, "values"))
 		r = sc_sqlp_values_rel(&p);
+	else if (sc_sqlp_accept_word(&p, "table"))
+		r = sc_sqlp_from_item(&p); /* TABLE t: SELECT * FROM t */
 	else if ((r = sc_sqlp_query(&p)) != NULL)
 		r = sc_sqlp_set_ops(&p, r);
 parsed:

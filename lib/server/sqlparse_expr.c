@@ -73,6 +73,50 @@ type_text(struct parser *p)
 	return (char *)sc_buf_detach(&b, NULL);
 }
 
+/*
+ * The type after e::, as text: a name and, for DECIMAL(p, s) or
+ * ARRAY<...>, MAP<...>, STRUCT<...>, its balanced parameters.
+ */
+static char *
+colon_type_text(struct parser *p)
+{
+	const struct sc_sqltok *t = sc_sqlp_cur(p);
+	struct sc_buf b;
+	int depth = 0;
+
+	if (t->kind != SC_TK_WORD)
+		return sc_sqlp_not_taken(p);
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	sc_buf_add(&b, t->s, t->n, NULL);
+	p->i++;
+	if (!sc_sqlp_is_op(p, "(") && !sc_sqlp_is_op(p, "<"))
+		return (char *)sc_buf_detach(&b, NULL);
+	do {
+		t = sc_sqlp_cur(p);
+		if (t->kind == SC_TK_EOF || t->kind == SC_TK_QIDENT ||
+		    t->kind == SC_TK_STRING) {
+			sc_buf_release(&b);
+			return sc_sqlp_not_taken(p);
+		}
+		if (sc_sqlp_tok_op(t, "(") || sc_sqlp_tok_op(t, "<"))
+			depth++;
+		else if (sc_sqlp_tok_op(t, ")") || sc_sqlp_tok_op(t, ">"))
+			depth--;
+		else if (sc_sqlp_tok_op(t, ">>"))
+			depth -= 2; /* ARRAY<ARRAY<INT>> */
+		if (t->kind == SC_TK_WORD && b.len > 0 &&
+		    b.data[b.len - 1] != '<' && b.data[b.len - 1] != '(')
+			sc_buf_addch(&b, ' ', NULL);
+		sc_buf_add(&b, t->s, t->n, NULL);
+		p->i++;
+	} while (depth > 0);
+	if (depth < 0) {
+		sc_buf_release(&b);
+		return sc_sqlp_not_taken(p);
+	}
+	return (char *)sc_buf_detach(&b, NULL);
+}
+
 static Expr *
 cast_expr(struct parser *p, bool try_)
 {
@@ -468,10 +512,64 @@ primary(struct parser *p)
 	sc_buf_addch(&b, '\0', NULL);
 	e = sc_sqlp_attr_new((const char *)b.data);
 	sc_buf_release(&b);
-	if (sc_sqlp_is_op(p, "[") || sc_sqlp_is_op(p, "::") ||
-	    sc_sqlp_is_op(p, "->")) {
+	if (sc_sqlp_is_op(p, "->")) {
 		sc_sqlp_expr_free(e);
 		return sc_sqlp_not_taken(p);
+	}
+	return e;
+}
+
+/*
+ * e[key] (UnresolvedExtractValue, as Spark's parser makes it) and
+ * e::type (a cast, Spark 4's shorthand), after a primary expression.
+ * Takes e.
+ */
+static Expr *
+postfix(struct parser *p, Expr *e)
+{
+	Spark__Connect__Expression__UnresolvedExtractValue *x;
+	Spark__Connect__Expression__Cast *c;
+	Expr *k, *n;
+	char *ty;
+
+	while (e != NULL && (sc_sqlp_is_op(p, "[") || sc_sqlp_is_op(p, "::"))) {
+		if (sc_sqlp_accept_op(p, "::")) {
+			if ((ty = colon_type_text(p)) == NULL) {
+				sc_sqlp_expr_free(e);
+				return sc_sqlp_not_taken(p);
+			}
+			c = sc_xmalloc(sizeof(*c));
+			spark__connect__expression__cast__init(c);
+			c->expr = e;
+			c->cast_to_type_case =
+			    SPARK__CONNECT__EXPRESSION__CAST__CAST_TO_TYPE_TYPE_STR;
+			c->type_str = ty;
+			n = sc_sqlp_expr_new();
+			n->expr_type_case =
+			    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_CAST;
+			n->cast = c;
+			e = n;
+			continue;
+		}
+		p->i++; /* [ */
+		if ((k = sc_sqlp_expr(p)) == NULL) {
+			sc_sqlp_expr_free(e);
+			return NULL;
+		}
+		if (!sc_sqlp_expect_op(p, "]")) {
+			sc_sqlp_expr_free(k);
+			sc_sqlp_expr_free(e);
+			return NULL;
+		}
+		x = sc_xmalloc(sizeof(*x));
+		spark__connect__expression__unresolved_extract_value__init(x);
+		x->child = e;
+		x->extraction = k;
+		n = sc_sqlp_expr_new();
+		n->expr_type_case =
+		    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_EXTRACT_VALUE;
+		n->unresolved_extract_value = x;
+		e = n;
 	}
 	return e;
 }
@@ -496,7 +594,7 @@ unary(struct parser *p)
 		e = unary(p);
 		e = e != NULL ? sc_sqlp_func_new("~", 1, e) : NULL;
 	} else {
-		e = primary(p);
+		e = postfix(p, primary(p));
 	}
 	p->depth--;
 	if (e != NULL && (sc_sqlp_is_op(p, "[") || sc_sqlp_is_op(p, "::"))) {

@@ -480,9 +480,22 @@ sc_sqlp_query(struct parser *p)
 		sc_sqlp_unsupported(p, "a WINDOW clause");
 		goto fail;
 	}
-	if (sc_sqlp_is_word(p, "qualify") || sc_sqlp_is_word(p, "cluster") ||
-	    sc_sqlp_is_word(p, "distribute") || sc_sqlp_is_word(p, "sort"))
+	if (sc_sqlp_is_word(p, "qualify"))
 		goto nt;
+	/*
+	 * Spark's partition clauses: their order is Spark's partitions',
+	 * which one SQLite statement does not have.  Refused by name.
+	 */
+	if ((sc_sqlp_is_word(p, "cluster") ||
+		sc_sqlp_is_word(p, "distribute") ||
+		sc_sqlp_is_word(p, "sort")) &&
+	    sc_sqlp_tok_word(sc_sqlp_peek(p, 1), "by")) {
+		sc_sqlp_unsupported(p,
+		    sc_sqlp_is_word(p, "cluster")	   ? "CLUSTER BY"
+			: sc_sqlp_is_word(p, "distribute") ? "DISTRIBUTE BY"
+							   : "SORT BY");
+		goto fail;
+	}
 	if (sc_sqlp_accept_word(p, "order")) {
 		if (!sc_sqlp_accept_word(p, "by") ||
 		    (order = sc_sqlp_order_list(p, &norder)) == NULL)

@@ -38,6 +38,8 @@ void
 sc_eng_einfo_release(struct sc_einfo *ei)
 {
 	sc_buf_release(&ei->name);
+	free(ei->unaliased);
+	ei->unaliased = NULL;
 }
 
 void
@@ -553,6 +555,9 @@ sc_eng_expr(struct sc_ectx *x, const struct sc_eplan *in,
 		}
 		rc = sc_eng_expr(x, in, a->expr, sql, ei, err);
 		if (rc == 0) {
+			/* f(x AS y) is Spark's name for an aliased argument. */
+			free(ei->unaliased);
+			ei->unaliased = sc_xstrdup((const char *)ei->name.data);
 			sc_buf_reset(&ei->name);
 			sc_buf_addstr(&ei->name, a->name[0], NULL);
 			ei->aliased = true;

@@ -173,7 +173,10 @@ sc_eng_args_list(struct sc_buf *b, struct sc_efarg *a, size_t from, size_t n,
 	for (i = from; i < n; i++) {
 		if (i > from)
 			sc_buf_addstr(b, ", ", NULL);
-		if (names)
+		if (names && a[i].ei.unaliased != NULL)
+			sc_buf_addf(b, NULL, "%s AS %s", a[i].ei.unaliased,
+			    (const char *)a[i].ei.name.data);
+		else if (names)
 			sc_buf_add(b, a[i].ei.name.data, a[i].ei.name.len,
 			    NULL);
 		else

@@ -373,6 +373,7 @@ struct sc_einfo {
 	struct sc_etype type; /* or t UNKNOWN */
 	int nullable; /* 1 or 0 */
 	bool aliased;
+	char *unaliased; /* aliased: the name before the alias */
 };
 void sc_eng_einfo_init(struct sc_einfo *ei);
 void sc_eng_einfo_release(struct sc_einfo *ei);

@@ -356,6 +356,22 @@ call(struct parser *p, char *name)
 				sc_sqlp_expr_free(f);
 				return NULL;
 			}
+			/* struct(1 AS a): the field's name, as Spark reads it. */
+			if (strcmp(f->unresolved_function->function_name,
+				"struct") == 0 &&
+			    sc_sqlp_accept_word(p, "as")) {
+				const struct sc_sqltok *t = sc_sqlp_cur(p);
+
+				if ((t->kind != SC_TK_WORD &&
+					t->kind != SC_TK_QIDENT) ||
+				    sc_sqlp_is_reserved(t)) {
+					sc_sqlp_expr_free(a);
+					sc_sqlp_expr_free(f);
+					return sc_sqlp_not_taken(p);
+				}
+				a = sc_sqlp_alias_new(a, sc_sqlp_ident_text(t));
+				p->i++;
+			}
 			sc_sqlp_func_add(f, a);
 			if (!sc_sqlp_accept_op(p, ","))
 				break;
@@ -528,11 +544,14 @@ static Expr *
 postfix(struct parser *p, Expr *e)
 {
 	Spark__Connect__Expression__UnresolvedExtractValue *x;
+	Spark__Connect__Expression__Literal *l;
 	Spark__Connect__Expression__Cast *c;
 	Expr *k, *n;
 	char *ty;
 
-	while (e != NULL && (sc_sqlp_is_op(p, "[") || sc_sqlp_is_op(p, "::"))) {
+	for (;;) {
+		if (e == NULL)
+			return NULL;
 		if (sc_sqlp_accept_op(p, "::")) {
 			if ((ty = colon_type_text(p)) == NULL) {
 				sc_sqlp_expr_free(e);
@@ -551,16 +570,27 @@ postfix(struct parser *p, Expr *e)
 			e = n;
 			continue;
 		}
-		p->i++; /* [ */
-		if ((k = sc_sqlp_expr(p)) == NULL) {
-			sc_sqlp_expr_free(e);
-			return NULL;
-		}
-		if (!sc_sqlp_expect_op(p, "]")) {
-			sc_sqlp_expr_free(k);
-			sc_sqlp_expr_free(e);
-			return NULL;
-		}
+		if (sc_sqlp_is_op(p, ".") &&
+		    (sc_sqlp_peek(p, 1)->kind == SC_TK_WORD ||
+			sc_sqlp_peek(p, 1)->kind == SC_TK_QIDENT)) {
+			/* f(...).field: a struct's field by name. */
+			l = sc_sqlp_lit_new(&k);
+			l->literal_type_case =
+			    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_STRING;
+			l->string = sc_sqlp_ident_text(sc_sqlp_peek(p, 1));
+			p->i += 2;
+		} else if (sc_sqlp_accept_op(p, "[")) {
+			if ((k = sc_sqlp_expr(p)) == NULL) {
+				sc_sqlp_expr_free(e);
+				return NULL;
+			}
+			if (!sc_sqlp_expect_op(p, "]")) {
+				sc_sqlp_expr_free(k);
+				sc_sqlp_expr_free(e);
+				return NULL;
+			}
+		} else
+			return e;
 		x = sc_xmalloc(sizeof(*x));
 		spark__connect__expression__unresolved_extract_value__init(x);
 		x->child = e;
@@ -571,7 +601,6 @@ postfix(struct parser *p, Expr *e)
 		n->unresolved_extract_value = x;
 		e = n;
 	}
-	return e;
 }
 
 static Expr *

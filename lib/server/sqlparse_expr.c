@@ -328,11 +328,153 @@ nt:
 	return sc_sqlp_not_taken(p);
 }
 
+/*
+ * The references in e to lambda variables names[0..n): attributes of one
+ * part become UnresolvedNamedLambdaVariable, as Spark's analyzer binds
+ * them (an inner lambda's own variables are bound the same way).
+ */
+static void
+bind_lambda_vars(ProtobufCMessage *m, char **names, size_t n)
+{
+	const ProtobufCMessageDescriptor *d = m->descriptor;
+	unsigned i;
+	size_t k;
+
+	if (d == &spark__connect__relation__descriptor)
+		return;
+	if (d == &spark__connect__expression__descriptor) {
+		Expr *e = (Expr *)m;
+		Spark__Connect__Expression__UnresolvedAttribute *a;
+		Spark__Connect__Expression__UnresolvedNamedLambdaVariable *v;
+
+		if (e->expr_type_case ==
+		    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_ATTRIBUTE) {
+			a = e->unresolved_attribute;
+			for (k = 0; k < n; k++)
+				if (a->unparsed_identifier != NULL &&
+				    strcasecmp(a->unparsed_identifier,
+					names[k]) == 0)
+					break;
+			if (k == n)
+				return;
+			v = sc_xmalloc(sizeof(*v));
+			spark__connect__expression__unresolved_named_lambda_variable__init(
+			    v);
+			v->n_name_parts = 1;
+			v->name_parts = sc_xcalloc(1, sizeof(*v->name_parts));
+			v->name_parts[0] = sc_xstrdup(names[k]);
+			protobuf_c_message_free_unpacked(&a->base, NULL);
+			e->expr_type_case =
+			    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_NAMED_LAMBDA_VARIABLE;
+			e->unresolved_named_lambda_variable = v;
+			return;
+		}
+	}
+	for (i = 0; i < d->n_fields; i++) {
+		const ProtobufCFieldDescriptor *f = &d->fields[i];
+		char *base = (char *)m;
+
+		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+			continue;
+		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) != 0 &&
+		    *(uint32_t *)(base + f->quantifier_offset) != f->id)
+			continue;
+		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+			size_t c = *(size_t *)(base + f->quantifier_offset), j;
+			ProtobufCMessage **v =
+			    *(ProtobufCMessage ***)(base + f->offset);
+
+			for (j = 0; j < c; j++)
+				if (v[j] != NULL)
+					bind_lambda_vars(v[j], names, n);
+		} else {
+			ProtobufCMessage *sub =
+			    *(ProtobufCMessage **)(base + f->offset);
+
+			if (sub != NULL)
+				bind_lambda_vars(sub, names, n);
+		}
+	}
+}
+
+/* An identifier token: a plain word that is not reserved, or `quoted`. */
+static bool
+is_ident(const struct sc_sqltok *t)
+{
+	return (t->kind == SC_TK_WORD && !sc_sqlp_is_reserved(t)) ||
+	    t->kind == SC_TK_QIDENT;
+}
+
+/*
+ * x -> body, or (x, y) -> body, as a function's argument: a
+ * LambdaFunction, or NULL (nothing consumed) when the tokens at p are
+ * not one.  *err is set when they are one but its body fails.
+ */
+static Expr *
+lambda(struct parser *p, bool *failed)
+{
+	Spark__Connect__Expression__LambdaFunction *l;
+	size_t i = p->i, n = 0, k;
+	char *names[8];
+	Expr *body, *e;
+
+	*failed = false;
+	if (is_ident(sc_sqlp_peek(p, 0)) &&
+	    sc_sqlp_tok_op(sc_sqlp_peek(p, 1), "->")) {
+		names[n++] = sc_sqlp_ident_text(sc_sqlp_peek(p, 0));
+		p->i += 2;
+	} else if (sc_sqlp_is_op(p, "(")) {
+		k = 1;
+		while (n < SC_NELEM(names) && is_ident(sc_sqlp_peek(p, k))) {
+			names[n++] = sc_sqlp_ident_text(sc_sqlp_peek(p, k));
+			k++;
+			if (!sc_sqlp_tok_op(sc_sqlp_peek(p, k), ","))
+				break;
+			k++;
+		}
+		if (n == 0 || !sc_sqlp_tok_op(sc_sqlp_peek(p, k), ")") ||
+		    !sc_sqlp_tok_op(sc_sqlp_peek(p, k + 1), "->")) {
+			while (n > 0)
+				free(names[--n]);
+			p->i = i;
+			return NULL;
+		}
+		p->i += k + 2;
+	} else
+		return NULL;
+	if ((body = sc_sqlp_expr(p)) == NULL) {
+		while (n > 0)
+			free(names[--n]);
+		*failed = true;
+		return NULL;
+	}
+	bind_lambda_vars(&body->base, names, n);
+	l = sc_xmalloc(sizeof(*l));
+	spark__connect__expression__lambda_function__init(l);
+	l->function = body;
+	l->n_arguments = n;
+	l->arguments = sc_xcalloc(n, sizeof(*l->arguments));
+	for (k = 0; k < n; k++) {
+		l->arguments[k] = sc_xmalloc(sizeof(*l->arguments[k]));
+		spark__connect__expression__unresolved_named_lambda_variable__init(
+		    l->arguments[k]);
+		l->arguments[k]->n_name_parts = 1;
+		l->arguments[k]->name_parts = sc_xcalloc(1, sizeof(char *));
+		l->arguments[k]->name_parts[0] = names[k];
+	}
+	e = sc_sqlp_expr_new();
+	e->expr_type_case =
+	    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LAMBDA_FUNCTION;
+	e->lambda_function = l;
+	return e;
+}
+
 /* name(args) after the name and '(' . */
 static Expr *
 call(struct parser *p, char *name)
 {
 	Expr *f, *a;
+	bool failed;
 	size_t i;
 
 	for (i = 0; name[i] != '\0'; i++)
@@ -352,7 +494,8 @@ call(struct parser *p, char *name)
 				/* count(*) is count(1), as Spark names it. */
 				p->i++;
 				a = sc_sqlp_lit_int(1);
-			} else if ((a = sc_sqlp_expr(p)) == NULL) {
+			} else if ((a = lambda(p, &failed)) == NULL &&
+			    (failed || (a = sc_sqlp_expr(p)) == NULL)) {
 				sc_sqlp_expr_free(f);
 				return NULL;
 			}
@@ -494,8 +637,18 @@ primary(struct parser *p)
 			p->i++;
 			return cast_expr(p, sc_sqlp_tok_word(t, "try_cast"));
 		}
-		if (sc_sqlp_tok_word(t, "exists") && sc_sqlp_tok_op(nx, "("))
+		if (sc_sqlp_tok_word(t, "exists") && sc_sqlp_tok_op(nx, "(") &&
+		    (sc_sqlp_tok_word(sc_sqlp_peek(p, 2), "select") ||
+			sc_sqlp_tok_word(sc_sqlp_peek(p, 2), "with")))
 			return sc_sqlp_unsupported(p, "EXISTS subqueries");
+		/* exists(array, x -> ...) and filter(...) are functions. */
+		if ((sc_sqlp_tok_word(t, "exists") ||
+			sc_sqlp_tok_word(t, "filter")) &&
+		    sc_sqlp_tok_op(nx, "(")) {
+			name = sc_sqlp_ident_text(t);
+			p->i += 2;
+			return call(p, name);
+		}
 		if (sc_sqlp_is_reserved(t))
 			return sc_sqlp_not_taken(p);
 	}

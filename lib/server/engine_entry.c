@@ -82,6 +82,7 @@ static const char *const sqlite_differs[] = {
 	"datetime",
 	"format",
 	"hex",
+	"mod", /* SQLite's is a double */
 	"random",
 	"time",
 	"typeof",

@@ -333,11 +333,26 @@ nt:
  * part become UnresolvedNamedLambdaVariable, as Spark's analyzer binds
  * them (an inner lambda's own variables are bound the same way).
  */
+struct lambda_names {
+	char **names;
+	size_t n;
+};
+
+static void bind_lambda_vars(ProtobufCMessage *m, char **names, size_t n);
+
+static void
+bind_child(ProtobufCMessage *m, void *arg)
+{
+	struct lambda_names *b = arg;
+
+	bind_lambda_vars(m, b->names, b->n);
+}
+
 static void
 bind_lambda_vars(ProtobufCMessage *m, char **names, size_t n)
 {
 	const ProtobufCMessageDescriptor *d = m->descriptor;
-	unsigned i;
+	struct lambda_names b = { names, n };
 	size_t k;
 
 	if (d == &spark__connect__relation__descriptor)
@@ -370,31 +385,7 @@ bind_lambda_vars(ProtobufCMessage *m, char **names, size_t n)
 			return;
 		}
 	}
-	for (i = 0; i < d->n_fields; i++) {
-		const ProtobufCFieldDescriptor *f = &d->fields[i];
-		char *base = (char *)m;
-
-		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
-			continue;
-		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) != 0 &&
-		    *(uint32_t *)(base + f->quantifier_offset) != f->id)
-			continue;
-		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
-			size_t c = *(size_t *)(base + f->quantifier_offset), j;
-			ProtobufCMessage **v =
-			    *(ProtobufCMessage ***)(base + f->offset);
-
-			for (j = 0; j < c; j++)
-				if (v[j] != NULL)
-					bind_lambda_vars(v[j], names, n);
-		} else {
-			ProtobufCMessage *sub =
-			    *(ProtobufCMessage **)(base + f->offset);
-
-			if (sub != NULL)
-				bind_lambda_vars(sub, names, n);
-		}
-	}
+	sc_sqlp_each_child(m, bind_child, &b);
 }
 
 /* An identifier token: a plain word that is not reserved, or `quoted`. */

@@ -303,6 +303,53 @@ sc_sqlp_scope_pop(struct parser *p, size_t n)
 		free(p->scope[--p->nscope].name);
 }
 
+void
+sc_sqlp_each_child(ProtobufCMessage *m,
+    void (*fn)(ProtobufCMessage *child, void *arg), void *arg)
+{
+	const ProtobufCMessageDescriptor *d = m->descriptor;
+	char *base = (char *)m;
+	unsigned i;
+
+	for (i = 0; i < d->n_fields; i++) {
+		const ProtobufCFieldDescriptor *f = &d->fields[i];
+
+		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+			continue;
+		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) != 0 &&
+		    *(uint32_t *)(base + f->quantifier_offset) != f->id)
+			continue;
+		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+			size_t c = *(size_t *)(base + f->quantifier_offset), j;
+			ProtobufCMessage **v =
+			    *(ProtobufCMessage ***)(base + f->offset);
+
+			for (j = 0; j < c; j++)
+				if (v[j] != NULL)
+					fn(v[j], arg);
+		} else {
+			ProtobufCMessage *sub =
+			    *(ProtobufCMessage **)(base + f->offset);
+
+			if (sub != NULL)
+				fn(sub, arg);
+		}
+	}
+}
+
+struct qualify_arg {
+	struct parser *p;
+	size_t n;
+};
+
+static void
+qualify_child(ProtobufCMessage *m, void *arg)
+{
+	struct qualify_arg *q = arg;
+
+	sc_sqlp_qualify(q->p, q->n, m);
+}
+
 /*
  * Rewrite the qualified columns of m (an expression, or a message
  * holding expressions) whose qualifier names a joined FROM item in scope
@@ -312,7 +359,7 @@ void
 sc_sqlp_qualify(struct parser *p, size_t n, ProtobufCMessage *m)
 {
 	const ProtobufCMessageDescriptor *d = m->descriptor;
-	unsigned i;
+	struct qualify_arg q = { p, n };
 
 	if (d == &spark__connect__relation__descriptor)
 		return;
@@ -396,31 +443,7 @@ sc_sqlp_qualify(struct parser *p, size_t n, ProtobufCMessage *m)
 		}
 		return;
 	}
-	for (i = 0; i < d->n_fields; i++) {
-		const ProtobufCFieldDescriptor *f = &d->fields[i];
-		char *base = (char *)m;
-
-		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
-			continue;
-		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) != 0 &&
-		    *(uint32_t *)(base + f->quantifier_offset) != f->id)
-			continue;
-		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
-			size_t c = *(size_t *)(base + f->quantifier_offset), j;
-			ProtobufCMessage **v =
-			    *(ProtobufCMessage ***)(base + f->offset);
-
-			for (j = 0; j < c; j++)
-				if (v[j] != NULL)
-					sc_sqlp_qualify(p, n, v[j]);
-		} else {
-			ProtobufCMessage *sub =
-			    *(ProtobufCMessage **)(base + f->offset);
-
-			if (sub != NULL)
-				sc_sqlp_qualify(p, n, sub);
-		}
-	}
+	sc_sqlp_each_child(m, qualify_child, &q);
 }
 
 /*

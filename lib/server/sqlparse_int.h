@@ -101,6 +101,9 @@ char *sc_sqlp_opt_alias(struct parser *p);
 bool sc_sqlp_int_arg(struct parser *p, int64_t *v);
 Rel *sc_sqlp_from_item(struct parser *p);
 void sc_sqlp_scope_pop(struct parser *p, size_t n);
+/* fn(child, arg) for each message-typed field of m that is set. */
+void sc_sqlp_each_child(ProtobufCMessage *m,
+    void (*fn)(ProtobufCMessage *child, void *arg), void *arg);
 void sc_sqlp_qualify(struct parser *p, size_t n, ProtobufCMessage *m);
 Rel *sc_sqlp_joins(struct parser *p, Rel *left);
 

@@ -702,6 +702,7 @@ sc_eng_call_begin(struct sc_engine_conn *c, struct sc_ectx *x,
 	current_run = r;
 	r->acct = sc_eng_acct_new();
 	sc_eng_acct_enter(r->acct);
+	sc_eng_read_mode(c, &r->mode);
 }
 
 /*

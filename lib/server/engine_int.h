@@ -121,6 +121,17 @@ struct sc_eview {
 	size_t ncols;
 };
 
+/*
+ * The session settings that change the engine's answers, read once when
+ * a call begins (sc_eng_read_mode()); a call without a session has
+ * Spark's defaults.
+ */
+struct sc_emode {
+	bool ansi; /* spark.sql.ansi.enabled */
+	bool case_sensitive; /* spark.sql.caseSensitive */
+	char tz[64]; /* spark.sql.session.timeZone, as set */
+};
+
 /* One call in progress on a connection. */
 struct sc_erun {
 	struct sc_engine_conn *c;
@@ -139,6 +150,7 @@ struct sc_erun {
 	int denied; /* enum sc_edeny: what the authorizer refused */
 	char denied_what[160]; /* and its name */
 	bool exhausted; /* stopped by the memory limit */
+	struct sc_emode mode; /* the session's settings */
 };
 
 /* Why the authorizer refused a statement (sc_erun.denied). */
@@ -220,6 +232,9 @@ struct sc_ebatch {
 	int64_t max_bytes; /* > 0 */
 	int64_t sent; /* rows flushed */
 };
+
+/* sqlstmt.c */
+void sc_eng_read_mode(struct sc_engine_conn *c, struct sc_emode *m);
 
 /* engine.c */
 struct sc_erun *sc_eng_current_run(void);

@@ -12,6 +12,7 @@
 
 #include "server/engine_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -30,6 +31,41 @@ sc_engine_set_conf(struct sc_engine *e, const struct sc_engine_conf_ops *ops)
 {
 	(void)e;
 	conf_ops = ops;
+}
+
+/* A boolean setting as Spark reads it (true/false, any case). */
+static bool
+conf_bool(void *owner, const char *key, bool dflt)
+{
+	char *v = conf_ops->get(owner, key);
+	bool b = dflt;
+
+	if (v != NULL && strcasecmp(v, "true") == 0)
+		b = true;
+	else if (v != NULL && strcasecmp(v, "false") == 0)
+		b = false;
+	free(v);
+	return b;
+}
+
+void
+sc_eng_read_mode(struct sc_engine_conn *c, struct sc_emode *m)
+{
+	char *v;
+
+	m->ansi = true;
+	m->case_sensitive = false;
+	snprintf(m->tz, sizeof(m->tz), "UTC");
+	if (conf_ops == NULL || c->owner == NULL)
+		return;
+	m->ansi = conf_bool(c->owner, "spark.sql.ansi.enabled", true);
+	m->case_sensitive = conf_bool(c->owner, "spark.sql.caseSensitive",
+	    false);
+	if ((v = conf_ops->get(c->owner, "spark.sql.session.timeZone")) !=
+	    NULL) {
+		snprintf(m->tz, sizeof(m->tz), "%s", v);
+		free(v);
+	}
 }
 
 /* ------------------------------------------------------------------ */

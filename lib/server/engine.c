@@ -519,9 +519,16 @@ sc_engine_conn_set_owner(struct sc_engine_conn *c, void *owner)
 static void
 view_clear(struct sc_eview *v)
 {
+	size_t i;
+
 	free(v->name);
 	free(v->body);
 	sc_ecols_free(v->cols, v->ncols);
+	for (i = 0; i < v->nheld; i++)
+		free(v->held[i]);
+	free(v->held);
+	v->held = NULL;
+	v->nheld = 0;
 }
 
 void
@@ -583,6 +590,12 @@ sc_eng_view_note(struct sc_engine_conn *c, const char *name, const char *body,
 	for (i = 0; i < c->nviews; i++)
 		if (strcmp(c->views[i].name, key) == 0) {
 			v = &c->views[i];
+			/* Its tables go at the end of the next call. */
+			c->stale = sc_xreallocarray(c->stale,
+			    c->nstale + v->nheld + 1, sizeof(*c->stale));
+			for (i = 0; i < v->nheld; i++)
+				c->stale[c->nstale++] = v->held[i];
+			v->nheld = 0;
 			view_clear(v);
 			break;
 		}
@@ -591,11 +604,33 @@ sc_eng_view_note(struct sc_engine_conn *c, const char *name, const char *body,
 		    sizeof(*c->views));
 		v = &c->views[c->nviews++];
 	}
+	memset(v, 0, sizeof(*v));
 	v->name = key;
 	v->body = sc_xstrndup(body, bodylen);
 	v->cols = sc_eng_cols_copy(cols, n);
 	v->ncols = n;
 	pthread_mutex_unlock(&c->lock);
+}
+
+void
+sc_eng_view_adopt(struct sc_ectx *x, const char *name)
+{
+	struct sc_engine_conn *c = x->c;
+	struct sc_erun *r = x->run;
+	char *key = last_name(name);
+	size_t i;
+
+	pthread_mutex_lock(&c->lock);
+	for (i = 0; i < c->nviews; i++)
+		if (strcmp(c->views[i].name, key) == 0) {
+			c->views[i].held = r->tmp;
+			c->views[i].nheld = r->ntmp;
+			r->tmp = NULL;
+			r->ntmp = 0;
+			break;
+		}
+	pthread_mutex_unlock(&c->lock);
+	free(key);
 }
 
 /* Whether view text sql (as SQLite keeps it) ends with body. */

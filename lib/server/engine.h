@@ -355,6 +355,19 @@ int sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
     const atomic_int *cancel, struct sc_error *err);
 
 /*
+ * df.createTempView(name) (replace false) and createOrReplaceTempView
+ * (replace true): a TEMP view of input on c, which keeps input's Spark
+ * types and the TEMP tables input reads (a local relation's rows) for as
+ * long as it lives.  Fails with TEMP_TABLE_OR_VIEW_ALREADY_EXISTS 42P07
+ * when replace is false and name is taken, INVALID_IDENTIFIER 42602 for
+ * a name of several parts, UNSUPPORTED_FEATURE.COMMAND for a global
+ * view.  0, or -1 with err set.
+ */
+int sc_engine_create_view(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *input, const char *name, bool global,
+    bool replace, const atomic_int *cancel, struct sc_error *err);
+
+/*
  * AnalyzePlan.schema: the result schema of root as DataType{struct}.
  * Types inferred from values need the first rows (up to 10000) to be
  * computed; a statement that writes is never run for that (its unknown

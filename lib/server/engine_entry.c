@@ -10,6 +10,7 @@
 
 #include "server/engine_int.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -669,5 +670,171 @@ out:
 	free(argp);
 	free(na);
 	free(nap);
+	return rc;
+}
+
+/* ---- DataFrame temp views ----------------------------------------- */
+
+/*
+ * Whether name is one identifier, plain ([A-Za-z0-9_]) or in backquotes
+ * (a doubled backquote stands for one): a temp view's name has one part.
+ */
+static bool
+one_part(const char *name)
+{
+	const char *p = name;
+
+	if (*p == '`') {
+		for (p++; *p != '\0'; p++)
+			if (*p == '`' && p[1] == '`')
+				p++;
+			else if (*p == '`')
+				break;
+		return *p == '`' && p[1] == '\0' && p > name + 1;
+	}
+	for (; *p != '\0'; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_')
+			return false;
+	return p > name;
+}
+
+/* The identifier without its backquotes (malloc'ed). */
+static char *
+unquote_ident(const char *name)
+{
+	char *out = sc_xstrdup(name), *o = out;
+	const char *p = name;
+
+	if (*p != '`')
+		return out;
+	for (p++; *p != '\0' && !(*p == '`' && p[1] != '`'); p++) {
+		if (*p == '`')
+			p++;
+		*o++ = *p;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Whether the connection has a temp table or view called name. */
+static bool
+temp_exists(struct sc_ectx *x, const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	bool found = false;
+
+	if (sqlite3_prepare_v2(x->c->db,
+		"SELECT 1 FROM temp.sqlite_schema WHERE type IN ('table', "
+		"'view') AND lower(name) = lower(?1)",
+		-1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) == SQLITE_OK)
+		found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* The view's body: the plan's columns by name, each name once. */
+static int
+view_sql(struct sc_ectx *x, struct sc_eplan *p, const struct sc_ecol *cols,
+    size_t n, struct sc_buf *out, struct sc_error *err)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (strcasecmp(cols[i].name, cols[j].name) == 0)
+				return sc_srv_error(err,
+				    "COLUMN_ALREADY_EXISTS", "42711",
+				    "The column `%s` already exists. Choose "
+				    "another name or rename the existing "
+				    "column.",
+				    cols[i].name);
+	(void)x;
+	sc_buf_addstr(out, "SELECT * FROM (\n", NULL);
+	sc_buf_add(out, p->sql.data, p->sql.len, NULL);
+	sc_buf_addstr(out, "\n)", NULL);
+	return 0;
+}
+
+int
+sc_engine_create_view(struct sc_engine_conn *c,
+    const Spark__Connect__Relation *input, const char *name, bool global,
+    bool replace, const atomic_int *cancel, struct sc_error *err)
+{
+	struct sc_ecol *cols = NULL;
+	struct sc_buf body, sql;
+	struct sc_ectx x;
+	struct sc_erun r;
+	struct sc_eplan p;
+	char *plain = NULL, *q;
+	size_t ncols = 0;
+	int rc = -1;
+
+	if (input == NULL)
+		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "CreateDataFrameViewCommand has no input relation.");
+	if (global)
+		return sc_srv_error(err, "UNSUPPORTED_FEATURE.COMMAND",
+		    "0A000",
+		    "The feature is not supported: global temporary views "
+		    "(createGlobalTempView); sc-serve has session temporary "
+		    "views only (createTempView).");
+	if (name == NULL || !one_part(name))
+		return sc_srv_error(err, "INVALID_IDENTIFIER", "42602",
+		    "The identifier %s is invalid: a temporary view's name "
+		    "is one plain or backquoted identifier.",
+		    name != NULL && *name != '\0' ? name : "''");
+	sc_eng_call_begin(c, &x, &r, cancel);
+	sc_eplan_init(&p);
+	sc_buf_init(&body, SC_BUF_UNLIMITED);
+	sc_buf_init(&sql, SC_BUF_UNLIMITED);
+	plain = unquote_ident(name);
+	if (!replace && temp_exists(&x, plain)) {
+		rc = sc_srv_error(err, "TEMP_TABLE_OR_VIEW_ALREADY_EXISTS",
+		    "42P07",
+		    "Cannot create the temporary view `%s` because it "
+		    "already exists.",
+		    plain);
+		goto out;
+	}
+	if (translate_root(&x, input, &p, err) == -1)
+		goto out;
+	if (p.raw) {
+		rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.COMMAND", "0A000",
+		    "The feature is not supported: a temporary view of SQL "
+		    "text that the Spark SQL parser of sc-serve does not "
+		    "take; use CREATE TEMPORARY VIEW in that SQL instead.");
+		goto out;
+	}
+	if (sc_eng_exec_plan(&x, &p, NULL, NULL, true, &cols, &ncols, err) ==
+	    -1)
+		goto out;
+	if (view_sql(&x, &p, cols, ncols, &body, err) == -1)
+		goto out;
+	q = sqlite3_mprintf("DROP VIEW IF EXISTS temp.\"%w\"; DROP TABLE IF "
+			    "EXISTS temp.\"%w\"; CREATE TEMP VIEW \"%w\" AS ",
+	    plain, plain, plain);
+	if (q == NULL) {
+		rc = sc_srv_error(err, "UNABLE_TO_ACQUIRE_MEMORY", "53200",
+		    "Out of memory creating the view.");
+		goto out;
+	}
+	sc_buf_addstr(&sql, q, NULL);
+	sqlite3_free(q);
+	sc_buf_add(&sql, body.data, body.len, NULL);
+	sc_buf_addch(&sql, '\0', NULL);
+	if (sc_eng_exec(&x, (const char *)sql.data, err) == -1)
+		goto out;
+	sc_eng_view_note(c, plain, (const char *)body.data, body.len, cols,
+	    ncols);
+	sc_eng_view_adopt(&x, plain);
+	rc = 0;
+out:
+	free(plain);
+	sc_ecols_free(cols, ncols);
+	sc_buf_release(&body);
+	sc_buf_release(&sql);
+	sc_eplan_release(&p);
+	sc_eng_call_end(c, &x);
 	return rc;
 }

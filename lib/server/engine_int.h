@@ -119,6 +119,8 @@ struct sc_eview {
 	char *body; /* the SELECT SQLite's view runs */
 	struct sc_ecol *cols;
 	size_t ncols;
+	char **held; /* TEMP tables the view reads, dropped with it */
+	size_t nheld;
 };
 
 /*
@@ -271,6 +273,8 @@ void sc_ecols_free(struct sc_ecol *cols, size_t n);
 /* Remember the Spark types of temp view name (its last part). */
 void sc_eng_view_note(struct sc_engine_conn *c, const char *name,
     const char *body, size_t bodylen, const struct sc_ecol *cols, size_t n);
+/* Keep the call's TEMP tables for temp view name (noted before). */
+void sc_eng_view_adopt(struct sc_ectx *x, const char *name);
 /* Fill unknown types of cols from the temp view table, if it is one. */
 void sc_eng_view_types(struct sc_ectx *x, const char *table,
     struct sc_ecol *cols, size_t n);

@@ -257,7 +257,7 @@ unsupported_command(const Spark__Connect__Command *cmd, struct sc_error *err)
 	}
 	return sc_srv_error(err, "UNSUPPORTED_FEATURE.COMMAND", "0A000",
 	    "The feature is not supported: the command %s; sc-serve runs "
-	    "only sql_command.",
+	    "sql_command and create_dataframe_view.",
 	    what);
 }
 
@@ -272,6 +272,23 @@ run_command(struct run *r, struct sc_engine_conn *conn,
 	Spark__Connect__Relation *rel = NULL;
 	int rc;
 
+	if (cmd->command_type_case ==
+		SPARK__CONNECT__COMMAND__COMMAND_TYPE_CREATE_DATAFRAME_VIEW &&
+	    cmd->create_dataframe_view != NULL) {
+		const Spark__Connect__CreateDataFrameViewCommand *v =
+		    cmd->create_dataframe_view;
+
+		if (sc_engine_create_view(conn, v->input, v->name,
+			v->is_global, v->replace, sc_exec_op_cancel_flag(r->op),
+			err) == -1)
+			return -1;
+		if (emit_metrics(r, "SQLiteCommand") == -1) {
+			if (err != NULL)
+				*err = r->err;
+			return -1;
+		}
+		return 0;
+	}
 	if (cmd->command_type_case !=
 		SPARK__CONNECT__COMMAND__COMMAND_TYPE_SQL_COMMAND ||
 	    cmd->sql_command == NULL)

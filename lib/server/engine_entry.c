@@ -774,8 +774,7 @@ sc_engine_create_view(struct sc_engine_conn *c,
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 		    "CreateDataFrameViewCommand has no input relation.");
 	if (global)
-		return sc_srv_error(err, "UNSUPPORTED_FEATURE.COMMAND",
-		    "0A000",
+		return sc_srv_error(err, "UNSUPPORTED_FEATURE.COMMAND", "0A000",
 		    "The feature is not supported: global temporary views "
 		    "(createGlobalTempView); sc-serve has session temporary "
 		    "views only (createTempView).");

@@ -278,9 +278,8 @@ run_command(struct run *r, struct sc_engine_conn *conn,
 		const Spark__Connect__CreateDataFrameViewCommand *v =
 		    cmd->create_dataframe_view;
 
-		if (sc_engine_create_view(conn, v->input, v->name,
-			v->is_global, v->replace, sc_exec_op_cancel_flag(r->op),
-			err) == -1)
+		if (sc_engine_create_view(conn, v->input, v->name, v->is_global,
+			v->replace, sc_exec_op_cancel_flag(r->op), err) == -1)
 			return -1;
 		if (emit_metrics(r, "SQLiteCommand") == -1) {
 			if (err != NULL)

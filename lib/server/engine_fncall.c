@@ -327,8 +327,12 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 			sc_buf_addf(sql, NULL, "(- %s)", A(0));
 			sc_buf_addf(&ei->name, NULL, "(- %s)", N(0));
 			ei->type = a[0].ei.type;
+			ei->nullable = a[0].ei.nullable;
 			break;
 		}
+		/* + - * are null only for a null operand; % also for 0. */
+		if (fd->sql[0] != '%')
+			ei->nullable = a[0].ei.nullable || a[1].ei.nullable;
 		sc_buf_addf(&ei->name, NULL, "(%s %s %s)", N(0), fd->sql, N(1));
 		if (decimal_result(fd->sql[0], &a[0].ei.type, &a[1].ei.type,
 			&ei->type)) {
@@ -433,20 +437,29 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 	}
 	case F_RAND:
 		/*
-		 * Unseeded rand() is any uniform draw; a seed asks for the
-		 * numbers of Spark's per-partition XORShiftRandom, which
-		 * sc-serve does not reproduce, so it is refused by name.
+		 * A seed gives Spark's numbers for one partition
+		 * (engine_func_rand.c); without one, any uniform draw
+		 * (rand) or a seed drawn now (randn).
 		 */
-		if (n > 0 || strcmp(lname, "randn") == 0) {
-			sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
-			    "0A000",
-			    "%s()%s is not supported by sc-serve: it does not "
-			    "reproduce Spark's random number generator.",
-			    lname, n > 0 ? " with a seed" : "");
+		if (n > 0 && !sc_eng_is_int_type(a[0].ei.type.t) &&
+		    a[0].ei.type.t != SC_ARROW_NULL) {
+			sc_srv_error(err,
+			    "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "42K09",
+			    "Cannot resolve \"%s(%s)\" due to data type "
+			    "mismatch: the seed must be an int or bigint "
+			    "literal.",
+			    lname, N(0));
 			goto out;
 		}
-		sc_buf_addstr(sql, "(random() / 18446744073709551616.0 + 0.5)",
-		    NULL);
+		if (n > 0) {
+			sc_buf_addf(sql, NULL, "sc_rand(%s, %d)", A(0),
+			    lname[4] == 'n');
+			sc_buf_addf(&ei->name, NULL, "%s(%s)", lname, N(0));
+		} else if (lname[4] == 'n')
+			sc_buf_addstr(sql, "sc_rand(random(), 1)", NULL);
+		else
+			sc_buf_addstr(sql,
+			    "(random() / 18446744073709551616.0 + 0.5)", NULL);
 		ei->nullable = 0;
 		break;
 	case F_MATH:

@@ -519,6 +519,8 @@ struct sc_efunc {
 	int nargs;
 	void (*fn)(sqlite3_context *, int, sqlite3_value **);
 };
+/* engine_func_rand.c: sc_rand(seed, gaussian), Spark's rand/randn. */
+int sc_eng_func_rand_register(sqlite3 *db);
 /* engine_func.c: register v[0..n) (UTF-8, deterministic): SQLite's rc. */
 int sc_eng_func_add(sqlite3 *db, const struct sc_efunc *v, size_t n);
 /* Give ctx the text in b (or no memory) and release b. */

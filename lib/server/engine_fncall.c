@@ -682,11 +682,27 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 			break;
 		}
 		if (n > 1) {
-			sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
-			    "0A000",
-			    "count() of several columns is not "
-			    "supported by sc-serve.");
-			goto out;
+			/*
+			 * Rows where no argument is null; distinct: of the
+			 * tuples, as one JSON array each (a column's values
+			 * have one type, so equal tuples give equal text).
+			 */
+			sc_buf_addf(sql, NULL, "count(%sCASE WHEN ",
+			    f->is_distinct ? "DISTINCT " : "");
+			for (k = 0; k < n; k++)
+				sc_buf_addf(sql, NULL, "%s(%s) IS NOT NULL",
+				    k > 0 ? " AND " : "", A(k));
+			if (f->is_distinct) {
+				sc_buf_addstr(sql, " THEN json_array(", NULL);
+				sc_eng_args_list(sql, a, 0, n, false);
+				sc_buf_addstr(sql, ") END)", NULL);
+			} else
+				sc_buf_addstr(sql, " THEN 1 END)", NULL);
+			sc_buf_addf(&ei->name, NULL, "count(%s",
+			    f->is_distinct ? "DISTINCT " : "");
+			sc_eng_args_list(&ei->name, a, 0, n, true);
+			sc_buf_addch(&ei->name, ')', NULL);
+			break;
 		}
 		/* FALLTHROUGH */
 	case F_AGG:

@@ -312,11 +312,13 @@ project(struct sc_ectx *x, const Spark__Connect__Project *p,
 		if (gi != (size_t)-1 &&
 		    sc_eng_generate(x, p, gi, &in, &gsql, &gcols, err) == -1)
 			goto out;
-	} else if (sc_eng_generator(p) != (size_t)-1) {
-		sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
-		    "A generator without an input relation is not supported "
-		    "by sc-serve.");
-		goto out;
+	} else if ((gi = sc_eng_generator(p)) != (size_t)-1) {
+		/* SELECT explode(...): over one row without columns. */
+		sc_buf_addstr(&in.sql, "SELECT NULL AS _sc_one", NULL);
+		in.cols = sc_xcalloc(1, sizeof(*in.cols));
+		in.star_list = true;
+		if (sc_eng_generate(x, p, gi, &in, &gsql, &gcols, err) == -1)
+			goto out;
 	}
 	sc_buf_addstr(&out->sql, "SELECT ", NULL);
 	for (i = 0; i < p->n_expressions; i++) {
@@ -330,11 +332,12 @@ project(struct sc_ectx *x, const Spark__Connect__Project *p,
 				    gcols.cols[k].nullable);
 			continue;
 		}
-		if (select_item(x, p->input != NULL ? &in : NULL,
+		if (select_item(x,
+			p->input != NULL || gi != (size_t)-1 ? &in : NULL,
 			p->expressions[i], &out->sql, out, err) == -1)
 			goto out;
 	}
-	if (p->input != NULL) {
+	if (p->input != NULL || gi != (size_t)-1) {
 		sc_buf_addstr(&out->sql, " FROM ", NULL);
 		sc_eng_from_item(x, &in, out, &out->sql);
 		if (in.alias != NULL)

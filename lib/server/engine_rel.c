@@ -356,7 +356,10 @@ is_generator(const Spark__Connect__Expression *e)
 	    (strcasecmp(n, "explode") == 0 ||
 		strcasecmp(n, "explode_outer") == 0 ||
 		strcasecmp(n, "posexplode") == 0 ||
-		strcasecmp(n, "posexplode_outer") == 0);
+		strcasecmp(n, "posexplode_outer") == 0 ||
+		strcasecmp(n, "inline") == 0 ||
+		strcasecmp(n, "inline_outer") == 0 ||
+		strcasecmp(n, "json_tuple") == 0);
 }
 
 size_t
@@ -384,6 +387,89 @@ gen_col(struct sc_buf *sql, struct sc_eplan *out, const char *expr,
 }
 
 /*
+ * json_tuple(json, key, ...): one row per input row (in is unchanged),
+ * columns c0, c1, ... (or the alias's names), each the key's value as
+ * text: a string as itself, other values as their JSON text, null for
+ * JSON null, a missing key, or text that is not a JSON object.
+ */
+static int
+json_tuple(struct sc_ectx *x,
+    const Spark__Connect__Expression__UnresolvedFunction *f,
+    const Spark__Connect__Expression__Alias *al, struct sc_eplan *in,
+    struct sc_buf *gsql, struct sc_eplan *gcols, struct sc_error *err)
+{
+	const Spark__Connect__Expression__Literal *l;
+	struct sc_buf js, col;
+	struct sc_einfo ei;
+	struct sc_etype str;
+	char name[32];
+	size_t i, nk = f->n_arguments > 0 ? f->n_arguments - 1 : 0;
+	int rc = -1;
+
+	if (f->n_arguments < 2)
+		return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+		    "42605",
+		    "The `json_tuple` requires at least 2 parameters but the "
+		    "actual number is %zu.",
+		    f->n_arguments);
+	if (al != NULL && al->n_name != nk)
+		return sc_srv_error(err,
+		    "UNSUPPORTED_GENERATOR.OUTER_ALIAS_MISMATCH", "42K0E",
+		    "The number of aliases supplied in the AS clause does not "
+		    "match the number of columns output by the UDTF. Expected "
+		    "%zu aliases, but got %zu.",
+		    nk, al->n_name);
+	for (i = 1; i < f->n_arguments; i++) {
+		const Spark__Connect__Expression *k = f->arguments[i];
+
+		l = k->expr_type_case == SC_EXPR_(LITERAL) ? k->literal : NULL;
+		if (l == NULL ||
+		    l->literal_type_case !=
+			SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_STRING ||
+		    strpbrk(l->string, "\"\\") != NULL)
+			return sc_srv_error(err,
+			    "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
+			    "json_tuple() with a key that is not a string "
+			    "literal without quotes or backslashes is not "
+			    "supported by sc-serve.");
+	}
+	sc_buf_init(&js, SC_BUF_UNLIMITED);
+	sc_buf_init(&col, SC_BUF_UNLIMITED);
+	sc_eng_einfo_init(&ei);
+	if (sc_eng_expr(x, in, f->arguments[0], &js, &ei, err) == -1)
+		goto out;
+	memset(&str, 0, sizeof(str));
+	str.t = SC_ARROW_UTF8;
+	for (i = 1; i < f->n_arguments; i++) {
+		char *path = sqlite3_mprintf("'$.\"%q\"'",
+		    f->arguments[i]->literal->string);
+
+		if (path == NULL) {
+			rc = sc_srv_error(err, "UNABLE_TO_ACQUIRE_MEMORY",
+			    "53200", "Out of memory in json_tuple().");
+			goto out;
+		}
+		sc_buf_reset(&col);
+		sc_buf_addf(&col, NULL,
+		    "CASE WHEN json_valid(%s) THEN CASE json_type(%s, %s) WHEN "
+		    "'true' THEN 'true' WHEN 'false' THEN 'false' WHEN 'null' "
+		    "THEN NULL ELSE CAST(json_extract(%s, %s) AS TEXT) END END",
+		    (const char *)js.data, (const char *)js.data, path,
+		    (const char *)js.data, path);
+		sqlite3_free(path);
+		snprintf(name, sizeof(name), "c%zu", i - 1);
+		gen_col(gsql, gcols, (const char *)col.data, &str, 1,
+		    al != NULL ? al->name[i - 1] : name);
+	}
+	rc = 0;
+out:
+	sc_eng_einfo_release(&ei);
+	sc_buf_release(&js);
+	sc_buf_release(&col);
+	return rc;
+}
+
+/*
  * Rewrite in as in joined with the rows of the generator at gi of p
  * (in becomes that join, its columns unchanged: _sc_gk, _sc_gv hold
  * the element's position and value), and put the generator's output
@@ -402,9 +488,9 @@ sc_eng_generate(struct sc_ectx *x, const Spark__Connect__Project *p, size_t gi,
 	struct sc_einfo ei;
 	const struct sc_enest *n;
 	struct sc_etype pos;
-	const char *fname, *names[3];
+	const char *fname, *names[64];
 	size_t i, nn = 0, want;
-	bool outer, posx;
+	bool outer, posx, inl;
 	char qual[32];
 	int rc = -1;
 
@@ -420,9 +506,12 @@ sc_eng_generate(struct sc_ectx *x, const Spark__Connect__Project *p, size_t gi,
 	}
 	f = e->unresolved_function;
 	fname = f->function_name;
+	if (strcasecmp(fname, "json_tuple") == 0)
+		return json_tuple(x, f, al, in, gsql, gcols, err);
 	outer = strstr(fname, "_outer") != NULL ||
 	    strstr(fname, "_OUTER") != NULL;
 	posx = strncasecmp(fname, "pos", 3) == 0;
+	inl = strncasecmp(fname, "inline", 6) == 0;
 	if (f->n_arguments != 1)
 		return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
 		    "42605",
@@ -444,14 +533,37 @@ sc_eng_generate(struct sc_ectx *x, const Spark__Connect__Project *p, size_t gi,
 		goto out;
 	}
 	n = ei.type.nest;
+	if (inl &&
+	    (n->kind != SC_ARROW_LIST || n->types[0].t != SC_ARROW_STRUCT ||
+		n->types[0].nest == NULL)) {
+		rc = sc_srv_error(err,
+		    "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "42K09",
+		    "Cannot resolve \"%s(%s)\" due to data type mismatch: its "
+		    "input must be an \"ARRAY<STRUCT>\".",
+		    fname, (const char *)ei.name.data);
+		goto out;
+	}
 	/* Names: the alias's, else Spark's pos, col / key, value. */
-	if (posx)
+	if (inl)
+		for (i = 0; i < n->types[0].nest->n && i < SC_NELEM(names); i++)
+			names[nn++] = n->types[0].nest->names[i];
+	else if (posx)
 		names[nn++] = "pos";
-	if (n->kind == SC_ARROW_LIST) {
+	if (inl)
+		;
+	else if (n->kind == SC_ARROW_LIST) {
 		names[nn++] = "col";
 	} else {
 		names[nn++] = "key";
 		names[nn++] = "value";
+	}
+	if (inl && n->types[0].nest->n > SC_NELEM(names)) {
+		rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
+		    "0A000",
+		    "%s() of a struct of more than 64 fields is not "
+		    "supported by sc-serve.",
+		    fname);
+		goto out;
 	}
 	want = nn;
 	if (al != NULL) {
@@ -491,7 +603,22 @@ sc_eng_generate(struct sc_ectx *x, const Spark__Connect__Project *p, size_t gi,
 		pos.t = SC_ARROW_INT32;
 		gen_col(gsql, gcols, "_sc_gk", &pos, outer, names[i++]);
 	}
-	if (n->kind == SC_ARROW_LIST) {
+	if (inl) {
+		const struct sc_enest *st = n->types[0].nest;
+		char path[64];
+
+		/* A null element gives a row of nulls, as Spark's inline. */
+		for (i = 0; i < st->n; i++) {
+			snprintf(path, sizeof(path),
+			    "json_extract(_sc_gv, '$[%zu]')", i);
+			sc_buf_reset(&v);
+			sc_eng_nest_decode(&st->types[i], path, &v);
+			gen_col(gsql, gcols, (const char *)v.data,
+			    &st->types[i],
+			    outer || n->nullable[0] || st->nullable[i],
+			    names[i]);
+		}
+	} else if (n->kind == SC_ARROW_LIST) {
 		sc_buf_reset(&v);
 		sc_eng_nest_decode(&n->types[0], "_sc_gv", &v);
 		gen_col(gsql, gcols, (const char *)v.data, &n->types[0],

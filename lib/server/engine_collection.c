@@ -725,6 +725,27 @@ sout:
 		ei->nullable = 0;
 		return 0;
 	}
+	/*
+	 * map_entries: a map is kept as [[key, value], ...], which is
+	 * also how an array of struct<key, value> is kept.
+	 */
+	if (strcmp(k, "map_entries") == 0) {
+		char key[] = "key", value[] = "value";
+		char *kv[2] = { key, value };
+		bool nulls[2];
+
+		if (a[0].ei.type.t != SC_ARROW_MAP)
+			return sc_eng_wrong_arg(fname, "\"MAP\"", a, 0, err);
+		nulls[0] = false;
+		nulls[1] = nt->nullable[1];
+		if (sc_eng_nest_struct(kv, nt->types, nulls, 2, &vt, err) ==
+			-1 ||
+		    sc_eng_nest_array(&vt, false, &ei->type, err) == -1)
+			return -1;
+		sc_buf_addstr(sql, A(0), NULL);
+		ei->nullable = a[0].ei.nullable;
+		return 0;
+	}
 	/* map_keys, map_values */
 	if (a[0].ei.type.t != SC_ARROW_MAP)
 		return sc_eng_wrong_arg(fname, "\"MAP\"", a, 0, err);

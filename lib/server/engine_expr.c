@@ -173,6 +173,7 @@ const struct sc_efdef sc_eng_funcs[] = {
 	{ "get", F_NESTED, "get", 2, 2, R_UNK },
 	{ "array_contains", F_NESTED, "array_contains", 2, 2, SC_ARROW_BOOL },
 	{ "map_keys", F_NESTED, "map_keys", 1, 1, R_UNK },
+	{ "map_entries", F_NESTED, "map_entries", 1, 1, R_UNK },
 	{ "map_values", F_NESTED, "map_values", 1, 1, R_UNK },
 	{ "array_distinct", F_NESTED, "array_distinct", 1, 1, R_ARG },
 	{ "array_union", F_NESTED, "array_union", 2, 2, R_ARG },

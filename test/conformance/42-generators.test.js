@@ -4,7 +4,8 @@
 // and posexplode without a FROM clause (over one row, as Spark's
 // OneRowRelation), inline and inline_outer (the fields of an array of
 // structs, a null element giving a row of nulls), json_tuple (one row
-// per input row, columns c0, c1, ... of text); and count() of several
+// per input row, columns c0, c1, ... of text); map_entries; and count()
+// of several
 // columns, which counts the rows where none is null (with DISTINCT, the
 // distinct tuples).  Expected answers follow the examples of Spark's SQL
 // function reference (explode, inline, json_tuple, count).
@@ -98,6 +99,21 @@ test('count() of several columns counts rows without a null', T,
 		['count(a, b)', 'Int64', false],
 		['count(DISTINCT a)', 'Int64', false]]);
 	assert.deepEqual(got.rows, [[2n, 3n, 3n]]);
+});
+
+test('map_entries is an array of key, value structs', T, async () => {
+	const s = new lib.Session(srv);
+	// Spark's reference: map_entries(map(1, 'a', 2, 'b')) is
+	// [{1, a}, {2, b}].
+	const got = await sql(s, "SELECT map_entries(map(1, 'a', 2, 'b')) AS e, " +
+	    "map_entries(map(1, 'a', 2, 'b'))[1].value, " +
+	    "typeof(map_entries(map(1, 'a')))");
+	assert.deepEqual(got.rows, [[[{ key: 1, value: 'a' },
+		{ key: 2, value: 'b' }], 'b',
+		'array<struct<key:int,value:string>>']]);
+	assert.deepEqual(got.fields.map((f) => f[0]), ['e',
+		'map_entries(map(1, a, 2, b))[1].value',
+		'typeof(map_entries(map(1, a)))']);
 });
 
 lib.stopTest(srv);

@@ -98,6 +98,10 @@ int sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedFunction *f, struct sc_buf *sql,
     struct sc_einfo *ei, struct sc_error *err);
 bool sc_eng_is_int_type(int t);
+/* engine_func_extract.c: extract, date_part, datepart (lname). */
+int sc_eng_extract(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, const char *lname,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
 /* Field by field: memcmp would read the padding, never written. */
 bool sc_eng_same_etype(const struct sc_etype *a, const struct sc_etype *b);
 /* The common type of arguments from..n-1 (step apart), or unknown. */

@@ -248,6 +248,9 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		if (strcmp(hofs[i], lname) == 0)
 			return sc_eng_higher_order(x, in, f, hofs[i], sql, ei,
 			    err);
+	if (strcmp(lname, "extract") == 0 || strcmp(lname, "date_part") == 0 ||
+	    strcmp(lname, "datepart") == 0)
+		return sc_eng_extract(x, in, f, lname, sql, ei, err);
 	for (i = 0; i < SC_NELEM(refused); i++)
 		if (strcmp(refused[i].name, lname) == 0)
 			return sc_srv_error(err,

@@ -5,9 +5,8 @@
 // OneRowRelation), inline and inline_outer (the fields of an array of
 // structs, a null element giving a row of nulls), json_tuple (one row
 // per input row, columns c0, c1, ... of text); map_entries; and count()
-// of several
-// columns, which counts the rows where none is null (with DISTINCT, the
-// distinct tuples).  Expected answers follow the examples of Spark's SQL
+// of several columns, which counts the rows where none is null (with
+// DISTINCT, the distinct tuples).  Expected answers follow the examples of Spark's SQL
 // function reference (explode, inline, json_tuple, count).
 
 'use strict';

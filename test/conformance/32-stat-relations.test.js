@@ -94,6 +94,10 @@ test('sample bounds: fraction 0 gives no row, [0, 1] every row, ' +
 		['id', 'Int64', false]]);
 	assert.deepEqual(ids(await rows(s, sample(range(500), 0, 1,
 	    { seed: '1' }))), [...Array(500).keys()]);
+	// Without a seed Spark picks one at random: the bounds still hold.
+	assert.deepEqual(ids(await rows(s, sample(range(500), 0, 1))),
+	    [...Array(500).keys()]);
+	assert.deepEqual(await rows(s, sample(range(500), 0.3, 0.3)), []);
 	// randomSplit([1, 2, 1], seed 5): [0, .25), [.25, .75), [.75, 1)
 	// with deterministic_order; together exactly the input, no overlap.
 	const parts = [];
@@ -295,6 +299,27 @@ test('approxQuantile: one row, array<array<double>> "approx_quantile", ' +
 	lib.assertSparkError(lib.streamError(await s.execute(df.plan(
 	    quantile(t(), ['nope'], [0.5], 0)))),
 	'UNRESOLVED_COLUMN.WITHOUT_SUGGESTION', '42703');
+});
+
+test('AnalyzePlan gives the same schemas as ExecutePlan', T, async () => {
+	const s = new lib.Session(srv);
+	const kinds = (dt) => dt.struct.fields.map((f) => [f.name,
+		f.data_type.kind, f.nullable]);
+	const ct = { crosstab: { input: pairs([1, 2], [3, 4]), col1: 'key',
+		col2: 'value' } };
+	const a = await s.analyze({ schema: { plan: df.plan(ct) } });
+	assert.deepEqual(kinds(a.schema.schema), [
+		['key_value', 'string', true], ['3', 'long', false],
+		['4', 'long', false]]);
+	const aq = await s.analyze({ schema: { plan: df.plan(quantile(
+	    pairs([1], [2]), ['key'], [0.5], 0)) } });
+	const f = aq.schema.schema.struct.fields[0];
+	assert.deepEqual([f.name, f.nullable, f.data_type.array.contains_null,
+		f.data_type.array.element_type.array.element_type.kind],
+	['approx_quantile', false, true, 'double']);
+	const sm = await s.analyze({ schema: { plan: df.plan(sample(
+	    range(5), 0, 0.5, { seed: '1' })) } });
+	assert.deepEqual(kinds(sm.schema.schema), [['id', 'long', false]]);
 });
 
 lib.stopTest(srv);

@@ -338,6 +338,9 @@ int sc_eng_summary(struct sc_ectx *x, const Spark__Connect__StatSummary *s,
 int sc_eng_cov_corr(struct sc_ectx *x, const Spark__Connect__Relation *input,
     const char *c1, const char *c2, int kind, struct sc_eplan *out,
     struct sc_error *err);
+/* engine_rel_freq.c: r, a sample, sample_by or stat relation below. */
+int sc_eng_rel_sample_stat(struct sc_ectx *x, const Spark__Connect__Relation *r,
+    struct sc_eplan *out, struct sc_error *err);
 /* engine_rel_sample.c: sample(), stat.sampleBy(); their SQL functions. */
 int sc_eng_sample(struct sc_ectx *x, const Spark__Connect__Sample *s,
     struct sc_eplan *out, struct sc_error *err);

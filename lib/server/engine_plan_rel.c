@@ -901,19 +901,11 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 		    r->corr->col2, 2, out, err);
 		break;
 	case SC_REL_(SAMPLE):
-		rc = sc_eng_sample(x, r->sample, out, err);
-		break;
 	case SC_REL_(SAMPLE_BY):
-		rc = sc_eng_sample_by(x, r->sample_by, out, err);
-		break;
 	case SC_REL_(CROSSTAB):
-		rc = sc_eng_crosstab(x, r->crosstab, out, err);
-		break;
 	case SC_REL_(FREQ_ITEMS):
-		rc = sc_eng_freq_items(x, r->freq_items, out, err);
-		break;
 	case SC_REL_(APPROX_QUANTILE):
-		rc = sc_eng_approx_quantile(x, r->approx_quantile, out, err);
+		rc = sc_eng_rel_sample_stat(x, r, out, err);
 		break;
 	case SC_REL_(FILL_NA):
 		rc = sc_eng_fill_na(x, r->fill_na, out, err);

@@ -2,7 +2,8 @@
 
 /*
  * engine_rel_freq.c: the DataFrame statistics that count values:
- * stat.crosstab, stat.freqItems and stat.approxQuantile.
+ * stat.crosstab, stat.freqItems and stat.approxQuantile; and the one
+ * entry engine_plan_rel.c calls for them and engine_rel_sample.c's.
  *
  * freqItems gives exactly the items whose frequency is at least the
  * support, most frequent first: Spark's one-pass algorithm (Karp,
@@ -422,4 +423,24 @@ out:
 	sc_buf_release(&tn);
 	sc_eplan_release(&in);
 	return rc;
+}
+
+int
+sc_eng_rel_sample_stat(struct sc_ectx *x, const Spark__Connect__Relation *r,
+    struct sc_eplan *out, struct sc_error *err)
+{
+	switch (r->rel_type_case) {
+	case SC_REL_(SAMPLE):
+		return sc_eng_sample(x, r->sample, out, err);
+	case SC_REL_(SAMPLE_BY):
+		return sc_eng_sample_by(x, r->sample_by, out, err);
+	case SC_REL_(CROSSTAB):
+		return sc_eng_crosstab(x, r->crosstab, out, err);
+	case SC_REL_(FREQ_ITEMS):
+		return sc_eng_freq_items(x, r->freq_items, out, err);
+	case SC_REL_(APPROX_QUANTILE):
+		return sc_eng_approx_quantile(x, r->approx_quantile, out, err);
+	default:
+		return sc_eng_unsupported_relation(r, err);
+	}
 }

@@ -124,6 +124,10 @@ test('sample with replacement: Poisson counts, repeated rows, one seed ' +
 	assert.deepEqual(ids(await rows(s, p)), a);
 	assert.deepEqual(await rows(s, sample(range(10), 0, 0,
 	    { with_replacement: true, seed: '9' })), []);
+	// A mean past 1000 copies of each row is refused by name.
+	lib.assertSparkError(lib.streamError(await s.execute(df.plan(
+	    sample(range(10), 0, 1001, { with_replacement: true,
+		seed: '1' })))), 'UNSUPPORTED_FEATURE.RELATION', '0A000');
 	// Past [0, 1] with replacement is allowed; without it is not.
 	assertRequirement(lib.streamError(await s.execute(df.plan(
 	    sample(range(10), 0, 1.5, { seed: '1' })))),

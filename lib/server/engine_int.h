@@ -342,6 +342,23 @@ int sc_eng_summary(struct sc_ectx *x, const Spark__Connect__StatSummary *s,
 int sc_eng_cov_corr(struct sc_ectx *x, const Spark__Connect__Relation *input,
     const char *c1, const char *c2, int kind, struct sc_eplan *out,
     struct sc_error *err);
+/* engine_rel_freq.c: r, a sample, sample_by or stat relation below. */
+int sc_eng_rel_sample_stat(struct sc_ectx *x, const Spark__Connect__Relation *r,
+    struct sc_eplan *out, struct sc_error *err);
+/* engine_rel_sample.c: sample(), stat.sampleBy(); their SQL functions. */
+int sc_eng_sample(struct sc_ectx *x, const Spark__Connect__Sample *s,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_sample_by(struct sc_ectx *x, const Spark__Connect__StatSampleBy *s,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_sample_register(sqlite3 *db);
+/* engine_rel_freq.c: stat.crosstab, stat.freqItems, stat.approxQuantile. */
+int sc_eng_crosstab(struct sc_ectx *x, const Spark__Connect__StatCrosstab *c,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_freq_items(struct sc_ectx *x, const Spark__Connect__StatFreqItems *f,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_approx_quantile(struct sc_ectx *x,
+    const Spark__Connect__StatApproxQuantile *q, struct sc_eplan *out,
+    struct sc_error *err);
 /* rollup, cube, grouping sets and pivot aggregations. */
 int sc_eng_aggregate_sets(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
     struct sc_eplan *out, struct sc_error *err);

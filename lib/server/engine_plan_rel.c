@@ -903,6 +903,13 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 		rc = sc_eng_cov_corr(x, r->corr->input, r->corr->col1,
 		    r->corr->col2, 2, out, err);
 		break;
+	case SC_REL_(SAMPLE):
+	case SC_REL_(SAMPLE_BY):
+	case SC_REL_(CROSSTAB):
+	case SC_REL_(FREQ_ITEMS):
+	case SC_REL_(APPROX_QUANTILE):
+		rc = sc_eng_rel_sample_stat(x, r, out, err);
+		break;
 	case SC_REL_(FILL_NA):
 		rc = sc_eng_fill_na(x, r->fill_na, out, err);
 		break;

@@ -44,6 +44,9 @@ static const char *const c_illegal[] = {
 	"org.apache.spark.SparkIllegalArgumentException",
 	"java.lang.IllegalArgumentException", RTAIL, NULL
 };
+/* Scala's require(): a plain IllegalArgumentException, no error class. */
+static const char *const c_require[] = { "java.lang.IllegalArgumentException",
+	RTAIL, NULL };
 static const char *const c_numfmt[] = {
 	"org.apache.spark.SparkNumberFormatException",
 	"java.lang.NumberFormatException", "java.lang.IllegalArgumentException",
@@ -132,6 +135,9 @@ sc_srv_error_classes(const struct sc_error *err)
 {
 	size_t i;
 
+	if (err->errclass[0] == '\0')
+		return has_prefix(err->msg, SC_SRV_REQUIREMENT) ? c_require
+								: c_spark;
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (has_prefix(err->errclass, kinds[i].prefix))
 			return kinds[i].classes;

@@ -25,6 +25,14 @@ int sc_srv_error(struct sc_error *err, const char *errclass,
     __attribute__((format(printf, 4, 5)));
 
 /*
+ * How a failed Scala require() (a java.lang.IllegalArgumentException
+ * without an error class) begins its message; an error made with
+ * sc_srv_error(err, NULL, NULL, SC_SRV_REQUIREMENT "...") is reported
+ * with that exception's class hierarchy.
+ */
+#define SC_SRV_REQUIREMENT "requirement failed: "
+
+/*
  * The Java class hierarchy Spark would report for err, most specific
  * first and ending with "java.lang.Object" (NULL-terminated, static).
  * [0] is ErrorInfo.reason, e.g. "org.apache.spark.SparkSQLException" for

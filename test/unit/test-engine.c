@@ -1773,8 +1773,8 @@ test_sql_command(void)
 static void
 test_unsupported(void)
 {
-	/* Relation{sample: {}} and Expression{lambda_function: {}}. */
-	static const uint8_t join[] = { 0x62, 0x00 };
+	/* Relation{map_partitions: {}}, Expression{lambda_function: {}}. */
+	static const uint8_t join[] = { 0xe2, 0x01, 0x00 };
 	static const uint8_t window_expr[] = { 0x52, 0x00 };
 	struct sc_error err;
 	Rel *r;
@@ -1782,20 +1782,20 @@ test_unsupported(void)
 
 	r = sc_proto_unpack(&spark__connect__relation__descriptor, join,
 	    sizeof(join), &err);
-	ok(r != NULL, "unpack sample relation");
+	ok(r != NULL, "unpack map_partitions relation");
 	if (r != NULL) {
 		struct res res;
 
 		res_init(&res);
-		ok(run(c1, r, &res, &err) == -1, "sample fails");
+		ok(run(c1, r, &res, &err) == -1, "map_partitions fails");
 		is_str(err.errclass, "UNSUPPORTED_FEATURE.RELATION",
-		    "sample error class");
-		is_str(err.sqlstate, "0A000", "sample sqlstate");
+		    "map_partitions error class");
+		is_str(err.sqlstate, "0A000", "map_partitions sqlstate");
 		is_str(err.msg,
-		    "[UNSUPPORTED_FEATURE.RELATION] The relation "
-		    "type 'sample' is not supported by sc-serve. SQLSTATE: "
-		    "0A000",
-		    "sample message");
+		    "[UNSUPPORTED_FEATURE.RELATION] The relation type "
+		    "'map_partitions' is not supported by sc-serve. "
+		    "SQLSTATE: 0A000",
+		    "map_partitions message");
 		res_release(&res);
 	}
 	e = sc_proto_unpack(&spark__connect__expression__descriptor,

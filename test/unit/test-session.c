@@ -827,6 +827,16 @@ test_srv_error(void)
 	is_str(e.msg, "[SOMETHING_ELSE] Plain.", "no sqlstate, no suffix");
 	is_str(sc_srv_error_classes(&e)[0], "org.apache.spark.SparkException",
 	    "unknown classes are SparkExceptions");
+	sc_srv_error(&e, NULL, NULL, SC_SRV_REQUIREMENT "Support %d.", 0);
+	is_str(e.msg, "requirement failed: Support 0.", "a require() text");
+	is_str(e.errclass, "", "a require() has no error class");
+	classes = sc_srv_error_classes(&e);
+	is_str(classes[0], "java.lang.IllegalArgumentException",
+	    "a require() is an IllegalArgumentException");
+	is_str(classes[1], "java.lang.RuntimeException", "then Runtime");
+	sc_srv_error(&e, NULL, NULL, "Other.");
+	is_str(sc_srv_error_classes(&e)[0], "org.apache.spark.SparkException",
+	    "other errors without a class are SparkExceptions");
 
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';

@@ -1149,8 +1149,9 @@ test_expressions(void)
 		  E_fn("ceil", E_col("x"), NULL),
 		  E_fn("sqrt", E_lit(L_long(16)), NULL),
 		  E_fn("pow", E_lit(L_long(2)), E_lit(L_long(10)), NULL), NULL),
-	    "(a + b):integer:null,(a - b):integer:null,(a * b):integer:null,"
-	    "(a / b):double:null,(a % b):integer:null,(- a):integer:null,"
+	    "(a + b):integer:notnull,(a - b):integer:notnull,"
+	    "(a * b):integer:notnull,(a / b):double:null,(a % b):integer:null,"
+	    "(- a):integer:notnull,"
 	    "abs(-3):long:null,round(2.5, 0):double:null,floor(x):long:null,"
 	    "ceil(x):long:null,SQRT(16):double:null,POWER(2, 10):double:null",
 	    "9,5,14,3.5,1,-7,3,3.0,1,2,4.0,1024.0;", "arithmetic and math");
@@ -1244,7 +1245,7 @@ test_types(void)
 		  "TRY_CAST('x' AS INT) AS i, CAST(CAST(' 12 ' AS INT) + 1 AS "
 		  "STRING) AS s, CAST(1.005 AS DECIMAL(4, 2)) AS p, "
 		  "CAST('true' AS BOOLEAN) AS b"),
-	    "d:date:notnull,i:integer:null,s:string:null,"
+	    "d:date:notnull,i:integer:null,s:string:notnull,"
 	    "p:decimal(4,2):notnull,b:boolean:notnull",
 	    "2024-01-02,null,13,1.01,true;", "Spark CAST in SQL text");
 	check_err(c1, R_sql("SELECT CAST('x' AS INT) AS i"),

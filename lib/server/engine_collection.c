@@ -362,6 +362,10 @@ sc_eng_nested_fn(const struct sc_efdef *fd, const char *fname,
 	size_t i;
 	int rc = -1;
 
+	if ((rc = sc_eng_array_more(k, fname, a, n, sql, ei, err)) != 1)
+		return rc;
+	rc = -1;
+
 	if (strcmp(k, "struct") == 0 || strcmp(k, "named_struct") == 0) {
 		bool named = k[0] == 'n';
 		size_t nf = named ? n / 2 : n, step = named ? 2 : 1;

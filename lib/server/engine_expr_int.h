@@ -98,6 +98,13 @@ int sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedFunction *f, struct sc_buf *sql,
     struct sc_einfo *ei, struct sc_error *err);
 bool sc_eng_is_int_type(int t);
+/*
+ * engine_func_array.c: array_append, array_prepend, array_compact,
+ * arrays_overlap (sc_eng_nested_fn's k): 0, -1 (err set), or 1 when k
+ * is none of them.
+ */
+int sc_eng_array_more(const char *k, const char *fname, struct sc_efarg *a,
+    size_t n, struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
 /* engine_func_extract.c: extract, date_part, datepart (lname). */
 int sc_eng_extract(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedFunction *f, const char *lname,

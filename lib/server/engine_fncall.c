@@ -38,14 +38,53 @@ is_num_type(int t)
 bool
 sc_eng_same_etype(const struct sc_etype *a, const struct sc_etype *b)
 {
+	/* Nested types are interned: one type, one sc_enest. */
 	return a->t == b->t && a->prec == b->prec && a->scale == b->scale &&
-	    a->ntz == b->ntz;
+	    a->ntz == b->ntz && a->nest == b->nest;
+}
+
+/*
+ * The common type of two array types: their elements' (a void element
+ * takes the other's), containing null when either does; -1 when none.
+ */
+static int
+common_list(const struct sc_etype *x, const struct sc_etype *y,
+    struct sc_etype *out)
+{
+	const struct sc_enest *nx = x->nest, *ny = y->nest;
+	struct sc_error e;
+	struct sc_etype el;
+
+	if (x->t != SC_ARROW_LIST || y->t != SC_ARROW_LIST || nx == NULL ||
+	    ny == NULL)
+		return -1;
+	if (nx->types[0].t == SC_ARROW_NULL)
+		el = ny->types[0];
+	else if (ny->types[0].t == SC_ARROW_NULL ||
+	    sc_eng_same_etype(&nx->types[0], &ny->types[0]))
+		el = nx->types[0];
+	else if (sc_eng_is_int_type(nx->types[0].t) &&
+	    sc_eng_is_int_type(ny->types[0].t))
+		el = nx->types[0].t > ny->types[0].t ? nx->types[0]
+						     : ny->types[0];
+	else if (is_num_type(nx->types[0].t) && is_num_type(ny->types[0].t) &&
+	    nx->types[0].t != SC_ARROW_DECIMAL128 &&
+	    ny->types[0].t != SC_ARROW_DECIMAL128) {
+		memset(&el, 0, sizeof(el));
+		el.t = SC_ARROW_DOUBLE;
+	} else if (common_list(&nx->types[0], &ny->types[0], &el) == -1)
+		return -1;
+	sc_error_init(&e);
+	return sc_eng_nest_array(&el, nx->nullable[0] || ny->nullable[0], out,
+	    &e);
 }
 
 void
 sc_eng_common_type(struct sc_einfo *ei, struct sc_efarg *a, size_t from,
     size_t n, size_t step)
 {
+	struct sc_etype lt;
+
 	size_t i;
 
 	ei->type.t = SC_ETYPE_UNKNOWN;
@@ -59,7 +98,9 @@ sc_eng_common_type(struct sc_einfo *ei, struct sc_efarg *a, size_t from,
 		if (ei->type.t == SC_ETYPE_UNKNOWN) {
 			ei->type = a[i].ei.type;
 		} else if (!sc_eng_same_etype(&ei->type, &a[i].ei.type)) {
-			if (is_num_type(ei->type.t) &&
+			if (common_list(&ei->type, &a[i].ei.type, &lt) == 0) {
+				ei->type = lt;
+			} else if (is_num_type(ei->type.t) &&
 			    is_num_type(a[i].ei.type.t) &&
 			    !sc_eng_is_int_type(ei->type.t) !=
 				!sc_eng_is_int_type(a[i].ei.type.t)) {

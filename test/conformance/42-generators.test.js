@@ -53,7 +53,7 @@ test('inline gives the struct fields as columns', T, async () => {
 	// A DataFrame plan: inline over a column, with aliases.
 	const r = await s.execute(df.plan(df.project(
 	    lib.sqlPlan("SELECT array(struct(1 AS a, 'p' AS b), " +
-		"struct(2, 'q')) AS arr").root,
+		"struct(2 AS a, 'q' AS b)) AS arr").root,
 	    { alias: { expr: df.fn('inline', df.col('arr')),
 		name: ['n', 's'] } })));
 	assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));

@@ -536,6 +536,17 @@ sc_eng_expr(struct sc_ectx *x, const struct sc_eplan *in,
 	case SC_EXPR_(UNRESOLVED_FUNCTION):
 		rc = sc_eng_fncall(x, in, e->unresolved_function, sql, ei, err);
 		break;
+	case SC_EXPR_(CALL_FUNCTION): {
+		/* call_function(name, ...): the builtin of that name. */
+		Spark__Connect__Expression__UnresolvedFunction f =
+		    SPARK__CONNECT__EXPRESSION__UNRESOLVED_FUNCTION__INIT;
+
+		f.function_name = e->call_function->function_name;
+		f.n_arguments = e->call_function->n_arguments;
+		f.arguments = e->call_function->arguments;
+		rc = sc_eng_fncall(x, in, &f, sql, ei, err);
+		break;
+	}
 	case SC_EXPR_(EXPRESSION_STRING): {
 		const char *s = e->expression_string->expression;
 

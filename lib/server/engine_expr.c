@@ -610,3 +610,33 @@ sc_eng_expr(struct sc_ectx *x, const struct sc_eplan *in,
 	x->depth--;
 	return rc;
 }
+
+/*
+ * A select list's cast of a column is named as the column, as Spark's
+ * analyzer names it (CAST(id AS STRING) is "id"); nested in another
+ * expression it keeps its CAST(...) text.
+ */
+int
+sc_eng_cast_name(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression *e, struct sc_einfo *ei,
+    struct sc_error *err)
+{
+	struct sc_einfo cei;
+	struct sc_buf csql;
+	int rc;
+
+	if (e == NULL || e->expr_type_case != SC_EXPR_(CAST) ||
+	    e->cast->expr == NULL ||
+	    e->cast->expr->expr_type_case != SC_EXPR_(UNRESOLVED_ATTRIBUTE))
+		return 0;
+	sc_buf_init(&csql, SC_BUF_UNLIMITED);
+	sc_eng_einfo_init(&cei);
+	rc = sc_eng_expr(x, in, e->cast->expr, &csql, &cei, err);
+	if (rc == 0) {
+		sc_buf_reset(&ei->name);
+		sc_buf_add(&ei->name, cei.name.data, cei.name.len, NULL);
+	}
+	sc_buf_release(&csql);
+	sc_eng_einfo_release(&cei);
+	return rc;
+}

@@ -417,6 +417,10 @@ void sc_eng_einfo_release(struct sc_einfo *ei);
 int sc_eng_expr(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression *e, struct sc_buf *sql,
     struct sc_einfo *ei, struct sc_error *err);
+/* A select item e that casts a column takes the column's name (ei's). */
+int sc_eng_cast_name(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression *e, struct sc_einfo *ei,
+    struct sc_error *err);
 int sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
     sqlite3_stmt *st, int idx, struct sc_error *err);
 

@@ -266,7 +266,8 @@ select_item(struct sc_ectx *x, const struct sc_eplan *in,
 		return 0;
 	}
 	sc_eng_einfo_init(&ei);
-	if (sc_eng_expr(x, in, e, sql, &ei, err) == -1) {
+	if (sc_eng_expr(x, in, e, sql, &ei, err) == -1 ||
+	    sc_eng_cast_name(x, in, e, &ei, err) == -1) {
 		sc_eng_einfo_release(&ei);
 		return -1;
 	}

@@ -347,6 +347,7 @@ sc_engine_new(const char *dbfile, struct sc_error *err)
 	int rc;
 
 	sc_eng_guard_init();
+	sc_eng_db_init(e);
 	sc_server_conf_default(&conf);
 	sc_engine_configure(e, &conf);
 	/*
@@ -360,6 +361,8 @@ sc_engine_new(const char *dbfile, struct sc_error *err)
 		e->memdb = true;
 		e->uri = sc_xasprintf("/sctk-%ld-%u", (long)getpid(),
 		    atomic_fetch_add(&memdb_seq, 1));
+		/* Databases besides default attach as file:...?vfs=memdb. */
+		e->flags |= SQLITE_OPEN_URI;
 	} else {
 		e->uri = sc_xstrdup(dbfile);
 	}
@@ -401,6 +404,8 @@ sc_engine_new(const char *dbfile, struct sc_error *err)
 		}
 		sqlite3_finalize(st);
 	}
+	if (sc_eng_db_open(e, err) == -1)
+		goto fail;
 	return e;
 fail:
 	sc_engine_free(e);
@@ -422,6 +427,7 @@ sc_engine_free(struct sc_engine *e)
 	if (e == NULL)
 		return;
 	sqlite3_close_v2(e->anchor);
+	sc_eng_db_close(e);
 	free(e->uri);
 	free(e);
 }
@@ -488,6 +494,8 @@ sc_engine_conn_new(struct sc_engine *e, struct sc_error *err)
 		rc = sc_eng_register_functions(c->db);
 	if (rc == SQLITE_OK)
 		rc = sc_eng_guard_conn(c);
+	if (rc == SQLITE_OK)
+		rc = sc_eng_db_conn_setup(c);
 	if (rc != SQLITE_OK) {
 		sc_error_set(err, SC_ST_INTERNAL,
 		    "cannot set up a database "
@@ -540,6 +548,7 @@ sc_engine_conn_free(struct sc_engine_conn *c)
 		return;
 	sc_eng_persist_forget(c);
 	sqlite3_close_v2(c->db); /* TEMP tables go with it */
+	sc_eng_db_conn_free(c);
 	pthread_mutex_destroy(&c->lock);
 	for (i = 0; i < c->nstale; i++)
 		free(c->stale[i]);
@@ -735,6 +744,7 @@ sc_eng_call_begin(struct sc_engine_conn *c, struct sc_ectx *x,
 	x->run = r;
 	r->outer = current_run;
 	current_run = r;
+	(void)sc_eng_db_sync(c); /* a database created or dropped since */
 	r->acct = sc_eng_acct_new();
 	sc_eng_acct_enter(r->acct);
 	sc_eng_read_mode(c, &r->mode);

@@ -582,20 +582,24 @@ sc_eng_db_schema(struct sc_ectx *x, const char *db, char **schema,
 	return 0;
 }
 
-/* Whether the connection has a temp table or view called name. */
+/* Whether schema (NULL: temp) has a table or view called name. */
 static bool
-temp_has(struct sc_ectx *x, const char *name)
+has_table(struct sc_ectx *x, const char *schema, const char *name)
 {
 	sqlite3_stmt *st = NULL;
+	char *sql;
 	bool has = false;
 
-	if (sqlite3_prepare_v2(x->c->db,
-		"SELECT 1 FROM temp.sqlite_schema WHERE type IN "
-		"('table', 'view') AND name = ?1 COLLATE NOCASE",
-		-1, &st, NULL) == SQLITE_OK &&
+	sql = sqlite3_mprintf("SELECT 1 FROM \"%w\".sqlite_schema WHERE type "
+			      "IN ('table', 'view') AND name = ?1 COLLATE "
+			      "NOCASE",
+	    schema != NULL ? schema : "temp");
+	if (sql != NULL &&
+	    sqlite3_prepare_v2(x->c->db, sql, -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) == SQLITE_OK)
 		has = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
+	sqlite3_free(sql);
 	return has;
 }
 
@@ -603,11 +607,13 @@ temp_has(struct sc_ectx *x, const char *name)
  * A table's name parts [0, n) (the catalog already taken off) as
  * SQLite reads it: db.t with default as main; t alone in the session's
  * database unless a temp view has that name (Spark looks there first).
- * Names are left as they were when the engine has only default.
+ * Names are left as they were when the engine has only default.  With
+ * must_exist, a bare name the session's database lacks is
+ * TABLE_OR_VIEW_NOT_FOUND as written (SQLite would look further).
  */
 int
 sc_eng_db_table(struct sc_ectx *x, char *const *parts, size_t n,
-    struct sc_buf *out, struct sc_error *err)
+    bool must_exist, struct sc_buf *out, struct sc_error *err)
 {
 	struct sc_engine *e = x->c->e;
 	char *schema = NULL;
@@ -619,9 +625,21 @@ sc_eng_db_table(struct sc_ectx *x, char *const *parts, size_t n,
 	pthread_mutex_unlock(&x->c->lock);
 	if (only_default)
 		only_default = atomic_load(&e->dbgen) == 0;
-	if (n == 1 && !only_default && !temp_has(x, parts[0])) {
+	if (n == 1 && !only_default && !has_table(x, NULL, parts[0])) {
 		if (sc_eng_db_schema(x, NULL, &schema, err) == -1)
 			return -1;
+		if (must_exist && !has_table(x, schema, parts[0])) {
+			free(schema);
+			sc_buf_reset(out);
+			sc_eng_quote_ident(out, parts[0]);
+			sc_buf_addch(out, '\0', NULL);
+			return sc_srv_error(err, "TABLE_OR_VIEW_NOT_FOUND",
+			    "42P01",
+			    "The table or view %s cannot be found. Verify "
+			    "the spelling and correctness of the schema and "
+			    "catalog.",
+			    (const char *)out->data);
+		}
 		sc_eng_quote_ident(out, schema);
 		sc_buf_addch(out, '.', NULL);
 		free(schema);

@@ -474,7 +474,7 @@ char *sc_eng_db_current(struct sc_engine_conn *c);
 int sc_eng_db_schema(struct sc_ectx *x, const char *db, char **schema,
     struct sc_error *err);
 int sc_eng_db_table(struct sc_ectx *x, char *const *parts, size_t n,
-    struct sc_buf *out, struct sc_error *err);
+    bool must_exist, struct sc_buf *out, struct sc_error *err);
 bool sc_eng_db_match(const char *pattern, const char *name);
 int sc_eng_schema_not_found(const char *db, struct sc_error *err);
 int sc_eng_guard_statement(struct sc_ectx *x, sqlite3_stmt *st,

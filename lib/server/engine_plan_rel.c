@@ -130,7 +130,8 @@ named_table(struct sc_ectx *x, const Spark__Connect__Read *r,
 		    r->named_table->unparsed_identifier);
 	}
 	sc_buf_init(&t, SC_BUF_UNLIMITED);
-	if (sc_eng_db_table(x, &id.parts[first], id.n - first, &t, err) == -1) {
+	if (sc_eng_db_table(x, &id.parts[first], id.n - first, true, &t, err) ==
+	    -1) {
 		sc_buf_release(&t);
 		sc_eng_ident_release(&id);
 		return -1;

@@ -794,7 +794,8 @@ table_target(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 		sc_eng_quote_ident(&text, schema);
 		sc_buf_addch(&text, '.', NULL);
 		sc_eng_quote_ident(&text, parts[n - 1]);
-	} else if (sc_eng_db_table(s->x, &parts[n - 1], 1, &text, err) == -1) {
+	} else if (sc_eng_db_table(s->x, &parts[n - 1], 1, false, &text, err) ==
+	    -1) {
 		sc_buf_release(&text);
 		rc = -1;
 		goto out;

@@ -138,8 +138,12 @@ test('USE sets the session\'s database: bare names, current_database()',
 	// The other session is still in default: tu is not there.
 	assert.deepEqual((await ok(other, 'SELECT current_database() AS d'))
 	    .rows, [['default']]);
+	// ... and SQLite does not look for it in db_u: Spark's message.
 	const nf = await sql(other, 'SELECT * FROM tu');
-	lib.assertSparkError(nf.error, 'TABLE_OR_VIEW_NOT_FOUND', '42P01');
+	const { errorInfo } = lib.assertSparkError(nf.error,
+	    'TABLE_OR_VIEW_NOT_FOUND', '42P01');
+	assert.deepEqual(JSON.parse(errorInfo.metadata.messageParameters),
+	    { relationName: '`tu`' });
 	assert.deepEqual((await ok(other, 'SELECT a FROM db_u.tu ORDER BY a'))
 	    .rows, [[7], [8]]);
 	await fails(s, 'USE db_nowhere', 'SCHEMA_NOT_FOUND', '42704');

@@ -166,6 +166,19 @@ test('two sessions see the same database\'s tables', T, async () => {
 	    [['db_shared', 't', false]]);
 });
 
+test('INSERT INTO db.t binds the SQL\'s parameters', T, async () => {
+	const s = new lib.Session(srv);
+	await ok(s, 'CREATE DATABASE IF NOT EXISTS db_p');
+	await ok(s, 'CREATE TABLE db_p.t (a INT, b STRING)');
+	const r = await s.execute({ command: { sql_command: { input: { sql: {
+		query: 'INSERT INTO spark_catalog.db_p.t VALUES (?, ?)',
+		pos_arguments: [{ literal: { integer: 41 } },
+			{ literal: { string: 'p' } }] } } } } });
+	assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
+	assert.deepEqual((await ok(s, 'SELECT a, b FROM db_p.t')).rows,
+	    [[41, 'p']]);
+});
+
 test('SHOW TABLES IN db lists temp views with an empty namespace', T,
     async () => {
 	const s = new lib.Session(srv);

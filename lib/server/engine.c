@@ -478,6 +478,7 @@ sc_engine_conn_new(struct sc_engine *e, struct sc_error *err)
 
 	c->e = e;
 	pthread_mutex_init(&c->lock, NULL);
+	pthread_mutex_init(&c->curlock, NULL);
 	if (open_db(e, &c->db, err) == -1)
 		goto fail;
 	/* Spark's LIKE is case-sensitive. */
@@ -550,6 +551,7 @@ sc_engine_conn_free(struct sc_engine_conn *c)
 	sqlite3_close_v2(c->db); /* TEMP tables go with it */
 	sc_eng_db_conn_free(c);
 	pthread_mutex_destroy(&c->lock);
+	pthread_mutex_destroy(&c->curlock);
 	for (i = 0; i < c->nstale; i++)
 		free(c->stale[i]);
 	free(c->stale);

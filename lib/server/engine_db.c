@@ -338,9 +338,9 @@ sc_eng_db_current(struct sc_engine_conn *c)
 {
 	char *db;
 
-	pthread_mutex_lock(&c->lock);
+	pthread_mutex_lock(&c->curlock);
 	db = sc_xstrdup(c->curdb != NULL ? c->curdb : "default");
-	pthread_mutex_unlock(&c->lock);
+	pthread_mutex_unlock(&c->curlock);
 	return db;
 }
 
@@ -518,10 +518,10 @@ sc_eng_db_use(struct sc_ectx *x, const char *name, struct sc_error *err)
 		free(l);
 		return sc_eng_schema_not_found(name, err);
 	}
-	pthread_mutex_lock(&c->lock);
+	pthread_mutex_lock(&c->curlock);
 	free(c->curdb);
 	c->curdb = is_default(l) ? NULL : l;
-	pthread_mutex_unlock(&c->lock);
+	pthread_mutex_unlock(&c->curlock);
 	if (is_default(l))
 		free(l);
 	return 0;
@@ -620,9 +620,9 @@ sc_eng_db_table(struct sc_ectx *x, char *const *parts, size_t n,
 	bool only_default;
 	size_t i;
 
-	pthread_mutex_lock(&x->c->lock);
+	pthread_mutex_lock(&x->c->curlock);
 	only_default = x->c->curdb == NULL;
-	pthread_mutex_unlock(&x->c->lock);
+	pthread_mutex_unlock(&x->c->curlock);
 	if (only_default)
 		only_default = atomic_load(&e->dbgen) == 0;
 	if (n == 1 && !only_default && !has_table(x, NULL, parts[0])) {

@@ -120,7 +120,13 @@ struct sc_engine_conn {
 	void *owner; /* given to e->files */
 	struct sc_eview *views; /* temp views' Spark types (engine.c) */
 	size_t nviews;
-	char *curdb; /* the session's database (USE), NULL for default */
+	/*
+	 * The session's database (USE), NULL for default, under curlock:
+	 * current_database() reads it inside a statement's step, holding
+	 * the connection's SQLite mutex, so curlock guards nothing else.
+	 */
+	pthread_mutex_t curlock;
+	char *curdb;
 	/* The databases attached to db (engine_db.c), under lock. */
 	struct sc_edb *att;
 	size_t natt;

@@ -154,6 +154,8 @@ test('USE sets the session\'s database: bare names, current_database()',
 
 test('two sessions see the same database\'s tables', T, async () => {
 	const a = new lib.Session(srv), b = new lib.Session(srv);
+	// b's connection exists before the database does.
+	assert.deepEqual((await ok(b, 'SELECT 1 AS one')).rows, [[1]]);
 	await ok(a, 'CREATE DATABASE db_shared');
 	await ok(a, 'CREATE TABLE db_shared.t (v INT)');
 	await ok(a, 'INSERT INTO db_shared.t VALUES (1), (2), (3)');

@@ -23,12 +23,12 @@ teardown() {
 @test "a database survives a restart of sc-serve --database FILE" {
 	DB="$BATS_TEST_TMPDIR/main.db"
 	sc_server_start --database "$DB"
-	run -0 sc-exec -t 30s "CREATE DATABASE sales; CREATE TABLE sales.orders (id INT, amount DOUBLE); INSERT INTO sales.orders VALUES (1, 2.5), (2, 4.0); CREATE TABLE kept (a INT)"
+	run -0 sc-exec -t 30s "CREATE SCHEMA empty_db; CREATE DATABASE sales; CREATE TABLE sales.orders (id INT, amount DOUBLE); INSERT INTO sales.orders VALUES (1, 2.5), (2, 4.0); CREATE TABLE kept (a INT)"
 	[ -f "$BATS_TEST_TMPDIR/main.db.sales.sqlite" ]
 	sc_server_stop
 	sc_server_start --database "$DB"
 	run -0 --separate-stderr sc-exec -t 30s --no-header "SHOW DATABASES"
-	[ "$output" = $'default\nsales' ]
+	[ "$output" = $'default\nempty_db\nsales' ]
 	run -0 --separate-stderr sc-exec -t 30s --no-header "USE sales; SELECT count(*), sum(amount) FROM orders"
 	[ "$output" = "2,6.5" ]
 	run -0 --separate-stderr sc-exec -t 30s --no-header "SHOW TABLES IN sales"
@@ -38,7 +38,7 @@ teardown() {
 	sc_server_stop
 	sc_server_start --database "$DB"
 	run -0 --separate-stderr sc-exec -t 30s --no-header "SHOW DATABASES"
-	[ "$output" = "default" ]
+	[ "$output" = $'default\nempty_db' ]
 	sc_server_stop
 }
 

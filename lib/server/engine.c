@@ -6,7 +6,9 @@
  * as Spark errors.  The entry points (running a plan, SqlCommand,
  * AnalyzePlan) are in engine_entry.c; translation in engine_plan.c
  * (relations), engine_expr.c (expressions) and engine_dialect.c (SQL
- * text); running a translated plan into Arrow batches in engine_run.c.
+ * text); running a translated plan into Arrow batches in engine_run.c;
+ * the databases besides default, attached to each connection, in
+ * engine_db.c.
  */
 
 #include "server/engine_int.h"

@@ -407,10 +407,15 @@ sc_eng_db_create(struct sc_ectx *x, const char *name, bool ifne,
 	path = e->memdb
 	    ? sc_xasprintf("file:%s.%s.%u?vfs=memdb", e->uri, l, e->dbseq + 1)
 	    : db_file(e, l);
-	if (!e->memdb)
-		(void)unlink(path); /* a file no database owns */
+	/*
+	 * A file already there (more than the limit at the last start) is
+	 * taken as it is: its tables come back rather than being lost.
+	 */
 	add_db(e, l, path);
-	/* The first page now, in no operation's memory account. */
+	/*
+	 * The first page now: a memdb's in no operation's memory account,
+	 * a file's on disk, so an empty database is found at the next start.
+	 */
 	sql = sqlite3_mprintf("PRAGMA \"%w\".user_version=0", l);
 	if (sql == NULL ||
 	    anchor_exec(e, true, &e->dbs[e->ndbs - 1]) != SQLITE_OK ||

@@ -3,7 +3,7 @@
 /*
  * sqlstmt.c: Spark SQL statements that SQLite does not have, answered
  * with the rows and columns Spark gives: SHOW TABLES, SHOW DATABASES
- * (SCHEMAS, NAMESPACES), DESCRIBE [TABLE], SET and RESET, USE, CREATE
+ * (SCHEMAS, NAMESPACES), SHOW CURRENT NAMESPACE, DESCRIBE [TABLE], SET and RESET, USE, CREATE
  * and DROP DATABASE (engine_db.c keeps the databases), CACHE, UNCACHE,
  * CLEAR CACHE and REFRESH (no-ops: nothing is cached), and EXPLAIN;
  * and the table name of CREATE TABLE, INSERT and DROP TABLE written
@@ -359,6 +359,26 @@ show_databases(struct stmt *s, struct sc_eplan *p)
 	}
 	free(names);
 	free(like);
+	table_plan(&t, p);
+	table_release(&t);
+	return 1;
+}
+
+/* SHOW CURRENT NAMESPACE: catalog, namespace. */
+static int
+show_current(struct stmt *s, struct sc_eplan *p)
+{
+	struct table t;
+	const char *row[2];
+	char *db = sc_eng_db_current(s->x->c);
+
+	memset(&t, 0, sizeof(t));
+	table_col(&t, "catalog", SC_ARROW_UTF8, 0);
+	table_col(&t, "namespace", SC_ARROW_UTF8, 0);
+	row[0] = "spark_catalog";
+	row[1] = db;
+	table_row(&t, row);
+	free(db);
 	table_plan(&t, p);
 	table_release(&t);
 	return 1;
@@ -834,6 +854,8 @@ statement(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 		if (accept(s, "databases") || accept(s, "schemas") ||
 		    accept(s, "namespaces"))
 			return show_databases(s, p);
+		if (accept(s, "current") && accept(s, "namespace") && at_end(s))
+			return show_current(s, p);
 		return 0;
 	}
 	if (accept(s, "describe") || accept(s, "desc"))

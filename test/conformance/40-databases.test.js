@@ -2,8 +2,8 @@
 //
 // 40-databases: Spark's databases (namespaces) besides default, as
 // PySpark's spark.sql() and DataFrame reads use them: CREATE DATABASE
-// (SCHEMA) [IF NOT EXISTS], SHOW DATABASES [LIKE], USE (per session) and
-// current_database(), tables named db.t and spark_catalog.db.t in
+// (SCHEMA) [IF NOT EXISTS], SHOW DATABASES [LIKE], USE (per session),
+// current_database() and SHOW CURRENT NAMESPACE, tables named db.t and spark_catalog.db.t in
 // CREATE, INSERT, SELECT, DESCRIBE, DROP and named table reads, SHOW
 // TABLES IN db with temp views, DROP DATABASE RESTRICT and CASCADE.
 // Errors with Spark's classes: SCHEMA_ALREADY_EXISTS, SCHEMA_NOT_FOUND,
@@ -146,6 +146,9 @@ test('USE sets the session\'s database: bare names, current_database()',
 	    { relationName: '`tu`' });
 	assert.deepEqual((await ok(other, 'SELECT a FROM db_u.tu ORDER BY a'))
 	    .rows, [[7], [8]]);
+	const cur = await ok(s, 'SHOW CURRENT NAMESPACE');
+	assert.deepEqual(cur.names, ['catalog', 'namespace']);
+	assert.deepEqual(cur.rows, [['spark_catalog', 'db_u']]);
 	await fails(s, 'USE db_nowhere', 'SCHEMA_NOT_FOUND', '42704');
 	await ok(s, 'USE DATABASE default');
 	assert.deepEqual((await ok(s, 'SELECT current_database() AS d'))

@@ -3,9 +3,10 @@
 // 40-databases: Spark's databases (namespaces) besides default, as
 // PySpark's spark.sql() and DataFrame reads use them: CREATE DATABASE
 // (SCHEMA) [IF NOT EXISTS], SHOW DATABASES [LIKE], USE (per session),
-// current_database() and SHOW CURRENT NAMESPACE, tables named db.t and spark_catalog.db.t in
-// CREATE, INSERT, SELECT, DESCRIBE, DROP and named table reads, SHOW
-// TABLES IN db with temp views, DROP DATABASE RESTRICT and CASCADE.
+// current_database() and SHOW CURRENT NAMESPACE, tables named db.t and
+// spark_catalog.db.t in CREATE, INSERT, SELECT, DESCRIBE, DROP and
+// named table reads, SHOW TABLES IN db with temp views, DROP DATABASE
+// RESTRICT and CASCADE.
 // Errors with Spark's classes: SCHEMA_ALREADY_EXISTS, SCHEMA_NOT_FOUND,
 // SCHEMA_NOT_EMPTY, UNSUPPORTED_FEATURE.DROP_DATABASE for default.
 

@@ -668,8 +668,10 @@ create_db(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 				break;
 			if (tk(s, 0)->kind != SC_TK_OP || tk(s, 0)->s[0] != '(')
 				break;
-			/* Accepted and not kept: sc-serve has no DESCRIBE
-			 * DATABASE EXTENDED to show them. */
+			/*
+			 * Accepted and not kept: sc-serve has no DESCRIBE
+			 * DATABASE EXTENDED to show them.
+			 */
 			for (depth = 0; tk(s, 0)->kind != SC_TK_EOF; s->i++) {
 				if (tk(s, 0)->kind == SC_TK_OP &&
 				    tk(s, 0)->s[0] == '(')
@@ -830,8 +832,13 @@ table_target(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 	sc_buf_release(&text);
 	goto out;
 qualified:
-	/* d.t: SCHEMA_NOT_FOUND for an unknown d, as Spark says. */
-	if (sc_eng_db_schema(s->x, parts[0], &schema, err) == -1)
+	/*
+	 * d.t: SCHEMA_NOT_FOUND for an unknown d, as Spark says; SQLite's
+	 * own main and temp as they always were.
+	 */
+	if (strcasecmp(parts[0], "main") != 0 &&
+	    strcasecmp(parts[0], "temp") != 0 &&
+	    sc_eng_db_schema(s->x, parts[0], &schema, err) == -1)
 		rc = -1;
 out:
 	for (i = 0; i < n; i++)

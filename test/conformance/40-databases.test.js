@@ -118,6 +118,11 @@ test('tables named db.t and spark_catalog.db.t in statements and reads',
 	    '42P01');
 	await fails(s, 'CREATE TABLE db_none.t (a INT)', 'SCHEMA_NOT_FOUND',
 	    '42704');
+	// SQLite's main is default, as before databases existed.
+	await ok(s, 'CREATE TABLE main.t_main (a INT)');
+	await ok(s, 'INSERT INTO main.t_main VALUES (9)');
+	assert.deepEqual((await ok(s, 'SELECT a FROM default.t_main')).rows,
+	    [[9]]);
 });
 
 test('USE sets the session\'s database: bare names, current_database()',

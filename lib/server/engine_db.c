@@ -424,6 +424,7 @@ sc_eng_db_create(struct sc_ectx *x, const char *name, bool ifne,
 		rc = sc_srv_error(err, "SQLITE_ERROR", "HY000",
 		    "cannot create database `%s`: %s.", l,
 		    sqlite3_errmsg(e->anchor));
+		(void)anchor_exec(e, false, &e->dbs[e->ndbs - 1]);
 		e->ndbs--;
 		free(e->dbs[e->ndbs].name);
 		free(e->dbs[e->ndbs].path);

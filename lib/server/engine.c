@@ -6,7 +6,9 @@
  * as Spark errors.  The entry points (running a plan, SqlCommand,
  * AnalyzePlan) are in engine_entry.c; translation in engine_plan.c
  * (relations), engine_expr.c (expressions) and engine_dialect.c (SQL
- * text); running a translated plan into Arrow batches in engine_run.c.
+ * text); running a translated plan into Arrow batches in engine_run.c;
+ * the databases besides default, attached to each connection, in
+ * engine_db.c.
  */
 
 #include "server/engine_int.h"
@@ -347,6 +349,7 @@ sc_engine_new(const char *dbfile, struct sc_error *err)
 	int rc;
 
 	sc_eng_guard_init();
+	sc_eng_db_init(e);
 	sc_server_conf_default(&conf);
 	sc_engine_configure(e, &conf);
 	/*
@@ -360,6 +363,8 @@ sc_engine_new(const char *dbfile, struct sc_error *err)
 		e->memdb = true;
 		e->uri = sc_xasprintf("/sctk-%ld-%u", (long)getpid(),
 		    atomic_fetch_add(&memdb_seq, 1));
+		/* Databases besides default attach as file:...?vfs=memdb. */
+		e->flags |= SQLITE_OPEN_URI;
 	} else {
 		e->uri = sc_xstrdup(dbfile);
 	}
@@ -401,6 +406,8 @@ sc_engine_new(const char *dbfile, struct sc_error *err)
 		}
 		sqlite3_finalize(st);
 	}
+	if (sc_eng_db_open(e, err) == -1)
+		goto fail;
 	return e;
 fail:
 	sc_engine_free(e);
@@ -422,6 +429,7 @@ sc_engine_free(struct sc_engine *e)
 	if (e == NULL)
 		return;
 	sqlite3_close_v2(e->anchor);
+	sc_eng_db_close(e);
 	free(e->uri);
 	free(e);
 }
@@ -472,6 +480,7 @@ sc_engine_conn_new(struct sc_engine *e, struct sc_error *err)
 
 	c->e = e;
 	pthread_mutex_init(&c->lock, NULL);
+	pthread_mutex_init(&c->curlock, NULL);
 	if (open_db(e, &c->db, err) == -1)
 		goto fail;
 	/* Spark's LIKE is case-sensitive. */
@@ -488,6 +497,8 @@ sc_engine_conn_new(struct sc_engine *e, struct sc_error *err)
 		rc = sc_eng_register_functions(c->db);
 	if (rc == SQLITE_OK)
 		rc = sc_eng_guard_conn(c);
+	if (rc == SQLITE_OK)
+		rc = sc_eng_db_conn_setup(c);
 	if (rc != SQLITE_OK) {
 		sc_error_set(err, SC_ST_INTERNAL,
 		    "cannot set up a database "
@@ -540,7 +551,9 @@ sc_engine_conn_free(struct sc_engine_conn *c)
 		return;
 	sc_eng_persist_forget(c);
 	sqlite3_close_v2(c->db); /* TEMP tables go with it */
+	sc_eng_db_conn_free(c);
 	pthread_mutex_destroy(&c->lock);
+	pthread_mutex_destroy(&c->curlock);
 	for (i = 0; i < c->nstale; i++)
 		free(c->stale[i]);
 	free(c->stale);
@@ -735,6 +748,7 @@ sc_eng_call_begin(struct sc_engine_conn *c, struct sc_ectx *x,
 	x->run = r;
 	r->outer = current_run;
 	current_run = r;
+	(void)sc_eng_db_sync(c); /* a database created or dropped since */
 	r->acct = sc_eng_acct_new();
 	sc_eng_acct_enter(r->acct);
 	sc_eng_read_mode(c, &r->mode);

@@ -603,6 +603,8 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 	case -1:
 		goto out;
 	case 1:
+		/* INSERT INTO db.t VALUES (?) comes this way too. */
+		sc_eng_params_from_sql(&x.params, src);
 		goto run;
 	default:
 		break;

@@ -90,6 +90,19 @@ struct sc_engine {
 	int64_t heap_limit; /* SQLite's hard heap limit, 0 none */
 	sc_engine_files_fn *files; /* resolver of files/ names, or NULL */
 	void *files_arg;
+	/* Databases besides default (engine_db.c), under dblock. */
+	pthread_mutex_t dblock;
+	struct sc_edb *dbs;
+	size_t ndbs;
+	unsigned dbseq; /* ids of created databases */
+	atomic_uint dbgen; /* changes when dbs does */
+};
+
+/* A database besides default: an attached SQLite database. */
+struct sc_edb {
+	char *name; /* lower case, [a-z0-9_] */
+	char *path; /* what ATTACH opens */
+	unsigned id; /* unique per creation */
 };
 
 /*
@@ -107,6 +120,17 @@ struct sc_engine_conn {
 	void *owner; /* given to e->files */
 	struct sc_eview *views; /* temp views' Spark types (engine.c) */
 	size_t nviews;
+	/*
+	 * The session's database (USE), NULL for default, under curlock:
+	 * current_database() reads it inside a statement's step, holding
+	 * the connection's SQLite mutex, so curlock guards nothing else.
+	 */
+	pthread_mutex_t curlock;
+	char *curdb;
+	/* The databases attached to db (engine_db.c), under lock. */
+	struct sc_edb *att;
+	size_t natt;
+	unsigned dbgen; /* e->dbgen they match */
 };
 
 /*
@@ -458,6 +482,28 @@ struct sc_eacct;
 bool sc_eng_guard_init(void);
 int sc_eng_guard_conn(struct sc_engine_conn *c);
 int sc_eng_guard_exec_own(struct sc_engine_conn *c, const char *sql);
+int sc_eng_guard_attach(struct sc_engine_conn *c, const char *sql, int max);
+
+/* ---- databases (engine_db.c) --------------------------------------- */
+void sc_eng_db_init(struct sc_engine *e);
+int sc_eng_db_open(struct sc_engine *e, struct sc_error *err);
+void sc_eng_db_close(struct sc_engine *e);
+int sc_eng_db_sync(struct sc_engine_conn *c);
+int sc_eng_db_conn_setup(struct sc_engine_conn *c);
+void sc_eng_db_conn_free(struct sc_engine_conn *c);
+int sc_eng_db_create(struct sc_ectx *x, const char *name, bool ifne,
+    struct sc_error *err);
+int sc_eng_db_drop(struct sc_ectx *x, const char *name, bool ifex, bool cascade,
+    struct sc_error *err);
+int sc_eng_db_use(struct sc_ectx *x, const char *name, struct sc_error *err);
+char **sc_eng_db_names(struct sc_engine *e, size_t *n);
+char *sc_eng_db_current(struct sc_engine_conn *c);
+int sc_eng_db_schema(struct sc_ectx *x, const char *db, char **schema,
+    struct sc_error *err);
+int sc_eng_db_table(struct sc_ectx *x, char *const *parts, size_t n,
+    bool must_exist, struct sc_buf *out, struct sc_error *err);
+bool sc_eng_db_match(const char *pattern, const char *name);
+int sc_eng_schema_not_found(const char *db, struct sc_error *err);
 int sc_eng_guard_statement(struct sc_ectx *x, sqlite3_stmt *st,
     struct sc_error *err);
 bool sc_eng_guard_over(struct sc_engine_conn *c, struct sc_erun *r);

@@ -98,14 +98,17 @@ streaming_error(struct sc_error *err)
 	    "Streaming reads are not supported by sc-serve.");
 }
 
-/* Read from a table; spark_catalog.default.t means main.t. */
+/*
+ * Read from a table; spark_catalog.default.t means main.t, and a bare
+ * name is the session's database's (engine_db.c).
+ */
 static int
-named_table(const Spark__Connect__Read *r, struct sc_eplan *out,
-    struct sc_error *err)
+named_table(struct sc_ectx *x, const Spark__Connect__Read *r,
+    struct sc_eplan *out, struct sc_error *err)
 {
 	struct sc_eident id;
 	struct sc_buf t;
-	size_t i, first = 0;
+	size_t first = 0;
 
 	if (r->read_type_case != SPARK__CONNECT__READ__READ_TYPE_NAMED_TABLE ||
 	    r->named_table == NULL)
@@ -127,13 +130,11 @@ named_table(const Spark__Connect__Read *r, struct sc_eplan *out,
 		    r->named_table->unparsed_identifier);
 	}
 	sc_buf_init(&t, SC_BUF_UNLIMITED);
-	for (i = first; i < id.n; i++) {
-		if (i > first)
-			sc_buf_addch(&t, '.', NULL);
-		if (i + 1 < id.n && strcasecmp(id.parts[i], "default") == 0)
-			sc_eng_quote_ident(&t, "main");
-		else
-			sc_eng_quote_ident(&t, id.parts[i]);
+	if (sc_eng_db_table(x, &id.parts[first], id.n - first, true, &t, err) ==
+	    -1) {
+		sc_buf_release(&t);
+		sc_eng_ident_release(&id);
+		return -1;
 	}
 	out->table = (char *)sc_buf_detach(&t, NULL);
 	out->alias = sc_xstrdup(id.parts[id.n - 1]);
@@ -811,7 +812,7 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 				  err);
 			break;
 		}
-		rc = named_table(r->read, out, err);
+		rc = named_table(x, r->read, out, err);
 		break;
 	case SC_REL_(LOCAL_RELATION):
 		rc = sc_eng_local_relation(x, r->local_relation, out, err);

@@ -3,9 +3,11 @@
 /*
  * sqlstmt.c: Spark SQL statements that SQLite does not have, answered
  * with the rows and columns Spark gives: SHOW TABLES, SHOW DATABASES
- * (SCHEMAS, NAMESPACES), DESCRIBE [TABLE], SET and RESET, USE and
- * CREATE DATABASE (only the one database, "default"), CACHE, UNCACHE,
- * CLEAR CACHE and REFRESH (no-ops: nothing is cached), and EXPLAIN.
+ * (SCHEMAS, NAMESPACES), SHOW CURRENT NAMESPACE, DESCRIBE [TABLE], SET and RESET, USE, CREATE
+ * and DROP DATABASE (engine_db.c keeps the databases), CACHE, UNCACHE,
+ * CLEAR CACHE and REFRESH (no-ops: nothing is cached), and EXPLAIN;
+ * and the table name of CREATE TABLE, INSERT and DROP TABLE written
+ * again for SQLite when databases besides default exist.
  * Each becomes one SQLite statement whose result columns carry Spark's
  * names and types.
  */
@@ -248,60 +250,95 @@ name_at(struct stmt *s, char **db)
 	return last;
 }
 
-static int
-unsupported(struct sc_error *err, const char *what)
-{
-	return sc_srv_error(err, "UNSUPPORTED_FEATURE.SQL_STATEMENT", "0A000",
-	    "The feature is not supported: %s; sc-serve has one database, "
-	    "`default`.",
-	    what);
-}
-
-/* Whether db names the one database. */
-static bool
-default_db(const char *db)
-{
-	return db == NULL || strcasecmp(db, "default") == 0 ||
-	    strcasecmp(db, "spark_catalog") == 0 || strcasecmp(db, "main") == 0;
-}
-
-static int
-schema_not_found(const char *db, struct sc_error *err)
-{
-	return sc_srv_error(err, "SCHEMA_NOT_FOUND", "42704",
-	    "The schema `%s` cannot be found. Verify the spelling and "
-	    "correctness of the schema and catalog.",
-	    db);
-}
-
 /* SHOW TABLES [FROM|IN db] [[LIKE] 'pattern']. */
 static int
 show_tables(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 {
-	static const char *const q[] = {
-		"SELECT name FROM main.sqlite_schema WHERE type IN "
-		"('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
+	static const char *const fmt[] = {
+		"SELECT name FROM \"%w\".sqlite_schema WHERE type IN "
+		"('table', 'view') AND name NOT LIKE 'sqlite\\_%%' ESCAPE '\\' "
 		"ORDER BY name",
 		"SELECT name FROM temp.sqlite_schema WHERE type IN "
-		"('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
-		"AND name NOT LIKE '\\_sc\\_%' ESCAPE '\\' ORDER BY name",
+		"('table', 'view') AND name NOT LIKE 'sqlite\\_%%' ESCAPE '\\' "
+		"AND name NOT LIKE '\\_sc\\_%%' ESCAPE '\\' ORDER BY name",
 	};
 	struct table t;
 	sqlite3_stmt *st;
 	const char *row[3];
-	char *db = NULL, *like = NULL;
+	char *db = NULL, *like = NULL, *schema = NULL, *ns = NULL, *q;
 	size_t k;
 	int rc;
 
 	if (accept(s, "from") || accept(s, "in")) {
-		db = name_at(s, NULL);
-		if (db == NULL || !default_db(db)) {
-			rc = db != NULL ? schema_not_found(db, err) : 1;
-			free(db);
-			return rc;
-		}
-		free(db);
+		if ((db = name_at(s, NULL)) == NULL)
+			return 0;
 	}
+	accept(s, "like");
+	if (tk(s, 0)->kind == SC_TK_STRING) {
+		like = sc_xstrndup((const char *)tk(s, 0)->text.data,
+		    tk(s, 0)->text.len);
+		s->i++;
+	}
+	if (!at_end(s)) {
+		free(db);
+		free(like);
+		return 0;
+	}
+	if (sc_eng_db_schema(s->x, db, &schema, err) == -1) {
+		free(db);
+		free(like);
+		return -1;
+	}
+	ns = db != NULL ? sc_xstrdup(db) : sc_eng_db_current(s->x->c);
+	for (k = 0; ns[k] != '\0'; k++)
+		if (ns[k] >= 'A' && ns[k] <= 'Z')
+			ns[k] = (char)(ns[k] - 'A' + 'a');
+	memset(&t, 0, sizeof(t));
+	table_col(&t, "namespace", SC_ARROW_UTF8, 0);
+	table_col(&t, "tableName", SC_ARROW_UTF8, 0);
+	table_col(&t, "isTemporary", SC_ARROW_BOOL, 0);
+	rc = SQLITE_DONE;
+	for (k = 0; k < 2 && rc == SQLITE_DONE; k++) {
+		q = sqlite3_mprintf(fmt[k], schema);
+		rc = sc_eng_prepare(s->x, q, strlen(q), &st, NULL, err);
+		sqlite3_free(q);
+		if (rc == -1)
+			break;
+		while ((rc = sc_eng_step(s->x, st)) == SQLITE_ROW) {
+			const char *name =
+			    (const char *)sqlite3_column_text(st, 0);
+
+			if (like != NULL && !sc_eng_db_match(like, name))
+				continue;
+			row[0] = k == 0 ? ns : "";
+			row[1] = name;
+			row[2] = k == 0 ? "false" : "true";
+			table_row(&t, row);
+		}
+		if (rc != SQLITE_DONE)
+			sc_eng_sqlite_error(s->x, rc, err);
+		sqlite3_finalize(st);
+	}
+	free(like);
+	free(db);
+	free(ns);
+	free(schema);
+	if (rc != SQLITE_DONE) {
+		table_release(&t);
+		return -1;
+	}
+	table_plan(&t, p);
+	table_release(&t);
+	return 1;
+}
+
+static int
+show_databases(struct stmt *s, struct sc_eplan *p)
+{
+	struct table t;
+	char **names, *like = NULL;
+	size_t i, n;
+
 	accept(s, "like");
 	if (tk(s, 0)->kind == SC_TK_STRING) {
 		like = sc_xstrndup((const char *)tk(s, 0)->text.data,
@@ -314,57 +351,34 @@ show_tables(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 	}
 	memset(&t, 0, sizeof(t));
 	table_col(&t, "namespace", SC_ARROW_UTF8, 0);
-	table_col(&t, "tableName", SC_ARROW_UTF8, 0);
-	table_col(&t, "isTemporary", SC_ARROW_BOOL, 0);
-	for (k = 0; k < 2; k++) {
-		if (sc_eng_prepare(s->x, q[k], strlen(q[k]), &st, NULL, err) ==
-		    -1) {
-			table_release(&t);
-			free(like);
-			return -1;
-		}
-		while ((rc = sc_eng_step(s->x, st)) == SQLITE_ROW) {
-			const char *name =
-			    (const char *)sqlite3_column_text(st, 0);
-
-			/* Spark's pattern: * any characters, | or. */
-			if (like != NULL && sqlite3_strglob(like, name) != 0 &&
-			    sqlite3_stricmp(like, name) != 0)
-				continue;
-			row[0] = k == 0 ? "default" : "";
-			row[1] = name;
-			row[2] = k == 0 ? "false" : "true";
-			table_row(&t, row);
-		}
-		if (rc != SQLITE_DONE) {
-			sc_eng_sqlite_error(s->x, rc, err);
-			sqlite3_finalize(st);
-			table_release(&t);
-			free(like);
-			return -1;
-		}
-		sqlite3_finalize(st);
+	names = sc_eng_db_names(s->x->c->e, &n);
+	for (i = 0; i < n; i++) {
+		if (like == NULL || sc_eng_db_match(like, names[i]))
+			table_row(&t, (const char *const *)&names[i]);
+		free(names[i]);
 	}
+	free(names);
 	free(like);
 	table_plan(&t, p);
 	table_release(&t);
 	return 1;
 }
 
+/* SHOW CURRENT NAMESPACE: catalog, namespace. */
 static int
-show_databases(struct stmt *s, struct sc_eplan *p)
+show_current(struct stmt *s, struct sc_eplan *p)
 {
 	struct table t;
-	const char *row[1] = { "default" };
+	const char *row[2];
+	char *db = sc_eng_db_current(s->x->c);
 
-	accept(s, "like");
-	if (tk(s, 0)->kind == SC_TK_STRING)
-		s->i++;
-	if (!at_end(s))
-		return 0;
 	memset(&t, 0, sizeof(t));
+	table_col(&t, "catalog", SC_ARROW_UTF8, 0);
 	table_col(&t, "namespace", SC_ARROW_UTF8, 0);
+	row[0] = "spark_catalog";
+	row[1] = db;
 	table_row(&t, row);
+	free(db);
 	table_plan(&t, p);
 	table_release(&t);
 	return 1;
@@ -419,13 +433,11 @@ describe(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 		free(db);
 		return 0;
 	}
-	if (!default_db(db)) {
-		rc = schema_not_found(db, err);
-		free(name);
-		free(db);
-		return rc;
-	}
 	sc_buf_init(&ident, SC_BUF_UNLIMITED);
+	if (db != NULL) {
+		sc_eng_quote_ident(&ident, db);
+		sc_buf_addch(&ident, '.', NULL);
+	}
 	sc_eng_quote_ident(&ident, name);
 	sc_buf_addch(&ident, '\0', NULL);
 	nt.unparsed_identifier = (char *)ident.data;
@@ -602,6 +614,241 @@ explain(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 	return 1;
 }
 
+/* A string literal at the cursor (COMMENT 'x', LOCATION 'x'). */
+static bool
+string_at(struct stmt *s)
+{
+	if (tk(s, 0)->kind != SC_TK_STRING)
+		return false;
+	s->i++;
+	return true;
+}
+
+/*
+ * CREATE DATABASE|SCHEMA|NAMESPACE [IF NOT EXISTS] name [COMMENT 'c']
+ * [WITH DBPROPERTIES (...)]; a LOCATION is refused.
+ */
+static int
+create_db(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
+{
+	bool ifne = false;
+	char *db, *cat = NULL;
+	int depth, rc;
+
+	s->i += 2;
+	if (accept(s, "if")) {
+		if (!accept(s, "not") || !accept(s, "exists"))
+			return 0;
+		ifne = true;
+	}
+	if ((db = name_at(s, &cat)) == NULL)
+		return 0;
+	if (cat != NULL && strcasecmp(cat, "spark_catalog") != 0) {
+		rc = sc_srv_error(err, "REQUIRES_SINGLE_PART_NAMESPACE",
+		    "42K05",
+		    "spark_catalog requires a single-part namespace, but got "
+		    "`%s`.`%s`.",
+		    cat, db);
+		goto out;
+	}
+	for (;;) {
+		if (accept(s, "comment")) {
+			if (!string_at(s))
+				break;
+		} else if (word_at(s, 0, "location")) {
+			rc = sc_srv_error(err,
+			    "UNSUPPORTED_FEATURE.SQL_STATEMENT", "0A000",
+			    "The feature is not supported: CREATE DATABASE ... "
+			    "LOCATION; sc-serve keeps a database beside its "
+			    "own.");
+			goto out;
+		} else if (accept(s, "with")) {
+			if (!accept(s, "dbproperties") &&
+			    !accept(s, "properties"))
+				break;
+			if (tk(s, 0)->kind != SC_TK_OP || tk(s, 0)->s[0] != '(')
+				break;
+			/*
+			 * Accepted and not kept: sc-serve has no DESCRIBE
+			 * DATABASE EXTENDED to show them.
+			 */
+			for (depth = 0; tk(s, 0)->kind != SC_TK_EOF; s->i++) {
+				if (tk(s, 0)->kind == SC_TK_OP &&
+				    tk(s, 0)->s[0] == '(')
+					depth++;
+				else if (tk(s, 0)->kind == SC_TK_OP &&
+				    tk(s, 0)->s[0] == ')' && --depth == 0) {
+					s->i++;
+					break;
+				}
+			}
+		} else {
+			break;
+		}
+	}
+	if (!at_end(s)) {
+		rc = 0;
+		goto out;
+	}
+	rc = sc_eng_db_create(s->x, db, ifne, err) == -1 ? -1 : 1;
+	if (rc == 1)
+		no_result(p);
+out:
+	free(db);
+	free(cat);
+	return rc;
+}
+
+/* DROP DATABASE|SCHEMA|NAMESPACE [IF EXISTS] name [RESTRICT|CASCADE]. */
+static int
+drop_db(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
+{
+	bool ifex = false, cascade = false;
+	char *db;
+	int rc;
+
+	s->i += 2;
+	if (accept(s, "if")) {
+		if (!accept(s, "exists"))
+			return 0;
+		ifex = true;
+	}
+	if ((db = name_at(s, NULL)) == NULL)
+		return 0;
+	if (accept(s, "cascade"))
+		cascade = true;
+	else
+		accept(s, "restrict");
+	if (!at_end(s)) {
+		free(db);
+		return 0;
+	}
+	rc = sc_eng_db_drop(s->x, db, ifex, cascade, err) == -1 ? -1 : 1;
+	if (rc == 1)
+		no_result(p);
+	free(db);
+	return rc;
+}
+
+/*
+ * CREATE [OR REPLACE] TABLE|VIEW, INSERT INTO|OVERWRITE [TABLE], DROP
+ * TABLE|VIEW [IF EXISTS]: the statements SQLite runs from the text, whose
+ * table name is written again for SQLite when the engine has databases
+ * besides default or the name says spark_catalog or default (db.t,
+ * main for default; a bare name in the session's database).  The text
+ * then goes on as SQL text does (sc_eng_dialect()).
+ */
+static int
+table_target(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
+{
+	size_t start = s->i, from, to;
+	const struct sc_sqltok *t;
+	char *parts[3] = { NULL, NULL, NULL }, *schema = NULL;
+	struct sc_buf text;
+	size_t n = 0, i, first = 0;
+	bool create = false;
+	int rc = 0;
+
+	if (accept(s, "create")) {
+		create = true;
+		if (accept(s, "or") && !accept(s, "replace"))
+			goto out;
+		if (!accept(s, "table") && !accept(s, "view"))
+			goto out;
+		if (accept(s, "if") &&
+		    (!accept(s, "not") || !accept(s, "exists")))
+			goto out;
+	} else if (accept(s, "insert")) {
+		if (!accept(s, "into") && !accept(s, "overwrite"))
+			goto out;
+		accept(s, "table");
+	} else if (accept(s, "drop")) {
+		if (!accept(s, "table") && !accept(s, "view"))
+			goto out;
+		if (accept(s, "if") && !accept(s, "exists"))
+			goto out;
+	} else {
+		goto out;
+	}
+	from = s->i;
+	for (;;) {
+		t = tk(s, 0);
+		if (t->kind == SC_TK_QIDENT)
+			parts[n] = sc_xstrndup((const char *)t->text.data,
+			    t->text.len);
+		else if (t->kind == SC_TK_WORD)
+			parts[n] = sc_xstrndup(t->s, t->n);
+		else
+			break;
+		n++;
+		s->i++;
+		if (n == 3 || tk(s, 0)->kind != SC_TK_OP || tk(s, 0)->n != 1 ||
+		    tk(s, 0)->s[0] != '.')
+			break;
+		s->i++;
+	}
+	to = s->i;
+	if (n == 0)
+		goto out;
+	if (n > 1 && strcasecmp(parts[0], "spark_catalog") == 0)
+		first = 1;
+	if (n - first > 2)
+		goto out; /* SQLite's error */
+	if (first == 0 && n == 2 && strcasecmp(parts[0], "default") != 0)
+		goto qualified;
+	if (first == 0 && n == 1 && atomic_load(&s->x->c->e->dbgen) == 0) {
+		char *cur = sc_eng_db_current(s->x->c);
+		bool dflt = strcmp(cur, "default") == 0;
+
+		free(cur);
+		if (dflt)
+			goto out; /* as it always was */
+	}
+	sc_buf_init(&text, SC_BUF_UNLIMITED);
+	sc_buf_add(&text, s->src, s->t[from].off, NULL);
+	if (n - first == 2 || create) {
+		if (sc_eng_db_schema(s->x, n - first == 2 ? parts[first] : NULL,
+			&schema, err) == -1) {
+			sc_buf_release(&text);
+			rc = -1;
+			goto out;
+		}
+		sc_eng_quote_ident(&text, schema);
+		sc_buf_addch(&text, '.', NULL);
+		sc_eng_quote_ident(&text, parts[n - 1]);
+	} else if (sc_eng_db_table(s->x, &parts[n - 1], 1, false, &text, err) ==
+	    -1) {
+		sc_buf_release(&text);
+		rc = -1;
+		goto out;
+	}
+	sc_buf_addstr(&text, s->src + s->t[to - 1].off + s->t[to - 1].n, NULL);
+	sc_buf_addch(&text, '\0', NULL);
+	sc_buf_reset(&p->sql);
+	rc = sc_eng_dialect(s->x, (const char *)text.data, &p->sql, err) == -1
+	    ? -1
+	    : 1;
+	p->raw = true;
+	sc_buf_release(&text);
+	goto out;
+qualified:
+	/*
+	 * d.t: SCHEMA_NOT_FOUND for an unknown d, as Spark says; SQLite's
+	 * own main and temp as they always were.
+	 */
+	if (strcasecmp(parts[0], "main") != 0 &&
+	    strcasecmp(parts[0], "temp") != 0 &&
+	    sc_eng_db_schema(s->x, parts[0], &schema, err) == -1)
+		rc = -1;
+out:
+	for (i = 0; i < n; i++)
+		free(parts[i]);
+	free(schema);
+	if (rc == 0)
+		s->i = start;
+	return rc;
+}
+
 static int
 statement(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 {
@@ -614,6 +861,8 @@ statement(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 		if (accept(s, "databases") || accept(s, "schemas") ||
 		    accept(s, "namespaces"))
 			return show_databases(s, p);
+		if (accept(s, "current") && accept(s, "namespace") && at_end(s))
+			return show_current(s, p);
 		return 0;
 	}
 	if (accept(s, "describe") || accept(s, "desc"))
@@ -632,7 +881,7 @@ statement(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 			free(db);
 			return 0;
 		}
-		rc = default_db(db) ? 1 : schema_not_found(db, err);
+		rc = sc_eng_db_use(s->x, db, err) == -1 ? -1 : 1;
 		free(db);
 		if (rc == 1)
 			no_result(p);
@@ -640,41 +889,23 @@ statement(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 	}
 	if (word_at(s, 0, "create") &&
 	    (word_at(s, 1, "database") || word_at(s, 1, "schema") ||
-		word_at(s, 1, "namespace"))) {
-		bool ifne = false;
-
-		s->i += 2;
-		if (accept(s, "if")) {
-			if (!accept(s, "not") || !accept(s, "exists"))
-				return 0;
-			ifne = true;
-		}
-		if ((db = name_at(s, NULL)) == NULL)
-			return 0;
-		if (strcasecmp(db, "default") != 0)
-			rc = unsupported(err, "CREATE DATABASE");
-		else if (!ifne)
-			rc = sc_srv_error(err, "SCHEMA_ALREADY_EXISTS", "42P06",
-			    "Cannot create schema `default` because it "
-			    "already exists.");
-		else {
-			no_result(p);
-			rc = 1;
-		}
-		free(db);
-		return rc;
-	}
+		word_at(s, 1, "namespace")))
+		return create_db(s, p, err);
 	if (word_at(s, 0, "drop") &&
 	    (word_at(s, 1, "database") || word_at(s, 1, "schema") ||
 		word_at(s, 1, "namespace")))
-		return unsupported(err, "DROP DATABASE");
+		return drop_db(s, p, err);
+	if ((rc = table_target(s, p, err)) != 0)
+		return rc;
 	if (accept(s, "cache")) {
 		accept(s, "lazy");
 		if (!accept(s, "table") || (db = name_at(s, NULL)) == NULL)
 			return 0;
 		free(db);
 		if (!at_end(s))
-			return unsupported(err, "CACHE TABLE ... AS");
+			return sc_srv_error(err,
+			    "UNSUPPORTED_FEATURE.SQL_STATEMENT", "0A000",
+			    "The feature is not supported: CACHE TABLE ... AS.");
 		no_result(p); /* nothing is cached: a no-op */
 		return 1;
 	}
@@ -693,7 +924,7 @@ sc_eng_statement(struct sc_ectx *x, const char *text, struct sc_eplan *p,
 {
 	static const char *const starts[] = { "show", "describe", "desc", "set",
 		"reset", "explain", "use", "create", "drop", "cache", "uncache",
-		"clear", "refresh", NULL };
+		"clear", "refresh", "insert", NULL };
 	struct stmt s;
 	int rc;
 

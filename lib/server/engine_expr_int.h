@@ -130,4 +130,9 @@ int sc_eng_higher_order(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
     struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
 
+/* engine_func_hof.c: zip_with, arrays_zip, aggregate, reduce. */
+int sc_eng_hof_more(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+
 #endif

@@ -220,13 +220,11 @@ static const struct {
 	    "Spark's HyperLogLog++ estimate is not reproduced (an exact count "
 	    "would differ from it)" },
 	{ "format_string", "Java's Formatter is not reproduced yet" },
-	{ "zip_with", "not mapped yet" },
-	{ "arrays_zip", "not mapped yet" },
-	{ "aggregate", "not mapped yet" },
-	{ "reduce", "not mapped yet" },
 };
 
 static const char *const hofs[] = { "transform", "filter", "exists", "forall" };
+static const char *const hofs_more[] = { "zip_with", "arrays_zip", "aggregate",
+	"reduce" };
 
 int
 sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
@@ -247,6 +245,10 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 	for (i = 0; i < SC_NELEM(hofs); i++)
 		if (strcmp(hofs[i], lname) == 0)
 			return sc_eng_higher_order(x, in, f, hofs[i], sql, ei,
+			    err);
+	for (i = 0; i < SC_NELEM(hofs_more); i++)
+		if (strcmp(hofs_more[i], lname) == 0)
+			return sc_eng_hof_more(x, in, f, hofs_more[i], sql, ei,
 			    err);
 	for (i = 0; i < SC_NELEM(refused); i++)
 		if (strcmp(refused[i].name, lname) == 0)

@@ -135,4 +135,9 @@ int sc_eng_hof_more(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
     struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
 
+/* engine_hll.c: approx_count_distinct(col[, rsd]) as sc_hll(). */
+int sc_eng_approx_count_distinct(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+
 #endif

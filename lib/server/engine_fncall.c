@@ -216,9 +216,6 @@ static const struct {
 	const char *name;
 	const char *why;
 } refused[] = {
-	{ "approx_count_distinct",
-	    "Spark's HyperLogLog++ estimate is not reproduced (an exact count "
-	    "would differ from it)" },
 	{ "format_string", "Java's Formatter is not reproduced yet" },
 };
 
@@ -250,6 +247,9 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		if (strcmp(hofs_more[i], lname) == 0)
 			return sc_eng_hof_more(x, in, f, hofs_more[i], sql, ei,
 			    err);
+	if (strcmp(lname, "approx_count_distinct") == 0)
+		return sc_eng_approx_count_distinct(x, in, f, lname, sql, ei,
+		    err);
 	for (i = 0; i < SC_NELEM(refused); i++)
 		if (strcmp(refused[i].name, lname) == 0)
 			return sc_srv_error(err,

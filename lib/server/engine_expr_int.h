@@ -140,4 +140,9 @@ int sc_eng_approx_count_distinct(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
     struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
 
+/* engine_func_format.c: format_string and printf, as sc_format(). */
+int sc_eng_format_string(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+
 #endif

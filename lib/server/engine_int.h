@@ -526,6 +526,7 @@ int sc_eng_func_datetime_register(sqlite3 *db);
 int sc_eng_regex_register(sqlite3 *db);
 int sc_eng_func_num_register(sqlite3 *db);
 int sc_eng_func_agg_register(sqlite3 *db);
+int sc_eng_func_format_register(sqlite3 *db);
 /* ---- end engine_func*.c -------------------------------------------- */
 
 /* engine_files.c */

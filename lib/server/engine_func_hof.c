@@ -18,15 +18,31 @@
 #include "server/srverror.h"
 #include "core/banned.h"
 
-/* An element of sc_each() alias q in its JSON form, for json_array(). */
+/* Arrays zipped by sc_zip() at most; more are joined by position. */
+#define NZIP 8
+
+/*
+ * The column c ('v' value, 't' type) of array k's element among narr in
+ * zip_from()'s FROM item named q.
+ */
 static void
-elem_json(struct sc_buf *b, const char *q)
+zcol(char *out, size_t sz, const char *q, size_t narr, size_t k, char c)
+{
+	if (narr <= NZIP)
+		snprintf(out, sz, "%s._sc_%c%zu", q, c, k);
+	else
+		snprintf(out, sz, "%s%zu._sc_%c", q, k, c);
+}
+
+/* The element (value column v, type column t) in its JSON form. */
+static void
+elem_json(struct sc_buf *b, const char *v, const char *t)
 {
 	sc_buf_addf(b, NULL,
-	    "CASE WHEN %s._sc_t IN ('array', 'object') THEN json(%s._sc_v) "
-	    "WHEN %s._sc_t = 'true' THEN json('true') WHEN %s._sc_t = "
-	    "'false' THEN json('false') ELSE %s._sc_v END",
-	    q, q, q, q, q);
+	    "CASE WHEN %s IN ('array', 'object') THEN json(%s) WHEN %s = "
+	    "'true' THEN json('true') WHEN %s = 'false' THEN json('false') "
+	    "ELSE %s END",
+	    t, v, t, t, v);
 }
 
 static int
@@ -138,8 +154,10 @@ same_type(const struct sc_etype *a, const struct sc_etype *b)
 }
 
 /*
- * The positions 0 .. longest-1 of arrays arrs[0..n) as a FROM item
- * named ix (column _sc_i), each array joined as <q><k> (sc_each).
+ * Arrays a[0..n) side by side as a FROM item named q (see zcol()), in
+ * order of position by " ORDER BY <order>" appended after it: sc_zip()
+ * for up to NZIP arrays, one pass over each; else their positions
+ * (ix) with each array's sc_each() joined by position.
  */
 static void
 zip_from(struct sc_buf *b, struct sc_efarg *a, size_t n, const char *ix,
@@ -147,6 +165,12 @@ zip_from(struct sc_buf *b, struct sc_efarg *a, size_t n, const char *ix,
 {
 	size_t k;
 
+	if (n <= NZIP) {
+		sc_buf_addstr(b, "sc_zip(", NULL);
+		sc_eng_args_list(b, a, 0, n, false);
+		sc_buf_addf(b, NULL, ") AS %s ORDER BY %s._sc_k", q, q);
+		return;
+	}
 	sc_buf_addstr(b, "(", NULL);
 	for (k = 0; k < n; k++)
 		sc_buf_addf(b, NULL, "%sSELECT _sc_k AS _sc_i FROM sc_each(%s)",
@@ -156,6 +180,7 @@ zip_from(struct sc_buf *b, struct sc_efarg *a, size_t n, const char *ix,
 		sc_buf_addf(b, NULL,
 		    " LEFT JOIN sc_each(%s) AS %s%zu ON %s%zu._sc_k = %s._sc_i",
 		    (const char *)a[k].sql.data, q, k, q, k, ix);
+	sc_buf_addf(b, NULL, " ORDER BY %s._sc_i", ix);
 }
 
 /* (CASE WHEN a0 IS NULL OR ... THEN NULL ELSE , for arrays a[0..n). */
@@ -201,7 +226,7 @@ zip_with(struct sc_ectx *x, const struct sc_eplan *in,
 		char v[48];
 
 		sc_buf_init(&vs[k], SC_BUF_UNLIMITED);
-		snprintf(v, sizeof(v), "%s%zu._sc_v", q, k);
+		zcol(v, sizeof(v), q, 2, k, 'v');
 		types[k] = a[k].ei.type.nest->types[0];
 		sc_eng_nest_decode(&types[k], v, &vs[k]);
 		sqls[k] = (const char *)vs[k].data;
@@ -224,7 +249,7 @@ zip_with(struct sc_ectx *x, const struct sc_eplan *in,
 	    "(SELECT (%s) AS _sc_e FROM ",
 	    (const char *)enc.data, (const char *)body.data);
 	zip_from(sql, a, 2, ix, q);
-	sc_buf_addf(sql, NULL, " ORDER BY %s._sc_i)) END)", ix);
+	sc_buf_addstr(sql, ")) END)", NULL);
 	sc_buf_addf(&ei->name, NULL, "%s(%s, %s, %s)", fn,
 	    (const char *)a[0].ei.name.data, (const char *)a[1].ei.name.data,
 	    (const char *)lname.data);
@@ -278,7 +303,7 @@ arrays_zip(struct sc_ectx *x,
     struct sc_error *err)
 {
 	struct sc_etype st, *types;
-	char **names, q[32], ix[32], qk[64];
+	char **names, q[32], ix[32], cv[64], ct[64];
 	bool *nulls;
 	unsigned seq = x->lseq++;
 	size_t k;
@@ -303,17 +328,18 @@ arrays_zip(struct sc_ectx *x,
 	    "FROM (SELECT json_array(",
 	    NULL);
 	for (k = 0; k < n; k++) {
-		snprintf(qk, sizeof(qk), "%s%zu", q, k);
+		zcol(cv, sizeof(cv), q, n, k, 'v');
+		zcol(ct, sizeof(ct), q, n, k, 't');
 		if (k > 0)
 			sc_buf_addstr(sql, ", ", NULL);
-		elem_json(sql, qk);
+		elem_json(sql, cv, ct);
 	}
 	sc_buf_addstr(sql, ") AS _sc_e FROM ", NULL);
 	if (n == 0)
 		sc_buf_addf(sql, NULL, "(SELECT 0 AS _sc_i WHERE 0) AS %s", ix);
 	else
 		zip_from(sql, a, n, ix, q);
-	sc_buf_addf(sql, NULL, " ORDER BY %s._sc_i)) END)", ix);
+	sc_buf_addstr(sql, ")) END)", NULL);
 	sc_buf_addf(&ei->name, NULL, "%s(", fn);
 	sc_eng_args_list(&ei->name, a, 0, n, true);
 	sc_buf_addch(&ei->name, ')', NULL);
@@ -418,13 +444,14 @@ fold(struct sc_ectx *x, const struct sc_eplan *in,
 	sc_buf_addch(&ei->name, ')', NULL);
 	sc_buf_addf(sql, NULL,
 	    "(CASE WHEN (%s) IS NULL THEN NULL ELSE (WITH RECURSIVE "
+	    "%sx(_sc_x) AS MATERIALIZED (SELECT (%s)), "
 	    "%s(_sc_i, _sc_a) AS (SELECT 0, (%s) UNION ALL SELECT "
-	    "%s._sc_i + 1, (%s) FROM %s JOIN sc_each(%s) AS %s ON %s._sc_k = "
-	    "%s._sc_i) SELECT (%s) FROM %s ORDER BY %s._sc_i DESC LIMIT 1) "
-	    "END)",
-	    (const char *)a[0].sql.data, r, (const char *)a[1].sql.data, r,
-	    (const char *)msql.data, r, (const char *)a[0].sql.data, q, q, r,
-	    (const char *)fsql.data, r, r);
+	    "%s._sc_i + 1, (%s) FROM %s, %sx JOIN sc_each(%sx._sc_x) AS %s "
+	    "ON %s._sc_k = %s._sc_i) SELECT (%s) FROM %s ORDER BY %s._sc_i "
+	    "DESC LIMIT 1) END)",
+	    (const char *)a[0].sql.data, r, (const char *)a[0].sql.data, r,
+	    (const char *)a[1].sql.data, r, (const char *)msql.data, r, r, r, q,
+	    q, r, (const char *)fsql.data, r, r);
 	rc = 0;
 out:
 	sc_buf_release(&ev);

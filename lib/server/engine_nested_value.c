@@ -464,11 +464,16 @@ struct ecursor {
 	size_t end; /* and end */
 	bool eof;
 	int64_t k;
+	/* A lookup by _sc_k: one row; the text kept for the next lookup. */
+	bool one;
+	bool kept; /* text holds the previous lookup's argument */
+	size_t kpos, kend; /* its element _sc_k = kk */
+	int64_t kk;
 };
 
 /* Past the JSON value at p (strings, brackets), or NULL if cut short. */
-static const char *
-jskip_value(const char *p, const char *end)
+const char *
+sc_eng_json_skip(const char *p, const char *end)
 {
 	int depth = 0;
 
@@ -516,7 +521,7 @@ e_seek(struct ecursor *c)
 		c->eof = true;
 		return;
 	}
-	if ((q = jskip_value(p, end)) == NULL) {
+	if ((q = sc_eng_json_skip(p, end)) == NULL) {
 		c->eof = true;
 		return;
 	}
@@ -557,27 +562,42 @@ e_disconnect(sqlite3_vtab *v)
 static int
 e_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 {
-	int i;
+	int i, json = -1, key = -1;
 
 	(void)v;
 	for (i = 0; i < info->nConstraint; i++) {
 		const struct sqlite3_index_constraint *ct =
 		    &info->aConstraint[i];
 
-		if (ct->iColumn != ECOL_JSON ||
-		    ct->op != SQLITE_INDEX_CONSTRAINT_EQ)
+		if (ct->op != SQLITE_INDEX_CONSTRAINT_EQ)
 			continue;
-		if (!ct->usable)
-			return SQLITE_CONSTRAINT;
-		info->aConstraintUsage[i].argvIndex = 1;
-		info->aConstraintUsage[i].omit = 1;
-		info->estimatedCost = 10;
-		info->estimatedRows = 10;
-		info->idxNum = 1;
+		if (ct->iColumn == ECOL_JSON) {
+			if (!ct->usable)
+				return SQLITE_CONSTRAINT;
+			json = i;
+		} else if (ct->iColumn == ECOL_K && ct->usable) {
+			key = i;
+		}
+	}
+	if (json < 0) {
+		info->idxNum = 0;
+		info->estimatedCost = 1e12;
 		return SQLITE_OK;
 	}
-	info->idxNum = 0;
-	info->estimatedCost = 1e12;
+	info->aConstraintUsage[json].argvIndex = 1;
+	info->aConstraintUsage[json].omit = 1;
+	info->estimatedCost = 10;
+	info->estimatedRows = 10;
+	info->idxNum = 1;
+	if (key >= 0) {
+		/* One element by position (zip_with, aggregate's steps). */
+		info->aConstraintUsage[key].argvIndex = 2;
+		info->aConstraintUsage[key].omit = 1;
+		info->estimatedCost = 2;
+		info->estimatedRows = 1;
+		info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
+		info->idxNum = 3;
+	}
 	return SQLITE_OK;
 }
 
@@ -604,26 +624,91 @@ e_close(sqlite3_vtab_cursor *cp)
 	return SQLITE_OK;
 }
 
+/* The element _sc_k = key of c's text, from the last one kept if it can. */
+static void
+e_lookup(struct ecursor *c, int64_t key)
+{
+	size_t i;
+
+	if (c->kept && key >= c->kk) {
+		c->k = c->kk;
+		c->pos = c->kpos;
+		c->end = c->kend;
+		c->eof = false;
+	} else {
+		for (i = 0; i < c->len && isspace((unsigned char)c->text[i]);
+		     i++)
+			;
+		c->kept = false;
+		if (i >= c->len || c->text[i] != '[')
+			return;
+		c->k = 0;
+		c->eof = false;
+		c->pos = i + 1;
+		e_seek(c);
+	}
+	while (!c->eof && c->k < key) {
+		size_t p = c->end;
+
+		while (p < c->len && isspace((unsigned char)c->text[p]))
+			p++;
+		if (p >= c->len || c->text[p] != ',') {
+			c->eof = true;
+			break;
+		}
+		c->pos = p + 1;
+		c->k++;
+		e_seek(c);
+	}
+	if (c->eof)
+		return;
+	c->kept = true;
+	c->kk = c->k;
+	c->kpos = c->pos;
+	c->kend = c->end;
+}
+
 static int
 e_filter(sqlite3_vtab_cursor *cp, int idxnum, const char *idxstr, int argc,
     sqlite3_value **argv)
 {
 	struct ecursor *c = (struct ecursor *)cp;
 	const char *s;
-	size_t i;
+	size_t i, n;
+	int64_t key;
 
 	(void)idxstr;
-	free(c->text);
-	c->text = NULL;
 	c->eof = true;
-	c->k = 0;
-	if (idxnum != 1 || argc != 1 ||
-	    (s = (const char *)sqlite3_value_text(argv[0])) == NULL)
+	c->one = false;
+	if ((idxnum & 1) == 0 || argc < 1 ||
+	    (s = (const char *)sqlite3_value_text(argv[0])) == NULL) {
+		free(c->text);
+		c->text = NULL;
+		c->kept = false;
 		return SQLITE_OK;
-	c->len = (size_t)sqlite3_value_bytes(argv[0]);
-	c->text = sc_xmalloc(c->len + 1);
-	memcpy(c->text, s, c->len);
-	c->text[c->len] = '\0';
+	}
+	n = (size_t)sqlite3_value_bytes(argv[0]);
+	if (c->text == NULL || c->len != n || memcmp(c->text, s, n) != 0) {
+		free(c->text);
+		c->len = n;
+		c->text = sc_xmalloc(c->len + 1);
+		memcpy(c->text, s, c->len);
+		c->text[c->len] = '\0';
+		c->kept = false;
+	}
+	c->k = 0;
+	if (idxnum & 2) {
+		c->one = true;
+		if (argc < 2 || sqlite3_value_type(argv[1]) == SQLITE_NULL)
+			return SQLITE_OK;
+		key = sqlite3_value_int64(argv[1]);
+		if (key < 0 ||
+		    (sqlite3_value_type(argv[1]) == SQLITE_FLOAT &&
+			(double)key != sqlite3_value_double(argv[1])))
+			return SQLITE_OK;
+		e_lookup(c, key);
+		return SQLITE_OK;
+	}
 	for (i = 0; i < c->len && isspace((unsigned char)c->text[i]); i++)
 		;
 	if (i >= c->len || c->text[i] != '[')
@@ -640,6 +725,10 @@ e_next(sqlite3_vtab_cursor *cp)
 	struct ecursor *c = (struct ecursor *)cp;
 	size_t p = c->end;
 
+	if (c->one) {
+		c->eof = true;
+		return SQLITE_OK;
+	}
 	while (p < c->len && isspace((unsigned char)c->text[p]))
 		p++;
 	if (p >= c->len || c->text[p] != ',') {
@@ -658,12 +747,9 @@ e_eof(sqlite3_vtab_cursor *cp)
 	return ((struct ecursor *)cp)->eof;
 }
 
-static int
-e_column(sqlite3_vtab_cursor *cp, sqlite3_context *ctx, int col)
+void
+sc_eng_json_elem(sqlite3_context *ctx, const char *p, size_t n, bool type_col)
 {
-	struct ecursor *c = (struct ecursor *)cp;
-	const char *p = c->text + c->pos;
-	size_t n = c->end - c->pos;
 	struct jcur j;
 	struct sc_buf b;
 	char num[64], *e;
@@ -696,19 +782,9 @@ e_column(sqlite3_vtab_cursor *cp, sqlite3_context *ctx, int col)
 		    : "integer";
 		break;
 	}
-	switch (col) {
-	case ECOL_K:
-		sqlite3_result_int64(ctx, c->k);
-		return SQLITE_OK;
-	case ECOL_T:
+	if (type_col) {
 		sqlite3_result_text(ctx, type, -1, SQLITE_STATIC);
-		return SQLITE_OK;
-	case ECOL_V:
-		break;
-	default:
-		sqlite3_result_text(ctx, c->text, (int)c->len,
-		    SQLITE_TRANSIENT);
-		return SQLITE_OK;
+		return;
 	}
 	if (*p == '"') {
 		j.p = j.start = p;
@@ -732,7 +808,27 @@ e_column(sqlite3_vtab_cursor *cp, sqlite3_context *ctx, int col)
 		else
 			sqlite3_result_double(ctx, strtod(num, NULL));
 	}
-	return SQLITE_OK;
+}
+
+static int
+e_column(sqlite3_vtab_cursor *cp, sqlite3_context *ctx, int col)
+{
+	struct ecursor *c = (struct ecursor *)cp;
+
+	switch (col) {
+	case ECOL_K:
+		sqlite3_result_int64(ctx, c->k);
+		return SQLITE_OK;
+	case ECOL_T:
+	case ECOL_V:
+		sc_eng_json_elem(ctx, c->text + c->pos, c->end - c->pos,
+		    col == ECOL_T);
+		return SQLITE_OK;
+	default:
+		sqlite3_result_text(ctx, c->text, (int)c->len,
+		    SQLITE_TRANSIENT);
+		return SQLITE_OK;
+	}
 }
 
 static int
@@ -764,6 +860,8 @@ sc_eng_nest_register(sqlite3 *db)
 	int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC, rc;
 
 	rc = sqlite3_create_module_v2(db, "sc_each", &each_module, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sc_eng_zip_register(db);
 	if (rc != SQLITE_OK)
 		return rc;
 

@@ -77,6 +77,12 @@ test('zip_with pads the shorter array with nulls', T, async () => {
 			'List<Int64>', true],
 		['zip_with(a, b, lambdafunction(coalesce(y, none), x, y))',
 			'List<Utf8>', true]]);
+	// A lambda reads the row's columns too: size(c) of each row.
+	const o = await ok(s, df.plan(df.project(arrays(),
+	    fn('zip_with', col('a'), col('c'), lam(fn('size', col('c')),
+		'x', 'y')))));
+	assert.deepEqual(o.rows.map((x) => x[0]), [[2, 2, 2], [], null,
+		[2, 2]]);
 	assert.deepEqual(r.rows, [
 		[[11n, 22n, null], ['x', 'none', 'none']],
 		[[], ['y', 'z']],
@@ -115,6 +121,13 @@ test('arrays_zip: structs named by the columns, else by position', T,
 		true, true]);
 	assert.deepEqual(r.rows[0][1], [{ c: 10n, n: 'x', 2: 1 },
 		{ c: 20n, n: null, 2: null }]);
+	// More arrays than sc-serve zips in one pass: joined by position.
+	const nine = await sql(s, 'SELECT arrays_zip(array(1), array(2), ' +
+	    'array(3), array(4), array(5), array(6), array(7), array(8), ' +
+	    'array(9, 10))');
+	assert.deepEqual(nine.rows[0][0].map((o) => Object.values(o)), [
+		[1, 2, 3, 4, 5, 6, 7, 8, 9],
+		[null, null, null, null, null, null, null, null, 10]]);
 });
 
 test('aggregate and reduce fold with the start value\'s type', T,

@@ -456,20 +456,61 @@ raise_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 enum { ECOL_K = 0, ECOL_V, ECOL_T, ECOL_JSON };
 
+/* A copy of an argument's text, shared by cursors and the table. */
+struct etext {
+	unsigned refs;
+	size_t len;
+	char data[];
+};
+
+/* Where a lookup by _sc_k found element kk of text. */
+struct ekept {
+	struct etext *text; /* NULL: nothing kept */
+	size_t pos, end;
+	int64_t k;
+};
+
+/*
+ * The table (one per connection) keeps the last lookup's place, so the
+ * next one in the same array goes on from there even from a new cursor
+ * (a fold's steps each open one): a walk over the array, not a scan per
+ * element.
+ */
+struct evtab {
+	sqlite3_vtab base;
+	struct ekept kept;
+};
+
 struct ecursor {
 	sqlite3_vtab_cursor base;
-	char *text; /* a copy of the argument */
+	struct etext *t; /* the argument */
+	const char *text; /* t->data */
 	size_t len;
 	size_t pos; /* the current element's start */
 	size_t end; /* and end */
 	bool eof;
 	int64_t k;
-	/* A lookup by _sc_k: one row; the text kept for the next lookup. */
-	bool one;
-	bool kept; /* text holds the previous lookup's argument */
-	size_t kpos, kend; /* its element _sc_k = kk */
-	int64_t kk;
+	bool one; /* a lookup by _sc_k: one row */
 };
+
+static void
+etext_unref(struct etext *t)
+{
+	if (t != NULL && --t->refs == 0)
+		free(t);
+}
+
+static struct etext *
+etext_new(const char *s, size_t n)
+{
+	struct etext *t = sc_xmalloc(sizeof(*t) + n + 1);
+
+	t->refs = 1;
+	t->len = n;
+	memcpy(t->data, s, n);
+	t->data[n] = '\0';
+	return t;
+}
 
 /* Past the JSON value at p (strings, brackets), or NULL if cut short. */
 const char *
@@ -533,7 +574,7 @@ static int
 e_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
     sqlite3_vtab **vt, char **errp)
 {
-	sqlite3_vtab *v;
+	struct evtab *v;
 	int rc;
 
 	(void)aux;
@@ -548,13 +589,16 @@ e_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 		return SQLITE_NOMEM;
 	memset(v, 0, sizeof(*v));
 	sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-	*vt = v;
+	*vt = &v->base;
 	return SQLITE_OK;
 }
 
 static int
-e_disconnect(sqlite3_vtab *v)
+e_disconnect(sqlite3_vtab *vt)
 {
+	struct evtab *v = (struct evtab *)vt;
+
+	etext_unref(v->kept.text);
 	sqlite3_free(v);
 	return SQLITE_OK;
 }
@@ -619,27 +663,26 @@ e_close(sqlite3_vtab_cursor *cp)
 {
 	struct ecursor *c = (struct ecursor *)cp;
 
-	free(c->text);
+	etext_unref(c->t);
 	sqlite3_free(c);
 	return SQLITE_OK;
 }
 
-/* The element _sc_k = key of c's text, from the last one kept if it can. */
+/* The element _sc_k = key of c's text, from the place kept if it can. */
 static void
-e_lookup(struct ecursor *c, int64_t key)
+e_lookup(struct ecursor *c, struct ekept *kept, int64_t key)
 {
 	size_t i;
 
-	if (c->kept && key >= c->kk) {
-		c->k = c->kk;
-		c->pos = c->kpos;
-		c->end = c->kend;
+	if (kept->text == c->t && key >= kept->k) {
+		c->k = kept->k;
+		c->pos = kept->pos;
+		c->end = kept->end;
 		c->eof = false;
 	} else {
 		for (i = 0; i < c->len && isspace((unsigned char)c->text[i]);
 		     i++)
 			;
-		c->kept = false;
 		if (i >= c->len || c->text[i] != '[')
 			return;
 		c->k = 0;
@@ -662,10 +705,14 @@ e_lookup(struct ecursor *c, int64_t key)
 	}
 	if (c->eof)
 		return;
-	c->kept = true;
-	c->kk = c->k;
-	c->kpos = c->pos;
-	c->kend = c->end;
+	if (kept->text != c->t) {
+		etext_unref(kept->text);
+		kept->text = c->t;
+		c->t->refs++;
+	}
+	kept->k = c->k;
+	kept->pos = c->pos;
+	kept->end = c->end;
 }
 
 static int
@@ -673,6 +720,7 @@ e_filter(sqlite3_vtab_cursor *cp, int idxnum, const char *idxstr, int argc,
     sqlite3_value **argv)
 {
 	struct ecursor *c = (struct ecursor *)cp;
+	struct ekept *kept = &((struct evtab *)cp->pVtab)->kept;
 	const char *s;
 	size_t i, n;
 	int64_t key;
@@ -682,20 +730,26 @@ e_filter(sqlite3_vtab_cursor *cp, int idxnum, const char *idxstr, int argc,
 	c->one = false;
 	if ((idxnum & 1) == 0 || argc < 1 ||
 	    (s = (const char *)sqlite3_value_text(argv[0])) == NULL) {
-		free(c->text);
+		etext_unref(c->t);
+		c->t = NULL;
 		c->text = NULL;
-		c->kept = false;
+		c->len = 0;
 		return SQLITE_OK;
 	}
 	n = (size_t)sqlite3_value_bytes(argv[0]);
-	if (c->text == NULL || c->len != n || memcmp(c->text, s, n) != 0) {
-		free(c->text);
-		c->len = n;
-		c->text = sc_xmalloc(c->len + 1);
-		memcpy(c->text, s, c->len);
-		c->text[c->len] = '\0';
-		c->kept = false;
+	/* The same text as this cursor's, or as the place kept: shared. */
+	if (c->t == NULL || c->t->len != n || memcmp(c->t->data, s, n) != 0) {
+		etext_unref(c->t);
+		if (kept->text != NULL && kept->text->len == n &&
+		    memcmp(kept->text->data, s, n) == 0) {
+			c->t = kept->text;
+			c->t->refs++;
+		} else {
+			c->t = etext_new(s, n);
+		}
 	}
+	c->text = c->t->data;
+	c->len = c->t->len;
 	c->k = 0;
 	if (idxnum & 2) {
 		c->one = true;
@@ -706,7 +760,7 @@ e_filter(sqlite3_vtab_cursor *cp, int idxnum, const char *idxstr, int argc,
 		    (sqlite3_value_type(argv[1]) == SQLITE_FLOAT &&
 			(double)key != sqlite3_value_double(argv[1])))
 			return SQLITE_OK;
-		e_lookup(c, key);
+		e_lookup(c, kept, key);
 		return SQLITE_OK;
 	}
 	for (i = 0; i < c->len && isspace((unsigned char)c->text[i]); i++)

@@ -751,6 +751,19 @@ put_spec(struct fstate *st, const struct fspec *sp)
 		sc_buf_release(&b);
 		return 0;
 	}
+	if (sp->upper) {
+		size_t i;
+
+		/* Java upper-cases with Locale.US rules beyond ASCII too. */
+		for (i = 0; i < b.len; i++)
+			if ((unsigned char)b.data[i] >= 0x80) {
+				sc_buf_release(&b);
+				return fail(st,
+				    "sc-serve: %S of text beyond ASCII is not "
+				    "supported (Java's upper case of it is not "
+				    "reproduced).");
+			}
+	}
 	justify(st->out, sp, (const char *)b.data,
 	    cut((const char *)b.data, b.len, sp->prec));
 	sc_buf_release(&b);
@@ -802,11 +815,17 @@ format_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	if (format_run(&st, fmt, (size_t)sqlite3_value_bytes(argv[0])) == -1) {
 		sc_buf_release(&out);
 		sc_buf_init(&m, SC_BUF_UNLIMITED);
-		sc_buf_addf(&m, NULL,
-		    "[UNSUPPORTED_FEATURE.EXPRESSION] format_string() fails in "
-		    "Spark with java.util.%s; sc-serve refuses it. SQLSTATE: "
-		    "0A000",
-		    st.msg);
+		if (strncmp(st.msg, "sc-serve: ", 10) == 0)
+			sc_buf_addf(&m, NULL,
+			    "[UNSUPPORTED_FEATURE.EXPRESSION] format_string(): "
+			    "%s SQLSTATE: 0A000",
+			    st.msg + 10);
+		else
+			sc_buf_addf(&m, NULL,
+			    "[UNSUPPORTED_FEATURE.EXPRESSION] format_string() "
+			    "fails in Spark with java.util.%s; sc-serve refuses "
+			    "it. SQLSTATE: 0A000",
+			    st.msg);
 		sqlite3_result_error(ctx, (const char *)m.data, -1);
 		sc_buf_release(&m);
 		return;

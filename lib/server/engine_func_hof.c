@@ -496,6 +496,16 @@ sc_eng_hof_more(struct sc_ectx *x, const struct sc_eplan *in,
 		if (sc_eng_expr(x, in, f->arguments[i], &a[i].sql, &a[i].ei,
 			err) == -1)
 			goto out;
+		if ((az || zip || i == 0) && a[i].ei.type.t == SC_ARROW_NULL) {
+			/* NULL casts to array<void>, as Spark casts it. */
+			struct sc_etype vt;
+
+			memset(&vt, 0, sizeof(vt));
+			vt.t = SC_ARROW_NULL;
+			if (sc_eng_nest_array(&vt, true, &a[i].ei.type, err) ==
+			    -1)
+				goto out;
+		}
 		if ((az || zip || i == 0) &&
 		    (a[i].ei.type.t != SC_ARROW_LIST ||
 			a[i].ei.type.nest == NULL)) {

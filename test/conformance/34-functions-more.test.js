@@ -121,6 +121,11 @@ test('arrays_zip: structs named by the columns, else by position', T,
 		true, true]);
 	assert.deepEqual(r.rows[0][1], [{ c: 10n, n: 'x', 2: 1 },
 		{ c: 20n, n: null, 2: null }]);
+	// NULL is cast to an array (of void), as Spark casts it: null.
+	const nul = await sql(s, 'SELECT arrays_zip(array(1), NULL), ' +
+	    'zip_with(NULL, array(1), (x, y) -> y), ' +
+	    'aggregate(NULL, 0, (acc, x) -> acc)');
+	assert.deepEqual(nul.rows, [[null, null, null]]);
 	// More arrays than sc-serve zips in one pass: joined by position.
 	const nine = await sql(s, 'SELECT arrays_zip(array(1), array(2), ' +
 	    'array(3), array(4), array(5), array(6), array(7), array(8), ' +

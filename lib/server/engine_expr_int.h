@@ -141,4 +141,19 @@ int sc_eng_higher_order(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
     struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
 
+/* engine_func_hof.c: zip_with, arrays_zip, aggregate, reduce. */
+int sc_eng_hof_more(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+
+/* engine_hll.c: approx_count_distinct(col[, rsd]) as sc_hll(). */
+int sc_eng_approx_count_distinct(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+
+/* engine_func_format.c: format_string and printf, as sc_format(). */
+int sc_eng_format_string(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+
 #endif

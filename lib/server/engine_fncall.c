@@ -249,25 +249,9 @@ static void template(struct sc_buf *sql, const char *t, struct sc_efarg *a,
 	}
 }
 
-/*
- * Spark functions refused by name (UNSUPPORTED_FEATURE) rather than left
- * unresolved: sc-serve knows them but would not give Spark's answer.
- */
-static const struct {
-	const char *name;
-	const char *why;
-} refused[] = {
-	{ "approx_count_distinct",
-	    "Spark's HyperLogLog++ estimate is not reproduced (an exact count "
-	    "would differ from it)" },
-	{ "format_string", "Java's Formatter is not reproduced yet" },
-	{ "zip_with", "not mapped yet" },
-	{ "arrays_zip", "not mapped yet" },
-	{ "aggregate", "not mapped yet" },
-	{ "reduce", "not mapped yet" },
-};
-
 static const char *const hofs[] = { "transform", "filter", "exists", "forall" };
+static const char *const hofs_more[] = { "zip_with", "arrays_zip", "aggregate",
+	"reduce" };
 
 int
 sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
@@ -292,12 +276,15 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 	if (strcmp(lname, "extract") == 0 || strcmp(lname, "date_part") == 0 ||
 	    strcmp(lname, "datepart") == 0)
 		return sc_eng_extract(x, in, f, lname, sql, ei, err);
-	for (i = 0; i < SC_NELEM(refused); i++)
-		if (strcmp(refused[i].name, lname) == 0)
-			return sc_srv_error(err,
-			    "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
-			    "%s() is not supported by sc-serve: %s.", lname,
-			    refused[i].why);
+	for (i = 0; i < SC_NELEM(hofs_more); i++)
+		if (strcmp(hofs_more[i], lname) == 0)
+			return sc_eng_hof_more(x, in, f, hofs_more[i], sql, ei,
+			    err);
+	if (strcmp(lname, "format_string") == 0 || strcmp(lname, "printf") == 0)
+		return sc_eng_format_string(x, in, f, lname, sql, ei, err);
+	if (strcmp(lname, "approx_count_distinct") == 0)
+		return sc_eng_approx_count_distinct(x, in, f, lname, sql, ei,
+		    err);
 	/* The entry of that name that takes n arguments, else the first. */
 	for (i = 0; i < sc_eng_nfuncs; i++)
 		if (strcmp(sc_eng_funcs[i].name, lname) == 0) {

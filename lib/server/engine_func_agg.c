@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/xmem.h"
+#include "server/engine_hll.h"
 #include "core/banned.h"
 
 /* ---- variance family: sc_var(x, kind) ------------------------------ */
@@ -315,5 +316,7 @@ sc_eng_func_agg_register(sqlite3 *db)
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_function_v2(db, "sc_pct", 3, flags, NULL,
 		    NULL, pct_step, pct_final, NULL);
+	if (rc == SQLITE_OK)
+		rc = sc_eng_hll_register(db);
 	return rc;
 }

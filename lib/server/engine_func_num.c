@@ -384,5 +384,7 @@ sc_eng_func_num_register(sqlite3 *db)
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_function_v2(db, "sc_bround", 2, flags,
 		    (void *)"even", bround_fn, NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sc_eng_func_format_register(db);
 	return rc;
 }

@@ -564,6 +564,13 @@ void sc_eng_nest_from_json(const struct sc_etype *t, const char *x,
     struct sc_buf *out, int depth);
 /* engine_nested_value.c: sc_each, sc_hex, sc_unhex, sc_raise: SQLite rc. */
 int sc_eng_nest_register(sqlite3 *db);
+/* Past the JSON value at p (before end), or NULL if it is cut short. */
+const char *sc_eng_json_skip(const char *p, const char *end);
+/* The JSON element p[0..n) as sc_each gives it: its value or its type. */
+void sc_eng_json_elem(sqlite3_context *ctx, const char *p, size_t n,
+    bool type_col);
+/* engine_nested_zip.c: sc_zip(a0, ..., a7), arrays side by side. */
+int sc_eng_zip_register(sqlite3 *db);
 /* engine_func.c: the SQL functions SQLite lacks (sc_pad, sc_var...). */
 int sc_eng_func_register(sqlite3 *db);
 /* ---- end engine_nested.c ------------------------------------------ */
@@ -599,6 +606,7 @@ int sc_eng_func_datetime_register(sqlite3 *db);
 int sc_eng_regex_register(sqlite3 *db);
 int sc_eng_func_num_register(sqlite3 *db);
 int sc_eng_func_agg_register(sqlite3 *db);
+int sc_eng_func_format_register(sqlite3 *db);
 /* ---- end engine_func*.c -------------------------------------------- */
 
 /* engine_files.c */

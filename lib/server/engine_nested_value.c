@@ -456,19 +456,65 @@ raise_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 enum { ECOL_K = 0, ECOL_V, ECOL_T, ECOL_JSON };
 
+/* A copy of an argument's text, shared by cursors and the table. */
+struct etext {
+	unsigned refs;
+	size_t len;
+	char data[];
+};
+
+/* Where a lookup by _sc_k found element kk of text. */
+struct ekept {
+	struct etext *text; /* NULL: nothing kept */
+	size_t pos, end;
+	int64_t k;
+};
+
+/*
+ * The table (one per connection) keeps the last lookup's place, so the
+ * next one in the same array goes on from there even from a new cursor
+ * (a fold's steps each open one): a walk over the array, not a scan per
+ * element.
+ */
+struct evtab {
+	sqlite3_vtab base;
+	struct ekept kept;
+};
+
 struct ecursor {
 	sqlite3_vtab_cursor base;
-	char *text; /* a copy of the argument */
+	struct etext *t; /* the argument */
+	const char *text; /* t->data */
 	size_t len;
 	size_t pos; /* the current element's start */
 	size_t end; /* and end */
 	bool eof;
 	int64_t k;
+	bool one; /* a lookup by _sc_k: one row */
 };
 
+static void
+etext_unref(struct etext *t)
+{
+	if (t != NULL && --t->refs == 0)
+		free(t);
+}
+
+static struct etext *
+etext_new(const char *s, size_t n)
+{
+	struct etext *t = sc_xmalloc(sizeof(*t) + n + 1);
+
+	t->refs = 1;
+	t->len = n;
+	memcpy(t->data, s, n);
+	t->data[n] = '\0';
+	return t;
+}
+
 /* Past the JSON value at p (strings, brackets), or NULL if cut short. */
-static const char *
-jskip_value(const char *p, const char *end)
+const char *
+sc_eng_json_skip(const char *p, const char *end)
 {
 	int depth = 0;
 
@@ -516,7 +562,7 @@ e_seek(struct ecursor *c)
 		c->eof = true;
 		return;
 	}
-	if ((q = jskip_value(p, end)) == NULL) {
+	if ((q = sc_eng_json_skip(p, end)) == NULL) {
 		c->eof = true;
 		return;
 	}
@@ -528,7 +574,7 @@ static int
 e_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
     sqlite3_vtab **vt, char **errp)
 {
-	sqlite3_vtab *v;
+	struct evtab *v;
 	int rc;
 
 	(void)aux;
@@ -543,13 +589,16 @@ e_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 		return SQLITE_NOMEM;
 	memset(v, 0, sizeof(*v));
 	sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-	*vt = v;
+	*vt = &v->base;
 	return SQLITE_OK;
 }
 
 static int
-e_disconnect(sqlite3_vtab *v)
+e_disconnect(sqlite3_vtab *vt)
 {
+	struct evtab *v = (struct evtab *)vt;
+
+	etext_unref(v->kept.text);
 	sqlite3_free(v);
 	return SQLITE_OK;
 }
@@ -557,27 +606,42 @@ e_disconnect(sqlite3_vtab *v)
 static int
 e_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 {
-	int i;
+	int i, json = -1, key = -1;
 
 	(void)v;
 	for (i = 0; i < info->nConstraint; i++) {
 		const struct sqlite3_index_constraint *ct =
 		    &info->aConstraint[i];
 
-		if (ct->iColumn != ECOL_JSON ||
-		    ct->op != SQLITE_INDEX_CONSTRAINT_EQ)
+		if (ct->op != SQLITE_INDEX_CONSTRAINT_EQ)
 			continue;
-		if (!ct->usable)
-			return SQLITE_CONSTRAINT;
-		info->aConstraintUsage[i].argvIndex = 1;
-		info->aConstraintUsage[i].omit = 1;
-		info->estimatedCost = 10;
-		info->estimatedRows = 10;
-		info->idxNum = 1;
+		if (ct->iColumn == ECOL_JSON) {
+			if (!ct->usable)
+				return SQLITE_CONSTRAINT;
+			json = i;
+		} else if (ct->iColumn == ECOL_K && ct->usable) {
+			key = i;
+		}
+	}
+	if (json < 0) {
+		info->idxNum = 0;
+		info->estimatedCost = 1e12;
 		return SQLITE_OK;
 	}
-	info->idxNum = 0;
-	info->estimatedCost = 1e12;
+	info->aConstraintUsage[json].argvIndex = 1;
+	info->aConstraintUsage[json].omit = 1;
+	info->estimatedCost = 10;
+	info->estimatedRows = 10;
+	info->idxNum = 1;
+	if (key >= 0) {
+		/* One element by position (zip_with, aggregate's steps). */
+		info->aConstraintUsage[key].argvIndex = 2;
+		info->aConstraintUsage[key].omit = 1;
+		info->estimatedCost = 2;
+		info->estimatedRows = 1;
+		info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
+		info->idxNum = 3;
+	}
 	return SQLITE_OK;
 }
 
@@ -599,9 +663,56 @@ e_close(sqlite3_vtab_cursor *cp)
 {
 	struct ecursor *c = (struct ecursor *)cp;
 
-	free(c->text);
+	etext_unref(c->t);
 	sqlite3_free(c);
 	return SQLITE_OK;
+}
+
+/* The element _sc_k = key of c's text, from the place kept if it can. */
+static void
+e_lookup(struct ecursor *c, struct ekept *kept, int64_t key)
+{
+	size_t i;
+
+	if (kept->text == c->t && key >= kept->k) {
+		c->k = kept->k;
+		c->pos = kept->pos;
+		c->end = kept->end;
+		c->eof = false;
+	} else {
+		for (i = 0; i < c->len && isspace((unsigned char)c->text[i]);
+		     i++)
+			;
+		if (i >= c->len || c->text[i] != '[')
+			return;
+		c->k = 0;
+		c->eof = false;
+		c->pos = i + 1;
+		e_seek(c);
+	}
+	while (!c->eof && c->k < key) {
+		size_t p = c->end;
+
+		while (p < c->len && isspace((unsigned char)c->text[p]))
+			p++;
+		if (p >= c->len || c->text[p] != ',') {
+			c->eof = true;
+			break;
+		}
+		c->pos = p + 1;
+		c->k++;
+		e_seek(c);
+	}
+	if (c->eof)
+		return;
+	if (kept->text != c->t) {
+		etext_unref(kept->text);
+		kept->text = c->t;
+		c->t->refs++;
+	}
+	kept->k = c->k;
+	kept->pos = c->pos;
+	kept->end = c->end;
 }
 
 static int
@@ -609,21 +720,49 @@ e_filter(sqlite3_vtab_cursor *cp, int idxnum, const char *idxstr, int argc,
     sqlite3_value **argv)
 {
 	struct ecursor *c = (struct ecursor *)cp;
+	struct ekept *kept = &((struct evtab *)cp->pVtab)->kept;
 	const char *s;
-	size_t i;
+	size_t i, n;
+	int64_t key;
 
 	(void)idxstr;
-	free(c->text);
-	c->text = NULL;
 	c->eof = true;
-	c->k = 0;
-	if (idxnum != 1 || argc != 1 ||
-	    (s = (const char *)sqlite3_value_text(argv[0])) == NULL)
+	c->one = false;
+	if ((idxnum & 1) == 0 || argc < 1 ||
+	    (s = (const char *)sqlite3_value_text(argv[0])) == NULL) {
+		etext_unref(c->t);
+		c->t = NULL;
+		c->text = NULL;
+		c->len = 0;
 		return SQLITE_OK;
-	c->len = (size_t)sqlite3_value_bytes(argv[0]);
-	c->text = sc_xmalloc(c->len + 1);
-	memcpy(c->text, s, c->len);
-	c->text[c->len] = '\0';
+	}
+	n = (size_t)sqlite3_value_bytes(argv[0]);
+	/* The same text as this cursor's, or as the place kept: shared. */
+	if (c->t == NULL || c->t->len != n || memcmp(c->t->data, s, n) != 0) {
+		etext_unref(c->t);
+		if (kept->text != NULL && kept->text->len == n &&
+		    memcmp(kept->text->data, s, n) == 0) {
+			c->t = kept->text;
+			c->t->refs++;
+		} else {
+			c->t = etext_new(s, n);
+		}
+	}
+	c->text = c->t->data;
+	c->len = c->t->len;
+	c->k = 0;
+	if (idxnum & 2) {
+		c->one = true;
+		if (argc < 2 || sqlite3_value_type(argv[1]) == SQLITE_NULL)
+			return SQLITE_OK;
+		key = sqlite3_value_int64(argv[1]);
+		if (key < 0 ||
+		    (sqlite3_value_type(argv[1]) == SQLITE_FLOAT &&
+			(double)key != sqlite3_value_double(argv[1])))
+			return SQLITE_OK;
+		e_lookup(c, kept, key);
+		return SQLITE_OK;
+	}
 	for (i = 0; i < c->len && isspace((unsigned char)c->text[i]); i++)
 		;
 	if (i >= c->len || c->text[i] != '[')
@@ -640,6 +779,10 @@ e_next(sqlite3_vtab_cursor *cp)
 	struct ecursor *c = (struct ecursor *)cp;
 	size_t p = c->end;
 
+	if (c->one) {
+		c->eof = true;
+		return SQLITE_OK;
+	}
 	while (p < c->len && isspace((unsigned char)c->text[p]))
 		p++;
 	if (p >= c->len || c->text[p] != ',') {
@@ -658,12 +801,9 @@ e_eof(sqlite3_vtab_cursor *cp)
 	return ((struct ecursor *)cp)->eof;
 }
 
-static int
-e_column(sqlite3_vtab_cursor *cp, sqlite3_context *ctx, int col)
+void
+sc_eng_json_elem(sqlite3_context *ctx, const char *p, size_t n, bool type_col)
 {
-	struct ecursor *c = (struct ecursor *)cp;
-	const char *p = c->text + c->pos;
-	size_t n = c->end - c->pos;
 	struct jcur j;
 	struct sc_buf b;
 	char num[64], *e;
@@ -696,19 +836,9 @@ e_column(sqlite3_vtab_cursor *cp, sqlite3_context *ctx, int col)
 		    : "integer";
 		break;
 	}
-	switch (col) {
-	case ECOL_K:
-		sqlite3_result_int64(ctx, c->k);
-		return SQLITE_OK;
-	case ECOL_T:
+	if (type_col) {
 		sqlite3_result_text(ctx, type, -1, SQLITE_STATIC);
-		return SQLITE_OK;
-	case ECOL_V:
-		break;
-	default:
-		sqlite3_result_text(ctx, c->text, (int)c->len,
-		    SQLITE_TRANSIENT);
-		return SQLITE_OK;
+		return;
 	}
 	if (*p == '"') {
 		j.p = j.start = p;
@@ -732,7 +862,27 @@ e_column(sqlite3_vtab_cursor *cp, sqlite3_context *ctx, int col)
 		else
 			sqlite3_result_double(ctx, strtod(num, NULL));
 	}
-	return SQLITE_OK;
+}
+
+static int
+e_column(sqlite3_vtab_cursor *cp, sqlite3_context *ctx, int col)
+{
+	struct ecursor *c = (struct ecursor *)cp;
+
+	switch (col) {
+	case ECOL_K:
+		sqlite3_result_int64(ctx, c->k);
+		return SQLITE_OK;
+	case ECOL_T:
+	case ECOL_V:
+		sc_eng_json_elem(ctx, c->text + c->pos, c->end - c->pos,
+		    col == ECOL_T);
+		return SQLITE_OK;
+	default:
+		sqlite3_result_text(ctx, c->text, (int)c->len,
+		    SQLITE_TRANSIENT);
+		return SQLITE_OK;
+	}
 }
 
 static int
@@ -764,6 +914,8 @@ sc_eng_nest_register(sqlite3 *db)
 	int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC, rc;
 
 	rc = sqlite3_create_module_v2(db, "sc_each", &each_module, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sc_eng_zip_register(db);
 	if (rc != SQLITE_OK)
 		return rc;
 

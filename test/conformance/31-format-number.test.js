@@ -2,8 +2,7 @@
 //
 // 31-format-number: format_number with the result the example of
 // Spark's SQL functions reference gives, Java DecimalFormat's HALF_EVEN
-// rounding and grouping, and the pattern form refused by name; and
-// the functions refused by name rather than left unresolved.
+// rounding and grouping, and the pattern form refused by name.
 
 'use strict';
 
@@ -53,19 +52,3 @@ test('format_number with a pattern is refused by name', T, async () => {
 	    'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
 });
 
-test('functions whose Spark answer sc-serve does not give are refused by name',
-    T, async () => {
-	const s = new lib.Session(srv);
-	// approx_count_distinct: Spark's HLL++ estimate, not an exact count;
-	// format_string: Java's Formatter; the rest not mapped yet.
-	for (const [name, args] of [['approx_count_distinct', [lit(1)]],
-		['format_string', [lit('%d'), lit(1)]],
-		['arrays_zip', [fn('array', lit(1)), fn('array', lit(2))]]]) {
-		const bad = await s.execute(df.plan(df.project(null,
-		    fn(name, ...args))));
-		const err = lib.streamError(bad);
-		lib.assertSparkError(err, 'UNSUPPORTED_FEATURE.EXPRESSION',
-		    '0A000');
-		assert.match(err.message, new RegExp(`${name}\\(\\) is not`));
-	}
-});

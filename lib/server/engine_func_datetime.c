@@ -670,5 +670,10 @@ sc_eng_func_datetime_register(sqlite3 *db)
 		{ "sc_parse_dt", 3, parse_dt_fn },
 	};
 
-	return sc_eng_func_add(db, scalar, SC_NELEM(scalar));
+	int rc;
+
+	rc = sc_eng_func_add(db, scalar, SC_NELEM(scalar));
+	if (rc == SQLITE_OK)
+		rc = sc_eng_tz_register(db);
+	return rc;
 }

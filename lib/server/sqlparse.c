@@ -17,6 +17,7 @@
 
 #include "server/sqlparse.h"
 #include "server/sqlparse_int.h"
+#include "server/engine_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -548,7 +549,10 @@ sc_sqlp_typed_literal(struct parser *p, const char *kw)
 	} else {
 		l->literal_type_case =
 		    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_TIMESTAMP;
-		l->timestamp = v;
+		/* Without Z: the session time zone's wall clock. */
+		l->timestamp = strchr(s, 'Z') != NULL
+		    ? v
+		    : sc_eng_tz_to_utc(sc_eng_tz_current(), v);
 	}
 	return e;
 }

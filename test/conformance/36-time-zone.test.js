@@ -219,6 +219,30 @@ test('current_date is the session zone\'s date', T, async () => {
 	}
 });
 
+test('show() prints a TIMESTAMP in the session zone; a DataFrame ' +
+    'literal is an instant', T, async () => {
+	const { df } = lib;
+	const s = await zoned(LA);
+	const t = Date.UTC(2024, 6, 4, 19, 5, 6);
+	const micros = String(BigInt(t) * 1000n);
+	const r = await s.execute(df.plan({ show_string: {
+		input: df.project(null,
+		    df.alias(df.lit({ timestamp: micros }), 't'),
+		    df.alias(df.fn('hour', df.lit({ timestamp: micros })),
+			'h')),
+		num_rows: 20, truncate: 0, vertical: false } }));
+	assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
+	// Spark's showString with truncate 0: cells padded on the right
+	// to the column's width, at least 3.
+	const cols = [['t', wallText(LA, t)], ['h', String(+wall(LA, t).h)]];
+	const width = cols.map(([a, b]) => Math.max(3, a.length, b.length));
+	const line = '+' + width.map((n) => '-'.repeat(n)).join('+') + '+\n';
+	const cells = (i) => '|' + cols.map((c, j) =>
+	    c[i].padEnd(width[j])).join('|') + '|\n';
+	assert.deepEqual(lib.resultRows(r.responses), [[
+		line + cells(0) + line + cells(1) + line]]);
+});
+
 test('TIMESTAMP_NTZ is unaffected by the session zone', T, async () => {
 	const s = await zoned(LA);
 	const r = await sql(s,

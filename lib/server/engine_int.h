@@ -538,11 +538,14 @@ struct sc_tzdata;
 struct sc_tz {
 	const struct sc_tzdata *data;
 	int32_t fixed;
+	char id[48]; /* Java's ZoneId.getId(): the region, or +08:00, ... */
 };
 /* The zone id names as Spark reads it (short ids too): 0, or -1. */
 int sc_eng_tz_resolve(const char *id, struct sc_tz *out);
 /* The zone of the thread's current call, UTC outside one; never NULL. */
 const struct sc_tz *sc_eng_tz_current(void);
+/* The abbreviation at an instant (PST, CEST; a fixed zone's id). */
+const char *sc_eng_tz_abbr(const struct sc_tz *z, int64_t utc_secs);
 /* The offset east of UTC, in seconds, at an instant. */
 int32_t sc_eng_tz_offset(const struct sc_tz *z, int64_t utc_secs);
 /* An instant (microseconds) as the zone's wall-clock microseconds. */
@@ -580,6 +583,8 @@ void sc_eng_tz_result(const char *lname, const struct sc_efarg *a, size_t n,
 struct sc_tzdata *sc_eng_tzif_new(const unsigned char *p, size_t len);
 void sc_eng_tzif_free(struct sc_tzdata *z);
 int32_t sc_eng_tzdata_offset(const struct sc_tzdata *z, int64_t utc_secs);
+/* The abbreviation in use at an instant ("PST", "CEST", "+0530"). */
+const char *sc_eng_tzdata_abbr(const struct sc_tzdata *z, int64_t utc_secs);
 /* ---- end engine_tz.c ----------------------------------------------- */
 
 /* engine_files.c */

@@ -4,9 +4,8 @@
  * engine_tz.c: the session time zone (spark.sql.session.timeZone).  Zone
  * ids are read as Spark reads them (java.time.ZoneId with its short ids);
  * a region's rules come from the system's compiled tz database (TZif
- * files), read once per zone and kept, its POSIX TZ footer giving the
- * times past the file's table.  Nothing here touches the process-wide TZ
- * or localtime(): each call names its zone.
+ * files, engine_tzif.c), read once per zone and kept.  Nothing here
+ * touches the process-wide TZ or localtime(): each call names its zone.
  */
 
 #include "server/engine_int.h"
@@ -29,372 +28,20 @@
 #define TZIF_MAX (1 << 20) /* the largest TZif file read */
 #define DAY 86400
 
-/* One rule of a POSIX TZ string: Jn, n or Mm.w.d, and a time. */
-struct prule {
-	char kind; /* 'J', 'D' (day of year from 0), 'M' */
-	int a, b, c; /* J/D: a = day; M: month a, week b, weekday c */
-	int32_t secs; /* local time of the change */
-};
-
-struct posix {
-	int32_t std; /* offsets east of UTC, in seconds */
-	int32_t dst;
-	bool has_dst;
-	struct prule start, end;
-};
-
-/* A region's rules, loaded once and kept for the process's life. */
-struct sc_tzdata {
+/* The regions read so far, kept for the process's life. */
+struct cached {
 	char *id;
-	int64_t *when; /* transitions, UTC seconds, ascending */
-	int32_t *off; /* the offset from when[i] on */
-	size_t n;
-	int32_t off0; /* before the first transition */
-	bool has_posix; /* after the last one: footer */
-	struct posix px;
-	struct sc_tzdata *next;
+	struct sc_tzdata *z;
+	struct cached *next;
 };
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct sc_tzdata *cache;
-
-/* ---------------------------------------------------------- TZif */
-
-static int64_t
-be(const unsigned char *p, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		v = v << 8 | p[i];
-	if (n == 4)
-		return (int32_t)(uint32_t)v;
-	return (int64_t)v;
-}
-
-/* [+-]hh[:mm[:ss]] at *sp, hours up to 167 (RFC 8536). */
-static int
-posix_time(const char **sp, int32_t *out)
-{
-	const char *s = *sp;
-	int sign = 1, h = 0, m = 0, sec = 0, k;
-
-	if (*s == '+' || *s == '-')
-		sign = *s++ == '-' ? -1 : 1;
-	for (k = 0; isdigit((unsigned char)*s) && k < 3; k++)
-		h = h * 10 + (*s++ - '0');
-	if (k == 0 || h > 167)
-		return -1;
-	if (*s == ':') {
-		s++;
-		if (!isdigit((unsigned char)s[0]) ||
-		    !isdigit((unsigned char)s[1]))
-			return -1;
-		m = (s[0] - '0') * 10 + (s[1] - '0');
-		s += 2;
-		if (*s == ':') {
-			s++;
-			if (!isdigit((unsigned char)s[0]) ||
-			    !isdigit((unsigned char)s[1]))
-				return -1;
-			sec = (s[0] - '0') * 10 + (s[1] - '0');
-			s += 2;
-		}
-	}
-	*out = sign * (h * 3600 + m * 60 + sec);
-	*sp = s;
-	return 0;
-}
-
-/* A zone abbreviation: letters, or <...> with signs and digits too. */
-static int
-posix_name(const char **sp)
-{
-	const char *s = *sp;
-	size_t k = 0;
-
-	if (*s == '<') {
-		for (s++; *s != '\0' && *s != '>'; s++)
-			k++;
-		if (*s != '>' || k < 3)
-			return -1;
-		*sp = s + 1;
-		return 0;
-	}
-	for (; isalpha((unsigned char)*s); s++)
-		k++;
-	if (k < 3)
-		return -1;
-	*sp = s;
-	return 0;
-}
-
-static int
-posix_rule(const char **sp, struct prule *r)
-{
-	const char *s = *sp;
-	char *e;
-
-	if (*s == 'M') {
-		r->kind = 'M';
-		r->a = (int)strtol(s + 1, &e, 10);
-		if (*e != '.')
-			return -1;
-		r->b = (int)strtol(e + 1, &e, 10);
-		if (*e != '.')
-			return -1;
-		r->c = (int)strtol(e + 1, &e, 10);
-		if (r->a < 1 || r->a > 12 || r->b < 1 || r->b > 5 || r->c < 0 ||
-		    r->c > 6)
-			return -1;
-	} else {
-		r->kind = *s == 'J' ? 'J' : 'D';
-		if (*s == 'J')
-			s++;
-		if (!isdigit((unsigned char)*s))
-			return -1;
-		r->a = (int)strtol(s, &e, 10);
-		if (r->a > 365 || (r->kind == 'J' && r->a < 1))
-			return -1;
-	}
-	s = e;
-	r->secs = 7200;
-	if (*s == '/') {
-		s++;
-		if (posix_time(&s, &r->secs) == -1)
-			return -1;
-	}
-	*sp = s;
-	return 0;
-}
-
-/* A TZ string such as "CET-1CEST,M3.5.0,M10.5.0/3". */
-static int
-posix_parse(const char *s, struct posix *p)
-{
-	int32_t t;
-
-	memset(p, 0, sizeof(*p));
-	if (posix_name(&s) == -1 || posix_time(&s, &t) == -1)
-		return -1;
-	p->std = -t;
-	if (*s == '\0') {
-		p->dst = p->std;
-		return 0;
-	}
-	if (posix_name(&s) == -1)
-		return -1;
-	p->has_dst = true;
-	p->dst = p->std + 3600;
-	if (*s != ',' && *s != '\0') {
-		if (posix_time(&s, &t) == -1)
-			return -1;
-		p->dst = -t;
-	}
-	/* No rules: US rules, as POSIX implementations default to. */
-	if (*s == '\0') {
-		p->start = (struct prule){ 'M', 3, 2, 0, 7200 };
-		p->end = (struct prule){ 'M', 11, 1, 0, 7200 };
-		return 0;
-	}
-	if (*s++ != ',' || posix_rule(&s, &p->start) == -1 || *s++ != ',' ||
-	    posix_rule(&s, &p->end) == -1 || *s != '\0')
-		return -1;
-	return 0;
-}
-
-static bool
-leap(int64_t y)
-{
-	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-/* Days since 1970-01-01 of y-m-d, proleptic Gregorian. */
-static int64_t
-civil_days(int64_t y, int m, int d)
-{
-	int64_t era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-static int64_t
-year_of_days(int64_t days)
-{
-	int64_t z = days + 719468, era, doe, yoe, doy, mp, y;
-
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	y = yoe + era * 400;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	return y + (mp >= 10);
-}
+static struct cached *cache;
 
 static int64_t
 floordiv(int64_t a, int64_t b)
 {
 	return a / b - (a % b != 0 && (a < 0) != (b < 0));
-}
-
-/* The local date (days) a rule names in year y. */
-static int64_t
-rule_day(const struct prule *r, int64_t y)
-{
-	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30,
-		31 };
-	int64_t first, d;
-	int dim, wd;
-
-	if (r->kind == 'J')
-		return civil_days(y, 1, 1) + r->a - 1 + (leap(y) && r->a >= 60);
-	if (r->kind == 'D')
-		return civil_days(y, 1, 1) + r->a;
-	first = civil_days(y, r->a, 1);
-	wd = (int)(((first + 4) % 7 + 7) % 7); /* 1970-01-01: Thursday */
-	d = first + ((r->c - wd + 7) % 7) + (int64_t)(r->b - 1) * 7;
-	dim = mdays[r->a - 1] + (r->a == 2 && leap(y));
-	while (d >= first + dim)
-		d -= 7;
-	return d;
-}
-
-static int32_t
-posix_offset(const struct posix *p, int64_t t)
-{
-	int64_t y, start, end;
-
-	if (!p->has_dst)
-		return p->std;
-	y = year_of_days(floordiv(t + p->std, DAY));
-	/* Start is given in standard time, end in daylight time. */
-	start = rule_day(&p->start, y) * DAY + p->start.secs - p->std;
-	end = rule_day(&p->end, y) * DAY + p->end.secs - p->dst;
-	if (start < end)
-		return t >= start && t < end ? p->dst : p->std;
-	return t >= end && t < start ? p->std : p->dst;
-}
-
-/*
- * The version 2+ part of a TZif file (64-bit times) and its footer;
- * version 1 files (32-bit only) are read from their only block.
- */
-static int
-tzif_parse(const unsigned char *p, size_t len, struct sc_tzdata *z)
-{
-	size_t hdr = 44, cnt[6], i, need, ts;
-	const unsigned char *d, *types, *idx, *end = p + len;
-	int version;
-
-	if (len < hdr || memcmp(p, "TZif", 4) != 0)
-		return -1;
-	version = p[4] == 0 ? 1 : p[4] - '0';
-	for (i = 0; i < 6; i++)
-		cnt[i] = (size_t)(uint32_t)be(p + 20 + 4 * i, 4);
-	/* isutcnt, isstdcnt, leapcnt, timecnt, typecnt, charcnt */
-	ts = 4;
-	need = cnt[3] * 5 + cnt[4] * 6 + cnt[5] + cnt[2] * 8 + cnt[1] + cnt[0];
-	if (version >= 2) {
-		if (len - hdr < need + hdr)
-			return -1;
-		p += hdr + need;
-		if (memcmp(p, "TZif", 4) != 0)
-			return -1;
-		for (i = 0; i < 6; i++)
-			cnt[i] = (size_t)(uint32_t)be(p + 20 + 4 * i, 4);
-		ts = 8;
-		need = cnt[3] * 9 + cnt[4] * 6 + cnt[5] + cnt[2] * 12 + cnt[1] +
-		    cnt[0];
-	}
-	if (cnt[4] == 0 || cnt[3] > 1000000 || cnt[4] > 256 ||
-	    (size_t)(end - p) < hdr + need)
-		return -1;
-	d = p + hdr;
-	idx = d + cnt[3] * ts;
-	types = idx + cnt[3];
-	memset(z, 0, sizeof(*z));
-	z->when = sc_xcalloc(cnt[3] ? cnt[3] : 1, sizeof(*z->when));
-	z->off = sc_xcalloc(cnt[3] ? cnt[3] : 1, sizeof(*z->off));
-	z->n = cnt[3];
-	for (i = 0; i < cnt[3]; i++) {
-		if (idx[i] >= cnt[4])
-			goto bad;
-		z->when[i] = be(d + i * ts, (int)ts);
-		z->off[i] = (int32_t)be(types + idx[i] * 6, 4);
-		if (i > 0 && z->when[i] <= z->when[i - 1])
-			goto bad;
-	}
-	z->off0 = (int32_t)be(types, 4);
-	if (version >= 2) {
-		const unsigned char *f = p + hdr + need, *nl;
-		char tz[128];
-
-		if (f < end && *f == '\n' &&
-		    (nl = memchr(f + 1, '\n', (size_t)(end - f - 1))) != NULL &&
-		    nl > f + 1 && (size_t)(nl - f - 1) < sizeof(tz)) {
-			memcpy(tz, f + 1, (size_t)(nl - f - 1));
-			tz[nl - f - 1] = '\0';
-			z->has_posix = posix_parse(tz, &z->px) == 0;
-		}
-	}
-	return 0;
-bad:
-	free(z->when);
-	free(z->off);
-	memset(z, 0, sizeof(*z));
-	return -1;
-}
-
-struct sc_tzdata *
-sc_eng_tzif_new(const unsigned char *p, size_t len)
-{
-	struct sc_tzdata *z = sc_xmalloc(sizeof(*z));
-
-	if (tzif_parse(p, len, z) == -1) {
-		free(z);
-		return NULL;
-	}
-	return z;
-}
-
-void
-sc_eng_tzif_free(struct sc_tzdata *z)
-{
-	if (z == NULL)
-		return;
-	free(z->when);
-	free(z->off);
-	free(z->id);
-	free(z);
-}
-
-int32_t
-sc_eng_tzdata_offset(const struct sc_tzdata *z, int64_t t)
-{
-	size_t lo = 0, hi = z->n;
-
-	if (z->n == 0)
-		return z->has_posix ? posix_offset(&z->px, t) : z->off0;
-	if (t < z->when[0])
-		return z->off0;
-	if (t >= z->when[z->n - 1] && z->has_posix)
-		return posix_offset(&z->px, t);
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (z->when[mid] <= t)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return z->off[lo];
 }
 
 /* ------------------------------------------------ zone ids (Java) */
@@ -528,19 +175,21 @@ zoneinfo_dir(void)
 static const struct sc_tzdata *
 region(const char *id)
 {
-	struct sc_tzdata *z, *nz = NULL;
+	struct cached *c;
+	struct sc_tzdata *nz = NULL;
+	const struct sc_tzdata *z = NULL;
 	struct sc_error e;
 	struct sc_buf data;
 	char path[512];
 	int n, rc;
 
 	pthread_mutex_lock(&cache_lock);
-	for (z = cache; z != NULL; z = z->next)
-		if (strcmp(z->id, id) == 0)
+	for (c = cache; c != NULL; c = c->next)
+		if (strcmp(c->id, id) == 0)
 			break;
 	pthread_mutex_unlock(&cache_lock);
-	if (z != NULL)
-		return z;
+	if (c != NULL)
+		return c->z;
 	n = snprintf(path, sizeof(path), "%s/%s", zoneinfo_dir(), id);
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return NULL;
@@ -551,20 +200,45 @@ region(const char *id)
 	sc_buf_release(&data);
 	if (nz == NULL)
 		return NULL;
+	/* Another thread may have read it meanwhile: keep the first. */
 	pthread_mutex_lock(&cache_lock);
-	for (z = cache; z != NULL; z = z->next)
-		if (strcmp(z->id, id) == 0)
+	for (c = cache; c != NULL; c = c->next)
+		if (strcmp(c->id, id) == 0)
 			break;
-	if (z == NULL) {
-		z = nz;
-		z->id = sc_xstrdup(id);
-		z->next = cache;
-		cache = z;
-	} else {
-		sc_eng_tzif_free(nz);
+	if (c == NULL) {
+		c = sc_xmalloc(sizeof(*c));
+		c->id = sc_xstrdup(id);
+		c->z = nz;
+		c->next = cache;
+		cache = c;
+		nz = NULL;
 	}
+	z = c->z;
 	pthread_mutex_unlock(&cache_lock);
+	sc_eng_tzif_free(nz);
 	return z;
+}
+
+/*
+ * Java's id of a fixed zone: Z, +hh:mm[:ss], or the prefix (UTC, GMT,
+ * UT) alone for a zero offset and followed by the offset otherwise.
+ */
+static void
+offset_id(char *out, size_t n, const char *prefix, int32_t off)
+{
+	int32_t a = off < 0 ? -off : off;
+
+	if (off == 0) {
+		snprintf(out, n, "%s", prefix[0] != '\0' ? prefix : "Z");
+		return;
+	}
+	if (a % 60 != 0)
+		snprintf(out, n, "%s%c%02d:%02d:%02d", prefix,
+		    off < 0 ? '-' : '+', (int)(a / 3600), (int)(a / 60 % 60),
+		    (int)(a % 60));
+	else
+		snprintf(out, n, "%s%c%02d:%02d", prefix, off < 0 ? '-' : '+',
+		    (int)(a / 3600), (int)(a / 60 % 60));
 }
 
 /*
@@ -575,7 +249,7 @@ region(const char *id)
 int
 sc_eng_tz_resolve(const char *id, struct sc_tz *out)
 {
-	char b[80];
+	char b[80], pre[4];
 	const char *s, *q;
 	size_t n = strlen(id), i;
 
@@ -604,23 +278,34 @@ sc_eng_tz_resolve(const char *id, struct sc_tz *out)
 			s = short_ids[i].is;
 			break;
 		}
-	out->data = NULL;
-	out->fixed = 0;
-	if (s[0] == '+' || s[0] == '-' || s[1] == '\0')
-		return zone_offset(s, &out->fixed);
-	if (strcmp(s, "UTC") == 0 || strcmp(s, "GMT") == 0 ||
-	    strcmp(s, "UT") == 0)
+	memset(out, 0, sizeof(*out));
+	if (s[0] == '+' || s[0] == '-' || s[1] == '\0') {
+		if (zone_offset(s, &out->fixed) == -1)
+			return -1;
+		offset_id(out->id, sizeof(out->id), "", out->fixed);
 		return 0;
+	}
+	if (strcmp(s, "UTC") == 0 || strcmp(s, "GMT") == 0 ||
+	    strcmp(s, "UT") == 0) {
+		snprintf(out->id, sizeof(out->id), "%s", s);
+		return 0;
+	}
 	q = NULL;
 	if (strncmp(s, "UTC", 3) == 0 || strncmp(s, "GMT", 3) == 0)
 		q = s + 3;
 	else if (strncmp(s, "UT", 2) == 0)
 		q = s + 2;
-	if (q != NULL && (*q == '+' || *q == '-'))
-		return zone_offset(q, &out->fixed);
+	if (q != NULL && (*q == '+' || *q == '-')) {
+		if (zone_offset(q, &out->fixed) == -1)
+			return -1;
+		snprintf(pre, sizeof(pre), "%.*s", (int)(q - s), s);
+		offset_id(out->id, sizeof(out->id), pre, out->fixed);
+		return 0;
+	}
 	if (!region_name_ok(s))
 		return -1;
 	out->data = region(s);
+	snprintf(out->id, sizeof(out->id), "%s", s);
 	return out->data != NULL ? 0 : -1;
 }
 
@@ -638,6 +323,12 @@ sc_engine_tz_check(const char *key, const char *value, struct sc_error *err)
 }
 
 /* --------------------------------------------------- conversions */
+
+const char *
+sc_eng_tz_abbr(const struct sc_tz *z, int64_t utc_secs)
+{
+	return z->data != NULL ? sc_eng_tzdata_abbr(z->data, utc_secs) : z->id;
+}
 
 int32_t
 sc_eng_tz_offset(const struct sc_tz *z, int64_t utc_secs)
@@ -691,8 +382,10 @@ sc_eng_tz_current(void)
 	const char *id = r != NULL ? r->mode.tz : "UTC";
 
 	if (strcmp(id, cur_id) != 0) {
-		if (sc_eng_tz_resolve(id, &cur_zone) == -1)
+		if (sc_eng_tz_resolve(id, &cur_zone) == -1) {
 			memset(&cur_zone, 0, sizeof(cur_zone));
+			snprintf(cur_zone.id, sizeof(cur_zone.id), "UTC");
+		}
 		snprintf(cur_id, sizeof(cur_id), "%s", id);
 	}
 	return &cur_zone;
@@ -847,6 +540,9 @@ static const char *const wall_args[] = { "add_months", "date_add",
 	"month", "months_between", "quarter", "second", "to_date", "trunc",
 	"weekofyear", "year" };
 
+static const char *const cmp_ops[] = { "==", "=", "!=", "<>", "<", "<=", ">",
+	">=", "<=>" };
+
 static bool
 listed(const char *const *v, size_t n, const char *name)
 {
@@ -883,6 +579,18 @@ sc_eng_tz_args(const char *lname, struct sc_efarg *a, size_t n)
 		for (i = 0; i < n; i++)
 			if (is_ltz(&a[i].ei.type))
 				wrap(&a[i].sql, 0, "sc_tz_local");
+		return;
+	}
+	/*
+	 * A TIMESTAMP compared with a string or a DATE: that side is cast
+	 * to TIMESTAMP, the session zone's wall clock, as Spark does.
+	 */
+	if (listed(cmp_ops, SC_NELEM(cmp_ops), lname) && n == 2) {
+		for (i = 0; i < 2; i++)
+			if (is_ltz(&a[1 - i].ei.type) &&
+			    (a[i].ei.type.t == SC_ARROW_UTF8 ||
+				a[i].ei.type.t == SC_ARROW_DATE32))
+				wrap(&a[i].sql, 0, "sc_tz_utc");
 		return;
 	}
 	/* A string or a date is read in the session zone. */

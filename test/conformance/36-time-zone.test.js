@@ -166,6 +166,48 @@ test('fields, casts and formats of a TIMESTAMP are the zone\'s', T,
 	}
 });
 
+test('date_format prints the session zone\'s offset, id and name', T,
+    async () => {
+	const t = Date.UTC(2024, 6, 4, 12);
+	for (const zone of [LA, PARIS, 'Asia/Kolkata', 'UTC']) {
+		const s = await zoned(zone);
+		const r = await sql(s,
+		    "SELECT date_format(TIMESTAMP'2024-07-04 12:00:00Z', " +
+		    "'HH:mm ZZZZ|OOOO|XXX|VV')");
+		// Intl's longOffset is Java's localized GMT form, GMT-07:00,
+		// but for zero, which Java prints as GMT alone.
+		const gmt = new Intl.DateTimeFormat('en-US', { timeZone: zone,
+			timeZoneName: 'longOffset' }).formatToParts(t)
+		    .find((p) => p.type === 'timeZoneName').value
+		    .replace(/^GMT[+-]00:00$/, 'GMT');
+		const xxx = gmt === 'GMT' ? 'Z' : gmt.slice(3);
+		const w = wall(zone, t);
+		assert.equal(r.row[0],
+		    `${w.h}:${w.mi} ${gmt}|${gmt}|${xxx}|${zone}`, zone);
+	}
+	const s = await zoned(LA);
+	const r = await sql(s,
+	    "SELECT date_format(TIMESTAMP'2024-07-04 12:00:00Z', 'z'), " +
+	    "date_format(TIMESTAMP'2024-01-04 12:00:00Z', 'z')");
+	const short = (x) => new Intl.DateTimeFormat('en-US', { timeZone: LA,
+		timeZoneName: 'short' }).formatToParts(x)
+	    .find((p) => p.type === 'timeZoneName').value;
+	assert.deepEqual(r.row, [short(t), short(Date.UTC(2024, 0, 4, 12))]);
+});
+
+test('a TIMESTAMP compared with a string or a DATE reads it in the ' +
+    'session zone', T, async () => {
+	const s = await zoned(LA);
+	const r = await sql(s,
+	    "SELECT TIMESTAMP'2024-07-04 12:00:00' = '2024-07-04 12:00:00', " +
+	    "TIMESTAMP'2024-07-04 12:00:00' < '2024-07-04 12:00:01', " +
+	    "TIMESTAMP'2024-07-04 00:00:00' = DATE'2024-07-04', " +
+	    "TIMESTAMP'2024-07-04 12:00:00' BETWEEN '2024-07-04 11:00:00' " +
+	    "AND '2024-07-04 13:00:00', " +
+	    "TIMESTAMP'2024-07-04 12:00:00Z' = '2024-07-04 12:00:00'");
+	assert.deepEqual(r.row, [true, true, true, true, false]);
+});
+
 test('a string cast to TIMESTAMP is read in the session zone', T,
     async () => {
 	const s = await zoned(LA);

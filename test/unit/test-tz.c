@@ -137,6 +137,12 @@ test_table_and_footer(void)
 	    "footer: far past the table");
 	is_int(sc_eng_tzdata_offset(z, utc(2100, 3, 14, 6, 0)), -18000,
 	    "footer: the hour before, far past the table");
+	is_str(sc_eng_tzdata_abbr(z, utc(1990, 1, 1, 0, 0)), "XXX",
+	    "the table's abbreviation");
+	is_str(sc_eng_tzdata_abbr(z, utc(2024, 7, 1, 0, 0)), "EDT",
+	    "the footer's daylight abbreviation");
+	is_str(sc_eng_tzdata_abbr(z, utc(2024, 1, 1, 0, 0)), "EST",
+	    "the footer's standard abbreviation");
 	sc_eng_tzif_free(z);
 	sc_buf_release(&b);
 
@@ -163,6 +169,8 @@ test_table_and_footer(void)
 	z = sc_eng_tzif_new(b.data, b.len);
 	is_int(z != NULL ? sc_eng_tzdata_offset(z, 0) : -1, 19800,
 	    "footer with a <+0530> name and minutes");
+	is_str(z != NULL ? sc_eng_tzdata_abbr(z, 0) : NULL, "+0530",
+	    "a quoted abbreviation");
 	sc_eng_tzif_free(z);
 	sc_buf_release(&b);
 }
@@ -239,6 +247,33 @@ test_ids(void)
 }
 
 static void
+test_java_ids(void)
+{
+	static const struct {
+		const char *id, *java;
+	} ids[] = {
+		{ "+8:00", "+08:00" },
+		{ "+00:00", "Z" },
+		{ "-0530", "-05:30" },
+		{ "+01:02:03", "+01:02:03" },
+		{ "UTC+8", "UTC+08:00" },
+		{ "GMT+0", "GMT" },
+		{ "UT-01:30", "UT-01:30" },
+		{ "UTC", "UTC" },
+		{ "EST", "-05:00" },
+	};
+	struct sc_tz z;
+	size_t i;
+
+	for (i = 0; i < SC_NELEM(ids); i++) {
+		memset(&z, 0, sizeof(z));
+		sc_eng_tz_resolve(ids[i].id, &z);
+		is_str(z.id, ids[i].java, "the id of '%s' as Java's",
+		    ids[i].id);
+	}
+}
+
+static void
 test_system_zones(void)
 {
 	struct sc_tz la, paris, pst;
@@ -279,6 +314,11 @@ test_system_zones(void)
 	l = utc(2024, 3, 31, 2, 30) * 1000000;
 	is_int(sc_eng_tz_to_utc(&paris, l), utc(2024, 3, 31, 1, 30) * 1000000,
 	    "Paris gap: 02:30 is 03:30 CEST");
+	is_str(pst.id, "America/Los_Angeles", "PST's id is the region's");
+	is_str(sc_eng_tz_abbr(&la, utc(2024, 7, 4, 19, 0)), "PDT",
+	    "Los Angeles' abbreviation in July");
+	is_str(sc_eng_tz_abbr(&paris, utc(2024, 1, 4, 19, 0)), "CET",
+	    "Paris' abbreviation in January");
 	is_int(sc_eng_tz_to_local(&la, utc(2024, 7, 4, 19, 0) * 1000000),
 	    utc(2024, 7, 4, 12, 0) * 1000000, "an instant as wall clock");
 }
@@ -289,6 +329,7 @@ main(void)
 	test_table_and_footer();
 	test_malformed();
 	test_ids();
+	test_java_ids();
 	test_system_zones();
 	return tap_done();
 }

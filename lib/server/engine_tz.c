@@ -470,10 +470,27 @@ utc_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
 }
 
+/* Spark's error for a zone argument getZoneId() cannot read. */
+static void
+bad_zone(sqlite3_context *ctx, const char *id)
+{
+	sc_eng_func_fail(ctx,
+	    "[INVALID_TIMEZONE] The timezone: %s is invalid. The "
+	    "timezone must be either a region-based zone ID or a zone "
+	    "offset. Region IDs must have the form 'area/city', such "
+	    "as 'America/Los_Angeles'. Zone offsets must be in the "
+	    "format '(+|-)HH', '(+|-)HH:mm\u2019 or '(+|-)HH:mm:ss', "
+	    "e.g '-08' , '+01:00' or '-13:33:33', and must be in the "
+	    "range from -18:00 to +18:00. 'Z' and 'UTC' are accepted "
+	    "as synonyms for '+00:00'. SQLSTATE: 22009",
+	    id);
+}
+
 /*
  * from_utc_timestamp(ts, zone): ts's wall-clock time in zone, read as
  * UTC's; to_utc_timestamp(ts, zone): ts's wall-clock time in UTC read
- * as zone's.  A string ts is first read in the session zone.
+ * as zone's.  A string ts is read in the session zone before
+ * (sc_eng_tz_args()).
  */
 static void
 shift_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -481,7 +498,6 @@ shift_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	const char *s = (const char *)sqlite3_value_text(argv[0]);
 	const char *id = (const char *)sqlite3_value_text(argv[1]);
 	bool to_utc = sqlite3_user_data(ctx) != NULL;
-	const struct sc_tz *cur = sc_eng_tz_current();
 	char out[SC_VALUE_TEXT_MAX];
 	struct sc_tz z;
 	int64_t us;
@@ -490,25 +506,57 @@ shift_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	if (s == NULL || id == NULL)
 		return;
 	if (sc_eng_tz_resolve(id, &z) == -1) {
-		sc_eng_func_fail(ctx,
-		    "[INVALID_TIMEZONE] The timezone: %s is invalid. The "
-		    "timezone must be either a region-based zone ID or a zone "
-		    "offset. Region IDs must have the form 'area/city', such "
-		    "as 'America/Los_Angeles'. Zone offsets must be in the "
-		    "format '(+|-)HH', '(+|-)HH:mm' or '(+|-)HH:mm:ss', e.g "
-		    "'-08', '+01:00' or '-13:33:33', and must be in the range "
-		    "from -18:00 to +18:00. 'Z' and 'UTC' are accepted as "
-		    "synonyms for '+00:00'. SQLSTATE: 22009",
-		    id);
+		bad_zone(ctx, id);
 		return;
 	}
-	if (sc_eng_tz_parse(cur, s, (size_t)sqlite3_value_bytes(argv[0]),
+	if (sc_value_parse_timestamp(s, (size_t)sqlite3_value_bytes(argv[0]),
 		&us) == -1)
 		return;
 	/* As Spark's convertTz: the wall time in one zone read in the other. */
 	us = to_utc ? sc_eng_tz_to_utc(&z, us) : sc_eng_tz_to_local(&z, us);
 	sc_value_fmt_timestamp(us, out);
 	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+}
+
+/*
+ * sc_tz_utc_in(wall, zone): a wall-clock time of zone as an instant
+ * (make_timestamp with a time zone).
+ */
+static void
+utc_in_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *s = (const char *)sqlite3_value_text(argv[0]);
+	const char *id = (const char *)sqlite3_value_text(argv[1]);
+	char out[SC_VALUE_TEXT_MAX];
+	struct sc_tz z;
+	int64_t us;
+
+	(void)argc;
+	if (s == NULL || id == NULL)
+		return;
+	if (sc_eng_tz_resolve(id, &z) == -1) {
+		bad_zone(ctx, id);
+		return;
+	}
+	if (sc_eng_tz_parse(&z, s, (size_t)sqlite3_value_bytes(argv[0]), &us) ==
+	    -1) {
+		sqlite3_result_value(ctx, argv[0]);
+		return;
+	}
+	sc_value_fmt_timestamp(us, out);
+	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+}
+
+/* current_timezone(): the session's setting as set. */
+static void
+current_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct sc_erun *r = sc_eng_current_run();
+
+	(void)argc;
+	(void)argv;
+	sqlite3_result_text(ctx, r != NULL ? r->mode.tz : "UTC", -1,
+	    SQLITE_TRANSIENT);
 }
 
 int
@@ -528,6 +576,12 @@ sc_eng_tz_register(sqlite3 *db)
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_function_v2(db, "sc_to_utc_timestamp", 2,
 		    flags, &to_utc, shift_fn, NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function_v2(db, "sc_tz_utc_in", 2, flags,
+		    NULL, utc_in_fn, NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function_v2(db, "sc_current_timezone", 0,
+		    flags, NULL, current_fn, NULL, NULL, NULL);
 	return rc;
 }
 
@@ -594,6 +648,12 @@ sc_eng_tz_args(const char *lname, struct sc_efarg *a, size_t n)
 		return;
 	}
 	/* A string or a date is read in the session zone. */
+	if ((strcmp(lname, "from_utc_timestamp") == 0 ||
+		strcmp(lname, "to_utc_timestamp") == 0) &&
+	    n == 2 &&
+	    (a[0].ei.type.t == SC_ARROW_UTF8 ||
+		a[0].ei.type.t == SC_ARROW_DATE32))
+		wrap(&a[0].sql, 0, "sc_tz_utc");
 	if (strcmp(lname, "unix_timestamp") == 0 && n == 1 &&
 	    (a[0].ei.type.t == SC_ARROW_UTF8 ||
 		a[0].ei.type.t == SC_ARROW_DATE32))

@@ -208,6 +208,33 @@ test('a TIMESTAMP compared with a string or a DATE reads it in the ' +
 	assert.deepEqual(r.row, [true, true, true, true, false]);
 });
 
+test('from_utc_timestamp, to_utc_timestamp, make_timestamp and ' +
+    'current_timezone', T, async () => {
+	for (const zone of [LA, PARIS, 'UTC']) {
+		const s = await zoned(zone);
+		// Spark's documented examples print the same in any zone.
+		const r = await sql(s,
+		    "SELECT CAST(from_utc_timestamp('2016-08-31', 'Asia/Seoul') " +
+		    'AS STRING), ' +
+		    "CAST(to_utc_timestamp('2016-08-31', 'Asia/Seoul') " +
+		    'AS STRING), ' +
+		    'make_timestamp(2014, 12, 28, 6, 30, 45.887), ' +
+		    "make_timestamp(2014, 12, 28, 6, 30, 45.887, 'CET'), " +
+		    'current_timezone()');
+		assert.deepEqual(r.row.slice(0, 2),
+		    ['2016-08-31 09:00:00', '2016-08-30 15:00:00'], zone);
+		assert.equal(ms(r.row[2]),
+		    instant(zone, '2014-12-28 06:30:45') + 887, zone);
+		assert.equal(ms(r.row[3]),
+		    instant('CET', '2014-12-28 06:30:45') + 887, zone);
+		assert.equal(r.row[4], zone);
+	}
+	const s = await zoned(LA);
+	const bad = await s.execute(lib.sqlPlan(
+	    "SELECT make_timestamp(2014, 12, 28, 6, 30, 0, 'Mars/Base')"));
+	lib.assertSparkError(lib.streamError(bad), 'INVALID_TIMEZONE', '22009');
+});
+
 test('a string cast to TIMESTAMP is read in the session zone', T,
     async () => {
 	const s = await zoned(LA);

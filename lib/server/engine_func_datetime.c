@@ -142,9 +142,10 @@ make_date_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 }
 
 /*
- * make_timestamp(year, month, day, hour, min, sec): that instant in UTC
- * (the session zone), sec with up to 6 decimals; sec 60 without a
- * fraction is the next minute's start.  Fields naming no instant fail
+ * make_timestamp(year, month, day, hour, min, sec): that wall-clock
+ * time (sc_eng_tz_result() makes it the session zone's instant), sec
+ * with up to 6 decimals; sec 60 without a fraction is the next
+ * minute's start.  Fields naming no instant fail
  * as make_date's do; a null field gives null.
  */
 static void
@@ -282,7 +283,8 @@ ts_arg(sqlite3_context *ctx, sqlite3_value *v, int64_t *us)
  * the same day of the month or both on their month's last day; else
  * the month difference plus the rest in seconds (sub-second part
  * dropped) over a 31-day month, rounded half up to 8 decimals unless
- * roundOff is false.  Days are in UTC, the server's session zone.
+ * roundOff is false.  The arguments come as the session zone's wall
+ * clock (sc_eng_tz_args()).
  */
 static void
 months_between_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)

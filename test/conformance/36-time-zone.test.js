@@ -130,6 +130,24 @@ test('the zone set by SQL SET changes the next query', T, async () => {
 	assert.equal(r.fields[1].type.timezone, PARIS);
 });
 
+test('SET TIME ZONE \'zone\' and LOCAL set the session zone', T,
+    async () => {
+	const s = new lib.Session(srv);
+	for (const [stmt, zone] of [[`SET TIME ZONE '${LA}'`, LA],
+		['SET TIME ZONE LOCAL', 'UTC']]) {
+		const r = await s.execute(lib.sqlCommandPlan(stmt));
+		assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
+		const q = await sql(s, 'SELECT current_timezone(), ' +
+		    "hour(TIMESTAMP'2024-07-04 12:00:00Z')");
+		assert.deepEqual(q.row,
+		    [zone, +wall(zone, Date.UTC(2024, 6, 4, 12)).h], stmt);
+	}
+	const bad = await s.execute(lib.sqlCommandPlan(
+	    "SET TIME ZONE 'Mars/Base'"));
+	lib.assertSparkError(lib.streamError(bad),
+	    'INVALID_CONF_VALUE.TIME_ZONE', '22022');
+});
+
 test('fields, casts and formats of a TIMESTAMP are the zone\'s', T,
     async () => {
 	// 2024-03-10 09:30:00Z: 01:30 PST in Los Angeles, 10:30 in Paris.

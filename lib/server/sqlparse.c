@@ -539,7 +539,13 @@ sc_sqlp_typed_literal(struct parser *p, const char *kw)
 	}
 	while (*s == ' ')
 		s++;
-	if (!parse_timestamp(s, &v))
+	/*
+	 * A TIMESTAMP is an instant: Spark's forms, with a zone of their
+	 * own or read in the session zone (engine_tz.c).
+	 */
+	if (strcasecmp(kw, "timestamp_ntz") == 0
+		? !parse_timestamp(s, &v)
+		: sc_eng_tz_parse(sc_eng_tz_current(), s, strlen(s), &v) == -1)
 		return sc_sqlp_not_taken(p);
 	l = sc_sqlp_lit_new(&e);
 	if (strcasecmp(kw, "timestamp_ntz") == 0) {
@@ -549,10 +555,7 @@ sc_sqlp_typed_literal(struct parser *p, const char *kw)
 	} else {
 		l->literal_type_case =
 		    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_TIMESTAMP;
-		/* Without Z: the session time zone's wall clock. */
-		l->timestamp = strchr(s, 'Z') != NULL
-		    ? v
-		    : sc_eng_tz_to_utc(sc_eng_tz_current(), v);
+		l->timestamp = v;
 	}
 	return e;
 }

@@ -103,13 +103,15 @@ test('a TIMESTAMP literal is the session zone\'s wall clock', T, async () => {
 		const r = await sql(s,
 		    "SELECT TIMESTAMP'2024-07-04 12:34:56' AS t, " +
 		    "TIMESTAMP'2024-01-15 08:00:00' AS w, " +
-		    "TIMESTAMP'2024-01-15 08:00:00Z' AS z");
+		    "TIMESTAMP'2024-01-15 08:00:00Z' AS z, " +
+		    "TIMESTAMP'2024-01-15 08:00:00+05:30' AS o");
 		const iz = zone === '+08:00' ? 'Asia/Shanghai' : zone;
 		assert.equal(ms(r.row[0]), instant(iz, '2024-07-04 12:34:56'),
 		    zone);
 		assert.equal(ms(r.row[1]), instant(iz, '2024-01-15 08:00:00'),
 		    zone);
 		assert.equal(ms(r.row[2]), Date.UTC(2024, 0, 15, 8), zone);
+		assert.equal(ms(r.row[3]), Date.UTC(2024, 0, 15, 2, 30), zone);
 		// Spark sends the session zone as the column's time zone.
 		assert.equal(r.fields[0].type.timezone, zone);
 	}

@@ -594,6 +594,24 @@ static const char *const wall_args[] = { "add_months", "date_add",
 	"month", "months_between", "quarter", "second", "to_date", "trunc",
 	"weekofyear", "year" };
 
+/*
+ * Those whose argument is a TIMESTAMP in Spark (bit i: argument i): a
+ * string there is cast to one, so in the session zone (a time in a
+ * spring gap moves on, a zone of its own counts), where the others
+ * take a DATE, the string's date part.
+ */
+static const struct {
+	const char *name;
+	unsigned ts_args;
+} ts_funcs[] = {
+	{ "date_format", 1 },
+	{ "date_trunc", 2 },
+	{ "hour", 1 },
+	{ "minute", 1 },
+	{ "months_between", 3 },
+	{ "second", 1 },
+};
+
 static const char *const cmp_ops[] = { "==", "=", "!=", "<>", "<", "<=", ">",
 	">=", "<=>" };
 
@@ -630,9 +648,19 @@ sc_eng_tz_args(const char *lname, struct sc_efarg *a, size_t n)
 	size_t i;
 
 	if (listed(wall_args, SC_NELEM(wall_args), lname)) {
+		unsigned ts = 0;
+
+		for (i = 0; i < SC_NELEM(ts_funcs); i++)
+			if (strcmp(ts_funcs[i].name, lname) == 0)
+				ts = ts_funcs[i].ts_args;
 		for (i = 0; i < n; i++)
 			if (is_ltz(&a[i].ei.type))
 				wrap(&a[i].sql, 0, "sc_tz_local");
+			else if (i < 8 && (ts >> i & 1) &&
+			    a[i].ei.type.t == SC_ARROW_UTF8) {
+				wrap(&a[i].sql, 0, "sc_tz_utc");
+				wrap(&a[i].sql, 0, "sc_tz_local");
+			}
 		return;
 	}
 	/*

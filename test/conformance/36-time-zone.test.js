@@ -277,11 +277,17 @@ test('spring gaps move forward, autumn overlaps take the earlier offset',
 		const s = await zoned(zone);
 		const r = await sql(s,
 		    `SELECT TIMESTAMP'${text}', CAST('${text}' AS TIMESTAMP), ` +
-		    `hour(TIMESTAMP'${text}')`);
+		    `hour(TIMESTAMP'${text}'), hour('${text}'), ` +
+		    `hour('${text}+08:00')`);
 		const want = instant(zone, text);
 		assert.equal(ms(r.row[0]), want, `${zone} ${text}`);
 		assert.equal(ms(r.row[1]), want, `${zone} ${text}`);
 		assert.equal(r.row[2], +wall(zone, want).h, `${zone} ${text}`);
+		// A string is cast to TIMESTAMP first, so the same hour.
+		assert.equal(r.row[3], +wall(zone, want).h, `${zone} ${text}`);
+		const m = /^(\d+)-(\d+)-(\d+) (\d+):(\d+)/.exec(text);
+		const east = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4] - 8, +m[5]);
+		assert.equal(r.row[4], +wall(zone, east).h, `${zone} ${text}`);
 	}
 	// The reference itself: a gap's 02:30 is 03:30 daylight time, an
 	// overlap's 01:30 is the first one (daylight time).

@@ -469,4 +469,12 @@ struct sc_engine_conf_ops {
 void sc_engine_set_conf(struct sc_engine *e,
     const struct sc_engine_conf_ops *ops);
 
+/*
+ * Whether value is a time zone Spark accepts for key
+ * (spark.sql.session.timeZone): 0, or -1 with Spark's
+ * INVALID_CONF_VALUE.TIME_ZONE in err (engine_tz.c).
+ */
+int sc_engine_tz_check(const char *key, const char *value,
+    struct sc_error *err);
+
 #endif

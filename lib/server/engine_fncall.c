@@ -262,7 +262,7 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 	struct sc_efarg *a = NULL;
 	char lname[64];
 	const char *fname = f->function_name != NULL ? f->function_name : "";
-	size_t n = f->n_arguments, i, k;
+	size_t n = f->n_arguments, i, k, sql0;
 	int rc = -1;
 	bool star = false;
 
@@ -331,6 +331,9 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		if (sc_eng_expr(x, in, ae, &a[i].sql, &a[i].ei, err) == -1)
 			goto out;
 	}
+	/* The session time zone's part (engine_tz.c). */
+	sc_eng_tz_args(lname, a, n);
+	sql0 = sql->len;
 	if (fd->rtype == R_ARG && n > 0)
 		ei->type = a[0].ei.type;
 	else
@@ -813,6 +816,7 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 			ei->nullable = 0;
 		break;
 	}
+	sc_eng_tz_result(lname, a, n, sql, sql0);
 	if (ei->name.len == 0) {
 		/* Spark names RLike RLIKE(...) and shows regexp_replace's
 		 * default position. */

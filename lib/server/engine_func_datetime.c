@@ -142,9 +142,10 @@ make_date_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 }
 
 /*
- * make_timestamp(year, month, day, hour, min, sec): that instant in UTC
- * (the session zone), sec with up to 6 decimals; sec 60 without a
- * fraction is the next minute's start.  Fields naming no instant fail
+ * make_timestamp(year, month, day, hour, min, sec): that wall-clock
+ * time (sc_eng_tz_result() makes it the session zone's instant), sec
+ * with up to 6 decimals; sec 60 without a fraction is the next
+ * minute's start.  Fields naming no instant fail
  * as make_date's do; a null field gives null.
  */
 static void
@@ -282,7 +283,8 @@ ts_arg(sqlite3_context *ctx, sqlite3_value *v, int64_t *us)
  * the same day of the month or both on their month's last day; else
  * the month difference plus the rest in seconds (sub-second part
  * dropped) over a 31-day month, rounded half up to 8 decimals unless
- * roundOff is false.  Days are in UTC, the server's session zone.
+ * roundOff is false.  The arguments come as the session zone's wall
+ * clock (sc_eng_tz_args()).
  */
 static void
 months_between_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -370,6 +372,100 @@ static bool
 pattern_letter(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/*
+ * An offset as Java's pattern letters print it: style 0 +HH[mm], 1
+ * +HHmm, 2 +HH:mm, 3 +HHmm[ss], 4 +HH:mm[:ss]; zero as zero (or, when
+ * NULL, as +00...).
+ */
+static void
+offset_text(struct sc_buf *b, int32_t off, int style, const char *zero)
+{
+	int32_t a = off < 0 ? -off : off;
+	int h = (int)(a / 3600), m = (int)(a / 60 % 60), sec = (int)(a % 60);
+
+	if (off == 0 && zero != NULL) {
+		sc_buf_addstr(b, zero, NULL);
+		return;
+	}
+	sc_buf_addf(b, NULL, "%c%02d", off < 0 ? '-' : '+', h);
+	if (style == 0 && (m != 0 || sec != 0))
+		sc_buf_addf(b, NULL, "%02d", m);
+	else if (style == 1 || style == 3)
+		sc_buf_addf(b, NULL, "%02d", m);
+	else if (style == 2 || style == 4)
+		sc_buf_addf(b, NULL, ":%02d", m);
+	if (style == 3 && sec != 0)
+		sc_buf_addf(b, NULL, "%02d", sec);
+	else if (style == 4 && sec != 0)
+		sc_buf_addf(b, NULL, ":%02d", sec);
+}
+
+/* GMT, GMT-8, GMT+5:30 (short) or GMT-08:00 (long), as Java's O. */
+static void
+gmt_text(struct sc_buf *b, int32_t off, bool full)
+{
+	int32_t a = off < 0 ? -off : off;
+	int h = (int)(a / 3600), m = (int)(a / 60 % 60), sec = (int)(a % 60);
+
+	sc_buf_addstr(b, "GMT", NULL);
+	if (off == 0)
+		return;
+	sc_buf_addf(b, NULL, full ? "%c%02d:%02d" : "%c%d", off < 0 ? '-' : '+',
+	    h, m);
+	if (!full && (m != 0 || sec != 0))
+		sc_buf_addf(b, NULL, ":%02d", m);
+	if (sec != 0)
+		sc_buf_addf(b, NULL, ":%02d", sec);
+}
+
+/*
+ * The session zone's letters (X x Z O VV z, k of them) for the
+ * wall-clock time us: 0, or -1 for a form not printed (long names).
+ */
+static int
+zone_field(struct sc_buf *b, char ch, size_t k, int64_t us)
+{
+	const struct sc_tz *z = sc_eng_tz_current();
+	int64_t t = sc_eng_tz_to_utc(z, us);
+	int64_t secs = t / 1000000 - (t % 1000000 < 0);
+	int32_t off = sc_eng_tz_offset(z, secs);
+
+	switch (ch) {
+	case 'X':
+	case 'x':
+		if (k > 5)
+			return -1;
+		offset_text(b, off, k == 1 ? 0 : (int)k - 1,
+		    ch == 'X' ? "Z" : NULL);
+		return 0;
+	case 'Z':
+		if (k <= 3)
+			offset_text(b, off, 1, NULL);
+		else if (k == 4)
+			gmt_text(b, off, true);
+		else if (k == 5)
+			offset_text(b, off, 4, "Z");
+		else
+			return -1;
+		return 0;
+	case 'O':
+		if (k != 1 && k != 4)
+			return -1;
+		gmt_text(b, off, k == 4);
+		return 0;
+	case 'V':
+		if (k != 2)
+			return -1;
+		sc_buf_addstr(b, z->id, NULL);
+		return 0;
+	default: /* z: the short name; the long one is locale data */
+		if (k > 3)
+			return -1;
+		sc_buf_addstr(b, sc_eng_tz_abbr(z, secs), NULL);
+		return 0;
+	}
 }
 
 /* sc_date_format(ts, pattern): the value as a Java pattern prints it. */
@@ -498,12 +594,20 @@ date_format_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		case 'X':
 		case 'x':
 		case 'Z':
-			sc_buf_addstr(&b, ch == 'X' ? "Z" : "+0000", NULL);
-			break;
+		case 'O':
 		case 'V':
 		case 'z':
-		case 'O':
-			sc_buf_addstr(&b, "UTC", NULL);
+			if (zone_field(&b, ch, k, us) == -1) {
+				sc_buf_release(&b);
+				sc_eng_func_fail(ctx,
+				    "[UNSUPPORTED_FEATURE.EXPRESSION] The "
+				    "datetime pattern '%s' asks for a time "
+				    "zone's long name or too many letters, "
+				    "which sc-serve does not print. "
+				    "SQLSTATE: 0A000",
+				    f);
+				return;
+			}
 			break;
 		default:
 			sc_buf_release(&b);
@@ -670,5 +774,10 @@ sc_eng_func_datetime_register(sqlite3 *db)
 		{ "sc_parse_dt", 3, parse_dt_fn },
 	};
 
-	return sc_eng_func_add(db, scalar, SC_NELEM(scalar));
+	int rc;
+
+	rc = sc_eng_func_add(db, scalar, SC_NELEM(scalar));
+	if (rc == SQLITE_OK)
+		rc = sc_eng_tz_register(db);
+	return rc;
 }

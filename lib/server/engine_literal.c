@@ -328,6 +328,12 @@ sc_eng_literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 		sc_value_fmt_timestamp(ntz ? l->timestamp_ntz : l->timestamp,
 		    b);
 		sc_eng_quote_string(sql, b, strlen(b));
+		/* Spark names a TIMESTAMP by its session zone wall clock. */
+		if (!ntz)
+			sc_value_fmt_timestamp(
+			    sc_eng_tz_to_local(sc_eng_tz_current(),
+				l->timestamp),
+			    b);
 		sc_buf_addf(&ei->name, NULL, "%s '%s'",
 		    ntz ? "TIMESTAMP_NTZ" : "TIMESTAMP", b);
 		sc_eng_set_type(ei, SC_ARROW_TIMESTAMP_US);

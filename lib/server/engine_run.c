@@ -29,6 +29,23 @@
 /* Batches                                                             */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Spark sends the session time zone as a TIMESTAMP column's time zone,
+ * in nested types too.
+ */
+static void
+session_zone(struct sc_arrow_field *f, const char *tz)
+{
+	size_t i;
+
+	if (f->type == SC_ARROW_TIMESTAMP_US && f->tz != NULL) {
+		free(f->tz);
+		f->tz = sc_xstrdup(tz);
+	}
+	for (i = 0; i < f->nchildren; i++)
+		session_zone(&f->children[i], tz);
+}
+
 int
 sc_eng_batch_begin(struct sc_ebatch *b, struct sc_ectx *x,
     const struct sc_ecol *cols, size_t n, const struct sc_engine_limits *limits,
@@ -36,6 +53,7 @@ sc_eng_batch_begin(struct sc_ebatch *b, struct sc_ectx *x,
 {
 	struct sc_arrow_schema as;
 	Spark__Connect__DataType *dt;
+	size_t i;
 	int rc;
 
 	memset(b, 0, sizeof(*b));
@@ -48,6 +66,8 @@ sc_eng_batch_begin(struct sc_ebatch *b, struct sc_ectx *x,
 	    : INT64_MAX;
 	if (sc_eng_arrow_schema(cols, n, &as, err) == -1)
 		return -1;
+	for (i = 0; i < as.nfields; i++)
+		session_zone(&as.fields[i], x->run->mode.tz);
 	b->w = sc_arrow_writer_new(&as, err);
 	sc_arrow_schema_release(&as);
 	if (b->w == NULL)

@@ -168,6 +168,8 @@ show_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 	struct sc_buf v, e;
 	size_t r, i, k, len;
 	const uint8_t *p;
+	int64_t us;
+	char ts[SC_VALUE_TEXT_MAX];
 	int rc = 0;
 
 	sc_buf_init(&v, SC_BUF_UNLIMITED);
@@ -188,6 +190,14 @@ show_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 					sc_buf_addf(&v, NULL, "%s%02X",
 					    k > 0 ? " " : "", p[k]);
 				sc_buf_addch(&v, ']', NULL);
+			} else if (t == SC_ARROW_TIMESTAMP_US &&
+			    b->schema->fields[i].tz != NULL &&
+			    sc_arrow_get_int64(b, i, r, &us) == 0) {
+				/* A TIMESTAMP shows in the session zone. */
+				sc_value_fmt_timestamp(
+				    sc_eng_tz_to_local(sc_eng_tz_current(), us),
+				    ts);
+				sc_buf_addstr(&v, ts, NULL);
 			} else if (sc_arrow_format_value(b, i, r,
 				       SC_ARROW_FMT_SHOW, &v, NULL,
 				       err) == -1) {

@@ -563,6 +563,13 @@ cast_to_string(sqlite3_context *ctx, sqlite3_value *x,
 	}
 }
 
+/* Whether the cast's source is a TIMESTAMP (an instant). */
+static bool
+from_ltz(const struct sc_etype *from)
+{
+	return from != NULL && from->t == SC_ARROW_TIMESTAMP_US && !from->ntz;
+}
+
 static void
 cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
@@ -664,6 +671,14 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	}
 	case SC_ARROW_UTF8:
 	case SC_ARROW_LARGE_UTF8:
+		/* A TIMESTAMP prints in the session time zone. */
+		if (vt == SQLITE_TEXT && from_ltz(from) &&
+		    sc_value_parse_timestamp(s, n, &i64) == 0) {
+			sc_value_fmt_timestamp(
+			    sc_eng_tz_to_local(sc_eng_tz_current(), i64), buf);
+			sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
+			return;
+		}
 		cast_to_string(ctx, x, from);
 		return;
 	case SC_ARROW_BINARY:
@@ -675,7 +690,15 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			cast_fail(ctx, mode, false, x, to);
 		return;
 	case SC_ARROW_DATE32:
-		if (vt == SQLITE_TEXT &&
+		/* A TIMESTAMP's date is the session time zone's. */
+		if (vt == SQLITE_TEXT && from_ltz(from) &&
+		    sc_value_parse_timestamp(s, n, &i64) == 0) {
+			i64 = sc_eng_tz_to_local(sc_eng_tz_current(), i64);
+			sc_value_fmt_date(i64 / 86400000000LL -
+				(i64 % 86400000000LL < 0),
+			    buf);
+			sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
+		} else if (vt == SQLITE_TEXT &&
 		    sc_value_parse_date(s, n, &days) == 0) {
 			sc_value_fmt_date(days, buf);
 			sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
@@ -684,8 +707,19 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		}
 		return;
 	case SC_ARROW_TIMESTAMP_US:
-		if (vt == SQLITE_TEXT &&
+		/*
+		 * Text without a zone is a wall-clock time of the session
+		 * zone (a DATE too: its midnight), unless it is already a
+		 * TIMESTAMP; a TIMESTAMP to TIMESTAMP_NTZ keeps its wall
+		 * clock there.
+		 */
+		if (vt == SQLITE_TEXT && (from_ltz(from) || to->ntz) &&
 		    sc_value_parse_timestamp(s, n, &i64) == 0) {
+			if (to->ntz && from_ltz(from))
+				i64 = sc_eng_tz_to_local(sc_eng_tz_current(),
+				    i64);
+		} else if (vt == SQLITE_TEXT && !to->ntz &&
+		    sc_eng_tz_parse(sc_eng_tz_current(), s, n, &i64) == 0) {
 		} else if (vt == SQLITE_INTEGER) {
 			i64 = sqlite3_value_int64(x);
 			if (i64 > INT64_MAX / 1000000 ||

@@ -84,7 +84,7 @@ static const struct spark_setting {
 	{ "spark.sql.repl.eagerEval.maxNumRows", "20", false },
 	{ "spark.sql.repl.eagerEval.truncate", "20", false },
 	{ "spark.sql.session.localRelationCacheThreshold", "67108864", false },
-	{ "spark.sql.session.timeZone", "UTC", true },
+	{ "spark.sql.session.timeZone", "UTC", false },
 	{ "spark.sql.shuffle.partitions", "200", false },
 	{ "spark.sql.timestampType", "TIMESTAMP_LTZ", true },
 };
@@ -229,6 +229,8 @@ check_fixed(const char *key, const char *value, struct sc_error *err)
 {
 	const struct spark_setting *ss = spark_setting(key);
 
+	if (strcmp(key, "spark.sql.session.timeZone") == 0)
+		return sc_engine_tz_check(key, value, err);
 	if (ss == NULL || !ss->fixed || strcasecmp(value, ss->value) == 0)
 		return 0;
 	return sc_srv_error(err, "UNSUPPORTED_FEATURE.SET_CONFIG", "0A000",

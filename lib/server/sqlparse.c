@@ -17,6 +17,7 @@
 
 #include "server/sqlparse.h"
 #include "server/sqlparse_int.h"
+#include "server/engine_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -538,7 +539,13 @@ sc_sqlp_typed_literal(struct parser *p, const char *kw)
 	}
 	while (*s == ' ')
 		s++;
-	if (!parse_timestamp(s, &v))
+	/*
+	 * A TIMESTAMP is an instant: Spark's forms, with a zone of their
+	 * own or read in the session zone (engine_tz.c).
+	 */
+	if (strcasecmp(kw, "timestamp_ntz") == 0
+		? !parse_timestamp(s, &v)
+		: sc_eng_tz_parse(sc_eng_tz_current(), s, strlen(s), &v) == -1)
 		return sc_sqlp_not_taken(p);
 	l = sc_sqlp_lit_new(&e);
 	if (strcasecmp(kw, "timestamp_ntz") == 0) {

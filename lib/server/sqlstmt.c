@@ -495,6 +495,54 @@ kv_add(const char *key, const char *value, void *arg)
 	table_row(arg, row);
 }
 
+/*
+ * SET TIME ZONE 'zone' | LOCAL: Spark's spelling of setting
+ * spark.sql.session.timeZone (LOCAL: the server's own zone, UTC); the
+ * INTERVAL form is refused.
+ */
+static int
+set_time_zone(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
+{
+	static const char *const key = "spark.sql.session.timeZone";
+	const struct sc_sqltok *v;
+	struct table t;
+	const char *row[2];
+	char *value;
+	int rc = -1;
+
+	s->i += 2;
+	v = tk(s, 0);
+	if (v->kind == SC_TK_STRING)
+		value = sc_xstrndup((const char *)v->text.data, v->text.len);
+	else if (word_at(s, 0, "local"))
+		value = sc_xstrdup("UTC");
+	else
+		return sc_srv_error(err, "UNSUPPORTED_FEATURE.SQL_STATEMENT",
+		    "0A000",
+		    "The feature is not supported: SET TIME ZONE other than "
+		    "'zone' or LOCAL.");
+	s->i++;
+	if (!at_end(s)) {
+		free(value);
+		return sc_srv_error(err, "INVALID_SET_SYNTAX", "42000",
+		    "Expected format is 'SET', 'SET key', or 'SET "
+		    "key=value'.");
+	}
+	if (conf_ops->set(s->x->c->owner, key, value, err) == 0) {
+		memset(&t, 0, sizeof(t));
+		table_col(&t, "key", SC_ARROW_UTF8, 0);
+		table_col(&t, "value", SC_ARROW_UTF8, 1);
+		row[0] = key;
+		row[1] = value;
+		table_row(&t, row);
+		table_plan(&t, p);
+		table_release(&t);
+		rc = 1;
+	}
+	free(value);
+	return rc;
+}
+
 /* SET; SET key; SET key = value; SET -v; RESET [key]. */
 static int
 set_stmt(struct stmt *s, bool reset, struct sc_eplan *p, struct sc_error *err)
@@ -510,6 +558,8 @@ set_stmt(struct stmt *s, bool reset, struct sc_eplan *p, struct sc_error *err)
 		return sc_srv_error(err, "UNSUPPORTED_FEATURE.SQL_STATEMENT",
 		    "0A000",
 		    "The feature is not supported: SET without a session.");
+	if (!reset && word_at(s, 0, "time") && word_at(s, 1, "zone"))
+		return set_time_zone(s, p, err);
 	/* The statement's end, without trailing ';'. */
 	for (end = s->i; s->t[end].kind != SC_TK_EOF; end++)
 		;

@@ -180,8 +180,7 @@ test('a session sets Spark\'s settings; one whose other value sc-serve ' +
 		{ key: 'spark.sql.shuffle.partitions', value: '7' }] } });
 	assert.deepEqual(pairs(d), [['spark.sql.shuffle.partitions', '8']]);
 	for (const [k, v] of [['spark.sql.ansi.enabled', 'false'],
-	    ['spark.sql.caseSensitive', 'true'],
-	    ['spark.sql.session.timeZone', 'America/New_York']]) {
+	    ['spark.sql.caseSensitive', 'true']]) {
 		const err = await lib.rejects(set(s, { [k]: v }));
 		const { message } = lib.assertSparkError(err,
 		    'UNSUPPORTED_FEATURE.SET_CONFIG', '0A000');

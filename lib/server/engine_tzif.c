@@ -1,0 +1,429 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * engine_tzif.c: the compiled tz database's files (TZif, RFC 8536,
+ * versions 1 to 4): a region's transitions with their offsets and
+ * abbreviations, and the POSIX TZ string of the footer that gives the
+ * times past the table.  engine_tz.c reads the files and keeps them.
+ */
+
+#include "server/engine_int.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xmem.h"
+#include "core/banned.h"
+
+#define DAY 86400
+#define ABBR_MAX 8 /* an abbreviation's bytes, with the NUL */
+
+/* One rule of a POSIX TZ string: Jn, n or Mm.w.d, and a time. */
+struct prule {
+	char kind; /* 'J', 'D' (day of year from 0), 'M' */
+	int a, b, c; /* J/D: a = day; M: month a, week b, weekday c */
+	int32_t secs; /* local time of the change */
+};
+
+struct posix {
+	int32_t std; /* offsets east of UTC, in seconds */
+	int32_t dst;
+	bool has_dst;
+	struct prule start, end;
+	char std_abbr[ABBR_MAX], dst_abbr[ABBR_MAX];
+};
+
+/* A region's rules. */
+struct sc_tzdata {
+	int64_t *when; /* transitions, UTC seconds, ascending */
+	int32_t *off; /* the offset from when[i] on */
+	char (*abbr)[ABBR_MAX]; /* and its abbreviation (PST, CEST, ...) */
+	size_t n;
+	int32_t off0; /* before the first transition */
+	char abbr0[ABBR_MAX];
+	bool has_posix; /* after the last one: footer */
+	struct posix px;
+};
+
+static int64_t
+be(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	if (n == 4)
+		return (int32_t)(uint32_t)v;
+	return (int64_t)v;
+}
+
+/* [+-]hh[:mm[:ss]] at *sp, hours up to 167 (RFC 8536). */
+static int
+posix_time(const char **sp, int32_t *out)
+{
+	const char *s = *sp;
+	int sign = 1, h = 0, m = 0, sec = 0, k;
+
+	if (*s == '+' || *s == '-')
+		sign = *s++ == '-' ? -1 : 1;
+	for (k = 0; isdigit((unsigned char)*s) && k < 3; k++)
+		h = h * 10 + (*s++ - '0');
+	if (k == 0 || h > 167)
+		return -1;
+	if (*s == ':') {
+		s++;
+		if (!isdigit((unsigned char)s[0]) ||
+		    !isdigit((unsigned char)s[1]))
+			return -1;
+		m = (s[0] - '0') * 10 + (s[1] - '0');
+		s += 2;
+		if (*s == ':') {
+			s++;
+			if (!isdigit((unsigned char)s[0]) ||
+			    !isdigit((unsigned char)s[1]))
+				return -1;
+			sec = (s[0] - '0') * 10 + (s[1] - '0');
+			s += 2;
+		}
+	}
+	*out = sign * (h * 3600 + m * 60 + sec);
+	*sp = s;
+	return 0;
+}
+
+/* A zone abbreviation: letters, or <...> with signs and digits too. */
+static int
+posix_name(const char **sp, char *out)
+{
+	const char *s = *sp, *from;
+	size_t k = 0;
+
+	if (*s == '<') {
+		for (from = ++s; *s != '\0' && *s != '>'; s++)
+			k++;
+		if (*s != '>' || k < 3)
+			return -1;
+		*sp = s + 1;
+	} else {
+		for (from = s; isalpha((unsigned char)*s); s++)
+			k++;
+		if (k < 3)
+			return -1;
+		*sp = s;
+	}
+	snprintf(out, ABBR_MAX, "%.*s", (int)k, from);
+	return 0;
+}
+
+static int
+posix_rule(const char **sp, struct prule *r)
+{
+	const char *s = *sp;
+	char *e;
+
+	if (*s == 'M') {
+		r->kind = 'M';
+		r->a = (int)strtol(s + 1, &e, 10);
+		if (*e != '.')
+			return -1;
+		r->b = (int)strtol(e + 1, &e, 10);
+		if (*e != '.')
+			return -1;
+		r->c = (int)strtol(e + 1, &e, 10);
+		if (r->a < 1 || r->a > 12 || r->b < 1 || r->b > 5 || r->c < 0 ||
+		    r->c > 6)
+			return -1;
+	} else {
+		r->kind = *s == 'J' ? 'J' : 'D';
+		if (*s == 'J')
+			s++;
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		r->a = (int)strtol(s, &e, 10);
+		if (r->a > 365 || (r->kind == 'J' && r->a < 1))
+			return -1;
+	}
+	s = e;
+	r->secs = 7200;
+	if (*s == '/') {
+		s++;
+		if (posix_time(&s, &r->secs) == -1)
+			return -1;
+	}
+	*sp = s;
+	return 0;
+}
+
+/* A TZ string such as "CET-1CEST,M3.5.0,M10.5.0/3". */
+static int
+posix_parse(const char *s, struct posix *p)
+{
+	int32_t t;
+
+	memset(p, 0, sizeof(*p));
+	if (posix_name(&s, p->std_abbr) == -1 || posix_time(&s, &t) == -1)
+		return -1;
+	p->std = -t;
+	if (*s == '\0') {
+		p->dst = p->std;
+		return 0;
+	}
+	if (posix_name(&s, p->dst_abbr) == -1)
+		return -1;
+	p->has_dst = true;
+	p->dst = p->std + 3600;
+	if (*s != ',' && *s != '\0') {
+		if (posix_time(&s, &t) == -1)
+			return -1;
+		p->dst = -t;
+	}
+	/* No rules: US rules, as POSIX implementations default to. */
+	if (*s == '\0') {
+		p->start = (struct prule){ 'M', 3, 2, 0, 7200 };
+		p->end = (struct prule){ 'M', 11, 1, 0, 7200 };
+		return 0;
+	}
+	if (*s++ != ',' || posix_rule(&s, &p->start) == -1 || *s++ != ',' ||
+	    posix_rule(&s, &p->end) == -1 || *s != '\0')
+		return -1;
+	return 0;
+}
+
+static bool
+leap(int64_t y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+/* Days since 1970-01-01 of y-m-d, proleptic Gregorian. */
+static int64_t
+civil_days(int64_t y, int m, int d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+static int64_t
+year_of_days(int64_t days)
+{
+	int64_t z = days + 719468, era, doe, yoe, doy, mp, y;
+
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	y = yoe + era * 400;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	return y + (mp >= 10);
+}
+
+static int64_t
+floordiv(int64_t a, int64_t b)
+{
+	return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
+/* The local date (days) a rule names in year y. */
+static int64_t
+rule_day(const struct prule *r, int64_t y)
+{
+	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30,
+		31 };
+	int64_t first, d;
+	int dim, wd;
+
+	if (r->kind == 'J')
+		return civil_days(y, 1, 1) + r->a - 1 + (leap(y) && r->a >= 60);
+	if (r->kind == 'D')
+		return civil_days(y, 1, 1) + r->a;
+	first = civil_days(y, r->a, 1);
+	wd = (int)(((first + 4) % 7 + 7) % 7); /* 1970-01-01: Thursday */
+	d = first + ((r->c - wd + 7) % 7) + (int64_t)(r->b - 1) * 7;
+	dim = mdays[r->a - 1] + (r->a == 2 && leap(y));
+	while (d >= first + dim)
+		d -= 7;
+	return d;
+}
+
+static bool
+posix_is_dst(const struct posix *p, int64_t t)
+{
+	int64_t y, start, end;
+
+	if (!p->has_dst)
+		return false;
+	y = year_of_days(floordiv(t + p->std, DAY));
+	/* Start is given in standard time, end in daylight time. */
+	start = rule_day(&p->start, y) * DAY + p->start.secs - p->std;
+	end = rule_day(&p->end, y) * DAY + p->end.secs - p->dst;
+	if (start < end)
+		return t >= start && t < end;
+	return !(t >= end && t < start);
+}
+
+/* The abbreviation a local time type (6 bytes) names in chars[0..n). */
+static void
+abbr(const unsigned char *type, const unsigned char *chars, size_t n,
+    char out[ABBR_MAX])
+{
+	size_t i = type[5], k;
+
+	for (k = 0; i + k < n && chars[i + k] != '\0' && k + 1 < ABBR_MAX; k++)
+		out[k] = (char)chars[i + k];
+	out[k] = '\0';
+}
+
+/*
+ * The version 2+ part of a TZif file (64-bit times) and its footer;
+ * version 1 files (32-bit only) are read from their only block.
+ */
+static int
+tzif_parse(const unsigned char *p, size_t len, struct sc_tzdata *z)
+{
+	size_t hdr = 44, cnt[6], i, need, ts;
+	const unsigned char *d, *types, *idx, *end = p + len;
+	int version;
+
+	if (len < hdr || memcmp(p, "TZif", 4) != 0)
+		return -1;
+	version = p[4] == 0 ? 1 : p[4] - '0';
+	for (i = 0; i < 6; i++)
+		cnt[i] = (size_t)(uint32_t)be(p + 20 + 4 * i, 4);
+	/* isutcnt, isstdcnt, leapcnt, timecnt, typecnt, charcnt */
+	ts = 4;
+	need = cnt[3] * 5 + cnt[4] * 6 + cnt[5] + cnt[2] * 8 + cnt[1] + cnt[0];
+	if (version >= 2) {
+		if (len - hdr < need + hdr)
+			return -1;
+		p += hdr + need;
+		if (memcmp(p, "TZif", 4) != 0)
+			return -1;
+		for (i = 0; i < 6; i++)
+			cnt[i] = (size_t)(uint32_t)be(p + 20 + 4 * i, 4);
+		ts = 8;
+		need = cnt[3] * 9 + cnt[4] * 6 + cnt[5] + cnt[2] * 12 + cnt[1] +
+		    cnt[0];
+	}
+	if (cnt[4] == 0 || cnt[3] > 1000000 || cnt[4] > 256 ||
+	    (size_t)(end - p) < hdr + need)
+		return -1;
+	d = p + hdr;
+	idx = d + cnt[3] * ts;
+	types = idx + cnt[3];
+	memset(z, 0, sizeof(*z));
+	z->when = sc_xcalloc(cnt[3] ? cnt[3] : 1, sizeof(*z->when));
+	z->off = sc_xcalloc(cnt[3] ? cnt[3] : 1, sizeof(*z->off));
+	z->abbr = sc_xcalloc(cnt[3] ? cnt[3] : 1, sizeof(*z->abbr));
+	z->n = cnt[3];
+	for (i = 0; i < cnt[3]; i++) {
+		if (idx[i] >= cnt[4])
+			goto bad;
+		z->when[i] = be(d + i * ts, (int)ts);
+		z->off[i] = (int32_t)be(types + idx[i] * 6, 4);
+		abbr(types + idx[i] * 6, types + cnt[4] * 6, cnt[5],
+		    z->abbr[i]);
+		if (i > 0 && z->when[i] <= z->when[i - 1])
+			goto bad;
+	}
+	z->off0 = (int32_t)be(types, 4);
+	abbr(types, types + cnt[4] * 6, cnt[5], z->abbr0);
+	if (version >= 2) {
+		const unsigned char *f = p + hdr + need, *nl;
+		char tz[128];
+
+		if (f < end && *f == '\n' &&
+		    (nl = memchr(f + 1, '\n', (size_t)(end - f - 1))) != NULL &&
+		    nl > f + 1 && (size_t)(nl - f - 1) < sizeof(tz)) {
+			memcpy(tz, f + 1, (size_t)(nl - f - 1));
+			tz[nl - f - 1] = '\0';
+			z->has_posix = posix_parse(tz, &z->px) == 0;
+		}
+	}
+	return 0;
+bad:
+	free(z->when);
+	free(z->off);
+	free(z->abbr);
+	memset(z, 0, sizeof(*z));
+	return -1;
+}
+
+struct sc_tzdata *
+sc_eng_tzif_new(const unsigned char *p, size_t len)
+{
+	struct sc_tzdata *z = sc_xmalloc(sizeof(*z));
+
+	if (tzif_parse(p, len, z) == -1) {
+		free(z);
+		return NULL;
+	}
+	return z;
+}
+
+void
+sc_eng_tzif_free(struct sc_tzdata *z)
+{
+	if (z == NULL)
+		return;
+	free(z->when);
+	free(z->off);
+	free(z->abbr);
+	free(z);
+}
+
+/*
+ * The offset and abbreviation at t: the table, type 0 before it, the
+ * footer after its last transition.
+ */
+static int32_t
+lookup(const struct sc_tzdata *z, int64_t t, const char **ab)
+{
+	size_t lo = 0, hi = z->n;
+	bool dst;
+
+	if (z->has_posix && (z->n == 0 || t >= z->when[z->n - 1])) {
+		dst = posix_is_dst(&z->px, t);
+		*ab = dst ? z->px.dst_abbr : z->px.std_abbr;
+		return dst ? z->px.dst : z->px.std;
+	}
+	if (z->n == 0 || t < z->when[0]) {
+		*ab = z->abbr0;
+		return z->off0;
+	}
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (z->when[mid] <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*ab = z->abbr[lo];
+	return z->off[lo];
+}
+
+int32_t
+sc_eng_tzdata_offset(const struct sc_tzdata *z, int64_t t)
+{
+	const char *ab;
+
+	return lookup(z, t, &ab);
+}
+
+const char *
+sc_eng_tzdata_abbr(const struct sc_tzdata *z, int64_t t)
+{
+	const char *ab;
+
+	lookup(z, t, &ab);
+	return ab;
+}

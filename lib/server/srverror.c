@@ -80,6 +80,7 @@ static const struct {
 	{ "INCONSISTENT_COLUMN_TYPE", c_analysis },
 	{ "INVALID_ARTIFACT_PATH", c_runtime },
 	{ "INVALID_ARTIFACT_STREAM", c_runtime },
+	{ "INVALID_CONF_VALUE", c_illegal },
 	{ "INVALID_CURSOR", c_sql },
 	{ "INVALID_HANDLE", c_sql },
 	{ "INVALID_PARAMETER_VALUE", c_illegal },

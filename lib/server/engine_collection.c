@@ -512,7 +512,7 @@ sout:
 		if (!sc_eng_is_int_type(a[1].ei.type.t))
 			return sc_eng_wrong_arg(fname, "\"INT\"", a, 1, err);
 		sc_eng_array_item(sql, A(0), A(1), &nt->types[0],
-		    k[0] == 'e' || k[0] == 't', k[0] == 'e',
+		    k[0] == 'e' || k[0] == 't', k[0] == 'e' && sc_eng_ansi(),
 		    "INVALID_ARRAY_INDEX_IN_ELEMENT_AT",
 		    "Use `try_element_at` to tolerate accessing element at "
 		    "invalid index and return NULL instead.");

@@ -406,7 +406,7 @@ sc_eng_extract_value(struct sc_ectx *x, const struct sc_eplan *in,
 			goto out;
 		}
 		sc_eng_array_item(sql, (const char *)cs.data,
-		    (const char *)ks.data, &n->types[0], false, true,
+		    (const char *)ks.data, &n->types[0], false, sc_eng_ansi(),
 		    "INVALID_ARRAY_INDEX",
 		    "Use the SQL function `get()` to tolerate accessing "
 		    "element at invalid index and return NULL instead.");

@@ -258,11 +258,7 @@ const struct sc_efdef sc_eng_funcs[] = {
 	    SC_ARROW_INT32 },
 	{ "bit_length", F_TMPL, "length(CAST($1 AS BLOB)) * 8", 1, 1,
 	    SC_ARROW_INT32 },
-	{ "pmod", F_TMPL,
-	    "CASE WHEN $2 = 0 THEN sc_raise('[DIVIDE_BY_ZERO] Division by zero. "
-	    "Use `try_divide` to tolerate divisor being 0 and return NULL "
-	    "instead. SQLSTATE: 22012') ELSE mod(mod($1, $2) + $2, $2) END",
-	    2, 2, R_UNK },
+	{ "pmod", F_TMPL, "mod(mod($1, sc_div0($2)) + $2, $2)", 2, 2, R_UNK },
 	{ "positive", F_TMPL, "(+$1)", 1, 1, R_ARG },
 	{ "date_add", F_TMPL,
 	    "CASE WHEN $2 IS NULL THEN NULL ELSE date($1, printf('%+d days', "
@@ -369,6 +365,42 @@ const struct sc_efdef sc_eng_funcs[] = {
 
 const size_t sc_eng_nfuncs = SC_NELEM(sc_eng_funcs);
 
+int
+sc_eng_legacy_strings(int k, const char *fname, struct sc_efarg *a, size_t n,
+    struct sc_error *err)
+{
+	struct sc_buf b;
+	size_t i;
+	bool str = false;
+
+	if (sc_eng_ansi())
+		return 0;
+	for (i = 0; i < n; i++)
+		str = str || a[i].ei.type.t == SC_ARROW_UTF8 ||
+		    a[i].ei.type.t == SC_ARROW_LARGE_UTF8;
+	if (!str)
+		return 0;
+	if ((k != F_ARITH && k != F_DIV) || n != 2)
+		return sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
+		    "0A000",
+		    "`%s` of a string with spark.sql.ansi.enabled=false is "
+		    "not supported by sc-serve; add a CAST.",
+		    fname);
+	for (i = 0; i < n; i++) {
+		if (a[i].ei.type.t != SC_ARROW_UTF8 &&
+		    a[i].ei.type.t != SC_ARROW_LARGE_UTF8)
+			continue;
+		sc_buf_init(&b, SC_BUF_UNLIMITED);
+		sc_buf_addf(&b, NULL, "sc_cast(%s, 'double', 0, 'string')",
+		    (const char *)a[i].sql.data);
+		sc_buf_release(&a[i].sql);
+		a[i].sql = b;
+		sc_eng_set_type(&a[i].ei, SC_ARROW_DOUBLE);
+		a[i].ei.nullable = 1;
+	}
+	return 0;
+}
+
 /* A lambda variable in scope: its SQL, type and name. */
 static int
 lambda_var(struct sc_ectx *x,
@@ -411,6 +443,62 @@ same_nested_type(const struct sc_etype *a, const struct sc_etype *b)
 	sc_buf_release(&ta);
 	sc_buf_release(&tb);
 	return same;
+}
+
+static bool
+is_int(int t)
+{
+	return t == SC_ARROW_INT8 || t == SC_ARROW_INT16 ||
+	    t == SC_ARROW_INT32 || t == SC_ARROW_INT64;
+}
+
+/*
+ * Whether Spark's non-ANSI cast from type f to type t may give NULL for
+ * a value that is not NULL (its Cast.forceNullable): text that does not
+ * parse, a fraction that does not fit, a date from what holds none.  A
+ * source type sc-serve cannot tell counts as one that may.
+ */
+static bool
+legacy_cast_nullable(const struct sc_etype *from, const struct sc_etype *to)
+{
+	int f = from->t, t = to->t;
+
+	if (f == SC_ARROW_NULL)
+		return false;
+	if (f == SC_ETYPE_UNKNOWN)
+		return true;
+	if (f == t && t != SC_ARROW_DECIMAL128)
+		return false;
+	if (f == SC_ARROW_UTF8 || f == SC_ARROW_LARGE_UTF8)
+		return t != SC_ARROW_BINARY && t != SC_ARROW_LARGE_BINARY;
+	if (t == SC_ARROW_UTF8 || t == SC_ARROW_LARGE_UTF8)
+		return false;
+	if ((f == SC_ARROW_FLOAT || f == SC_ARROW_DOUBLE) &&
+	    t == SC_ARROW_TIMESTAMP_US)
+		return true;
+	if ((f == SC_ARROW_FLOAT || f == SC_ARROW_DOUBLE ||
+		f == SC_ARROW_DECIMAL128) &&
+	    is_int(t))
+		return true;
+	if (f == SC_ARROW_TIMESTAMP_US && t == SC_ARROW_DATE32)
+		return false;
+	if (t == SC_ARROW_DATE32)
+		return true;
+	if (f == SC_ARROW_DATE32 && t == SC_ARROW_TIMESTAMP_US)
+		return false;
+	if (f == SC_ARROW_DATE32)
+		return true;
+	if (t == SC_ARROW_DECIMAL128 && f == SC_ARROW_DECIMAL128)
+		return to->prec - to->scale < from->prec - from->scale ||
+		    to->scale < from->scale;
+	if (t == SC_ARROW_DECIMAL128)
+		/* Only an integer that always fits cannot. */
+		return !(is_int(f) && to->prec - to->scale >=
+			(f == SC_ARROW_INT8 ? 3
+			    : f == SC_ARROW_INT16 ? 5
+			    : f == SC_ARROW_INT32 ? 10
+						  : 20));
+	return false;
 }
 
 static int
@@ -485,7 +573,8 @@ cast(struct sc_ectx *x, const struct sc_eplan *in,
 	sc_buf_addf(&ei->name, NULL, "CAST(%s AS %s)",
 	    (const char *)iei.name.data, (const char *)tn.data);
 	ei->type = to;
-	ei->nullable = mode != 0 || iei.nullable;
+	ei->nullable = mode != 0 || iei.nullable ||
+	    (!sc_eng_ansi() && legacy_cast_nullable(&iei.type, &to));
 	rc = 0;
 out:
 	sc_buf_release(&inner);

@@ -525,6 +525,8 @@ void sc_eng_func_fail(sqlite3_context *ctx, const char *fmt, const char *arg);
 int sc_eng_func_datetime_register(sqlite3 *db);
 int sc_eng_regex_register(sqlite3 *db);
 int sc_eng_func_num_register(sqlite3 *db);
+/* engine_func_num.c: whether the call running now has ANSI mode on. */
+bool sc_eng_ansi(void);
 int sc_eng_func_agg_register(sqlite3 *db);
 /* ---- end engine_func*.c -------------------------------------------- */
 

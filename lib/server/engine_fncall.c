@@ -300,6 +300,10 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		if (sc_eng_expr(x, in, ae, &a[i].sql, &a[i].ei, err) == -1)
 			goto out;
 	}
+	if ((fd->k == F_ARITH || fd->k == F_DIV || fd->k == F_IDIV ||
+		fd->k == F_NEG) &&
+	    sc_eng_legacy_strings(fd->k, fname, a, n, err) == -1)
+		goto out;
 	if (fd->rtype == R_ARG && n > 0)
 		ei->type = a[0].ei.type;
 	else
@@ -323,6 +327,14 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		sc_buf_addf(&ei->name, NULL, "(NOT (%s = %s))", N(0), N(1));
 		break;
 	case F_ARITH:
+		if (n == 1 && sc_eng_is_int_type(a[0].ei.type.t)) {
+			/* Spark's unary minus: overflow as in sc_intop. */
+			sc_buf_addf(sql, NULL, "sc_intop(0, 'neg', %s, %d)",
+			    A(0), int_bits(a[0].ei.type.t));
+			sc_buf_addf(&ei->name, NULL, "(- %s)", N(0));
+			ei->type = a[0].ei.type;
+			break;
+		}
 		if (n == 1) {
 			sc_buf_addf(sql, NULL, "(- %s)", A(0));
 			sc_buf_addf(&ei->name, NULL, "(- %s)", N(0));
@@ -356,8 +368,8 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 			    A(1));
 		else if (sc_eng_is_int_type(ei->type.t))
 			/* ANSI mode: an overflow fails, as in Spark. */
-			sc_buf_addf(sql, NULL, "sc_intchk(%s %s %s, %d)", A(0),
-			    fd->sql, A(1), int_bits(ei->type.t));
+			sc_buf_addf(sql, NULL, "sc_intop(%s, '%s', %s, %d)",
+			    A(0), fd->sql, A(1), int_bits(ei->type.t));
 		else
 			sc_buf_addf(sql, NULL, "(%s %s %s)", A(0), fd->sql,
 			    A(1));
@@ -463,7 +475,11 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		sc_buf_addf(&ei->name, NULL, "(NOT %s)", N(0));
 		break;
 	case F_NEG:
-		sc_buf_addf(sql, NULL, "(- %s)", A(0));
+		if (sc_eng_is_int_type(a[0].ei.type.t))
+			sc_buf_addf(sql, NULL, "sc_intop(0, 'neg', %s, %d)",
+			    A(0), int_bits(a[0].ei.type.t));
+		else
+			sc_buf_addf(sql, NULL, "(- %s)", A(0));
 		sc_buf_addf(&ei->name, NULL, "(- %s)", N(0));
 		break;
 	case F_ISNULL:

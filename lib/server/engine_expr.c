@@ -15,6 +15,7 @@
 
 #include "core/error.h"
 #include "core/xmem.h"
+#include "server/sqlparse.h"
 #include "server/srverror.h"
 #include "core/banned.h"
 
@@ -583,6 +584,48 @@ out:
 	return rc;
 }
 
+/*
+ * SQL expression text (F.expr(), selectExpr, filter("...")) through the
+ * Spark SQL parser and this translator, whose name resolution honours
+ * spark.sql.caseSensitive=true (SQLite's would not).  Text the parser
+ * does not take as one expression is refused.
+ */
+static int
+expression_text(struct sc_ectx *x, const struct sc_eplan *in, const char *s,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
+{
+	Spark__Connect__Relation *r = NULL;
+	char *q = sc_xasprintf("SELECT %s", s);
+	size_t hidden = 0;
+	int rc;
+
+	rc = sc_sqlparse(q, &r, &hidden, err);
+	free(q);
+	if (rc == SC_SQLPARSE_ERROR)
+		return -1;
+	if (rc == SC_SQLPARSE_OK && r->rel_type_case == SC_REL_(PROJECT) &&
+	    r->project->input == NULL && r->project->n_expressions == 1 &&
+	    hidden == 0) {
+		sc_buf_addch(sql, '(', NULL);
+		rc = sc_eng_expr(x, in, r->project->expressions[0], sql, ei,
+		    err);
+		sc_buf_addch(sql, ')', NULL);
+		if (rc == 0 && !ei->aliased) {
+			sc_buf_reset(&ei->name);
+			sc_buf_addstr(&ei->name, s, NULL);
+		}
+	} else {
+		rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
+		    "0A000",
+		    "The SQL expression '%s' with spark.sql.caseSensitive=true "
+		    "is not supported by sc-serve.",
+		    s);
+	}
+	if (r != NULL)
+		protobuf_c_message_free_unpacked(&r->base, NULL);
+	return rc;
+}
+
 int
 sc_eng_expr(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression *e, struct sc_buf *sql,
@@ -625,6 +668,10 @@ sc_eng_expr(struct sc_ectx *x, const struct sc_eplan *in,
 
 		if (s == NULL)
 			s = "";
+		if (sc_eng_case_sensitive()) {
+			rc = expression_text(x, in, s, sql, ei, err);
+			break;
+		}
 		sc_buf_addch(sql, '(', NULL);
 		rc = sc_eng_dialect(x, s, sql, err);
 		sc_buf_addstr(sql, "\n)", NULL);

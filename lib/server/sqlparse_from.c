@@ -390,7 +390,7 @@ sc_sqlp_qualify(struct parser *p, size_t n, ProtobufCMessage *m)
 			return;
 		}
 		for (k = p->nscope; k > n; k--) {
-			if (strcasecmp(p->scope[k - 1].name, qual) != 0)
+			if (sc_eng_name_cmp(p->scope[k - 1].name, qual) != 0)
 				continue;
 			free(st->unparsed_target);
 			st->unparsed_target = NULL;
@@ -431,7 +431,7 @@ sc_sqlp_qualify(struct parser *p, size_t n, ProtobufCMessage *m)
 		memcpy(qual, s, len);
 		qual[len] = '\0';
 		for (k = p->nscope; k > n; k--) {
-			if (strcasecmp(p->scope[k - 1].name, qual) != 0)
+			if (sc_eng_name_cmp(p->scope[k - 1].name, qual) != 0)
 				continue;
 			s = sc_xstrdup(dot + 1);
 			free(a->unparsed_identifier);

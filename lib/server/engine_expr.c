@@ -453,6 +453,22 @@ is_int(int t)
 	    t == SC_ARROW_INT32 || t == SC_ARROW_INT64;
 }
 
+/* The decimal digits integer type t needs (bigint: 20, as Spark). */
+static int
+int_digits(int t)
+{
+	switch (t) {
+	case SC_ARROW_INT8:
+		return 3;
+	case SC_ARROW_INT16:
+		return 5;
+	case SC_ARROW_INT32:
+		return 10;
+	default:
+		return 20;
+	}
+}
+
 /*
  * Whether Spark's non-ANSI cast from type f to type t may give NULL for
  * a value that is not NULL (its Cast.forceNullable): text that does not
@@ -494,11 +510,7 @@ legacy_cast_nullable(const struct sc_etype *from, const struct sc_etype *to)
 		    to->scale < from->scale;
 	if (t == SC_ARROW_DECIMAL128)
 		/* Only an integer that always fits cannot. */
-		return !(is_int(f) && to->prec - to->scale >=
-			(f == SC_ARROW_INT8 ? 3
-			    : f == SC_ARROW_INT16 ? 5
-			    : f == SC_ARROW_INT32 ? 10
-						  : 20));
+		return !is_int(f) || to->prec - to->scale < int_digits(f);
 	return false;
 }
 

@@ -362,10 +362,11 @@ intop_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		double a = sqlite3_value_double(argv[0]);
 		double b = sqlite3_value_double(argv[2]);
 
-		sqlite3_result_double(ctx, op[0] == '+' ? a + b
-			: op[0] == '*'			 ? a * b
-			: op[0] == 'n'			 ? -b
-							 : a - b);
+		sqlite3_result_double(ctx,
+		    op[0] == '+'       ? a + b
+			: op[0] == '*' ? a * b
+			: op[0] == 'n' ? -b
+				       : a - b);
 		return;
 	}
 	x = sqlite3_value_int64(argv[0]);

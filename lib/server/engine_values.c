@@ -419,8 +419,8 @@ java_d2i(double d, int type)
 	if (type == SC_ARROW_INT64)
 		return d >= 9223372036854775807.0 ? INT64_MAX
 		    : d <= -9223372036854775808.0 ? INT64_MIN
-						   : (int64_t)d;
-	v = d >= 2147483647.0 ? INT32_MAX
+						  : (int64_t)d;
+	v = d >= 2147483647.0	 ? INT32_MAX
 	    : d <= -2147483648.0 ? INT32_MIN
 				 : (int64_t)d;
 	if (type == SC_ARROW_INT8)
@@ -533,12 +533,14 @@ cast_to_int(sqlite3_context *ctx, sqlite3_value *x, int type, int mode,
 	bool fp = ft == SC_ARROW_FLOAT || ft == SC_ARROW_DOUBLE;
 
 	if (mode == CAST_LEGACY &&
-	    (fp || (ft == SC_ETYPE_UNKNOWN &&
-		       sqlite3_value_type(x) == SQLITE_FLOAT))) {
+	    (fp ||
+		(ft == SC_ETYPE_UNKNOWN &&
+		    sqlite3_value_type(x) == SQLITE_FLOAT))) {
 		/* Java's conversion saturates; NaN (text here) is 0. */
 		s = (const char *)sqlite3_value_text(x);
-		d = s != NULL && strcmp(s, "NaN") == 0 ? 0
-						       : sqlite3_value_double(x);
+		d = s != NULL && strcmp(s, "NaN") == 0
+		    ? 0
+		    : sqlite3_value_double(x);
 		sqlite3_result_int64(ctx, java_d2i(d, type));
 		return;
 	}
@@ -778,8 +780,9 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			if ((i64 > INT64_MAX / 1000000 ||
 				i64 < INT64_MIN / 1000000) &&
 			    mode == CAST_LEGACY) {
-				legacy_refused(ctx, "of a number of seconds "
-						    "beyond a timestamp");
+				legacy_refused(ctx,
+				    "of a number of seconds "
+				    "beyond a timestamp");
 				return;
 			} else if (i64 > INT64_MAX / 1000000 ||
 			    i64 < INT64_MIN / 1000000) {
@@ -791,8 +794,9 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			d = sqlite3_value_double(x) * 1e6;
 			if (double_to_int64(d, &i64) == -1 &&
 			    mode == CAST_LEGACY && isfinite(d)) {
-				legacy_refused(ctx, "of a number of seconds "
-						    "beyond a timestamp");
+				legacy_refused(ctx,
+				    "of a number of seconds "
+				    "beyond a timestamp");
 				return;
 			} else if (double_to_int64(d, &i64) == -1) {
 				cast_fail(ctx, mode, true, x, to);

@@ -70,8 +70,8 @@ static const struct spark_setting {
 	    CT_BOOL },
 	{ "spark.sql.datetime.java8API.enabled", "false", false, CT_BOOL },
 	{ "spark.sql.defaultCatalog", "spark_catalog", true, CT_STRING },
-	{ "spark.sql.execution.arrow.localRelationThreshold", "50331648",
-	    false, CT_BYTES },
+	{ "spark.sql.execution.arrow.localRelationThreshold", "50331648", false,
+	    CT_BYTES },
 	{ "spark.sql.execution.arrow.maxRecordsPerBatch", "10000", false,
 	    CT_INT },
 	{ "spark.sql.execution.arrow.pyspark.enabled", "false", false,
@@ -281,7 +281,7 @@ java_long(const char *s, size_t n, int64_t min, int64_t max)
 		neg = s[i++] == '-';
 	if (i == n)
 		return false;
-	lim = neg ? (uint64_t)-(min + 1) + 1 : (uint64_t)max;
+	lim = neg ? (uint64_t) - (min + 1) + 1 : (uint64_t)max;
 	for (; i < n; i++) {
 		if (s[i] < '0' || s[i] > '9')
 			return false;
@@ -301,8 +301,8 @@ java_long(const char *s, size_t n, int64_t min, int64_t max)
 static bool
 byte_string(const char *s, size_t n)
 {
-	static const char *const units[] = { "", "b", "k", "kb", "m", "mb",
-		"g", "gb", "t", "tb", "p", "pb" };
+	static const char *const units[] = { "", "b", "k", "kb", "m", "mb", "g",
+		"gb", "t", "tb", "p", "pb" };
 	static const int shift[] = { 0, 0, 10, 10, 20, 20, 30, 30, 40, 40, 50,
 		50 };
 	size_t i = 0, d, k;

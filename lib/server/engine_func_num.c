@@ -290,55 +290,11 @@ overflow(sqlite3_context *ctx, int bits, const char *try_fn)
 }
 
 /*
- * sc_intchk(x, bits): x, the result of integer arithmetic, if it fits a
- * signed integer of that many bits; SQLite turns a 64-bit overflow into
- * a REAL, which fails here too, as Spark's ANSI arithmetic does.
- * Without ANSI mode a narrower result wraps as in Java; a 64-bit one
- * cannot be recovered from the REAL, and is refused.
- */
-static void
-intchk_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-	int bits = sqlite3_value_int(argv[1]);
-	int64_t v, lim;
-
-	(void)argc;
-	switch (sqlite3_value_type(argv[0])) {
-	case SQLITE_NULL:
-		sqlite3_result_null(ctx);
-		return;
-	case SQLITE_INTEGER:
-		v = sqlite3_value_int64(argv[0]);
-		lim = bits >= 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
-		if (bits >= 64 || (v <= lim && v >= -lim - 1)) {
-			sqlite3_result_int64(ctx, v);
-			return;
-		}
-		if (!sc_eng_ansi()) {
-			sqlite3_result_int64(ctx, wrap_bits(v, bits));
-			return;
-		}
-		break;
-	default:
-		if (!sc_eng_ansi()) {
-			sqlite3_result_error(ctx,
-			    "[UNSUPPORTED_FEATURE.EXPRESSION] A bigint overflow "
-			    "wrapping around with spark.sql.ansi.enabled=false "
-			    "is not supported by sc-serve. SQLSTATE: 0A000",
-			    -1);
-			return;
-		}
-		break;
-	}
-	overflow(ctx, bits, "try_add");
-}
-
-/*
  * sc_intop(x, 'op', y, bits): x op y (op +, - or *) in integers of that
  * many bits: an overflow fails under ANSI mode (ARITHMETIC_OVERFLOW, as
  * Spark's exact arithmetic) and wraps in two's complement without it
  * (as Java's int and long arithmetic).  sc_intop(0, 'neg', y, bits) is
- * Spark's unary minus.
+ * Spark's unary minus, sc_intop(0, 'abs', y, bits) its abs().
  */
 static void
 intop_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -366,11 +322,16 @@ intop_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		    op[0] == '+'       ? a + b
 			: op[0] == '*' ? a * b
 			: op[0] == 'n' ? -b
+			: op[0] == 'a' ? fabs(b)
 				       : a - b);
 		return;
 	}
 	x = sqlite3_value_int64(argv[0]);
 	y = sqlite3_value_int64(argv[2]);
+	if (op[0] == 'a' && y >= 0) {
+		sqlite3_result_int64(ctx, y);
+		return;
+	}
 	switch (op[0]) {
 	case '+':
 		over = __builtin_add_overflow(x, y, &r);
@@ -382,13 +343,14 @@ intop_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		ur = (uint64_t)x * (uint64_t)y;
 		try_fn = "try_multiply";
 		break;
+	case 'a':
 	case 'n':
 		x = 0;
 		/* FALLTHROUGH */
 	default:
 		over = __builtin_sub_overflow(x, y, &r);
 		ur = (uint64_t)x - (uint64_t)y;
-		try_fn = op[0] == 'n' ? NULL : "try_subtract";
+		try_fn = op[0] == 'a' || op[0] == 'n' ? NULL : "try_subtract";
 		break;
 	}
 	if (!over && bits < 64) {
@@ -498,7 +460,6 @@ sc_eng_func_num_register(sqlite3 *db)
 		{ "sc_format_number", 2, format_number_fn },
 		{ "sc_format_number", 3, format_number_fn },
 		{ "sc_div0", 1, div0_fn },
-		{ "sc_intchk", 2, intchk_fn },
 		{ "sc_intop", 4, intop_fn },
 		{ "sc_math", 2, math_fn },
 		{ "sc_math", 3, math_fn },

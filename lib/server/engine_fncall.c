@@ -517,6 +517,13 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		break;
 	case F_SIMPLE:
 	case F_EXTREME:
+		if (strcmp(lname, "abs") == 0 &&
+		    sc_eng_is_int_type(a[0].ei.type.t)) {
+			/* Spark's abs(): overflow as in sc_intop. */
+			sc_buf_addf(sql, NULL, "sc_intop(0, 'abs', %s, %d)",
+			    A(0), int_bits(a[0].ei.type.t));
+			break;
+		}
 		sc_buf_addf(sql, NULL, "%s(", fd->sql);
 		sc_eng_args_list(sql, a, 0, n, false);
 		sc_buf_addch(sql, ')', NULL);

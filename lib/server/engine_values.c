@@ -563,9 +563,15 @@ cast_to_int(sqlite3_context *ctx, sqlite3_value *x, int type, int mode,
 		s = (const char *)sqlite3_value_text(x);
 		n = (size_t)sqlite3_value_bytes(x);
 		n = strip(&s, n);
-		/* Spark ignores a fractional part: '1.9' -> 1 */
+		/*
+		 * A decimal's fractional part goes: 1.9 -> 1; so does a
+		 * string's without ANSI mode ('1.9' -> 1), while Spark's ANSI
+		 * cast of a string refuses it.
+		 */
 		dot = memchr(s, '.', n);
-		if (dot != NULL) {
+		if (dot != NULL &&
+		    (mode == CAST_LEGACY ||
+			(ft != SC_ARROW_UTF8 && ft != SC_ARROW_LARGE_UTF8))) {
 			const char *q;
 
 			for (q = dot + 1; q < s + n; q++)

@@ -181,6 +181,13 @@ test('casts: NULL for malformed input, narrowing wraps or saturates ' +
 		['Int32', true], ['Int32', true], ['Int32', true]]);
 	await fails(ansi, sql('SELECT CAST(\'abc\' AS INT)'),
 	    'CAST_INVALID_INPUT', '22018');
+	// A string's fraction: refused by the ANSI cast, dropped without.
+	await fails(ansi, sql('SELECT CAST(\'1.9\' AS INT)'),
+	    'CAST_INVALID_INPUT', '22018');
+	assert.deepEqual((await ok(legacy, sql('SELECT CAST(\'1.9\' AS INT) ' +
+	    'AS a, CAST(1.9 AS INT) AS b'))).rows, [[1, 1]]);
+	assert.deepEqual((await ok(ansi, sql('SELECT CAST(1.9 AS INT) ' +
+	    'AS b'))).rows, [[1]]);
 	await fails(ansi, sql('SELECT CAST(\'x\' AS DATE)'),
 	    'CAST_INVALID_INPUT', '22018');
 	await fails(ansi, sql('SELECT CAST(300 AS TINYINT)'),

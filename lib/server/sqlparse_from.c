@@ -209,7 +209,8 @@ sc_sqlp_from_item(struct parser *p)
 		     k < p->nctes && !sc_sqlp_tok_op(sc_sqlp_peek(p, 1), ".");
 		     k++) {
 			char *name = sc_sqlp_ident_text(t);
-			bool match = strcasecmp(name, p->ctes[k].name) == 0;
+			bool match = sc_eng_name_cmp(name, p->ctes[k].name) ==
+			    0;
 
 			free(name);
 			if (!match)

@@ -294,6 +294,14 @@ test('SQL text: names resolve in exactly their case', T, async () => {
 	const sq = 'SELECT s.X AS v FROM (SELECT named_struct(\'x\', 1) AS s)';
 	assert.deepEqual((await ok(insensitive, sql(sq))).rows, [[1]]);
 	await fails(sensitive, sql(sq), 'FIELD_NOT_FOUND', '42704');
+	// GROUP BY keys and CTE names too.
+	const g = 'SELECT A, count(*) AS n FROM (SELECT 1 AS a) GROUP BY a';
+	assert.deepEqual((await ok(insensitive, sql(g))).rows, [[1, 1n]]);
+	await fails(sensitive, sql(g), 'UNRESOLVED_COLUMN.WITH_SUGGESTION',
+	    '42703');
+	const w = 'WITH T AS (SELECT 1 AS a) SELECT * FROM t';
+	assert.deepEqual((await ok(insensitive, sql(w))).rows, [[1]]);
+	await fails(sensitive, sql(w), 'TABLE_OR_VIEW_NOT_FOUND', '42P01');
 	// Names differing only by case: Spark's answer where sc-serve can
 	// give it, a refusal naming them where it cannot.
 	const two = await ok(sensitive, sql('SELECT 1 AS a, 2 AS A'));

@@ -259,6 +259,12 @@ test('the mode is read per call: setting it back restores ANSI errors',
 	await cmd(s, 'SET spark.sql.ansi.enabled=false');
 	assert.deepEqual((await ok(s, sql('SELECT 1 / 0 AS a'))).rows,
 	    [[null]]);
+	// Spark reads a boolean trimmed and in any case.
+	await set(s, { 'spark.sql.ansi.enabled': ' TRUE ' });
+	await fails(s, sql('SELECT 1 / 0 AS a'), 'DIVIDE_BY_ZERO', '22012');
+	await set(s, { 'spark.sql.ansi.enabled': ' False\t' });
+	assert.deepEqual((await ok(s, sql('SELECT 1 / 0 AS a'))).rows,
+	    [[null]]);
 });
 
 // ------------------------------------------------------ case sensitivity

@@ -494,8 +494,14 @@ sout:
 			return sc_eng_wrong_arg(fname,
 			    k[5] != '\0' ? "\"ARRAY\"" : "\"ARRAY\" or \"MAP\"",
 			    a, 0, err);
-		sc_buf_addf(sql, NULL, "json_array_length(%s)", A(0));
-		ei->nullable = a[0].ei.nullable;
+		/* size(NULL) is -1 without ANSI mode (Spark's sizeOfNull). */
+		sc_buf_addf(sql, NULL,
+		    k[4] == '\0' && !sc_eng_ansi()
+			? "coalesce(json_array_length(%s), -1)"
+			: "json_array_length(%s)",
+		    A(0));
+		ei->nullable = a[0].ei.nullable &&
+		    (k[4] != '\0' || sc_eng_ansi());
 		return 0;
 	}
 	if (strcmp(k, "element_at") == 0 || strcmp(k, "try_element_at") == 0 ||

@@ -367,7 +367,7 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 			sc_buf_addf(sql, NULL, "mod(%s, sc_div0(%s))", A(0),
 			    A(1));
 		else if (sc_eng_is_int_type(ei->type.t))
-			/* ANSI mode: an overflow fails, as in Spark. */
+			/* Overflow: fails under ANSI mode, else wraps. */
 			sc_buf_addf(sql, NULL, "sc_intop(%s, '%s', %s, %d)",
 			    A(0), fd->sql, A(1), int_bits(ei->type.t));
 		else

@@ -4,8 +4,8 @@
 // spark.sql.ansi.enabled=false a session gets Spark's non-ANSI answers
 // (NULL for division by zero, malformed casts, indexes out of bounds and
 // unparsable dates; integer overflow and narrowing casts wrapping as
-// Java's do; a string in arithmetic read as a double), with the default
-// the ANSI errors.  With spark.sql.caseSensitive=true names resolve in
+// Java's do; a string in arithmetic read as a double; size(NULL) -1),
+// with the default the ANSI errors.  With spark.sql.caseSensitive=true names resolve in
 // exactly their case, in SQL text and DataFrame plans.  A typed
 // setting refuses a value of another type as Spark's SQLConf does.
 
@@ -233,6 +233,17 @@ test('array indexes out of bounds and unparsable dates: NULL without ' +
 	assert.deepEqual(q.rows, [[null, null]]);
 	await fails(ansi, sql('SELECT make_date(2020, 13, 1)'),
 	    'DATETIME_FIELD_OUT_OF_BOUNDS', '22023');
+});
+
+test('size(NULL) is -1 without ANSI mode (array_size stays NULL)', T,
+    async () => {
+	const { ansi, legacy } = await sessions();
+	const q = 'SELECT size(x) AS a, cardinality(x) AS b, ' +
+	    'array_size(x) AS c FROM (SELECT CAST(NULL AS ARRAY<INT>) AS x)';
+	const r = await ok(legacy, sql(q));
+	assert.deepEqual(r.rows, [[-1, -1, null]]);
+	assert.deepEqual(r.fields.map((f) => f[2]), [false, false, true]);
+	assert.deepEqual((await ok(ansi, sql(q))).rows, [[null, null, null]]);
 });
 
 test('a string in arithmetic is a double without ANSI mode', T,

@@ -491,6 +491,10 @@ conf_get_default(struct sc_session *s,
 	for (i = 0; i < op->n_pairs; i++) {
 		kv = op->pairs[i];
 		warn_key(o, kv->key);
+		/* As Spark, a default of the wrong type is refused. */
+		if (kv->_value_case != 0 &&
+		    check_type(kv->key, kv->value, err) == -1)
+			return -1;
 		v = conf_set_value(s, kv->key);
 		out_pair(o, kv->key,
 		    v != NULL		       ? v

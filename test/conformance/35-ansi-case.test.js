@@ -92,6 +92,10 @@ test('typed settings refuse a value of another type: ' +
 	    'spark.sql.ansi.enabled', 'spark.sql.shuffle.partitions'] } })),
 	    [['spark.sql.ansi.enabled', 'FALSE'],
 		['spark.sql.shuffle.partitions', '-3']]);
+	// A default of the wrong type is refused, as Spark's getConfString.
+	const g = await lib.rejects(s.config({ get_with_default: { pairs: [
+		{ key: 'spark.sql.shuffle.partitions', value: 'many' }] } }));
+	lib.assertSparkError(g, 'INVALID_CONF_VALUE.TYPE_MISMATCH', '22022');
 	// SQL's SET checks the same way.
 	await fails(s,
 	    lib.sqlCommandPlan('SET spark.sql.shuffle.partitions=abc'),

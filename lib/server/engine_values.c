@@ -749,6 +749,18 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		}
 		rc =
 		    sc_value_parse_decimal(s, n, to->prec, to->scale, &hi, &lo);
+		if (rc == -2 && mode == CAST_LEGACY && vt == SQLITE_FLOAT &&
+		    (from == NULL ||
+			(from->t == SC_ARROW_DECIMAL128 && from->prec > 15))) {
+			/*
+			 * A decimal travels as a double: past 15 digits its
+			 * overflow may be the double's rounding, not the
+			 * value's, and NULL would be another answer than
+			 * Spark's.
+			 */
+			legacy_refused(ctx, "of a wide decimal to a decimal");
+			return;
+		}
 		if (rc != 0) {
 			cast_fail(ctx, mode, rc == -2, x, to);
 			return;

@@ -198,6 +198,16 @@ test('casts: NULL for malformed input, narrowing wraps or saturates ' +
 	    'CAST_OVERFLOW', '22003');
 	await fails(ansi, sql('SELECT CAST(3.0E10D AS INT)'),
 	    'CAST_OVERFLOW', '22003');
+	// A decimal that does not fit: NULL, unless the double it travels
+	// as cannot tell (past 15 digits), which is refused.
+	assert.deepEqual((await ok(legacy, sql('SELECT CAST(123.456 AS ' +
+	    'DECIMAL(2,1)) AS a, CAST(\'123.4\' AS DECIMAL(2,1)) AS b, ' +
+	    'CAST(1000 AS DECIMAL(3,0)) AS c'))).rows, [[null, null, null]]);
+	await fails(ansi, sql('SELECT CAST(123.456 AS DECIMAL(2,1))'),
+	    'CAST_OVERFLOW', '22003');
+	await fails(legacy, sql('SELECT CAST(' + '9'.repeat(38) +
+	    ' AS DECIMAL(38,0)) + 1'), 'UNSUPPORTED_FEATURE.EXPRESSION',
+	    '0A000');
 	// The DataFrame cast expression too.
 	const c = { cast: { expr: lit('12x'), type_str: 'int' } };
 	await fails(ansi, select(c), 'CAST_INVALID_INPUT', '22018');

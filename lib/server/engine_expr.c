@@ -366,6 +366,45 @@ const struct sc_efdef sc_eng_funcs[] = {
 
 const size_t sc_eng_nfuncs = SC_NELEM(sc_eng_funcs);
 
+static bool
+is_string(int t)
+{
+	return t == SC_ARROW_UTF8 || t == SC_ARROW_LARGE_UTF8;
+}
+
+/*
+ * A string compared with a number or a boolean without ANSI mode: the
+ * string cast to the other side's type (a double for a decimal), as
+ * Spark's non-ANSI comparison coercion does.  Other pairs are left.
+ */
+static int
+legacy_compare(struct sc_efarg *a)
+{
+	struct sc_etype to;
+	struct sc_buf b;
+	size_t s = is_string(a[0].ei.type.t) ? 0 : 1, o = 1 - s;
+	int t = a[o].ei.type.t;
+
+	if (!(sc_eng_is_int_type(t) || t == SC_ARROW_FLOAT ||
+		t == SC_ARROW_DOUBLE || t == SC_ARROW_DECIMAL128 ||
+		t == SC_ARROW_BOOL))
+		return 0;
+	to = a[o].ei.type;
+	if (t == SC_ARROW_DECIMAL128) {
+		memset(&to, 0, sizeof(to));
+		to.t = SC_ARROW_DOUBLE;
+	}
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	sc_buf_addf(&b, NULL, "sc_cast(%s, '", (const char *)a[s].sql.data);
+	sc_eng_type_text(&to, SC_VALUE_TYPENAME, &b);
+	sc_buf_addstr(&b, "', 0, 'string')", NULL);
+	sc_buf_release(&a[s].sql);
+	a[s].sql = b;
+	a[s].ei.type = to;
+	a[s].ei.nullable = 1;
+	return 0;
+}
+
 int
 sc_eng_legacy_strings(int k, const char *fname, struct sc_efarg *a, size_t n,
     struct sc_error *err)
@@ -381,6 +420,8 @@ sc_eng_legacy_strings(int k, const char *fname, struct sc_efarg *a, size_t n,
 		    a[i].ei.type.t == SC_ARROW_LARGE_UTF8;
 	if (!str)
 		return 0;
+	if ((k == F_CMP || k == F_NE || k == F_NULLSAFE) && n == 2)
+		return legacy_compare(a);
 	if ((k != F_ARITH && k != F_DIV) || n != 2)
 		return sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
 		    "0A000",

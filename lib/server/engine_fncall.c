@@ -301,7 +301,8 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 			goto out;
 	}
 	if ((fd->k == F_ARITH || fd->k == F_DIV || fd->k == F_IDIV ||
-		fd->k == F_NEG) &&
+		fd->k == F_NEG || fd->k == F_CMP || fd->k == F_NE ||
+		fd->k == F_NULLSAFE) &&
 	    sc_eng_legacy_strings(fd->k, fname, a, n, err) == -1)
 		goto out;
 	if (fd->rtype == R_ARG && n > 0)

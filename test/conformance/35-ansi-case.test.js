@@ -260,7 +260,8 @@ test('size(NULL) is -1 without ANSI mode (array_size stays NULL)', T,
 	assert.deepEqual((await ok(ansi, sql(q))).rows, [[null, null, null]]);
 });
 
-test('a string in arithmetic is a double without ANSI mode', T,
+test('a string in arithmetic is a double, in a comparison the other ' +
+    'side\'s type, without ANSI mode', T,
     async () => {
 	const { legacy } = await sessions();
 	const r = await ok(legacy, sql('SELECT \'1\' + 1 AS a, ' +
@@ -268,6 +269,11 @@ test('a string in arithmetic is a double without ANSI mode', T,
 	assert.deepEqual(r.rows, [[2, 3, null, 3.5]]);
 	assert.deepEqual(r.fields.map((f) => f[1]), ['Float64', 'Float64',
 		'Float64', 'Float64']);
+	// Compared with a number or boolean, a string takes its type.
+	const c = await ok(legacy, sql('SELECT 1 = \'1\' AS a, ' +
+	    '2 > \'10\' AS b, \'1.5\' = 1 AS c, 1 = \'x\' AS d, ' +
+	    'true = \'true\' AS e, \'1.5\' = 1.5 AS f'));
+	assert.deepEqual(c.rows, [[true, false, true, null, true, true]]);
 	const { message } = await fails(legacy, sql('SELECT \'7\' div 2'),
 	    'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
 	assert.ok(message.includes('spark.sql.ansi.enabled=false'), message);

@@ -68,7 +68,7 @@ one_value() {
 	    "SET spark.sql.shuffle.partitions; SET spark.sql.session.localRelationCacheThreshold"
 	[ "$output" = "$(printf 'spark.sql.shuffle.partitions,7\nspark.sql.session.localRelationCacheThreshold,1024')" ]
 	# A setting the server refuses: its class, exit 1, nothing runs.
-	run -1 --separate-stderr sc-exec --conf spark.sql.ansi.enabled=false \
+	run -1 --separate-stderr sc-exec --conf spark.sql.timestampType=TIMESTAMP_NTZ \
 	    "CREATE TABLE conf_t (x INT)"
 	[[ "$stderr" == "sc-exec: [UNSUPPORTED_FEATURE.SET_CONFIG] "* ]]
 	run -1 --separate-stderr sc-exec "SELECT * FROM conf_t"

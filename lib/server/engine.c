@@ -269,6 +269,18 @@ sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err)
 		    "Cannot create table or view %s because it "
 		    "already exists.",
 		    (const char *)b.data);
+	} else if (strcmp(msg, "integer overflow") == 0 && x->run->mode.ansi) {
+		/* SQLite's sum() of integers past a bigint, as Spark's. */
+		ret = sc_srv_error(err, "ARITHMETIC_OVERFLOW", "22003",
+		    "long overflow. If necessary set "
+		    "\"spark.sql.ansi.enabled\" to \"false\" to bypass this "
+		    "error.");
+	} else if (strcmp(msg, "integer overflow") == 0) {
+		ret = sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
+		    "0A000",
+		    "Integer arithmetic wrapping around past a bigint (as "
+		    "in sum()) with spark.sql.ansi.enabled=false is not "
+		    "supported by sc-serve.");
 	} else if (analysis_error(msg, &b, x->run->errcut, err)) {
 		ret = -1;
 	} else if ((rc & 0xff) == SQLITE_CONSTRAINT) {

@@ -498,8 +498,14 @@ sout:
 			return sc_eng_wrong_arg(fname,
 			    k[5] != '\0' ? "\"ARRAY\"" : "\"ARRAY\" or \"MAP\"",
 			    a, 0, err);
-		sc_buf_addf(sql, NULL, "json_array_length(%s)", A(0));
-		ei->nullable = a[0].ei.nullable;
+		/* size(NULL) is -1 without ANSI mode (Spark's sizeOfNull). */
+		sc_buf_addf(sql, NULL,
+		    k[4] == '\0' && !sc_eng_ansi()
+			? "coalesce(json_array_length(%s), -1)"
+			: "json_array_length(%s)",
+		    A(0));
+		ei->nullable = a[0].ei.nullable &&
+		    (k[4] != '\0' || sc_eng_ansi());
 		return 0;
 	}
 	if (strcmp(k, "element_at") == 0 || strcmp(k, "try_element_at") == 0 ||
@@ -516,7 +522,7 @@ sout:
 		if (!sc_eng_is_int_type(a[1].ei.type.t))
 			return sc_eng_wrong_arg(fname, "\"INT\"", a, 1, err);
 		sc_eng_array_item(sql, A(0), A(1), &nt->types[0],
-		    k[0] == 'e' || k[0] == 't', k[0] == 'e',
+		    k[0] == 'e' || k[0] == 't', k[0] == 'e' && sc_eng_ansi(),
 		    "INVALID_ARRAY_INDEX_IN_ELEMENT_AT",
 		    "Use `try_element_at` to tolerate accessing element at "
 		    "invalid index and return NULL instead.");

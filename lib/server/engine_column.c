@@ -109,9 +109,125 @@ bad:
 /* Columns and struct fields                                           */
 /* ------------------------------------------------------------------ */
 
+bool
+sc_eng_case_sensitive(void)
+{
+	const struct sc_erun *r = sc_eng_current_run();
+
+	return r != NULL && r->mode.case_sensitive;
+}
+
+int
+sc_eng_name_cmp(const char *a, const char *b)
+{
+	return sc_eng_case_sensitive() ? strcmp(a, b) : strcasecmp(a, b);
+}
+
 /*
- * Field name of struct type t (case-insensitive, as Spark's default
- * resolver): its index, or -1 (err set) when it has none.
+ * With spark.sql.caseSensitive=true, name must be a column of in in
+ * exactly that case: a column only another case matches is Spark's
+ * UNRESOLVED_COLUMN.WITH_SUGGESTION (shown is the name as written), and
+ * columns that differ only by case are refused where SQLite, whose
+ * names are case-insensitive, would have to tell them apart.
+ */
+static int
+case_check(const struct sc_eplan *in, const char *shown, const char *name,
+    struct sc_error *err)
+{
+	const struct sc_ecol *e = NULL, *o = NULL;
+	struct sc_buf sug;
+	size_t i;
+	int rc;
+
+	if (!sc_eng_case_sensitive() || in == NULL || in->cols == NULL)
+		return 0;
+	sc_buf_init(&sug, SC_BUF_UNLIMITED);
+	for (i = 0; i < in->ncols; i++) {
+		if (strcmp(in->cols[i].name, name) == 0) {
+			e = &in->cols[i];
+		} else if (strcasecmp(in->cols[i].name, name) == 0) {
+			o = &in->cols[i];
+			if (sug.len > 0)
+				sc_buf_addstr(&sug, ", ", NULL);
+			sc_buf_addch(&sug, '`', NULL);
+			sc_buf_addstr(&sug, o->name, NULL);
+			sc_buf_addch(&sug, '`', NULL);
+		}
+	}
+	rc = 0;
+	if (e == NULL && o != NULL)
+		rc = sc_srv_error(err, "UNRESOLVED_COLUMN.WITH_SUGGESTION",
+		    "42703",
+		    "A column, variable, or function parameter with name %s "
+		    "cannot be resolved. Did you mean one of the following? "
+		    "[%s].",
+		    shown, (const char *)sug.data);
+	else if (e != NULL && o != NULL &&
+	    (e->sqlname == NULL || o->sqlname == NULL))
+		rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
+		    "0A000",
+		    "Columns `%s` and `%s`, which differ only by case, with "
+		    "spark.sql.caseSensitive=true are not supported by "
+		    "sc-serve: its SQL engine cannot tell them apart.",
+		    e->name, o->name);
+	sc_buf_release(&sug);
+	return rc;
+}
+
+/* The attribute id as Spark shows it in errors: `a`.`b`. */
+static void
+shown_name(const struct sc_eident *id, struct sc_buf *b)
+{
+	size_t i;
+
+	for (i = 0; i < id->n; i++) {
+		if (i > 0)
+			sc_buf_addch(b, '.', NULL);
+		sc_buf_addch(b, '`', NULL);
+		sc_buf_addstr(b, id->parts[i], NULL);
+		sc_buf_addch(b, '`', NULL);
+	}
+}
+
+/* case_check() for the column the attribute id names in in. */
+static int
+attribute_case_check(const struct sc_eplan *in, const struct sc_eident *id,
+    struct sc_error *err)
+{
+	struct sc_buf shown;
+	const char *col = id->parts[0];
+	int rc;
+
+	if (!sc_eng_case_sensitive() || in == NULL || in->cols == NULL ||
+	    id->n == 0)
+		return 0;
+	sc_buf_init(&shown, SC_BUF_UNLIMITED);
+	shown_name(id, &shown);
+	if (id->n > 1 && in->alias != NULL &&
+	    strcmp(in->alias, id->parts[0]) == 0)
+		col = id->parts[1];
+	else if (id->n > 1 && in->alias != NULL &&
+	    strcasecmp(in->alias, id->parts[0]) == 0 &&
+	    sc_eng_col_named(in, id->parts[0], NULL) == NULL) {
+		/* Only the qualifier's case differs. */
+		rc = sc_srv_error(err, "UNRESOLVED_COLUMN.WITH_SUGGESTION",
+		    "42703",
+		    "A column, variable, or function parameter with name %s "
+		    "cannot be resolved. Did you mean one of the following? "
+		    "[`%s`.`%s`].",
+		    (const char *)shown.data, in->alias, id->parts[1]);
+		sc_buf_release(&shown);
+		return rc;
+	}
+	rc = case_check(in, (const char *)shown.data, col, err);
+	sc_buf_release(&shown);
+	return rc;
+}
+
+/*
+ * Field name of struct type t (in any case, as Spark's default
+ * resolver, or exactly with spark.sql.caseSensitive=true): its index,
+ * or -1 (err set) when it has none.
  */
 static int
 struct_field(const struct sc_etype *t, const char *name, size_t *idx,
@@ -124,7 +240,7 @@ struct_field(const struct sc_etype *t, const char *name, size_t *idx,
 
 	if (t->t == SC_ARROW_STRUCT && n != NULL)
 		for (i = 0; i < n->n; i++)
-			if (strcasecmp(n->names[i], name) == 0) {
+			if (sc_eng_name_cmp(n->names[i], name) == 0) {
 				*idx = i;
 				return 0;
 			}
@@ -184,7 +300,7 @@ resolve_col(const struct sc_eplan *in, const char *name,
 	if (in == NULL || in->cols == NULL)
 		return NULL;
 	for (i = 0; i < in->ncols; i++) {
-		if (strcasecmp(in->cols[i].name, name) != 0)
+		if (sc_eng_name_cmp(in->cols[i].name, name) != 0)
 			continue;
 		if (n++ == 0)
 			c = &in->cols[i];
@@ -220,7 +336,7 @@ sc_eng_struct_star(struct sc_ectx *x, const struct sc_eplan *in,
 
 	(void)x;
 	if (in == NULL || in->cols == NULL ||
-	    (in->alias != NULL && strcasecmp(in->alias, target) == 0))
+	    (in->alias != NULL && sc_eng_name_cmp(in->alias, target) == 0))
 		return 1;
 	a.unparsed_identifier = (char *)target;
 	sc_buf_init(&s, SC_BUF_UNLIMITED);
@@ -275,12 +391,16 @@ sc_eng_attribute(const struct sc_eplan *in,
 		a->unparsed_identifier != NULL ? a->unparsed_identifier : "",
 		&id, err) == -1)
 		return -1;
+	if (attribute_case_check(in, &id, err) == -1) {
+		sc_eng_ident_release(&id);
+		return -1;
+	}
 	/* A column the plan reads by another name (a side of a join). */
 	if (in != NULL && in->cols != NULL) {
 		c = NULL;
 		if (id.n == 1 ||
 		    (id.n == 2 && in->alias != NULL &&
-			strcasecmp(in->alias, id.parts[0]) == 0))
+			sc_eng_name_cmp(in->alias, id.parts[0]) == 0))
 			c = resolve_col(in, id.parts[id.n - 1], a, &amb, err);
 		else
 			amb = false;
@@ -303,7 +423,7 @@ sc_eng_attribute(const struct sc_eplan *in,
 	 */
 	if (id.n > 1 && in != NULL && in->cols != NULL) {
 		if (in->alias != NULL &&
-		    strcasecmp(in->alias, id.parts[0]) == 0)
+		    sc_eng_name_cmp(in->alias, id.parts[0]) == 0)
 			first = 1;
 		c = resolve_col(in, id.parts[first], a, &amb, NULL);
 		if (c != NULL && c->type.t == SC_ARROW_STRUCT &&
@@ -329,6 +449,23 @@ sc_eng_attribute(const struct sc_eplan *in,
 			sc_eng_ident_release(&id);
 			return 0;
 		}
+	}
+	if (id.n > 1 && sc_eng_case_sensitive() &&
+	    (in == NULL || in->alias == NULL ||
+		strcmp(in->alias, id.parts[0]) != 0)) {
+		/* SQLite would find the qualifier in any case. */
+		struct sc_buf shown;
+
+		sc_buf_init(&shown, SC_BUF_UNLIMITED);
+		shown_name(&id, &shown);
+		sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
+		    "The qualified name %s, whose qualifier names no input "
+		    "in that case, with spark.sql.caseSensitive=true is not "
+		    "supported by sc-serve.",
+		    (const char *)shown.data);
+		sc_buf_release(&shown);
+		sc_eng_ident_release(&id);
+		return -1;
 	}
 	for (i = 0; i < id.n; i++) {
 		if (i > 0)
@@ -406,7 +543,7 @@ sc_eng_extract_value(struct sc_ectx *x, const struct sc_eplan *in,
 			goto out;
 		}
 		sc_eng_array_item(sql, (const char *)cs.data,
-		    (const char *)ks.data, &n->types[0], false, true,
+		    (const char *)ks.data, &n->types[0], false, sc_eng_ansi(),
 		    "INVALID_ARRAY_INDEX",
 		    "Use the SQL function `get()` to tolerate accessing "
 		    "element at invalid index and return NULL instead.");

@@ -721,13 +721,32 @@ int
 sc_eng_dialect(struct sc_ectx *x, const char *s, struct sc_buf *out,
     struct sc_error *err)
 {
+	static const char *const names_words[] = { "select", "where", "update",
+		"by" };
 	struct dialect d;
+	size_t i, k;
 
 	memset(&d, 0, sizeof(d));
 	d.x = x;
 	d.err = err;
 	d.s = s;
 	d.t = tokenize(s, &d.n);
+	/*
+	 * SQLite finds column names in any case: text that names columns
+	 * cannot honour spark.sql.caseSensitive=true.
+	 */
+	for (i = 0; i < d.n && sc_eng_case_sensitive(); i++)
+		for (k = 0; k < SC_NELEM(names_words); k++)
+			if (word_is(s, &d.t[i], names_words[k])) {
+				free(d.t);
+				return sc_srv_error(err,
+				    "UNSUPPORTED_FEATURE.SQL_SYNTAX", "0A000",
+				    "SQL text that sc-serve's Spark SQL parser "
+				    "does not take runs as SQLite's, whose "
+				    "column names are case-insensitive: with "
+				    "spark.sql.caseSensitive=true it is not "
+				    "supported by sc-serve.");
+			}
 	emit(&d, 0, d.n, out);
 	free(d.t);
 	return d.rc;

@@ -15,6 +15,7 @@
 
 #include "core/error.h"
 #include "core/xmem.h"
+#include "server/sqlparse.h"
 #include "server/srverror.h"
 #include "core/banned.h"
 
@@ -265,11 +266,7 @@ const struct sc_efdef sc_eng_funcs[] = {
 	    SC_ARROW_INT32 },
 	{ "bit_length", F_TMPL, "length(CAST($1 AS BLOB)) * 8", 1, 1,
 	    SC_ARROW_INT32 },
-	{ "pmod", F_TMPL,
-	    "CASE WHEN $2 = 0 THEN sc_raise('[DIVIDE_BY_ZERO] Division by zero. "
-	    "Use `try_divide` to tolerate divisor being 0 and return NULL "
-	    "instead. SQLSTATE: 22012') ELSE mod(mod($1, $2) + $2, $2) END",
-	    2, 2, R_UNK },
+	{ "pmod", F_TMPL, "mod(mod($1, sc_div0($2)) + $2, $2)", 2, 2, R_UNK },
 	{ "positive", F_TMPL, "(+$1)", 1, 1, R_ARG },
 	{ "date_add", F_TMPL,
 	    "CASE WHEN $2 IS NULL THEN NULL ELSE date($1, printf('%+d days', "
@@ -379,6 +376,83 @@ const struct sc_efdef sc_eng_funcs[] = {
 
 const size_t sc_eng_nfuncs = SC_NELEM(sc_eng_funcs);
 
+static bool
+is_string(int t)
+{
+	return t == SC_ARROW_UTF8 || t == SC_ARROW_LARGE_UTF8;
+}
+
+/*
+ * A string compared with a number or a boolean without ANSI mode: the
+ * string cast to the other side's type (a double for a decimal), as
+ * Spark's non-ANSI comparison coercion does.  Other pairs are left.
+ */
+static int
+legacy_compare(struct sc_efarg *a)
+{
+	struct sc_etype to;
+	struct sc_buf b;
+	size_t s = is_string(a[0].ei.type.t) ? 0 : 1, o = 1 - s;
+	int t = a[o].ei.type.t;
+
+	if (!(sc_eng_is_int_type(t) || t == SC_ARROW_FLOAT ||
+		t == SC_ARROW_DOUBLE || t == SC_ARROW_DECIMAL128 ||
+		t == SC_ARROW_BOOL))
+		return 0;
+	to = a[o].ei.type;
+	if (t == SC_ARROW_DECIMAL128) {
+		memset(&to, 0, sizeof(to));
+		to.t = SC_ARROW_DOUBLE;
+	}
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	sc_buf_addf(&b, NULL, "sc_cast(%s, '", (const char *)a[s].sql.data);
+	sc_eng_type_text(&to, SC_VALUE_TYPENAME, &b);
+	sc_buf_addstr(&b, "', 0, 'string')", NULL);
+	sc_buf_release(&a[s].sql);
+	a[s].sql = b;
+	a[s].ei.type = to;
+	a[s].ei.nullable = 1;
+	return 0;
+}
+
+int
+sc_eng_legacy_strings(int k, const char *fname, struct sc_efarg *a, size_t n,
+    struct sc_error *err)
+{
+	struct sc_buf b;
+	size_t i;
+	bool str = false;
+
+	if (sc_eng_ansi())
+		return 0;
+	for (i = 0; i < n; i++)
+		str = str || a[i].ei.type.t == SC_ARROW_UTF8 ||
+		    a[i].ei.type.t == SC_ARROW_LARGE_UTF8;
+	if (!str)
+		return 0;
+	if ((k == F_CMP || k == F_NE || k == F_NULLSAFE) && n == 2)
+		return legacy_compare(a);
+	if ((k != F_ARITH && k != F_DIV) || n != 2)
+		return sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
+		    "0A000",
+		    "`%s` of a string with spark.sql.ansi.enabled=false is "
+		    "not supported by sc-serve; add a CAST.",
+		    fname);
+	for (i = 0; i < n; i++) {
+		if (a[i].ei.type.t != SC_ARROW_UTF8 &&
+		    a[i].ei.type.t != SC_ARROW_LARGE_UTF8)
+			continue;
+		sc_buf_init(&b, SC_BUF_UNLIMITED);
+		sc_buf_addf(&b, NULL, "sc_cast(%s, 'double', 0, 'string')",
+		    (const char *)a[i].sql.data);
+		sc_buf_release(&a[i].sql);
+		a[i].sql = b;
+		sc_eng_set_type(&a[i].ei, SC_ARROW_DOUBLE);
+		a[i].ei.nullable = 1;
+	}
+	return 0;
+}
+
 /* A lambda variable in scope: its SQL, type and name. */
 static int
 lambda_var(struct sc_ectx *x,
@@ -421,6 +495,74 @@ same_nested_type(const struct sc_etype *a, const struct sc_etype *b)
 	sc_buf_release(&ta);
 	sc_buf_release(&tb);
 	return same;
+}
+
+static bool
+is_int(int t)
+{
+	return t == SC_ARROW_INT8 || t == SC_ARROW_INT16 ||
+	    t == SC_ARROW_INT32 || t == SC_ARROW_INT64;
+}
+
+/* The decimal digits integer type t needs (bigint: 20, as Spark). */
+static int
+int_digits(int t)
+{
+	switch (t) {
+	case SC_ARROW_INT8:
+		return 3;
+	case SC_ARROW_INT16:
+		return 5;
+	case SC_ARROW_INT32:
+		return 10;
+	default:
+		return 20;
+	}
+}
+
+/*
+ * Whether Spark's non-ANSI cast from type f to type t may give NULL for
+ * a value that is not NULL (its Cast.forceNullable): text that does not
+ * parse, a fraction that does not fit, a date from what holds none.  A
+ * source type sc-serve cannot tell counts as one that may.
+ */
+static bool
+legacy_cast_nullable(const struct sc_etype *from, const struct sc_etype *to)
+{
+	int f = from->t, t = to->t;
+
+	if (f == SC_ARROW_NULL)
+		return false;
+	if (f == SC_ETYPE_UNKNOWN)
+		return true;
+	if (f == t && t != SC_ARROW_DECIMAL128)
+		return false;
+	if (f == SC_ARROW_UTF8 || f == SC_ARROW_LARGE_UTF8)
+		return t != SC_ARROW_BINARY && t != SC_ARROW_LARGE_BINARY;
+	if (t == SC_ARROW_UTF8 || t == SC_ARROW_LARGE_UTF8)
+		return false;
+	if ((f == SC_ARROW_FLOAT || f == SC_ARROW_DOUBLE) &&
+	    t == SC_ARROW_TIMESTAMP_US)
+		return true;
+	if ((f == SC_ARROW_FLOAT || f == SC_ARROW_DOUBLE ||
+		f == SC_ARROW_DECIMAL128) &&
+	    is_int(t))
+		return true;
+	if (f == SC_ARROW_TIMESTAMP_US && t == SC_ARROW_DATE32)
+		return false;
+	if (t == SC_ARROW_DATE32)
+		return true;
+	if (f == SC_ARROW_DATE32 && t == SC_ARROW_TIMESTAMP_US)
+		return false;
+	if (f == SC_ARROW_DATE32)
+		return true;
+	if (t == SC_ARROW_DECIMAL128 && f == SC_ARROW_DECIMAL128)
+		return to->prec - to->scale < from->prec - from->scale ||
+		    to->scale < from->scale;
+	if (t == SC_ARROW_DECIMAL128)
+		/* Only an integer that always fits cannot. */
+		return !is_int(f) || to->prec - to->scale < int_digits(f);
+	return false;
 }
 
 static int
@@ -495,12 +637,55 @@ cast(struct sc_ectx *x, const struct sc_eplan *in,
 	sc_buf_addf(&ei->name, NULL, "CAST(%s AS %s)",
 	    (const char *)iei.name.data, (const char *)tn.data);
 	ei->type = to;
-	ei->nullable = mode != 0 || iei.nullable;
+	ei->nullable = mode != 0 || iei.nullable ||
+	    (!sc_eng_ansi() && legacy_cast_nullable(&iei.type, &to));
 	rc = 0;
 out:
 	sc_buf_release(&inner);
 	sc_buf_release(&tn);
 	sc_eng_einfo_release(&iei);
+	return rc;
+}
+
+/*
+ * SQL expression text (F.expr(), selectExpr, filter("...")) through the
+ * Spark SQL parser and this translator, whose name resolution honours
+ * spark.sql.caseSensitive=true (SQLite's would not).  Text the parser
+ * does not take as one expression is refused.
+ */
+static int
+expression_text(struct sc_ectx *x, const struct sc_eplan *in, const char *s,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
+{
+	Spark__Connect__Relation *r = NULL;
+	char *q = sc_xasprintf("SELECT %s", s);
+	size_t hidden = 0;
+	int rc;
+
+	rc = sc_sqlparse(q, &r, &hidden, err);
+	free(q);
+	if (rc == SC_SQLPARSE_ERROR)
+		return -1;
+	if (rc == SC_SQLPARSE_OK && r->rel_type_case == SC_REL_(PROJECT) &&
+	    r->project->input == NULL && r->project->n_expressions == 1 &&
+	    hidden == 0) {
+		sc_buf_addch(sql, '(', NULL);
+		rc = sc_eng_expr(x, in, r->project->expressions[0], sql, ei,
+		    err);
+		sc_buf_addch(sql, ')', NULL);
+		if (rc == 0 && !ei->aliased) {
+			sc_buf_reset(&ei->name);
+			sc_buf_addstr(&ei->name, s, NULL);
+		}
+	} else {
+		rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
+		    "0A000",
+		    "The SQL expression '%s' with spark.sql.caseSensitive=true "
+		    "is not supported by sc-serve.",
+		    s);
+	}
+	if (r != NULL)
+		protobuf_c_message_free_unpacked(&r->base, NULL);
 	return rc;
 }
 
@@ -557,6 +742,10 @@ sc_eng_expr(struct sc_ectx *x, const struct sc_eplan *in,
 
 		if (s == NULL)
 			s = "";
+		if (sc_eng_case_sensitive()) {
+			rc = expression_text(x, in, s, sql, ei, err);
+			break;
+		}
 		sc_buf_addch(sql, '(', NULL);
 		rc = sc_eng_dialect(x, s, sql, err);
 		sc_buf_addstr(sql, "\n)", NULL);

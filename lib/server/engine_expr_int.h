@@ -109,6 +109,13 @@ int sc_eng_array_more(const char *k, const char *fname, struct sc_efarg *a,
 int sc_eng_extract(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedFunction *f, const char *lname,
     struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+/*
+ * engine_expr.c: without ANSI mode, the string operands of arithmetic
+ * kind k (F_ARITH, F_DIV, ...) as Spark's implicit cast to double; -1
+ * with UNSUPPORTED_FEATURE where sc-serve does not follow Spark.
+ */
+int sc_eng_legacy_strings(int k, const char *fname, struct sc_efarg *a,
+    size_t n, struct sc_error *err);
 /* Field by field: memcmp would read the padding, never written. */
 bool sc_eng_same_etype(const struct sc_etype *a, const struct sc_etype *b);
 /* The common type of arguments from..n-1 (step apart), or unknown. */

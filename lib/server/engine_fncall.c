@@ -334,6 +334,11 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 	/* The session time zone's part (engine_tz.c). */
 	sc_eng_tz_args(lname, a, n);
 	sql0 = sql->len;
+	if ((fd->k == F_ARITH || fd->k == F_DIV || fd->k == F_IDIV ||
+		fd->k == F_NEG || fd->k == F_CMP || fd->k == F_NE ||
+		fd->k == F_NULLSAFE) &&
+	    sc_eng_legacy_strings(fd->k, fname, a, n, err) == -1)
+		goto out;
 	if (fd->rtype == R_ARG && n > 0)
 		ei->type = a[0].ei.type;
 	else
@@ -357,6 +362,14 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		sc_buf_addf(&ei->name, NULL, "(NOT (%s = %s))", N(0), N(1));
 		break;
 	case F_ARITH:
+		if (n == 1 && sc_eng_is_int_type(a[0].ei.type.t)) {
+			/* Spark's unary minus: overflow as in sc_intop. */
+			sc_buf_addf(sql, NULL, "sc_intop(0, 'neg', %s, %d)",
+			    A(0), int_bits(a[0].ei.type.t));
+			sc_buf_addf(&ei->name, NULL, "(- %s)", N(0));
+			ei->type = a[0].ei.type;
+			break;
+		}
 		if (n == 1) {
 			sc_buf_addf(sql, NULL, "(- %s)", A(0));
 			sc_buf_addf(&ei->name, NULL, "(- %s)", N(0));
@@ -393,9 +406,9 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 			sc_buf_addf(sql, NULL, "mod(%s, sc_div0(%s))", A(0),
 			    A(1));
 		else if (sc_eng_is_int_type(ei->type.t))
-			/* ANSI mode: an overflow fails, as in Spark. */
-			sc_buf_addf(sql, NULL, "sc_intchk(%s %s %s, %d)", A(0),
-			    fd->sql, A(1), int_bits(ei->type.t));
+			/* Overflow: fails under ANSI mode, else wraps. */
+			sc_buf_addf(sql, NULL, "sc_intop(%s, '%s', %s, %d)",
+			    A(0), fd->sql, A(1), int_bits(ei->type.t));
 		else
 			sc_buf_addf(sql, NULL, "(%s %s %s)", A(0), fd->sql,
 			    A(1));
@@ -510,7 +523,11 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		sc_buf_addf(&ei->name, NULL, "(NOT %s)", N(0));
 		break;
 	case F_NEG:
-		sc_buf_addf(sql, NULL, "(- %s)", A(0));
+		if (sc_eng_is_int_type(a[0].ei.type.t))
+			sc_buf_addf(sql, NULL, "sc_intop(0, 'neg', %s, %d)",
+			    A(0), int_bits(a[0].ei.type.t));
+		else
+			sc_buf_addf(sql, NULL, "(- %s)", A(0));
 		sc_buf_addf(&ei->name, NULL, "(- %s)", N(0));
 		break;
 	case F_ISNULL:
@@ -548,6 +565,13 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		break;
 	case F_SIMPLE:
 	case F_EXTREME:
+		if (strcmp(lname, "abs") == 0 &&
+		    sc_eng_is_int_type(a[0].ei.type.t)) {
+			/* Spark's abs(): overflow as in sc_intop. */
+			sc_buf_addf(sql, NULL, "sc_intop(0, 'abs', %s, %d)",
+			    A(0), int_bits(a[0].ei.type.t));
+			break;
+		}
 		sc_buf_addf(sql, NULL, "%s(", fd->sql);
 		sc_eng_args_list(sql, a, 0, n, false);
 		sc_buf_addch(sql, ')', NULL);

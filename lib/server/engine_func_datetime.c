@@ -42,6 +42,8 @@ add_months_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	if (s == NULL ||
 	    sc_value_parse_date(s, (size_t)sqlite3_value_bytes(argv[0]),
 		&days) == -1) {
+		if (!sc_eng_ansi())
+			return; /* NULL, as Spark's non-ANSI cast */
 		sqlite3_result_error(ctx,
 		    "[CAST_INVALID_INPUT] The value cannot be cast to \"DATE\" "
 		    "because it is malformed. SQLSTATE: 22018",
@@ -105,6 +107,8 @@ field_bounds_error(sqlite3_context *ctx, const char *what)
 {
 	char *msg;
 
+	if (!sc_eng_ansi())
+		return; /* NULL without ANSI mode, as Spark */
 	msg = sqlite3_mprintf("[DATETIME_FIELD_OUT_OF_BOUNDS] %s. If necessary "
 			      "set \"spark.sql.ansi.enabled\" to \"false\" to "
 			      "bypass this error. SQLSTATE: 22023",
@@ -184,6 +188,8 @@ make_timestamp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		return;
 	}
 	if (secus > 60000000) {
+		if (!sc_eng_ansi())
+			return; /* NULL without ANSI mode */
 		sqlite3_result_error(ctx,
 		    "[INVALID_FRACTION_OF_SECOND] Valid range for seconds is "
 		    "[0, 60] (inclusive), but the provided value is not. "
@@ -269,6 +275,8 @@ ts_arg(sqlite3_context *ctx, sqlite3_value *v, int64_t *us)
 	if (s == NULL ||
 	    sc_value_parse_timestamp(s, (size_t)sqlite3_value_bytes(v), us) ==
 		-1) {
+		if (!sc_eng_ansi())
+			return -1; /* NULL without ANSI mode */
 		sqlite3_result_error(ctx,
 		    "[CAST_INVALID_INPUT] The value cannot be cast to "
 		    "\"TIMESTAMP\" because it is malformed. SQLSTATE: 22018",
@@ -754,6 +762,8 @@ parse_dt_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
 	return;
 bad:
+	if (!sc_eng_ansi())
+		return; /* NULL without ANSI mode, as Spark */
 	sc_eng_func_fail(ctx,
 	    "[CANNOT_PARSE_TIMESTAMP] Text '%s' could not be parsed. Use "
 	    "`try_to_timestamp` to tolerate invalid input string and return "

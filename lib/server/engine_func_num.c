@@ -2,8 +2,8 @@
 
 /*
  * engine_func_num.c: numeric functions SQLite lacks, with Spark's
- * semantics: format_number (HALF_EVEN), ANSI arithmetic checks
- * (division by zero, integer overflow), round/bround, and the math
+ * semantics: format_number (HALF_EVEN), arithmetic with and without
+ * ANSI mode (division by zero, integer overflow), round/bround, and the math
  * functions whose result may be NaN.
  */
 
@@ -202,81 +202,170 @@ format_number_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sc_eng_func_result_buf(ctx, &out);
 }
 
-/* ---- arithmetic under ANSI mode -------------------------------- */
+/* ---- arithmetic under ANSI mode and without it ------------------ */
+
+bool
+sc_eng_ansi(void)
+{
+	const struct sc_erun *r = sc_eng_current_run();
+
+	return r == NULL || r->mode.ansi;
+}
 
 #define DIV0_MSG                                                           \
 	"[DIVIDE_BY_ZERO] Division by zero. Use `try_divide` to tolerate " \
 	"divisor being 0 and return NULL instead. SQLSTATE: 22012"
 
-/* sc_div0(x): x itself, a divisor; zero fails as Spark's "/" and "%". */
+/*
+ * sc_div0(x): x itself, a divisor; zero fails as Spark's "/" and "%"
+ * under ANSI mode, and is NULL (so is the quotient) without it.
+ */
 static void
 div0_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	sqlite3_value *x = argv[0];
+	bool zero = false;
 
 	(void)argc;
 	switch (sqlite3_value_numeric_type(x)) {
 	case SQLITE_INTEGER:
-		if (sqlite3_value_int64(x) == 0) {
-			sqlite3_result_error(ctx, DIV0_MSG, -1);
-			return;
-		}
+		zero = sqlite3_value_int64(x) == 0;
 		break;
 	case SQLITE_FLOAT:
-		if (sqlite3_value_double(x) == 0) {
-			sqlite3_result_error(ctx, DIV0_MSG, -1);
-			return;
-		}
+		zero = sqlite3_value_double(x) == 0;
 		break;
 	default:
 		break;
 	}
-	sqlite3_result_value(ctx, x);
+	if (zero && sc_eng_ansi())
+		sqlite3_result_error(ctx, DIV0_MSG, -1);
+	else if (zero)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_value(ctx, x);
+}
+
+static const char *
+int_name(int bits)
+{
+	return bits == 8 ? "tinyint"
+	    : bits == 16 ? "smallint"
+	    : bits == 32 ? "integer"
+			 : "long";
+}
+
+/* v as a signed integer of that many bits, wrapped as Java's casts. */
+static int64_t
+wrap_bits(int64_t v, int bits)
+{
+	switch (bits) {
+	case 8:
+		return (int8_t)(uint8_t)((uint64_t)v & 0xff);
+	case 16:
+		return (int16_t)(uint16_t)((uint64_t)v & 0xffff);
+	case 32:
+		return (int32_t)(uint32_t)((uint64_t)v & 0xffffffff);
+	default:
+		return v;
+	}
+}
+
+static void
+overflow(sqlite3_context *ctx, int bits, const char *try_fn)
+{
+	char msg[256];
+
+	if (try_fn != NULL)
+		snprintf(msg, sizeof(msg),
+		    "[ARITHMETIC_OVERFLOW] %s overflow. Use '%s' to "
+		    "tolerate overflow and return NULL instead. SQLSTATE: 22003",
+		    int_name(bits), try_fn);
+	else
+		snprintf(msg, sizeof(msg),
+		    "[ARITHMETIC_OVERFLOW] %s overflow. If necessary set "
+		    "\"spark.sql.ansi.enabled\" to \"false\" to bypass this "
+		    "error. SQLSTATE: 22003",
+		    int_name(bits));
+	sqlite3_result_error(ctx, msg, -1);
 }
 
 /*
- * sc_intchk(x, bits): x, the result of integer arithmetic, if it fits a
- * signed integer of that many bits; SQLite turns a 64-bit overflow into
- * a REAL, which fails here too, as Spark's ANSI arithmetic does.
+ * sc_intop(x, 'op', y, bits): x op y (op +, - or *) in integers of that
+ * many bits: an overflow fails under ANSI mode (ARITHMETIC_OVERFLOW, as
+ * Spark's exact arithmetic) and wraps in two's complement without it
+ * (as Java's int and long arithmetic).  sc_intop(0, 'neg', y, bits) is
+ * Spark's unary minus, sc_intop(0, 'abs', y, bits) its abs().
  */
 static void
-intchk_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+intop_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	int bits = sqlite3_value_int(argv[1]);
-	int64_t v, lim;
-	static const char *const names[] = { "tinyint", "smallint", "integer",
-		"long" };
-	const char *name;
+	const char *op = (const char *)sqlite3_value_text(argv[1]);
+	int bits = sqlite3_value_int(argv[3]);
+	int64_t x, y, r, lim;
+	uint64_t ur;
+	bool over;
+	const char *try_fn;
 
 	(void)argc;
-	name = bits == 8 ? names[0]
-	    : bits == 16 ? names[1]
-	    : bits == 32 ? names[2]
-			 : names[3];
-	switch (sqlite3_value_type(argv[0])) {
-	case SQLITE_NULL:
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+	    sqlite3_value_type(argv[2]) == SQLITE_NULL || op == NULL) {
 		sqlite3_result_null(ctx);
 		return;
-	case SQLITE_INTEGER:
-		v = sqlite3_value_int64(argv[0]);
-		lim = bits >= 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
-		if (bits >= 64 || (v <= lim && v >= -lim - 1)) {
-			sqlite3_result_int64(ctx, v);
-			return;
-		}
-		break;
-	default:
-		break;
 	}
-	{
-		char msg[256];
+	if (sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER ||
+	    sqlite3_value_numeric_type(argv[2]) != SQLITE_INTEGER) {
+		/* Not integers after all: SQLite's arithmetic, as before. */
+		double a = sqlite3_value_double(argv[0]);
+		double b = sqlite3_value_double(argv[2]);
 
-		snprintf(msg, sizeof(msg),
-		    "[ARITHMETIC_OVERFLOW] %s overflow. Use 'try_add' to "
-		    "tolerate overflow and return NULL instead. SQLSTATE: 22003",
-		    name);
-		sqlite3_result_error(ctx, msg, -1);
+		sqlite3_result_double(ctx,
+		    op[0] == '+'       ? a + b
+			: op[0] == '*' ? a * b
+			: op[0] == 'n' ? -b
+			: op[0] == 'a' ? fabs(b)
+				       : a - b);
+		return;
 	}
+	x = sqlite3_value_int64(argv[0]);
+	y = sqlite3_value_int64(argv[2]);
+	if (op[0] == 'a' && y >= 0) {
+		sqlite3_result_int64(ctx, y);
+		return;
+	}
+	switch (op[0]) {
+	case '+':
+		over = __builtin_add_overflow(x, y, &r);
+		ur = (uint64_t)x + (uint64_t)y;
+		try_fn = "try_add";
+		break;
+	case '*':
+		over = __builtin_mul_overflow(x, y, &r);
+		ur = (uint64_t)x * (uint64_t)y;
+		try_fn = "try_multiply";
+		break;
+	case 'a':
+	case 'n':
+		x = 0;
+		/* FALLTHROUGH */
+	default:
+		over = __builtin_sub_overflow(x, y, &r);
+		ur = (uint64_t)x - (uint64_t)y;
+		try_fn = op[0] == 'a' || op[0] == 'n' ? NULL : "try_subtract";
+		break;
+	}
+	if (!over && bits < 64) {
+		lim = ((int64_t)1 << (bits - 1)) - 1;
+		over = r > lim || r < -lim - 1;
+	}
+	if (!over) {
+		sqlite3_result_int64(ctx, r);
+		return;
+	}
+	if (sc_eng_ansi()) {
+		overflow(ctx, bits, try_fn);
+		return;
+	}
+	sqlite3_result_int64(ctx, wrap_bits((int64_t)ur, bits));
 }
 
 /*
@@ -371,7 +460,7 @@ sc_eng_func_num_register(sqlite3 *db)
 		{ "sc_format_number", 2, format_number_fn },
 		{ "sc_format_number", 3, format_number_fn },
 		{ "sc_div0", 1, div0_fn },
-		{ "sc_intchk", 2, intchk_fn },
+		{ "sc_intop", 4, intop_fn },
 		{ "sc_math", 2, math_fn },
 		{ "sc_math", 3, math_fn },
 	};

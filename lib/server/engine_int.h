@@ -605,6 +605,16 @@ void sc_eng_func_fail(sqlite3_context *ctx, const char *fmt, const char *arg);
 int sc_eng_func_datetime_register(sqlite3 *db);
 int sc_eng_regex_register(sqlite3 *db);
 int sc_eng_func_num_register(sqlite3 *db);
+/* engine_func_num.c: whether the call running now has ANSI mode on. */
+bool sc_eng_ansi(void);
+/* engine_column.c: whether the call running now has case-sensitive names. */
+bool sc_eng_case_sensitive(void);
+/*
+ * engine_column.c: compare two column, field or alias names as Spark's
+ * resolver does: exactly with spark.sql.caseSensitive=true, else in any
+ * case (strcmp's sign convention).
+ */
+int sc_eng_name_cmp(const char *a, const char *b);
 int sc_eng_func_agg_register(sqlite3 *db);
 int sc_eng_func_format_register(sqlite3 *db);
 /* ---- end engine_func*.c -------------------------------------------- */

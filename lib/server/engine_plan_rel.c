@@ -723,7 +723,7 @@ renamed(struct sc_ectx *x, const Spark__Connect__WithColumnsRenamed *w,
 	for (i = 0; i < in.ncols; i++) {
 		names[i] = in.cols[i].name;
 		for (k = 0; k < n; k++)
-			if (strcasecmp(from[k], in.cols[i].name) == 0)
+			if (sc_eng_name_cmp(from[k], in.cols[i].name) == 0)
 				names[i] = to[k];
 	}
 	rc = rename_all(x, &in, names, out, err);

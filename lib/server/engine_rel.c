@@ -50,7 +50,7 @@ sc_eng_col_named(const struct sc_eplan *p, const char *name, size_t *idx)
 	size_t i;
 
 	for (i = 0; i < p->ncols; i++)
-		if (strcasecmp(p->cols[i].name, name) == 0) {
+		if (sc_eng_name_cmp(p->cols[i].name, name) == 0) {
 			if (idx != NULL)
 				*idx = i;
 			return &p->cols[i];
@@ -107,7 +107,7 @@ sc_eng_with_columns(struct sc_ectx *x, const Spark__Connect__WithColumns *w,
 		}
 		/* A name already there is replaced in place. */
 		for (k = 0; k < nout; k++)
-			if (strcasecmp(out->cols[k].name, a->name[0]) == 0)
+			if (sc_eng_name_cmp(out->cols[k].name, a->name[0]) == 0)
 				break;
 		if (k < nout) {
 			sc_buf_release(&exprs[k]);
@@ -198,8 +198,8 @@ sc_eng_drop(struct sc_ectx *x, const Spark__Connect__Drop *d,
 	/* A name the input lacks is no error (Spark ignores it). */
 	for (i = 0; i < d->n_column_names; i++)
 		for (k = 0; k < in.ncols; k++)
-			if (strcasecmp(in.cols[k].name, d->column_names[i]) ==
-			    0)
+			if (sc_eng_name_cmp(in.cols[k].name,
+				d->column_names[i]) == 0)
 				keep[k] = false;
 	for (i = 0; i < d->n_columns; i++) {
 		const Spark__Connect__Expression *e = d->columns[i];
@@ -215,7 +215,7 @@ sc_eng_drop(struct sc_ectx *x, const Spark__Connect__Drop *d,
 		a = e->unresolved_attribute;
 		for (k = 0; k < in.ncols; k++) {
 			if (a->unparsed_identifier == NULL ||
-			    strcasecmp(in.cols[k].name,
+			    sc_eng_name_cmp(in.cols[k].name,
 				a->unparsed_identifier) != 0)
 				continue;
 			if (a->_plan_id_case ==

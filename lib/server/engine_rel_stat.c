@@ -157,7 +157,7 @@ sc_eng_fill_na(struct sc_ectx *x, const Spark__Connect__NAFill *f,
 		i = 0;
 		if (f->n_values > 1)
 			for (i = 0; i < f->n_cols; i++)
-				if (strcasecmp(f->cols[i], c->name) == 0)
+				if (sc_eng_name_cmp(f->cols[i], c->name) == 0)
 					break;
 		sc_buf_reset(&v);
 		if (value_sql(x, f->values[i], c, &v, &vc, err) == -1)

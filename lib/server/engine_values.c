@@ -390,8 +390,61 @@ sc_eng_put(struct sc_arrow_writer *w, size_t col, const struct sc_ecol *c,
  * mode 0: ANSI (Spark 4 default; malformed input and overflow are
  * errors), 1: TRY/LEGACY (they give NULL).  The source type is the
  * static type of x when the translator knows it (a boolean is 0/1 in
- * SQLite, so CAST(bool AS STRING) needs it).
+ * SQLite, so CAST(bool AS STRING) needs it).  Mode 0 in a call whose
+ * session has spark.sql.ansi.enabled=false is Spark's non-ANSI cast
+ * (CAST_LEGACY below): malformed input is NULL, and a number too big
+ * for an integer type wraps (integers, decimals) or saturates (floating
+ * point) as Java's narrowing conversions do.
  */
+#define CAST_LEGACY 2
+
+static void
+legacy_refused(sqlite3_context *ctx, const char *what)
+{
+	sc_eng_func_fail(ctx,
+	    "[UNSUPPORTED_FEATURE.EXPRESSION] A cast %s with "
+	    "spark.sql.ansi.enabled=false is not supported by sc-serve. "
+	    "SQLSTATE: 0A000",
+	    what);
+}
+
+/* Java's (int) or (long) of d, then narrowed to type as Java's (byte). */
+static int64_t
+java_d2i(double d, int type)
+{
+	int64_t v;
+
+	if (isnan(d))
+		return 0;
+	if (type == SC_ARROW_INT64)
+		return d >= 9223372036854775807.0 ? INT64_MAX
+		    : d <= -9223372036854775808.0 ? INT64_MIN
+						  : (int64_t)d;
+	v = d >= 2147483647.0	 ? INT32_MAX
+	    : d <= -2147483648.0 ? INT32_MIN
+				 : (int64_t)d;
+	if (type == SC_ARROW_INT8)
+		return (int8_t)(uint8_t)((uint64_t)v & 0xff);
+	if (type == SC_ARROW_INT16)
+		return (int16_t)(uint16_t)((uint64_t)v & 0xffff);
+	return v;
+}
+
+/* v narrowed to the integer type as Java's (int), (short), (byte). */
+static int64_t
+java_narrow(int64_t v, int type)
+{
+	switch (type) {
+	case SC_ARROW_INT8:
+		return (int8_t)(uint8_t)((uint64_t)v & 0xff);
+	case SC_ARROW_INT16:
+		return (int16_t)(uint16_t)((uint64_t)v & 0xffff);
+	case SC_ARROW_INT32:
+		return (int32_t)(uint32_t)((uint64_t)v & 0xffffffff);
+	default:
+		return v;
+	}
+}
 
 static void
 cast_fail(sqlite3_context *ctx, int mode, bool overflow, sqlite3_value *x,
@@ -470,20 +523,38 @@ cast_type_arg(sqlite3_context *ctx, sqlite3_value **argv, int i)
 
 static void
 cast_to_int(sqlite3_context *ctx, sqlite3_value *x, int type, int mode,
-    const struct sc_etype *to)
+    const struct sc_etype *to, const struct sc_etype *from)
 {
 	int64_t v;
 	double d;
 	const char *s, *dot;
 	size_t n;
+	int ft = from != NULL ? from->t : SC_ETYPE_UNKNOWN;
+	bool fp = ft == SC_ARROW_FLOAT || ft == SC_ARROW_DOUBLE;
 
+	if (mode == CAST_LEGACY &&
+	    (fp ||
+		(ft == SC_ETYPE_UNKNOWN &&
+		    sqlite3_value_type(x) == SQLITE_FLOAT))) {
+		/* Java's conversion saturates; NaN (text here) is 0. */
+		s = (const char *)sqlite3_value_text(x);
+		d = s != NULL && strcmp(s, "NaN") == 0
+		    ? 0
+		    : sqlite3_value_double(x);
+		sqlite3_result_int64(ctx, java_d2i(d, type));
+		return;
+	}
 	switch (sqlite3_value_type(x)) {
 	case SQLITE_INTEGER:
 		v = sqlite3_value_int64(x);
 		break;
 	case SQLITE_FLOAT:
 		d = trunc(sqlite3_value_double(x));
-		if (double_to_int64(d, &v) == -1) {
+		if (double_to_int64(d, &v) == -1 && mode == CAST_LEGACY) {
+			legacy_refused(ctx,
+			    "of a decimal beyond a bigint to an integer type");
+			return;
+		} else if (double_to_int64(d, &v) == -1) {
 			cast_fail(ctx, mode, true, x, to);
 			return;
 		}
@@ -492,9 +563,15 @@ cast_to_int(sqlite3_context *ctx, sqlite3_value *x, int type, int mode,
 		s = (const char *)sqlite3_value_text(x);
 		n = (size_t)sqlite3_value_bytes(x);
 		n = strip(&s, n);
-		/* Spark ignores a fractional part: '1.9' -> 1 */
+		/*
+		 * A decimal's fractional part goes: 1.9 -> 1; so does a
+		 * string's without ANSI mode ('1.9' -> 1), while Spark's ANSI
+		 * cast of a string refuses it.
+		 */
 		dot = memchr(s, '.', n);
-		if (dot != NULL) {
+		if (dot != NULL &&
+		    (mode == CAST_LEGACY ||
+			(ft != SC_ARROW_UTF8 && ft != SC_ARROW_LARGE_UTF8))) {
 			const char *q;
 
 			for (q = dot + 1; q < s + n; q++)
@@ -512,7 +589,20 @@ cast_to_int(sqlite3_context *ctx, sqlite3_value *x, int type, int mode,
 				if (!isdigit((unsigned char)s[k]) &&
 				    !(k == 0 && (s[k] == '-' || s[k] == '+')))
 					num = false;
+			if (mode == CAST_LEGACY && num &&
+			    ft == SC_ARROW_DECIMAL128) {
+				legacy_refused(ctx,
+				    "of a decimal beyond a bigint to an "
+				    "integer type");
+				return;
+			}
 			cast_fail(ctx, mode, num, x, to);
+			return;
+		}
+		if (mode == CAST_LEGACY && ft != SC_ARROW_DECIMAL128 &&
+		    !int_fits(type, v)) {
+			/* A string out of range is NULL, as malformed. */
+			cast_fail(ctx, mode, true, x, to);
 			return;
 		}
 		break;
@@ -521,7 +611,10 @@ cast_to_int(sqlite3_context *ctx, sqlite3_value *x, int type, int mode,
 		return;
 	}
 	if (!int_fits(type, v)) {
-		cast_fail(ctx, mode, true, x, to);
+		if (mode == CAST_LEGACY)
+			sqlite3_result_int64(ctx, java_narrow(v, type));
+		else
+			cast_fail(ctx, mode, true, x, to);
 		return;
 	}
 	sqlite3_result_int64(ctx, v);
@@ -593,6 +686,8 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	}
 	if (argc > 3 && sqlite3_value_type(argv[3]) == SQLITE_TEXT)
 		from = cast_type_arg(ctx, argv, 3);
+	if (mode == 0 && !sc_eng_ansi())
+		mode = CAST_LEGACY;
 	vt = sqlite3_value_type(x);
 	if (vt == SQLITE_NULL) {
 		sqlite3_result_null(ctx);
@@ -621,7 +716,7 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	case SC_ARROW_INT16:
 	case SC_ARROW_INT32:
 	case SC_ARROW_INT64:
-		cast_to_int(ctx, x, to->t, mode, to);
+		cast_to_int(ctx, x, to->t, mode, to, from);
 		return;
 	case SC_ARROW_FLOAT:
 	case SC_ARROW_DOUBLE:
@@ -661,6 +756,18 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		}
 		rc =
 		    sc_value_parse_decimal(s, n, to->prec, to->scale, &hi, &lo);
+		if (rc == -2 && mode == CAST_LEGACY && vt == SQLITE_FLOAT &&
+		    (from == NULL ||
+			(from->t == SC_ARROW_DECIMAL128 && from->prec > 15))) {
+			/*
+			 * A decimal travels as a double: past 15 digits its
+			 * overflow may be the double's rounding, not the
+			 * value's, and NULL would be another answer than
+			 * Spark's.
+			 */
+			legacy_refused(ctx, "of a wide decimal to a decimal");
+			return;
+		}
 		if (rc != 0) {
 			cast_fail(ctx, mode, rc == -2, x, to);
 			return;
@@ -722,7 +829,14 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		    sc_eng_tz_parse(sc_eng_tz_current(), s, n, &i64) == 0) {
 		} else if (vt == SQLITE_INTEGER) {
 			i64 = sqlite3_value_int64(x);
-			if (i64 > INT64_MAX / 1000000 ||
+			if ((i64 > INT64_MAX / 1000000 ||
+				i64 < INT64_MIN / 1000000) &&
+			    mode == CAST_LEGACY) {
+				legacy_refused(ctx,
+				    "of a number of seconds "
+				    "beyond a timestamp");
+				return;
+			} else if (i64 > INT64_MAX / 1000000 ||
 			    i64 < INT64_MIN / 1000000) {
 				cast_fail(ctx, mode, true, x, to);
 				return;
@@ -730,7 +844,13 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			i64 *= 1000000;
 		} else if (vt == SQLITE_FLOAT) {
 			d = sqlite3_value_double(x) * 1e6;
-			if (double_to_int64(d, &i64) == -1) {
+			if (double_to_int64(d, &i64) == -1 &&
+			    mode == CAST_LEGACY && isfinite(d)) {
+				legacy_refused(ctx,
+				    "of a number of seconds "
+				    "beyond a timestamp");
+				return;
+			} else if (double_to_int64(d, &i64) == -1) {
 				cast_fail(ctx, mode, true, x, to);
 				return;
 			}

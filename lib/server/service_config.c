@@ -7,6 +7,7 @@
 
 #include "server/service_int.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -39,54 +40,74 @@ static const struct {
 /*
  * Spark's own SQL settings that clients read (PySpark reads several on
  * every server error), with Spark 4's defaults, which Get answers for a
- * key nobody set.  A session may set them.  Those marked fixed change
- * semantics sc-serve implements one way only: the engine always
- * answers with ANSI mode on, case-insensitive names, UTC and
- * TIMESTAMP_LTZ, so setting another value is refused rather than
- * silently giving other answers than Spark would.
+ * key nobody set, and the type Spark converts a value to when it is set
+ * (a value that does not convert is refused as Spark refuses it).  A
+ * session may set them.  Those marked fixed change semantics sc-serve
+ * implements one way only (TIMESTAMP_LTZ, ...), so setting another
+ * value is refused rather than silently giving other answers than Spark
+ * would.  spark.sql.ansi.enabled, spark.sql.caseSensitive and
+ * spark.sql.session.timeZone are not fixed: the engine reads them on
+ * every call (engine_int.h's sc_emode).
  */
+enum conf_type {
+	CT_STRING,
+	CT_BOOL,
+	CT_INT,
+	CT_BYTES, /* a long with an optional size suffix: 50m, 1g */
+};
+
 static const struct spark_setting {
 	const char *key;
 	const char *value;
 	bool fixed;
+	enum conf_type type;
 } spark_settings[] = {
-	{ "spark.sql.adaptive.enabled", "true", false },
-	{ "spark.sql.ansi.doubleQuotedIdentifiers", "false", true },
-	{ "spark.sql.ansi.enabled", "true", true },
-	{ "spark.sql.caseSensitive", "false", true },
-	{ "spark.sql.connect.enrichError.enabled", "true", false },
-	{ "spark.sql.connect.serverStacktrace.enabled", "true", false },
-	{ "spark.sql.datetime.java8API.enabled", "false", false },
-	{ "spark.sql.defaultCatalog", "spark_catalog", true },
-	{ "spark.sql.execution.arrow.localRelationThreshold", "50331648",
-	    false },
-	{ "spark.sql.execution.arrow.maxRecordsPerBatch", "10000", false },
-	{ "spark.sql.execution.arrow.pyspark.enabled", "false", false },
+	{ "spark.sql.adaptive.enabled", "true", false, CT_BOOL },
+	{ "spark.sql.ansi.doubleQuotedIdentifiers", "false", true, CT_BOOL },
+	{ "spark.sql.ansi.enabled", "true", false, CT_BOOL },
+	{ "spark.sql.caseSensitive", "false", false, CT_BOOL },
+	{ "spark.sql.connect.enrichError.enabled", "true", false, CT_BOOL },
+	{ "spark.sql.connect.serverStacktrace.enabled", "true", false,
+	    CT_BOOL },
+	{ "spark.sql.datetime.java8API.enabled", "false", false, CT_BOOL },
+	{ "spark.sql.defaultCatalog", "spark_catalog", true, CT_STRING },
+	{ "spark.sql.execution.arrow.localRelationThreshold", "50331648", false,
+	    CT_BYTES },
+	{ "spark.sql.execution.arrow.maxRecordsPerBatch", "10000", false,
+	    CT_INT },
+	{ "spark.sql.execution.arrow.pyspark.enabled", "false", false,
+	    CT_BOOL },
 	{ "spark.sql.execution.arrow.pyspark.selfDestruct.enabled", "false",
-	    false },
-	{ "spark.sql.execution.arrow.useLargeVarTypes", "false", false },
+	    false, CT_BOOL },
+	{ "spark.sql.execution.arrow.useLargeVarTypes", "false", false,
+	    CT_BOOL },
 	{ "spark.sql.execution.pandas.convertToArrowArraySafely", "false",
-	    false },
-	{ "spark.sql.execution.pandas.inferPandasDictAsMap", "false", false },
-	{ "spark.sql.execution.pandas.structHandlingMode", "legacy", false },
-	{ "spark.sql.execution.pythonUDF.arrow.enabled", "false", false },
+	    false, CT_BOOL },
+	{ "spark.sql.execution.pandas.inferPandasDictAsMap", "false", false,
+	    CT_BOOL },
+	{ "spark.sql.execution.pandas.structHandlingMode", "legacy", false,
+	    CT_STRING },
+	{ "spark.sql.execution.pythonUDF.arrow.enabled", "false", false,
+	    CT_BOOL },
 	{ "spark.sql.execution.pyspark.udf.simplifiedTraceback.enabled", "true",
-	    false },
-	{ "spark.sql.legacy.timeParserPolicy", "CORRECTED", true },
-	{ "spark.sql.mapKeyDedupPolicy", "EXCEPTION", true },
-	{ "spark.sql.pyspark.inferNestedDictAsStruct.enabled", "false", false },
-	{ "spark.sql.pyspark.jvmStacktrace.enabled", "false", false },
+	    false, CT_BOOL },
+	{ "spark.sql.legacy.timeParserPolicy", "CORRECTED", true, CT_STRING },
+	{ "spark.sql.mapKeyDedupPolicy", "EXCEPTION", true, CT_STRING },
+	{ "spark.sql.pyspark.inferNestedDictAsStruct.enabled", "false", false,
+	    CT_BOOL },
+	{ "spark.sql.pyspark.jvmStacktrace.enabled", "false", false, CT_BOOL },
 	{ "spark.sql.pyspark.legacy.inferArrayTypeFromFirstElement.enabled",
-	    "false", false },
+	    "false", false, CT_BOOL },
 	{ "spark.sql.pyspark.legacy.inferMapTypeFromFirstPair.enabled", "false",
-	    false },
-	{ "spark.sql.repl.eagerEval.enabled", "false", false },
-	{ "spark.sql.repl.eagerEval.maxNumRows", "20", false },
-	{ "spark.sql.repl.eagerEval.truncate", "20", false },
-	{ "spark.sql.session.localRelationCacheThreshold", "67108864", false },
-	{ "spark.sql.session.timeZone", "UTC", false },
-	{ "spark.sql.shuffle.partitions", "200", false },
-	{ "spark.sql.timestampType", "TIMESTAMP_LTZ", true },
+	    false, CT_BOOL },
+	{ "spark.sql.repl.eagerEval.enabled", "false", false, CT_BOOL },
+	{ "spark.sql.repl.eagerEval.maxNumRows", "20", false, CT_INT },
+	{ "spark.sql.repl.eagerEval.truncate", "20", false, CT_INT },
+	{ "spark.sql.session.localRelationCacheThreshold", "67108864", false,
+	    CT_INT },
+	{ "spark.sql.session.timeZone", "UTC", false, CT_STRING },
+	{ "spark.sql.shuffle.partitions", "200", false, CT_INT },
+	{ "spark.sql.timestampType", "TIMESTAMP_LTZ", true, CT_STRING },
 };
 
 static const struct spark_setting *
@@ -239,6 +260,122 @@ check_fixed(const char *key, const char *value, struct sc_error *err)
 	    key, value, ss->value);
 }
 
+/* s[0..n) without the white space Java's trim() drops (<= ' '). */
+static void
+trim(const char **s, size_t *n)
+{
+	while (*n > 0 && (unsigned char)**s <= ' ') {
+		(*s)++;
+		(*n)--;
+	}
+	while (*n > 0 && (unsigned char)(*s)[*n - 1] <= ' ')
+		(*n)--;
+}
+
+/* Java's Long.parseLong of s[0..n): an optional sign, then digits. */
+static bool
+java_long(const char *s, size_t n, int64_t min, int64_t max)
+{
+	size_t i = 0;
+	bool neg = false;
+	uint64_t v = 0, lim;
+
+	if (n > 0 && (s[0] == '-' || s[0] == '+'))
+		neg = s[i++] == '-';
+	if (i == n)
+		return false;
+	lim = neg ? (uint64_t) - (min + 1) + 1 : (uint64_t)max;
+	for (; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		if (v > lim / 10 ||
+		    (v == lim / 10 && (uint64_t)(s[i] - '0') > lim % 10))
+			return false;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	return true;
+}
+
+/*
+ * A size as Spark's byte strings: digits with an optional unit (b, k,
+ * kb, m, mb, g, gb, t, tb, p, pb, any case) and an optional '-', and
+ * the number of bytes a long.
+ */
+static bool
+byte_string(const char *s, size_t n)
+{
+	static const char *const units[] = { "", "b", "k", "kb", "m", "mb", "g",
+		"gb", "t", "tb", "p", "pb" };
+	static const int shift[] = { 0, 0, 10, 10, 20, 20, 30, 30, 40, 40, 50,
+		50 };
+	size_t i = 0, d, k;
+	char u[3];
+
+	if (n > 0 && s[0] == '-')
+		i++;
+	for (d = i; d < n && s[d] >= '0' && s[d] <= '9'; d++)
+		;
+	if (d == i || n - d > 2)
+		return false;
+	for (k = 0; k < n - d; k++)
+		u[k] = (char)tolower((unsigned char)s[d + k]);
+	u[n - d] = '\0';
+	for (k = 0; k < SC_NELEM(units); k++)
+		if (strcmp(u, units[k]) == 0)
+			return java_long(s + i, d - i, 0,
+			    INT64_MAX >> shift[k]);
+	return false;
+}
+
+/*
+ * A value of a typed Spark setting must convert to its type, as Spark's
+ * SQLConf checks when it is set: INVALID_CONF_VALUE.TYPE_MISMATCH.
+ */
+static int
+check_type(const char *key, const char *value, struct sc_error *err)
+{
+	const struct spark_setting *ss = spark_setting(key);
+	const char *s = value, *tn;
+	size_t n = strlen(value);
+	bool ok;
+
+	if (ss == NULL)
+		return 0;
+	trim(&s, &n);
+	switch (ss->type) {
+	case CT_BOOL:
+		ok = (n == 4 && strncasecmp(s, "true", 4) == 0) ||
+		    (n == 5 && strncasecmp(s, "false", 5) == 0);
+		tn = "boolean";
+		break;
+	case CT_INT:
+		ok = java_long(s, n, INT32_MIN, INT32_MAX);
+		tn = "int";
+		break;
+	case CT_BYTES:
+		ok = byte_string(s, n);
+		tn = "long";
+		break;
+	default:
+		return 0;
+	}
+	if (ok)
+		return 0;
+	return sc_srv_error(err, "INVALID_CONF_VALUE.TYPE_MISMATCH", "22022",
+	    "The value '%s' in the config \"%s\" is invalid. It should be "
+	    "a/an '%s' value.",
+	    value, key, tn);
+}
+
+/* Whether value may be set for key: its type, then a fixed value. */
+static int
+check_value(const char *key, const char *value, struct sc_error *err)
+{
+	if (check_type(key, value, err) == -1)
+		return -1;
+	return check_fixed(key, value, err);
+}
+
 /* Whether key names a server-wide setting a session may not change. */
 static bool
 is_static(struct sc_session *s, const char *key)
@@ -294,7 +431,7 @@ conf_set(struct sc_session *s, const Spark__Connect__ConfigRequest__Set *op,
 			    "value cannot be null for key: %s", kv->key);
 		else if (is_static(s, kv->key))
 			cannot_modify(&e, kv->key);
-		else if (check_fixed(kv->key, kv->value, &e) == -1)
+		else if (check_value(kv->key, kv->value, &e) == -1)
 			;
 		else {
 			keys[n] = kv->key;
@@ -357,6 +494,10 @@ conf_get_default(struct sc_session *s,
 	for (i = 0; i < op->n_pairs; i++) {
 		kv = op->pairs[i];
 		warn_key(o, kv->key);
+		/* As Spark, a default of the wrong type is refused. */
+		if (kv->_value_case != 0 &&
+		    check_type(kv->key, kv->value, err) == -1)
+			return -1;
 		v = conf_set_value(s, kv->key);
 		out_pair(o, kv->key,
 		    v != NULL		       ? v
@@ -562,7 +703,7 @@ sql_set(void *owner, const char *key, const char *value, struct sc_error *err)
 
 	if (is_static(s, key))
 		return cannot_modify(err, key);
-	if (check_fixed(key, value, err) == -1)
+	if (check_value(key, value, err) == -1)
 		return -1;
 	return sc_session_conf_set(s, key, value, err);
 }

@@ -367,7 +367,7 @@ bind_lambda_vars(ProtobufCMessage *m, char **names, size_t n)
 			a = e->unresolved_attribute;
 			for (k = 0; k < n; k++)
 				if (a->unparsed_identifier != NULL &&
-				    strcasecmp(a->unparsed_identifier,
+				    sc_eng_name_cmp(a->unparsed_identifier,
 					names[k]) == 0)
 					break;
 			if (k == n)

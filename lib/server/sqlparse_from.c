@@ -209,7 +209,8 @@ sc_sqlp_from_item(struct parser *p)
 		     k < p->nctes && !sc_sqlp_tok_op(sc_sqlp_peek(p, 1), ".");
 		     k++) {
 			char *name = sc_sqlp_ident_text(t);
-			bool match = strcasecmp(name, p->ctes[k].name) == 0;
+			bool match = sc_eng_name_cmp(name, p->ctes[k].name) ==
+			    0;
 
 			free(name);
 			if (!match)
@@ -390,7 +391,7 @@ sc_sqlp_qualify(struct parser *p, size_t n, ProtobufCMessage *m)
 			return;
 		}
 		for (k = p->nscope; k > n; k--) {
-			if (strcasecmp(p->scope[k - 1].name, qual) != 0)
+			if (sc_eng_name_cmp(p->scope[k - 1].name, qual) != 0)
 				continue;
 			free(st->unparsed_target);
 			st->unparsed_target = NULL;
@@ -431,7 +432,7 @@ sc_sqlp_qualify(struct parser *p, size_t n, ProtobufCMessage *m)
 		memcpy(qual, s, len);
 		qual[len] = '\0';
 		for (k = p->nscope; k > n; k--) {
-			if (strcasecmp(p->scope[k - 1].name, qual) != 0)
+			if (sc_eng_name_cmp(p->scope[k - 1].name, qual) != 0)
 				continue;
 			s = sc_xstrdup(dot + 1);
 			free(a->unparsed_identifier);

@@ -15,6 +15,12 @@
 
 #include "server/sqlparse.h"
 
+/*
+ * engine_column.c: names compared as Spark's resolver compares them
+ * (exactly with spark.sql.caseSensitive=true, else in any case).
+ */
+int sc_eng_name_cmp(const char *a, const char *b);
+
 /* Deepest nesting of expressions and subqueries taken. */
 #define MAX_DEPTH 200
 

@@ -389,7 +389,7 @@ lift(Expr **ep, struct lifted *l, Expr **groups, size_t ngroups)
 			g = groups[i]->alias->expr;
 			if (g->expr_type_case ==
 				SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_ATTRIBUTE &&
-			    strcasecmp(
+			    sc_eng_name_cmp(
 				g->unresolved_attribute->unparsed_identifier,
 				e->unresolved_attribute->unparsed_identifier) ==
 				0) {

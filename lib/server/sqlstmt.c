@@ -35,16 +35,23 @@ sc_engine_set_conf(struct sc_engine *e, const struct sc_engine_conf_ops *ops)
 	conf_ops = ops;
 }
 
-/* A boolean setting as Spark reads it (true/false, any case). */
+/* A boolean setting as Spark reads it (true/false, any case, trimmed). */
 static bool
 conf_bool(void *owner, const char *key, bool dflt)
 {
 	char *v = conf_ops->get(owner, key);
+	const char *p = v;
+	size_t n;
 	bool b = dflt;
 
-	if (v != NULL && strcasecmp(v, "true") == 0)
+	while (p != NULL && *p != '\0' && (unsigned char)*p <= ' ')
+		p++;
+	n = p != NULL ? strlen(p) : 0;
+	while (n > 0 && (unsigned char)p[n - 1] <= ' ')
+		n--;
+	if (n == 4 && strncasecmp(p, "true", 4) == 0)
 		b = true;
-	else if (v != NULL && strcasecmp(v, "false") == 0)
+	else if (n == 5 && strncasecmp(p, "false", 5) == 0)
 		b = false;
 	free(v);
 	return b;

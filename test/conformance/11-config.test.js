@@ -179,8 +179,8 @@ test('a session sets Spark\'s settings; one whose other value sc-serve ' +
 	const d = await s.config({ get_with_default: { pairs: [
 		{ key: 'spark.sql.shuffle.partitions', value: '7' }] } });
 	assert.deepEqual(pairs(d), [['spark.sql.shuffle.partitions', '8']]);
-	for (const [k, v] of [['spark.sql.ansi.enabled', 'false'],
-	    ['spark.sql.caseSensitive', 'true']]) {
+	for (const [k, v] of [['spark.sql.timestampType', 'TIMESTAMP_NTZ'],
+	    ['spark.sql.mapKeyDedupPolicy', 'LAST_WIN']]) {
 		const err = await lib.rejects(set(s, { [k]: v }));
 		const { message } = lib.assertSparkError(err,
 		    'UNSUPPORTED_FEATURE.SET_CONFIG', '0A000');

@@ -540,6 +540,15 @@ int sc_eng_files_table(struct sc_ectx *x, const char *format, const char *path,
     const char *const *kv, size_t nkv, struct sc_buf *table,
     struct sc_error *err);
 
+/*
+ * parse: the rows of rows (one string column) read as CSV or JSON lines,
+ * as files are; scols (or NULL: inferred) the columns.  Into a TEMP table.
+ */
+int sc_eng_files_rows(struct sc_ectx *x, const char *format,
+    const char *const *kv, size_t nkv, const struct sc_ecol *scols,
+    size_t nscols, sqlite3_stmt *rows, struct sc_eplan *out,
+    struct sc_error *err);
+
 /* engine_show.c */
 int sc_eng_show(struct sc_ectx *x, const Spark__Connect__ShowString *s,
     struct sc_buf *text, struct sc_error *err);

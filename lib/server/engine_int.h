@@ -354,6 +354,17 @@ struct sc_einfo;
 int sc_eng_window(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__Window *w, struct sc_buf *sql,
     struct sc_einfo *ei, struct sc_error *err);
+/* engine_rel_shape.c: DataFrame.to(schema), DataFrame.transpose(). */
+int sc_eng_to_schema(struct sc_ectx *x, const Spark__Connect__ToSchema *t,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_transpose(struct sc_ectx *x, const Spark__Connect__Transpose *t,
+    struct sc_eplan *out, struct sc_error *err);
+/* engine_rel_parse.c: spark.read.csv/json of strings; cached relations. */
+int sc_eng_parse(struct sc_ectx *x, const Spark__Connect__Parse *p,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_cached_local(struct sc_ectx *x,
+    const Spark__Connect__CachedLocalRelation *c, struct sc_eplan *out,
+    struct sc_error *err);
 /* Tag every column of p as coming out of plan node id. */
 void sc_eng_plan_tag(struct sc_eplan *p, int64_t id);
 /* Whether column c came out of plan node id. */

@@ -177,6 +177,9 @@ struct reader {
 	size_t necols;
 	bool corrupt; /* json: a _corrupt_record column */
 	sqlite3_stmt *ins;
+	/* Rows (parse) with a header: the header's line, in this pass. */
+	struct sc_buf hdr;
+	bool hdr_set;
 };
 
 static void
@@ -192,6 +195,7 @@ reader_release(struct reader *r)
 	free(r->j.v);
 	sc_buf_release(&r->j.text);
 	sc_buf_release(&r->l.line);
+	sc_buf_release(&r->hdr);
 	sc_ecols_free(r->ecols, r->necols);
 	sqlite3_finalize(r->ins);
 }
@@ -251,6 +255,17 @@ csv_names(struct reader *r, bool header)
 	}
 }
 
+/* The header was read: remember it when reading rows (parse). */
+static void
+header_seen(struct reader *r)
+{
+	if (r->l.st == NULL || r->hdr_set)
+		return;
+	sc_buf_reset(&r->hdr);
+	sc_buf_add(&r->hdr, r->l.line.data, r->l.line.len, NULL);
+	r->hdr_set = true;
+}
+
 /* The next record of CSV (empty lines are skipped): 1, 0, -1. */
 static int
 csv_next(struct reader *r, struct sc_error *err)
@@ -261,6 +276,10 @@ csv_next(struct reader *r, struct sc_error *err)
 		if (canceled_check(r, err) == -1)
 			return -1;
 		if (r->l.line.len == 0)
+			continue;
+		/* Spark drops every string of a Dataset equal to its header. */
+		if (r->hdr_set && r->l.line.len == r->hdr.len &&
+		    memcmp(r->l.line.data, r->hdr.data, r->hdr.len) == 0)
 			continue;
 		sc_eng_csv_split(r->o, (const char *)r->l.line.data,
 		    r->l.line.len, &r->f);
@@ -304,10 +323,12 @@ scan_file(struct reader *r, bool first, struct sc_error *err)
 	bool ok, header = o->header;
 	int rc;
 
+	r->hdr_set = false;
 	if (o->fmt == RF_CSV) {
 		while ((rc = csv_next(r, err)) == 1) {
 			if (header) {
 				header = false;
+				header_seen(r);
 				if (first && r->cols.n == 0 && !has_schema(o))
 					csv_names(r, true);
 				continue;
@@ -544,6 +565,7 @@ load_file(struct reader *r, struct sc_error *err)
 	size_t i;
 	int rc;
 
+	r->hdr_set = false;
 	if (o->fmt == RF_TEXT) {
 		while ((rc = sc_eng_lines_next(&r->l, err)) == 1) {
 			if (canceled_check(r, err) == -1 ||
@@ -558,6 +580,7 @@ load_file(struct reader *r, struct sc_error *err)
 		while ((rc = csv_next(r, err)) == 1) {
 			if (header) {
 				header = false;
+				header_seen(r);
 				continue;
 			}
 			for (i = 0; i < r->f.n && i < r->necols; i++)
@@ -665,6 +688,7 @@ load(struct sc_ectx *x, const struct ropts *o, const char *const *paths,
 	sc_buf_init(&r.f.text, SC_BUF_UNLIMITED);
 	sc_buf_init(&r.j.text, SC_BUF_UNLIMITED);
 	sc_buf_init(&r.l.line, SC_BUF_UNLIMITED);
+	sc_buf_init(&r.hdr, SC_BUF_UNLIMITED);
 	fds = sc_xcalloc(npaths, sizeof(*fds));
 	for (i = 0; i < npaths; i++)
 		fds[i] = -1;

@@ -63,7 +63,7 @@ struct lines {
 };
 
 void sc_eng_lines_open(struct lines *l, int fd, const char *name, int64_t max);
-/* Lines from the rows of st (a null row is skipped), for parse. */
+/* Lines from the rows of st (null and blank rows skipped), for parse. */
 void sc_eng_lines_open_rows(struct lines *l, struct sc_ectx *x,
     struct sqlite3_stmt *st, const char *name, int64_t max);
 int sc_eng_lines_next(struct lines *l, struct sc_error *err);

@@ -51,17 +51,26 @@ sc_eng_lines_open_rows(struct lines *l, struct sc_ectx *x,
 	l->x = x;
 }
 
-/* The next non-null row of l->st into l->line, whole: 1, 0, -1. */
+/*
+ * The next row of l->st into l->line, whole: 1, 0, -1.  Null rows and
+ * rows of nothing but spaces and control characters are skipped, as
+ * Spark skips those whose trim() is empty.
+ */
 static int
 row_next(struct lines *l, struct sc_error *err)
 {
+	const unsigned char *s;
+	size_t n, i;
 	int rc;
 
 	while ((rc = sc_eng_step(l->x, l->st)) == SQLITE_ROW) {
-		if (sqlite3_column_type(l->st, 0) == SQLITE_NULL)
+		s = sqlite3_column_text(l->st, 0);
+		n = (size_t)sqlite3_column_bytes(l->st, 0);
+		for (i = 0; s != NULL && i < n && s[i] <= ' '; i++)
+			;
+		if (s == NULL || i == n)
 			continue;
-		sc_buf_add(&l->line, sqlite3_column_text(l->st, 0),
-		    (size_t)sqlite3_column_bytes(l->st, 0), NULL);
+		sc_buf_add(&l->line, s, n, NULL);
 		l->no++;
 		return 1;
 	}

@@ -26,10 +26,6 @@
 /* Deepest column path to_schema follows into nested types. */
 #define MAX_PATH (SC_ENG_NEST_MAX_DEPTH + 2)
 
-/* Stands for an array's element or a map's key or value, to see whether
- * converting it would change it. */
-#define PLACEHOLDER "_sc_elem_"
-
 /* ------------------------------------------------------------------ */
 /* Names, paths and types in messages                                  */
 /* ------------------------------------------------------------------ */
@@ -359,36 +355,129 @@ out:
 }
 
 /*
- * An array's element, a map's key or value: converted as reconcile()
- * would, which sc-serve does only when that changes nothing.
+ * One member of the elements of an array or map value (alias is the
+ * sc_each() row, at is SQL of the member's JSON form there): its SQL
+ * converted into item (in the nested form), its type into rt.  *same
+ * tells whether converting changes nothing.
  */
 static int
-member_same(struct sc_ectx *x, const struct sc_etype *ft, bool fnull,
+member(struct sc_ectx *x, const char *at, const struct sc_etype *ft, bool fnull,
     const struct sc_etype *tt, bool tnull, struct path *p, const char *part,
-    struct sc_error *err)
+    struct sc_buf *item, struct sc_etype *rt, bool *same, struct sc_error *err)
 {
-	struct sc_buf o, v;
-	struct sc_etype rt;
+	struct sc_buf v, o;
 	int rc;
 
 	if (path_push(p, part, err) == -1)
 		return -1;
+	sc_buf_init(&v, SC_BUF_UNLIMITED);
 	sc_buf_init(&o, SC_BUF_UNLIMITED);
-	rc = reconcile(x, PLACEHOLDER, ft, fnull, tt, tnull, p, &o, &rt, err);
+	sc_eng_nest_decode(ft, at, &v);
+	rc = reconcile(x, (const char *)v.data, ft, fnull, tt, tnull, p, &o, rt,
+	    err);
 	p->n--;
-	if (rc == 0 && strcmp((const char *)o.data, PLACEHOLDER) != 0) {
-		sc_buf_init(&v, SC_BUF_UNLIMITED);
-		path_text(p, NULL, &v);
-		rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.DATA_TYPE", "0A000",
-		    "Converting the %s of %s (a cast or a reordering of "
-		    "struct fields) is not supported by sc-serve.",
-		    strcmp(part, "element") == 0   ? "elements"
-			: strcmp(part, "key") == 0 ? "keys"
-						   : "values",
-		    (const char *)v.data);
-		sc_buf_release(&v);
+	if (rc == 0) {
+		*same = strcmp((const char *)o.data, (const char *)v.data) == 0;
+		sc_eng_nest_encode(rt, (const char *)o.data, item);
 	}
+	sc_buf_release(&v);
 	sc_buf_release(&o);
+	return rc;
+}
+
+/*
+ * Every element of array or map value sql rebuilt from items (SQL over
+ * the sc_each() row alias), in order; a null array stays null.
+ */
+static void
+rebuild(const char *sql, int fnull, const char *alias, const char *items,
+    struct sc_buf *out)
+{
+	if (fnull != 0)
+		sc_buf_addf(out, NULL, "CASE WHEN (%s) IS NULL THEN NULL ELSE ",
+		    sql);
+	sc_buf_addf(out, NULL,
+	    "(SELECT coalesce(json_group_array(%s), json_array()) FROM "
+	    "(SELECT _sc_k, _sc_v, _sc_t FROM sc_each(%s) ORDER BY _sc_k) "
+	    "AS %s)",
+	    items, sql, alias);
+	if (fnull != 0)
+		sc_buf_addstr(out, " END", NULL);
+}
+
+/* Spark's ArrayTransform of reconcileColumnType over the elements. */
+static int
+convert_array(struct sc_ectx *x, const char *sql, const struct sc_etype *ft,
+    int fnull, const struct sc_etype *tt, struct path *p, struct sc_buf *out,
+    struct sc_etype *rt, struct sc_error *err)
+{
+	const struct sc_enest *fn = ft->nest, *tn = tt->nest;
+	struct sc_buf at, item;
+	struct sc_etype et;
+	char alias[32];
+	bool same = false;
+	int rc;
+
+	snprintf(alias, sizeof(alias), "_sc_e%u", x->seq++);
+	sc_buf_init(&at, SC_BUF_UNLIMITED);
+	sc_buf_init(&item, SC_BUF_UNLIMITED);
+	sc_buf_addf(&at, NULL, "%s._sc_v", alias);
+	rc = member(x, (const char *)at.data, &fn->types[0], fn->nullable[0],
+	    &tn->types[0], tn->nullable[0], p, "element", &item, &et, &same,
+	    err);
+	if (rc == 0 && same) {
+		sc_buf_addstr(out, sql, NULL);
+		*rt = *ft;
+	} else if (rc == 0) {
+		rebuild(sql, fnull, alias, (const char *)item.data, out);
+		rc = sc_eng_nest_array(&et, fn->nullable[0], rt, err);
+	}
+	sc_buf_release(&at);
+	sc_buf_release(&item);
+	return rc;
+}
+
+/* MapFromArrays of the converted keys and values. */
+static int
+convert_map(struct sc_ectx *x, const char *sql, const struct sc_etype *ft,
+    int fnull, const struct sc_etype *tt, struct path *p, struct sc_buf *out,
+    struct sc_etype *rt, struct sc_error *err)
+{
+	const struct sc_enest *fn = ft->nest, *tn = tt->nest;
+	struct sc_buf at, k, v, items;
+	struct sc_etype kt, vt;
+	char alias[32];
+	bool ksame = false, vsame = false;
+	int rc;
+
+	snprintf(alias, sizeof(alias), "_sc_e%u", x->seq++);
+	sc_buf_init(&at, SC_BUF_UNLIMITED);
+	sc_buf_init(&k, SC_BUF_UNLIMITED);
+	sc_buf_init(&v, SC_BUF_UNLIMITED);
+	sc_buf_init(&items, SC_BUF_UNLIMITED);
+	sc_buf_addf(&at, NULL, "json_extract(%s._sc_v, '$[0]')", alias);
+	rc = member(x, (const char *)at.data, &fn->types[0], false,
+	    &tn->types[0], false, p, "key", &k, &kt, &ksame, err);
+	if (rc == 0) {
+		sc_buf_reset(&at);
+		sc_buf_addf(&at, NULL, "json_extract(%s._sc_v, '$[1]')", alias);
+		rc = member(x, (const char *)at.data, &fn->types[1],
+		    fn->nullable[1], &tn->types[1], tn->nullable[1], p, "value",
+		    &v, &vt, &vsame, err);
+	}
+	if (rc == 0 && ksame && vsame) {
+		sc_buf_addstr(out, sql, NULL);
+		*rt = *ft;
+	} else if (rc == 0) {
+		sc_buf_addf(&items, NULL, "json_array(%s, %s)",
+		    (const char *)k.data, (const char *)v.data);
+		rebuild(sql, fnull, alias, (const char *)items.data, out);
+		rc = sc_eng_nest_map(&kt, &vt, fn->nullable[1], rt, err);
+	}
+	sc_buf_release(&at);
+	sc_buf_release(&k);
+	sc_buf_release(&v);
+	sc_buf_release(&items);
 	return rc;
 }
 
@@ -439,26 +528,12 @@ reconcile(struct sc_ectx *x, const char *sql, const struct sc_etype *ft,
 	if (ft->t == SC_ARROW_LIST && tt->t == SC_ARROW_LIST) {
 		if (ft->nest->nullable[0] && !tt->nest->nullable[0])
 			return not_null_violation(p, true, err);
-		if (member_same(x, &ft->nest->types[0], ft->nest->nullable[0],
-			&tt->nest->types[0], tt->nest->nullable[0], p,
-			"element", err) == -1)
-			return -1;
-		sc_buf_addstr(out, sql, NULL);
-		*rt = *ft;
-		return 0;
+		return convert_array(x, sql, ft, fnull, tt, p, out, rt, err);
 	}
 	if (ft->t == SC_ARROW_MAP && tt->t == SC_ARROW_MAP) {
 		if (ft->nest->nullable[1] && !tt->nest->nullable[1])
 			return not_null_violation(p, false, err);
-		if (member_same(x, &ft->nest->types[0], false,
-			&tt->nest->types[0], false, p, "key", err) == -1 ||
-		    member_same(x, &ft->nest->types[1], ft->nest->nullable[1],
-			&tt->nest->types[1], tt->nest->nullable[1], p, "value",
-			err) == -1)
-			return -1;
-		sc_buf_addstr(out, sql, NULL);
-		*rt = *ft;
-		return 0;
+		return convert_map(x, sql, ft, fnull, tt, p, out, rt, err);
 	}
 	if (ft->t == SC_ETYPE_UNKNOWN && !is_nested(tt->t)) {
 		ansi_cast(sql, ft, tt, out);

@@ -132,6 +132,32 @@ test('to_schema reorders the fields of a struct column', T, async () => {
 	'INVALID_COLUMN_OR_FIELD_DATA_TYPE', '42000');
 });
 
+test('to_schema converts array elements and map values', T, async () => {
+	const s = new lib.Session(srv);
+	const input = { sql: { query: 'SELECT array(1, 2) AS a, ' +
+	    "map('k', 1, 'z', NULL) AS m, " +
+	    "array(named_struct('i', 1, 'j', 'x'), NULL) AS s" } };
+	const r = await run(s, toSchema(input,
+	    DT.field('a', DT.array(DT.long, false)),
+	    DT.field('m', { map: { key_type: DT.string, value_type: DT.double,
+		value_contains_null: true } }),
+	    DT.field('s', DT.array(DT.struct(DT.field('J', DT.string),
+		DT.field('i', DT.long))))));
+	assert.deepEqual(fields(r), [['a', 'List<Int64>', false],
+		['m', 'Map<{key:Utf8, value:Float64}>', false],
+		['s', 'List<Struct<{J:Utf8, i:Int64}>>', false]]);
+	assert.deepEqual(rows(r), [[[1n, 2n], [['k', 1], ['z', null]],
+		[{ J: 'x', i: 1n }, null]]]);
+	await fails(s, toSchema(input, DT.field('m', { map: {
+	    key_type: DT.string, value_type: DT.long,
+	    value_contains_null: false } })),
+	'NOT_NULL_CONSTRAINT_VIOLATION.MAP_VALUE', '42000');
+	const e = await fails(s, toSchema(input,
+	    DT.field('a', DT.array(DT.date))),
+	'INVALID_COLUMN_OR_FIELD_DATA_TYPE', '42000');
+	assert.match(e.message, /`a`.`element` is of type "INT"/);
+});
+
 // name string, id int, age int (Spark's transpose examples).
 function people(extra = {}) {
 	return df.local(new arrow.Table({

@@ -130,6 +130,7 @@ struct sc_emode {
 	bool ansi; /* spark.sql.ansi.enabled */
 	bool case_sensitive; /* spark.sql.caseSensitive */
 	char tz[64]; /* spark.sql.session.timeZone, as set */
+	int transpose_max; /* spark.sql.transposeMaxValues (500) */
 };
 
 /* One call in progress on a connection. */

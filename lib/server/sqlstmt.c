@@ -12,6 +12,7 @@
 
 #include "server/engine_int.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,8 +57,18 @@ sc_eng_read_mode(struct sc_engine_conn *c, struct sc_emode *m)
 	m->ansi = true;
 	m->case_sensitive = false;
 	snprintf(m->tz, sizeof(m->tz), "UTC");
+	m->transpose_max = 500;
 	if (conf_ops == NULL || c->owner == NULL)
 		return;
+	if ((v = conf_ops->get(c->owner, "spark.sql.transposeMaxValues")) !=
+	    NULL) {
+		char *end;
+		long long n = strtoll(v, &end, 10);
+
+		if (end != v && *end == '\0' && n >= 0 && n <= INT_MAX)
+			m->transpose_max = (int)n;
+		free(v);
+	}
 	m->ansi = conf_bool(c->owner, "spark.sql.ansi.enabled", true);
 	m->case_sensitive = conf_bool(c->owner, "spark.sql.caseSensitive",
 	    false);

@@ -20,7 +20,7 @@
 #include "server/srverror.h"
 #include "core/banned.h"
 
-/* Index values a transpose takes (spark.sql.transposeMaxValues). */
+/* Index values a transpose takes without spark.sql.transposeMaxValues. */
 #define MAX_TRANSPOSE_VALUES 500
 
 /* Deepest column path to_schema follows into nested types. */
@@ -899,6 +899,8 @@ transpose_read(struct sc_ectx *x, struct sc_eplan *in, size_t idx,
 	sqlite3_stmt *st = NULL;
 	size_t i, k;
 	int rc = -1, step;
+	int max = x->run != NULL ? x->run->mode.transpose_max
+				 : MAX_TRANSPOSE_VALUES;
 
 	sc_eplan_init(&w);
 	sc_buf_init(&q, SC_BUF_UNLIMITED);
@@ -932,20 +934,20 @@ transpose_read(struct sc_ectx *x, struct sc_eplan *in, size_t idx,
 	sc_eng_from_item(x, in, &w, &w.sql);
 	sc_buf_addf(&w.sql, NULL, " WHERE %s IS NOT NULL ORDER BY %s ASC",
 	    (const char *)ref.data, (const char *)ref.data);
-	sc_buf_addf(&w.sql, NULL, " LIMIT %d", MAX_TRANSPOSE_VALUES + 1);
+	sc_buf_addf(&w.sql, NULL, " LIMIT %lld", (long long)max + 1);
 	sc_eng_plan_finish(&w);
 	if (sc_eng_prepare(x, (const char *)w.sql.data, w.sql.len, &st, NULL,
 		err) == -1)
 		goto out;
 	tv->ncols = in->ncols - 1;
 	while ((step = sc_eng_step(x, st)) == SQLITE_ROW) {
-		if (tv->nrows == MAX_TRANSPOSE_VALUES) {
+		if (tv->nrows == (size_t)max) {
 			sc_srv_error(err, "TRANSPOSE_EXCEED_ROW_LIMIT", "54006",
 			    "Number of rows exceeds the allowed limit of %d "
 			    "for TRANSPOSE. If this was intended, set "
 			    "spark.sql.transposeMaxValues to at least the "
 			    "current row count.",
-			    MAX_TRANSPOSE_VALUES);
+			    max);
 			goto out;
 		}
 		tv->names = sc_xreallocarray(tv->names, tv->nrows + 1,

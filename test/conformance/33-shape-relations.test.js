@@ -223,6 +223,12 @@ test('transpose refuses mixed types, bad index columns, too many rows', T,
 	    start: '0', end: '500', step: '1' } } } });
 	assert.equal(fields(ok).length, 501);
 	assert.deepEqual(rows(ok), []);
+	// The session's spark.sql.transposeMaxValues moves the limit.
+	await s.config({ set: { pairs: [{ key: 'spark.sql.transposeMaxValues',
+	    value: '1' }] } });
+	const one = await fails(s, { transpose: { input: people() } },
+	    'TRANSPOSE_EXCEED_ROW_LIMIT', '54006');
+	assert.match(one.message, /limit of 1 for TRANSPOSE/);
 });
 
 function strings(values) {

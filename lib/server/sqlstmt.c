@@ -49,6 +49,23 @@ conf_bool(void *owner, const char *key, bool dflt)
 	return b;
 }
 
+/* A count setting (0 to INT_MAX); dflt when unset or not a count. */
+static int
+conf_count(void *owner, const char *key, int dflt)
+{
+	char *v = conf_ops->get(owner, key), *end;
+	long long n;
+	int r = dflt;
+
+	if (v != NULL) {
+		n = strtoll(v, &end, 10);
+		if (end != v && *end == '\0' && n >= 0 && n <= INT_MAX)
+			r = (int)n;
+	}
+	free(v);
+	return r;
+}
+
 void
 sc_eng_read_mode(struct sc_engine_conn *c, struct sc_emode *m)
 {
@@ -60,18 +77,11 @@ sc_eng_read_mode(struct sc_engine_conn *c, struct sc_emode *m)
 	m->transpose_max = 500;
 	if (conf_ops == NULL || c->owner == NULL)
 		return;
-	if ((v = conf_ops->get(c->owner, "spark.sql.transposeMaxValues")) !=
-	    NULL) {
-		char *end;
-		long long n = strtoll(v, &end, 10);
-
-		if (end != v && *end == '\0' && n >= 0 && n <= INT_MAX)
-			m->transpose_max = (int)n;
-		free(v);
-	}
+	m->transpose_max =
+	    conf_count(c->owner, "spark.sql.transposeMaxValues", 500);
 	m->ansi = conf_bool(c->owner, "spark.sql.ansi.enabled", true);
-	m->case_sensitive = conf_bool(c->owner, "spark.sql.caseSensitive",
-	    false);
+	m->case_sensitive =
+	    conf_bool(c->owner, "spark.sql.caseSensitive", false);
 	if ((v = conf_ops->get(c->owner, "spark.sql.session.timeZone")) !=
 	    NULL) {
 		snprintf(m->tz, sizeof(m->tz), "%s", v);

@@ -355,9 +355,20 @@ struct sc_einfo;
 int sc_eng_window(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__Window *w, struct sc_buf *sql,
     struct sc_einfo *ei, struct sc_error *err);
-/* engine_rel_shape.c: DataFrame.to(schema), DataFrame.transpose(). */
+/* engine_rel_shape.c: DataFrame.to(schema), and helpers it shares. */
 int sc_eng_to_schema(struct sc_ectx *x, const Spark__Connect__ToSchema *t,
     struct sc_eplan *out, struct sc_error *err);
+/* Whether names a and b are equal under spark.sql.caseSensitive. */
+bool sc_eng_name_eq(const struct sc_ectx *x, const char *a, const char *b);
+/* UNRESOLVED_COLUMN.WITH_SUGGESTION: name, in's columns by likeness. */
+int sc_eng_unresolved_in(const char *name, const struct sc_eplan *in,
+    struct sc_error *err);
+/* Equal flat types (large and plain string or binary are equal). */
+bool sc_eng_same_flat(const struct sc_etype *a, const struct sc_etype *b);
+/* SQL of Spark's ANSI CAST of sql (type from, or unknown) to type to. */
+void sc_eng_ansi_cast(const char *sql, const struct sc_etype *from,
+    const struct sc_etype *to, struct sc_buf *out);
+/* engine_rel_transpose.c: DataFrame.transpose(). */
 int sc_eng_transpose(struct sc_ectx *x, const Spark__Connect__Transpose *t,
     struct sc_eplan *out, struct sc_error *err);
 /* engine_rel_parse.c: spark.read.csv/json of strings; cached relations. */

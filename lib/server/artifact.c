@@ -1064,7 +1064,7 @@ sc_artifact_path(struct sc_artifact_store *st, struct sc_session *s,
 		return -1;
 	if (!p.pre->files)
 		return sc_artifact_bad_name(err, name, strlen(name),
-		    "only files/ artifacts can be read as data");
+		    "only files/ and cache/ artifacts can be read as data");
 	if (st == NULL)
 		return not_found(err, name);
 	pthread_mutex_lock(&st->lock);

@@ -174,14 +174,15 @@ void sc_artifact_list(struct sc_artifact_store *st, const char *server_side_id,
 void sc_artifact_list_free(struct sc_artifact_info *v, size_t n);
 
 /*
- * For the engine: resolve a "files/..." artifact of session s.  fdp (if
- * not NULL) receives a new read-only descriptor of the file (O_CLOEXEC;
- * the caller closes it; it stays readable even if the session is
- * released meanwhile), opened beneath the session's directory without
- * following symbolic links.  path (if not NULL) receives its absolute
- * path, for code that can only open names.  0, or -1 with err set:
- * INVALID_ARTIFACT_PATH (a bad name or not a files/ name), PATH_NOT_FOUND
- * (SQLSTATE 42K03: no such artifact in this session), or an I/O error.
+ * For the engine: resolve a "files/..." or "cache/..." artifact of
+ * session s.  fdp (if not NULL) receives a new read-only descriptor of
+ * the file (O_CLOEXEC; the caller closes it; it stays readable even if
+ * the session is released meanwhile), opened beneath the session's
+ * directory without following symbolic links.  path (if not NULL)
+ * receives its absolute path, for code that can only open names.  0, or
+ * -1 with err set: INVALID_ARTIFACT_PATH (a bad name, or neither a
+ * files/ nor a cache/ name), PATH_NOT_FOUND (SQLSTATE 42K03: no such
+ * artifact in this session), or an I/O error.
  */
 int sc_artifact_path(struct sc_artifact_store *st, struct sc_session *s,
     const char *name, int *fdp, char *path, size_t pathsz,

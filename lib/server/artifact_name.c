@@ -42,7 +42,7 @@ static const struct sc_artifact_prefix prefixes[] = {
 	{ "files/", false, false, true },
 	{ "archives/", false, true, false },
 	{ "classes/", true, false, false },
-	{ "cache/", true, false, false },
+	{ "cache/", true, false, true },
 };
 /* ------------------------------------------------------------ names */
 

@@ -235,8 +235,9 @@ void sc_engine_configure(struct sc_engine *e,
     const struct sc_server_conf *conf);
 
 /*
- * Uploaded files.  fn opens the artifact name ("files/...", already
- * checked to start so) of the connection's owner: 0 with *fdp a new
+ * Uploaded files.  fn opens the artifact name ("files/...", or
+ * "cache/<hex>" for a cached_local_relation; the engine checks the
+ * prefix) of the connection's owner: 0 with *fdp a new
  * read-only descriptor (the engine closes it), or -1 with err set
  * (PATH_NOT_FOUND 42K03 when there is none).  Set it before the first
  * connection; without it every file is PATH_NOT_FOUND.  See "Files".

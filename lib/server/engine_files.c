@@ -43,6 +43,12 @@ struct rcols {
 	size_t n;
 };
 
+static bool
+has_schema(const struct ropts *o)
+{
+	return o->schema != NULL || o->scols != NULL;
+}
+
 /* ------------------------------------------------------------------ */
 /* Options                                                             */
 /* ------------------------------------------------------------------ */
@@ -171,6 +177,9 @@ struct reader {
 	size_t necols;
 	bool corrupt; /* json: a _corrupt_record column */
 	sqlite3_stmt *ins;
+	/* Rows (parse) with a header: the header's line, in this pass. */
+	struct sc_buf hdr;
+	bool hdr_set;
 };
 
 static void
@@ -186,6 +195,7 @@ reader_release(struct reader *r)
 	free(r->j.v);
 	sc_buf_release(&r->j.text);
 	sc_buf_release(&r->l.line);
+	sc_buf_release(&r->hdr);
 	sc_ecols_free(r->ecols, r->necols);
 	sqlite3_finalize(r->ins);
 }
@@ -245,6 +255,17 @@ csv_names(struct reader *r, bool header)
 	}
 }
 
+/* The header was read: remember it when reading rows (parse). */
+static void
+header_seen(struct reader *r)
+{
+	if (r->l.st == NULL || r->hdr_set)
+		return;
+	sc_buf_reset(&r->hdr);
+	sc_buf_add(&r->hdr, r->l.line.data, r->l.line.len, NULL);
+	r->hdr_set = true;
+}
+
 /* The next record of CSV (empty lines are skipped): 1, 0, -1. */
 static int
 csv_next(struct reader *r, struct sc_error *err)
@@ -255,6 +276,10 @@ csv_next(struct reader *r, struct sc_error *err)
 		if (canceled_check(r, err) == -1)
 			return -1;
 		if (r->l.line.len == 0)
+			continue;
+		/* Spark drops every string of a Dataset equal to its header. */
+		if (r->hdr_set && r->l.line.len == r->hdr.len &&
+		    memcmp(r->l.line.data, r->hdr.data, r->hdr.len) == 0)
 			continue;
 		sc_eng_csv_split(r->o, (const char *)r->l.line.data,
 		    r->l.line.len, &r->f);
@@ -298,18 +323,19 @@ scan_file(struct reader *r, bool first, struct sc_error *err)
 	bool ok, header = o->header;
 	int rc;
 
+	r->hdr_set = false;
 	if (o->fmt == RF_CSV) {
 		while ((rc = csv_next(r, err)) == 1) {
 			if (header) {
 				header = false;
-				if (first && r->cols.n == 0 &&
-				    o->schema == NULL)
+				header_seen(r);
+				if (first && r->cols.n == 0 && !has_schema(o))
 					csv_names(r, true);
 				continue;
 			}
-			if (first && r->cols.n == 0 && o->schema == NULL)
+			if (first && r->cols.n == 0 && !has_schema(o))
 				csv_names(r, false);
-			if (!o->infer || o->schema != NULL)
+			if (!o->infer || has_schema(o))
 				return 0;
 			for (i = 0; i < r->f.n && i < r->cols.n; i++)
 				if (!r->f.v[i].null)
@@ -386,12 +412,22 @@ make_columns(struct reader *r, struct sc_error *err)
 	const struct ropts *o = r->o;
 	size_t i, k;
 
-	if (o->fmt == RF_TEXT && o->schema == NULL) {
+	if (o->fmt == RF_TEXT && !has_schema(o)) {
 		r->ecols = sc_xcalloc(1, sizeof(*r->ecols));
 		r->necols = 1;
 		r->ecols[0].name = sc_xstrdup("value");
 		r->ecols[0].type.t = SC_ARROW_UTF8;
 		r->ecols[0].nullable = 1;
+		return 0;
+	}
+	if (o->scols != NULL) {
+		r->ecols = sc_eng_cols_copy(o->scols, o->nscols);
+		r->necols = o->nscols;
+		for (i = 0; i < r->necols; i++) {
+			r->ecols[i].nullable = 1;
+			if (o->fmt == RF_JSON)
+				col_add(&r->cols, r->ecols[i].name);
+		}
 		return 0;
 	}
 	if (o->schema != NULL) {
@@ -529,6 +565,7 @@ load_file(struct reader *r, struct sc_error *err)
 	size_t i;
 	int rc;
 
+	r->hdr_set = false;
 	if (o->fmt == RF_TEXT) {
 		while ((rc = sc_eng_lines_next(&r->l, err)) == 1) {
 			if (canceled_check(r, err) == -1 ||
@@ -543,6 +580,7 @@ load_file(struct reader *r, struct sc_error *err)
 		while ((rc = csv_next(r, err)) == 1) {
 			if (header) {
 				header = false;
+				header_seen(r);
 				continue;
 			}
 			for (i = 0; i < r->f.n && i < r->necols; i++)
@@ -568,7 +606,7 @@ load_file(struct reader *r, struct sc_error *err)
 		for (i = 0; ok && i < r->j.n; i++) {
 			if (r->j.v[i].kind == K_NONE)
 				continue;
-			if (o->schema != NULL) {
+			if (has_schema(o)) {
 				size_t k;
 
 				for (k = 0; k < r->cols.n; k++)
@@ -613,9 +651,23 @@ files_open(struct sc_ectx *x, const char *name, int *fd, struct sc_error *err)
 	return e->files(e->files_arg, x->c->owner, name, fd, err);
 }
 
+/* The lines of file fd, or the rows of rows when it is not NULL. */
+static void
+lines_open(struct lines *l, struct sc_ectx *x, sqlite3_stmt *rows, int fd,
+    const char *name)
+{
+	int64_t max = sqlite3_limit(x->c->db, SQLITE_LIMIT_LENGTH, -1);
+
+	if (rows != NULL)
+		sc_eng_lines_open_rows(l, x, rows, name, max);
+	else
+		sc_eng_lines_open(l, fd, name, max);
+}
+
 static int
 load(struct sc_ectx *x, const struct ropts *o, const char *const *paths,
-    size_t npaths, struct sc_eplan *out, struct sc_error *err)
+    size_t npaths, sqlite3_stmt *rows, struct sc_eplan *out,
+    struct sc_error *err)
 {
 	struct reader r;
 	struct sc_buf t;
@@ -636,17 +688,17 @@ load(struct sc_ectx *x, const struct ropts *o, const char *const *paths,
 	sc_buf_init(&r.f.text, SC_BUF_UNLIMITED);
 	sc_buf_init(&r.j.text, SC_BUF_UNLIMITED);
 	sc_buf_init(&r.l.line, SC_BUF_UNLIMITED);
+	sc_buf_init(&r.hdr, SC_BUF_UNLIMITED);
 	fds = sc_xcalloc(npaths, sizeof(*fds));
 	for (i = 0; i < npaths; i++)
 		fds[i] = -1;
-	for (i = 0; i < npaths; i++)
+	for (i = 0; i < npaths && rows == NULL; i++)
 		if (files_open(x, paths[i], &fds[i], err) == -1)
 			goto out;
 	/* Schema: every file when inferring, else the first record. */
-	if (o->fmt != RF_TEXT && o->schema == NULL) {
+	if (o->fmt != RF_TEXT && !has_schema(o)) {
 		for (i = 0; i < npaths; i++) {
-			sc_eng_lines_open(&r.l, fds[i], paths[i],
-			    sqlite3_limit(x->c->db, SQLITE_LIMIT_LENGTH, -1));
+			lines_open(&r.l, x, rows, fds[i], paths[i]);
 			if (scan_file(&r, i == 0, err) == -1 ||
 			    sc_eng_lines_rewind(&r.l, err) == -1)
 				goto out;
@@ -658,8 +710,9 @@ load(struct sc_ectx *x, const struct ropts *o, const char *const *paths,
 	    create_table(&r, name, sizeof(name), err) == -1)
 		goto out;
 	for (i = 0; i < npaths; i++) {
-		sc_eng_lines_open(&r.l, fds[i], paths[i],
-		    sqlite3_limit(x->c->db, SQLITE_LIMIT_LENGTH, -1));
+		lines_open(&r.l, x, rows, fds[i], paths[i]);
+		if (rows != NULL && sc_eng_lines_rewind(&r.l, err) == -1)
+			goto out;
 		if (load_file(&r, err) == -1)
 			goto out;
 	}
@@ -713,9 +766,9 @@ sc_eng_files_read(struct sc_ectx *x, const Spark__Connect__Read__DataSource *ds,
 		o.schema = ds->schema;
 	if (ds->n_paths > 0)
 		return load(x, &o, (const char *const *)ds->paths, ds->n_paths,
-		    out, err);
+		    NULL, out, err);
 	one[0] = path;
-	return load(x, &o, one, path != NULL ? 1 : 0, out, err);
+	return load(x, &o, one, path != NULL ? 1 : 0, NULL, out, err);
 }
 
 int
@@ -735,9 +788,30 @@ sc_eng_files_table(struct sc_ectx *x, const char *format, const char *path,
 		if (opts_set(&o, kv[i], kv[i + 1], &opath, err) == -1)
 			return -1;
 	sc_eplan_init(&p);
-	rc = load(x, &o, &path, 1, &p, err);
+	rc = load(x, &o, &path, 1, NULL, &p, err);
 	if (rc == 0)
 		sc_buf_addstr(table, p.table, NULL);
 	sc_eplan_release(&p);
 	return rc;
+}
+
+int
+sc_eng_files_rows(struct sc_ectx *x, const char *format, const char *const *kv,
+    size_t nkv, const struct sc_ecol *scols, size_t nscols, sqlite3_stmt *rows,
+    struct sc_eplan *out, struct sc_error *err)
+{
+	struct ropts o;
+	const char *opath = NULL, *name = "the parsed strings";
+	size_t i;
+
+	if (opts_format(&o, format, err) == -1)
+		return -1;
+	for (i = 0; i + 1 < nkv; i += 2)
+		if (opts_set(&o, kv[i], kv[i + 1], &opath, err) == -1)
+			return -1;
+	if (scols != NULL) {
+		o.scols = scols;
+		o.nscols = nscols;
+	}
+	return load(x, &o, &name, 1, rows, out, err);
 }

@@ -25,6 +25,8 @@ struct ropts {
 	char sep, quote, esc;
 	const char *nullv;
 	const char *schema; /* DDL, or NULL */
+	const struct sc_ecol *scols; /* or the schema's columns (parse) */
+	size_t nscols;
 };
 
 /* Kinds a value may have, from narrowest; inference merges them. */
@@ -42,8 +44,15 @@ enum rkind {
 
 /* ---- lines (engine_files_text.c) ---- */
 
+struct sc_ecol;
+struct sc_ectx;
+struct sqlite3_stmt;
+
 struct lines {
 	int fd;
+	/* Instead of fd: the rows of st's one string column, each a line. */
+	struct sqlite3_stmt *st;
+	struct sc_ectx *x;
 	const char *name;
 	uint8_t buf[65536];
 	size_t pos, end;
@@ -54,6 +63,9 @@ struct lines {
 };
 
 void sc_eng_lines_open(struct lines *l, int fd, const char *name, int64_t max);
+/* Lines from the rows of st (null and blank rows skipped), for parse. */
+void sc_eng_lines_open_rows(struct lines *l, struct sc_ectx *x,
+    struct sqlite3_stmt *st, const char *name, int64_t max);
 int sc_eng_lines_next(struct lines *l, struct sc_error *err);
 int sc_eng_lines_rewind(struct lines *l, struct sc_error *err);
 

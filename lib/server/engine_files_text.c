@@ -32,12 +32,49 @@ void
 sc_eng_lines_open(struct lines *l, int fd, const char *name, int64_t max)
 {
 	l->fd = fd;
+	l->st = NULL;
+	l->x = NULL;
 	l->name = name;
 	l->pos = l->end = 0;
 	l->eof = false;
 	l->max = max;
 	l->no = 0;
 	sc_buf_reset(&l->line);
+}
+
+void
+sc_eng_lines_open_rows(struct lines *l, struct sc_ectx *x,
+    struct sqlite3_stmt *st, const char *name, int64_t max)
+{
+	sc_eng_lines_open(l, -1, name, max);
+	l->st = st;
+	l->x = x;
+}
+
+/*
+ * The next row of l->st into l->line, whole: 1, 0, -1.  Null rows and
+ * rows of nothing but spaces and control characters are skipped, as
+ * Spark skips those whose trim() is empty.
+ */
+static int
+row_next(struct lines *l, struct sc_error *err)
+{
+	const unsigned char *s;
+	size_t n, i;
+	int rc;
+
+	while ((rc = sc_eng_step(l->x, l->st)) == SQLITE_ROW) {
+		s = sqlite3_column_text(l->st, 0);
+		n = (size_t)sqlite3_column_bytes(l->st, 0);
+		for (i = 0; s != NULL && i < n && s[i] <= ' '; i++)
+			;
+		if (s == NULL || i == n)
+			continue;
+		sc_buf_add(&l->line, s, n, NULL);
+		l->no++;
+		return 1;
+	}
+	return rc == SQLITE_DONE ? 0 : sc_eng_sqlite_error(l->x, rc, err);
 }
 
 /*
@@ -52,6 +89,8 @@ sc_eng_lines_next(struct lines *l, struct sc_error *err)
 	ssize_t r;
 
 	sc_buf_reset(&l->line);
+	if (l->st != NULL)
+		return row_next(l, err);
 	for (;;) {
 		if (l->pos == l->end) {
 			if (l->eof)
@@ -94,6 +133,11 @@ got:
 int
 sc_eng_lines_rewind(struct lines *l, struct sc_error *err)
 {
+	if (l->st != NULL) {
+		sqlite3_reset(l->st);
+		sc_eng_lines_open_rows(l, l->x, l->st, l->name, l->max);
+		return 0;
+	}
 	if (lseek(l->fd, 0, SEEK_SET) == -1)
 		return sc_srv_error(err, "FAILED_READ_FILE", "KD001",
 		    "Cannot read %s again: %s.", l->name, strerror(errno));

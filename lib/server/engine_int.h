@@ -156,6 +156,7 @@ struct sc_emode {
 	bool ansi; /* spark.sql.ansi.enabled */
 	bool case_sensitive; /* spark.sql.caseSensitive */
 	char tz[64]; /* spark.sql.session.timeZone, as set */
+	int transpose_max; /* spark.sql.transposeMaxValues (500) */
 };
 
 /* One call in progress on a connection. */
@@ -399,6 +400,28 @@ struct sc_einfo;
 int sc_eng_window(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__Window *w, struct sc_buf *sql,
     struct sc_einfo *ei, struct sc_error *err);
+/* engine_rel_shape.c: DataFrame.to(schema), and helpers it shares. */
+int sc_eng_to_schema(struct sc_ectx *x, const Spark__Connect__ToSchema *t,
+    struct sc_eplan *out, struct sc_error *err);
+/* Whether names a and b are equal under spark.sql.caseSensitive. */
+bool sc_eng_name_eq(const struct sc_ectx *x, const char *a, const char *b);
+/* UNRESOLVED_COLUMN.WITH_SUGGESTION: name, in's columns by likeness. */
+int sc_eng_unresolved_in(const char *name, const struct sc_eplan *in,
+    struct sc_error *err);
+/* Equal flat types (large and plain string or binary are equal). */
+bool sc_eng_same_flat(const struct sc_etype *a, const struct sc_etype *b);
+/* SQL of Spark's ANSI CAST of sql (type from, or unknown) to type to. */
+void sc_eng_ansi_cast(const char *sql, const struct sc_etype *from,
+    const struct sc_etype *to, struct sc_buf *out);
+/* engine_rel_transpose.c: DataFrame.transpose(). */
+int sc_eng_transpose(struct sc_ectx *x, const Spark__Connect__Transpose *t,
+    struct sc_eplan *out, struct sc_error *err);
+/* engine_rel_parse.c: spark.read.csv/json of strings; cached relations. */
+int sc_eng_parse(struct sc_ectx *x, const Spark__Connect__Parse *p,
+    struct sc_eplan *out, struct sc_error *err);
+int sc_eng_cached_local(struct sc_ectx *x,
+    const Spark__Connect__CachedLocalRelation *c, struct sc_eplan *out,
+    struct sc_error *err);
 /* Tag every column of p as coming out of plan node id. */
 void sc_eng_plan_tag(struct sc_eplan *p, int64_t id);
 /* Whether column c came out of plan node id. */
@@ -688,6 +711,15 @@ int sc_eng_files_read(struct sc_ectx *x,
  */
 int sc_eng_files_table(struct sc_ectx *x, const char *format, const char *path,
     const char *const *kv, size_t nkv, struct sc_buf *table,
+    struct sc_error *err);
+
+/*
+ * parse: the rows of rows (one string column) read as CSV or JSON lines,
+ * as files are; scols (or NULL: inferred) the columns.  Into a TEMP table.
+ */
+int sc_eng_files_rows(struct sc_ectx *x, const char *format,
+    const char *const *kv, size_t nkv, const struct sc_ecol *scols,
+    size_t nscols, sqlite3_stmt *rows, struct sc_eplan *out,
     struct sc_error *err);
 
 /* engine_show.c */

@@ -921,6 +921,18 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 	case SC_REL_(REPLACE):
 		rc = sc_eng_replace_na(x, r->replace, out, err);
 		break;
+	case SC_REL_(TO_SCHEMA):
+		rc = sc_eng_to_schema(x, r->to_schema, out, err);
+		break;
+	case SC_REL_(TRANSPOSE):
+		rc = sc_eng_transpose(x, r->transpose, out, err);
+		break;
+	case SC_REL_(PARSE):
+		rc = sc_eng_parse(x, r->parse, out, err);
+		break;
+	case SC_REL_(CACHED_LOCAL_RELATION):
+		rc = sc_eng_cached_local(x, r->cached_local_relation, out, err);
+		break;
 	/* Hints and partitioning change nothing in one SQLite process. */
 	case SC_REL_(HINT):
 		rc = passthrough(x, r->hint->input, "hint", out, err);

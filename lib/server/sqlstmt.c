@@ -14,6 +14,7 @@
 
 #include "server/engine_int.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,23 @@ conf_bool(void *owner, const char *key, bool dflt)
 	return b;
 }
 
+/* A count setting (0 to INT_MAX); dflt when unset or not a count. */
+static int
+conf_count(void *owner, const char *key, int dflt)
+{
+	char *v = conf_ops->get(owner, key), *end;
+	long long n;
+	int r = dflt;
+
+	if (v != NULL) {
+		n = strtoll(v, &end, 10);
+		if (end != v && *end == '\0' && n >= 0 && n <= INT_MAX)
+			r = (int)n;
+	}
+	free(v);
+	return r;
+}
+
 void
 sc_eng_read_mode(struct sc_engine_conn *c, struct sc_emode *m)
 {
@@ -65,8 +83,11 @@ sc_eng_read_mode(struct sc_engine_conn *c, struct sc_emode *m)
 	m->ansi = true;
 	m->case_sensitive = false;
 	snprintf(m->tz, sizeof(m->tz), "UTC");
+	m->transpose_max = 500;
 	if (conf_ops == NULL || c->owner == NULL)
 		return;
+	m->transpose_max =
+	    conf_count(c->owner, "spark.sql.transposeMaxValues", 500);
 	m->ansi = conf_bool(c->owner, "spark.sql.ansi.enabled", true);
 	m->case_sensitive =
 	    conf_bool(c->owner, "spark.sql.caseSensitive", false);

@@ -576,6 +576,11 @@ test_upload(void)
 		       NULL, 0, &err) == -1,
 		    "a jar is not data");
 		is_str(err.errclass, "INVALID_ARTIFACT_PATH", "refused");
+		ok(sc_artifact_path(srv.artifacts, s, "cache/abc", NULL, NULL,
+		       0, &err) == -1,
+		    "a missing cache/ blob");
+		is_str(err.errclass, "PATH_NOT_FOUND",
+		    "cache/ names are looked up (cached_local_relation)");
 		ok(sc_artifact_path(srv.artifacts, s, "files/../x", NULL, NULL,
 		       0, &err) == -1,
 		    "a bad name is refused");

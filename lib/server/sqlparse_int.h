@@ -118,6 +118,17 @@ Rel *sc_sqlp_query(struct parser *p);
 /* sqlparse_from.c: VALUES */
 Rel *sc_sqlp_values_rel(struct parser *p);
 
+/* sqlparse_group.c: GROUP BY's keys and grouping analytics */
+struct sc_sqlp_grouping {
+	Expr **keys; /* each aliased _sc_group_N */
+	size_t nkeys;
+	int type; /* Spark__Connect__Aggregate__GroupType */
+	Spark__Connect__Aggregate__GroupingSets **sets; /* GROUPING SETS */
+	size_t nsets;
+};
+bool sc_sqlp_group_by(struct parser *p, struct sc_sqlp_grouping *g);
+void sc_sqlp_grouping_release(struct sc_sqlp_grouping *g);
+
 /* sqlparse.c: set operations */
 Rel *sc_sqlp_set_ops(struct parser *p, Rel *left);
 

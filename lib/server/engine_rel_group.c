@@ -338,10 +338,100 @@ out:
 	return rc;
 }
 
+static void
+exprs_free(Spark__Connect__Expression **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		protobuf_c_message_free_unpacked(&v[i]->base, NULL);
+	free(v);
+}
+
+/*
+ * SQL text's PIVOT groups by every input column that neither the pivot
+ * column nor the aggregates read; its parser sends a lone * as the
+ * grouping expression.  Those columns, as attributes, into *gv.
+ */
+static int
+pivot_rest(struct sc_ectx *x, struct sc_eplan *in,
+    const Spark__Connect__Aggregate *a, Spark__Connect__Expression ***gv,
+    size_t *ng, struct sc_error *err)
+{
+	Spark__Connect__Expression *e;
+	struct sc_buf used, s, id;
+	struct sc_einfo ei;
+	size_t i, k;
+	int rc = -1;
+
+	*gv = NULL;
+	*ng = 0;
+	sc_buf_init(&used, SC_BUF_UNLIMITED);
+	sc_buf_init(&s, SC_BUF_UNLIMITED);
+	for (i = 0; i <= a->n_aggregate_expressions; i++) {
+		sc_eng_einfo_init(&ei);
+		rc = sc_eng_expr(x, in,
+		    i < a->n_aggregate_expressions
+			? a->aggregate_expressions[i]
+			: a->pivot->col,
+		    &used, &ei, err);
+		sc_eng_einfo_release(&ei);
+		if (rc == -1)
+			goto out;
+		sc_buf_addch(&used, '\n', NULL);
+	}
+	for (i = 0; i < in->ncols; i++) {
+		sc_buf_init(&id, SC_BUF_UNLIMITED);
+		sc_buf_addch(&id, '`', NULL);
+		for (k = 0; in->cols[i].name[k] != '\0'; k++) {
+			if (in->cols[i].name[k] == '`')
+				sc_buf_addch(&id, '`', NULL);
+			sc_buf_addch(&id, in->cols[i].name[k], NULL);
+		}
+		sc_buf_addch(&id, '`', NULL);
+		e = sc_xmalloc(sizeof(*e));
+		spark__connect__expression__init(e);
+		e->expr_type_case = SC_EXPR_(UNRESOLVED_ATTRIBUTE);
+		e->unresolved_attribute =
+		    sc_xmalloc(sizeof(*e->unresolved_attribute));
+		spark__connect__expression__unresolved_attribute__init(
+		    e->unresolved_attribute);
+		e->unresolved_attribute->unparsed_identifier =
+		    (char *)sc_buf_detach(&id, NULL);
+		sc_buf_reset(&s);
+		sc_eng_einfo_init(&ei);
+		rc = sc_eng_expr(x, in, e, &s, &ei, err);
+		sc_eng_einfo_release(&ei);
+		if (rc == -1 ||
+		    strstr((const char *)used.data, (const char *)s.data) !=
+			NULL) {
+			protobuf_c_message_free_unpacked(&e->base, NULL);
+			if (rc == -1)
+				goto out;
+			continue;
+		}
+		*gv = sc_xreallocarray(*gv, *ng + 1, sizeof(**gv));
+		(*gv)[(*ng)++] = e;
+	}
+	rc = 0;
+out:
+	if (rc == -1) {
+		exprs_free(*gv, *ng);
+		*gv = NULL;
+		*ng = 0;
+	}
+	sc_buf_release(&used);
+	sc_buf_release(&s);
+	return rc;
+}
+
 int
 sc_eng_aggregate_sets(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
     struct sc_eplan *out, struct sc_error *err)
 {
+	Spark__Connect__Aggregate rest;
+	Spark__Connect__Expression **restv = NULL;
+	size_t nrest = 0;
 	struct sc_eplan in;
 	struct gexpr *g = NULL;
 	struct sc_buf from, branch, cond, psql;
@@ -368,6 +458,20 @@ sc_eng_aggregate_sets(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
 		    MAX_GROUPING);
 	if (sc_eng_rel_input(x, a->input, "aggregate", &in, err) == -1)
 		goto out;
+	if (a->group_type == GROUP_(PIVOT) && ng == 1 && a->pivot != NULL &&
+	    a->pivot->col != NULL &&
+	    a->grouping_expressions[0]->expr_type_case ==
+		SC_EXPR_(UNRESOLVED_STAR) &&
+	    a->grouping_expressions[0]->unresolved_star->unparsed_target ==
+		NULL) {
+		if (pivot_rest(x, &in, a, &restv, &nrest, err) == -1)
+			goto out;
+		rest = *a;
+		rest.grouping_expressions = restv;
+		rest.n_grouping_expressions = nrest;
+		a = &rest;
+		ng = nrest;
+	}
 	g = sc_xcalloc(ng + 1, sizeof(*g));
 	for (i = 0; i < ng; i++) {
 		sc_buf_init(&g[i].sql, SC_BUF_UNLIMITED);
@@ -606,6 +710,7 @@ out:
 	}
 	free(g);
 	free(sets);
+	exprs_free(restv, nrest);
 	pvals_free(pv, npv);
 	sc_buf_release(&from);
 	sc_buf_release(&branch);

@@ -204,3 +204,229 @@ sc_sqlp_grouping_release(struct sc_sqlp_grouping *g)
 	sets_free(g->sets, g->nsets);
 	memset(g, 0, sizeof(*g));
 }
+
+/* ------------------------------------------------------------------ */
+/* PIVOT                                                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The name the plan translator gives the pivot column of literal l:
+ * false for a literal whose name is not simply its text here.
+ */
+static bool
+pivot_value_name(const Spark__Connect__Expression__Literal *l,
+    struct sc_buf *b)
+{
+	switch (l->literal_type_case) {
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_STRING:
+		sc_buf_addstr(b, l->string, NULL);
+		return true;
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_INTEGER:
+		sc_buf_addf(b, NULL, "%d", (int)l->integer);
+		return true;
+	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_LONG:
+		sc_buf_addf(b, NULL, "%lld", (long long)l->long_);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void
+rename_add(Spark__Connect__WithColumnsRenamed *w, const char *from,
+    const char *to)
+{
+	Spark__Connect__WithColumnsRenamed__RenameColumnsMapEntry *m;
+
+	m = sc_xmalloc(sizeof(*m));
+	spark__connect__with_columns_renamed__rename_columns_map_entry__init(
+	    m);
+	m->key = sc_xstrdup(from);
+	m->value = sc_xstrdup(to);
+	w->rename_columns_map = sc_xreallocarray(w->rename_columns_map,
+	    w->n_rename_columns_map + 1, sizeof(*w->rename_columns_map));
+	w->rename_columns_map[w->n_rename_columns_map++] = m;
+}
+
+/*
+ * After FROM ... PIVOT: ( agg [AS a], ... FOR col IN (v [AS a], ...) )
+ * over in, as Spark's SQL pivot: grouped by every column of in that
+ * neither the aggregates nor col name (a lone * among the grouping
+ * expressions, which the translator expands), one column per value and
+ * aggregate, renamed where a value has an alias.  Takes in.
+ */
+Rel *
+sc_sqlp_pivot(struct parser *p, Rel *in)
+{
+	Spark__Connect__Aggregate *a;
+	Spark__Connect__WithColumnsRenamed *w = NULL;
+	Expr **aggs = NULL, *e, *col = NULL;
+	char **aggnames = NULL;
+	struct sc_buf b, from, to;
+	const struct sc_sqltok *t;
+	size_t naggs = 0, i, k;
+	char *alias;
+	Rel *r;
+
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	a = sc_xmalloc(sizeof(*a));
+	spark__connect__aggregate__init(a);
+	a->pivot = sc_xmalloc(sizeof(*a->pivot));
+	spark__connect__aggregate__pivot__init(a->pivot);
+	if (!sc_sqlp_expect_op(p, "("))
+		goto fail;
+	do {
+		if ((e = sc_sqlp_expr(p)) == NULL)
+			goto fail;
+		alias = sc_sqlp_opt_alias(p);
+		aggs = sc_xreallocarray(aggs, naggs + 1, sizeof(*aggs));
+		aggnames = sc_xreallocarray(aggnames, naggs + 1,
+		    sizeof(*aggnames));
+		aggnames[naggs] = alias != NULL ? sc_xstrdup(alias) : NULL;
+		aggs[naggs++] = alias != NULL ? sc_sqlp_alias_new(e, alias) : e;
+		if (p->fail != 0)
+			goto fail;
+	} while (sc_sqlp_accept_op(p, ","));
+	if (!sc_sqlp_accept_word(p, "for")) {
+		sc_sqlp_not_taken(p);
+		goto fail;
+	}
+	if (sc_sqlp_is_op(p, "(")) {
+		sc_sqlp_unsupported(p, "PIVOT over several columns");
+		goto fail;
+	}
+	/* The column: a name, not an expression (IN follows it). */
+	t = sc_sqlp_cur(p);
+	if ((t->kind != SC_TK_WORD || sc_sqlp_is_reserved(t)) &&
+	    t->kind != SC_TK_QIDENT) {
+		sc_sqlp_not_taken(p);
+		goto fail;
+	}
+	sc_sqlp_add_part(&b, t);
+	p->i++;
+	while (sc_sqlp_is_op(p, ".") &&
+	    (sc_sqlp_peek(p, 1)->kind == SC_TK_WORD ||
+		sc_sqlp_peek(p, 1)->kind == SC_TK_QIDENT)) {
+		sc_buf_addch(&b, '.', NULL);
+		sc_sqlp_add_part(&b, sc_sqlp_peek(p, 1));
+		p->i += 2;
+	}
+	sc_buf_addch(&b, '\0', NULL);
+	col = sc_sqlp_attr_new((const char *)b.data);
+	if (!sc_sqlp_accept_word(p, "in") || !sc_sqlp_expect_op(p, "(")) {
+		sc_sqlp_not_taken(p);
+		goto fail;
+	}
+	do {
+		Spark__Connect__Expression__Literal *l;
+
+		if ((e = sc_sqlp_expr(p)) == NULL)
+			goto fail;
+		if (e->expr_type_case !=
+		    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL) {
+			sc_sqlp_expr_free(e);
+			sc_sqlp_unsupported(p, "a PIVOT value that is not a "
+					       "literal");
+			goto fail;
+		}
+		l = e->literal;
+		e->literal = NULL;
+		e->expr_type_case = SPARK__CONNECT__EXPRESSION__EXPR_TYPE__NOT_SET;
+		sc_sqlp_expr_free(e);
+		a->pivot->values = sc_xreallocarray(a->pivot->values,
+		    a->pivot->n_values + 1, sizeof(*a->pivot->values));
+		a->pivot->values[a->pivot->n_values++] = l;
+		if ((alias = sc_sqlp_opt_alias(p)) == NULL) {
+			if (p->fail != 0)
+				goto fail;
+			continue;
+		}
+		sc_buf_init(&from, SC_BUF_UNLIMITED);
+		if (!pivot_value_name(l, &from)) {
+			sc_buf_release(&from);
+			free(alias);
+			sc_sqlp_unsupported(p, "an alias of a PIVOT value "
+					       "that is not a string or an "
+					       "integer");
+			goto fail;
+		}
+		if (w == NULL) {
+			w = sc_xmalloc(sizeof(*w));
+			spark__connect__with_columns_renamed__init(w);
+		}
+		for (k = 0; k < naggs; k++) {
+			if (naggs > 1 && aggnames[k] == NULL) {
+				sc_buf_release(&from);
+				free(alias);
+				sc_sqlp_unsupported(p, "aliased PIVOT values "
+						       "over several "
+						       "aggregates without "
+						       "aliases");
+				goto fail;
+			}
+			sc_buf_init(&to, SC_BUF_UNLIMITED);
+			sc_buf_addstr(&to, alias, NULL);
+			if (naggs > 1) {
+				sc_buf_addf(&to, NULL, "_%s", aggnames[k]);
+				sc_buf_addf(&from, NULL, "_%s", aggnames[k]);
+			}
+			rename_add(w, (const char *)from.data,
+			    (const char *)to.data);
+			if (naggs > 1)
+				sc_buf_setlen(&from,
+				    from.len - strlen(aggnames[k]) - 1);
+			sc_buf_release(&to);
+		}
+		sc_buf_release(&from);
+		free(alias);
+	} while (sc_sqlp_accept_op(p, ","));
+	if (!sc_sqlp_expect_op(p, ")") || !sc_sqlp_expect_op(p, ")"))
+		goto fail;
+	if (sc_sqlp_is_word(p, "as") || sc_sqlp_is_word(p, "unpivot") ||
+	    (sc_sqlp_cur(p)->kind == SC_TK_WORD &&
+		!sc_sqlp_is_reserved(sc_sqlp_cur(p)))) {
+		sc_sqlp_unsupported(p, "an alias after PIVOT");
+		goto fail;
+	}
+	a->input = in;
+	in = NULL;
+	a->group_type = GROUP_(PIVOT);
+	/* Every other column: the translator expands the star. */
+	a->grouping_expressions = sc_xmalloc(sizeof(*a->grouping_expressions));
+	a->grouping_expressions[0] = sc_sqlp_star_new(NULL);
+	a->n_grouping_expressions = 1;
+	a->aggregate_expressions = aggs;
+	a->n_aggregate_expressions = naggs;
+	aggs = NULL;
+	naggs = 0;
+	a->pivot->col = col;
+	col = NULL;
+	r = sc_sqlp_rel_new();
+	r->rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_AGGREGATE;
+	r->aggregate = a;
+	a = NULL;
+	if (w != NULL) {
+		w->input = r;
+		r = sc_sqlp_rel_new();
+		r->rel_type_case =
+		    SPARK__CONNECT__RELATION__REL_TYPE_WITH_COLUMNS_RENAMED;
+		r->with_columns_renamed = w;
+		w = NULL;
+	}
+	goto out;
+fail:
+	r = NULL;
+out:
+	for (i = 0; i < naggs; i++)
+		free(aggnames[i]);
+	free(aggnames);
+	sc_sqlp_exprs_free(aggs, naggs);
+	sc_sqlp_expr_free(col);
+	if (a != NULL)
+		protobuf_c_message_free_unpacked(&a->base, NULL);
+	if (w != NULL)
+		protobuf_c_message_free_unpacked(&w->base, NULL);
+	sc_sqlp_rel_free(in);
+	sc_buf_release(&b);
+	return r;
+}

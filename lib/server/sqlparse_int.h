@@ -128,6 +128,8 @@ struct sc_sqlp_grouping {
 };
 bool sc_sqlp_group_by(struct parser *p, struct sc_sqlp_grouping *g);
 void sc_sqlp_grouping_release(struct sc_sqlp_grouping *g);
+/* After FROM ... PIVOT: the pivot of in (taken), or NULL. */
+Rel *sc_sqlp_pivot(struct parser *p, Rel *in);
 
 /* sqlparse.c: set operations */
 Rel *sc_sqlp_set_ops(struct parser *p, Rel *left);

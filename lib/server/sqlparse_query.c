@@ -436,6 +436,13 @@ sc_sqlp_query(struct parser *p)
 		if ((in = sc_sqlp_from_item(p)) == NULL ||
 		    (in = sc_sqlp_joins(p, in)) == NULL)
 			goto fail;
+		if (sc_sqlp_accept_word(p, "pivot") &&
+		    (in = sc_sqlp_pivot(p, in)) == NULL)
+			goto fail;
+		if (sc_sqlp_is_word(p, "unpivot")) {
+			sc_sqlp_unsupported(p, "UNPIVOT");
+			goto fail;
+		}
 		if (sc_sqlp_is_op(p, ",") || sc_sqlp_is_word(p, "join") ||
 		    sc_sqlp_is_word(p, "inner") || sc_sqlp_is_word(p, "left") ||
 		    sc_sqlp_is_word(p, "right") || sc_sqlp_is_word(p, "full") ||

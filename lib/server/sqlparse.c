@@ -513,6 +513,79 @@ parse_timestamp(const char *s, int64_t *us)
 	return true;
 }
 
+
+/*
+ * A parameter marker: ? takes the next positional value, :name the named
+ * one, as Spark binds them before analysis (a literal's type and name);
+ * one left without a value is Spark's UNBOUND_SQL_PARAMETER, named as
+ * Spark names it (a positional one by its offset in the text).
+ */
+Expr *
+sc_sqlp_param(struct parser *p)
+{
+	const struct sc_sqltok *t = sc_sqlp_cur(p);
+	const Spark__Connect__SQL *q = p->args;
+	Spark__Connect__Expression__Literal *l = NULL;
+	const Expr *v = NULL;
+	char name[128];
+	size_t i, k;
+	Expr *e;
+
+	if (t->s[0] == '?') {
+		k = p->npos++;
+		snprintf(name, sizeof(name), "_%zu", t->off);
+		if (q != NULL && k < q->n_pos_args)
+			l = q->pos_args[k];
+		else if (q != NULL && k < q->n_pos_arguments)
+			v = q->pos_arguments[k];
+	} else {
+		if (t->n - 1 >= sizeof(name))
+			return sc_sqlp_not_taken(p);
+		memcpy(name, t->s + 1, t->n - 1);
+		name[t->n - 1] = '\0';
+		for (i = 0; q != NULL && i < q->n_args; i++)
+			if (strcmp(q->args[i]->key, name) == 0)
+				l = q->args[i]->value;
+		for (i = 0; q != NULL && i < q->n_named_arguments; i++)
+			if (strcmp(q->named_arguments[i]->key, name) == 0)
+				v = q->named_arguments[i]->value;
+	}
+	if (l == NULL && v == NULL) {
+		if (p->fail == 0) {
+			p->fail = SC_SQLPARSE_ERROR;
+			sc_srv_error(p->err, "UNBOUND_SQL_PARAMETER", "42P02",
+			    "Found the unbound parameter: %s. Please, fix "
+			    "`args` and provide a mapping of the parameter to "
+			    "either a SQL literal or collection constructor "
+			    "functions such as `map()`, `array()`, "
+			    "`struct()`.",
+			    name);
+		}
+		return NULL;
+	}
+	p->i++;
+	if (v != NULL)
+		return sc_sqlp_expr_copy(v);
+	e = sc_sqlp_expr_new();
+	e->expr_type_case = SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL;
+	{
+		size_t n = protobuf_c_message_get_packed_size(&l->base);
+		uint8_t *b = sc_xmalloc(n + 1);
+
+		protobuf_c_message_pack(&l->base, b);
+		e->literal = (Spark__Connect__Expression__Literal *)
+		    protobuf_c_message_unpack(
+			&spark__connect__expression__literal__descriptor, NULL,
+			n, b);
+		free(b);
+	}
+	if (e->literal == NULL) {
+		sc_sqlp_expr_free(e);
+		return sc_sqlp_not_taken(p);
+	}
+	return e;
+}
+
 /* DATE '...', TIMESTAMP '...' after the keyword. */
 Expr *
 sc_sqlp_typed_literal(struct parser *p, const char *kw)
@@ -803,6 +876,13 @@ enum sc_sqlparse_rc
 sc_sqlparse(const char *src, Spark__Connect__Relation **out, size_t *hidden,
     struct sc_error *err)
 {
+	return sc_sqlparse_args(src, NULL, out, hidden, err);
+}
+
+enum sc_sqlparse_rc
+sc_sqlparse_args(const char *src, const Spark__Connect__SQL *args,
+    Spark__Connect__Relation **out, size_t *hidden, struct sc_error *err)
+{
 	static const char *const starts[] = { "select", "values", "with",
 		"table", NULL };
 	struct parser p;
@@ -817,11 +897,18 @@ sc_sqlparse(const char *src, Spark__Connect__Relation **out, size_t *hidden,
 	p.err = err;
 	if (sc_sqllex(src, &p.t, &p.n) == -1)
 		return SC_SQLPARSE_NOT_TAKEN;
+	/*
+	 * Spark's markers are ? and :name; @name, $name and ?NNN are not.
+	 * Without the SQL message (args NULL), none is taken.
+	 */
 	for (i = 0; i < p.n; i++)
-		if (p.t[i].kind == SC_TK_PARAM) {
+		if (p.t[i].kind == SC_TK_PARAM &&
+		    (args == NULL || p.t[i].s[0] == '@' || p.t[i].s[0] == '$' ||
+			(p.t[i].s[0] == '?' && p.t[i].n > 1))) {
 			sc_sqllex_free(p.t, p.n);
 			return SC_SQLPARSE_NOT_TAKEN;
 		}
+	p.args = args;
 	r = NULL;
 	if (sc_sqlp_accept_word(&p, "with") && !with_clause(&p))
 		goto parsed;

@@ -68,8 +68,8 @@ enum sc_sqlparse_rc {
 /*
  * Parse the query src.  OK: *out is a heap Relation (free with
  * protobuf_c_message_free_unpacked(&r->base, NULL)).  NOT_TAKEN: src
- * holds something outside the grammar (recursive CTEs, grouping sets,
- * parameters, statements ...) and is left to SQLite.  ERROR: Spark
+ * holds something outside the grammar (recursive CTEs, statements ...)
+ * and is left to SQLite.  ERROR: Spark
  * syntax whose Spark answer sc-serve cannot give (UNSUPPORTED_FEATURE
  * naming it: INTERVAL, subquery expressions ...).  With GROUP BY, HAVING
  * or ORDER BY over an aggregate, *out's output has *hidden columns more
@@ -78,6 +78,16 @@ enum sc_sqlparse_rc {
  * Spark's SQL output is the select list only.
  */
 enum sc_sqlparse_rc sc_sqlparse(const char *src, Spark__Connect__Relation **out,
+    size_t *hidden, struct sc_error *err);
+/*
+ * sc_sqlparse() with the values of the text's parameter markers (the
+ * SQL message's args, pos_args, named_arguments, pos_arguments): each
+ * marker is parsed as its value, a literal keeping its type; a marker
+ * without a value is UNBOUND_SQL_PARAMETER.  sc_sqlparse(), which has
+ * no SQL message, takes no text with markers.
+ */
+enum sc_sqlparse_rc sc_sqlparse_args(const char *src,
+    const Spark__Connect__SQL *args, Spark__Connect__Relation **out,
     size_t *hidden, struct sc_error *err);
 
 #endif

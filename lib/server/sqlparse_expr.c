@@ -538,6 +538,8 @@ primary(struct parser *p)
 	switch (t->kind) {
 	case SC_TK_NUM:
 		return sc_sqlp_number_literal(p, false);
+	case SC_TK_PARAM:
+		return sc_sqlp_param(p);
 	case SC_TK_STRING:
 		l = sc_sqlp_lit_new(&e);
 		l->literal_type_case =

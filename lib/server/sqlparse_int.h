@@ -36,6 +36,8 @@ struct parser {
 	size_t nscope;
 	int64_t next_id; /* the next plan id for a joined FROM item */
 	size_t nwindows; /* OVER (...) windows read so far */
+	const Spark__Connect__SQL *args; /* the parameters' values, or NULL */
+	size_t npos; /* ? markers read so far */
 };
 
 /*
@@ -90,6 +92,8 @@ Expr *sc_sqlp_alias_new(Expr *child, char *name);
 
 /* sqlparse.c: literals */
 Expr *sc_sqlp_typed_literal(struct parser *p, const char *kw);
+/* A parameter marker (? or :name): the value bound to it. */
+Expr *sc_sqlp_param(struct parser *p);
 Expr *sc_sqlp_number_literal(struct parser *p, bool neg);
 
 /* sqlparse_expr.c */

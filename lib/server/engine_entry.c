@@ -142,11 +142,9 @@ sc_eng_spark_sql(struct sc_ectx *x, const Spark__Connect__SQL *q,
 	bool differs;
 	int rc;
 
-	if (q == NULL || q->query == NULL || q->n_args != 0 ||
-	    q->n_pos_args != 0 || q->n_named_arguments != 0 ||
-	    q->n_pos_arguments != 0)
+	if (q == NULL || q->query == NULL)
 		return 0;
-	switch (sc_sqlparse(q->query, &parsed, &hidden, err)) {
+	switch (sc_sqlparse_args(q->query, q, &parsed, &hidden, err)) {
 	case SC_SQLPARSE_ERROR:
 		return -1;
 	case SC_SQLPARSE_OK:
@@ -167,6 +165,8 @@ sc_eng_spark_sql(struct sc_ectx *x, const Spark__Connect__SQL *q,
 	sc_eplan_release(p);
 	sc_eplan_init(p);
 	p->raw = true;
+	free(x->params.v);
+	sc_eng_params_from_sql(&x->params, q);
 	if (sc_eng_dialect(x, q->query, &p->sql, err) == -1)
 		return -1;
 	/*
@@ -607,8 +607,8 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 		break;
 	}
 	/* A query the Spark SQL parser takes is echoed, as Spark does. */
-	switch (sc_sqlparse(src->query != NULL ? src->query : "", &parsed,
-	    &hidden, err)) {
+	switch (sc_sqlparse_args(src->query != NULL ? src->query : "", src,
+	    &parsed, &hidden, err)) {
 	case SC_SQLPARSE_ERROR:
 		goto out;
 	case SC_SQLPARSE_OK:

@@ -38,6 +38,7 @@ struct parser {
 	size_t nwindows; /* OVER (...) windows read so far */
 	const Spark__Connect__SQL *args; /* the parameters' values, or NULL */
 	size_t npos; /* ? markers read so far */
+	int operand_depth; /* the depth of a set operator's operand, or 0 */
 };
 
 /*

@@ -503,6 +503,9 @@ sc_sqlp_query(struct parser *p)
 							   : "SORT BY");
 		goto fail;
 	}
+	/* A set operator's operand: its ORDER BY is the whole chain's. */
+	if (p->operand_depth == p->depth)
+		goto tail_done;
 	if (sc_sqlp_accept_word(p, "order")) {
 		if (!sc_sqlp_accept_word(p, "by") ||
 		    (order = sc_sqlp_order_list(p, &norder)) == NULL)
@@ -516,6 +519,7 @@ sc_sqlp_query(struct parser *p)
 	}
 	if (sc_sqlp_accept_word(p, "offset") && !limit_arg(p, &offset))
 		goto fail;
+tail_done:
 	if (p->nscope > scope0) {
 		for (i = 0; i < nitems; i++)
 			sc_sqlp_qualify(p, scope0, &items[i]->base);

@@ -136,7 +136,7 @@ void sc_sqlp_grouping_release(struct sc_sqlp_grouping *g);
 /* After FROM ... PIVOT: the pivot of in (taken), or NULL. */
 Rel *sc_sqlp_pivot(struct parser *p, Rel *in);
 
-/* sqlparse.c: set operations */
+/* sqlparse_setop.c: set operations */
 Rel *sc_sqlp_set_ops(struct parser *p, Rel *left);
 
 #endif

@@ -470,6 +470,11 @@ call(struct parser *p, char *name)
 
 	for (i = 0; name[i] != '\0'; i++)
 		name[i] = (char)tolower((unsigned char)name[i]);
+	/* Spark's mod() is %'s remainder, decimals kept: not mapped yet. */
+	if (strcmp(name, "mod") == 0) {
+		free(name);
+		return sc_sqlp_unsupported(p, "mod()");
+	}
 	f = sc_sqlp_func_new(name, 0);
 	free(name);
 	if (sc_sqlp_accept_word(p, "distinct"))
@@ -517,8 +522,10 @@ call(struct parser *p, char *name)
 	}
 	if (sc_sqlp_accept_word(p, "over"))
 		return window(p, f);
-	/* FILTER and WITHIN GROUP are not taken. */
-	if (sc_sqlp_is_word(p, "filter") || sc_sqlp_is_word(p, "within") ||
+	if (sc_sqlp_accept_word(p, "filter"))
+		return sc_sqlp_agg_filter(p, f);
+	/* WITHIN GROUP, IGNORE and RESPECT NULLS are not taken. */
+	if (sc_sqlp_is_word(p, "within") ||
 	    sc_sqlp_is_word(p, "ignore") || sc_sqlp_is_word(p, "respect")) {
 		sc_sqlp_expr_free(f);
 		return sc_sqlp_not_taken(p);
@@ -765,9 +772,8 @@ unary(struct parser *p)
 	} else if (sc_sqlp_accept_op(p, "+")) {
 		e = unary(p);
 		e = e != NULL ? sc_sqlp_func_new("positive", 1, e) : NULL;
-	} else if (sc_sqlp_accept_op(p, "~")) {
-		e = unary(p);
-		e = e != NULL ? sc_sqlp_func_new("~", 1, e) : NULL;
+	} else if (sc_sqlp_is_op(p, "~")) {
+		e = sc_sqlp_unsupported(p, "the bitwise operator ~");
 	} else {
 		e = postfix(p, primary(p));
 	}
@@ -830,6 +836,11 @@ binary(struct parser *p, int level)
 			if (o->word ? sc_sqlp_is_word(p, o->tok)
 				    : sc_sqlp_is_op(p, o->tok)) {
 				found = true;
+				if (level < 3) {
+					sc_sqlp_expr_free(l);
+					return sc_sqlp_unsupported(p,
+					    "the bitwise operators & | ^");
+				}
 				p->i++;
 				if ((r = binary(p, level + 1)) == NULL) {
 					sc_sqlp_expr_free(l);

@@ -430,3 +430,76 @@ out:
 	sc_buf_release(&b);
 	return r;
 }
+
+/* ------------------------------------------------------------------ */
+/* FILTER                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Aggregates that skip null inputs: FILTER is their input made null. */
+static const char *const skip_null[] = {
+	"approx_count_distinct",
+	"avg",
+	"bit_and",
+	"bit_or",
+	"bit_xor",
+	"bool_and",
+	"bool_or",
+	"collect_list",
+	"collect_set",
+	"count",
+	"count_if",
+	"every",
+	"max",
+	"mean",
+	"median",
+	"min",
+	"some",
+	"std",
+	"stddev",
+	"stddev_pop",
+	"stddev_samp",
+	"sum",
+	"var_pop",
+	"var_samp",
+	"variance",
+};
+
+/*
+ * agg(args) FILTER (WHERE cond) as agg(CASE WHEN cond THEN arg END, ...)
+ * for an aggregate that skips nulls, which gives the same answer.  Its
+ * column name (Spark's "count(1) FILTER (WHERE ...)") is not made here:
+ * sc_sqlp_expr_list() asks for an alias.
+ */
+Expr *
+sc_sqlp_agg_filter(struct parser *p, Expr *f)
+{
+	Spark__Connect__Expression__UnresolvedFunction *u = f->unresolved_function;
+	Expr *cond, *w;
+	size_t i;
+
+	for (i = 0; i < SC_NELEM(skip_null); i++)
+		if (strcmp(u->function_name, skip_null[i]) == 0)
+			break;
+	if (i == SC_NELEM(skip_null)) {
+		sc_sqlp_expr_free(f);
+		return sc_sqlp_unsupported(p, "FILTER on this aggregate");
+	}
+	if (!sc_sqlp_expect_op(p, "(") || !sc_sqlp_accept_word(p, "where") ||
+	    (cond = sc_sqlp_expr(p)) == NULL) {
+		sc_sqlp_expr_free(f);
+		return sc_sqlp_not_taken(p);
+	}
+	if (!sc_sqlp_expect_op(p, ")")) {
+		sc_sqlp_expr_free(cond);
+		sc_sqlp_expr_free(f);
+		return NULL;
+	}
+	for (i = 0; i < u->n_arguments; i++) {
+		w = sc_sqlp_func_new("when", 2, sc_sqlp_expr_copy(cond),
+		    u->arguments[i]);
+		u->arguments[i] = w;
+	}
+	sc_sqlp_expr_free(cond);
+	p->nfilters++;
+	return f;
+}

@@ -39,6 +39,7 @@ struct parser {
 	const Spark__Connect__SQL *args; /* the parameters' values, or NULL */
 	size_t npos; /* ? markers read so far */
 	int operand_depth; /* the depth of a set operator's operand, or 0 */
+	size_t nfilters; /* aggregate FILTER clauses read so far */
 };
 
 /*
@@ -133,6 +134,8 @@ struct sc_sqlp_grouping {
 };
 bool sc_sqlp_group_by(struct parser *p, struct sc_sqlp_grouping *g);
 void sc_sqlp_grouping_release(struct sc_sqlp_grouping *g);
+/* After an aggregate call f and FILTER: f of the rows kept (takes f). */
+Expr *sc_sqlp_agg_filter(struct parser *p, Expr *f);
 /* After FROM ... PIVOT: the pivot of in (taken), or NULL. */
 Rel *sc_sqlp_pivot(struct parser *p, Rel *in);
 

@@ -105,12 +105,21 @@ sc_sqlp_expr_list(struct parser *p, size_t *np, bool aliases)
 	char *alias;
 
 	for (;;) {
+		size_t nfilters = p->nfilters;
+
 		if ((e = sc_sqlp_expr(p)) == NULL)
 			goto bad;
 		if (aliases) {
 			alias = sc_sqlp_opt_alias(p);
 			if (p->fail != 0) {
 				sc_sqlp_expr_free(e);
+				goto bad;
+			}
+			/* Spark's name of a FILTER is not made: refused. */
+			if (alias == NULL && p->nfilters != nfilters) {
+				sc_sqlp_expr_free(e);
+				sc_sqlp_unsupported(p,
+				    "an aggregate FILTER without an alias");
 				goto bad;
 			}
 			if (alias != NULL)
@@ -443,6 +452,13 @@ sc_sqlp_query(struct parser *p)
 			sc_sqlp_unsupported(p, "UNPIVOT");
 			goto fail;
 		}
+		if (sc_sqlp_is_word(p, "lateral")) {
+			sc_sqlp_unsupported(p,
+			    sc_sqlp_tok_word(sc_sqlp_peek(p, 1), "view")
+				? "LATERAL VIEW"
+				: "LATERAL");
+			goto fail;
+		}
 		if (sc_sqlp_is_op(p, ",") || sc_sqlp_is_word(p, "join") ||
 		    sc_sqlp_is_word(p, "inner") || sc_sqlp_is_word(p, "left") ||
 		    sc_sqlp_is_word(p, "right") || sc_sqlp_is_word(p, "full") ||
@@ -537,8 +553,11 @@ tail_done:
 			agg = true;
 	/* Windows over a grouped query, or in its clauses: not yet. */
 	if (p->nwindows > windows0 &&
-	    (grouped || agg || distinct || having != NULL))
-		goto nt;
+	    (grouped || agg || distinct || having != NULL)) {
+		sc_sqlp_unsupported(p, "window functions in a grouped, "
+				       "aggregated or DISTINCT query");
+		goto fail;
+	}
 	/* DISTINCT: grouped by every item (Spark's Distinct). */
 	if (distinct) {
 		if (grouped || agg || p->depth != 1)

@@ -58,6 +58,14 @@ void sc_sqllex_free(struct sc_sqltok *v, size_t n);
  */
 bool sc_sqllex_first_word(const char *src, const char *const *words);
 
+/*
+ * Give err, raised for the SQL text src, Spark's query context where
+ * the text shows it: the name of an UNRESOLVED_COLUMN or a
+ * TABLE_OR_VIEW_NOT_FOUND, the token of a PARSE_SYNTAX_ERROR, the one
+ * plain division of a DIVIDE_BY_ZERO.  Nothing when err has one.
+ */
+void sc_sqllex_error_context(const char *src, struct sc_error *err);
+
 /* What sc_sqlparse() did. */
 enum sc_sqlparse_rc {
 	SC_SQLPARSE_ERROR = -1, /* a refusal, err set */

@@ -229,6 +229,25 @@ sc_eng_translate_text(struct sc_ectx *x, const char *text, struct sc_eplan *p,
 /* Public entry points                                                 */
 /* ------------------------------------------------------------------ */
 
+/*
+ * An error raised for the SQL text of root (or of the relation root
+ * shows or limits): Spark's query context, where the text shows it.
+ */
+static void
+sql_error_context(const Spark__Connect__Relation *r, struct sc_error *err)
+{
+	while (r != NULL) {
+		if (r->rel_type_case == SC_REL_(SHOW_STRING) && r->show_string)
+			r = r->show_string->input;
+		else if (r->rel_type_case == SC_REL_(LIMIT) && r->limit)
+			r = r->limit->input;
+		else
+			break;
+	}
+	if (r != NULL && r->rel_type_case == SC_REL_(SQL) && r->sql != NULL)
+		sc_sqllex_error_context(r->sql->query, err);
+}
+
 int
 sc_engine_run_writer(struct sc_engine_conn *c,
     const Spark__Connect__Relation *root, const struct sc_engine_limits *limits,
@@ -250,6 +269,8 @@ sc_engine_run_writer(struct sc_engine_conn *c,
 		    err);
 	sc_eplan_release(&p);
 	sc_eng_call_end(c, &x);
+	if (rc == -1)
+		sql_error_context(root, err);
 	return rc;
 }
 
@@ -296,8 +317,10 @@ sc_engine_schema(struct sc_engine_conn *c, const Spark__Connect__Relation *root,
 	struct sc_ecol *cols = NULL;
 	size_t n = 0;
 
-	if (plan_columns(c, root, &cols, &n, err) == -1)
+	if (plan_columns(c, root, &cols, &n, err) == -1) {
+		sql_error_context(root, err);
 		return -1;
+	}
 	*out = sc_eng_schema_new(cols, n);
 	sc_ecols_free(cols, n);
 	return 0;
@@ -669,5 +692,7 @@ out:
 	free(argp);
 	free(na);
 	free(nap);
+	if (rc == -1 && err != NULL)
+		sc_sqllex_error_context(src->query, err);
 	return rc;
 }

@@ -452,6 +452,10 @@ sc_sqlp_query(struct parser *p)
 			sc_sqlp_unsupported(p, "UNPIVOT");
 			goto fail;
 		}
+		if (sc_sqlp_is_word(p, "natural")) {
+			sc_sqlp_unsupported(p, "NATURAL JOIN");
+			goto fail;
+		}
 		if (sc_sqlp_is_word(p, "lateral")) {
 			sc_sqlp_unsupported(p,
 			    sc_sqlp_tok_word(sc_sqlp_peek(p, 1), "view")

@@ -379,6 +379,26 @@ sc_sqllex_error_context(const char *src, struct sc_error *err)
 					found = true;
 				}
 		}
+	} else if (strcmp(err->errclass, "UNBOUND_SQL_PARAMETER") == 0) {
+		/* The marker: ?, at its offset _N, or :name. */
+		if ((a = strstr(err->msg, "parameter: ")) != NULL &&
+		    (b = strchr(a + 11, '.')) != NULL) {
+			a += 11;
+			for (i = 0; i + 1 < nt && !found; i++) {
+				if (t[i].kind != SC_TK_PARAM)
+					continue;
+				if (t[i].s[0] == '?')
+					found = *a == '_' &&
+					    (size_t)strtoul(a + 1, NULL, 10) ==
+						t[i].off;
+				else
+					found = t[i].n - 1 == (size_t)(b - a) &&
+					    strncmp(t[i].s + 1, a, t[i].n - 1) ==
+						0;
+				if (found)
+					first = last = i;
+			}
+		}
 	} else if (strcmp(err->errclass, "DIVIDE_BY_ZERO") == 0) {
 		/* The one division with plain operands: a / b. */
 		for (i = 1; i + 1 < nt; i++) {

@@ -61,8 +61,9 @@ bool sc_sqllex_first_word(const char *src, const char *const *words);
 /*
  * Give err, raised for the SQL text src, Spark's query context where
  * the text shows it: the name of an UNRESOLVED_COLUMN or a
- * TABLE_OR_VIEW_NOT_FOUND, the token of a PARSE_SYNTAX_ERROR, the one
- * plain division of a DIVIDE_BY_ZERO.  Nothing when err has one.
+ * TABLE_OR_VIEW_NOT_FOUND, the token of a PARSE_SYNTAX_ERROR, the
+ * marker of an UNBOUND_SQL_PARAMETER, the one plain division of a
+ * DIVIDE_BY_ZERO.  Nothing when err has one.
  */
 void sc_sqllex_error_context(const char *src, struct sc_error *err);
 

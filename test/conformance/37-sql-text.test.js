@@ -74,10 +74,14 @@ test('a parameter without a value is UNBOUND_SQL_PARAMETER', T, async () => {
 	const e = lib.streamError(r);
 	lib.assertSparkError(e, 'UNBOUND_SQL_PARAMETER', '42P02');
 	assert.match(e.details, /unbound parameter: _10\./);
-	// No arguments at all: the marker is still a parameter.
-	t = await fails(s, lib.sqlPlan('SELECT :z'), 'UNBOUND_SQL_PARAMETER',
-	    '42P02');
+	// No arguments at all: the marker is still a parameter.  Its query
+	// context is the marker.
+	t = await fails(s, lib.sqlPlan('SELECT 1 + :z'),
+	    'UNBOUND_SQL_PARAMETER', '42P02');
 	assert.equal(t.sql_state, '42P02');
+	assert.equal(t.query_contexts[0].fragment, ':z');
+	assert.equal(t.query_contexts[0].start_index, 11);
+	assert.equal(t.query_contexts[0].stop_index, 12);
 });
 
 test('UNRESOLVED_COLUMN has the column name\'s query context', T,

@@ -264,7 +264,7 @@ sc_sqlp_pivot(struct parser *p, Rel *in)
 	char **aggnames = NULL;
 	struct sc_buf b, from, to;
 	const struct sc_sqltok *t;
-	size_t naggs = 0, i, k;
+	size_t naggs = 0, nnames = 0, i, k;
 	char *alias;
 	Rel *r;
 
@@ -282,7 +282,7 @@ sc_sqlp_pivot(struct parser *p, Rel *in)
 		aggs = sc_xreallocarray(aggs, naggs + 1, sizeof(*aggs));
 		aggnames = sc_xreallocarray(aggnames, naggs + 1,
 		    sizeof(*aggnames));
-		aggnames[naggs] = alias != NULL ? sc_xstrdup(alias) : NULL;
+		aggnames[nnames++] = alias != NULL ? sc_xstrdup(alias) : NULL;
 		aggs[naggs++] = alias != NULL ? sc_sqlp_alias_new(e, alias) : e;
 		if (p->fail != 0)
 			goto fail;
@@ -417,7 +417,7 @@ sc_sqlp_pivot(struct parser *p, Rel *in)
 fail:
 	r = NULL;
 out:
-	for (i = 0; i < naggs; i++)
+	for (i = 0; i < nnames; i++)
 		free(aggnames[i]);
 	free(aggnames);
 	sc_sqlp_exprs_free(aggs, naggs);

@@ -117,8 +117,7 @@ mask_fields(struct sc_ectx *x, struct sc_eplan *in, ProtobufCMessage *m)
 		if (fd->type != PROTOBUF_C_TYPE_MESSAGE)
 			continue;
 		if (fd->flags & PROTOBUF_C_FIELD_FLAG_ONEOF &&
-		    *(uint32_t *)((char *)m + fd->quantifier_offset) !=
-			fd->id)
+		    *(uint32_t *)((char *)m + fd->quantifier_offset) != fd->id)
 			continue;
 		if (fd->label == PROTOBUF_C_LABEL_REPEATED) {
 			n = *(size_t *)((char *)m + fd->quantifier_offset);
@@ -177,7 +176,8 @@ mask_expr(struct sc_ectx *x, struct sc_eplan *in, Spark__Connect__Expression *e)
 			spark__connect__expression__literal__init(n->literal);
 			n->literal->literal_type_case =
 			    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_NULL;
-			n->literal->null = sc_xmalloc(sizeof(*n->literal->null));
+			n->literal->null =
+			    sc_xmalloc(sizeof(*n->literal->null));
 			spark__connect__data_type__init(n->literal->null);
 			t = *e;
 			*e = *n;
@@ -371,9 +371,8 @@ pivot_rest(struct sc_ectx *x, struct sc_eplan *in,
 	for (i = 0; i <= a->n_aggregate_expressions; i++) {
 		sc_eng_einfo_init(&ei);
 		rc = sc_eng_expr(x, in,
-		    i < a->n_aggregate_expressions
-			? a->aggregate_expressions[i]
-			: a->pivot->col,
+		    i < a->n_aggregate_expressions ? a->aggregate_expressions[i]
+						   : a->pivot->col,
 		    &used, &ei, err);
 		sc_eng_einfo_release(&ei);
 		if (rc == -1)

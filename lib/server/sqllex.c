@@ -292,7 +292,8 @@ tok_is_part(const struct sc_sqltok *t, const char *p, size_t n)
 {
 	if (t->kind == SC_TK_QIDENT)
 		return t->text.len == n && memcmp(t->text.data, p, n) == 0;
-	return t->kind == SC_TK_WORD && t->n == n && strncasecmp(t->s, p, n) == 0;
+	return t->kind == SC_TK_WORD && t->n == n &&
+	    strncasecmp(t->s, p, n) == 0;
 }
 
 /*
@@ -393,8 +394,8 @@ sc_sqllex_error_context(const char *src, struct sc_error *err)
 						t[i].off;
 				else
 					found = t[i].n - 1 == (size_t)(b - a) &&
-					    strncmp(t[i].s + 1, a, t[i].n - 1) ==
-						0;
+					    strncmp(t[i].s + 1, a,
+						t[i].n - 1) == 0;
 				if (found)
 					first = last = i;
 			}

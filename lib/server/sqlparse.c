@@ -513,7 +513,6 @@ parse_timestamp(const char *s, int64_t *us)
 	return true;
 }
 
-
 /*
  * A parameter marker: ? takes the next positional value, :name the named
  * one, as Spark binds them before analysis (a literal's type and name);

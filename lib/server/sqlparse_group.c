@@ -214,8 +214,7 @@ sc_sqlp_grouping_release(struct sc_sqlp_grouping *g)
  * false for a literal whose name is not simply its text here.
  */
 static bool
-pivot_value_name(const Spark__Connect__Expression__Literal *l,
-    struct sc_buf *b)
+pivot_value_name(const Spark__Connect__Expression__Literal *l, struct sc_buf *b)
 {
 	switch (l->literal_type_case) {
 	case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_STRING:
@@ -239,8 +238,7 @@ rename_add(Spark__Connect__WithColumnsRenamed *w, const char *from,
 	Spark__Connect__WithColumnsRenamed__RenameColumnsMapEntry *m;
 
 	m = sc_xmalloc(sizeof(*m));
-	spark__connect__with_columns_renamed__rename_columns_map_entry__init(
-	    m);
+	spark__connect__with_columns_renamed__rename_columns_map_entry__init(m);
 	m->key = sc_xstrdup(from);
 	m->value = sc_xstrdup(to);
 	w->rename_columns_map = sc_xreallocarray(w->rename_columns_map,
@@ -280,8 +278,8 @@ sc_sqlp_pivot(struct parser *p, Rel *in)
 			goto fail;
 		alias = sc_sqlp_opt_alias(p);
 		aggs = sc_xreallocarray(aggs, naggs + 1, sizeof(*aggs));
-		aggnames = sc_xreallocarray(aggnames, naggs + 1,
-		    sizeof(*aggnames));
+		aggnames =
+		    sc_xreallocarray(aggnames, naggs + 1, sizeof(*aggnames));
 		aggnames[nnames++] = alias != NULL ? sc_xstrdup(alias) : NULL;
 		aggs[naggs++] = alias != NULL ? sc_sqlp_alias_new(e, alias) : e;
 		if (p->fail != 0)
@@ -325,13 +323,15 @@ sc_sqlp_pivot(struct parser *p, Rel *in)
 		if (e->expr_type_case !=
 		    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL) {
 			sc_sqlp_expr_free(e);
-			sc_sqlp_unsupported(p, "a PIVOT value that is not a "
-					       "literal");
+			sc_sqlp_unsupported(p,
+			    "a PIVOT value that is not a "
+			    "literal");
 			goto fail;
 		}
 		l = e->literal;
 		e->literal = NULL;
-		e->expr_type_case = SPARK__CONNECT__EXPRESSION__EXPR_TYPE__NOT_SET;
+		e->expr_type_case =
+		    SPARK__CONNECT__EXPRESSION__EXPR_TYPE__NOT_SET;
 		sc_sqlp_expr_free(e);
 		a->pivot->values = sc_xreallocarray(a->pivot->values,
 		    a->pivot->n_values + 1, sizeof(*a->pivot->values));
@@ -345,9 +345,10 @@ sc_sqlp_pivot(struct parser *p, Rel *in)
 		if (!pivot_value_name(l, &from)) {
 			sc_buf_release(&from);
 			free(alias);
-			sc_sqlp_unsupported(p, "an alias of a PIVOT value "
-					       "that is not a string or an "
-					       "integer");
+			sc_sqlp_unsupported(p,
+			    "an alias of a PIVOT value "
+			    "that is not a string or an "
+			    "integer");
 			goto fail;
 		}
 		if (w == NULL) {
@@ -358,10 +359,11 @@ sc_sqlp_pivot(struct parser *p, Rel *in)
 			if (naggs > 1 && aggnames[k] == NULL) {
 				sc_buf_release(&from);
 				free(alias);
-				sc_sqlp_unsupported(p, "aliased PIVOT values "
-						       "over several "
-						       "aggregates without "
-						       "aliases");
+				sc_sqlp_unsupported(p,
+				    "aliased PIVOT values "
+				    "over several "
+				    "aggregates without "
+				    "aliases");
 				goto fail;
 			}
 			sc_buf_init(&to, SC_BUF_UNLIMITED);
@@ -473,7 +475,8 @@ static const char *const skip_null[] = {
 Expr *
 sc_sqlp_agg_filter(struct parser *p, Expr *f)
 {
-	Spark__Connect__Expression__UnresolvedFunction *u = f->unresolved_function;
+	Spark__Connect__Expression__UnresolvedFunction *u =
+	    f->unresolved_function;
 	Expr *cond, *w;
 	size_t i;
 

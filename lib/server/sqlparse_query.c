@@ -558,8 +558,9 @@ tail_done:
 	/* Windows over a grouped query, or in its clauses: not yet. */
 	if (p->nwindows > windows0 &&
 	    (grouped || agg || distinct || having != NULL)) {
-		sc_sqlp_unsupported(p, "window functions in a grouped, "
-				       "aggregated or DISTINCT query");
+		sc_sqlp_unsupported(p,
+		    "window functions in a grouped, "
+		    "aggregated or DISTINCT query");
 		goto fail;
 	}
 	/* DISTINCT: grouped by every item (Spark's Distinct). */

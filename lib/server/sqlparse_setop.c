@@ -38,8 +38,9 @@ set_op_word(struct parser *p, int level, bool *all)
 		type = SETOP_(INTERSECT);
 	else if (level == 2 && sc_sqlp_accept_word(p, "union"))
 		type = SETOP_(UNION);
-	else if (level == 2 && (sc_sqlp_accept_word(p, "except") ||
-				   sc_sqlp_accept_word(p, "minus")))
+	else if (level == 2 &&
+	    (sc_sqlp_accept_word(p, "except") ||
+		sc_sqlp_accept_word(p, "minus")))
 		type = SETOP_(EXCEPT);
 	else
 		return 0;

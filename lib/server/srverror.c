@@ -283,8 +283,8 @@ sc_srv_error_context(struct sc_error *err, const char *text, size_t start,
 	err->ctx_fragment[n] = '\0';
 	s = err->ctx_summary;
 	at = (size_t)snprintf(s, sizeof(err->ctx_summary),
-	    "== SQL (line %zu, position %zu) ==\n%.*s\n", line,
-	    start - bol + 1, (int)(eol - bol), text + bol);
+	    "== SQL (line %zu, position %zu) ==\n%.*s\n", line, start - bol + 1,
+	    (int)(eol - bol), text + bol);
 	if (at >= sizeof(err->ctx_summary))
 		return; /* a line longer than the summary: cut, no carets */
 	for (i = bol; i <= stop && i < eol && at + 2 < sizeof(err->ctx_summary);

@@ -755,6 +755,7 @@ h_fetch_error_details(struct sc_rpc_call *call, void *arg)
 	Spark__Connect__FetchErrorDetailsResponse__QueryContext qc =
 	    SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__QUERY_CONTEXT__INIT;
 	Spark__Connect__FetchErrorDetailsResponse__QueryContext *qcs[1];
+	static char none[] = "";
 	Spark__Connect__FetchErrorDetailsResponse__Error *errors[1];
 	struct sc_session *s;
 	struct sc_error stored;
@@ -804,7 +805,7 @@ h_fetch_error_details(struct sc_rpc_call *call, void *arg)
 			if ((pname = sc_srv_error_param_extra(&stored)) !=
 			    NULL) {
 				extra.key = (char *)(uintptr_t)pname;
-				extra.value = (char *)(uintptr_t)"";
+				extra.value = none;
 				params[1] = &extra;
 				t.n_message_parameters = 2;
 			}

@@ -525,8 +525,8 @@ call(struct parser *p, char *name)
 	if (sc_sqlp_accept_word(p, "filter"))
 		return sc_sqlp_agg_filter(p, f);
 	/* WITHIN GROUP, IGNORE and RESPECT NULLS are not taken. */
-	if (sc_sqlp_is_word(p, "within") ||
-	    sc_sqlp_is_word(p, "ignore") || sc_sqlp_is_word(p, "respect")) {
+	if (sc_sqlp_is_word(p, "within") || sc_sqlp_is_word(p, "ignore") ||
+	    sc_sqlp_is_word(p, "respect")) {
 		sc_sqlp_expr_free(f);
 		return sc_sqlp_not_taken(p);
 	}

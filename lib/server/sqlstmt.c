@@ -59,8 +59,8 @@ sc_eng_read_mode(struct sc_engine_conn *c, struct sc_emode *m)
 	if (conf_ops == NULL || c->owner == NULL)
 		return;
 	m->ansi = conf_bool(c->owner, "spark.sql.ansi.enabled", true);
-	m->case_sensitive = conf_bool(c->owner, "spark.sql.caseSensitive",
-	    false);
+	m->case_sensitive =
+	    conf_bool(c->owner, "spark.sql.caseSensitive", false);
 	if ((v = conf_ops->get(c->owner, "spark.sql.session.timeZone")) !=
 	    NULL) {
 		snprintf(m->tz, sizeof(m->tz), "%s", v);

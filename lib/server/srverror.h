@@ -52,8 +52,8 @@ const char *sc_srv_error_param_extra(const struct sc_error *err);
  * caret under each character of the fragment on it).  Nothing when
  * stop is not within text.
  */
-void sc_srv_error_context(struct sc_error *err, const char *text,
-    size_t start, size_t stop);
+void sc_srv_error_context(struct sc_error *err, const char *text, size_t start,
+    size_t stop);
 
 /*
  * Cut the NUL-terminated text to at most room bytes as Spark does

@@ -2534,7 +2534,8 @@ test_spark_sql(void)
 	check_err(c1, R_sql("SELECT hex(1)"), "UNRESOLVED_ROUTINE",
 	    "Spark SQL: hex() is refused, not SQLite's");
 	check_err(c1, R_sql("SELECT mod(7, 3)"),
-	    "UNSUPPORTED_FEATURE.SQL_SYNTAX", "Spark SQL: mod() is refused by name, not SQLite's double");
+	    "UNSUPPORTED_FEATURE.SQL_SYNTAX",
+	    "Spark SQL: mod() is refused by name, not SQLite's double");
 	check_err(c1, R_sql("SELECT INTERVAL 1 DAY"),
 	    "UNSUPPORTED_FEATURE.SQL_SYNTAX", "Spark SQL: INTERVAL");
 	check_err(c1, R_sql("SELECT id FROM range(3) WHERE id IN (SELECT 1)"),

@@ -102,6 +102,9 @@ Expr *sc_sqlp_number_literal(struct parser *p, bool neg);
 bool sc_sqlp_deeper(struct parser *p);
 Expr *sc_sqlp_expr(struct parser *p);
 
+/* sqlparse_window.c: after f(...) OVER: the window of f (takes f). */
+Expr *sc_sqlp_window(struct parser *p, Expr *f);
+
 /* sqlparse_from.c */
 char *sc_sqlp_opt_alias(struct parser *p);
 bool sc_sqlp_int_arg(struct parser *p, int64_t *v);

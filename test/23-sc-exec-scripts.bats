@@ -129,7 +129,7 @@ one_value() {
 	    --param b=boolean:TRUE --param day=date:2024-02-29 \
 	    --param t='timestamp:2024-01-01 10:00:00' --param s=string:int:5 \
 	    'SELECT :i + 1 AS i, :l AS l, :d * 2 AS d, :x AS x, :b AS b, :day AS day, :t AS t, :s AS s'
-	[ "$output" = '{"i":-6,"l":9007199254740993,"d":3.0,"x":12.5,"b":1,"day":"2024-02-29","t":"2024-01-01 10:00:00","s":"int:5"}' ]
+	[ "$output" = '{"i":-6,"l":9007199254740993,"d":3.0,"x":12.5,"b":true,"day":"2024-02-29","t":"2024-01-01 10:00:00","s":"int:5"}' ]
 }
 
 @test "--arg binds positional parameters in order" {

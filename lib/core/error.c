@@ -80,6 +80,7 @@ sc_error_init(struct sc_error *err)
 	err->rpc_code = -1;
 	err->sys_errno = 0;
 	err->retry_delay_ms = -1;
+	err->ctx_start = -1;
 }
 
 /*

@@ -83,6 +83,15 @@ struct sc_error {
 	char errclass[128]; /* Spark error class, e.g. INVALID_HANDLE.FORMAT */
 	char sqlstate[8]; /* SQLSTATE, or "" */
 	char error_id[40]; /* errorId for FetchErrorDetails, or "" */
+	/*
+	 * Where in SQL text the error is (Spark's query context), for
+	 * FetchErrorDetails: offsets of the fragment's first and last
+	 * characters, or ctx_start -1; the fragment; the summary.
+	 */
+	int ctx_start;
+	int ctx_stop;
+	char ctx_fragment[128];
+	char ctx_summary[512];
 };
 
 /* Set every field to "no error" (status SC_ST_OK, rpc_code -1). */

@@ -491,6 +491,30 @@ rewrite_cast(struct dialect *d, size_t i, struct sc_buf *out)
 	return j + 1;
 }
 
+/*
+ * DATE 'x', TIMESTAMP 'x', TIMESTAMP_NTZ 'x', TIMESTAMP_LTZ 'x': Spark's
+ * typed literals, which SQLite cannot parse, as sc_cast() of the string.
+ * Returns the token after the literal, or 0.
+ */
+static size_t
+rewrite_typed_literal(struct dialect *d, size_t i, struct sc_buf *out)
+{
+	const char *s = d->s;
+	struct token *t = d->t;
+	struct sc_etype et;
+	size_t str = next_sig(t, d->n, i);
+
+	if (str >= d->n || t[str].kind != T_STRING || s[t[str].off] != '\'' ||
+	    sc_eng_parse_type(s + t[i].off, t[i].len, false, &et) == -1)
+		return 0;
+	sc_buf_addstr(out, "sc_cast(", NULL);
+	sc_buf_add(out, s + t[str].off, t[str].len, NULL);
+	sc_buf_addstr(out, ", '", NULL);
+	sc_eng_type_text(&et, SC_VALUE_TYPENAME, out);
+	sc_buf_addstr(out, "', 0)", NULL);
+	return str + 1;
+}
+
 /* The text of a quoted token, unquoted (a doubled quote is one). */
 static char *
 unquote(const struct dialect *d, const struct token *t)
@@ -662,6 +686,17 @@ emit(struct dialect *d, size_t from, size_t to, struct sc_buf *out)
 		if ((word_is(s, &t[i], "cast") ||
 			word_is(s, &t[i], "try_cast")) &&
 		    (after = rewrite_cast(d, i, out)) != 0) {
+			i = after - 1;
+			d->sig[1] = d->sig[0];
+			d->sig[0] = i;
+			d->nsig++;
+			continue;
+		}
+		if ((word_is(s, &t[i], "date") ||
+			word_is(s, &t[i], "timestamp") ||
+			word_is(s, &t[i], "timestamp_ntz") ||
+			word_is(s, &t[i], "timestamp_ltz")) &&
+		    (after = rewrite_typed_literal(d, i, out)) != 0) {
 			i = after - 1;
 			d->sig[1] = d->sig[0];
 			d->sig[0] = i;

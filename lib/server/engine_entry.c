@@ -143,11 +143,9 @@ sc_eng_spark_sql(struct sc_ectx *x, const Spark__Connect__SQL *q,
 	bool differs;
 	int rc;
 
-	if (q == NULL || q->query == NULL || q->n_args != 0 ||
-	    q->n_pos_args != 0 || q->n_named_arguments != 0 ||
-	    q->n_pos_arguments != 0)
+	if (q == NULL || q->query == NULL)
 		return 0;
-	switch (sc_sqlparse(q->query, &parsed, &hidden, err)) {
+	switch (sc_sqlparse_args(q->query, q, &parsed, &hidden, err)) {
 	case SC_SQLPARSE_ERROR:
 		return -1;
 	case SC_SQLPARSE_OK:
@@ -168,6 +166,8 @@ sc_eng_spark_sql(struct sc_ectx *x, const Spark__Connect__SQL *q,
 	sc_eplan_release(p);
 	sc_eplan_init(p);
 	p->raw = true;
+	free(x->params.v);
+	sc_eng_params_from_sql(&x->params, q);
 	if (sc_eng_dialect(x, q->query, &p->sql, err) == -1)
 		return -1;
 	/*
@@ -230,6 +230,25 @@ sc_eng_translate_text(struct sc_ectx *x, const char *text, struct sc_eplan *p,
 /* Public entry points                                                 */
 /* ------------------------------------------------------------------ */
 
+/*
+ * An error raised for the SQL text of root (or of the relation root
+ * shows or limits): Spark's query context, where the text shows it.
+ */
+static void
+sql_error_context(const Spark__Connect__Relation *r, struct sc_error *err)
+{
+	while (r != NULL) {
+		if (r->rel_type_case == SC_REL_(SHOW_STRING) && r->show_string)
+			r = r->show_string->input;
+		else if (r->rel_type_case == SC_REL_(LIMIT) && r->limit)
+			r = r->limit->input;
+		else
+			break;
+	}
+	if (r != NULL && r->rel_type_case == SC_REL_(SQL) && r->sql != NULL)
+		sc_sqllex_error_context(r->sql->query, err);
+}
+
 int
 sc_engine_run_writer(struct sc_engine_conn *c,
     const Spark__Connect__Relation *root, const struct sc_engine_limits *limits,
@@ -251,6 +270,8 @@ sc_engine_run_writer(struct sc_engine_conn *c,
 		    err);
 	sc_eplan_release(&p);
 	sc_eng_call_end(c, &x);
+	if (rc == -1)
+		sql_error_context(root, err);
 	return rc;
 }
 
@@ -297,8 +318,10 @@ sc_engine_schema(struct sc_engine_conn *c, const Spark__Connect__Relation *root,
 	struct sc_ecol *cols = NULL;
 	size_t n = 0;
 
-	if (plan_columns(c, root, &cols, &n, err) == -1)
+	if (plan_columns(c, root, &cols, &n, err) == -1) {
+		sql_error_context(root, err);
 		return -1;
+	}
 	*out = sc_eng_schema_new(cols, n);
 	sc_ecols_free(cols, n);
 	return 0;
@@ -610,8 +633,8 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 		break;
 	}
 	/* A query the Spark SQL parser takes is echoed, as Spark does. */
-	switch (sc_sqlparse(src->query != NULL ? src->query : "", &parsed,
-	    &hidden, err)) {
+	switch (sc_sqlparse_args(src->query != NULL ? src->query : "", src,
+	    &parsed, &hidden, err)) {
 	case SC_SQLPARSE_ERROR:
 		goto out;
 	case SC_SQLPARSE_OK:
@@ -672,6 +695,8 @@ out:
 	free(argp);
 	free(na);
 	free(nap);
+	if (rc == -1 && err != NULL)
+		sc_sqllex_error_context(src->query, err);
 	return rc;
 }
 

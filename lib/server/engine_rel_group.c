@@ -34,17 +34,202 @@ struct gexpr {
 	struct sc_einfo ei;
 };
 
-/* One aggregate expression as "sql AS name" into sel; its column. */
+/*
+ * Functions whose arguments keep naming the input's columns in a
+ * grouping set that leaves a key out: the aggregates, and grouping().
+ */
+static const char *const keep_args[] = {
+	"any_value",
+	"approx_count_distinct",
+	"avg",
+	"bit_and",
+	"bit_or",
+	"bit_xor",
+	"bool_and",
+	"bool_or",
+	"collect_list",
+	"collect_set",
+	"count",
+	"count_if",
+	"every",
+	"first",
+	"first_value",
+	"grouping",
+	"grouping_id",
+	"kurtosis",
+	"last",
+	"last_value",
+	"max",
+	"max_by",
+	"mean",
+	"median",
+	"min",
+	"min_by",
+	"mode",
+	"percentile",
+	"percentile_approx",
+	"skewness",
+	"some",
+	"std",
+	"stddev",
+	"stddev_pop",
+	"stddev_samp",
+	"sum",
+	"var_pop",
+	"var_samp",
+	"variance",
+};
+
+static bool
+keeps_args(const Spark__Connect__Expression *e)
+{
+	size_t i;
+
+	if (e->expr_type_case == SC_EXPR_(WINDOW))
+		return true;
+	if (e->expr_type_case != SC_EXPR_(UNRESOLVED_FUNCTION))
+		return false;
+	for (i = 0; i < SC_NELEM(keep_args); i++)
+		if (strcasecmp(e->unresolved_function->function_name,
+			keep_args[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool mask_expr(struct sc_ectx *x, struct sc_eplan *in,
+    Spark__Connect__Expression *e);
+
+/* mask_expr() on every expression under the message m. */
+static bool
+mask_fields(struct sc_ectx *x, struct sc_eplan *in, ProtobufCMessage *m)
+{
+	const ProtobufCMessageDescriptor *d = m->descriptor;
+	bool changed = false;
+	unsigned f;
+	size_t i;
+
+	for (f = 0; f < d->n_fields; f++) {
+		const ProtobufCFieldDescriptor *fd = &d->fields[f];
+		char *at = (char *)m + fd->offset;
+		ProtobufCMessage **v;
+		size_t n;
+
+		if (fd->type != PROTOBUF_C_TYPE_MESSAGE)
+			continue;
+		if (fd->flags & PROTOBUF_C_FIELD_FLAG_ONEOF &&
+		    *(uint32_t *)((char *)m + fd->quantifier_offset) != fd->id)
+			continue;
+		if (fd->label == PROTOBUF_C_LABEL_REPEATED) {
+			n = *(size_t *)((char *)m + fd->quantifier_offset);
+			v = *(ProtobufCMessage ***)at;
+		} else {
+			n = 1;
+			v = (ProtobufCMessage **)at;
+		}
+		for (i = 0; i < n; i++) {
+			if (v[i] == NULL)
+				continue;
+			if (v[i]->descriptor ==
+			    &spark__connect__expression__descriptor)
+				changed |= mask_expr(x, in,
+				    (Spark__Connect__Expression *)v[i]);
+			else
+				changed |= mask_fields(x, in, v[i]);
+		}
+	}
+	return changed;
+}
+
+/*
+ * In the grouping set x->gmask, a grouping key the set leaves out is
+ * null wherever the select list names it outside an aggregate, as in
+ * Spark's Expand: e (a copy) with such keys made null literals.
+ */
+static bool
+mask_expr(struct sc_ectx *x, struct sc_eplan *in, Spark__Connect__Expression *e)
+{
+	Spark__Connect__Expression *n, t;
+	struct sc_buf s;
+	struct sc_einfo ei;
+	struct sc_error err;
+	size_t i;
+	int rc;
+
+	if (keeps_args(e))
+		return false;
+	if (e->expr_type_case != SC_EXPR_(LITERAL) &&
+	    e->expr_type_case != SC_EXPR_(ALIAS)) {
+		sc_buf_init(&s, SC_BUF_UNLIMITED);
+		sc_eng_einfo_init(&ei);
+		rc = sc_eng_expr(x, in, e, &s, &ei, &err);
+		for (i = 0; rc == 0 && i < x->ngsql; i++)
+			if (!(x->gmask >> i & 1) &&
+			    strcmp((const char *)s.data, x->gsql[i]) == 0)
+				break;
+		sc_buf_release(&s);
+		sc_eng_einfo_release(&ei);
+		if (rc == 0 && i < x->ngsql) {
+			n = sc_xmalloc(sizeof(*n));
+			spark__connect__expression__init(n);
+			n->expr_type_case = SC_EXPR_(LITERAL);
+			n->literal = sc_xmalloc(sizeof(*n->literal));
+			spark__connect__expression__literal__init(n->literal);
+			n->literal->literal_type_case =
+			    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_NULL;
+			n->literal->null =
+			    sc_xmalloc(sizeof(*n->literal->null));
+			spark__connect__data_type__init(n->literal->null);
+			t = *e;
+			*e = *n;
+			*n = t;
+			protobuf_c_message_free_unpacked(&n->base, NULL);
+			return true;
+		}
+	}
+	return mask_fields(x, in, &e->base);
+}
+
+/* A heap copy of e (free with protobuf_c_message_free_unpacked()). */
+static Spark__Connect__Expression *
+expr_copy(const Spark__Connect__Expression *e)
+{
+	size_t n = protobuf_c_message_get_packed_size(&e->base);
+	uint8_t *b = sc_xmalloc(n + 1);
+	Spark__Connect__Expression *c;
+
+	protobuf_c_message_pack(&e->base, b);
+	c = spark__connect__expression__unpack(NULL, n, b);
+	free(b);
+	return c;
+}
+
+/*
+ * One aggregate expression as "sql AS name" into sel; its column.  In
+ * a grouping set, the keys it leaves out are null: ei keeps the name
+ * and type the expression has, nullable.
+ */
 static int
 agg_item(struct sc_ectx *x, struct sc_eplan *in,
     const Spark__Connect__Expression *e, struct sc_buf *sel,
     struct sc_einfo *ei, struct sc_error *err)
 {
+	Spark__Connect__Expression *m = NULL;
+	struct sc_einfo mi;
 	struct sc_buf s;
 	int rc;
 
 	sc_buf_init(&s, SC_BUF_UNLIMITED);
 	rc = sc_eng_expr(x, in, e, &s, ei, err);
+	if (rc == 0 && x->ngsql > 0 && (m = expr_copy(e)) != NULL &&
+	    mask_expr(x, in, m)) {
+		sc_buf_reset(&s);
+		sc_eng_einfo_init(&mi);
+		rc = sc_eng_expr(x, in, m, &s, &mi, err);
+		sc_eng_einfo_release(&mi);
+		ei->nullable = 1;
+	}
+	if (m != NULL)
+		protobuf_c_message_free_unpacked(&m->base, NULL);
 	if (rc == 0) {
 		sc_buf_add(sel, s.data, s.len, NULL);
 	}
@@ -153,10 +338,99 @@ out:
 	return rc;
 }
 
+static void
+exprs_free(Spark__Connect__Expression **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		protobuf_c_message_free_unpacked(&v[i]->base, NULL);
+	free(v);
+}
+
+/*
+ * SQL text's PIVOT groups by every input column that neither the pivot
+ * column nor the aggregates read; its parser sends a lone * as the
+ * grouping expression.  Those columns, as attributes, into *gv.
+ */
+static int
+pivot_rest(struct sc_ectx *x, struct sc_eplan *in,
+    const Spark__Connect__Aggregate *a, Spark__Connect__Expression ***gv,
+    size_t *ng, struct sc_error *err)
+{
+	Spark__Connect__Expression *e;
+	struct sc_buf used, s, id;
+	struct sc_einfo ei;
+	size_t i, k;
+	int rc = -1;
+
+	*gv = NULL;
+	*ng = 0;
+	sc_buf_init(&used, SC_BUF_UNLIMITED);
+	sc_buf_init(&s, SC_BUF_UNLIMITED);
+	for (i = 0; i <= a->n_aggregate_expressions; i++) {
+		sc_eng_einfo_init(&ei);
+		rc = sc_eng_expr(x, in,
+		    i < a->n_aggregate_expressions ? a->aggregate_expressions[i]
+						   : a->pivot->col,
+		    &used, &ei, err);
+		sc_eng_einfo_release(&ei);
+		if (rc == -1)
+			goto out;
+		sc_buf_addch(&used, '\n', NULL);
+	}
+	for (i = 0; i < in->ncols; i++) {
+		sc_buf_init(&id, SC_BUF_UNLIMITED);
+		sc_buf_addch(&id, '`', NULL);
+		for (k = 0; in->cols[i].name[k] != '\0'; k++) {
+			if (in->cols[i].name[k] == '`')
+				sc_buf_addch(&id, '`', NULL);
+			sc_buf_addch(&id, in->cols[i].name[k], NULL);
+		}
+		sc_buf_addch(&id, '`', NULL);
+		e = sc_xmalloc(sizeof(*e));
+		spark__connect__expression__init(e);
+		e->expr_type_case = SC_EXPR_(UNRESOLVED_ATTRIBUTE);
+		e->unresolved_attribute =
+		    sc_xmalloc(sizeof(*e->unresolved_attribute));
+		spark__connect__expression__unresolved_attribute__init(
+		    e->unresolved_attribute);
+		e->unresolved_attribute->unparsed_identifier =
+		    (char *)sc_buf_detach(&id, NULL);
+		sc_buf_reset(&s);
+		sc_eng_einfo_init(&ei);
+		rc = sc_eng_expr(x, in, e, &s, &ei, err);
+		sc_eng_einfo_release(&ei);
+		if (rc == -1 ||
+		    strstr((const char *)used.data, (const char *)s.data) !=
+			NULL) {
+			protobuf_c_message_free_unpacked(&e->base, NULL);
+			if (rc == -1)
+				goto out;
+			continue;
+		}
+		*gv = sc_xreallocarray(*gv, *ng + 1, sizeof(**gv));
+		(*gv)[(*ng)++] = e;
+	}
+	rc = 0;
+out:
+	if (rc == -1) {
+		exprs_free(*gv, *ng);
+		*gv = NULL;
+		*ng = 0;
+	}
+	sc_buf_release(&used);
+	sc_buf_release(&s);
+	return rc;
+}
+
 int
 sc_eng_aggregate_sets(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
     struct sc_eplan *out, struct sc_error *err)
 {
+	Spark__Connect__Aggregate rest;
+	Spark__Connect__Expression **restv = NULL;
+	size_t nrest = 0;
 	struct sc_eplan in;
 	struct gexpr *g = NULL;
 	struct sc_buf from, branch, cond, psql;
@@ -183,6 +457,20 @@ sc_eng_aggregate_sets(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
 		    MAX_GROUPING);
 	if (sc_eng_rel_input(x, a->input, "aggregate", &in, err) == -1)
 		goto out;
+	if (a->group_type == GROUP_(PIVOT) && ng == 1 && a->pivot != NULL &&
+	    a->pivot->col != NULL &&
+	    a->grouping_expressions[0]->expr_type_case ==
+		SC_EXPR_(UNRESOLVED_STAR) &&
+	    a->grouping_expressions[0]->unresolved_star->unparsed_target ==
+		NULL) {
+		if (pivot_rest(x, &in, a, &restv, &nrest, err) == -1)
+			goto out;
+		rest = *a;
+		rest.grouping_expressions = restv;
+		rest.n_grouping_expressions = nrest;
+		a = &rest;
+		ng = nrest;
+	}
 	g = sc_xcalloc(ng + 1, sizeof(*g));
 	for (i = 0; i < ng; i++) {
 		sc_buf_init(&g[i].sql, SC_BUF_UNLIMITED);
@@ -421,6 +709,7 @@ out:
 	}
 	free(g);
 	free(sets);
+	exprs_free(restv, nrest);
 	pvals_free(pv, npv);
 	sc_buf_release(&from);
 	sc_buf_release(&branch);

@@ -748,7 +748,14 @@ h_fetch_error_details(struct sc_rpc_call *call, void *arg)
 	    param =
 		SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__SPARK_THROWABLE__MESSAGE_PARAMETERS_ENTRY__INIT;
 	Spark__Connect__FetchErrorDetailsResponse__SparkThrowable__MessageParametersEntry
-	    *params[1];
+	    extra =
+		SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__SPARK_THROWABLE__MESSAGE_PARAMETERS_ENTRY__INIT;
+	Spark__Connect__FetchErrorDetailsResponse__SparkThrowable__MessageParametersEntry
+	    *params[2];
+	Spark__Connect__FetchErrorDetailsResponse__QueryContext qc =
+	    SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__QUERY_CONTEXT__INIT;
+	Spark__Connect__FetchErrorDetailsResponse__QueryContext *qcs[1];
+	static char none[] = "";
 	Spark__Connect__FetchErrorDetailsResponse__Error *errors[1];
 	struct sc_session *s;
 	struct sc_error stored;
@@ -794,6 +801,26 @@ h_fetch_error_details(struct sc_rpc_call *call, void *arg)
 			params[0] = &param;
 			t.n_message_parameters = 1;
 			t.message_parameters = params;
+			/* PARSE_SYNTAX_ERROR's hint, "" here, as in ErrorInfo. */
+			if ((pname = sc_srv_error_param_extra(&stored)) !=
+			    NULL) {
+				extra.key = (char *)(uintptr_t)pname;
+				extra.value = none;
+				params[1] = &extra;
+				t.n_message_parameters = 2;
+			}
+		}
+		if (stored.ctx_start >= 0) {
+			/* Where in the SQL text, as Spark's SQLQueryContext. */
+			qc.context_type =
+			    SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__QUERY_CONTEXT__CONTEXT_TYPE__SQL;
+			qc.start_index = stored.ctx_start;
+			qc.stop_index = stored.ctx_stop;
+			qc.fragment = stored.ctx_fragment;
+			qc.summary = stored.ctx_summary;
+			qcs[0] = &qc;
+			t.n_query_contexts = 1;
+			t.query_contexts = qcs;
 		}
 		e._spark_throwable_case =
 		    SPARK__CONNECT__FETCH_ERROR_DETAILS_RESPONSE__ERROR___SPARK_THROWABLE_SPARK_THROWABLE;

@@ -15,7 +15,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/error.h"
 #include "core/xmem.h"
+#include "server/srverror.h"
 #include "core/banned.h"
 
 static const char *const ops[] = {
@@ -278,4 +280,149 @@ sc_sqllex_first_word(const char *src, const char *const *words)
 		if (strlen(words[i]) == n && strncasecmp(s, words[i], n) == 0)
 			return true;
 	return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* Where an error is in the text                                       */
+/* ------------------------------------------------------------------ */
+
+/* Whether token t is the identifier part p (n bytes, unquoted). */
+static bool
+tok_is_part(const struct sc_sqltok *t, const char *p, size_t n)
+{
+	if (t->kind == SC_TK_QIDENT)
+		return t->text.len == n && memcmp(t->text.data, p, n) == 0;
+	return t->kind == SC_TK_WORD && t->n == n &&
+	    strncasecmp(t->s, p, n) == 0;
+}
+
+/*
+ * The tokens naming `a`.`b` (name, from the message: backquoted parts
+ * joined by dots): the index of the first, and of the last in *last.
+ * Preferred: an occurrence not itself after a dot.
+ */
+static bool
+find_name(const struct sc_sqltok *t, size_t nt, const char *name, size_t *first,
+    size_t *last)
+{
+	char parts[8][128];
+	size_t np = 0, i, k, n, pass;
+	const char *s = name;
+
+	while (*s == '`' && np < 8) {
+		n = 0;
+		for (s++; *s != '\0'; s++) {
+			if (*s == '`' && s[1] != '`')
+				break;
+			if (*s == '`')
+				s++;
+			if (n + 1 < sizeof(parts[0]))
+				parts[np][n++] = *s;
+		}
+		if (*s != '`')
+			return false;
+		parts[np++][n] = '\0';
+		s++;
+		if (*s != '.')
+			break;
+		s++;
+	}
+	if (np == 0)
+		return false;
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i + 2 * (np - 1) < nt; i++) {
+			if (pass == 0 && i > 0 && t[i - 1].kind == SC_TK_OP &&
+			    t[i - 1].n == 1 && t[i - 1].s[0] == '.')
+				continue;
+			for (k = 0; k < np; k++) {
+				if (!tok_is_part(&t[i + 2 * k], parts[k],
+					strlen(parts[k])))
+					break;
+				if (k + 1 < np &&
+				    !(t[i + 2 * k + 1].kind == SC_TK_OP &&
+					t[i + 2 * k + 1].n == 1 &&
+					t[i + 2 * k + 1].s[0] == '.'))
+					break;
+			}
+			if (k == np) {
+				*first = i;
+				*last = i + 2 * (np - 1);
+				return true;
+			}
+		}
+	return false;
+}
+
+void
+sc_sqllex_error_context(const char *src, struct sc_error *err)
+{
+	struct sc_sqltok *t = NULL;
+	size_t nt = 0, i, first = 0, last = 0;
+	const char *a, *b;
+	bool found = false;
+
+	if (err == NULL || src == NULL || err->ctx_start >= 0 ||
+	    sc_sqllex(src, &t, &nt) == -1)
+		return;
+	if (strncmp(err->errclass, "UNRESOLVED_COLUMN", 17) == 0 ||
+	    strcmp(err->errclass, "TABLE_OR_VIEW_NOT_FOUND") == 0) {
+		if ((a = strchr(err->msg, '`')) != NULL)
+			found = find_name(t, nt, a, &first, &last);
+	} else if (strcmp(err->errclass, "PARSE_SYNTAX_ERROR") == 0) {
+		/* Syntax error at or near 'X'. */
+		if ((a = strstr(err->msg, "near '")) != NULL &&
+		    (b = strstr(a + 6, "'.")) != NULL) {
+			a += 6;
+			for (i = 0; i + 1 < nt && !found; i++)
+				if (t[i].n == (size_t)(b - a) &&
+				    strncmp(t[i].s, a, t[i].n) == 0) {
+					first = last = i;
+					found = true;
+				}
+		}
+	} else if (strcmp(err->errclass, "UNBOUND_SQL_PARAMETER") == 0) {
+		/* The marker: ?, at its offset _N, or :name. */
+		if ((a = strstr(err->msg, "parameter: ")) != NULL &&
+		    (b = strchr(a + 11, '.')) != NULL) {
+			a += 11;
+			for (i = 0; i + 1 < nt && !found; i++) {
+				if (t[i].kind != SC_TK_PARAM)
+					continue;
+				if (t[i].s[0] == '?')
+					found = *a == '_' &&
+					    (size_t)strtoul(a + 1, NULL, 10) ==
+						t[i].off;
+				else
+					found = t[i].n - 1 == (size_t)(b - a) &&
+					    strncmp(t[i].s + 1, a,
+						t[i].n - 1) == 0;
+				if (found)
+					first = last = i;
+			}
+		}
+	} else if (strcmp(err->errclass, "DIVIDE_BY_ZERO") == 0) {
+		/* The one division with plain operands: a / b. */
+		for (i = 1; i + 1 < nt; i++) {
+			if (!((t[i].kind == SC_TK_OP && t[i].n == 1 &&
+				  (t[i].s[0] == '/' || t[i].s[0] == '%')) ||
+				(t[i].kind == SC_TK_WORD && t[i].n == 3 &&
+				    strncasecmp(t[i].s, "div", 3) == 0)))
+				continue;
+			if (t[i - 1].kind == SC_TK_OP ||
+			    t[i + 1].kind == SC_TK_OP ||
+			    t[i + 1].kind == SC_TK_EOF)
+				continue;
+			if (found) {
+				found = false; /* more than one: not known */
+				break;
+			}
+			first = i - 1;
+			last = i + 1;
+			found = true;
+		}
+	}
+	if (found)
+		sc_srv_error_context(err, src, t[first].off,
+		    t[last].off + t[last].n - 1);
+	sc_sqllex_free(t, nt);
 }

@@ -514,6 +514,78 @@ parse_timestamp(const char *s, int64_t *us)
 	return true;
 }
 
+/*
+ * A parameter marker: ? takes the next positional value, :name the named
+ * one, as Spark binds them before analysis (a literal's type and name);
+ * one left without a value is Spark's UNBOUND_SQL_PARAMETER, named as
+ * Spark names it (a positional one by its offset in the text).
+ */
+Expr *
+sc_sqlp_param(struct parser *p)
+{
+	const struct sc_sqltok *t = sc_sqlp_cur(p);
+	const Spark__Connect__SQL *q = p->args;
+	Spark__Connect__Expression__Literal *l = NULL;
+	const Expr *v = NULL;
+	char name[128];
+	size_t i, k;
+	Expr *e;
+
+	if (t->s[0] == '?') {
+		k = p->npos++;
+		snprintf(name, sizeof(name), "_%zu", t->off);
+		if (q != NULL && k < q->n_pos_args)
+			l = q->pos_args[k];
+		else if (q != NULL && k < q->n_pos_arguments)
+			v = q->pos_arguments[k];
+	} else {
+		if (t->n - 1 >= sizeof(name))
+			return sc_sqlp_not_taken(p);
+		memcpy(name, t->s + 1, t->n - 1);
+		name[t->n - 1] = '\0';
+		for (i = 0; q != NULL && i < q->n_args; i++)
+			if (strcmp(q->args[i]->key, name) == 0)
+				l = q->args[i]->value;
+		for (i = 0; q != NULL && i < q->n_named_arguments; i++)
+			if (strcmp(q->named_arguments[i]->key, name) == 0)
+				v = q->named_arguments[i]->value;
+	}
+	if (l == NULL && v == NULL) {
+		if (p->fail == 0) {
+			p->fail = SC_SQLPARSE_ERROR;
+			sc_srv_error(p->err, "UNBOUND_SQL_PARAMETER", "42P02",
+			    "Found the unbound parameter: %s. Please, fix "
+			    "`args` and provide a mapping of the parameter to "
+			    "either a SQL literal or collection constructor "
+			    "functions such as `map()`, `array()`, "
+			    "`struct()`.",
+			    name);
+		}
+		return NULL;
+	}
+	p->i++;
+	if (v != NULL)
+		return sc_sqlp_expr_copy(v);
+	e = sc_sqlp_expr_new();
+	e->expr_type_case = SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL;
+	{
+		size_t n = protobuf_c_message_get_packed_size(&l->base);
+		uint8_t *b = sc_xmalloc(n + 1);
+
+		protobuf_c_message_pack(&l->base, b);
+		e->literal = (Spark__Connect__Expression__Literal *)
+		    protobuf_c_message_unpack(
+			&spark__connect__expression__literal__descriptor, NULL,
+			n, b);
+		free(b);
+	}
+	if (e->literal == NULL) {
+		sc_sqlp_expr_free(e);
+		return sc_sqlp_not_taken(p);
+	}
+	return e;
+}
+
 /* DATE '...', TIMESTAMP '...' after the keyword. */
 Expr *
 sc_sqlp_typed_literal(struct parser *p, const char *kw)
@@ -728,87 +800,16 @@ with_clause(struct parser *p)
 	}
 }
 
-/* Whether r ends in ORDER BY, LIMIT or OFFSET of its own. */
-static bool
-ordered(const Rel *r)
-{
-	return r->rel_type_case == SPARK__CONNECT__RELATION__REL_TYPE_SORT ||
-	    r->rel_type_case == SPARK__CONNECT__RELATION__REL_TYPE_LIMIT ||
-	    r->rel_type_case == SPARK__CONNECT__RELATION__REL_TYPE_OFFSET;
-}
-
-/*
- * UNION, INTERSECT, EXCEPT or MINUS [ALL | DISTINCT] queries after the
- * query left, left to right.  Taken: a chain of one precedence level
- * (INTERSECT binds tighter than the others in Spark) of plain SELECTs,
- * none ordered or limited (an ORDER BY or LIMIT after the last one is
- * the whole chain's) nor grouped (hidden columns).  Takes left.
- */
-Rel *
-sc_sqlp_set_ops(struct parser *p, Rel *left)
-{
-	Spark__Connect__SetOperation__SetOpType type;
-	Spark__Connect__SetOperation *so;
-	int level = 0; /* 1 INTERSECT, 2 UNION/EXCEPT */
-	Rel *right, *r;
-	bool all;
-
-	for (;;) {
-		if (sc_sqlp_accept_word(p, "union"))
-			type =
-			    SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_UNION;
-		else if (sc_sqlp_accept_word(p, "except") ||
-		    sc_sqlp_accept_word(p, "minus"))
-			type =
-			    SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_EXCEPT;
-		else if (sc_sqlp_accept_word(p, "intersect"))
-			type =
-			    SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_INTERSECT;
-		else
-			return left;
-		if (level != 0 &&
-		    level !=
-			(type == SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_INTERSECT
-				? 1
-				: 2))
-			goto nt;
-		level = type ==
-			SPARK__CONNECT__SET_OPERATION__SET_OP_TYPE__SET_OP_TYPE_INTERSECT
-		    ? 1
-		    : 2;
-		all = sc_sqlp_accept_word(p, "all");
-		if (!all)
-			sc_sqlp_accept_word(p, "distinct");
-		if (p->hidden != 0 || ordered(left) ||
-		    !sc_sqlp_is_word(p, "select"))
-			goto nt;
-		if ((right = sc_sqlp_query(p)) == NULL) {
-			sc_sqlp_rel_free(left);
-			return NULL;
-		}
-		so = sc_xmalloc(sizeof(*so));
-		spark__connect__set_operation__init(so);
-		so->left_input = left;
-		so->right_input = right;
-		so->set_op_type = type;
-		so->_is_all_case =
-		    SPARK__CONNECT__SET_OPERATION___IS_ALL_IS_ALL;
-		so->is_all = all;
-		r = sc_sqlp_rel_new();
-		r->rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_SET_OP;
-		r->set_op = so;
-		left = r;
-		if (p->hidden != 0 || ordered(right))
-			goto nt;
-	}
-nt:
-	sc_sqlp_rel_free(left);
-	return sc_sqlp_not_taken(p);
-}
-
 enum sc_sqlparse_rc
 sc_sqlparse(const char *src, Spark__Connect__Relation **out, size_t *hidden,
     struct sc_error *err)
+{
+	return sc_sqlparse_args(src, NULL, out, hidden, err);
+}
+
+enum sc_sqlparse_rc
+sc_sqlparse_args(const char *src, const Spark__Connect__SQL *args,
+    Spark__Connect__Relation **out, size_t *hidden, struct sc_error *err)
 {
 	static const char *const starts[] = { "select", "values", "with",
 		"table", NULL };
@@ -824,11 +825,18 @@ sc_sqlparse(const char *src, Spark__Connect__Relation **out, size_t *hidden,
 	p.err = err;
 	if (sc_sqllex(src, &p.t, &p.n) == -1)
 		return SC_SQLPARSE_NOT_TAKEN;
+	/*
+	 * Spark's markers are ? and :name; @name, $name and ?NNN are not.
+	 * Without the SQL message (args NULL), none is taken.
+	 */
 	for (i = 0; i < p.n; i++)
-		if (p.t[i].kind == SC_TK_PARAM) {
+		if (p.t[i].kind == SC_TK_PARAM &&
+		    (args == NULL || p.t[i].s[0] == '@' || p.t[i].s[0] == '$' ||
+			(p.t[i].s[0] == '?' && p.t[i].n > 1))) {
 			sc_sqllex_free(p.t, p.n);
 			return SC_SQLPARSE_NOT_TAKEN;
 		}
+	p.args = args;
 	r = NULL;
 	if (sc_sqlp_accept_word(&p, "with") && !with_clause(&p))
 		goto parsed;

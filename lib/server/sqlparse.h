@@ -58,6 +58,15 @@ void sc_sqllex_free(struct sc_sqltok *v, size_t n);
  */
 bool sc_sqllex_first_word(const char *src, const char *const *words);
 
+/*
+ * Give err, raised for the SQL text src, Spark's query context where
+ * the text shows it: the name of an UNRESOLVED_COLUMN or a
+ * TABLE_OR_VIEW_NOT_FOUND, the token of a PARSE_SYNTAX_ERROR, the
+ * marker of an UNBOUND_SQL_PARAMETER, the one plain division of a
+ * DIVIDE_BY_ZERO.  Nothing when err has one.
+ */
+void sc_sqllex_error_context(const char *src, struct sc_error *err);
+
 /* What sc_sqlparse() did. */
 enum sc_sqlparse_rc {
 	SC_SQLPARSE_ERROR = -1, /* a refusal, err set */
@@ -68,8 +77,8 @@ enum sc_sqlparse_rc {
 /*
  * Parse the query src.  OK: *out is a heap Relation (free with
  * protobuf_c_message_free_unpacked(&r->base, NULL)).  NOT_TAKEN: src
- * holds something outside the grammar (recursive CTEs, grouping sets,
- * parameters, statements ...) and is left to SQLite.  ERROR: Spark
+ * holds something outside the grammar (recursive CTEs, statements ...)
+ * and is left to SQLite.  ERROR: Spark
  * syntax whose Spark answer sc-serve cannot give (UNSUPPORTED_FEATURE
  * naming it: INTERVAL, subquery expressions ...).  With GROUP BY, HAVING
  * or ORDER BY over an aggregate, *out's output has *hidden columns more
@@ -78,6 +87,16 @@ enum sc_sqlparse_rc {
  * Spark's SQL output is the select list only.
  */
 enum sc_sqlparse_rc sc_sqlparse(const char *src, Spark__Connect__Relation **out,
+    size_t *hidden, struct sc_error *err);
+/*
+ * sc_sqlparse() with the values of the text's parameter markers (the
+ * SQL message's args, pos_args, named_arguments, pos_arguments): each
+ * marker is parsed as its value, a literal keeping its type; a marker
+ * without a value is UNBOUND_SQL_PARAMETER.  sc_sqlparse(), which has
+ * no SQL message, takes no text with markers.
+ */
+enum sc_sqlparse_rc sc_sqlparse_args(const char *src,
+    const Spark__Connect__SQL *args, Spark__Connect__Relation **out,
     size_t *hidden, struct sc_error *err);
 
 #endif

@@ -42,6 +42,10 @@ struct parser {
 	size_t nscope;
 	int64_t next_id; /* the next plan id for a joined FROM item */
 	size_t nwindows; /* OVER (...) windows read so far */
+	const Spark__Connect__SQL *args; /* the parameters' values, or NULL */
+	size_t npos; /* ? markers read so far */
+	int operand_depth; /* the depth of a set operator's operand, or 0 */
+	size_t nfilters; /* aggregate FILTER clauses read so far */
 };
 
 /*
@@ -96,11 +100,16 @@ Expr *sc_sqlp_alias_new(Expr *child, char *name);
 
 /* sqlparse.c: literals */
 Expr *sc_sqlp_typed_literal(struct parser *p, const char *kw);
+/* A parameter marker (? or :name): the value bound to it. */
+Expr *sc_sqlp_param(struct parser *p);
 Expr *sc_sqlp_number_literal(struct parser *p, bool neg);
 
 /* sqlparse_expr.c */
 bool sc_sqlp_deeper(struct parser *p);
 Expr *sc_sqlp_expr(struct parser *p);
+
+/* sqlparse_window.c: after f(...) OVER: the window of f (takes f). */
+Expr *sc_sqlp_window(struct parser *p, Expr *f);
 
 /* sqlparse_from.c */
 char *sc_sqlp_opt_alias(struct parser *p);
@@ -124,7 +133,22 @@ Rel *sc_sqlp_query(struct parser *p);
 /* sqlparse_from.c: VALUES */
 Rel *sc_sqlp_values_rel(struct parser *p);
 
-/* sqlparse.c: set operations */
+/* sqlparse_group.c: GROUP BY's keys and grouping analytics */
+struct sc_sqlp_grouping {
+	Expr **keys; /* each aliased _sc_group_N */
+	size_t nkeys;
+	int type; /* Spark__Connect__Aggregate__GroupType */
+	Spark__Connect__Aggregate__GroupingSets **sets; /* GROUPING SETS */
+	size_t nsets;
+};
+bool sc_sqlp_group_by(struct parser *p, struct sc_sqlp_grouping *g);
+void sc_sqlp_grouping_release(struct sc_sqlp_grouping *g);
+/* After an aggregate call f and FILTER: f of the rows kept (takes f). */
+Expr *sc_sqlp_agg_filter(struct parser *p, Expr *f);
+/* After FROM ... PIVOT: the pivot of in (taken), or NULL. */
+Rel *sc_sqlp_pivot(struct parser *p, Rel *in);
+
+/* sqlparse_setop.c: set operations */
 Rel *sc_sqlp_set_ops(struct parser *p, Rel *left);
 
 #endif

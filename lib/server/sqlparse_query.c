@@ -105,12 +105,21 @@ sc_sqlp_expr_list(struct parser *p, size_t *np, bool aliases)
 	char *alias;
 
 	for (;;) {
+		size_t nfilters = p->nfilters;
+
 		if ((e = sc_sqlp_expr(p)) == NULL)
 			goto bad;
 		if (aliases) {
 			alias = sc_sqlp_opt_alias(p);
 			if (p->fail != 0) {
 				sc_sqlp_expr_free(e);
+				goto bad;
+			}
+			/* Spark's name of a FILTER is not made: refused. */
+			if (alias == NULL && p->nfilters != nfilters) {
+				sc_sqlp_expr_free(e);
+				sc_sqlp_unsupported(p,
+				    "an aggregate FILTER without an alias");
 				goto bad;
 			}
 			if (alias != NULL)
@@ -415,6 +424,10 @@ sc_sqlp_query(struct parser *p)
 	Rel *in = NULL, *r;
 	bool grouped = false, agg = false, distinct;
 	Rel *sort_below = NULL;
+	Spark__Connect__Aggregate__GroupingSets **gsets = NULL;
+	size_t ngsets = 0;
+	int group_type =
+	    SPARK__CONNECT__AGGREGATE__GROUP_TYPE__GROUP_TYPE_GROUPBY;
 	int32_t limit = -1, offset = -1;
 	int place = 1;
 	size_t scope0 = p->nscope, windows0 = p->nwindows;
@@ -432,6 +445,24 @@ sc_sqlp_query(struct parser *p)
 		if ((in = sc_sqlp_from_item(p)) == NULL ||
 		    (in = sc_sqlp_joins(p, in)) == NULL)
 			goto fail;
+		if (sc_sqlp_accept_word(p, "pivot") &&
+		    (in = sc_sqlp_pivot(p, in)) == NULL)
+			goto fail;
+		if (sc_sqlp_is_word(p, "unpivot")) {
+			sc_sqlp_unsupported(p, "UNPIVOT");
+			goto fail;
+		}
+		if (sc_sqlp_is_word(p, "natural")) {
+			sc_sqlp_unsupported(p, "NATURAL JOIN");
+			goto fail;
+		}
+		if (sc_sqlp_is_word(p, "lateral")) {
+			sc_sqlp_unsupported(p,
+			    sc_sqlp_tok_word(sc_sqlp_peek(p, 1), "view")
+				? "LATERAL VIEW"
+				: "LATERAL");
+			goto fail;
+		}
 		if (sc_sqlp_is_op(p, ",") || sc_sqlp_is_word(p, "join") ||
 		    sc_sqlp_is_word(p, "inner") || sc_sqlp_is_word(p, "left") ||
 		    sc_sqlp_is_word(p, "right") || sc_sqlp_is_word(p, "full") ||
@@ -448,27 +479,23 @@ sc_sqlp_query(struct parser *p)
 	    (where = sc_sqlp_expr(p)) == NULL)
 		goto fail;
 	if (sc_sqlp_accept_word(p, "group")) {
+		struct sc_sqlp_grouping gb;
+
 		if (!sc_sqlp_accept_word(p, "by") ||
-		    sc_sqlp_is_word(p, "all") || sc_sqlp_is_word(p, "rollup") ||
-		    sc_sqlp_is_word(p, "cube") ||
-		    sc_sqlp_is_word(p, "grouping") ||
+		    sc_sqlp_is_word(p, "all") ||
 		    sc_sqlp_cur(p)->kind == SC_TK_NUM)
 			goto nt;
 		grouped = true;
 		/* Only the outermost query: its keys are dropped at the end. */
-		if (p->depth != 1 ||
-		    (groups = sc_sqlp_expr_list(p, &ngroups, false)) == NULL)
-			goto fail_nt;
-		for (i = 0; i < ngroups; i++) {
-			char name[32];
-
-			if (groups[i]->expr_type_case ==
-			    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL)
-				goto nt; /* ordinals */
-			snprintf(name, sizeof(name), "_sc_group_%zu", i);
-			groups[i] =
-			    sc_sqlp_alias_new(groups[i], sc_xstrdup(name));
-		}
+		if (p->depth != 1)
+			goto nt;
+		if (!sc_sqlp_group_by(p, &gb))
+			goto fail;
+		groups = gb.keys;
+		ngroups = gb.nkeys;
+		group_type = gb.type;
+		gsets = gb.sets;
+		ngsets = gb.nsets;
 	}
 	if (sc_sqlp_accept_word(p, "having")) {
 		if (p->depth != 1)
@@ -496,6 +523,9 @@ sc_sqlp_query(struct parser *p)
 							   : "SORT BY");
 		goto fail;
 	}
+	/* A set operator's operand: its ORDER BY is the whole chain's. */
+	if (p->operand_depth == p->depth)
+		goto tail_done;
 	if (sc_sqlp_accept_word(p, "order")) {
 		if (!sc_sqlp_accept_word(p, "by") ||
 		    (order = sc_sqlp_order_list(p, &norder)) == NULL)
@@ -509,6 +539,7 @@ sc_sqlp_query(struct parser *p)
 	}
 	if (sc_sqlp_accept_word(p, "offset") && !limit_arg(p, &offset))
 		goto fail;
+tail_done:
 	if (p->nscope > scope0) {
 		for (i = 0; i < nitems; i++)
 			sc_sqlp_qualify(p, scope0, &items[i]->base);
@@ -526,8 +557,12 @@ sc_sqlp_query(struct parser *p)
 			agg = true;
 	/* Windows over a grouped query, or in its clauses: not yet. */
 	if (p->nwindows > windows0 &&
-	    (grouped || agg || distinct || having != NULL))
-		goto nt;
+	    (grouped || agg || distinct || having != NULL)) {
+		sc_sqlp_unsupported(p,
+		    "window functions in a grouped, "
+		    "aggregated or DISTINCT query");
+		goto fail;
+	}
 	/* DISTINCT: grouped by every item (Spark's Distinct). */
 	if (distinct) {
 		if (grouped || agg || p->depth != 1)
@@ -624,8 +659,11 @@ sc_sqlp_query(struct parser *p)
 		r->aggregate = sc_xmalloc(sizeof(*r->aggregate));
 		spark__connect__aggregate__init(r->aggregate);
 		r->aggregate->input = in;
-		r->aggregate->group_type =
-		    SPARK__CONNECT__AGGREGATE__GROUP_TYPE__GROUP_TYPE_GROUPBY;
+		r->aggregate->group_type = group_type;
+		r->aggregate->grouping_sets = gsets;
+		r->aggregate->n_grouping_sets = ngsets;
+		gsets = NULL;
+		ngsets = 0;
 		r->aggregate->grouping_expressions = groups;
 		r->aggregate->n_grouping_expressions = ngroups;
 		r->aggregate->aggregate_expressions = items;
@@ -698,6 +736,11 @@ fail:
 	sc_sqlp_rel_free(sort_below);
 	sc_sqlp_expr_free(having);
 	sc_sqlp_exprs_free(items, nitems);
+	{
+		struct sc_sqlp_grouping gb = { NULL, 0, 0, gsets, ngsets };
+
+		sc_sqlp_grouping_release(&gb);
+	}
 	sc_sqlp_exprs_free(groups, ngroups);
 	sc_sqlp_expr_free(where);
 	for (i = 0; i < norder && order != NULL; i++)

@@ -12,6 +12,7 @@
 #include "server/srverror.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -154,6 +155,14 @@ sc_srv_error_param(const struct sc_error *err, const char **name, char *value,
 
 	if (err->errclass[0] == '\0')
 		return false;
+	/* Spark's error parameter at the end of the text is not quoted. */
+	if (strcmp(err->errclass, "PARSE_SYNTAX_ERROR") == 0 &&
+	    strstr(err->msg, "at or near end of input.") != NULL &&
+	    valuesz > strlen("end of input")) {
+		*name = "error";
+		memcpy(value, "end of input", strlen("end of input") + 1);
+		return true;
+	}
 	for (i = 0; i < sizeof(params) / sizeof(params[0]); i++) {
 		if (!has_prefix(err->errclass, params[i].prefix))
 			continue;
@@ -254,4 +263,42 @@ sc_srv_error_param_extra(const struct sc_error *err)
 		if (has_prefix(err->errclass, params[i].prefix))
 			return params[i].extra;
 	return NULL;
+}
+
+void
+sc_srv_error_context(struct sc_error *err, const char *text, size_t start,
+    size_t stop)
+{
+	size_t len = strlen(text), line = 1, bol = 0, eol, i, n, at;
+	char *s;
+
+	if (err == NULL || start > stop || stop >= len || stop > INT32_MAX)
+		return;
+	for (i = 0; i < start; i++)
+		if (text[i] == '\n') {
+			line++;
+			bol = i + 1;
+		}
+	for (eol = start; eol < len && text[eol] != '\n'; eol++)
+		;
+	err->ctx_start = (int)start;
+	err->ctx_stop = (int)stop;
+	n = stop - start + 1;
+	if (n >= sizeof(err->ctx_fragment))
+		n = sizeof(err->ctx_fragment) - 1;
+	memcpy(err->ctx_fragment, text + start, n);
+	err->ctx_fragment[n] = '\0';
+	s = err->ctx_summary;
+	at = (size_t)snprintf(s, sizeof(err->ctx_summary),
+	    "== SQL (line %zu, position %zu) ==\n%.*s\n", line, start - bol + 1,
+	    (int)(eol - bol), text + bol);
+	if (at >= sizeof(err->ctx_summary))
+		return; /* a line longer than the summary: cut, no carets */
+	for (i = bol; i <= stop && i < eol && at + 2 < sizeof(err->ctx_summary);
+	     i++)
+		s[at++] = i < start ? ' ' : '^';
+	if (at + 1 < sizeof(err->ctx_summary))
+		s[at++] = '\n';
+	s[at < sizeof(err->ctx_summary) ? at : sizeof(err->ctx_summary) - 1] =
+	    '\0';
 }

@@ -54,6 +54,16 @@ bool sc_srv_error_param(const struct sc_error *err, const char **name,
 const char *sc_srv_error_param_extra(const struct sc_error *err);
 
 /*
+ * Give err Spark's query context: the fragment text[start..stop] (the
+ * offsets of its first and last characters) of the SQL text, and the
+ * summary Spark writes ("== SQL (line L, position P) ==", the line, a
+ * caret under each character of the fragment on it).  Nothing when
+ * stop is not within text.
+ */
+void sc_srv_error_context(struct sc_error *err, const char *text, size_t start,
+    size_t stop);
+
+/*
  * Cut the NUL-terminated text to at most room bytes as Spark does
  * (commons-lang's abbreviate): a cut text ends with "...", and never in
  * the middle of a UTF-8 sequence.

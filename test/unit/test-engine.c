@@ -884,13 +884,13 @@ test_sql_args(void)
 	r = R_sql("SELECT a, ? AS s FROM t WHERE a >= ? ORDER BY a");
 	sql_pos(r->sql, L_str("p"));
 	sql_pos(r->sql, L_long(2));
-	check(r, "a:integer:notnull,s:string:null", "2,p;3,p;",
+	check(r, "a:integer:notnull,s:string:notnull", "2,p;3,p;",
 	    "positional args");
 
 	r = R_sql("SELECT :n + 1 AS v, ? AS w");
 	sql_named_expr(r->sql, "n", E_lit(L_long(41)));
 	sql_pos_expr(r->sql, E_lit(L_double(0.5)));
-	check(r, "v:long:null,w:double:null", "42,0.5;",
+	check(r, "v:long:null,w:double:notnull", "42,0.5;",
 	    "4.x named_arguments and pos_arguments");
 
 	res_init(&res);
@@ -2536,8 +2536,9 @@ test_spark_sql(void)
 	    "007;", "Spark SQL: printf is Spark's format_string");
 	check_err(c1, R_sql("SELECT hex(1)"), "UNRESOLVED_ROUTINE",
 	    "Spark SQL: hex() is refused, not SQLite's");
-	check_err(c1, R_sql("SELECT mod(7, 3)"), "UNRESOLVED_ROUTINE",
-	    "Spark SQL: mod() is refused, not SQLite's double");
+	check_err(c1, R_sql("SELECT mod(7, 3)"),
+	    "UNSUPPORTED_FEATURE.SQL_SYNTAX",
+	    "Spark SQL: mod() is refused by name, not SQLite's double");
 	check_err(c1, R_sql("SELECT INTERVAL 1 DAY"),
 	    "UNSUPPORTED_FEATURE.SQL_SYNTAX", "Spark SQL: INTERVAL");
 	check_err(c1, R_sql("SELECT id FROM range(3) WHERE id IN (SELECT 1)"),

@@ -107,6 +107,14 @@ void sc_eng_common_type(struct sc_einfo *ei, struct sc_efarg *a, size_t from,
 void sc_eng_args_list(struct sc_buf *b, struct sc_efarg *a, size_t from,
     size_t n, bool names);
 
+/*
+ * engine_interval.c: operator lname over a[0..n) when its answer is an
+ * interval or needs one (date - date, date + n, ...): 1 with sql, ei
+ * set; 0 when not such an operation; -1 (err set) when refused.
+ */
+int sc_eng_interval_op(const char *lname, struct sc_efarg *a, size_t n,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+
 /* engine_collection.c */
 /* An element of sc_each() (columns _sc_v, _sc_t) in its JSON form. */
 #define SC_ENG_ELEM_JSON                                                \

@@ -306,6 +306,12 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		sc_eng_set_type(ei,
 		    fd->rtype == R_ARG ? SC_ETYPE_UNKNOWN : fd->rtype);
 	ei->nullable = 1;
+	/* Datetime and interval arithmetic: engine_interval.c. */
+	if ((rc = sc_eng_interval_op(lname, a, n, sql, ei, err)) != 0) {
+		rc = rc == 1 ? 0 : -1;
+		goto out;
+	}
+	rc = -1;
 
 	switch (fd->k) {
 	case F_CMP:

@@ -114,6 +114,17 @@ void sc_eng_args_list(struct sc_buf *b, struct sc_efarg *a, size_t from,
  */
 int sc_eng_interval_op(const char *lname, struct sc_efarg *a, size_t n,
     struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+/*
+ * The interval functions (make_dt_interval, make_ym_interval, and SQL
+ * text's INTERVAL literals): 1 with sql, ei set; 0 when lname is none of
+ * them; -1 (err set).
+ */
+int sc_eng_interval_call(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, const char *lname,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+/* A day_time_interval or year_month_interval literal. */
+int sc_eng_interval_literal(const Spark__Connect__Expression__Literal *l,
+    struct sc_buf *sql, struct sc_einfo *ei);
 
 /* engine_collection.c */
 /* An element of sc_each() (columns _sc_v, _sc_t) in its JSON form. */

@@ -248,6 +248,9 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		if (strcmp(hofs[i], lname) == 0)
 			return sc_eng_higher_order(x, in, f, hofs[i], sql, ei,
 			    err);
+	if ((rc = sc_eng_interval_call(x, in, f, lname, sql, ei, err)) != 0)
+		return rc == 1 ? 0 : -1;
+	rc = -1;
 	for (i = 0; i < SC_NELEM(refused); i++)
 		if (strcmp(refused[i].name, lname) == 0)
 			return sc_srv_error(err,

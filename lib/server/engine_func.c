@@ -616,5 +616,7 @@ sc_eng_func_register(sqlite3 *db)
 		rc = sc_eng_func_num_register(db);
 	if (rc == SQLITE_OK)
 		rc = sc_eng_func_agg_register(db);
+	if (rc == SQLITE_OK)
+		rc = sc_eng_interval_register(db);
 	return rc;
 }

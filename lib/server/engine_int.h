@@ -403,6 +403,20 @@ int sc_eng_expr(struct sc_ectx *x, const struct sc_eplan *in,
 int sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
     sqlite3_stmt *st, int idx, struct sc_error *err);
 
+/*
+ * engine_interval.c: Spark's interval types.  A day-time interval is
+ * SC_ARROW_DURATION_US (microseconds), a year-month one
+ * SC_ARROW_INTERVAL_YM (months), both INTEGER in SQLite; the etype's
+ * prec and scale are its start and end fields (0 DAY ... 3 SECOND; 0
+ * YEAR, 1 MONTH).  base: a lower-case type name starting "interval".
+ */
+int sc_eng_interval_parse_type(const char *base, struct sc_etype *out);
+int sc_eng_interval_from_proto(const Spark__Connect__DataType *t,
+    struct sc_etype *out, struct sc_error *err);
+int sc_eng_interval_register(sqlite3 *db);
+/* Its SQLite declared type ("INTERVAL DAY_TO_SECOND": TO is a keyword). */
+void sc_eng_interval_decl(const struct sc_etype *t, struct sc_buf *out);
+
 /* engine_range.c */
 int sc_eng_range_module(sqlite3 *db);
 int sc_eng_range_count(int64_t start, int64_t end, int64_t step,

@@ -1,22 +1,476 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * engine_interval.c: Spark's datetime arithmetic, whose answers are
- * intervals or need them: date - date, timestamp - timestamp, date +
- * integer (date_add).  What sc-serve cannot answer as Spark does is
- * refused by name, never computed on the dates' text.
+ * engine_interval.c: Spark's ANSI interval types in the SQLite engine.
+ * A day-time interval (SC_ARROW_DURATION_US) is an INTEGER of
+ * microseconds, a year-month one (SC_ARROW_INTERVAL_YM) an INTEGER of
+ * months; the etype's prec and scale hold its start and end fields.
+ * Here: type names, literals (the protocol's and SQL text's INTERVAL
+ * forms, with Spark's names), and the arithmetic Spark's analyzer
+ * rewrites: date - date, timestamp - timestamp, date and timestamp ±
+ * interval, interval ± interval, interval * and / number, date ±
+ * integer.  What sc-serve cannot answer as Spark does is refused by
+ * name, never computed on the dates' text.
  */
 
 #include "server/engine_expr_int.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/error.h"
+#include "core/value.h"
+#include "core/xmem.h"
 #include "server/srverror.h"
 #include "core/banned.h"
 
 #define A(i) ((const char *)a[i].sql.data)
 #define N(i) ((const char *)a[i].ei.name.data)
+#define A0(e) ((const char *)(e)->sql.data)
+
+#define US_DAY 86400000000LL
+#define DT SC_ARROW_DURATION_US
+#define YM SC_ARROW_INTERVAL_YM
+
+/* Fields: DAY HOUR MINUTE SECOND (0..3), YEAR MONTH (0..1). */
+static const char *const dt_fields[] = { "day", "hour", "minute", "second" };
+static const char *const ym_fields[] = { "year", "month" };
+static const int64_t dt_unit[] = { US_DAY, 3600000000LL, 60000000LL,
+	1000000LL };
+
+static void
+set_ival(struct sc_etype *t, int kind, int start, int end)
+{
+	memset(t, 0, sizeof(*t));
+	t->t = kind;
+	t->prec = start;
+	t->scale = end;
+}
+
+/* A field name ("day", "days"): its kind (DT, YM) and number, or -1. */
+static int
+field_of(const char *w, size_t n, int *kind)
+{
+	size_t i, k;
+
+	if (n > 1 && (w[n - 1] == 's' || w[n - 1] == 'S'))
+		n--;
+	for (i = 0; i < SC_NELEM(dt_fields); i++) {
+		k = strlen(dt_fields[i]);
+		if (k == n && strncasecmp(w, dt_fields[i], n) == 0) {
+			*kind = DT;
+			return (int)i;
+		}
+	}
+	for (i = 0; i < SC_NELEM(ym_fields); i++) {
+		k = strlen(ym_fields[i]);
+		if (k == n && strncasecmp(w, ym_fields[i], n) == 0) {
+			*kind = YM;
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+int
+sc_eng_interval_parse_type(const char *base, struct sc_etype *out)
+{
+	const char *p = base + 8, *w;
+	int k1, k2, f1, f2;
+
+	if (*p++ != ' ')
+		return -1;
+	w = p;
+	while (*p != '\0' && *p != ' ' && *p != '_')
+		p++;
+	if ((f1 = field_of(w, (size_t)(p - w), &k1)) == -1 ||
+	    (size_t)(p - w) != strlen(k1 == DT ? dt_fields[f1] : ym_fields[f1]))
+		return -1;
+	f2 = f1;
+	k2 = k1;
+	if (strncmp(p, " to ", 4) == 0 || strncmp(p, "_to_", 4) == 0) {
+		w = p + 4;
+		if ((f2 = field_of(w, strlen(w), &k2)) == -1 ||
+		    strlen(w) !=
+			strlen(k2 == DT ? dt_fields[f2] : ym_fields[f2]))
+			return -1;
+		if (k2 != k1 || f2 <= f1)
+			return -1;
+	} else if (*p != '\0') {
+		return -1;
+	}
+	set_ival(out, k1, f1, f2);
+	return 0;
+}
+
+void
+sc_eng_interval_decl(const struct sc_etype *t, struct sc_buf *out)
+{
+	const char *const *f = t->t == DT ? dt_fields : ym_fields;
+	const char *s;
+
+	sc_buf_addstr(out, "INTERVAL ", NULL);
+	for (s = f[t->prec]; *s != '\0'; s++)
+		sc_buf_addch(out, (char)toupper((unsigned char)*s), NULL);
+	if (t->scale == t->prec)
+		return;
+	sc_buf_addstr(out, "_TO_", NULL);
+	for (s = f[t->scale]; *s != '\0'; s++)
+		sc_buf_addch(out, (char)toupper((unsigned char)*s), NULL);
+}
+
+int
+sc_eng_interval_from_proto(const Spark__Connect__DataType *t,
+    struct sc_etype *out, struct sc_error *err)
+{
+	int s, e, max;
+
+	if (t->kind_case == SPARK__CONNECT__DATA_TYPE__KIND_DAY_TIME_INTERVAL) {
+		const Spark__Connect__DataType__DayTimeInterval *d =
+		    t->day_time_interval;
+
+		s = d->_start_field_case ==
+			SPARK__CONNECT__DATA_TYPE__DAY_TIME_INTERVAL___START_FIELD_START_FIELD
+		    ? d->start_field
+		    : 0;
+		e = d->_end_field_case ==
+			SPARK__CONNECT__DATA_TYPE__DAY_TIME_INTERVAL___END_FIELD_END_FIELD
+		    ? d->end_field
+		    : 3;
+		max = 3;
+		set_ival(out, DT, s, e);
+	} else {
+		const Spark__Connect__DataType__YearMonthInterval *y =
+		    t->year_month_interval;
+
+		s = y->_start_field_case ==
+			SPARK__CONNECT__DATA_TYPE__YEAR_MONTH_INTERVAL___START_FIELD_START_FIELD
+		    ? y->start_field
+		    : 0;
+		e = y->_end_field_case ==
+			SPARK__CONNECT__DATA_TYPE__YEAR_MONTH_INTERVAL___END_FIELD_END_FIELD
+		    ? y->end_field
+		    : 1;
+		max = 1;
+		set_ival(out, YM, s, e);
+	}
+	if (s < 0 || e > max || s > e)
+		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "Invalid interval type fields %d to %d.", s, e);
+	return 0;
+}
+
+/* Spark's string form of value v of interval type t. */
+static void
+ival_text(const struct sc_etype *t, int64_t v, char *buf)
+{
+	if (t->t == YM)
+		sc_arrow_fmt_ym_interval(v, t->prec, t->scale, buf);
+	else
+		sc_arrow_fmt_dt_interval(v, t->prec, t->scale, buf);
+}
+
+/* A literal: value v of type (kind, start, end) as SQL, name and type. */
+static void
+put_literal(int kind, int start, int end, int64_t v, struct sc_buf *sql,
+    struct sc_einfo *ei)
+{
+	char b[SC_ARROW_INTERVAL_TEXT];
+
+	set_ival(&ei->type, kind, start, end);
+	sc_buf_addf(sql, NULL, v < 0 ? "(%lld)" : "%lld", (long long)v);
+	ival_text(&ei->type, v, b);
+	sc_buf_reset(&ei->name);
+	sc_buf_addstr(&ei->name, b, NULL);
+	ei->nullable = 0;
+}
+
+int
+sc_eng_interval_literal(const Spark__Connect__Expression__Literal *l,
+    struct sc_buf *sql, struct sc_einfo *ei)
+{
+	if (l->literal_type_case ==
+	    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_YEAR_MONTH_INTERVAL)
+		put_literal(YM, 0, 1, l->year_month_interval, sql, ei);
+	else
+		put_literal(DT, 0, 3, l->day_time_interval, sql, ei);
+	return 0;
+}
+
+/* ---- SQL text's INTERVAL literals ---------------------------------- */
+
+static int
+bad_literal(const char *text, const char *why, struct sc_error *err)
+{
+	return sc_srv_error(err, "INVALID_INTERVAL_FORMAT", "22006",
+	    "Error parsing interval literal '%s': %s.", text, why);
+}
+
+/*
+ * A number at *s: digits, with a fraction when frac (at most 9 digits,
+ * kept to microseconds, truncated as Spark does).  *ip the whole part,
+ * *us the fraction in microseconds.
+ */
+static int
+read_num(const char **s, bool frac, int64_t *ip, int64_t *us)
+{
+	const char *p = *s;
+	int64_t v = 0, f = 0;
+	int d = 0;
+
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	for (; isdigit((unsigned char)*p); p++) {
+		if (v > (INT64_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	if (frac && *p == '.') {
+		for (p++; isdigit((unsigned char)*p); p++, d++) {
+			if (d >= 9)
+				return -1;
+			if (d < 6)
+				f = f * 10 + (*p - '0');
+		}
+		for (; d < 6; d++)
+			f *= 10;
+	}
+	*s = p;
+	*ip = v;
+	*us = f;
+	return 0;
+}
+
+/* v * m + add within int64, else -1. */
+static int
+mul_add(int64_t v, int64_t m, int64_t add, int64_t *out)
+{
+	if (v < 0 || (m != 0 && v > (INT64_MAX - add) / m))
+		return -1;
+	*out = v * m + add;
+	return 0;
+}
+
+/* 'text' FIELD [TO FIELD]: the value of a qualified string literal. */
+static int
+qualified(const char *text, int kind, int start, int end, int64_t *out)
+{
+	const char *p = text;
+	int64_t v = 0, part, us = 0, total = 0;
+	bool neg = false;
+	int f;
+
+	while (*p == ' ')
+		p++;
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	if (kind == YM) {
+		if (read_num(&p, false, &v, &us) == -1)
+			return -1;
+		if (start == 0 && end == 1) {
+			if (*p++ != '-' ||
+			    read_num(&p, false, &part, &us) == -1 ||
+			    part > 11 || mul_add(v, 12, part, &v) == -1)
+				return -1;
+		} else if (start == 0 && mul_add(v, 12, 0, &v) == -1) {
+			return -1;
+		}
+		total = v;
+		if (total > (int64_t)INT32_MAX + (neg ? 1 : 0))
+			return -1;
+	} else {
+		for (f = start; f <= end; f++) {
+			if (f > start && *p++ != (f == 1 ? ' ' : ':'))
+				return -1;
+			if (read_num(&p, f == 3, &part, &us) == -1)
+				return -1;
+			if (f > start && part >= (f == 1 ? 24 : 60))
+				return -1;
+			if (mul_add(part, dt_unit[f], us, &part) == -1 ||
+			    total > INT64_MAX - part)
+				return -1;
+			total += part;
+		}
+	}
+	while (*p == ' ')
+		p++;
+	if (*p != '\0')
+		return -1;
+	*out = neg ? -total : total;
+	return 0;
+}
+
+/*
+ * sc_interval_literal(parts...): what sqlparse_expr.c makes of INTERVAL
+ * in SQL text, each part a string: a value ("'" then a string's text,
+ * or a number's), a field name, or "to".  Either 'text' FIELD [to
+ * FIELD], or value FIELD [value FIELD ...].
+ */
+static int
+sql_literal(const Spark__Connect__Expression__UnresolvedFunction *f,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
+{
+	const char *s[32];
+	size_t n = f->n_arguments, i;
+	int kind = 0, k, start = 9, end = -1, fld, fld2;
+	int64_t total = 0, v, us;
+	const char *p;
+
+	if (n == 0 || n > SC_NELEM(s) || (n % 2 == 1 && n != 1))
+		goto bad;
+	for (i = 0; i < n; i++) {
+		const Spark__Connect__Expression *e = f->arguments[i];
+
+		if (e->expr_type_case != SC_EXPR_(LITERAL) ||
+		    e->literal->literal_type_case !=
+			SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_STRING)
+			goto bad;
+		s[i] = e->literal->string;
+	}
+	if (n == 1)
+		return sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
+		    "0A000",
+		    "INTERVAL '%s' without fields is not supported by "
+		    "sc-serve: write INTERVAL '...' DAY TO SECOND or the like.",
+		    s[0] + (s[0][0] == '\''));
+	if (s[0][0] == '\'' &&
+	    (n == 2 || (n == 4 && strcmp(s[2], "to") == 0))) {
+		fld = field_of(s[1], strlen(s[1]), &kind);
+		fld2 = n == 4 ? field_of(s[3], strlen(s[3]), &k) : fld;
+		if (fld == -1 || fld2 == -1 || (n == 4 && k != kind) ||
+		    fld2 < fld)
+			goto bad;
+		if (qualified(s[0] + 1, kind, fld, fld2, &total) == -1)
+			return bad_literal(s[0] + 1,
+			    "it does not match the interval's fields", err);
+		put_literal(kind, fld, fld2, total, sql, ei);
+		return 0;
+	}
+	for (i = 0; i + 1 < n; i += 2) {
+		bool neg = false;
+		int64_t part;
+		int wk;
+
+		p = s[i] + (s[i][0] == '\'');
+		if (*p == '-' || *p == '+')
+			neg = *p++ == '-';
+		if (strncasecmp(s[i + 1], "week", 4) == 0 &&
+		    strlen(s[i + 1]) <= 5) {
+			fld = 0;
+			wk = DT;
+		} else if (strncasecmp(s[i + 1], "millisecond", 11) == 0 ||
+		    strncasecmp(s[i + 1], "microsecond", 11) == 0) {
+			fld = 3;
+			wk = DT;
+		} else if ((fld = field_of(s[i + 1], strlen(s[i + 1]), &wk)) ==
+		    -1) {
+			goto bad;
+		}
+		if (i > 0 && wk != kind)
+			return sc_srv_error(err,
+			    "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
+			    "An INTERVAL literal mixing year-month and "
+			    "day-time fields (a calendar interval) is not "
+			    "supported by sc-serve.");
+		kind = wk;
+		if (read_num(&p, wk == DT && fld == 3, &v, &us) == -1 ||
+		    *p != '\0')
+			return bad_literal(s[i] + (s[i][0] == '\''),
+			    "a field's value is not a number it can take", err);
+		if (wk == YM)
+			k = mul_add(v, fld == 0 ? 12 : 1, 0, &part);
+		else if (tolower((unsigned char)s[i + 1][0]) == 'w')
+			k = mul_add(v, 7 * US_DAY, 0, &part);
+		else if (strncasecmp(s[i + 1], "milli", 5) == 0)
+			k = mul_add(v, 1000, us / 1000000, &part);
+		else if (strncasecmp(s[i + 1], "micro", 5) == 0)
+			k = mul_add(v, 1, 0, &part);
+		else
+			k = mul_add(v, dt_unit[fld], us, &part);
+		if (k == -1 ||
+		    (neg ? total < INT64_MIN + part : total > INT64_MAX - part))
+			return bad_literal(s[i], "it overflows", err);
+		total += neg ? -part : part;
+		start = fld < start ? fld : start;
+		end = fld > end ? fld : end;
+	}
+	if (kind == YM && (total > INT32_MAX || total < INT32_MIN))
+		return bad_literal(s[0], "it overflows", err);
+	put_literal(kind, start, end, total, sql, ei);
+	return 0;
+bad:
+	return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+	    "Malformed INTERVAL literal.");
+}
+
+/* ---- functions: make_dt_interval, make_ym_interval ---------------- */
+
+int
+sc_eng_interval_call(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, const char *lname,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
+{
+	struct sc_efarg a[4];
+	size_t n = f->n_arguments, i, max;
+	bool dt;
+	int rc = -1;
+
+	if (strcmp(lname, "sc_interval_literal") == 0)
+		return sql_literal(f, sql, ei, err) == 0 ? 1 : -1;
+	dt = strcmp(lname, "make_dt_interval") == 0;
+	if (!dt && strcmp(lname, "make_ym_interval") != 0)
+		return 0;
+	max = dt ? 4 : 2;
+	if (n > max)
+		return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+		    "42605",
+		    "The `%s` requires [0, 1, ..., %zu] parameters but the "
+		    "actual number is %zu.",
+		    lname, max, n);
+	for (i = 0; i < n; i++) {
+		sc_buf_init(&a[i].sql, SC_BUF_UNLIMITED);
+		sc_eng_einfo_init(&a[i].ei);
+	}
+	for (i = 0; i < n; i++)
+		if (sc_eng_expr(x, in, f->arguments[i], &a[i].sql, &a[i].ei,
+			err) == -1)
+			goto out;
+	/* Missing arguments are 0; NULL in any gives NULL. */
+	sc_buf_addf(sql, NULL, "sc_make_interval(%d", dt ? 1 : 0);
+	for (i = 0; i < max; i++)
+		sc_buf_addf(sql, NULL, ", %s", i < n ? A(i) : "0");
+	sc_buf_addch(sql, ')', NULL);
+	sc_buf_addf(&ei->name, NULL, "%s(", lname);
+	for (i = 0; i < max; i++) {
+		if (i > 0)
+			sc_buf_addstr(&ei->name, ", ", NULL);
+		if (i < n)
+			sc_buf_addstr(&ei->name, N(i), NULL);
+		else
+			sc_buf_addstr(&ei->name,
+			    dt && i == 3 ? "0.000000" : "0", NULL);
+	}
+	sc_buf_addch(&ei->name, ')', NULL);
+	if (dt)
+		set_ival(&ei->type, DT, 0, 3);
+	else
+		set_ival(&ei->type, YM, 0, 1);
+	ei->nullable = 1;
+	rc = 1;
+out:
+	for (i = 0; i < n; i++) {
+		sc_buf_release(&a[i].sql);
+		sc_eng_einfo_release(&a[i].ei);
+	}
+	return rc;
+}
+
+/* ---- arithmetic ---------------------------------------------------- */
 
 static bool
 is_datetime(int t)
@@ -30,21 +484,93 @@ is_small_int(int t)
 	return t == SC_ARROW_INT8 || t == SC_ARROW_INT16 || t == SC_ARROW_INT32;
 }
 
+static bool
+is_number(int t)
+{
+	return sc_eng_is_int_type(t) || t == SC_ARROW_FLOAT ||
+	    t == SC_ARROW_DOUBLE || t == SC_ARROW_DECIMAL128;
+}
+
+static bool
+is_ival(int t)
+{
+	return t == DT || t == YM;
+}
+
 /* date + n, n + date, date - n: Spark's date_add and date_sub. */
 static void
-date_add(struct sc_efarg *d, struct sc_efarg *k, bool sub, struct sc_buf *sql,
-    struct sc_einfo *ei)
+date_add(const char *d, const char *k, const char *dn, const char *kn, bool sub,
+    struct sc_buf *sql, struct sc_einfo *ei)
 {
 	sc_buf_addf(sql, NULL,
 	    "CASE WHEN (%s) IS NULL THEN NULL ELSE date(%s, printf('%%+d "
 	    "days', %s(%s))) END",
-	    (const char *)k->sql.data, (const char *)d->sql.data,
-	    sub ? "-" : "", (const char *)k->sql.data);
-	sc_buf_reset(&ei->name);
+	    k, d, sub ? "-" : "", k);
 	sc_buf_addf(&ei->name, NULL, "%s(%s, %s)",
-	    sub ? "date_sub" : "date_add", (const char *)d->ei.name.data,
-	    (const char *)k->ei.name.data);
+	    sub ? "date_sub" : "date_add", dn, kn);
 	sc_eng_set_type(ei, SC_ARROW_DATE32);
+}
+
+/* A timestamp (or a date, at midnight) plus microseconds us. */
+static void
+ts_plus(const char *ts, const char *us, bool sub, struct sc_buf *sql)
+{
+	sc_buf_addf(sql, NULL,
+	    "sc_us_ts(sc_ival_chk(sc_ts_us(%s) %c (%s), 64))", ts,
+	    sub ? '-' : '+', us);
+}
+
+/* A date or timestamp plus months m (the day kept within the month). */
+static void
+months_plus(const char *d, bool date, const char *m, bool sub,
+    struct sc_buf *sql)
+{
+	if (date)
+		sc_buf_addf(sql, NULL, "sc_add_months(%s, %s(%s))", d,
+		    sub ? "-" : "", m);
+	else
+		sc_buf_addf(sql, NULL,
+		    "(sc_add_months(substr(%s, 1, 10), %s(%s)) || substr(%s, "
+		    "11))",
+		    d, sub ? "-" : "", m, d);
+}
+
+/* datetime ± interval: l the datetime, r the interval. */
+static void
+datetime_interval(struct sc_efarg *l, struct sc_efarg *r, bool sub,
+    bool swapped, struct sc_buf *sql, struct sc_einfo *ei)
+{
+	const struct sc_etype *it = &r->ei.type;
+	const char *ln = (const char *)l->ei.name.data;
+	const char *rn = (const char *)r->ei.name.data;
+	bool date = l->ei.type.t == SC_ARROW_DATE32;
+
+	if (it->t == DT && date && it->prec == 0 && it->scale == 0) {
+		/* DateAdd(l, ExtractANSIIntervalDays(r)): still a date. */
+		sc_buf_addf(sql, NULL,
+		    "CASE WHEN (%s) IS NULL THEN NULL ELSE date(%s, "
+		    "printf('%%+lld days', %s(%s) / %lld)) END",
+		    A0(r), A0(l), sub ? "-" : "", A0(r), (long long)US_DAY);
+		sc_buf_addf(&ei->name, NULL,
+		    sub ? "date_add(%s, (- extractansiintervaldays(%s)))"
+			: "date_add(%s, extractansiintervaldays(%s))",
+		    ln, rn);
+		sc_eng_set_type(ei, SC_ARROW_DATE32);
+		return;
+	}
+	if (it->t == DT) {
+		ts_plus(A0(l), A0(r), sub, sql);
+		sc_eng_set_type(ei, SC_ARROW_TIMESTAMP_US);
+		ei->type.ntz = !date && l->ei.type.ntz;
+	} else {
+		months_plus(A0(l), date, A0(r), sub, sql);
+		ei->type = l->ei.type;
+	}
+	if (swapped)
+		sc_buf_addf(&ei->name, NULL, "%s + %s", rn, ln);
+	else
+		sc_buf_addf(&ei->name, NULL, "%s %c %s", ln, sub ? '-' : '+',
+		    rn);
 }
 
 int
@@ -52,30 +578,281 @@ sc_eng_interval_op(const char *lname, struct sc_efarg *a, size_t n,
     struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
 {
 	int t0, t1;
-	bool add, sub;
+	char op;
 
-	if (n != 2)
+	if (n != 2 || lname[0] == '\0' || lname[1] != '\0' ||
+	    strchr("+-*/%", lname[0]) == NULL)
 		return 0;
-	add = strcmp(lname, "+") == 0;
-	sub = strcmp(lname, "-") == 0;
+	op = lname[0];
 	t0 = a[0].ei.type.t;
 	t1 = a[1].ei.type.t;
-	if (!is_datetime(t0) && !is_datetime(t1))
+	if (!is_datetime(t0) && !is_datetime(t1) && !is_ival(t0) &&
+	    !is_ival(t1))
 		return 0;
-	if (!add && !sub && strcmp(lname, "*") != 0 &&
-	    strcmp(lname, "/") != 0 && strcmp(lname, "%") != 0)
-		return 0;
-	if (t0 == SC_ARROW_DATE32 && is_small_int(t1) && (add || sub)) {
-		date_add(&a[0], &a[1], sub, sql, ei);
+	ei->nullable = a[0].ei.nullable != 0 || a[1].ei.nullable != 0;
+	if (t0 == SC_ARROW_DATE32 && is_small_int(t1) &&
+	    (op == '+' || op == '-')) {
+		date_add(A(0), A(1), N(0), N(1), op == '-', sql, ei);
 		return 1;
 	}
-	if (t1 == SC_ARROW_DATE32 && is_small_int(t0) && add) {
-		date_add(&a[1], &a[0], false, sql, ei);
+	if (t1 == SC_ARROW_DATE32 && is_small_int(t0) && op == '+') {
+		date_add(A(1), A(0), N(1), N(0), false, sql, ei);
+		return 1;
+	}
+	if (op == '-' && is_datetime(t0) && is_datetime(t1)) {
+		if (t0 == SC_ARROW_DATE32 && t1 == SC_ARROW_DATE32) {
+			sc_buf_addf(sql, NULL,
+			    "(CAST(julianday(%s) - julianday(%s) AS INTEGER) "
+			    "* %lld)",
+			    A(0), A(1), (long long)US_DAY);
+			set_ival(&ei->type, DT, 0, 0);
+		} else {
+			sc_buf_addf(sql, NULL,
+			    "sc_ival_chk(sc_ts_us(%s) - sc_ts_us(%s), 64)",
+			    A(0), A(1));
+			set_ival(&ei->type, DT, 0, 3);
+		}
+		sc_buf_addf(&ei->name, NULL, "(%s - %s)", N(0), N(1));
+		return 1;
+	}
+	if (is_datetime(t0) && is_ival(t1) && (op == '+' || op == '-')) {
+		datetime_interval(&a[0], &a[1], op == '-', false, sql, ei);
+		return 1;
+	}
+	if (is_ival(t0) && is_datetime(t1) && op == '+') {
+		datetime_interval(&a[1], &a[0], false, true, sql, ei);
+		return 1;
+	}
+	if (is_ival(t0) && t0 == t1 && (op == '+' || op == '-')) {
+		sc_buf_addf(sql, NULL, "sc_ival_chk(%s %c %s, %d)", A(0), op,
+		    A(1), t0 == DT ? 64 : 32);
+		sc_buf_addf(&ei->name, NULL, "(%s %c %s)", N(0), op, N(1));
+		set_ival(&ei->type, t0,
+		    a[0].ei.type.prec < a[1].ei.type.prec ? a[0].ei.type.prec
+							  : a[1].ei.type.prec,
+		    a[0].ei.type.scale > a[1].ei.type.scale
+			? a[0].ei.type.scale
+			: a[1].ei.type.scale);
+		return 1;
+	}
+	if ((op == '*' && is_ival(t0) && is_number(t1)) ||
+	    (op == '*' && is_number(t0) && is_ival(t1)) ||
+	    (op == '/' && is_ival(t0) && is_number(t1))) {
+		int it = is_ival(t0) ? 0 : 1;
+
+		sc_buf_addf(sql, NULL, "sc_ival_muldiv(%s, %s, '%c', %d)",
+		    A(it), A(1 - it), op, a[it].ei.type.t == DT ? 64 : 32);
+		sc_buf_addf(&ei->name, NULL, "(%s %c %s)", N(0), op, N(1));
+		if (a[it].ei.type.t == DT)
+			set_ival(&ei->type, DT, 0, 3);
+		else
+			set_ival(&ei->type, YM, 0, 1);
+		return 1;
+	}
+	if ((t0 == SC_ARROW_NULL || t1 == SC_ARROW_NULL) &&
+	    (is_ival(t0) || is_ival(t1)) && (op == '+' || op == '-')) {
+		int it = is_ival(t0) ? 0 : 1;
+
+		sc_buf_addstr(sql, "NULL", NULL);
+		sc_buf_addf(&ei->name, NULL, "(%s %c %s)", N(0), op, N(1));
+		ei->type = a[it].ei.type;
 		return 1;
 	}
 	sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
-	    "(%s %s %s) is not supported by sc-serve: its answer is an "
-	    "interval or needs one, and sc-serve has no interval types.",
-	    N(0), lname, N(1));
+	    "(%s %c %s) is not supported by sc-serve for these argument types.",
+	    N(0), op, N(1));
 	return -1;
+}
+
+/* ---- SQLite functions ---------------------------------------------- */
+
+static void
+ts_us_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *s = (const char *)sqlite3_value_text(argv[0]);
+	size_t n = (size_t)sqlite3_value_bytes(argv[0]);
+	int64_t us;
+	int32_t days;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL || s == NULL) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	if (sc_value_parse_timestamp(s, n, &us) == 0) {
+		sqlite3_result_int64(ctx, us);
+		return;
+	}
+	if (sc_value_parse_date(s, n, &days) == 0) {
+		sqlite3_result_int64(ctx, (int64_t)days * US_DAY);
+		return;
+	}
+	sqlite3_result_null(ctx);
+}
+
+static void
+us_ts_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	char b[SC_VALUE_TEXT_MAX];
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	sc_value_fmt_timestamp(sqlite3_value_int64(argv[0]), b);
+	sqlite3_result_text(ctx, b, -1, SQLITE_TRANSIENT);
+}
+
+static void
+overflow(sqlite3_context *ctx, int bits)
+{
+	sqlite3_result_error(ctx,
+	    bits == 64 ? "[ARITHMETIC_OVERFLOW] long overflow. SQLSTATE: 22003"
+		       : "[ARITHMETIC_OVERFLOW] integer overflow. SQLSTATE: "
+			 "22003",
+	    -1);
+}
+
+/* sc_ival_chk(v, bits): v if an integer of that many bits. */
+static void
+ival_chk_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	int bits = sqlite3_value_int(argv[1]);
+	int64_t v;
+
+	(void)argc;
+	switch (sqlite3_value_type(argv[0])) {
+	case SQLITE_NULL:
+		sqlite3_result_null(ctx);
+		return;
+	case SQLITE_INTEGER:
+		v = sqlite3_value_int64(argv[0]);
+		if (bits == 64 || (v >= INT32_MIN && v <= INT32_MAX)) {
+			sqlite3_result_int64(ctx, v);
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	overflow(ctx, bits);
+}
+
+/*
+ * sc_ival_muldiv(v, k, op, bits): interval v times or divided by the
+ * number k, rounded half up as Spark's interval arithmetic does.
+ */
+static void
+ival_muldiv_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *op = (const char *)sqlite3_value_text(argv[2]);
+	int bits = sqlite3_value_int(argv[3]);
+	double lim = bits == 64 ? 9223372036854775807.0 : 2147483647.0;
+	int64_t v, k, r;
+	double d;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+	    sqlite3_value_type(argv[1]) == SQLITE_NULL || op == NULL) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	v = sqlite3_value_int64(argv[0]);
+	if (*op == '/' && sqlite3_value_double(argv[1]) == 0) {
+		sqlite3_result_error(ctx,
+		    "[INTERVAL_DIVIDED_BY_ZERO] Division by zero. Use "
+		    "`try_divide` to tolerate divisor being 0 and return NULL "
+		    "instead. SQLSTATE: 22012",
+		    -1);
+		return;
+	}
+	if (sqlite3_value_numeric_type(argv[1]) == SQLITE_INTEGER) {
+		k = sqlite3_value_int64(argv[1]);
+		if (*op == '*') {
+			if (k != 0 &&
+			    (v > INT64_MAX / llabs(k) ||
+				v < -(INT64_MAX / llabs(k)))) {
+				overflow(ctx, bits);
+				return;
+			}
+			r = v * k;
+		} else {
+			/* Half up: away from zero at .5. */
+			r = v / k;
+			if (llabs(v % k) * 2 >= llabs(k) && k != 0)
+				r += (v < 0) != (k < 0) ? -1 : 1;
+		}
+		if (bits != 64 && (r > INT32_MAX || r < INT32_MIN)) {
+			overflow(ctx, bits);
+			return;
+		}
+		sqlite3_result_int64(ctx, r);
+		return;
+	}
+	d = sqlite3_value_double(argv[1]);
+	d = *op == '*' ? (double)v * d : (double)v / d;
+	d = round(d); /* half away from zero */
+	if (!isfinite(d) || d > lim || d < -lim - 1) {
+		overflow(ctx, bits);
+		return;
+	}
+	sqlite3_result_int64(ctx, (int64_t)d);
+}
+
+/*
+ * sc_make_interval(dt, a, b, c, d): make_dt_interval(days, hours, mins,
+ * secs) when dt, else make_ym_interval(years, months) (c, d unused).
+ */
+static void
+make_interval_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	int dt = sqlite3_value_int(argv[0]), i;
+	double secs, total;
+
+	(void)argc;
+	for (i = 1; i < (dt ? 5 : 3); i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL) {
+			sqlite3_result_null(ctx);
+			return;
+		}
+	if (!dt) {
+		total = sqlite3_value_double(argv[1]) * 12 +
+		    sqlite3_value_double(argv[2]);
+		if (total > INT32_MAX || total < INT32_MIN) {
+			overflow(ctx, 32);
+			return;
+		}
+		sqlite3_result_int64(ctx,
+		    sqlite3_value_int64(argv[1]) * 12 +
+			sqlite3_value_int64(argv[2]));
+		return;
+	}
+	secs = sqlite3_value_double(argv[4]);
+	total = (double)sqlite3_value_int64(argv[1]) * (double)US_DAY +
+	    (double)sqlite3_value_int64(argv[2]) * 3600e6 +
+	    (double)sqlite3_value_int64(argv[3]) * 60e6 + secs * 1e6;
+	if (!isfinite(total) || fabs(total) >= 9.2e18) {
+		overflow(ctx, 64);
+		return;
+	}
+	sqlite3_result_int64(ctx,
+	    sqlite3_value_int64(argv[1]) * US_DAY +
+		sqlite3_value_int64(argv[2]) * 3600000000LL +
+		sqlite3_value_int64(argv[3]) * 60000000LL +
+		(int64_t)llround(secs * 1e6));
+}
+
+int
+sc_eng_interval_register(sqlite3 *db)
+{
+	static const struct sc_efunc scalar[] = {
+		{ "sc_ts_us", 1, ts_us_fn },
+		{ "sc_us_ts", 1, us_ts_fn },
+		{ "sc_ival_chk", 2, ival_chk_fn },
+		{ "sc_ival_muldiv", 4, ival_muldiv_fn },
+		{ "sc_make_interval", -1, make_interval_fn },
+	};
+
+	return sc_eng_func_add(db, scalar, SC_NELEM(scalar));
 }

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 //
-// 39-intervals: datetime arithmetic as Spark answers it: date + integer
-// is date_add, date - date and timestamp - timestamp are intervals; what
-// sc-serve cannot answer is refused by name, never a wrong value.
+// 39-intervals: Spark's ANSI interval types (DayTimeIntervalType as Arrow
+// Duration[us], YearMonthIntervalType as Interval[YEAR_MONTH]) and the
+// datetime arithmetic around them, as Spark answers it: date + integer
+// is date_add, date - date and timestamp - timestamp are intervals,
+// INTERVAL literals in SQL text and in the protocol, schemas and names;
+// what sc-serve cannot answer is refused by name, never a wrong value.
 
 'use strict';
 
@@ -10,6 +13,7 @@ const assert = require('node:assert/strict');
 const { test } = require('node:test');
 const lib = require('./lib');
 
+const { df } = lib;
 const srv = lib.useServer();
 const T = { timeout: 30000 };
 
@@ -44,10 +48,82 @@ test('date + integer and date - integer are date_add and date_sub', T,
 test('datetime arithmetic without an answer is refused by name', T,
     async () => {
 	const s = new lib.Session(srv);
-	await sqlFails(s, "SELECT date'2024-01-02' - date'2024-01-01'",
-	    'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
 	await sqlFails(s, "SELECT date'2024-01-02' * 2",
 	    'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
+});
+
+const DAY = 86400000000n;
+
+// An AnalyzePlan schema's fields: name, interval kind, start, end.
+const ivalFields = (schema) => schema.struct.fields.map((x) => {
+	const k = x.data_type.kind;
+	const d = x.data_type[k];
+	return [x.name, k, d.start_field, d.end_field];
+});
+
+// A value of a Duration column (bigint microseconds, as apache-arrow
+// gives it) or of a year-month Interval column (months).
+const months = (v) => typeof v === 'number' ? v :
+	v instanceof Int32Array ? v[0] * 12 + v[1] : Number(v);
+
+test('date - date is a day interval, timestamp - timestamp day to second',
+    T, async () => {
+	const s = new lib.Session(srv);
+	const r = await sql(s, "SELECT date'2024-01-02' - date'2024-01-01', " +
+	    "timestamp'2024-01-01 00:00' - timestamp'2023-12-31 00:00', " +
+	    "date'2024-01-01' - date'2024-03-01'");
+	assert.deepEqual(r.fields, [
+		["(DATE '2024-01-02' - DATE '2024-01-01')",
+			'Duration<MICROSECOND>', false],
+		["(TIMESTAMP '2024-01-01 00:00:00' - " +
+		    "TIMESTAMP '2023-12-31 00:00:00')",
+		'Duration<MICROSECOND>', false],
+		["(DATE '2024-01-01' - DATE '2024-03-01')",
+			'Duration<MICROSECOND>', false]]);
+	assert.deepEqual(r.rows[0].map(BigInt), [DAY, DAY, -60n * DAY]);
+	const a = await s.analyze({ schema: { plan: lib.sqlPlan(
+	    "SELECT date'2024-01-02' - date'2024-01-01' AS d, " +
+	    "timestamp'2024-01-01 00:00' - timestamp'2023-12-31 00:00' AS t")
+	} });
+	assert.deepEqual(ivalFields(a.schema.schema), [
+		['d', 'day_time_interval', 0, 0],
+		['t', 'day_time_interval', 0, 3]]);
+});
+
+test('interval literals of the protocol and local relation columns', T,
+    async () => {
+	const s = new lib.Session(srv);
+	const r = await s.execute(df.plan(df.project(null,
+	    df.lit({ day_time_interval: String(DAY + 1500000n) }),
+	    df.lit({ year_month_interval: -14 }))));
+	assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
+	assert.deepEqual(lib.resultFields(r.responses), [
+		["INTERVAL '1 00:00:01.5' DAY TO SECOND",
+			'Duration<MICROSECOND>', false],
+		["INTERVAL '-1-2' YEAR TO MONTH", 'Interval<YEAR_MONTH>',
+			false]]);
+	const v = lib.resultRows(r.responses)[0];
+	assert.equal(BigInt(v[0]), DAY + 1500000n);
+	assert.equal(months(v[1]), -14);
+	const ddl = 'd interval day, t interval day to second, ' +
+	    'y interval year to month';
+	const a = await s.analyze({ schema: { plan: df.plan(
+	    df.local(null, ddl)) } });
+	assert.deepEqual(ivalFields(a.schema.schema), [
+		['d', 'day_time_interval', 0, 0],
+		['t', 'day_time_interval', 0, 3],
+		['y', 'year_month_interval', 0, 1]]);
+	const tbl = new lib.arrow.Table({
+		d: lib.arrow.vectorFromArray([DAY, null],
+		    new lib.arrow.Duration(lib.arrow.TimeUnit.MICROSECOND)),
+	});
+	const q = await s.execute(df.plan(df.project(df.local(tbl),
+	    df.fn('+', df.col('d'), df.col('d')))));
+	assert.equal(q.status.code, lib.code.OK, lib.statusText(q.status));
+	assert.deepEqual(lib.resultFields(q.responses),
+	    [['(d + d)', 'Duration<MICROSECOND>', true]]);
+	assert.deepEqual(lib.resultRows(q.responses).map((x) =>
+	    x[0] === null ? null : BigInt(x[0])), [2n * DAY, null]);
 });
 
 lib.stopTest(srv);

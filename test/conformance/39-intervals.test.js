@@ -90,6 +90,115 @@ test('date - date is a day interval, timestamp - timestamp day to second',
 		['t', 'day_time_interval', 0, 3]]);
 });
 
+test('INTERVAL literals in SQL text: types, values and Spark\'s names', T,
+    async () => {
+	const s = new lib.Session(srv);
+	const r = await sql(s, "SELECT INTERVAL '3' DAY, INTERVAL 1 YEAR " +
+	    "2 MONTHS, INTERVAL '1 02:03:04.5' DAY TO SECOND, INTERVAL -3 " +
+	    "HOURS, INTERVAL '-1-2' YEAR TO MONTH, INTERVAL '10' MONTH, " +
+	    "INTERVAL '01:30' HOUR TO MINUTE, INTERVAL 2 WEEKS");
+	assert.deepEqual(r.fields.map((f) => f[0]), [
+		"INTERVAL '3' DAY", "INTERVAL '1-2' YEAR TO MONTH",
+		"INTERVAL '1 02:03:04.5' DAY TO SECOND", "INTERVAL '-03' HOUR",
+		"INTERVAL '-1-2' YEAR TO MONTH", "INTERVAL '10' MONTH",
+		"INTERVAL '01:30' HOUR TO MINUTE", "INTERVAL '14' DAY"]);
+	assert.deepEqual(r.fields.map((f) => f[1]), [
+		'Duration<MICROSECOND>', 'Interval<YEAR_MONTH>',
+		'Duration<MICROSECOND>', 'Duration<MICROSECOND>',
+		'Interval<YEAR_MONTH>', 'Interval<YEAR_MONTH>',
+		'Duration<MICROSECOND>', 'Duration<MICROSECOND>']);
+	const v = r.rows[0];
+	assert.equal(BigInt(v[0]), 3n * DAY);
+	assert.equal(months(v[1]), 14);
+	assert.equal(BigInt(v[2]), DAY + 7384500000n);
+	assert.equal(BigInt(v[3]), -3n * 3600000000n);
+	assert.equal(months(v[4]), -14);
+	assert.equal(months(v[5]), 10);
+	assert.equal(BigInt(v[6]), 5400000000n);
+	assert.equal(BigInt(v[7]), 14n * DAY);
+	const t = await sql(s, "SELECT typeof(INTERVAL '3' DAY), " +
+	    "typeof(INTERVAL 1 YEAR 2 MONTHS), typeof(INTERVAL '1' DAY + " +
+	    "INTERVAL '2' HOUR), typeof(INTERVAL '10' MONTH)");
+	assert.deepEqual(t.rows[0], ['interval day', 'interval year to month',
+		'interval day to hour', 'interval month']);
+});
+
+test('malformed and mixed INTERVAL literals fail by name', T, async () => {
+	const s = new lib.Session(srv);
+	await sqlFails(s, "SELECT INTERVAL '1 25' DAY TO HOUR",
+	    'INVALID_INTERVAL_FORMAT', '22006');
+	await sqlFails(s, "SELECT INTERVAL '1-12' YEAR TO MONTH",
+	    'INVALID_INTERVAL_FORMAT', '22006');
+	await sqlFails(s, 'SELECT INTERVAL 1 YEAR 2 DAYS',
+	    'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
+	await sqlFails(s, "SELECT INTERVAL '1 day'",
+	    'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
+});
+
+test('date and timestamp plus or minus an interval', T, async () => {
+	const s = new lib.Session(srv);
+	const r = await sql(s, "SELECT date'2024-01-01' + INTERVAL '1' DAY, " +
+	    "date'2024-01-01' - INTERVAL 1 DAY, " +
+	    "date'2024-01-31' + INTERVAL '1' MONTH, " +
+	    "date'2024-01-01' + INTERVAL '2' HOUR, " +
+	    "INTERVAL 2 DAYS + timestamp'2024-01-01 00:00:00', " +
+	    "timestamp'2024-01-31 10:00:00' + INTERVAL '1-1' YEAR TO MONTH, " +
+	    "timestamp'2024-01-01 00:00:00' - INTERVAL '1:30' HOUR TO MINUTE");
+	assert.deepEqual(r.fields.map((f) => f[0]), [
+		"date_add(DATE '2024-01-01', " +
+		    "extractansiintervaldays(INTERVAL '1' DAY))",
+		"date_add(DATE '2024-01-01', " +
+		    "(- extractansiintervaldays(INTERVAL '1' DAY)))",
+		"DATE '2024-01-31' + INTERVAL '1' MONTH",
+		"DATE '2024-01-01' + INTERVAL '02' HOUR",
+		"INTERVAL '2' DAY + TIMESTAMP '2024-01-01 00:00:00'",
+		"TIMESTAMP '2024-01-31 10:00:00' + " +
+		    "INTERVAL '1-1' YEAR TO MONTH",
+		"TIMESTAMP '2024-01-01 00:00:00' - " +
+		    "INTERVAL '01:30' HOUR TO MINUTE"]);
+	assert.deepEqual(r.fields.map((f) => f[1]), [
+		'Date32<DAY>', 'Date32<DAY>', 'Date32<DAY>',
+		'Timestamp<MICROSECOND, UTC>', 'Timestamp<MICROSECOND, UTC>',
+		'Timestamp<MICROSECOND, UTC>', 'Timestamp<MICROSECOND, UTC>']);
+	const iso = (v) => new Date(Number(v)).toISOString();
+	assert.deepEqual(r.rows[0].map(iso), [
+		'2024-01-02T00:00:00.000Z', '2023-12-31T00:00:00.000Z',
+		'2024-02-29T00:00:00.000Z', '2024-01-01T02:00:00.000Z',
+		'2024-01-03T00:00:00.000Z', '2025-02-28T10:00:00.000Z',
+		'2023-12-31T22:30:00.000Z']);
+});
+
+test('interval arithmetic, comparisons and make_*_interval', T,
+    async () => {
+	const s = new lib.Session(srv);
+	const r = await sql(s, "SELECT INTERVAL '1' DAY + INTERVAL '2' HOUR, " +
+	    "INTERVAL '3' DAY - INTERVAL '1' DAY, INTERVAL '1' DAY * 2.5, " +
+	    "INTERVAL '1' DAY / 3, INTERVAL '1' YEAR / 5, " +
+	    "- INTERVAL '1' DAY, INTERVAL '3' DAY > INTERVAL 2 DAYS, " +
+	    'make_dt_interval(1, 2, 3, 4.5), make_ym_interval(1, 2)');
+	assert.deepEqual(r.fields.map((f) => f[0]), [
+		"(INTERVAL '1' DAY + INTERVAL '02' HOUR)",
+		"(INTERVAL '3' DAY - INTERVAL '1' DAY)",
+		"(INTERVAL '1' DAY * 2.5)", "(INTERVAL '1' DAY / 3)",
+		"(INTERVAL '1' YEAR / 5)", "(- INTERVAL '1' DAY)",
+		"(INTERVAL '3' DAY > INTERVAL '2' DAY)",
+		'make_dt_interval(1, 2, 3, 4.5)', 'make_ym_interval(1, 2)']);
+	const v = r.rows[0];
+	assert.equal(BigInt(v[0]), DAY + 7200000000n);
+	assert.equal(BigInt(v[1]), 2n * DAY);
+	assert.equal(BigInt(v[2]), 5n * DAY / 2n);
+	assert.equal(BigInt(v[3]), DAY / 3n);
+	assert.equal(months(v[4]), 2);
+	assert.equal(BigInt(v[5]), -DAY);
+	assert.equal(v[6], true);
+	assert.equal(BigInt(v[7]), DAY + 7384500000n);
+	assert.equal(months(v[8]), 14);
+	await sqlFails(s, "SELECT INTERVAL '1' DAY / 0",
+	    'INTERVAL_DIVIDED_BY_ZERO', '22012');
+	await sqlFails(s, "SELECT INTERVAL '1' DAY + INTERVAL '1' MONTH",
+	    'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
+});
+
 test('interval literals of the protocol and local relation columns', T,
     async () => {
 	const s = new lib.Session(srv);

@@ -480,6 +480,9 @@ cast(struct sc_ectx *x, const struct sc_eplan *in,
 			sc_buf_addch(sql, '\'', NULL);
 		}
 		sc_buf_addch(sql, ')', NULL);
+		/* STRING COLLATE UTF8_LCASE: engine_interval.c's collation. */
+		if (to.t == SC_ARROW_UTF8 && to.prec == SC_ECOLL_LCASE)
+			sc_buf_addstr(sql, " COLLATE UTF8_LCASE", NULL);
 	}
 	sc_eng_type_text(&to, SC_VALUE_SQL, &tn);
 	sc_buf_addf(&ei->name, NULL, "CAST(%s AS %s)",

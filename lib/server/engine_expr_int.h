@@ -122,6 +122,13 @@ int sc_eng_interval_op(const char *lname, struct sc_efarg *a, size_t n,
 int sc_eng_interval_call(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedFunction *f, const char *lname,
     struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+/* engine_collate.c: collate(e, name) (1, or -1 with err set). */
+int sc_eng_collate_call(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, struct sc_buf *sql,
+    struct sc_einfo *ei, struct sc_error *err);
+/* Comparison lname of a[0], a[1] under UTF8_LCASE if a side has it. */
+bool sc_eng_collate_cmp(const char *lname, struct sc_efarg *a,
+    struct sc_buf *sql, struct sc_einfo *ei);
 /* A day_time_interval or year_month_interval literal. */
 int sc_eng_interval_literal(const Spark__Connect__Expression__Literal *l,
     struct sc_buf *sql, struct sc_einfo *ei);

@@ -414,6 +414,15 @@ int sc_eng_interval_parse_type(const char *base, struct sc_etype *out);
 int sc_eng_interval_from_proto(const Spark__Connect__DataType *t,
     struct sc_etype *out, struct sc_error *err);
 int sc_eng_interval_register(sqlite3 *db);
+/*
+ * Collations: a string etype's prec is SC_ECOLL_LCASE for Spark's
+ * UTF8_LCASE (0: UTF8_BINARY); its SQL carries COLLATE UTF8_LCASE, a
+ * collation engine_collate.c gives SQLite.  name: after
+ * "string collate ", lower case.
+ */
+#define SC_ECOLL_LCASE 1
+int sc_eng_collation_parse_type(const char *name, struct sc_etype *out);
+int sc_eng_collate_register(sqlite3 *db);
 /* Its SQLite declared type ("INTERVAL DAY_TO_SECOND": TO is a keyword). */
 void sc_eng_interval_decl(const struct sc_etype *t, struct sc_buf *out);
 

@@ -10,7 +10,7 @@
  * rewrites: date - date, timestamp - timestamp, date and timestamp ±
  * interval, interval ± interval, interval * and / number, date ±
  * integer.  What sc-serve cannot answer as Spark does is refused by
- * name, never computed on the dates' text.
+ * name, never computed on the dates' text.  COLLATE is engine_collate.c's.
  */
 
 #include "server/engine_expr_int.h"
@@ -422,6 +422,8 @@ sc_eng_interval_call(struct sc_ectx *x, const struct sc_eplan *in,
 
 	if (strcmp(lname, "sc_interval_literal") == 0)
 		return sql_literal(f, sql, ei, err) == 0 ? 1 : -1;
+	if (strcmp(lname, "collate") == 0)
+		return sc_eng_collate_call(x, in, f, sql, ei, err);
 	dt = strcmp(lname, "make_dt_interval") == 0;
 	if (!dt && strcmp(lname, "make_ym_interval") != 0)
 		return 0;
@@ -580,6 +582,8 @@ sc_eng_interval_op(const char *lname, struct sc_efarg *a, size_t n,
 	int t0, t1;
 	char op;
 
+	if (n == 2 && sc_eng_collate_cmp(lname, a, sql, ei))
+		return 1;
 	if (n != 2 || lname[0] == '\0' || lname[1] != '\0' ||
 	    strchr("+-*/%", lname[0]) == NULL)
 		return 0;
@@ -854,5 +858,9 @@ sc_eng_interval_register(sqlite3 *db)
 		{ "sc_make_interval", -1, make_interval_fn },
 	};
 
-	return sc_eng_func_add(db, scalar, SC_NELEM(scalar));
+	int rc = sc_eng_func_add(db, scalar, SC_NELEM(scalar));
+
+	if (rc == SQLITE_OK)
+		rc = sc_eng_collate_register(db);
+	return rc;
 }

@@ -161,6 +161,9 @@ sc_eng_parse_type(const char *s, size_t n, bool sqlite_names,
 	}
 	if (strncmp(base, "interval", 8) == 0 && !params)
 		return sc_eng_interval_parse_type(base, out);
+	if (strncmp(base, "string collate ", 15) == 0 && !params &&
+	    !sqlite_names)
+		return sc_eng_collation_parse_type(base + 15, out);
 	if (strcmp(base, "real") == 0 && !params) {
 		out->t = sqlite_names ? SC_ARROW_DOUBLE : SC_ARROW_FLOAT;
 		return 0;
@@ -333,6 +336,11 @@ sc_eng_type_text(const struct sc_etype *t, enum sc_value_style style,
 	if (t->t == SC_ARROW_STRUCT || t->t == SC_ARROW_LIST ||
 	    t->t == SC_ARROW_MAP)
 		return sc_eng_nest_type_text(t, style, out);
+	if (t->t == SC_ARROW_UTF8 && t->prec == SC_ECOLL_LCASE)
+		return sc_buf_addstr(out,
+		    style == SC_VALUE_SQL ? "STRING COLLATE UTF8_LCASE"
+					  : "string collate UTF8_LCASE",
+		    NULL);
 	return sc_value_type_name(sc_eng_value_type(t), t->prec, t->scale,
 	    style, out, NULL);
 }
@@ -502,6 +510,8 @@ datatype_new(const struct sc_etype *t)
 		d->kind_case = SC_DT_(STRING);
 		d->string =
 		    kind_new(&spark__connect__data_type__string__descriptor);
+		if (t->prec == SC_ECOLL_LCASE) /* static: never freed */
+			d->string->collation = (char *)"UTF8_LCASE";
 		break;
 	case SC_ARROW_BINARY:
 	case SC_ARROW_LARGE_BINARY:

@@ -235,4 +235,41 @@ test('interval literals of the protocol and local relation columns', T,
 	    x[0] === null ? null : BigInt(x[0])), [2n * DAY, null]);
 });
 
+test('COLLATE UTF8_LCASE compares lower-cased, UTF8_BINARY as bytes', T,
+    async () => {
+	const s = new lib.Session(srv);
+	const r = await sql(s, "SELECT 'a' COLLATE UTF8_LCASE = 'A', " +
+	    "'a' COLLATE UTF8_BINARY = 'A', 'É' COLLATE utf8_lcase = 'é', " +
+	    "collate('B', 'UTF8_LCASE') < 'a', " +
+	    "lower('A' COLLATE UTF8_LCASE) = 'A', " +
+	    "CAST('x' AS STRING COLLATE UTF8_LCASE) <> 'X', " +
+	    "typeof('a' COLLATE UTF8_LCASE), 'a' COLLATE UTF8_LCASE");
+	assert.deepEqual(r.fields.map((f) => f[0]), [
+		'(collate(a, UTF8_LCASE) = A)', '(collate(a, UTF8_BINARY) = A)',
+		'(collate(É, UTF8_LCASE) = é)', '(collate(B, UTF8_LCASE) < a)',
+		'(lower(collate(A, UTF8_LCASE)) = A)',
+		'(NOT (CAST(x AS STRING COLLATE UTF8_LCASE) = X))',
+		'typeof(collate(a, UTF8_LCASE))', 'collate(a, UTF8_LCASE)']);
+	assert.deepEqual(r.rows[0], [true, false, true, false, true, false,
+		'string collate UTF8_LCASE', 'a']);
+	const d = await sql(s, 'SELECT count(DISTINCT s COLLATE UTF8_LCASE) ' +
+	    "FROM VALUES ('b'), ('A'), ('a'), ('B') AS t(s)");
+	assert.deepEqual(d.rows, [[2n]]);
+	const a = await s.analyze({ schema: { plan: lib.sqlPlan(
+	    "SELECT 'a' COLLATE UTF8_LCASE AS c") } });
+	assert.equal(a.schema.schema.struct.fields[0].data_type.string
+	    .collation, 'UTF8_LCASE');
+});
+
+test('other collations are refused by name, never SQLite\'s error', T,
+    async () => {
+	const s = new lib.Session(srv);
+	await sqlFails(s, "SELECT 'a' COLLATE UNICODE_CI = 'A'",
+	    'UNSUPPORTED_FEATURE.COLLATION', '0A000');
+	await sqlFails(s, "SELECT 'a' COLLATE NOPE_NOT = 'A'",
+	    'COLLATION_INVALID_NAME', '42704');
+	await sqlFails(s, 'SELECT 1 COLLATE UTF8_LCASE',
+	    'DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE', '42K09');
+});
+
 lib.stopTest(srv);

@@ -421,7 +421,7 @@ cast(struct sc_ectx *x, const struct sc_eplan *in,
 	struct sc_buf inner, tn;
 	struct sc_einfo iei;
 	struct sc_etype to;
-	int mode, rc = -1;
+	int mode, ic, rc = -1;
 
 	if (c->expr == NULL)
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
@@ -448,7 +448,14 @@ cast(struct sc_ectx *x, const struct sc_eplan *in,
 	sc_eng_einfo_init(&iei);
 	if (sc_eng_expr(x, in, c->expr, &inner, &iei, err) == -1)
 		goto out;
-	if (to.t == SC_ARROW_STRUCT || to.t == SC_ARROW_LIST ||
+	/* To or from an interval: engine_interval.c. */
+	ic = sc_eng_interval_cast(&iei, (const char *)inner.data, &to,
+	    mode != 0, sql, err);
+	if (ic == -1)
+		goto out;
+	if (ic == 1) {
+		/* sql is set */
+	} else if (to.t == SC_ARROW_STRUCT || to.t == SC_ARROW_LIST ||
 	    to.t == SC_ARROW_MAP) {
 		/*
 		 * To a nested type: a NULL (of type void) is a null of that

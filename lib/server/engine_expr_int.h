@@ -129,6 +129,13 @@ int sc_eng_collate_call(struct sc_ectx *x, const struct sc_eplan *in,
 /* Comparison lname of a[0], a[1] under UTF8_LCASE if a side has it. */
 bool sc_eng_collate_cmp(const char *lname, struct sc_efarg *a,
     struct sc_buf *sql, struct sc_einfo *ei);
+/*
+ * A cast of e (SQL inner) to `to` when either is an interval: 1 with
+ * sql set, 0 when neither is, -1 (err set) when refused.
+ */
+int sc_eng_interval_cast(const struct sc_einfo *e, const char *inner,
+    const struct sc_etype *to, bool try_mode, struct sc_buf *sql,
+    struct sc_error *err);
 /* A day_time_interval or year_month_interval literal. */
 int sc_eng_interval_literal(const Spark__Connect__Expression__Literal *l,
     struct sc_buf *sql, struct sc_einfo *ei);

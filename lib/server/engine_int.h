@@ -413,6 +413,10 @@ int sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
 int sc_eng_interval_parse_type(const char *base, struct sc_etype *out);
 int sc_eng_interval_from_proto(const Spark__Connect__DataType *t,
     struct sc_etype *out, struct sc_error *err);
+/* The value of 'text' of those fields (SQL's INTERVAL 'text' DAY ...). */
+int sc_eng_interval_qualified(const char *text, int kind, int start,
+    int end, int64_t *out);
+/* engine_interval_fn.c: the SQLite functions of intervals. */
 int sc_eng_interval_register(sqlite3 *db);
 /*
  * Collations: a string etype's prec is SC_ECOLL_LCASE for Spark's

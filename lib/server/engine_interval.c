@@ -10,14 +10,13 @@
  * rewrites: date - date, timestamp - timestamp, date and timestamp ±
  * interval, interval ± interval, interval * and / number, date ±
  * integer.  What sc-serve cannot answer as Spark does is refused by
- * name, never computed on the dates' text.  COLLATE is engine_collate.c's.
+ * name, never computed on the dates' text.  COLLATE is engine_collate.c's;
+ * the SQLite functions of its SQL are engine_interval_fn.c's.
  */
 
 #include "server/engine_expr_int.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,8 +256,9 @@ mul_add(int64_t v, int64_t m, int64_t add, int64_t *out)
 }
 
 /* 'text' FIELD [TO FIELD]: the value of a qualified string literal. */
-static int
-qualified(const char *text, int kind, int start, int end, int64_t *out)
+int
+sc_eng_interval_qualified(const char *text, int kind, int start, int end,
+    int64_t *out)
 {
 	const char *p = text;
 	int64_t v = 0, part, us = 0, total = 0;
@@ -345,7 +345,8 @@ sql_literal(const Spark__Connect__Expression__UnresolvedFunction *f,
 		if (fld == -1 || fld2 == -1 || (n == 4 && k != kind) ||
 		    fld2 < fld)
 			goto bad;
-		if (qualified(s[0] + 1, kind, fld, fld2, &total) == -1)
+		if (sc_eng_interval_qualified(s[0] + 1, kind, fld, fld2,
+			&total) == -1)
 			return bad_literal(s[0] + 1,
 			    "it does not match the interval's fields", err);
 		put_literal(kind, fld, fld2, total, sql, ei);
@@ -575,15 +576,106 @@ datetime_interval(struct sc_efarg *l, struct sc_efarg *r, bool sub,
 		    rn);
 }
 
+/* Functions and operators that take intervals as Spark does here. */
+static const char *const ival_ok[] = { "=", "==", "<", "<=", ">",
+	">=", "!=", "<>", "<=>", "+", "-", "*", "/", "negative", "positive",
+	"count", "min", "max", "coalesce", "nvl", "nvl2", "if", "when",
+	"isnull", "isnotnull", "typeof", "first", "last", "any_value", "nullif",
+	"in", "greatest", "least", "first_value", "last_value", "lag", "lead",
+	"nth_value" };
+
+int
+sc_eng_interval_cast(const struct sc_einfo *e, const char *inner,
+    const struct sc_etype *to, bool try_mode, struct sc_buf *sql,
+    struct sc_error *err)
+{
+	const struct sc_etype *from = &e->type;
+	struct sc_buf tn;
+
+	if (!is_ival(from->t) && !is_ival(to->t))
+		return 0;
+	if (from->t == SC_ARROW_NULL) {
+		sc_buf_addstr(sql, "NULL", NULL);
+		return 1;
+	}
+	if (is_ival(from->t) && to->t == SC_ARROW_UTF8) {
+		sc_buf_addf(sql, NULL, "sc_ival_text(%s, %d, %d, %d)", inner,
+		    from->t == YM, from->prec, from->scale);
+		return 1;
+	}
+	if (is_ival(from->t) && from->t == to->t) {
+		/* To other fields: truncated to the new end field. */
+		int64_t u = from->t == DT ? dt_unit[to->scale]
+		    : to->scale == 0	  ? 12
+					  : 1;
+
+		sc_buf_addf(sql, NULL, "((%s) - (%s) %% %lld)", inner, inner,
+		    (long long)u);
+		return 1;
+	}
+	if (is_ival(from->t) && sc_eng_is_int_type(to->t) &&
+	    from->prec == from->scale) {
+		int64_t u = from->t == DT ? dt_unit[from->prec]
+		    : from->prec == 0	  ? 12
+					  : 1;
+
+		sc_buf_addf(sql, NULL, "sc_intchk((%s) / %lld, %d)", inner,
+		    (long long)u,
+		    to->t == SC_ARROW_INT8	  ? 8
+			: to->t == SC_ARROW_INT16 ? 16
+			: to->t == SC_ARROW_INT32 ? 32
+						  : 64);
+		return 1;
+	}
+	if (is_ival(to->t) && sc_eng_is_int_type(from->t) &&
+	    to->prec == to->scale) {
+		int64_t u = to->t == DT ? dt_unit[to->prec]
+		    : to->prec == 0	? 12
+					: 1;
+
+		sc_buf_addf(sql, NULL, "sc_ival_muldiv(%lld, %s, '*', %d)",
+		    (long long)u, inner, to->t == DT ? 64 : 32);
+		return 1;
+	}
+	if (is_ival(to->t) &&
+	    (from->t == SC_ARROW_UTF8 || from->t == SC_ARROW_LARGE_UTF8)) {
+		sc_buf_addf(sql, NULL, "sc_ival_parse(%s, %d, %d, %d, %d)",
+		    inner, to->t == YM, to->prec, to->scale, try_mode);
+		return 1;
+	}
+	sc_buf_init(&tn, SC_BUF_UNLIMITED);
+	sc_eng_type_text(is_ival(from->t) ? to : from, SC_VALUE_SQL, &tn);
+	sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
+	    "A cast %s %s is not supported by sc-serve.",
+	    is_ival(from->t) ? "to" : "from", (const char *)tn.data);
+	sc_buf_release(&tn);
+	return -1;
+}
+
 int
 sc_eng_interval_op(const char *lname, struct sc_efarg *a, size_t n,
     struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
 {
 	int t0, t1;
+	size_t i, k;
 	char op;
 
 	if (n == 2 && sc_eng_collate_cmp(lname, a, sql, ei))
 		return 1;
+	for (i = 0; i < n; i++)
+		if (is_ival(a[i].ei.type.t))
+			break;
+	if (i < n) {
+		for (k = 0; k < SC_NELEM(ival_ok); k++)
+			if (strcmp(ival_ok[k], lname) == 0)
+				break;
+		if (k == SC_NELEM(ival_ok))
+			return sc_srv_error(err,
+			    "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
+			    "%s() of an interval (argument %zu, %s) is not "
+			    "supported by sc-serve.",
+			    lname, i + 1, N(i));
+	}
 	if (n != 2 || lname[0] == '\0' || lname[1] != '\0' ||
 	    strchr("+-*/%", lname[0]) == NULL)
 		return 0;
@@ -666,201 +758,4 @@ sc_eng_interval_op(const char *lname, struct sc_efarg *a, size_t n,
 	    "(%s %c %s) is not supported by sc-serve for these argument types.",
 	    N(0), op, N(1));
 	return -1;
-}
-
-/* ---- SQLite functions ---------------------------------------------- */
-
-static void
-ts_us_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-	const char *s = (const char *)sqlite3_value_text(argv[0]);
-	size_t n = (size_t)sqlite3_value_bytes(argv[0]);
-	int64_t us;
-	int32_t days;
-
-	(void)argc;
-	if (sqlite3_value_type(argv[0]) == SQLITE_NULL || s == NULL) {
-		sqlite3_result_null(ctx);
-		return;
-	}
-	if (sc_value_parse_timestamp(s, n, &us) == 0) {
-		sqlite3_result_int64(ctx, us);
-		return;
-	}
-	if (sc_value_parse_date(s, n, &days) == 0) {
-		sqlite3_result_int64(ctx, (int64_t)days * US_DAY);
-		return;
-	}
-	sqlite3_result_null(ctx);
-}
-
-static void
-us_ts_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-	char b[SC_VALUE_TEXT_MAX];
-
-	(void)argc;
-	if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
-		sqlite3_result_null(ctx);
-		return;
-	}
-	sc_value_fmt_timestamp(sqlite3_value_int64(argv[0]), b);
-	sqlite3_result_text(ctx, b, -1, SQLITE_TRANSIENT);
-}
-
-static void
-overflow(sqlite3_context *ctx, int bits)
-{
-	sqlite3_result_error(ctx,
-	    bits == 64 ? "[ARITHMETIC_OVERFLOW] long overflow. SQLSTATE: 22003"
-		       : "[ARITHMETIC_OVERFLOW] integer overflow. SQLSTATE: "
-			 "22003",
-	    -1);
-}
-
-/* sc_ival_chk(v, bits): v if an integer of that many bits. */
-static void
-ival_chk_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-	int bits = sqlite3_value_int(argv[1]);
-	int64_t v;
-
-	(void)argc;
-	switch (sqlite3_value_type(argv[0])) {
-	case SQLITE_NULL:
-		sqlite3_result_null(ctx);
-		return;
-	case SQLITE_INTEGER:
-		v = sqlite3_value_int64(argv[0]);
-		if (bits == 64 || (v >= INT32_MIN && v <= INT32_MAX)) {
-			sqlite3_result_int64(ctx, v);
-			return;
-		}
-		break;
-	default:
-		break;
-	}
-	overflow(ctx, bits);
-}
-
-/*
- * sc_ival_muldiv(v, k, op, bits): interval v times or divided by the
- * number k, rounded half up as Spark's interval arithmetic does.
- */
-static void
-ival_muldiv_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-	const char *op = (const char *)sqlite3_value_text(argv[2]);
-	int bits = sqlite3_value_int(argv[3]);
-	double lim = bits == 64 ? 9223372036854775807.0 : 2147483647.0;
-	int64_t v, k, r;
-	double d;
-
-	(void)argc;
-	if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
-	    sqlite3_value_type(argv[1]) == SQLITE_NULL || op == NULL) {
-		sqlite3_result_null(ctx);
-		return;
-	}
-	v = sqlite3_value_int64(argv[0]);
-	if (*op == '/' && sqlite3_value_double(argv[1]) == 0) {
-		sqlite3_result_error(ctx,
-		    "[INTERVAL_DIVIDED_BY_ZERO] Division by zero. Use "
-		    "`try_divide` to tolerate divisor being 0 and return NULL "
-		    "instead. SQLSTATE: 22012",
-		    -1);
-		return;
-	}
-	if (sqlite3_value_numeric_type(argv[1]) == SQLITE_INTEGER) {
-		k = sqlite3_value_int64(argv[1]);
-		if (*op == '*') {
-			if (k != 0 &&
-			    (v > INT64_MAX / llabs(k) ||
-				v < -(INT64_MAX / llabs(k)))) {
-				overflow(ctx, bits);
-				return;
-			}
-			r = v * k;
-		} else {
-			/* Half up: away from zero at .5. */
-			r = v / k;
-			if (llabs(v % k) * 2 >= llabs(k) && k != 0)
-				r += (v < 0) != (k < 0) ? -1 : 1;
-		}
-		if (bits != 64 && (r > INT32_MAX || r < INT32_MIN)) {
-			overflow(ctx, bits);
-			return;
-		}
-		sqlite3_result_int64(ctx, r);
-		return;
-	}
-	d = sqlite3_value_double(argv[1]);
-	d = *op == '*' ? (double)v * d : (double)v / d;
-	d = round(d); /* half away from zero */
-	if (!isfinite(d) || d > lim || d < -lim - 1) {
-		overflow(ctx, bits);
-		return;
-	}
-	sqlite3_result_int64(ctx, (int64_t)d);
-}
-
-/*
- * sc_make_interval(dt, a, b, c, d): make_dt_interval(days, hours, mins,
- * secs) when dt, else make_ym_interval(years, months) (c, d unused).
- */
-static void
-make_interval_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-	int dt = sqlite3_value_int(argv[0]), i;
-	double secs, total;
-
-	(void)argc;
-	for (i = 1; i < (dt ? 5 : 3); i++)
-		if (sqlite3_value_type(argv[i]) == SQLITE_NULL) {
-			sqlite3_result_null(ctx);
-			return;
-		}
-	if (!dt) {
-		total = sqlite3_value_double(argv[1]) * 12 +
-		    sqlite3_value_double(argv[2]);
-		if (total > INT32_MAX || total < INT32_MIN) {
-			overflow(ctx, 32);
-			return;
-		}
-		sqlite3_result_int64(ctx,
-		    sqlite3_value_int64(argv[1]) * 12 +
-			sqlite3_value_int64(argv[2]));
-		return;
-	}
-	secs = sqlite3_value_double(argv[4]);
-	total = (double)sqlite3_value_int64(argv[1]) * (double)US_DAY +
-	    (double)sqlite3_value_int64(argv[2]) * 3600e6 +
-	    (double)sqlite3_value_int64(argv[3]) * 60e6 + secs * 1e6;
-	if (!isfinite(total) || fabs(total) >= 9.2e18) {
-		overflow(ctx, 64);
-		return;
-	}
-	sqlite3_result_int64(ctx,
-	    sqlite3_value_int64(argv[1]) * US_DAY +
-		sqlite3_value_int64(argv[2]) * 3600000000LL +
-		sqlite3_value_int64(argv[3]) * 60000000LL +
-		(int64_t)llround(secs * 1e6));
-}
-
-int
-sc_eng_interval_register(sqlite3 *db)
-{
-	static const struct sc_efunc scalar[] = {
-		{ "sc_ts_us", 1, ts_us_fn },
-		{ "sc_us_ts", 1, us_ts_fn },
-		{ "sc_ival_chk", 2, ival_chk_fn },
-		{ "sc_ival_muldiv", 4, ival_muldiv_fn },
-		{ "sc_make_interval", -1, make_interval_fn },
-	};
-
-	int rc = sc_eng_func_add(db, scalar, SC_NELEM(scalar));
-
-	if (rc == SQLITE_OK)
-		rc = sc_eng_collate_register(db);
-	return rc;
 }

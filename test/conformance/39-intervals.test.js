@@ -235,6 +235,33 @@ test('interval literals of the protocol and local relation columns', T,
 	    x[0] === null ? null : BigInt(x[0])), [2n * DAY, null]);
 });
 
+test('casts to and from intervals; other functions of one refused', T,
+    async () => {
+	const s = new lib.Session(srv);
+	const r = await sql(s, "SELECT CAST(INTERVAL '1' DAY AS STRING), " +
+	    "CAST(INTERVAL '1-2' YEAR TO MONTH AS STRING), " +
+	    "CAST(INTERVAL '3' DAY AS BIGINT), CAST(INTERVAL '2' YEAR AS INT), " +
+	    "CAST('1' AS INTERVAL DAY), " +
+	    "CAST('INTERVAL \\'1 02\\' DAY TO HOUR' AS INTERVAL DAY TO HOUR), " +
+	    "try_cast('x' AS INTERVAL DAY), " +
+	    "CAST(INTERVAL '1 05:00:00' DAY TO SECOND AS INTERVAL DAY), " +
+	    'CAST(2 AS INTERVAL HOUR)');
+	const v = r.rows[0];
+	assert.deepEqual(v.slice(0, 4), ["INTERVAL '1' DAY",
+		"INTERVAL '1-2' YEAR TO MONTH", 3n, 2]);
+	assert.equal(BigInt(v[4]), DAY);
+	assert.equal(BigInt(v[5]), DAY + 7200000000n);
+	assert.equal(v[6], null);
+	assert.equal(BigInt(v[7]), DAY);
+	assert.equal(BigInt(v[8]), 7200000000n);
+	await sqlFails(s, "SELECT CAST('x' AS INTERVAL DAY)",
+	    'CAST_INVALID_INPUT', '22018');
+	await sqlFails(s, "SELECT CAST(INTERVAL '1 05' DAY TO HOUR AS INT)",
+	    'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
+	await sqlFails(s, "SELECT concat('x', INTERVAL '1' DAY)",
+	    'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
+});
+
 test('COLLATE UTF8_LCASE compares lower-cased, UTF8_BINARY as bytes', T,
     async () => {
 	const s = new lib.Session(srv);

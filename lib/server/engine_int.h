@@ -414,8 +414,8 @@ int sc_eng_interval_parse_type(const char *base, struct sc_etype *out);
 int sc_eng_interval_from_proto(const Spark__Connect__DataType *t,
     struct sc_etype *out, struct sc_error *err);
 /* The value of 'text' of those fields (SQL's INTERVAL 'text' DAY ...). */
-int sc_eng_interval_qualified(const char *text, int kind, int start,
-    int end, int64_t *out);
+int sc_eng_interval_qualified(const char *text, int kind, int start, int end,
+    int64_t *out);
 /* engine_interval_fn.c: the SQLite functions of intervals. */
 int sc_eng_interval_register(sqlite3 *db);
 /*

@@ -416,6 +416,12 @@ int sc_eng_interval_from_proto(const Spark__Connect__DataType *t,
 /* The value of 'text' of those fields (SQL's INTERVAL 'text' DAY ...). */
 int sc_eng_interval_qualified(const char *text, int kind, int start, int end,
     int64_t *out);
+/*
+ * Cell (col, row) of b, of type t, as Spark's text of an interval of t's
+ * fields into out: true; false when t is no interval.
+ */
+bool sc_eng_interval_cell(const struct sc_etype *t,
+    const struct sc_arrow_batch *b, size_t col, size_t row, struct sc_buf *out);
 /* engine_interval_fn.c: the SQLite functions of intervals. */
 int sc_eng_interval_register(sqlite3 *db);
 /*

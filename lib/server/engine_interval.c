@@ -759,3 +759,17 @@ sc_eng_interval_op(const char *lname, struct sc_efarg *a, size_t n,
 	    N(0), op, N(1));
 	return -1;
 }
+
+bool
+sc_eng_interval_cell(const struct sc_etype *t, const struct sc_arrow_batch *b,
+    size_t col, size_t row, struct sc_buf *out)
+{
+	char buf[SC_ARROW_INTERVAL_TEXT];
+	int64_t v;
+
+	if (!is_ival(t->t) || sc_arrow_get_int64(b, col, row, &v) == -1)
+		return false;
+	ival_text(t, v, buf);
+	sc_buf_addstr(out, buf, NULL);
+	return true;
+}

@@ -262,6 +262,22 @@ test('casts to and from intervals; other functions of one refused', T,
 	    'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
 });
 
+test('show() prints intervals as Spark does, with their fields', T,
+    async () => {
+	const s = new lib.Session(srv);
+	const r = await s.execute(df.plan({ show_string: { input:
+	    lib.sqlPlan("SELECT INTERVAL '1' DAY AS d, INTERVAL '1-2' " +
+	    "YEAR TO MONTH AS y, CAST(NULL AS INTERVAL HOUR) AS n").root,
+	num_rows: 20, truncate: 0, vertical: false } }));
+	assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
+	assert.deepEqual(lib.resultRows(r.responses), [[
+		'+----------------+----------------------------+----+\n' +
+		'|d               |y                           |n   |\n' +
+		'+----------------+----------------------------+----+\n' +
+		"|INTERVAL '1' DAY|INTERVAL '1-2' YEAR TO MONTH|NULL|\n" +
+		'+----------------+----------------------------+----+\n']]);
+});
+
 test('COLLATE UTF8_LCASE compares lower-cased, UTF8_BINARY as bytes', T,
     async () => {
 	const s = new lib.Session(srv);

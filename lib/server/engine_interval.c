@@ -676,6 +676,19 @@ sc_eng_interval_op(const char *lname, struct sc_efarg *a, size_t n,
 			    "supported by sc-serve.",
 			    lname, i + 1, N(i));
 	}
+	if (i < n && n == 2 && strchr("=<>!", lname[0]) != NULL &&
+	    a[0].ei.type.t != a[1].ei.type.t &&
+	    a[0].ei.type.t != SC_ARROW_NULL &&
+	    a[1].ei.type.t != SC_ARROW_NULL &&
+	    a[0].ei.type.t != SC_ETYPE_UNKNOWN &&
+	    a[1].ei.type.t != SC_ETYPE_UNKNOWN)
+		/* An interval against a number or the other kind. */
+		return sc_srv_error(err,
+		    "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES", "42K09",
+		    "Cannot resolve \"(%s %s %s)\" due to data type mismatch: "
+		    "the left and right operands of the binary operator have "
+		    "incompatible types.",
+		    N(0), lname, N(1));
 	if (n != 2 || lname[0] == '\0' || lname[1] != '\0' ||
 	    strchr("+-*/%", lname[0]) == NULL)
 		return 0;

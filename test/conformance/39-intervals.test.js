@@ -197,6 +197,10 @@ test('interval arithmetic, comparisons and make_*_interval', T,
 	    'INTERVAL_DIVIDED_BY_ZERO', '22012');
 	await sqlFails(s, "SELECT INTERVAL '1' DAY + INTERVAL '1' MONTH",
 	    'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
+	await sqlFails(s, "SELECT INTERVAL '1' DAY = 86400000000",
+	    'DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES', '42K09');
+	await sqlFails(s, "SELECT INTERVAL '1' DAY < INTERVAL '1' MONTH",
+	    'DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES', '42K09');
 });
 
 test('interval literals of the protocol and local relation columns', T,

@@ -46,6 +46,8 @@ struct render {
 	struct sc_arrow_schema schema; /* text mode: the first batch's */
 	char **pending; /* names from a schema message */
 	size_t npending;
+	/* Its interval columns' fields (start, end), else -1: Arrow has none. */
+	int (*ival)[2];
 	uint64_t batch_rows; /* rows decoded in this batch */
 	bool flush_batches; /* stdout is a pipe or tty */
 };
@@ -104,7 +106,64 @@ clear_pending(struct render *r)
 	for (i = 0; i < r->npending; i++)
 		free(r->pending[i]);
 	SC_FREE(r->pending);
+	SC_FREE(r->ival);
 	r->npending = 0;
+}
+
+/*
+ * The fields of an interval type's simpleString ("interval day to
+ * second", "interval month"): start and end numbered as Spark's
+ * DayTimeIntervalType (day 0 ... second 3) and YearMonthIntervalType
+ * (year 0, month 1) number them; -1 when it is no interval.
+ */
+static void
+interval_fields(const char *s, int f[2])
+{
+	static const char *const names[] = { "day", "hour", "minute", "second",
+		"year", "month" };
+	size_t i, k, j = 0;
+
+	f[0] = f[1] = -1;
+	if (strncmp(s, "interval ", 9) != 0)
+		return;
+	s += 9;
+	while (j < 2) {
+		for (i = 0; i < SC_NELEM(names); i++) {
+			k = strlen(names[i]);
+			if (strncmp(s, names[i], k) == 0 &&
+			    (s[k] == '\0' || s[k] == ' '))
+				break;
+		}
+		if (i == SC_NELEM(names))
+			return;
+		f[j++] = (int)(i < 4 ? i : i - 4);
+		s += k;
+		if (strncmp(s, " to ", 4) != 0)
+			break;
+		s += 4;
+	}
+	if (j == 1)
+		f[1] = f[0];
+}
+
+/* Cell i of row as Spark's string of an interval of its fields: 1, else 0. */
+static int
+interval_cell(struct render *r, const struct sc_arrow_batch *b, size_t i,
+    size_t row, struct sc_error *err)
+{
+	char t[SC_ARROW_INTERVAL_TEXT];
+	enum sc_arrow_type ty = b->schema->fields[i].type;
+	int64_t v;
+
+	if (r->ival == NULL || i >= r->npending || r->ival[i][0] < 0 ||
+	    (ty != SC_ARROW_DURATION_US && ty != SC_ARROW_INTERVAL_YM) ||
+	    sc_arrow_get_int64(b, i, row, &v) == -1)
+		return 0;
+	if (ty == SC_ARROW_DURATION_US)
+		sc_arrow_fmt_dt_interval(v, r->ival[i][0], r->ival[i][1], t);
+	else
+		sc_arrow_fmt_ym_interval(v, r->ival[i][0], r->ival[i][1], t);
+	return sc_buf_addstr(&r->cells[i], t, err) == -1 ? -1 : 1;
 }
 
 static void
@@ -242,8 +301,12 @@ text_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 			continue;
 		for (i = 0; i < n; i++) {
 			sc_buf_reset(&r->cells[i]);
+			kind = SC_OUT_STRING;
+			if ((rc = interval_cell(r, b, i, row, err)) == -1)
+				return -1;
 			/* Nested values: JSON in JSON lines, else as show(). */
-			if (sc_arrow_format_value(b, i, row,
+			if (rc == 0 &&
+			    sc_arrow_format_value(b, i, row,
 				r->o.format == SC_OUT_JSONL ? SC_ARROW_FMT_TEXT
 							    : SC_ARROW_FMT_CELL,
 				&r->cells[i], &kind, err) == -1)
@@ -321,8 +384,19 @@ render_schema(struct render *r, const struct sc_result_schema *schema)
 	n = sc_result_schema_ncols(schema);
 	clear_pending(r);
 	r->pending = sc_xcalloc(n + 1, sizeof(*r->pending));
-	for (i = 0; i < n; i++)
+	r->ival = sc_xcalloc(n + 1, sizeof(*r->ival));
+	for (i = 0; i < n; i++) {
+		struct sc_buf t;
+
 		r->pending[i] = sc_xstrdup(sc_result_schema_name(schema, i));
+		sc_buf_init(&t, 256);
+		if (sc_result_schema_type_name(schema, i, &t, NULL) == 0 &&
+		    t.len > 0)
+			interval_fields((const char *)t.data, r->ival[i]);
+		else
+			r->ival[i][0] = r->ival[i][1] = -1;
+		sc_buf_release(&t);
+	}
 	r->npending = n;
 }
 

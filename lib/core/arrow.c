@@ -132,6 +132,10 @@ sc_arrow_type_name(enum sc_arrow_type type)
 		return "date32";
 	case SC_ARROW_TIMESTAMP_US:
 		return "timestamp[us]";
+	case SC_ARROW_DURATION_US:
+		return "duration[us]";
+	case SC_ARROW_INTERVAL_YM:
+		return "month_interval";
 	case SC_ARROW_STRUCT:
 		return "struct";
 	case SC_ARROW_LIST:

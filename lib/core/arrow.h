@@ -43,7 +43,9 @@ enum sc_arrow_type {
 	SC_ARROW_STRUCT, /* children = the fields */
 	SC_ARROW_LIST, /* one child ("element") */
 	SC_ARROW_MAP, /* one child "entries": struct {key, value} */
-	SC_ARROW_LARGE_LIST /* one child, int64 offsets (read only) */
+	SC_ARROW_LARGE_LIST, /* one child, int64 offsets (read only) */
+	SC_ARROW_DURATION_US, /* Spark's day-time interval: microseconds */
+	SC_ARROW_INTERVAL_YM /* Spark's year-month interval: int32 months */
 };
 
 /*
@@ -87,6 +89,19 @@ void sc_arrow_schema_copy(struct sc_arrow_schema *dst,
  */
 struct sc_arrow_field *sc_arrow_schema_add(struct sc_arrow_schema *s,
     const char *name, enum sc_arrow_type type, bool nullable);
+
+/*
+ * Spark's string form of an interval (CAST(i AS STRING)), NUL-terminated
+ * in buf (SC_ARROW_INTERVAL_TEXT bytes); returns its length.  A day-time
+ * interval is microseconds, its fields 0 DAY, 1 HOUR, 2 MINUTE, 3
+ * SECOND ("INTERVAL '1 02:03:04.5' DAY TO SECOND"); a year-month one is
+ * months, its fields 0 YEAR, 1 MONTH ("INTERVAL '1-2' YEAR TO MONTH").
+ * An Arrow column holds no fields: readers show DAY TO SECOND and YEAR
+ * TO MONTH, as a client knowing only the Arrow type would.
+ */
+#define SC_ARROW_INTERVAL_TEXT 64
+size_t sc_arrow_fmt_dt_interval(int64_t us, int start, int end, char *buf);
+size_t sc_arrow_fmt_ym_interval(int64_t months, int start, int end, char *buf);
 
 /* "int64", "utf8", "timestamp[us]", ... (fixed strings, for messages). */
 const char *sc_arrow_type_name(enum sc_arrow_type type);

@@ -9,6 +9,7 @@
 #include "core/arrow.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/arrow_int.h"
@@ -62,6 +63,7 @@ int_at(const struct sc_arrow_col *c, size_t i)
 		return (int16_t)sc_arrow_rd16(p + 2 * i);
 	case SC_ARROW_INT32:
 	case SC_ARROW_DATE32:
+	case SC_ARROW_INTERVAL_YM:
 		return (int32_t)sc_arrow_rd32(p + 4 * i);
 	default:
 		return sc_arrow_rdi64(p + 8 * i);
@@ -136,6 +138,8 @@ sc_arrow_get_int64(const struct sc_arrow_batch *b, size_t col, size_t row,
 	case SC_ARROW_INT64:
 	case SC_ARROW_DATE32:
 	case SC_ARROW_TIMESTAMP_US:
+	case SC_ARROW_DURATION_US:
+	case SC_ARROW_INTERVAL_YM:
 		*out = int_at(c, row);
 		return 0;
 	default:
@@ -391,13 +395,19 @@ static int
 quoted(const struct sc_arrow_col *c, size_t i, bool json, struct sc_buf *out,
     struct sc_error *err)
 {
-	char txt[SC_VALUE_TEXT_MAX];
+	char txt[SC_ARROW_INTERVAL_TEXT > SC_VALUE_TEXT_MAX
+		? SC_ARROW_INTERVAL_TEXT
+		: SC_VALUE_TEXT_MAX];
 	size_t n;
 
 	if (json && sc_buf_addch(out, '"', err) == -1)
 		return -1;
 	if (c->f->type == SC_ARROW_DATE32)
 		n = sc_value_fmt_date(int_at(c, i), txt);
+	else if (c->f->type == SC_ARROW_DURATION_US)
+		n = sc_arrow_fmt_dt_interval(int_at(c, i), 0, 3, txt);
+	else if (c->f->type == SC_ARROW_INTERVAL_YM)
+		n = sc_arrow_fmt_ym_interval(int_at(c, i), 0, 1, txt);
 	else
 		n = sc_value_fmt_timestamp(int_at(c, i), txt);
 	if (sc_buf_add(out, txt, n, err) == -1)
@@ -636,6 +646,8 @@ fmt_value(const struct sc_arrow_col *c, size_t i, int json, struct sc_buf *out,
 		break;
 	case SC_ARROW_DATE32:
 	case SC_ARROW_TIMESTAMP_US:
+	case SC_ARROW_DURATION_US:
+	case SC_ARROW_INTERVAL_YM:
 		k = K_STRING;
 		if (quoted(c, i, json == 1 || json == 2, out, err) == -1)
 			return -1;
@@ -682,4 +694,90 @@ sc_arrow_format_value(const struct sc_arrow_batch *b, size_t col, size_t row,
 		break;
 	}
 	return fmt_value(c, row, SC_ARROW_FMT_TEXT, out, kind_out, err);
+}
+
+/* Seconds and microseconds r as "05" or "05.25", appended at *p. */
+static size_t
+fmt_seconds(uint64_t r, char *p, size_t room)
+{
+	uint64_t frac = r % 1000000;
+	int n, digits = 6;
+
+	n = snprintf(p, room, "%s%llu", r < 10000000 ? "0" : "",
+	    (unsigned long long)(r / 1000000));
+	if (frac == 0)
+		return (size_t)n;
+	while (frac % 10 == 0) {
+		frac /= 10;
+		digits--;
+	}
+	return (size_t)n +
+	    (size_t)snprintf(p + n, room - (size_t)n, ".%0*llu", digits,
+		(unsigned long long)frac);
+}
+
+size_t
+sc_arrow_fmt_dt_interval(int64_t us, int start, int end, char *buf)
+{
+	static const char *const names[] = { "DAY", "HOUR", "MINUTE",
+		"SECOND" };
+	static const uint64_t unit[] = { 86400000000ULL, 3600000000ULL,
+		60000000ULL };
+	uint64_t r = us < 0 ? 0 - (uint64_t)us : (uint64_t)us;
+	size_t n, room = SC_ARROW_INTERVAL_TEXT;
+
+	if (start < 0 || start > 3)
+		start = 0;
+	if (end < start || end > 3)
+		end = 3;
+	n = (size_t)snprintf(buf, room, "INTERVAL '%s", us < 0 ? "-" : "");
+	if (start == 3) {
+		n += fmt_seconds(r, buf + n, room - n);
+	} else {
+		n += (size_t)snprintf(buf + n, room - n,
+		    start == 0 ? "%llu" : "%02llu",
+		    (unsigned long long)(r / unit[start]));
+		r %= unit[start];
+	}
+	if (start < 1 && end >= 1) {
+		n += (size_t)snprintf(buf + n, room - n, " %02llu",
+		    (unsigned long long)(r / unit[1]));
+		r %= unit[1];
+	}
+	if (start < 2 && end >= 2) {
+		n += (size_t)snprintf(buf + n, room - n, ":%02llu",
+		    (unsigned long long)(r / unit[2]));
+		r %= unit[2];
+	}
+	if (start < 3 && end >= 3) {
+		buf[n++] = ':';
+		n += fmt_seconds(r, buf + n, room - n);
+	}
+	if (start == end)
+		n += (size_t)snprintf(buf + n, room - n, "' %s", names[start]);
+	else
+		n += (size_t)snprintf(buf + n, room - n, "' %s TO %s",
+		    names[start], names[end]);
+	return n;
+}
+
+size_t
+sc_arrow_fmt_ym_interval(int64_t months, int start, int end, char *buf)
+{
+	uint64_t r = months < 0 ? 0 - (uint64_t)months : (uint64_t)months;
+	const char *sign = months < 0 ? "-" : "";
+	int n;
+
+	if (start == 1 && end != 0)
+		n = snprintf(buf, SC_ARROW_INTERVAL_TEXT,
+		    "INTERVAL '%lld' MONTH", (long long)months);
+	else if (end == 0)
+		n = snprintf(buf, SC_ARROW_INTERVAL_TEXT,
+		    "INTERVAL '%s%llu' YEAR", sign,
+		    (unsigned long long)(r / 12));
+	else
+		n = snprintf(buf, SC_ARROW_INTERVAL_TEXT,
+		    "INTERVAL '%s%llu-%llu' YEAR TO MONTH", sign,
+		    (unsigned long long)(r / 12), (unsigned long long)(r % 12));
+	return (size_t)n;
 }

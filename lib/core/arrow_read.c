@@ -401,6 +401,27 @@ parse_type(struct sparse *sp, struct sc_arrow_field *f, uint8_t tag,
 		if (r)
 			f->tz = sc_xstrndup(tz, tzlen);
 		return 0;
+	case T_DURATION:
+		if (fbt_i16(ty, 0, 1, &unit) == -1)
+			return -1;
+		if (unit != 2)
+			return unsupported(sp, f,
+			    unit == 0	    ? "duration[s]"
+				: unit == 1 ? "duration[ms]"
+				: unit == 3 ? "duration[ns]"
+					    : "Duration");
+		f->type = SC_ARROW_DURATION_US;
+		return 0;
+	case T_INTERVAL:
+		if (fbt_i16(ty, 0, 0, &unit) == -1)
+			return -1;
+		if (unit != 0)
+			return unsupported(sp, f,
+			    unit == 1	    ? "day_time_interval"
+				: unit == 2 ? "month_day_nano_interval"
+					    : "Interval");
+		f->type = SC_ARROW_INTERVAL_YM;
+		return 0;
 	}
 	if (tag < SC_NELEM(type_tag_names))
 		return unsupported(sp, f, type_tag_names[tag]);
@@ -781,12 +802,14 @@ decode_col(struct bctx *x, struct sc_arrow_col *c)
 		break;
 	case SC_ARROW_INT32:
 	case SC_ARROW_DATE32:
+	case SC_ARROW_INTERVAL_YM:
 	case SC_ARROW_FLOAT:
 		width = 4;
 		break;
 	case SC_ARROW_INT64:
 	case SC_ARROW_DOUBLE:
 	case SC_ARROW_TIMESTAMP_US:
+	case SC_ARROW_DURATION_US:
 		width = 8;
 		break;
 	case SC_ARROW_DECIMAL128:

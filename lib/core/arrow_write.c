@@ -114,11 +114,13 @@ col_setup(struct wcol *c, const struct sc_arrow_field *f)
 		break;
 	case SC_ARROW_INT32:
 	case SC_ARROW_DATE32:
+	case SC_ARROW_INTERVAL_YM:
 	case SC_ARROW_FLOAT:
 		c->width = 4;
 		break;
 	case SC_ARROW_INT64:
 	case SC_ARROW_TIMESTAMP_US:
+	case SC_ARROW_DURATION_US:
 	case SC_ARROW_DOUBLE:
 		c->width = 8;
 		break;
@@ -432,11 +434,13 @@ put_int64(struct wcol *c, int64_t v, struct sc_error *err)
 		break;
 	case SC_ARROW_INT32:
 	case SC_ARROW_DATE32:
+	case SC_ARROW_INTERVAL_YM:
 		lo = INT32_MIN;
 		hi = INT32_MAX;
 		break;
 	case SC_ARROW_INT64:
 	case SC_ARROW_TIMESTAMP_US:
+	case SC_ARROW_DURATION_US:
 		lo = INT64_MIN;
 		hi = INT64_MAX;
 		break;

@@ -33,9 +33,11 @@ enum {
 	T_DECIMAL = 7,
 	T_DATE = 8,
 	T_TIMESTAMP = 10,
+	T_INTERVAL = 11,
 	T_LIST = 12,
 	T_STRUCT = 13,
 	T_MAP = 17,
+	T_DURATION = 18,
 	T_LARGE_BINARY = 19,
 	T_LARGE_UTF8 = 20,
 	T_LARGE_LIST = 21
@@ -259,6 +261,10 @@ type_tag(const struct sc_arrow_field *f)
 		return T_DATE;
 	case SC_ARROW_TIMESTAMP_US:
 		return T_TIMESTAMP;
+	case SC_ARROW_DURATION_US:
+		return T_DURATION;
+	case SC_ARROW_INTERVAL_YM:
+		return T_INTERVAL;
 	case SC_ARROW_STRUCT:
 		return T_STRUCT;
 	case SC_ARROW_LIST:
@@ -311,6 +317,12 @@ fb_type(struct bytes *b, const struct sc_arrow_field *f)
 			sc_arrow_fb_patch(b, slot, fb_string(b, f->tz));
 			return t;
 		}
+		break;
+	case SC_ARROW_DURATION_US:
+		v[n++] = (struct fbf){ 0, 2, 2 }; /* MICROSECOND */
+		break;
+	case SC_ARROW_INTERVAL_YM:
+		v[n++] = (struct fbf){ 0, 2, 0 }; /* YEAR_MONTH */
 		break;
 	default: /* empty type tables */
 		break;

@@ -573,7 +573,7 @@ cast(struct sc_ectx *x, const struct sc_eplan *in,
 	struct sc_buf inner, tn;
 	struct sc_einfo iei;
 	struct sc_etype to;
-	int mode, rc = -1;
+	int mode, ic, rc = -1;
 
 	if (c->expr == NULL)
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
@@ -600,7 +600,14 @@ cast(struct sc_ectx *x, const struct sc_eplan *in,
 	sc_eng_einfo_init(&iei);
 	if (sc_eng_expr(x, in, c->expr, &inner, &iei, err) == -1)
 		goto out;
-	if (to.t == SC_ARROW_STRUCT || to.t == SC_ARROW_LIST ||
+	/* To or from an interval: engine_interval.c. */
+	ic = sc_eng_interval_cast(&iei, (const char *)inner.data, &to,
+	    mode != 0, sql, err);
+	if (ic == -1)
+		goto out;
+	if (ic == 1) {
+		/* sql is set */
+	} else if (to.t == SC_ARROW_STRUCT || to.t == SC_ARROW_LIST ||
 	    to.t == SC_ARROW_MAP) {
 		/*
 		 * To a nested type: a NULL (of type void) is a null of that
@@ -632,6 +639,9 @@ cast(struct sc_ectx *x, const struct sc_eplan *in,
 			sc_buf_addch(sql, '\'', NULL);
 		}
 		sc_buf_addch(sql, ')', NULL);
+		/* STRING COLLATE UTF8_LCASE: engine_interval.c's collation. */
+		if (to.t == SC_ARROW_UTF8 && to.prec == SC_ECOLL_LCASE)
+			sc_buf_addstr(sql, " COLLATE UTF8_LCASE", NULL);
 	}
 	sc_eng_type_text(&to, SC_VALUE_SQL, &tn);
 	sc_buf_addf(&ei->name, NULL, "CAST(%s AS %s)",

@@ -125,6 +125,39 @@ void sc_eng_common_type(struct sc_einfo *ei, struct sc_efarg *a, size_t from,
 void sc_eng_args_list(struct sc_buf *b, struct sc_efarg *a, size_t from,
     size_t n, bool names);
 
+/*
+ * engine_interval.c: operator lname over a[0..n) when its answer is an
+ * interval or needs one (date - date, date + n, ...): 1 with sql, ei
+ * set; 0 when not such an operation; -1 (err set) when refused.
+ */
+int sc_eng_interval_op(const char *lname, struct sc_efarg *a, size_t n,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+/*
+ * The interval functions (make_dt_interval, make_ym_interval, and SQL
+ * text's INTERVAL literals): 1 with sql, ei set; 0 when lname is none of
+ * them; -1 (err set).
+ */
+int sc_eng_interval_call(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, const char *lname,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+/* engine_collate.c: collate(e, name) (1, or -1 with err set). */
+int sc_eng_collate_call(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, struct sc_buf *sql,
+    struct sc_einfo *ei, struct sc_error *err);
+/* Comparison lname of a[0], a[1] under UTF8_LCASE if a side has it. */
+bool sc_eng_collate_cmp(const char *lname, struct sc_efarg *a,
+    struct sc_buf *sql, struct sc_einfo *ei);
+/*
+ * A cast of e (SQL inner) to `to` when either is an interval: 1 with
+ * sql set, 0 when neither is, -1 (err set) when refused.
+ */
+int sc_eng_interval_cast(const struct sc_einfo *e, const char *inner,
+    const struct sc_etype *to, bool try_mode, struct sc_buf *sql,
+    struct sc_error *err);
+/* A day_time_interval or year_month_interval literal. */
+int sc_eng_interval_literal(const Spark__Connect__Expression__Literal *l,
+    struct sc_buf *sql, struct sc_einfo *ei);
+
 /* engine_collection.c */
 /* An element of sc_each() (columns _sc_v, _sc_t) in its JSON form. */
 #define SC_ENG_ELEM_JSON                                                \

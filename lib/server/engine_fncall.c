@@ -273,6 +273,9 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		if (strcmp(hofs[i], lname) == 0)
 			return sc_eng_higher_order(x, in, f, hofs[i], sql, ei,
 			    err);
+	if ((rc = sc_eng_interval_call(x, in, f, lname, sql, ei, err)) != 0)
+		return rc == 1 ? 0 : -1;
+	rc = -1;
 	if (strcmp(lname, "extract") == 0 || strcmp(lname, "date_part") == 0 ||
 	    strcmp(lname, "datepart") == 0)
 		return sc_eng_extract(x, in, f, lname, sql, ei, err);
@@ -345,6 +348,12 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		sc_eng_set_type(ei,
 		    fd->rtype == R_ARG ? SC_ETYPE_UNKNOWN : fd->rtype);
 	ei->nullable = 1;
+	/* Datetime and interval arithmetic: engine_interval.c. */
+	if ((rc = sc_eng_interval_op(lname, a, n, sql, ei, err)) != 0) {
+		rc = rc == 1 ? 0 : -1;
+		goto out;
+	}
+	rc = -1;
 
 	switch (fd->k) {
 	case F_CMP:

@@ -471,6 +471,39 @@ int sc_eng_cast_name(struct sc_ectx *x, const struct sc_eplan *in,
 int sc_eng_literal_param(const Spark__Connect__Expression__Literal *l,
     sqlite3_stmt *st, int idx, struct sc_error *err);
 
+/*
+ * engine_interval.c: Spark's interval types.  A day-time interval is
+ * SC_ARROW_DURATION_US (microseconds), a year-month one
+ * SC_ARROW_INTERVAL_YM (months), both INTEGER in SQLite; the etype's
+ * prec and scale are its start and end fields (0 DAY ... 3 SECOND; 0
+ * YEAR, 1 MONTH).  base: a lower-case type name starting "interval".
+ */
+int sc_eng_interval_parse_type(const char *base, struct sc_etype *out);
+int sc_eng_interval_from_proto(const Spark__Connect__DataType *t,
+    struct sc_etype *out, struct sc_error *err);
+/* The value of 'text' of those fields (SQL's INTERVAL 'text' DAY ...). */
+int sc_eng_interval_qualified(const char *text, int kind, int start, int end,
+    int64_t *out);
+/*
+ * Cell (col, row) of b, of type t, as Spark's text of an interval of t's
+ * fields into out: true; false when t is no interval.
+ */
+bool sc_eng_interval_cell(const struct sc_etype *t,
+    const struct sc_arrow_batch *b, size_t col, size_t row, struct sc_buf *out);
+/* engine_interval_fn.c: the SQLite functions of intervals. */
+int sc_eng_interval_register(sqlite3 *db);
+/*
+ * Collations: a string etype's prec is SC_ECOLL_LCASE for Spark's
+ * UTF8_LCASE (0: UTF8_BINARY); its SQL carries COLLATE UTF8_LCASE, a
+ * collation engine_collate.c gives SQLite.  name: after
+ * "string collate ", lower case.
+ */
+#define SC_ECOLL_LCASE 1
+int sc_eng_collation_parse_type(const char *name, struct sc_etype *out);
+int sc_eng_collate_register(sqlite3 *db);
+/* Its SQLite declared type ("INTERVAL DAY_TO_SECOND": TO is a keyword). */
+void sc_eng_interval_decl(const struct sc_etype *t, struct sc_buf *out);
+
 /* engine_range.c */
 int sc_eng_range_module(sqlite3 *db);
 int sc_eng_range_count(int64_t start, int64_t end, int64_t step,

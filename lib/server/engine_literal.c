@@ -340,6 +340,9 @@ sc_eng_literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 		ei->type.ntz = ntz;
 		return 0;
 	}
+	case SC_LIT_(DAY_TIME_INTERVAL):
+	case SC_LIT_(YEAR_MONTH_INTERVAL):
+		return sc_eng_interval_literal(l, sql, ei);
 	default:
 		break;
 	}

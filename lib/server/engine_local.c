@@ -660,6 +660,8 @@ insert_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 			case SC_ARROW_INT16:
 			case SC_ARROW_INT32:
 			case SC_ARROW_INT64:
+			case SC_ARROW_DURATION_US: /* intervals: integers */
+			case SC_ARROW_INTERVAL_YM:
 				sc_arrow_get_int64(b, i, r, &iv);
 				brc = sqlite3_bind_int64(ins->st, col, iv);
 				break;

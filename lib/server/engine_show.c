@@ -28,6 +28,8 @@ struct cells {
 	size_t n;
 	size_t ncols;
 	int32_t truncate;
+	const struct sc_ecol *cols; /* the plan's, for intervals' fields */
+	size_t ntyped;
 };
 
 static void
@@ -190,6 +192,10 @@ show_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 					sc_buf_addf(&v, NULL, "%s%02X",
 					    k > 0 ? " " : "", p[k]);
 				sc_buf_addch(&v, ']', NULL);
+			} else if (i < c->ntyped &&
+			    sc_eng_interval_cell(&c->cols[i].type, b, i, r,
+				&v)) {
+				/* Spark's text of its fields: INTERVAL '1' DAY */
 			} else if (t == SC_ARROW_TIMESTAMP_US &&
 			    b->schema->fields[i].tz != NULL &&
 			    sc_arrow_get_int64(b, i, r, &us) == 0) {
@@ -376,6 +382,10 @@ sc_eng_show(struct sc_ectx *x, const Spark__Connect__ShowString *s,
 	if (sc_arrow_read_schema(ipc.data, ipc.len, &as, err) == -1)
 		goto out;
 	c.ncols = as.nfields;
+	if (p.cols != NULL && p.ncols == as.nfields) {
+		c.cols = p.cols;
+		c.ntyped = p.ncols;
+	}
 	for (i = 0; i < as.nfields; i++) {
 		sc_buf_reset(&e);
 		escape_meta(&e, (const uint8_t *)as.fields[i].name,

@@ -159,6 +159,11 @@ sc_eng_parse_type(const char *s, size_t n, bool sqlite_names,
 		out->t = SC_ARROW_NULL;
 		return 0;
 	}
+	if (strncmp(base, "interval", 8) == 0 && !params)
+		return sc_eng_interval_parse_type(base, out);
+	if (strncmp(base, "string collate ", 15) == 0 && !params &&
+	    !sqlite_names)
+		return sc_eng_collation_parse_type(base + 15, out);
 	if (strcmp(base, "real") == 0 && !params) {
 		out->t = sqlite_names ? SC_ARROW_DOUBLE : SC_ARROW_FLOAT;
 		return 0;
@@ -260,6 +265,9 @@ sc_eng_type_from_proto(const Spark__Connect__DataType *t, struct sc_etype *out,
 	case SC_DT_(MAP):
 	case SC_DT_(STRUCT):
 		return sc_eng_nest_from_proto(t, out, err);
+	case SC_DT_(DAY_TIME_INTERVAL):
+	case SC_DT_(YEAR_MONTH_INTERVAL):
+		return sc_eng_interval_from_proto(t, out, err);
 	case SC_DT_(UNPARSED): {
 		const char *s = t->unparsed->data_type_string;
 
@@ -312,6 +320,10 @@ sc_eng_value_type(const struct sc_etype *t)
 		return t->ntz ? SC_VALUE_TIMESTAMP_NTZ : SC_VALUE_TIMESTAMP;
 	case SC_ARROW_DECIMAL128:
 		return SC_VALUE_DECIMAL;
+	case SC_ARROW_DURATION_US: /* prec, scale: the fields */
+		return SC_VALUE_DT_INTERVAL;
+	case SC_ARROW_INTERVAL_YM:
+		return SC_VALUE_YM_INTERVAL;
 	default:
 		return SC_VALUE_VOID;
 	}
@@ -324,6 +336,11 @@ sc_eng_type_text(const struct sc_etype *t, enum sc_value_style style,
 	if (t->t == SC_ARROW_STRUCT || t->t == SC_ARROW_LIST ||
 	    t->t == SC_ARROW_MAP)
 		return sc_eng_nest_type_text(t, style, out);
+	if (t->t == SC_ARROW_UTF8 && t->prec == SC_ECOLL_LCASE)
+		return sc_buf_addstr(out,
+		    style == SC_VALUE_SQL ? "STRING COLLATE UTF8_LCASE"
+					  : "string collate UTF8_LCASE",
+		    NULL);
 	return sc_value_type_name(sc_eng_value_type(t), t->prec, t->scale,
 	    style, out, NULL);
 }
@@ -352,6 +369,10 @@ sc_eng_type_decl(const struct sc_etype *t, struct sc_buf *out)
 		sc_buf_addstr(out, "TEXT", NULL); /* JSON */
 		return;
 	case SC_ARROW_NULL:
+		return;
+	case SC_ARROW_DURATION_US:
+	case SC_ARROW_INTERVAL_YM:
+		sc_eng_interval_decl(t, out);
 		return;
 	default:
 		sc_eng_type_text(t, SC_VALUE_SQL, out);
@@ -489,6 +510,8 @@ datatype_new(const struct sc_etype *t)
 		d->kind_case = SC_DT_(STRING);
 		d->string =
 		    kind_new(&spark__connect__data_type__string__descriptor);
+		if (t->prec == SC_ECOLL_LCASE) /* static: never freed */
+			d->string->collation = (char *)"UTF8_LCASE";
 		break;
 	case SC_ARROW_BINARY:
 	case SC_ARROW_LARGE_BINARY:
@@ -510,6 +533,28 @@ datatype_new(const struct sc_etype *t)
 			d->timestamp = kind_new(
 			    &spark__connect__data_type__timestamp__descriptor);
 		}
+		break;
+	case SC_ARROW_DURATION_US:
+		d->kind_case = SC_DT_(DAY_TIME_INTERVAL);
+		d->day_time_interval = kind_new(
+		    &spark__connect__data_type__day_time_interval__descriptor);
+		d->day_time_interval->_start_field_case =
+		    SPARK__CONNECT__DATA_TYPE__DAY_TIME_INTERVAL___START_FIELD_START_FIELD;
+		d->day_time_interval->start_field = t->prec;
+		d->day_time_interval->_end_field_case =
+		    SPARK__CONNECT__DATA_TYPE__DAY_TIME_INTERVAL___END_FIELD_END_FIELD;
+		d->day_time_interval->end_field = t->scale;
+		break;
+	case SC_ARROW_INTERVAL_YM:
+		d->kind_case = SC_DT_(YEAR_MONTH_INTERVAL);
+		d->year_month_interval = kind_new(
+		    &spark__connect__data_type__year_month_interval__descriptor);
+		d->year_month_interval->_start_field_case =
+		    SPARK__CONNECT__DATA_TYPE__YEAR_MONTH_INTERVAL___START_FIELD_START_FIELD;
+		d->year_month_interval->start_field = t->prec;
+		d->year_month_interval->_end_field_case =
+		    SPARK__CONNECT__DATA_TYPE__YEAR_MONTH_INTERVAL___END_FIELD_END_FIELD;
+		d->year_month_interval->end_field = t->scale;
 		break;
 	default:
 		d->kind_case = SC_DT_(NULL);
@@ -654,6 +699,14 @@ sc_eng_type_from_arrow(const struct sc_arrow_field *f, struct sc_etype *out,
 	case SC_ARROW_TIMESTAMP_US:
 		out->t = f->type;
 		out->ntz = f->tz == NULL;
+		return 0;
+	case SC_ARROW_DURATION_US: /* Arrow keeps no fields */
+		out->t = f->type;
+		out->scale = 3; /* DAY TO SECOND */
+		return 0;
+	case SC_ARROW_INTERVAL_YM:
+		out->t = f->type;
+		out->scale = 1; /* YEAR TO MONTH */
 		return 0;
 	case SC_ARROW_STRUCT:
 	case SC_ARROW_LIST:

@@ -350,6 +350,11 @@ sc_eng_put(struct sc_arrow_writer *w, size_t col, const struct sc_ecol *c,
 			break;
 		n = number_text(v, tb, sizeof(tb));
 		return sc_arrow_append_bytes(w, col, tb, n, err);
+	case SC_ARROW_DURATION_US: /* intervals: integers (engine_interval.c) */
+	case SC_ARROW_INTERVAL_YM:
+		if (v->t == SQLITE_INTEGER)
+			return sc_arrow_append_int64(w, col, v->i, err);
+		break;
 	case SC_ARROW_DATE32:
 		if (v->t == SQLITE_TEXT &&
 		    sc_value_parse_date((const char *)v->p, v->n, &days) == 0)

@@ -502,6 +502,10 @@ primary(struct parser *p)
 			p->i++;
 			return sc_sqlp_typed_literal(p, kw);
 		}
+		if (sc_sqlp_tok_word(t, "interval") &&
+		    (nx->kind == SC_TK_STRING || nx->kind == SC_TK_NUM ||
+			sc_sqlp_tok_op(nx, "-")))
+			return sc_sqlp_interval_literal(p);
 		if (sc_sqlp_tok_word(t, "interval"))
 			return sc_sqlp_unsupported(p, "INTERVAL literals");
 		if (nx->kind == SC_TK_STRING && (sc_sqlp_tok_word(t, "x")))
@@ -568,8 +572,9 @@ primary(struct parser *p)
 }
 
 /*
- * e[key] (UnresolvedExtractValue, as Spark's parser makes it) and
- * e::type (a cast, Spark 4's shorthand), after a primary expression.
+ * e[key] (UnresolvedExtractValue, as Spark's parser makes it),
+ * e::type (a cast, Spark 4's shorthand) and e COLLATE name, after a
+ * primary expression.
  * Takes e.
  */
 static Expr *
@@ -600,6 +605,17 @@ postfix(struct parser *p, Expr *e)
 			    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_CAST;
 			n->cast = c;
 			e = n;
+			continue;
+		}
+		if (sc_sqlp_is_word(p, "collate") &&
+		    (sc_sqlp_peek(p, 1)->kind == SC_TK_WORD ||
+			sc_sqlp_peek(p, 1)->kind == SC_TK_QIDENT)) {
+			/* e COLLATE name: collate(e, 'name'), as Spark's. */
+			ty = sc_sqlp_ident_text(sc_sqlp_peek(p, 1));
+			e = sc_sqlp_func_new("collate", 2, e,
+			    sc_sqlp_string_lit(ty, strlen(ty)));
+			free(ty);
+			p->i += 2;
 			continue;
 		}
 		if (sc_sqlp_is_op(p, ".") &&

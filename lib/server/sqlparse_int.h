@@ -104,6 +104,10 @@ Expr *sc_sqlp_typed_literal(struct parser *p, const char *kw);
 Expr *sc_sqlp_param(struct parser *p);
 Expr *sc_sqlp_number_literal(struct parser *p, bool neg);
 
+/* sqlparse_interval.c: a string literal; INTERVAL ... at the cursor. */
+Expr *sc_sqlp_string_lit(const char *s, size_t n);
+Expr *sc_sqlp_interval_literal(struct parser *p);
+
 /* sqlparse_expr.c */
 bool sc_sqlp_deeper(struct parser *p);
 Expr *sc_sqlp_expr(struct parser *p);

@@ -2539,8 +2539,9 @@ test_spark_sql(void)
 	check_err(c1, R_sql("SELECT mod(7, 3)"),
 	    "UNSUPPORTED_FEATURE.SQL_SYNTAX",
 	    "Spark SQL: mod() is refused by name, not SQLite's double");
-	check_err(c1, R_sql("SELECT INTERVAL 1 DAY"),
-	    "UNSUPPORTED_FEATURE.SQL_SYNTAX", "Spark SQL: INTERVAL");
+	check_err(c1, R_sql("SELECT INTERVAL '1 day'"),
+	    "UNSUPPORTED_FEATURE.EXPRESSION",
+	    "Spark SQL: INTERVAL without fields");
 	check_err(c1, R_sql("SELECT id FROM range(3) WHERE id IN (SELECT 1)"),
 	    "UNSUPPORTED_FEATURE.SQL_SYNTAX",
 	    "Spark SQL: IN (SELECT ...) is refused, not SQLite's");

@@ -15,6 +15,7 @@
 #include "core/arrow_int.h"
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/tz.h"
 #include "core/value.h"
 #include "core/banned.h"
 
@@ -390,6 +391,29 @@ put_hex(const uint8_t *p, size_t n, bool json, struct sc_buf *out,
 static int fmt_value(const struct sc_arrow_col *, size_t, int, struct sc_buf *,
     int *, struct sc_error *);
 
+/*
+ * A timestamp column's instant as the wall clock of the zone it carries
+ * (Spark sends the session time zone), as Spark shows it; without a zone
+ * (TIMESTAMP_NTZ), or one that cannot be read, as it is.  The thread
+ * keeps the last zone it read.
+ */
+static int64_t
+wall_clock(const char *zone, int64_t us)
+{
+	static _Thread_local char last[64];
+	static _Thread_local struct sc_tz z;
+	static _Thread_local bool ok;
+
+	if (zone == NULL || zone[0] == '\0' || strcmp(zone, "UTC") == 0)
+		return us;
+	if (strcmp(zone, last) != 0) {
+		ok = strlen(zone) < sizeof(last) &&
+		    sc_tz_resolve(zone, &z) == 0;
+		snprintf(last, sizeof(last), "%s", zone);
+	}
+	return ok ? sc_tz_to_local(&z, us) : us;
+}
+
 /* A string-kind value formatted as text, quoted when json. */
 static int
 quoted(const struct sc_arrow_col *c, size_t i, bool json, struct sc_buf *out,
@@ -409,7 +433,8 @@ quoted(const struct sc_arrow_col *c, size_t i, bool json, struct sc_buf *out,
 	else if (c->f->type == SC_ARROW_INTERVAL_YM)
 		n = sc_arrow_fmt_ym_interval(int_at(c, i), 0, 1, txt);
 	else
-		n = sc_value_fmt_timestamp(int_at(c, i), txt);
+		n = sc_value_fmt_timestamp(wall_clock(c->f->tz, int_at(c, i)),
+		    txt);
 	if (sc_buf_add(out, txt, n, err) == -1)
 		return -1;
 	return json ? sc_buf_addch(out, '"', err) : 0;

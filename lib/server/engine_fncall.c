@@ -377,6 +377,7 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 			    A(0), int_bits(a[0].ei.type.t));
 			sc_buf_addf(&ei->name, NULL, "(- %s)", N(0));
 			ei->type = a[0].ei.type;
+			ei->nullable = a[0].ei.nullable;
 			break;
 		}
 		if (n == 1) {

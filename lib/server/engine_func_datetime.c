@@ -436,9 +436,9 @@ static int
 zone_field(struct sc_buf *b, char ch, size_t k, int64_t us)
 {
 	const struct sc_tz *z = sc_eng_tz_current();
-	int64_t t = sc_eng_tz_to_utc(z, us);
+	int64_t t = sc_tz_to_utc(z, us);
 	int64_t secs = t / 1000000 - (t % 1000000 < 0);
-	int32_t off = sc_eng_tz_offset(z, secs);
+	int32_t off = sc_tz_offset(z, secs);
 
 	switch (ch) {
 	case 'X':
@@ -471,7 +471,7 @@ zone_field(struct sc_buf *b, char ch, size_t k, int64_t us)
 	default: /* z: the short name; the long one is locale data */
 		if (k > 3)
 			return -1;
-		sc_buf_addstr(b, sc_eng_tz_abbr(z, secs), NULL);
+		sc_buf_addstr(b, sc_tz_abbr(z, secs), NULL);
 		return 0;
 	}
 }

@@ -19,6 +19,7 @@
 
 #include "core/arrow.h"
 #include "core/buf.h"
+#include "core/tz.h"
 #include "core/value.h"
 
 /* Lambda variables in scope at once (nested lambdas). */
@@ -676,33 +677,8 @@ int sc_eng_func_format_register(sqlite3 *db);
 /* ---- end engine_func*.c -------------------------------------------- */
 
 /* ---- the session time zone (engine_tz.c) --------------------------- */
-/*
- * A zone as Spark's ZoneId: a region's rules (data, loaded once from the
- * tz database and kept for the process's life) or, when data is NULL, a
- * fixed offset east of UTC in seconds.
- */
-struct sc_tzdata;
-struct sc_tz {
-	const struct sc_tzdata *data;
-	int32_t fixed;
-	char id[48]; /* Java's ZoneId.getId(): the region, or +08:00, ... */
-};
-/* The zone id names as Spark reads it (short ids too): 0, or -1. */
-int sc_eng_tz_resolve(const char *id, struct sc_tz *out);
 /* The zone of the thread's current call, UTC outside one; never NULL. */
 const struct sc_tz *sc_eng_tz_current(void);
-/* The abbreviation at an instant (PST, CEST; a fixed zone's id). */
-const char *sc_eng_tz_abbr(const struct sc_tz *z, int64_t utc_secs);
-/* The offset east of UTC, in seconds, at an instant. */
-int32_t sc_eng_tz_offset(const struct sc_tz *z, int64_t utc_secs);
-/* An instant (microseconds) as the zone's wall-clock microseconds. */
-int64_t sc_eng_tz_to_local(const struct sc_tz *z, int64_t us);
-/*
- * Wall-clock microseconds of the zone as an instant, as java.time does:
- * a time in a gap moves on by the gap, one in an overlap takes the
- * earlier offset.
- */
-int64_t sc_eng_tz_to_utc(const struct sc_tz *z, int64_t local_us);
 /*
  * Timestamp text (sc_value_parse_timestamp()'s forms) as an instant:
  * its own zone if it has one, else z's wall clock.  0, or -1.
@@ -722,16 +698,6 @@ struct sc_efarg;
 void sc_eng_tz_args(const char *lname, struct sc_efarg *a, size_t n);
 void sc_eng_tz_result(const char *lname, const struct sc_efarg *a, size_t n,
     struct sc_buf *sql, size_t from);
-/*
- * A TZif file's rules (version 1 to 4; the footer's POSIX TZ string
- * past the last transition), or NULL when malformed; free with
- * sc_eng_tzif_free().  The offset east of UTC at an instant.
- */
-struct sc_tzdata *sc_eng_tzif_new(const unsigned char *p, size_t len);
-void sc_eng_tzif_free(struct sc_tzdata *z);
-int32_t sc_eng_tzdata_offset(const struct sc_tzdata *z, int64_t utc_secs);
-/* The abbreviation in use at an instant ("PST", "CEST", "+0530"). */
-const char *sc_eng_tzdata_abbr(const struct sc_tzdata *z, int64_t utc_secs);
 /* ---- end engine_tz.c ----------------------------------------------- */
 
 /* engine_files.c */

@@ -538,6 +538,42 @@ months_plus(const char *d, bool date, const char *m, bool sub,
 		    d, sub ? "-" : "", m, d);
 }
 
+/* Whether the session's time zone is UTC (no offset, ever). */
+static bool
+utc_session(void)
+{
+	const struct sc_tz *z = sc_eng_tz_current();
+
+	return (z->data == NULL && z->fixed == 0) ||
+	    strcmp(z->id, "UTC") == 0 || strcmp(z->id, "Etc/UTC") == 0 ||
+	    strcmp(z->id, "Z") == 0;
+}
+
+/*
+ * Whether datetime d ± interval i needs the session's wall clock, which
+ * this arithmetic does not take yet: a date plus hours (a timestamp at
+ * the date's local midnight) or a timestamp plus months (its local date).
+ */
+static bool
+zoned(const struct sc_etype *d, const struct sc_etype *i)
+{
+	if (utc_session())
+		return false;
+	if (d->t == SC_ARROW_DATE32)
+		return i->t == DT && !(i->prec == 0 && i->scale == 0);
+	return i->t == YM && !d->ntz;
+}
+
+static int
+local_refused(const char *lname, struct sc_error *err)
+{
+	return sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
+	    "The feature is not supported: a date or timestamp %s an "
+	    "interval that needs the session time zone's wall clock (a date "
+	    "and hours, a timestamp and months) when the zone is not UTC.",
+	    lname);
+}
+
 /* datetime ± interval: l the datetime, r the interval. */
 static void
 datetime_interval(struct sc_efarg *l, struct sc_efarg *r, bool sub,
@@ -619,8 +655,8 @@ sc_eng_interval_cast(const struct sc_einfo *e, const char *inner,
 		    : from->prec == 0	  ? 12
 					  : 1;
 
-		sc_buf_addf(sql, NULL, "sc_intchk((%s) / %lld, %d)", inner,
-		    (long long)u,
+		sc_buf_addf(sql, NULL, "sc_intop((%s) / %lld, '+', 0, %d)",
+		    inner, (long long)u,
 		    to->t == SC_ARROW_INT8	  ? 8
 			: to->t == SC_ARROW_INT16 ? 16
 			: to->t == SC_ARROW_INT32 ? 32
@@ -709,6 +745,8 @@ sc_eng_interval_op(const char *lname, struct sc_efarg *a, size_t n,
 		return 1;
 	}
 	if (op == '-' && is_datetime(t0) && is_datetime(t1)) {
+		if (t0 != t1 && !utc_session())
+			return local_refused(lname, err);
 		if (t0 == SC_ARROW_DATE32 && t1 == SC_ARROW_DATE32) {
 			sc_buf_addf(sql, NULL,
 			    "(CAST(julianday(%s) - julianday(%s) AS INTEGER) "
@@ -725,10 +763,14 @@ sc_eng_interval_op(const char *lname, struct sc_efarg *a, size_t n,
 		return 1;
 	}
 	if (is_datetime(t0) && is_ival(t1) && (op == '+' || op == '-')) {
+		if (zoned(&a[0].ei.type, &a[1].ei.type))
+			return local_refused(lname, err);
 		datetime_interval(&a[0], &a[1], op == '-', false, sql, ei);
 		return 1;
 	}
 	if (is_ival(t0) && is_datetime(t1) && op == '+') {
+		if (zoned(&a[1].ei.type, &a[0].ei.type))
+			return local_refused(lname, err);
 		datetime_interval(&a[1], &a[0], false, true, sql, ei);
 		return 1;
 	}

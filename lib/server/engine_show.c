@@ -201,7 +201,7 @@ show_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 			    sc_arrow_get_int64(b, i, r, &us) == 0) {
 				/* A TIMESTAMP shows in the session zone. */
 				sc_value_fmt_timestamp(
-				    sc_eng_tz_to_local(sc_eng_tz_current(), us),
+				    sc_tz_to_local(sc_eng_tz_current(), us),
 				    ts);
 				sc_buf_addstr(&v, ts, NULL);
 			} else if (sc_arrow_format_value(b, i, r,

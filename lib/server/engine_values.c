@@ -787,7 +787,7 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		if (vt == SQLITE_TEXT && from_ltz(from) &&
 		    sc_value_parse_timestamp(s, n, &i64) == 0) {
 			sc_value_fmt_timestamp(
-			    sc_eng_tz_to_local(sc_eng_tz_current(), i64), buf);
+			    sc_tz_to_local(sc_eng_tz_current(), i64), buf);
 			sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
 			return;
 		}
@@ -805,7 +805,7 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		/* A TIMESTAMP's date is the session time zone's. */
 		if (vt == SQLITE_TEXT && from_ltz(from) &&
 		    sc_value_parse_timestamp(s, n, &i64) == 0) {
-			i64 = sc_eng_tz_to_local(sc_eng_tz_current(), i64);
+			i64 = sc_tz_to_local(sc_eng_tz_current(), i64);
 			sc_value_fmt_date(i64 / 86400000000LL -
 				(i64 % 86400000000LL < 0),
 			    buf);
@@ -828,7 +828,7 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		if (vt == SQLITE_TEXT && (from_ltz(from) || to->ntz) &&
 		    sc_value_parse_timestamp(s, n, &i64) == 0) {
 			if (to->ntz && from_ltz(from))
-				i64 = sc_eng_tz_to_local(sc_eng_tz_current(),
+				i64 = sc_tz_to_local(sc_eng_tz_current(),
 				    i64);
 		} else if (vt == SQLITE_TEXT && !to->ntz &&
 		    sc_eng_tz_parse(sc_eng_tz_current(), s, n, &i64) == 0) {

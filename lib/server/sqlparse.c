@@ -529,6 +529,7 @@ sc_sqlp_param(struct parser *p)
 	const Expr *v = NULL;
 	char name[128];
 	size_t i, k;
+	bool novalue = false;
 	Expr *e;
 
 	if (t->s[0] == '?') {
@@ -544,11 +545,26 @@ sc_sqlp_param(struct parser *p)
 		memcpy(name, t->s + 1, t->n - 1);
 		name[t->n - 1] = '\0';
 		for (i = 0; q != NULL && i < q->n_args; i++)
-			if (strcmp(q->args[i]->key, name) == 0)
+			if (strcmp(q->args[i]->key, name) == 0) {
 				l = q->args[i]->value;
+				novalue |= l == NULL;
+			}
 		for (i = 0; q != NULL && i < q->n_named_arguments; i++)
-			if (strcmp(q->named_arguments[i]->key, name) == 0)
+			if (strcmp(q->named_arguments[i]->key, name) == 0) {
 				v = q->named_arguments[i]->value;
+				novalue |= v == NULL;
+			}
+	}
+	if (l == NULL && v == NULL && novalue) {
+		/* A map entry without a value: Spark's analyzer. */
+		if (p->fail == 0) {
+			p->fail = SC_SQLPARSE_ERROR;
+			sc_srv_error(p->err, "INVALID_SQL_ARG", "42K08",
+			    "The argument of `sql()` is invalid: %s has no "
+			    "value.",
+			    name);
+		}
+		return NULL;
 	}
 	if (l == NULL && v == NULL) {
 		if (p->fail == 0) {

@@ -890,7 +890,7 @@ test_sql_args(void)
 	r = R_sql("SELECT :n + 1 AS v, ? AS w");
 	sql_named_expr(r->sql, "n", E_lit(L_long(41)));
 	sql_pos_expr(r->sql, E_lit(L_double(0.5)));
-	check(r, "v:long:null,w:double:notnull", "42,0.5;",
+	check(r, "v:long:notnull,w:double:notnull", "42,0.5;",
 	    "4.x named_arguments and pos_arguments");
 
 	res_init(&res);

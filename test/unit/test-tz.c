@@ -113,65 +113,65 @@ test_table_and_footer(void)
 	when[1] = utc(2007, 3, 11, 7, 0);
 	when[2] = utc(2007, 11, 4, 6, 0);
 	tzif(&b, when, idx, 3, types, 3, "EST5EDT,M3.2.0,M11.1.0");
-	z = sc_eng_tzif_new(b.data, b.len);
+	z = sc_tzif_new(b.data, b.len);
 	ok(z != NULL, "a version 2 file is read");
-	is_int(sc_eng_tzdata_offset(z, utc(1800, 1, 1, 0, 0)), -17762,
+	is_int(sc_tzdata_offset(z, utc(1800, 1, 1, 0, 0)), -17762,
 	    "before the first transition: type 0 (local mean time)");
-	is_int(sc_eng_tzdata_offset(z, utc(1990, 1, 1, 0, 0)), -18000,
+	is_int(sc_tzdata_offset(z, utc(1990, 1, 1, 0, 0)), -18000,
 	    "between transitions: the table");
-	is_int(sc_eng_tzdata_offset(z, when[1] - 1), -18000,
+	is_int(sc_tzdata_offset(z, when[1] - 1), -18000,
 	    "one second before a transition");
-	is_int(sc_eng_tzdata_offset(z, when[1]), -14400,
+	is_int(sc_tzdata_offset(z, when[1]), -14400,
 	    "at a transition: the new offset");
 	/* Past the table: the footer's rule, second Sunday of March. */
-	is_int(sc_eng_tzdata_offset(z, utc(2024, 3, 10, 6, 59)), -18000,
+	is_int(sc_tzdata_offset(z, utc(2024, 3, 10, 6, 59)), -18000,
 	    "footer: 2024-03-10 06:59Z is still EST");
-	is_int(sc_eng_tzdata_offset(z, utc(2024, 3, 10, 7, 0)), -14400,
+	is_int(sc_tzdata_offset(z, utc(2024, 3, 10, 7, 0)), -14400,
 	    "footer: 2024-03-10 07:00Z is EDT");
-	is_int(sc_eng_tzdata_offset(z, utc(2024, 11, 3, 5, 59)), -14400,
+	is_int(sc_tzdata_offset(z, utc(2024, 11, 3, 5, 59)), -14400,
 	    "footer: 2024-11-03 05:59Z is still EDT");
-	is_int(sc_eng_tzdata_offset(z, utc(2024, 11, 3, 6, 0)), -18000,
+	is_int(sc_tzdata_offset(z, utc(2024, 11, 3, 6, 0)), -18000,
 	    "footer: 2024-11-03 06:00Z is EST");
 	/* 2100-03-14 is that March's second Sunday. */
-	is_int(sc_eng_tzdata_offset(z, utc(2100, 3, 14, 7, 0)), -14400,
+	is_int(sc_tzdata_offset(z, utc(2100, 3, 14, 7, 0)), -14400,
 	    "footer: far past the table");
-	is_int(sc_eng_tzdata_offset(z, utc(2100, 3, 14, 6, 0)), -18000,
+	is_int(sc_tzdata_offset(z, utc(2100, 3, 14, 6, 0)), -18000,
 	    "footer: the hour before, far past the table");
-	is_str(sc_eng_tzdata_abbr(z, utc(1990, 1, 1, 0, 0)), "XXX",
+	is_str(sc_tzdata_abbr(z, utc(1990, 1, 1, 0, 0)), "XXX",
 	    "the table's abbreviation");
-	is_str(sc_eng_tzdata_abbr(z, utc(2024, 7, 1, 0, 0)), "EDT",
+	is_str(sc_tzdata_abbr(z, utc(2024, 7, 1, 0, 0)), "EDT",
 	    "the footer's daylight abbreviation");
-	is_str(sc_eng_tzdata_abbr(z, utc(2024, 1, 1, 0, 0)), "EST",
+	is_str(sc_tzdata_abbr(z, utc(2024, 1, 1, 0, 0)), "EST",
 	    "the footer's standard abbreviation");
-	sc_eng_tzif_free(z);
+	sc_tzif_free(z);
 	sc_buf_release(&b);
 
 	/* Southern hemisphere: Sydney, DST from October to April. */
 	tzif(&b, NULL, NULL, 0, (const struct ttype[]){ { 36000, 0 } }, 1,
 	    "AEST-10AEDT,M10.1.0,M4.1.0/3");
-	z = sc_eng_tzif_new(b.data, b.len);
+	z = sc_tzif_new(b.data, b.len);
 	ok(z != NULL, "a file with no transitions, only a footer");
-	is_int(sc_eng_tzdata_offset(z, utc(2024, 1, 15, 0, 0)), 39600,
+	is_int(sc_tzdata_offset(z, utc(2024, 1, 15, 0, 0)), 39600,
 	    "southern footer: January is daylight time");
-	is_int(sc_eng_tzdata_offset(z, utc(2024, 7, 15, 0, 0)), 36000,
+	is_int(sc_tzdata_offset(z, utc(2024, 7, 15, 0, 0)), 36000,
 	    "southern footer: July is standard time");
 	/* 2024-04-07 03:00 AEDT = 2024-04-06 16:00Z */
-	is_int(sc_eng_tzdata_offset(z, utc(2024, 4, 6, 15, 59)), 39600,
+	is_int(sc_tzdata_offset(z, utc(2024, 4, 6, 15, 59)), 39600,
 	    "southern footer: just before the April change");
-	is_int(sc_eng_tzdata_offset(z, utc(2024, 4, 6, 16, 0)), 36000,
+	is_int(sc_tzdata_offset(z, utc(2024, 4, 6, 16, 0)), 36000,
 	    "southern footer: at the April change");
-	sc_eng_tzif_free(z);
+	sc_tzif_free(z);
 	sc_buf_release(&b);
 
 	/* A quoted name and a fixed zone. */
 	tzif(&b, NULL, NULL, 0, (const struct ttype[]){ { 19800, 0 } }, 1,
 	    "<+0530>-5:30");
-	z = sc_eng_tzif_new(b.data, b.len);
-	is_int(z != NULL ? sc_eng_tzdata_offset(z, 0) : -1, 19800,
+	z = sc_tzif_new(b.data, b.len);
+	is_int(z != NULL ? sc_tzdata_offset(z, 0) : -1, 19800,
 	    "footer with a <+0530> name and minutes");
-	is_str(z != NULL ? sc_eng_tzdata_abbr(z, 0) : NULL, "+0530",
+	is_str(z != NULL ? sc_tzdata_abbr(z, 0) : NULL, "+0530",
 	    "a quoted abbreviation");
-	sc_eng_tzif_free(z);
+	sc_tzif_free(z);
 	sc_buf_release(&b);
 }
 
@@ -185,24 +185,24 @@ test_malformed(void)
 	size_t cut;
 
 	tzif(&b, when, idx, 2, types, 2, NULL);
-	ok(sc_eng_tzif_new(b.data, b.len) == NULL,
+	ok(sc_tzif_new(b.data, b.len) == NULL,
 	    "transitions out of order are refused");
 	sc_buf_release(&b);
 	tzif(&b, when, bad_idx, 1, types, 2, NULL);
-	ok(sc_eng_tzif_new(b.data, b.len) == NULL,
+	ok(sc_tzif_new(b.data, b.len) == NULL,
 	    "a type index past the types is refused");
 	sc_buf_release(&b);
 	tzif(&b, when + 1, idx, 1, types, 2, "CET-1");
 	for (cut = 0; cut < b.len - 7; cut++) {
 		/* Every cut short of the footer loses part of the data. */
-		if (sc_eng_tzif_new(b.data, cut) != NULL)
+		if (sc_tzif_new(b.data, cut) != NULL)
 			break;
 	}
 	is_int(cut, b.len - 7, "every truncated file is refused");
 	b.data[0] = 'X';
-	ok(sc_eng_tzif_new(b.data, b.len) == NULL, "a bad magic is refused");
+	ok(sc_tzif_new(b.data, b.len) == NULL, "a bad magic is refused");
 	sc_buf_release(&b);
-	ok(sc_eng_tzif_new((const unsigned char *)"", 0) == NULL,
+	ok(sc_tzif_new((const unsigned char *)"", 0) == NULL,
 	    "an empty file is refused");
 }
 
@@ -236,7 +236,7 @@ test_ids(void)
 	size_t i;
 
 	for (i = 0; i < SC_NELEM(ids); i++) {
-		int rc = sc_eng_tz_resolve(ids[i].id, &z);
+		int rc = sc_tz_resolve(ids[i].id, &z);
 
 		is_int(rc, ids[i].ok ? 0 : -1, "zone id '%s' %s", ids[i].id,
 		    ids[i].ok ? "accepted" : "refused");
@@ -267,7 +267,7 @@ test_java_ids(void)
 
 	for (i = 0; i < SC_NELEM(ids); i++) {
 		memset(&z, 0, sizeof(z));
-		sc_eng_tz_resolve(ids[i].id, &z);
+		sc_tz_resolve(ids[i].id, &z);
 		is_str(z.id, ids[i].java, "the id of '%s' as Java's",
 		    ids[i].id);
 	}
@@ -283,43 +283,43 @@ test_system_zones(void)
 		ok(1, "# SKIP no tz database");
 		return;
 	}
-	ok(sc_eng_tz_resolve("America/Los_Angeles", &la) == 0 &&
+	ok(sc_tz_resolve("America/Los_Angeles", &la) == 0 &&
 		la.data != NULL,
 	    "America/Los_Angeles is read from the tz database");
-	ok(sc_eng_tz_resolve("PST", &pst) == 0 && pst.data == la.data,
+	ok(sc_tz_resolve("PST", &pst) == 0 && pst.data == la.data,
 	    "PST is America/Los_Angeles, cached once");
-	ok(sc_eng_tz_resolve("Europe/Paris", &paris) == 0,
+	ok(sc_tz_resolve("Europe/Paris", &paris) == 0,
 	    "Europe/Paris is read");
-	is_int(sc_eng_tz_offset(&la, utc(2024, 1, 15, 12, 0)), -28800,
+	is_int(sc_tz_offset(&la, utc(2024, 1, 15, 12, 0)), -28800,
 	    "Los Angeles in January: PST");
-	is_int(sc_eng_tz_offset(&la, utc(2024, 7, 15, 12, 0)), -25200,
+	is_int(sc_tz_offset(&la, utc(2024, 7, 15, 12, 0)), -25200,
 	    "Los Angeles in July: PDT");
-	is_int(sc_eng_tz_offset(&la, utc(2060, 7, 15, 12, 0)), -25200,
+	is_int(sc_tz_offset(&la, utc(2060, 7, 15, 12, 0)), -25200,
 	    "Los Angeles in July 2060 (the footer's rule)");
-	is_int(sc_eng_tz_offset(&paris, utc(2024, 3, 31, 0, 59)), 3600,
+	is_int(sc_tz_offset(&paris, utc(2024, 3, 31, 0, 59)), 3600,
 	    "Paris before the last Sunday of March 01:00Z");
-	is_int(sc_eng_tz_offset(&paris, utc(2024, 3, 31, 1, 0)), 7200,
+	is_int(sc_tz_offset(&paris, utc(2024, 3, 31, 1, 0)), 7200,
 	    "Paris from the last Sunday of March 01:00Z");
 	/* The gap: 2024-03-10 02:30 does not exist; java.time: 03:30 PDT. */
 	l = utc(2024, 3, 10, 2, 30) * 1000000;
-	is_int(sc_eng_tz_to_utc(&la, l), utc(2024, 3, 10, 10, 30) * 1000000,
+	is_int(sc_tz_to_utc(&la, l), utc(2024, 3, 10, 10, 30) * 1000000,
 	    "a time in the spring gap moves on by the gap");
 	/* The overlap: 2024-11-03 01:30 twice; java.time: the earlier. */
 	l = utc(2024, 11, 3, 1, 30) * 1000000 + 5;
-	is_int(sc_eng_tz_to_utc(&la, l), utc(2024, 11, 3, 8, 30) * 1000000 + 5,
+	is_int(sc_tz_to_utc(&la, l), utc(2024, 11, 3, 8, 30) * 1000000 + 5,
 	    "a time in the autumn overlap takes the earlier offset (PDT)");
 	l = utc(2024, 10, 27, 2, 30) * 1000000;
-	is_int(sc_eng_tz_to_utc(&paris, l), utc(2024, 10, 27, 0, 30) * 1000000,
+	is_int(sc_tz_to_utc(&paris, l), utc(2024, 10, 27, 0, 30) * 1000000,
 	    "Paris overlap: CEST, the earlier offset");
 	l = utc(2024, 3, 31, 2, 30) * 1000000;
-	is_int(sc_eng_tz_to_utc(&paris, l), utc(2024, 3, 31, 1, 30) * 1000000,
+	is_int(sc_tz_to_utc(&paris, l), utc(2024, 3, 31, 1, 30) * 1000000,
 	    "Paris gap: 02:30 is 03:30 CEST");
 	is_str(pst.id, "America/Los_Angeles", "PST's id is the region's");
-	is_str(sc_eng_tz_abbr(&la, utc(2024, 7, 4, 19, 0)), "PDT",
+	is_str(sc_tz_abbr(&la, utc(2024, 7, 4, 19, 0)), "PDT",
 	    "Los Angeles' abbreviation in July");
-	is_str(sc_eng_tz_abbr(&paris, utc(2024, 1, 4, 19, 0)), "CET",
+	is_str(sc_tz_abbr(&paris, utc(2024, 1, 4, 19, 0)), "CET",
 	    "Paris' abbreviation in January");
-	is_int(sc_eng_tz_to_local(&la, utc(2024, 7, 4, 19, 0) * 1000000),
+	is_int(sc_tz_to_local(&la, utc(2024, 7, 4, 19, 0) * 1000000),
 	    utc(2024, 7, 4, 12, 0) * 1000000, "an instant as wall clock");
 }
 

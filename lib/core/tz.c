@@ -1,19 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * engine_tzif.c: the compiled tz database's files (TZif, RFC 8536,
- * versions 1 to 4): a region's transitions with their offsets and
- * abbreviations, and the POSIX TZ string of the footer that gives the
- * times past the table.  engine_tz.c reads the files and keeps them.
+ * tz.c: time zones as Spark names them (java.time.ZoneId, with its
+ * short ids) and their rules: fixed offsets, and regions read from the
+ * system's compiled tz database (TZif files, RFC 8536, versions 1 to 4,
+ * with the footer's POSIX TZ string for the times past the table), each
+ * read once and kept for the process's life.  Nothing here touches the
+ * process-wide TZ or localtime(): each call names its zone.  sc-serve
+ * computes in the session's zone; sc-exec shows a result's timestamps
+ * in the zone its Arrow column carries.
  */
 
-#include "server/engine_int.h"
+#include "core/tz.h"
 
 #include <ctype.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/file.h"
 #include "core/xmem.h"
 #include "core/banned.h"
 
@@ -358,7 +367,7 @@ bad:
 }
 
 struct sc_tzdata *
-sc_eng_tzif_new(const unsigned char *p, size_t len)
+sc_tzif_new(const unsigned char *p, size_t len)
 {
 	struct sc_tzdata *z = sc_xmalloc(sizeof(*z));
 
@@ -370,7 +379,7 @@ sc_eng_tzif_new(const unsigned char *p, size_t len)
 }
 
 void
-sc_eng_tzif_free(struct sc_tzdata *z)
+sc_tzif_free(struct sc_tzdata *z)
 {
 	if (z == NULL)
 		return;
@@ -412,7 +421,7 @@ lookup(const struct sc_tzdata *z, int64_t t, const char **ab)
 }
 
 int32_t
-sc_eng_tzdata_offset(const struct sc_tzdata *z, int64_t t)
+sc_tzdata_offset(const struct sc_tzdata *z, int64_t t)
 {
 	const char *ab;
 
@@ -420,10 +429,334 @@ sc_eng_tzdata_offset(const struct sc_tzdata *z, int64_t t)
 }
 
 const char *
-sc_eng_tzdata_abbr(const struct sc_tzdata *z, int64_t t)
+sc_tzdata_abbr(const struct sc_tzdata *z, int64_t t)
 {
 	const char *ab;
 
 	lookup(z, t, &ab);
 	return ab;
+}
+
+/* ------------------------------------------------ zone ids and rules */
+
+#define TZIF_MAX (1 << 20) /* the largest TZif file read */
+
+/* The regions read so far, kept for the process's life. */
+struct cached {
+	char *id;
+	struct sc_tzdata *z;
+	struct cached *next;
+};
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cached *cache;
+
+/* ------------------------------------------------ zone ids (Java) */
+
+/* java.time.ZoneId.SHORT_IDS, which Spark passes to ZoneId.of(). */
+static const struct {
+	const char *id, *is;
+} short_ids[] = {
+	{ "ACT", "Australia/Darwin" },
+	{ "AET", "Australia/Sydney" },
+	{ "AGT", "America/Argentina/Buenos_Aires" },
+	{ "ART", "Africa/Cairo" },
+	{ "AST", "America/Anchorage" },
+	{ "BET", "America/Sao_Paulo" },
+	{ "BST", "Asia/Dhaka" },
+	{ "CAT", "Africa/Harare" },
+	{ "CNT", "America/St_Johns" },
+	{ "CST", "America/Chicago" },
+	{ "CTT", "Asia/Shanghai" },
+	{ "EAT", "Africa/Addis_Ababa" },
+	{ "ECT", "Europe/Paris" },
+	{ "EST", "-05:00" },
+	{ "HST", "-10:00" },
+	{ "IET", "America/Indiana/Indianapolis" },
+	{ "IST", "Asia/Kolkata" },
+	{ "JST", "Asia/Tokyo" },
+	{ "MIT", "Pacific/Apia" },
+	{ "MST", "-07:00" },
+	{ "NET", "Asia/Yerevan" },
+	{ "NST", "Pacific/Auckland" },
+	{ "PLT", "Asia/Karachi" },
+	{ "PNT", "America/Phoenix" },
+	{ "PRT", "America/Puerto_Rico" },
+	{ "PST", "America/Los_Angeles" },
+	{ "SST", "Pacific/Guadalcanal" },
+	{ "VST", "Asia/Ho_Chi_Minh" },
+};
+
+static int
+two(const char *s)
+{
+	if (!isdigit((unsigned char)s[0]) || !isdigit((unsigned char)s[1]))
+		return -1;
+	return (s[0] - '0') * 10 + (s[1] - '0');
+}
+
+/* ZoneOffset.of(): Z, +h, +hh, +hh:mm, +hhmm, +hh:mm:ss, +hhmmss. */
+static int
+zone_offset(const char *s, int32_t *out)
+{
+	size_t n = strlen(s);
+	int h, m = 0, sec = 0, sign;
+
+	if (strcmp(s, "Z") == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (s[0] != '+' && s[0] != '-')
+		return -1;
+	sign = s[0] == '-' ? -1 : 1;
+	switch (n) {
+	case 2:
+		if (!isdigit((unsigned char)s[1]))
+			return -1;
+		h = s[1] - '0';
+		break;
+	case 3:
+		h = two(s + 1);
+		break;
+	case 5:
+		h = two(s + 1);
+		m = two(s + 3);
+		break;
+	case 6:
+		h = two(s + 1);
+		m = s[3] == ':' ? two(s + 4) : -1;
+		break;
+	case 7:
+		h = two(s + 1);
+		m = two(s + 3);
+		sec = two(s + 5);
+		break;
+	case 9:
+		h = two(s + 1);
+		m = s[3] == ':' ? two(s + 4) : -1;
+		sec = s[6] == ':' ? two(s + 7) : -1;
+		break;
+	default:
+		return -1;
+	}
+	if (h < 0 || m < 0 || sec < 0 || h > 18 || m > 59 || sec > 59 ||
+	    (h == 18 && (m > 0 || sec > 0)))
+		return -1;
+	*out = sign * (h * 3600 + m * 60 + sec);
+	return 0;
+}
+
+/* Whether id may name a file of the tz database, as Java's checkName. */
+static bool
+region_name_ok(const char *id)
+{
+	static const char *const not_zones[] = { "localtime", "posixrules",
+		"Factory" };
+	size_t i;
+
+	if (!isalpha((unsigned char)id[0]) || id[1] == '\0')
+		return false;
+	for (i = 1; id[i] != '\0'; i++)
+		if (!isalnum((unsigned char)id[i]) &&
+		    strchr("~/._+-", id[i]) == NULL)
+			return false;
+	if (strstr(id, "..") != NULL || strstr(id, "//") != NULL ||
+	    id[i - 1] == '/' || strncmp(id, "posix/", 6) == 0 ||
+	    strncmp(id, "right/", 6) == 0)
+		return false;
+	for (i = 0; i < SC_NELEM(not_zones); i++)
+		if (strcmp(id, not_zones[i]) == 0)
+			return false;
+	return true;
+}
+
+static const char *
+zoneinfo_dir(void)
+{
+	const char *d = getenv("TZDIR");
+
+	return d != NULL && d[0] == '/' ? d : "/usr/share/zoneinfo";
+}
+
+/* The cached rules of a region, loading them on first use. */
+static const struct sc_tzdata *
+region(const char *id)
+{
+	struct cached *c;
+	struct sc_tzdata *nz = NULL;
+	const struct sc_tzdata *z = NULL;
+	struct sc_error e;
+	struct sc_buf data;
+	char path[512];
+	int n, rc;
+
+	pthread_mutex_lock(&cache_lock);
+	for (c = cache; c != NULL; c = c->next)
+		if (strcmp(c->id, id) == 0)
+			break;
+	pthread_mutex_unlock(&cache_lock);
+	if (c != NULL)
+		return c->z;
+	n = snprintf(path, sizeof(path), "%s/%s", zoneinfo_dir(), id);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return NULL;
+	sc_buf_init(&data, TZIF_MAX);
+	rc = sc_file_read(path, &data, &e);
+	if (rc == 0)
+		nz = sc_tzif_new(data.data, data.len);
+	sc_buf_release(&data);
+	if (nz == NULL)
+		return NULL;
+	/* Another thread may have read it meanwhile: keep the first. */
+	pthread_mutex_lock(&cache_lock);
+	for (c = cache; c != NULL; c = c->next)
+		if (strcmp(c->id, id) == 0)
+			break;
+	if (c == NULL) {
+		c = sc_xmalloc(sizeof(*c));
+		c->id = sc_xstrdup(id);
+		c->z = nz;
+		c->next = cache;
+		cache = c;
+		nz = NULL;
+	}
+	z = c->z;
+	pthread_mutex_unlock(&cache_lock);
+	sc_tzif_free(nz);
+	return z;
+}
+
+/*
+ * Java's id of a fixed zone: Z, +hh:mm[:ss], or the prefix (UTC, GMT,
+ * UT) alone for a zero offset and followed by the offset otherwise.
+ */
+static void
+offset_id(char *out, size_t n, const char *prefix, int32_t off)
+{
+	int32_t a = off < 0 ? -off : off;
+
+	if (off == 0) {
+		snprintf(out, n, "%s", prefix[0] != '\0' ? prefix : "Z");
+		return;
+	}
+	if (a % 60 != 0)
+		snprintf(out, n, "%s%c%02d:%02d:%02d", prefix,
+		    off < 0 ? '-' : '+', (int)(a / 3600), (int)(a / 60 % 60),
+		    (int)(a % 60));
+	else
+		snprintf(out, n, "%s%c%02d:%02d", prefix, off < 0 ? '-' : '+',
+		    (int)(a / 3600), (int)(a / 60 % 60));
+}
+
+/*
+ * Spark's DateTimeUtils.getZoneId: "+h:" becomes "+0h:" and a final
+ * "+hh:m" becomes "+hh:0m" (both forms Spark 2 accepted), then
+ * ZoneId.of() with the short ids.
+ */
+int
+sc_tz_resolve(const char *id, struct sc_tz *out)
+{
+	char b[80], pre[4];
+	const char *s, *q;
+	size_t n = strlen(id), i;
+
+	if (n == 0 || n + 2 >= sizeof(b))
+		return -1;
+	memcpy(b, id, n + 1);
+	for (i = 0; i + 2 < n; i++)
+		if ((b[i] == '+' || b[i] == '-') &&
+		    isdigit((unsigned char)b[i + 1]) && b[i + 2] == ':') {
+			memmove(b + i + 2, b + i + 1, n - i);
+			b[i + 1] = '0';
+			n++;
+			break;
+		}
+	if (n >= 5 && (b[n - 5] == '+' || b[n - 5] == '-') &&
+	    isdigit((unsigned char)b[n - 4]) &&
+	    isdigit((unsigned char)b[n - 3]) && b[n - 2] == ':' &&
+	    isdigit((unsigned char)b[n - 1])) {
+		b[n + 1] = '\0';
+		b[n] = b[n - 1];
+		b[n - 1] = '0';
+	}
+	s = b;
+	for (i = 0; i < SC_NELEM(short_ids); i++)
+		if (strcmp(s, short_ids[i].id) == 0) {
+			s = short_ids[i].is;
+			break;
+		}
+	memset(out, 0, sizeof(*out));
+	if (s[0] == '+' || s[0] == '-' || s[1] == '\0') {
+		if (zone_offset(s, &out->fixed) == -1)
+			return -1;
+		offset_id(out->id, sizeof(out->id), "", out->fixed);
+		return 0;
+	}
+	if (strcmp(s, "UTC") == 0 || strcmp(s, "GMT") == 0 ||
+	    strcmp(s, "UT") == 0) {
+		snprintf(out->id, sizeof(out->id), "%s", s);
+		return 0;
+	}
+	q = NULL;
+	if (strncmp(s, "UTC", 3) == 0 || strncmp(s, "GMT", 3) == 0)
+		q = s + 3;
+	else if (strncmp(s, "UT", 2) == 0)
+		q = s + 2;
+	if (q != NULL && (*q == '+' || *q == '-')) {
+		if (zone_offset(q, &out->fixed) == -1)
+			return -1;
+		snprintf(pre, sizeof(pre), "%.*s", (int)(q - s), s);
+		offset_id(out->id, sizeof(out->id), pre, out->fixed);
+		return 0;
+	}
+	if (!region_name_ok(s))
+		return -1;
+	out->data = region(s);
+	snprintf(out->id, sizeof(out->id), "%s", s);
+	return out->data != NULL ? 0 : -1;
+}
+
+const char *
+sc_tz_abbr(const struct sc_tz *z, int64_t utc_secs)
+{
+	return z->data != NULL ? sc_tzdata_abbr(z->data, utc_secs) : z->id;
+}
+
+int32_t
+sc_tz_offset(const struct sc_tz *z, int64_t utc_secs)
+{
+	return z->data != NULL ? sc_tzdata_offset(z->data, utc_secs) : z->fixed;
+}
+
+int64_t
+sc_tz_to_local(const struct sc_tz *z, int64_t us)
+{
+	return us + (int64_t)sc_tz_offset(z, floordiv(us, 1000000)) * 1000000;
+}
+
+/*
+ * As java.time resolves a local date-time: in a gap (clocks forward) the
+ * time moves on by the gap's length, in an overlap the earlier offset
+ * (the one before the change) is taken.
+ */
+int64_t
+sc_tz_to_utc(const struct sc_tz *z, int64_t local_us)
+{
+	int64_t l = floordiv(local_us, 1000000), frac = local_us - l * 1000000;
+	int32_t before, after, off;
+	bool ok_b, ok_a;
+
+	if (z->data == NULL)
+		return local_us - (int64_t)z->fixed * 1000000;
+	before = sc_tz_offset(z, l - 2 * DAY);
+	after = sc_tz_offset(z, l + 2 * DAY);
+	ok_b = sc_tz_offset(z, l - before) == before;
+	ok_a = sc_tz_offset(z, l - after) == after;
+	if (ok_b)
+		off = before;
+	else if (ok_a)
+		off = after;
+	else
+		off = before; /* a gap */
+	return (l - off) * 1000000 + frac;
 }

@@ -331,8 +331,7 @@ sc_eng_literal(const Spark__Connect__Expression__Literal *l, struct sc_buf *sql,
 		/* Spark names a TIMESTAMP by its session zone wall clock. */
 		if (!ntz)
 			sc_value_fmt_timestamp(
-			    sc_tz_to_local(sc_eng_tz_current(),
-				l->timestamp),
+			    sc_tz_to_local(sc_eng_tz_current(), l->timestamp),
 			    b);
 		sc_buf_addf(&ei->name, NULL, "%s '%s'",
 		    ntz ? "TIMESTAMP_NTZ" : "TIMESTAMP", b);

@@ -828,8 +828,7 @@ cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		if (vt == SQLITE_TEXT && (from_ltz(from) || to->ntz) &&
 		    sc_value_parse_timestamp(s, n, &i64) == 0) {
 			if (to->ntz && from_ltz(from))
-				i64 = sc_tz_to_local(sc_eng_tz_current(),
-				    i64);
+				i64 = sc_tz_to_local(sc_eng_tz_current(), i64);
 		} else if (vt == SQLITE_TEXT && !to->ntz &&
 		    sc_eng_tz_parse(sc_eng_tz_current(), s, n, &i64) == 0) {
 		} else if (vt == SQLITE_INTEGER) {

@@ -283,13 +283,11 @@ test_system_zones(void)
 		ok(1, "# SKIP no tz database");
 		return;
 	}
-	ok(sc_tz_resolve("America/Los_Angeles", &la) == 0 &&
-		la.data != NULL,
+	ok(sc_tz_resolve("America/Los_Angeles", &la) == 0 && la.data != NULL,
 	    "America/Los_Angeles is read from the tz database");
 	ok(sc_tz_resolve("PST", &pst) == 0 && pst.data == la.data,
 	    "PST is America/Los_Angeles, cached once");
-	ok(sc_tz_resolve("Europe/Paris", &paris) == 0,
-	    "Europe/Paris is read");
+	ok(sc_tz_resolve("Europe/Paris", &paris) == 0, "Europe/Paris is read");
 	is_int(sc_tz_offset(&la, utc(2024, 1, 15, 12, 0)), -28800,
 	    "Los Angeles in January: PST");
 	is_int(sc_tz_offset(&la, utc(2024, 7, 15, 12, 0)), -25200,

@@ -131,6 +131,30 @@ function timestampText(us) {
 	return s;
 }
 
+// The wall clock of an instant (microseconds) in zone tz, as sctk shows a
+// timestamp column that carries a zone; the offset comes from Intl.
+function wallClock(us, tz) {
+	if (!tz || tz === 'UTC')
+		return us;
+	const ms = Number(us / 1000n) - (us % 1000n < 0n ? 1 : 0);
+	const parts = {};
+	for (const p of new Intl.DateTimeFormat('en-US', { timeZone: tz,
+	    hourCycle: 'h23', year: 'numeric', month: 'numeric',
+	    day: 'numeric', hour: 'numeric', minute: 'numeric',
+	    second: 'numeric', era: 'short' }).formatToParts(new Date(ms)))
+		parts[p.type] = p.value;
+	let y = Number(parts.year);
+	if (parts.era === 'BC')
+		y = 1 - y;
+	const local = new Date(0);
+	local.setUTCFullYear(y, Number(parts.month) - 1, Number(parts.day));
+	local.setUTCHours(Number(parts.hour), Number(parts.minute),
+	    Number(parts.second), 0);
+	const off = Math.round((local.getTime() - Math.floor(ms / 1000) * 1000) /
+	    1000);
+	return us + BigInt(off) * 1000000n;
+}
+
 const decoder = new TextDecoder('utf-8');
 
 function hex(b) {
@@ -174,7 +198,8 @@ function json(d, i) {
 	case A.Type.Date:
 		return '"' + dateText(d.values[j]) + '"';
 	case A.Type.Timestamp:
-		return '"' + timestampText(BigInt(d.values[j])) + '"';
+		return '"' + timestampText(wallClock(BigInt(d.values[j]),
+		    t.timezone)) + '"';
 	case A.Type.Struct:
 		return '{' + t.children.map((f, k) => JSON.stringify(f.name) +
 		    ':' + json(d.children[k], j)).join(',') + '}';

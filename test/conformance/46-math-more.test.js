@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+//
+// 46-math-more: cbrt, the hyperbolic and reciprocal trigonometric
+// functions, log1p, expm1, hypot, rint, e(), factorial, the try_
+// arithmetic and the bitwise functions, with the values of the examples
+// in Spark's SQL function reference (math and bitwise pages) plus NULL,
+// NaN and overflow cases, their Arrow types and Spark's column names.
+
+'use strict';
+
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+const lib = require('./lib');
+
+const { df } = lib;
+const srv = lib.useServer();
+const T = { timeout: 30000 };
+
+const lit = df.lit;
+const fn = df.fn;
+const nullInt = () => lit({ null: { integer: {} } });
+const long = (v) => lit({ long: v });
+const dbl = (v) => lit({ double: v });
+
+async function row(s, ...exprs) {
+	const r = await s.execute(df.plan(df.project(null, ...exprs)));
+	assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
+	return { values: lib.resultRows(r.responses)[0],
+		fields: lib.resultFields(r.responses) };
+}
+
+async function fails(s, expr, cls, state) {
+	const e = await s.execute(df.plan(df.project(null, expr)));
+	lib.assertSparkError(lib.streamError(e), cls, state);
+}
+
+test('math functions: Spark reference examples, names and types', T,
+    async () => {
+	const s = new lib.Session(srv);
+	// cbrt(27.0) 3.0; cosh(0) 1.0; sinh(0) 0.0; tanh(0) 0.0;
+	// acosh(1) 0.0; asinh(0) 0.0; atanh(0) 0.0; cot(1)
+	// 0.6420926159343306; csc(1) 1.1883951057781212; sec(0) 1.0;
+	// log1p(0) 0.0; expm1(0) 0.0; hypot(3, 4) 5.0; rint(12.3456) 12.0;
+	// e() 2.718281828459045; factorial(5) 120.
+	const r = await row(s, fn('cbrt', dbl(27)), fn('cosh', lit(0)),
+	    fn('sinh', lit(0)), fn('tanh', lit(0)), fn('acosh', lit(1)),
+	    fn('asinh', lit(0)), fn('atanh', lit(0)), fn('cot', lit(1)),
+	    fn('csc', lit(1)), fn('sec', lit(0)), fn('log1p', lit(0)),
+	    fn('expm1', lit(0)), fn('hypot', lit(3), lit(4)),
+	    fn('rint', lit(12.3456)), fn('e'), fn('factorial', lit(5)));
+	assert.deepEqual(r.values.map((v) => typeof v === 'bigint' ?
+	    Number(v) : v), [3, 1, 0, 0, 0, 0, 0, 0.6420926159343306,
+		1.1883951057781212, 1, 0, 0, 5, 12, 2.718281828459045, 120]);
+	assert.deepEqual(r.fields.map((f) => f[0]), ['CBRT(27.0)', 'COSH(0)',
+		'SINH(0)', 'TANH(0)', 'ACOSH(1)', 'ASINH(0)', 'ATANH(0)',
+		'COT(1)', 'CSC(1)', 'SEC(0)', 'LOG1P(0)', 'EXPM1(0)',
+		'HYPOT(3, 4)', 'rint(12.3456)', 'E()', 'factorial(5)']);
+	assert.deepEqual(r.fields.map((f) => f[1]),
+	    [...Array(15).fill('Float64'), 'Int64']);
+});
+
+test('math functions: NaN, NULL, log1p below -1, rint to even', T,
+    async () => {
+	const s = new lib.Session(srv);
+	// acosh(0) and atanh(2) are NaN in Spark's reference.
+	const r = await row(s, fn('acosh', lit(0)), fn('atanh', lit(2)),
+	    fn('log1p', lit(-1)), fn('log1p', lit(-2)),
+	    fn('cbrt', nullInt()), fn('hypot', lit(3), nullInt()),
+	    fn('rint', lit(2.5)), fn('rint', lit(-3.5)),
+	    fn('cbrt', fn('acosh', lit(0))), fn('cbrt', lit(-8)), fn('cbrt', dbl(1e-300)),
+	    fn('cbrt', dbl(64)));
+	assert.ok(Number.isNaN(r.values[0]));
+	assert.ok(Number.isNaN(r.values[1]));
+	assert.deepEqual(r.values.slice(2, 8), [null, null, null, null, 2,
+		-4]);
+	assert.ok(Number.isNaN(r.values[8]));
+	assert.deepEqual(r.values.slice(9), [-2, 1e-100, 4]);
+});
+
+test('factorial: 0..20, else NULL', T, async () => {
+	const s = new lib.Session(srv);
+	const r = await row(s, fn('factorial', lit(0)),
+	    fn('factorial', lit(20)), fn('factorial', lit(21)),
+	    fn('factorial', lit(-1)), fn('factorial', nullInt()));
+	assert.deepEqual(r.values.map((v) => v === null ? null : String(v)),
+	    ['1', '2432902008176640000', null, null, null]);
+});
+
+test('try_ arithmetic: reference examples, NULL on overflow', T,
+    async () => {
+	const s = new lib.Session(srv);
+	// try_add(1, 2) 3; try_add(2147483647, 1) NULL; try_subtract(2, 1)
+	// 1; try_subtract(-2147483648, 1) NULL; try_multiply(2, 3) 6;
+	// try_multiply(-2147483648, 10) NULL; try_divide(3, 2) 1.5;
+	// try_divide(2L, 2L) 1.0; try_divide(1, 0) NULL; try_mod(3, 2) 1;
+	// try_mod(2L, 2L) 0; try_mod(3.0, 2.0) 1.0; try_mod(1, 0) NULL.
+	const r = await row(s, fn('try_add', lit(1), lit(2)),
+	    fn('try_add', lit(2147483647), lit(1)),
+	    fn('try_subtract', lit(2), lit(1)),
+	    fn('try_subtract', lit(-2147483648), lit(1)),
+	    fn('try_multiply', lit(2), lit(3)),
+	    fn('try_multiply', lit(-2147483648), lit(10)),
+	    fn('try_divide', lit(3), lit(2)),
+	    fn('try_divide', long(2), long(2)),
+	    fn('try_divide', lit(1), lit(0)),
+	    fn('try_mod', lit(3), lit(2)), fn('try_mod', long(2), long(2)),
+	    fn('try_mod', dbl(3), dbl(2)), fn('try_mod', lit(1), lit(0)));
+	assert.deepEqual(r.values.map((v) => typeof v === 'bigint' ?
+	    Number(v) : v), [3, null, 1, null, 6, null, 1.5, 1, null, 1, 0,
+		1, null]);
+	assert.deepEqual(r.fields.map((f) => f[1]), ['Int32', 'Int32',
+		'Int32', 'Int32', 'Int32', 'Int32', 'Float64', 'Float64',
+		'Float64', 'Int32', 'Int64', 'Float64', 'Int32']);
+	assert.equal(r.fields[0][0], 'try_add(1, 2)');
+	assert.equal(r.fields[6][0], 'try_divide(3, 2)');
+});
+
+test('try_ arithmetic: long overflow, int widened, NULL operand', T,
+    async () => {
+	const s = new lib.Session(srv);
+	const r = await row(s,
+	    fn('try_add', long('9223372036854775807'), lit(1)),
+	    fn('try_add', lit(2147483647), long(1)),
+	    fn('try_multiply', long('-9223372036854775808'), long(-1)),
+	    fn('try_mod', long('-9223372036854775808'), long(-1)),
+	    fn('try_add', lit(1), nullInt()), fn('try_divide', lit(1.5),
+		dbl(0)));
+	assert.deepEqual(r.values.map((v) => v === null ? null : String(v)),
+	    [null, '2147483648', null, '0', null, null]);
+	assert.deepEqual(r.fields.map((f) => f[1]).slice(0, 2),
+	    ['Int64', 'Int64']);
+});
+
+test('try_ arithmetic refuses a decimal or a date by name', T, async () => {
+	const s = new lib.Session(srv);
+	await fails(s, fn('try_add', lit({ decimal: { value: '1.5',
+		precision: 2, scale: 1 } }), lit(1)),
+	'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
+	await fails(s, fn('try_subtract', lit({ date: 19000 }), lit(1)),
+	    'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
+});
+
+test('bitwise: reference examples and Java int/long semantics', T,
+    async () => {
+	const s = new lib.Session(srv);
+	// bit_count(0) 0; shiftleft(2, 1) 4; shiftright(4, 1) 2;
+	// shiftrightunsigned(4, 1) 2; ~ 0 -1.
+	const r = await row(s, fn('bit_count', lit(0)),
+	    fn('shiftleft', lit(2), lit(1)), fn('shiftright', lit(4), lit(1)),
+	    fn('shiftrightunsigned', lit(4), lit(1)),
+	    fn('bitwise_not', lit(0)), fn('bit_count', lit(-1)),
+	    fn('shiftleft', lit(1), lit(31)), fn('shiftleft', lit(1), lit(32)),
+	    fn('shiftright', lit(-8), lit(1)),
+	    fn('shiftrightunsigned', lit(-8), lit(28)),
+	    fn('shiftrightunsigned', long(-8), lit(60)),
+	    fn('shiftleft', long(1), lit(63)),
+	    fn('shiftleft', nullInt(), lit(1)));
+	assert.deepEqual(r.values.map((v) => v === null ? null : String(v)),
+	    ['0', '4', '2', '2', '-1', '64', '-2147483648', '1', '-4', '15',
+		'15', '-9223372036854775808', null]);
+	assert.deepEqual(r.fields.map((f) => f[1]).slice(0, 12), ['Int32',
+		'Int32', 'Int32', 'Int32', 'Int32', 'Int32', 'Int32', 'Int32',
+		'Int32', 'Int32', 'Int64', 'Int64']);
+	assert.deepEqual(r.fields.map((f) => f[0]).slice(0, 5),
+	    ['bit_count(0)', 'shiftleft(2, 1)', 'shiftright(4, 1)',
+		'shiftrightunsigned(4, 1)', '~0']);
+});
+
+lib.stopTest(srv);

@@ -294,8 +294,6 @@ tryop_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_int64(ctx, r);
 }
 
-/* --- translation --------------------------------------------------- */
-
 static int
 int_bits(int t)
 {
@@ -319,6 +317,163 @@ static bool
 is_null_type(int t)
 {
 	return t == SC_ARROW_NULL;
+}
+
+/* --- aggregates ---------------------------------------------------- */
+
+/*
+ * sc_moment(x, order): skewness (3) and kurtosis (4) by Spark's
+ * CentralMomentAgg update, row by row (Spark's answer for one
+ * partition): NULL for no rows and where the second moment is 0.
+ */
+struct moment {
+	double n, avg, m2, m3, m4;
+	int order;
+};
+
+static void
+moment_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct moment *m = sqlite3_aggregate_context(ctx, sizeof(*m));
+	double x, n1, d, dn, d2, dn2, m2, m3;
+
+	(void)argc;
+	if (m == NULL) {
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	m->order = sqlite3_value_int(argv[1]);
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	x = value_double(argv[0]);
+	n1 = m->n + 1.0;
+	d = x - m->avg;
+	dn = d / n1;
+	m2 = m->m2 + d * (d - dn);
+	d2 = d * d;
+	dn2 = dn * dn;
+	m3 = m->m3 - 3.0 * dn * m2 + d * (d2 - dn2);
+	m->m4 =
+	    m->m4 - 4.0 * dn * m3 - 6.0 * dn2 * m2 + d * (d * d2 - dn * dn2);
+	m->m3 = m3;
+	m->m2 = m2;
+	m->avg += dn;
+	m->n = n1;
+}
+
+static void
+moment_final(sqlite3_context *ctx)
+{
+	struct moment *m = sqlite3_aggregate_context(ctx, 0);
+
+	if (m == NULL || m->n == 0 || m->m2 == 0)
+		return;
+	if (m->order == 3)
+		result_double(ctx,
+		    sqrt(m->n) * m->m3 / sqrt(m->m2 * m->m2 * m->m2));
+	else
+		result_double(ctx, m->n * m->m4 / (m->m2 * m->m2) - 3.0);
+}
+
+/*
+ * sc_fold(x, op): product ('*', of doubles), bit_and ('&'), bit_or
+ * ('|'), bit_xor ('^'), try_sum of integers ('+', NULL once it
+ * overflows a long) and of doubles ('s'), try_avg ('a', the double sum
+ * over the count, as Spark's avg).  NULL without a non-NULL value.
+ */
+struct fold {
+	int64_t n, i;
+	double d;
+	bool overflow;
+	char op;
+};
+
+static void
+fold_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct fold *f = sqlite3_aggregate_context(ctx, sizeof(*f));
+	const unsigned char *op = sqlite3_value_text(argv[1]);
+	int64_t v;
+	double x;
+
+	(void)argc;
+	if (f == NULL) {
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL || op == NULL)
+		return;
+	f->op = (char)op[0];
+	if (f->op == '*' || f->op == 's' || f->op == 'a') {
+		x = value_double(argv[0]);
+		f->d = f->n == 0 ? x : f->op == '*' ? f->d * x : f->d + x;
+		f->n++;
+		return;
+	}
+	v = sqlite3_value_int64(argv[0]);
+	if (f->n++ == 0)
+		f->i = v;
+	else if (f->op == '&')
+		f->i &= v;
+	else if (f->op == '|')
+		f->i |= v;
+	else if (f->op == '^')
+		f->i ^= v;
+	else if (!f->overflow && __builtin_add_overflow(f->i, v, &f->i))
+		f->overflow = true;
+}
+
+static void
+fold_final(sqlite3_context *ctx)
+{
+	struct fold *f = sqlite3_aggregate_context(ctx, 0);
+
+	if (f == NULL || f->n == 0 || f->overflow)
+		return;
+	if (f->op == 'a')
+		result_double(ctx, f->d / (double)f->n);
+	else if (f->op == '*' || f->op == 's')
+		result_double(ctx, f->d);
+	else
+		sqlite3_result_int64(ctx, f->i);
+}
+
+static int
+agg_call(const char *lname, struct sc_efarg *a, struct sc_buf *sql,
+    struct sc_einfo *ei, struct sc_error *err)
+{
+	int t = a[0].ei.type.t;
+	bool isint = sc_eng_is_int_type(t) || is_null_type(t);
+	char op;
+
+	if (!isint && t != SC_ARROW_DOUBLE && t != SC_ARROW_FLOAT &&
+	    (t != SC_ETYPE_UNKNOWN || strncmp(lname, "bit_", 4) == 0 ||
+		strcmp(lname, "try_sum") == 0))
+		/* a type not known is fine where the answer is a double */
+		return refuse(lname, &a[0], err);
+	if (strcmp(lname, "skewness") == 0 || strcmp(lname, "kurtosis") == 0) {
+		sc_buf_addf(sql, NULL, "sc_moment(%s, %d)", A(0),
+		    lname[0] == 's' ? 3 : 4);
+		sc_eng_set_type(ei, SC_ARROW_DOUBLE);
+		return 0;
+	}
+	if (strncmp(lname, "bit_", 4) == 0) {
+		if (!isint)
+			return refuse(lname, &a[0], err);
+		op = lname[4] == 'a' ? '&' : lname[4] == 'o' ? '|' : '^';
+		sc_eng_set_type(ei, is_null_type(t) ? SC_ARROW_INT32 : t);
+	} else if (strcmp(lname, "product") == 0) {
+		op = '*';
+		sc_eng_set_type(ei, SC_ARROW_DOUBLE);
+	} else if (strcmp(lname, "try_avg") == 0) {
+		op = 'a';
+		sc_eng_set_type(ei, SC_ARROW_DOUBLE);
+	} else {
+		op = isint ? '+' : 's';
+		sc_eng_set_type(ei, isint ? SC_ARROW_INT64 : SC_ARROW_DOUBLE);
+	}
+	sc_buf_addf(sql, NULL, "sc_fold(%s, '%c')", A(0), op);
+	return 0;
 }
 
 static int
@@ -398,6 +553,11 @@ sc_eng_more_call(const struct sc_efdef *fd, const char *lname,
     struct sc_efarg *a, size_t n, struct sc_buf *sql, struct sc_einfo *ei,
     struct sc_error *err)
 {
+	if (strcmp(lname, "skewness") == 0 || strcmp(lname, "kurtosis") == 0 ||
+	    strcmp(lname, "product") == 0 || strcmp(lname, "bit_and") == 0 ||
+	    strcmp(lname, "bit_or") == 0 || strcmp(lname, "bit_xor") == 0 ||
+	    strcmp(lname, "try_sum") == 0 || strcmp(lname, "try_avg") == 0)
+		return agg_call(lname, a, sql, ei, err);
 	if (strncmp(lname, "try_", 4) == 0)
 		return try_call(lname, a, sql, ei, err);
 	if (strncmp(lname, "bit", 3) == 0 || strncmp(lname, "shift", 5) == 0)
@@ -431,5 +591,14 @@ sc_eng_func_more_register(sqlite3 *db)
 		{ "sc_tryop", 4, tryop_fn },
 	};
 
-	return sc_eng_func_add(db, scalar, SC_NELEM(scalar));
+	int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
+	int rc = sc_eng_func_add(db, scalar, SC_NELEM(scalar));
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function_v2(db, "sc_moment", 2, flags, NULL,
+		    NULL, moment_step, moment_final, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function_v2(db, "sc_fold", 2, flags, NULL,
+		    NULL, fold_step, fold_final, NULL);
+	return rc;
 }

@@ -11,6 +11,7 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 const lib = require('./lib');
+const arrow = require('apache-arrow');
 
 const { df } = lib;
 const srv = lib.useServer();
@@ -164,6 +165,100 @@ test('bitwise: reference examples and Java int/long semantics', T,
 	assert.deepEqual(r.fields.map((f) => f[0]).slice(0, 5),
 	    ['bit_count(0)', 'shiftleft(2, 1)', 'shiftright(4, 1)',
 		'shiftrightunsigned(4, 1)', '~0']);
+});
+
+// One aggregate row over a local relation of x (an Arrow vector).
+async function agg(s, vec, ...exprs) {
+	const t = df.local(new arrow.Table({ x: vec }));
+	const r = await s.execute(df.plan({ aggregate: { input: t,
+		group_type: 'GROUP_TYPE_GROUPBY', grouping_expressions: [],
+		aggregate_expressions: exprs } }));
+	assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
+	return { values: lib.resultRows(r.responses)[0],
+		fields: lib.resultFields(r.responses) };
+}
+
+const ints = (v) => arrow.vectorFromArray(v, new arrow.Int32());
+const longs = (v) => arrow.vectorFromArray(v, new arrow.Int64());
+const x = df.col('x');
+
+test('skewness and kurtosis: Spark reference examples', T, async () => {
+	const s = new lib.Session(srv);
+	// skewness of -10, -20, 100, 1000 is 1.1135657469022011 (and of
+	// -1000, -100, 10, 20 its negative); kurtosis of them is
+	// -0.7014368047529627, of 1, 10, 100, 10, 1 0.19432323191699075.
+	// Spark's answers depend in their last digits on how the rows are
+	// split into partitions (those figures merge two of two rows, or of
+	// two and three); sc-serve gives Spark's answer for one partition.
+	let r = await agg(s, ints([-10, -20, 100, 1000]), fn('skewness', x),
+	    fn('kurtosis', x));
+	assert.equal(r.values[0], 1.1135657469022011);
+	assert.equal(r.values[1], -0.7014368047529609);
+	assert.ok(Math.abs(r.values[1] - -0.7014368047529627) < 1e-14);
+	assert.deepEqual(r.fields.map((f) => [f[0], f[1]]),
+	    [['skewness(x)', 'Float64'], ['kurtosis(x)', 'Float64']]);
+	r = await agg(s, ints([-1000, -100, 10, 20]), fn('skewness', x));
+	assert.equal(r.values[0], -1.113565746902201);
+	assert.ok(Math.abs(r.values[0] - -1.1135657469022011) < 1e-14);
+	r = await agg(s, ints([1, 10, 100, 10, 1]), fn('kurtosis', x));
+	assert.equal(r.values[0], 0.19432323191698986);
+	assert.ok(Math.abs(r.values[0] - 0.19432323191699075) < 1e-14);
+	// one row: the second moment is 0, NULL; no rows: NULL.
+	r = await agg(s, ints([7, null]), fn('skewness', x),
+	    fn('kurtosis', x));
+	assert.deepEqual(r.values, [null, null]);
+	r = await agg(s, ints([null]), fn('kurtosis', x));
+	assert.deepEqual(r.values, [null]);
+});
+
+test('product, bit_and, bit_or, bit_xor: reference examples', T,
+    async () => {
+	const s = new lib.Session(srv);
+	// product of 1, 2, 3 is 6.0; bit_and of 3, 5 is 1, bit_or 7,
+	// bit_xor 6.
+	let r = await agg(s, ints([1, 2, null, 3]), fn('product', x));
+	assert.deepEqual(r.values, [6]);
+	assert.deepEqual(r.fields.map((f) => [f[0], f[1]]),
+	    [['product(x)', 'Float64']]);
+	r = await agg(s, ints([3, null, 5]), fn('bit_and', x),
+	    fn('bit_or', x), fn('bit_xor', x));
+	assert.deepEqual(r.values, [1, 7, 6]);
+	assert.deepEqual(r.fields.map((f) => [f[0], f[1]]),
+	    [['bit_and(x)', 'Int32'], ['bit_or(x)', 'Int32'],
+		['bit_xor(x)', 'Int32']]);
+	r = await agg(s, longs([-1n, -3n]), fn('bit_and', x),
+	    fn('bit_xor', x));
+	assert.deepEqual(r.values, [-3n, 2n]);
+	assert.equal(r.fields[0][1], 'Int64');
+	r = await agg(s, ints([null]), fn('bit_or', x), fn('product', x));
+	assert.deepEqual(r.values, [null, null]);
+});
+
+test('try_sum and try_avg: reference examples, NULL on overflow', T,
+    async () => {
+	const s = new lib.Session(srv);
+	// try_sum of 5, 10, 15 is 30; of NULL, 10, 15 25; of NULLs NULL;
+	// of 9223372036854775807L, 1L NULL.  try_avg of 1, 2, 3 is 2.0; of
+	// 1, 2, NULL 1.5.
+	let r = await agg(s, ints([5, 10, 15]), fn('try_sum', x),
+	    fn('try_avg', x));
+	assert.deepEqual(r.values, [30n, 10]);
+	assert.deepEqual(r.fields.map((f) => [f[0], f[1]]),
+	    [['try_sum(x)', 'Int64'], ['try_avg(x)', 'Float64']]);
+	r = await agg(s, ints([null, 10, 15]), fn('try_sum', x));
+	assert.deepEqual(r.values, [25n]);
+	r = await agg(s, ints([null, null]), fn('try_sum', x),
+	    fn('try_avg', x));
+	assert.deepEqual(r.values, [null, null]);
+	r = await agg(s, longs([9223372036854775807n, 1n, -5n]),
+	    fn('try_sum', x));
+	assert.deepEqual(r.values, [null]);
+	r = await agg(s, ints([1, 2, null]), fn('try_avg', x));
+	assert.deepEqual(r.values, [1.5]);
+	r = await agg(s, arrow.vectorFromArray([0.5, 1.25],
+	    new arrow.Float64()), fn('try_sum', x), fn('try_avg', x));
+	assert.deepEqual(r.values, [1.75, 0.875]);
+	assert.equal(r.fields[0][1], 'Float64');
 });
 
 lib.stopTest(srv);

@@ -261,4 +261,22 @@ test('try_sum and try_avg: reference examples, NULL on overflow', T,
 	assert.equal(r.fields[0][1], 'Float64');
 });
 
+async function sqlRows(s, q) {
+	const r = await s.execute(lib.sqlPlan(q));
+	assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
+	return lib.resultRows(r.responses);
+}
+
+test('SQL text: the aggregates in HAVING and with FILTER', T, async () => {
+	const s = new lib.Session(srv);
+	let rows = await sqlRows(s, 'SELECT col % 2 AS k, product(col) AS p ' +
+	    'FROM VALUES (3), (5), (4) AS tab(col) GROUP BY col % 2 ' +
+	    'HAVING try_sum(col) > 4 ORDER BY k');
+	assert.deepEqual(rows, [[1, 15]]);
+	rows = await sqlRows(s, 'SELECT try_avg(col) FILTER (WHERE col > 3) AS a, ' +
+	    'skewness(col) FILTER (WHERE col > 9) AS b ' +
+	    'FROM VALUES (3), (5), (4) AS tab(col)');
+	assert.deepEqual(rows, [[4.5, null]]);
+});
+
 lib.stopTest(srv);

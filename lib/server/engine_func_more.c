@@ -307,8 +307,8 @@ static int
 refuse(const char *fname, const struct sc_efarg *a, struct sc_error *err)
 {
 	return sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION", "0A000",
-	    "`%s` of %s is not supported by sc-serve: only integer and "
-	    "double operands are.",
+	    "`%s` of %s is not supported by sc-serve: only numeric "
+	    "operands are (integers only where the result is one).",
 	    fname, (const char *)a->ei.name.data);
 }
 
@@ -553,6 +553,9 @@ sc_eng_more_call(const struct sc_efdef *fd, const char *lname,
     struct sc_efarg *a, size_t n, struct sc_buf *sql, struct sc_einfo *ei,
     struct sc_error *err)
 {
+	size_t i;
+	int t;
+
 	if (strcmp(lname, "skewness") == 0 || strcmp(lname, "kurtosis") == 0 ||
 	    strcmp(lname, "product") == 0 || strcmp(lname, "bit_and") == 0 ||
 	    strcmp(lname, "bit_or") == 0 || strcmp(lname, "bit_xor") == 0 ||
@@ -563,8 +566,20 @@ sc_eng_more_call(const struct sc_efdef *fd, const char *lname,
 	if (strncmp(lname, "bit", 3) == 0 || strncmp(lname, "shift", 5) == 0)
 		return bitwise_call(lname, a, sql, ei, err);
 	if (strcmp(lname, "factorial") == 0) {
+		t = a[0].ei.type.t;
+		if (!sc_eng_is_int_type(t) && !is_null_type(t) &&
+		    t != SC_ETYPE_UNKNOWN)
+			return refuse(lname, &a[0], err);
 		sc_buf_addf(sql, NULL, "sc_factorial(%s)", A(0));
 		return 0;
+	}
+	/* Spark's cast of a string to double is not sc_fmath's */
+	for (i = 0; i < n; i++) {
+		t = a[i].ei.type.t;
+		if (!sc_eng_is_int_type(t) && !is_null_type(t) &&
+		    t != SC_ETYPE_UNKNOWN && t != SC_ARROW_FLOAT &&
+		    t != SC_ARROW_DOUBLE && t != SC_ARROW_DECIMAL128)
+			return refuse(lname, &a[i], err);
 	}
 	if (strcmp(lname, "e") == 0) {
 		sc_buf_addstr(sql, "2.718281828459045", NULL);

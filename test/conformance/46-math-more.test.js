@@ -132,12 +132,17 @@ test('try_ arithmetic: long overflow, int widened, NULL operand', T,
 	    ['Int64', 'Int64']);
 });
 
-test('try_ arithmetic refuses a decimal or a date by name', T, async () => {
+test('a decimal, date or string operand is refused by name', T, async () => {
 	const s = new lib.Session(srv);
 	await fails(s, fn('try_add', lit({ decimal: { value: '1.5',
 		precision: 2, scale: 1 } }), lit(1)),
 	'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
 	await fails(s, fn('try_subtract', lit({ date: 19000 }), lit(1)),
+	    'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
+	// a string operand is refused, not read as 0
+	await fails(s, fn('cosh', lit('abc')), 'UNSUPPORTED_FEATURE.EXPRESSION',
+	    '0A000');
+	await fails(s, fn('factorial', lit(5.5)),
 	    'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
 });
 

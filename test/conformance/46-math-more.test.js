@@ -76,6 +76,12 @@ test('math functions: NaN, NULL, log1p below -1, rint to even', T,
 		-4]);
 	assert.ok(Number.isNaN(r.values[8]));
 	assert.deepEqual(r.values.slice(9), [-2, 1e-100, 4]);
+	// overflow to infinity stays infinite; asinh(-inf) is -inf.
+	const inf = await row(s, fn('cosh', dbl(1000)), fn('atanh', lit(1)),
+	    fn('expm1', dbl(1000)), fn('asinh', fn('negative', fn('cosh', dbl(1000)))),
+	    fn('try_multiply', dbl(1e308), dbl(10)));
+	assert.deepEqual(inf.values, [Infinity, Infinity, Infinity, -Infinity,
+		Infinity]);
 });
 
 test('factorial: 0..20, else NULL', T, async () => {

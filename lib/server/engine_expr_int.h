@@ -55,6 +55,7 @@ enum sc_efkind {
 	F_TOTYPE,
 	F_NESTED, /* nested_fn() */
 	F_GROUPING, /* grouping(), grouping_id() */
+	F_MORE, /* engine_func_more.c: sql is the name Spark gives */
 	F_TMPL /* sql is a template: $1.. the arguments, $* all of them */
 };
 
@@ -105,6 +106,13 @@ bool sc_eng_is_int_type(int t);
  */
 int sc_eng_array_more(const char *k, const char *fname, struct sc_efarg *a,
     size_t n, struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+/*
+ * engine_func_more.c: the F_MORE functions (cbrt, try_add, shiftleft...)
+ * over a[0..n): 0 with sql and ei set, or -1 with err set.
+ */
+int sc_eng_more_call(const struct sc_efdef *fd, const char *lname,
+    struct sc_efarg *a, size_t n, struct sc_buf *sql, struct sc_einfo *ei,
+    struct sc_error *err);
 /* engine_func_extract.c: extract, date_part, datepart (lname). */
 int sc_eng_extract(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedFunction *f, const char *lname,

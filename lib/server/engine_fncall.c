@@ -833,6 +833,10 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		ei->nullable = 0;
 		break;
 	}
+	case F_MORE:
+		if (sc_eng_more_call(fd, lname, a, n, sql, ei, err) == -1)
+			goto out;
+		break;
 	case F_TMPL:
 		if (strcmp(lname, "format_number") == 0 &&
 		    a[0].ei.type.t == SC_ARROW_DECIMAL128)

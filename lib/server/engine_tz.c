@@ -255,10 +255,10 @@ sc_eng_tz_register(sqlite3 *db)
 
 /* Functions reading a TIMESTAMP's wall-clock fields (date, hour, ...). */
 static const char *const wall_args[] = { "add_months", "date_add",
-	"date_format", "date_sub", "date_trunc", "datediff", "day",
+	"date_format", "date_sub", "date_trunc", "datediff", "day", "dayname",
 	"dayofmonth", "dayofweek", "dayofyear", "hour", "last_day", "minute",
-	"month", "months_between", "quarter", "second", "to_date", "trunc",
-	"weekofyear", "year" };
+	"month", "monthname", "months_between", "quarter", "second", "to_date",
+	"trunc", "unix_date", "weekday", "weekofyear", "year" };
 
 /*
  * Those whose argument is a TIMESTAMP in Spark (bit i: argument i): a

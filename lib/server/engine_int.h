@@ -674,6 +674,8 @@ bool sc_eng_case_sensitive(void);
 int sc_eng_name_cmp(const char *a, const char *b);
 int sc_eng_func_agg_register(sqlite3 *db);
 int sc_eng_func_format_register(sqlite3 *db);
+/* engine_func_str.c: split_part, levenshtein, url_encode, ... */
+int sc_eng_func_str_register(sqlite3 *db);
 /* ---- end engine_func*.c -------------------------------------------- */
 
 /* ---- the session time zone (engine_tz.c) --------------------------- */

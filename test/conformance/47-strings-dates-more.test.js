@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+//
+// 47-strings-dates-more: btrim, split_part, find_in_set, levenshtein,
+// soundex, url_encode, url_decode, dayname, monthname, weekday,
+// unix_date, date_from_unix_date, timestamp_seconds/millis/micros and
+// current_database()/current_schema().  The first values of each test
+// are the examples of Spark's SQL function reference (the timestamp
+// ones shown in UTC rather than the reference's Los Angeles); names and
+// Arrow types as Spark 4 gives them; a NULL argument gives NULL.
+
+'use strict';
+
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+const lib = require('./lib');
+
+const { df } = lib;
+const srv = lib.useServer();
+const T = { timeout: 30000 };
+
+async function sql(s, query) {
+	const r = await s.execute(lib.sqlPlan(query));
+	assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
+	return { rows: lib.resultRows(r.responses),
+		fields: lib.resultFields(r.responses) };
+}
+
+const names = (got) => got.fields.map((f) => f[0]);
+const types = (got) => got.fields.map((f) => f[1]);
+
+test('btrim, split_part and find_in_set', T, async () => {
+	const s = new lib.Session(srv);
+	const got = await sql(s, "SELECT btrim('    SparkSQL   '), " +
+	    "btrim('SSparkSQLS', 'SL'), split_part('11.12.13', '.', 3), " +
+	    "split_part('11.12.13', '.', -1), split_part('11.12.13', '.', " +
+	    "5), split_part('a,,b', '', 1), " +
+	    "find_in_set('ab', 'abc,b,ab,c,def'), " +
+	    "find_in_set('a,b', 'a,b'), find_in_set('', 'x,,y'), " +
+	    "btrim(NULL), split_part(NULL, '.', 1), find_in_set('a', NULL)");
+	assert.deepEqual(got.rows, [['SparkSQL', 'parkSQ', '13', '13', '',
+		'a,,b', 3, 0, 2, null, null, null]]);
+	assert.deepEqual(names(got).slice(0, 7), [
+		'btrim(    SparkSQL   )', 'btrim(SSparkSQLS, SL)',
+		'split_part(11.12.13, ., 3)', 'split_part(11.12.13, ., -1)',
+		'split_part(11.12.13, ., 5)', 'split_part(a,,b, , 1)',
+		'find_in_set(ab, abc,b,ab,c,def)']);
+	assert.deepEqual(types(got).slice(0, 7), ['Utf8', 'Utf8', 'Utf8',
+		'Utf8', 'Utf8', 'Utf8', 'Int32']);
+	const r = await s.execute(lib.sqlPlan(
+	    "SELECT split_part('11.12.13', '.', 0)"));
+	lib.assertSparkError(lib.streamError(r), 'INVALID_INDEX_OF_ZERO',
+	    '22003');
+});
+
+test('levenshtein with and without a threshold, soundex', T, async () => {
+	const s = new lib.Session(srv);
+	const got = await sql(s, "SELECT levenshtein('kitten', 'sitting'), " +
+	    "levenshtein('kitten', 'sitting', 2), " +
+	    "levenshtein('kitten', 'sitting', 3), levenshtein('', 'abc'), " +
+	    "levenshtein('caf\u00e9', 'cafe'), levenshtein(NULL, 'a'), " +
+	    "soundex('Miller'), soundex('Tymczak'), soundex('Ashcraft'), " +
+	    "soundex('1abc'), soundex(''), soundex(NULL)");
+	assert.deepEqual(got.rows, [[3, -1, 3, 3, 1, null, 'M460', 'T522',
+		'A261', '1abc', '', null]]);
+	assert.deepEqual(names(got).slice(0, 2), [
+		'levenshtein(kitten, sitting)',
+		'levenshtein(kitten, sitting, 2)']);
+	assert.deepEqual(types(got).slice(0, 1), ['Int32']);
+	assert.equal(names(got)[6], 'soundex(Miller)');
+	assert.equal(types(got)[6], 'Utf8');
+});
+
+test('url_encode and url_decode as Java URLEncoder/URLDecoder', T,
+    async () => {
+	const s = new lib.Session(srv);
+	const got = await sql(s,
+	    "SELECT url_encode('https://spark.apache.org'), " +
+	    "url_decode('https%3A%2F%2Fspark.apache.org'), " +
+	    "url_encode('a b*~\u00e9'), url_decode('a+b%C3%A9%7e'), " +
+	    'url_encode(NULL), url_decode(NULL)');
+	assert.deepEqual(got.rows, [['https%3A%2F%2Fspark.apache.org',
+		'https://spark.apache.org', 'a+b*%7E%C3%A9', 'a b\u00e9~', null,
+		null]]);
+	assert.deepEqual(names(got).slice(0, 2), [
+		'url_encode(https://spark.apache.org)',
+		'url_decode(https%3A%2F%2Fspark.apache.org)']);
+	assert.deepEqual(types(got).slice(0, 2), ['Utf8', 'Utf8']);
+	const r = await s.execute(lib.sqlPlan(
+	    "SELECT url_decode('http%3A%2F%2spark.apache.org')"));
+	lib.assertSparkError(lib.streamError(r), 'CANNOT_DECODE_URL',
+	    '22546');
+});
+
+test('dayname, monthname, weekday, unix_date, date_from_unix_date', T,
+    async () => {
+	const s = new lib.Session(srv);
+	const got = await sql(s, "SELECT dayname(DATE'2008-02-20'), " +
+	    "monthname('2008-02-20'), weekday('2009-07-30'), " +
+	    "unix_date(DATE'1970-01-02'), date_from_unix_date(1), " +
+	    "weekday(DATE'2024-01-07'), unix_date(DATE'1969-12-31'), " +
+	    'dayname(NULL), monthname(NULL), weekday(NULL), ' +
+	    'unix_date(NULL), date_from_unix_date(NULL)');
+	// a DATE arrives as milliseconds since the epoch
+	assert.deepEqual(got.rows, [['Wed', 'Feb', 3, 1, 86400000, 6, -1,
+		null, null, null, null, null]]);
+	const d = await sql(s, 'SELECT CAST(date_from_unix_date(1) AS STRING)');
+	assert.deepEqual(d.rows, [['1970-01-02']]);
+	assert.deepEqual(names(got).slice(0, 5), [
+		"dayname(DATE '2008-02-20')", 'monthname(2008-02-20)',
+		'weekday(2009-07-30)', "unix_date(DATE '1970-01-02')",
+		'date_from_unix_date(1)']);
+	assert.deepEqual(types(got).slice(0, 5), ['Utf8', 'Utf8', 'Int32',
+		'Int32', 'Date32<DAY>']);
+});
+
+test('timestamp_seconds, _millis, _micros are instants', T, async () => {
+	const s = new lib.Session(srv);
+	const got = await sql(s, 'SELECT ' +
+	    'CAST(timestamp_seconds(1230219000) AS STRING), ' +
+	    'CAST(timestamp_millis(1230219000123) AS STRING), ' +
+	    'CAST(timestamp_micros(1230219000123123) AS STRING), ' +
+	    'timestamp_seconds(NULL), timestamp_seconds(1230219000)');
+	assert.deepEqual(got.rows.map((r) => r.slice(0, 4)), [[
+		'2008-12-25 15:30:00', '2008-12-25 15:30:00.123',
+		'2008-12-25 15:30:00.123123', null]]);
+	assert.equal(names(got)[4], 'timestamp_seconds(1230219000)');
+	assert.equal(types(got)[4], 'Timestamp<MICROSECOND, UTC>');
+	const r = await s.execute(lib.sqlPlan(
+	    'SELECT timestamp_seconds(1.5D)'));
+	lib.assertSparkError(lib.streamError(r),
+	    'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
+});
+
+// Spark's reference shows timestamp_seconds(1230219000) in
+// America/Los_Angeles; a TIMESTAMP's day and month are the session
+// zone's: 2008-02-21 03:00 UTC is still Wednesday the 20th there.
+test('the session time zone: wall-clock day, instant unchanged', T,
+    async () => {
+	const s = new lib.Session(srv);
+	await s.config({ set: { pairs: [{
+		key: 'spark.sql.session.timeZone',
+		value: 'America/Los_Angeles' }] } });
+	const q = 'SELECT dayname(timestamp_seconds(1203562800)), ' +
+	    'weekday(timestamp_seconds(1203562800)), ' +
+	    'unix_date(timestamp_seconds(1203562800)), ' +
+	    'monthname(timestamp_seconds(1204340400)), ' +
+	    'CAST(timestamp_seconds(1230219000) AS STRING)';
+	const la = await s.execute(lib.sqlPlan(q));
+	assert.equal(la.status.code, lib.code.OK, lib.statusText(la.status));
+	assert.deepEqual(lib.resultRows(la.responses), [['Wed', 2, 13929,
+		'Feb', '2008-12-25 07:30:00']]);
+	const u = new lib.Session(srv);
+	const utc = await sql(u, q);
+	assert.deepEqual(utc.rows, [['Thu', 3, 13930, 'Mar',
+		'2008-12-25 15:30:00']]);
+});
+
+test('current_database() and current_schema() in a DataFrame', T,
+    async () => {
+	const s = new lib.Session(srv);
+	const r = await s.execute(df.plan(df.project(
+	    { range: { start: '0', end: '1', step: '1' } },
+	    df.fn('current_database'), df.fn('current_schema'))));
+	assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
+	assert.deepEqual(lib.resultRows(r.responses), [['default',
+		'default']]);
+	assert.deepEqual(lib.resultFields(r.responses), [
+		['current_schema()', 'Utf8', false],
+		['current_schema()', 'Utf8', false]]);
+});
+
+lib.stopTest(srv);

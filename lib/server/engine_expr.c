@@ -109,6 +109,7 @@ const struct sc_efdef sc_eng_funcs[] = {
 	{ "unix_date", F_TMPL,
 	    "CAST(julianday(date($1)) - 2440587.5 AS INTEGER)", 1, 1,
 	    SC_ARROW_INT32 },
+	{ "next_day", F_TMPL, "sc_next_day($1, $2)", 2, 2, SC_ARROW_DATE32 },
 	{ "date_from_unix_date", F_TMPL, "sc_date_from_unix_date($1)", 1, 1,
 	    SC_ARROW_DATE32 },
 	{ "timestamp_seconds", F_TMPL, "sc_ts_from($1, 1000000)", 1, 1,

@@ -390,6 +390,71 @@ date_from_unix_date_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 }
 
 /*
+ * next_day(date, dow): the first date after date falling on dow, one
+ * of SU, SUN, SUNDAY, MO, ... in any case; another dow fails as
+ * Spark's ILLEGAL_DAY_OF_WEEK under ANSI mode, else gives NULL.
+ */
+static void
+next_day_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	static const char *const dows[] = { "MONDAY", "TUESDAY", "WEDNESDAY",
+		"THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY" };
+	char out[SC_VALUE_TEXT_MAX], up[16];
+	const char *s, *w;
+	size_t n, wn, i;
+	int32_t days;
+	int dow, want = -1;
+
+	if (any_null(argc, argv))
+		return;
+	w = (const char *)sqlite3_value_text(argv[1]);
+	wn = (size_t)sqlite3_value_bytes(argv[1]);
+	for (i = 0; i < wn; i++)
+		if ((unsigned char)w[i] >= 0x80) {
+			/* Java's upper case maps some of these to ASCII */
+			sqlite3_result_error(ctx,
+			    "[UNSUPPORTED_FEATURE.EXPRESSION] next_day() of a "
+			    "day name that is not ASCII is not supported by "
+			    "sc-serve. SQLSTATE: 0A000",
+			    -1);
+			return;
+		}
+	for (i = 0; i < wn && i + 1 < sizeof(up); i++)
+		up[i] = (char)(w[i] >= 'a' && w[i] <= 'z' ? w[i] - 32 : w[i]);
+	up[i] = '\0';
+	for (i = 0; i < 7 && wn < sizeof(up); i++)
+		if (strcmp(up, dows[i]) == 0 ||
+		    ((wn == 2 || wn == 3) && strncmp(up, dows[i], wn) == 0))
+			want = (int)i;
+	if (want < 0) {
+		if (sc_eng_ansi())
+			sc_eng_func_fail(ctx,
+			    "[ILLEGAL_DAY_OF_WEEK] Illegal input for day of "
+			    "week: %s. SQLSTATE: 22009",
+			    w);
+		return;
+	}
+	s = (const char *)sqlite3_value_text(argv[0]);
+	n = (size_t)sqlite3_value_bytes(argv[0]);
+	if (sc_value_parse_date(s, n, &days) == -1) {
+		if (sc_eng_ansi())
+			sqlite3_result_error(ctx,
+			    "[CAST_INVALID_INPUT] The value cannot be cast to "
+			    "\"DATE\" because it is malformed. SQLSTATE: 22018",
+			    -1);
+		return;
+	}
+	/* 1970-01-01 was a Thursday (3 counting from Monday) */
+	dow = (int)(((int64_t)days + 3) % 7 + 7) % 7;
+	if ((int64_t)days + (want - dow + 6) % 7 + 1 > DAY_MAX) {
+		out_of_range(ctx, "next_day");
+		return;
+	}
+	sc_value_fmt_date((int64_t)days + (want - dow + 6) % 7 + 1, out);
+	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+}
+
+/*
  * sc_ts_from(n, unit): the instant n seconds (unit 1000000), millis
  * (1000) or micros (1) after the epoch; only whole numbers (a double
  * or decimal would need Spark's own rounding).
@@ -436,6 +501,7 @@ sc_eng_func_str_register(sqlite3 *db)
 		{ "sc_url_decode", 1, url_decode_fn },
 		{ "sc_date_from_unix_date", 1, date_from_unix_date_fn },
 		{ "sc_ts_from", 2, ts_from_fn },
+		{ "sc_next_day", 2, next_day_fn },
 	};
 
 	return sc_eng_func_add(db, scalar, SC_NELEM(scalar));

@@ -257,8 +257,8 @@ sc_eng_tz_register(sqlite3 *db)
 static const char *const wall_args[] = { "add_months", "date_add",
 	"date_format", "date_sub", "date_trunc", "datediff", "day", "dayname",
 	"dayofmonth", "dayofweek", "dayofyear", "hour", "last_day", "minute",
-	"month", "monthname", "months_between", "quarter", "second", "to_date",
-	"trunc", "unix_date", "weekday", "weekofyear", "year" };
+	"month", "monthname", "months_between", "next_day", "quarter", "second",
+	"to_date", "trunc", "unix_date", "weekday", "weekofyear", "year" };
 
 /*
  * Those whose argument is a TIMESTAMP in Spark (bit i: argument i): a

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 //
 // 47-strings-dates-more: btrim, split_part, find_in_set, levenshtein,
-// soundex, url_encode, url_decode, dayname, monthname, weekday,
+// soundex, url_encode, url_decode, dayname, monthname, weekday, next_day,
 // unix_date, date_from_unix_date, timestamp_seconds/millis/micros and
 // current_database()/current_schema().  The first values of each test
 // are the examples of Spark's SQL function reference (the timestamp
@@ -113,6 +113,23 @@ test('dayname, monthname, weekday, unix_date, date_from_unix_date', T,
 		'Int32', 'Date32<DAY>']);
 });
 
+test('next_day: the first such day after the date', T, async () => {
+	const s = new lib.Session(srv);
+	const got = await sql(s, "SELECT next_day('2015-01-14', 'TU'), " +
+	    "next_day(DATE'2015-01-20', 'tuesday'), " +
+	    "next_day(DATE'2015-01-14', 'Wed'), next_day(NULL, 'MO'), " +
+	    "next_day(DATE'2015-01-14', NULL)");
+	assert.deepEqual(got.rows, [[Date.UTC(2015, 0, 20),
+		Date.UTC(2015, 0, 27), Date.UTC(2015, 0, 21), null, null]]);
+	assert.equal(names(got)[0], 'next_day(2015-01-14, TU)');
+	assert.equal(types(got)[0], 'Date32<DAY>');
+	const r = await s.execute(lib.sqlPlan(
+	    "SELECT next_day(DATE'2015-01-14', 'xx')"));
+	const e = lib.assertSparkError(lib.streamError(r),
+	    'ILLEGAL_DAY_OF_WEEK', '22009');
+	assert.match(e.message, /day of week: xx\./);
+});
+
 test('timestamp_seconds, _millis, _micros are instants', T, async () => {
 	const s = new lib.Session(srv);
 	const got = await sql(s, 'SELECT ' +
@@ -144,15 +161,16 @@ test('the session time zone: wall-clock day, instant unchanged', T,
 	    'weekday(timestamp_seconds(1203562800)), ' +
 	    'unix_date(timestamp_seconds(1203562800)), ' +
 	    'monthname(timestamp_seconds(1204340400)), ' +
-	    'CAST(timestamp_seconds(1230219000) AS STRING)';
+	    'CAST(timestamp_seconds(1230219000) AS STRING), ' +
+	    "next_day(timestamp_seconds(1203562800), 'TH')";
 	const la = await s.execute(lib.sqlPlan(q));
 	assert.equal(la.status.code, lib.code.OK, lib.statusText(la.status));
 	assert.deepEqual(lib.resultRows(la.responses), [['Wed', 2, 13929,
-		'Feb', '2008-12-25 07:30:00']]);
+		'Feb', '2008-12-25 07:30:00', Date.UTC(2008, 1, 21)]]);
 	const u = new lib.Session(srv);
 	const utc = await sql(u, q);
 	assert.deepEqual(utc.rows, [['Thu', 3, 13930, 'Mar',
-		'2008-12-25 15:30:00']]);
+		'2008-12-25 15:30:00', Date.UTC(2008, 1, 28)]]);
 });
 
 test('current_database() and current_schema() in a DataFrame', T,

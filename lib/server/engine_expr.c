@@ -93,6 +93,7 @@ const struct sc_efdef sc_eng_funcs[] = {
 	{ "find_in_set", F_TMPL, "sc_find_in_set($1, $2)", 2, 2,
 	    SC_ARROW_INT32 },
 	{ "levenshtein", F_TMPL, "sc_levenshtein($*)", 2, 3, SC_ARROW_INT32 },
+	{ "overlay", F_TMPL, "sc_overlay($*)", 3, 4, SC_ARROW_UTF8 },
 	{ "soundex", F_TMPL, "sc_soundex($1)", 1, 1, SC_ARROW_UTF8 },
 	{ "url_encode", F_TMPL, "sc_url_encode($1)", 1, 1, SC_ARROW_UTF8 },
 	{ "url_decode", F_TMPL, "sc_url_decode($1)", 1, 1, SC_ARROW_UTF8 },

@@ -864,6 +864,8 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		sc_eng_args_list(&ei->name, a, 0, n, true);
 		if (strcmp(lname, "regexp_replace") == 0 && n == 3)
 			sc_buf_addstr(&ei->name, ", 1", NULL);
+		if (strcmp(lname, "overlay") == 0 && n == 3)
+			sc_buf_addstr(&ei->name, ", -1", NULL);
 		sc_buf_addch(&ei->name, ')', NULL);
 	}
 	rc = 0;

@@ -249,6 +249,96 @@ soundex_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_text(ctx, sx, 4, SQLITE_TRANSIENT);
 }
 
+/* The byte offset of code point k (clamped to the end) in s[0..n). */
+static size_t
+cp_offset(const unsigned char *s, size_t n, int64_t k)
+{
+	size_t i = 0;
+
+	for (; k > 0 && i < n; k--)
+		for (i++; i < n && (s[i] & 0xC0) == 0x80; i++)
+			;
+	return i;
+}
+
+/* Spark's substringSQL(pos, len) of s (nc code points) into b. */
+static void
+substring_sql(struct sc_buf *b, const unsigned char *s, size_t n, int64_t nc,
+    int32_t pos, int32_t len)
+{
+	int64_t start = pos > 0 ? pos - 1 : pos < 0 ? nc + pos : 0;
+	int64_t end = start + len;
+	size_t from, to;
+
+	if (end > INT32_MAX)
+		end = INT32_MAX;
+	if (start < 0)
+		start = 0;
+	if (start >= end)
+		return;
+	from = cp_offset(s, n, start);
+	to = cp_offset(s, n, end);
+	sc_buf_add(b, s + from, to - from, NULL);
+}
+
+/*
+ * overlay(input, replace, pos[, len]): input with len code points from
+ * pos on (replace's length when len < 0) replaced by replace, the
+ * pieces cut as Spark's substring() does; Java int arithmetic.
+ */
+static void
+overlay_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const unsigned char *in, *rep;
+	sqlite3_int64 pos, len;
+	size_t n, rn;
+	int64_t nc, rc;
+	struct sc_buf b;
+	int i;
+
+	if (any_null(argc, argv))
+		return;
+	for (i = 0; i < 2; i++)
+		if (sqlite3_value_type(argv[i]) == SQLITE_BLOB) {
+			sqlite3_result_error(ctx,
+			    "[UNSUPPORTED_FEATURE.EXPRESSION] overlay() of "
+			    "BINARY is not supported by sc-serve. SQLSTATE: "
+			    "0A000",
+			    -1);
+			return;
+		}
+	pos = sqlite3_value_int64(argv[2]);
+	len = argc == 4 ? sqlite3_value_int64(argv[3]) : -1;
+	if (pos < INT32_MIN || pos > INT32_MAX || len < INT32_MIN ||
+	    len > INT32_MAX) {
+		sqlite3_result_error(ctx,
+		    "[UNSUPPORTED_FEATURE.EXPRESSION] overlay() with a "
+		    "position or length outside INT is not supported by "
+		    "sc-serve. SQLSTATE: 0A000",
+		    -1);
+		return;
+	}
+	in = sqlite3_value_text(argv[0]);
+	n = (size_t)sqlite3_value_bytes(argv[0]);
+	rep = sqlite3_value_text(argv[1]);
+	rn = (size_t)sqlite3_value_bytes(argv[1]);
+	nc = 0;
+	for (size_t k = 0; k < n; k++)
+		nc += (in[k] & 0xC0) != 0x80;
+	rc = 0;
+	for (size_t k = 0; k < rn; k++)
+		rc += (rep[k] & 0xC0) != 0x80;
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	sc_buf_addstr(&b, "", NULL);
+	substring_sql(&b, in, n, nc, 1, (int32_t)((uint32_t)pos - 1u));
+	sc_buf_add(&b, rep, rn, NULL);
+	/* Java's int addition wraps */
+	substring_sql(&b, in, n, nc,
+	    (int32_t)((uint32_t)pos + (uint32_t)(len >= 0 ? len : rc)),
+	    INT32_MAX);
+	sc_eng_func_result_buf(ctx, &b);
+}
+
 /*
  * url_encode(s): Java's URLEncoder with UTF-8: letters, digits and
  * ".-*_" stay, a space becomes '+', every other byte %XX.
@@ -502,6 +592,7 @@ sc_eng_func_str_register(sqlite3 *db)
 		{ "sc_date_from_unix_date", 1, date_from_unix_date_fn },
 		{ "sc_ts_from", 2, ts_from_fn },
 		{ "sc_next_day", 2, next_day_fn },
+		{ "sc_overlay", -1, overlay_fn },
 	};
 
 	return sc_eng_func_add(db, scalar, SC_NELEM(scalar));

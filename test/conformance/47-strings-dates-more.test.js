@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 //
-// 47-strings-dates-more: btrim, split_part, find_in_set, levenshtein,
+// 47-strings-dates-more: btrim, split_part, find_in_set, overlay,
+// levenshtein,
 // soundex, url_encode, url_decode, dayname, monthname, weekday, next_day,
 // unix_date, date_from_unix_date, timestamp_seconds/millis/micros and
 // current_database()/current_schema().  The first values of each test
@@ -50,6 +51,26 @@ test('btrim, split_part and find_in_set', T, async () => {
 	    "SELECT split_part('11.12.13', '.', 0)"));
 	lib.assertSparkError(lib.streamError(r), 'INVALID_INDEX_OF_ZERO',
 	    '22003');
+});
+
+// Positions 0 and -3 cut as Spark's substring(): nothing before, the
+// rest from 1 and from 3 before the end.
+test('overlay: Spark reference examples as plain calls', T, async () => {
+	const s = new lib.Session(srv);
+	const got = await sql(s, "SELECT overlay('Spark SQL', '_', 6), " +
+	    "overlay('Spark SQL', 'CORE', 7), " +
+	    "overlay('Spark SQL', 'ANSI ', 7, 0), " +
+	    "overlay('Spark SQL', 'tructured', 2, 4), " +
+	    "overlay('Spark SQL', 'X', 0), overlay('Spark SQL', 'X', -3), " +
+	    "overlay('caf\u00e9s', 'E', 4, 1), overlay(NULL, 'a', 1), " +
+	    "overlay('a', 'b', NULL)");
+	assert.deepEqual(got.rows, [['Spark_SQL', 'Spark CORE',
+		'Spark ANSI SQL', 'Structured SQL', 'XSpark SQL', 'XQL',
+		'cafEs', null, null]]);
+	assert.deepEqual(names(got).slice(0, 3), [
+		'overlay(Spark SQL, _, 6, -1)', 'overlay(Spark SQL, CORE, 7, -1)',
+		'overlay(Spark SQL, ANSI , 7, 0)']);
+	assert.equal(types(got)[0], 'Utf8');
 });
 
 test('levenshtein with and without a threshold, soundex', T, async () => {

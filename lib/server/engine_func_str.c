@@ -10,6 +10,7 @@
 
 #include "server/engine_int.h"
 
+#include <regex.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,6 +341,82 @@ overlay_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 }
 
 /*
+ * The matches of argv[1] in argv[0] as Java's Matcher.find() walks
+ * them: after an empty match the search goes on one character later.
+ * Counts them (want < 0) or gives the first one; -1 with ctx's error
+ * set (an empty match before a character outside the BMP, where Java
+ * would step inside its surrogate pair, is refused), 0 at NULL, 1.
+ */
+static int
+regex_walk(sqlite3_context *ctx, sqlite3_value **argv, int64_t *count,
+    regmatch_t *first)
+{
+	const char *s;
+	regmatch_t m;
+	regex_t *re;
+	size_t off = 0, len;
+	int flags = 0;
+
+	*count = 0;
+	if ((s = (const char *)sqlite3_value_text(argv[0])) == NULL ||
+	    sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return 0;
+	if ((re = sc_eng_regex_arg(ctx, argv, 1)) == NULL)
+		return -1;
+	len = strlen(s);
+	while (off <= len && regexec(re, s + off, 1, &m, flags) == 0) {
+		if (++*count == 1 && first != NULL) {
+			first->rm_so = m.rm_so + (regoff_t)off;
+			first->rm_eo = m.rm_eo + (regoff_t)off;
+			return 1;
+		}
+		off += (size_t)m.rm_eo;
+		if (m.rm_eo == m.rm_so) {
+			if (off < len && (unsigned char)s[off] >= 0xF0) {
+				sqlite3_result_error(ctx,
+				    "[UNSUPPORTED_FEATURE.EXPRESSION] an empty "
+				    "regular expression match before a "
+				    "character outside the BMP is not "
+				    "supported by sc-serve. SQLSTATE: 0A000",
+				    -1);
+				return -1;
+			}
+			for (off++; off < len &&
+			     ((unsigned char)s[off] & 0xC0) == 0x80;
+			     off++)
+				;
+		}
+		flags = REG_NOTBOL;
+	}
+	return 1;
+}
+
+/* regexp_count(str, regexp): how many times regexp matches. */
+static void
+regexp_count_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	int64_t n;
+
+	(void)argc;
+	if (regex_walk(ctx, argv, &n, NULL) == 1)
+		sqlite3_result_int64(ctx, n);
+}
+
+/* regexp_substr(str, regexp): the first match, NULL if none or empty. */
+static void
+regexp_substr_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	regmatch_t m;
+	int64_t n;
+
+	(void)argc;
+	if (regex_walk(ctx, argv, &n, &m) == 1 && n > 0 && m.rm_eo > m.rm_so)
+		sqlite3_result_text(ctx,
+		    (const char *)sqlite3_value_text(argv[0]) + m.rm_so,
+		    (int)(m.rm_eo - m.rm_so), SQLITE_TRANSIENT);
+}
+
+/*
  * url_encode(s): Java's URLEncoder with UTF-8: letters, digits and
  * ".-*_" stay, a space becomes '+', every other byte %XX.
  */
@@ -593,6 +670,8 @@ sc_eng_func_str_register(sqlite3 *db)
 		{ "sc_ts_from", 2, ts_from_fn },
 		{ "sc_next_day", 2, next_day_fn },
 		{ "sc_overlay", -1, overlay_fn },
+		{ "sc_regexp_count", 2, regexp_count_fn },
+		{ "sc_regexp_substr", 2, regexp_substr_fn },
 	};
 
 	return sc_eng_func_add(db, scalar, SC_NELEM(scalar));

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 //
 // 47-strings-dates-more: btrim, split_part, find_in_set, overlay,
-// levenshtein,
-// soundex, url_encode, url_decode, dayname, monthname, weekday, next_day,
+// levenshtein, soundex, regexp_count, regexp_substr,
+// url_encode, url_decode, dayname, monthname, weekday, next_day,
 // unix_date, date_from_unix_date, timestamp_seconds/millis/micros and
 // current_database()/current_schema().  The first values of each test
 // are the examples of Spark's SQL function reference (the timestamp
-// ones shown in UTC rather than the reference's Los Angeles); names and
+// ones shown in UTC and in its Los Angeles); names and
 // Arrow types as Spark 4 gives them; a NULL argument gives NULL.
 
 'use strict';
@@ -89,6 +89,27 @@ test('levenshtein with and without a threshold, soundex', T, async () => {
 	assert.deepEqual(types(got).slice(0, 1), ['Int32']);
 	assert.equal(names(got)[6], 'soundex(Miller)');
 	assert.equal(types(got)[6], 'Utf8');
+});
+
+// Java's Matcher.find(): after an empty match the search moves one
+// character on, so 'a*' matches 'baaa' three times.
+test('regexp_count and regexp_substr', T, async () => {
+	const s = new lib.Session(srv);
+	const text = 'Steven Jones and Stephen Smith are the best players';
+	const got = await sql(s, `SELECT regexp_count('${text}', ` +
+	    "'Ste(v|ph)en'), regexp_count('abcdefghijklmnopqrstuvwxyz', " +
+	    "'[a-z]{3}'), regexp_count('baaa', 'a*'), " +
+	    `regexp_substr('${text}', 'Ste(v|ph)en'), ` +
+	    `regexp_substr('${text}', 'Jeck'), regexp_substr('abc', 'x*'), ` +
+	    "regexp_count(NULL, 'a'), regexp_substr('a', NULL)");
+	assert.deepEqual(got.rows, [[2, 8, 3, 'Steven', null, null, null,
+		null]]);
+	assert.deepEqual(names(got).slice(0, 4), [
+		`regexp_count(${text}, Ste(v|ph)en)`,
+		'regexp_count(abcdefghijklmnopqrstuvwxyz, [a-z]{3})',
+		'regexp_count(baaa, a*)',
+		`regexp_substr(${text}, Ste(v|ph)en)`]);
+	assert.deepEqual(types(got).slice(2, 4), ['Int32', 'Utf8']);
 });
 
 test('url_encode and url_decode as Java URLEncoder/URLDecoder', T,

@@ -656,6 +656,50 @@ ts_from_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
 }
 
+/*
+ * sc_unix_us(ts, unit): TIMESTAMP ts (an instant, UTC text) as seconds
+ * (unit 1000000), milliseconds (1000) or microseconds (1) since the
+ * epoch, rounded down as Math.floorDiv.
+ */
+static void
+unix_us_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	sqlite3_int64 unit, q;
+	const char *s;
+	int64_t us;
+
+	if (any_null(argc, argv))
+		return;
+	s = (const char *)sqlite3_value_text(argv[0]);
+	unit = sqlite3_value_int64(argv[1]);
+	if (s == NULL || unit <= 0 ||
+	    sc_value_parse_timestamp(s, (size_t)sqlite3_value_bytes(argv[0]),
+		&us) == -1) {
+		sqlite3_result_error(ctx,
+		    "[INTERNAL_ERROR] unix_seconds() got no timestamp. "
+		    "SQLSTATE: XX000",
+		    -1);
+		return;
+	}
+	q = us / unit;
+	if (us % unit != 0 && us < 0)
+		q--;
+	sqlite3_result_int64(ctx, q);
+}
+
+/* A string or TIMESTAMP_NTZ given to unix_seconds() and its kin. */
+static void
+unix_refuse_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	if (any_null(argc, argv))
+		return;
+	sqlite3_result_error(ctx,
+	    "[UNSUPPORTED_FEATURE.EXPRESSION] unix_seconds(), unix_millis() "
+	    "and unix_micros() of anything but a TIMESTAMP or DATE are not "
+	    "supported by sc-serve. SQLSTATE: 0A000",
+	    -1);
+}
+
 int
 sc_eng_func_str_register(sqlite3 *db)
 {
@@ -671,6 +715,8 @@ sc_eng_func_str_register(sqlite3 *db)
 		{ "sc_next_day", 2, next_day_fn },
 		{ "sc_overlay", -1, overlay_fn },
 		{ "sc_regexp_count", 2, regexp_count_fn },
+		{ "sc_unix_us", 2, unix_us_fn },
+		{ "sc_unix_refuse", 1, unix_refuse_fn },
 		{ "sc_regexp_substr", 2, regexp_substr_fn },
 	};
 

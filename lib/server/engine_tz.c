@@ -348,6 +348,18 @@ sc_eng_tz_args(const char *lname, struct sc_efarg *a, size_t n)
 	    (a[0].ei.type.t == SC_ARROW_UTF8 ||
 		a[0].ei.type.t == SC_ARROW_DATE32))
 		wrap(&a[0].sql, 0, "sc_tz_utc");
+	/*
+	 * unix_seconds() and its kin take an instant: a DATE is its day's
+	 * start in the session zone; a string or TIMESTAMP_NTZ, cast with
+	 * Spark's ANSI rules, is refused by sc_unix_refuse().
+	 */
+	if (strncmp(lname, "unix_", 5) == 0 &&
+	    strcmp(lname, "unix_date") != 0 &&
+	    strcmp(lname, "unix_timestamp") != 0 && n == 1 &&
+	    !is_ltz(&a[0].ei.type))
+		wrap(&a[0].sql, 0,
+		    a[0].ei.type.t == SC_ARROW_DATE32 ? "sc_tz_utc"
+						      : "sc_unix_refuse");
 	if (strcmp(lname, "unix_timestamp") == 0 && n == 1 &&
 	    (a[0].ei.type.t == SC_ARROW_UTF8 ||
 		a[0].ei.type.t == SC_ARROW_DATE32))

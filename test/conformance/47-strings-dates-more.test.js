@@ -3,7 +3,8 @@
 // 47-strings-dates-more: btrim, split_part, find_in_set, overlay,
 // levenshtein, soundex, regexp_count, regexp_substr,
 // url_encode, url_decode, dayname, monthname, weekday, next_day,
-// unix_date, date_from_unix_date, timestamp_seconds/millis/micros and
+// unix_date, date_from_unix_date, timestamp_seconds/millis/micros,
+// unix_seconds/millis/micros and
 // current_database()/current_schema().  The first values of each test
 // are the examples of Spark's SQL function reference (the timestamp
 // ones shown in UTC and in its Los Angeles); names and
@@ -190,6 +191,26 @@ test('timestamp_seconds, _millis, _micros are instants', T, async () => {
 	    'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
 });
 
+test('unix_seconds, unix_millis, unix_micros round down', T, async () => {
+	const s = new lib.Session(srv);
+	const got = await sql(s, "SELECT unix_seconds(TIMESTAMP'1970-01-01 " +
+	    "00:00:01Z'), unix_millis(TIMESTAMP'1970-01-01 00:00:01Z'), " +
+	    "unix_micros(TIMESTAMP'1970-01-01 00:00:01Z'), " +
+	    'unix_seconds(timestamp_millis(-1)), ' +
+	    'unix_millis(timestamp_micros(-1)), ' +
+	    'unix_micros(timestamp_micros(-1)), unix_seconds(NULL), ' +
+	    "unix_seconds(DATE'1970-01-02')");
+	assert.deepEqual(got.rows, [[1n, 1000n, 1000000n, -1n, -1n, -1n,
+		null, 86400n]]);
+	assert.deepEqual(types(got).slice(0, 3), ['Int64', 'Int64', 'Int64']);
+	const n = await sql(s, 'SELECT unix_seconds(timestamp_seconds(1))');
+	assert.deepEqual(names(n), ['unix_seconds(timestamp_seconds(1))']);
+	const r = await s.execute(lib.sqlPlan(
+	    "SELECT unix_seconds('1970-01-01 00:00:01')"));
+	lib.assertSparkError(lib.streamError(r),
+	    'UNSUPPORTED_FEATURE.EXPRESSION', '0A000');
+});
+
 // Spark's reference shows timestamp_seconds(1230219000) in
 // America/Los_Angeles; a TIMESTAMP's day and month are the session
 // zone's: 2008-02-21 03:00 UTC is still Wednesday the 20th there.
@@ -204,15 +225,16 @@ test('the session time zone: wall-clock day, instant unchanged', T,
 	    'unix_date(timestamp_seconds(1203562800)), ' +
 	    'monthname(timestamp_seconds(1204340400)), ' +
 	    'CAST(timestamp_seconds(1230219000) AS STRING), ' +
-	    "next_day(timestamp_seconds(1203562800), 'TH')";
+	    "next_day(timestamp_seconds(1203562800), 'TH'), " +
+	    "unix_seconds(DATE'1970-01-02')";
 	const la = await s.execute(lib.sqlPlan(q));
 	assert.equal(la.status.code, lib.code.OK, lib.statusText(la.status));
 	assert.deepEqual(lib.resultRows(la.responses), [['Wed', 2, 13929,
-		'Feb', '2008-12-25 07:30:00', Date.UTC(2008, 1, 21)]]);
+		'Feb', '2008-12-25 07:30:00', Date.UTC(2008, 1, 21), 115200n]]);
 	const u = new lib.Session(srv);
 	const utc = await sql(u, q);
 	assert.deepEqual(utc.rows, [['Thu', 3, 13930, 'Mar',
-		'2008-12-25 15:30:00', Date.UTC(2008, 1, 28)]]);
+		'2008-12-25 15:30:00', Date.UTC(2008, 1, 28), 86400n]]);
 });
 
 test('current_database() and current_schema() in a DataFrame', T,

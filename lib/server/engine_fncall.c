@@ -585,6 +585,11 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		sc_buf_addf(sql, NULL, "%s(", fd->sql);
 		sc_eng_args_list(sql, a, 0, n, false);
 		sc_buf_addch(sql, ')', NULL);
+		if (strncmp(lname, "current_", 8) == 0) {
+			/* Spark 4 names both current_schema() */
+			sc_buf_addstr(&ei->name, "current_schema()", NULL);
+			ei->nullable = 0;
+		}
 		if (fd->k == F_EXTREME)
 			sc_eng_common_type(ei, a, 0, n, 1);
 		break;
@@ -863,6 +868,8 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		sc_eng_args_list(&ei->name, a, 0, n, true);
 		if (strcmp(lname, "regexp_replace") == 0 && n == 3)
 			sc_buf_addstr(&ei->name, ", 1", NULL);
+		if (strcmp(lname, "overlay") == 0 && n == 3)
+			sc_buf_addstr(&ei->name, ", -1", NULL);
 		sc_buf_addch(&ei->name, ')', NULL);
 	}
 	rc = 0;

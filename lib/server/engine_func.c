@@ -624,5 +624,7 @@ sc_eng_func_register(sqlite3 *db)
 		rc = sc_eng_interval_register(db);
 	if (rc == SQLITE_OK)
 		rc = sc_eng_func_more_register(db);
+	if (rc == SQLITE_OK)
+		rc = sc_eng_func_str_register(db);
 	return rc;
 }

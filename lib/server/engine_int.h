@@ -661,6 +661,11 @@ void sc_eng_func_fail(sqlite3_context *ctx, const char *fmt, const char *arg);
 /* Each file's functions, registered by sc_eng_func_register(). */
 int sc_eng_func_datetime_register(sqlite3 *db);
 int sc_eng_regex_register(sqlite3 *db);
+/*
+ * engine_regex.c: argument i as a compiled regex_t (Java syntax
+ * translated, cached on the statement), or NULL with ctx's error set.
+ */
+void *sc_eng_regex_arg(sqlite3_context *ctx, sqlite3_value **argv, int i);
 int sc_eng_func_num_register(sqlite3 *db);
 /* engine_func_num.c: whether the call running now has ANSI mode on. */
 bool sc_eng_ansi(void);
@@ -675,6 +680,8 @@ int sc_eng_name_cmp(const char *a, const char *b);
 int sc_eng_func_agg_register(sqlite3 *db);
 int sc_eng_func_format_register(sqlite3 *db);
 int sc_eng_func_more_register(sqlite3 *db);
+/* engine_func_str.c: split_part, levenshtein, url_encode, ... */
+int sc_eng_func_str_register(sqlite3 *db);
 /* ---- end engine_func*.c -------------------------------------------- */
 
 /* ---- the session time zone (engine_tz.c) --------------------------- */

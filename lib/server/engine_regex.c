@@ -340,6 +340,12 @@ split_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sc_eng_func_result_buf(ctx, &b);
 }
 
+void *
+sc_eng_regex_arg(sqlite3_context *ctx, sqlite3_value **argv, int i)
+{
+	return pattern_arg(ctx, argv, i);
+}
+
 int
 sc_eng_regex_register(sqlite3 *db)
 {

@@ -255,10 +255,10 @@ sc_eng_tz_register(sqlite3 *db)
 
 /* Functions reading a TIMESTAMP's wall-clock fields (date, hour, ...). */
 static const char *const wall_args[] = { "add_months", "date_add",
-	"date_format", "date_sub", "date_trunc", "datediff", "day",
+	"date_format", "date_sub", "date_trunc", "datediff", "day", "dayname",
 	"dayofmonth", "dayofweek", "dayofyear", "hour", "last_day", "minute",
-	"month", "months_between", "quarter", "second", "to_date", "trunc",
-	"weekofyear", "year" };
+	"month", "monthname", "months_between", "next_day", "quarter", "second",
+	"to_date", "trunc", "unix_date", "weekday", "weekofyear", "year" };
 
 /*
  * Those whose argument is a TIMESTAMP in Spark (bit i: argument i): a
@@ -348,6 +348,18 @@ sc_eng_tz_args(const char *lname, struct sc_efarg *a, size_t n)
 	    (a[0].ei.type.t == SC_ARROW_UTF8 ||
 		a[0].ei.type.t == SC_ARROW_DATE32))
 		wrap(&a[0].sql, 0, "sc_tz_utc");
+	/*
+	 * unix_seconds() and its kin take an instant: a DATE is its day's
+	 * start in the session zone; a string or TIMESTAMP_NTZ, cast with
+	 * Spark's ANSI rules, is refused by sc_unix_refuse().
+	 */
+	if (strncmp(lname, "unix_", 5) == 0 &&
+	    strcmp(lname, "unix_date") != 0 &&
+	    strcmp(lname, "unix_timestamp") != 0 && n == 1 &&
+	    !is_ltz(&a[0].ei.type))
+		wrap(&a[0].sql, 0,
+		    a[0].ei.type.t == SC_ARROW_DATE32 ? "sc_tz_utc"
+						      : "sc_unix_refuse");
 	if (strcmp(lname, "unix_timestamp") == 0 && n == 1 &&
 	    (a[0].ei.type.t == SC_ARROW_UTF8 ||
 		a[0].ei.type.t == SC_ARROW_DATE32))

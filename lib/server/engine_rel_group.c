@@ -15,6 +15,7 @@
 
 #include "core/error.h"
 #include "core/xmem.h"
+#include "server/sqlparse.h"
 #include "server/srverror.h"
 #include "core/banned.h"
 
@@ -38,65 +39,19 @@ struct gexpr {
  * Functions whose arguments keep naming the input's columns in a
  * grouping set that leaves a key out: the aggregates, and grouping().
  */
-static const char *const keep_args[] = {
-	"any_value",
-	"approx_count_distinct",
-	"avg",
-	"bit_and",
-	"bit_or",
-	"bit_xor",
-	"bool_and",
-	"bool_or",
-	"collect_list",
-	"collect_set",
-	"count",
-	"count_if",
-	"every",
-	"first",
-	"first_value",
-	"grouping",
-	"grouping_id",
-	"kurtosis",
-	"last",
-	"last_value",
-	"max",
-	"max_by",
-	"mean",
-	"median",
-	"min",
-	"min_by",
-	"mode",
-	"percentile",
-	"percentile_approx",
-	"product",
-	"skewness",
-	"some",
-	"std",
-	"stddev",
-	"stddev_pop",
-	"stddev_samp",
-	"sum",
-	"try_avg",
-	"try_sum",
-	"var_pop",
-	"var_samp",
-	"variance",
-};
-
 static bool
 keeps_args(const Spark__Connect__Expression *e)
 {
-	size_t i;
+	const char *n;
 
 	if (e->expr_type_case == SC_EXPR_(WINDOW))
 		return true;
 	if (e->expr_type_case != SC_EXPR_(UNRESOLVED_FUNCTION))
 		return false;
-	for (i = 0; i < SC_NELEM(keep_args); i++)
-		if (strcasecmp(e->unresolved_function->function_name,
-			keep_args[i]) == 0)
-			return true;
-	return false;
+	n = e->unresolved_function->function_name;
+	return n != NULL &&
+	    (sc_sqlp_is_aggregate(n) || strcasecmp(n, "grouping") == 0 ||
+		strcasecmp(n, "grouping_id") == 0);
 }
 
 static bool mask_expr(struct sc_ectx *x, struct sc_eplan *in,

@@ -99,4 +99,7 @@ enum sc_sqlparse_rc sc_sqlparse_args(const char *src,
     const Spark__Connect__SQL *args, Spark__Connect__Relation **out,
     size_t *hidden, struct sc_error *err);
 
+/* Whether name (any case) is an aggregate function Spark SQL knows. */
+bool sc_sqlp_is_aggregate(const char *name);
+
 #endif

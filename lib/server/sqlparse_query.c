@@ -73,6 +73,17 @@ static const char *const aggregates[] = {
 	"variance",
 };
 
+bool
+sc_sqlp_is_aggregate(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(aggregates) / sizeof(aggregates[0]); i++)
+		if (strcasecmp(name, aggregates[i]) == 0)
+			return true;
+	return false;
+}
+
 static bool
 has_aggregate(const Expr *e)
 {
@@ -84,9 +95,8 @@ has_aggregate(const Expr *e)
 	switch (e->expr_type_case) {
 	case SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_FUNCTION:
 		f = e->unresolved_function;
-		for (i = 0; i < sizeof(aggregates) / sizeof(aggregates[0]); i++)
-			if (strcmp(f->function_name, aggregates[i]) == 0)
-				return true;
+		if (sc_sqlp_is_aggregate(f->function_name))
+			return true;
 		for (i = 0; i < f->n_arguments; i++)
 			if (has_aggregate(f->arguments[i]))
 				return true;
@@ -346,16 +356,10 @@ sort_place(Expr **items, size_t nitems,
 static bool
 is_aggregate_call(const Expr *e)
 {
-	size_t i;
-
 	if (e->expr_type_case !=
 	    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_FUNCTION)
 		return false;
-	for (i = 0; i < sizeof(aggregates) / sizeof(aggregates[0]); i++)
-		if (strcmp(e->unresolved_function->function_name,
-			aggregates[i]) == 0)
-			return true;
-	return false;
+	return sc_sqlp_is_aggregate(e->unresolved_function->function_name);
 }
 
 /* Items of an aggregate added for HAVING and ORDER BY. */

@@ -12,6 +12,9 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -396,6 +399,10 @@ main(int argc, char *argv[])
 	if (argc < 2)
 		usage();
 	setvbuf(stdout, NULL, _IOLBF, 0);
+#ifdef __GLIBC__
+	/* As sc-exec does: see its main(). */
+	mallopt(M_TRIM_THRESHOLD, 8 * 1024 * 1024);
+#endif
 	if (strcmp(argv[1], "stream") == 0)
 		return stream_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "latency") == 0)

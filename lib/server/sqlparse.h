@@ -101,5 +101,7 @@ enum sc_sqlparse_rc sc_sqlparse_args(const char *src,
 
 /* Whether name (any case) is an aggregate function Spark SQL knows. */
 bool sc_sqlp_is_aggregate(const char *name);
+/* Whether that aggregate ignores null inputs (sum, count, ...). */
+bool sc_sqlp_aggregate_skips_nulls(const char *name);
 
 #endif

@@ -437,40 +437,6 @@ out:
 /* FILTER                                                              */
 /* ------------------------------------------------------------------ */
 
-/* Aggregates that skip null inputs: FILTER is their input made null. */
-static const char *const skip_null[] = {
-	"approx_count_distinct",
-	"avg",
-	"bit_and",
-	"bit_or",
-	"bit_xor",
-	"bool_and",
-	"bool_or",
-	"collect_list",
-	"collect_set",
-	"count",
-	"count_if",
-	"every",
-	"kurtosis",
-	"max",
-	"mean",
-	"median",
-	"min",
-	"product",
-	"skewness",
-	"some",
-	"std",
-	"stddev",
-	"stddev_pop",
-	"stddev_samp",
-	"sum",
-	"try_avg",
-	"try_sum",
-	"var_pop",
-	"var_samp",
-	"variance",
-};
-
 /*
  * agg(args) FILTER (WHERE cond) as agg(CASE WHEN cond THEN arg END, ...)
  * for an aggregate that skips nulls, which gives the same answer.  Its
@@ -485,10 +451,7 @@ sc_sqlp_agg_filter(struct parser *p, Expr *f)
 	Expr *cond, *w;
 	size_t i;
 
-	for (i = 0; i < SC_NELEM(skip_null); i++)
-		if (strcmp(u->function_name, skip_null[i]) == 0)
-			break;
-	if (i == SC_NELEM(skip_null)) {
+	if (!sc_sqlp_aggregate_skips_nulls(u->function_name)) {
 		sc_sqlp_expr_free(f);
 		return sc_sqlp_unsupported(p, "FILTER on this aggregate");
 	}

@@ -29,59 +29,80 @@
 /* SELECT                                                              */
 /* ------------------------------------------------------------------ */
 
-/* Aggregate functions: a SELECT using one without GROUP BY aggregates. */
-static const char *const aggregates[] = {
-	"any_value",
-	"approx_count_distinct",
-	"avg",
-	"bit_and",
-	"bit_or",
-	"bit_xor",
-	"bool_and",
-	"bool_or",
-	"collect_list",
-	"collect_set",
-	"count",
-	"count_if",
-	"every",
-	"first",
-	"first_value",
-	"kurtosis",
-	"last",
-	"last_value",
-	"max",
-	"max_by",
-	"mean",
-	"median",
-	"min",
-	"min_by",
-	"mode",
-	"percentile",
-	"percentile_approx",
-	"product",
-	"skewness",
-	"some",
-	"std",
-	"stddev",
-	"stddev_pop",
-	"stddev_samp",
-	"sum",
-	"try_avg",
-	"try_sum",
-	"var_pop",
-	"var_samp",
-	"variance",
+/*
+ * Aggregate functions: a SELECT using one without GROUP BY aggregates.
+ * skips_nulls: it ignores null inputs, so agg(x) FILTER (WHERE c) is
+ * agg(CASE WHEN c THEN x END).
+ */
+static const struct {
+	const char *name;
+	bool skips_nulls;
+} aggregates[] = {
+	{ "any_value", false },
+	{ "approx_count_distinct", true },
+	{ "avg", true },
+	{ "bit_and", true },
+	{ "bit_or", true },
+	{ "bit_xor", true },
+	{ "bool_and", true },
+	{ "bool_or", true },
+	{ "collect_list", true },
+	{ "collect_set", true },
+	{ "count", true },
+	{ "count_if", true },
+	{ "every", true },
+	{ "first", false },
+	{ "first_value", false },
+	{ "kurtosis", true },
+	{ "last", false },
+	{ "last_value", false },
+	{ "max", true },
+	{ "max_by", false },
+	{ "mean", true },
+	{ "median", true },
+	{ "min", true },
+	{ "min_by", false },
+	{ "mode", false },
+	{ "percentile", false },
+	{ "percentile_approx", false },
+	{ "product", true },
+	{ "skewness", true },
+	{ "some", true },
+	{ "std", true },
+	{ "stddev", true },
+	{ "stddev_pop", true },
+	{ "stddev_samp", true },
+	{ "sum", true },
+	{ "try_avg", true },
+	{ "try_sum", true },
+	{ "var_pop", true },
+	{ "var_samp", true },
+	{ "variance", true },
 };
 
-bool
-sc_sqlp_is_aggregate(const char *name)
+static int
+aggregate(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(aggregates) / sizeof(aggregates[0]); i++)
-		if (strcasecmp(name, aggregates[i]) == 0)
-			return true;
-	return false;
+		if (strcasecmp(name, aggregates[i].name) == 0)
+			return (int)i;
+	return -1;
+}
+
+bool
+sc_sqlp_is_aggregate(const char *name)
+{
+	return aggregate(name) >= 0;
+}
+
+bool
+sc_sqlp_aggregate_skips_nulls(const char *name)
+{
+	int i = aggregate(name);
+
+	return i >= 0 && aggregates[i].skips_nulls;
 }
 
 static bool

@@ -788,6 +788,7 @@ cq_main(void *arg)
 	struct cqt *t = arg;
 	grpc_event ev;
 
+	pthread_setname_np(pthread_self(), "sc-rpc");
 	for (;;) {
 		ev = grpc_completion_queue_next(t->cq,
 		    gpr_inf_future(GPR_CLOCK_REALTIME), NULL);

@@ -186,7 +186,12 @@ sc_server_conf_default(struct sc_server_conf *conf)
 	conf->closed_session_tombstones = 1000;
 	conf->batch_max_rows = 10000;
 	conf->batch_max_bytes = 4 * MIB;
-	conf->high_water_bytes = 16 * MIB;
+	/*
+	 * Small, so that a batch is sent while its bytes are still in the
+	 * CPU's cache: at 16m the transport read every batch back from main
+	 * memory, and streaming ran at 0.7 of raw gRPC instead of 0.9.
+	 */
+	conf->high_water_bytes = 512 * KIB;
 	conf->max_buffered_bytes = 256 * MIB;
 	conf->progress_interval_ms = 2000;
 	conf->max_message_size = 128 * MIB;

@@ -711,6 +711,9 @@ worker_main(void *arg)
 	int64_t idle_end = -1;
 	bool began;
 
+	/* Named for top -H and gdb: who is busy is then plain. */
+	pthread_setname_np(pthread_self(), "sc-query");
+
 	pthread_mutex_lock(&m->slock);
 	for (;;) {
 		if ((op = m->rhead) != NULL) {
@@ -777,6 +780,7 @@ timer_main(void *arg)
 	struct timespec ts;
 	int64_t now, wake, next_maint, interval, comp;
 
+	pthread_setname_np(pthread_self(), "sc-timer");
 	interval = m->conf.maintenance_interval_ms;
 	if (interval < 10)
 		interval = 10;

@@ -764,6 +764,8 @@ maint_main(void *arg)
 	int64_t every;
 	size_t n;
 
+	pthread_setname_np(pthread_self(), "sc-sessions");
+
 	pthread_mutex_lock(&m->tlock);
 	while (!m->stop) {
 		every = m->conf->session_maintenance_ms;

@@ -73,12 +73,24 @@ typedef int sc_transport_unary_fn(void *ctx, const char *method,
     const void *req, size_t reqlen, struct sc_buf *resp,
     const struct timespec *deadline, struct sc_error *err);
 
+/* A unary call in two steps (sc_rpc_unary_start() and the rest). */
+typedef void *sc_transport_ustart_fn(void *ctx, const char *method,
+    const void *req, size_t reqlen, const struct timespec *deadline,
+    struct sc_error *err);
+typedef int sc_transport_ufinish_fn(void *call, const struct timespec *until,
+    struct sc_buf *resp, struct sc_error *err);
+typedef void sc_transport_ucancel_fn(void *call);
+
 struct sc_transport {
 	sc_transport_open_fn *stream_open; /* NULL on failure */
 	sc_transport_read_fn *stream_read; /* 1 message, 0 end, -1 error */
 	sc_transport_stream_fn *stream_cancel; /* any thread */
 	sc_transport_stream_fn *stream_free; /* cancels if still running */
 	sc_transport_unary_fn *unary; /* 0 or -1 */
+	/* Optional (all three or none): releases then go without a thread. */
+	sc_transport_ustart_fn *unary_start; /* NULL on failure */
+	sc_transport_ufinish_fn *unary_finish; /* 0 running, 1 reply, -1 */
+	sc_transport_ucancel_fn *unary_cancel; /* any thread */
 };
 
 /* The real transport: lib/core/rpc's client calls on a channel (ctx). */
@@ -466,7 +478,13 @@ void sc_client_timed_out(const char *what, struct sc_error *e);
 /* ------------------------------------------------ asynchronous releases */
 
 /*
- * Asynchronous releases, handled by the client's release worker.  They
+ * Asynchronous releases.  A ReleaseAll is sent at once by the calling
+ * thread without waiting for the reply (up to 8 at a time), when the
+ * transport can do so: a hand-off to the worker cost two thread switches
+ * and a second thread polling the channel, as much as the query itself
+ * for a short one.  Its reply is picked up by later calls and by
+ * sc_client_release_wait(); a failed one goes to the worker.  The rest
+ * is handled by the client's release worker.  They
  * never block: ReleaseUntil requests for one operation are coalesced
  * into the newest; ReleaseAll replaces a pending ReleaseUntil of the same
  * operation, and a ReleaseUntil queued after a ReleaseAll is dropped.

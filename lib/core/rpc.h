@@ -58,6 +58,25 @@ int sc_rpc_unary(struct sc_rpc *rpc, const char *method, const void *req,
     struct sc_error *err);
 
 /*
+ * The same in two steps, for a caller that has other work meanwhile:
+ * start the call (NULL on failure), then sc_rpc_unary_finish() waits
+ * until `until` (NULL: the call's end; a time past: only a look) and
+ * returns 0 while the call runs on, 1 with the reply appended to resp,
+ * or -1 with err; after 1 or -1, u is freed.  The call goes on while
+ * other calls on the channel wait for their replies: the thread that
+ * polls handles its bytes.  sc_rpc_unary_cancel() ends it early (any
+ * thread); it is finished (and freed) all the same.  method is
+ * borrowed until then.
+ */
+struct sc_rpc_unary;
+struct sc_rpc_unary *sc_rpc_unary_start(struct sc_rpc *rpc, const char *method,
+    const void *req, size_t reqlen, const struct timespec *deadline,
+    struct sc_error *err);
+int sc_rpc_unary_finish(struct sc_rpc_unary *u, const struct timespec *until,
+    struct sc_buf *resp, struct sc_error *err);
+void sc_rpc_unary_cancel(struct sc_rpc_unary *u);
+
+/*
  * Start a server-streaming call.  deadline bounds the whole call (the
  * gRPC deadline).  Returns NULL on failure.  Free with
  * sc_rpc_stream_free(), which cancels the call if still running.

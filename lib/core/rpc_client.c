@@ -561,46 +561,88 @@ op_send_md(grpc_op *op, struct sc_rpc *rpc)
 	op->data.send_initial_metadata.metadata = rpc->md;
 }
 
+struct sc_rpc_unary {
+	struct ccall c;
+	const char *method; /* borrowed: a literal of the caller's */
+};
+
+struct sc_rpc_unary *
+sc_rpc_unary_start(struct sc_rpc *rpc, const char *method, const void *req,
+    size_t reqlen, const struct timespec *deadline, struct sc_error *err)
+{
+	struct sc_rpc_unary *u;
+	grpc_op ops[6];
+
+	u = sc_xcalloc(1, sizeof(*u));
+	u->method = method;
+	if (cc_open(&u->c, rpc, method, deadline, err) == -1)
+		goto fail;
+	u->c.send_bb = sc_rpc_make_bb(req, reqlen);
+	u->c.sent_max = reqlen;
+	op_send_md(&ops[0], rpc);
+	sc_rpc_op(&ops[1], GRPC_OP_SEND_MESSAGE);
+	ops[1].data.send_message.send_message = u->c.send_bb;
+	sc_rpc_op(&ops[2], GRPC_OP_SEND_CLOSE_FROM_CLIENT);
+	sc_rpc_op(&ops[3], GRPC_OP_RECV_INITIAL_METADATA);
+	ops[3].data.recv_initial_metadata.recv_initial_metadata = &u->c.init_md;
+	sc_rpc_op(&ops[4], GRPC_OP_RECV_MESSAGE);
+	ops[4].data.recv_message.recv_message = &u->c.recv_bb;
+	sc_rpc_op(&ops[5], GRPC_OP_RECV_STATUS_ON_CLIENT);
+	ops[5].data.recv_status_on_client.trailing_metadata = &u->c.trail_md;
+	ops[5].data.recv_status_on_client.status = &u->c.status;
+	ops[5].data.recv_status_on_client.status_details = &u->c.details;
+	ops[5].data.recv_status_on_client.error_string = &u->c.errstr;
+	if (cc_start(&u->c, CT_START, ops, SC_NELEM(ops), err) == -1)
+		goto fail;
+	return u;
+fail:
+	cc_close(&u->c);
+	free(u);
+	return NULL;
+}
+
+int
+sc_rpc_unary_finish(struct sc_rpc_unary *u, const struct timespec *until,
+    struct sc_buf *resp, struct sc_error *err)
+{
+	gpr_timespec t;
+	int rc;
+
+	t = until == NULL ? gpr_inf_future(GPR_CLOCK_MONOTONIC) : to_gpr(until);
+	if (cc_wait(&u->c, CT_START, t) == -1 &&
+	    (u->c.pending & (1U << CT_START)))
+		return 0;
+	u->c.status_done = true;
+	if (u->c.status != GRPC_STATUS_OK)
+		rc = cc_status_error(&u->c, err);
+	else if (u->c.recv_bb == NULL)
+		rc = sc_error_set(err, SC_ST_PROTOCOL,
+		    "no reply message from %s", u->method);
+	else
+		rc = bb_append(u->c.recv_bb, resp, err);
+	cc_close(&u->c);
+	free(u);
+	return rc == 0 ? 1 : -1;
+}
+
+void
+sc_rpc_unary_cancel(struct sc_rpc_unary *u)
+{
+	if (u->c.call != NULL)
+		grpc_call_cancel(u->c.call, NULL);
+}
+
 int
 sc_rpc_unary(struct sc_rpc *rpc, const char *method, const void *req,
     size_t reqlen, struct sc_buf *resp, const struct timespec *deadline,
     struct sc_error *err)
 {
-	struct ccall c;
-	grpc_op ops[6];
-	int rc = -1;
+	struct sc_rpc_unary *u;
 
-	if (cc_open(&c, rpc, method, deadline, err) == -1)
-		goto out;
-	c.send_bb = sc_rpc_make_bb(req, reqlen);
-	c.sent_max = reqlen;
-	op_send_md(&ops[0], rpc);
-	sc_rpc_op(&ops[1], GRPC_OP_SEND_MESSAGE);
-	ops[1].data.send_message.send_message = c.send_bb;
-	sc_rpc_op(&ops[2], GRPC_OP_SEND_CLOSE_FROM_CLIENT);
-	sc_rpc_op(&ops[3], GRPC_OP_RECV_INITIAL_METADATA);
-	ops[3].data.recv_initial_metadata.recv_initial_metadata = &c.init_md;
-	sc_rpc_op(&ops[4], GRPC_OP_RECV_MESSAGE);
-	ops[4].data.recv_message.recv_message = &c.recv_bb;
-	sc_rpc_op(&ops[5], GRPC_OP_RECV_STATUS_ON_CLIENT);
-	ops[5].data.recv_status_on_client.trailing_metadata = &c.trail_md;
-	ops[5].data.recv_status_on_client.status = &c.status;
-	ops[5].data.recv_status_on_client.status_details = &c.details;
-	ops[5].data.recv_status_on_client.error_string = &c.errstr;
-	if (cc_start(&c, CT_START, ops, SC_NELEM(ops), err) == -1)
-		goto out;
-	(void)cc_wait_inf(&c, CT_START);
-	c.status_done = true;
-	if (c.status != GRPC_STATUS_OK)
-		rc = cc_status_error(&c, err);
-	else if (c.recv_bb == NULL)
-		rc = sc_error_set(err, SC_ST_PROTOCOL,
-		    "no reply message from %s", method);
-	else
-		rc = bb_append(c.recv_bb, resp, err);
-out:
-	cc_close(&c);
-	return rc;
+	if ((u = sc_rpc_unary_start(rpc, method, req, reqlen, deadline, err)) ==
+	    NULL)
+		return -1;
+	return sc_rpc_unary_finish(u, NULL, resp, err) == 1 ? 0 : -1;
 }
 
 struct sc_rpc_stream *

@@ -612,7 +612,7 @@ cl_unary(void *ctx, const char *method, const void *req, size_t reqlen,
 }
 
 static const struct sc_transport client_transport = { cl_open, cl_read,
-	cl_cancel, cl_sfree, cl_unary };
+	cl_cancel, cl_sfree, cl_unary, NULL, NULL, NULL };
 
 struct sc_upload *
 sc_upload_connect(const struct sc_conn_opts *co, const struct sc_client_opts *o,

@@ -143,7 +143,7 @@ f_stream(void *stream)
 }
 
 static const struct sc_transport fake = { f_open, f_read, f_stream, f_stream,
-	f_unary };
+	f_unary, NULL, NULL, NULL };
 
 static int nevents;
 

@@ -129,7 +129,7 @@ f_stream(void *stream)
 }
 
 static const struct sc_transport fake = { f_open, f_read, f_stream, f_stream,
-	f_unary };
+	f_unary, NULL, NULL, NULL };
 
 static char ev_text[MAXCALLS][512];
 static int nev;

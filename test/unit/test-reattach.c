@@ -91,6 +91,8 @@ struct fake {
 	int rel_fail; /* fail this many releases (UNAVAILABLE) */
 	bool gate_closed; /* block releases until opened */
 	int in_unary;
+	int nstarts; /* two-step calls started */
+	bool hold; /* two-step replies not there for a look */
 	/* Abort this iterator while its stream is being opened (a signal
 	   arriving mid-ExecutePlan); releases seen right after the abort. */
 	struct sc_reattach *abort_it;
@@ -297,7 +299,64 @@ f_unary(void *ctx, const char *method, const void *req, size_t reqlen,
 }
 
 static const struct sc_transport fake_transport = { f_open, f_read, f_cancel,
-	f_sfree, f_unary };
+	f_sfree, f_unary, NULL, NULL, NULL };
+
+/* The two-step form: the call is answered as it starts, and kept. */
+struct ucall {
+	int rc;
+	struct sc_buf out;
+	struct sc_error e;
+};
+
+static void *
+f_ustart(void *ctx, const char *method, const void *req, size_t reqlen,
+    const struct timespec *deadline, struct sc_error *err)
+{
+	struct ucall *u = sc_xcalloc(1, sizeof(*u));
+
+	(void)err;
+	sc_buf_init(&u->out, SC_BUF_UNLIMITED);
+	sc_error_init(&u->e);
+	u->rc = f_unary(ctx, method, req, reqlen, &u->out, deadline, &u->e);
+	pthread_mutex_lock(&F.lock);
+	F.nstarts++;
+	pthread_mutex_unlock(&F.lock);
+	return u;
+}
+
+static int
+f_ufinish(void *call, const struct timespec *until, struct sc_buf *resp,
+    struct sc_error *err)
+{
+	struct ucall *u = call;
+	int rc;
+
+	pthread_mutex_lock(&F.lock);
+	if (F.hold && until != NULL) {
+		pthread_mutex_unlock(&F.lock);
+		return 0;
+	}
+	pthread_mutex_unlock(&F.lock);
+	if (u->rc == 0)
+		rc = sc_buf_add(resp, u->out.data, u->out.len, err) == 0 ? 1
+									 : -1;
+	else {
+		*err = u->e;
+		rc = -1;
+	}
+	sc_buf_release(&u->out);
+	free(u);
+	return rc;
+}
+
+static void
+f_ucancel(void *call)
+{
+	(void)call;
+}
+
+static const struct sc_transport steps_transport = { f_open, f_read, f_cancel,
+	f_sfree, f_unary, f_ustart, f_ufinish, f_ucancel };
 
 static int
 f_sleep(void *arg, int64_t ms)
@@ -369,7 +428,8 @@ find_event(enum sc_client_event_kind k, int from)
 /* ------------------------------------------------------------ helpers */
 
 static struct sc_client *
-client_limit(int connect_retries, int64_t unreachable_ms)
+client_over(const struct sc_transport *t, int connect_retries,
+    int64_t unreachable_ms)
 {
 	struct sc_client_opts o;
 	struct sc_retry_policy rp;
@@ -387,9 +447,15 @@ client_limit(int connect_retries, int64_t unreachable_ms)
 	o.unreachable_ms = unreachable_ms;
 	o.now_ms = f_now;
 	o.on_event = on_event;
-	c = sc_client_new_transport(&fake_transport, &F, NULL, &o, NULL);
+	c = sc_client_new_transport(t, &F, NULL, &o, NULL);
 	nev = 0;
 	return c;
+}
+
+static struct sc_client *
+client_limit(int connect_retries, int64_t unreachable_ms)
+{
+	return client_over(&fake_transport, connect_retries, unreachable_ms);
 }
 
 static struct sc_client *
@@ -1261,6 +1327,79 @@ test_user_opid(void)
 	sc_client_free(c);
 }
 
+/*
+ * A ReleaseAll goes out from the thread that asks, without the worker,
+ * when the transport can start a call without waiting; its reply is
+ * picked up later, and a failure is retried by the worker.
+ */
+static void
+test_release_direct(void)
+{
+	struct sc_client_stats st;
+	struct sc_client *c;
+	struct timespec dl;
+	char id[16];
+	int i;
+
+	fake_reset();
+	c = client_over(&steps_transport, -1, 0);
+	sc_client_release_all(c, "op-d1");
+	pthread_mutex_lock(&F.lock);
+	is_int(F.nstarts, 1, "direct: started by the caller");
+	is_int(F.nrels, 1, "direct: the server has it on return");
+	pthread_mutex_unlock(&F.lock);
+	wait_releases(c);
+	sc_client_get_stats(c, &st);
+	is_int(st.releases_sent, 1, "direct: its reply counted as sent");
+	is_int(F.in_unary, 1, "direct: one call, none by the worker");
+	ok(find_event(SC_CLIENT_EV_RELEASE, 0) >= 0, "direct: success logged");
+	sc_client_free(c);
+
+	/* A failed one is the worker's to retry. */
+	fake_reset();
+	c = client_over(&steps_transport, -1, 0);
+	F.rel_fail = 1;
+	sc_client_release_all(c, "op-d2");
+	wait_releases(c);
+	is_int(F.nrels, 1, "direct: released by the worker after a failure");
+	is_str(F.rels[0].opid, "op-d2", "direct: the same operation");
+	is_int(F.nstarts, 1, "direct: not started a second time");
+	is_int(F.in_unary, 2, "direct: two calls in all");
+	sc_client_get_stats(c, &st);
+	is_int(st.releases_sent, 1, "direct: sent once");
+	is_int(st.releases_failed, 0, "direct: nothing failed");
+	sc_client_free(c);
+
+	/* A reply not yet there: the wait says so; past the slots, the worker. */
+	fake_reset();
+	c = client_over(&steps_transport, -1, 0);
+	F.hold = true;
+	for (i = 0; i < 10; i++) {
+		snprintf(id, sizeof(id), "op-h%d", i);
+		sc_client_release_all(c, id);
+	}
+	sc_deadline_in_ms(&dl, 50);
+	is_int(sc_client_release_wait(c, &dl), -1,
+	    "direct: wait times out while replies are missing");
+	pthread_mutex_lock(&F.lock);
+	is_int(F.nstarts, 8, "direct: eight on their way at most");
+	F.hold = false;
+	pthread_mutex_unlock(&F.lock);
+	wait_releases(c);
+	is_int(F.nrels, 10, "direct: all ten released");
+	sc_client_get_stats(c, &st);
+	is_int(st.releases_sent, 10, "direct: ten counted");
+	sc_client_free(c);
+
+	/* Freed with one on its way: it is finished first. */
+	fake_reset();
+	c = client_over(&steps_transport, -1, 0);
+	F.hold = true;
+	sc_client_release_all(c, "op-d3");
+	sc_client_free(c);
+	is_int(F.nrels, 1, "direct: one on its way when freed was sent");
+}
+
 static void
 test_release_worker(void)
 {
@@ -1817,6 +1956,7 @@ main(void)
 	test_detach();
 	test_user_opid();
 	test_release_worker();
+	test_release_direct();
 	test_silence();
 	test_deadline_caps();
 	test_deadline_slack();

@@ -521,6 +521,62 @@ test_unary(struct sc_rpc *rpc)
 	sc_buf_release(&resp);
 }
 
+/* The two-step unary call: several on their way, looked at, cancelled. */
+static void
+test_unary_steps(struct sc_rpc *rpc)
+{
+	struct sc_rpc_unary *a, *b, *slow;
+	struct sc_error err;
+	struct sc_buf ra, rb;
+	struct timespec dl, now;
+
+	sc_buf_init(&ra, SC_BUF_UNLIMITED);
+	sc_buf_init(&rb, SC_BUF_UNLIMITED);
+	sc_error_init(&err);
+	sc_deadline_in_ms(&dl, 10000);
+	a = sc_rpc_unary_start(rpc, "/t.T/Echo", "first", 5, &dl, &err);
+	b = sc_rpc_unary_start(rpc, "/t.T/Echo", "second", 6, &dl, &err);
+	ok(a != NULL && b != NULL, "two unary calls start without waiting");
+	if (a == NULL || b == NULL)
+		return;
+	/* The later one first: each reply reaches its own call. */
+	is_int(sc_rpc_unary_finish(b, NULL, &rb, &err), 1,
+	    "the second call finishes first");
+	is_mem(rb.data, rb.len, "second", 6, "with its own reply");
+	is_int(sc_rpc_unary_finish(a, NULL, &ra, &err), 1,
+	    "the first call has finished meanwhile");
+	is_mem(ra.data, ra.len, "first", 5, "with its own reply");
+
+	/* A look at a call with no reply yet does not wait. */
+	atomic_store(&slow_closed, 0);
+	slow = sc_rpc_unary_start(rpc, "/t.T/Slow", "x", 1, &dl, &err);
+	ok(slow != NULL, "a call to a method that never answers starts");
+	if (slow == NULL)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	sc_buf_reset(&ra);
+	is_int(sc_rpc_unary_finish(slow, &now, &ra, &err), 0,
+	    "a look at it says it still runs");
+	is_int(sc_ms_until(&dl) > 9000, 1, "and returns at once");
+	sc_rpc_unary_cancel(slow);
+	sc_error_init(&err);
+	is_int(sc_rpc_unary_finish(slow, NULL, &ra, &err), -1,
+	    "a cancelled call finishes with an error");
+	is_int(err.rpc_code, 1, "CANCELLED");
+	is_int(wait_for(&slow_closed, 2, 3000), 2,
+	    "the server sees the cancel");
+
+	/* Its deadline ends one that is never looked at before. */
+	sc_deadline_in_ms(&dl, 200);
+	slow = sc_rpc_unary_start(rpc, "/t.T/Slow", "x", 1, &dl, &err);
+	sc_error_init(&err);
+	is_int(slow != NULL ? sc_rpc_unary_finish(slow, NULL, &ra, &err) : 0,
+	    -1, "a call past its deadline fails");
+	is_int(err.status, SC_ST_TIMEOUT, "as a timeout");
+	sc_buf_release(&ra);
+	sc_buf_release(&rb);
+}
+
 static void
 test_limit(int port)
 {
@@ -1180,6 +1236,7 @@ main(void)
 		return tap_done();
 
 	test_unary(rpc);
+	test_unary_steps(rpc);
 	test_limit(port);
 	test_server_stream(rpc);
 	test_error(rpc);

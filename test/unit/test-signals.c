@@ -118,7 +118,7 @@ fk_unary(void *ctx, const char *method, const void *req, size_t reqlen,
 }
 
 static const struct sc_transport fake = { fk_open, fk_read, fk_cancel, fk_free,
-	fk_unary };
+	fk_unary, NULL, NULL, NULL };
 
 static void
 lock_marker(void)

@@ -560,7 +560,8 @@ no_unary(void *ctx, const char *method, const void *req, size_t reqlen,
 	return sc_error_set(err, SC_ST_INTERNAL, "no unary calls here");
 }
 
-static const struct sc_transport no_tr = { NULL, NULL, NULL, NULL, no_unary };
+static const struct sc_transport no_tr = { NULL, NULL, NULL, NULL, no_unary,
+	NULL, NULL, NULL };
 
 static char events[2048];
 

@@ -57,6 +57,38 @@ static double __attribute__((unused)) now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Wall-clock seconds (the clock clients started together agree on). */
+static double __attribute__((unused)) real_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * A --start-at operand: milliseconds since the epoch, as seconds.
+ * Clients a benchmark starts together each sleep until then
+ * (wait_until()), once connected, so they begin at one moment.
+ */
+static double __attribute__((unused)) start_at_arg(const char *s)
+{
+	return (double)num_arg(s, "start time", UINT32_MAX * 1000ULL) / 1000.0;
+}
+
+/* Sleep until wall-clock time t (seconds), if it is ahead; 0: now. */
+static void __attribute__((unused)) wait_until(double t)
+{
+	struct timespec ts;
+	double w;
+
+	if (t <= 0 || (w = t - real_s()) <= 0)
+		return;
+	ts.tv_sec = (time_t)w;
+	ts.tv_nsec = (long)((w - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+}
+
 /* qsort() comparison for doubles. */
 static int __attribute__((unused)) cmp_double(const void *a, const void *b)
 {

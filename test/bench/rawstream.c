@@ -53,7 +53,7 @@
 
 static const char usage_text[] =
     "usage: rawstream serve [--ready-file file] [--threads n]\n"
-    "       rawstream stream -s uri --size bytes --count n\n"
+    "       rawstream stream -s uri --size bytes --count n [--start-at t]\n"
     "       rawstream unary -s uri --count n [--warmup n] [--size bytes]\n"
     "       rawstream upload -s uri --file file [--size bytes]\n"
     "                 [--artifact name --session-id uuid]\n";
@@ -302,6 +302,7 @@ struct client_opts {
 	uint64_t size;
 	uint64_t count;
 	uint64_t warmup;
+	double start_at; /* realtime seconds; 0: now */
 };
 
 static void
@@ -314,6 +315,7 @@ client_args(int argc, char *argv[], struct client_opts *co)
 		{ "session-id", required_argument, NULL, 'i' },
 		{ "server", required_argument, NULL, 's' },
 		{ "size", required_argument, NULL, 'z' },
+		{ "start-at", required_argument, NULL, 'S' },
 		{ "warmup", required_argument, NULL, 'w' }, { NULL, 0, NULL, 0 }
 	};
 	int ch;
@@ -336,6 +338,9 @@ client_args(int argc, char *argv[], struct client_opts *co)
 			break;
 		case 's':
 			co->server = optarg;
+			break;
+		case 'S':
+			co->start_at = start_at_arg(optarg);
 			break;
 		case 'z':
 			co->size = num_arg(optarg, "size", MAX_MSG);
@@ -379,7 +384,7 @@ stream_client(int argc, char *argv[])
 	struct sc_buf msg;
 	char req[64];
 	uint64_t msgs = 0, bytes = 0;
-	double t0, secs;
+	double t0, secs, r0;
 	int r, n;
 
 	client_args(argc, argv, &co);
@@ -390,6 +395,8 @@ stream_client(int argc, char *argv[])
 	sc_buf_init(&msg, SC_BUF_UNLIMITED);
 	n = snprintf(req, sizeof(req), "%" PRIu64 " %" PRIu64, co.count,
 	    co.size);
+	wait_until(co.start_at);
+	r0 = real_s();
 	t0 = now_s();
 	if ((s = sc_rpc_stream_open(rpc, M_STREAM, req, (size_t)n, NULL,
 		 &err)) == NULL)
@@ -408,9 +415,9 @@ stream_client(int argc, char *argv[])
 		die("stream: %" PRIu64 " messages, expected %" PRIu64, msgs,
 		    co.count);
 	printf("msgs=%" PRIu64 " bytes=%" PRIu64 " avg_msg=%.0f secs=%.6f "
-	       "msgs_per_s=%.0f mb_per_s=%.2f\n",
+	       "msgs_per_s=%.0f mb_per_s=%.2f t_start=%.6f t_end=%.6f\n",
 	    msgs, bytes, (double)bytes / (double)msgs, secs,
-	    (double)msgs / secs, (double)bytes / secs / 1e6);
+	    (double)msgs / secs, (double)bytes / secs / 1e6, r0, r0 + secs);
 	return 0;
 }
 

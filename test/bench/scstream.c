@@ -62,15 +62,6 @@ struct opts {
 	bool reattachable;
 };
 
-static double
-real_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void
 parse_args(int argc, char *argv[], struct opts *o)
 {
@@ -112,9 +103,7 @@ parse_args(int argc, char *argv[], struct opts *o)
 			o->server = optarg;
 			break;
 		case 'S':
-			o->start_at = (double)num_arg(optarg, "start time",
-					  UINT32_MAX * 1000ULL) /
-			    1000.0;
+			o->start_at = start_at_arg(optarg);
 			break;
 		case 'w':
 			o->warmup = num_arg(optarg, "warmup", MAX_COUNT);
@@ -229,20 +218,14 @@ stream_cmd(int argc, char *argv[])
 	struct totals t;
 	struct sc_client *c;
 	struct sc_error err;
-	struct timespec ts;
-	double t0, secs, r0, w;
+	double t0, secs, r0;
 
 	parse_args(argc, argv, &o);
 	plan_init(&p, &o);
 	c = connect_to(o.server);
 	sc_error_init(&err);
 	memset(&t, 0, sizeof(t));
-	/* Clients started together by the benchmark begin at one moment. */
-	if (o.start_at > 0 && (w = o.start_at - real_s()) > 0) {
-		ts.tv_sec = (time_t)w;
-		ts.tv_nsec = (long)((w - (double)ts.tv_sec) * 1e9);
-		nanosleep(&ts, NULL);
-	}
+	wait_until(o.start_at);
 	r0 = real_s();
 	t0 = now_s();
 	if (run_once(c, &p, o.reattachable, &t, &err) == -1)

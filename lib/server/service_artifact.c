@@ -594,6 +594,8 @@ upload_main(void *arg)
 	size_t i, n;
 	bool done = false;
 
+	/* Named for top -H and perf: it would inherit "sc-rpc". */
+	pthread_setname_np(pthread_self(), "sc-upload");
 	pthread_mutex_lock(&j->mu);
 	j->refs++;
 	pthread_mutex_unlock(&j->mu);

@@ -69,7 +69,8 @@ static double __attribute__((unused)) real_s(void)
 /*
  * A --start-at operand: milliseconds since the epoch, as seconds.
  * Clients a benchmark starts together each sleep until then
- * (wait_until()), once connected, so they begin at one moment.
+ * (wait_until()), once their channel is set up, so process start-up
+ * does not count and they begin at one moment.
  */
 static double __attribute__((unused)) start_at_arg(const char *s)
 {

@@ -181,4 +181,5 @@ select_answers() {
 	run -10 wait "$SCTK_SERVER_PID"
 	SCTK_SERVER_PID=
 	server_log_has 'I stopped \(the listener was deaf\)$'
+	check_sanitizer_reports
 }

@@ -68,9 +68,9 @@ static const char usage_text[] =
     "  --artifact-dir dir         keep uploaded artifacts in dir (default: a\n"
     "                             private directory removed at exit)\n"
     "  --conf key=value           set a server setting by its Spark name\n"
-    "  --connection-grace d       close a connection that sends nothing, or\n"
-    "                             (TLS) has not finished its handshake, in d\n"
-    "                             (10s; -1 never)\n"
+    "  --connection-grace d       close a connection that sends nothing\n"
+    "                             (TLS: has not finished its handshake)\n"
+    "                             within d (10s; -1 never)\n"
     "  --connection-idle d        close a connection without calls after d\n"
     "                             (30m; -1 never)\n"
     "  --database file            SQLite database (default: in memory)\n"
@@ -83,7 +83,8 @@ static const char usage_text[] =
     "  --max-artifact-size size   largest artifact accepted (2g; -1 none)\n"
     "  --max-connections n        connections at once (default: the fd\n"
     "                             limit less a quarter, at least 64)\n"
-    "  --max-peer-connections n   connections at once from one address (4096)\n"
+    "  --max-peer-connections n   connections at once from one address\n"
+    "                             (4096)\n"
     "  --max-stream-duration d    end a result stream after d (2m)\n"
     "  --max-stream-size size     end a result stream after size (1g)\n"
     "  --ready-file file          write the server's URI there once listening\n"
@@ -313,7 +314,8 @@ parse_options(int argc, char *argv[], struct opts *o,
 			set_pair(conf, optarg);
 			break;
 		case OPT_CONNECTION_GRACE:
-			o->grace_ms = opt_duration("--connection-grace", optarg);
+			o->grace_ms =
+			    opt_duration("--connection-grace", optarg);
 			break;
 		case OPT_CONNECTION_IDLE:
 			o->idle_ms = opt_duration("--connection-idle", optarg);

@@ -586,6 +586,9 @@ accept_main(void *arg)
 		}
 		if (stop)
 			break;
+		/* A reserve lost to another thread's open() comes back. */
+		if (l->reserve < 0)
+			l->reserve = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		if (l->paused && now >= l->resume_ms)
 			resume_accepting(l);
 		expire(l, now);

@@ -81,6 +81,11 @@ held() {
 	echo $((opened - closed))
 }
 
+# fds_at_least N: the server has N descriptors open.
+fds_at_least() {
+	[ "$(ls "/proc/$SCTK_SERVER_PID/fd" | wc -l)" -ge "$1" ]
+}
+
 # wait_long CMD...: poll a condition for up to 30 s (300 s under sanitizers).
 wait_long() {
 	local i n=300
@@ -168,8 +173,10 @@ select_answers() {
 	    -addext subjectAltName=DNS:localhost >"$D/openssl.log" 2>&1
 	small_server --tls-cert "$D/c.pem" --tls-key "$D/k.pem" \
 	    --connection-grace 1s
-	# gRPC's own listener meets EMFILE and never accepts again.
+	# gRPC's own listener meets EMFILE and never accepts again: hold
+	# the flood until the server has used up its descriptors.
 	flood_start 300
+	wait_long fds_at_least 250
 	flood_stop
 	wait_long server_log_has "E the TLS listener on '127\.0\.0\.1:0' stopped accepting connections" ||
 	    { cat "$D/server.log" >&2; false; }

@@ -190,3 +190,14 @@ select_answers() {
 	server_log_has 'I stopped \(the listener was deaf\)$'
 	check_sanitizer_reports
 }
+
+@test "the connection options refuse bad values with exit 2" {
+	run -2 --separate-stderr sc-serve --max-connections 0
+	[ "${stderr_lines[0]}" = "sc-serve: invalid --max-connections: '0' is too small" ]
+	run -2 --separate-stderr sc-serve --max-peer-connections x
+	[ "${stderr_lines[0]}" = "sc-serve: invalid --max-peer-connections: 'x' is not a number" ]
+	run -2 --separate-stderr sc-serve --connection-grace 0
+	[ "${stderr_lines[0]}" = "sc-serve: invalid --connection-grace: '0' is too small" ]
+	run -2 --separate-stderr sc-serve --connection-idle soon
+	[ "${stderr_lines[0]}" = "sc-serve: invalid --connection-idle: 'soon' is not a duration" ]
+}

@@ -191,6 +191,20 @@ select_answers() {
 	check_sanitizer_reports
 }
 
+@test "a connection without calls is closed after --connection-idle" {
+	small_server --connection-idle 2s
+	local base
+	base=$(ls "/proc/$SCTK_SERVER_PID/fd" | wc -l)
+	flood_start --send-preface 3
+	wait_long fds_at_least $((base + 3))
+	# gRPC sends GOAWAY and closes them: the descriptors go again.
+	wait_long eval '! fds_at_least $((base + 1))'
+	flood_stop
+	[ "$(held)" -eq 0 ]
+	select_answers
+	sc_server_stop
+}
+
 @test "the connection options refuse bad values with exit 2" {
 	run -2 --separate-stderr sc-serve --max-connections 0
 	[ "${stderr_lines[0]}" = "sc-serve: invalid --max-connections: '0' is too small" ]

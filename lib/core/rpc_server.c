@@ -608,7 +608,7 @@ on_unknown(struct sc_rpc_call *c)
 	}
 	pthread_mutex_lock(&c->mu);
 	c->finished = true;
-	(void)call_start(c, ops, 2, &c->t_status);
+	(void)call_start(c, ops, SC_NELEM(ops), &c->t_status);
 	pthread_mutex_unlock(&c->mu);
 }
 

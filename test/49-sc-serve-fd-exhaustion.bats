@@ -118,6 +118,17 @@ select_answers() {
 	sc_server_stop
 }
 
+@test "with --max-connections past the fd limit, EMFILE is shed through the reserve descriptor and logged" {
+	small_server --max-connections 1000
+	flood_start --send-preface 300
+	wait_long server_log_has 'W refused [0-9]+ connection\(s\): out of file descriptors \(limit 256; raise it with ulimit -n, or lower --max-connections\)$'
+	# The queue keeps draining: a client is refused, not left waiting.
+	run -4 --separate-stderr sc-exec -t 20s "SELECT 1"
+	flood_stop
+	select_answers
+	sc_server_stop
+}
+
 @test "connections from one address beyond --max-peer-connections are refused; other addresses still get in" {
 	small_server --max-peer-connections 20
 	flood_start --send-preface --source 127.0.0.2 30

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -52,9 +53,11 @@
 
 static const char usage_text[] =
     "usage: sc-serve [-hV] [--artifact-dir dir] [--conf key=value]\n"
+    "       [--connection-grace duration] [--connection-idle duration]\n"
     "       [--database file] [--detached-timeout duration]\n"
     "       [--listen address] [--log-level level]\n"
     "       [--maintenance-interval duration] [--max-artifact-size size]\n"
+    "       [--max-connections n] [--max-peer-connections n]\n"
     "       [--max-stream-duration duration] [--max-stream-size size]\n"
     "       [--ready-file file] [--retry-buffer size]\n"
     "       [--session-timeout duration] [--tls-cert file --tls-key file]\n"
@@ -65,6 +68,11 @@ static const char usage_text[] =
     "  --artifact-dir dir         keep uploaded artifacts in dir (default: a\n"
     "                             private directory removed at exit)\n"
     "  --conf key=value           set a server setting by its Spark name\n"
+    "  --connection-grace d       close a connection that sends nothing\n"
+    "                             (TLS: has not finished its handshake)\n"
+    "                             within d (10s; -1 never)\n"
+    "  --connection-idle d        close a connection without calls after d\n"
+    "                             (30m; -1 never)\n"
     "  --database file            SQLite database (default: in memory)\n"
     "  --detached-timeout d       abandon detached operations after d (5m)\n"
     "  -h, --help                 print this help and exit\n"
@@ -73,6 +81,10 @@ static const char usage_text[] =
     "  --log-level level          error, warn, info (default) or debug\n"
     "  --maintenance-interval d   operation maintenance interval (30s)\n"
     "  --max-artifact-size size   largest artifact accepted (2g; -1 none)\n"
+    "  --max-connections n        connections at once (default: the fd\n"
+    "                             limit less a quarter, at least 64)\n"
+    "  --max-peer-connections n   connections at once from one address\n"
+    "                             (4096)\n"
     "  --max-stream-duration d    end a result stream after d (2m)\n"
     "  --max-stream-size size     end a result stream after size (1g)\n"
     "  --ready-file file          write the server's URI there once listening\n"
@@ -87,12 +99,16 @@ enum {
 	OPT_ADMIN_TOKEN = 256,
 	OPT_ARTIFACT_DIR,
 	OPT_CONF,
+	OPT_CONNECTION_GRACE,
+	OPT_CONNECTION_IDLE,
 	OPT_DATABASE,
 	OPT_DETACHED_TIMEOUT,
 	OPT_LISTEN,
 	OPT_LOG_LEVEL,
 	OPT_MAINTENANCE_INTERVAL,
 	OPT_MAX_ARTIFACT_SIZE,
+	OPT_MAX_CONNECTIONS,
+	OPT_MAX_PEER_CONNECTIONS,
 	OPT_MAX_STREAM_DURATION,
 	OPT_MAX_STREAM_SIZE,
 	OPT_READY_FILE,
@@ -107,6 +123,8 @@ static const struct option longopts[] = { /* sorted */
 	{ "admin-token", required_argument, NULL, OPT_ADMIN_TOKEN },
 	{ "artifact-dir", required_argument, NULL, OPT_ARTIFACT_DIR },
 	{ "conf", required_argument, NULL, OPT_CONF },
+	{ "connection-grace", required_argument, NULL, OPT_CONNECTION_GRACE },
+	{ "connection-idle", required_argument, NULL, OPT_CONNECTION_IDLE },
 	{ "database", required_argument, NULL, OPT_DATABASE },
 	{ "detached-timeout", required_argument, NULL, OPT_DETACHED_TIMEOUT },
 	{ "help", no_argument, NULL, 'h' },
@@ -115,6 +133,9 @@ static const struct option longopts[] = { /* sorted */
 	{ "maintenance-interval", required_argument, NULL,
 	    OPT_MAINTENANCE_INTERVAL },
 	{ "max-artifact-size", required_argument, NULL, OPT_MAX_ARTIFACT_SIZE },
+	{ "max-connections", required_argument, NULL, OPT_MAX_CONNECTIONS },
+	{ "max-peer-connections", required_argument, NULL,
+	    OPT_MAX_PEER_CONNECTIONS },
 	{ "max-stream-duration", required_argument, NULL,
 	    OPT_MAX_STREAM_DURATION },
 	{ "max-stream-size", required_argument, NULL, OPT_MAX_STREAM_SIZE },
@@ -136,7 +157,14 @@ struct opts {
 	const char *tls_key;
 	enum sc_log_level level;
 	char host[256]; /* of listen, as given */
+	long max_conns; /* 0: the rpc module's default */
+	long max_peer_conns;
+	int64_t grace_ms; /* 0: default, -1: none */
+	int64_t idle_ms;
 };
+
+/* Set by the TLS listener's watchdog: the server went deaf. */
+static atomic_bool deaf;
 
 /*
  * Giving memory back.  floor is the smallest amount of memory the
@@ -187,6 +215,35 @@ set_pair(struct sc_server_conf *conf, const char *arg)
 	memcpy(key, arg, (size_t)(eq - arg));
 	key[eq - arg] = '\0';
 	set(conf, key, eq + 1);
+}
+
+/* A duration option: -1 (never) or a duration of at least 1 ms. */
+static int64_t
+opt_duration(const char *name, const char *arg)
+{
+	struct sc_error err;
+	int64_t v;
+
+	if (strcmp(arg, "-1") == 0)
+		return -1;
+	if (sc_parse_duration_ms(arg, &v, &err) == -1)
+		sc_usage_msg(usage_text, "invalid %s: %s", name, err.msg);
+	if (v == 0)
+		sc_usage_msg(usage_text, "invalid %s: '%s' is too small", name,
+		    arg);
+	return v;
+}
+
+/* A connection count option, from 1 up. */
+static long
+opt_count(const char *name, const char *arg)
+{
+	struct sc_error err;
+	uint64_t v;
+
+	if (sc_parse_uint(arg, 1, 100000000, &v, &err) == -1)
+		sc_usage_msg(usage_text, "invalid %s: %s", name, err.msg);
+	return (long)v;
 }
 
 /* Split "host:port" or "[v6]:port"; the host is kept as given. */
@@ -256,6 +313,13 @@ parse_options(int argc, char *argv[], struct opts *o,
 		case OPT_CONF:
 			set_pair(conf, optarg);
 			break;
+		case OPT_CONNECTION_GRACE:
+			o->grace_ms =
+			    opt_duration("--connection-grace", optarg);
+			break;
+		case OPT_CONNECTION_IDLE:
+			o->idle_ms = opt_duration("--connection-idle", optarg);
+			break;
 		case OPT_DATABASE:
 			o->database = optarg;
 			break;
@@ -279,6 +343,13 @@ parse_options(int argc, char *argv[], struct opts *o,
 			break;
 		case OPT_MAX_ARTIFACT_SIZE:
 			set(conf, "max-artifact-size", optarg);
+			break;
+		case OPT_MAX_CONNECTIONS:
+			o->max_conns = opt_count("--max-connections", optarg);
+			break;
+		case OPT_MAX_PEER_CONNECTIONS:
+			o->max_peer_conns =
+			    opt_count("--max-peer-connections", optarg);
 			break;
 		case OPT_MAX_STREAM_DURATION:
 			set(conf, "max-stream-duration", optarg);
@@ -700,6 +771,40 @@ out:
 }
 
 /*
+ * The TLS listener stopped accepting and gRPC cannot restart it: shut
+ * down as on SIGTERM, and exit 10 so a supervisor starts a new server.
+ */
+static void
+on_deaf(void *arg)
+{
+	(void)arg;
+	if (!atomic_exchange(&deaf, true)) {
+		sc_err("shutting down so that a supervisor can restart "
+		       "sc-serve (exit status 10)");
+		kill(getpid(), SIGTERM);
+	}
+}
+
+/*
+ * Every connection costs a descriptor: use all the hard limit allows
+ * (gRPC's TLS listener never recovers from running out).
+ */
+static void
+raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1 || rl.rlim_cur >= rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) == -1) {
+		/* An unlimited hard limit is still capped by fs.nr_open. */
+		rl.rlim_cur = 1 << 20;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/*
  * Create the RPC server, register the service and bind.  Returns an exit
  * code: SC_EXIT_OK, or the failure's after printing it.
  */
@@ -719,6 +824,11 @@ start_rpc(struct sc_server *srv, const struct opts *o, int *port)
 	ro.tls_key_file = o->tls_key;
 	ro.max_message_size = (long)srv->conf.max_message_size;
 	ro.nthreads = srv->conf.workers > 2 ? srv->conf.workers : 2;
+	ro.max_connections = o->max_conns;
+	ro.max_peer_connections = o->max_peer_conns;
+	ro.grace_ms = o->grace_ms;
+	ro.idle_ms = o->idle_ms;
+	ro.on_deaf = on_deaf;
 	if ((srv->rpc = sc_rpc_server_new(&ro, &err)) == NULL ||
 	    sc_service_register(srv, &err) == -1)
 		return fatal(&err);
@@ -821,6 +931,7 @@ main(int argc, char *argv[])
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 
 	srv.started_ms = sc_realtime_ms();
+	raise_fd_limit();
 	if (check_paths(&o, &err) == -1)
 		return fatal(&err);
 	if ((srv.engine = sc_engine_new(o.database, &err)) == NULL)
@@ -862,7 +973,7 @@ main(int argc, char *argv[])
 	sig = wait_for_signal(&sigs, &trim);
 	sc_info("shutting down (%s)", sig == SIGTERM ? "SIGTERM" : "SIGINT");
 	watching = watchdog_start(&dog, &sigs, &srv.conf);
-	rc = SC_EXIT_OK;
+	rc = atomic_load(&deaf) ? SC_EXIT_INTERNAL : SC_EXIT_OK;
 	if (o.ready_file != NULL)
 		unlink(o.ready_file);
 out:
@@ -871,5 +982,7 @@ out:
 		watchdog_stop(&dog);
 	if (rc == SC_EXIT_OK)
 		sc_info("stopped");
+	else if (atomic_load(&deaf))
+		sc_info("stopped (the listener was deaf)");
 	return rc;
 }

@@ -12,6 +12,7 @@
 #define SC_RPC_INT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <grpc/byte_buffer.h>
 #include <grpc/byte_buffer_reader.h>
@@ -59,5 +60,47 @@ char *sc_rpc_read_file(const char *path, const char *what,
 
 /* Wipe and free a NUL-terminated secret; NULL is a no-op. */
 void sc_rpc_free_secret(char *s);
+
+/*
+ * rpc_listen.c: the server's own accept loop for plaintext listeners
+ * (gRPC 1.51's never recovers from EMFILE).  One thread accepts,
+ * refuses connections over max_conns in all or max_peer_conns from one
+ * address, closes those that send nothing within grace_ms, and hands
+ * the others to gRPC with grpc_server_add_channel_from_fd().
+ */
+struct sc_rpc_listener;
+
+struct sc_rpc_listen_opts {
+	long max_conns; /* 0: sc_rpc_default_max_connections() */
+	long max_peer_conns; /* 0: 4096 */
+	int64_t grace_ms; /* 0: 10 s; < 0: no limit */
+};
+
+/* The soft RLIMIT_NOFILE (at most 2^20). */
+long sc_rpc_fd_limit(void);
+/* A quarter of fd_limit (at least 64) left for everything else. */
+long sc_rpc_default_max_connections(long fd_limit);
+/*
+ * Bind and listen on addr ("host:port", "[v6]:port"; port 0 picks a free
+ * one, stored in *portp).  Accepts nothing yet.  NULL on failure
+ * (SC_ST_IO).
+ */
+struct sc_rpc_listener *sc_rpc_listener_new(const char *addr,
+    const struct sc_rpc_listen_opts *o, int *portp, struct sc_error *err);
+/* Start accepting for gs, which must be started.  0 or -1. */
+int sc_rpc_listener_start(struct sc_rpc_listener *l, grpc_server *gs,
+    struct sc_error *err);
+/*
+ * Stop accepting: join the thread, close the listening sockets and the
+ * connections not yet handed over.  Idempotent.
+ */
+void sc_rpc_listener_stop(struct sc_rpc_listener *l);
+/* Stop, then free; NULL is a no-op. */
+void sc_rpc_listener_free(struct sc_rpc_listener *l);
+/*
+ * The peer ("ipv4:127.0.0.1:5555") of a connection gRPC names
+ * grpc_peer ("fd:12"), malloc'ed, or NULL when it is not one of ours.
+ */
+char *sc_rpc_listener_peer(struct sc_rpc_listener *l, const char *grpc_peer);
 
 #endif

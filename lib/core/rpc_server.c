@@ -10,20 +10,29 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "core/error.h"
 #include "core/log.h"
 #include "core/rpc_int.h"
+#include "core/timeutil.h"
 #include "core/xmem.h"
 #include "core/banned.h"
 
 #define ARMED 4 /* requests armed per method, queue */
 #define DEFAULT_SRV_MAX (128L * 1024 * 1024)
+#define DEFAULT_GRACE_MS 10000
+#define DEFAULT_IDLE_MS (30L * 60 * 1000)
+#define PROBE_MISSES 3 /* failed probes in a row that mean deaf */
 
 /*
  * The whole message as one slice (a reference to the only slice when it
@@ -97,6 +106,17 @@ struct sc_rpc_server {
 	size_t ncalls; /* call objects alive (mu) */
 	bool shutdown_done; /* under mu */
 	sc_rpc_details_fn *details_fn; /* set before start, then read-only */
+	sc_rpc_gate_fn *gate_fn; /* likewise */
+	void *gate_arg;
+	struct sc_rpc_listen_opts lopts;
+	struct sc_rpc_listener *listener; /* plaintext: our accept loop */
+	int port;
+	int64_t grace_ms; /* TLS: handshake timeout, probe interval */
+	sc_rpc_deaf_fn *on_deaf;
+	void *deaf_arg;
+	pthread_t probe_tid;
+	bool probing; /* the TLS watchdog runs; stop under mu */
+	bool probe_stop;
 };
 
 struct sc_rpc_call {
@@ -156,8 +176,7 @@ call_free(struct sc_rpc_call *c)
 	grpc_slice_unref(c->st_msg);
 	if (c->st_has_md)
 		grpc_slice_unref(c->st_md.value);
-	if (c->peer != NULL)
-		gpr_free(c->peer);
+	free(c->peer);
 	pthread_mutex_destroy(&c->mu);
 	free(c);
 
@@ -525,14 +544,31 @@ sc_rpc_call_metadata(struct sc_rpc_call *c, const char *key, char *out,
 	return -1;
 }
 
+/*
+ * With c->mu held: the call's peer, once.  gRPC names a connection of
+ * our accept loop "fd:N"; the loop knows its address.  It is asked when
+ * the call arrives, while fd N is surely that connection.
+ */
+static void
+find_peer(struct sc_rpc_call *c)
+{
+	char *g;
+
+	if (c->peer != NULL)
+		return;
+	g = grpc_call_get_peer(c->call);
+	if ((c->peer = sc_rpc_listener_peer(c->srv->listener, g)) == NULL)
+		c->peer = sc_xstrdup(g != NULL ? g : "unknown");
+	gpr_free(g);
+}
+
 const char *
 sc_rpc_call_peer(struct sc_rpc_call *c)
 {
 	const char *p;
 
 	pthread_mutex_lock(&c->mu);
-	if (c->peer == NULL)
-		c->peer = grpc_call_get_peer(c->call);
+	find_peer(c);
 	p = c->peer;
 	pthread_mutex_unlock(&c->mu);
 	return p;
@@ -542,7 +578,7 @@ sc_rpc_call_peer(struct sc_rpc_call *c)
 static void
 on_unknown(struct sc_rpc_call *c)
 {
-	grpc_op ops[3];
+	grpc_op ops[2];
 	char msg[300];
 	uint8_t *details;
 	size_t len;
@@ -570,12 +606,32 @@ on_unknown(struct sc_rpc_call *c)
 		    &c->st_md;
 		ops[1].data.send_status_from_server.trailing_metadata_count = 1;
 	}
-	sc_rpc_op(&ops[2], GRPC_OP_RECV_CLOSE_ON_SERVER);
-	ops[2].data.recv_close_on_server.cancelled = &c->close_cancelled;
 	pthread_mutex_lock(&c->mu);
 	c->finished = true;
 	(void)call_start(c, ops, SC_NELEM(ops), &c->t_status);
 	pthread_mutex_unlock(&c->mu);
+}
+
+/*
+ * A call to a method nobody registered.  Its end is watched as a known
+ * method's is, so the gate may finish it as a handler would.
+ */
+static void
+on_catch_all(struct sc_rpc_call *c)
+{
+	grpc_op op;
+	int rc;
+
+	sc_rpc_op(&op, GRPC_OP_RECV_CLOSE_ON_SERVER);
+	op.data.recv_close_on_server.cancelled = &c->close_cancelled;
+	pthread_mutex_lock(&c->mu);
+	rc = call_start(c, &op, 1, &c->t_close);
+	if (rc == -1)
+		c->closed = true;
+	pthread_mutex_unlock(&c->mu);
+	if (rc == 0 && (c->srv->gate_fn == NULL ||
+			   c->srv->gate_fn(c, c->srv->gate_arg)))
+		on_unknown(c);
 }
 
 static void
@@ -592,8 +648,13 @@ on_new(struct sc_rpc_call *c, bool ok)
 	}
 	if (!atomic_load(&c->srv->stopping))
 		arm(c->srv, m, c->cqt);
+	if (c->srv->listener != NULL) {
+		pthread_mutex_lock(&c->mu);
+		find_peer(c);
+		pthread_mutex_unlock(&c->mu);
+	}
 	if (m == NULL) {
-		on_unknown(c);
+		on_catch_all(c);
 		sc_rpc_call_unref(c);
 		return;
 	}
@@ -805,7 +866,8 @@ sc_rpc_server_new(const struct sc_rpc_server_opts *o, struct sc_error *err)
 {
 	struct sc_rpc_server *srv;
 	grpc_channel_args ca;
-	grpc_arg args[6];
+	grpc_arg args[8];
+	int64_t idle;
 	long max;
 
 	if (o->listen == NULL || o->listen[0] == '\0') {
@@ -830,6 +892,13 @@ sc_rpc_server_new(const struct sc_rpc_server_opts *o, struct sc_error *err)
 	pthread_mutex_init(&srv->mu, NULL);
 	pthread_cond_init(&srv->cv, NULL);
 	srv->state = SRV_NEW;
+	srv->lopts.max_conns = o->max_connections;
+	srv->lopts.max_peer_conns = o->max_peer_connections;
+	srv->lopts.grace_ms = o->grace_ms;
+	srv->grace_ms = o->grace_ms != 0 ? o->grace_ms : DEFAULT_GRACE_MS;
+	srv->on_deaf = o->on_deaf;
+	srv->deaf_arg = o->deaf_arg;
+	idle = o->idle_ms != 0 ? o->idle_ms : DEFAULT_IDLE_MS;
 
 	max = o->max_message_size != 0 ? o->max_message_size : DEFAULT_SRV_MAX;
 	sc_rpc_arg_int(&args[0], GRPC_ARG_ALLOW_REUSEPORT, 0);
@@ -840,7 +909,16 @@ sc_rpc_server_new(const struct sc_rpc_server_opts *o, struct sc_error *err)
 	sc_rpc_arg_int(&args[3], GRPC_ARG_HTTP2_MAX_PING_STRIKES, 0);
 	sc_rpc_arg_int(&args[4], GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
 	sc_rpc_arg_int(&args[5], GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, -1);
-	ca.num_args = SC_NELEM(args);
+	ca.num_args = 6;
+	/* Our accept loop does this itself for plaintext (rpc_listen.c). */
+	if (o->tls_cert_file != NULL && srv->grace_ms > 0)
+		sc_rpc_arg_int(&args[ca.num_args++],
+		    GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS,
+		    srv->grace_ms > INT_MAX ? INT_MAX : (int)srv->grace_ms);
+	if (idle > 0)
+		sc_rpc_arg_int(&args[ca.num_args++],
+		    GRPC_ARG_MAX_CONNECTION_IDLE_MS,
+		    idle > INT_MAX ? INT_MAX : (int)idle);
 	ca.args = args;
 	srv->gs = grpc_server_create(&ca, NULL);
 	if (srv->gs == NULL) {
@@ -855,6 +933,14 @@ void
 sc_rpc_server_set_details(struct sc_rpc_server *srv, sc_rpc_details_fn *fn)
 {
 	srv->details_fn = fn;
+}
+
+void
+sc_rpc_server_set_unknown_gate(struct sc_rpc_server *srv, sc_rpc_gate_fn *fn,
+    void *arg)
+{
+	srv->gate_fn = fn;
+	srv->gate_arg = arg;
 }
 
 int
@@ -941,6 +1027,195 @@ destroy_cqs(struct sc_rpc_server *srv)
 	srv->ncqts = 0;
 }
 
+/* ------------------------------------------------ the TLS watchdog */
+
+/*
+ * The address to probe: the listen address, or loopback for a
+ * wildcard one.  0 or -1.
+ */
+static int
+probe_addr(struct sc_rpc_server *srv, struct sockaddr_storage *ss,
+    socklen_t *lenp)
+{
+	struct addrinfo hints, *res;
+	struct sockaddr_in *s4 = (void *)ss;
+	struct sockaddr_in6 *s6 = (void *)ss;
+	char host[256], *colon;
+	size_t n;
+
+	snprintf(host, sizeof(host), "%s", srv->listen);
+	if ((colon = strrchr(host, ':')) == NULL)
+		return -1;
+	*colon = '\0';
+	n = strlen(host);
+	if (n >= 2 && host[0] == '[' && host[n - 1] == ']') {
+		memmove(host, host + 1, n - 2);
+		host[n - 2] = '\0';
+	}
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_socktype = SOCK_STREAM;
+	if (getaddrinfo(host, NULL, &hints, &res) != 0)
+		return -1;
+	if (res->ai_addrlen > sizeof(*ss)) {
+		freeaddrinfo(res);
+		return -1;
+	}
+	memcpy(ss, res->ai_addr, res->ai_addrlen);
+	*lenp = res->ai_addrlen;
+	freeaddrinfo(res);
+	if (ss->ss_family == AF_INET) {
+		if (s4->sin_addr.s_addr == htonl(INADDR_ANY))
+			s4->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		s4->sin_port = htons((uint16_t)srv->port);
+	} else if (ss->ss_family == AF_INET6) {
+		if (IN6_IS_ADDR_UNSPECIFIED(&s6->sin6_addr))
+			s6->sin6_addr = in6addr_loopback;
+		s6->sin6_port = htons((uint16_t)srv->port);
+	} else
+		return -1;
+	return 0;
+}
+
+/*
+ * Connect to the listener and send it bytes that are no TLS: a
+ * listener that accepts answers or closes the connection (at the
+ * latest after its handshake timeout); a deaf one leaves it in the
+ * kernel's queue.  1 answered, 0 no answer within timeout_ms, -1 could
+ * not tell (no descriptor, say).
+ */
+static bool
+probe_stopping(struct sc_rpc_server *srv)
+{
+	bool stop;
+
+	pthread_mutex_lock(&srv->mu);
+	stop = srv->probe_stop;
+	pthread_mutex_unlock(&srv->mu);
+	return stop;
+}
+
+static int
+probe_once(struct sc_rpc_server *srv, const struct sockaddr_storage *ss,
+    socklen_t len, int64_t timeout_ms)
+{
+	static const char junk[] = "sc-serve listener probe\r\n";
+	struct pollfd pfd;
+	int64_t end = sc_mono_ms() + timeout_ms, left;
+	int fd, rc = 0, err = 0;
+	socklen_t elen = sizeof(err);
+	char b[64];
+
+	fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+	    0);
+	if (fd == -1)
+		return -1;
+	if (connect(fd, (const struct sockaddr *)ss, len) == -1 &&
+	    errno != EINPROGRESS) {
+		close(fd);
+		return -1;
+	}
+	pfd.fd = fd;
+	pfd.events = POLLOUT;
+	left = end - sc_mono_ms();
+	if (poll(&pfd, 1, left > 0 ? (int)left : 0) != 1 ||
+	    getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) == -1 ||
+	    err != 0) {
+		close(fd);
+		return -1; /* no connection at all is not deafness */
+	}
+	(void)send(fd, junk, sizeof(junk) - 1, MSG_NOSIGNAL);
+	pfd.events = POLLIN;
+	while ((left = end - sc_mono_ms()) > 0 && !probe_stopping(srv)) {
+		pfd.revents = 0;
+		if (poll(&pfd, 1, left > 200 ? 200 : (int)left) == 1) {
+			if (recv(fd, b, sizeof(b), MSG_DONTWAIT) == -1 &&
+			    (errno == EAGAIN || errno == EINTR))
+				continue;
+			rc = 1; /* bytes, end of stream or reset */
+			break;
+		}
+	}
+	close(fd);
+	return rc;
+}
+
+static void *
+probe_main(void *arg)
+{
+	struct sc_rpc_server *srv = arg;
+	struct sockaddr_storage ss;
+	struct timespec ts;
+	socklen_t len = 0;
+	int64_t every, timeout;
+	int misses = 0, r;
+	bool have = false, stop;
+
+	pthread_setname_np(pthread_self(), "sc-probe");
+	every = srv->grace_ms > 1000 ? srv->grace_ms : 1000;
+	timeout = 2 * every > 2000 ? 2 * every : 2000;
+	for (;;) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += (time_t)(every / 1000);
+		ts.tv_nsec += (long)(every % 1000) * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_mutex_lock(&srv->mu);
+		while (!srv->probe_stop &&
+		    pthread_cond_timedwait(&srv->cv, &srv->mu, &ts) == 0)
+			;
+		stop = srv->probe_stop;
+		pthread_mutex_unlock(&srv->mu);
+		if (stop)
+			break;
+		if (!have && probe_addr(srv, &ss, &len) == -1)
+			continue;
+		have = true;
+		if ((r = probe_once(srv, &ss, len, timeout)) == 1)
+			misses = 0;
+		else if (r == 0 && !probe_stopping(srv) &&
+		    ++misses == PROBE_MISSES) {
+			sc_err("the TLS listener on '%s' stopped accepting "
+			       "connections (%d probes in a row got no "
+			       "answer); gRPC cannot recover it",
+			    srv->listen, PROBE_MISSES);
+			if (srv->on_deaf != NULL)
+				srv->on_deaf(srv->deaf_arg);
+		}
+	}
+	return NULL;
+}
+
+static int
+probe_start(struct sc_rpc_server *srv, struct sc_error *err)
+{
+	int rc;
+
+	if (srv->grace_ms < 0)
+		return 0;
+	srv->probe_stop = false;
+	if ((rc = pthread_create(&srv->probe_tid, NULL, probe_main, srv)) !=
+	    0)
+		return sc_error_set_errno(err, SC_ST_INTERNAL, rc,
+		    "cannot start the listener watchdog");
+	srv->probing = true;
+	return 0;
+}
+
+static void
+probe_stop(struct sc_rpc_server *srv)
+{
+	if (!srv->probing)
+		return;
+	pthread_mutex_lock(&srv->mu);
+	srv->probe_stop = true;
+	pthread_cond_broadcast(&srv->cv);
+	pthread_mutex_unlock(&srv->mu);
+	pthread_join(srv->probe_tid, NULL);
+	srv->probing = false;
+}
+
 int
 sc_rpc_server_start(struct sc_rpc_server *srv, int *portp, struct sc_error *err)
 {
@@ -961,7 +1236,14 @@ sc_rpc_server_start(struct sc_rpc_server *srv, int *portp, struct sc_error *err)
 		    NULL);
 		srv->ncqts++;
 	}
-	port = grpc_server_add_http2_port(srv->gs, srv->listen, creds);
+	if (srv->cert_file == NULL) {
+		/* Plaintext: our own accept loop, not gRPC's listener. */
+		srv->listener = sc_rpc_listener_new(srv->listen, &srv->lopts,
+		    &port, NULL);
+		if (srv->listener == NULL)
+			port = 0;
+	} else
+		port = grpc_server_add_http2_port(srv->gs, srv->listen, creds);
 	grpc_server_credentials_release(creds);
 	if (port == 0) {
 		/* no listener was added: the server may be destroyed as is */
@@ -985,9 +1267,19 @@ sc_rpc_server_start(struct sc_rpc_server *srv, int *portp, struct sc_error *err)
 			SC_BUG("cannot create a completion-queue thread");
 		srv->cqts[i].running = true;
 	}
+	srv->port = port;
 	pthread_mutex_lock(&srv->mu);
 	srv->state = SRV_RUNNING;
 	pthread_mutex_unlock(&srv->mu);
+	if (srv->listener != NULL &&
+	    sc_rpc_listener_start(srv->listener, srv->gs, err) == -1) {
+		sc_rpc_server_shutdown(srv);
+		return -1;
+	}
+	if (srv->listener == NULL && probe_start(srv, err) == -1) {
+		sc_rpc_server_shutdown(srv);
+		return -1;
+	}
 	if (portp != NULL)
 		*portp = port;
 	return 0;
@@ -1010,6 +1302,9 @@ sc_rpc_server_shutdown(struct sc_rpc_server *srv)
 	srv->state = SRV_STOPPING;
 	pthread_mutex_unlock(&srv->mu);
 
+	/* No connection is handed to gRPC once it shuts down. */
+	sc_rpc_listener_stop(srv->listener);
+	probe_stop(srv);
 	atomic_store(&srv->stopping, true);
 	grpc_server_shutdown_and_notify(srv->gs, srv->cqts[0].cq,
 	    &srv->shutdown_tag);
@@ -1043,6 +1338,7 @@ sc_rpc_server_free(struct sc_rpc_server *srv)
 		free(srv->methods[i]);
 	}
 	free(srv->methods);
+	sc_rpc_listener_free(srv->listener);
 	free(srv->listen);
 	free(srv->cert_file);
 	free(srv->key_file);

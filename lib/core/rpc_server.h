@@ -78,12 +78,38 @@ typedef void sc_rpc_close_fn(struct sc_rpc_call *call, bool cancelled,
  */
 typedef uint8_t *sc_rpc_details_fn(int code, const char *msg, size_t *lenp);
 
+/*
+ * The TLS listener (gRPC's own) was found deaf: connections to it are no
+ * longer accepted.  Runs on the watchdog thread; the server cannot
+ * recover, so the owner should shut it down and exit.
+ */
+typedef void sc_rpc_deaf_fn(void *arg);
+
+/*
+ * Connections.  A plaintext listener is the server's own accept loop
+ * (rpc_listen.c): it never stops accepting, refuses a connection over
+ * max_connections in all or max_peer_connections from one address (it
+ * is accepted and closed at once, and the refusals are logged at most
+ * every 10 s), and closes a connection that sends no byte within
+ * grace_ms.  gRPC 1.51 cannot be given TLS connections that way, so a
+ * TLS listener stays gRPC's: grace_ms is its handshake timeout, and a
+ * watchdog connects to it every grace_ms (at least 1 s) and calls
+ * on_deaf after three probes in a row got no answer within twice
+ * grace_ms (at least 2 s).  Either way a connection without calls for
+ * idle_ms is closed (GOAWAY).
+ */
 struct sc_rpc_server_opts {
 	const char *listen; /* "127.0.0.1:0", "[::1]:15002" */
 	const char *tls_cert_file; /* PEM, with tls_key_file, or NULL */
 	const char *tls_key_file;
 	long max_message_size; /* receive limit; 0 = 128 MiB */
 	int nthreads; /* completion-queue threads; 0 = 2 */
+	long max_connections; /* 0: the fd limit less a quarter (>= 64) */
+	long max_peer_connections; /* 0: 4096 */
+	int64_t grace_ms; /* 0: 10 s; < 0: no limit */
+	int64_t idle_ms; /* 0: 30 min; < 0: no limit */
+	sc_rpc_deaf_fn *on_deaf; /* TLS only; NULL: only logged */
+	void *deaf_arg;
 };
 
 /* Create (not yet listening). NULL on failure. */
@@ -96,6 +122,15 @@ struct sc_rpc_server *sc_rpc_server_new(const struct sc_rpc_server_opts *o,
  */
 void sc_rpc_server_set_details(struct sc_rpc_server *srv,
     sc_rpc_details_fn *fn);
+/*
+ * Whether a call to an unknown method may be told UNIMPLEMENTED: true,
+ * or false after the gate has finished the call itself (with
+ * UNAUTHENTICATED, say), so nothing answers before the token check.
+ */
+typedef bool sc_rpc_gate_fn(struct sc_rpc_call *call, void *arg);
+/* Set the gate of unknown methods before sc_rpc_server_start(). */
+void sc_rpc_server_set_unknown_gate(struct sc_rpc_server *srv,
+    sc_rpc_gate_fn *fn, void *arg);
 /* Register a method path before sc_rpc_server_start(). 0 or -1. */
 int sc_rpc_server_add_method(struct sc_rpc_server *srv, const char *path,
     enum sc_rpc_kind kind, sc_rpc_handler_fn *fn, void *arg,

@@ -839,6 +839,13 @@ h_fetch_error_details(struct sc_rpc_call *call, void *arg)
 
 /* ------------------------------------------------------------ registry */
 
+/* An unknown method is UNIMPLEMENTED only for a caller with the token. */
+static bool
+unknown_gate(struct sc_rpc_call *call, void *arg)
+{
+	return sc_svc_authorized(arg, call);
+}
+
 int
 sc_service_register(struct sc_server *srv, struct sc_error *err)
 {
@@ -866,6 +873,7 @@ sc_service_register(struct sc_server *srv, struct sc_error *err)
 
 	sc_srv_error_set_max_metadata(srv->conf.max_metadata_size);
 	sc_rpc_server_set_details(srv->rpc, sc_srv_error_details);
+	sc_rpc_server_set_unknown_gate(srv->rpc, unknown_gate, srv);
 	sc_engine_set_conf(srv->engine, &sc_svc_sql_conf);
 	for (i = 0; i < SC_NELEM(methods); i++)
 		if (sc_rpc_server_add_method(srv->rpc, methods[i].path,

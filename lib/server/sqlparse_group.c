@@ -466,8 +466,14 @@ sc_sqlp_agg_filter(struct parser *p, Expr *f)
 		return NULL;
 	}
 	for (i = 0; i < u->n_arguments; i++) {
-		w = sc_sqlp_func_new("when", 2, sc_sqlp_expr_copy(cond),
-		    u->arguments[i]);
+		Expr *copy = sc_sqlp_expr_dup(p, cond);
+
+		if (copy == NULL) {
+			sc_sqlp_expr_free(cond);
+			sc_sqlp_expr_free(f);
+			return NULL;
+		}
+		w = sc_sqlp_func_new("when", 2, copy, u->arguments[i]);
 		u->arguments[i] = w;
 	}
 	sc_sqlp_expr_free(cond);

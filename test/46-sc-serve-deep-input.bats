@@ -7,8 +7,9 @@
 # FAILED_TO_PARSE_TOO_COMPLEX, where a chain of 70,000 '+' once killed
 # the server (SIGSEGV freeing the refused tree); shapes under the limit
 # still give their answers; a DataFrame plan nested past the request
-# limit is refused; a plan of 10^6 columns and a chain of 2,000 CTEs
-# are refused at once and leave nothing running.  The statements are
+# limit is refused; so is a regular expression nesting groups deeper
+# than regcomp() can take; a plan of 10^6 columns and a chain of 2,000
+# CTEs are refused at once and leave nothing running.  The statements are
 # generated here, by python3.
 
 bats_require_minimum_version 1.7.0
@@ -143,6 +144,17 @@ EOF
 	run -1 --separate-stderr sc-exec -t 60s "$q"
 	[ "$stderr" = 'sc-exec: [FAILED_TO_PARSE_TOO_COMPLEX] The statement is too complex to parse: its common table expressions and repeated operands expand to more than 4194304 bytes of plan. Divide it into simpler statements. SQLSTATE: 54001' ]
 	run -0 sc-exec -t 60s --no-header 'SELECT 1 BETWEEN 0 AND 2 AS x'
+	[ "$output" = true ]
+	server_alive
+}
+
+@test "a regular expression of 30,000 nested groups is refused, not a crash" {
+	local f=$BATS_TEST_TMPDIR/q.sql
+	python3 -c "print(\"SELECT regexp_like('a', '\" + '(' * 30000 + 'a' + ')' * 30000 + \"') AS x\")" >"$f"
+	run -1 --separate-stderr sc-exec -t 60s - <"$f"
+	[ "$stderr" = 'sc-exec: <stdin>:1: statement 1: [INVALID_PARAMETER_VALUE.PATTERN] The value of parameter `regexp` is invalid: it nests groups more than 256 levels deep. SQLSTATE: 22023' ]
+	python3 -c "print(\"SELECT regexp_like('a', '\" + '(' * 256 + 'a' + ')' * 256 + \"') AS x\")" >"$f"
+	run -0 sc-exec -t 60s --no-header - <"$f"
 	[ "$output" = true ]
 	server_alive
 }

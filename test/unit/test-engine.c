@@ -2344,6 +2344,17 @@ test_deep_input(void)
 	    "60 chained BETWEENs");
 	free(sql);
 
+	/* A join's columns of one name: each read by its own SQL name. */
+	check(R_sql("SELECT * FROM (SELECT 1 AS id, 2 AS `id#1`) a JOIN "
+		    "(SELECT 3 AS id, 4 AS `id#2`) b JOIN (SELECT 5 AS id) c"),
+	    "id:integer:notnull,id#1:integer:notnull,id:integer:notnull,"
+	    "id#2:integer:notnull,id:integer:notnull",
+	    "1,2,3,4,5;", "join of columns named alike");
+	sql = repeat_sql("SELECT count(*) AS n FROM ", "range(2)", ", ", 12,
+	    "");
+	check(R_sql(sql), "n:long:notnull", "4096;", "join of 12 ranges");
+	free(sql);
+
 	/* 2001 columns: refused before any is translated. */
 	root = R_project(R_sql("SELECT 1 AS a"), E_col("a"), NULL);
 	p = root->project;

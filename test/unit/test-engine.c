@@ -2355,6 +2355,16 @@ test_deep_input(void)
 	check(R_sql(sql), "n:long:notnull", "4096;", "join of 12 ranges");
 	free(sql);
 
+	check_err_msg(R_sql("SELECT count(*) AS n FROM range(1) GROUP BY "
+			    "GROUPING SETS ((id + 1), (id + 2), (id + 3), "
+			    "(id + 4), (id + 5), (id + 6), (id + 7), "
+			    "(id + 8), (id + 9), (id + 10), (id + 11), "
+			    "(id + 12), (id + 13))"),
+	    "UNSUPPORTED_FEATURE.GROUP_TYPE",
+	    "Grouping sets over more than 12 expressions are not supported "
+	    "by sc-serve.",
+	    "GROUPING SETS of 13 keys");
+
 	/* 2001 columns: refused before any is translated. */
 	root = R_project(R_sql("SELECT 1 AS a"), E_col("a"), NULL);
 	p = root->project;

@@ -326,7 +326,7 @@ server_alive() {
 	open=$(printf '(%.0s' {1..300})
 	close=$(printf ')%.0s' {1..300})
 	run -1 --separate-stderr sc-exec -t 30s "SELECT ${open}1${close}"
-	[ "$stderr" = 'sc-exec: [FAILED_TO_PARSE_TOO_COMPLEX] The statement is too complex to parse: it nests parentheses or subqueries more deeply than the SQL parser allows. Divide it into simpler statements. SQLSTATE: 54001' ]
+	[ "$stderr" = 'sc-exec: [FAILED_TO_PARSE_TOO_COMPLEX] The statement is too complex to parse: it nests expressions, subqueries or chained operators more than 200 levels deep. Divide it into simpler statements. SQLSTATE: 54001' ]
 	server_alive
 }
 

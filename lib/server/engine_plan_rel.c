@@ -280,6 +280,25 @@ select_item(struct sc_ectx *x, const struct sc_eplan *in,
 	return 0;
 }
 
+/*
+ * A list of n columns, more than SQLite's result may hold, refused
+ * before any of them is translated: a plan of a million columns would
+ * otherwise be worked through, and its SQL built, only for SQLite to
+ * refuse it at the end.
+ */
+static int
+too_wide(struct sc_ectx *x, size_t n, const char *what,
+    struct sc_error *err)
+{
+	int max = sqlite3_limit(x->c->db, SQLITE_LIMIT_COLUMN, -1);
+
+	if (n <= (size_t)max)
+		return 0;
+	return sc_srv_error(err, "UNSUPPORTED_FEATURE.RELATION", "0A000",
+	    "%s of %zu columns (more than %d) is not supported by sc-serve.",
+	    what, n, max);
+}
+
 static int
 project(struct sc_ectx *x, const Spark__Connect__Project *p,
     struct sc_eplan *out, struct sc_error *err)
@@ -295,6 +314,8 @@ project(struct sc_ectx *x, const Spark__Connect__Project *p,
 		    "0A000",
 		    "A projection without columns is not supported "
 		    "by sc-serve.");
+	if (too_wide(x, p->n_expressions, "A projection", err) == -1)
+		return -1;
 	sc_eplan_init(&in);
 	sc_eplan_init(&gcols);
 	sc_buf_init(&gsql, SC_BUF_UNLIMITED);
@@ -423,6 +444,8 @@ sort(struct sc_ectx *x, const Spark__Connect__Sort *s, struct sc_eplan *out,
 	size_t i;
 	int rc = -1, desc;
 
+	if (too_wide(x, s->n_order, "A sort", err) == -1)
+		return -1;
 	sc_eplan_init(&in);
 	if (wrap_begin(x, s->input, "sort", &in, out, err) == -1)
 		goto out;
@@ -503,6 +526,10 @@ aggregate(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
 	size_t i, nitems = 0;
 	int rc = -1;
 
+	if (too_wide(x,
+		a->n_grouping_expressions + a->n_aggregate_expressions,
+		"An aggregation", err) == -1)
+		return -1;
 	if (a->group_type != GROUP_(GROUPBY) &&
 	    a->group_type != GROUP_(UNSPECIFIED))
 		return sc_eng_aggregate_sets(x, a, out, err);
@@ -761,6 +788,11 @@ show_string(struct sc_ectx *x, const Spark__Connect__ShowString *s,
 	return 0;
 }
 
+/*
+ * Every relation and expression of a plan passes here on its way in, so
+ * this is also where translating notices that its operation was
+ * interrupted or its deadline passed, however large the plan.
+ */
 int
 sc_eng_deeper(struct sc_ectx *x, struct sc_error *err)
 {
@@ -768,6 +800,8 @@ sc_eng_deeper(struct sc_ectx *x, struct sc_error *err)
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 		    "The plan nests deeper than %d levels.",
 		    SC_ENG_MAX_PLAN_DEPTH);
+	if (x->run != NULL && sc_eng_is_canceled(x->run))
+		return sc_eng_canceled(err);
 	x->depth++;
 	return 0;
 }

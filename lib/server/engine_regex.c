@@ -28,17 +28,27 @@ regex_free(void *p)
 }
 
 /*
+ * Deepest nesting of groups taken: regcomp() recurses once per group,
+ * and 30 000 of them overflowed the query thread's stack.
+ */
+#define MAX_GROUP_DEPTH 256
+#define SC_STR_(x) #x
+#define SC_STR(x) SC_STR_(x)
+
+/*
  * Translate the common subset of Java's regex syntax to POSIX ERE:
  * \d \w \s (and upper-case negations), escapes of punctuation, classes,
  * groups, alternation, greedy quantifiers.  Lookaround, lazy or
  * possessive quantifiers, backreferences, named groups and inline
  * flags are refused (-1): POSIX has no such thing, and a wrong match
- * would be a wrong answer.
+ * would be a wrong answer.  Groups nested deeper than MAX_GROUP_DEPTH
+ * are refused too (-2).
  */
 static int
 java_to_posix(const char *p, struct sc_buf *out)
 {
 	bool in_class = false;
+	int depth = 0;
 
 	for (; *p != '\0'; p++) {
 		if (*p == '\\') {
@@ -116,7 +126,13 @@ java_to_posix(const char *p, struct sc_buf *out)
 		case '(':
 			if (p[1] == '?')
 				return -1;
+			if (++depth > MAX_GROUP_DEPTH)
+				return -2;
 			sc_buf_addch(out, '(', NULL);
+			break;
+		case ')':
+			depth--;
+			sc_buf_addch(out, ')', NULL);
 			break;
 		case '*':
 		case '+':
@@ -148,7 +164,15 @@ pattern_arg(sqlite3_context *ctx, sqlite3_value **argv, int i)
 	if ((p = (const char *)sqlite3_value_text(argv[i])) == NULL)
 		return NULL;
 	sc_buf_init(&e, SC_BUF_UNLIMITED);
-	if (java_to_posix(p, &e) == -1) {
+	rc = java_to_posix(p, &e);
+	if (rc == -2) {
+		sc_buf_release(&e);
+		sc_eng_func_fail(ctx,
+		    "[INVALID_PARAMETER_VALUE.PATTERN] The value of parameter `regexp` is invalid: it nests groups more than %s levels deep. SQLSTATE: 22023",
+		    SC_STR(MAX_GROUP_DEPTH));
+		return NULL;
+	}
+	if (rc == -1) {
 		sc_buf_release(&e);
 		sc_eng_func_fail(ctx,
 		    "[UNSUPPORTED_FEATURE.REGEXP] The regular expression '%s' "

@@ -12,6 +12,7 @@
 #include "server/engine_int.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,47 +43,90 @@ side_ref(const char *qual, const struct sc_ecol *c)
 	return (char *)sc_buf_detach(&b, NULL);
 }
 
-/* Add column c (read as ref) to the join's output, unique in SQL. */
+/*
+ * Whether s (slen bytes) is name (nlen bytes), *k = 0, or name#k as
+ * "%zu" writes k; name compared in any case when nocase.
+ */
+static bool
+alias_of(const char *s, size_t slen, const char *name, size_t nlen,
+    bool nocase, size_t *k)
+{
+	size_t i, v = 0;
+
+	if (slen < nlen ||
+	    (nocase ? strncasecmp(s, name, nlen) : strncmp(s, name, nlen)) !=
+		0)
+		return false;
+	if (slen == nlen) {
+		*k = 0;
+		return true;
+	}
+	if (s[nlen] != '#' || slen == nlen + 1 || s[nlen + 1] == '0')
+		return false;
+	for (i = nlen + 1; i < slen; i++) {
+		if (s[i] < '0' || s[i] > '9' || v > (SIZE_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (size_t)(s[i] - '0');
+	}
+	*k = v;
+	return true;
+}
+
+/*
+ * Add column c (read as ref) to the join's output, unique in SQL: as
+ * its name, or else name#k with the least k no column has.  One pass
+ * over the columns marks the k they hold (n columns hold at most n of
+ * 0 .. n), where trying k = 1, 2, ... in turn made a join of n columns
+ * of one name cost n^3, and a chain of such joins minutes.
+ */
 static void
 out_col(struct sc_eplan *out, struct sc_buf *sel, const struct sc_ecol *c,
     const char *ref, int nullable)
 {
 	struct sc_ecol *o;
-	struct sc_buf u;
-	size_t i, k = 0;
-	char alias[300];
+	struct sc_buf q, u;
+	size_t i, k, n = out->ncols, nlen = strlen(c->name);
+	bool *taken = sc_xcalloc(n + 2, sizeof(*taken));
 
-	snprintf(alias, sizeof(alias), "%s", c->name);
-	for (;;) {
-		for (i = 0; i < out->ncols; i++) {
-			const char *sn = out->cols[i].sqlname;
+	sc_buf_init(&q, SC_BUF_UNLIMITED);
+	sc_eng_quote_ident(&q, c->name); /* `name`, its inside compared */
+	for (i = 0; i < n; i++) {
+		const char *sn = out->cols[i].sqlname;
+		size_t sl = sn != NULL ? strlen(sn) : 0;
 
-			sc_buf_init(&u, SC_BUF_UNLIMITED);
-			sc_eng_quote_ident(&u, alias);
-			if (sn != NULL
-				? strcmp(sn, (const char *)u.data) == 0
-				: strcasecmp(out->cols[i].name, alias) == 0) {
-				sc_buf_release(&u);
-				break;
-			}
-			sc_buf_release(&u);
+		if (sn != NULL
+			? sl >= 2 && sn[0] == '`' && sn[sl - 1] == '`' &&
+			    alias_of(sn + 1, sl - 2, (const char *)q.data + 1,
+				q.len - 2, false, &k)
+			: alias_of(out->cols[i].name, strlen(out->cols[i].name),
+			      c->name, nlen, true, &k)) {
+			if (k <= n + 1)
+				taken[k] = true;
 		}
-		if (i == out->ncols)
-			break;
-		snprintf(alias, sizeof(alias), "%s#%zu", c->name, ++k);
+	}
+	for (k = 0; taken[k]; k++)
+		;
+	free(taken);
+	sc_buf_release(&q);
+	sc_buf_init(&u, SC_BUF_UNLIMITED);
+	if (k == 0)
+		sc_eng_quote_ident(&u, c->name);
+	else {
+		char *alias = sc_xasprintf("%s#%zu", c->name, k);
+
+		sc_eng_quote_ident(&u, alias);
+		free(alias);
 	}
 	if (sel->len > 0)
 		sc_buf_addstr(sel, ", ", NULL);
 	sc_buf_addstr(sel, ref, NULL);
 	sc_buf_addstr(sel, " AS ", NULL);
-	sc_eng_quote_ident(sel, alias);
+	sc_buf_add(sel, u.data, u.len, NULL);
 	sc_eng_cols_add(&out->cols, &out->ncols, c->name, &c->type, nullable);
 	o = &out->cols[out->ncols - 1];
 	memcpy(o->plan_ids, c->plan_ids, sizeof(o->plan_ids));
 	o->nplan_ids = c->nplan_ids;
 	/* Quoted even when equal to the name: SQL reads it exactly. */
-	sc_buf_init(&u, SC_BUF_UNLIMITED);
-	sc_eng_quote_ident(&u, alias);
 	o->sqlname = (char *)sc_buf_detach(&u, NULL);
 }
 

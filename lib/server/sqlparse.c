@@ -776,6 +776,7 @@ sc_sqlp_number_literal(struct parser *p, bool neg)
 static bool
 with_clause(struct parser *p)
 {
+	struct sc_sqlp_chain chain;
 	struct cte c;
 
 	if (sc_sqlp_is_word(p, "recursive")) {
@@ -795,18 +796,21 @@ with_clause(struct parser *p)
 		/* A CTE's own GROUP BY keys could not be hidden: deeper. */
 		p->depth++;
 		c.rel = NULL;
+		/* How deep its query is, where it is inlined: its height. */
+		sc_sqlp_chain_begin(p, &chain);
 		if (sc_sqlp_is_op(p, "(") || !sc_sqlp_accept_word(p, "as") ||
 		    !sc_sqlp_expect_op(p, "(") ||
 		    !sc_sqlp_is_word(p, "select") ||
-		    (c.rel = sc_sqlp_query(p)) == NULL ||
-		    (c.rel = sc_sqlp_set_ops(p, c.rel)) == NULL ||
+		    (c.rel = sc_sqlp_query_ops(p)) == NULL ||
 		    !sc_sqlp_expect_op(p, ")")) {
+			sc_sqlp_chain_end(p, &chain);
 			p->depth--;
 			free(c.name);
 			sc_sqlp_rel_free(c.rel);
 			sc_sqlp_not_taken(p);
 			return false;
 		}
+		c.height = sc_sqlp_chain_end(p, &chain);
 		p->depth--;
 		p->ctes =
 		    sc_xreallocarray(p->ctes, p->nctes + 1, sizeof(*p->ctes));
@@ -860,8 +864,8 @@ sc_sqlparse_args(const char *src, const Spark__Connect__SQL *args,
 		r = sc_sqlp_values_rel(&p);
 	else if (sc_sqlp_accept_word(&p, "table"))
 		r = sc_sqlp_from_item(&p); /* TABLE t: SELECT * FROM t */
-	else if ((r = sc_sqlp_query(&p)) != NULL)
-		r = sc_sqlp_set_ops(&p, r);
+	else
+		r = sc_sqlp_query_ops(&p);
 parsed:
 	while (r != NULL && sc_sqlp_accept_op(&p, ";"))
 		;

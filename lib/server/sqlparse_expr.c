@@ -29,14 +29,143 @@
 /* Expressions                                                         */
 /* ------------------------------------------------------------------ */
 
+void *
+sc_sqlp_too_complex(struct parser *p, const char *why)
+{
+	if (p->fail == 0) {
+		p->fail = SC_SQLPARSE_ERROR;
+		sc_srv_error(p->err, "FAILED_TO_PARSE_TOO_COMPLEX", "54001",
+		    "The statement is too complex to parse: %s. Divide it into simpler statements.",
+		    why);
+	}
+	return NULL;
+}
+
+static bool
+too_deep(struct parser *p)
+{
+	char why[128];
+
+	snprintf(why, sizeof(why),
+	    "it nests expressions, subqueries or chained operators more than %d levels deep",
+	    MAX_DEPTH);
+	sc_sqlp_too_complex(p, why);
+	return false;
+}
+
 bool
 sc_sqlp_deeper(struct parser *p)
 {
-	if (++p->depth > MAX_DEPTH) {
-		sc_sqlp_not_taken(p);
-		return false;
-	}
+	p->depth++;
+	if (++p->level > MAX_DEPTH)
+		return too_deep(p);
+	if (p->level > p->peak)
+		p->peak = p->level;
 	return true;
+}
+
+void
+sc_sqlp_shallower(struct parser *p)
+{
+	p->depth--;
+	p->level--;
+}
+
+/*
+ * A chain of n operators over operands at most h levels high is at most
+ * n + h levels high (each operand sits under at most n of them), so n +
+ * h is what counts against MAX_DEPTH, and what the chain adds to the
+ * level of what holds it.  An operand's height is the peak level its
+ * parse reached, less the level it began at.
+ */
+void
+sc_sqlp_chain_begin(struct parser *p, struct sc_sqlp_chain *c)
+{
+	c->level = p->level;
+	c->peak = p->peak;
+	c->n = 0;
+	c->height = 0;
+	c->at = p->level;
+	c->outer = p->chain;
+	p->chain = c;
+	p->peak = p->level;
+}
+
+static void
+operand_done(struct parser *p, struct sc_sqlp_chain *c)
+{
+	if (p->peak - c->at > c->height)
+		c->height = p->peak - c->at;
+}
+
+bool
+sc_sqlp_chain_next(struct parser *p, int n)
+{
+	struct sc_sqlp_chain *c = p->chain;
+
+	operand_done(p, c);
+	if (c->level + c->n + n + c->height > MAX_DEPTH)
+		return too_deep(p);
+	c->n += n;
+	p->level = c->level + c->n;
+	p->peak = p->level;
+	c->at = p->level;
+	return true;
+}
+
+int
+sc_sqlp_chain_end(struct parser *p, struct sc_sqlp_chain *c)
+{
+	int top;
+
+	operand_done(p, c);
+	top = c->level + c->n + c->height;
+	p->chain = c->outer;
+	p->level = c->level;
+	p->peak = c->peak > top ? c->peak : top;
+	return c->n + c->height;
+}
+
+bool
+sc_sqlp_inline(struct parser *p, int height)
+{
+	if (p->level + height > MAX_DEPTH)
+		return too_deep(p);
+	if (p->level + height > p->peak)
+		p->peak = p->level + height;
+	return true;
+}
+
+static bool
+charge(struct parser *p, size_t len)
+{
+	char why[128];
+
+	if (len <= MAX_COPIED - p->copied) {
+		p->copied += len;
+		return true;
+	}
+	snprintf(why, sizeof(why),
+	    "its common table expressions and repeated operands expand to more than %zu bytes of plan",
+	    MAX_COPIED);
+	sc_sqlp_too_complex(p, why);
+	return false;
+}
+
+Expr *
+sc_sqlp_expr_dup(struct parser *p, const Expr *e)
+{
+	if (!charge(p, protobuf_c_message_get_packed_size(&e->base)))
+		return NULL;
+	return sc_sqlp_expr_copy(e);
+}
+
+Rel *
+sc_sqlp_rel_dup(struct parser *p, const Rel *r)
+{
+	if (!charge(p, protobuf_c_message_get_packed_size(&r->base)))
+		return NULL;
+	return sc_sqlp_rel_copy(r);
 }
 
 /* A type name up to the closing ')' of CAST, as text. */
@@ -164,15 +293,8 @@ case_expr(struct parser *p)
 			goto bad;
 		if (subject != NULL) {
 			Spark__Connect__Expression *copy;
-			size_t len =
-			    protobuf_c_message_get_packed_size(&subject->base);
-			uint8_t *buf = sc_xmalloc(len > 0 ? len : 1);
 
-			protobuf_c_message_pack(&subject->base, buf);
-			copy =
-			    spark__connect__expression__unpack(NULL, len, buf);
-			free(buf);
-			if (copy == NULL) {
+			if ((copy = sc_sqlp_expr_dup(p, subject)) == NULL) {
 				sc_sqlp_expr_free(c);
 				goto bad;
 			}
@@ -590,6 +712,10 @@ postfix(struct parser *p, Expr *e)
 		if (e == NULL)
 			return NULL;
 		if (sc_sqlp_accept_op(p, "::")) {
+			if (!sc_sqlp_chain_next(p, 1)) {
+				sc_sqlp_expr_free(e);
+				return NULL;
+			}
 			if ((ty = colon_type_text(p)) == NULL) {
 				sc_sqlp_expr_free(e);
 				return sc_sqlp_not_taken(p);
@@ -611,6 +737,10 @@ postfix(struct parser *p, Expr *e)
 		    (sc_sqlp_peek(p, 1)->kind == SC_TK_WORD ||
 			sc_sqlp_peek(p, 1)->kind == SC_TK_QIDENT)) {
 			/* e COLLATE name: collate(e, 'name'), as Spark's. */
+			if (!sc_sqlp_chain_next(p, 1)) {
+				sc_sqlp_expr_free(e);
+				return NULL;
+			}
 			ty = sc_sqlp_ident_text(sc_sqlp_peek(p, 1));
 			e = sc_sqlp_func_new("collate", 2, e,
 			    sc_sqlp_string_lit(ty, strlen(ty)));
@@ -622,13 +752,18 @@ postfix(struct parser *p, Expr *e)
 		    (sc_sqlp_peek(p, 1)->kind == SC_TK_WORD ||
 			sc_sqlp_peek(p, 1)->kind == SC_TK_QIDENT)) {
 			/* f(...).field: a struct's field by name. */
+			if (!sc_sqlp_chain_next(p, 1)) {
+				sc_sqlp_expr_free(e);
+				return NULL;
+			}
 			l = sc_sqlp_lit_new(&k);
 			l->literal_type_case =
 			    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_STRING;
 			l->string = sc_sqlp_ident_text(sc_sqlp_peek(p, 1));
 			p->i += 2;
 		} else if (sc_sqlp_accept_op(p, "[")) {
-			if ((k = sc_sqlp_expr(p)) == NULL) {
+			if (!sc_sqlp_chain_next(p, 1) ||
+			    (k = sc_sqlp_expr(p)) == NULL) {
 				sc_sqlp_expr_free(e);
 				return NULL;
 			}
@@ -654,6 +789,7 @@ postfix(struct parser *p, Expr *e)
 static Expr *
 unary(struct parser *p)
 {
+	struct sc_sqlp_chain c;
 	Expr *e;
 
 	if (!sc_sqlp_deeper(p))
@@ -670,9 +806,11 @@ unary(struct parser *p)
 	} else if (sc_sqlp_is_op(p, "~")) {
 		e = sc_sqlp_unsupported(p, "the bitwise operator ~");
 	} else {
+		sc_sqlp_chain_begin(p, &c);
 		e = postfix(p, primary(p));
+		sc_sqlp_chain_end(p, &c);
 	}
-	p->depth--;
+	sc_sqlp_shallower(p);
 	if (e != NULL && (sc_sqlp_is_op(p, "[") || sc_sqlp_is_op(p, "::"))) {
 		sc_sqlp_expr_free(e);
 		return sc_sqlp_not_taken(p);
@@ -715,14 +853,18 @@ binary(struct parser *p, int level)
 		{ add_ops, 3 },
 		{ mul_ops, 4 },
 	};
+	struct sc_sqlp_chain c;
 	Expr *l, *r;
 	size_t i;
 	bool found;
 
 	if (level == 5)
 		return unary(p);
-	if ((l = binary(p, level + 1)) == NULL)
+	sc_sqlp_chain_begin(p, &c);
+	if ((l = binary(p, level + 1)) == NULL) {
+		sc_sqlp_chain_end(p, &c);
 		return NULL;
+	}
 	for (;;) {
 		found = false;
 		for (i = 0; i < levels[level].n; i++) {
@@ -733,20 +875,25 @@ binary(struct parser *p, int level)
 				found = true;
 				if (level < 3) {
 					sc_sqlp_expr_free(l);
+					sc_sqlp_chain_end(p, &c);
 					return sc_sqlp_unsupported(p,
 					    "the bitwise operators & | ^");
 				}
 				p->i++;
-				if ((r = binary(p, level + 1)) == NULL) {
+				if (!sc_sqlp_chain_next(p, 1) ||
+				    (r = binary(p, level + 1)) == NULL) {
 					sc_sqlp_expr_free(l);
+					sc_sqlp_chain_end(p, &c);
 					return NULL;
 				}
 				l = sc_sqlp_func_new(o->func, 2, l, r);
 				break;
 			}
 		}
-		if (!found)
+		if (!found) {
+			sc_sqlp_chain_end(p, &c);
 			return l;
+		}
 	}
 }
 
@@ -762,9 +909,12 @@ negate(Expr *e, bool neg)
 	return neg ? sc_sqlp_func_new("not", 1, e) : e;
 }
 
-/* Comparisons and predicates after the left operand l. */
+/*
+ * A value, then the comparisons and predicates after it, left to right
+ * (inside the chain predicate() begins).
+ */
 static Expr *
-predicate(struct parser *p)
+predicate_chain(struct parser *p)
 {
 	static const struct {
 		const char *op;
@@ -792,6 +942,10 @@ predicate(struct parser *p)
 				break;
 		if (i < sizeof(cmps) / sizeof(cmps[0])) {
 			p->i++;
+			if (!sc_sqlp_chain_next(p, 1)) {
+				sc_sqlp_expr_free(l);
+				return NULL;
+			}
 			if (sc_sqlp_is_word(p, "any") ||
 			    sc_sqlp_is_word(p, "all") ||
 			    sc_sqlp_is_word(p, "some")) {
@@ -808,6 +962,10 @@ predicate(struct parser *p)
 		if (sc_sqlp_accept_word(p, "is")) {
 			neg = sc_sqlp_accept_word(p, "not");
 			if (sc_sqlp_accept_word(p, "null")) {
+				if (!sc_sqlp_chain_next(p, 1)) {
+					sc_sqlp_expr_free(l);
+					return NULL;
+				}
 				l = sc_sqlp_func_new(
 				    neg ? "isnotnull" : "isnull", 1, l);
 				continue;
@@ -829,10 +987,10 @@ predicate(struct parser *p)
 		}
 		if (sc_sqlp_accept_word(p, "between")) {
 			Spark__Connect__Expression *copy;
-			size_t len;
-			uint8_t *buf;
 
-			if ((lo = value(p)) == NULL) {
+			/* and(>=(l, lo), <=(l, hi)), under not(): 3 levels */
+			if (!sc_sqlp_chain_next(p, neg ? 3 : 2) ||
+			    (lo = value(p)) == NULL) {
 				sc_sqlp_expr_free(l);
 				return NULL;
 			}
@@ -842,13 +1000,7 @@ predicate(struct parser *p)
 				sc_sqlp_expr_free(l);
 				return sc_sqlp_not_taken(p);
 			}
-			len = protobuf_c_message_get_packed_size(&l->base);
-			buf = sc_xmalloc(len > 0 ? len : 1);
-			protobuf_c_message_pack(&l->base, buf);
-			copy =
-			    spark__connect__expression__unpack(NULL, len, buf);
-			free(buf);
-			if (copy == NULL) {
+			if ((copy = sc_sqlp_expr_dup(p, l)) == NULL) {
 				sc_sqlp_expr_free(lo);
 				sc_sqlp_expr_free(hi);
 				sc_sqlp_expr_free(l);
@@ -861,6 +1013,10 @@ predicate(struct parser *p)
 			continue;
 		}
 		if (sc_sqlp_accept_word(p, "in")) {
+			if (!sc_sqlp_chain_next(p, neg ? 2 : 1)) {
+				sc_sqlp_expr_free(l);
+				return NULL;
+			}
 			if (!sc_sqlp_expect_op(p, "(")) {
 				sc_sqlp_expr_free(l);
 				return sc_sqlp_not_taken(p);
@@ -895,6 +1051,10 @@ predicate(struct parser *p)
 								   : "rlike";
 
 			p->i++;
+			if (!sc_sqlp_chain_next(p, neg ? 2 : 1)) {
+				sc_sqlp_expr_free(l);
+				return NULL;
+			}
 			if (sc_sqlp_is_word(p, "any") ||
 			    sc_sqlp_is_word(p, "all") ||
 			    sc_sqlp_is_word(p, "some")) {
@@ -918,6 +1078,18 @@ predicate(struct parser *p)
 }
 
 static Expr *
+predicate(struct parser *p)
+{
+	struct sc_sqlp_chain c;
+	Expr *e;
+
+	sc_sqlp_chain_begin(p, &c);
+	e = predicate_chain(p);
+	sc_sqlp_chain_end(p, &c);
+	return e;
+}
+
+static Expr *
 not_expr(struct parser *p)
 {
 	Expr *e;
@@ -930,46 +1102,56 @@ not_expr(struct parser *p)
 	} else {
 		e = predicate(p);
 	}
-	p->depth--;
+	sc_sqlp_shallower(p);
 	return e;
 }
 
 static Expr *
 and_expr(struct parser *p)
 {
+	struct sc_sqlp_chain c;
 	Expr *l, *r;
 
-	if ((l = not_expr(p)) == NULL)
+	sc_sqlp_chain_begin(p, &c);
+	if ((l = not_expr(p)) == NULL) {
+		sc_sqlp_chain_end(p, &c);
 		return NULL;
+	}
 	while (sc_sqlp_accept_word(p, "and")) {
-		if ((r = not_expr(p)) == NULL) {
+		if (!sc_sqlp_chain_next(p, 1) || (r = not_expr(p)) == NULL) {
 			sc_sqlp_expr_free(l);
+			sc_sqlp_chain_end(p, &c);
 			return NULL;
 		}
 		l = sc_sqlp_func_new("and", 2, l, r);
 	}
+	sc_sqlp_chain_end(p, &c);
 	return l;
 }
 
 Expr *
 sc_sqlp_expr(struct parser *p)
 {
+	struct sc_sqlp_chain c;
 	Expr *l, *r;
 
 	if (!sc_sqlp_deeper(p))
 		return NULL;
-	if ((l = and_expr(p)) == NULL) {
-		p->depth--;
-		return NULL;
-	}
+	sc_sqlp_chain_begin(p, &c);
+	if ((l = and_expr(p)) == NULL)
+		goto fail;
 	while (sc_sqlp_accept_word(p, "or")) {
-		if ((r = and_expr(p)) == NULL) {
+		if (!sc_sqlp_chain_next(p, 1) || (r = and_expr(p)) == NULL) {
 			sc_sqlp_expr_free(l);
-			p->depth--;
-			return NULL;
+			goto fail;
 		}
 		l = sc_sqlp_func_new("or", 2, l, r);
 	}
-	p->depth--;
+	sc_sqlp_chain_end(p, &c);
+	sc_sqlp_shallower(p);
 	return l;
+fail:
+	sc_sqlp_chain_end(p, &c);
+	sc_sqlp_shallower(p);
+	return NULL;
 }

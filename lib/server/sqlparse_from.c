@@ -178,9 +178,8 @@ sc_sqlp_from_item(struct parser *p)
 	if (sc_sqlp_accept_op(p, "(")) {
 		if (sc_sqlp_accept_word(p, "values"))
 			r = sc_sqlp_values_rel(p);
-		else if (sc_sqlp_is_word(p, "select") &&
-		    (r = sc_sqlp_query(p)) != NULL)
-			r = sc_sqlp_set_ops(p, r);
+		else if (sc_sqlp_is_word(p, "select"))
+			r = sc_sqlp_query_ops(p);
 		else
 			return sc_sqlp_not_taken(p);
 		if (r == NULL)
@@ -216,7 +215,9 @@ sc_sqlp_from_item(struct parser *p)
 			if (!match)
 				continue;
 			p->i++;
-			if ((r = sc_sqlp_rel_copy(p->ctes[k].rel)) == NULL)
+			if (!sc_sqlp_inline(p, p->ctes[k].height))
+				return NULL;
+			if ((r = sc_sqlp_rel_dup(p, p->ctes[k].rel)) == NULL)
 				return sc_sqlp_not_taken(p);
 			r = alias_rel(r, sc_xstrdup(p->ctes[k].name));
 			goto aliased;
@@ -509,7 +510,9 @@ sc_sqlp_joins(struct parser *p, Rel *left)
 		if (left->rel_type_case !=
 		    SPARK__CONNECT__RELATION__REL_TYPE_JOIN)
 			scope_add(p, left);
-		if ((right = sc_sqlp_from_item(p)) == NULL) {
+		/* in the chain sc_sqlp_query() begins before left */
+		if (!sc_sqlp_chain_next(p, 1) ||
+		    (right = sc_sqlp_from_item(p)) == NULL) {
 			sc_sqlp_rel_free(left);
 			return NULL;
 		}

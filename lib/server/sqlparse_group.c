@@ -15,9 +15,13 @@
 #include <strings.h>
 
 #include "core/xmem.h"
+#include "server/srverror.h"
 #include "core/banned.h"
 
 #define GROUP_(x) SPARK__CONNECT__AGGREGATE__GROUP_TYPE__GROUP_TYPE_##x
+
+/* Most distinct keys of grouping sets (engine_rel_group.c's limit). */
+#define MAX_GROUPING 12
 
 /* Whether a and b are the same expression, field for field. */
 static bool
@@ -144,6 +148,18 @@ sc_sqlp_group_by(struct parser *p, struct sc_sqlp_grouping *g)
 			/* The keys: every set's expressions, in order. */
 			for (k = 0; k < gs->n_grouping_set; k++)
 				key_index(&keys, &nkeys, gs->grouping_set[k]);
+			/*
+			 * The translator's refusal, before key_index() has
+			 * compared thousands of keys with each other.
+			 */
+			if (nkeys > MAX_GROUPING) {
+				p->fail = SC_SQLPARSE_ERROR;
+				sc_srv_error(p->err,
+				    "UNSUPPORTED_FEATURE.GROUP_TYPE", "0A000",
+				    "Grouping sets over more than %d expressions are not supported by sc-serve.",
+				    MAX_GROUPING);
+				goto fail;
+			}
 		} while (sc_sqlp_accept_op(p, ","));
 		if (!sc_sqlp_expect_op(p, ")"))
 			goto fail;
@@ -466,8 +482,14 @@ sc_sqlp_agg_filter(struct parser *p, Expr *f)
 		return NULL;
 	}
 	for (i = 0; i < u->n_arguments; i++) {
-		w = sc_sqlp_func_new("when", 2, sc_sqlp_expr_copy(cond),
-		    u->arguments[i]);
+		Expr *copy = sc_sqlp_expr_dup(p, cond);
+
+		if (copy == NULL) {
+			sc_sqlp_expr_free(cond);
+			sc_sqlp_expr_free(f);
+			return NULL;
+		}
+		w = sc_sqlp_func_new("when", 2, copy, u->arguments[i]);
 		u->arguments[i] = w;
 	}
 	sc_sqlp_expr_free(cond);

@@ -21,8 +21,21 @@
  */
 int sc_eng_name_cmp(const char *a, const char *b);
 
-/* Deepest nesting of expressions and subqueries taken. */
+/*
+ * Deepest nesting of expressions and subqueries taken; each operator of
+ * a left-deep chain (a + b + c, a OR b, a JOIN b, a UNION b, a chain of
+ * CTEs) counts one level, so no tree the parser builds is deeper than
+ * a small multiple of it, and every walk over one (copies, frees, the
+ * translator) recurses a bounded number of times.
+ */
 #define MAX_DEPTH 200
+
+/*
+ * Most bytes (packed) of plan one statement may copy: CTEs inlined where
+ * they are named, BETWEEN's and CASE's repeated operands.  Copies of
+ * copies could otherwise grow exponentially with the text.
+ */
+#define MAX_COPIED ((size_t)4 << 20)
 
 typedef Spark__Connect__Expression Expr;
 typedef Spark__Connect__Relation Rel;
@@ -34,7 +47,11 @@ struct parser {
 	size_t i;
 	int fail; /* 0, or enum sc_sqlparse_rc of the failure */
 	struct sc_error *err;
-	int depth;
+	int depth; /* queries and expressions nested: 1 in the outermost */
+	int level; /* depth, plus the chained operators below (MAX_DEPTH) */
+	int peak; /* the highest level since the current operand began */
+	struct sc_sqlp_chain *chain; /* the innermost chain, or NULL */
+	size_t copied; /* bytes of plan copied so far (MAX_COPIED) */
 	size_t hidden; /* hidden output columns (see sqlparse.h) */
 	struct cte *ctes; /* WITH name AS (query), ... */
 	size_t nctes;
@@ -65,6 +82,7 @@ struct scope {
 struct cte {
 	char *name;
 	Spark__Connect__Relation *rel;
+	int height; /* levels its query took (see struct parser) */
 };
 
 /* sqlparse.c: tokens */
@@ -109,7 +127,37 @@ Expr *sc_sqlp_string_lit(const char *s, size_t n);
 Expr *sc_sqlp_interval_literal(struct parser *p);
 
 /* sqlparse_expr.c */
+/*
+ * One level deeper (p->depth and p->level): false, p->fail set, past
+ * MAX_DEPTH.  sc_sqlp_shallower() leaves the level.
+ */
 bool sc_sqlp_deeper(struct parser *p);
+void sc_sqlp_shallower(struct parser *p);
+/* Refuse the text as FAILED_TO_PARSE_TOO_COMPLEX, saying why; NULL. */
+void *sc_sqlp_too_complex(struct parser *p, const char *why);
+/*
+ * A left-deep chain: begin before its first operand; before each
+ * further operand, sc_sqlp_chain_next() counts the n nodes the operator
+ * adds (false, p->fail set, when the chain's operators and its highest
+ * operand would pass MAX_DEPTH); end when the chain is done, which
+ * gives the chain's height in levels.
+ */
+struct sc_sqlp_chain {
+	int level; /* p->level at the start */
+	int peak; /* p->peak at the start */
+	int n; /* nodes the operators added */
+	int height; /* the highest operand's, in levels */
+	int at; /* the level the current operand began at */
+	struct sc_sqlp_chain *outer;
+};
+void sc_sqlp_chain_begin(struct parser *p, struct sc_sqlp_chain *c);
+bool sc_sqlp_chain_next(struct parser *p, int n);
+int sc_sqlp_chain_end(struct parser *p, struct sc_sqlp_chain *c);
+/* A relation height levels high, inlined here: false past MAX_DEPTH. */
+bool sc_sqlp_inline(struct parser *p, int height);
+/* Copies of e or r that count towards MAX_COPIED (NULL, p->fail set). */
+Expr *sc_sqlp_expr_dup(struct parser *p, const Expr *e);
+Rel *sc_sqlp_rel_dup(struct parser *p, const Rel *r);
 Expr *sc_sqlp_expr(struct parser *p);
 
 /* sqlparse_window.c: after f(...) OVER: the window of f (takes f). */
@@ -152,7 +200,10 @@ Expr *sc_sqlp_agg_filter(struct parser *p, Expr *f);
 /* After FROM ... PIVOT: the pivot of in (taken), or NULL. */
 Rel *sc_sqlp_pivot(struct parser *p, Rel *in);
 
-/* sqlparse_setop.c: set operations */
-Rel *sc_sqlp_set_ops(struct parser *p, Rel *left);
+/*
+ * sqlparse_setop.c: a SELECT at the cursor and the UNION, INTERSECT,
+ * EXCEPT or MINUS queries after it.
+ */
+Rel *sc_sqlp_query_ops(struct parser *p);
 
 #endif

@@ -470,8 +470,13 @@ sc_sqlp_query(struct parser *p)
 	if ((items = sc_sqlp_expr_list(p, &nitems, true)) == NULL)
 		goto fail;
 	if (sc_sqlp_accept_word(p, "from")) {
-		if ((in = sc_sqlp_from_item(p)) == NULL ||
-		    (in = sc_sqlp_joins(p, in)) == NULL)
+		struct sc_sqlp_chain c;
+
+		sc_sqlp_chain_begin(p, &c);
+		if ((in = sc_sqlp_from_item(p)) != NULL)
+			in = sc_sqlp_joins(p, in);
+		sc_sqlp_chain_end(p, &c);
+		if (in == NULL)
 			goto fail;
 		if (sc_sqlp_accept_word(p, "pivot") &&
 		    (in = sc_sqlp_pivot(p, in)) == NULL)
@@ -750,7 +755,7 @@ tail_done:
 		in = r; /* over the offset: rows offset .. offset+limit */
 	}
 	sc_sqlp_scope_pop(p, scope0);
-	p->depth--;
+	sc_sqlp_shallower(p);
 	return in;
 nt_r:
 	sc_sqlp_rel_free(r);
@@ -776,6 +781,6 @@ fail:
 	free(order);
 	sc_sqlp_rel_free(in);
 	sc_sqlp_scope_pop(p, scope0);
-	p->depth--;
+	sc_sqlp_shallower(p);
 	return NULL;
 }

@@ -76,20 +76,23 @@ static Rel *
 set_operand(struct parser *p, int level)
 {
 	int saved = p->operand_depth;
+	struct sc_sqlp_chain c;
 	Rel *r;
 
 	if (p->hidden != 0 || !sc_sqlp_is_word(p, "select"))
 		return sc_sqlp_not_taken(p);
 	p->operand_depth = p->depth + 1;
+	sc_sqlp_chain_begin(p, &c);
 	r = sc_sqlp_query(p);
 	p->operand_depth = saved;
-	if (r == NULL)
-		return NULL;
-	if (p->hidden != 0) {
+	if (r != NULL && p->hidden != 0) {
 		sc_sqlp_rel_free(r);
-		return sc_sqlp_not_taken(p);
+		r = sc_sqlp_not_taken(p);
 	}
-	return level > 1 ? set_level(p, r, level - 1) : r;
+	if (r != NULL && level > 1)
+		r = set_level(p, r, level - 1);
+	sc_sqlp_chain_end(p, &c);
+	return r;
 }
 
 /* left, then the operators of one level, left to right. */
@@ -103,6 +106,11 @@ set_level(struct parser *p, Rel *left, int level)
 	if (level > 1 && (left = set_level(p, left, level - 1)) == NULL)
 		return NULL;
 	while ((type = set_op_word(p, level, &all)) != 0) {
+		/* in the chain the caller began before left */
+		if (!sc_sqlp_chain_next(p, 1)) {
+			sc_sqlp_rel_free(left);
+			return NULL;
+		}
 		if (p->hidden != 0 || ordered(left) ||
 		    (right = set_operand(p, level)) == NULL) {
 			sc_sqlp_rel_free(left);
@@ -168,12 +176,25 @@ nt:
  * limited (an ORDER BY or LIMIT after the last one is the whole
  * chain's) nor grouped (hidden columns).  Takes left.
  */
-Rel *
-sc_sqlp_set_ops(struct parser *p, Rel *left)
+static Rel *
+set_ops(struct parser *p, Rel *left)
 {
 	Rel *r;
 
 	if ((r = set_level(p, left, 2)) == NULL || r == left)
 		return r;
 	return chain_tail(p, r);
+}
+
+Rel *
+sc_sqlp_query_ops(struct parser *p)
+{
+	struct sc_sqlp_chain c;
+	Rel *r;
+
+	sc_sqlp_chain_begin(p, &c);
+	if ((r = sc_sqlp_query(p)) != NULL)
+		r = set_ops(p, r);
+	sc_sqlp_chain_end(p, &c);
+	return r;
 }

@@ -2216,6 +2216,182 @@ test_chains(void)
 	free(sql);
 }
 
+/* Run root on c1 and expect class cls and a message starting with msg. */
+static void
+check_err_msg(Rel *root, const char *cls, const char *msg, const char *name)
+{
+	struct res r;
+	struct sc_error err;
+	char *want = sc_xasprintf("[%s] %s", cls, msg);
+	int rc;
+
+	res_init(&r);
+	rc = run(c1, root, &r, &err);
+	ok(rc == -1, "%s: fails", name);
+	is_str(err.errclass, cls, "%s: error class", name);
+	ok(strncmp(err.msg, want, strlen(want)) == 0, "%s: message", name);
+	if (strncmp(err.msg, want, strlen(want)) != 0)
+		printf("#   message: %s\n", err.msg);
+	free(want);
+	res_release(&r);
+}
+
+/* n copies of item joined by sep, between head and tail (free it). */
+static char *
+repeat_sql(const char *head, const char *item, const char *sep, int n,
+    const char *tail)
+{
+	struct sc_buf b;
+	int i;
+
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	sc_buf_addstr(&b, head, NULL);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			sc_buf_addstr(&b, sep, NULL);
+		sc_buf_addstr(&b, item, NULL);
+	}
+	sc_buf_addstr(&b, tail, NULL);
+	sc_buf_addch(&b, '\0', NULL);
+	return (char *)sc_buf_detach(&b, NULL);
+}
+
+/* A chain of n CTEs, each reading the one before. */
+static char *
+cte_chain(int n)
+{
+	struct sc_buf b;
+	int i;
+
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	sc_buf_addstr(&b, "WITH c0 AS (SELECT id FROM range(3))", NULL);
+	for (i = 1; i < n; i++)
+		sc_buf_addf(&b, NULL, ", c%d AS (SELECT * FROM c%d)", i,
+		    i - 1);
+	sc_buf_addf(&b, NULL, " SELECT sum(id) AS s FROM c%d", n - 1);
+	sc_buf_addch(&b, '\0', NULL);
+	return (char *)sc_buf_detach(&b, NULL);
+}
+
+/*
+ * Client input is never walked without bound: chained operators count
+ * towards the parser's depth limit (a chain of 70 000 once overflowed
+ * the stack freeing its tree), copies are bounded, a projection wider
+ * than SQLite's result is refused up front, and a canceled call stops
+ * translating.
+ */
+static void
+test_deep_input(void)
+{
+	static const char deep[] = "The statement is too complex to parse: "
+				   "it nests expressions, subqueries or "
+				   "chained operators more than 200 levels "
+				   "deep.";
+	static const struct {
+		const char *head, *item, *sep, *tail;
+	} shapes[] = {
+		{ "SELECT ", "1", " + ", " AS x" },
+		{ "SELECT ", "1", " * ", " AS x" },
+		{ "SELECT ", "true", " OR ", " AS x" },
+		{ "SELECT ", "true", " AND ", " AS x" },
+		{ "SELECT ", "'a'", " || ", " AS x" },
+		{ "SELECT ", "1", " = ", " AS x" },
+		{ "SELECT count(*) AS n FROM (", "SELECT 1 AS x", " UNION ALL ",
+		    ")" },
+		{ "SELECT count(*) AS n FROM ", "range(1)", ", ", "" },
+		{ "SELECT ", "CAST(1 AS INT)", "::INT", " AS x" },
+	};
+	struct sc_engine_limits lim = { 1000, 1 << 20 };
+	struct sc_engine_sink sink;
+	struct sc_error err;
+	atomic_int cancel;
+	struct res r;
+	Spark__Connect__Project *p;
+	char *sql, name[64];
+	size_t i;
+	Rel *root;
+	int rc;
+
+	for (i = 0; i < SC_NELEM(shapes); i++) {
+		sql = repeat_sql(shapes[i].head, shapes[i].item, shapes[i].sep,
+		    100000, shapes[i].tail);
+		snprintf(name, sizeof(name), "chain of 100000 '%s'",
+		    shapes[i].sep);
+		check_err_msg(R_sql(sql), "FAILED_TO_PARSE_TOO_COMPLEX", deep,
+		    name);
+		free(sql);
+	}
+	sql = cte_chain(3000);
+	check_err_msg(R_sql(sql), "FAILED_TO_PARSE_TOO_COMPLEX", deep,
+	    "3000 chained CTEs");
+	free(sql);
+	sql = cte_chain(40);
+	check(R_sql(sql), "s:long:null", "3;", "40 chained CTEs");
+	free(sql);
+	sql = repeat_sql("SELECT count(*) AS n FROM (", "SELECT 1 AS x",
+	    " UNION ALL ", 150, ")");
+	check(R_sql(sql), "n:long:notnull", "150;", "UNION ALL of 150");
+	free(sql);
+	sql = repeat_sql("SELECT ", "1", " + ", 30, " AS x");
+	check(R_sql(sql), "x:integer:notnull", "30;", "sum of 30 ones");
+	free(sql);
+	/* Each BETWEEN copies its left operand: twice the plan each time. */
+	sql = repeat_sql("SELECT 1 ", "BETWEEN 0 AND 2", " ", 60, " AS x");
+	check_err_msg(R_sql(sql), "FAILED_TO_PARSE_TOO_COMPLEX",
+	    "The statement is too complex to parse: its common table "
+	    "expressions and repeated operands expand to more than 4194304 "
+	    "bytes of plan.",
+	    "60 chained BETWEENs");
+	free(sql);
+
+	/* A join's columns of one name: each read by its own SQL name. */
+	check(R_sql("SELECT * FROM (SELECT 1 AS id, 2 AS `id#1`) a JOIN "
+		    "(SELECT 3 AS id, 4 AS `id#2`) b JOIN (SELECT 5 AS id) c"),
+	    "id:integer:notnull,id#1:integer:notnull,id:integer:notnull,"
+	    "id#2:integer:notnull,id:integer:notnull",
+	    "1,2,3,4,5;", "join of columns named alike");
+	sql = repeat_sql("SELECT count(*) AS n FROM ", "range(2)", ", ", 12,
+	    "");
+	check(R_sql(sql), "n:long:notnull", "4096;", "join of 12 ranges");
+	free(sql);
+
+	check_err_msg(R_sql("SELECT count(*) AS n FROM range(1) GROUP BY "
+			    "GROUPING SETS ((id + 1), (id + 2), (id + 3), "
+			    "(id + 4), (id + 5), (id + 6), (id + 7), "
+			    "(id + 8), (id + 9), (id + 10), (id + 11), "
+			    "(id + 12), (id + 13))"),
+	    "UNSUPPORTED_FEATURE.GROUP_TYPE",
+	    "Grouping sets over more than 12 expressions are not supported "
+	    "by sc-serve.",
+	    "GROUPING SETS of 13 keys");
+
+	/* 2001 columns: refused before any is translated. */
+	root = R_project(R_sql("SELECT 1 AS a"), E_col("a"), NULL);
+	p = root->project;
+	p->expressions = sc_xreallocarray(p->expressions, 2001,
+	    sizeof(*p->expressions));
+	for (i = 1; i < 2001; i++)
+		p->expressions[i] = E_col("nosuch");
+	p->n_expressions = 2001;
+	check_err_msg(root, "UNSUPPORTED_FEATURE.RELATION",
+	    "A projection of 2001 columns (more than 2000) is not supported "
+	    "by sc-serve.",
+	    "2001 columns");
+
+	/* Canceled before it starts: translating stops at once. */
+	res_init(&r);
+	sink = (struct sc_engine_sink) { on_schema, on_batch, &r };
+	atomic_init(&cancel, 1);
+	root = R_project(R_sql("SELECT 1 AS a"), E_col("nosuch"), NULL);
+	sc_error_init(&err);
+	rc = sc_engine_run_cancelable(c1, root, &lim, &sink, &cancel, &err);
+	rel_free(root);
+	ok(rc == -1 && strcmp(err.errclass, "OPERATION_CANCELED") == 0,
+	    "canceled call stops translating: OPERATION_CANCELED (%s)",
+	    err.errclass);
+	res_release(&r);
+}
+
 /* The value and memory limits, as set by sc_engine_configure(). */
 static void
 test_limits(void)
@@ -2684,6 +2860,7 @@ main(void)
 	test_batching();
 	test_guard();
 	test_chains();
+	test_deep_input();
 	test_limits();
 	test_files();
 	test_spark_sql();

@@ -839,17 +839,18 @@ main(int argc, char *argv[])
 	 */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	/*
-	 * SIGHUP re-reads the token file; without one, the log is standard
-	 * error: nothing to reopen, and no reason to die.
-	 */
-	signal(SIGHUP, o.token_file != NULL ? SIG_DFL : SIG_IGN);
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
 	if (o.token_file != NULL)
 		sigaddset(&sigs, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	/*
+	 * SIGHUP re-reads the token file (blocked first, so an early one
+	 * waits instead of killing); without one, the log is standard
+	 * error: nothing to reopen, and no reason to die.
+	 */
+	signal(SIGHUP, o.token_file != NULL ? SIG_DFL : SIG_IGN);
 
 	if (o.token_file != NULL &&
 	    (srv.auth = sc_auth_new(o.token_file, &srv.conf, &err)) == NULL)

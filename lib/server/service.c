@@ -381,9 +381,9 @@ h_release_execute(struct sc_rpc_call *call, void *arg)
 		sc_svc_free_msg(req);
 		return;
 	}
-	if (op_id_malformed(call, s, req->operation_id))
-		;
-	else if (sc_exec_release(srv->execs, s, req, &found, &err) == -1)
+	if (op_id_malformed(call, s, req->operation_id)) {
+		/* Finished there. */
+	} else if (sc_exec_release(srv->execs, s, req, &found, &err) == -1)
 		sc_srv_finish_error(call, s, &err);
 	else {
 		resp.session_id = req->session_id;

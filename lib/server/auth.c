@@ -3,7 +3,10 @@
 /*
  * auth.c: the token file and the id checks (auth.h).  The table is an
  * array that never changes once built; a reload builds a new one and
- * swaps the pointer under the lock.
+ * swaps the pointer under the lock.  It holds the SHA-256 of each token,
+ * not the token, sorted: a lookup hashes what the caller presented and
+ * searches the digests, so its cost does not grow with the table's size
+ * and its timing tells nothing about the tokens themselves.
  */
 
 #include "server/auth.h"
@@ -18,15 +21,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/digest.h"
 #include "core/error.h"
 #include "core/xmem.h"
 #include "server/server.h"
 #include "server/service_int.h"
 #include "core/banned.h"
 
+/* SHA-256 in hex. */
+#define DIGEST_LEN 64
+
 struct entry {
-	char *token;
+	char digest[DIGEST_LEN + 1]; /* of the token */
 	char *user;
+	size_t line; /* in the file */
 };
 
 struct table {
@@ -140,11 +148,8 @@ table_free(struct table *t)
 
 	if (t == NULL)
 		return;
-	for (i = 0; i < t->n; i++) {
-		explicit_bzero(t->v[i].token, strlen(t->v[i].token));
-		free(t->v[i].token);
+	for (i = 0; i < t->n; i++)
 		free(t->v[i].user);
-	}
 	free(t->v);
 	free(t);
 }
@@ -235,6 +240,22 @@ line_error(struct sc_error *err, const char *path, size_t line,
 	    path, line, text);
 }
 
+static int
+cmp_entry(const void *x, const void *y)
+{
+	const struct entry *a = x, *b = y;
+
+	return strcmp(a->digest, b->digest);
+}
+
+/* The SHA-256 of token in hex; false if it cannot be computed. */
+static bool
+digest_of(const char *token, char out[DIGEST_LEN + 1])
+{
+	return sc_digest_hex("sha256", token, strlen(token), out) ==
+	    DIGEST_LEN;
+}
+
 /* Parse buf (NUL-terminated, changed in place) into a new table. */
 static struct table *
 table_parse(char *buf, const char *path, const struct sc_server_conf *conf,
@@ -291,22 +312,29 @@ table_parse(char *buf, const char *path, const struct sc_server_conf *conf,
 			    "the token is also the --token or the --admin-token");
 			goto fail;
 		}
-		for (i = 0; i < t->n; i++)
-			if (strcmp(t->v[i].token, tok) == 0)
-				break;
-		if (i < t->n) {
-			line_error(err, path, line,
-			    "the token is on an earlier line too");
-			goto fail;
-		}
 		if (t->n == cap) {
 			cap = cap == 0 ? 16 : cap * 2;
 			t->v = sc_xreallocarray(t->v, cap, sizeof(*t->v));
 		}
-		t->v[t->n].token = sc_xstrdup(tok);
+		if (!digest_of(tok, t->v[t->n].digest)) {
+			sc_error_set(err, SC_ST_INTERNAL,
+			    "token file '%s': cannot compute SHA-256", path);
+			goto fail;
+		}
 		t->v[t->n].user = sc_xstrdup(user);
+		t->v[t->n].line = line;
 		t->n++;
 	}
+	if (t->n > 1)
+		qsort(t->v, t->n, sizeof(*t->v), cmp_entry);
+	for (i = 1; i < t->n; i++)
+		if (strcmp(t->v[i - 1].digest, t->v[i].digest) == 0) {
+			line_error(err, path,
+			    t->v[i - 1].line > t->v[i].line ? t->v[i - 1].line
+							    : t->v[i].line,
+			    "the token is on an earlier line too");
+			goto fail;
+		}
 	return t;
 fail:
 	table_free(t);
@@ -397,17 +425,18 @@ bool
 sc_auth_lookup(struct sc_auth *a, const char *token,
     char user[SC_AUTH_USER_MAX])
 {
-	const char *hit = NULL;
-	size_t i;
+	struct entry key;
+	const struct entry *hit;
 
-	if (a == NULL || token[0] == '\0')
+	if (a == NULL || token[0] == '\0' || !digest_of(token, key.digest))
 		return false;
 	pthread_mutex_lock(&a->lock);
-	for (i = 0; i < a->t->n; i++)
-		if (sc_svc_same_secret(a->t->v[i].token, token))
-			hit = a->t->v[i].user;
+	hit = a->t->n == 0 ? NULL
+			   : bsearch(&key, a->t->v, a->t->n, sizeof(*a->t->v),
+				 cmp_entry);
 	if (hit != NULL)
-		snprintf(user, SC_AUTH_USER_MAX, "%s", hit);
+		snprintf(user, SC_AUTH_USER_MAX, "%s", hit->user);
 	pthread_mutex_unlock(&a->lock);
+	explicit_bzero(&key, sizeof(key));
 	return hit != NULL;
 }

@@ -62,8 +62,9 @@ void sc_auth_free(struct sc_auth *a);
 /*
  * The user token is bound to, copied into user (SC_AUTH_USER_MAX
  * bytes): true, or false when a is NULL or token is not in the table.
- * Every entry is compared, each in time independent of where it
- * differs.
+ * The table holds the tokens' SHA-256 only, sorted: a lookup costs a
+ * hash and a binary search, and its timing depends on the presented
+ * token's digest, never on where it differs from a stored token.
  */
 bool sc_auth_lookup(struct sc_auth *a, const char *token,
     char user[SC_AUTH_USER_MAX]);

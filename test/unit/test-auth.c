@@ -4,8 +4,8 @@
  * test-auth.c: lib/server/auth.c: which ids pass (UTF-8 without control
  * characters) and how others are shown; the token file: its syntax,
  * permissions, refusals with their messages, lookups, and a reload that
- * keeps the old table when the new file is bad; and the user check of
- * service.c (sc_svc_check_user()).
+ * keeps the old table when the new file is bad, a large table; and the
+ * user check of service.c (sc_svc_check_user()).
  */
 
 #include "server/auth.h"
@@ -170,6 +170,43 @@ test_file(void)
 	ok(sc_auth_new(path, &conf, &err) == NULL, "no file, no table");
 }
 
+/* Many tokens: every one finds its user, near misses find none. */
+static void
+test_many(void)
+{
+	struct sc_server_conf conf;
+	struct sc_error err;
+	struct sc_auth *a;
+	char user[SC_AUTH_USER_MAX], tok[32], want[32];
+	FILE *fp;
+	int i, found = 0, wrong = 0;
+
+	sc_server_conf_default(&conf);
+	unlink(path);
+	if ((fp = fopen(path, "w")) == NULL)
+		return;
+	for (i = 0; i < 2000; i++)
+		fprintf(fp, "t%d u%d\n", i, i % 7);
+	fclose(fp);
+	chmod(path, 0600);
+	a = sc_auth_new(path, &conf, &err);
+	ok(a != NULL, "2000 tokens load");
+	if (a == NULL)
+		return;
+	is_int((int)sc_auth_count(a), 2000, "all of them");
+	for (i = 0; i < 2000; i++) {
+		snprintf(tok, sizeof(tok), "t%d", i);
+		snprintf(want, sizeof(want), "u%d", i % 7);
+		if (sc_auth_lookup(a, tok, user))
+			found += strcmp(user, want) == 0;
+		snprintf(tok, sizeof(tok), "t%dx", i);
+		wrong += sc_auth_lookup(a, tok, user);
+	}
+	is_int(found, 2000, "every token finds its user");
+	is_int(wrong, 0, "no other string finds one");
+	sc_auth_free(a);
+}
+
 static void
 test_check_user(void)
 {
@@ -208,6 +245,7 @@ main(void)
 	    tmp != NULL ? tmp : "/tmp", (int)getpid());
 	test_ids();
 	test_file();
+	test_many();
 	test_check_user();
 	unlink(path);
 	return tap_done();

@@ -4,7 +4,9 @@
 # 42-sc-inspect: sc-inspect against a real sc-serve (with a Spark token
 # and an admin token): every command, filter and format, --ids, the cron
 # pipeline into sc-release against detached queries, user isolation
-# (without the admin token a caller sees only its own user's), watch
+# (without the admin token a caller sees only its own user's, in the
+# sessions it names, and no SQL text; test/51-sc-serve-isolation.bats
+# has the bound tokens of --token-file), watch
 # --follow, the watch view driven in tmux (an execution appears,
 # progresses, is released or interrupted from the view after a
 # confirmation, and vanishes; q and Ctrl-C give the terminal back), and
@@ -202,7 +204,7 @@ split() {
 @test "list: a detached operation, every field as TSV by default" {
 	local op
 	op=$(detach "$U" "SELECT * FROM range(10)")
-	run --separate-stderr -0 sc-inspect --user-id "$U" list --session "$SID"
+	run --separate-stderr -0 sc-inspect --admin-token "$ADMIN" list --session "$SID"
 	[ -z "$stderr" ]
 	[ "${#lines[@]}" -eq 2 ]
 	[ "${lines[0]}" = "$FIELDS" ]
@@ -222,12 +224,15 @@ split() {
 	[[ "${f[12]}" =~ ^[1-9][0-9]*$ ]] # responses_produced
 	[ "${f[20]}" = "" ] # no error class
 	[ "${f[21]}" = "SELECT * FROM range(10)" ]
+	# SQL text is for the admin token only.
+	run --separate-stderr -0 sc-inspect --user-id "$U" list --session "$SID" --no-header --fields operation_id,statement
+	[ "$output" = "$op	" ]
 }
 
 @test "show: one execution, every field; a table has a line per field" {
 	local op
 	op=$(detach "$U" --tag nightly "SELECT * FROM range(3)")
-	run --separate-stderr -0 sc-inspect --user-id "$U" show "$op" --format table
+	run --separate-stderr -0 sc-inspect --admin-token "$ADMIN" show "$op" --format table
 	[ "${#lines[@]}" -eq 22 ]
 	[[ "${lines[0]}" =~ ^operation_id\ +$op$ ]]
 	[[ "${lines[3]}" =~ ^tags\ +nightly$ ]]
@@ -236,7 +241,7 @@ split() {
 	[[ "${lines[11]}" =~ ^abandon_in\ +4m5[0-9]s$ ]]
 	[[ "${lines[16]}" =~ ^rows_sent\ +[0-3]$ ]]
 	[[ "${lines[20]}" =~ ^last_error_class\ +-$ ]]
-	run --separate-stderr -0 sc-inspect --user-id "$U" show "$op" --format jsonl
+	run --separate-stderr -0 sc-inspect --admin-token "$ADMIN" show "$op" --format jsonl
 	[ "${#lines[@]}" -eq 1 ]
 	[ "$(jq -r .operation_id <<<"$output")" = "$op" ]
 	[ "$(jq -c .tags <<<"$output")" = '["nightly"]' ]
@@ -244,8 +249,11 @@ split() {
 	[ "$(jq -r '.finished | type' <<<"$output")" = string ]
 	[ "$(jq -r '.last_error_class' <<<"$output")" = null ]
 	[ "$(jq -r '.detached_for | type' <<<"$output")" = number ]
-	run --separate-stderr -0 sc-inspect --user-id "$U" show "$op" --fields state
+	run --separate-stderr -0 sc-inspect --admin-token "$ADMIN" show "$op" --fields state
 	[ "$output" = $'state\nfinished' ]
+	# Without the admin token, whoever names the user may not be it:
+	# an operation id alone shows nothing.
+	run --separate-stderr -3 sc-inspect --user-id "$U" show "$op"
 }
 
 @test "show: an operation that does not exist exits 3" {
@@ -258,27 +266,37 @@ split() {
 	[ "$stderr" = "sc-inspect: no operation '$op' on the server [INVALID_HANDLE.OPERATION_NOT_FOUND]" ]
 }
 
-@test "user isolation: without the admin token a caller sees only its own user's" {
+@test "user isolation: without the admin token a caller sees only its own user's, in the session it names" {
 	local a b sid_a
 	a=$(detach "$U-a" "SELECT 1")
 	sid_a=$SID
 	SID=$(new_id)
 	b=$(detach "$U-b" "SELECT 2")
-	# As user a: a's operation and session only, whatever the filter.
+	# Any token holder may claim to be user a: without a's session id
+	# (the secret part of a handle) nothing of a's is shown.
 	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids
-	[ "$output" = "$a" ]
-	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids --user "$U-b"
 	[ "$output" = "" ]
 	run --separate-stderr -0 sc-inspect --user-id "$U-a" sessions --ids
+	[ "$output" = "" ]
+	run --separate-stderr -0 sc-inspect --user-id "$U-a" stats --fields operations,sessions --no-header
+	[ "$output" = $'0\t0' ]
+	run --separate-stderr -3 sc-inspect --user-id "$U-a" show "$a"
+	[ "$stderr" = "sc-inspect: no operation '$a' on the server for user '$U-a' [INVALID_HANDLE.OPERATION_NOT_FOUND]" ]
+	# Naming the session: a's operation and session only, whatever the filter.
+	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids --session "$sid_a"
+	[ "$output" = "$a" ]
+	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids --session "$SID"
+	[ "$output" = "" ]
+	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids --session "$sid_a" --user "$U-b"
+	[ "$output" = "" ]
+	run --separate-stderr -0 sc-inspect --user-id "$U-a" sessions --ids --session "$sid_a"
 	[ "$output" = "$sid_a" ]
 	run --separate-stderr -3 sc-inspect --user-id "$U-a" show "$b"
 	[ "$stderr" = "sc-inspect: no operation '$b' on the server for user '$U-a' [INVALID_HANDLE.OPERATION_NOT_FOUND]" ]
-	run --separate-stderr -0 sc-inspect --user-id "$U-a" stats --fields operations,sessions --no-header
-	[ "$output" = $'1\t1' ]
 	# Nor through the protocol: for b, a's session does not exist.
 	run --separate-stderr -3 sc-release --user-id "$U-b" --session-id "$sid_a" "$a"
 	[[ "$output" == "$a	error: INVALID_HANDLE.SESSION_NOT_FOUND: "* ]]
-	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids
+	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids --session "$sid_a"
 	[ "$output" = "$a" ]
 	# With the admin token (option or environment): both.
 	run --separate-stderr -0 sc-inspect --admin-token "$ADMIN" list --ids --user "$U-b"
@@ -330,22 +348,22 @@ split() {
 @test "formats: csv, jsonl, table, --fields, --no-header" {
 	local op
 	op=$(detach "$U" --tag a --tag b "SELECT 1, 'x' AS y")
-	run --separate-stderr -0 sc-inspect --user-id "$U" list --session "$SID" --format csv --fields operation_id,tags,statement
+	run --separate-stderr -0 sc-inspect --admin-token "$ADMIN" list --session "$SID" --format csv --fields operation_id,tags,statement
 	[ "${lines[0]}" = "operation_id,tags,statement" ]
 	[ "${lines[1]}" = "$op,\"a,b\",\"SELECT 1, 'x' AS y\"" ]
-	run --separate-stderr -0 sc-inspect --user-id "$U" list --session "$SID" --format csv --no-header --fields state,reattachable
+	run --separate-stderr -0 sc-inspect --admin-token "$ADMIN" list --session "$SID" --format csv --no-header --fields state,reattachable
 	[ "$output" = "finished,true" ]
-	run --separate-stderr -0 sc-inspect --user-id "$U" list --session "$SID" --format jsonl
+	run --separate-stderr -0 sc-inspect --admin-token "$ADMIN" list --session "$SID" --format jsonl
 	[ "${#lines[@]}" -eq 1 ]
 	[ "$(jq -r 'keys_unsorted | join(" ")' <<<"$output")" = "${FIELDS//	/ }" ]
 	[ "$(jq -c '[.operation_id, .tags, .attached, .reattachable, .finished != null, .abandon_in > 0]' <<<"$output")" = "[\"$op\",[\"a\",\"b\"],false,true,true,true]" ]
-	run --separate-stderr -0 sc-inspect --user-id "$U" list --session "$SID" --format jsonl --fields state,operation_id
+	run --separate-stderr -0 sc-inspect --admin-token "$ADMIN" list --session "$SID" --format jsonl --fields state,operation_id
 	[ "$output" = "{\"state\":\"finished\",\"operation_id\":\"$op\"}" ]
-	run --separate-stderr -0 sc-inspect --user-id "$U" list --session "$SID" --fields all --no-header
+	run --separate-stderr -0 sc-inspect --admin-token "$ADMIN" list --session "$SID" --fields all --no-header
 	split "$output"
 	[ "${#f[@]}" -eq 22 ]
 	# A table: the terminal's choice of fields, aligned under the header.
-	run --separate-stderr -0 sc-inspect --user-id "$U" list --session "$SID" --format table
+	run --separate-stderr -0 sc-inspect --admin-token "$ADMIN" list --session "$SID" --format table
 	[ "${#lines[@]}" -eq 3 ]
 	[[ "${lines[0]}" =~ ^operation_id\ +session_id\ +user_id\ +state\ +attached\ +detached_for\ +abandon_in\ +rows_sent\ +buffered_bytes\ +statement$ ]]
 	[[ "${lines[1]}" =~ ^-+(\ \ -+){9}$ ]]
@@ -390,20 +408,20 @@ split() {
 @test "sessions: operations held; tombstones of a released session" {
 	local op
 	op=$(detach "$U" "SELECT 1")
-	run --separate-stderr -0 sc-inspect --user-id "$U" sessions --fields session_id,user_id,operations,artifacts,artifact_bytes
+	run --separate-stderr -0 sc-inspect --user-id "$U" sessions --session "$SID" --fields session_id,user_id,operations,artifacts,artifact_bytes
 	[ "$output" = "session_id	user_id	operations	artifacts	artifact_bytes"$'\n'"$SID	$U	1	0	0" ]
-	run --separate-stderr -0 sc-inspect --user-id "$U" sessions --format jsonl
+	run --separate-stderr -0 sc-inspect --user-id "$U" sessions --session "$SID" --format jsonl
 	[ "$(jq -r '[.session_id, (.idle_for | type), (.expires_in > 0), (.server_side_session_id | length > 0)] | @tsv' <<<"$output")" = "$SID	number	true	true" ]
-	run --separate-stderr -0 sc-inspect --user-id "$U" sessions --artifacts
+	run --separate-stderr -0 sc-inspect --user-id "$U" sessions --session "$SID" --artifacts
 	[ "$output" = "session_id	user_id	name	size	stored" ]
-	run --separate-stderr -0 sc-inspect --user-id "$U" tombstones
+	run --separate-stderr -0 sc-inspect --user-id "$U" tombstones --session "$SID"
 	[ "$output" = "kind	operation_id	session_id	user_id	reason	at" ]
 	run -0 sc-release --user-id "$U" --session-id "$SID" --session
 	run --separate-stderr -0 sc-inspect --user-id "$U" tombstones --session "$SID" --fields kind,operation_id,session_id,user_id,reason
 	[ "${#lines[@]}" -eq 3 ]
 	[[ "$output" == *"operation	$op	$SID	$U	session closed"* ]]
 	[[ "$output" == *"session		$SID	$U	released"* ]]
-	run --separate-stderr -0 sc-inspect --user-id "$U" sessions --ids
+	run --separate-stderr -0 sc-inspect --user-id "$U" sessions --session "$SID" --ids
 	[ "$output" = "" ]
 	run --separate-stderr -0 sc-inspect --user-id "$U-nobody" tombstones --no-header
 	[ "$output" = "" ]
@@ -538,9 +556,10 @@ split() {
 	b=$(detach "$U" "SELECT * FROM range(20)")
 	op=$(new_id)
 	endless "$U" "$op"
-	view --user-id "$U" --interval 300ms watch --session "$SID"
+	# The admin token: sorting by statement needs the SQL text.
+	view --admin-token "$ADMIN" --interval 300ms watch --session "$SID"
 	on_screen "^$op +$U +running +yes "
-	screen | grep -q "^sc-inspect  sc://127.0.0.1:[0-9]*  user '$U'  "
+	screen | grep -q "^sc-inspect  sc://127.0.0.1:[0-9]*  admin  "
 	# Newest first: op, b, a.  Sorted by statement: a, b, op; reversed.
 	[ "$(shown)" = "$op $b $a " ]
 	tm send-keys -t v '>'

@@ -44,6 +44,7 @@
 #include "core/xmem.h"
 #include "server/admin.h"
 #include "server/artifact.h"
+#include "server/auth.h"
 #include "server/engine.h"
 #include "server/exec.h"
 #include "server/server.h"
@@ -61,7 +62,7 @@ static const char usage_text[] =
     "       [--max-stream-duration duration] [--max-stream-size size]\n"
     "       [--ready-file file] [--retry-buffer size]\n"
     "       [--session-timeout duration] [--tls-cert file --tls-key file]\n"
-    "       [--token token] [--admin-token token]\n"
+    "       [--token token] [--token-file file] [--admin-token token]\n"
     "\n"
     "  --admin-token token        callers presenting it see everything in the\n"
     "                             admin service (sctk.admin.v1)\n"
@@ -93,6 +94,8 @@ static const char usage_text[] =
     "  --tls-cert file            PEM certificate chain (with --tls-key)\n"
     "  --tls-key file             PEM private key (with --tls-cert)\n"
     "  --token token              require 'authorization: Bearer token'\n"
+    "  --token-file file          tokens bound to users, 'token user_id' per\n"
+    "                             line (re-read on SIGHUP)\n"
     "  -V, --version              print the version and exit\n";
 
 enum {
@@ -116,7 +119,8 @@ enum {
 	OPT_SESSION_TIMEOUT,
 	OPT_TLS_CERT,
 	OPT_TLS_KEY,
-	OPT_TOKEN
+	OPT_TOKEN,
+	OPT_TOKEN_FILE
 };
 
 static const struct option longopts[] = { /* sorted */
@@ -145,6 +149,7 @@ static const struct option longopts[] = { /* sorted */
 	{ "tls-cert", required_argument, NULL, OPT_TLS_CERT },
 	{ "tls-key", required_argument, NULL, OPT_TLS_KEY },
 	{ "token", required_argument, NULL, OPT_TOKEN },
+	{ "token-file", required_argument, NULL, OPT_TOKEN_FILE },
 	{ "version", no_argument, NULL, 'V' }, { NULL, 0, NULL, 0 }
 };
 
@@ -155,6 +160,7 @@ struct opts {
 	const char *database;
 	const char *tls_cert;
 	const char *tls_key;
+	const char *token_file;
 	enum sc_log_level level;
 	char host[256]; /* of listen, as given */
 	long max_conns; /* 0: the rpc module's default */
@@ -375,6 +381,9 @@ parse_options(int argc, char *argv[], struct opts *o,
 		case OPT_TOKEN:
 			set(conf, "token", optarg);
 			break;
+		case OPT_TOKEN_FILE:
+			o->token_file = optarg;
+			break;
 		default:
 			SC_BUG("option %d in the table but not handled", ch);
 		}
@@ -574,7 +583,7 @@ trim_init(struct trim *t, const struct sc_server_conf *conf)
 }
 
 /*
- * Wait for SIGTERM or SIGINT (blocked in every thread), looking at
+ * Wait for SIGTERM, SIGINT or SIGHUP (blocked in every thread), looking at
  * memory every MEMORY_TICK_MS meanwhile.  Returns the signal.
  */
 static int
@@ -587,7 +596,7 @@ wait_for_signal(const sigset_t *sigs, struct trim *t)
 	tick.tv_nsec = (long)(MEMORY_TICK_MS % 1000) * 1000000L;
 	for (;;) {
 		sig = sigtimedwait(sigs, NULL, &tick);
-		if (sig == SIGTERM || sig == SIGINT)
+		if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP)
 			return sig;
 		if (sig == -1 && errno == EAGAIN)
 			memory_tick(t);
@@ -624,6 +633,21 @@ watchdog_main(void *arg)
 		}
 	}
 	return NULL;
+}
+
+/* SIGHUP: read the token file again; a bad one leaves the table as it was. */
+static void
+reload_tokens(struct sc_server *srv)
+{
+	struct sc_error err;
+	size_t n;
+
+	if (sc_auth_reload(srv->auth, &srv->conf, &n, &err) == -1)
+		sc_warn("SIGHUP: %s; the %zu tokens read before stay in force",
+		    err.msg, sc_auth_count(srv->auth));
+	else
+		sc_info("SIGHUP: token file '%s' read again: %zu tokens",
+		    sc_auth_path(srv->auth), n);
 }
 
 /*
@@ -878,6 +902,8 @@ stop_server(struct sc_server *srv)
 	sc_artifact_store_free(srv->artifacts);
 	srv->artifacts = NULL;
 	sc_engine_free(srv->engine);
+	sc_auth_free(srv->auth);
+	srv->auth = NULL;
 	explicit_bzero(srv->conf.token, sizeof(srv->conf.token));
 	explicit_bzero(srv->conf.admin_token, sizeof(srv->conf.admin_token));
 }
@@ -923,12 +949,22 @@ main(int argc, char *argv[])
 	 */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	/* The log is standard error: nothing to reopen, and no reason to die. */
-	signal(SIGHUP, SIG_IGN);
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
+	if (o.token_file != NULL)
+		sigaddset(&sigs, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	/*
+	 * SIGHUP re-reads the token file (blocked first, so an early one
+	 * waits instead of killing); without one, the log is standard
+	 * error: nothing to reopen, and no reason to die.
+	 */
+	signal(SIGHUP, o.token_file != NULL ? SIG_DFL : SIG_IGN);
+
+	if (o.token_file != NULL &&
+	    (srv.auth = sc_auth_new(o.token_file, &srv.conf, &err)) == NULL)
+		return fatal(&err);
 
 	srv.started_ms = sc_realtime_ms();
 	raise_fd_limit();
@@ -956,7 +992,9 @@ main(int argc, char *argv[])
 	if ((rc = start_rpc(&srv, &o, &port)) != SC_EXIT_OK)
 		goto out;
 	sc_info("sc-serve %s listening on %s:%d%s", SCTK_VERSION, o.host, port,
-	    srv.conf.token[0] != '\0' ? " (token required)" : "");
+	    srv.auth != NULL ? " (token required, users bound)"
+	    : srv.conf.token[0] != '\0' ? " (token required)"
+				       : "");
 	/* The ready file comes last: who reads it finds the line above. */
 	if (o.ready_file != NULL &&
 	    write_ready(o.ready_file, o.host, port, o.tls_cert != NULL, &err) ==
@@ -970,7 +1008,8 @@ main(int argc, char *argv[])
 	}
 	trim_init(&trim, &srv.conf);
 
-	sig = wait_for_signal(&sigs, &trim);
+	while ((sig = wait_for_signal(&sigs, &trim)) == SIGHUP)
+		reload_tokens(&srv);
 	sc_info("shutting down (%s)", sig == SIGTERM ? "SIGTERM" : "SIGINT");
 	watching = watchdog_start(&dog, &sigs, &srv.conf);
 	rc = atomic_load(&deaf) ? SC_EXIT_INTERNAL : SC_EXIT_OK;

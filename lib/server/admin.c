@@ -50,7 +50,9 @@ struct qitem {
 
 struct access {
 	bool admin;
-	char user[256]; /* Caller.user_id, when not admin */
+	bool bound; /* user is proven: the token file binds the token to it */
+	char user[256]; /* the caller's user, when not admin */
+	char session[128]; /* not bound: the session it named, or "" */
 };
 
 struct watcher {
@@ -181,19 +183,25 @@ bearer_is(const char *got, const char *token)
 }
 
 /*
- * Decide what the caller may see (admin.h).  On refusal the call is
- * finished and -1 returned.
+ * Decide what the caller may see (admin.h); session is the one the
+ * request names (NULL: none).  On refusal the call is finished and -1
+ * returned.
  */
 static int
 check_access(struct sc_admin *a, struct sc_rpc_call *call,
-    const Sctk__Admin__V1__Caller *caller, struct access *acc)
+    const Sctk__Admin__V1__Caller *caller, const char *session,
+    struct access *acc)
 {
 	const struct sc_server_conf *conf = &a->srv->conf;
-	char x[300], auth[300];
+	const char *peer, *cuser;
+	char x[300], auth[300], bound[SC_AUTH_USER_MAX];
 	bool has_x, has_auth, admin = false;
-	const char *peer;
+	struct sc_error err;
+	enum sc_svc_who who;
 
 	memset(acc, 0, sizeof(*acc));
+	cuser = caller != NULL && caller->user_id != NULL ? caller->user_id
+							  : "";
 	has_x =
 	    sc_rpc_call_metadata(call, "x-sctk-admin-token", x, sizeof(x)) == 0;
 	has_auth = sc_rpc_call_metadata(call, "authorization", auth,
@@ -211,36 +219,68 @@ check_access(struct sc_admin *a, struct sc_rpc_call *call,
 		admin = has_x ||
 		    (has_auth && bearer_is(auth, conf->admin_token));
 	}
-	if (!admin && conf->token[0] != '\0') {
-		if (!has_auth || !bearer_is(auth, conf->token)) {
-			explicit_bzero(x, sizeof(x));
-			explicit_bzero(auth, sizeof(auth));
-			sc_rpc_call_finish(call, SC_GRPC_UNAUTHENTICATED,
-			    has_auth ? "Invalid authentication token"
-				     : "No authentication token provided",
-			    NULL, 0);
-			return -1;
-		}
-	}
 	explicit_bzero(x, sizeof(x));
 	explicit_bzero(auth, sizeof(auth));
-	if (conf->admin_token[0] == '\0' && conf->token[0] == '\0') {
+	if (admin) {
+		acc->admin = true;
+		return 0;
+	}
+	bound[0] = '\0';
+	who = sc_svc_identify(a->srv, call, bound);
+	switch (who) {
+	case SC_SVC_MISSING:
+	case SC_SVC_WRONG:
+		sc_rpc_call_finish(call, SC_GRPC_UNAUTHENTICATED,
+		    who == SC_SVC_WRONG ? "Invalid authentication token"
+					: "No authentication token provided",
+		    NULL, 0);
+		return -1;
+	case SC_SVC_OPEN:
+		if (conf->admin_token[0] != '\0')
+			break;
 		peer = sc_rpc_call_peer(call);
 		if (!sc_admin_peer_is_loopback(peer)) {
 			fail(call, SC_GRPC_PERMISSION_DENIED,
 			    "SCTK_ADMIN.LOOPBACK_ONLY", "42501",
 			    "The admin service answers only loopback callers "
 			    "when sc-serve has no token (--token, "
-			    "--admin-token); the caller is %s.",
+			    "--token-file, --admin-token); the caller is %s.",
 			    peer != NULL ? peer : "unknown");
 			return -1;
 		}
-		admin = true;
+		acc->admin = true;
+		return 0;
+	case SC_SVC_SHARED:
+		break;
+	case SC_SVC_BOUND:
+		/* The caller's user is the token's; naming another is refused. */
+		if (cuser[0] != '\0' &&
+		    sc_svc_check_user(who, bound, cuser, &err) == -1) {
+			sc_srv_finish_error(call, NULL, &err);
+			return -1;
+		}
+		acc->bound = true;
+		snprintf(acc->user, sizeof(acc->user), "%s", bound);
+		return 0;
 	}
-	acc->admin = admin;
-	if (!admin && caller != NULL && caller->user_id != NULL)
-		snprintf(acc->user, sizeof(acc->user), "%s", caller->user_id);
+	/* Anybody may claim a user: only the session it names is shown. */
+	snprintf(acc->user, sizeof(acc->user), "%s", cuser);
+	if (session != NULL)
+		snprintf(acc->session, sizeof(acc->session), "%s", session);
 	return 0;
+}
+
+/* Whether the caller of acc may see what belongs to (user, session). */
+static bool
+can_see(const struct access *acc, const char *user, const char *session)
+{
+	if (acc->admin)
+		return true;
+	if (!sc_admin_visible(false, acc->user, user))
+		return false;
+	return acc->bound ||
+	    (acc->session[0] != '\0' && session != NULL &&
+		strcmp(acc->session, session) == 0);
 }
 
 /* Unpack the request; on failure the call is finished INVALID_ARGUMENT. */
@@ -304,9 +344,10 @@ filter_from(const Sctk__Admin__V1__ExecutionFilter *pf,
 	}
 }
 
-/* Fill e from info; e borrows info's strings. */
+/* Fill e from info, the statement only if asked; e borrows info's strings. */
 static void
-exec_from(Sctk__Admin__V1__Execution *e, const struct sc_exec_info *info)
+exec_from(Sctk__Admin__V1__Execution *e, const struct sc_exec_info *info,
+    bool statement)
 {
 	sctk__admin__v1__execution__init(e);
 	e->operation_id = (char *)info->op_id;
@@ -314,7 +355,10 @@ exec_from(Sctk__Admin__V1__Execution *e, const struct sc_exec_info *info)
 	e->user_id = (char *)info->user_id;
 	e->n_tags = info->ntags;
 	e->tags = (char **)info->tags;
-	e->statement = (char *)(info->statement != NULL ? info->statement : "");
+	/* SQL text can hold secrets: only an administrator reads it. */
+	e->statement = (char *)(statement && info->statement != NULL
+		? info->statement
+		: "");
 	e->state = STATE(info->state);
 	e->reattachable = info->reattachable;
 	e->created_at_ms = info->created_ms;
@@ -362,7 +406,9 @@ h_list_executions(struct sc_rpc_call *call, void *arg)
 		 &sctk__admin__v1__list_executions_request__descriptor)) ==
 	    NULL)
 		return;
-	if (check_access(a, call, req->caller, &acc) == -1)
+	if (check_access(a, call, req->caller,
+		req->filter != NULL ? req->filter->session_id : NULL,
+		&acc) == -1)
 		goto out;
 	if (req->limit < 0) {
 		fail(call, SC_GRPC_INVALID_ARGUMENT,
@@ -385,14 +431,14 @@ h_list_executions(struct sc_rpc_call *call, void *arg)
 	/* Newest first: the snapshot is in creation order. */
 	for (i = snap.n; i-- > 0;) {
 		info = &snap.v[i];
-		if (!sc_admin_visible(acc.admin, acc.user, info->user_id) ||
+		if (!can_see(&acc, info->user_id, info->session_id) ||
 		    !sc_admin_filter_match(&f, info, now, false))
 			continue;
 		if (n == limit) {
 			resp.truncated = true;
 			break;
 		}
-		exec_from(&ev[n], info);
+		exec_from(&ev[n], info, acc.admin);
 		ep[n] = &ev[n];
 		n++;
 	}
@@ -426,14 +472,14 @@ h_get_execution(struct sc_rpc_call *call, void *arg)
 	if ((req = decode(call,
 		 &sctk__admin__v1__get_execution_request__descriptor)) == NULL)
 		return;
-	if (check_access(a, call, req->caller, &acc) == -1)
+	if (check_access(a, call, req->caller, NULL, &acc) == -1)
 		goto out;
 	id = req->operation_id != NULL ? req->operation_id : "";
 	sc_execmgr_snapshot(a->srv->execs, false, &snap);
 	for (i = snap.n; i-- > 0;) {
 		info = &snap.v[i];
 		if (strcasecmp(info->op_id, id) == 0 &&
-		    sc_admin_visible(acc.admin, acc.user, info->user_id))
+		    can_see(&acc, info->user_id, info->session_id))
 			break;
 	}
 	if (i == (size_t)-1) {
@@ -441,7 +487,7 @@ h_get_execution(struct sc_rpc_call *call, void *arg)
 		    "INVALID_HANDLE.OPERATION_NOT_FOUND", "HY000",
 		    "The handle `%s` is invalid. Operation not found.", id);
 	} else {
-		exec_from(&e, &snap.v[i]);
+		exec_from(&e, &snap.v[i], acc.admin);
 		resp.execution = &e;
 		resp.server_time_ms = sc_realtime_ms();
 		reply(call, &resp.base);
@@ -507,7 +553,7 @@ h_list_sessions(struct sc_rpc_call *call, void *arg)
 	if ((req = decode(call,
 		 &sctk__admin__v1__list_sessions_request__descriptor)) == NULL)
 		return;
-	if (check_access(a, call, req->caller, &acc) == -1)
+	if (check_access(a, call, req->caller, req->session_id, &acc) == -1)
 		goto out;
 	sc_execmgr_snapshot(a->srv->execs, false, &snap);
 	if (snap.n > 0)
@@ -535,7 +581,7 @@ h_list_sessions(struct sc_rpc_call *call, void *arg)
 	for (i = 0; i < nss; i++) {
 		Sctk__Admin__V1__Session *s = &sv[n];
 
-		if (!sc_admin_visible(acc.admin, acc.user, ss[i].user_id) ||
+		if (!can_see(&acc, ss[i].user_id, ss[i].session_id) ||
 		    (!empty(req->user_id) &&
 			strcmp(req->user_id, ss[i].user_id) != 0) ||
 		    (!empty(req->session_id) &&
@@ -622,7 +668,7 @@ h_list_tombstones(struct sc_rpc_call *call, void *arg)
 		 &sctk__admin__v1__list_tombstones_request__descriptor)) ==
 	    NULL)
 		return;
-	if (check_access(a, call, req->caller, &acc) == -1)
+	if (check_access(a, call, req->caller, req->session_id, &acc) == -1)
 		goto out;
 	sc_execmgr_snapshot(a->srv->execs, true, &snap);
 	sc_sessmgr_tombstones(a->srv->sessions, &st, &nst);
@@ -634,7 +680,7 @@ h_list_tombstones(struct sc_rpc_call *call, void *arg)
 		user = i < snap.n ? snap.v[i].user_id : st[i - snap.n].user_id;
 		sess = i < snap.n ? snap.v[i].session_id
 				  : st[i - snap.n].session_id;
-		if (!sc_admin_visible(acc.admin, acc.user, user) ||
+		if (!can_see(&acc, user, sess) ||
 		    (!empty(req->user_id) && strcmp(req->user_id, user) != 0) ||
 		    (!empty(req->session_id) &&
 			strcmp(req->session_id, sess) != 0))
@@ -718,11 +764,11 @@ h_get_stats(struct sc_rpc_call *call, void *arg)
 	if ((req = decode(call,
 		 &sctk__admin__v1__get_stats_request__descriptor)) == NULL)
 		return;
-	if (check_access(a, call, req->caller, &acc) == -1)
+	if (check_access(a, call, req->caller, NULL, &acc) == -1)
 		goto out;
 	sc_execmgr_snapshot(a->srv->execs, false, &snap);
 	for (i = 0; i < snap.n; i++) {
-		if (!sc_admin_visible(acc.admin, acc.user, snap.v[i].user_id))
+		if (!can_see(&acc, snap.v[i].user_id, snap.v[i].session_id))
 			continue;
 		by_state[snap.v[i].state]++;
 		resp.buffered_bytes += snap.v[i].buffered_bytes;
@@ -758,7 +804,7 @@ h_get_stats(struct sc_rpc_call *call, void *arg)
 		resp.rows_sent = counts.rows_sent;
 		resp.bytes_sent = counts.bytes_sent;
 		resp.reattaches = (int64_t)counts.reattaches;
-	} else if (acc.user[0] != '\0')
+	} else if (acc.bound)
 		resp.sessions =
 		    (int64_t)sc_sessmgr_user_count(a->srv->sessions, acc.user);
 	reply(call, &resp.base);
@@ -928,7 +974,8 @@ watch_closed(struct sc_rpc_call *call, bool cancelled, void *arg)
 }
 
 static struct qitem *
-qitem_new(int kind, const struct sc_exec_info *info, int64_t at)
+qitem_new(int kind, const struct sc_exec_info *info, int64_t at,
+    bool statement)
 {
 	Sctk__Admin__V1__Execution e;
 	struct qitem *q;
@@ -936,7 +983,7 @@ qitem_new(int kind, const struct sc_exec_info *info, int64_t at)
 	q = sc_xcalloc(1, sizeof(*q));
 	q->kind = kind;
 	q->at_ms = at;
-	exec_from(&e, info);
+	exec_from(&e, info, statement);
 	q->exec = sc_proto_pack_alloc(&e.base, &q->len);
 	return q;
 }
@@ -954,7 +1001,8 @@ on_event(enum sc_exec_event ev, const struct sc_exec_info *info, void *arg)
 {
 	struct sc_admin *a = arg;
 	struct watcher *w;
-	struct qitem *proto = NULL, *q;
+	struct qitem *proto[2] = { NULL, NULL }, *q; /* without, with SQL */
+	int k;
 	int64_t now;
 
 	pthread_mutex_lock(&a->lock);
@@ -965,21 +1013,23 @@ on_event(enum sc_exec_event ev, const struct sc_exec_info *info, void *arg)
 	now = sc_realtime_ms();
 	for (w = a->watchers; w != NULL; w = w->next) {
 		if (w->closed ||
-		    !sc_admin_visible(w->acc.admin, w->acc.user,
-			info->user_id) ||
+		    !can_see(&w->acc, info->user_id, info->session_id) ||
 		    !sc_admin_filter_match(&w->f, info, now, true))
 			continue;
-		if (proto == NULL)
-			proto = qitem_new(event_kind(ev), info, now);
+		k = w->acc.admin ? 1 : 0;
+		if (proto[k] == NULL)
+			proto[k] = qitem_new(event_kind(ev), info, now,
+			    w->acc.admin);
 		q = sc_xmalloc(sizeof(*q));
-		*q = *proto;
-		q->exec = sc_xmemdup(proto->exec, proto->len);
+		*q = *proto[k];
+		q->exec = sc_xmemdup(proto[k]->exec, proto[k]->len);
 		queue_push(w, q);
 		pump(w);
 	}
 	pthread_mutex_unlock(&a->lock);
-	if (proto != NULL)
-		qitem_free(proto);
+	for (k = 0; k < 2; k++)
+		if (proto[k] != NULL)
+			qitem_free(proto[k]);
 }
 
 static char *
@@ -1003,7 +1053,9 @@ h_watch(struct sc_rpc_call *call, void *arg)
 	if ((req = decode(call, &sctk__admin__v1__watch_request__descriptor)) ==
 	    NULL)
 		return;
-	if (check_access(a, call, req->caller, &acc) == -1)
+	if (check_access(a, call, req->caller,
+		req->filter != NULL ? req->filter->session_id : NULL,
+		&acc) == -1)
 		goto out;
 	w = sc_xcalloc(1, sizeof(*w));
 	w->a = a;
@@ -1048,14 +1100,14 @@ h_watch(struct sc_rpc_call *call, void *arg)
 		sc_execmgr_snapshot(a->srv->execs, false, &snap);
 		now = sc_realtime_ms();
 		for (i = 0; i < snap.n; i++) {
-			if (!sc_admin_visible(acc.admin, acc.user,
-				snap.v[i].user_id) ||
+			if (!can_see(&acc, snap.v[i].user_id,
+				snap.v[i].session_id) ||
 			    !sc_admin_filter_match(&w->f, &snap.v[i], now,
 				false))
 				continue;
 			q = qitem_new(
 			    SCTK__ADMIN__V1__WATCH_EVENT__KIND__KIND_SNAPSHOT,
-			    &snap.v[i], now);
+			    &snap.v[i], now, acc.admin);
 			if (last != NULL)
 				last->next = q;
 			else

@@ -11,18 +11,28 @@
  *
  *  1. conf.admin_token set and presented ("x-sctk-admin-token: TOKEN" or
  *     "authorization: Bearer TOKEN"): an administrator, who sees
- *     everything.  A wrong x-sctk-admin-token is UNAUTHENTICATED.
- *  2. conf.token (the Spark token) set: the caller must present it as the
- *     Spark RPCs require (UNAUTHENTICATED otherwise) and sees only what
- *     belongs to Caller.user_id; an empty user_id sees nothing.
- *  3. Only conf.admin_token set: any caller, user-scoped as in 2.
- *  4. No token at all: callers on a loopback address (127.0.0.0/8, ::1,
+ *     everything, statements included.  A wrong x-sctk-admin-token is
+ *     UNAUTHENTICATED.
+ *  2. A token of the token file (auth.h): its user, proven; it sees what
+ *     belongs to that user.  A non-empty Caller.user_id naming another
+ *     user is PERMISSION_DENIED SCTK_AUTH.USER_MISMATCH.
+ *  3. conf.token (or a token file) set: the caller must present the
+ *     token (UNAUTHENTICATED otherwise).  Its Caller.user_id is only a
+ *     claim, so it sees what belongs to that user within the session the
+ *     request names (a filter's or request's session_id); nothing
+ *     without one.  An empty user_id sees nothing.
+ *  4. Only conf.admin_token set: any caller, scoped as in 3.
+ *  5. No token at all: callers on a loopback address (127.0.0.0/8, ::1,
  *     ::ffff:127.x, unix sockets) see everything; any other caller gets
  *     PERMISSION_DENIED, class SCTK_ADMIN.LOOPBACK_ONLY.
  *
- * GetStats for a user-scoped caller counts only that user's executions,
- * sessions, buffered bytes and attached streams; the process-wide
- * figures (memory, totals since start) are 0 for it.
+ * Only administrators (1 and 5) get an execution's statement; everybody
+ * else an empty one.
+ *
+ * GetStats for a user-scoped caller counts only the executions,
+ * buffered bytes and attached streams it may see (and, for 2, the
+ * user's sessions); the process-wide figures (memory, totals since
+ * start) are 0 for it.
  *
  * Watch: one send in flight per watcher; events wait in a queue of at
  * most SC_ADMIN_WATCH_QUEUE entries (plus the initial snapshot), the

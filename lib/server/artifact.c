@@ -749,10 +749,10 @@ take_chunk(struct sc_artifact_upload *up, struct staged *a, const void *data,
 	up->last_chunked = (size_t)(a - up->v) + 1;
 	if (a->bytes != a->total)
 		return stream_error(up, err, "SIZE_MISMATCH",
-		    "Missing data chunks for artifact: %s. Expected %" PRId64
-		    " chunks and received %" PRId64 " chunks. Processed "
-		    "%" PRId64 " bytes out of %" PRId64 " bytes.",
-		    shown, a->nchunks, a->chunks, a->bytes, a->total);
+		    "Missing data for artifact: %s. All %" PRId64
+		    " declared chunks arrived, with %" PRId64 " of the %" PRId64
+		    " declared bytes.",
+		    shown, a->nchunks, a->bytes, a->total);
 	return stage_close(up, a, err);
 }
 
@@ -813,13 +813,20 @@ sc_artifact_upload_chunk(struct sc_artifact_upload *up, const void *data,
 	    "BeginChunkedArtifact must come first.");
 }
 
+/* Why a staged artifact was not stored (commit_one()). */
+enum conflict {
+	NO_CONFLICT,
+	OTHER_BYTES, /* a different artifact of that name is stored */
+	A_DIRECTORY /* the name is a directory of other artifacts */
+};
+
 /*
  * Move one staged artifact into place; record lock held.  *dup is set
- * (and nothing moved) when a different artifact of that name is stored.
+ * (and nothing moved) when the name is taken (enum conflict).
  */
 static int
-commit_one(struct sc_artifact_upload *up, struct staged *a, bool *dup,
-    struct sc_error *err)
+commit_one(struct sc_artifact_upload *up, struct staged *a,
+    enum conflict *dup, struct sc_error *err)
 {
 	struct record *r = up->rec;
 	struct stat sb;
@@ -828,7 +835,7 @@ commit_one(struct sc_artifact_upload *up, struct staged *a, bool *dup,
 	bool same;
 	int pfd, rc = -1;
 
-	*dup = false;
+	*dup = NO_CONFLICT;
 	copy = sc_xstrdup(a->path);
 	pfd =
 	    sc_artifact_open_parent(up->dirfd, copy, &base, true, a->name, err);
@@ -847,7 +854,7 @@ commit_one(struct sc_artifact_upload *up, struct staged *a, bool *dup,
 		    "it is a symbolic link in the session's store");
 		goto out;
 	} else if (!S_ISREG(sb.st_mode)) {
-		*dup = true;
+		*dup = S_ISDIR(sb.st_mode) ? A_DIRECTORY : OTHER_BYTES;
 		rc = 0;
 		goto out;
 	} else if (!a->pre->replace) {
@@ -855,7 +862,7 @@ commit_one(struct sc_artifact_upload *up, struct staged *a, bool *dup,
 			a->name, &same, err) == -1)
 			goto out;
 		if (!same)
-			*dup = true;
+			*dup = OTHER_BYTES;
 		else {
 			/* Idempotent: the stored file stays as it is. */
 			unlinkat(up->dirfd, a->tmp, 0);
@@ -888,7 +895,7 @@ sc_artifact_upload_commit(struct sc_artifact_upload *up,
 	struct staged *a, *first_dup = NULL;
 	char shown[SHOW_MAX + 16];
 	size_t i, ndup = 0;
-	bool dup;
+	enum conflict dup, first = NO_CONFLICT;
 	int rc = 0;
 
 	if (up->failed)
@@ -919,8 +926,10 @@ sc_artifact_upload_commit(struct sc_artifact_upload *up,
 		if (!a->crc_ok)
 			continue; /* dropped by unstage() below */
 		rc = commit_one(up, a, &dup, err);
-		if (rc == 0 && dup && ndup++ == 0)
+		if (rc == 0 && dup != NO_CONFLICT && ndup++ == 0) {
 			first_dup = a;
+			first = dup;
+		}
 	}
 	pthread_mutex_unlock(&r->lock);
 	for (i = 0; i < up->n; i++)
@@ -930,6 +939,17 @@ sc_artifact_upload_commit(struct sc_artifact_upload *up,
 	if (first_dup != NULL) {
 		sc_artifact_show_name(first_dup->path, strlen(first_dup->path),
 		    shown, sizeof(shown));
+		if (first == A_DIRECTORY)
+			return sc_srv_error(err, "ARTIFACT_ALREADY_EXISTS",
+			    "42713",
+			    "The artifact `%s` cannot be stored: a directory "
+			    "of that name holds other artifacts of this "
+			    "session (`%s/...`). Please choose a different "
+			    "name for the new artifact.%s",
+			    shown, shown,
+			    ndup > 1 ? " (Other artifacts of this call "
+				       "exist with other content.)"
+				     : "");
 		if (ndup == 1)
 			return sc_srv_error(err, "ARTIFACT_ALREADY_EXISTS",
 			    "42713",

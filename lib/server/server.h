@@ -39,6 +39,7 @@
 #include "core/error.h"
 
 struct sc_admin;
+struct sc_auth;
 struct sc_engine;
 struct sc_engine_conn;
 struct sc_artifact_store;
@@ -138,6 +139,7 @@ struct sc_server {
 	struct sc_rpc_server *rpc;
 	struct sc_artifact_store *artifacts; /* or NULL: none are kept */
 	struct sc_admin *admin; /* sctk.admin.v1 (admin.h), or NULL: none */
+	struct sc_auth *auth; /* --token-file (auth.h), or NULL: none */
 	int64_t started_ms; /* realtime */
 };
 

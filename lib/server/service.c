@@ -25,9 +25,11 @@
 #include "core/protocol.h"
 #include "core/rpc_server.h"
 #include "core/timeutil.h"
+#include "core/uuid.h"
 #include "core/xmem.h"
 #include "server/admin.h"
 #include "server/artifact.h"
+#include "server/auth.h"
 #include "server/engine.h"
 #include "server/exec.h"
 #include "server/session.h"
@@ -59,31 +61,134 @@ sc_svc_same_secret(const char *a, const char *b)
 	return diff == 0;
 }
 
+enum sc_svc_who
+sc_svc_identify(struct sc_server *srv, struct sc_rpc_call *call,
+    char user[SC_AUTH_USER_MAX])
+{
+	char got[512], want[sizeof(srv->conf.token) + 8];
+	enum sc_svc_who who = SC_SVC_WRONG;
+
+	if (srv->conf.token[0] == '\0' && srv->auth == NULL)
+		return SC_SVC_OPEN;
+	if (sc_rpc_call_metadata(call, "authorization", got, sizeof(got)) ==
+	    -1)
+		return SC_SVC_MISSING;
+	if (srv->conf.token[0] != '\0') {
+		snprintf(want, sizeof(want), "Bearer %s", srv->conf.token);
+		if (sc_svc_same_secret(got, want))
+			who = SC_SVC_SHARED;
+		explicit_bzero(want, sizeof(want));
+	}
+	if (who == SC_SVC_WRONG && strncmp(got, "Bearer ", 7) == 0 &&
+	    sc_auth_lookup(srv->auth, got + 7, user))
+		who = SC_SVC_BOUND;
+	explicit_bzero(got, sizeof(got));
+	return who;
+}
+
 /* Check the bearer token; on failure the call is finished. */
 bool
 sc_svc_authorized(struct sc_server *srv, struct sc_rpc_call *call)
 {
-	char got[512], want[sizeof(srv->conf.token) + 8];
-	bool ok;
+	char user[SC_AUTH_USER_MAX];
 
-	if (srv->conf.token[0] == '\0')
-		return true;
-	if (sc_rpc_call_metadata(call, "authorization", got, sizeof(got)) ==
-	    -1) {
+	switch (sc_svc_identify(srv, call, user)) {
+	case SC_SVC_MISSING:
 		sc_rpc_call_finish(call, SC_GRPC_UNAUTHENTICATED,
 		    "No authentication token provided", NULL, 0);
 		return false;
-	}
-	snprintf(want, sizeof(want), "Bearer %s", srv->conf.token);
-	ok = sc_svc_same_secret(got, want);
-	explicit_bzero(got, sizeof(got));
-	explicit_bzero(want, sizeof(want));
-	if (!ok) {
+	case SC_SVC_WRONG:
 		sc_debug("bad token from %s", sc_rpc_call_peer(call));
 		sc_rpc_call_finish(call, SC_GRPC_UNAUTHENTICATED,
 		    "Invalid authentication token", NULL, 0);
+		return false;
+	default:
+		return true;
 	}
-	return ok;
+}
+
+int
+sc_svc_bad_id(struct sc_error *err, const char *what, const char *id)
+{
+	char shown[128];
+
+	sc_auth_id_escape(id, shown, sizeof(shown));
+	sc_srv_error(err, "INVALID_HANDLE.FORMAT", "HY000",
+	    "The handle `%s` is invalid. A %s must be valid UTF-8 without "
+	    "control characters.",
+	    shown, what);
+	err->rpc_code = SC_GRPC_INVALID_ARGUMENT;
+	return -1;
+}
+
+int
+sc_svc_bad_uuid(struct sc_error *err, const char *id)
+{
+	char shown[128];
+
+	sc_auth_id_escape(id, shown, sizeof(shown));
+	return sc_srv_error(err, "INVALID_HANDLE.FORMAT", "HY000",
+	    "The handle `%s` is invalid. Handle must be an UUID string of "
+	    "the format '00112233-4455-6677-8899-aabbccddeeff'",
+	    shown);
+}
+
+int
+sc_svc_check_user(enum sc_svc_who who, const char *bound, const char *user,
+    struct sc_error *err)
+{
+	char shown[128];
+
+	if (!sc_auth_id_valid(user))
+		return sc_svc_bad_id(err, "user id", user);
+	switch (who) {
+	case SC_SVC_OPEN:
+	case SC_SVC_SHARED:
+		return 0;
+	case SC_SVC_BOUND:
+		if (strcmp(user, bound) == 0)
+			return 0;
+		sc_auth_id_escape(user, shown, sizeof(shown));
+		sc_srv_error(err, SC_SVC_USER_MISMATCH, "42501",
+		    "The token is bound to the user `%s`; this request names "
+		    "the user `%s`.",
+		    bound, shown);
+		err->rpc_code = SC_GRPC_PERMISSION_DENIED;
+		return -1;
+	case SC_SVC_MISSING:
+	case SC_SVC_WRONG:
+		break;
+	}
+	/* The token left the table since the call began (SIGHUP). */
+	sc_error_set(err, SC_ST_DENIED, "Invalid authentication token");
+	err->rpc_code = SC_GRPC_UNAUTHENTICATED;
+	return -1;
+}
+
+/* Whether the call may act for user; on failure the call is finished. */
+static bool
+user_allowed(struct sc_server *srv, struct sc_rpc_call *call,
+    const char *user)
+{
+	char bound[SC_AUTH_USER_MAX];
+	struct sc_error err;
+	enum sc_svc_who who;
+
+	bound[0] = '\0';
+	who = sc_svc_identify(srv, call, bound);
+	if (sc_svc_check_user(who, bound, user, &err) == 0)
+		return true;
+	if (err.rpc_code == SC_GRPC_UNAUTHENTICATED) {
+		sc_rpc_call_finish(call, SC_GRPC_UNAUTHENTICATED, err.msg,
+		    NULL, 0);
+		return false;
+	}
+	if (err.rpc_code == SC_GRPC_PERMISSION_DENIED)
+		sc_info("refused a request from %s: its token is bound to "
+			"user '%s', not the one it names",
+		    sc_rpc_call_peer(call), bound);
+	sc_srv_finish_error(call, NULL, &err);
+	return false;
 }
 
 /* Unpack the request; on failure the call is finished INVALID_ARGUMENT. */
@@ -129,6 +234,8 @@ sc_svc_session(struct sc_server *srv, struct sc_rpc_call *call,
 	struct sc_session *s;
 	struct sc_error err;
 
+	if (!user_allowed(srv, call, user))
+		return NULL;
 	s = sc_sessmgr_get(srv->sessions, user, sid, observed, how, &err);
 	if (s == NULL) {
 		sc_debug("session '%s': %s", sid, err.msg);
@@ -171,6 +278,32 @@ sc_svc_job_end(void)
 
 /* ------------------------------------------------------------ operations */
 
+/* Whether a tag is not a valid id (err set then). */
+static bool
+tags_invalid(char **tags, size_t n, struct sc_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (tags[i] != NULL && !sc_auth_id_valid(tags[i]))
+			return sc_svc_bad_id(err, "tag", tags[i]) == -1;
+	return false;
+}
+
+/* An operation id that is not a UUID: the call is finished. */
+static bool
+op_id_malformed(struct sc_rpc_call *call, struct sc_session *s,
+    const char *id)
+{
+	struct sc_error err;
+
+	if (id != NULL && sc_uuid_valid(id))
+		return false;
+	sc_svc_bad_uuid(&err, id != NULL ? id : "");
+	sc_srv_finish_error(call, s, &err);
+	return true;
+}
+
 static void
 h_execute(struct sc_rpc_call *call, void *arg)
 {
@@ -183,6 +316,12 @@ h_execute(struct sc_rpc_call *call, void *arg)
 	    (req = sc_svc_decode(call,
 		 &spark__connect__execute_plan_request__descriptor)) == NULL)
 		return;
+	/* Before a session is made: they would reach the admin service. */
+	if (tags_invalid(req->tags, req->n_tags, &err)) {
+		sc_srv_finish_error(call, NULL, &err);
+		sc_svc_free_msg(req);
+		return;
+	}
 	s = sc_svc_session(srv, call, USER(req), req->session_id, OBSERVED(req),
 	    SC_SESS_GET_OR_CREATE);
 	if (s == NULL) {
@@ -213,7 +352,8 @@ h_reattach(struct sc_rpc_call *call, void *arg)
 	s = sc_svc_session(srv, call, USER(req), req->session_id, OBSERVED(req),
 	    SC_SESS_GET_ONLY);
 	if (s != NULL) {
-		sc_exec_reattach(srv->execs, s, call, req);
+		if (!op_id_malformed(call, s, req->operation_id))
+			sc_exec_reattach(srv->execs, s, call, req);
 		sc_session_unref(s);
 	}
 	sc_svc_free_msg(req);
@@ -241,7 +381,9 @@ h_release_execute(struct sc_rpc_call *call, void *arg)
 		sc_svc_free_msg(req);
 		return;
 	}
-	if (sc_exec_release(srv->execs, s, req, &found, &err) == -1)
+	if (op_id_malformed(call, s, req->operation_id)) {
+		/* Finished there. */
+	} else if (sc_exec_release(srv->execs, s, req, &found, &err) == -1)
 		sc_srv_finish_error(call, s, &err);
 	else {
 		resp.session_id = req->session_id;
@@ -274,6 +416,13 @@ h_interrupt(struct sc_rpc_call *call, void *arg)
 	    (req = sc_svc_decode(call,
 		 &spark__connect__interrupt_request__descriptor)) == NULL)
 		return;
+	if (req->interrupt_case ==
+		SPARK__CONNECT__INTERRUPT_REQUEST__INTERRUPT_OPERATION_TAG &&
+	    tags_invalid(&req->operation_tag, 1, &err)) {
+		sc_srv_finish_error(call, NULL, &err);
+		sc_svc_free_msg(req);
+		return;
+	}
 	s = sc_svc_session(srv, call, USER(req), req->session_id, OBSERVED(req),
 	    SC_SESS_GET_OR_CREATE);
 	if (s == NULL) {
@@ -717,11 +866,23 @@ h_release_session(struct sc_rpc_call *call, void *arg)
 	Spark__Connect__ReleaseSessionResponse resp =
 	    SPARK__CONNECT__RELEASE_SESSION_RESPONSE__INIT;
 	char ssid[SC_UUID_STRLEN];
+	struct sc_error err;
 
 	if (!sc_svc_authorized(srv, call) ||
 	    (req = sc_svc_decode(call,
 		 &spark__connect__release_session_request__descriptor)) == NULL)
 		return;
+	if (!user_allowed(srv, call, USER(req))) {
+		sc_svc_free_msg(req);
+		return;
+	}
+	/* As Spark: a malformed id is an error, an unknown one is not. */
+	if (!sc_uuid_valid(req->session_id)) {
+		sc_svc_bad_uuid(&err, req->session_id);
+		sc_srv_finish_error(call, NULL, &err);
+		sc_svc_free_msg(req);
+		return;
+	}
 	resp.session_id = req->session_id;
 	if (sc_sessmgr_release(srv->sessions, USER(req), req->session_id,
 		req->allow_reconnect, ssid) == 1) {

@@ -122,6 +122,8 @@ struct upload_job {
 	struct sc_session *s; /* from the first message, or NULL */
 	struct sc_artifact_upload *up;
 	char *session_id; /* as the first message named it */
+	enum sc_svc_who who; /* what the token says of the caller */
+	char bound[SC_AUTH_USER_MAX]; /* its user, when who is BOUND */
 	int64_t bytes; /* received in artifacts' data */
 	int64_t touched_ms; /* when the session's idle timer was reset */
 	struct upload_msg spare; /* the callback's next buffer */
@@ -405,6 +407,11 @@ upload_message(struct upload_job *j, const uint8_t *msg, size_t len,
 	}
 	if (j->s == NULL) {
 		/* As Spark: the first message names the session. */
+		if (sc_svc_check_user(j->who, j->bound, USER(req), err) ==
+		    -1) {
+			sc_svc_free_msg(req);
+			return -1;
+		}
 		j->s = sc_sessmgr_get(j->srv->sessions, USER(req),
 		    req->session_id, OBSERVED(req), SC_SESS_GET_OR_CREATE, err);
 		if (j->s == NULL ||
@@ -652,6 +659,7 @@ sc_svc_add_artifacts(struct sc_rpc_call *call, void *arg)
 	j = sc_xcalloc(1, sizeof(*j));
 	j->srv = srv;
 	j->call = call;
+	j->who = sc_svc_identify(srv, call, j->bound);
 	sc_rpc_call_ref(call);
 	pthread_mutex_init(&j->mu, NULL);
 	pthread_condattr_init(&ca);

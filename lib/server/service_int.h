@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "core/protocol.h"
+#include "server/auth.h"
 #include "server/server.h"
 #include "server/service.h"
 #include "server/session.h"
@@ -31,8 +32,45 @@ bool sc_svc_has_prefix(const char *s, const char *prefix);
  * they differ. */
 bool sc_svc_same_secret(const char *a, const char *b);
 
+/*
+ * Who the call's "authorization: Bearer T" says the caller is.  OPEN:
+ * no token is required (no --token, no --token-file); SHARED: T is the
+ * --token, the caller names any user; BOUND: T is in the token file,
+ * user is set to the one user it may name; MISSING, WRONG: refused.
+ */
+enum sc_svc_who {
+	SC_SVC_OPEN,
+	SC_SVC_SHARED,
+	SC_SVC_BOUND,
+	SC_SVC_MISSING,
+	SC_SVC_WRONG
+};
+enum sc_svc_who sc_svc_identify(struct sc_server *srv,
+    struct sc_rpc_call *call, char user[SC_AUTH_USER_MAX]);
+
 /* Check the bearer token; on failure the call is finished. */
 bool sc_svc_authorized(struct sc_server *srv, struct sc_rpc_call *call);
+
+/* The class of a request naming another user than its token's. */
+#define SC_SVC_USER_MISMATCH "SCTK_AUTH.USER_MISMATCH"
+
+/*
+ * Whether a caller identified as who (bound: its user, when BOUND) may
+ * act for user.  0, or -1 with err set: INVALID_ARGUMENT
+ * INVALID_HANDLE.FORMAT when user is not valid UTF-8 or has a control
+ * character; PERMISSION_DENIED SC_SVC_USER_MISMATCH (SQLSTATE 42501)
+ * when a bound token names another user; UNAUTHENTICATED (no class)
+ * for MISSING and WRONG.
+ */
+int sc_svc_check_user(enum sc_svc_who who, const char *bound,
+    const char *user, struct sc_error *err);
+/*
+ * INVALID_HANDLE.FORMAT (INVALID_ARGUMENT) for an id (what: "user id",
+ * "tag", ...) that is not valid UTF-8 or has control characters.  -1.
+ */
+int sc_svc_bad_id(struct sc_error *err, const char *what, const char *id);
+/* INVALID_HANDLE.FORMAT (INTERNAL, as Spark) for an id not a UUID.  -1. */
+int sc_svc_bad_uuid(struct sc_error *err, const char *id);
 
 /* Unpack the request; on failure the call is finished INVALID_ARGUMENT. */
 void *sc_svc_decode(struct sc_rpc_call *call,

@@ -486,9 +486,9 @@ test('each protocol error is a clear error and leaves no partial file',
 	    'bytes.');
 	const mi = await A.sendRaw(s, PROTOCOL[4][2]);
 	assert.equal(mi.err.details, '[INVALID_ARTIFACT_STREAM.' +
-	    'SIZE_MISMATCH] Missing data chunks for artifact: files/a. ' +
-	    'Expected 2 chunks and received 2 chunks. Processed 33768 bytes ' +
-	    'out of 60000 bytes.');
+	    'SIZE_MISMATCH] Missing data for artifact: files/a. All 2 ' +
+	    'declared chunks arrived, with 33768 of the 60000 declared ' +
+	    'bytes.');
 	await s.releaseSession();
 });
 

@@ -216,10 +216,14 @@ test('the admin service: another user\'s ids are unknown ids', T,
 	    { caller: { user_id: 'bob' }, operation_id: rnd }), ids);
 	assert.deepEqual(a, b, 'GetExecution');
 	assert.equal(a.code, code.NOT_FOUND);
-	// The owner sees it.
-	const own = await adminCall('GetExecution',
-	    { caller: { user_id: 'alice' }, operation_id: OP });
-	assert.equal(own.execution.operation_id, OP);
+	// The owner, who names her session, sees it (an operation id alone
+	// is no proof of who the caller is).
+	const own = await adminCall('ListExecutions',
+	    { caller: { user_id: 'alice' }, filter: { session_id: OWNER_ID } });
+	assert.deepEqual(own.executions.map((e) => e.operation_id), [OP]);
+	await assert.rejects(adminCall('GetExecution',
+	    { caller: { user_id: 'alice' }, operation_id: OP }),
+	    (err) => err.code === code.NOT_FOUND);
 
 	for (const filter of [{ session_id: OWNER_ID }, { tag: TAG },
 	    { user_id: 'alice' }]) {
@@ -245,9 +249,10 @@ test('the admin service: another user\'s ids are unknown ids', T,
 
 test('the owner\'s operation and artifact are untouched', T, async () => {
 	// Still running and reattachable, and it was never interrupted.
-	const own = await adminCall('GetExecution',
-	    { caller: { user_id: 'alice' }, operation_id: OP });
-	assert.equal(own.execution.state, 'EXECUTION_STATE_RUNNING');
+	const own = await adminCall('ListExecutions',
+	    { caller: { user_id: 'alice' }, filter: { session_id: OWNER_ID } });
+	assert.deepEqual(own.executions.map((e) => e.state),
+	    ['EXECUTION_STATE_RUNNING']);
 	const r = await owner.reattach(OP, undefined,
 	    { stopAfter: 1, timeoutMs: 10000 });
 	assert.equal(r.count, 1);

@@ -729,10 +729,10 @@ test_protocol_text(void)
 	up = sc_artifact_upload_new(st, s, &err);
 	p_missing_bytes(up, &err);
 	is_str(err.msg,
-	    "[INVALID_ARTIFACT_STREAM.SIZE_MISMATCH] Missing data chunks for "
-	    "artifact: files/a. Expected 2 chunks and received 2 chunks. "
-	    "Processed 8 bytes out of 10 bytes.",
-	    "Spark's text for missing chunks");
+	    "[INVALID_ARTIFACT_STREAM.SIZE_MISMATCH] Missing data for "
+	    "artifact: files/a. All 2 declared chunks arrived, with 8 of "
+	    "the 10 declared bytes.",
+	    "what arrived for missing bytes");
 	sc_artifact_upload_free(up);
 	sc_session_unref(s);
 	close_store();

@@ -118,7 +118,27 @@ struct dialect {
 	int depth; /* parentheses open in the statement */
 	size_t sig[2]; /* the last two non-space tokens */
 	size_t nsig;
+	struct sc_eplan *p; /* where the copied bytes are noted */
 };
+
+/* Note out's bytes [from, out->len) as copied from the client's text. */
+static void
+note_client(struct dialect *d, size_t from, const struct sc_buf *out)
+{
+	struct sc_eplan *p = d->p;
+
+	if (p == NULL || out != &p->sql || from >= out->len)
+		return;
+	if (p->nclient > 0 && p->client[2 * p->nclient - 1] >= from) {
+		p->client[2 * p->nclient - 1] = out->len;
+		return;
+	}
+	p->client = sc_xreallocarray(p->client, 2 * (p->nclient + 1),
+	    sizeof(*p->client));
+	p->client[2 * p->nclient] = from;
+	p->client[2 * p->nclient + 1] = out->len;
+	p->nclient++;
+}
 
 static size_t skip_table_clause(struct dialect *d, size_t i);
 
@@ -724,10 +744,14 @@ emit(struct dialect *d, size_t from, size_t to, struct sc_buf *out)
 			nx = next_sig(t, d->n, i);
 			repl = nx >= d->n || !punct_is(s, &t[nx], '(');
 		}
-		if (repl)
+		if (repl) {
 			sc_buf_addstr(out, "TEXT", NULL);
-		else
+		} else {
+			size_t at = out->len;
+
 			sc_buf_add(out, s + t[i].off, t[i].len, NULL);
+			note_client(d, at, out);
+		}
 		if (d->nsig == 0 || punct_is(s, &t[d->sig[0]], ';')) {
 			d->create = word_is(s, &t[i], "create");
 			d->ctable = false;
@@ -745,15 +769,48 @@ emit(struct dialect *d, size_t from, size_t to, struct sc_buf *out)
 }
 
 /*
- * Copy Spark SQL text s into out, adapted where SQLite would silently
- * give other answers: CAST(e AS type) and TRY_CAST with a Spark type
- * become sc_cast() (Spark's conversions and errors instead of SQLite's,
- * where CAST('2024-01-02' AS DATE) is 2024), and the type name STRING
- * becomes TEXT in the column definitions of CREATE statements (its
- * NUMERIC affinity would turn '007' into 7).  Nothing else changes.
+ * Refuse text that names one of sc-serve's internal functions (a word
+ * or a quoted name before '(') or an introspection table, however it
+ * is quoted or cased: what SQLite would call or read.
+ */
+static int
+check_names(struct dialect *d)
+{
+	const struct token *t = d->t;
+	size_t i, nx;
+	char *name;
+	bool call;
+	int rc = 0;
+
+	for (i = 0; i < d->n && rc == 0; i++) {
+		if (t[i].kind != T_WORD && t[i].kind != T_IDENT)
+			continue;
+		name = t[i].kind == T_WORD
+		    ? sc_xstrndup(d->s + t[i].off, t[i].len)
+		    : unquote(d, &t[i]);
+		nx = next_sig(t, d->n, i);
+		call = nx < d->n && punct_is(d->s, &t[nx], '(');
+		if (call && sc_eng_guard_internal(name))
+			rc = sc_eng_guard_refuse(true, name, d->err);
+		else if (sc_eng_guard_introspection(name))
+			rc = sc_eng_guard_refuse(false, name, d->err);
+		free(name);
+	}
+	return rc;
+}
+
+/*
+ * Append Spark SQL text s to p's SQL, adapted where SQLite would
+ * silently give other answers: CAST(e AS type) and TRY_CAST with a Spark
+ * type become sc_cast() (Spark's conversions and errors instead of
+ * SQLite's, where CAST('2024-01-02' AS DATE) is 2024), and the type name
+ * STRING becomes TEXT in the column definitions of CREATE statements
+ * (its NUMERIC affinity would turn '007' into 7).  Nothing else changes.
+ * The bytes copied from s are noted in p->client, so that the statements
+ * holding them are compiled as a client's (engine_guard.c).
  */
 int
-sc_eng_dialect(struct sc_ectx *x, const char *s, struct sc_buf *out,
+sc_eng_dialect(struct sc_ectx *x, const char *s, struct sc_eplan *p,
     struct sc_error *err)
 {
 	static const char *const names_words[] = { "select", "where", "update",
@@ -765,6 +822,7 @@ sc_eng_dialect(struct sc_ectx *x, const char *s, struct sc_buf *out,
 	d.x = x;
 	d.err = err;
 	d.s = s;
+	d.p = p;
 	d.t = tokenize(s, &d.n);
 	/*
 	 * SQLite finds column names in any case: text that names columns
@@ -782,7 +840,11 @@ sc_eng_dialect(struct sc_ectx *x, const char *s, struct sc_buf *out,
 				    "spark.sql.caseSensitive=true it is not "
 				    "supported by sc-serve.");
 			}
-	emit(&d, 0, d.n, out);
+	if (check_names(&d) == -1) {
+		free(d.t);
+		return -1;
+	}
+	emit(&d, 0, d.n, &p->sql);
 	free(d.t);
 	return d.rc;
 }

@@ -98,13 +98,15 @@ sc_eng_check_sql(struct sc_ectx *x, const struct sc_eplan *p,
 {
 	const char *sql = (const char *)p->sql.data;
 	sqlite3_stmt *st = NULL;
+	const char *tail;
+	int rc;
 
 	if (p->kind != SC_EPLAN_SQL || sql == NULL)
 		return 0;
-	if (sc_eng_prepare(x, sql, strlen(sql), &st, NULL, err) == -1)
-		return -1;
+	rc = sc_eng_prepare_plan(x, p, sql, &st, &tail, err);
+	x->run->client_sql = false;
 	sqlite3_finalize(st);
-	return 0;
+	return rc;
 }
 
 /*
@@ -168,7 +170,7 @@ sc_eng_spark_sql(struct sc_ectx *x, const Spark__Connect__SQL *q,
 	p->raw = true;
 	free(x->params.v);
 	sc_eng_params_from_sql(&x->params, q);
-	if (sc_eng_dialect(x, q->query, &p->sql, err) == -1)
+	if (sc_eng_dialect(x, q->query, p, err) == -1)
 		return -1;
 	/*
 	 * SQLite's refusal of a function stands; a syntax error means the
@@ -652,7 +654,7 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 		break;
 	}
 	if (!query &&
-	    sc_eng_dialect(&x, src->query != NULL ? src->query : "", &p.sql,
+	    sc_eng_dialect(&x, src->query != NULL ? src->query : "", &p,
 		err) == -1)
 		goto out;
 	if (!query &&
@@ -750,10 +752,10 @@ temp_exists(struct sc_ectx *x, const char *name)
 	sqlite3_stmt *st = NULL;
 	bool found = false;
 
-	if (sqlite3_prepare_v2(x->c->db,
+	if (sc_eng_guard_prepare_own(x->c,
 		"SELECT 1 FROM temp.sqlite_schema WHERE type IN ('table', "
 		"'view') AND lower(name) = lower(?1)",
-		-1, &st, NULL) == SQLITE_OK &&
+		&st) == SQLITE_OK &&
 	    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) == SQLITE_OK)
 		found = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);

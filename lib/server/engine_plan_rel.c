@@ -796,7 +796,7 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 		}
 		out->raw = true;
 		rc = sc_eng_dialect(x,
-		    r->sql->query != NULL ? r->sql->query : "", &out->sql, err);
+		    r->sql->query != NULL ? r->sql->query : "", out, err);
 		free(x->params.v);
 		sc_eng_params_from_sql(&x->params, r->sql);
 		break;

@@ -4,10 +4,11 @@
 # 48-sc-serve-no-passthrough: a client's SQL text never reaches
 # sc-serve's internal functions (sc_*) or what SQLite keeps about itself
 # (dbstat, pragma_* table-valued functions, sqlite_master): not through
-# text the Spark SQL parser does not take (WITH RECURSIVE), INSERT ...
-# SELECT, a view body or CREATE TABLE ... AS, however the name is
-# quoted or cased.  The statements that remain (DDL and DML) still give
-# the right rows.
+# text the Spark SQL parser does not take (WITH RECURSIVE), the query of
+# INSERT, a view body or CREATE TABLE ... AS (parsed and translated when
+# the parser takes them), nor the statements still given to SQLite
+# (UPDATE, DELETE), however the name is quoted or cased.  A function
+# only SQLite has is not Spark's.  DDL and DML still give the right rows.
 
 bats_require_minimum_version 1.7.0
 load helpers/common
@@ -61,8 +62,12 @@ REC='WITH RECURSIVE c(x) AS (SELECT 1)'
 }
 
 @test "internal functions in Spark SQL text: UNRESOLVED_ROUTINE" {
-	refused_routine sc_overlay "SELECT sc_overlay('abc')"
-	refused_routine sc_cast "SELECT sc_cast('1', 'int', 0)"
+	run -1 --separate-stderr sc-exec -t 30s "SELECT sc_overlay('abc')"
+	[[ "$stderr" == 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `sc_overlay` on search path'* ]]
+	run -1 --separate-stderr sc-exec -t 30s "SELECT sc_cast('1', 'int', 0)"
+	[[ "$stderr" == 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `sc_cast` on search path'* ]]
+	[ -z "$output" ]
+	server_alive
 }
 
 @test "quoting and case do not get around the refusal" {
@@ -81,7 +86,6 @@ REC='WITH RECURSIVE c(x) AS (SELECT 1)'
 
 @test "dbstat, sqlite_dbpage, sqlite_master and pragma_* are refused" {
 	refused_table dbstat "$REC SELECT * FROM dbstat"
-	refused_table dbstat "$REC SELECT * FROM 'dbstat'"
 	refused_table pragma_function_list "$REC SELECT name FROM pragma_function_list"
 	refused_table PRAGMA_FUNCTION_LIST "$REC SELECT name FROM \"PRAGMA_FUNCTION_LIST\""
 	refused_table pragma_table_info "$REC SELECT * FROM pragma_table_info('x')"
@@ -90,6 +94,28 @@ REC='WITH RECURSIVE c(x) AS (SELECT 1)'
 	refused_table sqlite_temp_master "$REC SELECT name FROM sqlite_temp_master"
 	refused_table sqlite_dbpage "$REC SELECT * FROM sqlite_dbpage"
 	refused_table sqlite_master 'SELECT name FROM sqlite_master'
+	refused_table sqlite_temp_master 'SELECT * FROM temp.sqlite_temp_master'
+}
+
+@test "statements SQLite still runs cannot reach them either" {
+	run -0 sc-exec -t 30s 'CREATE TABLE up1 (a INT)'
+	run -0 sc-exec -t 30s 'INSERT INTO up1 VALUES (1)'
+	# A string names a table in SQLite's FROM: the authorizer refuses.
+	refused_table dbstat \
+	    "UPDATE up1 SET a = (SELECT count(*) FROM 'dbstat')"
+	refused_table sqlite_master \
+	    "DELETE FROM up1 WHERE a IN (SELECT rootpage FROM 'sqlite_master')"
+	refused_table pragma_function_list \
+	    "UPDATE up1 SET a = (SELECT count(*) FROM 'pragma_function_list')"
+	refused_routine sc_overlay "UPDATE up1 SET a = \"sc_overlay\"('abc')"
+	refused_routine SC_TS_FROM "DELETE FROM up1 WHERE SC_TS_FROM(1, 0) > 0"
+	run -0 --separate-stderr sc-exec -t 30s --format csv --no-header \
+	    'SELECT a FROM up1'
+	[ "$output" = 1 ]
+	# SQLite's own reads of its schema for DROP and ALTER still run.
+	run -0 sc-exec -t 30s 'ALTER TABLE up1 ADD COLUMN b INT'
+	run -0 sc-exec -t 30s 'ALTER TABLE up1 RENAME TO up2'
+	run -0 sc-exec -t 30s 'DROP TABLE up2'
 }
 
 @test "PRAGMA function_list and module_list are refused" {
@@ -162,8 +188,35 @@ REC='WITH RECURSIVE c(x) AS (SELECT 1)'
 	[[ "$stderr" == 'sc-exec: [TABLE_OR_VIEW_NOT_FOUND]'* ]]
 }
 
-@test "a recursive CTE without internal names still runs" {
+@test "functions only SQLite has are refused; a recursive CTE still runs" {
+	run -1 --separate-stderr sc-exec -t 30s 'SELECT zeroblob(2)'
+	[[ "$stderr" == 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `zeroblob`'* ]]
+	[ -z "$output" ]
+	run -0 sc-exec -t 30s 'CREATE TABLE q1 (a INT)'
+	run -1 --separate-stderr sc-exec -t 30s 'INSERT INTO q1 SELECT unicode(1)'
+	[[ "$stderr" == 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `unicode`'* ]]
+	run -0 --separate-stderr sc-exec -t 30s --format csv --no-header \
+	    'SELECT count(*) FROM q1'
+	[ "$output" = 0 ]
 	run -0 --separate-stderr sc-exec -t 30s --format csv --no-header \
 	    'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3) SELECT x FROM c'
 	[ "$output" = $'1\n2\n3' ]
+	server_alive
+}
+
+@test "INSERT with a column list, OVERWRITE and a range query" {
+	run -0 sc-exec -t 30s 'CREATE TABLE c1 (a INT, b STRING)'
+	run -0 sc-exec -t 30s "INSERT INTO c1 (b, a) VALUES ('y', 2)"
+	run -0 sc-exec -t 30s 'INSERT INTO c1 SELECT id, NULL FROM range(2)'
+	run -0 --separate-stderr sc-exec -t 30s --format csv --no-header \
+	    'SELECT a, b FROM c1 ORDER BY a'
+	[ "$output" = $'0,\n1,\n2,y' ]
+	run -0 sc-exec -t 30s 'INSERT OVERWRITE TABLE c1 (a) VALUES (7)'
+	run -0 --separate-stderr sc-exec -t 30s --format csv --no-header \
+	    'SELECT a, b FROM c1'
+	[ "$output" = '7,' ]
+	run -0 sc-exec -t 30s 'CREATE TABLE c2 AS SELECT * FROM range(3)'
+	run -0 --separate-stderr sc-exec -t 30s --format csv --no-header \
+	    'SELECT sum(id) FROM c2'
+	[ "$output" = 3 ]
 }

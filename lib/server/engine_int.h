@@ -454,6 +454,11 @@ bool sc_eng_col_from(const struct sc_ecol *c, int64_t id);
  */
 int sc_eng_dialect(struct sc_ectx *x, const char *s, struct sc_eplan *p,
     struct sc_error *err);
+/*
+ * Refuse SQL text s that names an internal function or an introspection
+ * table (as sc_eng_dialect() does): -1 with err set, or 0.
+ */
+int sc_eng_dialect_names(const char *s, struct sc_error *err);
 /* s after its spaces and comments; NULL if a comment is not closed. */
 const char *sc_eng_sql_skip(const char *s);
 /* Whether the SQL text s holds nothing but spaces, comments and ';'. */
@@ -789,6 +794,18 @@ void sc_eng_persist_forget(const struct sc_engine_conn *c);
 int sc_eng_statement(struct sc_ectx *x, const char *text, struct sc_eplan *p,
     struct sc_error *err);
 
+/*
+ * engine_entry.c: client SQL text that the Spark SQL parser does not
+ * take.  Refused when it names an internal function or an introspection
+ * table: -1, err set; 0 otherwise.
+ */
+int sc_eng_sql_not_taken(const char *text, struct sc_error *err);
+/*
+ * engine_entry.c: the sql relation q, which the Spark SQL parser does not
+ * take, as the raw plan out (sc_eng_dialect()).  0 or -1.
+ */
+int sc_eng_sql_statement(struct sc_ectx *x, const Spark__Connect__SQL *q,
+    struct sc_eplan *out, struct sc_error *err);
 /* engine_entry.c: prepare p's first statement, to see that it runs. */
 int sc_eng_check_sql(struct sc_ectx *x, const struct sc_eplan *p,
     struct sc_error *err);

@@ -236,7 +236,8 @@ query_plan(struct dialect *d, size_t from, size_t to, struct sc_eplan *p)
 /*
  * The body of a view at token i, up to the statement's end: as the plan
  * the Spark SQL parser makes of it (so the view answers with Spark's
- * semantics).  The index after it, or 0 (text with markers, as written).
+ * semantics).  The index after it, or 0 to copy it as written (the
+ * parser does not take it, or it has parameter markers).
  */
 static size_t
 view_body(struct dialect *d, size_t i, const char *name, struct sc_buf *out)

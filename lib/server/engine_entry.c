@@ -486,15 +486,22 @@ sc_eng_params_from_sql(struct sc_eparams *ps, const Spark__Connect__SQL *q)
 		ps->v[ps->n++].expr = q->pos_arguments[i];
 }
 
-/* Whether text is a single query (the echo case of a SqlCommand). */
+/*
+ * Whether p's SQL is a single query (the echo case of a SqlCommand),
+ * compiled as the client's where it holds the client's text.
+ */
 static int
-is_single_query(struct sc_ectx *x, const char *sql, bool *query,
+is_single_query(struct sc_ectx *x, const struct sc_eplan *p, bool *query,
     struct sc_error *err)
 {
+	const char *sql = (const char *)p->sql.data;
 	sqlite3_stmt *st;
 	const char *tail;
+	int rc;
 
-	if (sc_eng_prepare(x, sql, strlen(sql), &st, &tail, err) == -1)
+	rc = sc_eng_prepare_plan(x, p, sql, &st, &tail, err);
+	x->run->client_sql = false;
+	if (rc == -1)
 		return -1;
 	*query = st != NULL && sc_eng_sql_blank(tail) &&
 	    sqlite3_column_count(st) > 0 && sqlite3_stmt_readonly(st);
@@ -609,7 +616,7 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 		    err) == -1))
 		goto out;
 	if (!query &&
-	    is_single_query(&x, (const char *)p.sql.data, &query, err) == -1)
+	    is_single_query(&x, &p, &query, err) == -1)
 		goto out;
 	if (query) {
 		rel.rel_type_case = SC_REL_(SQL);

@@ -110,6 +110,12 @@ server_alive() {
 @test "fts3_tokenizer does not reveal an address" {
 	run -1 --separate-stderr sc-exec -t 30s \
 	    "SELECT hex(fts3_tokenizer('simple'))"
+	# The translator refuses the first name it cannot resolve (hex is
+	# not among its functions yet); SQLite never sees the text.
+	[[ "$stderr" == 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `'* ]]
+	[ -z "$output" ]
+	run -1 --separate-stderr sc-exec -t 30s \
+	    "SELECT length(fts3_tokenizer('simple'))"
 	[[ "$stderr" == 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `fts3_tokenizer`'* ]]
 	[ -z "$output" ]
 }
@@ -212,13 +218,14 @@ server_alive() {
 	run -1 --separate-stderr sc-exec -s "$DB_REMOTE" -t 30s \
 	    "PRAGMA writable_schema=ON; UPDATE sqlite_master SET sql='CREATE TABLE t(' WHERE name='t'"
 	[[ "$stderr" == *'[UNSUPPORTED_FEATURE.PRAGMA]'* ]]
-	# Defensive mode: the schema table is read-only even without it.
+	# The schema table is no table of a client's (and defensive mode
+	# keeps it read-only besides).
 	run -1 --separate-stderr sc-exec -s "$DB_REMOTE" -t 30s \
 	    "UPDATE sqlite_master SET sql='CREATE TABLE t(' WHERE name='t'"
-	[ "$stderr" = 'sc-exec: [SQLITE_ERROR] table sqlite_master may not be modified. SQLSTATE: 42000' ]
+	[ "$stderr" = 'sc-exec: [TABLE_OR_VIEW_NOT_FOUND] The table or view `sqlite_master` cannot be found. Verify the spelling and correctness of the schema and catalog. SQLSTATE: 42P01' ]
 	run -1 --separate-stderr sc-exec -s "$DB_REMOTE" -t 30s \
 	    'SELECT * FROM pragma_writable_schema'
-	[[ "$stderr" == *'[UNSUPPORTED_FEATURE.PRAGMA]'* ]]
+	[[ "$stderr" == *'[TABLE_OR_VIEW_NOT_FOUND] The table or view `pragma_writable_schema` cannot be found.'* ]]
 	run -0 sc-exec -s "$DB_REMOTE" --format csv --no-header \
 	    'SELECT sum(a) FROM t'
 	[ "$output" = 6 ]
@@ -235,9 +242,10 @@ server_alive() {
 	    'CREATE TABLE pt(a INT, b TEXT); PRAGMA table_info(pt)'
 	[ "${lines[0]}" = 0,a,INT,0,,0 ]
 	[ "${lines[1]}" = 1,b,TEXT,0,,0 ]
-	run -0 sc-exec --format csv --no-header \
+	# Table-valued pragmas are introspection: refused by name.
+	run -1 --separate-stderr sc-exec -t 30s \
 	    "SELECT group_concat(name, '|') FROM pragma_table_info('pt')"
-	[ "$output" = 'a|b' ]
+	[[ "$stderr" == *'[TABLE_OR_VIEW_NOT_FOUND] The table or view `pragma_table_info` cannot be found.'* ]]
 	run -0 sc-exec --format csv --no-header 'PRAGMA journal_mode'
 	[ "$output" = memory ]
 	local p
@@ -277,15 +285,16 @@ server_alive() {
 @test "a 900 MB value ends with EXCEED_LIMIT_LENGTH; the server stays small" {
 	local peak
 	peak_reset
-	run -1 --separate-stderr sc-exec -t 60s 'SELECT zeroblob(943718400)'
+	# (zeroblob() is SQLite's, not Spark's: repeat() makes the value.)
+	run -1 --separate-stderr sc-exec -t 60s "SELECT repeat('x', 943718400)"
 	[ "$stderr" = 'sc-exec: [EXCEED_LIMIT_LENGTH] A string or binary value (or a row holding it) exceeds the limit of 67108864 bytes (sctk.sql.maxValueSize). SQLSTATE: 54006' ]
 	[ -z "$output" ]
 	peak=$(peak_kib)
-	echo "# zeroblob(943718400): server peak RSS ${peak} KiB" >&3
+	echo "# repeat('x', 943718400): server peak RSS ${peak} KiB" >&3
 	[ "$peak" -lt $((512 * 1024)) ]
 	# Under the limit a value still goes through.
 	run -0 sc-exec --format csv --no-header \
-	    'SELECT length(zeroblob(20000000))'
+	    "SELECT length(repeat('x', 20000000))"
 	[ "$output" = 20000000 ]
 	server_alive
 }
@@ -302,7 +311,7 @@ server_alive() {
 
 @test "a row too big for one response message is refused" {
 	run -1 --separate-stderr sc-exec -t 60s \
-	    'SELECT zeroblob(60000000) AS a, zeroblob(60000000) AS b, zeroblob(6000000) AS c'
+	    "SELECT repeat('a', 60000000) AS a, repeat('b', 60000000) AS b, repeat('c', 6000000) AS c"
 	[[ "$stderr" == 'sc-exec: [EXCEED_LIMIT_LENGTH] A result row makes an Arrow batch of '*' bytes, more than the 125829120 bytes one response message may hold. SQLSTATE: 54006' ]]
 	server_alive
 }

@@ -691,10 +691,10 @@ sc_eng_view_types(struct sc_ectx *x, const char *table, struct sc_ecol *cols,
 		if (strcmp(c->views[i].name, key) == 0)
 			v = &c->views[i];
 	if (v != NULL && v->ncols == n &&
-	    sqlite3_prepare_v2(c->db,
+	    sc_eng_guard_prepare_own(c,
 		"SELECT sql FROM temp.sqlite_schema WHERE type = 'view' AND "
 		"lower(name) = ?1",
-		-1, &st, NULL) == SQLITE_OK &&
+		&st) == SQLITE_OK &&
 	    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW &&
 	    (sql = sqlite3_column_text(st, 0)) != NULL &&
@@ -709,6 +709,23 @@ sc_eng_view_types(struct sc_ectx *x, const char *table, struct sc_ecol *cols,
 	sqlite3_finalize(st);
 	pthread_mutex_unlock(&c->lock);
 	free(key);
+}
+
+int
+sc_engine_conn_temp_tables(struct sc_engine_conn *c, const char *prefix)
+{
+	sqlite3_stmt *st = NULL;
+	int n = -1;
+
+	if (sc_eng_guard_prepare_own(c,
+		"SELECT count(*) FROM temp.sqlite_schema WHERE type = 'table' "
+		"AND substr(name, 1, length(?1)) = ?1",
+		&st) == SQLITE_OK &&
+	    sqlite3_bind_text(st, 1, prefix, -1, SQLITE_STATIC) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
 }
 
 void
@@ -841,6 +858,7 @@ sc_eng_prepare(struct sc_ectx *x, const char *sql, size_t len,
 
 	*st = NULL;
 	x->run->denied = SC_EDENY_NONE;
+	x->run->client_ddl = false;
 	sqlite3_mutex_enter(m);
 	rc = sqlite3_prepare_v3(x->c->db, sql, (int)len, 0, st, tail);
 	if (rc != SQLITE_OK)
@@ -870,6 +888,7 @@ sc_eng_step(struct sc_ectx *x, sqlite3_stmt *st)
 	int rc;
 
 	x->run->denied = SC_EDENY_NONE; /* a statement may be recompiled */
+	x->run->client_ddl = false;
 	rc = sqlite3_step(st);
 
 	if (rc == SQLITE_ROW || rc == SQLITE_DONE)

@@ -264,6 +264,13 @@ void sc_engine_conn_free(struct sc_engine_conn *c);
 void sc_engine_conn_interrupt(struct sc_engine_conn *c);
 
 /*
+ * How many TEMP tables of c have a name starting with prefix (the
+ * engine's own, such as "_sc_local"), or -1.  Client SQL cannot read
+ * SQLite's schema; this is how a test sees that they are dropped.
+ */
+int sc_engine_conn_temp_tables(struct sc_engine_conn *c, const char *prefix);
+
+/*
  * Limits of one Arrow batch: a batch is closed when it holds max_rows
  * rows or its estimated body size (sc_arrow_writer_bytes()) reaches
  * max_bytes, whichever comes first (each batch holds at least one row).

@@ -601,7 +601,7 @@ has_table(struct sc_ectx *x, const char *schema, const char *name)
 			      "NOCASE",
 	    schema != NULL ? schema : "temp");
 	if (sql != NULL &&
-	    sqlite3_prepare_v2(x->c->db, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sc_eng_guard_prepare_own(x->c, sql, &st) == SQLITE_OK &&
 	    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) == SQLITE_OK)
 		has = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
@@ -626,6 +626,9 @@ sc_eng_db_table(struct sc_ectx *x, char *const *parts, size_t n,
 	bool only_default;
 	size_t i;
 
+	/* What SQLite keeps about itself is no table of Spark's. */
+	if (n > 0 && sc_eng_guard_introspection(parts[n - 1]))
+		return sc_eng_guard_refuse(false, parts[n - 1], err);
 	pthread_mutex_lock(&x->c->curlock);
 	only_default = x->c->curdb == NULL;
 	pthread_mutex_unlock(&x->c->curlock);

@@ -118,7 +118,27 @@ struct dialect {
 	int depth; /* parentheses open in the statement */
 	size_t sig[2]; /* the last two non-space tokens */
 	size_t nsig;
+	struct sc_eplan *p; /* where the copied bytes are noted */
 };
+
+/* Note out's bytes [from, out->len) as copied from the client's text. */
+static void
+note_client(struct dialect *d, size_t from, const struct sc_buf *out)
+{
+	struct sc_eplan *p = d->p;
+
+	if (p == NULL || out != &p->sql || from >= out->len)
+		return;
+	if (p->nclient > 0 && p->client[2 * p->nclient - 1] >= from) {
+		p->client[2 * p->nclient - 1] = out->len;
+		return;
+	}
+	p->client = sc_xreallocarray(p->client, 2 * (p->nclient + 1),
+	    sizeof(*p->client));
+	p->client[2 * p->nclient] = from;
+	p->client[2 * p->nclient + 1] = out->len;
+	p->nclient++;
+}
 
 static size_t skip_table_clause(struct dialect *d, size_t i);
 
@@ -167,10 +187,57 @@ copy_span(const struct dialect *d, size_t from, size_t to, struct sc_buf *out)
 		    d->t[to - 1].off + d->t[to - 1].len - d->t[from].off, NULL);
 }
 
+/* Whether tokens [from, to) hold a parameter marker (?, :x, @x, $x). */
+static bool
+has_marker(const struct dialect *d, size_t from, size_t to)
+{
+	size_t i;
+
+	for (i = from; i < to; i++)
+		if (d->t[i].kind == T_PUNCT &&
+		    strchr("?:@$", d->s[d->t[i].off]) != NULL)
+			return true;
+	return false;
+}
+
+/*
+ * The query at tokens [from, to) (a view's body, the rows of CREATE
+ * TABLE ... AS and of INSERT) as the plan the Spark SQL parser and the
+ * translator make of it, in *p: 1.  0 when the parser does not take it
+ * (or it has parameter markers, whose values the statement binds): it
+ * stays as written, refused if it names what no client may reach
+ * (sc_eng_sql_not_taken()); -1 then (d->rc, d->err set).
+ */
+static int
+query_plan(struct dialect *d, size_t from, size_t to, struct sc_eplan *p)
+{
+	struct sc_buf text;
+	int rc;
+
+	if (d->x == NULL || d->rc == -1)
+		return 0;
+	if (has_marker(d, from, to))
+		return 0;
+	sc_buf_init(&text, SC_BUF_UNLIMITED);
+	copy_span(d, from, to, &text);
+	sc_buf_addch(&text, '\0', NULL);
+	rc = sc_eng_translate_text(d->x, (const char *)text.data, p, d->err);
+	if (rc == 1 && p->sql.len == 0)
+		rc = 0;
+	if (rc == 0 &&
+	    sc_eng_sql_not_taken((const char *)text.data, d->err) == -1)
+		rc = -1;
+	sc_buf_release(&text);
+	if (rc == -1)
+		d->rc = -1;
+	return rc;
+}
+
 /*
  * The body of a view at token i, up to the statement's end: as the plan
  * the Spark SQL parser makes of it (so the view answers with Spark's
- * semantics), or as written when the parser does not take it.
+ * semantics).  The index after it, or 0 to copy it as written (the
+ * parser does not take it, or it has parameter markers).
  */
 static size_t
 view_body(struct dialect *d, size_t i, const char *name, struct sc_buf *out)
@@ -178,21 +245,12 @@ view_body(struct dialect *d, size_t i, const char *name, struct sc_buf *out)
 	size_t end = stmt_end(d, i), ncols = 0;
 	struct sc_ecol *cols = NULL;
 	struct sc_error e;
-	struct sc_buf text;
 	struct sc_eplan p;
 	int rc;
 
-	if (d->x == NULL || d->rc == -1)
-		return 0;
-	sc_buf_init(&text, SC_BUF_UNLIMITED);
-	copy_span(d, i, end, &text);
-	sc_buf_addch(&text, '\0', NULL);
 	sc_eplan_init(&p);
-	rc = sc_eng_translate_text(d->x, (const char *)text.data, &p, d->err);
-	sc_buf_release(&text);
-	if (rc == -1)
-		d->rc = -1;
-	if (rc == 1 && p.kind == SC_EPLAN_SQL) {
+	rc = query_plan(d, i, end, &p);
+	if (rc == 1) {
 		/*
 		 * The view keeps the query's Spark types, which SQLite's
 		 * view does not (an expression has no declared type).
@@ -204,8 +262,7 @@ view_body(struct dialect *d, size_t i, const char *name, struct sc_buf *out)
 			    (const char *)p.sql.data, p.sql.len, cols, ncols);
 		sc_ecols_free(cols, ncols);
 		sc_buf_add(out, p.sql.data, p.sql.len, NULL);
-	} else if (rc == 1)
-		rc = 0;
+	}
 	sc_eplan_release(&p);
 	return rc == 0 ? 0 : end;
 }
@@ -223,7 +280,6 @@ ctas(struct dialect *d, size_t k, size_t e, bool replace, struct sc_buf *out)
 {
 	struct token *t = d->t;
 	struct sc_ecol *cols = NULL;
-	struct sc_buf text;
 	struct sc_eplan p;
 	size_t i, j, end, ncols = 0, after;
 	int rc;
@@ -240,21 +296,14 @@ ctas(struct dialect *d, size_t k, size_t e, bool replace, struct sc_buf *out)
 		return 0;
 	j = next_sig(t, d->n, j);
 	end = stmt_end(d, j);
-	sc_buf_init(&text, SC_BUF_UNLIMITED);
-	copy_span(d, j, end, &text);
-	sc_buf_addch(&text, '\0', NULL);
 	sc_eplan_init(&p);
-	rc = sc_eng_translate_text(d->x, (const char *)text.data, &p, d->err);
-	sc_buf_release(&text);
-	if (rc == 1 && p.kind == SC_EPLAN_SQL)
-		rc = sc_eng_exec_plan(d->x, &p, NULL, NULL, true, &cols, &ncols,
-			 d->err) == -1
-		    ? -1
-		    : 1;
-	else if (rc == 1)
-		rc = 0;
-	if (rc == -1)
+	rc = query_plan(d, j, end, &p);
+	if (rc == 1 &&
+	    sc_eng_exec_plan(d->x, &p, NULL, NULL, true, &cols, &ncols,
+		d->err) == -1) {
+		rc = -1;
 		d->rc = -1;
+	}
 	if (rc == 1) {
 		if (replace) {
 			sc_buf_addstr(out, "DROP TABLE IF EXISTS ", NULL);
@@ -278,6 +327,73 @@ ctas(struct dialect *d, size_t k, size_t e, bool replace, struct sc_buf *out)
 		sc_buf_addstr(out, ")", NULL);
 	}
 	sc_ecols_free(cols, ncols);
+	sc_eplan_release(&p);
+	return rc == 0 ? 0 : end;
+}
+
+/*
+ * INSERT INTO|OVERWRITE [TABLE] name [(c, ...)] query, the name at tokens
+ * [k, e): the query as the plan the Spark SQL parser makes of it
+ * ("INSERT INTO name [(c, ...)] SELECT * FROM (...)", after a DELETE for
+ * OVERWRITE).  The index after the statement, or 0 for VALUES rows and
+ * a query the parser does not take (as written).
+ */
+static size_t
+insert_rows(struct dialect *d, size_t k, size_t e, bool overwrite,
+    struct sc_buf *out)
+{
+	const struct token *t = d->t;
+	size_t j, c, end, cols = 0, ncols = 0;
+	struct sc_eplan p;
+	int rc;
+
+	if (d->x == NULL || d->rc == -1)
+		return 0;
+	j = e < d->n && t[e].kind == T_SPACE ? next_sig(t, d->n, e) : e;
+	/* A column list: names and commas only. */
+	if (j < d->n && punct_is(d->s, &t[j], '(')) {
+		for (c = next_sig(t, d->n, j); c < d->n;
+		    c = next_sig(t, d->n, c)) {
+			if ((t[c].kind == T_WORD || t[c].kind == T_IDENT) &&
+			    ncols % 2 == 0 && !word_is(d->s, &t[c], "select") &&
+			    !word_is(d->s, &t[c], "with") &&
+			    !word_is(d->s, &t[c], "values") &&
+			    !word_is(d->s, &t[c], "table") &&
+			    !word_is(d->s, &t[c], "from"))
+				ncols++;
+			else if (punct_is(d->s, &t[c], ',') && ncols % 2 == 1)
+				ncols++;
+			else
+				break;
+		}
+		if (c < d->n && punct_is(d->s, &t[c], ')') && ncols % 2 == 1) {
+			cols = j;
+			j = next_sig(t, d->n, c);
+			e = c + 1;
+		}
+	}
+	/*
+	 * VALUES rows stay as SQLite reads them: their values go into the
+	 * columns with SQLite's affinity, as the engine has always stored
+	 * them (the Spark SQL parser's VALUES takes literals only).
+	 */
+	if (j >= d->n || word_is(d->s, &t[j], "values"))
+		return 0;
+	end = stmt_end(d, j);
+	sc_eplan_init(&p);
+	rc = query_plan(d, j, end, &p);
+	if (rc == 1) {
+		if (overwrite) {
+			sc_buf_addstr(out, "DELETE FROM ", NULL);
+			copy_span(d, k, cols != 0 ? cols : e, out);
+			sc_buf_addstr(out, "; ", NULL);
+		}
+		sc_buf_addstr(out, "INSERT INTO ", NULL);
+		copy_span(d, k, e, out);
+		sc_buf_addstr(out, " SELECT * FROM (", NULL);
+		sc_buf_add(out, p.sql.data, p.sql.len, NULL);
+		sc_buf_addstr(out, ")", NULL);
+	}
 	sc_eplan_release(&p);
 	return rc == 0 ? 0 : end;
 }
@@ -366,23 +482,24 @@ rewrite_head(struct dialect *d, size_t i, struct sc_buf *out)
 	if (word_is(s, &t[i], "insert")) {
 		if (j >= d->n)
 			return 0;
-		if (word_is(s, &t[j], "into")) {
-			k = next_sig(t, d->n, j);
-			if (k >= d->n || !word_is(s, &t[k], "table"))
-				return 0;
-			sc_buf_addstr(out, "INSERT INTO ", NULL);
-			return next_sig(t, d->n, k);
-		}
-		if (!word_is(s, &t[j], "overwrite"))
+		if (word_is(s, &t[j], "overwrite"))
+			replace = true;
+		else if (!word_is(s, &t[j], "into"))
 			return 0;
 		k = next_sig(t, d->n, j);
 		if (k < d->n && word_is(s, &t[k], "table"))
 			k = next_sig(t, d->n, k);
 		if ((e = name_end(d, k)) == 0)
 			return 0;
-		sc_buf_addstr(out, "DELETE FROM ", NULL);
-		copy_span(d, k, e, out);
-		sc_buf_addstr(out, "; INSERT INTO ", NULL);
+		if ((body = insert_rows(d, k, e, replace, out)) != 0)
+			return body;
+		/* Rows with parameter markers: SQLite binds them. */
+		if (replace) {
+			sc_buf_addstr(out, "DELETE FROM ", NULL);
+			copy_span(d, k, e, out);
+			sc_buf_addstr(out, "; ", NULL);
+		}
+		sc_buf_addstr(out, "INSERT INTO ", NULL);
 		return k;
 	}
 	if (word_is(s, &t[i], "drop") && j < d->n &&
@@ -724,10 +841,16 @@ emit(struct dialect *d, size_t from, size_t to, struct sc_buf *out)
 			nx = next_sig(t, d->n, i);
 			repl = nx >= d->n || !punct_is(s, &t[nx], '(');
 		}
-		if (repl)
+		if (repl) {
 			sc_buf_addstr(out, "TEXT", NULL);
-		else
+		} else {
+			size_t at = out->len;
+
 			sc_buf_add(out, s + t[i].off, t[i].len, NULL);
+			/* A ';' only ends the statement SQLite reads. */
+			if (!punct_is(s, &t[i], ';'))
+				note_client(d, at, out);
+		}
 		if (d->nsig == 0 || punct_is(s, &t[d->sig[0]], ';')) {
 			d->create = word_is(s, &t[i], "create");
 			d->ctable = false;
@@ -745,15 +868,63 @@ emit(struct dialect *d, size_t from, size_t to, struct sc_buf *out)
 }
 
 /*
- * Copy Spark SQL text s into out, adapted where SQLite would silently
- * give other answers: CAST(e AS type) and TRY_CAST with a Spark type
- * become sc_cast() (Spark's conversions and errors instead of SQLite's,
- * where CAST('2024-01-02' AS DATE) is 2024), and the type name STRING
- * becomes TEXT in the column definitions of CREATE statements (its
- * NUMERIC affinity would turn '007' into 7).  Nothing else changes.
+ * Refuse text that names one of sc-serve's internal functions (a word
+ * or a quoted name before '(') or an introspection table, however it
+ * is quoted or cased: what SQLite would call or read.
+ */
+static int
+check_names(struct dialect *d)
+{
+	const struct token *t = d->t;
+	size_t i, nx;
+	char *name;
+	bool call;
+	int rc = 0;
+
+	for (i = 0; i < d->n && rc == 0; i++) {
+		if (t[i].kind != T_WORD && t[i].kind != T_IDENT)
+			continue;
+		name = t[i].kind == T_WORD
+		    ? sc_xstrndup(d->s + t[i].off, t[i].len)
+		    : unquote(d, &t[i]);
+		nx = next_sig(t, d->n, i);
+		call = nx < d->n && punct_is(d->s, &t[nx], '(');
+		if (call && sc_eng_guard_internal(name))
+			rc = sc_eng_guard_refuse(true, name, d->err);
+		else if (sc_eng_guard_introspection(name))
+			rc = sc_eng_guard_refuse(false, name, d->err);
+		free(name);
+	}
+	return rc;
+}
+
+int
+sc_eng_dialect_names(const char *s, struct sc_error *err)
+{
+	struct dialect d;
+	int rc;
+
+	memset(&d, 0, sizeof(d));
+	d.err = err;
+	d.s = s;
+	d.t = tokenize(s, &d.n);
+	rc = check_names(&d);
+	free(d.t);
+	return rc;
+}
+
+/*
+ * Append Spark SQL text s to p's SQL, adapted where SQLite would
+ * silently give other answers: CAST(e AS type) and TRY_CAST with a Spark
+ * type become sc_cast() (Spark's conversions and errors instead of
+ * SQLite's, where CAST('2024-01-02' AS DATE) is 2024), and the type name
+ * STRING becomes TEXT in the column definitions of CREATE statements
+ * (its NUMERIC affinity would turn '007' into 7).  Nothing else changes.
+ * The bytes copied from s are noted in p->client, so that the statements
+ * holding them are compiled as a client's (engine_guard.c).
  */
 int
-sc_eng_dialect(struct sc_ectx *x, const char *s, struct sc_buf *out,
+sc_eng_dialect(struct sc_ectx *x, const char *s, struct sc_eplan *p,
     struct sc_error *err)
 {
 	static const char *const names_words[] = { "select", "where", "update",
@@ -765,6 +936,7 @@ sc_eng_dialect(struct sc_ectx *x, const char *s, struct sc_buf *out,
 	d.x = x;
 	d.err = err;
 	d.s = s;
+	d.p = p;
 	d.t = tokenize(s, &d.n);
 	/*
 	 * SQLite finds column names in any case: text that names columns
@@ -782,7 +954,11 @@ sc_eng_dialect(struct sc_ectx *x, const char *s, struct sc_buf *out,
 				    "spark.sql.caseSensitive=true it is not "
 				    "supported by sc-serve.");
 			}
-	emit(&d, 0, d.n, out);
+	if (check_names(&d) == -1) {
+		free(d.t);
+		return -1;
+	}
+	emit(&d, 0, d.n, &p->sql);
 	free(d.t);
 	return d.rc;
 }

@@ -72,25 +72,6 @@ drop_hidden(struct sc_ectx *x, struct sc_eplan *p, struct sc_error *err)
 	return 0;
 }
 
-/*
- * Functions SQLite has under a name whose Spark function answers
- * differently (typeof(1) is 'integer' there, 'int' in Spark; hex() of a
- * number, date('now'), ...): text calling them is refused rather than
- * given SQLite's answer.  char(n) is Spark's for n below 256, its use.
- */
-static const char *const sqlite_differs[] = {
-	"date",
-	"datetime",
-	"format",
-	"hex",
-	"mod", /* SQLite's is a double */
-	"random",
-	"time",
-	"typeof",
-	"unhex",
-	"unicode",
-};
-
 /* Prepare the first statement of p (and drop it): 0, or -1 (err set). */
 int
 sc_eng_check_sql(struct sc_ectx *x, const struct sc_eplan *p,
@@ -98,39 +79,42 @@ sc_eng_check_sql(struct sc_ectx *x, const struct sc_eplan *p,
 {
 	const char *sql = (const char *)p->sql.data;
 	sqlite3_stmt *st = NULL;
+	const char *tail;
+	int rc;
 
 	if (p->kind != SC_EPLAN_SQL || sql == NULL)
 		return 0;
-	if (sc_eng_prepare(x, sql, strlen(sql), &st, NULL, err) == -1)
-		return -1;
+	rc = sc_eng_prepare_plan(x, p, sql, &st, &tail, err);
+	x->run->client_sql = false;
 	sqlite3_finalize(st);
-	return 0;
+	return rc;
 }
 
 /*
- * Whether e is the translator's UNRESOLVED_ROUTINE for a function SQLite
- * has (SQL text keeps SQLite's functions that Spark lacks, such as
- * printf() and zeroblob(), as an extension); *differs when SQLite's
- * function of that name answers otherwise than Spark's.
+ * Client SQL text that the Spark SQL parser does not take: refused when
+ * it names an internal function or an introspection table (before
+ * anything else can fail on it); 0 otherwise, for the dialect.
  */
-static bool
-sqlite_routine(const struct sc_error *e, bool *differs)
+int
+sc_eng_sql_not_taken(const char *text, struct sc_error *err)
 {
-	const char *a, *b;
-	size_t i, n;
+	return text != NULL ? sc_eng_dialect_names(text, err) : 0;
+}
 
-	if (strcmp(e->errclass, "UNRESOLVED_ROUTINE") != 0 ||
-	    (a = strchr(e->msg, '`')) == NULL ||
-	    (b = strchr(a + 1, '`')) == NULL)
-		return false;
-	a++;
-	n = (size_t)(b - a);
-	*differs = false;
-	for (i = 0; i < SC_NELEM(sqlite_differs); i++)
-		if (strlen(sqlite_differs[i]) == n &&
-		    strncasecmp(a, sqlite_differs[i], n) == 0)
-			*differs = true;
-	return true;
+int
+sc_eng_sql_statement(struct sc_ectx *x, const Spark__Connect__SQL *q,
+    struct sc_eplan *out, struct sc_error *err)
+{
+	const char *text = q->query != NULL ? q->query : "";
+
+	if (sc_eng_sql_not_taken(text, err) == -1)
+		return -1;
+	out->raw = true;
+	if (sc_eng_dialect(x, text, out, err) == -1)
+		return -1;
+	free(x->params.v);
+	sc_eng_params_from_sql(&x->params, q);
+	return 0;
 }
 
 int
@@ -138,9 +122,7 @@ sc_eng_spark_sql(struct sc_ectx *x, const Spark__Connect__SQL *q,
     struct sc_eplan *p, struct sc_error *err)
 {
 	Spark__Connect__Relation *parsed = NULL;
-	struct sc_error e, e2;
 	size_t hidden = 0;
-	bool differs;
 	int rc;
 
 	if (q == NULL || q->query == NULL)
@@ -153,41 +135,11 @@ sc_eng_spark_sql(struct sc_ectx *x, const Spark__Connect__SQL *q,
 	default:
 		return 0;
 	}
-	rc = sc_eng_translate(x, parsed, p, &e);
+	rc = sc_eng_translate(x, parsed, p, err);
 	protobuf_c_message_free_unpacked(&parsed->base, NULL);
-	if (rc == 0)
-		return hidden == 0 || drop_hidden(x, p, err) == 0 ? 1 : -1;
-	if (!sqlite_routine(&e, &differs)) {
-		if (err != NULL)
-			*err = e;
+	if (rc == -1)
 		return -1;
-	}
-	/* A function only SQLite has: the text as SQLite runs it. */
-	sc_eplan_release(p);
-	sc_eplan_init(p);
-	p->raw = true;
-	free(x->params.v);
-	sc_eng_params_from_sql(&x->params, q);
-	if (sc_eng_dialect(x, q->query, &p->sql, err) == -1)
-		return -1;
-	/*
-	 * SQLite's refusal of a function stands; a syntax error means the
-	 * text is Spark's: the translator's error.  A function SQLite
-	 * answers otherwise than Spark is refused.
-	 */
-	if (sc_eng_check_sql(x, p, &e2) == -1) {
-		if (err != NULL)
-			*err = strcmp(e2.errclass, "PARSE_SYNTAX_ERROR") == 0
-			    ? e
-			    : e2;
-		return -1;
-	}
-	if (differs) {
-		if (err != NULL)
-			*err = e;
-		return -1;
-	}
-	return 1;
+	return hidden == 0 || drop_hidden(x, p, err) == 0 ? 1 : -1;
 }
 
 /*
@@ -534,15 +486,22 @@ sc_eng_params_from_sql(struct sc_eparams *ps, const Spark__Connect__SQL *q)
 		ps->v[ps->n++].expr = q->pos_arguments[i];
 }
 
-/* Whether text is a single query (the echo case of a SqlCommand). */
+/*
+ * Whether p's SQL is a single query (the echo case of a SqlCommand),
+ * compiled as the client's where it holds the client's text.
+ */
 static int
-is_single_query(struct sc_ectx *x, const char *sql, bool *query,
+is_single_query(struct sc_ectx *x, const struct sc_eplan *p, bool *query,
     struct sc_error *err)
 {
+	const char *sql = (const char *)p->sql.data;
 	sqlite3_stmt *st;
 	const char *tail;
+	int rc;
 
-	if (sc_eng_prepare(x, sql, strlen(sql), &st, &tail, err) == -1)
+	rc = sc_eng_prepare_plan(x, p, sql, &st, &tail, err);
+	x->run->client_sql = false;
+	if (rc == -1)
 		return -1;
 	*query = st != NULL && sc_eng_sql_blank(tail) &&
 	    sqlite3_column_count(st) > 0 && sqlite3_stmt_readonly(st);
@@ -652,11 +611,12 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 		break;
 	}
 	if (!query &&
-	    sc_eng_dialect(&x, src->query != NULL ? src->query : "", &p.sql,
-		err) == -1)
+	    (sc_eng_sql_not_taken(src->query, err) == -1 ||
+		sc_eng_dialect(&x, src->query != NULL ? src->query : "", &p,
+		    err) == -1))
 		goto out;
 	if (!query &&
-	    is_single_query(&x, (const char *)p.sql.data, &query, err) == -1)
+	    is_single_query(&x, &p, &query, err) == -1)
 		goto out;
 	if (query) {
 		rel.rel_type_case = SC_REL_(SQL);
@@ -750,10 +710,10 @@ temp_exists(struct sc_ectx *x, const char *name)
 	sqlite3_stmt *st = NULL;
 	bool found = false;
 
-	if (sqlite3_prepare_v2(x->c->db,
+	if (sc_eng_guard_prepare_own(x->c,
 		"SELECT 1 FROM temp.sqlite_schema WHERE type IN ('table', "
 		"'view') AND lower(name) = lower(?1)",
-		-1, &st, NULL) == SQLITE_OK &&
+		&st) == SQLITE_OK &&
 	    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) == SQLITE_OK)
 		found = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);

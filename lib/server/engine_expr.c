@@ -769,8 +769,8 @@ expression_text(struct sc_ectx *x, const struct sc_eplan *in, const char *s,
 	} else {
 		rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
 		    "0A000",
-		    "The SQL expression '%s' with spark.sql.caseSensitive=true "
-		    "is not supported by sc-serve.",
+		    "The SQL expression '%s' is not one that the Spark SQL "
+		    "parser of sc-serve takes.",
 		    s);
 	}
 	if (r != NULL)
@@ -831,14 +831,8 @@ sc_eng_expr(struct sc_ectx *x, const struct sc_eplan *in,
 
 		if (s == NULL)
 			s = "";
-		if (sc_eng_case_sensitive()) {
-			rc = expression_text(x, in, s, sql, ei, err);
-			break;
-		}
-		sc_buf_addch(sql, '(', NULL);
-		rc = sc_eng_dialect(x, s, sql, err);
-		sc_buf_addstr(sql, "\n)", NULL);
-		sc_buf_addstr(&ei->name, s, NULL);
+		/* Through the Spark SQL parser: no client text reaches SQLite. */
+		rc = expression_text(x, in, s, sql, ei, err);
 		break;
 	}
 	case SC_EXPR_(ALIAS): {

@@ -263,12 +263,9 @@ static const char *const pragma_bare[] = {
 	"encoding",
 	"foreign_keys",
 	"freelist_count",
-	"function_list",
 	"journal_mode",
-	"module_list",
 	"page_count",
 	"page_size",
-	"pragma_list",
 	"schema_version",
 	"user_version",
 };
@@ -292,6 +289,65 @@ in_list(const char *const *list, size_t n, const char *name)
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * The functions sc-serve registers for its own SQL (sc_cast, sc_overlay,
+ * ...) take their arguments as the translator writes them; a client's
+ * SQL must not reach them.  SQLite compares function names without
+ * regard to ASCII case, and so does this.
+ */
+bool
+sc_eng_guard_internal(const char *name)
+{
+	return name != NULL && strncasecmp(name, "sc_", 3) == 0;
+}
+
+/*
+ * What SQLite keeps about itself and its file: the schema's text, page
+ * statistics and pages, and the table-valued pragmas (pragma_*, the
+ * function list among them).  Spark has none of them.
+ */
+static const char *const introspection[] = {
+	"dbstat",
+	"sqlite_dbpage",
+	"sqlite_master",
+	"sqlite_schema",
+	"sqlite_stat1",
+	"sqlite_stat4",
+	"sqlite_temp_master",
+	"sqlite_temp_schema",
+};
+
+bool
+sc_eng_guard_introspection(const char *name)
+{
+	return name != NULL &&
+	    (strncasecmp(name, "pragma_", 7) == 0 ||
+		in_list(introspection, NELEM(introspection), name));
+}
+
+int
+sc_eng_guard_refuse(bool function, const char *name, struct sc_error *err)
+{
+	if (function)
+		return sc_srv_error(err, "UNRESOLVED_ROUTINE", "42883",
+		    "Cannot resolve routine `%s` on search path "
+		    "[`system`.`builtin`, `system`.`session`, `main`].",
+		    name);
+	return sc_srv_error(err, "TABLE_OR_VIEW_NOT_FOUND", "42P01",
+	    "The table or view `%s` cannot be found. Verify the spelling "
+	    "and correctness of the schema and catalog.",
+	    name);
+}
+
+/* Whether the statement being compiled holds a client's text. */
+static bool
+client_sql(void)
+{
+	struct sc_erun *r = sc_eng_current_run();
+
+	return r != NULL && r->client_sql;
+}
+
 /* Refuse, keeping what for the error (the parts a, b and c joined). */
 static int
 deny(int kind, const char *a, const char *b, const char *c)
@@ -308,6 +364,39 @@ deny(int kind, const char *a, const char *b, const char *c)
 	return SQLITE_DENY;
 }
 
+static bool
+schema_table(const char *name)
+{
+	return strcasecmp(name, "sqlite_master") == 0 ||
+	    strcasecmp(name, "sqlite_schema") == 0 ||
+	    strcasecmp(name, "sqlite_temp_master") == 0 ||
+	    strcasecmp(name, "sqlite_temp_schema") == 0;
+}
+
+/*
+ * Whether column b of table a may be read.  The engine's catalog
+ * queries read the schema; a client's statement never reads an
+ * introspection table, and no view body does.  SQLite itself reads the
+ * schema while it compiles DROP and ALTER TABLE (which hold no query of
+ * the client's), and the schema's ROWID when it opens a table-valued
+ * function or writes the schema.
+ */
+static bool
+may_read(const char *a, const char *b, const char *trigger)
+{
+	struct sc_erun *r = sc_eng_current_run();
+
+	if (!sc_eng_guard_introspection(a))
+		return true;
+	if (schema_table(a) && b != NULL && strcasecmp(b, "ROWID") == 0)
+		return true;
+	if (trigger != NULL)
+		return false;
+	if (r == NULL || !r->client_sql)
+		return true;
+	return schema_table(a) && r->client_ddl;
+}
+
 /*
  * SQLite asks this while it compiles a statement (also the statements
  * of views and triggers, and those SQLite runs itself, such as the
@@ -319,8 +408,22 @@ authorize(void *arg, int action, const char *a, const char *b,
 {
 	(void)arg;
 	(void)dbname;
-	(void)trigger;
 	switch (action) {
+	case SQLITE_DROP_TABLE:
+	case SQLITE_DROP_TEMP_TABLE:
+	case SQLITE_DROP_VIEW:
+	case SQLITE_DROP_TEMP_VIEW:
+	case SQLITE_DROP_INDEX:
+	case SQLITE_DROP_TEMP_INDEX:
+	case SQLITE_ALTER_TABLE:
+		/* SQLite reads the schema for them: no query of the client's. */
+		if (client_sql())
+			sc_eng_current_run()->client_ddl = true;
+		return SQLITE_OK;
+	case SQLITE_READ:
+		if (a != NULL && !may_read(a, b, trigger))
+			return deny(SC_EDENY_TABLE, a, NULL, NULL);
+		return SQLITE_OK;
 	case SQLITE_ATTACH:
 		return deny(SC_EDENY_STATEMENT, "ATTACH DATABASE", NULL, NULL);
 	case SQLITE_DETACH:
@@ -349,6 +452,15 @@ authorize(void *arg, int action, const char *a, const char *b,
 	case SQLITE_FUNCTION:
 		if (b != NULL &&
 		    in_list(functions_denied, NELEM(functions_denied), b))
+			return deny(SC_EDENY_FUNCTION, b, NULL, NULL);
+		/*
+		 * sc_cast() is the one internal function a client statement
+		 * holds: engine_dialect.c writes it for CAST and typed
+		 * literals, and refuses client text that names any sc_
+		 * function itself.
+		 */
+		if (sc_eng_guard_internal(b) && client_sql() &&
+		    strcasecmp(b, "sc_cast") != 0)
 			return deny(SC_EDENY_FUNCTION, b, NULL, NULL);
 		return SQLITE_OK;
 	default:
@@ -420,6 +532,22 @@ sc_eng_guard_attach(struct sc_engine_conn *c, const char *sql, int max)
 	sqlite3_limit(c->db, SQLITE_LIMIT_ATTACHED, max);
 	rc = sc_eng_guard_exec_own(c, sql);
 	sqlite3_limit(c->db, SQLITE_LIMIT_ATTACHED, 0);
+	return rc;
+}
+
+int
+sc_eng_guard_prepare_own(struct sc_engine_conn *c, const char *sql,
+    sqlite3_stmt **st)
+{
+	struct sc_erun *r = sc_eng_current_run();
+	bool was = r != NULL && r->client_sql;
+	int rc;
+
+	if (r != NULL)
+		r->client_sql = false;
+	rc = sqlite3_prepare_v2(c->db, sql, -1, st, NULL);
+	if (r != NULL)
+		r->client_sql = was;
 	return rc;
 }
 
@@ -525,12 +653,9 @@ sc_eng_guard_error(struct sc_ectx *x, int rc, const char *msg,
 	    r->denied != SC_EDENY_NONE) {
 		kind = r->denied;
 		r->denied = SC_EDENY_NONE;
-		if (kind == SC_EDENY_FUNCTION)
-			return sc_srv_error(err, "UNRESOLVED_ROUTINE", "42883",
-			    "Cannot resolve routine `%s` on search path "
-			    "[`system`.`builtin`, `system`.`session`, "
-			    "`main`].",
-			    r->denied_what);
+		if (kind == SC_EDENY_FUNCTION || kind == SC_EDENY_TABLE)
+			return sc_eng_guard_refuse(kind == SC_EDENY_FUNCTION,
+			    r->denied_what, err);
 		if (kind == SC_EDENY_PRAGMA)
 			return sc_srv_error(err, "UNSUPPORTED_FEATURE.PRAGMA",
 			    "0A000",

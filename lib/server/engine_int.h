@@ -179,6 +179,14 @@ struct sc_erun {
 	char denied_what[160]; /* and its name */
 	bool exhausted; /* stopped by the memory limit */
 	struct sc_emode mode; /* the session's settings */
+	/*
+	 * The statement being compiled or run holds a client's SQL text
+	 * (a token of it copied through): the authorizer then refuses the
+	 * engine's internal functions and introspection.  Clear otherwise,
+	 * so only the engine's own SQL may call them.
+	 */
+	bool client_sql;
+	bool client_ddl; /* ... and is a DROP or ALTER (engine_guard.c) */
 };
 
 /* Why the authorizer refused a statement (sc_erun.denied). */
@@ -186,7 +194,8 @@ enum sc_edeny {
 	SC_EDENY_NONE = 0,
 	SC_EDENY_STATEMENT, /* UNSUPPORTED_FEATURE.STATEMENT */
 	SC_EDENY_PRAGMA, /* UNSUPPORTED_FEATURE.PRAGMA */
-	SC_EDENY_FUNCTION /* UNRESOLVED_ROUTINE */
+	SC_EDENY_FUNCTION, /* UNRESOLVED_ROUTINE */
+	SC_EDENY_TABLE /* TABLE_OR_VIEW_NOT_FOUND */
 };
 
 /* One SQL parameter value: a literal, or an expression holding one. */
@@ -217,6 +226,13 @@ struct sc_eplan {
 	 */
 	struct sc_buf with;
 	bool raw; /* sql is the user's own text */
+	/*
+	 * For a raw plan: the byte ranges of sql ([client[2k],
+	 * client[2k+1]) for each k < nclient) copied from the client's
+	 * text; a statement that overlaps none is the engine's own.
+	 */
+	size_t *client;
+	size_t nclient;
 	bool star_list; /* SQL has more columns than cols: * lists cols */
 	char *table; /* a table reference to read from */
 	char *alias; /* qualifier for the parent, or NULL */
@@ -431,11 +447,18 @@ bool sc_eng_col_from(const struct sc_ecol *c, int64_t id);
 
 /* engine_dialect.c */
 /*
- * With x, file references (csv.`files/x.csv`, read_files(...)) are
- * loaded and become TEMP tables; without, they are copied.  0 or -1.
+ * Client SQL text s appended to p's SQL for SQLite, the copied bytes
+ * noted in p->client.  File references (csv.`files/x.csv`,
+ * read_files(...)) are loaded and become TEMP tables.  Text naming an
+ * internal function or an introspection table is refused.  0 or -1.
  */
-int sc_eng_dialect(struct sc_ectx *x, const char *s, struct sc_buf *out,
+int sc_eng_dialect(struct sc_ectx *x, const char *s, struct sc_eplan *p,
     struct sc_error *err);
+/*
+ * Refuse SQL text s that names an internal function or an introspection
+ * table (as sc_eng_dialect() does): -1 with err set, or 0.
+ */
+int sc_eng_dialect_names(const char *s, struct sc_error *err);
 /* s after its spaces and comments; NULL if a comment is not closed. */
 const char *sc_eng_sql_skip(const char *s);
 /* Whether the SQL text s holds nothing but spaces, comments and ';'. */
@@ -540,6 +563,31 @@ bool sc_eng_guard_init(void);
 int sc_eng_guard_conn(struct sc_engine_conn *c);
 int sc_eng_guard_exec_own(struct sc_engine_conn *c, const char *sql);
 int sc_eng_guard_attach(struct sc_engine_conn *c, const char *sql, int max);
+/*
+ * Whether name is one of sc-serve's internal SQL functions (the sc_
+ * prefix, any case), which only the engine's own SQL may call.
+ */
+bool sc_eng_guard_internal(const char *name);
+/* Whether name is a table SQLite keeps about itself (dbstat, pragma_*). */
+bool sc_eng_guard_introspection(const char *name);
+/* The error for client SQL naming the internal function or table name. */
+int sc_eng_guard_refuse(bool function, const char *name, struct sc_error *err);
+/*
+ * engine_run.c: prepare the statement at sql, inside p's SQL.  One that
+ * holds a client's text (p->client) is compiled as the client's, and
+ * x->run->client_sql stays set for its run; the caller clears it.
+ */
+int sc_eng_prepare_plan(struct sc_ectx *x, const struct sc_eplan *p,
+    const char *sql, sqlite3_stmt **st, const char **tail,
+    struct sc_error *err);
+/* engine_run.c: whether bytes [from, to) of raw plan p's SQL hold client text. */
+bool sc_eng_plan_client(const struct sc_eplan *p, size_t from, size_t to);
+/*
+ * Prepare sql, the engine's own (a catalog query), with
+ * sqlite3_prepare_v2() even while a client statement runs.
+ */
+int sc_eng_guard_prepare_own(struct sc_engine_conn *c, const char *sql,
+    sqlite3_stmt **st);
 
 /* ---- databases (engine_db.c) --------------------------------------- */
 void sc_eng_db_init(struct sc_engine *e);
@@ -746,6 +794,18 @@ void sc_eng_persist_forget(const struct sc_engine_conn *c);
 int sc_eng_statement(struct sc_ectx *x, const char *text, struct sc_eplan *p,
     struct sc_error *err);
 
+/*
+ * engine_entry.c: client SQL text that the Spark SQL parser does not
+ * take.  Refused when it names an internal function or an introspection
+ * table: -1, err set; 0 otherwise.
+ */
+int sc_eng_sql_not_taken(const char *text, struct sc_error *err);
+/*
+ * engine_entry.c: the sql relation q, which the Spark SQL parser does not
+ * take, as the raw plan out (sc_eng_dialect()).  0 or -1.
+ */
+int sc_eng_sql_statement(struct sc_ectx *x, const Spark__Connect__SQL *q,
+    struct sc_eplan *out, struct sc_error *err);
 /* engine_entry.c: prepare p's first statement, to see that it runs. */
 int sc_eng_check_sql(struct sc_ectx *x, const struct sc_eplan *p,
     struct sc_error *err);

@@ -828,11 +828,7 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 			rc = rc == 1 ? 0 : -1;
 			break;
 		}
-		out->raw = true;
-		rc = sc_eng_dialect(x,
-		    r->sql->query != NULL ? r->sql->query : "", &out->sql, err);
-		free(x->params.v);
-		sc_eng_params_from_sql(&x->params, r->sql);
+		rc = sc_eng_sql_statement(x, r->sql, out, err);
 		break;
 	case SC_REL_(RANGE):
 		rc = range_rel(r->range, out, err);

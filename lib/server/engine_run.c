@@ -371,6 +371,46 @@ out:
 	return ret;
 }
 
+bool
+sc_eng_plan_client(const struct sc_eplan *p, size_t from, size_t to)
+{
+	size_t k;
+
+	if (!p->raw)
+		return false;
+	for (k = 0; k < p->nclient; k++)
+		if (p->client[2 * k] < to && p->client[2 * k + 1] > from)
+			return true;
+	return false;
+}
+
+/*
+ * Prepare the statement of p's SQL at sql (engine_int.h).
+ * Where it ends is known once it is prepared: it is prepared again as
+ * the client's when it holds client text (or when it fails and the
+ * text from sql on holds some, for the client's error).
+ */
+int
+sc_eng_prepare_plan(struct sc_ectx *x, const struct sc_eplan *p, const char *sql,
+    sqlite3_stmt **st, const char **tail, struct sc_error *err)
+{
+	size_t at = (size_t)(sql - (const char *)p->sql.data);
+	int rc;
+
+	x->run->client_sql = false;
+	rc = sc_eng_prepare(x, sql, strlen(sql), st, tail, err);
+	if (rc == 0 && (*st == NULL ||
+	    !sc_eng_plan_client(p, at,
+		(size_t)(*tail - (const char *)p->sql.data))))
+		return 0;
+	if (rc == -1 && !sc_eng_plan_client(p, at, p->sql.len))
+		return -1;
+	sqlite3_finalize(*st);
+	*st = NULL;
+	x->run->client_sql = true;
+	return sc_eng_prepare(x, sql, strlen(sql), st, tail, err);
+}
+
 /*
  * Run plan p: schema to the sink, then batches; with schema_only just
  * the result columns in *colsp (free with sc_ecols_free()).  A raw plan
@@ -405,7 +445,7 @@ sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
 	memset(&rb, 0, sizeof(rb));
 	sc_buf_init(&rb.bytes, SC_BUF_UNLIMITED);
 	for (;;) {
-		if (sc_eng_prepare(x, sql, strlen(sql), &st, &tail, err) == -1)
+		if (sc_eng_prepare_plan(x, p, sql, &st, &tail, err) == -1)
 			goto out;
 		if (st == NULL) { /* only blanks or comments */
 			if (*tail == '\0' || tail == sql)
@@ -481,6 +521,7 @@ sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
 	ret = stream_rows(x, st, cols, ncol, &rb, limits, sink, err);
 out:
 	sqlite3_finalize(st);
+	x->run->client_sql = false;
 	if (script && ret == -1)
 		sc_eng_guard_exec_own(x->c,
 		    "ROLLBACK TO sc_list; RELEASE sc_list");

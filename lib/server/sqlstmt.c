@@ -903,7 +903,8 @@ table_target(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 	sc_buf_addstr(&text, s->src + s->t[to - 1].off + s->t[to - 1].n, NULL);
 	sc_buf_addch(&text, '\0', NULL);
 	sc_buf_reset(&p->sql);
-	rc = sc_eng_dialect(s->x, (const char *)text.data, &p->sql, err) == -1
+	p->nclient = 0;
+	rc = sc_eng_dialect(s->x, (const char *)text.data, p, err) == -1
 	    ? -1
 	    : 1;
 	p->raw = true;

@@ -616,6 +616,13 @@ artifacts_closed_hook(struct sc_session *s, void *arg)
 	sc_artifact_session_closed(arg, s->server_side_id);
 }
 
+/* Keep hook: a session with artifacts is never closed to make room. */
+static bool
+artifacts_keep_hook(struct sc_session *s, void *arg)
+{
+	return sc_artifact_session_used(arg, s->server_side_id);
+}
+
 /* The engine's resolver of a session's files/ artifacts. */
 static int
 artifact_files(void *arg, void *owner, const char *name, int *fdp,
@@ -841,6 +848,7 @@ main(int argc, char *argv[])
 	    srv.execs);
 	/* And its uploaded artifacts. */
 	sc_sessmgr_on_close(srv.sessions, artifacts_closed_hook, srv.artifacts);
+	sc_sessmgr_set_keep(srv.sessions, artifacts_keep_hook, srv.artifacts);
 	srv.admin = sc_admin_new(&srv);
 	if ((rc = start_rpc(&srv, &o, &port)) != SC_EXIT_OK)
 		goto out;

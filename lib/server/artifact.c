@@ -1002,6 +1002,24 @@ sc_artifact_cached(struct sc_artifact_store *st, const char *server_side_id,
 	return found;
 }
 
+bool
+sc_artifact_session_used(struct sc_artifact_store *st,
+    const char *server_side_id)
+{
+	struct record *r;
+	bool used = false;
+
+	pthread_mutex_lock(&st->lock);
+	if ((r = rec_find(st, server_side_id)) != NULL) {
+		pthread_mutex_lock(&r->lock);
+		used = r->n > 0 || r->staged_files > 0 || r->staged_bytes > 0 ||
+		    r->refs > 1;
+		pthread_mutex_unlock(&r->lock);
+	}
+	pthread_mutex_unlock(&st->lock);
+	return used;
+}
+
 void
 sc_artifact_list(struct sc_artifact_store *st, const char *server_side_id,
     struct sc_artifact_info **v, size_t *n)

@@ -158,6 +158,13 @@ void sc_artifact_session_closed(struct sc_artifact_store *st,
 bool sc_artifact_cached(struct sc_artifact_store *st,
     const char *server_side_id, const char *name);
 
+/*
+ * Whether the session with this server-side id has artifacts stored, or
+ * an upload running.
+ */
+bool sc_artifact_session_used(struct sc_artifact_store *st,
+    const char *server_side_id);
+
 /* A stored artifact, for listings. */
 struct sc_artifact_info {
 	char *name; /* relative name, without an archive's #fragment */

@@ -204,7 +204,7 @@ sc_server_conf_default(struct sc_server_conf *conf)
 	conf->token[0] = '\0';
 	conf->admin_token[0] = '\0';
 	conf->max_sessions = 10000;
-	conf->max_user_sessions = 5000;
+	conf->max_user_sessions = 1000;
 	conf->conf_max_keys = 10000;
 	conf->conf_max_key_size = KIB;
 	conf->conf_max_value_size = 64 * KIB;

@@ -87,7 +87,7 @@ struct sc_server_conf {
 	char admin_token[256]; /* sctk.admin.token, "" = none */
 	/* Limits on sessions, their conf, shutdown and memory (sctk.*). */
 	int64_t max_sessions; /* sctk.session.maxSessions, 10000 */
-	int64_t max_user_sessions; /* sctk.session.maxSessionsPerUser, 5000 */
+	int64_t max_user_sessions; /* sctk.session.maxSessionsPerUser, 1000 */
 	int64_t conf_max_keys; /* sctk.session.maxConfKeys, 10000 */
 	int64_t conf_max_key_size; /* sctk.session.maxConfKeySize, 1 KiB */
 	int64_t conf_max_value_size; /* sctk.session.maxConfValueSize, 64 KiB */

@@ -285,7 +285,7 @@ test_limits(void)
 
 	sc_server_conf_default(&c);
 	is_int(c.max_sessions, 10000, "10000 sessions");
-	is_int(c.max_user_sessions, 5000, "5000 sessions per user");
+	is_int(c.max_user_sessions, 1000, "1000 sessions per user");
 	is_int(c.conf_max_keys, 10000, "10000 settings per session");
 	is_int(c.conf_max_key_size, 1024, "keys up to 1 KiB");
 	is_int(c.conf_max_value_size, 65536, "values up to 64 KiB");
@@ -295,8 +295,8 @@ test_limits(void)
 	is_int(c.trim_threshold, 16 * 1024 * 1024, "trim above 16 MiB");
 	is_str(get(&c, "sctk.session.maxSessions"), "10000",
 	    "maxSessions reads 10000");
-	is_str(get(&c, "sctk.session.maxSessionsPerUser"), "5000",
-	    "maxSessionsPerUser reads 5000");
+	is_str(get(&c, "sctk.session.maxSessionsPerUser"), "1000",
+	    "maxSessionsPerUser reads 1000");
 	is_str(get(&c, "sctk.session.maxConfKeys"), "10000",
 	    "maxConfKeys reads 10000");
 	is_str(get(&c, "sctk.session.maxConfKeySize"), "1k",

@@ -119,7 +119,8 @@ enum sched_st {
 /* One user's share of the scheduler (m->users, m->slock). */
 struct uent {
 	struct kent kent; /* key: the user id */
-	int running; /* operations started and not ended */
+	int running; /* operations started, not paused and not ended */
+	int paused; /* parked ones: a thread each, no slot */
 	size_t nnew, nresume; /* waiting entries */
 	struct squeue *scur; /* ring of sessions with waiting work */
 	size_t nsq;
@@ -242,7 +243,8 @@ struct sc_execmgr {
 	int extra; /* slots added by compensation */
 	int nrunning; /* slots held */
 	int max_threads;
-	int user_max;
+	int user_max; /* conf.max_running_per_user */
+	int user_held_max; /* threads one user may hold, paused included */
 	int nthreads, nidle;
 	int ninline; /* runs on RPC threads (sc_exec_sched_take) */
 	struct thr *live, *dead;

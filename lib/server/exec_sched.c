@@ -38,10 +38,16 @@ abs_mono(int64_t ms, struct timespec *ts)
  * another user's next one by at most one turn.
  *
  * A new operation needs a slot and a thread, and its user must run fewer
- * than conf.max_running_per_user operations (paused ones included: they
- * keep a thread).  A running operation that waits for its reader gives
- * its slot back (parks) and queues for one again when the reader made
- * room.  When work has waited conf.compensation_delay_ms while every slot
+ * than conf.max_running_per_user operations.  A running operation that
+ * waits for its reader gives its slot back (parks) and queues for one
+ * again when the reader made room.  A parked operation no longer counts
+ * as running for its user (so clients that stopped reading, or died,
+ * cannot keep their user from running anything until the detached
+ * timeout), but it still holds its thread, its SQLite statement being in
+ * the middle of a step: a user's running and parked operations together
+ * may hold at most m->user_held_max threads (half of conf.max_threads,
+ * and never fewer than conf.max_running_per_user), so one user's parked
+ * operations leave threads for the others.  When work has waited conf.compensation_delay_ms while every slot
  * stayed busy (long queries that do not pause), one more slot is added
  * (compensation); it goes away with the next slot released.  Threads are
  * started on demand up to conf.max_threads; those beyond conf.workers
@@ -75,7 +81,7 @@ user_get(struct sc_execmgr *m, const char *user)
 static void
 user_put(struct sc_execmgr *m, struct uent *u)
 {
-	if (u == NULL || u->running > 0 || u->nsq > 0)
+	if (u == NULL || u->running > 0 || u->paused > 0 || u->nsq > 0)
 		return;
 	ktab_remove(&m->users, &u->kent);
 	free(u->kent.key);
@@ -244,7 +250,8 @@ sched_next(struct sc_execmgr *m, bool can_new, bool take)
 	bool new_ok;
 
 	for (i = 0, u = m->ucur; i < m->nring; i++, u = u->rnext) {
-		new_ok = can_new && u->running < m->user_max;
+		new_ok = can_new && u->running < m->user_max &&
+		    u->running + u->paused < m->user_held_max;
 		if (u->nresume == 0 && (!new_ok || u->nnew == 0))
 			continue;
 		for (j = 0, q = u->scur; j < u->nsq; j++, q = q->next) {
@@ -343,6 +350,8 @@ dispatch(struct sc_execmgr *m, int64_t now)
 		granted = true;
 		if (op->sched == SCH_RESUME) {
 			op->sched = SCH_SLOT;
+			op->user->paused--;
+			op->user->running++;
 			pthread_cond_signal(&op->slot_cv);
 			continue;
 		}
@@ -416,7 +425,7 @@ sc_exec_sched_take(struct sc_execmgr *m, struct sc_exec_op *op, int64_t now)
 	if (ok) {
 		op->user = user_get(m, op->sess->user_id);
 		/* Its session's connection may be busy: no waiting here. */
-		if (op->user->running > 0) {
+		if (op->user->running > 0 || op->user->paused > 0) {
 			user_put(m, op->user);
 			op->user = NULL;
 			ok = false;
@@ -485,6 +494,8 @@ sc_exec_sched_park(struct sc_execmgr *m, struct sc_exec_op *op)
 	if (op->sched == SCH_SLOT) {
 		op->sched = SCH_PARKED;
 		m->nparked++;
+		op->user->running--;
+		op->user->paused++;
 		now = sc_exec_now(m);
 		slot_release(m, op, now);
 		dispatch(m, now);
@@ -528,15 +539,18 @@ sc_exec_sched_resume(struct sc_execmgr *m, struct sc_exec_op *op)
 static bool
 sched_end(struct sc_execmgr *m, struct sc_exec_op *op, int64_t now)
 {
-	if (op->sched == SCH_SLOT)
+	if (op->sched == SCH_SLOT) {
 		slot_release(m, op, now);
-	else if (op->sched == SCH_PARKED)
+		op->user->running--;
+	} else if (op->sched == SCH_PARKED) {
 		m->nparked--;
-	else if (op->sched != SCH_NOSLOT)
+		op->user->paused--;
+	} else if (op->sched == SCH_NOSLOT)
+		op->user->paused--; /* canceled while parked */
+	else
 		SC_BUG("operation %s ended in scheduler state %d", op->id,
 		    (int)op->sched);
 	op->sched = SCH_DONE;
-	op->user->running--;
 	user_put(m, op->user);
 	op->user = NULL;
 	return dispatch(m, now);

@@ -1154,7 +1154,7 @@ test_sched_compensation(struct sc_session *s)
 
 /*
  * At most max_running_per_user operations of one user run, paused ones
- * included; the rest wait, while other users' run.
+ * not counted; the rest wait, while other users' run.
  */
 static void
 test_sched_user_cap(void)
@@ -1192,25 +1192,41 @@ test_sched_user_cap(void)
 	for (i = 0; i < 4; i++)
 		done(c[i], "user cap");
 
-	/* A parked operation counts: it keeps its thread. */
+	/*
+	 * A parked operation does not count as running (its client stopped
+	 * reading, or died): the user's next one runs.  It still holds a
+	 * thread: with 4 threads a user holds at most 2, paused included.
+	 */
 	xf_conf.high_water_bytes = 0;
-	sched_restart(4, 64, 1, 60000);
+	sched_restart(4, 4, 1, 60000);
 	c[0] = xf_execute(a, id[4], "batch:50:1000", true, NULL);
 	ok(wait_counts(parked_is, 1), "user cap: alice's operation parked");
 	c[1] = xf_execute(a, "6a0b3c1e-5555-4aaa-8bbb-000000000099",
 	    "batch:1:1", true, NULL);
-	c[2] = xf_execute(b, "6a0b3c1e-5555-4aaa-8bbb-000000000098",
+	ok(xf_wait_state("6a0b3c1e-5555-4aaa-8bbb-000000000099",
+	       SC_EXEC_FINISHED),
+	    "user cap: alice's second runs beside her parked one");
+	c[2] = xf_execute(a, "6a0b3c1e-5555-4aaa-8bbb-000000000097",
+	    "batch:50:1000", true, NULL);
+	ok(wait_counts(parked_is, 2), "user cap: alice's third parked too");
+	c[3] = xf_execute(a, "6a0b3c1e-5555-4aaa-8bbb-000000000096",
+	    "batch:1:1", true, NULL);
+	c[4] = xf_execute(b, "6a0b3c1e-5555-4aaa-8bbb-000000000098",
 	    "batch:1:1", true, NULL);
 	ok(xf_wait_state("6a0b3c1e-5555-4aaa-8bbb-000000000098",
 	       SC_EXEC_FINISHED),
-	    "user cap: bob's runs");
-	ok(is_pending("6a0b3c1e-5555-4aaa-8bbb-000000000099"),
-	    "user cap: alice's second waits for her parked one");
-	ok(drive(c[0]), "user cap: the parked one completes when read");
-	ok(xf_wait_state("6a0b3c1e-5555-4aaa-8bbb-000000000099",
+	    "user cap: bob's runs on a thread alice's cannot take");
+	ok(is_pending("6a0b3c1e-5555-4aaa-8bbb-000000000096"),
+	    "user cap: alice's fourth waits: she holds 2 of 4 threads");
+	n = counts();
+	is_int(n.parked, 2, "user cap: her 2 stay parked");
+	ok(drive(c[0]), "user cap: a parked one completes when read");
+	ok(xf_wait_state("6a0b3c1e-5555-4aaa-8bbb-000000000096",
 	       SC_EXEC_FINISHED),
-	    "user cap: then alice's second runs");
-	for (i = 0; i < 3; i++)
+	    "user cap: then alice's fourth runs");
+	ok(drive(c[2]), "user cap: the other parked one completes");
+	ok(wait_counts(quiet, 0), "user cap: nothing parked at the end");
+	for (i = 0; i < 5; i++)
 		done(c[i], "user cap parked");
 	xf_conf_reset();
 	xf_mgr_stop();

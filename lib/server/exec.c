@@ -830,6 +830,7 @@ sc_execmgr_new_opts(const struct sc_server_conf *conf,
 	pthread_cond_init(&m->room_cv, NULL);
 	atomic_init(&m->buffered, 0);
 	atomic_init(&m->room_waiters, 0);
+	atomic_init(&m->stop_flag, false);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&m->timer_cv, &ca);
@@ -887,6 +888,7 @@ sc_execmgr_shutdown(struct sc_execmgr *m)
 	}
 	pthread_mutex_lock(&m->slock);
 	m->stopping = true;
+	atomic_store(&m->stop_flag, true);
 	pthread_mutex_unlock(&m->slock);
 	now = sc_exec_now(m);
 	for (e = ktab_oldest(&m->ops); e != NULL; e = knext(&m->ops, e)) {

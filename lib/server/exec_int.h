@@ -136,6 +136,14 @@ struct squeue {
 	struct squeue *next, *prev; /* ring in u */
 };
 
+/* A job (sc_execmgr_submit()), waiting or ready (m->slock). */
+struct job {
+	sc_exec_job_fn *fn;
+	void *arg;
+	int64_t slot_since;
+	struct job *next;
+};
+
 /* A runner thread. */
 struct thr {
 	pthread_t tid;
@@ -247,6 +255,11 @@ struct sc_execmgr {
 	int user_held_max; /* threads one user may hold, paused included */
 	int nthreads, nidle;
 	int ninline; /* runs on RPC threads (sc_exec_sched_take) */
+	struct job *jhead, *jtail; /* jobs waiting for a slot */
+	struct job *jrhead, *jrtail; /* jobs with a slot, no thread yet */
+	size_t njobs; /* waiting */
+	bool job_turn; /* the next free slot goes to a job */
+	atomic_bool stop_flag; /* = stopping, read without a lock */
 	struct thr *live, *dead;
 	int64_t stall_since; /* work waits, no slot given since; or -1 */
 	int64_t spawn_retry_at; /* after a failed pthread_create */

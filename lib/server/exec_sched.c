@@ -316,11 +316,10 @@ can_start(struct sc_execmgr *m, int64_t now)
  * that ran in the added slot leaves it to the next one.
  */
 static void
-slot_release(struct sc_execmgr *m, const struct sc_exec_op *op, int64_t now)
+slot_release(struct sc_execmgr *m, int64_t slot_since, int64_t now)
 {
 	m->nrunning--;
-	if (m->extra > 0 &&
-	    now - op->slot_since >= m->conf.compensation_delay_ms)
+	if (m->extra > 0 && now - slot_since >= m->conf.compensation_delay_ms)
 		m->extra--;
 	if (m->nrunning < m->workers)
 		m->extra = 0;
@@ -335,12 +334,37 @@ static bool
 dispatch(struct sc_execmgr *m, int64_t now)
 {
 	struct sc_exec_op *op;
+	struct job *j;
 	bool can_new, granted = false, stalled, began;
 
 	while (m->nrunning < m->workers + m->extra) {
 		can_new = can_start(m, now);
-		if ((op = sched_next(m, can_new, false)) == NULL)
+		op = sched_next(m, can_new, false);
+		/* Jobs and operations take turns at free slots. */
+		if (can_new && m->jhead != NULL && (m->job_turn || op == NULL)) {
+			if (m->nidle <= (int)m->nready && spawn(m, now) != 0)
+				continue;
+			j = m->jhead;
+			if ((m->jhead = j->next) == NULL)
+				m->jtail = NULL;
+			m->njobs--;
+			j->next = NULL;
+			j->slot_since = now;
+			if (m->jrtail != NULL)
+				m->jrtail->next = j;
+			else
+				m->jrhead = j;
+			m->jrtail = j;
+			m->nready++;
+			m->nrunning++;
+			m->job_turn = false;
+			granted = true;
+			pthread_cond_signal(&m->work_cv);
+			continue;
+		}
+		if (op == NULL)
 			break;
+		m->job_turn = m->jhead != NULL;
 		if (op->sched == SCH_QUEUED && m->nidle <= (int)m->nready &&
 		    spawn(m, now) != 0)
 			continue;
@@ -377,7 +401,8 @@ dispatch(struct sc_execmgr *m, int64_t now)
 	} else if (m->nthreads < m->max_threads)
 		m->cap_warned = false;
 	stalled = m->nrunning >= m->workers + m->extra &&
-	    sched_next(m, can_start(m, now), false) != NULL;
+	    (sched_next(m, can_start(m, now), false) != NULL ||
+		(m->jhead != NULL && can_start(m, now)));
 	began = stalled && m->stall_since < 0;
 	if (!stalled)
 		m->stall_since = -1;
@@ -421,7 +446,8 @@ sc_exec_sched_take(struct sc_execmgr *m, struct sc_exec_op *op, int64_t now)
 
 	pthread_mutex_lock(&m->slock);
 	ok = !m->stopping && m->nqueued == 0 && m->nresume == 0 &&
-	    m->nready == 0 && m->nrunning < m->workers + m->extra;
+	    m->nready == 0 && m->njobs == 0 &&
+	    m->nrunning < m->workers + m->extra;
 	if (ok) {
 		op->user = user_get(m, op->sess->user_id);
 		/* Its session's connection may be busy: no waiting here. */
@@ -497,7 +523,7 @@ sc_exec_sched_park(struct sc_execmgr *m, struct sc_exec_op *op)
 		op->user->running--;
 		op->user->paused++;
 		now = sc_exec_now(m);
-		slot_release(m, op, now);
+		slot_release(m, op->slot_since, now);
 		dispatch(m, now);
 		parked = true;
 	}
@@ -540,7 +566,7 @@ static bool
 sched_end(struct sc_execmgr *m, struct sc_exec_op *op, int64_t now)
 {
 	if (op->sched == SCH_SLOT) {
-		slot_release(m, op, now);
+		slot_release(m, op->slot_since, now);
 		op->user->running--;
 	} else if (op->sched == SCH_PARKED) {
 		m->nparked--;
@@ -721,8 +747,9 @@ worker_main(void *arg)
 	struct thr *t = arg;
 	struct sc_execmgr *m = t->m;
 	struct sc_exec_op *op;
+	struct job *j;
 	struct timespec ts;
-	int64_t idle_end = -1;
+	int64_t idle_end = -1, now;
 	bool began;
 
 	/* Named for top -H and gdb: who is busy is then plain. */
@@ -730,6 +757,26 @@ worker_main(void *arg)
 
 	pthread_mutex_lock(&m->slock);
 	for (;;) {
+		if ((j = m->jrhead) != NULL) {
+			if ((m->jrhead = j->next) == NULL)
+				m->jrtail = NULL;
+			m->nready--;
+			m->nidle--;
+			pthread_mutex_unlock(&m->slock);
+			j->fn(j->arg, true);
+			pthread_mutex_lock(&m->slock);
+			now = sc_exec_now(m);
+			slot_release(m, j->slot_since, now);
+			began = dispatch(m, now);
+			m->nidle++;
+			pthread_mutex_unlock(&m->slock);
+			free(j);
+			if (began)
+				timer_kick(m);
+			idle_end = -1;
+			pthread_mutex_lock(&m->slock);
+			continue;
+		}
 		if ((op = m->rhead) != NULL) {
 			if ((m->rhead = op->qnext) == NULL)
 				m->rtail = NULL;
@@ -877,9 +924,69 @@ sc_exec_sched_start(struct sc_execmgr *m, bool timer, struct sc_error *err)
 	return 0;
 }
 
+int
+sc_execmgr_submit(struct sc_execmgr *m, sc_exec_job_fn *fn, void *arg,
+    struct sc_error *err)
+{
+	struct job *j;
+	bool began;
+
+	j = sc_xcalloc(1, sizeof(*j));
+	j->fn = fn;
+	j->arg = arg;
+	pthread_mutex_lock(&m->slock);
+	if (m->stopping) {
+		pthread_mutex_unlock(&m->slock);
+		free(j);
+		return sc_error_set(err, SC_ST_INTERNAL,
+		    "the server is shutting down");
+	}
+	if (m->jtail != NULL)
+		m->jtail->next = j;
+	else
+		m->jhead = j;
+	m->jtail = j;
+	m->njobs++;
+	began = dispatch(m, sc_exec_now(m));
+	pthread_mutex_unlock(&m->slock);
+	if (began)
+		timer_kick(m);
+	return 0;
+}
+
+bool
+sc_execmgr_stopping(struct sc_execmgr *m)
+{
+	return atomic_load(&m->stop_flag);
+}
+
 void
 sc_exec_sched_stop(struct sc_execmgr *m)
 {
+	struct job *waiting, *ready, *j;
+
+	/* Jobs that have no thread yet are told they will not run. */
+	pthread_mutex_lock(&m->slock);
+	waiting = m->jhead;
+	ready = m->jrhead;
+	for (j = ready; j != NULL; j = j->next) {
+		m->nready--;
+		m->nrunning--;
+	}
+	m->jhead = m->jtail = m->jrhead = m->jrtail = NULL;
+	m->njobs = 0;
+	pthread_mutex_unlock(&m->slock);
+	for (; waiting != NULL; waiting = j) {
+		j = waiting->next;
+		waiting->fn(waiting->arg, false);
+		free(waiting);
+	}
+	for (; ready != NULL; ready = j) {
+		j = ready->next;
+		ready->fn(ready->arg, false);
+		free(ready);
+	}
+
 	pthread_mutex_lock(&m->slock);
 	pthread_cond_broadcast(&m->work_cv);
 	while (m->nthreads > 0 || m->ninline > 0)

@@ -5,10 +5,14 @@
 // idle, empty sessions are then closed to make room (least recently used
 // first), so another user and the flooding user still get sessions, and
 // sessions that hold something (a temp view, a setting) survive.
+// AnalyzePlan runs on the bounded runner pool and stops at its client's
+// deadline: twenty that would compute for ever leave no thread behind,
+// and SIGTERM still stops the server at once.
 
 'use strict';
 
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
 const { test } = require('node:test');
 const lib = require('./lib');
 
@@ -19,6 +23,25 @@ const srv = lib.useServer({ conf: {
 	'sctk.execute.maxThreads': '8',
 } });
 const T = { timeout: 120000 * lib.SLOW };
+
+// Threads of a process, from /proc.
+function threads(pid) {
+	const m = /Threads:\s+(\d+)/.exec(
+	    fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+	return Number(m[1]);
+}
+
+// Wait (bounded) until fn() is true; returns whether it became true.
+async function waitFor(fn, ms) {
+	const end = Date.now() + ms * lib.SLOW;
+	for (;;) {
+		if (fn())
+			return true;
+		if (Date.now() > end)
+			return false;
+		await lib.sleep(50);
+	}
+}
 
 // Config get with a fresh session id each, 100 in flight: counts of
 // answers by outcome ('ok' or the error class).
@@ -110,6 +133,68 @@ test('sessions that hold something are not closed: then the caps refuse',
 		const e = await capped.stop();
 		assert.deepEqual({ status: e.status, signal: e.signal },
 		    { status: 0, signal: null });
+	}
+});
+
+// AnalyzePlan(schema) of a transpose that reads 9e18 rows to find its
+// columns: it computes until something stops it.
+function endlessTranspose() {
+	return { schema: { plan: { root: { transpose: {
+		input: { sql: { query: 'SELECT id AS k, id AS v FROM ' +
+		    'range(9000000000000000000)' } },
+		index_columns: [{ unresolved_attribute: {
+		    unparsed_identifier: 'k' } }],
+	} } } } };
+}
+
+test('AnalyzePlan stops at its deadline and holds no thread after it', T,
+    async () => {
+	const a = await lib.startServer({ conf: {
+		'sctk.execute.workers': '2',
+		'sctk.execute.maxThreads': '4',
+	} });
+	try {
+		const pid = a.proc.pid;
+		const s0 = new lib.Session(a.client);
+		await s0.config({ get: { keys: [] } });
+		await lib.sleep(200);
+		const base = threads(pid);
+		const calls = [];
+		for (let i = 0; i < 20; i++) {
+			const s = new lib.Session(a.client,
+			    { userId: `an${i % 4}` });
+			calls.push(lib.rejects(s.unary('AnalyzePlan',
+			    s.base(endlessTranspose()),
+			    { timeoutMs: 1500 })));
+		}
+		const errs = await Promise.all(calls);
+		for (const e of errs)
+			assert.equal(e.code, lib.code.DEADLINE_EXCEEDED,
+			    lib.statusText(e));
+		// While they were queued or computing, the pool bounded them.
+		assert.ok(await waitFor(() => threads(pid) <= base + 2, 15000),
+		    `threads ${threads(pid)}, ${base} before`);
+		// The runners are free again: a query answers.
+		assert.deepEqual(await sqlRows(s0, 'SELECT 5 AS five'), [[5]]);
+		// And a cheap AnalyzePlan too.
+		const r = await s0.analyze({ schema: {
+		    plan: lib.rangePlan(0, 3) } });
+		assert.equal(r.schema.schema.struct.fields[0].name, 'id');
+
+		// Endless ones in progress do not hold up SIGTERM.
+		for (let i = 0; i < 6; i++) {
+			const s = new lib.Session(a.client);
+			s.unary('AnalyzePlan', s.base(endlessTranspose()),
+			    { timeoutMs: 60000 }).catch(() => {});
+		}
+		await lib.sleep(500);
+		const e = await a.stop();
+		assert.deepEqual({ status: e.status, signal: e.signal,
+		    killed: e.killed }, { status: 0, signal: null,
+		    killed: undefined });
+		assert.doesNotMatch(a.logText(), /did not finish/);
+	} finally {
+		await a.stop();
 	}
 });
 

@@ -5,6 +5,8 @@
 # that user from running queries.  Operations paused because their
 # client does not read give up their place among the user's running
 # ones (sctk.execute.maxRunningPerUser), so the user's next query runs.
+# The artifacts of all sessions together are bounded
+# (--max-artifact-store).
 
 bats_require_minimum_version 1.7.0
 load helpers/common
@@ -17,7 +19,7 @@ setup_file() {
 	# machine that can pass the default 10 s bound, which this file
 	# does not test.
 	sc_server_start --conf sctk.execute.maxRunningPerUser=3 \
-	    --conf sctk.server.shutdownTimeout=60s
+	    --conf sctk.server.shutdownTimeout=60s --max-artifact-store 1m
 }
 
 teardown_file() {
@@ -62,4 +64,21 @@ session_started() {
 	# The three are still there, paused.
 	run --separate-stderr -0 sc-inspect --user svc --state running --ids
 	[ "${#lines[@]}" -eq 3 ]
+}
+
+@test "--max-artifact-store bounds the artifacts of all sessions together" {
+	local a b
+	a=$(cat /proc/sys/kernel/random/uuid)
+	b=$(cat /proc/sys/kernel/random/uuid)
+	head -c 600000 /dev/zero >"$BATS_TEST_TMPDIR/big"
+	run -0 --separate-stderr sc-upload -q --session-id "$a" \
+	    --as files/one "$BATS_TEST_TMPDIR/big"
+	# Another session: 600,000 more bytes would pass 1 MiB in all.
+	run -1 --separate-stderr sc-upload -q --session-id "$b" \
+	    --as files/two "$BATS_TEST_TMPDIR/big"
+	[[ "$stderr" == *"[ARTIFACT_STORE_FULL] Cannot store artifact \`files/two\` of 600000 bytes: the artifacts of all sessions would pass the store's limit of 1048576 bytes (sctk.artifact.maxStoreBytes)."*"SQLSTATE: 53100"* ]]
+	# A released session gives its room back.
+	run -0 sc-release -q --session-id "$a" --session
+	run -0 --separate-stderr sc-upload -q --session-id "$b" \
+	    --as files/two "$BATS_TEST_TMPDIR/big"
 }

@@ -55,7 +55,8 @@ static const char usage_text[] =
     "       [--database file] [--detached-timeout duration]\n"
     "       [--listen address] [--log-level level]\n"
     "       [--maintenance-interval duration] [--max-artifact-size size]\n"
-    "       [--max-stream-duration duration] [--max-stream-size size]\n"
+    "       [--max-artifact-store size] [--max-stream-duration duration]\n"
+    "       [--max-stream-size size]\n"
     "       [--ready-file file] [--retry-buffer size]\n"
     "       [--session-timeout duration] [--tls-cert file --tls-key file]\n"
     "       [--token token] [--admin-token token]\n"
@@ -73,6 +74,8 @@ static const char usage_text[] =
     "  --log-level level          error, warn, info (default) or debug\n"
     "  --maintenance-interval d   operation maintenance interval (30s)\n"
     "  --max-artifact-size size   largest artifact accepted (2g; -1 none)\n"
+    "  --max-artifact-store size  artifacts of all sessions together (10g;\n"
+    "                             -1 none)\n"
     "  --max-stream-duration d    end a result stream after d (2m)\n"
     "  --max-stream-size size     end a result stream after size (1g)\n"
     "  --ready-file file          write the server's URI there once listening\n"
@@ -93,6 +96,7 @@ enum {
 	OPT_LOG_LEVEL,
 	OPT_MAINTENANCE_INTERVAL,
 	OPT_MAX_ARTIFACT_SIZE,
+	OPT_MAX_ARTIFACT_STORE,
 	OPT_MAX_STREAM_DURATION,
 	OPT_MAX_STREAM_SIZE,
 	OPT_READY_FILE,
@@ -115,6 +119,8 @@ static const struct option longopts[] = { /* sorted */
 	{ "maintenance-interval", required_argument, NULL,
 	    OPT_MAINTENANCE_INTERVAL },
 	{ "max-artifact-size", required_argument, NULL, OPT_MAX_ARTIFACT_SIZE },
+	{ "max-artifact-store", required_argument, NULL,
+	    OPT_MAX_ARTIFACT_STORE },
 	{ "max-stream-duration", required_argument, NULL,
 	    OPT_MAX_STREAM_DURATION },
 	{ "max-stream-size", required_argument, NULL, OPT_MAX_STREAM_SIZE },
@@ -279,6 +285,9 @@ parse_options(int argc, char *argv[], struct opts *o,
 			break;
 		case OPT_MAX_ARTIFACT_SIZE:
 			set(conf, "max-artifact-size", optarg);
+			break;
+		case OPT_MAX_ARTIFACT_STORE:
+			set(conf, "max-artifact-store", optarg);
 			break;
 		case OPT_MAX_STREAM_DURATION:
 			set(conf, "max-stream-duration", optarg);
@@ -642,6 +651,7 @@ open_artifacts(const struct opts *o, const struct sc_server_conf *conf,
 	lim.max_size = conf->artifact_max_size;
 	lim.session_bytes = conf->artifact_session_bytes;
 	lim.session_files = conf->artifact_session_files;
+	lim.store_bytes = conf->artifact_store_bytes;
 	if ((st = sc_artifact_store_new(o->artifact_dir, &lim, err)) != NULL)
 		sc_debug("artifacts in '%s'", sc_artifact_store_dir(st));
 	return st;

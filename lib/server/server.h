@@ -99,6 +99,7 @@ struct sc_server_conf {
 	int64_t artifact_max_size; /* maxSize, 2 GiB */
 	int64_t artifact_session_bytes; /* maxSessionBytes, 10 GiB */
 	int64_t artifact_session_files; /* maxSessionFiles, 10000 */
+	int64_t artifact_store_bytes; /* maxStoreBytes, 10 GiB */
 	/* The SQL engine's limits (engine.h); 0 means none. */
 	int64_t sql_op_memory; /* sctk.sql.operationMemory, 256 MiB */
 	int64_t sql_max_value; /* sctk.sql.maxValueSize, 64 MiB */

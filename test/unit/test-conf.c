@@ -234,11 +234,13 @@ test_token(void)
 	sc_server_conf_default(&c);
 	each_n = each_token = 0;
 	sc_server_conf_each(&c, each, NULL);
-	is_int(each_n, 38, "each lists 38 settings without a token");
+	is_int(each_n, 39, "each lists 39 settings without a token");
 	is_int(each_token, 0, "each skips an unset token");
 	is_str(each_first, RB, "each starts with the retry buffer");
-	is_str(each_last, "sctk.artifact.maxSessionFiles",
-	    "each ends with the artifact file quota");
+	is_str(each_last, "sctk.artifact.maxStoreBytes",
+	    "each ends with the artifact store's limit");
+	is_str(get(&c, "sctk.artifact.maxStoreBytes"), "10g",
+	    "maxStoreBytes reads 10g");
 
 	is_int(sc_server_conf_set(&c, "token", "s3cret", &err), 0,
 	    "token alias sets the token");
@@ -246,7 +248,7 @@ test_token(void)
 	is_str(get(&c, TOKEN), "*********(redacted)", "token is redacted");
 	each_n = each_token = 0;
 	sc_server_conf_each(&c, each, NULL);
-	is_int(each_n, 39, "each lists the token once set");
+	is_int(each_n, 40, "each lists the token once set");
 	is_int(each_token, 1, "each shows the token (redacted)");
 
 	memset(longtok, 'x', sizeof(longtok) - 1);
@@ -269,7 +271,7 @@ test_token(void)
 	    "admin token is redacted");
 	each_n = 0;
 	sc_server_conf_each(&c, each, NULL);
-	is_int(each_n, 39, "each lists the admin token once set");
+	is_int(each_n, 40, "each lists the admin token once set");
 	is_int(sc_server_conf_set(&c, "sctk.admin.token", longtok, &err), -1,
 	    "an overlong admin token fails");
 	is_str(err.msg,

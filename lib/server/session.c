@@ -267,7 +267,7 @@ static void errors_expire(struct err_cache *c, int64_t now);
  * can appear meanwhile.
  */
 static bool
-evictable(struct sc_sessmgr *m, struct sess *s, int64_t now)
+idle_cheap(struct sess *s, int64_t now, int64_t *last)
 {
 	bool ok;
 
@@ -275,45 +275,65 @@ evictable(struct sc_sessmgr *m, struct sess *s, int64_t now)
 	errors_expire(s->errors, now);
 	ok = s->pub.refs == 1 && sc_htab_count(&s->conf.t) == 0 &&
 	    (s->errors == NULL || s->errors->n == 0);
+	*last = s->pub.last_access_ms;
 	pthread_mutex_unlock(&s->pub.lock);
-	if (ok && m->keep != NULL && m->keep(&s->pub, m->keep_arg))
-		ok = false;
-	if (ok && s->pub.conn != NULL && !sc_engine_conn_is_empty(s->pub.conn))
-		ok = false;
 	return ok;
 }
+
+/* The checks that cost more: the keep hook and the engine's state. */
+static bool
+idle_empty(struct sc_sessmgr *m, struct sess *s)
+{
+	if (m->keep != NULL && m->keep(&s->pub, m->keep_arg))
+		return false;
+	return s->pub.conn == NULL || sc_engine_conn_is_empty(s->pub.conn);
+}
+
+/* Candidates evict_pick() looks at closely, least recently used first. */
+#define EVICT_CANDIDATES 16
 
 /*
  * Unlink the least recently used idle, empty session (of user, or of
  * anyone when user is NULL) to make room for a new one; the caller
  * closes it (sess_close()) once the manager lock is dropped.  NULL when
- * there is none.  Manager lock held.
+ * there is none.  One pass keeps the EVICT_CANDIDATES least recently
+ * used sessions that pass the cheap checks; only those get the costly
+ * ones, so a table full of sessions that hold state costs one pass.
+ * Manager lock held.
  */
 static struct sess *
 evict_pick(struct sc_sessmgr *m, const char *user)
 {
 	struct sc_htab_entry *p;
-	struct sess *s, *best = NULL;
-	int64_t now = sc_sessmgr_now(m), last, best_last = INT64_MAX;
+	struct sess *s, *cand[EVICT_CANDIDATES];
+	int64_t now = sc_sessmgr_now(m), last, lasts[EVICT_CANDIDATES];
+	size_t n = 0, i, j;
 
 	for (p = sc_htab_first(&m->sessions); p != NULL;
 	     p = sc_htab_next(&m->sessions, p)) {
 		s = SC_HTAB_ITEM(p, struct sess, h);
 		if (user != NULL && strcmp(s->pub.user_id, user) != 0)
 			continue;
-		pthread_mutex_lock(&s->pub.lock);
-		last = s->pub.last_access_ms;
-		pthread_mutex_unlock(&s->pub.lock);
-		if (last < best_last && evictable(m, s, now)) {
-			best = s;
-			best_last = last;
+		if (!idle_cheap(s, now, &last) ||
+		    (n == EVICT_CANDIDATES && last >= lasts[n - 1]))
+			continue;
+		/* Insert in order of last use, dropping the most recent. */
+		if (n < EVICT_CANDIDATES)
+			n++;
+		for (j = n - 1; j > 0 && lasts[j - 1] > last; j--) {
+			cand[j] = cand[j - 1];
+			lasts[j] = lasts[j - 1];
 		}
+		cand[j] = s;
+		lasts[j] = last;
 	}
-	if (best != NULL) {
-		sessions_remove(m, best);
-		m->evicted++;
-	}
-	return best;
+	for (i = 0; i < n; i++)
+		if (idle_empty(m, cand[i])) {
+			sessions_remove(m, cand[i]);
+			m->evicted++;
+			return cand[i];
+		}
+	return NULL;
 }
 
 /*

@@ -163,8 +163,8 @@ static const struct setting {
 	    offsetof(struct sc_server_conf, artifact_session_files), 0,
 	    INT64_MAX, F_MINUS1 },
 	{ "sctk.artifact.maxStoreBytes", "max-artifact-store", K_SIZE,
-	    offsetof(struct sc_server_conf, artifact_store_bytes), 0,
-	    INT64_MAX, F_MINUS1 },
+	    offsetof(struct sc_server_conf, artifact_store_bytes), 0, INT64_MAX,
+	    F_MINUS1 },
 };
 
 #define NSETTINGS (sizeof(settings) / sizeof(settings[0]))

@@ -853,9 +853,8 @@ sc_execmgr_new_opts(const struct sc_server_conf *conf,
 	 * Paused queries keep their thread: one user's may take half of
 	 * them (never fewer than its running cap), the rest stay for others.
 	 */
-	m->user_held_max = m->max_threads / 2 > m->user_max
-	    ? m->max_threads / 2
-	    : m->user_max;
+	m->user_held_max = m->max_threads / 2 > m->user_max ? m->max_threads / 2
+							    : m->user_max;
 	m->stall_since = -1;
 	m->spawn_retry_at = INT64_MIN;
 	if (sc_exec_sched_start(m, o == NULL || !o->no_timer, err) == -1) {

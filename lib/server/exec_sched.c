@@ -341,7 +341,8 @@ dispatch(struct sc_execmgr *m, int64_t now)
 		can_new = can_start(m, now);
 		op = sched_next(m, can_new, false);
 		/* Jobs and operations take turns at free slots. */
-		if (can_new && m->jhead != NULL && (m->job_turn || op == NULL)) {
+		if (can_new && m->jhead != NULL &&
+		    (m->job_turn || op == NULL)) {
 			if (m->nidle <= (int)m->nready && spawn(m, now) != 0)
 				continue;
 			j = m->jhead;

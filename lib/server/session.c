@@ -351,8 +351,8 @@ check_caps(struct sc_sessmgr *m, const char *user, bool *warn,
 	const struct sc_server_conf *c = m->conf;
 	int64_t now, have = user_sessions(m, user);
 	bool user_full = have >= c->max_user_sessions;
-	bool server_full =
-	    (int64_t)sc_htab_count(&m->sessions) >= c->max_sessions;
+	bool server_full = (int64_t)sc_htab_count(&m->sessions) >=
+	    c->max_sessions;
 
 	*victim = NULL;
 	if (user_full)
@@ -643,8 +643,7 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 			   session_id, "Session not found."),
 		       NULL;
 	}
-	if (n == NULL &&
-	    check_caps(m, user_id, &warn, &victim, err) == -1) {
+	if (n == NULL && check_caps(m, user_id, &warn, &victim, err) == -1) {
 		pthread_mutex_unlock(&m->lock);
 		if (warn)
 			cap_refused(user_id, err);
@@ -673,8 +672,7 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 		if (n != NULL) { /* another request created it first */
 			s = SC_HTAB_ITEM(n, struct sess, h);
 			sess_use(m, s);
-		} else if (check_caps(m, user_id, &warn, &victim2, err) ==
-		    -1) {
+		} else if (check_caps(m, user_id, &warn, &victim2, err) == -1) {
 			pthread_mutex_unlock(&m->lock);
 			sess_free(fresh);
 			if (warn)

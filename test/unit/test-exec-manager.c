@@ -1559,11 +1559,11 @@ test_jobs(struct sc_session *s)
 	is_int(atomic_load(&tjob_started), 1, "jobs: one blocks the slot");
 	sc_execmgr_shutdown(xf_mgr);
 	is_int(atomic_load(&t[0].ran) + atomic_load(&t[1].ran) +
-		atomic_load(&t[2].ran), 1,
-	    "jobs: the running one stopped at shutdown");
+		atomic_load(&t[2].ran),
+	    1, "jobs: the running one stopped at shutdown");
 	is_int(atomic_load(&t[0].dropped) + atomic_load(&t[1].dropped) +
-		atomic_load(&t[2].dropped), 2,
-	    "jobs: the two queued ones were dropped");
+		atomic_load(&t[2].dropped),
+	    2, "jobs: the two queued ones were dropped");
 	is_int(sc_execmgr_submit(xf_mgr, tjob_fn, &t[0], &err), -1,
 	    "jobs: refused after shutdown");
 	xf_conf_reset();

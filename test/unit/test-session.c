@@ -395,8 +395,8 @@ test_caps(void)
 	srv.conf.max_sessions = 5;
 	srv.conf.max_user_sessions = 3;
 	for (i = 0; i < 3; i++) {
-		held[i] = get(m, "alice", sid(i), NULL, SC_SESS_GET_OR_CREATE,
-		    &err);
+		held[i] =
+		    get(m, "alice", sid(i), NULL, SC_SESS_GET_OR_CREATE, &err);
 		ok(held[i] != NULL, "alice's session %u is created", i);
 	}
 	is_int(sc_sessmgr_user_count(m, "alice"), 3, "alice has three");
@@ -418,8 +418,8 @@ test_caps(void)
 	sc_session_unref(s);
 
 	for (i = 10; i < 12; i++) {
-		held[i - 7] = get(m, "bob", sid(i), NULL,
-		    SC_SESS_GET_OR_CREATE, &err);
+		held[i - 7] =
+		    get(m, "bob", sid(i), NULL, SC_SESS_GET_OR_CREATE, &err);
 		ok(held[i - 7] != NULL, "bob's session %u is created", i);
 	}
 	is_int(sc_sessmgr_count(m), 5, "five sessions in all");
@@ -514,14 +514,13 @@ test_evict(void)
 	ok(s != NULL, "kept's session (with artifacts) is created");
 	sc_session_unref(s);
 	is_int(sc_sessmgr_count(m), 6, "the table is full");
-	is_int(sc_sessmgr_user_count(m, "flood"), 3,
-	    "flood still has three");
+	is_int(sc_sessmgr_user_count(m, "flood"), 3, "flood still has three");
 
 	/* A full table: anyone's idle, empty sessions make room. */
 	for (i = 0; i < 3; i++) {
 		fake_now += 10;
-		s = get(m, "legit", sid(100 + i), NULL,
-		    SC_SESS_GET_OR_CREATE, &err);
+		s = get(m, "legit", sid(100 + i), NULL, SC_SESS_GET_OR_CREATE,
+		    &err);
 		ok(s != NULL, "legit's session %u is created", i);
 		sc_session_unref(s);
 	}

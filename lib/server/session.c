@@ -67,6 +67,7 @@ struct sess {
 	size_t klen;
 	struct sc_sessmgr *mgr;
 	struct sc_engine *engine; /* borrowed; NULL: none */
+	uint64_t seq; /* creation order (manager lock) */
 	/* Under pub.lock: */
 	struct conf_map conf;
 	struct err_cache *errors; /* NULL until the first error */
@@ -100,6 +101,7 @@ struct sc_sessmgr {
 	sc_sessmgr_keep_fn *keep; /* or NULL */
 	void *keep_arg;
 	uint64_t evicted; /* sessions closed to make room */
+	uint64_t seq; /* sessions created */
 	pthread_mutex_t lock;
 	struct sc_htab sessions; /* struct sess */
 	struct sc_htab tombs; /* struct tomb, least recently used first */
@@ -245,6 +247,7 @@ static void
 sessions_add(struct sc_sessmgr *m, struct sess *s)
 {
 	sc_htab_insert(&m->sessions, &s->h, s->key, s->klen);
+	s->seq = m->seq++;
 	user_count(m, s->pub.user_id, 1);
 }
 
@@ -296,10 +299,9 @@ idle_empty(struct sc_sessmgr *m, struct sess *s)
  * Unlink the least recently used idle, empty session (of user, or of
  * anyone when user is NULL) to make room for a new one; the caller
  * closes it (sess_close()) once the manager lock is dropped.  NULL when
- * there is none.  One pass keeps the EVICT_CANDIDATES least recently
- * used sessions that pass the cheap checks; only those get the costly
- * ones, so a table full of sessions that hold state costs one pass.
- * Manager lock held.
+ * there is none.  The table is in order of last use (sess_use()), so
+ * the walk stops at the first EVICT_CANDIDATES sessions that pass the
+ * cheap checks; only those get the costly ones.  Manager lock held.
  */
 static struct sess *
 evict_pick(struct sc_sessmgr *m, const char *user)
@@ -314,8 +316,9 @@ evict_pick(struct sc_sessmgr *m, const char *user)
 		s = SC_HTAB_ITEM(p, struct sess, h);
 		if (user != NULL && strcmp(s->pub.user_id, user) != 0)
 			continue;
-		if (!idle_cheap(s, now, &last) ||
-		    (n == EVICT_CANDIDATES && last >= lasts[n - 1]))
+		if (n == EVICT_CANDIDATES)
+			break;
+		if (!idle_cheap(s, now, &last))
 			continue;
 		/* Insert in order of last use, dropping the most recent. */
 		if (n < EVICT_CANDIDATES)
@@ -590,7 +593,10 @@ sc_session_is_closed(struct sc_session *s)
 	return closed;
 }
 
-/* Take a reference and refresh the idle timer; manager lock held. */
+/*
+ * Take a reference and refresh the idle timer; manager lock held.  The
+ * table stays in order of last use, least recent first (evict_pick()).
+ */
 static void
 sess_use(struct sc_sessmgr *m, struct sess *s)
 {
@@ -600,6 +606,7 @@ sess_use(struct sc_sessmgr *m, struct sess *s)
 	s->pub.refs++;
 	s->pub.last_access_ms = now;
 	pthread_mutex_unlock(&s->pub.lock);
+	sc_htab_touch(&m->sessions, &s->h);
 }
 
 struct sc_session *
@@ -1313,24 +1320,40 @@ sc_session_error_take(struct sc_session *pub, const char *id,
 
 /* ------------------------------------------------------------ inspection */
 
+/* A session as listed, with its place in creation order. */
+struct listed {
+	uint64_t seq;
+	struct sc_session_info info;
+};
+
+static int
+cmp_listed(const void *a, const void *b)
+{
+	const struct listed *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 void
 sc_sessmgr_list(struct sc_sessmgr *m, struct sc_session_info **v, size_t *n)
 {
 	struct sc_session_info *out, *o;
+	struct listed *all;
 	struct sc_htab_entry *p;
 	struct sess *s;
 	int64_t now, now_rt, timeout, last;
-	size_t i = 0;
+	size_t i = 0, j;
 
 	pthread_mutex_lock(&m->lock);
 	now = sc_sessmgr_now(m);
 	now_rt = sc_realtime_ms();
 	timeout = m->conf->session_timeout_ms;
-	out = sc_xcalloc(sc_htab_count(&m->sessions) + 1, sizeof(*out));
+	all = sc_xcalloc(sc_htab_count(&m->sessions) + 1, sizeof(*all));
 	for (p = sc_htab_first(&m->sessions); p != NULL;
 	     p = sc_htab_next(&m->sessions, p)) {
 		s = SC_HTAB_ITEM(p, struct sess, h);
-		o = &out[i++];
+		all[i].seq = s->seq;
+		o = &all[i++].info;
 		memcpy(o->user_id, s->pub.user_id, sizeof(o->user_id));
 		memcpy(o->session_id, s->pub.session_id, sizeof(o->session_id));
 		memcpy(o->server_side_id, s->pub.server_side_id,
@@ -1348,6 +1371,12 @@ sc_sessmgr_list(struct sc_sessmgr *m, struct sc_session_info **v, size_t *n)
 		}
 	}
 	pthread_mutex_unlock(&m->lock);
+	/* The table is in order of last use; the list is oldest first. */
+	qsort(all, i, sizeof(*all), cmp_listed);
+	out = sc_xcalloc(i + 1, sizeof(*out));
+	for (j = 0; j < i; j++)
+		out[j] = all[j].info;
+	free(all);
 	*v = out;
 	*n = i;
 }

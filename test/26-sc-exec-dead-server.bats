@@ -109,9 +109,9 @@ prefix_ok() {
 	[ "$took" -ge 2900 ]
 	[ "$took" -lt 4000 ]
 	[[ "$(head -1 "$BATS_TEST_TMPDIR/err")" =~ ^sc-exec:\ operation\ [0-9a-f-]{36}\ timed\ out\;\ last\ error:\ .*127\.0\.0\.1:$PORT.*\ \(the\ --timeout\ of\ 3s\ passed\)$ ]]
-	# The ReleaseAll gets one attempt past the deadline, reported after.
-	[[ "$(sed -n 2p "$BATS_TEST_TMPDIR/err")" == "sc-exec: ReleaseAll of operation "*" failed: cannot connect to '127.0.0.1:$PORT': connection refused" ]]
-	[ "$(wc -l <"$BATS_TEST_TMPDIR/err")" -eq 2 ]
+	# The ReleaseAll gets one attempt past the deadline; a dead server
+	# holds nothing, so that it got no answer is no failure.
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/err")" -eq 1 ]
 	prefix_ok
 }
 

@@ -12,7 +12,7 @@ bats_require_minimum_version 1.7.0
 load helpers/common
 load helpers/server
 
-BIG="SELECT id, randomblob(1000) AS b FROM range(10000000)"
+BIG="SELECT id, repeat('x', 1000) AS b FROM range(10000000)"
 ENDLESS="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c)
 SELECT count(*) FROM c"
 

@@ -149,10 +149,14 @@ wait_exit() {
 @test "sc-exec past the per-user session cap fails with SESSION_LIMIT_EXCEEDED" {
 	local u=capped
 	sc_server_start --conf sctk.session.maxSessionsPerUser=2
+	# Sessions that hold something (a temp view): an idle, empty one
+	# would be closed to make room.
 	run -0 sc-exec --user-id "$u" --session-id \
-	    11111111-2222-4333-8444-000000000001 "SELECT 1"
+	    11111111-2222-4333-8444-000000000001 \
+	    "CREATE TEMP VIEW v AS SELECT 1"
 	run -0 sc-exec --user-id "$u" --session-id \
-	    11111111-2222-4333-8444-000000000002 "SELECT 1"
+	    11111111-2222-4333-8444-000000000002 \
+	    "CREATE TEMP VIEW v AS SELECT 1"
 	run -1 --separate-stderr sc-exec --user-id "$u" --session-id \
 	    11111111-2222-4333-8444-000000000003 "SELECT 1"
 	[ "$output" = "" ]

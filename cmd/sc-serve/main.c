@@ -58,8 +58,9 @@ static const char usage_text[] =
     "       [--database file] [--detached-timeout duration]\n"
     "       [--listen address] [--log-level level]\n"
     "       [--maintenance-interval duration] [--max-artifact-size size]\n"
-    "       [--max-connections n] [--max-peer-connections n]\n"
-    "       [--max-stream-duration duration] [--max-stream-size size]\n"
+    "       [--max-artifact-store size] [--max-connections n]\n"
+    "       [--max-peer-connections n] [--max-stream-duration duration]\n"
+    "       [--max-stream-size size]\n"
     "       [--ready-file file] [--retry-buffer size]\n"
     "       [--session-timeout duration] [--tls-cert file --tls-key file]\n"
     "       [--token token] [--token-file file] [--admin-token token]\n"
@@ -82,6 +83,8 @@ static const char usage_text[] =
     "  --log-level level          error, warn, info (default) or debug\n"
     "  --maintenance-interval d   operation maintenance interval (30s)\n"
     "  --max-artifact-size size   largest artifact accepted (2g; -1 none)\n"
+    "  --max-artifact-store size  artifacts of all sessions together (10g;\n"
+    "                             -1 none)\n"
     "  --max-connections n        connections at once (default: the fd\n"
     "                             limit less a quarter, at least 64)\n"
     "  --max-peer-connections n   connections at once from one address\n"
@@ -110,6 +113,7 @@ enum {
 	OPT_LOG_LEVEL,
 	OPT_MAINTENANCE_INTERVAL,
 	OPT_MAX_ARTIFACT_SIZE,
+	OPT_MAX_ARTIFACT_STORE,
 	OPT_MAX_CONNECTIONS,
 	OPT_MAX_PEER_CONNECTIONS,
 	OPT_MAX_STREAM_DURATION,
@@ -137,6 +141,8 @@ static const struct option longopts[] = { /* sorted */
 	{ "maintenance-interval", required_argument, NULL,
 	    OPT_MAINTENANCE_INTERVAL },
 	{ "max-artifact-size", required_argument, NULL, OPT_MAX_ARTIFACT_SIZE },
+	{ "max-artifact-store", required_argument, NULL,
+	    OPT_MAX_ARTIFACT_STORE },
 	{ "max-connections", required_argument, NULL, OPT_MAX_CONNECTIONS },
 	{ "max-peer-connections", required_argument, NULL,
 	    OPT_MAX_PEER_CONNECTIONS },
@@ -349,6 +355,9 @@ parse_options(int argc, char *argv[], struct opts *o,
 			break;
 		case OPT_MAX_ARTIFACT_SIZE:
 			set(conf, "max-artifact-size", optarg);
+			break;
+		case OPT_MAX_ARTIFACT_STORE:
+			set(conf, "max-artifact-store", optarg);
 			break;
 		case OPT_MAX_CONNECTIONS:
 			o->max_conns = opt_count("--max-connections", optarg);
@@ -711,6 +720,13 @@ artifacts_closed_hook(struct sc_session *s, void *arg)
 	sc_artifact_session_closed(arg, s->server_side_id);
 }
 
+/* Keep hook: a session with artifacts is never closed to make room. */
+static bool
+artifacts_keep_hook(struct sc_session *s, void *arg)
+{
+	return sc_artifact_session_used(arg, s->server_side_id);
+}
+
 /* The engine's resolver of a session's files/ artifacts. */
 static int
 artifact_files(void *arg, void *owner, const char *name, int *fdp,
@@ -730,6 +746,7 @@ open_artifacts(const struct opts *o, const struct sc_server_conf *conf,
 	lim.max_size = conf->artifact_max_size;
 	lim.session_bytes = conf->artifact_session_bytes;
 	lim.session_files = conf->artifact_session_files;
+	lim.store_bytes = conf->artifact_store_bytes;
 	if ((st = sc_artifact_store_new(o->artifact_dir, &lim, err)) != NULL)
 		sc_debug("artifacts in '%s'", sc_artifact_store_dir(st));
 	return st;
@@ -988,6 +1005,7 @@ main(int argc, char *argv[])
 	    srv.execs);
 	/* And its uploaded artifacts. */
 	sc_sessmgr_on_close(srv.sessions, artifacts_closed_hook, srv.artifacts);
+	sc_sessmgr_set_keep(srv.sessions, artifacts_keep_hook, srv.artifacts);
 	srv.admin = sc_admin_new(&srv);
 	if ((rc = start_rpc(&srv, &o, &port)) != SC_EXIT_OK)
 		goto out;

@@ -220,6 +220,13 @@ sc_client_emit(struct sc_client *c, const struct sc_client_event *ev)
 	c->on_event(&e, c->event_arg);
 }
 
+bool
+sc_client_release_unconfirmed(const struct sc_error *e)
+{
+	return e != NULL &&
+	    (e->status == SC_ST_TIMEOUT || e->status == SC_ST_UNAVAILABLE);
+}
+
 enum sc_log_level
 sc_client_event_level(const struct sc_client_event *ev)
 {
@@ -227,9 +234,14 @@ sc_client_event_level(const struct sc_client_event *ev)
 	 * A failed release matters only if the server ever answered: one
 	 * that was never reached holds nothing of ours.  Nor does it while
 	 * the server has been silent past the limit: the error that ends
-	 * the program says so once.
+	 * the program says so once.  Nor when it merely got no answer in
+	 * time (a busy or stalled server, a deadline that had passed) or
+	 * the server went away: the server drops an operation nobody
+	 * attaches to after its detached timeout anyway.  Only a refusal
+	 * is worth a line.
 	 */
 	if (ev->kind == SC_CLIENT_EV_RELEASE_FAILED && ev->client != NULL &&
+	    !sc_client_release_unconfirmed(ev->err) &&
 	    sc_client_reached(ev->client) &&
 	    sc_client_silence_left(ev->client) != 0)
 		return SC_LOG_WARN;
@@ -1009,8 +1021,14 @@ release_event(struct sc_client *c, enum sc_client_event_kind kind,
 		    secs, attempt, max, e->msg);
 		break;
 	default:
-		snprintf(text, sizeof(text), "%s failed: %s", what,
-		    e != NULL ? e->msg : "client stopped");
+		if (sc_client_release_unconfirmed(e))
+			snprintf(text, sizeof(text),
+			    "%s not confirmed (the server drops the operation "
+			    "after its detached timeout): %s",
+			    what, e->msg);
+		else
+			snprintf(text, sizeof(text), "%s failed: %s", what,
+			    e != NULL ? e->msg : "client stopped");
 		break;
 	}
 	emit(c, kind, r, SC_RETRY_UNAVAILABLE, e, delay, attempt, max, text);

@@ -145,12 +145,22 @@ typedef void sc_client_event_fn(const struct sc_client_event *ev, void *arg);
 
 /*
  * The log level an event deserves: SC_LOG_INFO (shown with -v), except
- * a release given up on a server that answered at least once, which is
- * SC_LOG_WARN (a server never reached holds nothing of ours), unless
- * the server has been silent past the unreachable limit (the program's
- * own error says that).
+ * a release the server refused, given up on a server that answered at
+ * least once, which is SC_LOG_WARN (a server never reached holds
+ * nothing of ours), unless the server has been silent past the
+ * unreachable limit (the program's own error says that).  A release
+ * that is only unconfirmed (sc_client_release_unconfirmed()) stays
+ * SC_LOG_INFO: the server drops the operation after its detached
+ * timeout.
  */
 enum sc_log_level sc_client_event_level(const struct sc_client_event *ev);
+/*
+ * Whether a release that failed with e merely got no answer: it timed
+ * out (a busy or stalled server, or the one short attempt a release gets
+ * past its deadline) or the server was unavailable.  Its event text
+ * then says "not confirmed" instead of "failed".
+ */
+bool sc_client_release_unconfirmed(const struct sc_error *e);
 
 /*
  * An sc_client_event_fn that logs ev->text at sc_client_event_level()

@@ -71,6 +71,8 @@ struct sc_artifact_store {
 	int rootfd;
 	int lockfd;
 	struct sc_artifact_limits lim;
+	/* Bytes stored and reserved by uploads, all sessions (no lock). */
+	_Atomic int64_t bytes;
 	pthread_mutex_t lock; /* the table, records' refs */
 	struct record *b[NBUCKETS];
 };
@@ -451,6 +453,7 @@ unstage(struct sc_artifact_upload *up, struct staged *a)
 		up->rec->staged_files -= a->res_files;
 		up->rec->staged_bytes -= a->res_bytes;
 		pthread_mutex_unlock(&up->rec->lock);
+		atomic_fetch_sub(&up->st->bytes, a->res_bytes);
 		a->reserved = false;
 	}
 }
@@ -524,6 +527,38 @@ limit_error(struct sc_artifact_upload *up, struct sc_error *err,
 }
 
 /*
+ * Reserve n more bytes under limits.store_bytes: 0, or -1 when the
+ * artifacts of all sessions would pass it.
+ */
+static int
+store_reserve(struct sc_artifact_store *st, int64_t n)
+{
+	int64_t cur = atomic_load(&st->bytes);
+
+	do {
+		if (st->lim.store_bytes >= 0 && n > 0 &&
+		    n > st->lim.store_bytes - cur)
+			return -1;
+	} while (!atomic_compare_exchange_weak(&st->bytes, &cur, cur + n));
+	return 0;
+}
+
+static int
+store_full(struct sc_artifact_upload *up, struct sc_error *err,
+    const char *shown, int64_t size)
+{
+	sc_srv_error(err, "ARTIFACT_STORE_FULL", "53100",
+	    "Cannot store artifact `%s` of %" PRId64 " bytes: the artifacts "
+	    "of all sessions would pass the store's limit of %" PRId64
+	    " bytes (sctk.artifact.maxStoreBytes). Release sessions that "
+	    "no longer need theirs.",
+	    shown, size, up->st->lim.store_bytes);
+	if (err != NULL)
+		err->rpc_code = SC_GRPC_RESOURCE_EXHAUSTED;
+	return fail(up);
+}
+
+/*
  * Append a new artifact: name checked, size reserved in the quota.  A
  * name already stored needs no new file and only the bytes it grows by,
  * so an upload repeated at the limit still goes through.
@@ -577,6 +612,8 @@ add_staged(struct sc_artifact_upload *up, const char *name, int64_t size,
 		    "session's artifacts past the limit of %" PRId64
 		    " bytes (sctk.artifact.maxSessionBytes).",
 		    shown, size, lim->session_bytes);
+	else if (store_reserve(up->st, need_bytes) == -1)
+		rc = store_full(up, err, shown, size);
 	else {
 		r->staged_files += need_files;
 		r->staged_bytes += need_bytes;
@@ -894,6 +931,7 @@ sc_artifact_upload_commit(struct sc_artifact_upload *up,
 	struct record *r = up->rec;
 	struct staged *a, *first_dup = NULL;
 	char shown[SHOW_MAX + 16];
+	int64_t used0, released = 0;
 	size_t i, ndup = 0;
 	enum conflict dup, first = NO_CONFLICT;
 	int rc = 0;
@@ -917,11 +955,13 @@ sc_artifact_upload_commit(struct sc_artifact_upload *up,
 		pthread_mutex_unlock(&r->lock);
 		return session_closed(err, up);
 	}
+	used0 = r->used_bytes;
 	for (i = 0; i < up->n && rc == 0; i++) {
 		a = &up->v[i];
 		/* The quota now counts it as stored, or not at all. */
 		r->staged_files -= a->res_files;
 		r->staged_bytes -= a->res_bytes;
+		released += a->res_bytes;
 		a->reserved = false;
 		if (!a->crc_ok)
 			continue; /* dropped by unstage() below */
@@ -931,6 +971,7 @@ sc_artifact_upload_commit(struct sc_artifact_upload *up,
 			first = dup;
 		}
 	}
+	atomic_fetch_add(&up->st->bytes, r->used_bytes - used0 - released);
 	pthread_mutex_unlock(&r->lock);
 	for (i = 0; i < up->n; i++)
 		unstage(up, &up->v[i]);
@@ -995,6 +1036,8 @@ sc_artifact_session_closed(struct sc_artifact_store *st,
 		return;
 	pthread_mutex_lock(&r->lock);
 	atomic_store(&r->closed, true);
+	atomic_fetch_sub(&st->bytes, r->used_bytes);
+	r->used_bytes = 0;
 	if (sc_artifact_rm_tree(st->rootfd, r->ssid, 0) == -1)
 		sc_warn("cannot remove the artifacts of session %s in '%s'",
 		    r->ssid, st->dir);
@@ -1020,6 +1063,24 @@ sc_artifact_cached(struct sc_artifact_store *st, const char *server_side_id,
 	}
 	pthread_mutex_unlock(&st->lock);
 	return found;
+}
+
+bool
+sc_artifact_session_used(struct sc_artifact_store *st,
+    const char *server_side_id)
+{
+	struct record *r;
+	bool used = false;
+
+	pthread_mutex_lock(&st->lock);
+	if ((r = rec_find(st, server_side_id)) != NULL) {
+		pthread_mutex_lock(&r->lock);
+		used = r->n > 0 || r->staged_files > 0 || r->staged_bytes > 0 ||
+		    r->refs > 1;
+		pthread_mutex_unlock(&r->lock);
+	}
+	pthread_mutex_unlock(&st->lock);
+	return used;
 }
 
 void

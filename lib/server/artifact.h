@@ -18,7 +18,9 @@
  * ARTIFACT_ALREADY_EXISTS (SQLSTATE 42713) as Spark has them, and
  * sctk's own INVALID_ARTIFACT_STREAM.* (protocol errors),
  * ARTIFACT_LIMIT_EXCEEDED.* (SQLSTATE 54000) and ARTIFACT_STORE_FULL
- * (SQLSTATE 53100), the last two with rpc_code RESOURCE_EXHAUSTED.
+ * (SQLSTATE 53100: the disk is full, or the artifacts of all sessions
+ * would pass limits.store_bytes), the last two with rpc_code
+ * RESOURCE_EXHAUSTED.
  *
  * Thread safety: every function may be called from any thread; one
  * upload is used by one thread at a time.
@@ -46,6 +48,7 @@ struct sc_artifact_limits {
 	int64_t max_size; /* one artifact (sctk.artifact.maxSize) */
 	int64_t session_bytes; /* a session (sctk.artifact.maxSessionBytes) */
 	int64_t session_files; /* a session (sctk.artifact.maxSessionFiles) */
+	int64_t store_bytes; /* all sessions (sctk.artifact.maxStoreBytes) */
 };
 
 /*
@@ -157,6 +160,13 @@ void sc_artifact_session_closed(struct sc_artifact_store *st,
  */
 bool sc_artifact_cached(struct sc_artifact_store *st,
     const char *server_side_id, const char *name);
+
+/*
+ * Whether the session with this server-side id has artifacts stored, or
+ * an upload running.
+ */
+bool sc_artifact_session_used(struct sc_artifact_store *st,
+    const char *server_side_id);
 
 /* A stored artifact, for listings. */
 struct sc_artifact_info {

@@ -162,6 +162,9 @@ static const struct setting {
 	{ "sctk.artifact.maxSessionFiles", "artifact-session-files", K_COUNT,
 	    offsetof(struct sc_server_conf, artifact_session_files), 0,
 	    INT64_MAX, F_MINUS1 },
+	{ "sctk.artifact.maxStoreBytes", "max-artifact-store", K_SIZE,
+	    offsetof(struct sc_server_conf, artifact_store_bytes), 0, INT64_MAX,
+	    F_MINUS1 },
 };
 
 #define NSETTINGS (sizeof(settings) / sizeof(settings[0]))
@@ -204,7 +207,7 @@ sc_server_conf_default(struct sc_server_conf *conf)
 	conf->token[0] = '\0';
 	conf->admin_token[0] = '\0';
 	conf->max_sessions = 10000;
-	conf->max_user_sessions = 5000;
+	conf->max_user_sessions = 1000;
 	conf->conf_max_keys = 10000;
 	conf->conf_max_key_size = KIB;
 	conf->conf_max_value_size = 64 * KIB;
@@ -215,6 +218,7 @@ sc_server_conf_default(struct sc_server_conf *conf)
 	conf->artifact_max_size = 2 * GIB;
 	conf->artifact_session_bytes = 10 * GIB;
 	conf->artifact_session_files = 10000;
+	conf->artifact_store_bytes = 10 * GIB;
 	conf->sql_op_memory = 256 * MIB;
 	conf->sql_max_value = 64 * MIB;
 	conf->sql_heap_limit = 4 * GIB;

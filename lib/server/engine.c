@@ -554,6 +554,30 @@ view_clear(struct sc_eview *v)
 	v->nheld = 0;
 }
 
+bool
+sc_engine_conn_is_empty(struct sc_engine_conn *c)
+{
+	sqlite3_stmt *st = NULL;
+	bool empty;
+
+	pthread_mutex_lock(&c->lock);
+	empty = c->runs == NULL && c->nviews == 0 && c->nstale == 0 &&
+	    c->natt == 0;
+	pthread_mutex_unlock(&c->lock);
+	pthread_mutex_lock(&c->curlock);
+	empty = empty && c->curdb == NULL;
+	pthread_mutex_unlock(&c->curlock);
+	/* TEMP objects user SQL made itself (CREATE TEMP TABLE ...). */
+	if (empty &&
+	    sqlite3_prepare_v2(c->db, "SELECT 1 FROM temp.sqlite_master", -1,
+		&st, NULL) == SQLITE_OK)
+		empty = sqlite3_step(st) == SQLITE_DONE;
+	else
+		empty = false;
+	sqlite3_finalize(st);
+	return empty;
+}
+
 void
 sc_engine_conn_free(struct sc_engine_conn *c)
 {

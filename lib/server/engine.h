@@ -254,6 +254,12 @@ struct sc_engine_conn *sc_engine_conn_new(struct sc_engine *e,
     struct sc_error *err);
 /* Close the connection; its TEMP tables and views go with it. */
 void sc_engine_conn_free(struct sc_engine_conn *c);
+/*
+ * Whether closing c would lose nothing a client made: no call in
+ * progress, no TEMP table, view or trigger, no attached database and no
+ * USE of one.  Call it only while no other thread can start a call on c.
+ */
+bool sc_engine_conn_is_empty(struct sc_engine_conn *c);
 
 /*
  * Cancel every call in progress on c (safe from any thread, at any time,

@@ -830,6 +830,7 @@ sc_execmgr_new_opts(const struct sc_server_conf *conf,
 	pthread_cond_init(&m->room_cv, NULL);
 	atomic_init(&m->buffered, 0);
 	atomic_init(&m->room_waiters, 0);
+	atomic_init(&m->stop_flag, false);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&m->timer_cv, &ca);
@@ -848,6 +849,12 @@ sc_execmgr_new_opts(const struct sc_server_conf *conf,
 	m->user_max = m->conf.max_running_per_user > 0
 	    ? m->conf.max_running_per_user
 	    : m->max_threads;
+	/*
+	 * Paused queries keep their thread: one user's may take half of
+	 * them (never fewer than its running cap), the rest stay for others.
+	 */
+	m->user_held_max = m->max_threads / 2 > m->user_max ? m->max_threads / 2
+							    : m->user_max;
 	m->stall_since = -1;
 	m->spawn_retry_at = INT64_MIN;
 	if (sc_exec_sched_start(m, o == NULL || !o->no_timer, err) == -1) {
@@ -880,6 +887,7 @@ sc_execmgr_shutdown(struct sc_execmgr *m)
 	}
 	pthread_mutex_lock(&m->slock);
 	m->stopping = true;
+	atomic_store(&m->stop_flag, true);
 	pthread_mutex_unlock(&m->slock);
 	now = sc_exec_now(m);
 	for (e = ktab_oldest(&m->ops); e != NULL; e = knext(&m->ops, e)) {

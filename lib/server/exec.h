@@ -68,6 +68,23 @@ struct sc_exec_op;
 struct sc_execmgr *sc_execmgr_new(const struct sc_server_conf *conf,
     struct sc_error *err);
 /*
+ * Jobs: short work that is not an operation (AnalyzePlan) run on the
+ * same bounded runner threads, so it counts in conf.workers and
+ * conf.max_threads.  A job waits in its own queue for a slot (jobs and
+ * operations take turns) and a thread, then fn(arg, true) runs on a
+ * runner thread.  A job still queued at shutdown gets fn(arg, false) (on
+ * the thread of sc_execmgr_shutdown()) and must only clean up.  A running
+ * job must stop soon once sc_execmgr_stopping() is true (shutdown waits
+ * for it).  0, or -1 with err (SC_ST_INTERNAL) after shutdown began:
+ * then fn is not called.
+ */
+typedef void sc_exec_job_fn(void *arg, bool run);
+int sc_execmgr_submit(struct sc_execmgr *m, sc_exec_job_fn *fn, void *arg,
+    struct sc_error *err);
+/* Whether shutdown began; any thread, no lock. */
+bool sc_execmgr_stopping(struct sc_execmgr *m);
+
+/*
  * Shut down: refuse new operations, cancel every operation, end every
  * attached stream with UNAVAILABLE "sc-serve is shutting down", and join
  * all threads.  Idempotent.  Call it with no session lock held.

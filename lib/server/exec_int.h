@@ -119,7 +119,8 @@ enum sched_st {
 /* One user's share of the scheduler (m->users, m->slock). */
 struct uent {
 	struct kent kent; /* key: the user id */
-	int running; /* operations started and not ended */
+	int running; /* operations started, not paused and not ended */
+	int paused; /* parked ones: a thread each, no slot */
 	size_t nnew, nresume; /* waiting entries */
 	struct squeue *scur; /* ring of sessions with waiting work */
 	size_t nsq;
@@ -133,6 +134,14 @@ struct squeue {
 	struct sc_exec_op *rhead, *rtail; /* resuming after a pause */
 	struct sc_exec_op *nhead, *ntail; /* new, in arrival order */
 	struct squeue *next, *prev; /* ring in u */
+};
+
+/* A job (sc_execmgr_submit()), waiting or ready (m->slock). */
+struct job {
+	sc_exec_job_fn *fn;
+	void *arg;
+	int64_t slot_since;
+	struct job *next;
 };
 
 /* A runner thread. */
@@ -242,9 +251,15 @@ struct sc_execmgr {
 	int extra; /* slots added by compensation */
 	int nrunning; /* slots held */
 	int max_threads;
-	int user_max;
+	int user_max; /* conf.max_running_per_user */
+	int user_held_max; /* threads one user may hold, paused included */
 	int nthreads, nidle;
 	int ninline; /* runs on RPC threads (sc_exec_sched_take) */
+	struct job *jhead, *jtail; /* jobs waiting for a slot */
+	struct job *jrhead, *jrtail; /* jobs with a slot, no thread yet */
+	size_t njobs; /* waiting */
+	bool job_turn; /* the next free slot goes to a job */
+	atomic_bool stop_flag; /* = stopping, read without a lock */
 	struct thr *live, *dead;
 	int64_t stall_since; /* work waits, no slot given since; or -1 */
 	int64_t spawn_retry_at; /* after a failed pthread_create */

@@ -38,10 +38,16 @@ abs_mono(int64_t ms, struct timespec *ts)
  * another user's next one by at most one turn.
  *
  * A new operation needs a slot and a thread, and its user must run fewer
- * than conf.max_running_per_user operations (paused ones included: they
- * keep a thread).  A running operation that waits for its reader gives
- * its slot back (parks) and queues for one again when the reader made
- * room.  When work has waited conf.compensation_delay_ms while every slot
+ * than conf.max_running_per_user operations.  A running operation that
+ * waits for its reader gives its slot back (parks) and queues for one
+ * again when the reader made room.  A parked operation no longer counts
+ * as running for its user (so clients that stopped reading, or died,
+ * cannot keep their user from running anything until the detached
+ * timeout), but it still holds its thread, its SQLite statement being in
+ * the middle of a step: a user's running and parked operations together
+ * may hold at most m->user_held_max threads (half of conf.max_threads,
+ * and never fewer than conf.max_running_per_user), so one user's parked
+ * operations leave threads for the others.  When work has waited conf.compensation_delay_ms while every slot
  * stayed busy (long queries that do not pause), one more slot is added
  * (compensation); it goes away with the next slot released.  Threads are
  * started on demand up to conf.max_threads; those beyond conf.workers
@@ -75,7 +81,7 @@ user_get(struct sc_execmgr *m, const char *user)
 static void
 user_put(struct sc_execmgr *m, struct uent *u)
 {
-	if (u == NULL || u->running > 0 || u->nsq > 0)
+	if (u == NULL || u->running > 0 || u->paused > 0 || u->nsq > 0)
 		return;
 	ktab_remove(&m->users, &u->kent);
 	free(u->kent.key);
@@ -244,7 +250,8 @@ sched_next(struct sc_execmgr *m, bool can_new, bool take)
 	bool new_ok;
 
 	for (i = 0, u = m->ucur; i < m->nring; i++, u = u->rnext) {
-		new_ok = can_new && u->running < m->user_max;
+		new_ok = can_new && u->running < m->user_max &&
+		    u->running + u->paused < m->user_held_max;
 		if (u->nresume == 0 && (!new_ok || u->nnew == 0))
 			continue;
 		for (j = 0, q = u->scur; j < u->nsq; j++, q = q->next) {
@@ -309,11 +316,10 @@ can_start(struct sc_execmgr *m, int64_t now)
  * that ran in the added slot leaves it to the next one.
  */
 static void
-slot_release(struct sc_execmgr *m, const struct sc_exec_op *op, int64_t now)
+slot_release(struct sc_execmgr *m, int64_t slot_since, int64_t now)
 {
 	m->nrunning--;
-	if (m->extra > 0 &&
-	    now - op->slot_since >= m->conf.compensation_delay_ms)
+	if (m->extra > 0 && now - slot_since >= m->conf.compensation_delay_ms)
 		m->extra--;
 	if (m->nrunning < m->workers)
 		m->extra = 0;
@@ -328,12 +334,38 @@ static bool
 dispatch(struct sc_execmgr *m, int64_t now)
 {
 	struct sc_exec_op *op;
+	struct job *j;
 	bool can_new, granted = false, stalled, began;
 
 	while (m->nrunning < m->workers + m->extra) {
 		can_new = can_start(m, now);
-		if ((op = sched_next(m, can_new, false)) == NULL)
+		op = sched_next(m, can_new, false);
+		/* Jobs and operations take turns at free slots. */
+		if (can_new && m->jhead != NULL &&
+		    (m->job_turn || op == NULL)) {
+			if (m->nidle <= (int)m->nready && spawn(m, now) != 0)
+				continue;
+			j = m->jhead;
+			if ((m->jhead = j->next) == NULL)
+				m->jtail = NULL;
+			m->njobs--;
+			j->next = NULL;
+			j->slot_since = now;
+			if (m->jrtail != NULL)
+				m->jrtail->next = j;
+			else
+				m->jrhead = j;
+			m->jrtail = j;
+			m->nready++;
+			m->nrunning++;
+			m->job_turn = false;
+			granted = true;
+			pthread_cond_signal(&m->work_cv);
+			continue;
+		}
+		if (op == NULL)
 			break;
+		m->job_turn = m->jhead != NULL;
 		if (op->sched == SCH_QUEUED && m->nidle <= (int)m->nready &&
 		    spawn(m, now) != 0)
 			continue;
@@ -343,6 +375,8 @@ dispatch(struct sc_execmgr *m, int64_t now)
 		granted = true;
 		if (op->sched == SCH_RESUME) {
 			op->sched = SCH_SLOT;
+			op->user->paused--;
+			op->user->running++;
 			pthread_cond_signal(&op->slot_cv);
 			continue;
 		}
@@ -368,7 +402,8 @@ dispatch(struct sc_execmgr *m, int64_t now)
 	} else if (m->nthreads < m->max_threads)
 		m->cap_warned = false;
 	stalled = m->nrunning >= m->workers + m->extra &&
-	    sched_next(m, can_start(m, now), false) != NULL;
+	    (sched_next(m, can_start(m, now), false) != NULL ||
+		(m->jhead != NULL && can_start(m, now)));
 	began = stalled && m->stall_since < 0;
 	if (!stalled)
 		m->stall_since = -1;
@@ -412,11 +447,12 @@ sc_exec_sched_take(struct sc_execmgr *m, struct sc_exec_op *op, int64_t now)
 
 	pthread_mutex_lock(&m->slock);
 	ok = !m->stopping && m->nqueued == 0 && m->nresume == 0 &&
-	    m->nready == 0 && m->nrunning < m->workers + m->extra;
+	    m->nready == 0 && m->njobs == 0 &&
+	    m->nrunning < m->workers + m->extra;
 	if (ok) {
 		op->user = user_get(m, op->sess->user_id);
 		/* Its session's connection may be busy: no waiting here. */
-		if (op->user->running > 0) {
+		if (op->user->running > 0 || op->user->paused > 0) {
 			user_put(m, op->user);
 			op->user = NULL;
 			ok = false;
@@ -485,8 +521,10 @@ sc_exec_sched_park(struct sc_execmgr *m, struct sc_exec_op *op)
 	if (op->sched == SCH_SLOT) {
 		op->sched = SCH_PARKED;
 		m->nparked++;
+		op->user->running--;
+		op->user->paused++;
 		now = sc_exec_now(m);
-		slot_release(m, op, now);
+		slot_release(m, op->slot_since, now);
 		dispatch(m, now);
 		parked = true;
 	}
@@ -528,15 +566,18 @@ sc_exec_sched_resume(struct sc_execmgr *m, struct sc_exec_op *op)
 static bool
 sched_end(struct sc_execmgr *m, struct sc_exec_op *op, int64_t now)
 {
-	if (op->sched == SCH_SLOT)
-		slot_release(m, op, now);
-	else if (op->sched == SCH_PARKED)
+	if (op->sched == SCH_SLOT) {
+		slot_release(m, op->slot_since, now);
+		op->user->running--;
+	} else if (op->sched == SCH_PARKED) {
 		m->nparked--;
-	else if (op->sched != SCH_NOSLOT)
+		op->user->paused--;
+	} else if (op->sched == SCH_NOSLOT)
+		op->user->paused--; /* canceled while parked */
+	else
 		SC_BUG("operation %s ended in scheduler state %d", op->id,
 		    (int)op->sched);
 	op->sched = SCH_DONE;
-	op->user->running--;
 	user_put(m, op->user);
 	op->user = NULL;
 	return dispatch(m, now);
@@ -707,8 +748,9 @@ worker_main(void *arg)
 	struct thr *t = arg;
 	struct sc_execmgr *m = t->m;
 	struct sc_exec_op *op;
+	struct job *j;
 	struct timespec ts;
-	int64_t idle_end = -1;
+	int64_t idle_end = -1, now;
 	bool began;
 
 	/* Named for top -H and gdb: who is busy is then plain. */
@@ -716,6 +758,26 @@ worker_main(void *arg)
 
 	pthread_mutex_lock(&m->slock);
 	for (;;) {
+		if ((j = m->jrhead) != NULL) {
+			if ((m->jrhead = j->next) == NULL)
+				m->jrtail = NULL;
+			m->nready--;
+			m->nidle--;
+			pthread_mutex_unlock(&m->slock);
+			j->fn(j->arg, true);
+			pthread_mutex_lock(&m->slock);
+			now = sc_exec_now(m);
+			slot_release(m, j->slot_since, now);
+			began = dispatch(m, now);
+			m->nidle++;
+			pthread_mutex_unlock(&m->slock);
+			free(j);
+			if (began)
+				timer_kick(m);
+			idle_end = -1;
+			pthread_mutex_lock(&m->slock);
+			continue;
+		}
 		if ((op = m->rhead) != NULL) {
 			if ((m->rhead = op->qnext) == NULL)
 				m->rtail = NULL;
@@ -863,9 +925,69 @@ sc_exec_sched_start(struct sc_execmgr *m, bool timer, struct sc_error *err)
 	return 0;
 }
 
+int
+sc_execmgr_submit(struct sc_execmgr *m, sc_exec_job_fn *fn, void *arg,
+    struct sc_error *err)
+{
+	struct job *j;
+	bool began;
+
+	j = sc_xcalloc(1, sizeof(*j));
+	j->fn = fn;
+	j->arg = arg;
+	pthread_mutex_lock(&m->slock);
+	if (m->stopping) {
+		pthread_mutex_unlock(&m->slock);
+		free(j);
+		return sc_error_set(err, SC_ST_INTERNAL,
+		    "the server is shutting down");
+	}
+	if (m->jtail != NULL)
+		m->jtail->next = j;
+	else
+		m->jhead = j;
+	m->jtail = j;
+	m->njobs++;
+	began = dispatch(m, sc_exec_now(m));
+	pthread_mutex_unlock(&m->slock);
+	if (began)
+		timer_kick(m);
+	return 0;
+}
+
+bool
+sc_execmgr_stopping(struct sc_execmgr *m)
+{
+	return atomic_load(&m->stop_flag);
+}
+
 void
 sc_exec_sched_stop(struct sc_execmgr *m)
 {
+	struct job *waiting, *ready, *j;
+
+	/* Jobs that have no thread yet are told they will not run. */
+	pthread_mutex_lock(&m->slock);
+	waiting = m->jhead;
+	ready = m->jrhead;
+	for (j = ready; j != NULL; j = j->next) {
+		m->nready--;
+		m->nrunning--;
+	}
+	m->jhead = m->jtail = m->jrhead = m->jrtail = NULL;
+	m->njobs = 0;
+	pthread_mutex_unlock(&m->slock);
+	for (; waiting != NULL; waiting = j) {
+		j = waiting->next;
+		waiting->fn(waiting->arg, false);
+		free(waiting);
+	}
+	for (; ready != NULL; ready = j) {
+		j = ready->next;
+		ready->fn(ready->arg, false);
+		free(ready);
+	}
+
 	pthread_mutex_lock(&m->slock);
 	pthread_cond_broadcast(&m->work_cv);
 	while (m->nthreads > 0 || m->ninline > 0)

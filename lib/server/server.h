@@ -88,7 +88,7 @@ struct sc_server_conf {
 	char admin_token[256]; /* sctk.admin.token, "" = none */
 	/* Limits on sessions, their conf, shutdown and memory (sctk.*). */
 	int64_t max_sessions; /* sctk.session.maxSessions, 10000 */
-	int64_t max_user_sessions; /* sctk.session.maxSessionsPerUser, 5000 */
+	int64_t max_user_sessions; /* sctk.session.maxSessionsPerUser, 1000 */
 	int64_t conf_max_keys; /* sctk.session.maxConfKeys, 10000 */
 	int64_t conf_max_key_size; /* sctk.session.maxConfKeySize, 1 KiB */
 	int64_t conf_max_value_size; /* sctk.session.maxConfValueSize, 64 KiB */
@@ -100,6 +100,7 @@ struct sc_server_conf {
 	int64_t artifact_max_size; /* maxSize, 2 GiB */
 	int64_t artifact_session_bytes; /* maxSessionBytes, 10 GiB */
 	int64_t artifact_session_files; /* maxSessionFiles, 10000 */
+	int64_t artifact_store_bytes; /* maxStoreBytes, 10 GiB */
 	/* The SQL engine's limits (engine.h); 0 means none. */
 	int64_t sql_op_memory; /* sctk.sql.operationMemory, 256 MiB */
 	int64_t sql_max_value; /* sctk.sql.maxValueSize, 64 MiB */

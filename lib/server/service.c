@@ -5,8 +5,9 @@
  * handler checks the bearer token, decodes the request, looks the
  * session up and answers; operations are delegated to exec.h, plans to
  * the engine, artifacts to artifact.h.  Handlers run on completion-queue
- * threads and do not block: AnalyzePlan requests that touch the engine,
- * and AddArtifacts calls, run on a thread of their own.
+ * threads and do not block: AnalyzePlan requests that touch the engine
+ * run as jobs on the execution manager's runner threads, AddArtifacts
+ * calls on a thread of their own.
  */
 
 #include "server/service.h"
@@ -15,6 +16,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +37,7 @@
 #include "server/session.h"
 #include "core/banned.h"
 
-/* AnalyzePlan and AddArtifacts threads still running, so shutdown can wait for them. */
+/* AnalyzePlan jobs and AddArtifacts threads still running, so shutdown can wait for them. */
 static pthread_mutex_t jobs_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t jobs_cv = PTHREAD_COND_INITIALIZER;
 static int jobs;
@@ -458,10 +460,20 @@ h_interrupt(struct sc_rpc_call *call, void *arg)
 
 /* ------------------------------------------------------------ AnalyzePlan */
 
+/*
+ * An AnalyzePlan request that needs the engine runs as a job of the
+ * execution manager's runner pool (bounded by its workers and threads).
+ * The call's close (client cancel, deadline, shutdown) sets cancel, which
+ * the engine polls through a progress handler, as it polls an
+ * operation's.  Two references: the runner's and the close callback's.
+ */
 struct analyze_job {
 	struct sc_rpc_call *call;
 	struct sc_session *s;
 	Spark__Connect__AnalyzePlanRequest *req;
+	struct sc_execmgr *execs; /* or NULL: run on the RPC thread */
+	atomic_int cancel;
+	atomic_int refs;
 };
 
 static const Spark__Connect__Relation *
@@ -788,25 +800,64 @@ analyze(struct sc_rpc_call *call, struct sc_session *s,
 }
 
 static void
+job_unref(struct analyze_job *j)
+{
+	if (atomic_fetch_sub(&j->refs, 1) == 1)
+		free(j);
+}
+
+static void
 job_done(struct analyze_job *j)
 {
 	struct sc_rpc_call *call = j->call;
 
 	sc_session_unref(j->s);
 	sc_svc_free_msg(j->req);
-	free(j);
+	j->s = NULL;
+	j->req = NULL;
+	job_unref(j);
 	sc_svc_job_end();
 	sc_rpc_call_unref(call);
 }
 
-static void *
-analyze_main(void *arg)
+/* The call ended: a request still computing stops. */
+static void
+analyze_closed(struct sc_rpc_call *call, bool cancelled, void *arg)
 {
 	struct analyze_job *j = arg;
 
-	analyze(j->call, j->s, j->req);
+	(void)call;
+	if (cancelled)
+		atomic_store(&j->cancel, 1);
+	job_unref(j);
+}
+
+/* The engine's progress handler: non-zero stops the statement. */
+static int
+analyze_progress(void *arg)
+{
+	struct analyze_job *j = arg;
+
+	return atomic_load(&j->cancel) != 0 ||
+	    (j->execs != NULL && sc_execmgr_stopping(j->execs));
+}
+
+/* A job of the runner pool (run false: shutdown, it will not run). */
+static void
+analyze_job_run(void *arg, bool run)
+{
+	struct analyze_job *j = arg;
+
+	if (!run)
+		sc_rpc_call_finish(j->call, SC_GRPC_UNAVAILABLE,
+		    "sc-serve is shutting down", NULL, 0);
+	else if (atomic_load(&j->cancel) == 0) {
+		/* Queued past its deadline: nobody waits for it. */
+		sc_engine_set_progress(analyze_progress, j);
+		analyze(j->call, j->s, j->req);
+		sc_engine_set_progress(NULL, NULL);
+	}
 	job_done(j);
-	return NULL;
 }
 
 static bool
@@ -824,9 +875,7 @@ h_analyze(struct sc_rpc_call *call, void *arg)
 	Spark__Connect__AnalyzePlanRequest *req;
 	struct sc_session *s;
 	struct analyze_job *j;
-	pthread_attr_t attr;
-	pthread_t tid;
-	int rc;
+	struct sc_error err;
 
 	if (!sc_svc_authorized(srv, call) ||
 	    (req = sc_svc_decode(call,
@@ -838,22 +887,27 @@ h_analyze(struct sc_rpc_call *call, void *arg)
 		sc_svc_free_msg(req);
 		return;
 	}
+	if (!needs_engine(req->analyze_case) || srv->execs == NULL) {
+		analyze(call, s, req);
+		sc_session_unref(s);
+		sc_svc_free_msg(req);
+		return;
+	}
 	j = sc_xcalloc(1, sizeof(*j));
 	j->call = call;
 	j->s = s;
 	j->req = req;
+	j->execs = srv->execs;
+	atomic_init(&j->cancel, 0);
+	atomic_init(&j->refs, 2);
 	sc_rpc_call_ref(call);
+	sc_rpc_call_on_close(call, analyze_closed, j);
 	sc_svc_job_begin();
-	if (!needs_engine(req->analyze_case)) {
-		analyze_main(j);
-		return;
+	if (sc_execmgr_submit(srv->execs, analyze_job_run, j, &err) == -1) {
+		sc_rpc_call_finish(call, SC_GRPC_UNAVAILABLE,
+		    "sc-serve is shutting down", NULL, 0);
+		job_done(j);
 	}
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	rc = pthread_create(&tid, &attr, analyze_main, j);
-	pthread_attr_destroy(&attr);
-	if (rc != 0)
-		analyze_main(j); /* no thread: answer here */
 }
 
 /* ------------------------------------------------------------ sessions */

@@ -67,6 +67,7 @@ struct sess {
 	size_t klen;
 	struct sc_sessmgr *mgr;
 	struct sc_engine *engine; /* borrowed; NULL: none */
+	uint64_t seq; /* creation order (manager lock) */
 	/* Under pub.lock: */
 	struct conf_map conf;
 	struct err_cache *errors; /* NULL until the first error */
@@ -97,6 +98,10 @@ struct sc_sessmgr {
 	struct sc_engine *engine; /* borrowed, or NULL */
 	struct hook hooks[SC_SESSMGR_MAX_HOOKS];
 	size_t nhooks;
+	sc_sessmgr_keep_fn *keep; /* or NULL */
+	void *keep_arg;
+	uint64_t evicted; /* sessions closed to make room */
+	uint64_t seq; /* sessions created */
 	pthread_mutex_t lock;
 	struct sc_htab sessions; /* struct sess */
 	struct sc_htab tombs; /* struct tomb, least recently used first */
@@ -242,6 +247,7 @@ static void
 sessions_add(struct sc_sessmgr *m, struct sess *s)
 {
 	sc_htab_insert(&m->sessions, &s->h, s->key, s->klen);
+	s->seq = m->seq++;
 	user_count(m, s->pub.user_id, 1);
 }
 
@@ -252,26 +258,120 @@ sessions_remove(struct sc_sessmgr *m, struct sess *s)
 	user_count(m, s->pub.user_id, -1);
 }
 
+static void errors_expire(struct err_cache *c, int64_t now);
+
 /*
- * Whether one more session of user fits; manager lock held.  On -1, err
- * is SESSION_LIMIT_EXCEEDED.SERVER or .USER with RESOURCE_EXHAUSTED, and
- * *warn is set when the refusal should be logged (once a minute).
+ * Whether s is idle and empty, so that closing it loses nothing but its
+ * server-side id: nothing but the manager holds it (no operation, not
+ * even a finished one kept for reattaching, and no call in progress),
+ * no session conf, no FetchErrorDetails entry, no artifact (the keep
+ * hook), and an engine connection that is not open or holds nothing
+ * (sc_engine_conn_is_empty()).  Manager lock held, so no new reference
+ * can appear meanwhile.
+ */
+static bool
+idle_cheap(struct sess *s, int64_t now, int64_t *last)
+{
+	bool ok;
+
+	pthread_mutex_lock(&s->pub.lock);
+	errors_expire(s->errors, now);
+	ok = s->pub.refs == 1 && sc_htab_count(&s->conf.t) == 0 &&
+	    (s->errors == NULL || s->errors->n == 0);
+	*last = s->pub.last_access_ms;
+	pthread_mutex_unlock(&s->pub.lock);
+	return ok;
+}
+
+/* The checks that cost more: the keep hook and the engine's state. */
+static bool
+idle_empty(struct sc_sessmgr *m, struct sess *s)
+{
+	if (m->keep != NULL && m->keep(&s->pub, m->keep_arg))
+		return false;
+	return s->pub.conn == NULL || sc_engine_conn_is_empty(s->pub.conn);
+}
+
+/* Candidates evict_pick() looks at closely, least recently used first. */
+#define EVICT_CANDIDATES 16
+
+/*
+ * Unlink the least recently used idle, empty session (of user, or of
+ * anyone when user is NULL) to make room for a new one; the caller
+ * closes it (sess_close()) once the manager lock is dropped.  NULL when
+ * there is none.  The table is in order of last use (sess_use()), so
+ * the walk stops at the first EVICT_CANDIDATES sessions that pass the
+ * cheap checks; only those get the costly ones.  Manager lock held.
+ */
+static struct sess *
+evict_pick(struct sc_sessmgr *m, const char *user)
+{
+	struct sc_htab_entry *p;
+	struct sess *s, *cand[EVICT_CANDIDATES];
+	int64_t now = sc_sessmgr_now(m), last, lasts[EVICT_CANDIDATES];
+	size_t n = 0, i, j;
+
+	for (p = sc_htab_first(&m->sessions); p != NULL;
+	     p = sc_htab_next(&m->sessions, p)) {
+		s = SC_HTAB_ITEM(p, struct sess, h);
+		if (user != NULL && strcmp(s->pub.user_id, user) != 0)
+			continue;
+		if (n == EVICT_CANDIDATES)
+			break;
+		if (!idle_cheap(s, now, &last))
+			continue;
+		/* Insert in order of last use, dropping the most recent. */
+		if (n < EVICT_CANDIDATES)
+			n++;
+		for (j = n - 1; j > 0 && lasts[j - 1] > last; j--) {
+			cand[j] = cand[j - 1];
+			lasts[j] = lasts[j - 1];
+		}
+		cand[j] = s;
+		lasts[j] = last;
+	}
+	for (i = 0; i < n; i++)
+		if (idle_empty(m, cand[i])) {
+			sessions_remove(m, cand[i]);
+			m->evicted++;
+			return cand[i];
+		}
+	return NULL;
+}
+
+/*
+ * Whether one more session of user fits; manager lock held.  At a cap,
+ * the least recently used idle, empty session (the user's own at the
+ * user cap) makes room: it is unlinked into *victim for the caller to
+ * close.  On -1, err is SESSION_LIMIT_EXCEEDED.SERVER or .USER with
+ * RESOURCE_EXHAUSTED, and *warn is set when the refusal should be logged
+ * (once a minute).
  */
 static int
 check_caps(struct sc_sessmgr *m, const char *user, bool *warn,
-    struct sc_error *err)
+    struct sess **victim, struct sc_error *err)
 {
 	const struct sc_server_conf *c = m->conf;
-	int64_t now, have;
+	int64_t now, have = user_sessions(m, user);
+	bool user_full = have >= c->max_user_sessions;
+	bool server_full = (int64_t)sc_htab_count(&m->sessions) >=
+	    c->max_sessions;
 
-	if ((int64_t)sc_htab_count(&m->sessions) >= c->max_sessions)
+	*victim = NULL;
+	if (user_full)
+		*victim = evict_pick(m, user);
+	else if (server_full)
+		*victim = evict_pick(m, NULL);
+	if (*victim != NULL)
+		return 0;
+	if (server_full)
 		sc_srv_error(err, "SESSION_LIMIT_EXCEEDED.SERVER", "53300",
 		    "Cannot create a new session: the server already has "
 		    "%lld sessions, its limit (sctk.session.maxSessions). "
 		    "Release sessions that are no longer used, or retry "
 		    "when idle ones have expired.",
 		    (long long)sc_htab_count(&m->sessions));
-	else if ((have = user_sessions(m, user)) >= c->max_user_sessions)
+	else if (user_full)
 		sc_srv_error(err, "SESSION_LIMIT_EXCEEDED.USER", "53300",
 		    "Cannot create a new session: this user already has "
 		    "%lld sessions, the limit per user "
@@ -294,6 +394,19 @@ static void
 cap_refused(const char *user, const struct sc_error *err)
 {
 	sc_warn("new sessions refused: %s (user '%s')", err->msg, user);
+}
+
+static void sess_close(struct sc_sessmgr *m, struct sess *s);
+
+/* Close a session evict_pick() unlinked (NULL: none); no lock held. */
+static void
+evicted_close(struct sc_sessmgr *m, struct sess *s)
+{
+	if (s == NULL)
+		return;
+	sc_debug("closed idle empty session '%s' of user '%s' to make room",
+	    s->pub.session_id, s->pub.user_id);
+	sess_close(m, s);
 }
 
 /* ------------------------------------------------------------ sessions */
@@ -326,6 +439,26 @@ sc_sessmgr_new(const struct sc_server_conf *conf, struct sc_engine *engine)
 	m->clock = default_clock;
 	m->cap_warned = -1;
 	return m;
+}
+
+void
+sc_sessmgr_set_keep(struct sc_sessmgr *m, sc_sessmgr_keep_fn *fn, void *arg)
+{
+	pthread_mutex_lock(&m->lock);
+	m->keep = fn;
+	m->keep_arg = arg;
+	pthread_mutex_unlock(&m->lock);
+}
+
+uint64_t
+sc_sessmgr_evicted(struct sc_sessmgr *m)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&m->lock);
+	n = m->evicted;
+	pthread_mutex_unlock(&m->lock);
+	return n;
 }
 
 void
@@ -460,7 +593,10 @@ sc_session_is_closed(struct sc_session *s)
 	return closed;
 }
 
-/* Take a reference and refresh the idle timer; manager lock held. */
+/*
+ * Take a reference and refresh the idle timer; manager lock held.  The
+ * table stays in order of last use, least recent first (evict_pick()).
+ */
 static void
 sess_use(struct sc_sessmgr *m, struct sess *s)
 {
@@ -470,6 +606,7 @@ sess_use(struct sc_sessmgr *m, struct sess *s)
 	s->pub.refs++;
 	s->pub.last_access_ms = now;
 	pthread_mutex_unlock(&s->pub.lock);
+	sc_htab_touch(&m->sessions, &s->h);
 }
 
 struct sc_session *
@@ -478,7 +615,7 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
     struct sc_error *err)
 {
 	struct sc_htab_entry *n;
-	struct sess *s, *fresh;
+	struct sess *s, *fresh, *victim = NULL, *victim2 = NULL;
 	bool warn = false;
 
 	if (user_id == NULL)
@@ -513,7 +650,7 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 			   session_id, "Session not found."),
 		       NULL;
 	}
-	if (n == NULL && check_caps(m, user_id, &warn, err) == -1) {
+	if (n == NULL && check_caps(m, user_id, &warn, &victim, err) == -1) {
 		pthread_mutex_unlock(&m->lock);
 		if (warn)
 			cap_refused(user_id, err);
@@ -526,6 +663,7 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 	} else {
 		/* Make the session without holding the lock. */
 		pthread_mutex_unlock(&m->lock);
+		evicted_close(m, victim);
 		if ((fresh = sess_new(m, user_id, session_id, err)) == NULL)
 			return NULL;
 		pthread_mutex_lock(&m->lock);
@@ -541,7 +679,7 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 		if (n != NULL) { /* another request created it first */
 			s = SC_HTAB_ITEM(n, struct sess, h);
 			sess_use(m, s);
-		} else if (check_caps(m, user_id, &warn, err) == -1) {
+		} else if (check_caps(m, user_id, &warn, &victim2, err) == -1) {
 			pthread_mutex_unlock(&m->lock);
 			sess_free(fresh);
 			if (warn)
@@ -554,6 +692,7 @@ sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
 			sess_use(m, s);
 		}
 		pthread_mutex_unlock(&m->lock);
+		evicted_close(m, victim2);
 		if (fresh != NULL)
 			sess_free(fresh);
 	}
@@ -1181,24 +1320,40 @@ sc_session_error_take(struct sc_session *pub, const char *id,
 
 /* ------------------------------------------------------------ inspection */
 
+/* A session as listed, with its place in creation order. */
+struct listed {
+	uint64_t seq;
+	struct sc_session_info info;
+};
+
+static int
+cmp_listed(const void *a, const void *b)
+{
+	const struct listed *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 void
 sc_sessmgr_list(struct sc_sessmgr *m, struct sc_session_info **v, size_t *n)
 {
 	struct sc_session_info *out, *o;
+	struct listed *all;
 	struct sc_htab_entry *p;
 	struct sess *s;
 	int64_t now, now_rt, timeout, last;
-	size_t i = 0;
+	size_t i = 0, j;
 
 	pthread_mutex_lock(&m->lock);
 	now = sc_sessmgr_now(m);
 	now_rt = sc_realtime_ms();
 	timeout = m->conf->session_timeout_ms;
-	out = sc_xcalloc(sc_htab_count(&m->sessions) + 1, sizeof(*out));
+	all = sc_xcalloc(sc_htab_count(&m->sessions) + 1, sizeof(*all));
 	for (p = sc_htab_first(&m->sessions); p != NULL;
 	     p = sc_htab_next(&m->sessions, p)) {
 		s = SC_HTAB_ITEM(p, struct sess, h);
-		o = &out[i++];
+		all[i].seq = s->seq;
+		o = &all[i++].info;
 		memcpy(o->user_id, s->pub.user_id, sizeof(o->user_id));
 		memcpy(o->session_id, s->pub.session_id, sizeof(o->session_id));
 		memcpy(o->server_side_id, s->pub.server_side_id,
@@ -1216,6 +1371,12 @@ sc_sessmgr_list(struct sc_sessmgr *m, struct sc_session_info **v, size_t *n)
 		}
 	}
 	pthread_mutex_unlock(&m->lock);
+	/* The table is in order of last use; the list is oldest first. */
+	qsort(all, i, sizeof(*all), cmp_listed);
+	out = sc_xcalloc(i + 1, sizeof(*out));
+	for (j = 0; j < i; j++)
+		out[j] = all[j].info;
+	free(all);
 	*v = out;
 	*n = i;
 }

@@ -97,6 +97,17 @@ typedef void sc_sessmgr_close_fn(struct sc_session *s, void *arg);
  */
 void sc_sessmgr_on_close(struct sc_sessmgr *m, sc_sessmgr_close_fn *fn,
     void *arg);
+/*
+ * The keep hook: fn(s, arg) is true when s holds something outside the
+ * manager's sight (artifacts) that closing it would lose, so it is
+ * never closed to make room (see sc_sessmgr_get()).  Called with the
+ * manager lock held: fn must not call back into m.  NULL: none.
+ */
+typedef bool sc_sessmgr_keep_fn(struct sc_session *s, void *arg);
+void sc_sessmgr_set_keep(struct sc_sessmgr *m, sc_sessmgr_keep_fn *fn,
+    void *arg);
+/* How many sessions were closed to make room for new ones. */
+uint64_t sc_sessmgr_evicted(struct sc_sessmgr *m);
 /* Replace the clock (sc_mono_ms() by default); for tests. */
 void sc_sessmgr_set_clock(struct sc_sessmgr *m, sc_sessmgr_clock_fn *fn,
     void *arg);
@@ -117,11 +128,20 @@ enum sc_sess_lookup {
  * UUID), INVALID_HANDLE.SESSION_CLOSED (the key is tombstoned),
  * INVALID_HANDLE.SESSION_NOT_FOUND (SC_SESS_GET_ONLY, unknown key),
  * INVALID_HANDLE.SESSION_CHANGED (observed_ssid differs from the
- * session's server_side_id), or SESSION_LIMIT_EXCEEDED.SERVER or .USER
+ * session's server_side_id), or SESSION_LIMIT_EXCEEDED.USER or .SERVER
  * (SQLSTATE 53300, rpc_code RESOURCE_EXHAUSTED) when a new session would
- * pass conf.max_sessions or conf.max_user_sessions; the first refusal in
- * a minute is logged as a warning.  A new session has no engine
- * connection yet (see sc_session_conn()).
+ * pass conf.max_user_sessions or conf.max_sessions.  Before refusing,
+ * the least recently used idle, empty session (the user's own at the
+ * user cap, anyone's at the server cap) is closed without a tombstone
+ * to make room: one that nothing holds (no operation, finished or not,
+ * no call in progress) and that has no session conf, no
+ * FetchErrorDetails entry, nothing the keep hook names (artifacts) and
+ * no engine state (sc_engine_conn_is_empty()).  Its id may come back as
+ * a new session (a client that sends the old server-side id gets
+ * SESSION_CHANGED).  So a flood of fresh session ids, under one user id
+ * or many, cannot lock others out.  The first refusal in a minute is
+ * logged as a warning.  A new session has no engine connection yet (see
+ * sc_session_conn()).
  */
 struct sc_session *sc_sessmgr_get(struct sc_sessmgr *m, const char *user_id,
     const char *session_id, const char *observed_ssid, enum sc_sess_lookup how,

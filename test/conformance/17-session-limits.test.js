@@ -181,7 +181,9 @@ test('keys of at most 1 KiB and values of at most 64 KiB; all or nothing',
 });
 
 // Config calls with a fresh session id each, n in flight: counts of
-// answers by outcome ('ok' or the error class).
+// answers by outcome ('ok' or the error class).  Each sets a setting, so
+// that no session is idle and empty (those would be closed to make room:
+// 50-fairness tests that).
 async function flood(server, total, userOf, inFlight = 100) {
 	const out = {};
 	let next = 0;
@@ -192,8 +194,8 @@ async function flood(server, total, userOf, inFlight = 100) {
 			    { userId: userOf(i) });
 			let k = 'ok';
 			try {
-				await s.config({ get: {
-				    keys: ['spark.app.name'] } });
+				await s.config({ set: { pairs: [
+				    { key: `${P}flood`, value: '1' }] } });
 			} catch (err) {
 				k = /^\[([A-Z_.]+)\]/.exec(err.details);
 				k = k ? k[1] : lib.statusText(err);
@@ -260,7 +262,8 @@ test('a released session makes room under the cap', T, async () => {
 		const a = new lib.Session(capped.client, { userId: 'u' });
 		const b = new lib.Session(capped.client, { userId: 'u' });
 		const c = new lib.Session(capped.client, { userId: 'u' });
-		await a.config({ get: { keys: ['spark.app.name'] } });
+		// A setting: an idle, empty session would make room itself.
+		await setPairs(a, [{ key: `${P}held`, value: '1' }]);
 		await b.execute(lib.sqlPlan('SELECT 1'));
 		const err = await lib.rejects(c.config({ get: {
 		    keys: ['spark.app.name'] } }));

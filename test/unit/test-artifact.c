@@ -110,10 +110,13 @@ closed_hook(struct sc_session *s, void *arg)
 	sc_artifact_session_closed(arg, s->server_side_id);
 }
 
+/* sctk.artifact.maxStoreBytes of the next open_store() (-1: none). */
+static int64_t store_cap = -1;
+
 static struct sc_artifact_store *
 open_store(int64_t max_size, int64_t bytes, int64_t files)
 {
-	struct sc_artifact_limits lim = { max_size, bytes, files };
+	struct sc_artifact_limits lim = { max_size, bytes, files, store_cap };
 	struct sc_error err;
 	struct sc_artifact_store *st;
 
@@ -393,7 +396,7 @@ test_request(void)
 static void
 test_store_dir(void)
 {
-	struct sc_artifact_limits lim = { -1, -1, -1 };
+	struct sc_artifact_limits lim = { -1, -1, -1, -1 };
 	struct sc_artifact_store *st, *st2;
 	struct sc_error err;
 	char dir[400], stale[500], other[500], tmpdir[400];
@@ -889,6 +892,69 @@ test_limits(void)
 	close_store();
 }
 
+/*
+ * maxStoreBytes bounds the artifacts of all sessions together (stored
+ * and staged); a released session's give the room back.
+ */
+static void
+test_store_cap(void)
+{
+	struct sc_artifact_store *st;
+	struct sc_session *s, *s2;
+	struct sc_artifact_upload *up, *up2;
+	struct sc_error err;
+	char ssid[SC_UUID_STRLEN];
+	size_t n;
+
+	store_cap = 20;
+	st = open_store(-1, -1, -1);
+	store_cap = -1;
+	s = session(S1);
+	s2 = session(S2);
+	up = sc_artifact_upload_new(st, s, &err);
+	is_int(single(up, "files/a", "0123456789", &err), 0,
+	    "store: 10 bytes in session 1");
+	is_int(commit(up, &n, &err), 0, "store: committed");
+	sc_artifact_upload_free(up);
+	up = sc_artifact_upload_new(st, s2, &err);
+	up2 = sc_artifact_upload_new(st, s2, &err);
+	is_int(single(up, "files/b", "01234567", &err), 0,
+	    "store: 8 staged in session 2");
+	is_int(single(up2, "files/c", "012", &err), -1,
+	    "store: 3 more would pass 20 with the staged ones");
+	is_str(err.errclass, "ARTIFACT_STORE_FULL", "%s", err.msg);
+	is_str(err.sqlstate, "53100", "store: SQLSTATE 53100");
+	is_int(err.rpc_code, SC_GRPC_RESOURCE_EXHAUSTED,
+	    "store: RESOURCE_EXHAUSTED");
+	is_str(err.msg,
+	    "[ARTIFACT_STORE_FULL] Cannot store artifact `files/c` of 3 "
+	    "bytes: the artifacts of all sessions would pass the store's "
+	    "limit of 20 bytes (sctk.artifact.maxStoreBytes). Release "
+	    "sessions that no longer need theirs. SQLSTATE: 53100",
+	    "store: the message names the limit");
+	sc_artifact_upload_free(up2);
+	sc_artifact_upload_free(up); /* not committed: 8 bytes back */
+	up = sc_artifact_upload_new(st, s2, &err);
+	is_int(single(up, "files/b", "0123456789", &err), 0,
+	    "store: an upload given up gave its bytes back");
+	is_int(commit(up, &n, &err), 0, "store: 20 of 20 stored");
+	sc_artifact_upload_free(up);
+	up = sc_artifact_upload_new(st, s2, &err);
+	is_int(single(up, "files/b", "0123456789", &err), 0,
+	    "store: the same bytes again need no room");
+	sc_artifact_upload_free(up);
+	is_int(sc_sessmgr_release(srv.sessions, "u", S1, false, ssid), 1,
+	    "store: session 1 released");
+	up = sc_artifact_upload_new(st, s2, &err);
+	is_int(single(up, "files/d", "0123456789", &err), 0,
+	    "store: its 10 bytes are free again");
+	is_int(commit(up, &n, &err), 0, "store: committed");
+	sc_artifact_upload_free(up);
+	sc_session_unref(s);
+	sc_session_unref(s2);
+	close_store();
+}
+
 /* ------------------------------------------------------------ sessions */
 
 static void
@@ -1064,6 +1130,7 @@ main(void)
 	test_protocol_text();
 	test_duplicates();
 	test_limits();
+	test_store_cap();
 	test_sessions();
 	test_symlinks();
 	rm_rf(root);

@@ -277,6 +277,25 @@ test_events(void)
 	call(c, &err);
 	is_int(sc_client_event_level(&ev), SC_LOG_WARN,
 	    "a failed release after the server answered: warning");
+	{
+		struct sc_error why;
+
+		sc_error_init(&why);
+		sc_error_set(&why, SC_ST_TIMEOUT,
+		    "ReleaseExecute timed out; last error: timed out waiting");
+		ev.err = &why;
+		is_int(sc_client_event_level(&ev), SC_LOG_INFO,
+		    "a release that timed out (busy server): info");
+		why.status = SC_ST_UNAVAILABLE;
+		is_int(sc_client_event_level(&ev), SC_LOG_INFO,
+		    "a release the server was not there for: info");
+		why.status = SC_ST_FAILED;
+		is_int(sc_client_event_level(&ev), SC_LOG_WARN,
+		    "a release the server refused: warning");
+		ok(!sc_client_release_unconfirmed(NULL),
+		    "no error: not unconfirmed");
+		ev.err = NULL;
+	}
 
 	/* sc_client_log_event writes at that level, through core/log. */
 	fflush(stderr);

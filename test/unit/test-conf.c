@@ -234,11 +234,13 @@ test_token(void)
 	sc_server_conf_default(&c);
 	each_n = each_token = 0;
 	sc_server_conf_each(&c, each, NULL);
-	is_int(each_n, 38, "each lists 38 settings without a token");
+	is_int(each_n, 39, "each lists 39 settings without a token");
 	is_int(each_token, 0, "each skips an unset token");
 	is_str(each_first, RB, "each starts with the retry buffer");
-	is_str(each_last, "sctk.artifact.maxSessionFiles",
-	    "each ends with the artifact file quota");
+	is_str(each_last, "sctk.artifact.maxStoreBytes",
+	    "each ends with the artifact store's limit");
+	is_str(get(&c, "sctk.artifact.maxStoreBytes"), "10g",
+	    "maxStoreBytes reads 10g");
 
 	is_int(sc_server_conf_set(&c, "token", "s3cret", &err), 0,
 	    "token alias sets the token");
@@ -246,7 +248,7 @@ test_token(void)
 	is_str(get(&c, TOKEN), "*********(redacted)", "token is redacted");
 	each_n = each_token = 0;
 	sc_server_conf_each(&c, each, NULL);
-	is_int(each_n, 39, "each lists the token once set");
+	is_int(each_n, 40, "each lists the token once set");
 	is_int(each_token, 1, "each shows the token (redacted)");
 
 	memset(longtok, 'x', sizeof(longtok) - 1);
@@ -269,7 +271,7 @@ test_token(void)
 	    "admin token is redacted");
 	each_n = 0;
 	sc_server_conf_each(&c, each, NULL);
-	is_int(each_n, 39, "each lists the admin token once set");
+	is_int(each_n, 40, "each lists the admin token once set");
 	is_int(sc_server_conf_set(&c, "sctk.admin.token", longtok, &err), -1,
 	    "an overlong admin token fails");
 	is_str(err.msg,
@@ -285,7 +287,7 @@ test_limits(void)
 
 	sc_server_conf_default(&c);
 	is_int(c.max_sessions, 10000, "10000 sessions");
-	is_int(c.max_user_sessions, 5000, "5000 sessions per user");
+	is_int(c.max_user_sessions, 1000, "1000 sessions per user");
 	is_int(c.conf_max_keys, 10000, "10000 settings per session");
 	is_int(c.conf_max_key_size, 1024, "keys up to 1 KiB");
 	is_int(c.conf_max_value_size, 65536, "values up to 64 KiB");
@@ -295,8 +297,8 @@ test_limits(void)
 	is_int(c.trim_threshold, 16 * 1024 * 1024, "trim above 16 MiB");
 	is_str(get(&c, "sctk.session.maxSessions"), "10000",
 	    "maxSessions reads 10000");
-	is_str(get(&c, "sctk.session.maxSessionsPerUser"), "5000",
-	    "maxSessionsPerUser reads 5000");
+	is_str(get(&c, "sctk.session.maxSessionsPerUser"), "1000",
+	    "maxSessionsPerUser reads 1000");
 	is_str(get(&c, "sctk.session.maxConfKeys"), "10000",
 	    "maxConfKeys reads 10000");
 	is_str(get(&c, "sctk.session.maxConfKeySize"), "1k",

@@ -8,7 +8,7 @@
  * error replay, backpressure, abandonment with tombstones, the tombstone
  * LRU, the recently-completed cache, and the scheduler: slots given back
  * while paused, compensation and its bound, the per-user cap and the
- * fair order.
+ * fair order, and jobs (AnalyzePlan) on the same runner threads.
  */
 
 #include "server/exec.h"
@@ -1154,7 +1154,7 @@ test_sched_compensation(struct sc_session *s)
 
 /*
  * At most max_running_per_user operations of one user run, paused ones
- * included; the rest wait, while other users' run.
+ * not counted; the rest wait, while other users' run.
  */
 static void
 test_sched_user_cap(void)
@@ -1192,25 +1192,41 @@ test_sched_user_cap(void)
 	for (i = 0; i < 4; i++)
 		done(c[i], "user cap");
 
-	/* A parked operation counts: it keeps its thread. */
+	/*
+	 * A parked operation does not count as running (its client stopped
+	 * reading, or died): the user's next one runs.  It still holds a
+	 * thread: with 4 threads a user holds at most 2, paused included.
+	 */
 	xf_conf.high_water_bytes = 0;
-	sched_restart(4, 64, 1, 60000);
+	sched_restart(4, 4, 1, 60000);
 	c[0] = xf_execute(a, id[4], "batch:50:1000", true, NULL);
 	ok(wait_counts(parked_is, 1), "user cap: alice's operation parked");
 	c[1] = xf_execute(a, "6a0b3c1e-5555-4aaa-8bbb-000000000099",
 	    "batch:1:1", true, NULL);
-	c[2] = xf_execute(b, "6a0b3c1e-5555-4aaa-8bbb-000000000098",
+	ok(xf_wait_state("6a0b3c1e-5555-4aaa-8bbb-000000000099",
+	       SC_EXEC_FINISHED),
+	    "user cap: alice's second runs beside her parked one");
+	c[2] = xf_execute(a, "6a0b3c1e-5555-4aaa-8bbb-000000000097",
+	    "batch:50:1000", true, NULL);
+	ok(wait_counts(parked_is, 2), "user cap: alice's third parked too");
+	c[3] = xf_execute(a, "6a0b3c1e-5555-4aaa-8bbb-000000000096",
+	    "batch:1:1", true, NULL);
+	c[4] = xf_execute(b, "6a0b3c1e-5555-4aaa-8bbb-000000000098",
 	    "batch:1:1", true, NULL);
 	ok(xf_wait_state("6a0b3c1e-5555-4aaa-8bbb-000000000098",
 	       SC_EXEC_FINISHED),
-	    "user cap: bob's runs");
-	ok(is_pending("6a0b3c1e-5555-4aaa-8bbb-000000000099"),
-	    "user cap: alice's second waits for her parked one");
-	ok(drive(c[0]), "user cap: the parked one completes when read");
-	ok(xf_wait_state("6a0b3c1e-5555-4aaa-8bbb-000000000099",
+	    "user cap: bob's runs on a thread alice's cannot take");
+	ok(is_pending("6a0b3c1e-5555-4aaa-8bbb-000000000096"),
+	    "user cap: alice's fourth waits: she holds 2 of 4 threads");
+	n = counts();
+	is_int(n.parked, 2, "user cap: her 2 stay parked");
+	ok(drive(c[0]), "user cap: a parked one completes when read");
+	ok(xf_wait_state("6a0b3c1e-5555-4aaa-8bbb-000000000096",
 	       SC_EXEC_FINISHED),
-	    "user cap: then alice's second runs");
-	for (i = 0; i < 3; i++)
+	    "user cap: then alice's fourth runs");
+	ok(drive(c[2]), "user cap: the other parked one completes");
+	ok(wait_counts(quiet, 0), "user cap: nothing parked at the end");
+	for (i = 0; i < 5; i++)
 		done(c[i], "user cap parked");
 	xf_conf_reset();
 	xf_mgr_stop();
@@ -1447,6 +1463,114 @@ test_shutdown(struct sc_session *s)
 	xf_gate_set(true);
 }
 
+/* A job of test_jobs: waits until *gate, then counts how it was called. */
+struct tjob {
+	atomic_int *gate;
+	atomic_int ran, dropped;
+};
+
+static atomic_int tjob_started;
+
+static void
+tjob_fn(void *arg, bool run)
+{
+	struct tjob *t = arg;
+
+	if (!run) {
+		atomic_fetch_add(&t->dropped, 1);
+		return;
+	}
+	atomic_fetch_add(&tjob_started, 1);
+	while (atomic_load(t->gate) == 0 && !sc_execmgr_stopping(xf_mgr))
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	atomic_fetch_add(&t->ran, 1);
+}
+
+static bool
+slots_is(const struct sc_exec_counts *n, size_t v)
+{
+	return n->slots_busy == v;
+}
+
+/*
+ * Jobs (AnalyzePlan) run on the runner threads: with one worker and two
+ * threads, two blocked jobs hold both, a third waits; an operation
+ * takes its turn beside queued jobs; a job still queued at shutdown is
+ * told it will not run, a running one sees sc_execmgr_stopping().
+ */
+static void
+test_jobs(struct sc_session *s)
+{
+	struct tjob t[3];
+	atomic_int gate;
+	struct sc_rpc_call *c;
+	struct sc_error err;
+	struct sc_exec_counts n;
+	char id[SC_UUID_STRLEN];
+	int i;
+
+	atomic_init(&gate, 0);
+	sched_restart(1, 2, 16, 60000);
+	xf_conf.compensation_delay_ms = -1;
+	for (i = 0; i < 3; i++) {
+		t[i].gate = &gate;
+		atomic_init(&t[i].ran, 0);
+		atomic_init(&t[i].dropped, 0);
+		is_int(sc_execmgr_submit(xf_mgr, tjob_fn, &t[i], &err), 0,
+		    "jobs: job %d submitted", i);
+	}
+	ok(wait_counts(slots_is, 1), "jobs: one holds the only slot");
+	n = counts();
+	ok(n.threads <= 2, "jobs: within maxThreads (%d threads)",
+	    (int)n.threads);
+	atomic_store(&gate, 1);
+	for (i = 0; i < 3; i++) {
+		int64_t end = sc_mono_ms() + 5000;
+
+		while (atomic_load(&t[i].ran) == 0 && sc_mono_ms() < end)
+			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+		is_int(atomic_load(&t[i].ran), 1, "jobs: job %d ran", i);
+	}
+	ok(wait_counts(quiet, 0), "jobs: the slot is free again");
+
+	/* An operation between jobs, and jobs dropped at shutdown. */
+	atomic_store(&gate, 0);
+	for (i = 0; i < 3; i++) {
+		atomic_store(&t[i].ran, 0);
+		is_int(sc_execmgr_submit(xf_mgr, tjob_fn, &t[i], &err), 0,
+		    "jobs: job %d submitted again", i);
+	}
+	ok(wait_counts(slots_is, 1), "jobs: one runs");
+	sched_id(id, 90);
+	c = xf_execute(s, id, "batch:1:1", true, NULL);
+	atomic_store(&gate, 1);
+	ok(xf_wait_state(id, SC_EXEC_FINISHED), "jobs: the operation ran");
+	ok(drive(c), "jobs: its stream ends");
+	done(c, "jobs");
+	ok(wait_counts(quiet, 0), "jobs: all ran");
+	atomic_store(&gate, 0);
+	for (i = 0; i < 3; i++)
+		atomic_store(&t[i].ran, 0);
+	atomic_store(&tjob_started, 0);
+	for (i = 0; i < 3; i++)
+		sc_execmgr_submit(xf_mgr, tjob_fn, &t[i], &err);
+	for (i = 0; i < 5000 && atomic_load(&tjob_started) == 0; i++)
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	is_int(atomic_load(&tjob_started), 1, "jobs: one blocks the slot");
+	sc_execmgr_shutdown(xf_mgr);
+	is_int(atomic_load(&t[0].ran) + atomic_load(&t[1].ran) +
+		atomic_load(&t[2].ran),
+	    1, "jobs: the running one stopped at shutdown");
+	is_int(atomic_load(&t[0].dropped) + atomic_load(&t[1].dropped) +
+		atomic_load(&t[2].dropped),
+	    2, "jobs: the two queued ones were dropped");
+	is_int(sc_execmgr_submit(xf_mgr, tjob_fn, &t[0], &err), -1,
+	    "jobs: refused after shutdown");
+	xf_conf_reset();
+	xf_mgr_stop();
+	xf_mgr_start(0);
+}
+
 int
 main(void)
 {
@@ -1476,6 +1600,7 @@ main(void)
 	test_session_closed();
 	test_last_with_status();
 	test_inline();
+	test_jobs(s);
 	test_shutdown(s);
 	is_int(s->refs, 1000, "session references all released");
 	pthread_mutex_destroy(&s->lock);

@@ -386,17 +386,18 @@ static void
 test_caps(void)
 {
 	struct sc_sessmgr *m = setup();
-	struct sc_session *s;
+	struct sc_session *s, *held[5];
 	struct sc_error err;
 	char ssid[SC_UUID_STRLEN];
 	unsigned i;
 
+	/* Sessions someone holds are never closed to make room. */
 	srv.conf.max_sessions = 5;
 	srv.conf.max_user_sessions = 3;
 	for (i = 0; i < 3; i++) {
-		s = get(m, "alice", sid(i), NULL, SC_SESS_GET_OR_CREATE, &err);
-		ok(s != NULL, "alice's session %u is created", i);
-		sc_session_unref(s);
+		held[i] =
+		    get(m, "alice", sid(i), NULL, SC_SESS_GET_OR_CREATE, &err);
+		ok(held[i] != NULL, "alice's session %u is created", i);
 	}
 	is_int(sc_sessmgr_user_count(m, "alice"), 3, "alice has three");
 	ok(get(m, "alice", sid(3), NULL, SC_SESS_GET_OR_CREATE, &err) == NULL,
@@ -417,9 +418,9 @@ test_caps(void)
 	sc_session_unref(s);
 
 	for (i = 10; i < 12; i++) {
-		s = get(m, "bob", sid(i), NULL, SC_SESS_GET_OR_CREATE, &err);
-		ok(s != NULL, "bob's session %u is created", i);
-		sc_session_unref(s);
+		held[i - 7] =
+		    get(m, "bob", sid(i), NULL, SC_SESS_GET_OR_CREATE, &err);
+		ok(held[i - 7] != NULL, "bob's session %u is created", i);
 	}
 	is_int(sc_sessmgr_count(m), 5, "five sessions in all");
 	ok(get(m, "carol", sid(20), NULL, SC_SESS_GET_OR_CREATE, &err) == NULL,
@@ -433,14 +434,19 @@ test_caps(void)
 	    "SERVER message names the count and the setting");
 	is_int(sc_sessmgr_user_count(m, "carol"), 0, "carol has none");
 	is_int(sc_sessmgr_count(m), 5, "a refusal creates nothing");
+	is_int((int64_t)sc_sessmgr_evicted(m), 0, "nothing was evicted");
 
 	is_int(sc_sessmgr_release(m, "bob", sid(10), false, ssid), 1,
 	    "release one of bob's");
+	sc_session_unref(held[3]);
 	is_int(sc_sessmgr_user_count(m, "bob"), 1, "bob has one left");
 	s = get(m, "carol", sid(20), NULL, SC_SESS_GET_OR_CREATE, &err);
 	ok(s != NULL, "a released session frees a place");
 	sc_session_unref(s);
 
+	for (i = 0; i < 5; i++)
+		if (i != 3)
+			sc_session_unref(held[i]);
 	srv.conf.session_timeout_ms = 1000;
 	fake_now += 1000;
 	is_int(sc_sessmgr_maintain(m), 5, "all five expire");
@@ -448,6 +454,109 @@ test_caps(void)
 	s = get(m, "alice", sid(5), NULL, SC_SESS_GET_OR_CREATE, &err);
 	ok(s != NULL, "alice may create sessions again");
 	sc_session_unref(s);
+	sc_sessmgr_free(m);
+}
+
+/* The keep hook of test_evict: the session S2 of "kept" has artifacts. */
+static bool
+keep_s2(struct sc_session *s, void *arg)
+{
+	(*(int *)arg)++;
+	return strcmp(s->user_id, "kept") == 0 &&
+	    strcmp(s->session_id, S2) == 0;
+}
+
+static void
+test_evict(void)
+{
+	struct sc_sessmgr *m = setup();
+	struct sc_session *s, *busy;
+	struct sc_error err;
+	char old[SC_UUID_STRLEN];
+	int asked = 0;
+	unsigned i;
+
+	srv.conf.max_sessions = 6;
+	srv.conf.max_user_sessions = 3;
+	sc_sessmgr_set_keep(m, keep_s2, &asked);
+
+	/* One user's flood: its own least recently used session makes room. */
+	for (i = 0; i < 10; i++) {
+		fake_now += 10;
+		s = get(m, "flood", sid(i), NULL, SC_SESS_GET_OR_CREATE, &err);
+		ok(s != NULL, "flood's fresh session %u is created", i);
+		sc_session_unref(s);
+	}
+	is_int(sc_sessmgr_user_count(m, "flood"), 3,
+	    "flood keeps its cap of three");
+	is_int((int64_t)sc_sessmgr_evicted(m), 7, "seven were closed");
+	is_int(sc_sessmgr_tombstone_count(m), 0, "without tombstones");
+	s = get(m, "flood", sid(9), NULL, SC_SESS_GET_ONLY, &err);
+	ok(s != NULL, "the newest one is still there");
+	sc_session_unref(s);
+	ok(get(m, "flood", sid(0), NULL, SC_SESS_GET_ONLY, &err) == NULL,
+	    "the oldest one is gone");
+	is_str(err.errclass, "INVALID_HANDLE.SESSION_NOT_FOUND",
+	    "an evicted id is not tombstoned");
+
+	/* Sessions that hold something stay. */
+	fake_now += 10;
+	busy = get(m, "alice", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
+	ok(busy != NULL, "alice's session is created (kept referenced)");
+	fake_now += 10;
+	s = get(m, "bob", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
+	ok(s != NULL && sc_session_conf_set(s, "k", "v", &err) == 0,
+	    "bob's session holds a setting");
+	memcpy(old, s->server_side_id, sizeof(old));
+	sc_session_unref(s);
+	fake_now += 10;
+	s = get(m, "kept", S2, NULL, SC_SESS_GET_OR_CREATE, &err);
+	ok(s != NULL, "kept's session (with artifacts) is created");
+	sc_session_unref(s);
+	is_int(sc_sessmgr_count(m), 6, "the table is full");
+	is_int(sc_sessmgr_user_count(m, "flood"), 3, "flood still has three");
+
+	/* A full table: anyone's idle, empty sessions make room. */
+	for (i = 0; i < 3; i++) {
+		fake_now += 10;
+		s = get(m, "legit", sid(100 + i), NULL, SC_SESS_GET_OR_CREATE,
+		    &err);
+		ok(s != NULL, "legit's session %u is created", i);
+		sc_session_unref(s);
+	}
+	is_int(sc_sessmgr_user_count(m, "flood"), 0,
+	    "flood's empty sessions were closed for legit");
+	ok(asked > 0, "the keep hook was asked");
+	s = get(m, "bob", S1, NULL, SC_SESS_GET_ONLY, &err);
+	ok(s != NULL && strcmp(s->server_side_id, old) == 0,
+	    "bob's session with a setting was kept");
+	sc_session_unref(s);
+	s = get(m, "kept", S2, NULL, SC_SESS_GET_ONLY, &err);
+	ok(s != NULL, "kept's session with artifacts was kept");
+	sc_session_unref(s);
+	sc_sessmgr_free(m);
+	sc_session_unref(busy);
+
+	/* Nothing to close: the table is full of sessions that hold state. */
+	m = setup();
+	srv.conf.max_sessions = 2;
+	sc_sessmgr_set_keep(m, keep_s2, &asked);
+	busy = get(m, "alice", S1, NULL, SC_SESS_GET_OR_CREATE, &err);
+	s = get(m, "kept", S2, NULL, SC_SESS_GET_OR_CREATE, &err);
+	sc_session_unref(s);
+	ok(get(m, "legit", sid(7), NULL, SC_SESS_GET_OR_CREATE, &err) == NULL,
+	    "a held session and one with artifacts are not closed");
+	is_str(err.errclass, "SESSION_LIMIT_EXCEEDED.SERVER",
+	    "then the SERVER limit applies");
+	s = get(m, "kept", S2, NULL, SC_SESS_GET_ONLY, &err);
+	ok(s != NULL, "the session with artifacts is still there");
+	sc_session_unref(s);
+	sc_session_unref(busy);
+	s = get(m, "legit", sid(7), NULL, SC_SESS_GET_OR_CREATE, &err);
+	ok(s != NULL, "once alice's call ends, her empty session makes room");
+	sc_session_unref(s);
+	ok(get(m, "alice", S1, NULL, SC_SESS_GET_ONLY, &err) == NULL,
+	    "alice's session was the one closed");
 	sc_sessmgr_free(m);
 }
 
@@ -861,6 +970,7 @@ main(void)
 	test_tombstone_bound();
 	test_conf();
 	test_caps();
+	test_evict();
 	test_conf_limits();
 	test_close_hooks();
 	test_maintenance_thread();

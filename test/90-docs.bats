@@ -33,9 +33,3 @@ load helpers/common
 	grep -q '^    make demo ' "$SCTK_TOP/README.md"
 	grep -q '^    make check ' "$SCTK_TOP/README.md"
 }
-
-@test "make lint passes: clang-format, cppcheck, mandoc, usage, exit codes" {
-	command -v clang-format >/dev/null || skip "clang-format is not installed"
-	command -v cppcheck >/dev/null || skip "cppcheck is not installed"
-	run -0 make -s -C "$SCTK_TOP" BUILD="${SCTK_BUILD#"$SCTK_TOP"/}" lint
-}

@@ -19,8 +19,7 @@ teardown_file() {
 
 setup() {
 	command -v tmux >/dev/null || skip "tmux is not installed"
-	SPARK_REMOTE=$(head -1 "$BATS_FILE_TMPDIR/server.ready")
-	export SPARK_REMOTE
+	sc_server_env
 	T=$BATS_TEST_TMPDIR
 	TMUX_SOCK=$T/tmux.sock
 }

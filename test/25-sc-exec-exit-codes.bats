@@ -246,8 +246,15 @@ run_cron_job() {
 	command -v setpriv >/dev/null || skip "setpriv is not installed"
 	[ "$(id -u)" -eq 0 ] || skip "needs root to take a uid without a name"
 	getent passwd 54321 >/dev/null && skip "uid 54321 has a name here"
+	# A copy in a folder anyone may enter: the checkout may sit in a
+	# 0700 folder, where uid 54321 would get exit 126.
+	local d
+	d=$(mktemp -d /tmp/sctk-noname.XXXXXX)
+	chmod 755 "$d"
+	cp "$SCTK_BUILD/bin/sc-exec" "$d/"
 	run -0 --separate-stderr setpriv --reuid=54321 --regid=54321 \
-	    --clear-groups env -u USER "$SCTK_BUILD/bin/sc-exec" -vv 'SELECT 1'
+	    --clear-groups env -u USER "$d/sc-exec" -vv 'SELECT 1'
+	rm -rf "$d"
 	[[ "$stderr" == *", user 'sctk'"* ]]
 }
 

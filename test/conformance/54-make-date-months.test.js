@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 //
-// 31-make-date-months: make_date and months_between with the results
+// 54-make-date-months: make_date and months_between with the results
 // the examples of Spark's SQL functions reference give (cited by
 // function below), and Spark's ANSI error for fields that name no date.
 

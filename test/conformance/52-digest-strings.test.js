@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 //
-// 29-digest-strings: md5, sha1, sha2, base64, unbase64, hash (Spark's
+// 52-digest-strings: md5, sha1, sha2, base64, unbase64, hash (Spark's
 // Murmur3, seed 42), isnan and nanvl, translate, substring_index with
 // the results Spark's function reference documents; what hash() cannot
 // type is refused by name.

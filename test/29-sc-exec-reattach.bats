@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
 #
-# 20-sc-exec-reattach: the reattach paths of sc-exec against a private
+# 29-sc-exec-reattach: the reattach paths of sc-exec against a private
 # sc-serve whose streams rotate every 4 KiB: forced rotation, detach and
 # attach from another process, SIGINT releasing the operation, and a
 # server that dies mid-stream.

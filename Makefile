@@ -250,6 +250,7 @@ lint: $(GEN)/.stamp
 	mandoc -Tlint -W warning $(MANS)
 	scripts/check-usage $(BUILD)
 	scripts/check-exit-codes
+	scripts/check-messages
 
 format:
 	clang-format -i $(C_FILES)

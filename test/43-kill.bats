@@ -298,7 +298,7 @@ EOF
 	wait "$BG_PID" 2>/dev/null || true
 	BG_PID=
 	# Detached, then abandoned (bounded: 2 s timeout, 200 ms sweeps).
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < SCTK_WAIT_STEPS; i++)); do
 		[ "$(stat_field operations_abandoned)" = 1 ] && break
 		sleep 0.1
 	done

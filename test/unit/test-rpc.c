@@ -1003,14 +1003,16 @@ test_backpressure(int port)
 	atomic_store(&inf_done, 0);
 	atomic_store(&inf_closed, 0);
 	s = sc_rpc_stream_open(rpc, "/t.T/Infinite", "", 0, &dl, &err);
-	for (i = 0; i < 100 && stable < 4; i++) {
+	for (i = 0; i < 600 && stable < 4; i++) {
 		usleep(100 * 1000);
 		cur = atomic_load(&inf_sent);
 		stable = cur == prev && cur > 0 ? stable + 1 : 0;
 		prev = cur;
 	}
 	is_int(stable, 4, "the server's send chain stalls (%d sends)", cur);
-	ok(cur > 0 && cur <= 256,
+	/* Windows grow with the delays a loaded machine adds, so the
+	 * bound is wide; without backpressure the chain never stalls. */
+	ok(cur > 0 && cur <= 2048,
 	    "... after a bounded number of 64 KiB "
 	    "messages (%d)",
 	    cur);

@@ -4,7 +4,8 @@
 # (how to run one test, how to add a program).
 #
 #   make                      build build/lib/libsccore.a and build/bin/sc-*
-#   make check                install missing packages, run unit and bats tests
+#   make check [JOBS=n]       install missing packages, run the unit, bats and
+#                             Node tests, n files at a time (default: cores)
 #   make SANITIZE=address,undefined check
 #   make DEVELOPER=1          -Werror
 #   make install PREFIX=/usr DESTDIR=/tmp/x
@@ -44,10 +45,19 @@ GEN      = $(BUILD)/gen
 OBJ      = $(BUILD)/obj
 CSTD     = -std=c11 -D_GNU_SOURCE -DSCTK_VERSION='"$(VERSION)"' -pthread
 ALL_CPPFLAGS = -Ilib -I$(GEN) $(CPPFLAGS)
-LIBS     = -lgrpc -lgpr -lprotobuf-c -lsqlite3 -lcurl -lz -lcrypto -ledit -lpthread -lm
-# A program's own extra libraries: LIBS_<program>.
+# What lib/core needs; every program links it.
+LIBS     = -lgrpc -lgpr -lprotobuf-c -lz -lcrypto -lpthread -lm
+# A program's own libraries: LIBS_<program>.  Only sc-serve gets the
+# server and engine library (SRVLIB_<program>) and SQLite.
+LIBS_sc-exec    = -ledit
 LIBS_sc-inspect = -lncursesw
+LIBS_sc-serve   = -lsqlite3
+LIBS_sc-upload  = -lcurl
+SRVLIB_sc-serve = $(LIBSRV)
+# Tests, tools and benches link everything.
+LIBS_ALL = -lsqlite3 -lcurl -ledit $(LIBS)
 
+.DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
 .SUFFIXES:
 .PHONY: all check unit bats install uninstall clean lint bench demo deps stress \
@@ -113,11 +123,11 @@ $(LIBSRV): $(SRV_OBJ)
 
 define tool_rule
 $(BUILD)/bin/$(1): $(patsubst %.c,$(OBJ)/%.o,$(wildcard cmd/$(1)/*.c)) \
-    $(LIBSRV) $(LIBCORE)
+    $$(SRVLIB_$(1)) $(LIBCORE)
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS) $$(LDFLAGS) -o $$@ \
 	    $(patsubst %.c,$(OBJ)/%.o,$(wildcard cmd/$(1)/*.c)) \
-	    $(LIBSRV) $(LIBCORE) $$(LIBS_$(1)) $$(LIBS)
+	    $$(SRVLIB_$(1)) $(LIBCORE) $$(LIBS_$(1)) $$(LIBS)
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
@@ -125,15 +135,15 @@ $(BUILD)/test/test-%: $(OBJ)/test/unit/test-%.o $(UNIT_LIB:%.c=$(OBJ)/%.o) \
     $(LIBSRV) $(LIBCORE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_LIB:%.c=$(OBJ)/%.o) \
-	    $(LIBSRV) $(LIBCORE) $(LIBS)
+	    $(LIBSRV) $(LIBCORE) $(LIBS_ALL)
 
 $(BUILD)/test/tools/%: $(OBJ)/test/tools/%.o $(LIBCORE)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBCORE) $(LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBCORE) $(LIBS_ALL)
 
 $(BUILD)/bench/%: $(OBJ)/test/bench/%.o $(LIBSRV) $(LIBCORE)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBSRV) $(LIBCORE) $(LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBSRV) $(LIBCORE) $(LIBS_ALL)
 
 # The fuzz targets' entry points (test/fuzz/fuzz.h) are linked into the
 # unit test that replays their corpora, so make check keeps them fixed.
@@ -144,9 +154,14 @@ $(BUILD)/test/test-fuzz-corpus: $(OBJ)/test/unit/test-fuzz-corpus.o \
     $(FUZZ_ENTRY) $(UNIT_LIB:%.c=$(OBJ)/%.o) $(LIBSRV) $(LIBCORE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBSRV) \
-	    $(LIBCORE) $(LIBS)
+	    $(LIBCORE) $(LIBS_ALL)
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
+
+# The objects of tests, tools and benches are kept between builds (make
+# would delete them as intermediate files and recompile them next time).
+.SECONDARY: $(UNIT_SRC:%.c=$(OBJ)/%.o) $(UNIT_LIB:%.c=$(OBJ)/%.o) \
+    $(TOOL_SRC:%.c=$(OBJ)/%.o) $(BENCH_SRC:%.c=$(OBJ)/%.o) $(FUZZ_ENTRY)
 
 # --- check --------------------------------------------------------------
 # scripts/deps is cheap when nothing is missing; it installs what is.
@@ -154,9 +169,10 @@ deps:
 	@scripts/deps
 
 TESTS ?=
+JOBS  ?=
 check: deps
 	@$(MAKE) --no-print-directory all unit-bins
-	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) scripts/run-tests $(TESTS)
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) JOBS=$(JOBS) scripts/run-tests $(TESTS)
 
 .PHONY: unit-bins
 unit-bins: $(UNIT_BIN) $(TOOL_BIN)
@@ -187,7 +203,7 @@ $(FUZZ_DIR)/obj/%.o: %.c $(GEN)/.stamp
 	    -fsanitize=fuzzer-no-link -DSC_FUZZ_MAIN -MMD -MP -c -o $@ $<
 
 $(FUZZ_DIR)/fuzz-%: $(FUZZ_DIR)/obj/test/fuzz/fuzz-%.o $(FUZZ_LIBOBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS_ALL)
 
 -include $(shell find $(FUZZ_DIR)/obj -name '*.d' 2>/dev/null)
 # Kept between runs (make would delete them as intermediate files).
@@ -223,8 +239,10 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(filter %.7,$(MANS))))
 
 # --- lint ---------------------------------------------------------------
+# The lint tools come from Debian through scripts/deps when missing.
 C_FILES = $(shell find lib cmd test/unit test/tools test/bench test/fuzz -name '*.[ch]' 2>/dev/null)
 lint: $(GEN)/.stamp
+	@scripts/deps lint
 	clang-format --dry-run -Werror $(C_FILES)
 	cppcheck --quiet --error-exitcode=1 --std=c11 --inline-suppr \
 	    --suppress=missingIncludeSystem --suppress=unusedFunction \
@@ -232,6 +250,7 @@ lint: $(GEN)/.stamp
 	mandoc -Tlint -W warning $(MANS)
 	scripts/check-usage $(BUILD)
 	scripts/check-exit-codes
+	scripts/check-messages
 
 format:
 	clang-format -i $(C_FILES)
@@ -245,5 +264,7 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) scripts/demo
 
+# Removes the build directory in use (BUILD=..., build/sanitize under
+# SANITIZE=); plain "make clean" removes build/ and all it holds.
 clean:
-	rm -rf build
+	rm -rf $(BUILD)

@@ -26,8 +26,7 @@ teardown_file() {
 # helpers/common unsets SPARK_REMOTE for every test: point it back at
 # this file's server.
 setup() {
-	SPARK_REMOTE=$(head -1 "$BATS_FILE_TMPDIR/server.ready")
-	export SPARK_REMOTE
+	sc_server_env
 }
 
 teardown() {

@@ -19,8 +19,7 @@ teardown_file() {
 
 setup() {
 	command -v tmux >/dev/null || skip "tmux is not installed"
-	SPARK_REMOTE=$(head -1 "$BATS_FILE_TMPDIR/server.ready")
-	export SPARK_REMOTE
+	sc_server_env
 	T=$BATS_TEST_TMPDIR
 	TMUX_SOCK=$T/tmux.sock
 }
@@ -64,9 +63,8 @@ term_screen() {
 # term_wait TEXT: wait (bounded) until TEXT is on the screen; with -x,
 # until a line is exactly TEXT.
 term_wait() {
-	local i n=100 x=
+	local i n=$SCTK_WAIT_STEPS x=
 	[ "$1" = -x ] && x=x && shift
-	[ -n "${SCTK_SANITIZE:-}" ] && n=1000
 	for ((i = 0; i < n; i++)); do
 		term_screen | grep -q${x}F -- "$1" && return 0
 		sleep 0.1

@@ -150,7 +150,8 @@ rows_are() {
 	[ "$status" -eq 5 ]
 	[[ "${stderr_lines[0]}" =~ ^sc-exec:\ operation\ [0-9a-f-]{36}\ timed\ out\ \(the\ --timeout\ of\ 2s\ passed\)$ ]]
 	[ "${#lines[@]}" -gt 0 ]
-	[ $((SECONDS - start)) -lt 10 ]
+	# At the deadline, not at the server's end (-T 120).
+	[ $((SECONDS - start)) -lt 60 ]
 }
 
 @test "stall: -t ends it (exit 5); so does the watchdog's retry limit" {
@@ -207,7 +208,8 @@ rows_are() {
 	hx -t 2s --range 0:1000
 	[ "$status" -eq 5 ]
 	[[ "${stderr_lines[0]}" =~ ^sc-exec:\ operation\ [0-9a-f-]{36}\ timed\ out\;\ last\ error:\ hostile\ server:\ busy,\ come\ back\ in\ an\ hour\ \(the\ --timeout\ of\ 2s\ passed\)$ ]]
-	[ $((SECONDS - start)) -lt 5 ]
+	# Not the hour the server asked for.
+	[ $((SECONDS - start)) -lt 60 ]
 	# A server that sends RetryInfo is answering: not "unreachable".
 	hx -t 3s --unreachable-timeout 1s --range 0:1000
 	[ "$status" -eq 5 ]
@@ -229,11 +231,13 @@ rows_are() {
 	[ -z "$output" ]
 }
 
-@test "unary-stall: --analyze never answered, -t 2s: exit 5" {
+@test "unary-stall: --analyze never answered, -t 10s: exit 5" {
+	# 10 s, not 2: on a loaded machine the connection alone can take
+	# seconds, and the message is then another one.
 	start_hostile unary-stall
-	hx -t 2s --analyze 'SELECT 1'
+	hx -t 10s --analyze 'SELECT 1'
 	[ "$status" -eq 5 ]
-	[[ "$stderr" =~ ^sc-exec:\ timed\ out\ waiting\ for\ \'127\.0\.0\.1:[0-9]+\'\ \(the\ --timeout\ of\ 2s\ passed\)$ ]]
+	[[ "$stderr" =~ ^sc-exec:\ timed\ out\ waiting\ for\ \'127\.0\.0\.1:[0-9]+\'\ \(the\ --timeout\ of\ 10s\ passed\)$ ]]
 }
 
 @test "normal --analyze: the control for the unary modes" {

@@ -21,8 +21,7 @@ teardown_file() {
 }
 
 setup() {
-	SPARK_REMOTE=$(head -1 "$BATS_FILE_TMPDIR/server.ready")
-	export SPARK_REMOTE
+	sc_server_env
 	DIR=$BATS_TEST_TMPDIR/fs
 	mkdir -p "$DIR"
 }
@@ -320,7 +319,7 @@ server_alive() {
 	local peak t0 t1
 	peak_reset
 	t0=$(date +%s%N)
-	run -1 --separate-stderr sc-exec -t 300s \
+	run -1 --separate-stderr sc-exec -t 1800s \
 	    'WITH RECURSIVE c(x) AS (SELECT 1 UNION SELECT x + 1 FROM c) SELECT count(*) FROM c'
 	t1=$(date +%s%N)
 	[ "$stderr" = 'sc-exec: [UNABLE_TO_ACQUIRE_MEMORY] Unable to acquire memory: the operation holds more than the 268435456 bytes of SQLite memory one operation may use (sctk.sql.operationMemory). SQLSTATE: 53200' ]

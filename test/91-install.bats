@@ -10,6 +10,12 @@ load helpers/common
 setup() {
 	dest="$BATS_TEST_TMPDIR/root"
 	build=${SCTK_BUILD#"$SCTK_TOP"/}
+	# Test files run in parallel: make install must not relink programs
+	# other files are running, so the tree must be built already.
+	make -q -C "$SCTK_TOP" BUILD="$build" all || {
+		echo "the programs in $build are not up to date: make all first" >&2
+		return 1
+	}
 }
 
 @test "make install DESTDIR PREFIX installs programs and man pages" {

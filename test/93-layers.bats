@@ -64,3 +64,63 @@ setup() {
 	    -lgrpc -lgpr -lprotobuf-c -lsqlite3 -lz -lcrypto -lpthread -lm
 	[[ "$output" == *"undefined reference to \`sc_srv_error'"* ]]
 }
+
+# part NAME: the part of lib/server a file NAME (without .c or .h)
+# belongs to: the engine with its Spark SQL parser, srverror_rpc apart
+# from srverror, else the name before its first '_' (exec_sched: exec).
+part() {
+	case $1 in
+	engine* | sql*) echo engine ;;
+	srverror_rpc) echo srverror_rpc ;;
+	*) echo "${1%%_*}" ;;
+	esac
+}
+
+# include_edges DIR: "from to" for every #include "server/x.h" between
+# two parts of DIR's files.
+include_edges() {
+	local f m h t
+	for f in "$1"/*.[ch]; do
+		m=${f##*/}
+		m=$(part "${m%.*}")
+		sed -n 's|^#include "server/\([a-z0-9_]*\)\.h".*|\1|p' "$f" |
+		    while read -r h; do
+			t=$(part "$h")
+			[ "$t" = "$m" ] || echo "$m $t"
+		done
+	done | sort -u
+}
+
+@test "lib/server's parts include each other without a cycle" {
+	include_edges "$SCTK_TOP/lib/server" >"$BATS_TEST_TMPDIR/edges"
+	[ -s "$BATS_TEST_TMPDIR/edges" ]
+	run -0 tsort "$BATS_TEST_TMPDIR/edges"
+}
+
+@test "the cycle check can fail: a service that includes admin.h" {
+	local t="$BATS_TEST_TMPDIR/server"
+	mkdir "$t"
+	cp "$SCTK_TOP"/lib/server/*.[ch] "$t/"
+	printf '#include "server/admin.h"\n' >>"$t/service.c"
+	include_edges "$t" >"$BATS_TEST_TMPDIR/edges"
+	run -1 tsort "$BATS_TEST_TMPDIR/edges"
+	[[ "$output" == *"input contains a loop"* ]]
+}
+
+@test "only sc-serve links SQLite and lib/server" {
+	local p bin
+	for p in sc-exec sc-inspect sc-release sc-upload sc-serve; do
+		bin="$SCTK_BUILD/bin/$p"
+		[ -x "$bin" ]
+		run -0 nm "$bin"
+		if [ "$p" = sc-serve ]; then
+			# (The control: what the clients must not have.)
+			grep -qE ' U sqlite3_prepare' <<<"$output"
+			grep -qE ' [Tt] sc_engine_' <<<"$output"
+			continue
+		fi
+		run -1 grep -E ' ([TtDdBb] (sc_eng|sc_srv|sc_sess|sc_execmgr|sc_svc|sc_admin_)|U sqlite3)' <<<"$output"
+		run -0 readelf -d "$bin"
+		run -1 grep 'NEEDED.*libsqlite3' <<<"$output"
+	done
+}

@@ -870,8 +870,10 @@ start_rpc(struct sc_server *srv, const struct opts *o, int *port)
 	ro.grace_ms = o->grace_ms;
 	ro.idle_ms = o->idle_ms;
 	ro.on_deaf = on_deaf;
+	/* sctk.admin.v1 beside the Spark Connect service, on the same port. */
 	if ((srv->rpc = sc_rpc_server_new(&ro, &err)) == NULL ||
-	    sc_service_register(srv, &err) == -1)
+	    sc_service_register(srv, &err) == -1 ||
+	    (srv->admin != NULL && sc_admin_register(srv->admin, &err) == -1))
 		return fatal(&err);
 	if (sc_rpc_server_start(srv->rpc, port, &err) == -1) {
 		if (err.status != SC_ST_IO)

@@ -20,21 +20,28 @@
 
 /* Largest piece handed to zlib at once (fits in uInt). */
 #define CRC_PIECE ((size_t)1 << 30)
+_Static_assert(CRC_PIECE <= UINT_MAX, "a piece's length fits in uInt");
 
 uint32_t
-sc_crc32_update(uint32_t crc, const void *p, size_t n)
+sc_crc32_update_pieces(uint32_t crc, const void *p, size_t n, size_t piece)
 {
 	const Bytef *b = p;
 	uLong c = crc;
 	size_t k;
 
 	while (n > 0) {
-		k = n < CRC_PIECE ? n : CRC_PIECE;
+		k = n < piece ? n : piece;
 		c = crc32(c, b, (uInt)k);
 		b += k;
 		n -= k;
 	}
 	return (uint32_t)c;
+}
+
+uint32_t
+sc_crc32_update(uint32_t crc, const void *p, size_t n)
+{
+	return sc_crc32_update_pieces(crc, p, n, CRC_PIECE);
 }
 
 /* Read fd to end of file; what == NULL means "descriptor". */

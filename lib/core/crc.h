@@ -28,6 +28,14 @@ struct sc_error;
 uint32_t sc_crc32_update(uint32_t crc, const void *p, size_t n);
 
 /*
+ * sc_crc32_update() handing zlib at most piece bytes at a time (piece
+ * > 0, at most UINT_MAX); sc_crc32_update() is this with pieces of
+ * 1 GiB.  Separate so that the splitting is tested on small buffers.
+ */
+uint32_t sc_crc32_update_pieces(uint32_t crc, const void *p, size_t n,
+    size_t piece);
+
+/*
  * CRC of everything readable from fd, from its current offset to end of
  * file (fd is left at end of file, not closed).  0 and *out set, or -1
  * with err set (SC_ST_IO, errno) on a read error.

@@ -29,7 +29,6 @@
 #include "core/timeutil.h"
 #include "core/uuid.h"
 #include "core/xmem.h"
-#include "server/admin.h"
 #include "server/artifact.h"
 #include "server/auth.h"
 #include "server/engine.h"
@@ -1094,9 +1093,6 @@ sc_service_register(struct sc_server *srv, struct sc_error *err)
 		if (sc_rpc_server_add_method(srv->rpc, methods[i].path,
 			methods[i].kind, methods[i].fn, srv, err) == -1)
 			return -1;
-	/* sctk.admin.v1 beside it, on the same port. */
-	if (srv->admin != NULL && sc_admin_register(srv->admin, err) == -1)
-		return -1;
 	return 0;
 }
 

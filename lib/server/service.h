@@ -23,9 +23,11 @@ struct sc_error;
 
 /*
  * Register the ten methods of the service on srv->rpc (created, not yet
- * started), and those of srv->admin (admin.h) when it is set.  srv->sessions and srv->execs must be set and outlive the
- * server; srv->conf is read on every call (token, limits).  0, or -1
- * with err set.
+ * started); sc-serve registers sctk.admin.v1's (sc_admin_register())
+ * beside them, so that admin and service do not depend on each other.
+ * srv->sessions and srv->execs must be set and outlive the server;
+ * srv->conf is read on every call (token, limits).  0, or -1 with err
+ * set.
  */
 int sc_service_register(struct sc_server *srv, struct sc_error *err);
 

@@ -14,7 +14,7 @@ const lib = require('./lib');
 const srv = lib.useServer({ conf: {
 	'spark.connect.execute.reattachable.observerRetryBufferSize': '1k',
 } });
-const T = { timeout: 30000 };
+const { T } = lib;
 const QUERY = lib.sqlPlan('SELECT id FROM range(0, 50000)');
 
 async function consumed(s) {

@@ -14,7 +14,7 @@ const lib = require('./lib');
 const srv = lib.useServer({ conf: {
 	'spark.connect.execute.reattachable.senderMaxStreamSize': '4k',
 } });
-const T = { timeout: 30000 };
+const { T } = lib;
 
 // Run plan to completion and check the rotation and the data.
 async function checkRotation(plan) {

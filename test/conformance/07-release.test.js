@@ -12,7 +12,7 @@ const { test } = require('node:test');
 const lib = require('./lib');
 
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 const QUERY = lib.sqlPlan('SELECT id FROM range(0, 50000)');
 
 async function completed(s) {

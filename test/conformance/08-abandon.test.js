@@ -18,7 +18,7 @@ const srv = lib.useServer({ conf: {
 	// reaches the default 1 GiB rotation and the stream ends OK.
 	'spark.connect.execute.reattachable.senderMaxStreamSize': '64g',
 } });
-const T = { timeout: 30000 };
+const { T } = lib;
 const QUERY = lib.sqlPlan('SELECT id FROM range(0, 100000)');
 // detachedTimeout plus a few maintenance intervals.
 const WAIT = 2500;

@@ -12,7 +12,7 @@ const { test } = require('node:test');
 const lib = require('./lib');
 
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 const SLOW_SQL = lib.sqlPlan('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL ' +
     'SELECT x + 1 FROM c WHERE x < 2000000000) SELECT count(*) AS n FROM c');
 

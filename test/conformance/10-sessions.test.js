@@ -13,7 +13,7 @@ const { test } = require('node:test');
 const lib = require('./lib');
 
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 const SMALL = lib.sqlPlan('SELECT id FROM range(10)');
 
 test('a session_id that is not a UUID fails with INVALID_HANDLE.FORMAT', T,

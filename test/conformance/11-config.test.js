@@ -14,7 +14,7 @@ const lib = require('./lib');
 const srv = lib.useServer({ conf: {
 	'spark.connect.execute.manager.abandonedTombstonesSize': '1234',
 } });
-const T = { timeout: 30000 };
+const { T } = lib;
 const P = 'spark.sctk.conformance.';
 
 // [key, value or undefined (unset)] of a ConfigResponse.

@@ -12,7 +12,7 @@ const { test } = require('node:test');
 const lib = require('./lib');
 
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 
 function fields(dt) {
 	assert.equal(dt.kind, 'struct');

@@ -11,7 +11,7 @@ const { test } = require('node:test');
 const lib = require('./lib');
 
 const srv = lib.useServer({ args: ['--token', 's3cret'] });
-const T = { timeout: 30000 };
+const { T } = lib;
 const SMALL = lib.sqlPlan('SELECT id FROM range(10)');
 
 async function refused(s) {

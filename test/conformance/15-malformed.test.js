@@ -11,7 +11,7 @@ const { test } = require('node:test');
 const lib = require('./lib');
 
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 const SERVICE = 'spark.connect.SparkConnectService';
 
 // Garbage: a truncated varint, a length running past the end, a field

@@ -22,7 +22,7 @@ require(require.resolve('protobufjs', { paths:
     .util.recursionLimit = 1000;
 
 const srv = lib.useServer();
-const T = { timeout: 60000 * lib.SLOW };
+const { T } = lib;
 
 const N = 1000; // rows of the leaf
 

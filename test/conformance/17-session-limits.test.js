@@ -19,7 +19,7 @@ const { test } = require('node:test');
 const lib = require('./lib');
 
 const srv = lib.useServer();
-const T = { timeout: 60000 * lib.SLOW };
+const { T } = lib;
 const P = 'spark.sctk.limits.';
 const CONFIG = lib.packageDef['spark.connect.SparkConnectService'].Config;
 
@@ -82,7 +82,7 @@ test('a Config set of 10^6 keys is refused at once; others are answered',
 		const o = new lib.Session(srv);
 		others.push(o.unary('Config', o.base({ operation: {
 		    get: { keys: ['spark.app.name'] } } }),
-		    { timeoutMs: 5000 * lib.SLOW }));
+		    { timeoutMs: 60000 * lib.SLOW }));
 	}
 	const r = await big;
 	t.diagnostic(`10^6 keys answered after ${r.ms.toFixed(0)} ms`);
@@ -95,7 +95,7 @@ test('a Config set of 10^6 keys is refused at once; others are answered',
 		assert.equal(o.pairs[0].value, 'sc-serve');
 	// Nothing was set, and get_all answers at once.
 	const all = await s.unary('Config', s.base({ operation: {
-	    get_all: { prefix: P } } }), { timeoutMs: 5000 * lib.SLOW });
+	    get_all: { prefix: P } } }), { timeoutMs: 60000 * lib.SLOW });
 	assert.equal(all.pairs.length, 0);
 });
 
@@ -118,7 +118,7 @@ test('a session holds at most 10000 settings; get_all over them is fast',
 
 	const started = Date.now();
 	const all = await s.unary('Config', s.base({ operation: {
-	    get_all: {} } }), { timeoutMs: 5000 * lib.SLOW });
+	    get_all: {} } }), { timeoutMs: 60000 * lib.SLOW });
 	t.diagnostic(`get_all of ${all.pairs.length} pairs in ` +
 	    `${Date.now() - started} ms`);
 	const mine = all.pairs.filter((p) => p.key.startsWith(P));
@@ -278,8 +278,10 @@ test('a released session makes room under the cap', T, async () => {
 	}
 });
 
-test('memory freed after large requests goes back to the system', T,
-    async (t) => {
+// Three plans of 300 000 expressions are minutes of CPU on a loaded
+// machine: a longer bound than the file's.
+test('memory freed after large requests goes back to the system',
+    { timeout: 600000 * lib.SLOW }, async (t) => {
 	if (lib.SANITIZE) {
 		t.skip('the sanitizer replaces the allocator');
 		return;
@@ -296,8 +298,8 @@ test('memory freed after large requests goes back to the system', T,
 		    end: '10', step: '1' } }, expressions: exprs } } };
 		const s = new lib.Session(big.client);
 		const seen = [];
-		for (let i = 0; i < 5; i++) {
-			const r = await s.execute(plan, { timeoutMs: 30000 });
+		for (let i = 0; i < 3; i++) {
+			const r = await s.execute(plan, { timeoutMs: 300000 });
 			assert.notEqual(r.status, null);
 			seen.push(rssMiB(big.proc.pid).toFixed(0));
 		}
@@ -306,7 +308,7 @@ test('memory freed after large requests goes back to the system', T,
 			await lib.sleep(200);
 			now = rssMiB(big.proc.pid);
 		}
-		t.diagnostic(`5 x Project(300000): RSS ${base.toFixed(0)} -> ` +
+		t.diagnostic(`3 x Project(300000): RSS ${base.toFixed(0)} -> ` +
 		    `${seen.join(', ')} -> ${now.toFixed(0)} MiB when idle`);
 		assert.ok(now - base < 64, `RSS stays ${(now - base)
 		    .toFixed(0)} MiB above ${base.toFixed(0)} MiB`);

@@ -22,7 +22,7 @@ const { test, after } = require('node:test');
 const lib = require('./lib');
 const A = require('./artifacts');
 
-const T = { timeout: 30000 * lib.SLOW };
+const { T } = lib;
 const KIB = 1024;
 const MIB = 1024 * KIB;
 

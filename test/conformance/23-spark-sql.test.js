@@ -18,7 +18,7 @@ const { test } = require('node:test');
 const lib = require('./lib');
 
 const srv = lib.useServer();
-const T = { timeout: 60000 };
+const { T } = lib;
 const TABLE = path.join(__dirname, '..', 'sql', 'spark-sql.tsv');
 
 const rows = fs.readFileSync(TABLE, 'utf8').split('\n')

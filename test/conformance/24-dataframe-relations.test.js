@@ -15,7 +15,7 @@ const lib = require('./lib');
 
 const { arrow, df } = lib;
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 
 let nextPlan = 100;
 

@@ -16,7 +16,7 @@ const lib = require('./lib');
 
 const { arrow, df } = lib;
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 
 const F = (name, type, nullable = true) =>
 	new arrow.Field(name, type, nullable);

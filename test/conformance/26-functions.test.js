@@ -13,19 +13,14 @@ const lib = require('./lib');
 
 const { arrow, df } = lib;
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 
 const lit = df.lit;
 const fn = df.fn;
 const col = df.col;
 
 // One row of the given expressions (no input relation).
-async function row(s, ...exprs) {
-	const r = await s.execute(df.plan(df.project(null, ...exprs)));
-	assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
-	return { values: lib.resultRows(r.responses)[0],
-		fields: lib.resultFields(r.responses) };
-}
+const row = lib.projectRow;
 
 const day = (v) => v === null ? null :
 	new Date(v).toISOString().slice(0, 10);

@@ -14,7 +14,7 @@ const lib = require('./lib');
 
 const { df } = lib;
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 
 const lit = df.lit;
 const fn = df.fn;
@@ -25,17 +25,9 @@ const dec = (value, precision, scale) =>
 const unscaled = (v) => typeof v === 'number' ? String(v) :
 	Object.values(v).join('').replace(/"/g, '');
 
-async function row(s, ...exprs) {
-	const r = await s.execute(df.plan(df.project(null, ...exprs)));
-	assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
-	return { values: lib.resultRows(r.responses)[0],
-		fields: lib.resultFields(r.responses) };
-}
+const row = lib.projectRow;
 
-async function fails(s, expr, cls, state) {
-	const e = await s.execute(df.plan(df.project(null, expr)));
-	lib.assertSparkError(lib.streamError(e), cls, state);
-}
+const fails = lib.projectFails;
 
 test('division and remainder by zero fail with DIVIDE_BY_ZERO', T,
     async () => {

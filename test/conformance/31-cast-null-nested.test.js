@@ -11,7 +11,7 @@ const lib = require('./lib');
 
 const { df } = lib;
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 
 const nul = df.lit({ null: { null: {} } });
 const cast = (expr, type) => ({ cast: { expr, type_str: type } });

@@ -20,7 +20,7 @@ const lib = require('./lib');
 
 const { arrow, df } = lib;
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 
 const range = (n) => ({ range: { start: '0', end: String(n), step: '1' } });
 

@@ -16,7 +16,7 @@ const { test } = require('node:test');
 const lib = require('./lib');
 
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 const KEY = 'spark.sql.session.timeZone';
 const LA = 'America/Los_Angeles';
 const PARIS = 'Europe/Paris';

@@ -14,7 +14,7 @@ const { test } = require('node:test');
 const lib = require('./lib');
 
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 
 async function rows(s, plan) {
 	const r = await s.execute(plan);

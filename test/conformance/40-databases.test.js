@@ -17,7 +17,7 @@ const { test } = require('node:test');
 const lib = require('./lib');
 
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 
 // A value of a local relation's Arrow table as plain JS.
 const plain = (v) => typeof v === 'bigint' ? Number(v) : v;

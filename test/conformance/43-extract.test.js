@@ -16,7 +16,7 @@ const lib = require('./lib');
 
 const { df } = lib;
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 
 async function sql(s, query) {
 	const r = await s.execute(lib.sqlPlan(query));

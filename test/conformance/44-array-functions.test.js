@@ -13,7 +13,7 @@ const { test } = require('node:test');
 const lib = require('./lib');
 
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 
 async function sql(s, query) {
 	const r = await s.execute(lib.sqlPlan(query));

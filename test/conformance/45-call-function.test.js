@@ -14,7 +14,7 @@ const lib = require('./lib');
 
 const { df } = lib;
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 
 const range = (end) => ({ range: { start: '0', end: String(end),
 	step: '1' } });

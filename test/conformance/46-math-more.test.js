@@ -15,7 +15,7 @@ const arrow = require('apache-arrow');
 
 const { df } = lib;
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 
 const lit = df.lit;
 const fn = df.fn;
@@ -23,17 +23,9 @@ const nullInt = () => lit({ null: { integer: {} } });
 const long = (v) => lit({ long: v });
 const dbl = (v) => lit({ double: v });
 
-async function row(s, ...exprs) {
-	const r = await s.execute(df.plan(df.project(null, ...exprs)));
-	assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
-	return { values: lib.resultRows(r.responses)[0],
-		fields: lib.resultFields(r.responses) };
-}
+const row = lib.projectRow;
 
-async function fails(s, expr, cls, state) {
-	const e = await s.execute(df.plan(df.project(null, expr)));
-	lib.assertSparkError(lib.streamError(e), cls, state);
-}
+const fails = lib.projectFails;
 
 test('math functions: Spark reference examples, names and types', T,
     async () => {

@@ -143,7 +143,7 @@ async function startServer({ conf = {}, args = [] } = {}) {
 		}
 	};
 
-	const deadline = Date.now() + 10000 * SLOW;
+	const deadline = Date.now() + 60000 * SLOW;
 	let port = 0, url = '';
 	for (;;) {
 		let text = '';
@@ -215,7 +215,7 @@ function useServer(opts = {}) {
 	const srv = {};
 	before(async () => {
 		Object.assign(srv, await startServer(opts));
-	}, { timeout: 20000 * SLOW });
+	}, { timeout: 90000 * SLOW });
 	after(async () => {
 		// Only a safety net: stopTest() checks the exit status.
 		if (srv.stop)
@@ -743,7 +743,7 @@ function startOperation(session, opts = {}) {
 }
 
 // Call an RPC of the service that does not exist.
-function callUnknownMethod(client, name, timeoutMs = 5000) {
+function callUnknownMethod(client, name, timeoutMs = 60000) {
 	return new Promise((resolve) => {
 		const started = Date.now();
 		client.makeUnaryRequest(`/${SERVICE}/${name}`,
@@ -833,6 +833,26 @@ function resultRows(responses) {
 	return out;
 }
 
+// Every file's bound on one test: generous, because a loaded machine is
+// slow and a bound is not a measure of speed (make bench measures).
+const T = { timeout: 120000 * SLOW };
+
+// The values and Arrow fields of the one row a projection of exprs
+// (with no input) gives, after checking it succeeded.
+async function projectRow(s, ...exprs) {
+	const r = await s.execute(df.plan(df.project(null, ...exprs)));
+	assert.equal(r.status.code, code.OK, statusText(r.status));
+	return { values: resultRows(r.responses)[0],
+		fields: resultFields(r.responses) };
+}
+
+// A projection of expr (with no input) fails with Spark's error class
+// cls and SQLSTATE state.
+async function projectFails(s, expr, cls, state) {
+	const e = await s.execute(df.plan(df.project(null, expr)));
+	assertSparkError(streamError(e), cls, state);
+}
+
 // The Arrow fields of a result: [[name, String(type), nullable], ...].
 function resultFields(responses) {
 	const b = decodeBatches(responses).batches[0];
@@ -841,7 +861,7 @@ function resultFields(responses) {
 }
 
 module.exports = {
-	df, plainValue, resultRows, resultFields,
+	T, df, plainValue, resultRows, resultFields, projectRow, projectFails,
 	TOP, BUILD, SANITIZE, SLOW, UUID_RE, code, grpc, arrow,
 	uuid, sleep, deferred, startServer, newClient, useServer, stopTest,
 	Session,

@@ -4,6 +4,10 @@
 #
 #   setup_file()    { sc_server_start [sc-serve options...]; }
 #   teardown_file() { sc_server_stop; }
+#   setup()         { sc_server_env; }      # when a test changes SPARK_REMOTE
+#
+#   start_other [sc-serve options...]       # a second server for one test
+#   stop_other                              # (OTHER, OTHER_PID)
 #
 # sc_server_start writes the server log to $BATS_FILE_TMPDIR/server.log,
 # waits (bounded) for the ready file, and exports SPARK_REMOTE and
@@ -12,8 +16,7 @@
 # SIGKILL is always a failure.
 
 sc_server_start() {
-	local ready="$BATS_FILE_TMPDIR/server.ready" i n=50
-	[ -n "${SCTK_SANITIZE:-}" ] && n=500
+	local ready="$BATS_FILE_TMPDIR/server.ready" i n=$SCTK_WAIT_STEPS
 	rm -f "$ready"
 	sc-serve --listen 127.0.0.1:0 --ready-file "$ready" "$@" \
 	    >"$BATS_FILE_TMPDIR/server.log" 2>&1 3>&- &
@@ -38,8 +41,7 @@ sc_server_start() {
 }
 
 sc_server_stop() {
-	local i n=100 rc
-	[ -n "${SCTK_SANITIZE:-}" ] && n=600
+	local i n=$SCTK_WAIT_STEPS rc
 	[ -n "${SCTK_SERVER_PID:-}" ] || return 0
 	kill -TERM "$SCTK_SERVER_PID" 2>/dev/null || true
 	for ((i = 0; i < n; i++)); do
@@ -61,6 +63,37 @@ sc_server_stop() {
 		return 1
 	fi
 	check_sanitizer_reports
+}
+
+# sc_server_env: point SPARK_REMOTE at this file's server again (for a
+# setup() when tests set it to something else).
+sc_server_env() {
+	SPARK_REMOTE=$(head -1 "$BATS_FILE_TMPDIR/server.ready")
+	export SPARK_REMOTE
+}
+
+# start_other ARGS...: a second sc-serve for one test, on port 0, its log
+# in $BATS_TEST_TMPDIR/other.log; sets OTHER (its address) and OTHER_PID.
+# A teardown() should kill -9 "$OTHER_PID" in case the test failed.
+start_other() {
+	local ready="$BATS_TEST_TMPDIR/other.ready"
+	rm -f "$ready"
+	sc-serve --listen 127.0.0.1:0 --ready-file "$ready" "$@" \
+	    >"$BATS_TEST_TMPDIR/other.log" 2>&1 3>&- &
+	OTHER_PID=$!
+	wait_for test -s "$ready" || {
+		echo "the second sc-serve did not become ready:" >&2
+		cat "$BATS_TEST_TMPDIR/other.log" >&2
+		return 1
+	}
+	OTHER=$(head -1 "$ready")
+}
+
+# stop_other: SIGTERM the second server and wait for its clean exit.
+stop_other() {
+	kill -TERM "$OTHER_PID"
+	wait "$OTHER_PID"
+	OTHER_PID=
 }
 
 # server_log_has PATTERN: the server log contains a line matching PATTERN.

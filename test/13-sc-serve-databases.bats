@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
 #
-# 39-sc-serve-databases: Spark's databases besides default.  With
+# 13-sc-serve-databases: Spark's databases besides default.  With
 # --database FILE each is the file FILE.<name>.sqlite beside it, and it
 # is there again, tables and rows, after a restart; DROP DATABASE
 # removes the file.  SQLite attaches at most 10 databases: an eleventh

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 //
-// 31-make-date-months: make_date and months_between with the results
+// 54-make-date-months: make_date and months_between with the results
 // the examples of Spark's SQL functions reference give (cited by
 // function below), and Spark's ANSI error for fields that name no date.
 
@@ -12,17 +12,12 @@ const lib = require('./lib');
 
 const { df } = lib;
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 
 const lit = df.lit;
 const fn = df.fn;
 
-async function row(s, ...exprs) {
-	const r = await s.execute(df.plan(df.project(null, ...exprs)));
-	assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
-	return { values: lib.resultRows(r.responses)[0],
-		fields: lib.resultFields(r.responses) };
-}
+const row = lib.projectRow;
 
 const day = (v) => v === null ? null :
 	new Date(v).toISOString().slice(0, 10);

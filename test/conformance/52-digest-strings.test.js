@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 //
-// 29-digest-strings: md5, sha1, sha2, base64, unbase64, hash (Spark's
+// 52-digest-strings: md5, sha1, sha2, base64, unbase64, hash (Spark's
 // Murmur3, seed 42), isnan and nanvl, translate, substring_index with
 // the results Spark's function reference documents; what hash() cannot
 // type is refused by name.
@@ -13,17 +13,12 @@ const lib = require('./lib');
 
 const { df } = lib;
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 
 const lit = df.lit;
 const fn = df.fn;
 
-async function row(s, ...exprs) {
-	const r = await s.execute(df.plan(df.project(null, ...exprs)));
-	assert.equal(r.status.code, lib.code.OK, lib.statusText(r.status));
-	return { values: lib.resultRows(r.responses)[0],
-		fields: lib.resultFields(r.responses) };
-}
+const row = lib.projectRow;
 
 async function refused(s, expr, words) {
 	const e = await s.execute(df.plan(df.project(null, expr)));

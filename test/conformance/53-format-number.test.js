@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 //
-// 31-format-number: format_number with the result the example of
+// 53-format-number: format_number with the result the example of
 // Spark's SQL functions reference gives, Java DecimalFormat's HALF_EVEN
 // rounding and grouping, and the pattern form refused by name.
 
@@ -12,7 +12,7 @@ const lib = require('./lib');
 
 const { df } = lib;
 const srv = lib.useServer();
-const T = { timeout: 30000 };
+const { T } = lib;
 
 const lit = df.lit;
 const fn = df.fn;

@@ -47,6 +47,8 @@ ALL_CPPFLAGS = -Ilib -I$(GEN) $(CPPFLAGS)
 LIBS     = -lgrpc -lgpr -lprotobuf-c -lsqlite3 -lcurl -lz -lcrypto -ledit -lpthread -lm
 # A program's own extra libraries: LIBS_<program>.
 LIBS_sc-inspect = -lncursesw
+# sc-serve tells systemd it is ready (sd_notify, cmd/sc-serve/notify.c).
+LIBS_sc-serve = -lsystemd
 
 .DELETE_ON_ERROR:
 .SUFFIXES:

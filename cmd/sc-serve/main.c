@@ -49,6 +49,7 @@
 #include "server/server.h"
 #include "server/service.h"
 #include "server/session.h"
+#include "notify.h"
 #include "core/banned.h"
 
 static const char usage_text[] =
@@ -574,8 +575,8 @@ trim_init(struct trim *t, const struct sc_server_conf *conf)
 }
 
 /*
- * Wait for SIGTERM or SIGINT (blocked in every thread), looking at
- * memory every MEMORY_TICK_MS meanwhile.  Returns the signal.
+ * Wait for SIGTERM, SIGINT or SIGHUP (blocked in every thread), looking
+ * at memory every MEMORY_TICK_MS meanwhile.  Returns the signal.
  */
 static int
 wait_for_signal(const sigset_t *sigs, struct trim *t)
@@ -587,11 +588,23 @@ wait_for_signal(const sigset_t *sigs, struct trim *t)
 	tick.tv_nsec = (long)(MEMORY_TICK_MS % 1000) * 1000000L;
 	for (;;) {
 		sig = sigtimedwait(sigs, NULL, &tick);
-		if (sig == SIGTERM || sig == SIGINT)
+		if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP)
 			return sig;
 		if (sig == -1 && errno == EAGAIN)
 			memory_tick(t);
 	}
+}
+
+/*
+ * SIGHUP: a reload, told to the service manager (RELOADING=1, then
+ * READY=1); what the server reads again goes between the two.
+ */
+static void
+reload(void)
+{
+	sc_serve_notify_reloading();
+	sc_info("SIGHUP: reloading");
+	sc_serve_notify_reloaded();
 }
 
 static void *
@@ -923,12 +936,16 @@ main(int argc, char *argv[])
 	 */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	/* The log is standard error: nothing to reopen, and no reason to die. */
-	signal(SIGHUP, SIG_IGN);
+	/*
+	 * SIGHUP is a reload (a service manager's ExecReload=), blocked
+	 * before it stops being ignored so an early one waits for it.
+	 */
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	signal(SIGHUP, SIG_DFL);
 
 	srv.started_ms = sc_realtime_ms();
 	raise_fd_limit();
@@ -968,9 +985,13 @@ main(int argc, char *argv[])
 		rc = fatal(&err);
 		goto out;
 	}
+	/* Told once the port accepts and sessions expire. */
+	sc_serve_notify_ready(o.host, port);
 	trim_init(&trim, &srv.conf);
 
-	sig = wait_for_signal(&sigs, &trim);
+	while ((sig = wait_for_signal(&sigs, &trim)) == SIGHUP)
+		reload();
+	sc_serve_notify_stopping(sig == SIGTERM ? "SIGTERM" : "SIGINT");
 	sc_info("shutting down (%s)", sig == SIGTERM ? "SIGTERM" : "SIGINT");
 	watching = watchdog_start(&dog, &sigs, &srv.conf);
 	rc = atomic_load(&deaf) ? SC_EXIT_INTERNAL : SC_EXIT_OK;

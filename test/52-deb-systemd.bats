@@ -121,6 +121,7 @@ start_listener() {
 	run -0 wc -l <"$nlog"
 	[ "$output" -eq 5 ]
 	grep -q 'stopped$' "$slog"
+	check_sanitizer_reports
 }
 
 @test "without a listener on NOTIFY_SOCKET sc-serve runs as without one" {
@@ -142,6 +143,7 @@ start_listener() {
 	pid=
 	[ "$rc" -eq 0 ]
 	grep -q 'stopped$' "$slog"
+	check_sanitizer_reports
 }
 
 @test "sc-serve runs under systemd-run as a Type=notify service" {
@@ -263,6 +265,8 @@ complete_words() {
 	run -0 complete_words sc-upload --kind p
 	[ "$output" = "pyfile" ]
 	run -0 complete_words sc-release --d
+	[ "$output" = "--dry-run" ]
+	run -0 complete_words "$SCTK_BUILD/bin/sc-release" --d
 	[ "$output" = "--dry-run" ]
 	run -0 complete_words sc-release -
 	[[ $output == *$'\n-n\n'* ]]

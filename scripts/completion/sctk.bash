@@ -9,7 +9,7 @@
 # _sctk_help PROG: PROG's --help, read once per shell.
 _sctk_help()
 {
-	local var="_sctk_help_${1//-/_}"
+	local var="_sctk_help_${1//[^a-zA-Z0-9_]/_}"
 	if [[ -z ${!var-} ]]; then
 		printf -v "$var" '%s' "$(LC_ALL=C "$1" --help 2>/dev/null)"
 	fi
@@ -33,7 +33,7 @@ _sctk_takes_arg()
 
 _sctk()
 {
-	local prog=${1##*/} cur prev words cword i sub=
+	local prog=${1##*/} cur prev i sub=
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=

@@ -307,6 +307,16 @@ complete_words() {
 	[ -f /lib/systemd/system/sc-serve.service ]
 	[ -f /usr/share/bash-completion/completions/sc-exec ]
 	[ -f /usr/share/man/man1/sc-serve.1.gz ]
+	# Where systemd runs, postinst started the service: it said READY=1.
+	if [ -d /run/systemd/system ]; then
+		run -0 systemctl is-active sc-serve
+		run -0 systemctl show --property=StatusText sc-serve
+		[ "$output" = "StatusText=listening on 127.0.0.1:15002" ]
+		run -0 systemctl reload sc-serve
+		run -0 systemctl is-active sc-serve
+		run -0 systemctl show --property=User --property=Type sc-serve
+		[[ $output == *"Type=notify"* ]]
+	fi
 
 	run -0 env DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq sctk
 	[ ! -e /usr/bin/sc-serve ]

@@ -9,6 +9,7 @@
 #   make SANITIZE=address,undefined check
 #   make DEVELOPER=1          -Werror
 #   make install PREFIX=/usr DESTDIR=/tmp/x
+#   make deb                  build/sctk_VERSION-1_ARCH.deb (dpkg-deb)
 #   make lint | bench | demo | clean | uninstall
 #   make fuzz [FUZZ_TIME=60] [FUZZ_TARGETS="uri arrow"]   (clang, libFuzzer)
 #   make valgrind [TESTS=test/unit/test-x.c]   (and a whole sc-serve session)
@@ -23,6 +24,12 @@ DESTDIR ?=
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 PROTOC_C ?= protoc-c
+# Bash completion, systemd's unit, sysusers.d and tmpfiles.d (make install).
+COMPDIR ?= $(PREFIX)/share/bash-completion/completions
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 INSTALL ?= install
 
 ifdef SANITIZE
@@ -51,7 +58,8 @@ LIBS     = -lgrpc -lgpr -lprotobuf-c -lz -lcrypto -lpthread -lm
 # server and engine library (SRVLIB_<program>) and SQLite.
 LIBS_sc-exec    = -ledit
 LIBS_sc-inspect = -lncursesw
-LIBS_sc-serve   = -lsqlite3
+# sc-serve also tells systemd it is ready (sd_notify, cmd/sc-serve/notify.c).
+LIBS_sc-serve   = -lsqlite3 -lsystemd
 LIBS_sc-upload  = -lcurl
 SRVLIB_sc-serve = $(LIBSRV)
 # Tests, tools and benches link everything.
@@ -61,7 +69,7 @@ LIBS_ALL = -lsqlite3 -lcurl -ledit $(LIBS)
 .DELETE_ON_ERROR:
 .SUFFIXES:
 .PHONY: all check unit bats install uninstall clean lint bench demo deps stress \
-	format fuzz fuzz-bins valgrind
+	format fuzz fuzz-bins valgrind deb
 
 # --- protocol code, generated into $(GEN), never committed -------------
 PROTOS   := $(sort $(shell find proto -name '*.proto'))
@@ -226,17 +234,79 @@ stress: all unit-bins
 	@BUILD=$(BUILD) test/stress/run $(STRESS_PARTS)
 
 # --- install ------------------------------------------------------------
+# Programs, man pages, bash completion (one file per program), and
+# sc-serve's systemd unit with its sysusers.d and tmpfiles.d entries and
+# SYSCONFDIR/default/sctk (not overwritten when present).
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-	    $(DESTDIR)$(MANDIR)/man7
+	    $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(COMPDIR) \
+	    $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
+	    $(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(SYSCONFDIR)/default
 	$(INSTALL) -m 0755 $(BINS) $(DESTDIR)$(BINDIR)
 	$(INSTALL) -m 0644 $(filter %.1,$(MANS)) $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 0644 $(filter %.7,$(MANS)) $(DESTDIR)$(MANDIR)/man7
+	for t in $(TOOLS); do \
+	    $(INSTALL) -m 0644 scripts/completion/sctk.bash \
+		$(DESTDIR)$(COMPDIR)/$$t || exit 1; \
+	done
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+	    scripts/debian/sc-serve.service >$(DESTDIR)$(UNITDIR)/sc-serve.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/sc-serve.service
+	$(INSTALL) -m 0644 scripts/debian/sysusers.conf \
+	    $(DESTDIR)$(SYSUSERSDIR)/sctk.conf
+	$(INSTALL) -m 0644 scripts/debian/tmpfiles.conf \
+	    $(DESTDIR)$(TMPFILESDIR)/sctk.conf
+	[ -e $(DESTDIR)$(SYSCONFDIR)/default/sctk ] || \
+	    $(INSTALL) -m 0644 scripts/debian/default \
+		$(DESTDIR)$(SYSCONFDIR)/default/sctk
 
 uninstall:
-	rm -f $(TOOLS:%=$(DESTDIR)$(BINDIR)/%)
+	rm -f $(TOOLS:%=$(DESTDIR)$(BINDIR)/%) $(TOOLS:%=$(DESTDIR)$(COMPDIR)/%)
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(filter %.1,$(MANS))))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(filter %.7,$(MANS))))
+	rm -f $(DESTDIR)$(UNITDIR)/sc-serve.service \
+	    $(DESTDIR)$(SYSUSERSDIR)/sctk.conf $(DESTDIR)$(TMPFILESDIR)/sctk.conf \
+	    $(DESTDIR)$(SYSCONFDIR)/default/sctk
+
+# --- deb: build/sctk_VERSION_ARCH.deb (issue 29) -------------------------
+# A DESTDIR install with PREFIX=/usr into $(BUILD)/deb/root, stripped, man
+# pages compressed, control data from scripts/debian/ (Depends by
+# dpkg-shlibdeps), packed by dpkg-deb as root:root.  Check it with
+# lintian build/sctk_*.deb.
+DEB_ARCH    = $(shell dpkg --print-architecture)
+DEB_FILE   ?= $(BUILD)/sctk_$(VERSION)-1_$(DEB_ARCH).deb
+DEB_DIR    ?= $(CURDIR)/$(BUILD)/deb
+DEB_ROOT    = $(DEB_DIR)/root
+deb: all
+	@command -v dpkg-deb >/dev/null || { echo 'deb: needs dpkg-dev' >&2; exit 1; }
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_ROOT)/DEBIAN $(DEB_DIR)/src/debian
+	$(MAKE) --no-print-directory install PREFIX=/usr SYSCONFDIR=/etc \
+	    UNITDIR=/lib/systemd/system DESTDIR=$(DEB_ROOT)
+	strip --strip-unneeded --remove-section=.comment \
+	    --remove-section=.note $(DEB_ROOT)/usr/bin/*
+	gzip -9n $(DEB_ROOT)/usr/share/man/man*/*
+	$(INSTALL) -d $(DEB_ROOT)/usr/share/doc/sctk
+	$(INSTALL) -m 0644 scripts/debian/copyright $(DEB_ROOT)/usr/share/doc/sctk/
+	gzip -9nc scripts/debian/changelog \
+	    >$(DEB_ROOT)/usr/share/doc/sctk/changelog.Debian.gz
+	chmod 0644 $(DEB_ROOT)/usr/share/doc/sctk/changelog.Debian.gz
+	$(INSTALL) -m 0755 scripts/debian/postinst scripts/debian/prerm \
+	    scripts/debian/postrm $(DEB_ROOT)/DEBIAN/
+	echo /etc/default/sctk >$(DEB_ROOT)/DEBIAN/conffiles
+	printf 'Source: sctk\n\nPackage: sctk\nArchitecture: any\n' \
+	    >$(DEB_DIR)/src/debian/control
+	cd $(DEB_DIR)/src && dpkg-shlibdeps -O $(addprefix $(DEB_ROOT)/usr/bin/,$(TOOLS)) \
+	    >../shlibs 2>../shlibs.err || { cat ../shlibs.err >&2; exit 1; }
+	deps=$$(sed -n 's/^shlibs:Depends=//p' $(DEB_DIR)/shlibs); \
+	size=$$(du -sk --exclude=DEBIAN $(DEB_ROOT) | cut -f1); \
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@ARCH@|$(DEB_ARCH)|' \
+	    -e "s|@SIZE@|$$size|" -e "s|@DEPENDS@|$$deps|" \
+	    scripts/debian/control.in >$(DEB_ROOT)/DEBIAN/control
+	cd $(DEB_ROOT) && find . -path ./DEBIAN -prune -o -type f -print | \
+	    sed 's|^\./||' | LC_ALL=C sort | xargs md5sum >DEBIAN/md5sums
+	chmod 0644 $(DEB_ROOT)/DEBIAN/md5sums $(DEB_ROOT)/DEBIAN/control \
+	    $(DEB_ROOT)/DEBIAN/conffiles
+	dpkg-deb --root-owner-group -Zxz --build $(DEB_ROOT) $(DEB_FILE)
 
 # --- lint ---------------------------------------------------------------
 # The lint tools come from Debian through scripts/deps when missing.

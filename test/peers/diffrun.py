@@ -8,8 +8,10 @@ Spark error class.
     python diffrun.py SPARK_REMOTE SERVE_REMOTE [NAME...]
 
 Prints TAP and ends with "N passed, N failed, N skipped".  A program
-passes when both answers are the same, or when sc-serve refuses it with
-an error class (a refusal by name; listed at the end).  A program named
+passes when both answers are the same, or when sc-serve refuses it by
+name (UNSUPPORTED_FEATURE.*, or UNRESOLVED_ROUTINE for a function it
+lacks; listed at the end).  Any other error where Spark answers is a
+difference.  A program named
 in known-differences (NAME  reason) is reported as skipped while it
 still differs, and fails once it matches, so that list stays honest.
 """
@@ -161,6 +163,15 @@ def show(a):
     return text if len(text) < 600 else text[:600] + "..."
 
 
+# The error classes that name what sc-serve does not do: a deliberate
+# refusal.  Any other error where Spark answers is a difference.
+REFUSALS = ("UNSUPPORTED_FEATURE", "UNRESOLVED_ROUTINE")
+
+
+def is_refusal(cls):
+    return bool(cls) and cls.split(".")[0] in REFUSALS
+
+
 def load_known():
     known = {}
     path = os.path.join(HERE, "known-differences")
@@ -192,11 +203,15 @@ def main():
     pool = concurrent.futures.ThreadPoolExecutor(2)
     for i, p in enumerate(progs, 1):
         # Both engines at once, each on its own session and thread.
+        t = time.time()
         fa = pool.submit(run_one, p, Ctx(spark, "spark"))
         fb = pool.submit(run_one, p, Ctx(serve, "serve"))
         a, b = fa.result(), fb.result()
+        if time.time() - t > 5:
+            print("# %s took %.0f s" % (p.name, time.time() - t))
         ok = same(a, b)
-        refusal = not ok and a[0] == "ok" and b[0] == "err" and b[2]
+        refusal = (not ok and a[0] == "ok" and b[0] == "err" and
+                   is_refusal(b[2]))
         if p.name in known:
             if ok or refusal:
                 print("not ok %d - %s is listed in known-differences but "

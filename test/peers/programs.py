@@ -141,7 +141,11 @@ def cdf_empty_schema(spark, ctx):
 
 @prog()
 def cdf_large_chunked(spark, ctx):
-    rows = [(i, "row%06d" % i, i * 0.5) for i in range(200000)]
+    # Past 1 MB the client sends the rows as a cached artifact, in
+    # chunks of 10000 rows (ChunkedCachedLocalRelation).
+    spark.conf.set("spark.sql.session.localRelationCacheThreshold", "1048576")
+    spark.conf.set("spark.sql.session.localRelationChunkSizeRows", "10000")
+    rows = [(i, "row%06d" % i, i * 0.5) for i in range(60000)]
     df = spark.createDataFrame(rows, "i LONG, s STRING, d DOUBLE")
     return df.agg(F.count("*").alias("n"), F.sum("i").alias("si"),
                   F.max("s").alias("ms"), F.sum("d").alias("sd"))
@@ -150,8 +154,8 @@ def cdf_large_chunked(spark, ctx):
 @prog()
 def cdf_large_pandas(spark, ctx):
     import pandas as pd
-    pdf = pd.DataFrame({"i": range(300000), "s": ["v%d" % (i % 97)
-                                                  for i in range(300000)]})
+    pdf = pd.DataFrame({"i": range(100000), "s": ["v%d" % (i % 97)
+                                                  for i in range(100000)]})
     df = spark.createDataFrame(pdf)
     return df.groupBy("s").count().orderBy("s").limit(5)
 
@@ -1138,7 +1142,7 @@ def op_tagged_query(spark, ctx):
 
 @prog()
 def op_large_result_reattach(spark, ctx):
-    df = spark.range(300000).select("id", (F.col("id") * 3).alias("t"))
+    df = spark.range(100000).select("id", (F.col("id") * 3).alias("t"))
     n = s = 0
     for r in df.toLocalIterator():
         n += 1

@@ -338,3 +338,16 @@ demo: deps
 # SANITIZE=); plain "make clean" removes build/ and all it holds.
 clean:
 	rm -rf $(BUILD)
+
+# --- peers: real Apache Spark, PySpark and Sail as judges -----------------
+# make peers installs them (scripts/peers: Java 17 from Debian, pinned
+# PySpark with Spark's jars, pyarrow, pandas and Sail into
+# $(BUILD)/peers/venv; about 1.1 GB; quick when present).  make
+# check-peers runs test/peers/ against them (scripts/check-peers); without
+# them it says what is missing and skips, except under CI.
+.PHONY: peers check-peers
+peers:
+	@scripts/peers $(BUILD)
+
+check-peers: all unit-bins
+	@BUILD=$(BUILD) scripts/check-peers

@@ -31,8 +31,12 @@ count_errors() {
 @test "a newline in user_id cannot forge a log line" {
 	local forged='2026-01-01T00:00:00.000Z 1 E FORGED LOG LINE'
 	sc_server_start
-	run -0 sc-exec --no-header --user-id $'eve\n'"$forged" "SELECT 1 AS one"
-	[ "$output" = "1" ]
+	# Refused at the door (a user id is UTF-8 without control
+	# characters), the id shown escaped.
+	run -1 sc-exec --no-header --user-id $'eve\n'"$forged" "SELECT 1 AS one"
+	[[ "$output" == *"[INVALID_HANDLE.FORMAT]"* ]]
+	[[ "$output" == *'eve\\x0a2026-01-01'* ]]
+	[ "${#lines[@]}" -eq 1 ]
 	sc_server_stop
 	# Every line is one of the server's, and none is the forged one.
 	run -1 grep -cvE "^[0-9-]{10}T[0-9:.]{12}Z [0-9]+ [EWID] " "$LOG"
@@ -40,18 +44,17 @@ count_errors() {
 	run -1 grep -c "^$forged" "$LOG"
 	[ "$output" = "0" ]
 	[ "$(count_errors)" = "0" ]
-	grep -qF "user 'eve\\n$forged', reattachable" "$LOG"
 }
 
-@test "bytes of user_id that are not UTF-8 are escaped in the log" {
+@test "bytes of user_id that are not UTF-8 are refused, never written raw" {
 	sc_server_start
-	run -0 sc-exec --no-header --user-id $'mallory\xff\xfe\x1b[2J' \
+	run -1 sc-exec --no-header --user-id $'mallory\xff\xfe\x1b[2J' \
 	    "SELECT 2 AS two"
-	[ "$output" = "2" ]
+	[[ "$output" == *"[INVALID_HANDLE.FORMAT]"* ]]
+	run -1 env LC_ALL=C grep -c $'[\xff\xfe\x1b]' <<<"$output"
 	sc_server_stop
 	run -1 env LC_ALL=C grep -c $'[\xff\xfe\x1b]' "$LOG"
 	[ "$output" = "0" ]
-	grep -qF "user 'mallory\\xff\\xfe\\x1b[2J', reattachable" "$LOG"
 	[ "$(count_errors)" = "0" ]
 }
 

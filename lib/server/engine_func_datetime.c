@@ -55,13 +55,18 @@ add_months_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	m = (out[5] - '0') * 10 + (out[6] - '0');
 	d = (out[8] - '0') * 10 + (out[9] - '0');
 	n = sqlite3_value_int64(argv[1]);
-	mm = (sqlite3_int64)y * 12 + (m - 1) + n;
-	y = (int)(mm >= 0 ? mm / 12 : (mm - 11) / 12);
-	m = (int)(mm - (sqlite3_int64)y * 12) + 1;
-	dim = mdays[m - 1] +
-	    (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0));
-	if (d > dim)
-		d = dim;
+	/* Past a million years either way is out of range anyhow. */
+	if (n > 12000000 || n < -12000000) {
+		y = -1;
+	} else {
+		mm = (sqlite3_int64)y * 12 + (m - 1) + n;
+		y = (int)(mm >= 0 ? mm / 12 : (mm - 11) / 12);
+		m = (int)(mm - (sqlite3_int64)y * 12) + 1;
+		dim = mdays[m - 1] +
+		    (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0));
+		if (d > dim)
+			d = dim;
+	}
 	if (y < 0 || y > 9999) {
 		sqlite3_result_error(ctx,
 		    "[DATETIME_OVERFLOW] Datetime operation overflow. "

@@ -549,6 +549,27 @@ substring_index_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 }
 
 /*
+ * Java's (long) of a double, plus one as Java's long addition: NaN is 0
+ * and out of range saturates (hi - lo is infinite for bounds near the
+ * largest doubles, and Spark's bucket is then 1).
+ */
+static int64_t
+java_long_plus1(double d)
+{
+	int64_t v;
+
+	if (isnan(d))
+		v = 0;
+	else if (d >= 9223372036854775808.0)
+		v = INT64_MAX;
+	else if (d < -9223372036854775808.0)
+		v = INT64_MIN;
+	else
+		v = (int64_t)d;
+	return (int64_t)((uint64_t)v + 1);
+}
+
+/*
  * width_bucket(v, min, max, n): the bucket of v among n equal-width
  * buckets from min to max (1..n), 0 below, n + 1 above; min > max
  * counts downwards.  NULL for n <= 0, min = max, or a bound or value
@@ -582,7 +603,7 @@ width_bucket_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			sqlite3_result_int64(ctx, nb + 1);
 		else
 			sqlite3_result_int64(ctx,
-			    (int64_t)((double)nb * (v - lo) / (hi - lo)) + 1);
+			    java_long_plus1((double)nb * (v - lo) / (hi - lo)));
 	} else {
 		if (v > hi)
 			sqlite3_result_int64(ctx, 0);
@@ -590,7 +611,7 @@ width_bucket_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			sqlite3_result_int64(ctx, nb + 1);
 		else
 			sqlite3_result_int64(ctx,
-			    (int64_t)((double)nb * (hi - v) / (hi - lo)) + 1);
+			    java_long_plus1((double)nb * (hi - v) / (hi - lo)));
 	}
 }
 

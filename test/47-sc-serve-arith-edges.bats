@@ -104,6 +104,14 @@ server_alive() {
 	[ "$output" = "0,0,0,0,9.223372036854776E18" ]
 }
 
+@test "pmod is Spark's: r = a % n, then (r + n) % n when r < 0, exact for longs" {
+	run -0 --separate-stderr sc-exec -t 30s --format csv --no-header \
+	    "SELECT pmod(7, -3) AS a, pmod(-7, -3) AS b, pmod(-7, 3) AS c, pmod(7.5, -2) AS d, pmod(9007199254740993, 10) AS e, pmod(-7.5, 2) AS f"
+	[ "$output" = "1,-1,2,1.5,3,0.5" ]
+	run -1 --separate-stderr sc-exec -t 30s "SELECT pmod(1, 0) AS r"
+	[ "$stderr" = "sc-exec: [DIVIDE_BY_ZERO] Division by zero. Use \`try_divide\` to tolerate divisor being 0 and return NULL instead. SQLSTATE: 22012" ]
+}
+
 @test "internal functions given arguments they never get fail; the server stays up" {
 	local call
 	for call in "sc_levenshtein('abc')" "sc_overlay('abc')" \

@@ -436,6 +436,52 @@ intop_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 }
 
 /*
+ * sc_pmod(a, n): Spark's pmod: r = a % n, and (r + n) % n when r is
+ * negative, in longs (Java's wrapping addition) or in doubles.  A zero
+ * n is DIVIDE_BY_ZERO under ANSI mode, NULL without (sc_div0 sees to it
+ * first in the engine's SQL).
+ */
+static void
+pmod_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	int64_t a, n, r;
+	double x, y, d;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+	    sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return;
+	if (sqlite3_value_numeric_type(argv[0]) == SQLITE_INTEGER &&
+	    sqlite3_value_numeric_type(argv[1]) == SQLITE_INTEGER) {
+		a = sqlite3_value_int64(argv[0]);
+		n = sqlite3_value_int64(argv[1]);
+		if (n == 0) {
+			if (sc_eng_ansi())
+				sqlite3_result_error(ctx, DIV0_MSG, -1);
+			return;
+		}
+		r = n == -1 ? 0 : a % n;
+		if (r < 0) {
+			r = (int64_t)((uint64_t)r + (uint64_t)n);
+			r = n == -1 ? 0 : r % n;
+		}
+		sqlite3_result_int64(ctx, r);
+		return;
+	}
+	x = sqlite3_value_double(argv[0]);
+	y = sqlite3_value_double(argv[1]);
+	if (y == 0) {
+		if (sc_eng_ansi())
+			sqlite3_result_error(ctx, DIV0_MSG, -1);
+		return;
+	}
+	d = fmod(x, y);
+	if (d < 0)
+		d = fmod(d + y, y);
+	sqlite3_result_double(ctx, d);
+}
+
+/*
  * sc_bround(x, d): x rounded to d decimal places (d < 0: to tens,
  * hundreds...), half to even; sc_round(x, d) the same, half up (away
  * from zero), as Spark's round.
@@ -527,6 +573,7 @@ sc_eng_func_num_register(sqlite3 *db)
 		{ "sc_format_number", 2, format_number_fn },
 		{ "sc_format_number", 3, format_number_fn },
 		{ "sc_div0", 1, div0_fn },
+		{ "sc_pmod", 2, pmod_fn },
 		{ "sc_intop", 4, intop_fn },
 		{ "sc_math", 2, math_fn },
 		{ "sc_math", 3, math_fn },

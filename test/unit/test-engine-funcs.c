@@ -253,6 +253,98 @@ test_every_function(sqlite3 *db)
 	free(fv);
 }
 
+/* The first column of SQL's one row as text, or "error: " and why. */
+static const char *
+eval(sqlite3 *db, const char *sql)
+{
+	static char out[512];
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		snprintf(out, sizeof(out), "error: %s", sqlite3_errmsg(db));
+		return out;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		snprintf(out, sizeof(out), "%s",
+		    sqlite3_column_type(st, 0) == SQLITE_NULL
+			? "NULL"
+			: (const char *)sqlite3_column_text(st, 0));
+	else
+		snprintf(out, sizeof(out), "error: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return out;
+}
+
+#define OVERFLOW_DIV                                                     \
+	"error: [ARITHMETIC_OVERFLOW] Overflow in integral divide. Use " \
+	"'try_divide' to tolerate overflow and return NULL instead. If " \
+	"necessary set \"spark.sql.ansi.enabled\" to \"false\" to "      \
+	"bypass this error. SQLSTATE: 22003"
+
+/* What some of them give for what crashed them, and Spark's values. */
+static void
+test_values(sqlite3 *db)
+{
+	is_str(eval(db,
+		   "SELECT sc_ival_muldiv(-9223372036854775807 - 1, "
+		   "-1, '/', 64)"),
+	    OVERFLOW_DIV, "smallest day-time interval / -1");
+	is_str(eval(db, "SELECT sc_ival_muldiv(-2147483648, -1, '/', 32)"),
+	    OVERFLOW_DIV, "smallest year-month interval / -1");
+	is_str(eval(db,
+		   "SELECT sc_ival_muldiv(-9223372036854775807, -1, "
+		   "'/', 64)"),
+	    "9223372036854775807", "one above it divides");
+	is_str(eval(db, "SELECT sc_ival_muldiv(7, 2, '/', 64)"), "4",
+	    "interval / 2 rounds half up");
+	is_str(eval(db, "SELECT sc_ival_muldiv(1, 0, '+', 64)"),
+	    "error: [INTERNAL_ERROR] sc_ival_muldiv() was given arguments "
+	    "sc-serve never gives it. SQLSTATE: XX000",
+	    "an operator other than * or /");
+	is_str(eval(db, "SELECT sc_ts_from(1, 0)"),
+	    "error: [INTERNAL_ERROR] sc_ts_from() was given arguments "
+	    "sc-serve never gives it. SQLSTATE: XX000",
+	    "sc_ts_from of unit 0");
+	is_str(eval(db, "SELECT sc_concat_ws()"),
+	    "error: [INTERNAL_ERROR] sc_concat_ws() was given arguments "
+	    "sc-serve never gives it. SQLSTATE: XX000",
+	    "sc_concat_ws of nothing");
+	is_str(eval(db, "SELECT sc_levenshtein('abc')"),
+	    "error: wrong number of arguments to function sc_levenshtein()",
+	    "sc_levenshtein of one argument");
+	is_str(eval(db, "SELECT sc_intop(1, '+', 2, -1)"),
+	    "error: [INTERNAL_ERROR] sc_intop() was given arguments "
+	    "sc-serve never gives it. SQLSTATE: XX000",
+	    "sc_intop of width -1");
+	/* No call runs: ANSI mode, as Spark 4's default. */
+	is_str(eval(db,
+		   "SELECT sc_intop(-9223372036854775807 - 1, 'div', "
+		   "-1, 64)"),
+	    OVERFLOW_DIV, "smallest long div -1");
+	is_str(eval(db, "SELECT sc_intop(-7, 'div', 2, 64)"), "-3",
+	    "div truncates");
+	is_str(eval(db, "SELECT sc_make_interval(0, 1, 2)"), "14",
+	    "make_ym_interval(1, 2)");
+	is_str(eval(db, "SELECT sc_make_interval(1, 1, 0, 0, 0.5)"),
+	    "86400500000", "make_dt_interval(1, 0, 0, 0.5)");
+	is_str(eval(db, "SELECT sc_make_interval(1, 106751992, 0, 0, 0)"),
+	    "error: [ARITHMETIC_OVERFLOW] long overflow. SQLSTATE: 22003",
+	    "make_dt_interval past a long");
+	is_str(eval(db,
+		   "SELECT sc_pmod(7, -3) || ',' || sc_pmod(-7, 3) || "
+		   "',' || sc_pmod(9007199254740993, 10) || ',' || "
+		   "sc_pmod(7.5, -2)"),
+	    "1,2,3,1.5", "pmod as Spark's");
+	is_str(eval(db, "SELECT sc_width_bucket(0, -1e308, 1e308, 10)"), "1",
+	    "width_bucket over an infinite width");
+	is_str(eval(db,
+		   "SELECT sc_substring_index('a.b.c', '.', "
+		   "-9223372036854775807 - 1)"),
+	    "a.b.c", "substring_index of the smallest count");
+}
+
 int
 main(void)
 {
@@ -267,6 +359,7 @@ main(void)
 	sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 1000000);
 	is_int(sc_eng_register_functions(db), SQLITE_OK,
 	    "sc_eng_register_functions");
+	test_values(db);
 	test_every_function(db);
 	sqlite3_close(db);
 	return tap_done();

@@ -318,9 +318,9 @@ months_between_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	for (i = 0; i < 2; i++) {
 		if (ts_arg(ctx, argv[i], &us[i]) == -1)
 			return;
-		days = us[i] >= 0 ? us[i] / day_us
-				  : -((-us[i] + day_us - 1) / day_us);
-		sec[i] = (us[i] - days * day_us) / 1000000;
+		/* Floor division, safe down to the smallest long. */
+		days = us[i] / day_us - (us[i] % day_us < 0);
+		sec[i] = (us[i] % day_us + day_us) % day_us / 1000000;
 		sc_value_fmt_date(days, out);
 		/* YYYY-MM-DD, the year possibly signed and longer */
 		{

@@ -371,7 +371,7 @@ civil_from_us(int64_t us, struct civil *c)
 	char b[SC_VALUE_TEXT_MAX];
 	int64_t sec = floordiv(us, 1000000);
 
-	c->us = (int)(us - sec * 1000000);
+	c->us = (int)((us % 1000000 + 1000000) % 1000000); /* no overflow */
 	c->days = floordiv(sec, 86400);
 	sec -= c->days * 86400;
 	c->h = (int)(sec / 3600);

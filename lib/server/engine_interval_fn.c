@@ -41,8 +41,10 @@ ts_us_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_int64(ctx, us);
 		return;
 	}
-	if (sc_value_parse_date(s, n, &days) == 0) {
-		sqlite3_result_int64(ctx, (int64_t)days * US_DAY);
+	/* A date beyond a timestamp's range (year 294247) is none. */
+	if (sc_value_parse_date(s, n, &days) == 0 &&
+	    !__builtin_mul_overflow((int64_t)days, US_DAY, &us)) {
+		sqlite3_result_int64(ctx, us);
 		return;
 	}
 	sqlite3_result_null(ctx);

@@ -728,9 +728,24 @@ sc_tz_offset(const struct sc_tz *z, int64_t utc_secs)
 	return z->data != NULL ? sc_tzdata_offset(z->data, utc_secs) : z->fixed;
 }
 
+/*
+ * us kept two days inside int64's range, so that a zone's offset added
+ * or taken away cannot overflow (Spark supports years 1 to 9999).
+ */
+static int64_t
+inside(int64_t us)
+{
+	const int64_t margin = 2 * (int64_t)DAY * 1000000;
+
+	return us < INT64_MIN + margin ? INT64_MIN + margin
+	    : us > INT64_MAX - margin  ? INT64_MAX - margin
+				       : us;
+}
+
 int64_t
 sc_tz_to_local(const struct sc_tz *z, int64_t us)
 {
+	us = inside(us);
 	return us + (int64_t)sc_tz_offset(z, floordiv(us, 1000000)) * 1000000;
 }
 
@@ -742,10 +757,13 @@ sc_tz_to_local(const struct sc_tz *z, int64_t us)
 int64_t
 sc_tz_to_utc(const struct sc_tz *z, int64_t local_us)
 {
-	int64_t l = floordiv(local_us, 1000000), frac = local_us - l * 1000000;
+	int64_t l, frac;
 	int32_t before, after, off;
 	bool ok_b, ok_a;
 
+	local_us = inside(local_us);
+	l = floordiv(local_us, 1000000);
+	frac = local_us - l * 1000000;
 	if (z->data == NULL)
 		return local_us - (int64_t)z->fixed * 1000000;
 	before = sc_tz_offset(z, l - 2 * DAY);

@@ -345,7 +345,7 @@ const struct sc_efdef sc_eng_funcs[] = {
 	    SC_ARROW_INT32 },
 	{ "bit_length", F_TMPL, "length(CAST($1 AS BLOB)) * 8", 1, 1,
 	    SC_ARROW_INT32 },
-	{ "pmod", F_TMPL, "mod(mod($1, sc_div0($2)) + $2, $2)", 2, 2, R_UNK },
+	{ "pmod", F_TMPL, "sc_pmod($1, sc_div0($2))", 2, 2, R_UNK },
 	{ "positive", F_TMPL, "(+$1)", 1, 1, R_ARG },
 	{ "date_add", F_TMPL,
 	    "CASE WHEN $2 IS NULL THEN NULL ELSE date($1, printf('%+d days', "

@@ -430,8 +430,11 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		decimal_result('/', &a[0].ei.type, &a[1].ei.type, &ei->type);
 		break;
 	case F_IDIV:
-		/* Integral division: the quotient truncated, a bigint. */
-		sc_buf_addf(sql, NULL, "CAST((%s) / sc_div0(%s) AS INTEGER)",
+		/*
+		 * Integral division: the quotient truncated, a bigint; the
+		 * smallest bigint div -1 overflows (see sc_intop).
+		 */
+		sc_buf_addf(sql, NULL, "sc_intop(%s, 'div', sc_div0(%s), 64)",
 		    A(0), A(1));
 		sc_buf_addf(&ei->name, NULL, "(%s div %s)", N(0), N(1));
 		break;

@@ -85,6 +85,15 @@ sc_eng_func_fail(sqlite3_context *ctx, const char *fmt, const char *arg)
 	sqlite3_free(m);
 }
 
+void
+sc_eng_func_bad_args(sqlite3_context *ctx, const char *fn)
+{
+	sc_eng_func_fail(ctx,
+	    "[INTERNAL_ERROR] %s() was given arguments sc-serve never gives "
+	    "it. SQLSTATE: XX000",
+	    fn);
+}
+
 /* sc_pad(str, len, pad, left): Spark's lpad / rpad. */
 static void
 pad_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -237,6 +246,10 @@ concat_ws_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	int i;
 	bool first = true;
 
+	if (argc < 1) {
+		sc_eng_func_bad_args(ctx, "sc_concat_ws");
+		return;
+	}
 	if ((sep = sqlite3_value_text(argv[0])) == NULL)
 		return;
 	sc_buf_init(&b, SC_BUF_UNLIMITED);
@@ -371,7 +384,7 @@ unbase64_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 static void
 hash_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	const char *tags = (const char *)sqlite3_value_text(argv[0]);
+	const char *tags;
 	int32_t h = 42;
 	int i;
 	double d;
@@ -380,6 +393,11 @@ hash_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	int64_t li;
 	const void *p;
 
+	if (argc < 1) {
+		sc_eng_func_bad_args(ctx, "sc_hash");
+		return;
+	}
+	tags = (const char *)sqlite3_value_text(argv[0]);
 	for (i = 1; i < argc; i++) {
 		sqlite3_value *v = argv[i];
 
@@ -519,13 +537,36 @@ substring_index_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			}
 	} else {
 		for (i = ns >= nd ? ns - nd + 1 : 0; i-- > 0;)
-			if (memcmp(s + i, d, nd) == 0 && ++seen == -count) {
+			if (memcmp(s + i, d, nd) == 0 &&
+			    ++seen ==
+				(count == INT64_MIN ? INT64_MAX : -count)) {
 				sqlite3_result_text(ctx, s + i + nd,
 				    (int)(ns - i - nd), SQLITE_TRANSIENT);
 				return;
 			}
 	}
 	sqlite3_result_text(ctx, s, (int)ns, SQLITE_TRANSIENT);
+}
+
+/*
+ * Java's (long) of a double, plus one as Java's long addition: NaN is 0
+ * and out of range saturates (hi - lo is infinite for bounds near the
+ * largest doubles, and Spark's bucket is then 1).
+ */
+static int64_t
+java_long_plus1(double d)
+{
+	int64_t v;
+
+	if (isnan(d))
+		v = 0;
+	else if (d >= 9223372036854775808.0)
+		v = INT64_MAX;
+	else if (d < -9223372036854775808.0)
+		v = INT64_MIN;
+	else
+		v = (int64_t)d;
+	return (int64_t)((uint64_t)v + 1);
 }
 
 /*
@@ -562,7 +603,7 @@ width_bucket_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			sqlite3_result_int64(ctx, nb + 1);
 		else
 			sqlite3_result_int64(ctx,
-			    (int64_t)((double)nb * (v - lo) / (hi - lo)) + 1);
+			    java_long_plus1((double)nb * (v - lo) / (hi - lo)));
 	} else {
 		if (v > hi)
 			sqlite3_result_int64(ctx, 0);
@@ -570,7 +611,7 @@ width_bucket_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			sqlite3_result_int64(ctx, nb + 1);
 		else
 			sqlite3_result_int64(ctx,
-			    (int64_t)((double)nb * (hi - v) / (hi - lo)) + 1);
+			    java_long_plus1((double)nb * (hi - v) / (hi - lo)));
 	}
 }
 

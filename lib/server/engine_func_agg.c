@@ -182,7 +182,8 @@ pick_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 		if (argc < 3 || sqlite3_value_type(argv[2]) == SQLITE_NULL)
 			return;
-		if (p->seen) {
+		/* No key yet, even if the mode changed from row to row. */
+		if (p->key != NULL) {
 			c = value_cmp3(argv[2], p->key);
 			if ((mode == 4 && c <= 0) || (mode == 5 && c >= 0))
 				return;

@@ -55,13 +55,18 @@ add_months_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	m = (out[5] - '0') * 10 + (out[6] - '0');
 	d = (out[8] - '0') * 10 + (out[9] - '0');
 	n = sqlite3_value_int64(argv[1]);
-	mm = (sqlite3_int64)y * 12 + (m - 1) + n;
-	y = (int)(mm >= 0 ? mm / 12 : (mm - 11) / 12);
-	m = (int)(mm - (sqlite3_int64)y * 12) + 1;
-	dim = mdays[m - 1] +
-	    (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0));
-	if (d > dim)
-		d = dim;
+	/* Past a million years either way is out of range anyhow. */
+	if (n > 12000000 || n < -12000000) {
+		y = -1;
+	} else {
+		mm = (sqlite3_int64)y * 12 + (m - 1) + n;
+		y = (int)(mm >= 0 ? mm / 12 : (mm - 11) / 12);
+		m = (int)(mm - (sqlite3_int64)y * 12) + 1;
+		dim = mdays[m - 1] +
+		    (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0));
+		if (d > dim)
+			d = dim;
+	}
 	if (y < 0 || y > 9999) {
 		sqlite3_result_error(ctx,
 		    "[DATETIME_OVERFLOW] Datetime operation overflow. "
@@ -313,9 +318,9 @@ months_between_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	for (i = 0; i < 2; i++) {
 		if (ts_arg(ctx, argv[i], &us[i]) == -1)
 			return;
-		days = us[i] >= 0 ? us[i] / day_us
-				  : -((-us[i] + day_us - 1) / day_us);
-		sec[i] = (us[i] - days * day_us) / 1000000;
+		/* Floor division, safe down to the smallest long. */
+		days = us[i] / day_us - (us[i] % day_us < 0);
+		sec[i] = (us[i] % day_us + day_us) % day_us / 1000000;
 		sc_value_fmt_date(days, out);
 		/* YYYY-MM-DD, the year possibly signed and longer */
 		{
@@ -366,7 +371,7 @@ civil_from_us(int64_t us, struct civil *c)
 	char b[SC_VALUE_TEXT_MAX];
 	int64_t sec = floordiv(us, 1000000);
 
-	c->us = (int)(us - sec * 1000000);
+	c->us = (int)((us % 1000000 + 1000000) % 1000000); /* no overflow */
 	c->days = floordiv(sec, 86400);
 	sec -= c->days * 86400;
 	c->h = (int)(sec / 3600);

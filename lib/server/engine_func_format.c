@@ -799,6 +799,10 @@ format_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	struct sc_buf out, m;
 	const char *fmt;
 
+	if (argc < 2) {
+		sc_eng_func_bad_args(ctx, "sc_format");
+		return;
+	}
 	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
 		return; /* NULL */
 	fmt = (const char *)sqlite3_value_text(argv[0]);

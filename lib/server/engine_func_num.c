@@ -290,11 +290,67 @@ overflow(sqlite3_context *ctx, int bits, const char *try_fn)
 }
 
 /*
+ * Spark's div of a by b (IntegralDivide: the operands as longs, the
+ * quotient truncated towards zero, a long).
+ */
+static void
+int_div(sqlite3_context *ctx, sqlite3_value *a, sqlite3_value *b)
+{
+	int64_t x, y;
+	double q;
+
+	if (sqlite3_value_numeric_type(a) != SQLITE_INTEGER ||
+	    sqlite3_value_numeric_type(b) != SQLITE_INTEGER) {
+		/* Not integers: the double quotient truncated, as before. */
+		if (sqlite3_value_double(b) == 0) {
+			if (sc_eng_ansi())
+				sqlite3_result_error(ctx, DIV0_MSG, -1);
+			return;
+		}
+		q = trunc(sqlite3_value_double(a) / sqlite3_value_double(b));
+		if (isnan(q))
+			return;
+		/* SQLite's CAST of a real to INTEGER saturates. */
+		sqlite3_result_int64(ctx,
+		    q >= 9223372036854775808.0	     ? INT64_MAX
+			: q < -9223372036854775808.0 ? INT64_MIN
+						     : (int64_t)q);
+		return;
+	}
+	x = sqlite3_value_int64(a);
+	y = sqlite3_value_int64(b);
+	if (y == 0) {
+		if (sc_eng_ansi())
+			sqlite3_result_error(ctx, DIV0_MSG, -1);
+		return;
+	}
+	if (x == INT64_MIN && y == -1) {
+		if (sc_eng_ansi())
+			sqlite3_result_error(ctx,
+			    "[ARITHMETIC_OVERFLOW] Overflow in integral "
+			    "divide. Use 'try_divide' to tolerate overflow and "
+			    "return NULL instead. If necessary set "
+			    "\"spark.sql.ansi.enabled\" to \"false\" to bypass "
+			    "this error. SQLSTATE: 22003",
+			    -1);
+		else
+			sqlite3_result_int64(ctx, INT64_MIN); /* Java's */
+		return;
+	}
+	sqlite3_result_int64(ctx, x / y);
+}
+
+/*
  * sc_intop(x, 'op', y, bits): x op y (op +, - or *) in integers of that
  * many bits: an overflow fails under ANSI mode (ARITHMETIC_OVERFLOW, as
  * Spark's exact arithmetic) and wraps in two's complement without it
  * (as Java's int and long arithmetic).  sc_intop(0, 'neg', y, bits) is
  * Spark's unary minus, sc_intop(0, 'abs', y, bits) its abs().
+ * sc_intop(x, 'div', y, 64) is Spark's integral division (div) of
+ * longs: the quotient truncated; the smallest long div -1 overflows
+ * (ARITHMETIC_OVERFLOW under ANSI mode, itself without, as Java's);
+ * a zero divisor fails under ANSI mode and is NULL without.  Other
+ * operators and widths are refused.
  */
 static void
 intop_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -310,6 +366,17 @@ intop_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
 	    sqlite3_value_type(argv[2]) == SQLITE_NULL || op == NULL) {
 		sqlite3_result_null(ctx);
+		return;
+	}
+	if ((bits != 8 && bits != 16 && bits != 32 && bits != 64) ||
+	    (strcmp(op, "+") != 0 && strcmp(op, "-") != 0 &&
+		strcmp(op, "*") != 0 && strcmp(op, "neg") != 0 &&
+		strcmp(op, "abs") != 0 && strcmp(op, "div") != 0)) {
+		sc_eng_func_bad_args(ctx, "sc_intop");
+		return;
+	}
+	if (op[0] == 'd') {
+		int_div(ctx, argv[0], argv[2]);
 		return;
 	}
 	if (sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER ||
@@ -366,6 +433,52 @@ intop_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		return;
 	}
 	sqlite3_result_int64(ctx, wrap_bits((int64_t)ur, bits));
+}
+
+/*
+ * sc_pmod(a, n): Spark's pmod: r = a % n, and (r + n) % n when r is
+ * negative, in longs (Java's wrapping addition) or in doubles.  A zero
+ * n is DIVIDE_BY_ZERO under ANSI mode, NULL without (sc_div0 sees to it
+ * first in the engine's SQL).
+ */
+static void
+pmod_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	int64_t a, n, r;
+	double x, y, d;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+	    sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return;
+	if (sqlite3_value_numeric_type(argv[0]) == SQLITE_INTEGER &&
+	    sqlite3_value_numeric_type(argv[1]) == SQLITE_INTEGER) {
+		a = sqlite3_value_int64(argv[0]);
+		n = sqlite3_value_int64(argv[1]);
+		if (n == 0) {
+			if (sc_eng_ansi())
+				sqlite3_result_error(ctx, DIV0_MSG, -1);
+			return;
+		}
+		r = n == -1 ? 0 : a % n;
+		if (r < 0) {
+			r = (int64_t)((uint64_t)r + (uint64_t)n);
+			r = n == -1 ? 0 : r % n;
+		}
+		sqlite3_result_int64(ctx, r);
+		return;
+	}
+	x = sqlite3_value_double(argv[0]);
+	y = sqlite3_value_double(argv[1]);
+	if (y == 0) {
+		if (sc_eng_ansi())
+			sqlite3_result_error(ctx, DIV0_MSG, -1);
+		return;
+	}
+	d = fmod(x, y);
+	if (d < 0)
+		d = fmod(d + y, y);
+	sqlite3_result_double(ctx, d);
 }
 
 /*
@@ -460,6 +573,7 @@ sc_eng_func_num_register(sqlite3 *db)
 		{ "sc_format_number", 2, format_number_fn },
 		{ "sc_format_number", 3, format_number_fn },
 		{ "sc_div0", 1, div0_fn },
+		{ "sc_pmod", 2, pmod_fn },
 		{ "sc_intop", 4, intop_fn },
 		{ "sc_math", 2, math_fn },
 		{ "sc_math", 3, math_fn },

@@ -638,6 +638,10 @@ ts_from_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	if (any_null(argc, argv))
 		return;
 	unit = sqlite3_value_int64(argv[1]);
+	if (unit != 1 && unit != 1000 && unit != 1000000) {
+		sc_eng_func_bad_args(ctx, "sc_ts_from");
+		return;
+	}
 	fn = names[unit == 1 ? 0 : unit == 1000 ? 1 : 2];
 	if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER) {
 		sc_eng_func_fail(ctx,
@@ -706,14 +710,16 @@ sc_eng_func_str_register(sqlite3 *db)
 	static const struct sc_efunc scalar[] = {
 		{ "sc_split_part", 3, split_part_fn },
 		{ "sc_find_in_set", 2, find_in_set_fn },
-		{ "sc_levenshtein", -1, levenshtein_fn },
+		{ "sc_levenshtein", 2, levenshtein_fn },
+		{ "sc_levenshtein", 3, levenshtein_fn },
 		{ "sc_soundex", 1, soundex_fn },
 		{ "sc_url_encode", 1, url_encode_fn },
 		{ "sc_url_decode", 1, url_decode_fn },
 		{ "sc_date_from_unix_date", 1, date_from_unix_date_fn },
 		{ "sc_ts_from", 2, ts_from_fn },
 		{ "sc_next_day", 2, next_day_fn },
-		{ "sc_overlay", -1, overlay_fn },
+		{ "sc_overlay", 3, overlay_fn },
+		{ "sc_overlay", 4, overlay_fn },
 		{ "sc_regexp_count", 2, regexp_count_fn },
 		{ "sc_unix_us", 2, unix_us_fn },
 		{ "sc_unix_refuse", 1, unix_refuse_fn },

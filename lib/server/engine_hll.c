@@ -380,6 +380,11 @@ hll_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_error_nomem(ctx);
 		return;
 	}
+	/* The registers were sized for the first row's precision. */
+	if (a->p != 0 && a->p != p) {
+		sqlite3_result_error(ctx, "sc_hll: precision changed", -1);
+		return;
+	}
 	a->p = p;
 	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
 		return;

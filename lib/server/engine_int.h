@@ -706,6 +706,11 @@ int sc_eng_func_add(sqlite3 *db, const struct sc_efunc *v, size_t n);
 void sc_eng_func_result_buf(sqlite3_context *ctx, struct sc_buf *b);
 /* Give ctx the error fmt with its one %s, arg. */
 void sc_eng_func_fail(sqlite3_context *ctx, const char *fmt, const char *arg);
+/*
+ * Fail ctx: internal function fn got arguments the engine's SQL never
+ * gives it (a count, operator, unit or kind it does not take).
+ */
+void sc_eng_func_bad_args(sqlite3_context *ctx, const char *fn);
 /* Each file's functions, registered by sc_eng_func_register(). */
 int sc_eng_func_datetime_register(sqlite3 *db);
 int sc_eng_regex_register(sqlite3 *db);

@@ -265,6 +265,9 @@ sc_eng_interval_qualified(const char *text, int kind, int start, int end,
 	bool neg = false;
 	int f;
 
+	/* Fields: YEAR 0, MONTH 1; DAY 0, HOUR 1, MINUTE 2, SECOND 3. */
+	if (start < 0 || start > end || end > (kind == YM ? 1 : 3))
+		return -1;
 	while (*p == ' ')
 		p++;
 	if (*p == '-' || *p == '+')

@@ -41,8 +41,10 @@ ts_us_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_int64(ctx, us);
 		return;
 	}
-	if (sc_value_parse_date(s, n, &days) == 0) {
-		sqlite3_result_int64(ctx, (int64_t)days * US_DAY);
+	/* A date beyond a timestamp's range (year 294247) is none. */
+	if (sc_value_parse_date(s, n, &days) == 0 &&
+	    !__builtin_mul_overflow((int64_t)days, US_DAY, &us)) {
+		sqlite3_result_int64(ctx, us);
 		return;
 	}
 	sqlite3_result_null(ctx);
@@ -97,23 +99,44 @@ ival_chk_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	overflow(ctx, bits);
 }
 
+/* Spark's error for the minimum interval divided by -1. */
+static void
+divide_overflow(sqlite3_context *ctx)
+{
+	sqlite3_result_error(ctx,
+	    "[ARITHMETIC_OVERFLOW] Overflow in integral divide. Use "
+	    "'try_divide' to tolerate overflow and return NULL instead. If "
+	    "necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
+	    "this error. SQLSTATE: 22003",
+	    -1);
+}
+
 /*
  * sc_ival_muldiv(v, k, op, bits): interval v times or divided by the
- * number k, rounded half up as Spark's interval arithmetic does.
+ * number k, rounded half up as Spark's interval arithmetic does.  The
+ * smallest interval divided by -1 overflows, as Spark's checkDivideOverflow
+ * says (whatever the ANSI mode).
  */
 static void
 ival_muldiv_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	const char *op = (const char *)sqlite3_value_text(argv[2]);
 	int bits = sqlite3_value_int(argv[3]);
-	double lim = bits == 64 ? 9223372036854775807.0 : 2147483647.0;
-	int64_t v, k, r;
+	/* The int64 or int32 range is [-lim, lim). */
+	double lim = bits == 64 ? 9223372036854775808.0 : 2147483648.0;
+	int64_t v, k, r, rem;
+	uint64_t ur, uk;
 	double d;
 
 	(void)argc;
 	if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
 	    sqlite3_value_type(argv[1]) == SQLITE_NULL || op == NULL) {
 		sqlite3_result_null(ctx);
+		return;
+	}
+	if ((strcmp(op, "*") != 0 && strcmp(op, "/") != 0) ||
+	    (bits != 32 && bits != 64)) {
+		sc_eng_func_bad_args(ctx, "sc_ival_muldiv");
 		return;
 	}
 	v = sqlite3_value_int64(argv[0]);
@@ -128,17 +151,23 @@ ival_muldiv_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	if (sqlite3_value_numeric_type(argv[1]) == SQLITE_INTEGER) {
 		k = sqlite3_value_int64(argv[1]);
 		if (*op == '*') {
-			if (k != 0 &&
-			    (v > INT64_MAX / llabs(k) ||
-				v < -(INT64_MAX / llabs(k)))) {
+			if (__builtin_mul_overflow(v, k, &r)) {
 				overflow(ctx, bits);
 				return;
 			}
-			r = v * k;
+		} else if (k == -1 &&
+		    (v == INT64_MIN || (bits == 32 && v == INT32_MIN))) {
+			divide_overflow(ctx);
+			return;
+		} else if (k == -1) {
+			r = -v;
 		} else {
-			/* Half up: away from zero at .5. */
+			/* Half up: away from zero at .5 (|k| > 1 here). */
 			r = v / k;
-			if (llabs(v % k) * 2 >= llabs(k) && k != 0)
+			rem = v % k;
+			ur = rem < 0 ? -(uint64_t)rem : (uint64_t)rem;
+			uk = k < 0 ? -(uint64_t)k : (uint64_t)k;
+			if (ur >= uk - ur)
 				r += (v < 0) != (k < 0) ? -1 : 1;
 		}
 		if (bits != 64 && (r > INT32_MAX || r < INT32_MIN)) {
@@ -151,7 +180,7 @@ ival_muldiv_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	d = sqlite3_value_double(argv[1]);
 	d = *op == '*' ? (double)v * d : (double)v / d;
 	d = round(d); /* half away from zero */
-	if (!isfinite(d) || d > lim || d < -lim - 1) {
+	if (!isfinite(d) || d >= lim || d < -lim) {
 		overflow(ctx, bits);
 		return;
 	}
@@ -159,46 +188,52 @@ ival_muldiv_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 }
 
 /*
- * sc_make_interval(dt, a, b, c, d): make_dt_interval(days, hours, mins,
- * secs) when dt, else make_ym_interval(years, months) (c, d unused).
+ * sc_make_interval(1, days, hours, mins, secs): make_dt_interval;
+ * sc_make_interval(0, years, months): make_ym_interval.  The count of
+ * arguments decides which.
  */
 static void
 make_interval_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	int dt = sqlite3_value_int(argv[0]), i;
-	double secs, total;
+	int64_t t, part;
+	double secs;
+	int i;
 
-	(void)argc;
-	for (i = 1; i < (dt ? 5 : 3); i++)
+	if (argc != 3 && argc != 5) {
+		sc_eng_func_bad_args(ctx, "sc_make_interval");
+		return;
+	}
+	for (i = 1; i < argc; i++)
 		if (sqlite3_value_type(argv[i]) == SQLITE_NULL) {
 			sqlite3_result_null(ctx);
 			return;
 		}
-	if (!dt) {
-		total = sqlite3_value_double(argv[1]) * 12 +
-		    sqlite3_value_double(argv[2]);
-		if (total > INT32_MAX || total < INT32_MIN) {
+	if (argc == 3) {
+		if (__builtin_mul_overflow(sqlite3_value_int64(argv[1]), 12,
+			&t) ||
+		    __builtin_add_overflow(t, sqlite3_value_int64(argv[2]),
+			&t) ||
+		    t > INT32_MAX || t < INT32_MIN) {
 			overflow(ctx, 32);
 			return;
 		}
-		sqlite3_result_int64(ctx,
-		    sqlite3_value_int64(argv[1]) * 12 +
-			sqlite3_value_int64(argv[2]));
+		sqlite3_result_int64(ctx, t);
 		return;
 	}
-	secs = sqlite3_value_double(argv[4]);
-	total = (double)sqlite3_value_int64(argv[1]) * (double)US_DAY +
-	    (double)sqlite3_value_int64(argv[2]) * 3600e6 +
-	    (double)sqlite3_value_int64(argv[3]) * 60e6 + secs * 1e6;
-	if (!isfinite(total) || fabs(total) >= 9.2e18) {
+	secs = sqlite3_value_double(argv[4]) * 1e6;
+	if (!isfinite(secs) || fabs(secs) >= 9.2e18 ||
+	    __builtin_mul_overflow(sqlite3_value_int64(argv[1]), US_DAY, &t) ||
+	    __builtin_mul_overflow(sqlite3_value_int64(argv[2]), 3600000000LL,
+		&part) ||
+	    __builtin_add_overflow(t, part, &t) ||
+	    __builtin_mul_overflow(sqlite3_value_int64(argv[3]), 60000000LL,
+		&part) ||
+	    __builtin_add_overflow(t, part, &t) ||
+	    __builtin_add_overflow(t, (int64_t)llround(secs), &t)) {
 		overflow(ctx, 64);
 		return;
 	}
-	sqlite3_result_int64(ctx,
-	    sqlite3_value_int64(argv[1]) * US_DAY +
-		sqlite3_value_int64(argv[2]) * 3600000000LL +
-		sqlite3_value_int64(argv[3]) * 60000000LL +
-		(int64_t)llround(secs * 1e6));
+	sqlite3_result_int64(ctx, t);
 }
 
 /* sc_ival_text(v, ym, start, end): Spark's string of an interval. */
@@ -283,7 +318,8 @@ sc_eng_interval_register(sqlite3 *db)
 		{ "sc_us_ts", 1, us_ts_fn },
 		{ "sc_ival_chk", 2, ival_chk_fn },
 		{ "sc_ival_muldiv", 4, ival_muldiv_fn },
-		{ "sc_make_interval", -1, make_interval_fn },
+		{ "sc_make_interval", 3, make_interval_fn },
+		{ "sc_make_interval", 5, make_interval_fn },
 		{ "sc_ival_text", 4, ival_text_fn },
 		{ "sc_ival_parse", 5, ival_parse_fn },
 	};

@@ -906,8 +906,11 @@ value_cmp(sqlite3_value *a, sqlite3_value *b)
 	}
 	na = sqlite3_value_bytes(a);
 	nb = sqlite3_value_bytes(b);
-	r = memcmp(sqlite3_value_blob(a), sqlite3_value_blob(b),
-	    (size_t)(na < nb ? na : nb));
+	/* An empty blob's pointer is NULL, which memcmp() may not take. */
+	r = na == 0 || nb == 0
+	    ? 0
+	    : memcmp(sqlite3_value_blob(a), sqlite3_value_blob(b),
+		  (size_t)(na < nb ? na : nb));
 	if (r != 0)
 		return r;
 	return na < nb ? -1 : na > nb;

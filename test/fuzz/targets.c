@@ -15,6 +15,7 @@ const struct sc_fuzz_target sc_fuzz_targets[] = {
 	{ "arrow", sc_fuzz_arrow },
 	{ "path", sc_fuzz_path },
 	{ "proto", sc_fuzz_proto },
+	{ "sqlfunc", sc_fuzz_sqlfunc },
 	{ "status", sc_fuzz_status },
 	{ "uri", sc_fuzz_uri },
 	{ NULL, NULL },

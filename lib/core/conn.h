@@ -76,7 +76,8 @@ extern const struct option sc_conn_longopts[];
 	"                         else sc://localhost:15002)\n"                 \
 	"      --session-id uuid  session id (default from the URI, else "      \
 	"new)\n"                                                                \
-	"      --user-id id       user id (default from the URI, else $USER)\n" \
+	"      --user-id id       user id (default from the URI, else the\n"   \
+	"                         login name)\n"                              \
 	"      --token token      bearer token (enables TLS off localhost)\n"   \
 	"      --tls              use TLS\n"                                    \
 	"      --ca-file file     PEM roots for TLS\n"                          \
@@ -127,6 +128,18 @@ int sc_conn_opt(struct sc_conn_opts *o, int ch, const char *optarg,
  */
 int sc_conn_uri(const struct sc_conn_opts *o, struct sc_uri *u,
     struct sc_error *err);
+
+/*
+ * The user id a client program sends, by one rule for all of them: o's
+ * --user-id, else the address's user_id (u), else $USER, else $LOGNAME,
+ * else the effective user's name in the password database, else the
+ * effective uid as a number.  An empty value counts as absent.  So a
+ * cron job, a container or a service without USER is the same user as
+ * its owner's shell.  o and u may be NULL.  The id is written into buf
+ * (truncated to bufsz - 1 bytes; 256 holds any); returns buf.
+ */
+const char *sc_conn_user_id(const struct sc_conn_opts *o,
+    const struct sc_uri *u, char *buf, size_t bufsz);
 
 /*
  * Whether host names this machine for sure: "localhost" (any case, with

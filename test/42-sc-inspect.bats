@@ -264,9 +264,10 @@ split() {
 	sid_a=$SID
 	SID=$(new_id)
 	b=$(detach "$U-b" "SELECT 2")
-	# As user a: a's operation and session only, whatever the filter.
+	# As user a: a's operation and session only, whatever the filter
+	# (--ids of operations in any session: session/operation pairs).
 	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids
-	[ "$output" = "$a" ]
+	[ "$output" = "$sid_a/$a" ]
 	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids --user "$U-b"
 	[ "$output" = "" ]
 	run --separate-stderr -0 sc-inspect --user-id "$U-a" sessions --ids
@@ -279,10 +280,10 @@ split() {
 	run --separate-stderr -3 sc-release --user-id "$U-b" --session-id "$sid_a" "$a"
 	[[ "$output" == "$a	error: INVALID_HANDLE.SESSION_NOT_FOUND: "* ]]
 	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids
-	[ "$output" = "$a" ]
+	[ "$output" = "$sid_a/$a" ]
 	# With the admin token (option or environment): both.
 	run --separate-stderr -0 sc-inspect --admin-token "$ADMIN" list --ids --user "$U-b"
-	[ "$output" = "$b" ]
+	[ "$output" = "$SID/$b" ]
 	SCTK_ADMIN_TOKEN=$ADMIN run --separate-stderr -0 sc-inspect list --ids
 	[[ "$output" == *"$a"* && "$output" == *"$b"* ]]
 	run --separate-stderr -0 sc-inspect --admin-token "$ADMIN" show "$b" --fields user_id

@@ -348,7 +348,7 @@ prompt_start() {
 	op=$(grep -oE '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' <<<"$output" | tail -1)
 	[ -n "$op" ]
 	# The session of its own, as the hint names it.
-	sid=$(tr -d '\n' <<<"$output" | grep -oE "attach with --session-id [0-9a-f-]{36} --attach $op" | cut -d' ' -f3)
+	sid=$(tmux -S "$TMUX_SOCK" capture-pane -p -J -S - -E - | grep -oE "attach with --session-id [0-9a-f-]{36} --attach $op" | cut -d' ' -f4)
 	[ -n "$sid" ]
 	run -1 grep -q "operation $op finished" "$BATS_FILE_TMPDIR/server.log"
 	term_run '\q'

@@ -315,7 +315,8 @@ meta(struct prompt *p, char *line)
 	} else if (strcmp(cmd, "\\detach") == 0) {
 		p->detach_next = true;
 		if (p->sql.len == 0)
-			printf("the next statement runs detached, in a session of its own\n");
+			printf(
+			    "the next statement runs detached, in a session of its own\n");
 	} else
 		say("unknown command '%s'; \\? lists them", cmd);
 	fflush(stdout);

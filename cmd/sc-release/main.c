@@ -32,7 +32,8 @@ static const char usage_text[] =
     "                  [operation-id ... | -]\n"
     "\n"
     "  operation-id, -        the operations to release (- reads ids from\n"
-    "                         standard input, one per line)\n"
+    "                         standard input, one per line); an id may be\n"
+    "                         session/operation, needing no --session-id\n"
     "      --until id         release only the responses up to id\n"
     "      --interrupt        interrupt the operations first\n"
     "      --all              with --interrupt: every operation running\n"
@@ -173,9 +174,8 @@ run_pairs(const struct opts *o, const struct targets *t,
 		conn.session_id = t->v[i].session;
 		if ((c = sc_client_connect(&conn, co, err)) == NULL)
 			return -1;
-		sc_info("server %s, session %s, user '%s'",
-		    sc_client_server(c), sc_client_session_id(c),
-		    sc_client_user_id(c));
+		sc_info("server %s, session %s, user '%s'", sc_client_server(c),
+		    sc_client_session_id(c), sc_client_user_id(c));
 		rc = run(o, t, c, t->v[i].session, r, err);
 		sc_client_free(c);
 	}
@@ -219,9 +219,8 @@ main(int argc, char **argv)
 		if (sc_client_session_is_new(c))
 			sc_usage_msg(usage_text,
 			    "no session id: Spark keeps operations per session; give the session's id with --session-id or session_id= in the URI, or session/operation pairs");
-		sc_info("server %s, session %s, user '%s'",
-		    sc_client_server(c), sc_client_session_id(c),
-		    sc_client_user_id(c));
+		sc_info("server %s, session %s, user '%s'", sc_client_server(c),
+		    sc_client_session_id(c), sc_client_user_id(c));
 	}
 
 	report_init(&r, (enum format)o.format, o.common.quiet);

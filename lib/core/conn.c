@@ -223,8 +223,8 @@ sc_conn_uri(const struct sc_conn_opts *o, struct sc_uri *u,
 }
 
 const char *
-sc_conn_user_id(const struct sc_conn_opts *o, const struct sc_uri *u,
-    char *buf, size_t bufsz)
+sc_conn_user_id(const struct sc_conn_opts *o, const struct sc_uri *u, char *buf,
+    size_t bufsz)
 {
 	static const char *const vars[] = { "USER", "LOGNAME" };
 	struct passwd pw, *pwp = NULL;

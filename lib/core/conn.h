@@ -70,20 +70,20 @@ enum {
 extern const struct option sc_conn_longopts[];
 
 /* The option list lines, for a usage text (see core/cli.h). */
-#define SC_CONN_HELP                                                            \
-	"  -H, --metadata k=v     send this gRPC header (repeatable)\n"         \
-	"  -s, --server uri       server address (default $SPARK_REMOTE,\n"     \
-	"                         else sc://localhost:15002)\n"                 \
-	"      --session-id uuid  session id (default from the URI, else "      \
-	"new)\n"                                                                \
-	"      --user-id id       user id (default from the URI, else the\n"   \
+#define SC_CONN_HELP                                                          \
+	"  -H, --metadata k=v     send this gRPC header (repeatable)\n"       \
+	"  -s, --server uri       server address (default $SPARK_REMOTE,\n"   \
+	"                         else sc://localhost:15002)\n"               \
+	"      --session-id uuid  session id (default from the URI, else "    \
+	"new)\n"                                                              \
+	"      --user-id id       user id (default from the URI, else the\n"  \
 	"                         login name)\n"                              \
-	"      --token token      bearer token (enables TLS off localhost)\n"   \
-	"      --tls              use TLS\n"                                    \
-	"      --ca-file file     PEM roots for TLS\n"                          \
-	"      --insecure         send a token without TLS off localhost\n"     \
-	"      --unreachable-timeout time  give up when the server has not\n"   \
-	"                         answered for time (default 60s; 0 for\n"      \
+	"      --token token      bearer token (enables TLS off localhost)\n" \
+	"      --tls              use TLS\n"                                  \
+	"      --ca-file file     PEM roots for TLS\n"                        \
+	"      --insecure         send a token without TLS off localhost\n"   \
+	"      --unreachable-timeout time  give up when the server has not\n" \
+	"                         answered for time (default 60s; 0 for\n"    \
 	"                         never)\n"
 
 struct sc_conn_opts {

@@ -112,7 +112,7 @@ abandon_in_s() {
 }
 
 @test "N4: units everywhere; --conf keeps Spark's milliseconds" {
-	local op
+	local op n
 	serve53 --conf spark.connect.execute.manager.detachedTimeout=300000 --session-timeout 1h30m
 	op=$(sc-exec -s "$SRV" --session-id "$(new_id)" --detach "SELECT 1 AS one")
 	n=$(abandon_in_s "$op")
@@ -198,6 +198,17 @@ hint53() {
 	wait_for eval '[ -n "$(hint53 2)" ]'
 	read -r s2 o2 < <(hint53 2)
 	[ -n "$o2" ]
+	# A statement that fails before it is detached leaves no session.
+	local nsess
+	nsess=$(sc-inspect sessions --ids | wc -l)
+	type53 '\detach'
+	type53 'SELEC 53;'
+	wait53 'PARSE_SYNTAX_ERROR'
+	wait_for eval '[ "$(sc-inspect sessions --ids | wc -l)" -eq "$nsess" ]' || {
+		echo "sessions: $nsess before, now:" >&2
+		sc-inspect sessions >&2
+		false
+	}
 	tmux -S "$TMUX_SOCK" send-keys C-d
 	wait53 -x 'rc=0'
 	# Both still there after the prompt left; the long one still runs.
@@ -243,7 +254,8 @@ hint53() {
 	o2=$(sc-exec --session-id "$s2" --detach "SELECT count(*) AS n FROM range(3000000000)")
 	# As man/sc-inspect.1 and man/sc-release.1 write it, 10m made 1s.
 	line='sc-inspect list --detached-for 1s --ids | sc-release -q -'
-	wait_for eval "[ \$(sc-inspect list --detached-for 1s --ids | wc -l) -ge 2 ]"
+	wait_for eval "sc-inspect list --detached-for 1s --ids | grep -qx '$s1/$o1'"
+	wait_for eval "sc-inspect list --detached-for 1s --ids | grep -qx '$s2/$o2'"
 	run --separate-stderr -0 cron_env sh -c "$line"
 	[ "$output" = "" ]
 	[ "$stderr" = "" ]

@@ -354,7 +354,8 @@ run_typed(struct prompt *p, const char *text, size_t n)
 {
 	struct run *x = p->x;
 	struct sc_client *own = NULL, *prompt_c = x->c;
-	struct sc_error err;
+	struct sc_error err, e;
+	struct timespec dl;
 	int64_t t0 = sc_mono_ms();
 	char d[SC_DURATION_STRLEN], sid[SC_UUID_STRLEN];
 	int rc;
@@ -382,7 +383,22 @@ run_typed(struct prompt *p, const char *text, size_t n)
 	(void)term_end();
 	x->detach_once = false;
 	if (own != NULL) {
-		/* Its releases (none, once detached) end; the session stays. */
+		/*
+		 * Once detached, the session stays with the operation.  A
+		 * statement that failed first leaves nothing anyone could
+		 * attach to: end its session, unless the server is gone.
+		 */
+		if (!x->detached &&
+		    !(rc == -1 &&
+			(err.status == SC_ST_UNAVAILABLE ||
+			    err.status == SC_ST_TIMEOUT))) {
+			sc_error_init(&e);
+			sc_deadline_in_ms(&dl, RELEASE_WAIT_MS);
+			if (sc_client_release_session(own, false, &dl, &e) ==
+			    -1)
+				sc_debug("ReleaseSession of session %s: %s",
+				    sid, e.msg);
+		}
 		sc_client_free(own);
 		x->c = prompt_c;
 		x->own_session = false;

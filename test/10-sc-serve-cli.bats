@@ -95,9 +95,9 @@ server_port() {
 
 @test "bad values of the setting options exit 2" {
 	run --separate-stderr -2 timeout 10 sc-serve --session-timeout soon
-	[ "${stderr_lines[0]}" = "sc-serve: invalid value for 'session-timeout': 'soon' is not a duration" ]
+	[ "${stderr_lines[0]}" = "sc-serve: invalid --session-timeout: 'soon' is not a duration" ]
 	run --separate-stderr -2 timeout 10 sc-serve --detached-timeout 0
-	[ "${stderr_lines[0]}" = "sc-serve: invalid value for 'detached-timeout': '0' is too small" ]
+	[ "${stderr_lines[0]}" = "sc-serve: invalid --detached-timeout: '0' is too small" ]
 	run --separate-stderr -2 timeout 10 sc-serve --retry-buffer lots
 	[ "${stderr_lines[0]}" = "sc-serve: invalid value for 'retry-buffer': 'lots' is not a size" ]
 	run --separate-stderr -2 timeout 10 sc-serve --log-level loud

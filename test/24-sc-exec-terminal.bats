@@ -338,13 +338,16 @@ prompt_start() {
 	sid=$(cat /proc/sys/kernel/random/uuid)
 	prompt_start --session-id "$sid" --format csv
 	term_run '\detach'
-	term_wait -x 'the next statement runs detached'
+	term_wait -x 'the next statement runs detached, in a session of its own'
 	term_run "$LONG"
 	term_wait -x 'sc-exec>' # back at once: the query runs a while
 	run term_screen
 	local op
 	op=$(grep -oE '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' <<<"$output" | tail -1)
 	[ -n "$op" ]
+	# The session of its own, as the hint names it.
+	sid=$(tmux -S "$TMUX_SOCK" capture-pane -p -J -S - -E - | grep -oE "attach with --session-id [0-9a-f-]{36} --attach $op" | cut -d' ' -f4)
+	[ -n "$sid" ]
 	run -1 grep -q "operation $op finished" "$BATS_FILE_TMPDIR/server.log"
 	term_run '\q'
 	term_wait -x 'rc=0'

@@ -116,7 +116,7 @@ no_session() {
 
 @test "the session id is required, and may come from the URI" {
 	local op msg
-	msg="no session id: Spark keeps operations per session; give the session's id with --session-id or session_id= in the URI"
+	msg="no session id: Spark keeps operations per session; give the session's id with --session-id or session_id= in the URI, or session/operation pairs"
 	op=$(detach --range 0:10)
 	for args in "$op" "--session" "--interrupt --all"; do
 		# shellcheck disable=SC2086

@@ -274,6 +274,11 @@ split() {
 	# Any token holder may claim to be user a: without a's session id
 	# (the secret part of a handle) nothing of a's is shown.
 	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids
+	# As user a: a's operation and session only, whatever the filter
+	# (--ids of operations in any session: session/operation pairs).
+	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids
+	[ "$output" = "$sid_a/$a" ]
+	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids --user "$U-b"
 	[ "$output" = "" ]
 	run --separate-stderr -0 sc-inspect --user-id "$U-a" sessions --ids
 	[ "$output" = "" ]
@@ -297,9 +302,11 @@ split() {
 	[[ "$output" == "$a	error: INVALID_HANDLE.SESSION_NOT_FOUND: "* ]]
 	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids --session "$sid_a"
 	[ "$output" = "$a" ]
+	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids
+	[ "$output" = "$sid_a/$a" ]
 	# With the admin token (option or environment): both.
 	run --separate-stderr -0 sc-inspect --admin-token "$ADMIN" list --ids --user "$U-b"
-	[ "$output" = "$b" ]
+	[ "$output" = "$SID/$b" ]
 	SCTK_ADMIN_TOKEN=$ADMIN run --separate-stderr -0 sc-inspect list --ids
 	[[ "$output" == *"$a"* && "$output" == *"$b"* ]]
 	run --separate-stderr -0 sc-inspect --admin-token "$ADMIN" show "$b" --fields user_id
@@ -337,9 +344,11 @@ split() {
 	run --separate-stderr -0 sc-inspect --user-id "$U" list --session "$SID" --detached-for 1s --ids
 	[ "${#lines[@]}" -eq 2 ]
 	# --user with the admin token; another session.
-	op3=$(SID=$(new_id) detach "$U-other" "SELECT 3")
+	local sid3
+	sid3=$(new_id)
+	op3=$(SID=$sid3 detach "$U-other" "SELECT 3")
 	run --separate-stderr -0 sc-inspect --admin-token "$ADMIN" list --user "$U-other" --ids
-	[ "$output" = "$op3" ]
+	[ "$output" = "$sid3/$op3" ]
 	run --separate-stderr -0 sc-inspect --admin-token "$ADMIN" list --user "$U-other" --session "$SID" --ids
 	[ "$output" = "" ]
 }
@@ -642,11 +651,11 @@ EOF
 @test "fake server: the caller, the admin token header, the filter on the wire" {
 	fake --admin-token sekrit --fixture "$(fixture)"
 	run --separate-stderr -0 sc-inspect -s "$FAKE" --user-id alice list --ids
-	[ "$output" = "11111111-1111-4111-8111-111111111111" ]
+	[ "$output" = "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa/11111111-1111-4111-8111-111111111111" ]
 	[ "$(jq -r 'select(.method == "ListExecutions") | [.caller, .admin_token] | @tsv' "$FAKE_LOG")" = "alice	" ]
 	: >"$FAKE_LOG"
 	run --separate-stderr -0 sc-inspect -s "$FAKE" --user-id alice --admin-token sekrit list --ids --tag etl --state running,closed --detached-for 10m --older-than 90s
-	[ "$output" = "11111111-1111-4111-8111-111111111111" ]
+	[ "$output" = "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa/11111111-1111-4111-8111-111111111111" ]
 	[ "$(jq -c '[.caller, .admin_token, .request.filter.tag, .request.filter.states, .request.filter.detached_for_ms, .request.filter.older_than_ms, .request.limit]' "$FAKE_LOG")" = '["alice","sekrit","etl",["EXECUTION_STATE_RUNNING","EXECUTION_STATE_CLOSED"],600000,90000,0]' ]
 	: >"$FAKE_LOG"
 	SCTK_ADMIN_TOKEN=sekrit run --separate-stderr -0 sc-inspect -s "$FAKE" --user-id x stats --fields operations --no-header
@@ -660,7 +669,7 @@ EOF
 @test "fake server: a truncated listing warns; sessions --artifacts; tombstones" {
 	fake --admin-token sekrit --fixture "$(fixture)" --list-max 1
 	run --separate-stderr -0 sc-inspect -s "$FAKE" --admin-token sekrit list --ids
-	[ "$output" = "22222222-2222-4222-8222-222222222222" ]
+	[ "$output" = "bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb/22222222-2222-4222-8222-222222222222" ]
 	[ "$stderr" = "sc-inspect: the server listed only 1 executions, its limit; narrow the filter to see the others" ]
 	run --separate-stderr -0 sc-inspect -s "$FAKE" --admin-token sekrit sessions --artifacts
 	[ "$output" = "session_id	user_id	name	size	stored

@@ -30,6 +30,7 @@
 #include "core/log.h"
 #include "core/reattach.h"
 #include "core/timeutil.h"
+#include "core/uuid.h"
 #include "core/xmem.h"
 #include "core/banned.h"
 
@@ -182,7 +183,8 @@ static const char meta_help[] =
     "  \\dn             the databases (SHOW DATABASES)\n"
     "  \\i file         run the statements of a file\n"
     "  \\detach         run the statement typed so far (or the next one)\n"
-    "                  detached: print its operation id and return\n"
+    "                  detached, in a session of its own: print its\n"
+    "                  operation id and return at once\n"
     "  \\q              quit\n"
     "  \\?              this help\n";
 
@@ -313,7 +315,8 @@ meta(struct prompt *p, char *line)
 	} else if (strcmp(cmd, "\\detach") == 0) {
 		p->detach_next = true;
 		if (p->sql.len == 0)
-			printf("the next statement runs detached\n");
+			printf(
+			    "the next statement runs detached, in a session of its own\n");
 	} else
 		say("unknown command '%s'; \\? lists them", cmd);
 	fflush(stdout);
@@ -322,21 +325,54 @@ meta(struct prompt *p, char *line)
 
 /* ----------------------------------------------------------- running */
 
+/*
+ * \detach: a client of the statement's own, in a new session.  sc-serve
+ * runs a session's statements one after another, so in the prompt's
+ * session the next statement would wait for the detached one; and the
+ * prompt's session ends with the prompt (^D), which would end the
+ * operation too.  A session of its own returns at once and outlives the
+ * prompt, as `sc-exec --detach` from a shell does.
+ */
+static struct sc_client *
+detach_client(struct run *x, char sid[SC_UUID_STRLEN], struct sc_error *err)
+{
+	struct sc_conn_opts co = x->o->conn; /* borrowed: not released */
+	struct sc_client_opts opts;
+
+	if (sc_uuid_v4(sid, err) == -1)
+		return NULL;
+	co.session_id = sid;
+	memset(&opts, 0, sizeof(opts));
+	opts.policy = &x->policy;
+	opts.release_timeout_ms = RELEASE_WAIT_MS;
+	return sc_client_connect(&co, &opts, err);
+}
+
 /* Run text (complete statements), report, and go on either way. */
 static void
 run_typed(struct prompt *p, const char *text, size_t n)
 {
 	struct run *x = p->x;
-	struct sc_error err;
+	struct sc_client *own = NULL, *prompt_c = x->c;
+	struct sc_error err, e;
+	struct timespec dl;
 	int64_t t0 = sc_mono_ms();
-	char d[SC_DURATION_STRLEN];
+	char d[SC_DURATION_STRLEN], sid[SC_UUID_STRLEN];
 	int rc;
 
 	sc_error_init(&err);
-	x->detach_once = p->detach_next;
+	if (p->detach_next) {
+		p->detach_next = false;
+		if ((own = detach_client(x, sid, &err)) == NULL) {
+			(void)sc_report_error(&err);
+			return;
+		}
+		x->c = own;
+		x->own_session = true;
+		x->detach_once = true;
+	}
 	x->detached = false;
 	x->after_error[0] = '\0';
-	p->detach_next = false;
 	term_begin();
 	run_make_render(x); /* a fresh start: no blank line before */
 	progress_restart();
@@ -346,6 +382,27 @@ run_typed(struct prompt *p, const char *text, size_t n)
 	progress_enable(false);
 	(void)term_end();
 	x->detach_once = false;
+	if (own != NULL) {
+		/*
+		 * Once detached, the session stays with the operation.  A
+		 * statement that failed first leaves nothing anyone could
+		 * attach to: end its session, unless the server is gone.
+		 */
+		if (!x->detached &&
+		    !(rc == -1 &&
+			(err.status == SC_ST_UNAVAILABLE ||
+			    err.status == SC_ST_TIMEOUT))) {
+			sc_error_init(&e);
+			sc_deadline_in_ms(&dl, RELEASE_WAIT_MS);
+			if (sc_client_release_session(own, false, &dl, &e) ==
+			    -1)
+				sc_debug("ReleaseSession of session %s: %s",
+				    sid, e.msg);
+		}
+		sc_client_free(own);
+		x->c = prompt_c;
+		x->own_session = false;
+	}
 	if (rc == -1) {
 		if (err.status == SC_ST_IO && err.sys_errno == EPIPE &&
 		    term_pager_quit())

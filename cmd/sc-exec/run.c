@@ -79,7 +79,7 @@ print_detached(struct run *x, const char *opid, struct sc_error *err)
 		return sc_error_set_errno(err, SC_ST_IO,
 		    errno != 0 ? errno : EIO, "cannot write the operation id");
 	/* Even with -q: nowhere else says which session to attach to. */
-	if (sc_client_session_is_new(x->c))
+	if (sc_client_session_is_new(x->c) || x->own_session)
 		sc_log_write(SC_LOG_ERROR,
 		    "operation %s runs detached in new session %s; attach with --session-id %s --attach %s",
 		    opid, sid, sid, opid);

@@ -74,6 +74,7 @@ struct run {
 	uint64_t reattaches; /* streams after each operation's first */
 	bool interactive; /* at the prompt: ^C ends a statement only */
 	bool detach_once; /* the prompt's \detach: this statement */
+	bool own_session; /* x->c is a session of the statement's own */
 	char after_error[256]; /* printed after the error, if not "" */
 };
 

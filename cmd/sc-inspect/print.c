@@ -34,7 +34,18 @@ printer_init(struct printer *p, const struct opts *o, enum sc_inspect_rec rec,
 	memset(p, 0, sizeof(*p));
 	p->rec = rec;
 	p->header = o->header != 0;
-	if (o->ids) {
+	if (o->ids && rec != SC_INSPECT_REC_SESSION && o->session == NULL) {
+		/*
+		 * Operations of any session: each with its session, as
+		 * "session/operation", which sc-release takes as it is.
+		 */
+		p->format = SC_OUT_TSV;
+		p->header = false;
+		p->pairs = true;
+		p->idx[0] = (size_t)sc_inspect_field_find(rec, "session_id");
+		p->idx[1] = (size_t)sc_inspect_field_find(rec, "operation_id");
+		p->n = 2;
+	} else if (o->ids) {
 		p->format = SC_OUT_TSV;
 		p->header = false;
 		p->idx[0] = (size_t)sc_inspect_field_find(rec,
@@ -83,7 +94,7 @@ printer_start(struct printer *p, struct sc_error *err)
 		return sc_output_header(p->out, kv, 2, err);
 	for (i = 0; i < p->n; i++)
 		names[i] = sc_inspect_field_name(p->rec, p->idx[i]);
-	return sc_output_header(p->out, names, p->n, err);
+	return sc_output_header(p->out, names, p->pairs ? 1 : p->n, err);
 }
 
 int
@@ -97,6 +108,16 @@ printer_row(struct printer *p, const void *rec, struct sc_error *err)
 		    &p->how, &p->cells[i]);
 		v[i].p = (const char *)p->cells[i].data;
 		v[i].n = p->cells[i].len;
+	}
+	if (p->pairs) {
+		if (sc_buf_add(&p->cells[0], "/", 1, err) == -1 ||
+		    sc_buf_add(&p->cells[0], p->cells[1].data, p->cells[1].len,
+			err) == -1)
+			return -1;
+		v[0].kind = SC_OUT_STRING;
+		v[0].p = (const char *)p->cells[0].data;
+		v[0].n = p->cells[0].len;
+		return sc_output_row(p->out, v, 1, err);
 	}
 	if (!p->vertical)
 		return sc_output_row(p->out, v, p->n, err);

@@ -71,6 +71,7 @@ struct printer {
 	enum sc_out_format format;
 	bool vertical; /* table of one record: one line per field */
 	bool header;
+	bool pairs; /* --ids of operations in any session: "session/op" */
 	size_t idx[MAX_FIELDS];
 	size_t n;
 	struct sc_inspect_render how;

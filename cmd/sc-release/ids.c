@@ -2,7 +2,8 @@
 
 /*
  * ids.c: the operation ids sc-release acts on, from its operands and,
- * for "-", from standard input, one per line.
+ * for "-", from standard input, one per line; each either an id of the
+ * --session-id session or a "session/operation" pair.
  */
 
 #include "sc-release.h"
@@ -29,9 +30,19 @@ add(struct targets *t, const char *id, size_t line)
 		t->cap = t->cap != 0 ? 2 * t->cap : 16;
 		t->v = sc_xreallocarray(t->v, t->cap, sizeof(*t->v));
 	}
-	t->v[t->n].id = id;
-	t->v[t->n].line = line;
-	t->v[t->n].valid = sc_uuid_valid(id);
+	const char *slash = strchr(id, '/');
+	struct target *x = &t->v[t->n];
+
+	x->id = id;
+	x->op = id;
+	x->session = NULL;
+	x->line = line;
+	if (slash != NULL) {
+		x->session = sc_xstrndup(id, (size_t)(slash - id));
+		x->op = slash + 1;
+		x->valid = sc_uuid_valid(x->session) && sc_uuid_valid(x->op);
+	} else
+		x->valid = sc_uuid_valid(id);
 	t->n++;
 }
 
@@ -103,6 +114,10 @@ targets_read(struct targets *t, char *const *operands, size_t n,
 void
 targets_release(struct targets *t)
 {
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->v[i].session);
 	free(t->v);
 	free(t->input);
 	memset(t, 0, sizeof(*t));

@@ -32,7 +32,8 @@ static const char usage_text[] =
     "                  [operation-id ... | -]\n"
     "\n"
     "  operation-id, -        the operations to release (- reads ids from\n"
-    "                         standard input, one per line)\n"
+    "                         standard input, one per line); an id may be\n"
+    "                         session/operation, needing no --session-id\n"
     "      --until id         release only the responses up to id\n"
     "      --interrupt        interrupt the operations first\n"
     "      --all              with --interrupt: every operation running\n"
@@ -147,6 +148,40 @@ summary(const struct report *r)
 	    cls ? " [" : "", cls ? e->errclass : "", cls ? "]" : "");
 }
 
+/*
+ * The "session/operation" pairs, a client per session, in the order the
+ * sessions first appear.  0, or -1 with err set (the output failed, or
+ * a client could not be made: a usage error of the address).
+ */
+static int
+run_pairs(const struct opts *o, const struct targets *t,
+    const struct sc_client_opts *co, struct report *r, struct sc_error *err)
+{
+	struct sc_conn_opts conn = o->conn; /* borrowed: not released */
+	struct sc_client *c;
+	size_t i, j;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < t->n; i++) {
+		if (!t->v[i].valid || t->v[i].session == NULL)
+			continue;
+		for (j = 0; j < i; j++)
+			if (t->v[j].valid && t->v[j].session != NULL &&
+			    strcmp(t->v[j].session, t->v[i].session) == 0)
+				break;
+		if (j < i)
+			continue; /* that session's run did it */
+		conn.session_id = t->v[i].session;
+		if ((c = sc_client_connect(&conn, co, err)) == NULL)
+			return -1;
+		sc_info("server %s, session %s, user '%s'", sc_client_server(c),
+		    sc_client_session_id(c), sc_client_user_id(c));
+		rc = run(o, t, c, t->v[i].session, r, err);
+		sc_client_free(c);
+	}
+	return rc;
+}
+
 /* Free what main() holds; returns rc. */
 static int
 done(struct opts *o, struct targets *t, struct sc_client *c, int rc)
@@ -176,18 +211,22 @@ main(int argc, char **argv)
 	memset(&co, 0, sizeof(co));
 	co.on_event = sc_client_log_event; /* retries, with -v */
 	if (sc_signals_start(NULL, &err) == -1 ||
-	    (c = sc_client_connect(&o.conn, &co, &err)) == NULL)
+	    targets_read(&t, o.operands, o.noperands, &err) == -1)
 		return done(&o, &t, c, sc_report_error(&err));
-	if (sc_client_session_is_new(c))
-		sc_usage_msg(usage_text,
-		    "no session id: Spark keeps operations per session; give the session's id with --session-id or session_id= in the URI");
-	sc_info("server %s, session %s, user '%s'", sc_client_server(c),
-	    sc_client_session_id(c), sc_client_user_id(c));
-	if (targets_read(&t, o.operands, o.noperands, &err) == -1)
-		return done(&o, &t, c, sc_report_error(&err));
+	if (run_needs_session(&o, &t)) {
+		if ((c = sc_client_connect(&o.conn, &co, &err)) == NULL)
+			return done(&o, &t, c, sc_report_error(&err));
+		if (sc_client_session_is_new(c))
+			sc_usage_msg(usage_text,
+			    "no session id: Spark keeps operations per session; give the session's id with --session-id or session_id= in the URI, or session/operation pairs");
+		sc_info("server %s, session %s, user '%s'", sc_client_server(c),
+		    sc_client_session_id(c), sc_client_user_id(c));
+	}
 
 	report_init(&r, (enum format)o.format, o.common.quiet);
-	rc = run(&o, &t, c, &r, &err);
+	rc = run(&o, &t, c, NULL, &r, &err);
+	if (rc == 0)
+		rc = run_pairs(&o, &t, &co, &r, &err);
 	if (rc == 0)
 		rc = report_finish(&r, &err);
 	report_release(&r);

@@ -155,17 +155,18 @@ add_stopped(struct work *w, const struct sc_client_strings *ids)
  * that refusal is no failure here.
  */
 static int
-release_stopped(struct work *w, const char *id, struct sc_error *err)
+release_stopped(struct work *w, const char *id, const char *shown,
+    struct sc_error *err)
 {
 	struct sc_error e;
 	bool found;
 
 	if (release(w, id, NULL, &found, &e) == -1 &&
 	    !has_class(&e, "INVALID_CURSOR.NOT_REATTACHABLE"))
-		return report_line(w->r, id, ACTION_INTERRUPT, RESULT_ERROR,
+		return report_line(w->r, shown, ACTION_INTERRUPT, RESULT_ERROR,
 		    NULL, &e, err);
-	return report_line(w->r, id, ACTION_INTERRUPT, RESULT_INTERRUPTED, NULL,
-	    NULL, err);
+	return report_line(w->r, shown, ACTION_INTERRUPT, RESULT_INTERRUPTED,
+	    NULL, NULL, err);
 }
 
 /* --interrupt with --all or --tag: stop, then release what stopped. */
@@ -205,7 +206,7 @@ interrupt_where(struct work *w, enum sc_client_interrupt what, const char *tag,
 		sc_warn("no operation of the session was running");
 	sc_client_strings_release(&ids);
 	for (i = before; rc == 0 && i < w->stopped.n; i++)
-		rc = release_stopped(w, w->stopped.v[i], err);
+		rc = release_stopped(w, w->stopped.v[i], w->stopped.v[i], err);
 	return rc;
 }
 
@@ -249,19 +250,19 @@ one(struct work *w, const struct target *t, struct sc_error *err)
 		return rc;
 	}
 	if (a == ACTION_INTERRUPT) {
-		if (contains(&w->stopped, t->id))
+		if (contains(&w->stopped, t->op))
 			return 0; /* --all or --tag did, and said so */
 		if (check_session(w, &e) == -1 ||
-		    interrupt(w, SC_CLIENT_INTERRUPT_OPERATION, t->id, &ids,
+		    interrupt(w, SC_CLIENT_INTERRUPT_OPERATION, t->op, &ids,
 			&e) == -1)
 			return report_line(w->r, t->id, a, RESULT_ERROR, NULL,
 			    &e, err);
-		stopped = contains(&ids, t->id);
+		stopped = contains(&ids, t->op);
 		sc_client_strings_release(&ids);
 		if (stopped)
-			return release_stopped(w, t->id, err);
+			return release_stopped(w, t->op, t->id, err);
 	}
-	if (release(w, t->id, o->until, &found, &e) == -1)
+	if (release(w, t->op, o->until, &found, &e) == -1)
 		return report_line(w->r, t->id, a, RESULT_ERROR, NULL, &e, err);
 	return report_line(w->r, t->id, a,
 	    found ? RESULT_RELEASED : RESULT_ALREADY_GONE, o->until, NULL, err);
@@ -269,7 +270,7 @@ one(struct work *w, const struct target *t, struct sc_error *err)
 
 /* --session: ReleaseSession, after checking that there is one. */
 static int
-session(struct work *w, struct sc_error *err)
+session_release(struct work *w, struct sc_error *err)
 {
 	struct sc_error e;
 
@@ -289,9 +290,32 @@ session(struct work *w, struct sc_error *err)
 	    RESULT_RELEASED, NULL, NULL, err);
 }
 
+bool
+run_needs_session(const struct opts *o, const struct targets *t)
+{
+	size_t i;
+
+	if (o->session || (o->interrupt && (o->all || o->tags.n > 0)))
+		return true;
+	for (i = 0; i < t->n; i++)
+		if (t->v[i].session == NULL && t->v[i].valid)
+			return true;
+	return false;
+}
+
+/* Whether target x belongs to the run for session (see run()). */
+static bool
+in_run(const struct target *x, const char *session)
+{
+	if (session == NULL)
+		return x->session == NULL || !x->valid;
+	return x->valid && x->session != NULL &&
+	    strcmp(x->session, session) == 0;
+}
+
 int
 run(const struct opts *o, const struct targets *t, struct sc_client *c,
-    struct report *r, struct sc_error *err)
+    const char *session, struct report *r, struct sc_error *err)
 {
 	struct work w;
 	size_t i;
@@ -302,17 +326,19 @@ run(const struct opts *o, const struct targets *t, struct sc_client *c,
 	w.c = c;
 	w.r = r;
 	w.dl = o->common.has_deadline ? &o->common.deadline : NULL;
-	w.sid = sc_client_session_id(c);
+	w.sid = c != NULL ? sc_client_session_id(c) : "";
 	sc_error_init(&w.fatal);
-	if (o->interrupt && o->all)
+	if (session == NULL && o->interrupt && o->all)
 		rc = interrupt_where(&w, SC_CLIENT_INTERRUPT_ALL, NULL, err);
-	for (i = 0; rc == 0 && o->interrupt && i < o->tags.n; i++)
+	for (i = 0; session == NULL && rc == 0 && o->interrupt && i < o->tags.n;
+	     i++)
 		rc = interrupt_where(&w, SC_CLIENT_INTERRUPT_TAG, o->tags.v[i],
 		    err);
 	for (i = 0; rc == 0 && i < t->n; i++)
-		rc = one(&w, &t->v[i], err);
-	if (rc == 0 && o->session)
-		rc = session(&w, err);
+		if (in_run(&t->v[i], session))
+			rc = one(&w, &t->v[i], err);
+	if (session == NULL && rc == 0 && o->session)
+		rc = session_release(&w, err);
 	sc_client_strings_release(&w.stopped);
 	return rc;
 }

@@ -43,11 +43,17 @@ struct opts {
 
 /* ------------------------------------------------------------ ids.c */
 
-/* One operation id to act on, from an operand or a line of input. */
+/*
+ * One operation id to act on, from an operand or a line of input: an
+ * operation id, or "session/operation" (what sc-inspect list --ids
+ * prints for operations of any session).
+ */
 struct target {
-	const char *id; /* trimmed text (argv's or the input's) */
+	const char *id; /* trimmed text (argv's or the input's), as shown */
+	const char *op; /* the operation id: id, or what follows its '/' */
+	char *session; /* the pair's session id (owned), or NULL */
 	size_t line; /* line of standard input, 0 for an operand */
-	bool valid; /* a UUID */
+	bool valid; /* a UUID, or a pair of them */
 };
 
 struct targets {
@@ -116,11 +122,19 @@ int report_finish(struct report *r, struct sc_error *err);
 /* ------------------------------------------------------------ run.c */
 
 /*
- * Do what the options ask of the targets on client c, a line per
- * operation into r.  0 (r->status then holds the exit status), or -1
- * with err set when the output failed.
+ * Do what the options ask on client c, a line per operation into r.
+ * session NULL: the session-wide work (--interrupt --all/--tag,
+ * --session) and the targets without a session of their own, plus every
+ * target that is no id (reported, nothing sent); c is then the session
+ * of --session-id, or NULL when none of that needs a call.  Else only
+ * the valid pairs of that session, c being a client of it.  0
+ * (r->status then holds the exit status), or -1 with err set when the
+ * output failed.
  */
 int run(const struct opts *o, const struct targets *t, struct sc_client *c,
-    struct report *r, struct sc_error *err);
+    const char *session, struct report *r, struct sc_error *err);
+
+/* Whether run(o, t, c, NULL, ...) makes calls, needing --session-id. */
+bool run_needs_session(const struct opts *o, const struct targets *t);
 
 #endif

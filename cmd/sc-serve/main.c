@@ -100,7 +100,11 @@ static const char usage_text[] =
     "  --token token              require 'authorization: Bearer token'\n"
     "  --token-file file          tokens bound to users, 'token user_id' per\n"
     "                             line (re-read on SIGHUP)\n"
-    "  -V, --version              print the version and exit\n";
+    "  -V, --version              print the version and exit\n"
+    "\n"
+    "A duration d is a number of seconds (30, 1.5) or has units (250ms,\n"
+    "2m, 1h30m), as in every sctk program; --conf values keep Spark's\n"
+    "units (a bare number of a duration setting is milliseconds).\n";
 
 enum {
 	OPT_ADMIN_TOKEN = 256,
@@ -230,7 +234,11 @@ set_pair(struct sc_server_conf *conf, const char *arg)
 	set(conf, key, eq + 1);
 }
 
-/* A duration option: -1 (never) or a duration of at least 1 ms. */
+/*
+ * A duration option: -1 (never) or a duration of at least 1 ms, read as
+ * every program reads one on its command line (sc_parse_cli_duration():
+ * a bare number is seconds).  --conf keeps Spark's units instead.
+ */
 static int64_t
 opt_duration(const char *name, const char *arg)
 {
@@ -239,12 +247,36 @@ opt_duration(const char *name, const char *arg)
 
 	if (strcmp(arg, "-1") == 0)
 		return -1;
-	if (sc_parse_duration_ms(arg, &v, &err) == -1)
+	if (sc_parse_cli_duration(arg, &v, &err) == -1)
 		sc_usage_msg(usage_text, "invalid %s: %s", name, err.msg);
 	if (v == 0)
 		sc_usage_msg(usage_text, "invalid %s: '%s' is too small", name,
 		    arg);
 	return v;
+}
+
+/*
+ * A setting given by its option (--detached-timeout 300): the value in
+ * the command line's units, handed to the setting in milliseconds.
+ */
+static void
+set_duration(struct sc_server_conf *conf, const char *key, const char *arg)
+{
+	struct sc_error err;
+	char name[64], ms[32];
+	int64_t v;
+
+	snprintf(name, sizeof(name), "--%s", key);
+	if (strcmp(arg, "-1") == 0) {
+		set(conf, key, arg);
+		return;
+	}
+	if (sc_parse_cli_duration(arg, &v, &err) == -1)
+		sc_usage_msg(usage_text, "invalid %s: %s", name, err.msg);
+	snprintf(ms, sizeof(ms), "%" PRId64 "ms", v);
+	if (sc_server_conf_set(conf, key, ms, &err) == -1)
+		sc_usage_msg(usage_text, "invalid %s: '%s' is too %s", name,
+		    arg, v == 0 ? "small" : "large");
 }
 
 /* A connection count option, from 1 up. */
@@ -337,7 +369,7 @@ parse_options(int argc, char *argv[], struct opts *o,
 			o->database = optarg;
 			break;
 		case OPT_DETACHED_TIMEOUT:
-			set(conf, "detached-timeout", optarg);
+			set_duration(conf, "detached-timeout", optarg);
 			break;
 		case 'h':
 		case 'V':
@@ -352,7 +384,7 @@ parse_options(int argc, char *argv[], struct opts *o,
 				    "invalid log level '%s'", optarg);
 			break;
 		case OPT_MAINTENANCE_INTERVAL:
-			set(conf, "maintenance-interval", optarg);
+			set_duration(conf, "maintenance-interval", optarg);
 			break;
 		case OPT_MAX_ARTIFACT_SIZE:
 			set(conf, "max-artifact-size", optarg);
@@ -368,7 +400,7 @@ parse_options(int argc, char *argv[], struct opts *o,
 			    opt_count("--max-peer-connections", optarg);
 			break;
 		case OPT_MAX_STREAM_DURATION:
-			set(conf, "max-stream-duration", optarg);
+			set_duration(conf, "max-stream-duration", optarg);
 			break;
 		case OPT_MAX_STREAM_SIZE:
 			set(conf, "max-stream-size", optarg);
@@ -380,7 +412,7 @@ parse_options(int argc, char *argv[], struct opts *o,
 			set(conf, "retry-buffer", optarg);
 			break;
 		case OPT_SESSION_TIMEOUT:
-			set(conf, "session-timeout", optarg);
+			set_duration(conf, "session-timeout", optarg);
 			break;
 		case OPT_TLS_CERT:
 			o->tls_cert = optarg;

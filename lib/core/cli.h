@@ -265,7 +265,9 @@ int sc_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out,
  * optionally with a fraction, and a unit "ms", "s", "m", "h" or "d"; no
  * unit means milliseconds ("250", "250ms", "2s", "1.5s", "5m", "1h").
  * A result is rounded to the nearest millisecond.  Errors (SC_ST_USAGE):
- * "'<s>' is not a duration", "'<s>' is too large".
+ * "'<s>' is not a duration", "'<s>' is too large".  This is Spark's
+ * reading, for its settings (sc-serve's --conf) only: every option on
+ * a command line, sc-serve's too, reads sc_parse_cli_duration()'s way.
  */
 int sc_parse_duration_ms(const char *s, int64_t *out, struct sc_error *err);
 

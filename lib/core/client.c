@@ -15,7 +15,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,9 +309,8 @@ sc_client_new_transport(const struct sc_transport *t, void *ctx,
     struct sc_error *err)
 {
 	struct sc_client *c;
-	const char *sid = NULL, *uid = NULL, *env;
-	struct passwd pw, *pwp = NULL;
-	char pwbuf[4096];
+	const char *sid = NULL, *uid = NULL;
+	char uidbuf[256];
 
 	if (o != NULL && o->session_id != NULL)
 		sid = o->session_id;
@@ -339,18 +337,11 @@ sc_client_new_transport(const struct sc_transport *t, void *ctx,
 	c->target = strncmp(c->server, "sc://", 5) == 0 ? c->server + 5
 							: c->server;
 
-	if (o != NULL && o->user_id != NULL)
+	/* The one rule of every program (cron has no USER: as PySpark). */
+	if (o != NULL && o->user_id != NULL && o->user_id[0] != '\0')
 		uid = o->user_id;
-	else if (u != NULL && u->user_id[0] != '\0')
-		uid = u->user_id;
-	else if ((env = getenv("USER")) != NULL && env[0] != '\0')
-		uid = env;
-	/* Cron, systemd and containers often have no USER: as PySpark. */
-	else if (getpwuid_r(getuid(), &pw, pwbuf, sizeof(pwbuf), &pwp) == 0 &&
-	    pwp != NULL && pwp->pw_name != NULL && pwp->pw_name[0] != '\0')
-		uid = pwp->pw_name;
 	else
-		uid = "sctk";
+		uid = sc_conn_user_id(NULL, u, uidbuf, sizeof(uidbuf));
 	c->user_id = sc_xstrdup(uid);
 	if (u != NULL && u->user_agent[0] != '\0')
 		c->client_type =

@@ -175,8 +175,8 @@ struct sc_client;
 
 struct sc_client_opts {
 	const char *session_id; /* NULL: the URI's, else a random UUID */
-	const char *user_id; /* NULL: the URI's, else $USER, else the
-				user's login name, else "sctk" */
+	const char *user_id; /* NULL: sc_conn_user_id()'s rule (the
+				URI's, $USER, $LOGNAME, the login name) */
 	const char *ca_file; /* PEM roots for TLS, or NULL */
 	/* Unary calls: retry policy (NULL: Spark's default). */
 	const struct sc_retry_policy *policy;

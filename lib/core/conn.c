@@ -9,10 +9,12 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "core/cli.h"
 #include "core/error.h"
@@ -101,7 +103,7 @@ sc_conn_opt(struct sc_conn_opts *o, int ch, const char *optarg,
 		return 0;
 	case SC_CONN_OPT_UNREACHABLE:
 		sc_error_init(&e);
-		if (sc_parse_duration_ms(optarg, &o->unreachable_ms, &e) == -1)
+		if (sc_parse_cli_duration(optarg, &o->unreachable_ms, &e) == -1)
 			return sc_error_set(err, SC_ST_USAGE,
 			    "invalid --unreachable-timeout: %s", e.msg);
 		return 0;
@@ -218,4 +220,35 @@ sc_conn_uri(const struct sc_conn_opts *o, struct sc_uri *u,
 			    o->headers[i].key, o->headers[i].value, e.msg);
 	}
 	return check_secret(o, u, spec, err);
+}
+
+const char *
+sc_conn_user_id(const struct sc_conn_opts *o, const struct sc_uri *u, char *buf,
+    size_t bufsz)
+{
+	static const char *const vars[] = { "USER", "LOGNAME" };
+	struct passwd pw, *pwp = NULL;
+	char pwbuf[4096];
+	const char *v;
+	size_t i;
+
+	if (o != NULL && o->user_id != NULL && o->user_id[0] != '\0') {
+		snprintf(buf, bufsz, "%s", o->user_id);
+		return buf;
+	}
+	if (u != NULL && u->user_id[0] != '\0') {
+		snprintf(buf, bufsz, "%s", u->user_id);
+		return buf;
+	}
+	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		if ((v = getenv(vars[i])) != NULL && v[0] != '\0') {
+			snprintf(buf, bufsz, "%s", v);
+			return buf;
+		}
+	if (getpwuid_r(geteuid(), &pw, pwbuf, sizeof(pwbuf), &pwp) == 0 &&
+	    pwp != NULL && pwp->pw_name != NULL && pwp->pw_name[0] != '\0')
+		snprintf(buf, bufsz, "%s", pwp->pw_name);
+	else
+		snprintf(buf, bufsz, "%lu", (unsigned long)geteuid());
+	return buf;
 }

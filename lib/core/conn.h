@@ -70,19 +70,20 @@ enum {
 extern const struct option sc_conn_longopts[];
 
 /* The option list lines, for a usage text (see core/cli.h). */
-#define SC_CONN_HELP                                                            \
-	"  -H, --metadata k=v     send this gRPC header (repeatable)\n"         \
-	"  -s, --server uri       server address (default $SPARK_REMOTE,\n"     \
-	"                         else sc://localhost:15002)\n"                 \
-	"      --session-id uuid  session id (default from the URI, else "      \
-	"new)\n"                                                                \
-	"      --user-id id       user id (default from the URI, else $USER)\n" \
-	"      --token token      bearer token (enables TLS off localhost)\n"   \
-	"      --tls              use TLS\n"                                    \
-	"      --ca-file file     PEM roots for TLS\n"                          \
-	"      --insecure         send a token without TLS off localhost\n"     \
-	"      --unreachable-timeout time  give up when the server has not\n"   \
-	"                         answered for time (default 60s; 0 for\n"      \
+#define SC_CONN_HELP                                                          \
+	"  -H, --metadata k=v     send this gRPC header (repeatable)\n"       \
+	"  -s, --server uri       server address (default $SPARK_REMOTE,\n"   \
+	"                         else sc://localhost:15002)\n"               \
+	"      --session-id uuid  session id (default from the URI, else "    \
+	"new)\n"                                                              \
+	"      --user-id id       user id (default from the URI, else the\n"  \
+	"                         login name)\n"                              \
+	"      --token token      bearer token (enables TLS off localhost)\n" \
+	"      --tls              use TLS\n"                                  \
+	"      --ca-file file     PEM roots for TLS\n"                        \
+	"      --insecure         send a token without TLS off localhost\n"   \
+	"      --unreachable-timeout time  give up when the server has not\n" \
+	"                         answered for time (default 60s; 0 for\n"    \
 	"                         never)\n"
 
 struct sc_conn_opts {
@@ -127,6 +128,18 @@ int sc_conn_opt(struct sc_conn_opts *o, int ch, const char *optarg,
  */
 int sc_conn_uri(const struct sc_conn_opts *o, struct sc_uri *u,
     struct sc_error *err);
+
+/*
+ * The user id a client program sends, by one rule for all of them: o's
+ * --user-id, else the address's user_id (u), else $USER, else $LOGNAME,
+ * else the effective user's name in the password database, else the
+ * effective uid as a number.  An empty value counts as absent.  So a
+ * cron job, a container or a service without USER is the same user as
+ * its owner's shell.  o and u may be NULL.  The id is written into buf
+ * (truncated to bufsz - 1 bytes; 256 holds any); returns buf.
+ */
+const char *sc_conn_user_id(const struct sc_conn_opts *o,
+    const struct sc_uri *u, char *buf, size_t bufsz);
 
 /*
  * Whether host names this machine for sure: "localhost" (any case, with

@@ -178,7 +178,7 @@ sc_inspect_connect(const struct sc_conn_opts *co,
 	struct sc_uri u;
 	struct sc_error e;
 	const char *uid, *tok = o != NULL ? o->admin_token : NULL;
-	char server[300];
+	char server[300], uidbuf[256];
 	size_t i;
 
 	sc_uri_init(&u);
@@ -218,7 +218,7 @@ sc_inspect_connect(const struct sc_conn_opts *co,
 		goto out;
 	if (sc_uri_format(&u, server, sizeof(server)) == -1)
 		server[0] = '\0';
-	uid = u.user_id[0] != '\0' ? u.user_id : getenv("USER");
+	uid = sc_conn_user_id(NULL, &u, uidbuf, sizeof(uidbuf));
 	a = sc_inspect_new_transport(&sc_client_rpc_transport, rpc, server, uid,
 	    o, err);
 	a->rpc = rpc;

@@ -20,7 +20,8 @@
  * server has never answered), never past the deadline.
  *
  * Who asks: every request names a Caller whose user_id is the
- * connection's user id (--user-id, the URI's user_id, else $USER).  The
+ * connection's user id (sc_conn_user_id(): --user-id, the URI's
+ * user_id, $USER, $LOGNAME, the login name).  The
  * admin token, when given, goes as request header "x-sctk-admin-token";
  * the server then shows every user's data, else only the caller's.
  *

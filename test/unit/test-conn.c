@@ -332,6 +332,11 @@ test_unreachable(void)
 	is_int(sc_conn_opt(&o, SC_CONN_OPT_UNREACHABLE, "1.5s", &err), 0,
 	    "--unreachable-timeout 1.5s");
 	is_int(o.unreachable_ms, 1500, "  1500 ms");
+	is_int(sc_conn_opt(&o, SC_CONN_OPT_UNREACHABLE, "90", &err), 0,
+	    "--unreachable-timeout 90");
+	is_int(o.unreachable_ms, 90000, "  a bare number is seconds");
+	is_int(sc_conn_opt(&o, SC_CONN_OPT_UNREACHABLE, "1.5s", &err), 0,
+	    "--unreachable-timeout 1.5s again");
 	is_int(sc_conn_opt(&o, SC_CONN_OPT_UNREACHABLE, "soon", &err), -1,
 	    "--unreachable-timeout soon");
 	is_str(err.msg,
@@ -419,9 +424,48 @@ test_ca_file(void)
 	sc_conn_opts_release(&o);
 }
 
+/* One user id rule: option, URI, USER, LOGNAME, login name, uid. */
+static void
+test_user_id(void)
+{
+	struct sc_conn_opts o;
+	struct sc_uri u;
+	char buf[256], login[256];
+
+	sc_conn_opts_init(&o);
+	sc_uri_init(&u);
+	unsetenv("USER");
+	unsetenv("LOGNAME");
+	sc_conn_user_id(NULL, NULL, login, sizeof(login));
+	ok(login[0] != '\0', "no USER or LOGNAME: the login name '%s'", login);
+	setenv("LOGNAME", "", 1);
+	setenv("USER", "", 1);
+	is_str(sc_conn_user_id(NULL, NULL, buf, sizeof(buf)), login,
+	    "empty USER and LOGNAME count as unset");
+	setenv("LOGNAME", "ln", 1);
+	is_str(sc_conn_user_id(NULL, NULL, buf, sizeof(buf)), "ln",
+	    "LOGNAME without USER");
+	setenv("USER", "us", 1);
+	is_str(sc_conn_user_id(&o, &u, buf, sizeof(buf)), "us",
+	    "USER before LOGNAME");
+	snprintf(u.user_id, sizeof(u.user_id), "%s", "uri");
+	is_str(sc_conn_user_id(&o, &u, buf, sizeof(buf)), "uri",
+	    "the URI's user_id before USER");
+	o.user_id = "opt";
+	is_str(sc_conn_user_id(&o, &u, buf, sizeof(buf)), "opt",
+	    "--user-id first");
+	is_str(sc_conn_user_id(&o, &u, buf, 3), "op",
+	    "truncated to the buffer");
+	unsetenv("USER");
+	unsetenv("LOGNAME");
+	sc_uri_release(&u);
+	sc_conn_opts_release(&o);
+}
+
 int
 main(void)
 {
+	test_user_id();
 	test_table();
 	test_refused();
 	test_uri();

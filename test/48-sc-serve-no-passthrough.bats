@@ -252,3 +252,13 @@ refused_syntax() {
 	    'SELECT sum(id) FROM c2'
 	[ "$output" = 3 ]
 }
+
+@test "X'..' binary literals are Spark's; other hex digits are refused" {
+	run -0 --separate-stderr sc-exec -t 30s --format csv --no-header \
+	    "SELECT X'abc' AS o, x'' AS z, x'00fF' AS h, length(x'0102') AS n"
+	[ "$output" = '0abc,"",00ff,2' ]
+	run -1 --separate-stderr sc-exec -t 30s "SELECT x'0g' AS b"
+	[ "$stderr" = "sc-exec: [INVALID_TYPED_LITERAL] The value of the typed literal \"X\" is invalid: '0g'. SQLSTATE: 42604" ]
+	[ -z "$output" ]
+	server_alive
+}

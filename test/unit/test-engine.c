@@ -857,9 +857,12 @@ test_sql_basic(void)
 {
 	check(R_sql("SELECT 1 AS a, 'x' AS b, 2.5 AS c, NULL AS d, "
 		    "x'0102' AS e"),
-	    "a:long:null,b:string:null,c:double:null,d:void:null,"
-	    "e:binary:null",
+	    "a:integer:notnull,b:string:notnull,c:decimal(2,1):notnull,"
+	    "d:void:null,e:binary:notnull",
 	    "1,x,2.5,null,0102;", "sql literals");
+	check(R_sql("SELECT X'abc' AS o, x'' AS z, x'00fF' AS h"),
+	    "o:binary:notnull,z:binary:notnull,h:binary:notnull",
+	    "0abc,,00ff;", "binary literals: an odd digit count, none");
 	check(R_sql("SELECT * FROM t ORDER BY a"),
 	    "a:integer:notnull,b:string:null,d:date:null,"
 	    "p:decimal(10,2):null,f:boolean:null,ts:timestamp:null",
@@ -1463,10 +1466,10 @@ test_show(void)
 	    "|1.0E20|0.1|[68 69]|1970-01-01|a\\tb|\n"
 	    "+------+---+-------+----------+----+\n;",
 	    "show_string value formats");
-	check(R_show(R_sql("SELECT 1 AS x WHERE 0"), 20, 20, 0),
+	check(R_show(R_sql("SELECT 1 AS x WHERE false"), 20, 20, 0),
 	    "show_string:string:notnull", "+---+\n|  x|\n+---+\n+---+\n;",
 	    "show_string empty");
-	check(R_show(R_sql("SELECT 1 AS x WHERE 0"), 20, 20, 1),
+	check(R_show(R_sql("SELECT 1 AS x WHERE false"), 20, 20, 1),
 	    "show_string:string:notnull", "(0 rows)\n;",
 	    "show_string vertical empty");
 }
@@ -2052,7 +2055,7 @@ test_batching(void)
 	res_release(&r);
 
 	res_init(&r);
-	rc = run_l(c1, R_sql("SELECT 1 AS x WHERE 0"), 10, 1000, &r, &err);
+	rc = run_l(c1, R_sql("SELECT 1 AS x WHERE false"), 10, 1000, &r, &err);
 	ok(rc == 0 && r.nbatches == 1 && r.rows == 0 && r.nschema == 1,
 	    "empty result: one 0-row batch");
 	res_release(&r);

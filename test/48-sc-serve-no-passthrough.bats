@@ -262,3 +262,22 @@ refused_syntax() {
 	[ -z "$output" ]
 	server_alive
 }
+
+@test "SELECT ... WHERE without FROM is parsed: Spark's answers" {
+	# 7 / 2 is 3.5 in Spark, 3 in SQLite: the text went through the
+	# Spark SQL parser.
+	run -0 --separate-stderr sc-exec -t 30s --format csv --no-header \
+	    'SELECT 7 / 2 AS q, 1 AS x WHERE 1 = 1'
+	[ "$output" = '3.5,1' ]
+	run -0 --separate-stderr sc-exec -t 30s --format csv \
+	    'SELECT 7 / 2 AS q WHERE false'
+	[ "$output" = q ]
+	run -0 --separate-stderr sc-exec -t 30s --format csv --no-header \
+	    'SELECT count(*) AS n WHERE false'
+	[ "$output" = 0 ]
+	run -1 --separate-stderr sc-exec -t 30s \
+	    "SELECT sc_overlay('abc') AS o WHERE true"
+	[[ "$stderr" == 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `sc_overlay` on search path'* ]]
+	[ -z "$output" ]
+	server_alive
+}

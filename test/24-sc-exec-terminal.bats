@@ -209,7 +209,7 @@ term_lines() {
 
 # ---------------------------------------------------------------- prompt
 
-LONG='SELECT count(*) AS n FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 200000000) SELECT x FROM c);'
+LONG='SELECT count(*) AS n FROM range(200000000);'
 
 # prompt_start [ARGS]: sc-exec at its prompt, then "rc=N" when it ends.
 prompt_start() {

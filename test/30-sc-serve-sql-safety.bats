@@ -5,8 +5,8 @@
 # system, corrupt the shared schema or grow without bound: the
 # fts3_tokenizer crash, ATTACH and VACUUM INTO (with and without
 # --database), writable_schema (and a restart afterwards), pragmas and
-# other statements Spark SQL lacks, a 900 MB value, a recursive UNION,
-# and SQL nested too deeply for SQLite's parser.
+# other statements Spark SQL lacks, a 900 MB value, a count of distinct
+# values over range(), and SQL nested too deeply for SQLite's parser.
 
 bats_require_minimum_version 1.7.0
 load helpers/common
@@ -101,7 +101,7 @@ server_alive() {
 @test "fts3_tokenizer cannot install a pointer: the server survives" {
 	run -1 --separate-stderr sc-exec -t 30s \
 	    "SELECT fts3_tokenizer('evil', x'4141414141414141'); CREATE VIRTUAL TABLE tk USING fts3(content, tokenize=evil)"
-	[ "$stderr" = 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `fts3_tokenizer` on search path [`system`.`builtin`, `system`.`session`, `main`]. SQLSTATE: 42883' ]
+	[[ "$stderr" == 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `fts3_tokenizer` on search path [`system`.`builtin`, `system`.`session`, `main`]'*'. SQLSTATE: 42883' ]]
 	[ -z "$output" ]
 	server_alive
 }
@@ -315,16 +315,16 @@ server_alive() {
 	server_alive
 }
 
-@test "a recursive UNION stops at the operation memory limit" {
+@test "a count of distinct values stops at the operation memory limit" {
 	local peak t0 t1
 	peak_reset
 	t0=$(date +%s%N)
 	run -1 --separate-stderr sc-exec -t 1800s \
-	    'WITH RECURSIVE c(x) AS (SELECT 1 UNION SELECT x + 1 FROM c) SELECT count(*) FROM c'
+	    'SELECT count(DISTINCT id) FROM range(1000000000000)'
 	t1=$(date +%s%N)
 	[ "$stderr" = 'sc-exec: [UNABLE_TO_ACQUIRE_MEMORY] Unable to acquire memory: the operation holds more than the 268435456 bytes of SQLite memory one operation may use (sctk.sql.operationMemory). SQLSTATE: 53200' ]
 	peak=$(peak_kib)
-	echo "# recursive UNION: stopped after $(((t1 - t0) / 1000000)) ms, server peak RSS ${peak} KiB" >&3
+	echo "# count(DISTINCT): stopped after $(((t1 - t0) / 1000000)) ms, server peak RSS ${peak} KiB" >&3
 	[ "$peak" -lt $((1536 * 1024)) ]
 	server_alive
 }

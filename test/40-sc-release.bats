@@ -12,7 +12,7 @@ load helpers/common
 load helpers/server
 
 TOKEN=bats-release-token
-LOOP='WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c'
+LOOP='SELECT count(*) FROM range(1000000000000)'
 
 setup_file() {
 	sc_server_start --token "$TOKEN"

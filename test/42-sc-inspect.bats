@@ -20,7 +20,7 @@ load helpers/server
 
 TOKEN=bats-inspect-token
 ADMIN=bats-inspect-admin
-LOOP='WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c'
+LOOP='SELECT count(*) FROM range(1000000000000)'
 FIELDS='operation_id	session_id	user_id	tags	state	reattachable	created	started	finished	attached	detached_for	abandon_in	responses_produced	responses_sent	responses_released	buffered_bytes	rows_sent	bytes_sent	rotations	reattaches	last_error_class	statement'
 NO_ADMIN="has no sctk admin service (not sc-serve?)"
 

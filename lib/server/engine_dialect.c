@@ -954,6 +954,23 @@ sc_eng_dialect(struct sc_ectx *x, const char *s, struct sc_eplan *p,
 				    "spark.sql.caseSensitive=true it is not "
 				    "supported by sc-serve.");
 			}
+	/*
+	 * Spark 4.0 has no recursive CTE (4.1 has one, with its own rules):
+	 * refused by name wherever it is, as the Spark SQL parser does.
+	 */
+	for (i = 0; i < d.n; i++) {
+		k = next_sig(d.t, d.n, i);
+		if (word_is(s, &d.t[i], "with") && k < d.n &&
+		    word_is(s, &d.t[k], "recursive") &&
+		    (k = next_sig(d.t, d.n, k)) < d.n &&
+		    !word_is(s, &d.t[k], "as")) {
+			free(d.t);
+			return sc_srv_error(err,
+			    "UNSUPPORTED_FEATURE.SQL_SYNTAX", "0A000",
+			    "The feature is not supported: WITH RECURSIVE "
+			    "in SQL text.");
+		}
+	}
 	if (check_names(&d) == -1) {
 		free(d.t);
 		return -1;

@@ -779,8 +779,10 @@ with_clause(struct parser *p)
 	struct sc_sqlp_chain chain;
 	struct cte c;
 
-	if (sc_sqlp_is_word(p, "recursive")) {
-		sc_sqlp_not_taken(p);
+	/* Spark 4.0 has no recursive CTE (it came in 4.1). */
+	if (sc_sqlp_is_word(p, "recursive") &&
+	    !sc_sqlp_tok_word(sc_sqlp_peek(p, 1), "as")) {
+		sc_sqlp_unsupported(p, "WITH RECURSIVE");
 		return false;
 	}
 	for (;;) {

@@ -534,6 +534,59 @@ call(struct parser *p, char *name)
 	return f;
 }
 
+static int
+hex_digit(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * X'0102' at p's x: a BINARY literal.  An odd number of digits reads
+ * as if a 0 led them, as Spark's does.
+ */
+static Expr *
+binary_literal(struct parser *p, const struct sc_sqltok *str)
+{
+	Spark__Connect__Expression__Literal *l;
+	const unsigned char *h = str->text.data;
+	size_t n = str->text.len, i, j;
+	uint8_t *v;
+	Expr *e;
+
+	for (i = 0; i < n; i++)
+		if (hex_digit(h[i]) == -1) {
+			if (p->fail == 0) {
+				p->fail = SC_SQLPARSE_ERROR;
+				sc_srv_error(p->err, "INVALID_TYPED_LITERAL",
+				    "42604",
+				    "The value of the typed literal \"X\" is "
+				    "invalid: '%.*s'.",
+				    (int)(n > 200 ? 200 : n), (const char *)h);
+			}
+			return NULL;
+		}
+	v = sc_xmalloc(n / 2 + 1);
+	j = 0;
+	i = 0;
+	if (n % 2 == 1)
+		v[j++] = (uint8_t)hex_digit(h[i++]);
+	for (; i < n; i += 2)
+		v[j++] = (uint8_t)(hex_digit(h[i]) << 4 | hex_digit(h[i + 1]));
+	l = sc_sqlp_lit_new(&e);
+	l->literal_type_case =
+	    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_BINARY;
+	l->binary.data = v;
+	l->binary.len = j;
+	p->i += 2;
+	return e;
+}
+
 static Expr *
 primary(struct parser *p)
 {
@@ -630,8 +683,9 @@ primary(struct parser *p)
 			return sc_sqlp_interval_literal(p);
 		if (sc_sqlp_tok_word(t, "interval"))
 			return sc_sqlp_unsupported(p, "INTERVAL literals");
-		if (nx->kind == SC_TK_STRING && (sc_sqlp_tok_word(t, "x")))
-			return sc_sqlp_not_taken(p);
+		if (nx->kind == SC_TK_STRING && sc_sqlp_tok_word(t, "x") &&
+		    t->s + t->n == nx->s)
+			return binary_literal(p, nx);
 		if (sc_sqlp_tok_word(t, "case")) {
 			p->i++;
 			return case_expr(p);

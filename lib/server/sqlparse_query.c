@@ -662,6 +662,24 @@ tail_done:
 			p->hidden = ngroups + l.n;
 	}
 	/* Build from the inside out. */
+	if (where != NULL && in == NULL) {
+		/*
+		 * SELECT ... WHERE without FROM: the filter of Spark's one
+		 * row, a column no query names (* would show it).
+		 */
+		for (i = 0; i < nitems; i++)
+			if (items[i]->expr_type_case ==
+			    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_STAR)
+				goto nt;
+		in = sc_sqlp_rel_new();
+		in->rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_PROJECT;
+		in->project = sc_xmalloc(sizeof(*in->project));
+		spark__connect__project__init(in->project);
+		in->project->expressions = sc_xcalloc(1, sizeof(Expr *));
+		in->project->expressions[0] = sc_sqlp_alias_new(
+		    sc_sqlp_lit_int(1), sc_xstrdup("_sc_one_row"));
+		in->project->n_expressions = 1;
+	}
 	if (where != NULL) {
 		r = sc_sqlp_rel_new();
 		r->rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_FILTER;
@@ -670,8 +688,6 @@ tail_done:
 		r->filter->input = in;
 		r->filter->condition = where;
 		where = NULL;
-		if (in == NULL)
-			goto nt_r;
 		in = r;
 	}
 	if (sort_below != NULL) {
@@ -757,9 +773,6 @@ tail_done:
 	sc_sqlp_scope_pop(p, scope0);
 	sc_sqlp_shallower(p);
 	return in;
-nt_r:
-	sc_sqlp_rel_free(r);
-	in = NULL;
 nt:
 	sc_sqlp_not_taken(p);
 	goto fail;

@@ -13,8 +13,7 @@ const lib = require('./lib');
 
 const srv = lib.useServer();
 const { T } = lib;
-const SLOW_SQL = lib.sqlPlan('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL ' +
-    'SELECT x + 1 FROM c WHERE x < 2000000000) SELECT count(*) AS n FROM c');
+const SLOW_SQL = lib.sqlPlan('SELECT count(*) AS n FROM range(2000000000)');
 
 function assertCanceled(done, what = 'the stream') {
 	assert.ok(!done.timedOut, `${what} ended`);

@@ -125,7 +125,7 @@ term_lines() {
 
 @test "table columns line up by display width: CJK, emoji, combining marks" {
 	term_start
-	term_run "clear; sc-exec \"SELECT '日本語' AS name, 2 AS n UNION ALL SELECT 'cafe' || char(769), 4 UNION ALL SELECT '🙂🙂', 5\"; echo done"
+	term_run "clear; sc-exec \"SELECT '日本語' AS name, 2 AS n UNION ALL SELECT 'cafe\\u0301', 4 UNION ALL SELECT '🙂🙂', 5\"; echo done"
 	term_wait -x done
 	run term_lines
 	[[ "$output" == *"$(printf 'name    n\n------  -\n\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e  2\ncafe\xcc\x81    4\n\xf0\x9f\x99\x82\xf0\x9f\x99\x82    5\ndone')"* ]] || {
@@ -136,7 +136,7 @@ term_lines() {
 
 @test "control bytes are escaped, never sent to the terminal" {
 	term_start
-	term_run "clear; sc-exec \"SELECT 'a' || char(27) || '[31mRED' || char(7) AS s\"; echo done"
+	term_run "clear; sc-exec \"SELECT 'a\\u001B[31mRED\\u0007' AS s\"; echo done"
 	term_wait -x done
 	run term_lines
 	[[ "$output" == *$'s\n----------------\na\\x1b[31mRED\\x07\ndone'* ]] || {

@@ -98,3 +98,15 @@ rows_of() {
 	[ "$n" -ge 60 ]
 	[ "$fails" -eq 0 ]
 }
+
+@test "string literals read \\u, \\U and octal escapes as Spark's parser does" {
+	sc_server_env
+	# U+00E9 two ways, a surrogate pair and its \U form, octal \101, an
+	# escape of an ordinary letter, and \u without four hex digits.
+	run -0 --separate-stderr sc-exec --format csv --no-header \
+	    "SELECT 'caf\u00e9' AS a, 'cafe\u0301' AS b, '\uD83D\uDE42' AS c, '\U0001F642' AS d, '\101\q' AS e, '\u12' AS f, length('\u00e9') AS g"
+	[ "$output" = "$(printf 'caf\xc3\xa9,cafe\xcc\x81,\xf0\x9f\x99\x82,\xf0\x9f\x99\x82,Aq,u12,1')" ]
+	# A lone surrogate is '?', as Java writes it in UTF-8.
+	run -0 --separate-stderr sc-exec --format csv --no-header "SELECT 'x\uD800y' AS s"
+	[ "$output" = "x?y" ]
+}

@@ -67,15 +67,103 @@ skip(const char *s)
 	}
 }
 
+/* The value of n hex digits at s, or -1 when one is not a hex digit. */
+static long
+hex_digits(const char *s, int n)
+{
+	long v = 0;
+	int i, d;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] >= '0' && s[i] <= '9')
+			d = s[i] - '0';
+		else if (s[i] >= 'a' && s[i] <= 'f')
+			d = s[i] - 'a' + 10;
+		else if (s[i] >= 'A' && s[i] <= 'F')
+			d = s[i] - 'A' + 10;
+		else
+			return -1;
+		v = v * 16 + d;
+	}
+	return v;
+}
+
+/*
+ * Code point c as UTF-8; a surrogate standing alone (Java keeps it in a
+ * String, and writes it as '?' in UTF-8) or a value past U+10FFFF is '?'.
+ */
+static void
+add_utf8(struct sc_buf *out, long c)
+{
+	if ((c >= 0xd800 && c <= 0xdfff) || c < 0 || c > 0x10ffff) {
+		sc_buf_addch(out, '?', NULL);
+	} else if (c < 0x80) {
+		sc_buf_addch(out, (char)c, NULL);
+	} else if (c < 0x800) {
+		sc_buf_addch(out, (char)(0xc0 | (c >> 6)), NULL);
+		sc_buf_addch(out, (char)(0x80 | (c & 0x3f)), NULL);
+	} else if (c < 0x10000) {
+		sc_buf_addch(out, (char)(0xe0 | (c >> 12)), NULL);
+		sc_buf_addch(out, (char)(0x80 | ((c >> 6) & 0x3f)), NULL);
+		sc_buf_addch(out, (char)(0x80 | (c & 0x3f)), NULL);
+	} else {
+		sc_buf_addch(out, (char)(0xf0 | (c >> 18)), NULL);
+		sc_buf_addch(out, (char)(0x80 | ((c >> 12) & 0x3f)), NULL);
+		sc_buf_addch(out, (char)(0x80 | ((c >> 6) & 0x3f)), NULL);
+		sc_buf_addch(out, (char)(0x80 | (c & 0x3f)), NULL);
+	}
+}
+
+/*
+ * A Unicode or octal escape after the backslash at s, as Spark's parser
+ * reads them: \uXXXX (a UTF-16 unit; a high surrogate and a \u low one
+ * after it make one character), \UXXXXXXXX, and \ooo whose first digit
+ * is 0 or 1.  The last character of the escape, or NULL when s starts
+ * none of them.
+ */
+static const char *
+unicode_escape(const char *s, struct sc_buf *out)
+{
+	long c, lo;
+
+	if (s[1] == 'u' && (c = hex_digits(s + 2, 4)) >= 0) {
+		if (c >= 0xd800 && c <= 0xdbff && s[6] == '\\' &&
+		    s[7] == 'u' && (lo = hex_digits(s + 8, 4)) >= 0xdc00 &&
+		    lo <= 0xdfff) {
+			add_utf8(out, 0x10000 + ((c - 0xd800) << 10) +
+				(lo - 0xdc00));
+			return s + 11;
+		}
+		add_utf8(out, c);
+		return s + 5;
+	}
+	if (s[1] == 'U' && (c = hex_digits(s + 2, 8)) >= 0) {
+		add_utf8(out, c);
+		return s + 9;
+	}
+	if ((s[1] == '0' || s[1] == '1') && s[2] >= '0' && s[2] <= '7' &&
+	    s[3] >= '0' && s[3] <= '7') {
+		add_utf8(out, ((s[1] - '0') << 6) | ((s[2] - '0') << 3) |
+			(s[3] - '0'));
+		return s + 3;
+	}
+	return NULL;
+}
+
 /* One string literal at s (a quote); its end, or NULL if not closed. */
 static const char *
 string_lit(const char *s, struct sc_buf *out)
 {
+	const char *e;
 	char q = *s++;
 
 	for (; *s != '\0' && *s != q; s++) {
 		if (*s != '\\' || s[1] == '\0') {
 			sc_buf_addch(out, *s, NULL);
+			continue;
+		}
+		if ((e = unicode_escape(s, out)) != NULL) {
+			s = e;
 			continue;
 		}
 		s++;

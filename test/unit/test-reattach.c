@@ -1466,8 +1466,9 @@ test_release_worker(void)
 	i = find_event(SC_CLIENT_EV_RELEASE_FAILED, 0);
 	ok(i >= 0 &&
 		strstr(ev_text[i],
-		    "ReleaseAll of operation op-4 "
-		    "failed: connection reset") != NULL,
+		    "ReleaseAll of operation op-4 not confirmed (the server "
+		    "drops the operation after its detached timeout): "
+		    "connection reset") != NULL,
 	    "worker: give-up logged");
 	sc_client_get_stats(c, &st);
 	is_int(st.releases_failed, 1, "worker: failure counted");
@@ -1691,7 +1692,9 @@ test_deadline_caps(void)
 		while (i >= 0 && strncmp(ev_text[i], "ReleaseAll", 10) != 0)
 			i = find_event(SC_CLIENT_EV_RELEASE_FAILED, i + 1);
 		snprintf(want_rel, sizeof(want_rel),
-		    "ReleaseAll of operation %s failed: connection reset",
+		    "ReleaseAll of operation %s not confirmed (the server "
+		    "drops the operation after its detached timeout): "
+		    "connection reset",
 		    sc_reattach_operation_id(it));
 		is_str(i >= 0 ? ev_text[i] : "", want_rel,
 		    "deadline 2: the release given up, as an event");

@@ -150,9 +150,12 @@ start_other() {
 	[[ $'\n'"$output"$'\n' == *$'\n'"$SID"$'\n'* ]]
 	run --separate-stderr -0 sc-inspect -s "$(as tok-alice)" --user-id alice list --state running --no-header --fields operation_id,user_id,statement
 	[ "$output" = "$op	alice	" ]
-	# With an empty user id too: the token says who she is.
-	USER='' run --separate-stderr -0 sc-inspect -s "$(as tok-alice)" list --state running --ids
-	[ "$output" = "$op" ]
+	# Her user id from USER, as every sctk program takes it.
+	USER=alice run --separate-stderr -0 sc-inspect -s "$(as tok-alice)" list --state running --ids
+	[ "$output" = "$SID/$op" ]
+	# Without USER the login name is the user id: not hers.
+	USER='' LOGNAME='' run --separate-stderr -8 sc-inspect -s "$(as tok-alice)" list --state running --ids
+	[[ "$stderr" == *"[SCTK_AUTH.USER_MISMATCH]"* ]]
 	# The admin token sees everything, SQL too.
 	run --separate-stderr -0 sc-inspect -s "$SERVER" --admin-token "$ADMIN" list --session "$SID" --no-header --fields user_id,statement
 	[ "$output" = "alice	$LOOP" ]

@@ -177,7 +177,7 @@ bearer_is(const char *got, const char *token)
 	if (token[0] == '\0')
 		return false;
 	snprintf(want, sizeof(want), "Bearer %s", token);
-	ok = sc_svc_same_secret(got, want);
+	ok = sc_auth_same_secret(got, want);
 	explicit_bzero(want, sizeof(want));
 	return ok;
 }
@@ -207,7 +207,7 @@ check_access(struct sc_admin *a, struct sc_rpc_call *call,
 	has_auth = sc_rpc_call_metadata(call, "authorization", auth,
 		       sizeof(auth)) == 0;
 	if (conf->admin_token[0] != '\0') {
-		if (has_x && !sc_svc_same_secret(x, conf->admin_token)) {
+		if (has_x && !sc_auth_same_secret(x, conf->admin_token)) {
 			explicit_bzero(x, sizeof(x));
 			explicit_bzero(auth, sizeof(auth));
 			sc_debug("admin: bad admin token from %s",

@@ -25,7 +25,6 @@
 #include "core/error.h"
 #include "core/xmem.h"
 #include "server/server.h"
-#include "server/service_int.h"
 #include "core/banned.h"
 
 /* SHA-256 in hex. */
@@ -306,8 +305,8 @@ table_parse(char *buf, const char *path, const struct sc_server_conf *conf,
 			    "the user id is not valid UTF-8 of at most 255 bytes without control characters");
 			goto fail;
 		}
-		if (sc_svc_same_secret(tok, conf->token) ||
-		    sc_svc_same_secret(tok, conf->admin_token)) {
+		if (sc_auth_same_secret(tok, conf->token) ||
+		    sc_auth_same_secret(tok, conf->admin_token)) {
 			line_error(err, path, line,
 			    "the token is also the --token or the --admin-token");
 			goto fail;
@@ -439,4 +438,18 @@ sc_auth_lookup(struct sc_auth *a, const char *token,
 	pthread_mutex_unlock(&a->lock);
 	explicit_bzero(&key, sizeof(key));
 	return hit != NULL;
+}
+
+/* Compare without an early exit, so timing does not reveal the token. */
+bool
+sc_auth_same_secret(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, n;
+	volatile unsigned char diff = la != lb;
+
+	n = la > lb ? la : lb;
+	for (i = 0; i < n; i++)
+		diff |=
+		    (unsigned char)((i < la ? a[i] : 0) ^ (i < lb ? b[i] : 0));
+	return diff == 0;
 }

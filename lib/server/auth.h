@@ -58,6 +58,11 @@ size_t sc_auth_count(struct sc_auth *a);
 const char *sc_auth_path(const struct sc_auth *a);
 /* Wipes every token before freeing it.  NULL does nothing. */
 void sc_auth_free(struct sc_auth *a);
+/*
+ * Whether two secrets are equal, in time that does not depend on where
+ * they differ.
+ */
+bool sc_auth_same_secret(const char *a, const char *b);
 
 /*
  * The user token is bound to, copied into user (SC_AUTH_USER_MAX

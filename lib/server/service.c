@@ -48,20 +48,6 @@ sc_svc_has_prefix(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-/* Compare without an early exit, so timing does not reveal the token. */
-bool
-sc_svc_same_secret(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, n;
-	volatile unsigned char diff = la != lb;
-
-	n = la > lb ? la : lb;
-	for (i = 0; i < n; i++)
-		diff |=
-		    (unsigned char)((i < la ? a[i] : 0) ^ (i < lb ? b[i] : 0));
-	return diff == 0;
-}
-
 enum sc_svc_who
 sc_svc_identify(struct sc_server *srv, struct sc_rpc_call *call,
     char user[SC_AUTH_USER_MAX])
@@ -76,7 +62,7 @@ sc_svc_identify(struct sc_server *srv, struct sc_rpc_call *call,
 		return SC_SVC_MISSING;
 	if (srv->conf.token[0] != '\0') {
 		snprintf(want, sizeof(want), "Bearer %s", srv->conf.token);
-		if (sc_svc_same_secret(got, want))
+		if (sc_auth_same_secret(got, want))
 			who = SC_SVC_SHARED;
 		explicit_bzero(want, sizeof(want));
 	}

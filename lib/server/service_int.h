@@ -28,10 +28,6 @@ struct sc_rpc_call;
 
 bool sc_svc_has_prefix(const char *s, const char *prefix);
 
-/* Whether two secrets are equal, in time that does not depend on where
- * they differ. */
-bool sc_svc_same_secret(const char *a, const char *b);
-
 /*
  * Who the call's "authorization: Bearer T" says the caller is.  OPEN:
  * no token is required (no --token, no --token-file); SHARED: T is the

@@ -308,8 +308,7 @@ check_listen(struct opts *o)
 		    o->listen);
 	if (o->listen[0] != '[' && strchr(o->listen, ':') != colon)
 		sc_usage_msg(usage_text,
-		    "invalid listen address '%s': write an IPv6 address as "
-		    "'[addr]:port'",
+		    "invalid listen address '%s': write an IPv6 address as '[addr]:port'",
 		    o->listen);
 	if (colon == o->listen || (o->listen[0] == '[' && colon[-1] != ']') ||
 	    (o->listen[0] != '[' && strchr(o->listen, ':') != colon))
@@ -686,8 +685,8 @@ watchdog_main(void *arg)
 	while (!atomic_load(&w->done)) {
 		left = end < 0 ? WATCHDOG_POLL_MS : end - sc_mono_ms();
 		if (left <= 0) {
-			sc_err("shutdown did not finish within %s "
-			       "(sctk.server.shutdownTimeout); exiting now",
+			sc_err(
+			    "shutdown did not finish within %s (sctk.server.shutdownTimeout); exiting now",
 			    w->timeout);
 			_exit(SC_EXIT_INTERNAL);
 		}
@@ -705,7 +704,6 @@ watchdog_main(void *arg)
 	}
 	return NULL;
 }
-
 
 /*
  * From the first SIGTERM or SIGINT on, the process ends within the
@@ -868,8 +866,8 @@ on_deaf(void *arg)
 {
 	(void)arg;
 	if (!atomic_exchange(&deaf, true)) {
-		sc_err("shutting down so that a supervisor can restart "
-		       "sc-serve (exit status 10)");
+		sc_err(
+		    "shutting down so that a supervisor can restart sc-serve (exit status 10)");
 		kill(getpid(), SIGTERM);
 	}
 }
@@ -1059,9 +1057,9 @@ main(int argc, char *argv[])
 	if ((rc = start_rpc(&srv, &o, &port)) != SC_EXIT_OK)
 		goto out;
 	sc_info("sc-serve %s listening on %s:%d%s", SCTK_VERSION, o.host, port,
-	    srv.auth != NULL ? " (token required, users bound)"
-	    : srv.conf.token[0] != '\0' ? " (token required)"
-				       : "");
+	    srv.auth != NULL		    ? " (token required, users bound)"
+		: srv.conf.token[0] != '\0' ? " (token required)"
+					    : "");
 	/* The ready file comes last: who reads it finds the line above. */
 	if (o.ready_file != NULL &&
 	    write_ready(o.ready_file, o.host, port, o.tls_cert != NULL, &err) ==

@@ -67,7 +67,7 @@ enum conn_state { C_FREE, C_PENDING, C_ACTIVE };
 #define EV_LISTEN (2ULL << 40)
 #define EV_CONN (3ULL << 40)
 #define EV_KIND(u) ((u) & (3ULL << 40))
-#define EV_VAL(u) ((int)((u) & 0xffffffffULL))
+#define EV_VAL(u) ((int)((u)&0xffffffffULL))
 
 struct peer {
 	struct sc_htab_entry e;
@@ -160,23 +160,23 @@ report_flush(struct report *r, int64_t now)
 		return;
 	switch (r->kind) {
 	case R_TOTAL:
-		sc_warn("refused %ld connection(s): the server holds %s "
-			"(--max-connections)",
+		sc_warn(
+		    "refused %ld connection(s): the server holds %s (--max-connections)",
 		    r->count, r->detail);
 		break;
 	case R_PEER:
-		sc_warn("refused %ld connection(s) over the limit per peer "
-			"address: %s (--max-peer-connections)",
+		sc_warn(
+		    "refused %ld connection(s) over the limit per peer address: %s (--max-peer-connections)",
 		    r->count, r->detail);
 		break;
 	case R_FDS:
-		sc_warn("refused %ld connection(s): out of file descriptors "
-			"(%s)",
+		sc_warn(
+		    "refused %ld connection(s): out of file descriptors (%s)",
 		    r->count, r->detail);
 		break;
 	case R_IDLE:
-		sc_info("closed %ld connection(s) that sent nothing within %s "
-			"(--connection-grace)",
+		sc_info(
+		    "closed %ld connection(s) that sent nothing within %s (--connection-grace)",
 		    r->count, r->detail);
 		break;
 	}
@@ -199,8 +199,7 @@ report_event(struct report *r, long n, int64_t now)
 static void
 reports_tick(struct sc_rpc_listener *l, int64_t now)
 {
-	struct report *r[] = { &l->r_total, &l->r_peer, &l->r_fds,
-		&l->r_idle };
+	struct report *r[] = { &l->r_total, &l->r_peer, &l->r_fds, &l->r_idle };
 	size_t i;
 
 	for (i = 0; i < SC_NELEM(r); i++)
@@ -316,8 +315,7 @@ peer_names(const struct sockaddr_storage *ss, char *uri, size_t urisz,
 	struct in_addr v4;
 	int port;
 
-	if (ss->ss_family == AF_INET6 &&
-	    IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr)) {
+	if (ss->ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr)) {
 		memcpy(&v4, &s6->sin6_addr.s6_addr[12], sizeof(v4));
 		inet_ntop(AF_INET, &v4, addr, (socklen_t)addrsz);
 		port = ntohs(s6->sin6_port);
@@ -637,8 +635,7 @@ listen_one(const struct addrinfo *ai, int port)
 	if (ss.ss_family == AF_INET)
 		((struct sockaddr_in *)&ss)->sin_port = htons((uint16_t)port);
 	else if (ss.ss_family == AF_INET6)
-		((struct sockaddr_in6 *)&ss)->sin6_port =
-		    htons((uint16_t)port);
+		((struct sockaddr_in6 *)&ss)->sin6_port = htons((uint16_t)port);
 	else
 		return -1;
 	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
@@ -756,8 +753,8 @@ sc_rpc_listener_start(struct sc_rpc_listener *l, grpc_server *gs,
 		return sc_error_set_errno(err, SC_ST_INTERNAL, rc,
 		    "cannot start the accept loop");
 	l->running = true;
-	sc_debug("accepting up to %ld connections, %ld per peer address, "
-		 "%lld ms for a first byte",
+	sc_debug(
+	    "accepting up to %ld connections, %ld per peer address, %lld ms for a first byte",
 	    l->max_conns, l->max_peer, (long long)l->grace_ms);
 	return 0;
 }
@@ -823,8 +820,7 @@ sc_rpc_listener_peer(struct sc_rpc_listener *l, const char *grpc_peer)
 	char *end, *out = NULL;
 	long fd;
 
-	if (l == NULL || grpc_peer == NULL ||
-	    strncmp(grpc_peer, "fd:", 3) != 0)
+	if (l == NULL || grpc_peer == NULL || strncmp(grpc_peer, "fd:", 3) != 0)
 		return NULL;
 	errno = 0;
 	fd = strtol(grpc_peer + 3, &end, 10);

@@ -629,8 +629,8 @@ on_catch_all(struct sc_rpc_call *c)
 	if (rc == -1)
 		c->closed = true;
 	pthread_mutex_unlock(&c->mu);
-	if (rc == 0 && (c->srv->gate_fn == NULL ||
-			   c->srv->gate_fn(c, c->srv->gate_arg)))
+	if (rc == 0 &&
+	    (c->srv->gate_fn == NULL || c->srv->gate_fn(c, c->srv->gate_arg)))
 		on_unknown(c);
 }
 
@@ -1176,9 +1176,8 @@ probe_main(void *arg)
 			misses = 0;
 		else if (r == 0 && !probe_stopping(srv) &&
 		    ++misses == PROBE_MISSES) {
-			sc_err("the TLS listener on '%s' stopped accepting "
-			       "connections (%d probes in a row got no "
-			       "answer); gRPC cannot recover it",
+			sc_err(
+			    "the TLS listener on '%s' stopped accepting connections (%d probes in a row got no answer); gRPC cannot recover it",
 			    srv->listen, PROBE_MISSES);
 			if (srv->on_deaf != NULL)
 				srv->on_deaf(srv->deaf_arg);
@@ -1195,8 +1194,7 @@ probe_start(struct sc_rpc_server *srv, struct sc_error *err)
 	if (srv->grace_ms < 0)
 		return 0;
 	srv->probe_stop = false;
-	if ((rc = pthread_create(&srv->probe_tid, NULL, probe_main, srv)) !=
-	    0)
+	if ((rc = pthread_create(&srv->probe_tid, NULL, probe_main, srv)) != 0)
 		return sc_error_set_errno(err, SC_ST_INTERNAL, rc,
 		    "cannot start the listener watchdog");
 	srv->probing = true;
@@ -1238,8 +1236,8 @@ sc_rpc_server_start(struct sc_rpc_server *srv, int *portp, struct sc_error *err)
 	}
 	if (srv->cert_file == NULL) {
 		/* Plaintext: our own accept loop, not gRPC's listener. */
-		srv->listener = sc_rpc_listener_new(srv->listen, &srv->lopts,
-		    &port, NULL);
+		srv->listener =
+		    sc_rpc_listener_new(srv->listen, &srv->lopts, &port, NULL);
 		if (srv->listener == NULL)
 			port = 0;
 	} else

@@ -974,8 +974,7 @@ watch_closed(struct sc_rpc_call *call, bool cancelled, void *arg)
 }
 
 static struct qitem *
-qitem_new(int kind, const struct sc_exec_info *info, int64_t at,
-    bool statement)
+qitem_new(int kind, const struct sc_exec_info *info, int64_t at, bool statement)
 {
 	Sctk__Admin__V1__Execution e;
 	struct qitem *q;
@@ -1018,8 +1017,8 @@ on_event(enum sc_exec_event ev, const struct sc_exec_info *info, void *arg)
 			continue;
 		k = w->acc.admin ? 1 : 0;
 		if (proto[k] == NULL)
-			proto[k] = qitem_new(event_kind(ev), info, now,
-			    w->acc.admin);
+			proto[k] =
+			    qitem_new(event_kind(ev), info, now, w->acc.admin);
 		q = sc_xmalloc(sizeof(*q));
 		*q = *proto[k];
 		q->exec = sc_xmemdup(proto[k]->exec, proto[k]->len);

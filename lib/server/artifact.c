@@ -263,8 +263,7 @@ sc_artifact_store_new(const char *dir, const struct sc_artifact_limits *limits,
 	}
 	if (sb.st_uid != geteuid() || (sb.st_mode & 077) != 0) {
 		sc_error_set(err, SC_ST_IO,
-		    "artifact directory '%s' must belong to this user and be "
-		    "private to it (it has mode %04o%s); chmod 700 it",
+		    "artifact directory '%s' must belong to this user and be private to it (it has mode %04o%s); chmod 700 it",
 		    st->dir, (unsigned)(sb.st_mode & 07777),
 		    sb.st_uid != geteuid() ? " and another owner" : "");
 		goto fail;
@@ -279,8 +278,7 @@ sc_artifact_store_new(const char *dir, const struct sc_artifact_limits *limits,
 	if (flock(st->lockfd, LOCK_EX | LOCK_NB) == -1) {
 		if (errno == EWOULDBLOCK)
 			sc_error_set(err, SC_ST_IO,
-			    "artifact directory '%s' is in use by another "
-			    "sc-serve",
+			    "artifact directory '%s' is in use by another sc-serve",
 			    st->dir);
 		else
 			sc_error_set_errno(err, SC_ST_IO, errno,
@@ -305,8 +303,8 @@ sc_artifact_store_new(const char *dir, const struct sc_artifact_limits *limits,
 			closedir(d);
 		}
 		if (stale > 0)
-			sc_info("removed the artifacts of %zu session%s an "
-				"earlier server left in '%s'",
+			sc_info(
+			    "removed the artifacts of %zu session%s an earlier server left in '%s'",
 			    stale, stale == 1 ? "" : "s", st->dir);
 	}
 	return st;
@@ -329,8 +327,7 @@ sc_artifact_store_free(struct sc_artifact_store *st)
 			if (st->rootfd != -1 &&
 			    sc_artifact_rm_tree(st->rootfd, r->ssid, 0) == -1)
 				sc_warn(
-				    "cannot remove the artifacts of session "
-				    "%s in '%s'",
+				    "cannot remove the artifacts of session %s in '%s'",
 				    r->ssid, st->dir);
 			rec_free(r);
 		}
@@ -422,8 +419,7 @@ sc_artifact_upload_new(struct sc_artifact_store *st, struct sc_session *s,
 		    r->ssid, strerror(e));
 		if (sc_artifact_is_full(e)) {
 			sc_srv_error(err, "ARTIFACT_STORE_FULL", "53100",
-			    "Cannot store artifacts: the artifact store is "
-			    "out of space (%s).",
+			    "Cannot store artifacts: the artifact store is out of space (%s).",
 			    strerror(e));
 			if (err != NULL)
 				err->rpc_code = SC_GRPC_RESOURCE_EXHAUSTED;
@@ -548,10 +544,9 @@ store_full(struct sc_artifact_upload *up, struct sc_error *err,
     const char *shown, int64_t size)
 {
 	sc_srv_error(err, "ARTIFACT_STORE_FULL", "53100",
-	    "Cannot store artifact `%s` of %" PRId64 " bytes: the artifacts "
-	    "of all sessions would pass the store's limit of %" PRId64
-	    " bytes (sctk.artifact.maxStoreBytes). Release sessions that "
-	    "no longer need theirs.",
+	    "Cannot store artifact `%s` of %" PRId64
+	    " bytes: the artifacts of all sessions would pass the store's limit of %" PRId64
+	    " bytes (sctk.artifact.maxStoreBytes). Release sessions that no longer need theirs.",
 	    shown, size, up->st->lim.store_bytes);
 	if (err != NULL)
 		err->rpc_code = SC_GRPC_RESOURCE_EXHAUSTED;
@@ -862,8 +857,8 @@ enum conflict {
  * (and nothing moved) when the name is taken (enum conflict).
  */
 static int
-commit_one(struct sc_artifact_upload *up, struct staged *a,
-    enum conflict *dup, struct sc_error *err)
+commit_one(struct sc_artifact_upload *up, struct staged *a, enum conflict *dup,
+    struct sc_error *err)
 {
 	struct record *r = up->rec;
 	struct stat sb;
@@ -983,26 +978,18 @@ sc_artifact_upload_commit(struct sc_artifact_upload *up,
 		if (first == A_DIRECTORY)
 			return sc_srv_error(err, "ARTIFACT_ALREADY_EXISTS",
 			    "42713",
-			    "The artifact `%s` cannot be stored: a directory "
-			    "of that name holds other artifacts of this "
-			    "session (`%s/...`). Please choose a different "
-			    "name for the new artifact.%s",
+			    "The artifact `%s` cannot be stored: a directory of that name holds other artifacts of this session (`%s/...`). Please choose a different name for the new artifact.%s",
 			    shown, shown,
-			    ndup > 1 ? " (Other artifacts of this call "
-				       "exist with other content.)"
-				     : "");
+			    ndup > 1
+				? " (Other artifacts of this call exist with other content.)"
+				: "");
 		if (ndup == 1)
 			return sc_srv_error(err, "ARTIFACT_ALREADY_EXISTS",
 			    "42713",
-			    "The artifact `%s` already exists. Please choose "
-			    "a different name for the new artifact because "
-			    "it cannot be overwritten.",
+			    "The artifact `%s` already exists. Please choose a different name for the new artifact because it cannot be overwritten.",
 			    shown);
 		return sc_srv_error(err, "ARTIFACT_ALREADY_EXISTS", "42713",
-		    "The artifact `%s` already exists. Please choose a "
-		    "different name for the new artifact because it cannot "
-		    "be overwritten. (%zu more artifacts of this call exist "
-		    "with other content.)",
+		    "The artifact `%s` already exists. Please choose a different name for the new artifact because it cannot be overwritten. (%zu more artifacts of this call exist with other content.)",
 		    shown, ndup - 1);
 	}
 	up->sum = sc_xcalloc(up->n ? up->n : 1, sizeof(*up->sum));

@@ -251,8 +251,7 @@ cmp_entry(const void *x, const void *y)
 static bool
 digest_of(const char *token, char out[DIGEST_LEN + 1])
 {
-	return sc_digest_hex("sha256", token, strlen(token), out) ==
-	    DIGEST_LEN;
+	return sc_digest_hex("sha256", token, strlen(token), out) == DIGEST_LEN;
 }
 
 /* Parse buf (NUL-terminated, changed in place) into a new table. */
@@ -289,8 +288,7 @@ table_parse(char *buf, const char *path, const struct sc_server_conf *conf,
 		while (blank(*p))
 			p++;
 		if (*user == '\0' || *p != '\0') {
-			line_error(err, path, line,
-			    "expected 'token user_id'");
+			line_error(err, path, line, "expected 'token user_id'");
 			goto fail;
 		}
 		*end = '\0';
@@ -430,9 +428,9 @@ sc_auth_lookup(struct sc_auth *a, const char *token,
 	if (a == NULL || token[0] == '\0' || !digest_of(token, key.digest))
 		return false;
 	pthread_mutex_lock(&a->lock);
-	hit = a->t->n == 0 ? NULL
-			   : bsearch(&key, a->t->v, a->t->n, sizeof(*a->t->v),
-				 cmp_entry);
+	hit = a->t->n == 0
+	    ? NULL
+	    : bsearch(&key, a->t->v, a->t->n, sizeof(*a->t->v), cmp_entry);
 	if (hit != NULL)
 		snprintf(user, SC_AUTH_USER_MAX, "%s", hit->user);
 	pthread_mutex_unlock(&a->lock);

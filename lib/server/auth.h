@@ -43,8 +43,8 @@ struct sc_auth;
  * regular file, too large or has a bad line ("'f' line 3: ...").
  * Free with sc_auth_free().
  */
-struct sc_auth *sc_auth_new(const char *path,
-    const struct sc_server_conf *conf, struct sc_error *err);
+struct sc_auth *sc_auth_new(const char *path, const struct sc_server_conf *conf,
+    struct sc_error *err);
 /*
  * Read the file again (SIGHUP).  On success the new table replaces the
  * old and *ntokens is its size; on failure (errors as sc_auth_new())

@@ -353,7 +353,7 @@ insert_rows(struct dialect *d, size_t k, size_t e, bool overwrite,
 	/* A column list: names and commas only. */
 	if (j < d->n && punct_is(d->s, &t[j], '(')) {
 		for (c = next_sig(t, d->n, j); c < d->n;
-		    c = next_sig(t, d->n, c)) {
+		     c = next_sig(t, d->n, c)) {
 			if ((t[c].kind == T_WORD || t[c].kind == T_IDENT) &&
 			    ncols % 2 == 0 && !word_is(d->s, &t[c], "select") &&
 			    !word_is(d->s, &t[c], "with") &&
@@ -751,9 +751,7 @@ bad:
 	d->rc = -1;
 	end = d->n;
 	sc_srv_error(d->err, "INVALID_PARAMETER_VALUE", "22023",
-	    "read_files() takes a path string and then name => value "
-	    "options whose values are strings, true or false: "
-	    "read_files('files/x.csv', format => 'csv', header => true).");
+	    "read_files() takes a path string and then name => value options whose values are strings, true or false: read_files('files/x.csv', format => 'csv', header => true).");
 out:
 	for (k = 0; k < nkv; k++)
 		free(kv[k]);
@@ -948,11 +946,7 @@ sc_eng_dialect(struct sc_ectx *x, const char *s, struct sc_eplan *p,
 				free(d.t);
 				return sc_srv_error(err,
 				    "UNSUPPORTED_FEATURE.SQL_SYNTAX", "0A000",
-				    "SQL text that sc-serve's Spark SQL parser "
-				    "does not take runs as SQLite's, whose "
-				    "column names are case-insensitive: with "
-				    "spark.sql.caseSensitive=true it is not "
-				    "supported by sc-serve.");
+				    "SQL text that sc-serve's Spark SQL parser does not take runs as SQLite's, whose column names are case-insensitive: with spark.sql.caseSensitive=true it is not supported by sc-serve.");
 			}
 	/*
 	 * Spark 4.0 has no recursive CTE (4.1 has one, with its own rules):
@@ -967,8 +961,7 @@ sc_eng_dialect(struct sc_ectx *x, const char *s, struct sc_eplan *p,
 			free(d.t);
 			return sc_srv_error(err,
 			    "UNSUPPORTED_FEATURE.SQL_SYNTAX", "0A000",
-			    "The feature is not supported: WITH RECURSIVE "
-			    "in SQL text.");
+			    "The feature is not supported: WITH RECURSIVE in SQL text.");
 		}
 	}
 	if (check_names(&d) == -1) {

@@ -615,8 +615,7 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 		sc_eng_dialect(&x, src->query != NULL ? src->query : "", &p,
 		    err) == -1))
 		goto out;
-	if (!query &&
-	    is_single_query(&x, &p, &query, err) == -1)
+	if (!query && is_single_query(&x, &p, &query, err) == -1)
 		goto out;
 	if (query) {
 		rel.rel_type_case = SC_REL_(SQL);

@@ -330,12 +330,10 @@ sc_eng_guard_refuse(bool function, const char *name, struct sc_error *err)
 {
 	if (function)
 		return sc_srv_error(err, "UNRESOLVED_ROUTINE", "42883",
-		    "Cannot resolve routine `%s` on search path "
-		    "[`system`.`builtin`, `system`.`session`, `main`].",
+		    "Cannot resolve routine `%s` on search path [`system`.`builtin`, `system`.`session`, `main`].",
 		    name);
 	return sc_srv_error(err, "TABLE_OR_VIEW_NOT_FOUND", "42P01",
-	    "The table or view `%s` cannot be found. Verify the spelling "
-	    "and correctness of the schema and catalog.",
+	    "The table or view `%s` cannot be found. Verify the spelling and correctness of the schema and catalog.",
 	    name);
 }
 
@@ -577,8 +575,7 @@ sc_eng_guard_statement(struct sc_ectx *x, sqlite3_stmt *st,
 	if (sql != NULL && first_word_is(sql, "VACUUM"))
 		return sc_srv_error(err, "UNSUPPORTED_FEATURE.STATEMENT",
 		    "0A000",
-		    "The feature is not supported: VACUUM. sc-serve runs "
-		    "the SQL statements Spark SQL has.");
+		    "The feature is not supported: VACUUM. sc-serve runs the SQL statements Spark SQL has.");
 	return 0;
 }
 
@@ -659,20 +656,17 @@ sc_eng_guard_error(struct sc_ectx *x, int rc, const char *msg,
 		if (kind == SC_EDENY_PRAGMA)
 			return sc_srv_error(err, "UNSUPPORTED_FEATURE.PRAGMA",
 			    "0A000",
-			    "The feature is not supported: %s. sc-serve "
-			    "only reads the pragmas listed in sc-serve(1).",
+			    "The feature is not supported: %s. sc-serve only reads the pragmas listed in sc-serve(1).",
 			    r->denied_what);
 		return sc_srv_error(err, "UNSUPPORTED_FEATURE.STATEMENT",
 		    "0A000",
-		    "The feature is not supported: %s. sc-serve runs the SQL "
-		    "statements Spark SQL has.",
+		    "The feature is not supported: %s. sc-serve runs the SQL statements Spark SQL has.",
 		    r->denied_what);
 	}
 	if (code == SQLITE_AUTH)
 		return sc_srv_error(err, "UNSUPPORTED_FEATURE.STATEMENT",
 		    "0A000",
-		    "The feature is not supported: %s. sc-serve runs the SQL "
-		    "statements Spark SQL has.",
+		    "The feature is not supported: %s. sc-serve runs the SQL statements Spark SQL has.",
 		    msg);
 	if (code == SQLITE_TOOBIG && strcmp(msg, "statement too long") == 0) {
 		snprintf(text, sizeof(text),
@@ -697,13 +691,10 @@ sc_eng_guard_error(struct sc_ectx *x, int rc, const char *msg,
 		    "Unable to acquire memory: sc-serve is out of memory.");
 	if (strcmp(msg, "parser stack overflow") == 0)
 		return sc_srv_error(err, "FAILED_TO_PARSE_TOO_COMPLEX", "54001",
-		    "The statement is too complex to parse: it nests "
-		    "parentheses or subqueries more deeply than the SQL parser "
-		    "allows. Divide it into simpler statements.");
+		    "The statement is too complex to parse: it nests parentheses or subqueries more deeply than the SQL parser allows. Divide it into simpler statements.");
 	if (strncmp(msg, "Expression tree is too large", 28) == 0)
 		return sc_srv_error(err, "FAILED_TO_PARSE_TOO_COMPLEX", "54001",
-		    "The statement is too complex: an expression nests deeper "
-		    "than %d levels.",
+		    "The statement is too complex: an expression nests deeper than %d levels.",
 		    SC_ENGINE_MAX_EXPR_DEPTH);
 	return 0;
 }

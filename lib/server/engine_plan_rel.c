@@ -287,8 +287,7 @@ select_item(struct sc_ectx *x, const struct sc_eplan *in,
  * refuse it at the end.
  */
 static int
-too_wide(struct sc_ectx *x, size_t n, const char *what,
-    struct sc_error *err)
+too_wide(struct sc_ectx *x, size_t n, const char *what, struct sc_error *err)
 {
 	int max = sqlite3_limit(x->c->db, SQLITE_LIMIT_COLUMN, -1);
 
@@ -526,8 +525,7 @@ aggregate(struct sc_ectx *x, const Spark__Connect__Aggregate *a,
 	size_t i, nitems = 0;
 	int rc = -1;
 
-	if (too_wide(x,
-		a->n_grouping_expressions + a->n_aggregate_expressions,
+	if (too_wide(x, a->n_grouping_expressions + a->n_aggregate_expressions,
 		"An aggregation", err) == -1)
 		return -1;
 	if (a->group_type != GROUP_(GROUPBY) &&

@@ -48,14 +48,13 @@ side_ref(const char *qual, const struct sc_ecol *c)
  * "%zu" writes k; name compared in any case when nocase.
  */
 static bool
-alias_of(const char *s, size_t slen, const char *name, size_t nlen,
-    bool nocase, size_t *k)
+alias_of(const char *s, size_t slen, const char *name, size_t nlen, bool nocase,
+    size_t *k)
 {
 	size_t i, v = 0;
 
 	if (slen < nlen ||
-	    (nocase ? strncasecmp(s, name, nlen) : strncmp(s, name, nlen)) !=
-		0)
+	    (nocase ? strncasecmp(s, name, nlen) : strncmp(s, name, nlen)) != 0)
 		return false;
 	if (slen == nlen) {
 		*k = 0;

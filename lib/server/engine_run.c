@@ -391,17 +391,18 @@ sc_eng_plan_client(const struct sc_eplan *p, size_t from, size_t to)
  * text from sql on holds some, for the client's error).
  */
 int
-sc_eng_prepare_plan(struct sc_ectx *x, const struct sc_eplan *p, const char *sql,
-    sqlite3_stmt **st, const char **tail, struct sc_error *err)
+sc_eng_prepare_plan(struct sc_ectx *x, const struct sc_eplan *p,
+    const char *sql, sqlite3_stmt **st, const char **tail, struct sc_error *err)
 {
 	size_t at = (size_t)(sql - (const char *)p->sql.data);
 	int rc;
 
 	x->run->client_sql = false;
 	rc = sc_eng_prepare(x, sql, strlen(sql), st, tail, err);
-	if (rc == 0 && (*st == NULL ||
-	    !sc_eng_plan_client(p, at,
-		(size_t)(*tail - (const char *)p->sql.data))))
+	if (rc == 0 &&
+	    (*st == NULL ||
+		!sc_eng_plan_client(p, at,
+		    (size_t)(*tail - (const char *)p->sql.data))))
 		return 0;
 	if (rc == -1 && !sc_eng_plan_client(p, at, p->sql.len))
 		return -1;

@@ -57,8 +57,7 @@ sc_svc_identify(struct sc_server *srv, struct sc_rpc_call *call,
 
 	if (srv->conf.token[0] == '\0' && srv->auth == NULL)
 		return SC_SVC_OPEN;
-	if (sc_rpc_call_metadata(call, "authorization", got, sizeof(got)) ==
-	    -1)
+	if (sc_rpc_call_metadata(call, "authorization", got, sizeof(got)) == -1)
 		return SC_SVC_MISSING;
 	if (srv->conf.token[0] != '\0') {
 		snprintf(want, sizeof(want), "Bearer %s", srv->conf.token);
@@ -101,8 +100,7 @@ sc_svc_bad_id(struct sc_error *err, const char *what, const char *id)
 
 	sc_auth_id_escape(id, shown, sizeof(shown));
 	sc_srv_error(err, "INVALID_HANDLE.FORMAT", "HY000",
-	    "The handle `%s` is invalid. A %s must be valid UTF-8 without "
-	    "control characters.",
+	    "The handle `%s` is invalid. A %s must be valid UTF-8 without control characters.",
 	    shown, what);
 	err->rpc_code = SC_GRPC_INVALID_ARGUMENT;
 	return -1;
@@ -115,8 +113,7 @@ sc_svc_bad_uuid(struct sc_error *err, const char *id)
 
 	sc_auth_id_escape(id, shown, sizeof(shown));
 	return sc_srv_error(err, "INVALID_HANDLE.FORMAT", "HY000",
-	    "The handle `%s` is invalid. Handle must be an UUID string of "
-	    "the format '00112233-4455-6677-8899-aabbccddeeff'",
+	    "The handle `%s` is invalid. Handle must be an UUID string of the format '00112233-4455-6677-8899-aabbccddeeff'",
 	    shown);
 }
 
@@ -154,8 +151,7 @@ sc_svc_check_user(enum sc_svc_who who, const char *bound, const char *user,
 
 /* Whether the call may act for user; on failure the call is finished. */
 static bool
-user_allowed(struct sc_server *srv, struct sc_rpc_call *call,
-    const char *user)
+user_allowed(struct sc_server *srv, struct sc_rpc_call *call, const char *user)
 {
 	char bound[SC_AUTH_USER_MAX];
 	struct sc_error err;
@@ -166,13 +162,13 @@ user_allowed(struct sc_server *srv, struct sc_rpc_call *call,
 	if (sc_svc_check_user(who, bound, user, &err) == 0)
 		return true;
 	if (err.rpc_code == SC_GRPC_UNAUTHENTICATED) {
-		sc_rpc_call_finish(call, SC_GRPC_UNAUTHENTICATED, err.msg,
-		    NULL, 0);
+		sc_rpc_call_finish(call, SC_GRPC_UNAUTHENTICATED, err.msg, NULL,
+		    0);
 		return false;
 	}
 	if (err.rpc_code == SC_GRPC_PERMISSION_DENIED)
-		sc_info("refused a request from %s: its token is bound to "
-			"user '%s', not the one it names",
+		sc_info(
+		    "refused a request from %s: its token is bound to user '%s', not the one it names",
 		    sc_rpc_call_peer(call), bound);
 	sc_srv_finish_error(call, NULL, &err);
 	return false;
@@ -279,8 +275,7 @@ tags_invalid(char **tags, size_t n, struct sc_error *err)
 
 /* An operation id that is not a UUID: the call is finished. */
 static bool
-op_id_malformed(struct sc_rpc_call *call, struct sc_session *s,
-    const char *id)
+op_id_malformed(struct sc_rpc_call *call, struct sc_session *s, const char *id)
 {
 	struct sc_error err;
 
@@ -767,8 +762,7 @@ analyze(struct sc_rpc_call *call, struct sc_session *s,
 		if (rc == 1)
 			rc = sc_srv_error(&err,
 			    "UNSUPPORTED_FEATURE.ANALYZE_PLAN", "0A000",
-			    "The feature is not supported: this AnalyzePlan "
-			    "request.");
+			    "The feature is not supported: this AnalyzePlan request.");
 		break;
 	}
 	if (rc == -1)

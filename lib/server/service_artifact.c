@@ -407,8 +407,7 @@ upload_message(struct upload_job *j, const uint8_t *msg, size_t len,
 	}
 	if (j->s == NULL) {
 		/* As Spark: the first message names the session. */
-		if (sc_svc_check_user(j->who, j->bound, USER(req), err) ==
-		    -1) {
+		if (sc_svc_check_user(j->who, j->bound, USER(req), err) == -1) {
 			sc_svc_free_msg(req);
 			return -1;
 		}

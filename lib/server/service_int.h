@@ -41,8 +41,8 @@ enum sc_svc_who {
 	SC_SVC_MISSING,
 	SC_SVC_WRONG
 };
-enum sc_svc_who sc_svc_identify(struct sc_server *srv,
-    struct sc_rpc_call *call, char user[SC_AUTH_USER_MAX]);
+enum sc_svc_who sc_svc_identify(struct sc_server *srv, struct sc_rpc_call *call,
+    char user[SC_AUTH_USER_MAX]);
 
 /* Check the bearer token; on failure the call is finished. */
 bool sc_svc_authorized(struct sc_server *srv, struct sc_rpc_call *call);
@@ -58,8 +58,8 @@ bool sc_svc_authorized(struct sc_server *srv, struct sc_rpc_call *call);
  * when a bound token names another user; UNAUTHENTICATED (no class)
  * for MISSING and WRONG.
  */
-int sc_svc_check_user(enum sc_svc_who who, const char *bound,
-    const char *user, struct sc_error *err);
+int sc_svc_check_user(enum sc_svc_who who, const char *bound, const char *user,
+    struct sc_error *err);
 /*
  * INVALID_HANDLE.FORMAT (INVALID_ARGUMENT) for an id (what: "user id",
  * "tag", ...) that is not valid UTF-8 or has control characters.  -1.

@@ -127,11 +127,10 @@ unicode_escape(const char *s, struct sc_buf *out)
 	long c, lo;
 
 	if (s[1] == 'u' && (c = hex_digits(s + 2, 4)) >= 0) {
-		if (c >= 0xd800 && c <= 0xdbff && s[6] == '\\' &&
-		    s[7] == 'u' && (lo = hex_digits(s + 8, 4)) >= 0xdc00 &&
-		    lo <= 0xdfff) {
-			add_utf8(out, 0x10000 + ((c - 0xd800) << 10) +
-				(lo - 0xdc00));
+		if (c >= 0xd800 && c <= 0xdbff && s[6] == '\\' && s[7] == 'u' &&
+		    (lo = hex_digits(s + 8, 4)) >= 0xdc00 && lo <= 0xdfff) {
+			add_utf8(out,
+			    0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00));
 			return s + 11;
 		}
 		add_utf8(out, c);
@@ -143,8 +142,8 @@ unicode_escape(const char *s, struct sc_buf *out)
 	}
 	if ((s[1] == '0' || s[1] == '1') && s[2] >= '0' && s[2] <= '7' &&
 	    s[3] >= '0' && s[3] <= '7') {
-		add_utf8(out, ((s[1] - '0') << 6) | ((s[2] - '0') << 3) |
-			(s[3] - '0'));
+		add_utf8(out,
+		    ((s[1] - '0') << 6) | ((s[2] - '0') << 3) | (s[3] - '0'));
 		return s + 3;
 	}
 	return NULL;

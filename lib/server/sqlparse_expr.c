@@ -565,8 +565,7 @@ binary_literal(struct parser *p, const struct sc_sqltok *str)
 				p->fail = SC_SQLPARSE_ERROR;
 				sc_srv_error(p->err, "INVALID_TYPED_LITERAL",
 				    "42604",
-				    "The value of the typed literal \"X\" is "
-				    "invalid: '%.*s'.",
+				    "The value of the typed literal \"X\" is invalid: '%.*s'.",
 				    (int)(n > 200 ? 200 : n), (const char *)h);
 			}
 			return NULL;

@@ -904,9 +904,8 @@ table_target(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 	sc_buf_addch(&text, '\0', NULL);
 	sc_buf_reset(&p->sql);
 	p->nclient = 0;
-	rc = sc_eng_dialect(s->x, (const char *)text.data, p, err) == -1
-	    ? -1
-	    : 1;
+	rc = sc_eng_dialect(s->x, (const char *)text.data, p, err) == -1 ? -1
+									 : 1;
 	p->raw = true;
 	sc_buf_release(&text);
 	goto out;

@@ -94,7 +94,8 @@ test_file(void)
 	snprintf(conf.token, sizeof(conf.token), "shared");
 	snprintf(conf.admin_token, sizeof(conf.admin_token), "adm");
 
-	put("# comment\n\n  tok-a   alice \t\n\ttok-b bob\r\ntok-a2 alice", 0600);
+	put("# comment\n\n  tok-a   alice \t\n\ttok-b bob\r\ntok-a2 alice",
+	    0600);
 	a = sc_auth_new(path, &conf, &err);
 	ok(a != NULL, "a good file loads");
 	if (a == NULL)
@@ -140,8 +141,8 @@ test_file(void)
 		is_int(sc_auth_reload(a, &conf, &n, &err), -1, "bad %zu", i);
 		is_int(err.status, bad[i].status, "bad %zu: status", i);
 		if (bad[i].msg != NULL)
-			snprintf(want, sizeof(want), "token file '%s' %s",
-			    path, bad[i].msg);
+			snprintf(want, sizeof(want), "token file '%s' %s", path,
+			    bad[i].msg);
 		else
 			snprintf(want, sizeof(want),
 			    "permissions %04o for token file '%s' are too open: others may read it; make it readable by its owner only (chmod 600)",

@@ -861,8 +861,8 @@ test_sql_basic(void)
 	    "d:void:null,e:binary:notnull",
 	    "1,x,2.5,null,0102;", "sql literals");
 	check(R_sql("SELECT X'abc' AS o, x'' AS z, x'00fF' AS h"),
-	    "o:binary:notnull,z:binary:notnull,h:binary:notnull",
-	    "0abc,,00ff;", "binary literals: an odd digit count, none");
+	    "o:binary:notnull,z:binary:notnull,h:binary:notnull", "0abc,,00ff;",
+	    "binary literals: an odd digit count, none");
 	check(R_sql("SELECT * FROM t ORDER BY a"),
 	    "a:integer:notnull,b:string:null,d:date:null,"
 	    "p:decimal(10,2):null,f:boolean:null,ts:timestamp:null",
@@ -2157,8 +2157,7 @@ test_guard(void)
 	 * tables: not SQL text SQLite would run, not an expression string,
 	 * not a table name.
 	 */
-	check_err(c1,
-	    R_sql("SELECT sc_overlay('a') AS x WHERE 1 = 1"),
+	check_err(c1, R_sql("SELECT sc_overlay('a') AS x WHERE 1 = 1"),
 	    "UNRESOLVED_ROUTINE", "sc_overlay in SQL text");
 	check_err(c1, R_sql("SELECT \"SC_TS_FROM\"(1, 0) AS x WHERE 1 = 1"),
 	    "UNRESOLVED_ROUTINE", "a quoted, upper-case internal name");
@@ -2292,8 +2291,7 @@ cte_chain(int n)
 	sc_buf_init(&b, SC_BUF_UNLIMITED);
 	sc_buf_addstr(&b, "WITH c0 AS (SELECT id FROM range(3))", NULL);
 	for (i = 1; i < n; i++)
-		sc_buf_addf(&b, NULL, ", c%d AS (SELECT * FROM c%d)", i,
-		    i - 1);
+		sc_buf_addf(&b, NULL, ", c%d AS (SELECT * FROM c%d)", i, i - 1);
 	sc_buf_addf(&b, NULL, " SELECT sum(id) AS s FROM c%d", n - 1);
 	sc_buf_addch(&b, '\0', NULL);
 	return (char *)sc_buf_detach(&b, NULL);
@@ -2376,8 +2374,8 @@ test_deep_input(void)
 	    "id:integer:notnull,id#1:integer:notnull,id:integer:notnull,"
 	    "id#2:integer:notnull,id:integer:notnull",
 	    "1,2,3,4,5;", "join of columns named alike");
-	sql = repeat_sql("SELECT count(*) AS n FROM ", "range(2)", ", ", 12,
-	    "");
+	sql =
+	    repeat_sql("SELECT count(*) AS n FROM ", "range(2)", ", ", 12, "");
 	check(R_sql(sql), "n:long:notnull", "4096;", "join of 12 ranges");
 	free(sql);
 
@@ -2394,8 +2392,8 @@ test_deep_input(void)
 	/* 2001 columns: refused before any is translated. */
 	root = R_project(R_sql("SELECT 1 AS a"), E_col("a"), NULL);
 	p = root->project;
-	p->expressions = sc_xreallocarray(p->expressions, 2001,
-	    sizeof(*p->expressions));
+	p->expressions =
+	    sc_xreallocarray(p->expressions, 2001, sizeof(*p->expressions));
 	for (i = 1; i < 2001; i++)
 		p->expressions[i] = E_col("nosuch");
 	p->n_expressions = 2001;
@@ -2406,7 +2404,7 @@ test_deep_input(void)
 
 	/* Canceled before it starts: translating stops at once. */
 	res_init(&r);
-	sink = (struct sc_engine_sink) { on_schema, on_batch, &r };
+	sink = (struct sc_engine_sink){ on_schema, on_batch, &r };
 	atomic_init(&cancel, 1);
 	root = R_project(R_sql("SELECT 1 AS a"), E_col("nosuch"), NULL);
 	sc_error_init(&err);
@@ -2443,8 +2441,7 @@ test_limits(void)
 		sc_engine_free(e);
 		return;
 	}
-	is_int(run_sql(c,
-		   "SELECT count(DISTINCT id) FROM range(1000000000000)",
+	is_int(run_sql(c, "SELECT count(DISTINCT id) FROM range(1000000000000)",
 		   &err),
 	    -1, "a count of distinct values stops");
 	is_str(err.errclass, "UNABLE_TO_ACQUIRE_MEMORY", "memory: class");
@@ -2461,8 +2458,7 @@ test_limits(void)
 	    "value: RESOURCE_EXHAUSTED");
 	res_init(&r);
 	ok(run(c, R_sql("SELECT length(repeat('x', 1048576)) AS n"), &r,
-	       &err) ==
-		    0 &&
+	       &err) == 0 &&
 		strcmp((const char *)r.data.data, "1048576;") == 0,
 	    "a value at the limit passes");
 	res_release(&r);

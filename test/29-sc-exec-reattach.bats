@@ -93,7 +93,7 @@ teardown() {
 	run -1 grep -q "operation $op finished" "$BATS_FILE_TMPDIR/server.log"
 	run -0 --separate-stderr sc-exec --session-id "$SID" --format csv \
 	    --attach "$op"
-	[ "$output" = "$(printf 'n\n20000000')" ]
+	[ "$output" = "$(printf 'n\n100000000')" ]
 }
 
 @test "--detach with a new session prints how to attach" {

@@ -274,11 +274,6 @@ split() {
 	# Any token holder may claim to be user a: without a's session id
 	# (the secret part of a handle) nothing of a's is shown.
 	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids
-	# As user a: a's operation and session only, whatever the filter
-	# (--ids of operations in any session: session/operation pairs).
-	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids
-	[ "$output" = "$sid_a/$a" ]
-	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids --user "$U-b"
 	[ "$output" = "" ]
 	run --separate-stderr -0 sc-inspect --user-id "$U-a" sessions --ids
 	[ "$output" = "" ]
@@ -302,8 +297,6 @@ split() {
 	[[ "$output" == "$a	error: INVALID_HANDLE.SESSION_NOT_FOUND: "* ]]
 	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids --session "$sid_a"
 	[ "$output" = "$a" ]
-	run --separate-stderr -0 sc-inspect --user-id "$U-a" list --ids
-	[ "$output" = "$sid_a/$a" ]
 	# With the admin token (option or environment): both.
 	run --separate-stderr -0 sc-inspect --admin-token "$ADMIN" list --ids --user "$U-b"
 	[ "$output" = "$SID/$b" ]

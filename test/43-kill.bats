@@ -292,7 +292,7 @@ EOF
 	# A reader that stops: the server fills its retry buffer.
 	kill -STOP "$BG_PID"
 	wait_for buffering
-	op=$(sc-inspect -s "$ADDR" list --ids --state running)
+	op=$(sc-inspect -s "$ADDR" list --session "$SID" --ids --state running)
 	[[ "$op" =~ ^[0-9a-f-]{36}$ ]]
 	kill -9 "$BG_PID"
 	wait "$BG_PID" 2>/dev/null || true

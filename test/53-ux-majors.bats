@@ -6,8 +6,10 @@
 # number is seconds for sc-serve's duration options too; \detach at the
 # prompt comes back at once and the operation outlives the prompt; and
 # the cron pipeline over every session, sc-inspect list --ids (pairs)
-# into sc-release -, run as cron runs it.  The file's server wants a
-# Spark token, where a wrong user id sees nothing.
+# into sc-release -, run as cron runs it.  The file's server binds its
+# token to the login user (--token-file, the way to run a shared server),
+# so a wrong user id is refused and the admin service shows that user's
+# sessions.
 
 bats_require_minimum_version 1.7.0
 load helpers/common
@@ -16,7 +18,10 @@ load helpers/server
 TOK=tok53
 
 setup_file() {
-	sc_server_start --token "$TOK"
+	local f="$BATS_FILE_TMPDIR/tokens"
+	printf '%s %s\n' "$TOK" "$(id -un)" >"$f"
+	chmod 600 "$f"
+	sc_server_start --token-file "$f"
 	export SPARK_REMOTE="$SPARK_REMOTE/;token=$TOK"
 }
 
@@ -69,17 +74,19 @@ cron_env() {
 }
 
 @test "N2: USER, else LOGNAME, else the login name; the URI and --user-id first" {
-	run --separate-stderr -0 cron_env LOGNAME=logname53 sc-inspect -v list --ids
+	# Only the login user's id matches the token (exit 8 for the others),
+	# and -v shows the id each one sent.
+	run --separate-stderr -8 cron_env LOGNAME=logname53 sc-inspect -v list --ids
 	[[ "$stderr" == *"user 'logname53'"* ]]
-	run --separate-stderr -0 cron_env LOGNAME=logname53 USER=user53 sc-inspect -v list --ids
+	run --separate-stderr -8 cron_env LOGNAME=logname53 USER=user53 sc-inspect -v list --ids
 	[[ "$stderr" == *"user 'user53'"* ]]
 	run --separate-stderr -0 cron_env USER= LOGNAME= sc-inspect -v list --ids
 	[[ "$stderr" == *"user '$ME'"* ]]
-	run --separate-stderr -0 cron_env USER=user53 sc-inspect -v -s "$SPARK_REMOTE;user_id=uri53" list --ids
+	run --separate-stderr -8 cron_env USER=user53 sc-inspect -v -s "$SPARK_REMOTE;user_id=uri53" list --ids
 	[[ "$stderr" == *"user 'uri53'"* ]]
-	run --separate-stderr -0 cron_env USER=user53 sc-inspect -v -s "$SPARK_REMOTE;user_id=uri53" --user-id opt53 list --ids
+	run --separate-stderr -8 cron_env USER=user53 sc-inspect -v -s "$SPARK_REMOTE;user_id=uri53" --user-id opt53 list --ids
 	[[ "$stderr" == *"user 'opt53'"* ]]
-	run --separate-stderr -0 cron_env LOGNAME=logname53 sc-exec -vv "SELECT 1 AS one"
+	run --separate-stderr -8 cron_env LOGNAME=logname53 sc-exec -vv "SELECT 1 AS one"
 	[[ "$stderr" == *"user 'logname53'"* ]]
 }
 

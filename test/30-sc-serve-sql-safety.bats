@@ -90,12 +90,6 @@ peak_kib() {
 	awk '/^VmHWM:/ { print $2 }' "/proc/$SCTK_SERVER_PID/status"
 }
 
-server_alive() {
-	kill -0 "$SCTK_SERVER_PID"
-	run -0 sc-exec -t 20s --format csv --no-header 'SELECT 41 + 1'
-	[ "$output" = 42 ]
-}
-
 # ------------------------------------------------------ fts3_tokenizer
 
 @test "fts3_tokenizer cannot install a pointer: the server survives" {
@@ -103,7 +97,7 @@ server_alive() {
 	    "SELECT fts3_tokenizer('evil', x'4141414141414141'); CREATE VIRTUAL TABLE tk USING fts3(content, tokenize=evil)"
 	[[ "$stderr" == 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `fts3_tokenizer` on search path [`system`.`builtin`, `system`.`session`, `main`]'*'. SQLSTATE: 42883' ]]
 	[ -z "$output" ]
-	server_alive
+	sc_server_alive
 }
 
 @test "fts3_tokenizer does not reveal an address" {
@@ -295,7 +289,7 @@ server_alive() {
 	run -0 sc-exec --format csv --no-header \
 	    "SELECT length(repeat('x', 20000000))"
 	[ "$output" = 20000000 ]
-	server_alive
+	sc_server_alive
 }
 
 @test "repeat() past the value limit is EXCEED_LIMIT_LENGTH, never a NULL" {
@@ -305,14 +299,14 @@ server_alive() {
 	run -0 sc-exec --format csv --no-header \
 	    "SELECT length(repeat('xy', 10000000)), repeat('ab', 3), repeat('a', 0) = '', repeat('a', NULL) IS NULL"
 	[ "$output" = "20000000,ababab,true,true" ]
-	server_alive
+	sc_server_alive
 }
 
 @test "a row too big for one response message is refused" {
 	run -1 --separate-stderr sc-exec -t 60s \
 	    "SELECT repeat('a', 60000000) AS a, repeat('b', 60000000) AS b, repeat('c', 6000000) AS c"
 	[[ "$stderr" == 'sc-exec: [EXCEED_LIMIT_LENGTH] A result row makes an Arrow batch of '*' bytes, more than the 125829120 bytes one response message may hold. SQLSTATE: 54006' ]]
-	server_alive
+	sc_server_alive
 }
 
 @test "a count of distinct values stops at the operation memory limit" {
@@ -326,7 +320,7 @@ server_alive() {
 	peak=$(peak_kib)
 	echo "# count(DISTINCT): stopped after $(((t1 - t0) / 1000000)) ms, server peak RSS ${peak} KiB" >&3
 	[ "$peak" -lt $((1536 * 1024)) ]
-	server_alive
+	sc_server_alive
 }
 
 @test "SQL nested too deeply for the parser fails with FAILED_TO_PARSE_TOO_COMPLEX" {
@@ -335,7 +329,7 @@ server_alive() {
 	close=$(printf ')%.0s' {1..300})
 	run -1 --separate-stderr sc-exec -t 30s "SELECT ${open}1${close}"
 	[ "$stderr" = 'sc-exec: [FAILED_TO_PARSE_TOO_COMPLEX] The statement is too complex to parse: it nests expressions, subqueries or chained operators more than 200 levels deep. Divide it into simpler statements. SQLSTATE: 54001' ]
-	server_alive
+	sc_server_alive
 }
 
 @test "range() keeps its rows under more than 16 conditions" {
@@ -349,5 +343,5 @@ server_alive() {
 	# thread per request (found by make fuzz).
 	run -1 --separate-stderr sc-exec -t 20s 'SELECT x.0SR FROM range(1) x'
 	[ "$stderr" = 'sc-exec: [UNRESOLVED_COLUMN.WITHOUT_SUGGESTION] A column, variable, or function parameter with name `x`.`0SR` cannot be resolved. SQLSTATE: 42703' ]
-	server_alive
+	sc_server_alive
 }

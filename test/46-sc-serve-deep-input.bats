@@ -26,19 +26,10 @@ teardown_file() {
 }
 
 setup() {
-	SPARK_REMOTE=$(head -1 "$BATS_FILE_TMPDIR/server.ready")
-	export SPARK_REMOTE
+	sc_server_env
 }
 
 DEEP='The statement is too complex to parse: it nests expressions, subqueries or chained operators more than 200 levels deep. Divide it into simpler statements. SQLSTATE: 54001'
-
-# server_alive: still the same process, and a query answers.
-server_alive() {
-	kill -0 "$SCTK_SERVER_PID"
-	run -0 --separate-stderr sc-exec -t 20s --format csv --no-header \
-	    'SELECT 1'
-	[ "$output" = 1 ]
-}
 
 # chain SHAPE N: a statement with a chain of N terms of SHAPE on stdout.
 chain() {
@@ -108,7 +99,7 @@ EOF
 	chain + 70000 >"$f"
 	run -1 --separate-stderr sc-exec -t 60s - <"$f"
 	[ "$stderr" = "sc-exec: <stdin>:1: statement 1: [FAILED_TO_PARSE_TOO_COMPLEX] $DEEP" ]
-	server_alive
+	sc_server_alive
 }
 
 @test "chains ten times the limit are refused: + * OR AND || = UNION ALL joins CTEs" {
@@ -117,7 +108,7 @@ EOF
 		run -1 --separate-stderr sc-exec -t 60s "$(chain "$shape" 2000)"
 		[ "$stderr" = "sc-exec: [FAILED_TO_PARSE_TOO_COMPLEX] $DEEP" ]
 	done
-	server_alive
+	sc_server_alive
 }
 
 @test "chains under the limit give their answers" {
@@ -153,7 +144,7 @@ EOF
 	python3 -c "print('SELECT count(*) AS n FROM range(1) GROUP BY GROUPING SETS (' + ', '.join('(id + %d)' % i for i in range(20000)) + ')')" >"$f"
 	run -1 --separate-stderr sc-exec -t 60s - <"$f"
 	[ "$stderr" = 'sc-exec: <stdin>:1: statement 1: [UNSUPPORTED_FEATURE.GROUP_TYPE] Grouping sets over more than 12 expressions are not supported by sc-serve. SQLSTATE: 0A000' ]
-	server_alive
+	sc_server_alive
 }
 
 @test "BETWEEN's repeated operand cannot double the plan without bound" {
@@ -163,7 +154,7 @@ EOF
 	[ "$stderr" = 'sc-exec: [FAILED_TO_PARSE_TOO_COMPLEX] The statement is too complex to parse: its common table expressions and repeated operands expand to more than 4194304 bytes of plan. Divide it into simpler statements. SQLSTATE: 54001' ]
 	run -0 sc-exec -t 60s --no-header 'SELECT 1 BETWEEN 0 AND 2 AS x'
 	[ "$output" = true ]
-	server_alive
+	sc_server_alive
 }
 
 @test "a regular expression of 30,000 nested groups is refused, not a crash" {
@@ -174,7 +165,7 @@ EOF
 	python3 -c "print(\"SELECT regexp_like('a', '\" + '(' * 256 + 'a' + ')' * 256 + \"') AS x\")" >"$f"
 	run -0 sc-exec -t 60s --no-header - <"$f"
 	[ "$output" = true ]
-	server_alive
+	sc_server_alive
 }
 
 @test "a DataFrame plan nested past the request limit is refused" {
@@ -185,7 +176,7 @@ EOF
 	plan_file "$f" nested 47
 	run -1 --separate-stderr sc-exec -t 60s --plan "$f"
 	[ "$stderr" = 'sc-exec: ExecutePlanRequest message nested too deeply: messages within messages deeper than the limit of 100 levels (about 47 chained relations or nested expressions) [INVALID_REQUEST]' ]
-	server_alive
+	sc_server_alive
 }
 
 @test "a projection of 10^6 columns (8 MB) is refused before it is translated" {
@@ -196,7 +187,7 @@ EOF
 	plan_file "$f" columns 2000
 	run -0 sc-exec -t 60s --no-header --plan "$f"
 	[ "${#output}" -eq 3999 ]
-	server_alive
+	sc_server_alive
 }
 
 # nothing_running: no execution of the server is pending or running.
@@ -218,5 +209,5 @@ nothing_running() {
 		sleep 0.1
 	done
 	nothing_running
-	server_alive
+	sc_server_alive
 }

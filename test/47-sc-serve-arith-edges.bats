@@ -29,37 +29,28 @@ teardown_file() {
 }
 
 setup() {
-	SPARK_REMOTE=$(head -1 "$BATS_FILE_TMPDIR/server.ready")
-	export SPARK_REMOTE
-}
-
-# The server still runs and answers.
-server_alive() {
-	kill -0 "$SCTK_SERVER_PID"
-	run -0 --separate-stderr sc-exec -t 30s --format csv --no-header \
-	    "SELECT 1 + 1 AS two"
-	[ "$output" = "2" ]
+	sc_server_env
 }
 
 @test "the smallest day-time interval / -1 is ARITHMETIC_OVERFLOW" {
 	run -1 --separate-stderr sc-exec -t 30s "SELECT $DT_MIN / -1 AS r"
 	[ "$output" = "" ]
 	[ "$stderr" = "$DIV_OVERFLOW" ]
-	server_alive
+	sc_server_alive
 }
 
 @test "the same without ANSI mode: intervals always check" {
 	run -1 --separate-stderr sc-exec -t 30s \
 	    --conf spark.sql.ansi.enabled=false "SELECT $DT_MIN / -1 AS r"
 	[ "$stderr" = "$DIV_OVERFLOW" ]
-	server_alive
+	sc_server_alive
 }
 
 @test "the smallest year-month interval / -1 is ARITHMETIC_OVERFLOW" {
 	run -1 --separate-stderr sc-exec -t 30s \
 	    "SELECT INTERVAL '-178956970-8' YEAR TO MONTH / -1 AS r"
 	[ "$stderr" = "$DIV_OVERFLOW" ]
-	server_alive
+	sc_server_alive
 }
 
 @test "one above the smallest interval divides; by zero is INTERVAL_DIVIDED_BY_ZERO" {
@@ -68,7 +59,7 @@ server_alive() {
 	[ "$output" = "INTERVAL '106751991 04:00:54.775807' DAY TO SECOND" ]
 	run -1 --separate-stderr sc-exec -t 30s "SELECT INTERVAL '1' DAY / 0 AS r"
 	[ "$stderr" = "sc-exec: [INTERVAL_DIVIDED_BY_ZERO] Division by zero. Use \`try_divide\` to tolerate divisor being 0 and return NULL instead. SQLSTATE: 22012" ]
-	server_alive
+	sc_server_alive
 }
 
 @test "the smallest long div -1: ARITHMETIC_OVERFLOW under ANSI, itself without" {
@@ -81,7 +72,7 @@ server_alive() {
 	run -1 --separate-stderr sc-exec -t 30s \
 	    --arg bigint:-9223372036854775808 "SELECT ? div -1 AS r"
 	[ "$stderr" = "$DIV_OVERFLOW" ]
-	server_alive
+	sc_server_alive
 }
 
 @test "div of ints is of longs; by zero DIVIDE_BY_ZERO, or NULL without ANSI" {
@@ -126,5 +117,5 @@ server_alive() {
 		[ "$output" = "" ]
 		[[ "$stderr" == "sc-exec: ["*"] "*" SQLSTATE: "????? ]]
 	done
-	server_alive
+	sc_server_alive
 }

@@ -24,14 +24,7 @@ teardown_file() {
 }
 
 setup() {
-	SPARK_REMOTE=$(head -1 "$BATS_FILE_TMPDIR/server.ready")
-	export SPARK_REMOTE
-}
-
-server_alive() {
-	kill -0 "$SCTK_SERVER_PID"
-	run -0 sc-exec -t 20s --format csv --no-header 'SELECT 41 + 1'
-	[ "$output" = 42 ]
+	sc_server_env
 }
 
 # refused_routine NAME SQL: sc-exec exits 1 with UNRESOLVED_ROUTINE of
@@ -40,7 +33,7 @@ refused_routine() {
 	run -1 --separate-stderr sc-exec -t 30s "$2"
 	[ "$stderr" = "sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine \`$1\` on search path [\`system\`.\`builtin\`, \`system\`.\`session\`, \`main\`]. SQLSTATE: 42883" ]
 	[ -z "$output" ]
-	server_alive
+	sc_server_alive
 }
 
 # refused_table NAME SQL: the same with TABLE_OR_VIEW_NOT_FOUND.
@@ -48,7 +41,7 @@ refused_table() {
 	run -1 --separate-stderr sc-exec -t 30s "$2"
 	[ "$stderr" = "sc-exec: [TABLE_OR_VIEW_NOT_FOUND] The table or view \`$1\` cannot be found. Verify the spelling and correctness of the schema and catalog. SQLSTATE: 42P01" ]
 	[ -z "$output" ]
-	server_alive
+	sc_server_alive
 }
 
 REC='WITH c(x) AS (SELECT 1)'
@@ -68,7 +61,7 @@ REC='WITH c(x) AS (SELECT 1)'
 	run -1 --separate-stderr sc-exec -t 30s "SELECT sc_cast('1', 'int', 0)"
 	[[ "$stderr" == 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `sc_cast` on search path'* ]]
 	[ -z "$output" ]
-	server_alive
+	sc_server_alive
 }
 
 @test "quoting and case do not get around the refusal" {
@@ -82,7 +75,7 @@ REC='WITH c(x) AS (SELECT 1)'
 	run -1 --separate-stderr sc-exec -t 30s "$REC SELECT main.sc_overlay('abc') FROM c"
 	[[ "$stderr" == 'sc-exec: ['* ]]
 	[[ "$stderr" != *'[INTERNAL'* ]]
-	server_alive
+	sc_server_alive
 }
 
 @test "dbstat, sqlite_dbpage, sqlite_master and pragma_* are refused" {
@@ -199,7 +192,7 @@ REC='WITH c(x) AS (SELECT 1)'
 	run -0 --separate-stderr sc-exec -t 30s --format csv --no-header \
 	    'SELECT count(*) FROM q1'
 	[ "$output" = 0 ]
-	server_alive
+	sc_server_alive
 }
 
 # refused_syntax WHAT SQL: sc-exec exits 1 with UNSUPPORTED_FEATURE of
@@ -208,7 +201,7 @@ refused_syntax() {
 	run -1 --separate-stderr sc-exec -t 30s "$2"
 	[ "$stderr" = "sc-exec: [UNSUPPORTED_FEATURE.SQL_SYNTAX] The feature is not supported: $1 in SQL text. SQLSTATE: 0A000" ]
 	[ -z "$output" ]
-	server_alive
+	sc_server_alive
 }
 
 @test "WITH RECURSIVE is refused wherever it is (Spark 4.0 has none)" {
@@ -260,7 +253,7 @@ refused_syntax() {
 	run -1 --separate-stderr sc-exec -t 30s "SELECT x'0g' AS b"
 	[ "$stderr" = "sc-exec: [INVALID_TYPED_LITERAL] The value of the typed literal \"X\" is invalid: '0g'. SQLSTATE: 42604" ]
 	[ -z "$output" ]
-	server_alive
+	sc_server_alive
 }
 
 @test "SELECT ... WHERE without FROM is parsed: Spark's answers" {
@@ -279,5 +272,5 @@ refused_syntax() {
 	    "SELECT sc_overlay('abc') AS o WHERE true"
 	[[ "$stderr" == 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `sc_overlay` on search path'* ]]
 	[ -z "$output" ]
-	server_alive
+	sc_server_alive
 }

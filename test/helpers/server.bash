@@ -72,6 +72,14 @@ sc_server_env() {
 	export SPARK_REMOTE
 }
 
+# sc_server_alive: this file's server still runs and answers a query.
+sc_server_alive() {
+	kill -0 "$SCTK_SERVER_PID"
+	run -0 --separate-stderr sc-exec -t 60s --format csv --no-header \
+	    'SELECT 41 + 1'
+	[ "$output" = 42 ]
+}
+
 # start_other ARGS...: a second sc-serve for one test, on port 0, its log
 # in $BATS_TEST_TMPDIR/other.log; sets OTHER (its address) and OTHER_PID.
 # A teardown() should kill -9 "$OTHER_PID" in case the test failed.

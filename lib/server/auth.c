@@ -425,6 +425,7 @@ sc_auth_lookup(struct sc_auth *a, const char *token,
 	struct entry key;
 	const struct entry *hit;
 
+	memset(&key, 0, sizeof(key));
 	if (a == NULL || token[0] == '\0' || !digest_of(token, key.digest))
 		return false;
 	pthread_mutex_lock(&a->lock);

@@ -67,6 +67,18 @@ skip(const char *s)
 	}
 }
 
+int
+sc_sqlp_hex_digit(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* The value of n hex digits at s, or -1 when one is not a hex digit. */
 static long
 hex_digits(const char *s, int n)
@@ -75,13 +87,7 @@ hex_digits(const char *s, int n)
 	int i, d;
 
 	for (i = 0; i < n; i++) {
-		if (s[i] >= '0' && s[i] <= '9')
-			d = s[i] - '0';
-		else if (s[i] >= 'a' && s[i] <= 'f')
-			d = s[i] - 'a' + 10;
-		else if (s[i] >= 'A' && s[i] <= 'F')
-			d = s[i] - 'A' + 10;
-		else
+		if ((d = sc_sqlp_hex_digit((unsigned char)s[i])) == -1)
 			return -1;
 		v = v * 16 + d;
 	}

@@ -534,18 +534,6 @@ call(struct parser *p, char *name)
 	return f;
 }
 
-static int
-hex_digit(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * X'0102' at p's x: a BINARY literal.  An odd number of digits reads
  * as if a 0 led them, as Spark's does.
@@ -560,7 +548,7 @@ binary_literal(struct parser *p, const struct sc_sqltok *str)
 	Expr *e;
 
 	for (i = 0; i < n; i++)
-		if (hex_digit(h[i]) == -1) {
+		if (sc_sqlp_hex_digit(h[i]) == -1) {
 			if (p->fail == 0) {
 				p->fail = SC_SQLPARSE_ERROR;
 				sc_srv_error(p->err, "INVALID_TYPED_LITERAL",
@@ -574,9 +562,10 @@ binary_literal(struct parser *p, const struct sc_sqltok *str)
 	j = 0;
 	i = 0;
 	if (n % 2 == 1)
-		v[j++] = (uint8_t)hex_digit(h[i++]);
+		v[j++] = (uint8_t)sc_sqlp_hex_digit(h[i++]);
 	for (; i < n; i += 2)
-		v[j++] = (uint8_t)(hex_digit(h[i]) << 4 | hex_digit(h[i + 1]));
+		v[j++] = (uint8_t)(sc_sqlp_hex_digit(h[i]) << 4 |
+		    sc_sqlp_hex_digit(h[i + 1]));
 	l = sc_sqlp_lit_new(&e);
 	l->literal_type_case =
 	    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_BINARY;

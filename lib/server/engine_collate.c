@@ -81,16 +81,17 @@ sc_eng_collation_parse_type(const char *name, struct sc_etype *out)
 }
 
 /* expr COLLATE name, collate(expr, name). */
-int
-sc_eng_collate_call(struct sc_ectx *x, const struct sc_eplan *in,
-    const Spark__Connect__Expression__UnresolvedFunction *f, struct sc_buf *sql,
-    struct sc_einfo *ei, struct sc_error *err)
+static int
+collate_call(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, const char *lname,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
 {
 	const Spark__Connect__Expression *ne;
 	struct sc_efarg a[1];
 	const char *name;
 	int c, rc = -1, t;
 
+	(void)lname;
 	if (f->n_arguments != 2)
 		return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
 		    "42605",
@@ -129,12 +130,18 @@ sc_eng_collate_call(struct sc_ectx *x, const struct sc_eplan *in,
 	sc_eng_set_type(ei, SC_ARROW_UTF8);
 	ei->type.prec = c;
 	ei->nullable = a[0].ei.nullable;
-	rc = 1;
+	rc = 0;
 out:
 	sc_buf_release(&a[0].sql);
 	sc_eng_einfo_release(&a[0].ei);
 	return rc;
 }
+
+static const struct sc_efdef defs[] = {
+	{ "collate", F_CALL, NULL, 2, 2, SC_ARROW_UTF8, 0, 0, collate_call },
+};
+const struct sc_effamily sc_eng_family_collate = { "collate", defs,
+	SC_NELEM(defs) };
 
 /*
  * The UTF8_LCASE collation: strings compared as their code points

@@ -777,7 +777,7 @@ sout:
  * (a row of sc_each() of the array); its variables are the element
  * and, for transform and filter, its index.
  */
-int
+static int
 sc_eng_higher_order(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
     struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
@@ -920,3 +920,16 @@ out:
 	sc_eng_einfo_release(&fei);
 	return rc;
 }
+
+static const struct sc_efdef defs[] = {
+	{ "transform", F_CALL, NULL, 2, 2, R_UNK, SC_EF_HOF, 0,
+	    sc_eng_higher_order },
+	{ "filter", F_CALL, NULL, 2, 2, R_UNK, SC_EF_HOF, 0,
+	    sc_eng_higher_order },
+	{ "exists", F_CALL, NULL, 2, 2, R_UNK, SC_EF_HOF, 0,
+	    sc_eng_higher_order },
+	{ "forall", F_CALL, NULL, 2, 2, R_UNK, SC_EF_HOF, 0,
+	    sc_eng_higher_order },
+};
+const struct sc_effamily sc_eng_family_nested = { "nested", defs,
+	SC_NELEM(defs) };

@@ -56,24 +56,70 @@ enum sc_efkind {
 	F_NESTED, /* nested_fn() */
 	F_GROUPING, /* grouping(), grouping_id() */
 	F_MORE, /* engine_func_more.c: sql is the name Spark gives */
-	F_TMPL /* sql is a template: $1.. the arguments, $* all of them */
+	F_TMPL, /* sql is a template: $1.. the arguments, $* all of them */
+	F_CALL /* call() translates the call, arguments and all */
 };
 
 /* Result type: an Arrow type, unknown, or that of the first argument. */
 #define R_UNK SC_ETYPE_UNKNOWN
 #define R_ARG (-2)
 
+/*
+ * What a function is, beside how it is translated (sc_efdef.flags).
+ * Every entry of one name has the same flags.
+ */
+enum {
+	SC_EF_AGG = 1 << 0, /* an aggregate: SQL text groups by it */
+	SC_EF_SKIPS_NULLS = 1
+	    << 1, /* aggregate ignoring nulls: FILTER is CASE */
+	SC_EF_WINDOW_OK = 1 << 2, /* an aggregate SQLite runs over a window */
+	SC_EF_HOF = 1 << 3, /* higher-order: takes lambdas */
+	SC_EF_WALL = 1 << 4, /* reads a TIMESTAMP's session-zone wall clock */
+	SC_EF_NONDET = 1 << 5 /* not deterministic (random, clock) */
+};
+
+/*
+ * A call translated by the entry itself (F_CALL): the unresolved call
+ * f, its lower-case name; 0 with sql and ei set, or -1 with err set.
+ * It checks its own argument count.
+ */
+typedef int sc_efcall(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, const char *lname,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+
+/*
+ * One entry of the function registry: a Spark function (or an overload
+ * of it by argument count), kept in its family's table (sc_eng_funcs_*
+ * below) and found through sc_eng_func_find().
+ */
 struct sc_efdef {
 	const char *name; /* Spark's name, lower case */
 	enum sc_efkind k;
 	const char *sql; /* operator or SQLite function */
 	int min, max; /* argument count; max -1: any */
 	int rtype;
+	unsigned flags; /* SC_EF_* */
+	unsigned ts_args; /* SC_EF_WALL: bit i, argument i is a TIMESTAMP */
+	sc_efcall *call; /* F_CALL */
+};
+
+/* A family's table of functions: its entries and their count. */
+struct sc_effamily {
+	const char *name;
+	const struct sc_efdef *defs;
+	size_t n;
 };
 
 /* engine_expr.c: the functions and operators sc-serve maps. */
-extern const struct sc_efdef sc_eng_funcs[];
-extern const size_t sc_eng_nfuncs;
+extern const struct sc_effamily sc_eng_family_core;
+/* engine_fnreg.c: the registry over every family's table. */
+extern const struct sc_effamily *const sc_eng_families[];
+extern const size_t sc_eng_nfamilies;
+/*
+ * The entry for Spark function name (any case) that takes n arguments,
+ * else the first of that name (n -1: the first); NULL when none.
+ */
+const struct sc_efdef *sc_eng_func_find(const char *name, int n);
 /* ei's type becomes the plain type t. */
 void sc_eng_set_type(struct sc_einfo *ei, int t);
 
@@ -113,10 +159,8 @@ int sc_eng_array_more(const char *k, const char *fname, struct sc_efarg *a,
 int sc_eng_more_call(const struct sc_efdef *fd, const char *lname,
     struct sc_efarg *a, size_t n, struct sc_buf *sql, struct sc_einfo *ei,
     struct sc_error *err);
-/* engine_func_extract.c: extract, date_part, datepart (lname). */
-int sc_eng_extract(struct sc_ectx *x, const struct sc_eplan *in,
-    const Spark__Connect__Expression__UnresolvedFunction *f, const char *lname,
-    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+/* engine_func_extract.c: extract, date_part, datepart. */
+extern const struct sc_effamily sc_eng_family_extract;
 /*
  * engine_expr.c: without ANSI mode, the string operands of arithmetic
  * kind k (F_ARITH, F_DIV, ...) as Spark's implicit cast to double; -1
@@ -142,16 +186,11 @@ int sc_eng_interval_op(const char *lname, struct sc_efarg *a, size_t n,
     struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
 /*
  * The interval functions (make_dt_interval, make_ym_interval, and SQL
- * text's INTERVAL literals): 1 with sql, ei set; 0 when lname is none of
- * them; -1 (err set).
+ * text's INTERVAL literals).
  */
-int sc_eng_interval_call(struct sc_ectx *x, const struct sc_eplan *in,
-    const Spark__Connect__Expression__UnresolvedFunction *f, const char *lname,
-    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
-/* engine_collate.c: collate(e, name) (1, or -1 with err set). */
-int sc_eng_collate_call(struct sc_ectx *x, const struct sc_eplan *in,
-    const Spark__Connect__Expression__UnresolvedFunction *f, struct sc_buf *sql,
-    struct sc_einfo *ei, struct sc_error *err);
+extern const struct sc_effamily sc_eng_family_interval;
+/* engine_collate.c: collate(e, name). */
+extern const struct sc_effamily sc_eng_family_collate;
 /* Comparison lname of a[0], a[1] under UTF8_LCASE if a side has it. */
 bool sc_eng_collate_cmp(const char *lname, struct sc_efarg *a,
     struct sc_buf *sql, struct sc_einfo *ei);
@@ -185,23 +224,15 @@ int sc_eng_nested_fn(const struct sc_efdef *fd, const char *fname,
     const Spark__Connect__Expression__UnresolvedFunction *f, struct sc_efarg *a,
     size_t n, struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
 /* transform, filter, exists, forall. */
-int sc_eng_higher_order(struct sc_ectx *x, const struct sc_eplan *in,
-    const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
-    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+extern const struct sc_effamily sc_eng_family_nested;
 
 /* engine_func_hof.c: zip_with, arrays_zip, aggregate, reduce. */
-int sc_eng_hof_more(struct sc_ectx *x, const struct sc_eplan *in,
-    const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
-    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+extern const struct sc_effamily sc_eng_family_hof;
 
 /* engine_hll.c: approx_count_distinct(col[, rsd]) as sc_hll(). */
-int sc_eng_approx_count_distinct(struct sc_ectx *x, const struct sc_eplan *in,
-    const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
-    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+extern const struct sc_effamily sc_eng_family_hll;
 
 /* engine_func_format.c: format_string and printf, as sc_format(). */
-int sc_eng_format_string(struct sc_ectx *x, const struct sc_eplan *in,
-    const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
-    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err);
+extern const struct sc_effamily sc_eng_family_format;
 
 #endif

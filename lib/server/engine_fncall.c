@@ -249,111 +249,18 @@ static void template(struct sc_buf *sql, const char *t, struct sc_efarg *a,
 	}
 }
 
-static const char *const hofs[] = { "transform", "filter", "exists", "forall" };
-static const char *const hofs_more[] = { "zip_with", "arrays_zip", "aggregate",
-	"reduce" };
-
-int
-sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
-    const Spark__Connect__Expression__UnresolvedFunction *f, struct sc_buf *sql,
-    struct sc_einfo *ei, struct sc_error *err)
+/*
+ * The SQL, type and name of a call of entry fd (any kind but F_CALL)
+ * over its translated arguments a[0..n): 0, or -1 with err set.
+ */
+static int
+by_kind(struct sc_ectx *x,
+    const Spark__Connect__Expression__UnresolvedFunction *f,
+    const struct sc_efdef *fd, const char *lname, struct sc_efarg *a, size_t n,
+    bool star, struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
 {
-	const struct sc_efdef *fd = NULL;
-	struct sc_efarg *a = NULL;
-	char lname[64];
 	const char *fname = f->function_name != NULL ? f->function_name : "";
-	size_t n = f->n_arguments, i, k, sql0;
-	int rc = -1;
-	bool star = false;
-
-	for (i = 0; fname[i] != '\0' && i + 1 < sizeof(lname); i++)
-		lname[i] = (char)tolower((unsigned char)fname[i]);
-	lname[i] = '\0';
-	for (i = 0; i < SC_NELEM(hofs); i++)
-		if (strcmp(hofs[i], lname) == 0)
-			return sc_eng_higher_order(x, in, f, hofs[i], sql, ei,
-			    err);
-	if ((rc = sc_eng_interval_call(x, in, f, lname, sql, ei, err)) != 0)
-		return rc == 1 ? 0 : -1;
-	rc = -1;
-	if (strcmp(lname, "extract") == 0 || strcmp(lname, "date_part") == 0 ||
-	    strcmp(lname, "datepart") == 0)
-		return sc_eng_extract(x, in, f, lname, sql, ei, err);
-	for (i = 0; i < SC_NELEM(hofs_more); i++)
-		if (strcmp(hofs_more[i], lname) == 0)
-			return sc_eng_hof_more(x, in, f, hofs_more[i], sql, ei,
-			    err);
-	if (strcmp(lname, "format_string") == 0 || strcmp(lname, "printf") == 0)
-		return sc_eng_format_string(x, in, f, lname, sql, ei, err);
-	if (strcmp(lname, "approx_count_distinct") == 0)
-		return sc_eng_approx_count_distinct(x, in, f, lname, sql, ei,
-		    err);
-	/* The entry of that name that takes n arguments, else the first. */
-	for (i = 0; i < sc_eng_nfuncs; i++)
-		if (strcmp(sc_eng_funcs[i].name, lname) == 0) {
-			if (fd == NULL)
-				fd = &sc_eng_funcs[i];
-			if ((int)n >= sc_eng_funcs[i].min &&
-			    (sc_eng_funcs[i].max < 0 ||
-				(int)n <= sc_eng_funcs[i].max)) {
-				fd = &sc_eng_funcs[i];
-				break;
-			}
-		}
-	/* Builtins resolve even when the plan marks them user-defined. */
-	if (fd == NULL)
-		return sc_srv_error(err, "UNRESOLVED_ROUTINE", "42883",
-		    "Cannot resolve routine `%s` on search path "
-		    "[`system`.`builtin`, `system`.`session`, `main`]; "
-		    "see engine_expr.c for the functions sc-serve maps.",
-		    fname);
-	if ((int)n < fd->min || (fd->max >= 0 && (int)n > fd->max))
-		return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-		    "42605",
-		    "The `%s` requires %d%s parameters but the "
-		    "actual number is %zu.",
-		    fname, fd->min, fd->max == fd->min ? "" : " or more", n);
-	if (f->is_distinct && fd->k != F_COUNT && fd->k != F_AGG)
-		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
-		    "DISTINCT is only allowed in aggregate functions, not in "
-		    "`%s`.",
-		    fname);
-	a = sc_xcalloc(n + 1, sizeof(*a));
-	for (i = 0; i < n; i++) {
-		sc_buf_init(&a[i].sql, SC_BUF_UNLIMITED);
-		sc_eng_einfo_init(&a[i].ei);
-	}
-	for (i = 0; i < n; i++) {
-		const Spark__Connect__Expression *ae = f->arguments[i];
-
-		if (fd->k == F_COUNT && n == 1 &&
-		    ae->expr_type_case == SC_EXPR_(UNRESOLVED_STAR)) {
-			star = true;
-			continue;
-		}
-		if (sc_eng_expr(x, in, ae, &a[i].sql, &a[i].ei, err) == -1)
-			goto out;
-	}
-	/* The session time zone's part (engine_tz.c). */
-	sc_eng_tz_args(lname, a, n);
-	sql0 = sql->len;
-	if ((fd->k == F_ARITH || fd->k == F_DIV || fd->k == F_IDIV ||
-		fd->k == F_NEG || fd->k == F_CMP || fd->k == F_NE ||
-		fd->k == F_NULLSAFE) &&
-	    sc_eng_legacy_strings(fd->k, fname, a, n, err) == -1)
-		goto out;
-	if (fd->rtype == R_ARG && n > 0)
-		ei->type = a[0].ei.type;
-	else
-		sc_eng_set_type(ei,
-		    fd->rtype == R_ARG ? SC_ETYPE_UNKNOWN : fd->rtype);
-	ei->nullable = 1;
-	/* Datetime and interval arithmetic: engine_interval.c. */
-	if ((rc = sc_eng_interval_op(lname, a, n, sql, ei, err)) != 0) {
-		rc = rc == 1 ? 0 : -1;
-		goto out;
-	}
-	rc = -1;
+	size_t i, k;
 
 	switch (fd->k) {
 	case F_CMP:
@@ -448,7 +355,7 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 			    "hash() of %zu arguments is not supported by "
 			    "sc-serve.",
 			    n);
-			goto out;
+			return -1;
 		}
 		for (i = 0; i < n; i++) {
 			switch (a[i].ei.type.t) {
@@ -484,7 +391,7 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 				    "booleans, floating point, strings and "
 				    "binary.",
 				    N(i), i + 1);
-				goto out;
+				return -1;
 			}
 		}
 		tags[n] = '\0';
@@ -509,7 +416,7 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 			    "mismatch: the seed must be an int or bigint "
 			    "literal.",
 			    lname, N(0));
-			goto out;
+			return -1;
 		}
 		if (n > 0) {
 			sc_buf_addf(sql, NULL, "sc_rand(%s, %d)", A(0),
@@ -700,7 +607,7 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 					sc_eng_wrong_arg(fname,
 					    "\"ARRAY\" (all the same)", a, i,
 					    err);
-					goto out;
+					return -1;
 				}
 			ei->type = a[0].ei.type;
 			sc_buf_addstr(sql, "(CASE WHEN ", NULL);
@@ -807,7 +714,7 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		break;
 	case F_NESTED:
 		if (sc_eng_nested_fn(fd, fname, f, a, n, sql, ei, err) == -1)
-			goto out;
+			return -1;
 		break;
 	case F_GROUPING: {
 		unsigned long id = 0;
@@ -818,7 +725,7 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 			    "42K0E",
 			    "grouping()/grouping_id() can only be used with "
 			    "GroupingSets/Cube/Rollup.");
-			goto out;
+			return -1;
 		}
 		for (k = 0; k < (n > 0 ? n : x->ngsql); k++) {
 			gi = k;
@@ -832,7 +739,7 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 					    "Column of grouping (%s) can't be "
 					    "found in grouping columns.",
 					    N(k));
-					goto out;
+					return -1;
 				}
 			}
 			id = id << 1 | !(x->gmask >> gi & 1);
@@ -843,8 +750,10 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 	}
 	case F_MORE:
 		if (sc_eng_more_call(fd, lname, a, n, sql, ei, err) == -1)
-			goto out;
+			return -1;
 		break;
+	case F_CALL: /* sc_eng_fncall() called fd->call */
+		return -1;
 	case F_TMPL:
 		if (strcmp(lname, "format_number") == 0 &&
 		    a[0].ei.type.t == SC_ARROW_DECIMAL128)
@@ -862,6 +771,81 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 			ei->nullable = 0;
 		break;
 	}
+	return 0;
+}
+
+int
+sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, struct sc_buf *sql,
+    struct sc_einfo *ei, struct sc_error *err)
+{
+	const struct sc_efdef *fd;
+	struct sc_efarg *a = NULL;
+	char lname[64];
+	const char *fname = f->function_name != NULL ? f->function_name : "";
+	size_t n = f->n_arguments, i, sql0;
+	int rc = -1;
+	bool star = false;
+
+	for (i = 0; fname[i] != '\0' && i + 1 < sizeof(lname); i++)
+		lname[i] = (char)tolower((unsigned char)fname[i]);
+	lname[i] = '\0';
+	/* Builtins resolve even when the plan marks them user-defined. */
+	if ((fd = sc_eng_func_find(fname, (int)n)) == NULL)
+		return sc_srv_error(err, "UNRESOLVED_ROUTINE", "42883",
+		    "Cannot resolve routine `%s` on search path [`system`.`builtin`, `system`.`session`, `main`].",
+		    fname);
+	if (fd->k == F_CALL)
+		return fd->call(x, in, f, lname, sql, ei, err);
+	if ((int)n < fd->min || (fd->max >= 0 && (int)n > fd->max))
+		return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+		    "42605",
+		    "The `%s` requires %d%s parameters but the "
+		    "actual number is %zu.",
+		    fname, fd->min, fd->max == fd->min ? "" : " or more", n);
+	if (f->is_distinct && fd->k != F_COUNT && fd->k != F_AGG)
+		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "DISTINCT is only allowed in aggregate functions, not in "
+		    "`%s`.",
+		    fname);
+	a = sc_xcalloc(n + 1, sizeof(*a));
+	for (i = 0; i < n; i++) {
+		sc_buf_init(&a[i].sql, SC_BUF_UNLIMITED);
+		sc_eng_einfo_init(&a[i].ei);
+	}
+	for (i = 0; i < n; i++) {
+		const Spark__Connect__Expression *ae = f->arguments[i];
+
+		if (fd->k == F_COUNT && n == 1 &&
+		    ae->expr_type_case == SC_EXPR_(UNRESOLVED_STAR)) {
+			star = true;
+			continue;
+		}
+		if (sc_eng_expr(x, in, ae, &a[i].sql, &a[i].ei, err) == -1)
+			goto out;
+	}
+	/* The session time zone's part (engine_tz.c). */
+	sc_eng_tz_args(fd, lname, a, n);
+	sql0 = sql->len;
+	if ((fd->k == F_ARITH || fd->k == F_DIV || fd->k == F_IDIV ||
+		fd->k == F_NEG || fd->k == F_CMP || fd->k == F_NE ||
+		fd->k == F_NULLSAFE) &&
+	    sc_eng_legacy_strings(fd->k, fname, a, n, err) == -1)
+		goto out;
+	if (fd->rtype == R_ARG && n > 0)
+		ei->type = a[0].ei.type;
+	else
+		sc_eng_set_type(ei,
+		    fd->rtype == R_ARG ? SC_ETYPE_UNKNOWN : fd->rtype);
+	ei->nullable = 1;
+	/* Datetime and interval arithmetic: engine_interval.c. */
+	if ((rc = sc_eng_interval_op(lname, a, n, sql, ei, err)) != 0) {
+		rc = rc == 1 ? 0 : -1;
+		goto out;
+	}
+	rc = -1;
+	if (by_kind(x, f, fd, lname, a, n, star, sql, ei, err) == -1)
+		goto out;
 	sc_eng_tz_result(lname, a, n, sql, sql0);
 	if (ei->name.len == 0) {
 		/* Spark names RLike RLIKE(...) and shows regexp_replace's

@@ -38,7 +38,7 @@ static const struct {
 static const char *const refused[] = { "SECOND", "S", "SEC", "SECONDS", "SECS",
 	"YEAROFWEEK", "DAYOFWEEK_ISO", "DOW_ISO" };
 
-int
+static int
 sc_eng_extract(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedFunction *f, const char *lname,
     struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
@@ -110,3 +110,11 @@ sc_eng_extract(struct sc_ectx *x, const struct sc_eplan *in,
 	sc_eng_einfo_release(&src);
 	return rc;
 }
+
+static const struct sc_efdef defs[] = {
+	{ "extract", F_CALL, NULL, 2, 2, R_UNK, 0, 0, sc_eng_extract },
+	{ "date_part", F_CALL, NULL, 2, 2, R_UNK, 0, 0, sc_eng_extract },
+	{ "datepart", F_CALL, NULL, 2, 2, R_UNK, 0, 0, sc_eng_extract },
+};
+const struct sc_effamily sc_eng_family_extract = { "extract", defs,
+	SC_NELEM(defs) };

@@ -888,7 +888,7 @@ arg_tag(const struct sc_etype *t, char *tag)
 	}
 }
 
-int
+static int
 sc_eng_format_string(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
     struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
@@ -983,3 +983,11 @@ out:
 	free(tags);
 	return rc;
 }
+
+static const struct sc_efdef defs[] = {
+	{ "format_string", F_CALL, NULL, 1, -1, R_UNK, 0, 0,
+	    sc_eng_format_string },
+	{ "printf", F_CALL, NULL, 1, -1, R_UNK, 0, 0, sc_eng_format_string },
+};
+const struct sc_effamily sc_eng_family_format = { "format", defs,
+	SC_NELEM(defs) };

@@ -462,7 +462,7 @@ out:
 	return rc;
 }
 
-int
+static int
 sc_eng_hof_more(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
     struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
@@ -527,3 +527,13 @@ out:
 	free(a);
 	return rc;
 }
+
+static const struct sc_efdef defs[] = {
+	{ "zip_with", F_CALL, NULL, 3, 3, R_UNK, SC_EF_HOF, 0,
+	    sc_eng_hof_more },
+	{ "arrays_zip", F_CALL, NULL, 0, -1, R_UNK, 0, 0, sc_eng_hof_more },
+	{ "aggregate", F_CALL, NULL, 3, 4, R_UNK, SC_EF_HOF, 0,
+	    sc_eng_hof_more },
+	{ "reduce", F_CALL, NULL, 3, 4, R_UNK, SC_EF_HOF, 0, sc_eng_hof_more },
+};
+const struct sc_effamily sc_eng_family_hof = { "hof", defs, SC_NELEM(defs) };

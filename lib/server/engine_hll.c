@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/xmem.h"
 #include "server/engine_expr_int.h"
 #include "server/srverror.h"
 #include "core/banned.h"
@@ -458,7 +459,7 @@ literal_double(const Spark__Connect__Expression *e, double *out)
 	}
 }
 
-int
+static int
 sc_eng_approx_count_distinct(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedFunction *f, const char *fn,
     struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
@@ -542,3 +543,9 @@ out:
 	sc_eng_einfo_release(&aei);
 	return rc;
 }
+
+static const struct sc_efdef defs[] = {
+	{ "approx_count_distinct", F_CALL, NULL, 1, 2, R_UNK,
+	    SC_EF_AGG | SC_EF_SKIPS_NULLS, 0, sc_eng_approx_count_distinct },
+};
+const struct sc_effamily sc_eng_family_hll = { "hll", defs, SC_NELEM(defs) };

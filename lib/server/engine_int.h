@@ -756,7 +756,9 @@ int sc_eng_tz_register(sqlite3 *db);
  * text (from_unixtime), from sql[from] on.
  */
 struct sc_efarg;
-void sc_eng_tz_args(const char *lname, struct sc_efarg *a, size_t n);
+struct sc_efdef;
+void sc_eng_tz_args(const struct sc_efdef *fd, const char *lname,
+    struct sc_efarg *a, size_t n);
 void sc_eng_tz_result(const char *lname, const struct sc_efarg *a, size_t n,
     struct sc_buf *sql, size_t from);
 /* ---- end engine_tz.c ----------------------------------------------- */

@@ -414,23 +414,28 @@ bad:
 
 /* ---- functions: make_dt_interval, make_ym_interval ---------------- */
 
-int
-sc_eng_interval_call(struct sc_ectx *x, const struct sc_eplan *in,
+/* SQL text's INTERVAL literal, as the parser hands it on. */
+static int
+literal_call(struct sc_ectx *x, const struct sc_eplan *in,
+    const Spark__Connect__Expression__UnresolvedFunction *f, const char *lname,
+    struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
+{
+	(void)x;
+	(void)in;
+	(void)lname;
+	return sql_literal(f, sql, ei, err);
+}
+
+static int
+make_interval_call(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedFunction *f, const char *lname,
     struct sc_buf *sql, struct sc_einfo *ei, struct sc_error *err)
 {
 	struct sc_efarg a[4];
 	size_t n = f->n_arguments, i, max;
-	bool dt;
+	bool dt = strcmp(lname, "make_dt_interval") == 0;
 	int rc = -1;
 
-	if (strcmp(lname, "sc_interval_literal") == 0)
-		return sql_literal(f, sql, ei, err) == 0 ? 1 : -1;
-	if (strcmp(lname, "collate") == 0)
-		return sc_eng_collate_call(x, in, f, sql, ei, err);
-	dt = strcmp(lname, "make_dt_interval") == 0;
-	if (!dt && strcmp(lname, "make_ym_interval") != 0)
-		return 0;
 	max = dt ? 4 : 2;
 	if (n > max)
 		return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
@@ -467,7 +472,7 @@ sc_eng_interval_call(struct sc_ectx *x, const struct sc_eplan *in,
 	else
 		set_ival(&ei->type, YM, 0, 1);
 	ei->nullable = 1;
-	rc = 1;
+	rc = 0;
 out:
 	for (i = 0; i < n; i++) {
 		sc_buf_release(&a[i].sql);
@@ -475,6 +480,18 @@ out:
 	}
 	return rc;
 }
+
+static const struct sc_efdef defs[] = {
+	{ "make_dt_interval", F_CALL, NULL, 0, 4, R_UNK, 0, 0,
+	    make_interval_call },
+	{ "make_ym_interval", F_CALL, NULL, 0, 2, R_UNK, 0, 0,
+	    make_interval_call },
+	/* SQL text's INTERVAL '...' unit literals (sqlparse_interval.c). */
+	{ "sc_interval_literal", F_CALL, NULL, 0, -1, R_UNK, 0, 0,
+	    literal_call },
+};
+const struct sc_effamily sc_eng_family_interval = { "interval", defs,
+	SC_NELEM(defs) };
 
 /* ---- arithmetic ---------------------------------------------------- */
 

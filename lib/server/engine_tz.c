@@ -253,44 +253,14 @@ sc_eng_tz_register(sqlite3 *db)
 
 /* ------------------------------------- function calls (engine_fncall.c) */
 
-/* Functions reading a TIMESTAMP's wall-clock fields (date, hour, ...). */
-static const char *const wall_args[] = { "add_months", "date_add",
-	"date_format", "date_sub", "date_trunc", "datediff", "day", "dayname",
-	"dayofmonth", "dayofweek", "dayofyear", "hour", "last_day", "minute",
-	"month", "monthname", "months_between", "next_day", "quarter", "second",
-	"to_date", "trunc", "unix_date", "weekday", "weekofyear", "year" };
-
 /*
- * Those whose argument is a TIMESTAMP in Spark (bit i: argument i): a
+ * The functions reading a TIMESTAMP's wall-clock fields (date, hour,
+ * ...) are flagged SC_EF_WALL in the registry.  Those whose argument is
+ * a TIMESTAMP in Spark say which in ts_args (bit i: argument i): a
  * string there is cast to one, so in the session zone (a time in a
  * spring gap moves on, a zone of its own counts), where the others
  * take a DATE, the string's date part.
  */
-static const struct {
-	const char *name;
-	unsigned ts_args;
-} ts_funcs[] = {
-	{ "date_format", 1 },
-	{ "date_trunc", 2 },
-	{ "hour", 1 },
-	{ "minute", 1 },
-	{ "months_between", 3 },
-	{ "second", 1 },
-};
-
-static const char *const cmp_ops[] = { "==", "=", "!=", "<>", "<", "<=", ">",
-	">=", "<=>" };
-
-static bool
-listed(const char *const *v, size_t n, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(v[i], name) == 0)
-			return true;
-	return false;
-}
 
 static bool
 is_ltz(const struct sc_etype *t)
@@ -309,16 +279,14 @@ wrap(struct sc_buf *b, size_t from, const char *fn)
 }
 
 void
-sc_eng_tz_args(const char *lname, struct sc_efarg *a, size_t n)
+sc_eng_tz_args(const struct sc_efdef *fd, const char *lname, struct sc_efarg *a,
+    size_t n)
 {
 	size_t i;
 
-	if (listed(wall_args, SC_NELEM(wall_args), lname)) {
-		unsigned ts = 0;
+	if (fd->flags & SC_EF_WALL) {
+		unsigned ts = fd->ts_args;
 
-		for (i = 0; i < SC_NELEM(ts_funcs); i++)
-			if (strcmp(ts_funcs[i].name, lname) == 0)
-				ts = ts_funcs[i].ts_args;
 		for (i = 0; i < n; i++)
 			if (is_ltz(&a[i].ei.type))
 				wrap(&a[i].sql, 0, "sc_tz_local");
@@ -333,7 +301,8 @@ sc_eng_tz_args(const char *lname, struct sc_efarg *a, size_t n)
 	 * A TIMESTAMP compared with a string or a DATE: that side is cast
 	 * to TIMESTAMP, the session zone's wall clock, as Spark does.
 	 */
-	if (listed(cmp_ops, SC_NELEM(cmp_ops), lname) && n == 2) {
+	if ((fd->k == F_CMP || fd->k == F_NE || fd->k == F_NULLSAFE) &&
+	    n == 2) {
 		for (i = 0; i < 2; i++)
 			if (is_ltz(&a[1 - i].ei.type) &&
 			    (a[i].ei.type.t == SC_ARROW_UTF8 ||

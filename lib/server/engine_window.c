@@ -9,6 +9,7 @@
  */
 
 #include "server/engine_int.h"
+#include "server/engine_expr_int.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -56,12 +57,6 @@ static const struct wfn wfns[] = {
 	{ "last", "last_value", W_VALUE, 1, 1, -2 },
 	{ "last_value", "last_value", W_VALUE, 1, 1, -2 },
 };
-
-/* Aggregates of the function table that SQLite runs over a window. */
-static const char *const window_aggs[] = { "sum", "avg", "mean", "min", "max",
-	"count", "stddev", "std", "stddev_samp", "stddev_pop", "variance",
-	"var_samp", "var_pop", "count_if", "bool_and", "bool_or", "every",
-	"some", "any" };
 
 static int
 bound_value(const Bound *b, int64_t *v, struct sc_error *err)
@@ -153,9 +148,12 @@ sc_eng_window(struct sc_ectx *x, const struct sc_eplan *in,
 	for (i = 0; i < SC_NELEM(wfns); i++)
 		if (strcmp(wfns[i].name, lname) == 0)
 			wf = &wfns[i];
-	for (i = 0; wf == NULL && i < SC_NELEM(window_aggs); i++)
-		if (strcmp(window_aggs[i], lname) == 0)
-			agg = true;
+	/* An aggregate SQLite runs over a window (a flag of its entry). */
+	if (wf == NULL) {
+		const struct sc_efdef *fd = sc_eng_func_find(lname, -1);
+
+		agg = fd != NULL && (fd->flags & SC_EF_WINDOW_OK) != 0;
+	}
 	if (wf == NULL && !agg)
 		return sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
 		    "0A000",

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * engine_fnreg.c: the function registry.  Each family of functions keeps
+ * its entries (struct sc_efdef) in a table beside its implementations;
+ * this file lists the families and finds an entry by name through one
+ * index sorted by name, built once.  What a function is (aggregate,
+ * runs over a window, higher-order, reads the session's wall clock) is
+ * a flag of its entry, so the SQL parser, the window and time-zone code
+ * and sc_eng_fncall() all ask here.
+ */
+
+#include "server/engine_expr_int.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xmem.h"
+#include "server/sqlparse.h"
+#include "core/banned.h"
+
+/* The families, in the order their entries are tried for one name. */
+const struct sc_effamily *const sc_eng_families[] = {
+	&sc_eng_family_core,
+	&sc_eng_family_hof,
+	&sc_eng_family_nested,
+	&sc_eng_family_extract,
+	&sc_eng_family_format,
+	&sc_eng_family_hll,
+	&sc_eng_family_interval,
+	&sc_eng_family_collate,
+};
+const size_t sc_eng_nfamilies = SC_NELEM(sc_eng_families);
+
+static const struct sc_efdef **index_;
+static size_t nindex;
+static pthread_once_t index_once = PTHREAD_ONCE_INIT;
+
+/* By name; within a name, in family and table order (stable). */
+static int
+cmp_def(const void *pa, const void *pb)
+{
+	const struct sc_efdef *a = *(const struct sc_efdef *const *)pa;
+	const struct sc_efdef *b = *(const struct sc_efdef *const *)pb;
+	int c = strcmp(a->name, b->name);
+
+	if (c != 0)
+		return c;
+	return a < b ? -1 : a > b;
+}
+
+static void
+index_init(void)
+{
+	size_t f, i, n = 0;
+
+	for (f = 0; f < sc_eng_nfamilies; f++)
+		n += sc_eng_families[f]->n;
+	index_ = sc_xcalloc(n, sizeof(*index_));
+	for (f = 0; f < sc_eng_nfamilies; f++)
+		for (i = 0; i < sc_eng_families[f]->n; i++)
+			index_[nindex++] = &sc_eng_families[f]->defs[i];
+	/*
+	 * Entries of one name sit together in one family's table, so the
+	 * address order within a name is that table's order.
+	 */
+	qsort(index_, nindex, sizeof(*index_), cmp_def);
+}
+
+static int
+cmp_key(const void *key, const void *p)
+{
+	return strcmp(key, (*(const struct sc_efdef *const *)p)->name);
+}
+
+const struct sc_efdef *
+sc_eng_func_find(const char *name, int n)
+{
+	const struct sc_efdef *const *hit, *const *lo, *const *end;
+	char lname[64];
+	size_t i;
+
+	for (i = 0; name[i] != '\0'; i++) {
+		if (i + 1 >= sizeof(lname))
+			return NULL;
+		lname[i] = (char)tolower((unsigned char)name[i]);
+	}
+	lname[i] = '\0';
+	pthread_once(&index_once, index_init);
+	hit = bsearch(lname, index_, nindex, sizeof(*index_), cmp_key);
+	if (hit == NULL)
+		return NULL;
+	for (lo = hit; lo > index_ && strcmp(lo[-1]->name, lname) == 0; lo--)
+		;
+	end = index_ + nindex;
+	for (hit = lo; n >= 0 && hit < end && strcmp((*hit)->name, lname) == 0;
+	     hit++)
+		if (n >= (*hit)->min && ((*hit)->max < 0 || n <= (*hit)->max))
+			return *hit;
+	return *lo;
+}
+
+/* The SQL parser's questions (sqlparse.h). */
+bool
+sc_sqlp_is_aggregate(const char *name)
+{
+	const struct sc_efdef *fd = sc_eng_func_find(name, -1);
+
+	return fd != NULL && (fd->flags & SC_EF_AGG) != 0;
+}
+
+bool
+sc_sqlp_aggregate_skips_nulls(const char *name)
+{
+	const struct sc_efdef *fd = sc_eng_func_find(name, -1);
+
+	return fd != NULL && (fd->flags & SC_EF_AGG) != 0 &&
+	    (fd->flags & SC_EF_SKIPS_NULLS) != 0;
+}

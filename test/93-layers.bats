@@ -124,3 +124,23 @@ include_edges() {
 		run -1 grep 'NEEDED.*libsqlite3' <<<"$output"
 	done
 }
+
+# source_names DIR...: the lines of C files under DIR whose string
+# literals name a source file (x.c, x.h), #include and comments aside.
+source_names() {
+	grep -rnE --include='*.c' '"[^"]*\b[a-z0-9_]+\.[ch]\b[^"]*"' "$@" |
+	    grep -vE '^[^:]+:[0-9]+:[[:space:]]*(#[[:space:]]*include|/?\*)'
+}
+
+@test "no message names a source file" {
+	run -1 source_names "$SCTK_TOP/lib" "$SCTK_TOP/cmd"
+	[ -z "$output" ]
+}
+
+@test "the source-file check can fail" {
+	local t="$BATS_TEST_TMPDIR/lib"
+	mkdir -p "$t"
+	printf 'f(void) {\n\terr("see engine_expr.c for more");\n}\n' >"$t/x.c"
+	run -0 source_names "$t"
+	[[ "$output" == *'x.c:2:'*'engine_expr.c'* ]]
+}

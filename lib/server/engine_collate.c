@@ -92,12 +92,6 @@ collate_call(struct sc_ectx *x, const struct sc_eplan *in,
 	int c, rc = -1, t;
 
 	(void)lname;
-	if (f->n_arguments != 2)
-		return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-		    "42605",
-		    "The `collate` requires 2 parameters but the actual "
-		    "number is %zu.",
-		    f->n_arguments);
 	ne = f->arguments[1];
 	if (ne->expr_type_case != SC_EXPR_(LITERAL) ||
 	    ne->literal->literal_type_case != SC_LIT_(STRING))

@@ -110,8 +110,20 @@ struct sc_effamily {
 	size_t n;
 };
 
-/* engine_expr.c: the functions and operators sc-serve maps. */
+/*
+ * The families' tables, each in its file beside the implementations:
+ * operators, conditionals and the like (engine_expr.c), numbers
+ * (engine_func_num.c), strings (engine_func_str.c), dates and times
+ * (engine_func_datetime.c), aggregates (engine_func_agg.c), the
+ * F_MORE functions (engine_func_more.c); the others are declared with
+ * their files below.
+ */
 extern const struct sc_effamily sc_eng_family_core;
+extern const struct sc_effamily sc_eng_family_num;
+extern const struct sc_effamily sc_eng_family_str;
+extern const struct sc_effamily sc_eng_family_datetime;
+extern const struct sc_effamily sc_eng_family_agg;
+extern const struct sc_effamily sc_eng_family_more;
 /* engine_fnreg.c: the registry over every family's table. */
 extern const struct sc_effamily *const sc_eng_families[];
 extern const size_t sc_eng_nfamilies;
@@ -145,6 +157,12 @@ int sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
     const Spark__Connect__Expression__UnresolvedFunction *f, struct sc_buf *sql,
     struct sc_einfo *ei, struct sc_error *err);
 bool sc_eng_is_int_type(int t);
+/*
+ * WRONG_NUM_ARGS.WITHOUT_SUGGESTION for fname called with n arguments
+ * where it takes min..max (max -1: any number): -1.
+ */
+int sc_eng_wrong_num_args(const char *fname, int min, int max, size_t n,
+    struct sc_error *err);
 /*
  * engine_func_array.c: array_append, array_prepend, array_compact,
  * arrays_overlap (sc_eng_nested_fn's k): 0, -1 (err set), or 1 when k

@@ -2,7 +2,8 @@
 
 /*
  * engine_fncall.c: a function call (UnresolvedFunction) into SQLite SQL
- * through engine_expr.c's funcs[]: its arguments, the SQL of each kind
+ * through its registry entry (engine_fnreg.c): its arguments, the SQL
+ * of each kind
  * of entry, the result's type (Spark's rules for decimals and integer
  * widths) and the name Spark gives the column.
  */
@@ -247,6 +248,30 @@ static void template(struct sc_buf *sql, const char *t, struct sc_efarg *a,
 			sc_buf_addch(sql, *t, NULL);
 		}
 	}
+}
+
+int
+sc_eng_wrong_num_args(const char *fname, int min, int max, size_t n,
+    struct sc_error *err)
+{
+	char want[160];
+	int i, len;
+
+	/* Spark's forms: 2, [1, 2, 3], > 0 (no upper bound). */
+	if (max < 0)
+		snprintf(want, sizeof(want), "> %d", min - 1);
+	else if (min == max || max - min > 8)
+		snprintf(want, sizeof(want), "%d", min == max ? min : max);
+	else {
+		len = snprintf(want, sizeof(want), "[%d", min);
+		for (i = min + 1; i <= max; i++)
+			len += snprintf(want + len, sizeof(want) - (size_t)len,
+			    ", %d", i);
+		snprintf(want + len, sizeof(want) - (size_t)len, "]");
+	}
+	return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "42605",
+	    "The `%s` requires %s parameters but the actual number is %zu. Please, refer to 'https://spark.apache.org/docs/latest/sql-ref-functions.html' for a fix.",
+	    fname, want, n);
 }
 
 /*
@@ -795,14 +820,10 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		return sc_srv_error(err, "UNRESOLVED_ROUTINE", "42883",
 		    "Cannot resolve routine `%s` on search path [`system`.`builtin`, `system`.`session`, `main`].",
 		    fname);
+	if ((int)n < fd->min || (fd->max >= 0 && (int)n > fd->max))
+		return sc_eng_wrong_num_args(fname, fd->min, fd->max, n, err);
 	if (fd->k == F_CALL)
 		return fd->call(x, in, f, lname, sql, ei, err);
-	if ((int)n < fd->min || (fd->max >= 0 && (int)n > fd->max))
-		return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-		    "42605",
-		    "The `%s` requires %d%s parameters but the "
-		    "actual number is %zu.",
-		    fname, fd->min, fd->max == fd->min ? "" : " or more", n);
 	if (f->is_distinct && fd->k != F_COUNT && fd->k != F_AGG)
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 		    "DISTINCT is only allowed in aggregate functions, not in "

@@ -24,6 +24,11 @@
 /* The families, in the order their entries are tried for one name. */
 const struct sc_effamily *const sc_eng_families[] = {
 	&sc_eng_family_core,
+	&sc_eng_family_num,
+	&sc_eng_family_str,
+	&sc_eng_family_datetime,
+	&sc_eng_family_agg,
+	&sc_eng_family_more,
 	&sc_eng_family_hof,
 	&sc_eng_family_nested,
 	&sc_eng_family_extract,

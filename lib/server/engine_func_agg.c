@@ -7,7 +7,7 @@
  * first/last, max_by/min_by and percentile.
  */
 
-#include "server/engine_int.h"
+#include "server/engine_expr_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -321,3 +321,80 @@ sc_eng_func_agg_register(sqlite3 *db)
 		rc = sc_eng_hll_register(db);
 	return rc;
 }
+
+/* The registry's entries for the aggregates (engine_fnreg.c). */
+static const struct sc_efdef defs[] = {
+	{ "count", F_COUNT, "count", 1, -1, SC_ARROW_INT64,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+	{ "sum", F_AGG, "sum", 1, 1, R_UNK,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+	{ "avg", F_AGG, "avg", 1, 1, SC_ARROW_DOUBLE,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+	{ "mean", F_AGG, "avg", 1, 1, SC_ARROW_DOUBLE,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+	{ "min", F_AGG, "min", 1, 1, R_ARG,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+	{ "max", F_AGG, "max", 1, 1, R_ARG,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+	{ "grouping", F_GROUPING, "grouping", 1, 1, SC_ARROW_INT8, .flags = 0 },
+	{ "grouping_id", F_GROUPING, "grouping_id", 0, -1, SC_ARROW_INT64,
+	    .flags = 0 },
+	{ "stddev", F_TMPL, "sc_var($1, 2)", 1, 1, SC_ARROW_DOUBLE,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+	{ "std", F_TMPL, "sc_var($1, 2)", 1, 1, SC_ARROW_DOUBLE,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+	{ "stddev_samp", F_TMPL, "sc_var($1, 2)", 1, 1, SC_ARROW_DOUBLE,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+	{ "stddev_pop", F_TMPL, "sc_var($1, 3)", 1, 1, SC_ARROW_DOUBLE,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+	{ "variance", F_TMPL, "sc_var($1, 0)", 1, 1, SC_ARROW_DOUBLE,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+	{ "var_samp", F_TMPL, "sc_var($1, 0)", 1, 1, SC_ARROW_DOUBLE,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+	{ "var_pop", F_TMPL, "sc_var($1, 1)", 1, 1, SC_ARROW_DOUBLE,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+	{ "first", F_TMPL, "sc_pick($1, 0)", 1, 1, R_ARG, .flags = SC_EF_AGG },
+	{ "first", F_TMPL, "sc_pick($1, iif($2, 1, 0))", 2, 2, R_ARG,
+	    .flags = SC_EF_AGG },
+	{ "first_value", F_TMPL, "sc_pick($1, 0)", 1, 1, R_ARG,
+	    .flags = SC_EF_AGG },
+	{ "any_value", F_TMPL, "sc_pick($1, 0)", 1, 1, R_ARG,
+	    .flags = SC_EF_AGG },
+	{ "last", F_TMPL, "sc_pick($1, 2)", 1, 1, R_ARG, .flags = SC_EF_AGG },
+	{ "last", F_TMPL, "sc_pick($1, iif($2, 3, 2))", 2, 2, R_ARG,
+	    .flags = SC_EF_AGG },
+	{ "last_value", F_TMPL, "sc_pick($1, 2)", 1, 1, R_ARG,
+	    .flags = SC_EF_AGG },
+	{ "max_by", F_TMPL, "sc_pick($1, 4, $2)", 2, 2, R_ARG,
+	    .flags = SC_EF_AGG },
+	{ "min_by", F_TMPL, "sc_pick($1, 5, $2)", 2, 2, R_ARG,
+	    .flags = SC_EF_AGG },
+	{ "percentile", F_TMPL, "sc_pct($1, $2, 1)", 2, 2, SC_ARROW_DOUBLE,
+	    .flags = SC_EF_AGG },
+	{ "median", F_TMPL, "sc_pct($1, 0.5, 1)", 1, 1, SC_ARROW_DOUBLE,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS },
+	{ "percentile_approx", F_TMPL, "sc_pct($1, $2, 0)", 2, 3, R_ARG,
+	    .flags = SC_EF_AGG },
+	{ "approx_percentile", F_TMPL, "sc_pct($1, $2, 0)", 2, 3, R_ARG,
+	    .flags = 0 },
+	{ "covar_samp", F_TMPL, "sc_cov($1, $2, 0)", 2, 2, SC_ARROW_DOUBLE,
+	    .flags = 0 },
+	{ "covar_pop", F_TMPL, "sc_cov($1, $2, 1)", 2, 2, SC_ARROW_DOUBLE,
+	    .flags = 0 },
+	{ "corr", F_TMPL, "sc_cov($1, $2, 2)", 2, 2, SC_ARROW_DOUBLE,
+	    .flags = 0 },
+	{ "count_if", F_TMPL, "count(CASE WHEN $1 THEN 1 END)", 1, 1,
+	    SC_ARROW_INT64,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+	{ "bool_and", F_TMPL, "min($1)", 1, 1, SC_ARROW_BOOL,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+	{ "every", F_TMPL, "min($1)", 1, 1, SC_ARROW_BOOL,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+	{ "bool_or", F_TMPL, "max($1)", 1, 1, SC_ARROW_BOOL,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+	{ "some", F_TMPL, "max($1)", 1, 1, SC_ARROW_BOOL,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+	{ "any", F_TMPL, "max($1)", 1, 1, SC_ARROW_BOOL,
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS | SC_EF_WINDOW_OK },
+};
+const struct sc_effamily sc_eng_family_agg = { "agg", defs, SC_NELEM(defs) };

@@ -7,7 +7,7 @@
  * to_timestamp with a pattern).
  */
 
-#include "server/engine_int.h"
+#include "server/engine_expr_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -796,3 +796,139 @@ sc_eng_func_datetime_register(sqlite3 *db)
 		rc = sc_eng_tz_register(db);
 	return rc;
 }
+
+/* The registry's entries for the date and time functions (engine_fnreg.c). */
+static const struct sc_efdef defs[] = {
+	{ "dayname", F_TMPL,
+	    "substr('SunMonTueWedThuFriSat', 1 + 3 * CAST(strftime('%w', $1) "
+	    "AS INTEGER), 3)",
+	    1, 1, SC_ARROW_UTF8, .flags = SC_EF_WALL },
+	{ "monthname", F_TMPL,
+	    "substr('JanFebMarAprMayJunJulAugSepOctNovDec', 3 * "
+	    "CAST(strftime('%m', $1) AS INTEGER) - 2, 3)",
+	    1, 1, SC_ARROW_UTF8, .flags = SC_EF_WALL },
+	{ "weekday", F_TMPL, "(CAST(strftime('%w', $1) AS INTEGER) + 6) % 7", 1,
+	    1, SC_ARROW_INT32, .flags = SC_EF_WALL },
+	{ "unix_date", F_TMPL,
+	    "CAST(julianday(date($1)) - 2440587.5 AS INTEGER)", 1, 1,
+	    SC_ARROW_INT32, .flags = SC_EF_WALL },
+	{ "next_day", F_TMPL, "sc_next_day($1, $2)", 2, 2, SC_ARROW_DATE32,
+	    .flags = SC_EF_WALL },
+	{ "date_from_unix_date", F_TMPL, "sc_date_from_unix_date($1)", 1, 1,
+	    SC_ARROW_DATE32, .flags = 0 },
+	{ "unix_seconds", F_TMPL, "sc_unix_us($1, 1000000)", 1, 1,
+	    SC_ARROW_INT64, .flags = 0 },
+	{ "unix_millis", F_TMPL, "sc_unix_us($1, 1000)", 1, 1, SC_ARROW_INT64,
+	    .flags = 0 },
+	{ "unix_micros", F_TMPL, "sc_unix_us($1, 1)", 1, 1, SC_ARROW_INT64,
+	    .flags = 0 },
+	{ "timestamp_seconds", F_TMPL, "sc_ts_from($1, 1000000)", 1, 1,
+	    SC_ARROW_TIMESTAMP_US, .flags = 0 },
+	{ "timestamp_millis", F_TMPL, "sc_ts_from($1, 1000)", 1, 1,
+	    SC_ARROW_TIMESTAMP_US, .flags = 0 },
+	{ "timestamp_micros", F_TMPL, "sc_ts_from($1, 1)", 1, 1,
+	    SC_ARROW_TIMESTAMP_US, .flags = 0 },
+	{ "current_date", F_NOW, "date('now')", 0, 0, SC_ARROW_DATE32,
+	    .flags = SC_EF_NONDET },
+	{ "current_timezone", F_NOW, "sc_current_timezone()", 0, 0,
+	    SC_ARROW_UTF8, .flags = 0 },
+	{ "current_timestamp", F_NOW, "strftime('%Y-%m-%d %H:%M:%f', 'now')", 0,
+	    0, SC_ARROW_TIMESTAMP_US, .flags = SC_EF_NONDET },
+	{ "now", F_NOW, "strftime('%Y-%m-%d %H:%M:%f', 'now')", 0, 0,
+	    SC_ARROW_TIMESTAMP_US, .flags = SC_EF_NONDET },
+	{ "year", F_DATEPART, "%Y", 1, 1, SC_ARROW_INT32, .flags = SC_EF_WALL },
+	{ "month", F_DATEPART, "%m", 1, 1, SC_ARROW_INT32,
+	    .flags = SC_EF_WALL },
+	{ "day", F_DATEPART, "%d", 1, 1, SC_ARROW_INT32, .flags = SC_EF_WALL },
+	{ "dayofmonth", F_DATEPART, "%d", 1, 1, SC_ARROW_INT32,
+	    .flags = SC_EF_WALL },
+	{ "hour", F_DATEPART, "%H", 1, 1, SC_ARROW_INT32, .flags = SC_EF_WALL,
+	    .ts_args = 1 },
+	{ "minute", F_DATEPART, "%M", 1, 1, SC_ARROW_INT32, .flags = SC_EF_WALL,
+	    .ts_args = 1 },
+	{ "second", F_DATEPART, "%S", 1, 1, SC_ARROW_INT32, .flags = SC_EF_WALL,
+	    .ts_args = 1 },
+	{ "to_date", F_TOTYPE, "date", 1, 1, SC_ARROW_DATE32,
+	    .flags = SC_EF_WALL },
+	{ "to_timestamp", F_TOTYPE, "timestamp", 1, 1, SC_ARROW_TIMESTAMP_US,
+	    .flags = 0 },
+	{ "to_date", F_TMPL, "sc_parse_dt($1, $2, 0)", 2, 2, SC_ARROW_DATE32,
+	    .flags = SC_EF_WALL },
+	{ "to_timestamp", F_TMPL, "sc_parse_dt($1, $2, 1)", 2, 2,
+	    SC_ARROW_TIMESTAMP_US, .flags = 0 },
+	{ "date_format", F_TMPL, "sc_date_format($1, $2)", 2, 2, SC_ARROW_UTF8,
+	    .flags = SC_EF_WALL, .ts_args = 1 },
+	{ "date_add", F_TMPL,
+	    "CASE WHEN $2 IS NULL THEN NULL ELSE date($1, printf('%+d days', "
+	    "$2)) END",
+	    2, 2, SC_ARROW_DATE32, .flags = SC_EF_WALL },
+	{ "date_sub", F_TMPL,
+	    "CASE WHEN $2 IS NULL THEN NULL ELSE date($1, printf('%+d days', "
+	    "-($2))) END",
+	    2, 2, SC_ARROW_DATE32, .flags = SC_EF_WALL },
+	{ "datediff", F_TMPL,
+	    "CAST(julianday(date($1)) - julianday(date($2)) AS INTEGER)", 2, 2,
+	    SC_ARROW_INT32, .flags = SC_EF_WALL },
+	{ "trunc", F_TMPL,
+	    "CASE WHEN lower($2) IN ('year', 'yyyy', 'yy') THEN date($1, "
+	    "'start of year') WHEN lower($2) = 'quarter' THEN date($1, 'start "
+	    "of month', printf('-%d months', (CAST(strftime('%m', $1) AS "
+	    "INTEGER) - 1) % 3)) WHEN lower($2) IN ('month', 'mon', 'mm') "
+	    "THEN date($1, 'start of month') WHEN lower($2) = 'week' THEN "
+	    "date($1, '-6 days', 'weekday 1') END",
+	    2, 2, SC_ARROW_DATE32, .flags = SC_EF_WALL },
+	{ "date_trunc", F_TMPL,
+	    "CASE WHEN lower($1) IN ('year', 'yyyy', 'yy') THEN strftime("
+	    "'%Y-01-01 00:00:00', $2) WHEN lower($1) = 'quarter' THEN "
+	    "datetime($2, 'start of month', printf('-%d months', "
+	    "(CAST(strftime('%m', $2) AS INTEGER) - 1) % 3)) WHEN lower($1) "
+	    "IN ('month', 'mon', 'mm') THEN datetime($2, 'start of month') "
+	    "WHEN lower($1) = 'week' THEN datetime($2, 'start of day', "
+	    "'-6 days', 'weekday 1') WHEN lower($1) IN ('day', 'dd') THEN "
+	    "datetime($2, 'start of day') WHEN lower($1) = 'hour' THEN "
+	    "strftime('%Y-%m-%d %H:00:00', $2) WHEN lower($1) = 'minute' "
+	    "THEN strftime('%Y-%m-%d %H:%M:00', $2) WHEN lower($1) = "
+	    "'second' THEN strftime('%Y-%m-%d %H:%M:%S', $2) WHEN lower($1) "
+	    "= 'microsecond' THEN $2 WHEN lower($1) = 'millisecond' THEN "
+	    "sc_raise('[UNSUPPORTED_FEATURE.EXPRESSION] date_trunc() to "
+	    "milliseconds is not supported by sc-serve. SQLSTATE: 0A000') "
+	    "END",
+	    2, 2, SC_ARROW_TIMESTAMP_US, .flags = SC_EF_WALL, .ts_args = 2 },
+	{ "add_months", F_TMPL, "sc_add_months($1, $2)", 2, 2, SC_ARROW_DATE32,
+	    .flags = SC_EF_WALL },
+	{ "make_timestamp", F_TMPL, "sc_make_timestamp($1, $2, $3, $4, $5, $6)",
+	    6, 6, SC_ARROW_TIMESTAMP_US, .flags = 0 },
+	{ "make_timestamp", F_TMPL,
+	    "sc_tz_utc_in(sc_make_timestamp($1, $2, $3, $4, $5, $6), $7)", 7, 7,
+	    SC_ARROW_TIMESTAMP_US, .flags = 0 },
+	{ "make_date", F_TMPL, "sc_make_date($1, $2, $3)", 3, 3,
+	    SC_ARROW_DATE32, .flags = 0 },
+	{ "months_between", F_TMPL, "sc_months_between($1, $2)", 2, 2,
+	    SC_ARROW_DOUBLE, .flags = SC_EF_WALL, .ts_args = 3 },
+	{ "months_between", F_TMPL, "sc_months_between($1, $2, $3)", 3, 3,
+	    SC_ARROW_DOUBLE, .flags = SC_EF_WALL, .ts_args = 3 },
+	{ "last_day", F_TMPL,
+	    "date($1, 'start of month', '+1 month', '-1 day')", 1, 1,
+	    SC_ARROW_DATE32, .flags = SC_EF_WALL },
+	{ "dayofweek", F_TMPL, "CAST(strftime('%w', $1) AS INTEGER) + 1", 1, 1,
+	    SC_ARROW_INT32, .flags = SC_EF_WALL },
+	{ "dayofyear", F_TMPL, "CAST(strftime('%j', $1) AS INTEGER)", 1, 1,
+	    SC_ARROW_INT32, .flags = SC_EF_WALL },
+	{ "weekofyear", F_TMPL,
+	    "(CAST(strftime('%j', date($1, '-3 days', 'weekday 4')) AS INTEGER) "
+	    "- 1) / 7 + 1",
+	    1, 1, SC_ARROW_INT32, .flags = SC_EF_WALL },
+	{ "quarter", F_TMPL, "(CAST(strftime('%m', $1) AS INTEGER) + 2) / 3", 1,
+	    1, SC_ARROW_INT32, .flags = SC_EF_WALL },
+	{ "unix_timestamp", F_TMPL, "CAST(strftime('%s', $1) AS INTEGER)", 1, 1,
+	    SC_ARROW_INT64, .flags = 0 },
+	{ "from_utc_timestamp", F_TMPL, "sc_from_utc_timestamp($1, $2)", 2, 2,
+	    SC_ARROW_TIMESTAMP_US, .flags = 0 },
+	{ "to_utc_timestamp", F_TMPL, "sc_to_utc_timestamp($1, $2)", 2, 2,
+	    SC_ARROW_TIMESTAMP_US, .flags = 0 },
+	{ "from_unixtime", F_TMPL,
+	    "strftime('%Y-%m-%d %H:%M:%S', $1, 'unixepoch')", 1, 1,
+	    SC_ARROW_UTF8, .flags = 0 },
+};
+const struct sc_effamily sc_eng_family_datetime = { "datetime", defs,
+	SC_NELEM(defs) };

@@ -52,12 +52,6 @@ sc_eng_extract(struct sc_ectx *x, const struct sc_eplan *in,
 	size_t i, k;
 	int rc;
 
-	if (f->n_arguments != 2)
-		return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-		    "42605",
-		    "The `%s` requires 2 parameters but the actual number is "
-		    "%zu.",
-		    lname, f->n_arguments);
 	if (f->arguments[0]->expr_type_case == SC_EXPR_(LITERAL))
 		l = f->arguments[0]->literal;
 	if (l == NULL ||

@@ -898,12 +898,6 @@ sc_eng_format_string(struct sc_ectx *x, const struct sc_eplan *in,
 	char *tags;
 	int rc = -1;
 
-	if (n < 1)
-		return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-		    "42605",
-		    "The `%s` requires at least 1 parameters but the actual "
-		    "number is 0.",
-		    fn);
 	a = sc_xcalloc(n, sizeof(*a));
 	tags = sc_xcalloc(n + 1, 1);
 	for (i = 0; i < n; i++) {

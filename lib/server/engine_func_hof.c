@@ -469,22 +469,10 @@ sc_eng_hof_more(struct sc_ectx *x, const struct sc_eplan *in,
 {
 	struct sc_efarg *a;
 	size_t n = f->n_arguments, nexpr, i;
-	int rc = -1, min, max;
+	int rc = -1;
 	bool zip = strcmp(fn, "zip_with") == 0;
 	bool az = strcmp(fn, "arrays_zip") == 0;
 
-	min = zip ? 3 : az ? 0 : 3;
-	max = zip ? 3 : az ? -1 : 4;
-	if ((int)n < min || (max >= 0 && (int)n > max))
-		return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-		    "42605",
-		    "The `%s` requires %d%s parameters but the actual number "
-		    "is %zu.",
-		    fn, min,
-		    max == min	  ? ""
-			: max < 0 ? " or more"
-				  : " or 4",
-		    n);
 	/* The arguments before the lambdas. */
 	nexpr = az ? n : 2;
 	a = sc_xcalloc(n + 1, sizeof(*a));

@@ -7,7 +7,7 @@
  * functions whose result may be NaN.
  */
 
-#include "server/engine_int.h"
+#include "server/engine_expr_int.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -591,3 +591,46 @@ sc_eng_func_num_register(sqlite3 *db)
 		rc = sc_eng_func_format_register(db);
 	return rc;
 }
+
+/* The registry's entries for the number functions (engine_fnreg.c). */
+static const struct sc_efdef defs[] = {
+	{ "/", F_DIV, "/", 2, 2, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "sqrt", F_MATH, "SQRT", 1, 1, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "exp", F_SIMPLE, "exp", 1, 1, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "ln", F_SIMPLE, "ln", 1, 1, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "log10", F_SIMPLE, "log10", 1, 1, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "log2", F_SIMPLE, "log2", 1, 1, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "log", F_LOG, "log", 1, 2, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "sin", F_SIMPLE, "sin", 1, 1, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "cos", F_SIMPLE, "cos", 1, 1, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "tan", F_SIMPLE, "tan", 1, 1, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "asin", F_MATH, "ASIN", 1, 1, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "acos", F_MATH, "ACOS", 1, 1, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "atan", F_SIMPLE, "atan", 1, 1, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "atan2", F_SIMPLE, "atan2", 2, 2, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "degrees", F_SIMPLE, "degrees", 1, 1, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "radians", F_SIMPLE, "radians", 1, 1, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "pi", F_SIMPLE, "pi", 0, 0, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "sign", F_SIMPLE, "sign", 1, 1, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "signum", F_SIMPLE, "sign", 1, 1, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "pow", F_MATH, "POWER", 2, 2, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "power", F_MATH, "POWER", 2, 2, SC_ARROW_DOUBLE, .flags = 0 },
+	{ "floor", F_FLOORCEIL, "floor", 1, 1, SC_ARROW_INT64, .flags = 0 },
+	{ "ceil", F_FLOORCEIL, "ceil", 1, 1, SC_ARROW_INT64, .flags = 0 },
+	{ "ceiling", F_FLOORCEIL, "ceil", 1, 1, SC_ARROW_INT64, .flags = 0 },
+	{ "round", F_ROUND, "sc_round", 1, 2, R_UNK, .flags = 0 },
+	{ "bround", F_ROUND, "sc_bround", 1, 2, R_UNK, .flags = 0 },
+	{ "div", F_IDIV, NULL, 2, 2, SC_ARROW_INT64, .flags = 0 },
+	{ "rand", F_RAND, NULL, 0, 1, SC_ARROW_DOUBLE, .flags = SC_EF_NONDET },
+	{ "random", F_RAND, NULL, 0, 1, SC_ARROW_DOUBLE,
+	    .flags = SC_EF_NONDET },
+	{ "randn", F_RAND, NULL, 0, 1, SC_ARROW_DOUBLE, .flags = SC_EF_NONDET },
+	{ "isnan", F_TMPL, "sc_isnan($1)", 1, 1, SC_ARROW_BOOL, .flags = 0 },
+	{ "width_bucket", F_TMPL, "sc_width_bucket($1, $2, $3, $4)", 4, 4,
+	    SC_ARROW_INT64, .flags = 0 },
+	{ "nanvl", F_TMPL, "(CASE WHEN sc_isnan($1) THEN $2 ELSE $1 END)", 2, 2,
+	    SC_ARROW_DOUBLE, .flags = 0 },
+	{ "pmod", F_TMPL, "sc_pmod($1, sc_div0($2))", 2, 2, R_UNK, .flags = 0 },
+	{ "positive", F_TMPL, "(+$1)", 1, 1, R_ARG, .flags = 0 },
+};
+const struct sc_effamily sc_eng_family_num = { "num", defs, SC_NELEM(defs) };

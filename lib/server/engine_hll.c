@@ -470,12 +470,6 @@ sc_eng_approx_count_distinct(struct sc_ectx *x, const struct sc_eplan *in,
 	char tag;
 	int p, rc = -1;
 
-	if (f->n_arguments < 1 || f->n_arguments > 2)
-		return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-		    "42605",
-		    "The `%s` requires 1 or 2 parameters but the actual "
-		    "number is %zu.",
-		    fn, f->n_arguments);
 	if (f->n_arguments == 2 && literal_double(f->arguments[1], &rsd) == -1)
 		return sc_srv_error(err, "UNSUPPORTED_FEATURE.EXPRESSION",
 		    "0A000",

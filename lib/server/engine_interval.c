@@ -437,12 +437,6 @@ make_interval_call(struct sc_ectx *x, const struct sc_eplan *in,
 	int rc = -1;
 
 	max = dt ? 4 : 2;
-	if (n > max)
-		return sc_srv_error(err, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-		    "42605",
-		    "The `%s` requires [0, 1, ..., %zu] parameters but the "
-		    "actual number is %zu.",
-		    lname, max, n);
 	for (i = 0; i < n; i++) {
 		sc_buf_init(&a[i].sql, SC_BUF_UNLIMITED);
 		sc_eng_einfo_init(&a[i].ei);

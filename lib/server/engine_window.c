@@ -175,11 +175,8 @@ sc_eng_window(struct sc_ectx *x, const struct sc_eplan *in,
 	} else {
 		if ((int)f->n_arguments < wf->min ||
 		    (int)f->n_arguments > wf->max) {
-			rc = sc_srv_error(err,
-			    "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "42605",
-			    "The `%s` requires %d to %d parameters but the "
-			    "actual number is %zu.",
-			    lname, wf->min, wf->max, f->n_arguments);
+			rc = sc_eng_wrong_num_args(lname, wf->min, wf->max,
+			    f->n_arguments, err);
 			goto out;
 		}
 		sc_buf_addf(&fsql, NULL, "%s(", wf->sql);

@@ -980,6 +980,7 @@ main(int argc, char *argv[])
 	struct opts o;
 	struct trim trim;
 	struct watchdog dog;
+	struct sc_engine_config lim;
 	struct sc_error err;
 	sigset_t sigs;
 	int sig, port, rc;
@@ -1036,7 +1037,8 @@ main(int argc, char *argv[])
 		return fatal(&err);
 	if ((srv.engine = sc_engine_new(o.database, &err)) == NULL)
 		return fatal(&err);
-	sc_engine_configure(srv.engine, &srv.conf);
+	sc_server_conf_engine(&srv.conf, &lim);
+	sc_engine_configure(srv.engine, &lim);
 	if ((srv.artifacts = open_artifacts(&o, &srv.conf, &err)) == NULL) {
 		sc_engine_free(srv.engine);
 		return fatal(&err);

@@ -23,7 +23,6 @@
 
 #include "core/error.h"
 #include "core/xmem.h"
-#include "server/server.h"
 #include "server/srverror.h"
 #include "core/banned.h"
 
@@ -355,15 +354,15 @@ struct sc_engine *
 sc_engine_new(const char *dbfile, struct sc_error *err)
 {
 	struct sc_engine *e = sc_xcalloc(1, sizeof(*e));
-	struct sc_server_conf conf;
+	const struct sc_engine_config lim = { SC_ENGINE_OP_MEMORY,
+		SC_ENGINE_MAX_VALUE, SC_ENGINE_HEAP_LIMIT };
 	sqlite3_stmt *st;
 	const char *mode;
 	int rc;
 
 	sc_eng_guard_init();
 	sc_eng_db_init(e);
-	sc_server_conf_default(&conf);
-	sc_engine_configure(e, &conf);
+	sc_engine_configure(e, &lim);
 	/*
 	 * FULLMUTEX: the calls of a session may run at the same time.  No
 	 * URI: a memdb whose name starts with '/' is shared by every
@@ -427,11 +426,11 @@ fail:
 }
 
 void
-sc_engine_configure(struct sc_engine *e, const struct sc_server_conf *conf)
+sc_engine_configure(struct sc_engine *e, const struct sc_engine_config *lim)
 {
-	e->op_memory = conf->sql_op_memory;
-	e->max_value = conf->sql_max_value;
-	e->heap_limit = conf->sql_heap_limit;
+	e->op_memory = lim->op_memory;
+	e->max_value = lim->max_value;
+	e->heap_limit = lim->heap_limit;
 	sc_eng_heap_limit(e->heap_limit);
 }
 

@@ -197,7 +197,6 @@ struct sc_arrow_writer;
 struct sc_error;
 struct sc_engine;
 struct sc_engine_conn;
-struct sc_server_conf;
 
 /* How long a connection waits for another one's lock. */
 #define SC_ENGINE_BUSY_TIMEOUT_MS 30000
@@ -226,13 +225,28 @@ struct sc_engine *sc_engine_new(const char *dbfile, struct sc_error *err);
 void sc_engine_free(struct sc_engine *e);
 
 /*
- * Take the engine's limits from conf (sql_op_memory, sql_max_value,
- * sql_heap_limit); sc_engine_new() starts with their defaults.  Call it
- * before the first connection: a connection keeps the value limit it
- * was opened with.  The heap limit is process-wide (SQLite has one).
+ * The engine's limits, in bytes: what one operation may allocate in
+ * SQLite (0: no limit), the largest value, and SQLite's whole heap (0:
+ * no limit).  sc-serve takes them from its settings (sctk.sql.*).
+ */
+struct sc_engine_config {
+	int64_t op_memory;
+	int64_t max_value;
+	int64_t heap_limit;
+};
+/* Their defaults. */
+#define SC_ENGINE_OP_MEMORY ((int64_t)256 << 20)
+#define SC_ENGINE_MAX_VALUE ((int64_t)64 << 20)
+#define SC_ENGINE_HEAP_LIMIT ((int64_t)4 << 30)
+
+/*
+ * Take the engine's limits from lim; sc_engine_new() starts with the
+ * defaults.  Call it before the first connection: a connection keeps
+ * the value limit it was opened with.  The heap limit is process-wide
+ * (SQLite has one).
  */
 void sc_engine_configure(struct sc_engine *e,
-    const struct sc_server_conf *conf);
+    const struct sc_engine_config *lim);
 
 /*
  * Uploaded files.  fn opens the artifact name ("files/...", or

@@ -2421,6 +2421,7 @@ static void
 test_limits(void)
 {
 	struct sc_server_conf conf;
+	struct sc_engine_config lim;
 	struct sc_engine *e;
 	struct sc_engine_conn *c;
 	struct sc_error err;
@@ -2434,7 +2435,8 @@ test_limits(void)
 	e = sc_engine_new(NULL, &err);
 	if (e == NULL)
 		return;
-	sc_engine_configure(e, &conf);
+	sc_server_conf_engine(&conf, &lim);
+	sc_engine_configure(e, &lim);
 	c = sc_engine_conn_new(e, &err);
 	ok(c != NULL, "a connection with the limits");
 	if (c == NULL) {

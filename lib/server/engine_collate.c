@@ -132,7 +132,7 @@ out:
 }
 
 static const struct sc_efdef defs[] = {
-	{ "collate", F_CALL, NULL, 2, 2, SC_ARROW_UTF8, 0, 0, collate_call },
+	{ "collate", F_CALL, NULL, 2, 2, SC_ARROW_UTF8, .call = collate_call },
 };
 const struct sc_effamily sc_eng_family_collate = { "collate", defs,
 	SC_NELEM(defs) };

@@ -101,7 +101,11 @@ struct sc_efdef {
 	unsigned flags; /* SC_EF_* */
 	unsigned ts_args; /* SC_EF_WALL: bit i, argument i is a TIMESTAMP */
 	sc_efcall *call; /* F_CALL */
+	const char *const *aliases; /* other names, NULL-terminated; or NULL */
 };
+
+/* An entry's aliases: .aliases = SC_EF_ALIASES("ucase"). */
+#define SC_EF_ALIASES(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 /* A family's table of functions: its entries and their count. */
 struct sc_effamily {
@@ -128,8 +132,9 @@ extern const struct sc_effamily sc_eng_family_more;
 extern const struct sc_effamily *const sc_eng_families[];
 extern const size_t sc_eng_nfamilies;
 /*
- * The entry for Spark function name (any case) that takes n arguments,
- * else the first of that name (n -1: the first); NULL when none.
+ * The entry for Spark function name (any case; a name or an alias) that
+ * takes n arguments, else the first of that name (n -1: the first);
+ * NULL when none.
  */
 const struct sc_efdef *sc_eng_func_find(const char *name, int n);
 /* ei's type becomes the plain type t. */

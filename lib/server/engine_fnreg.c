@@ -39,51 +39,72 @@ const struct sc_effamily *const sc_eng_families[] = {
 };
 const size_t sc_eng_nfamilies = SC_NELEM(sc_eng_families);
 
-static const struct sc_efdef **index_;
+/* One name (an entry's or an alias) and its entry. */
+struct fname {
+	const char *name;
+	const struct sc_efdef *def;
+};
+
+static struct fname *index_;
 static size_t nindex;
 static pthread_once_t index_once = PTHREAD_ONCE_INIT;
 
 /* By name; within a name, in family and table order (stable). */
 static int
-cmp_def(const void *pa, const void *pb)
+cmp_fname(const void *pa, const void *pb)
 {
-	const struct sc_efdef *a = *(const struct sc_efdef *const *)pa;
-	const struct sc_efdef *b = *(const struct sc_efdef *const *)pb;
+	const struct fname *a = pa, *b = pb;
 	int c = strcmp(a->name, b->name);
 
 	if (c != 0)
 		return c;
-	return a < b ? -1 : a > b;
+	return a->def < b->def ? -1 : a->def > b->def;
+}
+
+static void
+index_add(const char *name, const struct sc_efdef *d)
+{
+	index_[nindex].name = name;
+	index_[nindex++].def = d;
 }
 
 static void
 index_init(void)
 {
+	const struct sc_efdef *d;
+	const char *const *al;
 	size_t f, i, n = 0;
 
 	for (f = 0; f < sc_eng_nfamilies; f++)
-		n += sc_eng_families[f]->n;
+		for (i = 0; i < sc_eng_families[f]->n; i++)
+			for (n++, al = sc_eng_families[f]->defs[i].aliases;
+			     al != NULL && *al != NULL; al++)
+				n++;
 	index_ = sc_xcalloc(n, sizeof(*index_));
 	for (f = 0; f < sc_eng_nfamilies; f++)
-		for (i = 0; i < sc_eng_families[f]->n; i++)
-			index_[nindex++] = &sc_eng_families[f]->defs[i];
+		for (i = 0; i < sc_eng_families[f]->n; i++) {
+			d = &sc_eng_families[f]->defs[i];
+			index_add(d->name, d);
+			for (al = d->aliases; al != NULL && *al != NULL; al++)
+				index_add(*al, d);
+		}
 	/*
 	 * Entries of one name sit together in one family's table, so the
 	 * address order within a name is that table's order.
 	 */
-	qsort(index_, nindex, sizeof(*index_), cmp_def);
+	qsort(index_, nindex, sizeof(*index_), cmp_fname);
 }
 
 static int
 cmp_key(const void *key, const void *p)
 {
-	return strcmp(key, (*(const struct sc_efdef *const *)p)->name);
+	return strcmp(key, ((const struct fname *)p)->name);
 }
 
 const struct sc_efdef *
 sc_eng_func_find(const char *name, int n)
 {
-	const struct sc_efdef *const *hit, *const *lo, *const *end;
+	const struct fname *hit, *lo, *end;
 	char lname[64];
 	size_t i;
 
@@ -97,14 +118,15 @@ sc_eng_func_find(const char *name, int n)
 	hit = bsearch(lname, index_, nindex, sizeof(*index_), cmp_key);
 	if (hit == NULL)
 		return NULL;
-	for (lo = hit; lo > index_ && strcmp(lo[-1]->name, lname) == 0; lo--)
+	for (lo = hit; lo > index_ && strcmp(lo[-1].name, lname) == 0; lo--)
 		;
 	end = index_ + nindex;
-	for (hit = lo; n >= 0 && hit < end && strcmp((*hit)->name, lname) == 0;
+	for (hit = lo; n >= 0 && hit < end && strcmp(hit->name, lname) == 0;
 	     hit++)
-		if (n >= (*hit)->min && ((*hit)->max < 0 || n <= (*hit)->max))
-			return *hit;
-	return *lo;
+		if (n >= hit->def->min &&
+		    (hit->def->max < 0 || n <= hit->def->max))
+			return hit->def;
+	return lo->def;
 }
 
 /* The SQL parser's questions (sqlparse.h). */

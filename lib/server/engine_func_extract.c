@@ -106,9 +106,9 @@ sc_eng_extract(struct sc_ectx *x, const struct sc_eplan *in,
 }
 
 static const struct sc_efdef defs[] = {
-	{ "extract", F_CALL, NULL, 2, 2, R_UNK, 0, 0, sc_eng_extract },
-	{ "date_part", F_CALL, NULL, 2, 2, R_UNK, 0, 0, sc_eng_extract },
-	{ "datepart", F_CALL, NULL, 2, 2, R_UNK, 0, 0, sc_eng_extract },
+	{ "extract", F_CALL, NULL, 2, 2, R_UNK, .call = sc_eng_extract },
+	{ "date_part", F_CALL, NULL, 2, 2, R_UNK, .call = sc_eng_extract },
+	{ "datepart", F_CALL, NULL, 2, 2, R_UNK, .call = sc_eng_extract },
 };
 const struct sc_effamily sc_eng_family_extract = { "extract", defs,
 	SC_NELEM(defs) };

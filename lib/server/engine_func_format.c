@@ -979,9 +979,9 @@ out:
 }
 
 static const struct sc_efdef defs[] = {
-	{ "format_string", F_CALL, NULL, 1, -1, R_UNK, 0, 0,
-	    sc_eng_format_string },
-	{ "printf", F_CALL, NULL, 1, -1, R_UNK, 0, 0, sc_eng_format_string },
+	{ "format_string", F_CALL, NULL, 1, -1, R_UNK,
+	    .call = sc_eng_format_string },
+	{ "printf", F_CALL, NULL, 1, -1, R_UNK, .call = sc_eng_format_string },
 };
 const struct sc_effamily sc_eng_family_format = { "format", defs,
 	SC_NELEM(defs) };

@@ -517,11 +517,12 @@ out:
 }
 
 static const struct sc_efdef defs[] = {
-	{ "zip_with", F_CALL, NULL, 3, 3, R_UNK, SC_EF_HOF, 0,
-	    sc_eng_hof_more },
-	{ "arrays_zip", F_CALL, NULL, 0, -1, R_UNK, 0, 0, sc_eng_hof_more },
-	{ "aggregate", F_CALL, NULL, 3, 4, R_UNK, SC_EF_HOF, 0,
-	    sc_eng_hof_more },
-	{ "reduce", F_CALL, NULL, 3, 4, R_UNK, SC_EF_HOF, 0, sc_eng_hof_more },
+	{ "zip_with", F_CALL, NULL, 3, 3, R_UNK, .flags = SC_EF_HOF,
+	    .call = sc_eng_hof_more },
+	{ "arrays_zip", F_CALL, NULL, 0, -1, R_UNK, .call = sc_eng_hof_more },
+	{ "aggregate", F_CALL, NULL, 3, 4, R_UNK, .flags = SC_EF_HOF,
+	    .call = sc_eng_hof_more },
+	{ "reduce", F_CALL, NULL, 3, 4, R_UNK, .flags = SC_EF_HOF,
+	    .call = sc_eng_hof_more },
 };
 const struct sc_effamily sc_eng_family_hof = { "hof", defs, SC_NELEM(defs) };

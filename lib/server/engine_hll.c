@@ -540,6 +540,7 @@ out:
 
 static const struct sc_efdef defs[] = {
 	{ "approx_count_distinct", F_CALL, NULL, 1, 2, R_UNK,
-	    SC_EF_AGG | SC_EF_SKIPS_NULLS, 0, sc_eng_approx_count_distinct },
+	    .flags = SC_EF_AGG | SC_EF_SKIPS_NULLS,
+	    .call = sc_eng_approx_count_distinct },
 };
 const struct sc_effamily sc_eng_family_hll = { "hll", defs, SC_NELEM(defs) };

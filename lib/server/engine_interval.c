@@ -476,13 +476,13 @@ out:
 }
 
 static const struct sc_efdef defs[] = {
-	{ "make_dt_interval", F_CALL, NULL, 0, 4, R_UNK, 0, 0,
-	    make_interval_call },
-	{ "make_ym_interval", F_CALL, NULL, 0, 2, R_UNK, 0, 0,
-	    make_interval_call },
+	{ "make_dt_interval", F_CALL, NULL, 0, 4, R_UNK,
+	    .call = make_interval_call },
+	{ "make_ym_interval", F_CALL, NULL, 0, 2, R_UNK,
+	    .call = make_interval_call },
 	/* SQL text's INTERVAL '...' unit literals (sqlparse_interval.c). */
-	{ "sc_interval_literal", F_CALL, NULL, 0, -1, R_UNK, 0, 0,
-	    literal_call },
+	{ "sc_interval_literal", F_CALL, NULL, 0, -1, R_UNK,
+	    .call = literal_call },
 };
 const struct sc_effamily sc_eng_family_interval = { "interval", defs,
 	SC_NELEM(defs) };

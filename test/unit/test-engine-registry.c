@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/xmem.h"
 #include "server/sqlparse.h"
 #include "tap.h"
 #include "core/banned.h"
@@ -47,6 +48,35 @@ needs_sql(enum sc_efkind k)
 	}
 }
 
+/* Every name of the registry (an entry's or an alias) and its entry. */
+struct named {
+	const char *name;
+	const struct sc_efdef *def;
+	size_t family;
+};
+static struct named names[1024];
+static size_t nnames;
+
+static void
+collect_names(void)
+{
+	const char *const *al;
+	size_t f, i;
+
+	for (f = 0; f < sc_eng_nfamilies; f++)
+		for (i = 0; i < sc_eng_families[f]->n; i++) {
+			const struct sc_efdef *d = &sc_eng_families[f]->defs[i];
+
+			if (nnames < SC_NELEM(names))
+				names[nnames++] =
+				    (struct named){ d->name, d, f };
+			for (al = d->aliases; al != NULL && *al != NULL; al++)
+				if (nnames < SC_NELEM(names))
+					names[nnames++] =
+					    (struct named){ *al, d, f };
+		}
+}
+
 /* The largest argument count an entry takes (any: INT_MAX). */
 static int
 top(const struct sc_efdef *d)
@@ -57,7 +87,7 @@ top(const struct sc_efdef *d)
 static void
 test_entries(void)
 {
-	size_t f, i, g, j, bad = 0, n = 0;
+	size_t f, i, j, bad = 0, n = 0;
 
 	for (f = 0; f < sc_eng_nfamilies; f++) {
 		const struct sc_effamily *fam = sc_eng_families[f];
@@ -92,36 +122,30 @@ test_entries(void)
 		}
 	}
 	ok(bad == 0, "%zu entries: name, arity and flags consistent", n);
-	ok(n > 300, "the registry has %zu entries", n);
+	collect_names();
+	ok(nnames < SC_NELEM(names) && nnames > 300,
+	    "the registry has %zu entries, %zu names with the aliases", n,
+	    nnames);
 
 	/*
-	 * Entries of one name: one family, the same flags, argument counts
-	 * that do not overlap (else the later could never be chosen).
+	 * Entries of one name (or alias): one family, the same flags,
+	 * argument counts that do not overlap (else the later could never
+	 * be chosen).
 	 */
 	bad = 0;
-	for (f = 0; f < sc_eng_nfamilies; f++)
-		for (i = 0; i < sc_eng_families[f]->n; i++) {
-			const struct sc_efdef *a = &sc_eng_families[f]->defs[i];
+	for (i = 0; i < nnames; i++)
+		for (j = i + 1; j < nnames; j++) {
+			const struct sc_efdef *a = names[i].def;
+			const struct sc_efdef *b = names[j].def;
 
-			for (g = f; g < sc_eng_nfamilies; g++)
-				for (j = g == f ? i + 1 : 0;
-				     j < sc_eng_families[g]->n; j++) {
-					const struct sc_efdef *b =
-					    &sc_eng_families[g]->defs[j];
-
-					if (strcmp(a->name, b->name) != 0)
-						continue;
-					if (g != f || a->flags != b->flags ||
-					    a->ts_args != b->ts_args ||
-					    (top(a) >= b->min &&
-						top(b) >= a->min)) {
-						ok(0,
-						    "%s: entries %zu and %zu "
-						    "agree",
-						    a->name, i, j);
-						bad++;
-					}
-				}
+			if (strcmp(names[i].name, names[j].name) != 0)
+				continue;
+			if (names[i].family != names[j].family || a == b ||
+			    a->flags != b->flags || a->ts_args != b->ts_args ||
+			    (top(a) >= b->min && top(b) >= a->min)) {
+				ok(0, "%s: its entries agree", names[i].name);
+				bad++;
+			}
 		}
 	ok(bad == 0, "no name is given twice for one argument count");
 }
@@ -130,28 +154,27 @@ test_entries(void)
 static void
 test_find(void)
 {
-	size_t f, i, bad = 0;
+	size_t i, bad = 0;
 	char up[64];
 	int k;
 
-	for (f = 0; f < sc_eng_nfamilies; f++)
-		for (i = 0; i < sc_eng_families[f]->n; i++) {
-			const struct sc_efdef *d = &sc_eng_families[f]->defs[i];
-			size_t c;
+	for (i = 0; i < nnames; i++) {
+		const struct sc_efdef *d = names[i].def;
+		const char *name = names[i].name;
+		size_t c;
 
-			for (c = 0; d->name[c] != '\0'; c++)
-				up[c] =
-				    (char)toupper((unsigned char)d->name[c]);
-			up[c] = '\0';
-			for (k = d->min;
-			     k <= (d->max >= 0 ? d->max : d->min + 3); k++)
-				if (sc_eng_func_find(d->name, k) != d ||
-				    sc_eng_func_find(up, k) != d)
-					bad++;
-			if (sc_eng_func_find(d->name, -1) == NULL)
+		for (c = 0; name[c] != '\0'; c++)
+			up[c] = (char)toupper((unsigned char)name[c]);
+		up[c] = '\0';
+		for (k = d->min; k <= (d->max >= 0 ? d->max : d->min + 3); k++)
+			if (sc_eng_func_find(name, k) != d ||
+			    sc_eng_func_find(up, k) != d)
 				bad++;
-		}
-	ok(bad == 0, "every entry is found for each count it takes (%zu not)",
+		if (sc_eng_func_find(name, -1) == NULL)
+			bad++;
+	}
+	ok(bad == 0,
+	    "every name and alias is found for each count its entry takes (%zu not)",
 	    bad);
 	ok(sc_eng_func_find("no_such_function", 1) == NULL,
 	    "an unknown name is not found");
@@ -164,6 +187,9 @@ test_find(void)
 	    "first(x) and first(x, ignore_nulls) are two entries");
 	ok(sc_eng_func_find("first", 7) == sc_eng_func_find("first", 1),
 	    "first with 7 arguments resolves to its first entry");
+	ok(sc_eng_func_find("ucase", 1) == sc_eng_func_find("upper", 1) &&
+		sc_eng_func_find("ucase", 1) != NULL,
+	    "an alias finds its entry");
 }
 
 /* What the SQL parser, windows and time zones ask of the flags. */

@@ -56,9 +56,7 @@ cmp_fname(const void *pa, const void *pb)
 	const struct fname *a = pa, *b = pb;
 	int c = strcmp(a->name, b->name);
 
-	if (c != 0)
-		return c;
-	return a->def < b->def ? -1 : a->def > b->def;
+	return c != 0 ? c : (a->def > b->def) - (a->def < b->def);
 }
 
 static void

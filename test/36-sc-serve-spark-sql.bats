@@ -134,6 +134,13 @@ wrong_args() {
 	    'The `make_ym_interval` requires [0, 1, 2] parameters but the actual number is 3.'
 }
 
+@test "DISTINCT in a function that is no aggregate: Spark's class and words" {
+	sc_server_env
+	run -1 --separate-stderr sc-exec -t 30s "SELECT upper(DISTINCT 'a')"
+	[ "$stderr" = 'sc-exec: [INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX] Invalid SQL syntax: The function `upper` does not support DISTINCT. SQLSTATE: 42000' ]
+	[ -z "$output" ]
+}
+
 @test "an unknown function: UNRESOLVED_ROUTINE in Spark's words, no file named" {
 	sc_server_env
 	run -1 --separate-stderr sc-exec -t 30s "SELECT no_such_fn(1)"

@@ -825,9 +825,10 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 	if (fd->k == F_CALL)
 		return fd->call(x, in, f, lname, sql, ei, err);
 	if (f->is_distinct && fd->k != F_COUNT && fd->k != F_AGG)
-		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
-		    "DISTINCT is only allowed in aggregate functions, not in "
-		    "`%s`.",
+		return sc_srv_error(err,
+		    "INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX",
+		    "42000",
+		    "Invalid SQL syntax: The function `%s` does not support DISTINCT.",
 		    fname);
 	a = sc_xcalloc(n + 1, sizeof(*a));
 	for (i = 0; i < n; i++) {

@@ -89,6 +89,7 @@ static const struct {
 	{ "INVALID_HANDLE", c_sql },
 	{ "INVALID_PARAMETER_VALUE", c_illegal },
 	{ "INVALID_PLAN_INPUT", c_illegal },
+	{ "INVALID_SQL_SYNTAX", c_analysis },
 	{ "PARSE_SYNTAX_ERROR", c_parse },
 	{ "PATH_NOT_FOUND", c_analysis },
 	{ "SQL_CONF_NOT_FOUND", c_nosuch },
@@ -99,6 +100,7 @@ static const struct {
 	{ "UNAUTHENTICATED", c_security },
 	{ "UNRESOLVED_", c_analysis },
 	{ "UNSUPPORTED_FEATURE", c_unsupported },
+	{ "WRONG_NUM_ARGS", c_analysis },
 };
 
 /*

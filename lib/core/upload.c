@@ -652,7 +652,7 @@ sc_upload_new(struct sc_client *c, const struct sc_upload_transport *t,
 	u->c = c;
 	u->t = t;
 	u->ctx = ctx;
-	u->max_message = 128L * 1024 * 1024;
+	u->max_message = SC_RPC_MAX_MESSAGE;
 	return u;
 }
 

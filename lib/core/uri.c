@@ -20,6 +20,7 @@
 
 #include "core/error.h"
 #include "core/hex.h"
+#include "core/rpc.h"
 #include "core/uuid.h"
 #include "core/xmem.h"
 #include "core/banned.h"
@@ -57,7 +58,7 @@ sc_uri_init(struct sc_uri *u)
 {
 	memset(u, 0, sizeof(*u));
 	u->port = SC_URI_DEFAULT_PORT;
-	u->max_message_size = SC_URI_DEFAULT_MAX_MSG;
+	u->max_message_size = SC_RPC_MAX_MESSAGE;
 	u->token = NULL;
 	u->params = NULL;
 }

@@ -176,17 +176,6 @@ const struct sc_transport sc_client_rpc_transport = { rpc_open, rpc_read,
 
 /* ------------------------------------------------------------ helpers */
 
-static void
-cond_init_mono(pthread_cond_t *cv)
-{
-	pthread_condattr_t a;
-
-	pthread_condattr_init(&a);
-	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-	pthread_cond_init(cv, &a);
-	pthread_condattr_destroy(&a);
-}
-
 void
 sc_client_format_secs(int64_t ms, char *out)
 {
@@ -379,8 +368,8 @@ sc_client_new_transport(const struct sc_transport *t, void *ctx,
 		c->event_arg = o->event_arg;
 	}
 	pthread_mutex_init(&c->lock, NULL);
-	cond_init_mono(&c->cond);
-	cond_init_mono(&c->idle);
+	sc_mono_cond_init(&c->cond);
+	sc_mono_cond_init(&c->idle);
 	/*
 	 * The worker starts now, not on the first release: a process out
 	 * of threads learns it here, as an error, before any operation

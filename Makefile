@@ -7,6 +7,7 @@
 #   make check [JOBS=n]       install missing packages, run the unit, bats and
 #                             Node tests, n files at a time (default: cores)
 #   make SANITIZE=address,undefined check
+#   make check-loaded [RUNS=3]  make check RUNS times beside stress-ng --cpu
 #   make DEVELOPER=1          -Werror
 #   make install PREFIX=/usr DESTDIR=/tmp/x
 #   make deb                  build/sctk_VERSION-1_ARCH.deb (dpkg-deb)
@@ -184,6 +185,13 @@ check: deps
 
 .PHONY: unit-bins
 unit-bins: $(UNIT_BIN) $(TOOL_BIN)
+
+# No test may need a quiet machine: make check RUNS times in a row with
+# every core kept busy by stress-ng (scripts/check-loaded).
+RUNS ?= 3
+.PHONY: check-loaded
+check-loaded: deps
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) JOBS=$(JOBS) scripts/check-loaded $(RUNS)
 
 # --- fuzz (clang's libFuzzer; never part of check) -----------------------
 # Every test/fuzz/fuzz-<name>.c becomes build/fuzz/fuzz-<name>, built with

@@ -5,7 +5,7 @@
 #
 #   make                      build build/lib/libsccore.a and build/bin/sc-*
 #   make check [JOBS=n]       install missing packages, run the unit, bats and
-#                             Node tests, n files at a time (default: cores)
+#                             Node tests, n files at a time (default: 2 per core)
 #   make SANITIZE=address,undefined check
 #   make check-loaded [RUNS=3]  make check RUNS times beside stress-ng --cpu
 #   make DEVELOPER=1          -Werror

@@ -318,11 +318,12 @@ deb: all
 
 # --- lint ---------------------------------------------------------------
 # The lint tools come from Debian through scripts/deps when missing.
+NPROC  := $(shell nproc 2>/dev/null || echo 1)
 C_FILES = $(shell find lib cmd test/unit test/tools test/bench test/fuzz -name '*.[ch]' 2>/dev/null)
 lint: $(GEN)/.stamp
 	@scripts/deps lint
 	clang-format --dry-run -Werror $(C_FILES)
-	cppcheck --quiet --error-exitcode=1 --std=c11 --inline-suppr \
+	cppcheck -j $(NPROC) --quiet --error-exitcode=1 --std=c11 --inline-suppr \
 	    --suppress=missingIncludeSystem --suppress=unusedFunction \
 	    --suppress=missingInclude -Ilib lib cmd
 	mandoc -Tlint -W warning $(MANS)

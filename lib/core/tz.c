@@ -234,7 +234,8 @@ rule_day(const struct prule *r, int64_t y)
 	int dim, wd;
 
 	if (r->kind == 'J')
-		return sc_value_days_from_civil(y, 1, 1) + r->a - 1 + (leap(y) && r->a >= 60);
+		return sc_value_days_from_civil(y, 1, 1) + r->a - 1 +
+		    (leap(y) && r->a >= 60);
 	if (r->kind == 'D')
 		return sc_value_days_from_civil(y, 1, 1) + r->a;
 	first = sc_value_days_from_civil(y, r->a, 1);

@@ -385,8 +385,8 @@ varint_len(uint64_t v)
 	return n;
 }
 
-static uint8_t *
-put_varint(uint8_t *p, uint64_t v)
+uint8_t *
+sc_proto_put_varint(uint8_t *p, uint64_t v)
 {
 	while (v >= 0x80) {
 		*p++ = (uint8_t)(v | 0x80);
@@ -413,7 +413,7 @@ put_str_field(uint8_t *p, uint8_t tag, const char *s)
 	if (n == 0)
 		return p;
 	*p++ = tag;
-	p = put_varint(p, n);
+	p = sc_proto_put_varint(p, n);
 	memcpy(p, s, n);
 	return p + n;
 }
@@ -453,12 +453,12 @@ sc_proto_arrow_envelope(uint8_t *out, size_t room, const char *session_id,
 	p = put_str_field(p, TAG_RESPONSE_ID, response_id);
 	p = put_str_field(p, TAG_SERVER_SIDE_ID, server_side_session_id);
 	*p++ = TAG_ARROW_BATCH;
-	p = put_varint(p, ab);
+	p = sc_proto_put_varint(p, ab);
 	*p++ = TAG_AB_ROW_COUNT;
-	p = put_varint(p, (uint64_t)rows);
+	p = sc_proto_put_varint(p, (uint64_t)rows);
 	*p++ = TAG_AB_START_OFFSET;
-	p = put_varint(p, (uint64_t)start_offset);
+	p = sc_proto_put_varint(p, (uint64_t)start_offset);
 	*p++ = TAG_AB_DATA;
-	put_varint(p, ipclen);
+	sc_proto_put_varint(p, ipclen);
 	return n;
 }

@@ -188,6 +188,13 @@ struct sc_proto_ids {
 void sc_proto_stamp(ProtobufCMessage *m, const struct sc_proto_ids *ids);
 
 /*
+ * Write v as a protobuf varint at p (at most 10 bytes); returns the byte
+ * after it.  For the messages a server writes around bytes it does not
+ * copy (below; the admin service's WatchEvent).
+ */
+uint8_t *sc_proto_put_varint(uint8_t *p, uint64_t v);
+
+/*
  * The ExecutePlanResponse{ids, arrow_batch{row_count, start_offset,
  * data}} wire bytes that precede a data field of ipclen bytes, written
  * to end at out + room, so a server sends a large Arrow stream without

@@ -5,8 +5,9 @@
 #
 #   make                      build build/lib/libsccore.a and build/bin/sc-*
 #   make check [JOBS=n]       install missing packages, run the unit, bats and
-#                             Node tests, n files at a time (default: cores)
+#                             Node tests, n files at a time (default: 2 per core)
 #   make SANITIZE=address,undefined check
+#   make check-loaded [RUNS=3]  make check RUNS times beside stress-ng --cpu
 #   make DEVELOPER=1          -Werror
 #   make install PREFIX=/usr DESTDIR=/tmp/x
 #   make deb                  build/sctk_VERSION-1_ARCH.deb (dpkg-deb)
@@ -185,6 +186,13 @@ check: deps
 .PHONY: unit-bins
 unit-bins: $(UNIT_BIN) $(TOOL_BIN)
 
+# No test may need a quiet machine: make check RUNS times in a row with
+# every core kept busy by stress-ng (scripts/check-loaded).
+RUNS ?= 3
+.PHONY: check-loaded
+check-loaded: deps
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) JOBS=$(JOBS) scripts/check-loaded $(RUNS)
+
 # --- fuzz (clang's libFuzzer; never part of check) -----------------------
 # Every test/fuzz/fuzz-<name>.c becomes build/fuzz/fuzz-<name>, built with
 # libFuzzer, ASan and UBSan over its own objects of lib/ and the generated
@@ -310,11 +318,12 @@ deb: all
 
 # --- lint ---------------------------------------------------------------
 # The lint tools come from Debian through scripts/deps when missing.
+NPROC  := $(shell nproc 2>/dev/null || echo 1)
 C_FILES = $(shell find lib cmd test/unit test/tools test/bench test/fuzz -name '*.[ch]' 2>/dev/null)
 lint: $(GEN)/.stamp
 	@scripts/deps lint
 	clang-format --dry-run -Werror $(C_FILES)
-	cppcheck --quiet --error-exitcode=1 --std=c11 --inline-suppr \
+	cppcheck -j $(NPROC) --quiet --error-exitcode=1 --std=c11 --inline-suppr \
 	    --suppress=missingIncludeSystem --suppress=unusedFunction \
 	    --suppress=missingInclude -Ilib lib cmd
 	mandoc -Tlint -W warning $(MANS)

@@ -46,7 +46,9 @@ teardown() {
 }
 
 new_id() {
-	cat /proc/sys/kernel/random/uuid
+	local id
+	read -r id </proc/sys/kernel/random/uuid # no process per id
+	echo "$id"
 }
 
 # detach ARGS...: start a reattachable operation in $SID, detached (as

@@ -61,7 +61,9 @@ teardown() {
 }
 
 new_id() {
-	cat /proc/sys/kernel/random/uuid
+	local id
+	read -r id </proc/sys/kernel/random/uuid # no process per id
+	echo "$id"
 }
 
 # detach USER ARGS...: start a reattachable operation in $SID as USER,

@@ -95,7 +95,6 @@ static struct sc_reattach *
 it_new(struct sc_client *c, const struct sc_reattach_opts *o)
 {
 	struct sc_reattach *it;
-	pthread_condattr_t a;
 
 	it = sc_xcalloc(1, sizeof(*it));
 	it->c = c;
@@ -108,10 +107,7 @@ it_new(struct sc_client *c, const struct sc_reattach_opts *o)
 	sc_retry_state_init(&it->rs, &it->o.policy);
 	sc_buf_init(&it->msg, MSG_MAX);
 	pthread_mutex_init(&it->lock, NULL);
-	pthread_condattr_init(&a);
-	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-	pthread_cond_init(&it->cond, &a);
-	pthread_condattr_destroy(&a);
+	sc_mono_cond_init(&it->cond);
 	return it;
 }
 

@@ -23,13 +23,13 @@
 
 #include "core/error.h"
 #include "core/log.h"
+#include "core/rpc.h"
 #include "core/rpc_int.h"
 #include "core/timeutil.h"
 #include "core/xmem.h"
 #include "core/banned.h"
 
 #define ARMED 4 /* requests armed per method, queue */
-#define DEFAULT_SRV_MAX (128L * 1024 * 1024)
 #define DEFAULT_GRACE_MS 10000
 #define DEFAULT_IDLE_MS (30L * 60 * 1000)
 #define PROBE_MISSES 3 /* failed probes in a row that mean deaf */
@@ -900,7 +900,8 @@ sc_rpc_server_new(const struct sc_rpc_server_opts *o, struct sc_error *err)
 	srv->deaf_arg = o->deaf_arg;
 	idle = o->idle_ms != 0 ? o->idle_ms : DEFAULT_IDLE_MS;
 
-	max = o->max_message_size != 0 ? o->max_message_size : DEFAULT_SRV_MAX;
+	max = o->max_message_size != 0 ? o->max_message_size
+				       : SC_RPC_MAX_MESSAGE;
 	sc_rpc_arg_int(&args[0], GRPC_ARG_ALLOW_REUSEPORT, 0);
 	sc_rpc_arg_int(&args[1], GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH,
 	    sc_rpc_limit_arg(max));

@@ -102,7 +102,7 @@ struct sc_rpc_server_opts {
 	const char *listen; /* "127.0.0.1:0", "[::1]:15002" */
 	const char *tls_cert_file; /* PEM, with tls_key_file, or NULL */
 	const char *tls_key_file;
-	long max_message_size; /* receive limit; 0 = 128 MiB */
+	long max_message_size; /* receive limit; 0 = SC_RPC_MAX_MESSAGE */
 	int nthreads; /* completion-queue threads; 0 = 2 */
 	long max_connections; /* 0: the fd limit less a quarter (>= 64) */
 	long max_peer_connections; /* 0: 4096 */

@@ -871,17 +871,6 @@ queue_push(struct watcher *w, struct qitem *q)
 	w->n++;
 }
 
-static uint8_t *
-put_varint(uint8_t *p, uint64_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (uint8_t)v;
-	return p;
-}
-
 /*
  * Send the next queued event if none is in flight (a->lock held): the
  * WatchEvent is written around the packed Execution: kind (1), at_ms
@@ -903,16 +892,16 @@ pump(struct watcher *w)
 	buf = sc_xmalloc(q->len + 48);
 	p = buf;
 	*p++ = 0x08;
-	p = put_varint(p, (uint64_t)q->kind);
+	p = sc_proto_put_varint(p, (uint64_t)q->kind);
 	*p++ = 0x10;
-	p = put_varint(p, (uint64_t)q->at_ms);
+	p = sc_proto_put_varint(p, (uint64_t)q->at_ms);
 	*p++ = 0x1a;
-	p = put_varint(p, q->len);
+	p = sc_proto_put_varint(p, q->len);
 	memcpy(p, q->exec, q->len);
 	p += q->len;
 	if (w->dropped > 0) {
 		*p++ = 0x20;
-		p = put_varint(p, (uint64_t)w->dropped);
+		p = sc_proto_put_varint(p, (uint64_t)w->dropped);
 	}
 	w->refs++;
 	rc = sc_rpc_call_send(w->call, buf, (size_t)(p - buf), watch_sent, w);

@@ -812,7 +812,6 @@ sc_execmgr_new_opts(const struct sc_server_conf *conf,
     const struct sc_execmgr_opts *o, struct sc_error *err)
 {
 	struct sc_execmgr *m;
-	pthread_condattr_t ca;
 
 	m = sc_xcalloc(1, sizeof(*m));
 	m->conf = *conf;
@@ -831,12 +830,9 @@ sc_execmgr_new_opts(const struct sc_server_conf *conf,
 	atomic_init(&m->buffered, 0);
 	atomic_init(&m->room_waiters, 0);
 	atomic_init(&m->stop_flag, false);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&m->timer_cv, &ca);
+	sc_mono_cond_init(&m->timer_cv);
 	m->timer_at = INT64_MIN;
-	pthread_cond_init(&m->work_cv, &ca);
-	pthread_condattr_destroy(&ca);
+	sc_mono_cond_init(&m->work_cv);
 	pthread_cond_init(&m->threads_cv, NULL);
 	sc_htab_init(&m->ops);
 	sc_htab_init(&m->tombs);

@@ -492,8 +492,8 @@ int sc_exec_emit(struct sc_exec_op *op,
 /*
  * For runners: the ArrowBatch response of an Arrow IPC stream of ipclen
  * bytes at mem + SC_EXEC_ARROW_HEADROOM, mem malloc'ed (ownership taken,
- * also on error).  The envelope is encoded in place in front of the
- * bytes, which are not copied.  As sc_exec_emit() otherwise.
+ * also on error).  The envelope (sc_proto_arrow_envelope()) is encoded
+ * in place in front of the bytes, which are not copied.  As sc_exec_emit() otherwise.
  */
 #define SC_EXEC_ARROW_HEADROOM 256
 int sc_exec_emit_arrow(struct sc_exec_op *op, uint8_t *mem, size_t ipclen,
@@ -501,16 +501,6 @@ int sc_exec_emit_arrow(struct sc_exec_op *op, uint8_t *mem, size_t ipclen,
 /* As sc_exec_emit_arrow(), mem a block of cap bytes (sc_execmem_block). */
 int sc_exec_emit_arrow_block(struct sc_exec_op *op, uint8_t *mem, size_t cap,
     size_t ipclen, int64_t rows, int64_t start_offset, struct sc_error *err);
-/*
- * The ExecutePlanResponse{ids, arrow_batch{row_count, start_offset,
- * data}} wire bytes that precede a data field of ipclen bytes, written
- * to end at out + room.  Returns their length, or 0 if more than room
- * bytes would be needed.  Empty or NULL strings are left out, as
- * protobuf-c does.
- */
-size_t sc_exec_arrow_envelope(uint8_t *out, size_t room, const char *session_id,
-    const char *server_side_session_id, const char *operation_id,
-    const char *response_id, int64_t rows, int64_t start_offset, size_t ipclen);
 /* True once the operation was canceled or closed (runners may poll). */
 bool sc_exec_op_canceled(struct sc_exec_op *op);
 /* The operation's id, session and its manager's settings (borrowed). */

@@ -174,35 +174,6 @@ ent(struct sc_execbuf *b, int64_t index)
 	return &b->ring[(size_t)index & (b->cap - 1)];
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Parse a canonical UUID into 16 bytes; false if it is not one. */
-static bool
-parse_id(const char *s, uint8_t out[16])
-{
-	size_t i, n;
-
-	if (!sc_uuid_valid(s))
-		return false;
-	for (i = 0, n = 0; s[i] != '\0' && n < 16; i++) {
-		if (s[i] == '-')
-			continue;
-		out[n++] = (uint8_t)(hexval(s[i]) << 4 | hexval(s[i + 1]));
-		i++;
-	}
-	return n == 16;
-}
-
 static void
 format_id(const uint8_t id[16], char out[SC_UUID_STRLEN])
 {
@@ -378,7 +349,7 @@ sc_execbuf_add_block(struct sc_execbuf *b, const char *id, void *mem,
 
 	if (b->final >= 0)
 		SC_BUG("response added after the final one");
-	if (!parse_id(id, bin))
+	if (!sc_uuid_parse(id, bin))
 		SC_BUG("response id '%s' is not a UUID", id);
 	if ((uint64_t)(b->produced + 1 - b->base) >= b->cap)
 		ring_grow(b);
@@ -531,7 +502,8 @@ sc_execbuf_lookup(struct sc_execbuf *b, const char *id, int64_t *index,
 	struct slot *sl;
 	uint8_t bin[16];
 
-	if (id == NULL || !parse_id(id, bin) || (sl = tab_find(b, bin)) == NULL)
+	if (id == NULL || !sc_uuid_parse(id, bin) ||
+	    (sl = tab_find(b, bin)) == NULL)
 		return sc_srv_error(err, "INVALID_CURSOR.POSITION_NOT_FOUND",
 		    "HY109",
 		    "The cursor is invalid. The cursor position id "

@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "core/error.h"
+#include "core/hex.h"
 #include "core/xmem.h"
 #include "server/srverror.h"
 #include "core/banned.h"
@@ -67,18 +68,6 @@ skip(const char *s)
 	}
 }
 
-int
-sc_sqlp_hex_digit(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* The value of n hex digits at s, or -1 when one is not a hex digit. */
 static long
 hex_digits(const char *s, int n)
@@ -87,7 +76,7 @@ hex_digits(const char *s, int n)
 	int i, d;
 
 	for (i = 0; i < n; i++) {
-		if ((d = sc_sqlp_hex_digit((unsigned char)s[i])) == -1)
+		if ((d = sc_hex_digit((unsigned char)s[i])) == -1)
 			return -1;
 		v = v * 16 + d;
 	}

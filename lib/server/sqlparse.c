@@ -31,6 +31,7 @@
 
 #include "core/arrow.h"
 #include "core/error.h"
+#include "core/value.h"
 #include "core/xmem.h"
 #include "server/srverror.h"
 #include "core/banned.h"
@@ -418,21 +419,6 @@ sc_sqlp_alias_new(Expr *child, char *name)
 /* Literals                                                            */
 /* ------------------------------------------------------------------ */
 
-/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
-static int64_t
-days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-	int64_t era;
-	unsigned yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = (unsigned)(y - era * 400);
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + (int64_t)doe - 719468;
-}
-
 static bool
 leap(int64_t y)
 {
@@ -467,7 +453,7 @@ parse_date(const char *s, int64_t *days, const char **end)
 	if (m < 1 || m > 12 || d < 1 || d > (long)mdays[m - 1] ||
 	    (m == 2 && d == 29 && !leap(y)))
 		return false;
-	*days = days_from_civil(y, (unsigned)m, (unsigned)d);
+	*days = sc_value_days_from_civil(y, (int)m, (int)d);
 	*end = e;
 	return true;
 }

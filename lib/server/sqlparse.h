@@ -66,8 +66,6 @@ bool sc_sqllex_first_word(const char *src, const char *const *words);
  * DIVIDE_BY_ZERO.  Nothing when err has one.
  */
 void sc_sqllex_error_context(const char *src, struct sc_error *err);
-/* A hex digit's value (X'..' literals, \u escapes), or -1. */
-int sc_sqlp_hex_digit(unsigned char c);
 
 /* What sc_sqlparse() did. */
 enum sc_sqlparse_rc {

@@ -21,6 +21,7 @@
 
 #include "core/arrow.h"
 #include "core/error.h"
+#include "core/hex.h"
 #include "core/xmem.h"
 #include "server/srverror.h"
 #include "core/banned.h"
@@ -548,7 +549,7 @@ binary_literal(struct parser *p, const struct sc_sqltok *str)
 	Expr *e;
 
 	for (i = 0; i < n; i++)
-		if (sc_sqlp_hex_digit(h[i]) == -1) {
+		if (sc_hex_digit(h[i]) == -1) {
 			if (p->fail == 0) {
 				p->fail = SC_SQLPARSE_ERROR;
 				sc_srv_error(p->err, "INVALID_TYPED_LITERAL",
@@ -562,10 +563,9 @@ binary_literal(struct parser *p, const struct sc_sqltok *str)
 	j = 0;
 	i = 0;
 	if (n % 2 == 1)
-		v[j++] = (uint8_t)sc_sqlp_hex_digit(h[i++]);
-	for (; i < n; i += 2)
-		v[j++] = (uint8_t)(sc_sqlp_hex_digit(h[i]) << 4 |
-		    sc_sqlp_hex_digit(h[i + 1]));
+		v[j++] = (uint8_t)sc_hex_digit(h[i++]);
+	(void)sc_hex_decode((const char *)h + i, (n - i) / 2, v + j);
+	j += (n - i) / 2;
 	l = sc_sqlp_lit_new(&e);
 	l->literal_type_case =
 	    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_BINARY;

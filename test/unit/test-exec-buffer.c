@@ -397,8 +397,8 @@ envelope_case(const char *sid, const char *ssid, int64_t rows, int64_t start,
 	mem = sc_xmalloc(SC_EXEC_ARROW_HEADROOM + ipclen + 1);
 	for (i = 0; i < ipclen; i++)
 		mem[SC_EXEC_ARROW_HEADROOM + i] = (uint8_t)(i * 7 + 3);
-	n = sc_exec_arrow_envelope(mem, SC_EXEC_ARROW_HEADROOM, sid, ssid, opid,
-	    respid, rows, start, ipclen);
+	n = sc_proto_arrow_envelope(mem, SC_EXEC_ARROW_HEADROOM, sid, ssid,
+	    opid, respid, rows, start, ipclen);
 	ok(n > 0 && n <= SC_EXEC_ARROW_HEADROOM,
 	    "envelope rows=%lld len=%zu: %zu bytes", (long long)rows, ipclen,
 	    n);
@@ -474,10 +474,10 @@ test_envelope(void)
 	envelope_case(sid, ssid, 1 << 20, INT64_MAX, (size_t)1 << 21);
 	envelope_case(sid, ssid, -1, -5, 16383);
 	envelope_case(sid, "", 3, 3, 16384);
-	is_int(sc_exec_arrow_envelope(room, 100, sid, ssid, sid, ssid, 1, 1,
+	is_int(sc_proto_arrow_envelope(room, 100, sid, ssid, sid, ssid, 1, 1,
 		   10),
 	    0, "too little room: 0");
-	ok(sc_exec_arrow_envelope(room, sizeof(room), sid, ssid, sid, ssid, 1,
+	ok(sc_proto_arrow_envelope(room, sizeof(room), sid, ssid, sid, ssid, 1,
 	       1, 10) > 0,
 	    "enough room");
 }

@@ -46,6 +46,7 @@ struct parser {
 	size_t n;
 	size_t i;
 	int fail; /* 0, or enum sc_sqlparse_rc of the failure */
+	size_t stop; /* not taken: the token the parser stopped at */
 	struct sc_error *err;
 	int depth; /* queries and expressions nested: 1 in the outermost */
 	int level; /* depth, plus the chained operators below (MAX_DEPTH) */

@@ -781,6 +781,7 @@ with_clause(struct parser *p)
 {
 	struct sc_sqlp_chain chain;
 	struct cte c;
+	size_t cols, after;
 
 	/* Spark 4.0 has no recursive CTE (it came in 4.1). */
 	if (sc_sqlp_is_word(p, "recursive") &&
@@ -798,12 +799,20 @@ with_clause(struct parser *p)
 		}
 		c.name = sc_sqlp_ident_text(t);
 		p->i++;
+		/* name (a, b, ...): the query's columns renamed after it. */
+		cols = 0;
+		if (sc_sqlp_is_op(p, "(")) {
+			cols = p->i;
+			while (sc_sqlp_cur(p)->kind != SC_TK_EOF &&
+			    !sc_sqlp_accept_op(p, ")"))
+				p->i++;
+		}
 		/* A CTE's own GROUP BY keys could not be hidden: deeper. */
 		p->depth++;
 		c.rel = NULL;
 		/* How deep its query is, where it is inlined: its height. */
 		sc_sqlp_chain_begin(p, &chain);
-		if (sc_sqlp_is_op(p, "(") || !sc_sqlp_accept_word(p, "as") ||
+		if (!sc_sqlp_accept_word(p, "as") ||
 		    !sc_sqlp_expect_op(p, "(") ||
 		    !sc_sqlp_is_word(p, "select") ||
 		    (c.rel = sc_sqlp_query_ops(p)) == NULL ||
@@ -817,6 +826,16 @@ with_clause(struct parser *p)
 		}
 		c.height = sc_sqlp_chain_end(p, &chain);
 		p->depth--;
+		if (cols != 0) {
+			after = p->i;
+			p->i = cols;
+			c.rel = sc_sqlp_to_df(p, c.rel);
+			p->i = after;
+			if (c.rel == NULL) {
+				free(c.name);
+				return false;
+			}
+		}
 		p->ctes =
 		    sc_xreallocarray(p->ctes, p->nctes + 1, sizeof(*p->ctes));
 		p->ctes[p->nctes++] = c;
@@ -842,7 +861,8 @@ sqlite_only(const struct sc_sqltok *t)
 		"savepoint", "release", "replace", "upsert", "returning" };
 	size_t k;
 
-	if (t->kind == SC_TK_PARAM)
+	/* A string where a name goes: SQLite reads it as one. */
+	if (t->kind == SC_TK_PARAM || t->kind == SC_TK_STRING)
 		return true;
 	if (t->kind == SC_TK_OP)
 		return t->s[0] == '[' || t->s[0] == ']' || t->s[0] == ';';

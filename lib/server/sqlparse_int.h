@@ -166,6 +166,8 @@ Expr *sc_sqlp_window(struct parser *p, Expr *f);
 
 /* sqlparse_from.c */
 char *sc_sqlp_opt_alias(struct parser *p);
+/* At '(' of (a, b, ...): in (taken) with its columns renamed, or NULL. */
+Rel *sc_sqlp_to_df(struct parser *p, Rel *in);
 bool sc_sqlp_int_arg(struct parser *p, int64_t *v);
 Rel *sc_sqlp_from_item(struct parser *p);
 void sc_sqlp_scope_pop(struct parser *p, size_t n);

@@ -1069,7 +1069,10 @@ sc_stmt_dml(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 		rc = sc_stmt_accept(s, "table") ? alter_table(s, p, err)
 						: syntax(s, err);
 	} else if (sc_stmt_accept(s, "drop")) {
-		if (sc_stmt_accept(s, "table"))
+		/* DROP TEMPORARY is Spark's for functions only. */
+		if (sc_stmt_accept(s, "temporary") || sc_stmt_accept(s, "temp"))
+			rc = syntax(s, err);
+		else if (sc_stmt_accept(s, "table"))
 			rc = drop(s, false, p, err);
 		else if (sc_stmt_accept(s, "view"))
 			rc = drop(s, true, p, err);

@@ -163,8 +163,12 @@ target(struct sc_stmt *s, const struct tname *tn, bool create,
 	if (tn->n - first == 1 && !create)
 		return sc_eng_db_table(s->x, (char *const *)&tn->parts[first], 1,
 		    false, out, err);
-	if (sc_eng_db_schema(s->x, tn->n - first == 2 ? tn->parts[first] : NULL,
-		&schema, err) == -1)
+	/* SQLite's main is default, as it was before databases existed. */
+	if (tn->n - first == 2 && strcasecmp(tn->parts[first], "main") == 0)
+		schema = sc_xstrdup("main");
+	else if (sc_eng_db_schema(s->x,
+		     tn->n - first == 2 ? tn->parts[first] : NULL, &schema,
+		     err) == -1)
 		return -1;
 	sc_eng_quote_ident(out, schema);
 	sc_buf_addch(out, '.', NULL);

@@ -691,9 +691,27 @@ tail_done:
 	if (order != NULL && !grouped && !agg &&
 	    (place = sort_place(items, nitems, order, norder)) < 0)
 		goto nt;
-	/* A window's own order would undo a sort below it. */
-	if (order != NULL && place == 0 && p->nwindows > windows0)
-		goto nt;
+	/*
+	 * A window's own order would undo a sort below it: the sort keys
+	 * become hidden columns of the projection, sorted above it (the
+	 * outermost query's hidden columns are dropped at the end).
+	 */
+	if (order != NULL && place == 0 && p->nwindows > windows0) {
+		if (p->depth != 1 || p->hidden > 0)
+			goto nt;
+		items = sc_xreallocarray(items, nitems + norder,
+		    sizeof(*items));
+		for (i = 0; i < norder; i++) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "_sc_agg_%zu", i);
+			items[nitems++] = sc_sqlp_alias_new(order[i]->child,
+			    sc_xstrdup(name));
+			order[i]->child = sc_sqlp_attr_new(name);
+		}
+		p->hidden = norder;
+		place = 1;
+	}
 	if (order != NULL && place == 0) {
 		/* Sorted below the projection: by input columns. */
 		r = sc_sqlp_rel_new();

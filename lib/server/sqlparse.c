@@ -726,10 +726,33 @@ sc_sqlp_number_literal(struct parser *p, bool neg)
 	ll = strtoll(buf, &end, 10);
 	if (errno != 0 || *end != '\0') {
 		/* Past bigint: Spark makes it decimal(n,0). */
+		const char *dg = buf + (buf[0] == '-');
+		size_t nd = strlen(dg);
+
+		if (t->suffix == 0 && nd <= 38 &&
+		    nd == strspn(dg, "0123456789")) {
+			/*
+			 * As the cast of its digits, which keeps all of them
+			 * (a decimal literal goes through a double).
+			 */
+			Spark__Connect__Expression__Cast *c;
+			Expr *ce;
+
+			sc_sqlp_expr_free(e);
+			c = sc_xmalloc(sizeof(*c));
+			spark__connect__expression__cast__init(c);
+			c->expr = sc_sqlp_string_lit(buf, strlen(buf));
+			c->cast_to_type_case =
+			    SPARK__CONNECT__EXPRESSION__CAST__CAST_TO_TYPE_TYPE_STR;
+			c->type_str = sc_xasprintf("decimal(%zu,0)", nd);
+			ce = sc_sqlp_expr_new();
+			ce->expr_type_case =
+			    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_CAST;
+			ce->cast = c;
+			return ce;
+		}
 		sc_sqlp_expr_free(e);
-		return t->suffix == 0
-		    ? sc_sqlp_not_taken(p)
-		    : sc_sqlp_unsupported(p, "an out-of-range numeric literal");
+		return sc_sqlp_unsupported(p, "an out-of-range numeric literal");
 	}
 	switch (t->suffix) {
 	case 'L':

@@ -737,13 +737,6 @@ void sc_eng_tz_result(const char *lname, const struct sc_efarg *a, size_t n,
 int sc_eng_files_read(struct sc_ectx *x,
     const Spark__Connect__Read__DataSource *ds, struct sc_eplan *out,
     struct sc_error *err);
-/*
- * Load path (format, options kv[0] = kv[1], ...) into a TEMP table of
- * the call; its name ("temp.`_sc_file_N`") is appended to table.
- */
-int sc_eng_files_table(struct sc_ectx *x, const char *format, const char *path,
-    const char *const *kv, size_t nkv, struct sc_buf *table,
-    struct sc_error *err);
 
 /*
  * parse: the rows of rows (one string column) read as CSV or JSON lines,

@@ -152,7 +152,7 @@ sc_eng_translate_text(struct sc_ectx *x, const char *text,
 	/* A statement inside a statement is no query: a syntax error. */
 	rc = sc_eng_spark_sql(x, &q, p, err);
 	if (rc == 0) {
-		const char *w = sc_eng_sql_skip(text);
+		const char *w = sc_sqllex_skip(text);
 		int n = 0;
 
 		while (w != NULL && w[n] != '\0' && w[n] != ' ' && n < 40)
@@ -528,8 +528,8 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 		break;
 	}
 	/* A query is echoed, as Spark does. */
-	if (sc_sqlparse_args(src->query != NULL ? src->query : "", src,
-		&parsed, &hidden, err) != SC_SQLPARSE_OK)
+	if (sc_sqlparse_args(src->query != NULL ? src->query : "", src, &parsed,
+		&hidden, err) != SC_SQLPARSE_OK)
 		goto out;
 	/* Analysed now, as Spark does: errors come from sql(). */
 	protobuf_c_message_free_unpacked(&parsed->base, NULL);
@@ -733,31 +733,10 @@ out:
 	return rc;
 }
 
-const char *
-sc_eng_sql_skip(const char *s)
-{
-	for (;;) {
-		while (isspace((unsigned char)*s))
-			s++;
-		if (s[0] == '-' && s[1] == '-') {
-			while (*s != '\0' && *s != '\n')
-				s++;
-		} else if (s[0] == '/' && s[1] == '*') {
-			const char *e = strstr(s + 2, "*/");
-
-			if (e == NULL)
-				return NULL;
-			s = e + 2;
-		} else {
-			return s;
-		}
-	}
-}
-
 bool
 sc_eng_sql_blank(const char *s)
 {
-	while ((s = sc_eng_sql_skip(s)) != NULL && *s == ';')
+	while ((s = sc_sqllex_skip(s)) != NULL && *s == ';')
 		s++;
 	return s == NULL || *s == '\0';
 }

@@ -441,9 +441,7 @@ void sc_eng_plan_tag(struct sc_eplan *p, int64_t id);
 bool sc_eng_col_from(const struct sc_ecol *c, int64_t id);
 /* ---- end DataFrame relations ---- */
 
-/* engine_entry.c: s after its spaces and comments; NULL if a comment is not closed. */
-const char *sc_eng_sql_skip(const char *s);
-/* Whether the SQL text s holds nothing but spaces, comments and ';'. */
+/* engine_entry.c: whether SQL text s holds nothing but spaces, comments and ';'. */
 bool sc_eng_sql_blank(const char *s);
 
 /* engine_expr.c */
@@ -765,8 +763,7 @@ void sc_eng_persist_forget(const struct sc_engine_conn *c);
  * Spark's (PARSE_SYNTAX_ERROR).
  */
 int sc_eng_statement(struct sc_ectx *x, const char *text,
-    const Spark__Connect__SQL *args, struct sc_eplan *p,
-    struct sc_error *err);
+    const Spark__Connect__SQL *args, struct sc_eplan *p, struct sc_error *err);
 
 /*
  * engine_entry.c: the sql relation q, which is no query, as the plan of
@@ -796,8 +793,7 @@ int sc_eng_spark_sql(struct sc_ectx *x, const Spark__Connect__SQL *q,
  * PARSE_SYNTAX_ERROR).
  */
 int sc_eng_translate_text(struct sc_ectx *x, const char *text,
-    const Spark__Connect__SQL *args, struct sc_eplan *p,
-    struct sc_error *err);
+    const Spark__Connect__SQL *args, struct sc_eplan *p, struct sc_error *err);
 
 /* ---- end of Spark SQL text and analysis ------------------------------ */
 

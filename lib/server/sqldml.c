@@ -105,6 +105,16 @@ ident_at(struct sc_stmt *s)
 	return v;
 }
 
+/* before, the bytes of b, then after, into out. */
+static void
+put(struct sc_buf *out, const char *before, const struct sc_buf *b,
+    const char *after)
+{
+	sc_buf_addstr(out, before, NULL);
+	sc_buf_add(out, b->data, b->len, NULL);
+	sc_buf_addstr(out, after, NULL);
+}
+
 /* ---- table names -------------------------------------------------- */
 
 struct tname {
@@ -161,8 +171,8 @@ target(struct sc_stmt *s, const struct tname *tn, bool create,
 		    "spark_catalog requires a single-part namespace, but got `%s`.`%s`.",
 		    tn->parts[first], tn->parts[first + 1]);
 	if (tn->n - first == 1 && !create)
-		return sc_eng_db_table(s->x, (char *const *)&tn->parts[first], 1,
-		    false, out, err);
+		return sc_eng_db_table(s->x, (char *const *)&tn->parts[first],
+		    1, false, out, err);
 	/* SQLite's main is default, as it was before databases existed. */
 	if (tn->n - first == 2 && strcasecmp(tn->parts[first], "main") == 0)
 		schema = sc_xstrdup("main");
@@ -274,7 +284,7 @@ expr_sql(struct sc_stmt *s, size_t from, size_t to, const struct sc_eplan *in,
 		return sc_sqlp_syntax_error(&s->t[from], err);
 	text = sc_stmt_span(s, from, to);
 	rc = sc_sqlparse_expr(text, s->args, &e, err) == SC_SQLPARSE_OK ? 0
-									 : -1;
+									: -1;
 	free(text);
 	if (rc == -1)
 		return -1;
@@ -316,25 +326,13 @@ static int
 table_input(struct sc_stmt *s, const struct sc_buf *t, struct sc_eplan *in,
     struct sc_error *err)
 {
-	Spark__Connect__Relation rel = SPARK__CONNECT__RELATION__INIT;
-	Spark__Connect__Read rd = SPARK__CONNECT__READ__INIT;
-	Spark__Connect__Read__NamedTable nt =
-	    SPARK__CONNECT__READ__NAMED_TABLE__INIT;
-	struct sc_buf ident;
+	char *ident = sc_xstrndup((const char *)t->data, t->len);
 	int rc;
 
-	sc_buf_init(&ident, SC_BUF_UNLIMITED);
-	sc_buf_add(&ident, t->data, t->len, NULL);
-	sc_buf_addch(&ident, '\0', NULL);
-	nt.unparsed_identifier = (char *)ident.data;
-	rd.read_type_case = SPARK__CONNECT__READ__READ_TYPE_NAMED_TABLE;
-	rd.named_table = &nt;
-	rel.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_READ;
-	rel.read = &rd;
-	rc = sc_eng_translate(s->x, &rel, in, err);
+	rc = sc_stmt_read_table(s, ident, in, err);
 	if (rc == 0)
 		rc = sc_eng_plan_columns(s->x, in, err);
-	sc_buf_release(&ident);
+	free(ident);
 	return rc;
 }
 
@@ -362,12 +360,12 @@ no_constraints(const struct sc_buf *t, const char *what, struct sc_error *err)
 static bool
 spark_type(const struct sc_sqltok *t)
 {
-	static const char *const words[] = { "bigint", "long", "int",
-		"integer", "smallint", "short", "tinyint", "byte", "boolean",
-		"double", "float", "real", "string", "varchar", "char",
-		"character", "binary", "date", "timestamp", "timestamp_ltz",
-		"timestamp_ntz", "decimal", "dec", "numeric", "array", "map",
-		"struct", "interval", "void" };
+	static const char *const words[] = { "bigint", "long", "int", "integer",
+		"smallint", "short", "tinyint", "byte", "boolean", "double",
+		"float", "real", "string", "varchar", "char", "character",
+		"binary", "date", "timestamp", "timestamp_ltz", "timestamp_ntz",
+		"decimal", "dec", "numeric", "array", "map", "struct",
+		"interval", "void" };
 	size_t k;
 
 	for (k = 0; k < SC_NELEM(words); k++)
@@ -438,7 +436,8 @@ column_def(struct sc_stmt *s, const struct sc_buf *t, struct sc_buf *out,
 	sc_buf_addch(out, ' ', NULL);
 	sc_eng_type_decl(&et, out);
 	for (;;) {
-		if (sc_stmt_word_at(s, 0, "not") && sc_stmt_word_at(s, 1, "null")) {
+		if (sc_stmt_word_at(s, 0, "not") &&
+		    sc_stmt_word_at(s, 1, "null")) {
 			s->i += 2;
 			sc_buf_addstr(out, " NOT NULL", NULL);
 		} else if (sc_stmt_accept(s, "comment")) {
@@ -447,8 +446,8 @@ column_def(struct sc_stmt *s, const struct sc_buf *t, struct sc_buf *out,
 			s->i++;
 		} else if (sc_stmt_word_at(s, 0, "default") ||
 		    sc_stmt_word_at(s, 0, "generated")) {
-			return sc_srv_error(err, "UNSUPPORTED_FEATURE.SQL_SYNTAX",
-			    "0A000",
+			return sc_srv_error(err,
+			    "UNSUPPORTED_FEATURE.SQL_SYNTAX", "0A000",
 			    "The feature is not supported: %s column values in SQL text.",
 			    sc_stmt_word_at(s, 0, "default") ? "DEFAULT"
 							     : "GENERATED");
@@ -506,8 +505,8 @@ table_clause(struct sc_stmt *s)
  * (query)", the columns typed as the query's are.
  */
 static int
-ctas(struct sc_stmt *s, const struct sc_buf *t, bool ifne,
-    struct sc_eplan *p, struct sc_error *err)
+ctas(struct sc_stmt *s, const struct sc_buf *t, bool ifne, struct sc_eplan *p,
+    struct sc_error *err)
 {
 	struct sc_ecol *cols = NULL;
 	struct sc_eplan q;
@@ -578,9 +577,7 @@ create_table(struct sc_stmt *s, bool replace, struct sc_eplan *p,
 		;
 	sc_buf_reset(&p->sql);
 	if (replace) {
-		sc_buf_addstr(&p->sql, "DROP TABLE IF EXISTS ", NULL);
-		sc_buf_add(&p->sql, t.data, t.len, NULL);
-		sc_buf_addstr(&p->sql, "; ", NULL);
+		put(&p->sql, "DROP TABLE IF EXISTS ", &t, "; ");
 		p->list = true;
 	}
 	if (!cols && sc_stmt_accept(s, "as")) {
@@ -595,9 +592,7 @@ create_table(struct sc_stmt *s, bool replace, struct sc_eplan *p,
 	sc_buf_addstr(&p->sql,
 	    ifne ? "CREATE TABLE IF NOT EXISTS " : "CREATE TABLE ", NULL);
 	sc_buf_add(&p->sql, t.data, t.len, NULL);
-	sc_buf_addstr(&p->sql, " (", NULL);
-	sc_buf_add(&p->sql, def.data, def.len, NULL);
-	sc_buf_addstr(&p->sql, ")", NULL);
+	put(&p->sql, " (", &def, ")");
 	rc = 0;
 out:
 	sc_buf_release(&t);
@@ -664,18 +659,12 @@ create_view(struct sc_stmt *s, bool replace, bool temp, struct sc_eplan *p,
 	sc_buf_reset(&p->sql);
 	if (replace) {
 		sc_buf_addstr(&p->sql, "DROP VIEW IF EXISTS ", NULL);
-		if (temp)
-			sc_buf_addstr(&p->sql, "temp.", NULL);
-		sc_buf_add(&p->sql, t.data, t.len, NULL);
-		sc_buf_addstr(&p->sql, "; ", NULL);
+		put(&p->sql, temp ? "temp." : "", &t, "; ");
 		p->list = true;
 	}
 	sc_buf_addstr(&p->sql, temp ? "CREATE TEMP VIEW " : "CREATE VIEW ",
 	    NULL);
-	if (ifne)
-		sc_buf_addstr(&p->sql, "IF NOT EXISTS ", NULL);
-	sc_buf_add(&p->sql, t.data, t.len, NULL);
-	sc_buf_addstr(&p->sql, " AS ", NULL);
+	put(&p->sql, ifne ? "IF NOT EXISTS " : "", &t, " AS ");
 	sc_buf_add(&p->sql, q.sql.data, q.sql.len, NULL);
 	if (temp) {
 		sc_eng_view_note(s->x->c, tn.parts[0], (const char *)q.sql.data,
@@ -699,8 +688,8 @@ out:
  * inline table, else each row's expressions as a SELECT of its own.
  */
 static int
-insert_values(struct sc_stmt *s, const struct sc_buf *head,
-    struct sc_eplan *p, struct sc_error *err)
+insert_values(struct sc_stmt *s, const struct sc_buf *head, struct sc_eplan *p,
+    struct sc_error *err)
 {
 	struct sc_buf text;
 	struct sc_eplan q;
@@ -787,16 +776,14 @@ insert(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 		goto out;
 	sc_buf_reset(&p->sql);
 	if (overwrite) {
-		sc_buf_addstr(&p->sql, "DELETE FROM ", NULL);
-		sc_buf_add(&p->sql, t.data, t.len, NULL);
-		sc_buf_addstr(&p->sql, "; ", NULL);
+		put(&p->sql, "DELETE FROM ", &t, "; ");
 		p->list = true;
 	}
-	sc_buf_addstr(&head, "INSERT INTO ", NULL);
-	sc_buf_add(&head, t.data, t.len, NULL);
+	put(&head, "INSERT INTO ", &t, "");
 	/* A column list: names only (a query in parentheses is none). */
 	if (op_at(s, 0, '(') && !sc_stmt_word_at(s, 1, "select") &&
-	    !sc_stmt_word_at(s, 1, "with") && !sc_stmt_word_at(s, 1, "values")) {
+	    !sc_stmt_word_at(s, 1, "with") &&
+	    !sc_stmt_word_at(s, 1, "values")) {
 		s->i++;
 		sc_buf_addstr(&head, " (", NULL);
 		for (;;) {
@@ -874,9 +861,7 @@ update(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 		goto out;
 	}
 	sc_buf_reset(&p->sql);
-	sc_buf_addstr(&p->sql, "UPDATE ", NULL);
-	sc_buf_add(&p->sql, t.data, t.len, NULL);
-	sc_buf_addstr(&p->sql, " SET ", NULL);
+	put(&p->sql, "UPDATE ", &t, " SET ");
 	for (;;) {
 		if ((c = ident_at(s)) == NULL || !accept_op(s, '=')) {
 			free(c);
@@ -919,8 +904,7 @@ delete_rows(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 	    table_input(s, &name, &in, err) == -1)
 		goto out;
 	sc_buf_reset(&p->sql);
-	sc_buf_addstr(&p->sql, "DELETE FROM ", NULL);
-	sc_buf_add(&p->sql, t.data, t.len, NULL);
+	put(&p->sql, "DELETE FROM ", &t, "");
 	rc = where(s, &in, &p->sql, err);
 out:
 	sc_buf_release(&t);
@@ -958,9 +942,7 @@ alter_table(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 				sc_buf_addstr(&p->sql, "; ", NULL);
 				p->list = true;
 			}
-			sc_buf_addstr(&p->sql, "ALTER TABLE ", NULL);
-			sc_buf_add(&p->sql, t.data, t.len, NULL);
-			sc_buf_addstr(&p->sql, " ADD COLUMN ", NULL);
+			put(&p->sql, "ALTER TABLE ", &t, " ADD COLUMN ");
 			sc_buf_add(&p->sql, def.data, def.len, NULL);
 			if (!accept_op(s, ','))
 				break;
@@ -975,9 +957,7 @@ alter_table(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 			syntax(s, err);
 			goto out;
 		}
-		sc_buf_addstr(&p->sql, "ALTER TABLE ", NULL);
-		sc_buf_add(&p->sql, t.data, t.len, NULL);
-		sc_buf_addstr(&p->sql, " RENAME TO ", NULL);
+		put(&p->sql, "ALTER TABLE ", &t, " RENAME TO ");
 		sc_eng_quote_ident(&p->sql, tn.parts[tn.n - 1]);
 		tname_release(&tn);
 		rc = sc_stmt_at_end(s) ? 0 : syntax(s, err);
@@ -1022,9 +1002,7 @@ drop(struct sc_stmt *s, bool view, struct sc_eplan *p, struct sc_error *err)
 	}
 	sc_buf_reset(&p->sql);
 	sc_buf_addstr(&p->sql, view ? "DROP VIEW " : "DROP TABLE ", NULL);
-	if (ifex)
-		sc_buf_addstr(&p->sql, "IF EXISTS ", NULL);
-	sc_buf_add(&p->sql, t.data, t.len, NULL);
+	put(&p->sql, ifex ? "IF EXISTS " : "", &t, "");
 	rc = 0;
 out:
 	sc_buf_release(&t);

@@ -752,7 +752,8 @@ sc_sqlp_number_literal(struct parser *p, bool neg)
 			return ce;
 		}
 		sc_sqlp_expr_free(e);
-		return sc_sqlp_unsupported(p, "an out-of-range numeric literal");
+		return sc_sqlp_unsupported(p,
+		    "an out-of-range numeric literal");
 	}
 	switch (t->suffix) {
 	case 'L':

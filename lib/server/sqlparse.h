@@ -53,6 +53,11 @@ struct sc_sqltok {
 int sc_sqllex(const char *src, struct sc_sqltok **tokp, size_t *np);
 void sc_sqllex_free(struct sc_sqltok *v, size_t n);
 /*
+ * s after its spaces and comments (-- to the line's end, nested
+ * bracketed ones); NULL when a comment is not closed.
+ */
+const char *sc_sqllex_skip(const char *s);
+/*
  * Whether src (after spaces and comments) starts with one of the words
  * (NULL-terminated list, any case), without reading the rest of it.
  */

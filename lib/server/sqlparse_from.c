@@ -292,7 +292,8 @@ sc_sqlp_from_item(struct parser *p)
 		/* Files: csv.`files/x.csv` and read_files(...). */
 		if (sc_sqlp_tok_op(sc_sqlp_peek(p, 1), ".") &&
 		    sc_sqlp_peek(p, 2)->kind == SC_TK_QIDENT &&
-		    (sc_sqlp_tok_word(t, "csv") || sc_sqlp_tok_word(t, "json") ||
+		    (sc_sqlp_tok_word(t, "csv") ||
+			sc_sqlp_tok_word(t, "json") ||
 			sc_sqlp_tok_word(t, "text") ||
 			sc_sqlp_tok_word(t, "parquet"))) {
 			r = files_rel(sc_xstrndup(t->s, t->n),

@@ -132,7 +132,8 @@ ordinal(struct parser *p, Expr *const *items, size_t nitems, Expr **kp)
 	const Expr *it;
 	int64_t pos;
 
-	if ((*kp)->expr_type_case != SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL)
+	if ((*kp)->expr_type_case !=
+	    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL)
 		return 0;
 	l = (*kp)->literal;
 	if (l->literal_type_case ==

@@ -229,9 +229,9 @@ sc_sqlp_order_list(struct parser *p, size_t *np, Expr *const *items,
 
 	for (;;) {
 		const struct sc_sqltok *nx = sc_sqlp_peek(p, 1);
-		bool alone = nx->kind == SC_TK_EOF ||
-		    sc_sqlp_tok_op(nx, ",") || sc_sqlp_tok_op(nx, ";") ||
-		    sc_sqlp_tok_op(nx, ")") || nx->kind == SC_TK_WORD;
+		bool alone = nx->kind == SC_TK_EOF || sc_sqlp_tok_op(nx, ",") ||
+		    sc_sqlp_tok_op(nx, ";") || sc_sqlp_tok_op(nx, ")") ||
+		    nx->kind == SC_TK_WORD;
 
 		if (sc_sqlp_cur(p)->kind == SC_TK_NUM &&
 		    (items == NULL || !alone))
@@ -699,8 +699,8 @@ tail_done:
 	if (order != NULL && place == 0 && p->nwindows > windows0) {
 		if (p->depth != 1 || p->hidden > 0)
 			goto nt;
-		items = sc_xreallocarray(items, nitems + norder,
-		    sizeof(*items));
+		items =
+		    sc_xreallocarray(items, nitems + norder, sizeof(*items));
 		for (i = 0; i < norder; i++) {
 			char name[32];
 

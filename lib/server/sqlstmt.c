@@ -197,7 +197,6 @@ sc_stmt_no_result(struct sc_eplan *p)
 /* Statements                                                          */
 /* ------------------------------------------------------------------ */
 
-
 const struct sc_sqltok *
 sc_stmt_tk(const struct sc_stmt *s, size_t k)
 {
@@ -253,8 +252,8 @@ sc_stmt_name_at(struct sc_stmt *s, char **db)
 			break;
 		n++;
 		s->i++;
-		if (n == 3 || sc_stmt_tk(s, 0)->kind != SC_TK_OP || sc_stmt_tk(s, 0)->n != 1 ||
-		    sc_stmt_tk(s, 0)->s[0] != '.')
+		if (n == 3 || sc_stmt_tk(s, 0)->kind != SC_TK_OP ||
+		    sc_stmt_tk(s, 0)->n != 1 || sc_stmt_tk(s, 0)->s[0] != '.')
 			break;
 		s->i++;
 	}
@@ -421,14 +420,27 @@ type_name(const struct sc_etype *ty)
 	return (char *)sc_buf_detach(&b, NULL);
 }
 
-/* DESCRIBE [TABLE] [EXTENDED] name: col_name, data_type, comment. */
-static int
-describe(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
+int
+sc_stmt_read_table(struct sc_stmt *s, const char *ident, struct sc_eplan *in,
+    struct sc_error *err)
 {
 	Spark__Connect__Relation rel = SPARK__CONNECT__RELATION__INIT;
 	Spark__Connect__Read rd = SPARK__CONNECT__READ__INIT;
 	Spark__Connect__Read__NamedTable nt =
 	    SPARK__CONNECT__READ__NAMED_TABLE__INIT;
+
+	nt.unparsed_identifier = (char *)ident;
+	rd.read_type_case = SPARK__CONNECT__READ__READ_TYPE_NAMED_TABLE;
+	rd.named_table = &nt;
+	rel.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_READ;
+	rel.read = &rd;
+	return sc_eng_translate(s->x, &rel, in, err);
+}
+
+/* DESCRIBE [TABLE] [EXTENDED] name: col_name, data_type, comment. */
+static int
+describe(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
+{
 	struct sc_eplan in;
 	struct table t;
 	struct sc_ecol *cols = NULL;
@@ -442,7 +454,8 @@ describe(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 	sc_stmt_accept(s, "table");
 	if (sc_stmt_accept(s, "extended") || sc_stmt_accept(s, "formatted"))
 		return 0;
-	if (sc_stmt_word_at(s, 0, "function") || sc_stmt_word_at(s, 0, "database") ||
+	if (sc_stmt_word_at(s, 0, "function") ||
+	    sc_stmt_word_at(s, 0, "database") ||
 	    sc_stmt_word_at(s, 0, "schema") || sc_stmt_word_at(s, 0, "query") ||
 	    sc_stmt_word_at(s, 0, "catalog"))
 		return 0;
@@ -458,14 +471,9 @@ describe(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 	}
 	sc_eng_quote_ident(&ident, name);
 	sc_buf_addch(&ident, '\0', NULL);
-	nt.unparsed_identifier = (char *)ident.data;
-	rd.read_type_case = SPARK__CONNECT__READ__READ_TYPE_NAMED_TABLE;
-	rd.named_table = &nt;
-	rel.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_READ;
-	rel.read = &rd;
 	sc_eplan_init(&in);
 	memset(&t, 0, sizeof(t));
-	if (sc_eng_translate(s->x, &rel, &in, err) == -1 ||
+	if (sc_stmt_read_table(s, (const char *)ident.data, &in, err) == -1 ||
 	    sc_eng_exec_plan(s->x, &in, NULL, NULL, true, &cols, &ncols, err) ==
 		-1)
 		goto out;
@@ -562,7 +570,8 @@ set_time_zone(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 
 /* SET; SET key; SET key = value; SET -v; RESET [key]. */
 static int
-set_stmt(struct sc_stmt *s, bool reset, struct sc_eplan *p, struct sc_error *err)
+set_stmt(struct sc_stmt *s, bool reset, struct sc_eplan *p,
+    struct sc_error *err)
 {
 	void *owner = s->x->c->owner;
 	struct table t;
@@ -575,7 +584,8 @@ set_stmt(struct sc_stmt *s, bool reset, struct sc_eplan *p, struct sc_error *err
 		return sc_srv_error(err, "UNSUPPORTED_FEATURE.SQL_STATEMENT",
 		    "0A000",
 		    "The feature is not supported: SET without a session.");
-	if (!reset && sc_stmt_word_at(s, 0, "time") && sc_stmt_word_at(s, 1, "zone"))
+	if (!reset && sc_stmt_word_at(s, 0, "time") &&
+	    sc_stmt_word_at(s, 1, "zone"))
 		return set_time_zone(s, p, err);
 	/* The statement's end, without trailing ';'. */
 	for (end = s->i; s->t[end].kind != SC_TK_EOF; end++)
@@ -733,18 +743,21 @@ create_db(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 			if (!sc_stmt_accept(s, "dbproperties") &&
 			    !sc_stmt_accept(s, "properties"))
 				break;
-			if (sc_stmt_tk(s, 0)->kind != SC_TK_OP || sc_stmt_tk(s, 0)->s[0] != '(')
+			if (sc_stmt_tk(s, 0)->kind != SC_TK_OP ||
+			    sc_stmt_tk(s, 0)->s[0] != '(')
 				break;
 			/*
 			 * Accepted and not kept: sc-serve has no DESCRIBE
 			 * DATABASE EXTENDED to show them.
 			 */
-			for (depth = 0; sc_stmt_tk(s, 0)->kind != SC_TK_EOF; s->i++) {
+			for (depth = 0; sc_stmt_tk(s, 0)->kind != SC_TK_EOF;
+			     s->i++) {
 				if (sc_stmt_tk(s, 0)->kind == SC_TK_OP &&
 				    sc_stmt_tk(s, 0)->s[0] == '(')
 					depth++;
 				else if (sc_stmt_tk(s, 0)->kind == SC_TK_OP &&
-				    sc_stmt_tk(s, 0)->s[0] == ')' && --depth == 0) {
+				    sc_stmt_tk(s, 0)->s[0] == ')' &&
+				    --depth == 0) {
 					s->i++;
 					break;
 				}
@@ -806,10 +819,12 @@ statement(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 	if (sc_stmt_accept(s, "show")) {
 		if (sc_stmt_accept(s, "tables"))
 			return show_tables(s, p, err);
-		if (sc_stmt_accept(s, "databases") || sc_stmt_accept(s, "schemas") ||
+		if (sc_stmt_accept(s, "databases") ||
+		    sc_stmt_accept(s, "schemas") ||
 		    sc_stmt_accept(s, "namespaces"))
 			return show_databases(s, p);
-		if (sc_stmt_accept(s, "current") && sc_stmt_accept(s, "namespace") && sc_stmt_at_end(s))
+		if (sc_stmt_accept(s, "current") &&
+		    sc_stmt_accept(s, "namespace") && sc_stmt_at_end(s))
 			return show_current(s, p);
 		return 0;
 	}
@@ -822,7 +837,8 @@ statement(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 	if (sc_stmt_accept(s, "explain"))
 		return explain(s, p, err);
 	if (sc_stmt_accept(s, "use")) {
-		if (!sc_stmt_accept(s, "database") && !sc_stmt_accept(s, "schema"))
+		if (!sc_stmt_accept(s, "database") &&
+		    !sc_stmt_accept(s, "schema"))
 			sc_stmt_accept(s, "namespace");
 		db = sc_stmt_name_at(s, NULL);
 		if (db == NULL || !sc_stmt_at_end(s)) {
@@ -836,18 +852,21 @@ statement(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 		return rc;
 	}
 	if (sc_stmt_word_at(s, 0, "create") &&
-	    (sc_stmt_word_at(s, 1, "database") || sc_stmt_word_at(s, 1, "schema") ||
+	    (sc_stmt_word_at(s, 1, "database") ||
+		sc_stmt_word_at(s, 1, "schema") ||
 		sc_stmt_word_at(s, 1, "namespace")))
 		return create_db(s, p, err);
 	if (sc_stmt_word_at(s, 0, "drop") &&
-	    (sc_stmt_word_at(s, 1, "database") || sc_stmt_word_at(s, 1, "schema") ||
+	    (sc_stmt_word_at(s, 1, "database") ||
+		sc_stmt_word_at(s, 1, "schema") ||
 		sc_stmt_word_at(s, 1, "namespace")))
 		return drop_db(s, p, err);
 	if ((rc = sc_stmt_dml(s, p, err)) != 0)
 		return rc;
 	if (sc_stmt_accept(s, "cache")) {
 		sc_stmt_accept(s, "lazy");
-		if (!sc_stmt_accept(s, "table") || (db = sc_stmt_name_at(s, NULL)) == NULL)
+		if (!sc_stmt_accept(s, "table") ||
+		    (db = sc_stmt_name_at(s, NULL)) == NULL)
 			return 0;
 		free(db);
 		if (!sc_stmt_at_end(s))

@@ -35,6 +35,9 @@ bool sc_stmt_at_end(const struct sc_stmt *s);
 char *sc_stmt_name_at(struct sc_stmt *s, char **db);
 /* The text of tokens [from, to) as written (malloc'ed). */
 char *sc_stmt_span(const struct sc_stmt *s, size_t from, size_t to);
+/* The table Spark names ident, read as a relation, translated into in. */
+int sc_stmt_read_table(struct sc_stmt *s, const char *ident,
+    struct sc_eplan *in, struct sc_error *err);
 /* A statement with no result: zero columns, zero rows. */
 void sc_stmt_no_result(struct sc_eplan *p);
 

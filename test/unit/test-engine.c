@@ -2761,8 +2761,8 @@ test_spark_sql(void)
 	    "SET without a session's settings fails");
 	is_str(err.errclass, "UNSUPPORTED_FEATURE.SQL_STATEMENT",
 	    "SET without a session's settings: class");
-	text = command_rows("CREATE OR REPLACE TEMP VIEW sv AS SELECT 7 / 2 AS q",
-	    &err);
+	text = command_rows(
+	    "CREATE OR REPLACE TEMP VIEW sv AS SELECT 7 / 2 AS q", &err);
 	free(text);
 	text = command_rows(
 	    "CREATE OR REPLACE TEMPORARY VIEW sv AS SELECT 9 / 2 AS q", &err);

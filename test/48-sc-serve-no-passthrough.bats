@@ -428,7 +428,7 @@ refused_syntax() {
 	[ "$output" = '9,z' ]
 }
 
-@test "UPDATE and DELETE (sctk's extension) with Spark's expressions" {
+@test "UPDATE and DELETE (sctk's extension) with Spark's expressions; TRUNCATE TABLE" {
 	run -0 sc-exec -t 30s \
 	    "CREATE TABLE k6 AS SELECT id AS a, concat('r', id) AS b FROM range(5)"
 	run -0 sc-exec -t 30s \
@@ -438,6 +438,10 @@ refused_syntax() {
 	    'SELECT a, b FROM k6 ORDER BY a'
 	[ "$output" = $'2,r2\n10,R1!\n30,R3!' ]
 	run -0 sc-exec -t 30s 'DELETE FROM k6'
+	run -0 --separate-stderr sc-exec -t 30s --format csv --no-header \
+	    'SELECT count(*) FROM k6'
+	[ "$output" = 0 ]
+	run -0 sc-exec -t 30s 'INSERT INTO k6 VALUES (1, NULL); TRUNCATE TABLE k6'
 	run -0 --separate-stderr sc-exec -t 30s --format csv --no-header \
 	    'SELECT count(*) FROM k6'
 	[ "$output" = 0 ]

@@ -4,8 +4,8 @@
  * sqldml.c: Spark's table statements as SQL the engine writes.  CREATE
  * TABLE (a column list with Spark's types, declared as the DataFrame
  * path declares them, or AS a query), CREATE VIEW, INSERT INTO and
- * OVERWRITE (VALUES rows or a query), ALTER TABLE ADD COLUMN(S) and
- * RENAME TO, DROP TABLE and VIEW; UPDATE and DELETE are sctk's
+ * OVERWRITE (VALUES rows or a query), TRUNCATE TABLE, ALTER TABLE ADD
+ * COLUMN(S) and RENAME TO, DROP TABLE and VIEW; UPDATE and DELETE are sctk's
  * extension (Spark refuses them on its v1 tables).  Names are resolved
  * as the rest of the engine resolves them (engine_db.c: spark_catalog,
  * databases besides default, temp views first) and quoted; queries and
@@ -913,6 +913,25 @@ out:
 	return rc;
 }
 
+/* TRUNCATE TABLE t, after TABLE: every row deleted. */
+static int
+truncate_table(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
+{
+	struct sc_buf t;
+	int rc;
+
+	sc_buf_init(&t, SC_BUF_UNLIMITED);
+	rc = target_at(s, false, &t, NULL, err);
+	if (rc == 0 && !sc_stmt_at_end(s))
+		rc = syntax(s, err);
+	if (rc == 0) {
+		sc_buf_reset(&p->sql);
+		put(&p->sql, "DELETE FROM ", &t, "");
+	}
+	sc_buf_release(&t);
+	return rc;
+}
+
 /* ---- ALTER TABLE and DROP ---------------------------------------- */
 
 /* ALTER TABLE t ADD COLUMN[S] ... | RENAME TO u, after TABLE. */
@@ -1047,6 +1066,9 @@ sc_stmt_dml(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 		rc = update(s, p, err);
 	} else if (sc_stmt_accept(s, "delete")) {
 		rc = delete_rows(s, p, err);
+	} else if (sc_stmt_accept(s, "truncate")) {
+		rc = sc_stmt_accept(s, "table") ? truncate_table(s, p, err)
+						: syntax(s, err);
 	} else if (sc_stmt_accept(s, "alter")) {
 		rc = sc_stmt_accept(s, "table") ? alter_table(s, p, err)
 						: syntax(s, err);

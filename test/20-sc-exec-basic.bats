@@ -100,7 +100,7 @@ setup() {
 }
 
 @test "several statements run in order in one session" {
-	run -0 --separate-stderr sc-exec "CREATE TEMP TABLE t1 (a BIGINT);
+	run -0 --separate-stderr sc-exec "CREATE TABLE t1 (a BIGINT);
 	    INSERT INTO t1 VALUES (1), (2); -- a comment; not a split
 	    SELECT a, 'x;y' AS s FROM t1 ORDER BY a /* ; */"
 	[ "$output" = "$(printf 'a,s\n1,x;y\n2,x;y')" ]
@@ -118,7 +118,7 @@ setup() {
 	[ "$(grep -c "started: session $sid " "$log")" -eq 1 ]
 	sid=$(cat /proc/sys/kernel/random/uuid)
 	run -0 --separate-stderr sc-exec --session-id "$sid" \
-	    "CREATE TEMP TABLE t_one (a BIGINT); INSERT INTO t_one VALUES (7);
+	    "CREATE TABLE t_one (a BIGINT); INSERT INTO t_one VALUES (7);
 	    WITH w AS (SELECT a FROM t_one) SELECT a FROM w"
 	[ "$output" = "$(printf 'a\n7')" ]
 	# Two commands, and WITH as spark.sql() sends it: command, query.
@@ -179,7 +179,7 @@ setup() {
 }
 
 @test "typed columns in CSV, TSV and JSON lines" {
-	local q="CREATE TEMP TABLE ty (i INT, l BIGINT, d DOUBLE, dt DATE,
+	local q="CREATE OR REPLACE TABLE ty (i INT, l BIGINT, d DOUBLE, dt DATE,
 	    ts TIMESTAMP, dec DECIMAL(5,2), b BOOLEAN, bin BINARY, s STRING);
 	    INSERT INTO ty VALUES (1, 9007199254740993, 0.1, '2024-01-02',
 	    '2024-01-02 03:04:05.5', 12.3, 1, X'0aff', 'a,\"b'),

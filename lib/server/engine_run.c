@@ -371,51 +371,10 @@ out:
 	return ret;
 }
 
-bool
-sc_eng_plan_client(const struct sc_eplan *p, size_t from, size_t to)
-{
-	size_t k;
-
-	if (!p->raw)
-		return false;
-	for (k = 0; k < p->nclient; k++)
-		if (p->client[2 * k] < to && p->client[2 * k + 1] > from)
-			return true;
-	return false;
-}
-
-/*
- * Prepare the statement of p's SQL at sql (engine_int.h).
- * Where it ends is known once it is prepared: it is prepared again as
- * the client's when it holds client text (or when it fails and the
- * text from sql on holds some, for the client's error).
- */
-int
-sc_eng_prepare_plan(struct sc_ectx *x, const struct sc_eplan *p,
-    const char *sql, sqlite3_stmt **st, const char **tail, struct sc_error *err)
-{
-	size_t at = (size_t)(sql - (const char *)p->sql.data);
-	int rc;
-
-	x->run->client_sql = false;
-	rc = sc_eng_prepare(x, sql, strlen(sql), st, tail, err);
-	if (rc == 0 &&
-	    (*st == NULL ||
-		!sc_eng_plan_client(p, at,
-		    (size_t)(*tail - (const char *)p->sql.data))))
-		return 0;
-	if (rc == -1 && !sc_eng_plan_client(p, at, p->sql.len))
-		return -1;
-	sqlite3_finalize(*st);
-	*st = NULL;
-	x->run->client_sql = true;
-	return sc_eng_prepare(x, sql, strlen(sql), st, tail, err);
-}
-
 /*
  * Run plan p: schema to the sink, then batches; with schema_only just
- * the result columns in *colsp (free with sc_ecols_free()).  A raw plan
- * may hold several statements; all but the last are run to completion
+ * the result columns in *colsp (free with sc_ecols_free()).  A list
+ * plan holds several statements; all but the last are run to completion
  * first and the result is the last one's.
  */
 int
@@ -446,7 +405,7 @@ sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
 	memset(&rb, 0, sizeof(rb));
 	sc_buf_init(&rb.bytes, SC_BUF_UNLIMITED);
 	for (;;) {
-		if (sc_eng_prepare_plan(x, p, sql, &st, &tail, err) == -1)
+		if (sc_eng_prepare(x, sql, strlen(sql), &st, &tail, err) == -1)
 			goto out;
 		if (st == NULL) { /* only blanks or comments */
 			if (*tail == '\0' || tail == sql)
@@ -456,7 +415,7 @@ sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
 		}
 		if (sc_eng_bind(x, st, &x->params, &posused, err) == -1)
 			goto out;
-		if (!p->raw || sc_eng_sql_blank(tail))
+		if (!p->list || sc_eng_sql_blank(tail))
 			break;
 		if (schema_only) {
 			/* Analysis must not run the statements before. */
@@ -498,7 +457,7 @@ sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
 		}
 		goto out;
 	}
-	if (!p->raw && !sc_eng_sql_blank(tail)) {
+	if (!p->list && !sc_eng_sql_blank(tail)) {
 		sc_srv_error(err, "PARSE_SYNTAX_ERROR", "42601",
 		    "Syntax error at or near '%.20s': only one statement is "
 		    "allowed here.",

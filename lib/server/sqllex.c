@@ -34,9 +34,8 @@ static const char *const ops[] = {
 	"=>",
 };
 
-/* Skip spaces and comments from s; NULL when a comment is not closed. */
-static const char *
-skip(const char *s)
+const char *
+sc_sqllex_skip(const char *s)
 {
 	int depth;
 
@@ -247,7 +246,7 @@ sc_sqllex(const char *src, struct sc_sqltok **tokp, size_t *np)
 	const char *s = src, *e;
 
 	for (;;) {
-		if ((s = skip(s)) == NULL)
+		if ((s = sc_sqllex_skip(s)) == NULL)
 			goto bad;
 		memset(&t, 0, sizeof(t));
 		t.off = (size_t)(s - src);
@@ -264,7 +263,7 @@ sc_sqllex(const char *src, struct sc_sqltok **tokp, size_t *np)
 					sc_buf_release(&t.text);
 					goto bad;
 				}
-				s = skip(e);
+				s = sc_sqllex_skip(e);
 			} while (s != NULL && (*s == '\'' || *s == '"'));
 		} else if (*s == '`') {
 			t.kind = SC_TK_QIDENT;
@@ -351,7 +350,7 @@ sc_sqllex_free(struct sc_sqltok *v, size_t n)
 bool
 sc_sqllex_first_word(const char *src, const char *const *words)
 {
-	const char *s = skip(src);
+	const char *s = sc_sqllex_skip(src);
 	size_t n = 0, i;
 
 	if (s == NULL)

@@ -141,12 +141,20 @@ True True" ]
 	[[ "$stderr" == "sc-exec: [UNRESOLVED_COLUMN.WITHOUT_SUGGESTION] "* ]]
 	run -1 --separate-stderr sc-exec "SELECT * FROM no_such_table"
 	[[ "$stderr" == "sc-exec: [TABLE_OR_VIEW_NOT_FOUND] "* ]]
-	# Spark's parse errors start with a newline, which sc-exec keeps
-	# (as the two characters \n): "sc-exec: \n[PARSE_SYNTAX_ERROR] ...".
+	# Spark's parse errors start with a newline and end with the text
+	# and carets under it, on lines of their own: printed as lines.
 	run -1 --separate-stderr sc-exec "SELEC 1"
-	[[ "$stderr" == "sc-exec: "*"[PARSE_SYNTAX_ERROR] Syntax error at or near 'SELEC'"* ]]
+	[ "$stderr" = "sc-exec: [PARSE_SYNTAX_ERROR] Syntax error at or near 'SELEC'. SQLSTATE: 42601 (line 1, pos 0)
+
+== SQL ==
+SELEC 1
+^^^" ]
 	run -1 --separate-stderr sc-exec "SELECT 1 / 0"
-	[[ "$stderr" == "sc-exec: [DIVIDE_BY_ZERO] "* ]]
+	[[ "${stderr_lines[0]}" == "sc-exec: [DIVIDE_BY_ZERO] "*" SQLSTATE: 22012" ]]
+	[ "${stderr_lines[1]}" = "== SQL (line 1, position 8) ==" ]
+	[ "${stderr_lines[2]}" = "SELECT 1 / 0" ]
+	[ "${stderr_lines[3]}" = "       ^^^^^" ]
+	[ "${#stderr_lines[@]}" -eq 4 ]
 }
 
 @test "sc-exec: a usage error is exit 2 before any call" {

@@ -272,7 +272,7 @@ OP=66666666-7777-4888-8999-aaaaaaaaaaaa
 	hc sc-inspect list
 	[ "$status" -eq 7 ]
 	[ "$stderr" = "sc-inspect: malformed ListExecutionsResponse message" ]
-	hc sc-upload --status --session-id "$SID" files/a.txt
+	hc sc-upload --status --session-id "$SID" cache/a
 	[ "$status" -eq 7 ]
 	[ "$stderr" = "sc-upload: malformed ArtifactStatusesResponse message" ]
 }
@@ -282,7 +282,7 @@ OP=66666666-7777-4888-8999-aaaaaaaaaaaa
 	hc sc-release --session-id "$SID" --interrupt "$OP"
 	[ "$status" -eq 7 ]
 	[ "$stderr" = "sc-release: 1 of 1 failed: server answered for session '00000000-0000-4000-8000-000000000bad', expected '$SID'" ]
-	hc sc-upload --status --session-id "$SID" files/a.txt
+	hc sc-upload --status --session-id "$SID" cache/a
 	[ "$status" -eq 7 ]
 	[ "$stderr" = "sc-upload: server answered for session '00000000-0000-4000-8000-000000000bad', expected '$SID'" ]
 }
@@ -295,7 +295,7 @@ OP=66666666-7777-4888-8999-aaaaaaaaaaaa
 	hc sc-inspect stats
 	[ "$status" -eq 5 ]
 	[[ "$stderr" =~ ^sc-inspect:\ timed\ out\ waiting\ for\ \'127\.0\.0\.1:[0-9]+\'$ ]]
-	hc sc-upload --status --session-id "$SID" files/a.txt
+	hc sc-upload --status --session-id "$SID" cache/a
 	[ "$status" -eq 5 ]
 }
 

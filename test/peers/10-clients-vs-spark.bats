@@ -35,6 +35,7 @@ setup() {
 teardown() {
 	[ -n "${BG_PID:-}" ] && kill -9 "$BG_PID" 2>/dev/null
 	[ -n "${PROXY_PID:-}" ] && kill -TERM "$PROXY_PID" 2>/dev/null
+	[ -d "$BATS_TEST_TMPDIR/serve" ] && peer_stop "$BATS_TEST_TMPDIR/serve"
 	BG_PID= PROXY_PID=
 	true
 }
@@ -281,7 +282,20 @@ SELEC 1
 	[[ "$output" == "cache/$sum	300000	"*"	uploaded	$d/big.bin" ]]
 	run -0 --separate-stderr sc-upload --session-id "$sid" --cache "$d/big.bin"
 	[[ "$output" == "cache/$sum	300000	0	"*"	cached	$d/big.bin" ]]
-	# Spark's ArtifactStatus knows cache/ names only.
+	# Spark's ArtifactStatus knows cache/ names only: it answers false
+	# for files/big.bin, which it holds, so sc-upload does not ask.
+	run -0 --separate-stderr "$PEERS_PY" -c '
+import sys, grpc
+import pyspark.sql.connect.proto as pb
+from pyspark.sql.connect.proto import base_pb2_grpc
+stub = base_pb2_grpc.SparkConnectServiceStub(grpc.insecure_channel(sys.argv[1]))
+r = stub.ArtifactStatus(pb.ArtifactStatusesRequest(session_id=sys.argv[2],
+    user_context=pb.UserContext(user_id=sys.argv[3]), names=sys.argv[4:]))
+print(" ".join("%s=%s" % (n, r.statuses[n].exists) for n in sys.argv[4:]))
+' "${SPARK_URL#sc://}" "$sid" "${USER:-${LOGNAME:-$(id -un)}}" files/big.bin "cache/$sum"
+	[ "$output" = "files/big.bin=False cache/$sum=True" ]
+	run -2 --separate-stderr sc-upload --session-id "$sid" --status files/big.bin
+	[ "${stderr_lines[0]}" = "sc-upload: --status can only ask about cache/ names (servers answer false for any other): 'files/big.bin'" ]
 	run -0 --separate-stderr sc-upload --session-id "$sid" --status "cache/$sum"
 	[ "$output" = "cache/$sum	true" ]
 	run -3 --separate-stderr sc-upload --session-id "$sid" --status \
@@ -300,6 +314,85 @@ SELEC 1
 	run -0 --separate-stderr sc-upload --session-id "$sid" \
 	    -s "sc://127.0.0.1:$(cat "$d/pport")" --cache "$d/big.bin"
 	[[ "$output" == "cache/$(sha256sum "$d/big.bin" | cut -c1-64)	2000000	"*"	uploaded	$d/big.bin" ]]
+}
+
+# crc_proxy PORT [--flip N]: test/tools/crc-proxy.py in front of PORT,
+# spoiling the Nth piece of artifact data once; CPORT is its port.
+crc_proxy() {
+	local port=$1
+	shift
+	rm -f "$BATS_TEST_TMPDIR/cport"
+	"$PEERS_PY" "$SCTK_TOP/test/tools/crc-proxy.py" --timeout 300 "$@" \
+	    "$port" >"$BATS_TEST_TMPDIR/cport" 2>"$BATS_TEST_TMPDIR/cproxy.err" 3>&- &
+	PROXY_PID=$!
+	wait_for test -s "$BATS_TEST_TMPDIR/cport"
+	CPORT=$(cat "$BATS_TEST_TMPDIR/cport")
+}
+
+@test "sc-upload: a chunk spoiled by the proxy fails Spark's CRC check, is sent again and lands whole" {
+	local sid d=$BATS_TEST_TMPDIR sum
+	sid=$(new_sid)
+	head -c 300000 /dev/urandom >"$d/big.bin"
+	sum=$(sha256sum "$d/big.bin" | cut -c1-64)
+	crc_proxy "${SPARK_URL##*:}" --flip 3
+	run -0 --separate-stderr sc-upload -v -s "sc://127.0.0.1:$CPORT" \
+	    --session-id "$sid" --chunk-size 64k --cache "$d/big.bin"
+	[[ "$output" == "cache/$sum	300000	5	"*"	uploaded	$d/big.bin" ]]
+	[ "$stderr" = "sc-upload: the server found a CRC mismatch in 'cache/$sum', sending it again (1 of 3)" ]
+	[ "$(cat "$d/cproxy.err")" = "crc-proxy: flipped a byte of a later chunk" ]
+	# Spark holds it, whole: asked directly, and a second --cache sends
+	# nothing.
+	run -0 --separate-stderr sc-upload --session-id "$sid" --status "cache/$sum"
+	[ "$output" = "cache/$sum	true" ]
+	run -0 --separate-stderr sc-upload --session-id "$sid" --cache "$d/big.bin"
+	[[ "$output" == "cache/$sum	300000	0	"*"	cached	$d/big.bin" ]]
+}
+
+@test "sc-upload: a batched artifact spoiled by the proxy is sent again on Spark" {
+	local sid d=$BATS_TEST_TMPDIR sum
+	sid=$(new_sid)
+	head -c 5000 /dev/urandom >"$d/small.bin"
+	sum=$(sha256sum "$d/small.bin" | cut -c1-64)
+	crc_proxy "${SPARK_URL##*:}"
+	run -0 --separate-stderr sc-upload -v -s "sc://127.0.0.1:$CPORT" \
+	    --session-id "$sid" --cache "$d/small.bin"
+	[[ "$output" == "cache/$sum	5000	1	"*"	uploaded	$d/small.bin" ]]
+	[ "$stderr" = "sc-upload: the server found a CRC mismatch in 'cache/$sum', sending it again (1 of 3)" ]
+	[ "$(cat "$d/cproxy.err")" = "crc-proxy: flipped a byte of 'cache/$sum' (batched)" ]
+	run -0 --separate-stderr sc-upload --session-id "$sid" --status "cache/$sum"
+	[ "$output" = "cache/$sum	true" ]
+}
+
+@test "sc-upload: the same spoiled chunks on sc-serve: sent again, the stored bytes are the file's" {
+	local sid d=$BATS_TEST_TMPDIR sum f
+	sid=$(new_sid)
+	peer_serve_start "$d/serve" --artifact-dir "$d/art"
+	head -c 300000 /dev/urandom >"$d/big.bin"
+	head -c 5000 /dev/urandom >"$d/small.bin"
+	sum=$(sha256sum "$d/big.bin" | cut -c1-64)
+	local n
+	for n in 1 3; do
+		crc_proxy "$(sed 's/.*://' "$d/serve/remote")" --flip "$n"
+		run -0 --separate-stderr sc-upload -v -s "sc://127.0.0.1:$CPORT" \
+		    --session-id "$sid" --chunk-size 64k --as "files/big$n.bin" \
+		    "$d/big.bin"
+		[[ "$output" == "files/big$n.bin	300000	5	"*"	uploaded	$d/big.bin" ]]
+		[ "$stderr" = "sc-upload: the server found a CRC mismatch in 'files/big$n.bin', sending it again (1 of 3)" ]
+		kill -TERM "$PROXY_PID"
+		wait "$PROXY_PID" || true
+		PROXY_PID=
+		f=$(find "$d/art" -path "*/files/big$n.bin")
+		cmp "$f" "$d/big.bin"
+	done
+	crc_proxy "$(sed 's/.*://' "$d/serve/remote")"
+	run -0 --separate-stderr sc-upload -v -s "sc://127.0.0.1:$CPORT" \
+	    --session-id "$sid" --cache "$d/big.bin" "$d/small.bin"
+	[ "${lines[0]%%	*}" = "cache/$sum" ]
+	[[ "$stderr" == "sc-upload: the server found a CRC mismatch in 'cache/$sum', sending it again (1 of 3)" ]]
+	run -0 --separate-stderr sc-upload -s "$(cat "$d/serve/remote")" \
+	    --session-id "$sid" --status "cache/$sum"
+	[ "$output" = "cache/$sum	true" ]
+	cmp "$(find "$d/art" -path "*/cache/$sum")" "$d/big.bin"
 }
 
 @test "sc-inspect: Spark has no admin service: a clear message and exit 7" {

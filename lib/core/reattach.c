@@ -606,6 +606,30 @@ deadline_came(const struct sc_reattach *it, const struct sc_error *e)
 }
 
 /*
+ * The session is there but the operation we were reading is not (e):
+ * the server ended it on purpose.  Spark 4 removes an operation that an
+ * Interrupt reaches before it started (the stream ends
+ * INVALID_CURSOR.DISCONNECTED) or as it finishes (the next reattach
+ * finds nothing), and one another client released; what it forgets by
+ * accident goes with its session (SESSION_NOT_FOUND).  So the operation
+ * was canceled, not lost: no RESPONSE_ALREADY_RECEIVED.
+ */
+static int
+fail_ended(struct sc_reattach *it, const struct sc_error *e,
+    struct sc_error *err)
+{
+	struct sc_error f;
+
+	sc_error_init(&f);
+	sc_error_set(&f, SC_ST_FAILED,
+	    "[OPERATION_CANCELED] the server ended operation %s (interrupted, or released by another client) after %llu responses were received; the result is incomplete",
+	    it->opid, (unsigned long long)it->nresp);
+	f.rpc_code = e->rpc_code;
+	snprintf(f.errclass, sizeof(f.errclass), "%s", "OPERATION_CANCELED");
+	return fail(it, &f, err);
+}
+
+/*
  * A stream failed with e (or could not be opened).  Decide: 0 to open
  * another stream, -1 (err set) to give up.
  */
@@ -672,6 +696,8 @@ handle_failure(struct sc_reattach *it, const struct sc_error *e,
 			    it->opid, it->resends, it->o.policy.max_retries);
 			return 0;
 		}
+		if (has_class(e, "INVALID_HANDLE.OPERATION_NOT_FOUND"))
+			return fail_ended(it, e, err);
 		sc_error_init(&f);
 		sc_error_set(&f, SC_ST_FAILED,
 		    "[RESPONSE_ALREADY_RECEIVED] "

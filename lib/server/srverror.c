@@ -212,7 +212,8 @@ sc_srv_error_classes(const struct sc_error *err)
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (has_prefix(err->errclass, kinds[i].prefix) &&
 		    (best == NULL ||
-			strlen(kinds[i].prefix) > strlen(kinds[best_i].prefix))) {
+			strlen(kinds[i].prefix) >
+			    strlen(kinds[best_i].prefix))) {
 			best = kinds[i].classes;
 			best_i = i;
 		}

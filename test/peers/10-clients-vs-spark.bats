@@ -192,6 +192,7 @@ SELEC 1
 	for ((i = 0; i < 120; i++)); do
 		sc-release --session-id "$sid" --interrupt --tag slow \
 		    >"$BATS_TEST_TMPDIR/rel" 2>&1 || true
+		cat "$BATS_TEST_TMPDIR/rel" >>"$BATS_TEST_TMPDIR/rel.all"
 		if grep -q interrupted "$BATS_TEST_TMPDIR/rel"; then
 			ok=1
 			break
@@ -205,7 +206,7 @@ SELEC 1
 	# ReadyForExecution ... for event Closed): the operation is ended
 	# all the same, and sc-exec must say so below.
 	if [ -z "$ok" ]; then
-		grep -q 'SPARK_CONNECT_ILLEGAL_STATE' "$BATS_TEST_TMPDIR/rel"
+		grep -q 'SPARK_CONNECT_ILLEGAL_STATE' "$BATS_TEST_TMPDIR/rel.all"
 	else
 		grep -qE '^[0-9a-f-]{36}	interrupted$' "$BATS_TEST_TMPDIR/rel"
 	fi

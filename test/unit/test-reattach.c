@@ -706,6 +706,12 @@ test_notfound_after_interrupt(void)
 		{ { RESP("r2"), END } },
 		{ { ERR(SC_GRPC_INTERNAL, NF_MSG) } },
 	};
+	static const struct seg s3[] = {
+		{ { ERR(SC_GRPC_INTERNAL,
+		    "[INVALID_CURSOR.DISCONNECTED] The cursor is invalid.") } },
+		{ { ERR(SC_GRPC_INTERNAL, NF_MSG) } },
+		{ { RESP("r1"), COMPLETE } },
+	};
 	struct sc_reattach_opts o;
 	struct sc_client *c;
 	struct sc_reattach *it;
@@ -743,6 +749,25 @@ test_notfound_after_interrupt(void)
 	is_str(ids, "r1 r2", "ended-at-the-end: r1 and r2 delivered");
 	is_str(err.errclass, "OPERATION_CANCELED",
 	    "ended-at-the-end: OPERATION_CANCELED");
+	sc_reattach_close(it);
+	sc_client_free(c);
+
+	/* Before any response: the DISCONNECTED says the server held it. */
+	fake_reset();
+	script(s3, 3);
+	c = client(-1);
+	opts(&o, 3);
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1,
+	    "ended-before-any: fails");
+	is_str(err.errclass, "OPERATION_CANCELED",
+	    "ended-before-any: OPERATION_CANCELED");
+	snprintf(want, sizeof(want),
+	    "[OPERATION_CANCELED] the server ended operation %s (interrupted, "
+	    "or released by another client) before any response",
+	    sc_reattach_operation_id(it));
+	is_str(err.msg, want, "ended-before-any: the message");
+	is_int(F.nopens, 2, "ended-before-any: no ExecutePlan sent again");
 	sc_reattach_close(it);
 	sc_client_free(c);
 }

@@ -323,10 +323,9 @@ $(line "cache/$h" 50000 2 "$f" uploaded "$BATS_TEST_TMPDIR/same")" ]
 	run -0 sc-upload --session-id "$SID" --status "cache/$h"
 	[ "$output" = "cache/$h	true" ]
 	run -3 --separate-stderr sc-upload --session-id "$SID" --status \
-	    "cache/$h" cache/00 files/x
+	    "cache/$h" cache/00
 	[ "$output" = "cache/$h	true
-cache/00	false
-files/x	false" ]
+cache/00	false" ]
 	[ -z "$stderr" ]
 	run -3 sc-upload --session-id "$SID" --status --format jsonl cache/00
 	[ "$output" = '{"name":"cache/00","exists":false}' ]
@@ -577,6 +576,11 @@ ok [B1 C2 +1] files/a.txt,files/b.bin" ]
 	[ "${stderr_lines[0]}" = "sc-upload: --status needs artifact names" ]
 	run -2 --separate-stderr sc-upload --session-id "$(uuid)" --status --as x y
 	[ "${stderr_lines[0]}" = "sc-upload: cannot use --status and --as" ]
+	# Spark's ArtifactStatus answers false for every name outside cache/.
+	run -2 --separate-stderr sc-upload --session-id "$(uuid)" --status \
+	    cache/00 files/x.csv
+	[ "${stderr_lines[0]}" = "sc-upload: --status can only ask about cache/ names (servers answer false for any other): 'files/x.csv'" ]
+	[ -z "$output" ]
 	run -2 --separate-stderr sc-upload --session-id "$(uuid)" --chunk-size 100 "$d/f.txt"
 	[ "${stderr_lines[0]}" = "sc-upload: invalid --chunk-size: '100' is less than 1024 bytes" ]
 	run -2 --separate-stderr sc-upload --session-id "$(uuid)" --chunk-size 1g "$d/f.txt"

@@ -103,7 +103,7 @@ start_other() {
 	echo data >"$BATS_TEST_TMPDIR/f.txt"
 	run --separate-stderr -8 sc-upload -s "$(as tok-mallory)" --user-id alice --session-id "$SID" "$BATS_TEST_TMPDIR/f.txt"
 	[ "$stderr" = "sc-upload: $MISMATCH" ]
-	run --separate-stderr -8 sc-upload -s "$(as tok-mallory)" --user-id alice --session-id "$SID" --status files/f.txt
+	run --separate-stderr -8 sc-upload -s "$(as tok-mallory)" --user-id alice --session-id "$SID" --status cache/f
 	[ "$stderr" = "sc-upload: $MISMATCH" ]
 	server_log_has "refused a request from .*: its token is bound to user 'mallory', not the one it names"
 	# Her view is still hers.

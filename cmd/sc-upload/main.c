@@ -204,6 +204,13 @@ validate(const struct opts *o)
 		if (o->progress >= 0)
 			sc_usage_msg(usage_text,
 			    "cannot use --status and --progress or --no-progress");
+		/* Spark's ArtifactStatus looks in its block manager's cache
+		 * only and answers false for any other name, held or not. */
+		for (i = 0; i < o->nnames; i++)
+			if (strncmp(o->names[i], "cache/", 6) != 0)
+				sc_usage_msg(usage_text,
+				    "--status can only ask about cache/ names (servers answer false for any other): '%s'",
+				    o->names[i]);
 		return;
 	}
 	if (o->nnames == 0 && o->from_file == NULL)

@@ -408,15 +408,39 @@ static void __attribute__((noreturn)) die_of_sigpipe(void)
 	_exit(SC_EXIT_IO);
 }
 
+/*
+ * Spark's messages have lines of their own (a parse error's "== SQL =="
+ * block with carets under the text): the first line goes out as any
+ * message, each further one as it is, escaped but without the program's
+ * name, so the carets stay under the text.  Blank lines before and after
+ * are dropped.
+ */
 int
 sc_report_error(const struct sc_error *err)
 {
+	const char *p = err->msg, *end, *nl;
+	char line[sizeof(err->msg) * 4 + 1];
+
 	if (err->status == SC_ST_IO && err->sys_errno == EPIPE)
 		die_of_sigpipe();
+	while (*p == '\n')
+		p++;
+	end = p + strlen(p);
+	while (end > p && end[-1] == '\n')
+		end--;
+	if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+		nl = end;
 	if (err->errclass[0] != '\0' && strstr(err->msg, err->errclass) == NULL)
-		sc_err("%s [%s]", err->msg, err->errclass);
+		sc_err("%.*s [%s]", (int)(nl - p), p, err->errclass);
 	else
-		sc_err("%s", err->msg);
+		sc_err("%.*s", (int)(nl - p), p);
+	while (nl < end) {
+		p = nl + 1;
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		sc_log_escape(line, sizeof(line), p, (size_t)(nl - p));
+		fprintf(stderr, "%s\n", line);
+	}
 	return sc_exit_code(err);
 }
 

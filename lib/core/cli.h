@@ -234,7 +234,9 @@ void sc_usage_msg(const char *usage_text, const char *fmt, ...)
 
 /*
  * Print "<progname>: <err->msg>" to stderr, followed by " [<errclass>]"
- * if err->errclass is set and not already part of msg; return
+ * if err->errclass is set and not already part of msg; a msg of several
+ * lines (Spark's "== SQL ==" context) has its first line so and each
+ * further line as it is, escaped, without blank lines around; return
  * sc_exit_code(err).  If err is a write error with EPIPE (status SC_ST_IO,
  * sys_errno EPIPE), print nothing, restore the default SIGPIPE action
  * and raise it instead, so "sc-inspect | head" ends like any filter.

@@ -63,6 +63,9 @@ struct sc_reattach {
 	struct sc_buf msg;
 	int64_t stream_start_ms;
 	uint64_t stream_nresp;
+	/* The last stream ended INVALID_CURSOR.DISCONNECTED (so the server
+	 * held the operation), and no response came since. */
+	bool disconnected;
 	/* Hashes of every response id returned, to refuse a repeat. */
 	uint64_t *seen;
 	size_t nseen, seencap;
@@ -602,6 +605,37 @@ deadline_came(const struct sc_reattach *it, const struct sc_error *e)
 }
 
 /*
+ * The session is there but the operation we were reading is not (e),
+ * after it sent responses or detached our stream (so it held the
+ * operation): the server ended it on purpose.  Spark 4 removes an
+ * operation that an Interrupt reaches before it started (the stream
+ * ends INVALID_CURSOR.DISCONNECTED) or as it finishes (the next
+ * reattach finds nothing), and one another client released; what it
+ * forgets by accident goes with its session (SESSION_NOT_FOUND).  So the
+ * operation was canceled, not lost: no RESPONSE_ALREADY_RECEIVED, and
+ * no ExecutePlan sent again (Spark would call it abandoned).
+ */
+static int
+fail_ended(struct sc_reattach *it, const struct sc_error *e,
+    struct sc_error *err)
+{
+	struct sc_error f;
+
+	sc_error_init(&f);
+	if (it->nresp == 0)
+		sc_error_set(&f, SC_ST_FAILED,
+		    "[OPERATION_CANCELED] the server ended operation %s (interrupted, or released by another client) before any response",
+		    it->opid);
+	else
+		sc_error_set(&f, SC_ST_FAILED,
+		    "[OPERATION_CANCELED] the server ended operation %s (interrupted, or released by another client) after %llu responses were received; the result is incomplete",
+		    it->opid, (unsigned long long)it->nresp);
+	f.rpc_code = e->rpc_code;
+	snprintf(f.errclass, sizeof(f.errclass), "%s", "OPERATION_CANCELED");
+	return fail(it, &f, err);
+}
+
+/*
  * A stream failed with e (or could not be opened).  Decide: 0 to open
  * another stream, -1 (err set) to give up.
  */
@@ -611,8 +645,9 @@ handle_failure(struct sc_reattach *it, const struct sc_error *e,
 {
 	struct sc_error f;
 	enum sc_retry_reason why;
-	bool watchdog;
+	bool watchdog, held = it->disconnected;
 
+	it->disconnected = false;
 	close_stream(it);
 	if (is_aborted(it))
 		return fail_interrupted(it, err);
@@ -646,6 +681,9 @@ handle_failure(struct sc_reattach *it, const struct sc_error *e,
 		f.status = SC_ST_NOTFOUND;
 		return fail(it, &f, err);
 	}
+	if (has_class(e, "INVALID_HANDLE.OPERATION_NOT_FOUND") &&
+	    (it->nresp > 0 || held))
+		return fail_ended(it, e, err);
 	if (has_class(e, "INVALID_HANDLE.OPERATION_NOT_FOUND") ||
 	    has_class(e, "INVALID_HANDLE.SESSION_NOT_FOUND")) {
 		if (it->nresp == 0 && it->attach) {
@@ -685,8 +723,10 @@ handle_failure(struct sc_reattach *it, const struct sc_error *e,
 		f.status = SC_ST_NOTFOUND;
 		return fail(it, &f, err);
 	}
-	if (sc_retry_classify(e, &why))
+	if (sc_retry_classify(e, &why)) {
+		it->disconnected = why == SC_RETRY_DISCONNECTED;
 		return backoff(it, e, why, err);
+	}
 	return fail(it, e, err);
 }
 
@@ -876,6 +916,7 @@ sc_reattach_next(struct sc_reattach *it,
 			}
 			it->nresp++;
 			it->stream_nresp++;
+			it->disconnected = false;
 			/* Progress: the next failure gets a fresh budget. */
 			sc_retry_state_init(&it->rs, &it->o.policy);
 			if (m->response_type_case ==

@@ -132,8 +132,10 @@ struct sc_reattach *sc_reattach_attach(struct sc_client *c,
  * budget or total time is spent, SC_ST_TIMEOUT when o->deadline passed,
  * SC_ST_NOTFOUND for an unknown operation when attaching, SC_ST_PROTOCOL
  * for a response of another session or operation, and errclass
- * "RESPONSE_ALREADY_RECEIVED" when the server lost the operation after
- * responses were received.  After -1 or 0 every call returns the same.
+ * "RESPONSE_ALREADY_RECEIVED" when the server lost the session after
+ * responses were received, "OPERATION_CANCELED" when the session is
+ * there but the operation is not (it was interrupted or released).
+ * After -1 or 0 every call returns the same.
  * A terminal error queues ReleaseAll.
  */
 int sc_reattach_next(struct sc_reattach *it,

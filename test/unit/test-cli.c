@@ -369,6 +369,25 @@ test_exiting(void)
 	is_str(r.errbuf, "sc-test: [INVALID_HANDLE.FORMAT] bad handle\n",
 	    "report: class already in the message");
 
+	/* Spark's parse error: lines of its own, a newline first. */
+	sc_error_from_grpc(&err, SC_GRPC_INTERNAL,
+	    "\n[PARSE_SYNTAX_ERROR] Syntax error at or near 'SELEC'. "
+	    "SQLSTATE: 42601 (line 1, pos 0)\n\n== SQL ==\nSELEC 1\n^^^\n",
+	    NULL, 0);
+	snprintf(err.errclass, sizeof(err.errclass), "PARSE_SYNTAX_ERROR");
+	child_run(&r, child_report, &err, -1);
+	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 1,
+	    "report of a parse error returns 1");
+	is_str(r.errbuf,
+	    "sc-test: [PARSE_SYNTAX_ERROR] Syntax error at or near 'SELEC'. "
+	    "SQLSTATE: 42601 (line 1, pos 0)\n\n== SQL ==\nSELEC 1\n^^^\n",
+	    "report: a message's own lines, the carets under the text");
+	snprintf(err.errclass, sizeof(err.errclass), "OTHER");
+	snprintf(err.msg, sizeof(err.msg), "a\tb\nc\033[2Jd\n\n");
+	child_run(&r, child_report, &err, -1);
+	is_str(r.errbuf, "sc-test: a\\tb [OTHER]\nc\\x1b[2Jd\n",
+	    "report: the class on the first line, each line escaped");
+
 	sc_error_set_errno(&err, SC_ST_IO, EPIPE, "cannot write output");
 	child_run(&r, child_report, &err, -1);
 	ok(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGPIPE,

@@ -77,6 +77,46 @@ test_escape(void)
 	is_int(sc_log_escape(NULL, 0, "abc", 3), 0, "outsz 0 writes nothing");
 }
 
+/* JSON-escape the len bytes at in into a static buffer of outsz bytes. */
+static const char *
+jesc(const char *in, size_t len, size_t outsz, size_t *used)
+{
+	static char out[256];
+	size_t n;
+
+	memset(out, 'Z', sizeof(out));
+	n = sc_log_json_escape(out, outsz, in, len);
+	if (used != NULL)
+		*used = n;
+	return out;
+}
+
+#define JESC(lit) jesc(lit, sizeof(lit) - 1, 256, NULL)
+
+static void
+test_json_escape(void)
+{
+	size_t used;
+
+	is_str(JESC("plain 'text' ~"), "plain 'text' ~", "printable kept");
+	is_str(JESC("say \"hi\" \\ there"), "say \\\"hi\\\" \\\\ there",
+	    "quote and backslash escaped");
+	is_str(JESC("a\nb\rc\td"), "a\\nb\\rc\\td", "newline, return, tab");
+	is_str(JESC("\x01\x1b\x7f"), "\\u0001\\u001b\\u007f",
+	    "other controls and DEL as \\u00NN");
+	is_str(JESC("nul\0after"), "nul\\u0000after", "NUL inside the length");
+	is_str(JESC("caf\xc3\xa9 \xf0\x9f\x98\x80"),
+	    "caf\xc3\xa9 \xf0\x9f\x98\x80", "valid UTF-8 kept");
+	is_str(JESC("\xff\xc3("), "\\ufffd\\ufffd(",
+	    "bytes that are not UTF-8 become U+FFFD");
+	is_str(JESC("\xed\xa0\x80"), "\\ufffd\\ufffd\\ufffd", "a surrogate too");
+	is_str(JESC("\xc2\x85\xe2\x80\xa8"), "\\u0085\\u2028",
+	    "C1 controls and U+2028 escaped");
+	is_str(jesc("ab\"c", 4, 4, &used), "ab", "an escape is never split");
+	is_int(used, 2, "two input bytes used");
+	is_int(sc_log_json_escape(NULL, 0, "abc", 3), 0, "outsz 0 writes nothing");
+}
+
 /* Run one sc_log_write() with stderr on a temporary file; its text. */
 static char *
 capture(enum sc_log_style style, const char *user)
@@ -142,10 +182,71 @@ test_write(void)
 	    "client style escapes the same way");
 }
 
+/* sc_log_event() and sc_log_write() in JSON, read back as for capture(). */
+static char *
+capture_json(void)
+{
+	char path[] = "/tmp/test-log-XXXXXX";
+	static char buf[8192];
+	const struct sc_log_field f[] = {
+		SC_LOG_STR("user_id", "eve\"\n\xff"),
+		SC_LOG_NUM("rows", -42),
+	};
+	int fd, saved;
+	ssize_t n;
+
+	if ((fd = mkstemp(path)) == -1)
+		return NULL;
+	unlink(path);
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	dup2(fd, STDERR_FILENO);
+	sc_log_init("test-log", SC_LOG_STYLE_SERVER, SC_LOG_INFO);
+	sc_log_set_format(SC_LOG_FORMAT_JSON);
+	sc_log_event(SC_LOG_INFO, "operation_end", f, 2, "ended: %s", "x\ty");
+	sc_warn("plain \"%s\"", "message");
+	sc_log_event(SC_LOG_DEBUG, "hidden", f, 2, "below the threshold");
+	sc_log_set_format(SC_LOG_FORMAT_TEXT);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	close(fd);
+	buf[n < 0 ? 0 : n] = '\0';
+	return buf;
+}
+
+static void
+test_json_write(void)
+{
+	enum sc_log_format f;
+	char *out, *second;
+
+	is_int(sc_log_format_parse("json", &f), 0, "json parses");
+	is_int(f, SC_LOG_FORMAT_JSON, "as JSON");
+	is_int(sc_log_format_parse("text", &f), 0, "text parses");
+	is_int(f, SC_LOG_FORMAT_TEXT, "as text");
+	is_int(sc_log_format_parse("JSON", &f), -1, "names are lower case");
+	out = capture_json();
+	ok(out != NULL && strncmp(out, "{\"time\":\"", 9) == 0,
+	    "a JSON line starts with its time");
+	is_int(count_lines(out), 2, "two lines: the debug event is not written");
+	ok(strstr(out,
+	       "Z\",\"pid\":") != NULL && strstr(out, ",\"level\":\"info\","
+	       "\"event\":\"operation_end\",\"user_id\":\"eve\\\"\\n\\ufffd\","
+	       "\"rows\":-42,\"msg\":\"ended: x\\ty\"}\n") != NULL,
+	    "event line: level, event, fields escaped, msg");
+	second = strchr(out, '\n') + 1;
+	ok(strstr(second, ",\"level\":\"warn\",\"msg\":\"plain \\\"message\\\"\"}\n") !=
+		NULL,
+	    "a plain message is an object too");
+}
+
 int
 main(void)
 {
 	test_escape();
+	test_json_escape();
 	test_write();
+	test_json_write();
 	return tap_done();
 }

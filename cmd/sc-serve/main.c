@@ -57,7 +57,7 @@ static const char usage_text[] =
     "usage: sc-serve [-hV] [--artifact-dir dir] [--conf key=value]\n"
     "       [--connection-grace duration] [--connection-idle duration]\n"
     "       [--database file] [--detached-timeout duration]\n"
-    "       [--listen address] [--log-level level]\n"
+    "       [--listen address] [--log-format format] [--log-level level]\n"
     "       [--maintenance-interval duration] [--max-artifact-size size]\n"
     "       [--max-artifact-store size] [--max-connections n]\n"
     "       [--max-peer-connections n] [--max-stream-duration duration]\n"
@@ -81,6 +81,7 @@ static const char usage_text[] =
     "  -h, --help                 print this help and exit\n"
     "  --listen address           host:port to listen on (127.0.0.1:15002;\n"
     "                             port 0 picks a free port)\n"
+    "  --log-format format        text (default) or json: one object per line\n"
     "  --log-level level          error, warn, info (default) or debug\n"
     "  --maintenance-interval d   operation maintenance interval (30s)\n"
     "  --max-artifact-size size   largest artifact accepted (2g; -1 none)\n"
@@ -115,6 +116,7 @@ enum {
 	OPT_DATABASE,
 	OPT_DETACHED_TIMEOUT,
 	OPT_LISTEN,
+	OPT_LOG_FORMAT,
 	OPT_LOG_LEVEL,
 	OPT_MAINTENANCE_INTERVAL,
 	OPT_MAX_ARTIFACT_SIZE,
@@ -142,6 +144,7 @@ static const struct option longopts[] = { /* sorted */
 	{ "detached-timeout", required_argument, NULL, OPT_DETACHED_TIMEOUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
 	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 	{ "maintenance-interval", required_argument, NULL,
 	    OPT_MAINTENANCE_INTERVAL },
@@ -173,6 +176,7 @@ struct opts {
 	const char *tls_key;
 	const char *token_file;
 	enum sc_log_level level;
+	enum sc_log_format log_format;
 	char host[256]; /* of listen, as given */
 	long max_conns; /* 0: the rpc module's default */
 	long max_peer_conns;
@@ -376,6 +380,12 @@ parse_options(int argc, char *argv[], struct opts *o,
 			break;
 		case OPT_LISTEN:
 			o->listen = optarg;
+			break;
+		case OPT_LOG_FORMAT:
+			if (sc_log_format_parse(optarg, &o->log_format) == -1)
+				sc_usage_msg(usage_text,
+				    "invalid log format '%s': expected text or json",
+				    optarg);
 			break;
 		case OPT_LOG_LEVEL:
 			if (sc_log_level_parse(optarg, &o->level) == -1)
@@ -988,6 +998,7 @@ main(int argc, char *argv[])
 	memset(&srv, 0, sizeof(srv));
 	parse_options(argc, argv, &o, &srv.conf);
 	sc_log_init("sc-serve", SC_LOG_STYLE_SERVER, o.level);
+	sc_log_set_format(o.log_format);
 #ifdef __GLIBC__
 	/*
 	 * Before any thread: fewer arenas hold less freed memory (one per

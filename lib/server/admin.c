@@ -210,8 +210,8 @@ check_access(struct sc_admin *a, struct sc_rpc_call *call,
 		if (has_x && !sc_auth_same_secret(x, conf->admin_token)) {
 			explicit_bzero(x, sizeof(x));
 			explicit_bzero(auth, sizeof(auth));
-			sc_debug("admin: bad admin token from %s",
-			    sc_rpc_call_peer(call));
+			sc_svc_log_refusal(call, "bad admin token", NULL,
+			    NULL);
 			sc_rpc_call_finish(call, SC_GRPC_UNAUTHENTICATED,
 			    "Invalid admin token", NULL, 0);
 			return -1;
@@ -230,6 +230,9 @@ check_access(struct sc_admin *a, struct sc_rpc_call *call,
 	switch (who) {
 	case SC_SVC_MISSING:
 	case SC_SVC_WRONG:
+		sc_svc_log_refusal(call,
+		    who == SC_SVC_WRONG ? "bad token" : "missing token", NULL,
+		    NULL);
 		sc_rpc_call_finish(call, SC_GRPC_UNAUTHENTICATED,
 		    who == SC_SVC_WRONG ? "Invalid authentication token"
 					: "No authentication token provided",
@@ -256,6 +259,9 @@ check_access(struct sc_admin *a, struct sc_rpc_call *call,
 		/* The caller's user is the token's; naming another is refused. */
 		if (cuser[0] != '\0' &&
 		    sc_svc_check_user(who, bound, cuser, &err) == -1) {
+			if (err.rpc_code == SC_GRPC_PERMISSION_DENIED)
+				sc_svc_log_refusal(call, "user mismatch",
+				    bound, cuser);
 			sc_srv_finish_error(call, NULL, &err);
 			return -1;
 		}

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: MIT */
+
+/*
+ * inspect_prom.c: server statistics as Prometheus' text exposition
+ * format, for node_exporter's textfile collector (sc-inspect stats
+ * --format prometheus) and for sc-serve's /metrics.  Names and labels
+ * are stable; man/sc-inspect.1 lists them.
+ */
+
+#include "core/inspect.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/banned.h"
+
+static const char *const state_names[SC_INSPECT_NSTATES] = { "unknown",
+	"pending", "running", "finished", "failed", "canceled", "closed" };
+
+/* A label value as the format wants it: \\, \" and \n escaped. */
+static int
+add_label(struct sc_buf *b, const char *v, struct sc_error *err)
+{
+	for (; *v != '\0'; v++) {
+		if ((*v == '\\' || *v == '"') &&
+		    sc_buf_addch(b, '\\', err) == -1)
+			return -1;
+		if (*v == '\n') {
+			if (sc_buf_addstr(b, "\\n", err) == -1)
+				return -1;
+		} else if (sc_buf_addch(b, *v, err) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* The HELP and TYPE lines of a metric. */
+static int
+head(struct sc_buf *b, const char *name, const char *type, const char *help,
+    struct sc_error *err)
+{
+	return sc_buf_addf(b, err, "# HELP sctk_%s %s\n# TYPE sctk_%s %s\n",
+	    name, help, name, type);
+}
+
+/* One metric of one sample without labels. */
+static int
+one(struct sc_buf *b, const char *name, const char *type, const char *help,
+    int64_t v, struct sc_error *err)
+{
+	if (head(b, name, type, help, err) == -1)
+		return -1;
+	return sc_buf_addf(b, err, "sctk_%s %" PRId64 "\n", name, v);
+}
+
+/* The samples of histogram h, labels (may be "") first in each. */
+static int
+hist(struct sc_buf *b, const char *name, const char *labels,
+    const struct sc_inspect_hist *h, struct sc_error *err)
+{
+	const char *sep = labels[0] != '\0' ? "," : "";
+	size_t i;
+
+	for (i = 0; i < h->nbounds; i++)
+		if (sc_buf_addf(b, err, "sctk_%s_bucket{%s%sle=\"%g\"} %" PRId64 "\n",
+			name, labels, sep, h->bounds[i], h->le[i]) == -1)
+			return -1;
+	if (sc_buf_addf(b, err, "sctk_%s_bucket{%s%sle=\"+Inf\"} %" PRId64 "\n",
+		name, labels, sep, h->count) == -1)
+		return -1;
+	if (labels[0] != '\0')
+		return sc_buf_addf(b, err,
+		    "sctk_%s_sum{%s} %.6f\nsctk_%s_count{%s} %" PRId64 "\n",
+		    name, labels, h->sum_seconds, name, labels, h->count);
+	return sc_buf_addf(b, err,
+	    "sctk_%s_sum %.6f\nsctk_%s_count %" PRId64 "\n", name,
+	    h->sum_seconds, name, h->count);
+}
+
+static int
+gauges(const struct sc_inspect_stats *s, struct sc_buf *b,
+    struct sc_error *err)
+{
+	size_t i;
+
+	if (head(b, "build_info", "gauge",
+		"The version of sc-serve answering, as a label.", err) == -1 ||
+	    sc_buf_addstr(b, "sctk_build_info{version=\"", err) == -1 ||
+	    add_label(b, s->version, err) == -1 ||
+	    sc_buf_addstr(b, "\"} 1\n", err) == -1)
+		return -1;
+	if (head(b, "start_time_seconds", "gauge",
+		"When sc-serve started, in seconds since the Unix epoch.",
+		err) == -1 ||
+	    sc_buf_addf(b, err, "sctk_start_time_seconds %.3f\n",
+		(double)s->started_at_ms / 1000) == -1)
+		return -1;
+	if (head(b, "operations", "gauge",
+		"Operations the server holds now, by state.", err) == -1)
+		return -1;
+	for (i = 1; i < SC_INSPECT_NSTATES; i++)
+		if (sc_buf_addf(b, err,
+			"sctk_operations{state=\"%s\"} %" PRId64 "\n",
+			state_names[i], s->by_state[i]) == -1)
+			return -1;
+	if (one(b, "sessions", "gauge", "Live sessions.", s->sessions, err) ==
+		-1 ||
+	    one(b, "buffered_bytes", "gauge",
+		"Result bytes buffered for clients, not yet released.",
+		s->buffered_bytes, err) == -1 ||
+	    one(b, "streams_open", "gauge",
+		"Result streams and admin watches attached now.",
+		s->streams_open, err) == -1 ||
+	    one(b, "artifacts", "gauge",
+		"Artifacts stored, all sessions together.", s->artifacts,
+		err) == -1 ||
+	    one(b, "artifact_store_bytes", "gauge",
+		"Bytes of the artifacts stored, all sessions together.",
+		s->artifact_bytes, err) == -1 ||
+	    one(b, "resident_memory_bytes", "gauge",
+		"Resident set size of sc-serve.", s->rss_bytes, err) == -1 ||
+	    one(b, "heap_bytes", "gauge", "Heap memory in use by sc-serve.",
+		s->heap_in_use_bytes, err) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+counters(const struct sc_inspect_stats *s, struct sc_buf *b,
+    struct sc_error *err)
+{
+	return one(b, "operations_started_total", "counter",
+		   "Operations started since sc-serve started.",
+		   s->operations_started, err) == -1 ||
+		one(b, "operations_finished_total", "counter",
+		    "Operations that produced all their results.",
+		    s->operations_finished, err) == -1 ||
+		one(b, "operations_failed_total", "counter",
+		    "Operations that failed with an error.",
+		    s->operations_failed, err) == -1 ||
+		one(b, "operations_canceled_total", "counter",
+		    "Operations interrupted or canceled.",
+		    s->operations_canceled, err) == -1 ||
+		one(b, "operations_abandoned_total", "counter",
+		    "Operations abandoned: detached too long, or their session closed.",
+		    s->operations_abandoned, err) == -1 ||
+		one(b, "rows_sent_total", "counter",
+		    "Result rows sent to clients.", s->rows_sent, err) == -1 ||
+		one(b, "sent_bytes_total", "counter",
+		    "Result bytes sent to clients.", s->bytes_sent, err) == -1 ||
+		one(b, "reattaches_total", "counter",
+		    "ReattachExecute calls that attached to an operation.",
+		    s->reattaches, err) == -1
+	    ? -1
+	    : 0;
+}
+
+static int
+rpcs(const struct sc_inspect_stats *s, struct sc_buf *b, struct sc_error *err)
+{
+	char labels[128];
+	size_t i;
+
+	if (head(b, "rpcs_total", "counter",
+		"RPCs ended, by method and gRPC status code.", err) == -1)
+		return -1;
+	for (i = 0; i < s->nrpcs; i++)
+		if (sc_buf_addstr(b, "sctk_rpcs_total{method=\"", err) == -1 ||
+		    add_label(b, s->rpcs[i].method, err) == -1 ||
+		    sc_buf_addstr(b, "\",code=\"", err) == -1 ||
+		    add_label(b, s->rpcs[i].code, err) == -1 ||
+		    sc_buf_addf(b, err, "\"} %" PRId64 "\n", s->rpcs[i].count) ==
+			-1)
+			return -1;
+	if (head(b, "rpc_duration_seconds", "histogram",
+		"RPC durations, from arrival to end, by method.", err) == -1)
+		return -1;
+	for (i = 0; i < s->nrpc_hist; i++) {
+		/* Method names are the server's own: [A-Za-z]+. */
+		if (s->rpc_hist[i].count == 0 ||
+		    strpbrk(s->rpc_hist[i].method, "\\\"\n") != NULL)
+			continue;
+		snprintf(labels, sizeof(labels), "method=\"%s\"",
+		    s->rpc_hist[i].method);
+		if (hist(b, "rpc_duration_seconds", labels, &s->rpc_hist[i],
+			err) == -1)
+			return -1;
+	}
+	if (!s->has_op_hist)
+		return 0;
+	if (head(b, "operation_duration_seconds", "histogram",
+		"Operation durations, from creation to leaving the server.",
+		err) == -1)
+		return -1;
+	return hist(b, "operation_duration_seconds", "", &s->op_hist, err);
+}
+
+int
+sc_inspect_prometheus(const struct sc_inspect_stats *s, struct sc_buf *b,
+    struct sc_error *err)
+{
+	if (gauges(s, b, err) == -1 || counters(s, b, err) == -1 ||
+	    rpcs(s, b, err) == -1)
+		return -1;
+	return 0;
+}

@@ -32,20 +32,11 @@ setup() {
 	unset SPARK_REMOTE
 	SID=$(cat /proc/sys/kernel/random/uuid)
 	OPID=$(cat /proc/sys/kernel/random/uuid)
-	BG_PIDS=()
 	OTHER_PID=
 }
 
 teardown() {
-	local p
-	for p in "${BG_PIDS[@]}"; do
-		kill -9 "$p" 2>/dev/null
-	done
-	if [ -n "$OTHER_PID" ]; then
-		kill -TERM "$OTHER_PID" 2>/dev/null
-		wait "$OTHER_PID" 2>/dev/null
-	fi
-	true
+	[ -z "$OTHER_PID" ] || stop_other
 }
 
 as() {

@@ -328,15 +328,13 @@ split_address(const char *what, const char *addr, char *host, size_t hostsz,
 		    "invalid %s address '%s': write an IPv6 address as '[addr]:port'",
 		    what, addr);
 	if (colon == addr || (addr[0] == '[' && colon[-1] != ']'))
-		sc_usage_msg(usage_text, "invalid %s address '%s'", what,
-		    addr);
+		sc_usage_msg(usage_text, "invalid %s address '%s'", what, addr);
 	if (sc_parse_uint(colon + 1, 0, 65535, &port, &err) == -1)
 		sc_usage_msg(usage_text, "invalid %s address '%s': %s", what,
 		    addr, err.msg);
 	n = (size_t)(colon - addr);
 	if (n >= hostsz)
-		sc_usage_msg(usage_text, "invalid %s address '%s'", what,
-		    addr);
+		sc_usage_msg(usage_text, "invalid %s address '%s'", what, addr);
 	memcpy(host, addr, n);
 	host[n] = '\0';
 	*portp = (int)port;

@@ -75,9 +75,8 @@ metrics_text(struct sc_admin *admin, struct sc_buf *b, struct sc_error *err)
 }
 
 static enum MHD_Result
-answer(void *cls, struct MHD_Connection *c, const char *url,
-    const char *method, const char *version, const char *upload,
-    size_t *upload_size, void **state)
+answer(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+    const char *version, const char *upload, size_t *upload_size, void **state)
 {
 	static const char not_found[] = "not found: try /metrics\n";
 	static const char not_allowed[] = "method not allowed\n";
@@ -134,8 +133,7 @@ listen_on(const char *host, int port, int *portp, struct sc_error *err)
 	fd = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC,
 	    res->ai_protocol);
 	if (fd == -1 ||
-	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ==
-		-1 ||
+	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == -1 ||
 	    bind(fd, res->ai_addr, res->ai_addrlen) == -1 ||
 	    listen(fd, 64) == -1 ||
 	    getsockname(fd, (struct sockaddr *)&ss, &sl) == -1) {

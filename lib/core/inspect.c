@@ -793,8 +793,8 @@ stats_from(const Sctk__Admin__V1__GetStatsResponse *r,
 		    "%s", c->code);
 		s->rpcs[s->nrpcs++].count = c->count;
 	}
-	for (i = 0; i < r->n_rpc_durations &&
-	     s->nrpc_hist < SC_NELEM(s->rpc_hist);
+	for (i = 0;
+	     i < r->n_rpc_durations && s->nrpc_hist < SC_NELEM(s->rpc_hist);
 	     i++)
 		if (r->rpc_durations[i] != NULL)
 			hist_from(r->rpc_durations[i],
@@ -806,14 +806,15 @@ stats_from(const Sctk__Admin__V1__GetStatsResponse *r,
 }
 
 int
-sc_inspect_stats_unpack(const void *p, size_t len,
-    struct sc_inspect_stats *out, struct sc_error *err)
+sc_inspect_stats_unpack(const void *p, size_t len, struct sc_inspect_stats *out,
+    struct sc_error *err)
 {
 	Sctk__Admin__V1__GetStatsResponse *r;
 	void *m;
 
-	if ((m = sc_proto_unpack(&sctk__admin__v1__get_stats_response__descriptor,
-		 p, len, err)) == NULL)
+	if ((m = sc_proto_unpack(
+		 &sctk__admin__v1__get_stats_response__descriptor, p, len,
+		 err)) == NULL)
 		return -1;
 	r = m;
 	memset(out, 0, sizeof(*out));

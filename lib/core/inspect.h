@@ -232,7 +232,8 @@ struct sc_inspect_stats {
 	int64_t artifacts; /* stored, all sessions */
 	int64_t artifact_bytes;
 	/* RPCs by method and code (only those that happened). */
-	struct sc_inspect_rpc_count rpcs[SC_INSPECT_NMETHODS * SC_INSPECT_NCODES];
+	struct sc_inspect_rpc_count
+	    rpcs[SC_INSPECT_NMETHODS * SC_INSPECT_NCODES];
 	size_t nrpcs;
 	struct sc_inspect_hist rpc_hist[SC_INSPECT_NMETHODS];
 	size_t nrpc_hist;

@@ -10,7 +10,7 @@
 #include "core/inspect.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,16 +47,6 @@ head(struct sc_buf *b, const char *name, const char *type, const char *help,
 	    name, help, name, type);
 }
 
-/* One metric of one sample without labels. */
-static int
-one(struct sc_buf *b, const char *name, const char *type, const char *help,
-    int64_t v, struct sc_error *err)
-{
-	if (head(b, name, type, help, err) == -1)
-		return -1;
-	return sc_buf_addf(b, err, "sctk_%s %" PRId64 "\n", name, v);
-}
-
 /* The samples of histogram h, labels (may be "") first in each. */
 static int
 hist(struct sc_buf *b, const char *name, const char *labels,
@@ -66,8 +56,9 @@ hist(struct sc_buf *b, const char *name, const char *labels,
 	size_t i;
 
 	for (i = 0; i < h->nbounds; i++)
-		if (sc_buf_addf(b, err, "sctk_%s_bucket{%s%sle=\"%g\"} %" PRId64 "\n",
-			name, labels, sep, h->bounds[i], h->le[i]) == -1)
+		if (sc_buf_addf(b, err,
+			"sctk_%s_bucket{%s%sle=\"%g\"} %" PRId64 "\n", name,
+			labels, sep, h->bounds[i], h->le[i]) == -1)
 			return -1;
 	if (sc_buf_addf(b, err, "sctk_%s_bucket{%s%sle=\"+Inf\"} %" PRId64 "\n",
 		name, labels, sep, h->count) == -1)
@@ -81,10 +72,58 @@ hist(struct sc_buf *b, const char *name, const char *labels,
 	    h->sum_seconds, name, h->count);
 }
 
+/* A metric of one sample without labels: a field of the stats. */
+struct plain {
+	const char *name, *type, *help;
+	size_t off; /* of an int64_t in struct sc_inspect_stats */
+};
+
+#define GAUGE(n, f, h)                                              \
+	{                                                           \
+		n, "gauge", h, offsetof(struct sc_inspect_stats, f) \
+	}
+#define COUNTER(n, f, h)                                              \
+	{                                                             \
+		n, "counter", h, offsetof(struct sc_inspect_stats, f) \
+	}
+
+static const struct plain plain[] = {
+	GAUGE("sessions", sessions, "Live sessions."),
+	GAUGE("buffered_bytes", buffered_bytes,
+	    "Result bytes buffered for clients, not yet released."),
+	GAUGE("streams_open", streams_open,
+	    "Result streams and admin watches attached now."),
+	GAUGE("artifacts", artifacts,
+	    "Artifacts stored, all sessions together."),
+	GAUGE("artifact_store_bytes", artifact_bytes,
+	    "Bytes of the artifacts stored, all sessions together."),
+	GAUGE("resident_memory_bytes", rss_bytes,
+	    "Resident set size of sc-serve."),
+	GAUGE("heap_bytes", heap_in_use_bytes,
+	    "Heap memory in use by sc-serve."),
+	COUNTER("operations_started_total", operations_started,
+	    "Operations started since sc-serve started."),
+	COUNTER("operations_finished_total", operations_finished,
+	    "Operations that produced all their results."),
+	COUNTER("operations_failed_total", operations_failed,
+	    "Operations that failed with an error."),
+	COUNTER("operations_canceled_total", operations_canceled,
+	    "Operations interrupted or canceled."),
+	COUNTER("operations_abandoned_total", operations_abandoned,
+	    "Operations abandoned: detached too long, or their session closed."),
+	COUNTER("rows_sent_total", rows_sent, "Result rows sent to clients."),
+	COUNTER("sent_bytes_total", bytes_sent,
+	    "Result bytes sent to clients."),
+	COUNTER("reattaches_total", reattaches,
+	    "ReattachExecute calls that attached to an operation."),
+};
+
 static int
-gauges(const struct sc_inspect_stats *s, struct sc_buf *b,
+plain_metrics(const struct sc_inspect_stats *s, struct sc_buf *b,
     struct sc_error *err)
 {
+	const unsigned char *base = (const unsigned char *)s;
+	int64_t v;
 	size_t i;
 
 	if (head(b, "build_info", "gauge",
@@ -107,56 +146,15 @@ gauges(const struct sc_inspect_stats *s, struct sc_buf *b,
 			"sctk_operations{state=\"%s\"} %" PRId64 "\n",
 			state_names[i], s->by_state[i]) == -1)
 			return -1;
-	if (one(b, "sessions", "gauge", "Live sessions.", s->sessions, err) ==
-		-1 ||
-	    one(b, "buffered_bytes", "gauge",
-		"Result bytes buffered for clients, not yet released.",
-		s->buffered_bytes, err) == -1 ||
-	    one(b, "streams_open", "gauge",
-		"Result streams and admin watches attached now.",
-		s->streams_open, err) == -1 ||
-	    one(b, "artifacts", "gauge",
-		"Artifacts stored, all sessions together.", s->artifacts,
-		err) == -1 ||
-	    one(b, "artifact_store_bytes", "gauge",
-		"Bytes of the artifacts stored, all sessions together.",
-		s->artifact_bytes, err) == -1 ||
-	    one(b, "resident_memory_bytes", "gauge",
-		"Resident set size of sc-serve.", s->rss_bytes, err) == -1 ||
-	    one(b, "heap_bytes", "gauge", "Heap memory in use by sc-serve.",
-		s->heap_in_use_bytes, err) == -1)
-		return -1;
+	for (i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
+		memcpy(&v, base + plain[i].off, sizeof(v));
+		if (head(b, plain[i].name, plain[i].type, plain[i].help, err) ==
+			-1 ||
+		    sc_buf_addf(b, err, "sctk_%s %" PRId64 "\n", plain[i].name,
+			v) == -1)
+			return -1;
+	}
 	return 0;
-}
-
-static int
-counters(const struct sc_inspect_stats *s, struct sc_buf *b,
-    struct sc_error *err)
-{
-	return one(b, "operations_started_total", "counter",
-		   "Operations started since sc-serve started.",
-		   s->operations_started, err) == -1 ||
-		one(b, "operations_finished_total", "counter",
-		    "Operations that produced all their results.",
-		    s->operations_finished, err) == -1 ||
-		one(b, "operations_failed_total", "counter",
-		    "Operations that failed with an error.",
-		    s->operations_failed, err) == -1 ||
-		one(b, "operations_canceled_total", "counter",
-		    "Operations interrupted or canceled.",
-		    s->operations_canceled, err) == -1 ||
-		one(b, "operations_abandoned_total", "counter",
-		    "Operations abandoned: detached too long, or their session closed.",
-		    s->operations_abandoned, err) == -1 ||
-		one(b, "rows_sent_total", "counter",
-		    "Result rows sent to clients.", s->rows_sent, err) == -1 ||
-		one(b, "sent_bytes_total", "counter",
-		    "Result bytes sent to clients.", s->bytes_sent, err) == -1 ||
-		one(b, "reattaches_total", "counter",
-		    "ReattachExecute calls that attached to an operation.",
-		    s->reattaches, err) == -1
-	    ? -1
-	    : 0;
 }
 
 static int
@@ -173,8 +171,8 @@ rpcs(const struct sc_inspect_stats *s, struct sc_buf *b, struct sc_error *err)
 		    add_label(b, s->rpcs[i].method, err) == -1 ||
 		    sc_buf_addstr(b, "\",code=\"", err) == -1 ||
 		    add_label(b, s->rpcs[i].code, err) == -1 ||
-		    sc_buf_addf(b, err, "\"} %" PRId64 "\n", s->rpcs[i].count) ==
-			-1)
+		    sc_buf_addf(b, err, "\"} %" PRId64 "\n",
+			s->rpcs[i].count) == -1)
 			return -1;
 	if (head(b, "rpc_duration_seconds", "histogram",
 		"RPC durations, from arrival to end, by method.", err) == -1)
@@ -203,8 +201,7 @@ int
 sc_inspect_prometheus(const struct sc_inspect_stats *s, struct sc_buf *b,
     struct sc_error *err)
 {
-	if (gauges(s, b, err) == -1 || counters(s, b, err) == -1 ||
-	    rpcs(s, b, err) == -1)
+	if (plain_metrics(s, b, err) == -1 || rpcs(s, b, err) == -1)
 		return -1;
 	return 0;
 }

@@ -138,21 +138,80 @@ utf8_decode(const unsigned char *p, size_t len)
 	return cp;
 }
 
-size_t
-sc_log_escape(char *out, size_t outsz, const char *in, size_t len)
+/* Write \uNNNN for cp into e; its length. */
+static size_t
+put_u(char *e, uint32_t cp)
 {
 	static const char hex[] = "0123456789abcdef";
+
+	e[0] = '\\';
+	e[1] = 'u';
+	e[2] = hex[cp >> 12 & 0xf];
+	e[3] = hex[cp >> 8 & 0xf];
+	e[4] = hex[cp >> 4 & 0xf];
+	e[5] = hex[cp & 0xf];
+	return 6;
+}
+
+/*
+ * The escape of the character at p (n bytes left) into e (8 bytes), and
+ * in *used the bytes it stands for; its length.  json: as a JSON string
+ * wants it (a control byte \u00NN, a byte that is not UTF-8 U+FFFD),
+ * else as sc_log_escape() (both \xNN).
+ */
+static size_t
+escape_one(const unsigned char *p, size_t n, bool json, char *e, size_t *used)
+{
+	static const char hex[] = "0123456789abcdef";
+	uint32_t cp;
+	size_t len;
+
+	*used = 1;
+	if (*p == '\\' || (json && *p == '"')) {
+		e[0] = '\\';
+		e[1] = (char)*p;
+		return 2;
+	}
+	if (*p == '\n' || *p == '\r' || *p == '\t') {
+		e[0] = '\\';
+		e[1] = *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't';
+		return 2;
+	}
+	if (*p >= 0x20 && *p < 0x7f) {
+		e[0] = (char)*p;
+		return 1;
+	}
+	if (*p < 0x80 || (len = utf8_len(p, n)) == 0) {
+		if (json)
+			return put_u(e, *p < 0x80 ? *p : 0xfffd);
+		e[0] = '\\';
+		e[1] = 'x';
+		e[2] = hex[*p >> 4];
+		e[3] = hex[*p & 0xf];
+		return 4;
+	}
+	*used = len;
+	if ((cp = utf8_decode(p, len)) <= 0x9f || cp == 0x2028 || cp == 0x2029)
+		return put_u(e, cp);
+	memcpy(e, p, len);
+	return len;
+}
+
+/* sc_log_escape() and sc_log_json_escape(): json tells which. */
+static size_t
+escape(char *out, size_t outsz, const char *in, size_t len, bool json)
+{
 	const unsigned char *p = (const unsigned char *)in;
 	char esc[8];
 	size_t i = 0, o = 0, n, w;
-	uint32_t cp;
 
 	if (outsz == 0)
 		return 0;
 	while (i < len) {
 		/* A run of plain printable ASCII, the usual case, in one copy. */
-		for (n = 0; i + n < len && p[i + n] >= 0x20 &&
-		     p[i + n] < 0x7f && p[i + n] != '\\';
+		for (n = 0;
+		     i + n < len && p[i + n] >= 0x20 && p[i + n] < 0x7f &&
+		     p[i + n] != '\\' && !(json && p[i + n] == '"');
 		     n++)
 			;
 		if (n > 0) {
@@ -165,36 +224,7 @@ sc_log_escape(char *out, size_t outsz, const char *in, size_t len)
 				break;
 			continue;
 		}
-		n = 1;
-		w = 0;
-		if (p[i] == '\\') {
-			esc[w++] = '\\';
-			esc[w++] = '\\';
-		} else if (p[i] == '\n' || p[i] == '\r' || p[i] == '\t') {
-			esc[w++] = '\\';
-			esc[w++] = p[i] == '\n' ? 'n'
-			    : p[i] == '\r'	? 'r'
-						: 't';
-		} else if (p[i] >= 0x20 && p[i] < 0x7f) {
-			esc[w++] = (char)p[i];
-		} else if (p[i] < 0x80 || (n = utf8_len(p + i, len - i)) == 0) {
-			n = 1;
-			esc[w++] = '\\';
-			esc[w++] = 'x';
-			esc[w++] = hex[p[i] >> 4];
-			esc[w++] = hex[p[i] & 0xf];
-		} else if ((cp = utf8_decode(p + i, n)) <= 0x9f ||
-		    cp == 0x2028 || cp == 0x2029) {
-			esc[w++] = '\\';
-			esc[w++] = 'u';
-			esc[w++] = hex[cp >> 12 & 0xf];
-			esc[w++] = hex[cp >> 8 & 0xf];
-			esc[w++] = hex[cp >> 4 & 0xf];
-			esc[w++] = hex[cp & 0xf];
-		} else {
-			memcpy(esc, p + i, n);
-			w = n;
-		}
+		w = escape_one(p + i, len - i, json, esc, &n);
 		if (o + w >= outsz)
 			break;
 		memcpy(out + o, esc, w);
@@ -206,60 +236,15 @@ sc_log_escape(char *out, size_t outsz, const char *in, size_t len)
 }
 
 size_t
+sc_log_escape(char *out, size_t outsz, const char *in, size_t len)
+{
+	return escape(out, outsz, in, len, false);
+}
+
+size_t
 sc_log_json_escape(char *out, size_t outsz, const char *in, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)in;
-	char esc[8];
-	size_t i = 0, o = 0, n, w;
-	uint32_t cp;
-	bool keep;
-
-	if (outsz == 0)
-		return 0;
-	while (i < len) {
-		n = 1;
-		w = 0;
-		if (p[i] == '"' || p[i] == '\\') {
-			esc[w++] = '\\';
-			esc[w++] = (char)p[i];
-		} else if (p[i] == '\n' || p[i] == '\r' || p[i] == '\t') {
-			esc[w++] = '\\';
-			esc[w++] = p[i] == '\n' ? 'n'
-			    : p[i] == '\r'	? 'r'
-						: 't';
-		} else if (p[i] >= 0x20 && p[i] < 0x7f) {
-			esc[w++] = (char)p[i];
-		} else {
-			keep = false;
-			if (p[i] < 0x80)
-				cp = p[i]; /* a control byte or DEL */
-			else if ((n = utf8_len(p + i, len - i)) == 0) {
-				n = 1;
-				cp = 0xfffd; /* not UTF-8 */
-			} else
-				keep = (cp = utf8_decode(p + i, n)) > 0x9f &&
-				    cp != 0x2028 && cp != 0x2029;
-			if (!keep) {
-				esc[w++] = '\\';
-				esc[w++] = 'u';
-				esc[w++] = hex[cp >> 12 & 0xf];
-				esc[w++] = hex[cp >> 8 & 0xf];
-				esc[w++] = hex[cp >> 4 & 0xf];
-				esc[w++] = hex[cp & 0xf];
-			} else {
-				memcpy(esc, p + i, n);
-				w = n;
-			}
-		}
-		if (o + w >= outsz)
-			break;
-		memcpy(out + o, esc, w);
-		o += w;
-		i += n;
-	}
-	out[o] = '\0';
-	return i;
+	return escape(out, outsz, in, len, true);
 }
 
 /* The prefix of a text line: time, pid and level, or the program name. */
@@ -326,8 +311,8 @@ append_json_str(char *line, size_t size, size_t n, const char *key,
 #define MAX_FIELDS 16
 static size_t
 json_line(char *line, size_t size, enum sc_log_level level,
-    const struct timespec *ts, const char *event,
-    const struct sc_log_field *f, size_t nf, const char *msg, size_t mlen)
+    const struct timespec *ts, const char *event, const struct sc_log_field *f,
+    size_t nf, const char *msg, size_t mlen)
 {
 	struct tm tm;
 	char num[64];
@@ -338,9 +323,8 @@ json_line(char *line, size_t size, enum sc_log_level level,
 	r = snprintf(line, size,
 	    "{\"time\":\"%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ\",\"pid\":%ld,"
 	    "\"level\":\"%s\"",
-	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-	    tm.tm_min, tm.tm_sec, ts->tv_nsec / 1000000L, logpid,
-	    level_names[level]);
+	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+	    tm.tm_sec, ts->tv_nsec / 1000000L, logpid, level_names[level]);
 	n = r < 0 ? 0 : (size_t)r < size ? (size_t)r : size - 1;
 	if (event != NULL) {
 		n = append_json_str(line, size, n, "event", event,
@@ -362,8 +346,8 @@ json_line(char *line, size_t size, enum sc_log_level level,
 }
 
 static void
-emit(enum sc_log_level level, const char *event,
-    const struct sc_log_field *f, size_t nf, const char *fmt, va_list ap)
+emit(enum sc_log_level level, const char *event, const struct sc_log_field *f,
+    size_t nf, const char *fmt, va_list ap)
 {
 	char msg[4096], line[16384];
 	struct timespec ts;

@@ -51,8 +51,14 @@ struct sc_log_field {
 	long long num;
 };
 
-#define SC_LOG_STR(k, s) { (k), (s), strlen(s), 0 }
-#define SC_LOG_NUM(k, n) { (k), NULL, 0, (long long)(n) }
+#define SC_LOG_STR(k, s)               \
+	{                              \
+		(k), (s), strlen(s), 0 \
+	}
+#define SC_LOG_NUM(k, n)                     \
+	{                                    \
+		(k), NULL, 0, (long long)(n) \
+	}
 
 extern enum sc_log_level sc_log_level;
 

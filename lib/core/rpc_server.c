@@ -977,8 +977,7 @@ sc_rpc_server_set_details(struct sc_rpc_server *srv, sc_rpc_details_fn *fn)
 }
 
 void
-sc_rpc_server_set_done(struct sc_rpc_server *srv, sc_rpc_done_fn *fn,
-    void *arg)
+sc_rpc_server_set_done(struct sc_rpc_server *srv, sc_rpc_done_fn *fn, void *arg)
 {
 	srv->done_fn = fn;
 	srv->done_arg = arg;

@@ -138,8 +138,7 @@ void sc_rpc_server_set_unknown_gate(struct sc_rpc_server *srv,
  * connection) and the microseconds since it arrived.  Runs on the
  * call's completion-queue thread; must not block.
  */
-typedef void sc_rpc_done_fn(const char *path, int code, int64_t us,
-    void *arg);
+typedef void sc_rpc_done_fn(const char *path, int code, int64_t us, void *arg);
 /* Set the callback of ended calls before sc_rpc_server_start(). */
 void sc_rpc_server_set_done(struct sc_rpc_server *srv, sc_rpc_done_fn *fn,
     void *arg);

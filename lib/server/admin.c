@@ -211,8 +211,7 @@ check_access(struct sc_admin *a, struct sc_rpc_call *call,
 		if (has_x && !sc_auth_same_secret(x, conf->admin_token)) {
 			explicit_bzero(x, sizeof(x));
 			explicit_bzero(auth, sizeof(auth));
-			sc_svc_log_refusal(call, "bad admin token", NULL,
-			    NULL);
+			sc_svc_log_refusal(call, "bad admin token", NULL, NULL);
 			sc_rpc_call_finish(call, SC_GRPC_UNAUTHENTICATED,
 			    "Invalid admin token", NULL, 0);
 			return -1;
@@ -261,8 +260,8 @@ check_access(struct sc_admin *a, struct sc_rpc_call *call,
 		if (cuser[0] != '\0' &&
 		    sc_svc_check_user(who, bound, cuser, &err) == -1) {
 			if (err.rpc_code == SC_GRPC_PERMISSION_DENIED)
-				sc_svc_log_refusal(call, "user mismatch",
-				    bound, cuser);
+				sc_svc_log_refusal(call, "user mismatch", bound,
+				    cuser);
 			sc_srv_finish_error(call, NULL, &err);
 			return -1;
 		}
@@ -830,8 +829,8 @@ admin_stats(struct sc_admin *a, struct stats_msg *m)
 			m->rcp[n] = &m->rc[n];
 			n++;
 		}
-		m->hp[i] = hist_msg(m, i, &m->snap.rpc[i],
-		    sc_metrics_method_name(i));
+		m->hp[i] =
+		    hist_msg(m, i, &m->snap.rpc[i], sc_metrics_method_name(i));
 	}
 	r->n_rpcs = n;
 	r->rpcs = m->rcp;

@@ -16,8 +16,8 @@ const double sc_metrics_bounds[SC_METRICS_NBUCKETS] = { 0.001, 0.0025, 0.005,
 	0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300 };
 
 /* The bounds in microseconds. */
-static const int64_t bounds_us[SC_METRICS_NBUCKETS] = { 1000, 2500, 5000,
-	10000, 25000, 50000, 100000, 250000, 500000, 1000000, 2500000, 5000000,
+static const int64_t bounds_us[SC_METRICS_NBUCKETS] = { 1000, 2500, 5000, 10000,
+	25000, 50000, 100000, 250000, 500000, 1000000, 2500000, 5000000,
 	10000000, 30000000, 60000000, 300000000 };
 
 static const char *const methods[SC_METRICS_NMETHODS] = { "ExecutePlan",

@@ -17,7 +17,7 @@
 #include "core/log.h"
 #include "core/timeutil.h"
 #include "core/xmem.h"
-#include "server/oplog.h"
+#include "server/exec_log.h"
 #include "server/session.h"
 
 #include "core/banned.h"
@@ -160,7 +160,7 @@ close_locked(struct sc_execmgr *m, struct sc_exec_op *op, enum close_how how,
 		sc_exec_remember(&m->done, &op->kent, now, m->completed_max);
 	ktab_remove(&m->ops, &op->kent);
 	op->registered = false;
-	sc_oplog_end(op, how);
+	sc_exec_log_end(op, how);
 	cancel_locked(op);
 	if (how == CLOSE_ABANDONED)
 		sc_exec_event(op, SC_EXEC_EV_ABANDONED, now);
@@ -354,7 +354,7 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
 	if (req->plan != NULL)
 		op->plan = sc_proto_pack_alloc(&req->plan->base, &op->planlen);
 	sc_exec_plan_summary(req->plan, op->statement, sizeof(op->statement));
-	sc_oplog_digest(req->plan, op->plan, op->planlen, op->digest);
+	sc_exec_log_digest(req->plan, op->plan, op->planlen, op->digest);
 	snprintf(op->peer, sizeof(op->peer), "%s",
 	    m->tr.peer != NULL ? m->tr.peer(call) : "unknown");
 	trivial = trivial_plan(req->plan);
@@ -402,7 +402,7 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
 		sc_exec_event(op, SC_EXEC_EV_CREATED, now);
 		pthread_mutex_unlock(&op->lock);
 		m->started++;
-		sc_oplog_start(op);
+		sc_exec_log_start(op);
 		/* Queued once its sender is set: it may run at once. */
 		began = false;
 		if (!trivial || !(inl = sc_exec_sched_take(m, op, now)))

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * oplog.c: the start and end lines of every operation (oplog.h).  The
+ * exec_log.c: the start and end lines of every operation (exec_log.h).  The
  * text form keeps the server's prose; the JSON form carries the same
  * values as named fields.
  */
 
-#include "server/oplog.h"
+#include "server/exec_log.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -46,7 +46,7 @@ plan_sql(const Spark__Connect__Plan *plan)
 }
 
 void
-sc_oplog_digest(const Spark__Connect__Plan *plan, const void *packed,
+sc_exec_log_digest(const Spark__Connect__Plan *plan, const void *packed,
     size_t len, char *out)
 {
 	char hex[129];
@@ -65,7 +65,7 @@ sc_oplog_digest(const Spark__Connect__Plan *plan, const void *packed,
 }
 
 void
-sc_oplog_start(const struct sc_exec_op *op)
+sc_exec_log_start(const struct sc_exec_op *op)
 {
 	const struct sc_log_field f[] = {
 		SC_LOG_STR("operation_id", op->id),
@@ -107,7 +107,7 @@ outcome(const struct sc_exec_op *op, enum close_how how)
 }
 
 void
-sc_oplog_end(const struct sc_exec_op *op, enum close_how how)
+sc_exec_log_end(const struct sc_exec_op *op, enum close_how how)
 {
 	const char *what = outcome(op, how);
 	const char *cls = "";

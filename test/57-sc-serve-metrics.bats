@@ -119,6 +119,17 @@ ops_ended() {
 	[ "$output" = 404 ]
 	run -0 curl -sS -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$port/metrics"
 	[ "$output" = 405 ]
+	# A malformed request: 400, a warning in the server's own format,
+	# and the next request is answered.
+	run -0 python3 -c '
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n")
+print(s.recv(12).decode())' "$port"
+	[ "$output" = "HTTP/1.1 400" ]
+	wait_for grep -qE "^[0-9T:.-]+Z $OTHER_PID W metrics HTTP server: Failed to parse .Content-Length' header" "$BATS_TEST_TMPDIR/other.log"
+	run -0 curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/metrics"
+	[ "$output" = 200 ]
 }
 
 @test "artifacts and their bytes are counted" {

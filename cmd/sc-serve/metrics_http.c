@@ -13,6 +13,7 @@
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,21 @@ answer(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 	return ret;
 }
 
+/* libmicrohttpd's own messages, as the server's log lines. */
+static void
+mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	char msg[512];
+	size_t n;
+
+	(void)cls;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = strlen(msg);
+	while (n > 0 && msg[n - 1] == '\n')
+		msg[--n] = '\0';
+	sc_warn("metrics HTTP server: %s", msg);
+}
+
 /* A listening socket on host:port; the fd, or -1 with err set. */
 static int
 listen_on(const char *host, int port, int *portp, struct sc_error *err)
@@ -163,11 +179,13 @@ metrics_http_start(const char *host, int port, struct sc_admin *admin,
 	mh = sc_xcalloc(1, sizeof(*mh));
 	mh->admin = admin;
 	mh->fd = fd;
+	/* The logger first, or MHD prints on its own until it is set. */
 	mh->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
 		MHD_USE_ERROR_LOG,
-	    0, NULL, NULL, answer, mh, MHD_OPTION_LISTEN_SOCKET, fd,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)16,
-	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10, MHD_OPTION_END);
+	    0, NULL, NULL, answer, mh, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
+	    NULL, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
+	    (unsigned int)16, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
+	    MHD_OPTION_END);
 	if (mh->d == NULL) {
 		close(fd);
 		free(mh);

@@ -752,7 +752,7 @@ heap_bytes(void)
 #endif
 }
 
-/* GetStatsResponse and everything it points to, on the stack. */
+/* GetStatsResponse and everything it points to, in one allocation. */
 struct stats_msg {
 	Sctk__Admin__V1__GetStatsResponse resp;
 	Sctk__Admin__V1__StateCount sc[SC_EXEC_NSTATES];

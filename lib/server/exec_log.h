@@ -29,7 +29,10 @@
 void sc_exec_log_digest(const Spark__Connect__Plan *plan, const void *packed,
     size_t len, char *out);
 
-/* op was registered (op locked): its start line. */
+/*
+ * op was registered (manager locked): its start line, from what is
+ * fixed when it is created.
+ */
 void sc_exec_log_start(const struct sc_exec_op *op);
 
 /*

@@ -59,8 +59,9 @@ LIBS     = -lgrpc -lgpr -lprotobuf-c -lz -lcrypto -lpthread -lm
 # server and engine library (SRVLIB_<program>) and SQLite.
 LIBS_sc-exec    = -ledit
 LIBS_sc-inspect = -lncursesw
-# sc-serve also tells systemd it is ready (sd_notify, cmd/sc-serve/notify.c).
-LIBS_sc-serve   = -lsqlite3 -lsystemd
+# sc-serve also tells systemd it is ready (sd_notify, cmd/sc-serve/notify.c)
+# and serves /metrics over HTTP (cmd/sc-serve/metrics_http.c).
+LIBS_sc-serve   = -lsqlite3 -lsystemd -lmicrohttpd
 LIBS_sc-upload  = -lcurl
 SRVLIB_sc-serve = $(LIBSRV)
 # Tests, tools and benches link everything.

@@ -171,7 +171,7 @@ split() {
 	run --separate-stderr -2 sc-inspect --fields operation_id,nope
 	[ "${stderr_lines[0]}" = "sc-inspect: invalid --fields: unknown field 'nope' (fields: ${FIELDS//	/, })" ]
 	run --separate-stderr -2 sc-inspect --format xml
-	[ "${stderr_lines[0]}" = "sc-inspect: invalid format 'xml': expected table, tsv, csv or jsonl" ]
+	[ "${stderr_lines[0]}" = "sc-inspect: invalid format 'xml': expected table, tsv, csv, jsonl or prometheus" ]
 	run --separate-stderr -2 sc-inspect --detached-for soon
 	[ "${stderr_lines[0]}" = "sc-inspect: invalid --detached-for: 'soon' is not a duration" ]
 	run --separate-stderr -2 sc-inspect --session not-a-uuid

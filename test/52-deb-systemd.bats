@@ -266,6 +266,10 @@ complete_words() {
 	[ "$output" = "" ]
 	run -0 complete_words sc-serve --log-level ''
 	[ "$output" = "$(printf '%s\n' debug error info warn)" ]
+	run -0 complete_words sc-serve --log-format ''
+	[ "$output" = "$(printf '%s\n' json text)" ]
+	run -0 complete_words sc-inspect --format p
+	[ "$output" = prometheus ]
 	run -0 complete_words sc-serve --artifact-d
 	[ "$output" = "--artifact-dir" ]
 	run -0 complete_words sc-upload --kind p

@@ -33,6 +33,8 @@ enum command {
 };
 
 #define MAX_FIELDS 32
+/* --format prometheus (stats only): not an enum sc_out_format. */
+#define FORMAT_PROMETHEUS 1000
 
 /* The command line, as main.c parsed and checked it. */
 struct opts {
@@ -47,7 +49,7 @@ struct opts {
 	size_t nstates;
 	int64_t detached_for_ms, older_than_ms; /* -1: not given */
 	/* Output. */
-	int format; /* enum sc_out_format, or -1: by the terminal */
+	int format; /* enum sc_out_format, FORMAT_PROMETHEUS, or -1 */
 	int header; /* 1; --no-header: 0 */
 	bool ids, artifacts, follow;
 	const char *fields; /* --fields, or NULL */
@@ -94,6 +96,11 @@ void printer_release(struct printer *p);
 
 /* list, show, sessions, tombstones, stats: the exit status. */
 int run_print(const struct opts *o, struct sc_inspect *a);
+
+/* ---------------------------------------------------------- prom.c */
+
+/* stats --format prometheus: the exit status. */
+int run_prometheus(const struct opts *o, struct sc_inspect *a);
 
 /* -------------------------------------------------------- follow.c */
 

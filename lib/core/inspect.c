@@ -580,16 +580,106 @@ sc_inspect_tombstones(struct sc_inspect *a, const char *user_id,
 	return 0;
 }
 
+/* Copy histogram h into out. */
+static void
+hist_from(const Sctk__Admin__V1__Histogram *h, struct sc_inspect_hist *out)
+{
+	size_t i, n;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->method, sizeof(out->method), "%s",
+	    h->method != NULL ? h->method : "");
+	n = h->n_upper_bounds_seconds < h->n_cumulative_counts
+	    ? h->n_upper_bounds_seconds
+	    : h->n_cumulative_counts;
+	if (n > SC_INSPECT_NBUCKETS)
+		n = SC_INSPECT_NBUCKETS;
+	for (i = 0; i < n; i++) {
+		out->bounds[i] = h->upper_bounds_seconds[i];
+		out->le[i] = h->cumulative_counts[i];
+	}
+	out->nbounds = n;
+	out->count = h->count;
+	out->sum_seconds = h->sum_seconds;
+}
+
+/* The figures of r into s (zeroed). */
+static void
+stats_from(const Sctk__Admin__V1__GetStatsResponse *r,
+    struct sc_inspect_stats *s)
+{
+	const Sctk__Admin__V1__RpcCount *c;
+	size_t i;
+
+	snprintf(s->version, sizeof(s->version), "%s", r->version);
+	s->started_at_ms = r->started_at_ms;
+	s->uptime_ms = r->uptime_ms;
+	for (i = 0; i < r->n_operations; i++)
+		if (r->operations[i] != NULL)
+			s->by_state[state_from((int)r->operations[i]->state)] +=
+			    r->operations[i]->count;
+	s->sessions = r->sessions;
+	s->buffered_bytes = r->buffered_bytes;
+	s->rss_bytes = r->rss_bytes;
+	s->heap_in_use_bytes = r->heap_in_use_bytes;
+	s->streams_open = r->streams_open;
+	s->operations_started = r->operations_started;
+	s->operations_finished = r->operations_finished;
+	s->operations_failed = r->operations_failed;
+	s->operations_canceled = r->operations_canceled;
+	s->operations_abandoned = r->operations_abandoned;
+	s->rows_sent = r->rows_sent;
+	s->bytes_sent = r->bytes_sent;
+	s->reattaches = r->reattaches;
+	s->server_time_ms = r->server_time_ms;
+	s->artifacts = r->artifacts;
+	s->artifact_bytes = r->artifact_bytes;
+	for (i = 0; i < r->n_rpcs && s->nrpcs < SC_NELEM(s->rpcs); i++) {
+		if ((c = r->rpcs[i]) == NULL)
+			continue;
+		snprintf(s->rpcs[s->nrpcs].method,
+		    sizeof(s->rpcs[s->nrpcs].method), "%s", c->method);
+		snprintf(s->rpcs[s->nrpcs].code, sizeof(s->rpcs[s->nrpcs].code),
+		    "%s", c->code);
+		s->rpcs[s->nrpcs++].count = c->count;
+	}
+	for (i = 0;
+	     i < r->n_rpc_durations && s->nrpc_hist < SC_NELEM(s->rpc_hist);
+	     i++)
+		if (r->rpc_durations[i] != NULL)
+			hist_from(r->rpc_durations[i],
+			    &s->rpc_hist[s->nrpc_hist++]);
+	if (r->operation_durations != NULL) {
+		hist_from(r->operation_durations, &s->op_hist);
+		s->has_op_hist = true;
+	}
+}
+
+int
+sc_inspect_stats_unpack(const void *p, size_t len, struct sc_inspect_stats *out,
+    struct sc_error *err)
+{
+	Sctk__Admin__V1__GetStatsResponse *r;
+	void *m;
+
+	if ((m = sc_proto_unpack(
+		 &sctk__admin__v1__get_stats_response__descriptor, p, len,
+		 err)) == NULL)
+		return -1;
+	r = m;
+	memset(out, 0, sizeof(*out));
+	stats_from(r, out);
+	protobuf_c_message_free_unpacked(m, NULL);
+	return 0;
+}
+
 int
 sc_inspect_stats(struct sc_inspect *a, struct sc_inspect_stats *out,
     const struct timespec *deadline, struct sc_error *err)
 {
 	Sctk__Admin__V1__GetStatsRequest req =
 	    SCTK__ADMIN__V1__GET_STATS_REQUEST__INIT;
-	Sctk__Admin__V1__GetStatsResponse *r;
 	Sctk__Admin__V1__Caller caller = SCTK__ADMIN__V1__CALLER__INIT;
-	struct sc_inspect_stats s;
-	size_t i;
 	void *m;
 
 	caller.user_id = a->user_id;
@@ -598,31 +688,9 @@ sc_inspect_stats(struct sc_inspect *a, struct sc_inspect_stats *out,
 		&sctk__admin__v1__get_stats_response__descriptor, &m, deadline,
 		err) == -1)
 		return -1;
-	r = m;
-	memset(&s, 0, sizeof(s));
-	snprintf(s.version, sizeof(s.version), "%s", r->version);
-	s.started_at_ms = r->started_at_ms;
-	s.uptime_ms = r->uptime_ms;
-	for (i = 0; i < r->n_operations; i++)
-		if (r->operations[i] != NULL)
-			s.by_state[state_from((int)r->operations[i]->state)] +=
-			    r->operations[i]->count;
-	s.sessions = r->sessions;
-	s.buffered_bytes = r->buffered_bytes;
-	s.rss_bytes = r->rss_bytes;
-	s.heap_in_use_bytes = r->heap_in_use_bytes;
-	s.streams_open = r->streams_open;
-	s.operations_started = r->operations_started;
-	s.operations_finished = r->operations_finished;
-	s.operations_failed = r->operations_failed;
-	s.operations_canceled = r->operations_canceled;
-	s.operations_abandoned = r->operations_abandoned;
-	s.rows_sent = r->rows_sent;
-	s.bytes_sent = r->bytes_sent;
-	s.reattaches = r->reattaches;
-	s.server_time_ms = r->server_time_ms;
+	memset(out, 0, sizeof(*out));
+	stats_from(m, out);
 	protobuf_c_message_free_unpacked(m, NULL);
-	*out = s;
 	return 0;
 }
 

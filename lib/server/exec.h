@@ -450,6 +450,8 @@ struct sc_exec_transport {
 	    void *arg);
 	void (*ref)(struct sc_rpc_call *call);
 	void (*unref)(struct sc_rpc_call *call);
+	/* Optional: the client's address (sc_rpc_call_peer()). */
+	const char *(*peer)(struct sc_rpc_call *call);
 };
 
 struct sc_execmgr_opts {

@@ -186,6 +186,8 @@ struct sc_exec_op {
 	int64_t progress_at; /* manager clock: last PROGRESS event */
 	/* Immutable after creation: a short text of the plan. */
 	char statement[SC_EXEC_STATEMENT_MAX + 4];
+	char digest[17]; /* sc_exec_log_digest() */
+	char peer[72]; /* the ExecutePlan call's client address */
 
 	/* The scheduler's, under m->slock. */
 	enum sched_st sched;

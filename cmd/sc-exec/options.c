@@ -36,7 +36,7 @@
 
 const char usage_text[] =
     "usage: sc-exec [-hqVv] [--analyze] [--detach] [--header | --no-header]\n"
-    "               [--no-pager] [--no-reattach]\n"
+    "               [--insecure] [--no-pager] [--no-reattach]\n"
     "               [--progress | --no-progress] [--tls]\n"
     "               [-f file] [-H key=value] [-o file] [-s server]\n"
     "               [-t timeout] [--after response-id] [--arg value]\n"
@@ -47,7 +47,8 @@ const char usage_text[] =
     "               [--param name=value] [--plan file]\n"
     "               [--range start:end[:step]] [--segment-timeout time]\n"
     "               [--session-id uuid] [--tag tag] [--token token]\n"
-    "               [--user-id id] [--watchdog time] [sql | -]\n"
+    "               [--unreachable-timeout time] [--user-id id]\n"
+    "               [--watchdog time] [sql | -]\n"
     "\n"
     "  sql                    SQL statements separated by ';' (- reads\n"
     "                         standard input, as does no SQL when it is\n"
@@ -85,7 +86,7 @@ const char usage_text[] =
     "      --segment-timeout time  deadline of each stream (default 10m;\n"
     "                         0 for none)\n"
     "      --watchdog time    reattach after this long without a message\n"
-    "                         (default 150s; 0 for none)\n" SC_CONN_HELP
+    "                         (default 150s; 0 for none)\n" SC_CONN_HELP_SESSION SC_CONN_HELP
 	SC_CLI_COMMON_HELP;
 
 /* ------------------------------------------------------------- options */

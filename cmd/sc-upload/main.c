@@ -31,15 +31,17 @@
 #include "core/banned.h"
 
 static const char usage_text[] =
-    "usage: sc-upload [-hqVv] [--cache] [--progress | --no-progress] [--tls]\n"
-    "                 [-H key=value] [-s server] [-t timeout] [--as name]\n"
-    "                 [--ca-file file] [--chunk-size size] [--crc-retries n]\n"
-    "                 [--format format] [--from-file file] [--kind kind]\n"
-    "                 [--max-retries n] [--session-id uuid] [--token token]\n"
+    "usage: sc-upload [-hqVv] [--cache] [--insecure] [--progress | --no-progress]\n"
+    "                 [--tls] [-H key=value] [-s server] [-t timeout]\n"
+    "                 [--as name] [--ca-file file] [--chunk-size size]\n"
+    "                 [--crc-retries n] [--format format] [--from-file file]\n"
+    "                 [--kind kind] [--max-retries n] [--session-id uuid]\n"
+    "                 [--token token] [--unreachable-timeout time]\n"
     "                 [--user-id id] [source ...]\n"
-    "       sc-upload --status [-hqVv] [--tls] [-H key=value] [-s server]\n"
-    "                 [-t timeout] [--ca-file file] [--format format]\n"
-    "                 [--max-retries n] [--session-id uuid] [--token token]\n"
+    "       sc-upload --status [-hqVv] [--insecure] [--tls] [-H key=value]\n"
+    "                 [-s server] [-t timeout] [--ca-file file]\n"
+    "                 [--format format] [--max-retries n] [--session-id uuid]\n"
+    "                 [--token token] [--unreachable-timeout time]\n"
     "                 [--user-id id] name ...\n"
     "\n"
     "  source                 a path, an http://, https:// or file:// URL,\n"
@@ -58,8 +60,8 @@ static const char usage_text[] =
     "                         corrupt (default 3)\n"
     "      --max-retries n    retries of a failed call (default 15)\n"
     "      --format fmt       text (tab-separated, the default) or jsonl\n"
-    "      --progress         show progress on standard error (default\n"
-    "      --no-progress      when it is a terminal)\n" SC_CONN_HELP
+    "      --progress         show progress on standard error\n"
+    "      --no-progress      do not (default: show it on a terminal)\n" SC_CONN_HELP_SESSION SC_CONN_HELP
 	SC_CLI_COMMON_HELP;
 
 /* Longest line of a --from-file list. */

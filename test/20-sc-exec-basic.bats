@@ -69,8 +69,13 @@ setup() {
 	[ "${stderr_lines[0]}" = "sc-exec: invalid --watchdog: 'soon' is not a duration" ]
 	run -2 --separate-stderr sc-exec -H novalue 'SELECT 1'
 	[ "${stderr_lines[0]}" = "sc-exec: invalid header 'novalue': expected key=value" ]
-	run -2 --separate-stderr sc-exec --after x 'SELECT 1'
+	run -2 --separate-stderr sc-exec --after 00000000-0000-4000-8000-000000000000 'SELECT 1'
 	[ "${stderr_lines[0]}" = "sc-exec: --after needs --attach" ]
+	run -2 --separate-stderr sc-exec --after x --attach 00000000-0000-4000-8000-000000000000
+	[ "${stderr_lines[0]}" = "sc-exec: invalid response id 'x': not a UUID" ]
+	# E12: --analyze prints no rows, so a row limit is a mistake.
+	run -2 --separate-stderr sc-exec --analyze --max-rows 1 'SELECT 1'
+	[ "${stderr_lines[0]}" = "sc-exec: cannot use --analyze and --max-rows (--analyze prints the schema, no rows)" ]
 	run -2 --separate-stderr sc-exec --detach --no-reattach 'SELECT 1'
 	[ "${stderr_lines[0]}" = "sc-exec: cannot use --detach and --no-reattach" ]
 	run -2 --separate-stderr sc-exec --format arrow --max-rows 3 'SELECT 1'
@@ -425,4 +430,20 @@ setup() {
 	run -8 --separate-stderr sc-exec -s "$OTHER" --tls --range 0:2
 	run -7 --separate-stderr sc-exec -s "${OTHER%/;use_ssl=true}" --range 0:2
 	stop_other
+}
+
+# B12: SQL text that opens with a "--" comment line is the SQL operand,
+# not an unknown option: no option name holds white space.
+@test "SQL starting with a -- comment is SQL, wherever it stands among the options" {
+	run -0 --separate-stderr sc-exec --format csv $'-- just a comment\nSELECT 1 AS a'
+	[ "$output" = $'a\n1' ]
+	run -0 --separate-stderr sc-exec $'--no space after the dashes\nSELECT 2 AS b' --format csv --no-header
+	[ "$output" = 2 ]
+	run -2 --separate-stderr sc-exec $'-- c\nSELECT 1' $'-- d\nSELECT 2'
+	[ "${stderr_lines[0]}" = "sc-exec: too many operands (quote the SQL as one argument)" ]
+	# Options themselves are unchanged, values with spaces included.
+	run -2 --separate-stderr sc-exec --bogus 'SELECT 1'
+	[ "${stderr_lines[0]}" = "sc-exec: unknown option '--bogus'" ]
+	run -0 --separate-stderr sc-exec --format csv --null='no value' 'SELECT NULL AS n'
+	[ "$output" = $'n\nno value' ]
 }

@@ -275,7 +275,7 @@ void
 parse_args(struct opts *o, int argc, char **argv)
 {
 	const struct sc_cli_opt table[] = {
-		SC_CLI_STRING("after", 0, &o->after),
+		SC_CLI_UUID("after", 0, &o->after, "response id"),
 		SC_CLI_FLAG("analyze", 0, &o->analyze),
 		SC_CLI_CALL("arg", 0, o, opt_arg),
 		SC_CLI_UUID("attach", 0, &o->attach, "operation id"),
@@ -368,6 +368,9 @@ validate(const struct opts *o)
 		    "cannot use --detach and --no-reattach");
 	if (o->detach && o->analyze)
 		sc_usage_msg(usage_text, "cannot use --detach and --analyze");
+	if (o->analyze && o->max_rows > 0)
+		sc_usage_msg(usage_text,
+		    "cannot use --analyze and --max-rows (--analyze prints the schema, no rows)");
 	if (o->analyze && o->arrow)
 		sc_usage_msg(usage_text,
 		    "cannot use --analyze and --format arrow");

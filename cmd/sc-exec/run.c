@@ -199,6 +199,23 @@ detach(struct run *x, struct sc_reattach *it, struct sc_error *err)
 }
 
 /*
+ * A failed --attach leaves the operation as it found it (another client
+ * may be reading it): say how the next --attach resumes after the last
+ * response this one printed.
+ */
+static void
+resume_hint(struct run *x, struct sc_reattach *it)
+{
+	const char *rid = sc_reattach_last_response_id(it);
+	const char *opid = sc_reattach_operation_id(it);
+
+	snprintf(x->after_error, sizeof(x->after_error),
+	    "operation %s is left on the server; resume with --session-id %s --attach %s%s%s",
+	    opid, sc_client_session_id(x->c), opid,
+	    rid != NULL ? " --after " : "", rid != NULL ? rid : "");
+}
+
+/*
  * Read an operation to its end, rendering its rows, then run the
  * relation a SQL command answered with.
  */
@@ -232,7 +249,10 @@ consume(struct run *x, struct sc_reattach *it, struct sc_error *err)
 	}
 	watch(x, NULL);
 	count_streams(x, it);
-	sc_reattach_close(it); /* ReleaseAll, unless done already */
+	if (k == -1 && x->o->attach != NULL && !sc_reattach_aborted(it) &&
+	    err->status != SC_ST_NOTFOUND && sc_reattach_left(err))
+		resume_hint(x, it);
+	sc_reattach_close(it); /* ReleaseAll, unless done already or left */
 	if (rc == -1)
 		render_begin(x->r); /* drop what the failed result left */
 	else if ((rc = render_end(x->r, err)) == 0 && next != NULL)

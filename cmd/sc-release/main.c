@@ -89,7 +89,7 @@ parse_args(struct opts *o, int argc, char **argv)
 		SC_CLI_FLAG("interrupt", 0, &o->interrupt),
 		SC_CLI_FLAG("session", 0, &o->session),
 		SC_CLI_CALL("tag", 0, &o->tags, opt_tag),
-		SC_CLI_STRING("until", 0, &o->until),
+		SC_CLI_UUID("until", 0, &o->until, "response id"),
 		SC_CLI_END,
 	};
 	int i;
@@ -119,8 +119,6 @@ validate(const struct opts *o)
 	if (o->interrupt && !o->all && o->tags.n == 0 && o->noperands == 0)
 		sc_usage_msg(usage_text,
 		    "--interrupt needs --all, --tag or operation ids");
-	if (o->until != NULL && o->until[0] == '\0')
-		sc_usage_msg(usage_text, "invalid --until: empty response id");
 	if (o->until != NULL && (o->noperands != 1 || nstdin != 0))
 		sc_usage_msg(usage_text,
 		    "--until needs exactly one operation id");

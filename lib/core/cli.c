@@ -318,22 +318,65 @@ bad_option(const struct sc_cli_parser *p, int ch, const char *arg)
 	sc_usage_msg(p->usage_text, "unknown option '%.*s'", (int)len, arg);
 }
 
+/*
+ * Whether arg, taken for a long option, is text: no option name holds
+ * white space ("-- a comment\nSELECT 1").
+ */
+static bool
+is_text(const char *arg)
+{
+	size_t len = strcspn(arg, "=");
+
+	return strncmp(arg, "--", 2) == 0 && len > 2 &&
+	    strcspn(arg + 2, " \t\n\r\f\v") < len - 2;
+}
+
+/*
+ * Put the text elements p->text[] (in argv[0..optind), where getopt left
+ * them) just before argv[optind], in order, and make them operands.
+ */
+static void
+text_to_operands(struct sc_cli_parser *p, char *argv[])
+{
+	size_t k;
+	int i, j;
+
+	for (k = p->ntext; k-- > 0;) {
+		for (i = optind - 1; i > 0 && argv[i] != p->text[k]; i--)
+			;
+		if (i <= 0)
+			SC_BUG("an operand went missing");
+		for (j = i; j < optind - 1; j++)
+			argv[j] = argv[j + 1];
+		argv[optind - 1] = p->text[k];
+		optind--;
+	}
+	p->ntext = 0;
+}
+
 int
 sc_cli_next(struct sc_cli_parser *p, int argc, char *argv[])
 {
 	struct sc_error err;
+	const char *arg;
 	int ch, r;
 
 	for (;;) {
 		opterr = 0;
 		optopt = 0;
 		ch = getopt_long(argc, argv, p->optstring, p->longopts, NULL);
-		if (ch == -1)
+		if (ch == -1) {
+			text_to_operands(p, argv);
 			return -1;
+		}
+		arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+		if (ch == '?' && is_text(arg) &&
+		    p->ntext < SC_NELEM(p->text)) {
+			p->text[p->ntext++] = argv[optind - 1];
+			continue;
+		}
 		if (ch == '?' || ch == ':')
-			bad_option(p, ch,
-			    optind > 0 && optind <= argc ? argv[optind - 1]
-							 : "");
+			bad_option(p, ch, arg);
 		sc_error_init(&err);
 		r = 1;
 		if (p->common != NULL)

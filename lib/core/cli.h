@@ -103,6 +103,9 @@ struct sc_cli_parser {
 	const struct option *own; /* the program's table */
 	char optstring[160];
 	struct option longopts[SC_CLI_MAX_OPTS + 1];
+	/* Elements starting "--" that are text, not options (see below). */
+	char *text[8];
+	size_t ntext;
 };
 
 void sc_cli_parser_init(struct sc_cli_parser *p, const char *usage_text,
@@ -114,7 +117,9 @@ void sc_cli_parser_init(struct sc_cli_parser *p, const char *usage_text,
  * long-only number; the value in the global optarg), or -1 after the
  * last option, with optind at the first operand (operands may come
  * before options, as with getopt_long).  Common and connection options
- * are taken care of here.  A usage error prints and exits 2:
+ * are taken care of here.  An element that starts with "--" but whose
+ * name (up to any '=') holds white space is no option: it is an operand,
+ * such as SQL text that opens with a "-- comment" line.  A usage error prints and exits 2:
  *	"unknown option '--bogus'", "unknown option '-x'",
  *	"option '--server' needs a value", "option '--tls' takes no value",
  *	"option '--no' is ambiguous", or the message of a bad value.

@@ -610,5 +610,6 @@ ok [B1 C2 +1] files/a.txt,files/b.bin" ]
 	run -5 --separate-stderr timeout 30 sc-upload -t 1s -s "$FAKE" \
 	    --session-id "$(uuid)" "$d/f.txt"
 	[ -z "$output" ]
-	[[ "$stderr" == "sc-upload: "* ]]
+	# The limit the user set is named, as sc-exec names it.
+	[[ "$stderr" == "sc-upload: "*" (the --timeout of 1s passed)" ]]
 }

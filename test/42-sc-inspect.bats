@@ -485,13 +485,32 @@ split() {
 	[ ! -s "$out.err" ]
 }
 
-@test "watch --follow: JSON lines; -t ends it with exit 5" {
+# N12: -t bounds a watch that works (a log collector from cron): its end
+# is a success, said with -v; and a log appended to keeps one header.
+@test "watch --follow: JSON lines; -t ends it with exit 0" {
 	local old
 	old=$(detach "$U" "SELECT 1")
-	run --separate-stderr -5 sc-inspect -t 1s --user-id "$U" watch --follow --session "$SID" --format jsonl
+	run --separate-stderr -0 sc-inspect -t 1s --user-id "$U" watch --follow --session "$SID" --format jsonl
 	[ "${#lines[@]}" -eq 1 ]
 	[ "$(jq -r '[.event, .operation_id, .state] | @tsv' <<<"${lines[0]}")" = "snapshot	$old	finished" ]
-	[[ "$stderr" == "sc-inspect: "* ]]
+	[ -z "$stderr" ]
+	run --separate-stderr -0 sc-inspect -v -t 1s --user-id "$U" watch --follow --session "$SID" --fields event
+	[ "$output" = $'event\nsnapshot' ]
+	[ "${stderr_lines[-1]}" = "sc-inspect: the watch ended: the --timeout of 1s passed" ]
+}
+
+@test "watch --follow and list appended to a file write their header once" {
+	local log="$BATS_TEST_TMPDIR/log.tsv"
+	detach "$U" "SELECT 1" >/dev/null
+	sc-inspect -t 1s --user-id "$U" watch --follow --session "$SID" --fields event >>"$log"
+	sc-inspect -t 1s --user-id "$U" watch --follow --session "$SID" --fields event >>"$log"
+	[ "$(cat "$log")" = $'event\nsnapshot\nsnapshot' ]
+	sc-inspect --user-id "$U" list --session "$SID" --format csv --fields state >>"$log.csv"
+	sc-inspect --user-id "$U" list --session "$SID" --format csv --fields state >>"$log.csv"
+	[ "$(cat "$log.csv")" = $'state\nfinished\nfinished' ]
+	# Written over (not appended), the header is there each time.
+	sc-inspect --user-id "$U" list --session "$SID" --format csv --fields state >"$log.csv"
+	[ "$(cat "$log.csv")" = $'state\nfinished' ]
 }
 
 @test "watch --follow ends when the reader of its output goes away" {
@@ -601,7 +620,13 @@ split() {
 	kill -STOP "$SCTK_SERVER_PID"
 	run --separate-stderr -5 sc-inspect -t 1s --user-id "$U" list
 	kill -CONT "$SCTK_SERVER_PID"
-	[[ "$stderr" == "sc-inspect: "* ]]
+	[[ "$stderr" == "sc-inspect: "*" (the --timeout of 1s passed)" ]]
+	# A watch the server never took is a timeout too, not a bounded watch.
+	kill -STOP "$SCTK_SERVER_PID"
+	run --separate-stderr -5 sc-inspect -t 1s --user-id "$U" watch --follow
+	kill -CONT "$SCTK_SERVER_PID"
+	[ -z "$output" ]
+	[[ "$stderr" == "sc-inspect: "*" (the --timeout of 1s passed)" ]]
 }
 
 # --------------------------------------------- the Node fake server

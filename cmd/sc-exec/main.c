@@ -104,22 +104,6 @@ print_deferred(void)
 	pthread_mutex_unlock(&deferred_lock);
 }
 
-/* A timeout of ours says which: the message names -t's value. */
-static void
-name_timeout(const struct opts *o, struct sc_error *err)
-{
-	char d[SC_DURATION_STRLEN];
-	size_t n;
-
-	if (err->status != SC_ST_TIMEOUT || !o->common.has_deadline ||
-	    sc_ms_until(&o->common.deadline) > 0)
-		return;
-	sc_duration_format(o->common.timeout_ms, d);
-	n = strlen(err->msg);
-	snprintf(err->msg + n, sizeof(err->msg) - n,
-	    " (the --timeout of %s passed)", d);
-}
-
 /* ------------------------------------------------------------ the story */
 
 /*
@@ -258,7 +242,6 @@ finish(struct run *x, int rc, struct sc_error *err)
 		rc = sc_outfile_commit(&x->of, err);
 	sc_outfile_abort(&x->of);
 	if (rc == -1) {
-		name_timeout(x->o, err);
 		rc = sc_report_error(err);
 		if (x->after_error[0] != '\0')
 			sc_err("%s", x->after_error);
@@ -294,7 +277,6 @@ main(int argc, char **argv)
 		sc_client_free(x.c);
 		sc_outfile_abort(&x.of);
 		opts_release(&o);
-		name_timeout(&o, &err);
 		return sc_report_error(&err);
 	}
 	return finish(&x, run_all(&x, &err), &err);

@@ -8,9 +8,11 @@
 
 #include "sc-inspect.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/buf.h"
@@ -21,6 +23,18 @@
 
 /* A cell's largest text (a statement is abbreviated by the server). */
 #define CELL_MAX (1024 * 1024)
+
+/* Whether standard output is a non-empty regular file opened to append. */
+static bool
+appending(void)
+{
+	struct stat st;
+	int fl = fcntl(STDOUT_FILENO, F_GETFL);
+
+	return fl != -1 && (fl & O_APPEND) != 0 &&
+	    fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > 0;
+}
 
 int
 printer_init(struct printer *p, const struct opts *o, enum sc_inspect_rec rec,
@@ -57,6 +71,9 @@ printer_init(struct printer *p, const struct opts *o, enum sc_inspect_rec rec,
 		    : isatty(STDOUT_FILENO) ? SC_OUT_TABLE
 					    : SC_OUT_TSV;
 		p->how.human = p->format == SC_OUT_TABLE;
+		/* Appended to a log that has lines: its header is there. */
+		if (p->format == SC_OUT_TSV || p->format == SC_OUT_CSV)
+			p->header = p->header && !appending();
 		if (o->fields != NULL) {
 			if ((n = sc_inspect_fields_parse(rec, o->fields, p->idx,
 				 MAX_FIELDS, err)) == -1)

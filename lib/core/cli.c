@@ -391,6 +391,9 @@ sc_cli_next(struct sc_cli_parser *p, int argc, char *argv[])
 	}
 }
 
+/* -t, for sc_report_error() to name (the program's one deadline). */
+static const struct sc_cli_common *timeout_of;
+
 void
 sc_cli_finish_common(struct sc_cli_common *c)
 {
@@ -399,6 +402,7 @@ sc_cli_finish_common(struct sc_cli_common *c)
 		c->has_deadline = true;
 	} else
 		c->has_deadline = false;
+	timeout_of = c;
 	apply_level(c);
 }
 
@@ -454,12 +458,22 @@ static void __attribute__((noreturn)) die_of_sigpipe(void)
 int
 sc_report_error(const struct sc_error *err)
 {
+	char d[SC_DURATION_STRLEN], why[SC_DURATION_STRLEN + 32] = "";
+
 	if (err->status == SC_ST_IO && err->sys_errno == EPIPE)
 		die_of_sigpipe();
+	/* The user's own limit, when it is what passed, says so. */
+	if (err->status == SC_ST_TIMEOUT && timeout_of != NULL &&
+	    timeout_of->has_deadline &&
+	    sc_ms_until(&timeout_of->deadline) <= 0 &&
+	    strstr(err->msg, "--timeout") == NULL) {
+		sc_duration_format(timeout_of->timeout_ms, d);
+		snprintf(why, sizeof(why), " (the --timeout of %s passed)", d);
+	}
 	if (err->errclass[0] != '\0' && strstr(err->msg, err->errclass) == NULL)
-		sc_err("%s [%s]", err->msg, err->errclass);
+		sc_err("%s%s [%s]", err->msg, why, err->errclass);
 	else
-		sc_err("%s", err->msg);
+		sc_err("%s%s", err->msg, why);
 	return sc_exit_code(err);
 }
 

@@ -240,7 +240,9 @@ void sc_usage_msg(const char *usage_text, const char *fmt, ...)
 /*
  * Print "<progname>: <err->msg>" to stderr, followed by " [<errclass>]"
  * if err->errclass is set and not already part of msg; return
- * sc_exit_code(err).  If err is a write error with EPIPE (status SC_ST_IO,
+ * sc_exit_code(err).  A timeout (SC_ST_TIMEOUT) once -t's deadline has
+ * passed adds " (the --timeout of 5s passed)", so every program names
+ * the limit the user set.  If err is a write error with EPIPE (status SC_ST_IO,
  * sys_errno EPIPE), print nothing, restore the default SIGPIPE action
  * and raise it instead, so "sc-inspect | head" ends like any filter.
  * (prints)

@@ -179,6 +179,7 @@ parse_args(struct opts *o, int argc, char **argv)
 static void
 validate(const struct opts *o)
 {
+	struct sc_error e;
 	size_t i, stdin_uses = 0;
 
 	if (o->status) {
@@ -206,6 +207,9 @@ validate(const struct opts *o)
 		if (o->progress >= 0)
 			sc_usage_msg(usage_text,
 			    "cannot use --status and --progress or --no-progress");
+		for (i = 0; i < o->nnames; i++)
+			if (sc_upload_name_check(o->names[i], &e) == -1)
+				sc_usage_msg(usage_text, "%s", e.msg);
 		return;
 	}
 	if (o->nnames == 0 && o->from_file == NULL)
@@ -216,6 +220,10 @@ validate(const struct opts *o)
 		    "cannot use --cache and --as (the name is the content's SHA-256)");
 	if (o->cache && o->has_kind)
 		sc_usage_msg(usage_text, "cannot use --cache and --kind");
+	if (o->as != NULL && o->as[0] == '/')
+		sc_usage_msg(usage_text,
+		    "invalid --as '%s': an artifact name is relative (no leading '/')",
+		    o->as);
 	if (o->as != NULL && o->from_file != NULL)
 		sc_usage_msg(usage_text,
 		    "cannot use --as and --from-file (--as names one source)");
@@ -302,6 +310,15 @@ sorted_by_name(struct art *arts, size_t n)
 	return v;
 }
 
+/* Whether s is a URL of a scheme sc-upload does not fetch ("ftp://"). */
+static bool
+other_scheme(const char *s)
+{
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
+
+	return n > 0 && strncmp(s + n, "://", 3) == 0 && !source_is_url(s);
+}
+
 /* Name every source; two sources may not share a name. */
 static int
 name_all(const struct opts *o, struct art *arts, size_t n,
@@ -314,6 +331,10 @@ name_all(const struct opts *o, struct art *arts, size_t n,
 
 	for (i = 0; i < n; i++) {
 		arts[i].dup_of = arts[i].item = SIZE_MAX;
+		if (other_scheme(arts[i].operand))
+			return sc_error_set(err, SC_ST_USAGE,
+			    "cannot read '%s': unsupported URL scheme (http://, https:// or file://)",
+			    arts[i].operand);
 		if (o->cache) {
 			arts[i].src = source_new(arts[i].operand, true, dl);
 			continue;
@@ -567,6 +588,13 @@ run_upload(const struct opts *o, struct sc_upload *u, struct art *arts,
 			continue;
 		}
 		it = &items[arts[k].item];
+		/* The same bytes as an earlier source: sent once, for it. */
+		if (k != i) {
+			d->result = it->result == SC_UPLOAD_STORED ? R_CACHED
+			    : it->result == SC_UPLOAD_CRC_MISMATCH ? R_CRC
+								   : R_NONE;
+			continue;
+		}
 		if (it->result == SC_UPLOAD_STORED)
 			d->result = R_UPLOADED;
 		else if (it->result == SC_UPLOAD_CRC_MISMATCH)

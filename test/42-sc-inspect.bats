@@ -263,6 +263,9 @@ split() {
 	[ "$stderr" = "sc-inspect: no operation '$op' on the server for user '$U' [INVALID_HANDLE.OPERATION_NOT_FOUND]" ]
 	run --separate-stderr -3 sc-inspect --admin-token "$ADMIN" show "$op"
 	[ "$stderr" = "sc-inspect: no operation '$op' on the server [INVALID_HANDLE.OPERATION_NOT_FOUND]" ]
+	# N24: not an id at all is a usage error, as sc-release says it.
+	run --separate-stderr -2 sc-inspect --admin-token "$ADMIN" show nope
+	[ "${stderr_lines[0]}" = "sc-inspect: invalid operation id 'nope': not a UUID" ]
 }
 
 @test "user isolation: without the admin token a caller sees only its own user's, in the session it names" {

@@ -21,6 +21,7 @@
 
 #include "core/log.h"
 #include "core/timeutil.h"
+#include "core/uuid.h"
 #include "core/xmem.h"
 #include "core/banned.h"
 
@@ -188,6 +189,9 @@ parse_args(struct opts *o, int argc, char **argv)
 		if (i == argc)
 			sc_usage_msg(usage_text, "show needs an operation id");
 		o->opid = argv[i++];
+		if (!sc_uuid_valid(o->opid))
+			sc_usage_msg(usage_text,
+			    "invalid operation id '%s': not a UUID", o->opid);
 	}
 	if (i < argc)
 		sc_usage_msg(usage_text, "too many operands, from '%s'",

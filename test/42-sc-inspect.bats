@@ -104,7 +104,8 @@ tm() {
 	tmux -L "$TMUX_SOCK" "$@"
 }
 
-# view ARGS...: sc-inspect ARGS... in a 200x40 tmux window; after it
+# view ARGS...: sc-inspect ARGS... in a 200x40 tmux window (VIEW_SIZE
+# "80 24" for another size); after it
 # ends the window shows EXIT=<status> and TTY:<the terminal's line
 # modes>.  The shell there survives a Ctrl-C of sc-inspect (its trap).
 view() {
@@ -118,7 +119,8 @@ view() {
 		echo 'echo "TTY:$(stty -a | tr " ;" "\n\n" | grep -x -e -icanon -e icanon -e -echo -e echo | tr "\n" " ")"'
 		echo 'sleep 600'
 	} >"$script"
-	tm new-session -d -x 200 -y 40 -s v "bash $script" 3>&-
+	local size=(${VIEW_SIZE:-200 40})
+	tm new-session -d -x "${size[0]}" -y "${size[1]}" -s v "bash $script" 3>&-
 }
 
 screen() {
@@ -609,6 +611,82 @@ split() {
 	tm send-keys -t v C-c
 	on_screen "^EXIT=130$"
 	on_screen "^TTY:icanon echo *$"
+}
+
+# N5: at 80x24 the columns shrink as top's do: the statement stays, cut
+# with '+'; columns of least use go; the question always ends in (y/n).
+@test "the watch view at 80x24: the statement stays, cut with +, and the question shows (y/n)" {
+	need_tmux
+	local a
+	a=$(detach "$U" "SELECT 'a statement long enough to be cut at eighty columns' AS s")
+	VIEW_SIZE="80 24" view --admin-token "$ADMIN" --interval 300ms watch --session "$SID"
+	on_screen "^${a:0:9} +$U +finished "
+	screen | grep -qE "^OPERATION +USER +STATE +ROWS +BUFFERED +AGE\^ STATEMENT$"
+	screen | grep -qE "^${a:0:9} +$U +finished +1 .* SELECT 'a stat[a-z ]*\+$"
+	[ "$(screen | grep -v '^\(─\|q\)*$' | awk 'length > 80' | wc -l)" -eq 0 ]
+	tm send-keys -t v r
+	on_screen "^release operation $a of session .*\+ \(y/n\)$"
+	tm send-keys -t v y
+	on_screen "^released operation $a$"
+	tm send-keys -t v q
+	on_screen "^EXIT=0$"
+}
+
+# N24: ? lists the keys; / selects the next row holding a text, n the one
+# after; \ shows only the rows holding a text, \ Enter all again.
+@test "the watch view: ? help, / search, \\ filter" {
+	need_tmux
+	local a b c
+	a=$(detach "$U" "SELECT 'apple' AS fruit")
+	b=$(detach "$U" "SELECT 'banana' AS fruit")
+	c=$(detach "$U" "SELECT 'cherry' AS fruit")
+	view --admin-token "$ADMIN" --interval 300ms watch --session "$SID"
+	on_screen "^$a "
+	[ "$(shown)" = "$c $b $a " ]
+	tm send-keys -t v '?'
+	on_screen "^sc-inspect watch: keys \(any key goes back\)$"
+	screen | grep -qE "^  / +search: select the next row holding a text"
+	tm send-keys -t v x
+	on_screen "^OPERATION "
+	tm send-keys -t v / A P P L E Enter
+	on_screen "^operation_id: $a "
+	tm send-keys -t v / n o n e Enter
+	on_screen "^no row holds 'none'$"
+	tm send-keys -t v '\' b a n Enter
+	on_screen "^showing the rows holding 'ban'$"
+	[ "$(shown)" = "$b " ]
+	screen | grep -qE "^executions 3 \(1 shown\): finished 3"
+	tm send-keys -t v '\' Enter
+	on_screen "^executions 3: finished 3"
+	[ "$(shown)" = "$c $b $a " ]
+	tm send-keys -t v q
+	on_screen "^EXIT=0$"
+}
+
+# N7: a listing that fails says since when the rows are old, and once
+# the server is back the message goes.
+@test "the watch view: rows marked stale while the server is away, the error gone when it is back" {
+	need_tmux
+	local port op
+	start_other
+	BG_PIDS+=("$OTHER_PID")
+	port=${OTHER##*:}
+	op=$(sc-exec -s "$OTHER" --user-id "$U" --session-id "$SID" --detach "SELECT 1 AS one")
+	SPARK_REMOTE=$OTHER view --user-id "$U" --interval 300ms watch
+	on_screen "^$op +$U "
+	kill -9 "$OTHER_PID"
+	wait "$OTHER_PID" 2>/dev/null || true
+	on_screen "^cannot connect to '127.0.0.1:$port': connection refused; the rows are as listed at [0-9-]+ [0-9:]+$"
+	screen | grep -q "^$op "
+	sc-serve --listen "127.0.0.1:$port" >"$BATS_TEST_TMPDIR/again.log" 2>&1 3>&- &
+	OTHER_PID=$!
+	BG_PIDS+=("$OTHER_PID")
+	on_screen "^executions 0"
+	! screen | grep -q "cannot connect"
+	! screen | grep -q "^$op "
+	tm send-keys -t v q
+	on_screen "^EXIT=0$"
+	stop_other
 }
 
 # ------------------------------------------------------- exit codes

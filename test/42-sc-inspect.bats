@@ -632,6 +632,29 @@ split() {
 	on_screen "^EXIT=0$"
 }
 
+# N6: a listing on an 80-column terminal fits it, as top's columns do:
+# the widest fields go (ids last), the statement is cut with '+'.
+@test "list and sessions on an 80-column terminal: one line per row" {
+	need_tmux
+	local a
+	a=$(detach "$U" "SELECT 'a statement long enough to be cut at eighty columns' AS s")
+	VIEW_SIZE="80 24" view --admin-token "$ADMIN" list --session "$SID"
+	on_screen "^EXIT=0$"
+	screen | grep -qxE "operation_id +user_id +state +statement"
+	screen | grep -qxE "$a +$U +finished +SELECT 'a stat[a-z ]*\+"
+	[ "$(screen | awk 'length > 80' | wc -l)" -eq 0 ]
+	tm kill-server
+	VIEW_SIZE="80 24" view --admin-token "$ADMIN" sessions --session "$SID"
+	on_screen "^EXIT=0$"
+	screen | grep -qE "^session_id +user_id +"
+	screen | grep -qE "^$SID +$U +"
+	[ "$(screen | awk 'length > 80' | wc -l)" -eq 0 ]
+	# Not a terminal: every default field, nothing cut.
+	run -0 sc-inspect --admin-token "$ADMIN" list --session "$SID" --format table
+	[[ "${lines[0]}" == "operation_id  "*"  session_id  "* ]]
+	[[ "$output" == *"SELECT 'a statement long enough to be cut at eighty columns' AS s"* ]]
+}
+
 # N24: ? lists the keys; / selects the next row holding a text, n the one
 # after; \ shows only the rows holding a text, \ Enter all again.
 @test "the watch view: ? help, / search, \\ filter" {

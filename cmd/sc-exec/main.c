@@ -64,7 +64,7 @@ release_moot(const struct sc_error *e)
 }
 
 /* Client events (-v) between progress line redraws. */
-static void
+void
 on_event(const struct sc_client_event *ev, void *arg)
 {
 	enum sc_log_level level = sc_client_event_level(ev);
@@ -120,6 +120,19 @@ stdout_is_pipe(void)
 	    (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
+/* Whether the SQL comes from standard input, and that is a terminal. */
+static bool
+reads_terminal(const struct opts *o)
+{
+	size_t i;
+	bool in = o->stdin_script || (o->sql != NULL && strcmp(o->sql, "-") == 0);
+
+	for (i = 0; i < o->files.n; i++)
+		if (strcmp(o->files.v[i], "-") == 0)
+			in = true;
+	return in && isatty(STDIN_FILENO);
+}
+
 /* Signals, the client, the reattach options and the renderer. */
 static int
 start(struct run *x, struct opts *o, struct sc_error *err)
@@ -127,7 +140,7 @@ start(struct run *x, struct opts *o, struct sc_error *err)
 	struct sc_signals_opts so = { INTERRUPT_WAIT_MS, progress_lock,
 		progress_unlock, term_kill_pager };
 	struct sc_client_opts co;
-	bool pager;
+	bool pager, on;
 
 	memset(x, 0, sizeof(*x));
 	x->o = o;
@@ -173,9 +186,12 @@ start(struct run *x, struct opts *o, struct sc_error *err)
 	x->ro.deadline = x->deadline;
 
 	run_make_render(x);
-	progress_enable(o->progress == 1 ||
+	on = o->progress == 1 ||
 	    (o->progress < 0 && !o->common.quiet && !o->detach &&
-		isatty(STDERR_FILENO) && !stdout_is_pipe()));
+		isatty(STDERR_FILENO) && !stdout_is_pipe());
+	/* Not over the SQL being typed on the terminal (sc-exec -). */
+	x->progress_later = on && reads_terminal(o);
+	progress_enable(on && !x->progress_later);
 	return 0;
 }
 

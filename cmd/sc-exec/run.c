@@ -594,13 +594,16 @@ run_make_render(struct run *x)
 }
 
 int
-run_sql(struct run *x, const char *text, size_t n, struct sc_error *err)
+run_sql(struct run *x, const char *name, const char *text, size_t n,
+    struct sc_error *err)
 {
 	struct source src;
 	int rc;
 
 	memset(&src, 0, sizeof(src));
-	if (sql_check_text(text, n, "the prompt", err) == -1)
+	src.name = name;
+	if (sql_check_text(text, n, name != NULL ? name : "the prompt", err) ==
+	    -1)
 		return -1;
 	src.n = sql_split(text, n, &src.stmts);
 	rc = run_sources(x, &src, 1, err);
@@ -627,6 +630,8 @@ run_script(struct run *x, struct sc_error *err)
 			rc = load_file(&src[i], "-", err);
 		else
 			rc = load_text(&src[i], o->sql, err);
+	if (x->progress_later)
+		progress_enable(true);
 	if (rc == 0)
 		rc = run_sources(x, src, nsrc, err);
 	for (i = 0; i < nsrc; i++)

@@ -458,3 +458,17 @@ prompt_start() {
 	term_wait -x 'rc=0'
 	stop_other
 }
+
+# N19: while the server is away, the progress line says it reconnects
+# (it showed only a falling rate unless -v).
+@test "the progress line says when it reconnects, without -v" {
+	start_other
+	term_start 120 20
+	term_run "clear; sc-exec -s $OTHER --unreachable-timeout 20s --range 0:3000000000 >/dev/null; echo rc=\$?"
+	term_wait 'B/s'
+	kill -9 "$OTHER_PID"
+	wait "$OTHER_PID" 2>/dev/null || true
+	OTHER_PID=
+	term_wait "reconnecting to '127.0.0.1:"
+	term_wait -x 'rc=4'
+}

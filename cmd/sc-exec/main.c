@@ -69,6 +69,9 @@ on_event(const struct sc_client_event *ev, void *arg)
 {
 	enum sc_log_level level = sc_client_event_level(ev);
 
+	/* Without -v too: a stream that stalls says it is reconnecting. */
+	if (ev->kind == SC_CLIENT_EV_RETRY && ev->status != NULL)
+		progress_note(ev->status);
 	if (ev->kind == SC_CLIENT_EV_RELEASE_FAILED && level == SC_LOG_WARN) {
 		/* A ReleaseAll of the operation follows a ReleaseUntil. */
 		if (release_moot(ev->err) || ev->response_id != NULL)

@@ -221,6 +221,11 @@ void progress_update(uint64_t rows, uint64_t bytes);
 void progress_stages(const struct sc_result_progress *p);
 /* Erase the line (before other stderr output, and at the end). */
 void progress_clear(void);
+/*
+ * A few words after the figures (a retry: "reconnecting to 'h:15002',
+ * attempt 5, next in 12.8s") until rows or bytes come again.
+ */
+void progress_note(const char *text);
 /* Lock around other stderr output so lines are not interleaved. */
 void progress_lock(void);
 void progress_unlock(void);

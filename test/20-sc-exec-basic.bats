@@ -265,7 +265,7 @@ setup() {
 	[[ "$output" != *rows* ]]
 	# Not a terminal: no escapes, and the last line has every row.
 	[[ "$stderr" != *$'\e'* && "$stderr" != *$'\r'* ]]
-	[[ "${stderr_lines[-1]}" =~ ^sc-exec:\ 20000\ rows\ \ [0-9.]+\ kB\ \  ]]
+	[[ "${stderr_lines[-1]}" =~ ^sc-exec:\ 20000\ rows\ \ [0-9.]+\ KiB\ \  ]]
 }
 
 @test "write errors exit 9" {

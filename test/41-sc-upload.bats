@@ -247,7 +247,7 @@ $(line files/f5242880.bin 5242880 160 f5242880.bin uploaded f5242880.bin)"
 	s=$(sdir)
 	cmp "$f" "$s/files/big.bin"
 	# The bar was drawn (after half a second) and erased at the end.
-	[[ "$stderr" == $'\r\033[K['[#.]*'] '*"of 67.1 MB"* ]]
+	[[ "$stderr" == $'\r\033[K['[#.]*'] '*"of 64.0 MiB"* ]]
 	[[ "$stderr" == *$'\r\033[K' ]]
 	rm -f "$f" "$s/files/big.bin"
 }

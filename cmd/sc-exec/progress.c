@@ -133,8 +133,8 @@ draw(void)
 	if (!line_start && !plain)
 		return;
 	secs = (double)(sc_mono_ms() - start_ms) / 1000;
-	sc_format_si((double)nbytes, "B", b, sizeof(b));
-	sc_format_si(secs > 0 ? (double)nbytes / secs : 0, "B/s", rate,
+	sc_format_bytes((double)nbytes, "B", b, sizeof(b));
+	sc_format_bytes(secs > 0 ? (double)nbytes / secs : 0, "B/s", rate,
 	    sizeof(rate));
 	n = snprintf(line, sizeof(line), "%s%llu %s  %s  %s  %.0fs",
 	    plain ? "sc-exec: " : "\r\033[K", (unsigned long long)nrows,

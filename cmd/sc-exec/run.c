@@ -328,7 +328,7 @@ analyze(struct run *x, const struct sc_plan *plan, struct sc_error *err)
 
 /*
  * One plan, analyzed or run; the plan is freed.  With -v, a line says
- * what it took: "sc-exec: statement 2 (a.sql:5): 1000 rows, 8.9 kB,
+ * what it took: "sc-exec: statement 2 (a.sql:5): 1000 rows, 8.7 KiB,
  * 42ms, 0 reattaches" (what is the label).
  */
 static int
@@ -355,7 +355,7 @@ run_one(struct run *x, struct sc_plan *plan, const char *what,
 	if (sc_log_level < SC_LOG_INFO || x->o->analyze)
 		return rc;
 	rows = render_rows(x->r) - rows;
-	sc_format_si((double)(render_bytes(x->r) - bytes), "B", b, sizeof(b));
+	sc_format_bytes((double)(render_bytes(x->r) - bytes), "B", b, sizeof(b));
 	sc_duration_format(sc_mono_ms() - t0, d);
 	reat = x->reattaches - reat;
 	progress_lock();

@@ -681,13 +681,13 @@ bad:
 }
 
 void
-sc_format_si(double v, const char *unit, char *out, size_t outsz)
+sc_format_bytes(double v, const char *unit, char *out, size_t outsz)
 {
-	static const char *const pfx[] = { "", "k", "M", "G", "T", "P" };
+	static const char *const pfx[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi" };
 	size_t i = 0;
 
-	while (v >= 1000 && i + 1 < SC_NELEM(pfx)) {
-		v /= 1000;
+	while (v >= 1023.95 && i + 1 < SC_NELEM(pfx)) {
+		v /= 1024;
 		i++;
 	}
 	if (i == 0)

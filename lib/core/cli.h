@@ -296,9 +296,11 @@ int sc_parse_cli_duration(const char *s, int64_t *out, struct sc_error *err);
 int sc_parse_size(const char *s, uint64_t *out, struct sc_error *err);
 
 /*
- * v with an SI prefix, for progress lines and summaries: "950 B",
- * "81.5 kB", "5.4 MB/s" (unit "B" or "B/s"); one decimal once scaled.
+ * v in bytes with a binary prefix, for progress lines and summaries:
+ * "950 B", "79.6 KiB", "5.1 MiB/s" (unit "B" or "B/s"); one decimal once
+ * scaled.  Binary, as sizes are read (sc_parse_size(): 32k is 32768) and
+ * as sc-inspect writes them, so every program counts one way.
  */
-void sc_format_si(double v, const char *unit, char *out, size_t outsz);
+void sc_format_bytes(double v, const char *unit, char *out, size_t outsz);
 
 #endif

@@ -472,3 +472,23 @@ prompt_start() {
 	term_wait "reconnecting to '127.0.0.1:"
 	term_wait -x 'rc=4'
 }
+
+# T5: a 'NULL' string and a NULL both show NULL, as in Spark's show();
+# --null, and \null at the prompt, tell them apart.
+@test "\\null (and --null) tell a 'NULL' string from a NULL" {
+	prompt_start
+	term_run "SELECT 'NULL' AS s UNION ALL SELECT NULL;"
+	wait_two() { [ "$(term_screen | grep -cx NULL)" -eq 2 ]; }
+	wait_for wait_two
+	term_run '\null (null)'
+	term_wait -x 'null shown as (null)'
+	term_run "SELECT 'NULL' AS s UNION ALL SELECT NULL;"
+	term_wait -x '(null)'
+	term_wait -x 'NULL'
+	term_run '\null'
+	term_wait -x 'null shown as the default'
+	term_keys C-d
+	term_wait -x 'rc=0'
+	run -0 sc-exec --format table --null '(null)' "SELECT 'NULL' AS s UNION ALL SELECT NULL"
+	[ "$output" = $'s\n------\nNULL\n(null)' ]
+}

@@ -194,6 +194,7 @@ static const char meta_help[] =
     "  \\x              toggle vertical and table\n"
     "  \\timing [on|off] show the time each statement took\n"
     "  \\conninfo       the server, session and user\n"
+    "  \\null [text]    show NULL as text (as --null; none: the default)\n"
     "  \\dt [pattern]   the tables (SHOW TABLES [LIKE pattern])\n"
     "  \\d [name]       a table's columns (DESCRIBE name); without a\n"
     "                  name, the tables\n"
@@ -241,6 +242,23 @@ set_format(struct prompt *p, const char *name)
 	p->x->o->format = (int)f;
 	run_make_render(p->x);
 	printf("format %s\n", name_of(f));
+}
+
+/* \null: how NULL looks, so a 'NULL' string and a NULL differ (--null). */
+static void
+set_null(struct prompt *p, const char *text)
+{
+	static char buf[64];
+
+	if (text != NULL && strlen(text) >= sizeof(buf)) {
+		say("\\null takes at most %zu bytes", sizeof(buf) - 1);
+		return;
+	}
+	if (text != NULL)
+		snprintf(buf, sizeof(buf), "%s", text);
+	p->x->o->null_text = text != NULL ? buf : NULL;
+	run_make_render(p->x);
+	printf("null shown as %s\n", text != NULL ? text : "the default");
 }
 
 static void
@@ -319,6 +337,8 @@ meta(struct prompt *p, char *line)
 		printf("timing %s\n", p->timing ? "on" : "off");
 	} else if (strcmp(cmd, "\\conninfo") == 0)
 		conninfo(p);
+	else if (strcmp(cmd, "\\null") == 0)
+		set_null(p, arg);
 	else if (strcmp(cmd, "\\dt") == 0) {
 		if (arg == NULL)
 			run_shown(p, "SHOW TABLES", "", "");

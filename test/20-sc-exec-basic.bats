@@ -447,3 +447,21 @@ setup() {
 	run -0 --separate-stderr sc-exec --format csv --null='no value' 'SELECT NULL AS n'
 	[ "$output" = $'n\nno value' ]
 }
+
+# N17: the rows a DML statement changed, as psql's command tags say them
+# ("DELETE 60"): sc-serve counts them in a metric of its own (Spark sends
+# none, so against Spark nothing is shown); on a terminal a line of its
+# own, with -v in the statement's line, never in CSV output.
+@test "DML statements say how many rows they changed: DELETE 60" {
+	local sid
+	sid=$(cat /proc/sys/kernel/random/uuid)
+	run -0 --separate-stderr sc-exec -v --session-id "$sid" --format csv \
+	    "CREATE TABLE dml17 AS SELECT id FROM range(160); DELETE FROM dml17 WHERE id < 60; /* c */ UPDATE dml17 SET id = id + 1000 WHERE id < 70; INSERT INTO dml17 VALUES (1), (2); DELETE FROM dml17 WHERE id < 0; SELECT count(*) AS n FROM dml17"
+	[ "$output" = $'n\n102' ]
+	grep -qxE 'sc-exec: statement 1: 0 rows, .*' <<<"$stderr"
+	grep -qxE 'sc-exec: statement 2: DELETE 60, 0 rows, .*' <<<"$stderr"
+	grep -qxE 'sc-exec: statement 3: UPDATE 10, 0 rows, .*' <<<"$stderr"
+	grep -qxE 'sc-exec: statement 4: INSERT 2, 0 rows, .*' <<<"$stderr"
+	grep -qxE 'sc-exec: statement 5: DELETE 0, 0 rows, .*' <<<"$stderr"
+	grep -qxE 'sc-exec: statement 6: 1 row, .*' <<<"$stderr"
+}

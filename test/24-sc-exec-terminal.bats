@@ -492,3 +492,12 @@ prompt_start() {
 	run -0 sc-exec --format table --null '(null)' "SELECT 'NULL' AS s UNION ALL SELECT NULL"
 	[ "$output" = $'s\n------\nNULL\n(null)' ]
 }
+
+# N17: on a terminal, a DML statement's count on a line of its own.
+@test "a DELETE on a terminal says DELETE 6, as psql does" {
+	term_start
+	term_run "clear; sc-exec 'CREATE TABLE dml24 AS SELECT id FROM range(10); DELETE FROM dml24 WHERE id < 6; SELECT count(*) AS n FROM dml24'; echo rc=\$?"
+	term_wait -x 'rc=0'
+	run term_lines
+	[[ "$output" == $'DELETE 6\nn\n-\n4\nrc=0'* ]]
+}

@@ -237,6 +237,8 @@ consume(struct run *x, struct sc_reattach *it, struct sc_error *err)
 			next = sc_result_take_relation(&r);
 		} else if (r.kind == SC_RESULT_PROGRESS)
 			progress_stages(&r.progress);
+		else if (r.affected >= 0)
+			x->affected = r.affected;
 		else if (r.kind == SC_RESULT_SCHEMA)
 			render_schema(x->r, r.schema);
 		sc_result_release(&r);
@@ -338,12 +340,28 @@ run_one(struct run *x, struct sc_plan *plan, const char *what,
 	uint64_t rows = render_rows(x->r), bytes = render_bytes(x->r);
 	uint64_t cut = render_cut(x->r), reat = x->reattaches;
 	int64_t t0 = sc_mono_ms();
-	char b[32], d[SC_DURATION_STRLEN];
+	char b[32], d[SC_DURATION_STRLEN], tag[48] = "";
 	int rc;
 
+	x->affected = -1;
 	rc = x->o->analyze ? analyze(x, plan, err)
 			   : run_plan(x, plan, true, err);
 	sc_plan_free(plan);
+	/*
+	 * A statement that changed rows, when the server counted them
+	 * (sc-serve does, Spark does not): "DELETE 60", on a terminal as
+	 * psql prints it, and in the -v line.
+	 */
+	if (rc == 0 && x->tag != NULL && x->affected >= 0 && !x->detached) {
+		snprintf(tag, sizeof(tag), "%s %lld, ", x->tag,
+		    (long long)x->affected);
+		if (x->tty || x->interactive) {
+			progress_lock();
+			fprintf(x->out, "%.*s\n", (int)strlen(tag) - 2, tag);
+			fflush(x->out);
+			progress_unlock();
+		}
+	}
 	/* A cut result says so, unless -q: a short CSV must not pass as whole. */
 	if (render_cut(x->r) > cut && sc_log_level < SC_LOG_INFO) {
 		progress_lock();
@@ -359,7 +377,7 @@ run_one(struct run *x, struct sc_plan *plan, const char *what,
 	sc_duration_format(sc_mono_ms() - t0, d);
 	reat = x->reattaches - reat;
 	progress_lock();
-	sc_info("%s: %s%llu %s%s, %s, %s, %llu %s%s", what,
+	sc_info("%s: %s%s%llu %s%s, %s, %s, %llu %s%s", what, tag,
 	    x->detached ? "detached, " : "", (unsigned long long)rows,
 	    rows == 1 ? "row" : "rows",
 	    render_cut(x->r) > cut ? " (cut at --max-rows)" : "", b, d,
@@ -370,6 +388,36 @@ run_one(struct run *x, struct sc_plan *plan, const char *what,
 }
 
 /* ------------------------------------------------------------ scripts */
+
+/*
+ * The command tag of a statement that changes rows, as psql prints it
+ * ("DELETE 60"): its first word (after comments) if it is INSERT,
+ * UPDATE, DELETE or MERGE, else NULL.
+ */
+static const char *
+dml_tag(const char *s)
+{
+	static const char *const tags[] = { "INSERT", "UPDATE", "DELETE",
+		"MERGE" };
+	const char *e;
+	size_t i, n;
+
+	for (;;) {
+		s += strspn(s, " \t\r\n\f\v");
+		if (strncmp(s, "--", 2) == 0)
+			s += strcspn(s, "\n");
+		else if (strncmp(s, "/*", 2) == 0 && (e = strstr(s + 2, "*/")))
+			s = e + 2;
+		else
+			break;
+	}
+	n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+	for (i = 0; i < SC_NELEM(tags); i++)
+		if (n == strlen(tags[i]) && strncasecmp(s, tags[i], n) == 0)
+			return tags[i];
+	return NULL;
+}
+
 
 /* One piece of SQL text: the operand, a -f file or standard input. */
 struct source {
@@ -561,10 +609,13 @@ run_sources(struct run *x, struct source *src, size_t nsrc,
 			if (sc_plan_check_sql(src[i].stmts[k].text,
 				strlen(src[i].stmts[k].text), err) == -1)
 				rc = -1;
-			else
+			else {
+				x->tag = dml_tag(src[i].stmts[k].text);
 				rc = run_one(x,
 				    statement_plan(o, src[i].stmts[k].text),
 				    what, err);
+				x->tag = NULL;
+			}
 			if (rc == -1) {
 				locate(x, &src[i], k, done, total, err);
 				return -1;

@@ -78,6 +78,8 @@ struct run {
 	bool own_session; /* x->c is a session of the statement's own */
 	char after_error[256]; /* printed after the error, if not "" */
 	bool progress_later; /* SQL typed on the terminal: once it is read */
+	const char *tag; /* "DELETE" for the statement running, or NULL */
+	int64_t affected; /* rows it changed, as the server said, or -1 */
 };
 
 /* --------------------------------------------------------------- main.c */

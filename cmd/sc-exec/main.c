@@ -128,7 +128,8 @@ static bool
 reads_terminal(const struct opts *o)
 {
 	size_t i;
-	bool in = o->stdin_script || (o->sql != NULL && strcmp(o->sql, "-") == 0);
+	bool in = o->stdin_script ||
+	    (o->sql != NULL && strcmp(o->sql, "-") == 0);
 
 	for (i = 0; i < o->files.n; i++)
 		if (strcmp(o->files.v[i], "-") == 0)

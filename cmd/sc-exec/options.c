@@ -86,8 +86,8 @@ const char usage_text[] =
     "      --segment-timeout time  deadline of each stream (default 10m;\n"
     "                         0 for none)\n"
     "      --watchdog time    reattach after this long without a message\n"
-    "                         (default 150s; 0 for none)\n" SC_CONN_HELP_SESSION SC_CONN_HELP
-	SC_CLI_COMMON_HELP;
+    "                         (default 150s; 0 for none)\n" SC_CONN_HELP_SESSION
+	SC_CONN_HELP SC_CLI_COMMON_HELP;
 
 /* ------------------------------------------------------------- options */
 

@@ -373,7 +373,8 @@ run_one(struct run *x, struct sc_plan *plan, const char *what,
 	if (sc_log_level < SC_LOG_INFO || x->o->analyze)
 		return rc;
 	rows = render_rows(x->r) - rows;
-	sc_format_bytes((double)(render_bytes(x->r) - bytes), "B", b, sizeof(b));
+	sc_format_bytes((double)(render_bytes(x->r) - bytes), "B", b,
+	    sizeof(b));
 	sc_duration_format(sc_mono_ms() - t0, d);
 	reat = x->reattaches - reat;
 	progress_lock();
@@ -417,7 +418,6 @@ dml_tag(const char *s)
 			return tags[i];
 	return NULL;
 }
-
 
 /* One piece of SQL text: the operand, a -f file or standard input. */
 struct source {

@@ -79,7 +79,8 @@ printer_fit(struct printer *p, const void *recs, size_t n, size_t size)
 				&p->how, &p->cells[i]) == SC_OUT_NULL)
 				continue;
 			if (text_width((const char *)p->cells[i].data) > w[i])
-				w[i] = text_width((const char *)p->cells[i].data);
+				w[i] =
+				    text_width((const char *)p->cells[i].data);
 		}
 		keep[i] = true;
 		total += w[i] + (i > 0 ? 2 : 0);
@@ -87,10 +88,10 @@ printer_fit(struct printer *p, const void *recs, size_t n, size_t size)
 	text = strcmp(sc_inspect_field_name(p->rec, p->idx[last]),
 		   "statement") == 0;
 	/* What the fields but the statement may take. */
-	room = text ? (p->fit_cols > STATEMENT_MIN + 2
-			      ? p->fit_cols - STATEMENT_MIN - 2
-			      : 0)
-		    : p->fit_cols;
+	room = text
+	    ? (p->fit_cols > STATEMENT_MIN + 2 ? p->fit_cols - STATEMENT_MIN - 2
+					       : 0)
+	    : p->fit_cols;
 	if (text)
 		total -= w[last] + 2;
 	/*
@@ -121,7 +122,8 @@ printer_fit(struct printer *p, const void *recs, size_t n, size_t size)
 		}
 	p->n = m;
 	last = m - 1;
-	if (text && total + 2 + w[last] > p->fit_cols && total + 3 < p->fit_cols)
+	if (text && total + 2 + w[last] > p->fit_cols &&
+	    total + 3 < p->fit_cols)
 		p->cut_width = p->fit_cols - total - 2;
 }
 
@@ -218,8 +220,8 @@ printer_row(struct printer *p, const void *rec, struct sc_error *err)
 		v[i].p = (const char *)p->cells[i].data;
 		v[i].n = p->cells[i].len;
 	}
-	i = p->n - 1;
-	if (p->cut_width > 1 && v[i].kind != SC_OUT_NULL &&
+	i = p->n > 0 ? p->n - 1 : 0;
+	if (p->n > 0 && p->cut_width > 1 && v[i].kind != SC_OUT_NULL &&
 	    text_width(v[i].p) > p->cut_width) {
 		sc_buf_reset(&p->cells[MAX_FIELDS - 1]);
 		text_fit(&p->cells[MAX_FIELDS - 1], v[i].p, p->cut_width - 1,

@@ -521,8 +521,7 @@ draw_message(struct view *v)
 		text_fit(&v->line, v->msg, (size_t)w - 1, false, false);
 		(void)sc_buf_addch(&v->line, '+', NULL);
 	} else
-		text_fit(&v->line, v->msg, w > 0 ? (size_t)w : 0, false,
-		    false);
+		text_fit(&v->line, v->msg, w > 0 ? (size_t)w : 0, false, false);
 	(void)sc_buf_addstr(&v->line, yn, NULL);
 	mvaddnstr(2, 0, (const char *)v->line.data, (int)v->line.len);
 	attroff(A_BOLD);

@@ -61,8 +61,8 @@ static const char usage_text[] =
     "      --max-retries n    retries of a failed call (default 15)\n"
     "      --format fmt       text (tab-separated, the default) or jsonl\n"
     "      --progress         show progress on standard error\n"
-    "      --no-progress      do not (default: show it on a terminal)\n" SC_CONN_HELP_SESSION SC_CONN_HELP
-	SC_CLI_COMMON_HELP;
+    "      --no-progress      do not (default: show it on a terminal)\n" SC_CONN_HELP_SESSION
+	SC_CONN_HELP SC_CLI_COMMON_HELP;
 
 /* Longest line of a --from-file list. */
 #define LIST_LINE_MAX 65536
@@ -314,7 +314,8 @@ sorted_by_name(struct art *arts, size_t n)
 static bool
 other_scheme(const char *s)
 {
-	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
+	size_t n = strspn(s,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
 
 	return n > 0 && strncmp(s + n, "://", 3) == 0 && !source_is_url(s);
 }

@@ -370,8 +370,7 @@ sc_cli_next(struct sc_cli_parser *p, int argc, char *argv[])
 			return -1;
 		}
 		arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
-		if (ch == '?' && is_text(arg) &&
-		    p->ntext < SC_NELEM(p->text)) {
+		if (ch == '?' && is_text(arg) && p->ntext < SC_NELEM(p->text)) {
 			p->text[p->ntext++] = argv[optind - 1];
 			continue;
 		}

@@ -687,7 +687,8 @@ test_format_bytes(void)
 
 	for (i = 0; i < SC_NELEM(t); i++) {
 		sc_format_bytes(t[i].v, t[i].unit, out, sizeof(out));
-		is_str(out, t[i].want, "sc_format_bytes %g %s", t[i].v, t[i].unit);
+		is_str(out, t[i].want, "sc_format_bytes %g %s", t[i].v,
+		    t[i].unit);
 	}
 }
 

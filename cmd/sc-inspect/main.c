@@ -21,18 +21,21 @@
 
 #include "core/log.h"
 #include "core/timeutil.h"
+#include "core/uuid.h"
 #include "core/xmem.h"
 #include "core/banned.h"
 
 static const char usage_text[] =
-    "usage: sc-inspect [-hqVv] [--artifacts] [--follow] [--ids] [--no-header]\n"
-    "                  [--tls] [-H key=value] [-s server] [-t timeout]\n"
+    "usage: sc-inspect [-hqVv] [--artifacts] [--follow] [--ids] [--insecure]\n"
+    "                  [--no-header] [--tls] [-H key=value] [-s server]\n"
+    "                  [-t timeout]\n"
     "                  [--admin-token token] [--ca-file file]\n"
     "                  [--detached-for duration] [--fields list]\n"
     "                  [--format format] [--interval duration]\n"
     "                  [--older-than duration] [--session uuid]\n"
     "                  [--state state] [--tag tag] [--token token]\n"
-    "                  [--user id] [--user-id id]\n"
+    "                  [--unreachable-timeout time] [--user id]\n"
+    "                  [--user-id id]\n"
     "                  [list | show operation-id | sessions | tombstones |\n"
     "                  stats | watch]\n"
     "\n"
@@ -190,6 +193,9 @@ parse_args(struct opts *o, int argc, char **argv)
 		if (i == argc)
 			sc_usage_msg(usage_text, "show needs an operation id");
 		o->opid = argv[i++];
+		if (!sc_uuid_valid(o->opid))
+			sc_usage_msg(usage_text,
+			    "invalid operation id '%s': not a UUID", o->opid);
 	}
 	if (i < argc)
 		sc_usage_msg(usage_text, "too many operands, from '%s'",

@@ -248,6 +248,12 @@ sc_reattach_streams(const struct sc_reattach *it)
 	return it->nstreams;
 }
 
+const char *
+sc_reattach_last_response_id(const struct sc_reattach *it)
+{
+	return it->last_rid;
+}
+
 /* ------------------------------------------------------------ helpers */
 
 /* FNV-1a of a response id; never 0, which marks a free slot. */
@@ -370,22 +376,28 @@ is_aborted(struct sc_reattach *it)
 	return a;
 }
 
+bool
+sc_reattach_left(const struct sc_error *e)
+{
+	return e->status == SC_ST_NOTFOUND || e->status == SC_ST_UNAVAILABLE ||
+	    e->status == SC_ST_TIMEOUT ||
+	    strncmp(e->errclass, "INVALID_CURSOR.", 15) == 0;
+}
+
 static int
 fail(struct sc_reattach *it, const struct sc_error *e, struct sc_error *err)
 {
 	close_stream(it);
 	it->state = ST_FAILED;
 	it->final_err = *e;
-	if (e->status == SC_ST_DENIED ||
-	    (it->attach &&
-		(e->status == SC_ST_NOTFOUND ||
-		    e->status == SC_ST_UNAVAILABLE ||
-		    e->status == SC_ST_TIMEOUT))) {
+	if (e->status == SC_ST_DENIED || (it->attach && sc_reattach_left(e))) {
 		/*
 		 * Refused for who we are: a release would be refused too.
 		 * Attached to someone's operation and the server is gone,
-		 * slow or no longer has it: leave it where it is, so the
-		 * next --attach (or its owner) still finds it.
+		 * slow or no longer has it, or our cursor is not valid (its
+		 * responses went to another client, who is reading it): leave
+		 * it where it is, so the next --attach (or its owner) still
+		 * finds it.
 		 */
 		pthread_mutex_lock(&it->lock);
 		it->released = true;

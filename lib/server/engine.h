@@ -255,6 +255,14 @@ struct sc_engine_conn *sc_engine_conn_new(struct sc_engine *e,
 /* Close the connection; its TEMP tables and views go with it. */
 void sc_engine_conn_free(struct sc_engine_conn *c);
 /*
+ * The rows changed on c so far (every INSERT, UPDATE and DELETE, the
+ * engine's own too), and the rows the last of them changed.  A caller
+ * that sees the first grow around a statement takes the second as what
+ * the statement changed (sqlite3_total_changes64(), sqlite3_changes64()).
+ */
+int64_t sc_engine_total_changes(struct sc_engine_conn *c);
+int64_t sc_engine_last_changes(struct sc_engine_conn *c);
+/*
  * Whether closing c would lose nothing a client made: no call in
  * progress, no TEMP table, view or trigger, no attached database and no
  * USE of one.  Call it only while no other thread can start a call on c.

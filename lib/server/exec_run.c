@@ -124,12 +124,18 @@ on_batch_writer(void *arg, struct sc_arrow_writer *w, int64_t rows,
 	return 0;
 }
 
-/* The metrics-only response: one plan node with its output rows. */
+/*
+ * The metrics-only response: one plan node with its output rows, and for
+ * a SQL command that changed rows (affected >= 0), numAffectedRows: a
+ * metric of sc-serve's own (Spark sends none), which Spark's clients
+ * pass over and sc-exec shows as psql does ("DELETE 60").
+ */
 static int
-emit_metrics(struct run *r, const char *node)
+emit_metrics(struct run *r, const char *node, int64_t affected)
 {
-	static char key[] = "numOutputRows";
+	static char key[] = "numOutputRows", akey[] = "numAffectedRows";
 	static char vname[] = "number of output rows";
+	static char aname[] = "number of affected rows";
 	static char vtype[] = "sum";
 	char name[64];
 	Spark__Connect__ExecutePlanResponse resp =
@@ -145,7 +151,12 @@ emit_metrics(struct run *r, const char *node)
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__METRICS__METRIC_VALUE__INIT;
 	Spark__Connect__ExecutePlanResponse__Metrics__MetricObject *mop = &mo;
 	Spark__Connect__ExecutePlanResponse__Metrics__MetricObject__ExecutionMetricsEntry
-	    *mep = &me;
+	    ae =
+		SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__METRICS__METRIC_OBJECT__EXECUTION_METRICS_ENTRY__INIT;
+	Spark__Connect__ExecutePlanResponse__Metrics__MetricValue av =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__METRICS__METRIC_VALUE__INIT;
+	Spark__Connect__ExecutePlanResponse__Metrics__MetricObject__ExecutionMetricsEntry
+	    *mep[2] = { &me, &ae };
 
 	snprintf(name, sizeof(name), "%s", node);
 	mv.name = vname;
@@ -153,9 +164,14 @@ emit_metrics(struct run *r, const char *node)
 	mv.metric_type = vtype;
 	me.key = key;
 	me.value = &mv;
+	av.name = aname;
+	av.value = affected;
+	av.metric_type = vtype;
+	ae.key = akey;
+	ae.value = &av;
 	mo.name = name;
-	mo.n_execution_metrics = 1;
-	mo.execution_metrics = &mep;
+	mo.n_execution_metrics = affected >= 0 ? 2 : 1;
+	mo.execution_metrics = mep;
 	mt.n_metrics = 1;
 	mt.metrics = &mop;
 	resp.metrics = &mt;
@@ -227,7 +243,7 @@ run_root(struct run *r, struct sc_engine_conn *conn,
 			*err = r->err;
 		return -1;
 	}
-	if (emit_metrics(r, "SQLite") == -1) {
+	if (emit_metrics(r, "SQLite", -1) == -1) {
 		if (err != NULL)
 			*err = r->err;
 		return -1;
@@ -270,6 +286,7 @@ run_command(struct run *r, struct sc_engine_conn *conn,
 	Spark__Connect__ExecutePlanResponse__SqlCommandResult res =
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__SQL_COMMAND_RESULT__INIT;
 	Spark__Connect__Relation *rel = NULL;
+	int64_t changes;
 	int rc;
 
 	if (cmd->command_type_case ==
@@ -281,7 +298,7 @@ run_command(struct run *r, struct sc_engine_conn *conn,
 		if (sc_engine_create_view(conn, v->input, v->name, v->is_global,
 			v->replace, sc_exec_op_cancel_flag(r->op), err) == -1)
 			return -1;
-		if (emit_metrics(r, "SQLiteCommand") == -1) {
+		if (emit_metrics(r, "SQLiteCommand", -1) == -1) {
 			if (err != NULL)
 				*err = r->err;
 			return -1;
@@ -292,10 +309,15 @@ run_command(struct run *r, struct sc_engine_conn *conn,
 		SPARK__CONNECT__COMMAND__COMMAND_TYPE_SQL_COMMAND ||
 	    cmd->sql_command == NULL)
 		return unsupported_command(cmd, err);
+	changes = sc_engine_total_changes(conn);
 	rc = sc_engine_sql_command_cancelable(conn, cmd->sql_command, &rel,
 	    sc_exec_op_cancel_flag(r->op), err);
 	if (rc == -1)
 		return -1;
+	/* Rows changed: those of the last statement that changed any. */
+	changes = sc_engine_total_changes(conn) > changes
+	    ? sc_engine_last_changes(conn)
+	    : 0;
 	res.relation = rel;
 	resp.response_type_case =
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_SQL_COMMAND_RESULT;
@@ -303,7 +325,7 @@ run_command(struct run *r, struct sc_engine_conn *conn,
 	rc = emit(r, &resp);
 	sc_engine_relation_free(rel);
 	if (rc == 0)
-		rc = emit_metrics(r, "SQLiteCommand");
+		rc = emit_metrics(r, "SQLiteCommand", changes);
 	if (rc == -1 && err != NULL)
 		*err = r->err;
 	return rc;

@@ -685,7 +685,7 @@ test_usage_voice(void)
 }
 
 static void
-test_format_si(void)
+test_format_bytes(void)
 {
 	static const struct {
 		double v;
@@ -693,18 +693,21 @@ test_format_si(void)
 	} t[] = {
 		{ 0, "B", "0 B" },
 		{ 999, "B", "999 B" },
-		{ 1000, "B", "1.0 kB" },
-		{ 81530, "B", "81.5 kB" },
-		{ 5.4e6, "B/s", "5.4 MB/s" },
-		{ 1.6e9, "B", "1.6 GB" },
-		{ 2.5e18, "B", "2500.0 PB" },
+		{ 1000, "B", "1000 B" },
+		{ 1024, "B", "1.0 KiB" },
+		{ 81530, "B", "79.6 KiB" },
+		{ 5.4e6, "B/s", "5.1 MiB/s" },
+		{ 1048575, "B", "1.0 MiB" },
+		{ 1.6e9, "B", "1.5 GiB" },
+		{ 2.5e18, "B", "2220.4 PiB" },
 	};
 	char out[32];
 	size_t i;
 
 	for (i = 0; i < SC_NELEM(t); i++) {
-		sc_format_si(t[i].v, t[i].unit, out, sizeof(out));
-		is_str(out, t[i].want, "sc_format_si %g %s", t[i].v, t[i].unit);
+		sc_format_bytes(t[i].v, t[i].unit, out, sizeof(out));
+		is_str(out, t[i].want, "sc_format_bytes %g %s", t[i].v,
+		    t[i].unit);
 	}
 }
 
@@ -715,7 +718,7 @@ main(void)
 	test_duration();
 	test_cli_duration();
 	test_size();
-	test_format_si();
+	test_format_bytes();
 	test_common_opts();
 	test_exiting();
 	test_parse();

@@ -70,7 +70,7 @@ LIBS_ALL = -lsqlite3 -lcurl -ledit $(LIBS)
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all check unit bats install uninstall clean lint bench demo deps stress \
+.PHONY: all check unit bats install uninstall clean lint bench bench-count demo deps stress \
 	format fuzz fuzz-bins valgrind deb
 
 # --- protocol code, generated into $(GEN), never committed -------------
@@ -338,6 +338,8 @@ format:
 # --- bench and demo -----------------------------------------------------
 bench: all $(BENCH_BIN)
 	@BUILD=$(BUILD) test/bench/run
+bench-count: all $(BENCH_BIN)
+	@BUILD=$(BUILD) BENCH_ONLY=count test/bench/run
 
 # The README's "run it" command: like check, it installs what is missing.
 demo: deps

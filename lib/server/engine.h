@@ -310,8 +310,18 @@ struct sc_engine_sink {
 	 */
 	int (*batch)(void *arg, const uint8_t *ipc, size_t len, int64_t rows,
 	    int64_t start_offset);
+	/*
+	 * Optional: the row just computed holds bytes bytes in values of
+	 * SC_ENGINE_LARGE_VALUE bytes or more (0: none, after a row that
+	 * had some), before they are copied into its batch, which is then
+	 * sent by itself.  May block (memory).  Return 0, or -1 to stop
+	 * (OPERATION_CANCELED).
+	 */
 	void *arg;
+	int (*large)(void *arg, int64_t bytes);
 };
+/* A value this large is counted before it is copied (sink->large). */
+#define SC_ENGINE_LARGE_VALUE (1 << 20)
 
 /*
  * Run the relation root: sink->schema once, then sink->batch once per

@@ -323,6 +323,50 @@ end_row(struct sc_ebatch *b, struct sc_error *err)
 	return 0;
 }
 
+/*
+ * Bytes of the current row of st in values of SC_ENGINE_LARGE_VALUE or
+ * more, read before they are fetched (so a zeroblob() is not expanded).
+ */
+static int64_t
+large_bytes(sqlite3_stmt *st, size_t ncol)
+{
+	int64_t sum = 0;
+	size_t i;
+	int t, n;
+
+	for (i = 0; i < ncol; i++) {
+		t = sqlite3_column_type(st, (int)i);
+		if (t != SQLITE_TEXT && t != SQLITE_BLOB)
+			continue;
+		n = sqlite3_column_bytes(st, (int)i);
+		if (n >= SC_ENGINE_LARGE_VALUE)
+			sum += n;
+	}
+	return sum;
+}
+
+/*
+ * Tell the sink about a row of large values before it is copied, in a
+ * batch of its own (the rows before it are sent first); and that the
+ * one before is gone.  *large: what the last call said.
+ */
+static int
+count_large(struct sc_ebatch *b, sqlite3_stmt *st, size_t ncol, int64_t *large,
+    struct sc_error *err)
+{
+	int64_t n = large_bytes(st, ncol);
+
+	if (n == 0 && *large == 0)
+		return 0;
+	if (n > 0 && sc_arrow_writer_rows(b->w) > 0 &&
+	    sc_eng_batch_flush(b, err) == -1)
+		return -1;
+	*large = n;
+	if (b->sink->large(b->sink->arg, n) != 0)
+		return sc_eng_canceled(err);
+	return 0;
+}
+
 /* Stream st's rows (after those buffered in rb) into batches. */
 static int
 stream_rows(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_ecol *cols,
@@ -332,7 +376,7 @@ stream_rows(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_ecol *cols,
 	struct sc_ebatch b;
 	struct sc_eval v;
 	size_t r, i;
-	int64_t row = 0;
+	int64_t row = 0, large = 0;
 	int rc, ret = -1;
 
 	if (sc_eng_batch_begin(&b, x, cols, ncol, limits, sink, err) == -1)
@@ -354,6 +398,9 @@ stream_rows(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_ecol *cols,
 				sc_eng_sqlite_error(x, rc, err);
 				goto out;
 			}
+			if (sink->large != NULL &&
+			    count_large(&b, st, ncol, &large, err) == -1)
+				goto out;
 			for (i = 0; i < ncol; i++) {
 				sc_eng_eval_column(st, (int)i, &v);
 				if (sc_eng_put(b.w, i, &cols[i], &v, row,
@@ -362,6 +409,10 @@ stream_rows(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_ecol *cols,
 			}
 			row++;
 			if (end_row(&b, err) == -1)
+				goto out;
+			/* A row of large values goes by itself. */
+			if (large > 0 && sc_arrow_writer_rows(b.w) > 0 &&
+			    sc_eng_batch_flush(&b, err) == -1)
 				goto out;
 		}
 	}

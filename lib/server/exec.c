@@ -842,6 +842,9 @@ sc_execmgr_new_opts(const struct sc_server_conf *conf,
 	sc_htab_init(&m->done);
 	sc_htab_init(&m->users);
 	sc_htab_init(&m->squeues);
+	/* Rows of large values: a quarter of SQLite's heap limit. */
+	sc_execmem_budget_set(
+	    m->conf.sql_heap_limit > 0 ? m->conf.sql_heap_limit / 4 : -1);
 	m->workers = m->conf.workers > 0 ? m->conf.workers : 1;
 	m->max_threads = m->conf.max_threads > m->workers ? m->conf.max_threads
 							  : m->workers;

@@ -592,9 +592,15 @@ emit_bytes(struct sc_exec_op *op, const char *rid, void *mem, size_t cap,
 	if (op->state != SC_EXEC_RUNNING) {
 		pthread_mutex_unlock(&op->lock);
 		sc_execmem_block_put(mem, cap);
+		sc_execmem_give(op->charge_acct, op->charge);
+		op->charge = 0;
 		return sc_exec_canceled_error(err);
 	}
 	sc_execbuf_add_block(op->buf, rid, mem, cap, data, len, rows);
+	if (op->charge > 0) {
+		sc_execbuf_charge_last(op->buf, op->charge_acct, op->charge);
+		op->charge = 0;
+	}
 	if (op->sender != NULL)
 		sc_exec_pump(op, op->sender, sc_exec_now(m), &a);
 	else
@@ -602,6 +608,57 @@ emit_bytes(struct sc_exec_op *op, const char *rid, void *mem, size_t cap,
 	pthread_mutex_unlock(&op->lock);
 	sc_exec_acts_run(m, &a);
 	return 0;
+}
+
+int
+sc_exec_reserve(struct sc_exec_op *op, int64_t n, struct sc_execacct **acct,
+    struct sc_error *err)
+{
+	struct sc_execmgr *m = op->m;
+	const char *user = op->sess->user_id;
+	struct sc_execacct *a;
+	bool parked;
+
+	if ((a = sc_execmem_take_now(user, n, op->inline_run)) != NULL) {
+		*acct = a;
+		return 0;
+	}
+	pthread_mutex_lock(&op->lock);
+	if (op->state != SC_EXEC_RUNNING) {
+		pthread_mutex_unlock(&op->lock);
+		return sc_exec_canceled_error(err);
+	}
+	/* Its own sent responses must not keep it waiting. */
+	if (sc_execbuf_drop_consumed(op->buf) > 0)
+		sc_exec_room_wake(m, false);
+	parked = sc_exec_sched_park(m, op);
+	pthread_mutex_unlock(&op->lock);
+	sc_debug("operation %s waits for %lld bytes of the value budget",
+	    op->id, (long long)n);
+	a = sc_execmem_take(user, n, &op->cancel);
+	pthread_mutex_lock(&op->lock);
+	if (parked && op->state == SC_EXEC_RUNNING) {
+		pthread_mutex_unlock(&op->lock);
+		sc_exec_sched_resume(m, op);
+		pthread_mutex_lock(&op->lock);
+	}
+	if (op->state != SC_EXEC_RUNNING || a == NULL) {
+		pthread_mutex_unlock(&op->lock);
+		sc_execmem_give(a, n);
+		return sc_exec_canceled_error(err);
+	}
+	pthread_mutex_unlock(&op->lock);
+	*acct = a;
+	return 0;
+}
+
+void
+sc_exec_charge_next(struct sc_exec_op *op, struct sc_execacct *a, int64_t n)
+{
+	if (op->charge > 0 && op->charge_acct != a)
+		SC_BUG("a response charged to two accounts");
+	op->charge_acct = a;
+	op->charge += n;
 }
 
 int
@@ -644,6 +701,8 @@ sc_exec_emit_arrow_block(struct sc_exec_op *op, uint8_t *mem, size_t cap,
 
 	if (sc_uuid_v4(rid, err) == -1) {
 		sc_execmem_block_put(mem, cap);
+		sc_execmem_give(op->charge_acct, op->charge);
+		op->charge = 0;
 		return -1;
 	}
 	n = sc_proto_arrow_envelope(mem, SC_EXEC_ARROW_HEADROOM,

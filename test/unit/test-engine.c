@@ -783,7 +783,7 @@ run_l(struct sc_engine_conn *c, Rel *root, int64_t max_rows, int64_t max_bytes,
     struct res *r, struct sc_error *err)
 {
 	struct sc_engine_limits lim = { max_rows, max_bytes };
-	struct sc_engine_sink sink = { on_schema, on_batch, r };
+	struct sc_engine_sink sink = { on_schema, on_batch, r, NULL };
 	int rc;
 
 	sc_error_init(err);
@@ -1905,7 +1905,7 @@ paused_thread(void *arg)
 {
 	struct paused *p = arg;
 	struct sc_engine_limits lim = { 1000, 1 << 20 };
-	struct sc_engine_sink sink = { paused_schema, paused_batch, p };
+	struct sc_engine_sink sink = { paused_schema, paused_batch, p, NULL };
 
 	sc_error_init(&p->err);
 	p->rc = sc_engine_run_cancelable(p->c, p->root, &lim, &sink, &p->cancel,
@@ -2387,7 +2387,7 @@ test_deep_input(void)
 
 	/* Canceled before it starts: translating stops at once. */
 	res_init(&r);
-	sink = (struct sc_engine_sink){ on_schema, on_batch, &r };
+	sink = (struct sc_engine_sink){ on_schema, on_batch, &r, NULL };
 	atomic_init(&cancel, 1);
 	root = R_project(R_sql("SELECT 1 AS a"), E_col("nosuch"), NULL);
 	sc_error_init(&err);

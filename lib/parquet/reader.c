@@ -614,6 +614,16 @@ read_chunk(struct sc_parquet_reader *r, const struct sc_pq_rowgroup *g,
 		return rfail(r, err, SC_ST_USAGE,
 		    "column '%s': Parquet codec %s is not supported",
 		    c.lf->path, sc_pq_codec_name(m->codec));
+	if (m->num_values < 0)
+		return cfail(&c, "a negative value count");
+	if (m->num_values == 0) {
+		/* No pages to read (pyarrow writes offset 0 for none). */
+		if (g->num_rows != 0)
+			return rfail(r, err, SC_ST_PROTOCOL,
+			    "column '%s': malformed Parquet file: 0 rows in a row group of %lld",
+			    c.lf->path, (long long)g->num_rows);
+		return 0;
+	}
 	start = (uint64_t)m->data_page_offset;
 	if (m->dictionary_page_offset > 0 &&
 	    m->dictionary_page_offset < m->data_page_offset)
@@ -622,8 +632,6 @@ read_chunk(struct sc_parquet_reader *r, const struct sc_pq_rowgroup *g,
 	if (m->data_page_offset < 4 || m->total_compressed < 0 ||
 	    start > r->data_end || len > r->data_end - start)
 		return cfail(&c, "a column chunk past the end of the file");
-	if (m->num_values < 0)
-		return cfail(&c, "a negative value count");
 	if (charge(&c, len) == -1)
 		return -1;
 	buf = sc_xmalloc(len ? len : 1);

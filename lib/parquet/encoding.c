@@ -238,6 +238,8 @@ sc_pq_dec_plain(struct sc_pq_vals *v, const uint8_t *p, size_t n,
 			return BAD(err, "values of no width");
 		if (count > n / v->width)
 			return BAD(err, "values past the end of the page");
+		if (count == 0)
+			break;
 		reserve(v, count, 0);
 		memcpy(v->fix + v->n * v->width, p, count * v->width);
 		v->n += count;
@@ -466,8 +468,10 @@ delta_length(struct sc_pq_vals *v, const uint8_t *p, size_t n, size_t count,
 		reserve(v, 1, plen + (size_t)len[i]);
 		/* The previous value is the last one of v. */
 		prev = v->data + v->off[v->n - (i > 0 ? 1 : 0)];
-		memmove(v->data + v->dlen, prev, plen);
-		memcpy(v->data + v->dlen + plen, p + pos, (size_t)len[i]);
+		if (plen > 0)
+			memmove(v->data + v->dlen, prev, plen);
+		if (len[i] > 0)
+			memcpy(v->data + v->dlen + plen, p + pos, (size_t)len[i]);
 		v->dlen += plen + (size_t)len[i];
 		v->n++;
 		v->off[v->n] = v->dlen;

@@ -459,7 +459,7 @@ more_levels(struct chunk *c, size_t n)
 		(uint64_t)n * sizeof(uint32_t)) == -1)
 		return -1;
 	want = col->nlev + n;
-	if (want <= col->cap)
+	if (want <= col->cap && col->def != NULL)
 		return 0;
 	cap = col->cap < 1024 ? 1024 : col->cap;
 	while (cap < want)

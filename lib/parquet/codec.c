@@ -79,7 +79,8 @@ gunzip(const uint8_t *p, size_t n, size_t want, struct sc_buf *out,
 			if (rc == Z_STREAM_END && z.avail_out == 1)
 				break;
 			inflateEnd(&z);
-			return bad(err, SC_PQ_GZIP, "longer than the page's size");
+			return bad(err, SC_PQ_GZIP,
+			    "longer than the page's size");
 		}
 		if (grow_to(out, base, want, &room, err) == -1) {
 			inflateEnd(&z);
@@ -129,12 +130,15 @@ unzstd(const uint8_t *p, size_t n, size_t want, struct sc_buf *out,
 			ob.dst = tmp;
 			ob.size = 1;
 			ob.pos = 0;
-			rc = in.pos < in.size ?
-			    ZSTD_decompressStream(dc, &ob, &in) : 0;
+			rc = in.pos < in.size
+			    ? ZSTD_decompressStream(dc, &ob, &in)
+			    : 0;
 			if (ZSTD_isError(rc) || ob.pos != 0 || rc != 0) {
 				ZSTD_freeDCtx(dc);
-				return bad(err, SC_PQ_ZSTD, ZSTD_isError(rc) ?
-				    "corrupt" : "longer than the page's size");
+				return bad(err, SC_PQ_ZSTD,
+				    ZSTD_isError(rc)
+					? "corrupt"
+					: "longer than the page's size");
 			}
 			break;
 		}
@@ -179,7 +183,8 @@ sc_pq_decompress(int codec, const uint8_t *p, size_t n, size_t want,
 		if (snappy_uncompressed_length((const char *)p, n, &len) !=
 			SNAPPY_OK ||
 		    len != want)
-			return bad(err, codec, "of another size than the page's");
+			return bad(err, codec,
+			    "of another size than the page's");
 		if (sc_buf_grow(out, len + 1, err) == -1)
 			return -1;
 		if (snappy_uncompress((const char *)p, n,

@@ -85,8 +85,8 @@ reserve(struct sc_pq_vals *v, size_t more, size_t dmore)
 		while (cap < want)
 			cap *= 2;
 		if (v->type == SC_PQ_BYTE_ARRAY)
-			v->off = sc_xreallocarray(v->off, cap + 1,
-			    sizeof(*v->off));
+			v->off =
+			    sc_xreallocarray(v->off, cap + 1, sizeof(*v->off));
 		else if (v->width > 0)
 			v->fix = sc_xreallocarray(v->fix, cap, v->width);
 		v->cap = cap;
@@ -173,8 +173,8 @@ put_bits(uint8_t *p, uint64_t pos, int bw, uint64_t v)
 
 		if (take > bw - done)
 			take = bw - done;
-		p[pos >> 3] |= (uint8_t)(((v >> done) & ((1u << take) - 1))
-		    << sh);
+		p[pos >> 3] |=
+		    (uint8_t)(((v >> done) & ((1u << take) - 1)) << sh);
 		done += take;
 		pos += take;
 	}
@@ -199,8 +199,8 @@ uvarint(const uint8_t *p, size_t n, size_t *pos, uint64_t *v)
 }
 
 int
-sc_pq_dec_plain(struct sc_pq_vals *v, const uint8_t *p, size_t n,
-    size_t count, size_t *used, struct sc_error *err)
+sc_pq_dec_plain(struct sc_pq_vals *v, const uint8_t *p, size_t n, size_t count,
+    size_t *used, struct sc_error *err)
 {
 	size_t i, pos = 0;
 	uint32_t len;
@@ -224,11 +224,13 @@ sc_pq_dec_plain(struct sc_pq_vals *v, const uint8_t *p, size_t n,
 		reserve(v, count, 0);
 		for (i = 0; i < count; i++) {
 			if (n - pos < 4)
-				return BAD(err, "values past the end of the page");
+				return BAD(err,
+				    "values past the end of the page");
 			memcpy(&len, p + pos, 4);
 			pos += 4;
 			if (len > n - pos)
-				return BAD(err, "a value past the end of the page");
+				return BAD(err,
+				    "a value past the end of the page");
 			sc_pq_vals_add(v, p + pos, len);
 			pos += len;
 		}
@@ -252,8 +254,8 @@ sc_pq_dec_plain(struct sc_pq_vals *v, const uint8_t *p, size_t n,
 }
 
 int
-sc_pq_dec_rle(const uint8_t *p, size_t n, int bw, uint32_t *out,
-    size_t count, struct sc_error *err)
+sc_pq_dec_rle(const uint8_t *p, size_t n, int bw, uint32_t *out, size_t count,
+    struct sc_error *err)
 {
 	size_t i = 0, pos = 0, vbytes = ((size_t)bw + 7) / 8, take, k;
 	uint64_t header, groups, bits;
@@ -273,7 +275,8 @@ sc_pq_dec_rle(const uint8_t *p, size_t n, int bw, uint32_t *out,
 				take = (size_t)groups * 8;
 			bits = (uint64_t)take * (uint64_t)bw;
 			if ((bits + 7) / 8 > n - pos)
-				return BAD(err, "bit-packed run past the end of the page");
+				return BAD(err,
+				    "bit-packed run past the end of the page");
 			for (k = 0; k < take; k++)
 				out[i++] = (uint32_t)get_bits(p + pos,
 				    (uint64_t)k * bw, bw);
@@ -284,13 +287,15 @@ sc_pq_dec_rle(const uint8_t *p, size_t n, int bw, uint32_t *out,
 				pos += (size_t)(groups * bw);
 		} else {
 			if (vbytes > n - pos)
-				return BAD(err, "run value past the end of the page");
+				return BAD(err,
+				    "run value past the end of the page");
 			val = 0;
 			for (k = 0; k < vbytes; k++)
 				val |= (uint32_t)p[pos + k] << (8 * k);
 			pos += vbytes;
 			if (bw < 32 && val >> bw != 0)
-				return BAD(err, "run value wider than its bit width");
+				return BAD(err,
+				    "run value wider than its bit width");
 			take = count - i;
 			if ((header >> 1) < take)
 				take = (size_t)(header >> 1);
@@ -359,7 +364,8 @@ sc_pq_dec_delta(const uint8_t *p, size_t n, bool bits32, int64_t *out,
 			return BAD(err, "delta block past the end of the page");
 		md = (int64_t)(mind >> 1) ^ -(int64_t)(mind & 1);
 		if (nmini > n - pos)
-			return BAD(err, "delta bit widths past the end of the page");
+			return BAD(err,
+			    "delta bit widths past the end of the page");
 		widths = p + pos;
 		pos += (size_t)nmini;
 		for (m = 0; m < nmini && i < count; m++) {
@@ -367,7 +373,8 @@ sc_pq_dec_delta(const uint8_t *p, size_t n, bool bits32, int64_t *out,
 				return BAD(err, "delta bit width over 64");
 			take = count - i < per ? count - i : (size_t)per;
 			if (((uint64_t)take * widths[m] + 7) / 8 > n - pos)
-				return BAD(err, "delta values past the end of the page");
+				return BAD(err,
+				    "delta values past the end of the page");
 			mpos = pos;
 			for (k = 0; k < take; k++) {
 				d = get_bits(p + mpos, (uint64_t)k * widths[m],
@@ -375,8 +382,8 @@ sc_pq_dec_delta(const uint8_t *p, size_t n, bool bits32, int64_t *out,
 				prev = prev + (uint64_t)md + d;
 				if (bits32)
 					prev = (uint32_t)prev;
-				out[i++] = bits32 ? (int32_t)(uint32_t)prev :
-						    (int64_t)prev;
+				out[i++] = bits32 ? (int32_t)(uint32_t)prev
+						  : (int64_t)prev;
 			}
 			if (per * widths[m] / 8 > n - pos)
 				pos = n;
@@ -390,8 +397,8 @@ sc_pq_dec_delta(const uint8_t *p, size_t n, bool bits32, int64_t *out,
 
 /* Decoded int64s, bounded by count (which the caller has bounded). */
 static int64_t *
-delta_ints(const uint8_t *p, size_t n, bool bits32, size_t count,
-    size_t *used, struct sc_error *err)
+delta_ints(const uint8_t *p, size_t n, bool bits32, size_t count, size_t *used,
+    struct sc_error *err)
 {
 	int64_t *out;
 
@@ -412,7 +419,8 @@ sc_pq_dec_delta_vals(struct sc_pq_vals *v, const uint8_t *p, size_t n,
 	size_t i, used;
 
 	if (v->type != SC_PQ_INT32 && v->type != SC_PQ_INT64)
-		return BAD(err, "DELTA_BINARY_PACKED for a type other than INT32 or INT64");
+		return BAD(err,
+		    "DELTA_BINARY_PACKED for a type other than INT32 or INT64");
 	if ((out = delta_ints(p, n, v->type == SC_PQ_INT32, count, &used,
 		 err)) == NULL)
 		return -1;
@@ -463,7 +471,8 @@ delta_length(struct sc_pq_vals *v, const uint8_t *p, size_t n, size_t count,
 		plen = (size_t)prefix[i];
 		if (prefix[i] < 0 || plen > prevlen) {
 			free(len);
-			return BAD(err, "prefix longer than the previous value");
+			return BAD(err,
+			    "prefix longer than the previous value");
 		}
 		reserve(v, 1, plen + (size_t)len[i]);
 		/* The previous value is the last one of v. */
@@ -471,7 +480,8 @@ delta_length(struct sc_pq_vals *v, const uint8_t *p, size_t n, size_t count,
 		if (plen > 0)
 			memmove(v->data + v->dlen, prev, plen);
 		if (len[i] > 0)
-			memcpy(v->data + v->dlen + plen, p + pos, (size_t)len[i]);
+			memcpy(v->data + v->dlen + plen, p + pos,
+			    (size_t)len[i]);
 		v->dlen += plen + (size_t)len[i];
 		v->n++;
 		v->off[v->n] = v->dlen;
@@ -487,7 +497,8 @@ sc_pq_dec_delta_length(struct sc_pq_vals *v, const uint8_t *p, size_t n,
     size_t count, struct sc_error *err)
 {
 	if (v->type != SC_PQ_BYTE_ARRAY)
-		return BAD(err, "DELTA_LENGTH_BYTE_ARRAY for a type other than BYTE_ARRAY");
+		return BAD(err,
+		    "DELTA_LENGTH_BYTE_ARRAY for a type other than BYTE_ARRAY");
 	return delta_length(v, p, n, count, NULL, err);
 }
 
@@ -502,7 +513,8 @@ sc_pq_dec_delta_bytes(struct sc_pq_vals *v, const uint8_t *p, size_t n,
 	int rc;
 
 	if (v->type != SC_PQ_BYTE_ARRAY && v->type != SC_PQ_FIXED)
-		return BAD(err, "DELTA_BYTE_ARRAY for a type other than a byte array");
+		return BAD(err,
+		    "DELTA_BYTE_ARRAY for a type other than a byte array");
 	if ((prefix = delta_ints(p, n, true, count, &used, err)) == NULL)
 		return -1;
 	sc_pq_vals_init(&tmp, SC_PQ_BYTE_ARRAY, 0);
@@ -511,7 +523,8 @@ sc_pq_dec_delta_bytes(struct sc_pq_vals *v, const uint8_t *p, size_t n,
 	for (i = 0; rc == 0 && i < count; i++) {
 		e = sc_pq_vals_get(&tmp, i, &len);
 		if (v->type == SC_PQ_FIXED && len != v->width)
-			rc = BAD(err, "value of another length than its type's");
+			rc =
+			    BAD(err, "value of another length than its type's");
 		else
 			sc_pq_vals_add(v, e, len);
 	}
@@ -520,15 +533,15 @@ sc_pq_dec_delta_bytes(struct sc_pq_vals *v, const uint8_t *p, size_t n,
 }
 
 int
-sc_pq_dec_byte_stream_split(struct sc_pq_vals *v, const uint8_t *p,
-    size_t n, size_t count, struct sc_error *err)
+sc_pq_dec_byte_stream_split(struct sc_pq_vals *v, const uint8_t *p, size_t n,
+    size_t count, struct sc_error *err)
 {
 	size_t i, k, w = v->width;
 	uint8_t *dst;
 
-	if (v->type == SC_PQ_BYTE_ARRAY || v->type == SC_PQ_BOOLEAN ||
-	    w == 0)
-		return BAD(err, "BYTE_STREAM_SPLIT for a type of no fixed width");
+	if (v->type == SC_PQ_BYTE_ARRAY || v->type == SC_PQ_BOOLEAN || w == 0)
+		return BAD(err,
+		    "BYTE_STREAM_SPLIT for a type of no fixed width");
 	if (count > n / w)
 		return BAD(err, "values past the end of the page");
 	reserve(v, count, 0);
@@ -614,8 +627,8 @@ sc_pq_enc_rle(struct sc_buf *b, const uint32_t *vals, size_t n, int bw)
 		if (run >= 8) {
 			w_uvarint(b, (uint64_t)run << 1);
 			for (k = 0; k < (size_t)vbytes; k++)
-				(void)sc_buf_addch(b, (vals[i] >> (8 * k)) & 0xff,
-				    NULL);
+				(void)sc_buf_addch(b,
+				    (vals[i] >> (8 * k)) & 0xff, NULL);
 			i += run;
 			continue;
 		}
@@ -626,7 +639,7 @@ sc_pq_enc_rle(struct sc_buf *b, const uint32_t *vals, size_t n, int bw)
 			if (i >= n)
 				break;
 			for (run = 1; i + run < n && vals[i + run] == vals[i];
-			    run++)
+			     run++)
 				;
 		} while (run < 8);
 		if (i > n)
@@ -649,8 +662,8 @@ sc_pq_enc_delta(struct sc_buf *b, const int64_t *vals, size_t n)
 	w_uvarint(b, BLOCK);
 	w_uvarint(b, MINI);
 	w_uvarint(b, n);
-	w_uvarint(b, n ? ((uint64_t)vals[0] << 1) ^ (uint64_t)(vals[0] >> 63) :
-			 0);
+	w_uvarint(b,
+	    n ? ((uint64_t)vals[0] << 1) ^ (uint64_t)(vals[0] >> 63) : 0);
 	for (base = 1; base < n; base += BLOCK) {
 		cnt = n - base < BLOCK ? n - base : BLOCK;
 		mind = INT64_MAX;

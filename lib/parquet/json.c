@@ -34,8 +34,8 @@ jfail(struct jp *j, const char *what)
 static void
 ws(struct jp *j)
 {
-	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' ||
-				    *j->p == '\n' || *j->p == '\r'))
+	while (j->p < j->end &&
+	    (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
 		j->p++;
 }
 
@@ -242,7 +242,8 @@ jitems(struct jp *j, struct sc_pq_json *v, bool object)
 	for (;;) {
 		if (v->n == cap) {
 			cap = cap ? cap * 2 : 4;
-			v->item = sc_xreallocarray(v->item, cap, sizeof(*v->item));
+			v->item =
+			    sc_xreallocarray(v->item, cap, sizeof(*v->item));
 			if (object)
 				v->key = sc_xreallocarray(v->key, cap,
 				    sizeof(*v->key));
@@ -277,8 +278,8 @@ jitems(struct jp *j, struct sc_pq_json *v, bool object)
 			j->p++;
 			break;
 		}
-		return jfail(j, object ? "expected ',' or '}'" :
-					 "expected ',' or ']'");
+		return jfail(j,
+		    object ? "expected ',' or '}'" : "expected ',' or ']'");
 	}
 	j->depth--;
 	return 0;

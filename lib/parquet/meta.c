@@ -19,88 +19,137 @@
 #include "core/banned.h"
 
 /*
- * Loop over a struct's fields: FIELDS_BEGIN(r) declares last/type/id and
- * enters the struct; each case handles an id; FIELDS_END skips the rest.
+ * A struct's fields one by one: fn reads the field (id, type) and
+ * returns 1, or 0 to have it skipped (an unknown id, or a known id of
+ * an unexpected type), or -1.
  */
-#define FIELDS_BEGIN(r)                                           \
-	do {                                                      \
-		int16_t last_ = 0, id;                            \
-		int type;                                         \
-		if (sc_thrift_enter(r) == -1)                     \
-			return -1;                                \
-		for (;;) {                                        \
-			if (sc_thrift_field(r, &last_, &type, &id) == -1) \
-				return -1;                        \
-			if (type == SC_THRIFT_STOP)               \
-				break;                            \
-			switch (id) {
-#define FIELDS_END(r)                                             \
-			default:                                  \
-			skip:                                     \
-				if (sc_thrift_skip(r, type) == -1) \
-					return -1;                \
-			}                                         \
-		}                                                 \
-		sc_thrift_leave(r);                               \
-	} while (0)
-/* Read an integer field of its declared kind, or skip a mistyped one. */
-#define INT_FIELD(r, dst)                                                \
-	do {                                                             \
-		int32_t v_;                                              \
-		if (type != SC_THRIFT_I32 && type != SC_THRIFT_I16 &&    \
-		    type != SC_THRIFT_BYTE)                              \
-			goto skip;                                       \
-		if (sc_thrift_int(r, type, &v_) == -1)                   \
-			return -1;                                       \
-		(dst) = v_;                                              \
-	} while (0)
-#define I64_FIELD(r, dst)                                                 \
-	do {                                                              \
-		if (type == SC_THRIFT_I32 || type == SC_THRIFT_I16) {     \
-			int32_t v_;                                       \
-			if (sc_thrift_int(r, type, &v_) == -1)            \
-				return -1;                                \
-			(dst) = v_;                                       \
-		} else if (type == SC_THRIFT_I64) {                       \
-			if (sc_thrift_i64(r, &(dst)) == -1)               \
-				return -1;                                \
-		} else                                                    \
-			goto skip;                                        \
-	} while (0)
-#define BOOL_FIELD(r, dst)                                    \
-	do {                                                  \
-		if (type != SC_THRIFT_TRUE && type != SC_THRIFT_FALSE) \
-			goto skip;                            \
-		(dst) = type == SC_THRIFT_TRUE;               \
-	} while (0)
-#define STR_FIELD(r, dst)                                     \
-	do {                                                  \
-		if (type != SC_THRIFT_BINARY)                 \
-			goto skip;                            \
-		if (sc_thrift_string(r, &(dst)) == -1)        \
-			return -1;                            \
-	} while (0)
-#define STRUCT_FIELD(r, call)                     \
-	do {                                      \
-		if (type != SC_THRIFT_STRUCT)     \
-			goto skip;                \
-		if ((call) == -1)                 \
-			return -1;                \
-	} while (0)
+typedef int field_fn(struct sc_thrift_rd *r, int16_t id, int type, void *arg);
 
 static int
-read_bytes(struct sc_thrift_rd *r, uint8_t **dst, size_t *len)
+read_struct(struct sc_thrift_rd *r, field_fn *fn, void *arg)
+{
+	int16_t last = 0, id;
+	int type, rc;
+
+	if (sc_thrift_enter(r) == -1)
+		return -1;
+	for (;;) {
+		if (sc_thrift_field(r, &last, &type, &id) == -1)
+			return -1;
+		if (type == SC_THRIFT_STOP)
+			break;
+		rc = fn(r, id, type, arg);
+		if (rc == -1 || (rc == 0 && sc_thrift_skip(r, type) == -1))
+			return -1;
+	}
+	sc_thrift_leave(r);
+	return 0;
+}
+
+/* Typed fields: 1 read, 0 of another type (to skip), -1 failed. */
+static int
+f_int(struct sc_thrift_rd *r, int type, int32_t *dst)
+{
+	if (type != SC_THRIFT_I32 && type != SC_THRIFT_I16 &&
+	    type != SC_THRIFT_BYTE)
+		return 0;
+	return sc_thrift_int(r, type, dst) == -1 ? -1 : 1;
+}
+
+static int
+f_enum(struct sc_thrift_rd *r, int type, int *dst)
+{
+	int32_t v;
+	int rc = f_int(r, type, &v);
+
+	if (rc == 1)
+		*dst = v;
+	return rc;
+}
+
+static int
+f_i64(struct sc_thrift_rd *r, int type, int64_t *dst)
+{
+	int32_t v;
+
+	if (type == SC_THRIFT_I64)
+		return sc_thrift_i64(r, dst) == -1 ? -1 : 1;
+	if (f_int(r, type, &v) != 1)
+		return r->failed ? -1 : 0;
+	*dst = v;
+	return 1;
+}
+
+static int
+f_bool(int type, bool *dst)
+{
+	if (type != SC_THRIFT_TRUE && type != SC_THRIFT_FALSE)
+		return 0;
+	*dst = type == SC_THRIFT_TRUE;
+	return 1;
+}
+
+static int
+f_str(struct sc_thrift_rd *r, int type, char **dst)
+{
+	if (type != SC_THRIFT_BINARY)
+		return 0;
+	return sc_thrift_string(r, dst) == -1 ? -1 : 1;
+}
+
+static int
+f_bytes(struct sc_thrift_rd *r, int type, uint8_t **dst, size_t *len)
 {
 	const uint8_t *p;
 	size_t n;
 
+	if (type != SC_THRIFT_BINARY)
+		return 0;
 	if (sc_thrift_binary(r, &p, &n) == -1)
 		return -1;
 	free(*dst);
 	*dst = sc_xmalloc(n + 1);
 	memcpy(*dst, p, n);
 	*len = n;
-	return 0;
+	return 1;
+}
+
+static int
+f_struct(struct sc_thrift_rd *r, int type, field_fn *fn, void *arg)
+{
+	if (type != SC_THRIFT_STRUCT)
+		return 0;
+	return read_struct(r, fn, arg) == -1 ? -1 : 1;
+}
+
+/*
+ * A list of structs, each read by fn into elements of size bytes of a
+ * new zeroed array (*out, *n), after init (if not NULL) gave each its
+ * defaults; a second copy of the field is skipped.
+ */
+static int
+f_list(struct sc_thrift_rd *r, int type, field_fn *fn, void (*init)(void *),
+    size_t size, void **out, uint32_t *n, const char *what)
+{
+	uint32_t i, cnt;
+	int et;
+
+	if (type != SC_THRIFT_LIST || *out != NULL)
+		return 0;
+	if (sc_thrift_list(r, &et, &cnt) == -1)
+		return -1;
+	if (et != SC_THRIFT_STRUCT)
+		return sc_thrift_fail(r, what);
+	*out = sc_xcalloc((size_t)cnt + 1, size);
+	*n = cnt;
+	for (i = 0; i < cnt; i++) {
+		if (init != NULL)
+			init((uint8_t *)*out + (size_t)i * size);
+		if (read_struct(r, fn, (uint8_t *)*out + (size_t)i * size) ==
+		    -1)
+			return -1;
+	}
+	return 1;
 }
 
 void
@@ -114,117 +163,101 @@ sc_pq_stats_release(struct sc_pq_stats *st)
 }
 
 static int
-read_stats(struct sc_thrift_rd *r, struct sc_pq_stats *st)
+stats_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
 {
-	/* The legacy fields count only when the new ones are absent. */
-	FIELDS_BEGIN(r)
+	struct sc_pq_stats *st = arg;
+	int rc;
+
+	switch (id) {
 	case 1:
-		if (type != SC_THRIFT_BINARY)
-			goto skip;
-		if (read_bytes(r, &st->old_max, &st->old_max_len) == -1)
-			return -1;
-		break;
+		return f_bytes(r, type, &st->old_max, &st->old_max_len);
 	case 2:
-		if (type != SC_THRIFT_BINARY)
-			goto skip;
-		if (read_bytes(r, &st->old_min, &st->old_min_len) == -1)
-			return -1;
-		break;
+		return f_bytes(r, type, &st->old_min, &st->old_min_len);
 	case 3:
-		I64_FIELD(r, st->null_count);
-		st->has_null_count = true;
-		break;
+		if ((rc = f_i64(r, type, &st->null_count)) == 1)
+			st->has_null_count = true;
+		return rc;
 	case 5:
-		if (type != SC_THRIFT_BINARY)
-			goto skip;
-		if (read_bytes(r, &st->max, &st->max_len) == -1)
-			return -1;
-		break;
+		return f_bytes(r, type, &st->max, &st->max_len);
 	case 6:
-		if (type != SC_THRIFT_BINARY)
-			goto skip;
-		if (read_bytes(r, &st->min, &st->min_len) == -1)
-			return -1;
-		break;
-	FIELDS_END(r);
-	return 0;
+		return f_bytes(r, type, &st->min, &st->min_len);
+	default:
+		return 0;
+	}
+}
+
+/* TimeUnit: which of its empty structs is set. */
+static int
+unit_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
+{
+	if (type != SC_THRIFT_STRUCT || id < SC_PQ_MILLIS || id > SC_PQ_NANOS)
+		return 0;
+	*(int *)arg = id;
+	return sc_thrift_skip(r, type) == -1 ? -1 : 1;
 }
 
 static int
-read_unit(struct sc_thrift_rd *r, int *unit)
+decimal_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
 {
-	FIELDS_BEGIN(r)
+	struct sc_pq_logical *lt = arg;
+
+	switch (id) {
 	case 1:
+		return f_int(r, type, &lt->scale);
 	case 2:
-	case 3:
-		if (type != SC_THRIFT_STRUCT)
-			goto skip;
-		*unit = id;
-		if (sc_thrift_skip(r, type) == -1)
-			return -1;
-		break;
-	FIELDS_END(r);
-	return 0;
+		return f_int(r, type, &lt->precision);
+	default:
+		return 0;
+	}
 }
 
 static int
-read_decimal(struct sc_thrift_rd *r, struct sc_pq_logical *lt)
+time_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
 {
-	FIELDS_BEGIN(r)
+	struct sc_pq_logical *lt = arg;
+
+	switch (id) {
 	case 1:
-		INT_FIELD(r, lt->scale);
-		break;
+		return f_bool(type, &lt->utc);
 	case 2:
-		INT_FIELD(r, lt->precision);
-		break;
-	FIELDS_END(r);
-	return 0;
+		return f_struct(r, type, unit_field, &lt->unit);
+	default:
+		return 0;
+	}
 }
 
 static int
-read_time(struct sc_thrift_rd *r, struct sc_pq_logical *lt)
+int_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
 {
-	FIELDS_BEGIN(r)
+	struct sc_pq_logical *lt = arg;
+
+	switch (id) {
 	case 1:
-		BOOL_FIELD(r, lt->utc);
-		break;
+		return f_enum(r, type, &lt->bit_width);
 	case 2:
-		STRUCT_FIELD(r, read_unit(r, &lt->unit));
-		break;
-	FIELDS_END(r);
-	return 0;
+		return f_bool(type, &lt->is_signed);
+	default:
+		return 0;
+	}
 }
 
+/* LogicalType: a union, the field's id naming the kind. */
 static int
-read_int(struct sc_thrift_rd *r, struct sc_pq_logical *lt)
+logical_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
 {
-	FIELDS_BEGIN(r)
-	case 1:
-		INT_FIELD(r, lt->bit_width);
-		break;
-	case 2:
-		BOOL_FIELD(r, lt->is_signed);
-		break;
-	FIELDS_END(r);
-	return 0;
-}
+	struct sc_pq_logical *lt = arg;
+	int rc;
 
-static int
-read_logical(struct sc_thrift_rd *r, struct sc_pq_logical *lt)
-{
-	FIELDS_BEGIN(r)
+	switch (id) {
 	case SC_PQ_LT_DECIMAL:
-		STRUCT_FIELD(r, read_decimal(r, lt));
-		lt->kind = id;
+		rc = f_struct(r, type, decimal_field, lt);
 		break;
 	case SC_PQ_LT_TIME:
 	case SC_PQ_LT_TIMESTAMP:
-		STRUCT_FIELD(r, read_time(r, lt));
-		lt->kind = id;
+		rc = f_struct(r, type, time_field, lt);
 		break;
 	case SC_PQ_LT_INTEGER:
-		STRUCT_FIELD(r, read_int(r, lt));
-		lt->kind = id;
+		rc = f_struct(r, type, int_field, lt);
 		break;
 	case SC_PQ_LT_STRING:
 	case SC_PQ_LT_MAP:
@@ -236,283 +269,251 @@ read_logical(struct sc_thrift_rd *r, struct sc_pq_logical *lt)
 	case SC_PQ_LT_BSON:
 	case SC_PQ_LT_UUID:
 	case SC_PQ_LT_FLOAT16:
-		STRUCT_FIELD(r, sc_thrift_skip(r, type));
-		lt->kind = id;
+		if (type != SC_THRIFT_STRUCT)
+			return 0;
+		rc = sc_thrift_skip(r, type) == -1 ? -1 : 1;
 		break;
-	FIELDS_END(r);
-	return 0;
+	default:
+		return 0;
+	}
+	if (rc == 1)
+		lt->kind = id;
+	return rc;
 }
 
 static int
-read_schema_el(struct sc_thrift_rd *r, struct sc_pq_schema_el *el)
+schema_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
 {
-	el->type = -1;
-	el->repetition = -1;
-	el->converted = -1;
-	el->scale = el->precision = el->field_id = -1;
-	FIELDS_BEGIN(r)
+	struct sc_pq_schema_el *el = arg;
+
+	switch (id) {
 	case 1:
-		INT_FIELD(r, el->type);
-		break;
+		return f_enum(r, type, &el->type);
 	case 2:
-		INT_FIELD(r, el->type_length);
-		break;
+		return f_int(r, type, &el->type_length);
 	case 3:
-		INT_FIELD(r, el->repetition);
-		break;
+		return f_enum(r, type, &el->repetition);
 	case 4:
-		STR_FIELD(r, el->name);
-		break;
+		return f_str(r, type, &el->name);
 	case 5:
-		INT_FIELD(r, el->num_children);
-		break;
+		return f_int(r, type, &el->num_children);
 	case 6:
-		INT_FIELD(r, el->converted);
-		break;
+		return f_enum(r, type, &el->converted);
 	case 7:
-		INT_FIELD(r, el->scale);
-		break;
+		return f_int(r, type, &el->scale);
 	case 8:
-		INT_FIELD(r, el->precision);
-		break;
+		return f_int(r, type, &el->precision);
 	case 9:
-		INT_FIELD(r, el->field_id);
-		break;
+		return f_int(r, type, &el->field_id);
 	case 10:
-		STRUCT_FIELD(r, read_logical(r, &el->logical));
-		break;
-	FIELDS_END(r);
-	if (el->name == NULL)
-		return sc_thrift_fail(r, "schema element without a name");
-	return 0;
+		return f_struct(r, type, logical_field, &el->logical);
+	default:
+		return 0;
+	}
 }
 
 /* A list of i32 (encodings) or strings (a path). */
 static int
-read_i32_list(struct sc_thrift_rd *r, int32_t **out, uint32_t *n)
+f_i32_list(struct sc_thrift_rd *r, int type, int32_t **out, uint32_t *n)
 {
 	uint32_t i, cnt;
 	int et;
 
+	if (type != SC_THRIFT_LIST || *out != NULL)
+		return 0;
 	if (sc_thrift_list(r, &et, &cnt) == -1)
 		return -1;
 	if (et != SC_THRIFT_I32)
 		return sc_thrift_fail(r, "list of encodings of another type");
-	free(*out);
-	*out = sc_xcalloc(cnt + 1, sizeof(**out));
+	*out = sc_xcalloc((size_t)cnt + 1, sizeof(**out));
 	*n = cnt;
 	for (i = 0; i < cnt; i++)
 		if (sc_thrift_int(r, et, &(*out)[i]) == -1)
 			return -1;
-	return 0;
+	return 1;
 }
 
 static int
-read_str_list(struct sc_thrift_rd *r, char ***out, uint32_t *n)
+f_str_list(struct sc_thrift_rd *r, int type, char ***out, uint32_t *n)
 {
 	uint32_t i, cnt;
 	int et;
 
+	if (type != SC_THRIFT_LIST || *out != NULL)
+		return 0;
 	if (sc_thrift_list(r, &et, &cnt) == -1)
 		return -1;
 	if (et != SC_THRIFT_BINARY)
 		return sc_thrift_fail(r, "list of names of another type");
-	*out = sc_xcalloc(cnt + 1, sizeof(**out));
+	*out = sc_xcalloc((size_t)cnt + 1, sizeof(**out));
 	*n = cnt;
 	for (i = 0; i < cnt; i++)
 		if (sc_thrift_string(r, &(*out)[i]) == -1)
 			return -1;
-	return 0;
+	return 1;
 }
 
 static int
-read_colmeta(struct sc_thrift_rd *r, struct sc_pq_colmeta *m)
+colmeta_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
 {
-	m->type = -1;
-	m->codec = -1;
-	m->dictionary_page_offset = -1;
-	m->data_page_offset = -1;
-	FIELDS_BEGIN(r)
+	struct sc_pq_colmeta *m = arg;
+
+	switch (id) {
 	case 1:
-		INT_FIELD(r, m->type);
-		break;
+		return f_enum(r, type, &m->type);
 	case 2:
-		if (type != SC_THRIFT_LIST || m->encodings != NULL)
-			goto skip;
-		if (read_i32_list(r, &m->encodings, &m->nencodings) == -1)
-			return -1;
-		break;
+		return f_i32_list(r, type, &m->encodings, &m->nencodings);
 	case 3:
-		if (type != SC_THRIFT_LIST || m->path != NULL)
-			goto skip;
-		if (read_str_list(r, &m->path, &m->npath) == -1)
-			return -1;
-		break;
+		return f_str_list(r, type, &m->path, &m->npath);
 	case 4:
-		INT_FIELD(r, m->codec);
-		break;
+		return f_enum(r, type, &m->codec);
 	case 5:
-		I64_FIELD(r, m->num_values);
-		break;
+		return f_i64(r, type, &m->num_values);
 	case 6:
-		I64_FIELD(r, m->total_uncompressed);
-		break;
+		return f_i64(r, type, &m->total_uncompressed);
 	case 7:
-		I64_FIELD(r, m->total_compressed);
-		break;
+		return f_i64(r, type, &m->total_compressed);
 	case 9:
-		I64_FIELD(r, m->data_page_offset);
-		break;
+		return f_i64(r, type, &m->data_page_offset);
 	case 11:
-		I64_FIELD(r, m->dictionary_page_offset);
-		break;
+		return f_i64(r, type, &m->dictionary_page_offset);
 	case 12:
-		STRUCT_FIELD(r, read_stats(r, &m->stats));
-		break;
-	FIELDS_END(r);
-	return 0;
+		return f_struct(r, type, stats_field, &m->stats);
+	default:
+		return 0;
+	}
 }
 
 static int
-read_colchunk(struct sc_thrift_rd *r, struct sc_pq_colchunk *c)
+colchunk_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
 {
-	FIELDS_BEGIN(r)
+	struct sc_pq_colchunk *c = arg;
+
+	switch (id) {
 	case 1:
-		STR_FIELD(r, c->file_path);
-		break;
+		return f_str(r, type, &c->file_path);
 	case 2:
-		I64_FIELD(r, c->file_offset);
-		break;
+		return f_i64(r, type, &c->file_offset);
 	case 3:
-		if (type != SC_THRIFT_STRUCT || c->has_meta)
-			goto skip;
+		if (c->has_meta)
+			return 0;
 		c->has_meta = true;
-		if (read_colmeta(r, &c->meta) == -1)
-			return -1;
-		break;
-	FIELDS_END(r);
-	return 0;
+		c->meta.type = c->meta.codec = -1;
+		c->meta.dictionary_page_offset = c->meta.data_page_offset = -1;
+		return f_struct(r, type, colmeta_field, &c->meta);
+	default:
+		return 0;
+	}
 }
 
 static int
-read_rowgroup(struct sc_thrift_rd *r, struct sc_pq_rowgroup *g)
+rowgroup_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
 {
-	uint32_t i, n;
-	int et;
+	struct sc_pq_rowgroup *g = arg;
 
-	FIELDS_BEGIN(r)
+	switch (id) {
 	case 1:
-		if (type != SC_THRIFT_LIST || g->cols != NULL)
-			goto skip;
-		if (sc_thrift_list(r, &et, &n) == -1)
-			return -1;
-		if (et != SC_THRIFT_STRUCT)
-			return sc_thrift_fail(r, "columns of another type");
-		g->cols = sc_xcalloc(n + 1, sizeof(*g->cols));
-		g->ncols = n;
-		for (i = 0; i < n; i++)
-			if (read_colchunk(r, &g->cols[i]) == -1)
-				return -1;
-		break;
+		return f_list(r, type, colchunk_field, NULL, sizeof(*g->cols),
+		    (void **)&g->cols, &g->ncols, "columns of another type");
 	case 2:
-		I64_FIELD(r, g->total_byte_size);
-		break;
+		return f_i64(r, type, &g->total_byte_size);
 	case 3:
-		I64_FIELD(r, g->num_rows);
-		break;
-	FIELDS_END(r);
-	return 0;
+		return f_i64(r, type, &g->num_rows);
+	default:
+		return 0;
+	}
 }
 
 static int
-read_kv(struct sc_thrift_rd *r, struct sc_pq_kv *kv)
+kv_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
 {
-	FIELDS_BEGIN(r)
+	struct sc_pq_kv *kv = arg;
+
+	switch (id) {
 	case 1:
-		STR_FIELD(r, kv->key);
-		break;
+		return f_str(r, type, &kv->key);
 	case 2:
-		STR_FIELD(r, kv->value);
-		break;
-	FIELDS_END(r);
-	if (kv->key == NULL)
-		return sc_thrift_fail(r, "key-value pair without a key");
-	return 0;
+		return f_str(r, type, &kv->value);
+	default:
+		return 0;
+	}
 }
 
-int
-sc_pq_filemeta_read(struct sc_thrift_rd *r, struct sc_pq_filemeta *fm)
+/* A schema element's defaults, before its fields are read. */
+static void
+schema_el_init(void *arg)
 {
+	struct sc_pq_schema_el *el = arg;
+
+	el->type = -1;
+	el->repetition = -1;
+	el->converted = -1;
+	el->scale = el->precision = el->field_id = -1;
+}
+
+static int
+filemeta_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
+{
+	struct sc_pq_filemeta *fm = arg;
 	uint32_t i, n;
 	int et;
 
-	memset(fm, 0, sizeof(*fm));
-	fm->num_rows = -1;
-	FIELDS_BEGIN(r)
+	switch (id) {
 	case 1:
-		INT_FIELD(r, fm->version);
-		break;
+		return f_int(r, type, &fm->version);
 	case 2:
-		if (type != SC_THRIFT_LIST || fm->schema != NULL)
-			goto skip;
-		if (sc_thrift_list(r, &et, &n) == -1)
-			return -1;
-		if (et != SC_THRIFT_STRUCT)
-			return sc_thrift_fail(r, "schema of another type");
-		fm->schema = sc_xcalloc(n + 1, sizeof(*fm->schema));
-		fm->nschema = n;
-		for (i = 0; i < n; i++)
-			if (read_schema_el(r, &fm->schema[i]) == -1)
-				return -1;
-		break;
+		return f_list(r, type, schema_field, schema_el_init,
+		    sizeof(*fm->schema), (void **)&fm->schema, &fm->nschema,
+		    "schema of another type");
 	case 3:
-		I64_FIELD(r, fm->num_rows);
-		break;
+		return f_i64(r, type, &fm->num_rows);
 	case 4:
-		if (type != SC_THRIFT_LIST || fm->rowgroups != NULL)
-			goto skip;
-		if (sc_thrift_list(r, &et, &n) == -1)
-			return -1;
-		if (et != SC_THRIFT_STRUCT)
-			return sc_thrift_fail(r, "row groups of another type");
-		fm->rowgroups = sc_xcalloc(n + 1, sizeof(*fm->rowgroups));
-		fm->nrowgroups = n;
-		for (i = 0; i < n; i++)
-			if (read_rowgroup(r, &fm->rowgroups[i]) == -1)
-				return -1;
-		break;
+		return f_list(r, type, rowgroup_field, NULL,
+		    sizeof(*fm->rowgroups), (void **)&fm->rowgroups,
+		    &fm->nrowgroups, "row groups of another type");
 	case 5:
-		if (type != SC_THRIFT_LIST || fm->kv != NULL)
-			goto skip;
-		if (sc_thrift_list(r, &et, &n) == -1)
-			return -1;
-		if (et != SC_THRIFT_STRUCT)
-			return sc_thrift_fail(r, "key-value metadata of another type");
-		fm->kv = sc_xcalloc(n + 1, sizeof(*fm->kv));
-		fm->nkv = n;
-		for (i = 0; i < n; i++)
-			if (read_kv(r, &fm->kv[i]) == -1)
-				return -1;
-		break;
+		return f_list(r, type, kv_field, NULL, sizeof(*fm->kv),
+		    (void **)&fm->kv, &fm->nkv,
+		    "key-value metadata of another type");
 	case 6:
-		STR_FIELD(r, fm->created_by);
-		break;
+		return f_str(r, type, &fm->created_by);
 	case 7:
 		if (type != SC_THRIFT_LIST)
-			goto skip;
+			return 0;
 		if (sc_thrift_list(r, &et, &n) == -1)
 			return -1;
 		fm->ncolumn_orders = n;
 		for (i = 0; i < n; i++)
 			if (sc_thrift_skip(r, et) == -1)
 				return -1;
-		break;
+		return 1;
 	case 8:
 		fm->encrypted = true;
-		goto skip;
-	FIELDS_END(r);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int
+sc_pq_filemeta_read(struct sc_thrift_rd *r, struct sc_pq_filemeta *fm)
+{
+	uint32_t i;
+
+	memset(fm, 0, sizeof(*fm));
+	fm->num_rows = -1;
+	if (read_struct(r, filemeta_field, fm) == -1)
+		return -1;
 	if (fm->schema == NULL || fm->nschema == 0)
 		return sc_thrift_fail(r, "no schema");
+	for (i = 0; i < fm->nschema; i++)
+		if (fm->schema[i].name == NULL)
+			return sc_thrift_fail(r,
+			    "schema element without a name");
+	for (i = 0; i < fm->nkv; i++)
+		if (fm->kv[i].key == NULL)
+			return sc_thrift_fail(r,
+			    "key-value pair without a key");
 	if (fm->num_rows < 0)
 		return sc_thrift_fail(r, "no row count");
 	return 0;
@@ -552,78 +553,104 @@ sc_pq_filemeta_release(struct sc_pq_filemeta *fm)
 }
 
 static int
-read_data_v1(struct sc_thrift_rd *r, struct sc_pq_pagehdr *ph)
+data_v1_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
 {
-	ph->has_header = true;
-	FIELDS_BEGIN(r)
+	struct sc_pq_pagehdr *ph = arg;
+
+	switch (id) {
 	case 1:
-		INT_FIELD(r, ph->num_values);
-		break;
+		return f_int(r, type, &ph->num_values);
 	case 2:
-		INT_FIELD(r, ph->encoding);
-		break;
+		return f_enum(r, type, &ph->encoding);
 	case 3:
-		INT_FIELD(r, ph->def_encoding);
-		break;
+		return f_enum(r, type, &ph->def_encoding);
 	case 4:
-		INT_FIELD(r, ph->rep_encoding);
-		break;
+		return f_enum(r, type, &ph->rep_encoding);
 	case 5:
-		STRUCT_FIELD(r, read_stats(r, &ph->stats));
-		break;
-	FIELDS_END(r);
-	return 0;
+		return f_struct(r, type, stats_field, &ph->stats);
+	default:
+		return 0;
+	}
 }
 
 static int
-read_dict(struct sc_thrift_rd *r, struct sc_pq_pagehdr *ph)
+dict_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
 {
-	ph->has_header = true;
-	FIELDS_BEGIN(r)
+	struct sc_pq_pagehdr *ph = arg;
+
+	switch (id) {
 	case 1:
-		INT_FIELD(r, ph->num_values);
-		break;
+		return f_int(r, type, &ph->num_values);
 	case 2:
-		INT_FIELD(r, ph->encoding);
-		break;
+		return f_enum(r, type, &ph->encoding);
 	case 3:
-		BOOL_FIELD(r, ph->is_sorted);
-		break;
-	FIELDS_END(r);
-	return 0;
+		return f_bool(type, &ph->is_sorted);
+	default:
+		return 0;
+	}
 }
 
 static int
-read_data_v2(struct sc_thrift_rd *r, struct sc_pq_pagehdr *ph)
+data_v2_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
 {
-	ph->has_header = true;
-	FIELDS_BEGIN(r)
+	struct sc_pq_pagehdr *ph = arg;
+
+	switch (id) {
 	case 1:
-		INT_FIELD(r, ph->num_values);
-		break;
+		return f_int(r, type, &ph->num_values);
 	case 2:
-		INT_FIELD(r, ph->num_nulls);
-		break;
+		return f_int(r, type, &ph->num_nulls);
 	case 3:
-		INT_FIELD(r, ph->num_rows);
-		break;
+		return f_int(r, type, &ph->num_rows);
 	case 4:
-		INT_FIELD(r, ph->encoding);
-		break;
+		return f_enum(r, type, &ph->encoding);
 	case 5:
-		INT_FIELD(r, ph->def_len);
-		break;
+		return f_int(r, type, &ph->def_len);
 	case 6:
-		INT_FIELD(r, ph->rep_len);
-		break;
+		return f_int(r, type, &ph->rep_len);
 	case 7:
-		BOOL_FIELD(r, ph->is_compressed);
-		break;
+		return f_bool(type, &ph->is_compressed);
 	case 8:
-		STRUCT_FIELD(r, read_stats(r, &ph->stats));
-		break;
-	FIELDS_END(r);
-	return 0;
+		return f_struct(r, type, stats_field, &ph->stats);
+	default:
+		return 0;
+	}
+}
+
+/* The header of the page's kind; another kind's is skipped. */
+static int
+pagehdr_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
+{
+	static const int kind[] = { [5] = SC_PQ_DATA_PAGE,
+		[7] = SC_PQ_DICTIONARY_PAGE,
+		[8] = SC_PQ_DATA_PAGE_V2 };
+	static field_fn *const
+	    fn[] = { [5] = data_v1_field, [7] = dict_field, [8] = data_v2_field };
+	struct sc_pq_pagehdr *ph = arg;
+	int rc;
+
+	switch (id) {
+	case 1:
+		return f_enum(r, type, &ph->type);
+	case 2:
+		return f_int(r, type, &ph->uncompressed_size);
+	case 3:
+		return f_int(r, type, &ph->compressed_size);
+	case 4:
+		if ((rc = f_int(r, type, &ph->crc)) == 1)
+			ph->has_crc = true;
+		return rc;
+	case 5:
+	case 7:
+	case 8:
+		if ((ph->type != kind[id] && ph->type != -1) || ph->has_header)
+			return 0;
+		if ((rc = f_struct(r, type, fn[id], ph)) == 1)
+			ph->has_header = true;
+		return rc;
+	default:
+		return 0;
+	}
 }
 
 int
@@ -633,36 +660,8 @@ sc_pq_pagehdr_read(struct sc_thrift_rd *r, struct sc_pq_pagehdr *ph)
 	ph->type = -1;
 	ph->uncompressed_size = ph->compressed_size = -1;
 	ph->is_compressed = true;
-	FIELDS_BEGIN(r)
-	case 1:
-		INT_FIELD(r, ph->type);
-		break;
-	case 2:
-		INT_FIELD(r, ph->uncompressed_size);
-		break;
-	case 3:
-		INT_FIELD(r, ph->compressed_size);
-		break;
-	case 4:
-		INT_FIELD(r, ph->crc);
-		ph->has_crc = true;
-		break;
-	case 5:
-		if (ph->type != SC_PQ_DATA_PAGE && ph->type != -1)
-			goto skip;
-		STRUCT_FIELD(r, read_data_v1(r, ph));
-		break;
-	case 7:
-		if (ph->type != SC_PQ_DICTIONARY_PAGE && ph->type != -1)
-			goto skip;
-		STRUCT_FIELD(r, read_dict(r, ph));
-		break;
-	case 8:
-		if (ph->type != SC_PQ_DATA_PAGE_V2 && ph->type != -1)
-			goto skip;
-		STRUCT_FIELD(r, read_data_v2(r, ph));
-		break;
-	FIELDS_END(r);
+	if (read_struct(r, pagehdr_field, ph) == -1)
+		return -1;
 	if (ph->type < 0 || ph->uncompressed_size < 0 ||
 	    ph->compressed_size < 0)
 		return sc_thrift_fail(r, "page header without type or sizes");
@@ -701,8 +700,7 @@ write_empty(struct sc_buf *b, int16_t *outer, int16_t id)
 }
 
 static void
-write_logical(struct sc_buf *b, int16_t *outer,
-    const struct sc_pq_logical *lt)
+write_logical(struct sc_buf *b, int16_t *outer, const struct sc_pq_logical *lt)
 {
 	int16_t last = 0, inner = 0;
 
@@ -716,7 +714,8 @@ write_logical(struct sc_buf *b, int16_t *outer,
 		break;
 	case SC_PQ_LT_TIME:
 	case SC_PQ_LT_TIMESTAMP:
-		sc_thrift_w_field(b, &last, SC_THRIFT_STRUCT, (int16_t)lt->kind);
+		sc_thrift_w_field(b, &last, SC_THRIFT_STRUCT,
+		    (int16_t)lt->kind);
 		sc_thrift_w_bool(b, &inner, 1, lt->utc);
 		sc_thrift_w_field(b, &inner, SC_THRIFT_STRUCT, 2);
 		{
@@ -815,7 +814,8 @@ sc_pq_filemeta_write(struct sc_buf *b, const struct sc_pq_filemeta *fm)
 		for (j = 0; j < g->ncols; j++) {
 			cl = 0;
 			if (g->cols[j].file_path != NULL)
-				sc_thrift_w_binary(b, &cl, 1, g->cols[j].file_path,
+				sc_thrift_w_binary(b, &cl, 1,
+				    g->cols[j].file_path,
 				    strlen(g->cols[j].file_path));
 			sc_thrift_w_i64(b, &cl, 2, g->cols[j].file_offset);
 			if (g->cols[j].has_meta)
@@ -902,8 +902,8 @@ sc_pq_codec_name(int codec)
 	static const char *const names[] = { "UNCOMPRESSED", "SNAPPY", "GZIP",
 		"LZO", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW" };
 
-	return codec >= 0 && codec < (int)SC_NELEM(names) ? names[codec] :
-							     "unknown";
+	return codec >= 0 && codec < (int)SC_NELEM(names) ? names[codec]
+							  : "unknown";
 }
 
 const char *
@@ -924,6 +924,6 @@ sc_pq_type_name(int type)
 		"INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY",
 		"FIXED_LEN_BYTE_ARRAY" };
 
-	return type >= 0 && type < (int)SC_NELEM(names) ? names[type] :
-							   "unknown";
+	return type >= 0 && type < (int)SC_NELEM(names) ? names[type]
+							: "unknown";
 }

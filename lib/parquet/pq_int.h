@@ -78,9 +78,8 @@ struct pq_schema {
  * -1: malformed (SC_ST_PROTOCOL) or a type Spark cannot read
  * (SC_ST_USAGE).  name is the file's name for messages.
  */
-int pq_schema_from_file(struct pq_schema *s,
-    const struct sc_pq_schema_el *els, uint32_t nels, const char *name,
-    struct sc_error *err);
+int pq_schema_from_file(struct pq_schema *s, const struct sc_pq_schema_el *els,
+    uint32_t nels, const char *name, struct sc_error *err);
 /*
  * Schema elements for a Spark STRUCT as Spark writes them (caller frees
  * the names and the array), and the view over them.

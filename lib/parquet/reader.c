@@ -56,9 +56,9 @@ struct sc_parquet_reader {
 	bool failed;
 };
 
-static int
-rfail(struct sc_parquet_reader *r, struct sc_error *err, enum sc_status st,
-    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int rfail(struct sc_parquet_reader *r, struct sc_error *err,
+    enum sc_status st, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 static int
 rfail(struct sc_parquet_reader *r, struct sc_error *err, enum sc_status st,
@@ -202,8 +202,8 @@ sc_parquet_reader_fdopen(int fd, const char *name,
 
 	r->fd = fd;
 	r->name = sc_xstrdup(name);
-	r->max_bytes = opts && opts->max_group_bytes ? opts->max_group_bytes :
-						       DEFAULT_MAX_GROUP;
+	r->max_bytes = opts && opts->max_group_bytes ? opts->max_group_bytes
+						     : DEFAULT_MAX_GROUP;
 	if (fstat(fd, &st) == -1) {
 		sc_error_set_errno(err, SC_ST_IO, errno, "cannot read '%s'",
 		    name);
@@ -211,7 +211,8 @@ sc_parquet_reader_fdopen(int fd, const char *name,
 		return NULL;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		sc_error_set(err, SC_ST_USAGE, "'%s': not a regular file", name);
+		sc_error_set(err, SC_ST_USAGE, "'%s': not a regular file",
+		    name);
 		sc_parquet_reader_free(r);
 		return NULL;
 	}
@@ -387,12 +388,14 @@ values(struct chunk *c, int enc, const uint8_t *p, size_t n, size_t nv)
 	case SC_PQ_PLAIN_DICTIONARY:
 	case SC_PQ_RLE_DICTIONARY:
 		if (!c->has_dict)
-			return cfail(c, "dictionary indices without a dictionary");
+			return cfail(c,
+			    "dictionary indices without a dictionary");
 		rc = sc_pq_dec_dict(v, &c->dict, p, n, nv, c->err);
 		break;
 	case SC_PQ_RLE:
 		if (v->type != SC_PQ_BOOLEAN)
-			return cfail(c, "RLE values of a type other than BOOLEAN");
+			return cfail(c,
+			    "RLE values of a type other than BOOLEAN");
 		if (n < 4)
 			return cfail(c, "RLE length past the end of the page");
 		memcpy(&len, p, 4);
@@ -430,8 +433,8 @@ values(struct chunk *c, int enc, const uint8_t *p, size_t n, size_t nv)
 		return cprefix(c);
 	}
 	/* What the values hold counts against the limit. */
-	return charge(c, (v->n - before) * (v->width ? v->width : 8) +
-		(v->dlen - dbefore));
+	return charge(c,
+	    (v->n - before) * (v->width ? v->width : 8) + (v->dlen - dbefore));
 }
 
 static int
@@ -440,8 +443,7 @@ decompress(struct chunk *c, const uint8_t *p, size_t n, size_t want)
 	sc_buf_reset(&c->page);
 	if (charge(c, want) == -1)
 		return -1;
-	if (sc_pq_decompress(c->m->codec, p, n, want, &c->page, c->err) ==
-	    -1) {
+	if (sc_pq_decompress(c->m->codec, p, n, want, &c->page, c->err) == -1) {
 		return cprefix(c);
 	}
 	*c->used -= want; /* the page buffer is reused */
@@ -455,8 +457,9 @@ more_levels(struct chunk *c, size_t n)
 	struct rcol *col = c->col;
 	size_t want, cap;
 
-	if (charge(c, (uint64_t)n * 2 * sizeof(uint16_t) +
-		(uint64_t)n * sizeof(uint32_t)) == -1)
+	if (charge(c,
+		(uint64_t)n * 2 * sizeof(uint16_t) +
+		    (uint64_t)n * sizeof(uint32_t)) == -1)
 		return -1;
 	want = col->nlev + n;
 	if (want <= col->cap && col->def != NULL)
@@ -496,12 +499,15 @@ data_page(struct chunk *c, const struct sc_pq_pagehdr *ph, const uint8_t *p,
 			if (ph->rep_encoding != SC_PQ_RLE)
 				return rfail(c->r, c->err, SC_ST_USAGE,
 				    "column '%s': repetition levels encoded as %s are not supported",
-				    lf->path, sc_pq_encoding_name(ph->rep_encoding));
+				    lf->path,
+				    sc_pq_encoding_name(ph->rep_encoding));
 			if (vlen < 4)
-				return cfail(c, "levels past the end of the page");
+				return cfail(c,
+				    "levels past the end of the page");
 			memcpy(&len, vp, 4);
 			if (len > vlen - 4)
-				return cfail(c, "levels past the end of the page");
+				return cfail(c,
+				    "levels past the end of the page");
 			if (levels(c, vp + 4, len, lf->max_rep, nv, rep) == -1)
 				return -1;
 			pos = 4 + (size_t)len;
@@ -510,14 +516,17 @@ data_page(struct chunk *c, const struct sc_pq_pagehdr *ph, const uint8_t *p,
 			if (ph->def_encoding != SC_PQ_RLE)
 				return rfail(c->r, c->err, SC_ST_USAGE,
 				    "column '%s': definition levels encoded as %s are not supported",
-				    lf->path, sc_pq_encoding_name(ph->def_encoding));
+				    lf->path,
+				    sc_pq_encoding_name(ph->def_encoding));
 			if (vlen - pos < 4)
-				return cfail(c, "levels past the end of the page");
+				return cfail(c,
+				    "levels past the end of the page");
 			memcpy(&len, vp + pos, 4);
 			if (len > vlen - pos - 4)
-				return cfail(c, "levels past the end of the page");
-			if (levels(c, vp + pos + 4, len, lf->max_def, nv, def) ==
-			    -1)
+				return cfail(c,
+				    "levels past the end of the page");
+			if (levels(c, vp + pos + 4, len, lf->max_def, nv,
+				def) == -1)
 				return -1;
 			pos += 4 + (size_t)len;
 		}
@@ -533,8 +542,8 @@ data_page(struct chunk *c, const struct sc_pq_pagehdr *ph, const uint8_t *p,
 			-1)
 			return -1;
 		if (lf->max_def > 0 &&
-		    levels(c, p + ph->rep_len, (size_t)ph->def_len,
-			lf->max_def, nv, def) == -1)
+		    levels(c, p + ph->rep_len, (size_t)ph->def_len, lf->max_def,
+			nv, def) == -1)
 			return -1;
 		pos = (size_t)ph->rep_len + (size_t)ph->def_len;
 		if (ph->is_compressed) {
@@ -571,7 +580,8 @@ dict_page(struct chunk *c, const struct sc_pq_pagehdr *ph, const uint8_t *p,
 		return cfail(c, "a second dictionary");
 	if (ph->num_values < 0)
 		return cfail(c, "a negative value count");
-	if (ph->encoding != SC_PQ_PLAIN && ph->encoding != SC_PQ_PLAIN_DICTIONARY)
+	if (ph->encoding != SC_PQ_PLAIN &&
+	    ph->encoding != SC_PQ_PLAIN_DICTIONARY)
 		return cfail(c, "a dictionary not in PLAIN");
 	if (c->lf->physical == SC_PQ_BOOLEAN)
 		return cfail(c, "a dictionary of booleans");
@@ -609,7 +619,8 @@ read_chunk(struct sc_parquet_reader *r, const struct sc_pq_rowgroup *g,
 	if (!cc->has_meta)
 		return cfail(&c, "a column chunk without metadata");
 	if (m->type != c.lf->physical)
-		return cfail(&c, "a column chunk of another type than its schema's");
+		return cfail(&c,
+		    "a column chunk of another type than its schema's");
 	if (!sc_pq_codec_supported(m->codec))
 		return rfail(r, err, SC_ST_USAGE,
 		    "column '%s': Parquet codec %s is not supported",
@@ -687,8 +698,8 @@ read_chunk(struct sc_parquet_reader *r, const struct sc_pq_rowgroup *g,
 	for (rows = 0, i = 0; i < c.col->nlev; i++)
 		if (c.col->rep[i] == 0)
 			rows++;
-	if (rows != (uint64_t)g->num_rows || (c.col->nlev > 0 &&
-						 c.col->rep[0] != 0)) {
+	if (rows != (uint64_t)g->num_rows ||
+	    (c.col->nlev > 0 && c.col->rep[0] != 0)) {
 		rfail(r, err, SC_ST_PROTOCOL,
 		    "column '%s': malformed Parquet file: %llu rows in a row group of %lld",
 		    c.lf->path, (unsigned long long)rows,
@@ -705,8 +716,7 @@ out:
 }
 
 int
-sc_parquet_reader_next_group(struct sc_parquet_reader *r,
-    struct sc_error *err)
+sc_parquet_reader_next_group(struct sc_parquet_reader *r, struct sc_error *err)
 {
 	const struct sc_pq_rowgroup *g;
 	size_t i, used = 0;
@@ -750,9 +760,10 @@ add_json_string(struct sc_buf *out, const uint8_t *p, size_t n)
 				hex[ch & 15], 0 };
 
 			(void)sc_buf_addstr(out,
-			    ch == '\n' ? "\\n" : ch == '\t' ? "\\t" :
-				ch == '\r'		     ? "\\r" :
-							       e,
+			    ch == '\n'	     ? "\\n"
+				: ch == '\t' ? "\\t"
+				: ch == '\r' ? "\\r"
+					     : e,
 			    NULL);
 			i++;
 		} else if (ch < 0x80) {
@@ -815,8 +826,8 @@ leaf_value(struct sc_parquet_reader *r, const struct pq_lnode *ln,
 			add_quoted(out, txt);
 			return 0;
 		case PQ_CONV_DECIMAL:
-			sc_value_fmt_decimal(i32 < 0 ? -1 : 0, (uint64_t)(int64_t)i32,
-			    ln->type->scale, txt);
+			sc_value_fmt_decimal(i32 < 0 ? -1 : 0,
+			    (uint64_t)(int64_t)i32, ln->type->scale, txt);
 			add_quoted(out, txt);
 			return 0;
 		case PQ_CONV_UNSIGNED:
@@ -935,8 +946,8 @@ cur_def(struct sc_parquet_reader *r, size_t i)
 
 /* Skip one entry of every leaf under ln, all below level below. */
 static int
-skip_entries(struct sc_parquet_reader *r, const struct pq_lnode *ln,
-    int below, struct sc_error *err)
+skip_entries(struct sc_parquet_reader *r, const struct pq_lnode *ln, int below,
+    struct sc_error *err)
 {
 	size_t i;
 	int d;

@@ -95,7 +95,8 @@ build_tree(struct build *b, struct pnode *p, int depth, int def, int rep)
 			return bad_schema(b, "a field of no known type");
 		if (el->type == SC_PQ_FIXED &&
 		    (el->type_length <= 0 || el->type_length > (1 << 20)))
-			return bad_schema(b, "a fixed-length type of no length");
+			return bad_schema(b,
+			    "a fixed-length type of no length");
 		b->s->leaf = sc_xreallocarray(b->s->leaf, b->s->nleaves + 1,
 		    sizeof(*b->s->leaf));
 		lf = &b->s->leaf[b->s->nleaves++];
@@ -160,9 +161,9 @@ logical_of(const struct sc_pq_schema_el *el)
 	case SC_PQ_CT_TIMESTAMP_MICROS:
 		lt.kind = SC_PQ_LT_TIMESTAMP;
 		lt.utc = true;
-		lt.unit = el->converted == SC_PQ_CT_TIMESTAMP_MILLIS ?
-		    SC_PQ_MILLIS :
-		    SC_PQ_MICROS;
+		lt.unit = el->converted == SC_PQ_CT_TIMESTAMP_MILLIS
+		    ? SC_PQ_MILLIS
+		    : SC_PQ_MICROS;
 		break;
 	case SC_PQ_CT_UINT_8:
 	case SC_PQ_CT_UINT_16:
@@ -190,13 +191,11 @@ logical_of(const struct sc_pq_schema_el *el)
 }
 
 static int
-unsupported(struct build *b, const struct sc_pq_schema_el *el,
-    const char *what)
+unsupported(struct build *b, const struct sc_pq_schema_el *el, const char *what)
 {
 	return sc_error_set(b->err, SC_ST_USAGE,
-	    "'%s': column '%s': Parquet type %s%s%s is not supported",
-	    b->name, el->name, sc_pq_type_name(el->type), *what ? " " : "",
-	    what);
+	    "'%s': column '%s': Parquet type %s%s%s is not supported", b->name,
+	    el->name, sc_pq_type_name(el->type), *what ? " " : "", what);
 }
 
 /* A primitive's Spark type and conversion. */
@@ -213,7 +212,8 @@ map_leaf(struct build *b, const struct pnode *p, struct pq_lnode *ln,
 	if (lt.kind == SC_PQ_LT_DECIMAL) {
 		if (lt.precision < 1 || lt.precision > 38 || lt.scale < 0 ||
 		    lt.scale > lt.precision)
-			return unsupported(b, el, "DECIMAL beyond precision 38");
+			return unsupported(b, el,
+			    "DECIMAL beyond precision 38");
 		if (el->type != SC_PQ_INT32 && el->type != SC_PQ_INT64 &&
 		    el->type != SC_PQ_FIXED && el->type != SC_PQ_BYTE_ARRAY)
 			return unsupported(b, el, "(DECIMAL)");
@@ -242,15 +242,17 @@ map_leaf(struct build *b, const struct pnode *p, struct pq_lnode *ln,
 			return 0;
 		}
 		if (lt.kind != SC_PQ_LT_INTEGER || lt.bit_width > 32)
-			return unsupported(b, el, lt.kind == SC_PQ_LT_TIME ? "(TIME)" : "with this annotation");
+			return unsupported(b, el,
+			    lt.kind == SC_PQ_LT_TIME ? "(TIME)"
+						     : "with this annotation");
 		if (lt.is_signed)
-			t->kind = lt.bit_width == 8 ? SC_VALUE_BYTE :
-			    lt.bit_width == 16	    ? SC_VALUE_SHORT :
-						      SC_VALUE_INT;
+			t->kind = lt.bit_width == 8 ? SC_VALUE_BYTE
+			    : lt.bit_width == 16    ? SC_VALUE_SHORT
+						    : SC_VALUE_INT;
 		else {
-			t->kind = lt.bit_width == 8 ? SC_VALUE_SHORT :
-			    lt.bit_width == 16	    ? SC_VALUE_INT :
-						      SC_VALUE_LONG;
+			t->kind = lt.bit_width == 8 ? SC_VALUE_SHORT
+			    : lt.bit_width == 16    ? SC_VALUE_INT
+						    : SC_VALUE_LONG;
 			ln->conv = PQ_CONV_UNSIGNED;
 		}
 		return 0;
@@ -271,13 +273,16 @@ map_leaf(struct build *b, const struct pnode *p, struct pq_lnode *ln,
 		}
 		if (lt.kind == SC_PQ_LT_TIMESTAMP &&
 		    (lt.unit == SC_PQ_MILLIS || lt.unit == SC_PQ_MICROS)) {
-			t->kind = lt.utc ? SC_VALUE_TIMESTAMP :
-					   SC_VALUE_TIMESTAMP_NTZ;
-			ln->conv = lt.unit == SC_PQ_MILLIS ? PQ_CONV_MILLIS :
-							     PQ_CONV_MICROS;
+			t->kind = lt.utc ? SC_VALUE_TIMESTAMP
+					 : SC_VALUE_TIMESTAMP_NTZ;
+			ln->conv = lt.unit == SC_PQ_MILLIS ? PQ_CONV_MILLIS
+							   : PQ_CONV_MICROS;
 			return 0;
 		}
-		return unsupported(b, el, lt.kind == SC_PQ_LT_TIMESTAMP ? "(TIMESTAMP(NANOS))" : lt.kind == SC_PQ_LT_TIME ? "(TIME)" : "with this annotation");
+		return unsupported(b, el,
+		    lt.kind == SC_PQ_LT_TIMESTAMP  ? "(TIMESTAMP(NANOS))"
+			: lt.kind == SC_PQ_LT_TIME ? "(TIME)"
+						   : "with this annotation");
 	case SC_PQ_INT96:
 		t->kind = SC_VALUE_TIMESTAMP;
 		ln->conv = PQ_CONV_INT96;
@@ -286,8 +291,8 @@ map_leaf(struct build *b, const struct pnode *p, struct pq_lnode *ln,
 	case SC_PQ_DOUBLE:
 		if (lt.kind != SC_PQ_LT_NONE)
 			return unsupported(b, el, "with an annotation");
-		t->kind = el->type == SC_PQ_FLOAT ? SC_VALUE_FLOAT :
-						    SC_VALUE_DOUBLE;
+		t->kind = el->type == SC_PQ_FLOAT ? SC_VALUE_FLOAT
+						  : SC_VALUE_DOUBLE;
 		return 0;
 	case SC_PQ_BYTE_ARRAY:
 		if (lt.kind == SC_PQ_LT_STRING || lt.kind == SC_PQ_LT_ENUM ||
@@ -305,7 +310,10 @@ map_leaf(struct build *b, const struct pnode *p, struct pq_lnode *ln,
 			t->kind = SC_VALUE_BINARY;
 			return 0;
 		}
-		return unsupported(b, el, lt.kind == SC_PQ_LT_UUID ? "(UUID)" : lt.kind == SC_PQ_LT_FLOAT16 ? "(FLOAT16)" : "with this annotation");
+		return unsupported(b, el,
+		    lt.kind == SC_PQ_LT_UUID	      ? "(UUID)"
+			: lt.kind == SC_PQ_LT_FLOAT16 ? "(FLOAT16)"
+						      : "with this annotation");
 	}
 	return unsupported(b, el, "");
 }
@@ -376,7 +384,8 @@ map_value(struct build *b, const struct pnode *p, struct pq_lnode *ln,
 		return map_leaf(b, p, ln, t);
 	if (lt.kind == SC_PQ_LT_LIST) {
 		if (p->n != 1 || p->c[0].el->repetition != SC_PQ_REPEATED)
-			return bad_schema(b, "a LIST group without one repeated field");
+			return bad_schema(b,
+			    "a LIST group without one repeated field");
 		rpt = &p->c[0];
 		t->kind = SC_VALUE_ARRAY;
 		ln->def_ne = rpt->def;
@@ -399,7 +408,8 @@ map_value(struct build *b, const struct pnode *p, struct pq_lnode *ln,
 	if (lt.kind == SC_PQ_LT_MAP) {
 		if (p->n != 1 || p->c[0].el->repetition != SC_PQ_REPEATED ||
 		    p->c[0].n != 2)
-			return bad_schema(b, "a MAP group without a repeated group of key and value");
+			return bad_schema(b,
+			    "a MAP group without a repeated group of key and value");
 		rpt = &p->c[0];
 		if (rpt->c[0].el->repetition == SC_PQ_REPEATED ||
 		    rpt->c[1].el->repetition == SC_PQ_REPEATED)
@@ -482,8 +492,7 @@ pq_schema_from_file(struct pq_schema *s, const struct sc_pq_schema_el *els,
 		s->root.nleaves = s->nleaves;
 		lnode_alloc(&s->root, root.n);
 		for (i = 0; i < root.n && rc == 0; i++) {
-			struct sc_parquet_type *c =
-			    pq_type_new(SC_VALUE_VOID);
+			struct sc_parquet_type *c = pq_type_new(SC_VALUE_VOID);
 
 			pq_type_add(s->type, c);
 			rc = map_field(&b, &root.c[i], &s->root.child[i], c);
@@ -540,8 +549,8 @@ write_el(struct wbuild *w, const struct sc_parquet_type *t, const char *name,
 	case SC_VALUE_BYTE:
 	case SC_VALUE_SHORT:
 		el->type = SC_PQ_INT32;
-		el->converted = t->kind == SC_VALUE_BYTE ? SC_PQ_CT_INT_8 :
-							   SC_PQ_CT_INT_16;
+		el->converted = t->kind == SC_VALUE_BYTE ? SC_PQ_CT_INT_8
+							 : SC_PQ_CT_INT_16;
 		el->logical.kind = SC_PQ_LT_INTEGER;
 		el->logical.bit_width = t->kind == SC_VALUE_BYTE ? 8 : 16;
 		el->logical.is_signed = true;
@@ -625,8 +634,8 @@ write_el(struct wbuild *w, const struct sc_parquet_type *t, const char *name,
 		el->num_children = (int32_t)t->nchild;
 		for (i = 0; i < t->nchild; i++)
 			if (write_el(w, t->child[i], t->child[i]->name,
-				t->child[i]->nullable ? SC_PQ_OPTIONAL :
-							SC_PQ_REQUIRED,
+				t->child[i]->nullable ? SC_PQ_OPTIONAL
+						      : SC_PQ_REQUIRED,
 				depth + 1) == -1)
 				return -1;
 		break;

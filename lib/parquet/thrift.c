@@ -128,8 +128,7 @@ sc_thrift_string(struct sc_thrift_rd *r, char **s)
 }
 
 int
-sc_thrift_field(struct sc_thrift_rd *r, int16_t *last, int *type,
-    int16_t *id)
+sc_thrift_field(struct sc_thrift_rd *r, int16_t *last, int *type, int16_t *id)
 {
 	int32_t v;
 	uint8_t b;
@@ -224,7 +223,8 @@ sc_thrift_skip(struct sc_thrift_rd *r, int type)
 		return sc_thrift_binary(r, &p, &len);
 	case SC_THRIFT_LIST:
 	case SC_THRIFT_SET:
-		if (sc_thrift_list(r, &et, &n) == -1 || sc_thrift_enter(r) == -1)
+		if (sc_thrift_list(r, &et, &n) == -1 ||
+		    sc_thrift_enter(r) == -1)
 			return -1;
 		for (i = 0; i < n; i++) {
 			/* A bool in a list is a whole byte. */
@@ -241,7 +241,8 @@ sc_thrift_skip(struct sc_thrift_rd *r, int type)
 		if (u == 0)
 			return 0;
 		if (u > (uint64_t)(r->end - r->p))
-			return sc_thrift_fail(r, "map longer than the bytes left");
+			return sc_thrift_fail(r,
+			    "map longer than the bytes left");
 		if (r->p >= r->end)
 			return sc_thrift_fail(r, "truncated map");
 		kt = *r->p >> 4;
@@ -338,8 +339,8 @@ sc_thrift_w_bool(struct sc_buf *b, int16_t *last, int16_t id, bool v)
 }
 
 void
-sc_thrift_w_binary(struct sc_buf *b, int16_t *last, int16_t id,
-    const void *p, size_t n)
+sc_thrift_w_binary(struct sc_buf *b, int16_t *last, int16_t id, const void *p,
+    size_t n)
 {
 	sc_thrift_w_field(b, last, SC_THRIFT_BINARY, id);
 	sc_thrift_w_varint(b, n);

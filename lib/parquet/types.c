@@ -69,9 +69,9 @@ int
 pq_decimal_bytes(int precision)
 {
 	/* The fewest bytes whose signed range holds 10^p - 1. */
-	static const int bytes[39] = { 1, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 6,
-		6, 6, 7, 7, 8, 8, 9, 9, 9, 10, 10, 11, 11, 11, 12, 12, 13, 13,
-		13, 14, 14, 15, 15, 16, 16, 16 };
+	static const int bytes[39] = { 1, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 6, 6,
+		6, 7, 7, 8, 8, 9, 9, 9, 10, 10, 11, 11, 11, 12, 12, 13, 13, 13,
+		14, 14, 15, 15, 16, 16, 16 };
 
 	return precision >= 0 && precision <= 38 ? bytes[precision] : 16;
 }
@@ -212,8 +212,9 @@ dfields(struct ddl *d, struct sc_parquet_type *t, char close, bool colon)
 		dws(d);
 		if (*d->p == close)
 			return 0;
-		return dfail(d, close == '>' ? "expected ',' or '>'" :
-					       "expected ',' or the end");
+		return dfail(d,
+		    close == '>' ? "expected ',' or '>'"
+				 : "expected ',' or the end");
 	}
 }
 
@@ -224,13 +225,20 @@ dtype(struct ddl *d)
 		const char *name;
 		int kind;
 	} simple[] = {
-		{ "boolean", SC_VALUE_BOOLEAN }, { "tinyint", SC_VALUE_BYTE },
-		{ "byte", SC_VALUE_BYTE }, { "smallint", SC_VALUE_SHORT },
-		{ "short", SC_VALUE_SHORT }, { "integer", SC_VALUE_INT },
-		{ "int", SC_VALUE_INT }, { "bigint", SC_VALUE_LONG },
-		{ "long", SC_VALUE_LONG }, { "float", SC_VALUE_FLOAT },
-		{ "real", SC_VALUE_FLOAT }, { "double", SC_VALUE_DOUBLE },
-		{ "string", SC_VALUE_STRING }, { "binary", SC_VALUE_BINARY },
+		{ "boolean", SC_VALUE_BOOLEAN },
+		{ "tinyint", SC_VALUE_BYTE },
+		{ "byte", SC_VALUE_BYTE },
+		{ "smallint", SC_VALUE_SHORT },
+		{ "short", SC_VALUE_SHORT },
+		{ "integer", SC_VALUE_INT },
+		{ "int", SC_VALUE_INT },
+		{ "bigint", SC_VALUE_LONG },
+		{ "long", SC_VALUE_LONG },
+		{ "float", SC_VALUE_FLOAT },
+		{ "real", SC_VALUE_FLOAT },
+		{ "double", SC_VALUE_DOUBLE },
+		{ "string", SC_VALUE_STRING },
+		{ "binary", SC_VALUE_BINARY },
 		{ "date", SC_VALUE_DATE },
 		{ "timestamp_ntz", SC_VALUE_TIMESTAMP_NTZ },
 		{ "timestamp_ltz", SC_VALUE_TIMESTAMP },
@@ -259,7 +267,8 @@ dtype(struct ddl *d)
 		}
 		if (t->precision < 1 || t->precision > 38 ||
 		    t->scale > t->precision) {
-			dfail(d, "decimal precision must be 1 to 38 and its scale at most the precision");
+			dfail(d,
+			    "decimal precision must be 1 to 38 and its scale at most the precision");
 			goto fail;
 		}
 	} else if (dword(d, "varchar") || dword(d, "char")) {

@@ -155,12 +155,13 @@ add_value(struct wcol *c, const struct sc_pq_json *j, struct sc_error *err)
 	case SC_VALUE_BYTE:
 	case SC_VALUE_SHORT:
 	case SC_VALUE_INT:
-		if (int_of(c, j, t->kind == SC_VALUE_BYTE ? INT8_MIN :
-			    t->kind == SC_VALUE_SHORT	  ? INT16_MIN :
-							    INT32_MIN,
-			t->kind == SC_VALUE_BYTE       ? INT8_MAX :
-			    t->kind == SC_VALUE_SHORT ? INT16_MAX :
-							INT32_MAX,
+		if (int_of(c, j,
+			t->kind == SC_VALUE_BYTE	? INT8_MIN
+			    : t->kind == SC_VALUE_SHORT ? INT16_MIN
+							: INT32_MIN,
+			t->kind == SC_VALUE_BYTE	? INT8_MAX
+			    : t->kind == SC_VALUE_SHORT ? INT16_MAX
+							: INT32_MAX,
 			&i64, err) == -1)
 			return -1;
 		i32 = (int32_t)i64;
@@ -184,8 +185,8 @@ add_value(struct wcol *c, const struct sc_pq_json *j, struct sc_error *err)
 				return wrong(c, err, "expected a number");
 		} else if (j->kind == SC_PQ_JSON_NUMBER) {
 			errno = 0;
-			d = t->kind == SC_VALUE_FLOAT ? strtof(j->s, &end) :
-							strtod(j->s, &end);
+			d = t->kind == SC_VALUE_FLOAT ? strtof(j->s, &end)
+						      : strtod(j->s, &end);
 			if (*end != '\0')
 				return wrong(c, err, "expected a number");
 		} else
@@ -197,14 +198,16 @@ add_value(struct wcol *c, const struct sc_pq_json *j, struct sc_error *err)
 			sc_pq_vals_add(v, &d, 8);
 		return 0;
 	case SC_VALUE_DECIMAL:
-		if (j->kind != SC_PQ_JSON_STRING && j->kind != SC_PQ_JSON_NUMBER)
+		if (j->kind != SC_PQ_JSON_STRING &&
+		    j->kind != SC_PQ_JSON_NUMBER)
 			return wrong(c, err, "expected a decimal");
 		switch (sc_value_parse_decimal(j->s, j->len, t->precision,
 		    t->scale, &hi, &lo)) {
 		case 0:
 			break;
 		case -2:
-			return wrong(c, err, "decimal needs more digits than its precision");
+			return wrong(c, err,
+			    "decimal needs more digits than its precision");
 		default:
 			return wrong(c, err, "expected a decimal");
 		}
@@ -237,7 +240,8 @@ add_value(struct wcol *c, const struct sc_pq_json *j, struct sc_error *err)
 			h2 = hexval(j->s[2 * k + 1]);
 			if (h1 < 0 || h2 < 0) {
 				free(bytes);
-				return wrong(c, err, "expected hex digits in a string");
+				return wrong(c, err,
+				    "expected hex digits in a string");
 			}
 			bytes[k] = (uint8_t)(h1 << 4 | h2);
 		}
@@ -283,14 +287,16 @@ shred(struct sc_parquet_writer *w, const struct pq_lnode *ln,
 
 	if (j == NULL || j->kind == SC_PQ_JSON_NULL) {
 		if (!ln->type->nullable)
-			return wrong(c, err, "null in a field that cannot be null");
+			return wrong(c, err,
+			    "null in a field that cannot be null");
 		push_null(w, ln, rep, def);
 		return 0;
 	}
 	switch (ln->type->kind) {
 	case SC_VALUE_STRUCT:
 		if (j->kind != SC_PQ_JSON_ARRAY || j->n != ln->nchild)
-			return wrong(c, err, "expected a struct as an array of its field values");
+			return wrong(c, err,
+			    "expected a struct as an array of its field values");
 		for (i = 0; i < ln->nchild; i++)
 			if (shred(w, &ln->child[i], &j->item[i], rep, ln->def,
 				err) == -1)
@@ -299,7 +305,10 @@ shred(struct sc_parquet_writer *w, const struct pq_lnode *ln,
 	case SC_VALUE_ARRAY:
 	case SC_VALUE_MAP:
 		if (j->kind != SC_PQ_JSON_ARRAY)
-			return wrong(c, err, ln->type->kind == SC_VALUE_MAP ? "expected a map as an array of [key, value] pairs" : "expected an array");
+			return wrong(c, err,
+			    ln->type->kind == SC_VALUE_MAP
+				? "expected a map as an array of [key, value] pairs"
+				: "expected an array");
 		if (j->n == 0) {
 			push_null(w, ln, rep, ln->def);
 			return 0;
@@ -314,9 +323,11 @@ shred(struct sc_parquet_writer *w, const struct pq_lnode *ln,
 			}
 			pair = &j->item[i];
 			if (pair->kind != SC_PQ_JSON_ARRAY || pair->n != 2)
-				return wrong(c, err, "expected a map as an array of [key, value] pairs");
+				return wrong(c, err,
+				    "expected a map as an array of [key, value] pairs");
 			if (pair->item[0].kind == SC_PQ_JSON_NULL)
-				return wrong(c, err, "a map key cannot be null");
+				return wrong(c, err,
+				    "a map key cannot be null");
 			if (shred(w, &ln->child[0], &pair->item[0], r,
 				ln->def_ne, err) == -1 ||
 			    shred(w, &ln->child[1], &pair->item[1], r,
@@ -336,8 +347,8 @@ shred(struct sc_parquet_writer *w, const struct pq_lnode *ln,
 
 /* A signed comparison of values of leaf c (FLOAT/DOUBLE: no NaN). */
 static int
-cmp_vals(const struct wcol *c, const uint8_t *a, size_t alen,
-    const uint8_t *b, size_t blen)
+cmp_vals(const struct wcol *c, const uint8_t *a, size_t alen, const uint8_t *b,
+    size_t blen)
 {
 	int32_t i32a, i32b;
 	int64_t i64a, i64b;
@@ -386,8 +397,7 @@ struct stats {
 };
 
 static void
-stats_add(const struct wcol *c, struct stats *st, const uint8_t *p,
-    size_t n)
+stats_add(const struct wcol *c, struct stats *st, const uint8_t *p, size_t n)
 {
 	if (c->lf->physical == SC_PQ_FLOAT) {
 		float f;
@@ -414,8 +424,7 @@ stats_add(const struct wcol *c, struct stats *st, const uint8_t *p,
 
 /* Statistics as the footer holds them (copies). */
 static void
-stats_out(const struct wcol *c, const struct stats *st,
-    struct sc_pq_stats *out)
+stats_out(const struct wcol *c, const struct stats *st, struct sc_pq_stats *out)
 {
 	static const float fzero = 0.0f, fnzero = -0.0f;
 	static const double dzero = 0.0, dnzero = -0.0;
@@ -484,7 +493,7 @@ dict_rehash(struct dict *d, size_t nslot)
 	for (i = 0; i < d->vals.n; i++) {
 		p = sc_pq_vals_get(&d->vals, i, &n);
 		for (k = hash_bytes(p, n) & (nslot - 1); d->slot[k] != 0;
-		    k = (k + 1) & (nslot - 1))
+		     k = (k + 1) & (nslot - 1))
 			;
 		d->slot[k] = (uint32_t)i + 1;
 	}
@@ -500,7 +509,7 @@ dict_index(struct dict *d, const uint8_t *p, size_t n)
 	if ((d->vals.n + 1) * 2 > d->nslot)
 		dict_rehash(d, d->nslot ? d->nslot * 2 : 1024);
 	for (k = hash_bytes(p, n) & (d->nslot - 1); d->slot[k] != 0;
-	    k = (k + 1) & (d->nslot - 1)) {
+	     k = (k + 1) & (d->nslot - 1)) {
 		e = sc_pq_vals_get(&d->vals, d->slot[k] - 1, &en);
 		if (en == n && memcmp(e, p, n) == 0)
 			return d->slot[k] - 1;
@@ -513,8 +522,8 @@ dict_index(struct dict *d, const uint8_t *p, size_t n)
 static size_t
 dict_bytes(const struct dict *d)
 {
-	return d->vals.type == SC_PQ_BYTE_ARRAY ? d->vals.dlen + 4 * d->vals.n :
-						  d->vals.n * d->vals.width;
+	return d->vals.type == SC_PQ_BYTE_ARRAY ? d->vals.dlen + 4 * d->vals.n
+						: d->vals.n * d->vals.width;
 }
 
 struct chunkw {
@@ -606,8 +615,8 @@ write_page(struct chunkw *k, size_t l0, size_t l1, size_t v0, size_t v1,
 		}
 	}
 	if (use_dict) {
-		int bw = sc_pq_bit_width(k->dict.vals.n > 0 ?
-			k->dict.vals.n - 1 : 0);
+		int bw = sc_pq_bit_width(
+		    k->dict.vals.n > 0 ? k->dict.vals.n - 1 : 0);
 
 		(void)sc_buf_addch(&vals, bw, NULL);
 		sc_pq_enc_rle(&vals, k->idx, v1 - v0, bw);
@@ -619,9 +628,9 @@ write_page(struct chunkw *k, size_t l0, size_t l1, size_t v0, size_t v1,
 
 	memset(&ph, 0, sizeof(ph));
 	ph.num_values = (int32_t)(l1 - l0);
-	ph.encoding = use_dict ? (w->o.page_v2 ? SC_PQ_RLE_DICTIONARY :
-						 SC_PQ_PLAIN_DICTIONARY) :
-				 SC_PQ_PLAIN;
+	ph.encoding = use_dict
+	    ? (w->o.page_v2 ? SC_PQ_RLE_DICTIONARY : SC_PQ_PLAIN_DICTIONARY)
+	    : SC_PQ_PLAIN;
 	ph.def_encoding = ph.rep_encoding = SC_PQ_RLE;
 	sc_buf_reset(&k->body);
 	sc_buf_reset(&k->comp);
@@ -659,8 +668,8 @@ write_page(struct chunkw *k, size_t l0, size_t l1, size_t v0, size_t v1,
 		ph.uncompressed_size = (int32_t)(lev_len + vals.len);
 	}
 	if (k->comp.len > INT32_MAX || k->body.len > INT32_MAX) {
-		sc_error_set(err, SC_ST_USAGE,
-		    "column '%s': a page over 2 GiB", c->lf->path);
+		sc_error_set(err, SC_ST_USAGE, "column '%s': a page over 2 GiB",
+		    c->lf->path);
 		goto out;
 	}
 	ph.compressed_size = (int32_t)k->comp.len;
@@ -668,8 +677,8 @@ write_page(struct chunkw *k, size_t l0, size_t l1, size_t v0, size_t v1,
 	before = k->pages.len;
 	sc_pq_pagehdr_write(&k->pages, &ph);
 	sc_pq_stats_release(&ph.stats);
-	k->total_uncompressed += (int64_t)(k->pages.len - before) +
-	    ph.uncompressed_size;
+	k->total_uncompressed +=
+	    (int64_t)(k->pages.len - before) + ph.uncompressed_size;
 	(void)sc_buf_add(&k->pages, k->comp.data, k->comp.len, NULL);
 	if (k->pages.failed || k->body.failed || k->comp.failed ||
 	    vals.failed) {
@@ -748,8 +757,8 @@ write_chunk(struct sc_parquet_writer *w, struct wcol *c,
 		memset(&ph, 0, sizeof(ph));
 		ph.type = SC_PQ_DICTIONARY_PAGE;
 		ph.num_values = (int32_t)k.dict.vals.n;
-		ph.encoding = w->o.page_v2 ? SC_PQ_PLAIN :
-					     SC_PQ_PLAIN_DICTIONARY;
+		ph.encoding = w->o.page_v2 ? SC_PQ_PLAIN
+					   : SC_PQ_PLAIN_DICTIONARY;
 		sc_buf_reset(&k.body);
 		sc_pq_enc_plain(&k.body, &k.dict.vals, 0, k.dict.vals.n);
 		if (sc_pq_compress(w->o.codec, w->o.level, k.body.data,
@@ -771,9 +780,9 @@ write_chunk(struct sc_parquet_writer *w, struct wcol *c,
 	m->total_uncompressed = dict_total + k.total_uncompressed;
 	m->encodings = sc_xcalloc(4, sizeof(*m->encodings));
 	if (k.used_dict)
-		m->encodings[m->nencodings++] = w->o.page_v2 ?
-		    SC_PQ_RLE_DICTIONARY :
-		    SC_PQ_PLAIN_DICTIONARY;
+		m->encodings[m->nencodings++] = w->o.page_v2
+		    ? SC_PQ_RLE_DICTIONARY
+		    : SC_PQ_PLAIN_DICTIONARY;
 	if (k.used_plain || k.used_dict)
 		m->encodings[m->nencodings++] = SC_PQ_PLAIN;
 	m->encodings[m->nencodings++] = SC_PQ_RLE;
@@ -803,8 +812,8 @@ flush_group(struct sc_parquet_writer *w, struct sc_error *err)
 
 	if (w->rows == 0)
 		return 0;
-	w->groups = sc_xreallocarray(w->groups, w->ngroups + 1,
-	    sizeof(*w->groups));
+	w->groups =
+	    sc_xreallocarray(w->groups, w->ngroups + 1, sizeof(*w->groups));
 	g = &w->groups[w->ngroups++];
 	memset(g, 0, sizeof(*g));
 	g->cols = sc_xcalloc(w->s.nleaves + 1, sizeof(*g->cols));
@@ -828,8 +837,9 @@ buffered(const struct sc_parquet_writer *w)
 	size_t i, n = 0;
 
 	for (i = 0; i < w->s.nleaves; i++)
-		n += w->cols[i].nlev * 4 + w->cols[i].vals.n *
-		    w->cols[i].vals.width + w->cols[i].vals.dlen;
+		n += w->cols[i].nlev * 4 +
+		    w->cols[i].vals.n * w->cols[i].vals.width +
+		    w->cols[i].vals.dlen;
 	return n;
 }
 
@@ -976,7 +986,7 @@ sc_parquet_writer_close(struct sc_parquet_writer *w, struct sc_error *err)
 	fm.num_rows = w->total_rows;
 	fm.rowgroups = w->groups;
 	fm.nrowgroups = w->ngroups;
-	fm.created_by = (char *)(uintptr_t)"sctk version " SCTK_VERSION;
+	fm.created_by = (char *)(uintptr_t) "sctk version " SCTK_VERSION;
 	fm.ncolumn_orders = (uint32_t)w->s.nleaves;
 	sc_pq_filemeta_write(&b, &fm);
 	if (b.failed) {

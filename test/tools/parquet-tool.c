@@ -118,13 +118,15 @@ cmd_leaves(const char *path)
 			printf("{\"group\":%d,\"path\":\"%s\",\"type\":\"%s\","
 			       "\"max_def\":%d,\"max_rep\":%d,\"values\":%zu,"
 			       "\"def\":[",
-			    g, lf.path, sc_pq_type_name(lf.physical), lf.max_def,
-			    lf.max_rep, lf.vals->n);
+			    g, lf.path, sc_pq_type_name(lf.physical),
+			    lf.max_def, lf.max_rep, lf.vals->n);
 			for (k = 0; k < lf.nlevels; k++)
-				printf("%s%d", k ? "," : "", lf.def ? lf.def[k] : 0);
+				printf("%s%d", k ? "," : "",
+				    lf.def ? lf.def[k] : 0);
 			printf("],\"rep\":[");
 			for (k = 0; k < lf.nlevels; k++)
-				printf("%s%d", k ? "," : "", lf.rep ? lf.rep[k] : 0);
+				printf("%s%d", k ? "," : "",
+				    lf.rep ? lf.rep[k] : 0);
 			printf("]}\n");
 		}
 		g++;
@@ -186,7 +188,8 @@ cmd_meta(const char *path)
 		sc_buf_release(&b);
 		return die(&err);
 	}
-	printf("{\"version\":%d,\"rows\":%lld,\"groups\":%u,\"created_by\":\"%s\",\"column_orders\":%u}\n",
+	printf(
+	    "{\"version\":%d,\"rows\":%lld,\"groups\":%u,\"created_by\":\"%s\",\"column_orders\":%u}\n",
 	    fm.version, (long long)fm.num_rows, fm.nrowgroups,
 	    fm.created_by ? fm.created_by : "", fm.ncolumn_orders);
 	for (g = 0; g < fm.nrowgroups; g++)
@@ -198,7 +201,8 @@ cmd_meta(const char *path)
 			       "\"codec\":\"%s\",\"values\":%lld,"
 			       "\"dictionary\":%s,\"encodings\":[",
 			    g, (long long)fm.rowgroups[g].num_rows, c,
-			    sc_pq_codec_name(m->codec), (long long)m->num_values,
+			    sc_pq_codec_name(m->codec),
+			    (long long)m->num_values,
 			    m->dictionary_page_offset >= 0 ? "true" : "false");
 			for (e = 0; e < m->nencodings; e++)
 				printf("%s\"%s\"", e ? "," : "",
@@ -208,9 +212,11 @@ cmd_meta(const char *path)
 				printf(",\"nulls\":%lld",
 				    (long long)m->stats.null_count);
 			if (m->stats.min != NULL)
-				print_stat("min", m->stats.min, m->stats.min_len);
+				print_stat("min", m->stats.min,
+				    m->stats.min_len);
 			if (m->stats.max != NULL)
-				print_stat("max", m->stats.max, m->stats.max_len);
+				print_stat("max", m->stats.max,
+				    m->stats.max_len);
 			printf("}\n");
 		}
 	sc_pq_filemeta_release(&fm);

@@ -66,7 +66,8 @@ test_thrift_ints(void)
 	sc_thrift_rd_init(&r, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01",
 	    11, &err);
 	is_int(sc_thrift_i64(&r, &v), -1, "11-byte varint refused");
-	is_str(err.msg, "malformed Parquet metadata: varint longer than 10 bytes",
+	is_str(err.msg,
+	    "malformed Parquet metadata: varint longer than 10 bytes",
 	    "its message");
 	sc_thrift_rd_init(&r, "\x80", 1, &err);
 	is_int(sc_thrift_i64(&r, &v), -1, "truncated varint refused");
@@ -114,9 +115,11 @@ test_thrift_skip(void)
 	(void)sc_buf_addch(&b, 0x7f, NULL);
 	sc_thrift_w_stop(&b);
 	sc_thrift_rd_init(&r, b.data, b.len, &err);
-	is_int(sc_pq_pagehdr_read(&r, &ph), 0, "page header with unknown fields read");
+	is_int(sc_pq_pagehdr_read(&r, &ph), 0,
+	    "page header with unknown fields read");
 	is_int(ph.type, SC_PQ_DICTIONARY_PAGE, "its type");
-	is_int(ph.num_values, 99, "its dictionary's count, after the skipped fields");
+	is_int(ph.num_values, 99,
+	    "its dictionary's count, after the skipped fields");
 	ok(r.p == r.end, "every byte consumed");
 	sc_pq_pagehdr_release(&ph);
 
@@ -126,7 +129,8 @@ test_thrift_skip(void)
 	sc_thrift_w_list(&b, &last, 50, SC_THRIFT_I32, 1000000);
 	sc_thrift_rd_init(&r, b.data, b.len, &err);
 	is_int(sc_pq_pagehdr_read(&r, &ph), -1, "a huge list count refused");
-	is_str(err.msg, "malformed Parquet metadata: list longer than the bytes left",
+	is_str(err.msg,
+	    "malformed Parquet metadata: list longer than the bytes left",
 	    "its message");
 	sc_pq_pagehdr_release(&ph);
 
@@ -137,7 +141,8 @@ test_thrift_skip(void)
 	sc_thrift_w_varint(&b, 1u << 30);
 	sc_thrift_rd_init(&r, b.data, b.len, &err);
 	is_int(sc_pq_pagehdr_read(&r, &ph), -1, "a huge binary refused");
-	is_str(err.msg, "malformed Parquet metadata: binary longer than the bytes left",
+	is_str(err.msg,
+	    "malformed Parquet metadata: binary longer than the bytes left",
 	    "its message");
 	sc_pq_pagehdr_release(&ph);
 
@@ -204,15 +209,19 @@ test_thrift_pagehdr(void)
 		sc_buf_reset(&b);
 		sc_pq_pagehdr_write(&b, &ph);
 		sc_thrift_rd_init(&r, b.data, b.len, &err);
-		is_int(sc_pq_pagehdr_read(&r, &got), 0, "page type %d: read back", types[i]);
-		ok(got.type == ph.type && got.uncompressed_size == ph.uncompressed_size &&
-			got.compressed_size == 500 && got.has_crc && got.crc == -12345 &&
-			got.num_values == 77 && got.has_header,
+		is_int(sc_pq_pagehdr_read(&r, &got), 0,
+		    "page type %d: read back", types[i]);
+		ok(got.type == ph.type &&
+			got.uncompressed_size == ph.uncompressed_size &&
+			got.compressed_size == 500 && got.has_crc &&
+			got.crc == -12345 && got.num_values == 77 &&
+			got.has_header,
 		    "page type %d: sizes, crc, count", types[i]);
 		if (types[i] == SC_PQ_DATA_PAGE)
 			ok(got.encoding == SC_PQ_RLE_DICTIONARY &&
 				got.def_encoding == SC_PQ_RLE &&
-				got.stats.null_count == 3 && got.stats.min_len == 2 &&
+				got.stats.null_count == 3 &&
+				got.stats.min_len == 2 &&
 				memcmp(got.stats.max, "zzz", 3) == 0,
 			    "v1: encodings and statistics");
 		if (types[i] == SC_PQ_DATA_PAGE_V2)
@@ -221,7 +230,8 @@ test_thrift_pagehdr(void)
 				!got.is_compressed && got.stats.has_null_count,
 			    "v2: nulls, rows, level lengths, is_compressed");
 		if (types[i] == SC_PQ_DICTIONARY_PAGE)
-			ok(got.is_sorted && got.encoding == SC_PQ_RLE_DICTIONARY,
+			ok(got.is_sorted &&
+				got.encoding == SC_PQ_RLE_DICTIONARY,
 			    "dictionary: sorted flag and encoding");
 		sc_pq_pagehdr_release(&got);
 	}
@@ -309,7 +319,8 @@ test_thrift_filemeta(void)
 		got.nrowgroups == 1 && got.nkv == 1 &&
 		strcmp(got.created_by, "test") == 0 && got.ncolumn_orders == 2,
 	    "version, counts, created_by, column orders");
-	ok(strcmp(got.schema[1].name, "a") == 0 && got.schema[1].type == SC_PQ_FIXED &&
+	ok(strcmp(got.schema[1].name, "a") == 0 &&
+		got.schema[1].type == SC_PQ_FIXED &&
 		got.schema[1].type_length == 9 &&
 		got.schema[1].repetition == SC_PQ_OPTIONAL &&
 		got.schema[1].converted == SC_PQ_CT_DECIMAL &&
@@ -348,7 +359,8 @@ test_thrift_filemeta(void)
 
 			sc_thrift_rd_init(&r, cut, n, &err);
 			if (sc_pq_filemeta_read(&r, &got) != -1 ||
-			    strncmp(err.msg, "malformed Parquet metadata: ", 28) != 0)
+			    strncmp(err.msg,
+				"malformed Parquet metadata: ", 28) != 0)
 				all = false;
 			sc_pq_filemeta_release(&got);
 			free(cut);
@@ -371,7 +383,8 @@ test_rle_spec_example(void)
 
 	sc_buf_init(&b, SC_BUF_UNLIMITED);
 	sc_pq_enc_rle(&b, v, 8, 3);
-	is_mem(b.data, b.len, "\x03\x88\xc6\xfa", 4, "0..7 at width 3: header 03, then 88 c6 fa");
+	is_mem(b.data, b.len, "\x03\x88\xc6\xfa", 4,
+	    "0..7 at width 3: header 03, then 88 c6 fa");
 	is_int(sc_pq_dec_rle(b.data, b.len, 3, out, 8, &err), 0, "decoded");
 	is_mem(out, sizeof(out), v, sizeof(v), "to 0..7");
 	/* A run: 100 times 5 at width 3 is header 200 (c8 01), value 05. */
@@ -383,7 +396,8 @@ test_rle_spec_example(void)
 			run[i] = 5;
 		sc_buf_reset(&b);
 		sc_pq_enc_rle(&b, run, 100, 3);
-		is_mem(b.data, b.len, "\xc8\x01\x05", 3, "a run of 100 fives: c8 01 05");
+		is_mem(b.data, b.len, "\xc8\x01\x05", 3,
+		    "a run of 100 fives: c8 01 05");
 		is_int(sc_pq_dec_rle(b.data, b.len, 3, got, 100, &err), 0,
 		    "the run decoded");
 		is_mem(got, sizeof(got), run, sizeof(run), "to 100 fives");
@@ -395,7 +409,8 @@ static void
 test_rle_widths(void)
 {
 	enum { N = 1000 };
-	uint32_t *v = sc_xcalloc(N, sizeof(*v)), *out = sc_xcalloc(N + 16, sizeof(*out));
+	uint32_t *v = sc_xcalloc(N, sizeof(*v)),
+		 *out = sc_xcalloc(N + 16, sizeof(*out));
 	struct sc_error err;
 	struct sc_buf b;
 	int bw, fails = 0;
@@ -423,23 +438,28 @@ test_rle_widths(void)
 			sc_buf_reset(&b);
 			sc_pq_enc_rle(&b, v, n, bw);
 			memset(out, 0xee, N * sizeof(*out));
-			if (sc_pq_dec_rle(b.data, b.len, bw, out, n, &err) != 0 ||
+			if (sc_pq_dec_rle(b.data, b.len, bw, out, n, &err) !=
+				0 ||
 			    memcmp(out, v, n * sizeof(*v)) != 0) {
 				fails++;
-				printf("# width %d, %zu values differ\n", bw, n);
+				printf("# width %d, %zu values differ\n", bw,
+				    n);
 			}
 			/* Decoding fewer values than encoded stops early. */
 			if (n > 3 &&
-			    (sc_pq_dec_rle(b.data, b.len, bw, out, n - 3, &err) != 0 ||
+			    (sc_pq_dec_rle(b.data, b.len, bw, out, n - 3,
+				 &err) != 0 ||
 				memcmp(out, v, (n - 3) * sizeof(*v)) != 0))
 				fails++;
 			/* One value more than the data holds is an error. */
 			if (n > 0 && bw > 0 && n % 8 == 0 &&
-			    sc_pq_dec_rle(b.data, b.len, bw, out, n + 8 + 1, &err) != -1)
+			    sc_pq_dec_rle(b.data, b.len, bw, out, n + 8 + 1,
+				&err) != -1)
 				fails++;
 		}
 	}
-	is_int(fails, 0, "hybrid round trips at widths 0..32, %zu sizes each", SC_NELEM(sizes));
+	is_int(fails, 0, "hybrid round trips at widths 0..32, %zu sizes each",
+	    SC_NELEM(sizes));
 	free(v);
 	free(out);
 	sc_buf_release(&b);
@@ -453,26 +473,31 @@ test_rle_malformed(void)
 
 	is_int(sc_pq_dec_rle((const uint8_t *)"", 0, 1, out, 1, &err), -1,
 	    "no run header");
-	is_str(err.msg, "malformed Parquet page: run header past the end of the page",
+	is_str(err.msg,
+	    "malformed Parquet page: run header past the end of the page",
 	    "its message");
-	is_int(sc_pq_dec_rle((const uint8_t *)"\x10\x09", 2, 3, out, 8, &err), -1,
-	    "a run value 9 at width 3");
-	is_str(err.msg, "malformed Parquet page: run value wider than its bit width",
+	is_int(sc_pq_dec_rle((const uint8_t *)"\x10\x09", 2, 3, out, 8, &err),
+	    -1, "a run value 9 at width 3");
+	is_str(err.msg,
+	    "malformed Parquet page: run value wider than its bit width",
 	    "its message");
-	is_int(sc_pq_dec_rle((const uint8_t *)"\x05\xff", 2, 8, out, 16, &err), -1,
-	    "bit-packed groups past the end");
-	is_str(err.msg, "malformed Parquet page: bit-packed run past the end of the page",
+	is_int(sc_pq_dec_rle((const uint8_t *)"\x05\xff", 2, 8, out, 16, &err),
+	    -1, "bit-packed groups past the end");
+	is_str(err.msg,
+	    "malformed Parquet page: bit-packed run past the end of the page",
 	    "its message");
 	is_int(sc_pq_dec_rle((const uint8_t *)"\x10", 1, 9, out, 8, &err), -1,
 	    "a run value missing (two bytes at width 9)");
-	is_str(err.msg, "malformed Parquet page: run value past the end of the page",
+	is_str(err.msg,
+	    "malformed Parquet page: run value past the end of the page",
 	    "its message");
-	is_int(sc_pq_dec_rle((const uint8_t *)"\x02\x00", 2, 33, out, 1, &err), -1,
-	    "width 33 refused");
-	is_str(err.msg, "malformed Parquet page: bit width over 32", "its message");
+	is_int(sc_pq_dec_rle((const uint8_t *)"\x02\x00", 2, 33, out, 1, &err),
+	    -1, "width 33 refused");
+	is_str(err.msg, "malformed Parquet page: bit width over 32",
+	    "its message");
 	/* A short last bit-packed run that holds the values asked for. */
-	is_int(sc_pq_dec_rle((const uint8_t *)"\x03\xff", 2, 1, out, 8, &err), 0,
-	    "a last group cut short but holding what is asked");
+	is_int(sc_pq_dec_rle((const uint8_t *)"\x03\xff", 2, 1, out, 8, &err),
+	    0, "a last group cut short but holding what is asked");
 	ok(out[0] == 1 && out[7] == 1, "its values");
 }
 
@@ -482,7 +507,8 @@ static void
 test_delta(void)
 {
 	enum { N = 700 };
-	int64_t *v = sc_xcalloc(N, sizeof(*v)), *out = sc_xcalloc(N + 16, sizeof(*out));
+	int64_t *v = sc_xcalloc(N, sizeof(*v)),
+		*out = sc_xcalloc(N + 16, sizeof(*out));
 	struct sc_error err;
 	struct sc_buf b;
 	size_t used, i, n, sizes[] = { 0, 1, 2, 32, 33, 128, 129, 130, 257, N };
@@ -494,26 +520,29 @@ test_delta(void)
 		for (size_t s = 0; s < SC_NELEM(sizes); s++) {
 			n = sizes[s];
 			for (i = 0; i < n; i++) {
-				uint64_t d = w == 0 ? 0 :
-				    w == 64	    ? next_rand() :
-						      next_rand() & ((1ull << w) - 1);
+				uint64_t d = w == 0 ? 0
+				    : w == 64	    ? next_rand()
+					      : next_rand() & ((1ull << w) - 1);
 
 				if (i == 0)
 					v[0] = (int64_t)next_rand();
 				else
-					v[i] = (int64_t)((uint64_t)v[i - 1] + d);
+					v[i] =
+					    (int64_t)((uint64_t)v[i - 1] + d);
 			}
 			sc_buf_reset(&b);
 			sc_pq_enc_delta(&b, v, n);
 			if (sc_pq_dec_delta(b.data, b.len, false, out, n, &used,
 				&err) != 0 ||
-			    used != b.len || memcmp(out, v, n * sizeof(*v)) != 0) {
+			    used != b.len ||
+			    memcmp(out, v, n * sizeof(*v)) != 0) {
 				fails++;
-				printf("# delta width %d, %zu values: %s\n", w, n,
-				    err.msg);
+				printf("# delta width %d, %zu values: %s\n", w,
+				    n, err.msg);
 			}
 		}
-	is_int(fails, 0, "delta round trips at widths 0..64, %zu sizes each", SC_NELEM(sizes));
+	is_int(fails, 0, "delta round trips at widths 0..64, %zu sizes each",
+	    SC_NELEM(sizes));
 
 	/* INT32 columns wrap at 32 bits: INT32_MAX + 1 is INT32_MIN. */
 	{
@@ -528,8 +557,9 @@ test_delta(void)
 
 			sc_pq_enc_delta(&b, as32, 3);
 		}
-		is_int(sc_pq_dec_delta(b.data, b.len, true, got, 3, &used, &err), 0,
-		    "32-bit deltas decoded");
+		is_int(sc_pq_dec_delta(b.data, b.len, true, got, 3, &used,
+			   &err),
+		    0, "32-bit deltas decoded");
 		ok(got[0] == wrap[0] && got[1] == wrap[1] && got[2] == wrap[2],
 		    "wrapping at 32 bits");
 	}
@@ -539,21 +569,25 @@ test_delta(void)
 	sc_pq_enc_delta(&b, v, 200);
 	is_int(sc_pq_dec_delta(b.data, b.len, false, out, 199, &used, &err), -1,
 	    "a count other than the header's");
-	is_str(err.msg, "malformed Parquet page: delta value count differs from the page's",
+	is_str(err.msg,
+	    "malformed Parquet page: delta value count differs from the page's",
 	    "its message");
-	is_int(sc_pq_dec_delta(b.data, b.len / 2, false, out, 200, &used, &err), -1,
-	    "half the bytes");
-	ok(strstr(err.msg, "past the end of the page") != NULL, "its message: '%s'",
-	    err.msg);
-	is_int(sc_pq_dec_delta((const uint8_t *)"\x80\x01\x03\x01\x00", 5, false,
-		   out, 1, &used, &err),
+	is_int(sc_pq_dec_delta(b.data, b.len / 2, false, out, 200, &used, &err),
+	    -1, "half the bytes");
+	ok(strstr(err.msg, "past the end of the page") != NULL,
+	    "its message: '%s'", err.msg);
+	is_int(sc_pq_dec_delta((const uint8_t *)"\x80\x01\x03\x01\x00", 5,
+		   false, out, 1, &used, &err),
 	    -1, "3 miniblocks of a 128-value block");
-	is_str(err.msg, "malformed Parquet page: delta block sizes out of range",
+	is_str(err.msg,
+	    "malformed Parquet page: delta block sizes out of range",
 	    "its message");
-	is_int(sc_pq_dec_delta((const uint8_t *)"\x80\x01\x04\x02\x00\x00\x41\x00\x00\x00", 10,
-		   false, out, 2, &used, &err),
+	is_int(sc_pq_dec_delta(
+		   (const uint8_t *)"\x80\x01\x04\x02\x00\x00\x41\x00\x00\x00",
+		   10, false, out, 2, &used, &err),
 	    -1, "bit width 65");
-	is_str(err.msg, "malformed Parquet page: delta bit width over 64", "its message");
+	is_str(err.msg, "malformed Parquet page: delta bit width over 64",
+	    "its message");
 	free(v);
 	free(out);
 	sc_buf_release(&b);
@@ -603,7 +637,8 @@ test_byte_arrays(void)
 	sc_pq_vals_reset(&v);
 	is_int(sc_pq_dec_delta_length(&v, b.data, b.len - 1, n, &err), -1,
 	    "a byte short");
-	is_str(err.msg, "malformed Parquet page: values past the end of the page",
+	is_str(err.msg,
+	    "malformed Parquet page: values past the end of the page",
 	    "its message");
 
 	sc_buf_reset(&b);
@@ -630,21 +665,26 @@ test_byte_arrays(void)
 		sc_pq_vals_reset(&v);
 		is_int(sc_pq_dec_delta_bytes(&v, b.data, b.len, 2, &err), -1,
 		    "a prefix past the previous value");
-		is_str(err.msg, "malformed Parquet page: prefix longer than the previous value",
+		is_str(err.msg,
+		    "malformed Parquet page: prefix longer than the previous value",
 		    "its message");
 	}
 
 	/* PLAIN: a length past the end. */
 	sc_pq_vals_reset(&v);
-	is_int(sc_pq_dec_plain(&v, (const uint8_t *)"\x05\x00\x00\x00" "abc", 7, 1,
-		   NULL, &err),
+	is_int(sc_pq_dec_plain(&v,
+		   (const uint8_t *)"\x05\x00\x00\x00"
+				    "abc",
+		   7, 1, NULL, &err),
 	    -1, "PLAIN byte array past the end");
-	is_str(err.msg, "malformed Parquet page: a value past the end of the page",
+	is_str(err.msg,
+	    "malformed Parquet page: a value past the end of the page",
 	    "its message");
-	is_int(sc_pq_dec_plain(&v, (const uint8_t *)"\x01\x00\x00\x00", 4, 1000000,
-		   NULL, &err),
+	is_int(sc_pq_dec_plain(&v, (const uint8_t *)"\x01\x00\x00\x00", 4,
+		   1000000, NULL, &err),
 	    -1, "a million values in four bytes");
-	is_str(err.msg, "malformed Parquet page: values past the end of the page",
+	is_str(err.msg,
+	    "malformed Parquet page: values past the end of the page",
 	    "its message");
 	sc_pq_vals_release(&v);
 	sc_buf_release(&b);
@@ -663,8 +703,9 @@ test_plain_bss_dict(void)
 
 	/* Booleans: bit-packed, least significant bit first. */
 	sc_pq_vals_init(&v, SC_PQ_BOOLEAN, 1);
-	is_int(sc_pq_dec_plain(&v, (const uint8_t *)"\x05\x01", 2, 10, NULL, &err), 0,
-	    "10 PLAIN booleans");
+	is_int(sc_pq_dec_plain(&v, (const uint8_t *)"\x05\x01", 2, 10, NULL,
+		   &err),
+	    0, "10 PLAIN booleans");
 	for (i = 0; i < 10; i++)
 		bits[i] = v.fix[i];
 	is_mem(bits, 10, "\x01\x00\x01\x00\x00\x00\x00\x00\x01\x00", 10,
@@ -689,7 +730,8 @@ test_plain_bss_dict(void)
 	sc_pq_vals_reset(&got);
 	is_int(sc_pq_dec_byte_stream_split(&got, b.data, b.len, 38, &err), -1,
 	    "one value more than the bytes");
-	is_str(err.msg, "malformed Parquet page: values past the end of the page",
+	is_str(err.msg,
+	    "malformed Parquet page: values past the end of the page",
 	    "its message");
 
 	/* A dictionary and indices at width 2. */
@@ -711,7 +753,10 @@ test_plain_bss_dict(void)
 		    "dictionary indices decoded");
 		for (i = 0; i < 9; i++) {
 			p = sc_pq_vals_get(&s, i, &len);
-			if (len != (idx[i] == 0 ? 1 : idx[i] == 1 ? 2 : 0) ||
+			if (len !=
+				(idx[i] == 0	      ? 1
+					: idx[i] == 1 ? 2
+						      : 0) ||
 			    (len && p[0] != (idx[i] == 0 ? 'x' : 'y')))
 				all = false;
 		}
@@ -722,7 +767,8 @@ test_plain_bss_dict(void)
 		sc_pq_vals_reset(&s);
 		is_int(sc_pq_dec_dict(&s, &d, b.data, b.len, 9, &err), -1,
 		    "an index past a one-entry dictionary");
-		is_str(err.msg, "malformed Parquet page: dictionary index out of range",
+		is_str(err.msg,
+		    "malformed Parquet page: dictionary index out of range",
 		    "its message");
 		sc_pq_vals_release(&s);
 	}
@@ -745,29 +791,36 @@ test_codecs(void)
 	sc_buf_init(&c, SC_BUF_UNLIMITED);
 	sc_buf_init(&out, SC_BUF_UNLIMITED);
 	for (k = 0; k < 300000; k++)
-		(void)sc_buf_addch(&in, (int)(k % 251 < 100 ? 'a' : next_rand() & 0xff), NULL);
+		(void)sc_buf_addch(&in,
+		    (int)(k % 251 < 100 ? 'a' : next_rand() & 0xff), NULL);
 	for (i = 0; i < SC_NELEM(codecs); i++) {
 		sc_buf_reset(&c);
 		sc_buf_reset(&out);
-		is_int(sc_pq_compress(codecs[i], 0, in.data, in.len, &c, &err), 0,
-		    "%s: compressed", sc_pq_codec_name(codecs[i]));
-		is_int(sc_pq_decompress(codecs[i], c.data, c.len, in.len, &out, &err), 0,
-		    "%s: decompressed", sc_pq_codec_name(codecs[i]));
+		is_int(sc_pq_compress(codecs[i], 0, in.data, in.len, &c, &err),
+		    0, "%s: compressed", sc_pq_codec_name(codecs[i]));
+		is_int(sc_pq_decompress(codecs[i], c.data, c.len, in.len, &out,
+			   &err),
+		    0, "%s: decompressed", sc_pq_codec_name(codecs[i]));
 		is_mem(out.data, out.len, in.data, in.len, "%s: as it was",
 		    sc_pq_codec_name(codecs[i]));
 		if (codecs[i] == SC_PQ_UNCOMPRESSED)
 			continue;
 		/* A size other than the header's, corrupt and truncated data. */
 		sc_buf_reset(&out);
-		is_int(sc_pq_decompress(codecs[i], c.data, c.len, in.len + 1, &out, &err),
-		    -1, "%s: a claimed size one too big", sc_pq_codec_name(codecs[i]));
+		is_int(sc_pq_decompress(codecs[i], c.data, c.len, in.len + 1,
+			   &out, &err),
+		    -1, "%s: a claimed size one too big",
+		    sc_pq_codec_name(codecs[i]));
 		ok(strncmp(err.msg, "malformed Parquet page: ", 24) == 0,
 		    "%s: '%s'", sc_pq_codec_name(codecs[i]), err.msg);
 		sc_buf_reset(&out);
-		is_int(sc_pq_decompress(codecs[i], c.data, c.len, in.len - 1, &out, &err),
-		    -1, "%s: a claimed size one too small", sc_pq_codec_name(codecs[i]));
+		is_int(sc_pq_decompress(codecs[i], c.data, c.len, in.len - 1,
+			   &out, &err),
+		    -1, "%s: a claimed size one too small",
+		    sc_pq_codec_name(codecs[i]));
 		sc_buf_reset(&out);
-		is_int(sc_pq_decompress(codecs[i], c.data, c.len / 2, in.len, &out, &err),
+		is_int(sc_pq_decompress(codecs[i], c.data, c.len / 2, in.len,
+			   &out, &err),
 		    -1, "%s: half the data", sc_pq_codec_name(codecs[i]));
 		ok(strncmp(err.msg, "malformed Parquet page: ", 24) == 0,
 		    "%s: '%s'", sc_pq_codec_name(codecs[i]), err.msg);
@@ -775,8 +828,10 @@ test_codecs(void)
 	/* A claim of 1 GiB from 10 bytes costs no gigabyte. */
 	sc_buf_reset(&out);
 	sc_buf_reset(&c);
-	(void)sc_pq_compress(SC_PQ_ZSTD, 0, (const uint8_t *)"abc", 3, &c, &err);
-	is_int(sc_pq_decompress(SC_PQ_ZSTD, c.data, c.len, (size_t)1 << 30, &out, &err),
+	(void)sc_pq_compress(SC_PQ_ZSTD, 0, (const uint8_t *)"abc", 3, &c,
+	    &err);
+	is_int(sc_pq_decompress(SC_PQ_ZSTD, c.data, c.len, (size_t)1 << 30,
+		   &out, &err),
 	    -1, "zstd: 1 GiB claimed for 3 bytes");
 	ok(out.cap < (1u << 20), "and under a MiB allocated (%zu)", out.cap);
 	is_int(sc_pq_decompress(SC_PQ_LZ4, c.data, c.len, 3, &out, &err), -1,

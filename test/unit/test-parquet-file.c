@@ -57,8 +57,8 @@ write_rows(const char *s, const char *const *rows, size_t n,
 	if (w == NULL)
 		return -1;
 	for (i = 0; i < n; i++)
-		if (sc_parquet_writer_add_row(w, rows[i], strlen(rows[i]), err) ==
-		    -1) {
+		if (sc_parquet_writer_add_row(w, rows[i], strlen(rows[i]),
+			err) == -1) {
 			sc_parquet_writer_abort(w);
 			return -1;
 		}
@@ -90,7 +90,8 @@ test_ddl(void)
 	struct sc_buf b;
 
 	sc_buf_init(&b, SC_BUF_UNLIMITED);
-	t = ddl("a INT, `b c` array<string> NOT NULL, d struct<x: decimal(10,2), y:map<string,array<date>>>, e timestamp_ntz, f tinyint, g dec, h varchar(3)");
+	t = ddl(
+	    "a INT, `b c` array<string> NOT NULL, d struct<x: decimal(10,2), y:map<string,array<date>>>, e timestamp_ntz, f tinyint, g dec, h varchar(3)");
 	ok(t != NULL, "DDL parsed");
 	sc_parquet_type_ddl(t, &b);
 	is_str((char *)b.data,
@@ -99,16 +100,21 @@ test_ddl(void)
 	sc_parquet_type_free(t);
 
 	ok(sc_parquet_type_parse("a int,", &err) == NULL, "a trailing comma");
-	is_str(err.msg, "cannot parse schema 'a int,' at offset 6: expected a name",
+	is_str(err.msg,
+	    "cannot parse schema 'a int,' at offset 6: expected a name",
 	    "its message");
 	ok(sc_parquet_type_parse("a integr", &err) == NULL, "an unknown type");
-	is_str(err.msg, "cannot parse schema 'a integr' at offset 2: unknown type",
+	is_str(err.msg,
+	    "cannot parse schema 'a integr' at offset 2: unknown type",
 	    "its message");
-	ok(sc_parquet_type_parse("a decimal(39,1)", &err) == NULL, "precision 39");
-	is_str(err.msg, "cannot parse schema 'a decimal(39,1)' at offset 15: decimal precision must be 1 to 38 and its scale at most the precision",
+	ok(sc_parquet_type_parse("a decimal(39,1)", &err) == NULL,
+	    "precision 39");
+	is_str(err.msg,
+	    "cannot parse schema 'a decimal(39,1)' at offset 15: decimal precision must be 1 to 38 and its scale at most the precision",
 	    "its message");
 	ok(sc_parquet_type_parse("a array<int", &err) == NULL, "unclosed <");
-	is_str(err.msg, "cannot parse schema 'a array<int' at offset 11: expected '>'",
+	is_str(err.msg,
+	    "cannot parse schema 'a array<int' at offset 11: expected '>'",
 	    "its message");
 	{
 		/* Nesting past the bound is refused, not recursed into. */
@@ -124,7 +130,8 @@ test_ddl(void)
 			(void)sc_buf_addch(&deep, '>', NULL);
 		ok(sc_parquet_type_parse((char *)deep.data, &err) == NULL,
 		    "arrays 40 deep");
-		ok(strstr(err.msg, "types nested too deep") != NULL, "its message");
+		ok(strstr(err.msg, "types nested too deep") != NULL,
+		    "its message");
 		sc_buf_release(&deep);
 	}
 	sc_buf_release(&b);
@@ -168,15 +175,18 @@ test_round_trip(void)
 	sc_buf_init(&b, SC_BUF_UNLIMITED);
 	for (i = 0; i < SC_NELEM(opts); i++) {
 		sc_buf_reset(&b);
-		is_int(write_rows(schema, rows, SC_NELEM(rows), &opts[i].o, &err), 0,
-		    "%s: nested rows written", opts[i].name);
-		is_int(read_all(NULL, &b, &err), 0, "%s: read back", opts[i].name);
+		is_int(write_rows(schema, rows, SC_NELEM(rows), &opts[i].o,
+			   &err),
+		    0, "%s: nested rows written", opts[i].name);
+		is_int(read_all(NULL, &b, &err), 0, "%s: read back",
+		    opts[i].name);
 		is_str((char *)b.data, want, "%s: the same rows", opts[i].name);
 	}
 
 	/* A row per group: five groups. */
 	{
-		struct sc_parquet_reader *r = sc_parquet_reader_open(path, NULL, &err);
+		struct sc_parquet_reader *r =
+		    sc_parquet_reader_open(path, NULL, &err);
 
 		ok(r != NULL && sc_parquet_reader_num_groups(r) == 5 &&
 			sc_parquet_reader_num_rows(r) == 5,
@@ -226,10 +236,12 @@ test_levels(void)
 	struct sc_buf b;
 	size_t i;
 
-	is_int(write_rows("a array<array<int>>", rows, SC_NELEM(rows), NULL, &err),
+	is_int(write_rows("a array<array<int>>", rows, SC_NELEM(rows), NULL,
+		   &err),
 	    0, "nested lists written");
 	r = sc_parquet_reader_open(path, NULL, &err);
-	ok(r != NULL && sc_parquet_reader_next_group(r, &err) == 1, "a group read");
+	ok(r != NULL && sc_parquet_reader_next_group(r, &err) == 1,
+	    "a group read");
 	is_int(sc_parquet_reader_leaf(r, 0, &lf), 0, "its one leaf");
 	is_str(lf.path, "a.list.element.list.element", "path");
 	ok(lf.max_def == 5 && lf.max_rep == 2, "max def 5, max rep 2");
@@ -250,17 +262,26 @@ test_writer_refusals(void)
 		const char *schema, *row, *msg;
 	} cases[] = {
 		{ "a int", "[1,2]", "a row must be a JSON array of 1 values" },
-		{ "a int", "{\"a\":1}", "a row must be a JSON array of 1 values" },
-		{ "a int", "[1", "malformed JSON at byte 2: expected ',' or ']'" },
-		{ "a tinyint", "[128]", "column 'a': integer out of its type's range" },
+		{ "a int", "{\"a\":1}",
+		    "a row must be a JSON array of 1 values" },
+		{ "a int", "[1",
+		    "malformed JSON at byte 2: expected ',' or ']'" },
+		{ "a tinyint", "[128]",
+		    "column 'a': integer out of its type's range" },
 		{ "a int", "[1.5]", "column 'a': expected an integer" },
-		{ "a int not null", "[null]", "column 'a': null in a field that cannot be null" },
-		{ "a decimal(3,1)", "[\"100.0\"]", "column 'a': decimal needs more digits than its precision" },
+		{ "a int not null", "[null]",
+		    "column 'a': null in a field that cannot be null" },
+		{ "a decimal(3,1)", "[\"100.0\"]",
+		    "column 'a': decimal needs more digits than its precision" },
 		{ "a date", "[\"yesterday\"]", "column 'a': expected a date" },
-		{ "a binary", "[\"0g\"]", "column 'a': expected hex digits in a string" },
-		{ "a map<string,int>", "[[[null,1]]]", "column 'a.key_value.key': a map key cannot be null" },
-		{ "a struct<x:int not null>", "[[null]]", "column 'a.x': null in a field that cannot be null" },
-		{ "a struct<x:int,y:int>", "[[1]]", "column 'a.x': expected a struct as an array of its field values" },
+		{ "a binary", "[\"0g\"]",
+		    "column 'a': expected hex digits in a string" },
+		{ "a map<string,int>", "[[[null,1]]]",
+		    "column 'a.key_value.key': a map key cannot be null" },
+		{ "a struct<x:int not null>", "[[null]]",
+		    "column 'a.x': null in a field that cannot be null" },
+		{ "a struct<x:int,y:int>", "[[1]]",
+		    "column 'a.x': expected a struct as an array of its field values" },
 		{ "a boolean", "[1]", "column 'a': expected true or false" },
 	};
 	struct sc_parquet_type *t;
@@ -285,8 +306,10 @@ test_writer_refusals(void)
 	w = sc_parquet_writer_open(path, t, NULL, &err);
 	sc_parquet_type_free(t);
 	ok(sc_parquet_writer_add_row(w, "[1,[\"x\"],\"ok\"]", 14, &err) == 0 &&
-		sc_parquet_writer_add_row(w, "[2,[\"y\",\"z\"],3]", 15, &err) == -1 &&
-		sc_parquet_writer_add_row(w, "[3,null,\"ok\"]", 13, &err) == 0 &&
+		sc_parquet_writer_add_row(w, "[2,[\"y\",\"z\"],3]", 15, &err) ==
+		    -1 &&
+		sc_parquet_writer_add_row(w, "[3,null,\"ok\"]", 13, &err) ==
+		    0 &&
 		sc_parquet_writer_close(w, &err) == 0,
 	    "good, bad, good rows; closed");
 	sc_buf_init(&b, SC_BUF_UNLIMITED);
@@ -299,7 +322,8 @@ test_writer_refusals(void)
 	       NULL, &err) == NULL,
 	    "a file that cannot be created");
 	sc_parquet_type_free(t);
-	is_str(err.msg, "cannot create '/nonexistent/x.parquet': No such file or directory",
+	is_str(err.msg,
+	    "cannot create '/nonexistent/x.parquet': No such file or directory",
 	    "its message");
 	is_int(err.status, SC_ST_IO, "status IO");
 }
@@ -351,8 +375,8 @@ try_read(size_t limit, struct sc_error *err)
 static void
 small_file(int n)
 {
-	struct sc_parquet_write_opts o = { SC_PQ_UNCOMPRESSED, 0, 0, 0, 0,
-		true, false };
+	struct sc_parquet_write_opts o = { SC_PQ_UNCOMPRESSED, 0, 0, 0, 0, true,
+		false };
 	char row[32];
 	const char *rows[64];
 	char text[64][32];
@@ -372,8 +396,7 @@ small_file(int n)
  * its footer by gn (either may be NULL), offsets kept right.
  */
 static void
-rebuild(void (*fn)(struct sc_pq_pagehdr *),
-    void (*gn)(struct sc_pq_filemeta *))
+rebuild(void (*fn)(struct sc_pq_pagehdr *), void (*gn)(struct sc_pq_filemeta *))
 {
 	struct sc_pq_filemeta fm;
 	struct sc_pq_pagehdr ph;
@@ -482,17 +505,22 @@ test_malformed(void)
 	} cases[] = {
 		{ "a page of 2^31-1 values", huge_values, NULL, SC_ST_INTERNAL,
 		    "column 'a': a row group needs more memory than the reader's limit (1073741824 bytes)" },
-		{ "a page longer than its chunk", negative_size, NULL, SC_ST_PROTOCOL,
+		{ "a page longer than its chunk", negative_size, NULL,
+		    SC_ST_PROTOCOL,
 		    "column 'a': malformed Parquet page: a page past the end of its column chunk" },
-		{ "v2 levels past the page", v2_levels_past, NULL, SC_ST_PROTOCOL,
+		{ "v2 levels past the page", v2_levels_past, NULL,
+		    SC_ST_PROTOCOL,
 		    "column 'a': malformed Parquet page: levels past the end of the page" },
-		{ "rows the page does not hold", NULL, more_rows, SC_ST_PROTOCOL,
+		{ "rows the page does not hold", NULL, more_rows,
+		    SC_ST_PROTOCOL,
 		    "column 'a': malformed Parquet page: fewer values than the column chunk claims" },
 		{ "a chunk past the end", NULL, chunk_past_end, SC_ST_PROTOCOL,
 		    "column 'a': malformed Parquet page: a column chunk past the end of the file" },
-		{ "a chunk longer than the file", NULL, chunk_longer, SC_ST_PROTOCOL,
+		{ "a chunk longer than the file", NULL, chunk_longer,
+		    SC_ST_PROTOCOL,
 		    "column 'a': malformed Parquet page: a column chunk past the end of the file" },
-		{ "more children than elements", NULL, children_past, SC_ST_PROTOCOL,
+		{ "more children than elements", NULL, children_past,
+		    SC_ST_PROTOCOL,
 		    "malformed Parquet schema: more children than elements" },
 		{ "an LZ4 chunk", NULL, lz4, SC_ST_USAGE,
 		    "column 'a': Parquet codec LZ4 is not supported" },
@@ -512,7 +540,8 @@ test_malformed(void)
 		is_int(try_read(0, &err), -1, "%s: refused", cases[i].name);
 		snprintf(want, sizeof(want), "'%s': %s", path, cases[i].msg);
 		is_str(err.msg, want, "%s: its message", cases[i].name);
-		is_int(err.status, cases[i].status, "%s: its status", cases[i].name);
+		is_int(err.status, cases[i].status, "%s: its status",
+		    cases[i].name);
 	}
 
 	/* The reader's limit. */
@@ -529,12 +558,14 @@ test_malformed(void)
 	f[0] = 'X';
 	spit(f, n);
 	is_int(try_read(0, &err), -1, "bad leading magic");
-	snprintf(want, sizeof(want), "'%s': not a Parquet file (no PAR1 magic)", path);
+	snprintf(want, sizeof(want), "'%s': not a Parquet file (no PAR1 magic)",
+	    path);
 	is_str(err.msg, want, "its message");
 	f[0] = 'P';
 	spit(f, 11);
 	is_int(try_read(0, &err), -1, "an 11-byte file");
-	snprintf(want, sizeof(want), "'%s': not a Parquet file (11 bytes, fewer than 12)", path);
+	snprintf(want, sizeof(want),
+	    "'%s': not a Parquet file (11 bytes, fewer than 12)", path);
 	is_str(err.msg, want, "its message");
 	{
 		uint32_t big = 0x7fffffff;
@@ -553,7 +584,8 @@ test_malformed(void)
 	memcpy(f + n - 4, "PARE", 4);
 	spit(f, n);
 	is_int(try_read(0, &err), -1, "an encrypted footer");
-	snprintf(want, sizeof(want), "'%s': encrypted Parquet files are not supported", path);
+	snprintf(want, sizeof(want),
+	    "'%s': encrypted Parquet files are not supported", path);
 	is_str(err.msg, want, "its message");
 	memcpy(f + n - 4, "PAR1", 4);
 
@@ -584,9 +616,11 @@ test_malformed(void)
 	ok(1, "%zu single-byte corruptions read without a crash", n - 8);
 	free(f);
 
-	is_int(sc_parquet_reader_open("/nonexistent.parquet", NULL, &err) == NULL, 1,
-	    "a missing file");
-	is_str(err.msg, "cannot open '/nonexistent.parquet': No such file or directory",
+	is_int(sc_parquet_reader_open("/nonexistent.parquet", NULL, &err) ==
+		NULL,
+	    1, "a missing file");
+	is_str(err.msg,
+	    "cannot open '/nonexistent.parquet': No such file or directory",
 	    "its message");
 	is_int(err.status, SC_ST_IO, "status IO");
 }

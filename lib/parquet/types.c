@@ -8,6 +8,7 @@
 #include "parquet/parquet.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -178,6 +179,30 @@ dint(struct ddl *d, int *v)
 
 static struct sc_parquet_type *dtype(struct ddl *d);
 
+/* c next, or -1 and "expected 'c'". */
+static int
+dexpect(struct ddl *d, char c)
+{
+	char what[16];
+
+	if (dch(d, c))
+		return 0;
+	(void)snprintf(what, sizeof(what), "expected '%c'", c);
+	return dfail(d, what);
+}
+
+/* A type as t's next child, then the character close. */
+static int
+dchild(struct ddl *d, struct sc_parquet_type *t, char close)
+{
+	struct sc_parquet_type *c;
+
+	if ((c = dtype(d)) == NULL)
+		return -1;
+	pq_type_add(t, c);
+	return dexpect(d, close);
+}
+
 /* "name[:] type [not null]" into t's children, until close. */
 static int
 dfields(struct ddl *d, struct sc_parquet_type *t, char close, bool colon)
@@ -244,7 +269,7 @@ dtype(struct ddl *d)
 		{ "timestamp_ltz", SC_VALUE_TIMESTAMP },
 		{ "timestamp", SC_VALUE_TIMESTAMP },
 	};
-	struct sc_parquet_type *t = NULL, *c;
+	struct sc_parquet_type *t = NULL;
 	size_t i;
 	int n;
 
@@ -260,10 +285,8 @@ dtype(struct ddl *d)
 				goto fail;
 			if (dch(d, ',') && dint(d, &t->scale) == -1)
 				goto fail;
-			if (!dch(d, ')')) {
-				dfail(d, "expected ')'");
+			if (dexpect(d, ')') == -1)
 				goto fail;
-			}
 		}
 		if (t->precision < 1 || t->precision > 38 ||
 		    t->scale > t->precision) {
@@ -279,44 +302,18 @@ dtype(struct ddl *d)
 		}
 	} else if (dword(d, "array")) {
 		t = pq_type_new(SC_VALUE_ARRAY);
-		if (!dch(d, '<')) {
-			dfail(d, "expected '<'");
+		if (dexpect(d, '<') == -1 || dchild(d, t, '>') == -1)
 			goto fail;
-		}
-		if ((c = dtype(d)) == NULL)
-			goto fail;
-		pq_type_add(t, c);
-		if (!dch(d, '>')) {
-			dfail(d, "expected '>'");
-			goto fail;
-		}
 	} else if (dword(d, "map")) {
 		t = pq_type_new(SC_VALUE_MAP);
-		if (!dch(d, '<')) {
-			dfail(d, "expected '<'");
+		if (dexpect(d, '<') == -1 || dchild(d, t, ',') == -1 ||
+		    dchild(d, t, '>') == -1)
 			goto fail;
-		}
-		if ((c = dtype(d)) == NULL)
-			goto fail;
-		c->nullable = false;
-		pq_type_add(t, c);
-		if (!dch(d, ',')) {
-			dfail(d, "expected ','");
-			goto fail;
-		}
-		if ((c = dtype(d)) == NULL)
-			goto fail;
-		pq_type_add(t, c);
-		if (!dch(d, '>')) {
-			dfail(d, "expected '>'");
-			goto fail;
-		}
+		t->child[0]->nullable = false;
 	} else if (dword(d, "struct")) {
 		t = pq_type_new(SC_VALUE_STRUCT);
-		if (!dch(d, '<')) {
-			dfail(d, "expected '<'");
+		if (dexpect(d, '<') == -1)
 			goto fail;
-		}
 		if (!dch(d, '>')) {
 			if (dfields(d, t, '>', true) == -1)
 				goto fail;

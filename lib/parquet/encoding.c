@@ -49,8 +49,10 @@ sc_pq_vals_init(struct sc_pq_vals *v, int type, size_t width)
 	v->type = type;
 	v->width = type == SC_PQ_BYTE_ARRAY ? 0 : width;
 	if (type == SC_PQ_BYTE_ARRAY) {
+		/* Data is never NULL, so empty values point somewhere. */
 		v->off = sc_xcalloc(1, sizeof(*v->off));
-		v->cap = 0;
+		v->data = sc_xmalloc(1);
+		v->dcap = 1;
 	}
 }
 

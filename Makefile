@@ -64,8 +64,10 @@ LIBS_sc-inspect = -lncursesw
 LIBS_sc-serve   = -lsqlite3 -lsystemd -lmicrohttpd
 LIBS_sc-upload  = -lcurl
 SRVLIB_sc-serve = $(LIBSRV)
+# lib/parquet's codecs (zlib is in LIBS): only what links libscparquet.
+LIBS_PQ  = -lsnappy -lzstd
 # Tests, tools and benches link everything.
-LIBS_ALL = -lsqlite3 -lcurl -ledit $(LIBS)
+LIBS_ALL = -lsqlite3 -lcurl -ledit $(LIBS_PQ) $(LIBS)
 
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
@@ -96,6 +98,10 @@ CORE_OBJ  = $(CORE_SRC:%.c=$(OBJ)/%.o)
 SRV_OBJ   = $(SRV_SRC:%.c=$(OBJ)/%.o)
 LIBCORE   = $(BUILD)/lib/libsccore.a
 LIBSRV    = $(BUILD)/lib/libscserver.a
+# Parquet (lib/parquet): depends on lib/core only; tests and tools link it.
+PQ_SRC   := $(sort $(wildcard lib/parquet/*.c))
+PQ_OBJ    = $(PQ_SRC:%.c=$(OBJ)/%.o)
+LIBPQ     = $(BUILD)/lib/libscparquet.a
 
 # --- programs: every cmd/<tool>/ directory is one program --------------
 TOOLS    := $(sort $(notdir $(wildcard cmd/sc-*)))
@@ -111,7 +117,7 @@ TOOL_BIN  = $(TOOL_SRC:test/tools/%.c=$(BUILD)/test/tools/%)
 BENCH_SRC := $(sort $(wildcard test/bench/*.c))
 BENCH_BIN = $(BENCH_SRC:test/bench/%.c=$(BUILD)/bench/%)
 
-all: $(LIBCORE) $(LIBSRV) $(BINS)
+all: $(LIBCORE) $(LIBSRV) $(LIBPQ) $(BINS)
 
 $(OBJ)/gen/%.o: $(GEN)/%.c $(GEN)/.stamp
 	@mkdir -p $(@D)
@@ -131,6 +137,11 @@ $(LIBSRV): $(SRV_OBJ)
 	@rm -f $@
 	$(if $(SRV_OBJ),$(AR) rcs $@ $^,printf '!<arch>\n' >$@)
 
+$(LIBPQ): $(PQ_OBJ)
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
 define tool_rule
 $(BUILD)/bin/$(1): $(patsubst %.c,$(OBJ)/%.o,$(wildcard cmd/$(1)/*.c)) \
     $$(SRVLIB_$(1)) $(LIBCORE)
@@ -142,14 +153,14 @@ endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
 $(BUILD)/test/test-%: $(OBJ)/test/unit/test-%.o $(UNIT_LIB:%.c=$(OBJ)/%.o) \
-    $(LIBSRV) $(LIBCORE)
+    $(LIBSRV) $(LIBPQ) $(LIBCORE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_LIB:%.c=$(OBJ)/%.o) \
-	    $(LIBSRV) $(LIBCORE) $(LIBS_ALL)
+	    $(LIBSRV) $(LIBPQ) $(LIBCORE) $(LIBS_ALL)
 
-$(BUILD)/test/tools/%: $(OBJ)/test/tools/%.o $(LIBCORE)
+$(BUILD)/test/tools/%: $(OBJ)/test/tools/%.o $(LIBPQ) $(LIBCORE)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBCORE) $(LIBS_ALL)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBPQ) $(LIBCORE) $(LIBS_ALL)
 
 $(BUILD)/bench/%: $(OBJ)/test/bench/%.o $(LIBSRV) $(LIBCORE)
 	@mkdir -p $(@D)
@@ -161,10 +172,10 @@ FUZZ_SRC := $(sort $(wildcard test/fuzz/fuzz-*.c))
 FUZZ_ENTRY = $(FUZZ_SRC:%.c=$(OBJ)/%.o) $(OBJ)/test/fuzz/targets.o
 
 $(BUILD)/test/test-fuzz-corpus: $(OBJ)/test/unit/test-fuzz-corpus.o \
-    $(FUZZ_ENTRY) $(UNIT_LIB:%.c=$(OBJ)/%.o) $(LIBSRV) $(LIBCORE)
+    $(FUZZ_ENTRY) $(UNIT_LIB:%.c=$(OBJ)/%.o) $(LIBSRV) $(LIBPQ) $(LIBCORE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBSRV) \
-	    $(LIBCORE) $(LIBS_ALL)
+	    $(LIBPQ) $(LIBCORE) $(LIBS_ALL)
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 
@@ -206,7 +217,7 @@ FUZZ_DIR    = build/fuzz
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	      -fno-sanitize-recover=undefined
 FUZZ_BIN    = $(FUZZ_SRC:test/fuzz/%.c=$(FUZZ_DIR)/%)
-FUZZ_LIBOBJ = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(CORE_SRC) $(SRV_SRC)) \
+FUZZ_LIBOBJ = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(CORE_SRC) $(SRV_SRC) $(PQ_SRC)) \
 	      $(GEN_C:$(GEN)/%.c=$(FUZZ_DIR)/obj/gen/%.o)
 
 $(FUZZ_DIR)/obj/gen/%.o: $(GEN)/%.c $(GEN)/.stamp

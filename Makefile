@@ -5,8 +5,9 @@
 #
 #   make                      build build/lib/libsccore.a and build/bin/sc-*
 #   make check [JOBS=n]       install missing packages, run the unit, bats and
-#                             Node tests, n files at a time (default: cores)
+#                             Node tests, n files at a time (default: 2 per core)
 #   make SANITIZE=address,undefined check
+#   make check-loaded [RUNS=3]  make check RUNS times beside stress-ng --cpu
 #   make DEVELOPER=1          -Werror
 #   make install PREFIX=/usr DESTDIR=/tmp/x
 #   make deb                  build/sctk_VERSION-1_ARCH.deb (dpkg-deb)
@@ -58,17 +59,20 @@ LIBS     = -lgrpc -lgpr -lprotobuf-c -lz -lcrypto -lpthread -lm
 # server and engine library (SRVLIB_<program>) and SQLite.
 LIBS_sc-exec    = -ledit
 LIBS_sc-inspect = -lncursesw
-# sc-serve also tells systemd it is ready (sd_notify, cmd/sc-serve/notify.c).
-LIBS_sc-serve   = -lsqlite3 -lsystemd
+# sc-serve also tells systemd it is ready (sd_notify, cmd/sc-serve/notify.c)
+# and serves /metrics over HTTP (cmd/sc-serve/metrics_http.c).
+LIBS_sc-serve   = -lsqlite3 -lsystemd -lmicrohttpd
 LIBS_sc-upload  = -lcurl
 SRVLIB_sc-serve = $(LIBSRV)
+# lib/parquet's codecs (zlib is in LIBS): only what links libscparquet.
+LIBS_PQ  = -lsnappy -lzstd
 # Tests, tools and benches link everything.
-LIBS_ALL = -lsqlite3 -lcurl -ledit $(LIBS)
+LIBS_ALL = -lsqlite3 -lcurl -ledit $(LIBS_PQ) $(LIBS)
 
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all check unit bats install uninstall clean lint bench demo deps stress \
+.PHONY: all check unit bats install uninstall clean lint bench bench-count demo deps stress \
 	format fuzz fuzz-bins valgrind deb
 
 # --- protocol code, generated into $(GEN), never committed -------------
@@ -94,6 +98,10 @@ CORE_OBJ  = $(CORE_SRC:%.c=$(OBJ)/%.o)
 SRV_OBJ   = $(SRV_SRC:%.c=$(OBJ)/%.o)
 LIBCORE   = $(BUILD)/lib/libsccore.a
 LIBSRV    = $(BUILD)/lib/libscserver.a
+# Parquet (lib/parquet): depends on lib/core only; tests and tools link it.
+PQ_SRC   := $(sort $(wildcard lib/parquet/*.c))
+PQ_OBJ    = $(PQ_SRC:%.c=$(OBJ)/%.o)
+LIBPQ     = $(BUILD)/lib/libscparquet.a
 
 # --- programs: every cmd/<tool>/ directory is one program --------------
 TOOLS    := $(sort $(notdir $(wildcard cmd/sc-*)))
@@ -109,7 +117,7 @@ TOOL_BIN  = $(TOOL_SRC:test/tools/%.c=$(BUILD)/test/tools/%)
 BENCH_SRC := $(sort $(wildcard test/bench/*.c))
 BENCH_BIN = $(BENCH_SRC:test/bench/%.c=$(BUILD)/bench/%)
 
-all: $(LIBCORE) $(LIBSRV) $(BINS)
+all: $(LIBCORE) $(LIBSRV) $(LIBPQ) $(BINS)
 
 $(OBJ)/gen/%.o: $(GEN)/%.c $(GEN)/.stamp
 	@mkdir -p $(@D)
@@ -129,6 +137,11 @@ $(LIBSRV): $(SRV_OBJ)
 	@rm -f $@
 	$(if $(SRV_OBJ),$(AR) rcs $@ $^,printf '!<arch>\n' >$@)
 
+$(LIBPQ): $(PQ_OBJ)
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
 define tool_rule
 $(BUILD)/bin/$(1): $(patsubst %.c,$(OBJ)/%.o,$(wildcard cmd/$(1)/*.c)) \
     $$(SRVLIB_$(1)) $(LIBCORE)
@@ -140,14 +153,14 @@ endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
 $(BUILD)/test/test-%: $(OBJ)/test/unit/test-%.o $(UNIT_LIB:%.c=$(OBJ)/%.o) \
-    $(LIBSRV) $(LIBCORE)
+    $(LIBSRV) $(LIBPQ) $(LIBCORE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_LIB:%.c=$(OBJ)/%.o) \
-	    $(LIBSRV) $(LIBCORE) $(LIBS_ALL)
+	    $(LIBSRV) $(LIBPQ) $(LIBCORE) $(LIBS_ALL)
 
-$(BUILD)/test/tools/%: $(OBJ)/test/tools/%.o $(LIBCORE)
+$(BUILD)/test/tools/%: $(OBJ)/test/tools/%.o $(LIBPQ) $(LIBCORE)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBCORE) $(LIBS_ALL)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBPQ) $(LIBCORE) $(LIBS_ALL)
 
 $(BUILD)/bench/%: $(OBJ)/test/bench/%.o $(LIBSRV) $(LIBCORE)
 	@mkdir -p $(@D)
@@ -159,10 +172,10 @@ FUZZ_SRC := $(sort $(wildcard test/fuzz/fuzz-*.c))
 FUZZ_ENTRY = $(FUZZ_SRC:%.c=$(OBJ)/%.o) $(OBJ)/test/fuzz/targets.o
 
 $(BUILD)/test/test-fuzz-corpus: $(OBJ)/test/unit/test-fuzz-corpus.o \
-    $(FUZZ_ENTRY) $(UNIT_LIB:%.c=$(OBJ)/%.o) $(LIBSRV) $(LIBCORE)
+    $(FUZZ_ENTRY) $(UNIT_LIB:%.c=$(OBJ)/%.o) $(LIBSRV) $(LIBPQ) $(LIBCORE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBSRV) \
-	    $(LIBCORE) $(LIBS_ALL)
+	    $(LIBPQ) $(LIBCORE) $(LIBS_ALL)
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 
@@ -185,6 +198,13 @@ check: deps
 .PHONY: unit-bins
 unit-bins: $(UNIT_BIN) $(TOOL_BIN)
 
+# No test may need a quiet machine: make check RUNS times in a row with
+# every core kept busy by stress-ng (scripts/check-loaded).
+RUNS ?= 3
+.PHONY: check-loaded
+check-loaded: deps
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) JOBS=$(JOBS) scripts/check-loaded $(RUNS)
+
 # --- fuzz (clang's libFuzzer; never part of check) -----------------------
 # Every test/fuzz/fuzz-<name>.c becomes build/fuzz/fuzz-<name>, built with
 # libFuzzer, ASan and UBSan over its own objects of lib/ and the generated
@@ -197,7 +217,7 @@ FUZZ_DIR    = build/fuzz
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	      -fno-sanitize-recover=undefined
 FUZZ_BIN    = $(FUZZ_SRC:test/fuzz/%.c=$(FUZZ_DIR)/%)
-FUZZ_LIBOBJ = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(CORE_SRC) $(SRV_SRC)) \
+FUZZ_LIBOBJ = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(CORE_SRC) $(SRV_SRC) $(PQ_SRC)) \
 	      $(GEN_C:$(GEN)/%.c=$(FUZZ_DIR)/obj/gen/%.o)
 
 $(FUZZ_DIR)/obj/gen/%.o: $(GEN)/%.c $(GEN)/.stamp
@@ -310,11 +330,12 @@ deb: all
 
 # --- lint ---------------------------------------------------------------
 # The lint tools come from Debian through scripts/deps when missing.
+NPROC  := $(shell nproc 2>/dev/null || echo 1)
 C_FILES = $(shell find lib cmd test/unit test/tools test/bench test/fuzz -name '*.[ch]' 2>/dev/null)
 lint: $(GEN)/.stamp
 	@scripts/deps lint
 	clang-format --dry-run -Werror $(C_FILES)
-	cppcheck --quiet --error-exitcode=1 --std=c11 --inline-suppr \
+	cppcheck -j $(NPROC) --quiet --error-exitcode=1 --std=c11 --inline-suppr \
 	    --suppress=missingIncludeSystem --suppress=unusedFunction \
 	    --suppress=missingInclude -Ilib lib cmd
 	mandoc -Tlint -W warning $(MANS)
@@ -328,6 +349,8 @@ format:
 # --- bench and demo -----------------------------------------------------
 bench: all $(BENCH_BIN)
 	@BUILD=$(BUILD) test/bench/run
+bench-count: all $(BENCH_BIN)
+	@BUILD=$(BUILD) BENCH_ONLY=count test/bench/run
 
 # The README's "run it" command: like check, it installs what is missing.
 demo: deps

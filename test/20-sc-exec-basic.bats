@@ -69,8 +69,13 @@ setup() {
 	[ "${stderr_lines[0]}" = "sc-exec: invalid --watchdog: 'soon' is not a duration" ]
 	run -2 --separate-stderr sc-exec -H novalue 'SELECT 1'
 	[ "${stderr_lines[0]}" = "sc-exec: invalid header 'novalue': expected key=value" ]
-	run -2 --separate-stderr sc-exec --after x 'SELECT 1'
+	run -2 --separate-stderr sc-exec --after 00000000-0000-4000-8000-000000000000 'SELECT 1'
 	[ "${stderr_lines[0]}" = "sc-exec: --after needs --attach" ]
+	run -2 --separate-stderr sc-exec --after x --attach 00000000-0000-4000-8000-000000000000
+	[ "${stderr_lines[0]}" = "sc-exec: invalid response id 'x': not a UUID" ]
+	# E12: --analyze prints no rows, so a row limit is a mistake.
+	run -2 --separate-stderr sc-exec --analyze --max-rows 1 'SELECT 1'
+	[ "${stderr_lines[0]}" = "sc-exec: cannot use --analyze and --max-rows (--analyze prints the schema, no rows)" ]
 	run -2 --separate-stderr sc-exec --detach --no-reattach 'SELECT 1'
 	[ "${stderr_lines[0]}" = "sc-exec: cannot use --detach and --no-reattach" ]
 	run -2 --separate-stderr sc-exec --format arrow --max-rows 3 'SELECT 1'
@@ -100,7 +105,7 @@ setup() {
 }
 
 @test "several statements run in order in one session" {
-	run -0 --separate-stderr sc-exec "CREATE TEMP TABLE t1 (a BIGINT);
+	run -0 --separate-stderr sc-exec "CREATE TABLE t1 (a BIGINT);
 	    INSERT INTO t1 VALUES (1), (2); -- a comment; not a split
 	    SELECT a, 'x;y' AS s FROM t1 ORDER BY a /* ; */"
 	[ "$output" = "$(printf 'a,s\n1,x;y\n2,x;y')" ]
@@ -118,7 +123,7 @@ setup() {
 	[ "$(grep -c "started: session $sid " "$log")" -eq 1 ]
 	sid=$(cat /proc/sys/kernel/random/uuid)
 	run -0 --separate-stderr sc-exec --session-id "$sid" \
-	    "CREATE TEMP TABLE t_one (a BIGINT); INSERT INTO t_one VALUES (7);
+	    "CREATE TABLE t_one (a BIGINT); INSERT INTO t_one VALUES (7);
 	    WITH w AS (SELECT a FROM t_one) SELECT a FROM w"
 	[ "$output" = "$(printf 'a\n7')" ]
 	# Two commands, and WITH as spark.sql() sends it: command, query.
@@ -179,7 +184,7 @@ setup() {
 }
 
 @test "typed columns in CSV, TSV and JSON lines" {
-	local q="CREATE TEMP TABLE ty (i INT, l BIGINT, d DOUBLE, dt DATE,
+	local q="CREATE OR REPLACE TABLE ty (i INT, l BIGINT, d DOUBLE, dt DATE,
 	    ts TIMESTAMP, dec DECIMAL(5,2), b BOOLEAN, bin BINARY, s STRING);
 	    INSERT INTO ty VALUES (1, 9007199254740993, 0.1, '2024-01-02',
 	    '2024-01-02 03:04:05.5', 12.3, 1, X'0aff', 'a,\"b'),
@@ -260,7 +265,7 @@ setup() {
 	[[ "$output" != *rows* ]]
 	# Not a terminal: no escapes, and the last line has every row.
 	[[ "$stderr" != *$'\e'* && "$stderr" != *$'\r'* ]]
-	[[ "${stderr_lines[-1]}" =~ ^sc-exec:\ 20000\ rows\ \ [0-9.]+\ kB\ \  ]]
+	[[ "${stderr_lines[-1]}" =~ ^sc-exec:\ 20000\ rows\ \ [0-9.]+\ KiB\ \  ]]
 }
 
 @test "write errors exit 9" {
@@ -425,4 +430,38 @@ setup() {
 	run -8 --separate-stderr sc-exec -s "$OTHER" --tls --range 0:2
 	run -7 --separate-stderr sc-exec -s "${OTHER%/;use_ssl=true}" --range 0:2
 	stop_other
+}
+
+# B12: SQL text that opens with a "--" comment line is the SQL operand,
+# not an unknown option: no option name holds white space.
+@test "SQL starting with a -- comment is SQL, wherever it stands among the options" {
+	run -0 --separate-stderr sc-exec --format csv $'-- just a comment\nSELECT 1 AS a'
+	[ "$output" = $'a\n1' ]
+	run -0 --separate-stderr sc-exec $'--no space after the dashes\nSELECT 2 AS b' --format csv --no-header
+	[ "$output" = 2 ]
+	run -2 --separate-stderr sc-exec $'-- c\nSELECT 1' $'-- d\nSELECT 2'
+	[ "${stderr_lines[0]}" = "sc-exec: too many operands (quote the SQL as one argument)" ]
+	# Options themselves are unchanged, values with spaces included.
+	run -2 --separate-stderr sc-exec --bogus 'SELECT 1'
+	[ "${stderr_lines[0]}" = "sc-exec: unknown option '--bogus'" ]
+	run -0 --separate-stderr sc-exec --format csv --null='no value' 'SELECT NULL AS n'
+	[ "$output" = $'n\nno value' ]
+}
+
+# N17: the rows a DML statement changed, as psql's command tags say them
+# ("DELETE 60"): sc-serve counts them in a metric of its own (Spark sends
+# none, so against Spark nothing is shown); on a terminal a line of its
+# own, with -v in the statement's line, never in CSV output.
+@test "DML statements say how many rows they changed: DELETE 60" {
+	local sid
+	sid=$(cat /proc/sys/kernel/random/uuid)
+	run -0 --separate-stderr sc-exec -v --session-id "$sid" --format csv \
+	    "CREATE TABLE dml17 AS SELECT id FROM range(160); DELETE FROM dml17 WHERE id < 60; /* c */ UPDATE dml17 SET id = id + 1000 WHERE id < 70; INSERT INTO dml17 VALUES (1), (2); DELETE FROM dml17 WHERE id < 0; SELECT count(*) AS n FROM dml17"
+	[ "$output" = $'n\n102' ]
+	grep -qxE 'sc-exec: statement 1: 0 rows, .*' <<<"$stderr"
+	grep -qxE 'sc-exec: statement 2: DELETE 60, 0 rows, .*' <<<"$stderr"
+	grep -qxE 'sc-exec: statement 3: UPDATE 10, 0 rows, .*' <<<"$stderr"
+	grep -qxE 'sc-exec: statement 4: INSERT 2, 0 rows, .*' <<<"$stderr"
+	grep -qxE 'sc-exec: statement 5: DELETE 0, 0 rows, .*' <<<"$stderr"
+	grep -qxE 'sc-exec: statement 6: 1 row, .*' <<<"$stderr"
 }

@@ -32,7 +32,7 @@ one_value() {
 # ------------------------------------------------------------ -f files
 
 @test "-f a.sql -f b.sql runs both files, in order" {
-	printf 'CREATE TABLE f_order (k INT, src TEXT);\nINSERT INTO f_order VALUES (1, '"'a'"');\n' >"$T/a.sql"
+	printf 'CREATE TABLE f_order (k INT, src STRING);\nINSERT INTO f_order VALUES (1, '"'a'"');\n' >"$T/a.sql"
 	printf "INSERT INTO f_order VALUES (2, 'b');\nSELECT src AS s FROM f_order ORDER BY k;\n" >"$T/b.sql"
 	run -0 --separate-stderr sc-exec --format csv -f "$T/a.sql" -f "$T/b.sql"
 	[ "$output" = "$(printf 's\na\nb')" ]

@@ -26,6 +26,7 @@ setup() {
 
 teardown() {
 	[ -n "${TMUX_SOCK:-}" ] && tmux -S "$TMUX_SOCK" kill-server 2>/dev/null
+	[ -n "${OTHER_PID:-}" ] && kill -9 "$OTHER_PID" 2>/dev/null
 	true
 }
 
@@ -325,8 +326,9 @@ prompt_start() {
 	term_wait -x '7'
 	term_run '\i /nonexistent.sql'
 	term_wait -x "sc-exec: cannot open '/nonexistent.sql': No such file or directory"
+	# N23: \d alone lists the relations, as psql's does.
 	term_run '\d'
-	term_wait -x 'sc-exec: \d needs a table name; \dt lists them'
+	term_wait -x 'namespace,tableName,isTemporary'
 	term_run "\\dt it's"
 	term_wait -x 'sc-exec: \dt takes a pattern without quotes or backslashes'
 	term_run '\q'
@@ -353,4 +355,149 @@ prompt_start() {
 	term_wait -x 'rc=0'
 	run -0 sc-exec --session-id "$sid" --format csv --attach "$op"
 	[ "$output" = "$(printf 'n\n200000000')" ]
+}
+
+# ------------------------------------------- the second trial's minors
+
+# N9: the progress line waits until the SQL typed on the terminal is
+# read (it drew over the typing); at the prompt, keys typed while a
+# statement runs are not echoed into the progress line but come back at
+# the next prompt.
+@test "the progress line leaves typed text alone: sc-exec - and type-ahead at the prompt" {
+	term_start
+	term_run 'sc-exec --progress --format csv -; echo "rc=$?"'
+	term_wait 'end it with ^D'
+	sleep 2 # the progress line, were it drawn, would be there by now
+	term_keys -l 'SELECT 40 + 2 AS answer'
+	term_wait -x 'SELECT 40 + 2 AS answer'
+	! term_screen | grep -q ' B/s '
+	term_keys Enter C-d
+	term_wait -x 'rc=0'
+	prompt_start --progress
+	term_run "$LONG"
+	term_wait ' B/s '
+	term_keys -l 'SELECT 5 AS typed_ahead'
+	term_wait -x 'sc-exec> SELECT 5 AS typed_ahead'
+	run term_screen
+	[[ "$output" != *"B/s"*"typed_ahead"* ]]
+	[[ "$output" == *$'200000000\nsc-exec> SELECT 5 AS typed_ahead'* ]]
+	term_keys '\;' Enter
+	term_wait -x '          5'
+	term_keys C-d
+	term_wait -x 'rc=0'
+}
+
+# N15: a statement typed over several lines is one history entry, as in
+# psql and sqlite3; Up brings it all back and Enter runs it again.
+@test "a multi-line statement is one history entry" {
+	prompt_start
+	term_run "SELECT id,"
+	term_run "'row' || id AS label"
+	term_run "FROM range(3);"
+	term_wait -x ' 2  row2'
+	term_keys Up
+	term_wait -x "FROM range(3);"
+	term_keys Enter
+	wait_twice() { [ "$(term_screen | grep -cx ' 2  row2')" -eq 2 ]; }
+	wait_for wait_twice
+	term_keys C-d
+	term_wait -x 'rc=0'
+	# One entry (libedit's file starts with a line of its own).
+	[ "$(grep -vc '^_HiStOrY_V2_$' "$T/.sc_exec_history")" -eq 1 ]
+}
+
+# N23: \x and \format say what they set; \i errors say file:line, as -f
+# does; ^D with a statement not ended by ';' says it did not run.
+@test "prompt edges: \\x and \\format confirm, \\i says file:line, ^D warns of an unfinished statement" {
+	printf 'SELECT 1 AS a;\nSELECT 2 AS b;\nSELECT nosuch FROM nowhere;\n' >"$T/err3.sql"
+	prompt_start
+	term_run '\x'
+	term_wait -x 'format vertical'
+	term_run '\format csv'
+	term_wait -x 'format csv'
+	term_run '\format'
+	[ "$(term_screen | grep -cx 'format csv')" -ge 1 ]
+	term_run "\\i $T/err3.sql"
+	term_wait "sc-exec: $T/err3.sql:3: statement 3: [TABLE_OR_VIEW_NOT_FOUND]"
+	term_wait -x 'sc-exec: 2 of 3 statements ran before it, 0 did not run'
+	term_run 'SELECT 1 AS never'
+	term_wait -x '     ...'
+	term_keys C-d
+	term_wait -x 'rc=0'
+	term_wait -x "sc-exec: the statement typed last has no ';' at its end: not run"
+	! term_screen | grep -qx never
+}
+
+# N16: as psql, the prompt starts only with a server that answers; and
+# after the server restarted (its sessions gone), the prompt goes on in a
+# new session instead of failing every statement.
+@test "the prompt needs a server at its start, and outlives a server restart" {
+	local port ready="$BATS_TEST_TMPDIR/again.ready"
+	term_start 100 40
+	term_run "clear; sc-exec -s sc://127.0.0.1:1; echo rc=\$?"
+	term_wait -x 'rc=4'
+	term_wait -x "sc-exec: cannot connect to '127.0.0.1:1': connection refused"
+	start_other
+	port=${OTHER##*:}
+	term_run "clear; sc-exec --no-pager -s $OTHER; echo rc=\$?"
+	term_wait -x 'sc-exec>'
+	term_run 'SELECT 1 AS before;'
+	term_wait -x '     1'
+	kill -9 "$OTHER_PID"
+	wait "$OTHER_PID" 2>/dev/null || true
+	sc-serve --listen "127.0.0.1:$port" --ready-file "$ready" \
+	    >"$BATS_TEST_TMPDIR/again.log" 2>&1 3>&- &
+	OTHER_PID=$!
+	wait_for test -s "$ready"
+	term_run 'SELECT 2 AS first_after;'
+	term_wait '[INVALID_HANDLE.SESSION_CHANGED]'
+	term_wait 'sc-exec: the server restarted: statements now run in session '
+	term_run 'SELECT 3 AS second_after;'
+	term_wait -x '           3'
+	term_keys C-d
+	term_wait -x 'rc=0'
+	stop_other
+}
+
+# N19: while the server is away, the progress line says it reconnects
+# (it showed only a falling rate unless -v).
+@test "the progress line says when it reconnects, without -v" {
+	start_other
+	term_start 120 20
+	term_run "clear; sc-exec -s $OTHER --unreachable-timeout 20s --range 0:3000000000 >/dev/null; echo rc=\$?"
+	term_wait 'B/s'
+	kill -9 "$OTHER_PID"
+	wait "$OTHER_PID" 2>/dev/null || true
+	OTHER_PID=
+	term_wait "reconnecting to '127.0.0.1:"
+	term_wait -x 'rc=4'
+}
+
+# T5: a 'NULL' string and a NULL both show NULL, as in Spark's show();
+# --null, and \null at the prompt, tell them apart.
+@test "\\null (and --null) tell a 'NULL' string from a NULL" {
+	prompt_start
+	term_run "SELECT 'NULL' AS s UNION ALL SELECT NULL;"
+	wait_two() { [ "$(term_screen | grep -cx NULL)" -eq 2 ]; }
+	wait_for wait_two
+	term_run '\null (null)'
+	term_wait -x 'null shown as (null)'
+	term_run "SELECT 'NULL' AS s UNION ALL SELECT NULL;"
+	term_wait -x '(null)'
+	term_wait -x 'NULL'
+	term_run '\null'
+	term_wait -x 'null shown as the default'
+	term_keys C-d
+	term_wait -x 'rc=0'
+	run -0 sc-exec --format table --null '(null)' "SELECT 'NULL' AS s UNION ALL SELECT NULL"
+	[ "$output" = $'s\n------\nNULL\n(null)' ]
+}
+
+# N17: on a terminal, a DML statement's count on a line of its own.
+@test "a DELETE on a terminal says DELETE 6, as psql does" {
+	term_start
+	term_run "clear; sc-exec 'CREATE TABLE dml24 AS SELECT id FROM range(10); DELETE FROM dml24 WHERE id < 6; SELECT count(*) AS n FROM dml24'; echo rc=\$?"
+	term_wait -x 'rc=0'
+	run term_lines
+	[[ "$output" == $'DELETE 6\nn\n-\n4\nrc=0'* ]]
 }

@@ -30,7 +30,8 @@ setup() {
 teardown() {
 	[ -n "${OTHER_PID:-}" ] && kill -9 "$OTHER_PID" 2>/dev/null
 	[ -n "${HTTP_PID:-}" ] && kill -9 "$HTTP_PID" 2>/dev/null
-	OTHER_PID= HTTP_PID=
+	[ -n "${BG_PID:-}" ] && kill -9 "$BG_PID" 2>/dev/null
+	OTHER_PID= HTTP_PID= BG_PID=
 	true
 }
 
@@ -173,20 +174,43 @@ logged_error() {
 	run -0 sc-release -q -s "$SPARK_REMOTE;session_id=$sid" --interrupt "$op"
 }
 
+# stalled_run ARGS...: sc-exec ARGS against the other server, stopped
+# (SIGSTOP) once the query runs there, not after a guessed second: a
+# stop before it ran would time out another step.  Sets status and
+# stderr_lines as run does.
+stalled_run() {
+	local sid err="$BATS_TEST_TMPDIR/stalled.err"
+	sid=$(cat /proc/sys/kernel/random/uuid)
+	sc-exec -s "$OTHER" --session-id "$sid" "$@" >/dev/null 2>"$err" 3>&- &
+	BG_PID=$!
+	wait_for running_on_other "$sid"
+	kill -STOP "$OTHER_PID"
+	status=0
+	wait "$BG_PID" || status=$?
+	BG_PID=
+	kill -CONT "$OTHER_PID"
+	mapfile -t stderr_lines <"$err"
+}
+
+# running_on_other SID: an operation of session SID runs on the other
+# server.
+running_on_other() {
+	[ -n "$(sc-inspect -s "$OTHER" list --session "$1" --state running \
+	    --ids 2>/dev/null)" ]
+}
+
 @test "a release a stalled server does not answer in time is no failure" {
 	start_other
-	local pid=$OTHER_PID
-	(sleep 1; kill -STOP "$pid") 3>&- &
-	run -5 --separate-stderr sc-exec -s "$OTHER" -t 3 "$LONG"
-	kill -CONT "$pid"
+	# -t 5: time enough to start the query on a loaded machine.
+	stalled_run -t 5 "$LONG"
+	[ "$status" -eq 5 ]
 	# The server drops the operation after its detached timeout: only
 	# the timeout is reported.
-	[[ "${stderr_lines[0]}" == "sc-exec: operation "*" timed out (the --timeout of 3s passed)" ]]
+	[[ "${stderr_lines[0]}" == "sc-exec: operation "*" timed out (the --timeout of 5s passed)" ]]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	# -v says what became of the release.
-	(sleep 1; kill -STOP "$pid") 3>&- &
-	run -5 --separate-stderr sc-exec -v -s "$OTHER" -t 3 "$LONG"
-	kill -CONT "$pid"
+	stalled_run -v -t 5 "$LONG"
+	[ "$status" -eq 5 ]
 	printf '%s\n' "${stderr_lines[@]}" >"$BATS_TEST_TMPDIR/err"
 	run -0 grep -c "^sc-exec: ReleaseAll of operation .* not confirmed (the server drops the operation after its detached timeout): " "$BATS_TEST_TMPDIR/err"
 	[ "$output" = 1 ]

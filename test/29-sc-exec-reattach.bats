@@ -183,3 +183,35 @@ teardown() {
 	run -1 grep -v '^sc-exec: ReleaseAll of operation .* failed: ' <(tail -n +2 "$err")
 	[ "$(wc -l <"$out")" -lt 3000000 ]
 }
+
+# N8: a second client's --attach to an operation that another is reading
+# failed (its responses were read and released already), then released
+# the operation, and the first client's result died with it.  A failed
+# attach now leaves the operation alone and says how to resume it.
+@test "a failed --attach leaves the operation to the client reading it" {
+	local T=$BATS_TEST_TMPDIR sid op
+	sid=$(cat /proc/sys/kernel/random/uuid)
+	op=$(cat /proc/sys/kernel/random/uuid)
+	# A: reads one byte, then holds its pipe (the stream stops behind
+	# it) until B is done, then counts every line.
+	(
+		sc-exec --session-id "$sid" --operation-id "$op" --no-header \
+		    --range 0:300000 2>"$T/a.err" | {
+			dd bs=1 count=1 of="$T/started" 2>/dev/null
+			while [ ! -e "$T/go" ]; do sleep 0.1; done
+			wc -l >"$T/count"
+		}
+		echo "${PIPESTATUS[0]}" >"$T/a.rc"
+	) 3>&- &
+	BG_PID=$!
+	wait_for test -s "$T/started"
+	run -1 --separate-stderr sc-exec --session-id "$sid" --attach "$op"
+	[[ "$stderr" == *"[INVALID_CURSOR."* ]]
+	[[ "$stderr" == *"sc-exec: operation $op is left on the server; resume with --session-id $sid --attach $op"* ]]
+	touch "$T/go"
+	wait_for test -s "$T/a.rc"
+	[ "$(cat "$T/a.rc")" = 0 ]
+	[ "$(cat "$T/count")" -eq 300000 ]
+	[ ! -s "$T/a.err" ]
+	BG_PID=
+}

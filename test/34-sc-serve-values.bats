@@ -55,7 +55,7 @@ STRING) AS s, CAST(4.9E-324 AS DOUBLE) AS d"
 	# s holds the text the server's CAST wrote; d, t and n hold the same
 	# value in a typed column, which sc-exec renders itself.
 	run -0 sc-exec --format csv "
-CREATE TEMP TABLE v(s TEXT, d DATE, t TIMESTAMP, n DECIMAL(20,3));
+CREATE TABLE v(s STRING, d DATE, t TIMESTAMP, n DECIMAL(20,3));
 INSERT INTO v SELECT CAST(x AS DATE), CAST(x AS DATE), NULL, NULL FROM
  (SELECT ' 2024-2-9 ' AS x UNION ALL SELECT '10000-01-01'
   UNION ALL SELECT '-0001-12-31' UNION ALL SELECT '0000-03-01T10:00');

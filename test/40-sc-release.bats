@@ -46,7 +46,9 @@ teardown() {
 }
 
 new_id() {
-	cat /proc/sys/kernel/random/uuid
+	local id
+	read -r id </proc/sys/kernel/random/uuid # no process per id
+	echo "$id"
 }
 
 # detach ARGS...: start a reattachable operation in $SID, detached (as
@@ -101,12 +103,14 @@ no_session() {
 	check "--tag needs --interrupt" --session-id "$SID" --tag etl "$op"
 	check "cannot use --all and --tag" --interrupt --all --tag etl
 	check "--interrupt needs --all, --tag or operation ids" --interrupt
-	check "--until needs exactly one operation id" --until x
-	check "--until needs exactly one operation id" --until x "$op" "$op"
-	check "--until needs exactly one operation id" --until x -
-	check "cannot use --until and --interrupt" --until x --interrupt "$op"
-	check "cannot use --until and --session" --until x --session "$op"
-	check "invalid --until: empty response id" --until '' "$op"
+	check "--until needs exactly one operation id" --until "$op"
+	check "--until needs exactly one operation id" --until "$op" "$op" "$op"
+	check "--until needs exactly one operation id" --until "$op" -
+	check "cannot use --until and --interrupt" --until "$op" --interrupt "$op"
+	check "cannot use --until and --session" --until "$op" --session "$op"
+	# N14: response ids are UUIDs, checked here as operation ids are.
+	check "invalid response id '': not a UUID" --until '' "$op"
+	check "invalid response id 'foo': not a UUID" --until foo "$op"
 	check "'-' may be given only once" - -
 	check "invalid format 'xml': expected text or jsonl" --format xml "$op"
 	check "invalid tag 'a,b': must be non-empty without ','" --interrupt --tag a,b
@@ -264,8 +268,8 @@ no_session() {
 	[ -z "$stderr" ]
 	run -0 --separate-stderr sc-release --dry-run --format jsonl \
 	    -s "sc://127.0.0.1:$(cat "$port")" --token "$TOKEN" \
-	    --session-id "$SID" --until r1 "$op"
-	[ "$output" = "{\"id\":\"$op\",\"action\":\"release-until\",\"result\":\"dry_run\",\"error_class\":null,\"message\":\"would release until r1\"}" ]
+	    --session-id "$SID" --until "$SID" "$op"
+	[ "$output" = "{\"id\":\"$op\",\"action\":\"release-until\",\"result\":\"dry_run\",\"error_class\":null,\"message\":\"would release until $SID\"}" ]
 	kill -TERM "$PROXY_PID"
 	wait "$PROXY_PID"
 	PROXY_PID=
@@ -348,9 +352,9 @@ EOF
 	run -0 --separate-stderr sc-release --user-id bats --format jsonl --session-id "$SID" --until "${rids[4]}" "$op"
 	[ "$output" = "{\"id\":\"$op\",\"action\":\"release-until\",\"result\":\"released\",\"error_class\":null,\"message\":\"until ${rids[4]}\"}" ]
 	# A response id the operation never sent is refused: exit 1.
-	run -1 --separate-stderr sc-release --user-id bats --session-id "$SID" --until nope "$op"
-	[ "$output" = "$op	error: INVALID_CURSOR.POSITION_NOT_FOUND: The cursor is invalid. The cursor position id nope is not found. SQLSTATE: HY109" ]
-	[ "$stderr" = "sc-release: 1 of 1 failed: [INVALID_CURSOR.POSITION_NOT_FOUND] The cursor is invalid. The cursor position id nope is not found. SQLSTATE: HY109" ]
+	run -1 --separate-stderr sc-release --user-id bats --session-id "$SID" --until "$op" "$op"
+	[ "$output" = "$op	error: INVALID_CURSOR.POSITION_NOT_FOUND: The cursor is invalid. The cursor position id $op is not found. SQLSTATE: HY109" ]
+	[ "$stderr" = "sc-release: 1 of 1 failed: [INVALID_CURSOR.POSITION_NOT_FOUND] The cursor is invalid. The cursor position id $op is not found. SQLSTATE: HY109" ]
 	run -0 sc-release --user-id bats --session-id "$SID" "$op"
 	[ "$output" = "$op	released" ]
 	[ "$(peer reattach "$op" "${rids[4]}")" = INVALID_HANDLE.OPERATION_NOT_FOUND ]

@@ -61,7 +61,9 @@ teardown() {
 }
 
 new_id() {
-	cat /proc/sys/kernel/random/uuid
+	local id
+	read -r id </proc/sys/kernel/random/uuid # no process per id
+	echo "$id"
 }
 
 # detach USER ARGS...: start a reattachable operation in $SID as USER,
@@ -104,7 +106,8 @@ tm() {
 	tmux -L "$TMUX_SOCK" "$@"
 }
 
-# view ARGS...: sc-inspect ARGS... in a 200x40 tmux window; after it
+# view ARGS...: sc-inspect ARGS... in a 200x40 tmux window (VIEW_SIZE
+# "80 24" for another size); after it
 # ends the window shows EXIT=<status> and TTY:<the terminal's line
 # modes>.  The shell there survives a Ctrl-C of sc-inspect (its trap).
 view() {
@@ -118,7 +121,8 @@ view() {
 		echo 'echo "TTY:$(stty -a | tr " ;" "\n\n" | grep -x -e -icanon -e icanon -e -echo -e echo | tr "\n" " ")"'
 		echo 'sleep 600'
 	} >"$script"
-	tm new-session -d -x 200 -y 40 -s v "bash $script" 3>&-
+	local size=(${VIEW_SIZE:-200 40})
+	tm new-session -d -x "${size[0]}" -y "${size[1]}" -s v "bash $script" 3>&-
 }
 
 screen() {
@@ -169,7 +173,7 @@ split() {
 	run --separate-stderr -2 sc-inspect --fields operation_id,nope
 	[ "${stderr_lines[0]}" = "sc-inspect: invalid --fields: unknown field 'nope' (fields: ${FIELDS//	/, })" ]
 	run --separate-stderr -2 sc-inspect --format xml
-	[ "${stderr_lines[0]}" = "sc-inspect: invalid format 'xml': expected table, tsv, csv or jsonl" ]
+	[ "${stderr_lines[0]}" = "sc-inspect: invalid format 'xml': expected table, tsv, csv, jsonl or prometheus" ]
 	run --separate-stderr -2 sc-inspect --detached-for soon
 	[ "${stderr_lines[0]}" = "sc-inspect: invalid --detached-for: 'soon' is not a duration" ]
 	run --separate-stderr -2 sc-inspect --session not-a-uuid
@@ -263,6 +267,9 @@ split() {
 	[ "$stderr" = "sc-inspect: no operation '$op' on the server for user '$U' [INVALID_HANDLE.OPERATION_NOT_FOUND]" ]
 	run --separate-stderr -3 sc-inspect --admin-token "$ADMIN" show "$op"
 	[ "$stderr" = "sc-inspect: no operation '$op' on the server [INVALID_HANDLE.OPERATION_NOT_FOUND]" ]
+	# N24: not an id at all is a usage error, as sc-release says it.
+	run --separate-stderr -2 sc-inspect --admin-token "$ADMIN" show nope
+	[ "${stderr_lines[0]}" = "sc-inspect: invalid operation id 'nope': not a UUID" ]
 }
 
 @test "user isolation: without the admin token a caller sees only its own user's, in the session it names" {
@@ -485,13 +492,32 @@ split() {
 	[ ! -s "$out.err" ]
 }
 
-@test "watch --follow: JSON lines; -t ends it with exit 5" {
+# N12: -t bounds a watch that works (a log collector from cron): its end
+# is a success, said with -v; and a log appended to keeps one header.
+@test "watch --follow: JSON lines; -t ends it with exit 0" {
 	local old
 	old=$(detach "$U" "SELECT 1")
-	run --separate-stderr -5 sc-inspect -t 1s --user-id "$U" watch --follow --session "$SID" --format jsonl
+	run --separate-stderr -0 sc-inspect -t 1s --user-id "$U" watch --follow --session "$SID" --format jsonl
 	[ "${#lines[@]}" -eq 1 ]
 	[ "$(jq -r '[.event, .operation_id, .state] | @tsv' <<<"${lines[0]}")" = "snapshot	$old	finished" ]
-	[[ "$stderr" == "sc-inspect: "* ]]
+	[ -z "$stderr" ]
+	run --separate-stderr -0 sc-inspect -v -t 1s --user-id "$U" watch --follow --session "$SID" --fields event
+	[ "$output" = $'event\nsnapshot' ]
+	[ "${stderr_lines[-1]}" = "sc-inspect: the watch ended: the --timeout of 1s passed" ]
+}
+
+@test "watch --follow and list appended to a file write their header once" {
+	local log="$BATS_TEST_TMPDIR/log.tsv"
+	detach "$U" "SELECT 1" >/dev/null
+	sc-inspect -t 1s --user-id "$U" watch --follow --session "$SID" --fields event >>"$log"
+	sc-inspect -t 1s --user-id "$U" watch --follow --session "$SID" --fields event >>"$log"
+	[ "$(cat "$log")" = $'event\nsnapshot\nsnapshot' ]
+	sc-inspect --user-id "$U" list --session "$SID" --format csv --fields state >>"$log.csv"
+	sc-inspect --user-id "$U" list --session "$SID" --format csv --fields state >>"$log.csv"
+	[ "$(cat "$log.csv")" = $'state\nfinished\nfinished' ]
+	# Written over (not appended), the header is there each time.
+	sc-inspect --user-id "$U" list --session "$SID" --format csv --fields state >"$log.csv"
+	[ "$(cat "$log.csv")" = $'state\nfinished' ]
 }
 
 @test "watch --follow ends when the reader of its output goes away" {
@@ -589,6 +615,105 @@ split() {
 	on_screen "^TTY:icanon echo *$"
 }
 
+# N5: at 80x24 the columns shrink as top's do: the statement stays, cut
+# with '+'; columns of least use go; the question always ends in (y/n).
+@test "the watch view at 80x24: the statement stays, cut with +, and the question shows (y/n)" {
+	need_tmux
+	local a
+	a=$(detach "$U" "SELECT 'a statement long enough to be cut at eighty columns' AS s")
+	VIEW_SIZE="80 24" view --admin-token "$ADMIN" --interval 300ms watch --session "$SID"
+	on_screen "^${a:0:9} +$U +finished "
+	screen | grep -qE "^OPERATION +USER +STATE +ROWS +BUFFERED +AGE\^ STATEMENT$"
+	screen | grep -qE "^${a:0:9} +$U +finished +1 .* SELECT 'a stat[a-z ]*\+$"
+	[ "$(screen | grep -v '^\(─\|q\)*$' | awk 'length > 80' | wc -l)" -eq 0 ]
+	tm send-keys -t v r
+	on_screen "^release operation $a of session .*\+ \(y/n\)$"
+	tm send-keys -t v y
+	on_screen "^released operation $a$"
+	tm send-keys -t v q
+	on_screen "^EXIT=0$"
+}
+
+# N6: a listing on an 80-column terminal fits it, as top's columns do:
+# the widest fields go (ids last), the statement is cut with '+'.
+@test "list and sessions on an 80-column terminal: one line per row" {
+	need_tmux
+	local a
+	a=$(detach "$U" "SELECT 'a statement long enough to be cut at eighty columns' AS s")
+	VIEW_SIZE="80 24" view --admin-token "$ADMIN" list --session "$SID"
+	on_screen "^EXIT=0$"
+	screen | grep -qxE "operation_id +user_id +state +statement"
+	screen | grep -qxE "$a +$U +finished +SELECT 'a stat[a-z ]*\+"
+	[ "$(screen | awk 'length > 80' | wc -l)" -eq 0 ]
+	tm kill-server
+	VIEW_SIZE="80 24" view --admin-token "$ADMIN" sessions --session "$SID"
+	on_screen "^EXIT=0$"
+	screen | grep -qE "^session_id +user_id +"
+	screen | grep -qE "^$SID +$U +"
+	[ "$(screen | awk 'length > 80' | wc -l)" -eq 0 ]
+	# Not a terminal: every default field, nothing cut.
+	run -0 sc-inspect --admin-token "$ADMIN" list --session "$SID" --format table
+	[[ "${lines[0]}" == "operation_id  "*"  session_id  "* ]]
+	[[ "$output" == *"SELECT 'a statement long enough to be cut at eighty columns' AS s"* ]]
+}
+
+# N24: ? lists the keys; / selects the next row holding a text, n the one
+# after; \ shows only the rows holding a text, \ Enter all again.
+@test "the watch view: ? help, / search, \\ filter" {
+	need_tmux
+	local a b c
+	a=$(detach "$U" "SELECT 'apple' AS fruit")
+	b=$(detach "$U" "SELECT 'banana' AS fruit")
+	c=$(detach "$U" "SELECT 'cherry' AS fruit")
+	view --admin-token "$ADMIN" --interval 300ms watch --session "$SID"
+	on_screen "^$a "
+	[ "$(shown)" = "$c $b $a " ]
+	tm send-keys -t v '?'
+	on_screen "^sc-inspect watch: keys \(any key goes back\)$"
+	screen | grep -qE "^  / +search: select the next row holding a text"
+	tm send-keys -t v x
+	on_screen "^OPERATION "
+	tm send-keys -t v / A P P L E Enter
+	on_screen "^operation_id: $a "
+	tm send-keys -t v / n o n e Enter
+	on_screen "^no row holds 'none'$"
+	tm send-keys -t v '\' b a n Enter
+	on_screen "^showing the rows holding 'ban'$"
+	[ "$(shown)" = "$b " ]
+	screen | grep -qE "^executions 3 \(1 shown\): finished 3"
+	tm send-keys -t v '\' Enter
+	on_screen "^executions 3: finished 3"
+	[ "$(shown)" = "$c $b $a " ]
+	tm send-keys -t v q
+	on_screen "^EXIT=0$"
+}
+
+# N7: a listing that fails says since when the rows are old, and once
+# the server is back the message goes.
+@test "the watch view: rows marked stale while the server is away, the error gone when it is back" {
+	need_tmux
+	local port op
+	start_other
+	BG_PIDS+=("$OTHER_PID")
+	port=${OTHER##*:}
+	op=$(sc-exec -s "$OTHER" --user-id "$U" --session-id "$SID" --detach "SELECT 1 AS one")
+	SPARK_REMOTE=$OTHER view --user-id "$U" --interval 300ms watch
+	on_screen "^$op +$U "
+	kill -9 "$OTHER_PID"
+	wait "$OTHER_PID" 2>/dev/null || true
+	on_screen "^cannot connect to '127.0.0.1:$port': connection refused; the rows are as listed at [0-9-]+ [0-9:]+$"
+	screen | grep -q "^$op "
+	sc-serve --listen "127.0.0.1:$port" >"$BATS_TEST_TMPDIR/again.log" 2>&1 3>&- &
+	OTHER_PID=$!
+	BG_PIDS+=("$OTHER_PID")
+	on_screen "^executions 0"
+	! screen | grep -q "cannot connect"
+	! screen | grep -q "^$op "
+	tm send-keys -t v q
+	on_screen "^EXIT=0$"
+	stop_other
+}
+
 # ------------------------------------------------------- exit codes
 
 @test "exit 4 for an unreachable server, 8 for a refused token, 5 for a timeout" {
@@ -601,7 +726,13 @@ split() {
 	kill -STOP "$SCTK_SERVER_PID"
 	run --separate-stderr -5 sc-inspect -t 1s --user-id "$U" list
 	kill -CONT "$SCTK_SERVER_PID"
-	[[ "$stderr" == "sc-inspect: "* ]]
+	[[ "$stderr" == "sc-inspect: "*" (the --timeout of 1s passed)" ]]
+	# A watch the server never took is a timeout too, not a bounded watch.
+	kill -STOP "$SCTK_SERVER_PID"
+	run --separate-stderr -5 sc-inspect -t 1s --user-id "$U" watch --follow
+	kill -CONT "$SCTK_SERVER_PID"
+	[ -z "$output" ]
+	[[ "$stderr" == "sc-inspect: "*" (the --timeout of 1s passed)" ]]
 }
 
 # --------------------------------------------- the Node fake server

@@ -103,9 +103,9 @@ start_other() {
 	echo data >"$BATS_TEST_TMPDIR/f.txt"
 	run --separate-stderr -8 sc-upload -s "$(as tok-mallory)" --user-id alice --session-id "$SID" "$BATS_TEST_TMPDIR/f.txt"
 	[ "$stderr" = "sc-upload: $MISMATCH" ]
-	run --separate-stderr -8 sc-upload -s "$(as tok-mallory)" --user-id alice --session-id "$SID" --status files/f.txt
+	run --separate-stderr -8 sc-upload -s "$(as tok-mallory)" --user-id alice --session-id "$SID" --status cache/f
 	[ "$stderr" = "sc-upload: $MISMATCH" ]
-	server_log_has "refused a request from .*: its token is bound to user 'mallory', not the one it names"
+	server_log_has "refused a request from .*: user mismatch: its token is bound to user 'mallory', it names user 'alice'"
 	# Her view is still hers.
 	run --separate-stderr -0 sc-exec -s "$(as tok-alice)" --user-id alice --session-id "$SID" --no-header "SELECT * FROM v"
 	[ "$output" = alice-only ]

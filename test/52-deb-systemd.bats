@@ -14,6 +14,12 @@ load helpers/common
 
 setup_file() {
 	build=${SCTK_BUILD#"$SCTK_TOP"/}
+	# Test files run in parallel: make deb must package the programs
+	# the other files test, not relink them under their feet.
+	make -q -C "$SCTK_TOP" BUILD="$build" all || {
+		echo "the programs in $build are not up to date: make all first" >&2
+		return 1
+	}
 	# The .deb once for the file: make deb into the file's own folder.
 	export DEB_FILE="$BATS_FILE_TMPDIR/sctk.deb"
 	make -s -C "$SCTK_TOP" BUILD="$build" DEB_DIR="$BATS_FILE_TMPDIR/deb" \
@@ -260,6 +266,10 @@ complete_words() {
 	[ "$output" = "" ]
 	run -0 complete_words sc-serve --log-level ''
 	[ "$output" = "$(printf '%s\n' debug error info warn)" ]
+	run -0 complete_words sc-serve --log-format ''
+	[ "$output" = "$(printf '%s\n' json text)" ]
+	run -0 complete_words sc-inspect --format p
+	[ "$output" = prometheus ]
 	run -0 complete_words sc-serve --artifact-d
 	[ "$output" = "--artifact-dir" ]
 	run -0 complete_words sc-upload --kind p

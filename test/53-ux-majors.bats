@@ -66,7 +66,7 @@ cron_env() {
 	run --separate-stderr -0 cron_env sc-inspect -v list --ids
 	[[ "$stderr" == *"user '$ME'"* ]]
 	[[ "$output" == *"$sid/$op"* ]]
-	run --separate-stderr -3 cron_env sc-upload -vv --session-id "$sid" --status files/none.csv
+	run --separate-stderr -3 cron_env sc-upload -vv --session-id "$sid" --status cache/none
 	[[ "$stderr" == *"user '$ME'"* ]]
 	run --separate-stderr -0 cron_env sc-release -v --session-id "$sid" "$op"
 	[[ "$stderr" == *"user '$ME'"* ]]

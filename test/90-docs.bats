@@ -48,3 +48,43 @@ load helpers/common
 	run -1 "$t/scripts/check-messages"
 	[[ "$output" == "check-messages: lib/core/uuid.c splits 1 messages over lines (allowed: 0); keep a message on one line:"* ]]
 }
+
+# N10: sctk(7)'s first example read the ready file before the server had
+# written it.  Run it as written (its sc-serve is the build's), then stop
+# the server it started.
+@test "sctk.7's first example runs as written: it waits for the ready file" {
+	local ex
+	ex=$(sed -n '/^\.Sh EXAMPLES/,$p' "$SCTK_TOP/man/sctk.7" |
+	    sed -n '/^\.Bd -literal/,/^\.Ed/{/^\.Bd/d;/^\.Ed/q;p}' |
+	    sed 's/\\e/\\/g')
+	[[ "$ex" == *"--ready-file"* ]]
+	cd "$BATS_TEST_TMPDIR"
+	run --separate-stderr -0 env PATH="$SCTK_BUILD/bin:$PATH" bash -c \
+	    "$ex"'
+	rc=$?; kill -TERM $! && wait $!; exit $rc' 3>&-
+	[ "$output" = "$(printf 'id,sq\n0,0\n1,1\n2,4\n3,9\n4,16')" ]
+}
+
+# N20: the connection options' help said "--session-id: default from the
+# URI, else new" for sc-inspect (which refuses it) and sc-release (which
+# needs one unless the ids carry it); no synopsis showed --insecure or
+# --unreachable-timeout; sc-upload split one sentence over two options.
+@test "--help describes --session-id as each program uses it, and every connection option" {
+	local p
+	run -0 "$SCTK_BUILD/bin/sc-inspect" --help
+	[[ "$output" != *"--session-id"* ]]
+	run -0 "$SCTK_BUILD/bin/sc-release" --help
+	[[ "$output" == *"--session-id uuid  the operations' session (default from the"* ]]
+	[[ "$output" != *"else new"* ]]
+	for p in sc-exec sc-upload; do
+		run -0 "$SCTK_BUILD/bin/$p" --help
+		[[ "$output" == *"--session-id uuid  session id (default from the URI, else new)"* ]]
+	done
+	for p in sc-exec sc-release sc-upload sc-inspect; do
+		run -0 "$SCTK_BUILD/bin/$p" --help
+		[[ "$(sed '/^$/q' <<<"$output")" == *"[--insecure]"* ]]
+		[[ "$(sed '/^$/q' <<<"$output")" == *"[--unreachable-timeout time]"* ]]
+	done
+	run -0 "$SCTK_BUILD/bin/sc-upload" --help
+	[[ "$output" == *"--no-progress      do not (default: show it on a terminal)"* ]]
+}

@@ -64,11 +64,14 @@ release_moot(const struct sc_error *e)
 }
 
 /* Client events (-v) between progress line redraws. */
-static void
+void
 on_event(const struct sc_client_event *ev, void *arg)
 {
 	enum sc_log_level level = sc_client_event_level(ev);
 
+	/* Without -v too: a stream that stalls says it is reconnecting. */
+	if (ev->kind == SC_CLIENT_EV_RETRY && ev->status != NULL)
+		progress_note(ev->status);
 	if (ev->kind == SC_CLIENT_EV_RELEASE_FAILED && level == SC_LOG_WARN) {
 		/* A ReleaseAll of the operation follows a ReleaseUntil. */
 		if (release_moot(ev->err) || ev->response_id != NULL)
@@ -104,22 +107,6 @@ print_deferred(void)
 	pthread_mutex_unlock(&deferred_lock);
 }
 
-/* A timeout of ours says which: the message names -t's value. */
-static void
-name_timeout(const struct opts *o, struct sc_error *err)
-{
-	char d[SC_DURATION_STRLEN];
-	size_t n;
-
-	if (err->status != SC_ST_TIMEOUT || !o->common.has_deadline ||
-	    sc_ms_until(&o->common.deadline) > 0)
-		return;
-	sc_duration_format(o->common.timeout_ms, d);
-	n = strlen(err->msg);
-	snprintf(err->msg + n, sizeof(err->msg) - n,
-	    " (the --timeout of %s passed)", d);
-}
-
 /* ------------------------------------------------------------ the story */
 
 /*
@@ -136,6 +123,20 @@ stdout_is_pipe(void)
 	    (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
+/* Whether the SQL comes from standard input, and that is a terminal. */
+static bool
+reads_terminal(const struct opts *o)
+{
+	size_t i;
+	bool in = o->stdin_script ||
+	    (o->sql != NULL && strcmp(o->sql, "-") == 0);
+
+	for (i = 0; i < o->files.n; i++)
+		if (strcmp(o->files.v[i], "-") == 0)
+			in = true;
+	return in && isatty(STDIN_FILENO);
+}
+
 /* Signals, the client, the reattach options and the renderer. */
 static int
 start(struct run *x, struct opts *o, struct sc_error *err)
@@ -143,7 +144,7 @@ start(struct run *x, struct opts *o, struct sc_error *err)
 	struct sc_signals_opts so = { INTERRUPT_WAIT_MS, progress_lock,
 		progress_unlock, term_kill_pager };
 	struct sc_client_opts co;
-	bool pager;
+	bool pager, on;
 
 	memset(x, 0, sizeof(*x));
 	x->o = o;
@@ -189,9 +190,12 @@ start(struct run *x, struct opts *o, struct sc_error *err)
 	x->ro.deadline = x->deadline;
 
 	run_make_render(x);
-	progress_enable(o->progress == 1 ||
+	on = o->progress == 1 ||
 	    (o->progress < 0 && !o->common.quiet && !o->detach &&
-		isatty(STDERR_FILENO) && !stdout_is_pipe()));
+		isatty(STDERR_FILENO) && !stdout_is_pipe());
+	/* Not over the SQL being typed on the terminal (sc-exec -). */
+	x->progress_later = on && reads_terminal(o);
+	progress_enable(on && !x->progress_later);
 	return 0;
 }
 
@@ -258,7 +262,6 @@ finish(struct run *x, int rc, struct sc_error *err)
 		rc = sc_outfile_commit(&x->of, err);
 	sc_outfile_abort(&x->of);
 	if (rc == -1) {
-		name_timeout(x->o, err);
 		rc = sc_report_error(err);
 		if (x->after_error[0] != '\0')
 			sc_err("%s", x->after_error);
@@ -294,7 +297,6 @@ main(int argc, char **argv)
 		sc_client_free(x.c);
 		sc_outfile_abort(&x.of);
 		opts_release(&o);
-		name_timeout(&o, &err);
 		return sc_report_error(&err);
 	}
 	return finish(&x, run_all(&x, &err), &err);

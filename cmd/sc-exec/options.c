@@ -36,7 +36,7 @@
 
 const char usage_text[] =
     "usage: sc-exec [-hqVv] [--analyze] [--detach] [--header | --no-header]\n"
-    "               [--no-pager] [--no-reattach]\n"
+    "               [--insecure] [--no-pager] [--no-reattach]\n"
     "               [--progress | --no-progress] [--tls]\n"
     "               [-f file] [-H key=value] [-o file] [-s server]\n"
     "               [-t timeout] [--after response-id] [--arg value]\n"
@@ -47,7 +47,8 @@ const char usage_text[] =
     "               [--param name=value] [--plan file]\n"
     "               [--range start:end[:step]] [--segment-timeout time]\n"
     "               [--session-id uuid] [--tag tag] [--token token]\n"
-    "               [--user-id id] [--watchdog time] [sql | -]\n"
+    "               [--unreachable-timeout time] [--user-id id]\n"
+    "               [--watchdog time] [sql | -]\n"
     "\n"
     "  sql                    SQL statements separated by ';' (- reads\n"
     "                         standard input, as does no SQL when it is\n"
@@ -85,8 +86,8 @@ const char usage_text[] =
     "      --segment-timeout time  deadline of each stream (default 10m;\n"
     "                         0 for none)\n"
     "      --watchdog time    reattach after this long without a message\n"
-    "                         (default 150s; 0 for none)\n" SC_CONN_HELP
-	SC_CLI_COMMON_HELP;
+    "                         (default 150s; 0 for none)\n" SC_CONN_HELP_SESSION
+	SC_CONN_HELP SC_CLI_COMMON_HELP;
 
 /* ------------------------------------------------------------- options */
 
@@ -274,7 +275,7 @@ void
 parse_args(struct opts *o, int argc, char **argv)
 {
 	const struct sc_cli_opt table[] = {
-		SC_CLI_STRING("after", 0, &o->after),
+		SC_CLI_UUID("after", 0, &o->after, "response id"),
 		SC_CLI_FLAG("analyze", 0, &o->analyze),
 		SC_CLI_CALL("arg", 0, o, opt_arg),
 		SC_CLI_UUID("attach", 0, &o->attach, "operation id"),
@@ -367,6 +368,9 @@ validate(const struct opts *o)
 		    "cannot use --detach and --no-reattach");
 	if (o->detach && o->analyze)
 		sc_usage_msg(usage_text, "cannot use --detach and --analyze");
+	if (o->analyze && o->max_rows > 0)
+		sc_usage_msg(usage_text,
+		    "cannot use --analyze and --max-rows (--analyze prints the schema, no rows)");
 	if (o->analyze && o->arrow)
 		sc_usage_msg(usage_text,
 		    "cannot use --analyze and --format arrow");

@@ -38,6 +38,7 @@ static bool line_start = true; /* the results end with a full line */
 static int64_t start_ms, last_ms;
 static uint64_t nrows, nbytes, logged_rows = UINT64_MAX;
 static int64_t stages, stages_done, tasks, tasks_done, inflight;
+static char note[160]; /* a retry's status, until data comes again */
 
 static void draw(void);
 static void clear_locked(void);
@@ -108,6 +109,7 @@ progress_restart(void)
 	start_ms = sc_mono_ms();
 	nrows = nbytes = 0;
 	stages = 0;
+	note[0] = '\0';
 	pthread_mutex_unlock(&lock);
 }
 
@@ -131,8 +133,8 @@ draw(void)
 	if (!line_start && !plain)
 		return;
 	secs = (double)(sc_mono_ms() - start_ms) / 1000;
-	sc_format_si((double)nbytes, "B", b, sizeof(b));
-	sc_format_si(secs > 0 ? (double)nbytes / secs : 0, "B/s", rate,
+	sc_format_bytes((double)nbytes, "B", b, sizeof(b));
+	sc_format_bytes(secs > 0 ? (double)nbytes / secs : 0, "B/s", rate,
 	    sizeof(rate));
 	n = snprintf(line, sizeof(line), "%s%llu %s  %s  %s  %.0fs",
 	    plain ? "sc-exec: " : "\r\033[K", (unsigned long long)nrows,
@@ -143,6 +145,9 @@ draw(void)
 		    (long long)stages_done, (long long)stages,
 		    (long long)tasks_done, (long long)tasks,
 		    (long long)inflight);
+	len = strlen(line);
+	if (note[0] != '\0' && len < sizeof(line))
+		snprintf(line + len, sizeof(line) - len, "  %s", note);
 	len = strlen(line);
 	if (plain && len + 1 < sizeof(line)) {
 		line[len++] = '\n';
@@ -160,6 +165,8 @@ progress_update(uint64_t rows, uint64_t bytes)
 	int64_t now;
 
 	pthread_mutex_lock(&lock);
+	if (rows != nrows || bytes != nbytes)
+		note[0] = '\0'; /* data again: the retry worked */
 	nrows = rows;
 	nbytes = bytes;
 	now = sc_mono_ms();
@@ -179,6 +186,18 @@ progress_stages(const struct sc_result_progress *p)
 	tasks = p->tasks;
 	tasks_done = p->tasks_done;
 	inflight = p->inflight;
+	if (enabled && !plain) {
+		last_ms = sc_mono_ms();
+		draw();
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+void
+progress_note(const char *text)
+{
+	pthread_mutex_lock(&lock);
+	snprintf(note, sizeof(note), "%s", text != NULL ? text : "");
 	if (enabled && !plain) {
 		last_ms = sc_mono_ms();
 		draw();

@@ -21,6 +21,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "core/buf.h"
@@ -44,8 +45,20 @@ static struct sc_reattach *cur_it; /* lock */
 static atomic_int interrupted; /* ^C while typing */
 static sigset_t intset;
 static pthread_t reader; /* the thread reading lines */
+static struct termios saved_tio; /* the terminal's modes, while echo_off() */
+static volatile sig_atomic_t tio_saved;
 
 /* ------------------------------------------------------------ signals */
+
+/* SIGTERM, SIGHUP: the terminal as it was, then the default death. */
+static void
+on_fatal(int sig)
+{
+	if (tio_saved)
+		(void)tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
 
 /* ^C at the prompt: libedit's read returns, the line is dropped. */
 static void
@@ -92,6 +105,9 @@ prompt_signals_start(struct sc_error *err)
 	sa.sa_handler = on_sigint; /* no SA_RESTART: the read returns */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_fatal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	if ((e = pthread_create(&t, NULL, watcher, NULL)) != 0)
 		return sc_error_set_errno(err, SC_ST_INTERNAL, e,
 		    "cannot start the signal thread");
@@ -178,8 +194,10 @@ static const char meta_help[] =
     "  \\x              toggle vertical and table\n"
     "  \\timing [on|off] show the time each statement took\n"
     "  \\conninfo       the server, session and user\n"
+    "  \\null [text]    show NULL as text (as --null; none: the default)\n"
     "  \\dt [pattern]   the tables (SHOW TABLES [LIKE pattern])\n"
-    "  \\d name         a table's columns (DESCRIBE name)\n"
+    "  \\d [name]       a table's columns (DESCRIBE name); without a\n"
+    "                  name, the tables\n"
     "  \\dn             the databases (SHOW DATABASES)\n"
     "  \\i file         run the statements of a file\n"
     "  \\detach         run the statement typed so far (or the next one)\n"
@@ -196,16 +214,23 @@ struct prompt {
 	struct sc_buf sql; /* the statement being typed */
 };
 
+static const char *
+name_of(enum sc_out_format f)
+{
+	static const char *const names[] = { "table", "csv", "tsv", "jsonl",
+		"vertical" };
+
+	return names[f];
+}
+
 static void
 set_format(struct prompt *p, const char *name)
 {
 	enum sc_out_format f;
 
 	if (name == NULL) {
-		static const char *const names[] = { "table", "csv", "tsv",
-			"jsonl", "vertical" };
-
-		printf("format %s\n", names[p->x->o->format]);
+		printf("format %s\n",
+		    name_of((enum sc_out_format)p->x->o->format));
 		return;
 	}
 	if (sc_out_format_parse(name, &f) == -1) {
@@ -216,6 +241,24 @@ set_format(struct prompt *p, const char *name)
 	}
 	p->x->o->format = (int)f;
 	run_make_render(p->x);
+	printf("format %s\n", name_of(f));
+}
+
+/* \null: how NULL looks, so a 'NULL' string and a NULL differ (--null). */
+static void
+set_null(struct prompt *p, const char *text)
+{
+	static char buf[64];
+
+	if (text != NULL && strlen(text) >= sizeof(buf)) {
+		say("\\null takes at most %zu bytes", sizeof(buf) - 1);
+		return;
+	}
+	if (text != NULL)
+		snprintf(buf, sizeof(buf), "%s", text);
+	p->x->o->null_text = text != NULL ? buf : NULL;
+	run_make_render(p->x);
+	printf("null shown as %s\n", text != NULL ? text : "the default");
 }
 
 static void
@@ -230,7 +273,8 @@ conninfo(struct prompt *p)
 	    sss != NULL ? sss : "");
 }
 
-static void run_typed(struct prompt *p, const char *text, size_t n);
+static void run_typed(struct prompt *p, const char *name, const char *text,
+    size_t n);
 
 /*
  * Spark SQL for what psql users type: it runs on the server, so a real
@@ -247,7 +291,7 @@ run_shown(struct prompt *p, const char *head, const char *arg, const char *tail)
 		say("name too long");
 		return;
 	}
-	run_typed(p, sql, (size_t)n);
+	run_typed(p, NULL, sql, (size_t)n);
 }
 
 /* \i: a file's statements, as -f runs them. */
@@ -262,7 +306,7 @@ run_file(struct prompt *p, const char *path)
 	if (sc_file_read(path, &b, &err) == -1)
 		say("%s", err.msg);
 	else if (b.len > 0)
-		run_typed(p, (const char *)b.data, b.len);
+		run_typed(p, path, (const char *)b.data, b.len);
 	sc_buf_release(&b);
 }
 
@@ -293,6 +337,8 @@ meta(struct prompt *p, char *line)
 		printf("timing %s\n", p->timing ? "on" : "off");
 	} else if (strcmp(cmd, "\\conninfo") == 0)
 		conninfo(p);
+	else if (strcmp(cmd, "\\null") == 0)
+		set_null(p, arg);
 	else if (strcmp(cmd, "\\dt") == 0) {
 		if (arg == NULL)
 			run_shown(p, "SHOW TABLES", "", "");
@@ -301,8 +347,8 @@ meta(struct prompt *p, char *line)
 		else
 			run_shown(p, "SHOW TABLES LIKE '", arg, "'");
 	} else if (strcmp(cmd, "\\d") == 0) {
-		if (arg == NULL)
-			say("\\d needs a table name; \\dt lists them");
+		if (arg == NULL) /* psql lists the relations */
+			run_shown(p, "SHOW TABLES", "", "");
 		else
 			run_shown(p, "DESCRIBE ", arg, "");
 	} else if (strcmp(cmd, "\\dn") == 0 || strcmp(cmd, "\\l") == 0)
@@ -324,6 +370,75 @@ meta(struct prompt *p, char *line)
 }
 
 /* ----------------------------------------------------------- running */
+
+/* Whether s is the newest history entry already (Up, Enter). */
+static bool
+is_last(const char *s)
+{
+	HIST_ENTRY *h = history_length > 0
+	    ? history_get(history_base + history_length - 1)
+	    : NULL;
+
+	return h != NULL && h->line != NULL && strcmp(h->line, s) == 0;
+}
+
+/*
+ * History: a statement is one entry, its lines as typed, as psql and
+ * sqlite3 recall it (the first n bytes of p->sql, ending with its ';').
+ */
+static void
+remember(struct prompt *p, size_t n)
+{
+	char *s, *e;
+
+	s = sc_xstrndup((const char *)p->sql.data, n);
+	while (*s != '\0' && (e = s + strlen(s) - 1) >= s &&
+	    (*e == '\n' || *e == ' ' || *e == '\t'))
+		*e = '\0';
+	if (strspn(s, " \t\n") < strlen(s) && !is_last(s))
+		add_history(s);
+	free(s);
+}
+
+/* Whether p->sql holds more than white space. */
+static bool
+unfinished(const struct prompt *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->sql.len; i++)
+		if (strchr(" \t\n", p->sql.data[i]) == NULL)
+			return true;
+	return false;
+}
+
+/*
+ * While a statement runs, keys typed ahead are not echoed: the terminal
+ * would put them in the progress line.  The line editor shows them when
+ * it reads them, at the next prompt.  A SIGTERM or SIGHUP meanwhile
+ * gives the terminal back first (on_fatal()).
+ */
+static void
+echo_off(void)
+{
+	struct termios t;
+
+	if (!isatty(STDIN_FILENO) || tcgetattr(STDIN_FILENO, &saved_tio) == -1)
+		return;
+	t = saved_tio;
+	t.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
+	tio_saved = 1;
+	(void)tcsetattr(STDIN_FILENO, TCSANOW, &t);
+}
+
+static void
+echo_on(void)
+{
+	if (!tio_saved)
+		return;
+	tio_saved = 0;
+	(void)tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
+}
 
 /*
  * \detach: a client of the statement's own, in a new session.  sc-serve
@@ -348,9 +463,45 @@ detach_client(struct run *x, char sid[SC_UUID_STRLEN], struct sc_error *err)
 	return sc_client_connect(&co, &opts, err);
 }
 
+/*
+ * The server restarted (INVALID_HANDLE.SESSION_CHANGED): its sessions are
+ * gone, and every statement of this one would fail the same way.  Go on
+ * in a new session, as psql resets a lost connection, and say so.
+ */
+static void
+new_session(struct run *x)
+{
+	struct sc_conn_opts co = x->o->conn; /* borrowed: not released */
+	struct sc_client_opts opts;
+	struct sc_client *c;
+	struct sc_error err;
+	char sid[SC_UUID_STRLEN];
+
+	sc_error_init(&err);
+	if (co.session_id == NULL) {
+		if (sc_uuid_v4(sid, &err) == -1) {
+			(void)sc_report_error(&err);
+			return;
+		}
+		co.session_id = sid;
+	}
+	memset(&opts, 0, sizeof(opts));
+	opts.policy = &x->policy;
+	opts.release_timeout_ms = RELEASE_WAIT_MS;
+	opts.on_event = on_event;
+	if ((c = sc_client_connect(&co, &opts, &err)) == NULL) {
+		(void)sc_report_error(&err);
+		return;
+	}
+	sc_client_free(x->c);
+	x->c = c;
+	say("the server restarted: statements now run in session %s (the settings and temporary views of the old one are gone)",
+	    sc_client_session_id(c));
+}
+
 /* Run text (complete statements), report, and go on either way. */
 static void
-run_typed(struct prompt *p, const char *text, size_t n)
+run_typed(struct prompt *p, const char *name, const char *text, size_t n)
 {
 	struct run *x = p->x;
 	struct sc_client *own = NULL, *prompt_c = x->c;
@@ -377,7 +528,9 @@ run_typed(struct prompt *p, const char *text, size_t n)
 	run_make_render(x); /* a fresh start: no blank line before */
 	progress_restart();
 	progress_enable(p->progress);
-	rc = run_sql(x, text, n, &err);
+	echo_off();
+	rc = run_sql(x, name, text, n, &err);
+	echo_on();
 	fflush(x->out);
 	progress_enable(false);
 	(void)term_end();
@@ -412,11 +565,36 @@ run_typed(struct prompt *p, const char *text, size_t n)
 			if (x->after_error[0] != '\0')
 				sc_err("%s", x->after_error);
 		}
+		if (own == NULL &&
+		    strcmp(err.errclass, "INVALID_HANDLE.SESSION_CHANGED") == 0)
+			new_session(x);
 	}
 	if (p->timing) {
 		sc_duration_format(sc_mono_ms() - t0, d);
 		fprintf(stderr, "time: %s\n", d);
 	}
+}
+
+/*
+ * As psql does, the prompt starts only with a server that answers: a
+ * Config call (which opens the session) first, so an address that is
+ * wrong or down is said at once, with its exit status.
+ */
+static int
+probe(struct run *x, struct sc_error *err)
+{
+	static const char *const keys[] = { "spark.sql.session.timeZone" };
+	struct sc_client_conf_req rq;
+	struct sc_client_conf out;
+
+	memset(&rq, 0, sizeof(rq));
+	rq.op = SC_CLIENT_CONF_GET_OPTION;
+	rq.keys = keys;
+	rq.n = 1;
+	if (sc_client_config(x->c, &rq, &out, x->deadline, err) == -1)
+		return -1;
+	sc_client_conf_release(&out);
+	return 0;
 }
 
 int
@@ -427,7 +605,8 @@ prompt_run(struct run *x, struct sc_error *err)
 	size_t done;
 	bool dropped, go = true;
 
-	(void)err;
+	if (probe(x, err) == -1)
+		return -1;
 	memset(&p, 0, sizeof(p));
 	p.x = x;
 	/* The progress line only while a statement runs. */
@@ -463,18 +642,20 @@ prompt_run(struct run *x, struct sc_error *err)
 		}
 		if (line == NULL) {
 			fputc('\n', stdout);
+			if (unfinished(&p))
+				say("the statement typed last has no ';' at its end: not run");
 			break;
 		}
 		for (s = line; *s == ' ' || *s == '\t'; s++)
 			;
-		if (*s != '\0')
-			add_history(line);
 		if (*s == '\\') {
+			if (!is_last(line))
+				add_history(line);
 			go = meta(&p, s);
 			/* \detach ends the statement typed so far. */
 			if (go && p.detach_next && p.sql.len > 0 &&
 			    sc_buf_add(&p.sql, ";", 1, NULL) == 0) {
-				run_typed(&p, (const char *)p.sql.data,
+				run_typed(&p, NULL, (const char *)p.sql.data,
 				    p.sql.len);
 				sc_buf_reset(&p.sql);
 			}
@@ -491,7 +672,8 @@ prompt_run(struct run *x, struct sc_error *err)
 		done = sql_complete((const char *)p.sql.data, p.sql.len);
 		if (done == 0)
 			continue;
-		run_typed(&p, (const char *)p.sql.data, done);
+		remember(&p, done);
+		run_typed(&p, NULL, (const char *)p.sql.data, done);
 		memmove(p.sql.data, p.sql.data + done, p.sql.len - done);
 		sc_buf_setlen(&p.sql, p.sql.len - done);
 		/* What follows the last ';' waits for more, unless blank. */

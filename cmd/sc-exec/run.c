@@ -199,6 +199,23 @@ detach(struct run *x, struct sc_reattach *it, struct sc_error *err)
 }
 
 /*
+ * A failed --attach leaves the operation as it found it (another client
+ * may be reading it): say how the next --attach resumes after the last
+ * response this one printed.
+ */
+static void
+resume_hint(struct run *x, struct sc_reattach *it)
+{
+	const char *rid = sc_reattach_last_response_id(it);
+	const char *opid = sc_reattach_operation_id(it);
+
+	snprintf(x->after_error, sizeof(x->after_error),
+	    "operation %s is left on the server; resume with --session-id %s --attach %s%s%s",
+	    opid, sc_client_session_id(x->c), opid,
+	    rid != NULL ? " --after " : "", rid != NULL ? rid : "");
+}
+
+/*
  * Read an operation to its end, rendering its rows, then run the
  * relation a SQL command answered with.
  */
@@ -220,6 +237,8 @@ consume(struct run *x, struct sc_reattach *it, struct sc_error *err)
 			next = sc_result_take_relation(&r);
 		} else if (r.kind == SC_RESULT_PROGRESS)
 			progress_stages(&r.progress);
+		else if (r.affected >= 0)
+			x->affected = r.affected;
 		else if (r.kind == SC_RESULT_SCHEMA)
 			render_schema(x->r, r.schema);
 		sc_result_release(&r);
@@ -232,7 +251,10 @@ consume(struct run *x, struct sc_reattach *it, struct sc_error *err)
 	}
 	watch(x, NULL);
 	count_streams(x, it);
-	sc_reattach_close(it); /* ReleaseAll, unless done already */
+	if (k == -1 && x->o->attach != NULL && !sc_reattach_aborted(it) &&
+	    err->status != SC_ST_NOTFOUND && sc_reattach_left(err))
+		resume_hint(x, it);
+	sc_reattach_close(it); /* ReleaseAll, unless done already or left */
 	if (rc == -1)
 		render_begin(x->r); /* drop what the failed result left */
 	else if ((rc = render_end(x->r, err)) == 0 && next != NULL)
@@ -308,7 +330,7 @@ analyze(struct run *x, const struct sc_plan *plan, struct sc_error *err)
 
 /*
  * One plan, analyzed or run; the plan is freed.  With -v, a line says
- * what it took: "sc-exec: statement 2 (a.sql:5): 1000 rows, 8.9 kB,
+ * what it took: "sc-exec: statement 2 (a.sql:5): 1000 rows, 8.7 KiB,
  * 42ms, 0 reattaches" (what is the label).
  */
 static int
@@ -318,12 +340,28 @@ run_one(struct run *x, struct sc_plan *plan, const char *what,
 	uint64_t rows = render_rows(x->r), bytes = render_bytes(x->r);
 	uint64_t cut = render_cut(x->r), reat = x->reattaches;
 	int64_t t0 = sc_mono_ms();
-	char b[32], d[SC_DURATION_STRLEN];
+	char b[32], d[SC_DURATION_STRLEN], tag[48] = "";
 	int rc;
 
+	x->affected = -1;
 	rc = x->o->analyze ? analyze(x, plan, err)
 			   : run_plan(x, plan, true, err);
 	sc_plan_free(plan);
+	/*
+	 * A statement that changed rows, when the server counted them
+	 * (sc-serve does, Spark does not): "DELETE 60", on a terminal as
+	 * psql prints it, and in the -v line.
+	 */
+	if (rc == 0 && x->tag != NULL && x->affected >= 0 && !x->detached) {
+		snprintf(tag, sizeof(tag), "%s %lld, ", x->tag,
+		    (long long)x->affected);
+		if (x->tty || x->interactive) {
+			progress_lock();
+			fprintf(x->out, "%.*s\n", (int)strlen(tag) - 2, tag);
+			fflush(x->out);
+			progress_unlock();
+		}
+	}
 	/* A cut result says so, unless -q: a short CSV must not pass as whole. */
 	if (render_cut(x->r) > cut && sc_log_level < SC_LOG_INFO) {
 		progress_lock();
@@ -335,11 +373,12 @@ run_one(struct run *x, struct sc_plan *plan, const char *what,
 	if (sc_log_level < SC_LOG_INFO || x->o->analyze)
 		return rc;
 	rows = render_rows(x->r) - rows;
-	sc_format_si((double)(render_bytes(x->r) - bytes), "B", b, sizeof(b));
+	sc_format_bytes((double)(render_bytes(x->r) - bytes), "B", b,
+	    sizeof(b));
 	sc_duration_format(sc_mono_ms() - t0, d);
 	reat = x->reattaches - reat;
 	progress_lock();
-	sc_info("%s: %s%llu %s%s, %s, %s, %llu %s%s", what,
+	sc_info("%s: %s%s%llu %s%s, %s, %s, %llu %s%s", what, tag,
 	    x->detached ? "detached, " : "", (unsigned long long)rows,
 	    rows == 1 ? "row" : "rows",
 	    render_cut(x->r) > cut ? " (cut at --max-rows)" : "", b, d,
@@ -350,6 +389,35 @@ run_one(struct run *x, struct sc_plan *plan, const char *what,
 }
 
 /* ------------------------------------------------------------ scripts */
+
+/*
+ * The command tag of a statement that changes rows, as psql prints it
+ * ("DELETE 60"): its first word (after comments) if it is INSERT,
+ * UPDATE, DELETE or MERGE, else NULL.
+ */
+static const char *
+dml_tag(const char *s)
+{
+	static const char *const tags[] = { "INSERT", "UPDATE", "DELETE",
+		"MERGE" };
+	const char *e;
+	size_t i, n;
+
+	for (;;) {
+		s += strspn(s, " \t\r\n\f\v");
+		if (strncmp(s, "--", 2) == 0)
+			s += strcspn(s, "\n");
+		else if (strncmp(s, "/*", 2) == 0 && (e = strstr(s + 2, "*/")))
+			s = e + 2;
+		else
+			break;
+	}
+	n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+	for (i = 0; i < SC_NELEM(tags); i++)
+		if (n == strlen(tags[i]) && strncasecmp(s, tags[i], n) == 0)
+			return tags[i];
+	return NULL;
+}
 
 /* One piece of SQL text: the operand, a -f file or standard input. */
 struct source {
@@ -541,10 +609,13 @@ run_sources(struct run *x, struct source *src, size_t nsrc,
 			if (sc_plan_check_sql(src[i].stmts[k].text,
 				strlen(src[i].stmts[k].text), err) == -1)
 				rc = -1;
-			else
+			else {
+				x->tag = dml_tag(src[i].stmts[k].text);
 				rc = run_one(x,
 				    statement_plan(o, src[i].stmts[k].text),
 				    what, err);
+				x->tag = NULL;
+			}
 			if (rc == -1) {
 				locate(x, &src[i], k, done, total, err);
 				return -1;
@@ -574,13 +645,16 @@ run_make_render(struct run *x)
 }
 
 int
-run_sql(struct run *x, const char *text, size_t n, struct sc_error *err)
+run_sql(struct run *x, const char *name, const char *text, size_t n,
+    struct sc_error *err)
 {
 	struct source src;
 	int rc;
 
 	memset(&src, 0, sizeof(src));
-	if (sql_check_text(text, n, "the prompt", err) == -1)
+	src.name = name;
+	if (sql_check_text(text, n, name != NULL ? name : "the prompt", err) ==
+	    -1)
 		return -1;
 	src.n = sql_split(text, n, &src.stmts);
 	rc = run_sources(x, &src, 1, err);
@@ -607,6 +681,8 @@ run_script(struct run *x, struct sc_error *err)
 			rc = load_file(&src[i], "-", err);
 		else
 			rc = load_text(&src[i], o->sql, err);
+	if (x->progress_later)
+		progress_enable(true);
 	if (rc == 0)
 		rc = run_sources(x, src, nsrc, err);
 	for (i = 0; i < nsrc; i++)

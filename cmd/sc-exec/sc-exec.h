@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/client.h"
 #include "core/cli.h"
 #include "core/conn.h"
 #include "core/output.h"
@@ -76,7 +77,15 @@ struct run {
 	bool detach_once; /* the prompt's \detach: this statement */
 	bool own_session; /* x->c is a session of the statement's own */
 	char after_error[256]; /* printed after the error, if not "" */
+	bool progress_later; /* SQL typed on the terminal: once it is read */
+	const char *tag; /* "DELETE" for the statement running, or NULL */
+	int64_t affected; /* rows it changed, as the server said, or -1 */
 };
+
+/* --------------------------------------------------------------- main.c */
+
+/* The client's events (sc_client_opts.on_event): -v lines, deferred warnings. */
+void on_event(const struct sc_client_event *ev, void *arg);
 
 /* ---------------------------------------------------------------- run.c */
 
@@ -89,10 +98,12 @@ struct run {
 int run_all(struct run *x, struct sc_error *err);
 
 /*
- * Run SQL text typed at the prompt, statement by statement, as a script.
- * 0, or -1 with err set.
+ * Run SQL text typed at the prompt (name NULL) or read by its \i (name:
+ * the file's, for "file:line:" in messages), statement by statement, as
+ * a script.  0, or -1 with err set.
  */
-int run_sql(struct run *x, const char *text, size_t n, struct sc_error *err);
+int run_sql(struct run *x, const char *name, const char *text, size_t n,
+    struct sc_error *err);
 
 /* Make x->r anew for the options' format (the prompt's \format). */
 void run_make_render(struct run *x);
@@ -212,6 +223,11 @@ void progress_update(uint64_t rows, uint64_t bytes);
 void progress_stages(const struct sc_result_progress *p);
 /* Erase the line (before other stderr output, and at the end). */
 void progress_clear(void);
+/*
+ * A few words after the figures (a retry: "reconnecting to 'h:15002',
+ * attempt 5, next in 12.8s") until rows or bytes come again.
+ */
+void progress_note(const char *text);
 /* Lock around other stderr output so lines are not interleaved. */
 void progress_lock(void);
 void progress_unlock(void);

@@ -128,10 +128,12 @@ run_follow(const struct opts *o, struct sc_inspect *a)
 	struct sc_inspect_watch *w = NULL;
 	struct sc_inspect_filter f;
 	struct sc_inspect_event ev;
+	struct sc_inspect_stats st;
 	struct timespec wait;
 	struct printer p;
 	struct lines l;
 	struct sc_error err;
+	char d[SC_DURATION_STRLEN];
 	bool human, quiet, started = false;
 	int64_t dropped = 0;
 	size_t i;
@@ -146,6 +148,13 @@ run_follow(const struct opts *o, struct sc_inspect *a)
 	for (i = 0; i < p.n; i++)
 		l.widths[i] = sc_inspect_field_width(p.rec, p.idx[i]);
 	opts_filter(o, &f);
+	/*
+	 * Bounded by -t, the watch's end is a success once the server has
+	 * answered: a quick GetStats tells a live server from one that
+	 * takes the call and never answers (a timeout, exit 5).
+	 */
+	if (dl != NULL && sc_inspect_stats(a, &st, dl, &err) == -1)
+		goto fail;
 	if ((w = sc_inspect_watch_open(a, &f, true, dl, &err)) == NULL)
 		goto fail;
 	/*
@@ -159,6 +168,14 @@ run_follow(const struct opts *o, struct sc_inspect *a)
 		r = sc_inspect_watch_next(w, &ev, &wait, &err);
 		quiet = r == -1 && err.status == SC_ST_TIMEOUT &&
 		    err.rpc_code == -1;
+		/* -t bounds a watch that works: its end is no failure. */
+		if (r == -1 && err.status == SC_ST_TIMEOUT && dl != NULL &&
+		    sc_ms_until(dl) <= 0) {
+			sc_duration_format(o->common.timeout_ms, d);
+			sc_info("the watch ended: the --timeout of %s passed",
+			    d);
+			break;
+		}
 		if (r == -1 && !quiet)
 			goto fail;
 		if (!started && start(&p, &l, human, &err) == -1)
@@ -180,7 +197,8 @@ run_follow(const struct opts *o, struct sc_inspect *a)
 			    sc_output_flush(p.out, &err) == -1)
 			goto fail;
 	}
-	sc_info("the server ended the watch");
+	if (r == 0)
+		sc_info("the server ended the watch");
 	sc_inspect_watch_free(w);
 	if (!human && printer_finish(&p, &err) == -1) {
 		printer_release(&p);

@@ -21,18 +21,21 @@
 
 #include "core/log.h"
 #include "core/timeutil.h"
+#include "core/uuid.h"
 #include "core/xmem.h"
 #include "core/banned.h"
 
 static const char usage_text[] =
-    "usage: sc-inspect [-hqVv] [--artifacts] [--follow] [--ids] [--no-header]\n"
-    "                  [--tls] [-H key=value] [-s server] [-t timeout]\n"
+    "usage: sc-inspect [-hqVv] [--artifacts] [--follow] [--ids] [--insecure]\n"
+    "                  [--no-header] [--tls] [-H key=value] [-s server]\n"
+    "                  [-t timeout]\n"
     "                  [--admin-token token] [--ca-file file]\n"
     "                  [--detached-for duration] [--fields list]\n"
     "                  [--format format] [--interval duration]\n"
     "                  [--older-than duration] [--session uuid]\n"
     "                  [--state state] [--tag tag] [--token token]\n"
-    "                  [--user id] [--user-id id]\n"
+    "                  [--unreachable-timeout time] [--user id]\n"
+    "                  [--user-id id]\n"
     "                  [list | show operation-id | sessions | tombstones |\n"
     "                  stats | watch]\n"
     "\n"
@@ -52,7 +55,7 @@ static const char usage_text[] =
     "      --detached-for d   only executions detached at least d (10m)\n"
     "      --older-than d     only executions created at least d ago\n"
     "      --format fmt       table (default on a terminal), tsv (else),\n"
-    "                         csv or jsonl\n"
+    "                         csv or jsonl; stats: also prometheus\n"
     "      --fields list      these fields, comma-separated, or all\n"
     "      --no-header        no header line\n"
     "      --ids              only the ids, one per line (list: session/op,\n"
@@ -83,9 +86,13 @@ opt_format(void *p, const char *s, struct sc_error *err)
 {
 	enum sc_out_format f;
 
+	if (strcmp(s, "prometheus") == 0) {
+		*(int *)p = FORMAT_PROMETHEUS;
+		return 0;
+	}
 	if (strcmp(s, "json") == 0 || sc_out_format_parse(s, &f) == -1)
 		return sc_error_set(err, SC_ST_USAGE,
-		    "invalid format '%s': expected table, tsv, csv or jsonl",
+		    "invalid format '%s': expected table, tsv, csv, jsonl or prometheus",
 		    s);
 	*(int *)p = (int)f;
 	return 0;
@@ -186,6 +193,9 @@ parse_args(struct opts *o, int argc, char **argv)
 		if (i == argc)
 			sc_usage_msg(usage_text, "show needs an operation id");
 		o->opid = argv[i++];
+		if (!sc_uuid_valid(o->opid))
+			sc_usage_msg(usage_text,
+			    "invalid operation id '%s': not a UUID", o->opid);
 	}
 	if (i < argc)
 		sc_usage_msg(usage_text, "too many operands, from '%s'",
@@ -246,6 +256,11 @@ validate(const struct opts *o)
 	if (o->ids && (o->fields != NULL || o->format >= 0 || o->artifacts))
 		sc_usage_msg(usage_text,
 		    "cannot use --ids with --fields, --format or --artifacts");
+	if (o->format == FORMAT_PROMETHEUS && o->cmd != CMD_STATS)
+		sc_usage_msg(usage_text, "--format prometheus needs stats");
+	if (o->format == FORMAT_PROMETHEUS && (o->fields != NULL || !o->header))
+		sc_usage_msg(usage_text,
+		    "cannot use --format prometheus with --fields or --no-header");
 	if (o->artifacts && o->cmd != CMD_SESSIONS)
 		sc_usage_msg(usage_text, "--artifacts needs sessions");
 	if (o->follow && o->cmd != CMD_WATCH)
@@ -317,6 +332,8 @@ main(int argc, char **argv)
 		rc = run_follow(&o, a);
 	else if (o.cmd == CMD_WATCH)
 		rc = run_view(&o, a);
+	else if (o.format == FORMAT_PROMETHEUS)
+		rc = run_prometheus(&o, a);
 	else
 		rc = run_print(&o, a);
 	sc_inspect_free(a);

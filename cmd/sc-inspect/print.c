@@ -8,9 +8,12 @@
 
 #include "sc-inspect.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/buf.h"
@@ -21,6 +24,108 @@
 
 /* A cell's largest text (a statement is abbreviated by the server). */
 #define CELL_MAX (1024 * 1024)
+
+/* Whether standard output is a non-empty regular file opened to append. */
+static bool
+appending(void)
+{
+	struct stat st;
+	int fl = fcntl(STDOUT_FILENO, F_GETFL);
+
+	return fl != -1 && (fl & O_APPEND) != 0 &&
+	    fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > 0;
+}
+
+/* The terminal's width on standard output, or 0. */
+static size_t
+term_cols(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) &&
+	    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 0;
+}
+
+/* A statement keeps at least this many columns while other fields can go. */
+#define STATEMENT_MIN 20
+
+/* Whether field f of p is an id (kept while other fields can go). */
+static bool
+is_id(const struct printer *p, size_t f)
+{
+	const char *name = sc_inspect_field_name(p->rec, p->idx[f]);
+	size_t n = strlen(name);
+
+	return n > 3 && strcmp(name + n - 3, "_id") == 0;
+}
+
+void
+printer_fit(struct printer *p, const void *recs, size_t n, size_t size)
+{
+	size_t w[MAX_FIELDS], i, k, total = 0, last = p->n - 1, room, m;
+	bool keep[MAX_FIELDS], text;
+	int pass;
+
+	if (p->fit_cols == 0 || p->n < 2)
+		return;
+	for (i = 0; i < p->n; i++) {
+		w[i] = text_width(sc_inspect_field_name(p->rec, p->idx[i]));
+		for (k = 0; k < n; k++) {
+			if (sc_inspect_field_value(p->rec,
+				(const char *)recs + k * size, p->idx[i],
+				&p->how, &p->cells[i]) == SC_OUT_NULL)
+				continue;
+			if (text_width((const char *)p->cells[i].data) > w[i])
+				w[i] =
+				    text_width((const char *)p->cells[i].data);
+		}
+		keep[i] = true;
+		total += w[i] + (i > 0 ? 2 : 0);
+	}
+	text = strcmp(sc_inspect_field_name(p->rec, p->idx[last]),
+		   "statement") == 0;
+	/* What the fields but the statement may take. */
+	room = text
+	    ? (p->fit_cols > STATEMENT_MIN + 2 ? p->fit_cols - STATEMENT_MIN - 2
+					       : 0)
+	    : p->fit_cols;
+	if (text)
+		total -= w[last] + 2;
+	/*
+	 * The widest field goes (the rightmost of equals), ids only when no
+	 * other is left, never the first, until the rest fits; then those
+	 * that fit again come back, left to right.
+	 */
+	for (pass = 0; pass < 2 && total > room; pass++)
+		for (;;) {
+			for (i = 0, k = 1; k < (text ? last : p->n); k++)
+				if (keep[k] && is_id(p, k) == (pass == 1) &&
+				    (i == 0 || w[k] >= w[i]))
+					i = k;
+			if (i == 0 || total <= room)
+				break;
+			keep[i] = false;
+			total -= w[i] + 2;
+		}
+	for (k = 1; k < (text ? last : p->n); k++)
+		if (!keep[k] && total + w[k] + 2 <= room) {
+			keep[k] = true;
+			total += w[k] + 2;
+		}
+	for (i = m = 0; i < p->n; i++)
+		if (keep[i]) {
+			p->idx[m] = p->idx[i];
+			w[m++] = w[i];
+		}
+	p->n = m;
+	last = m - 1;
+	if (text && total + 2 + w[last] > p->fit_cols &&
+	    total + 3 < p->fit_cols)
+		p->cut_width = p->fit_cols - total - 2;
+}
 
 int
 printer_init(struct printer *p, const struct opts *o, enum sc_inspect_rec rec,
@@ -57,6 +162,9 @@ printer_init(struct printer *p, const struct opts *o, enum sc_inspect_rec rec,
 		    : isatty(STDOUT_FILENO) ? SC_OUT_TABLE
 					    : SC_OUT_TSV;
 		p->how.human = p->format == SC_OUT_TABLE;
+		/* Appended to a log that has lines: its header is there. */
+		if (p->format == SC_OUT_TSV || p->format == SC_OUT_CSV)
+			p->header = p->header && !appending();
 		if (o->fields != NULL) {
 			if ((n = sc_inspect_fields_parse(rec, o->fields, p->idx,
 				 MAX_FIELDS, err)) == -1)
@@ -68,6 +176,8 @@ printer_init(struct printer *p, const struct opts *o, enum sc_inspect_rec rec,
 			    p->how.human && !vertical, &def);
 			for (i = 0; i < p->n; i++)
 				p->idx[i] = def[i];
+			if (p->how.human && !vertical)
+				p->fit_cols = term_cols();
 		}
 	}
 	p->vertical = vertical && p->format == SC_OUT_TABLE;
@@ -77,8 +187,9 @@ printer_init(struct printer *p, const struct opts *o, enum sc_inspect_rec rec,
 	oo.null_text = p->format == SC_OUT_TABLE ? "-" : NULL;
 	oo.flush = -1;
 	p->out = sc_output_new(stdout, p->format, &oo);
-	p->cells = sc_xcalloc(p->n, sizeof(*p->cells));
-	for (i = 0; i < p->n; i++)
+	/* One more than the fields: the cut last one is made there. */
+	p->cells = sc_xcalloc(MAX_FIELDS, sizeof(*p->cells));
+	for (i = 0; i < MAX_FIELDS; i++)
 		sc_buf_init(&p->cells[i], CELL_MAX);
 	return 0;
 }
@@ -108,6 +219,16 @@ printer_row(struct printer *p, const void *rec, struct sc_error *err)
 		    &p->how, &p->cells[i]);
 		v[i].p = (const char *)p->cells[i].data;
 		v[i].n = p->cells[i].len;
+	}
+	i = p->n > 0 ? p->n - 1 : 0;
+	if (p->n > 0 && p->cut_width > 1 && v[i].kind != SC_OUT_NULL &&
+	    text_width(v[i].p) > p->cut_width) {
+		sc_buf_reset(&p->cells[MAX_FIELDS - 1]);
+		text_fit(&p->cells[MAX_FIELDS - 1], v[i].p, p->cut_width - 1,
+		    false, false);
+		(void)sc_buf_addch(&p->cells[MAX_FIELDS - 1], '+', NULL);
+		v[i].p = (const char *)p->cells[MAX_FIELDS - 1].data;
+		v[i].n = p->cells[MAX_FIELDS - 1].len;
 	}
 	if (p->pairs) {
 		if (sc_buf_add(&p->cells[0], "/", 1, err) == -1 ||
@@ -145,7 +266,7 @@ printer_release(struct printer *p)
 {
 	size_t i;
 
-	for (i = 0; i < p->n; i++)
+	for (i = 0; p->cells != NULL && i < MAX_FIELDS; i++)
 		sc_buf_release(&p->cells[i]);
 	free(p->cells);
 	sc_output_free(p->out);
@@ -167,6 +288,7 @@ print_execs(struct printer *p, const struct sc_inspect_exec_list *l,
 	size_t i;
 
 	p->how.now_ms = now_or(l->server_time_ms);
+	printer_fit(p, l->v, l->n, sizeof(l->v[0]));
 	if (printer_start(p, err) == -1)
 		return -1;
 	for (i = 0; i < l->n; i++)
@@ -183,6 +305,8 @@ print_sessions(struct printer *p, const struct sc_inspect_session_list *l,
 	size_t i, j;
 
 	p->how.now_ms = now_or(l->server_time_ms);
+	if (!artifacts)
+		printer_fit(p, l->v, l->n, sizeof(l->v[0]));
 	if (printer_start(p, err) == -1)
 		return -1;
 	for (i = 0; i < l->n; i++) {
@@ -208,6 +332,7 @@ print_tombs(struct printer *p, const struct sc_inspect_tomb_list *l,
 	size_t i;
 
 	p->how.now_ms = now_or(l->server_time_ms);
+	printer_fit(p, l->v, l->n, sizeof(l->v[0]));
 	if (printer_start(p, err) == -1)
 		return -1;
 	for (i = 0; i < l->n; i++)

@@ -33,6 +33,8 @@ enum command {
 };
 
 #define MAX_FIELDS 32
+/* --format prometheus (stats only): not an enum sc_out_format. */
+#define FORMAT_PROMETHEUS 1000
 
 /* The command line, as main.c parsed and checked it. */
 struct opts {
@@ -47,7 +49,7 @@ struct opts {
 	size_t nstates;
 	int64_t detached_for_ms, older_than_ms; /* -1: not given */
 	/* Output. */
-	int format; /* enum sc_out_format, or -1: by the terminal */
+	int format; /* enum sc_out_format, FORMAT_PROMETHEUS, or -1 */
 	int header; /* 1; --no-header: 0 */
 	bool ids, artifacts, follow;
 	const char *fields; /* --fields, or NULL */
@@ -72,6 +74,8 @@ struct printer {
 	bool vertical; /* table of one record: one line per field */
 	bool header;
 	bool pairs; /* --ids of operations in any session: "session/op" */
+	size_t fit_cols; /* a terminal's width for the default fields, or 0 */
+	size_t cut_width; /* the last field cut to this width ('+'), or 0 */
 	size_t idx[MAX_FIELDS];
 	size_t n;
 	struct sc_inspect_render how;
@@ -86,6 +90,13 @@ struct printer {
  */
 int printer_init(struct printer *p, const struct opts *o,
     enum sc_inspect_rec rec, bool vertical, struct sc_error *err);
+/*
+ * On a terminal, with the default fields: make the n records of size
+ * bytes at recs fit p->fit_cols, as top does: the statement (a last field
+ * of free text) is cut to what is left, and the widest fields go (all
+ * but the first) until the rest fits.
+ */
+void printer_fit(struct printer *p, const void *recs, size_t n, size_t size);
 /* Write the header (if any); then printer_row() per record. */
 int printer_start(struct printer *p, struct sc_error *err);
 int printer_row(struct printer *p, const void *rec, struct sc_error *err);
@@ -94,6 +105,11 @@ void printer_release(struct printer *p);
 
 /* list, show, sessions, tombstones, stats: the exit status. */
 int run_print(const struct opts *o, struct sc_inspect *a);
+
+/* ---------------------------------------------------------- prom.c */
+
+/* stats --format prometheus: the exit status. */
+int run_prometheus(const struct opts *o, struct sc_inspect *a);
 
 /* -------------------------------------------------------- follow.c */
 

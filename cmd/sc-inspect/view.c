@@ -6,6 +6,11 @@
  * column, a detail pane for the selected one, and keys to release or
  * interrupt it after a confirmation.
  *
+ * On a narrow screen the columns shrink as top's do: the statement takes
+ * what is left, a cut value ends in '+', and the columns of least use go
+ * first when even that is too narrow.  '/' searches the rows, '\' shows
+ * only the rows that hold a text, '?' lists the keys.
+ *
  * One thread does everything: it lists the executions every interval
  * (ListExecutions and GetStats, each bounded by the per-call deadline)
  * and waits for keys a tenth of a second at a time in between.  SIGINT,
@@ -20,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/buf.h"
 #include "core/client.h"
@@ -55,6 +61,12 @@ static const struct col cols[] = {
 };
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
 #define COL_AGE 9
+#define COL_STATEMENT 10
+
+/* The columns that go on a narrow screen, the least useful first. */
+static const size_t drop_order[] = { 5, 7, 3, 4, 8, 6, 1, 9 };
+/* The statement keeps at least this many columns while others can go. */
+#define STATEMENT_MIN 16
 
 enum action { ACT_NONE = 0, ACT_RELEASE, ACT_INTERRUPT };
 
@@ -72,13 +84,23 @@ struct view {
 
 	size_t sort; /* column */
 	bool desc;
-	size_t sel; /* selected row */
+	size_t *vis; /* the rows shown (list indexes), nvis of them */
+	size_t nvis;
+	size_t sel; /* selected row, an index into vis */
 	char sel_id[128]; /* its operation id, kept across listings */
 	size_t top; /* first row shown */
+	int width[NCOLS]; /* for this screen; -1: not shown */
 
 	char msg[1200]; /* the message line */
+	bool stale; /* the last listing failed: msg says so */
+	int64_t listed_ms; /* wall clock of the last listing that worked */
 	enum action confirm; /* waiting for y/n */
 	char act_op[128], act_session[128], act_user[256];
+	bool help; /* the key list fills the screen */
+	int input; /* '/' or '\' while a text is typed, else 0 */
+	char typed[128];
+	char search[128]; /* the last '/' text */
+	char only[128]; /* '\': rows holding this text only ("": all) */
 
 	struct sc_buf line;
 	struct sc_buf cell;
@@ -123,6 +145,27 @@ cmp_rows(const void *pa, const void *pb)
 	return v->desc ? -c : c;
 }
 
+/* Whether execution x holds text (any case) in an id, its user, state or statement. */
+static bool
+holds(const struct sc_inspect_exec *x, const char *text)
+{
+	const char *f[] = { x->operation_id, x->session_id, x->user_id,
+		x->statement, sc_inspect_state_name(x->state) };
+	size_t i;
+
+	for (i = 0; i < SC_NELEM(f); i++)
+		if (f[i] != NULL && strcasestr(f[i], text) != NULL)
+			return true;
+	return false;
+}
+
+/* The execution in row i of those shown. */
+static struct sc_inspect_exec *
+row(const struct view *v, size_t i)
+{
+	return &v->list.v[v->vis[i]];
+}
+
 static void
 sort_rows(struct view *v)
 {
@@ -132,17 +175,22 @@ sort_rows(struct view *v)
 	if (v->list.n > 1)
 		qsort(v->list.v, v->list.n, sizeof(v->list.v[0]), cmp_rows);
 	sort_view = NULL;
+	v->vis = sc_xreallocarray(v->vis, v->list.n > 0 ? v->list.n : 1,
+	    sizeof(*v->vis));
+	for (i = 0, v->nvis = 0; i < v->list.n; i++)
+		if (v->only[0] == '\0' || holds(&v->list.v[i], v->only))
+			v->vis[v->nvis++] = i;
 	/* Keep the selection on the same operation. */
-	for (i = 0; i < v->list.n; i++)
-		if (strcmp(v->list.v[i].operation_id, v->sel_id) == 0) {
+	for (i = 0; i < v->nvis; i++)
+		if (strcmp(row(v, i)->operation_id, v->sel_id) == 0) {
 			v->sel = i;
 			break;
 		}
-	if (i == v->list.n && v->sel >= v->list.n)
-		v->sel = v->list.n > 0 ? v->list.n - 1 : 0;
-	if (v->list.n > 0)
+	if (i == v->nvis && v->sel >= v->nvis)
+		v->sel = v->nvis > 0 ? v->nvis - 1 : 0;
+	if (v->nvis > 0)
 		snprintf(v->sel_id, sizeof(v->sel_id), "%s",
-		    v->list.v[v->sel].operation_id);
+		    row(v, v->sel)->operation_id);
 	else
 		v->sel_id[0] = '\0';
 }
@@ -167,6 +215,12 @@ reload(struct view *v, struct sc_error *err)
 	v->has_stats = sc_inspect_stats(v->a, &st, &dl, NULL) == 0;
 	if (v->has_stats)
 		v->stats = st;
+	v->listed_ms = sc_realtime_ms();
+	if (v->stale) {
+		/* Back: the error no longer holds. */
+		v->msg[0] = '\0';
+		v->stale = false;
+	}
 	sort_rows(v);
 	if (l.truncated)
 		snprintf(v->msg, sizeof(v->msg),
@@ -189,13 +243,48 @@ put(struct view *v, int y, int x, const char *s, int width, bool pad,
 	mvaddnstr(y, x, (const char *)v->line.data, (int)v->line.len);
 }
 
-static int
-col_width(const struct view *v, size_t c)
+/*
+ * The columns' widths on this screen: the operation id's first part
+ * below 130 columns; then, while the statement would have fewer than
+ * STATEMENT_MIN columns, the next of drop_order[] goes; the statement
+ * takes the rest.
+ */
+static void
+layout(struct view *v)
 {
-	(void)v;
-	if (c == 0 && COLS < 130)
-		return 9; /* the operation id's first part */
-	return cols[c].width;
+	size_t c, k;
+	int used = 0;
+
+	for (c = 0; c < NCOLS; c++)
+		v->width[c] = cols[c].width;
+	if (COLS < 130)
+		v->width[0] = 9; /* the operation id's first part */
+	for (c = 0; c < NCOLS; c++)
+		if (c != COL_STATEMENT)
+			used += v->width[c] + 1;
+	for (k = 0; k < SC_NELEM(drop_order) && COLS - used < STATEMENT_MIN;
+	     k++) {
+		used -= v->width[drop_order[k]] + 1;
+		v->width[drop_order[k]] = -1;
+	}
+	v->width[COL_STATEMENT] = COLS - used > 0 ? COLS - used : -1;
+}
+
+/*
+ * Put text at (y, x) in width columns, padded; cut text ends in '+' (as
+ * in top), but for the operation id, whose first part is its short form.
+ */
+static void
+put_cell(struct view *v, int y, int x, const char *s, int width, size_t c)
+{
+	if (c != 0 && width > 1 && text_width(s) > (size_t)width) {
+		sc_buf_reset(&v->line);
+		text_fit(&v->line, s, (size_t)width - 1, true, false);
+		(void)sc_buf_addch(&v->line, '+', NULL);
+		mvaddnstr(y, x, (const char *)v->line.data, (int)v->line.len);
+		return;
+	}
+	put(v, y, x, s, width, true, cols[c].right);
 }
 
 /* The text of column c for execution x. */
@@ -231,8 +320,9 @@ draw_row(struct view *v, int y, const struct sc_inspect_exec *x)
 	int xpos = 0, w;
 
 	for (c = 0; c < NCOLS && xpos < COLS; c++) {
-		w = col_width(v, c);
-		if (w == 0 || xpos + w > COLS)
+		if ((w = v->width[c]) < 0)
+			continue;
+		if (xpos + w > COLS)
 			w = COLS - xpos;
 		if (x == NULL) {
 			snprintf(title, sizeof(title), "%s%s", cols[c].title,
@@ -243,7 +333,7 @@ draw_row(struct view *v, int y, const struct sc_inspect_exec *x)
 			if (c == v->sort)
 				attroff(A_BOLD);
 		} else
-			put(v, y, xpos, cell(v, x, c), w, true, cols[c].right);
+			put_cell(v, y, xpos, cell(v, x, c), w, c);
 		xpos += w;
 		if (xpos < COLS) {
 			mvaddch(y, xpos, ' ');
@@ -280,6 +370,8 @@ draw_summary(struct view *v)
 	for (i = 0; i < v->list.n; i++)
 		by[v->list.v[i].state]++;
 	(void)sc_buf_addf(&t, NULL, "executions %zu", v->list.n);
+	if (v->only[0] != '\0')
+		(void)sc_buf_addf(&t, NULL, " (%zu shown)", v->nvis);
 	for (k = 1; k <= SC_INSPECT_NSTATES; k++)
 		if (by[k % SC_INSPECT_NSTATES] > 0) {
 			(void)sc_buf_addf(&t, NULL, "%s %s %zu",
@@ -350,9 +442,9 @@ draw_detail(struct view *v, int y0, int n)
 	struct sc_buf t;
 
 	mvhline(y0, 0, ACS_HLINE, COLS);
-	if (v->list.n == 0 || n == 0)
+	if (v->nvis == 0 || n == 0)
 		return;
-	x = &v->list.v[v->sel];
+	x = row(v, v->sel);
 	sc_buf_init(&t, 1 << 20);
 	for (i = 0; i < DETAIL_IDS; i++) {
 		if (i > 0)
@@ -374,7 +466,66 @@ draw_detail(struct view *v, int y0, int n)
 }
 
 static const char help_line[] =
-    "q quit  j/k move  </> sort  o reverse  r release  i interrupt  space refresh";
+    "q quit  ? help  j/k move  / search  \\ filter  </> sort  r release  i interrupt";
+
+/* The keys, one per line, for '?' (and h, F1). */
+static const char *const help_text[] = {
+	"sc-inspect watch: keys (any key goes back)",
+	"",
+	"  q            quit",
+	"  j k, arrows  move the selection; PgUp PgDn, g G: page, first, last",
+	"  < >          sort by the column to the left or right",
+	"  o            reverse the order",
+	"  /            search: select the next row holding a text (ids,",
+	"               user, state, statement; any case); n: the next one",
+	"  \\            filter: show only the rows holding a text; \\ Enter",
+	"               on an empty text shows them all again",
+	"  r            release the selected operation (asks y/n)",
+	"  i            interrupt the selected operation (asks y/n)",
+	"  space        list again now; ^L redraws the screen",
+	"  ? h F1       this help",
+};
+
+static void
+draw_help(struct view *v)
+{
+	size_t i;
+
+	for (i = 0; i < SC_NELEM(help_text) && (int)i < LINES; i++)
+		put(v, (int)i, 0, help_text[i], COLS, true, false);
+}
+
+/*
+ * The message line: a text being typed after its key; a question that
+ * always ends in "(y/n)", its text cut with '+' to fit; else the message.
+ */
+static void
+draw_message(struct view *v)
+{
+	static const char yn[] = " (y/n)";
+	int w = COLS - (int)(sizeof(yn) - 1);
+
+	if (v->input != 0) {
+		sc_buf_reset(&v->cell);
+		(void)sc_buf_addf(&v->cell, NULL, "%c%s", v->input, v->typed);
+		put(v, 2, 0, (const char *)v->cell.data, COLS, true, false);
+		return;
+	}
+	if (v->confirm == ACT_NONE) {
+		put(v, 2, 0, v->msg, COLS, true, false);
+		return;
+	}
+	attron(A_BOLD);
+	sc_buf_reset(&v->line);
+	if (w > 1 && text_width(v->msg) > (size_t)w) {
+		text_fit(&v->line, v->msg, (size_t)w - 1, false, false);
+		(void)sc_buf_addch(&v->line, '+', NULL);
+	} else
+		text_fit(&v->line, v->msg, w > 0 ? (size_t)w : 0, false, false);
+	(void)sc_buf_addstr(&v->line, yn, NULL);
+	mvaddnstr(2, 0, (const char *)v->line.data, (int)v->line.len);
+	attroff(A_BOLD);
+}
 
 static void
 draw(struct view *v)
@@ -383,12 +534,14 @@ draw(struct view *v)
 	size_t i;
 
 	erase();
+	layout(v);
+	if (v->help) {
+		draw_help(v);
+		refresh();
+		return;
+	}
 	draw_summary(v);
-	if (v->confirm != ACT_NONE)
-		attron(A_BOLD);
-	put(v, 2, 0, v->msg, COLS, true, false);
-	if (v->confirm != ACT_NONE)
-		attroff(A_BOLD);
+	draw_message(v);
 	attron(A_REVERSE);
 	draw_row(v, 3, NULL);
 	attroff(A_REVERSE);
@@ -398,12 +551,14 @@ draw(struct view *v)
 		v->top = v->sel;
 	if (v->sel >= v->top + (size_t)rows)
 		v->top = v->sel - (size_t)rows + 1;
-	for (i = v->top, y = 4; i < v->list.n && y < 4 + rows; i++, y++) {
+	for (i = v->top, y = 4; i < v->nvis && y < 4 + rows; i++, y++) {
 		if (i == v->sel)
 			attron(A_REVERSE);
-		draw_row(v, y, &v->list.v[i]);
-		if (i == v->sel)
-			attroff(A_REVERSE);
+		/* Rows of a listing that failed since are dim. */
+		if (v->stale)
+			attron(A_DIM);
+		draw_row(v, y, row(v, i));
+		attroff(A_REVERSE | A_DIM);
 	}
 	if (nd > 0)
 		draw_detail(v, LINES - 1 - nd, nd);
@@ -418,17 +573,17 @@ ask(struct view *v, enum action a)
 {
 	const struct sc_inspect_exec *x;
 
-	if (v->list.n == 0) {
+	if (v->nvis == 0) {
 		snprintf(v->msg, sizeof(v->msg), "no execution selected");
 		return;
 	}
-	x = &v->list.v[v->sel];
+	x = row(v, v->sel);
 	snprintf(v->act_op, sizeof(v->act_op), "%s", x->operation_id);
 	snprintf(v->act_session, sizeof(v->act_session), "%s", x->session_id);
 	snprintf(v->act_user, sizeof(v->act_user), "%s", x->user_id);
 	v->confirm = a;
 	snprintf(v->msg, sizeof(v->msg),
-	    "%s operation %s of session %s (user %s)? (y/n)",
+	    "%s operation %s of session %s (user %s)?",
 	    a == ACT_RELEASE ? "release" : "interrupt", v->act_op,
 	    v->act_session, v->act_user);
 }
@@ -484,15 +639,65 @@ move_sel(struct view *v, long d)
 {
 	long s = (long)v->sel + d;
 
-	if (v->list.n == 0)
+	if (v->nvis == 0)
 		return;
 	if (s < 0)
 		s = 0;
-	if (s >= (long)v->list.n)
-		s = (long)v->list.n - 1;
+	if (s >= (long)v->nvis)
+		s = (long)v->nvis - 1;
 	v->sel = (size_t)s;
 	snprintf(v->sel_id, sizeof(v->sel_id), "%s",
-	    v->list.v[v->sel].operation_id);
+	    row(v, v->sel)->operation_id);
+}
+
+/* Select the next row after the selection holding v->search, wrapping. */
+static void
+find_next(struct view *v)
+{
+	size_t i, k;
+
+	if (v->search[0] == '\0')
+		return;
+	for (k = 1; k <= v->nvis; k++) {
+		i = (v->sel + k) % v->nvis;
+		if (holds(row(v, i), v->search)) {
+			move_sel(v, (long)i - (long)v->sel);
+			v->msg[0] = '\0';
+			return;
+		}
+	}
+	snprintf(v->msg, sizeof(v->msg), "no row holds '%s'", v->search);
+}
+
+/* A key while a text is typed after '/' or '\'. */
+static void
+typing(struct view *v, int ch)
+{
+	size_t n = strlen(v->typed);
+
+	if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
+		if (v->input == '/') {
+			snprintf(v->search, sizeof(v->search), "%s", v->typed);
+			find_next(v);
+		} else {
+			snprintf(v->only, sizeof(v->only), "%s", v->typed);
+			sort_rows(v);
+			if (v->only[0] != '\0')
+				snprintf(v->msg, sizeof(v->msg),
+				    "showing the rows holding '%s'", v->only);
+			else
+				v->msg[0] = '\0';
+		}
+		v->input = 0;
+	} else if (ch == 27 || ch == CTRL('g') || ch == CTRL('c'))
+		v->input = 0;
+	else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL('h')) {
+		if (n > 0)
+			v->typed[n - 1] = '\0';
+	} else if (ch >= 0x20 && ch < 0x7f && n + 1 < sizeof(v->typed)) {
+		v->typed[n] = (char)ch;
+		v->typed[n + 1] = '\0';
+	}
 }
 
 /*
@@ -503,6 +708,14 @@ key(struct view *v, int ch)
 {
 	int page = LINES - 5 - detail_lines();
 
+	if (v->help) {
+		v->help = false;
+		return 0;
+	}
+	if (v->input != 0) {
+		typing(v, ch);
+		return 0;
+	}
 	if (v->confirm != ACT_NONE) {
 		if (ch == 'y' || ch == 'Y') {
 			act(v);
@@ -539,12 +752,29 @@ key(struct view *v, int ch)
 		move_sel(v, (long)v->list.n);
 		break;
 	case '<':
-		v->sort = v->sort > 0 ? v->sort - 1 : NCOLS - 1;
+		do
+			v->sort = v->sort > 0 ? v->sort - 1 : NCOLS - 1;
+		while (v->width[v->sort] < 0);
 		sort_rows(v);
 		break;
 	case '>':
-		v->sort = (v->sort + 1) % NCOLS;
+		do
+			v->sort = (v->sort + 1) % NCOLS;
+		while (v->width[v->sort] < 0);
 		sort_rows(v);
+		break;
+	case '?':
+	case 'h':
+	case KEY_F(1):
+		v->help = true;
+		break;
+	case '/':
+	case '\\':
+		v->input = ch;
+		v->typed[0] = '\0';
+		break;
+	case 'n':
+		find_next(v);
 		break;
 	case 'o':
 		v->desc = !v->desc;
@@ -569,10 +799,24 @@ key(struct view *v, int ch)
 
 /* ---------------------------------------------------------------- loop */
 
+/* A listing failed: say why, and since when the rows have not changed. */
+static void
+stale(struct view *v, const struct sc_error *err)
+{
+	char t[SC_INSPECT_TIME_STRLEN];
+
+	sc_inspect_format_time(v->listed_ms, true, t);
+	snprintf(v->msg, sizeof(v->msg), "%s; the rows are as listed at %s",
+	    err->msg, t);
+	v->stale = true;
+	v->confirm = ACT_NONE;
+}
+
 static void
 view_release(struct view *v)
 {
 	sc_inspect_exec_list_release(&v->list);
+	free(v->vis);
 	sc_buf_release(&v->line);
 	sc_buf_release(&v->cell);
 }
@@ -620,7 +864,7 @@ run_view(const struct opts *o, struct sc_inspect *a)
 	while (!got_signal) {
 		if (sc_mono_ms() >= next) {
 			if (reload(&v, &err) == -1)
-				snprintf(v.msg, sizeof(v.msg), "%s", err.msg);
+				stale(&v, &err);
 			next = sc_mono_ms() + v.interval_ms;
 			draw(&v);
 		}

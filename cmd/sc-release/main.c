@@ -24,11 +24,12 @@
 #include "core/banned.h"
 
 static const char usage_text[] =
-    "usage: sc-release [-hnqVv] [--all] [--interrupt] [--session] [--tls]\n"
-    "                  [-H key=value] [-s server] [-t timeout]\n"
+    "usage: sc-release [-hnqVv] [--all] [--insecure] [--interrupt] [--session]\n"
+    "                  [--tls] [-H key=value] [-s server] [-t timeout]\n"
     "                  [--ca-file file] [--format format]\n"
     "                  [--session-id uuid] [--tag tag] [--token token]\n"
-    "                  [--until response-id] [--user-id id]\n"
+    "                  [--unreachable-timeout time] [--until response-id]\n"
+    "                  [--user-id id]\n"
     "                  [operation-id ... | -]\n"
     "\n"
     "  operation-id, -        the operations to release (- reads ids from\n"
@@ -42,7 +43,9 @@ static const char usage_text[] =
     "                         tag (repeatable)\n"
     "      --session          then release the session itself\n"
     "  -n, --dry-run          say what would be done, send nothing\n"
-    "      --format fmt       text (default) or jsonl\n" SC_CONN_HELP
+    "      --format fmt       text (default) or jsonl\n"
+    "      --session-id uuid  the operations' session (default from the\n"
+    "                         URI; not needed for session/operation ids)\n" SC_CONN_HELP
 	SC_CLI_COMMON_HELP;
 
 /* ------------------------------------------------------------- options */
@@ -86,7 +89,7 @@ parse_args(struct opts *o, int argc, char **argv)
 		SC_CLI_FLAG("interrupt", 0, &o->interrupt),
 		SC_CLI_FLAG("session", 0, &o->session),
 		SC_CLI_CALL("tag", 0, &o->tags, opt_tag),
-		SC_CLI_STRING("until", 0, &o->until),
+		SC_CLI_UUID("until", 0, &o->until, "response id"),
 		SC_CLI_END,
 	};
 	int i;
@@ -116,8 +119,6 @@ validate(const struct opts *o)
 	if (o->interrupt && !o->all && o->tags.n == 0 && o->noperands == 0)
 		sc_usage_msg(usage_text,
 		    "--interrupt needs --all, --tag or operation ids");
-	if (o->until != NULL && o->until[0] == '\0')
-		sc_usage_msg(usage_text, "invalid --until: empty response id");
 	if (o->until != NULL && (o->noperands != 1 || nstdin != 0))
 		sc_usage_msg(usage_text,
 		    "--until needs exactly one operation id");

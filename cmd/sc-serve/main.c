@@ -50,6 +50,7 @@
 #include "server/server.h"
 #include "server/service.h"
 #include "server/session.h"
+#include "metrics_http.h"
 #include "notify.h"
 #include "core/banned.h"
 
@@ -57,11 +58,11 @@ static const char usage_text[] =
     "usage: sc-serve [-hV] [--artifact-dir dir] [--conf key=value]\n"
     "       [--connection-grace duration] [--connection-idle duration]\n"
     "       [--database file] [--detached-timeout duration]\n"
-    "       [--listen address] [--log-level level]\n"
+    "       [--listen address] [--log-format format] [--log-level level]\n"
     "       [--maintenance-interval duration] [--max-artifact-size size]\n"
     "       [--max-artifact-store size] [--max-connections n]\n"
     "       [--max-peer-connections n] [--max-stream-duration duration]\n"
-    "       [--max-stream-size size]\n"
+    "       [--max-stream-size size] [--metrics-listen address]\n"
     "       [--ready-file file] [--retry-buffer size]\n"
     "       [--session-timeout duration] [--tls-cert file --tls-key file]\n"
     "       [--token token] [--token-file file] [--admin-token token]\n"
@@ -81,6 +82,7 @@ static const char usage_text[] =
     "  -h, --help                 print this help and exit\n"
     "  --listen address           host:port to listen on (127.0.0.1:15002;\n"
     "                             port 0 picks a free port)\n"
+    "  --log-format format        text (default) or json: one object per line\n"
     "  --log-level level          error, warn, info (default) or debug\n"
     "  --maintenance-interval d   operation maintenance interval (30s)\n"
     "  --max-artifact-size size   largest artifact accepted (2g; -1 none)\n"
@@ -92,6 +94,8 @@ static const char usage_text[] =
     "                             (4096)\n"
     "  --max-stream-duration d    end a result stream after d (2m)\n"
     "  --max-stream-size size     end a result stream after size (1g)\n"
+    "  --metrics-listen address   serve GET /metrics (Prometheus text) over\n"
+    "                             HTTP on host:port (port 0: a free one)\n"
     "  --ready-file file          write the server's URI there once listening\n"
     "  --retry-buffer size        responses kept for reattach (10m)\n"
     "  --session-timeout d        close idle sessions after d (1h; -1 never)\n"
@@ -115,6 +119,7 @@ enum {
 	OPT_DATABASE,
 	OPT_DETACHED_TIMEOUT,
 	OPT_LISTEN,
+	OPT_LOG_FORMAT,
 	OPT_LOG_LEVEL,
 	OPT_MAINTENANCE_INTERVAL,
 	OPT_MAX_ARTIFACT_SIZE,
@@ -123,6 +128,7 @@ enum {
 	OPT_MAX_PEER_CONNECTIONS,
 	OPT_MAX_STREAM_DURATION,
 	OPT_MAX_STREAM_SIZE,
+	OPT_METRICS_LISTEN,
 	OPT_READY_FILE,
 	OPT_RETRY_BUFFER,
 	OPT_SESSION_TIMEOUT,
@@ -142,6 +148,7 @@ static const struct option longopts[] = { /* sorted */
 	{ "detached-timeout", required_argument, NULL, OPT_DETACHED_TIMEOUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
 	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 	{ "maintenance-interval", required_argument, NULL,
 	    OPT_MAINTENANCE_INTERVAL },
@@ -154,6 +161,7 @@ static const struct option longopts[] = { /* sorted */
 	{ "max-stream-duration", required_argument, NULL,
 	    OPT_MAX_STREAM_DURATION },
 	{ "max-stream-size", required_argument, NULL, OPT_MAX_STREAM_SIZE },
+	{ "metrics-listen", required_argument, NULL, OPT_METRICS_LISTEN },
 	{ "ready-file", required_argument, NULL, OPT_READY_FILE },
 	{ "retry-buffer", required_argument, NULL, OPT_RETRY_BUFFER },
 	{ "session-timeout", required_argument, NULL, OPT_SESSION_TIMEOUT },
@@ -167,13 +175,17 @@ static const struct option longopts[] = { /* sorted */
 struct opts {
 	const char *artifact_dir;
 	const char *listen;
+	const char *metrics_listen;
 	const char *ready_file;
 	const char *database;
 	const char *tls_cert;
 	const char *tls_key;
 	const char *token_file;
 	enum sc_log_level level;
+	enum sc_log_format log_format;
 	char host[256]; /* of listen, as given */
+	char metrics_host[256]; /* of metrics_listen */
+	int metrics_port;
 	long max_conns; /* 0: the rpc module's default */
 	long max_peer_conns;
 	int64_t grace_ms; /* 0: default, -1: none */
@@ -292,37 +304,51 @@ opt_count(const char *name, const char *arg)
 }
 
 /* Split "host:port" or "[v6]:port"; the host is kept as given. */
+/*
+ * Split addr (--listen or --metrics-listen: host:port, [v6]:port) into
+ * host (hostsz bytes) and *portp; exits 2 when it is not one.
+ */
 static void
-check_listen(struct opts *o)
+split_address(const char *what, const char *addr, char *host, size_t hostsz,
+    int *portp)
 {
 	struct sc_error err;
 	const char *colon;
 	uint64_t port;
 	size_t n;
 
-	colon = strrchr(o->listen, ':');
+	colon = strrchr(addr, ':');
 	if (colon == NULL)
 		sc_usage_msg(usage_text,
-		    "invalid listen address '%s': no port (host:port; "
+		    "invalid %s address '%s': no port (host:port; "
 		    "port 0 takes a free one)",
-		    o->listen);
-	if (o->listen[0] != '[' && strchr(o->listen, ':') != colon)
+		    what, addr);
+	if (addr[0] != '[' && strchr(addr, ':') != colon)
 		sc_usage_msg(usage_text,
-		    "invalid listen address '%s': write an IPv6 address as '[addr]:port'",
-		    o->listen);
-	if (colon == o->listen || (o->listen[0] == '[' && colon[-1] != ']') ||
-	    (o->listen[0] != '[' && strchr(o->listen, ':') != colon))
-		sc_usage_msg(usage_text, "invalid listen address '%s'",
-		    o->listen);
+		    "invalid %s address '%s': write an IPv6 address as '[addr]:port'",
+		    what, addr);
+	if (colon == addr || (addr[0] == '[' && colon[-1] != ']'))
+		sc_usage_msg(usage_text, "invalid %s address '%s'", what, addr);
 	if (sc_parse_uint(colon + 1, 0, 65535, &port, &err) == -1)
-		sc_usage_msg(usage_text, "invalid listen address '%s': %s",
-		    o->listen, err.msg);
-	n = (size_t)(colon - o->listen);
-	if (n >= sizeof(o->host))
-		sc_usage_msg(usage_text, "invalid listen address '%s'",
-		    o->listen);
-	memcpy(o->host, o->listen, n);
-	o->host[n] = '\0';
+		sc_usage_msg(usage_text, "invalid %s address '%s': %s", what,
+		    addr, err.msg);
+	n = (size_t)(colon - addr);
+	if (n >= hostsz)
+		sc_usage_msg(usage_text, "invalid %s address '%s'", what, addr);
+	memcpy(host, addr, n);
+	host[n] = '\0';
+	*portp = (int)port;
+}
+
+static void
+check_listen(struct opts *o)
+{
+	int port;
+
+	split_address("listen", o->listen, o->host, sizeof(o->host), &port);
+	if (o->metrics_listen != NULL)
+		split_address("metrics", o->metrics_listen, o->metrics_host,
+		    sizeof(o->metrics_host), &o->metrics_port);
 }
 
 static void
@@ -377,6 +403,12 @@ parse_options(int argc, char *argv[], struct opts *o,
 		case OPT_LISTEN:
 			o->listen = optarg;
 			break;
+		case OPT_LOG_FORMAT:
+			if (sc_log_format_parse(optarg, &o->log_format) == -1)
+				sc_usage_msg(usage_text,
+				    "invalid log format '%s': expected text or json",
+				    optarg);
+			break;
 		case OPT_LOG_LEVEL:
 			if (sc_log_level_parse(optarg, &o->level) == -1)
 				sc_usage_msg(usage_text,
@@ -403,6 +435,9 @@ parse_options(int argc, char *argv[], struct opts *o,
 			break;
 		case OPT_MAX_STREAM_SIZE:
 			set(conf, "max-stream-size", optarg);
+			break;
+		case OPT_METRICS_LISTEN:
+			o->metrics_listen = optarg;
 			break;
 		case OPT_READY_FILE:
 			o->ready_file = optarg;
@@ -981,14 +1016,16 @@ main(int argc, char *argv[])
 	struct trim trim;
 	struct watchdog dog;
 	struct sc_engine_config lim;
+	struct metrics_http *mh = NULL;
 	struct sc_error err;
 	sigset_t sigs;
-	int sig, port, rc;
+	int sig, port, mport, rc;
 	bool watching = false;
 
 	memset(&srv, 0, sizeof(srv));
 	parse_options(argc, argv, &o, &srv.conf);
 	sc_log_init("sc-serve", SC_LOG_STYLE_SERVER, o.level);
+	sc_log_set_format(o.log_format);
 #ifdef __GLIBC__
 	/*
 	 * Before any thread: fewer arenas hold less freed memory (one per
@@ -1062,6 +1099,15 @@ main(int argc, char *argv[])
 	    srv.auth != NULL		    ? " (token required, users bound)"
 		: srv.conf.token[0] != '\0' ? " (token required)"
 					    : "");
+	if (o.metrics_listen != NULL) {
+		if ((mh = metrics_http_start(o.metrics_host, o.metrics_port,
+			 srv.admin, &mport, &err)) == NULL) {
+			rc = fatal(&err);
+			goto out;
+		}
+		sc_info("metrics on http://%s:%d/metrics", o.metrics_host,
+		    mport);
+	}
 	/* The ready file comes last: who reads it finds the line above. */
 	if (o.ready_file != NULL &&
 	    write_ready(o.ready_file, o.host, port, o.tls_cert != NULL, &err) ==
@@ -1086,6 +1132,7 @@ main(int argc, char *argv[])
 	if (o.ready_file != NULL)
 		unlink(o.ready_file);
 out:
+	metrics_http_stop(mh);
 	stop_server(&srv);
 	if (watching)
 		watchdog_stop(&dog);

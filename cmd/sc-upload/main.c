@@ -31,15 +31,17 @@
 #include "core/banned.h"
 
 static const char usage_text[] =
-    "usage: sc-upload [-hqVv] [--cache] [--progress | --no-progress] [--tls]\n"
-    "                 [-H key=value] [-s server] [-t timeout] [--as name]\n"
-    "                 [--ca-file file] [--chunk-size size] [--crc-retries n]\n"
-    "                 [--format format] [--from-file file] [--kind kind]\n"
-    "                 [--max-retries n] [--session-id uuid] [--token token]\n"
+    "usage: sc-upload [-hqVv] [--cache] [--insecure] [--progress | --no-progress]\n"
+    "                 [--tls] [-H key=value] [-s server] [-t timeout]\n"
+    "                 [--as name] [--ca-file file] [--chunk-size size]\n"
+    "                 [--crc-retries n] [--format format] [--from-file file]\n"
+    "                 [--kind kind] [--max-retries n] [--session-id uuid]\n"
+    "                 [--token token] [--unreachable-timeout time]\n"
     "                 [--user-id id] [source ...]\n"
-    "       sc-upload --status [-hqVv] [--tls] [-H key=value] [-s server]\n"
-    "                 [-t timeout] [--ca-file file] [--format format]\n"
-    "                 [--max-retries n] [--session-id uuid] [--token token]\n"
+    "       sc-upload --status [-hqVv] [--insecure] [--tls] [-H key=value]\n"
+    "                 [-s server] [-t timeout] [--ca-file file]\n"
+    "                 [--format format] [--max-retries n] [--session-id uuid]\n"
+    "                 [--token token] [--unreachable-timeout time]\n"
     "                 [--user-id id] name ...\n"
     "\n"
     "  source                 a path, an http://, https:// or file:// URL,\n"
@@ -58,9 +60,9 @@ static const char usage_text[] =
     "                         corrupt (default 3)\n"
     "      --max-retries n    retries of a failed call (default 15)\n"
     "      --format fmt       text (tab-separated, the default) or jsonl\n"
-    "      --progress         show progress on standard error (default\n"
-    "      --no-progress      when it is a terminal)\n" SC_CONN_HELP
-	SC_CLI_COMMON_HELP;
+    "      --progress         show progress on standard error\n"
+    "      --no-progress      do not (default: show it on a terminal)\n" SC_CONN_HELP_SESSION
+	SC_CONN_HELP SC_CLI_COMMON_HELP;
 
 /* Longest line of a --from-file list. */
 #define LIST_LINE_MAX 65536
@@ -177,6 +179,7 @@ parse_args(struct opts *o, int argc, char **argv)
 static void
 validate(const struct opts *o)
 {
+	struct sc_error e;
 	size_t i, stdin_uses = 0;
 
 	if (o->status) {
@@ -204,6 +207,16 @@ validate(const struct opts *o)
 		if (o->progress >= 0)
 			sc_usage_msg(usage_text,
 			    "cannot use --status and --progress or --no-progress");
+		for (i = 0; i < o->nnames; i++)
+			if (sc_upload_name_check(o->names[i], &e) == -1)
+				sc_usage_msg(usage_text, "%s", e.msg);
+		/* Spark's ArtifactStatus looks in its block manager's cache
+		 * only and answers false for any other name, held or not. */
+		for (i = 0; i < o->nnames; i++)
+			if (strncmp(o->names[i], "cache/", 6) != 0)
+				sc_usage_msg(usage_text,
+				    "--status can only ask about cache/ names (servers answer false for any other): '%s'",
+				    o->names[i]);
 		return;
 	}
 	if (o->nnames == 0 && o->from_file == NULL)
@@ -214,6 +227,10 @@ validate(const struct opts *o)
 		    "cannot use --cache and --as (the name is the content's SHA-256)");
 	if (o->cache && o->has_kind)
 		sc_usage_msg(usage_text, "cannot use --cache and --kind");
+	if (o->as != NULL && o->as[0] == '/')
+		sc_usage_msg(usage_text,
+		    "invalid --as '%s': an artifact name is relative (no leading '/')",
+		    o->as);
 	if (o->as != NULL && o->from_file != NULL)
 		sc_usage_msg(usage_text,
 		    "cannot use --as and --from-file (--as names one source)");
@@ -300,6 +317,16 @@ sorted_by_name(struct art *arts, size_t n)
 	return v;
 }
 
+/* Whether s is a URL of a scheme sc-upload does not fetch ("ftp://"). */
+static bool
+other_scheme(const char *s)
+{
+	size_t n = strspn(s,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
+
+	return n > 0 && strncmp(s + n, "://", 3) == 0 && !source_is_url(s);
+}
+
 /* Name every source; two sources may not share a name. */
 static int
 name_all(const struct opts *o, struct art *arts, size_t n,
@@ -312,6 +339,10 @@ name_all(const struct opts *o, struct art *arts, size_t n,
 
 	for (i = 0; i < n; i++) {
 		arts[i].dup_of = arts[i].item = SIZE_MAX;
+		if (other_scheme(arts[i].operand))
+			return sc_error_set(err, SC_ST_USAGE,
+			    "cannot read '%s': unsupported URL scheme (http://, https:// or file://)",
+			    arts[i].operand);
 		if (o->cache) {
 			arts[i].src = source_new(arts[i].operand, true, dl);
 			continue;
@@ -565,6 +596,13 @@ run_upload(const struct opts *o, struct sc_upload *u, struct art *arts,
 			continue;
 		}
 		it = &items[arts[k].item];
+		/* The same bytes as an earlier source: sent once, for it. */
+		if (k != i) {
+			d->result = it->result == SC_UPLOAD_STORED ? R_CACHED
+			    : it->result == SC_UPLOAD_CRC_MISMATCH ? R_CRC
+								   : R_NONE;
+			continue;
+		}
 		if (it->result == SC_UPLOAD_STORED)
 			d->result = R_UPLOADED;
 		else if (it->result == SC_UPLOAD_CRC_MISMATCH)

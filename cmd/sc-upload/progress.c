@@ -59,15 +59,15 @@ draw(uint64_t sent, const char *name, int64_t now)
 	size_t width = term_width(), n, i, fill;
 	int k;
 
-	sc_format_si((double)sent, "B", b, sizeof(b));
-	sc_format_si(secs > 0 ? (double)sent / secs : 0, "B/s", rate,
+	sc_format_bytes((double)sent, "B", b, sizeof(b));
+	sc_format_bytes(secs > 0 ? (double)sent / secs : 0, "B/s", rate,
 	    sizeof(rate));
 	if (total > 0 && sent <= total) {
 		fill = (size_t)((double)sent / (double)total * BAR_WIDTH);
 		for (i = 0; i < BAR_WIDTH; i++)
 			bar[i] = i < fill ? '#' : '.';
 		bar[BAR_WIDTH] = '\0';
-		sc_format_si((double)total, "B", t, sizeof(t));
+		sc_format_bytes((double)total, "B", t, sizeof(t));
 		k = snprintf(line, sizeof(line),
 		    "\r\033[K[%s] %3d%%  %s of %s  %s  ", bar,
 		    (int)((double)sent * 100 / (double)total), b, t, rate);

@@ -227,6 +227,12 @@ size_t sc_arrow_writer_bytes(const struct sc_arrow_writer *w);
  */
 int sc_arrow_writer_flush(struct sc_arrow_writer *w, struct sc_buf *out,
     struct sc_error *err);
+/*
+ * Free the value buffers of every column that keep more than max bytes
+ * allocated while no row is buffered (after a flush), so that one large
+ * value does not pin its copy for the writer's life.
+ */
+void sc_arrow_writer_trim(struct sc_arrow_writer *w, size_t max);
 /* As flush, but only the record batch message (for multi-batch streams). */
 int sc_arrow_writer_flush_batch(struct sc_arrow_writer *w, struct sc_buf *out,
     struct sc_error *err);

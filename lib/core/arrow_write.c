@@ -873,6 +873,28 @@ sc_arrow_writer_flush_batch(struct sc_arrow_writer *w, struct sc_buf *out,
 	return 0;
 }
 
+static void
+col_trim(struct wcol *c, size_t max)
+{
+	size_t i;
+
+	if (c->data.len == 0 && c->data.cap > max)
+		sc_arrow_bytes_free(&c->data);
+	for (i = 0; i < c->nkids; i++)
+		col_trim(&c->kids[i], max);
+}
+
+void
+sc_arrow_writer_trim(struct sc_arrow_writer *w, size_t max)
+{
+	size_t i;
+
+	if (w->nrows != 0)
+		return;
+	for (i = 0; i < w->schema.nfields; i++)
+		col_trim(&w->cols[i], max);
+}
+
 /* ---- nested values --------------------------------------------------- */
 
 struct sc_arrow_wnode *

@@ -318,22 +318,64 @@ bad_option(const struct sc_cli_parser *p, int ch, const char *arg)
 	sc_usage_msg(p->usage_text, "unknown option '%.*s'", (int)len, arg);
 }
 
+/*
+ * Whether arg, taken for a long option, is text: no option name holds
+ * white space ("-- a comment\nSELECT 1").
+ */
+static bool
+is_text(const char *arg)
+{
+	size_t len = strcspn(arg, "=");
+
+	return strncmp(arg, "--", 2) == 0 && len > 2 &&
+	    strcspn(arg + 2, " \t\n\r\f\v") < len - 2;
+}
+
+/*
+ * Put the text elements p->text[] (in argv[0..optind), where getopt left
+ * them) just before argv[optind], in order, and make them operands.
+ */
+static void
+text_to_operands(struct sc_cli_parser *p, char *argv[])
+{
+	size_t k;
+	int i, j;
+
+	for (k = p->ntext; k-- > 0;) {
+		for (i = optind - 1; i > 0 && argv[i] != p->text[k]; i--)
+			;
+		if (i <= 0)
+			SC_BUG("an operand went missing");
+		for (j = i; j < optind - 1; j++)
+			argv[j] = argv[j + 1];
+		argv[optind - 1] = p->text[k];
+		optind--;
+	}
+	p->ntext = 0;
+}
+
 int
 sc_cli_next(struct sc_cli_parser *p, int argc, char *argv[])
 {
 	struct sc_error err;
+	const char *arg;
 	int ch, r;
 
 	for (;;) {
 		opterr = 0;
 		optopt = 0;
 		ch = getopt_long(argc, argv, p->optstring, p->longopts, NULL);
-		if (ch == -1)
+		if (ch == -1) {
+			text_to_operands(p, argv);
 			return -1;
+		}
+		arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+		if (ch == '?' && is_text(arg) && p->ntext < SC_NELEM(p->text)) {
+			p->text[p->ntext++] = argv[optind - 1];
+			continue;
+		}
 		if (ch == '?' || ch == ':')
-			bad_option(p, ch,
-			    optind > 0 && optind <= argc ? argv[optind - 1]
-							 : "");
+			bad_option(p, ch, arg);
 		sc_error_init(&err);
 		r = 1;
 		if (p->common != NULL)
@@ -348,6 +390,9 @@ sc_cli_next(struct sc_cli_parser *p, int argc, char *argv[])
 	}
 }
 
+/* -t, for sc_report_error() to name (the program's one deadline). */
+static const struct sc_cli_common *timeout_of;
+
 void
 sc_cli_finish_common(struct sc_cli_common *c)
 {
@@ -356,6 +401,7 @@ sc_cli_finish_common(struct sc_cli_common *c)
 		c->has_deadline = true;
 	} else
 		c->has_deadline = false;
+	timeout_of = c;
 	apply_level(c);
 }
 
@@ -408,15 +454,48 @@ static void __attribute__((noreturn)) die_of_sigpipe(void)
 	_exit(SC_EXIT_IO);
 }
 
+/*
+ * Spark's messages have lines of their own (a parse error's "== SQL =="
+ * block with carets under the text): the first line goes out as any
+ * message, each further one as it is, escaped but without the program's
+ * name, so the carets stay under the text.  Blank lines before and after
+ * are dropped.
+ */
 int
 sc_report_error(const struct sc_error *err)
 {
+	const char *p = err->msg, *end, *nl;
+	char line[sizeof(err->msg) * 4 + 1];
+	char d[SC_DURATION_STRLEN], why[SC_DURATION_STRLEN + 32] = "";
+
 	if (err->status == SC_ST_IO && err->sys_errno == EPIPE)
 		die_of_sigpipe();
+	/* The user's own limit, when it is what passed, says so. */
+	if (err->status == SC_ST_TIMEOUT && timeout_of != NULL &&
+	    timeout_of->has_deadline &&
+	    sc_ms_until(&timeout_of->deadline) <= 0 &&
+	    strstr(err->msg, "--timeout") == NULL) {
+		sc_duration_format(timeout_of->timeout_ms, d);
+		snprintf(why, sizeof(why), " (the --timeout of %s passed)", d);
+	}
+	while (*p == '\n')
+		p++;
+	end = p + strlen(p);
+	while (end > p && end[-1] == '\n')
+		end--;
+	if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+		nl = end;
 	if (err->errclass[0] != '\0' && strstr(err->msg, err->errclass) == NULL)
-		sc_err("%s [%s]", err->msg, err->errclass);
+		sc_err("%.*s%s [%s]", (int)(nl - p), p, why, err->errclass);
 	else
-		sc_err("%s", err->msg);
+		sc_err("%.*s%s", (int)(nl - p), p, why);
+	while (nl < end) {
+		p = nl + 1;
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		sc_log_escape(line, sizeof(line), p, (size_t)(nl - p));
+		fprintf(stderr, "%s\n", line);
+	}
 	return sc_exit_code(err);
 }
 
@@ -624,13 +703,13 @@ bad:
 }
 
 void
-sc_format_si(double v, const char *unit, char *out, size_t outsz)
+sc_format_bytes(double v, const char *unit, char *out, size_t outsz)
 {
-	static const char *const pfx[] = { "", "k", "M", "G", "T", "P" };
+	static const char *const pfx[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi" };
 	size_t i = 0;
 
-	while (v >= 1000 && i + 1 < SC_NELEM(pfx)) {
-		v /= 1000;
+	while (v >= 1023.95 && i + 1 < SC_NELEM(pfx)) {
+		v /= 1024;
 		i++;
 	}
 	if (i == 0)

@@ -103,6 +103,9 @@ struct sc_cli_parser {
 	const struct option *own; /* the program's table */
 	char optstring[160];
 	struct option longopts[SC_CLI_MAX_OPTS + 1];
+	/* Elements starting "--" that are text, not options (see below). */
+	char *text[8];
+	size_t ntext;
 };
 
 void sc_cli_parser_init(struct sc_cli_parser *p, const char *usage_text,
@@ -114,7 +117,9 @@ void sc_cli_parser_init(struct sc_cli_parser *p, const char *usage_text,
  * long-only number; the value in the global optarg), or -1 after the
  * last option, with optind at the first operand (operands may come
  * before options, as with getopt_long).  Common and connection options
- * are taken care of here.  A usage error prints and exits 2:
+ * are taken care of here.  An element that starts with "--" but whose
+ * name (up to any '=') holds white space is no option: it is an operand,
+ * such as SQL text that opens with a "-- comment" line.  A usage error prints and exits 2:
  *	"unknown option '--bogus'", "unknown option '-x'",
  *	"option '--server' needs a value", "option '--tls' takes no value",
  *	"option '--no' is ambiguous", or the message of a bad value.
@@ -234,8 +239,12 @@ void sc_usage_msg(const char *usage_text, const char *fmt, ...)
 
 /*
  * Print "<progname>: <err->msg>" to stderr, followed by " [<errclass>]"
- * if err->errclass is set and not already part of msg; return
- * sc_exit_code(err).  If err is a write error with EPIPE (status SC_ST_IO,
+ * if err->errclass is set and not already part of msg; a msg of several
+ * lines (Spark's "== SQL ==" context) has its first line so and each
+ * further line as it is, escaped, without blank lines around; return
+ * sc_exit_code(err).  A timeout (SC_ST_TIMEOUT) once -t's deadline has
+ * passed adds " (the --timeout of 5s passed)" to the first line, so every
+ * program names the limit the user set.  If err is a write error with EPIPE (status SC_ST_IO,
  * sys_errno EPIPE), print nothing, restore the default SIGPIPE action
  * and raise it instead, so "sc-inspect | head" ends like any filter.
  * (prints)
@@ -289,9 +298,11 @@ int sc_parse_cli_duration(const char *s, int64_t *out, struct sc_error *err);
 int sc_parse_size(const char *s, uint64_t *out, struct sc_error *err);
 
 /*
- * v with an SI prefix, for progress lines and summaries: "950 B",
- * "81.5 kB", "5.4 MB/s" (unit "B" or "B/s"); one decimal once scaled.
+ * v in bytes with a binary prefix, for progress lines and summaries:
+ * "950 B", "79.6 KiB", "5.1 MiB/s" (unit "B" or "B/s"); one decimal once
+ * scaled.  Binary, as sizes are read (sc_parse_size(): 32k is 32768) and
+ * as sc-inspect writes them, so every program counts one way.
  */
-void sc_format_si(double v, const char *unit, char *out, size_t outsz);
+void sc_format_bytes(double v, const char *unit, char *out, size_t outsz);
 
 #endif

@@ -176,17 +176,6 @@ const struct sc_transport sc_client_rpc_transport = { rpc_open, rpc_read,
 
 /* ------------------------------------------------------------ helpers */
 
-static void
-cond_init_mono(pthread_cond_t *cv)
-{
-	pthread_condattr_t a;
-
-	pthread_condattr_init(&a);
-	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-	pthread_cond_init(cv, &a);
-	pthread_condattr_destroy(&a);
-}
-
 void
 sc_client_format_secs(int64_t ms, char *out)
 {
@@ -379,8 +368,8 @@ sc_client_new_transport(const struct sc_transport *t, void *ctx,
 		c->event_arg = o->event_arg;
 	}
 	pthread_mutex_init(&c->lock, NULL);
-	cond_init_mono(&c->cond);
-	cond_init_mono(&c->idle);
+	sc_mono_cond_init(&c->cond);
+	sc_mono_cond_init(&c->idle);
 	/*
 	 * The worker starts now, not on the first release: a process out
 	 * of threads learns it here, as an error, before any operation
@@ -730,6 +719,8 @@ struct retrying {
 	const struct timespec *deadline; /* all attempts; NULL: none */
 	int64_t attempt_ms; /* each attempt's own limit; 0: none */
 	const struct relreq *rel; /* the release being sent, or NULL */
+	bool raw; /* no Spark envelope: none stamped, none checked */
+	size_t max; /* the largest answer; 0: UNARY_MAX */
 };
 
 static void release_event(struct sc_client *c, enum sc_client_event_kind kind,
@@ -898,9 +889,10 @@ unary_retrying(struct sc_client *c, const char *method, ProtobufCMessage *req,
 	void *m = NULL;
 
 	sc_error_init(&e);
-	sc_client_stamp(c, req);
+	if (!rt->raw)
+		sc_client_stamp(c, req);
 	sc_buf_init(&in, UNARY_MAX);
-	sc_buf_init(&out, UNARY_MAX);
+	sc_buf_init(&out, rt->max > 0 ? rt->max : UNARY_MAX);
 	if (sc_proto_pack(req, &in, &e) == -1)
 		goto out;
 	sc_retry_state_init(&rs, &pol);
@@ -918,7 +910,7 @@ unary_retrying(struct sc_client *c, const char *method, ProtobufCMessage *req,
 			mark_reached(c);
 			/* A wrong answer is not retried. */
 			m = sc_proto_unpack(d, out.data, out.len, &e);
-			if (m != NULL &&
+			if (m != NULL && !rt->raw &&
 			    sc_client_check_response(c, m, NULL, false, &e) ==
 				-1) {
 				protobuf_c_message_free_unpacked(m, NULL);
@@ -966,6 +958,22 @@ sc_client_call(struct sc_client *c, const char *method, ProtobufCMessage *req,
 	memset(&rt, 0, sizeof(rt));
 	rt.policy = &c->policy;
 	rt.deadline = deadline;
+	return unary_retrying(c, method, req, resp_type, resp, &rt, err);
+}
+
+int
+sc_client_call_raw(struct sc_client *c, const char *method,
+    ProtobufCMessage *req, const ProtobufCMessageDescriptor *resp_type,
+    void **resp, size_t max, const struct timespec *deadline,
+    struct sc_error *err)
+{
+	struct retrying rt;
+
+	memset(&rt, 0, sizeof(rt));
+	rt.policy = &c->policy;
+	rt.deadline = deadline;
+	rt.raw = true;
+	rt.max = max;
 	return unary_retrying(c, method, req, resp_type, resp, &rt, err);
 }
 

@@ -430,6 +430,17 @@ int sc_client_call(struct sc_client *c, const char *method,
     const struct timespec *deadline, struct sc_error *err);
 
 /*
+ * As sc_client_call() for a service without Spark's envelope (sctk's
+ * admin service, core/inspect): req is sent as it is, the answer (at
+ * most max bytes, 0: the default) is not checked for this session.  The
+ * same retries, events and silence rules.
+ */
+int sc_client_call_raw(struct sc_client *c, const char *method,
+    struct ProtobufCMessage *req,
+    const struct ProtobufCMessageDescriptor *resp_type, void **resp, size_t max,
+    const struct timespec *deadline, struct sc_error *err);
+
+/*
  * Set the envelope of request m: session id, user context, client type
  * and, once known, the observed server-side session id (see
  * sc_proto_stamp()).  The fields point into c: do not free them with m.

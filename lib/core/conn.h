@@ -74,8 +74,6 @@ extern const struct option sc_conn_longopts[];
 	"  -H, --metadata k=v     send this gRPC header (repeatable)\n"       \
 	"  -s, --server uri       server address (default $SPARK_REMOTE,\n"   \
 	"                         else sc://localhost:15002)\n"               \
-	"      --session-id uuid  session id (default from the URI, else "    \
-	"new)\n"                                                              \
 	"      --user-id id       user id (default from the URI, else the\n"  \
 	"                         login name)\n"                              \
 	"      --token token      bearer token (enables TLS off localhost)\n" \
@@ -85,6 +83,14 @@ extern const struct option sc_conn_longopts[];
 	"      --unreachable-timeout time  give up when the server has not\n" \
 	"                         answered for time (default 60s; 0 for\n"    \
 	"                         never)\n"
+
+/*
+ * The --session-id line of a program whose session defaults to the URI's,
+ * else a new one (sc-exec, sc-upload); sc-release and sc-inspect say
+ * their own.
+ */
+#define SC_CONN_HELP_SESSION \
+	"      --session-id uuid  session id (default from the URI, else new)\n"
 
 struct sc_conn_opts {
 	const char *server; /* -s (borrowed), or NULL */

@@ -203,6 +203,9 @@ static const struct {
 	enum cause_kind kind;
 } causes[] = {
 	{ "Connection refused", "connection refused", TEMPORARY },
+	{ "before receiving SETTINGS frame",
+	    "the connection was accepted, but the server sent nothing",
+	    TEMPORARY },
 	{ "Connection timed out", "timed out", TEMPORARY },
 	{ "Timeout occurred", "timed out", TEMPORARY },
 	{ "Deadline Exceeded", "timed out", TEMPORARY },

@@ -5,25 +5,21 @@
  * filters, answers turned into views of the decoded messages, the Watch
  * stream, and the one message for a server without the service.
  *
- * It has its own small unary loop rather than sc_client_call(): admin
- * messages carry no Spark envelope (session id, user context) to stamp
- * or check.  Retries follow the same policy and report the same events.
+ * It is built on a struct sc_client (core/client.h), whose one unary
+ * loop (sc_client_call_raw(): admin messages carry no Spark envelope to
+ * stamp or check) retries, reports and gives up as every program's
+ * calls do.
  */
 
 #include "core/inspect.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "core/buf.h"
 #include "core/conn.h"
 #include "core/error.h"
 #include "core/protocol.h"
-#include "core/retry.h"
-#include "core/rpc.h"
-#include "core/timeutil.h"
 #include "core/uri.h"
 #include "core/xmem.h"
 /* The admin service's messages; only this file of lib/core uses them. */
@@ -42,24 +38,11 @@
 #define ANSWER_MAX (256UL * 1024 * 1024)
 /* Largest Watch event. */
 #define EVENT_MAX (16UL * 1024 * 1024)
-/* Retries while the server has never answered, as core/client's. */
-#define CONNECT_RETRIES 3
-
 struct sc_inspect {
-	const struct sc_transport *tr;
-	void *ctx;
-	struct sc_rpc *rpc; /* owned, or NULL (a test's transport) */
-	char server[300];
-	char *user_id;
+	struct sc_client *c; /* the connection, its retries and events */
+	char server[300]; /* "sc://host:port", for messages */
+	char *user_id; /* the Caller's, as every request names it */
 	bool has_admin_token;
-	struct sc_retry_policy policy;
-	sc_client_event_fn *on_event;
-	void *event_arg;
-	pthread_mutex_t lock;
-	bool reached; /* the server answered something */
-	int64_t unreachable_ms; /* give up after this much silence; -1 never */
-	int64_t silent_since; /* sc_mono_ms() of the silence's start, or -1 */
-	char target[300]; /* host:port, for messages */
 };
 
 struct sc_inspect_watch {
@@ -123,12 +106,25 @@ sc_inspect_event_name(enum sc_inspect_event_kind k)
 
 /* ------------------------------------------------------ construction */
 
-static bool
-is_loopback(const char *host)
+static struct sc_inspect *
+inspect_new(struct sc_client *c, const struct sc_inspect_opts *o)
 {
-	return strcasecmp(host, "localhost") == 0 ||
-	    strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0 ||
-	    strcasecmp(host, "ip6-localhost") == 0;
+	struct sc_inspect *a = sc_xcalloc(1, sizeof(*a));
+
+	a->c = c;
+	snprintf(a->server, sizeof(a->server), "%s", sc_client_server(c));
+	a->user_id = sc_xstrdup(sc_client_user_id(c));
+	a->has_admin_token = o != NULL && o->admin_token != NULL;
+	return a;
+}
+
+static void
+client_opts(struct sc_client_opts *co, const struct sc_inspect_opts *o)
+{
+	if (o != NULL) {
+		co->on_event = o->on_event;
+		co->event_arg = o->event_arg;
+	}
 }
 
 struct sc_inspect *
@@ -136,24 +132,18 @@ sc_inspect_new_transport(const struct sc_transport *t, void *ctx,
     const char *server, const char *user_id, const struct sc_inspect_opts *o,
     struct sc_error *err)
 {
+	struct sc_client_opts co;
 	struct sc_inspect *a;
+	struct sc_client *c;
 
-	(void)err;
-	a = sc_xcalloc(1, sizeof(*a));
-	a->tr = t;
-	a->ctx = ctx;
+	memset(&co, 0, sizeof(co));
+	client_opts(&co, o);
+	co.user_id = user_id;
+	if ((c = sc_client_new_transport(t, ctx, NULL, &co, err)) == NULL)
+		return NULL;
+	a = inspect_new(c, o);
 	snprintf(a->server, sizeof(a->server), "%s",
 	    server != NULL ? server : "");
-	a->user_id = sc_xstrdup(user_id != NULL ? user_id : "");
-	sc_retry_policy_default(&a->policy);
-	a->unreachable_ms = SC_RETRY_UNREACHABLE_MS;
-	a->silent_since = -1;
-	if (o != NULL) {
-		a->has_admin_token = o->admin_token != NULL;
-		a->on_event = o->on_event;
-		a->event_arg = o->event_arg;
-	}
-	pthread_mutex_init(&a->lock, NULL);
 	return a;
 }
 
@@ -173,17 +163,17 @@ struct sc_inspect *
 sc_inspect_connect(const struct sc_conn_opts *co,
     const struct sc_inspect_opts *o, struct sc_error *err)
 {
-	struct sc_inspect *a = NULL;
-	struct sc_rpc *rpc;
+	struct sc_client_opts opts;
+	struct sc_client *c;
 	struct sc_uri u;
 	struct sc_error e;
-	const char *uid, *tok = o != NULL ? o->admin_token : NULL;
-	char server[300], uidbuf[256];
+	const char *tok = o != NULL ? o->admin_token : NULL;
 	size_t i;
 
-	sc_uri_init(&u);
-	if (sc_conn_uri(co, &u, err) == -1)
-		goto out;
+	if (sc_client_conn_opts(co, NULL, &u, &opts, err) == -1)
+		return NULL;
+	client_opts(&opts, o);
+	c = NULL;
 	if (tok != NULL) {
 		sc_error_init(&e);
 		if (tok[0] == '\0') {
@@ -205,32 +195,19 @@ sc_inspect_connect(const struct sc_conn_opts *co,
 			    "invalid admin token: %s", e.msg);
 			goto out;
 		}
+		/*
+		 * A secret goes over TLS unless it stays on this host or
+		 * --insecure says otherwise; sc_client_new() does the same
+		 * for a --token.
+		 */
+		if (!u.use_ssl && !sc_conn_loopback(u.host) && !co->insecure)
+			u.use_ssl = true;
 	}
-	/*
-	 * A secret, the admin token or a --token, goes over TLS unless it
-	 * stays on this host or --insecure says otherwise, as in
-	 * sc_client_new(); the --token alone used to go in the clear.
-	 */
-	if ((tok != NULL || u.has_token) && !u.use_ssl &&
-	    !is_loopback(u.host) && !co->insecure)
-		u.use_ssl = true;
-	if ((rpc = sc_rpc_new(&u, co->ca_file, err)) == NULL)
-		goto out;
-	if (sc_uri_format(&u, server, sizeof(server)) == -1)
-		server[0] = '\0';
-	uid = sc_conn_user_id(NULL, &u, uidbuf, sizeof(uidbuf));
-	a = sc_inspect_new_transport(&sc_client_rpc_transport, rpc, server, uid,
-	    o, err);
-	a->rpc = rpc;
-	if (co->unreachable_ms >= 0)
-		a->unreachable_ms = co->unreachable_ms > 0 ? co->unreachable_ms
-							   : -1;
-	if (sc_uri_target(&u, a->target, sizeof(a->target)) == -1)
-		snprintf(a->target, sizeof(a->target), "%s", u.host);
+	c = sc_client_new(&u, &opts, err);
 out:
 	wipe_header(&u);
 	sc_uri_release(&u);
-	return a;
+	return c != NULL ? inspect_new(c, o) : NULL;
 }
 
 void
@@ -238,9 +215,7 @@ sc_inspect_free(struct sc_inspect *a)
 {
 	if (a == NULL)
 		return;
-	if (a->rpc != NULL)
-		sc_rpc_free(a->rpc);
-	pthread_mutex_destroy(&a->lock);
+	sc_client_free(a->c);
 	free(a->user_id);
 	free(a);
 }
@@ -259,58 +234,6 @@ sc_inspect_user_id(const struct sc_inspect *a)
 
 /* -------------------------------------------------------------- calls */
 
-static const char *
-method_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s != NULL ? s + 1 : path;
-}
-
-static void
-note_status(struct sc_inspect *a, const struct sc_error *e, bool ok)
-{
-	/* UNAVAILABLE, or our own timeout (-1), says nothing. */
-	if (ok || (e->rpc_code >= 0 && e->rpc_code != SC_GRPC_UNAVAILABLE)) {
-		pthread_mutex_lock(&a->lock);
-		a->reached = true;
-		a->silent_since = -1;
-		pthread_mutex_unlock(&a->lock);
-	} else if (e->rpc_code == SC_GRPC_UNAVAILABLE &&
-	    e->retry_delay_ms < 0 && e->errclass[0] == '\0') {
-		/* A bare UNAVAILABLE: nobody there; the silence goes on. */
-		pthread_mutex_lock(&a->lock);
-		if (a->silent_since < 0)
-			a->silent_since = sc_mono_ms();
-		pthread_mutex_unlock(&a->lock);
-	}
-}
-
-/* How much longer the server may stay silent (sc_retry_silence_left()). */
-static int64_t
-silence_left(struct sc_inspect *a)
-{
-	int64_t since;
-
-	pthread_mutex_lock(&a->lock);
-	since = a->silent_since;
-	pthread_mutex_unlock(&a->lock);
-	if (since >= 0)
-		since = sc_mono_ms() - since;
-	return sc_retry_silence_left(since, a->unreachable_ms);
-}
-
-static bool
-reached(struct sc_inspect *a)
-{
-	bool r;
-
-	pthread_mutex_lock(&a->lock);
-	r = a->reached;
-	pthread_mutex_unlock(&a->lock);
-	return r;
-}
-
 /*
  * Put a server without the service in plain words: a Spark Connect
  * server (or anything else) answers UNIMPLEMENTED for every method here.
@@ -326,98 +249,25 @@ reword(struct sc_inspect *a, struct sc_error *e)
 	e->rpc_code = SC_GRPC_UNIMPLEMENTED;
 }
 
-static void
-retry_event(struct sc_inspect *a, const char *method, const struct sc_error *e,
-    enum sc_retry_reason why, int64_t delay, int attempt, int max)
-{
-	char secs[SC_CLIENT_SECS_STRLEN], text[1400];
-	struct sc_client_event ev;
-
-	if (a->on_event == NULL)
-		return;
-	sc_client_format_secs(delay, secs);
-	snprintf(text, sizeof(text),
-	    "%s, retrying %s in %s (attempt %d of %d): %s",
-	    sc_retry_reason_str(why), method_name(method), secs, attempt, max,
-	    e->msg);
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = SC_CLIENT_EV_RETRY;
-	ev.reason = why;
-	ev.delay_ms = delay;
-	ev.attempt = attempt;
-	ev.max_attempts = max;
-	ev.err = e;
-	ev.text = text;
-	a->on_event(&ev, a->event_arg);
-}
-
 /*
  * One unary call: pack req, send it, retry what Spark's clients retry
  * (not past deadline), unpack the answer as d into *resp.
  */
 static int
-call(struct sc_inspect *a, const char *method, const ProtobufCMessage *req,
+call(struct sc_inspect *a, const char *method, ProtobufCMessage *req,
     const ProtobufCMessageDescriptor *d, void **resp,
     const struct timespec *deadline, struct sc_error *err)
 {
-	struct sc_retry_policy pol = a->policy;
-	struct sc_retry_state rs;
-	enum sc_retry_reason why;
-	struct sc_buf in, out;
 	struct sc_error e;
-	int64_t delay, left;
-	char secs[SC_CLIENT_SECS_STRLEN];
-	size_t n;
-	void *m = NULL;
 
 	sc_error_init(&e);
-	sc_buf_init(&in, ANSWER_MAX);
-	sc_buf_init(&out, ANSWER_MAX);
-	if (sc_proto_pack(req, &in, &e) == -1)
-		goto out;
-	sc_retry_state_init(&rs, &pol);
-	for (;;) {
-		sc_error_init(&e);
-		sc_buf_reset(&out);
-		if (a->tr->unary(a->ctx, method, in.data, in.len, &out,
-			deadline, &e) == 0) {
-			note_status(a, &e, true);
-			m = sc_proto_unpack(d, out.data, out.len, &e);
-			break;
-		}
-		note_status(a, &e, false);
-		pol.max_retries = a->policy.max_retries;
-		if (!reached(a) && CONNECT_RETRIES < pol.max_retries)
-			pol.max_retries = CONNECT_RETRIES;
-		if (!sc_retry_classify(&e, &why) ||
-		    (delay = sc_retry_next_delay(&pol, &rs, e.retry_delay_ms,
-			 (uint32_t)random())) < 0 ||
-		    (deadline != NULL && sc_ms_until(deadline) < delay))
-			break;
-		/* As core/client's: a server silent this long is given up. */
-		if ((left = silence_left(a)) == 0) {
-			sc_client_format_secs(a->unreachable_ms, secs);
-			n = strlen(e.msg);
-			snprintf(e.msg + n, sizeof(e.msg) - n,
-			    " (no answer from '%s' for %s)", a->target, secs);
-			break;
-		}
-		delay = sc_retry_cap(delay, left);
-		retry_event(a, method, &e, why, delay, rs.attempt,
-		    pol.max_retries);
-		if (sc_retry_sleep_ms(delay, deadline) == -1)
-			break;
-	}
-out:
-	sc_buf_release(&in);
-	sc_buf_release(&out);
-	if (m == NULL) {
+	if (sc_client_call_raw(a->c, method, req, d, resp, ANSWER_MAX, deadline,
+		&e) == -1) {
 		reword(a, &e);
 		if (err != NULL)
 			*err = e;
 		return -1;
 	}
-	*resp = m;
 	return 0;
 }
 
@@ -730,16 +580,106 @@ sc_inspect_tombstones(struct sc_inspect *a, const char *user_id,
 	return 0;
 }
 
+/* Copy histogram h into out. */
+static void
+hist_from(const Sctk__Admin__V1__Histogram *h, struct sc_inspect_hist *out)
+{
+	size_t i, n;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->method, sizeof(out->method), "%s",
+	    h->method != NULL ? h->method : "");
+	n = h->n_upper_bounds_seconds < h->n_cumulative_counts
+	    ? h->n_upper_bounds_seconds
+	    : h->n_cumulative_counts;
+	if (n > SC_INSPECT_NBUCKETS)
+		n = SC_INSPECT_NBUCKETS;
+	for (i = 0; i < n; i++) {
+		out->bounds[i] = h->upper_bounds_seconds[i];
+		out->le[i] = h->cumulative_counts[i];
+	}
+	out->nbounds = n;
+	out->count = h->count;
+	out->sum_seconds = h->sum_seconds;
+}
+
+/* The figures of r into s (zeroed). */
+static void
+stats_from(const Sctk__Admin__V1__GetStatsResponse *r,
+    struct sc_inspect_stats *s)
+{
+	const Sctk__Admin__V1__RpcCount *c;
+	size_t i;
+
+	snprintf(s->version, sizeof(s->version), "%s", r->version);
+	s->started_at_ms = r->started_at_ms;
+	s->uptime_ms = r->uptime_ms;
+	for (i = 0; i < r->n_operations; i++)
+		if (r->operations[i] != NULL)
+			s->by_state[state_from((int)r->operations[i]->state)] +=
+			    r->operations[i]->count;
+	s->sessions = r->sessions;
+	s->buffered_bytes = r->buffered_bytes;
+	s->rss_bytes = r->rss_bytes;
+	s->heap_in_use_bytes = r->heap_in_use_bytes;
+	s->streams_open = r->streams_open;
+	s->operations_started = r->operations_started;
+	s->operations_finished = r->operations_finished;
+	s->operations_failed = r->operations_failed;
+	s->operations_canceled = r->operations_canceled;
+	s->operations_abandoned = r->operations_abandoned;
+	s->rows_sent = r->rows_sent;
+	s->bytes_sent = r->bytes_sent;
+	s->reattaches = r->reattaches;
+	s->server_time_ms = r->server_time_ms;
+	s->artifacts = r->artifacts;
+	s->artifact_bytes = r->artifact_bytes;
+	for (i = 0; i < r->n_rpcs && s->nrpcs < SC_NELEM(s->rpcs); i++) {
+		if ((c = r->rpcs[i]) == NULL)
+			continue;
+		snprintf(s->rpcs[s->nrpcs].method,
+		    sizeof(s->rpcs[s->nrpcs].method), "%s", c->method);
+		snprintf(s->rpcs[s->nrpcs].code, sizeof(s->rpcs[s->nrpcs].code),
+		    "%s", c->code);
+		s->rpcs[s->nrpcs++].count = c->count;
+	}
+	for (i = 0;
+	     i < r->n_rpc_durations && s->nrpc_hist < SC_NELEM(s->rpc_hist);
+	     i++)
+		if (r->rpc_durations[i] != NULL)
+			hist_from(r->rpc_durations[i],
+			    &s->rpc_hist[s->nrpc_hist++]);
+	if (r->operation_durations != NULL) {
+		hist_from(r->operation_durations, &s->op_hist);
+		s->has_op_hist = true;
+	}
+}
+
+int
+sc_inspect_stats_unpack(const void *p, size_t len, struct sc_inspect_stats *out,
+    struct sc_error *err)
+{
+	Sctk__Admin__V1__GetStatsResponse *r;
+	void *m;
+
+	if ((m = sc_proto_unpack(
+		 &sctk__admin__v1__get_stats_response__descriptor, p, len,
+		 err)) == NULL)
+		return -1;
+	r = m;
+	memset(out, 0, sizeof(*out));
+	stats_from(r, out);
+	protobuf_c_message_free_unpacked(m, NULL);
+	return 0;
+}
+
 int
 sc_inspect_stats(struct sc_inspect *a, struct sc_inspect_stats *out,
     const struct timespec *deadline, struct sc_error *err)
 {
 	Sctk__Admin__V1__GetStatsRequest req =
 	    SCTK__ADMIN__V1__GET_STATS_REQUEST__INIT;
-	Sctk__Admin__V1__GetStatsResponse *r;
 	Sctk__Admin__V1__Caller caller = SCTK__ADMIN__V1__CALLER__INIT;
-	struct sc_inspect_stats s;
-	size_t i;
 	void *m;
 
 	caller.user_id = a->user_id;
@@ -748,31 +688,9 @@ sc_inspect_stats(struct sc_inspect *a, struct sc_inspect_stats *out,
 		&sctk__admin__v1__get_stats_response__descriptor, &m, deadline,
 		err) == -1)
 		return -1;
-	r = m;
-	memset(&s, 0, sizeof(s));
-	snprintf(s.version, sizeof(s.version), "%s", r->version);
-	s.started_at_ms = r->started_at_ms;
-	s.uptime_ms = r->uptime_ms;
-	for (i = 0; i < r->n_operations; i++)
-		if (r->operations[i] != NULL)
-			s.by_state[state_from((int)r->operations[i]->state)] +=
-			    r->operations[i]->count;
-	s.sessions = r->sessions;
-	s.buffered_bytes = r->buffered_bytes;
-	s.rss_bytes = r->rss_bytes;
-	s.heap_in_use_bytes = r->heap_in_use_bytes;
-	s.streams_open = r->streams_open;
-	s.operations_started = r->operations_started;
-	s.operations_finished = r->operations_finished;
-	s.operations_failed = r->operations_failed;
-	s.operations_canceled = r->operations_canceled;
-	s.operations_abandoned = r->operations_abandoned;
-	s.rows_sent = r->rows_sent;
-	s.bytes_sent = r->bytes_sent;
-	s.reattaches = r->reattaches;
-	s.server_time_ms = r->server_time_ms;
+	memset(out, 0, sizeof(*out));
+	stats_from(m, out);
 	protobuf_c_message_free_unpacked(m, NULL);
-	*out = s;
 	return 0;
 }
 
@@ -805,10 +723,9 @@ sc_inspect_watch_open(struct sc_inspect *a, const struct sc_inspect_filter *f,
 	w->a = a;
 	sc_buf_init(&w->msg, EVENT_MAX);
 	sc_error_init(&e);
-	w->stream = a->tr->stream_open(a->ctx, M_WATCH, p, n, deadline, &e);
+	w->stream = sc_client_stream_open(a->c, M_WATCH, p, n, deadline, &e);
 	free(p);
 	if (w->stream == NULL) {
-		note_status(a, &e, false);
 		reword(a, &e);
 		if (err != NULL)
 			*err = e;
@@ -827,17 +744,15 @@ sc_inspect_watch_next(struct sc_inspect_watch *w, struct sc_inspect_event *ev,
 	int r;
 
 	sc_error_init(&e);
-	r = w->a->tr->stream_read(w->stream, &w->msg, wait_until, &e);
+	r = sc_client_stream_read(w->a->c, w->stream, &w->msg, wait_until, &e);
 	if (r <= 0) {
 		if (r == -1) {
-			note_status(w->a, &e, false);
 			reword(w->a, &e);
 			if (err != NULL)
 				*err = e;
 		}
 		return r;
 	}
-	note_status(w->a, &e, true);
 	m = sc_proto_unpack(&sctk__admin__v1__watch_event__descriptor,
 	    w->msg.data, w->msg.len, err);
 	if (m == NULL)
@@ -865,7 +780,7 @@ void
 sc_inspect_watch_cancel(struct sc_inspect_watch *w)
 {
 	if (w->stream != NULL)
-		w->a->tr->stream_cancel(w->stream);
+		sc_client_stream_cancel(w->a->c, w->stream);
 }
 
 void
@@ -874,7 +789,7 @@ sc_inspect_watch_free(struct sc_inspect_watch *w)
 	if (w == NULL)
 		return;
 	if (w->stream != NULL)
-		w->a->tr->stream_free(w->stream);
+		sc_client_stream_free(w->a->c, w->stream);
 	if (w->ev != NULL)
 		protobuf_c_message_free_unpacked(&w->ev->base, NULL);
 	sc_buf_release(&w->msg);

@@ -52,6 +52,8 @@
 #include "core/output.h"
 
 struct sc_buf;
+
+struct sc_buf;
 struct sc_conn_opts;
 struct sc_error;
 
@@ -185,7 +187,29 @@ struct sc_inspect_tomb_list {
 };
 void sc_inspect_tomb_list_release(struct sc_inspect_tomb_list *l);
 
-/* Server statistics; copied out, nothing to release but version. */
+/* Room in struct sc_inspect_stats for the server's methods and buckets. */
+#define SC_INSPECT_NMETHODS 24
+#define SC_INSPECT_NCODES 17
+#define SC_INSPECT_NBUCKETS 24
+
+/* RPCs of one method that ended with one status code. */
+struct sc_inspect_rpc_count {
+	char method[32]; /* "ExecutePlan" */
+	char code[24]; /* "OK" */
+	int64_t count;
+};
+
+/* A histogram of durations, as Prometheus has it. */
+struct sc_inspect_hist {
+	char method[32]; /* RPC durations: the method */
+	size_t nbounds;
+	double bounds[SC_INSPECT_NBUCKETS]; /* upper bounds, seconds */
+	int64_t le[SC_INSPECT_NBUCKETS]; /* observations <= bounds[i] */
+	int64_t count; /* all of them */
+	double sum_seconds;
+};
+
+/* Server statistics; copied out, nothing to release. */
 struct sc_inspect_stats {
 	char version[64];
 	int64_t started_at_ms;
@@ -205,7 +229,32 @@ struct sc_inspect_stats {
 	int64_t bytes_sent;
 	int64_t reattaches;
 	int64_t server_time_ms;
+	int64_t artifacts; /* stored, all sessions */
+	int64_t artifact_bytes;
+	/* RPCs by method and code (only those that happened). */
+	struct sc_inspect_rpc_count
+	    rpcs[SC_INSPECT_NMETHODS * SC_INSPECT_NCODES];
+	size_t nrpcs;
+	struct sc_inspect_hist rpc_hist[SC_INSPECT_NMETHODS];
+	size_t nrpc_hist;
+	struct sc_inspect_hist op_hist; /* operation durations */
+	bool has_op_hist;
 };
+
+/*
+ * Decode a packed GetStatsResponse (p, len) into *out.  0, or -1 with
+ * err set (SC_ST_PROTOCOL).  What does not fit is left out.
+ */
+int sc_inspect_stats_unpack(const void *p, size_t len,
+    struct sc_inspect_stats *out, struct sc_error *err);
+
+/*
+ * Append s to b as Prometheus' text exposition format (version 0.0.4):
+ * HELP and TYPE lines, every name prefixed sctk_ (man/sc-inspect.1
+ * lists them).  0, or -1 with err set when b is full.
+ */
+int sc_inspect_prometheus(const struct sc_inspect_stats *s, struct sc_buf *b,
+    struct sc_error *err);
 
 /* ------------------------------------------------------------- client */
 

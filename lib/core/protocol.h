@@ -188,6 +188,26 @@ struct sc_proto_ids {
 void sc_proto_stamp(ProtobufCMessage *m, const struct sc_proto_ids *ids);
 
 /*
+ * Write v as a protobuf varint at p (at most 10 bytes); returns the byte
+ * after it.  For the messages a server writes around bytes it does not
+ * copy (below; the admin service's WatchEvent).
+ */
+uint8_t *sc_proto_put_varint(uint8_t *p, uint64_t v);
+
+/*
+ * The ExecutePlanResponse{ids, arrow_batch{row_count, start_offset,
+ * data}} wire bytes that precede a data field of ipclen bytes, written
+ * to end at out + room, so a server sends a large Arrow stream without
+ * copying it into a packed message.  Returns their length, or 0 if
+ * more than room bytes would be needed.  Empty or NULL strings are left
+ * out, as protobuf-c does.
+ */
+size_t sc_proto_arrow_envelope(uint8_t *out, size_t room,
+    const char *session_id, const char *server_side_session_id,
+    const char *operation_id, const char *response_id, int64_t rows,
+    int64_t start_offset, size_t ipclen);
+
+/*
  * Point the message field name of m at v (borrowed: m must not be freed
  * as an unpacked message while it holds v), marking a oneof member
  * present, e.g. sc_proto_set_message(&req.base, "plan", &plan.base).

@@ -63,6 +63,9 @@ struct sc_reattach {
 	struct sc_buf msg;
 	int64_t stream_start_ms;
 	uint64_t stream_nresp;
+	/* The last stream ended INVALID_CURSOR.DISCONNECTED (so the server
+	 * held the operation), and no response came since. */
+	bool disconnected;
 	/* Hashes of every response id returned, to refuse a repeat. */
 	uint64_t *seen;
 	size_t nseen, seencap;
@@ -95,7 +98,6 @@ static struct sc_reattach *
 it_new(struct sc_client *c, const struct sc_reattach_opts *o)
 {
 	struct sc_reattach *it;
-	pthread_condattr_t a;
 
 	it = sc_xcalloc(1, sizeof(*it));
 	it->c = c;
@@ -108,10 +110,7 @@ it_new(struct sc_client *c, const struct sc_reattach_opts *o)
 	sc_retry_state_init(&it->rs, &it->o.policy);
 	sc_buf_init(&it->msg, MSG_MAX);
 	pthread_mutex_init(&it->lock, NULL);
-	pthread_condattr_init(&a);
-	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-	pthread_cond_init(&it->cond, &a);
-	pthread_condattr_destroy(&a);
+	sc_mono_cond_init(&it->cond);
 	return it;
 }
 
@@ -249,6 +248,12 @@ sc_reattach_streams(const struct sc_reattach *it)
 	return it->nstreams;
 }
 
+const char *
+sc_reattach_last_response_id(const struct sc_reattach *it)
+{
+	return it->last_rid;
+}
+
 /* ------------------------------------------------------------ helpers */
 
 /* FNV-1a of a response id; never 0, which marks a free slot. */
@@ -371,22 +376,28 @@ is_aborted(struct sc_reattach *it)
 	return a;
 }
 
+bool
+sc_reattach_left(const struct sc_error *e)
+{
+	return e->status == SC_ST_NOTFOUND || e->status == SC_ST_UNAVAILABLE ||
+	    e->status == SC_ST_TIMEOUT ||
+	    strncmp(e->errclass, "INVALID_CURSOR.", 15) == 0;
+}
+
 static int
 fail(struct sc_reattach *it, const struct sc_error *e, struct sc_error *err)
 {
 	close_stream(it);
 	it->state = ST_FAILED;
 	it->final_err = *e;
-	if (e->status == SC_ST_DENIED ||
-	    (it->attach &&
-		(e->status == SC_ST_NOTFOUND ||
-		    e->status == SC_ST_UNAVAILABLE ||
-		    e->status == SC_ST_TIMEOUT))) {
+	if (e->status == SC_ST_DENIED || (it->attach && sc_reattach_left(e))) {
 		/*
 		 * Refused for who we are: a release would be refused too.
 		 * Attached to someone's operation and the server is gone,
-		 * slow or no longer has it: leave it where it is, so the
-		 * next --attach (or its owner) still finds it.
+		 * slow or no longer has it, or our cursor is not valid (its
+		 * responses went to another client, who is reading it): leave
+		 * it where it is, so the next --attach (or its owner) still
+		 * finds it.
 		 */
 		pthread_mutex_lock(&it->lock);
 		it->released = true;
@@ -606,6 +617,37 @@ deadline_came(const struct sc_reattach *it, const struct sc_error *e)
 }
 
 /*
+ * The session is there but the operation we were reading is not (e),
+ * after it sent responses or detached our stream (so it held the
+ * operation): the server ended it on purpose.  Spark 4 removes an
+ * operation that an Interrupt reaches before it started (the stream
+ * ends INVALID_CURSOR.DISCONNECTED) or as it finishes (the next
+ * reattach finds nothing), and one another client released; what it
+ * forgets by accident goes with its session (SESSION_NOT_FOUND).  So the
+ * operation was canceled, not lost: no RESPONSE_ALREADY_RECEIVED, and
+ * no ExecutePlan sent again (Spark would call it abandoned).
+ */
+static int
+fail_ended(struct sc_reattach *it, const struct sc_error *e,
+    struct sc_error *err)
+{
+	struct sc_error f;
+
+	sc_error_init(&f);
+	if (it->nresp == 0)
+		sc_error_set(&f, SC_ST_FAILED,
+		    "[OPERATION_CANCELED] the server ended operation %s (interrupted, or released by another client) before any response",
+		    it->opid);
+	else
+		sc_error_set(&f, SC_ST_FAILED,
+		    "[OPERATION_CANCELED] the server ended operation %s (interrupted, or released by another client) after %llu responses were received; the result is incomplete",
+		    it->opid, (unsigned long long)it->nresp);
+	f.rpc_code = e->rpc_code;
+	snprintf(f.errclass, sizeof(f.errclass), "%s", "OPERATION_CANCELED");
+	return fail(it, &f, err);
+}
+
+/*
  * A stream failed with e (or could not be opened).  Decide: 0 to open
  * another stream, -1 (err set) to give up.
  */
@@ -615,8 +657,9 @@ handle_failure(struct sc_reattach *it, const struct sc_error *e,
 {
 	struct sc_error f;
 	enum sc_retry_reason why;
-	bool watchdog;
+	bool watchdog, held = it->disconnected;
 
+	it->disconnected = false;
 	close_stream(it);
 	if (is_aborted(it))
 		return fail_interrupted(it, err);
@@ -650,6 +693,9 @@ handle_failure(struct sc_reattach *it, const struct sc_error *e,
 		f.status = SC_ST_NOTFOUND;
 		return fail(it, &f, err);
 	}
+	if (has_class(e, "INVALID_HANDLE.OPERATION_NOT_FOUND") &&
+	    (it->nresp > 0 || held))
+		return fail_ended(it, e, err);
 	if (has_class(e, "INVALID_HANDLE.OPERATION_NOT_FOUND") ||
 	    has_class(e, "INVALID_HANDLE.SESSION_NOT_FOUND")) {
 		if (it->nresp == 0 && it->attach) {
@@ -689,8 +735,10 @@ handle_failure(struct sc_reattach *it, const struct sc_error *e,
 		f.status = SC_ST_NOTFOUND;
 		return fail(it, &f, err);
 	}
-	if (sc_retry_classify(e, &why))
+	if (sc_retry_classify(e, &why)) {
+		it->disconnected = why == SC_RETRY_DISCONNECTED;
 		return backoff(it, e, why, err);
+	}
 	return fail(it, e, err);
 }
 
@@ -880,6 +928,7 @@ sc_reattach_next(struct sc_reattach *it,
 			}
 			it->nresp++;
 			it->stream_nresp++;
+			it->disconnected = false;
 			/* Progress: the next failure gets a fresh budget. */
 			sc_retry_state_init(&it->rs, &it->o.policy);
 			if (m->response_type_case ==

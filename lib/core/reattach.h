@@ -132,8 +132,10 @@ struct sc_reattach *sc_reattach_attach(struct sc_client *c,
  * budget or total time is spent, SC_ST_TIMEOUT when o->deadline passed,
  * SC_ST_NOTFOUND for an unknown operation when attaching, SC_ST_PROTOCOL
  * for a response of another session or operation, and errclass
- * "RESPONSE_ALREADY_RECEIVED" when the server lost the operation after
- * responses were received.  After -1 or 0 every call returns the same.
+ * "RESPONSE_ALREADY_RECEIVED" when the server lost the session after
+ * responses were received, "OPERATION_CANCELED" when the session is
+ * there but the operation is not (it was interrupted or released).
+ * After -1 or 0 every call returns the same.
  * A terminal error queues ReleaseAll.
  */
 int sc_reattach_next(struct sc_reattach *it,
@@ -158,6 +160,11 @@ int sc_reattach_send(struct sc_reattach *it, struct sc_error *err);
 const char *sc_reattach_operation_id(const struct sc_reattach *it);
 /* Streams opened so far (1 + reattaches). */
 uint64_t sc_reattach_streams(const struct sc_reattach *it);
+/*
+ * The id of the last response returned (or the --after one), or NULL;
+ * valid until the next sc_reattach_next() or sc_reattach_close().
+ */
+const char *sc_reattach_last_response_id(const struct sc_reattach *it);
 
 /*
  * From any thread (a signal handler thread, say): cancel the current
@@ -168,6 +175,13 @@ uint64_t sc_reattach_streams(const struct sc_reattach *it);
  */
 void sc_reattach_abort(struct sc_reattach *it);
 bool sc_reattach_aborted(struct sc_reattach *it);
+
+/*
+ * Whether an attached operation (sc_reattach_attach()) that failed with e
+ * is left on the server, not released: the server gone or slow, the
+ * operation gone, or an INVALID_CURSOR.* error (another client reads it).
+ */
+bool sc_reattach_left(const struct sc_error *e);
 
 /*
  * Free the iterator; cancel the stream if one is open and queue ReleaseAll

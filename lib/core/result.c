@@ -19,6 +19,25 @@ struct sc_result_schema {
 	ProtobufCMessage *owner; /* freed with the schema, or NULL */
 };
 
+/* numAffectedRows of m's metrics, or -1. */
+static int64_t
+affected(const Spark__Connect__ExecutePlanResponse *m)
+{
+	const Spark__Connect__ExecutePlanResponse__Metrics__MetricObject *o;
+	size_t i, k;
+
+	for (i = 0; m->metrics != NULL && i < m->metrics->n_metrics; i++) {
+		o = m->metrics->metrics[i];
+		for (k = 0; k < o->n_execution_metrics; k++)
+			if (o->execution_metrics[k]->key != NULL &&
+			    strcmp(o->execution_metrics[k]->key,
+				"numAffectedRows") == 0 &&
+			    o->execution_metrics[k]->value != NULL)
+				return o->execution_metrics[k]->value->value;
+	}
+	return -1;
+}
+
 void
 sc_result_init(struct sc_result *r, Spark__Connect__ExecutePlanResponse *m)
 {
@@ -28,6 +47,7 @@ sc_result_init(struct sc_result *r, Spark__Connect__ExecutePlanResponse *m)
 
 	memset(r, 0, sizeof(*r));
 	r->msg = m;
+	r->affected = affected(m);
 	if (m->response_id != NULL && m->response_id[0] != '\0')
 		r->response_id = m->response_id;
 	switch (m->response_type_case) {

@@ -56,6 +56,11 @@ struct sc_result {
 	struct sc_result_arrow arrow; /* SC_RESULT_ARROW */
 	struct sc_result_progress progress; /* SC_RESULT_PROGRESS */
 	struct sc_result_schema *schema; /* SC_RESULT_SCHEMA, owned */
+	/*
+	 * A metrics response's numAffectedRows (sc-serve's count of the rows
+	 * a SQL command changed; Spark sends none), else -1.
+	 */
+	int64_t affected;
 	Spark__Connect__ExecutePlanResponse *msg; /* owned */
 };
 

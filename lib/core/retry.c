@@ -85,6 +85,12 @@ sc_retry_classify(const struct sc_error *err, enum sc_retry_reason *why)
 
 	if (err == NULL)
 		return false;
+	/*
+	 * A connection refused for who the server is (an untrusted
+	 * certificate, core/error.c's SC_ST_DENIED) is refused again.
+	 */
+	if (err->rpc_code == SC_GRPC_UNAVAILABLE && err->status == SC_ST_DENIED)
+		return false;
 	if (err->rpc_code == SC_GRPC_UNAVAILABLE)
 		r = SC_RETRY_UNAVAILABLE;
 	else if (err->rpc_code == SC_GRPC_INTERNAL &&

@@ -30,6 +30,14 @@ struct sc_buf;
 struct sc_error;
 struct sc_uri;
 
+/*
+ * The largest message a channel or the server receives unless told
+ * otherwise: 128 MiB, Spark's default (spark.connect.grpc.
+ * maxInboundMessageSize, and its clients' grpc_max_message_size).  What
+ * either side sends is not limited.
+ */
+#define SC_RPC_MAX_MESSAGE (128L * 1024 * 1024)
+
 struct sc_rpc;
 struct sc_rpc_stream;
 struct sc_rpc_upload;

@@ -222,7 +222,7 @@ sc_rpc_new(const struct sc_uri *u, const char *ca_file, struct sc_error *err)
 	grpc_channel_credentials *creds;
 	struct sc_rpc *rpc;
 	grpc_channel_args ca;
-	grpc_arg args[7];
+	grpc_arg args[9];
 	char *auth;
 	size_t i;
 	int rc;
@@ -261,6 +261,14 @@ sc_rpc_new(const struct sc_uri *u, const char *ca_file, struct sc_error *err)
 	arg_str(&args[5], GRPC_ARG_PRIMARY_USER_AGENT_STRING,
 	    "sctk/" SCTK_VERSION);
 	sc_rpc_arg_int(&args[6], GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, -1);
+	/*
+	 * A channel that failed tries to connect again within a second,
+	 * not after gRPC's backoff of up to two minutes: our own retries
+	 * (core/retry) pace the calls, and a server back after an outage
+	 * is found by the next statement at a prompt.
+	 */
+	sc_rpc_arg_int(&args[7], GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
+	sc_rpc_arg_int(&args[8], GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
 	ca.num_args = SC_NELEM(args);
 	ca.args = args;
 	rpc->ch = grpc_channel_create(rpc->target, creds, &ca);

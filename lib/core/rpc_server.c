@@ -19,17 +19,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/error.h"
 #include "core/log.h"
+#include "core/rpc.h"
 #include "core/rpc_int.h"
 #include "core/timeutil.h"
 #include "core/xmem.h"
 #include "core/banned.h"
 
 #define ARMED 4 /* requests armed per method, queue */
-#define DEFAULT_SRV_MAX (128L * 1024 * 1024)
 #define DEFAULT_GRACE_MS 10000
 #define DEFAULT_IDLE_MS (30L * 60 * 1000)
 #define PROBE_MISSES 3 /* failed probes in a row that mean deaf */
@@ -108,6 +109,8 @@ struct sc_rpc_server {
 	sc_rpc_details_fn *details_fn; /* set before start, then read-only */
 	sc_rpc_gate_fn *gate_fn; /* likewise */
 	void *gate_arg;
+	sc_rpc_done_fn *done_fn; /* likewise */
+	void *done_arg;
 	struct sc_rpc_listen_opts lopts;
 	struct sc_rpc_listener *listener; /* plaintext: our accept loop */
 	int port;
@@ -131,6 +134,7 @@ struct sc_rpc_call {
 	grpc_slice req; /* the request message */
 	atomic_int refs;
 	int close_cancelled; /* RECV_CLOSE_ON_SERVER out */
+	int64_t arrived_us; /* monotonic, for sc_rpc_done_fn */
 	struct tag t_new, t_close, t_send, t_status, t_read;
 
 	pthread_mutex_t mu; /* everything below */
@@ -156,6 +160,15 @@ struct sc_rpc_call {
 	grpc_metadata st_md; /* grpc-status-details-bin */
 	bool st_has_md;
 };
+
+static int64_t
+mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
 
 static void
 call_free(struct sc_rpc_call *c)
@@ -608,6 +621,7 @@ on_unknown(struct sc_rpc_call *c)
 	}
 	pthread_mutex_lock(&c->mu);
 	c->finished = true;
+	c->st_code = GRPC_STATUS_UNIMPLEMENTED;
 	(void)call_start(c, ops, SC_NELEM(ops), &c->t_status);
 	pthread_mutex_unlock(&c->mu);
 }
@@ -646,6 +660,7 @@ on_new(struct sc_rpc_call *c, bool ok)
 		sc_rpc_call_unref(c);
 		return;
 	}
+	c->arrived_us = mono_us();
 	if (!atomic_load(&c->srv->stopping))
 		arm(c->srv, m, c->cqt);
 	if (c->srv->listener != NULL) {
@@ -796,12 +811,31 @@ on_read(struct sc_rpc_call *c, bool ok)
 	sc_rpc_call_unref(c);
 }
 
+/* The path of c's method: registered, or as the client named it. */
+static void
+call_path(const struct sc_rpc_call *c, char *out, size_t outsz)
+{
+	size_t n;
+
+	if (c->m != NULL) {
+		snprintf(out, outsz, "%s", c->m->path);
+		return;
+	}
+	n = GRPC_SLICE_LENGTH(c->cd.method);
+	if (n >= outsz)
+		n = outsz - 1;
+	memcpy(out, GRPC_SLICE_START_PTR(c->cd.method), n);
+	out[n] = '\0';
+}
+
 static void
 on_close(struct sc_rpc_call *c, bool ok)
 {
 	sc_rpc_close_fn *fn;
 	void *arg;
 	bool cancelled;
+	char path[128];
+	int code;
 
 	pthread_mutex_lock(&c->mu);
 	c->closed = true;
@@ -809,9 +843,16 @@ on_close(struct sc_rpc_call *c, bool ok)
 	fn = c->close_fn;
 	arg = c->close_arg;
 	c->close_fn = NULL;
+	code = c->finished && !cancelled ? (int)c->st_code
+					 : GRPC_STATUS_CANCELLED;
 	pthread_mutex_unlock(&c->mu);
 	if (fn != NULL)
 		fn(c, cancelled, arg);
+	if (c->srv->done_fn != NULL) {
+		call_path(c, path, sizeof(path));
+		c->srv->done_fn(path, code, mono_us() - c->arrived_us,
+		    c->srv->done_arg);
+	}
 	sc_rpc_call_unref(c);
 }
 
@@ -900,7 +941,8 @@ sc_rpc_server_new(const struct sc_rpc_server_opts *o, struct sc_error *err)
 	srv->deaf_arg = o->deaf_arg;
 	idle = o->idle_ms != 0 ? o->idle_ms : DEFAULT_IDLE_MS;
 
-	max = o->max_message_size != 0 ? o->max_message_size : DEFAULT_SRV_MAX;
+	max = o->max_message_size != 0 ? o->max_message_size
+				       : SC_RPC_MAX_MESSAGE;
 	sc_rpc_arg_int(&args[0], GRPC_ARG_ALLOW_REUSEPORT, 0);
 	sc_rpc_arg_int(&args[1], GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH,
 	    sc_rpc_limit_arg(max));
@@ -933,6 +975,13 @@ void
 sc_rpc_server_set_details(struct sc_rpc_server *srv, sc_rpc_details_fn *fn)
 {
 	srv->details_fn = fn;
+}
+
+void
+sc_rpc_server_set_done(struct sc_rpc_server *srv, sc_rpc_done_fn *fn, void *arg)
+{
+	srv->done_fn = fn;
+	srv->done_arg = arg;
 }
 
 void

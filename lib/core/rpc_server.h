@@ -102,7 +102,7 @@ struct sc_rpc_server_opts {
 	const char *listen; /* "127.0.0.1:0", "[::1]:15002" */
 	const char *tls_cert_file; /* PEM, with tls_key_file, or NULL */
 	const char *tls_key_file;
-	long max_message_size; /* receive limit; 0 = 128 MiB */
+	long max_message_size; /* receive limit; 0 = SC_RPC_MAX_MESSAGE */
 	int nthreads; /* completion-queue threads; 0 = 2 */
 	long max_connections; /* 0: the fd limit less a quarter (>= 64) */
 	long max_peer_connections; /* 0: 4096 */
@@ -131,6 +131,17 @@ typedef bool sc_rpc_gate_fn(struct sc_rpc_call *call, void *arg);
 /* Set the gate of unknown methods before sc_rpc_server_start(). */
 void sc_rpc_server_set_unknown_gate(struct sc_rpc_server *srv,
     sc_rpc_gate_fn *fn, void *arg);
+/*
+ * A call ended: the method path it named (as the client sent it, for an
+ * unknown method), the status code it was given (CANCELLED when it
+ * ended without one: a client's cancel, a deadline, a broken
+ * connection) and the microseconds since it arrived.  Runs on the
+ * call's completion-queue thread; must not block.
+ */
+typedef void sc_rpc_done_fn(const char *path, int code, int64_t us, void *arg);
+/* Set the callback of ended calls before sc_rpc_server_start(). */
+void sc_rpc_server_set_done(struct sc_rpc_server *srv, sc_rpc_done_fn *fn,
+    void *arg);
 /* Register a method path before sc_rpc_server_start(). 0 or -1. */
 int sc_rpc_server_add_method(struct sc_rpc_server *srv, const char *path,
     enum sc_rpc_kind kind, sc_rpc_handler_fn *fn, void *arg,

@@ -22,6 +22,17 @@ sc_mono_now(struct timespec *ts)
 }
 
 void
+sc_mono_cond_init(pthread_cond_t *cv)
+{
+	pthread_condattr_t a;
+
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(cv, &a);
+	pthread_condattr_destroy(&a);
+}
+
+void
 sc_deadline_in_ms(struct timespec *out, int64_t ms)
 {
 	struct timespec now;

@@ -10,6 +10,7 @@
 #ifndef SC_TIMEUTIL_H
 #define SC_TIMEUTIL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -29,6 +30,13 @@ void sc_deadline_in_ms(struct timespec *out, int64_t ms);
  * now or passed less than a millisecond ago; negative after that.
  */
 int64_t sc_ms_until(const struct timespec *deadline);
+
+/*
+ * Initialise cv to measure pthread_cond_timedwait()'s absolute times on
+ * CLOCK_MONOTONIC, the clock of every deadline here (the default,
+ * CLOCK_REALTIME, would jump with the wall clock).
+ */
+void sc_mono_cond_init(pthread_cond_t *cv);
 
 /* CLOCK_MONOTONIC in milliseconds (arbitrary origin). */
 int64_t sc_mono_ms(void);

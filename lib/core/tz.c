@@ -23,6 +23,7 @@
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/value.h"
 #include "core/xmem.h"
 #include "core/banned.h"
 
@@ -207,32 +208,14 @@ leap(int64_t y)
 	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 }
 
-/* Days since 1970-01-01 of y-m-d, proleptic Gregorian. */
-static int64_t
-civil_days(int64_t y, int m, int d)
-{
-	int64_t era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
 static int64_t
 year_of_days(int64_t days)
 {
-	int64_t z = days + 719468, era, doe, yoe, doy, mp, y;
+	int64_t y;
+	int m, d;
 
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	y = yoe + era * 400;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	return y + (mp >= 10);
+	sc_value_civil_from_days(days, &y, &m, &d);
+	return y;
 }
 
 static int64_t
@@ -251,10 +234,11 @@ rule_day(const struct prule *r, int64_t y)
 	int dim, wd;
 
 	if (r->kind == 'J')
-		return civil_days(y, 1, 1) + r->a - 1 + (leap(y) && r->a >= 60);
+		return sc_value_days_from_civil(y, 1, 1) + r->a - 1 +
+		    (leap(y) && r->a >= 60);
 	if (r->kind == 'D')
-		return civil_days(y, 1, 1) + r->a;
-	first = civil_days(y, r->a, 1);
+		return sc_value_days_from_civil(y, 1, 1) + r->a;
+	first = sc_value_days_from_civil(y, r->a, 1);
 	wd = (int)(((first + 4) % 7 + 7) % 7); /* 1970-01-01: Thursday */
 	d = first + ((r->c - wd + 7) % 7) + (int64_t)(r->b - 1) * 7;
 	dim = mdays[r->a - 1] + (r->a == 2 && leap(y));

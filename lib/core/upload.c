@@ -19,6 +19,7 @@
 #include "core/conn.h"
 #include "core/crc.h"
 #include "core/error.h"
+#include "core/hex.h"
 #include "core/protocol.h"
 #include "core/retry.h"
 #include "core/rpc.h"
@@ -176,18 +177,6 @@ is_url(const char *s)
 	    strncasecmp(s, "file://", 7) == 0;
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* s[0..n) percent-decoded, malloc'ed; NULL if it decodes to a NUL. */
 static char *
 pct_decode(const char *s, size_t n)
@@ -197,8 +186,9 @@ pct_decode(const char *s, size_t n)
 	int h, l;
 
 	for (i = 0; i < n; i++) {
-		if (s[i] == '%' && i + 2 < n && (h = hexval(s[i + 1])) >= 0 &&
-		    (l = hexval(s[i + 2])) >= 0) {
+		if (s[i] == '%' && i + 2 < n &&
+		    (h = sc_hex_digit((unsigned char)s[i + 1])) >= 0 &&
+		    (l = sc_hex_digit((unsigned char)s[i + 2])) >= 0) {
 			if (h == 0 && l == 0) {
 				free(out);
 				return NULL;
@@ -662,7 +652,7 @@ sc_upload_new(struct sc_client *c, const struct sc_upload_transport *t,
 	u->c = c;
 	u->t = t;
 	u->ctx = ctx;
-	u->max_message = 128L * 1024 * 1024;
+	u->max_message = SC_RPC_MAX_MESSAGE;
 	return u;
 }
 

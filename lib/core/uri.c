@@ -19,6 +19,8 @@
 #include <strings.h>
 
 #include "core/error.h"
+#include "core/hex.h"
+#include "core/rpc.h"
 #include "core/uuid.h"
 #include "core/xmem.h"
 #include "core/banned.h"
@@ -56,7 +58,7 @@ sc_uri_init(struct sc_uri *u)
 {
 	memset(u, 0, sizeof(*u));
 	u->port = SC_URI_DEFAULT_PORT;
-	u->max_message_size = SC_URI_DEFAULT_MAX_MSG;
+	u->max_message_size = SC_RPC_MAX_MESSAGE;
 	u->token = NULL;
 	u->params = NULL;
 }
@@ -78,18 +80,6 @@ sc_uri_release(struct sc_uri *u)
 	sc_uri_init(u);
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * Percent-decode n bytes at s into a new string (*outp, malloc'ed).
  * Decoded NUL bytes are refused: they would silently cut the value.
@@ -108,8 +98,8 @@ pct_decode(const char *s, size_t n, const char *key, char **outp,
 			out[j++] = s[i];
 			continue;
 		}
-		hi = i + 1 < n ? hexval((unsigned char)s[i + 1]) : -1;
-		lo = i + 2 < n ? hexval((unsigned char)s[i + 2]) : -1;
+		hi = i + 1 < n ? sc_hex_digit((unsigned char)s[i + 1]) : -1;
+		lo = i + 2 < n ? sc_hex_digit((unsigned char)s[i + 2]) : -1;
 		if (hi < 0 || lo < 0) {
 			free(out);
 			return sc_error_set(err, SC_ST_USAGE,

@@ -19,7 +19,6 @@
 struct sc_error;
 
 #define SC_URI_DEFAULT_PORT 15002
-#define SC_URI_DEFAULT_MAX_MSG (128L * 1024 * 1024)
 
 struct sc_kv {
 	char *key; /* malloc'ed */

@@ -18,6 +18,7 @@
 #include <sys/random.h>
 
 #include "core/error.h"
+#include "core/hex.h"
 #include "core/banned.h"
 
 static const char hexdigits[] = "0123456789abcdef";
@@ -92,13 +93,6 @@ sc_uuid_v4(char out[SC_UUID_STRLEN], struct sc_error *err)
 	return 0;
 }
 
-static bool
-is_hex(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-	    (c >= 'A' && c <= 'F');
-}
-
 bool
 sc_uuid_valid(const char *s)
 {
@@ -110,10 +104,27 @@ sc_uuid_valid(const char *s)
 		if (i == 8 || i == 13 || i == 18 || i == 23) {
 			if (s[i] != '-')
 				return false;
-		} else if (!is_hex(s[i]))
+		} else if (sc_hex_digit((unsigned char)s[i]) == -1)
 			return false; /* also stops at an early NUL */
 	}
 	return s[36] == '\0';
+}
+
+bool
+sc_uuid_parse(const char *s, uint8_t out[16])
+{
+	int i;
+
+	if (!sc_uuid_valid(s))
+		return false;
+	/* 8-4-4-4-12: the groups start at 0, 9, 14, 19 and 24. */
+	for (i = 0; i < 16; i++) {
+		s += i == 4 || i == 6 || i == 8 || i == 10; /* skip a '-' */
+		if (sc_hex_decode(s, 1, &out[i]) == -1)
+			return false;
+		s += 2;
+	}
+	return true;
 }
 
 void

@@ -11,6 +11,7 @@
 #define SC_UUID_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct sc_error;
 
@@ -31,6 +32,12 @@ int sc_uuid_v4(char out[SC_UUID_STRLEN], struct sc_error *err);
  * s may be NULL (false).
  */
 bool sc_uuid_valid(const char *s);
+
+/*
+ * The 16 bytes of the canonical UUID s (as sc_uuid_valid() checks it)
+ * into out: true, or false if s is not one (out is undefined then).
+ */
+bool sc_uuid_parse(const char *s, uint8_t out[16]);
 
 /* Lower-case the hex digits of s in place (s is NUL-terminated). */
 void sc_uuid_lower(char *s);

@@ -333,9 +333,8 @@ sc_value_parse_decimal(const char *s, size_t n, int precision, int scale,
 
 /* ----------------------------------------------------- dates and times */
 
-/* Days since 1970-01-01 of year y, month m, day d (proleptic). */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
+int64_t
+sc_value_days_from_civil(int64_t y, int m, int d)
 {
 	int64_t era, yoe, doy, doe;
 
@@ -347,9 +346,8 @@ days_from_civil(int64_t y, int m, int d)
 	return era * 146097 + doe - 719468;
 }
 
-/* The inverse: year, month (1..12) and day (1..31) of day z. */
-static void
-civil_from_days(int64_t z, int64_t *y, int *m, int *d)
+void
+sc_value_civil_from_days(int64_t z, int64_t *y, int *m, int *d)
 {
 	int64_t era, doe, yoe, doy, mp;
 
@@ -380,7 +378,7 @@ sc_value_fmt_date(int64_t days, char *buf)
 	int64_t y;
 	int m, d;
 
-	civil_from_days(days, &y, &m, &d);
+	sc_value_civil_from_days(days, &y, &m, &d);
 	if (y < 0 || y > 9999)
 		return (size_t)snprintf(buf, SC_VALUE_TEXT_MAX,
 		    "%c%04lld-%02d-%02d", y < 0 ? '-' : '+',
@@ -476,7 +474,7 @@ date_part(const char **sp, const char *end, int64_t *days)
 		y = -y;
 	if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1] + (m == 2 && leap(y)))
 		return -1;
-	*days = days_from_civil(y, (int)m, (int)d);
+	*days = sc_value_days_from_civil(y, (int)m, (int)d);
 	*sp = s;
 	return 0;
 }

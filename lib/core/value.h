@@ -67,6 +67,14 @@ int sc_value_parse_decimal(const char *s, size_t n, int precision, int scale,
 /* ----------------------------------------------------- dates and times */
 
 /*
+ * The one civil-date arithmetic of the tree (proleptic Gregorian, the
+ * calendar Spark 3+ uses): days since 1970-01-01 of year y, month m
+ * (1..12), day d (1..31), and its inverse.  Any int64 y whose days fit.
+ */
+int64_t sc_value_days_from_civil(int64_t y, int m, int d);
+void sc_value_civil_from_days(int64_t z, int64_t *y, int *m, int *d);
+
+/*
  * YYYY-MM-DD for a date days after 1970-01-01 (before, if negative).
  * Years outside 0000..9999 carry a sign: +10000-01-01, -0001-12-31.
  */

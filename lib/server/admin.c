@@ -28,6 +28,7 @@
 #include "core/timeutil.h"
 #include "core/xmem.h"
 #include "server/artifact.h"
+#include "server/metrics.h"
 #include "server/service.h"
 #include "server/session.h"
 /*
@@ -210,8 +211,7 @@ check_access(struct sc_admin *a, struct sc_rpc_call *call,
 		if (has_x && !sc_auth_same_secret(x, conf->admin_token)) {
 			explicit_bzero(x, sizeof(x));
 			explicit_bzero(auth, sizeof(auth));
-			sc_debug("admin: bad admin token from %s",
-			    sc_rpc_call_peer(call));
+			sc_svc_log_refusal(call, "bad admin token", NULL, NULL);
 			sc_rpc_call_finish(call, SC_GRPC_UNAUTHENTICATED,
 			    "Invalid admin token", NULL, 0);
 			return -1;
@@ -230,6 +230,9 @@ check_access(struct sc_admin *a, struct sc_rpc_call *call,
 	switch (who) {
 	case SC_SVC_MISSING:
 	case SC_SVC_WRONG:
+		sc_svc_log_refusal(call,
+		    who == SC_SVC_WRONG ? "bad token" : "missing token", NULL,
+		    NULL);
 		sc_rpc_call_finish(call, SC_GRPC_UNAUTHENTICATED,
 		    who == SC_SVC_WRONG ? "Invalid authentication token"
 					: "No authentication token provided",
@@ -256,6 +259,9 @@ check_access(struct sc_admin *a, struct sc_rpc_call *call,
 		/* The caller's user is the token's; naming another is refused. */
 		if (cuser[0] != '\0' &&
 		    sc_svc_check_user(who, bound, cuser, &err) == -1) {
+			if (err.rpc_code == SC_GRPC_PERMISSION_DENIED)
+				sc_svc_log_refusal(call, "user mismatch", bound,
+				    cuser);
 			sc_srv_finish_error(call, NULL, &err);
 			return -1;
 		}
@@ -746,70 +752,169 @@ heap_bytes(void)
 #endif
 }
 
+/* GetStatsResponse and everything it points to, in one allocation. */
+struct stats_msg {
+	Sctk__Admin__V1__GetStatsResponse resp;
+	Sctk__Admin__V1__StateCount sc[SC_EXEC_NSTATES];
+	Sctk__Admin__V1__StateCount *scp[SC_EXEC_NSTATES];
+	char version[sizeof(SCTK_VERSION)];
+	struct sc_metrics_snapshot snap;
+	Sctk__Admin__V1__RpcCount rc[SC_METRICS_NMETHODS * SC_METRICS_NCODES];
+	Sctk__Admin__V1__RpcCount *rcp[SC_METRICS_NMETHODS * SC_METRICS_NCODES];
+	Sctk__Admin__V1__Histogram h[SC_METRICS_NMETHODS + 1];
+	Sctk__Admin__V1__Histogram *hp[SC_METRICS_NMETHODS];
+	double bounds[SC_METRICS_NBUCKETS];
+	int64_t le[SC_METRICS_NMETHODS + 1][SC_METRICS_NBUCKETS];
+};
+
+/* Histogram message i of m from the snapshot's histogram hs. */
+static Sctk__Admin__V1__Histogram *
+hist_msg(struct stats_msg *m, size_t i, const struct sc_metrics_hist *hs,
+    const char *method)
+{
+	Sctk__Admin__V1__Histogram *h = &m->h[i];
+	size_t b;
+
+	sctk__admin__v1__histogram__init(h);
+	h->method = (char *)(uintptr_t)method;
+	h->n_upper_bounds_seconds = SC_METRICS_NBUCKETS;
+	h->upper_bounds_seconds = m->bounds;
+	for (b = 0; b < SC_METRICS_NBUCKETS; b++)
+		m->le[i][b] = (int64_t)hs->le[b];
+	h->n_cumulative_counts = SC_METRICS_NBUCKETS;
+	h->cumulative_counts = m->le[i];
+	h->count = (int64_t)hs->count;
+	h->sum_seconds = (double)hs->sum_us / 1e6;
+	return h;
+}
+
+/* The process-wide figures only an administrator gets. */
+static void
+admin_stats(struct sc_admin *a, struct stats_msg *m)
+{
+	Sctk__Admin__V1__GetStatsResponse *r = &m->resp;
+	struct sc_exec_counts counts;
+	size_t i, c, n = 0;
+
+	sc_execmgr_counts(a->srv->execs, &counts);
+	r->sessions = (int64_t)sc_sessmgr_count(a->srv->sessions);
+	r->rss_bytes = rss_bytes();
+	r->heap_in_use_bytes = heap_bytes();
+	pthread_mutex_lock(&a->lock);
+	r->streams_open += (int64_t)a->nwatchers;
+	pthread_mutex_unlock(&a->lock);
+	r->operations_started = (int64_t)counts.started;
+	r->operations_finished = (int64_t)counts.finished;
+	r->operations_failed = (int64_t)counts.failed;
+	r->operations_canceled = (int64_t)counts.canceled;
+	r->operations_abandoned = (int64_t)counts.abandoned;
+	r->rows_sent = counts.rows_sent;
+	r->bytes_sent = counts.bytes_sent;
+	r->reattaches = (int64_t)counts.reattaches;
+	sc_artifact_store_totals(a->srv->artifacts, &r->artifacts,
+	    &r->artifact_bytes);
+
+	sc_metrics_snapshot(&m->snap);
+	memcpy(m->bounds, sc_metrics_bounds, sizeof(m->bounds));
+	for (i = 0; i < SC_METRICS_NMETHODS; i++) {
+		for (c = 0; c < SC_METRICS_NCODES; c++) {
+			if (m->snap.calls[i][c] == 0)
+				continue;
+			sctk__admin__v1__rpc_count__init(&m->rc[n]);
+			m->rc[n].method =
+			    (char *)(uintptr_t)sc_metrics_method_name(i);
+			m->rc[n].code =
+			    (char *)(uintptr_t)sc_metrics_code_name((int)c);
+			m->rc[n].count = (int64_t)m->snap.calls[i][c];
+			m->rcp[n] = &m->rc[n];
+			n++;
+		}
+		m->hp[i] =
+		    hist_msg(m, i, &m->snap.rpc[i], sc_metrics_method_name(i));
+	}
+	r->n_rpcs = n;
+	r->rpcs = m->rcp;
+	r->n_rpc_durations = SC_METRICS_NMETHODS;
+	r->rpc_durations = m->hp;
+	r->operation_durations =
+	    hist_msg(m, SC_METRICS_NMETHODS, &m->snap.op, "");
+}
+
+/* Fill m for a caller with access acc. */
+static void
+fill_stats(struct sc_admin *a, const struct access *acc, struct stats_msg *m)
+{
+	Sctk__Admin__V1__GetStatsResponse *r = &m->resp;
+	struct sc_exec_snapshot snap;
+	int64_t by_state[SC_EXEC_NSTATES] = { 0 };
+	size_t i;
+
+	sctk__admin__v1__get_stats_response__init(r);
+	sc_execmgr_snapshot(a->srv->execs, false, &snap);
+	for (i = 0; i < snap.n; i++) {
+		if (!can_see(acc, snap.v[i].user_id, snap.v[i].session_id))
+			continue;
+		by_state[snap.v[i].state]++;
+		r->buffered_bytes += snap.v[i].buffered_bytes;
+		if (snap.v[i].attached)
+			r->streams_open++;
+	}
+	sc_exec_snapshot_release(&snap);
+	for (i = 0; i < SC_EXEC_NSTATES; i++) {
+		sctk__admin__v1__state_count__init(&m->sc[i]);
+		m->sc[i].state = STATE(i);
+		m->sc[i].count = by_state[i];
+		m->scp[i] = &m->sc[i];
+	}
+	memcpy(m->version, SCTK_VERSION, sizeof(m->version));
+	r->version = m->version;
+	r->started_at_ms = a->srv->started_ms;
+	r->server_time_ms = sc_realtime_ms();
+	r->uptime_ms = r->server_time_ms - a->srv->started_ms;
+	r->n_operations = SC_EXEC_NSTATES;
+	r->operations = m->scp;
+	if (acc->admin)
+		admin_stats(a, m);
+	else if (acc->bound)
+		r->sessions =
+		    (int64_t)sc_sessmgr_user_count(a->srv->sessions, acc->user);
+}
+
 static void
 h_get_stats(struct sc_rpc_call *call, void *arg)
 {
 	struct sc_admin *a = arg;
 	Sctk__Admin__V1__GetStatsRequest *req;
-	Sctk__Admin__V1__GetStatsResponse resp =
-	    SCTK__ADMIN__V1__GET_STATS_RESPONSE__INIT;
-	Sctk__Admin__V1__StateCount sc[SC_EXEC_NSTATES], *scp[SC_EXEC_NSTATES];
-	struct sc_exec_snapshot snap;
-	struct sc_exec_counts counts;
+	struct stats_msg *m;
 	struct access acc;
-	int64_t by_state[SC_EXEC_NSTATES] = { 0 };
-	size_t i;
-	char version[] = SCTK_VERSION;
 
 	if ((req = decode(call,
 		 &sctk__admin__v1__get_stats_request__descriptor)) == NULL)
 		return;
 	if (check_access(a, call, req->caller, NULL, &acc) == -1)
 		goto out;
-	sc_execmgr_snapshot(a->srv->execs, false, &snap);
-	for (i = 0; i < snap.n; i++) {
-		if (!can_see(&acc, snap.v[i].user_id, snap.v[i].session_id))
-			continue;
-		by_state[snap.v[i].state]++;
-		resp.buffered_bytes += snap.v[i].buffered_bytes;
-		if (snap.v[i].attached)
-			resp.streams_open++;
-	}
-	sc_exec_snapshot_release(&snap);
-	for (i = 0; i < SC_EXEC_NSTATES; i++) {
-		sctk__admin__v1__state_count__init(&sc[i]);
-		sc[i].state = STATE(i);
-		sc[i].count = by_state[i];
-		scp[i] = &sc[i];
-	}
-	resp.version = version;
-	resp.started_at_ms = a->srv->started_ms;
-	resp.server_time_ms = sc_realtime_ms();
-	resp.uptime_ms = resp.server_time_ms - a->srv->started_ms;
-	resp.n_operations = SC_EXEC_NSTATES;
-	resp.operations = scp;
-	if (acc.admin) {
-		sc_execmgr_counts(a->srv->execs, &counts);
-		resp.sessions = (int64_t)sc_sessmgr_count(a->srv->sessions);
-		resp.rss_bytes = rss_bytes();
-		resp.heap_in_use_bytes = heap_bytes();
-		pthread_mutex_lock(&a->lock);
-		resp.streams_open += (int64_t)a->nwatchers;
-		pthread_mutex_unlock(&a->lock);
-		resp.operations_started = (int64_t)counts.started;
-		resp.operations_finished = (int64_t)counts.finished;
-		resp.operations_failed = (int64_t)counts.failed;
-		resp.operations_canceled = (int64_t)counts.canceled;
-		resp.operations_abandoned = (int64_t)counts.abandoned;
-		resp.rows_sent = counts.rows_sent;
-		resp.bytes_sent = counts.bytes_sent;
-		resp.reattaches = (int64_t)counts.reattaches;
-	} else if (acc.bound)
-		resp.sessions =
-		    (int64_t)sc_sessmgr_user_count(a->srv->sessions, acc.user);
-	reply(call, &resp.base);
+	m = sc_xmalloc(sizeof(*m));
+	fill_stats(a, &acc, m);
+	reply(call, &m->resp.base);
+	free(m);
 out:
 	free_msg(req);
+}
+
+uint8_t *
+sc_admin_stats_pack(struct sc_admin *a, size_t *lenp)
+{
+	struct stats_msg *m;
+	struct access acc;
+	uint8_t *buf;
+
+	memset(&acc, 0, sizeof(acc));
+	acc.admin = true;
+	m = sc_xmalloc(sizeof(*m));
+	fill_stats(a, &acc, m);
+	buf = sc_proto_pack_alloc(&m->resp.base, lenp);
+	free(m);
+	return buf;
 }
 
 /* -------------------------------------------------------------- Watch */
@@ -871,17 +976,6 @@ queue_push(struct watcher *w, struct qitem *q)
 	w->n++;
 }
 
-static uint8_t *
-put_varint(uint8_t *p, uint64_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (uint8_t)v;
-	return p;
-}
-
 /*
  * Send the next queued event if none is in flight (a->lock held): the
  * WatchEvent is written around the packed Execution: kind (1), at_ms
@@ -903,16 +997,16 @@ pump(struct watcher *w)
 	buf = sc_xmalloc(q->len + 48);
 	p = buf;
 	*p++ = 0x08;
-	p = put_varint(p, (uint64_t)q->kind);
+	p = sc_proto_put_varint(p, (uint64_t)q->kind);
 	*p++ = 0x10;
-	p = put_varint(p, (uint64_t)q->at_ms);
+	p = sc_proto_put_varint(p, (uint64_t)q->at_ms);
 	*p++ = 0x1a;
-	p = put_varint(p, q->len);
+	p = sc_proto_put_varint(p, q->len);
 	memcpy(p, q->exec, q->len);
 	p += q->len;
 	if (w->dropped > 0) {
 		*p++ = 0x20;
-		p = put_varint(p, (uint64_t)w->dropped);
+		p = sc_proto_put_varint(p, (uint64_t)w->dropped);
 	}
 	w->refs++;
 	rc = sc_rpc_call_send(w->call, buf, (size_t)(p - buf), watch_sent, w);

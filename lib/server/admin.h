@@ -90,6 +90,11 @@ int sc_admin_register(struct sc_admin *a, struct sc_error *err);
  * before sc_rpc_server_shutdown().  Later watches are refused.
  */
 void sc_admin_shutdown(struct sc_admin *a);
+/*
+ * GetStats as an administrator gets it, packed (a GetStatsResponse):
+ * for sc-serve's /metrics.  Free with free(); the length in *lenp.
+ */
+uint8_t *sc_admin_stats_pack(struct sc_admin *a, size_t *lenp);
 void sc_admin_free(struct sc_admin *a);
 
 /* --------------------------------- the pure parts, exposed for tests */

@@ -1071,6 +1071,27 @@ sc_artifact_session_used(struct sc_artifact_store *st,
 }
 
 void
+sc_artifact_store_totals(struct sc_artifact_store *st, int64_t *files,
+    int64_t *bytes)
+{
+	struct record *r;
+	size_t i;
+
+	*files = *bytes = 0;
+	if (st == NULL)
+		return;
+	pthread_mutex_lock(&st->lock);
+	for (i = 0; i < NBUCKETS; i++)
+		for (r = st->b[i]; r != NULL; r = r->next) {
+			pthread_mutex_lock(&r->lock);
+			*files += (int64_t)r->n;
+			*bytes += r->used_bytes;
+			pthread_mutex_unlock(&r->lock);
+		}
+	pthread_mutex_unlock(&st->lock);
+}
+
+void
 sc_artifact_list(struct sc_artifact_store *st, const char *server_side_id,
     struct sc_artifact_info **v, size_t *n)
 {

@@ -168,6 +168,13 @@ bool sc_artifact_cached(struct sc_artifact_store *st,
 bool sc_artifact_session_used(struct sc_artifact_store *st,
     const char *server_side_id);
 
+/*
+ * The artifacts committed in all sessions: how many, and their bytes
+ * (both 0 for a NULL store).
+ */
+void sc_artifact_store_totals(struct sc_artifact_store *st, int64_t *files,
+    int64_t *bytes);
+
 /* A stored artifact, for listings. */
 struct sc_artifact_info {
 	char *name; /* relative name, without an archive's #fragment */

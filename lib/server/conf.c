@@ -20,6 +20,7 @@
 #include "core/cli.h"
 #include "core/error.h"
 #include "server/engine.h"
+#include "core/rpc.h"
 #include "core/banned.h"
 
 #define KIB ((int64_t)1024)
@@ -198,7 +199,7 @@ sc_server_conf_default(struct sc_server_conf *conf)
 	conf->high_water_bytes = 512 * KIB;
 	conf->max_buffered_bytes = 256 * MIB;
 	conf->progress_interval_ms = 2000;
-	conf->max_message_size = 128 * MIB;
+	conf->max_message_size = SC_RPC_MAX_MESSAGE;
 	conf->max_metadata_size = 1024;
 	conf->max_threads = 64;
 	conf->max_running_per_user = 16;

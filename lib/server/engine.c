@@ -577,6 +577,18 @@ sc_engine_conn_is_empty(struct sc_engine_conn *c)
 	return empty;
 }
 
+int64_t
+sc_engine_total_changes(struct sc_engine_conn *c)
+{
+	return (int64_t)sqlite3_total_changes64(c->db);
+}
+
+int64_t
+sc_engine_last_changes(struct sc_engine_conn *c)
+{
+	return (int64_t)sqlite3_changes64(c->db);
+}
+
 void
 sc_engine_conn_free(struct sc_engine_conn *c)
 {

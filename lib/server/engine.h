@@ -269,6 +269,14 @@ struct sc_engine_conn *sc_engine_conn_new(struct sc_engine *e,
 /* Close the connection; its TEMP tables and views go with it. */
 void sc_engine_conn_free(struct sc_engine_conn *c);
 /*
+ * The rows changed on c so far (every INSERT, UPDATE and DELETE, the
+ * engine's own too), and the rows the last of them changed.  A caller
+ * that sees the first grow around a statement takes the second as what
+ * the statement changed (sqlite3_total_changes64(), sqlite3_changes64()).
+ */
+int64_t sc_engine_total_changes(struct sc_engine_conn *c);
+int64_t sc_engine_last_changes(struct sc_engine_conn *c);
+/*
  * Whether closing c would lose nothing a client made: no call in
  * progress, no TEMP table, view or trigger, no attached database and no
  * USE of one.  Call it only while no other thread can start a call on c.
@@ -316,8 +324,18 @@ struct sc_engine_sink {
 	 */
 	int (*batch)(void *arg, const uint8_t *ipc, size_t len, int64_t rows,
 	    int64_t start_offset);
+	/*
+	 * Optional: the row just computed holds bytes bytes in values of
+	 * SC_ENGINE_LARGE_VALUE bytes or more (0: none, after a row that
+	 * had some), before they are copied into its batch, which is then
+	 * sent by itself.  May block (memory).  Return 0, or -1 to stop
+	 * (OPERATION_CANCELED).
+	 */
 	void *arg;
+	int (*large)(void *arg, int64_t bytes);
 };
+/* A value this large is counted before it is copied (sink->large). */
+#define SC_ENGINE_LARGE_VALUE (1 << 20)
 
 /*
  * Run the relation root: sink->schema once, then sink->batch once per

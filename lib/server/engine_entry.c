@@ -3,8 +3,9 @@
 /*
  * engine_entry.c: the engine's entry points (engine.h) that take a plan:
  * running it, its schema, tree string and EXPLAIN, and SqlCommand; and
- * the way Spark SQL text takes to a plan, through the Spark SQL parser
- * (sqlparse.c) first and SQLite's dialect (engine_dialect.c) otherwise.
+ * the way Spark SQL text takes to a plan: a query through the Spark SQL
+ * parser (sqlparse.c) and the translator, a statement through sqlstmt.c;
+ * the SQL SQLite runs is always the engine's.
  * Each runs as one call on a connection (engine.c).
  */
 
@@ -84,21 +85,9 @@ sc_eng_check_sql(struct sc_ectx *x, const struct sc_eplan *p,
 
 	if (p->kind != SC_EPLAN_SQL || sql == NULL)
 		return 0;
-	rc = sc_eng_prepare_plan(x, p, sql, &st, &tail, err);
-	x->run->client_sql = false;
+	rc = sc_eng_prepare(x, sql, strlen(sql), &st, &tail, err);
 	sqlite3_finalize(st);
 	return rc;
-}
-
-/*
- * Client SQL text that the Spark SQL parser does not take: refused when
- * it names an internal function or an introspection table (before
- * anything else can fail on it); 0 otherwise, for the dialect.
- */
-int
-sc_eng_sql_not_taken(const char *text, struct sc_error *err)
-{
-	return text != NULL ? sc_eng_dialect_names(text, err) : 0;
 }
 
 int
@@ -106,15 +95,11 @@ sc_eng_sql_statement(struct sc_ectx *x, const Spark__Connect__SQL *q,
     struct sc_eplan *out, struct sc_error *err)
 {
 	const char *text = q->query != NULL ? q->query : "";
+	int rc = sc_eng_statement(x, text, q, out, err);
 
-	if (sc_eng_sql_not_taken(text, err) == -1)
-		return -1;
-	out->raw = true;
-	if (sc_eng_dialect(x, text, out, err) == -1)
-		return -1;
-	free(x->params.v);
-	sc_eng_params_from_sql(&x->params, q);
-	return 0;
+	if (rc == 0) /* a query */
+		return sc_eng_translate_text(x, text, q, out, err);
+	return rc == 1 ? 0 : -1;
 }
 
 int
@@ -155,27 +140,29 @@ translate_root(struct sc_ectx *x, const Spark__Connect__Relation *root,
 }
 
 int
-sc_eng_translate_text(struct sc_ectx *x, const char *text, struct sc_eplan *p,
-    struct sc_error *err)
+sc_eng_translate_text(struct sc_ectx *x, const char *text,
+    const Spark__Connect__SQL *args, struct sc_eplan *p, struct sc_error *err)
 {
-	Spark__Connect__Relation rel = SPARK__CONNECT__RELATION__INIT;
 	Spark__Connect__SQL q = SPARK__CONNECT__SQL__INIT;
-	Spark__Connect__Relation *parsed = NULL;
-	size_t hidden = 0;
+	int rc;
 
-	switch (sc_sqlparse(text, &parsed, &hidden, err)) {
-	case SC_SQLPARSE_ERROR:
-		return -1;
-	case SC_SQLPARSE_OK:
-		protobuf_c_message_free_unpacked(&parsed->base, NULL);
-		break;
-	default:
-		return 0;
-	}
+	if (args != NULL)
+		q = *args;
 	q.query = (char *)text;
-	rel.rel_type_case = SC_REL_(SQL);
-	rel.sql = &q;
-	return translate_root(x, &rel, p, err) == -1 ? -1 : 1;
+	/* A statement inside a statement is no query: a syntax error. */
+	rc = sc_eng_spark_sql(x, &q, p, err);
+	if (rc == 0) {
+		const char *w = sc_sqllex_skip(text);
+		int n = 0;
+
+		while (w != NULL && w[n] != '\0' && w[n] != ' ' && n < 40)
+			n++;
+		return sc_srv_error(err, "PARSE_SYNTAX_ERROR", "42601",
+		    n > 0 ? "Syntax error at or near '%.*s'."
+			  : "Syntax error at or near end of input.",
+		    n, w != NULL ? w : "");
+	}
+	return rc == 1 ? 0 : -1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -462,53 +449,6 @@ sc_engine_relation_free(Spark__Connect__Relation *r)
 		protobuf_c_message_free_unpacked(&r->base, NULL);
 }
 
-/* Collect a SQL message's parameters (3.5 and 4.x fields). */
-void
-sc_eng_params_from_sql(struct sc_eparams *ps, const Spark__Connect__SQL *q)
-{
-	size_t i,
-	    n = q->n_args + q->n_pos_args + q->n_named_arguments +
-	    q->n_pos_arguments;
-
-	ps->v = sc_xcalloc(n > 0 ? n : 1, sizeof(*ps->v));
-	ps->n = 0;
-	for (i = 0; i < q->n_args; i++) {
-		ps->v[ps->n].name = q->args[i]->key;
-		ps->v[ps->n++].lit = q->args[i]->value;
-	}
-	for (i = 0; i < q->n_named_arguments; i++) {
-		ps->v[ps->n].name = q->named_arguments[i]->key;
-		ps->v[ps->n++].expr = q->named_arguments[i]->value;
-	}
-	for (i = 0; i < q->n_pos_args; i++)
-		ps->v[ps->n++].lit = q->pos_args[i];
-	for (i = 0; i < q->n_pos_arguments; i++)
-		ps->v[ps->n++].expr = q->pos_arguments[i];
-}
-
-/*
- * Whether p's SQL is a single query (the echo case of a SqlCommand),
- * compiled as the client's where it holds the client's text.
- */
-static int
-is_single_query(struct sc_ectx *x, const struct sc_eplan *p, bool *query,
-    struct sc_error *err)
-{
-	const char *sql = (const char *)p->sql.data;
-	sqlite3_stmt *st;
-	const char *tail;
-	int rc;
-
-	rc = sc_eng_prepare_plan(x, p, sql, &st, &tail, err);
-	x->run->client_sql = false;
-	if (rc == -1)
-		return -1;
-	*query = st != NULL && sc_eng_sql_blank(tail) &&
-	    sqlite3_column_count(st) > 0 && sqlite3_stmt_readonly(st);
-	sqlite3_finalize(st);
-	return 0;
-}
-
 int
 sc_engine_sql_command(struct sc_engine_conn *c,
     const Spark__Connect__SqlCommand *cmd, Spark__Connect__Relation **result,
@@ -535,7 +475,6 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 	struct sc_erun run;
 	struct sc_eplan p;
 	struct capture cap;
-	bool query;
 	size_t i;
 	int rc = -1;
 
@@ -578,53 +517,30 @@ sc_engine_sql_command_cancelable(struct sc_engine_conn *c,
 	sc_eplan_init(&p);
 	sc_buf_init(&cap.data, COMMAND_OUTPUT_MAX);
 	cap.overflow = false;
-	p.raw = true;
-	/* Spark's own statements, with Spark's result columns. */
-	switch (sc_eng_statement(&x, src->query != NULL ? src->query : "", &p,
-	    err)) {
+	/* Spark's statements, with Spark's result columns. */
+	switch (sc_eng_statement(&x, src->query != NULL ? src->query : "", src,
+	    &p, err)) {
 	case -1:
 		goto out;
 	case 1:
-		/* INSERT INTO db.t VALUES (?) comes this way too. */
-		sc_eng_params_from_sql(&x.params, src);
 		goto run;
 	default:
 		break;
 	}
-	/* A query the Spark SQL parser takes is echoed, as Spark does. */
-	switch (sc_sqlparse_args(src->query != NULL ? src->query : "", src,
-	    &parsed, &hidden, err)) {
-	case SC_SQLPARSE_ERROR:
+	/* A query is echoed, as Spark does. */
+	if (sc_sqlparse_args(src->query != NULL ? src->query : "", src, &parsed,
+		&hidden, err) != SC_SQLPARSE_OK)
 		goto out;
-	case SC_SQLPARSE_OK:
-		/* Analysed now, as Spark does: errors come from sql(). */
-		protobuf_c_message_free_unpacked(&parsed->base, NULL);
-		rel.rel_type_case = SC_REL_(SQL);
-		rel.sql = (Spark__Connect__SQL *)src;
-		if (translate_root(&x, &rel, &p, err) == -1 ||
-		    sc_eng_check_sql(&x, &p, err) == -1)
-			goto out;
-		query = true;
-		break;
-	default:
-		query = false;
-		break;
-	}
-	if (!query &&
-	    (sc_eng_sql_not_taken(src->query, err) == -1 ||
-		sc_eng_dialect(&x, src->query != NULL ? src->query : "", &p,
-		    err) == -1))
+	/* Analysed now, as Spark does: errors come from sql(). */
+	protobuf_c_message_free_unpacked(&parsed->base, NULL);
+	rel.rel_type_case = SC_REL_(SQL);
+	rel.sql = (Spark__Connect__SQL *)src;
+	if (translate_root(&x, &rel, &p, err) == -1 ||
+	    sc_eng_check_sql(&x, &p, err) == -1)
 		goto out;
-	if (!query && is_single_query(&x, &p, &query, err) == -1)
-		goto out;
-	if (query) {
-		rel.rel_type_case = SC_REL_(SQL);
-		rel.sql = (Spark__Connect__SQL *)src;
-		*result = relation_copy(&rel, err);
-		rc = *result != NULL ? 0 : -1;
-		goto out;
-	}
-	sc_eng_params_from_sql(&x.params, src);
+	*result = relation_copy(&rel, err);
+	rc = *result != NULL ? 0 : -1;
+	goto out;
 run:
 	memset(&sink, 0, sizeof(sink));
 	sink.batch = capture_batch;
@@ -784,13 +700,6 @@ sc_engine_create_view(struct sc_engine_conn *c,
 	}
 	if (translate_root(&x, input, &p, err) == -1)
 		goto out;
-	if (p.raw) {
-		rc = sc_srv_error(err, "UNSUPPORTED_FEATURE.COMMAND", "0A000",
-		    "The feature is not supported: a temporary view of SQL "
-		    "text that the Spark SQL parser of sc-serve does not "
-		    "take; use CREATE TEMPORARY VIEW in that SQL instead.");
-		goto out;
-	}
 	if (sc_eng_exec_plan(&x, &p, NULL, NULL, true, &cols, &ncols, err) ==
 	    -1)
 		goto out;
@@ -822,4 +731,12 @@ out:
 	sc_eplan_release(&p);
 	sc_eng_call_end(c, &x);
 	return rc;
+}
+
+bool
+sc_eng_sql_blank(const char *s)
+{
+	while ((s = sc_sqllex_skip(s)) != NULL && *s == ';')
+		s++;
+	return s == NULL || *s == '\0';
 }

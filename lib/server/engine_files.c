@@ -772,30 +772,6 @@ sc_eng_files_read(struct sc_ectx *x, const Spark__Connect__Read__DataSource *ds,
 }
 
 int
-sc_eng_files_table(struct sc_ectx *x, const char *format, const char *path,
-    const char *const *kv, size_t nkv, struct sc_buf *table,
-    struct sc_error *err)
-{
-	struct ropts o;
-	struct sc_eplan p;
-	const char *opath = NULL;
-	size_t i;
-	int rc;
-
-	if (opts_format(&o, format, err) == -1)
-		return -1;
-	for (i = 0; i + 1 < nkv; i += 2)
-		if (opts_set(&o, kv[i], kv[i + 1], &opath, err) == -1)
-			return -1;
-	sc_eplan_init(&p);
-	rc = load(x, &o, &path, 1, NULL, &p, err);
-	if (rc == 0)
-		sc_buf_addstr(table, p.table, NULL);
-	sc_eplan_release(&p);
-	return rc;
-}
-
-int
 sc_eng_files_rows(struct sc_ectx *x, const char *format, const char *const *kv,
     size_t nkv, const struct sc_ecol *scols, size_t nscols, sqlite3_stmt *rows,
     struct sc_eplan *out, struct sc_error *err)

@@ -78,20 +78,6 @@ add_months_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
 }
 
-/* Days since 1970-01-01 of a proleptic Gregorian y-m-d. */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-	int64_t era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
 static bool
 leap_year(int64_t y)
 {
@@ -266,7 +252,7 @@ civil_days(sqlite3_context *ctx, sqlite3_value **argv, int64_t *days)
 		field_bounds_error(ctx, what);
 		return -1;
 	}
-	*days = days_from_civil(y, (int)m, (int)d);
+	*days = sc_value_days_from_civil(y, (int)m, (int)d);
 	return 0;
 }
 
@@ -368,8 +354,7 @@ floordiv(int64_t a, int64_t b)
 static void
 civil_from_us(int64_t us, struct civil *c)
 {
-	char b[SC_VALUE_TEXT_MAX];
-	int64_t sec = floordiv(us, 1000000);
+	int64_t sec = floordiv(us, 1000000), y;
 
 	c->us = (int)((us % 1000000 + 1000000) % 1000000); /* no overflow */
 	c->days = floordiv(sec, 86400);
@@ -377,8 +362,8 @@ civil_from_us(int64_t us, struct civil *c)
 	c->h = (int)(sec / 3600);
 	c->mi = (int)(sec / 60 % 60);
 	c->s = (int)(sec % 60);
-	sc_value_fmt_date(c->days, b);
-	sscanf(b, "%d-%d-%d", &c->y, &c->mo, &c->d);
+	sc_value_civil_from_days(c->days, &y, &c->mo, &c->d);
+	c->y = (int)y; /* |y| < 300 000 for any int64 of microseconds */
 }
 
 static bool

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/hex.h"
 #include "core/value.h"
 #include "core/width.h"
 #include "core/xmem.h"
@@ -452,18 +453,6 @@ url_encode_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sc_eng_func_result_buf(ctx, &b);
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * url_decode(s): Java's URLDecoder with UTF-8: '+' is a space, %XX a
  * byte (Integer.parseInt's two characters, so "%+4" is byte 4), the
@@ -494,8 +483,8 @@ url_decode_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			sc_buf_addch(&b, (char)s[i], NULL);
 			continue;
 		}
-		hi = i + 2 < n ? hexval(s[i + 1]) : -1;
-		lo = i + 2 < n ? hexval(s[i + 2]) : -1;
+		hi = i + 2 < n ? sc_hex_digit((unsigned char)s[i + 1]) : -1;
+		lo = i + 2 < n ? sc_hex_digit((unsigned char)s[i + 2]) : -1;
 		if (i + 2 < n && (s[i + 1] == '+' || s[i + 1] == '-') &&
 		    lo >= 0)
 			v = s[i + 1] == '-' && lo > 0 ? -1 : lo;

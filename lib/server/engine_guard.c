@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #include "core/error.h"
+#include "server/sqlparse.h"
 #include "server/srverror.h"
 #include "core/banned.h"
 
@@ -555,7 +556,7 @@ first_word_is(const char *s, const char *w)
 {
 	size_t n = strlen(w);
 
-	if ((s = sc_eng_sql_skip(s)) == NULL)
+	if ((s = sc_sqllex_skip(s)) == NULL)
 		return false;
 	return strncasecmp(s, w, n) == 0 && !isalnum((unsigned char)s[n]) &&
 	    s[n] != '_';

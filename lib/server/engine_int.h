@@ -225,14 +225,12 @@ struct sc_eplan {
 	 * of sql ("WITH ... sql") before it returns.
 	 */
 	struct sc_buf with;
-	bool raw; /* sql is the user's own text */
 	/*
-	 * For a raw plan: the byte ranges of sql ([client[2k],
-	 * client[2k+1]) for each k < nclient) copied from the client's
-	 * text; a statement that overlaps none is the engine's own.
+	 * sql is a list of statements the engine wrote for one of Spark's
+	 * (CREATE TABLE ... AS is a CREATE and an INSERT), run in order;
+	 * the result is the last one's.
 	 */
-	size_t *client;
-	size_t nclient;
+	bool list;
 	bool star_list; /* SQL has more columns than cols: * lists cols */
 	char *table; /* a table reference to read from */
 	char *alias; /* qualifier for the parent, or NULL */
@@ -293,8 +291,6 @@ int sc_eng_bind(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_eparams *p,
     size_t *posused, struct sc_error *err);
 void sc_eng_add_tmp(struct sc_ectx *x, const char *name);
 unsigned sc_eng_next_tmp(struct sc_engine_conn *c);
-void sc_eng_params_from_sql(struct sc_eparams *ps,
-    const Spark__Connect__SQL *q);
 
 /* engine_run.c */
 int sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
@@ -445,23 +441,7 @@ void sc_eng_plan_tag(struct sc_eplan *p, int64_t id);
 bool sc_eng_col_from(const struct sc_ecol *c, int64_t id);
 /* ---- end DataFrame relations ---- */
 
-/* engine_dialect.c */
-/*
- * Client SQL text s appended to p's SQL for SQLite, the copied bytes
- * noted in p->client.  File references (csv.`files/x.csv`,
- * read_files(...)) are loaded and become TEMP tables.  Text naming an
- * internal function or an introspection table is refused.  0 or -1.
- */
-int sc_eng_dialect(struct sc_ectx *x, const char *s, struct sc_eplan *p,
-    struct sc_error *err);
-/*
- * Refuse SQL text s that names an internal function or an introspection
- * table (as sc_eng_dialect() does): -1 with err set, or 0.
- */
-int sc_eng_dialect_names(const char *s, struct sc_error *err);
-/* s after its spaces and comments; NULL if a comment is not closed. */
-const char *sc_eng_sql_skip(const char *s);
-/* Whether the SQL text s holds nothing but spaces, comments and ';'. */
+/* engine_entry.c: whether SQL text s holds nothing but spaces, comments and ';'. */
 bool sc_eng_sql_blank(const char *s);
 
 /* engine_expr.c */
@@ -572,16 +552,6 @@ bool sc_eng_guard_internal(const char *name);
 bool sc_eng_guard_introspection(const char *name);
 /* The error for client SQL naming the internal function or table name. */
 int sc_eng_guard_refuse(bool function, const char *name, struct sc_error *err);
-/*
- * engine_run.c: prepare the statement at sql, inside p's SQL.  One that
- * holds a client's text (p->client) is compiled as the client's, and
- * x->run->client_sql stays set for its run; the caller clears it.
- */
-int sc_eng_prepare_plan(struct sc_ectx *x, const struct sc_eplan *p,
-    const char *sql, sqlite3_stmt **st, const char **tail,
-    struct sc_error *err);
-/* engine_run.c: whether bytes [from, to) of raw plan p's SQL hold client text. */
-bool sc_eng_plan_client(const struct sc_eplan *p, size_t from, size_t to);
 /*
  * Prepare sql, the engine's own (a catalog query), with
  * sqlite3_prepare_v2() even while a client statement runs.
@@ -767,13 +737,6 @@ void sc_eng_tz_result(const char *lname, const struct sc_efarg *a, size_t n,
 int sc_eng_files_read(struct sc_ectx *x,
     const Spark__Connect__Read__DataSource *ds, struct sc_eplan *out,
     struct sc_error *err);
-/*
- * Load path (format, options kv[0] = kv[1], ...) into a TEMP table of
- * the call; its name ("temp.`_sc_file_N`") is appended to table.
- */
-int sc_eng_files_table(struct sc_ectx *x, const char *format, const char *path,
-    const char *const *kv, size_t nkv, struct sc_buf *table,
-    struct sc_error *err);
 
 /*
  * parse: the rows of rows (one string column) read as CSV or JSON lines,
@@ -794,22 +757,20 @@ int sc_eng_show(struct sc_ectx *x, const Spark__Connect__ShowString *s,
 void sc_eng_persist_forget(const struct sc_engine_conn *c);
 
 /*
- * sqlstmt.c: a Spark statement SQLite lacks (SHOW TABLES, DESCRIBE,
- * SET, USE, EXPLAIN, ...) as plan p giving Spark's rows and columns: 1;
- * 0 when text is no such statement; -1 (err set) when it fails.
+ * sqlstmt.c: the Spark statement text (SHOW, DESCRIBE, SET, USE,
+ * EXPLAIN, CREATE, INSERT, ...; its markers bound to args' values, args
+ * may be NULL) as plan p, SQL the engine writes that gives Spark's rows
+ * and columns: 1; 0 when text begins as a query does (SELECT, VALUES,
+ * WITH, TABLE); -1 (err set) when it fails, or is no statement of
+ * Spark's (PARSE_SYNTAX_ERROR).
  */
-int sc_eng_statement(struct sc_ectx *x, const char *text, struct sc_eplan *p,
-    struct sc_error *err);
+int sc_eng_statement(struct sc_ectx *x, const char *text,
+    const Spark__Connect__SQL *args, struct sc_eplan *p, struct sc_error *err);
 
 /*
- * engine_entry.c: client SQL text that the Spark SQL parser does not
- * take.  Refused when it names an internal function or an introspection
- * table: -1, err set; 0 otherwise.
- */
-int sc_eng_sql_not_taken(const char *text, struct sc_error *err);
-/*
- * engine_entry.c: the sql relation q, which the Spark SQL parser does not
- * take, as the raw plan out (sc_eng_dialect()).  0 or -1.
+ * engine_entry.c: the sql relation q, which is no query, as the plan of
+ * the statement it is (sc_eng_statement()); anything else is Spark's
+ * PARSE_SYNTAX_ERROR.  0 or -1.
  */
 int sc_eng_sql_statement(struct sc_ectx *x, const Spark__Connect__SQL *q,
     struct sc_eplan *out, struct sc_error *err);
@@ -818,9 +779,9 @@ int sc_eng_check_sql(struct sc_ectx *x, const struct sc_eplan *p,
     struct sc_error *err);
 
 /*
- * engine_entry.c: the Spark SQL text of q (without parameters) as the plan the
- * Spark SQL parser makes of it, translated into p: 1; 0 when the parser
- * does not take it (go on with sc_eng_dialect()); -1 (err set).  A root
+ * engine_entry.c: the Spark SQL text of q as the plan the Spark SQL
+ * parser makes of it, translated into p: 1; 0 when it is no query (a
+ * statement: sc_eng_sql_statement()); -1 (err set).  A root
  * sql relation goes through it; engine_plan.c's sql relation case may
  * call it first too, so spark.sql(q).filter(...) gets the same answers.
  */
@@ -828,12 +789,13 @@ int sc_eng_spark_sql(struct sc_ectx *x, const Spark__Connect__SQL *q,
     struct sc_eplan *p, struct sc_error *err);
 
 /*
- * engine_entry.c: translate the Spark SQL query text as the plan the Spark SQL
- * parser makes of it: 1 (p filled), 0 when the parser does not take it,
- * -1 (err set).
+ * engine_entry.c: translate the Spark SQL query text, its markers bound
+ * to args' values (args may be NULL), as the plan the Spark SQL parser
+ * makes of it: 0 (p filled), or -1 (err set; text that is no query is
+ * PARSE_SYNTAX_ERROR).
  */
 int sc_eng_translate_text(struct sc_ectx *x, const char *text,
-    struct sc_eplan *p, struct sc_error *err);
+    const Spark__Connect__SQL *args, struct sc_eplan *p, struct sc_error *err);
 
 /* ---- end of Spark SQL text and analysis ------------------------------ */
 

@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "core/error.h"
+#include "core/hex.h"
 #include "core/xmem.h"
 #include "server/srverror.h"
 #include "core/banned.h"
@@ -78,18 +79,15 @@ utf8_put(struct sc_buf *b, unsigned long c)
 static int
 hex4(const char *p, const char *end, unsigned long *v)
 {
-	int i;
+	int i, d;
 
 	*v = 0;
 	if (end - p < 4)
 		return -1;
 	for (i = 0; i < 4; i++) {
-		if (!isxdigit((unsigned char)p[i]))
+		if ((d = sc_hex_digit((unsigned char)p[i])) == -1)
 			return -1;
-		*v = *v * 16 +
-		    (unsigned long)(isdigit((unsigned char)p[i])
-			    ? p[i] - '0'
-			    : (tolower((unsigned char)p[i]) - 'a' + 10));
+		*v = *v * 16 + (unsigned long)d;
 	}
 	return 0;
 }
@@ -165,21 +163,14 @@ static int
 unhex(const char *s, size_t n, struct sc_buf *out)
 {
 	size_t i;
-	int hi, lo;
+	uint8_t c;
 
 	if (n % 2 != 0)
 		return -1;
 	for (i = 0; i < n; i += 2) {
-		if (!isxdigit((unsigned char)s[i]) ||
-		    !isxdigit((unsigned char)s[i + 1]))
+		if (sc_hex_decode(s + i, 1, &c) == -1)
 			return -1;
-		hi = isdigit((unsigned char)s[i])
-		    ? s[i] - '0'
-		    : tolower((unsigned char)s[i]) - 'a' + 10;
-		lo = isdigit((unsigned char)s[i + 1])
-		    ? s[i + 1] - '0'
-		    : tolower((unsigned char)s[i + 1]) - 'a' + 10;
-		sc_buf_addch(out, (char)(hi << 4 | lo), NULL);
+		sc_buf_addch(out, (char)c, NULL);
 	}
 	return 0;
 }

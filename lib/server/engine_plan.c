@@ -44,10 +44,7 @@ sc_eplan_release(struct sc_eplan *p)
 	sc_buf_release(&p->with);
 	free(p->table);
 	free(p->alias);
-	free(p->client);
 	sc_ecols_free(p->cols, p->ncols);
-	p->client = NULL;
-	p->nclient = 0;
 	p->table = NULL;
 	p->alias = NULL;
 	p->cols = NULL;

@@ -986,7 +986,7 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 	if (rc == 0 && r->common != NULL &&
 	    r->common->_plan_id_case ==
 		SPARK__CONNECT__RELATION_COMMON___PLAN_ID_PLAN_ID) {
-		if (out->cols == NULL && !out->raw)
+		if (out->cols == NULL && !out->list)
 			rc = sc_eng_plan_columns(x, out, err);
 		if (rc == 0)
 			sc_eng_plan_tag(out, r->common->plan_id);

@@ -323,6 +323,50 @@ end_row(struct sc_ebatch *b, struct sc_error *err)
 	return 0;
 }
 
+/*
+ * Bytes of the current row of st in values of SC_ENGINE_LARGE_VALUE or
+ * more, read before they are fetched (so a zeroblob() is not expanded).
+ */
+static int64_t
+large_bytes(sqlite3_stmt *st, size_t ncol)
+{
+	int64_t sum = 0;
+	size_t i;
+	int t, n;
+
+	for (i = 0; i < ncol; i++) {
+		t = sqlite3_column_type(st, (int)i);
+		if (t != SQLITE_TEXT && t != SQLITE_BLOB)
+			continue;
+		n = sqlite3_column_bytes(st, (int)i);
+		if (n >= SC_ENGINE_LARGE_VALUE)
+			sum += n;
+	}
+	return sum;
+}
+
+/*
+ * Tell the sink about a row of large values before it is copied, in a
+ * batch of its own (the rows before it are sent first); and that the
+ * one before is gone.  *large: what the last call said.
+ */
+static int
+count_large(struct sc_ebatch *b, sqlite3_stmt *st, size_t ncol, int64_t *large,
+    struct sc_error *err)
+{
+	int64_t n = large_bytes(st, ncol);
+
+	if (n == 0 && *large == 0)
+		return 0;
+	if (n > 0 && sc_arrow_writer_rows(b->w) > 0 &&
+	    sc_eng_batch_flush(b, err) == -1)
+		return -1;
+	*large = n;
+	if (b->sink->large(b->sink->arg, n) != 0)
+		return sc_eng_canceled(err);
+	return 0;
+}
+
 /* Stream st's rows (after those buffered in rb) into batches. */
 static int
 stream_rows(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_ecol *cols,
@@ -332,7 +376,7 @@ stream_rows(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_ecol *cols,
 	struct sc_ebatch b;
 	struct sc_eval v;
 	size_t r, i;
-	int64_t row = 0;
+	int64_t row = 0, large = 0;
 	int rc, ret = -1;
 
 	if (sc_eng_batch_begin(&b, x, cols, ncol, limits, sink, err) == -1)
@@ -354,6 +398,9 @@ stream_rows(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_ecol *cols,
 				sc_eng_sqlite_error(x, rc, err);
 				goto out;
 			}
+			if (sink->large != NULL &&
+			    count_large(&b, st, ncol, &large, err) == -1)
+				goto out;
 			for (i = 0; i < ncol; i++) {
 				sc_eng_eval_column(st, (int)i, &v);
 				if (sc_eng_put(b.w, i, &cols[i], &v, row,
@@ -363,6 +410,10 @@ stream_rows(struct sc_ectx *x, sqlite3_stmt *st, const struct sc_ecol *cols,
 			row++;
 			if (end_row(&b, err) == -1)
 				goto out;
+			/* A row of large values goes by itself. */
+			if (large > 0 && sc_arrow_writer_rows(b.w) > 0 &&
+			    sc_eng_batch_flush(&b, err) == -1)
+				goto out;
 		}
 	}
 	ret = sc_eng_batch_end(&b, err);
@@ -371,51 +422,10 @@ out:
 	return ret;
 }
 
-bool
-sc_eng_plan_client(const struct sc_eplan *p, size_t from, size_t to)
-{
-	size_t k;
-
-	if (!p->raw)
-		return false;
-	for (k = 0; k < p->nclient; k++)
-		if (p->client[2 * k] < to && p->client[2 * k + 1] > from)
-			return true;
-	return false;
-}
-
-/*
- * Prepare the statement of p's SQL at sql (engine_int.h).
- * Where it ends is known once it is prepared: it is prepared again as
- * the client's when it holds client text (or when it fails and the
- * text from sql on holds some, for the client's error).
- */
-int
-sc_eng_prepare_plan(struct sc_ectx *x, const struct sc_eplan *p,
-    const char *sql, sqlite3_stmt **st, const char **tail, struct sc_error *err)
-{
-	size_t at = (size_t)(sql - (const char *)p->sql.data);
-	int rc;
-
-	x->run->client_sql = false;
-	rc = sc_eng_prepare(x, sql, strlen(sql), st, tail, err);
-	if (rc == 0 &&
-	    (*st == NULL ||
-		!sc_eng_plan_client(p, at,
-		    (size_t)(*tail - (const char *)p->sql.data))))
-		return 0;
-	if (rc == -1 && !sc_eng_plan_client(p, at, p->sql.len))
-		return -1;
-	sqlite3_finalize(*st);
-	*st = NULL;
-	x->run->client_sql = true;
-	return sc_eng_prepare(x, sql, strlen(sql), st, tail, err);
-}
-
 /*
  * Run plan p: schema to the sink, then batches; with schema_only just
- * the result columns in *colsp (free with sc_ecols_free()).  A raw plan
- * may hold several statements; all but the last are run to completion
+ * the result columns in *colsp (free with sc_ecols_free()).  A list
+ * plan holds several statements; all but the last are run to completion
  * first and the result is the last one's.
  */
 int
@@ -446,7 +456,7 @@ sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
 	memset(&rb, 0, sizeof(rb));
 	sc_buf_init(&rb.bytes, SC_BUF_UNLIMITED);
 	for (;;) {
-		if (sc_eng_prepare_plan(x, p, sql, &st, &tail, err) == -1)
+		if (sc_eng_prepare(x, sql, strlen(sql), &st, &tail, err) == -1)
 			goto out;
 		if (st == NULL) { /* only blanks or comments */
 			if (*tail == '\0' || tail == sql)
@@ -456,7 +466,7 @@ sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
 		}
 		if (sc_eng_bind(x, st, &x->params, &posused, err) == -1)
 			goto out;
-		if (!p->raw || sc_eng_sql_blank(tail))
+		if (!p->list || sc_eng_sql_blank(tail))
 			break;
 		if (schema_only) {
 			/* Analysis must not run the statements before. */
@@ -498,7 +508,7 @@ sc_eng_exec_plan(struct sc_ectx *x, struct sc_eplan *p,
 		}
 		goto out;
 	}
-	if (!p->raw && !sc_eng_sql_blank(tail)) {
+	if (!p->list && !sc_eng_sql_blank(tail)) {
 		sc_srv_error(err, "PARSE_SYNTAX_ERROR", "42601",
 		    "Syntax error at or near '%.20s': only one statement is "
 		    "allowed here.",

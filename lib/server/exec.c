@@ -17,6 +17,7 @@
 #include "core/log.h"
 #include "core/timeutil.h"
 #include "core/xmem.h"
+#include "server/exec_log.h"
 #include "server/session.h"
 
 #include "core/banned.h"
@@ -159,6 +160,7 @@ close_locked(struct sc_execmgr *m, struct sc_exec_op *op, enum close_how how,
 		sc_exec_remember(&m->done, &op->kent, now, m->completed_max);
 	ktab_remove(&m->ops, &op->kent);
 	op->registered = false;
+	sc_exec_log_end(op, how);
 	cancel_locked(op);
 	if (how == CLOSE_ABANDONED)
 		sc_exec_event(op, SC_EXEC_EV_ABANDONED, now);
@@ -352,6 +354,9 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
 	if (req->plan != NULL)
 		op->plan = sc_proto_pack_alloc(&req->plan->base, &op->planlen);
 	sc_exec_plan_summary(req->plan, op->statement, sizeof(op->statement));
+	sc_exec_log_digest(req->plan, op->plan, op->planlen, op->digest);
+	snprintf(op->peer, sizeof(op->peer), "%s",
+	    m->tr.peer != NULL ? m->tr.peer(call) : "unknown");
 	trivial = trivial_plan(req->plan);
 
 	snd = sc_exec_sender_new(op, call);
@@ -397,10 +402,7 @@ sc_exec_execute(struct sc_execmgr *m, struct sc_session *s,
 		sc_exec_event(op, SC_EXEC_EV_CREATED, now);
 		pthread_mutex_unlock(&op->lock);
 		m->started++;
-		sc_info("operation %s started: session %s user '%s'%s, %zu "
-			"tags",
-		    id, s->session_id, s->user_id,
-		    reattachable ? ", reattachable" : "", op->ntags);
+		sc_exec_log_start(op);
 		/* Queued once its sender is set: it may run at once. */
 		began = false;
 		if (!trivial || !(inl = sc_exec_sched_take(m, op, now)))
@@ -805,6 +807,7 @@ static const struct sc_exec_transport rpc_transport = {
 	.on_close = sc_rpc_call_on_close,
 	.ref = sc_rpc_call_ref,
 	.unref = sc_rpc_call_unref,
+	.peer = sc_rpc_call_peer,
 };
 
 struct sc_execmgr *
@@ -812,7 +815,6 @@ sc_execmgr_new_opts(const struct sc_server_conf *conf,
     const struct sc_execmgr_opts *o, struct sc_error *err)
 {
 	struct sc_execmgr *m;
-	pthread_condattr_t ca;
 
 	m = sc_xcalloc(1, sizeof(*m));
 	m->conf = *conf;
@@ -831,18 +833,18 @@ sc_execmgr_new_opts(const struct sc_server_conf *conf,
 	atomic_init(&m->buffered, 0);
 	atomic_init(&m->room_waiters, 0);
 	atomic_init(&m->stop_flag, false);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&m->timer_cv, &ca);
+	sc_mono_cond_init(&m->timer_cv);
 	m->timer_at = INT64_MIN;
-	pthread_cond_init(&m->work_cv, &ca);
-	pthread_condattr_destroy(&ca);
+	sc_mono_cond_init(&m->work_cv);
 	pthread_cond_init(&m->threads_cv, NULL);
 	sc_htab_init(&m->ops);
 	sc_htab_init(&m->tombs);
 	sc_htab_init(&m->done);
 	sc_htab_init(&m->users);
 	sc_htab_init(&m->squeues);
+	/* Rows of large values: a quarter of SQLite's heap limit. */
+	sc_execmem_budget_set(
+	    m->conf.sql_heap_limit > 0 ? m->conf.sql_heap_limit / 4 : -1);
 	m->workers = m->conf.workers > 0 ? m->conf.workers : 1;
 	m->max_threads = m->conf.max_threads > m->workers ? m->conf.max_threads
 							  : m->workers;

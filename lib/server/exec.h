@@ -388,6 +388,41 @@ void *sc_execmem_block(size_t want, size_t *capp);
 void sc_execmem_block_put(void *p, size_t cap);
 void sc_execmem_pool_drain(void);
 /*
+ * The value budget: memory that rows of large values take in the whole
+ * server while they are built, buffered and sent (SQLite's copy of the
+ * values, the Arrow column, the response block).  A runner takes a
+ * row's bytes before it builds the row, on its user's account (one
+ * user holds at most half of the budget); a response block carries its
+ * share (sc_execbuf_charge_last()) until it is freed.  Process-wide.
+ * sc_execmem_budget_set(): cap bytes, -1 for no limit;
+ * sc_execmem_budget(): the cap and the bytes taken (either may be NULL).
+ * sc_execmem_take_now(): take n for user at once when it fits and
+ * nobody waits (always with force); its account, or NULL.
+ * sc_execmem_take(): wait in arrival order until n fits; the account,
+ * or NULL once *cancel is set (nothing taken).  sc_execmem_give(): give
+ * n back to the account.  Any thread.
+ */
+struct sc_execacct;
+void sc_execmem_budget_set(int64_t cap);
+void sc_execmem_budget(int64_t *capp, int64_t *usedp);
+struct sc_execacct *sc_execmem_take_now(const char *user, int64_t n,
+    bool force);
+struct sc_execacct *sc_execmem_take(const char *user, int64_t n,
+    const atomic_int *cancel);
+void sc_execmem_give(struct sc_execacct *a, int64_t n);
+/*
+ * The newest response carries n bytes of the value budget of account
+ * a, given back when its memory is freed.
+ */
+void sc_execbuf_charge_last(struct sc_execbuf *b, struct sc_execacct *a,
+    int64_t n);
+/*
+ * Drop the responses already handed to a sender, kept only for a
+ * reattach (an operation about to wait for the value budget must not
+ * wait for itself).  Returns how many were dropped.
+ */
+int64_t sc_execbuf_drop_consumed(struct sc_execbuf *b);
+/*
  * Whether consuming index would fail with POSITION_NOT_AVAILABLE (it
  * was evicted or released); err filled when true.
  */
@@ -450,6 +485,8 @@ struct sc_exec_transport {
 	    void *arg);
 	void (*ref)(struct sc_rpc_call *call);
 	void (*unref)(struct sc_rpc_call *call);
+	/* Optional: the client's address (sc_rpc_call_peer()). */
+	const char *(*peer)(struct sc_rpc_call *call);
 };
 
 struct sc_execmgr_opts {
@@ -492,8 +529,8 @@ int sc_exec_emit(struct sc_exec_op *op,
 /*
  * For runners: the ArrowBatch response of an Arrow IPC stream of ipclen
  * bytes at mem + SC_EXEC_ARROW_HEADROOM, mem malloc'ed (ownership taken,
- * also on error).  The envelope is encoded in place in front of the
- * bytes, which are not copied.  As sc_exec_emit() otherwise.
+ * also on error).  The envelope (sc_proto_arrow_envelope()) is encoded
+ * in place in front of the bytes, which are not copied.  As sc_exec_emit() otherwise.
  */
 #define SC_EXEC_ARROW_HEADROOM 256
 int sc_exec_emit_arrow(struct sc_exec_op *op, uint8_t *mem, size_t ipclen,
@@ -502,15 +539,19 @@ int sc_exec_emit_arrow(struct sc_exec_op *op, uint8_t *mem, size_t ipclen,
 int sc_exec_emit_arrow_block(struct sc_exec_op *op, uint8_t *mem, size_t cap,
     size_t ipclen, int64_t rows, int64_t start_offset, struct sc_error *err);
 /*
- * The ExecutePlanResponse{ids, arrow_batch{row_count, start_offset,
- * data}} wire bytes that precede a data field of ipclen bytes, written
- * to end at out + room.  Returns their length, or 0 if more than room
- * bytes would be needed.  Empty or NULL strings are left out, as
- * protobuf-c does.
+ * For runners: take n bytes of the value budget (exec_buffer.c) on the
+ * account of the operation's user, before building a row of large
+ * values.  When they do not fit, the operation gives its slot to
+ * others, drops the responses it keeps only for a reattach, and waits
+ * in turn until they fit or it is canceled.  A run on an RPC thread
+ * takes them without waiting.  The account (*acct), or -1 with
+ * OPERATION_CANCELED.  sc_exec_charge_next(): n of them go with the
+ * next response the runner emits, until its memory is freed.
  */
-size_t sc_exec_arrow_envelope(uint8_t *out, size_t room, const char *session_id,
-    const char *server_side_session_id, const char *operation_id,
-    const char *response_id, int64_t rows, int64_t start_offset, size_t ipclen);
+int sc_exec_reserve(struct sc_exec_op *op, int64_t n, struct sc_execacct **acct,
+    struct sc_error *err);
+void sc_exec_charge_next(struct sc_exec_op *op, struct sc_execacct *a,
+    int64_t n);
 /* True once the operation was canceled or closed (runners may poll). */
 bool sc_exec_op_canceled(struct sc_exec_op *op);
 /* The operation's id, session and its manager's settings (borrowed). */

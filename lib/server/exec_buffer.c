@@ -26,6 +26,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/uuid.h"
 #include "core/xmem.h"
@@ -36,6 +37,8 @@ struct sc_execmem {
 	atomic_int refs;
 	void *p; /* malloc'ed */
 	size_t cap; /* bytes at p when it may go back to the pool, else 0 */
+	int64_t charge; /* of the value budget, given back with p */
+	struct sc_execacct *acct; /* whose */
 };
 
 /*
@@ -117,6 +120,196 @@ sc_execmem_pool_drain(void)
 	pthread_mutex_unlock(&pool_mu);
 }
 
+/*
+ * The value budget (exec.h).  Each user has an account of what it holds;
+ * one user may hold at most half of the budget, so that a user whose
+ * clients stopped reading cannot keep the others waiting.  Waiters queue
+ * in arrival order; one that may take (its user's half allows it) goes
+ * only when no such one arrived before it, so a large row is not passed
+ * over forever by smaller ones.  A waiter looks at its cancel flag at
+ * least every WAIT_POLL_MS.
+ */
+#define WAIT_POLL_MS 100
+
+struct sc_execacct {
+	struct sc_execacct *next;
+	int64_t used;
+	int nwait;
+	char user[];
+};
+
+struct bwait {
+	int64_t n;
+	struct sc_execacct *a;
+	struct bwait *next;
+};
+
+static struct {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int64_t cap; /* -1: no limit */
+	int64_t used;
+	struct sc_execacct *accts;
+	struct bwait *head;
+} bud = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, -1, 0, NULL,
+	NULL };
+
+void
+sc_execmem_budget_set(int64_t cap)
+{
+	pthread_mutex_lock(&bud.mu);
+	bud.cap = cap < 0 ? -1 : cap;
+	pthread_cond_broadcast(&bud.cv);
+	pthread_mutex_unlock(&bud.mu);
+}
+
+void
+sc_execmem_budget(int64_t *capp, int64_t *usedp)
+{
+	pthread_mutex_lock(&bud.mu);
+	if (capp != NULL)
+		*capp = bud.cap;
+	if (usedp != NULL)
+		*usedp = bud.used;
+	pthread_mutex_unlock(&bud.mu);
+}
+
+static struct sc_execacct *
+acct_get(const char *user)
+{
+	struct sc_execacct *a;
+	size_t len = strlen(user);
+
+	for (a = bud.accts; a != NULL; a = a->next)
+		if (strcmp(a->user, user) == 0)
+			return a;
+	a = sc_xmalloc(sizeof(*a) + len + 1);
+	memcpy(a->user, user, len + 1);
+	a->used = 0;
+	a->nwait = 0;
+	a->next = bud.accts;
+	bud.accts = a;
+	return a;
+}
+
+/* Forget an account that holds nothing and has no waiter. */
+static void
+acct_put(struct sc_execacct *a)
+{
+	struct sc_execacct **pp;
+
+	if (a->used != 0 || a->nwait != 0)
+		return;
+	for (pp = &bud.accts; *pp != a; pp = &(*pp)->next)
+		;
+	*pp = a->next;
+	free(a);
+}
+
+/* Whether a's user may take n now (bud.mu held). */
+static bool
+allowed(const struct sc_execacct *a, int64_t n)
+{
+	return bud.cap < 0 || a->used + n <= bud.cap / 2;
+}
+
+static bool
+fits(const struct sc_execacct *a, int64_t n)
+{
+	return bud.cap < 0 || (bud.used + n <= bud.cap && allowed(a, n));
+}
+
+/* Whether w is the first waiter its user's share allows. */
+static bool
+first_allowed(const struct bwait *w)
+{
+	const struct bwait *o;
+
+	for (o = bud.head; o != w; o = o->next)
+		if (allowed(o->a, o->n))
+			return false;
+	return true;
+}
+
+struct sc_execacct *
+sc_execmem_take_now(const char *user, int64_t n, bool force)
+{
+	struct sc_execacct *a;
+
+	pthread_mutex_lock(&bud.mu);
+	a = acct_get(user);
+	if (force || (bud.head == NULL && fits(a, n))) {
+		a->used += n;
+		bud.used += n;
+	} else {
+		acct_put(a);
+		a = NULL;
+	}
+	pthread_mutex_unlock(&bud.mu);
+	return a;
+}
+
+struct sc_execacct *
+sc_execmem_take(const char *user, int64_t n, const atomic_int *cancel)
+{
+	struct bwait w, **pp;
+	struct timespec ts;
+	struct sc_execacct *a;
+
+	pthread_mutex_lock(&bud.mu);
+	a = acct_get(user);
+	a->nwait++;
+	w.n = n;
+	w.a = a;
+	w.next = NULL;
+	for (pp = &bud.head; *pp != NULL; pp = &(*pp)->next)
+		;
+	*pp = &w;
+	while (!fits(a, n) || !first_allowed(&w)) {
+		if (cancel != NULL && atomic_load(cancel) != 0) {
+			a = NULL;
+			break;
+		}
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += WAIT_POLL_MS * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&bud.cv, &bud.mu, &ts);
+	}
+	for (pp = &bud.head; *pp != &w; pp = &(*pp)->next)
+		;
+	*pp = w.next;
+	w.a->nwait--;
+	if (a != NULL) {
+		a->used += n;
+		bud.used += n;
+	} else
+		acct_put(w.a);
+	/* The next one may fit too, or may now be first. */
+	if (bud.head != NULL)
+		pthread_cond_broadcast(&bud.cv);
+	pthread_mutex_unlock(&bud.mu);
+	return a;
+}
+
+void
+sc_execmem_give(struct sc_execacct *a, int64_t n)
+{
+	if (a == NULL || n <= 0)
+		return;
+	pthread_mutex_lock(&bud.mu);
+	if (n > a->used || n > bud.used)
+		SC_BUG("value budget given back more than taken");
+	a->used -= n;
+	bud.used -= n;
+	acct_put(a);
+	if (bud.head != NULL)
+		pthread_cond_broadcast(&bud.cv);
+	pthread_mutex_unlock(&bud.mu);
+}
+
 struct entry {
 	uint8_t id[16];
 	struct sc_execmem *mem; /* NULL once dropped */
@@ -165,6 +358,7 @@ sc_execmem_unref(void *arg)
 	if (m == NULL || atomic_fetch_sub(&m->refs, 1) != 1)
 		return;
 	sc_execmem_block_put(m->p, m->cap);
+	sc_execmem_give(m->acct, m->charge);
 	free(m);
 }
 
@@ -172,35 +366,6 @@ static struct entry *
 ent(struct sc_execbuf *b, int64_t index)
 {
 	return &b->ring[(size_t)index & (b->cap - 1)];
-}
-
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Parse a canonical UUID into 16 bytes; false if it is not one. */
-static bool
-parse_id(const char *s, uint8_t out[16])
-{
-	size_t i, n;
-
-	if (!sc_uuid_valid(s))
-		return false;
-	for (i = 0, n = 0; s[i] != '\0' && n < 16; i++) {
-		if (s[i] == '-')
-			continue;
-		out[n++] = (uint8_t)(hexval(s[i]) << 4 | hexval(s[i + 1]));
-		i++;
-	}
-	return n == 16;
 }
 
 static void
@@ -378,7 +543,7 @@ sc_execbuf_add_block(struct sc_execbuf *b, const char *id, void *mem,
 
 	if (b->final >= 0)
 		SC_BUG("response added after the final one");
-	if (!parse_id(id, bin))
+	if (!sc_uuid_parse(id, bin))
 		SC_BUG("response id '%s' is not a UUID", id);
 	if ((uint64_t)(b->produced + 1 - b->base) >= b->cap)
 		ring_grow(b);
@@ -389,6 +554,8 @@ sc_execbuf_add_block(struct sc_execbuf *b, const char *id, void *mem,
 	atomic_init(&e->mem->refs, 1);
 	e->mem->p = mem;
 	e->mem->cap = cap;
+	e->mem->charge = 0;
+	e->mem->acct = NULL;
 	e->data = data;
 	e->len = len;
 	e->rows = rows;
@@ -441,6 +608,29 @@ drop_until(struct sc_execbuf *b, int64_t upto)
 		e->data = NULL;
 	}
 	trim_ids(b);
+}
+
+void
+sc_execbuf_charge_last(struct sc_execbuf *b, struct sc_execacct *a, int64_t n)
+{
+	struct sc_execmem *m;
+
+	if (b->produced < b->first || ent(b, b->produced)->mem == NULL)
+		SC_BUG("no response to charge");
+	m = ent(b, b->produced)->mem;
+	if (m->charge > 0 && m->acct != a)
+		SC_BUG("a response charged to two accounts");
+	m->acct = a;
+	m->charge += n;
+}
+
+int64_t
+sc_execbuf_drop_consumed(struct sc_execbuf *b)
+{
+	int64_t before = b->first;
+
+	drop_until(b, b->consumed);
+	return b->first - before;
 }
 
 static int
@@ -531,7 +721,8 @@ sc_execbuf_lookup(struct sc_execbuf *b, const char *id, int64_t *index,
 	struct slot *sl;
 	uint8_t bin[16];
 
-	if (id == NULL || !parse_id(id, bin) || (sl = tab_find(b, bin)) == NULL)
+	if (id == NULL || !sc_uuid_parse(id, bin) ||
+	    (sl = tab_find(b, bin)) == NULL)
 		return sc_srv_error(err, "INVALID_CURSOR.POSITION_NOT_FOUND",
 		    "HY109",
 		    "The cursor is invalid. The cursor position id "

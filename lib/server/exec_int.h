@@ -184,8 +184,12 @@ struct sc_exec_op {
 	int64_t finished_ms; /* realtime; 0: not yet */
 	int64_t attach_change_ms; /* realtime: last attach or detach */
 	int64_t progress_at; /* manager clock: last PROGRESS event */
+	int64_t charge; /* runner's: value budget for the next response */
+	struct sc_execacct *charge_acct;
 	/* Immutable after creation: a short text of the plan. */
 	char statement[SC_EXEC_STATEMENT_MAX + 4];
+	char digest[17]; /* sc_exec_log_digest() */
+	char peer[72]; /* the ExecutePlan call's client address */
 
 	/* The scheduler's, under m->slock. */
 	enum sched_st sched;

@@ -40,7 +40,16 @@ struct run {
 	struct sc_error err; /* why the sink stopped */
 	bool stopped;
 	size_t last_ipc; /* size of the previous batch's stream */
+	int64_t large; /* the current row's large values, in bytes */
+	int64_t pool; /* value budget taken for them, not yet in a block */
+	struct sc_execacct *acct; /* the pool's */
 };
+
+/*
+ * What a row of n bytes of large values is charged before it is built:
+ * SQLite's copy, the Arrow column and the response block.
+ */
+#define LARGE_COPIES 3
 
 static int
 emit(struct run *r, Spark__Connect__ExecutePlanResponse *resp)
@@ -87,6 +96,67 @@ on_batch(void *arg, const uint8_t *ipc, size_t len, int64_t rows,
 	return 0;
 }
 
+static int
+memory_error(struct run *r, int64_t need, int64_t limit, const char *what)
+{
+	sc_srv_error(&r->err, "UNABLE_TO_ACQUIRE_MEMORY", "53200",
+	    "Unable to acquire memory: a result row holds %lld bytes of values; with their Arrow batch and response that is %lld bytes, more than the %lld bytes %s.",
+	    (long long)r->large, (long long)need, (long long)limit, what);
+	r->err.rpc_code = SC_GRPC_RESOURCE_EXHAUSTED;
+	r->stopped = true;
+	return -1;
+}
+
+/*
+ * The row just computed holds n bytes of large values: give back what
+ * the row before took, and take this one's before it is copied.
+ */
+static int
+on_large(void *arg, int64_t n)
+{
+	struct run *r = arg;
+	const struct sc_server_conf *conf = sc_exec_op_conf(r->op);
+	int64_t need = n * LARGE_COPIES, cap;
+
+	sc_execmem_give(r->acct, r->pool);
+	r->pool = 0;
+	r->large = n;
+	sc_execmem_budget(&cap, NULL);
+	if (n == 0)
+		return 0;
+	if (conf->sql_op_memory > 0 && need > conf->sql_op_memory)
+		return memory_error(r, need, conf->sql_op_memory,
+		    "one operation may use (sctk.sql.operationMemory)");
+	if (cap >= 0 && need > cap / 2)
+		return memory_error(r, need, cap / 2,
+		    "one user's rows of large values may use together (an eighth of sctk.sql.heapLimit)");
+	if (sc_exec_reserve(r->op, need, &r->acct, &r->err) == -1) {
+		r->stopped = true;
+		return -1;
+	}
+	r->pool = need;
+	return 0;
+}
+
+/*
+ * A batch of large values was written into a block: the block carries
+ * its share of the budget, the writer's copy is freed and given back;
+ * SQLite's copy stays taken until the next row.
+ */
+static void
+large_written(struct run *r, struct sc_arrow_writer *w, size_t cap)
+{
+	int64_t charge = r->pool < (int64_t)cap ? r->pool : (int64_t)cap;
+
+	sc_exec_charge_next(r->op, r->acct, charge);
+	r->pool -= charge;
+	sc_arrow_writer_trim(w, SC_ENGINE_LARGE_VALUE);
+	if (r->pool > r->large) {
+		sc_execmem_give(r->acct, r->pool - r->large);
+		r->pool = r->large;
+	}
+}
+
 /*
  * Write the batch's Arrow stream once, into a block sized after the
  * previous batch with room for the response envelope in front; the
@@ -99,12 +169,16 @@ on_batch_writer(void *arg, struct sc_arrow_writer *w, int64_t rows,
 	struct run *r = arg;
 	struct sc_buf b;
 	uint8_t *mem;
-	size_t len, cap;
+	size_t len, cap, ipclen, want = r->last_ipc;
 
-	/* Sized after the previous batch: usually no regrowth. */
+	/*
+	 * Sized after the previous batch: usually no regrowth; a batch of
+	 * large values after its rows, so that it is not grown by doubling.
+	 */
+	if (r->large > 0 && want < sc_arrow_writer_bytes(w) + 4096)
+		want = sc_arrow_writer_bytes(w) + 4096;
 	sc_buf_init(&b, SC_BUF_UNLIMITED);
-	b.data = sc_execmem_block(SC_EXEC_ARROW_HEADROOM + r->last_ipc + 1024,
-	    &b.cap);
+	b.data = sc_execmem_block(SC_EXEC_ARROW_HEADROOM + want + 1024, &b.cap);
 	b.len = SC_EXEC_ARROW_HEADROOM;
 	b.data[b.len] = '\0';
 	if (sc_arrow_writer_flush(w, &b, &r->err) == -1) {
@@ -114,8 +188,12 @@ on_batch_writer(void *arg, struct sc_arrow_writer *w, int64_t rows,
 	}
 	cap = b.cap;
 	mem = sc_buf_detach(&b, &len);
-	r->last_ipc = len - SC_EXEC_ARROW_HEADROOM;
-	if (sc_exec_emit_arrow_block(r->op, mem, cap, r->last_ipc, rows,
+	ipclen = len - SC_EXEC_ARROW_HEADROOM;
+	/* A small batch after a large one need not be as large. */
+	r->last_ipc = r->large > 0 ? 0 : ipclen;
+	if (r->large > 0)
+		large_written(r, w, cap);
+	if (sc_exec_emit_arrow_block(r->op, mem, cap, ipclen, rows,
 		start_offset, &r->err) == -1) {
 		r->stopped = true;
 		return -1;
@@ -124,12 +202,18 @@ on_batch_writer(void *arg, struct sc_arrow_writer *w, int64_t rows,
 	return 0;
 }
 
-/* The metrics-only response: one plan node with its output rows. */
+/*
+ * The metrics-only response: one plan node with its output rows, and for
+ * a SQL command that changed rows (affected >= 0), numAffectedRows: a
+ * metric of sc-serve's own (Spark sends none), which Spark's clients
+ * pass over and sc-exec shows as psql does ("DELETE 60").
+ */
 static int
-emit_metrics(struct run *r, const char *node)
+emit_metrics(struct run *r, const char *node, int64_t affected)
 {
-	static char key[] = "numOutputRows";
+	static char key[] = "numOutputRows", akey[] = "numAffectedRows";
 	static char vname[] = "number of output rows";
+	static char aname[] = "number of affected rows";
 	static char vtype[] = "sum";
 	char name[64];
 	Spark__Connect__ExecutePlanResponse resp =
@@ -145,7 +229,12 @@ emit_metrics(struct run *r, const char *node)
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__METRICS__METRIC_VALUE__INIT;
 	Spark__Connect__ExecutePlanResponse__Metrics__MetricObject *mop = &mo;
 	Spark__Connect__ExecutePlanResponse__Metrics__MetricObject__ExecutionMetricsEntry
-	    *mep = &me;
+	    ae =
+		SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__METRICS__METRIC_OBJECT__EXECUTION_METRICS_ENTRY__INIT;
+	Spark__Connect__ExecutePlanResponse__Metrics__MetricValue av =
+	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__METRICS__METRIC_VALUE__INIT;
+	Spark__Connect__ExecutePlanResponse__Metrics__MetricObject__ExecutionMetricsEntry
+	    *mep[2] = { &me, &ae };
 
 	snprintf(name, sizeof(name), "%s", node);
 	mv.name = vname;
@@ -153,9 +242,14 @@ emit_metrics(struct run *r, const char *node)
 	mv.metric_type = vtype;
 	me.key = key;
 	me.value = &mv;
+	av.name = aname;
+	av.value = affected;
+	av.metric_type = vtype;
+	ae.key = akey;
+	ae.value = &av;
 	mo.name = name;
-	mo.n_execution_metrics = 1;
-	mo.execution_metrics = &mep;
+	mo.n_execution_metrics = affected >= 0 ? 2 : 1;
+	mo.execution_metrics = mep;
 	mt.n_metrics = 1;
 	mt.metrics = &mop;
 	resp.metrics = &mt;
@@ -214,6 +308,7 @@ run_root(struct run *r, struct sc_engine_conn *conn,
 	    conf->batch_max_bytes > 0 ? conf->batch_max_bytes / 10 * 7 : 0;
 	sink.schema = on_schema;
 	sink.batch = on_batch;
+	sink.large = on_large;
 	sink.arg = r;
 	r->progress_ms = conf->progress_interval_ms;
 	r->next_progress = sc_mono_ms() + r->progress_ms;
@@ -222,12 +317,14 @@ run_root(struct run *r, struct sc_engine_conn *conn,
 	rc = sc_engine_run_writer(conn, root, &lim, &sink, on_batch_writer,
 	    sc_exec_op_cancel_flag(r->op), err);
 	sc_engine_set_progress(NULL, NULL);
+	sc_execmem_give(r->acct, r->pool);
+	r->pool = 0;
 	if (rc == -1) {
 		if (r->stopped && err != NULL)
 			*err = r->err;
 		return -1;
 	}
-	if (emit_metrics(r, "SQLite") == -1) {
+	if (emit_metrics(r, "SQLite", -1) == -1) {
 		if (err != NULL)
 			*err = r->err;
 		return -1;
@@ -270,6 +367,7 @@ run_command(struct run *r, struct sc_engine_conn *conn,
 	Spark__Connect__ExecutePlanResponse__SqlCommandResult res =
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__SQL_COMMAND_RESULT__INIT;
 	Spark__Connect__Relation *rel = NULL;
+	int64_t changes;
 	int rc;
 
 	if (cmd->command_type_case ==
@@ -281,7 +379,7 @@ run_command(struct run *r, struct sc_engine_conn *conn,
 		if (sc_engine_create_view(conn, v->input, v->name, v->is_global,
 			v->replace, sc_exec_op_cancel_flag(r->op), err) == -1)
 			return -1;
-		if (emit_metrics(r, "SQLiteCommand") == -1) {
+		if (emit_metrics(r, "SQLiteCommand", -1) == -1) {
 			if (err != NULL)
 				*err = r->err;
 			return -1;
@@ -292,10 +390,15 @@ run_command(struct run *r, struct sc_engine_conn *conn,
 		SPARK__CONNECT__COMMAND__COMMAND_TYPE_SQL_COMMAND ||
 	    cmd->sql_command == NULL)
 		return unsupported_command(cmd, err);
+	changes = sc_engine_total_changes(conn);
 	rc = sc_engine_sql_command_cancelable(conn, cmd->sql_command, &rel,
 	    sc_exec_op_cancel_flag(r->op), err);
 	if (rc == -1)
 		return -1;
+	/* Rows changed: those of the last statement that changed any. */
+	changes = sc_engine_total_changes(conn) > changes
+	    ? sc_engine_last_changes(conn)
+	    : 0;
 	res.relation = rel;
 	resp.response_type_case =
 	    SPARK__CONNECT__EXECUTE_PLAN_RESPONSE__RESPONSE_TYPE_SQL_COMMAND_RESULT;
@@ -303,7 +406,7 @@ run_command(struct run *r, struct sc_engine_conn *conn,
 	rc = emit(r, &resp);
 	sc_engine_relation_free(rel);
 	if (rc == 0)
-		rc = emit_metrics(r, "SQLiteCommand");
+		rc = emit_metrics(r, "SQLiteCommand", changes);
 	if (rc == -1 && err != NULL)
 		*err = r->err;
 	return rc;

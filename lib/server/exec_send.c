@@ -592,9 +592,15 @@ emit_bytes(struct sc_exec_op *op, const char *rid, void *mem, size_t cap,
 	if (op->state != SC_EXEC_RUNNING) {
 		pthread_mutex_unlock(&op->lock);
 		sc_execmem_block_put(mem, cap);
+		sc_execmem_give(op->charge_acct, op->charge);
+		op->charge = 0;
 		return sc_exec_canceled_error(err);
 	}
 	sc_execbuf_add_block(op->buf, rid, mem, cap, data, len, rows);
+	if (op->charge > 0) {
+		sc_execbuf_charge_last(op->buf, op->charge_acct, op->charge);
+		op->charge = 0;
+	}
 	if (op->sender != NULL)
 		sc_exec_pump(op, op->sender, sc_exec_now(m), &a);
 	else
@@ -602,6 +608,57 @@ emit_bytes(struct sc_exec_op *op, const char *rid, void *mem, size_t cap,
 	pthread_mutex_unlock(&op->lock);
 	sc_exec_acts_run(m, &a);
 	return 0;
+}
+
+int
+sc_exec_reserve(struct sc_exec_op *op, int64_t n, struct sc_execacct **acct,
+    struct sc_error *err)
+{
+	struct sc_execmgr *m = op->m;
+	const char *user = op->sess->user_id;
+	struct sc_execacct *a;
+	bool parked;
+
+	if ((a = sc_execmem_take_now(user, n, op->inline_run)) != NULL) {
+		*acct = a;
+		return 0;
+	}
+	pthread_mutex_lock(&op->lock);
+	if (op->state != SC_EXEC_RUNNING) {
+		pthread_mutex_unlock(&op->lock);
+		return sc_exec_canceled_error(err);
+	}
+	/* Its own sent responses must not keep it waiting. */
+	if (sc_execbuf_drop_consumed(op->buf) > 0)
+		sc_exec_room_wake(m, false);
+	parked = sc_exec_sched_park(m, op);
+	pthread_mutex_unlock(&op->lock);
+	sc_debug("operation %s waits for %lld bytes of the value budget",
+	    op->id, (long long)n);
+	a = sc_execmem_take(user, n, &op->cancel);
+	pthread_mutex_lock(&op->lock);
+	if (parked && op->state == SC_EXEC_RUNNING) {
+		pthread_mutex_unlock(&op->lock);
+		sc_exec_sched_resume(m, op);
+		pthread_mutex_lock(&op->lock);
+	}
+	if (op->state != SC_EXEC_RUNNING || a == NULL) {
+		pthread_mutex_unlock(&op->lock);
+		sc_execmem_give(a, n);
+		return sc_exec_canceled_error(err);
+	}
+	pthread_mutex_unlock(&op->lock);
+	*acct = a;
+	return 0;
+}
+
+void
+sc_exec_charge_next(struct sc_exec_op *op, struct sc_execacct *a, int64_t n)
+{
+	if (op->charge > 0 && op->charge_acct != a)
+		SC_BUG("a response charged to two accounts");
+	op->charge_acct = a;
+	op->charge += n;
 }
 
 int
@@ -620,93 +677,6 @@ sc_exec_emit(struct sc_exec_op *op, Spark__Connect__ExecutePlanResponse *resp,
 	    resp->arrow_batch != NULL)
 		rows = resp->arrow_batch->row_count;
 	return emit_bytes(op, rid, data, 0, data, len, rows, err);
-}
-
-static size_t
-varint_len(uint64_t v)
-{
-	size_t n = 1;
-
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
-}
-
-static uint8_t *
-put_varint(uint8_t *p, uint64_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (uint8_t)v;
-	return p;
-}
-
-/* Length of string field s (tag of one byte); 0 when it is not sent. */
-static size_t
-str_field_len(const char *s)
-{
-	size_t n = s != NULL ? strlen(s) : 0;
-
-	return n == 0 ? 0 : 1 + varint_len(n) + n;
-}
-
-static uint8_t *
-put_str_field(uint8_t *p, uint8_t tag, const char *s)
-{
-	size_t n = s != NULL ? strlen(s) : 0;
-
-	if (n == 0)
-		return p;
-	*p++ = tag;
-	p = put_varint(p, n);
-	memcpy(p, s, n);
-	return p + n;
-}
-
-/* Wire tags (field << 3 | wire type) of the envelope. */
-#define TAG_SESSION_ID 0x0a /* 1, bytes */
-#define TAG_ARROW_BATCH 0x12 /* 2, bytes */
-#define TAG_OPERATION_ID 0x62 /* 12, bytes */
-#define TAG_RESPONSE_ID 0x6a /* 13, bytes */
-#define TAG_SERVER_SIDE_ID 0x7a /* 15, bytes */
-#define TAG_AB_ROW_COUNT 0x08 /* ArrowBatch 1, varint */
-#define TAG_AB_DATA 0x12 /* ArrowBatch 2, bytes */
-#define TAG_AB_START_OFFSET 0x18 /* ArrowBatch 3, varint */
-
-size_t
-sc_exec_arrow_envelope(uint8_t *out, size_t room, const char *session_id,
-    const char *server_side_session_id, const char *operation_id,
-    const char *response_id, int64_t rows, int64_t start_offset, size_t ipclen)
-{
-	size_t ab, n;
-	uint8_t *p;
-
-	ab = 1 + varint_len((uint64_t)rows) + 1 +
-	    varint_len((uint64_t)start_offset) + 1 + varint_len(ipclen) +
-	    ipclen;
-	n = str_field_len(session_id) + str_field_len(operation_id) +
-	    str_field_len(response_id) + str_field_len(server_side_session_id) +
-	    1 + varint_len(ab) + (ab - ipclen);
-	if (n > room)
-		return 0;
-	p = out + room - n;
-	p = put_str_field(p, TAG_SESSION_ID, session_id);
-	p = put_str_field(p, TAG_OPERATION_ID, operation_id);
-	p = put_str_field(p, TAG_RESPONSE_ID, response_id);
-	p = put_str_field(p, TAG_SERVER_SIDE_ID, server_side_session_id);
-	*p++ = TAG_ARROW_BATCH;
-	p = put_varint(p, ab);
-	*p++ = TAG_AB_ROW_COUNT;
-	p = put_varint(p, (uint64_t)rows);
-	*p++ = TAG_AB_START_OFFSET;
-	p = put_varint(p, (uint64_t)start_offset);
-	*p++ = TAG_AB_DATA;
-	put_varint(p, ipclen);
-	return n;
 }
 
 int
@@ -731,9 +701,11 @@ sc_exec_emit_arrow_block(struct sc_exec_op *op, uint8_t *mem, size_t cap,
 
 	if (sc_uuid_v4(rid, err) == -1) {
 		sc_execmem_block_put(mem, cap);
+		sc_execmem_give(op->charge_acct, op->charge);
+		op->charge = 0;
 		return -1;
 	}
-	n = sc_exec_arrow_envelope(mem, SC_EXEC_ARROW_HEADROOM,
+	n = sc_proto_arrow_envelope(mem, SC_EXEC_ARROW_HEADROOM,
 	    op->sess->session_id, op->sess->server_side_id, op->id, rid, rows,
 	    start_offset, ipclen);
 	if (n > 0)

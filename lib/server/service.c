@@ -33,6 +33,7 @@
 #include "server/auth.h"
 #include "server/engine.h"
 #include "server/exec.h"
+#include "server/metrics.h"
 #include "server/session.h"
 #include "core/banned.h"
 
@@ -72,6 +73,29 @@ sc_svc_identify(struct sc_server *srv, struct sc_rpc_call *call,
 	return who;
 }
 
+void
+sc_svc_log_refusal(struct sc_rpc_call *call, const char *reason,
+    const char *bound, const char *claimed)
+{
+	const char *peer = sc_rpc_call_peer(call);
+	const struct sc_log_field f[] = {
+		SC_LOG_STR("client", peer),
+		SC_LOG_STR("reason", reason),
+		SC_LOG_STR("user_id", claimed != NULL ? claimed : ""),
+		SC_LOG_STR("token_user_id", bound != NULL ? bound : ""),
+	};
+
+	if (sc_log_level < SC_LOG_WARN)
+		return;
+	if (bound != NULL && claimed != NULL)
+		sc_log_event(SC_LOG_WARN, "auth_refused", f, SC_NELEM(f),
+		    "refused a request from %s: %s: its token is bound to user '%s', it names user '%s'",
+		    peer, reason, bound, claimed);
+	else
+		sc_log_event(SC_LOG_WARN, "auth_refused", f, SC_NELEM(f),
+		    "refused a request from %s: %s", peer, reason);
+}
+
 /* Check the bearer token; on failure the call is finished. */
 bool
 sc_svc_authorized(struct sc_server *srv, struct sc_rpc_call *call)
@@ -80,11 +104,12 @@ sc_svc_authorized(struct sc_server *srv, struct sc_rpc_call *call)
 
 	switch (sc_svc_identify(srv, call, user)) {
 	case SC_SVC_MISSING:
+		sc_svc_log_refusal(call, "missing token", NULL, NULL);
 		sc_rpc_call_finish(call, SC_GRPC_UNAUTHENTICATED,
 		    "No authentication token provided", NULL, 0);
 		return false;
 	case SC_SVC_WRONG:
-		sc_debug("bad token from %s", sc_rpc_call_peer(call));
+		sc_svc_log_refusal(call, "bad token", NULL, NULL);
 		sc_rpc_call_finish(call, SC_GRPC_UNAUTHENTICATED,
 		    "Invalid authentication token", NULL, 0);
 		return false;
@@ -162,14 +187,13 @@ user_allowed(struct sc_server *srv, struct sc_rpc_call *call, const char *user)
 	if (sc_svc_check_user(who, bound, user, &err) == 0)
 		return true;
 	if (err.rpc_code == SC_GRPC_UNAUTHENTICATED) {
+		sc_svc_log_refusal(call, "bad token", NULL, NULL);
 		sc_rpc_call_finish(call, SC_GRPC_UNAUTHENTICATED, err.msg, NULL,
 		    0);
 		return false;
 	}
 	if (err.rpc_code == SC_GRPC_PERMISSION_DENIED)
-		sc_info(
-		    "refused a request from %s: its token is bound to user '%s', not the one it names",
-		    sc_rpc_call_peer(call), bound);
+		sc_svc_log_refusal(call, "user mismatch", bound, user);
 	sc_srv_finish_error(call, NULL, &err);
 	return false;
 }
@@ -1067,6 +1091,7 @@ sc_service_register(struct sc_server *srv, struct sc_error *err)
 
 	sc_srv_error_set_max_metadata(srv->conf.max_metadata_size);
 	sc_rpc_server_set_details(srv->rpc, sc_srv_error_details);
+	sc_rpc_server_set_done(srv->rpc, sc_metrics_rpc_done, NULL);
 	sc_rpc_server_set_unknown_gate(srv->rpc, unknown_gate, srv);
 	sc_engine_set_conf(srv->engine, &sc_svc_sql_conf);
 	for (i = 0; i < SC_NELEM(methods); i++)

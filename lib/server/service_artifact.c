@@ -640,7 +640,6 @@ sc_svc_add_artifacts(struct sc_rpc_call *call, void *arg)
 	struct sc_server *srv = arg;
 	struct upload_job *j;
 	struct sc_error err;
-	pthread_condattr_t ca;
 	pthread_attr_t attr;
 	pthread_t tid;
 	int rc;
@@ -661,10 +660,7 @@ sc_svc_add_artifacts(struct sc_rpc_call *call, void *arg)
 	j->who = sc_svc_identify(srv, call, j->bound);
 	sc_rpc_call_ref(call);
 	pthread_mutex_init(&j->mu, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&j->cv, &ca);
-	pthread_condattr_destroy(&ca);
+	sc_mono_cond_init(&j->cv);
 	j->refs = 1;
 	j->in = IN_MORE;
 	sc_svc_job_begin();

@@ -47,6 +47,16 @@ enum sc_svc_who sc_svc_identify(struct sc_server *srv, struct sc_rpc_call *call,
 /* Check the bearer token; on failure the call is finished. */
 bool sc_svc_authorized(struct sc_server *srv, struct sc_rpc_call *call);
 
+/*
+ * Log a refused authentication of call (an "auth_refused" event, at
+ * warn) with the client's address: reason is "missing token", "bad
+ * token", "bad admin token" or "user mismatch"; for a mismatch, bound
+ * is the token's user and claimed the one the request names (else
+ * both NULL).
+ */
+void sc_svc_log_refusal(struct sc_rpc_call *call, const char *reason,
+    const char *bound, const char *claimed);
+
 /* The class of a request naming another user than its token's. */
 #define SC_SVC_USER_MISMATCH "SCTK_AUTH.USER_MISMATCH"
 

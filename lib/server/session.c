@@ -422,17 +422,13 @@ struct sc_sessmgr *
 sc_sessmgr_new(const struct sc_server_conf *conf, struct sc_engine *engine)
 {
 	struct sc_sessmgr *m;
-	pthread_condattr_t ca;
 
 	m = sc_xcalloc(1, sizeof(*m));
 	m->conf = conf;
 	m->engine = engine;
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_mutex_init(&m->tlock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&m->tcv, &ca);
-	pthread_condattr_destroy(&ca);
+	sc_mono_cond_init(&m->tcv);
 	sc_htab_init(&m->sessions);
 	sc_htab_init(&m->tombs);
 	sc_htab_init(&m->users);

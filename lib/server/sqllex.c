@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "core/error.h"
+#include "core/hex.h"
 #include "core/xmem.h"
 #include "server/srverror.h"
 #include "core/banned.h"
@@ -33,9 +34,8 @@ static const char *const ops[] = {
 	"=>",
 };
 
-/* Skip spaces and comments from s; NULL when a comment is not closed. */
-static const char *
-skip(const char *s)
+const char *
+sc_sqllex_skip(const char *s)
 {
 	int depth;
 
@@ -67,18 +67,6 @@ skip(const char *s)
 	}
 }
 
-int
-sc_sqlp_hex_digit(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* The value of n hex digits at s, or -1 when one is not a hex digit. */
 static long
 hex_digits(const char *s, int n)
@@ -87,7 +75,7 @@ hex_digits(const char *s, int n)
 	int i, d;
 
 	for (i = 0; i < n; i++) {
-		if ((d = sc_sqlp_hex_digit((unsigned char)s[i])) == -1)
+		if ((d = sc_hex_digit((unsigned char)s[i])) == -1)
 			return -1;
 		v = v * 16 + d;
 	}
@@ -258,7 +246,7 @@ sc_sqllex(const char *src, struct sc_sqltok **tokp, size_t *np)
 	const char *s = src, *e;
 
 	for (;;) {
-		if ((s = skip(s)) == NULL)
+		if ((s = sc_sqllex_skip(s)) == NULL)
 			goto bad;
 		memset(&t, 0, sizeof(t));
 		t.off = (size_t)(s - src);
@@ -275,7 +263,7 @@ sc_sqllex(const char *src, struct sc_sqltok **tokp, size_t *np)
 					sc_buf_release(&t.text);
 					goto bad;
 				}
-				s = skip(e);
+				s = sc_sqllex_skip(e);
 			} while (s != NULL && (*s == '\'' || *s == '"'));
 		} else if (*s == '`') {
 			t.kind = SC_TK_QIDENT;
@@ -362,7 +350,7 @@ sc_sqllex_free(struct sc_sqltok *v, size_t n)
 bool
 sc_sqllex_first_word(const char *src, const char *const *words)
 {
-	const char *s = skip(src);
+	const char *s = sc_sqllex_skip(src);
 	size_t n = 0, i;
 
 	if (s == NULL)

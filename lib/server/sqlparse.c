@@ -7,8 +7,9 @@
  * < + - || < * / % div < unary), Spark's literal types (1 int, 1L
  * bigint, 1.5 decimal(2,1), 1.5D and 1e3 double, 'x' and "x" string,
  * DATE '...', TIMESTAMP '...') and Spark's operator names, so the plan
- * translator answers as it does for the same DataFrame.  Anything
- * outside the grammar is "not taken" and goes to SQLite as before.
+ * translator answers as it does for the same DataFrame.  A query
+ * outside the grammar is refused where the parser stopped: nothing
+ * goes to SQLite as the client wrote it.
  *
  * This file holds the tokens, building messages, literals, WITH, the set
  * operations and sc_sqlparse(); expressions are sqlparse_expr.c's, FROM
@@ -31,6 +32,7 @@
 
 #include "core/arrow.h"
 #include "core/error.h"
+#include "core/value.h"
 #include "core/xmem.h"
 #include "server/srverror.h"
 #include "core/banned.h"
@@ -95,12 +97,14 @@ sc_sqlp_accept_op(struct parser *p, const char *o)
 	return true;
 }
 
-/* Give up on the text: leave it to SQLite. */
+/* Give up on the text here (refused by sc_sqlparse_args()). */
 void *
 sc_sqlp_not_taken(struct parser *p)
 {
-	if (p->fail == 0)
+	if (p->fail == 0) {
 		p->fail = SC_SQLPARSE_NOT_TAKEN;
+		p->stop = p->i;
+	}
 	return NULL;
 }
 
@@ -418,21 +422,6 @@ sc_sqlp_alias_new(Expr *child, char *name)
 /* Literals                                                            */
 /* ------------------------------------------------------------------ */
 
-/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
-static int64_t
-days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-	int64_t era;
-	unsigned yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = (unsigned)(y - era * 400);
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + (int64_t)doe - 719468;
-}
-
 static bool
 leap(int64_t y)
 {
@@ -467,7 +456,7 @@ parse_date(const char *s, int64_t *days, const char **end)
 	if (m < 1 || m > 12 || d < 1 || d > (long)mdays[m - 1] ||
 	    (m == 2 && d == 29 && !leap(y)))
 		return false;
-	*days = days_from_civil(y, (unsigned)m, (unsigned)d);
+	*days = sc_value_days_from_civil(y, (int)m, (int)d);
 	*end = e;
 	return true;
 }
@@ -723,10 +712,34 @@ sc_sqlp_number_literal(struct parser *p, bool neg)
 	ll = strtoll(buf, &end, 10);
 	if (errno != 0 || *end != '\0') {
 		/* Past bigint: Spark makes it decimal(n,0). */
+		const char *dg = buf + (buf[0] == '-');
+		size_t nd = strlen(dg);
+
+		if (t->suffix == 0 && nd <= 38 &&
+		    nd == strspn(dg, "0123456789")) {
+			/*
+			 * As the cast of its digits, which keeps all of them
+			 * (a decimal literal goes through a double).
+			 */
+			Spark__Connect__Expression__Cast *c;
+			Expr *ce;
+
+			sc_sqlp_expr_free(e);
+			c = sc_xmalloc(sizeof(*c));
+			spark__connect__expression__cast__init(c);
+			c->expr = sc_sqlp_string_lit(buf, strlen(buf));
+			c->cast_to_type_case =
+			    SPARK__CONNECT__EXPRESSION__CAST__CAST_TO_TYPE_TYPE_STR;
+			c->type_str = sc_xasprintf("decimal(%zu,0)", nd);
+			ce = sc_sqlp_expr_new();
+			ce->expr_type_case =
+			    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_CAST;
+			ce->cast = c;
+			return ce;
+		}
 		sc_sqlp_expr_free(e);
-		return t->suffix == 0
-		    ? sc_sqlp_not_taken(p)
-		    : sc_sqlp_unsupported(p, "an out-of-range numeric literal");
+		return sc_sqlp_unsupported(p,
+		    "an out-of-range numeric literal");
 	}
 	switch (t->suffix) {
 	case 'L':
@@ -778,6 +791,7 @@ with_clause(struct parser *p)
 {
 	struct sc_sqlp_chain chain;
 	struct cte c;
+	size_t cols, after;
 
 	/* Spark 4.0 has no recursive CTE (it came in 4.1). */
 	if (sc_sqlp_is_word(p, "recursive") &&
@@ -795,12 +809,20 @@ with_clause(struct parser *p)
 		}
 		c.name = sc_sqlp_ident_text(t);
 		p->i++;
+		/* name (a, b, ...): the query's columns renamed after it. */
+		cols = 0;
+		if (sc_sqlp_is_op(p, "(")) {
+			cols = p->i;
+			while (sc_sqlp_cur(p)->kind != SC_TK_EOF &&
+			    !sc_sqlp_accept_op(p, ")"))
+				p->i++;
+		}
 		/* A CTE's own GROUP BY keys could not be hidden: deeper. */
 		p->depth++;
 		c.rel = NULL;
 		/* How deep its query is, where it is inlined: its height. */
 		sc_sqlp_chain_begin(p, &chain);
-		if (sc_sqlp_is_op(p, "(") || !sc_sqlp_accept_word(p, "as") ||
+		if (!sc_sqlp_accept_word(p, "as") ||
 		    !sc_sqlp_expect_op(p, "(") ||
 		    !sc_sqlp_is_word(p, "select") ||
 		    (c.rel = sc_sqlp_query_ops(p)) == NULL ||
@@ -814,6 +836,16 @@ with_clause(struct parser *p)
 		}
 		c.height = sc_sqlp_chain_end(p, &chain);
 		p->depth--;
+		if (cols != 0) {
+			after = p->i;
+			p->i = cols;
+			c.rel = sc_sqlp_to_df(p, c.rel);
+			p->i = after;
+			if (c.rel == NULL) {
+				free(c.name);
+				return false;
+			}
+		}
 		p->ctes =
 		    sc_xreallocarray(p->ctes, p->nctes + 1, sizeof(*p->ctes));
 		p->ctes[p->nctes++] = c;
@@ -829,6 +861,120 @@ sc_sqlparse(const char *src, Spark__Connect__Relation **out, size_t *hidden,
 	return sc_sqlparse_args(src, NULL, out, hidden, err);
 }
 
+/* Words SQLite has and Spark SQL does not: a syntax error there. */
+static bool
+sqlite_only(const struct sc_sqltok *t)
+{
+	static const char *const words[] = { "glob", "indexed", "notnull",
+		"isnull", "autoincrement", "without", "pragma", "vacuum",
+		"attach", "detach", "reindex", "begin", "commit", "rollback",
+		"savepoint", "release", "replace", "upsert", "returning" };
+	size_t k;
+
+	/* A string where a name goes: SQLite reads it as one. */
+	if (t->kind == SC_TK_PARAM || t->kind == SC_TK_STRING)
+		return true;
+	if (t->kind == SC_TK_OP)
+		return t->s[0] == '[' || t->s[0] == ']' || t->s[0] == ';';
+	for (k = 0; k < SC_NELEM(words); k++)
+		if (sc_sqlp_tok_word(t, words[k]))
+			return true;
+	return false;
+}
+
+int
+sc_sqlp_syntax_error(const struct sc_sqltok *t, struct sc_error *err)
+{
+	if (t->kind == SC_TK_EOF)
+		return sc_srv_error(err, "PARSE_SYNTAX_ERROR", "42601",
+		    "Syntax error at or near end of input.");
+	return sc_srv_error(err, "PARSE_SYNTAX_ERROR", "42601",
+	    "Syntax error at or near '%.*s'.", (int)(t->n > 40 ? 40 : t->n),
+	    t->s);
+}
+
+/*
+ * A query the parser stopped in at token t (not taken): what SQLite
+ * alone has is Spark's syntax error there; the rest is Spark syntax
+ * sc-serve does not answer.
+ */
+static void
+refuse_at(const struct sc_sqltok *t, struct sc_error *err)
+{
+	if (t->kind == SC_TK_EOF || sqlite_only(t)) {
+		sc_sqlp_syntax_error(t, err);
+		return;
+	}
+	sc_srv_error(err, "UNSUPPORTED_FEATURE.SQL_SYNTAX", "0A000",
+	    "The feature is not supported: the SQL text at or near '%.*s', which the Spark SQL parser of sc-serve does not take.",
+	    (int)(t->n > 40 ? 40 : t->n), t->s);
+}
+
+static void
+parser_release(struct parser *p)
+{
+	size_t i;
+
+	sc_sqllex_free(p->t, p->n);
+	for (i = 0; i < p->nctes; i++) {
+		free(p->ctes[i].name);
+		sc_sqlp_rel_free(p->ctes[i].rel);
+	}
+	free(p->ctes);
+	sc_sqlp_scope_pop(p, 0);
+	free(p->scope);
+}
+
+/* Lex src for p: 0, or -1 (err set: Spark's syntax error). */
+static int
+parser_open(struct parser *p, const char *src, const Spark__Connect__SQL *args,
+    struct sc_error *err)
+{
+	static const Spark__Connect__SQL none = SPARK__CONNECT__SQL__INIT;
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	p->src = src;
+	p->err = err;
+	if (sc_sqllex(src, &p->t, &p->n) == -1)
+		return sc_srv_error(err, "PARSE_SYNTAX_ERROR", "42601",
+		    "Syntax error at or near an unclosed string, identifier or comment.");
+	/*
+	 * Spark's markers are ? and :name; @name, $name and ?NNN are not.
+	 * Without the SQL message, a marker has no value (unbound).
+	 */
+	for (i = 0; i < p->n; i++)
+		if (p->t[i].kind == SC_TK_PARAM &&
+		    (p->t[i].s[0] == '@' || p->t[i].s[0] == '$' ||
+			(p->t[i].s[0] == '?' && p->t[i].n > 1))) {
+			sc_sqlp_syntax_error(&p->t[i], err);
+			sc_sqllex_free(p->t, p->n);
+			return -1;
+		}
+	p->args = args != NULL ? args : &none;
+	return 0;
+}
+
+/* After parsing: p's outcome for r, which must have read all tokens. */
+static enum sc_sqlparse_rc
+parser_end(struct parser *p, void *r)
+{
+	if (r != NULL && sc_sqlp_cur(p)->kind != SC_TK_EOF) {
+		sc_srv_error(p->err, "PARSE_SYNTAX_ERROR", "42601",
+		    "Syntax error at or near '%.*s': extra input '%.*s'.",
+		    (int)(sc_sqlp_cur(p)->n > 40 ? 40 : sc_sqlp_cur(p)->n),
+		    sc_sqlp_cur(p)->s,
+		    (int)(sc_sqlp_cur(p)->n > 40 ? 40 : sc_sqlp_cur(p)->n),
+		    sc_sqlp_cur(p)->s);
+		return SC_SQLPARSE_ERROR;
+	}
+	if (r != NULL)
+		return SC_SQLPARSE_OK;
+	if (p->fail != SC_SQLPARSE_ERROR)
+		refuse_at(&p->t[p->stop < p->n ? p->stop : p->n - 1], p->err);
+	return SC_SQLPARSE_ERROR;
+}
+
 enum sc_sqlparse_rc
 sc_sqlparse_args(const char *src, const Spark__Connect__SQL *args,
     Spark__Connect__Relation **out, size_t *hidden, struct sc_error *err)
@@ -836,29 +982,14 @@ sc_sqlparse_args(const char *src, const Spark__Connect__SQL *args,
 	static const char *const starts[] = { "select", "values", "with",
 		"table", NULL };
 	struct parser p;
+	enum sc_sqlparse_rc rc;
 	Rel *r;
-	size_t i;
 
 	/* Statements (a long INSERT) are not read twice. */
 	if (!sc_sqllex_first_word(src, starts))
 		return SC_SQLPARSE_NOT_TAKEN;
-	memset(&p, 0, sizeof(p));
-	p.src = src;
-	p.err = err;
-	if (sc_sqllex(src, &p.t, &p.n) == -1)
-		return SC_SQLPARSE_NOT_TAKEN;
-	/*
-	 * Spark's markers are ? and :name; @name, $name and ?NNN are not.
-	 * Without the SQL message (args NULL), none is taken.
-	 */
-	for (i = 0; i < p.n; i++)
-		if (p.t[i].kind == SC_TK_PARAM &&
-		    (args == NULL || p.t[i].s[0] == '@' || p.t[i].s[0] == '$' ||
-			(p.t[i].s[0] == '?' && p.t[i].n > 1))) {
-			sc_sqllex_free(p.t, p.n);
-			return SC_SQLPARSE_NOT_TAKEN;
-		}
-	p.args = args;
+	if (parser_open(&p, src, args, err) == -1)
+		return SC_SQLPARSE_ERROR;
 	r = NULL;
 	if (sc_sqlp_accept_word(&p, "with") && !with_clause(&p))
 		goto parsed;
@@ -871,24 +1002,33 @@ sc_sqlparse_args(const char *src, const Spark__Connect__SQL *args,
 parsed:
 	while (r != NULL && sc_sqlp_accept_op(&p, ";"))
 		;
-	if (r != NULL && sc_sqlp_cur(&p)->kind != SC_TK_EOF) {
+	rc = parser_end(&p, r);
+	if (rc == SC_SQLPARSE_OK) {
+		*out = r;
+		*hidden = p.hidden;
+	} else {
 		sc_sqlp_rel_free(r);
-		r = NULL;
-		if (p.fail == 0)
-			p.fail = SC_SQLPARSE_NOT_TAKEN;
 	}
-	sc_sqllex_free(p.t, p.n);
-	for (i = 0; i < p.nctes; i++) {
-		free(p.ctes[i].name);
-		sc_sqlp_rel_free(p.ctes[i].rel);
-	}
-	free(p.ctes);
-	sc_sqlp_scope_pop(&p, 0);
-	free(p.scope);
-	if (r == NULL)
-		return p.fail == SC_SQLPARSE_ERROR ? SC_SQLPARSE_ERROR
-						   : SC_SQLPARSE_NOT_TAKEN;
-	*out = r;
-	*hidden = p.hidden;
-	return SC_SQLPARSE_OK;
+	parser_release(&p);
+	return rc;
+}
+
+enum sc_sqlparse_rc
+sc_sqlparse_expr(const char *src, const Spark__Connect__SQL *args,
+    Spark__Connect__Expression **out, struct sc_error *err)
+{
+	struct parser p;
+	enum sc_sqlparse_rc rc;
+	Expr *e;
+
+	if (parser_open(&p, src, args, err) == -1)
+		return SC_SQLPARSE_ERROR;
+	e = sc_sqlp_expr(&p);
+	rc = parser_end(&p, e);
+	if (rc == SC_SQLPARSE_OK)
+		*out = e;
+	else
+		sc_sqlp_expr_free(e);
+	parser_release(&p);
+	return rc;
 }

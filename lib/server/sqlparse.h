@@ -53,6 +53,11 @@ struct sc_sqltok {
 int sc_sqllex(const char *src, struct sc_sqltok **tokp, size_t *np);
 void sc_sqllex_free(struct sc_sqltok *v, size_t n);
 /*
+ * s after its spaces and comments (-- to the line's end, nested
+ * bracketed ones); NULL when a comment is not closed.
+ */
+const char *sc_sqllex_skip(const char *s);
+/*
  * Whether src (after spaces and comments) starts with one of the words
  * (NULL-terminated list, any case), without reading the rest of it.
  */
@@ -66,8 +71,6 @@ bool sc_sqllex_first_word(const char *src, const char *const *words);
  * DIVIDE_BY_ZERO.  Nothing when err has one.
  */
 void sc_sqllex_error_context(const char *src, struct sc_error *err);
-/* A hex digit's value (X'..' literals, \u escapes), or -1. */
-int sc_sqlp_hex_digit(unsigned char c);
 
 /* What sc_sqlparse() did. */
 enum sc_sqlparse_rc {
@@ -79,10 +82,12 @@ enum sc_sqlparse_rc {
 /*
  * Parse the query src.  OK: *out is a heap Relation (free with
  * protobuf_c_message_free_unpacked(&r->base, NULL)).  NOT_TAKEN: src
- * holds something outside the grammar (recursive CTEs, statements ...)
- * and is left to SQLite.  ERROR: Spark
- * syntax whose Spark answer sc-serve cannot give (UNSUPPORTED_FEATURE
- * naming it: INTERVAL, subquery expressions ...).  With GROUP BY, HAVING
+ * does not begin as a query does (SELECT, VALUES, WITH, TABLE): a
+ * statement (sqlstmt.c).  ERROR (err set): a query outside the grammar,
+ * refused where the parser stopped: PARSE_SYNTAX_ERROR where Spark's
+ * parser would stop too (SQLite's own syntax: [name], GLOB, ';' and a
+ * second statement ...), UNSUPPORTED_FEATURE naming Spark syntax whose
+ * Spark answer sc-serve cannot give (INTERVAL, subquery expressions ...).  With GROUP BY, HAVING
  * or ORDER BY over an aggregate, *out's output has *hidden columns more
  * than the select list: the grouping keys (_sc_group_N) and aggregates
  * HAVING and ORDER BY need (_sc_agg_N), which the caller drops, since
@@ -100,6 +105,17 @@ enum sc_sqlparse_rc sc_sqlparse(const char *src, Spark__Connect__Relation **out,
 enum sc_sqlparse_rc sc_sqlparse_args(const char *src,
     const Spark__Connect__SQL *args, Spark__Connect__Relation **out,
     size_t *hidden, struct sc_error *err);
+
+/*
+ * The expression src alone (UPDATE's SET values, DELETE's condition),
+ * markers bound to args (may be NULL): OK (*out, free with
+ * protobuf_c_message_free_unpacked()) or ERROR.
+ */
+enum sc_sqlparse_rc sc_sqlparse_expr(const char *src,
+    const Spark__Connect__SQL *args, Spark__Connect__Expression **out,
+    struct sc_error *err);
+/* Spark's PARSE_SYNTAX_ERROR at token t: -1. */
+int sc_sqlp_syntax_error(const struct sc_sqltok *t, struct sc_error *err);
 
 /* Whether name (any case) is an aggregate function Spark SQL knows. */
 bool sc_sqlp_is_aggregate(const char *name);

@@ -21,6 +21,7 @@
 
 #include "core/arrow.h"
 #include "core/error.h"
+#include "core/hex.h"
 #include "core/xmem.h"
 #include "server/srverror.h"
 #include "core/banned.h"
@@ -548,7 +549,7 @@ binary_literal(struct parser *p, const struct sc_sqltok *str)
 	Expr *e;
 
 	for (i = 0; i < n; i++)
-		if (sc_sqlp_hex_digit(h[i]) == -1) {
+		if (sc_hex_digit(h[i]) == -1) {
 			if (p->fail == 0) {
 				p->fail = SC_SQLPARSE_ERROR;
 				sc_srv_error(p->err, "INVALID_TYPED_LITERAL",
@@ -562,10 +563,9 @@ binary_literal(struct parser *p, const struct sc_sqltok *str)
 	j = 0;
 	i = 0;
 	if (n % 2 == 1)
-		v[j++] = (uint8_t)sc_sqlp_hex_digit(h[i++]);
-	for (; i < n; i += 2)
-		v[j++] = (uint8_t)(sc_sqlp_hex_digit(h[i]) << 4 |
-		    sc_sqlp_hex_digit(h[i + 1]));
+		v[j++] = (uint8_t)sc_hex_digit(h[i++]);
+	(void)sc_hex_decode((const char *)h + i, (n - i) / 2, v + j);
+	j += (n - i) / 2;
 	l = sc_sqlp_lit_new(&e);
 	l->literal_type_case =
 	    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_BINARY;
@@ -882,6 +882,65 @@ static const struct binop band_ops[] = { { "&", false, "&" } };
 static const struct binop bxor_ops[] = { { "^", false, "^" } };
 static const struct binop bor_ops[] = { { "|", false, "|" } };
 
+static Expr *binary(struct parser *p, int level);
+
+/*
+ * A shift operator at the cursor (<<, >> and >>>, read from adjacent
+ * '<' and '>' tokens, which type names need apart): its function and
+ * its tokens in *n, or NULL.
+ */
+static const char *
+shift_at(const struct parser *p, size_t *n)
+{
+	const struct sc_sqltok *a = sc_sqlp_cur(p), *b = sc_sqlp_peek(p, 1),
+			       *c = sc_sqlp_peek(p, 2);
+
+	if (a->kind != SC_TK_OP || a->n != 1 || b->kind != SC_TK_OP ||
+	    b->n != 1 || b->off != a->off + 1 || a->s[0] != b->s[0])
+		return NULL;
+	if (a->s[0] == '<') {
+		*n = 2;
+		return "shiftleft";
+	}
+	if (a->s[0] != '>')
+		return NULL;
+	if (c->kind == SC_TK_OP && c->n == 1 && c->s[0] == '>' &&
+	    c->off == b->off + 1) {
+		*n = 3;
+		return "shiftrightunsigned";
+	}
+	*n = 2;
+	return "shiftright";
+}
+
+/* a << b, a >> b, a >>> b: between & and + in Spark's precedence. */
+static Expr *
+shift(struct parser *p, int level)
+{
+	struct sc_sqlp_chain c;
+	const char *f;
+	Expr *l, *r;
+	size_t n;
+
+	sc_sqlp_chain_begin(p, &c);
+	if ((l = binary(p, level + 1)) == NULL) {
+		sc_sqlp_chain_end(p, &c);
+		return NULL;
+	}
+	while ((f = shift_at(p, &n)) != NULL) {
+		p->i += n;
+		if (!sc_sqlp_chain_next(p, 1) ||
+		    (r = binary(p, level + 1)) == NULL) {
+			sc_sqlp_expr_free(l);
+			sc_sqlp_chain_end(p, &c);
+			return NULL;
+		}
+		l = sc_sqlp_func_new(f, 2, l, r);
+	}
+	sc_sqlp_chain_end(p, &c);
+	return l;
+}
+
 static Expr *
 binary(struct parser *p, int level)
 {
@@ -892,6 +951,7 @@ binary(struct parser *p, int level)
 		{ bor_ops, 1 },
 		{ bxor_ops, 1 },
 		{ band_ops, 1 },
+		{ NULL, 0 }, /* shift() */
 		{ add_ops, 3 },
 		{ mul_ops, 4 },
 	};
@@ -900,8 +960,10 @@ binary(struct parser *p, int level)
 	size_t i;
 	bool found;
 
-	if (level == 5)
+	if (level == 6)
 		return unary(p);
+	if (levels[level].ops == NULL)
+		return shift(p, level);
 	sc_sqlp_chain_begin(p, &c);
 	if ((l = binary(p, level + 1)) == NULL) {
 		sc_sqlp_chain_end(p, &c);

@@ -126,9 +126,103 @@ alias_rel(Rel *in, char *alias)
 	return r;
 }
 
-/* (a, b, ...) after an alias: in's columns renamed, as toDF() does. */
+/*
+ * A file read as Spark's read.data_source: format fmt, one path and
+ * nopts options (all taken); engine_files.c reads it.
+ */
 static Rel *
-to_df(struct parser *p, Rel *in)
+files_rel(char *fmt, char *path,
+    Spark__Connect__Read__DataSource__OptionsEntry **opts, size_t nopts)
+{
+	Spark__Connect__Read__DataSource *ds;
+	Spark__Connect__Read *rd;
+	Rel *r;
+
+	ds = sc_xmalloc(sizeof(*ds));
+	spark__connect__read__data_source__init(ds);
+	ds->_format_case = SPARK__CONNECT__READ__DATA_SOURCE___FORMAT_FORMAT;
+	ds->format = fmt;
+	ds->paths = sc_xmalloc(sizeof(*ds->paths));
+	ds->paths[0] = path;
+	ds->n_paths = 1;
+	ds->options = opts;
+	ds->n_options = nopts;
+	rd = sc_xmalloc(sizeof(*rd));
+	spark__connect__read__init(rd);
+	rd->read_type_case = SPARK__CONNECT__READ__READ_TYPE_DATA_SOURCE;
+	rd->data_source = ds;
+	r = sc_sqlp_rel_new();
+	r->rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_READ;
+	r->read = rd;
+	return r;
+}
+
+/*
+ * sctk's read_files('path', name => value, ...) after its '(': values
+ * are strings, true, false or numbers; format defaults to csv.
+ */
+static Rel *
+read_files(struct parser *p)
+{
+	Spark__Connect__Read__DataSource__OptionsEntry **opts = NULL, *o;
+	const struct sc_sqltok *t = sc_sqlp_cur(p), *v;
+	char *path, *fmt = NULL;
+	size_t nopts = 0, i;
+
+	if (t->kind != SC_TK_STRING)
+		goto bad;
+	path = sc_xstrndup((const char *)t->text.data, t->text.len);
+	p->i++;
+	while (sc_sqlp_accept_op(p, ",")) {
+		t = sc_sqlp_cur(p);
+		v = sc_sqlp_peek(p, 2);
+		if (t->kind != SC_TK_WORD ||
+		    !sc_sqlp_tok_op(sc_sqlp_peek(p, 1), "=>") ||
+		    (v->kind != SC_TK_STRING && v->kind != SC_TK_WORD &&
+			v->kind != SC_TK_NUM)) {
+			free(path);
+			goto bad_opts;
+		}
+		o = sc_xmalloc(sizeof(*o));
+		spark__connect__read__data_source__options_entry__init(o);
+		o->key = sc_xstrndup(t->s, t->n);
+		o->value = v->kind == SC_TK_STRING
+		    ? sc_xstrndup((const char *)v->text.data, v->text.len)
+		    : sc_xstrndup(v->s, v->n);
+		p->i += 3;
+		if (strcasecmp(o->key, "format") == 0) {
+			free(fmt);
+			fmt = o->value;
+			free(o->key);
+			free(o);
+			continue;
+		}
+		opts = sc_xreallocarray(opts, nopts + 1, sizeof(*opts));
+		opts[nopts++] = o;
+	}
+	if (!sc_sqlp_accept_op(p, ")")) {
+		free(path);
+		free(fmt);
+		goto bad_opts;
+	}
+	return files_rel(fmt != NULL ? fmt : sc_xstrdup("csv"), path, opts,
+	    nopts);
+bad_opts:
+	for (i = 0; i < nopts; i++)
+		protobuf_c_message_free_unpacked(&opts[i]->base, NULL);
+	free(opts);
+bad:
+	if (p->fail == 0) {
+		p->fail = SC_SQLPARSE_ERROR;
+		sc_srv_error(p->err, "INVALID_PARAMETER_VALUE", "22023",
+		    "read_files() takes a path string and then name => value options whose values are strings, true or false: read_files('files/x.csv', format => 'csv', header => true).");
+	}
+	return NULL;
+}
+
+/* (a, b, ...) after an alias: in's columns renamed, as toDF() does. */
+Rel *
+sc_sqlp_to_df(struct parser *p, Rel *in)
 {
 	Spark__Connect__ToDF *td;
 	Rel *r;
@@ -195,14 +289,27 @@ sc_sqlp_from_item(struct parser *p)
 			return NULL;
 	} else if ((t->kind == SC_TK_WORD && !sc_sqlp_is_reserved(t)) ||
 	    t->kind == SC_TK_QIDENT) {
-		/* Files (csv.`files/x.csv`) and functions go to SQLite. */
-		if (sc_sqlp_tok_op(sc_sqlp_peek(p, 1), "(") ||
-		    (sc_sqlp_tok_op(sc_sqlp_peek(p, 1), ".") &&
-			sc_sqlp_peek(p, 2)->kind == SC_TK_QIDENT &&
-			(sc_sqlp_tok_word(t, "csv") ||
-			    sc_sqlp_tok_word(t, "json") ||
-			    sc_sqlp_tok_word(t, "text") ||
-			    sc_sqlp_tok_word(t, "parquet"))))
+		/* Files: csv.`files/x.csv` and read_files(...). */
+		if (sc_sqlp_tok_op(sc_sqlp_peek(p, 1), ".") &&
+		    sc_sqlp_peek(p, 2)->kind == SC_TK_QIDENT &&
+		    (sc_sqlp_tok_word(t, "csv") ||
+			sc_sqlp_tok_word(t, "json") ||
+			sc_sqlp_tok_word(t, "text") ||
+			sc_sqlp_tok_word(t, "parquet"))) {
+			r = files_rel(sc_xstrndup(t->s, t->n),
+			    sc_sqlp_ident_text(sc_sqlp_peek(p, 2)), NULL, 0);
+			p->i += 3;
+			goto aliased;
+		}
+		if (sc_sqlp_tok_word(t, "read_files") &&
+		    sc_sqlp_tok_op(sc_sqlp_peek(p, 1), "(")) {
+			p->i += 2;
+			if ((r = read_files(p)) == NULL)
+				return NULL;
+			goto aliased;
+		}
+		/* Other table-valued functions. */
+		if (sc_sqlp_tok_op(sc_sqlp_peek(p, 1), "("))
 			return sc_sqlp_not_taken(p);
 		for (k = 0;
 		     k < p->nctes && !sc_sqlp_tok_op(sc_sqlp_peek(p, 1), ".");
@@ -259,7 +366,7 @@ aliased:
 		return NULL;
 	}
 	if (alias != NULL && sc_sqlp_is_op(p, "(")) /* t(a, b): column names */
-		r = to_df(p, r);
+		r = sc_sqlp_to_df(p, r);
 	if (r == NULL) {
 		free(alias);
 		return NULL;

@@ -110,13 +110,74 @@ is_analytics_call(const Expr *e)
 	return strcasecmp(f, "rollup") == 0 || strcasecmp(f, "cube") == 0;
 }
 
+/* A copy of select item e without its alias. */
+static Expr *
+unaliased(const Expr *e)
+{
+	if (e->expr_type_case == SPARK__CONNECT__EXPRESSION__EXPR_TYPE_ALIAS)
+		e = e->alias->expr;
+	return sc_sqlp_expr_copy(e);
+}
+
+/*
+ * A GROUP BY key *kp that is an integer literal: the select item it
+ * numbers, as Spark reads GROUP BY 1 (spark.sql.groupByOrdinal).  0,
+ * or -1 (p->fail set) with Spark's error for a position out of range,
+ * a star or an aggregate.
+ */
+static int
+ordinal(struct parser *p, Expr *const *items, size_t nitems, Expr **kp)
+{
+	const Spark__Connect__Expression__Literal *l;
+	const Expr *it;
+	int64_t pos;
+
+	if ((*kp)->expr_type_case !=
+	    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL)
+		return 0;
+	l = (*kp)->literal;
+	if (l->literal_type_case ==
+	    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_INTEGER)
+		pos = l->integer;
+	else if (l->literal_type_case ==
+	    SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_LONG)
+		pos = l->long_;
+	else
+		return 0; /* a constant */
+	p->fail = SC_SQLPARSE_ERROR;
+	if (pos < 1 || (uint64_t)pos > nitems) {
+		sc_srv_error(p->err, "GROUP_BY_POS_OUT_OF_RANGE", "42805",
+		    "GROUP BY position %lld is not in select list (valid range is [1, %zu]).",
+		    (long long)pos, nitems);
+		return -1;
+	}
+	it = items[pos - 1];
+	if (it->expr_type_case ==
+	    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_STAR) {
+		sc_srv_error(p->err, "STAR_GROUP_BY_POS", "0A000",
+		    "Star (*) is not allowed in a select list when GROUP BY an ordinal position is used.");
+		return -1;
+	}
+	if (sc_sqlp_has_aggregate(it)) {
+		sc_srv_error(p->err, "GROUP_BY_POS_AGGREGATE", "42903",
+		    "GROUP BY %lld refers to an expression that contains an aggregate function. Aggregate functions are not allowed in GROUP BY.",
+		    (long long)pos);
+		return -1;
+	}
+	p->fail = 0;
+	sc_sqlp_expr_free(*kp);
+	*kp = unaliased(it);
+	return 0;
+}
+
 /*
  * After GROUP BY: the keys into *groups (each aliased _sc_group_N),
  * the group type and, for GROUPING SETS, the sets.  false on failure
  * (p->fail says which).
  */
 bool
-sc_sqlp_group_by(struct parser *p, struct sc_sqlp_grouping *g)
+sc_sqlp_group_by(struct parser *p, Expr *const *items, size_t nitems,
+    struct sc_sqlp_grouping *g)
 {
 	Spark__Connect__Aggregate__GroupingSets *gs;
 	Expr **keys = NULL;
@@ -124,6 +185,22 @@ sc_sqlp_group_by(struct parser *p, struct sc_sqlp_grouping *g)
 
 	memset(g, 0, sizeof(*g));
 	g->type = GROUP_(GROUPBY);
+	if (sc_sqlp_is_word(p, "all") &&
+	    !sc_sqlp_tok_op(sc_sqlp_peek(p, 1), "(") &&
+	    !sc_sqlp_tok_op(sc_sqlp_peek(p, 1), ".")) {
+		p->i++;
+		keys = sc_xcalloc(nitems + 1, sizeof(*keys));
+		for (i = 0; i < nitems; i++) {
+			if (items[i]->expr_type_case ==
+			    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_STAR) {
+				sc_sqlp_unsupported(p, "GROUP BY ALL with *");
+				goto fail;
+			}
+			if (!sc_sqlp_has_aggregate(items[i]))
+				keys[nkeys++] = unaliased(items[i]);
+		}
+		goto named;
+	}
 	if ((sc_sqlp_is_word(p, "rollup") || sc_sqlp_is_word(p, "cube")) &&
 	    sc_sqlp_tok_op(sc_sqlp_peek(p, 1), "(")) {
 		g->type = sc_sqlp_is_word(p, "rollup") ? GROUP_(ROLLUP)
@@ -190,15 +267,13 @@ sc_sqlp_group_by(struct parser *p, struct sc_sqlp_grouping *g)
 		    "grouping analytics mixed with other GROUP BY keys");
 		goto fail;
 	}
+	for (i = 0; i < nkeys; i++)
+		if (ordinal(p, items, nitems, &keys[i]) == -1)
+			goto fail;
+named:
 	for (i = 0; i < nkeys; i++) {
 		char name[32];
 
-		if (keys[i]->expr_type_case ==
-		    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL) {
-			/* Ordinals: left to SQLite as before. */
-			sc_sqlp_not_taken(p);
-			goto fail;
-		}
 		snprintf(name, sizeof(name), "_sc_group_%zu", i);
 		keys[i] = sc_sqlp_alias_new(keys[i], sc_xstrdup(name));
 	}

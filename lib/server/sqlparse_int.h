@@ -46,6 +46,7 @@ struct parser {
 	size_t n;
 	size_t i;
 	int fail; /* 0, or enum sc_sqlparse_rc of the failure */
+	size_t stop; /* not taken: the token the parser stopped at */
 	struct sc_error *err;
 	int depth; /* queries and expressions nested: 1 in the outermost */
 	int level; /* depth, plus the chained operators below (MAX_DEPTH) */
@@ -165,6 +166,8 @@ Expr *sc_sqlp_window(struct parser *p, Expr *f);
 
 /* sqlparse_from.c */
 char *sc_sqlp_opt_alias(struct parser *p);
+/* At '(' of (a, b, ...): in (taken) with its columns renamed, or NULL. */
+Rel *sc_sqlp_to_df(struct parser *p, Rel *in);
 bool sc_sqlp_int_arg(struct parser *p, int64_t *v);
 Rel *sc_sqlp_from_item(struct parser *p);
 void sc_sqlp_scope_pop(struct parser *p, size_t n);
@@ -175,10 +178,12 @@ void sc_sqlp_qualify(struct parser *p, size_t n, ProtobufCMessage *m);
 Rel *sc_sqlp_joins(struct parser *p, Rel *left);
 
 /* sqlparse_query.c */
+/* Whether e calls an aggregate function (not inside a window). */
+bool sc_sqlp_has_aggregate(const Expr *e);
 Expr **sc_sqlp_expr_list(struct parser *p, size_t *np, bool aliases);
 void sc_sqlp_exprs_free(Expr **v, size_t n);
 Spark__Connect__Expression__SortOrder **sc_sqlp_order_list(struct parser *p,
-    size_t *np);
+    size_t *np, Expr *const *items, size_t nitems);
 void sc_sqlp_last_part(const char *ident, char *out, size_t n);
 Rel *sc_sqlp_query(struct parser *p);
 
@@ -193,7 +198,12 @@ struct sc_sqlp_grouping {
 	Spark__Connect__Aggregate__GroupingSets **sets; /* GROUPING SETS */
 	size_t nsets;
 };
-bool sc_sqlp_group_by(struct parser *p, struct sc_sqlp_grouping *g);
+/*
+ * After GROUP BY, over the select list items: ordinals (GROUP BY 1) and
+ * ALL (every item without an aggregate) name its items, as in Spark.
+ */
+bool sc_sqlp_group_by(struct parser *p, Expr *const *items, size_t nitems,
+    struct sc_sqlp_grouping *g);
 void sc_sqlp_grouping_release(struct sc_sqlp_grouping *g);
 /* After an aggregate call f and FILTER: f of the rows kept (takes f). */
 Expr *sc_sqlp_agg_filter(struct parser *p, Expr *f);

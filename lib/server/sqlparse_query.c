@@ -29,8 +29,8 @@
 /* SELECT                                                              */
 /* ------------------------------------------------------------------ */
 
-static bool
-has_aggregate(const Expr *e)
+bool
+sc_sqlp_has_aggregate(const Expr *e)
 {
 	const Spark__Connect__Expression__UnresolvedFunction *f;
 	size_t i;
@@ -43,13 +43,13 @@ has_aggregate(const Expr *e)
 		if (sc_sqlp_is_aggregate(f->function_name))
 			return true;
 		for (i = 0; i < f->n_arguments; i++)
-			if (has_aggregate(f->arguments[i]))
+			if (sc_sqlp_has_aggregate(f->arguments[i]))
 				return true;
 		return false;
 	case SPARK__CONNECT__EXPRESSION__EXPR_TYPE_ALIAS:
-		return has_aggregate(e->alias->expr);
+		return sc_sqlp_has_aggregate(e->alias->expr);
 	case SPARK__CONNECT__EXPRESSION__EXPR_TYPE_CAST:
-		return has_aggregate(e->cast->expr);
+		return sc_sqlp_has_aggregate(e->cast->expr);
 	default:
 		return false;
 	}
@@ -107,18 +107,64 @@ sc_sqlp_exprs_free(Expr **v, size_t n)
 	free(v);
 }
 
-/* ORDER BY items as sort orders. */
+/*
+ * ORDER BY n over the select list items: the item it numbers (by its
+ * alias when it has one), as Spark reads an ordinal.  NULL with p->fail
+ * set when n is out of range or numbers a star.
+ */
+static Expr *
+order_ordinal(struct parser *p, Expr *const *items, size_t nitems)
+{
+	const struct sc_sqltok *t = sc_sqlp_cur(p);
+	const Expr *it;
+	char *end;
+	long long pos;
+
+	pos = strtoll(t->s, &end, 10);
+	if (t->numlen != t->n || end != t->s + t->n || pos < 1 ||
+	    (unsigned long long)pos > nitems) {
+		p->fail = SC_SQLPARSE_ERROR;
+		sc_srv_error(p->err, "ORDER_BY_POS_OUT_OF_RANGE", "42805",
+		    "ORDER BY position %.*s is not in select list (valid range is [1, %zu]).",
+		    (int)(t->n > 20 ? 20 : t->n), t->s, nitems);
+		return NULL;
+	}
+	it = items[pos - 1];
+	if (it->expr_type_case ==
+	    SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_STAR)
+		return sc_sqlp_not_taken(p);
+	p->i++;
+	if (it->expr_type_case == SPARK__CONNECT__EXPRESSION__EXPR_TYPE_ALIAS)
+		return sc_sqlp_attr_new(it->alias->name[0]);
+	return sc_sqlp_expr_copy(it);
+}
+
+/*
+ * ORDER BY items as sort orders; with the select list items, an
+ * integer numbers one of them (else ordinals are not taken).
+ */
 Spark__Connect__Expression__SortOrder **
-sc_sqlp_order_list(struct parser *p, size_t *np)
+sc_sqlp_order_list(struct parser *p, size_t *np, Expr *const *items,
+    size_t nitems)
 {
 	Spark__Connect__Expression__SortOrder **v = NULL, *o;
 	size_t n = 0, i;
 	Expr *e;
 
 	for (;;) {
-		if (sc_sqlp_cur(p)->kind == SC_TK_NUM)
+		const struct sc_sqltok *nx = sc_sqlp_peek(p, 1);
+		bool alone = nx->kind == SC_TK_EOF || sc_sqlp_tok_op(nx, ",") ||
+		    sc_sqlp_tok_op(nx, ";") || sc_sqlp_tok_op(nx, ")") ||
+		    nx->kind == SC_TK_WORD;
+
+		if (sc_sqlp_cur(p)->kind == SC_TK_NUM &&
+		    (items == NULL || !alone))
 			goto bad_nt; /* ordinals */
-		if ((e = sc_sqlp_expr(p)) == NULL)
+		if (sc_sqlp_cur(p)->kind == SC_TK_NUM)
+			e = order_ordinal(p, items, nitems);
+		else
+			e = sc_sqlp_expr(p);
+		if (e == NULL)
 			goto bad;
 		o = sc_xmalloc(sizeof(*o));
 		spark__connect__expression__sort_order__init(o);
@@ -366,6 +412,9 @@ lift(Expr **ep, struct lifted *l, Expr **groups, size_t ngroups)
 	}
 }
 
+#define GROUP_TYPE_GROUPBY \
+	SPARK__CONNECT__AGGREGATE__GROUP_TYPE__GROUP_TYPE_GROUPBY
+
 /* SELECT ... [FROM ...] [WHERE] [GROUP BY] [ORDER BY] [LIMIT] [OFFSET]. */
 Rel *
 sc_sqlp_query(struct parser *p)
@@ -378,11 +427,10 @@ sc_sqlp_query(struct parser *p)
 	Rel *sort_below = NULL;
 	Spark__Connect__Aggregate__GroupingSets **gsets = NULL;
 	size_t ngsets = 0;
-	int group_type =
-	    SPARK__CONNECT__AGGREGATE__GROUP_TYPE__GROUP_TYPE_GROUPBY;
+	int group_type = GROUP_TYPE_GROUPBY;
 	int32_t limit = -1, offset = -1;
 	int place = 1;
-	size_t scope0 = p->nscope, windows0 = p->nwindows;
+	size_t scope0 = p->nscope, windows0 = p->nwindows, start = p->i;
 
 	if (!sc_sqlp_deeper(p))
 		return NULL;
@@ -432,22 +480,41 @@ sc_sqlp_query(struct parser *p)
 		    sc_sqlp_is_word(p, "tablesample"))
 			goto nt;
 	}
+	/* Without FROM, * stands for no column: Spark's one-row relation. */
+	if (in == NULL) {
+		size_t n = 0;
+
+		for (i = 0; i < nitems; i++)
+			if (items[i]->expr_type_case ==
+				SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_STAR &&
+			    items[i]->unresolved_star->_unparsed_target_case ==
+				SPARK__CONNECT__EXPRESSION__UNRESOLVED_STAR___UNPARSED_TARGET__NOT_SET)
+				sc_sqlp_expr_free(items[i]);
+			else
+				items[n++] = items[i];
+		nitems = n;
+		if (nitems == 0) {
+			sc_sqlp_unsupported(p,
+			    "a SELECT without FROM whose items are only * (a result without columns)");
+			goto fail;
+		}
+	}
 	if (sc_sqlp_accept_word(p, "where") &&
 	    (where = sc_sqlp_expr(p)) == NULL)
 		goto fail;
 	if (sc_sqlp_accept_word(p, "group")) {
 		struct sc_sqlp_grouping gb;
 
-		if (!sc_sqlp_accept_word(p, "by") ||
-		    sc_sqlp_is_word(p, "all") ||
-		    sc_sqlp_cur(p)->kind == SC_TK_NUM)
+		if (!sc_sqlp_accept_word(p, "by"))
 			goto nt;
 		grouped = true;
 		/* Only the outermost query: its keys are dropped at the end. */
 		if (p->depth != 1)
 			goto nt;
-		if (!sc_sqlp_group_by(p, &gb))
+		if (!sc_sqlp_group_by(p, items, nitems, &gb))
 			goto fail;
+		/* GROUP BY ALL of aggregates only: one group, as Spark. */
+		grouped = gb.nkeys > 0 || gb.type != GROUP_TYPE_GROUPBY;
 		groups = gb.keys;
 		ngroups = gb.nkeys;
 		group_type = gb.type;
@@ -485,7 +552,8 @@ sc_sqlp_query(struct parser *p)
 		goto tail_done;
 	if (sc_sqlp_accept_word(p, "order")) {
 		if (!sc_sqlp_accept_word(p, "by") ||
-		    (order = sc_sqlp_order_list(p, &norder)) == NULL)
+		    (order = sc_sqlp_order_list(p, &norder, items, nitems)) ==
+			NULL)
 			goto fail_nt;
 	}
 	if (sc_sqlp_accept_word(p, "limit")) {
@@ -510,7 +578,7 @@ tail_done:
 			sc_sqlp_qualify(p, scope0, &having->base);
 	}
 	for (i = 0; i < nitems && !grouped; i++)
-		if (has_aggregate(items[i]))
+		if (sc_sqlp_has_aggregate(items[i]))
 			agg = true;
 	/* Windows over a grouped query, or in its clauses: not yet. */
 	if (p->nwindows > windows0 &&
@@ -547,9 +615,27 @@ tail_done:
 	if (order != NULL && !grouped && !agg &&
 	    (place = sort_place(items, nitems, order, norder)) < 0)
 		goto nt;
-	/* A window's own order would undo a sort below it. */
-	if (order != NULL && place == 0 && p->nwindows > windows0)
-		goto nt;
+	/*
+	 * A window's own order would undo a sort below it: the sort keys
+	 * become hidden columns of the projection, sorted above it (the
+	 * outermost query's hidden columns are dropped at the end).
+	 */
+	if (order != NULL && place == 0 && p->nwindows > windows0) {
+		if (p->depth != 1 || p->hidden > 0)
+			goto nt;
+		items =
+		    sc_xreallocarray(items, nitems + norder, sizeof(*items));
+		for (i = 0; i < norder; i++) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "_sc_agg_%zu", i);
+			items[nitems++] = sc_sqlp_alias_new(order[i]->child,
+			    sc_xstrdup(name));
+			order[i]->child = sc_sqlp_attr_new(name);
+		}
+		p->hidden = norder;
+		place = 1;
+	}
 	if (order != NULL && place == 0) {
 		/* Sorted below the projection: by input columns. */
 		r = sc_sqlp_rel_new();
@@ -568,7 +654,7 @@ tail_done:
 	}
 	if (having != NULL && !grouped && !agg) {
 		/* HAVING without GROUP BY or aggregates: one group. */
-		if (!has_aggregate(having))
+		if (!sc_sqlp_has_aggregate(having))
 			goto nt;
 		agg = true;
 	}
@@ -698,7 +784,11 @@ tail_done:
 	sc_sqlp_shallower(p);
 	return in;
 nt:
-	sc_sqlp_not_taken(p);
+	/* A clause of this query the parser lacks: named by its SELECT. */
+	if (p->fail == 0) {
+		p->fail = SC_SQLPARSE_NOT_TAKEN;
+		p->stop = start;
+	}
 	goto fail;
 fail_nt:
 	sc_sqlp_not_taken(p);

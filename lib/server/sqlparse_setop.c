@@ -132,7 +132,7 @@ chain_tail(struct parser *p, Rel *in)
 
 	if (sc_sqlp_accept_word(p, "order")) {
 		if (!sc_sqlp_accept_word(p, "by") ||
-		    (order = sc_sqlp_order_list(p, &n)) == NULL)
+		    (order = sc_sqlp_order_list(p, &n, NULL, 0)) == NULL)
 			goto nt;
 		r = sc_sqlp_rel_new();
 		r->rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_SORT;

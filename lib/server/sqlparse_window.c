@@ -101,8 +101,8 @@ sc_sqlp_window(struct parser *p, Expr *f)
 	}
 	if (sc_sqlp_accept_word(p, "order")) {
 		if (!sc_sqlp_accept_word(p, "by") ||
-		    (w->order_spec = sc_sqlp_order_list(p, &w->n_order_spec)) ==
-			NULL)
+		    (w->order_spec = sc_sqlp_order_list(p, &w->n_order_spec,
+			 NULL, 0)) == NULL)
 			goto nt;
 	}
 	if ((rows = sc_sqlp_is_word(p, "rows")) ||

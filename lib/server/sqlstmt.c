@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * sqlstmt.c: Spark SQL statements that SQLite does not have, answered
- * with the rows and columns Spark gives: SHOW TABLES, SHOW DATABASES
- * (SCHEMAS, NAMESPACES), SHOW CURRENT NAMESPACE, DESCRIBE [TABLE], SET and RESET, USE, CREATE
- * and DROP DATABASE (engine_db.c keeps the databases), CACHE, UNCACHE,
- * CLEAR CACHE and REFRESH (no-ops: nothing is cached), and EXPLAIN;
- * and the table name of CREATE TABLE, INSERT and DROP TABLE written
- * again for SQLite when databases besides default exist.
- * Each becomes one SQLite statement whose result columns carry Spark's
- * names and types.
+ * sqlstmt.c: Spark SQL statements, answered with the rows and columns
+ * Spark gives: SHOW TABLES, SHOW DATABASES (SCHEMAS, NAMESPACES), SHOW
+ * CURRENT NAMESPACE, DESCRIBE [TABLE], SET and RESET, USE, CREATE and
+ * DROP DATABASE (engine_db.c keeps the databases), CACHE, UNCACHE, CLEAR
+ * CACHE and REFRESH (no-ops: nothing is cached), and EXPLAIN; the table
+ * statements are sqldml.c's.  Each becomes SQL the engine writes, whose
+ * result columns carry Spark's names and types; text that is no
+ * statement of Spark's is its PARSE_SYNTAX_ERROR.
  */
 
 #include "server/engine_int.h"
@@ -23,6 +22,7 @@
 #include "core/error.h"
 #include "core/xmem.h"
 #include "server/sqlparse.h"
+#include "server/sqlstmt_int.h"
 #include "server/srverror.h"
 #include "core/banned.h"
 
@@ -181,71 +181,60 @@ table_plan(struct table *t, struct sc_eplan *p)
 	}
 	if (t->nrows == 0)
 		sc_buf_addstr(&p->sql, " WHERE 0", NULL);
-	p->raw = false;
 	p->cols = t->cols;
 	p->ncols = t->ncols;
 	t->cols = NULL; /* t->ncols stays: it counts the cells to free */
 }
 
-/* A statement with no result: zero columns, zero rows. */
-static void
-no_result(struct sc_eplan *p)
+void
+sc_stmt_no_result(struct sc_eplan *p)
 {
 	sc_buf_reset(&p->sql);
 	sc_buf_addstr(&p->sql, "-- nothing to do", NULL);
-	p->raw = true;
 }
 
 /* ------------------------------------------------------------------ */
 /* Statements                                                          */
 /* ------------------------------------------------------------------ */
 
-struct stmt {
-	struct sc_ectx *x;
-	const char *src;
-	struct sc_sqltok *t;
-	size_t n;
-	size_t i;
-};
-
-static const struct sc_sqltok *
-tk(const struct stmt *s, size_t k)
+const struct sc_sqltok *
+sc_stmt_tk(const struct sc_stmt *s, size_t k)
 {
 	return s->i + k < s->n ? &s->t[s->i + k] : &s->t[s->n - 1];
 }
 
-static bool
-word_at(const struct stmt *s, size_t k, const char *w)
+bool
+sc_stmt_word_at(const struct sc_stmt *s, size_t k, const char *w)
 {
-	const struct sc_sqltok *t = tk(s, k);
+	const struct sc_sqltok *t = sc_stmt_tk(s, k);
 
 	return t->kind == SC_TK_WORD && strlen(w) == t->n &&
 	    strncasecmp(t->s, w, t->n) == 0;
 }
 
-static bool
-accept(struct stmt *s, const char *w)
+bool
+sc_stmt_accept(struct sc_stmt *s, const char *w)
 {
-	if (!word_at(s, 0, w))
+	if (!sc_stmt_word_at(s, 0, w))
 		return false;
 	s->i++;
 	return true;
 }
 
-static bool
-at_end(const struct stmt *s)
+bool
+sc_stmt_at_end(const struct sc_stmt *s)
 {
 	size_t k = 0;
 
-	while (tk(s, k)->kind == SC_TK_OP && tk(s, k)->n == 1 &&
-	    tk(s, k)->s[0] == ';')
+	while (sc_stmt_tk(s, k)->kind == SC_TK_OP && sc_stmt_tk(s, k)->n == 1 &&
+	    sc_stmt_tk(s, k)->s[0] == ';')
 		k++;
-	return tk(s, k)->kind == SC_TK_EOF;
+	return sc_stmt_tk(s, k)->kind == SC_TK_EOF;
 }
 
 /* A possibly qualified name at the cursor, parts unquoted; NULL if none. */
-static char *
-name_at(struct stmt *s, char **db)
+char *
+sc_stmt_name_at(struct sc_stmt *s, char **db)
 {
 	const struct sc_sqltok *t;
 	char *parts[3] = { NULL, NULL, NULL };
@@ -253,7 +242,7 @@ name_at(struct stmt *s, char **db)
 	char *last;
 
 	for (;;) {
-		t = tk(s, 0);
+		t = sc_stmt_tk(s, 0);
 		if (t->kind == SC_TK_QIDENT)
 			parts[n] = sc_xstrndup((const char *)t->text.data,
 			    t->text.len);
@@ -263,8 +252,8 @@ name_at(struct stmt *s, char **db)
 			break;
 		n++;
 		s->i++;
-		if (n == 3 || tk(s, 0)->kind != SC_TK_OP || tk(s, 0)->n != 1 ||
-		    tk(s, 0)->s[0] != '.')
+		if (n == 3 || sc_stmt_tk(s, 0)->kind != SC_TK_OP ||
+		    sc_stmt_tk(s, 0)->n != 1 || sc_stmt_tk(s, 0)->s[0] != '.')
 			break;
 		s->i++;
 	}
@@ -280,7 +269,7 @@ name_at(struct stmt *s, char **db)
 
 /* SHOW TABLES [FROM|IN db] [[LIKE] 'pattern']. */
 static int
-show_tables(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
+show_tables(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 {
 	static const char *const fmt[] = {
 		"SELECT name FROM \"%w\".sqlite_schema WHERE type IN "
@@ -297,17 +286,17 @@ show_tables(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 	size_t k;
 	int rc;
 
-	if (accept(s, "from") || accept(s, "in")) {
-		if ((db = name_at(s, NULL)) == NULL)
+	if (sc_stmt_accept(s, "from") || sc_stmt_accept(s, "in")) {
+		if ((db = sc_stmt_name_at(s, NULL)) == NULL)
 			return 0;
 	}
-	accept(s, "like");
-	if (tk(s, 0)->kind == SC_TK_STRING) {
-		like = sc_xstrndup((const char *)tk(s, 0)->text.data,
-		    tk(s, 0)->text.len);
+	sc_stmt_accept(s, "like");
+	if (sc_stmt_tk(s, 0)->kind == SC_TK_STRING) {
+		like = sc_xstrndup((const char *)sc_stmt_tk(s, 0)->text.data,
+		    sc_stmt_tk(s, 0)->text.len);
 		s->i++;
 	}
-	if (!at_end(s)) {
+	if (!sc_stmt_at_end(s)) {
 		free(db);
 		free(like);
 		return 0;
@@ -361,19 +350,19 @@ show_tables(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 }
 
 static int
-show_databases(struct stmt *s, struct sc_eplan *p)
+show_databases(struct sc_stmt *s, struct sc_eplan *p)
 {
 	struct table t;
 	char **names, *like = NULL;
 	size_t i, n;
 
-	accept(s, "like");
-	if (tk(s, 0)->kind == SC_TK_STRING) {
-		like = sc_xstrndup((const char *)tk(s, 0)->text.data,
-		    tk(s, 0)->text.len);
+	sc_stmt_accept(s, "like");
+	if (sc_stmt_tk(s, 0)->kind == SC_TK_STRING) {
+		like = sc_xstrndup((const char *)sc_stmt_tk(s, 0)->text.data,
+		    sc_stmt_tk(s, 0)->text.len);
 		s->i++;
 	}
-	if (!at_end(s)) {
+	if (!sc_stmt_at_end(s)) {
 		free(like);
 		return 0;
 	}
@@ -394,7 +383,7 @@ show_databases(struct stmt *s, struct sc_eplan *p)
 
 /* SHOW CURRENT NAMESPACE: catalog, namespace. */
 static int
-show_current(struct stmt *s, struct sc_eplan *p)
+show_current(struct sc_stmt *s, struct sc_eplan *p)
 {
 	struct table t;
 	const char *row[2];
@@ -431,14 +420,27 @@ type_name(const struct sc_etype *ty)
 	return (char *)sc_buf_detach(&b, NULL);
 }
 
-/* DESCRIBE [TABLE] [EXTENDED] name: col_name, data_type, comment. */
-static int
-describe(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
+int
+sc_stmt_read_table(struct sc_stmt *s, const char *ident, struct sc_eplan *in,
+    struct sc_error *err)
 {
 	Spark__Connect__Relation rel = SPARK__CONNECT__RELATION__INIT;
 	Spark__Connect__Read rd = SPARK__CONNECT__READ__INIT;
 	Spark__Connect__Read__NamedTable nt =
 	    SPARK__CONNECT__READ__NAMED_TABLE__INIT;
+
+	nt.unparsed_identifier = (char *)ident;
+	rd.read_type_case = SPARK__CONNECT__READ__READ_TYPE_NAMED_TABLE;
+	rd.named_table = &nt;
+	rel.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_READ;
+	rel.read = &rd;
+	return sc_eng_translate(s->x, &rel, in, err);
+}
+
+/* DESCRIBE [TABLE] [EXTENDED] name: col_name, data_type, comment. */
+static int
+describe(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
+{
 	struct sc_eplan in;
 	struct table t;
 	struct sc_ecol *cols = NULL;
@@ -449,14 +451,15 @@ describe(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 	size_t i;
 	int rc = -1;
 
-	accept(s, "table");
-	if (accept(s, "extended") || accept(s, "formatted"))
+	sc_stmt_accept(s, "table");
+	if (sc_stmt_accept(s, "extended") || sc_stmt_accept(s, "formatted"))
 		return 0;
-	if (word_at(s, 0, "function") || word_at(s, 0, "database") ||
-	    word_at(s, 0, "schema") || word_at(s, 0, "query") ||
-	    word_at(s, 0, "catalog"))
+	if (sc_stmt_word_at(s, 0, "function") ||
+	    sc_stmt_word_at(s, 0, "database") ||
+	    sc_stmt_word_at(s, 0, "schema") || sc_stmt_word_at(s, 0, "query") ||
+	    sc_stmt_word_at(s, 0, "catalog"))
 		return 0;
-	if ((name = name_at(s, &db)) == NULL || !at_end(s)) {
+	if ((name = sc_stmt_name_at(s, &db)) == NULL || !sc_stmt_at_end(s)) {
 		free(name);
 		free(db);
 		return 0;
@@ -468,14 +471,9 @@ describe(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 	}
 	sc_eng_quote_ident(&ident, name);
 	sc_buf_addch(&ident, '\0', NULL);
-	nt.unparsed_identifier = (char *)ident.data;
-	rd.read_type_case = SPARK__CONNECT__READ__READ_TYPE_NAMED_TABLE;
-	rd.named_table = &nt;
-	rel.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_READ;
-	rel.read = &rd;
 	sc_eplan_init(&in);
 	memset(&t, 0, sizeof(t));
-	if (sc_eng_translate(s->x, &rel, &in, err) == -1 ||
+	if (sc_stmt_read_table(s, (const char *)ident.data, &in, err) == -1 ||
 	    sc_eng_exec_plan(s->x, &in, NULL, NULL, true, &cols, &ncols, err) ==
 		-1)
 		goto out;
@@ -502,9 +500,8 @@ out:
 	return rc;
 }
 
-/* The text of tokens [from, to) as written. */
-static char *
-span(const struct stmt *s, size_t from, size_t to)
+char *
+sc_stmt_span(const struct sc_stmt *s, size_t from, size_t to)
 {
 	size_t a, b;
 
@@ -529,7 +526,7 @@ kv_add(const char *key, const char *value, void *arg)
  * INTERVAL form is refused.
  */
 static int
-set_time_zone(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
+set_time_zone(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 {
 	static const char *const key = "spark.sql.session.timeZone";
 	const struct sc_sqltok *v;
@@ -539,10 +536,10 @@ set_time_zone(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 	int rc = -1;
 
 	s->i += 2;
-	v = tk(s, 0);
+	v = sc_stmt_tk(s, 0);
 	if (v->kind == SC_TK_STRING)
 		value = sc_xstrndup((const char *)v->text.data, v->text.len);
-	else if (word_at(s, 0, "local"))
+	else if (sc_stmt_word_at(s, 0, "local"))
 		value = sc_xstrdup("UTC");
 	else
 		return sc_srv_error(err, "UNSUPPORTED_FEATURE.SQL_STATEMENT",
@@ -550,7 +547,7 @@ set_time_zone(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 		    "The feature is not supported: SET TIME ZONE other than "
 		    "'zone' or LOCAL.");
 	s->i++;
-	if (!at_end(s)) {
+	if (!sc_stmt_at_end(s)) {
 		free(value);
 		return sc_srv_error(err, "INVALID_SET_SYNTAX", "42000",
 		    "Expected format is 'SET', 'SET key', or 'SET "
@@ -573,7 +570,8 @@ set_time_zone(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 
 /* SET; SET key; SET key = value; SET -v; RESET [key]. */
 static int
-set_stmt(struct stmt *s, bool reset, struct sc_eplan *p, struct sc_error *err)
+set_stmt(struct sc_stmt *s, bool reset, struct sc_eplan *p,
+    struct sc_error *err)
 {
 	void *owner = s->x->c->owner;
 	struct table t;
@@ -586,7 +584,8 @@ set_stmt(struct stmt *s, bool reset, struct sc_eplan *p, struct sc_error *err)
 		return sc_srv_error(err, "UNSUPPORTED_FEATURE.SQL_STATEMENT",
 		    "0A000",
 		    "The feature is not supported: SET without a session.");
-	if (!reset && word_at(s, 0, "time") && word_at(s, 1, "zone"))
+	if (!reset && sc_stmt_word_at(s, 0, "time") &&
+	    sc_stmt_word_at(s, 1, "zone"))
 		return set_time_zone(s, p, err);
 	/* The statement's end, without trailing ';'. */
 	for (end = s->i; s->t[end].kind != SC_TK_EOF; end++)
@@ -604,13 +603,13 @@ set_stmt(struct stmt *s, bool reset, struct sc_eplan *p, struct sc_error *err)
 	memset(&t, 0, sizeof(t));
 	if (reset) {
 		if (start < end) {
-			key = span(s, start, end);
+			key = sc_stmt_span(s, start, end);
 			rc = conf_ops->unset(owner, key, err) == -1 ? -1 : 1;
 		} else {
 			rc = conf_ops->unset(owner, NULL, err) == -1 ? -1 : 1;
 		}
 		if (rc == 1)
-			no_result(p);
+			sc_stmt_no_result(p);
 		free(key);
 		return rc;
 	}
@@ -619,15 +618,15 @@ set_stmt(struct stmt *s, bool reset, struct sc_eplan *p, struct sc_error *err)
 	if (start == end) {
 		conf_ops->each(owner, kv_add, &t);
 	} else if (eq == end) {
-		key = span(s, start, end);
+		key = sc_stmt_span(s, start, end);
 		v = conf_ops->get(owner, key);
 		row[0] = key;
 		row[1] = v != NULL ? v : "<undefined>";
 		table_row(&t, row);
 		free(v);
 	} else {
-		key = span(s, start, eq);
-		value = span(s, eq + 1, end);
+		key = sc_stmt_span(s, start, eq);
+		value = sc_stmt_span(s, eq + 1, end);
 		if (eq + 2 == end && s->t[eq + 1].kind == SC_TK_STRING) {
 			free(value);
 			value =
@@ -657,7 +656,7 @@ out:
 
 /* EXPLAIN [EXTENDED|CODEGEN|COST|FORMATTED] query: one row, "plan". */
 static int
-explain(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
+explain(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 {
 	Spark__Connect__Relation rel = SPARK__CONNECT__RELATION__INIT;
 	Spark__Connect__SQL q = SPARK__CONNECT__SQL__INIT;
@@ -666,15 +665,15 @@ explain(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 	char *text = NULL, *query;
 	int mode = 1, rc;
 
-	if (accept(s, "extended"))
+	if (sc_stmt_accept(s, "extended"))
 		mode = 2;
-	else if (accept(s, "codegen"))
+	else if (sc_stmt_accept(s, "codegen"))
 		mode = 3;
-	else if (accept(s, "cost"))
+	else if (sc_stmt_accept(s, "cost"))
 		mode = 4;
-	else if (accept(s, "formatted"))
+	else if (sc_stmt_accept(s, "formatted"))
 		mode = 5;
-	query = sc_xstrdup(s->src + tk(s, 0)->off);
+	query = sc_xstrdup(s->src + sc_stmt_tk(s, 0)->off);
 	q.query = query;
 	rel.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_SQL;
 	rel.sql = &q;
@@ -694,9 +693,9 @@ explain(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 
 /* A string literal at the cursor (COMMENT 'x', LOCATION 'x'). */
 static bool
-string_at(struct stmt *s)
+string_at(struct sc_stmt *s)
 {
-	if (tk(s, 0)->kind != SC_TK_STRING)
+	if (sc_stmt_tk(s, 0)->kind != SC_TK_STRING)
 		return false;
 	s->i++;
 	return true;
@@ -707,19 +706,19 @@ string_at(struct stmt *s)
  * [WITH DBPROPERTIES (...)]; a LOCATION is refused.
  */
 static int
-create_db(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
+create_db(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 {
 	bool ifne = false;
 	char *db, *cat = NULL;
 	int depth, rc;
 
 	s->i += 2;
-	if (accept(s, "if")) {
-		if (!accept(s, "not") || !accept(s, "exists"))
+	if (sc_stmt_accept(s, "if")) {
+		if (!sc_stmt_accept(s, "not") || !sc_stmt_accept(s, "exists"))
 			return 0;
 		ifne = true;
 	}
-	if ((db = name_at(s, &cat)) == NULL)
+	if ((db = sc_stmt_name_at(s, &cat)) == NULL)
 		return 0;
 	if (cat != NULL && strcasecmp(cat, "spark_catalog") != 0) {
 		rc = sc_srv_error(err, "REQUIRES_SINGLE_PART_NAMESPACE",
@@ -730,32 +729,35 @@ create_db(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 		goto out;
 	}
 	for (;;) {
-		if (accept(s, "comment")) {
+		if (sc_stmt_accept(s, "comment")) {
 			if (!string_at(s))
 				break;
-		} else if (word_at(s, 0, "location")) {
+		} else if (sc_stmt_word_at(s, 0, "location")) {
 			rc = sc_srv_error(err,
 			    "UNSUPPORTED_FEATURE.SQL_STATEMENT", "0A000",
 			    "The feature is not supported: CREATE DATABASE ... "
 			    "LOCATION; sc-serve keeps a database beside its "
 			    "own.");
 			goto out;
-		} else if (accept(s, "with")) {
-			if (!accept(s, "dbproperties") &&
-			    !accept(s, "properties"))
+		} else if (sc_stmt_accept(s, "with")) {
+			if (!sc_stmt_accept(s, "dbproperties") &&
+			    !sc_stmt_accept(s, "properties"))
 				break;
-			if (tk(s, 0)->kind != SC_TK_OP || tk(s, 0)->s[0] != '(')
+			if (sc_stmt_tk(s, 0)->kind != SC_TK_OP ||
+			    sc_stmt_tk(s, 0)->s[0] != '(')
 				break;
 			/*
 			 * Accepted and not kept: sc-serve has no DESCRIBE
 			 * DATABASE EXTENDED to show them.
 			 */
-			for (depth = 0; tk(s, 0)->kind != SC_TK_EOF; s->i++) {
-				if (tk(s, 0)->kind == SC_TK_OP &&
-				    tk(s, 0)->s[0] == '(')
+			for (depth = 0; sc_stmt_tk(s, 0)->kind != SC_TK_EOF;
+			     s->i++) {
+				if (sc_stmt_tk(s, 0)->kind == SC_TK_OP &&
+				    sc_stmt_tk(s, 0)->s[0] == '(')
 					depth++;
-				else if (tk(s, 0)->kind == SC_TK_OP &&
-				    tk(s, 0)->s[0] == ')' && --depth == 0) {
+				else if (sc_stmt_tk(s, 0)->kind == SC_TK_OP &&
+				    sc_stmt_tk(s, 0)->s[0] == ')' &&
+				    --depth == 0) {
 					s->i++;
 					break;
 				}
@@ -764,13 +766,13 @@ create_db(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
 			break;
 		}
 	}
-	if (!at_end(s)) {
+	if (!sc_stmt_at_end(s)) {
 		rc = 0;
 		goto out;
 	}
 	rc = sc_eng_db_create(s->x, db, ifne, err) == -1 ? -1 : 1;
 	if (rc == 1)
-		no_result(p);
+		sc_stmt_no_result(p);
 out:
 	free(db);
 	free(cat);
@@ -779,241 +781,132 @@ out:
 
 /* DROP DATABASE|SCHEMA|NAMESPACE [IF EXISTS] name [RESTRICT|CASCADE]. */
 static int
-drop_db(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
+drop_db(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 {
 	bool ifex = false, cascade = false;
 	char *db;
 	int rc;
 
 	s->i += 2;
-	if (accept(s, "if")) {
-		if (!accept(s, "exists"))
+	if (sc_stmt_accept(s, "if")) {
+		if (!sc_stmt_accept(s, "exists"))
 			return 0;
 		ifex = true;
 	}
-	if ((db = name_at(s, NULL)) == NULL)
+	if ((db = sc_stmt_name_at(s, NULL)) == NULL)
 		return 0;
-	if (accept(s, "cascade"))
+	if (sc_stmt_accept(s, "cascade"))
 		cascade = true;
 	else
-		accept(s, "restrict");
-	if (!at_end(s)) {
+		sc_stmt_accept(s, "restrict");
+	if (!sc_stmt_at_end(s)) {
 		free(db);
 		return 0;
 	}
 	rc = sc_eng_db_drop(s->x, db, ifex, cascade, err) == -1 ? -1 : 1;
 	if (rc == 1)
-		no_result(p);
+		sc_stmt_no_result(p);
 	free(db);
 	return rc;
 }
 
-/*
- * CREATE [OR REPLACE] TABLE|VIEW, INSERT INTO|OVERWRITE [TABLE], DROP
- * TABLE|VIEW [IF EXISTS]: the statements SQLite runs from the text, whose
- * table name is written again for SQLite when the engine has databases
- * besides default or the name says spark_catalog or default (db.t,
- * main for default; a bare name in the session's database).  The text
- * then goes on as SQL text does (sc_eng_dialect()).
- */
 static int
-table_target(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
-{
-	size_t start = s->i, from, to;
-	const struct sc_sqltok *t;
-	char *parts[3] = { NULL, NULL, NULL }, *schema = NULL;
-	struct sc_buf text;
-	size_t n = 0, i, first = 0;
-	bool create = false;
-	int rc = 0;
-
-	if (accept(s, "create")) {
-		create = true;
-		if (accept(s, "or") && !accept(s, "replace"))
-			goto out;
-		if (!accept(s, "table") && !accept(s, "view"))
-			goto out;
-		if (accept(s, "if") &&
-		    (!accept(s, "not") || !accept(s, "exists")))
-			goto out;
-	} else if (accept(s, "insert")) {
-		if (!accept(s, "into") && !accept(s, "overwrite"))
-			goto out;
-		accept(s, "table");
-	} else if (accept(s, "drop")) {
-		if (!accept(s, "table") && !accept(s, "view"))
-			goto out;
-		if (accept(s, "if") && !accept(s, "exists"))
-			goto out;
-	} else {
-		goto out;
-	}
-	from = s->i;
-	for (;;) {
-		t = tk(s, 0);
-		if (t->kind == SC_TK_QIDENT)
-			parts[n] = sc_xstrndup((const char *)t->text.data,
-			    t->text.len);
-		else if (t->kind == SC_TK_WORD)
-			parts[n] = sc_xstrndup(t->s, t->n);
-		else
-			break;
-		n++;
-		s->i++;
-		if (n == 3 || tk(s, 0)->kind != SC_TK_OP || tk(s, 0)->n != 1 ||
-		    tk(s, 0)->s[0] != '.')
-			break;
-		s->i++;
-	}
-	to = s->i;
-	if (n == 0)
-		goto out;
-	if (n > 1 && strcasecmp(parts[0], "spark_catalog") == 0)
-		first = 1;
-	if (n - first > 2)
-		goto out; /* SQLite's error */
-	if (first == 0 && n == 2 && strcasecmp(parts[0], "default") != 0)
-		goto qualified;
-	if (first == 0 && n == 1 && atomic_load(&s->x->c->e->dbgen) == 0) {
-		char *cur = sc_eng_db_current(s->x->c);
-		bool dflt = strcmp(cur, "default") == 0;
-
-		free(cur);
-		if (dflt)
-			goto out; /* as it always was */
-	}
-	sc_buf_init(&text, SC_BUF_UNLIMITED);
-	sc_buf_add(&text, s->src, s->t[from].off, NULL);
-	if (n - first == 2 || create) {
-		if (sc_eng_db_schema(s->x, n - first == 2 ? parts[first] : NULL,
-			&schema, err) == -1) {
-			sc_buf_release(&text);
-			rc = -1;
-			goto out;
-		}
-		sc_eng_quote_ident(&text, schema);
-		sc_buf_addch(&text, '.', NULL);
-		sc_eng_quote_ident(&text, parts[n - 1]);
-	} else if (sc_eng_db_table(s->x, &parts[n - 1], 1, false, &text, err) ==
-	    -1) {
-		sc_buf_release(&text);
-		rc = -1;
-		goto out;
-	}
-	sc_buf_addstr(&text, s->src + s->t[to - 1].off + s->t[to - 1].n, NULL);
-	sc_buf_addch(&text, '\0', NULL);
-	sc_buf_reset(&p->sql);
-	p->nclient = 0;
-	rc = sc_eng_dialect(s->x, (const char *)text.data, p, err) == -1 ? -1
-									 : 1;
-	p->raw = true;
-	sc_buf_release(&text);
-	goto out;
-qualified:
-	/*
-	 * d.t: SCHEMA_NOT_FOUND for an unknown d, as Spark says; SQLite's
-	 * own main and temp as they always were.
-	 */
-	if (strcasecmp(parts[0], "main") != 0 &&
-	    strcasecmp(parts[0], "temp") != 0 &&
-	    sc_eng_db_schema(s->x, parts[0], &schema, err) == -1)
-		rc = -1;
-out:
-	for (i = 0; i < n; i++)
-		free(parts[i]);
-	free(schema);
-	if (rc == 0)
-		s->i = start;
-	return rc;
-}
-
-static int
-statement(struct stmt *s, struct sc_eplan *p, struct sc_error *err)
+statement(struct sc_stmt *s, struct sc_eplan *p, struct sc_error *err)
 {
 	char *db;
 	int rc;
 
-	if (accept(s, "show")) {
-		if (accept(s, "tables"))
+	if (sc_stmt_accept(s, "show")) {
+		if (sc_stmt_accept(s, "tables"))
 			return show_tables(s, p, err);
-		if (accept(s, "databases") || accept(s, "schemas") ||
-		    accept(s, "namespaces"))
+		if (sc_stmt_accept(s, "databases") ||
+		    sc_stmt_accept(s, "schemas") ||
+		    sc_stmt_accept(s, "namespaces"))
 			return show_databases(s, p);
-		if (accept(s, "current") && accept(s, "namespace") && at_end(s))
+		if (sc_stmt_accept(s, "current") &&
+		    sc_stmt_accept(s, "namespace") && sc_stmt_at_end(s))
 			return show_current(s, p);
 		return 0;
 	}
-	if (accept(s, "describe") || accept(s, "desc"))
+	if (sc_stmt_accept(s, "describe") || sc_stmt_accept(s, "desc"))
 		return describe(s, p, err);
-	if (accept(s, "set"))
+	if (sc_stmt_accept(s, "set"))
 		return set_stmt(s, false, p, err);
-	if (accept(s, "reset"))
+	if (sc_stmt_accept(s, "reset"))
 		return set_stmt(s, true, p, err);
-	if (accept(s, "explain"))
+	if (sc_stmt_accept(s, "explain"))
 		return explain(s, p, err);
-	if (accept(s, "use")) {
-		if (!accept(s, "database") && !accept(s, "schema"))
-			accept(s, "namespace");
-		db = name_at(s, NULL);
-		if (db == NULL || !at_end(s)) {
+	if (sc_stmt_accept(s, "use")) {
+		if (!sc_stmt_accept(s, "database") &&
+		    !sc_stmt_accept(s, "schema"))
+			sc_stmt_accept(s, "namespace");
+		db = sc_stmt_name_at(s, NULL);
+		if (db == NULL || !sc_stmt_at_end(s)) {
 			free(db);
 			return 0;
 		}
 		rc = sc_eng_db_use(s->x, db, err) == -1 ? -1 : 1;
 		free(db);
 		if (rc == 1)
-			no_result(p);
+			sc_stmt_no_result(p);
 		return rc;
 	}
-	if (word_at(s, 0, "create") &&
-	    (word_at(s, 1, "database") || word_at(s, 1, "schema") ||
-		word_at(s, 1, "namespace")))
+	if (sc_stmt_word_at(s, 0, "create") &&
+	    (sc_stmt_word_at(s, 1, "database") ||
+		sc_stmt_word_at(s, 1, "schema") ||
+		sc_stmt_word_at(s, 1, "namespace")))
 		return create_db(s, p, err);
-	if (word_at(s, 0, "drop") &&
-	    (word_at(s, 1, "database") || word_at(s, 1, "schema") ||
-		word_at(s, 1, "namespace")))
+	if (sc_stmt_word_at(s, 0, "drop") &&
+	    (sc_stmt_word_at(s, 1, "database") ||
+		sc_stmt_word_at(s, 1, "schema") ||
+		sc_stmt_word_at(s, 1, "namespace")))
 		return drop_db(s, p, err);
-	if ((rc = table_target(s, p, err)) != 0)
+	if ((rc = sc_stmt_dml(s, p, err)) != 0)
 		return rc;
-	if (accept(s, "cache")) {
-		accept(s, "lazy");
-		if (!accept(s, "table") || (db = name_at(s, NULL)) == NULL)
+	if (sc_stmt_accept(s, "cache")) {
+		sc_stmt_accept(s, "lazy");
+		if (!sc_stmt_accept(s, "table") ||
+		    (db = sc_stmt_name_at(s, NULL)) == NULL)
 			return 0;
 		free(db);
-		if (!at_end(s))
+		if (!sc_stmt_at_end(s))
 			return sc_srv_error(err,
 			    "UNSUPPORTED_FEATURE.SQL_STATEMENT", "0A000",
 			    "The feature is not supported: CACHE TABLE ... AS.");
-		no_result(p); /* nothing is cached: a no-op */
+		sc_stmt_no_result(p); /* nothing is cached: a no-op */
 		return 1;
 	}
-	if (accept(s, "uncache") ||
-	    (accept(s, "clear") && accept(s, "cache")) ||
-	    accept(s, "refresh")) {
-		no_result(p);
+	if (sc_stmt_accept(s, "uncache") ||
+	    (sc_stmt_accept(s, "clear") && sc_stmt_accept(s, "cache")) ||
+	    sc_stmt_accept(s, "refresh")) {
+		sc_stmt_no_result(p);
 		return 1;
 	}
 	return 0;
 }
 
 int
-sc_eng_statement(struct sc_ectx *x, const char *text, struct sc_eplan *p,
-    struct sc_error *err)
+sc_eng_statement(struct sc_ectx *x, const char *text,
+    const Spark__Connect__SQL *args, struct sc_eplan *p, struct sc_error *err)
 {
-	static const char *const starts[] = { "show", "describe", "desc", "set",
-		"reset", "explain", "use", "create", "drop", "cache", "uncache",
-		"clear", "refresh", "insert", NULL };
-	struct stmt s;
+	static const char *const queries[] = { "select", "values", "with",
+		"table", NULL };
+	struct sc_stmt s;
 	int rc;
 
-	if (!sc_sqllex_first_word(text, starts))
+	if (sc_sqllex_first_word(text, queries))
 		return 0;
 	memset(&s, 0, sizeof(s));
 	s.x = x;
 	s.src = text;
+	s.args = args;
 	if (sc_sqllex(text, &s.t, &s.n) == -1)
-		return 0;
+		return sc_srv_error(err, "PARSE_SYNTAX_ERROR", "42601",
+		    "Syntax error at or near an unclosed string, identifier or comment.");
 	rc = statement(&s, p, err);
+	/* No statement of Spark's (PRAGMA, VACUUM, ...), or not all of one. */
+	if (rc == 0)
+		rc = sc_sqlp_syntax_error(sc_stmt_tk(&s, 0), err);
 	sc_sqllex_free(s.t, s.n);
 	return rc;
 }

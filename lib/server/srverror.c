@@ -29,8 +29,27 @@ static const char *const c_sql[] = { "org.apache.spark.SparkSQLException",
 static const char *const c_analysis[] = {
 	"org.apache.spark.sql.AnalysisException", TAIL, NULL
 };
+/* What Spark's analyzer raises once it has a plan to attach. */
+static const char *const c_extended[] = {
+	"org.apache.spark.sql.catalyst.ExtendedAnalysisException",
+	"org.apache.spark.sql.AnalysisException", TAIL, NULL
+};
 static const char *const c_parse[] = {
 	"org.apache.spark.sql.catalyst.parser.ParseException",
+	"org.apache.spark.sql.AnalysisException", TAIL, NULL
+};
+static const char *const c_nonamespace[] = {
+	"org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException",
+	"org.apache.spark.sql.catalyst.analysis.NoSuchDatabaseException",
+	"org.apache.spark.sql.AnalysisException", TAIL, NULL
+};
+static const char *const c_dbexists[] = {
+	"org.apache.spark.sql.catalyst.analysis.DatabaseAlreadyExistsException",
+	"org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException",
+	"org.apache.spark.sql.AnalysisException", TAIL, NULL
+};
+static const char *const c_tempexists[] = {
+	"org.apache.spark.sql.catalyst.analysis.TempTableAlreadyExistsException",
 	"org.apache.spark.sql.AnalysisException", TAIL, NULL
 };
 static const char *const c_nosuch[] = {
@@ -53,9 +72,18 @@ static const char *const c_numfmt[] = {
 	"java.lang.NumberFormatException", "java.lang.IllegalArgumentException",
 	RTAIL, NULL
 };
+static const char *const c_datetime[] = {
+	"org.apache.spark.SparkDateTimeException",
+	"java.time.DateTimeException", RTAIL, NULL
+};
 static const char *const c_arith[] = {
 	"org.apache.spark.SparkArithmeticException",
 	"java.lang.ArithmeticException", RTAIL, NULL
+};
+static const char *const c_index[] = {
+	"org.apache.spark.SparkArrayIndexOutOfBoundsException",
+	"java.lang.ArrayIndexOutOfBoundsException",
+	"java.lang.IndexOutOfBoundsException", RTAIL, NULL
 };
 static const char *const c_runtime[] = {
 	"org.apache.spark.SparkRuntimeException", RTAIL, NULL
@@ -70,36 +98,70 @@ static const char *const c_oom[] = {
 	"java.lang.Error", TAIL, NULL
 };
 
-/* Error class prefix -> the exception Spark raises for it. */
+/*
+ * Error class prefix -> the exception Spark 4 raises for it, as its
+ * ErrorInfo "classes" show (PySpark picks its Python class from them:
+ * AnalysisException, ArithmeticException, ...).  The longest matching
+ * prefix wins; a class not listed is a SparkException.
+ */
 static const struct {
 	const char *prefix;
 	const char *const *classes;
 } kinds[] = {
+	{ "AMBIGUOUS_", c_analysis },
+	{ "ARITHMETIC_OVERFLOW", c_arith },
 	{ "ARTIFACT_ALREADY_EXISTS", c_runtime },
 	{ "CANNOT_MODIFY_CONFIG", c_analysis },
-	{ "CAST_INVALID_INPUT", c_numfmt },
+	{ "CANNOT_PARSE_TIMESTAMP", c_datetime },
+	{ "CAST_INVALID_INPUT", c_numfmt }, /* to a date or time: see below */
 	{ "CAST_OVERFLOW", c_arith },
+	{ "DATATYPE_MISMATCH", c_extended },
+	{ "DATETIME_FIELD_OUT_OF_BOUNDS", c_datetime },
+	{ "DISTINCT_WINDOW_FUNCTION_UNSUPPORTED", c_extended },
+	{ "DIVIDE_BY_ZERO", c_arith },
+	{ "DUPLICATED_MAP_KEY", c_runtime },
 	{ "EXCEED_LIMIT_LENGTH", c_runtime },
 	{ "FAILED_TO_PARSE_TOO_COMPLEX", c_parse },
+	{ "FIELD_NOT_FOUND", c_analysis },
+	{ "GROUP_BY_AGGREGATE", c_extended },
+	{ "GROUP_BY_POS_OUT_OF_RANGE", c_analysis },
+	{ "INCOMPATIBLE_COLUMN_TYPE", c_extended },
 	{ "INCONSISTENT_COLUMN_TYPE", c_analysis },
+	{ "INVALID_ARRAY_INDEX", c_index },
 	{ "INVALID_ARTIFACT_PATH", c_runtime },
 	{ "INVALID_ARTIFACT_STREAM", c_runtime },
 	{ "INVALID_CONF_VALUE", c_illegal },
 	{ "INVALID_CURSOR", c_sql },
+	{ "INVALID_EXTRACT_", c_analysis },
 	{ "INVALID_HANDLE", c_sql },
+	{ "INVALID_LAMBDA_FUNCTION_CALL", c_analysis },
 	{ "INVALID_PARAMETER_VALUE", c_illegal },
 	{ "INVALID_PLAN_INPUT", c_illegal },
 	{ "INVALID_SQL_SYNTAX", c_analysis },
+	{ "INVALID_TYPED_LITERAL", c_parse },
+	{ "MISSING_AGGREGATION", c_extended },
+	{ "NULL_MAP_KEY", c_runtime },
+	{ "NUM_COLUMNS_MISMATCH", c_extended },
+	{ "ORDER_BY_POS_OUT_OF_RANGE", c_analysis },
 	{ "PARSE_SYNTAX_ERROR", c_parse },
 	{ "PATH_NOT_FOUND", c_analysis },
+	{ "SCHEMA_ALREADY_EXISTS", c_dbexists },
+	{ "SCHEMA_NOT_EMPTY", c_analysis },
+	{ "SCHEMA_NOT_FOUND", c_nonamespace },
 	{ "SQL_CONF_NOT_FOUND", c_nosuch },
 	{ "TABLE_OR_VIEW_ALREADY_EXISTS", c_analysis },
-	{ "TABLE_OR_VIEW_NOT_FOUND", c_analysis },
+	{ "TABLE_OR_VIEW_NOT_FOUND", c_extended },
+	{ "TEMP_TABLE_OR_VIEW_ALREADY_EXISTS", c_tempexists },
 	{ "UNABLE_TO_ACQUIRE_MEMORY", c_oom },
-	{ "UNBOUND_SQL_PARAMETER", c_analysis },
+	{ "UNBOUND_SQL_PARAMETER", c_extended },
 	{ "UNAUTHENTICATED", c_security },
 	{ "UNRESOLVED_", c_analysis },
+	{ "UNRESOLVED_COLUMN", c_extended },
 	{ "UNSUPPORTED_FEATURE", c_unsupported },
+	{ "UNSUPPORTED_FEATURE.DROP_DATABASE", c_analysis },
+	{ "UNSUPPORTED_GENERATOR", c_analysis },
+	{ "UNSUPPORTED_GROUPING_EXPRESSION", c_extended },
+	{ "USER_RAISED_EXCEPTION", c_runtime },
 	{ "WRONG_NUM_ARGS", c_analysis },
 };
 
@@ -137,15 +199,26 @@ has_prefix(const char *s, const char *prefix)
 const char *const *
 sc_srv_error_classes(const struct sc_error *err)
 {
-	size_t i;
+	const char *const *best = NULL;
+	size_t i, best_i = 0;
 
 	if (err->errclass[0] == '\0')
 		return has_prefix(err->msg, SC_SRV_REQUIREMENT) ? c_require
 								: c_spark;
+	/* A bad date or time is Spark's DateTimeException, a number's not. */
+	if (strcmp(err->errclass, "CAST_INVALID_INPUT") == 0 &&
+	    (strstr(err->msg, "cast to \"DATE\"") != NULL ||
+		strstr(err->msg, "cast to \"TIMESTAMP") != NULL))
+		return c_datetime;
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (has_prefix(err->errclass, kinds[i].prefix))
-			return kinds[i].classes;
-	return c_spark;
+		if (has_prefix(err->errclass, kinds[i].prefix) &&
+		    (best == NULL ||
+			strlen(kinds[i].prefix) >
+			    strlen(kinds[best_i].prefix))) {
+			best = kinds[i].classes;
+			best_i = i;
+		}
+	return best != NULL ? best : c_spark;
 }
 
 bool

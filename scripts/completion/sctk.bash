@@ -51,11 +51,13 @@ _sctk()
 		sc-exec:--format)
 			mapfile -t COMPREPLY < <(compgen -W 'table vertical csv tsv jsonl arrow' -- "$cur") ;;
 		sc-inspect:--format)
-			mapfile -t COMPREPLY < <(compgen -W 'table tsv csv jsonl' -- "$cur") ;;
+			mapfile -t COMPREPLY < <(compgen -W 'table tsv csv jsonl prometheus' -- "$cur") ;;
 		*:--format)
 			mapfile -t COMPREPLY < <(compgen -W 'text jsonl' -- "$cur") ;;
 		*:--kind)
 			mapfile -t COMPREPLY < <(compgen -W 'jar pyfile file archive class' -- "$cur") ;;
+		*:--log-format)
+			mapfile -t COMPREPLY < <(compgen -W 'text json' -- "$cur") ;;
 		*:--log-level)
 			mapfile -t COMPREPLY < <(compgen -W 'error warn info debug' -- "$cur") ;;
 		*:--state)

@@ -116,7 +116,7 @@ static void
 plan_root(const Spark__Connect__Relation *root)
 {
 	struct sc_engine_limits lim = { 100, 1 << 16 };
-	struct sc_engine_sink sink = { on_schema, on_batch, NULL };
+	struct sc_engine_sink sink = { on_schema, on_batch, NULL, NULL };
 	struct sc_engine_conn *c;
 	struct sc_error err;
 	atomic_int cancel = 1;

@@ -24,6 +24,7 @@ int sc_fuzz_status(const uint8_t *data, size_t n);
 int sc_fuzz_proto(const uint8_t *data, size_t n);
 int sc_fuzz_path(const uint8_t *data, size_t n);
 int sc_fuzz_sqlfunc(const uint8_t *data, size_t n);
+int sc_fuzz_parquet(const uint8_t *data, size_t n);
 
 /* Name ("uri": test/fuzz/corpus/uri/) and entry point of every target. */
 struct sc_fuzz_target {

@@ -13,6 +13,7 @@
 
 const struct sc_fuzz_target sc_fuzz_targets[] = {
 	{ "arrow", sc_fuzz_arrow },
+	{ "parquet", sc_fuzz_parquet },
 	{ "path", sc_fuzz_path },
 	{ "proto", sc_fuzz_proto },
 	{ "sqlfunc", sc_fuzz_sqlfunc },

@@ -77,7 +77,8 @@ new_sid() {
 	echo "status $status: $stderr"
 	if [ "$status" -ne 0 ] &&
 	    [[ "$stderr" == *"not found"* || "$stderr" == *NOT_FOUND* ||
-		"$stderr" == *"lost operation"* ]]; then
+		"$stderr" == *"lost operation"* ||
+		"$stderr" == *"ended operation"* ]]; then
 		skip "Sail lacks it: a detached operation is gone (${stderr:0:120})"
 	fi
 	[ "$status" -eq 0 ]

@@ -162,7 +162,7 @@ peer_stop() {
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
-	kill -KILL "$pid" 2>/dev/null
+	kill -KILL "$pid" 2>/dev/null || true
 	rm -f "$dir/pid"
 	return 0
 }

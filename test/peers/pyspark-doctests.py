@@ -5,6 +5,12 @@ _test() (they read SPARK_CONNECT_TESTING_REMOTE).  The pyspark package
 ships these; its unittest suites (pyspark.sql.tests.connect) are not in
 the package.  A figure to track, not a gate.
 
+No 4.x release on the package index ships those suites (checked:
+pyspark 4.0.0 to 4.3.0 and pyspark-client 4.0.0 to 4.2.0, whose
+setup.py adds the test packages only when SPARK_TESTING is set at
+build time; pyspark-connect is a metapackage), so the doctests are
+PySpark's own tests this runs.
+
     python pyspark-doctests.py REMOTE LOGDIR [MODULE...]
 
 Runs each module in its own process (bounded by PEERS_DOCTEST_TIMEOUT

@@ -369,6 +369,25 @@ test_exiting(void)
 	is_str(r.errbuf, "sc-test: [INVALID_HANDLE.FORMAT] bad handle\n",
 	    "report: class already in the message");
 
+	/* Spark's parse error: lines of its own, a newline first. */
+	sc_error_from_grpc(&err, SC_GRPC_INTERNAL,
+	    "\n[PARSE_SYNTAX_ERROR] Syntax error at or near 'SELEC'. "
+	    "SQLSTATE: 42601 (line 1, pos 0)\n\n== SQL ==\nSELEC 1\n^^^\n",
+	    NULL, 0);
+	snprintf(err.errclass, sizeof(err.errclass), "PARSE_SYNTAX_ERROR");
+	child_run(&r, child_report, &err, -1);
+	ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 1,
+	    "report of a parse error returns 1");
+	is_str(r.errbuf,
+	    "sc-test: [PARSE_SYNTAX_ERROR] Syntax error at or near 'SELEC'. "
+	    "SQLSTATE: 42601 (line 1, pos 0)\n\n== SQL ==\nSELEC 1\n^^^\n",
+	    "report: a message's own lines, the carets under the text");
+	snprintf(err.errclass, sizeof(err.errclass), "OTHER");
+	snprintf(err.msg, sizeof(err.msg), "a\tb\nc\033[2Jd\n\n");
+	child_run(&r, child_report, &err, -1);
+	is_str(r.errbuf, "sc-test: a\\tb [OTHER]\nc\\x1b[2Jd\n",
+	    "report: the class on the first line, each line escaped");
+
 	sc_error_set_errno(&err, SC_ST_IO, EPIPE, "cannot write output");
 	child_run(&r, child_report, &err, -1);
 	ok(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGPIPE,
@@ -666,7 +685,7 @@ test_usage_voice(void)
 }
 
 static void
-test_format_si(void)
+test_format_bytes(void)
 {
 	static const struct {
 		double v;
@@ -674,18 +693,21 @@ test_format_si(void)
 	} t[] = {
 		{ 0, "B", "0 B" },
 		{ 999, "B", "999 B" },
-		{ 1000, "B", "1.0 kB" },
-		{ 81530, "B", "81.5 kB" },
-		{ 5.4e6, "B/s", "5.4 MB/s" },
-		{ 1.6e9, "B", "1.6 GB" },
-		{ 2.5e18, "B", "2500.0 PB" },
+		{ 1000, "B", "1000 B" },
+		{ 1024, "B", "1.0 KiB" },
+		{ 81530, "B", "79.6 KiB" },
+		{ 5.4e6, "B/s", "5.1 MiB/s" },
+		{ 1048575, "B", "1.0 MiB" },
+		{ 1.6e9, "B", "1.5 GiB" },
+		{ 2.5e18, "B", "2220.4 PiB" },
 	};
 	char out[32];
 	size_t i;
 
 	for (i = 0; i < SC_NELEM(t); i++) {
-		sc_format_si(t[i].v, t[i].unit, out, sizeof(out));
-		is_str(out, t[i].want, "sc_format_si %g %s", t[i].v, t[i].unit);
+		sc_format_bytes(t[i].v, t[i].unit, out, sizeof(out));
+		is_str(out, t[i].want, "sc_format_bytes %g %s", t[i].v,
+		    t[i].unit);
 	}
 }
 
@@ -696,7 +718,7 @@ main(void)
 	test_duration();
 	test_cli_duration();
 	test_size();
-	test_format_si();
+	test_format_bytes();
 	test_common_opts();
 	test_exiting();
 	test_parse();

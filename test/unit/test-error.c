@@ -540,6 +540,14 @@ test_reword(void)
 		    "cannot connect to 'h:1': not a gRPC server (it answered in "
 		    "HTTP/1.x)",
 		    SC_ST_PROTOCOL },
+		/* N27: a hung peer, in our words rather than HTTP/2's. */
+		{ SC_GRPC_UNAVAILABLE, NULL,
+		    "failed to connect to all addresses; last error: UNKNOWN: "
+		    "ipv4:127.0.0.1:4: connection attempt timed out before "
+		    "receiving SETTINGS frame",
+		    "cannot connect to 'h:1': the connection was accepted, but "
+		    "the server sent nothing",
+		    SC_ST_UNAVAILABLE },
 		/* An unknown cause: the core's framing goes, the cause stays. */
 		{ SC_GRPC_UNAVAILABLE, NULL,
 		    "failed to connect to all addresses; last error: UNKNOWN: "

@@ -397,8 +397,8 @@ envelope_case(const char *sid, const char *ssid, int64_t rows, int64_t start,
 	mem = sc_xmalloc(SC_EXEC_ARROW_HEADROOM + ipclen + 1);
 	for (i = 0; i < ipclen; i++)
 		mem[SC_EXEC_ARROW_HEADROOM + i] = (uint8_t)(i * 7 + 3);
-	n = sc_exec_arrow_envelope(mem, SC_EXEC_ARROW_HEADROOM, sid, ssid, opid,
-	    respid, rows, start, ipclen);
+	n = sc_proto_arrow_envelope(mem, SC_EXEC_ARROW_HEADROOM, sid, ssid,
+	    opid, respid, rows, start, ipclen);
 	ok(n > 0 && n <= SC_EXEC_ARROW_HEADROOM,
 	    "envelope rows=%lld len=%zu: %zu bytes", (long long)rows, ipclen,
 	    n);
@@ -474,12 +474,79 @@ test_envelope(void)
 	envelope_case(sid, ssid, 1 << 20, INT64_MAX, (size_t)1 << 21);
 	envelope_case(sid, ssid, -1, -5, 16383);
 	envelope_case(sid, "", 3, 3, 16384);
-	is_int(sc_exec_arrow_envelope(room, 100, sid, ssid, sid, ssid, 1, 1,
+	is_int(sc_proto_arrow_envelope(room, 100, sid, ssid, sid, ssid, 1, 1,
 		   10),
 	    0, "too little room: 0");
-	ok(sc_exec_arrow_envelope(room, sizeof(room), sid, ssid, sid, ssid, 1,
+	ok(sc_proto_arrow_envelope(room, sizeof(room), sid, ssid, sid, ssid, 1,
 	       1, 10) > 0,
 	    "enough room");
+}
+
+static int64_t
+budget_used(int64_t *cap)
+{
+	int64_t used;
+
+	sc_execmem_budget(cap, &used);
+	return used;
+}
+
+/* The value budget: caps, a user's half, order, cancel, charges. */
+static void
+test_value_budget(void)
+{
+	struct sc_execacct *a, *a2, *b2, *c;
+	struct sc_execbuf *b;
+	atomic_int cancel;
+	int64_t cap;
+
+	sc_execmem_budget_set(100);
+	is_int(budget_used(&cap), 0, "budget: nothing taken");
+	is_int(cap, 100, "budget: cap set");
+	a = sc_execmem_take_now("alice", 50, false);
+	ok(a != NULL, "budget: alice takes her half");
+	ok(sc_execmem_take_now("alice", 1, false) == NULL,
+	    "budget: not a byte past her half");
+	b2 = sc_execmem_take_now("bob", 40, false);
+	ok(b2 != NULL, "budget: bob takes 40 beside her");
+	ok(sc_execmem_take_now("carol", 11, false) == NULL,
+	    "budget: carol's 11 do not fit the 10 left");
+	c = sc_execmem_take_now("carol", 10, false);
+	ok(c != NULL, "budget: carol's 10 do");
+	is_int(budget_used(NULL), 100, "budget: all taken");
+	atomic_init(&cancel, 1);
+	ok(sc_execmem_take("dave", 5, &cancel) == NULL,
+	    "budget: a canceled waiter takes nothing");
+	is_int(budget_used(NULL), 100, "budget: still all taken");
+	sc_execmem_give(c, 10);
+	atomic_store(&cancel, 0);
+	c = sc_execmem_take("dave", 5, &cancel);
+	ok(c != NULL, "budget: a waiter takes what was given back");
+	sc_execmem_give(c, 5);
+	/* A response carries its charge until its memory is freed. */
+	b = sc_execbuf_new(0);
+	add(b, 1, 10);
+	sc_execbuf_charge_last(b, a, 50);
+	add(b, 2, 10);
+	is_int(consume(b, 1), 1, "budget: response 1 consumed");
+	is_int(consume(b, 2), 1, "budget: response 2 consumed");
+	is_int(budget_used(NULL), 40,
+	    "budget: response 1 dropped, its 50 given back");
+	a2 = sc_execmem_take_now("alice", 50, false);
+	ok(a2 != NULL, "budget: alice's half is free again");
+	sc_execbuf_charge_last(b, a2, 50);
+	is_int(sc_execbuf_drop_consumed(b), 1, "budget: drop_consumed drops 1");
+	is_int(budget_used(NULL), 40, "budget: and gives back its 50");
+	sc_execbuf_free(b);
+	sc_execmem_give(b2, 40);
+	is_int(budget_used(NULL), 0, "budget: nothing left taken");
+	ok(sc_execmem_take_now("x", 1000, true) != NULL,
+	    "budget: force takes past the cap");
+	sc_execmem_budget_set(-1);
+	a = sc_execmem_take_now("x", 5, false);
+	ok(a != NULL, "budget: no limit");
+	sc_execmem_give(a, 1005);
+	is_int(budget_used(NULL), 0, "budget: all given back");
 }
 
 int
@@ -493,5 +560,6 @@ main(void)
 	test_million();
 	test_shared_memory();
 	test_envelope();
+	test_value_budget();
 	return tap_done();
 }

@@ -18,20 +18,24 @@
 #include "tap.h"
 #include "core/banned.h"
 
-/* Escape the len bytes at in into a static buffer of outsz bytes. */
+typedef size_t escape_fn(char *out, size_t outsz, const char *in, size_t len);
+
+/* Escape the len bytes at in with fn into a static buffer of outsz bytes. */
 static const char *
-esc(const char *in, size_t len, size_t outsz, size_t *used)
+esc_with(escape_fn *fn, const char *in, size_t len, size_t outsz, size_t *used)
 {
 	static char out[256];
 	size_t n;
 
 	memset(out, 'Z', sizeof(out));
-	n = sc_log_escape(out, outsz, in, len);
+	n = fn(out, outsz, in, len);
 	if (used != NULL)
 		*used = n;
 	return out;
 }
 
+#define esc(...) esc_with(sc_log_escape, __VA_ARGS__)
+#define jesc(...) esc_with(sc_log_json_escape, __VA_ARGS__)
 #define ESC(lit) esc(lit, sizeof(lit) - 1, 256, NULL)
 
 static void
@@ -77,9 +81,48 @@ test_escape(void)
 	is_int(sc_log_escape(NULL, 0, "abc", 3), 0, "outsz 0 writes nothing");
 }
 
-/* Run one sc_log_write() with stderr on a temporary file; its text. */
+/* A literal and its length, NUL bytes inside it included. */
+#define LIT(s) s, sizeof(s) - 1
+
+static void
+test_json_escape(void)
+{
+	static const struct {
+		const char *in;
+		size_t len;
+		const char *want, *name;
+	} cases[] = {
+		{ LIT("plain 'text' ~"), "plain 'text' ~", "printable kept" },
+		{ LIT("say \"hi\" \\ there"), "say \\\"hi\\\" \\\\ there",
+		    "quote and backslash escaped" },
+		{ LIT("a\nb\rc\td"), "a\\nb\\rc\\td", "newline, return, tab" },
+		{ LIT("\x01\x1b\x7f"), "\\u0001\\u001b\\u007f",
+		    "other controls and DEL as \\u00NN" },
+		{ LIT("nul\0after"), "nul\\u0000after",
+		    "NUL inside the length" },
+		{ LIT("caf\xc3\xa9 \xf0\x9f\x98\x80"),
+		    "caf\xc3\xa9 \xf0\x9f\x98\x80", "valid UTF-8 kept" },
+		{ LIT("\xff\xc3("), "\\ufffd\\ufffd(",
+		    "bytes that are not UTF-8 become U+FFFD" },
+		{ LIT("\xed\xa0\x80"), "\\ufffd\\ufffd\\ufffd",
+		    "a surrogate too" },
+		{ LIT("\xc2\x85\xe2\x80\xa8"), "\\u0085\\u2028",
+		    "C1 controls and U+2028 escaped" },
+	};
+	size_t i, used;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		is_str(jesc(cases[i].in, cases[i].len, 256, NULL),
+		    cases[i].want, "%s", cases[i].name);
+	is_str(jesc("ab\"c", 4, 4, &used), "ab", "an escape is never split");
+	is_int(used, 2, "two input bytes used");
+	is_int(sc_log_json_escape(NULL, 0, "abc", 3), 0,
+	    "outsz 0 writes nothing");
+}
+
+/* Run fn(arg) with stderr on a temporary file; what it wrote. */
 static char *
-capture(enum sc_log_style style, const char *user)
+redirect(void (*fn)(const char *), const char *arg)
 {
 	char path[] = "/tmp/test-log-XXXXXX";
 	static char buf[8192];
@@ -92,15 +135,21 @@ capture(enum sc_log_style style, const char *user)
 	fflush(stderr);
 	saved = dup(STDERR_FILENO);
 	dup2(fd, STDERR_FILENO);
-	sc_log_init("test-log", style, SC_LOG_DEBUG);
-	sc_info("operation started: user '%s'", user);
-	sc_debug("user '%s'", user);
+	fn(arg);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
 	n = pread(fd, buf, sizeof(buf) - 1, 0);
 	close(fd);
 	buf[n < 0 ? 0 : n] = '\0';
 	return buf;
+}
+
+/* One info and one debug line naming user. */
+static void
+capture(const char *user)
+{
+	sc_info("operation started: user '%s'", user);
+	sc_debug("user '%s'", user);
 }
 
 static int
@@ -119,7 +168,8 @@ test_write(void)
 	const char *forged = "eve\n2026-01-01T00:00:00.000Z 1 E FORGED\xff\xfe";
 	char *out, *second;
 
-	out = capture(SC_LOG_STYLE_SERVER, forged);
+	sc_log_init("test-log", SC_LOG_STYLE_SERVER, SC_LOG_DEBUG);
+	out = redirect(capture, forged);
 	ok(out != NULL, "captured the server log");
 	is_int(count_lines(out), 2, "two messages, two lines");
 	ok(strstr(out,
@@ -135,17 +185,67 @@ test_write(void)
 		strstr(out, "\n2026-01-01") == NULL,
 	    "no line starts with the forged text");
 
-	out = capture(SC_LOG_STYLE_CLIENT, "a\tb");
+	sc_log_init("test-log", SC_LOG_STYLE_CLIENT, SC_LOG_DEBUG);
+	out = redirect(capture, "a\tb");
 	is_str(out,
 	    "test-log: operation started: user 'a\\tb'\n"
 	    "test-log: capture: user 'a\\tb'\n",
 	    "client style escapes the same way");
 }
 
+/* An event, a plain warning and a debug event, in JSON. */
+static void
+capture_json(const char *unused)
+{
+	const struct sc_log_field f[] = {
+		SC_LOG_STR("user_id", "eve\"\n\xff"),
+		SC_LOG_NUM("rows", -42),
+	};
+
+	(void)unused;
+	sc_log_init("test-log", SC_LOG_STYLE_SERVER, SC_LOG_INFO);
+	sc_log_set_format(SC_LOG_FORMAT_JSON);
+	sc_log_event(SC_LOG_INFO, "operation_end", f, 2, "ended: %s", "x\ty");
+	sc_warn("plain \"%s\"", "message");
+	sc_log_event(SC_LOG_DEBUG, "hidden", f, 2, "below the threshold");
+	sc_log_set_format(SC_LOG_FORMAT_TEXT);
+}
+
+static void
+test_json_write(void)
+{
+	enum sc_log_format f;
+	char *out, *second;
+
+	is_int(sc_log_format_parse("json", &f), 0, "json parses");
+	is_int(f, SC_LOG_FORMAT_JSON, "as JSON");
+	is_int(sc_log_format_parse("text", &f), 0, "text parses");
+	is_int(f, SC_LOG_FORMAT_TEXT, "as text");
+	is_int(sc_log_format_parse("JSON", &f), -1, "names are lower case");
+	out = redirect(capture_json, NULL);
+	ok(out != NULL && strncmp(out, "{\"time\":\"", 9) == 0,
+	    "a JSON line starts with its time");
+	is_int(count_lines(out), 2,
+	    "two lines: the debug event is not written");
+	ok(strstr(out, "Z\",\"pid\":") != NULL &&
+		strstr(out,
+		    ",\"level\":\"info\","
+		    "\"event\":\"operation_end\",\"user_id\":\"eve\\\"\\n\\ufffd\","
+		    "\"rows\":-42,\"msg\":\"ended: x\\ty\"}\n") != NULL,
+	    "event line: level, event, fields escaped, msg");
+	second = strchr(out, '\n') + 1;
+	ok(strstr(second,
+	       ",\"level\":\"warn\",\"msg\":\"plain \\\"message\\\"\"}\n") !=
+		NULL,
+	    "a plain message is an object too");
+}
+
 int
 main(void)
 {
 	test_escape();
+	test_json_escape();
 	test_write();
+	test_json_write();
 	return tap_done();
 }

@@ -1207,6 +1207,70 @@ test_check_response(void)
 	    "with a response id: accepted");
 }
 
+/*
+ * sc_proto_arrow_envelope() writes its tags by hand: the field numbers
+ * and wire types it assumes are the generated descriptors', and what it
+ * writes unpacks as the message it stands for.
+ */
+static void
+test_arrow_envelope(void)
+{
+	static const struct {
+		const ProtobufCMessageDescriptor *d;
+		const char *name;
+		unsigned id;
+		ProtobufCType type;
+	} f[] = {
+		{ &spark__connect__execute_plan_response__descriptor,
+		    "session_id", 1, PROTOBUF_C_TYPE_STRING },
+		{ &spark__connect__execute_plan_response__descriptor,
+		    "arrow_batch", 2, PROTOBUF_C_TYPE_MESSAGE },
+		{ &spark__connect__execute_plan_response__descriptor,
+		    "operation_id", 12, PROTOBUF_C_TYPE_STRING },
+		{ &spark__connect__execute_plan_response__descriptor,
+		    "response_id", 13, PROTOBUF_C_TYPE_STRING },
+		{ &spark__connect__execute_plan_response__descriptor,
+		    "server_side_session_id", 15, PROTOBUF_C_TYPE_STRING },
+		{ &spark__connect__execute_plan_response__arrow_batch__descriptor,
+		    "row_count", 1, PROTOBUF_C_TYPE_INT64 },
+		{ &spark__connect__execute_plan_response__arrow_batch__descriptor,
+		    "data", 2, PROTOBUF_C_TYPE_BYTES },
+		{ &spark__connect__execute_plan_response__arrow_batch__descriptor,
+		    "start_offset", 3, PROTOBUF_C_TYPE_INT64 },
+	};
+	const ProtobufCFieldDescriptor *fd;
+	Spark__Connect__ExecutePlanResponse *r;
+	uint8_t buf[128];
+	size_t i, n;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		fd = protobuf_c_message_descriptor_get_field_by_name(f[i].d,
+		    f[i].name);
+		ok(fd != NULL && fd->id == f[i].id && fd->type == f[i].type,
+		    "envelope: %s is field %u of its type", f[i].name, f[i].id);
+	}
+	n = sc_proto_arrow_envelope(buf, sizeof(buf) - 3, "s", "ss", "op", "r",
+	    300, 7, 3);
+	memcpy(buf + sizeof(buf) - 3, "abc", 3);
+	r = n == 0 ? NULL
+		   : spark__connect__execute_plan_response__unpack(NULL, n + 3,
+			 buf + sizeof(buf) - 3 - n);
+	ok(r != NULL && strcmp(r->session_id, "s") == 0 &&
+		strcmp(r->server_side_session_id, "ss") == 0 &&
+		strcmp(r->operation_id, "op") == 0 &&
+		strcmp(r->response_id, "r") == 0 && r->arrow_batch != NULL &&
+		r->arrow_batch->row_count == 300 &&
+		r->arrow_batch->start_offset == 7 &&
+		r->arrow_batch->data.len == 3 &&
+		memcmp(r->arrow_batch->data.data, "abc", 3) == 0,
+	    "envelope: unpacks as the response it stands for");
+	if (r != NULL)
+		spark__connect__execute_plan_response__free_unpacked(r, NULL);
+	is_int((int)sc_proto_arrow_envelope(buf, 10, "s", "ss", "op", "r", 1, 1,
+		   3),
+	    0, "envelope: 0 when it does not fit");
+}
+
 int
 main(void)
 {
@@ -1220,5 +1284,6 @@ main(void)
 	test_types_literals_config();
 	test_malformed();
 	test_names();
+	test_arrow_envelope();
 	return tap_done();
 }

@@ -686,12 +686,101 @@ test_notfound_before(void)
 	sc_client_free(c);
 }
 
+/*
+ * Spark 4 removes an operation an Interrupt reaches before it started
+ * (the stream ends INVALID_CURSOR.DISCONNECTED) or as it ends (the next
+ * reattach finds nothing): with the session there, an operation not
+ * found was ended on purpose, canceled, not lost.
+ */
+static void
+test_notfound_after_interrupt(void)
+{
+	static const struct seg s[] = {
+		{ { RESP("r1"),
+		    ERR(SC_GRPC_INTERNAL,
+			"[INVALID_CURSOR.DISCONNECTED] The cursor is invalid.") } },
+		{ { ERR(SC_GRPC_INTERNAL, NF_MSG) } },
+	};
+	static const struct seg s2[] = {
+		{ { RESP("r1"), END } },
+		{ { RESP("r2"), END } },
+		{ { ERR(SC_GRPC_INTERNAL, NF_MSG) } },
+	};
+	static const struct seg s3[] = {
+		{ { ERR(SC_GRPC_INTERNAL,
+		    "[INVALID_CURSOR.DISCONNECTED] The cursor is invalid.") } },
+		{ { ERR(SC_GRPC_INTERNAL, NF_MSG) } },
+		{ { RESP("r1"), COMPLETE } },
+	};
+	struct sc_reattach_opts o;
+	struct sc_client *c;
+	struct sc_reattach *it;
+	struct sc_error err;
+	char ids[256], want[300];
+
+	fake_reset();
+	script(s, 2);
+	c = client(-1);
+	opts(&o, 3);
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1,
+	    "ended-after-disconnect: fails");
+	is_str(ids, "r1", "ended-after-disconnect: r1 was delivered");
+	is_str(err.errclass, "OPERATION_CANCELED",
+	    "ended-after-disconnect: OPERATION_CANCELED");
+	is_int(err.status, SC_ST_FAILED, "ended-after-disconnect: exit 1");
+	snprintf(want, sizeof(want),
+	    "[OPERATION_CANCELED] the server ended operation %s (interrupted, "
+	    "or released by another client) after 1 responses were received; "
+	    "the result is incomplete",
+	    sc_reattach_operation_id(it));
+	is_str(err.msg, want, "ended-after-disconnect: the message");
+	is_int(F.nopens, 2, "ended-after-disconnect: one reattach");
+	sc_reattach_close(it);
+	sc_client_free(c);
+
+	fake_reset();
+	script(s2, 3);
+	c = client(-1);
+	opts(&o, 3);
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1,
+	    "ended-at-the-end: fails");
+	is_str(ids, "r1 r2", "ended-at-the-end: r1 and r2 delivered");
+	is_str(err.errclass, "OPERATION_CANCELED",
+	    "ended-at-the-end: OPERATION_CANCELED");
+	sc_reattach_close(it);
+	sc_client_free(c);
+
+	/* Before any response: the DISCONNECTED says the server held it. */
+	fake_reset();
+	script(s3, 3);
+	c = client(-1);
+	opts(&o, 3);
+	it = start(c, &o);
+	is_int(drain(it, ids, sizeof(ids), &err), -1,
+	    "ended-before-any: fails");
+	is_str(err.errclass, "OPERATION_CANCELED",
+	    "ended-before-any: OPERATION_CANCELED");
+	snprintf(want, sizeof(want),
+	    "[OPERATION_CANCELED] the server ended operation %s (interrupted, "
+	    "or released by another client) before any response",
+	    sc_reattach_operation_id(it));
+	is_str(err.msg, want, "ended-before-any: the message");
+	is_int(F.nopens, 2, "ended-before-any: no ExecutePlan sent again");
+	sc_reattach_close(it);
+	sc_client_free(c);
+}
+
+/* A restarted server: the session, and our operation with it, is gone. */
 static void
 test_notfound_after(void)
 {
 	static const struct seg s[] = {
 		{ { RESP("r1"), ERR(SC_GRPC_UNAVAILABLE, "reset") } },
-		{ { ERR(SC_GRPC_INTERNAL, NF_MSG) } },
+		{ { ERR(SC_GRPC_INTERNAL,
+		    "[INVALID_HANDLE.SESSION_NOT_FOUND] The handle `x` is "
+		    "invalid. Session not found. SQLSTATE: HY000") } },
 	};
 	struct sc_reattach_opts o;
 	struct sc_client *c;
@@ -712,7 +801,7 @@ test_notfound_after(void)
 	is_int(err.status, SC_ST_FAILED, "notfound-after: status FAILED");
 	ok(strstr(err.msg,
 	       "after 1 responses were received "
-	       "(INVALID_HANDLE.OPERATION_NOT_FOUND)") != NULL,
+	       "(INVALID_HANDLE.SESSION_NOT_FOUND)") != NULL,
 	    "notfound-after: message names the cause");
 	is_int(F.nopens, 2, "notfound-after: no re-send");
 	is_str(F.opens[1].last, "r1", "notfound-after: reattach after r1");
@@ -1946,6 +2035,7 @@ main(void)
 	test_rotation();
 	test_notfound_before();
 	test_notfound_after();
+	test_notfound_after_interrupt();
 	test_fresh_budget();
 	test_exhausted();
 	test_total_cap();

@@ -179,6 +179,16 @@ test_classify(void)
 	ok(sc_retry_classify(&err, &why), "UNAVAILABLE is retryable");
 	is_int(why, SC_RETRY_UNAVAILABLE, "reason UNAVAILABLE");
 
+	/* N27: an untrusted certificate is refused again: no retries. */
+	sc_error_from_grpc(&err, SC_GRPC_UNAVAILABLE,
+	    "failed to connect to all addresses; last error: UNKNOWN: "
+	    "ipv4:127.0.0.1:4: Ssl handshake failed: SSL_ERROR_SSL: "
+	    "error:0A000086:SSL routines::certificate verify failed",
+	    NULL, 0);
+	sc_error_reword_transport(&err, "h:1");
+	is_int(err.status, SC_ST_DENIED, "an untrusted certificate is DENIED");
+	ok(!sc_retry_classify(&err, &why), "and not retryable");
+
 	sc_error_from_grpc(&err, SC_GRPC_INTERNAL,
 	    "[INVALID_CURSOR.DISCONNECTED] The cursor is invalid.", NULL, 0);
 	ok(sc_retry_classify(&err, &why), "DISCONNECTED is retryable");

@@ -932,6 +932,45 @@ test_srv_error(void)
 	    "parse errors are ParseExceptions");
 	ok(!sc_srv_error_param(&e, &name, value, sizeof(value)),
 	    "no parameter known for PARSE_SYNTAX_ERROR");
+	/* As Spark 4.3's ErrorInfo "classes" show them. */
+	sc_srv_error(&e, "DIVIDE_BY_ZERO", "22012", "Division by zero.");
+	classes = sc_srv_error_classes(&e);
+	is_str(classes[0], "org.apache.spark.SparkArithmeticException",
+	    "DIVIDE_BY_ZERO is a SparkArithmeticException");
+	is_str(classes[1], "java.lang.ArithmeticException",
+	    "then ArithmeticException (PySpark's class)");
+	sc_srv_error(&e, "UNRESOLVED_COLUMN.WITH_SUGGESTION", "42703", "x");
+	is_str(sc_srv_error_classes(&e)[0],
+	    "org.apache.spark.sql.catalyst.ExtendedAnalysisException",
+	    "the longest prefix wins: UNRESOLVED_COLUMN, not UNRESOLVED_");
+	is_str(sc_srv_error_classes(&e)[1],
+	    "org.apache.spark.sql.AnalysisException", "then AnalysisException");
+	sc_srv_error(&e, "UNRESOLVED_ROUTINE", "42883", "x");
+	is_str(sc_srv_error_classes(&e)[0],
+	    "org.apache.spark.sql.AnalysisException",
+	    "UNRESOLVED_ROUTINE is a plain AnalysisException");
+	sc_srv_error(&e, "AMBIGUOUS_REFERENCE", "42704", "x");
+	is_str(sc_srv_error_classes(&e)[0],
+	    "org.apache.spark.sql.AnalysisException",
+	    "AMBIGUOUS_REFERENCE is an AnalysisException");
+	sc_srv_error(&e, "INVALID_ARRAY_INDEX_IN_ELEMENT_AT", "22003", "x");
+	is_str(sc_srv_error_classes(&e)[0],
+	    "org.apache.spark.SparkArrayIndexOutOfBoundsException",
+	    "an array index out of bounds");
+	sc_srv_error(&e, "CAST_INVALID_INPUT", "22018",
+	    "The value 'x' of the type \"STRING\" cannot be cast to \"INT\"");
+	is_str(sc_srv_error_classes(&e)[0],
+	    "org.apache.spark.SparkNumberFormatException",
+	    "a bad number is a SparkNumberFormatException");
+	sc_srv_error(&e, "CAST_INVALID_INPUT", "22018",
+	    "The value 'x' of the type \"STRING\" cannot be cast to \"DATE\"");
+	is_str(sc_srv_error_classes(&e)[0],
+	    "org.apache.spark.SparkDateTimeException",
+	    "a bad date is a SparkDateTimeException");
+	sc_srv_error(&e, "UNSUPPORTED_FEATURE.DROP_DATABASE", "0A000", "x");
+	is_str(sc_srv_error_classes(&e)[0],
+	    "org.apache.spark.sql.AnalysisException",
+	    "dropping the default database is an AnalysisException");
 	sc_srv_error(&e, "SOMETHING_ELSE", "", "Plain.");
 	is_str(e.msg, "[SOMETHING_ELSE] Plain.", "no sqlstate, no suffix");
 	is_str(sc_srv_error_classes(&e)[0], "org.apache.spark.SparkException",

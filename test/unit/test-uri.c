@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "core/error.h"
+#include "core/rpc.h"
 #include "core/xmem.h"
 #include "tap.h"
 #include "core/banned.h"
@@ -277,7 +278,7 @@ test_good(void)
 		is_str(u.user_agent, g->user_agent, "  user_agent");
 		is_str(u.session_id, g->session_id, "  session_id");
 		is_int(u.max_message_size,
-		    g->maxmsg ? g->maxmsg : SC_URI_DEFAULT_MAX_MSG,
+		    g->maxmsg ? g->maxmsg : SC_RPC_MAX_MESSAGE,
 		    "  max_message_size");
 		params_str(&u, buf, sizeof(buf));
 		is_str(buf, g->params, "  params");

@@ -7,6 +7,7 @@
 #include "core/uuid.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -114,6 +115,37 @@ test_lower(void)
 	is_str(t, "", "empty string unchanged");
 }
 
+static void
+test_parse(void)
+{
+	static const uint8_t want[16] = { 0x00, 0x11, 0x22, 0x33, 0x44, 0x55,
+		0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff };
+	static const char *const bad[] = { "",
+		"00112233-4455-6677-8899-aabbccddeef",
+		"00112233-4455-6677-8899-aabbccddeefg",
+		"0011223344-55-6677-8899-aabbccddeeff",
+		"00112233-4455-6677-8899-aabbccddeeff0" };
+	char s[SC_UUID_STRLEN], back[SC_UUID_STRLEN];
+	uint8_t b[16];
+	size_t i;
+
+	ok(sc_uuid_parse("00112233-4455-6677-8899-AABBccddeeff", b),
+	    "parse: mixed case");
+	is_mem(b, sizeof(b), want, sizeof(want), "parse: the 16 bytes");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ok(!sc_uuid_parse(bad[i], b), "parse: '%s' refused", bad[i]);
+	ok(!sc_uuid_parse(NULL, b), "parse: NULL refused");
+	/* Back to text: the same id. */
+	sc_uuid_v4(s, NULL);
+	ok(sc_uuid_parse(s, b), "parse: a new id");
+	snprintf(back, sizeof(back),
+	    "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+	    "%02x%02x%02x%02x%02x%02x",
+	    b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10],
+	    b[11], b[12], b[13], b[14], b[15]);
+	is_str(back, s, "parse: the bytes print as the id");
+}
+
 /*
  * Ids are drawn from a per-thread block of random bytes: a forked child
  * must not reuse the parent's unused bytes, and neither may a thread.
@@ -167,5 +199,6 @@ main(void)
 	test_fork_and_threads();
 	test_valid();
 	test_lower();
+	test_parse();
 	return tap_done();
 }

@@ -45,7 +45,7 @@
 #include "server/admin.h"
 #include "server/artifact.h"
 #include "server/auth.h"
-#include "server/engine.h"
+#include "engine/engine.h"
 #include "server/exec.h"
 #include "server/server.h"
 #include "server/service.h"

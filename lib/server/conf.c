@@ -19,7 +19,7 @@
 
 #include "core/cli.h"
 #include "core/error.h"
-#include "server/engine.h"
+#include "engine/engine.h"
 #include "core/rpc.h"
 #include "core/banned.h"
 

@@ -10,7 +10,7 @@
  * fails here rather than in a conformance run.
  */
 
-#include "server/engine_expr_int.h"
+#include "engine/plan/engine_expr_int.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "core/xmem.h"
-#include "server/sqlparse.h"
+#include "engine/sql/sqlparse.h"
 #include "tap.h"
 #include "core/banned.h"
 

@@ -67,7 +67,7 @@ SRVLIB_sc-serve = $(LIBSRV) $(LIBENG)
 # lib/parquet's codecs (zlib is in LIBS): only what links libscparquet.
 LIBS_PQ  = -lsnappy -lzstd
 # Tests, tools and benches link everything.
-LIBS_ALL = -lsqlite3 -lcurl -ledit $(LIBS_PQ) $(LIBS)
+LIBS_ALL = -lsqlite3 -lcurl -ledit $(LIBS)
 
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
@@ -165,11 +165,12 @@ $(BUILD)/test/test-%: $(OBJ)/test/unit/test-%.o $(UNIT_LIB:%.c=$(OBJ)/%.o) \
     $(LIBSRV) $(LIBENG) $(LIBPQ) $(LIBCORE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_LIB:%.c=$(OBJ)/%.o) \
-	    $(LIBSRV) $(LIBENG) $(LIBPQ) $(LIBCORE) $(LIBS_ALL)
+	    $(LIBSRV) $(LIBENG) $(LIBPQ) $(LIBCORE) $(LIBS_PQ) $(LIBS_ALL)
 
 $(BUILD)/test/tools/%: $(OBJ)/test/tools/%.o $(LIBPQ) $(LIBCORE)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBPQ) $(LIBCORE) $(LIBS_ALL)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBPQ) $(LIBCORE) $(LIBS_PQ) \
+	    $(LIBS_ALL)
 
 $(BUILD)/bench/%: $(OBJ)/test/bench/%.o $(LIBSRV) $(LIBENG) $(LIBCORE)
 	@mkdir -p $(@D)
@@ -186,7 +187,7 @@ $(BUILD)/test/test-fuzz-corpus: $(OBJ)/test/unit/test-fuzz-corpus.o \
     $(LIBCORE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBSRV) \
-	    $(LIBENG) $(LIBPQ) $(LIBCORE) $(LIBS_ALL)
+	    $(LIBENG) $(LIBPQ) $(LIBCORE) $(LIBS_PQ) $(LIBS_ALL)
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 
@@ -243,7 +244,7 @@ $(FUZZ_DIR)/obj/%.o: %.c $(GEN)/.stamp
 	    -fsanitize=fuzzer-no-link -DSC_FUZZ_MAIN -MMD -MP -c -o $@ $<
 
 $(FUZZ_DIR)/fuzz-%: $(FUZZ_DIR)/obj/test/fuzz/fuzz-%.o $(FUZZ_LIBOBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS_ALL)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS_PQ) $(LIBS_ALL)
 
 -include $(shell find $(FUZZ_DIR)/obj -name '*.d' 2>/dev/null)
 # Kept between runs (make would delete them as intermediate files).

@@ -245,8 +245,8 @@ only_files() {
 @test "-v sums up each statement: rows, bytes, time, reattaches" {
 	printf 'SELECT 1 AS a;\nSELECT id FROM range(1000);\n' >"$T/v.sql"
 	run -0 --separate-stderr sc-exec -v --max-rows 10 -f "$T/v.sql"
-	grep -qxE "sc-exec: statement 1 \($T/v.sql:1\): 1 row, [0-9.]+ k?B, [0-9.]+m?s, 0 reattaches" <<<"$stderr"
-	grep -qxE "sc-exec: statement 2 \($T/v.sql:2\): 10 rows \(cut at --max-rows\), [0-9.]+ k?B, [0-9.]+m?s, 0 reattaches" <<<"$stderr"
+	grep -qxE "sc-exec: statement 1 \($T/v.sql:1\): 1 row, [0-9.]+ (Ki)?B, [0-9.]+m?s, 0 reattaches" <<<"$stderr"
+	grep -qxE "sc-exec: statement 2 \($T/v.sql:2\): 10 rows \(cut at --max-rows\), [0-9.]+ (Ki)?B, [0-9.]+m?s, 0 reattaches" <<<"$stderr"
 	run -1 --separate-stderr sc-exec -v 'SELECT 1; SELECT * FROM no_table'
 	grep -qxE 'sc-exec: statement 2: 0 rows, 0 B, [0-9.]+m?s, 0 reattaches, failed' <<<"$stderr"
 	# Not without -v.

@@ -501,3 +501,24 @@ prompt_start() {
 	run term_lines
 	[[ "$output" == $'DELETE 6\nn\n-\n4\nrc=0'* ]]
 }
+
+# N23: Tab completes Spark SQL's keywords, in the case typed, and the
+# prompt's commands (table names are not completed: that needs a call).
+@test "Tab completes keywords and backslash commands" {
+	prompt_start --format csv
+	term_keys -l 'sel'
+	term_keys Tab
+	term_keys -l '40 + 2 AS n FR'
+	term_keys Tab
+	term_keys -l 'range(1)'
+	term_keys '\;' Enter
+	term_wait -x 'sc-exec> select 40 + 2 AS n FROM range(1);'
+	term_wait -x '42'
+	term_keys -l '\ti'
+	term_keys Tab
+	term_keys -l 'on'
+	term_keys Enter
+	term_wait -x 'timing on'
+	term_keys C-d
+	term_wait -x 'rc=0'
+}

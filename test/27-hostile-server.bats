@@ -295,7 +295,7 @@ OP=66666666-7777-4888-8999-aaaaaaaaaaaa
 	[[ "$stderr" =~ ^sc-release:\ 1\ of\ 1\ failed:\ timed\ out\ waiting\ for\ \'127\.0\.0\.1:[0-9]+\'$ ]]
 	hc sc-inspect stats
 	[ "$status" -eq 5 ]
-	[[ "$stderr" =~ ^sc-inspect:\ timed\ out\ waiting\ for\ \'127\.0\.0\.1:[0-9]+\'$ ]]
+	[[ "$stderr" =~ ^sc-inspect:\ timed\ out\ waiting\ for\ \'127\.0\.0\.1:[0-9]+\'\ \(the\ --timeout\ of\ 3s\ passed\)$ ]]
 	hc sc-upload --status --session-id "$SID" cache/a
 	[ "$status" -eq 5 ]
 }
@@ -339,7 +339,7 @@ OP=66666666-7777-4888-8999-aaaaaaaaaaaa
 	echo hi >"$BATS_TEST_TMPDIR/a.txt"
 	hc sc-upload --session-id "$SID" "$BATS_TEST_TMPDIR/a.txt"
 	[ "$status" -eq 5 ]
-	[[ "$stderr" =~ ^sc-upload:\ timed\ out\ waiting\ for\ \'127\.0\.0\.1:[0-9]+\'$ ]]
+	[[ "$stderr" =~ ^sc-upload:\ timed\ out\ waiting\ for\ \'127\.0\.0\.1:[0-9]+\'\ \(the\ --timeout\ of\ 3s\ passed\)$ ]]
 	[ -z "$output" ]
 }
 

@@ -97,3 +97,23 @@ EOF_ROWS
 	run -9 --separate-stderr "$TOOL" write "$BATS_TEST_TMPDIR/no/f.parquet" 'a int' </dev/null
 	[ "$stderr" = "parquet-tool: cannot create '$BATS_TEST_TMPDIR/no/f.parquet': No such file or directory" ]
 }
+
+@test "lib/parquet stands on lib/core alone: links without gRPC, SQLite or lib/server" {
+	local t="$BATS_TEST_TMPDIR" obj="$SCTK_BUILD/obj" core=() o
+	[ -e "$obj/lib/parquet/reader.o" ] || skip "no lib/parquet objects in $obj"
+	run -0 nm -u "$obj"/lib/parquet/*.o
+	[[ "$output" == *" U sc_buf_add"* ]]
+	run -1 grep -E ' (sc_srv_|sc_eng_|sc_sess|sc_exec|sc_rpc_|sqlite3_|grpc_)' <<<"$output"
+	for o in "$obj"/lib/core/*.o; do
+		case ${o##*/} in rpc*.o) continue ;; esac
+		core+=("$o")
+	done
+	run -0 ar rcs "$t/core.a" "${core[@]}" $(find "$obj/gen" -name '*.o')
+	printf 'int main(void) { return 0; }\n' >"$t/main.c"
+	# Every lib/parquet object linked whole: what it calls is lib/core's.
+	run -0 "${CC:-cc}" ${SANITIZE:+-fsanitize=$SANITIZE} -o "$t/pq" \
+	    "$t/main.c" "$obj"/lib/parquet/*.o "$t/core.a" \
+	    -lsnappy -lzstd -lprotobuf-c -lz -lcrypto -lpthread -lm
+	run -0 nm "$t/pq"
+	run -1 grep -E ' [TtDdBb] (sc_rpc_|grpc_|sqlite3_)' <<<"$output"
+}

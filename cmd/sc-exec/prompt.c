@@ -21,6 +21,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -163,6 +164,61 @@ read_line(const char *prompt, bool *dropped)
 		line = NULL;
 	}
 	return line;
+}
+
+/* --------------------------------------------------------- completion */
+
+/*
+ * Tab completes the keywords of Spark SQL and the prompt's commands, in
+ * the case the word was begun in (file names are not what is typed
+ * here).  Table names would need a call to the server: not done.
+ */
+static const char *const keywords[] = { "ALL", "ALTER", "AND", "AS", "ASC",
+	"BETWEEN", "BY", "CACHE", "CASE", "CAST", "CREATE", "CROSS", "DATABASE",
+	"DATABASES", "DELETE", "DESC", "DESCRIBE", "DISTINCT", "DROP", "ELSE",
+	"END", "EXCEPT", "EXISTS", "EXPLAIN", "FALSE", "FIRST", "FROM", "FULL",
+	"FUNCTIONS", "GROUP", "HAVING", "IF", "IN", "INNER", "INSERT",
+	"INTERSECT", "INTERVAL", "INTO", "IS", "JOIN", "LAST", "LEFT", "LIKE",
+	"LIMIT", "MERGE", "NOT", "NULL", "NULLS", "ON", "OR", "ORDER", "OUTER",
+	"OVER", "PARTITION", "RANGE", "REPLACE", "RIGHT", "ROWS", "SELECT",
+	"SET", "SHOW", "TABLE", "TABLES", "TEMPORARY", "THEN", "TRUE", "UNION",
+	"UPDATE", "USE", "USING", "VALUES", "VIEW", "WHEN", "WHERE", "WINDOW",
+	"WITH" };
+static const char *const commands[] = { "\\?", "\\conninfo", "\\d", "\\detach",
+	"\\dn", "\\dt", "\\format", "\\i", "\\l", "\\null", "\\q", "\\timing",
+	"\\x" };
+
+/* The next completion of text (state 0: the first); malloc'ed, or NULL. */
+static char *
+complete_word(const char *text, int state)
+{
+	static size_t next;
+	size_t n = strlen(text), k;
+	const char *const *v = text[0] == '\\' ? commands : keywords;
+	size_t nv = text[0] == '\\' ? SC_NELEM(commands) : SC_NELEM(keywords);
+	bool lower = n > 0 && text[0] >= 'a' && text[0] <= 'z';
+	char *w;
+
+	if (state == 0)
+		next = 0;
+	for (; next < nv; next++)
+		if (strncasecmp(v[next], text, n) == 0) {
+			w = sc_xstrdup(v[next++]);
+			for (k = 0; lower && w[k] != '\0'; k++)
+				if (w[k] >= 'A' && w[k] <= 'Z')
+					w[k] = (char)(w[k] - 'A' + 'a');
+			return w;
+		}
+	return NULL;
+}
+
+static char **
+complete(const char *text, int start, int end)
+{
+	(void)start;
+	(void)end;
+	rl_attempted_completion_over = 1; /* no file names */
+	return rl_completion_matches(text, complete_word);
 }
 
 /* ----------------------------------------------------- meta-commands */
@@ -619,6 +675,9 @@ prompt_run(struct run *x, struct sc_error *err)
 	 * to the process group, where the watcher thread would take it.
 	 */
 	rl_catch_signals = 0;
+	rl_attempted_completion_function = complete;
+	/* A backslash begins a command's name: it breaks no word. */
+	rl_basic_word_break_characters = " \t\n\"'`@$><=;|&{(,)";
 	using_history();
 	stifle_history(HISTORY_MAX);
 	hist = history_path();

@@ -48,11 +48,14 @@ sc_pq_vals_init(struct sc_pq_vals *v, int type, size_t width)
 	memset(v, 0, sizeof(*v));
 	v->type = type;
 	v->width = type == SC_PQ_BYTE_ARRAY ? 0 : width;
-	if (type == SC_PQ_BYTE_ARRAY) {
-		/* Data is never NULL, so empty values point somewhere. */
+	/* Nothing is ever NULL, so no count of 0 offsets a NULL pointer. */
+	v->data = sc_xmalloc(1);
+	v->dcap = 1;
+	if (type == SC_PQ_BYTE_ARRAY)
 		v->off = sc_xcalloc(1, sizeof(*v->off));
-		v->data = sc_xmalloc(1);
-		v->dcap = 1;
+	else {
+		v->fix = sc_xmalloc(width ? width : 1);
+		v->cap = 1;
 	}
 }
 

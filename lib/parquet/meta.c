@@ -9,6 +9,7 @@
 
 #include "parquet/meta.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,15 +20,127 @@
 #include "core/banned.h"
 
 /*
- * A struct's fields one by one: fn reads the field (id, type) and
- * returns 1, or 0 to have it skipped (an unknown id, or a known id of
- * an unexpected type), or -1.
+ * Structs are read by tables: a row per known field id says what kind
+ * of value it is and where it goes (offsetof the struct being read).  A
+ * field whose id no row names, or whose type is not its row's, is
+ * skipped.  F_CALL rows hand the field to a function for what a table
+ * cannot say (lists, unions, flags); it returns 1, 0 (skip) or -1.
  */
-typedef int field_fn(struct sc_thrift_rd *r, int16_t id, int type, void *arg);
+typedef int field_fn(struct sc_thrift_rd *r, int16_t id, int type, void *base);
+
+enum fkind {
+	F_I32, /* int32_t */
+	F_ENUM, /* int */
+	F_I64, /* int64_t */
+	F_BOOL, /* bool */
+	F_STR, /* char *, NUL-terminated, free() */
+	F_BYTES, /* uint8_t * and its size_t length at flag */
+	F_STRUCT, /* a nested struct, read by sub */
+	F_CALL /* fn(r, id, type, the struct) */
+};
+
+struct fdesc {
+	int16_t id; /* 0 ends a table */
+	uint8_t kind;
+	size_t off;
+	size_t flag; /* a bool set once read (F_BYTES: the length) */
+	const struct fdesc *sub;
+	field_fn *fn;
+};
+
+#define NO_FLAG ((size_t)-1)
+#define FIELD(id, kind, st, m)                                 \
+	{                                                      \
+		id, kind, offsetof(st, m), NO_FLAG, NULL, NULL \
+	}
+#define FLAGGED(id, kind, st, m, f)                                    \
+	{                                                              \
+		id, kind, offsetof(st, m), offsetof(st, f), NULL, NULL \
+	}
+#define NESTED(id, st, m, sub)                                    \
+	{                                                         \
+		id, F_STRUCT, offsetof(st, m), NO_FLAG, sub, NULL \
+	}
+#define CALL(id, fn)                             \
+	{                                        \
+		id, F_CALL, 0, NO_FLAG, NULL, fn \
+	}
+#define END                                  \
+	{                                    \
+		0, 0, 0, NO_FLAG, NULL, NULL \
+	}
+
+static int read_struct(struct sc_thrift_rd *r, const struct fdesc *d,
+    void *base);
+
+static bool
+int_type(int type)
+{
+	return type == SC_THRIFT_I32 || type == SC_THRIFT_I16 ||
+	    type == SC_THRIFT_BYTE;
+}
+
+/* One field by its row: 1, 0 (of another type: skip), -1. */
+static int
+read_field(struct sc_thrift_rd *r, const struct fdesc *f, int type, void *base)
+{
+	uint8_t *at = (uint8_t *)base + f->off, **bytes;
+	const uint8_t *p;
+	int32_t v;
+	size_t n;
+
+	switch (f->kind) {
+	case F_I32:
+	case F_ENUM:
+		if (!int_type(type) || sc_thrift_int(r, type, &v) == -1)
+			return int_type(type) ? -1 : 0;
+		if (f->kind == F_I32)
+			memcpy(at, &v, sizeof(v));
+		else
+			*(int *)(void *)at = v;
+		return 1;
+	case F_I64:
+		if (type == SC_THRIFT_I64)
+			return sc_thrift_i64(r, (int64_t *)(void *)at) == -1
+			    ? -1
+			    : 1;
+		if (!int_type(type) || sc_thrift_int(r, type, &v) == -1)
+			return int_type(type) ? -1 : 0;
+		*(int64_t *)(void *)at = v;
+		return 1;
+	case F_BOOL:
+		if (type != SC_THRIFT_TRUE && type != SC_THRIFT_FALSE)
+			return 0;
+		*(bool *)at = type == SC_THRIFT_TRUE;
+		return 1;
+	case F_STR:
+		if (type != SC_THRIFT_BINARY)
+			return 0;
+		return sc_thrift_string(r, (char **)(void *)at) == -1 ? -1 : 1;
+	case F_BYTES:
+		if (type != SC_THRIFT_BINARY)
+			return 0;
+		if (sc_thrift_binary(r, &p, &n) == -1)
+			return -1;
+		bytes = (uint8_t **)(void *)at;
+		free(*bytes);
+		*bytes = sc_xmalloc(n + 1);
+		memcpy(*bytes, p, n);
+		*(size_t *)(void *)((uint8_t *)base + f->flag) = n;
+		return 1;
+	case F_STRUCT:
+		if (type != SC_THRIFT_STRUCT)
+			return 0;
+		return read_struct(r, f->sub, at) == -1 ? -1 : 1;
+	default:
+		return f->fn(r, f->id, type, base);
+	}
+}
 
 static int
-read_struct(struct sc_thrift_rd *r, field_fn *fn, void *arg)
+read_struct(struct sc_thrift_rd *r, const struct fdesc *d, void *base)
 {
+	const struct fdesc *f;
 	int16_t last = 0, id;
 	int type, rc;
 
@@ -38,7 +151,11 @@ read_struct(struct sc_thrift_rd *r, field_fn *fn, void *arg)
 			return -1;
 		if (type == SC_THRIFT_STOP)
 			break;
-		rc = fn(r, id, type, arg);
+		for (f = d; f->id != 0 && f->id != id; f++)
+			;
+		rc = f->id == 0 ? 0 : read_field(r, f, type, base);
+		if (rc == 1 && f->flag != NO_FLAG && f->kind != F_BYTES)
+			*(bool *)((uint8_t *)base + f->flag) = true;
 		if (rc == -1 || (rc == 0 && sc_thrift_skip(r, type) == -1))
 			return -1;
 	}
@@ -46,92 +163,18 @@ read_struct(struct sc_thrift_rd *r, field_fn *fn, void *arg)
 	return 0;
 }
 
-/* Typed fields: 1 read, 0 of another type (to skip), -1 failed. */
-static int
-f_int(struct sc_thrift_rd *r, int type, int32_t *dst)
-{
-	if (type != SC_THRIFT_I32 && type != SC_THRIFT_I16 &&
-	    type != SC_THRIFT_BYTE)
-		return 0;
-	return sc_thrift_int(r, type, dst) == -1 ? -1 : 1;
-}
-
-static int
-f_enum(struct sc_thrift_rd *r, int type, int *dst)
-{
-	int32_t v;
-	int rc = f_int(r, type, &v);
-
-	if (rc == 1)
-		*dst = v;
-	return rc;
-}
-
-static int
-f_i64(struct sc_thrift_rd *r, int type, int64_t *dst)
-{
-	int32_t v;
-
-	if (type == SC_THRIFT_I64)
-		return sc_thrift_i64(r, dst) == -1 ? -1 : 1;
-	if (f_int(r, type, &v) != 1)
-		return r->failed ? -1 : 0;
-	*dst = v;
-	return 1;
-}
-
-static int
-f_bool(int type, bool *dst)
-{
-	if (type != SC_THRIFT_TRUE && type != SC_THRIFT_FALSE)
-		return 0;
-	*dst = type == SC_THRIFT_TRUE;
-	return 1;
-}
-
-static int
-f_str(struct sc_thrift_rd *r, int type, char **dst)
-{
-	if (type != SC_THRIFT_BINARY)
-		return 0;
-	return sc_thrift_string(r, dst) == -1 ? -1 : 1;
-}
-
-static int
-f_bytes(struct sc_thrift_rd *r, int type, uint8_t **dst, size_t *len)
-{
-	const uint8_t *p;
-	size_t n;
-
-	if (type != SC_THRIFT_BINARY)
-		return 0;
-	if (sc_thrift_binary(r, &p, &n) == -1)
-		return -1;
-	free(*dst);
-	*dst = sc_xmalloc(n + 1);
-	memcpy(*dst, p, n);
-	*len = n;
-	return 1;
-}
-
-static int
-f_struct(struct sc_thrift_rd *r, int type, field_fn *fn, void *arg)
-{
-	if (type != SC_THRIFT_STRUCT)
-		return 0;
-	return read_struct(r, fn, arg) == -1 ? -1 : 1;
-}
-
 /*
- * A list of structs, each read by fn into elements of size bytes of a
- * new zeroed array (*out, *n), after init (if not NULL) gave each its
- * defaults; a second copy of the field is skipped.
+ * A list of structs read by d into a new zeroed array of size-byte
+ * elements (*out, *n), after init (if not NULL) gave each its defaults;
+ * a second copy of the field is skipped.
  */
 static int
-f_list(struct sc_thrift_rd *r, int type, field_fn *fn, void (*init)(void *),
-    size_t size, void **out, uint32_t *n, const char *what)
+read_list(struct sc_thrift_rd *r, int type, const struct fdesc *d,
+    void (*init)(void *), size_t size, void **out, uint32_t *n,
+    const char *what)
 {
 	uint32_t i, cnt;
+	uint8_t *e;
 	int et;
 
 	if (type != SC_THRIFT_LIST || *out != NULL)
@@ -143,10 +186,10 @@ f_list(struct sc_thrift_rd *r, int type, field_fn *fn, void (*init)(void *),
 	*out = sc_xcalloc((size_t)cnt + 1, size);
 	*n = cnt;
 	for (i = 0; i < cnt; i++) {
+		e = (uint8_t *)*out + (size_t)i * size;
 		if (init != NULL)
-			init((uint8_t *)*out + (size_t)i * size);
-		if (read_struct(r, fn, (uint8_t *)*out + (size_t)i * size) ==
-		    -1)
+			init(e);
+		if (read_struct(r, d, e) == -1)
 			return -1;
 	}
 	return 1;
@@ -162,282 +205,112 @@ sc_pq_stats_release(struct sc_pq_stats *st)
 	memset(st, 0, sizeof(*st));
 }
 
-static int
-stats_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
-{
-	struct sc_pq_stats *st = arg;
-	int rc;
+static const struct fdesc stats_fields[] = {
+	FLAGGED(1, F_BYTES, struct sc_pq_stats, old_max, old_max_len),
+	FLAGGED(2, F_BYTES, struct sc_pq_stats, old_min, old_min_len),
+	FLAGGED(3, F_I64, struct sc_pq_stats, null_count, has_null_count),
+	FLAGGED(5, F_BYTES, struct sc_pq_stats, max, max_len),
+	FLAGGED(6, F_BYTES, struct sc_pq_stats, min, min_len),
+	END,
+};
 
-	switch (id) {
-	case 1:
-		return f_bytes(r, type, &st->old_max, &st->old_max_len);
-	case 2:
-		return f_bytes(r, type, &st->old_min, &st->old_min_len);
-	case 3:
-		if ((rc = f_i64(r, type, &st->null_count)) == 1)
-			st->has_null_count = true;
-		return rc;
-	case 5:
-		return f_bytes(r, type, &st->max, &st->max_len);
-	case 6:
-		return f_bytes(r, type, &st->min, &st->min_len);
-	default:
-		return 0;
-	}
-}
-
-/* TimeUnit: which of its empty structs is set. */
+/* TimeUnit, a union of empty structs: which one is set. */
 static int
-unit_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
+unit_member(struct sc_thrift_rd *r, int16_t id, int type, void *base)
 {
-	if (type != SC_THRIFT_STRUCT || id < SC_PQ_MILLIS || id > SC_PQ_NANOS)
+	if (type != SC_THRIFT_STRUCT)
 		return 0;
-	*(int *)arg = id;
+	*(int *)base = id;
 	return sc_thrift_skip(r, type) == -1 ? -1 : 1;
 }
 
+static const struct fdesc unit_fields[] = {
+	CALL(SC_PQ_MILLIS, unit_member),
+	CALL(SC_PQ_MICROS, unit_member),
+	CALL(SC_PQ_NANOS, unit_member),
+	END,
+};
+
+/* DecimalType, TimeType/TimestampType and IntType share the struct. */
+static const struct fdesc decimal_fields[] = {
+	FIELD(1, F_I32, struct sc_pq_logical, scale),
+	FIELD(2, F_I32, struct sc_pq_logical, precision),
+	END,
+};
+
+static const struct fdesc time_fields[] = {
+	FIELD(1, F_BOOL, struct sc_pq_logical, utc),
+	NESTED(2, struct sc_pq_logical, unit, unit_fields),
+	END,
+};
+
+static const struct fdesc int_fields[] = {
+	FIELD(1, F_ENUM, struct sc_pq_logical, bit_width),
+	FIELD(2, F_BOOL, struct sc_pq_logical, is_signed),
+	END,
+};
+
+/* LogicalType: a union, the member's id naming the kind. */
 static int
-decimal_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
+logical_member(struct sc_thrift_rd *r, int16_t id, int type, void *base)
 {
-	struct sc_pq_logical *lt = arg;
-
-	switch (id) {
-	case 1:
-		return f_int(r, type, &lt->scale);
-	case 2:
-		return f_int(r, type, &lt->precision);
-	default:
-		return 0;
-	}
-}
-
-static int
-time_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
-{
-	struct sc_pq_logical *lt = arg;
-
-	switch (id) {
-	case 1:
-		return f_bool(type, &lt->utc);
-	case 2:
-		return f_struct(r, type, unit_field, &lt->unit);
-	default:
-		return 0;
-	}
-}
-
-static int
-int_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
-{
-	struct sc_pq_logical *lt = arg;
-
-	switch (id) {
-	case 1:
-		return f_enum(r, type, &lt->bit_width);
-	case 2:
-		return f_bool(type, &lt->is_signed);
-	default:
-		return 0;
-	}
-}
-
-/* LogicalType: a union, the field's id naming the kind. */
-static int
-logical_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
-{
-	struct sc_pq_logical *lt = arg;
+	struct sc_pq_logical *lt = base;
+	const struct fdesc *d;
 	int rc;
 
+	if (type != SC_THRIFT_STRUCT)
+		return 0;
 	switch (id) {
 	case SC_PQ_LT_DECIMAL:
-		rc = f_struct(r, type, decimal_field, lt);
+		d = decimal_fields;
 		break;
 	case SC_PQ_LT_TIME:
 	case SC_PQ_LT_TIMESTAMP:
-		rc = f_struct(r, type, time_field, lt);
+		d = time_fields;
 		break;
 	case SC_PQ_LT_INTEGER:
-		rc = f_struct(r, type, int_field, lt);
-		break;
-	case SC_PQ_LT_STRING:
-	case SC_PQ_LT_MAP:
-	case SC_PQ_LT_LIST:
-	case SC_PQ_LT_ENUM:
-	case SC_PQ_LT_DATE:
-	case SC_PQ_LT_UNKNOWN:
-	case SC_PQ_LT_JSON:
-	case SC_PQ_LT_BSON:
-	case SC_PQ_LT_UUID:
-	case SC_PQ_LT_FLOAT16:
-		if (type != SC_THRIFT_STRUCT)
-			return 0;
-		rc = sc_thrift_skip(r, type) == -1 ? -1 : 1;
+		d = int_fields;
 		break;
 	default:
-		return 0;
+		d = NULL;
+		break;
 	}
-	if (rc == 1)
-		lt->kind = id;
-	return rc;
+	rc = d ? read_struct(r, d, lt) : sc_thrift_skip(r, type);
+	lt->kind = id;
+	return rc == -1 ? -1 : 1;
 }
 
-static int
-schema_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
-{
-	struct sc_pq_schema_el *el = arg;
+static const struct fdesc logical_fields[] = {
+	CALL(SC_PQ_LT_STRING, logical_member),
+	CALL(SC_PQ_LT_MAP, logical_member),
+	CALL(SC_PQ_LT_LIST, logical_member),
+	CALL(SC_PQ_LT_ENUM, logical_member),
+	CALL(SC_PQ_LT_DECIMAL, logical_member),
+	CALL(SC_PQ_LT_DATE, logical_member),
+	CALL(SC_PQ_LT_TIME, logical_member),
+	CALL(SC_PQ_LT_TIMESTAMP, logical_member),
+	CALL(SC_PQ_LT_INTEGER, logical_member),
+	CALL(SC_PQ_LT_UNKNOWN, logical_member),
+	CALL(SC_PQ_LT_JSON, logical_member),
+	CALL(SC_PQ_LT_BSON, logical_member),
+	CALL(SC_PQ_LT_UUID, logical_member),
+	CALL(SC_PQ_LT_FLOAT16, logical_member),
+	END,
+};
 
-	switch (id) {
-	case 1:
-		return f_enum(r, type, &el->type);
-	case 2:
-		return f_int(r, type, &el->type_length);
-	case 3:
-		return f_enum(r, type, &el->repetition);
-	case 4:
-		return f_str(r, type, &el->name);
-	case 5:
-		return f_int(r, type, &el->num_children);
-	case 6:
-		return f_enum(r, type, &el->converted);
-	case 7:
-		return f_int(r, type, &el->scale);
-	case 8:
-		return f_int(r, type, &el->precision);
-	case 9:
-		return f_int(r, type, &el->field_id);
-	case 10:
-		return f_struct(r, type, logical_field, &el->logical);
-	default:
-		return 0;
-	}
-}
-
-/* A list of i32 (encodings) or strings (a path). */
-static int
-f_i32_list(struct sc_thrift_rd *r, int type, int32_t **out, uint32_t *n)
-{
-	uint32_t i, cnt;
-	int et;
-
-	if (type != SC_THRIFT_LIST || *out != NULL)
-		return 0;
-	if (sc_thrift_list(r, &et, &cnt) == -1)
-		return -1;
-	if (et != SC_THRIFT_I32)
-		return sc_thrift_fail(r, "list of encodings of another type");
-	*out = sc_xcalloc((size_t)cnt + 1, sizeof(**out));
-	*n = cnt;
-	for (i = 0; i < cnt; i++)
-		if (sc_thrift_int(r, et, &(*out)[i]) == -1)
-			return -1;
-	return 1;
-}
-
-static int
-f_str_list(struct sc_thrift_rd *r, int type, char ***out, uint32_t *n)
-{
-	uint32_t i, cnt;
-	int et;
-
-	if (type != SC_THRIFT_LIST || *out != NULL)
-		return 0;
-	if (sc_thrift_list(r, &et, &cnt) == -1)
-		return -1;
-	if (et != SC_THRIFT_BINARY)
-		return sc_thrift_fail(r, "list of names of another type");
-	*out = sc_xcalloc((size_t)cnt + 1, sizeof(**out));
-	*n = cnt;
-	for (i = 0; i < cnt; i++)
-		if (sc_thrift_string(r, &(*out)[i]) == -1)
-			return -1;
-	return 1;
-}
-
-static int
-colmeta_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
-{
-	struct sc_pq_colmeta *m = arg;
-
-	switch (id) {
-	case 1:
-		return f_enum(r, type, &m->type);
-	case 2:
-		return f_i32_list(r, type, &m->encodings, &m->nencodings);
-	case 3:
-		return f_str_list(r, type, &m->path, &m->npath);
-	case 4:
-		return f_enum(r, type, &m->codec);
-	case 5:
-		return f_i64(r, type, &m->num_values);
-	case 6:
-		return f_i64(r, type, &m->total_uncompressed);
-	case 7:
-		return f_i64(r, type, &m->total_compressed);
-	case 9:
-		return f_i64(r, type, &m->data_page_offset);
-	case 11:
-		return f_i64(r, type, &m->dictionary_page_offset);
-	case 12:
-		return f_struct(r, type, stats_field, &m->stats);
-	default:
-		return 0;
-	}
-}
-
-static int
-colchunk_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
-{
-	struct sc_pq_colchunk *c = arg;
-
-	switch (id) {
-	case 1:
-		return f_str(r, type, &c->file_path);
-	case 2:
-		return f_i64(r, type, &c->file_offset);
-	case 3:
-		if (c->has_meta)
-			return 0;
-		c->has_meta = true;
-		c->meta.type = c->meta.codec = -1;
-		c->meta.dictionary_page_offset = c->meta.data_page_offset = -1;
-		return f_struct(r, type, colmeta_field, &c->meta);
-	default:
-		return 0;
-	}
-}
-
-static int
-rowgroup_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
-{
-	struct sc_pq_rowgroup *g = arg;
-
-	switch (id) {
-	case 1:
-		return f_list(r, type, colchunk_field, NULL, sizeof(*g->cols),
-		    (void **)&g->cols, &g->ncols, "columns of another type");
-	case 2:
-		return f_i64(r, type, &g->total_byte_size);
-	case 3:
-		return f_i64(r, type, &g->num_rows);
-	default:
-		return 0;
-	}
-}
-
-static int
-kv_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
-{
-	struct sc_pq_kv *kv = arg;
-
-	switch (id) {
-	case 1:
-		return f_str(r, type, &kv->key);
-	case 2:
-		return f_str(r, type, &kv->value);
-	default:
-		return 0;
-	}
-}
+static const struct fdesc schema_fields[] = {
+	FIELD(1, F_ENUM, struct sc_pq_schema_el, type),
+	FIELD(2, F_I32, struct sc_pq_schema_el, type_length),
+	FIELD(3, F_ENUM, struct sc_pq_schema_el, repetition),
+	FIELD(4, F_STR, struct sc_pq_schema_el, name),
+	FIELD(5, F_I32, struct sc_pq_schema_el, num_children),
+	FIELD(6, F_ENUM, struct sc_pq_schema_el, converted),
+	FIELD(7, F_I32, struct sc_pq_schema_el, scale),
+	FIELD(8, F_I32, struct sc_pq_schema_el, precision),
+	FIELD(9, F_I32, struct sc_pq_schema_el, field_id),
+	NESTED(10, struct sc_pq_schema_el, logical, logical_fields),
+	END,
+};
 
 /* A schema element's defaults, before its fields are read. */
 static void
@@ -451,32 +324,116 @@ schema_el_init(void *arg)
 	el->scale = el->precision = el->field_id = -1;
 }
 
+/* ColumnMetaData's encodings (2: i32) and path (3: strings). */
 static int
-filemeta_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
+colmeta_list(struct sc_thrift_rd *r, int16_t id, int type, void *base)
 {
-	struct sc_pq_filemeta *fm = arg;
+	struct sc_pq_colmeta *m = base;
+	int want = id == 2 ? SC_THRIFT_I32 : SC_THRIFT_BINARY, et, rc = 0;
+	uint32_t i, cnt;
+
+	if (type != SC_THRIFT_LIST ||
+	    (id == 2 ? (void *)m->encodings : (void *)m->path) != NULL)
+		return 0;
+	if (sc_thrift_list(r, &et, &cnt) == -1)
+		return -1;
+	if (et != want)
+		return sc_thrift_fail(r,
+		    "list of encodings or names of another type");
+	if (id == 2) {
+		m->encodings =
+		    sc_xcalloc((size_t)cnt + 1, sizeof(*m->encodings));
+		m->nencodings = cnt;
+	} else {
+		m->path = sc_xcalloc((size_t)cnt + 1, sizeof(*m->path));
+		m->npath = cnt;
+	}
+	for (i = 0; i < cnt && rc == 0; i++)
+		rc = id == 2 ? sc_thrift_int(r, et, &m->encodings[i])
+			     : sc_thrift_string(r, &m->path[i]);
+	return rc == -1 ? -1 : 1;
+}
+
+static const struct fdesc colmeta_fields[] = {
+	FIELD(1, F_ENUM, struct sc_pq_colmeta, type),
+	CALL(2, colmeta_list),
+	CALL(3, colmeta_list),
+	FIELD(4, F_ENUM, struct sc_pq_colmeta, codec),
+	FIELD(5, F_I64, struct sc_pq_colmeta, num_values),
+	FIELD(6, F_I64, struct sc_pq_colmeta, total_uncompressed),
+	FIELD(7, F_I64, struct sc_pq_colmeta, total_compressed),
+	FIELD(9, F_I64, struct sc_pq_colmeta, data_page_offset),
+	FIELD(11, F_I64, struct sc_pq_colmeta, dictionary_page_offset),
+	NESTED(12, struct sc_pq_colmeta, stats, stats_fields),
+	END,
+};
+
+/* ColumnChunk's metadata: once, with its defaults. */
+static int
+colmeta_field(struct sc_thrift_rd *r, int16_t id, int type, void *base)
+{
+	struct sc_pq_colchunk *c = base;
+
+	(void)id;
+	if (type != SC_THRIFT_STRUCT || c->has_meta)
+		return 0;
+	c->has_meta = true;
+	c->meta.type = c->meta.codec = -1;
+	c->meta.dictionary_page_offset = c->meta.data_page_offset = -1;
+	return read_struct(r, colmeta_fields, &c->meta) == -1 ? -1 : 1;
+}
+
+static const struct fdesc colchunk_fields[] = {
+	FIELD(1, F_STR, struct sc_pq_colchunk, file_path),
+	FIELD(2, F_I64, struct sc_pq_colchunk, file_offset),
+	CALL(3, colmeta_field),
+	END,
+};
+
+static int
+columns_field(struct sc_thrift_rd *r, int16_t id, int type, void *base)
+{
+	struct sc_pq_rowgroup *g = base;
+
+	(void)id;
+	return read_list(r, type, colchunk_fields, NULL, sizeof(*g->cols),
+	    (void **)&g->cols, &g->ncols, "columns of another type");
+}
+
+static const struct fdesc rowgroup_fields[] = {
+	CALL(1, columns_field),
+	FIELD(2, F_I64, struct sc_pq_rowgroup, total_byte_size),
+	FIELD(3, F_I64, struct sc_pq_rowgroup, num_rows),
+	END,
+};
+
+static const struct fdesc kv_fields[] = {
+	FIELD(1, F_STR, struct sc_pq_kv, key),
+	FIELD(2, F_STR, struct sc_pq_kv, value),
+	END,
+};
+
+/* FileMetaData's lists, column orders (counted) and encryption. */
+static int
+filemeta_list(struct sc_thrift_rd *r, int16_t id, int type, void *base)
+{
+	struct sc_pq_filemeta *fm = base;
 	uint32_t i, n;
 	int et;
 
 	switch (id) {
-	case 1:
-		return f_int(r, type, &fm->version);
 	case 2:
-		return f_list(r, type, schema_field, schema_el_init,
+		return read_list(r, type, schema_fields, schema_el_init,
 		    sizeof(*fm->schema), (void **)&fm->schema, &fm->nschema,
 		    "schema of another type");
-	case 3:
-		return f_i64(r, type, &fm->num_rows);
 	case 4:
-		return f_list(r, type, rowgroup_field, NULL,
+		return read_list(r, type, rowgroup_fields, NULL,
 		    sizeof(*fm->rowgroups), (void **)&fm->rowgroups,
 		    &fm->nrowgroups, "row groups of another type");
 	case 5:
-		return f_list(r, type, kv_field, NULL, sizeof(*fm->kv),
+		return read_list(r, type, kv_fields, NULL, sizeof(*fm->kv),
 		    (void **)&fm->kv, &fm->nkv,
 		    "key-value metadata of another type");
-	case 6:
-		return f_str(r, type, &fm->created_by);
 	case 7:
 		if (type != SC_THRIFT_LIST)
 			return 0;
@@ -487,13 +444,23 @@ filemeta_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
 			if (sc_thrift_skip(r, et) == -1)
 				return -1;
 		return 1;
-	case 8:
+	default: /* 8: an encryption algorithm, skipped */
 		fm->encrypted = true;
-		return 0;
-	default:
 		return 0;
 	}
 }
+
+static const struct fdesc filemeta_fields[] = {
+	FIELD(1, F_I32, struct sc_pq_filemeta, version),
+	CALL(2, filemeta_list),
+	FIELD(3, F_I64, struct sc_pq_filemeta, num_rows),
+	CALL(4, filemeta_list),
+	CALL(5, filemeta_list),
+	FIELD(6, F_STR, struct sc_pq_filemeta, created_by),
+	CALL(7, filemeta_list),
+	CALL(8, filemeta_list),
+	END,
+};
 
 int
 sc_pq_filemeta_read(struct sc_thrift_rd *r, struct sc_pq_filemeta *fm)
@@ -502,7 +469,7 @@ sc_pq_filemeta_read(struct sc_thrift_rd *r, struct sc_pq_filemeta *fm)
 
 	memset(fm, 0, sizeof(*fm));
 	fm->num_rows = -1;
-	if (read_struct(r, filemeta_field, fm) == -1)
+	if (read_struct(r, filemeta_fields, fm) == -1)
 		return -1;
 	if (fm->schema == NULL || fm->nschema == 0)
 		return sc_thrift_fail(r, "no schema");
@@ -552,106 +519,73 @@ sc_pq_filemeta_release(struct sc_pq_filemeta *fm)
 	memset(fm, 0, sizeof(*fm));
 }
 
+static const struct fdesc data_v1_fields[] = {
+	FIELD(1, F_I32, struct sc_pq_pagehdr, num_values),
+	FIELD(2, F_ENUM, struct sc_pq_pagehdr, encoding),
+	FIELD(3, F_ENUM, struct sc_pq_pagehdr, def_encoding),
+	FIELD(4, F_ENUM, struct sc_pq_pagehdr, rep_encoding),
+	NESTED(5, struct sc_pq_pagehdr, stats, stats_fields),
+	END,
+};
+
+static const struct fdesc dict_fields[] = {
+	FIELD(1, F_I32, struct sc_pq_pagehdr, num_values),
+	FIELD(2, F_ENUM, struct sc_pq_pagehdr, encoding),
+	FIELD(3, F_BOOL, struct sc_pq_pagehdr, is_sorted),
+	END,
+};
+
+static const struct fdesc data_v2_fields[] = {
+	FIELD(1, F_I32, struct sc_pq_pagehdr, num_values),
+	FIELD(2, F_I32, struct sc_pq_pagehdr, num_nulls),
+	FIELD(3, F_I32, struct sc_pq_pagehdr, num_rows),
+	FIELD(4, F_ENUM, struct sc_pq_pagehdr, encoding),
+	FIELD(5, F_I32, struct sc_pq_pagehdr, def_len),
+	FIELD(6, F_I32, struct sc_pq_pagehdr, rep_len),
+	FIELD(7, F_BOOL, struct sc_pq_pagehdr, is_compressed),
+	NESTED(8, struct sc_pq_pagehdr, stats, stats_fields),
+	END,
+};
+
+/* The header of the page's own kind, once; another kind's is skipped. */
 static int
-data_v1_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
+subheader_field(struct sc_thrift_rd *r, int16_t id, int type, void *base)
 {
-	struct sc_pq_pagehdr *ph = arg;
+	struct sc_pq_pagehdr *ph = base;
+	const struct fdesc *d;
+	int kind;
 
 	switch (id) {
-	case 1:
-		return f_int(r, type, &ph->num_values);
-	case 2:
-		return f_enum(r, type, &ph->encoding);
-	case 3:
-		return f_enum(r, type, &ph->def_encoding);
-	case 4:
-		return f_enum(r, type, &ph->rep_encoding);
 	case 5:
-		return f_struct(r, type, stats_field, &ph->stats);
-	default:
-		return 0;
-	}
-}
-
-static int
-dict_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
-{
-	struct sc_pq_pagehdr *ph = arg;
-
-	switch (id) {
-	case 1:
-		return f_int(r, type, &ph->num_values);
-	case 2:
-		return f_enum(r, type, &ph->encoding);
-	case 3:
-		return f_bool(type, &ph->is_sorted);
-	default:
-		return 0;
-	}
-}
-
-static int
-data_v2_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
-{
-	struct sc_pq_pagehdr *ph = arg;
-
-	switch (id) {
-	case 1:
-		return f_int(r, type, &ph->num_values);
-	case 2:
-		return f_int(r, type, &ph->num_nulls);
-	case 3:
-		return f_int(r, type, &ph->num_rows);
-	case 4:
-		return f_enum(r, type, &ph->encoding);
-	case 5:
-		return f_int(r, type, &ph->def_len);
-	case 6:
-		return f_int(r, type, &ph->rep_len);
+		kind = SC_PQ_DATA_PAGE;
+		d = data_v1_fields;
+		break;
 	case 7:
-		return f_bool(type, &ph->is_compressed);
-	case 8:
-		return f_struct(r, type, stats_field, &ph->stats);
+		kind = SC_PQ_DICTIONARY_PAGE;
+		d = dict_fields;
+		break;
 	default:
-		return 0;
+		kind = SC_PQ_DATA_PAGE_V2;
+		d = data_v2_fields;
+		break;
 	}
+	if (type != SC_THRIFT_STRUCT || ph->has_header ||
+	    (ph->type != kind && ph->type != -1))
+		return 0;
+	ph->has_header = true;
+	return read_struct(r, d, ph) == -1 ? -1 : 1;
 }
 
-/* The header of the page's kind; another kind's is skipped. */
-static int
-pagehdr_field(struct sc_thrift_rd *r, int16_t id, int type, void *arg)
-{
-	static const int kind[] = { [5] = SC_PQ_DATA_PAGE,
-		[7] = SC_PQ_DICTIONARY_PAGE,
-		[8] = SC_PQ_DATA_PAGE_V2 };
-	static field_fn *const
-	    fn[] = { [5] = data_v1_field, [7] = dict_field, [8] = data_v2_field };
-	struct sc_pq_pagehdr *ph = arg;
-	int rc;
-
-	switch (id) {
-	case 1:
-		return f_enum(r, type, &ph->type);
-	case 2:
-		return f_int(r, type, &ph->uncompressed_size);
-	case 3:
-		return f_int(r, type, &ph->compressed_size);
-	case 4:
-		if ((rc = f_int(r, type, &ph->crc)) == 1)
-			ph->has_crc = true;
-		return rc;
-	case 5:
-	case 7:
-	case 8:
-		if ((ph->type != kind[id] && ph->type != -1) || ph->has_header)
-			return 0;
-		if ((rc = f_struct(r, type, fn[id], ph)) == 1)
-			ph->has_header = true;
-		return rc;
-	default:
-		return 0;
-	}
-}
+static const struct fdesc pagehdr_fields[] = {
+	FIELD(1, F_ENUM, struct sc_pq_pagehdr, type),
+	FIELD(2, F_I32, struct sc_pq_pagehdr, uncompressed_size),
+	FIELD(3, F_I32, struct sc_pq_pagehdr, compressed_size),
+	FLAGGED(4, F_I32, struct sc_pq_pagehdr, crc, has_crc),
+	CALL(5, subheader_field),
+	CALL(7, subheader_field),
+	CALL(8, subheader_field),
+	END,
+};
 
 int
 sc_pq_pagehdr_read(struct sc_thrift_rd *r, struct sc_pq_pagehdr *ph)
@@ -660,7 +594,7 @@ sc_pq_pagehdr_read(struct sc_thrift_rd *r, struct sc_pq_pagehdr *ph)
 	ph->type = -1;
 	ph->uncompressed_size = ph->compressed_size = -1;
 	ph->is_compressed = true;
-	if (read_struct(r, pagehdr_field, ph) == -1)
+	if (read_struct(r, pagehdr_fields, ph) == -1)
 		return -1;
 	if (ph->type < 0 || ph->uncompressed_size < 0 ||
 	    ph->compressed_size < 0)

@@ -314,6 +314,7 @@ struct chunk {
 	uint32_t *lev; /* scratch for levels */
 	size_t levcap;
 	size_t *used; /* bytes counted against the limit */
+	size_t transient; /* of those, what the chunk frees when done */
 	struct sc_error *err;
 };
 
@@ -592,7 +593,10 @@ dict_page(struct chunk *c, const struct sc_pq_pagehdr *ph, const uint8_t *p,
 		return cprefix(c);
 	}
 	c->has_dict = true;
-	return charge(c, c->page.len + c->dict.n * 8);
+	if (charge(c, c->page.len + c->dict.n * 8) == -1)
+		return -1;
+	c->transient += c->page.len + c->dict.n * 8;
+	return 0;
 }
 
 static int
@@ -645,9 +649,11 @@ read_chunk(struct sc_parquet_reader *r, const struct sc_pq_rowgroup *g,
 		return cfail(&c, "a column chunk past the end of the file");
 	if (charge(&c, len) == -1)
 		return -1;
+	c.transient = (size_t)len;
 	buf = sc_xmalloc(len ? len : 1);
 	if (pread_all(r, buf, len, start, err) == -1) {
 		free(buf);
+		*used -= c.transient;
 		return -1;
 	}
 	sc_pq_vals_init(&c.dict, c.lf->physical, c.lf->width);
@@ -708,6 +714,8 @@ read_chunk(struct sc_parquet_reader *r, const struct sc_pq_rowgroup *g,
 	}
 	rc = 0;
 out:
+	/* The chunk's bytes and dictionary go; its levels and values stay. */
+	*used -= c.transient;
 	free(buf);
 	free(c.lev);
 	sc_buf_release(&c.page);

@@ -434,9 +434,11 @@ stats_out(const struct wcol *c, const struct stats *st, struct sc_pq_stats *out)
 	out->null_count = st->nulls;
 	if (st->min == NULL || st->minlen > STATS_MAX || st->maxlen > STATS_MAX)
 		return;
-	out->min = sc_xmemdup(st->min, st->minlen + 1);
+	out->min = sc_xcalloc(1, st->minlen + 1);
+	memcpy(out->min, st->min, st->minlen);
 	out->min_len = st->minlen;
-	out->max = sc_xmemdup(st->max, st->maxlen + 1);
+	out->max = sc_xcalloc(1, st->maxlen + 1);
+	memcpy(out->max, st->max, st->maxlen);
 	out->max_len = st->maxlen;
 	/* A zero min is -0.0 and a zero max +0.0 (parquet.thrift). */
 	if (c->lf->physical == SC_PQ_FLOAT) {

@@ -625,6 +625,212 @@ test_malformed(void)
 	is_int(err.status, SC_ST_IO, "status IO");
 }
 
+/* --- files of other writers' shapes, made by hand ------------------- */
+
+struct hleaf {
+	int max_def, max_rep;
+	size_t n; /* entries */
+	const uint16_t *def, *rep;
+	const int32_t *vals; /* the non-null values */
+	size_t nvals;
+};
+
+static void
+enc_lev(struct sc_buf *b, const uint16_t *lev, size_t n, int mx)
+{
+	uint32_t tmp[64];
+	size_t at = b->len, i;
+	uint32_t len;
+
+	for (i = 0; i < n; i++)
+		tmp[i] = lev[i];
+	(void)sc_buf_add(b, "\0\0\0\0", 4, NULL);
+	sc_pq_enc_rle(b, tmp, n, sc_pq_bit_width((uint64_t)mx));
+	len = (uint32_t)(b->len - at - 4);
+	memcpy(b->data + at, &len, 4);
+}
+
+/*
+ * A file of INT32 leaves with schema els, one uncompressed v1 page of
+ * levels and PLAIN values per leaf, rows in one group.
+ */
+static void
+hand_file(struct sc_pq_schema_el *els, uint32_t nels, const struct hleaf *lv,
+    size_t nleaves, int64_t rows)
+{
+	struct sc_pq_colchunk cols[8];
+	struct sc_pq_rowgroup g;
+	struct sc_pq_filemeta fm;
+	struct sc_pq_pagehdr ph;
+	struct sc_buf out, body, foot;
+	int32_t enc[2] = { SC_PQ_PLAIN, SC_PQ_RLE };
+	char *names[1] = { (char *)"x" };
+	uint32_t flen;
+	size_t i, start;
+
+	sc_buf_init(&out, SC_BUF_UNLIMITED);
+	sc_buf_init(&body, SC_BUF_UNLIMITED);
+	sc_buf_init(&foot, SC_BUF_UNLIMITED);
+	(void)sc_buf_add(&out, "PAR1", 4, NULL);
+	memset(cols, 0, sizeof(cols));
+	for (i = 0; i < nleaves; i++) {
+		sc_buf_reset(&body);
+		if (lv[i].max_rep > 0)
+			enc_lev(&body, lv[i].rep, lv[i].n, lv[i].max_rep);
+		if (lv[i].max_def > 0)
+			enc_lev(&body, lv[i].def, lv[i].n, lv[i].max_def);
+		(void)sc_buf_add(&body, lv[i].vals, lv[i].nvals * 4, NULL);
+		memset(&ph, 0, sizeof(ph));
+		ph.type = SC_PQ_DATA_PAGE;
+		ph.uncompressed_size = ph.compressed_size = (int32_t)body.len;
+		ph.num_values = (int32_t)lv[i].n;
+		ph.encoding = SC_PQ_PLAIN;
+		ph.def_encoding = ph.rep_encoding = SC_PQ_RLE;
+		start = out.len;
+		sc_pq_pagehdr_write(&out, &ph);
+		(void)sc_buf_add(&out, body.data, body.len, NULL);
+		cols[i].has_meta = true;
+		cols[i].file_offset = (int64_t)start;
+		cols[i].meta.type = SC_PQ_INT32;
+		cols[i].meta.encodings = enc;
+		cols[i].meta.nencodings = 2;
+		cols[i].meta.path = names;
+		cols[i].meta.npath = 1;
+		cols[i].meta.codec = SC_PQ_UNCOMPRESSED;
+		cols[i].meta.num_values = (int64_t)lv[i].n;
+		cols[i].meta.total_compressed = (int64_t)(out.len - start);
+		cols[i].meta.total_uncompressed = (int64_t)(out.len - start);
+		cols[i].meta.data_page_offset = (int64_t)start;
+		cols[i].meta.dictionary_page_offset = -1;
+	}
+	memset(&g, 0, sizeof(g));
+	g.cols = cols;
+	g.ncols = (uint32_t)nleaves;
+	g.num_rows = rows;
+	memset(&fm, 0, sizeof(fm));
+	fm.version = 1;
+	fm.schema = els;
+	fm.nschema = nels;
+	fm.num_rows = rows;
+	fm.rowgroups = &g;
+	fm.nrowgroups = 1;
+	sc_pq_filemeta_write(&foot, &fm);
+	(void)sc_buf_add(&out, foot.data, foot.len, NULL);
+	flen = (uint32_t)foot.len;
+	(void)sc_buf_add(&out, &flen, 4, NULL);
+	(void)sc_buf_add(&out, "PAR1", 4, NULL);
+	spit(out.data, out.len);
+	sc_buf_release(&out);
+	sc_buf_release(&body);
+	sc_buf_release(&foot);
+}
+
+static struct sc_pq_schema_el
+el(const char *name, int type, int rep, int nchild, int converted)
+{
+	struct sc_pq_schema_el e;
+
+	memset(&e, 0, sizeof(e));
+	e.name = (char *)name;
+	e.type = type;
+	e.repetition = rep;
+	e.num_children = nchild;
+	e.converted = converted;
+	e.scale = e.precision = e.field_id = -1;
+	return e;
+}
+
+static void
+test_legacy_shapes(void)
+{
+	/*
+	 * message m {
+	 *   repeated int32 bare;                    -- a list, elements required
+	 *   optional group two (LIST) {
+	 *     repeated int32 two;                    -- 2-level: the element
+	 *   }
+	 *   optional group tup (LIST) {
+	 *     repeated group tup_tuple { required int32 x; }  -- struct element
+	 *   }
+	 * }
+	 */
+	struct sc_pq_schema_el els[8];
+	static const uint16_t bare_rep[] = { 0, 1, 1, 0, 0 },
+			      bare_def[] = { 1, 1, 1, 0, 1 };
+	static const int32_t bare_v[] = { 1, 2, 3, 4 };
+	static const uint16_t two_rep[] = { 0, 1, 0, 0 },
+			      two_def[] = { 2, 2, 0, 1 };
+	static const int32_t two_v[] = { 5, 6 };
+	static const uint16_t tup_rep[] = { 0, 1, 0, 0 },
+			      tup_def[] = { 2, 2, 0, 1 };
+	static const int32_t tup_v[] = { 7, 8 };
+	const struct hleaf lv[3] = {
+		{ 1, 1, 5, bare_def, bare_rep, bare_v, 4 },
+		{ 2, 1, 4, two_def, two_rep, two_v, 2 },
+		{ 2, 1, 4, tup_def, tup_rep, tup_v, 2 },
+	};
+	struct sc_parquet_reader *r;
+	struct sc_buf b, vals[3];
+	struct sc_error err;
+	size_t i;
+
+	els[0] = el("m", -1, -1, 3, -1);
+	els[1] = el("bare", SC_PQ_INT32, SC_PQ_REPEATED, 0, -1);
+	els[2] = el("two", -1, SC_PQ_OPTIONAL, 1, SC_PQ_CT_LIST);
+	els[3] = el("two", SC_PQ_INT32, SC_PQ_REPEATED, 0, -1);
+	els[4] = el("tup", -1, SC_PQ_OPTIONAL, 1, SC_PQ_CT_LIST);
+	els[5] = el("tup_tuple", -1, SC_PQ_REPEATED, 1, -1);
+	els[6] = el("x", SC_PQ_INT32, SC_PQ_REQUIRED, 0, -1);
+	hand_file(els, 7, lv, 3, 3);
+	sc_buf_init(&b, SC_BUF_UNLIMITED);
+	r = sc_parquet_reader_open(path, NULL, &err);
+	ok(r != NULL, "a file of legacy list shapes opens");
+	if (r == NULL) {
+		printf("# %s\n", err.msg);
+		return;
+	}
+	sc_parquet_type_ddl(sc_parquet_reader_schema(r), &b);
+	is_str((char *)b.data,
+	    "bare array<int> not null, two array<int>, tup array<struct<x:int>>",
+	    "as Spark types: a bare repeated field, a 2-level list, a _tuple list");
+	for (i = 0; i < 3; i++)
+		sc_buf_init(&vals[i], SC_BUF_UNLIMITED);
+	sc_buf_reset(&b);
+	ok(sc_parquet_reader_next_group(r, &err) == 1, "its group");
+	while (sc_parquet_reader_row_values(r, vals, &err) == 1) {
+		for (i = 0; i < 3; i++) {
+			(void)sc_buf_add(&b, vals[i].data, vals[i].len, NULL);
+			(void)sc_buf_addch(&b, i < 2 ? ' ' : '\n', NULL);
+			sc_buf_reset(&vals[i]);
+		}
+	}
+	is_str((char *)b.data,
+	    "[1,2,3] [5,6] [[7],[8]]\n[] null null\n[4] [] []\n",
+	    "its rows, one value per column");
+	is_str(sc_parquet_reader_created_by(r), NULL, "no created_by");
+	for (i = 0; i < 3; i++)
+		sc_buf_release(&vals[i]);
+	sc_buf_release(&b);
+	sc_parquet_reader_free(r);
+
+	/* A column whose first entry continues a row that never began. */
+	{
+		static const uint16_t bad_rep[] = { 1, 1, 1, 0, 0 };
+		struct hleaf bad[3];
+		char want[512];
+
+		memcpy(bad, lv, sizeof(bad));
+		bad[0].rep = bad_rep;
+		hand_file(els, 7, bad, 3, 3);
+		is_int(try_read(0, &err), -1,
+		    "a first entry of repetition level 1");
+		snprintf(want, sizeof(want),
+		    "'%s': column 'bare': malformed Parquet file: 2 rows in a row group of 3",
+		    path);
+		is_str(err.msg, want, "its message");
+	}
+}
+
 int
 main(void)
 {
@@ -640,6 +846,7 @@ main(void)
 	test_levels();
 	test_writer_refusals();
 	test_malformed();
+	test_legacy_shapes();
 	unlink(path);
 	rmdir(dir);
 	return tap_done();

@@ -99,8 +99,9 @@ enum sc_sqlparse_rc sc_sqlparse(const char *src, Spark__Connect__Relation **out,
  * sc_sqlparse() with the values of the text's parameter markers (the
  * SQL message's args, pos_args, named_arguments, pos_arguments): each
  * marker is parsed as its value, a literal keeping its type; a marker
- * without a value is UNBOUND_SQL_PARAMETER.  sc_sqlparse(), which has
- * no SQL message, takes no text with markers.
+ * without a value is UNBOUND_SQL_PARAMETER (every marker, for
+ * sc_sqlparse(), which has no SQL message).  @name, $name and ?NNN are
+ * not Spark's: PARSE_SYNTAX_ERROR.
  */
 enum sc_sqlparse_rc sc_sqlparse_args(const char *src,
     const Spark__Connect__SQL *args, Spark__Connect__Relation **out,

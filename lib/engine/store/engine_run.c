@@ -301,6 +301,18 @@ result_columns(struct sc_ectx *x, const struct sc_eplan *p, sqlite3_stmt *st,
 }
 
 static int
+row_too_big(size_t bytes, struct sc_error *err)
+{
+	sc_srv_error(err, "EXCEED_LIMIT_LENGTH", "54006",
+	    "A result row makes an Arrow batch of %zu bytes, more "
+	    "than the %d bytes one response message may hold.",
+	    bytes, SC_ENGINE_MAX_ROW);
+	if (err != NULL)
+		err->rpc_code = SC_GRPC_RESOURCE_EXHAUSTED;
+	return -1;
+}
+
+static int
 end_row(struct sc_ebatch *b, struct sc_error *err)
 {
 	size_t bytes;
@@ -308,15 +320,8 @@ end_row(struct sc_ebatch *b, struct sc_error *err)
 	if (sc_arrow_writer_end_row(b->w, err) == -1)
 		return -1;
 	bytes = sc_arrow_writer_bytes(b->w);
-	if (bytes > SC_ENGINE_MAX_ROW) {
-		sc_srv_error(err, "EXCEED_LIMIT_LENGTH", "54006",
-		    "A result row makes an Arrow batch of %zu bytes, more "
-		    "than the %d bytes one response message may hold.",
-		    bytes, SC_ENGINE_MAX_ROW);
-		if (err != NULL)
-			err->rpc_code = SC_GRPC_RESOURCE_EXHAUSTED;
-		return -1;
-	}
+	if (bytes > SC_ENGINE_MAX_ROW)
+		return row_too_big(bytes, err);
 	if ((int64_t)sc_arrow_writer_rows(b->w) >= b->max_rows ||
 	    (int64_t)sc_arrow_writer_bytes(b->w) >= b->max_bytes)
 		return sc_eng_batch_flush(b, err);
@@ -358,6 +363,9 @@ count_large(struct sc_ebatch *b, sqlite3_stmt *st, size_t ncol, int64_t *large,
 
 	if (n == 0 && *large == 0)
 		return 0;
+	/* Its values alone pass what one response may hold: never built. */
+	if (n > SC_ENGINE_MAX_ROW)
+		return row_too_big((size_t)n, err);
 	if (n > 0 && sc_arrow_writer_rows(b->w) > 0 &&
 	    sc_eng_batch_flush(b, err) == -1)
 		return -1;

@@ -347,7 +347,8 @@ def main():
     if causes:
         say("failures and errors by cause (top 20 of %d):" % len(causes))
         for c, k in causes.most_common(20):
-            say("%5d  %s  (e.g. %s)" % (k, c, example[c].split(".")[-1]))
+            say("%5d  %s  (e.g. %s)"
+                % (k, c, example[c].replace("pyspark.sql.tests.connect.", "")))
     say("pyspark-suite: %d passed, %d failed, %d errors, %d skipped "
         "(a figure, not a gate)" % (totals["passed"], totals["failed"],
                                      totals["error"], totals["skipped"]))

@@ -12,15 +12,15 @@ one, so the tests judge the client that the other peers use.
     python pyspark-suite.py --spark-src DIR [--serve BIN] [--logdir DIR]
                             [--timeout S] [--conf KEY=VALUE]... [MODULE...]
 
-MODULE is a dotted name (pyspark.sql.tests.connect.test_parity_conf) or
-a path under DIR; without one, every test_*.py under
-DIR/pyspark/sql/tests/connect runs.  It starts sc-serve (--serve, else
-$SCTK_BUILD/bin/sc-serve, else build/bin/sc-serve) on 127.0.0.1 port
-0, runs each module in its own process, bounded by --timeout seconds
-(PEERS_SUITE_TIMEOUT, default 300), and prints one line per module,
-the totals, and the failures and errors grouped by cause: the Spark
-error class with the Python exception class, or the exception class
-alone.
+MODULE is a dotted name (pyspark.sql.tests.connect.test_parity_conf),
+a name in that package (test_parity_conf) or a path under DIR; without
+one, every test_*.py under DIR/pyspark/sql/tests/connect runs.  It
+starts sc-serve (--serve, else $SCTK_BUILD/bin/sc-serve, else
+build/bin/sc-serve) on 127.0.0.1 port 0, runs each module in its own
+process, bounded by --timeout seconds (PEERS_SUITE_TIMEOUT, default
+300), and prints one line per module, the totals, and the failures and
+errors grouped by cause: the Spark error class with the Python
+exception class, or the exception class alone.
 
 The connect tests pick their server from SPARK_CONNECT_TESTING_REMOTE.
 SPARK_SKIP_CONNECT_COMPAT_TESTS makes pyspark report itself as the
@@ -216,6 +216,8 @@ def as_module(src, name):
     if name.endswith(".py"):
         path = os.path.relpath(os.path.abspath(name), os.path.abspath(src))
         return path[:-3].replace(os.sep, ".")
+    if "." not in name:
+        return "pyspark.sql.tests.connect." + name
     return name
 
 

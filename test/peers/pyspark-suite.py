@@ -20,7 +20,9 @@ build/bin/sc-serve) on 127.0.0.1 port 0, runs each module in its own
 process, bounded by --timeout seconds (PEERS_SUITE_TIMEOUT, default
 300), and prints one line per module, the totals, and the failures and
 errors grouped by cause: the Spark error class with the Python
-exception class, or the exception class alone.
+exception class, or the exception class alone.  "not run" counts the
+tests a class set-up error or the time bound kept from running (unittest
+reports a failed setUpClass as one error).
 
 The connect tests pick their server from SPARK_CONNECT_TESTING_REMOTE.
 SPARK_SKIP_CONNECT_COMPAT_TESTS makes pyspark report itself as the
@@ -96,6 +98,8 @@ def cause(err):
 class Result(unittest.TestResult):
     def put(self, test, outcome, err=None, reason=None):
         rec = {"test": test.id(), "outcome": outcome}
+        if isinstance(test, unittest.TestCase):
+            rec["of"] = getattr(test, "test_case", test).id()
         if err is not None:
             rec["cause"] = cause(err)
             rec["detail"] = "".join(
@@ -152,7 +156,9 @@ def own(suite):
             keep.addTest(t)
     return keep
 
-own(suite).run(Result())
+mine = own(suite)
+sink.write(json.dumps({"loaded": mine.countTestCases()}) + "\n")
+mine.run(Result())
 """
 
 
@@ -245,7 +251,10 @@ def run_module(module, src, remote, logdir, limit, env):
     if os.path.exists(out):
         with open(out) as f:
             recs = [json.loads(x) for x in f if x.strip()]
-    return recs, time.time() - t0, note
+    loaded = sum(r.get("loaded", 0) for r in recs)
+    recs = [r for r in recs if "outcome" in r]
+    ran = len({r["of"] for r in recs if "of" in r})
+    return recs, max(loaded - ran, 0), time.time() - t0, note
 
 
 def main():
@@ -313,8 +322,9 @@ def main():
     if extra:
         say("pyspark-suite: the sessions also get %s"
             % ", ".join("%s=%s" % kv for kv in sorted(extra.items())))
-    say("%-64s %6s %6s %6s %6s %6s" % ("module", "passed", "failed",
-                                        "errors", "skip", "s"))
+    say("%-44s %6s %6s %6s %6s %7s %5s" % ("module", "passed", "failed",
+                                           "errors", "skip", "not run",
+                                           "s"))
     totals = collections.Counter()
     causes = collections.Counter()
     example = {}
@@ -329,31 +339,34 @@ def main():
                     say("pyspark-suite: sc-serve did not restart")
                     break
                 env["SPARK_CONNECT_TESTING_REMOTE"] = remote
-            recs, secs, note = run_module(m, src, remote, logdir,
-                                          a.timeout, env)
+            recs, notrun, secs, note = run_module(m, src, remote, logdir,
+                                                  a.timeout, env)
             n = collections.Counter(r["outcome"] for r in recs)
+            n["not run"] = notrun
             for r in recs:
                 if r["outcome"] in ("failed", "error"):
                     causes[r["cause"]] += 1
                     example.setdefault(r["cause"], r["test"])
             totals.update(n)
             short = m.replace("pyspark.sql.tests.connect.", "")
-            say("%-64s %6d %6d %6d %6d %6.0f%s"
+            say("%-44s %6d %6d %6d %6d %7d %5.0f%s"
                 % (short, n["passed"], n["failed"], n["error"],
-                   n["skipped"], secs, "  (" + note + ")" if note else ""))
+                   n["skipped"], notrun, secs,
+                   "  (" + note + ")" if note else ""))
     finally:
         stop(proc)
-    say("%-64s %6d %6d %6d %6d %6.0f" % ("all", totals["passed"],
-                                         totals["failed"], totals["error"],
-                                         totals["skipped"], time.time() - t0))
+    say("%-44s %6d %6d %6d %6d %7d %5.0f"
+        % ("all", totals["passed"], totals["failed"], totals["error"],
+           totals["skipped"], totals["not run"], time.time() - t0))
     if causes:
         say("failures and errors by cause (top 20 of %d):" % len(causes))
         for c, k in causes.most_common(20):
             say("%5d  %s  (e.g. %s)"
                 % (k, c, example[c].replace("pyspark.sql.tests.connect.", "")))
-    say("pyspark-suite: %d passed, %d failed, %d errors, %d skipped "
-        "(a figure, not a gate)" % (totals["passed"], totals["failed"],
-                                     totals["error"], totals["skipped"]))
+    say("pyspark-suite: %d passed, %d failed, %d errors, %d skipped, "
+        "%d not run (a figure, not a gate)"
+        % (totals["passed"], totals["failed"], totals["error"],
+           totals["skipped"], totals["not run"]))
     return 0
 
 

@@ -77,14 +77,10 @@ def cause(err):
     name = etype.__name__
     cls = None
     for get in ("getCondition", "getErrorClass"):
-        f = getattr(value, get, None)
-        if f is not None:
-            try:
-                cls = f()
-            except Exception:
-                cls = None
-            if cls:
-                break
+        try:
+            cls = cls or getattr(value, get, lambda: None)()
+        except Exception:
+            pass
     if cls:
         return "%s [%s]" % (name, cls)
     msg = str(value).strip().splitlines()

@@ -308,6 +308,7 @@ call_deadline(const struct opts *o, struct timespec *dl)
 int
 main(int argc, char **argv)
 {
+	struct sc_retry_policy once;
 	struct sc_inspect_opts ao;
 	struct sc_inspect *a;
 	struct sc_error err;
@@ -320,6 +321,12 @@ main(int argc, char **argv)
 	memset(&ao, 0, sizeof(ao));
 	ao.admin_token = o.admin_token;
 	ao.on_event = sc_client_log_event; /* retries, with -v */
+	if (o.cmd == CMD_WATCH && !o.follow) {
+		/* The view's next refresh is its retry. */
+		sc_retry_policy_default(&once);
+		once.max_retries = 0;
+		ao.policy = &once;
+	}
 	if ((a = sc_inspect_connect(&o.conn, &ao, &err)) == NULL) {
 		rc = sc_report_error(&err);
 		sc_conn_opts_release(&o.conn);

@@ -124,6 +124,7 @@ client_opts(struct sc_client_opts *co, const struct sc_inspect_opts *o)
 	if (o != NULL) {
 		co->on_event = o->on_event;
 		co->event_arg = o->event_arg;
+		co->policy = o->policy;
 	}
 }
 

@@ -269,6 +269,13 @@ struct sc_inspect_opts {
 	/* Retries reported as SC_CLIENT_EV_RETRY events (client NULL). */
 	sc_client_event_fn *on_event;
 	void *event_arg;
+	/*
+	 * Unary calls' retry policy (NULL: Spark's default).  The watch
+	 * view refreshes on its own clock, so it retries nothing: a call
+	 * to a server that is away fails at once and the next refresh is
+	 * the retry.
+	 */
+	const struct sc_retry_policy *policy;
 };
 
 /*

@@ -56,14 +56,14 @@ ALL_CPPFLAGS = -Ilib -I$(GEN) $(CPPFLAGS)
 # What lib/core needs; every program links it.
 LIBS     = -lgrpc -lgpr -lprotobuf-c -lz -lcrypto -lpthread -lm
 # A program's own libraries: LIBS_<program>.  Only sc-serve gets the
-# server and engine library (SRVLIB_<program>) and SQLite.
+# server and engine libraries (SRVLIB_<program>) and SQLite.
 LIBS_sc-exec    = -ledit
 LIBS_sc-inspect = -lncursesw
 # sc-serve also tells systemd it is ready (sd_notify, cmd/sc-serve/notify.c)
 # and serves /metrics over HTTP (cmd/sc-serve/metrics_http.c).
 LIBS_sc-serve   = -lsqlite3 -lsystemd -lmicrohttpd
 LIBS_sc-upload  = -lcurl
-SRVLIB_sc-serve = $(LIBSRV)
+SRVLIB_sc-serve = $(LIBSRV) $(LIBENG)
 # lib/parquet's codecs (zlib is in LIBS): only what links libscparquet.
 LIBS_PQ  = -lsnappy -lzstd
 # Tests, tools and benches link everything.
@@ -94,10 +94,14 @@ $(GEN_C) $(GEN_H): $(GEN)/.stamp
 # --- libraries --------------------------------------------------------
 CORE_SRC := $(sort $(wildcard lib/core/*.c))
 SRV_SRC  := $(sort $(wildcard lib/server/*.c))
+# The engine: lib/engine/ and its folders (HACKING.md).
+ENG_SRC  := $(sort $(wildcard lib/engine/*.c lib/engine/*/*.c))
 CORE_OBJ  = $(CORE_SRC:%.c=$(OBJ)/%.o)
 SRV_OBJ   = $(SRV_SRC:%.c=$(OBJ)/%.o)
+ENG_OBJ   = $(ENG_SRC:%.c=$(OBJ)/%.o)
 LIBCORE   = $(BUILD)/lib/libsccore.a
 LIBSRV    = $(BUILD)/lib/libscserver.a
+LIBENG    = $(BUILD)/lib/libscengine.a
 # Parquet (lib/parquet): depends on lib/core only; tests and tools link it.
 PQ_SRC   := $(sort $(wildcard lib/parquet/*.c))
 PQ_OBJ    = $(PQ_SRC:%.c=$(OBJ)/%.o)
@@ -117,7 +121,7 @@ TOOL_BIN  = $(TOOL_SRC:test/tools/%.c=$(BUILD)/test/tools/%)
 BENCH_SRC := $(sort $(wildcard test/bench/*.c))
 BENCH_BIN = $(BENCH_SRC:test/bench/%.c=$(BUILD)/bench/%)
 
-all: $(LIBCORE) $(LIBSRV) $(LIBPQ) $(BINS)
+all: $(LIBCORE) $(LIBSRV) $(LIBENG) $(LIBPQ) $(BINS)
 
 $(OBJ)/gen/%.o: $(GEN)/%.c $(GEN)/.stamp
 	@mkdir -p $(@D)
@@ -137,6 +141,11 @@ $(LIBSRV): $(SRV_OBJ)
 	@rm -f $@
 	$(if $(SRV_OBJ),$(AR) rcs $@ $^,printf '!<arch>\n' >$@)
 
+$(LIBENG): $(ENG_OBJ)
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
 $(LIBPQ): $(PQ_OBJ)
 	@mkdir -p $(@D)
 	@rm -f $@
@@ -153,19 +162,20 @@ endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
 $(BUILD)/test/test-%: $(OBJ)/test/unit/test-%.o $(UNIT_LIB:%.c=$(OBJ)/%.o) \
-    $(LIBSRV) $(LIBPQ) $(LIBCORE)
+    $(LIBSRV) $(LIBENG) $(LIBPQ) $(LIBCORE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_LIB:%.c=$(OBJ)/%.o) \
-	    $(LIBSRV) $(LIBPQ) $(LIBCORE) $(LIBS_PQ) $(LIBS_ALL)
+	    $(LIBSRV) $(LIBENG) $(LIBPQ) $(LIBCORE) $(LIBS_PQ) $(LIBS_ALL)
 
 $(BUILD)/test/tools/%: $(OBJ)/test/tools/%.o $(LIBPQ) $(LIBCORE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBPQ) $(LIBCORE) $(LIBS_PQ) \
 	    $(LIBS_ALL)
 
-$(BUILD)/bench/%: $(OBJ)/test/bench/%.o $(LIBSRV) $(LIBCORE)
+$(BUILD)/bench/%: $(OBJ)/test/bench/%.o $(LIBSRV) $(LIBENG) $(LIBCORE)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBSRV) $(LIBCORE) $(LIBS_ALL)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBSRV) $(LIBENG) $(LIBCORE) \
+	    $(LIBS_ALL)
 
 # The fuzz targets' entry points (test/fuzz/fuzz.h) are linked into the
 # unit test that replays their corpora, so make check keeps them fixed.
@@ -173,10 +183,11 @@ FUZZ_SRC := $(sort $(wildcard test/fuzz/fuzz-*.c))
 FUZZ_ENTRY = $(FUZZ_SRC:%.c=$(OBJ)/%.o) $(OBJ)/test/fuzz/targets.o
 
 $(BUILD)/test/test-fuzz-corpus: $(OBJ)/test/unit/test-fuzz-corpus.o \
-    $(FUZZ_ENTRY) $(UNIT_LIB:%.c=$(OBJ)/%.o) $(LIBSRV) $(LIBPQ) $(LIBCORE)
+    $(FUZZ_ENTRY) $(UNIT_LIB:%.c=$(OBJ)/%.o) $(LIBSRV) $(LIBENG) $(LIBPQ) \
+    $(LIBCORE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBSRV) \
-	    $(LIBPQ) $(LIBCORE) $(LIBS_PQ) $(LIBS_ALL)
+	    $(LIBENG) $(LIBPQ) $(LIBCORE) $(LIBS_PQ) $(LIBS_ALL)
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 
@@ -218,7 +229,8 @@ FUZZ_DIR    = build/fuzz
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	      -fno-sanitize-recover=undefined
 FUZZ_BIN    = $(FUZZ_SRC:test/fuzz/%.c=$(FUZZ_DIR)/%)
-FUZZ_LIBOBJ = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(CORE_SRC) $(SRV_SRC) $(PQ_SRC)) \
+FUZZ_LIBOBJ = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(CORE_SRC) $(SRV_SRC) \
+	      $(ENG_SRC) $(PQ_SRC)) \
 	      $(GEN_C:$(GEN)/%.c=$(FUZZ_DIR)/obj/gen/%.o)
 
 $(FUZZ_DIR)/obj/gen/%.o: $(GEN)/%.c $(GEN)/.stamp

@@ -110,3 +110,40 @@ rows_of() {
 	run -0 --separate-stderr sc-exec --format csv --no-header "SELECT 'x\uD800y' AS s"
 	[ "$output" = "x?y" ]
 }
+
+# wrong_args SQL WANT: sc-exec exits 1 with Spark's WRONG_NUM_ARGS text:
+# the counts the function takes as Spark writes them (2, [1, 2], > 0).
+wrong_args() {
+	run -1 --separate-stderr sc-exec -t 30s "$1"
+	[ "$stderr" = "sc-exec: [WRONG_NUM_ARGS.WITHOUT_SUGGESTION] $2 Please, refer to 'https://spark.apache.org/docs/latest/sql-ref-functions.html' for a fix. SQLSTATE: 42605" ]
+	[ -z "$output" ]
+}
+
+@test "a wrong number of arguments: Spark's class and wording" {
+	sc_server_env
+	wrong_args "SELECT upper()" \
+	    'The `upper` requires 1 parameters but the actual number is 0.'
+	wrong_args "SELECT substr('abc')" \
+	    'The `substr` requires [2, 3] parameters but the actual number is 1.'
+	wrong_args "SELECT concat_ws()" \
+	    'The `concat_ws` requires > 0 parameters but the actual number is 0.'
+	# Functions that translate their own call are checked the same way.
+	wrong_args "SELECT transform(array(1))" \
+	    'The `transform` requires 2 parameters but the actual number is 1.'
+	wrong_args "SELECT make_ym_interval(1, 2, 3)" \
+	    'The `make_ym_interval` requires [0, 1, 2] parameters but the actual number is 3.'
+}
+
+@test "DISTINCT in a function that is no aggregate: Spark's class and words" {
+	sc_server_env
+	run -1 --separate-stderr sc-exec -t 30s "SELECT upper(DISTINCT 'a')"
+	[ "$stderr" = 'sc-exec: [INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX] Invalid SQL syntax: The function `upper` does not support DISTINCT. SQLSTATE: 42000' ]
+	[ -z "$output" ]
+}
+
+@test "an unknown function: UNRESOLVED_ROUTINE in Spark's words, no file named" {
+	sc_server_env
+	run -1 --separate-stderr sc-exec -t 30s "SELECT no_such_fn(1)"
+	[ "$stderr" = 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `no_such_fn` on search path [`system`.`builtin`, `system`.`session`, `main`]. SQLSTATE: 42883' ]
+	[ -z "$output" ]
+}

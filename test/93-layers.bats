@@ -1,26 +1,32 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
 #
-# 93-layers: lib/server's layers, checked on the built objects.  The
-# SQLite engine (engine*.o, with its Spark SQL parser, sql*.o) and the
-# Spark errors it raises (srverror.o) sit on lib/core alone: they call nothing of the RPC layer (rpc*.o), the
-# session manager (session.o), the execution manager (exec*.o) or the
-# service (service.o, srverror_rpc.o), and they link into a program with
-# lib/core minus its RPC objects and without the gRPC libraries.
+# 93-layers: the libraries' layers, checked on the built objects and the
+# sources.  The SQLite engine (lib/engine: its Spark SQL parser, plans,
+# functions, types, SQLite glue, and the Spark errors it raises,
+# srverror.o) sits on lib/core alone: it calls nothing of lib/server
+# (RPC, sessions, executions, the service), links into a program with
+# lib/core minus its RPC objects and without the gRPC libraries, and
+# includes no header of lib/server.  Its folders include each other
+# without a cycle.
 
 bats_require_minimum_version 1.7.0
 load helpers/common
 
 setup() {
 	obj="$SCTK_BUILD/obj"
-	engine=("$obj"/lib/server/engine*.o "$obj"/lib/server/sql*.o)
+	engine=()
+	local o
+	for o in $(cd "$SCTK_TOP" && find lib/engine -name '*.c' | sort); do
+		engine+=("$obj/${o%.c}.o")
+	done
 	[ -e "${engine[0]}" ] || skip "no engine objects in $obj"
-	[ -e "$obj/lib/server/srverror.o" ]
+	[ -e "$obj/lib/engine/srverror.o" ]
 }
 
-@test "the engine and srverror.o name nothing of rpc, sessions, executions" {
+@test "the engine names nothing of rpc, sessions, executions" {
 	local o bad=
-	for o in "${engine[@]}" "$obj/lib/server/srverror.o"; do
+	for o in "${engine[@]}"; do
 		run -0 nm -u "$o"
 		bad+=$(printf '%s\n' "$output" | awk -v o="${o##*/}" '
 		    $2 ~ /^(sc_rpc_|sc_sess|sc_exec|sc_service_|sc_srv_finish|grpc_|gpr_)/ {
@@ -44,8 +50,7 @@ setup() {
 	# Every object named here is linked whole: all that it calls must be
 	# found in lib/core's archive (which pulls only what is needed).
 	run -0 "${CC:-cc}" ${SANITIZE:+-fsanitize=$SANITIZE} -o "$t/layer" \
-	    "$t/main.c" "${engine[@]}" "$obj/lib/server/srverror.o" \
-	    "$obj/lib/server/conf.o" "$t/core.a" \
+	    "$t/main.c" "${engine[@]}" "$t/core.a" \
 	    -lprotobuf-c -lsqlite3 -lz -lcrypto -lpthread -lm
 	[ -x "$t/layer" ]
 	# Nothing of the RPC layer came in through lib/core either.
@@ -56,21 +61,23 @@ setup() {
 @test "without srverror.o the engine's error calls stay unresolved" {
 	# The check above can fail: leave out the error module and the
 	# link must name sc_srv_error.
-	local t="$BATS_TEST_TMPDIR"
+	local t="$BATS_TEST_TMPDIR" o rest=()
+	for o in "${engine[@]}"; do
+		[ "${o##*/}" = srverror.o ] || rest+=("$o")
+	done
 	printf 'int main(void) { return 0; }\n' >"$t/main.c"
 	run ! "${CC:-cc}" ${SANITIZE:+-fsanitize=$SANITIZE} -o "$t/layer" \
-	    "$t/main.c" "${engine[@]}" "$obj/lib/server/conf.o" \
+	    "$t/main.c" "${rest[@]}" \
 	    "$SCTK_BUILD/lib/libsccore.a" \
 	    -lgrpc -lgpr -lprotobuf-c -lsqlite3 -lz -lcrypto -lpthread -lm
 	[[ "$output" == *"undefined reference to \`sc_srv_error'"* ]]
 }
 
 # part NAME: the part of lib/server a file NAME (without .c or .h)
-# belongs to: the engine with its Spark SQL parser, srverror_rpc apart
-# from srverror, else the name before its first '_' (exec_sched: exec).
+# belongs to: srverror_rpc apart, else the name before its first '_'
+# (exec_sched: exec).
 part() {
 	case $1 in
-	engine* | sql*) echo engine ;;
 	srverror_rpc) echo srverror_rpc ;;
 	*) echo "${1%%_*}" ;;
 	esac
@@ -123,4 +130,66 @@ include_edges() {
 		run -0 readelf -d "$bin"
 		run -1 grep 'NEEDED.*libsqlite3' <<<"$output"
 	done
+}
+
+# source_names DIR...: the lines of C files under DIR whose string
+# literals name a source file (x.c, x.h), #include and comments aside.
+source_names() {
+	grep -rnE --include='*.c' '"[^"]*\b[a-z0-9_]+\.[ch]\b[^"]*"' "$@" |
+	    grep -vE '^[^:]+:[0-9]+:[[:space:]]*(#[[:space:]]*include|/?\*)'
+}
+
+@test "no message names a source file" {
+	run -1 source_names "$SCTK_TOP/lib" "$SCTK_TOP/cmd"
+	[ -z "$output" ]
+}
+
+@test "the source-file check can fail" {
+	local t="$BATS_TEST_TMPDIR/lib"
+	mkdir -p "$t"
+	printf 'f(void) {\n\terr("see engine_expr.c for more");\n}\n' >"$t/x.c"
+	run -0 source_names "$t"
+	[[ "$output" == *'x.c:2:'*'engine_expr.c'* ]]
+}
+
+# folder_edges DIR: "from to" for every #include "engine/..." between two
+# folders of the engine tree DIR.  A header at the top (engine.h,
+# engine_int.h, srverror.h) is the base every folder may include, and
+# includes no folder's header; engine.c, the public calls, may include
+# any folder's: so the top counts as a folder of its own, "top".
+folder_edges() {
+	local f d m h t
+	find "$1" -name '*.[ch]' | while read -r f; do
+		d=${f#"$1"/}
+		case $d in */*) m=${d%%/*} ;; *.h) m=top ;; *) continue ;; esac
+		sed -n 's|^#include "engine/\([^"]*\)".*|\1|p' "$f" |
+		    while read -r h; do
+			case $h in */*) t=${h%%/*} ;; *) t=top ;; esac
+			[ "$t" = "$m" ] || echo "$m $t"
+		done
+	done | sort -u
+}
+
+@test "the engine includes no header of lib/server" {
+	run -1 grep -rn '^#include "server/' "$SCTK_TOP/lib/engine"
+	[ -z "$output" ]
+}
+
+@test "lib/engine's folders include each other without a cycle" {
+	folder_edges "$SCTK_TOP/lib/engine" >"$BATS_TEST_TMPDIR/edges"
+	# sql/, plan/ and func/ include each other's headers.
+	grep -qx 'plan sql' "$BATS_TEST_TMPDIR/edges"
+	grep -qx 'func plan' "$BATS_TEST_TMPDIR/edges"
+	run -0 tsort "$BATS_TEST_TMPDIR/edges"
+	# The top's headers include no folder.
+	run -1 grep '^top ' "$BATS_TEST_TMPDIR/edges"
+}
+
+@test "the folder check can fail: a parser that includes plan/" {
+	local t="$BATS_TEST_TMPDIR/engine"
+	cp -r "$SCTK_TOP/lib/engine" "$t"
+	printf '#include "engine/plan/engine_expr_int.h"\n' >>"$t/sql/sqllex.c"
+	folder_edges "$t" >"$BATS_TEST_TMPDIR/edges"
+	run -1 tsort "$BATS_TEST_TMPDIR/edges"
+	[[ "$output" == *"input contains a loop"* ]]
 }

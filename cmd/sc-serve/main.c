@@ -45,7 +45,7 @@
 #include "server/admin.h"
 #include "server/artifact.h"
 #include "server/auth.h"
-#include "server/engine.h"
+#include "engine/engine.h"
 #include "server/exec.h"
 #include "server/server.h"
 #include "server/service.h"
@@ -1015,6 +1015,7 @@ main(int argc, char *argv[])
 	struct opts o;
 	struct trim trim;
 	struct watchdog dog;
+	struct sc_engine_config lim;
 	struct metrics_http *mh = NULL;
 	struct sc_error err;
 	sigset_t sigs;
@@ -1073,7 +1074,8 @@ main(int argc, char *argv[])
 		return fatal(&err);
 	if ((srv.engine = sc_engine_new(o.database, &err)) == NULL)
 		return fatal(&err);
-	sc_engine_configure(srv.engine, &srv.conf);
+	sc_server_conf_engine(&srv.conf, &lim);
+	sc_engine_configure(srv.engine, &lim);
 	if ((srv.artifacts = open_artifacts(&o, &srv.conf, &err)) == NULL) {
 		sc_engine_free(srv.engine);
 		return fatal(&err);

@@ -19,6 +19,7 @@
 
 #include "core/cli.h"
 #include "core/error.h"
+#include "engine/engine.h"
 #include "core/rpc.h"
 #include "core/banned.h"
 
@@ -220,9 +221,18 @@ sc_server_conf_default(struct sc_server_conf *conf)
 	conf->artifact_session_bytes = 10 * GIB;
 	conf->artifact_session_files = 10000;
 	conf->artifact_store_bytes = 10 * GIB;
-	conf->sql_op_memory = 256 * MIB;
-	conf->sql_max_value = 64 * MIB;
-	conf->sql_heap_limit = 4 * GIB;
+	conf->sql_op_memory = SC_ENGINE_OP_MEMORY;
+	conf->sql_max_value = SC_ENGINE_MAX_VALUE;
+	conf->sql_heap_limit = SC_ENGINE_HEAP_LIMIT;
+}
+
+void
+sc_server_conf_engine(const struct sc_server_conf *conf,
+    struct sc_engine_config *lim)
+{
+	lim->op_memory = conf->sql_op_memory;
+	lim->max_value = conf->sql_max_value;
+	lim->heap_limit = conf->sql_heap_limit;
 }
 
 static const struct setting *

@@ -17,7 +17,7 @@
 #include "core/buf.h"
 #include "core/timeutil.h"
 #include "core/xmem.h"
-#include "server/engine.h"
+#include "engine/engine.h"
 #include "server/session.h"
 #include "core/banned.h"
 

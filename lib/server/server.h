@@ -109,6 +109,10 @@ struct sc_server_conf {
 
 /* Fill conf with the defaults. */
 void sc_server_conf_default(struct sc_server_conf *conf);
+/* The engine's limits (sctk.sql.*) in conf. */
+struct sc_engine_config;
+void sc_server_conf_engine(const struct sc_server_conf *conf,
+    struct sc_engine_config *lim);
 /*
  * Set one setting by its Spark name (or its short sctk alias) from a
  * string as Spark accepts it ("5m", "10m" bytes, "true").  0, or -1 with

@@ -31,7 +31,7 @@
 #include "core/xmem.h"
 #include "server/artifact.h"
 #include "server/auth.h"
-#include "server/engine.h"
+#include "engine/engine.h"
 #include "server/exec.h"
 #include "server/metrics.h"
 #include "server/session.h"

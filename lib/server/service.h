@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "server/server.h"
-#include "server/srverror.h"
+#include "engine/srverror.h"
 
 struct sc_error;
 

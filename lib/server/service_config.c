@@ -24,7 +24,7 @@
 #include "core/timeutil.h"
 #include "core/xmem.h"
 #include "server/artifact.h"
-#include "server/engine.h"
+#include "engine/engine.h"
 #include "server/exec.h"
 #include "server/session.h"
 #include "core/banned.h"

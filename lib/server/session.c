@@ -24,7 +24,7 @@
 #include "core/log.h"
 #include "core/timeutil.h"
 #include "core/xmem.h"
-#include "server/engine.h"
+#include "engine/engine.h"
 #include "core/banned.h"
 
 /*

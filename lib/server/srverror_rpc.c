@@ -21,7 +21,7 @@
 #include "core/uuid.h"
 #include "core/xmem.h"
 #include "server/session.h"
-#include "server/srverror.h"
+#include "engine/srverror.h"
 #include "core/banned.h"
 
 /* Spark cuts status messages to this many bytes (commons abbreviate). */

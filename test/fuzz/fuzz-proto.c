@@ -4,7 +4,7 @@
  * fuzz-proto: every request message a server decodes, through
  * sc_proto_unpack() (core/protocol: the framing and depth walk, then
  * protobuf-c), and the plans among them through sc-serve's engine
- * (lib/server/engine.h, an in-memory database): the plan-to-SQL
+ * (lib/engine/engine.h, an in-memory database): the plan-to-SQL
  * translation exec_run.c runs, with the run cancelled before it starts
  * (so no input can keep the fuzzer busy for long), EXPLAIN of the same
  * plan, and a SqlCommand likewise.  The first byte chooses the message
@@ -24,7 +24,7 @@
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/protocol.h"
-#include "server/engine.h"
+#include "engine/engine.h"
 #include "core/banned.h"
 
 /* A fresh database now and then, so tables made by inputs do not pile up. */

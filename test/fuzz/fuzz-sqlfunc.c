@@ -29,7 +29,7 @@
 
 #include "core/buf.h"
 #include "core/xmem.h"
-#include "server/engine_int.h"
+#include "engine/engine_int.h"
 #include "core/banned.h"
 
 /* Arguments of a variadic function: 0 to VARIADIC_MAX - 1. */

@@ -12,7 +12,7 @@
  * arguments.
  */
 
-#include "server/engine_int.h"
+#include "engine/engine_int.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -7,7 +7,7 @@
  * list and map columns, malformed text refused.
  */
 
-#include "server/engine_int.h"
+#include "engine/engine_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

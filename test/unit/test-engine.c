@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 
 /*
- * test-engine.c: the SQLite engine of sc-serve (lib/server/engine*.c).
+ * test-engine.c: the SQLite engine of sc-serve (lib/engine/).
  * Plans are built as protobuf messages, run into a recording sink whose
  * Arrow batches are decoded with the core reader and compared value by
  * value: every relation and expression kind, SQL parameters, range
@@ -9,7 +9,7 @@
  * errors, interrupts, show_string, tree_string and batch limits.
  */
 
-#include "server/engine.h"
+#include "engine/engine.h"
 
 #include <fcntl.h>
 #include <inttypes.h>
@@ -27,7 +27,7 @@
 #include "core/protocol.h"
 #include "core/xmem.h"
 #include "server/server.h"
-#include "server/srverror.h"
+#include "engine/srverror.h"
 #include "tap.h"
 #include "core/banned.h"
 
@@ -2404,6 +2404,7 @@ static void
 test_limits(void)
 {
 	struct sc_server_conf conf;
+	struct sc_engine_config lim;
 	struct sc_engine *e;
 	struct sc_engine_conn *c;
 	struct sc_error err;
@@ -2417,7 +2418,8 @@ test_limits(void)
 	e = sc_engine_new(NULL, &err);
 	if (e == NULL)
 		return;
-	sc_engine_configure(e, &conf);
+	sc_server_conf_engine(&conf, &lim);
+	sc_engine_configure(e, &lim);
 	c = sc_engine_conn_new(e, &err);
 	ok(c != NULL, "a connection with the limits");
 	if (c == NULL) {

@@ -21,7 +21,7 @@
 #include "core/log.h"
 #include "core/timeutil.h"
 #include "core/uuid.h"
-#include "server/engine.h"
+#include "engine/engine.h"
 #include "server/service.h"
 #include "tap.h"
 #include "core/banned.h"

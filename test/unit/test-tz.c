@@ -7,7 +7,7 @@
  * Europe/Paris are checked against the published US and EU rules.
  */
 
-#include "server/engine_int.h"
+#include "engine/engine_int.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * the linear counting range.
  */
 
-#include "server/engine_hll.h"
+#include "engine/func/engine_hll.h"
 
 #include <string.h>
 

@@ -114,13 +114,20 @@ opid(char *out, int family, int n)
 	    n);
 }
 
+/*
+ * A short random delay (up to a millisecond or two) to vary
+ * the interleaving: a busy loop, not sched_yield(), which on a loaded
+ * machine gives the processor away for a whole time slice per call (200
+ * of them per run made the 300-run races take over ten minutes).
+ */
 static void
 random_pause(unsigned *seed)
 {
-	int k = (int)(rand_r(seed) % 200), i;
+	volatile unsigned sink = 0;
+	int k = (int)(rand_r(seed) % 200) * 5000, i;
 
 	for (i = 0; i < k; i++)
-		sched_yield();
+		sink += (unsigned)i;
 }
 
 /* ---------------------------------------------------------- tests */

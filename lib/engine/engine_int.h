@@ -340,6 +340,14 @@ int sc_eng_wrap_plan(struct sc_ectx *x, struct sc_eplan *in,
     struct sc_eplan *out, struct sc_error *err);
 void sc_eng_from_item(struct sc_ectx *x, struct sc_eplan *p,
     struct sc_eplan *out, struct sc_buf *b);
+/*
+ * As sc_eng_from_item(), and when two output columns of p differ only
+ * in case (SQLite's names ignore case: 'null' and NULL), the common
+ * table expression names p's columns _sc_c0, _sc_c1, ... instead, and
+ * each column's sqlname says so.  Call it before reading p's columns.
+ */
+void sc_eng_from_item_positional(struct sc_ectx *x, struct sc_eplan *p,
+    struct sc_eplan *out, struct sc_buf *b);
 struct sc_ecol *sc_eng_cols_copy(const struct sc_ecol *src, size_t n);
 void sc_eng_cols_add(struct sc_ecol **cols, size_t *n, const char *name,
     const struct sc_etype *t, int nullable);

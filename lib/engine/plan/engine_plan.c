@@ -293,9 +293,57 @@ sc_eng_plan_columns(struct sc_ectx *x, struct sc_eplan *p, struct sc_error *err)
  * statement.  Common table expressions, unlike subqueries in FROM, do
  * not nest: a chain of relations stays within SQLite's parser stack.
  */
+static void from_item(struct sc_ectx *x, struct sc_eplan *p,
+    struct sc_eplan *out, struct sc_buf *b, char *const *cols, size_t ncols);
+
 void
 sc_eng_from_item(struct sc_ectx *x, struct sc_eplan *p, struct sc_eplan *out,
     struct sc_buf *b)
+{
+	from_item(x, p, out, b, NULL, 0);
+}
+
+/* Do two of p's columns have names SQLite takes for one? */
+static bool
+names_collide(const struct sc_eplan *p)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->ncols; i++)
+		for (j = i + 1; j < p->ncols; j++)
+			if (strcasecmp(p->cols[i].name, p->cols[j].name) == 0)
+				return true;
+	return false;
+}
+
+void
+sc_eng_from_item_positional(struct sc_ectx *x, struct sc_eplan *p,
+    struct sc_eplan *out, struct sc_buf *b)
+{
+	char **names;
+	char name[32];
+	size_t i;
+
+	if (p->table != NULL || !names_collide(p)) {
+		from_item(x, p, out, b, NULL, 0);
+		return;
+	}
+	names = sc_xcalloc(p->ncols, sizeof(*names));
+	for (i = 0; i < p->ncols; i++) {
+		snprintf(name, sizeof(name), "_sc_c%zu", i);
+		names[i] = sc_xstrdup(name);
+		free(p->cols[i].sqlname);
+		p->cols[i].sqlname = sc_xstrdup(name);
+	}
+	from_item(x, p, out, b, names, p->ncols);
+	for (i = 0; i < p->ncols; i++)
+		free(names[i]);
+	free(names);
+}
+
+static void
+from_item(struct sc_ectx *x, struct sc_eplan *p, struct sc_eplan *out,
+    struct sc_buf *b, char *const *cols, size_t ncols)
 {
 	size_t n = p->sql.len;
 	char gen[32], cte[32];
@@ -318,7 +366,7 @@ sc_eng_from_item(struct sc_ectx *x, struct sc_eplan *p, struct sc_eplan *out,
 		sc_buf_reset(&p->with);
 	}
 	snprintf(cte, sizeof(cte), "_sc_q%u", x->seq++);
-	sc_eng_with_add(&out->with, cte, NULL, 0, p->sql.data, n);
+	sc_eng_with_add(&out->with, cte, cols, ncols, p->sql.data, n);
 	sc_eng_quote_ident(b, cte);
 	sc_buf_addstr(b, " AS ", NULL);
 	if (p->alias != NULL) {

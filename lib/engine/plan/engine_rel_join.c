@@ -482,6 +482,12 @@ sc_eng_set_op(struct sc_ectx *x, const Spark__Connect__SetOperation *s,
 			rmap[n++] = i;
 		}
 	}
+	/*
+	 * The inputs first: a side whose columns SQLite would take for one
+	 * ('null' and NULL) is read by position.
+	 */
+	sc_eng_from_item_positional(x, &l, out, &lf);
+	sc_eng_from_item_positional(x, &r, out, &rf);
 	for (k = 0; k < n; k++) {
 		const struct sc_ecol *lc = lmap[k] != none ? &l.cols[lmap[k]]
 							   : NULL;
@@ -521,7 +527,14 @@ sc_eng_set_op(struct sc_ectx *x, const Spark__Connect__SetOperation *s,
 		else
 			sc_buf_addstr(&ls, "NULL", NULL);
 		sc_buf_addstr(&ls, " AS ", NULL);
-		sc_eng_quote_ident(&ls, named->name);
+		/*
+		 * INTERSECT ALL and EXCEPT ALL read the output again by
+		 * name, so there it is named by position ('null' and NULL).
+		 */
+		if (all && s->set_op_type != SOT_(UNION))
+			sc_buf_addf(&ls, NULL, "_sc_o%zu", k);
+		else
+			sc_eng_quote_ident(&ls, named->name);
 		if (rc_ != NULL)
 			sc_eng_col_ref(&rs, rc_);
 		else
@@ -530,8 +543,6 @@ sc_eng_set_op(struct sc_ectx *x, const Spark__Connect__SetOperation *s,
 		    lc == NULL || rc_ == NULL || lc->nullable != 0 ||
 			(rc_->nullable != 0 && s->set_op_type == SOT_(UNION)));
 	}
-	sc_eng_from_item(x, &l, out, &lf);
-	sc_eng_from_item(x, &r, out, &rf);
 	if (all && s->set_op_type != SOT_(UNION)) {
 		/* INTERSECT ALL, EXCEPT ALL: number the copies of a row. */
 		struct sc_buf lp;
@@ -549,6 +560,7 @@ sc_eng_set_op(struct sc_ectx *x, const Spark__Connect__SetOperation *s,
 		for (k = 0; k < n; k++) {
 			if (k > 0)
 				sc_buf_addstr(&out->sql, ", ", NULL);
+			sc_buf_addf(&out->sql, NULL, "_sc_o%zu AS ", k);
 			sc_eng_quote_ident(&out->sql, out->cols[k].name);
 		}
 		sc_buf_addf(&out->sql, NULL,

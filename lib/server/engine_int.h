@@ -435,6 +435,9 @@ int sc_eng_parse(struct sc_ectx *x, const Spark__Connect__Parse *p,
 int sc_eng_cached_local(struct sc_ectx *x,
     const Spark__Connect__CachedLocalRelation *c, struct sc_eplan *out,
     struct sc_error *err);
+int sc_eng_chunked_local(struct sc_ectx *x,
+    const Spark__Connect__ChunkedCachedLocalRelation *c, struct sc_eplan *out,
+    struct sc_error *err);
 /* Tag every column of p as coming out of plan node id. */
 void sc_eng_plan_tag(struct sc_eplan *p, int64_t id);
 /* Whether column c came out of plan node id. */
@@ -599,6 +602,9 @@ int sc_eng_schema_string(const char *s, struct sc_ecol **cols, size_t *n,
 int sc_eng_local_relation(struct sc_ectx *x,
     const Spark__Connect__LocalRelation *lr, struct sc_eplan *out,
     struct sc_error *err);
+/* One more Arrow IPC stream's rows into the table p's local relation made. */
+int sc_eng_local_append(struct sc_ectx *x, const struct sc_eplan *p,
+    const uint8_t *data, size_t len, struct sc_error *err);
 
 /* ---- engine_nested.c: nested types and values -------------------- */
 /* out = array<elem>, map<key,value>, struct<...>: 0 or -1 (err set). */

@@ -643,6 +643,8 @@ void sc_eng_nest_to_json(const struct sc_etype *t, const char *x,
 /* from_json: SQL reading JSON text x as type t, in the nested form. */
 void sc_eng_nest_from_json(const struct sc_etype *t, const char *x,
     struct sc_buf *out, int depth);
+/* engine_nested_value.c: the JSON string at *pos (its quote) unescaped. */
+int sc_eng_json_string(const char **pos, const char *end, struct sc_buf *out);
 /* engine_nested_value.c: sc_each, sc_hex, sc_unhex, sc_raise: SQLite rc. */
 int sc_eng_nest_register(sqlite3 *db);
 /* Past the JSON value at p (before end), or NULL if it is cut short. */

@@ -58,46 +58,14 @@ jws(struct json *j)
 		j->p++;
 }
 
-/* A JSON string into out (escapes decoded for ASCII, \u escapes kept raw). */
+/* A JSON string into out, unescaped (a column named \u6570 is 数). */
 static int
 jstring(struct json *j, struct sc_buf *out)
 {
 	jws(j);
 	if (j->p >= j->end || *j->p != '"')
 		return -1;
-	j->p++;
-	while (j->p < j->end && *j->p != '"') {
-		if (*j->p == '\\' && j->p + 1 < j->end) {
-			j->p++;
-			switch (*j->p) {
-			case 'n':
-				sc_buf_addch(out, '\n', NULL);
-				break;
-			case 't':
-				sc_buf_addch(out, '\t', NULL);
-				break;
-			case 'r':
-				sc_buf_addch(out, '\r', NULL);
-				break;
-			case 'b':
-				sc_buf_addch(out, '\b', NULL);
-				break;
-			case 'f':
-				sc_buf_addch(out, '\f', NULL);
-				break;
-			default:
-				sc_buf_addch(out, *j->p, NULL);
-				break;
-			}
-			j->p++;
-		} else {
-			sc_buf_addch(out, *j->p++, NULL);
-		}
-	}
-	if (j->p >= j->end)
-		return -1;
-	j->p++;
-	return 0;
+	return sc_eng_json_string(&j->p, j->end, out);
 }
 
 static int

@@ -296,8 +296,10 @@ sc_eng_chunked_local(struct sc_ectx *x,
 		goto out;
 	}
 	for (i = 0; i < c->n_datahashes; i++) {
-		if (read_cached(x, c->datahashes[i], &data, &len, err) == -1)
+		if (read_cached(x, c->datahashes[i], &data, &len, err) == -1) {
+			rc = -1;
 			goto out;
+		}
 		if (i == 0) {
 			lr._data_case =
 			    SPARK__CONNECT__LOCAL_RELATION___DATA_DATA;

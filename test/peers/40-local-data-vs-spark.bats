@@ -10,15 +10,11 @@ bats_require_minimum_version 1.7.0
 load spark-setup
 
 setup_file() {
-	peers_spark_setup
-	[ -n "$PEERS_MISSING" ] && return 0
-	peer_serve_start "$BATS_FILE_TMPDIR/serve"
-	SERVE_URL=$(cat "$BATS_FILE_TMPDIR/serve/remote")
-	export SERVE_URL
+	peers_spark_setup && peers_serve_setup
 }
 
 teardown_file() {
-	[ -d "$BATS_FILE_TMPDIR/serve" ] && peer_stop "$BATS_FILE_TMPDIR/serve"
+	peers_serve_teardown
 	peers_spark_teardown
 }
 

@@ -3,7 +3,8 @@
 #
 # 37-sc-exec-nested: sc-exec prints struct, array and map columns as
 # Spark's show() does ({1, x}, [1, 2], {k -> 1}, NULL members) in its
-# table, CSV and TSV output, and as nested JSON in JSON lines.
+# table, CSV and TSV output, and as nested JSON in JSON lines; a JSON
+# schema's \u escapes name their characters.
 
 bats_require_minimum_version 1.7.0
 load helpers/common
@@ -47,4 +48,15 @@ setup() {
 	run -0 --separate-stderr sc-exec -t 30s --format jsonl "$Q"
 	[ "$stderr" = "" ]
 	[ "$output" = '{"s":{"a":1,"b":"x"},"a":[1,2],"m":{"k":1},"l":[{"a":1,"b":"y"}],"n":[null,3],"t":["a b","c"],"z":null}' ]
+}
+
+@test "a JSON schema's \\u escapes are the characters they name (数量, a surrogate pair)" {
+	local schema='{"type":"struct","fields":[{"name":"\\u6570\\u91cf","type":"integer","nullable":true,"metadata":{}},{"name":"x\\ud83d\\ude00","type":"string","nullable":true,"metadata":{}}]}'
+	local q="SELECT from_json('{\"数量\": 7, \"x😀\": \"y\"}', '$schema') AS r"
+	run -0 --separate-stderr sc-exec -t 30s --analyze "$q"
+	[ "$stderr" = "" ]
+	[ "${lines[1]}" = 'r,"struct<数量:int,x😀:string>",true' ]
+	run -0 --separate-stderr sc-exec -t 30s --format jsonl "$q"
+	[ "$stderr" = "" ]
+	[ "$output" = '{"r":{"数量":7,"x😀":"y"}}' ]
 }

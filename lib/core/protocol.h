@@ -38,7 +38,7 @@ struct sc_error;
  * method names below, or the meaning of a field as sctk uses it.  Never
  * renumber a field; an omitted oneof member keeps its number free.
  */
-#define SC_PROTOCOL_VERSION 3
+#define SC_PROTOCOL_VERSION 4
 
 /* The Spark releases whose protocol proto/ follows (see proto/README). */
 #define SC_PROTOCOL_SPARK "3.5 4.0"

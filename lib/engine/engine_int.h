@@ -443,6 +443,9 @@ int sc_eng_parse(struct sc_ectx *x, const Spark__Connect__Parse *p,
 int sc_eng_cached_local(struct sc_ectx *x,
     const Spark__Connect__CachedLocalRelation *c, struct sc_eplan *out,
     struct sc_error *err);
+int sc_eng_chunked_local(struct sc_ectx *x,
+    const Spark__Connect__ChunkedCachedLocalRelation *c, struct sc_eplan *out,
+    struct sc_error *err);
 /* Tag every column of p as coming out of plan node id. */
 void sc_eng_plan_tag(struct sc_eplan *p, int64_t id);
 /* Whether column c came out of plan node id. */
@@ -607,6 +610,9 @@ int sc_eng_schema_string(const char *s, struct sc_ecol **cols, size_t *n,
 int sc_eng_local_relation(struct sc_ectx *x,
     const Spark__Connect__LocalRelation *lr, struct sc_eplan *out,
     struct sc_error *err);
+/* One more Arrow IPC stream's rows into the table p's local relation made. */
+int sc_eng_local_append(struct sc_ectx *x, const struct sc_eplan *p,
+    const uint8_t *data, size_t len, struct sc_error *err);
 
 /* ---- engine_nested.c: nested types and values -------------------- */
 /* out = array<elem>, map<key,value>, struct<...>: 0 or -1 (err set). */
@@ -645,6 +651,8 @@ void sc_eng_nest_to_json(const struct sc_etype *t, const char *x,
 /* from_json: SQL reading JSON text x as type t, in the nested form. */
 void sc_eng_nest_from_json(const struct sc_etype *t, const char *x,
     struct sc_buf *out, int depth);
+/* engine_nested_value.c: the JSON string at *pos (its quote) unescaped. */
+int sc_eng_json_string(const char **pos, const char *end, struct sc_buf *out);
 /* engine_nested_value.c: sc_each, sc_hex, sc_unhex, sc_raise: SQLite rc. */
 int sc_eng_nest_register(sqlite3 *db);
 /* Past the JSON value at p (before end), or NULL if it is cut short. */

@@ -53,6 +53,7 @@ enum conf_type {
 	CT_STRING,
 	CT_BOOL,
 	CT_INT,
+	CT_LONG,
 	CT_BYTES, /* a long with an optional size suffix: 50m, 1g */
 };
 
@@ -87,7 +88,10 @@ static const struct spark_setting {
 	    CT_BOOL },
 	{ "spark.sql.execution.pandas.structHandlingMode", "legacy", false,
 	    CT_STRING },
+	{ "spark.sql.execution.pyspark.binaryAsBytes", "true", false, CT_BOOL },
 	{ "spark.sql.execution.pythonUDF.arrow.enabled", "false", false,
+	    CT_BOOL },
+	{ "spark.sql.execution.pythonUDTF.arrow.enabled", "true", false,
 	    CT_BOOL },
 	{ "spark.sql.execution.pyspark.udf.simplifiedTraceback.enabled", "true",
 	    false, CT_BOOL },
@@ -103,8 +107,17 @@ static const struct spark_setting {
 	{ "spark.sql.repl.eagerEval.enabled", "false", false, CT_BOOL },
 	{ "spark.sql.repl.eagerEval.maxNumRows", "20", false, CT_INT },
 	{ "spark.sql.repl.eagerEval.truncate", "20", false, CT_INT },
-	{ "spark.sql.session.localRelationCacheThreshold", "67108864", false,
+	/* createDataFrame reads these five in one call (PySpark 4.1+). */
+	{ "spark.sql.session.localRelationBatchOfChunksSizeBytes", "1073741824",
+	    false, CT_LONG },
+	{ "spark.sql.session.localRelationCacheThreshold", "1048576", false,
 	    CT_INT },
+	{ "spark.sql.session.localRelationChunkSizeBytes", "16777216", false,
+	    CT_LONG },
+	{ "spark.sql.session.localRelationChunkSizeRows", "10000", false,
+	    CT_INT },
+	{ "spark.sql.session.localRelationSizeLimit", "3221225472", false,
+	    CT_LONG },
 	{ "spark.sql.session.timeZone", "UTC", false, CT_STRING },
 	{ "spark.sql.shuffle.partitions", "200", false, CT_INT },
 	{ "spark.sql.timestampType", "TIMESTAMP_LTZ", true, CT_STRING },
@@ -351,6 +364,10 @@ check_type(const char *key, const char *value, struct sc_error *err)
 	case CT_INT:
 		ok = java_long(s, n, INT32_MIN, INT32_MAX);
 		tn = "int";
+		break;
+	case CT_LONG:
+		ok = java_long(s, n, INT64_MIN, INT64_MAX);
+		tn = "long";
 		break;
 	case CT_BYTES:
 		ok = byte_string(s, n);

@@ -5,8 +5,9 @@
 // nullability rules and their error classes), transpose (index values
 // as columns, sorted, one least common type), parse (spark.read.csv and
 // spark.read.json over a relation of strings, with a schema or inferred)
-// and cached_local_relation (a LocalRelation uploaded as the artifact
-// cache/<sha-256>).  Names, types, nullability and rows as Spark gives
+// cached_local_relation (a LocalRelation uploaded as the artifact
+// cache/<sha-256>) and chunked_cached_local_relation (its rows as
+// several Arrow stream artifacts, its schema as one more).  Names, types, nullability and rows as Spark gives
 // them.
 
 'use strict';
@@ -341,6 +342,55 @@ test('cached_local_relation reads the uploaded cache/<sha256>', T,
 	const other = new lib.Session(srv);
 	await fails(other, { cached_local_relation: { hash } },
 	    'INVALID_PLAN_INPUT', '22023');
+});
+
+test('chunked_cached_local_relation appends its chunks in order', T,
+    async () => {
+	const s = new lib.Session(srv);
+	const chunk = (xs, ys) => Buffer.from(arrow.tableToIPC(new arrow.Table({
+		x: arrow.vectorFromArray(xs, new arrow.Int64()),
+		y: arrow.vectorFromArray(ys, new arrow.Utf8()),
+	}), 'stream'));
+	// The schema as PySpark sends it: JSON, non-ASCII escaped.
+	const schema = Buffer.from('{"type":"struct","fields":[' +
+	    '{"name":"x","type":"long","nullable":false,"metadata":{}},' +
+	    '{"name":"\\u6570","type":"string","nullable":true,' +
+	    '"metadata":{}}]}');
+	const blobs = [schema, chunk([1n, 2n], ['a', 'b']),
+		chunk([3n], [null]), chunk([4n, 5n], ['d', 'e'])];
+	const odd = Buffer.from(arrow.tableToIPC(new arrow.Table({
+		x: arrow.vectorFromArray([1n], new arrow.Int64()),
+	}), 'stream'));
+	blobs.push(odd);
+	const h = blobs.map((b) =>
+	    crypto.createHash('sha256').update(b).digest('hex'));
+	const up = await A.addArtifacts(s, blobs.map((b, i) =>
+	    ({ name: `cache/${h[i]}`, data: b })));
+	assert.equal(up.err, null, up.err && up.err.message);
+	const rel = (data, sh) => ({ chunked_cached_local_relation: {
+	    dataHashes: data, schemaHash: sh } });
+	const r = await run(s, rel([h[1], h[2], h[3]], h[0]));
+	assert.deepEqual(fields(r), [['x', 'Int64', false],
+		['\u6570', 'Utf8', true]]);
+	assert.deepEqual(rows(r).map((w) => [Number(w[0]), w[1]]),
+	    [[1, 'a'], [2, 'b'], [3, null], [4, 'd'], [5, 'e']]);
+	// Without a schema hash, the first chunk's Arrow schema.
+	const n = await run(s, { chunked_cached_local_relation: {
+	    dataHashes: [h[3], h[1]] } });
+	assert.deepEqual(fields(n), [['x', 'Int64', true], ['y', 'Utf8', true]]);
+	assert.deepEqual(rows(n).map((w) => [Number(w[0]), w[1]]),
+	    [[4, 'd'], [5, 'e'], [1, 'a'], [2, 'b']]);
+	// A schema and no data: no rows.
+	const e = await run(s, rel([], h[0]));
+	assert.deepEqual(rows(e), []);
+	const miss = await fails(s, rel([h[1], '0'.repeat(64)], h[0]),
+	    'INVALID_PLAN_INPUT', '22023');
+	assert.match(miss.message, /Not found any cached local relation/);
+	await fails(s, rel([h[1]], '0'.repeat(64)), 'INVALID_PLAN_INPUT',
+	    '22023');
+	const cols = await fails(s, rel([h[1], h[4]], h[0]),
+	    'INVALID_PLAN_INPUT', '22023');
+	assert.match(cols.message, /schema has 2 columns but its data has 1/);
 });
 
 lib.stopTest(srv);

@@ -187,6 +187,13 @@ def load_known():
 
 
 def main():
+    if sys.argv[1:2] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
+    if len(sys.argv) < 3:
+        print("usage: diffrun.py SPARK_REMOTE SERVE_REMOTE [NAME...]",
+              file=sys.stderr)
+        return 2
     spark_remote, serve_remote = sys.argv[1], sys.argv[2]
     only = set(sys.argv[3:])
     progs = [p for p in programs.ALL if not only or p.name in only]

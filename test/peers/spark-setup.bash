@@ -41,6 +41,20 @@ peers_spark_teardown() {
 	true
 }
 
+# peers_serve_setup: in setup_file after peers_spark_setup; a private
+# sc-serve from the build, its address in SERVE_URL.
+peers_serve_setup() {
+	[ -n "$PEERS_MISSING" ] && return 0
+	peer_serve_start "$BATS_FILE_TMPDIR/serve" || return 1
+	SERVE_URL=$(cat "$BATS_FILE_TMPDIR/serve/remote")
+	export SERVE_URL
+}
+
+peers_serve_teardown() {
+	[ -d "$BATS_FILE_TMPDIR/serve" ] && peer_stop "$BATS_FILE_TMPDIR/serve"
+	true
+}
+
 # need_peers: in each test; skips when the peers are not installed.
 need_peers() {
 	[ -z "${PEERS_MISSING:-}" ] || skip "$PEERS_MISSING"

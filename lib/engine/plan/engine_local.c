@@ -58,46 +58,14 @@ jws(struct json *j)
 		j->p++;
 }
 
-/* A JSON string into out (escapes decoded for ASCII, \u escapes kept raw). */
+/* A JSON string into out, unescaped (a column named \u6570 is 数). */
 static int
 jstring(struct json *j, struct sc_buf *out)
 {
 	jws(j);
 	if (j->p >= j->end || *j->p != '"')
 		return -1;
-	j->p++;
-	while (j->p < j->end && *j->p != '"') {
-		if (*j->p == '\\' && j->p + 1 < j->end) {
-			j->p++;
-			switch (*j->p) {
-			case 'n':
-				sc_buf_addch(out, '\n', NULL);
-				break;
-			case 't':
-				sc_buf_addch(out, '\t', NULL);
-				break;
-			case 'r':
-				sc_buf_addch(out, '\r', NULL);
-				break;
-			case 'b':
-				sc_buf_addch(out, '\b', NULL);
-				break;
-			case 'f':
-				sc_buf_addch(out, '\f', NULL);
-				break;
-			default:
-				sc_buf_addch(out, *j->p, NULL);
-				break;
-			}
-			j->p++;
-		} else {
-			sc_buf_addch(out, *j->p++, NULL);
-		}
-	}
-	if (j->p >= j->end)
-		return -1;
-	j->p++;
-	return 0;
+	return sc_eng_json_string(&j->p, j->end, out);
 }
 
 static int
@@ -735,6 +703,59 @@ insert_batch(const struct sc_arrow_batch *b, void *arg, struct sc_error *err)
 	return 0;
 }
 
+/*
+ * The rows of one Arrow IPC stream appended to the table of a local
+ * relation p made: how a chunked cached relation adds its chunks one at
+ * a time, never holding more than one in memory.
+ */
+int
+sc_eng_local_append(struct sc_ectx *x, const struct sc_eplan *p,
+    const uint8_t *data, size_t len, struct sc_error *err)
+{
+	struct sc_arrow_schema as;
+	struct sc_buf sql;
+	struct insert ins;
+	size_t i;
+	int rc = -1;
+
+	sc_arrow_schema_init(&as);
+	sc_buf_init(&sql, SC_BUF_UNLIMITED);
+	memset(&ins, 0, sizeof(ins));
+	sc_buf_init(&ins.nested, SC_BUF_UNLIMITED);
+	if (sc_arrow_read_schema(data, len, &as, err) == -1) {
+		arrow_error(err);
+		goto out;
+	}
+	if (as.nfields != p->ncols) {
+		sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
+		    "The local relation's schema has %zu columns but "
+		    "its data has %zu.",
+		    p->ncols, as.nfields);
+		goto out;
+	}
+	sc_buf_addstr(&sql, "INSERT INTO ", NULL);
+	sc_buf_addstr(&sql, p->table, NULL);
+	sc_buf_addstr(&sql, " VALUES (", NULL);
+	for (i = 0; i < p->ncols; i++)
+		sc_buf_addstr(&sql, i > 0 ? ", ?" : "?", NULL);
+	sc_buf_addch(&sql, ')', NULL);
+	ins.x = x;
+	if (sc_eng_prepare(x, (const char *)sql.data, sql.len, &ins.st, NULL,
+		err) == -1)
+		goto out;
+	if (sc_arrow_read_stream(data, len, insert_batch, &ins, err) == -1) {
+		arrow_error(err);
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(ins.st);
+	sc_buf_release(&ins.nested);
+	sc_arrow_schema_release(&as);
+	sc_buf_release(&sql);
+	return rc;
+}
+
 int
 sc_eng_local_relation(struct sc_ectx *x,
     const Spark__Connect__LocalRelation *lr, struct sc_eplan *out,
@@ -744,7 +765,6 @@ sc_eng_local_relation(struct sc_ectx *x,
 	struct sc_ecol *cols = NULL, *scols = NULL;
 	size_t n = 0, ns = 0, i;
 	struct sc_buf sql;
-	struct insert ins;
 	char name[48];
 	bool data, schema;
 	int rc = -1;
@@ -755,8 +775,6 @@ sc_eng_local_relation(struct sc_ectx *x,
 	    lr->schema != NULL && lr->schema[0] != '\0';
 	sc_arrow_schema_init(&as);
 	sc_buf_init(&sql, SC_BUF_UNLIMITED);
-	memset(&ins, 0, sizeof(ins));
-	sc_buf_init(&ins.nested, SC_BUF_UNLIMITED);
 	if (!data && !schema)
 		return sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
 		    "A local relation needs data or a schema.");
@@ -772,13 +790,7 @@ sc_eng_local_relation(struct sc_ectx *x,
 	if (schema) {
 		if (sc_eng_schema_string(lr->schema, &scols, &ns, err) == -1)
 			goto out;
-		if (data && ns != n) {
-			sc_srv_error(err, "INVALID_PLAN_INPUT", "22023",
-			    "The local relation's schema has %zu columns but "
-			    "its data has %zu.",
-			    ns, n);
-			goto out;
-		}
+		/* A count that differs from the data's: local_append. */
 		sc_ecols_free(cols, n);
 		cols = scols;
 		n = ns;
@@ -807,24 +819,6 @@ sc_eng_local_relation(struct sc_ectx *x,
 	if (sc_eng_exec(x, (const char *)sql.data, err) == -1)
 		goto out;
 	sc_eng_add_tmp(x, name);
-	if (data) {
-		sc_buf_reset(&sql);
-		sc_buf_addstr(&sql, "INSERT INTO temp.", NULL);
-		sc_eng_quote_ident(&sql, name);
-		sc_buf_addstr(&sql, " VALUES (", NULL);
-		for (i = 0; i < n; i++)
-			sc_buf_addstr(&sql, i > 0 ? ", ?" : "?", NULL);
-		sc_buf_addch(&sql, ')', NULL);
-		ins.x = x;
-		if (sc_eng_prepare(x, (const char *)sql.data, sql.len, &ins.st,
-			NULL, err) == -1)
-			goto out;
-		if (sc_arrow_read_stream(lr->data.data, lr->data.len,
-			insert_batch, &ins, err) == -1) {
-			arrow_error(err);
-			goto out;
-		}
-	}
 	sc_buf_reset(&sql);
 	sc_buf_addstr(&sql, "temp.", NULL);
 	sc_eng_quote_ident(&sql, name);
@@ -833,10 +827,10 @@ sc_eng_local_relation(struct sc_ectx *x,
 	out->cols = cols;
 	out->ncols = n;
 	cols = NULL;
-	rc = 0;
+	rc = data
+	    ? sc_eng_local_append(x, out, lr->data.data, lr->data.len, err)
+	    : 0;
 out:
-	sqlite3_finalize(ins.st);
-	sc_buf_release(&ins.nested);
 	sc_ecols_free(cols, n);
 	sc_ecols_free(scols, ns);
 	sc_arrow_schema_release(&as);

@@ -961,6 +961,10 @@ rel(struct sc_ectx *x, const Spark__Connect__Relation *r, struct sc_eplan *out,
 	case SC_REL_(CACHED_LOCAL_RELATION):
 		rc = sc_eng_cached_local(x, r->cached_local_relation, out, err);
 		break;
+	case SC_REL_(CHUNKED_CACHED_LOCAL_RELATION):
+		rc = sc_eng_chunked_local(x, r->chunked_cached_local_relation,
+		    out, err);
+		break;
 	/* Hints and partitioning change nothing in one SQLite process. */
 	case SC_REL_(HINT):
 		rc = passthrough(x, r->hint->input, "hint", out, err);

@@ -4,8 +4,9 @@
  * engine_rel_parse.c: relations whose rows come from text or from an
  * upload rather than from SQL: parse (spark.read.csv / spark.read.json
  * over a relation of strings, through engine_files.c's readers, each
- * row one record) and cached_local_relation (a LocalRelation message the
- * client uploaded as the artifact "cache/<sha-256 hex>").
+ * row one record), cached_local_relation (a LocalRelation message the
+ * client uploaded as the artifact "cache/<sha-256 hex>") and
+ * chunked_cached_local_relation (its rows as several such artifacts).
  */
 
 #include "engine/engine_int.h"
@@ -197,18 +198,18 @@ read_all(int fd, const char *name, uint8_t **data, size_t *len,
 	return 0;
 }
 
-int
-sc_eng_cached_local(struct sc_ectx *x,
-    const Spark__Connect__CachedLocalRelation *c, struct sc_eplan *out,
+/*
+ * The artifact cache/<hash> of x's session read whole into *data
+ * (malloc'ed, NUL-terminated) and *len: 0 or -1.
+ */
+static int
+read_cached(struct sc_ectx *x, const char *hash, uint8_t **data, size_t *len,
     struct sc_error *err)
 {
 	struct sc_engine *e = x->c->e;
-	Spark__Connect__LocalRelation *lr;
 	struct sc_error ferr;
-	const char *hash = c->hash != NULL ? c->hash : "";
 	char name[160];
-	uint8_t *data = NULL;
-	size_t len = 0, i;
+	size_t i;
 	int fd = -1, rc;
 
 	/* A hash is hex; anything else names no cached relation. */
@@ -230,9 +231,25 @@ sc_eng_cached_local(struct sc_ectx *x,
 			*err = ferr;
 		return -1;
 	}
-	rc = read_all(fd, name, &data, &len, err);
+	rc = read_all(fd, name, data, len, err);
 	close(fd);
-	if (rc == -1)
+	if (rc == 0)
+		(*data)[*len] = '\0';
+	return rc;
+}
+
+int
+sc_eng_cached_local(struct sc_ectx *x,
+    const Spark__Connect__CachedLocalRelation *c, struct sc_eplan *out,
+    struct sc_error *err)
+{
+	Spark__Connect__LocalRelation *lr;
+	const char *hash = c->hash != NULL ? c->hash : "";
+	uint8_t *data = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (read_cached(x, hash, &data, &len, err) == -1)
 		return -1;
 	lr = spark__connect__local_relation__unpack(NULL, len, data);
 	free(data);
@@ -243,5 +260,61 @@ sc_eng_cached_local(struct sc_ectx *x,
 		    hash);
 	rc = sc_eng_local_relation(x, lr, out, err);
 	spark__connect__local_relation__free_unpacked(lr, NULL);
+	return rc;
+}
+
+/*
+ * chunked_cached_local_relation (PySpark 4.1+ past
+ * spark.sql.session.localRelationCacheThreshold): each data hash names
+ * an Arrow IPC stream of some of the rows, in order, and the schema hash
+ * the schema string.  The first chunk makes the table, the others are
+ * appended to it one at a time, so the server holds one chunk
+ * (spark.sql.session.localRelationChunkSizeBytes, 16 MiB) at most.
+ */
+int
+sc_eng_chunked_local(struct sc_ectx *x,
+    const Spark__Connect__ChunkedCachedLocalRelation *c, struct sc_eplan *out,
+    struct sc_error *err)
+{
+	Spark__Connect__LocalRelation lr;
+	uint8_t *schema = NULL, *data = NULL;
+	size_t len = 0, i;
+	int rc = -1;
+
+	spark__connect__local_relation__init(&lr);
+	if (c->_schema_hash_case ==
+	    SPARK__CONNECT__CHUNKED_CACHED_LOCAL_RELATION___SCHEMA_HASH_SCHEMA_HASH) {
+		if (read_cached(x, c->schemahash != NULL ? c->schemahash : "",
+			&schema, &len, err) == -1)
+			return -1;
+		lr._schema_case =
+		    SPARK__CONNECT__LOCAL_RELATION___SCHEMA_SCHEMA;
+		lr.schema = (char *)schema;
+	}
+	if (c->n_datahashes == 0) {
+		rc = sc_eng_local_relation(x, &lr, out, err);
+		goto out;
+	}
+	for (i = 0; i < c->n_datahashes; i++) {
+		if (read_cached(x, c->datahashes[i], &data, &len, err) == -1) {
+			rc = -1;
+			goto out;
+		}
+		if (i == 0) {
+			lr._data_case =
+			    SPARK__CONNECT__LOCAL_RELATION___DATA_DATA;
+			lr.data.data = data;
+			lr.data.len = len;
+			rc = sc_eng_local_relation(x, &lr, out, err);
+		} else {
+			rc = sc_eng_local_append(x, out, data, len, err);
+		}
+		free(data);
+		data = NULL;
+		if (rc == -1)
+			goto out;
+	}
+out:
+	free(schema);
 	return rc;
 }

@@ -92,10 +92,14 @@ hex4(const char *p, const char *end, unsigned long *v)
 	return 0;
 }
 
-/* A JSON string at j->p (the quote) into out, unescaped. */
-static int
-jstring(struct jcur *j, struct sc_buf *out)
+/*
+ * A JSON string at *pos (the quote) into out, unescaped (\u escapes and
+ * surrogate pairs as UTF-8); *pos past the closing quote: 0 or -1.
+ */
+int
+sc_eng_json_string(const char **pos, const char *end, struct sc_buf *out)
 {
+	struct jcur cur = { *pos, end, *pos }, *j = &cur;
 	unsigned long c, lo;
 
 	j->p++;
@@ -143,8 +147,14 @@ jstring(struct jcur *j, struct sc_buf *out)
 	}
 	if (j->p >= j->end)
 		return -1;
-	j->p++;
+	*pos = j->p + 1;
 	return 0;
+}
+
+static int
+jstring(struct jcur *j, struct sc_buf *out)
+{
+	return sc_eng_json_string(&j->p, j->end, out);
 }
 
 /* A scalar token (number, true, false, null) as [*s, *s + *n). */

@@ -95,7 +95,7 @@ peak_kib() {
 @test "fts3_tokenizer cannot install a pointer: the server survives" {
 	run -1 --separate-stderr sc-exec -t 30s \
 	    "SELECT fts3_tokenizer('evil', x'4141414141414141'); CREATE VIRTUAL TABLE tk USING fts3(content, tokenize=evil)"
-	[[ "$stderr" == 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `fts3_tokenizer` on search path [`system`.`builtin`, `system`.`session`, `main`]'*'. SQLSTATE: 42883' ]]
+	[[ "$stderr" == 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `fts3_tokenizer` on search path [`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`]'*'. SQLSTATE: 42883' ]]
 	[ -z "$output" ]
 	sc_server_alive
 }

@@ -144,6 +144,13 @@ wrong_args() {
 @test "an unknown function: UNRESOLVED_ROUTINE in Spark's words, no file named" {
 	sc_server_env
 	run -1 --separate-stderr sc-exec -t 30s "SELECT no_such_fn(1)"
-	[ "$stderr" = 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `no_such_fn` on search path [`system`.`builtin`, `system`.`session`, `main`]. SQLSTATE: 42883' ]
+	[ "$stderr" = 'sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine `no_such_fn` on search path [`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`]. SQLSTATE: 42883' ]
 	[ -z "$output" ]
+}
+
+@test "the search path names the session's current database, as Spark's does" {
+	sc_server_env
+	run -1 --separate-stderr sc-exec -t 30s --session-id "$(cat /proc/sys/kernel/random/uuid)" \
+	    "CREATE DATABASE IF NOT EXISTS fn_db; USE fn_db; SELECT no_such_fn(1)"
+	[[ "$stderr" == *'[UNRESOLVED_ROUTINE] Cannot resolve routine `no_such_fn` on search path [`system`.`builtin`, `system`.`session`, `spark_catalog`.`fn_db`]. SQLSTATE: 42883'* ]]
 }

@@ -32,7 +32,7 @@ setup() {
 # NAME, prints no rows, and the server is still up.
 refused_routine() {
 	run -1 --separate-stderr sc-exec -t 30s "$2"
-	[[ "$stderr" == "sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine \`$1\` on search path [\`system\`.\`builtin\`, \`system\`.\`session\`, \`main\`]"*". SQLSTATE: 42883" ]]
+	[[ "$stderr" == "sc-exec: [UNRESOLVED_ROUTINE] Cannot resolve routine \`$1\` on search path [\`system\`.\`builtin\`, \`system\`.\`session\`, \`spark_catalog\`.\`default\`]"*". SQLSTATE: 42883" ]]
 	[ -z "$output" ]
 	sc_server_alive
 }

@@ -205,6 +205,20 @@ sc_eng_is_canceled(const struct sc_erun *r)
 	    (r->ext != NULL && atomic_load(r->ext) != 0);
 }
 
+int
+sc_eng_unresolved_routine(struct sc_engine_conn *c, const char *name,
+    struct sc_error *err)
+{
+	char *db = c != NULL ? sc_eng_db_current(c) : sc_xstrdup("default");
+	int rc;
+
+	rc = sc_srv_error(err, "UNRESOLVED_ROUTINE", "42883",
+	    "Cannot resolve routine %s on search path [`system`.`builtin`, `system`.`session`, `spark_catalog`.`%s`].",
+	    name, db);
+	free(db);
+	return rc;
+}
+
 /*
  * The error of x's last failed SQLite call (rc, its message saved in
  * x->run->errmsg by the wrappers below) as a Spark error; see the table
@@ -244,10 +258,8 @@ sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err)
 	} else if (strncmp(msg, "no such function: ", 18) == 0) {
 		p = msg + 18;
 		backquote(&b, p, strlen(p), x->run->errcut);
-		ret = sc_srv_error(err, "UNRESOLVED_ROUTINE", "42883",
-		    "Cannot resolve routine %s on search path "
-		    "[`system`.`builtin`, `system`.`session`, `main`].",
-		    (const char *)b.data);
+		ret = sc_eng_unresolved_routine(x->c, (const char *)b.data,
+		    err);
 	} else if (strncmp(msg, "near \"", 6) == 0 &&
 	    strstr(msg, "\": syntax error") != NULL) {
 		n = (size_t)(strstr(msg, "\": syntax error") - (msg + 6));

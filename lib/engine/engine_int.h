@@ -283,6 +283,13 @@ struct sc_erun *sc_eng_current_run(void);
 bool sc_eng_is_canceled(const struct sc_erun *r);
 int sc_eng_canceled(struct sc_error *err);
 int sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err);
+/*
+ * UNRESOLVED_ROUTINE for the routine name (already in backquotes) in
+ * Spark's words: its search path ends in spark_catalog and c's current
+ * database (default when c is NULL).  Returns -1.
+ */
+int sc_eng_unresolved_routine(struct sc_engine_conn *c, const char *name,
+    struct sc_error *err);
 int sc_eng_prepare(struct sc_ectx *x, const char *sql, size_t len,
     sqlite3_stmt **st, const char **tail, struct sc_error *err);
 int sc_eng_step(struct sc_ectx *x, sqlite3_stmt *st);

@@ -816,10 +816,16 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 		lname[i] = (char)tolower((unsigned char)fname[i]);
 	lname[i] = '\0';
 	/* Builtins resolve even when the plan marks them user-defined. */
-	if ((fd = sc_eng_func_find(fname, (int)n)) == NULL)
-		return sc_srv_error(err, "UNRESOLVED_ROUTINE", "42883",
-		    "Cannot resolve routine `%s` on search path [`system`.`builtin`, `system`.`session`, `main`].",
-		    fname);
+	if ((fd = sc_eng_func_find(fname, (int)n)) == NULL) {
+		struct sc_buf q;
+
+		sc_buf_init(&q, SC_BUF_UNLIMITED);
+		sc_eng_quote_ident(&q, fname);
+		rc = sc_eng_unresolved_routine(x->c, (const char *)q.data,
+		    err);
+		sc_buf_release(&q);
+		return rc;
+	}
 	if ((int)n < fd->min || (fd->max >= 0 && (int)n > fd->max))
 		return sc_eng_wrong_num_args(fname, fd->min, fd->max, n, err);
 	if (fd->k == F_CALL)

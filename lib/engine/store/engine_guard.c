@@ -329,10 +329,16 @@ sc_eng_guard_introspection(const char *name)
 int
 sc_eng_guard_refuse(bool function, const char *name, struct sc_error *err)
 {
-	if (function)
-		return sc_srv_error(err, "UNRESOLVED_ROUTINE", "42883",
-		    "Cannot resolve routine `%s` on search path [`system`.`builtin`, `system`.`session`, `main`].",
-		    name);
+	if (function) {
+		struct sc_buf q;
+		int rc;
+
+		sc_buf_init(&q, SC_BUF_UNLIMITED);
+		sc_eng_quote_ident(&q, name);
+		rc = sc_eng_unresolved_routine(NULL, (const char *)q.data, err);
+		sc_buf_release(&q);
+		return rc;
+	}
 	return sc_srv_error(err, "TABLE_OR_VIEW_NOT_FOUND", "42P01",
 	    "The table or view `%s` cannot be found. Verify the spelling and correctness of the schema and catalog.",
 	    name);

@@ -258,8 +258,8 @@ sc_eng_sqlite_error(struct sc_ectx *x, int rc, struct sc_error *err)
 	} else if (strncmp(msg, "no such function: ", 18) == 0) {
 		p = msg + 18;
 		backquote(&b, p, strlen(p), x->run->errcut);
-		ret = sc_eng_unresolved_routine(x->c, (const char *)b.data,
-		    err);
+		ret =
+		    sc_eng_unresolved_routine(x->c, (const char *)b.data, err);
 	} else if (strncmp(msg, "near \"", 6) == 0 &&
 	    strstr(msg, "\": syntax error") != NULL) {
 		n = (size_t)(strstr(msg, "\": syntax error") - (msg + 6));

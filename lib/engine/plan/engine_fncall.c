@@ -821,8 +821,7 @@ sc_eng_fncall(struct sc_ectx *x, const struct sc_eplan *in,
 
 		sc_buf_init(&q, SC_BUF_UNLIMITED);
 		sc_eng_quote_ident(&q, fname);
-		rc = sc_eng_unresolved_routine(x->c, (const char *)q.data,
-		    err);
+		rc = sc_eng_unresolved_routine(x->c, (const char *)q.data, err);
 		sc_buf_release(&q);
 		return rc;
 	}
